@@ -1,0 +1,66 @@
+#pragma once
+// One finished run reduced to the rows the results files hold (see docs/RESULTS.md).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "harness/nvml.hpp"
+#include "harness/sweep_spec.hpp"
+#include "harness/worker_pool.hpp"
+
+namespace bench_mps::harness {
+
+struct WorkerRow {
+  int worker = 0;
+  long pid = 0;
+  std::string status, reason;
+  long tasks = 0;
+  double start_s = 0, end_s = 0;  ///< first task start and last task end, seconds after GO
+  double task_mean_ms = 0, task_p50_ms = 0, task_p99_ms = 0;
+  double throughput_tasks_per_s = 0;
+  int sm_count_seen = 0;
+  bool mps_enabled = false;
+  std::uint64_t mem_bytes = 0;
+  std::string facts;  ///< what the workload reported at the end, "key=value;..." (e.g. loss_first, loss_last)
+};
+
+struct SummaryRow {
+  std::string status = "ok", reason;
+  long tasks_total = 0;
+  int workers_ok = 0;
+  double makespan_s = 0;
+  double throughput_tasks_per_s = 0;
+  double task_mean_ms = 0, task_p50_ms = 0, task_p99_ms = 0;
+  double slowdown_vs_alone = 0;  ///< task_mean_ms / the N=1 run's task_mean_ms (same workload, mode, repeat)
+  double jain_fairness = 0;      ///< over the workers' throughputs
+  double gpu_util_mean = 0;      ///< fraction in [0, 1]
+  double sm_clock_mean_mhz = 0;
+  double power_mean_w = 0;
+  std::uint64_t mem_used_max_bytes = 0;
+  int sm_count_seen = 0;
+};
+
+struct TaskRow {
+  int worker = 0;
+  long task = 0;
+  double start_ms = 0;  ///< after GO
+  double duration_ms = 0;
+};
+
+struct RunRecord {
+  RunSpec spec;
+  std::vector<WorkerRow> workers;
+  SummaryRow summary;
+  std::vector<TaskRow> tasks;
+  std::vector<GpuSample> samples;
+  std::int64_t go_ns = 0;
+};
+
+/// Reduces a pool result; `alone_task_mean_ms` <= 0 (unknown) leaves slowdown_vs_alone NaN.
+RunRecord make_run_record(const RunSpec& spec, const PoolResult& pool, std::vector<GpuSample> samples,
+                          double alone_task_mean_ms);
+
+/// Marks the run failed (first cause wins) without touching its measurements.
+void mark_failed(RunRecord& record, const std::string& status, const std::string& reason);
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,32 @@
+#pragma once
+// The sweep's command-line options (bench_mps --procs 1,4,10 ...) and their validation.
+#include <string>
+
+#include "harness/sweep_spec.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace bench_mps::harness {
+
+/// Raw option values that need validation beyond what CLI11 checks.
+struct SweepCliValues {
+  std::string procs = "1,4,10";
+  std::string modes = "timeslice,mps";
+  std::string workloads = "spin,mlp";
+};
+
+void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw);
+
+/// Validates the raw values into `spec`; throws UsageError with a one-line message.
+void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw);
+
+/// Parses "1,4,10" (positive, distinct integers). `what` names the option in errors.
+std::vector<int> parse_procs(const std::string& text, const std::string& what = "--procs");
+/// Parses "timeslice,mps,mps:25".
+std::vector<Mode> parse_modes(const std::string& text);
+/// Parses "spin,mlp".
+std::vector<std::string> parse_workloads(const std::string& text);
+
+}  // namespace bench_mps::harness

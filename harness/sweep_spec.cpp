@@ -1,0 +1,44 @@
+#include "harness/sweep_spec.hpp"
+
+#include <algorithm>
+
+namespace bench_mps::harness {
+
+long default_tasks(const std::string& workload) {
+  if (workload == "spin") return 30;   // 30 x 100 launches x 100 us = 0.3 s alone
+  if (workload == "mlp") return 1000;  // about 0.1-0.2 s alone on an H100
+  return 50;                           // cpu: 50 x 2 ms
+}
+
+std::string RunSpec::run_id() const {
+  return "r" + std::to_string(repeat) + "-" + mode.name + "-" + workload + "-n" + std::to_string(procs);
+}
+
+std::vector<ModeBlock> plan_sweep(const SweepSpec& spec) {
+  std::vector<int> procs = spec.procs;
+  std::sort(procs.begin(), procs.end());
+  std::vector<ModeBlock> blocks;
+  int index = 0;
+  for (int repeat = 1; repeat <= spec.repeats; ++repeat) {
+    for (const Mode& mode : spec.modes) {
+      ModeBlock block{mode, repeat, {}};
+      for (const std::string& workload : spec.workloads) {
+        for (int n : procs) {
+          RunSpec run;
+          run.index = index++;
+          run.repeat = repeat;
+          run.workload = workload;
+          run.params = workload_params_string(workload, spec.params);
+          run.mode = mode;
+          run.procs = n;
+          run.tasks = spec.duration_s > 0 ? 0 : (spec.tasks > 0 ? spec.tasks : default_tasks(workload));
+          block.runs.push_back(run);
+        }
+      }
+      blocks.push_back(block);
+    }
+  }
+  return blocks;
+}
+
+}  // namespace bench_mps::harness

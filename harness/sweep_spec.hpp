@@ -1,0 +1,62 @@
+#pragma once
+// What one bench_mps invocation asked for, after validation, and the runs it plans.
+#include <string>
+#include <vector>
+
+#include "harness/workload_config.hpp"
+
+namespace bench_mps::harness {
+
+/// How the workers share the GPU: time-sliced (no MPS), or as clients of a private MPS daemon,
+/// optionally limited to an active-thread percentage.
+struct Mode {
+  std::string name;           ///< "timeslice", "mps" or "mps:<pct>"
+  bool mps = false;
+  int active_thread_pct = 0;  ///< 0: no limit set
+};
+
+struct SweepSpec {
+  std::vector<int> procs{1, 4, 10};
+  std::vector<Mode> modes;
+  std::vector<std::string> workloads{"spin", "mlp"};
+  int repeats = 5;
+  long tasks = 0;          ///< 0: each workload's default
+  double duration_s = 0;   ///< > 0: run for this long instead of a task count
+  int warmup = 2;
+  WorkloadConfig params;
+  std::string out_dir;     ///< empty: results/<date>-<gpu>
+  double run_timeout_s = 300;
+  double ready_timeout_s = 120;
+  int mps_max_clients = 48;
+  std::string worker_exe;  ///< empty: bench_worker beside bench_mps
+  std::vector<std::string> argv;
+};
+
+/// Timed tasks per worker for `workload` when --tasks and --duration are not given.
+long default_tasks(const std::string& workload);
+
+struct RunSpec {
+  int index = 0;        ///< position in the plan, from 0
+  int repeat = 0;       ///< from 1
+  std::string workload;
+  std::string params;   ///< canonical parameter string
+  Mode mode;
+  int procs = 1;
+  long tasks = 0;       ///< per worker; 0 when duration-based
+  /// Stable identity of a run inside a results folder, e.g. "r2-mps:50-spin-n4".
+  std::string run_id() const;
+};
+
+/// Consecutive runs under one mode (one MPS daemon serves a whole block).
+struct ModeBlock {
+  Mode mode;
+  int repeat = 0;
+  std::vector<RunSpec> runs;
+};
+
+/// Repeats outermost, then modes, then workloads, then N ascending: repeats and modes interleave, so
+/// a slow drift of the GPU's clock cannot pass for a difference between modes, and every N=1 run
+/// (the "alone" reference) precedes the larger N of its block.
+std::vector<ModeBlock> plan_sweep(const SweepSpec& spec);
+
+}  // namespace bench_mps::harness

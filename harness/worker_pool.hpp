@@ -1,0 +1,64 @@
+#pragma once
+// Runs one measurement: spawns N bench_worker processes (Boost.Process), waits until every one has
+// said READY, releases them together with GO (the start barrier), collects every TASK record, and
+// turns whatever happens (errors, crashes, hangs, Ctrl-C) into a status per worker. Each worker runs
+// in its own process group so a terminal's Ctrl-C reaches only the harness, which then stops them.
+#include <sys/types.h>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/worker_protocol.hpp"
+
+namespace bench_mps::harness {
+
+struct WorkerLaunch {
+  std::string exe;                                          ///< bench_worker
+  std::vector<std::string> args;                            ///< all but --worker-index
+  std::vector<std::pair<std::string, std::string>> env_set; ///< added to the harness's environment
+  std::vector<std::string> env_unset;
+};
+
+struct PoolLimits {
+  double ready_timeout_s = 120;  ///< from spawn until every worker is READY
+  double run_timeout_s = 600;    ///< from GO until every worker has exited
+  double kill_grace_s = 2;       ///< after the timeout hook, before SIGKILL
+};
+
+struct WorkerResult {
+  int index = 0;
+  long pid = 0;
+  std::string status = "ok";  ///< ok | error | crashed | timeout | interrupted | aborted
+  std::string reason;
+  bool ready = false;
+  ReadyInfo ready_info;
+  std::vector<TaskRecord> tasks;
+  nlohmann::json done;
+  int exit_code = -1;    ///< when it exited normally
+  int term_signal = 0;   ///< when a signal ended it
+  std::vector<std::string> stderr_tail;
+};
+
+struct PoolResult {
+  std::vector<WorkerResult> workers;
+  bool barrier_passed = false;
+  std::int64_t go_ns = 0;   ///< CLOCK_MONOTONIC when GO was sent
+  std::int64_t end_ns = 0;  ///< when the last worker was gone
+  bool timed_out = false;
+  int interrupted_by = 0;   ///< signal number that stopped the run, 0 if none
+};
+
+/// Called with the live workers' pids before they are killed on a timeout (MPS: terminate_client).
+using BeforeKillHook = std::function<void(const std::vector<pid_t>&)>;
+
+/// `stop_signal` is polled: once non-zero, the run stops and every worker is killed.
+PoolResult run_worker_pool(const WorkerLaunch& launch, int workers, const PoolLimits& limits,
+                           const std::atomic<int>& stop_signal, const BeforeKillHook& before_kill = {});
+
+}  // namespace bench_mps::harness

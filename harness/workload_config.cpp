@@ -1,0 +1,112 @@
+#include "harness/workload_config.hpp"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <sstream>
+
+#include "harness/format.hpp"
+
+namespace bench_mps::harness {
+
+const std::vector<std::string>& workload_names() {
+  static const std::vector<std::string> names{"spin", "mlp", "cpu"};
+  return names;
+}
+
+bool is_known_workload(const std::string& name) {
+  const auto& names = workload_names();
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+bool workload_needs_gpu(const std::string& name) { return name != "cpu"; }
+
+void add_workload_options(CLI::App& app, WorkloadConfig& c) {
+  const std::string spin = "spin workload";
+  app.add_option("--spin-blocks", c.spin.blocks, "thread blocks per spin launch")
+      ->check(CLI::PositiveNumber)->group(spin)->capture_default_str();
+  app.add_option("--spin-threads", c.spin.threads, "threads per block")
+      ->check(CLI::Range(1, 1024))->group(spin)->capture_default_str();
+  app.add_option("--spin-us", c.spin.launch_us, "busy time of one launch, microseconds")
+      ->check(CLI::Range(0.1, 1e7))->group(spin)->capture_default_str();
+  app.add_option("--spin-launches", c.spin.launches, "launches per task")
+      ->check(CLI::PositiveNumber)->group(spin)->capture_default_str();
+
+  const std::string mlp = "mlp workload";
+  app.add_option("--mlp-layers", c.mlp.layers, "layer sizes, input first, classes last")
+      ->delimiter(',')->check(CLI::PositiveNumber)->group(mlp)->capture_default_str();
+  app.add_option("--mlp-batch", c.mlp.batch, "samples per step")
+      ->check(CLI::PositiveNumber)->group(mlp)->capture_default_str();
+  app.add_option("--mlp-lr", c.mlp.learning_rate, "SGD learning rate")
+      ->check(CLI::Range(1e-9, 10.0))->group(mlp)->capture_default_str();
+  app.add_option("--mlp-momentum", c.mlp.momentum, "SGD momentum")
+      ->check(CLI::Range(0.0, 0.999999))->group(mlp)->capture_default_str();
+  app.add_option("--mlp-dataset", c.mlp.dataset_size, "synthetic samples")
+      ->check(CLI::PositiveNumber)->group(mlp)->capture_default_str();
+  app.add_option("--mlp-seed", c.mlp.seed, "seed of data and initial weights")->group(mlp)->capture_default_str();
+  app.add_flag("--mlp-read-loss", c.mlp.read_loss, "copy the loss to the host after every step")->group(mlp);
+
+  // The CPU stand-in exists for tests; its options stay out of --help.
+  app.add_option("--cpu-task-us", c.cpu.task_us)->check(CLI::Range(0.0, 1e9))->group("");
+  app.add_option("--cpu-fault", c.cpu.fault)->check(CLI::IsMember(cpu_fault_names()))->group("");
+  app.add_option("--cpu-fault-worker", c.cpu.fault_worker)->check(CLI::NonNegativeNumber)->group("");
+  app.add_option("--cpu-fault-after", c.cpu.fault_after_tasks)->check(CLI::NonNegativeNumber)->group("");
+  app.add_option("--cpu-setup-ms", c.cpu.setup_ms_per_index)->check(CLI::Range(0.0, 1e6))->group("");
+}
+
+namespace {
+
+std::string join_ints(const std::vector<int>& v, char sep) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? std::string(1, sep) : "") + std::to_string(v[i]);
+  return out;
+}
+
+}  // namespace
+
+std::string workload_params_string(const std::string& name, const WorkloadConfig& c) {
+  std::ostringstream s;
+  if (name == "spin") {
+    s << "blocks=" << c.spin.blocks << ";threads=" << c.spin.threads << ";launch_us=" << fmt_num(c.spin.launch_us)
+      << ";launches=" << c.spin.launches;
+  } else if (name == "mlp") {
+    s << "layers=" << join_ints(c.mlp.layers, '-') << ";batch=" << c.mlp.batch << ";lr=" << fmt_num(c.mlp.learning_rate)
+      << ";momentum=" << fmt_num(c.mlp.momentum) << ";dataset=" << c.mlp.dataset_size << ";seed=" << c.mlp.seed
+      << ";read_loss=" << (c.mlp.read_loss ? 1 : 0);
+  } else if (name == "cpu") {
+    s << "task_us=" << fmt_num(c.cpu.task_us);
+    if (c.cpu.fault != "none")
+      s << ";fault=" << c.cpu.fault << ";fault_worker=" << c.cpu.fault_worker << ";fault_after=" << c.cpu.fault_after_tasks;
+  }
+  return s.str();
+}
+
+std::vector<std::string> workload_worker_args(const std::string& name, const WorkloadConfig& c) {
+  std::vector<std::string> a{"--workload", name};
+  auto add = [&a](const char* flag, const std::string& value) {
+    a.emplace_back(flag);
+    a.push_back(value);
+  };
+  if (name == "spin") {
+    add("--spin-blocks", std::to_string(c.spin.blocks));
+    add("--spin-threads", std::to_string(c.spin.threads));
+    add("--spin-us", fmt_num(c.spin.launch_us));
+    add("--spin-launches", std::to_string(c.spin.launches));
+  } else if (name == "mlp") {
+    add("--mlp-layers", join_ints(c.mlp.layers, ','));
+    add("--mlp-batch", std::to_string(c.mlp.batch));
+    add("--mlp-lr", fmt_num(c.mlp.learning_rate));
+    add("--mlp-momentum", fmt_num(c.mlp.momentum));
+    add("--mlp-dataset", std::to_string(c.mlp.dataset_size));
+    add("--mlp-seed", std::to_string(c.mlp.seed));
+    if (c.mlp.read_loss) a.emplace_back("--mlp-read-loss");
+  } else if (name == "cpu") {
+    add("--cpu-task-us", fmt_num(c.cpu.task_us));
+    add("--cpu-fault", c.cpu.fault);
+    add("--cpu-fault-worker", std::to_string(c.cpu.fault_worker));
+    add("--cpu-fault-after", std::to_string(c.cpu.fault_after_tasks));
+    add("--cpu-setup-ms", fmt_num(c.cpu.setup_ms_per_index));
+  }
+  return a;
+}
+
+}  // namespace bench_mps::harness

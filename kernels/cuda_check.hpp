@@ -1,0 +1,37 @@
+#pragma once
+// Check macros for every CUDA runtime and cuBLAS call: a failure throws cuda_error naming the call,
+// the file and line, and the library's own message, so a worker can report it and exit non-zero.
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace bench_mps::kernels {
+
+class cuda_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+[[noreturn]] void throw_cuda_error(cudaError_t err, const char* call, const char* file, int line);
+[[noreturn]] void throw_cublas_error(cublasStatus_t status, const char* call, const char* file, int line);
+
+}  // namespace bench_mps::kernels
+
+#define BENCH_CUDA_CHECK(call)                                                        \
+  do {                                                                                \
+    const cudaError_t bench_err_ = (call);                                            \
+    if (bench_err_ != cudaSuccess)                                                    \
+      ::bench_mps::kernels::throw_cuda_error(bench_err_, #call, __FILE__, __LINE__);  \
+  } while (0)
+
+/// Checks the launch that precedes it (launch configuration errors surface here).
+#define BENCH_CUDA_CHECK_LAUNCH(kernel_name) BENCH_CUDA_CHECK(cudaGetLastError())
+
+#define BENCH_CUBLAS_CHECK(call)                                                           \
+  do {                                                                                     \
+    const cublasStatus_t bench_status_ = (call);                                           \
+    if (bench_status_ != CUBLAS_STATUS_SUCCESS)                                            \
+      ::bench_mps::kernels::throw_cublas_error(bench_status_, #call, __FILE__, __LINE__);  \
+  } while (0)

@@ -1,0 +1,65 @@
+// `spin` workload: see spin.hpp for what it measures and the bounds to expect.
+#include "kernels/spin.hpp"
+
+#include <cmath>
+
+#include "kernels/cuda_check.hpp"
+#include "kernels/spin_kernel.cuh"
+
+namespace bench_mps::kernels {
+
+int device_clock_khz() {
+  int device = 0;
+  BENCH_CUDA_CHECK(cudaGetDevice(&device));
+  int khz = 0;
+  BENCH_CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device));
+  if (khz <= 0) throw cuda_error("cudaDevAttrClockRate reported " + std::to_string(khz) + " kHz");
+  return khz;
+}
+
+long long spin_cycles(double launch_us, int clock_khz) {
+  return std::llround(launch_us * static_cast<double>(clock_khz) / 1000.0);
+}
+
+namespace {
+
+class SpinWorkload final : public Workload {
+ public:
+  explicit SpinWorkload(const SpinParams& params) : params_(params) {}
+  ~SpinWorkload() override {
+    if (stream_) cudaStreamDestroy(stream_);  // best effort in a destructor: nothing to report to
+  }
+
+  void setup() override {
+    clock_khz_ = device_clock_khz();
+    cycles_ = spin_cycles(params_.launch_us, clock_khz_);
+    BENCH_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  }
+
+  void run_task() override {
+    for (int i = 0; i < params_.launches; ++i) {
+      launch_spin(cycles_, params_.blocks, params_.threads, stream_);
+    }
+    BENCH_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+  std::size_t device_bytes() const override { return 0; }
+
+  WorkloadFacts facts() const override {
+    return {{"clock_khz", clock_khz_}, {"cycles_per_launch", static_cast<double>(cycles_)}};
+  }
+
+ private:
+  SpinParams params_;
+  cudaStream_t stream_ = nullptr;
+  int clock_khz_ = 0;
+  long long cycles_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_spin_workload(const SpinParams& params) {
+  return std::make_unique<SpinWorkload>(params);
+}
+
+}  // namespace bench_mps::kernels

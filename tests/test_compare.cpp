@@ -1,0 +1,1 @@
+// placeholder: tests land with the feature

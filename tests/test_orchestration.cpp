@@ -1,0 +1,286 @@
+// The harness end to end with real processes: the CPU-only worker stands in for the GPU and a fake
+// nvidia-cuda-mps-control (tests/fakes) logs everything it is sent. Each test gets its own TMPDIR,
+// so its private MPS folders are its own.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <algorithm>
+#include <map>
+#include <regex>
+
+#include "harness/proc_scan.hpp"
+#include "harness/results_reader.hpp"
+#include "tests/test_support.hpp"
+
+namespace bench_mps::testing {
+namespace {
+
+using harness::read_summary;
+
+class Orchestration : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(live_mps_process_count(), 0) << "an MPS daemon is already running on this machine";
+    env = fake_mps_env(journal());
+    env.set.emplace_back("TMPDIR", tmp.path().string());
+  }
+  void TearDown() override {
+    EXPECT_EQ(live_mps_process_count(), 0) << "a daemon was left behind";
+    EXPECT_FALSE(wait_until([&] { return has_session_dirs(); }, 0)) << "a private MPS folder was left behind";
+  }
+
+  fs::path journal() const { return tmp / "journal.log"; }
+  fs::path out() const { return tmp / "out"; }
+  std::vector<std::string> journal_lines() const { return read_lines(journal()); }
+  int journal_count(const std::string& what) const {
+    const auto lines = journal_lines();
+    return static_cast<int>(std::count_if(lines.begin(), lines.end(),
+                                          [&](const std::string& l) { return l.find(what) != std::string::npos; }));
+  }
+  bool has_session_dirs() const {
+    std::error_code ec;
+    const fs::path base = tmp / ("bench_mps-" + std::to_string(::getuid()));
+    if (!fs::is_directory(base, ec)) return false;
+    for (const auto& e : fs::directory_iterator(base, ec))
+      if (e.path().filename().string().rfind("session-", 0) == 0) return true;
+    return false;
+  }
+
+  std::vector<std::string> args(std::vector<std::string> extra) const {
+    std::vector<std::string> a{"--workloads", "cpu", "--cpu-task-us", "500", "--tasks", "10", "--out", out().string()};
+    if (std::find(extra.begin(), extra.end(), "--repeats") == extra.end()) a.insert(a.end(), {"--repeats", "1"});
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+  }
+  CommandOutput sweep(std::vector<std::string> extra, const Env& extra_env = {}) {
+    Env e = env;
+    e.set.insert(e.set.end(), extra_env.set.begin(), extra_env.set.end());
+    return run_program(bench_mps_exe(), args(std::move(extra)), e, 120);
+  }
+  std::map<std::string, harness::SummaryRecord> summary_by_id() const {
+    std::map<std::string, harness::SummaryRecord> rows;
+    for (const auto& r : read_summary(out() / "summary.csv")) rows[r.run_id] = r;
+    return rows;
+  }
+  void expect_worker_processes_gone() const {
+    for (const auto& w : harness::read_runs(out() / "runs.csv")) {
+      if (w.pid) {
+        EXPECT_FALSE(harness::process_alive(static_cast<pid_t>(w.pid))) << "worker " << w.pid << " still runs";
+      }
+    }
+  }
+
+  TempDir tmp;
+  Env env;
+};
+
+TEST_F(Orchestration, FullSweepRecordsEveryRunAndQuitsEachDaemon) {
+  const auto r = sweep({"--modes", "timeslice,mps,mps:50", "--procs", "1,3", "--repeats", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = summary_by_id();
+  ASSERT_EQ(rows.size(), 12u);
+  for (const auto& [id, row] : rows) {
+    EXPECT_EQ(row.status, "ok") << id << ": " << row.reason;
+    EXPECT_EQ(row.tasks_total, 10 * row.procs) << id;
+  }
+  EXPECT_EQ(rows.at("r2-mps:50-cpu-n3").active_thread_pct, 50);
+  EXPECT_DOUBLE_EQ(rows.at("r1-timeslice-cpu-n1").slowdown_vs_alone, 1.0);
+  EXPECT_EQ(read_lines(out() / "runs.csv").size(), 1u + 2 * 3 * (1 + 3));
+  EXPECT_EQ(read_lines(out() / "tasks.csv").size(), 1u + 2 * 3 * (1 + 3) * 10);
+  for (const auto& w : harness::read_runs(out() / "runs.csv")) {
+    EXPECT_EQ(w.mps_enabled, w.mode != "timeslice") << w.run_id;
+    EXPECT_EQ(w.status, "ok") << w.run_id;
+  }
+  const auto meta = harness::read_meta(out());
+  EXPECT_EQ(meta["status"], "complete");
+  EXPECT_EQ(meta["runs_recorded"], 12);
+
+  // One daemon per MPS block (2 repeats x 2 MPS modes), each quit before the next starts, the
+  // percentage set before any client.
+  EXPECT_EQ(journal_count("start -d"), 4);
+  EXPECT_EQ(journal_count("cmd quit"), 4);
+  EXPECT_EQ(journal_count("daemon stopped"), 4);
+  EXPECT_EQ(journal_count("set_default_active_thread_percentage 50"), 2);
+  int open = 0;
+  for (const auto& l : journal_lines()) {
+    if (l.find("start -d") != std::string::npos) {
+      EXPECT_EQ(open++, 0) << "daemon started twice";
+    }
+    if (l.find("daemon stopped") != std::string::npos) --open;
+  }
+  EXPECT_NE(r.out.find("vs timeslice"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("[12/12]"), std::string::npos) << r.err;
+}
+
+TEST_F(Orchestration, StartBarrierReleasesWorkersTogether) {
+  // Worker i takes i x 150 ms to get READY; the barrier must still start them together.
+  const auto r = sweep({"--modes", "timeslice", "--procs", "4", "--cpu-setup-ms", "150"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::map<int, double> first_start;
+  for (const auto& t : harness::read_tasks(out() / "tasks.csv"))
+    if (!first_start.count(t.worker) || t.start_ms < first_start[t.worker]) first_start[t.worker] = t.start_ms;
+  ASSERT_EQ(first_start.size(), 4u);
+  double lo = 1e9, hi = -1e9;
+  for (const auto& [w, s] : first_start) {
+    lo = std::min(lo, s);
+    hi = std::max(hi, s);
+  }
+  EXPECT_GE(lo, 0.0);
+  EXPECT_LT(hi - lo, 60.0) << "workers started " << hi - lo << " ms apart";
+}
+
+TEST_F(Orchestration, HungWorkerTimesOutThroughTerminateClientAndTheSweepGoesOn) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto r = sweep({"--modes", "timeslice,mps", "--procs", "1,2", "--cpu-fault", "hang", "--cpu-fault-worker", "1",
+                        "--timeout", "1"});
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 30);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const auto rows = summary_by_id();
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows.at("r1-timeslice-cpu-n1").status, "ok");
+  EXPECT_EQ(rows.at("r1-timeslice-cpu-n2").status, "timeout");
+  EXPECT_EQ(rows.at("r1-mps-cpu-n1").status, "ok");
+  EXPECT_EQ(rows.at("r1-mps-cpu-n2").status, "timeout");
+  EXPECT_NE(rows.at("r1-mps-cpu-n2").reason.find("worker 1"), std::string::npos);
+  EXPECT_EQ(journal_count("cmd terminate_client"), 1);
+  expect_worker_processes_gone();
+  EXPECT_NE(r.out.find("0/1 ok"), std::string::npos) << r.out;
+}
+
+struct FaultCase {
+  std::string fault, status, reason;
+};
+
+void PrintTo(const FaultCase& f, std::ostream* os) { *os << f.fault; }
+
+class WorkerFault : public Orchestration, public ::testing::WithParamInterface<FaultCase> {};
+
+TEST_P(WorkerFault, IsRecordedWithItsReasonAndTheSweepGoesOn) {
+  const auto r = sweep({"--modes", "timeslice", "--procs", "1,3", "--cpu-fault", GetParam().fault,
+                        "--cpu-fault-worker", "2", "--repeats", "2"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const auto rows = summary_by_id();
+  ASSERT_EQ(rows.size(), 4u);
+  for (const char* id : {"r1-timeslice-cpu-n1", "r2-timeslice-cpu-n1"}) EXPECT_EQ(rows.at(id).status, "ok");
+  for (const char* id : {"r1-timeslice-cpu-n3", "r2-timeslice-cpu-n3"}) {
+    EXPECT_EQ(rows.at(id).status, GetParam().status) << rows.at(id).reason;
+    EXPECT_NE(rows.at(id).reason.find(GetParam().reason), std::string::npos) << rows.at(id).reason;
+  }
+  expect_worker_processes_gone();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Faults, WorkerFault,
+    ::testing::Values(FaultCase{"error", "error", "worker 2: injected fault: cpu workload error"},
+                      FaultCase{"crash", "crashed", "worker 2: exited with code 3"},
+                      FaultCase{"abort", "crashed", "worker 2: killed by signal Segmentation fault"},
+                      FaultCase{"exit-before-ready", "crashed", "worker 2: exited with code 7"}),
+    [](const auto& p) {
+      std::string n = p.param.fault;
+      std::replace(n.begin(), n.end(), '-', '_');
+      return n;
+    });
+
+TEST_F(Orchestration, WorkerThatNeverGetsReadyTimesOut) {
+  const auto r = sweep({"--modes", "timeslice", "--procs", "2", "--cpu-fault", "hang-before-ready",
+                        "--cpu-fault-worker", "1", "--ready-timeout", "1"});
+  EXPECT_EQ(r.exit_code, 1);
+  const auto rows = summary_by_id();
+  EXPECT_EQ(rows.at("r1-timeslice-cpu-n2").status, "timeout");
+  EXPECT_NE(rows.at("r1-timeslice-cpu-n2").reason.find("not READY"), std::string::npos);
+  expect_worker_processes_gone();
+}
+
+class Interrupt : public Orchestration, public ::testing::WithParamInterface<int> {};
+
+TEST_P(Interrupt, StopsWorkersQuitsDaemonKeepsFinishedRows) {
+  // N=1 finishes; N=2 hangs in worker 1 under MPS until the signal comes.
+  BackgroundProgram bench(bench_mps_exe(),
+                          args({"--modes", "mps", "--procs", "1,2", "--cpu-fault", "hang", "--cpu-fault-worker", "1"}),
+                          env);
+  ASSERT_TRUE(wait_until([&] { return read_lines(out() / "summary.csv").size() == 2; }, 30));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  bench.signal(GetParam());
+  const auto r = bench.wait(30);
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 128 + GetParam()) << r.err;
+  const auto rows = read_summary(out() / "summary.csv");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].run_id, "r1-mps-cpu-n1");
+  EXPECT_EQ(rows[0].status, "ok");
+  EXPECT_EQ(harness::read_meta(out())["status"], "interrupted");
+  EXPECT_EQ(journal_count("cmd quit"), 1);
+  expect_worker_processes_gone();
+}
+
+INSTANTIATE_TEST_SUITE_P(Signals, Interrupt, ::testing::Values(SIGINT, SIGTERM), [](const auto& p) {
+  return p.param == SIGINT ? std::string("SIGINT") : std::string("SIGTERM");
+});
+
+TEST_F(Orchestration, ForeignDaemonIsRefused) {
+  Env foreign = env;
+  foreign.set.emplace_back("CUDA_MPS_PIPE_DIRECTORY", (tmp / "foreign-pipe").string());
+  foreign.set.emplace_back("CUDA_MPS_LOG_DIRECTORY", (tmp / "foreign-log").string());
+  const fs::path control = fakes_dir() / "nvidia-cuda-mps-control";
+  ASSERT_EQ(run_program(control, {"-d"}, foreign).exit_code, 0);
+  ASSERT_TRUE(wait_until([] { return live_mps_process_count() > 0; }, 5));
+
+  const auto r = sweep({"--modes", "timeslice", "--procs", "1"});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("another MPS daemon is running"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find((tmp / "foreign-pipe").string()), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(fs::exists(out()));
+
+  // stop the foreign daemon the way an operator would
+  BackgroundProgram quit(fs::path("/bin/sh"), {"-c", "echo quit | '" + control.string() + "'"}, foreign);
+  EXPECT_EQ(quit.wait(10).exit_code, 0);
+  EXPECT_TRUE(wait_until([] { return live_mps_process_count() == 0; }, 5));
+}
+
+TEST_F(Orchestration, DaemonThatWillNotStartIsAnEnvironmentError) {
+  const auto r = sweep({"--modes", "timeslice,mps", "--procs", "1"}, Env{{{"FAKE_MPS_FAIL_START", "1"}}, {}});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("MPS unavailable"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("fake: cannot start"), std::string::npos) << r.err;
+  const auto rows = summary_by_id();
+  ASSERT_EQ(rows.size(), 1u);  // the time-sliced run before the MPS block is kept
+  EXPECT_EQ(rows.begin()->second.status, "ok");
+}
+
+TEST_F(Orchestration, DaemonThatIgnoresQuitIsStoppedBySignal) {
+  const auto r = sweep({"--modes", "mps", "--procs", "1"}, Env{{{"FAKE_MPS_IGNORE_QUIT", "1"}}, {}});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("stopped by signal instead"), std::string::npos) << r.err;
+  EXPECT_EQ(journal_count("daemon ignores quit"), 1);
+}
+
+TEST_F(Orchestration, StaleDaemonOfAKilledHarnessIsStoppedByTheNextRun) {
+  {
+    BackgroundProgram bench(bench_mps_exe(),
+                            args({"--modes", "mps", "--procs", "2", "--cpu-fault", "hang", "--cpu-fault-worker", "1"}),
+                            env);
+    ASSERT_TRUE(wait_until([&] { return journal_count("daemon started") == 1; }, 30));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    bench.signal(SIGKILL);
+    EXPECT_EQ(bench.wait(10).exit_code, 128 + SIGKILL);
+  }
+  EXPECT_GT(live_mps_process_count(), 0) << "SIGKILL cannot clean up: the daemon must still be there";
+  fs::remove_all(out());
+  const auto r = sweep({"--modes", "timeslice", "--procs", "1"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("left behind by bench_mps pid"), std::string::npos) << r.err;
+  EXPECT_EQ(live_mps_process_count(), 0);
+}
+
+TEST_F(Orchestration, NoGpuIsOneLineAndExitThree) {
+  if (gpu_available()) GTEST_SKIP() << "this machine has a GPU";
+  const auto r = run_program(bench_mps_exe(), {"--procs", "1,4,10", "--out", out().string()}, env);
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("no GPU visible"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out()));
+}
+
+}  // namespace
+}  // namespace bench_mps::testing

@@ -1,0 +1,160 @@
+// Writers and readers of the results folder: headers once, quoting, durable appends, and one clear
+// ResultsError for every defect a reader can meet.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <set>
+
+#include "harness/results_reader.hpp"
+#include "harness/results_schema.hpp"
+#include "harness/results_writer.hpp"
+#include "harness/sweep_cli.hpp"
+#include "tests/test_support.hpp"
+
+namespace bench_mps::testing {
+namespace {
+
+using namespace harness;
+
+RunRecord sample_record(int repeat, int procs, const std::string& reason = "") {
+  RunRecord r;
+  r.spec.repeat = repeat;
+  r.spec.workload = "spin";
+  r.spec.params = "blocks=4;threads=256;launch_us=100;launches=100";
+  r.spec.mode = parse_modes("mps:25")[0];
+  r.spec.procs = procs;
+  r.summary.tasks_total = 10 * procs;
+  r.summary.makespan_s = 0.5;
+  r.summary.throughput_tasks_per_s = 20.0 * procs;
+  r.summary.task_mean_ms = 10.5;
+  r.summary.task_p50_ms = 10.4;
+  r.summary.task_p99_ms = 12.25;
+  r.summary.slowdown_vs_alone = 1.05;
+  r.summary.jain_fairness = 0.99;
+  r.summary.gpu_util_mean = std::nan("");
+  r.summary.sm_clock_mean_mhz = 1980;
+  if (!reason.empty()) {
+    r.summary.status = "error";
+    r.summary.reason = reason;
+  }
+  for (int w = 0; w < procs; ++w) {
+    WorkerRow row;
+    row.worker = w;
+    row.status = "ok";
+    row.tasks = 10;
+    r.workers.push_back(row);
+    r.tasks.push_back({w, 0, 0.5, 10.5});
+  }
+  return r;
+}
+
+TEST(ResultsWriter, HeadersOnceAndRowsAppended) {
+  TempDir tmp;
+  {
+    ResultsWriter w(tmp.path());
+    w.append(sample_record(1, 1));
+  }
+  ResultsWriter again(tmp.path());  // reopening must not write a second header
+  again.append(sample_record(1, 4, "worker 2: cudaMalloc failed, \"out of memory\""));
+  const auto lines = read_lines(tmp / "summary.csv");
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0].substr(0, 13), "run_id,repeat");
+  EXPECT_EQ(read_lines(tmp / "runs.csv").size(), 1u + 1 + 4);
+  EXPECT_EQ(read_lines(tmp / "tasks.csv").size(), 1u + 1 + 4);
+  EXPECT_NE(lines[2].find("\"worker 2: cudaMalloc failed, \"\"out of memory\"\"\""), std::string::npos) << lines[2];
+
+  const auto rows = read_summary(tmp / "summary.csv");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].run_id, "r1-mps:25-spin-n1");
+  EXPECT_EQ(rows[0].mode, "mps:25");
+  EXPECT_EQ(rows[0].active_thread_pct, 25);
+  EXPECT_DOUBLE_EQ(rows[0].task_p99_ms, 12.25);
+  EXPECT_TRUE(std::isnan(rows[0].gpu_util_mean));
+  EXPECT_EQ(rows[1].status, "error");
+  EXPECT_EQ(rows[1].reason, "worker 2: cudaMalloc failed, \"out of memory\"");
+  EXPECT_EQ(rows[1].config_key(), "spin|blocks=4;threads=256;launch_us=100;launches=100|mps:25|25|4");
+  EXPECT_EQ(read_tasks(tmp / "tasks.csv").size(), 5u);
+}
+
+TEST(ResultsWriter, ColumnsHaveUnits) {
+  for (const auto* cols : {&runs_columns(), &summary_columns(), &tasks_columns(), &timeline_columns()}) {
+    std::set<std::string> seen;
+    for (const std::string& c : *cols) EXPECT_TRUE(seen.insert(c).second) << "duplicate column " << c;
+  }
+}
+
+class ReaderDefect : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ResultsWriter w(tmp.path());
+    w.append(sample_record(1, 1));
+    w.append(sample_record(2, 1));
+    write_text(tmp / "meta.json", "{\"schema_version\": " + std::to_string(kResultsSchemaVersion) + "}");
+  }
+  std::string error_of(const std::function<void()>& f) {
+    try {
+      f();
+    } catch (const ResultsError& e) {
+      return e.what();
+    }
+    return "";
+  }
+  TempDir tmp;
+};
+
+TEST_F(ReaderDefect, IntactFolderReads) { EXPECT_EQ(read_results_folder(tmp.path()).summary.size(), 2u); }
+
+TEST_F(ReaderDefect, TruncatedLastLine) {
+  std::string text = read_text(tmp / "summary.csv");
+  write_text(tmp / "summary.csv", text.substr(0, text.size() - 40));
+  const std::string e = error_of([&] { read_summary(tmp / "summary.csv"); });
+  EXPECT_NE(e.find("summary.csv"), std::string::npos) << e;
+  EXPECT_NE(e.find("line 3"), std::string::npos) << e;
+}
+
+TEST_F(ReaderDefect, GarbageCell) {
+  std::string text = read_text(tmp / "summary.csv");
+  text.replace(text.find("10.5"), 4, "abcd");
+  write_text(tmp / "summary.csv", text);
+  const std::string e = error_of([&] { read_summary(tmp / "summary.csv"); });
+  EXPECT_NE(e.find("'abcd' is not a number"), std::string::npos) << e;
+}
+
+TEST_F(ReaderDefect, BinaryGarbage) {
+  write_text(tmp / "summary.csv", std::string("\x01\x02\xff\"unterminated,\n", 18));
+  EXPECT_NE(error_of([&] { read_summary(tmp / "summary.csv"); }), "");
+}
+
+TEST_F(ReaderDefect, MissingColumn) {
+  std::string text = read_text(tmp / "summary.csv");
+  text.replace(text.find("task_p99_ms"), 11, "task_p98_ms");
+  write_text(tmp / "summary.csv", text);
+  const std::string e = error_of([&] { read_summary(tmp / "summary.csv"); });
+  EXPECT_NE(e.find("task_p99_ms"), std::string::npos) << e;
+}
+
+TEST_F(ReaderDefect, ExtraColumnsAreIgnored) {
+  std::vector<std::string> lines = read_lines(tmp / "summary.csv");
+  std::string text;
+  for (std::size_t i = 0; i < lines.size(); ++i) text += lines[i] + (i == 0 ? ",future_column\n" : ",42\n");
+  write_text(tmp / "summary.csv", text);
+  EXPECT_EQ(read_summary(tmp / "summary.csv").size(), 2u);
+}
+
+TEST_F(ReaderDefect, WrongSchemaAndBadMeta) {
+  write_text(tmp / "meta.json", "{\"schema_version\": 99}");
+  EXPECT_NE(error_of([&] { read_results_folder(tmp.path()); }).find("schema version 99"), std::string::npos);
+  write_text(tmp / "meta.json", "{not json");
+  EXPECT_NE(error_of([&] { read_results_folder(tmp.path()); }).find("not valid JSON"), std::string::npos);
+  fs::remove(tmp / "meta.json");
+  EXPECT_NE(error_of([&] { read_results_folder(tmp.path()); }).find("meta.json: no such file"), std::string::npos);
+}
+
+TEST_F(ReaderDefect, MissingFile) {
+  fs::remove(tmp / "summary.csv");
+  EXPECT_NE(error_of([&] { read_results_folder(tmp.path()); }).find("summary.csv: no such file"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace bench_mps::testing

@@ -1,0 +1,121 @@
+// Statistics, planning, the worker protocol and run reduction, on synthetic inputs.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "harness/run_record.hpp"
+#include "harness/stats.hpp"
+#include "harness/sweep_cli.hpp"
+#include "harness/sweep_spec.hpp"
+#include "harness/worker_protocol.hpp"
+
+namespace bench_mps::harness {
+namespace {
+
+TEST(Stats, MeanQuantileMedian) {
+  EXPECT_DOUBLE_EQ(mean({1, 2, 3, 4}), 2.5);
+  EXPECT_DOUBLE_EQ(median({5, 1, 3}), 3);
+  EXPECT_DOUBLE_EQ(median({4, 1, 3, 2}), 2.5);
+  EXPECT_DOUBLE_EQ(quantile({0, 10}, 0.99), 9.9);
+  EXPECT_DOUBLE_EQ(quantile({7}, 0.99), 7);
+  EXPECT_TRUE(std::isnan(mean({})));
+  EXPECT_TRUE(std::isnan(quantile({}, 0.5)));
+}
+
+TEST(Stats, JainFairness) {
+  EXPECT_DOUBLE_EQ(jain_fairness({3, 3, 3, 3}), 1.0);
+  EXPECT_DOUBLE_EQ(jain_fairness({1, 0, 0, 0}), 0.25);
+  EXPECT_NEAR(jain_fairness({1, 2}), 9.0 / 10.0, 1e-12);
+}
+
+TEST(Plan, RepeatsThenModesThenWorkloadsThenAscendingN) {
+  SweepSpec spec;
+  spec.procs = {10, 1, 4};
+  spec.modes = parse_modes("timeslice,mps");
+  spec.workloads = {"spin", "mlp"};
+  spec.repeats = 2;
+  const auto blocks = plan_sweep(spec);
+  ASSERT_EQ(blocks.size(), 4u);
+  EXPECT_EQ(blocks[0].mode.name, "timeslice");
+  EXPECT_EQ(blocks[1].mode.name, "mps");
+  EXPECT_EQ(blocks[2].repeat, 2);
+  ASSERT_EQ(blocks[0].runs.size(), 6u);
+  EXPECT_EQ(blocks[0].runs[0].run_id(), "r1-timeslice-spin-n1");
+  EXPECT_EQ(blocks[0].runs[2].run_id(), "r1-timeslice-spin-n10");
+  EXPECT_EQ(blocks[0].runs[3].run_id(), "r1-timeslice-mlp-n1");
+  EXPECT_EQ(blocks[3].runs.back().index, 23);
+  EXPECT_EQ(blocks[0].runs[0].tasks, default_tasks("spin"));
+  spec.tasks = 7;
+  EXPECT_EQ(plan_sweep(spec)[0].runs[0].tasks, 7);
+  spec.duration_s = 2;
+  EXPECT_EQ(plan_sweep(spec)[0].runs[0].tasks, 0);
+}
+
+TEST(Protocol, RoundTrip) {
+  ReadyInfo r;
+  r.pid = 42;
+  r.sm_count_seen = 132;
+  r.mps_enabled = true;
+  r.mem_bytes = 1234;
+  r.device = "NVIDIA H100";
+  const WorkerMessage ready = parse_worker_line(format_ready(r));
+  ASSERT_EQ(ready.kind, WorkerMessage::Kind::ready);
+  EXPECT_EQ(ready.ready.pid, 42);
+  EXPECT_EQ(ready.ready.sm_count_seen, 132);
+  EXPECT_TRUE(ready.ready.mps_enabled);
+  EXPECT_EQ(ready.ready.device, "NVIDIA H100");
+
+  const WorkerMessage task = parse_worker_line(format_task({100, 250}));
+  ASSERT_EQ(task.kind, WorkerMessage::Kind::task);
+  EXPECT_EQ(task.task.end_ns, 250);
+
+  const WorkerMessage err = parse_worker_line(format_error("cudaMalloc failed:\nout of memory"));
+  ASSERT_EQ(err.kind, WorkerMessage::Kind::error);
+  EXPECT_EQ(err.text, "cudaMalloc failed: out of memory");
+
+  EXPECT_EQ(parse_worker_line(format_done({{"tasks", 3}})).done["tasks"], 3);
+  for (const char* bad : {"TASK 5 1", "TASK x y", "TASK 1 2 3", "READY {", "READY {}", "DONE [", "HELLO", ""})
+    EXPECT_EQ(parse_worker_line(bad).kind, WorkerMessage::Kind::unknown) << bad;
+}
+
+TEST(RunRecord, ReducesWorkersToSummary) {
+  RunSpec spec;
+  spec.workload = "cpu";
+  spec.procs = 2;
+  PoolResult pool;
+  pool.barrier_passed = true;
+  pool.go_ns = 1'000'000'000;
+  for (int w = 0; w < 2; ++w) {
+    WorkerResult r;
+    r.index = w;
+    r.ready = true;
+    // worker 0: 4 tasks of 10 ms back to back; worker 1: 2 tasks of 20 ms
+    const int n = w == 0 ? 4 : 2;
+    const std::int64_t d = w == 0 ? 10'000'000 : 20'000'000;
+    for (int t = 0; t < n; ++t) r.tasks.push_back({pool.go_ns + t * d, pool.go_ns + (t + 1) * d});
+    r.done = {{"tasks", n}};
+    pool.workers.push_back(r);
+  }
+  const RunRecord rec = make_run_record(spec, pool, {}, 5.0);
+  EXPECT_EQ(rec.summary.status, "ok");
+  EXPECT_EQ(rec.summary.tasks_total, 6);
+  EXPECT_NEAR(rec.summary.makespan_s, 0.040, 1e-9);
+  EXPECT_NEAR(rec.summary.throughput_tasks_per_s, 150.0, 1e-6);
+  EXPECT_NEAR(rec.summary.task_mean_ms, (4 * 10.0 + 2 * 20.0) / 6, 1e-9);
+  EXPECT_NEAR(rec.summary.slowdown_vs_alone, rec.summary.task_mean_ms / 5.0, 1e-12);
+  EXPECT_NEAR(rec.summary.jain_fairness, jain_fairness({100, 50}), 1e-9);
+  ASSERT_EQ(rec.workers.size(), 2u);
+  EXPECT_NEAR(rec.workers[0].throughput_tasks_per_s, 100.0, 1e-6);
+  EXPECT_EQ(rec.tasks.size(), 6u);
+
+  pool.workers[1].status = "crashed";
+  pool.workers[1].reason = "killed by signal";
+  const RunRecord failed = make_run_record(spec, pool, {}, 0);
+  EXPECT_EQ(failed.summary.status, "crashed");
+  EXPECT_EQ(failed.summary.reason, "worker 1: killed by signal");
+  EXPECT_EQ(failed.summary.workers_ok, 1);
+  EXPECT_TRUE(std::isnan(failed.summary.slowdown_vs_alone));
+}
+
+}  // namespace
+}  // namespace bench_mps::harness

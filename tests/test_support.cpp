@@ -1,0 +1,130 @@
+#include "tests/test_support.hpp"
+
+#include <boost/process.hpp>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <sys/wait.h>
+#include <thread>
+
+#include "harness/nvml.hpp"
+#include "harness/proc_scan.hpp"
+
+namespace bp = boost::process;
+
+namespace bench_mps::testing {
+
+fs::path source_dir() { return BENCH_MPS_SOURCE_DIR; }
+fs::path build_dir() { return BENCH_MPS_BUILD_DIR; }
+fs::path bench_mps_exe() { return build_dir() / "harness" / "bench_mps"; }
+fs::path bench_worker_exe() { return build_dir() / "harness" / "bench_worker"; }
+fs::path fakes_dir() { return source_dir() / "tests" / "fakes"; }
+fs::path fixtures_dir() { return source_dir() / "tests" / "fixtures"; }
+
+struct BackgroundProgram::Impl {
+  bp::ipstream out, err;
+  bp::child child;
+  CommandOutput result;
+  std::thread out_reader, err_reader;
+  bool done = false;
+};
+
+BackgroundProgram::BackgroundProgram(const fs::path& exe, const std::vector<std::string>& args, const Env& env)
+    : impl_(std::make_unique<Impl>()) {
+  bp::environment e = boost::this_process::environment();
+  for (const auto& name : env.unset) e.erase(name);
+  for (const auto& [k, v] : env.set) e[k] = v;
+  impl_->child = bp::child(exe.string(), bp::args = args, bp::std_out > impl_->out, bp::std_err > impl_->err,
+                           bp::std_in < bp::null, e);
+  Impl* i = impl_.get();
+  i->out_reader = std::thread([i] { i->result.out.assign(std::istreambuf_iterator<char>(i->out), {}); });
+  i->err_reader = std::thread([i] { i->result.err.assign(std::istreambuf_iterator<char>(i->err), {}); });
+}
+
+BackgroundProgram::~BackgroundProgram() {
+  if (!impl_->done) wait(0);
+}
+
+int BackgroundProgram::pid() const { return impl_->child.id(); }
+
+void BackgroundProgram::signal(int sig) { ::kill(impl_->child.id(), sig); }
+
+CommandOutput BackgroundProgram::wait(double timeout_s) {
+  Impl& i = *impl_;
+  if (i.done) return i.result;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  int status = 0;
+  for (;;) {
+    const pid_t r = ::waitpid(i.child.id(), &status, WNOHANG);
+    if (r == i.child.id()) break;
+    if (std::chrono::steady_clock::now() > until) {
+      i.result.timed_out = true;
+      ::kill(i.child.id(), SIGKILL);
+      ::waitpid(i.child.id(), &status, 0);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  i.child.detach();
+  i.out_reader.join();
+  i.err_reader.join();
+  i.result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  i.done = true;
+  return i.result;
+}
+
+CommandOutput run_program(const fs::path& exe, const std::vector<std::string>& args, const Env& env, double timeout_s) {
+  return BackgroundProgram(exe, args, env).wait(timeout_s);
+}
+
+bool wait_until(const std::function<bool()>& condition, double timeout_s) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  while (!condition()) {
+    if (std::chrono::steady_clock::now() > until) return condition();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return true;
+}
+
+Env fake_mps_env(const fs::path& journal) {
+  const char* path = std::getenv("PATH");
+  return Env{{{"PATH", fakes_dir().string() + ":" + (path ? path : "/usr/bin:/bin")},
+              {"FAKE_MPS_JOURNAL", journal.string()}},
+             {}};
+}
+
+TempDir::TempDir() {
+  std::random_device rd;
+  path_ = fs::temp_directory_path() / ("bench_mps_test_" + std::to_string(rd()) + std::to_string(::getpid()));
+  fs::create_directories(path_);
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+}
+
+std::string read_text(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+std::vector<std::string> read_lines(const fs::path& file) {
+  std::vector<std::string> lines;
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+void write_text(const fs::path& file, const std::string& text) { std::ofstream(file, std::ios::binary) << text; }
+
+int live_mps_process_count() { return static_cast<int>(harness::live_mps_processes().size()); }
+
+bool gpu_available() {
+  std::string why;
+  return harness::Nvml::open(why) != nullptr;
+}
+
+}  // namespace bench_mps::testing

@@ -1,0 +1,83 @@
+#pragma once
+// Shared by the tests: paths of the built programs and fixtures, temporary folders, and running a
+// program as a real process with its exit code, stdout and stderr.
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace bench_mps::testing {
+
+namespace fs = std::filesystem;
+
+fs::path source_dir();
+fs::path build_dir();
+fs::path bench_mps_exe();
+fs::path bench_worker_exe();
+/// tests/fakes: the fake nvidia-cuda-mps-control and nvidia-cuda-mps-server.
+fs::path fakes_dir();
+fs::path fixtures_dir();
+
+struct Env {
+  std::vector<std::pair<std::string, std::string>> set;
+  std::vector<std::string> unset;
+};
+
+struct CommandOutput {
+  int exit_code = -1;  ///< 128 + signal when a signal ended it
+  std::string out, err;
+  bool timed_out = false;
+};
+
+/// Runs `exe args` to completion (killed after timeout_s) with `env` applied on top of ours.
+CommandOutput run_program(const fs::path& exe, const std::vector<std::string>& args, const Env& env = {},
+                          double timeout_s = 120);
+
+/// A program running in the background; output is collected until it ends.
+class BackgroundProgram {
+ public:
+  BackgroundProgram(const fs::path& exe, const std::vector<std::string>& args, const Env& env = {});
+  ~BackgroundProgram();  ///< kills it if still running
+  BackgroundProgram(const BackgroundProgram&) = delete;
+  BackgroundProgram& operator=(const BackgroundProgram&) = delete;
+  int pid() const;
+  void signal(int sig);
+  /// Waits for the end (SIGKILL after timeout_s) and returns what it printed.
+  CommandOutput wait(double timeout_s = 60);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Polls `condition` every 20 ms for up to timeout_s; returns its last value.
+bool wait_until(const std::function<bool()>& condition, double timeout_s);
+
+/// Env with the fakes first on PATH and the fake daemon's journal at `journal`.
+Env fake_mps_env(const fs::path& journal);
+
+/// A fresh folder under the system temp dir, removed with everything in it at scope exit.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const fs::path& path() const { return path_; }
+  fs::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  fs::path path_;
+};
+
+std::string read_text(const fs::path& file);
+std::vector<std::string> read_lines(const fs::path& file);
+void write_text(const fs::path& file, const std::string& text);
+/// Number of live nvidia-cuda-mps* processes on this machine.
+int live_mps_process_count();
+/// True if a GPU is visible to CUDA here (GPU tests skip themselves otherwise).
+bool gpu_available();
+
+}  // namespace bench_mps::testing
