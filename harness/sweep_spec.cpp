@@ -6,7 +6,7 @@ namespace bench_mps::harness {
 
 long default_tasks(const std::string& workload) {
   if (workload == "spin") return 30;   // 30 x 100 launches x 100 us = 0.3 s alone
-  if (workload == "mlp") return 1000;  // about 0.1-0.2 s alone on an H100
+  if (workload == "mlp") return 500;   // 500 steps: about 0.06 s alone on an H200, 1.1 s for 10 time-sliced
   return 50;                           // cpu: 50 x 2 ms
 }
 
