@@ -1,6 +1,9 @@
 #include "harness/results_reader.hpp"
 
 #include <fstream>
+#include <limits>
+
+#include "harness/format.hpp"
 
 #include "harness/results_schema.hpp"
 
@@ -92,10 +95,24 @@ std::vector<TaskSample> read_tasks(const fs::path& file) {
   return out;
 }
 
+double WorkerRecord::fact(const std::string& key) const {
+  for (const std::string& item : split(facts, ';')) {
+    const auto eq = item.find('=');
+    if (eq != std::string::npos && item.substr(0, eq) == key) {
+      try {
+        return parse_cell_double(item.substr(eq + 1), "facts " + key);
+      } catch (const ResultsError&) {
+        break;
+      }
+    }
+  }
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
 std::vector<WorkerRecord> read_runs(const fs::path& file) {
-  static constexpr std::array<const char*, 12> cols{"run_id", "mode", "procs", "worker", "pid", "status", "reason",
+  static constexpr std::array<const char*, 13> cols{"run_id", "mode", "procs", "worker", "pid", "status", "reason",
                                                     "tasks", "task_mean_ms", "throughput_tasks_per_s",
-                                                    "sm_count_seen", "mps_enabled"};
+                                                    "sm_count_seen", "mps_enabled", "facts"};
   std::vector<WorkerRecord> out;
   std::size_t line = 1;
   for (const auto& c : read_csv_columns(file, cols)) {
@@ -113,6 +130,7 @@ std::vector<WorkerRecord> read_runs(const fs::path& file) {
     w.throughput_tasks_per_s = parse_cell_double(c[9], at + " throughput_tasks_per_s");
     w.sm_count_seen = parse_cell_long(c[10], at + " sm_count_seen");
     w.mps_enabled = parse_cell_long(c[11], at + " mps_enabled") != 0;
+    w.facts = c[12];
     out.push_back(w);
   }
   return out;

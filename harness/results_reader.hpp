@@ -37,7 +37,9 @@ struct WorkerRecord {
   double task_mean_ms = 0, throughput_tasks_per_s = 0;
   long sm_count_seen = 0;
   bool mps_enabled = false;
-  std::string facts;
+  std::string facts;  ///< "key=value;..."
+  /// The number under `key` in facts, NaN if absent.
+  double fact(const std::string& key) const;
 };
 
 /// One row of tasks.csv.

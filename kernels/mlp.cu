@@ -158,6 +158,7 @@ float MlpTrainer::last_loss() const { return impl_->copy_loss(); }
 std::vector<float> MlpTrainer::parameters() const { return impl_->download(impl_->params_dev); }
 std::vector<float> MlpTrainer::gradients() const { return impl_->download(impl_->grads); }
 long MlpTrainer::steps() const { return impl_->step_count; }
+void* MlpTrainer::native_stream() const { return impl_->stream; }
 
 std::size_t MlpTrainer::device_bytes() const {
   const Impl& m = *impl_;

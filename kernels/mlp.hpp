@@ -48,6 +48,8 @@ class MlpTrainer {
   std::vector<float> gradients() const;
   std::size_t device_bytes() const;
   long steps() const;
+  /// The cudaStream_t all of this trainer's work runs on (as void*, to keep CUDA out of this header).
+  void* native_stream() const;
 
  private:
   struct Impl;
