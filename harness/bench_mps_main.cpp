@@ -7,6 +7,7 @@
 #include "harness/errors.hpp"
 #include "harness/format.hpp"
 #include "harness/report.hpp"
+#include "harness/resume.hpp"
 #include "harness/sweep.hpp"
 #include "harness/sweep_cli.hpp"
 
@@ -39,6 +40,14 @@ int main(int argc, char** argv) {
     if (report_cmd->parsed()) return run_report(report);
     if (compare_cmd->parsed()) return run_compare(compare);
     finalize_sweep_spec(spec, raw);
+    if (spec.resume && !sweep_defined_on_command_line(app)) {
+      // `--resume DIR` alone: the sweep is the one DIR/meta.json stored.
+      SweepSpec stored = stored_sweep(spec.out_dir);
+      stored.out_dir = spec.out_dir;
+      stored.resume = true;
+      stored.worker_exe = spec.worker_exe;
+      spec = stored;
+    }
     return run_sweep(spec);
   } catch (const UsageError& e) {
     std::cerr << "bench_mps: error: " << e.what() << "\n";

@@ -56,7 +56,7 @@ nlohmann::json make_meta(const SweepSpec& spec, const std::optional<GpuStaticInf
   for (const std::string& w : spec.workloads) params[w] = workload_params_string(w, spec.params);
   nlohmann::json tasks;
   for (const std::string& w : spec.workloads)
-    tasks[w] = spec.duration_s > 0 ? 0 : (spec.tasks > 0 ? spec.tasks : default_tasks(w));
+    tasks[w] = spec.duration_s > 0 ? 0 : (spec.tasks > 0 ? spec.tasks : default_tasks(w, spec.scenario));
 
   return {{"schema_version", kResultsSchemaVersion},
           {"tool", {{"name", "bench_mps"}, {"git_sha", BENCH_MPS_GIT_SHA}, {"git_dirty", BENCH_MPS_GIT_DIRTY}}},
@@ -70,7 +70,8 @@ nlohmann::json make_meta(const SweepSpec& spec, const std::optional<GpuStaticInf
                    {"version", gpu ? nlohmann::json("driver " + gpu->driver_version) : nlohmann::json()},
                    {"modes", modes}}},
           {"sweep",
-           {{"procs", spec.procs},
+           {{"scenario", spec.scenario},
+            {"procs", spec.procs},
             {"workloads", spec.workloads},
             {"params", params},
             {"repeats", spec.repeats},
@@ -78,7 +79,8 @@ nlohmann::json make_meta(const SweepSpec& spec, const std::optional<GpuStaticInf
             {"duration_s", spec.duration_s},
             {"warmup_tasks", spec.warmup},
             {"run_timeout_s", spec.run_timeout_s},
-            {"ready_timeout_s", spec.ready_timeout_s}}}};
+            {"ready_timeout_s", spec.ready_timeout_s},
+            {"set_exclusive", spec.set_exclusive}}}};
 }
 
 std::string gpu_slug(const std::string& gpu_name) {

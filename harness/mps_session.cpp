@@ -93,33 +93,20 @@ bool is_running_bench_mps(pid_t pid) {
 
 }  // namespace
 
-CommandResult run_command(const std::string& exe, const std::vector<std::string>& args,
+namespace {
+
+/// run_command, its failures reported as MpsError.
+CommandResult mps_command(const std::string& exe, const std::vector<std::string>& args,
                           const std::vector<std::pair<std::string, std::string>>& env_set, const std::string& input,
                           double timeout_s, const fs::path& scratch_dir) {
-  static int counter = 0;
-  const std::string stem = "cmd-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
-  const fs::path in_file = scratch_dir / (stem + ".in");
-  const fs::path out_file = scratch_dir / (stem + ".out");
-  std::ofstream(in_file) << input;
-  bp::environment env = boost::this_process::environment();
-  for (const auto& [k, v] : env_set) env[k] = v;
-  std::error_code ec;
-  bp::child child(exe, bp::args = args, bp::std_in < in_file.string(), (bp::std_out & bp::std_err) > out_file.string(),
-                  env, ec);
-  if (ec) throw MpsError("could not run " + exe + ": " + ec.message());
-  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
-  while (child.running(ec)) {
-    if (std::chrono::steady_clock::now() > until) {
-      child.terminate(ec);
-      throw MpsError(exe + " did not answer within " + fmt_num(timeout_s) + " s (input: " + one_line(input) + ")");
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  try {
+    return run_command(exe, args, env_set, input, timeout_s, scratch_dir);
+  } catch (const CommandError& e) {
+    throw MpsError(e.what());
   }
-  CommandResult result{child.exit_code(), trim(slurp(out_file))};
-  fs::remove(in_file, ec);
-  fs::remove(out_file, ec);
-  return result;
 }
+
+}  // namespace
 
 MpsSession::MpsSession(const MpsSessionOptions& options) : options_(options) {
   static int sequence = 0;
@@ -134,7 +121,7 @@ MpsSession::MpsSession(const MpsSessionOptions& options) : options_(options) {
     throw MpsError("cannot create the MPS session folder " + dir_.string() + ": " + ec.message());
 
   const CommandResult start =
-      run_command(options_.control_exe, {"-d"}, client_env(), "", options_.command_timeout_s, dir_);
+      mps_command(options_.control_exe, {"-d"}, client_env(), "", options_.command_timeout_s, dir_);
   if (start.exit_code != 0) {
     const std::string log = log_tail(log_dir_ / "control.log");
     fs::remove_all(dir_, ec);
@@ -184,7 +171,7 @@ std::vector<std::pair<std::string, std::string>> MpsSession::client_env() const 
 }
 
 std::string MpsSession::command(const std::string& line) {
-  const CommandResult r = run_command(options_.control_exe, {}, client_env(), line + "\n", options_.command_timeout_s, dir_);
+  const CommandResult r = mps_command(options_.control_exe, {}, client_env(), line + "\n", options_.command_timeout_s, dir_);
   if (r.exit_code != 0)
     throw MpsError("MPS command '" + line + "' failed (exit " + std::to_string(r.exit_code) + "): " + one_line(r.output));
   return r.output;
@@ -255,7 +242,7 @@ std::vector<std::string> stop_stale_sessions(const fs::path& base_dir, const std
     if (!pids.empty()) {
       if (!control_exe.empty()) {
         try {
-          run_command(control_exe, {}, mps_env(pipe, entry.path() / "log"), "quit\n", 10, entry.path());
+          mps_command(control_exe, {}, mps_env(pipe, entry.path() / "log"), "quit\n", 10, entry.path());
         } catch (const MpsError&) {
           // forced below
         }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "harness/proc_scan.hpp"
+#include "harness/run_command.hpp"
 
 namespace bench_mps::harness {
 
@@ -71,15 +72,5 @@ std::vector<std::string> stop_stale_sessions(const std::filesystem::path& base_d
 
 /// Live MPS processes that do not belong to a session of a running bench_mps under base_dir.
 std::vector<ProcInfo> foreign_mps_processes(const std::filesystem::path& base_dir);
-
-/// Runs `exe` with `args` and `env_set`, stdin from `input`; returns exit code and output. Throws
-/// MpsError if it does not finish within timeout_s (it is killed then).
-struct CommandResult {
-  int exit_code = -1;
-  std::string output;
-};
-CommandResult run_command(const std::string& exe, const std::vector<std::string>& args,
-                          const std::vector<std::pair<std::string, std::string>>& env_set, const std::string& input,
-                          double timeout_s, const std::filesystem::path& scratch_dir);
 
 }  // namespace bench_mps::harness

@@ -17,7 +17,8 @@ const std::vector<std::string>& config_columns() {
 const std::vector<std::string>& runs_columns() {
   static const std::vector<std::string> cols = with_config(
       {"worker", "pid", "status", "reason", "tasks", "start_s", "end_s", "task_mean_ms", "task_p50_ms", "task_p99_ms",
-       "throughput_tasks_per_s", "sm_count_seen", "mps_enabled", "mem_bytes", "facts"});
+       "throughput_tasks_per_s", "sm_count_seen", "mps_enabled", "mem_bytes", "facts", "role",
+       "slowdown_vs_baseline", "post_fault_task_mean_ms"});
   return cols;
 }
 
@@ -25,7 +26,8 @@ const std::vector<std::string>& summary_columns() {
   static const std::vector<std::string> cols = with_config(
       {"status", "reason", "workers_ok", "tasks_total", "makespan_s", "throughput_tasks_per_s", "task_mean_ms",
        "task_p50_ms", "task_p99_ms", "slowdown_vs_alone", "jain_fairness", "gpu_util_mean", "sm_clock_mean_mhz",
-       "power_mean_w", "mem_used_max_bytes", "sm_count_seen"});
+       "power_mean_w", "mem_used_max_bytes", "sm_count_seen", "scenario", "victims", "victims_survived",
+       "victim_slowdown", "victim_post_fault_slowdown", "fault_error", "mps_server_state", "mps_recovery_s"});
   return cols;
 }
 

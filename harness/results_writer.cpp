@@ -101,7 +101,8 @@ void ResultsWriter::append(const RunRecord& r) {
                                      std::to_string(w.tasks), num(w.start_s), num(w.end_s), num(w.task_mean_ms),
                                      num(w.task_p50_ms), num(w.task_p99_ms), num(w.throughput_tasks_per_s),
                                      std::to_string(w.sm_count_seen), w.mps_enabled ? "1" : "0",
-                                     std::to_string(w.mem_bytes), w.facts}));
+                                     std::to_string(w.mem_bytes), w.facts, w.role, num(w.slowdown_vs_baseline),
+                                     num(w.post_fault_task_mean_ms)}));
 
   std::string timeline;
   for (const GpuSample& g : r.samples)
@@ -116,7 +117,9 @@ void ResultsWriter::append(const RunRecord& r) {
                num(s.throughput_tasks_per_s), num(s.task_mean_ms), num(s.task_p50_ms), num(s.task_p99_ms),
                num(s.slowdown_vs_alone), num(s.jain_fairness), num(s.gpu_util_mean), num(s.sm_clock_mean_mhz),
                num(s.power_mean_w), s.mem_used_max_bytes ? std::to_string(s.mem_used_max_bytes) : "",
-               std::to_string(s.sm_count_seen)}));
+               std::to_string(s.sm_count_seen), s.scenario, s.scenario == "fault" ? std::to_string(s.victims) : "",
+               s.scenario == "fault" ? std::to_string(s.victims_survived) : "", num(s.victim_slowdown),
+               num(s.victim_post_fault_slowdown), s.fault_error, s.mps_server_state, num(s.mps_recovery_s)}));
 
   append_durably(dir_ / "tasks.csv", tasks_columns(), tasks);
   append_durably(dir_ / "runs.csv", runs_columns(), runs);

@@ -25,6 +25,7 @@ RunRecord make_run_record(const RunSpec& spec, const PoolResult& pool, std::vect
   r.go_ns = pool.go_ns;
   r.samples = std::move(samples);
   SummaryRow& s = r.summary;
+  s.scenario = spec.scenario;
 
   std::vector<double> all_ms, worker_throughputs;
   std::int64_t last_end = pool.go_ns;

@@ -1,5 +1,6 @@
 #pragma once
 // One finished run reduced to the rows the results files hold (see docs/RESULTS.md).
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -22,6 +23,9 @@ struct WorkerRow {
   bool mps_enabled = false;
   std::uint64_t mem_bytes = 0;
   std::string facts;  ///< what the workload reported at the end, "key=value;..." (e.g. loss_first, loss_last)
+  std::string role = "worker";       ///< worker | victim | faulter (fault scenario)
+  double slowdown_vs_baseline = NAN;  ///< victim: task_mean_ms / the victims' mean without the faulter
+  double post_fault_task_mean_ms = NAN;  ///< victim: mean of the tasks that started after the faulter died
 };
 
 struct SummaryRow {
@@ -38,6 +42,14 @@ struct SummaryRow {
   double power_mean_w = 0;
   std::uint64_t mem_used_max_bytes = 0;
   int sm_count_seen = 0;
+  // The fault scenario (empty / NaN otherwise):
+  std::string scenario;               ///< "", "fault_baseline" or "fault"
+  int victims = 0, victims_survived = 0;
+  double victim_slowdown = NAN;        ///< mean over surviving victims of slowdown_vs_baseline
+  double victim_post_fault_slowdown = NAN;  ///< mean post-fault task time / baseline task time
+  std::string fault_error;             ///< what the faulting worker reported
+  std::string mps_server_state;        ///< MPS: the server after the fault ("survived pid ...", "exited", ...)
+  double mps_recovery_s = NAN;         ///< MPS: faulter's death to a new client's first finished task
 };
 
 struct TaskRow {

@@ -1,23 +1,24 @@
 #include "harness/sweep.hpp"
 
-#include <unistd.h>
-
 #include <chrono>
-#include <cmath>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <optional>
+#include <thread>
 
+#include "harness/compute_mode.hpp"
 #include "harness/errors.hpp"
+#include "harness/fault_scenario.hpp"
 #include "harness/format.hpp"
 #include "harness/meta.hpp"
 #include "harness/monitor.hpp"
 #include "harness/mps_session.hpp"
-#include "harness/nvml.hpp"
+#include "harness/preflight.hpp"
 #include "harness/results_writer.hpp"
+#include "harness/resume.hpp"
 #include "harness/signals.hpp"
 #include "harness/summary_table.hpp"
 #include "harness/worker_pool.hpp"
@@ -27,91 +28,6 @@ namespace fs = std::filesystem;
 namespace bench_mps::harness {
 namespace {
 
-struct Environment {
-  std::unique_ptr<Nvml> nvml;
-  std::optional<GpuStaticInfo> gpu;
-  std::string mps_control;
-  fs::path mps_base;
-  std::string worker_exe;
-};
-
-bool needs_gpu(const SweepSpec& spec) {
-  for (const auto& w : spec.workloads)
-    if (workload_needs_gpu(w)) return true;
-  return false;
-}
-
-bool has_mps_mode(const SweepSpec& spec) {
-  for (const Mode& m : spec.modes)
-    if (m.mps) return true;
-  return false;
-}
-
-/// --out must be creatable and must not already hold results.
-void check_out_dir(const SweepSpec& spec) {
-  const fs::path out = spec.out_dir.empty() ? fs::path("results") : fs::path(spec.out_dir);
-  std::error_code ec;
-  if (!spec.out_dir.empty() && fs::exists(out, ec)) {
-    if (!fs::is_directory(out, ec)) throw UsageError("--out: " + out.string() + " exists and is not a folder");
-    if (fs::exists(out / "summary.csv", ec) || fs::exists(out / "meta.json", ec))
-      throw UsageError("--out: " + out.string() + " already holds results; choose a new folder");
-  }
-  fs::path probe = fs::absolute(out, ec);
-  while (!probe.empty() && !fs::exists(probe, ec)) probe = probe.parent_path();
-  if (probe.empty() || !fs::is_directory(probe, ec) || ::access(probe.c_str(), W_OK | X_OK) != 0)
-    throw UsageError("--out: cannot create " + out.string() + ": " + probe.string() + " is not writable");
-}
-
-std::string find_worker(const SweepSpec& spec) {
-  std::string exe = spec.worker_exe;
-  if (exe.empty())
-    if (const char* env = std::getenv("BENCH_MPS_WORKER")) exe = env;
-  if (exe.empty()) {
-    std::error_code ec;
-    exe = (fs::read_symlink("/proc/self/exe", ec).parent_path() / "bench_worker").string();
-  }
-  if (::access(exe.c_str(), X_OK) != 0) throw EnvironmentError("worker executable not found: " + exe);
-  return exe;
-}
-
-Environment preflight(const SweepSpec& spec) {
-  Environment env;
-  env.worker_exe = find_worker(spec);
-  std::string why;
-  env.nvml = Nvml::open(why);
-  if (!env.nvml && needs_gpu(spec)) throw EnvironmentError("no GPU visible: " + why);
-  if (env.nvml) {
-    try {
-      env.gpu = env.nvml->static_info();
-    } catch (const NvmlError& e) {
-      throw EnvironmentError(std::string("cannot read the GPU's properties: ") + e.what());
-    }
-  }
-  env.mps_base = default_mps_base_dir();
-  env.mps_control = find_mps_control();
-  if (has_mps_mode(spec) && env.mps_control.empty())
-    throw EnvironmentError("nvidia-cuda-mps-control is not on PATH: MPS modes need it (or run --modes timeslice)");
-  for (const std::string& line : stop_stale_sessions(env.mps_base, env.mps_control))
-    std::cerr << "bench_mps: " << line << "\n";
-  const auto foreign = foreign_mps_processes(env.mps_base);
-  if (!foreign.empty()) {
-    const ProcInfo& p = foreign.front();
-    const auto pipe = process_env(p.pid, "CUDA_MPS_PIPE_DIRECTORY");
-    throw EnvironmentError("another MPS daemon is running (pid " + std::to_string(p.pid) + " " + p.comm +
-                           ", pipe directory " + pipe.value_or("/tmp/nvidia-mps or unknown") +
-                           "): it would turn time-sliced runs into MPS runs; stop it first");
-  }
-  if (env.gpu && needs_gpu(spec)) {
-    const std::string& cm = env.gpu->compute_mode;
-    if (cm == "Prohibited") throw EnvironmentError("the GPU's compute mode is Prohibited: no process may use it");
-    const int max_procs = *std::max_element(spec.procs.begin(), spec.procs.end());
-    for (const Mode& m : spec.modes)
-      if (!m.mps && max_procs > 1 && (cm == "Exclusive_Process" || cm == "Exclusive_Thread"))
-        throw EnvironmentError("the GPU's compute mode is " + cm + ": time-sliced runs with N>1 cannot share it");
-  }
-  return env;
-}
-
 fs::path choose_out_dir(const SweepSpec& spec, const Environment& env) {
   if (!spec.out_dir.empty()) return spec.out_dir;
   char date[16];
@@ -119,7 +35,8 @@ fs::path choose_out_dir(const SweepSpec& spec, const Environment& env) {
   std::tm tm{};
   localtime_r(&now, &tm);
   std::strftime(date, sizeof date, "%Y-%m-%d", &tm);
-  const std::string base = std::string("results/") + date + "-" + (env.gpu ? gpu_slug(env.gpu->name) : "cpu");
+  std::string base = std::string("results/") + date + "-" + (env.gpu ? gpu_slug(env.gpu->name) : "cpu");
+  if (spec.scenario != "sweep") base += "-" + spec.scenario;
   fs::path dir = base;
   for (int i = 2; fs::exists(dir); ++i) dir = base + "-" + std::to_string(i);
   return dir;
@@ -135,14 +52,14 @@ WorkerLaunch make_launch(const SweepSpec& spec, const RunSpec& run, const Enviro
     launch.args.insert(launch.args.end(), {"--duration-s", fmt_num(spec.duration_s, 9)});
   }
   launch.args.insert(launch.args.end(), {"--warmup", std::to_string(spec.warmup)});
+  if (run.scenario == "fault") launch.args_for_worker[run.procs - 1] = faulter_args(run, spec, run.procs - 1);
   launch.env_unset = {"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "CUDA_MPS_PIPE_DIRECTORY", "CUDA_MPS_LOG_DIRECTORY"};
   if (session) {
     launch.env_set = session->client_env();
     if (run.mode.active_thread_pct)
       launch.env_set.emplace_back("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", std::to_string(run.mode.active_thread_pct));
   } else {
-    // A pipe directory where no daemon listens: even a system-wide MPS daemon cannot capture these clients.
-    launch.env_set = {{"CUDA_MPS_PIPE_DIRECTORY", (env.mps_base / "no-mps-daemon").string()}};
+    launch.env_set = {{"CUDA_MPS_PIPE_DIRECTORY", no_mps_pipe_dir(env).string()}};
   }
   return launch;
 }
@@ -160,21 +77,58 @@ void check_mps_expectation(RunRecord& record, const PoolResult& pool) {
 void print_progress(const RunRecord& r, int done, int total, double seconds) {
   const SummaryRow& s = r.summary;
   std::cerr << "[" << done << "/" << total << "] " << r.spec.run_id() << ": " << s.status;
-  if (s.status == "ok") {
+  if (s.status != "ok") {
+    std::cerr << " (" << s.reason << ")";
+  } else if (s.scenario == "fault") {
+    std::cerr << "  victims survived " << s.victims_survived << "/" << s.victims;
+    if (s.victims_survived) std::cerr << ", slowdown " << fmt_fixed(s.victim_slowdown, 2) << "x";
+    if (!std::isnan(s.mps_recovery_s)) std::cerr << ", MPS recovery " << fmt_fixed(s.mps_recovery_s, 2) << " s";
+  } else {
     std::cerr << "  per-task " << fmt_fixed(s.task_mean_ms, 3) << " ms (" << fmt_fixed(s.slowdown_vs_alone, 2)
               << "x alone)  " << fmt_fixed(s.throughput_tasks_per_s, 1) << " tasks/s";
-  } else {
-    std::cerr << " (" << s.reason << ")";
   }
   std::cerr << "  [" << fmt_fixed(seconds, 1) << " s]\n";
 }
 
+/// A recorded summary row as the table and the alone/baseline references need it.
+SummaryEntry entry_of(const SummaryRecord& r, const SweepSpec& spec) {
+  SummaryEntry e;
+  e.spec.repeat = r.repeat;
+  e.spec.workload = r.workload;
+  e.spec.params = r.params;
+  for (const Mode& m : spec.modes)
+    if (m.name == r.mode) e.spec.mode = m;
+  e.spec.procs = r.procs;
+  e.spec.scenario = r.run_id.size() > 6 && r.run_id.substr(r.run_id.size() - 6) == "-fault" ? "fault"
+                    : r.run_id.find("-fault_baseline") != std::string::npos ? "fault_baseline"
+                                                                             : "";
+  e.row.status = r.status;
+  e.row.reason = r.reason;
+  e.row.task_mean_ms = r.task_mean_ms;
+  e.row.throughput_tasks_per_s = r.throughput_tasks_per_s;
+  e.row.slowdown_vs_alone = r.slowdown_vs_alone;
+  e.row.scenario = e.spec.scenario;
+  return e;
+}
+
 class Sweep {
  public:
-  Sweep(const SweepSpec& spec, Environment env, fs::path out)
-      : spec_(spec), env_(std::move(env)), out_(std::move(out)),
-        meta_(make_meta(spec, env_.gpu, env_.mps_control)), writer_(out_),
+  Sweep(const SweepSpec& spec, Environment env, fs::path out, std::optional<ResumeState> resumed)
+      : spec_(spec), env_(std::move(env)), out_(std::move(out)), writer_(out_),
         monitor_(env_.nvml.get(), std::chrono::milliseconds(100)) {
+    if (resumed) {
+      meta_ = resumed->meta;
+      meta_["status"] = "running";
+      meta_["resumed_utc"].push_back(utc_timestamp());
+      recorded_ = resumed->recorded_ids;
+      for (const SummaryRecord& r : resumed->recorded) {
+        entries_.push_back(entry_of(r, spec_));
+        if (r.status != "ok") ++failed_;
+      }
+    } else {
+      meta_ = make_meta(spec, env_.gpu, env_.mps_control);
+    }
+    for (const auto& [w, bytes] : env_.footprint_bytes) meta_["gpu"]["footprint_bytes"][w] = bytes;
     save_meta();
   }
 
@@ -182,39 +136,54 @@ class Sweep {
     const auto blocks = plan_sweep(spec_);
     int total = 0;
     for (const auto& b : blocks) total += static_cast<int>(b.runs.size());
-    std::cerr << "bench_mps: " << total << " runs -> " << out_.string() << "\n";
-    int done = 0;
+    std::cerr << "bench_mps: " << total << " runs";
+    if (!recorded_.empty()) std::cerr << " (" << recorded_.size() << " already recorded)";
+    std::cerr << " -> " << out_.string() << "\n";
+    int done = static_cast<int>(recorded_.size());
     for (const ModeBlock& block : blocks) {
-      if (stop_signal().load()) break;
-      run_block(block, done, total);
+      if (stop_ || stop_signal().load()) break;
+      bool pending = false;
+      for (const RunSpec& r : block.runs) pending |= !recorded_.count(r.run_id());
+      if (pending) run_block(block, done, total);
     }
     return finish();
   }
 
  private:
   void run_block(const ModeBlock& block, int& done, int total) {
+    std::unique_ptr<ExclusiveComputeMode> exclusive;
     std::unique_ptr<MpsSession> session;
     if (block.mode.mps) {
-      MpsSessionOptions options;
-      options.control_exe = env_.mps_control;
-      options.base_dir = env_.mps_base;
-      if (block.mode.active_thread_pct) options.default_active_thread_pct = block.mode.active_thread_pct;
       try {
+        if (spec_.set_exclusive)
+          exclusive = std::make_unique<ExclusiveComputeMode>(env_.nvidia_smi, env_.gpu ? env_.gpu->uuid : "0", env_.mps_base);
+        MpsSessionOptions options;
+        options.control_exe = env_.mps_control;
+        options.base_dir = env_.mps_base;
+        if (block.mode.active_thread_pct) options.default_active_thread_pct = block.mode.active_thread_pct;
         session = std::make_unique<MpsSession>(options);
-      } catch (const MpsError& e) {
+      } catch (const std::exception& e) {  // MpsError, EnvironmentError from the compute mode
         env_error_ = std::string("MPS unavailable: ") + e.what();
         stop_ = true;
         return;
       }
     }
-    std::map<std::string, double> alone_ms;  // workload -> N=1 per-task mean in this block
+    // References within the block: N=1 per-task time ("alone") and the victims' baseline.
+    std::map<std::string, double> alone_ms, baseline_ms;
+    for (const SummaryEntry& e : entries_) {
+      if (e.spec.repeat != block.repeat || e.spec.mode.name != block.mode.name || e.row.status != "ok") continue;
+      if (e.spec.scenario.empty() && e.spec.procs == 1) alone_ms[e.spec.workload] = e.row.task_mean_ms;
+      if (e.spec.scenario == "fault_baseline")
+        baseline_ms[e.spec.workload + "/" + std::to_string(e.spec.procs + 1)] = e.row.task_mean_ms;
+    }
     bool server_checked = false;
     for (const RunSpec& run : block.runs) {
       if (stop_ || stop_signal().load()) break;
+      if (recorded_.count(run.run_id())) continue;
       const auto t0 = std::chrono::steady_clock::now();
-      BeforeKillHook hook;
+      PoolHooks hooks;
       if (session) {
-        hook = [&session](const std::vector<pid_t>& pids) {
+        hooks.before_kill = [&session](const std::vector<pid_t>& pids) {
           try {
             for (pid_t server : session->server_pids())
               for (pid_t client : pids) session->terminate_client(server, client);
@@ -223,24 +192,33 @@ class Sweep {
           }
         };
       }
+      std::vector<pid_t> servers_before;
+      if (session && run.scenario == "fault") servers_before = server_list(*session);
       const PoolResult pool = run_worker_pool(make_launch(spec_, run, env_, session.get()), run.procs, limits(),
-                                              stop_signal(), hook);
+                                              stop_signal(), hooks);
       if (pool.interrupted_by) {
         std::cerr << "bench_mps: " << run.run_id() << " interrupted; it is not recorded\n";
         break;
       }
       auto alone = alone_ms.find(run.workload);
       RunRecord record = make_run_record(run, pool, monitor_.take(pool.go_ns, pool.end_ns),
-                                         alone == alone_ms.end() ? 0.0 : alone->second);
+                                         alone == alone_ms.end() || !run.scenario.empty() ? 0.0 : alone->second);
       check_mps_expectation(record, pool);
-      if (session && !server_checked && record.summary.workers_ok > 0) {
+      if (run.scenario == "fault") {
+        const auto base = baseline_ms.find(run.workload + "/" + std::to_string(run.procs));
+        evaluate_fault_run(record, pool, base == baseline_ms.end() ? 0.0 : base->second);
+        if (session) measure_recovery(*session, run, pool, servers_before, record);
+      }
+      if (session && !server_checked && record.summary.workers_ok > 0 && run.scenario.empty()) {
         server_checked = true;
         verify_server(*session, block, record);
       }
-      if (run.procs == 1 && record.summary.status == "ok") {
+      if (run.scenario.empty() && run.procs == 1 && record.summary.status == "ok") {
         alone_ms[run.workload] = record.summary.task_mean_ms;
         record.summary.slowdown_vs_alone = 1.0;
       }
+      if (run.scenario == "fault_baseline" && record.summary.status == "ok")
+        baseline_ms[run.workload + "/" + std::to_string(run.procs + 1)] = record.summary.task_mean_ms;
       note_device(pool);
       writer_.append(record);
       entries_.push_back({run, record.summary});
@@ -262,6 +240,50 @@ class Sweep {
     l.ready_timeout_s = spec_.ready_timeout_s;
     l.run_timeout_s = spec_.run_timeout_s;
     return l;
+  }
+
+  static std::vector<pid_t> server_list(MpsSession& session) {
+    try {
+      return session.server_pids();
+    } catch (const MpsError&) {
+      return {};
+    }
+  }
+
+  /// After a fault under MPS: what became of the server, and how long until a new client finishes a
+  /// task (probed every 100 ms for up to 60 s, counted from the faulting worker's death).
+  void measure_recovery(MpsSession& session, const RunSpec& run, const PoolResult& fault_pool,
+                        const std::vector<pid_t>& servers_before, RunRecord& record) {
+    SummaryRow& s = record.summary;
+    const std::vector<pid_t> after = server_list(session);
+    const pid_t before = servers_before.empty() ? 0 : servers_before.front();
+    if (after.empty()) {
+      s.mps_server_state = before ? "exited (was pid " + std::to_string(before) + ")" : "none";
+    } else if (std::find(after.begin(), after.end(), before) != after.end() && process_alive(before)) {
+      s.mps_server_state = "survived (pid " + std::to_string(before) + ")";
+    } else {
+      s.mps_server_state = "replaced (pid " + std::to_string(after.front()) + ")";
+    }
+    std::int64_t fault_ns = 0;
+    for (const WorkerResult& w : fault_pool.workers)
+      if (w.index == run.procs - 1) fault_ns = w.ended_ns;
+    RunSpec probe = run;
+    probe.scenario.clear();
+    probe.tasks = 1;
+    WorkerLaunch launch = make_launch(spec_, probe, env_, &session);
+    PoolLimits l = limits();
+    l.ready_timeout_s = std::min(l.ready_timeout_s, 20.0);
+    l.run_timeout_s = std::min(l.run_timeout_s, 20.0);
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (std::chrono::steady_clock::now() < give_up && !stop_signal().load()) {
+      const PoolResult p = run_worker_pool(launch, 1, l, stop_signal());
+      if (!p.workers.empty() && p.workers.front().status == "ok" && !p.workers.front().tasks.empty()) {
+        s.mps_recovery_s = static_cast<double>(p.workers.front().tasks.back().end_ns - fault_ns) * 1e-9;
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    s.mps_server_state += "; no new client ran within 60 s";
   }
 
   void verify_server(MpsSession& session, const ModeBlock& block, RunRecord& record) {
@@ -297,10 +319,15 @@ class Sweep {
     if (const std::string e = monitor_.error(); !e.empty()) meta_["monitor_error"] = e;
     save_meta();
     std::cout << "\n";
-    print_summary_table(std::cout, entries_);
+    if (spec_.scenario == "fault") {
+      print_fault_table(std::cout, entries_);
+    } else {
+      print_summary_table(std::cout, entries_);
+    }
     std::cout << "\nresults: " << out_.string() << "\n";
     if (sig) {
-      std::cerr << "bench_mps: stopped by " << strsignal(sig) << "; finished runs are in " << out_.string() << "\n";
+      std::cerr << "bench_mps: stopped by " << strsignal(sig) << "; finished runs are in " << out_.string()
+                << " (continue with --resume " << out_.string() << ")\n";
       return 128 + sig;
     }
     if (!env_error_.empty()) {
@@ -317,6 +344,7 @@ class Sweep {
   nlohmann::json meta_;
   ResultsWriter writer_;
   Monitor monitor_;
+  std::set<std::string> recorded_;
   std::vector<SummaryEntry> entries_;
   int failed_ = 0;
   bool stop_ = false;
@@ -327,13 +355,20 @@ class Sweep {
 
 int run_sweep(const SweepSpec& spec) {
   check_out_dir(spec);
+  std::optional<ResumeState> resumed;
+  if (spec.resume) {
+    check_same_sweep(spec, read_meta(spec.out_dir));
+    resumed = prepare_resume(spec.out_dir);  // repairs only after every check passed
+  }
   Environment env = preflight(spec);
   const fs::path out = choose_out_dir(spec, env);
   std::error_code ec;
   fs::create_directories(out, ec);
   if (ec) throw UsageError("--out: cannot create " + out.string() + ": " + ec.message());
+  if (resumed)
+    for (const std::string& line : resumed->repairs) std::cerr << "bench_mps: resume: " << line << "\n";
   install_stop_handlers();
-  Sweep sweep(spec, std::move(env), out);
+  Sweep sweep(spec, std::move(env), out, std::move(resumed));
   return sweep.run();
 }
 

@@ -103,7 +103,14 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
   tasks->excludes(duration);
   app.add_option("--warmup", spec.warmup, "untimed tasks per worker before the start barrier")
       ->check(CLI::Range(0, 100000))->group(sweep)->capture_default_str();
-  app.add_option("--out", spec.out_dir, "results folder (default results/<date>-<gpu>)")->group(sweep);
+  auto* out = app.add_option("--out", spec.out_dir, "results folder (default results/<date>-<gpu>)")->group(sweep);
+  app.add_option("--resume", raw.resume_dir, "continue the interrupted sweep in this results folder")
+      ->group(sweep)->excludes(out);
+  app.add_option("--scenario", spec.scenario, "sweep, or fault: N-1 victims beside one worker that faults")
+      ->check(CLI::IsMember({"sweep", "fault"}))->group(sweep)->capture_default_str();
+  app.add_flag("--set-exclusive", spec.set_exclusive,
+               "switch the GPU to EXCLUSIVE_PROCESS for MPS blocks and back (root; for machines you own)")
+      ->group(sweep);
 
   const std::string limits = "limits";
   app.add_option("--timeout", spec.run_timeout_s, "seconds a run may take after the start barrier")
@@ -120,7 +127,13 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
 void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
   spec.procs = parse_procs(raw.procs);
   spec.modes = parse_modes(raw.modes);
-  spec.workloads = parse_workloads(raw.workloads);
+  spec.workloads = parse_workloads(raw.workloads.empty() ? (spec.scenario == "fault" ? "spin" : "spin,mlp") : raw.workloads);
+  if (!raw.resume_dir.empty()) {
+    spec.resume = true;
+    spec.out_dir = raw.resume_dir;
+  }
+  if (spec.scenario == "fault" && *std::max_element(spec.procs.begin(), spec.procs.end()) < 2)
+    throw UsageError("--scenario fault: needs N >= 2 in --procs (N-1 victims and one faulting worker)");
   const int max_procs = *std::max_element(spec.procs.begin(), spec.procs.end());
   for (const Mode& m : spec.modes)
     if (m.mps && max_procs > spec.mps_max_clients)
@@ -132,6 +145,34 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
   if (spec.params.mlp.dataset_size < spec.params.mlp.batch)
     throw UsageError("--mlp-dataset: " + std::to_string(spec.params.mlp.dataset_size) + " samples is fewer than one batch of " +
                      std::to_string(spec.params.mlp.batch));
+}
+
+SweepSpec parse_sweep_args(const std::vector<std::string>& args) {
+  CLI::App app{"bench_mps"};
+  SweepSpec spec;
+  SweepCliValues raw;
+  add_sweep_options(app, spec, raw);
+  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
+  try {
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    throw UsageError(std::string("stored command line: ") + e.what());
+  }
+  finalize_sweep_spec(spec, raw);
+  return spec;
+}
+
+bool sweep_defined_on_command_line(const CLI::App& app) {
+  static const std::set<std::string> not_defining{"--resume", "--timeout", "--ready-timeout", "--worker",
+                                                  "--mps-max-clients", "--help"};
+  for (const CLI::Option* opt : app.get_options()) {
+    if (opt->count() == 0) continue;
+    bool defining = true;
+    for (const std::string& name : opt->get_lnames())
+      if (not_defining.count("--" + name)) defining = false;
+    if (defining) return true;
+  }
+  return false;
 }
 
 }  // namespace bench_mps::harness

@@ -29,11 +29,14 @@ struct SweepSpec {
   double ready_timeout_s = 120;
   int mps_max_clients = 48;
   std::string worker_exe;  ///< empty: bench_worker beside bench_mps
+  std::string scenario = "sweep";  ///< "sweep", or "fault": N-1 victims beside one worker that faults
+  bool resume = false;     ///< continue the sweep already in out_dir
+  bool set_exclusive = false;  ///< switch the GPU to EXCLUSIVE_PROCESS for MPS blocks (root; restored)
   std::vector<std::string> argv;
 };
 
 /// Timed tasks per worker for `workload` when --tasks and --duration are not given.
-long default_tasks(const std::string& workload);
+long default_tasks(const std::string& workload, const std::string& scenario = "sweep");
 
 struct RunSpec {
   int index = 0;        ///< position in the plan, from 0
@@ -43,7 +46,8 @@ struct RunSpec {
   Mode mode;
   int procs = 1;
   long tasks = 0;       ///< per worker; 0 when duration-based
-  /// Stable identity of a run inside a results folder, e.g. "r2-mps:50-spin-n4".
+  std::string scenario; ///< "" for sweep runs; "fault" (victims + faulter) or "fault_baseline" (victims alone)
+  /// Stable identity of a run inside a results folder, e.g. "r2-mps:50-spin-n4", "r1-mps-spin-n4-fault".
   std::string run_id() const;
 };
 
@@ -56,7 +60,8 @@ struct ModeBlock {
 
 /// Repeats outermost, then modes, then workloads, then N ascending: repeats and modes interleave, so
 /// a slow drift of the GPU's clock cannot pass for a difference between modes, and every N=1 run
-/// (the "alone" reference) precedes the larger N of its block.
+/// (the "alone" reference) precedes the larger N of its block. In the fault scenario every N >= 2
+/// gives two runs: N-1 victims alone (fault_baseline), then the same victims beside a faulter.
 std::vector<ModeBlock> plan_sweep(const SweepSpec& spec);
 
 }  // namespace bench_mps::harness

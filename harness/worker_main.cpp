@@ -12,6 +12,7 @@
 #include "harness/worker_protocol.hpp"
 #include "harness/workload_config.hpp"
 #include "kernels/device_context.hpp"
+#include "kernels/fault.hpp"
 #include "kernels/mlp.hpp"
 #include "kernels/spin.hpp"
 
@@ -31,6 +32,7 @@ std::unique_ptr<kernels::Workload> make_workload(const WorkerOptions& o) {
   if (o.workload == "spin") return kernels::make_spin_workload(o.config.spin);
   if (o.workload == "mlp") return kernels::make_mlp_workload(o.config.mlp);
   if (o.workload == "cpu") return make_cpu_workload(o.config.cpu, o.worker_index);
+  if (o.workload == "fault") return kernels::make_fault_workload({o.config.spin, o.config.fault_delay_ms});
   throw std::invalid_argument("unknown workload '" + o.workload + "'");
 }
 
@@ -113,7 +115,7 @@ int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOFBF, 1 << 16);
   WorkerOptions o;
   CLI::App app{"bench_worker: one workload instance driven by bench_mps (see worker_protocol.hpp)"};
-  app.add_option("--workload", o.workload, "workload name")->required()->check(CLI::IsMember(workload_names()));
+  app.add_option("--workload", o.workload, "workload name")->required()->check(CLI::IsMember(worker_workload_names()));
   app.add_option("--worker-index", o.worker_index, "index of this worker in its run")->check(CLI::NonNegativeNumber);
   auto* tasks = app.add_option("--tasks", o.tasks, "timed tasks to run")->check(CLI::PositiveNumber);
   auto* duration = app.add_option("--duration-s", o.duration_s, "run tasks for this long instead")

@@ -83,6 +83,7 @@ bool try_reap(Worker& w, bool block) {
   const pid_t r = ::waitpid(pid, &status, block ? 0 : WNOHANG);
   if (r == 0) return false;
   w.exited = true;
+  w.result.ended_ns = monotonic_ns();
   if (r == pid) {
     if (WIFEXITED(status)) w.result.exit_code = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) w.result.term_signal = WTERMSIG(status);
@@ -118,7 +119,8 @@ void classify(WorkerResult& r, bool barrier_passed) {
 }  // namespace
 
 PoolResult run_worker_pool(const WorkerLaunch& launch, int count, const PoolLimits& limits,
-                           const std::atomic<int>& stop_signal, const BeforeKillHook& before_kill) {
+                           const std::atomic<int>& stop_signal, const PoolHooks& hooks) {
+  const BeforeKillHook& before_kill = hooks.before_kill;
   PoolResult pool;
   auto queue_owner = std::make_shared<EventQueue>();  // shared with reader threads, which may outlive us
   EventQueue& queue = *queue_owner;
@@ -132,7 +134,8 @@ PoolResult run_worker_pool(const WorkerLaunch& launch, int count, const PoolLimi
   for (int i = 0; i < count; ++i) {
     auto w = std::make_unique<Worker>();
     w->result.index = i;
-    std::vector<std::string> args = launch.args;
+    const auto special = launch.args_for_worker.find(i);
+    std::vector<std::string> args = special == launch.args_for_worker.end() ? launch.args : special->second;
     args.insert(args.end(), {"--worker-index", std::to_string(i)});
     std::error_code ec;
     w->child = bp::child(launch.exe, bp::args = args, bp::std_in < w->in, bp::std_out > w->out,
@@ -252,6 +255,13 @@ PoolResult run_worker_pool(const WorkerLaunch& launch, int count, const PoolLimi
       }
       if (any_failed) {
         kill_all("aborted", "another worker failed before the start barrier", false);
+        stopping = true;
+      } else if (all_ready && hooks.all_ready && !hooks.all_ready([&] {
+                   std::vector<WorkerResult> ready;
+                   for (auto& w : workers) ready.push_back(w->result);
+                   return ready;
+                 }())) {
+        kill_all("aborted", "stopped at the start barrier", false);
         stopping = true;
       } else if (all_ready) {
         pool.go_ns = monotonic_ns();

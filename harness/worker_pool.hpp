@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,6 +22,7 @@ namespace bench_mps::harness {
 struct WorkerLaunch {
   std::string exe;                                          ///< bench_worker
   std::vector<std::string> args;                            ///< all but --worker-index
+  std::map<int, std::vector<std::string>> args_for_worker;  ///< replaces `args` for these indices
   std::vector<std::pair<std::string, std::string>> env_set; ///< added to the harness's environment
   std::vector<std::string> env_unset;
 };
@@ -43,6 +45,7 @@ struct WorkerResult {
   int exit_code = -1;    ///< when it exited normally
   int term_signal = 0;   ///< when a signal ended it
   std::vector<std::string> stderr_tail;
+  std::int64_t ended_ns = 0;  ///< CLOCK_MONOTONIC when its exit was seen (within the 20 ms poll)
 };
 
 struct PoolResult {
@@ -57,8 +60,17 @@ struct PoolResult {
 /// Called with the live workers' pids before they are killed on a timeout (MPS: terminate_client).
 using BeforeKillHook = std::function<void(const std::vector<pid_t>&)>;
 
+/// Called once every worker is READY, before GO; returning false ends the run there (the workers are
+/// stopped with status "aborted"): used to measure a workload's memory footprint.
+using AllReadyHook = std::function<bool(const std::vector<WorkerResult>&)>;
+
+struct PoolHooks {
+  BeforeKillHook before_kill;
+  AllReadyHook all_ready;
+};
+
 /// `stop_signal` is polled: once non-zero, the run stops and every worker is killed.
 PoolResult run_worker_pool(const WorkerLaunch& launch, int workers, const PoolLimits& limits,
-                           const std::atomic<int>& stop_signal, const BeforeKillHook& before_kill = {});
+                           const std::atomic<int>& stop_signal, const PoolHooks& hooks = {});
 
 }  // namespace bench_mps::harness

@@ -13,6 +13,15 @@ const std::vector<std::string>& workload_names() {
   return names;
 }
 
+const std::vector<std::string>& worker_workload_names() {
+  static const std::vector<std::string> names = [] {
+    auto n = workload_names();
+    n.push_back("fault");
+    return n;
+  }();
+  return names;
+}
+
 bool is_known_workload(const std::string& name) {
   const auto& names = workload_names();
   return std::find(names.begin(), names.end(), name) != names.end();
@@ -44,6 +53,9 @@ void add_workload_options(CLI::App& app, WorkloadConfig& c) {
       ->check(CLI::PositiveNumber)->group(mlp)->capture_default_str();
   app.add_option("--mlp-seed", c.mlp.seed, "seed of data and initial weights")->group(mlp)->capture_default_str();
   app.add_flag("--mlp-read-loss", c.mlp.read_loss, "copy the loss to the host after every step")->group(mlp);
+
+  app.add_option("--fault-delay-ms", c.fault_delay_ms, "fault scenario: ms after the start barrier the faulting worker faults")
+      ->check(CLI::Range(0.0, 3.6e6))->group("fault scenario")->capture_default_str();
 
   // The CPU stand-in exists for tests; its options stay out of --help.
   app.add_option("--cpu-task-us", c.cpu.task_us)->check(CLI::Range(0.0, 1e9))->group("");
@@ -86,11 +98,12 @@ std::vector<std::string> workload_worker_args(const std::string& name, const Wor
     a.emplace_back(flag);
     a.push_back(value);
   };
-  if (name == "spin") {
+  if (name == "spin" || name == "fault") {
     add("--spin-blocks", std::to_string(c.spin.blocks));
     add("--spin-threads", std::to_string(c.spin.threads));
     add("--spin-us", fmt_num(c.spin.launch_us));
     add("--spin-launches", std::to_string(c.spin.launches));
+    if (name == "fault") add("--fault-delay-ms", fmt_num(c.fault_delay_ms));
   } else if (name == "mlp") {
     add("--mlp-layers", join_ints(c.mlp.layers, ','));
     add("--mlp-batch", std::to_string(c.mlp.batch));

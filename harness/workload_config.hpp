@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "harness/cpu_workload.hpp"
+#include "kernels/fault.hpp"
 #include "kernels/mlp.hpp"
 #include "kernels/spin.hpp"
 
@@ -18,11 +19,14 @@ struct WorkloadConfig {
   kernels::SpinParams spin;
   kernels::MlpParams mlp;
   CpuParams cpu;
+  double fault_delay_ms = 250;  ///< the fault scenario's faulting worker: spin until then, then fault
 };
 
 /// Names accepted by --workloads, in the order they are listed in help texts.
 const std::vector<std::string>& workload_names();
 bool is_known_workload(const std::string& name);
+/// What bench_worker runs: workload_names() plus the fault scenario's "fault".
+const std::vector<std::string>& worker_workload_names();
 /// False only for the CPU stand-in workload.
 bool workload_needs_gpu(const std::string& name);
 
