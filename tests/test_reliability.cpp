@@ -1,0 +1,250 @@
+// Reliability with real processes (CPU worker, fake MPS daemon, fake nvidia-smi): --resume after a
+// SIGKILL and after a torn write, resume refusals, the fault scenario's bookkeeping, and
+// --set-exclusive restoring the compute mode on every way out.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <array>
+#include <functional>
+#include <map>
+#include <thread>
+#include <set>
+
+#include "harness/csv_table.hpp"
+#include "harness/results_reader.hpp"
+#include "tests/test_support.hpp"
+
+namespace bench_mps::testing {
+namespace {
+
+std::string trim_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+class Reliability : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(live_mps_process_count(), 0) << "an MPS daemon is already running on this machine";
+    env = fake_mps_env(tmp / "journal.log");
+    env.set.emplace_back("TMPDIR", tmp.path().string());
+    env.set.emplace_back("BENCH_MPS_NVIDIA_SMI", (fakes_dir() / "nvidia-smi").string());
+    env.set.emplace_back("FAKE_SMI_STATE", (tmp / "smi-state").string());
+    env.set.emplace_back("FAKE_SMI_JOURNAL", smi_journal().string());
+  }
+  void TearDown() override { EXPECT_EQ(live_mps_process_count(), 0) << "a daemon was left behind"; }
+
+  fs::path out() const { return tmp / "out"; }
+  fs::path smi_journal() const { return tmp / "smi.log"; }
+  std::vector<std::string> args(std::vector<std::string> extra) const {
+    std::vector<std::string> a{"--workloads", "cpu", "--out", out().string()};
+    if (std::find(extra.begin(), extra.end(), "--repeats") == extra.end()) a.insert(a.end(), {"--repeats", "1"});
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+  }
+  CommandOutput bench(const std::vector<std::string>& a) { return run_program(bench_mps_exe(), a, env, 120); }
+  std::vector<harness::SummaryRecord> summary() const { return harness::read_summary(out() / "summary.csv"); }
+
+  /// Every recorded run appears once in summary.csv, with exactly its rows in runs.csv and tasks.csv.
+  void expect_consistent(std::size_t runs, long tasks_per_worker) {
+    const auto rows = summary();
+    std::set<std::string> ids;
+    std::map<std::string, int> procs;
+    for (const auto& r : rows) {
+      EXPECT_TRUE(ids.insert(r.run_id).second) << r.run_id << " recorded twice";
+      EXPECT_EQ(r.status, "ok") << r.run_id << ": " << r.reason;
+      procs[r.run_id] = r.procs;
+    }
+    EXPECT_EQ(ids.size(), runs);
+    std::map<std::string, int> workers, tasks;
+    for (const auto& w : harness::read_runs(out() / "runs.csv")) ++workers[w.run_id];
+    for (const auto& t : harness::read_tasks(out() / "tasks.csv")) ++tasks[t.run_id];
+    for (const auto& [id, n] : procs) {
+      EXPECT_EQ(workers[id], n) << id;
+      EXPECT_EQ(tasks[id], n * tasks_per_worker) << id;
+    }
+    EXPECT_EQ(workers.size(), procs.size());
+    EXPECT_EQ(tasks.size(), procs.size());
+  }
+
+  TempDir tmp;
+  Env env;
+};
+
+TEST_F(Reliability, ResumeCompletesASweepKilledWithSigkill) {
+  const auto sweep = args({"--modes", "timeslice,mps", "--procs", "1,2,3", "--repeats", "2", "--tasks", "40",
+                           "--cpu-task-us", "5000"});
+  {
+    BackgroundProgram first(bench_mps_exe(), sweep, env);
+    ASSERT_TRUE(wait_until([&] { return read_lines(out() / "summary.csv").size() >= 5; }, 60));
+    first.signal(SIGKILL);
+    first.wait(10);
+  }
+  const std::size_t before = summary().size();
+  ASSERT_GE(before, 4u);
+  ASSERT_LT(before, 12u) << "the sweep finished before it was killed: the test proves nothing";
+  const auto r = bench({"--resume", out().string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("(" + std::to_string(before) + " already recorded)"), std::string::npos) << r.err;
+  expect_consistent(12, 40);
+  const auto meta = harness::read_meta(out());
+  EXPECT_EQ(meta["status"], "complete");
+  EXPECT_EQ(meta["resumed_utc"].size(), 1u);
+}
+
+TEST_F(Reliability, ResumeRepairsATornWriteAndRerunsThatRun) {
+  ASSERT_EQ(bench(args({"--modes", "timeslice", "--procs", "1,2", "--tasks", "5"})).exit_code, 0);
+  // A crash in the middle of the last run's writes: its summary row is cut short, tasks.csv too.
+  std::string s = read_text(out() / "summary.csv");
+  write_text(out() / "summary.csv", s.substr(0, s.size() - 25));
+  std::string t = read_text(out() / "tasks.csv");
+  write_text(out() / "tasks.csv", t + "r1-timeslice-cpu-n2,0,9,1.5");
+  const auto r = bench({"--resume", out().string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("dropped a torn last line of summary.csv"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("rows of unrecorded runs"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("[2/2] r1-timeslice-cpu-n2"), std::string::npos) << r.err;
+  expect_consistent(2, 5);
+}
+
+struct Refusal {
+  std::string name;
+  std::function<void(const fs::path&)> damage;
+  std::vector<std::string> extra_args;
+  std::string message;
+};
+
+void PrintTo(const Refusal& r, std::ostream* os) { *os << r.name; }
+
+class ResumeRefusal : public Reliability, public ::testing::WithParamInterface<Refusal> {};
+
+TEST_P(ResumeRefusal, OneLineExitTwoFolderUntouched) {
+  ASSERT_EQ(bench(args({"--modes", "timeslice", "--procs", "1,2", "--tasks", "5"})).exit_code, 0);
+  GetParam().damage(out());
+  std::map<std::string, std::string> before;
+  for (const auto& e : fs::directory_iterator(out())) before[e.path().filename()] = read_text(e.path());
+  std::vector<std::string> a{"--resume", out().string()};
+  a.insert(a.end(), GetParam().extra_args.begin(), GetParam().extra_args.end());
+  const auto r = bench(a);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(GetParam().message), std::string::npos) << r.err;
+  for (const auto& [name, text] : before) EXPECT_EQ(read_text(out() / name), text) << name << " changed";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, ResumeRefusal,
+    ::testing::Values(
+        Refusal{"other_schema",
+                [](const fs::path& d) {
+                  std::string m = read_text(d / "meta.json");
+                  m.replace(m.find("\"schema_version\": 1"), 19, "\"schema_version\": 7");
+                  write_text(d / "meta.json", m);
+                },
+                {},
+                "schema version 7"},
+        Refusal{"other_sweep", [](const fs::path&) {}, {"--workloads", "cpu", "--procs", "1,4", "--modes", "timeslice"},
+                "holds another sweep (procs [1,2] there vs [1,4] here)"},
+        Refusal{"garbage_row",
+                [](const fs::path& d) {
+                  std::string s = read_text(d / "summary.csv");
+                  write_text(d / "summary.csv", s + "r9-x,zz,cpu\n");
+                },
+                {},
+                "summary.csv"},
+        Refusal{"garbage_cell",
+                [](const fs::path& d) {
+                  std::string s = read_text(d / "runs.csv");
+                  s.replace(s.rfind(",ok,"), 4, ",ok,\"unterminated");
+                  write_text(d / "runs.csv", s);
+                },
+                {},
+                "runs.csv"},
+        Refusal{"missing_file", [](const fs::path& d) { fs::remove(d / "tasks.csv"); }, {}, "tasks.csv: no such file"},
+        Refusal{"with_out", [](const fs::path&) {}, {"--out", "/tmp/elsewhere"}, "excludes --resume"}),
+    [](const auto& p) { return p.param.name; });
+
+TEST_F(Reliability, FaultScenarioRecordsVictimsFaulterAndRecovery) {
+  const auto r = bench(args({"--scenario", "fault", "--modes", "timeslice,mps", "--procs", "3", "--tasks", "30",
+                             "--cpu-task-us", "2000", "--fault-delay-ms", "10"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  static constexpr std::array<const char*, 9> cols{"run_id", "procs", "status", "scenario", "victims",
+                                                   "victims_survived", "fault_error", "mps_server_state",
+                                                   "mps_recovery_s"};
+  std::map<std::string, std::array<std::string, 9>> rows;
+  for (const auto& row : harness::read_csv_columns(out() / "summary.csv", cols)) rows[row[0]] = row;
+  ASSERT_EQ(rows.size(), 4u);
+  const auto& base = rows.at("r1-timeslice-cpu-n2-fault_baseline");
+  EXPECT_EQ(base[1], "2");
+  EXPECT_EQ(base[3], "fault_baseline");
+  for (const char* id : {"r1-timeslice-cpu-n3-fault", "r1-mps-cpu-n3-fault"}) {
+    const auto& f = rows.at(id);
+    EXPECT_EQ(f[2], "ok") << id;
+    EXPECT_EQ(f[3], "fault");
+    EXPECT_EQ(f[4], "2");
+    EXPECT_EQ(f[5], "2") << "CPU victims cannot be hurt by the fault";
+    EXPECT_NE(f[6].find("injected fault"), std::string::npos) << f[6];
+  }
+  EXPECT_TRUE(rows.at("r1-timeslice-cpu-n3-fault")[8].empty());
+  EXPECT_NE(rows.at("r1-mps-cpu-n3-fault")[7].find("survived (pid"), std::string::npos);
+  EXPECT_GT(std::stod(rows.at("r1-mps-cpu-n3-fault")[8]), 0.0);
+  std::map<std::string, int> roles;
+  static constexpr std::array<const char*, 2> run_cols{"run_id", "role"};
+  for (const auto& row : harness::read_csv_columns(out() / "runs.csv", run_cols))
+    if (row[0] == "r1-mps-cpu-n3-fault") ++roles[row[1]];
+  EXPECT_EQ(roles["victim"], 2);
+  EXPECT_EQ(roles["faulter"], 1);
+  EXPECT_NE(r.out.find("fault isolation"), std::string::npos) << r.out;
+}
+
+class SetExclusive : public Reliability {
+ protected:
+  void SetUp() override {
+    if (::geteuid() != 0) GTEST_SKIP() << "--set-exclusive needs root";
+    Reliability::SetUp();
+  }
+  std::vector<std::string> smi_calls() const { return read_lines(smi_journal()); }
+};
+
+TEST_F(SetExclusive, SwitchesForMpsBlocksAndRestores) {
+  const auto r = bench(args({"--modes", "timeslice,mps", "--procs", "1", "--tasks", "3", "--repeats", "2",
+                             "--set-exclusive"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  int switched = 0, restored = 0;
+  for (const auto& call : smi_calls()) {
+    switched += call.find("-c EXCLUSIVE_PROCESS") != std::string::npos;
+    restored += call.find("-c DEFAULT") != std::string::npos;
+  }
+  EXPECT_EQ(switched, 2);  // one per MPS block
+  EXPECT_EQ(restored, 2);
+  EXPECT_EQ(trim_line(read_text(tmp / "smi-state")), "Default");
+}
+
+TEST_F(SetExclusive, RestoredAfterCtrlCAndAfterSigkill) {
+  const auto hang = args({"--modes", "mps", "--procs", "2", "--tasks", "3", "--cpu-fault", "hang",
+                          "--cpu-fault-worker", "1", "--set-exclusive"});
+  {
+    BackgroundProgram b(bench_mps_exe(), hang, env);
+    ASSERT_TRUE(wait_until([&] { return read_text(tmp / "smi-state").find("Exclusive") != std::string::npos; }, 30));
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    b.signal(SIGINT);
+    EXPECT_EQ(b.wait(30).exit_code, 130);
+  }
+  EXPECT_EQ(trim_line(read_text(tmp / "smi-state")), "Default");
+
+  fs::remove_all(out());
+  {
+    BackgroundProgram b(bench_mps_exe(), hang, env);
+    ASSERT_TRUE(wait_until([&] { return read_text(tmp / "smi-state").find("Exclusive") != std::string::npos; }, 30));
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    b.signal(SIGKILL);
+    b.wait(10);
+  }
+  EXPECT_EQ(trim_line(read_text(tmp / "smi-state")), "Exclusive_Process") << "SIGKILL cannot restore it";
+  fs::remove_all(out());
+  const auto r = bench(args({"--modes", "timeslice", "--procs", "1", "--tasks", "3"}));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("restored compute mode DEFAULT"), std::string::npos) << r.err;
+  EXPECT_EQ(trim_line(read_text(tmp / "smi-state")), "Default");
+}
+
+}  // namespace
+}  // namespace bench_mps::testing
