@@ -50,10 +50,10 @@ int main(int argc, char** argv) {
     }
     return run_sweep(spec);
   } catch (const UsageError& e) {
-    std::cerr << "bench_mps: error: " << e.what() << "\n";
+    std::cerr << "bench_mps: error: " << one_line(e.what()) << "\n";
     return kExitUsage;
   } catch (const EnvironmentError& e) {
-    std::cerr << "bench_mps: " << e.what() << "\n";
+    std::cerr << "bench_mps: " << one_line(e.what()) << "\n";
     return kExitEnvironment;
   } catch (const std::exception& e) {
     std::cerr << "bench_mps: failed: " << one_line(e.what()) << "\n";

@@ -1,6 +1,7 @@
 #include "harness/sweep.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
@@ -84,8 +85,9 @@ void print_progress(const RunRecord& r, int done, int total, double seconds) {
     if (s.victims_survived) std::cerr << ", slowdown " << fmt_fixed(s.victim_slowdown, 2) << "x";
     if (!std::isnan(s.mps_recovery_s)) std::cerr << ", MPS recovery " << fmt_fixed(s.mps_recovery_s, 2) << " s";
   } else {
-    std::cerr << "  per-task " << fmt_fixed(s.task_mean_ms, 3) << " ms (" << fmt_fixed(s.slowdown_vs_alone, 2)
-              << "x alone)  " << fmt_fixed(s.throughput_tasks_per_s, 1) << " tasks/s";
+    std::cerr << "  per-task " << fmt_fixed(s.task_mean_ms, 3) << " ms";
+    if (!std::isnan(s.slowdown_vs_alone)) std::cerr << " (" << fmt_fixed(s.slowdown_vs_alone, 2) << "x alone)";
+    std::cerr << "  " << fmt_fixed(s.throughput_tasks_per_s, 1) << " tasks/s";
   }
   std::cerr << "  [" << fmt_fixed(seconds, 1) << " s]\n";
 }

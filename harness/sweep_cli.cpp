@@ -93,7 +93,8 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
       ->group(sweep)->capture_default_str();
   app.add_option("--modes", raw.modes, "timeslice, mps, mps:<percent> (MPS with an active-thread limit)")
       ->group(sweep)->capture_default_str();
-  app.add_option("--workloads", raw.workloads, "spin, mlp")->group(sweep)->capture_default_str();
+  raw.workloads_option =
+      app.add_option("--workloads", raw.workloads, "spin, mlp (default spin,mlp; spin for --scenario fault)")->group(sweep);
   app.add_option("--repeats", spec.repeats, "repeats of every configuration (see README: why 5)")
       ->check(CLI::Range(1, 1000))->group(sweep)->capture_default_str();
   auto* tasks = app.add_option("--tasks", spec.tasks, "timed tasks per worker (default: per workload)")
@@ -127,7 +128,8 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
 void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
   spec.procs = parse_procs(raw.procs);
   spec.modes = parse_modes(raw.modes);
-  spec.workloads = parse_workloads(raw.workloads.empty() ? (spec.scenario == "fault" ? "spin" : "spin,mlp") : raw.workloads);
+  const bool workloads_given = raw.workloads_option && raw.workloads_option->count() > 0;
+  spec.workloads = parse_workloads(workloads_given ? raw.workloads : (spec.scenario == "fault" ? "spin" : "spin,mlp"));
   if (!raw.resume_dir.empty()) {
     spec.resume = true;
     spec.out_dir = raw.resume_dir;

@@ -6,6 +6,7 @@
 
 namespace CLI {
 class App;
+class Option;
 }
 
 namespace bench_mps::harness {
@@ -14,8 +15,9 @@ namespace bench_mps::harness {
 struct SweepCliValues {
   std::string procs = "1,4,10";
   std::string modes = "timeslice,mps";
-  std::string workloads;  ///< empty: spin,mlp (spin alone for --scenario fault)
+  std::string workloads;  ///< not given: spin,mlp (spin alone for --scenario fault)
   std::string resume_dir;
+  const CLI::Option* workloads_option = nullptr;  ///< tells "not given" from "given empty"
 };
 
 void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw);
