@@ -6,6 +6,7 @@
 #   tests       ctest, all labels (GPU tests included)
 #   bench       the Google Benchmark micro-benchmarks
 #   reference   a default run: bench_mps --procs 1,4,10 -> OUT_DIR/reference
+#   aa          a second default run (A/A comparison) -> OUT_DIR/aa
 #   spin110     a default run with 10% longer spin kernels -> OUT_DIR/spin110
 #   interrupt   Ctrl-C in the middle of an MPS block, then SIGKILL + a new run, then --resume
 #   fault       bench_mps --scenario fault --procs 4 -> OUT_DIR/fault
@@ -40,10 +41,12 @@ for step in "$@"; do
       build/bench/bench_workloads --benchmark_min_time=0.2 --benchmark_out="$out/bench.json" \
         --benchmark_out_format=json >"$out/bench.log" 2>&1
       echo "bench: rc=$?"; grep -E "^BM_" "$out/bench.log" ;;
-    reference|spin110)
+    reference|aa|spin110)
       extra=(); [ "$step" = spin110 ] && extra=(--spin-us 110)
-      /usr/bin/time -f "%e s wall" "$bench" --procs 1,4,10 --out "$out/runs/$step" "${extra[@]}" >"$out/$step.log" 2>&1
-      echo "$step: rc=$? $(tail -1 "$out/$step.log")"
+      start=$(date +%s.%N)
+      BENCH_MPS_NO_BUILD=1 scripts/run.sh --procs 1,4,10 --out "$out/runs/$step" "${extra[@]}" >"$out/$step.log" 2>&1
+      echo "$step: scripts/run.sh --procs 1,4,10 ${extra[*]} -> rc=$? in $(echo "$(date +%s.%N) - $start" | awk '{print $1 - $3}') s"
+      grep -E "^report:" "$out/$step.log"
       sed -n '/^workload/,/^$/p' "$out/$step.log" ;;
     interrupt)
       log="$out/interrupt.log"; dir="$out/runs/interrupt"

@@ -1,8 +1,27 @@
 #!/usr/bin/env bash
-# Builds if needed and runs the benchmark: scripts/run.sh --procs 1,4,10 [more bench_mps options].
-set -euo pipefail
+# Builds if needed, runs the benchmark and renders its report:
+#   scripts/run.sh --procs 1,4,10 [more bench_mps options]
+# Other bench_mps commands pass through unchanged (scripts/run.sh compare A B, scripts/run.sh report DIR).
+# BENCH_MPS_NO_BUILD=1 uses the existing build as it is (e.g. a build carried to another machine).
+set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${BENCH_MPS_BUILD_DIR:-$root/build}"
-"$root/scripts/build.sh"
+bench="$build/harness/bench_mps"
+if [ "${BENCH_MPS_NO_BUILD:-0}" != 1 ] || [ ! -x "$bench" ]; then
+  "$root/scripts/build.sh" || exit $?
+fi
 cd "$root"
-exec "$build/harness/bench_mps" "$@"
+case "${1:-}" in
+  report|compare|-h|--help) exec "$bench" "$@" ;;
+esac
+
+out_log="$(mktemp)"
+trap 'rm -f "$out_log"' EXIT
+"$bench" "$@" | tee "$out_log"
+rc=${PIPESTATUS[0]}
+dir="$(sed -n 's/^results: //p' "$out_log" | tail -1)"
+# A sweep that recorded runs (also a failed or interrupted one) gets its report.
+if [ -n "$dir" ] && [ -s "$dir/summary.csv" ] && [ "$(wc -l <"$dir/summary.csv")" -gt 1 ]; then
+  "$bench" report "$dir" || { report_rc=$?; [ "$rc" -eq 0 ] && rc=$report_rc; }
+fi
+exit "$rc"
