@@ -6,7 +6,7 @@
 #   tests       ctest, all labels (GPU tests included)
 #   bench       the Google Benchmark micro-benchmarks
 #   reference   a default run: bench_mps --procs 1,4,10 -> OUT_DIR/reference
-#   aa          a second default run (A/A comparison) -> OUT_DIR/aa
+#   aa, aa2...  more default runs (A/A comparisons) -> OUT_DIR/<step>
 #   spin110     a default run with 10% longer spin kernels -> OUT_DIR/spin110
 #   interrupt   Ctrl-C in the middle of an MPS block, then SIGKILL + a new run, then --resume
 #   fault       bench_mps --scenario fault --procs 4 -> OUT_DIR/fault
@@ -41,7 +41,7 @@ for step in "$@"; do
       build/bench/bench_workloads --benchmark_min_time=0.2 --benchmark_out="$out/bench.json" \
         --benchmark_out_format=json >"$out/bench.log" 2>&1
       echo "bench: rc=$?"; grep -E "^BM_" "$out/bench.log" ;;
-    reference|aa|spin110)
+    reference|aa*|spin110)
       extra=(); [ "$step" = spin110 ] && extra=(--spin-us 110)
       start=$(date +%s.%N)
       BENCH_MPS_NO_BUILD=1 scripts/run.sh --procs 1,4,10 --out "$out/runs/$step" "${extra[@]}" >"$out/$step.log" 2>&1
