@@ -1,1 +1,497 @@
-// placeholder: tests land with the feature
+// `bench_mps report`: the real program on the checked-in H200 fixture and on a comparison folder,
+// checking every file it must write (valid PNG and SVG, report.md with the verdict, tables and the
+// seed figures), that bad folders exit 2 and a missing matplotlib exits 3 without writing anything,
+// and the aggregation (repeats paired, failed runs left out) and seed ratios directly.
+#include <gtest/gtest.h>
+
+#include <boost/property_tree/ptree.hpp>
+#include <boost/property_tree/xml_parser.hpp>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "harness/report_data.hpp"
+#include "harness/report_seeds.hpp"
+#include "tests/test_support.hpp"
+
+namespace bench_mps::testing {
+namespace {
+
+using namespace harness;
+
+const std::vector<std::string> kFigures{"relative_task_time", "throughput", "task_time_distribution", "mps_speedup"};
+
+/// A copy of a checked-in fixture folder in `tmp`.
+fs::path copy_fixture(const TempDir& tmp, const std::string& name) {
+  const fs::path dir = tmp / name;
+  fs::copy(fixtures_dir() / name, dir, fs::copy_options::recursive);
+  return dir;
+}
+
+/// The real `bench_mps report DIR [extra...]`, with the checked-in script and seeds unless `env` sets others.
+CommandOutput report(const fs::path& dir, Env env = {}, const std::vector<std::string>& extra = {}) {
+  env.unset.insert(env.unset.end(), {"BENCH_MPS_SEEDS", "BENCH_MPS_SCRIPTS"});
+  std::vector<std::string> args{"report", dir.string()};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return run_program(bench_mps_exe(), args, env, 300);
+}
+
+std::set<std::string> listing(const fs::path& dir) {
+  std::set<std::string> names;
+  for (const auto& entry : fs::recursive_directory_iterator(dir))
+    names.insert(fs::relative(entry.path(), dir).string());
+  return names;
+}
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+/// The section of report.md from `heading` to the next "## " heading.
+std::string section(const std::string& md, const std::string& heading) {
+  const auto start = md.find(heading);
+  if (start == std::string::npos) return "";
+  const auto end = md.find("\n## ", start + heading.size());
+  return md.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+std::uint32_t big_endian(const std::string& bytes, std::size_t at) {
+  std::uint32_t v = 0;
+  for (std::size_t i = 0; i < 4; ++i) v = (v << 8) | static_cast<unsigned char>(bytes[at + i]);
+  return v;
+}
+
+/// A PNG: signature, IHDR first with a plausible figure size, and more than a few KB.
+void expect_valid_png(const fs::path& file) {
+  SCOPED_TRACE(file.string());
+  ASSERT_TRUE(fs::is_regular_file(file));
+  const std::string bytes = read_text(file);
+  EXPECT_GT(bytes.size(), 10u * 1024) << "too small for a drawn figure";
+  ASSERT_GE(bytes.size(), 24u);
+  EXPECT_EQ(bytes.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  EXPECT_EQ(big_endian(bytes, 8), 13u) << "IHDR length";
+  EXPECT_EQ(bytes.substr(12, 4), "IHDR");
+  const std::uint32_t width = big_endian(bytes, 16), height = big_endian(bytes, 20);
+  EXPECT_GE(width, 400u);
+  EXPECT_LE(width, 4000u);
+  EXPECT_GE(height, 250u);
+  EXPECT_LE(height, 4000u);
+}
+
+/// An SVG: well-formed XML whose root element is <svg> with a width, holding drawn paths.
+void expect_valid_svg(const fs::path& file) {
+  SCOPED_TRACE(file.string());
+  ASSERT_TRUE(fs::is_regular_file(file));
+  boost::property_tree::ptree tree;
+  std::ifstream in(file);
+  ASSERT_NO_THROW(boost::property_tree::read_xml(in, tree));
+  ASSERT_EQ(tree.count("svg"), 1u);
+  EXPECT_FALSE(tree.get<std::string>("svg.<xmlattr>.width", "").empty());
+  EXPECT_NE(read_text(file).find("<path"), std::string::npos);
+}
+
+void replace_line(const fs::path& file, const std::string& starts_with, const std::string& replacement) {
+  std::string text;
+  bool found = false;
+  for (const std::string& line : read_lines(file)) {
+    if (line.rfind(starts_with, 0) == 0) {
+      found = true;
+      if (replacement.empty()) continue;
+      text += replacement + "\n";
+    } else {
+      text += line + "\n";
+    }
+  }
+  ASSERT_TRUE(found) << starts_with;
+  write_text(file, text);
+}
+
+// ---- the H200 fixture, rendered by the real program ----
+
+class ReportFixture : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = copy_fixture(tmp_, "results_h200_smoke");
+    out_ = report(dir_);
+    ASSERT_EQ(out_.exit_code, 0) << out_.err;
+    md_ = read_text(dir_ / "report.md");
+  }
+  TempDir tmp_;
+  fs::path dir_;
+  CommandOutput out_;
+  std::string md_;
+};
+
+TEST_F(ReportFixture, WritesReportAndEveryFigure) {
+  EXPECT_TRUE(fs::is_regular_file(dir_ / "report.md"));
+  EXPECT_TRUE(fs::is_regular_file(dir_ / "plots" / "plot_data.json"));
+  for (const auto& name : kFigures) {
+    expect_valid_png(dir_ / "plots" / (name + ".png"));
+    expect_valid_svg(dir_ / "plots" / (name + ".svg"));
+    EXPECT_NE(md_.find("](plots/" + name + ".png)"), std::string::npos) << name;
+  }
+  for (const auto& name : listing(dir_)) EXPECT_EQ(name.find(".report-staging"), std::string::npos) << name;
+}
+
+TEST_F(ReportFixture, VerdictNamesGpuDriverAndMeasuredRatios) {
+  const std::string verdict = first_line(md_);
+  EXPECT_EQ(verdict.rfind("On NVIDIA H200 (driver 580.159.04), ", 0), 0u) << verdict;
+  // spin at N=10: 92.97609 / 98.46892 time-sliced, 954.762 / 98.34245 with MPS (summary.csv).
+  EXPECT_NE(verdict.find("10 processes time-sliced ran at 0.94x the throughput of one process for spin while MPS "
+                         "reached 9.71x"),
+            std::string::npos)
+      << verdict;
+  // mlp at N=10: 4456.526 / 7889.41 and 29603.6 / 7220.187.
+  EXPECT_NE(verdict.find("0.56x time-sliced and 4.10x with MPS"), std::string::npos) << verdict;
+  EXPECT_NE(verdict.find("(all 12 runs ok)."), std::string::npos) << verdict;
+}
+
+TEST_F(ReportFixture, DescribesTheMachineFromMeta) {
+  const std::string machine = section(md_, "## Machine");
+  for (const char* fact : {"NVIDIA H200", "132 SMs", "580.159.04", "CUDA driver API 13.0", "Linux 6.18.44-fc-v657-gpu",
+                           "--procs 1,4,10", "status complete"})
+    EXPECT_NE(machine.find(fact), std::string::npos) << fact << "\n" << machine;
+}
+
+TEST_F(ReportFixture, TableHasEveryConfigurationWithRatios) {
+  const std::string table = section(md_, "## Per workload, mode and N");
+  EXPECT_NE(table.find("| spin | timeslice | 10 | 1/1 | 107.3 | 107.6 | 92.98 | 10.57x | 0.94x |"), std::string::npos)
+      << table;
+  EXPECT_NE(table.find("| spin | mps | 10 | 1/1 | 10.45 | 10.54 | 954.8 | 1.03x | 9.71x | 10.27x |"), std::string::npos)
+      << table;
+  EXPECT_NE(table.find("| mlp | mps | 4 | 1/1 | 0.1800 | 0.2248 | 20932 | 1.30x | 2.90x | 4.70x |"), std::string::npos)
+      << table;
+  int rows = 0;
+  for (std::size_t at = table.find("\n| spin |"); at != std::string::npos; at = table.find("\n| spin |", at + 1))
+    ++rows;
+  for (std::size_t at = table.find("\n| mlp |"); at != std::string::npos; at = table.find("\n| mlp |", at + 1)) ++rows;
+  EXPECT_EQ(rows, 12);
+}
+
+TEST_F(ReportFixture, SeedTableHoldsTheArticlesFiguresBesideOurs) {
+  const std::string seeds = section(md_, "## Beside the seed articles");
+  // V100: 20 s / 5 s; P100: 221/80, 124/80, 136/80, 86/80; T4: median of five / alone.
+  for (const char* row :
+       {"| 4 | timeslice | 4.00 | 4.23 | 7.09 |", "| 10 | timeslice | 2.76 | 10.57 | **17.73** |",
+        "| 10 | mps | 1.55 | 1.03 | **2.42** |", "| 5 | timeslice | 1.70 | - | - |", "| 5 | mps | 1.07 | - | - |",
+        "| 5 | timeslice | 6.12 | - | - |", "| 5 | mps | 1.14 | - | - |"})
+    EXPECT_NE(seeds.find(row), std::string::npos) << row << "\n" << seeds;
+  EXPECT_NE(seeds.find("seed 000_d625ae77288c1e03.txt"), std::string::npos);
+  EXPECT_NE(seeds.find("seed 001_506f2221bdea02c7.txt"), std::string::npos);
+  EXPECT_NE(seeds.find("https://github.com/Oakwoo/seed-emulator/"), std::string::npos);
+}
+
+TEST_F(ReportFixture, RerunReplacesThePlots) {
+  write_text(dir_ / "plots" / "stale.png", "old");
+  const CommandOutput again = report(dir_);
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_FALSE(fs::exists(dir_ / "plots" / "stale.png"));
+  for (const auto& name : kFigures) expect_valid_png(dir_ / "plots" / (name + ".png"));
+  EXPECT_EQ(read_text(dir_ / "report.md"), md_);
+}
+
+// ---- partial and failed folders ----
+
+TEST(Report, FailedRunsAreCountedAndLeftOut) {
+  TempDir tmp;
+  const fs::path dir = copy_fixture(tmp, "results_h200_smoke");
+  replace_line(
+      dir / "summary.csv", "r1-mps-spin-n10,",
+      "r1-mps-spin-n10,1,spin,blocks=4;threads=256;launch_us=100;launches=100,mps,100,10,timeout,"
+      "\"worker 3: no DONE within 300 s\",9,270,0.31,870,10.4,10.4,10.5,1.02,0.99,0.58,1980,129,6143082496,132");
+  const CommandOutput out = report(dir);
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const std::string md = read_text(dir / "report.md");
+  const std::string verdict = first_line(md);
+  // spin falls back to N=4, the largest N with both modes ok.
+  EXPECT_NE(verdict.find("4 processes time-sliced ran at 0.94x the throughput of one process for spin while MPS "
+                         "reached 3.94x"),
+            std::string::npos)
+      << verdict;
+  EXPECT_NE(verdict.find("(1 of 12 runs failed and are left out)."), std::string::npos) << verdict;
+  EXPECT_NE(md.find("| spin | mps | 10 | 0/1 | - | - | - | - | - | - |"), std::string::npos) << md;
+  EXPECT_NE(section(md, "## Failed runs").find("`r1-mps-spin-n10`: timeout (worker 3: no DONE within 300 s)"),
+            std::string::npos);
+}
+
+TEST(Report, WithoutN1RatiosAreDashes) {
+  TempDir tmp;
+  const fs::path dir = copy_fixture(tmp, "results_h200_smoke");
+  for (const char* run : {"r1-timeslice-spin-n1,", "r1-timeslice-mlp-n1,", "r1-mps-spin-n1,", "r1-mps-mlp-n1,"})
+    replace_line(dir / "summary.csv", run, "");
+  const CommandOutput out = report(dir);
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const std::string md = read_text(dir / "report.md");
+  EXPECT_NE(first_line(md).find("MPS ran 10 processes at 10.27x the throughput of time-slicing for spin"),
+            std::string::npos)
+      << first_line(md);
+  EXPECT_NE(md.find("| spin | timeslice | 4 | 1/1 | 42.91 | 43.02 | 92.99 | - | - |   |"), std::string::npos) << md;
+  EXPECT_NE(section(md, "## Beside the seed articles").find("| 4 | timeslice | 4.00 | - | - |"), std::string::npos);
+  for (const auto& name : kFigures) expect_valid_png(dir / "plots" / (name + ".png"));
+}
+
+TEST(Report, OnlyOneModeDrawsNoSpeedupFigure) {
+  TempDir tmp;
+  const fs::path dir = copy_fixture(tmp, "results_h200_smoke");
+  for (const char* run : {"r1-mps-spin-n1,", "r1-mps-spin-n4,", "r1-mps-spin-n10,", "r1-mps-mlp-n1,", "r1-mps-mlp-n4,",
+                          "r1-mps-mlp-n10,"})
+    replace_line(dir / "summary.csv", run, "");
+  const CommandOutput out = report(dir);
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const std::string md = read_text(dir / "report.md");
+  EXPECT_NE(first_line(md).find("10 processes time-sliced ran at 0.94x the throughput of one process for spin"),
+            std::string::npos)
+      << first_line(md);
+  EXPECT_FALSE(fs::exists(dir / "plots" / "mps_speedup.png"));
+  EXPECT_NE(md.find("Not drawn: MPS throughput over time-slicing"), std::string::npos);
+  expect_valid_png(dir / "plots" / "throughput.png");
+}
+
+TEST(Report, CpuOnlyRunWithOwnSeedsFile) {
+  TempDir tmp;
+  const fs::path dir = copy_fixture(tmp, "results_h200_smoke");
+  nlohmann::json meta = nlohmann::json::parse(read_text(dir / "meta.json"));
+  meta["gpu"] = nullptr;  // what a CPU-only test sweep records
+  write_text(dir / "meta.json", meta.dump(2));
+  write_text(tmp / "seeds.csv",
+             "source_id,title,reference,gpu,their_workload,workload_kind,procs,mode,value,unit,metric,note\n"
+             "mine,My note,https://example.org/x,Some GPU,a loop,spin,1,timeslice,2,s,kernel_time,alone\n"
+             "mine,My note,https://example.org/x,Some GPU,a loop,spin,4,mps,3,s,kernel_time,four\n");
+  const CommandOutput out = report(dir, {}, {"--seeds", (tmp / "seeds.csv").string()});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const std::string md = read_text(dir / "report.md");
+  EXPECT_EQ(first_line(md).rfind("On no GPU (CPU-only run), ", 0), 0u) << first_line(md);
+  const std::string seeds = section(md, "## Beside the seed articles");
+  EXPECT_NE(seeds.find("| mine | Some GPU | a loop | 4 | mps | 1.50 | **1.01** | 1.30 |"), std::string::npos) << seeds;
+  EXPECT_EQ(seeds.find("p100_qiita"), std::string::npos);
+  expect_valid_png(dir / "plots" / "relative_task_time.png");
+}
+
+// ---- folders it cannot use: exit 2, one line, nothing written ----
+
+struct BadFolder {
+  std::string name;
+  std::function<void(const fs::path&)> damage;
+  std::string message;  ///< part of the one line printed
+};
+
+void PrintTo(const BadFolder& folder, std::ostream* out) { *out << folder.name; }
+
+class ReportBadFolder : public ::testing::TestWithParam<BadFolder> {};
+
+TEST_P(ReportBadFolder, ExitsTwoWithOneLineAndWritesNothing) {
+  TempDir tmp;
+  const fs::path dir = copy_fixture(tmp, "results_h200_smoke");
+  GetParam().damage(dir);
+  const auto before = listing(dir);
+  const CommandOutput out = report(dir);
+  EXPECT_EQ(out.exit_code, 2) << out.err;
+  ASSERT_FALSE(out.err.empty());
+  EXPECT_EQ(out.err.find('\n'), out.err.size() - 1) << "one line: " << out.err;
+  EXPECT_NE(out.err.find(GetParam().message), std::string::npos) << out.err;
+  EXPECT_EQ(listing(dir), before);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Folders, ReportBadFolder,
+    ::testing::Values(
+        BadFolder{"MissingSummary", [](const fs::path& d) { fs::remove(d / "summary.csv"); },
+                  "summary.csv: no such file"},
+        BadFolder{"GarbageSummary",
+                  [](const fs::path& d) { write_text(d / "summary.csv", "\x01\x02 not,a\ncsv \"at all\n"); },
+                  "summary.csv"},
+        BadFolder{"TornSummaryRow",
+                  [](const fs::path& d) {
+                    std::ofstream(d / "summary.csv", std::ios::app) << "r2-mps-spin-n4,2,spin,x,mps,100,4,ok\n";
+                  },
+                  "summary.csv"},
+        BadFolder{"WrongSchemaVersion",
+                  [](const fs::path& d) {
+                    replace_line(d / "meta.json", "  \"schema_version\"", "  \"schema_version\": 99,");
+                  },
+                  "schema version 99"},
+        BadFolder{"MissingMeta", [](const fs::path& d) { fs::remove(d / "meta.json"); }, "meta.json: no such file"},
+        BadFolder{"MissingTasks", [](const fs::path& d) { fs::remove(d / "tasks.csv"); }, "tasks.csv: no such file"}),
+    [](const ::testing::TestParamInfo<BadFolder>& p) { return p.param.name; });
+
+TEST(Report, NotAFolderExitsTwo) {
+  TempDir tmp;
+  const CommandOutput out = report(tmp / "absent");
+  EXPECT_EQ(out.exit_code, 2);
+  EXPECT_NE(out.err.find("not a folder"), std::string::npos) << out.err;
+}
+
+TEST(Report, WithoutMatplotlibExitsThreeAndWritesNothing) {
+  TempDir tmp;
+  const fs::path dir = copy_fixture(tmp, "results_h200_smoke");
+  const auto before = listing(dir);
+  const CommandOutput out = report(dir, {{{"BENCH_MPS_PYTHON", "/bin/false"}}, {}});
+  EXPECT_EQ(out.exit_code, 3) << out.err;
+  EXPECT_EQ(out.err.find('\n'), out.err.size() - 1) << "one line: " << out.err;
+  EXPECT_NE(out.err.find("matplotlib"), std::string::npos) << out.err;
+  EXPECT_EQ(listing(dir), before);
+}
+
+TEST(Report, FailingPlotScriptWritesNothing) {
+  TempDir tmp;
+  const fs::path dir = copy_fixture(tmp, "results_h200_smoke");
+  fs::create_directories(tmp / "scripts");
+  write_text(tmp / "scripts" / "plot_report.py", "import sys\nprint('plot exploded', file=sys.stderr)\nsys.exit(7)\n");
+  const auto before = listing(dir);
+  const CommandOutput out = report(dir, {{{"BENCH_MPS_SCRIPTS", (tmp / "scripts").string()}}, {}});
+  EXPECT_EQ(out.exit_code, 1) << out.err;
+  EXPECT_NE(out.err.find("plot exploded"), std::string::npos) << out.err;
+  EXPECT_EQ(listing(dir), before);
+}
+
+// ---- comparison folders ----
+
+TEST(ReportComparison, DrawsTheChangeChartAndTable) {
+  TempDir tmp;
+  const fs::path dir = copy_fixture(tmp, "comparison_small");
+  const CommandOutput out = report(dir);
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  expect_valid_png(dir / "plots" / "comparison.png");
+  expect_valid_svg(dir / "plots" / "comparison.svg");
+  const std::string md = read_text(dir / "report.md");
+  const std::string verdict = first_line(md);
+  EXPECT_NE(verdict.find("Comparing NEW results/2026-11-22-h200 with BASE results/2026-11-21-h200 on throughput"),
+            std::string::npos)
+      << verdict;
+  EXPECT_NE(verdict.find("1 FASTER, 1 SLOWER, 2 SAME, 2 UNSURE, of 6 pairs (threshold ±5.0%, alpha 0.05)"),
+            std::string::npos)
+      << verdict;
+  EXPECT_NE(verdict.find("SM clocks differ by more than 2% in 1 of them"), std::string::npos) << verdict;
+  EXPECT_NE(md.find("](plots/comparison.png)"), std::string::npos);
+  EXPECT_NE(md.find("| gpu.driver_version | 575.57.08 | 580.159.04 | yes |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 10 | throughput_tasks_per_s | 3 | 954.8 | 1.1% | 3 | 1082 | 2.0% | +13.3% | 0.0495 | "
+                    "FASTER | yes |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| -8.8% | - | UNSURE |"), std::string::npos) << md;
+  EXPECT_FALSE(fs::exists(dir / "plots" / "relative_task_time.png"));
+}
+
+TEST(ReportComparison, BadVerdictExitsTwo) {
+  TempDir tmp;
+  const fs::path dir = copy_fixture(tmp, "comparison_small");
+  replace_line(dir / "comparison.csv", "spin,blocks=4;threads=256;launch_us=100;launches=100,timeslice,,1,",
+               "spin,p,timeslice,,1,throughput_tasks_per_s,3,98,0,3,98,0,0,0.6,MAYBE,0");
+  const auto before = listing(dir);
+  const CommandOutput out = report(dir);
+  EXPECT_EQ(out.exit_code, 2) << out.err;
+  EXPECT_NE(out.err.find("verdict 'MAYBE'"), std::string::npos) << out.err;
+  EXPECT_EQ(listing(dir), before);
+}
+
+TEST(ReportComparison, MissingJsonExitsTwo) {
+  TempDir tmp;
+  const fs::path dir = copy_fixture(tmp, "comparison_small");
+  fs::remove(dir / "comparison.json");
+  const CommandOutput out = report(dir);
+  EXPECT_EQ(out.exit_code, 2) << out.err;
+  EXPECT_NE(out.err.find("comparison.json: no such file"), std::string::npos) << out.err;
+  EXPECT_FALSE(fs::exists(dir / "report.md"));
+}
+
+// ---- the computations, directly ----
+
+SummaryRecord run(int repeat, const std::string& mode, int procs, double task_ms, double tput,
+                  const std::string& status = "ok") {
+  SummaryRecord r;
+  r.run_id = "r" + std::to_string(repeat) + "-" + mode + "-spin-n" + std::to_string(procs);
+  r.repeat = repeat;
+  r.workload = "spin";
+  r.params = "p";
+  r.mode = mode;
+  r.procs = procs;
+  r.status = status;
+  r.task_mean_ms = task_ms;
+  r.throughput_tasks_per_s = tput;
+  return r;
+}
+
+TEST(ReportData, RatiosPairRepeatsAndSkipFailedRuns) {
+  const std::vector<SummaryRecord> rows{
+      run(1, "mps", 4, 12, 330),       run(1, "timeslice", 1, 10, 100), run(2, "timeslice", 1, 20, 50),
+      run(1, "timeslice", 4, 40, 100), run(2, "timeslice", 4, 100, 40), run(3, "timeslice", 4, 1, 1, "crashed"),
+      run(2, "mps", 4, 30, 120),       run(1, "mps", 1, 10, 100),       run(2, "mps", 1, 20, 50)};
+  const std::vector<TaskSample> tasks{{"r1-timeslice-spin-n4", 0, 0, 0, 39},
+                                      {"r1-timeslice-spin-n4", 1, 0, 0, 41},
+                                      {"r3-timeslice-spin-n4", 0, 0, 0, 999},
+                                      {"unknown", 0, 0, 0, 5}};
+  const ReportData data = aggregate_results(rows, tasks);
+  ASSERT_EQ(data.modes, (std::vector<std::string>{"timeslice", "mps"}));
+  ASSERT_EQ(data.procs, (std::vector<int>{1, 4}));
+  EXPECT_EQ(data.runs_total, 9);
+  ASSERT_EQ(data.failed.size(), 1u);
+  EXPECT_EQ(data.failed[0].status, "crashed");
+
+  const ReportCell* ts4 = data.find("spin", "timeslice", 4);
+  ASSERT_NE(ts4, nullptr);
+  EXPECT_EQ(ts4->runs, 3);
+  EXPECT_EQ(ts4->failed, 1);
+  EXPECT_EQ(ts4->throughput.count, 2);
+  EXPECT_DOUBLE_EQ(ts4->throughput.median, 70);
+  // Repeat 1: 40/10 = 4, repeat 2: 100/20 = 5 (each against its own repeat's N=1).
+  EXPECT_DOUBLE_EQ(ts4->relative_task_time.min, 4);
+  EXPECT_DOUBLE_EQ(ts4->relative_task_time.max, 5);
+  EXPECT_DOUBLE_EQ(ts4->relative_task_time.median, 4.5);
+  EXPECT_DOUBLE_EQ(ts4->relative_throughput.median, (1.0 + 0.8) / 2);
+  // Tasks of the crashed run and of unknown runs are not counted.
+  EXPECT_EQ(ts4->tasks.count, 2);
+  EXPECT_DOUBLE_EQ(ts4->tasks.p50, 40);
+  EXPECT_DOUBLE_EQ(ts4->tasks.max, 41);
+
+  const ReportCell* mps4 = data.find("spin", "mps", 4);
+  ASSERT_NE(mps4, nullptr);
+  // Repeat 1: 330/100 = 3.3, repeat 2: 120/40 = 3.
+  EXPECT_DOUBLE_EQ(mps4->speedup_vs_timeslice.min, 3);
+  EXPECT_DOUBLE_EQ(mps4->speedup_vs_timeslice.max, 3.3);
+  EXPECT_TRUE(std::isnan(data.find("spin", "timeslice", 1)->speedup_vs_timeslice.median));
+  EXPECT_EQ(data.find("spin", "mps", 10), nullptr);
+}
+
+TEST(ReportData, SpreadIgnoresNonFiniteValues) {
+  const Spread s = spread_of({3, NAN, 1, INFINITY, 2});
+  EXPECT_EQ(s.count, 3);
+  EXPECT_DOUBLE_EQ(s.median, 2);
+  EXPECT_DOUBLE_EQ(s.min, 1);
+  EXPECT_DOUBLE_EQ(s.max, 3);
+  EXPECT_TRUE(std::isnan(spread_of({}).median));
+}
+
+TEST(ReportSeeds, CheckedInSeedsGiveTheArticlesRatios) {
+  const auto ratios = seed_ratios(read_seeds(source_dir() / "results" / "seeds.csv"));
+  auto find = [&](const std::string& source, int n, const std::string& mode) -> double {
+    for (const auto& r : ratios)
+      if (r.source_id == source && r.procs == n && r.mode == mode) return r.ratio;
+    ADD_FAILURE() << source << " " << n << " " << mode << " missing";
+    return NAN;
+  };
+  EXPECT_DOUBLE_EQ(find("v100_blog", 4, "timeslice"), 20.0 / 5);
+  EXPECT_DOUBLE_EQ(find("p100_qiita", 10, "timeslice"), 221.0 / 80);
+  EXPECT_DOUBLE_EQ(find("p100_qiita", 10, "mps"), 124.0 / 80);
+  EXPECT_DOUBLE_EQ(find("p100_qiita", 5, "timeslice"), 136.0 / 80);
+  EXPECT_DOUBLE_EQ(find("p100_qiita", 5, "mps"), 86.0 / 80);
+  EXPECT_DOUBLE_EQ(find("t4_mps_tutorial", 5, "timeslice"), 8.733871 / 1.4271);  // median of the five copies
+  EXPECT_DOUBLE_EQ(find("t4_mps_tutorial", 5, "mps"), 1.632360 / 1.4271);
+  EXPECT_EQ(ratios.size(), 7u);
+}
+
+TEST(ReportSeeds, RejectsRowsWithoutSourceOrValue) {
+  TempDir tmp;
+  const std::string header =
+      "source_id,title,reference,gpu,their_workload,workload_kind,procs,mode,value,unit,metric,note\n";
+  write_text(tmp / "no_ref.csv", header + "a,t,,g,w,,1,timeslice,5,s,m,n\n");
+  EXPECT_THROW(read_seeds(tmp / "no_ref.csv"), ResultsError);
+  write_text(tmp / "bad_value.csv", header + "a,t,r,g,w,,1,timeslice,-5,s,m,n\n");
+  EXPECT_THROW(read_seeds(tmp / "bad_value.csv"), ResultsError);
+  write_text(tmp / "bad_mode.csv", header + "a,t,r,g,w,,1,mig,5,s,m,n\n");
+  EXPECT_THROW(read_seeds(tmp / "bad_mode.csv"), ResultsError);
+}
+
+}  // namespace
+}  // namespace bench_mps::testing

@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+"""Draws the figures of `bench_mps report` from plots/plot_data.json.
+
+Usage: plot_report.py PLOT_DATA_JSON OUT_DIR
+
+bench_mps computes every statistic (medians, ranges, quantiles, ratios) in C++ and writes them to
+plot_data.json; this script only draws them, each figure as OUT_DIR/<name>.png and <name>.svg,
+with matplotlib's Agg backend (no display needed). See docs/REPORT.md for what each figure shows.
+"""
+import json
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
+from matplotlib.ticker import FixedLocator, FormatStrFormatter, LogLocator, NullLocator, ScalarFormatter  # noqa: E402
+
+plt.rcParams.update({
+    "svg.hashsalt": "bench_mps",  # stable ids: the same data gives the same SVG
+    "font.size": 10,
+    "axes.titlesize": 11,
+    "figure.titlesize": 12,
+    "legend.fontsize": 8,
+})
+
+MODE_COLORS = {"timeslice": "#d62728", "mps": "#1f77b4"}
+EXTRA_COLORS = ["#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"]
+SERIES_STYLES = ["-", "--", "-.", ":"]
+SERIES_MARKERS = ["o", "s", "D", "^", "v", "P"]
+SEED_MARKERS = ["*", "X", "P", "h", "<", ">"]
+VERDICT_COLORS = {"FASTER": "#2ca02c", "SLOWER": "#d62728", "SAME": "#7f7f7f", "UNSURE": "#ff7f0e"}
+
+
+def mode_color(mode, modes):
+    if mode in MODE_COLORS:
+        return MODE_COLORS[mode]
+    others = [m for m in modes if m not in MODE_COLORS]
+    return EXTRA_COLORS[others.index(mode) % len(EXTRA_COLORS)] if mode in others else "#333333"
+
+
+def error_bars(median, low, high):
+    """matplotlib's asymmetric yerr from (median, min, max) lists; a missing bound draws no bar."""
+    below = [m - (lo if lo is not None else m) for m, lo in zip(median, low)]
+    above = [(hi if hi is not None else m) - m for m, hi in zip(median, high)]
+    return [below, above]
+
+
+def plain_log_axis(axis, ticks):
+    """A log axis labelled with plain numbers at `ticks`."""
+    axis.set_major_locator(FixedLocator(sorted(set(ticks))))
+    axis.set_minor_locator(NullLocator())
+    formatter = ScalarFormatter()
+    formatter.set_scientific(False)
+    axis.set_major_formatter(formatter)
+
+
+def save(fig, out_dir, name):
+    fig.savefig(os.path.join(out_dir, name + ".png"), dpi=120)
+    fig.savefig(os.path.join(out_dir, name + ".svg"), metadata={"Date": None})
+    plt.close(fig)
+
+
+def draw_relative_task_time(spec, data):
+    modes, series = data["modes"], data["series"]
+    fig, ax = plt.subplots(figsize=(9, 6))
+    max_n = max(2, spec["max_n"])
+    ns = list(range(1, max_n + 1))
+    ax.plot(ns, ns, color="black", linestyle="--", linewidth=0.8, label="N: pure time-slicing")
+    ax.axhline(1, color="black", linestyle=":", linewidth=0.8, label="1: perfect sharing")
+    y_values = [1, max_n]
+    for line in spec["lines"]:
+        i = series.index(line["series"]) if line["series"] in series else 0
+        ax.errorbar(line["n"], line["median"], yerr=error_bars(line["median"], line["min"], line["max"]),
+                    color=mode_color(line["mode"], modes), linestyle=SERIES_STYLES[i % len(SERIES_STYLES)],
+                    marker=SERIES_MARKERS[i % len(SERIES_MARKERS)], capsize=3,
+                    label="{}, {} (this run)".format(line["series"], line["mode_label"]))
+        y_values += line["median"]
+    sources = []
+    for point in spec["seeds"]:
+        if point["source_id"] not in sources:
+            sources.append(point["source_id"])
+    seen = set()
+    for point in spec["seeds"]:
+        marker = SEED_MARKERS[sources.index(point["source_id"]) % len(SEED_MARKERS)]
+        key = (point["source_id"], point["mode"])
+        ax.scatter([point["n"]], [point["ratio"]], s=110, marker=marker, facecolors="none",
+                   edgecolors=mode_color(point["mode"], modes + [point["mode"]]), linewidths=1.6, zorder=5,
+                   label=None if key in seen else "seed: {} ({})".format(point["label"], point["mode_label"]))
+        seen.add(key)
+        y_values.append(point["ratio"])
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    plain_log_axis(ax.xaxis, [1] + [n for line in spec["lines"] for n in line["n"]] +
+                   [p["n"] for p in spec["seeds"]] + [max_n])
+    lo, hi = min(y_values), max(y_values)
+    plain_log_axis(ax.yaxis, [t for t in (0.5, 1, 2, 4, 8, 16, 32, 64, 128) if lo / 1.5 <= t <= hi * 1.5])
+    ax.set_xlabel("N processes sharing the GPU")
+    ax.set_ylabel("per-task time at N / per-task time at N=1")
+    ax.set_title("{}\n{}".format(spec["title"], data["machine"]))
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(loc="upper left", framealpha=0.9)
+    fig.tight_layout()
+    return fig
+
+
+def draw_throughput(spec, data):
+    modes = data["modes"]
+    panels = spec["panels"]
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.5 * len(panels), 4.8), squeeze=False)
+    for ax, panel in zip(axes[0], panels):
+        ticks = []
+        for line in panel["lines"]:
+            ax.errorbar(line["n"], line["median"], yerr=error_bars(line["median"], line["min"], line["max"]),
+                        color=mode_color(line["mode"], modes), marker="o", capsize=4, label=line["mode_label"])
+            ticks += line["n"]
+        ax.set_xticks(sorted(set(ticks)))
+        ax.set_ylim(bottom=0)
+        ax.set_xlabel("N processes sharing the GPU")
+        ax.set_ylabel("tasks/s, all processes together")
+        ax.set_title(panel["series"])
+        ax.grid(True, alpha=0.3)
+        ax.legend(loc="best")
+    fig.suptitle("{} (median, min-max over repeats)\n{}".format(spec["title"], data["machine"]))
+    fig.tight_layout()
+    return fig
+
+
+def draw_task_time_distribution(spec, data):
+    modes = spec["modes"]
+    panels = spec["panels"]
+    fig, axes = plt.subplots(1, len(panels), figsize=(max(6.0, 1.2 * len(spec["procs"]) * len(modes)) * len(panels) / 1.4,
+                                                      5.2), squeeze=False)
+    for ax, panel in zip(axes[0], panels):
+        procs = sorted({box["n"] for box in panel["boxes"]})
+        present = [m for m in modes if any(box["mode"] == m for box in panel["boxes"])]
+        width = 0.8 / max(1, len(present))
+        stats, positions, colors, p99 = [], [], [], []
+        for box in panel["boxes"]:
+            group = procs.index(box["n"])
+            slot = present.index(box["mode"])
+            position = group + (slot - (len(present) - 1) / 2) * width
+            stats.append({"med": box["p50"], "q1": box["p25"], "q3": box["p75"], "whislo": box["p1"],
+                          "whishi": box["p99"], "fliers": [box["min"], box["max"]], "mean": box["mean"]})
+            positions.append(position)
+            colors.append(mode_color(box["mode"], modes))
+            p99.append(box["p99"])
+        parts = ax.bxp(stats, positions=positions, widths=width * 0.85, patch_artist=True, showfliers=True,
+                       flierprops={"marker": ".", "markersize": 4, "markerfacecolor": "black"},
+                       medianprops={"color": "black", "linewidth": 1.5})
+        for patch, color in zip(parts["boxes"], colors):
+            patch.set_facecolor(color)
+            patch.set_alpha(0.55)
+        ax.scatter(positions, p99, marker="v", color="black", s=22, zorder=5)
+        ax.set_xticks(range(len(procs)))
+        ax.set_xticklabels(["N={}".format(n) for n in procs])
+        ax.set_xlim(-0.6, len(procs) - 0.4)
+        ax.set_yscale("log")
+        ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        ax.yaxis.set_minor_locator(NullLocator())
+        ax.yaxis.set_major_formatter(FormatStrFormatter("%g"))
+        ax.set_ylabel("per-task time (ms), log scale")
+        ax.set_title(panel["series"])
+        ax.grid(True, axis="y", which="both", alpha=0.25)
+        handles = [Patch(facecolor=mode_color(m, modes), alpha=0.55,
+                         label=next(b["mode_label"] for b in panel["boxes"] if b["mode"] == m)) for m in present]
+        handles.append(Line2D([], [], color="black", linewidth=1.5, label="p50 (line in box)"))
+        handles.append(Line2D([], [], marker="v", color="black", linestyle="none", label="p99 (whisker end)"))
+        ax.legend(handles=handles, loc="upper left")
+    fig.suptitle("{}: box p25-p75, whiskers p1-p99, dots min/max\n{}".format(spec["title"], data["machine"]))
+    fig.tight_layout()
+    return fig
+
+
+def draw_mps_speedup(spec, data):
+    bars = spec["bars"]
+    groups = sorted({bar["n"] for bar in bars})
+    kinds = []
+    for bar in bars:
+        if (bar["series"], bar["mode"]) not in kinds:
+            kinds.append((bar["series"], bar["mode"]))
+    width = 0.8 / len(kinds)
+    fig, ax = plt.subplots(figsize=(max(6.5, 1.1 * len(groups) * len(kinds) + 2), 4.8))
+    palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#17becf"]
+    for k, (series, mode) in enumerate(kinds):
+        mine = [b for b in bars if b["series"] == series and b["mode"] == mode]
+        x = [groups.index(b["n"]) + (k - (len(kinds) - 1) / 2) * width for b in mine]
+        medians = [b["median"] for b in mine]
+        ax.bar(x, medians, width * 0.9, color=palette[k % len(palette)],
+               yerr=error_bars(medians, [b["min"] for b in mine], [b["max"] for b in mine]), capsize=3,
+               label="{}, {}".format(series, mine[0]["mode_label"]))
+        for xi, m in zip(x, medians):
+            ax.annotate("{:.2f}x".format(m), (xi, m), textcoords="offset points", xytext=(0, 3), ha="center",
+                        fontsize=8)
+    ax.axhline(1, color="black", linewidth=0.8, linestyle="--", label="1: no gain over time-slicing")
+    ax.set_xticks(range(len(groups)))
+    ax.set_xticklabels(["N={}".format(n) for n in groups])
+    ax.set_ylabel("throughput with MPS / time-sliced throughput")
+    ax.set_title("{} (median, min-max over repeats)\n{}".format(spec["title"], data["machine"]))
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(loc="upper left")
+    fig.tight_layout()
+    return fig
+
+
+def draw_comparison(spec, data):
+    pairs = list(reversed(spec["pairs"]))  # first row of comparison.csv on top
+    fig, ax = plt.subplots(figsize=(10.5, max(3.0, 0.38 * len(pairs) + 1.8)))
+    threshold = spec.get("threshold")
+    if threshold is not None:
+        ax.axvspan(-100 * threshold, 100 * threshold, color="#7f7f7f", alpha=0.15)
+    ax.axvline(0, color="black", linewidth=0.8)
+    y = list(range(len(pairs)))
+    changes = [100 * p["change"] if p["change"] is not None else 0.0 for p in pairs]
+    ax.barh(y, changes, color=[VERDICT_COLORS.get(p["verdict"], "#333333") for p in pairs], height=0.7)
+    for yi, p, c in zip(y, pairs, changes):
+        text = "n/a" if p["change"] is None else "{:+.1f}%".format(c)
+        ax.annotate(text, (c, yi), textcoords="offset points", xytext=(4 if c >= 0 else -4, 0),
+                    ha="left" if c >= 0 else "right", va="center", fontsize=8)
+    ax.set_yticks(y)
+    ax.set_yticklabels([p["label"] for p in pairs])
+    limit = max([abs(c) for c in changes] + [100 * threshold if threshold else 0, 1.0]) * 1.3
+    ax.set_xlim(-limit, limit)
+    ax.set_xlabel("change of {}: (new - base) / |base|, %".format(spec["metric"]))
+    ax.set_title("{}\n{}".format(spec["title"], data["machine"]))
+    handles = [Patch(color=color, label=verdict) for verdict, color in VERDICT_COLORS.items()]
+    if threshold is not None:
+        handles.append(Patch(color="#7f7f7f", alpha=0.15, label="threshold ±{:.1f}%".format(100 * threshold)))
+    if any(p["clock_flag"] for p in pairs):
+        handles.append(Line2D([], [], linestyle="none", label="* SM clocks differ >2%"))
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
+    ax.grid(True, axis="x", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+DRAW = {
+    "relative_task_time": draw_relative_task_time,
+    "throughput": draw_throughput,
+    "task_time_distribution": draw_task_time_distribution,
+    "mps_speedup": draw_mps_speedup,
+    "comparison": draw_comparison,
+}
+
+
+def main(argv):
+    if len(argv) != 3:
+        print("usage: plot_report.py PLOT_DATA_JSON OUT_DIR", file=sys.stderr)
+        return 2
+    with open(argv[1], encoding="utf-8") as f:
+        data = json.load(f)
+    for spec in data["figures"]:
+        if spec["name"] not in DRAW:
+            print("plot_report.py: unknown figure '{}'".format(spec["name"]), file=sys.stderr)
+            return 2
+        save(DRAW[spec["name"]](spec, data), argv[2], spec["name"])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
