@@ -11,12 +11,19 @@ namespace bench_mps::harness {
 
 struct CompareArgs {
   std::string base, next;
+  std::string metric = "throughput";  ///< throughput | p50 | p99
+  double threshold_pct = 5;           ///< --threshold, percent
+  double alpha = 0.05;
+  bool fail_on_regression = false;
+  bool allow_different_gpu = false;
+  std::string md_file, csv_file, out_dir;  ///< empty: not written
 };
 
 /// Registers the `compare` subcommand on `app`; returns it.
 CLI::App* add_compare_command(CLI::App& app, CompareArgs& args);
 
 /// Returns the exit code (1 with --fail-on-regression when a pair is SLOWER beyond the threshold).
+/// Bad options or input folders throw UsageError/ResultsError (exit 2) before anything is written.
 int run_compare(const CompareArgs& args);
 
 }  // namespace bench_mps::harness

@@ -10,10 +10,14 @@
 #include <vector>
 
 // csv.h copies file names with strncpy into a fixed buffer, which GCC flags once inlined here.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wstringop-truncation"
 #include <libfccp/csv.h>
 #pragma GCC diagnostic pop
+#else
+#include <libfccp/csv.h>
+#endif
 
 #include "harness/errors.hpp"
 

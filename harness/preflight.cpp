@@ -78,8 +78,11 @@ void check_out_dir(const SweepSpec& spec) {
   }
   fs::path probe = fs::absolute(out, ec);
   while (!probe.empty() && !fs::exists(probe, ec)) probe = probe.parent_path();
-  if (probe.empty() || !fs::is_directory(probe, ec) || ::access(probe.c_str(), W_OK | X_OK) != 0)
+  // access() says yes to root everywhere (even in /proc): try a folder there and take it away again.
+  const fs::path trial = probe / (".bench_mps-write-test-" + std::to_string(::getpid()));
+  if (probe.empty() || !fs::is_directory(probe, ec) || !fs::create_directory(trial, ec))
     throw UsageError("--out: cannot create " + out.string() + ": " + probe.string() + " is not writable");
+  fs::remove(trial, ec);
 }
 
 fs::path no_mps_pipe_dir(const Environment& env) { return env.mps_base / "no-mps-daemon"; }

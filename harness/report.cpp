@@ -15,12 +15,14 @@
 #include "harness/format.hpp"
 #include "harness/report_comparison.hpp"
 #include "harness/report_data.hpp"
+#include "harness/report_fault.hpp"
 #include "harness/report_markdown.hpp"
 #include "harness/report_meta.hpp"
 #include "harness/report_plot_data.hpp"
 #include "harness/report_plotter.hpp"
 #include "harness/report_seeds.hpp"
 #include "harness/results_reader.hpp"
+#include "harness/results_writer.hpp"
 
 namespace fs = std::filesystem;
 
@@ -115,6 +117,20 @@ int run_report(const ReportArgs& args) {
   const fs::path dir = args.dir;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) throw ResultsError(dir.string() + ": not a folder");
+  if (!is_comparison_folder(dir)) {
+    const nlohmann::json meta = read_meta(dir);
+    if (is_fault_folder(meta)) {  // tables only: no figures, no matplotlib needed
+      std::string markdown;
+      try {
+        markdown = render_fault_report(dir, meta, folder_name(dir));
+      } catch (const ResultsError& e) {
+        throw ResultsError(one_line(e.what()));
+      }
+      write_file_atomically(dir / "report.md", markdown);
+      std::cout << "report: wrote " << (dir / "report.md").string() << " (fault isolation; no figures)\n";
+      return kExitOk;
+    }
+  }
   Rendered r;
   try {
     r = is_comparison_folder(dir) ? render_comparison(dir)

@@ -60,7 +60,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--mlp-batch", "0"}, "--mlp-batch"}, BadInput{{"--mlp-dataset", "10"}, "fewer than one batch"},
         BadInput{{"--frobnicate"}, "--frobnicate"}, BadInput{{"extra-positional"}, "extra-positional"},
         BadInput{{"--procs", "50", "--modes", "mps"}, "clients an MPS server accepts"},
-        BadInput{{"--workloads", "cpu", "--out", "/proc/no/such/place"}, "--out: cannot create"}));
+        BadInput{{"--workloads", "cpu", "--out", "/proc/no/such/place"}, "/proc is not writable"}));
 
 TEST(BadInput, OutIsAFile) {
   TempDir tmp;

@@ -1,1 +1,401 @@
-// placeholder: tests land with the feature
+// `bench_mps compare`: the Mann-Whitney U test against values computed independently (scipy's
+// documented example, standard critical-value tables, brute-force enumeration of the permutation
+// distribution), the verdict rule, and the real program on the fixtures of tests/fixtures/compare
+// (made by make_fixtures.py there: 5 repeats synthesized from a real H200 run).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "harness/compare_output.hpp"
+#include "harness/compare_runs.hpp"
+#include "harness/format.hpp"
+#include "harness/mann_whitney.hpp"
+#include "tests/test_support.hpp"
+
+namespace bench_mps::testing {
+namespace {
+
+using namespace harness;
+
+// ---- Mann-Whitney U ---------------------------------------------------------------------------
+
+// scipy.stats.mannwhitneyu documentation example (males vs females): U = 17, exact p = 0.1111...,
+// asymptotic p = 0.11134688653314041.
+TEST(MannWhitney, ScipyDocumentedExample) {
+  const std::vector<double> males{19, 22, 16, 29, 24}, females{20, 11, 17, 12};
+  const auto exact = mann_whitney_u(males, females);
+  EXPECT_TRUE(exact.exact);
+  EXPECT_DOUBLE_EQ(exact.u, 17);
+  EXPECT_NEAR(exact.p_value, 1.0 / 9.0, 1e-12);
+  const auto normal = mann_whitney_u(males, females, MannWhitneyMethod::asymptotic);
+  EXPECT_FALSE(normal.exact);
+  EXPECT_NEAR(normal.p_value, 0.11134688653314041, 1e-12);
+}
+
+// Tables of critical values for n1 = n2 = 5, two-sided alpha 0.05: U <= 2 is significant, U = 3 is
+// not. P(U <= 2) = 4/252 and P(U <= 3) = 7/252 (U = 0, 1, 2, 3 arise in 1, 1, 2, 3 of the 252 ways).
+TEST(MannWhitney, FiveVersusFiveCriticalValue) {
+  const auto at_two = mann_whitney_u({1, 2, 3, 4, 7}, {5, 6, 8, 9, 10});
+  EXPECT_DOUBLE_EQ(at_two.u, 2);
+  EXPECT_NEAR(at_two.p_value, 8.0 / 252.0, 1e-12);
+  EXPECT_LT(at_two.p_value, 0.05);
+  const auto at_three = mann_whitney_u({1, 2, 3, 4, 8}, {5, 6, 7, 9, 10});
+  EXPECT_DOUBLE_EQ(at_three.u, 3);
+  EXPECT_NEAR(at_three.p_value, 14.0 / 252.0, 1e-12);
+  EXPECT_GT(at_three.p_value, 0.05);
+}
+
+// Completely separated samples give the smallest p possible: 2 / C(n1 + n2, n1).
+TEST(MannWhitney, SmallestPossibleP) {
+  EXPECT_NEAR(mann_whitney_u({1, 2, 3}, {4, 5, 6}).p_value, 0.1, 1e-12);
+  EXPECT_NEAR(mann_whitney_u({20, 21, 22, 23, 24}, {10, 11, 12, 13, 14}).p_value, 2.0 / 252.0, 1e-12);
+  EXPECT_DOUBLE_EQ(mann_whitney_u({20, 21, 22, 23, 24}, {10, 11, 12, 13, 14}).u, 25);
+  EXPECT_NEAR(mann_whitney_min_p(3, 3), 0.1, 1e-12);
+  EXPECT_NEAR(mann_whitney_min_p(4, 4), 2.0 / 70.0, 1e-12);
+  EXPECT_NEAR(mann_whitney_min_p(5, 5), 2.0 / 252.0, 1e-12);
+  EXPECT_NEAR(mann_whitney_min_p(3, 5), 2.0 / 56.0, 1e-12);
+  EXPECT_DOUBLE_EQ(mann_whitney_min_p(1, 1), 1.0);
+  EXPECT_DOUBLE_EQ(mann_whitney_min_p(0, 5), 1.0);
+}
+
+// Ties: the exact conditional distribution over mid-ranks, checked against a brute-force
+// enumeration of all C(10, 5) and C(12, 6) splits with exact fractions (Python, standard library).
+TEST(MannWhitney, TiesExact) {
+  const auto five = mann_whitney_u({1, 2, 2, 3, 3}, {2, 3, 3, 4, 5});
+  EXPECT_TRUE(five.exact);
+  EXPECT_DOUBLE_EQ(five.u, 5);
+  EXPECT_NEAR(five.p_value, 4.0 / 21.0, 1e-12);
+  const auto six = mann_whitney_u({1, 1, 2, 2, 2, 3}, {2, 3, 3, 4, 4, 4});
+  EXPECT_DOUBLE_EQ(six.u, 3.5);
+  EXPECT_NEAR(six.p_value, 13.0 / 462.0, 1e-12);
+}
+
+// The normal approximation with tie correction: var = n1 n2 / 12 ((N + 1) - sum(t^3 - t) / (N (N - 1))),
+// z = (|U - n1 n2 / 2| - 1/2) / sqrt(var), p = erfc(z / sqrt 2); values computed from that formula.
+TEST(MannWhitney, TiesAsymptotic) {
+  EXPECT_NEAR(mann_whitney_u({1, 1, 2, 2, 2, 3}, {2, 3, 3, 4, 4, 4}, MannWhitneyMethod::asymptotic).p_value,
+              0.02033072629585611, 1e-12);
+  std::vector<double> x, y;
+  for (int i = 0; i < 30; ++i) {
+    x.push_back(i % 7);
+    y.push_back(i % 7 + (i % 3 == 0 ? 1 : 0));
+  }
+  const auto large = mann_whitney_u(x, y);  // 60 values: past the exact limit
+  EXPECT_FALSE(large.exact);
+  EXPECT_DOUBLE_EQ(large.u, 411.5);
+  EXPECT_NEAR(large.p_value, 0.570447261186608, 1e-12);
+}
+
+TEST(MannWhitney, DegenerateAndSymmetric) {
+  EXPECT_DOUBLE_EQ(mann_whitney_u({7, 7, 7}, {7, 7, 7}).p_value, 1.0);
+  EXPECT_DOUBLE_EQ(mann_whitney_u({7, 7, 7}, {7, 7, 7}, MannWhitneyMethod::asymptotic).p_value, 1.0);
+  EXPECT_DOUBLE_EQ(mann_whitney_u({}, {1, 2}).p_value, 1.0);
+  const std::vector<double> a{3.1, 2.7, 3.3, 2.9, 3.0}, b{3.4, 3.2, 3.6, 2.95, 3.5};
+  EXPECT_NEAR(mann_whitney_u(a, b).p_value, mann_whitney_u(b, a).p_value, 1e-15);
+  EXPECT_DOUBLE_EQ(mann_whitney_u(a, b).u + mann_whitney_u(b, a).u, 25);
+}
+
+// ---- the verdict rule -----------------------------------------------------------------------------
+
+SideSummary side(std::vector<double> values) {
+  SideSummary s;
+  s.values = values;
+  std::sort(values.begin(), values.end());
+  s.median = values[values.size() / 2];
+  s.spread = relative_spread(s.values);
+  return s;
+}
+
+Verdict verdict_of(const std::vector<double>& base, const std::vector<double>& next,
+                   CompareMetric metric = CompareMetric::throughput) {
+  const SideSummary b = side(base), n = side(next);
+  CompareOptions o;
+  o.metric = metric;
+  return decide_verdict(b, n, (n.median - b.median) / b.median, mann_whitney_u(n.values, b.values).p_value, o);
+}
+
+TEST(VerdictRule, RealChangeOutsideTheNoise) {
+  const std::vector<double> base{100, 100.4, 99.7, 100.2, 99.9};
+  const std::vector<double> slower{90, 90.3, 89.8, 90.1, 89.6};
+  EXPECT_EQ(verdict_of(base, slower), Verdict::slower);                      // throughput down 10%
+  EXPECT_EQ(verdict_of(base, slower, CompareMetric::p50), Verdict::faster);  // latency down 10%
+  EXPECT_EQ(verdict_of(slower, base), Verdict::faster);
+  EXPECT_EQ(verdict_of(slower, base, CompareMetric::p99), Verdict::slower);
+}
+
+TEST(VerdictRule, ThreeRepeatsCanNeverDecide) {
+  EXPECT_EQ(verdict_of({100, 100.1, 99.9}, {50, 50.1, 49.9}), Verdict::unsure);
+  EXPECT_EQ(verdict_of({100, 100.1, 99.9, 100}, {50, 50.1, 49.9}), Verdict::unsure);  // min p 2/35 > 0.05
+  EXPECT_EQ(verdict_of({100, 100.1, 99.9, 100}, {50, 50.1, 49.9, 50}), Verdict::slower);
+}
+
+TEST(VerdictRule, SignificantButSmallIsSame) {
+  EXPECT_EQ(verdict_of({100, 100.1, 99.9, 100.05, 99.95}, {102, 102.1, 101.9, 102.05, 101.95}), Verdict::same);
+}
+
+TEST(VerdictRule, ChangeInsideTheNoiseIsNeverCalled) {
+  // Disjoint samples (p = 0.008) 8% apart, but each side spreads over 20%.
+  EXPECT_EQ(verdict_of({80, 81, 100, 101, 102}, {103, 104, 108, 110, 120}), Verdict::unsure);
+}
+
+TEST(VerdictRule, SameNeedsLowNoise) {
+  EXPECT_EQ(verdict_of({100, 101, 99, 100.5, 99.5}, {100.2, 99.4, 100.8, 99.9, 100.1}), Verdict::same);
+  EXPECT_EQ(verdict_of({100, 110, 90, 105, 95}, {100.2, 108, 92, 104, 96}), Verdict::unsure);
+  EXPECT_EQ(verdict_of({100, 110, 90, 105, 95}, {112, 125, 98, 118, 106}), Verdict::unsure);  // +12%, p 0.095
+}
+
+// ---- the program on the fixtures ----------------------------------------------------------------
+
+fs::path fixture(const std::string& name) { return fixtures_dir() / "compare" / name; }
+
+struct CompareRun {
+  CommandOutput result;
+  nlohmann::json json;
+  std::vector<std::map<std::string, std::string>> rows;  ///< comparison.csv by column name
+};
+
+/// Runs `bench_mps compare BASE NEW extra... --out TMP` and reads back comparison.json and .csv.
+CompareRun compare(const std::string& base, const std::string& next, std::vector<std::string> extra = {}) {
+  TempDir tmp;
+  std::vector<std::string> args{"compare", fixture(base).string(), fixture(next).string()};
+  args.insert(args.end(), extra.begin(), extra.end());
+  args.insert(args.end(), {"--out", (tmp / "out").string()});
+  CompareRun run;
+  run.result = run_program(bench_mps_exe(), args);
+  if (!fs::exists(tmp / "out" / "comparison.json")) return run;
+  run.json = nlohmann::json::parse(read_text(tmp / "out" / "comparison.json"));
+  const auto lines = read_lines(tmp / "out" / "comparison.csv");
+  const auto header = harness::comparison_csv_columns();
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    std::map<std::string, std::string> row;
+    std::vector<std::string> cells;
+    std::string cell;
+    for (char c : lines[i] + ",") {  // fixture cells hold no quotes or commas
+      if (c == ',') {
+        cells.push_back(cell);
+        cell.clear();
+      } else {
+        cell += c;
+      }
+    }
+    EXPECT_EQ(cells.size(), header.size()) << lines[i];
+    for (std::size_t c = 0; c < cells.size() && c < header.size(); ++c) row[header[c]] = cells[c];
+    run.rows.push_back(row);
+  }
+  return run;
+}
+
+std::map<std::string, int> verdict_counts(const CompareRun& run) {
+  std::map<std::string, int> counts;
+  for (const auto& row : run.rows) ++counts[row.at("verdict")];
+  return counts;
+}
+
+TEST(CompareProgram, IdenticalFoldersAreAllSame) {
+  const auto run = compare("base", "base");
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
+  EXPECT_EQ(run.rows.size(), 12u);
+  EXPECT_EQ(verdict_counts(run), (std::map<std::string, int>{{"SAME", 12}}));
+  EXPECT_EQ(run.json["counts"]["SAME"], 12);
+  EXPECT_NE(run.result.out.find("12 pairs: 12 SAME, 0 FASTER, 0 SLOWER, 0 UNSURE"), std::string::npos)
+      << run.result.out;
+  for (const auto& row : run.rows) {
+    EXPECT_EQ(row.at("base_n"), "5");
+    EXPECT_EQ(row.at("change"), "0");
+    EXPECT_EQ(row.at("p_value"), "1");
+  }
+}
+
+// Two runs of the same build (other noise, a 1% drift everywhere): many differences are
+// significant, none is called.
+TEST(CompareProgram, BackToBackRunsOfOneBuildAreSame) {
+  for (const std::string metric : {"throughput", "p50", "p99"}) {
+    const auto run = compare("base", "aa", {"--metric", metric});
+    ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
+    EXPECT_EQ(verdict_counts(run), (std::map<std::string, int>{{"SAME", 12}})) << metric << run.result.out;
+    const auto significant = std::count_if(run.rows.begin(), run.rows.end(),
+                                           [](const auto& r) { return std::stod(r.at("p_value")) < 0.05; });
+    EXPECT_GT(significant, 0) << "the 1% drift should be significant somewhere: " << run.result.out;
+  }
+}
+
+TEST(CompareProgram, TenPercentSlowdownIsSlowerThereOnly) {
+  for (const std::string metric : {"throughput", "p50", "p99"}) {
+    const auto run = compare("base", "slower", {"--metric", metric});
+    ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
+    ASSERT_EQ(run.rows.size(), 12u);
+    for (const auto& row : run.rows) {
+      const bool slowed = row.at("workload") == "spin" && row.at("mode") == "mps" && row.at("procs") == "4";
+      EXPECT_EQ(row.at("verdict"), slowed ? "SLOWER" : "SAME") << metric << " " << row.at("workload") << " "
+                                                                << row.at("mode") << " " << row.at("procs");
+      if (slowed) {
+        EXPECT_NEAR(std::stod(row.at("change")), metric == "throughput" ? -0.10 : 1 / 0.9 - 1, 0.01);
+      }
+      const bool reclocked = row.at("workload") == "mlp" && row.at("mode") == "timeslice" && row.at("procs") == "1";
+      EXPECT_EQ(row.at("clock_flag"), reclocked ? "1" : "0");
+    }
+    EXPECT_EQ(run.rows[0].at("metric"), metric == "throughput" ? "throughput_tasks_per_s"
+                                        : metric == "p50"       ? "task_p50_ms"
+                                                                : "task_p99_ms");
+  }
+}
+
+TEST(CompareProgram, MetadataDiffAboveTheTable) {
+  const auto run = compare("base", "slower");
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
+  const std::string& out = run.result.out;
+  const auto meta_at = out.find("## Metadata"), table_at = out.find("| Mode");
+  ASSERT_NE(meta_at, std::string::npos) << out;
+  EXPECT_LT(meta_at, table_at);
+  std::map<std::string, bool> differs;
+  for (const auto& row : run.json["metadata_diff"]) differs[row["key"]] = row["differs"];
+  for (const std::string key : {"gpu.driver_version", "gpu.cuda_driver_version", "gpu.cuda_runtime_version",
+                                "gpu.name", "gpu.compute_mode", "mps.version", "gpu.max_sm_clock_mhz",
+                                "gpu.max_mem_clock_mhz", "gpu.sm_count"})
+    EXPECT_EQ(differs.count(key), 1u) << key;
+  EXPECT_TRUE(differs["gpu.driver_version"]);
+  EXPECT_TRUE(differs["gpu.cuda_driver_version"]);
+  EXPECT_TRUE(differs["mps.version"]);
+  EXPECT_FALSE(differs["gpu.name"]);
+  EXPECT_FALSE(differs["gpu.cuda_runtime_version"]);
+  EXPECT_NE(out.find("| gpu.driver_version       | 580.159.04"), std::string::npos) << out;
+  EXPECT_NE(out.find("590.48.01"), std::string::npos) << out;
+  EXPECT_NE(out.find("SM clock 1980 -> 1930 MHz (-2.5%)"), std::string::npos) << out;
+  const auto header_at = out.find("| Mode");
+  std::vector<std::string> columns;
+  for (const auto& cell : harness::split(out.substr(header_at, out.find('\n', header_at) - header_at), '|'))
+    columns.push_back(harness::trim(cell));
+  EXPECT_EQ(columns, (std::vector<std::string>{"", "Mode", "N", "Ref", "Ref noise", "Cmp", "Cmp noise", "%Diff", "p",
+                                               "Status", "Note", ""}));
+}
+
+TEST(CompareProgram, NoisySetIsUnsure) {
+  const auto run = compare("base", "noisy");
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
+  EXPECT_EQ(verdict_counts(run), (std::map<std::string, int>{{"UNSURE", 12}})) << run.result.out;
+  for (const auto& row : run.rows) EXPECT_NEAR(std::stod(row.at("new_spread")), 0.30, 0.01);
+}
+
+TEST(CompareProgram, OneSidedConfigurationsAndFailedRuns) {
+  const auto run = compare("base", "partial");
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
+  EXPECT_EQ(run.rows.size(), 11u);
+  ASSERT_EQ(run.json["only_in_base"].size(), 1u);
+  EXPECT_EQ(run.json["only_in_base"][0].get<std::string>().substr(0, 4), "mlp ");
+  ASSERT_EQ(run.json["only_in_new"].size(), 1u);
+  EXPECT_NE(run.json["only_in_new"][0].get<std::string>().find("mps:50 n=4"), std::string::npos);
+  EXPECT_NE(run.result.out.find("Only in new:"), std::string::npos) << run.result.out;
+  EXPECT_NE(run.result.out.find("runs not ok (left out): base 0, new 1"), std::string::npos) << run.result.out;
+  for (const auto& row : run.rows) {
+    const bool crashed_once = row.at("workload") == "spin" && row.at("mode") == "timeslice" && row.at("procs") == "4";
+    EXPECT_EQ(row.at("new_n"), crashed_once ? "4" : "5");
+    EXPECT_EQ(row.at("verdict"), "SAME");
+  }
+}
+
+TEST(CompareProgram, FailOnRegression) {
+  EXPECT_EQ(compare("base", "slower", {"--fail-on-regression"}).result.exit_code, 1);
+  EXPECT_EQ(compare("base", "slower").result.exit_code, 0);
+  EXPECT_EQ(compare("base", "aa", {"--fail-on-regression"}).result.exit_code, 0);
+  EXPECT_EQ(compare("base", "noisy", {"--fail-on-regression"}).result.exit_code, 0);
+  // 10% is no regression when only changes beyond 15% count.
+  const auto lenient = compare("base", "slower", {"--fail-on-regression", "--threshold", "15"});
+  EXPECT_EQ(lenient.result.exit_code, 0) << lenient.result.out;
+  // Improvements never fail: the slowdown read backwards is FASTER.
+  const auto reverse = compare("slower", "base", {"--fail-on-regression"});
+  EXPECT_EQ(reverse.result.exit_code, 0);
+  EXPECT_EQ(reverse.json["counts"]["FASTER"], 1);
+}
+
+TEST(CompareProgram, OutputFiles) {
+  TempDir tmp;
+  const auto r = run_program(bench_mps_exe(), {"compare", fixture("base").string(), fixture("slower").string(), "--out",
+                                               (tmp / "cmp").string(), "--md", (tmp / "report.md").string(),
+                                               "--csv", (tmp / "table.csv").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const std::string f : {"comparison.csv", "comparison.md", "comparison.json"})
+    EXPECT_TRUE(fs::is_regular_file(tmp / "cmp" / f)) << f;
+  EXPECT_EQ(read_lines(tmp / "cmp" / "comparison.csv").at(0),
+            "workload,params,mode,active_thread_pct,procs,metric,base_n,base_median,base_spread,new_n,new_median,"
+            "new_spread,change,p_value,verdict,clock_flag");
+  EXPECT_EQ(read_text(tmp / "table.csv"), read_text(tmp / "cmp" / "comparison.csv"));
+  EXPECT_EQ(read_text(tmp / "report.md"), read_text(tmp / "cmp" / "comparison.md"));
+  EXPECT_EQ(read_text(tmp / "report.md"), r.out);
+  const auto j = nlohmann::json::parse(read_text(tmp / "cmp" / "comparison.json"));
+  EXPECT_EQ(j["base"], fixture("base").string());
+  EXPECT_EQ(j["new"], fixture("slower").string());
+  EXPECT_EQ(j["metric"], "throughput");
+  EXPECT_EQ(j["threshold"], 5.0);
+  EXPECT_EQ(j["alpha"], 0.05);
+  EXPECT_TRUE(j["metadata_diff"].is_array());
+  EXPECT_EQ(j["counts"], (nlohmann::json{{"SAME", 11}, {"FASTER", 0}, {"SLOWER", 1}, {"UNSURE", 0}}));
+}
+
+TEST(CompareProgram, DifferentGpuRefusedUnlessAllowed) {
+  TempDir tmp;
+  const auto refused = run_program(bench_mps_exe(), {"compare", fixture("base").string(),
+                                                     fixture("other_gpu").string(), "--out", (tmp / "o").string()});
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
+  EXPECT_NE(refused.err.find("different GPUs: base has NVIDIA H200, new has NVIDIA H100 80GB HBM3"), std::string::npos)
+      << refused.err;
+  EXPECT_TRUE(refused.out.empty());
+  EXPECT_FALSE(fs::exists(tmp / "o"));
+  const auto allowed = compare("base", "other_gpu", {"--allow-different-gpu"});
+  EXPECT_EQ(allowed.result.exit_code, 0) << allowed.result.err;
+  EXPECT_EQ(allowed.json["metadata_diff"][0]["key"], "gpu.name");
+  EXPECT_TRUE(allowed.json["metadata_diff"][0]["differs"].get<bool>());
+}
+
+// ---- bad input: one line on stderr, exit 2, nothing written -------------------------------------
+
+struct BadInput {
+  std::string name;
+  std::vector<std::string> args;  ///< after "compare"; "@x" is the fixture folder x
+  std::string expect_in_message;
+};
+
+void PrintTo(const BadInput& b, std::ostream* os) { *os << b.name; }
+
+class CompareBadInput : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(CompareBadInput, OneLineExitTwoNothingWritten) {
+  TempDir tmp;
+  std::vector<std::string> args{"compare"};
+  for (const auto& a : GetParam().args) args.push_back(a.rfind('@', 0) == 0 ? fixture(a.substr(1)).string() : a);
+  args.insert(args.end(), {"--out", (tmp / "out").string(), "--csv", (tmp / "c.csv").string()});
+  const CommandOutput r = run_program(bench_mps_exe(), args);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("bench_mps: error: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(GetParam().expect_in_message), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_FALSE(fs::exists(tmp / "out"));
+  EXPECT_FALSE(fs::exists(tmp / "c.csv"));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Compare, CompareBadInput,
+    ::testing::Values(
+        BadInput{"truncated", {"@base", "@bad_truncated"}, "Too few columns in line 8"},
+        BadInput{"garbage", {"@bad_garbage", "@base"}, "bad_garbage/summary.csv"},
+        BadInput{"wrong_schema_version", {"@base", "@bad_schema"}, "schema version 2, this bench_mps reads 1"},
+        BadInput{"missing_column", {"@base", "@bad_missing_column"}, "Missing column \"throughput_tasks_per_s\""},
+        BadInput{"garbage_cell", {"@base", "@bad_cell"}, "'fast' is not a number"},
+        BadInput{"runs_csv_as_summary", {"@bad_wrong_csv", "@base"}, "Missing column \"workers_ok\""},
+        BadInput{"no_summary", {"@base", "@bad_no_summary"}, "bad_no_summary/summary.csv: no such file"},
+        BadInput{"no_folder", {"@base", "@does_not_exist"}, "does_not_exist: not a folder"},
+        BadInput{"bad_metric", {"@base", "@base", "--metric", "p90"}, "--metric: 'p90' is not one of"},
+        BadInput{"negative_threshold", {"@base", "@base", "--threshold", "-1"}, "--threshold must be"},
+        BadInput{"text_threshold", {"@base", "@base", "--threshold", "abc"}, "threshold"},
+        BadInput{"alpha_zero", {"@base", "@base", "--alpha", "0"}, "--alpha must lie strictly between 0 and 1"},
+        BadInput{"alpha_one", {"@base", "@base", "--alpha", "1"}, "--alpha must lie strictly between 0 and 1"},
+        BadInput{"one_folder", {"@base"}, "new"},
+        BadInput{"md_in_missing_folder", {"@base", "@base", "--md", "/nonexistent/dir/x.md"}, "--md /nonexistent"}),
+    [](const auto& test) { return test.param.name; });
+
+}  // namespace
+}  // namespace bench_mps::testing
