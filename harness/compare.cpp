@@ -25,6 +25,7 @@ CompareOptions validated_options(const CompareArgs& args) {
     throw UsageError("--threshold must be a percentage >= 0, e.g. 5");
   if (!(args.alpha > 0 && args.alpha < 1)) throw UsageError("--alpha must lie strictly between 0 and 1, e.g. 0.05");
   o.threshold_pct = args.threshold_pct;
+  o.ignore_params = args.ignore_params;
   o.alpha = args.alpha;
   return o;
 }
@@ -60,6 +61,8 @@ CLI::App* add_compare_command(CLI::App& app, CompareArgs& args) {
   cmd->add_option("--alpha", args.alpha, "significance level of the Mann-Whitney U test")->capture_default_str();
   cmd->add_flag("--fail-on-regression", args.fail_on_regression, "exit 1 when a configuration is SLOWER");
   cmd->add_flag("--allow-different-gpu", args.allow_different_gpu, "compare folders measured on different GPU models");
+  cmd->add_flag("--ignore-params", args.ignore_params,
+                "pair runs on workload, mode and N even where their parameters differ (a changed kernel)");
   cmd->add_option("--md", args.md_file, "also write the markdown report to this file");
   cmd->add_option("--csv", args.csv_file, "also write comparison.csv to this file");
   cmd->add_option("--out", args.out_dir, "write comparison.csv, comparison.md and comparison.json into this folder");

@@ -16,6 +16,7 @@ struct CompareArgs {
   double alpha = 0.05;
   bool fail_on_regression = false;
   bool allow_different_gpu = false;
+  bool ignore_params = false;
   std::string md_file, csv_file, out_dir;  ///< empty: not written
 };
 

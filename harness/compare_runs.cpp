@@ -27,15 +27,23 @@ struct ConfigRuns {
   std::size_t not_ok = 0;
 };
 
-ConfigRuns group_ok_runs(const std::vector<SummaryRecord>& records) {
+/// The pairing key: the whole configuration, or without the parameters when they are ignored.
+std::string pairing_key(const SummaryRecord& r, bool ignore_params) {
+  return ignore_params ? r.workload + "|" + r.mode + "|" + std::to_string(r.active_thread_pct) + "|" +
+                             std::to_string(r.procs)
+                       : r.config_key();
+}
+
+ConfigRuns group_ok_runs(const std::vector<SummaryRecord>& records, bool ignore_params) {
   ConfigRuns g;
   for (const auto& r : records) {
     if (r.status != "ok") {
       ++g.not_ok;
       continue;
     }
-    auto& list = g.runs[r.config_key()];
-    if (list.empty()) g.order.push_back(r.config_key());
+    const std::string key = pairing_key(r, ignore_params);
+    auto& list = g.runs[key];
+    if (list.empty()) g.order.push_back(key);
     list.push_back(&r);
   }
   return g;
@@ -70,6 +78,13 @@ ComparedPair judge_pair(const SummaryRecord& config, const std::vector<const Sum
   p.p_value = (p.base.values.empty() || p.next.values.empty()) ? kNaN
                                                                 : mann_whitney_u(p.next.values, p.base.values).p_value;
   p.verdict = decide_verdict(p.base, p.next, p.change, p.p_value, options, &p.note);
+  if (!new_runs.empty() && new_runs.front()->params != config.params) {  // paired with --ignore-params
+    std::string diff;
+    const auto old_items = split(config.params, ';'), new_items = split(new_runs.front()->params, ';');
+    for (const std::string& item : new_items)
+      if (std::find(old_items.begin(), old_items.end(), item) == old_items.end()) diff += (diff.empty() ? "" : ", ") + item;
+    p.note += (p.note.empty() ? "" : "; ") + std::string("new ") + diff;
+  }
   const double clock_change = (p.next.sm_clock_mhz - p.base.sm_clock_mhz) / p.base.sm_clock_mhz;
   p.clock_flag = std::isfinite(clock_change) && std::fabs(clock_change) > kClockFlagFraction;
   return p;
@@ -159,7 +174,7 @@ Verdict decide_verdict(const SideSummary& base, const SideSummary& next, double 
 
 RunComparison compare_runs(const std::vector<SummaryRecord>& base, const std::vector<SummaryRecord>& next,
                            const CompareOptions& options) {
-  const ConfigRuns b = group_ok_runs(base), n = group_ok_runs(next);
+  const ConfigRuns b = group_ok_runs(base, options.ignore_params), n = group_ok_runs(next, options.ignore_params);
   RunComparison out;
   out.base_not_ok = b.not_ok;
   out.new_not_ok = n.not_ok;

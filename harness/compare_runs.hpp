@@ -33,6 +33,7 @@ struct CompareOptions {
   CompareMetric metric = CompareMetric::throughput;
   double threshold_pct = 5;  ///< smallest change, in percent of the base median, worth a FASTER/SLOWER
   double alpha = 0.05;       ///< significance level of the Mann-Whitney test
+  bool ignore_params = false;  ///< pair on workload + mode + N alone (e.g. to compare a changed kernel)
 };
 
 /// Mean SM clocks of a pair farther apart than this fraction get flagged.

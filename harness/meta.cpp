@@ -80,7 +80,9 @@ nlohmann::json make_meta(const SweepSpec& spec, const std::optional<GpuStaticInf
             {"warmup_tasks", spec.warmup},
             {"run_timeout_s", spec.run_timeout_s},
             {"ready_timeout_s", spec.ready_timeout_s},
-            {"set_exclusive", spec.set_exclusive}}}};
+            {"set_exclusive", spec.set_exclusive},
+            {"pin_cpus", spec.pin_cpus},
+            {"settle_s", spec.settle_s}}}};
 }
 
 std::string gpu_slug(const std::string& gpu_name) {

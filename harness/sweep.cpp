@@ -53,6 +53,7 @@ WorkerLaunch make_launch(const SweepSpec& spec, const RunSpec& run, const Enviro
     launch.args.insert(launch.args.end(), {"--duration-s", fmt_num(spec.duration_s, 9)});
   }
   launch.args.insert(launch.args.end(), {"--warmup", std::to_string(spec.warmup)});
+  launch.pin_cpus = spec.pin_cpus;
   if (run.scenario == "fault") launch.args_for_worker[run.procs - 1] = faulter_args(run, spec, run.procs - 1);
   launch.env_unset = {"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "CUDA_MPS_PIPE_DIRECTORY", "CUDA_MPS_LOG_DIRECTORY"};
   if (session) {
@@ -182,6 +183,7 @@ class Sweep {
     for (const RunSpec& run : block.runs) {
       if (stop_ || stop_signal().load()) break;
       if (recorded_.count(run.run_id())) continue;
+      std::this_thread::sleep_for(std::chrono::duration<double>(spec_.settle_s));
       const auto t0 = std::chrono::steady_clock::now();
       PoolHooks hooks;
       if (session) {

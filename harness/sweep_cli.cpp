@@ -120,6 +120,9 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
       ->check(CLI::Range(0.1, 86400.0))->group(limits)->capture_default_str();
   app.add_option("--mps-max-clients", spec.mps_max_clients, "clients one MPS server accepts (48 on Volta and newer)")
       ->check(CLI::Range(1, 1024))->group(limits)->capture_default_str();
+  app.add_option("--settle", spec.settle_s, "idle seconds before every run (lets the last run's teardown finish)")
+      ->check(CLI::Range(0.0, 600.0))->group(limits)->capture_default_str();
+  app.add_flag("!--no-pin", spec.pin_cpus, "do not pin each worker to its own CPU core")->group(limits);
   app.add_option("--worker", spec.worker_exe, "worker executable (default: bench_worker beside bench_mps)")->group("");
 
   add_workload_options(app, spec.params);
@@ -166,7 +169,7 @@ SweepSpec parse_sweep_args(const std::vector<std::string>& args) {
 
 bool sweep_defined_on_command_line(const CLI::App& app) {
   static const std::set<std::string> not_defining{"--resume", "--timeout", "--ready-timeout", "--worker",
-                                                  "--mps-max-clients", "--help"};
+                                                  "--mps-max-clients", "--settle", "--no-pin", "--help"};
   for (const CLI::Option* opt : app.get_options()) {
     if (opt->count() == 0) continue;
     bool defining = true;

@@ -32,6 +32,8 @@ struct SweepSpec {
   std::string scenario = "sweep";  ///< "sweep", or "fault": N-1 victims beside one worker that faults
   bool resume = false;     ///< continue the sweep already in out_dir
   bool set_exclusive = false;  ///< switch the GPU to EXCLUSIVE_PROCESS for MPS blocks (root; restored)
+  bool pin_cpus = true;        ///< pin each worker to its own CPU core
+  double settle_s = 0.5;       ///< idle pause before every run, so one run's teardown cannot slow the next
   std::vector<std::string> argv;
 };
 

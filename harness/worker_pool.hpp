@@ -25,6 +25,9 @@ struct WorkerLaunch {
   std::map<int, std::vector<std::string>> args_for_worker;  ///< replaces `args` for these indices
   std::vector<std::pair<std::string, std::string>> env_set; ///< added to the harness's environment
   std::vector<std::string> env_unset;
+  /// Pin worker i to the (i+1)-th CPU this process may use (wrapping, the first is left to the
+  /// harness): a launch-bound workload then never shares or changes its core.
+  bool pin_cpus = false;
 };
 
 struct PoolLimits {

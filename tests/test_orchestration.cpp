@@ -47,7 +47,8 @@ class Orchestration : public ::testing::Test {
   }
 
   std::vector<std::string> args(std::vector<std::string> extra) const {
-    std::vector<std::string> a{"--workloads", "cpu", "--cpu-task-us", "500", "--tasks", "10", "--out", out().string()};
+    std::vector<std::string> a{"--workloads", "cpu", "--cpu-task-us", "500", "--tasks", "10", "--settle", "0",
+                               "--out", out().string()};
     if (std::find(extra.begin(), extra.end(), "--repeats") == extra.end()) a.insert(a.end(), {"--repeats", "1"});
     a.insert(a.end(), extra.begin(), extra.end());
     return a;

@@ -35,7 +35,7 @@ class Reliability : public ::testing::Test {
   fs::path out() const { return tmp / "out"; }
   fs::path smi_journal() const { return tmp / "smi.log"; }
   std::vector<std::string> args(std::vector<std::string> extra) const {
-    std::vector<std::string> a{"--workloads", "cpu", "--out", out().string()};
+    std::vector<std::string> a{"--workloads", "cpu", "--settle", "0", "--out", out().string()};
     if (std::find(extra.begin(), extra.end(), "--repeats") == extra.end()) a.insert(a.end(), {"--repeats", "1"});
     a.insert(a.end(), extra.begin(), extra.end());
     return a;
