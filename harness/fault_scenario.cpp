@@ -78,53 +78,68 @@ void evaluate_fault_run(RunRecord& record, const PoolResult& pool, double baseli
   s.victim_post_fault_slowdown = mean(post_slowdowns);
 }
 
-void print_fault_table(std::ostream& out, const std::vector<SummaryEntry>& entries) {
-  struct Cell {
-    int victims = 0, survived = 0, runs = 0, failed = 0;
-    std::vector<double> slowdown, post, recovery;
-    std::string error, server;
-  };
-  std::map<std::tuple<std::string, std::string, int>, Cell> cells;  // workload, mode, N
+std::vector<FaultCell> aggregate_fault_runs(const std::vector<FaultRunSummary>& runs) {
   std::vector<std::string> modes;
-  for (const SummaryEntry& e : entries) {
-    if (e.spec.scenario != "fault") continue;
-    if (std::find(modes.begin(), modes.end(), e.spec.mode.name) == modes.end()) modes.push_back(e.spec.mode.name);
-    Cell& c = cells[{e.spec.workload, e.spec.mode.name, e.spec.procs}];
+  std::map<std::tuple<std::string, std::string, int>, FaultCell> by_key;  // mode, workload, N
+  for (const FaultRunSummary& r : runs) {
+    if (std::find(modes.begin(), modes.end(), r.mode) == modes.end()) modes.push_back(r.mode);
+    FaultCell& c = by_key[{r.mode, r.workload, r.procs}];
+    c.workload = r.workload;
+    c.mode = r.mode;
+    c.procs = r.procs;
     ++c.runs;
-    if (e.row.status != "ok") {
+    if (r.status != "ok") {
       ++c.failed;
       continue;
     }
-    c.victims += e.row.victims;
-    c.survived += e.row.victims_survived;
-    if (!std::isnan(e.row.victim_slowdown)) c.slowdown.push_back(e.row.victim_slowdown);
-    if (!std::isnan(e.row.victim_post_fault_slowdown)) c.post.push_back(e.row.victim_post_fault_slowdown);
-    if (!std::isnan(e.row.mps_recovery_s)) c.recovery.push_back(e.row.mps_recovery_s);
-    if (c.server.empty()) c.server = e.row.mps_server_state;
+    c.victims += r.victims;
+    c.survived += r.survived;
+    if (!std::isnan(r.slowdown)) c.slowdown.push_back(r.slowdown);
+    if (!std::isnan(r.post_fault_slowdown)) c.post_fault_slowdown.push_back(r.post_fault_slowdown);
+    if (!std::isnan(r.recovery_s)) c.recovery_s.push_back(r.recovery_s);
+    const std::string prefix = "victim error: ";
+    if (c.victim_error.empty() && r.reason.rfind(prefix, 0) == 0) c.victim_error = r.reason.substr(prefix.size());
+    if (c.server_state.empty()) c.server_state = r.server_state;
   }
+  std::vector<FaultCell> cells;
+  for (const std::string& mode : modes)
+    for (const auto& [key, cell] : by_key)
+      if (std::get<0>(key) == mode) cells.push_back(cell);
+  return cells;
+}
+
+void print_fault_table(std::ostream& out, const std::vector<SummaryEntry>& entries) {
+  std::vector<FaultRunSummary> runs;
+  for (const SummaryEntry& e : entries) {
+    if (e.spec.scenario != "fault") continue;
+    const SummaryRow& s = e.row;
+    runs.push_back({e.spec.workload, e.spec.mode.name, s.status, s.reason, s.fault_error, s.mps_server_state,
+                    e.spec.procs, s.victims, s.victims_survived, s.victim_slowdown, s.victim_post_fault_slowdown,
+                    s.mps_recovery_s});
+  }
+  const std::vector<FaultCell> cells = aggregate_fault_runs(runs);
   if (cells.empty()) return;
   char line[512];
   std::snprintf(line, sizeof line, "%-8s %-11s %4s %9s %10s %12s %13s  %s\n", "victims", "mode", "N", "survived",
                 "slowdown", "after fault", "MPS recovery", "MPS server after the fault");
   out << "\nfault isolation (one worker of N makes an illegal memory access; medians over repeats)\n" << line;
-  for (const std::string& mode : modes)
-    for (const auto& [key, c] : cells) {
-      if (std::get<1>(key) != mode) continue;
-      const std::string survived = std::to_string(c.survived) + "/" + std::to_string(c.victims);
-      const std::string rec = c.recovery.empty() ? "-" : fmt_fixed(median(c.recovery), 2) + " s";
-      std::snprintf(line, sizeof line, "%-8s %-11s %4d %9s %9sx %11sx %13s  %s%s\n", std::get<0>(key).c_str(),
-                    mode.c_str(), std::get<2>(key), survived.c_str(), fmt_fixed(median(c.slowdown), 2).c_str(),
-                    fmt_fixed(median(c.post), 2).c_str(), rec.c_str(), c.server.empty() ? "-" : c.server.c_str(),
-                    c.failed ? ("  (" + std::to_string(c.failed) + " run(s) failed)").c_str() : "");
-      out << line;
-    }
+  for (const FaultCell& c : cells) {
+    const std::string survived = std::to_string(c.survived) + "/" + std::to_string(c.victims);
+    const std::string rec = c.recovery_s.empty() ? "-" : fmt_fixed(median(c.recovery_s), 2) + " s";
+    const std::string failed = c.failed ? "  (" + std::to_string(c.failed) + " run(s) failed)" : "";
+    std::snprintf(line, sizeof line, "%-8s %-11s %4d %9s %9sx %11sx %13s  %s%s\n", c.workload.c_str(), c.mode.c_str(),
+                  c.procs, survived.c_str(), fmt_fixed(median(c.slowdown), 2).c_str(),
+                  fmt_fixed(median(c.post_fault_slowdown), 2).c_str(), rec.c_str(),
+                  c.server_state.empty() ? "-" : c.server_state.c_str(), failed.c_str());
+    out << line;
+  }
   // What the faulter and a dead victim reported, once per mode.
   std::map<std::string, bool> shown;
-  for (const SummaryEntry& e : entries) {
-    if (e.spec.scenario != "fault" || e.row.status != "ok" || shown[e.spec.mode.name]) continue;
-    shown[e.spec.mode.name] = true;
-    out << "  " << e.spec.mode.name << ": faulting worker: " << e.row.fault_error << "\n";
-    if (!e.row.reason.empty()) out << "  " << e.spec.mode.name << ": " << e.row.reason << "\n";
+  for (const FaultRunSummary& r : runs) {
+    if (r.status != "ok" || shown[r.mode]) continue;
+    shown[r.mode] = true;
+    out << "  " << r.mode << ": faulting worker: " << r.fault_error << "\n";
+    if (!r.reason.empty()) out << "  " << r.mode << ": " << r.reason << "\n";
   }
 }
 

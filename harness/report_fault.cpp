@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "harness/csv_table.hpp"
+#include "harness/fault_scenario.hpp"
 #include "harness/format.hpp"
 #include "harness/markdown_table.hpp"
 #include "harness/report_meta.hpp"
@@ -19,41 +20,39 @@ namespace fs = std::filesystem;
 namespace bench_mps::harness {
 namespace {
 
+/// A fault run of summary.csv: what the tables need, plus its id and parameters.
 struct FaultRow {
-  std::string run_id, workload, mode, status, reason, fault_error, server, params;
-  int repeat = 0, procs = 0, victims = 0, survived = 0;
-  double slowdown = 0, post = 0, recovery = 0;
+  std::string run_id, params;
+  FaultRunSummary summary;
 };
 
 std::vector<FaultRow> read_fault_rows(const fs::path& file) {
-  static constexpr std::array<const char*, 15> cols{"run_id", "repeat", "workload", "mode", "procs", "status", "reason",
-                                                    "scenario", "victims", "victims_survived", "victim_slowdown",
-                                                    "victim_post_fault_slowdown", "fault_error", "mps_recovery_s",
-                                                    "params"};
-  static constexpr std::array<const char*, 2> server_cols{"run_id", "mps_server_state"};
-  std::map<std::string, std::string> servers;
-  for (const auto& c : read_csv_columns(file, server_cols)) servers[c[0]] = c[1];
+  static constexpr std::array<const char*, 16> cols{
+      "run_id", "workload", "mode", "procs", "status", "reason", "scenario", "victims", "victims_survived",
+      "victim_slowdown", "victim_post_fault_slowdown", "fault_error", "mps_recovery_s", "params", "mps_server_state",
+      "repeat"};
   std::vector<FaultRow> rows;
   std::size_t line = 1;
   for (const auto& c : read_csv_columns(file, cols)) {
     const std::string at = file.string() + " line " + std::to_string(++line);
-    if (c[7] != "fault") continue;
+    if (c[6] != "fault") continue;
     FaultRow r;
     r.run_id = c[0];
-    r.repeat = static_cast<int>(parse_cell_long(c[1], at + " repeat"));
-    r.workload = c[2];
-    r.mode = c[3];
-    r.procs = static_cast<int>(parse_cell_long(c[4], at + " procs"));
-    r.status = c[5];
-    r.reason = c[6];
-    r.victims = c[8].empty() ? 0 : static_cast<int>(parse_cell_long(c[8], at + " victims"));
-    r.survived = c[9].empty() ? 0 : static_cast<int>(parse_cell_long(c[9], at + " victims_survived"));
-    r.slowdown = parse_cell_double(c[10], at + " victim_slowdown");
-    r.post = parse_cell_double(c[11], at + " victim_post_fault_slowdown");
-    r.fault_error = c[12];
-    r.recovery = parse_cell_double(c[13], at + " mps_recovery_s");
-    r.server = servers[r.run_id];
-    r.params = c[14];
+    r.params = c[13];
+    FaultRunSummary& s = r.summary;
+    s.workload = c[1];
+    s.mode = c[2];
+    s.procs = static_cast<int>(parse_cell_long(c[3], at + " procs"));
+    s.status = c[4];
+    s.reason = c[5];
+    s.victims = c[7].empty() ? 0 : static_cast<int>(parse_cell_long(c[7], at + " victims"));
+    s.survived = c[8].empty() ? 0 : static_cast<int>(parse_cell_long(c[8], at + " victims_survived"));
+    s.slowdown = parse_cell_double(c[9], at + " victim_slowdown");
+    s.post_fault_slowdown = parse_cell_double(c[10], at + " victim_post_fault_slowdown");
+    s.fault_error = c[11];
+    s.recovery_s = parse_cell_double(c[12], at + " mps_recovery_s");
+    s.server_state = c[14];
+    parse_cell_long(c[15], at + " repeat");
     rows.push_back(r);
   }
   return rows;
@@ -79,41 +78,21 @@ bool is_fault_folder(const nlohmann::json& meta) {
 
 std::string render_fault_report(const fs::path& dir, const nlohmann::json& meta, const std::string& name) {
   const std::vector<FaultRow> rows = read_fault_rows(dir / "summary.csv");
-  struct Cell {
-    int victims = 0, survived = 0, runs = 0, failed = 0;
-    std::vector<double> slowdown, post, recovery;
-    std::string victim_error, server;
-  };
-  std::map<std::tuple<std::string, std::string, int>, Cell> cells;  // workload, mode, N
-  std::vector<std::string> modes;
-  for (const FaultRow& r : rows) {
-    if (std::find(modes.begin(), modes.end(), r.mode) == modes.end()) modes.push_back(r.mode);
-    Cell& c = cells[{r.workload, r.mode, r.procs}];
-    ++c.runs;
-    if (r.status != "ok") {
-      ++c.failed;
-      continue;
-    }
-    c.victims += r.victims;
-    c.survived += r.survived;
-    c.slowdown.push_back(r.slowdown);
-    c.post.push_back(r.post);
-    c.recovery.push_back(r.recovery);
-    if (c.victim_error.empty() && r.reason.rfind("victim error: ", 0) == 0) c.victim_error = error_kind(r.reason.substr(14));
-    if (c.server.empty()) c.server = r.server;
-  }
+  std::vector<FaultRunSummary> runs;
+  for (const FaultRow& r : rows) runs.push_back(r.summary);
+  const std::vector<FaultCell> cells = aggregate_fault_runs(runs);
 
   std::ostringstream md;
   // Verdict: the first line, measured on this folder.
   md << "On " << gpu_and_driver(meta) << ", when one of N processes made an illegal memory access";
   std::string sep = ": ";
-  for (const auto& [key, c] : cells) {
-    const auto& [workload, mode, n] = key;
-    md << sep << mode << " (N=" << n << ", " << workload << ") " << c.survived << "/" << c.victims << " victims survived";
+  for (const FaultCell& c : cells) {
+    md << sep << c.mode << " (N=" << c.procs << ", " << c.workload << ") " << c.survived << "/" << c.victims
+       << " victims survived";
     if (c.survived) md << " but took " << fmt_times(median(c.slowdown)) << " their time without the faulter (median)";
-    if (!c.victim_error.empty() && c.survived < c.victims) md << ", the others died with " << c.victim_error;
-    if (!c.recovery.empty() && !std::isnan(median(c.recovery)))
-      md << ", and a new MPS client ran again " << fmt_sig(median(c.recovery), 2) << " s after the fault";
+    if (!c.victim_error.empty() && c.survived < c.victims) md << ", the others died with " << error_kind(c.victim_error);
+    if (!c.recovery_s.empty())
+      md << ", and a new MPS client ran again " << fmt_sig(median(c.recovery_s), 2) << " s after the fault";
     sep = "; ";
   }
   std::string delay = "some time";
@@ -129,26 +108,27 @@ std::string render_fault_report(const fs::path& dir, const nlohmann::json& meta,
   MarkdownTable table({"workload", "mode", "N", "victims survived", "victim slowdown", "after the fault",
                        "MPS recovery (s)", "MPS server after the fault", "victims' error"},
                       {false, false, true, true, true, true, true, false, false});
-  for (const std::string& mode : modes)
-    for (const auto& [key, c] : cells) {
-      if (std::get<1>(key) != mode) continue;
-      table.add_row({std::get<0>(key), mode, std::to_string(std::get<2>(key)),
-                     std::to_string(c.survived) + "/" + std::to_string(c.victims) +
-                         (c.failed ? " (" + std::to_string(c.failed) + " runs failed)" : ""),
-                     range_of(c.slowdown), range_of(c.post), range_of(c.recovery), c.server.empty() ? "-" : c.server,
-                     c.victim_error.empty() ? "-" : c.victim_error});
-    }
+  for (const FaultCell& c : cells)
+    table.add_row({c.workload, c.mode, std::to_string(c.procs),
+                   std::to_string(c.survived) + "/" + std::to_string(c.victims) +
+                       (c.failed ? " (" + std::to_string(c.failed) + " runs failed)" : ""),
+                   range_of(c.slowdown), range_of(c.post_fault_slowdown), range_of(c.recovery_s),
+                   c.server_state.empty() ? "-" : c.server_state,
+                   c.victim_error.empty() ? "-" : error_kind(c.victim_error)});
   md << "## Victims of a faulting neighbour\n\n" << table.str() << "\n"
      << "*victim slowdown*: a surviving victim's mean task time over its whole run divided by the victims' mean "
      << "task time without the faulter; *after the fault*: the same for the tasks that started after the faulting "
      << "process had died.\n\n";
 
-  MarkdownTable runs({"run", "status", "survived", "slowdown", "after the fault", "MPS recovery (s)", "faulting worker"},
+  MarkdownTable run_table({"run", "status", "survived", "slowdown", "after the fault", "MPS recovery (s)", "faulting worker"},
                      {false, false, true, true, true, true, false});
-  for (const FaultRow& r : rows)
-    runs.add_row({r.run_id, r.status, std::to_string(r.survived) + "/" + std::to_string(r.victims), fmt_times(r.slowdown),
-                  fmt_times(r.post), fmt_sig(r.recovery, 3), error_kind(r.fault_error)});
-  md << "## Every fault run\n\n" << runs.str();
+  for (const FaultRow& row : rows) {
+    const FaultRunSummary& r = row.summary;
+    run_table.add_row({row.run_id, r.status, std::to_string(r.survived) + "/" + std::to_string(r.victims),
+                       fmt_times(r.slowdown), fmt_times(r.post_fault_slowdown), fmt_sig(r.recovery_s, 3),
+                       error_kind(r.fault_error)});
+  }
+  md << "## Every fault run\n\n" << run_table.str();
   return md.str();
 }
 

@@ -193,6 +193,16 @@ TEST_F(Reliability, FaultScenarioRecordsVictimsFaulterAndRecovery) {
   EXPECT_EQ(roles["victim"], 2);
   EXPECT_EQ(roles["faulter"], 1);
   EXPECT_NE(r.out.find("fault isolation"), std::string::npos) << r.out;
+
+  // Its report: tables only, the victims' fate per mode in the first line.
+  const auto rep = run_program(bench_mps_exe(), {"report", out().string()}, env);
+  ASSERT_EQ(rep.exit_code, 0) << rep.err;
+  const auto lines = read_lines(out() / "report.md");
+  ASSERT_FALSE(lines.empty());
+  EXPECT_NE(lines[0].find("timeslice (N=3, cpu) 2/2 victims survived"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[0].find("a new MPS client ran again"), std::string::npos) << lines[0];
+  EXPECT_NE(read_text(out() / "report.md").find("| cpu | mps | 3 | 2/2 |"), std::string::npos);
+  EXPECT_FALSE(fs::exists(out() / "plots"));
 }
 
 class SetExclusive : public Reliability {
