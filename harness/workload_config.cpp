@@ -29,6 +29,16 @@ bool is_known_workload(const std::string& name) {
 
 bool workload_needs_gpu(const std::string& name) { return name != "cpu"; }
 
+const std::map<std::string, kernels::MlpLaunch>& mlp_launch_names() {
+  static const std::map<std::string, kernels::MlpLaunch> names{{"graph", kernels::MlpLaunch::graph},
+                                                               {"eager", kernels::MlpLaunch::eager}};
+  return names;
+}
+
+std::string mlp_launch_name(kernels::MlpLaunch launch) {
+  return launch == kernels::MlpLaunch::graph ? "graph" : "eager";
+}
+
 void add_workload_options(CLI::App& app, WorkloadConfig& c) {
   const std::string spin = "spin workload";
   app.add_option("--spin-blocks", c.spin.blocks, "thread blocks per spin launch")
@@ -53,6 +63,10 @@ void add_workload_options(CLI::App& app, WorkloadConfig& c) {
       ->check(CLI::PositiveNumber)->group(mlp)->capture_default_str();
   app.add_option("--mlp-seed", c.mlp.seed, "seed of data and initial weights")->group(mlp)->capture_default_str();
   app.add_flag("--mlp-read-loss", c.mlp.read_loss, "copy the loss to the host after every step")->group(mlp);
+  app.add_option_function<std::string>(
+         "--mlp-launch", [&c](const std::string& v) { c.mlp.launch = mlp_launch_names().at(v); },
+         "graph: replay each step as one CUDA graph; eager: launch kernel by kernel (CPU-bound, noisier)")
+      ->check(CLI::IsMember({"graph", "eager"}))->group(mlp)->default_str("graph");
 
   app.add_option("--fault-delay-ms", c.fault_delay_ms, "fault scenario: ms after the start barrier the faulting worker faults")
       ->check(CLI::Range(0.0, 3.6e6))->group("fault scenario")->capture_default_str();
@@ -83,7 +97,7 @@ std::string workload_params_string(const std::string& name, const WorkloadConfig
   } else if (name == "mlp") {
     s << "layers=" << join_ints(c.mlp.layers, '-') << ";batch=" << c.mlp.batch << ";lr=" << fmt_num(c.mlp.learning_rate)
       << ";momentum=" << fmt_num(c.mlp.momentum) << ";dataset=" << c.mlp.dataset_size << ";seed=" << c.mlp.seed
-      << ";read_loss=" << (c.mlp.read_loss ? 1 : 0);
+      << ";read_loss=" << (c.mlp.read_loss ? 1 : 0) << ";launch=" << mlp_launch_name(c.mlp.launch);
   } else if (name == "cpu") {
     s << "task_us=" << fmt_num(c.cpu.task_us);
     if (c.cpu.fault != "none")
@@ -112,6 +126,7 @@ std::vector<std::string> workload_worker_args(const std::string& name, const Wor
     add("--mlp-dataset", std::to_string(c.mlp.dataset_size));
     add("--mlp-seed", std::to_string(c.mlp.seed));
     if (c.mlp.read_loss) a.emplace_back("--mlp-read-loss");
+    add("--mlp-launch", mlp_launch_name(c.mlp.launch));
   } else if (name == "cpu") {
     add("--cpu-task-us", fmt_num(c.cpu.task_us));
     add("--cpu-fault", c.cpu.fault);

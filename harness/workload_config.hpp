@@ -1,6 +1,7 @@
 #pragma once
 // The workloads the tool knows, their parameters, and how those parameters travel: the same CLI11
 // options on bench_mps and bench_worker, a canonical "key=value;..." string in every result row.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,10 @@ bool is_known_workload(const std::string& name);
 const std::vector<std::string>& worker_workload_names();
 /// False only for the CPU stand-in workload.
 bool workload_needs_gpu(const std::string& name);
+
+/// --mlp-launch values ("graph", "eager") and the name of one.
+const std::map<std::string, kernels::MlpLaunch>& mlp_launch_names();
+std::string mlp_launch_name(kernels::MlpLaunch launch);
 
 /// Adds every workload's parameter options (--spin-*, --mlp-*, --cpu-*) to `app`, bound to `config`.
 void add_workload_options(CLI::App& app, WorkloadConfig& config);

@@ -13,6 +13,12 @@
 
 namespace bench_mps::kernels {
 
+namespace {
+// cuBLAS's workspace. cuBLAS recommends 32 MiB on Hopper for its largest kernels; the GEMMs of an
+// MNIST-sized MLP use far less, and 4 MiB keeps the footprint of N workers small.
+constexpr std::size_t kCublasWorkspaceBytes = 4u << 20;
+}  // namespace
+
 struct MlpTrainer::Impl {
   MlpParams params;
   MlpLayout layout;
@@ -24,6 +30,10 @@ struct MlpTrainer::Impl {
   cublasHandle_t cublas = nullptr;
   DeviceBuffer<float> inputs, params_dev, grads, velocity, ones, loss;
   DeviceBuffer<int> labels;
+  DeviceBuffer<float> batch_x;          // the current batch, in0 x batch (a fixed address for the graph)
+  DeviceBuffer<int> batch_y, batch_counter;
+  DeviceBuffer<unsigned char> cublas_workspace;  // cuBLAS's, set explicitly so capture allocates nothing
+  cudaGraphExec_t step_graph = nullptr;
   std::vector<DeviceBuffer<float>> activations;  // per layer: out x batch (the last holds logits)
   std::vector<DeviceBuffer<float>> deltas;       // per layer: dLoss/dZ, out x batch
   float* loss_host = nullptr;                    // pinned
@@ -31,6 +41,7 @@ struct MlpTrainer::Impl {
   explicit Impl(const MlpParams& p) : params(p) {}
 
   ~Impl() {  // best effort in a destructor: nothing to report to
+    if (step_graph) cudaGraphExecDestroy(step_graph);
     if (loss_host) cudaFreeHost(loss_host);
     if (cublas) cublasDestroy(cublas);
     if (stream) cudaStreamDestroy(stream);
@@ -58,7 +69,9 @@ struct MlpTrainer::Impl {
 
     BENCH_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     BENCH_CUBLAS_CHECK(cublasCreate(&cublas));
-    BENCH_CUBLAS_CHECK(cublasSetStream(cublas, stream));
+    BENCH_CUBLAS_CHECK(cublasSetStream(cublas, stream));  // (resets the workspace: set it after)
+    cublas_workspace = DeviceBuffer<unsigned char>(kCublasWorkspaceBytes);
+    BENCH_CUBLAS_CHECK(cublasSetWorkspace(cublas, cublas_workspace.get(), cublas_workspace.bytes()));
     BENCH_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&loss_host), sizeof(float)));
 
     const MlpDataset data = make_mlp_dataset(params);
@@ -82,14 +95,49 @@ struct MlpTrainer::Impl {
       activations.emplace_back(static_cast<std::size_t>(out(l)) * params.batch);
       deltas.emplace_back(static_cast<std::size_t>(out(l)) * params.batch);
     }
+    batch_x = DeviceBuffer<float>(static_cast<std::size_t>(in(0)) * params.batch);
+    batch_y = DeviceBuffer<int>(params.batch);
+    batch_counter = DeviceBuffer<int>(1);
+    BENCH_CUDA_CHECK(cudaMemsetAsync(batch_counter.get(), 0, batch_counter.bytes(), stream));
+    BENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (params.launch == MlpLaunch::graph) capture_step();
+  }
+
+  /// Records one training step (enqueue_step) into step_graph; nothing runs until it is launched.
+  void capture_step() {
+    BENCH_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    cudaGraph_t graph = nullptr;
+    try {
+      enqueue_step();
+    } catch (...) {
+      cudaStreamEndCapture(stream, &graph);  // leave the stream usable; the first error is the one to report
+      if (graph) cudaGraphDestroy(graph);
+      throw;
+    }
+    BENCH_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+    const cudaError_t instantiated = cudaGraphInstantiate(&step_graph, graph, 0);
+    cudaGraphDestroy(graph);
+    BENCH_CUDA_CHECK(instantiated);
+    BENCH_CUDA_CHECK(cudaGraphUpload(step_graph, stream));
     BENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
 
-  void forward_backward(int batch_index) {
+  /// One training step on the batch the device counter points at, then the counter moves on.
+  void enqueue_step() {
+    launch_select_batch(inputs.get(), labels.get(), in(0), params.batch, num_batches, batch_counter.get(), -1,
+                        batch_x.get(), batch_y.get(), stream);
+    forward_backward();
+    launch_sgd_momentum(params_dev.get(), velocity.get(), grads.get(), static_cast<int>(layout.total),
+                        params.learning_rate, params.momentum, stream);
+    launch_advance_batch(batch_counter.get(), num_batches, stream);
+  }
+
+  /// Forward and backward on the batch in batch_x / batch_y.
+  void forward_backward() {
     const int b = params.batch;
     const float one = 1.0f, zero = 0.0f;
-    const float* x = inputs.get() + static_cast<std::size_t>(batch_index) * b * in(0);
-    const int* y = labels.get() + static_cast<std::size_t>(batch_index) * b;
+    const float* x = batch_x.get();
+    const int* y = batch_y.get();
     float* w = params_dev.get();
     float* g = grads.get();
 
@@ -138,9 +186,10 @@ void MlpTrainer::setup() { impl_->setup(); }
 
 float MlpTrainer::step() {
   Impl& m = *impl_;
-  m.forward_backward(static_cast<int>(m.step_count % m.num_batches));
-  launch_sgd_momentum(m.params_dev.get(), m.velocity.get(), m.grads.get(), static_cast<int>(m.layout.total),
-                      m.params.learning_rate, m.params.momentum, m.stream);
+  if (m.step_graph)
+    BENCH_CUDA_CHECK(cudaGraphLaunch(m.step_graph, m.stream));
+  else
+    m.enqueue_step();
   ++m.step_count;
   if (m.params.read_loss) return m.copy_loss();
   BENCH_CUDA_CHECK(cudaStreamSynchronize(m.stream));
@@ -150,8 +199,11 @@ float MlpTrainer::step() {
 float MlpTrainer::compute_gradients(int batch_index) {
   if (batch_index < 0 || batch_index >= impl_->num_batches)
     throw std::out_of_range("mlp: batch index " + std::to_string(batch_index) + " out of range");
-  impl_->forward_backward(batch_index);
-  return impl_->copy_loss();
+  Impl& m = *impl_;
+  launch_select_batch(m.inputs.get(), m.labels.get(), m.in(0), m.params.batch, m.num_batches, m.batch_counter.get(),
+                      batch_index, m.batch_x.get(), m.batch_y.get(), m.stream);
+  m.forward_backward();
+  return m.copy_loss();
 }
 
 float MlpTrainer::last_loss() const { return impl_->copy_loss(); }
@@ -163,7 +215,8 @@ void* MlpTrainer::native_stream() const { return impl_->stream; }
 std::size_t MlpTrainer::device_bytes() const {
   const Impl& m = *impl_;
   std::size_t total = m.inputs.bytes() + m.labels.bytes() + m.params_dev.bytes() + m.grads.bytes() +
-                      m.velocity.bytes() + m.ones.bytes() + m.loss.bytes();
+                      m.velocity.bytes() + m.ones.bytes() + m.loss.bytes() + m.batch_x.bytes() + m.batch_y.bytes() +
+                      m.batch_counter.bytes() + m.cublas_workspace.bytes();
   for (const auto& a : m.activations) total += a.bytes();
   for (const auto& d : m.deltas) total += d.bytes();
   return total;

@@ -5,9 +5,15 @@
 // softmax cross-entropy, SGD with momentum, on synthetic but learnable data (a Gaussian mixture drawn
 // from a seed), so the loss really falls.
 //
-// Expected behaviour: a step is a chain of ~20 small kernels, far too small to fill an H100, so
-// alone it is bound by launch latency. Time-sliced, N processes serialise and each step takes about
-// N times as long; under MPS their kernels overlap and the aggregate throughput rises.
+// Expected behaviour: a step is a chain of ~20 small kernels, far too small to fill an H100.
+// Time-sliced, N processes serialise and each step takes about N times as long; under MPS their
+// kernels overlap and the aggregate throughput rises.
+//
+// Launch: by default a step is captured once as a CUDA graph and replayed (MlpLaunch::graph), as
+// training loops with CUDA graphs do. Launched kernel by kernel (MlpLaunch::eager) a step is bound by
+// the CPU's launch cost, which on the measured VMs differs by 20-40% from one process to the next
+// (docs/NOISE.md); the graph takes that cost out of the measurement. Either way the batch is gathered
+// on the device from a step counter, so both do the same GPU work.
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -15,6 +21,8 @@
 #include "kernels/workload.hpp"
 
 namespace bench_mps::kernels {
+
+enum class MlpLaunch { graph, eager };
 
 struct MlpParams {
   std::vector<int> layers{784, 512, 512, 10};  ///< input, hidden..., classes
@@ -24,6 +32,7 @@ struct MlpParams {
   int dataset_size = 4096;  ///< synthetic samples, cycled through batch by batch
   std::uint64_t seed = 1;
   bool read_loss = false;   ///< copy the loss to the host after every step, as training loops do
+  MlpLaunch launch = MlpLaunch::graph;  ///< replay each step as one CUDA graph, or launch kernel by kernel
 };
 
 /// One MLP on the current device, with its own stream and cuBLAS handle.

@@ -1,5 +1,7 @@
 #include "kernels/mlp_kernels.cuh"
 
+#include <algorithm>
+
 #include "kernels/cuda_check.hpp"
 
 namespace bench_mps::kernels {
@@ -50,6 +52,19 @@ __global__ void sgd_momentum_kernel(float* param, float* velocity, const float* 
   param[i] -= lr * v;
 }
 
+__global__ void select_batch_kernel(const float* inputs, const int* labels, int features, int batch,
+                                    int num_batches, const int* counter, int fixed_index, float* x, int* y) {
+  const long long index = fixed_index >= 0 ? fixed_index : *counter % num_batches;
+  const long long n = static_cast<long long>(features) * batch;
+  const float* src = inputs + index * n;
+  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n; i += stride) x[i] = src[i];
+  if (blockIdx.x == 0)
+    for (int i = threadIdx.x; i < batch; i += blockDim.x) y[i] = labels[index * batch + i];
+}
+
+__global__ void advance_batch_kernel(int* counter, int num_batches) { *counter = (*counter + 1) % num_batches; }
+
 __global__ void fill_kernel(float* x, float value, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) x[i] = value;
@@ -78,6 +93,20 @@ void launch_sgd_momentum(float* param, float* velocity, const float* grad, int n
                          cudaStream_t s) {
   sgd_momentum_kernel<<<blocks_for(n), kThreads, 0, s>>>(param, velocity, grad, n, lr, momentum);
   BENCH_CUDA_CHECK_LAUNCH(sgd_momentum_kernel);
+}
+
+void launch_select_batch(const float* inputs, const int* labels, int features, int batch, int num_batches,
+                         const int* counter, int fixed_index, float* x, int* y, cudaStream_t s) {
+  const long long n = static_cast<long long>(features) * batch;
+  const int blocks = static_cast<int>(std::min<long long>(blocks_for(n), 1024));
+  select_batch_kernel<<<blocks, kThreads, 0, s>>>(inputs, labels, features, batch, num_batches, counter, fixed_index,
+                                                   x, y);
+  BENCH_CUDA_CHECK_LAUNCH(select_batch_kernel);
+}
+
+void launch_advance_batch(int* counter, int num_batches, cudaStream_t s) {
+  advance_batch_kernel<<<1, 1, 0, s>>>(counter, num_batches);
+  BENCH_CUDA_CHECK_LAUNCH(advance_batch_kernel);
 }
 
 void launch_fill(float* x, float value, int n, cudaStream_t s) {

@@ -16,6 +16,13 @@ void launch_relu_backward(float* grad, const float* activation, int n, cudaStrea
 /// velocity = momentum * velocity + grad; param -= lr * velocity.
 void launch_sgd_momentum(float* param, float* velocity, const float* grad, int n, float lr, float momentum,
                          cudaStream_t s);
+/// Copies batch `fixed_index` (or, if fixed_index < 0, batch *counter % num_batches) of the dataset
+/// into the fixed buffers x (features x batch) and y (batch): the batch is chosen on the device, so a
+/// captured training step replays unchanged.
+void launch_select_batch(const float* inputs, const int* labels, int features, int batch, int num_batches,
+                         const int* counter, int fixed_index, float* x, int* y, cudaStream_t s);
+/// *counter = (*counter + 1) % num_batches.
+void launch_advance_batch(int* counter, int num_batches, cudaStream_t s);
 /// x[i] = value.
 void launch_fill(float* x, float value, int n, cudaStream_t s);
 

@@ -109,9 +109,12 @@ TEST_F(Gpu, MlpGradientsMatchDoublePrecisionReference) {
   }
 }
 
-TEST_F(Gpu, MlpLossFallsByHalfWithin500Steps) {
+class MlpLaunchModes : public Gpu, public ::testing::WithParamInterface<MlpLaunch> {};
+
+TEST_P(MlpLaunchModes, LossFallsByHalfWithin500Steps) {
   MlpParams p;  // the default 784-512-512-10 net, batch 64
   p.read_loss = true;
+  p.launch = GetParam();
   MlpTrainer trainer(p);
   trainer.setup();
   const float first = trainer.step();
@@ -122,6 +125,53 @@ TEST_F(Gpu, MlpLossFallsByHalfWithin500Steps) {
   RecordProperty("loss_first", std::to_string(first));
   RecordProperty("loss_after_500", std::to_string(last));
 }
+
+TEST_P(MlpLaunchModes, StepsCycleThroughTheBatchesInOrder) {
+  MlpParams p;
+  p.layers = {20, 16, 5};
+  p.batch = 8;
+  p.dataset_size = 32;  // 4 batches
+  p.learning_rate = 1e-9f;  // the weights barely move, so a step's loss is its batch's loss
+  p.momentum = 0;
+  p.read_loss = true;
+  p.launch = GetParam();
+  MlpTrainer reference(p);
+  reference.setup();
+  std::vector<float> batch_loss;
+  for (int b = 0; b < 4; ++b) batch_loss.push_back(reference.compute_gradients(b));
+  ASSERT_GT(std::abs(batch_loss[1] - batch_loss[0]), 1e-4) << "batches alike: the test would prove nothing";
+
+  MlpTrainer trainer(p);
+  trainer.setup();
+  for (int k = 0; k < 10; ++k) {
+    const float loss = trainer.step();
+    EXPECT_NEAR(loss, batch_loss[k % 4], 1e-5) << "step " << k;
+  }
+  EXPECT_EQ(trainer.steps(), 10);
+}
+
+TEST_F(Gpu, MlpGraphAndEagerTrainTheSameWeights) {
+  MlpParams p;
+  p.dataset_size = 256;  // 4 batches of 64: 10 steps wrap around
+  std::vector<std::vector<float>> weights;
+  for (MlpLaunch launch : {MlpLaunch::graph, MlpLaunch::eager}) {
+    p.launch = launch;
+    MlpTrainer trainer(p);
+    trainer.setup();
+    for (int k = 0; k < 10; ++k) trainer.step();
+    weights.push_back(trainer.parameters());
+  }
+  ASSERT_EQ(weights[0].size(), weights[1].size());
+  double moved = 0;
+  const std::vector<float> initial = make_mlp_initial_parameters(p);
+  for (std::size_t i = 0; i < initial.size(); ++i) moved = std::max(moved, std::abs(double(weights[0][i]) - initial[i]));
+  ASSERT_GT(moved, 1e-4) << "training did not move the weights: the test would prove nothing";
+  for (std::size_t i = 0; i < weights[0].size(); ++i)
+    ASSERT_NEAR(weights[0][i], weights[1][i], 1e-6 + 1e-5 * std::abs(weights[1][i])) << "parameter " << i;
+}
+
+INSTANTIATE_TEST_SUITE_P(Launch, MlpLaunchModes, ::testing::Values(MlpLaunch::graph, MlpLaunch::eager),
+                         [](const ::testing::TestParamInfo<MlpLaunch>& launch) { return launch.param == MlpLaunch::graph ? "graph" : "eager"; });
 
 class SpinDuration : public Gpu, public ::testing::WithParamInterface<double> {};
 
