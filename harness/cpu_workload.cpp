@@ -1,5 +1,6 @@
 #include "harness/cpu_workload.hpp"
 
+#include <sched.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -44,6 +45,14 @@ class CpuWorkload final : public kernels::Workload {
   }
 
   std::size_t device_bytes() const override { return 0; }
+
+  /// Where the worker ran: the CPU it ended on and how many it was allowed (the harness pins it).
+  kernels::WorkloadFacts facts() const override {
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    const int count = ::sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : -1;
+    return {{"cpu", ::sched_getcpu()}, {"allowed_cpus", count}};
+  }
 
  private:
   void inject() {

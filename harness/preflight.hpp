@@ -23,6 +23,7 @@ struct Environment {
   std::filesystem::path mps_base;    ///< private folder for MPS sessions and restore files
   std::string worker_exe;
   std::map<std::string, std::uint64_t> footprint_bytes;  ///< GPU memory one worker of a workload takes
+  std::vector<int> worker_cpus;      ///< worker i is pinned to worker_cpus[i % size]; empty: not pinned
 };
 
 bool sweep_needs_gpu(const SweepSpec& spec);

@@ -1,5 +1,6 @@
 #include "harness/sweep.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -11,6 +12,7 @@
 #include <thread>
 
 #include "harness/compute_mode.hpp"
+#include "harness/cpu_affinity.hpp"
 #include "harness/errors.hpp"
 #include "harness/fault_scenario.hpp"
 #include "harness/format.hpp"
@@ -28,6 +30,12 @@ namespace fs = std::filesystem;
 
 namespace bench_mps::harness {
 namespace {
+
+int max_procs(const SweepSpec& spec) {
+  int n = 0;
+  for (int p : spec.procs) n = std::max(n, p);
+  return n;
+}
 
 fs::path choose_out_dir(const SweepSpec& spec, const Environment& env) {
   if (!spec.out_dir.empty()) return spec.out_dir;
@@ -53,7 +61,7 @@ WorkerLaunch make_launch(const SweepSpec& spec, const RunSpec& run, const Enviro
     launch.args.insert(launch.args.end(), {"--duration-s", fmt_num(spec.duration_s, 9)});
   }
   launch.args.insert(launch.args.end(), {"--warmup", std::to_string(spec.warmup)});
-  launch.pin_cpus = spec.pin_cpus;
+  launch.cpus = env.worker_cpus;
   if (run.scenario == "fault") launch.args_for_worker[run.procs - 1] = faulter_args(run, spec, run.procs - 1);
   launch.env_unset = {"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "CUDA_MPS_PIPE_DIRECTORY", "CUDA_MPS_LOG_DIRECTORY"};
   if (session) {
@@ -132,6 +140,11 @@ class Sweep {
       meta_ = make_meta(spec, env_.gpu, env_.mps_control);
     }
     for (const auto& [w, bytes] : env_.footprint_bytes) meta_["gpu"]["footprint_bytes"][w] = bytes;
+    save_meta();
+  }
+
+  void record_cpus(const CpuPlan& cpus, bool harness_confined) {
+    meta_["cpus"] = {{"workers", cpus.workers}, {"harness", harness_confined ? cpus.harness : std::vector<int>{}}};
     save_meta();
   }
 
@@ -372,7 +385,12 @@ int run_sweep(const SweepSpec& spec) {
   if (resumed)
     for (const std::string& line : resumed->repairs) std::cerr << "bench_mps: resume: " << line << "\n";
   install_stop_handlers();
+  const CpuPlan cpus = spec.pin_cpus ? plan_cpus(allowed_cpus(), max_procs(spec)) : CpuPlan{};
+  const std::string confined = confine_process(cpus.harness);  // before the monitor and any daemon start
+  if (!confined.empty()) std::cerr << "bench_mps: warning: harness left unpinned: " << confined << "\n";
+  env.worker_cpus = cpus.workers;
   Sweep sweep(spec, std::move(env), out, std::move(resumed));
+  sweep.record_cpus(cpus, confined.empty());
   return sweep.run();
 }
 

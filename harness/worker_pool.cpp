@@ -131,14 +131,6 @@ PoolResult run_worker_pool(const WorkerLaunch& launch, int count, const PoolLimi
   for (const auto& name : launch.env_unset) env.erase(name);
   for (const auto& [name, value] : launch.env_set) env[name] = value;
 
-  std::vector<int> cpus;  // the CPUs we may use, for pinning
-  if (launch.pin_cpus) {
-    cpu_set_t allowed;
-    CPU_ZERO(&allowed);
-    if (::sched_getaffinity(0, sizeof allowed, &allowed) == 0)
-      for (int c = 0; c < CPU_SETSIZE; ++c)
-        if (CPU_ISSET(c, &allowed)) cpus.push_back(c);
-  }
   const std::int64_t spawn_ns = monotonic_ns();
   for (int i = 0; i < count; ++i) {
     auto w = std::make_unique<Worker>();
@@ -147,7 +139,7 @@ PoolResult run_worker_pool(const WorkerLaunch& launch, int count, const PoolLimi
     std::vector<std::string> args = special == launch.args_for_worker.end() ? launch.args : special->second;
     args.insert(args.end(), {"--worker-index", std::to_string(i)});
     std::error_code ec;
-    const int cpu = cpus.size() > 1 ? cpus[1 + static_cast<std::size_t>(i) % (cpus.size() - 1)] : -1;
+    const int cpu = launch.cpus.empty() ? -1 : launch.cpus[static_cast<std::size_t>(i) % launch.cpus.size()];
     w->child = bp::child(launch.exe, bp::args = args, bp::std_in < w->in, bp::std_out > w->out,
                          bp::std_err > w->err, env, ec,
                          bp::extend::on_exec_setup = [cpu](auto&) {

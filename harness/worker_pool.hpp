@@ -25,9 +25,8 @@ struct WorkerLaunch {
   std::map<int, std::vector<std::string>> args_for_worker;  ///< replaces `args` for these indices
   std::vector<std::pair<std::string, std::string>> env_set; ///< added to the harness's environment
   std::vector<std::string> env_unset;
-  /// Pin worker i to the (i+1)-th CPU this process may use (wrapping, the first is left to the
-  /// harness): a launch-bound workload then never shares or changes its core.
-  bool pin_cpus = false;
+  /// Worker i runs pinned to cpus[i % size] (see cpu_affinity.hpp); empty: not pinned.
+  std::vector<int> cpus;
 };
 
 struct PoolLimits {

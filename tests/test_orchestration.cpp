@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <map>
 #include <regex>
+#include <sstream>
 
+#include "harness/cpu_affinity.hpp"
 #include "harness/proc_scan.hpp"
 #include "harness/results_reader.hpp"
 #include "tests/test_support.hpp"
@@ -128,6 +130,62 @@ TEST_F(Orchestration, StartBarrierReleasesWorkersTogether) {
   }
   EXPECT_GE(lo, 0.0);
   EXPECT_LT(hi - lo, 60.0) << "workers started " << hi - lo << " ms apart";
+}
+
+/// "0,3-5" (a Cpus_allowed_list) -> {0, 3, 4, 5}.
+std::vector<int> parse_cpu_list(const std::string& text) {
+  std::vector<int> cpus;
+  std::stringstream in(text);
+  for (std::string part; std::getline(in, part, ',');) {
+    const auto dash = part.find('-');
+    const int lo = std::stoi(part.substr(0, dash));
+    const int hi = dash == std::string::npos ? lo : std::stoi(part.substr(dash + 1));
+    for (int c = lo; c <= hi; ++c) cpus.push_back(c);
+  }
+  return cpus;
+}
+
+TEST_F(Orchestration, EachWorkerHasACoreOfItsOwnAndTheHarnessAndDaemonKeepOff) {
+  const std::vector<int> allowed = harness::allowed_cpus();
+  if (allowed.size() < 2) GTEST_SKIP() << "one CPU: nothing to pin";
+  const auto r = sweep({"--modes", "timeslice,mps", "--procs", "1,3"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto meta = harness::read_meta(out());
+  const harness::CpuPlan plan = harness::plan_cpus(allowed, 3);
+  ASSERT_EQ(meta["cpus"]["workers"].get<std::vector<int>>(), plan.workers);
+  ASSERT_EQ(meta["cpus"]["harness"].get<std::vector<int>>(), plan.harness);
+  for (const auto& w : harness::read_runs(out() / "runs.csv")) {
+    EXPECT_EQ(w.fact("allowed_cpus"), 1) << w.run_id << " worker " << w.worker << ": " << w.facts;
+    EXPECT_EQ(w.fact("cpu"), plan.workers[static_cast<std::size_t>(w.worker) % plan.workers.size()]) << w.run_id;
+  }
+  // The MPS daemon inherits the harness's cores: none of the workers'.
+  int daemons = 0;
+  for (const auto& line : journal_lines()) {
+    const auto at = line.find("cpus=");
+    if (line.find("start -d") == std::string::npos || at == std::string::npos) continue;
+    ++daemons;
+    EXPECT_EQ(parse_cpu_list(line.substr(at + 5)), plan.harness) << line;
+  }
+  EXPECT_EQ(daemons, 1);
+}
+
+TEST_F(Orchestration, NoPinLeavesEveryoneOnAllCores) {
+  const auto r = sweep({"--modes", "timeslice", "--procs", "2", "--no-pin"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto meta = harness::read_meta(out());
+  EXPECT_TRUE(meta["cpus"]["workers"].empty()) << meta["cpus"].dump();
+  for (const auto& w : harness::read_runs(out() / "runs.csv"))
+    EXPECT_EQ(w.fact("allowed_cpus"), static_cast<double>(harness::allowed_cpus().size())) << w.facts;
+}
+
+TEST(CpuPlan, FirstCoreAndLeftoversForTheHarnessTheRestOneEachForWorkers) {
+  using harness::plan_cpus;
+  EXPECT_TRUE(plan_cpus({0}, 4).workers.empty());
+  EXPECT_TRUE(plan_cpus({0}, 4).harness.empty());
+  EXPECT_EQ(plan_cpus({0, 1, 2, 3, 4, 5}, 3).workers, (std::vector<int>{1, 2, 3}));
+  EXPECT_EQ(plan_cpus({0, 1, 2, 3, 4, 5}, 3).harness, (std::vector<int>{0, 4, 5}));
+  EXPECT_EQ(plan_cpus({2, 5, 7}, 10).workers, (std::vector<int>{5, 7}));  // more workers than cores: they share
+  EXPECT_EQ(plan_cpus({2, 5, 7}, 10).harness, (std::vector<int>{2}));
 }
 
 TEST_F(Orchestration, HungWorkerTimesOutThroughTerminateClientAndTheSweepGoesOn) {
