@@ -54,9 +54,12 @@ nlohmann::json make_meta(const SweepSpec& spec, const std::optional<GpuStaticInf
                                                  : nlohmann::json()}});
   nlohmann::json params;
   for (const std::string& w : spec.workloads) params[w] = workload_params_string(w, spec.params);
-  nlohmann::json tasks;
-  for (const std::string& w : spec.workloads)
-    tasks[w] = spec.duration_s > 0 ? 0 : (spec.tasks > 0 ? spec.tasks : default_tasks(w, spec.scenario));
+  nlohmann::json tasks, seconds;
+  for (const std::string& w : spec.workloads) {
+    const RunLength length = run_length(spec, w);
+    tasks[w] = length.tasks;
+    seconds[w] = length.duration_s;
+  }
 
   return {{"schema_version", kResultsSchemaVersion},
           {"tool", {{"name", "bench_mps"}, {"git_sha", BENCH_MPS_GIT_SHA}, {"git_dirty", BENCH_MPS_GIT_DIRTY}}},
@@ -77,6 +80,7 @@ nlohmann::json make_meta(const SweepSpec& spec, const std::optional<GpuStaticInf
             {"repeats", spec.repeats},
             {"tasks_per_worker", tasks},
             {"duration_s", spec.duration_s},
+            {"seconds_per_worker", seconds},
             {"warmup_tasks", spec.warmup},
             {"run_timeout_s", spec.run_timeout_s},
             {"ready_timeout_s", spec.ready_timeout_s},

@@ -95,6 +95,9 @@ std::string machine_markdown(const nlohmann::json& meta) {
   t.add_row({"Sweep", "N = " + join_values(at(meta, "/sweep/procs"), ", ") + "; repeats " +
                           meta_text(meta, "/sweep/repeats") +
                           "; tasks per worker: " + join_values(at(meta, "/sweep/tasks_per_worker"), ", ") +
+                          (at(meta, "/sweep/seconds_per_worker")
+                               ? "; seconds per worker: " + join_values(at(meta, "/sweep/seconds_per_worker"), ", ")
+                               : std::string()) +
                           "; warm-up tasks " + meta_text(meta, "/sweep/warmup_tasks")});
   t.add_row({"Workload parameters", join_values(at(meta, "/sweep/params"), "; ")});
   return t.str();

@@ -58,7 +58,7 @@ WorkerLaunch make_launch(const SweepSpec& spec, const RunSpec& run, const Enviro
   if (run.tasks > 0) {
     launch.args.insert(launch.args.end(), {"--tasks", std::to_string(run.tasks)});
   } else {
-    launch.args.insert(launch.args.end(), {"--duration-s", fmt_num(spec.duration_s, 9)});
+    launch.args.insert(launch.args.end(), {"--duration-s", fmt_num(run.duration_s, 9)});
   }
   launch.args.insert(launch.args.end(), {"--warmup", std::to_string(spec.warmup)});
   launch.cpus = env.worker_cpus;

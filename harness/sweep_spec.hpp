@@ -38,7 +38,13 @@ struct SweepSpec {
 };
 
 /// Timed tasks per worker for `workload` when --tasks and --duration are not given.
-long default_tasks(const std::string& workload, const std::string& scenario = "sweep");
+/// How long each worker of a run works: a number of tasks, or a time (then tasks == 0).
+struct RunLength {
+  long tasks = 0;
+  double duration_s = 0;
+};
+/// --tasks or --duration if given, else the workload's default (see sweep_spec.cpp for why).
+RunLength run_length(const SweepSpec& spec, const std::string& workload);
 
 struct RunSpec {
   int index = 0;        ///< position in the plan, from 0
@@ -48,6 +54,7 @@ struct RunSpec {
   Mode mode;
   int procs = 1;
   long tasks = 0;       ///< per worker; 0 when duration-based
+  double duration_s = 0; ///< per worker, from its first task; 0 when task-count based
   std::string scenario; ///< "" for sweep runs; "fault" (victims + faulter) or "fault_baseline" (victims alone)
   /// Stable identity of a run inside a results folder, e.g. "r2-mps:50-spin-n4", "r1-mps-spin-n4-fault".
   std::string run_id() const;

@@ -63,6 +63,8 @@ void add_workload_options(CLI::App& app, WorkloadConfig& c) {
       ->check(CLI::PositiveNumber)->group(mlp)->capture_default_str();
   app.add_option("--mlp-seed", c.mlp.seed, "seed of data and initial weights")->group(mlp)->capture_default_str();
   app.add_flag("--mlp-read-loss", c.mlp.read_loss, "copy the loss to the host after every step")->group(mlp);
+  app.add_option("--mlp-steps-per-task", c.mlp.steps_per_task, "training steps in one timed task")
+      ->check(CLI::Range(1, 1000000))->group(mlp)->capture_default_str();
   app.add_option_function<std::string>(
          "--mlp-launch", [&c](const std::string& v) { c.mlp.launch = mlp_launch_names().at(v); },
          "graph: replay each step as one CUDA graph; eager: launch kernel by kernel (CPU-bound, noisier)")
@@ -97,7 +99,8 @@ std::string workload_params_string(const std::string& name, const WorkloadConfig
   } else if (name == "mlp") {
     s << "layers=" << join_ints(c.mlp.layers, '-') << ";batch=" << c.mlp.batch << ";lr=" << fmt_num(c.mlp.learning_rate)
       << ";momentum=" << fmt_num(c.mlp.momentum) << ";dataset=" << c.mlp.dataset_size << ";seed=" << c.mlp.seed
-      << ";read_loss=" << (c.mlp.read_loss ? 1 : 0) << ";launch=" << mlp_launch_name(c.mlp.launch);
+      << ";read_loss=" << (c.mlp.read_loss ? 1 : 0) << ";launch=" << mlp_launch_name(c.mlp.launch)
+      << ";steps_per_task=" << c.mlp.steps_per_task;
   } else if (name == "cpu") {
     s << "task_us=" << fmt_num(c.cpu.task_us);
     if (c.cpu.fault != "none")
@@ -127,6 +130,7 @@ std::vector<std::string> workload_worker_args(const std::string& name, const Wor
     add("--mlp-seed", std::to_string(c.mlp.seed));
     if (c.mlp.read_loss) a.emplace_back("--mlp-read-loss");
     add("--mlp-launch", mlp_launch_name(c.mlp.launch));
+    add("--mlp-steps-per-task", std::to_string(c.mlp.steps_per_task));
   } else if (name == "cpu") {
     add("--cpu-task-us", fmt_num(c.cpu.task_us));
     add("--cpu-fault", c.cpu.fault);

@@ -57,6 +57,7 @@ struct MlpTrainer::Impl {
     for (int size : params.layers)
       if (size <= 0) throw std::invalid_argument("mlp: layer sizes must be positive");
     if (params.layers.back() < 2) throw std::invalid_argument("mlp: need at least 2 classes");
+    if (params.steps_per_task < 1) throw std::invalid_argument("mlp: need at least 1 step per task");
     if (params.batch <= 0 || params.dataset_size < params.batch)
       throw std::invalid_argument("mlp: need 0 < batch <= dataset size");
   }
@@ -226,13 +227,16 @@ namespace {
 
 class MlpWorkload final : public Workload {
  public:
-  explicit MlpWorkload(const MlpParams& params) : trainer_(std::make_unique<MlpTrainer>(params)) {}
+  explicit MlpWorkload(const MlpParams& params)
+      : trainer_(std::make_unique<MlpTrainer>(params)), steps_per_task_(params.steps_per_task) {}
 
   void setup() override { trainer_->setup(); }
 
   void run_task() override {
-    trainer_->step();
-    if (trainer_->steps() == 1) first_loss_ = trainer_->last_loss();
+    for (int k = 0; k < steps_per_task_; ++k) {
+      trainer_->step();
+      if (trainer_->steps() == 1) first_loss_ = trainer_->last_loss();
+    }
   }
 
   std::size_t device_bytes() const override { return trainer_->device_bytes(); }
@@ -245,6 +249,7 @@ class MlpWorkload final : public Workload {
 
  private:
   std::unique_ptr<MlpTrainer> trainer_;
+  int steps_per_task_;
   double first_loss_ = std::numeric_limits<double>::quiet_NaN();
 };
 

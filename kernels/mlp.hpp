@@ -7,7 +7,8 @@
 //
 // Expected behaviour: a step is a chain of ~20 small kernels, far too small to fill an H100.
 // Time-sliced, N processes serialise and each step takes about N times as long; under MPS their
-// kernels overlap and the aggregate throughput rises.
+// kernels overlap and the aggregate throughput rises. One timed task is steps_per_task steps (10:
+// about 1 ms alone), each of which waits for the device, as a training loop that reads its loss does.
 //
 // Launch: by default a step is captured once as a CUDA graph and replayed (MlpLaunch::graph), as
 // training loops with CUDA graphs do. Launched kernel by kernel (MlpLaunch::eager) a step is bound by
@@ -33,6 +34,7 @@ struct MlpParams {
   std::uint64_t seed = 1;
   bool read_loss = false;   ///< copy the loss to the host after every step, as training loops do
   MlpLaunch launch = MlpLaunch::graph;  ///< replay each step as one CUDA graph, or launch kernel by kernel
+  int steps_per_task = 10;  ///< training steps one timed task runs (each waits for the device)
 };
 
 /// One MLP on the current device, with its own stream and cuBLAS handle.

@@ -58,7 +58,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--spin-blocks", "0"}, "--spin-blocks"}, BadInput{{"--mlp-layers", "784"}, "--mlp-layers"},
         BadInput{{"--mlp-layers", "784,1"}, "at least 2"}, BadInput{{"--mlp-layers", "784,x,10"}, "--mlp-layers"},
         BadInput{{"--mlp-batch", "0"}, "--mlp-batch"}, BadInput{{"--mlp-dataset", "10"}, "fewer than one batch"},
-        BadInput{{"--mlp-launch", "lazy"}, "--mlp-launch"},
+        BadInput{{"--mlp-launch", "lazy"}, "--mlp-launch"}, BadInput{{"--mlp-steps-per-task", "0"}, "--mlp-steps-per-task"},
         BadInput{{"--frobnicate"}, "--frobnicate"}, BadInput{{"extra-positional"}, "extra-positional"},
         BadInput{{"--procs", "50", "--modes", "mps"}, "clients an MPS server accepts"},
         BadInput{{"--workloads", "cpu", "--out", "/proc/no/such/place"}, "/proc is not writable"}));

@@ -44,11 +44,18 @@ TEST(Plan, RepeatsThenModesThenWorkloadsThenAscendingN) {
   EXPECT_EQ(blocks[0].runs[2].run_id(), "r1-timeslice-spin-n10");
   EXPECT_EQ(blocks[0].runs[3].run_id(), "r1-timeslice-mlp-n1");
   EXPECT_EQ(blocks[3].runs.back().index, 23);
-  EXPECT_EQ(blocks[0].runs[0].tasks, default_tasks("spin"));
+  EXPECT_EQ(blocks[0].runs[0].tasks, run_length(spec, "spin").tasks);
+  EXPECT_EQ(blocks[0].runs[0].tasks, 30);
+  EXPECT_EQ(blocks[0].runs[3].tasks, 0);  // mlp runs for a time by default
+  EXPECT_DOUBLE_EQ(blocks[0].runs[3].duration_s, 0.5);
   spec.tasks = 7;
   EXPECT_EQ(plan_sweep(spec)[0].runs[0].tasks, 7);
+  EXPECT_EQ(plan_sweep(spec)[0].runs[3].tasks, 7);
+  EXPECT_DOUBLE_EQ(plan_sweep(spec)[0].runs[3].duration_s, 0);
+  spec.tasks = 0;
   spec.duration_s = 2;
   EXPECT_EQ(plan_sweep(spec)[0].runs[0].tasks, 0);
+  EXPECT_DOUBLE_EQ(plan_sweep(spec)[0].runs[0].duration_s, 2);
 }
 
 TEST(Protocol, RoundTrip) {
