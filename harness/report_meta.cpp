@@ -41,6 +41,23 @@ std::string join_values(const nlohmann::json* list, const std::string& sep) {
   return out.empty() ? "-" : out;
 }
 
+/// "mlp 0.5 s, spin 30 tasks": each workload's run length per worker (seconds_per_worker is newer
+/// than tasks_per_worker; older folders have only the latter).
+std::string run_lengths(const nlohmann::json& meta) {
+  const nlohmann::json* tasks = at(meta, "/sweep/tasks_per_worker");
+  const nlohmann::json* seconds = at(meta, "/sweep/seconds_per_worker");
+  if (!tasks || !tasks->is_object()) return "tasks per worker: " + join_values(tasks, ", ");
+  std::string out;
+  for (auto it = tasks->begin(); it != tasks->end(); ++it) {
+    const double s = seconds && seconds->is_object() && seconds->contains(it.key()) && (*seconds)[it.key()].is_number()
+                         ? (*seconds)[it.key()].get<double>()
+                         : 0.0;
+    out += (out.empty() ? "" : ", ") + it.key() + " " +
+           (s > 0 ? fmt_num(s) + " s" : (it->is_number() ? std::to_string(it->get<long>()) : it->dump()) + " tasks");
+  }
+  return "per worker: " + (out.empty() ? std::string("-") : out);
+}
+
 }  // namespace
 
 std::string meta_text(const nlohmann::json& meta, const std::string& pointer) {
@@ -94,10 +111,7 @@ std::string machine_markdown(const nlohmann::json& meta) {
                                meta_text(meta, "/status")});
   t.add_row({"Sweep", "N = " + join_values(at(meta, "/sweep/procs"), ", ") + "; repeats " +
                           meta_text(meta, "/sweep/repeats") +
-                          "; tasks per worker: " + join_values(at(meta, "/sweep/tasks_per_worker"), ", ") +
-                          (at(meta, "/sweep/seconds_per_worker")
-                               ? "; seconds per worker: " + join_values(at(meta, "/sweep/seconds_per_worker"), ", ")
-                               : std::string()) +
+                          "; " + run_lengths(meta) +
                           "; warm-up tasks " + meta_text(meta, "/sweep/warmup_tasks")});
   t.add_row({"Workload parameters", join_values(at(meta, "/sweep/params"), "; ")});
   return t.str();

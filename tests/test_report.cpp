@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "harness/report_meta.hpp"
 #include "harness/report_data.hpp"
 #include "harness/report_seeds.hpp"
 #include "tests/test_support.hpp"
@@ -151,8 +152,17 @@ TEST_F(ReportFixture, VerdictNamesGpuDriverAndMeasuredRatios) {
 TEST_F(ReportFixture, DescribesTheMachineFromMeta) {
   const std::string machine = section(md_, "## Machine");
   for (const char* fact : {"NVIDIA H200", "132 SMs", "580.159.04", "CUDA driver API 13.0", "Linux 6.18.44-fc-v657-gpu",
-                           "--procs 1,4,10", "status complete"})
+                           "--procs 1,4,10", "status complete", "per worker: mlp 1000 tasks, spin 30 tasks"})
     EXPECT_NE(machine.find(fact), std::string::npos) << fact << "\n" << machine;
+}
+
+TEST(ReportMeta, RunLengthsInSecondsOrTasks) {
+  nlohmann::json meta = {{"sweep",
+                          {{"procs", {1, 4}},
+                           {"tasks_per_worker", {{"mlp", 0}, {"spin", 30}}},
+                           {"seconds_per_worker", {{"mlp", 0.5}, {"spin", 0.0}}}}}};
+  const std::string md = harness::machine_markdown(meta);
+  EXPECT_NE(md.find("per worker: mlp 0.5 s, spin 30 tasks"), std::string::npos) << md;
 }
 
 TEST_F(ReportFixture, TableHasEveryConfigurationWithRatios) {
