@@ -124,7 +124,8 @@ SummaryEntry entry_of(const SummaryRecord& r, const SweepSpec& spec) {
 
 class Sweep {
  public:
-  Sweep(const SweepSpec& spec, Environment env, fs::path out, std::optional<ResumeState> resumed)
+  Sweep(const SweepSpec& spec, Environment env, fs::path out, std::optional<ResumeState> resumed,
+        const nlohmann::json& cpus)
       : spec_(spec), env_(std::move(env)), out_(std::move(out)), writer_(out_),
         monitor_(env_.nvml.get(), std::chrono::milliseconds(100)) {
     if (resumed) {
@@ -140,11 +141,7 @@ class Sweep {
       meta_ = make_meta(spec, env_.gpu, env_.mps_control);
     }
     for (const auto& [w, bytes] : env_.footprint_bytes) meta_["gpu"]["footprint_bytes"][w] = bytes;
-    save_meta();
-  }
-
-  void record_cpus(const CpuPlan& cpus, bool harness_confined) {
-    meta_["cpus"] = {{"workers", cpus.workers}, {"harness", harness_confined ? cpus.harness : std::vector<int>{}}};
+    meta_["cpus"] = cpus;
     save_meta();
   }
 
@@ -389,8 +386,9 @@ int run_sweep(const SweepSpec& spec) {
   const std::string confined = confine_process(cpus.harness);  // before the monitor and any daemon start
   if (!confined.empty()) std::cerr << "bench_mps: warning: harness left unpinned: " << confined << "\n";
   env.worker_cpus = cpus.workers;
-  Sweep sweep(spec, std::move(env), out, std::move(resumed));
-  sweep.record_cpus(cpus, confined.empty());
+  const nlohmann::json cpus_json{{"workers", cpus.workers},
+                                 {"harness", confined.empty() ? cpus.harness : std::vector<int>{}}};
+  Sweep sweep(spec, std::move(env), out, std::move(resumed), cpus_json);
   return sweep.run();
 }
 

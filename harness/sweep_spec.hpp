@@ -37,7 +37,6 @@ struct SweepSpec {
   std::vector<std::string> argv;
 };
 
-/// Timed tasks per worker for `workload` when --tasks and --duration are not given.
 /// How long each worker of a run works: a number of tasks, or a time (then tasks == 0).
 struct RunLength {
   long tasks = 0;

@@ -68,7 +68,7 @@ void add_workload_options(CLI::App& app, WorkloadConfig& c) {
   app.add_option_function<std::string>(
          "--mlp-launch", [&c](const std::string& v) { c.mlp.launch = mlp_launch_names().at(v); },
          "graph: replay each step as one CUDA graph; eager: launch kernel by kernel (CPU-bound, noisier)")
-      ->check(CLI::IsMember({"graph", "eager"}))->group(mlp)->default_str("graph");
+      ->check(CLI::IsMember(mlp_launch_names()))->group(mlp)->default_str("graph");
 
   app.add_option("--fault-delay-ms", c.fault_delay_ms, "fault scenario: ms after the start barrier the faulting worker faults")
       ->check(CLI::Range(0.0, 3.6e6))->group("fault scenario")->capture_default_str();
