@@ -23,7 +23,7 @@ std::vector<std::string> faulter_args(const RunSpec& run, const SweepSpec& spec,
   } else {
     args = workload_worker_args("fault", spec.params);
   }
-  args.insert(args.end(), {"--tasks", "1000000000", "--warmup", std::to_string(spec.warmup)});
+  args.insert(args.end(), {"--tasks", "1000000000", "--warmup", std::to_string(warmup_tasks(spec, run.workload))});
   return args;
 }
 

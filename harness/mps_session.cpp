@@ -186,6 +186,13 @@ std::vector<pid_t> MpsSession::server_pids() {
   return pids;
 }
 
+std::vector<pid_t> MpsSession::client_pids(pid_t server) {
+  std::vector<pid_t> pids;
+  std::istringstream in(command("get_client_list " + std::to_string(server)));
+  for (long pid = 0; in >> pid;) pids.push_back(static_cast<pid_t>(pid));
+  return pids;
+}
+
 void MpsSession::terminate_client(pid_t server, pid_t client) {
   command("terminate_client " + std::to_string(server) + " " + std::to_string(client));
 }

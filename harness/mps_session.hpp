@@ -48,6 +48,8 @@ class MpsSession {
   std::string command(const std::string& line);
   /// PIDs from get_server_list.
   std::vector<pid_t> server_pids();
+  /// PIDs from get_client_list: the processes `server` serves now.
+  std::vector<pid_t> client_pids(pid_t server);
   /// Asks the daemon to terminate a client's contexts (used on timeouts before killing it).
   void terminate_client(pid_t server, pid_t client);
   /// Sends quit and waits until the daemon and its servers are gone (killing them if they linger).

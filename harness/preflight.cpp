@@ -37,7 +37,8 @@ std::uint64_t measure_footprint(const std::string& workload, const SweepSpec& sp
   WorkerLaunch launch;
   launch.exe = env.worker_exe;
   launch.args = workload_worker_args(workload, spec.params);
-  launch.args.insert(launch.args.end(), {"--tasks", "1", "--warmup", "1"});
+  launch.args.insert(launch.args.end(),
+                     {"--tasks", "1", "--warmup", std::to_string(std::min(1, default_warmup_tasks(workload, spec.params)))});
   launch.env_unset = {"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "CUDA_MPS_LOG_DIRECTORY"};
   launch.env_set = {{"CUDA_MPS_PIPE_DIRECTORY", no_mps_pipe_dir(env).string()}};
   PoolLimits limits;

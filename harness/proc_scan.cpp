@@ -29,6 +29,17 @@ std::string basename_of(const std::string& path) {
 
 }  // namespace
 
+pid_t parent_pid(pid_t pid) {
+  const std::string stat = read_file("/proc/" + std::to_string(pid) + "/stat");
+  const auto paren = stat.rfind(')');
+  if (paren == std::string::npos || paren + 2 >= stat.size()) return 0;
+  std::istringstream rest(stat.substr(paren + 2));
+  char state = '?';
+  long ppid = 0;
+  rest >> state >> ppid;
+  return static_cast<pid_t>(ppid);
+}
+
 bool process_alive(pid_t pid) {
   if (pid <= 0) return false;
   const char state = process_state(pid);

@@ -15,6 +15,9 @@ struct ProcInfo {
   char state = '?';     ///< from /proc/PID/stat: R, S, D, Z, ...
 };
 
+/// The parent of `pid`, or 0 if it is gone.
+pid_t parent_pid(pid_t pid);
+
 /// True if `pid` exists and is not a zombie.
 bool process_alive(pid_t pid);
 

@@ -52,6 +52,8 @@ std::vector<SummaryRecord> read_summary(const fs::path& file) {
     r.repeat = static_cast<int>(integer(1));
     r.workload = c[2];
     r.params = c[3];
+    // Results written before mlp had profiles hold the gpu-bound step under the same parameters.
+    if (r.workload == "mlp" && r.params.rfind("profile=", 0) != 0) r.params = "profile=gpu-bound;" + r.params;
     r.mode = c[4];
     r.active_thread_pct = c[5].empty() ? 0 : static_cast<int>(integer(5));
     r.procs = static_cast<int>(integer(6));

@@ -14,6 +14,7 @@
 #include "harness/compute_mode.hpp"
 #include "harness/cpu_affinity.hpp"
 #include "harness/errors.hpp"
+#include "harness/exec_proof.hpp"
 #include "harness/fault_scenario.hpp"
 #include "harness/format.hpp"
 #include "harness/meta.hpp"
@@ -51,16 +52,24 @@ fs::path choose_out_dir(const SweepSpec& spec, const Environment& env) {
   return dir;
 }
 
-WorkerLaunch make_launch(const SweepSpec& spec, const RunSpec& run, const Environment& env, MpsSession* session) {
+// An exec worker kills its command itself at --timeout (and reports it); the pool's own limit, a
+// little later, is the backstop for a worker that cannot.
+constexpr double kExecTimeoutMargin_s = 10;
+
+WorkerLaunch make_launch(const SweepSpec& spec, const RunSpec& run, const Environment& env, MpsSession* session,
+                         const fs::path& out_dir) {
   WorkerLaunch launch;
   launch.exe = env.worker_exe;
   launch.args = workload_worker_args(run.workload, spec.params);
+  if (run.workload == "exec")
+    launch.args.insert(launch.args.end(), {"--exec-log-dir", (out_dir / "exec" / run.run_id()).string(),
+                                           "--exec-timeout", fmt_num(spec.run_timeout_s, 9)});
   if (run.tasks > 0) {
     launch.args.insert(launch.args.end(), {"--tasks", std::to_string(run.tasks)});
   } else {
     launch.args.insert(launch.args.end(), {"--duration-s", fmt_num(run.duration_s, 9)});
   }
-  launch.args.insert(launch.args.end(), {"--warmup", std::to_string(spec.warmup)});
+  launch.args.insert(launch.args.end(), {"--warmup", std::to_string(warmup_tasks(spec, run.workload))});
   launch.cpus = env.worker_cpus;
   if (run.scenario == "fault") launch.args_for_worker[run.procs - 1] = faulter_args(run, spec, run.procs - 1);
   launch.env_unset = {"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "CUDA_MPS_PIPE_DIRECTORY", "CUDA_MPS_LOG_DIRECTORY"};
@@ -71,11 +80,16 @@ WorkerLaunch make_launch(const SweepSpec& spec, const RunSpec& run, const Enviro
   } else {
     launch.env_set = {{"CUDA_MPS_PIPE_DIRECTORY", no_mps_pipe_dir(env).string()}};
   }
+  // What a user's command may want to know (bench_worker adds BENCH_MPS_WORKER_INDEX).
+  launch.env_set.emplace_back("BENCH_MPS_PROCS", std::to_string(run.procs));
+  launch.env_set.emplace_back("BENCH_MPS_MODE", run.mode.name);
+  launch.env_set.emplace_back("BENCH_MPS_RUN_ID", run.run_id());
   return launch;
 }
 
 /// Every worker that got as far as READY must have run in the mode asked for.
 void check_mps_expectation(RunRecord& record, const PoolResult& pool) {
+  if (record.spec.workload == "exec") return;  // no context of its own: exec_proof.hpp checks its copies
   for (const WorkerResult& w : pool.workers) {
     if (!w.ready || w.ready_info.mps_enabled == record.spec.mode.mps) continue;
     mark_failed(record, "mode_mismatch",
@@ -208,8 +222,13 @@ class Sweep {
       }
       std::vector<pid_t> servers_before;
       if (session && run.scenario == "fault") servers_before = server_list(*session);
-      const PoolResult pool = run_worker_pool(make_launch(spec_, run, env_, session.get()), run.procs, limits(),
-                                              stop_signal(), hooks);
+      std::unique_ptr<MpsClientWatch> watch;
+      if (session && run.workload == "exec") {
+        watch = std::make_unique<MpsClientWatch>(*session);
+        hooks.while_running = [&watch] { watch->poll(); };
+      }
+      const PoolResult pool = run_worker_pool(make_launch(spec_, run, env_, session.get(), out_), run.procs,
+                                              limits(run.workload), stop_signal(), hooks);
       if (pool.interrupted_by) {
         std::cerr << "bench_mps: " << run.run_id() << " interrupted; it is not recorded\n";
         break;
@@ -218,6 +237,7 @@ class Sweep {
       RunRecord record = make_run_record(run, pool, monitor_.take(pool.go_ns, pool.end_ns),
                                          alone == alone_ms.end() || !run.scenario.empty() ? 0.0 : alone->second);
       check_mps_expectation(record, pool);
+      if (run.workload == "exec") prove_exec_mode(record, pool, watch.get());
       if (run.scenario == "fault") {
         const auto base = baseline_ms.find(run.workload + "/" + std::to_string(run.procs));
         evaluate_fault_run(record, pool, base == baseline_ms.end() ? 0.0 : base->second);
@@ -249,10 +269,10 @@ class Sweep {
     }
   }
 
-  PoolLimits limits() const {
+  PoolLimits limits(const std::string& workload = "") const {
     PoolLimits l;
     l.ready_timeout_s = spec_.ready_timeout_s;
-    l.run_timeout_s = spec_.run_timeout_s;
+    l.run_timeout_s = spec_.run_timeout_s + (workload == "exec" ? kExecTimeoutMargin_s : 0.0);
     return l;
   }
 
@@ -284,7 +304,7 @@ class Sweep {
     RunSpec probe = run;
     probe.scenario.clear();
     probe.tasks = 1;
-    WorkerLaunch launch = make_launch(spec_, probe, env_, &session);
+    WorkerLaunch launch = make_launch(spec_, probe, env_, &session, out_);
     PoolLimits l = limits();
     l.ready_timeout_s = std::min(l.ready_timeout_s, 20.0);
     l.run_timeout_s = std::min(l.run_timeout_s, 20.0);

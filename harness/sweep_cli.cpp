@@ -80,7 +80,7 @@ std::vector<std::string> parse_workloads(const std::string& text) {
     if (!is_known_workload(name)) {
       std::string known;
       for (const auto& k : workload_names())
-        if (workload_needs_gpu(k)) known += (known.empty() ? "" : ", ") + k;
+        if (k != "cpu") known += (known.empty() ? "" : ", ") + k;  // cpu is the tests' stand-in
       throw UsageError("--workloads: unknown workload '" + name + "' (known: " + known + ")");
     }
   }
@@ -94,7 +94,8 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
   app.add_option("--modes", raw.modes, "timeslice, mps, mps:<percent> (MPS with an active-thread limit)")
       ->group(sweep)->capture_default_str();
   raw.workloads_option =
-      app.add_option("--workloads", raw.workloads, "spin, mlp (default spin,mlp; spin for --scenario fault)")->group(sweep);
+      app.add_option("--workloads", raw.workloads,
+                     "spin, mlp, exec (your --command) (default spin,mlp; spin for --scenario fault)")->group(sweep);
   app.add_option("--repeats", spec.repeats, "repeats of every configuration (see README: why 5)")
       ->check(CLI::Range(1, 1000))->group(sweep)->capture_default_str();
   auto* tasks = app.add_option("--tasks", spec.tasks, "timed tasks per worker (default: per workload)")
@@ -102,8 +103,9 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
   auto* duration = app.add_option("--duration", spec.duration_s, "run each worker this many seconds instead")
                        ->check(CLI::Range(0.001, 86400.0))->group(sweep);
   tasks->excludes(duration);
-  app.add_option("--warmup", spec.warmup, "untimed tasks per worker before the start barrier")
-      ->check(CLI::Range(0, 100000))->group(sweep)->capture_default_str();
+  app.add_option("--warmup", spec.warmup,
+                 "untimed tasks per worker before the start barrier (default 2; 0 for exec and mlp's seed001 profile)")
+      ->check(CLI::Range(0, 100000))->group(sweep);
   auto* out = app.add_option("--out", spec.out_dir, "results folder (default results/<date>-<gpu>)")->group(sweep);
   app.add_option("--resume", raw.resume_dir, "continue the interrupted sweep in this results folder")
       ->group(sweep)->excludes(out);
@@ -144,6 +146,19 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
     if (m.mps && max_procs > spec.mps_max_clients)
       throw UsageError("--procs: " + std::to_string(max_procs) + " processes under " + m.name + " is more than the " +
                        std::to_string(spec.mps_max_clients) + " clients an MPS server accepts (--mps-max-clients)");
+  const bool has_exec = std::find(spec.workloads.begin(), spec.workloads.end(), "exec") != spec.workloads.end();
+  if (has_exec) {
+    if (spec.scenario == "fault") throw UsageError("--scenario fault: runs our own spin workload, not exec");
+    try {
+      validate_exec_params(spec.params.exec);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+  } else if (!spec.params.exec.command.empty() || !spec.params.exec.metric.empty()) {
+    throw UsageError("--command/--exec-metric: only the exec workload runs a command; add --workloads exec");
+  }
+  if (spec.params.mlp.profile == kernels::MlpProfile::seed001 && spec.params.mlp.launch != kernels::MlpLaunch::eager)
+    throw UsageError("--mlp-launch graph: the seed001 profile assembles each batch on the host and launches eagerly");
   if (spec.params.mlp.layers.size() < 2)
     throw UsageError("--mlp-layers: need at least an input and an output size, e.g. 784,512,10");
   if (spec.params.mlp.layers.back() < 2) throw UsageError("--mlp-layers: the last size (classes) must be at least 2");

@@ -6,7 +6,12 @@
 
 namespace bench_mps::harness {
 
+int warmup_tasks(const SweepSpec& spec, const std::string& workload) {
+  return spec.warmup >= 0 ? spec.warmup : default_warmup_tasks(workload, spec.params);
+}
+
 RunLength run_length(const SweepSpec& spec, const std::string& workload) {
+  if (workload == "exec") return {1, 0};  // the user's program runs once per worker and run
   if (spec.duration_s > 0) return {0, spec.duration_s};
   if (spec.tasks > 0) return {spec.tasks, 0};
   // Victims of the fault scenario run long enough to be measured well after the fault.
@@ -14,6 +19,7 @@ RunLength run_length(const SweepSpec& spec, const std::string& workload) {
   if (workload == "spin") return {30, 0};  // 30 x 100 launches x 100 us = 0.3 s alone, 3.2 s for 10 time-sliced
   // mlp runs for a time, not a count: a fixed count is 50 ms alone but 1.2 s for 10 time-sliced, and a
   // 50 ms run can lose 7% to one 15 ms hiccup of the machine. 0.5 s for every N keeps that below 2%.
+  if (workload == "mlp" && spec.params.mlp.profile == kernels::MlpProfile::seed001) return {1, 0};  // one epoch
   if (workload == "mlp") return {0, 0.5};
   return {50, 0};  // cpu: 50 x 2 ms
 }

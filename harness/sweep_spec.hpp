@@ -22,7 +22,7 @@ struct SweepSpec {
   int repeats = 5;
   long tasks = 0;          ///< 0: each workload's default
   double duration_s = 0;   ///< > 0: run for this long instead of a task count
-  int warmup = 2;
+  int warmup = -1;         ///< untimed tasks per worker; < 0: default_warmup_tasks() of each workload
   WorkloadConfig params;
   std::string out_dir;     ///< empty: results/<date>-<gpu>
   double run_timeout_s = 300;
@@ -36,6 +36,9 @@ struct SweepSpec {
   double settle_s = 0.5;       ///< idle pause before every run, so one run's teardown cannot slow the next
   std::vector<std::string> argv;
 };
+
+/// Untimed tasks a worker of `workload` runs before READY: --warmup, or the workload's default.
+int warmup_tasks(const SweepSpec& spec, const std::string& workload);
 
 /// How long each worker of a run works: a number of tasks, or a time (then tasks == 0).
 struct RunLength {

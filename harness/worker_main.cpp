@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "harness/cpu_workload.hpp"
+#include "harness/exec_workload.hpp"
 #include "harness/worker_protocol.hpp"
 #include "harness/workload_config.hpp"
 #include "kernels/device_context.hpp"
@@ -28,10 +29,17 @@ struct WorkerOptions {
   WorkloadConfig config;
 };
 
+void say(const std::string& line) {
+  std::fputs((line + "\n").c_str(), stdout);
+  std::fflush(stdout);
+}
+
 std::unique_ptr<kernels::Workload> make_workload(const WorkerOptions& o) {
   if (o.workload == "spin") return kernels::make_spin_workload(o.config.spin);
   if (o.workload == "mlp") return kernels::make_mlp_workload(o.config.mlp);
   if (o.workload == "cpu") return make_cpu_workload(o.config.cpu, o.worker_index);
+  if (o.workload == "exec")
+    return make_exec_workload(o.config.exec, o.worker_index, [](long pgid) { say(format_spawned(pgid)); });
   if (o.workload == "fault") return kernels::make_fault_workload({o.config.spin, o.config.fault_delay_ms});
   throw std::invalid_argument("unknown workload '" + o.workload + "'");
 }
@@ -56,12 +64,8 @@ class TaskReporter {
   std::int64_t last_flush_ns_ = 0;
 };
 
-void say(const std::string& line) {
-  std::fputs((line + "\n").c_str(), stdout);
-  std::fflush(stdout);
-}
 
-int run(const WorkerOptions& o) {
+int run(const WorkerOptions& o, TaskReporter& reporter) {
   auto workload = make_workload(o);
   ReadyInfo ready;
   ready.pid = static_cast<long>(getpid());
@@ -73,6 +77,8 @@ int run(const WorkerOptions& o) {
     ready.cuda_runtime_version = dev.runtime_version;
     ready.cuda_driver_version = dev.driver_version;
     ready.clock_khz = dev.clock_khz;
+  } else if (o.workload == "exec") {
+    ready.device = "exec";  // no context of its own: the harness proves MPS from the server's clients
   } else {
     ready.mps_enabled = cpu_workload_sees_mps();
     ready.device = "cpu";
@@ -87,7 +93,6 @@ int run(const WorkerOptions& o) {
   if (go != "GO") throw std::runtime_error("expected GO from the harness, got '" + go + "'");
 
   workload->begin_timed();
-  TaskReporter reporter;
   const std::int64_t t0 = monotonic_ns();
   const std::int64_t deadline = o.duration_s > 0 ? t0 + static_cast<std::int64_t>(o.duration_s * 1e9) : 0;
   long done = 0;
@@ -96,7 +101,8 @@ int run(const WorkerOptions& o) {
     const std::int64_t start = monotonic_ns();
     workload->run_task();
     now = monotonic_ns();
-    reporter.add({start, now});
+    const auto [own_start, own_end] = workload->last_task_span();
+    reporter.add(own_end > 0 ? TaskRecord{own_start, own_end} : TaskRecord{start, now});
     ++done;
   }
   reporter.flush(now);
@@ -132,9 +138,11 @@ int main(int argc, char** argv) {
     say(format_error(std::string("bad arguments: ") + e.what()));
     return 2;
   }
+  TaskReporter reporter;
   try {
-    return run(o);
+    return run(o, reporter);
   } catch (const std::exception& e) {
+    reporter.flush(monotonic_ns());  // the tasks that finished before the failure are still reported
     say(format_error(e.what()));
     std::fprintf(stderr, "bench_worker[%d]: %s\n", o.worker_index, e.what());
     return 1;

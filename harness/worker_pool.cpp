@@ -16,6 +16,7 @@
 #include <mutex>
 #include <thread>
 
+#include "harness/exec_workload.hpp"
 #include "harness/format.hpp"
 
 namespace bp = boost::process;
@@ -70,6 +71,7 @@ constexpr std::size_t kStderrTail = 20;
 std::int64_t seconds_to_ns(double s) { return static_cast<std::int64_t>(s * 1e9); }
 
 void kill_group(Worker& w) {
+  for (long pgid : w.result.spawned_pgids) ::kill(static_cast<pid_t>(-pgid), SIGKILL);  // exec's command
   if (w.exited) return;
   const pid_t pid = static_cast<pid_t>(w.result.pid);
   if (::kill(-pid, SIGKILL) != 0) ::kill(pid, SIGKILL);  // group not made yet: the process itself
@@ -224,9 +226,19 @@ PoolResult run_worker_pool(const WorkerLaunch& launch, int count, const PoolLimi
         case WorkerMessage::Kind::done:
           w.result.done = m.done;
           break;
-        case WorkerMessage::Kind::error:
-          set_status(w.result, "error", m.text);
+        case WorkerMessage::Kind::spawned:
+          w.result.spawned_pgids.push_back(m.spawned_pgid);
           break;
+        case WorkerMessage::Kind::error: {
+          // "exec_failed: exited with code 2: ..." -> status exec_failed, the rest as the reason
+          const auto colon = m.text.find(": ");
+          const std::string word = colon == std::string::npos ? "" : m.text.substr(0, colon);
+          if (is_exec_status(word))
+            set_status(w.result, word, m.text.substr(colon + 2));
+          else
+            set_status(w.result, "error", m.text);
+          break;
+        }
         case WorkerMessage::Kind::unknown:
           set_status(w.result, "error", "unexpected output: " + m.text.substr(0, 200));
           break;
@@ -287,6 +299,8 @@ PoolResult run_worker_pool(const WorkerLaunch& launch, int count, const PoolLimi
       pool.timed_out = true;
       kill_all("timeout", "still running " + fmt_num(limits.run_timeout_s) + " s after GO", true);
       stopping = true;
+    } else if (hooks.while_running) {
+      hooks.while_running();
     }
   }
   pool.end_ns = monotonic_ns();

@@ -38,7 +38,8 @@ struct PoolLimits {
 struct WorkerResult {
   int index = 0;
   long pid = 0;
-  std::string status = "ok";  ///< ok | error | crashed | timeout | interrupted | aborted
+  /// ok | error | crashed | timeout | interrupted | aborted, or an exec_* word the worker's ERROR began with
+  std::string status = "ok";
   std::string reason;
   bool ready = false;
   ReadyInfo ready_info;
@@ -48,6 +49,7 @@ struct WorkerResult {
   int term_signal = 0;   ///< when a signal ended it
   std::vector<std::string> stderr_tail;
   std::int64_t ended_ns = 0;  ///< CLOCK_MONOTONIC when its exit was seen (within the 20 ms poll)
+  std::vector<long> spawned_pgids;  ///< exec: process groups of the commands it started
 };
 
 struct PoolResult {
@@ -66,9 +68,13 @@ using BeforeKillHook = std::function<void(const std::vector<pid_t>&)>;
 /// stopped with status "aborted"): used to measure a workload's memory footprint.
 using AllReadyHook = std::function<bool(const std::vector<WorkerResult>&)>;
 
+/// Called about every 20 ms between GO and the end of the run (rate-limit inside if it is costly).
+using WhileRunningHook = std::function<void()>;
+
 struct PoolHooks {
   BeforeKillHook before_kill;
   AllReadyHook all_ready;
+  WhileRunningHook while_running;
 };
 
 /// `stop_signal` is polled: once non-zero, the run stops and every worker is killed.

@@ -28,6 +28,8 @@ std::string format_done(const nlohmann::json& summary) { return "DONE " + summar
 
 std::string format_error(const std::string& message) { return "ERROR " + one_line(message); }
 
+std::string format_spawned(long pgid) { return "SPAWNED " + std::to_string(pgid); }
+
 WorkerMessage parse_worker_line(const std::string& raw) {
   WorkerMessage m;
   const std::string line = trim(raw);
@@ -42,6 +44,13 @@ WorkerMessage parse_worker_line(const std::string& raw) {
       if (std::sscanf(rest.c_str(), "%lld %lld %c", &start, &end, &extra) == 2 && end >= start) {
         m.kind = WorkerMessage::Kind::task;
         m.task = {start, end};
+      }
+    } else if (word == "SPAWNED") {
+      long pgid = 0;
+      char extra = 0;
+      if (std::sscanf(rest.c_str(), "%ld %c", &pgid, &extra) == 1 && pgid > 1) {
+        m.kind = WorkerMessage::Kind::spawned;
+        m.spawned_pgid = pgid;
       }
     } else if (word == "READY") {
       const auto j = nlohmann::json::parse(rest);

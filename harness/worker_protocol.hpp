@@ -3,6 +3,7 @@
 //   worker:  READY {"pid":..,"sm_count_seen":..,"mps_enabled":..,"mem_bytes":..,...}
 //   harness: GO
 //   worker:  TASK <start_ns> <end_ns>        one per task, CLOCK_MONOTONIC (comparable across processes)
+//   worker:  SPAWNED <pgid>                  exec: the user's command runs in this process group
 //   worker:  DONE {json summary}  or  ERROR <message>, then exits (0 after DONE, non-zero after ERROR)
 #include <cstdint>
 #include <string>
@@ -28,18 +29,20 @@ struct TaskRecord {
 };
 
 struct WorkerMessage {
-  enum class Kind { ready, task, done, error, unknown };
+  enum class Kind { ready, task, spawned, done, error, unknown };
   Kind kind = Kind::unknown;
   ReadyInfo ready;
   TaskRecord task;
   nlohmann::json done;
   std::string text;  ///< the ERROR message, or the whole line if unknown
+  long spawned_pgid = 0;
 };
 
 std::string format_ready(const ReadyInfo& info);
 std::string format_task(const TaskRecord& task);
 std::string format_done(const nlohmann::json& summary);
 std::string format_error(const std::string& message);
+std::string format_spawned(long pgid);
 
 /// Parses one line from a worker; malformed lines come back as Kind::unknown with the line as text.
 WorkerMessage parse_worker_line(const std::string& line);

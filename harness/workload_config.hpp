@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "harness/cpu_workload.hpp"
+#include "harness/exec_workload.hpp"
 #include "kernels/fault.hpp"
 #include "kernels/mlp.hpp"
 #include "kernels/spin.hpp"
@@ -20,6 +21,7 @@ struct WorkloadConfig {
   kernels::SpinParams spin;
   kernels::MlpParams mlp;
   CpuParams cpu;
+  ExecParams exec;
   double fault_delay_ms = 250;  ///< the fault scenario's faulting worker: spin until then, then fault
 };
 
@@ -28,14 +30,21 @@ const std::vector<std::string>& workload_names();
 bool is_known_workload(const std::string& name);
 /// What bench_worker runs: workload_names() plus the fault scenario's "fault".
 const std::vector<std::string>& worker_workload_names();
-/// False only for the CPU stand-in workload.
+/// False for the CPU stand-in workload and for exec (the user's program may not use the GPU at all).
 bool workload_needs_gpu(const std::string& name);
 
 /// --mlp-launch values ("graph", "eager") and the name of one.
 const std::map<std::string, kernels::MlpLaunch>& mlp_launch_names();
 std::string mlp_launch_name(kernels::MlpLaunch launch);
+/// --mlp-profile values ("gpu-bound", "seed001") and the name of one.
+const std::map<std::string, kernels::MlpProfile>& mlp_profile_names();
+std::string mlp_profile_name(kernels::MlpProfile profile);
 
-/// Adds every workload's parameter options (--spin-*, --mlp-*, --cpu-*) to `app`, bound to `config`.
+/// Untimed tasks a worker of `workload` runs before READY when --warmup is not given: 2, but none
+/// for exec (the user's program runs once) and for mlp's seed001 profile (a task is an epoch).
+int default_warmup_tasks(const std::string& workload, const WorkloadConfig& config);
+
+/// Adds every workload's parameter options (--spin-*, --mlp-*, --exec-*, --cpu-*) to `app`, bound to `config`.
 void add_workload_options(CLI::App& app, WorkloadConfig& config);
 
 /// Canonical parameter string of workload `name`, e.g. "blocks=4;threads=256;launch_us=100;launches=100".

@@ -1,8 +1,13 @@
 // `mlp` workload: see mlp.hpp for what it measures and what to expect.
 #include "kernels/mlp.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <numeric>
+#include <random>
 #include <stdexcept>
 #include <string>
 
@@ -17,7 +22,23 @@ namespace {
 // cuBLAS's workspace. cuBLAS recommends 32 MiB on Hopper for its largest kernels; the GEMMs of an
 // MNIST-sized MLP use far less, and 4 MiB keeps the footprint of N workers small.
 constexpr std::size_t kCublasWorkspaceBytes = 4u << 20;
+
+// MNIST's normalisation, as PyTorch's example applies it (transforms.Normalize((0.1307,), (0.3081,))).
+constexpr float kPixelMean = 0.1307f, kPixelStd = 0.3081f;
+
+std::int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+void busy_wait_us(double us) {
+  if (us <= 0) return;
+  const std::int64_t until = now_ns() + static_cast<std::int64_t>(us * 1e3);
+  while (now_ns() < until) {
+  }
+}
 }  // namespace
+
 
 struct MlpTrainer::Impl {
   MlpParams params;
@@ -37,12 +58,23 @@ struct MlpTrainer::Impl {
   std::vector<DeviceBuffer<float>> activations;  // per layer: out x batch (the last holds logits)
   std::vector<DeviceBuffer<float>> deltas;       // per layer: dLoss/dZ, out x batch
   float* loss_host = nullptr;                    // pinned
+  // seed001: the host-resident dataset and the pinned staging buffers a batch is assembled in.
+  std::vector<std::uint8_t> host_pixels;         // dim x count, one sample per column
+  std::vector<int> host_labels;
+  std::vector<int> order;                        // this epoch's shuffled sample order
+  std::size_t cursor = 0;
+  std::mt19937_64 shuffle_rng;
+  float* staging_x = nullptr;                    // pinned, in0 x batch
+  int* staging_y = nullptr;                      // pinned, batch
+  std::int64_t host_ns = 0, step_ns = 0;         // time on the host / in whole steps, every step
 
   explicit Impl(const MlpParams& p) : params(p) {}
 
   ~Impl() {  // best effort in a destructor: nothing to report to
     if (step_graph) cudaGraphExecDestroy(step_graph);
     if (loss_host) cudaFreeHost(loss_host);
+    if (staging_x) cudaFreeHost(staging_x);
+    if (staging_y) cudaFreeHost(staging_y);
     if (cublas) cublasDestroy(cublas);
     if (stream) cudaStreamDestroy(stream);
   }
@@ -60,7 +92,13 @@ struct MlpTrainer::Impl {
     if (params.steps_per_task < 1) throw std::invalid_argument("mlp: need at least 1 step per task");
     if (params.batch <= 0 || params.dataset_size < params.batch)
       throw std::invalid_argument("mlp: need 0 < batch <= dataset size");
+    if (params.profile == MlpProfile::seed001 && params.launch != MlpLaunch::eager)
+      throw std::invalid_argument("mlp: the seed001 profile launches eagerly (its batch comes from the host)");
+    if (!(params.host_us >= 0 && params.host_us <= 1e7))
+      throw std::invalid_argument("mlp: host work per step must be in 0..1e7 us");
   }
+
+  bool seed001() const { return params.profile == MlpProfile::seed001; }
 
   void setup() {
     validate();
@@ -75,19 +113,25 @@ struct MlpTrainer::Impl {
     BENCH_CUBLAS_CHECK(cublasSetWorkspace(cublas, cublas_workspace.get(), cublas_workspace.bytes()));
     BENCH_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&loss_host), sizeof(float)));
 
-    const MlpDataset data = make_mlp_dataset(params);
-    inputs = DeviceBuffer<float>(data.inputs.size());
-    labels = DeviceBuffer<int>(data.labels.size());
-    BENCH_CUDA_CHECK(cudaMemcpy(inputs.get(), data.inputs.data(), inputs.bytes(), cudaMemcpyHostToDevice));
-    BENCH_CUDA_CHECK(cudaMemcpy(labels.get(), data.labels.data(), labels.bytes(), cudaMemcpyHostToDevice));
+    // Every upload runs on the stream the work runs on (pageable sources: the copy has finished
+    // reading the host vector when cudaMemcpyAsync returns, and later work on the stream waits for it).
+    MlpDataset data = make_mlp_dataset(params);
+    if (seed001()) {
+      keep_on_host(data);
+    } else {
+      inputs = DeviceBuffer<float>(data.inputs.size());
+      labels = DeviceBuffer<int>(data.labels.size());
+      BENCH_CUDA_CHECK(cudaMemcpyAsync(inputs.get(), data.inputs.data(), inputs.bytes(), cudaMemcpyHostToDevice, stream));
+      BENCH_CUDA_CHECK(cudaMemcpyAsync(labels.get(), data.labels.data(), labels.bytes(), cudaMemcpyHostToDevice, stream));
+    }
 
     const std::vector<float> initial = make_mlp_initial_parameters(params);
     params_dev = DeviceBuffer<float>(layout.total);
     grads = DeviceBuffer<float>(layout.total);
     velocity = DeviceBuffer<float>(layout.total);
-    BENCH_CUDA_CHECK(cudaMemcpy(params_dev.get(), initial.data(), params_dev.bytes(), cudaMemcpyHostToDevice));
-    BENCH_CUDA_CHECK(cudaMemset(grads.get(), 0, grads.bytes()));
-    BENCH_CUDA_CHECK(cudaMemset(velocity.get(), 0, velocity.bytes()));
+    BENCH_CUDA_CHECK(cudaMemcpyAsync(params_dev.get(), initial.data(), params_dev.bytes(), cudaMemcpyHostToDevice, stream));
+    BENCH_CUDA_CHECK(cudaMemsetAsync(grads.get(), 0, grads.bytes(), stream));
+    BENCH_CUDA_CHECK(cudaMemsetAsync(velocity.get(), 0, velocity.bytes(), stream));
 
     ones = DeviceBuffer<float>(params.batch);
     launch_fill(ones.get(), 1.0f, params.batch, stream);
@@ -102,6 +146,57 @@ struct MlpTrainer::Impl {
     BENCH_CUDA_CHECK(cudaMemsetAsync(batch_counter.get(), 0, batch_counter.bytes(), stream));
     BENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
     if (params.launch == MlpLaunch::graph) capture_step();
+  }
+
+  /// seed001: the dataset as MNIST ships it, uint8 pixels (the synthetic samples mapped to 0..255),
+  /// and the pinned buffers each step assembles its batch in.
+  void keep_on_host(const MlpDataset& data) {
+    host_pixels.resize(data.inputs.size());
+    for (std::size_t i = 0; i < data.inputs.size(); ++i)
+      host_pixels[i] = static_cast<std::uint8_t>(std::clamp(std::lround(96.0f + 48.0f * data.inputs[i]), 0L, 255L));
+    host_labels = data.labels;
+    order.resize(static_cast<std::size_t>(data.count));
+    std::iota(order.begin(), order.end(), 0);
+    shuffle_rng.seed(params.seed + 17);
+    std::shuffle(order.begin(), order.end(), shuffle_rng);
+    BENCH_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&staging_x), batch_x_count() * sizeof(float)));
+    BENCH_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&staging_y), static_cast<std::size_t>(params.batch) * sizeof(int)));
+  }
+
+  std::size_t batch_x_count() const { return static_cast<std::size_t>(in(0)) * static_cast<std::size_t>(params.batch); }
+
+  /// seed001, on the host: the next `batch` samples of this epoch's shuffled order, pixels scaled to
+  /// [0, 1] and normalised as the example's transforms do, then `host_us` of further host work.
+  void assemble_batch_on_host() {
+    const auto dim = static_cast<std::size_t>(in(0));
+    for (int i = 0; i < params.batch; ++i) {
+      if (cursor == order.size()) {  // a new epoch: reshuffle, as DataLoader(shuffle=True) does
+        std::shuffle(order.begin(), order.end(), shuffle_rng);
+        cursor = 0;
+      }
+      const auto sample = static_cast<std::size_t>(order[cursor++]);
+      const std::uint8_t* px = &host_pixels[sample * dim];
+      float* x = staging_x + static_cast<std::size_t>(i) * dim;
+      for (std::size_t d = 0; d < dim; ++d) x[d] = (static_cast<float>(px[d]) / 255.0f - kPixelMean) / kPixelStd;
+      staging_y[i] = host_labels[sample];
+    }
+    busy_wait_us(params.host_us);
+  }
+
+  /// seed001: one whole step as the seed's loop ran it; returns the loss (read every step).
+  float host_fed_step() {
+    const std::int64_t t0 = now_ns();
+    assemble_batch_on_host();
+    const std::int64_t t1 = now_ns();
+    BENCH_CUDA_CHECK(cudaMemcpyAsync(batch_x.get(), staging_x, batch_x.bytes(), cudaMemcpyHostToDevice, stream));
+    BENCH_CUDA_CHECK(cudaMemcpyAsync(batch_y.get(), staging_y, batch_y.bytes(), cudaMemcpyHostToDevice, stream));
+    forward_backward();
+    launch_sgd_momentum(params_dev.get(), velocity.get(), grads.get(), static_cast<int>(layout.total),
+                        params.learning_rate, params.momentum, stream);
+    const float l = copy_loss();  // waits for the step, as loss.item() does
+    host_ns += t1 - t0;
+    step_ns += now_ns() - t0;
+    return l;
   }
 
   /// Records one training step (enqueue_step) into step_graph; nothing runs until it is launched.
@@ -187,6 +282,10 @@ void MlpTrainer::setup() { impl_->setup(); }
 
 float MlpTrainer::step() {
   Impl& m = *impl_;
+  if (m.seed001()) {
+    ++m.step_count;
+    return m.host_fed_step();
+  }
   if (m.step_graph)
     BENCH_CUDA_CHECK(cudaGraphLaunch(m.step_graph, m.stream));
   else
@@ -201,6 +300,7 @@ float MlpTrainer::compute_gradients(int batch_index) {
   if (batch_index < 0 || batch_index >= impl_->num_batches)
     throw std::out_of_range("mlp: batch index " + std::to_string(batch_index) + " out of range");
   Impl& m = *impl_;
+  if (m.seed001()) throw std::logic_error("mlp: compute_gradients needs the device-resident dataset (gpu-bound profile)");
   launch_select_batch(m.inputs.get(), m.labels.get(), m.in(0), m.params.batch, m.num_batches, m.batch_counter.get(),
                       batch_index, m.batch_x.get(), m.batch_y.get(), m.stream);
   m.forward_backward();
@@ -211,6 +311,10 @@ float MlpTrainer::last_loss() const { return impl_->copy_loss(); }
 std::vector<float> MlpTrainer::parameters() const { return impl_->download(impl_->params_dev); }
 std::vector<float> MlpTrainer::gradients() const { return impl_->download(impl_->grads); }
 long MlpTrainer::steps() const { return impl_->step_count; }
+double MlpTrainer::host_share() const {
+  return impl_->step_ns > 0 ? static_cast<double>(impl_->host_ns) / static_cast<double>(impl_->step_ns)
+                            : std::numeric_limits<double>::quiet_NaN();
+}
 void* MlpTrainer::native_stream() const { return impl_->stream; }
 
 std::size_t MlpTrainer::device_bytes() const {
@@ -228,28 +332,41 @@ namespace {
 class MlpWorkload final : public Workload {
  public:
   explicit MlpWorkload(const MlpParams& params)
-      : trainer_(std::make_unique<MlpTrainer>(params)), steps_per_task_(params.steps_per_task) {}
+      : trainer_(std::make_unique<MlpTrainer>(params)), steps_per_task_(params.steps_per_task),
+        seed001_(params.profile == MlpProfile::seed001) {}
 
-  void setup() override { trainer_->setup(); }
+  void setup() override {
+    trainer_->setup();
+    // seed001 tasks are whole epochs, too long to warm up with: a few steps load the kernels instead.
+    if (seed001_)
+      for (int k = 0; k < kSeed001WarmupSteps; ++k) {
+        trainer_->step();
+        if (k == 0) first_loss_ = trainer_->last_loss();
+      }
+  }
 
   void run_task() override {
     for (int k = 0; k < steps_per_task_; ++k) {
       trainer_->step();
-      if (trainer_->steps() == 1) first_loss_ = trainer_->last_loss();
+      if (std::isnan(first_loss_)) first_loss_ = trainer_->last_loss();
     }
   }
 
   std::size_t device_bytes() const override { return trainer_->device_bytes(); }
 
   WorkloadFacts facts() const override {
-    return {{"steps", static_cast<double>(trainer_->steps())},
-            {"loss_first", first_loss_},
-            {"loss_last", trainer_->last_loss()}};
+    WorkloadFacts f{{"steps", static_cast<double>(trainer_->steps())},
+                    {"loss_first", first_loss_},
+                    {"loss_last", trainer_->last_loss()}};
+    if (!std::isnan(trainer_->host_share())) f.emplace_back("host_share", trainer_->host_share());
+    return f;
   }
 
  private:
   std::unique_ptr<MlpTrainer> trainer_;
+  static constexpr int kSeed001WarmupSteps = 5;
   int steps_per_task_;
+  bool seed001_;
   double first_loss_ = std::numeric_limits<double>::quiet_NaN();
 };
 

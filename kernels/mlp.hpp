@@ -10,7 +10,16 @@
 // kernels overlap and the aggregate throughput rises. One timed task is steps_per_task steps (10:
 // about 1 ms alone), each of which waits for the device, as a training loop that reads its loss does.
 //
-// Launch: by default a step is captured once as a CUDA graph and replayed (MlpLaunch::graph), as
+// Profiles. `gpu-bound` (the default) keeps the dataset on the device and gathers each batch there,
+// so the GPU is busy ~95% of the time with one process: time-slicing pays a context switch at every
+// step and loses far more than N. `seed001` is the seed article's regime, PyTorch's MNIST example: the
+// dataset (uint8 pixels) lives on the host, each step shuffles, assembles and normalises its batch on
+// the CPU, spends `host_us` more on the host (the interpreter's and DataLoader's share of a Python
+// step), copies the batch through pinned memory, launches eagerly and reads the loss (`loss.item()`).
+// One task is one epoch (60000 samples / batch 64 = 938 steps), timed as completion. The GPU then
+// idles while the host works, and time-slicing has gaps to fill: MPS gains less.
+//
+// Launch (gpu-bound): by default a step is captured once as a CUDA graph and replayed (MlpLaunch::graph), as
 // training loops with CUDA graphs do. Launched kernel by kernel (MlpLaunch::eager) a step is bound by
 // the CPU's launch cost, which on the measured VMs differs by 20-40% from one process to the next
 // (docs/NOISE.md); the graph takes that cost out of the measurement. Either way the batch is gathered
@@ -24,6 +33,7 @@
 namespace bench_mps::kernels {
 
 enum class MlpLaunch { graph, eager };
+enum class MlpProfile { gpu_bound, seed001 };
 
 struct MlpParams {
   std::vector<int> layers{784, 512, 512, 10};  ///< input, hidden..., classes
@@ -35,7 +45,21 @@ struct MlpParams {
   bool read_loss = false;   ///< copy the loss to the host after every step, as training loops do
   MlpLaunch launch = MlpLaunch::graph;  ///< replay each step as one CUDA graph, or launch kernel by kernel
   int steps_per_task = 10;  ///< training steps one timed task runs (each waits for the device)
+  MlpProfile profile = MlpProfile::gpu_bound;
+  double host_us = 0;  ///< seed001: host work per step beyond assembling the batch, microseconds
 };
+
+/// `base` with the seed001 profile's defaults (inline: the harness, which links no CUDA, uses it too).
+inline MlpParams seed001_defaults(MlpParams p) {
+  p.profile = MlpProfile::seed001;
+  p.dataset_size = 60000;   // MNIST's training set
+  p.batch = 64;             // the example's --batch-size
+  p.steps_per_task = 938;   // one epoch: ceil(60000 / 64)
+  p.launch = MlpLaunch::eager;
+  p.read_loss = true;       // loss.item()
+  p.host_us = 150;          // calibrated to the seed's 35% GPU utilisation alone: docs/SEED001.md
+  return p;
+}
 
 /// One MLP on the current device, with its own stream and cuBLAS handle.
 class MlpTrainer {
@@ -59,6 +83,8 @@ class MlpTrainer {
   std::vector<float> gradients() const;
   std::size_t device_bytes() const;
   long steps() const;
+  /// seed001: fraction of the steps' wall time spent on the host (assembly + host_us), else NaN.
+  double host_share() const;
   /// The cudaStream_t all of this trainer's work runs on (as void*, to keep CUDA out of this header).
   void* native_stream() const;
 

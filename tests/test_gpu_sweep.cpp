@@ -67,5 +67,38 @@ TEST_F(GpuSweep, MlpTrainsUnderMps) {
   }
 }
 
+TEST_F(GpuSweep, Seed001ProfileRunsOneEpochPerWorker) {
+  const auto rows = sweep({"--workloads", "mlp", "--mlp-profile", "seed001", "--mlp-dataset", "6400", "--modes",
+                           "timeslice,mps", "--procs", "1,2"});
+  ASSERT_EQ(rows.size(), 4u);
+  for (const auto& [id, row] : rows) {
+    EXPECT_EQ(row.status, "ok") << id << ": " << row.reason;
+    EXPECT_EQ(row.tasks_total, row.procs) << id << ": one task (an epoch) per worker";
+    EXPECT_EQ(row.params.rfind("profile=seed001;", 0), 0u) << row.params;
+  }
+  for (const auto& w : harness::read_runs(tmp / "out" / "runs.csv")) {
+    EXPECT_EQ(w.fact("steps"), 5 + 938) << "5 warm-up steps, then one task of 938 steps: " << w.facts;
+    EXPECT_GT(w.fact("host_share"), 0.0) << w.facts;
+  }
+}
+
+// The seed's own client (scripts/examples/mnist_train.py) through exec: every MPS copy is proven a
+// client of the server, every time-sliced one runs with no server alive; the steps are read.
+TEST_F(GpuSweep, ExecReferenceClientIsProvenAnMpsClient) {
+  const auto torch = run_program("/bin/sh", {"-c", "python3 -c 'import torch; assert torch.cuda.is_available()'"});
+  if (torch.exit_code != 0) GTEST_SKIP() << "python3 with CUDA-enabled torch is not importable here";
+  const std::string script = (source_dir() / "scripts" / "examples" / "mnist_train.py").string();
+  const auto rows = sweep({"--workloads", "exec", "--command", "python3 " + script + " --samples 6400",
+                           "--exec-metric", "step_ms=([0-9.]+)", "--modes", "timeslice,mps", "--procs", "1,2"});
+  ASSERT_EQ(rows.size(), 4u);
+  for (const auto& [id, row] : rows) EXPECT_EQ(row.status, "ok") << id << ": " << row.reason;
+  for (const auto& w : harness::read_runs(tmp / "out" / "runs.csv")) {
+    EXPECT_EQ(w.fact("steps"), 100) << w.facts;
+    EXPECT_GT(w.fact("startup_s"), 0.0) << w.facts;
+    EXPECT_NE(w.facts.find(w.mode == "mps" ? "mps_proof=client_list" : "mps_proof=no_mps_server"), std::string::npos)
+        << w.run_id << ": " << w.facts;
+  }
+}
+
 }  // namespace
 }  // namespace bench_mps::testing

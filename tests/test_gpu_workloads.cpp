@@ -109,6 +109,31 @@ TEST_F(Gpu, MlpGradientsMatchDoublePrecisionReference) {
   }
 }
 
+TEST_F(Gpu, Seed001ProfileTrainsFromHostBatchesAndSpendsItsHostTime) {
+  MlpParams p = seed001_defaults(MlpParams{});
+  p.dataset_size = 6400;  // 100 steps an epoch: enough to see the loss fall, quick to build
+  MlpTrainer trainer(p);
+  trainer.setup();
+  const float first = trainer.step();
+  float last = first;
+  for (int i = 1; i < 500; ++i) last = trainer.step();  // five epochs, reshuffled each time
+  EXPECT_EQ(trainer.steps(), 500);
+  EXPECT_TRUE(std::isfinite(last));
+  EXPECT_LT(last, 0.5f * first) << "loss went from " << first << " to " << last;
+  // host_us of busy host work per step is at least that share of the step's wall time.
+  const double share = trainer.host_share();
+  EXPECT_GT(share, 0.0);
+  EXPECT_LT(share, 1.0);
+  MlpParams none = p;
+  none.host_us = 0;
+  MlpTrainer bare(none);
+  bare.setup();
+  for (int i = 0; i < 200; ++i) bare.step();
+  EXPECT_GT(share, bare.host_share()) << "host_us=" << p.host_us << " must add host time per step";
+  RecordProperty("host_share_default", std::to_string(share));
+  RecordProperty("host_share_zero", std::to_string(bare.host_share()));
+}
+
 class MlpLaunchModes : public Gpu, public ::testing::WithParamInterface<MlpLaunch> {};
 
 TEST_P(MlpLaunchModes, LossFallsByHalfWithin500Steps) {

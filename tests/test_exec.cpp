@@ -1,0 +1,159 @@
+// The exec workload end to end with real processes: CPU-only shell commands stand in for the user's
+// program and the fake nvidia-cuda-mps-control for MPS. A command "connects" to the fake daemon by
+// appending its pid to $CUDA_MPS_PIPE_DIRECTORY/clients, which the fake's get_client_list reports.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+#include "harness/proc_scan.hpp"
+#include "harness/results_reader.hpp"
+#include "tests/test_support.hpp"
+
+namespace bench_mps::testing {
+namespace {
+
+// Registers with the fake daemon where there is one, then reports 5 steps of 100.1..100.5 ms.
+const std::string kClient =
+    "[ -e \"$CUDA_MPS_PIPE_DIRECTORY/control\" ] && echo $$ >> \"$CUDA_MPS_PIPE_DIRECTORY/clients\"; "
+    "echo \"env idx=$BENCH_MPS_WORKER_INDEX n=$BENCH_MPS_PROCS mode=$BENCH_MPS_MODE\"; "
+    "for i in 1 2 3 4 5; do sleep 0.05; echo \"train step_ms=100.$i\"; done";
+
+class Exec : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(live_mps_process_count(), 0) << "an MPS daemon is already running on this machine";
+    env = fake_mps_env(tmp / "journal.log");
+    env.set.emplace_back("TMPDIR", tmp.path().string());
+  }
+  void TearDown() override { EXPECT_EQ(live_mps_process_count(), 0) << "a daemon was left behind"; }
+
+  fs::path out() const { return tmp / "out"; }
+  CommandOutput sweep(std::vector<std::string> extra) {
+    std::vector<std::string> a{"--workloads", "exec", "--repeats", "1", "--settle", "0", "--out", out().string()};
+    a.insert(a.end(), extra.begin(), extra.end());
+    return run_program(bench_mps_exe(), a, env, 120);
+  }
+  std::map<std::string, harness::SummaryRecord> summary() const {
+    std::map<std::string, harness::SummaryRecord> rows;
+    for (const auto& r : harness::read_summary(out() / "summary.csv")) rows[r.run_id] = r;
+    return rows;
+  }
+  std::string worker_status(const std::string& run_id, int worker) const {
+    for (const auto& w : harness::read_runs(out() / "runs.csv"))
+      if (w.run_id == run_id && w.worker == worker) return w.status + ": " + w.reason;
+    return "missing";
+  }
+
+  TempDir tmp;
+  Env env;
+};
+
+TEST_F(Exec, TimesEachCopyReadsItsStepsAndProvesItsMode) {
+  const auto r = sweep({"--command", kClient, "--exec-metric", "step_ms=([0-9.]+)", "--procs", "1,3",
+                        "--modes", "timeslice,mps"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = summary();
+  ASSERT_EQ(rows.size(), 4u);
+  for (const auto& [id, row] : rows) {
+    EXPECT_EQ(row.status, "ok") << id << ": " << row.reason;
+    EXPECT_EQ(row.tasks_total, row.procs) << id << ": one task per copy, its completion";
+  }
+  const auto workers = harness::read_runs(out() / "runs.csv");
+  ASSERT_EQ(workers.size(), 8u);
+  for (const auto& w : workers) {
+    // Completion covers the command's 5 sleeps of 50 ms; the metric is what it printed.
+    EXPECT_GE(w.fact("completion_s"), 0.25) << w.run_id;
+    EXPECT_NEAR(w.task_mean_ms, w.fact("completion_s") * 1e3, 1e-3 * w.task_mean_ms) << w.run_id;
+    EXPECT_EQ(w.fact("steps"), 5) << w.run_id;
+    EXPECT_NEAR(w.fact("step_mean_ms"), (100.1 + 100.2 + 100.3 + 100.4 + 100.5) / 5, 1e-9) << w.run_id;
+    EXPECT_NEAR(w.fact("step_p50_ms"), 100.3, 1e-9) << w.run_id;
+    EXPECT_GE(w.fact("startup_s"), -0.1) << w.run_id;
+    EXPECT_EQ(w.fact("exit_code"), 0) << w.run_id;
+    const bool mps = w.mode != "timeslice";
+    EXPECT_NE(w.facts.find(mps ? "mps_proof=client_list" : "mps_proof=no_mps_server"), std::string::npos)
+        << w.run_id << ": " << w.facts;
+    // Each copy saw its index, N and mode, and its output was kept.
+    const std::string kept = read_text(out() / "exec" / w.run_id / ("w" + std::to_string(w.worker) + ".stdout"));
+    EXPECT_NE(kept.find("env idx=" + std::to_string(w.worker) + " n=" + std::to_string(w.procs) + " mode=" + w.mode),
+              std::string::npos)
+        << kept;
+  }
+  // The start barrier: every copy's command started within 0.2 s of GO, after all were READY.
+  for (const auto& t : harness::read_tasks(out() / "tasks.csv")) EXPECT_LT(t.start_ms, 200.0) << t.run_id;
+}
+
+TEST_F(Exec, MpsCopyThatNeverConnectsIsUnproven) {
+  const auto r = sweep({"--command", "sleep 0.4", "--procs", "2", "--modes", "mps"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const auto rows = summary();
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows.begin()->second.status, "mps_unproven") << rows.begin()->second.reason;
+  EXPECT_NE(worker_status("r1-mps-exec-n2", 1).find("mps_unproven: never listed"), std::string::npos);
+}
+
+TEST_F(Exec, EveryFailureIsARecordedStatusAndTheSweepGoesOn) {
+  // N=1 succeeds; at N=5 copy 0 runs a missing program, 1 exits 3, 2 hangs past --timeout, 3 leaves a
+  // child behind, 4 succeeds. Pids of what must be killed go to files.
+  const fs::path d = tmp.path();
+  const std::string cmd =
+      "if [ \"$BENCH_MPS_PROCS\" = 1 ]; then exit 0; fi; case $BENCH_MPS_WORKER_INDEX in "
+      "0) no_such_program_bench_mps --flag ;; "
+      "1) echo first >&2; echo 'the last words' >&2; exit 3 ;; "
+      "2) sleep 60 & echo $! > " + (d / "hung.pid").string() + "; wait ;; "
+      "3) sleep 60 & echo $! > " + (d / "left.pid").string() + "; exit 0 ;; "
+      "*) exit 0 ;; esac";
+  const auto r = sweep({"--command", cmd, "--procs", "1,5", "--modes", "timeslice", "--timeout", "2"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const auto rows = summary();
+  ASSERT_EQ(rows.size(), 2u) << "both runs recorded";
+  EXPECT_EQ(rows.at("r1-timeslice-exec-n1").status, "ok");
+  EXPECT_NE(rows.at("r1-timeslice-exec-n5").status, "ok");
+  const std::string run = "r1-timeslice-exec-n5";
+  EXPECT_EQ(worker_status(run, 0).rfind("exec_not_found: ", 0), 0u) << worker_status(run, 0);
+  EXPECT_NE(worker_status(run, 0).find("no_such_program_bench_mps"), std::string::npos) << worker_status(run, 0);
+  EXPECT_EQ(worker_status(run, 1), "exec_failed: exited with code 3: the last words");
+  EXPECT_EQ(worker_status(run, 2).rfind("exec_timeout: still running after 2 s", 0), 0u) << worker_status(run, 2);
+  EXPECT_EQ(worker_status(run, 3).rfind("exec_left_children: ", 0), 0u) << worker_status(run, 3);
+  EXPECT_NE(worker_status(run, 3).find("(sleep)"), std::string::npos) << worker_status(run, 3);
+  EXPECT_EQ(worker_status(run, 4), "ok: ");
+  for (const char* f : {"hung.pid", "left.pid"}) {
+    const pid_t pid = static_cast<pid_t>(std::stol(read_text(d / f)));
+    EXPECT_TRUE(wait_until([&] { return !harness::process_alive(pid); }, 2)) << f << ": pid " << pid << " still runs";
+  }
+}
+
+TEST_F(Exec, OutputIsKeptUpToTheCap) {
+  const auto r = sweep({"--command", "head -c 10000 /dev/zero | tr '\\0' x; echo; echo oops >&2", "--procs", "1",
+                        "--modes", "timeslice", "--exec-log-cap", "100"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string kept = read_text(out() / "exec" / "r1-timeslice-exec-n1" / "w0.stdout");
+  EXPECT_EQ(kept.substr(0, 100), std::string(100, 'x'));
+  EXPECT_NE(kept.find("output cut here, 100 bytes kept"), std::string::npos);
+  EXPECT_LT(kept.size(), 200u);
+  EXPECT_EQ(read_text(out() / "exec" / "r1-timeslice-exec-n1" / "w0.stderr"), "oops\n");
+  EXPECT_EQ(harness::read_runs(out() / "runs.csv").front().fact("stdout_bytes"), 10001);
+}
+
+TEST_F(Exec, BadExecOptionsAreUsageErrors) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+      {{"--procs", "1"}, "--command: the exec workload needs a command"},
+      {{"--command", "true", "--exec-metric", "step_ms=[0-9.]+"}, "must have exactly one capture group, it has 0"},
+      {{"--command", "true", "--exec-metric", "(a)(b)"}, "must have exactly one capture group, it has 2"},
+      {{"--command", "true", "--exec-metric", "step_ms=([0-9.]+"}, "is not a valid regular expression"},
+  };
+  for (const auto& [extra, message] : cases) {
+    const auto r = sweep(extra);
+    EXPECT_EQ(r.exit_code, 2) << message;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(out())) << "nothing may be written: " << message;
+  }
+  const auto r = run_program(bench_mps_exe(), {"--workloads", "cpu", "--command", "true", "--out", out().string()}, env);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("add --workloads exec"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace bench_mps::testing
