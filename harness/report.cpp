@@ -4,6 +4,7 @@
 // input defects (exit 2) and a missing matplotlib (exit 3) are found before anything is written.
 #include "harness/report.hpp"
 
+#include <algorithm>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -50,7 +51,9 @@ Rendered render_results(const fs::path& dir, const fs::path& seeds_file) {
   const ResultsFolder folder = read_results_folder(dir);
   const std::vector<TaskSample> tasks = read_tasks(dir / "tasks.csv");
   const std::vector<SeedRatio> seeds = seed_ratios(read_seeds(seeds_file));
-  const ReportData data = aggregate_results(folder.summary, tasks);
+  ReportData data = aggregate_results(folder.summary, tasks);
+  if (std::any_of(folder.summary.begin(), folder.summary.end(), [](const SummaryRecord& r) { return r.workload == "exec"; }))
+    aggregate_exec(read_runs(dir / "runs.csv"), data);
   Rendered r;
   r.plan = results_plot_plan(data, seeds, gpu_title(folder.meta));
   r.markdown = render_results_report(data, folder.meta, seeds, r.plan, folder_name(dir));

@@ -46,6 +46,42 @@ std::map<std::pair<std::string, std::string>, std::string> series_labels(const s
 
 }  // namespace
 
+void aggregate_exec(const std::vector<WorkerRecord>& workers, ReportData& data) {
+  std::set<std::string> failed;
+  for (const FailedRun& f : data.failed) failed.insert(f.run_id);
+  std::map<std::pair<int, int>, std::vector<const WorkerRecord*>> cells;  // (mode order, N)
+  for (const WorkerRecord& w : workers) {
+    if (w.run_id.find("-exec-n") == std::string::npos || failed.count(w.run_id) || w.status != "ok") continue;
+    const auto mode = std::find(data.modes.begin(), data.modes.end(), w.mode);
+    if (mode == data.modes.end()) continue;
+    cells[{static_cast<int>(mode - data.modes.begin()), w.procs}].push_back(&w);
+  }
+  for (const auto& [key, copies] : cells) {
+    ExecCell c;
+    c.mode = data.modes[static_cast<std::size_t>(key.first)];
+    c.procs = key.second;
+    c.copies = static_cast<int>(copies.size());
+    std::vector<double> completion, startup, steps, step_ms;
+    for (const WorkerRecord* w : copies) {
+      completion.push_back(w->fact("completion_s"));
+      startup.push_back(w->fact("startup_s"));
+      steps.push_back(w->fact("steps"));
+      step_ms.push_back(w->fact("step_mean_ms"));
+    }
+    c.completion_s = mean(completion);
+    c.startup_s = mean(startup);
+    c.steps = mean(steps);
+    c.step_ms = mean(step_ms);
+    data.exec.push_back(c);
+  }
+}
+
+std::string regime_of(const std::string& workload, const std::string& params) {
+  if (workload == "exec") return "seed001";
+  if (workload == "mlp") return params.find("profile=seed001") != std::string::npos ? "seed001" : "gpu-bound";
+  return workload;
+}
+
 Spread spread_of(const std::vector<double>& values) {
   std::vector<double> finite;
   for (double v : values)
@@ -121,7 +157,9 @@ ReportData aggregate_results(const std::vector<SummaryRecord>& summary, const st
         c.mode = mode;
         c.active_thread_pct = first.active_thread_pct;
         c.procs = n;
-        std::vector<double> mean_ms, p99_ms, tput, rel_time, rel_tput, speedup;
+        c.regime = regime_of(c.workload, c.params);
+        std::vector<double> mean_ms, p99_ms, tput, rel_time, rel_tput, speedup, ts_rel_time, makespan, ts_rel_makespan,
+            util;
         for (const SummaryRecord* r : it->second) {
           ++c.runs;
           if (!is_ok(*r)) {
@@ -138,6 +176,12 @@ ReportData aggregate_results(const std::vector<SummaryRecord>& summary, const st
           if (mode != "timeslice")
             if (const SummaryRecord* ts = partner(series, "timeslice", n, r->repeat))
               speedup.push_back(r->throughput_tasks_per_s / ts->throughput_tasks_per_s);
+          makespan.push_back(r->makespan_s);
+          util.push_back(r->gpu_util_mean);
+          if (const SummaryRecord* ts1 = partner(series, "timeslice", 1, r->repeat)) {
+            ts_rel_time.push_back(r->task_mean_ms / ts1->task_mean_ms);
+            ts_rel_makespan.push_back(r->makespan_s / ts1->makespan_s);
+          }
         }
         c.task_mean_ms = spread_of(mean_ms);
         c.task_p99_ms = spread_of(p99_ms);
@@ -145,6 +189,10 @@ ReportData aggregate_results(const std::vector<SummaryRecord>& summary, const st
         c.relative_task_time = spread_of(rel_time);
         c.relative_throughput = spread_of(rel_tput);
         c.speedup_vs_timeslice = spread_of(speedup);
+        c.task_time_vs_timeslice_alone = spread_of(ts_rel_time);
+        c.makespan_s = spread_of(makespan);
+        c.makespan_vs_timeslice_alone = spread_of(ts_rel_makespan);
+        c.gpu_util = spread_of(util);
         c.tasks = distribution_of(task_ms[{series, mode, n}]);
         data.cells.push_back(c);
       }

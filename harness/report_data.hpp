@@ -40,11 +40,30 @@ struct ReportCell {
   Spread relative_task_time;    ///< task_mean_ms over the same repeat's N=1 run (same series and mode)
   Spread relative_throughput;   ///< throughput over the same repeat's N=1 run
   Spread speedup_vs_timeslice;  ///< throughput over the same repeat's time-sliced run at this N (MPS modes)
+  // On the seed articles' basis, one process time-sliced (the same repeat's time-sliced N=1 run):
+  Spread task_time_vs_timeslice_alone;  ///< task_mean_ms / time-sliced N=1 task_mean_ms
+  Spread makespan_s;                    ///< first task's start to last task's end
+  Spread makespan_vs_timeslice_alone;   ///< makespan_s / time-sliced N=1 makespan_s (N copies' completion)
+  Spread gpu_util;                      ///< gpu_util_mean, fraction
+  /// "seed001" (a fixed amount of work per process whose GPU idles between steps: exec, mlp's seed001
+  /// profile), "gpu-bound" (mlp's default), else the workload's name.
+  std::string regime;
   TaskTimeDistribution tasks;
 };
 
 struct FailedRun {
   std::string run_id, status, reason;
+};
+
+/// The exec workload at one mode and N, over every copy of its ok runs (from runs.csv's facts).
+struct ExecCell {
+  std::string mode;
+  int procs = 0;
+  int copies = 0;
+  double completion_s = 0;  ///< mean over copies: the command's start to its exit
+  double startup_s = 0;     ///< mean time before its first reported step (NaN without --exec-metric)
+  double steps = 0;         ///< mean steps reported per copy
+  double step_ms = 0;       ///< mean over copies of their mean step time
 };
 
 struct ReportData {
@@ -54,12 +73,19 @@ struct ReportData {
   std::vector<ReportCell> cells;    ///< ordered by series, mode, N
   int runs_total = 0;
   std::vector<FailedRun> failed;
+  std::vector<ExecCell> exec;       ///< by mode (time-sliced first), then N; empty without exec runs
   /// The cell of (series, mode, N), or nullptr.
   const ReportCell* find(const std::string& series, const std::string& mode, int procs) const;
 };
 
 /// Aggregates summary.csv rows and tasks.csv samples (tasks of runs not ok or unknown are ignored).
 ReportData aggregate_results(const std::vector<SummaryRecord>& summary, const std::vector<TaskSample>& tasks);
+
+/// Fills data.exec from runs.csv rows of exec runs that are ok in data (failed runs are left out).
+void aggregate_exec(const std::vector<WorkerRecord>& workers, ReportData& data);
+
+/// ReportCell::regime of a workload and its parameter string.
+std::string regime_of(const std::string& workload, const std::string& params);
 
 /// `time-sliced`, `MPS`, `MPS 50% threads`: a mode as prose.
 std::string mode_label(const std::string& mode);

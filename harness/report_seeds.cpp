@@ -48,8 +48,9 @@ std::vector<SeedRatio> seed_ratios(const std::vector<SeedPoint>& points) {
   for (const Key& key : order) {
     const auto& [source, procs, mode] = key;
     if (procs == 1) continue;
-    auto alone = values.find({source, 1, mode});
-    if (alone == values.end()) alone = values.find({source, 1, "timeslice"});
+    // The seeds' own basis: one process alone, time-sliced (the same mode only if that is missing).
+    auto alone = values.find({source, 1, "timeslice"});
+    if (alone == values.end()) alone = values.find({source, 1, mode});
     if (alone == values.end()) continue;
     const SeedPoint* first = nullptr;
     for (const SeedPoint& p : points)
@@ -69,6 +70,7 @@ std::vector<SeedRatio> seed_ratios(const std::vector<SeedPoint>& points) {
                 median(alone->second),
                 0};
     r.ratio = r.value / r.alone;
+    r.metric = first->metric;
     out.push_back(r);
   }
   return out;

@@ -80,7 +80,7 @@ void add_workload_options(CLI::App& app, WorkloadConfig& c) {
          "a task is one epoch of 938 steps; GPU ~35% busy alone)")
       ->check(CLI::IsMember(mlp_profile_names()))->group(mlp)->default_str("gpu-bound");
   app.add_option("--mlp-host-us", c.mlp.host_us,
-                 "seed001: host work per step besides assembling the batch, microseconds (default 150 for seed001)")
+                 "seed001: host work per step besides assembling the batch, microseconds (default 135 for seed001)")
       ->check(CLI::Range(0.0, 1e7))->group(mlp);
   app.add_option("--mlp-layers", c.mlp.layers, "layer sizes, input first, classes last")
       ->delimiter(',')->check(CLI::PositiveNumber)->group(mlp)->capture_default_str();

@@ -10,6 +10,12 @@
 #   spin110     a default run with 10% longer spin kernels -> OUT_DIR/spin110
 #   interrupt   Ctrl-C in the middle of an MPS block, then SIGKILL + a new run, then --resume
 #   fault       bench_mps --scenario fault --procs 4 -> OUT_DIR/fault
+#   exec        the PyTorch reference client (scripts/examples/mnist_train.py) through exec, N=1,5,10,
+#               time-sliced and MPS -> OUT_DIR/exec, and alone for 3 epochs -> OUT_DIR/util-exec
+#   seed001     mlp --mlp-profile seed001, N=1,5,10, time-sliced and MPS, 5 repeats -> OUT_DIR/seed001,
+#               and alone for 10 epochs -> OUT_DIR/util-seed001
+#   dutycycle[:POINT,...]  scripts/duty_cycle.sh (those points, or all) -> OUT_DIR/dutycycle
+#   calibrate   seed001 alone at several host works per step (UTIL_ONLY=1) -> OUT_DIR/dutycycle
 # Full logs go to OUT_DIR/*.log; the result folders are packed into OUT_DIR/results.tar.gz. It never
 # changes the GPU's settings and checks that no MPS daemon is left after every step.
 set -uo pipefail
@@ -66,9 +72,34 @@ for step in "$@"; do
     fault)
       "$bench" --scenario fault --procs 4 --out "$out/runs/fault" >"$out/fault.log" 2>&1
       echo "fault: rc=$?"; sed -n '/^fault isolation/,$p' "$out/fault.log" ;;
+    exec)
+      client="python3 scripts/examples/mnist_train.py"
+      "$bench" --workloads exec --command "$client --epochs 3" --exec-metric 'step_ms=([0-9.]+)' --procs 1 \
+        --modes timeslice --repeats 1 --out "$out/runs/util-exec" >"$out/util-exec.log" 2>&1
+      echo "exec (alone, 3 epochs): rc=$?"
+      "$bench" --workloads exec --command "$client" --exec-metric 'step_ms=([0-9.]+)' --procs 1,5,10 \
+        --modes timeslice,mps --repeats 3 --out "$out/runs/exec" >"$out/exec.log" 2>&1
+      echo "exec: rc=$?"; sed -n '/^workload/,/^$/p' "$out/exec.log"
+      grep -ho "mps_proof=[a-z_]*" "$out/runs/exec/runs.csv" | sort | uniq -c ;;
+    seed001)
+      "$bench" --workloads mlp --mlp-profile seed001 --procs 1 --modes timeslice --repeats 1 --tasks 10 \
+        --out "$out/runs/util-seed001" >"$out/util-seed001.log" 2>&1
+      echo "seed001 (alone, 10 epochs): rc=$? gpu_util_mean=$(awk -F, 'NR==2 {print $19}' "$out/runs/util-seed001/summary.csv")"
+      "$bench" --workloads mlp --mlp-profile seed001 --procs 1,5,10 --modes timeslice,mps --repeats 5 \
+        --out "$out/runs/seed001" >"$out/seed001.log" 2>&1
+      echo "seed001: rc=$?"; sed -n '/^workload/,/^$/p' "$out/seed001.log" ;;
+    dutycycle)
+      scripts/duty_cycle.sh "$out/runs/dutycycle" ;;
+    dutycycle:*)
+      IFS=, read -r -a pts <<<"${step#dutycycle:}"
+      scripts/duty_cycle.sh "$out/runs/dutycycle" "${pts[@]}" ;;
+    calibrate)
+      UTIL_ONLY=1 scripts/duty_cycle.sh "$out/runs/dutycycle" seed001:0 seed001:25 seed001:50 seed001:75 \
+        seed001:100 seed001:150 seed001:200 seed001:300 ;;
     *) echo "unknown step $step" ;;
   esac
   echo "  [$step took $(( $(date +%s) - t0 )) s]"
   check_clean "$step"
 done
-tar -czf "$out/results.tar.gz" -C "$out/runs" . && rm -rf "$out/runs"
+pack() { tar -czf "$out/results.tar.gz" -C "$out/runs" . && rm -rf "$out/runs"; }
+pack

@@ -83,6 +83,17 @@ TEST_F(Exec, TimesEachCopyReadsItsStepsAndProvesItsMode) {
   }
   // The start barrier: every copy's command started within 0.2 s of GO, after all were READY.
   for (const auto& t : harness::read_tasks(out() / "tasks.csv")) EXPECT_LT(t.start_ms, 200.0) << t.run_id;
+
+  // The report: completion, start-up and steps per mode and N, and seed 001 beside it on its basis.
+  const auto rep = run_program(bench_mps_exe(), {"report", out().string()}, env, 120);
+  ASSERT_EQ(rep.exit_code, 0) << rep.err;
+  const std::string md = read_text(out() / "report.md");
+  const auto section = md.substr(md.find("## Your program (exec)"));
+  for (const char* row : {"| timeslice | 1 | 1 |", "| timeslice | 3 | 3 |", "| mps | 1 | 1 |", "| mps | 3 | 3 |"})
+    EXPECT_NE(section.find(row), std::string::npos) << row << "\n" << section;
+  EXPECT_NE(section.find("| 5 | 100.300 |"), std::string::npos) << "5 steps of mean 100.3 ms\n" << section;
+  EXPECT_NE(md.find("| 10 | seed 001 (Tesla P100) | 221 s (2.76x) | 124 s (1.55x) | 1.78 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("ours: exec (seed 001's regime"), std::string::npos) << md;
 }
 
 TEST_F(Exec, MpsCopyThatNeverConnectsIsUnproven) {
