@@ -6,6 +6,7 @@
 #include "harness/compare.hpp"
 #include "harness/errors.hpp"
 #include "harness/format.hpp"
+#include "harness/meta.hpp"
 #include "harness/report.hpp"
 #include "harness/resume.hpp"
 #include "harness/sweep.hpp"
@@ -24,12 +25,20 @@ int main(int argc, char** argv) {
   CompareArgs compare;
   CLI::App* compare_cmd = add_compare_command(app, compare);
   spec.argv.assign(argv, argv + argc);
+  app.set_version_flag("--version", version_line(), "print the version, git sha and CUDA version, then exit");
+  app.footer(
+      "Exit codes: 0 ok; 1 a run failed, or compare --fail-on-regression found a regression (or compared "
+      "nothing); 2 bad command line or input files (one line, nothing written); 3 the machine cannot run it "
+      "(no GPU, no nvidia-cuda-mps-control, a foreign MPS daemon, the compute mode, too little GPU memory); "
+      "128+N stopped by signal N.");
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "bench_mps: error: " << one_line(e.what()) << "\n";
@@ -51,6 +60,10 @@ int main(int argc, char** argv) {
     return run_sweep(spec);
   } catch (const UsageError& e) {
     std::cerr << "bench_mps: error: " << one_line(e.what()) << "\n";
+    return kExitUsage;
+  } catch (const nlohmann::json::exception& e) {  // a stored value of the wrong type, deep in meta.json
+    std::cerr << "bench_mps: error: " << (spec.resume ? spec.out_dir + "/meta.json" : std::string("meta.json"))
+              << ": a value has the wrong type (" << one_line(e.what()) << ")\n";
     return kExitUsage;
   } catch (const EnvironmentError& e) {
     std::cerr << "bench_mps: " << one_line(e.what()) << "\n";

@@ -10,6 +10,7 @@
 
 #include "harness/compare_output.hpp"
 #include "harness/errors.hpp"
+#include "harness/format.hpp"
 #include "harness/results_reader.hpp"
 #include "harness/results_writer.hpp"
 
@@ -76,11 +77,34 @@ int run_compare(const CompareArgs& args) {
   check_output_file("--csv", args.csv_file);
   report.base_dir = args.base;
   report.new_dir = args.next;
+  if (!args.out_dir.empty()) {  // like a sweep's --out: never overwrite what is there
+    std::error_code ec;
+    for (const char* name : {"comparison.csv", "comparison.md", "comparison.json"})
+      if (fs::exists(fs::path(args.out_dir) / name, ec))
+        throw UsageError("--out " + args.out_dir + ": already holds a comparison (" + name + "); choose another folder");
+  }
   const ResultsFolder base = read_results_folder(args.base);
   const ResultsFolder next = read_results_folder(args.next);
-  check_same_gpu(base.meta, next.meta, args.allow_different_gpu);
-  report.metadata = diff_metadata(base.meta, next.meta);
+  try {
+    check_same_gpu(base.meta, next.meta, args.allow_different_gpu);
+    report.metadata = diff_metadata(base.meta, next.meta);
+  } catch (const nlohmann::json::exception& e) {
+    throw ResultsError((fs::path(args.base) / "meta.json").string() + " or " + (fs::path(args.next) / "meta.json").string() +
+                       ": a value has the wrong type (" + one_line(e.what()) + ")");
+  }
   report.comparison = compare_runs(base.summary, next.summary, report.options);
+  if (report.comparison.pairs.empty()) {
+    std::string hint;
+    if (!report.options.ignore_params) {
+      CompareOptions loose = report.options;
+      loose.ignore_params = true;
+      if (!compare_runs(base.summary, next.summary, loose).pairs.empty())
+        hint = "; their configurations differ only in parameters: add --ignore-params to pair them anyway";
+    }
+    std::cerr << "bench_mps: compare: the two folders have no configuration in common, nothing was compared" << hint
+              << "\n";
+    if (args.fail_on_regression) return kExitFailed;
+  }
 
   const std::string md = render_comparison_markdown(report);
   const std::string csv = render_comparison_csv(report);

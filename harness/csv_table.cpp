@@ -17,6 +17,7 @@ double parse_cell_double(const std::string& cell, const std::string& where, bool
   const double v = std::strtod(cell.c_str(), &end);
   if (end != cell.c_str() + cell.size() || errno == ERANGE)
     throw ResultsError(where + ": '" + cell.substr(0, 40) + "' is not a number");
+  if (!std::isfinite(v)) throw ResultsError(where + ": '" + cell.substr(0, 40) + "' is not a finite number");
   return v;
 }
 

@@ -6,11 +6,20 @@
 #include <cctype>
 #include <thread>
 
+#include <cuda_runtime_api.h>  // CUDART_VERSION only: the harness links no CUDA
+
 #include "bench_mps_git_info.hpp"
 #include "harness/format.hpp"
 #include "harness/results_schema.hpp"
 
 namespace bench_mps::harness {
+
+std::string version_line() {
+  return std::string("bench_mps ") + BENCH_MPS_VERSION + " (git " + BENCH_MPS_GIT_SHA +
+         (BENCH_MPS_GIT_DIRTY ? ", dirty" : "") + "; built with CUDA " + std::to_string(CUDART_VERSION / 1000) + "." +
+         std::to_string(CUDART_VERSION % 1000 / 10) + ")";
+}
+
 namespace {
 
 nlohmann::json host_json() {

@@ -15,6 +15,9 @@ namespace bench_mps::harness {
 nlohmann::json make_meta(const SweepSpec& spec, const std::optional<GpuStaticInfo>& gpu,
                          const std::string& mps_control_path);
 
+/// "bench_mps 0.1.0 (git <sha>[, dirty]; built with CUDA 13.0)": what --version prints.
+std::string version_line();
+
 /// Short file-name-safe GPU name: "NVIDIA H100 80GB HBM3" -> "h100-80gb-hbm3".
 std::string gpu_slug(const std::string& gpu_name);
 

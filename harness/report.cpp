@@ -55,8 +55,12 @@ Rendered render_results(const fs::path& dir, const fs::path& seeds_file) {
   if (std::any_of(folder.summary.begin(), folder.summary.end(), [](const SummaryRecord& r) { return r.workload == "exec"; }))
     aggregate_exec(read_runs(dir / "runs.csv"), data);
   Rendered r;
-  r.plan = results_plot_plan(data, seeds, gpu_title(folder.meta));
-  r.markdown = render_results_report(data, folder.meta, seeds, r.plan, folder_name(dir));
+  try {
+    r.plan = results_plot_plan(data, seeds, gpu_title(folder.meta));
+    r.markdown = render_results_report(data, folder.meta, seeds, r.plan, folder_name(dir));
+  } catch (const nlohmann::json::exception& e) {
+    throw ResultsError((dir / "meta.json").string() + ": a value has the wrong type (" + one_line(e.what()) + ")");
+  }
   return r;
 }
 

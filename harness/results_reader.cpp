@@ -31,6 +31,14 @@ nlohmann::json read_meta(const fs::path& dir) {
   if (version != kResultsSchemaVersion)
     throw ResultsError(file.string() + ": schema version " + std::to_string(version) + ", this bench_mps reads " +
                        std::to_string(kResultsSchemaVersion));
+  // The sections every command reads: each an object (gpu may be null: a CPU-only run), argv a list.
+  for (const char* section : {"sweep", "gpu", "mps", "tool", "host", "cpus"}) {
+    if (!meta.contains(section) || meta[section].is_object() || (meta[section].is_null() && std::string(section) == "gpu"))
+      continue;
+    throw ResultsError(file.string() + ": \"" + section + "\" is a " + meta[section].type_name() + ", not an object");
+  }
+  if (meta.contains("argv") && !meta["argv"].is_array())
+    throw ResultsError(file.string() + ": \"argv\" is a " + std::string(meta["argv"].type_name()) + ", not a list");
   return meta;
 }
 
@@ -44,7 +52,11 @@ std::vector<SummaryRecord> read_summary(const fs::path& file) {
   std::size_t line = 1;
   for (const auto& c : read_csv_columns(file, cols)) {
     const std::string at = file.string() + " line " + std::to_string(++line);
-    auto num = [&](int i) { return parse_cell_double(c[i], at + " " + cols[i]); };
+    auto num = [&](int i) {  // every metric of a run is a count, a time, a rate or a fraction: never negative
+      const double v = parse_cell_double(c[i], at + " " + cols[i]);
+      if (v < 0) throw ResultsError(at + " " + cols[i] + ": " + c[i] + " is negative");
+      return v;
+    };
     auto integer = [&](int i) { return parse_cell_long(c[i], at + " " + cols[i]); };
     SummaryRecord r;
     r.run_id = c[0];

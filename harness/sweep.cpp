@@ -389,12 +389,10 @@ class Sweep {
 
 int run_sweep(const SweepSpec& spec) {
   check_out_dir(spec);
+  if (spec.resume) check_same_sweep(spec, read_meta(spec.out_dir));
+  Environment env = preflight(spec);  // before any repair: a machine that cannot run it changes nothing
   std::optional<ResumeState> resumed;
-  if (spec.resume) {
-    check_same_sweep(spec, read_meta(spec.out_dir));
-    resumed = prepare_resume(spec.out_dir);  // repairs only after every check passed
-  }
-  Environment env = preflight(spec);
+  if (spec.resume) resumed = prepare_resume(spec.out_dir);  // repairs only after every check passed
   const fs::path out = choose_out_dir(spec, env);
   std::error_code ec;
   fs::create_directories(out, ec);

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "harness/errors.hpp"
+#include "harness/cli_checks.hpp"
 #include "harness/format.hpp"
 
 namespace bench_mps::harness {
@@ -97,15 +98,15 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
       app.add_option("--workloads", raw.workloads,
                      "spin, mlp, exec (your --command) (default spin,mlp; spin for --scenario fault)")->group(sweep);
   app.add_option("--repeats", spec.repeats, "repeats of every configuration (see README: why 5)")
-      ->check(CLI::Range(1, 1000))->group(sweep)->capture_default_str();
+      ->check(whole_in(1, 1000))->group(sweep)->capture_default_str();
   auto* tasks = app.add_option("--tasks", spec.tasks, "timed tasks per worker (default: per workload)")
-                    ->check(CLI::Range(1L, 100000000L))->group(sweep);
+                    ->check(whole_in(1, 100000000))->group(sweep);
   auto* duration = app.add_option("--duration", spec.duration_s, "run each worker this many seconds instead")
-                       ->check(CLI::Range(0.001, 86400.0))->group(sweep);
+                       ->check(finite_in(0.001, 86400.0))->group(sweep);
   tasks->excludes(duration);
   app.add_option("--warmup", spec.warmup,
                  "untimed tasks per worker before the start barrier (default 2; 0 for exec and mlp's seed001 profile)")
-      ->check(CLI::Range(0, 100000))->group(sweep);
+      ->check(whole_in(0, 100000))->group(sweep);
   auto* out = app.add_option("--out", spec.out_dir, "results folder (default results/<date>-<gpu>)")->group(sweep);
   app.add_option("--resume", raw.resume_dir, "continue the interrupted sweep in this results folder")
       ->group(sweep)->excludes(out);
@@ -117,13 +118,13 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
 
   const std::string limits = "limits";
   app.add_option("--timeout", spec.run_timeout_s, "seconds a run may take after the start barrier")
-      ->check(CLI::Range(0.1, 86400.0))->group(limits)->capture_default_str();
+      ->check(finite_in(0.1, 86400.0))->group(limits)->capture_default_str();
   app.add_option("--ready-timeout", spec.ready_timeout_s, "seconds workers may take to become READY")
-      ->check(CLI::Range(0.1, 86400.0))->group(limits)->capture_default_str();
+      ->check(finite_in(0.1, 86400.0))->group(limits)->capture_default_str();
   app.add_option("--mps-max-clients", spec.mps_max_clients, "clients one MPS server accepts (48 on Volta and newer)")
-      ->check(CLI::Range(1, 1024))->group(limits)->capture_default_str();
+      ->check(whole_in(1, 1024))->group(limits)->capture_default_str();
   app.add_option("--settle", spec.settle_s, "idle seconds before every run (lets the last run's teardown finish)")
-      ->check(CLI::Range(0.0, 600.0))->group(limits)->capture_default_str();
+      ->check(finite_in(0.0, 600.0))->group(limits)->capture_default_str();
   app.add_flag("!--no-pin", spec.pin_cpus, "do not pin each worker to its own CPU core")->group(limits);
   app.add_option("--worker", spec.worker_exe, "worker executable (default: bench_worker beside bench_mps)")->group("");
 

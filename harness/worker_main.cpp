@@ -8,6 +8,7 @@
 #include <string>
 #include <unistd.h>
 
+#include "harness/cli_checks.hpp"
 #include "harness/cpu_workload.hpp"
 #include "harness/exec_workload.hpp"
 #include "harness/worker_protocol.hpp"
@@ -122,12 +123,12 @@ int main(int argc, char** argv) {
   WorkerOptions o;
   CLI::App app{"bench_worker: one workload instance driven by bench_mps (see worker_protocol.hpp)"};
   app.add_option("--workload", o.workload, "workload name")->required()->check(CLI::IsMember(worker_workload_names()));
-  app.add_option("--worker-index", o.worker_index, "index of this worker in its run")->check(CLI::NonNegativeNumber);
-  auto* tasks = app.add_option("--tasks", o.tasks, "timed tasks to run")->check(CLI::PositiveNumber);
+  app.add_option("--worker-index", o.worker_index, "index of this worker in its run")->check(whole_in(0, 1000000));
+  auto* tasks = app.add_option("--tasks", o.tasks, "timed tasks to run")->check(whole_in(1, 1000000000000LL));
   auto* duration = app.add_option("--duration-s", o.duration_s, "run tasks for this long instead")
-                       ->check(CLI::PositiveNumber);
+                       ->check(finite_in(1e-9, 1e7));
   tasks->excludes(duration);
-  app.add_option("--warmup", o.warmup, "untimed tasks before READY")->check(CLI::NonNegativeNumber);
+  app.add_option("--warmup", o.warmup, "untimed tasks before READY")->check(whole_in(0, 1000000));
   add_workload_options(app, o.config);
   try {
     app.parse(argc, argv);

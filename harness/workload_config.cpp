@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "harness/cli_checks.hpp"
 #include "harness/format.hpp"
 
 namespace bench_mps::harness {
@@ -59,13 +60,13 @@ std::string mlp_launch_name(kernels::MlpLaunch launch) {
 void add_workload_options(CLI::App& app, WorkloadConfig& c) {
   const std::string spin = "spin workload";
   app.add_option("--spin-blocks", c.spin.blocks, "thread blocks per spin launch")
-      ->check(CLI::PositiveNumber)->group(spin)->capture_default_str();
+      ->check(whole_in(1, 1000000))->group(spin)->capture_default_str();
   app.add_option("--spin-threads", c.spin.threads, "threads per block")
-      ->check(CLI::Range(1, 1024))->group(spin)->capture_default_str();
+      ->check(whole_in(1, 1024))->group(spin)->capture_default_str();
   app.add_option("--spin-us", c.spin.launch_us, "busy time of one launch, microseconds")
-      ->check(CLI::Range(0.1, 1e7))->group(spin)->capture_default_str();
+      ->check(finite_in(0.1, 1e7))->group(spin)->capture_default_str();
   app.add_option("--spin-launches", c.spin.launches, "launches per task")
-      ->check(CLI::PositiveNumber)->group(spin)->capture_default_str();
+      ->check(whole_in(1, 10000000))->group(spin)->capture_default_str();
 
   const std::string mlp = "mlp workload";
   // First, so that its defaults apply before any --mlp-* option given explicitly (CLI11 runs option
@@ -81,21 +82,21 @@ void add_workload_options(CLI::App& app, WorkloadConfig& c) {
       ->check(CLI::IsMember(mlp_profile_names()))->group(mlp)->default_str("gpu-bound");
   app.add_option("--mlp-host-us", c.mlp.host_us,
                  "seed001: host work per step besides assembling the batch, microseconds (default 135 for seed001)")
-      ->check(CLI::Range(0.0, 1e7))->group(mlp);
+      ->check(finite_in(0.0, 1e7))->group(mlp);
   app.add_option("--mlp-layers", c.mlp.layers, "layer sizes, input first, classes last")
-      ->delimiter(',')->check(CLI::PositiveNumber)->group(mlp)->capture_default_str();
+      ->delimiter(',')->check(whole_in(1, 65536))->group(mlp)->capture_default_str();
   app.add_option("--mlp-batch", c.mlp.batch, "samples per step")
-      ->check(CLI::PositiveNumber)->group(mlp)->capture_default_str();
+      ->check(whole_in(1, 65536))->group(mlp)->capture_default_str();
   app.add_option("--mlp-lr", c.mlp.learning_rate, "SGD learning rate")
-      ->check(CLI::Range(1e-9, 10.0))->group(mlp)->capture_default_str();
+      ->check(finite_in(1e-9, 10.0))->group(mlp)->capture_default_str();
   app.add_option("--mlp-momentum", c.mlp.momentum, "SGD momentum")
-      ->check(CLI::Range(0.0, 0.999999))->group(mlp)->capture_default_str();
+      ->check(finite_in(0.0, 0.999999))->group(mlp)->capture_default_str();
   app.add_option("--mlp-dataset", c.mlp.dataset_size, "synthetic samples")
-      ->check(CLI::PositiveNumber)->group(mlp)->capture_default_str();
+      ->check(whole_in(1, 10000000))->group(mlp)->capture_default_str();
   app.add_option("--mlp-seed", c.mlp.seed, "seed of data and initial weights")->group(mlp)->capture_default_str();
   app.add_flag("--mlp-read-loss", c.mlp.read_loss, "copy the loss to the host after every step")->group(mlp);
   app.add_option("--mlp-steps-per-task", c.mlp.steps_per_task, "training steps in one timed task")
-      ->check(CLI::Range(1, 1000000))->group(mlp)->capture_default_str();
+      ->check(whole_in(1, 1000000))->group(mlp)->capture_default_str();
   app.add_option_function<std::string>(
          "--mlp-launch", [&c](const std::string& v) { c.mlp.launch = mlp_launch_names().at(v); },
          "graph: replay each step as one CUDA graph; eager: launch kernel by kernel (CPU-bound, noisier)")
@@ -110,19 +111,19 @@ void add_workload_options(CLI::App& app, WorkloadConfig& c) {
                  "command's stdout, e.g. 'step_ms=([0-9.]+)'")
       ->group(exec);
   app.add_option("--exec-log-cap", c.exec.log_cap_bytes, "exec: bytes of each copy's stdout and of its stderr kept")
-      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 34))->group(exec)->capture_default_str();
+      ->check(whole_in(0, 1LL << 34))->group(exec)->capture_default_str();
   app.add_option("--exec-log-dir", c.exec.log_dir)->group("");     // set by bench_mps per run
   app.add_option("--exec-timeout", c.exec.timeout_s)->group("");   // set by bench_mps from --timeout
 
   app.add_option("--fault-delay-ms", c.fault_delay_ms, "fault scenario: ms after the start barrier the faulting worker faults")
-      ->check(CLI::Range(0.0, 3.6e6))->group("fault scenario")->capture_default_str();
+      ->check(finite_in(0.0, 3.6e6))->group("fault scenario")->capture_default_str();
 
   // The CPU stand-in exists for tests; its options stay out of --help.
-  app.add_option("--cpu-task-us", c.cpu.task_us)->check(CLI::Range(0.0, 1e9))->group("");
+  app.add_option("--cpu-task-us", c.cpu.task_us)->check(finite_in(0.0, 1e9))->group("");
   app.add_option("--cpu-fault", c.cpu.fault)->check(CLI::IsMember(cpu_fault_names()))->group("");
-  app.add_option("--cpu-fault-worker", c.cpu.fault_worker)->check(CLI::NonNegativeNumber)->group("");
-  app.add_option("--cpu-fault-after", c.cpu.fault_after_tasks)->check(CLI::NonNegativeNumber)->group("");
-  app.add_option("--cpu-setup-ms", c.cpu.setup_ms_per_index)->check(CLI::Range(0.0, 1e6))->group("");
+  app.add_option("--cpu-fault-worker", c.cpu.fault_worker)->check(whole_in(0, 1000000))->group("");
+  app.add_option("--cpu-fault-after", c.cpu.fault_after_tasks)->check(whole_in(0, 1000000000))->group("");
+  app.add_option("--cpu-setup-ms", c.cpu.setup_ms_per_index)->check(finite_in(0.0, 1e6))->group("");
 }
 
 namespace {

@@ -2,6 +2,8 @@
 // nothing written. Each case runs the real bench_mps.
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include "harness/errors.hpp"
 #include "harness/sweep_cli.hpp"
 #include "tests/test_support.hpp"
@@ -34,6 +36,8 @@ TEST_P(BadInputTest, OneLineExitTwoNothingWritten) {
   ASSERT_FALSE(r.err.empty());
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_NE(r.err.find(GetParam().expect_in_message), std::string::npos) << r.err;
+  EXPECT_FALSE(std::regex_search(r.err, std::regex("[0-9]{20}"))) << "a number printed in full: " << r.err;
+  EXPECT_FALSE(fs::exists("/tmp/bench_mps_never_written"));
   EXPECT_TRUE(r.out.empty()) << r.out;
   EXPECT_FALSE(fs::exists(out));
   EXPECT_FALSE(fs::exists(tmp / "journal")) << "an MPS daemon was started";
@@ -61,7 +65,35 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--mlp-launch", "lazy"}, "--mlp-launch"}, BadInput{{"--mlp-steps-per-task", "0"}, "--mlp-steps-per-task"},
         BadInput{{"--frobnicate"}, "--frobnicate"}, BadInput{{"extra-positional"}, "extra-positional"},
         BadInput{{"--procs", "50", "--modes", "mps"}, "clients an MPS server accepts"},
-        BadInput{{"--workloads", "cpu", "--out", "/proc/no/such/place"}, "/proc is not writable"}));
+        BadInput{{"--workloads", "cpu", "--out", "/proc/no/such/place"}, "/proc is not writable"},
+        // Not a number, or no finite one: CLI11's own ranges let NaN through.
+        BadInput{{"--duration", "nan"}, "--duration: 'nan' is not a number in"},
+        BadInput{{"--duration", "inf"}, "--duration: 'inf' is not a number in"},
+        BadInput{{"--timeout", "nan"}, "--timeout: 'nan'"}, BadInput{{"--ready-timeout", "nan"}, "--ready-timeout: 'nan'"},
+        BadInput{{"--settle", "nan"}, "--settle: 'nan'"}, BadInput{{"--settle", "-0.5"}, "--settle: '-0.5'"},
+        BadInput{{"--spin-us", "nan"}, "--spin-us: 'nan'"}, BadInput{{"--mlp-lr", "nan"}, "--mlp-lr: 'nan'"},
+        BadInput{{"--mlp-momentum", "nan"}, "--mlp-momentum: 'nan'"},
+        BadInput{{"--mlp-host-us", "nan"}, "--mlp-host-us: 'nan'"},
+        BadInput{{"--fault-delay-ms", "nan"}, "--fault-delay-ms: 'nan'"},
+        BadInput{{"--timeout", "0"}, "--timeout: '0' is not a number in 0.1..86400"},
+        BadInput{{"--ready-timeout", "1e9"}, "--ready-timeout"},
+        // Whole numbers: the range in the message, never the largest double in full.
+        BadInput{{"--spin-blocks", "-1"}, "--spin-blocks: '-1' is not a whole number in 1..1000000"},
+        BadInput{{"--spin-launches", "1e3"}, "--spin-launches: '1e3' is not a whole number"},
+        BadInput{{"--mlp-batch", "99999999999"}, "--mlp-batch: '99999999999' is not a whole number"},
+        BadInput{{"--warmup", "-1"}, "--warmup"}, BadInput{{"--exec-log-cap", "-5"}, "--exec-log-cap"},
+        BadInput{{"--mps-max-clients", "0"}, "--mps-max-clients"}, BadInput{{"--repeats", "1.5"}, "--repeats"},
+        // mlp profiles and exec
+        BadInput{{"--mlp-profile", "cpu-bound"}, "--mlp-profile"},
+        BadInput{{"--mlp-profile", "seed001", "--mlp-launch", "graph"}, "launches eagerly"},
+        BadInput{{"--workloads", "exec", "--out", "/tmp/bench_mps_never_written"}, "needs a command"},
+        BadInput{{"--workloads", "exec", "--command", "  ", "--out", "/tmp/bench_mps_never_written"}, "needs a command"},
+        BadInput{{"--workloads", "exec", "--command", "true", "--exec-metric", "x", "--out", "/tmp/bench_mps_never_written"},
+                 "exactly one capture group"},
+        BadInput{{"--command", "true"}, "add --workloads exec"},
+        BadInput{{"--workloads", "exec", "--command", "true", "--scenario", "fault", "--procs", "2", "--out",
+                  "/tmp/bench_mps_never_written"},
+                 "not exec"}));
 
 TEST(BadInput, OutIsAFile) {
   TempDir tmp;
@@ -97,10 +129,25 @@ TEST(ParseLists, ProcsModesWorkloads) {
   EXPECT_THROW(parse_procs("1,x"), UsageError);
 }
 
+TEST(Version, NamesVersionGitShaAndCuda) {
+  const auto r = run_program(bench_mps_exe(), {"--version"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(^bench_mps [0-9]+\.[0-9]+\.[0-9]+ \(git ([0-9a-f]{40}|unknown)(, dirty)?; built with CUDA [0-9]+\.[0-9]+\)\n$)")))
+      << r.out;
+}
+
+TEST(Help, ListsTheExitCodes) {
+  const auto r = run_program(bench_mps_exe(), {"--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* code : {"Exit codes: 0 ok", "; 1 ", "; 2 bad command line", "; 3 the machine cannot run it", "128+N"})
+    EXPECT_NE(r.out.find(code), std::string::npos) << code << "\n" << r.out;
+}
+
 TEST(Help, ListsTheMainOptions) {
   const auto r = run_program(bench_mps_exe(), {"--help"});
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* flag : {"--procs", "--modes", "--workloads", "--repeats", "--out", "--spin-us", "--mlp-layers"})
+  for (const char* flag : {"--procs", "--modes", "--workloads", "--repeats", "--out", "--spin-us", "--mlp-layers",
+                           "--mlp-profile", "--command", "--exec-metric", "--version"})
     EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
   EXPECT_EQ(r.out.find("--cpu-fault"), std::string::npos) << "test-only options stay hidden";
 }

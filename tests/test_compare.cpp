@@ -399,3 +399,62 @@ INSTANTIATE_TEST_SUITE_P(
 
 }  // namespace
 }  // namespace bench_mps::testing
+
+namespace bench_mps::testing {
+namespace {
+
+/// A copy of a compare fixture whose summary.csv went through `edit` (a sed expression).
+fs::path edited_copy(const TempDir& tmp, const std::string& name, const std::string& sed) {
+  const fs::path dir = tmp / name;
+  fs::copy(fixture("base"), dir, fs::copy_options::recursive);
+  EXPECT_EQ(run_program("/bin/sed", {"-i", sed, (dir / "summary.csv").string()}).exit_code, 0);
+  return dir;
+}
+
+TEST(CompareProgram, NothingInCommonFailsUnderFailOnRegressionAndSuggestsIgnoreParams) {
+  TempDir tmp;
+  const fs::path params_only = edited_copy(tmp, "params", "s/blocks=4/blocks=8/;s/batch=64/batch=32/");
+  auto r = run_program(bench_mps_exe(), {"compare", fixture("base").string(), params_only.string(), "--fail-on-regression"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("nothing was compared"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("add --ignore-params"), std::string::npos) << r.err;
+  r = run_program(bench_mps_exe(), {"compare", fixture("base").string(), params_only.string()});
+  EXPECT_EQ(r.exit_code, 0) << "without --fail-on-regression nothing compared is no failure: " << r.err;
+  EXPECT_NE(r.err.find("nothing was compared"), std::string::npos) << r.err;
+
+  const fs::path other = edited_copy(tmp, "other", "s/,spin,/,cpu,/;s/,mlp,/,cpu2,/");
+  r = run_program(bench_mps_exe(), {"compare", fixture("base").string(), other.string(), "--fail-on-regression"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.err.find("--ignore-params"), std::string::npos) << "no hint where parameters are not the difference";
+}
+
+TEST(CompareProgram, OutThatHoldsAComparisonIsRefused) {
+  TempDir tmp;
+  const fs::path out = tmp / "cmp";
+  ASSERT_EQ(run_program(bench_mps_exe(), {"compare", fixture("base").string(), fixture("aa").string(), "--out", out.string()})
+                .exit_code,
+            0);
+  const std::string before = read_text(out / "comparison.csv");
+  const auto r =
+      run_program(bench_mps_exe(), {"compare", fixture("base").string(), fixture("slower").string(), "--out", out.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("already holds a comparison"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(read_text(out / "comparison.csv"), before);
+}
+
+TEST(CompareProgram, MetaJsonWithWrongTypesNamesTheFile) {
+  TempDir tmp;
+  const fs::path bad = tmp / "bad";
+  fs::copy(fixture("base"), bad, fs::copy_options::recursive);
+  nlohmann::json meta = nlohmann::json::parse(read_text(bad / "meta.json"));
+  meta["mps"] = nlohmann::json::array({1});
+  write_text(bad / "meta.json", meta.dump(2));
+  const auto r = run_program(bench_mps_exe(), {"compare", fixture("base").string(), bad.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find((bad / "meta.json").string()), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+}  // namespace
+}  // namespace bench_mps::testing

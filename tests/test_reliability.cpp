@@ -105,6 +105,28 @@ TEST_F(Reliability, ResumeRepairsATornWriteAndRerunsThatRun) {
   expect_consistent(2, 5);
 }
 
+TEST_F(Reliability, ResumeChangesNothingWhenTheMachineCannotRunIt) {
+  ASSERT_EQ(bench(args({"--modes", "timeslice", "--procs", "1,2", "--tasks", "5"})).exit_code, 0);
+  std::string s = read_text(out() / "summary.csv");
+  write_text(out() / "summary.csv", s.substr(0, s.size() - 25));
+  write_text(out() / "tasks.csv", read_text(out() / "tasks.csv") + "r1-timeslice-cpu-n2,0,9,1.5");
+  std::map<std::string, std::string> before;
+  for (const auto& e : fs::directory_iterator(out())) before[e.path().filename()] = read_text(e.path());
+  // A foreign MPS daemon: the preflight refuses the machine (exit 3) before any repair.
+  Env foreign = env;
+  foreign.set.emplace_back("CUDA_MPS_PIPE_DIRECTORY", (tmp / "foreign-pipe").string());
+  foreign.set.emplace_back("CUDA_MPS_LOG_DIRECTORY", (tmp / "foreign-log").string());
+  const fs::path control = fakes_dir() / "nvidia-cuda-mps-control";
+  ASSERT_EQ(run_program(control, {"-d"}, foreign).exit_code, 0);
+  const auto r = bench({"--resume", out().string()});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_EQ(r.err.find("resume:"), std::string::npos) << "nothing may be repaired: " << r.err;
+  for (const auto& [name, text] : before) EXPECT_EQ(read_text(out() / name), text) << name << " was changed";
+  BackgroundProgram quit(fs::path("/bin/sh"), {"-c", "echo quit | '" + control.string() + "'"}, foreign);
+  EXPECT_EQ(quit.wait(10).exit_code, 0);
+  EXPECT_TRUE(wait_until([] { return live_mps_process_count() == 0; }, 5));
+}
+
 struct Refusal {
   std::string name;
   std::function<void(const fs::path&)> damage;
@@ -141,6 +163,22 @@ INSTANTIATE_TEST_SUITE_P(
                 },
                 {},
                 "schema version 7"},
+        Refusal{"meta_section_of_wrong_type",
+                [](const fs::path& d) {
+                  auto m = nlohmann::json::parse(read_text(d / "meta.json"));
+                  m["mps"] = nlohmann::json::array({1});
+                  write_text(d / "meta.json", m.dump(2));
+                },
+                {},
+                "meta.json: \"mps\" is a array, not an object"},
+        Refusal{"meta_value_of_wrong_type",
+                [](const fs::path& d) {
+                  auto m = nlohmann::json::parse(read_text(d / "meta.json"));
+                  m["sweep"]["procs"] = "one and two";
+                  write_text(d / "meta.json", m.dump(2));
+                },
+                {},
+                "holds another sweep (procs \"one and two\" there vs [1,2] here)"},
         Refusal{"other_sweep", [](const fs::path&) {}, {"--workloads", "cpu", "--procs", "1,4", "--modes", "timeslice"},
                 "holds another sweep (procs [1,2] there vs [1,4] here)"},
         Refusal{"garbage_row",

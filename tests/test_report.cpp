@@ -281,6 +281,49 @@ TEST(Report, CpuOnlyRunWithOwnSeedsFile) {
   expect_valid_png(dir / "plots" / "relative_task_time.png");
 }
 
+TEST(Report, ImpossibleValuesInSummaryAreRefused) {
+  for (const auto& [value, why] : std::vector<std::pair<std::string, std::string>>{
+           {"-1", "is negative"}, {"nan", "is not a finite number"}, {"inf", "is not a finite number"}}) {
+    TempDir tmp;
+    const fs::path dir = copy_fixture(tmp, "results_h200_smoke");
+    // makespan_s of the first row
+    const auto lines = read_lines(dir / "summary.csv");
+    std::string text = lines[0] + "\n";
+    std::string row = lines[1];
+    std::vector<std::string> cells;
+    for (std::size_t at = 0;;) {
+      const auto comma = row.find(',', at);
+      cells.push_back(row.substr(at, comma - at));
+      if (comma == std::string::npos) break;
+      at = comma + 1;
+    }
+    cells[11] = value;  // makespan_s
+    std::string edited;
+    for (std::size_t i = 0; i < cells.size(); ++i) edited += (i ? "," : "") + cells[i];
+    text += edited + "\n";
+    for (std::size_t i = 2; i < lines.size(); ++i) text += lines[i] + "\n";
+    write_text(dir / "summary.csv", text);
+    const CommandOutput out = report(dir);
+    EXPECT_EQ(out.exit_code, 2) << value << ": " << out.err;
+    EXPECT_NE(out.err.find("makespan_s"), std::string::npos) << out.err;
+    EXPECT_NE(out.err.find(why), std::string::npos) << out.err;
+    EXPECT_FALSE(fs::exists(dir / "report.md")) << value;
+  }
+}
+
+TEST(Report, MetaJsonWithWrongTypesNamesTheFile) {
+  TempDir tmp;
+  const fs::path dir = copy_fixture(tmp, "results_h200_smoke");
+  nlohmann::json meta = nlohmann::json::parse(read_text(dir / "meta.json"));
+  meta["sweep"] = "five repeats";
+  write_text(dir / "meta.json", meta.dump(2));
+  const CommandOutput out = report(dir);
+  EXPECT_EQ(out.exit_code, 2) << out.err;
+  EXPECT_NE(out.err.find((dir / "meta.json").string()), std::string::npos) << out.err;
+  EXPECT_EQ(std::count(out.err.begin(), out.err.end(), '\n'), 1) << out.err;
+  EXPECT_FALSE(fs::exists(dir / "report.md"));
+}
+
 // ---- folders it cannot use: exit 2, one line, nothing written ----
 
 struct BadFolder {
