@@ -26,8 +26,13 @@ class cuda_error : public std::runtime_error {
       ::bench_mps::kernels::throw_cuda_error(bench_err_, #call, __FILE__, __LINE__);  \
   } while (0)
 
-/// Checks the launch that precedes it (launch configuration errors surface here).
-#define BENCH_CUDA_CHECK_LAUNCH(kernel_name) BENCH_CUDA_CHECK(cudaGetLastError())
+/// Checks the launch that precedes it (launch configuration errors surface here), naming the kernel.
+#define BENCH_CUDA_CHECK_LAUNCH(kernel_name)                                                               \
+  do {                                                                                                     \
+    const cudaError_t bench_err_ = cudaGetLastError();                                                     \
+    if (bench_err_ != cudaSuccess)                                                                         \
+      ::bench_mps::kernels::throw_cuda_error(bench_err_, "launch of " #kernel_name, __FILE__, __LINE__);   \
+  } while (0)
 
 #define BENCH_CUBLAS_CHECK(call)                                                           \
   do {                                                                                     \
