@@ -11,6 +11,7 @@
 #include <string>
 
 #include "kernels/cuda_check.hpp"
+#include "kernels/cuda_handles.cuh"
 #include "kernels/device_context.hpp"
 #include "kernels/mlp.hpp"
 #include "kernels/spin.hpp"
@@ -23,33 +24,26 @@ using namespace bench_mps::kernels;
 /// Times GPU work on one stream with a pair of CUDA events.
 class EventTimer {
  public:
-  explicit EventTimer(cudaStream_t stream) : stream_(stream) {
-    BENCH_CUDA_CHECK(cudaEventCreate(&start_));
-    BENCH_CUDA_CHECK(cudaEventCreate(&stop_));
-  }
-  ~EventTimer() {
-    cudaEventDestroy(start_);
-    cudaEventDestroy(stop_);
-  }
-  void start() { BENCH_CUDA_CHECK(cudaEventRecord(start_, stream_)); }
+  explicit EventTimer(cudaStream_t stream) : stream_(stream), start_(make_event()), stop_(make_event()) {}
+  void start() { BENCH_CUDA_CHECK(cudaEventRecord(start_.get(), stream_)); }
   /// Seconds between start() and now on the stream (waits for it).
   double stop() {
-    BENCH_CUDA_CHECK(cudaEventRecord(stop_, stream_));
-    BENCH_CUDA_CHECK(cudaEventSynchronize(stop_));
+    BENCH_CUDA_CHECK(cudaEventRecord(stop_.get(), stream_));
+    BENCH_CUDA_CHECK(cudaEventSynchronize(stop_.get()));
     float ms = 0;
-    BENCH_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    BENCH_CUDA_CHECK(cudaEventElapsedTime(&ms, start_.get(), stop_.get()));
     return ms * 1e-3;
   }
 
  private:
   cudaStream_t stream_;
-  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  CudaEvent start_, stop_;
 };
 
 void BM_SpinLaunch(benchmark::State& state) {
   const double us = static_cast<double>(state.range(0));
-  cudaStream_t stream = nullptr;
-  BENCH_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  const CudaStream owner = make_nonblocking_stream();
+  cudaStream_t stream = owner.get();
   const long long cycles = spin_cycles(us, device_clock_khz());
   launch_spin(cycles, 4, 256, stream);  // warm-up
   BENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -64,7 +58,6 @@ void BM_SpinLaunch(benchmark::State& state) {
   }
   state.counters["requested_us"] = us;
   state.counters["ratio"] = total / static_cast<double>(state.iterations()) / (us * 1e-6);
-  BENCH_CUDA_CHECK(cudaStreamDestroy(stream));
 }
 BENCHMARK(BM_SpinLaunch)->Arg(10)->Arg(100)->Arg(1000)->UseManualTime()->Unit(benchmark::kMicrosecond);
 

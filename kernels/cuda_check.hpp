@@ -16,6 +16,9 @@ class cuda_error : public std::runtime_error {
 
 [[noreturn]] void throw_cuda_error(cudaError_t err, const char* call, const char* file, int line);
 [[noreturn]] void throw_cublas_error(cublasStatus_t status, const char* call, const char* file, int line);
+/// For destructors: prints the failure to stderr instead of throwing.
+void report_cuda_error(cudaError_t err, const char* call, const char* file, int line) noexcept;
+void report_cublas_error(cublasStatus_t status, const char* call, const char* file, int line) noexcept;
 
 }  // namespace bench_mps::kernels
 
@@ -39,4 +42,19 @@ class cuda_error : public std::runtime_error {
     const cublasStatus_t bench_status_ = (call);                                           \
     if (bench_status_ != CUBLAS_STATUS_SUCCESS)                                            \
       ::bench_mps::kernels::throw_cublas_error(bench_status_, #call, __FILE__, __LINE__);  \
+  } while (0)
+
+/// BENCH_CUDA_CHECK's twin for destructors and deleters: reports a failure on stderr, never throws.
+#define BENCH_CUDA_CHECK_NOEXCEPT(call)                                                \
+  do {                                                                                 \
+    const cudaError_t bench_err_ = (call);                                             \
+    if (bench_err_ != cudaSuccess)                                                     \
+      ::bench_mps::kernels::report_cuda_error(bench_err_, #call, __FILE__, __LINE__);  \
+  } while (0)
+
+#define BENCH_CUBLAS_CHECK_NOEXCEPT(call)                                                      \
+  do {                                                                                         \
+    const cublasStatus_t bench_status_ = (call);                                               \
+    if (bench_status_ != CUBLAS_STATUS_SUCCESS)                                                \
+      ::bench_mps::kernels::report_cublas_error(bench_status_, #call, __FILE__, __LINE__);     \
   } while (0)

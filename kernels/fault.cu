@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "kernels/cuda_check.hpp"
+#include "kernels/cuda_handles.cuh"
 #include "kernels/spin_kernel.cuh"
 
 namespace bench_mps::kernels {
@@ -14,13 +15,11 @@ __global__ void illegal_write_kernel(int* bad_address) { *reinterpret_cast<volat
 class FaultWorkload final : public Workload {
  public:
   explicit FaultWorkload(const FaultParams& params) : params_(params) {}
-  ~FaultWorkload() override {
-    if (stream_) cudaStreamDestroy(stream_);  // best effort in a destructor
-  }
 
   void setup() override {
     cycles_ = spin_cycles(params_.spin.launch_us, device_clock_khz());
-    BENCH_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    stream_owner_ = make_nonblocking_stream();
+    stream_ = stream_owner_.get();
   }
 
   void begin_timed() override { go_ = std::chrono::steady_clock::now(); }
@@ -41,7 +40,8 @@ class FaultWorkload final : public Workload {
 
  private:
   FaultParams params_;
-  cudaStream_t stream_ = nullptr;
+  CudaStream stream_owner_;
+  cudaStream_t stream_ = nullptr;  // stream_owner_'s, for the calls
   long long cycles_ = 0;
   std::chrono::steady_clock::time_point go_{};
 };

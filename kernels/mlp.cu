@@ -12,6 +12,7 @@
 #include <string>
 
 #include "kernels/cuda_check.hpp"
+#include "kernels/cuda_handles.cuh"
 #include "kernels/device_buffer.cuh"
 #include "kernels/mlp_data.hpp"
 #include "kernels/mlp_kernels.cuh"
@@ -47,37 +48,31 @@ struct MlpTrainer::Impl {
   int num_batches = 0;
   long step_count = 0;
 
-  cudaStream_t stream = nullptr;
+  CudaStream stream_owner;
+  cudaStream_t stream = nullptr;  // stream_owner's, for the calls
+  CublasHandle cublas_owner;
   cublasHandle_t cublas = nullptr;
   DeviceBuffer<float> inputs, params_dev, grads, velocity, ones, loss;
   DeviceBuffer<int> labels;
   DeviceBuffer<float> batch_x;          // the current batch, in0 x batch (a fixed address for the graph)
   DeviceBuffer<int> batch_y, batch_counter;
   DeviceBuffer<unsigned char> cublas_workspace;  // cuBLAS's, set explicitly so capture allocates nothing
-  cudaGraphExec_t step_graph = nullptr;
+  CudaGraphExec step_graph;
   std::vector<DeviceBuffer<float>> activations;  // per layer: out x batch (the last holds logits)
   std::vector<DeviceBuffer<float>> deltas;       // per layer: dLoss/dZ, out x batch
-  float* loss_host = nullptr;                    // pinned
+  PinnedBuffer<float> loss_host;
   // seed001: the host-resident dataset and the pinned staging buffers a batch is assembled in.
   std::vector<std::uint8_t> host_pixels;         // dim x count, one sample per column
   std::vector<int> host_labels;
   std::vector<int> order;                        // this epoch's shuffled sample order
   std::size_t cursor = 0;
   std::mt19937_64 shuffle_rng;
-  float* staging_x = nullptr;                    // pinned, in0 x batch
-  int* staging_y = nullptr;                      // pinned, batch
+  PinnedBuffer<float> staging_x;                 // in0 x batch
+  PinnedBuffer<int> staging_y;                   // batch
   std::int64_t host_ns = 0, step_ns = 0;         // time on the host / in whole steps, every step
 
   explicit Impl(const MlpParams& p) : params(p) {}
 
-  ~Impl() {  // best effort in a destructor: nothing to report to
-    if (step_graph) cudaGraphExecDestroy(step_graph);
-    if (loss_host) cudaFreeHost(loss_host);
-    if (staging_x) cudaFreeHost(staging_x);
-    if (staging_y) cudaFreeHost(staging_y);
-    if (cublas) cublasDestroy(cublas);
-    if (stream) cudaStreamDestroy(stream);
-  }
 
   int in(int l) const { return params.layers[l]; }
   int out(int l) const { return params.layers[l + 1]; }
@@ -106,12 +101,14 @@ struct MlpTrainer::Impl {
     num_layers = static_cast<int>(params.layers.size()) - 1;
     num_batches = params.dataset_size / params.batch;
 
-    BENCH_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    BENCH_CUBLAS_CHECK(cublasCreate(&cublas));
+    stream_owner = make_nonblocking_stream();
+    stream = stream_owner.get();
+    cublas_owner = make_cublas();
+    cublas = cublas_owner.get();
     BENCH_CUBLAS_CHECK(cublasSetStream(cublas, stream));  // (resets the workspace: set it after)
     cublas_workspace = DeviceBuffer<unsigned char>(kCublasWorkspaceBytes);
     BENCH_CUBLAS_CHECK(cublasSetWorkspace(cublas, cublas_workspace.get(), cublas_workspace.bytes()));
-    BENCH_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&loss_host), sizeof(float)));
+    loss_host = make_pinned<float>(1);
 
     // Every upload runs on the stream the work runs on (pageable sources: the copy has finished
     // reading the host vector when cudaMemcpyAsync returns, and later work on the stream waits for it).
@@ -159,8 +156,8 @@ struct MlpTrainer::Impl {
     std::iota(order.begin(), order.end(), 0);
     shuffle_rng.seed(params.seed + 17);
     std::shuffle(order.begin(), order.end(), shuffle_rng);
-    BENCH_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&staging_x), batch_x_count() * sizeof(float)));
-    BENCH_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&staging_y), static_cast<std::size_t>(params.batch) * sizeof(int)));
+    staging_x = make_pinned<float>(batch_x_count());
+    staging_y = make_pinned<int>(static_cast<std::size_t>(params.batch));
   }
 
   std::size_t batch_x_count() const { return static_cast<std::size_t>(in(0)) * static_cast<std::size_t>(params.batch); }
@@ -176,7 +173,7 @@ struct MlpTrainer::Impl {
       }
       const auto sample = static_cast<std::size_t>(order[cursor++]);
       const std::uint8_t* px = &host_pixels[sample * dim];
-      float* x = staging_x + static_cast<std::size_t>(i) * dim;
+      float* x = staging_x.get() + static_cast<std::size_t>(i) * dim;
       for (std::size_t d = 0; d < dim; ++d) x[d] = (static_cast<float>(px[d]) / 255.0f - kPixelMean) / kPixelStd;
       staging_y[i] = host_labels[sample];
     }
@@ -188,8 +185,8 @@ struct MlpTrainer::Impl {
     const std::int64_t t0 = now_ns();
     assemble_batch_on_host();
     const std::int64_t t1 = now_ns();
-    BENCH_CUDA_CHECK(cudaMemcpyAsync(batch_x.get(), staging_x, batch_x.bytes(), cudaMemcpyHostToDevice, stream));
-    BENCH_CUDA_CHECK(cudaMemcpyAsync(batch_y.get(), staging_y, batch_y.bytes(), cudaMemcpyHostToDevice, stream));
+    BENCH_CUDA_CHECK(cudaMemcpyAsync(batch_x.get(), staging_x.get(), batch_x.bytes(), cudaMemcpyHostToDevice, stream));
+    BENCH_CUDA_CHECK(cudaMemcpyAsync(batch_y.get(), staging_y.get(), batch_y.bytes(), cudaMemcpyHostToDevice, stream));
     forward_backward();
     launch_sgd_momentum(params_dev.get(), velocity.get(), grads.get(), static_cast<int>(layout.total),
                         params.learning_rate, params.momentum, stream);
@@ -202,19 +199,20 @@ struct MlpTrainer::Impl {
   /// Records one training step (enqueue_step) into step_graph; nothing runs until it is launched.
   void capture_step() {
     BENCH_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    cudaGraph_t graph = nullptr;
+    cudaGraph_t raw = nullptr;
     try {
       enqueue_step();
     } catch (...) {
-      cudaStreamEndCapture(stream, &graph);  // leave the stream usable; the first error is the one to report
-      if (graph) cudaGraphDestroy(graph);
+      cudaStreamEndCapture(stream, &raw);  // leave the stream usable; the first error is the one to report
+      CudaGraph discard(raw);
       throw;
     }
-    BENCH_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
-    const cudaError_t instantiated = cudaGraphInstantiate(&step_graph, graph, 0);
-    cudaGraphDestroy(graph);
-    BENCH_CUDA_CHECK(instantiated);
-    BENCH_CUDA_CHECK(cudaGraphUpload(step_graph, stream));
+    BENCH_CUDA_CHECK(cudaStreamEndCapture(stream, &raw));
+    const CudaGraph graph(raw);
+    cudaGraphExec_t exec = nullptr;
+    BENCH_CUDA_CHECK(cudaGraphInstantiate(&exec, graph.get(), 0));
+    step_graph.reset(exec);
+    BENCH_CUDA_CHECK(cudaGraphUpload(step_graph.get(), stream));
     BENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
 
@@ -262,9 +260,9 @@ struct MlpTrainer::Impl {
   }
 
   float copy_loss() {
-    BENCH_CUDA_CHECK(cudaMemcpyAsync(loss_host, loss.get(), sizeof(float), cudaMemcpyDeviceToHost, stream));
+    BENCH_CUDA_CHECK(cudaMemcpyAsync(loss_host.get(), loss.get(), sizeof(float), cudaMemcpyDeviceToHost, stream));
     BENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
-    return *loss_host;
+    return loss_host[0];
   }
 
   std::vector<float> download(const DeviceBuffer<float>& buffer) {
@@ -287,7 +285,7 @@ float MlpTrainer::step() {
     return m.host_fed_step();
   }
   if (m.step_graph)
-    BENCH_CUDA_CHECK(cudaGraphLaunch(m.step_graph, m.stream));
+    BENCH_CUDA_CHECK(cudaGraphLaunch(m.step_graph.get(), m.stream));
   else
     m.enqueue_step();
   ++m.step_count;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "kernels/cuda_check.hpp"
+#include "kernels/cuda_handles.cuh"
 #include "kernels/spin_kernel.cuh"
 
 namespace bench_mps::kernels {
@@ -26,14 +27,12 @@ namespace {
 class SpinWorkload final : public Workload {
  public:
   explicit SpinWorkload(const SpinParams& params) : params_(params) {}
-  ~SpinWorkload() override {
-    if (stream_) cudaStreamDestroy(stream_);  // best effort in a destructor: nothing to report to
-  }
 
   void setup() override {
     clock_khz_ = device_clock_khz();
     cycles_ = spin_cycles(params_.launch_us, clock_khz_);
-    BENCH_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    stream_owner_ = make_nonblocking_stream();
+    stream_ = stream_owner_.get();
   }
 
   void run_task() override {
@@ -51,7 +50,8 @@ class SpinWorkload final : public Workload {
 
  private:
   SpinParams params_;
-  cudaStream_t stream_ = nullptr;
+  CudaStream stream_owner_;
+  cudaStream_t stream_ = nullptr;  // stream_owner_'s, for the calls
   int clock_khz_ = 0;
   long long cycles_ = 0;
 };
