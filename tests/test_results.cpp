@@ -4,9 +4,11 @@
 
 #include <cmath>
 #include <functional>
+#include <map>
 #include <set>
 
 #include "harness/results_reader.hpp"
+#include "harness/run_record.hpp"
 #include "harness/results_schema.hpp"
 #include "harness/results_writer.hpp"
 #include "harness/sweep_cli.hpp"
@@ -75,6 +77,119 @@ TEST(ResultsWriter, HeadersOnceAndRowsAppended) {
   EXPECT_EQ(rows[1].reason, "worker 2: cudaMalloc failed, \"out of memory\"");
   EXPECT_EQ(rows[1].config_key(), "spin|blocks=4;threads=256;launch_us=100;launches=100|mps:25|25|4");
   EXPECT_EQ(read_tasks(tmp / "tasks.csv").size(), 5u);
+}
+
+/// Header name -> cell of the first data row of a CSV file written by ResultsWriter (no quoted cells here).
+std::map<std::string, std::string> first_row_by_name(const fs::path& file) {
+  const auto lines = read_lines(file);
+  auto split_line = [](const std::string& line) {
+    std::vector<std::string> cells;
+    std::string cell;
+    for (char c : line + ",") {
+      if (c == ',') {
+        cells.push_back(cell);
+        cell.clear();
+      } else {
+        cell += c;
+      }
+    }
+    return cells;
+  };
+  const auto header = split_line(lines.at(0)), cells = split_line(lines.at(1));
+  EXPECT_EQ(header.size(), cells.size()) << file;
+  std::map<std::string, std::string> row;
+  for (std::size_t i = 0; i < header.size() && i < cells.size(); ++i) row[header[i]] = cells[i];
+  return row;
+}
+
+// Every field gets a value no other field has, and each column is checked by its name: two cells
+// swapped in the writer (say slowdown_vs_alone and jain_fairness) fail here.
+TEST(ResultsWriter, EveryCellLandsInTheColumnOfItsName) {
+  TempDir tmp;
+  RunRecord r;
+  r.spec.repeat = 3;
+  r.spec.workload = "spin";
+  r.spec.params = "blocks=4";
+  r.spec.mode = {"mps:50", true, 50};
+  r.spec.procs = 4;
+  r.spec.scenario = "fault";
+  WorkerRow w;
+  w.worker = 2;
+  w.pid = 4242;
+  w.status = "ok";
+  w.reason = "why";
+  w.tasks = 17;
+  w.start_s = 0.125;
+  w.end_s = 1.75;
+  w.task_mean_ms = 11.5;
+  w.task_p50_ms = 12.5;
+  w.task_p99_ms = 13.5;
+  w.throughput_tasks_per_s = 14.5;
+  w.sm_count_seen = 66;
+  w.mps_enabled = true;
+  w.mem_bytes = 123456;
+  w.facts = "k=1";
+  w.role = "victim";
+  w.slowdown_vs_baseline = 15.5;
+  w.post_fault_task_mean_ms = 16.5;
+  r.workers.push_back(w);
+  SummaryRow& s = r.summary;
+  s.status = "ok";
+  s.reason = "fine";
+  s.workers_ok = 3;
+  s.tasks_total = 51;
+  s.makespan_s = 1.25;
+  s.throughput_tasks_per_s = 21.5;
+  s.task_mean_ms = 22.5;
+  s.task_p50_ms = 23.5;
+  s.task_p99_ms = 24.5;
+  s.slowdown_vs_alone = 25.5;
+  s.jain_fairness = 0.625;
+  s.gpu_util_mean = 0.375;
+  s.sm_clock_mean_mhz = 1980;
+  s.power_mean_w = 118.5;
+  s.mem_used_max_bytes = 987654;
+  s.sm_count_seen = 132;
+  s.scenario = "fault";
+  s.victims = 5;
+  s.victims_survived = 4;
+  s.victim_slowdown = 26.5;
+  s.victim_post_fault_slowdown = 27.5;
+  s.fault_error = "boom";
+  s.mps_server_state = "survived";
+  s.mps_recovery_s = 28.5;
+  ResultsWriter(tmp.path()).append(r);
+
+  const std::map<std::string, std::string> config{{"run_id", "r3-mps:50-spin-n4-fault"}, {"repeat", "3"},
+                                                  {"workload", "spin"}, {"params", "blocks=4"}, {"mode", "mps:50"},
+                                                  {"active_thread_pct", "50"}, {"procs", "4"}};
+  std::map<std::string, std::string> runs = config;
+  runs.insert({{"worker", "2"}, {"pid", "4242"}, {"status", "ok"}, {"reason", "why"}, {"tasks", "17"},
+               {"start_s", "0.125"}, {"end_s", "1.75"}, {"task_mean_ms", "11.5"}, {"task_p50_ms", "12.5"},
+               {"task_p99_ms", "13.5"}, {"throughput_tasks_per_s", "14.5"}, {"sm_count_seen", "66"},
+               {"mps_enabled", "1"}, {"mem_bytes", "123456"}, {"facts", "k=1"}, {"role", "victim"},
+               {"slowdown_vs_baseline", "15.5"}, {"post_fault_task_mean_ms", "16.5"}});
+  std::map<std::string, std::string> summary = config;
+  summary.insert({{"status", "ok"}, {"reason", "fine"}, {"workers_ok", "3"}, {"tasks_total", "51"},
+                  {"makespan_s", "1.25"}, {"throughput_tasks_per_s", "21.5"}, {"task_mean_ms", "22.5"},
+                  {"task_p50_ms", "23.5"}, {"task_p99_ms", "24.5"}, {"slowdown_vs_alone", "25.5"},
+                  {"jain_fairness", "0.625"}, {"gpu_util_mean", "0.375"}, {"sm_clock_mean_mhz", "1980"},
+                  {"power_mean_w", "118.5"}, {"mem_used_max_bytes", "987654"}, {"sm_count_seen", "132"},
+                  {"scenario", "fault"}, {"victims", "5"}, {"victims_survived", "4"}, {"victim_slowdown", "26.5"},
+                  {"victim_post_fault_slowdown", "27.5"}, {"fault_error", "boom"}, {"mps_server_state", "survived"},
+                  {"mps_recovery_s", "28.5"}});
+  EXPECT_EQ(first_row_by_name(tmp / "runs.csv"), runs);
+  EXPECT_EQ(first_row_by_name(tmp / "summary.csv"), summary);
+  // The schema lists exactly these columns, and the reader takes each from its own.
+  EXPECT_EQ(runs.size(), runs_columns().size());
+  EXPECT_EQ(summary.size(), summary_columns().size());
+  const auto back = read_summary(tmp / "summary.csv").at(0);
+  EXPECT_EQ(back.slowdown_vs_alone, 25.5);
+  EXPECT_EQ(back.jain_fairness, 0.625);
+  EXPECT_EQ(back.makespan_s, 1.25);
+  EXPECT_EQ(back.task_p99_ms, 24.5);
+  EXPECT_EQ(back.gpu_util_mean, 0.375);
+  EXPECT_EQ(back.sm_count_seen, 132);
 }
 
 TEST(ResultsWriter, ColumnsHaveUnits) {
