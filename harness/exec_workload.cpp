@@ -14,12 +14,12 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
-#include <sstream>
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
 #include "harness/format.hpp"
+#include "harness/proc_scan.hpp"
 #include "harness/stats.hpp"
 #include "harness/worker_protocol.hpp"
 
@@ -90,28 +90,6 @@ class CappedLog {
   std::uint64_t cap_ = 0, kept_ = 0, total_ = 0;
   std::string partial_;
 };
-
-/// Live (non-zombie) processes whose process group is `pgid`, as "pid (comm)".
-std::vector<std::string> live_group_members(pid_t pgid) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator("/proc", ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream stat(entry.path() / "stat");
-    std::string line;
-    if (!std::getline(stat, line)) continue;
-    const auto close = line.rfind(')');
-    if (close == std::string::npos) continue;
-    std::istringstream rest(line.substr(close + 2));
-    char state = '?';
-    long ppid = 0, pgrp = 0;
-    rest >> state >> ppid >> pgrp;
-    if (pgrp == pgid && state != 'Z' && state != 'X')
-      out.push_back(name + " (" + line.substr(line.find('(') + 1, close - line.find('(') - 1) + ")");
-  }
-  return out;
-}
 
 /// Reaps every exited child (the worker is a subreaper: orphans of the command come to it).
 void reap_orphans() {
@@ -221,9 +199,9 @@ class ExecWorkload final : public kernels::Workload {
     }
     // Processes of the command's group still alive after it exited: wait a moment (children that
     // exit with their parent), then kill and report them.
-    std::vector<std::string> left;
+    std::vector<ProcInfo> left;
     for (int i = 0; i < 25; ++i) {
-      left = live_group_members(pid);
+      left = live_processes_in_group(pid);
       if (left.empty()) break;
       ::usleep(20'000);
       reap_orphans();
@@ -241,7 +219,7 @@ class ExecWorkload final : public kernels::Workload {
     if (exit_code_ != 0) throw std::runtime_error("exec_failed: exited with code " + std::to_string(exit_code_) + tail);
     if (!left.empty()) {
       std::string names;
-      for (const auto& l : left) names += (names.empty() ? "" : ", ") + l;
+      for (const ProcInfo& l : left) names += (names.empty() ? "" : ", ") + std::to_string(l.pid) + " (" + l.comm + ")";
       throw std::runtime_error("exec_left_children: exited 0 but left " + std::to_string(left.size()) +
                                " process(es) of its group running (" + names + "); they were killed");
     }

@@ -29,15 +29,45 @@ std::string basename_of(const std::string& path) {
 
 }  // namespace
 
-pid_t parent_pid(pid_t pid) {
-  const std::string stat = read_file("/proc/" + std::to_string(pid) + "/stat");
-  const auto paren = stat.rfind(')');
-  if (paren == std::string::npos || paren + 2 >= stat.size()) return 0;
-  std::istringstream rest(stat.substr(paren + 2));
+namespace {
+/// State, parent and process group from /proc/PID/stat; state '?' if it is gone.
+struct StatFields {
   char state = '?';
-  long ppid = 0;
-  rest >> state >> ppid;
-  return static_cast<pid_t>(ppid);
+  long ppid = 0, pgrp = 0;
+  std::string comm;
+};
+StatFields stat_fields(pid_t pid) {
+  StatFields f;
+  const std::string stat = read_file("/proc/" + std::to_string(pid) + "/stat");
+  const auto open = stat.find('('), close = stat.rfind(')');  // comm may contain spaces and parentheses
+  if (open == std::string::npos || close == std::string::npos || close + 2 >= stat.size()) return f;
+  f.comm = stat.substr(open + 1, close - open - 1);
+  std::istringstream rest(stat.substr(close + 2));
+  rest >> f.state >> f.ppid >> f.pgrp;
+  return f;
+}
+bool live_state(char state) { return state != '?' && state != 'Z' && state != 'X'; }
+}  // namespace
+
+pid_t parent_pid(pid_t pid) { return static_cast<pid_t>(stat_fields(pid).ppid); }
+
+std::vector<ProcInfo> live_processes_in_group(pid_t pgid) {
+  std::vector<ProcInfo> found;
+  DIR* dir = opendir("/proc");
+  if (!dir) return found;
+  while (const dirent* entry = readdir(dir)) {
+    if (!std::isdigit(static_cast<unsigned char>(entry->d_name[0]))) continue;
+    const auto pid = static_cast<pid_t>(std::stol(entry->d_name));
+    const StatFields f = stat_fields(pid);
+    if (f.pgrp != pgid || !live_state(f.state)) continue;
+    ProcInfo p;
+    p.pid = pid;
+    p.comm = f.comm;
+    p.state = f.state;
+    found.push_back(p);
+  }
+  closedir(dir);
+  return found;
 }
 
 bool process_alive(pid_t pid) {

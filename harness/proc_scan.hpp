@@ -18,6 +18,9 @@ struct ProcInfo {
 /// The parent of `pid`, or 0 if it is gone.
 pid_t parent_pid(pid_t pid);
 
+/// Live (non-zombie) processes of process group `pgid` (pid, comm, state).
+std::vector<ProcInfo> live_processes_in_group(pid_t pgid);
+
 /// True if `pid` exists and is not a zombie.
 bool process_alive(pid_t pid);
 
