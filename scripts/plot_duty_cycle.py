@@ -9,6 +9,7 @@ scripts/duty_cycle.sh and scripts/device_check.sh), and writes into OUT_DIR:
                   mode and MPS's throughput over time-slicing (median, min, max over the paired repeats)
   duty_cycle.png / .svg  the figure
   report.md       the table, the figure and the verdict read from them
+  meta.json       what made these files, from which results folders (with their git sha), on which GPU
 x: NVML's GPU utilisation of one process alone (util-<point>: time-sliced, N=1, >= ~3 s).
 Per-process slowdown: mean time of one process's work at N=10 over the same repeat's time-sliced N=1
 (the seeds' basis; for exec and mlp's seed001 profile that work is the whole run, its completion time).
@@ -203,6 +204,34 @@ def write_report(points, meta):
         f.write("\n".join(lines))
 
 
+def write_meta(points):
+    """meta.json of the derived files: what made them, from which results folders, on which GPU."""
+    import datetime
+    import json
+    import subprocess
+    here = os.path.dirname(os.path.abspath(__file__))
+    git = subprocess.run(["git", "-C", here, "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    with open(os.path.join(points[0]["path"], "meta.json")) as f:
+        first = json.load(f)
+    sources = []
+    for p in points:
+        for folder in (p["path"], os.path.join(os.path.dirname(p["path"]), "util-" + p["point"])):
+            with open(os.path.join(folder, "meta.json")) as f:
+                m = json.load(f)
+            sources.append({"folder": os.path.relpath(folder, OUT), "git_sha": m.get("tool", {}).get("git_sha"),
+                            "git_dirty": m.get("tool", {}).get("git_dirty"), "started_utc": m.get("started_utc"),
+                            "gpu_uuid": (m.get("gpu") or {}).get("uuid")})
+    meta = {"what": "duty-cycle map derived from the results folders in `sources` by scripts/plot_duty_cycle.py",
+            "files": ["duty_cycle.csv", "duty_cycle.png", "duty_cycle.svg", "report.md"],
+            "command": ["python3", "scripts/plot_duty_cycle.py"] + sys.argv[1:],
+            "generated_utc": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "generator_git_sha": git or None, "procs": N, "gpu": first.get("gpu"), "host": first.get("host"),
+            "sources": sources}
+    with open(os.path.join(OUT, "meta.json"), "w") as f:
+        json.dump(meta, f, indent=2)
+        f.write("\n")
+
+
 def main():
     global OUT
     if len(sys.argv) < 2:
@@ -223,6 +252,7 @@ def main():
     write_csv(points)
     plot(points)
     write_report(points, meta)
+    write_meta(points)
     for p in points:
         print(f"{p['label']:<45} busy {100 * p['gpu_util_alone']:5.1f}%  ts {fmt(p['ts'][0])}x  mps {fmt(p['mps'][0])}x"
               f"  mps/ts {fmt(p['ratio'][0])}x")
