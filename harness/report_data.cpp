@@ -51,7 +51,7 @@ void aggregate_exec(const std::vector<WorkerRecord>& workers, ReportData& data) 
   for (const FailedRun& f : data.failed) failed.insert(f.run_id);
   std::map<std::pair<int, int>, std::vector<const WorkerRecord*>> cells;  // (mode order, N)
   for (const WorkerRecord& w : workers) {
-    if (w.run_id.find("-exec-n") == std::string::npos || failed.count(w.run_id) || w.status != "ok") continue;
+    if (w.workload != "exec" || failed.count(w.run_id) || w.status != "ok") continue;
     const auto mode = std::find(data.modes.begin(), data.modes.end(), w.mode);
     if (mode == data.modes.end()) continue;
     cells[{static_cast<int>(mode - data.modes.begin()), w.procs}].push_back(&w);

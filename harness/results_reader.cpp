@@ -124,9 +124,9 @@ double WorkerRecord::fact(const std::string& key) const {
 }
 
 std::vector<WorkerRecord> read_runs(const fs::path& file) {
-  static constexpr std::array<const char*, 13> cols{"run_id", "mode", "procs", "worker", "pid", "status", "reason",
+  static constexpr std::array<const char*, 14> cols{"run_id", "mode", "procs", "worker", "pid", "status", "reason",
                                                     "tasks", "task_mean_ms", "throughput_tasks_per_s",
-                                                    "sm_count_seen", "mps_enabled", "facts"};
+                                                    "sm_count_seen", "mps_enabled", "facts", "workload"};
   std::vector<WorkerRecord> out;
   std::size_t line = 1;
   for (const auto& c : read_csv_columns(file, cols)) {
@@ -145,6 +145,7 @@ std::vector<WorkerRecord> read_runs(const fs::path& file) {
     w.sm_count_seen = parse_cell_long(c[10], at + " sm_count_seen");
     w.mps_enabled = parse_cell_long(c[11], at + " mps_enabled") != 0;
     w.facts = c[12];
+    w.workload = c[13];
     out.push_back(w);
   }
   return out;

@@ -29,7 +29,7 @@ struct SummaryRecord {
 
 /// One row of runs.csv (one worker of one run).
 struct WorkerRecord {
-  std::string run_id, mode;
+  std::string run_id, workload, mode;
   int procs = 0, worker = 0;
   long pid = 0;
   std::string status, reason;
