@@ -4,8 +4,8 @@
 
 #include <regex>
 
-#include "harness/errors.hpp"
-#include "harness/sweep_cli.hpp"
+#include "harness/common/errors.hpp"
+#include "harness/plan/sweep_cli.hpp"
 #include "tests/test_support.hpp"
 
 namespace bench_mps::testing {

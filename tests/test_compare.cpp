@@ -9,10 +9,10 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "harness/compare_output.hpp"
-#include "harness/compare_runs.hpp"
-#include "harness/format.hpp"
-#include "harness/mann_whitney.hpp"
+#include "harness/common/format.hpp"
+#include "harness/compare/compare_output.hpp"
+#include "harness/compare/compare_runs.hpp"
+#include "harness/compare/mann_whitney.hpp"
 #include "tests/test_support.hpp"
 
 namespace bench_mps::testing {

@@ -8,8 +8,8 @@
 #include <map>
 #include <string>
 
-#include "harness/proc_scan.hpp"
-#include "harness/results_reader.hpp"
+#include "harness/common/proc_scan.hpp"
+#include "harness/results/results_reader.hpp"
 #include "tests/test_support.hpp"
 
 namespace bench_mps::testing {

@@ -5,8 +5,8 @@
 
 #include <map>
 
-#include "harness/mps_session.hpp"
-#include "harness/results_reader.hpp"
+#include "harness/mps/mps_session.hpp"
+#include "harness/results/results_reader.hpp"
 #include "tests/test_support.hpp"
 
 namespace bench_mps::testing {

@@ -9,9 +9,9 @@
 #include <regex>
 #include <sstream>
 
-#include "harness/cpu_affinity.hpp"
-#include "harness/proc_scan.hpp"
-#include "harness/results_reader.hpp"
+#include "harness/common/proc_scan.hpp"
+#include "harness/results/results_reader.hpp"
+#include "harness/sweep/cpu_affinity.hpp"
 #include "tests/test_support.hpp"
 
 namespace bench_mps::testing {

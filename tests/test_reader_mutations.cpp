@@ -7,7 +7,7 @@
 #include <random>
 #include <typeinfo>
 
-#include "harness/results_reader.hpp"
+#include "harness/results/results_reader.hpp"
 #include "tests/test_support.hpp"
 
 namespace bench_mps::testing {

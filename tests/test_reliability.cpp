@@ -11,8 +11,8 @@
 #include <thread>
 #include <set>
 
-#include "harness/csv_table.hpp"
-#include "harness/results_reader.hpp"
+#include "harness/common/csv_table.hpp"
+#include "harness/results/results_reader.hpp"
 #include "tests/test_support.hpp"
 
 namespace bench_mps::testing {

@@ -14,9 +14,9 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "harness/report_meta.hpp"
-#include "harness/report_data.hpp"
-#include "harness/report_seeds.hpp"
+#include "harness/report/report_data.hpp"
+#include "harness/report/report_meta.hpp"
+#include "harness/report/report_seeds.hpp"
 #include "tests/test_support.hpp"
 
 namespace bench_mps::testing {

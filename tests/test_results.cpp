@@ -7,11 +7,11 @@
 #include <map>
 #include <set>
 
-#include "harness/results_reader.hpp"
-#include "harness/run_record.hpp"
-#include "harness/results_schema.hpp"
-#include "harness/results_writer.hpp"
-#include "harness/sweep_cli.hpp"
+#include "harness/plan/sweep_cli.hpp"
+#include "harness/results/results_reader.hpp"
+#include "harness/results/results_schema.hpp"
+#include "harness/results/results_writer.hpp"
+#include "harness/results/run_record.hpp"
 #include "tests/test_support.hpp"
 
 namespace bench_mps::testing {

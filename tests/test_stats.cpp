@@ -3,11 +3,12 @@
 
 #include <cmath>
 
-#include "harness/run_record.hpp"
-#include "harness/stats.hpp"
-#include "harness/sweep_cli.hpp"
-#include "harness/sweep_spec.hpp"
-#include "harness/worker_protocol.hpp"
+#include "harness/common/stats.hpp"
+#include "harness/plan/sweep_cli.hpp"
+#include "harness/plan/sweep_spec.hpp"
+#include "harness/results/run_record.hpp"
+#include "harness/sweep/run_reduction.hpp"
+#include "harness/workers/worker_protocol.hpp"
 
 namespace bench_mps::harness {
 namespace {

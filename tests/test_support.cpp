@@ -1,6 +1,5 @@
 #include "tests/test_support.hpp"
 
-#include <boost/process.hpp>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -9,10 +8,10 @@
 #include <sys/wait.h>
 #include <thread>
 
-#include "harness/nvml.hpp"
-#include "harness/proc_scan.hpp"
-
-namespace bp = boost::process;
+#include "harness/common/files.hpp"
+#include "harness/common/proc_scan.hpp"
+#include "harness/common/process.hpp"
+#include "harness/gpu/nvml.hpp"
 
 namespace bench_mps::testing {
 
@@ -24,8 +23,7 @@ fs::path fakes_dir() { return source_dir() / "tests" / "fakes"; }
 fs::path fixtures_dir() { return source_dir() / "tests" / "fixtures"; }
 
 struct BackgroundProgram::Impl {
-  bp::ipstream out, err;
-  bp::child child;
+  std::unique_ptr<harness::PipedChild> child;
   CommandOutput result;
   std::thread out_reader, err_reader;
   bool done = false;
@@ -33,23 +31,22 @@ struct BackgroundProgram::Impl {
 
 BackgroundProgram::BackgroundProgram(const fs::path& exe, const std::vector<std::string>& args, const Env& env)
     : impl_(std::make_unique<Impl>()) {
-  bp::environment e = boost::this_process::environment();
-  for (const auto& name : env.unset) e.erase(name);
-  for (const auto& [k, v] : env.set) e[k] = v;
-  impl_->child = bp::child(exe.string(), bp::args = args, bp::std_out > impl_->out, bp::std_err > impl_->err,
-                           bp::std_in < bp::null, e);
+  harness::PipedChild::Options options;
+  options.env = {env.unset, {env.set.begin(), env.set.end()}};
+  options.stdin_pipe = false;
+  impl_->child = std::make_unique<harness::PipedChild>(exe.string(), args, options);
   Impl* i = impl_.get();
-  i->out_reader = std::thread([i] { i->result.out.assign(std::istreambuf_iterator<char>(i->out), {}); });
-  i->err_reader = std::thread([i] { i->result.err.assign(std::istreambuf_iterator<char>(i->err), {}); });
+  i->out_reader = std::thread([i] { i->result.out.assign(std::istreambuf_iterator<char>(i->child->out()), {}); });
+  i->err_reader = std::thread([i] { i->result.err.assign(std::istreambuf_iterator<char>(i->child->err()), {}); });
 }
 
 BackgroundProgram::~BackgroundProgram() {
   if (!impl_->done) wait(0);
 }
 
-int BackgroundProgram::pid() const { return impl_->child.id(); }
+int BackgroundProgram::pid() const { return impl_->child->pid(); }
 
-void BackgroundProgram::signal(int sig) { ::kill(impl_->child.id(), sig); }
+void BackgroundProgram::signal(int sig) { ::kill(impl_->child->pid(), sig); }
 
 CommandOutput BackgroundProgram::wait(double timeout_s) {
   Impl& i = *impl_;
@@ -57,17 +54,17 @@ CommandOutput BackgroundProgram::wait(double timeout_s) {
   const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   int status = 0;
   for (;;) {
-    const pid_t r = ::waitpid(i.child.id(), &status, WNOHANG);
-    if (r == i.child.id()) break;
+    const pid_t r = ::waitpid(i.child->pid(), &status, WNOHANG);
+    if (r == i.child->pid()) break;
     if (std::chrono::steady_clock::now() > until) {
       i.result.timed_out = true;
-      ::kill(i.child.id(), SIGKILL);
-      ::waitpid(i.child.id(), &status, 0);
+      ::kill(i.child->pid(), SIGKILL);
+      ::waitpid(i.child->pid(), &status, 0);
       break;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  i.child.detach();
+  i.child->forget();
   i.out_reader.join();
   i.err_reader.join();
   i.result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -106,10 +103,7 @@ TempDir::~TempDir() {
   fs::remove_all(path_, ec);
 }
 
-std::string read_text(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
+std::string read_text(const fs::path& file) { return harness::read_whole_file(file); }
 
 std::vector<std::string> read_lines(const fs::path& file) {
   std::vector<std::string> lines;

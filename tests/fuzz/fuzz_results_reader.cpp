@@ -9,7 +9,7 @@
 #include <fstream>
 #include <string>
 
-#include "harness/results_reader.hpp"
+#include "harness/results/results_reader.hpp"
 
 namespace fs = std::filesystem;
 

@@ -1,0 +1,75 @@
+// bench_mps: how much do processes sharing one GPU lose to time-slicing, and how much does MPS win
+// back? See README.md for the commands and docs/RESULTS.md for what they write.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "harness/common/errors.hpp"
+#include "harness/common/format.hpp"
+#include "harness/compare/compare.hpp"
+#include "harness/plan/sweep_cli.hpp"
+#include "harness/report/report.hpp"
+#include "harness/results/meta.hpp"
+#include "harness/sweep/resume.hpp"
+#include "harness/sweep/sweep.hpp"
+
+using namespace bench_mps::harness;
+
+int main(int argc, char** argv) {
+  CLI::App app{"bench_mps: N processes sharing one GPU, time-sliced vs NVIDIA MPS.\n"
+               "Example: bench_mps --procs 1,4,10"};
+  SweepSpec spec;
+  SweepCliValues raw;
+  add_sweep_options(app, spec, raw);
+  ReportArgs report;
+  CLI::App* report_cmd = add_report_command(app, report);
+  CompareArgs compare;
+  CLI::App* compare_cmd = add_compare_command(app, compare);
+  spec.argv.assign(argv, argv + argc);
+  app.set_version_flag("--version", version_line(), "print the version, git sha and CUDA version, then exit");
+  app.footer(
+      "Exit codes: 0 ok; 1 a run failed, or compare --fail-on-regression found a regression (or compared "
+      "nothing); 2 bad command line or input files (one line, nothing written); 3 the machine cannot run it "
+      "(no GPU, no nvidia-cuda-mps-control, a foreign MPS daemon, the compute mode, too little GPU memory); "
+      "128+N stopped by signal N.");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "bench_mps: error: " << one_line(e.what()) << "\n";
+    return kExitUsage;
+  }
+
+  try {
+    if (report_cmd->parsed()) return run_report(report);
+    if (compare_cmd->parsed()) return run_compare(compare);
+    finalize_sweep_spec(spec, raw);
+    if (spec.resume && !sweep_defined_on_command_line(app)) {
+      // `--resume DIR` alone: the sweep is the one DIR/meta.json stored.
+      SweepSpec stored = stored_sweep(spec.out_dir);
+      stored.out_dir = spec.out_dir;
+      stored.resume = true;
+      stored.worker_exe = spec.worker_exe;
+      spec = stored;
+    }
+    return run_sweep(spec);
+  } catch (const UsageError& e) {
+    std::cerr << "bench_mps: error: " << one_line(e.what()) << "\n";
+    return kExitUsage;
+  } catch (const nlohmann::json::exception& e) {  // a stored value of the wrong type, deep in meta.json
+    std::cerr << "bench_mps: error: " << (spec.resume ? spec.out_dir + "/meta.json" : std::string("meta.json"))
+              << ": a value has the wrong type (" << one_line(e.what()) << ")\n";
+    return kExitUsage;
+  } catch (const EnvironmentError& e) {
+    std::cerr << "bench_mps: " << one_line(e.what()) << "\n";
+    return kExitEnvironment;
+  } catch (const std::exception& e) {
+    std::cerr << "bench_mps: failed: " << one_line(e.what()) << "\n";
+    return kExitFailed;
+  }
+}

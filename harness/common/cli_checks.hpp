@@ -1,0 +1,20 @@
+#pragma once
+// Validators for numeric command-line options. CLI11's Range lets NaN through (every comparison with
+// NaN is false) and its PositiveNumber prints the largest double in full; these reject anything but a
+// finite number in [lo, hi] and say so in one short line: "--duration: nan is not a number in 0.001..86400".
+#include "harness/common/wing.hpp"
+
+#include <string>
+
+namespace CLI {
+class Validator;
+}
+
+namespace bench_mps::harness {
+
+/// A finite real number in [lo, hi].
+CLI::Validator finite_in(double lo, double hi);
+/// A whole number in [lo, hi] (no sign tricks, no exponent, no fraction).
+CLI::Validator whole_in(long long lo, long long hi);
+
+}  // namespace bench_mps::harness

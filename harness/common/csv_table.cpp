@@ -1,0 +1,33 @@
+#include "harness/common/csv_table.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+namespace bench_mps::harness {
+
+double parse_cell_double(const std::string& cell, const std::string& where, bool allow_empty) {
+  if (cell.empty()) {
+    if (allow_empty) return std::numeric_limits<double>::quiet_NaN();
+    throw ResultsError(where + ": empty cell where a number belongs");
+  }
+  errno = 0;
+  char* end = nullptr;
+  const double v = std::strtod(cell.c_str(), &end);
+  if (end != cell.c_str() + cell.size() || errno == ERANGE)
+    throw ResultsError(where + ": '" + cell.substr(0, 40) + "' is not a number");
+  if (!std::isfinite(v)) throw ResultsError(where + ": '" + cell.substr(0, 40) + "' is not a finite number");
+  return v;
+}
+
+long parse_cell_long(const std::string& cell, const std::string& where) {
+  errno = 0;
+  char* end = nullptr;
+  const long v = std::strtol(cell.c_str(), &end, 10);
+  if (cell.empty() || end != cell.c_str() + cell.size() || errno == ERANGE)
+    throw ResultsError(where + ": '" + cell.substr(0, 40) + "' is not an integer");
+  return v;
+}
+
+}  // namespace bench_mps::harness

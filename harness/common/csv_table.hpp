@@ -1,0 +1,65 @@
+#pragma once
+// Reads named columns of a CSV file with fast-cpp-csv-parser (Debian's libfccp-dev): quoted cells,
+// columns in any order, unknown extra columns ignored. Any defect (missing file or column, a torn
+// or garbage line) throws ResultsError naming the file, and the line where there is one.
+#include "harness/common/wing.hpp"
+
+#include <array>
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+// csv.h copies file names with strncpy into a fixed buffer, which GCC flags once inlined here.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-truncation"
+#include <libfccp/csv.h>
+#pragma GCC diagnostic pop
+#else
+#include <libfccp/csv.h>
+#endif
+
+#include "harness/common/errors.hpp"
+
+namespace bench_mps::harness {
+
+/// A results folder or file that cannot be used: exit 2.
+class ResultsError : public UsageError {
+ public:
+  using UsageError::UsageError;
+};
+
+template <std::size_t N>
+using CsvRows = std::vector<std::array<std::string, N>>;
+
+namespace detail {
+template <std::size_t N, typename Reader, std::size_t... I>
+void read_all(Reader& in, const std::array<const char*, N>& columns, CsvRows<N>& rows, std::index_sequence<I...>) {
+  in.read_header(io::ignore_extra_column, columns[I]...);
+  std::array<std::string, N> row;
+  while (in.read_row(row[I]...)) rows.push_back(row);
+}
+}  // namespace detail
+
+/// Every row of `file`, the cells of `columns` in that order.
+template <std::size_t N>
+CsvRows<N> read_csv_columns(const std::filesystem::path& file, const std::array<const char*, N>& columns) {
+  CsvRows<N> rows;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec)) throw ResultsError(file.string() + ": no such file");
+  try {
+    io::CSVReader<N, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>> in(file.string());
+    detail::read_all<N>(in, columns, rows, std::make_index_sequence<N>{});
+  } catch (const io::error::base& e) {
+    throw ResultsError(file.string() + ": " + e.what());
+  }
+  return rows;
+}
+
+/// Strict number parsing for CSV cells: "" gives NaN when allow_empty, anything unparsable throws.
+double parse_cell_double(const std::string& cell, const std::string& where, bool allow_empty = true);
+long parse_cell_long(const std::string& cell, const std::string& where);
+
+}  // namespace bench_mps::harness

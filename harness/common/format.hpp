@@ -1,0 +1,22 @@
+#pragma once
+// Small text helpers shared by writers, tables and messages.
+#include "harness/common/wing.hpp"
+
+#include <string>
+#include <vector>
+
+namespace bench_mps::harness {
+
+/// Shortest faithful text of a number: 100 -> "100", 0.1 -> "0.1", NaN -> "" (an empty CSV cell).
+std::string fmt_num(double value, int significant = 6);
+/// Fixed decimals: fmt_fixed(3.14159, 2) -> "3.14"; NaN -> "-".
+std::string fmt_fixed(double value, int decimals);
+/// Splits on `sep`, keeping empty fields.
+std::vector<std::string> split(const std::string& text, char sep);
+std::string trim(const std::string& text);
+/// Replaces newlines and tabs by spaces, so a message stays on one line.
+std::string one_line(const std::string& text);
+/// UTC time as 2026-11-21T22:59:01Z.
+std::string utc_timestamp();
+
+}  // namespace bench_mps::harness

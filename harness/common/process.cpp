@@ -1,0 +1,128 @@
+#include "harness/common/process.hpp"
+
+#include <sched.h>
+#include <sys/prctl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <boost/process.hpp>
+#include <boost/process/extend.hpp>
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include "harness/common/files.hpp"
+#include "harness/common/format.hpp"
+
+namespace bp = boost::process;
+namespace fs = std::filesystem;
+
+namespace bench_mps::harness {
+namespace {
+
+bp::environment child_environment(const ChildEnv& changes) {
+  bp::environment env = boost::this_process::environment();
+  for (const auto& name : changes.unset) env.erase(name);
+  for (const auto& [name, value] : changes.set) env[name] = value;
+  return env;
+}
+
+/// Polls `child` until it exits or `timeout_s` passes (then kills it); false on timeout.
+bool wait_with_timeout(bp::child& child, double timeout_s) {
+  std::error_code ec;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  while (child.running(ec)) {
+    if (std::chrono::steady_clock::now() > until) {
+      child.terminate(ec);
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string find_on_path(const std::string& name) { return bp::search_path(name).string(); }
+
+CommandResult run_command(const std::string& exe, const std::vector<std::string>& args,
+                          const std::vector<std::pair<std::string, std::string>>& env_set, const std::string& input,
+                          double timeout_s, const fs::path& scratch_dir) {
+  static int counter = 0;
+  const std::string stem = "cmd-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+  const fs::path in_file = scratch_dir / (stem + ".in");
+  const fs::path out_file = scratch_dir / (stem + ".out");
+  std::ofstream(in_file) << input;
+  std::error_code ec;
+  bp::child child(exe, bp::args = args, bp::std_in < in_file.string(), (bp::std_out & bp::std_err) > out_file.string(),
+                  child_environment({{}, env_set}), ec);
+  if (ec) throw CommandError("could not run " + exe + ": " + ec.message());
+  if (!wait_with_timeout(child, timeout_s))
+    throw CommandError(exe + " did not answer within " + fmt_num(timeout_s) + " s (input: " + one_line(input) + ")");
+  child.wait(ec);
+  CommandResult result{child.exit_code(), trim(read_whole_file(out_file))};
+  fs::remove(in_file, ec);
+  fs::remove(out_file, ec);
+  return result;
+}
+
+int run_logged(const std::string& exe, const std::vector<std::string>& args, const ChildEnv& env,
+               const fs::path& log, double timeout_s) {
+  std::error_code ec;
+  bp::child child;
+  if (log.empty())
+    child = bp::child(exe, bp::args = args, bp::std_in<bp::null, bp::std_out> bp::null, bp::std_err > bp::null,
+                      child_environment(env), ec);
+  else
+    child = bp::child(exe, bp::args = args, bp::std_in<bp::null, (bp::std_out & bp::std_err)> log.string(),
+                      child_environment(env), ec);
+  if (ec) return -1;
+  if (!wait_with_timeout(child, timeout_s)) return -1;
+  child.wait(ec);
+  return ec ? -1 : child.exit_code();
+}
+
+struct PipedChild::Impl {
+  bp::opstream in;
+  bp::ipstream out, err;
+  bp::child child;
+};
+
+PipedChild::PipedChild(const std::string& exe, const std::vector<std::string>& args, const Options& options)
+    : impl_(std::make_unique<Impl>()) {
+  const Options o = options;
+  auto before_exec = bp::extend::on_exec_setup = [o](auto&) {
+    if (o.own_process_group) ::setpgid(0, 0);
+    if (o.die_with_parent) ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (o.cpu >= 0) {
+      cpu_set_t one;
+      CPU_ZERO(&one);
+      CPU_SET(o.cpu, &one);
+      ::sched_setaffinity(0, sizeof one, &one);  // best effort: unpinned if refused
+    }
+  };
+  std::error_code ec;
+  if (options.stdin_pipe)
+    impl_->child = bp::child(exe, bp::args = args, bp::std_in < impl_->in, bp::std_out > impl_->out,
+                             bp::std_err > impl_->err, child_environment(options.env), ec, before_exec);
+  else
+    impl_->child = bp::child(exe, bp::args = args, bp::std_in < bp::null, bp::std_out > impl_->out,
+                             bp::std_err > impl_->err, child_environment(options.env), ec, before_exec);
+  if (ec) throw CommandError("could not start " + exe + ": " + ec.message());
+  if (options.own_process_group) ::setpgid(impl_->child.id(), impl_->child.id());  // whichever runs first
+}
+
+PipedChild::~PipedChild() = default;  // bp::child kills a child still running that was not forgotten
+
+pid_t PipedChild::pid() const { return static_cast<pid_t>(impl_->child.id()); }
+std::istream& PipedChild::out() { return impl_->out; }
+std::istream& PipedChild::err() { return impl_->err; }
+
+void PipedChild::send_last_line(const std::string& line) {
+  impl_->in << line << std::endl;
+  impl_->in.pipe().close();
+}
+
+void PipedChild::forget() { impl_->child.detach(); }
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,40 @@
+#include "harness/common/stats.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace bench_mps::harness {
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+}
+
+double mean(const std::vector<double>& x) {
+  if (x.empty()) return kNaN;
+  return std::accumulate(x.begin(), x.end(), 0.0) / static_cast<double>(x.size());
+}
+
+double quantile(std::vector<double> x, double q) {
+  if (x.empty()) return kNaN;
+  std::sort(x.begin(), x.end());
+  const double pos = std::clamp(q, 0.0, 1.0) * static_cast<double>(x.size() - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(pos));
+  const auto hi = std::min(lo + 1, x.size() - 1);
+  return x[lo] + (pos - static_cast<double>(lo)) * (x[hi] - x[lo]);
+}
+
+double median(const std::vector<double>& x) { return quantile(x, 0.5); }
+
+double jain_fairness(const std::vector<double>& x) {
+  if (x.empty()) return kNaN;
+  double sum = 0, sum_sq = 0;
+  for (double v : x) {
+    sum += v;
+    sum_sq += v * v;
+  }
+  if (sum_sq == 0) return kNaN;
+  return sum * sum / (static_cast<double>(x.size()) * sum_sq);
+}
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,133 @@
+// The compare subcommand: options, then read both folders, judge, render everything, and only then
+// write files and print, so bad input leaves nothing behind.
+#include "harness/compare/compare.hpp"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+
+#include "harness/common/errors.hpp"
+#include "harness/common/format.hpp"
+#include "harness/compare/compare_output.hpp"
+#include "harness/results/results_reader.hpp"
+#include "harness/results/results_writer.hpp"
+
+namespace fs = std::filesystem;
+
+namespace bench_mps::harness {
+namespace {
+
+CompareOptions validated_options(const CompareArgs& args) {
+  CompareOptions o;
+  o.metric = parse_compare_metric(args.metric);
+  if (!std::isfinite(args.threshold_pct) || args.threshold_pct < 0)
+    throw UsageError("--threshold must be a percentage >= 0, e.g. 5");
+  if (!(args.alpha > 0 && args.alpha < 1)) throw UsageError("--alpha must lie strictly between 0 and 1, e.g. 0.05");
+  o.threshold_pct = args.threshold_pct;
+  o.ignore_params = args.ignore_params;
+  o.alpha = args.alpha;
+  return o;
+}
+
+/// Refuses, before anything is written, an output file whose folder does not exist.
+void check_output_file(const std::string& option, const std::string& file) {
+  if (file.empty()) return;
+  const fs::path parent = fs::path(file).parent_path();
+  std::error_code ec;
+  if (!parent.empty() && !fs::is_directory(parent, ec))
+    throw UsageError(option + " " + file + ": the folder " + parent.string() + " does not exist");
+  if (fs::is_directory(file, ec)) throw UsageError(option + " " + file + ": is a folder");
+}
+
+void write_output(const fs::path& file, const std::string& text) {
+  try {
+    write_file_atomically(file, text);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(std::string("compare: ") + e.what());
+  }
+}
+
+}  // namespace
+
+CLI::App* add_compare_command(CLI::App& app, CompareArgs& args) {
+  auto* cmd = app.add_subcommand("compare", "compare two results folders (driver upgrade, other GPU)");
+  cmd->add_option("base", args.base, "baseline results folder")->required();
+  cmd->add_option("new", args.next, "new results folder")->required();
+  cmd->add_option("--metric", args.metric, "throughput (tasks/s, higher is better), p50 or p99 (per-task ms)")
+      ->capture_default_str();
+  cmd->add_option("--threshold", args.threshold_pct, "smallest change in percent called FASTER/SLOWER")
+      ->capture_default_str();
+  cmd->add_option("--alpha", args.alpha, "significance level of the Mann-Whitney U test")->capture_default_str();
+  cmd->add_flag("--fail-on-regression", args.fail_on_regression, "exit 1 when a configuration is SLOWER");
+  cmd->add_flag("--allow-different-gpu", args.allow_different_gpu, "compare folders measured on different GPU models");
+  cmd->add_flag("--ignore-params", args.ignore_params,
+                "pair runs on workload, mode and N even where their parameters differ (a changed kernel)");
+  cmd->add_option("--md", args.md_file, "also write the markdown report to this file");
+  cmd->add_option("--csv", args.csv_file, "also write comparison.csv to this file");
+  cmd->add_option("--out", args.out_dir, "write comparison.csv, comparison.md and comparison.json into this folder");
+  return cmd;
+}
+
+int run_compare(const CompareArgs& args) {
+  CompareReport report;
+  report.options = validated_options(args);
+  check_output_file("--md", args.md_file);
+  check_output_file("--csv", args.csv_file);
+  report.base_dir = args.base;
+  report.new_dir = args.next;
+  if (!args.out_dir.empty()) {  // like a sweep's --out: never overwrite what is there
+    std::error_code ec;
+    for (const char* name : {"comparison.csv", "comparison.md", "comparison.json"})
+      if (fs::exists(fs::path(args.out_dir) / name, ec))
+        throw UsageError("--out " + args.out_dir + ": already holds a comparison (" + name + "); choose another folder");
+  }
+  const ResultsFolder base = read_results_folder(args.base);
+  const ResultsFolder next = read_results_folder(args.next);
+  try {
+    check_same_gpu(base.meta, next.meta, args.allow_different_gpu);
+    report.metadata = diff_metadata(base.meta, next.meta);
+  } catch (const nlohmann::json::exception& e) {
+    throw ResultsError((fs::path(args.base) / "meta.json").string() + " or " + (fs::path(args.next) / "meta.json").string() +
+                       ": a value has the wrong type (" + one_line(e.what()) + ")");
+  }
+  report.comparison = compare_runs(base.summary, next.summary, report.options);
+  if (report.comparison.pairs.empty()) {
+    std::string hint;
+    if (!report.options.ignore_params) {
+      CompareOptions loose = report.options;
+      loose.ignore_params = true;
+      if (!compare_runs(base.summary, next.summary, loose).pairs.empty())
+        hint = "; their configurations differ only in parameters: add --ignore-params to pair them anyway";
+    }
+    std::cerr << "bench_mps: compare: the two folders have no configuration in common, nothing was compared" << hint
+              << "\n";
+    if (args.fail_on_regression) return kExitFailed;
+  }
+
+  const std::string md = render_comparison_markdown(report);
+  const std::string csv = render_comparison_csv(report);
+  const std::string json =
+      comparison_json(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  if (!args.out_dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(args.out_dir, ec);
+    if (ec || !fs::is_directory(args.out_dir))
+      throw UsageError("--out " + args.out_dir + ": cannot create the folder" + (ec ? " (" + ec.message() + ")" : ""));
+    write_output(fs::path(args.out_dir) / "comparison.csv", csv);
+    write_output(fs::path(args.out_dir) / "comparison.md", md);
+    write_output(fs::path(args.out_dir) / "comparison.json", json);
+  }
+  if (!args.csv_file.empty()) write_output(args.csv_file, csv);
+  if (!args.md_file.empty()) write_output(args.md_file, md);
+
+  std::cout << md << std::flush;
+  if (!std::cout) throw std::runtime_error("compare: cannot write to stdout");
+  const auto& pairs = report.comparison.pairs;
+  const bool regressed =
+      std::any_of(pairs.begin(), pairs.end(), [](const ComparedPair& p) { return p.verdict == Verdict::slower; });
+  return args.fail_on_regression && regressed ? kExitFailed : kExitOk;
+}
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,58 @@
+// meta.json lookups for compare. Results folders are read before they are trusted, so every lookup
+// walks the JSON defensively: a missing key or a wrongly shaped section is a null value, not a throw.
+#include "harness/compare/compare_meta.hpp"
+
+#include "harness/common/errors.hpp"
+#include "harness/common/format.hpp"
+
+namespace bench_mps::harness {
+namespace {
+
+nlohmann::json lookup(const nlohmann::json& meta, const std::string& dotted) {
+  const nlohmann::json* node = &meta;
+  for (const auto& part : split(dotted, '.')) {
+    if (!node->is_object()) return nullptr;
+    const auto it = node->find(part);
+    if (it == node->end()) return nullptr;
+    node = &*it;
+  }
+  return *node;
+}
+
+}  // namespace
+
+const std::vector<std::string>& compared_meta_keys() {
+  static const std::vector<std::string> keys{
+      "gpu.name",           "gpu.driver_version", "gpu.cuda_driver_version", "gpu.cuda_runtime_version",
+      "gpu.compute_mode",   "mps.version",        "gpu.max_sm_clock_mhz",    "gpu.max_mem_clock_mhz",
+      "gpu.sm_count",       "tool.git_sha"};
+  return keys;
+}
+
+std::vector<MetaDiffRow> diff_metadata(const nlohmann::json& base, const nlohmann::json& next) {
+  std::vector<MetaDiffRow> rows;
+  for (const auto& key : compared_meta_keys()) {
+    MetaDiffRow row;
+    row.key = key;
+    row.base = lookup(base, key);
+    row.next = lookup(next, key);
+    row.differs = row.base != row.next;
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+std::string meta_value_text(const nlohmann::json& value) {
+  if (value.is_null()) return "-";
+  if (value.is_string()) return one_line(value.get<std::string>());
+  return one_line(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+void check_same_gpu(const nlohmann::json& base, const nlohmann::json& next, bool allow) {
+  const nlohmann::json a = lookup(base, "gpu.name"), b = lookup(next, "gpu.name");
+  if (allow || a == b) return;
+  throw UsageError("different GPUs: base has " + meta_value_text(a) + ", new has " + meta_value_text(b) +
+                   " (pass --allow-different-gpu to compare them anyway)");
+}
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,34 @@
+#pragma once
+// The metadata half of `bench_mps compare`: the meta.json keys that explain a difference between two
+// results folders (driver, CUDA versions, GPU, compute mode, MPS, clocks, SMs), side by side, and the
+// refusal to compare different GPU models unless asked to.
+#include "harness/compare/wing.hpp"
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace bench_mps::harness {
+
+/// One meta.json key of both folders; null where a folder lacks it (CPU-only test runs have no gpu).
+struct MetaDiffRow {
+  std::string key;  ///< dotted path, e.g. "gpu.driver_version"
+  nlohmann::json base, next;
+  bool differs = false;
+};
+
+/// The dotted meta.json keys compare shows, in display order.
+const std::vector<std::string>& compared_meta_keys();
+
+/// Every key of compared_meta_keys() with both values. Never throws on odd shapes: a key whose path
+/// does not lead to a value is null.
+std::vector<MetaDiffRow> diff_metadata(const nlohmann::json& base, const nlohmann::json& next);
+
+/// A value as shown in tables: strings bare, numbers and booleans as JSON, null as "-".
+std::string meta_value_text(const nlohmann::json& value);
+
+/// Throws UsageError (one line) when gpu.name differs between the two folders and `allow` is false.
+void check_same_gpu(const nlohmann::json& base, const nlohmann::json& next, bool allow);
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,224 @@
+// Pairing and judging for `bench_mps compare`. The verdict rule (decide_verdict) is the one written
+// down in docs/COMPARE.md; keep the two in step.
+#include "harness/compare/compare_runs.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <tuple>
+
+#include "harness/common/errors.hpp"
+#include "harness/common/format.hpp"
+#include "harness/common/stats.hpp"
+#include "harness/compare/mann_whitney.hpp"
+
+namespace bench_mps::harness {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::string percent(double fraction) { return fmt_fixed(100.0 * fraction, 1) + "%"; }
+
+/// The ok runs of one folder by configuration, keys in order of first appearance.
+struct ConfigRuns {
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const SummaryRecord*>> runs;
+  std::size_t not_ok = 0;
+};
+
+/// The pairing key: the whole configuration, or without the parameters when they are ignored.
+std::string pairing_key(const SummaryRecord& r, bool ignore_params) {
+  return ignore_params ? r.workload + "|" + r.mode + "|" + std::to_string(r.active_thread_pct) + "|" +
+                             std::to_string(r.procs)
+                       : r.config_key();
+}
+
+ConfigRuns group_ok_runs(const std::vector<SummaryRecord>& records, bool ignore_params) {
+  ConfigRuns g;
+  for (const auto& r : records) {
+    if (r.status != "ok") {
+      ++g.not_ok;
+      continue;
+    }
+    const std::string key = pairing_key(r, ignore_params);
+    auto& list = g.runs[key];
+    if (list.empty()) g.order.push_back(key);
+    list.push_back(&r);
+  }
+  return g;
+}
+
+SideSummary summarize_side(const std::vector<const SummaryRecord*>& runs, CompareMetric metric) {
+  SideSummary s;
+  std::vector<double> clocks;
+  for (const SummaryRecord* r : runs) {
+    const double v = metric_value(*r, metric);
+    if (std::isfinite(v)) s.values.push_back(v);
+    if (std::isfinite(r->sm_clock_mean_mhz)) clocks.push_back(r->sm_clock_mean_mhz);
+  }
+  s.median = median(s.values);
+  s.spread = relative_spread(s.values);
+  s.sm_clock_mhz = mean(clocks);
+  return s;
+}
+
+ComparedPair judge_pair(const SummaryRecord& config, const std::vector<const SummaryRecord*>& base_runs,
+                        const std::vector<const SummaryRecord*>& new_runs, const CompareOptions& options) {
+  ComparedPair p;
+  p.workload = config.workload;
+  p.params = config.params;
+  p.mode = config.mode;
+  p.active_thread_pct = config.active_thread_pct;
+  p.procs = config.procs;
+  p.base = summarize_side(base_runs, options.metric);
+  p.next = summarize_side(new_runs, options.metric);
+  const bool medians_known = std::isfinite(p.base.median) && std::isfinite(p.next.median) && p.base.median != 0;
+  p.change = medians_known ? (p.next.median - p.base.median) / std::fabs(p.base.median) : kNaN;
+  p.p_value = (p.base.values.empty() || p.next.values.empty()) ? kNaN
+                                                                : mann_whitney_u(p.next.values, p.base.values).p_value;
+  p.verdict = decide_verdict(p.base, p.next, p.change, p.p_value, options, &p.note);
+  if (!new_runs.empty() && new_runs.front()->params != config.params) {  // paired with --ignore-params
+    std::string diff;
+    const auto old_items = split(config.params, ';'), new_items = split(new_runs.front()->params, ';');
+    for (const std::string& item : new_items)
+      if (std::find(old_items.begin(), old_items.end(), item) == old_items.end()) diff += (diff.empty() ? "" : ", ") + item;
+    p.note += (p.note.empty() ? "" : "; ") + std::string("new ") + diff;
+  }
+  const double clock_change = (p.next.sm_clock_mhz - p.base.sm_clock_mhz) / p.base.sm_clock_mhz;
+  p.clock_flag = std::isfinite(clock_change) && std::fabs(clock_change) > kClockFlagFraction;
+  return p;
+}
+
+}  // namespace
+
+CompareMetric parse_compare_metric(const std::string& name) {
+  if (name == "throughput") return CompareMetric::throughput;
+  if (name == "p50") return CompareMetric::p50;
+  if (name == "p99") return CompareMetric::p99;
+  throw UsageError("--metric: '" + name + "' is not one of throughput, p50, p99");
+}
+
+std::string metric_name(CompareMetric metric) {
+  switch (metric) {
+    case CompareMetric::throughput: return "throughput";
+    case CompareMetric::p50: return "p50";
+    case CompareMetric::p99: return "p99";
+  }
+  return "";
+}
+
+std::string metric_column(CompareMetric metric) {
+  switch (metric) {
+    case CompareMetric::throughput: return "throughput_tasks_per_s";
+    case CompareMetric::p50: return "task_p50_ms";
+    case CompareMetric::p99: return "task_p99_ms";
+  }
+  return "";
+}
+
+bool higher_is_better(CompareMetric metric) { return metric == CompareMetric::throughput; }
+
+double metric_value(const SummaryRecord& run, CompareMetric metric) {
+  switch (metric) {
+    case CompareMetric::throughput: return run.throughput_tasks_per_s;
+    case CompareMetric::p50: return run.task_p50_ms;
+    case CompareMetric::p99: return run.task_p99_ms;
+  }
+  return kNaN;
+}
+
+std::string verdict_name(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::same: return "SAME";
+    case Verdict::faster: return "FASTER";
+    case Verdict::slower: return "SLOWER";
+    case Verdict::unsure: return "UNSURE";
+  }
+  return "";
+}
+
+double relative_spread(const std::vector<double>& values) {
+  if (values.size() < 2) return kNaN;
+  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  const double mid = median(values);
+  if (mid == 0) return kNaN;
+  return (*hi - *lo) / std::fabs(mid);
+}
+
+Verdict decide_verdict(const SideSummary& base, const SideSummary& next, double change, double p_value,
+                       const CompareOptions& options, std::string* note) {
+  auto say = [&](Verdict v, const std::string& why) {
+    if (note) *note = why;
+    return v;
+  };
+  const std::size_t nb = base.values.size(), nn = next.values.size();
+  if (nb < 2 || nn < 2 || mann_whitney_min_p(nb, nn) >= options.alpha)
+    return say(Verdict::unsure, "too few repeats (" + std::to_string(nb) + " vs " + std::to_string(nn) + ")");
+  if (!std::isfinite(change) || !std::isfinite(p_value)) return say(Verdict::unsure, "no change known");
+  const double threshold = options.threshold_pct / 100.0;
+  const bool noise_known = !std::isnan(base.spread) && !std::isnan(next.spread);
+  const double noise = noise_known ? std::max(base.spread, next.spread) : kNaN;
+  const bool significant = p_value < options.alpha;
+  const double size = std::fabs(change);
+  if (significant && size > threshold) {
+    if (!(size > noise)) return say(Verdict::unsure, "change within the noise (" + percent(noise) + ")");
+    const bool better = higher_is_better(options.metric) ? change > 0 : change < 0;
+    return say(better ? Verdict::faster : Verdict::slower, "");
+  }
+  if (size <= threshold && significant) return say(Verdict::same, "significant, below threshold");
+  if (size <= threshold && noise <= threshold) return say(Verdict::same, "");
+  if (size > threshold) return say(Verdict::unsure, "not significant (p " + fmt_num(p_value, 2) + ")");
+  return say(Verdict::unsure, "noise " + percent(noise) + " > threshold");
+}
+
+RunComparison compare_runs(const std::vector<SummaryRecord>& base, const std::vector<SummaryRecord>& next,
+                           const CompareOptions& options) {
+  const ConfigRuns b = group_ok_runs(base, options.ignore_params), n = group_ok_runs(next, options.ignore_params);
+  RunComparison out;
+  out.base_not_ok = b.not_ok;
+  out.new_not_ok = n.not_ok;
+  // Display order: workload + params groups, then modes, in order of first appearance, then N.
+  std::map<std::string, int> group_rank, mode_rank;
+  for (const auto* side : {&b, &n})
+    for (const auto& key : side->order) {
+      const SummaryRecord& r = *side->runs.at(key).front();
+      group_rank.emplace(r.workload + "|" + r.params, static_cast<int>(group_rank.size()));
+      mode_rank.emplace(r.mode, static_cast<int>(mode_rank.size()));
+    }
+  for (const auto& key : b.order) {
+    const SummaryRecord& r = *b.runs.at(key).front();
+    const auto other = n.runs.find(key);
+    if (other == n.runs.end()) {
+      out.only_in_base.push_back(config_label(r.workload, r.params, r.mode, r.procs));
+      continue;
+    }
+    out.pairs.push_back(judge_pair(r, b.runs.at(key), other->second, options));
+  }
+  for (const auto& key : n.order)
+    if (b.runs.count(key) == 0) {
+      const SummaryRecord& r = *n.runs.at(key).front();
+      out.only_in_new.push_back(config_label(r.workload, r.params, r.mode, r.procs));
+    }
+  std::stable_sort(out.pairs.begin(), out.pairs.end(), [&](const ComparedPair& x, const ComparedPair& y) {
+    const auto rank = [&](const ComparedPair& p) {
+      return std::make_tuple(group_rank.at(p.workload + "|" + p.params), mode_rank.at(p.mode), p.procs);
+    };
+    return rank(x) < rank(y);
+  });
+  return out;
+}
+
+std::array<std::size_t, 4> count_verdicts(const RunComparison& comparison) {
+  std::array<std::size_t, 4> counts{};
+  for (const auto& p : comparison.pairs)
+    for (std::size_t i = 0; i < kAllVerdicts.size(); ++i)
+      if (p.verdict == kAllVerdicts[i]) ++counts[i];
+  return counts;
+}
+
+std::string config_label(const std::string& workload, const std::string& params, const std::string& mode, int procs) {
+  return workload + " " + params + " " + mode + " n=" + std::to_string(procs);
+}
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,89 @@
+#pragma once
+// The core of `bench_mps compare`: pairs the ok runs of two results folders by configuration,
+// summarises each side's repeats (median, spread), tests the difference (Mann-Whitney U) and gives
+// each pair a verdict. No I/O here; docs/COMPARE.md states the verdict rule.
+#include "harness/compare/wing.hpp"
+
+#include <array>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "harness/results/results_reader.hpp"
+
+namespace bench_mps::harness {
+
+/// What compare looks at in summary.csv.
+enum class CompareMetric { throughput, p50, p99 };
+
+/// "throughput", "p50" or "p99"; anything else is a UsageError.
+CompareMetric parse_compare_metric(const std::string& name);
+std::string metric_name(CompareMetric metric);
+/// The summary.csv column: throughput_tasks_per_s, task_p50_ms or task_p99_ms.
+std::string metric_column(CompareMetric metric);
+/// Throughput: higher is better; per-task latencies: lower is better.
+bool higher_is_better(CompareMetric metric);
+double metric_value(const SummaryRecord& run, CompareMetric metric);
+
+enum class Verdict { same, faster, slower, unsure };
+inline constexpr std::array<Verdict, 4> kAllVerdicts{Verdict::same, Verdict::faster, Verdict::slower,
+                                                     Verdict::unsure};
+/// "SAME", "FASTER", "SLOWER", "UNSURE".
+std::string verdict_name(Verdict verdict);
+
+struct CompareOptions {
+  CompareMetric metric = CompareMetric::throughput;
+  double threshold_pct = 5;  ///< smallest change, in percent of the base median, worth a FASTER/SLOWER
+  double alpha = 0.05;       ///< significance level of the Mann-Whitney test
+  bool ignore_params = false;  ///< pair on workload + mode + N alone (e.g. to compare a changed kernel)
+};
+
+/// Mean SM clocks of a pair farther apart than this fraction get flagged.
+inline constexpr double kClockFlagFraction = 0.02;
+
+/// One side's repeats of one configuration.
+struct SideSummary {
+  std::vector<double> values;  ///< the metric of every ok run (empty cells left out)
+  double median = 0;           ///< NaN when there are no values
+  double spread = 0;           ///< relative_spread(values)
+  double sm_clock_mhz = 0;     ///< mean of the runs' sm_clock_mean_mhz; NaN when none was measured
+};
+
+/// (max - min) / |median|: the whole range of the repeats as a fraction of their median; NaN with
+/// fewer than two values or a zero median.
+double relative_spread(const std::vector<double>& values);
+
+struct ComparedPair {
+  std::string workload, params, mode;
+  int active_thread_pct = 0;  ///< 0 when time-sliced
+  int procs = 0;
+  SideSummary base, next;
+  double change = 0;   ///< (new - base) / |base| of the medians; NaN when unknown
+  double p_value = 0;  ///< two-sided Mann-Whitney U over the repeats; NaN when a side has no values
+  Verdict verdict = Verdict::unsure;
+  std::string note;         ///< why, when UNSURE ("too few repeats", "noise 12% > threshold", ...)
+  bool clock_flag = false;  ///< mean SM clocks differ by more than kClockFlagFraction
+};
+
+struct RunComparison {
+  std::vector<ComparedPair> pairs;  ///< grouped by workload + params, then mode, then N
+  std::vector<std::string> only_in_base, only_in_new;  ///< configuration labels
+  std::size_t base_not_ok = 0, new_not_ok = 0;          ///< runs left out for a status other than ok
+};
+
+/// Pairs the ok runs of `base` and `next` by SummaryRecord::config_key() and judges every pair.
+RunComparison compare_runs(const std::vector<SummaryRecord>& base, const std::vector<SummaryRecord>& next,
+                           const CompareOptions& options);
+
+/// The verdict rule (docs/COMPARE.md), with change and p_value already computed. `note` (may be
+/// null) receives the reason of an UNSURE.
+Verdict decide_verdict(const SideSummary& base, const SideSummary& next, double change, double p_value,
+                       const CompareOptions& options, std::string* note = nullptr);
+
+/// How many pairs got each verdict, in kAllVerdicts order.
+std::array<std::size_t, 4> count_verdicts(const RunComparison& comparison);
+
+/// "spin blocks=4;... mps n=4": a configuration as people read it.
+std::string config_label(const std::string& workload, const std::string& params, const std::string& mode, int procs);
+
+}  // namespace bench_mps::harness

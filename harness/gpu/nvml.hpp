@@ -1,0 +1,58 @@
+#pragma once
+// NVML, loaded at run time with dlopen("libnvidia-ml.so.1"): the harness itself needs no GPU
+// libraries at link time and can say "no GPU" cleanly where the driver is absent. Every call is
+// checked; a query the GPU does not support comes back empty, any other failure throws NvmlError.
+#include "harness/gpu/wing.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace bench_mps::harness {
+
+class NvmlError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct GpuStaticInfo {
+  int index = 0;
+  std::string name;
+  std::string uuid;
+  std::string driver_version;
+  int cuda_driver_version = 0;  ///< e.g. 13000
+  std::uint64_t memory_total_bytes = 0;
+  std::string compute_mode;     ///< Default | Exclusive_Thread | Prohibited | Exclusive_Process
+  std::optional<std::string> mig_mode;  ///< Enabled | Disabled; empty where MIG is not supported
+  std::optional<unsigned> max_sm_clock_mhz, max_mem_clock_mhz;
+};
+
+struct GpuSample {
+  std::int64_t t_ns = 0;  ///< CLOCK_MONOTONIC
+  std::optional<unsigned> gpu_util_pct, mem_util_pct, sm_clock_mhz, mem_clock_mhz;
+  std::optional<std::uint64_t> mem_used_bytes;
+  std::optional<double> power_w;
+};
+
+class Nvml {
+ public:
+  /// Loads NVML and selects the GPU that CUDA calls device 0 (honouring CUDA_VISIBLE_DEVICES).
+  /// Returns nullptr and sets `why` when there is no driver or no visible GPU.
+  static std::unique_ptr<Nvml> open(std::string& why);
+  ~Nvml();
+  Nvml(const Nvml&) = delete;
+  Nvml& operator=(const Nvml&) = delete;
+
+  GpuStaticInfo static_info() const;
+  GpuSample sample() const;
+  std::uint64_t memory_free_bytes() const;
+
+ private:
+  struct Api;
+  explicit Nvml(std::unique_ptr<Api> api);
+  std::unique_ptr<Api> api_;
+};
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,271 @@
+#include "harness/mps/mps_session.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <iterator>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+#include "harness/common/files.hpp"
+#include "harness/common/format.hpp"
+
+namespace fs = std::filesystem;
+
+namespace bench_mps::harness {
+namespace {
+
+constexpr const char* kPidFile = "nvidia-cuda-mps-control.pid";
+
+std::string log_tail(const fs::path& file, std::size_t lines = 5) {
+  std::vector<std::string> all = split(read_whole_file(file), '\n');
+  std::string out;
+  for (std::size_t i = all.size() > lines ? all.size() - lines : 0; i < all.size(); ++i)
+    if (!trim(all[i]).empty()) out += (out.empty() ? "" : " | ") + trim(all[i]);
+  return out;
+}
+
+pid_t read_pid_file(const fs::path& path) {
+  std::istringstream in(read_whole_file(path));
+  long pid = 0;
+  return in >> pid ? static_cast<pid_t>(pid) : 0;
+}
+
+/// Waits until none of `pids` is alive; returns true if they all went within timeout_s.
+bool wait_gone(const std::vector<pid_t>& pids, double timeout_s) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  for (;;) {
+    bool any = false;
+    for (pid_t p : pids) any |= process_alive(p);
+    if (!any) return true;
+    if (std::chrono::steady_clock::now() > until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+/// SIGTERM, then SIGKILL, to whichever of `pids` is still alive.
+void force_stop(const std::vector<pid_t>& pids) {
+  for (pid_t p : pids)
+    if (process_alive(p)) ::kill(p, SIGTERM);
+  if (wait_gone(pids, 2)) return;
+  for (pid_t p : pids)
+    if (process_alive(p)) ::kill(p, SIGKILL);
+  wait_gone(pids, 2);
+}
+
+/// Live MPS processes started with CUDA_MPS_PIPE_DIRECTORY == pipe_dir.
+std::vector<pid_t> mps_processes_of(const fs::path& pipe_dir) {
+  std::vector<pid_t> pids;
+  for (const ProcInfo& p : live_mps_processes())
+    if (process_env(p.pid, "CUDA_MPS_PIPE_DIRECTORY") == pipe_dir.string()) pids.push_back(p.pid);
+  return pids;
+}
+
+std::vector<std::pair<std::string, std::string>> mps_env(const fs::path& pipe, const fs::path& log) {
+  return {{"CUDA_MPS_PIPE_DIRECTORY", pipe.string()}, {"CUDA_MPS_LOG_DIRECTORY", log.string()}};
+}
+
+/// Owner pid of a session folder named session-<pid>-<n>, or 0.
+pid_t session_owner(const fs::path& dir) {
+  static const std::regex name(R"(session-(\d+)-\d+)");
+  std::smatch m;
+  const std::string base = dir.filename().string();
+  return std::regex_match(base, m, name) ? static_cast<pid_t>(std::stol(m[1])) : 0;
+}
+
+bool is_running_bench_mps(pid_t pid) {
+  if (!process_alive(pid)) return false;
+  std::istringstream comm(read_whole_file("/proc/" + std::to_string(pid) + "/comm"));
+  std::string name;
+  std::getline(comm, name);
+  return name == "bench_mps";
+}
+
+}  // namespace
+
+namespace {
+
+/// run_command, its failures reported as MpsError.
+CommandResult mps_command(const std::string& exe, const std::vector<std::string>& args,
+                          const std::vector<std::pair<std::string, std::string>>& env_set, const std::string& input,
+                          double timeout_s, const fs::path& scratch_dir) {
+  try {
+    return run_command(exe, args, env_set, input, timeout_s, scratch_dir);
+  } catch (const CommandError& e) {
+    throw MpsError(e.what());
+  }
+}
+
+}  // namespace
+
+MpsSession::MpsSession(const MpsSessionOptions& options) : options_(options) {
+  static int sequence = 0;
+  std::error_code ec;
+  fs::create_directories(options_.base_dir, ec);
+  fs::permissions(options_.base_dir, fs::perms::owner_all, ec);
+  dir_ = options_.base_dir / ("session-" + std::to_string(::getpid()) + "-" + std::to_string(sequence++));
+  pipe_dir_ = dir_ / "pipe";
+  log_dir_ = dir_ / "log";
+  fs::remove_all(dir_, ec);
+  if (!fs::create_directories(pipe_dir_, ec) || !fs::create_directories(log_dir_, ec))
+    throw MpsError("cannot create the MPS session folder " + dir_.string() + ": " + ec.message());
+
+  const CommandResult start =
+      mps_command(options_.control_exe, {"-d"}, client_env(), "", options_.command_timeout_s, dir_);
+  if (start.exit_code != 0) {
+    const std::string log = log_tail(log_dir_ / "control.log");
+    fs::remove_all(dir_, ec);
+    throw MpsError("nvidia-cuda-mps-control -d failed (exit " + std::to_string(start.exit_code) +
+                   "): " + one_line(start.output) + (log.empty() ? "" : " | control.log: " + log));
+  }
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!control_pid_ && std::chrono::steady_clock::now() < until) {
+    const pid_t pid = read_pid_file(pipe_dir_ / kPidFile);
+    if (pid > 0 && process_alive(pid)) control_pid_ = pid;
+    for (pid_t p : mps_processes_of(pipe_dir_))
+      if (!control_pid_) control_pid_ = p;
+    if (!control_pid_) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  if (!control_pid_) {
+    const std::string log = log_tail(log_dir_ / "control.log");
+    fs::remove_all(dir_, ec);
+    throw MpsError("the MPS control daemon did not come up in " + pipe_dir_.string() +
+                   (log.empty() ? "" : " | control.log: " + log));
+  }
+  running_ = true;
+
+  if (options_.default_active_thread_pct) {
+    const int pct = *options_.default_active_thread_pct;
+    command("set_default_active_thread_percentage " + std::to_string(pct));
+    const std::string got = command("get_default_active_thread_percentage");
+    double value = -1;
+    std::istringstream(got) >> value;
+    if (static_cast<int>(value + 0.5) != pct) {
+      quit();
+      throw MpsError("the MPS daemon did not take the default active thread percentage " + std::to_string(pct) +
+                     " (it answered '" + one_line(got) + "')");
+    }
+  }
+}
+
+MpsSession::~MpsSession() {
+  try {
+    quit();
+  } catch (...) {
+    // quit() already forced the processes down; nothing more to do in a destructor
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> MpsSession::client_env() const {
+  return mps_env(pipe_dir_, log_dir_);
+}
+
+std::string MpsSession::command(const std::string& line) {
+  const CommandResult r = mps_command(options_.control_exe, {}, client_env(), line + "\n", options_.command_timeout_s, dir_);
+  if (r.exit_code != 0)
+    throw MpsError("MPS command '" + line + "' failed (exit " + std::to_string(r.exit_code) + "): " + one_line(r.output));
+  return r.output;
+}
+
+std::vector<pid_t> MpsSession::server_pids() {
+  std::vector<pid_t> pids;
+  std::istringstream in(command("get_server_list"));
+  for (long pid = 0; in >> pid;) pids.push_back(static_cast<pid_t>(pid));
+  for (pid_t p : pids)
+    if (std::find(seen_servers_.begin(), seen_servers_.end(), p) == seen_servers_.end()) seen_servers_.push_back(p);
+  return pids;
+}
+
+std::vector<pid_t> MpsSession::client_pids(pid_t server) {
+  std::vector<pid_t> pids;
+  std::istringstream in(command("get_client_list " + std::to_string(server)));
+  for (long pid = 0; in >> pid;) pids.push_back(static_cast<pid_t>(pid));
+  return pids;
+}
+
+void MpsSession::terminate_client(pid_t server, pid_t client) {
+  command("terminate_client " + std::to_string(server) + " " + std::to_string(client));
+}
+
+void MpsSession::quit() {
+  if (!running_) return;
+  running_ = false;
+  std::vector<pid_t> pids{control_pid_};
+  try {
+    server_pids();
+  } catch (const MpsError&) {
+    // an unresponsive daemon is forced down below
+  }
+  pids.insert(pids.end(), seen_servers_.begin(), seen_servers_.end());
+  for (pid_t p : mps_processes_of(pipe_dir_)) pids.push_back(p);
+  std::string problem;
+  try {
+    command("quit");
+  } catch (const MpsError& e) {
+    problem = e.what();
+  }
+  if (!wait_gone(pids, 10)) {
+    force_stop(pids);
+    if (problem.empty()) problem = "the daemon was still running 10 s after quit";
+  }
+  std::error_code ec;
+  fs::remove_all(dir_, ec);
+  if (!problem.empty()) throw MpsError("MPS quit: " + problem + " (it was stopped by signal instead)");
+}
+
+fs::path default_mps_base_dir() {
+  const char* tmp = std::getenv("TMPDIR");
+  return fs::path(tmp && *tmp ? tmp : "/tmp") / ("bench_mps-" + std::to_string(::getuid()));
+}
+
+std::string find_mps_control() {
+  return find_on_path("nvidia-cuda-mps-control");
+}
+
+std::vector<std::string> stop_stale_sessions(const fs::path& base_dir, const std::string& control_exe) {
+  std::vector<std::string> stopped;
+  std::error_code ec;
+  if (!fs::is_directory(base_dir, ec)) return stopped;
+  for (const auto& entry : fs::directory_iterator(base_dir, ec)) {
+    const pid_t owner = session_owner(entry.path());
+    if (!owner || owner == ::getpid() || is_running_bench_mps(owner)) continue;
+    const fs::path pipe = entry.path() / "pipe";
+    std::vector<pid_t> pids = mps_processes_of(pipe);
+    const pid_t control = read_pid_file(pipe / kPidFile);
+    if (control > 0 && process_alive(control) &&
+        std::find(pids.begin(), pids.end(), control) == pids.end())
+      pids.push_back(control);
+    if (!pids.empty()) {
+      if (!control_exe.empty()) {
+        try {
+          mps_command(control_exe, {}, mps_env(pipe, entry.path() / "log"), "quit\n", 10, entry.path());
+        } catch (const MpsError&) {
+          // forced below
+        }
+      }
+      if (!wait_gone(pids, 10)) force_stop(pids);
+      std::string list;
+      for (pid_t p : pids) list += (list.empty() ? "" : ",") + std::to_string(p);
+      stopped.push_back("stopped MPS daemon pid " + list + " left behind by bench_mps pid " + std::to_string(owner) +
+                        " (" + pipe.string() + ")");
+    }
+    fs::remove_all(entry.path(), ec);
+  }
+  return stopped;
+}
+
+std::vector<ProcInfo> foreign_mps_processes(const fs::path& base_dir) {
+  std::vector<ProcInfo> foreign;
+  const std::string own_prefix = (base_dir / ("session-" + std::to_string(::getpid()) + "-")).string();
+  for (const ProcInfo& p : live_mps_processes()) {
+    const auto pipe = process_env(p.pid, "CUDA_MPS_PIPE_DIRECTORY");
+    if (pipe && pipe->rfind(own_prefix, 0) == 0) continue;
+    foreign.push_back(p);
+  }
+  return foreign;
+}
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,80 @@
+#pragma once
+// A private MPS control daemon for one block of MPS runs: its own pipe and log directories under
+// $TMPDIR/bench_mps-<uid>/ (never the system default /tmp/nvidia-mps), its default active-thread
+// percentage set before the first client, and `quit` sent on every way out (the destructor too).
+// A daemon left behind by a bench_mps that was killed outright is found by its pid file and stopped
+// by the next bench_mps (stop_stale_sessions).
+#include "harness/mps/wing.hpp"
+
+#include <sys/types.h>
+
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "harness/common/proc_scan.hpp"
+#include "harness/common/process.hpp"
+
+namespace bench_mps::harness {
+
+class MpsError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct MpsSessionOptions {
+  std::string control_exe;              ///< path of nvidia-cuda-mps-control
+  std::filesystem::path base_dir;       ///< where private session folders live
+  std::optional<int> default_active_thread_pct;
+  double command_timeout_s = 15;
+};
+
+class MpsSession {
+ public:
+  /// Starts the daemon and waits for its pid file; throws MpsError (with the daemon's log) on failure.
+  explicit MpsSession(const MpsSessionOptions& options);
+  /// Quits the daemon if still running; never throws.
+  ~MpsSession();
+  MpsSession(const MpsSession&) = delete;
+  MpsSession& operator=(const MpsSession&) = delete;
+
+  /// Environment every client of this session needs.
+  std::vector<std::pair<std::string, std::string>> client_env() const;
+  const std::filesystem::path& dir() const { return dir_; }
+  pid_t control_pid() const { return control_pid_; }
+
+  /// Sends one command line to the daemon and returns what it printed (trimmed).
+  std::string command(const std::string& line);
+  /// PIDs from get_server_list.
+  std::vector<pid_t> server_pids();
+  /// PIDs from get_client_list: the processes `server` serves now.
+  std::vector<pid_t> client_pids(pid_t server);
+  /// Asks the daemon to terminate a client's contexts (used on timeouts before killing it).
+  void terminate_client(pid_t server, pid_t client);
+  /// Sends quit and waits until the daemon and its servers are gone (killing them if they linger).
+  void quit();
+
+ private:
+  MpsSessionOptions options_;
+  std::filesystem::path dir_, pipe_dir_, log_dir_;
+  pid_t control_pid_ = 0;
+  std::vector<pid_t> seen_servers_;
+  bool running_ = false;
+};
+
+/// Private base folder: $TMPDIR (or /tmp) / bench_mps-<uid>.
+std::filesystem::path default_mps_base_dir();
+
+/// Path of nvidia-cuda-mps-control on PATH, or empty.
+std::string find_mps_control();
+
+/// Stops daemons of sessions whose bench_mps is gone; returns one line per daemon stopped.
+std::vector<std::string> stop_stale_sessions(const std::filesystem::path& base_dir, const std::string& control_exe);
+
+/// Live MPS processes that do not belong to a session of a running bench_mps under base_dir.
+std::vector<ProcInfo> foreign_mps_processes(const std::filesystem::path& base_dir);
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,43 @@
+#pragma once
+// The sweep's command-line options (bench_mps --procs 1,4,10 ...) and their validation.
+#include "harness/plan/wing.hpp"
+
+#include <string>
+
+#include "harness/plan/sweep_spec.hpp"
+
+namespace CLI {
+class App;
+class Option;
+}
+
+namespace bench_mps::harness {
+
+/// Raw option values that need validation beyond what CLI11 checks.
+struct SweepCliValues {
+  std::string procs = "1,4,10";
+  std::string modes = "timeslice,mps";
+  std::string workloads;  ///< not given: spin,mlp (spin alone for --scenario fault)
+  std::string resume_dir;
+  const CLI::Option* workloads_option = nullptr;  ///< tells "not given" from "given empty"
+};
+
+void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw);
+
+/// Validates the raw values into `spec`; throws UsageError with a one-line message.
+void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw);
+
+/// Parses a whole sweep command line (without the program name), as stored in meta.json's argv.
+SweepSpec parse_sweep_args(const std::vector<std::string>& args);
+
+/// True if the command line set options that define a sweep (anything but --resume and the limits).
+bool sweep_defined_on_command_line(const CLI::App& app);
+
+/// Parses "1,4,10" (positive, distinct integers). `what` names the option in errors.
+std::vector<int> parse_procs(const std::string& text, const std::string& what = "--procs");
+/// Parses "timeslice,mps,mps:25".
+std::vector<Mode> parse_modes(const std::string& text);
+/// Parses "spin,mlp".
+std::vector<std::string> parse_workloads(const std::string& text);
+
+}  // namespace bench_mps::harness

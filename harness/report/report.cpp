@@ -1,0 +1,169 @@
+// `bench_mps report DIR`: reads the folder (results or comparison), computes every statistic here,
+// lets scripts/plot_report.py draw the figures, and writes report.md. Everything is produced in a
+// staging folder inside DIR and moved into place at the end, so a failure leaves no half report;
+// input defects (exit 2) and a missing matplotlib (exit 3) are found before anything is written.
+#include "harness/report/report.hpp"
+
+#include <algorithm>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+
+#include "harness/common/errors.hpp"
+#include "harness/common/format.hpp"
+#include "harness/report/report_comparison.hpp"
+#include "harness/report/report_data.hpp"
+#include "harness/report/report_fault.hpp"
+#include "harness/report/report_markdown.hpp"
+#include "harness/report/report_meta.hpp"
+#include "harness/report/report_plot_data.hpp"
+#include "harness/report/report_plotter.hpp"
+#include "harness/report/report_seeds.hpp"
+#include "harness/results/results_reader.hpp"
+#include "harness/results/results_writer.hpp"
+
+namespace fs = std::filesystem;
+
+namespace bench_mps::harness {
+namespace {
+
+/// What one report consists of before anything is written.
+struct Rendered {
+  PlotPlan plan;
+  std::string markdown;
+};
+
+fs::path default_seeds() {
+  const char* env = std::getenv("BENCH_MPS_SEEDS");
+  return env && *env ? fs::path(env) : fs::path(BENCH_MPS_SOURCE_DIR) / "results" / "seeds.csv";
+}
+
+std::string folder_name(const fs::path& dir) {
+  const fs::path clean = dir.lexically_normal();
+  const std::string name = (clean.has_filename() ? clean : clean.parent_path()).filename().string();
+  return name.empty() ? dir.string() : name;
+}
+
+Rendered render_results(const fs::path& dir, const fs::path& seeds_file) {
+  const ResultsFolder folder = read_results_folder(dir);
+  const std::vector<TaskSample> tasks = read_tasks(dir / "tasks.csv");
+  const std::vector<SeedRatio> seeds = seed_ratios(read_seeds(seeds_file));
+  ReportData data = aggregate_results(folder.summary, tasks);
+  if (std::any_of(folder.summary.begin(), folder.summary.end(), [](const SummaryRecord& r) { return r.workload == "exec"; }))
+    aggregate_exec(read_runs(dir / "runs.csv"), data);
+  Rendered r;
+  try {
+    r.plan = results_plot_plan(data, seeds, gpu_title(folder.meta));
+    r.markdown = render_results_report(data, folder.meta, seeds, r.plan, folder_name(dir));
+  } catch (const nlohmann::json::exception& e) {
+    throw ResultsError((dir / "meta.json").string() + ": a value has the wrong type (" + one_line(e.what()) + ")");
+  }
+  return r;
+}
+
+Rendered render_comparison(const fs::path& dir) {
+  const ComparisonFolder folder = read_comparison_folder(dir);
+  Rendered r;
+  r.plan = comparison_plot_plan(folder);
+  r.markdown = render_comparison_report(folder, r.plan, folder_name(dir));
+  return r;
+}
+
+/// A folder inside DIR removed with its content unless committed.
+class Staging {
+ public:
+  explicit Staging(const fs::path& dir) : path_(dir / (".report-staging-" + std::to_string(::getpid()))) {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+    if (!fs::create_directories(path_ / "plots", ec) || ec)
+      throw std::runtime_error("report: cannot create " + path_.string() + ": " + ec.message());
+  }
+  ~Staging() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  Staging(const Staging&) = delete;
+  Staging& operator=(const Staging&) = delete;
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+void write_file(const fs::path& file, const std::string& text) {
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) throw std::runtime_error("report: cannot write " + file.string());
+}
+
+/// Replaces DIR/plots and DIR/report.md by the staged ones.
+void commit(const Staging& stage, const fs::path& dir) {
+  std::error_code ec;
+  fs::remove_all(dir / "plots", ec);
+  if (ec) throw std::runtime_error("report: cannot replace " + (dir / "plots").string() + ": " + ec.message());
+  fs::rename(stage.path() / "plots", dir / "plots", ec);
+  if (!ec) fs::rename(stage.path() / "report.md", dir / "report.md", ec);
+  if (ec) throw std::runtime_error("report: cannot move the report into " + dir.string() + ": " + ec.message());
+}
+
+}  // namespace
+
+CLI::App* add_report_command(CLI::App& app, ReportArgs& args) {
+  auto* cmd = app.add_subcommand("report", "render report.md and plots/ for a results (or comparison) folder");
+  cmd->add_option("dir", args.dir, "results folder, or a folder written by `bench_mps compare --out`")->required();
+  cmd->add_option("--seeds", args.seeds,
+                  "the seed articles' figures (default: $BENCH_MPS_SEEDS, else results/seeds.csv of the source tree)");
+  return cmd;
+}
+
+int run_report(const ReportArgs& args) {
+  const fs::path dir = args.dir;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw ResultsError(dir.string() + ": not a folder");
+  if (!is_comparison_folder(dir)) {
+    const nlohmann::json meta = read_meta(dir);
+    if (is_fault_folder(meta)) {  // tables only: no figures, no matplotlib needed
+      std::string markdown;
+      try {
+        markdown = render_fault_report(dir, meta, folder_name(dir));
+      } catch (const ResultsError& e) {
+        throw ResultsError(one_line(e.what()));
+      }
+      write_file_atomically(dir / "report.md", markdown);
+      std::cout << "report: wrote " << (dir / "report.md").string() << " (fault isolation; no figures)\n";
+      return kExitOk;
+    }
+  }
+  Rendered r;
+  try {
+    r = is_comparison_folder(dir) ? render_comparison(dir)
+                                  : render_results(dir, args.seeds.empty() ? default_seeds() : fs::path(args.seeds));
+  } catch (const ResultsError& e) {
+    throw ResultsError(one_line(e.what()));
+  }
+  const std::string python = find_plot_python();
+  const fs::path script = plot_script();
+
+  Staging stage(dir);
+  const fs::path plots = stage.path() / "plots";
+  write_file(plots / "plot_data.json", r.plan.data.dump(2) + "\n");
+  run_plot_script(python, script, plots / "plot_data.json", plots, stage.path() / "plot.log");
+  for (const FigureInfo& f : r.plan.figures)
+    for (const char* ext : {".png", ".svg"}) {
+      const fs::path file = plots / (f.name + ext);
+      if (!fs::is_regular_file(file, ec) || fs::file_size(file, ec) == 0)
+        throw std::runtime_error("report: " + script.filename().string() + " did not write " +
+                                 file.filename().string());
+    }
+  write_file(stage.path() / "report.md", r.markdown);
+  commit(stage, dir);
+  std::cout << "report: wrote " << (dir / "report.md").string() << " and " << r.plan.figures.size() << " figures in "
+            << (dir / "plots").string() << "\n";
+  return kExitOk;
+}
+
+}  // namespace bench_mps::harness

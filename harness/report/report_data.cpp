@@ -1,0 +1,204 @@
+// Aggregation for the report: repeats are paired by their repeat number (runs are interleaved, so
+// the runs of one repeat ran close together in time) before ratios are taken.
+#include "harness/report/report_data.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "harness/common/stats.hpp"
+
+namespace bench_mps::harness {
+namespace {
+
+using CellKey = std::tuple<std::string, std::string, int>;      // series, mode, N
+using RunKey = std::tuple<std::string, std::string, int, int>;  // series, mode, N, repeat
+
+bool is_ok(const SummaryRecord& r) { return r.status == "ok"; }
+
+TaskTimeDistribution distribution_of(std::vector<double> ms) {
+  TaskTimeDistribution d;
+  if (ms.empty()) return d;
+  std::sort(ms.begin(), ms.end());
+  d.count = static_cast<long>(ms.size());
+  d.min = ms.front();
+  d.max = ms.back();
+  d.p1 = quantile(ms, 0.01);
+  d.p25 = quantile(ms, 0.25);
+  d.p50 = quantile(ms, 0.50);
+  d.p75 = quantile(ms, 0.75);
+  d.p99 = quantile(ms, 0.99);
+  d.mean = mean(ms);
+  return d;
+}
+
+/// Series labels: the workload name, with its parameters where one workload ran with several.
+std::map<std::pair<std::string, std::string>, std::string> series_labels(const std::vector<SummaryRecord>& summary) {
+  std::map<std::string, std::set<std::string>> params_of;
+  for (const auto& r : summary) params_of[r.workload].insert(r.params);
+  std::map<std::pair<std::string, std::string>, std::string> labels;
+  for (const auto& r : summary)
+    labels[{r.workload, r.params}] = params_of[r.workload].size() > 1 ? r.workload + " (" + r.params + ")" : r.workload;
+  return labels;
+}
+
+}  // namespace
+
+void aggregate_exec(const std::vector<WorkerRecord>& workers, ReportData& data) {
+  std::set<std::string> failed;
+  for (const FailedRun& f : data.failed) failed.insert(f.run_id);
+  std::map<std::pair<int, int>, std::vector<const WorkerRecord*>> cells;  // (mode order, N)
+  for (const WorkerRecord& w : workers) {
+    if (w.workload != "exec" || failed.count(w.run_id) || w.status != "ok") continue;
+    const auto mode = std::find(data.modes.begin(), data.modes.end(), w.mode);
+    if (mode == data.modes.end()) continue;
+    cells[{static_cast<int>(mode - data.modes.begin()), w.procs}].push_back(&w);
+  }
+  for (const auto& [key, copies] : cells) {
+    ExecCell c;
+    c.mode = data.modes[static_cast<std::size_t>(key.first)];
+    c.procs = key.second;
+    c.copies = static_cast<int>(copies.size());
+    std::vector<double> completion, startup, steps, step_ms;
+    for (const WorkerRecord* w : copies) {
+      completion.push_back(w->fact("completion_s"));
+      startup.push_back(w->fact("startup_s"));
+      steps.push_back(w->fact("steps"));
+      step_ms.push_back(w->fact("step_mean_ms"));
+    }
+    c.completion_s = mean(completion);
+    c.startup_s = mean(startup);
+    c.steps = mean(steps);
+    c.step_ms = mean(step_ms);
+    data.exec.push_back(c);
+  }
+}
+
+std::string regime_of(const std::string& workload, const std::string& params) {
+  if (workload == "exec") return "seed001";
+  if (workload == "mlp") return params.find("profile=seed001") != std::string::npos ? "seed001" : "gpu-bound";
+  return workload;
+}
+
+Spread spread_of(const std::vector<double>& values) {
+  std::vector<double> finite;
+  for (double v : values)
+    if (std::isfinite(v)) finite.push_back(v);
+  Spread s;
+  if (finite.empty()) return s;
+  s.count = static_cast<int>(finite.size());
+  s.median = median(finite);
+  s.min = *std::min_element(finite.begin(), finite.end());
+  s.max = *std::max_element(finite.begin(), finite.end());
+  return s;
+}
+
+const ReportCell* ReportData::find(const std::string& s, const std::string& mode, int n) const {
+  for (const ReportCell& c : cells)
+    if (c.series == s && c.mode == mode && c.procs == n) return &c;
+  return nullptr;
+}
+
+std::string mode_label(const std::string& mode) {
+  if (mode == "timeslice") return "time-sliced";
+  if (mode == "mps") return "MPS";
+  if (mode.rfind("mps:", 0) == 0) return "MPS " + mode.substr(4) + "% threads";
+  return mode;
+}
+
+ReportData aggregate_results(const std::vector<SummaryRecord>& summary, const std::vector<TaskSample>& tasks) {
+  ReportData data;
+  const auto labels = series_labels(summary);
+  std::map<RunKey, const SummaryRecord*> ok_runs;
+  std::map<CellKey, std::vector<const SummaryRecord*>> by_cell;
+  std::map<std::string, CellKey> cell_of_ok_run;
+  std::set<int> procs;
+  for (const SummaryRecord& r : summary) {
+    const std::string& series = labels.at({r.workload, r.params});
+    if (std::find(data.series.begin(), data.series.end(), series) == data.series.end()) data.series.push_back(series);
+    if (std::find(data.modes.begin(), data.modes.end(), r.mode) == data.modes.end()) data.modes.push_back(r.mode);
+    procs.insert(r.procs);
+    const CellKey key{series, r.mode, r.procs};
+    by_cell[key].push_back(&r);
+    ++data.runs_total;
+    if (!is_ok(r)) {
+      data.failed.push_back({r.run_id, r.status, r.reason});
+      continue;
+    }
+    ok_runs[{series, r.mode, r.procs, r.repeat}] = &r;
+    cell_of_ok_run[r.run_id] = key;
+  }
+  std::stable_partition(data.modes.begin(), data.modes.end(), [](const std::string& m) { return m == "timeslice"; });
+  data.procs.assign(procs.begin(), procs.end());
+
+  std::map<CellKey, std::vector<double>> task_ms;
+  for (const TaskSample& t : tasks) {
+    auto it = cell_of_ok_run.find(t.run_id);
+    if (it != cell_of_ok_run.end()) task_ms[it->second].push_back(t.duration_ms);
+  }
+
+  auto partner = [&](const std::string& series, const std::string& mode, int n, int repeat) -> const SummaryRecord* {
+    auto it = ok_runs.find({series, mode, n, repeat});
+    return it == ok_runs.end() ? nullptr : it->second;
+  };
+
+  for (const std::string& series : data.series) {
+    for (const std::string& mode : data.modes) {
+      for (int n : data.procs) {
+        auto it = by_cell.find({series, mode, n});
+        if (it == by_cell.end()) continue;
+        ReportCell c;
+        const SummaryRecord& first = *it->second.front();
+        c.workload = first.workload;
+        c.params = first.params;
+        c.series = series;
+        c.mode = mode;
+        c.active_thread_pct = first.active_thread_pct;
+        c.procs = n;
+        c.regime = regime_of(c.workload, c.params);
+        std::vector<double> mean_ms, p99_ms, tput, rel_time, rel_tput, speedup, ts_rel_time, makespan, ts_rel_makespan,
+            util;
+        for (const SummaryRecord* r : it->second) {
+          ++c.runs;
+          if (!is_ok(*r)) {
+            ++c.failed;
+            continue;
+          }
+          mean_ms.push_back(r->task_mean_ms);
+          p99_ms.push_back(r->task_p99_ms);
+          tput.push_back(r->throughput_tasks_per_s);
+          if (const SummaryRecord* alone = partner(series, mode, 1, r->repeat)) {
+            rel_time.push_back(r->task_mean_ms / alone->task_mean_ms);
+            rel_tput.push_back(r->throughput_tasks_per_s / alone->throughput_tasks_per_s);
+          }
+          if (mode != "timeslice")
+            if (const SummaryRecord* ts = partner(series, "timeslice", n, r->repeat))
+              speedup.push_back(r->throughput_tasks_per_s / ts->throughput_tasks_per_s);
+          makespan.push_back(r->makespan_s);
+          util.push_back(r->gpu_util_mean);
+          if (const SummaryRecord* ts1 = partner(series, "timeslice", 1, r->repeat)) {
+            ts_rel_time.push_back(r->task_mean_ms / ts1->task_mean_ms);
+            ts_rel_makespan.push_back(r->makespan_s / ts1->makespan_s);
+          }
+        }
+        c.task_mean_ms = spread_of(mean_ms);
+        c.task_p99_ms = spread_of(p99_ms);
+        c.throughput = spread_of(tput);
+        c.relative_task_time = spread_of(rel_time);
+        c.relative_throughput = spread_of(rel_tput);
+        c.speedup_vs_timeslice = spread_of(speedup);
+        c.task_time_vs_timeslice_alone = spread_of(ts_rel_time);
+        c.makespan_s = spread_of(makespan);
+        c.makespan_vs_timeslice_alone = spread_of(ts_rel_makespan);
+        c.gpu_util = spread_of(util);
+        c.tasks = distribution_of(task_ms[{series, mode, n}]);
+        data.cells.push_back(c);
+      }
+    }
+  }
+  return data;
+}
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,293 @@
+// Writes report.md for a results folder. Every number comes from ReportData; nothing is hard-coded
+// except the seed articles' figures, which come from results/seeds.csv with their sources.
+#include "harness/report/report_markdown.hpp"
+
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "harness/common/format.hpp"
+#include "harness/common/markdown_table.hpp"
+#include "harness/report/report_meta.hpp"
+
+namespace bench_mps::harness {
+namespace {
+
+/// The MPS mode the verdict speaks of: plain `mps` if measured, else the first other MPS mode.
+std::string verdict_mps_mode(const ReportData& data) {
+  std::string pick;
+  for (const auto& m : data.modes) {
+    if (m == "mps") return m;
+    if (m != "timeslice" && pick.empty()) pick = m;
+  }
+  return pick;
+}
+
+/// One clause of the verdict for one workload, or "" when nothing comparable was measured.
+std::string verdict_clause(const ReportData& data, const std::string& series, const std::string& mps, bool first) {
+  auto rel = [&](const std::string& mode, int n) {
+    const ReportCell* c = data.find(series, mode, n);
+    return c ? c->relative_throughput.median : NAN;
+  };
+  const std::string mps_name = mps.empty() ? "" : mode_label(mps);
+  // Largest N > 1 where both modes have a throughput relative to N=1.
+  for (auto it = data.procs.rbegin(); it != data.procs.rend(); ++it) {
+    const int n = *it;
+    if (n <= 1) break;
+    const double ts = rel("timeslice", n), mp = mps.empty() ? NAN : rel(mps, n);
+    if (std::isfinite(ts) && std::isfinite(mp)) {
+      if (first)
+        return std::to_string(n) + " processes time-sliced ran at " + fmt_times(ts) +
+               " the throughput of one process for " + series + " while " + mps_name + " reached " + fmt_times(mp);
+      return "for " + series + " at N=" + std::to_string(n) + ", " + fmt_times(ts) + " time-sliced and " +
+             fmt_times(mp) + " with " + mps_name;
+    }
+  }
+  // No N=1 in one of the modes: MPS over time-slicing at the largest N with both.
+  for (auto it = data.procs.rbegin(); it != data.procs.rend() && !mps.empty(); ++it) {
+    const ReportCell* c = data.find(series, mps, *it);
+    if (c && std::isfinite(c->speedup_vs_timeslice.median))
+      return (first ? "" : "for " + series + ", ") + mps_name + " ran " + std::to_string(*it) + " processes at " +
+             fmt_times(c->speedup_vs_timeslice.median) + " the throughput of time-slicing" +
+             (first ? " for " + series : "");
+  }
+  // One mode only: its scaling.
+  for (auto it = data.procs.rbegin(); it != data.procs.rend(); ++it) {
+    if (*it <= 1) break;
+    for (const auto& m : data.modes) {
+      const double r = rel(m, *it);
+      if (std::isfinite(r))
+        return std::to_string(*it) + " processes " + mode_label(m) + " ran at " + fmt_times(r) +
+               " the throughput of one process for " + series;
+    }
+  }
+  return "";
+}
+
+std::string runs_phrase(const ReportData& data) {
+  const int failed = static_cast<int>(data.failed.size());
+  if (data.runs_total == 0) return "no runs recorded";
+  if (failed == 0) return "all " + std::to_string(data.runs_total) + " runs ok";
+  return std::to_string(failed) + " of " + std::to_string(data.runs_total) + " runs failed and are left out";
+}
+
+std::string results_table(const ReportData& data) {
+  MarkdownTable t({"workload", "mode", "N", "runs ok", "per-task ms", "p99 ms", "tasks/s", "per-task time vs N=1",
+                   "throughput vs N=1", "throughput vs time-sliced"},
+                  {false, false, true, true, true, true, true, true, true, true});
+  auto ratio = [](const Spread& s) {
+    if (!std::isfinite(s.median)) return std::string("-");
+    const std::string m = fmt_times(s.median), lo = fmt_times(s.min), hi = fmt_times(s.max);
+    return lo == hi ? m : m + " (" + lo + "–" + hi + ")";
+  };
+  for (const ReportCell& c : data.cells) {
+    t.add_row({c.series, c.mode, std::to_string(c.procs),
+               std::to_string(c.runs - c.failed) + "/" + std::to_string(c.runs),
+               fmt_range(c.task_mean_ms.median, c.task_mean_ms.min, c.task_mean_ms.max),
+               fmt_range(c.task_p99_ms.median, c.task_p99_ms.min, c.task_p99_ms.max),
+               fmt_range(c.throughput.median, c.throughput.min, c.throughput.max), ratio(c.relative_task_time),
+               ratio(c.relative_throughput), c.mode == "timeslice" ? "" : ratio(c.speedup_vs_timeslice)});
+  }
+  return t.str();
+}
+
+/// "GPU 37% busy alone" from the series' time-sliced N=1 runs, or "" where those are too short (< 2 s)
+/// for NVML's utilisation, which averages over up to a second, to be read.
+std::string busy_alone(const ReportData& data, const std::string& series) {
+  const ReportCell* c = data.find(series, "timeslice", 1);
+  if (!c || !std::isfinite(c->gpu_util.median) || !(c->makespan_s.median >= 2.0)) return "";
+  return "GPU " + fmt_fixed(100 * c->gpu_util.median, 0) + "% busy alone";
+}
+
+std::string regime_note(const std::string& regime) {
+  if (regime == "seed001") return "seed 001's regime: fixed work, GPU idle between steps";
+  if (regime == "gpu-bound") return "GPU-bound: a different regime";
+  if (regime == "spin") return "busy kernel, seed 000's";
+  return regime;
+}
+
+std::string series_header(const ReportData& data, const std::string& series) {
+  const ReportCell* any = nullptr;
+  for (const ReportCell& c : data.cells)
+    if (c.series == series) any = &c;
+  std::string note = any ? regime_note(any->regime) : "";
+  const std::string busy = busy_alone(data, series);
+  if (!busy.empty()) note += (note.empty() ? "" : "; ") + busy;
+  return "ours: " + series + (note.empty() ? "" : " (" + note + ")");
+}
+
+/// Our figure for a seed row, on the seed's basis (one process alone, time-sliced): the N copies'
+/// completion time where the seed timed completion and the series runs a fixed amount of work per
+/// process, else the per-task time († where the seed timed completion).
+std::string ours_on_seed_basis(const ReportCell& c, const SeedRatio& r) {
+  const bool completion = r.metric == "completion_time";
+  const Spread& s = completion && c.regime == "seed001" ? c.makespan_vs_timeslice_alone : c.task_time_vs_timeslice_alone;
+  if (!std::isfinite(s.median)) return "-";
+  std::string v = fmt_fixed(s.median, 2) + (completion && c.regime != "seed001" ? "†" : "");
+  if (!r.workload_kind.empty() && c.regime == r.workload_kind) v = "**" + v + "**";
+  return v;
+}
+
+std::string seeds_section(const ReportData& data, const std::vector<SeedRatio>& seeds) {
+  std::vector<std::string> header{"source", "GPU", "their workload", "N", "mode", "theirs vs one process time-sliced"};
+  std::vector<bool> right{false, false, false, true, false, true};
+  for (const auto& s : data.series) {
+    header.push_back(series_header(data, s));
+    right.push_back(true);
+  }
+  MarkdownTable t(header, right);
+  for (const SeedRatio& r : seeds) {
+    std::vector<std::string> row{r.source_id,          r.gpu, r.their_workload, std::to_string(r.procs), r.mode,
+                                 fmt_fixed(r.ratio, 2)};
+    for (const auto& s : data.series) {
+      const ReportCell* c = data.find(s, r.mode, r.procs);
+      row.push_back(c ? ours_on_seed_basis(*c, r) : "-");
+    }
+    t.add_row(row);
+  }
+  std::string out =
+      "Every ratio here is on the seeds' basis: the time at N over one process alone, time-sliced (their N=1 "
+      "runs used no MPS). Where a seed timed completion (seed 001: N copies started together, until all had "
+      "finished), ours is the same for series that give each process a fixed amount of work (exec; mlp's "
+      "seed001 profile): the run's makespan over one copy's time-sliced. † marks per-task time instead, for a "
+      "series that runs for a fixed time (a different measure). \"-\": we did not run that N and mode. Bold: our "
+      "series in the seed's regime. Ideal: 1.00 under MPS while N copies fit on the GPU side by side; under "
+      "time-slicing, N for work that keeps the GPU busy, less the more the GPU idles between steps.\n\n" +
+      t.str() + "\nSources:\n\n";
+  std::set<std::string> listed;
+  for (const SeedRatio& r : seeds) {
+    if (!listed.insert(r.source_id).second) continue;
+    out += "- `" + r.source_id + "`: " + r.title + " (" + r.gpu + "; " + r.their_workload + "), " + r.reference + "\n";
+  }
+  return out;
+}
+
+/// The exec workload: completion, start-up and steps per mode and N; "" without exec runs.
+std::string exec_section(const ReportData& data) {
+  if (data.exec.empty()) return "";
+  const ExecCell* alone = nullptr;
+  for (const ExecCell& c : data.exec)
+    if (c.mode == "timeslice" && c.procs == 1) alone = &c;
+  MarkdownTable t({"mode", "N", "copies ok", "completion s", "start-up s", "steps", "step ms", "step vs one copy time-sliced"},
+                  {false, true, true, true, true, true, true, true});
+  for (const ExecCell& c : data.exec) {
+    const bool steps = std::isfinite(c.step_ms);
+    t.add_row({c.mode, std::to_string(c.procs), std::to_string(c.copies), fmt_fixed(c.completion_s, 2),
+               std::isfinite(c.startup_s) ? fmt_fixed(c.startup_s, 2) + " (" + fmt_fixed(100 * c.startup_s / c.completion_s, 0) + "%)" : "-",
+               steps ? fmt_fixed(c.steps, 0) : "-", steps ? fmt_fixed(c.step_ms, 3) : "-",
+               steps && alone && std::isfinite(alone->step_ms) ? fmt_times(c.step_ms / alone->step_ms) : "-"});
+  }
+  return "Each copy of the command ran once per run; completion is its start to its exit, start-up (imports, "
+         "context creation, data set-up) the time before its first reported step, and its share of completion "
+         "in brackets. Means over every copy of the ok runs. Step time against one copy alone time-sliced sees "
+         "the sharing without the start-up; ideal: 1.00x under MPS.\n\n" +
+         t.str();
+}
+
+/// Seed 001 side by side on its own basis, for every series in its regime; "" if none or no seed 001 rows.
+std::string seed001_section(const ReportData& data, const std::vector<SeedRatio>& seeds) {
+  std::vector<std::string> ours;
+  for (const auto& s : data.series)
+    for (const ReportCell& c : data.cells)
+      if (c.series == s && c.regime == "seed001") {
+        ours.push_back(s);
+        break;
+      }
+  std::map<int, std::map<std::string, const SeedRatio*>> theirs;  // N -> mode -> row
+  for (const SeedRatio& r : seeds)
+    if (r.workload_kind == "seed001" && r.metric == "completion_time") theirs[r.procs][r.mode] = &r;
+  if (ours.empty() || theirs.empty()) return "";
+  MarkdownTable t({"N", "", "time-sliced", "MPS", "time-sliced / MPS"}, {true, false, true, true, true});
+  auto cell = [](double seconds, double ratio) {
+    if (!std::isfinite(seconds) || !std::isfinite(ratio)) return std::string("-");
+    return fmt_num(seconds, 3) + " s (" + fmt_fixed(ratio, 2) + "x)";
+  };
+  for (const auto& [n, modes] : theirs) {
+    const SeedRatio* ts = modes.count("timeslice") ? modes.at("timeslice") : nullptr;
+    const SeedRatio* mp = modes.count("mps") ? modes.at("mps") : nullptr;
+    t.add_row({std::to_string(n), "seed 001 (" + (ts ? ts->gpu : mp->gpu) + ")", ts ? cell(ts->value, ts->ratio) : "-",
+               mp ? cell(mp->value, mp->ratio) : "-", ts && mp ? fmt_fixed(ts->value / mp->value, 2) : "-"});
+    for (const auto& s : ours) {
+      const ReportCell* cts = data.find(s, "timeslice", n);
+      const ReportCell* cmp = data.find(s, "mps", n);
+      t.add_row({std::to_string(n), "ours: " + s,
+                 cts ? cell(cts->makespan_s.median, cts->makespan_vs_timeslice_alone.median) : "-",
+                 cmp ? cell(cmp->makespan_s.median, cmp->makespan_vs_timeslice_alone.median) : "-",
+                 cmp && std::isfinite(cmp->speedup_vs_timeslice.median) ? fmt_fixed(cmp->speedup_vs_timeslice.median, 2)
+                                                                        : "-"});
+    }
+  }
+  // How long one step of ours took alone, beside the seed's 85 ms: what time-slicing's cost per
+  // synchronising step is weighed against (docs/SEED001.md).
+  std::string steps_line;
+  for (const auto& s : ours) {
+    const ReportCell* alone = data.find(s, "timeslice", 1);
+    if (!alone || !std::isfinite(alone->task_mean_ms.median)) continue;
+    double step_ms = NAN;
+    const auto at = alone->params.find("steps_per_task=");
+    if (alone->workload == "mlp" && at != std::string::npos) {
+      step_ms = alone->task_mean_ms.median / std::stod(alone->params.substr(at + 15));
+    } else {
+      for (const ExecCell& e : data.exec)
+        if (e.mode == "timeslice" && e.procs == 1) step_ms = e.step_ms;
+    }
+    if (std::isfinite(step_ms))
+      steps_line += (steps_line.empty() ? "" : "; ") + s + ": " + fmt_num(step_ms, 3) + " ms";
+  }
+  if (!steps_line.empty())
+    steps_line = "\n\nOne step alone, time-sliced: " + steps_line +
+                 "; seed 001's: 85 ms (80 s / 938 steps). In our measurements (docs/SEED001.md) time-slicing behaved as "
+                 "if every step that waits for the GPU paid for the other processes' turns, a cost that weighs more "
+                 "the shorter the step: a likely reason a short step loses far more than theirs at the same duty cycle.";
+  return "Seed 001 timed N copies of PyTorch's MNIST training started together until the last had finished, "
+         "against one copy alone (time-sliced). Ours is the same: each run's makespan (median over repeats) and, "
+         "in brackets, its ratio to the same repeat's one copy time-sliced; time-sliced / MPS is the throughput "
+         "ratio of the paired repeats. Ideal: MPS 1.00x while the copies fit side by side; time-sliced between "
+         "1x (a GPU idle most of the time) and Nx (a GPU kept busy). Their P100 ran an 85 ms step (80 s for "
+         "938 steps); what sets ours apart is in docs/SEED001.md." +
+         steps_line + "\n\n" + t.str();
+}
+
+}  // namespace
+
+std::string results_verdict(const ReportData& data, const nlohmann::json& meta) {
+  const std::string mps = verdict_mps_mode(data);
+  std::string clauses;
+  for (const auto& s : data.series) {
+    const std::string c = verdict_clause(data, s, mps, clauses.empty());
+    if (!c.empty()) clauses += (clauses.empty() ? "" : "; ") + c;
+  }
+  if (clauses.empty()) clauses = "no configuration could be set against another";
+  return "On " + gpu_and_driver(meta) + ", " + clauses + " (" + runs_phrase(data) + ").";
+}
+
+std::string render_results_report(const ReportData& data, const nlohmann::json& meta,
+                                  const std::vector<SeedRatio>& seeds, const PlotPlan& plan,
+                                  const std::string& folder_name) {
+  std::string md = results_verdict(data, meta) + "\n\n# bench_mps report: " + folder_name + "\n\n";
+  md +=
+      "Rendered by `bench_mps report` from meta.json, summary.csv and tasks.csv; see docs/REPORT.md for "
+      "how to read it. Statistics count only runs with status ok: " +
+      runs_phrase(data) + ".\n\n## Machine\n\n" + machine_markdown(meta);
+  md += "\n## Figures\n\n";
+  for (const FigureInfo& f : plan.figures)
+    md += "### " + f.title + "\n\n![" + f.title + "](plots/" + f.name + ".png)\n\n" + f.how_to_read + " ([SVG](plots/" +
+          f.name + ".svg))\n\n";
+  for (const std::string& why : plan.not_drawn) md += "Not drawn: " + why + ".\n\n";
+  md +=
+      "## Per workload, mode and N\n\n"
+      "Median over the ok repeats, (min–max) where they differ. Per-task ms is the mean task time of a run; "
+      "ratios are taken per repeat against the same repeat's N=1 run (same workload and mode) or "
+      "time-sliced run (same N), then summarised.\n\n" +
+      results_table(data);
+  if (const std::string e = exec_section(data); !e.empty()) md += "\n## Your program (exec)\n\n" + e;
+  md += "\n## Beside the seed articles\n\n" + seeds_section(data, seeds);
+  if (const std::string s001 = seed001_section(data, seeds); !s001.empty()) md += "\n### Seed 001 on its own basis\n\n" + s001;
+  md += "\n## Failed runs\n\n";
+  if (data.failed.empty()) md += "None.\n";
+  for (const FailedRun& f : data.failed)
+    md += "- `" + f.run_id + "`: " + f.status + (f.reason.empty() ? "" : " (" + one_line(f.reason) + ")") + "\n";
+  return md;
+}
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,116 @@
+#include "harness/results/meta.hpp"
+
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <thread>
+
+#include <cuda_runtime_api.h>  // CUDART_VERSION only: the harness links no CUDA
+
+#include "bench_mps_git_info.hpp"
+#include "harness/common/format.hpp"
+#include "harness/results/results_schema.hpp"
+
+namespace bench_mps::harness {
+
+std::string version_line() {
+  return std::string("bench_mps ") + BENCH_MPS_VERSION + " (git " + BENCH_MPS_GIT_SHA +
+         (BENCH_MPS_GIT_DIRTY ? ", dirty" : "") + "; built with CUDA " + std::to_string(CUDART_VERSION / 1000) + "." +
+         std::to_string(CUDART_VERSION % 1000 / 10) + ")";
+}
+
+namespace {
+
+nlohmann::json host_json() {
+  nlohmann::json host;
+  char name[256] = {};
+  if (::gethostname(name, sizeof name - 1) == 0) host["hostname"] = name;
+  utsname u{};
+  if (::uname(&u) == 0) {
+    host["kernel"] = std::string(u.sysname) + " " + u.release;
+    host["arch"] = u.machine;
+  }
+  host["cpus"] = std::thread::hardware_concurrency();
+  return host;
+}
+
+nlohmann::json gpu_json(const GpuStaticInfo& g) {
+  nlohmann::json j{{"index", g.index},
+                   {"name", g.name},
+                   {"uuid", g.uuid},
+                   {"memory_total_bytes", g.memory_total_bytes},
+                   {"driver_version", g.driver_version},
+                   {"cuda_driver_version", g.cuda_driver_version},
+                   {"compute_mode", g.compute_mode},
+                   {"mig_mode", g.mig_mode ? nlohmann::json(*g.mig_mode) : nlohmann::json()},
+                   {"max_sm_clock_mhz", g.max_sm_clock_mhz ? nlohmann::json(*g.max_sm_clock_mhz) : nlohmann::json()},
+                   {"max_mem_clock_mhz", g.max_mem_clock_mhz ? nlohmann::json(*g.max_mem_clock_mhz) : nlohmann::json()},
+                   {"sm_count", nullptr},
+                   {"cuda_runtime_version", nullptr}};
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json make_meta(const SweepSpec& spec, const std::optional<GpuStaticInfo>& gpu,
+                         const std::string& mps_control_path) {
+  nlohmann::json modes = nlohmann::json::array();
+  for (const Mode& m : spec.modes)
+    modes.push_back({{"name", m.name},
+                     {"mps", m.mps},
+                     {"active_thread_pct", m.mps ? nlohmann::json(m.active_thread_pct ? m.active_thread_pct : 100)
+                                                 : nlohmann::json()}});
+  nlohmann::json params;
+  for (const std::string& w : spec.workloads) params[w] = workload_params_string(w, spec.params);
+  nlohmann::json tasks, seconds;
+  for (const std::string& w : spec.workloads) {
+    const RunLength length = run_length(spec, w);
+    tasks[w] = length.tasks;
+    seconds[w] = length.duration_s;
+  }
+
+  return {{"schema_version", kResultsSchemaVersion},
+          {"tool", {{"name", "bench_mps"}, {"git_sha", BENCH_MPS_GIT_SHA}, {"git_dirty", BENCH_MPS_GIT_DIRTY}}},
+          {"argv", spec.argv},
+          {"host", host_json()},
+          {"started_utc", utc_timestamp()},
+          {"finished_utc", nullptr},
+          {"status", "running"},
+          {"gpu", gpu ? gpu_json(*gpu) : nlohmann::json()},
+          {"mps", {{"control", mps_control_path.empty() ? nlohmann::json() : nlohmann::json(mps_control_path)},
+                   {"version", gpu ? nlohmann::json("driver " + gpu->driver_version) : nlohmann::json()},
+                   {"modes", modes}}},
+          {"sweep",
+           {{"scenario", spec.scenario},
+            {"procs", spec.procs},
+            {"workloads", spec.workloads},
+            {"params", params},
+            {"repeats", spec.repeats},
+            {"tasks_per_worker", tasks},
+            {"duration_s", spec.duration_s},
+            {"seconds_per_worker", seconds},
+            {"warmup_tasks", spec.warmup},  // -1: each workload's default (2; 0 for exec and seed001)
+            {"run_timeout_s", spec.run_timeout_s},
+            {"ready_timeout_s", spec.ready_timeout_s},
+            {"set_exclusive", spec.set_exclusive},
+            {"pin_cpus", spec.pin_cpus},
+            {"settle_s", spec.settle_s}}}};
+}
+
+std::string gpu_slug(const std::string& gpu_name) {
+  std::string name = gpu_name;
+  if (name.rfind("NVIDIA ", 0) == 0) name = name.substr(7);
+  std::string slug;
+  for (unsigned char c : name) {
+    if (std::isalnum(c)) {
+      slug += static_cast<char>(std::tolower(c));
+    } else if (!slug.empty() && slug.back() != '-') {
+      slug += '-';
+    }
+  }
+  while (!slug.empty() && slug.back() == '-') slug.pop_back();
+  return slug.empty() ? "gpu" : slug;
+}
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,26 @@
+#pragma once
+// meta.json: everything needed to interpret a results folder later (schema version, argv, git sha,
+// host, GPU, driver and CUDA versions, compute mode, MPS settings, the sweep as asked).
+#include "harness/results/wing.hpp"
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/gpu/nvml.hpp"
+#include "harness/plan/sweep_spec.hpp"
+
+namespace bench_mps::harness {
+
+/// The metadata known before the first run; status "running".
+nlohmann::json make_meta(const SweepSpec& spec, const std::optional<GpuStaticInfo>& gpu,
+                         const std::string& mps_control_path);
+
+/// "bench_mps 0.1.0 (git <sha>[, dirty]; built with CUDA 13.0)": what --version prints.
+std::string version_line();
+
+/// Short file-name-safe GPU name: "NVIDIA H100 80GB HBM3" -> "h100-80gb-hbm3".
+std::string gpu_slug(const std::string& gpu_name);
+
+}  // namespace bench_mps::harness

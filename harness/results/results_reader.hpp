@@ -1,0 +1,68 @@
+#pragma once
+// Reads a results folder back (meta.json, summary.csv, tasks.csv) for report, compare and --resume.
+// Every defect is a ResultsError (exit 2) with one line naming the file and the problem.
+#include "harness/results/wing.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/common/csv_table.hpp"
+
+namespace bench_mps::harness {
+
+/// One row of summary.csv.
+struct SummaryRecord {
+  std::string run_id;
+  int repeat = 0;
+  std::string workload, params, mode;
+  int active_thread_pct = 0;  ///< 0 for time-sliced runs
+  int procs = 0;
+  std::string status, reason;
+  long workers_ok = 0, tasks_total = 0;
+  double makespan_s = 0, throughput_tasks_per_s = 0, task_mean_ms = 0, task_p50_ms = 0, task_p99_ms = 0;
+  double slowdown_vs_alone = 0, jain_fairness = 0, gpu_util_mean = 0, sm_clock_mean_mhz = 0, power_mean_w = 0;
+  long sm_count_seen = 0;
+  /// Configuration without the repeat: "workload|params|mode|pct|N"; compare pairs runs on it.
+  std::string config_key() const;
+};
+
+/// One row of runs.csv (one worker of one run).
+struct WorkerRecord {
+  std::string run_id, workload, mode;
+  int procs = 0, worker = 0;
+  long pid = 0;
+  std::string status, reason;
+  long tasks = 0;
+  double task_mean_ms = 0, throughput_tasks_per_s = 0;
+  long sm_count_seen = 0;
+  bool mps_enabled = false;
+  std::string facts;  ///< "key=value;..."
+  /// The number under `key` in facts, NaN if absent.
+  double fact(const std::string& key) const;
+};
+
+/// One row of tasks.csv.
+struct TaskSample {
+  std::string run_id;
+  int worker = 0;
+  long task = 0;
+  double start_ms = 0, duration_ms = 0;
+};
+
+struct ResultsFolder {
+  std::filesystem::path dir;
+  nlohmann::json meta;
+  std::vector<SummaryRecord> summary;
+};
+
+/// meta.json (schema version checked) and summary.csv.
+ResultsFolder read_results_folder(const std::filesystem::path& dir);
+nlohmann::json read_meta(const std::filesystem::path& dir);
+std::vector<SummaryRecord> read_summary(const std::filesystem::path& file);
+std::vector<TaskSample> read_tasks(const std::filesystem::path& file);
+std::vector<WorkerRecord> read_runs(const std::filesystem::path& file);
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,11 @@
+#include "harness/results/run_record.hpp"
+
+namespace bench_mps::harness {
+
+void mark_failed(RunRecord& record, const std::string& status, const std::string& reason) {
+  if (record.summary.status != "ok") return;
+  record.summary.status = status;
+  record.summary.reason = reason;
+}
+
+}  // namespace bench_mps::harness

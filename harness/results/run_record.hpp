@@ -1,0 +1,75 @@
+#pragma once
+// One finished run reduced to the rows the results files hold (see docs/RESULTS.md).
+#include "harness/results/wing.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "harness/gpu/nvml.hpp"
+#include "harness/plan/sweep_spec.hpp"
+
+namespace bench_mps::harness {
+
+struct WorkerRow {
+  int worker = 0;
+  long pid = 0;
+  std::string status, reason;
+  long tasks = 0;
+  double start_s = 0, end_s = 0;  ///< first task start and last task end, seconds after GO
+  double task_mean_ms = 0, task_p50_ms = 0, task_p99_ms = 0;
+  double throughput_tasks_per_s = 0;
+  int sm_count_seen = 0;
+  bool mps_enabled = false;
+  std::uint64_t mem_bytes = 0;
+  std::string facts;  ///< what the workload reported at the end, "key=value;..." (e.g. loss_first, loss_last)
+  std::string role = "worker";       ///< worker | victim | faulter (fault scenario)
+  double slowdown_vs_baseline = NAN;  ///< victim: task_mean_ms / the victims' mean without the faulter
+  double post_fault_task_mean_ms = NAN;  ///< victim: mean of the tasks that started after the faulter died
+};
+
+struct SummaryRow {
+  std::string status = "ok", reason;
+  long tasks_total = 0;
+  int workers_ok = 0;
+  double makespan_s = 0;
+  double throughput_tasks_per_s = 0;
+  double task_mean_ms = 0, task_p50_ms = 0, task_p99_ms = 0;
+  double slowdown_vs_alone = 0;  ///< task_mean_ms / the N=1 run's task_mean_ms (same workload, mode, repeat)
+  double jain_fairness = 0;      ///< over the workers' throughputs
+  double gpu_util_mean = 0;      ///< fraction in [0, 1]
+  double sm_clock_mean_mhz = 0;
+  double power_mean_w = 0;
+  std::uint64_t mem_used_max_bytes = 0;
+  int sm_count_seen = 0;
+  // The fault scenario (empty / NaN otherwise):
+  std::string scenario;               ///< "", "fault_baseline" or "fault"
+  int victims = 0, victims_survived = 0;
+  double victim_slowdown = NAN;        ///< mean over surviving victims of slowdown_vs_baseline
+  double victim_post_fault_slowdown = NAN;  ///< mean post-fault task time / baseline task time
+  std::string fault_error;             ///< what the faulting worker reported
+  std::string mps_server_state;        ///< MPS: the server after the fault ("survived pid ...", "exited", ...)
+  double mps_recovery_s = NAN;         ///< MPS: faulter's death to a new client's first finished task
+};
+
+struct TaskRow {
+  int worker = 0;
+  long task = 0;
+  double start_ms = 0;  ///< after GO
+  double duration_ms = 0;
+};
+
+struct RunRecord {
+  RunSpec spec;
+  std::vector<WorkerRow> workers;
+  SummaryRow summary;
+  std::vector<TaskRow> tasks;
+  std::vector<GpuSample> samples;
+  std::int64_t go_ns = 0;
+};
+
+/// Marks the run failed (first cause wins) without touching its measurements.
+void mark_failed(RunRecord& record, const std::string& status, const std::string& reason);
+
+}  // namespace bench_mps::harness

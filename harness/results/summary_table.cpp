@@ -1,0 +1,78 @@
+#include "harness/results/summary_table.hpp"
+
+#include <cstdarg>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "harness/common/format.hpp"
+#include "harness/common/stats.hpp"
+
+namespace bench_mps::harness {
+namespace {
+
+struct Cell {
+  std::vector<double> task_ms, throughput, slowdown;
+  int runs = 0, failed = 0;
+};
+
+std::string line(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+std::string line(const char* fmt, ...) {
+  char buf[512];
+  va_list args;
+  va_start(args, fmt);
+  std::vsnprintf(buf, sizeof buf, fmt, args);
+  va_end(args);
+  return buf;
+}
+
+}  // namespace
+
+void print_summary_table(std::ostream& out, const std::vector<SummaryEntry>& entries) {
+  using Key = std::tuple<std::string, std::string, std::string, int>;  // workload, params, mode, N
+  std::map<Key, Cell> cells;
+  std::vector<std::string> mode_order;
+  for (const SummaryEntry& e : entries) {
+    Cell& c = cells[{e.spec.workload, e.spec.params, e.spec.mode.name, e.spec.procs}];
+    ++c.runs;
+    bool known = false;
+    for (const auto& m : mode_order) known |= m == e.spec.mode.name;
+    if (!known) mode_order.push_back(e.spec.mode.name);
+    if (e.row.status != "ok") {
+      ++c.failed;
+      continue;
+    }
+    c.task_ms.push_back(e.row.task_mean_ms);
+    c.throughput.push_back(e.row.throughput_tasks_per_s);
+    c.slowdown.push_back(e.row.slowdown_vs_alone);
+  }
+  if (cells.empty()) return;
+
+  out << line("%-8s %-11s %5s %13s %9s %12s %14s %s\n", "workload", "mode", "N", "per-task ms", "vs N=1",
+              "tasks/s", "vs timeslice", "runs");
+  std::set<std::pair<std::string, std::string>> workloads;
+  for (const auto& [key, cell] : cells) workloads.insert({std::get<0>(key), std::get<1>(key)});
+  for (const auto& [workload, params] : workloads) {
+    for (const std::string& mode : mode_order) {
+      for (const auto& [key, c] : cells) {
+        if (std::get<0>(key) != workload || std::get<1>(key) != params || std::get<2>(key) != mode) continue;
+        const int n = std::get<3>(key);
+        const double tput = median(c.throughput);
+        std::string speedup = "";
+        if (mode != "timeslice") {
+          auto ts = cells.find({workload, params, "timeslice", n});
+          if (ts != cells.end() && !ts->second.throughput.empty())
+            speedup = fmt_fixed(tput / median(ts->second.throughput), 2) + "x";
+        }
+        const std::string runs = c.failed ? std::to_string(c.runs - c.failed) + "/" + std::to_string(c.runs) + " ok"
+                                          : std::to_string(c.runs);
+        out << line("%-8s %-11s %5d %13s %8sx %12s %14s %s\n", workload.c_str(), mode.c_str(), n,
+                    fmt_fixed(median(c.task_ms), 3).c_str(), fmt_fixed(median(c.slowdown), 2).c_str(),
+                    fmt_fixed(tput, 1).c_str(), speedup.c_str(), runs.c_str());
+      }
+    }
+  }
+}
+
+}  // namespace bench_mps::harness

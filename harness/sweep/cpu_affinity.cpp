@@ -1,0 +1,48 @@
+#include "harness/sweep/cpu_affinity.hpp"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+
+namespace bench_mps::harness {
+
+std::vector<int> allowed_cpus() {
+  std::vector<int> cpus;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) != 0) return cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set)) cpus.push_back(c);
+  return cpus;
+}
+
+CpuPlan plan_cpus(const std::vector<int>& allowed, int max_procs) {
+  CpuPlan plan;
+  if (allowed.size() < 2 || max_procs < 1) return plan;
+  const std::size_t k = std::min<std::size_t>(static_cast<std::size_t>(max_procs), allowed.size() - 1);
+  plan.workers.assign(allowed.begin() + 1, allowed.begin() + 1 + static_cast<std::ptrdiff_t>(k));
+  plan.harness.push_back(allowed.front());
+  plan.harness.insert(plan.harness.end(), allowed.begin() + 1 + static_cast<std::ptrdiff_t>(k), allowed.end());
+  return plan;
+}
+
+std::string confine_process(const std::vector<int>& cpus) {
+  if (cpus.empty()) return {};
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int c : cpus) CPU_SET(c, &set);
+  std::error_code ec;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", ec)) {
+    const pid_t tid = static_cast<pid_t>(std::stol(task.path().filename().string()));
+    if (::sched_setaffinity(tid, sizeof set, &set) != 0 && errno != ESRCH)  // ESRCH: that thread just ended
+      return "sched_setaffinity(thread " + std::to_string(tid) + "): " + std::strerror(errno);
+  }
+  if (ec) return "cannot list /proc/self/task: " + ec.message();
+  return {};
+}
+
+}  // namespace bench_mps::harness

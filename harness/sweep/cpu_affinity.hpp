@@ -1,0 +1,29 @@
+#pragma once
+// Which CPU cores the workers and the harness run on. Each worker gets a core of its own; the harness
+// (all its threads, and the MPS daemons and tools it starts, which inherit its affinity) keeps to the
+// cores no worker uses, so it never preempts a worker that is launching kernels or spin-waiting.
+#include "harness/sweep/wing.hpp"
+
+#include <string>
+#include <vector>
+
+namespace bench_mps::harness {
+
+struct CpuPlan {
+  std::vector<int> workers;  ///< worker i runs on workers[i % size]; empty: workers are not pinned
+  std::vector<int> harness;  ///< the harness's cores; empty: left as they were
+};
+
+/// The CPUs the calling thread may run on, ascending.
+std::vector<int> allowed_cpus();
+
+/// Splits `allowed` for up to `max_procs` workers: the first CPU always stays with the harness, the
+/// next min(max_procs, n - 1) go to the workers, any left over also to the harness. Fewer than two
+/// CPUs: no plan.
+CpuPlan plan_cpus(const std::vector<int>& allowed, int max_procs);
+
+/// Restricts every thread of this process to `cpus` (threads started later inherit it). Returns an
+/// empty string, or why it failed.
+std::string confine_process(const std::vector<int>& cpus);
+
+}  // namespace bench_mps::harness

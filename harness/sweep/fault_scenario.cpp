@@ -1,0 +1,118 @@
+#include "harness/sweep/fault_scenario.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+#include "harness/common/format.hpp"
+#include "harness/common/stats.hpp"
+#include "harness/results/fault_rows.hpp"
+
+namespace bench_mps::harness {
+
+std::vector<std::string> faulter_args(const RunSpec& run, const SweepSpec& spec, int faulter_index) {
+  std::vector<std::string> args;
+  if (run.workload == "cpu") {
+    // The CPU stand-in cannot touch a GPU: it fails with an error after the same delay instead.
+    WorkloadConfig c = spec.params;
+    c.cpu.fault = "error";
+    c.cpu.fault_worker = faulter_index;
+    c.cpu.fault_after_tasks = std::max(1, static_cast<int>(spec.params.fault_delay_ms * 1000 / c.cpu.task_us));
+    args = workload_worker_args("cpu", c);
+  } else {
+    args = workload_worker_args("fault", spec.params);
+  }
+  args.insert(args.end(), {"--tasks", "1000000000", "--warmup", std::to_string(warmup_tasks(spec, run.workload))});
+  return args;
+}
+
+void evaluate_fault_run(RunRecord& record, const PoolResult& pool, double baseline_task_mean_ms) {
+  SummaryRow& s = record.summary;
+  const int faulter = record.spec.procs - 1;
+  s.status = "ok";
+  s.reason.clear();
+  s.victims = faulter;
+  std::int64_t fault_ns = 0;
+  for (const WorkerResult& w : pool.workers)
+    if (w.index == faulter) {
+      fault_ns = w.ended_ns;
+      s.fault_error = w.reason;
+      if (w.status == "ok") {
+        s.status = "fault_not_triggered";
+        s.reason = "the faulting worker finished without a fault";
+      } else if (w.status == "timeout" || w.status == "aborted") {
+        s.status = w.status;
+        s.reason = "faulting worker: " + w.reason;
+      }
+    }
+  std::vector<double> slowdowns, post_slowdowns;
+  for (std::size_t i = 0; i < record.workers.size(); ++i) {
+    WorkerRow& row = record.workers[i];
+    const WorkerResult& w = pool.workers[i];
+    if (row.worker == faulter) {
+      row.role = "faulter";
+      continue;
+    }
+    row.role = "victim";
+    if (w.status == "timeout" && s.status == "ok") {
+      s.status = "timeout";
+      s.reason = "victim " + std::to_string(w.index) + ": " + w.reason;
+    }
+    if (w.status != "ok") {
+      if (s.status == "ok" && s.reason.empty()) s.reason = "victim error: " + w.reason;
+      continue;
+    }
+    ++s.victims_survived;
+    std::vector<double> after;
+    for (const TaskRecord& t : w.tasks)
+      if (fault_ns && t.start_ns >= fault_ns) after.push_back(static_cast<double>(t.end_ns - t.start_ns) * 1e-6);
+    row.post_fault_task_mean_ms = mean(after);
+    if (baseline_task_mean_ms > 0) {
+      row.slowdown_vs_baseline = row.task_mean_ms / baseline_task_mean_ms;
+      slowdowns.push_back(row.slowdown_vs_baseline);
+      if (!after.empty()) post_slowdowns.push_back(row.post_fault_task_mean_ms / baseline_task_mean_ms);
+    }
+  }
+  s.victim_slowdown = mean(slowdowns);
+  s.victim_post_fault_slowdown = mean(post_slowdowns);
+}
+
+
+void print_fault_table(std::ostream& out, const std::vector<SummaryEntry>& entries) {
+  std::vector<FaultRunSummary> runs;
+  for (const SummaryEntry& e : entries) {
+    if (e.spec.scenario != "fault") continue;
+    const SummaryRow& s = e.row;
+    runs.push_back({e.spec.workload, e.spec.mode.name, s.status, s.reason, s.fault_error, s.mps_server_state,
+                    e.spec.procs, s.victims, s.victims_survived, s.victim_slowdown, s.victim_post_fault_slowdown,
+                    s.mps_recovery_s});
+  }
+  const std::vector<FaultCell> cells = aggregate_fault_runs(runs);
+  if (cells.empty()) return;
+  char line[512];
+  std::snprintf(line, sizeof line, "%-8s %-11s %4s %9s %10s %12s %13s  %s\n", "victims", "mode", "N", "survived",
+                "slowdown", "after fault", "MPS recovery", "MPS server after the fault");
+  out << "\nfault isolation (one worker of N makes an illegal memory access; medians over repeats)\n" << line;
+  for (const FaultCell& c : cells) {
+    const std::string survived = std::to_string(c.survived) + "/" + std::to_string(c.victims);
+    const std::string rec = c.recovery_s.empty() ? "-" : fmt_fixed(median(c.recovery_s), 2) + " s";
+    const std::string failed = c.failed ? "  (" + std::to_string(c.failed) + " run(s) failed)" : "";
+    std::snprintf(line, sizeof line, "%-8s %-11s %4d %9s %9sx %11sx %13s  %s%s\n", c.workload.c_str(), c.mode.c_str(),
+                  c.procs, survived.c_str(), fmt_fixed(median(c.slowdown), 2).c_str(),
+                  fmt_fixed(median(c.post_fault_slowdown), 2).c_str(), rec.c_str(),
+                  c.server_state.empty() ? "-" : c.server_state.c_str(), failed.c_str());
+    out << line;
+  }
+  // What the faulter and a dead victim reported, once per mode.
+  std::map<std::string, bool> shown;
+  for (const FaultRunSummary& r : runs) {
+    if (r.status != "ok" || shown[r.mode]) continue;
+    shown[r.mode] = true;
+    out << "  " << r.mode << ": faulting worker: " << r.fault_error << "\n";
+    if (!r.reason.empty()) out << "  " << r.mode << ": " << r.reason << "\n";
+  }
+}
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,146 @@
+#include "harness/sweep/preflight.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <iostream>
+
+#include "harness/common/errors.hpp"
+#include "harness/common/format.hpp"
+#include "harness/common/signals.hpp"
+#include "harness/mps/compute_mode.hpp"
+#include "harness/mps/mps_session.hpp"
+#include "harness/sweep/worker_pool.hpp"
+
+namespace fs = std::filesystem;
+
+namespace bench_mps::harness {
+namespace {
+
+std::string find_worker(const SweepSpec& spec) {
+  std::string exe = spec.worker_exe;
+  if (exe.empty())
+    if (const char* env = std::getenv("BENCH_MPS_WORKER")) exe = env;
+  if (exe.empty()) {
+    std::error_code ec;
+    exe = (fs::read_symlink("/proc/self/exe", ec).parent_path() / "bench_worker").string();
+  }
+  if (::access(exe.c_str(), X_OK) != 0) throw EnvironmentError("worker executable not found: " + exe);
+  return exe;
+}
+
+std::string gib(std::uint64_t bytes) { return fmt_fixed(static_cast<double>(bytes) / (1ull << 30), 2) + " GiB"; }
+
+/// Starts one worker of `workload`, lets it allocate and warm up, and reads how much more GPU memory
+/// is in use (NVML) while it waits at the start barrier; the worker is then stopped.
+std::uint64_t measure_footprint(const std::string& workload, const SweepSpec& spec, const Environment& env) {
+  WorkerLaunch launch;
+  launch.exe = env.worker_exe;
+  launch.args = workload_worker_args(workload, spec.params);
+  launch.args.insert(launch.args.end(),
+                     {"--tasks", "1", "--warmup", std::to_string(std::min(1, default_warmup_tasks(workload, spec.params)))});
+  launch.env_unset = {"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "CUDA_MPS_LOG_DIRECTORY"};
+  launch.env_set = {{"CUDA_MPS_PIPE_DIRECTORY", no_mps_pipe_dir(env).string()}};
+  PoolLimits limits;
+  limits.ready_timeout_s = spec.ready_timeout_s;
+  const std::uint64_t before = env.nvml->sample().mem_used_bytes.value_or(0);
+  std::uint64_t during = 0;
+  PoolHooks hooks;
+  hooks.all_ready = [&](const std::vector<WorkerResult>&) {
+    during = env.nvml->sample().mem_used_bytes.value_or(0);
+    return false;  // measured: stop it at the barrier
+  };
+  const PoolResult pool = run_worker_pool(launch, 1, limits, stop_signal(), hooks);
+  const WorkerResult& w = pool.workers.front();
+  if (!w.ready)
+    throw EnvironmentError("a " + workload + " worker could not start on this GPU: " + w.reason +
+                           (w.stderr_tail.empty() ? "" : " (" + w.stderr_tail.back() + ")"));
+  return during > before ? during - before : w.ready_info.mem_bytes;
+}
+
+}  // namespace
+
+bool sweep_needs_gpu(const SweepSpec& spec) {
+  return std::any_of(spec.workloads.begin(), spec.workloads.end(), workload_needs_gpu);
+}
+
+bool sweep_has_mps_mode(const SweepSpec& spec) {
+  return std::any_of(spec.modes.begin(), spec.modes.end(), [](const Mode& m) { return m.mps; });
+}
+
+void check_out_dir(const SweepSpec& spec) {
+  if (spec.resume) return;  // prepare_resume checks the folder it continues
+  const fs::path out = spec.out_dir.empty() ? fs::path("results") : fs::path(spec.out_dir);
+  std::error_code ec;
+  if (!spec.out_dir.empty() && fs::exists(out, ec)) {
+    if (!fs::is_directory(out, ec)) throw UsageError("--out: " + out.string() + " exists and is not a folder");
+    if (fs::exists(out / "summary.csv", ec) || fs::exists(out / "meta.json", ec))
+      throw UsageError("--out: " + out.string() + " already holds results; choose a new folder or --resume it");
+  }
+  fs::path probe = fs::absolute(out, ec);
+  while (!probe.empty() && !fs::exists(probe, ec)) probe = probe.parent_path();
+  // access() says yes to root everywhere (even in /proc): try a folder there and take it away again.
+  const fs::path trial = probe / (".bench_mps-write-test-" + std::to_string(::getpid()));
+  if (probe.empty() || !fs::is_directory(probe, ec) || !fs::create_directory(trial, ec))
+    throw UsageError("--out: cannot create " + out.string() + ": " + probe.string() + " is not writable");
+  fs::remove(trial, ec);
+}
+
+fs::path no_mps_pipe_dir(const Environment& env) { return env.mps_base / "no-mps-daemon"; }
+
+Environment preflight(const SweepSpec& spec) {
+  Environment env;
+  env.worker_exe = find_worker(spec);
+  std::string why;
+  env.nvml = Nvml::open(why);
+  if (!env.nvml && sweep_needs_gpu(spec)) throw EnvironmentError("no GPU visible: " + why);
+  if (env.nvml) {
+    try {
+      env.gpu = env.nvml->static_info();
+    } catch (const NvmlError& e) {
+      throw EnvironmentError(std::string("cannot read the GPU's properties: ") + e.what());
+    }
+  }
+  env.mps_base = default_mps_base_dir();
+  env.mps_control = find_mps_control();
+  if (sweep_has_mps_mode(spec) && env.mps_control.empty())
+    throw EnvironmentError("nvidia-cuda-mps-control is not on PATH: MPS modes need it (or run --modes timeslice)");
+  for (const std::string& line : restore_stale_compute_modes(env.mps_base)) std::cerr << "bench_mps: " << line << "\n";
+  for (const std::string& line : stop_stale_sessions(env.mps_base, env.mps_control))
+    std::cerr << "bench_mps: " << line << "\n";
+  const auto foreign = foreign_mps_processes(env.mps_base);
+  if (!foreign.empty()) {
+    const ProcInfo& p = foreign.front();
+    const auto pipe = process_env(p.pid, "CUDA_MPS_PIPE_DIRECTORY");
+    throw EnvironmentError("another MPS daemon is running (pid " + std::to_string(p.pid) + " " + p.comm +
+                           ", pipe directory " + pipe.value_or("/tmp/nvidia-mps or unknown") +
+                           "): it would turn time-sliced runs into MPS runs; stop it first");
+  }
+  if (spec.set_exclusive) {
+    if (::geteuid() != 0) throw EnvironmentError("--set-exclusive changes the GPU's compute mode: run as root");
+    env.nvidia_smi = find_nvidia_smi();
+    if (env.nvidia_smi.empty()) throw EnvironmentError("--set-exclusive needs nvidia-smi on PATH");
+  }
+  const int max_procs = *std::max_element(spec.procs.begin(), spec.procs.end());
+  if (env.gpu && sweep_needs_gpu(spec)) {
+    const std::string& cm = env.gpu->compute_mode;
+    if (cm == "Prohibited") throw EnvironmentError("the GPU's compute mode is Prohibited: no process may use it");
+    for (const Mode& m : spec.modes) {
+      if (!m.mps && max_procs > 1 && (cm == "Exclusive_Process" || cm == "Exclusive_Thread"))
+        throw EnvironmentError("the GPU's compute mode is " + cm + ": time-sliced runs with N>1 cannot share it");
+    }
+    for (const std::string& w : spec.workloads) {
+      if (!workload_needs_gpu(w)) continue;
+      const std::uint64_t one = measure_footprint(w, spec, env);
+      env.footprint_bytes[w] = one;
+      const std::uint64_t need = one * static_cast<std::uint64_t>(max_procs) * 11 / 10;
+      const std::uint64_t free_bytes = env.nvml->memory_free_bytes();
+      if (need > free_bytes)
+        throw EnvironmentError(std::to_string(max_procs) + " " + w + " workers need about " + gib(need) +
+                               " of GPU memory (" + gib(one) + " each), only " + gib(free_bytes) + " is free");
+    }
+  }
+  return env;
+}
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,43 @@
+#pragma once
+// Everything checked before a sweep writes anything: the output folder (exit 2), then the machine
+// (exit 3): a GPU for GPU workloads, nvidia-cuda-mps-control for MPS modes, no MPS daemon that is not
+// ours (stale ones of killed bench_mps runs are stopped first), a compute mode that allows the runs,
+// and enough free GPU memory for the largest N (each workload's footprint measured once).
+#include "harness/sweep/wing.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "harness/gpu/nvml.hpp"
+#include "harness/plan/sweep_spec.hpp"
+
+namespace bench_mps::harness {
+
+struct Environment {
+  std::unique_ptr<Nvml> nvml;
+  std::optional<GpuStaticInfo> gpu;
+  std::string mps_control;           ///< nvidia-cuda-mps-control, if on PATH
+  std::string nvidia_smi;            ///< for --set-exclusive
+  std::filesystem::path mps_base;    ///< private folder for MPS sessions and restore files
+  std::string worker_exe;
+  std::map<std::string, std::uint64_t> footprint_bytes;  ///< GPU memory one worker of a workload takes
+  std::vector<int> worker_cpus;      ///< worker i is pinned to worker_cpus[i % size]; empty: not pinned
+};
+
+bool sweep_needs_gpu(const SweepSpec& spec);
+bool sweep_has_mps_mode(const SweepSpec& spec);
+
+/// --out must be creatable and must not hold results already (not checked when resuming).
+void check_out_dir(const SweepSpec& spec);
+
+/// Throws EnvironmentError (exit 3) with one line naming the problem.
+Environment preflight(const SweepSpec& spec);
+
+/// The pipe folder time-sliced workers get: no daemon listens there, so no MPS daemon can capture them.
+std::filesystem::path no_mps_pipe_dir(const Environment& env);
+
+}  // namespace bench_mps::harness

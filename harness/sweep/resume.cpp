@@ -1,0 +1,129 @@
+#include "harness/sweep/resume.hpp"
+
+#include <unistd.h>
+
+#include <fstream>
+#include <iterator>
+#include <map>
+
+#include "harness/common/errors.hpp"
+#include "harness/common/files.hpp"
+#include "harness/common/format.hpp"
+#include "harness/plan/sweep_cli.hpp"
+#include "harness/results/meta.hpp"
+#include "harness/results/results_writer.hpp"
+
+namespace fs = std::filesystem;
+
+namespace bench_mps::harness {
+namespace {
+
+const char* const kCsvFiles[] = {"summary.csv", "runs.csv", "tasks.csv", "timeline.csv"};
+
+/// What identifies a sweep: everything in meta's sweep section but the limits, plus the modes.
+nlohmann::json sweep_identity(const nlohmann::json& meta) {
+  nlohmann::json id = meta.value("sweep", nlohmann::json::object());
+  for (const char* limit : {"run_timeout_s", "ready_timeout_s", "set_exclusive", "pin_cpus", "settle_s"}) id.erase(limit);
+  nlohmann::json modes = nlohmann::json::array();
+  for (const auto& m : meta["mps"].value("modes", nlohmann::json::array())) modes.push_back(m.value("name", ""));
+  id["modes"] = modes;
+  return id;
+}
+
+/// The first difference between two identities, as "procs 1,4 there vs 1,4,10 here".
+std::string first_difference(const nlohmann::json& stored, const nlohmann::json& asked) {
+  for (const auto& [key, value] : asked.items())
+    if (!stored.contains(key) || stored[key] != value)
+      return key + " " + (stored.contains(key) ? stored[key].dump() : "(none)") + " there vs " + value.dump() + " here";
+  for (const auto& [key, value] : stored.items())
+    if (!asked.contains(key)) return key + " " + value.dump() + " there, not set here";
+  return "";
+}
+
+/// Drops a last line without its newline (a write cut short by a crash).
+std::string without_torn_tail(const std::string& text) {
+  if (text.empty() || text.back() == '\n') return text;
+  const auto last_newline = text.rfind('\n');
+  return last_newline == std::string::npos ? std::string() : text.substr(0, last_newline + 1);
+}
+
+/// Keeps the header and the rows of recorded runs (run ids never need CSV quoting).
+std::string only_recorded(const std::string& text, const std::set<std::string>& ids, int& dropped) {
+  std::string out;
+  std::size_t pos = 0;
+  bool header = true;
+  while (pos < text.size()) {
+    const auto end = text.find('\n', pos);
+    const std::string line = text.substr(pos, end - pos + 1);
+    pos = end == std::string::npos ? text.size() : end + 1;
+    if (header || ids.count(line.substr(0, line.find(',')))) {
+      out += line;
+    } else {
+      ++dropped;
+    }
+    header = false;
+  }
+  return out;
+}
+
+}  // namespace
+
+SweepSpec stored_sweep(const fs::path& dir) {
+  const nlohmann::json meta = read_meta(dir);
+  if (!meta.contains("argv") || !meta["argv"].is_array() || meta["argv"].empty())
+    throw ResultsError((dir / "meta.json").string() + ": no stored command line (argv)");
+  std::vector<std::string> args;
+  for (std::size_t i = 1; i < meta["argv"].size(); ++i) args.push_back(meta["argv"][i].get<std::string>());
+  SweepSpec spec = parse_sweep_args(args);
+  spec.argv = meta["argv"].get<std::vector<std::string>>();
+  return spec;
+}
+
+void check_same_sweep(const SweepSpec& spec, const nlohmann::json& meta) {
+  const std::string diff = first_difference(sweep_identity(meta), sweep_identity(make_meta(spec, std::nullopt, "")));
+  if (!diff.empty()) throw UsageError("--resume: the folder holds another sweep (" + diff + ")");
+}
+
+ResumeState prepare_resume(const fs::path& dir) {
+  ResumeState state;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw ResultsError("--resume: " + dir.string() + " is not a folder");
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) throw UsageError("--resume: " + dir.string() + " is not writable");
+  state.meta = read_meta(dir);
+
+  // Repair into a scratch copy first and validate it there: the folder changes only if all is well.
+  const fs::path scratch = fs::temp_directory_path() / ("bench_mps-resume-" + std::to_string(::getpid()));
+  fs::remove_all(scratch, ec);
+  fs::create_directories(scratch, ec);
+  if (ec) throw UsageError("--resume: cannot create " + scratch.string() + ": " + ec.message());
+  struct ScratchGuard {
+    fs::path path;
+    ~ScratchGuard() {
+      std::error_code e;
+      fs::remove_all(path, e);
+    }
+  } guard{scratch};
+
+  std::map<std::string, std::string> texts;
+  for (const char* name : kCsvFiles) {
+    if (!fs::exists(dir / name)) throw ResultsError((dir / name).string() + ": no such file");
+    const std::string original = read_whole_file(dir / name);
+    texts[name] = without_torn_tail(original);
+    if (texts[name].size() != original.size()) state.repairs.push_back(std::string("dropped a torn last line of ") + name);
+    std::ofstream(scratch / name, std::ios::binary) << texts[name];
+  }
+  state.recorded = read_summary(scratch / "summary.csv");
+  for (const auto& r : state.recorded) state.recorded_ids.insert(r.run_id);
+  read_runs(scratch / "runs.csv");
+  read_tasks(scratch / "tasks.csv");
+
+  for (const char* name : kCsvFiles) {
+    int dropped = 0;
+    const std::string kept = only_recorded(texts[name], state.recorded_ids, dropped);
+    if (dropped) state.repairs.push_back("dropped " + std::to_string(dropped) + " rows of unrecorded runs from " + name);
+    if (kept.size() != read_whole_file(dir / name).size()) write_file_atomically(dir / name, kept);
+  }
+  return state;
+}
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,37 @@
+#pragma once
+// --resume DIR: continue an interrupted sweep in its own folder. The sweep comes from DIR/meta.json
+// (the command line it stored), or must match it when given again; runs already recorded (a row in
+// summary.csv) are skipped. A crash can leave a torn last line and rows of a run whose summary row
+// never made it: both are removed before the sweep goes on. Anything else wrong with the folder is a
+// ResultsError (exit 2) and the folder is left untouched.
+#include "harness/sweep/wing.hpp"
+
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/plan/sweep_spec.hpp"
+#include "harness/results/results_reader.hpp"
+
+namespace bench_mps::harness {
+
+struct ResumeState {
+  nlohmann::json meta;
+  std::vector<SummaryRecord> recorded;  ///< summary rows already on disk
+  std::set<std::string> recorded_ids;
+  std::vector<std::string> repairs;     ///< what was cleaned up, one line each
+};
+
+/// The sweep stored in DIR/meta.json, rebuilt from its command line.
+SweepSpec stored_sweep(const std::filesystem::path& dir);
+
+/// Throws UsageError unless `spec` is the sweep DIR/meta.json describes (limits may differ).
+void check_same_sweep(const SweepSpec& spec, const nlohmann::json& meta);
+
+/// Validates DIR, repairs a crash's leftovers and returns what is recorded.
+ResumeState prepare_resume(const std::filesystem::path& dir);
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,94 @@
+#include "harness/sweep/run_reduction.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "harness/common/format.hpp"
+#include "harness/common/stats.hpp"
+
+namespace bench_mps::harness {
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+}
+
+RunRecord make_run_record(const RunSpec& spec, const PoolResult& pool, std::vector<GpuSample> samples,
+                          double alone_task_mean_ms) {
+  RunRecord r;
+  r.spec = spec;
+  r.go_ns = pool.go_ns;
+  r.samples = std::move(samples);
+  SummaryRow& s = r.summary;
+  s.scenario = spec.scenario;
+
+  std::vector<double> all_ms, worker_throughputs;
+  std::int64_t last_end = pool.go_ns;
+  std::int64_t first_start = std::numeric_limits<std::int64_t>::max();
+  for (const WorkerResult& w : pool.workers) {
+    WorkerRow row;
+    row.worker = w.index;
+    row.pid = w.pid;
+    row.status = w.status;
+    row.reason = w.reason;
+    row.tasks = static_cast<long>(w.tasks.size());
+    row.sm_count_seen = w.ready_info.sm_count_seen;
+    row.mps_enabled = w.ready_info.mps_enabled;
+    row.mem_bytes = w.ready_info.mem_bytes;
+    if (w.done.is_object() && w.done.contains("facts") && w.done["facts"].is_object())
+      for (const auto& [name, value] : w.done["facts"].items())
+        row.facts += (row.facts.empty() ? "" : ";") + name + "=" + (value.is_number() ? fmt_num(value.get<double>()) : value.dump());
+    std::vector<double> ms;
+    for (std::size_t t = 0; t < w.tasks.size(); ++t) {
+      const TaskRecord& task = w.tasks[t];
+      const double d = static_cast<double>(task.end_ns - task.start_ns) * 1e-6;
+      ms.push_back(d);
+      r.tasks.push_back({w.index, static_cast<long>(t), static_cast<double>(task.start_ns - pool.go_ns) * 1e-6, d});
+      last_end = std::max(last_end, task.end_ns);
+      first_start = std::min(first_start, task.start_ns);
+    }
+    row.start_s = w.tasks.empty() ? kNaN : static_cast<double>(w.tasks.front().start_ns - pool.go_ns) * 1e-9;
+    row.end_s = w.tasks.empty() ? kNaN : static_cast<double>(w.tasks.back().end_ns - pool.go_ns) * 1e-9;
+    row.task_mean_ms = mean(ms);
+    row.task_p50_ms = quantile(ms, 0.5);
+    row.task_p99_ms = quantile(ms, 0.99);
+    const double span = row.end_s - row.start_s;
+    row.throughput_tasks_per_s = span > 0 ? static_cast<double>(row.tasks) / span : kNaN;
+    if (!std::isnan(row.throughput_tasks_per_s)) worker_throughputs.push_back(row.throughput_tasks_per_s);
+    all_ms.insert(all_ms.end(), ms.begin(), ms.end());
+    s.tasks_total += row.tasks;
+    s.sm_count_seen = std::max(s.sm_count_seen, row.sm_count_seen);
+    if (w.status == "ok") ++s.workers_ok;
+    r.workers.push_back(row);
+  }
+
+  // The run's status names the root cause: a worker "aborted" only because another one failed first.
+  for (const bool aborted_pass : {false, true})
+    for (const WorkerResult& w : pool.workers)
+      if (w.status != "ok" && (w.status == "aborted") == aborted_pass)
+        mark_failed(r, w.status, "worker " + std::to_string(w.index) + ": " + w.reason);
+
+  // From the first task's start, not from GO: how fast a worker wakes up to GO (up to a few ms on a
+  // VM) is the harness's, not the GPU's.
+  s.makespan_s = pool.barrier_passed && first_start < last_end ? static_cast<double>(last_end - first_start) * 1e-9 : kNaN;
+  s.throughput_tasks_per_s = s.makespan_s > 0 ? static_cast<double>(s.tasks_total) / s.makespan_s : kNaN;
+  s.task_mean_ms = mean(all_ms);
+  s.task_p50_ms = quantile(all_ms, 0.5);
+  s.task_p99_ms = quantile(all_ms, 0.99);
+  s.slowdown_vs_alone = alone_task_mean_ms > 0 ? s.task_mean_ms / alone_task_mean_ms : kNaN;
+  s.jain_fairness = jain_fairness(worker_throughputs);
+
+  std::vector<double> util, clock, power;
+  for (const GpuSample& g : r.samples) {
+    if (g.t_ns < pool.go_ns || g.t_ns > last_end) continue;  // only the timed phase counts
+    if (g.gpu_util_pct) util.push_back(*g.gpu_util_pct / 100.0);
+    if (g.sm_clock_mhz) clock.push_back(*g.sm_clock_mhz);
+    if (g.power_w) power.push_back(*g.power_w);
+    if (g.mem_used_bytes) s.mem_used_max_bytes = std::max(s.mem_used_max_bytes, *g.mem_used_bytes);
+  }
+  s.gpu_util_mean = mean(util);
+  s.sm_clock_mean_mhz = mean(clock);
+  s.power_mean_w = mean(power);
+  return r;
+}
+
+}  // namespace bench_mps::harness

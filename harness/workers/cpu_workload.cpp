@@ -1,0 +1,92 @@
+#include "harness/workers/cpu_workload.hpp"
+
+#include <sched.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+#include <thread>
+
+namespace bench_mps::harness {
+namespace {
+
+void busy_wait_us(double us) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double, std::micro>(us);
+  while (std::chrono::steady_clock::now() < until) {
+  }
+}
+
+[[noreturn]] void hang_forever() {
+  for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+}
+
+class CpuWorkload final : public kernels::Workload {
+ public:
+  CpuWorkload(const CpuParams& params, int worker_index)
+      : params_(params), index_(worker_index),
+        faulty_(params.fault != "none" && worker_index == params.fault_worker) {}
+
+  void setup() override {
+    std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(params_.setup_ms_per_index * index_));
+    if (!faulty_) return;
+    if (params_.fault == "hang-before-ready") hang_forever();
+    if (params_.fault == "exit-before-ready") std::exit(7);
+  }
+
+  void begin_timed() override { timed_ = true; }
+
+  void run_task() override {
+    if (faulty_ && timed_ && tasks_ >= params_.fault_after_tasks) inject();
+    busy_wait_us(params_.task_us);
+    if (timed_) ++tasks_;
+  }
+
+  std::size_t device_bytes() const override { return 0; }
+
+  /// Where the worker ran: the CPU it ended on and how many it was allowed (the harness pins it).
+  kernels::WorkloadFacts facts() const override {
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    const int count = ::sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : -1;
+    return {{"cpu", ::sched_getcpu()}, {"allowed_cpus", count}};
+  }
+
+ private:
+  void inject() {
+    const std::string& f = params_.fault;
+    if (f == "error") throw std::runtime_error("injected fault: cpu workload error");
+    if (f == "crash") std::_Exit(3);
+    if (f == "abort") std::raise(SIGSEGV);
+    if (f == "hang") hang_forever();
+  }
+
+  CpuParams params_;
+  int index_;
+  bool faulty_;
+  bool timed_ = false;
+  long tasks_ = 0;  // timed tasks completed
+};
+
+}  // namespace
+
+const std::vector<std::string>& cpu_fault_names() {
+  static const std::vector<std::string> names{"none", "error", "crash", "abort", "hang", "hang-before-ready",
+                                              "exit-before-ready"};
+  return names;
+}
+
+std::unique_ptr<kernels::Workload> make_cpu_workload(const CpuParams& params, int worker_index) {
+  return std::make_unique<CpuWorkload>(params, worker_index);
+}
+
+bool cpu_workload_sees_mps() {
+  const char* pipe_dir = std::getenv("CUDA_MPS_PIPE_DIRECTORY");
+  if (!pipe_dir || !*pipe_dir) return false;
+  std::error_code ec;
+  return std::filesystem::exists(std::filesystem::path(pipe_dir) / "control", ec);
+}
+
+}  // namespace bench_mps::harness

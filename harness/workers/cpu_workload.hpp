@@ -1,0 +1,33 @@
+#pragma once
+// `cpu`: a CPU-only stand-in for a GPU workload, so the whole harness (processes, barrier, MPS
+// session, files) can be tested on machines without a GPU. A task busy-waits `task_us` on the CPU.
+// It pretends to be an MPS client when $CUDA_MPS_PIPE_DIRECTORY/control exists (as the fake
+// nvidia-cuda-mps-control in tests/fakes creates it), and can inject the faults the harness must
+// survive, in one chosen worker.
+#include "harness/workers/wing.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernels/workload.hpp"
+
+namespace bench_mps::harness {
+
+struct CpuParams {
+  double task_us = 2000;        ///< busy time of one task
+  std::string fault = "none";   ///< none | error | crash | abort | hang | hang-before-ready | exit-before-ready
+  int fault_worker = 0;         ///< index of the worker that faults
+  int fault_after_tasks = 2;    ///< tasks it completes before the fault
+  double setup_ms_per_index = 0;  ///< worker i sleeps i x this in setup (staggered READY, for barrier tests)
+};
+
+/// Faults the cpu workload can inject.
+const std::vector<std::string>& cpu_fault_names();
+
+std::unique_ptr<kernels::Workload> make_cpu_workload(const CpuParams& params, int worker_index);
+
+/// Whether this process would be an MPS client, by the fake daemon's convention.
+bool cpu_workload_sees_mps();
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,47 @@
+#pragma once
+// `exec`: the user's own program as the workload. A bench_worker holds the start barrier like any
+// other worker, then runs the command once (`/bin/sh -c`) in a process group of its own, with its
+// stdin from /dev/null and its stdout and stderr kept (capped) under the results folder. The one task
+// it reports is the command's completion time, from its start to its exit: how the seed articles
+// timed their copies, start-up (imports, CUDA context) included. With a metric regex, every stdout
+// line that matches gives one per-step time in ms; the time before the first such line, less that
+// step, is reported as start-up.
+//
+// The worker creates no CUDA context of its own: whether a copy really ran as an MPS client is proven
+// by the harness from the MPS server's client list (see exec_proof.hpp), not by asking the program.
+//
+// A command that is not found, exits non-zero, outlives its timeout (its whole process group is
+// killed) or leaves processes behind in its group ends in an ERROR whose message starts with a status
+// word (exec_not_found, exec_failed, exec_timeout, exec_left_children), after its TASK line: the
+// harness records both.
+#include "harness/workers/wing.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "kernels/workload.hpp"
+
+namespace bench_mps::harness {
+
+struct ExecParams {
+  std::string command;                        ///< run as /bin/sh -c COMMAND
+  std::string metric;                         ///< regex with one capture group: a step time in ms
+  std::uint64_t log_cap_bytes = 1u << 20;     ///< bytes of stdout and of stderr kept per copy
+  std::string log_dir;                        ///< where w<index>.stdout / .stderr go ("" : discarded)
+  double timeout_s = 0;                       ///< > 0: kill the command's process group after this long
+};
+
+/// Status words an exec failure's message starts with ("exec_failed: exited with code 2: ...").
+bool is_exec_status(const std::string& word);
+
+/// Checks the regex (one capture group) and the command; throws std::invalid_argument naming the problem.
+void validate_exec_params(const ExecParams& params);
+
+/// `on_spawn` is told the command's process group id as soon as it exists (the worker tells the
+/// harness, which kills that group too if it has to kill the worker).
+std::unique_ptr<kernels::Workload> make_exec_workload(const ExecParams& params, int worker_index,
+                                                      std::function<void(long)> on_spawn);
+
+}  // namespace bench_mps::harness

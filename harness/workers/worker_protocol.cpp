@@ -1,0 +1,80 @@
+#include "harness/workers/worker_protocol.hpp"
+
+#include <time.h>
+
+#include <cstdio>
+
+#include "harness/common/format.hpp"
+
+namespace bench_mps::harness {
+
+std::string format_ready(const ReadyInfo& r) {
+  const nlohmann::json j{{"pid", r.pid},
+                         {"sm_count_seen", r.sm_count_seen},
+                         {"mps_enabled", r.mps_enabled},
+                         {"mem_bytes", r.mem_bytes},
+                         {"device", r.device},
+                         {"cuda_runtime_version", r.cuda_runtime_version},
+                         {"cuda_driver_version", r.cuda_driver_version},
+                         {"clock_khz", r.clock_khz}};
+  return "READY " + j.dump();
+}
+
+std::string format_task(const TaskRecord& t) {
+  return "TASK " + std::to_string(t.start_ns) + " " + std::to_string(t.end_ns);
+}
+
+std::string format_done(const nlohmann::json& summary) { return "DONE " + summary.dump(); }
+
+std::string format_error(const std::string& message) { return "ERROR " + one_line(message); }
+
+std::string format_spawned(long pgid) { return "SPAWNED " + std::to_string(pgid); }
+
+WorkerMessage parse_worker_line(const std::string& raw) {
+  WorkerMessage m;
+  const std::string line = trim(raw);
+  m.text = line;
+  const auto space = line.find(' ');
+  const std::string word = line.substr(0, space);
+  const std::string rest = space == std::string::npos ? "" : line.substr(space + 1);
+  try {
+    if (word == "TASK") {
+      long long start = 0, end = 0;
+      char extra = 0;
+      if (std::sscanf(rest.c_str(), "%lld %lld %c", &start, &end, &extra) == 2 && end >= start) {
+        m.kind = WorkerMessage::Kind::task;
+        m.task = {start, end};
+      }
+    } else if (word == "SPAWNED") {
+      long pgid = 0;
+      char extra = 0;
+      if (std::sscanf(rest.c_str(), "%ld %c", &pgid, &extra) == 1 && pgid > 1) {
+        m.kind = WorkerMessage::Kind::spawned;
+        m.spawned_pgid = pgid;
+      }
+    } else if (word == "READY") {
+      const auto j = nlohmann::json::parse(rest);
+      ReadyInfo& r = m.ready;
+      r.pid = j.at("pid").get<long>();
+      r.sm_count_seen = j.at("sm_count_seen").get<int>();
+      r.mps_enabled = j.at("mps_enabled").get<bool>();
+      r.mem_bytes = j.at("mem_bytes").get<std::uint64_t>();
+      r.device = j.value("device", std::string());
+      r.cuda_runtime_version = j.value("cuda_runtime_version", 0);
+      r.cuda_driver_version = j.value("cuda_driver_version", 0);
+      r.clock_khz = j.value("clock_khz", 0);
+      m.kind = WorkerMessage::Kind::ready;
+    } else if (word == "DONE") {
+      m.done = nlohmann::json::parse(rest);
+      if (m.done.is_object()) m.kind = WorkerMessage::Kind::done;
+    } else if (word == "ERROR") {
+      m.kind = WorkerMessage::Kind::error;
+      m.text = rest.empty() ? "worker reported an error without a message" : rest;
+    }
+  } catch (const nlohmann::json::exception&) {
+    m.kind = WorkerMessage::Kind::unknown;
+  }
+  return m;
+}
+
+}  // namespace bench_mps::harness

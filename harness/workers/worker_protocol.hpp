@@ -1,0 +1,54 @@
+#pragma once
+// The line protocol between bench_mps and each bench_worker (stdout of the worker, stdin for GO):
+//   worker:  READY {"pid":..,"sm_count_seen":..,"mps_enabled":..,"mem_bytes":..,...}
+//   harness: GO
+//   worker:  TASK <start_ns> <end_ns>        one per task, CLOCK_MONOTONIC (comparable across processes)
+//   worker:  SPAWNED <pgid>                  exec: the user's command runs in this process group
+//   worker:  DONE {json summary}  or  ERROR <message>, then exits (0 after DONE, non-zero after ERROR)
+#include "harness/workers/wing.hpp"
+
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/common/clock.hpp"
+
+namespace bench_mps::harness {
+
+struct ReadyInfo {
+  long pid = 0;
+  int sm_count_seen = 0;
+  bool mps_enabled = false;
+  std::uint64_t mem_bytes = 0;       ///< device memory the workload allocated
+  std::string device;
+  int cuda_runtime_version = 0;
+  int cuda_driver_version = 0;
+  int clock_khz = 0;
+};
+
+struct TaskRecord {
+  std::int64_t start_ns = 0;
+  std::int64_t end_ns = 0;
+};
+
+struct WorkerMessage {
+  enum class Kind { ready, task, spawned, done, error, unknown };
+  Kind kind = Kind::unknown;
+  ReadyInfo ready;
+  TaskRecord task;
+  nlohmann::json done;
+  std::string text;  ///< the ERROR message, or the whole line if unknown
+  long spawned_pgid = 0;
+};
+
+std::string format_ready(const ReadyInfo& info);
+std::string format_task(const TaskRecord& task);
+std::string format_done(const nlohmann::json& summary);
+std::string format_error(const std::string& message);
+std::string format_spawned(long pgid);
+
+/// Parses one line from a worker; malformed lines come back as Kind::unknown with the line as text.
+WorkerMessage parse_worker_line(const std::string& line);
+
+}  // namespace bench_mps::harness

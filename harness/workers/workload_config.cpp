@@ -1,0 +1,199 @@
+#include "harness/workers/workload_config.hpp"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <sstream>
+
+#include "harness/common/cli_checks.hpp"
+#include "harness/common/format.hpp"
+
+namespace bench_mps::harness {
+
+const std::vector<std::string>& workload_names() {
+  static const std::vector<std::string> names{"spin", "mlp", "exec", "cpu"};
+  return names;
+}
+
+const std::vector<std::string>& worker_workload_names() {
+  static const std::vector<std::string> names = [] {
+    auto n = workload_names();
+    n.push_back("fault");
+    return n;
+  }();
+  return names;
+}
+
+bool is_known_workload(const std::string& name) {
+  const auto& names = workload_names();
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// exec runs whatever the user gives it, a CPU-only program included (as the tests do).
+bool workload_needs_gpu(const std::string& name) { return name != "cpu" && name != "exec"; }
+
+int default_warmup_tasks(const std::string& workload, const WorkloadConfig& config) {
+  if (workload == "exec") return 0;
+  if (workload == "mlp" && config.mlp.profile == kernels::MlpProfile::seed001) return 0;
+  return 2;
+}
+
+const std::map<std::string, kernels::MlpProfile>& mlp_profile_names() {
+  static const std::map<std::string, kernels::MlpProfile> names{{"gpu-bound", kernels::MlpProfile::gpu_bound},
+                                                                {"seed001", kernels::MlpProfile::seed001}};
+  return names;
+}
+
+std::string mlp_profile_name(kernels::MlpProfile profile) {
+  return profile == kernels::MlpProfile::seed001 ? "seed001" : "gpu-bound";
+}
+
+const std::map<std::string, kernels::MlpLaunch>& mlp_launch_names() {
+  static const std::map<std::string, kernels::MlpLaunch> names{{"graph", kernels::MlpLaunch::graph},
+                                                               {"eager", kernels::MlpLaunch::eager}};
+  return names;
+}
+
+std::string mlp_launch_name(kernels::MlpLaunch launch) {
+  return launch == kernels::MlpLaunch::graph ? "graph" : "eager";
+}
+
+void add_workload_options(CLI::App& app, WorkloadConfig& c) {
+  const std::string spin = "spin workload";
+  app.add_option("--spin-blocks", c.spin.blocks, "thread blocks per spin launch")
+      ->check(whole_in(1, 1000000))->group(spin)->capture_default_str();
+  app.add_option("--spin-threads", c.spin.threads, "threads per block")
+      ->check(whole_in(1, 1024))->group(spin)->capture_default_str();
+  app.add_option("--spin-us", c.spin.launch_us, "busy time of one launch, microseconds")
+      ->check(finite_in(0.1, 1e7))->group(spin)->capture_default_str();
+  app.add_option("--spin-launches", c.spin.launches, "launches per task")
+      ->check(whole_in(1, 10000000))->group(spin)->capture_default_str();
+
+  const std::string mlp = "mlp workload";
+  // First, so that its defaults apply before any --mlp-* option given explicitly (CLI11 runs option
+  // callbacks in the order the options were added).
+  app.add_option_function<std::string>(
+         "--mlp-profile",
+         [&c](const std::string& v) {
+           if (mlp_profile_names().at(v) == kernels::MlpProfile::seed001) c.mlp = kernels::seed001_defaults(c.mlp);
+         },
+         "gpu-bound: dataset on the device, each step one CUDA graph (GPU ~95% busy); seed001: the seed "
+         "article's PyTorch MNIST loop (batch assembled on the host, eager launches, loss read every step, "
+         "a task is one epoch of 938 steps; GPU ~35% busy alone)")
+      ->check(CLI::IsMember(mlp_profile_names()))->group(mlp)->default_str("gpu-bound");
+  app.add_option("--mlp-host-us", c.mlp.host_us,
+                 "seed001: host work per step besides assembling the batch, microseconds (default 135 for seed001)")
+      ->check(finite_in(0.0, 1e7))->group(mlp);
+  app.add_option("--mlp-layers", c.mlp.layers, "layer sizes, input first, classes last")
+      ->delimiter(',')->check(whole_in(1, 65536))->group(mlp)->capture_default_str();
+  app.add_option("--mlp-batch", c.mlp.batch, "samples per step")
+      ->check(whole_in(1, 65536))->group(mlp)->capture_default_str();
+  app.add_option("--mlp-lr", c.mlp.learning_rate, "SGD learning rate")
+      ->check(finite_in(1e-9, 10.0))->group(mlp)->capture_default_str();
+  app.add_option("--mlp-momentum", c.mlp.momentum, "SGD momentum")
+      ->check(finite_in(0.0, 0.999999))->group(mlp)->capture_default_str();
+  app.add_option("--mlp-dataset", c.mlp.dataset_size, "synthetic samples")
+      ->check(whole_in(1, 10000000))->group(mlp)->capture_default_str();
+  app.add_option("--mlp-seed", c.mlp.seed, "seed of data and initial weights")->group(mlp)->capture_default_str();
+  app.add_flag("--mlp-read-loss", c.mlp.read_loss, "copy the loss to the host after every step")->group(mlp);
+  app.add_option("--mlp-steps-per-task", c.mlp.steps_per_task, "training steps in one timed task")
+      ->check(whole_in(1, 1000000))->group(mlp)->capture_default_str();
+  app.add_option_function<std::string>(
+         "--mlp-launch", [&c](const std::string& v) { c.mlp.launch = mlp_launch_names().at(v); },
+         "graph: replay each step as one CUDA graph; eager: launch kernel by kernel (CPU-bound, noisier)")
+      ->check(CLI::IsMember(mlp_launch_names()))->group(mlp)->default_str("graph");
+
+  const std::string exec = "exec workload (your own program)";
+  app.add_option("--command", c.exec.command,
+                 "exec: the shell command each worker runs once after the start barrier, e.g. 'python3 train.py'")
+      ->group(exec);
+  app.add_option("--exec-metric", c.exec.metric,
+                 "exec: regular expression with one capture group reading a per-step time in ms from the "
+                 "command's stdout, e.g. 'step_ms=([0-9.]+)'")
+      ->group(exec);
+  app.add_option("--exec-log-cap", c.exec.log_cap_bytes, "exec: bytes of each copy's stdout and of its stderr kept")
+      ->check(whole_in(0, 1LL << 34))->group(exec)->capture_default_str();
+  app.add_option("--exec-log-dir", c.exec.log_dir)->group("");     // set by bench_mps per run
+  app.add_option("--exec-timeout", c.exec.timeout_s)->group("");   // set by bench_mps from --timeout
+
+  app.add_option("--fault-delay-ms", c.fault_delay_ms, "fault scenario: ms after the start barrier the faulting worker faults")
+      ->check(finite_in(0.0, 3.6e6))->group("fault scenario")->capture_default_str();
+
+  // The CPU stand-in exists for tests; its options stay out of --help.
+  app.add_option("--cpu-task-us", c.cpu.task_us)->check(finite_in(0.0, 1e9))->group("");
+  app.add_option("--cpu-fault", c.cpu.fault)->check(CLI::IsMember(cpu_fault_names()))->group("");
+  app.add_option("--cpu-fault-worker", c.cpu.fault_worker)->check(whole_in(0, 1000000))->group("");
+  app.add_option("--cpu-fault-after", c.cpu.fault_after_tasks)->check(whole_in(0, 1000000000))->group("");
+  app.add_option("--cpu-setup-ms", c.cpu.setup_ms_per_index)->check(finite_in(0.0, 1e6))->group("");
+}
+
+namespace {
+
+std::string join_ints(const std::vector<int>& v, char sep) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? std::string(1, sep) : "") + std::to_string(v[i]);
+  return out;
+}
+
+}  // namespace
+
+std::string workload_params_string(const std::string& name, const WorkloadConfig& c) {
+  std::ostringstream s;
+  if (name == "spin") {
+    s << "blocks=" << c.spin.blocks << ";threads=" << c.spin.threads << ";launch_us=" << fmt_num(c.spin.launch_us)
+      << ";launches=" << c.spin.launches;
+  } else if (name == "mlp") {
+    s << "profile=" << mlp_profile_name(c.mlp.profile) << ";layers=" << join_ints(c.mlp.layers, '-') << ";batch=" << c.mlp.batch << ";lr=" << fmt_num(c.mlp.learning_rate)
+      << ";momentum=" << fmt_num(c.mlp.momentum) << ";dataset=" << c.mlp.dataset_size << ";seed=" << c.mlp.seed
+      << ";read_loss=" << (c.mlp.read_loss ? 1 : 0) << ";launch=" << mlp_launch_name(c.mlp.launch)
+      << ";steps_per_task=" << c.mlp.steps_per_task;
+    if (c.mlp.profile == kernels::MlpProfile::seed001) s << ";host_us=" << fmt_num(c.mlp.host_us);
+  } else if (name == "exec") {
+    if (!c.exec.metric.empty()) s << "metric=" << c.exec.metric << ";";
+    s << "command=" << c.exec.command;  // last: a command may hold ';' or '='
+  } else if (name == "cpu") {
+    s << "task_us=" << fmt_num(c.cpu.task_us);
+    if (c.cpu.fault != "none")
+      s << ";fault=" << c.cpu.fault << ";fault_worker=" << c.cpu.fault_worker << ";fault_after=" << c.cpu.fault_after_tasks;
+  }
+  return s.str();
+}
+
+std::vector<std::string> workload_worker_args(const std::string& name, const WorkloadConfig& c) {
+  std::vector<std::string> a{"--workload", name};
+  auto add = [&a](const char* flag, const std::string& value) {
+    a.emplace_back(flag);
+    a.push_back(value);
+  };
+  if (name == "spin" || name == "fault") {
+    add("--spin-blocks", std::to_string(c.spin.blocks));
+    add("--spin-threads", std::to_string(c.spin.threads));
+    add("--spin-us", fmt_num(c.spin.launch_us));
+    add("--spin-launches", std::to_string(c.spin.launches));
+    if (name == "fault") add("--fault-delay-ms", fmt_num(c.fault_delay_ms));
+  } else if (name == "mlp") {
+    add("--mlp-layers", join_ints(c.mlp.layers, ','));
+    add("--mlp-batch", std::to_string(c.mlp.batch));
+    add("--mlp-lr", fmt_num(c.mlp.learning_rate));
+    add("--mlp-momentum", fmt_num(c.mlp.momentum));
+    add("--mlp-dataset", std::to_string(c.mlp.dataset_size));
+    add("--mlp-seed", std::to_string(c.mlp.seed));
+    if (c.mlp.read_loss) a.emplace_back("--mlp-read-loss");
+    add("--mlp-launch", mlp_launch_name(c.mlp.launch));
+    add("--mlp-steps-per-task", std::to_string(c.mlp.steps_per_task));
+    add("--mlp-profile", mlp_profile_name(c.mlp.profile));
+    add("--mlp-host-us", fmt_num(c.mlp.host_us));
+  } else if (name == "exec") {
+    add("--command", c.exec.command);
+    if (!c.exec.metric.empty()) add("--exec-metric", c.exec.metric);
+    add("--exec-log-cap", std::to_string(c.exec.log_cap_bytes));
+  } else if (name == "cpu") {
+    add("--cpu-task-us", fmt_num(c.cpu.task_us));
+    add("--cpu-fault", c.cpu.fault);
+    add("--cpu-fault-worker", std::to_string(c.cpu.fault_worker));
+    add("--cpu-fault-after", std::to_string(c.cpu.fault_after_tasks));
+    add("--cpu-setup-ms", fmt_num(c.cpu.setup_ms_per_index));
+  }
+  return a;
+}
+
+}  // namespace bench_mps::harness

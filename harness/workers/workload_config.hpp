@@ -1,0 +1,58 @@
+#pragma once
+// The workloads the tool knows, their parameters, and how those parameters travel: the same CLI11
+// options on bench_mps and bench_worker, a canonical "key=value;..." string in every result row.
+#include "harness/workers/wing.hpp"
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "harness/workers/cpu_workload.hpp"
+#include "harness/workers/exec_workload.hpp"
+#include "kernels/fault.hpp"
+#include "kernels/mlp.hpp"
+#include "kernels/spin.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace bench_mps::harness {
+
+struct WorkloadConfig {
+  kernels::SpinParams spin;
+  kernels::MlpParams mlp;
+  CpuParams cpu;
+  ExecParams exec;
+  double fault_delay_ms = 250;  ///< the fault scenario's faulting worker: spin until then, then fault
+};
+
+/// Names accepted by --workloads, in the order they are listed in help texts.
+const std::vector<std::string>& workload_names();
+bool is_known_workload(const std::string& name);
+/// What bench_worker runs: workload_names() plus the fault scenario's "fault".
+const std::vector<std::string>& worker_workload_names();
+/// False for the CPU stand-in workload and for exec (the user's program may not use the GPU at all).
+bool workload_needs_gpu(const std::string& name);
+
+/// --mlp-launch values ("graph", "eager") and the name of one.
+const std::map<std::string, kernels::MlpLaunch>& mlp_launch_names();
+std::string mlp_launch_name(kernels::MlpLaunch launch);
+/// --mlp-profile values ("gpu-bound", "seed001") and the name of one.
+const std::map<std::string, kernels::MlpProfile>& mlp_profile_names();
+std::string mlp_profile_name(kernels::MlpProfile profile);
+
+/// Untimed tasks a worker of `workload` runs before READY when --warmup is not given: 2, but none
+/// for exec (the user's program runs once) and for mlp's seed001 profile (a task is an epoch).
+int default_warmup_tasks(const std::string& workload, const WorkloadConfig& config);
+
+/// Adds every workload's parameter options (--spin-*, --mlp-*, --exec-*, --cpu-*) to `app`, bound to `config`.
+void add_workload_options(CLI::App& app, WorkloadConfig& config);
+
+/// Canonical parameter string of workload `name`, e.g. "blocks=4;threads=256;launch_us=100;launches=100".
+std::string workload_params_string(const std::string& name, const WorkloadConfig& config);
+
+/// The bench_worker arguments that reproduce `config` for workload `name`.
+std::vector<std::string> workload_worker_args(const std::string& name, const WorkloadConfig& config);
+
+}  // namespace bench_mps::harness
