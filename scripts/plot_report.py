@@ -246,12 +246,21 @@ DRAW = {
 }
 
 
+# plots/plot_data.json's format (kPlotDataFormatVersion in harness/results/results_schema.hpp).
+PLOT_DATA_VERSION = 1
+
+
 def main(argv):
     if len(argv) != 3:
         print("usage: plot_report.py PLOT_DATA_JSON OUT_DIR", file=sys.stderr)
         return 2
     with open(argv[1], encoding="utf-8") as f:
         data = json.load(f)
+    version = data.get("format_version") if isinstance(data, dict) else None
+    if version != PLOT_DATA_VERSION:
+        print("plot_report.py: {}: format version {}, this script reads {} (render it again with the "
+              "bench_mps of this checkout)".format(argv[1], version, PLOT_DATA_VERSION), file=sys.stderr)
+        return 2
     for spec in data["figures"]:
         if spec["name"] not in DRAW:
             print("plot_report.py: unknown figure '{}'".format(spec["name"]), file=sys.stderr)

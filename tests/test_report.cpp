@@ -451,6 +451,27 @@ TEST(ReportComparison, MissingJsonExitsTwo) {
   EXPECT_FALSE(fs::exists(dir / "report.md"));
 }
 
+TEST(ReportComparison, OtherFormatVersionExitsTwo) {
+  TempDir tmp;
+  const fs::path dir = copy_fixture(tmp, "comparison_small");
+  replace_line(dir / "comparison.json", "  \"format_version\": 1,", "  \"format_version\": 99,");
+  const auto before = listing(dir);
+  const CommandOutput out = report(dir);
+  EXPECT_EQ(out.exit_code, 2) << out.err;
+  EXPECT_NE(out.err.find("comparison.json: format version 99, this bench_mps reads 1"), std::string::npos) << out.err;
+  EXPECT_EQ(listing(dir), before);
+}
+
+TEST(PlotScript, RefusesPlotDataOfAnotherVersion) {
+  TempDir tmp;
+  write_text(tmp / "plot_data.json", "{\"format_version\": 99, \"figures\": []}");
+  const CommandOutput out =
+      run_program("/usr/bin/python3", {(source_dir() / "scripts" / "plot_report.py").string(),
+                                       (tmp / "plot_data.json").string(), tmp.path().string()});
+  EXPECT_EQ(out.exit_code, 2) << out.err;
+  EXPECT_NE(out.err.find("format version 99, this script reads 1"), std::string::npos) << out.err;
+}
+
 // ---- the computations, directly ----
 
 SummaryRecord run(int repeat, const std::string& mode, int procs, double task_ms, double tput,

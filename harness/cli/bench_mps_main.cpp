@@ -9,6 +9,7 @@
 #include "harness/plan/sweep_cli.hpp"
 #include "harness/report/report.hpp"
 #include "harness/results/meta.hpp"
+#include "harness/results/results_schema.hpp"
 #include "harness/sweep/resume.hpp"
 #include "harness/sweep/sweep.hpp"
 
@@ -24,6 +25,8 @@ int main(int argc, char** argv) {
   CLI::App* report_cmd = add_report_command(app, report);
   CompareArgs compare;
   CLI::App* compare_cmd = add_compare_command(app, compare);
+  CLI::App* columns_cmd =
+      app.add_subcommand("columns", "print the columns of the results files (name, unit, meaning) as markdown");
   spec.argv.assign(argv, argv + argc);
   app.set_version_flag("--version", version_line(), "print the version, git sha and CUDA version, then exit");
   app.footer(
@@ -48,6 +51,10 @@ int main(int argc, char** argv) {
   try {
     if (report_cmd->parsed()) return run_report(report);
     if (compare_cmd->parsed()) return run_compare(compare);
+    if (columns_cmd->parsed()) {
+      print_column_docs(std::cout);
+      return 0;
+    }
     finalize_sweep_spec(spec, raw);
     if (spec.resume && !sweep_defined_on_command_line(app)) {
       // `--resume DIR` alone: the sweep is the one DIR/meta.json stored.

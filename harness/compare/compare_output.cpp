@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "harness/common/format.hpp"
+#include "harness/results/results_schema.hpp"
 #include "harness/results/results_writer.hpp"
 
 namespace bench_mps::harness {
@@ -159,12 +160,14 @@ std::string render_comparison_markdown(const CompareReport& report) {
 
 nlohmann::json comparison_json(const CompareReport& report) {
   nlohmann::json j;
+  j["format_version"] = kComparisonFormatVersion;
   j["base"] = report.base_dir;
   j["new"] = report.new_dir;
   j["metric"] = metric_name(report.options.metric);
   j["column"] = metric_column(report.options.metric);
   j["threshold"] = report.options.threshold_pct;
   j["alpha"] = report.options.alpha;
+  j["ignore_params"] = report.options.ignore_params;
   j["metadata_diff"] = nlohmann::json::array();
   for (const auto& m : report.metadata)
     j["metadata_diff"].push_back({{"key", m.key}, {"base", m.base}, {"new", m.next}, {"differs", m.differs}});

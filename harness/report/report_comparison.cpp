@@ -13,6 +13,7 @@
 #include "harness/common/csv_table.hpp"
 #include "harness/common/format.hpp"
 #include "harness/common/markdown_table.hpp"
+#include "harness/results/results_schema.hpp"
 
 namespace fs = std::filesystem;
 
@@ -125,8 +126,24 @@ ComparisonFolder read_comparison_folder(const fs::path& dir) {
   static constexpr std::array<const char*, 16> cols{
       "workload",    "params", "mode",       "active_thread_pct", "procs",  "metric",  "base_n",  "base_median",
       "base_spread", "new_n",  "new_median", "new_spread",        "change", "p_value", "verdict", "clock_flag"};
-  const fs::path csv = dir / "comparison.csv";
   ComparisonFolder f;
+  const fs::path meta = dir / "comparison.json";
+  std::ifstream in(meta);
+  if (!in) throw ResultsError(meta.string() + ": no such file");
+  try {
+    f.info = json::parse(in);
+  } catch (const json::exception& e) {
+    throw ResultsError(meta.string() + ": not valid JSON (" + one_line(e.what()) + ")");
+  }
+  if (!f.info.is_object()) throw ResultsError(meta.string() + ": not a JSON object");
+  const json version = f.info.value("format_version", json());
+  if (!version.is_number_integer())
+    throw ResultsError(meta.string() + ": no format_version (written by a bench_mps older than the versioned files): "
+                       "run bench_mps compare again");
+  if (version.get<long>() != kComparisonFormatVersion)
+    throw ResultsError(meta.string() + ": format version " + version.dump() + ", this bench_mps reads " +
+                       std::to_string(kComparisonFormatVersion));
+  const fs::path csv = dir / "comparison.csv";
   std::size_t line = 1;
   for (const auto& c : read_csv_columns(csv, cols)) {
     const std::string at = csv.string() + " line " + std::to_string(++line);
@@ -153,15 +170,6 @@ ComparisonFolder read_comparison_folder(const fs::path& dir) {
     r.clock_flag = !c[15].empty() && parse_cell_long(c[15], at + " clock_flag") != 0;
     f.rows.push_back(r);
   }
-  const fs::path meta = dir / "comparison.json";
-  std::ifstream in(meta);
-  if (!in) throw ResultsError(meta.string() + ": no such file");
-  try {
-    f.info = json::parse(in);
-  } catch (const json::exception& e) {
-    throw ResultsError(meta.string() + ": not valid JSON (" + one_line(e.what()) + ")");
-  }
-  if (!f.info.is_object()) throw ResultsError(meta.string() + ": not a JSON object");
   return f;
 }
 
@@ -193,7 +201,8 @@ PlotPlan comparison_plot_plan(const ComparisonFolder& folder) {
   } else {
     plan.figures.push_back(fig);
   }
-  plan.data = {{"kind", "comparison"},
+  plan.data = {{"format_version", kPlotDataFormatVersion},
+               {"kind", "comparison"},
                {"machine", title},
                {"figures", folder.rows.empty() ? json::array() : json::array({entry})}};
   return plan;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "harness/results/results_schema.hpp"
+
 namespace bench_mps::harness {
 namespace {
 
@@ -151,8 +153,7 @@ PlotPlan results_plot_plan(const ReportData& data, const std::vector<SeedRatio>&
   add(has, f, entry, "no task of an ok run in tasks.csv");
   has = speedup_figure(data, f, entry);
   add(has, f, entry, "no N with both a time-sliced and an MPS run ok in the same repeat");
-  plan.data = {
-      {"kind", "results"}, {"machine", machine}, {"modes", data.modes}, {"series", data.series}, {"figures", figures}};
+  plan.data = {{"format_version", kPlotDataFormatVersion}, {"kind", "results"}, {"machine", machine}, {"modes", data.modes}, {"series", data.series}, {"figures", figures}};
   return plan;
 }
 

@@ -13,26 +13,29 @@
 
 namespace bench_mps::harness {
 
-/// One row of summary.csv.
-struct SummaryRecord {
+/// The configuration columns that runs.csv and summary.csv rows start with.
+struct RunConfig {
   std::string run_id;
   int repeat = 0;
   std::string workload, params, mode;
   int active_thread_pct = 0;  ///< 0 for time-sliced runs
   int procs = 0;
+  /// Configuration without the repeat: "workload|params|mode|pct|N"; compare pairs runs on it.
+  std::string config_key() const;
+};
+
+/// One row of summary.csv.
+struct SummaryRecord : RunConfig {
   std::string status, reason;
   long workers_ok = 0, tasks_total = 0;
   double makespan_s = 0, throughput_tasks_per_s = 0, task_mean_ms = 0, task_p50_ms = 0, task_p99_ms = 0;
   double slowdown_vs_alone = 0, jain_fairness = 0, gpu_util_mean = 0, sm_clock_mean_mhz = 0, power_mean_w = 0;
   long sm_count_seen = 0;
-  /// Configuration without the repeat: "workload|params|mode|pct|N"; compare pairs runs on it.
-  std::string config_key() const;
 };
 
 /// One row of runs.csv (one worker of one run).
-struct WorkerRecord {
-  std::string run_id, workload, mode;
-  int procs = 0, worker = 0;
+struct WorkerRecord : RunConfig {
+  int worker = 0;
   long pid = 0;
   std::string status, reason;
   long tasks = 0;

@@ -1,45 +1,282 @@
 #include "harness/results/results_schema.hpp"
 
+#include <cmath>
+#include <limits>
+
+#include "harness/common/csv_table.hpp"
+#include "harness/common/format.hpp"
+#include "harness/common/markdown_table.hpp"
+
 namespace bench_mps::harness {
 namespace {
-std::vector<std::string> with_config(std::vector<std::string> tail) {
-  std::vector<std::string> cols = config_columns();
-  cols.insert(cols.end(), tail.begin(), tail.end());
+
+std::string num(double v) { return fmt_num(v, 7); }
+std::string whole(long long v) { return std::to_string(v); }
+template <class T>
+std::string opt(const std::optional<T>& v) {
+  return v ? std::to_string(*v) : "";
+}
+
+/// A configuration column, written from the run's RunSpec and read into any record with the config.
+using ConfigColumn = Column<RunSpec, RunConfig>;
+
+const std::vector<ConfigColumn>& config_schema() {
+  static const std::vector<ConfigColumn> cols{
+      {"run_id", "", "the run's identity in the folder, e.g. `r2-mps:50-spin-n4` (repeat, mode, workload, N)",
+       [](const RunSpec& s) { return s.run_id(); },
+       [](RunConfig& r, const Cell& c) {
+         if (c.text.empty()) throw ResultsError(c.at + ": empty run_id");
+         r.run_id = c.text;
+       }},
+      {"repeat", "", "1..", [](const RunSpec& s) { return whole(s.repeat); },
+       [](RunConfig& r, const Cell& c) { r.repeat = static_cast<int>(c.whole()); }},
+      {"workload", "", "`spin`, `mlp`, `exec` (`cpu` in tests)", [](const RunSpec& s) { return s.workload; },
+       [](RunConfig& r, const Cell& c) { r.workload = c.text; }},
+      {"params", "",
+       "canonical parameters, e.g. `blocks=4;threads=256;launch_us=100;launches=100`; mlp's start with "
+       "`profile=gpu-bound` or `profile=seed001` (rows written before profiles existed are read as "
+       "`profile=gpu-bound`); exec's end with `command=<the command>` (after `metric=<regex>` if one was given)",
+       [](const RunSpec& s) { return s.params; },
+       [](RunConfig& r, const Cell& c) {  // after workload: older mlp rows hold the gpu-bound step
+         r.params = r.workload == "mlp" && c.text.rfind("profile=", 0) != 0 ? "profile=gpu-bound;" + c.text : c.text;
+       }},
+      {"mode", "", "`timeslice`, `mps`, `mps:<percent>`", [](const RunSpec& s) { return s.mode.name; },
+       [](RunConfig& r, const Cell& c) { r.mode = c.text; }},
+      {"active_thread_pct", "%", "100 for `mps`, the percent for `mps:<p>`, empty when time-sliced",
+       [](const RunSpec& s) {
+         return s.mode.mps ? whole(s.mode.active_thread_pct ? s.mode.active_thread_pct : 100) : std::string();
+       },
+       [](RunConfig& r, const Cell& c) { r.active_thread_pct = c.text.empty() ? 0 : static_cast<int>(c.whole()); }},
+      {"procs", "", "N, worker processes sharing the GPU", [](const RunSpec& s) { return whole(s.procs); },
+       [](RunConfig& r, const Cell& c) {
+         r.procs = static_cast<int>(c.whole());
+         if (r.procs <= 0 || r.repeat <= 0) throw ResultsError(c.at + ": procs and repeat must be positive");
+       }},
+  };
   return cols;
+}
+
+/// The configuration columns as columns of a file whose rows hold a RunSpec at `spec_of`.
+template <class In, class Out>
+std::vector<Column<In, Out>> config_part(std::function<const RunSpec&(const In&)> spec_of) {
+  std::vector<Column<In, Out>> out;
+  for (const ConfigColumn& c : config_schema())
+    out.push_back({c.name, c.unit, c.meaning, [spec_of, w = c.write](const In& in) { return w(spec_of(in)); },
+                   [r = c.read](Out& o, const Cell& cell) { r(o, cell); }});
+  return out;
+}
+
+template <class T>
+std::vector<T> joined(std::vector<T> head, const std::vector<T>& tail) {
+  head.insert(head.end(), tail.begin(), tail.end());
+  return head;
+}
+
+template <class In, class Out>
+std::vector<std::string> names(const std::vector<Column<In, Out>>& cols) {
+  std::vector<std::string> out;
+  for (const auto& c : cols) out.push_back(c.name);
+  return out;
+}
+
+using S = Column<RunRecord, SummaryRecord>;
+using W = Column<WorkerCells, WorkerRecord>;
+using T = Column<TaskCells, TaskSample>;
+using G = Column<SampleCells, NoRecord>;
+
+/// A summary column read as a number >= 0 into `field`.
+template <class F>
+S summary_real(const char* name, const char* unit, const char* meaning, F get, double SummaryRecord::*field) {
+  return {name, unit, meaning, [get](const RunRecord& r) { return num(get(r.summary)); },
+          [field](SummaryRecord& o, const Cell& c) { o.*field = c.real(); }};
+}
+
+bool fault_run(const RunRecord& r) { return r.summary.scenario == "fault"; }
+
+}  // namespace
+
+double Cell::real() const {
+  const double v = parse_cell_double(text, at);
+  if (v < 0) throw ResultsError(at + ": " + text + " is negative");
+  return v;
+}
+double Cell::any_real() const { return parse_cell_double(text, at); }
+long Cell::whole() const { return parse_cell_long(text, at); }
+
+const std::vector<std::string>& config_columns() {
+  static const std::vector<std::string> cols = names(config_schema());
+  return cols;
+}
+
+const std::vector<Column<RunRecord, SummaryRecord>>& summary_schema() {
+  using R = SummaryRow;
+  static const std::vector<S> cols = joined(
+      config_part<RunRecord, SummaryRecord>([](const RunRecord& r) -> const RunSpec& { return r.spec; }),
+      std::vector<S>{
+          {"status", "",
+           "`ok`, or what went wrong first (`error`, `crashed`, `timeout`, `aborted`, `mode_mismatch`, `mps_error`; "
+           "exec: `exec_not_found`, `exec_failed`, `exec_timeout`, `exec_left_children`, `mps_unproven`)",
+           [](const RunRecord& r) { return r.summary.status; },
+           [](SummaryRecord& o, const Cell& c) {
+             if (c.text.empty()) throw ResultsError(c.at + ": empty status");
+             o.status = c.text;
+           }},
+          {"reason", "", "why, when status is not `ok`", [](const RunRecord& r) { return r.summary.reason; },
+           [](SummaryRecord& o, const Cell& c) { o.reason = c.text; }},
+          {"workers_ok", "", "workers that finished cleanly", [](const RunRecord& r) { return whole(r.summary.workers_ok); },
+           [](SummaryRecord& o, const Cell& c) { o.workers_ok = c.whole(); }},
+          {"tasks_total", "", "timed tasks of all workers", [](const RunRecord& r) { return whole(r.summary.tasks_total); },
+           [](SummaryRecord& o, const Cell& c) { o.tasks_total = c.whole(); }},
+          summary_real("makespan_s", "s",
+                       "start of the first task to the end of the last task (after GO, the start barrier; how fast a "
+                       "worker wakes up to GO stays out)",
+                       [](const R& s) { return s.makespan_s; }, &SummaryRecord::makespan_s),
+          summary_real("throughput_tasks_per_s", "1/s", "tasks_total / makespan_s: the aggregate throughput",
+                       [](const R& s) { return s.throughput_tasks_per_s; }, &SummaryRecord::throughput_tasks_per_s),
+          summary_real("task_mean_ms", "ms", "mean over every task of every worker",
+                       [](const R& s) { return s.task_mean_ms; }, &SummaryRecord::task_mean_ms),
+          summary_real("task_p50_ms", "ms", "median over every task of every worker",
+                       [](const R& s) { return s.task_p50_ms; }, &SummaryRecord::task_p50_ms),
+          summary_real("task_p99_ms", "ms", "99th percentile over every task of every worker",
+                       [](const R& s) { return s.task_p99_ms; }, &SummaryRecord::task_p99_ms),
+          summary_real("slowdown_vs_alone", "x",
+                       "task_mean_ms / task_mean_ms of the N=1 run of the same workload, mode and repeat",
+                       [](const R& s) { return s.slowdown_vs_alone; }, &SummaryRecord::slowdown_vs_alone),
+          summary_real("jain_fairness", "", "Jain's index over the workers' throughputs: 1 = perfectly even",
+                       [](const R& s) { return s.jain_fairness; }, &SummaryRecord::jain_fairness),
+          summary_real("gpu_util_mean", "fraction", "NVML utilisation, mean of the samples (every 100 ms) of the run",
+                       [](const R& s) { return s.gpu_util_mean; }, &SummaryRecord::gpu_util_mean),
+          summary_real("sm_clock_mean_mhz", "MHz", "NVML SM clock, mean of the samples of the run",
+                       [](const R& s) { return s.sm_clock_mean_mhz; }, &SummaryRecord::sm_clock_mean_mhz),
+          summary_real("power_mean_w", "W", "NVML board power, mean of the samples of the run",
+                       [](const R& s) { return s.power_mean_w; }, &SummaryRecord::power_mean_w),
+          {"mem_used_max_bytes", "bytes", "NVML device memory used, the largest sample of the run",
+           [](const RunRecord& r) { return r.summary.mem_used_max_bytes ? whole(static_cast<long long>(r.summary.mem_used_max_bytes)) : ""; },
+           [](SummaryRecord&, const Cell& c) { c.real(); }},
+          {"sm_count_seen", "", "SMs the workers' contexts reported", [](const RunRecord& r) { return whole(r.summary.sm_count_seen); },
+           [](SummaryRecord& o, const Cell& c) { o.sm_count_seen = c.whole(); }},
+          {"scenario", "", "empty, `fault_baseline` (the victims alone) or `fault` (the victims beside a faulter)",
+           [](const RunRecord& r) { return r.summary.scenario; }, {}},
+          {"victims", "", "fault: victim workers", [](const RunRecord& r) { return fault_run(r) ? whole(r.summary.victims) : ""; }, {}},
+          {"victims_survived", "", "fault: victims that finished all their tasks",
+           [](const RunRecord& r) { return fault_run(r) ? whole(r.summary.victims_survived) : ""; }, {}},
+          {"victim_slowdown", "x", "fault: surviving victims' task time over the fault_baseline's, whole run",
+           [](const RunRecord& r) { return num(r.summary.victim_slowdown); }, {}},
+          {"victim_post_fault_slowdown", "x", "fault: the same over the tasks that started after the faulter died",
+           [](const RunRecord& r) { return num(r.summary.victim_post_fault_slowdown); }, {}},
+          {"fault_error", "", "fault: what the faulting worker reported", [](const RunRecord& r) { return r.summary.fault_error; }, {}},
+          {"mps_server_state", "", "fault under MPS: the server after the fault (`survived`, `exited`, `replaced`)",
+           [](const RunRecord& r) { return r.summary.mps_server_state; }, {}},
+          {"mps_recovery_s", "s", "fault under MPS: faulter's death to a new client's first finished task",
+           [](const RunRecord& r) { return num(r.summary.mps_recovery_s); }, {}},
+      });
+  return cols;
+}
+
+const std::vector<Column<WorkerCells, WorkerRecord>>& runs_schema() {
+  static const std::vector<W> cols = joined(
+      config_part<WorkerCells, WorkerRecord>([](const WorkerCells& w) -> const RunSpec& { return w.run.spec; }),
+      std::vector<W>{
+          {"worker", "", "0..N-1", [](const WorkerCells& w) { return whole(w.worker.worker); },
+           [](WorkerRecord& o, const Cell& c) { o.worker = static_cast<int>(c.whole()); }},
+          {"pid", "", "the worker's process id", [](const WorkerCells& w) { return whole(w.worker.pid); },
+           [](WorkerRecord& o, const Cell& c) { o.pid = c.text.empty() ? 0 : c.whole(); }},
+          {"status", "", "as in summary.csv, for this worker", [](const WorkerCells& w) { return w.worker.status; },
+           [](WorkerRecord& o, const Cell& c) { o.status = c.text; }},
+          {"reason", "", "why, when status is not `ok`", [](const WorkerCells& w) { return w.worker.reason; },
+           [](WorkerRecord& o, const Cell& c) { o.reason = c.text; }},
+          {"tasks", "", "timed tasks this worker finished", [](const WorkerCells& w) { return whole(w.worker.tasks); },
+           [](WorkerRecord& o, const Cell& c) { o.tasks = c.whole(); }},
+          {"start_s", "s", "its first task's start, after GO", [](const WorkerCells& w) { return num(w.worker.start_s); }, {}},
+          {"end_s", "s", "its last task's end, after GO", [](const WorkerCells& w) { return num(w.worker.end_s); }, {}},
+          {"task_mean_ms", "ms", "mean of its tasks", [](const WorkerCells& w) { return num(w.worker.task_mean_ms); },
+           [](WorkerRecord& o, const Cell& c) { o.task_mean_ms = c.any_real(); }},
+          {"task_p50_ms", "ms", "median of its tasks", [](const WorkerCells& w) { return num(w.worker.task_p50_ms); }, {}},
+          {"task_p99_ms", "ms", "99th percentile of its tasks", [](const WorkerCells& w) { return num(w.worker.task_p99_ms); }, {}},
+          {"throughput_tasks_per_s", "1/s", "tasks / (end_s - start_s)",
+           [](const WorkerCells& w) { return num(w.worker.throughput_tasks_per_s); },
+           [](WorkerRecord& o, const Cell& c) { o.throughput_tasks_per_s = c.any_real(); }},
+          {"sm_count_seen", "", "SMs its context reported", [](const WorkerCells& w) { return whole(w.worker.sm_count_seen); },
+           [](WorkerRecord& o, const Cell& c) { o.sm_count_seen = c.whole(); }},
+          {"mps_enabled", "", "1 when its context was an MPS client (`cudaDevAttrMpsEnabled`)",
+           [](const WorkerCells& w) { return std::string(w.worker.mps_enabled ? "1" : "0"); },
+           [](WorkerRecord& o, const Cell& c) { o.mps_enabled = c.whole() != 0; }},
+          {"mem_bytes", "bytes", "device memory the workload allocated",
+           [](const WorkerCells& w) { return whole(static_cast<long long>(w.worker.mem_bytes)); }, {}},
+          {"facts", "",
+           "what the workload reported at the end, `key=value;...`: `clock_khz`, `cycles_per_launch` for spin; "
+           "`loss_first`, `loss_last`, `steps`, `host_share` for mlp; exec's below",
+           [](const WorkerCells& w) { return w.worker.facts; }, [](WorkerRecord& o, const Cell& c) { o.facts = c.text; }},
+          {"role", "", "`worker`, or `victim` / `faulter` in the fault scenario", [](const WorkerCells& w) { return w.worker.role; }, {}},
+          {"slowdown_vs_baseline", "x", "fault victim: its task_mean_ms over the victims' mean without the faulter",
+           [](const WorkerCells& w) { return num(w.worker.slowdown_vs_baseline); }, {}},
+          {"post_fault_task_mean_ms", "ms", "fault victim: mean of its tasks that started after the faulter died",
+           [](const WorkerCells& w) { return num(w.worker.post_fault_task_mean_ms); }, {}},
+      });
+  return cols;
+}
+
+const std::vector<Column<TaskCells, TaskSample>>& tasks_schema() {
+  static const std::vector<T> cols{
+      {"run_id", "", "the run", [](const TaskCells& t) { return t.run.spec.run_id(); },
+       [](TaskSample& o, const Cell& c) { o.run_id = c.text; }},
+      {"worker", "", "0..N-1", [](const TaskCells& t) { return whole(t.task.worker); },
+       [](TaskSample& o, const Cell& c) { o.worker = static_cast<int>(c.whole()); }},
+      {"task", "", "0.., in the worker's order", [](const TaskCells& t) { return whole(t.task.task); },
+       [](TaskSample& o, const Cell& c) { o.task = c.whole(); }},
+      {"start_ms", "ms", "its start after GO", [](const TaskCells& t) { return fmt_num(t.task.start_ms, 9); },
+       [](TaskSample& o, const Cell& c) { o.start_ms = parse_cell_double(c.text, c.at, false); }},
+      {"duration_ms", "ms", "its length", [](const TaskCells& t) { return fmt_num(t.task.duration_ms, 7); },
+       [](TaskSample& o, const Cell& c) { o.duration_ms = parse_cell_double(c.text, c.at, false); }},
+  };
+  return cols;
+}
+
+const std::vector<Column<SampleCells, NoRecord>>& timeline_schema() {
+  static const std::vector<G> cols{
+      {"run_id", "", "the run", [](const SampleCells& g) { return g.run.spec.run_id(); }, {}},
+      {"t_s", "s", "the sample's time after GO",
+       [](const SampleCells& g) { return num(static_cast<double>(g.sample.t_ns - g.run.go_ns) * 1e-9); }, {}},
+      {"gpu_util", "fraction", "NVML utilisation: a kernel ran during the sampling period",
+       [](const SampleCells& g) { return g.sample.gpu_util_pct ? num(*g.sample.gpu_util_pct / 100.0) : ""; }, {}},
+      {"mem_util", "fraction", "NVML memory utilisation",
+       [](const SampleCells& g) { return g.sample.mem_util_pct ? num(*g.sample.mem_util_pct / 100.0) : ""; }, {}},
+      {"sm_clock_mhz", "MHz", "SM clock", [](const SampleCells& g) { return opt(g.sample.sm_clock_mhz); }, {}},
+      {"mem_clock_mhz", "MHz", "memory clock", [](const SampleCells& g) { return opt(g.sample.mem_clock_mhz); }, {}},
+      {"mem_used_bytes", "bytes", "device memory used",
+       [](const SampleCells& g) { return g.sample.mem_used_bytes ? std::to_string(*g.sample.mem_used_bytes) : ""; }, {}},
+      {"power_w", "W", "board power", [](const SampleCells& g) { return g.sample.power_w ? num(*g.sample.power_w) : ""; }, {}},
+  };
+  return cols;
+}
+
+std::vector<std::string> runs_columns() { return names(runs_schema()); }
+std::vector<std::string> summary_columns() { return names(summary_schema()); }
+std::vector<std::string> tasks_columns() { return names(tasks_schema()); }
+std::vector<std::string> timeline_columns() { return names(timeline_schema()); }
+
+namespace {
+template <class In, class Out>
+void doc_table(std::ostream& out, const std::vector<Column<In, Out>>& cols, std::size_t skip) {
+  MarkdownTable t({"column", "unit", "meaning"});
+  for (std::size_t i = skip; i < cols.size(); ++i)
+    t.add_row({cols[i].name, cols[i].unit.empty() ? "-" : cols[i].unit, cols[i].meaning});
+  out << t.str();
 }
 }  // namespace
 
-const std::vector<std::string>& config_columns() {
-  static const std::vector<std::string> cols{"run_id", "repeat", "workload", "params", "mode", "active_thread_pct", "procs"};
-  return cols;
-}
-
-const std::vector<std::string>& runs_columns() {
-  static const std::vector<std::string> cols = with_config(
-      {"worker", "pid", "status", "reason", "tasks", "start_s", "end_s", "task_mean_ms", "task_p50_ms", "task_p99_ms",
-       "throughput_tasks_per_s", "sm_count_seen", "mps_enabled", "mem_bytes", "facts", "role",
-       "slowdown_vs_baseline", "post_fault_task_mean_ms"});
-  return cols;
-}
-
-const std::vector<std::string>& summary_columns() {
-  static const std::vector<std::string> cols = with_config(
-      {"status", "reason", "workers_ok", "tasks_total", "makespan_s", "throughput_tasks_per_s", "task_mean_ms",
-       "task_p50_ms", "task_p99_ms", "slowdown_vs_alone", "jain_fairness", "gpu_util_mean", "sm_clock_mean_mhz",
-       "power_mean_w", "mem_used_max_bytes", "sm_count_seen", "scenario", "victims", "victims_survived",
-       "victim_slowdown", "victim_post_fault_slowdown", "fault_error", "mps_server_state", "mps_recovery_s"});
-  return cols;
-}
-
-const std::vector<std::string>& tasks_columns() {
-  static const std::vector<std::string> cols{"run_id", "worker", "task", "start_ms", "duration_ms"};
-  return cols;
-}
-
-const std::vector<std::string>& timeline_columns() {
-  static const std::vector<std::string> cols{"run_id", "t_s", "gpu_util", "mem_util", "sm_clock_mhz", "mem_clock_mhz",
-                                             "mem_used_bytes", "power_w"};
-  return cols;
+void print_column_docs(std::ostream& out) {
+  const std::size_t config = config_schema().size();
+  out << "### Configuration columns (runs.csv and summary.csv start with these)\n";
+  doc_table(out, config_schema(), 0);
+  out << "\n### summary.csv: one row per run\n";
+  doc_table(out, summary_schema(), config);
+  out << "\n### runs.csv: one row per worker per run\n";
+  doc_table(out, runs_schema(), config);
+  out << "\n### tasks.csv: one row per task\n";
+  doc_table(out, tasks_schema(), 0);
+  out << "\n### timeline.csv: NVML samples\n";
+  doc_table(out, timeline_schema(), 0);
 }
 
 }  // namespace bench_mps::harness

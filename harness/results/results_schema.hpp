@@ -1,21 +1,85 @@
 #pragma once
-// Column lists of the results files: one source for the writer, the readers and docs/RESULTS.md.
+// The columns of the results files, in one table per file: each column's name, unit, meaning, how
+// the writer gets its cell from a run and how the reader puts it back. The writer, the reader,
+// `bench_mps columns` (docs/RESULTS.md's lists) and the tests all take their columns from here.
 // Readers ignore unknown columns, so the schema grows by appending columns; a change that breaks
 // readers bumps kResultsSchemaVersion (stored in meta.json).
 #include "harness/results/wing.hpp"
 
+#include <cstddef>
+#include <functional>
+#include <ostream>
 #include <string>
 #include <vector>
+
+#include "harness/results/results_reader.hpp"
+#include "harness/results/run_record.hpp"
 
 namespace bench_mps::harness {
 
 inline constexpr int kResultsSchemaVersion = 1;
 
-/// Columns that identify a run's configuration (compare pairs runs on these, minus run_id and repeat).
+/// Versions of the files one command writes and another reads back; each reader refuses another
+/// version with one line. comparison.json (and the comparison.csv beside it), written by compare, read
+/// by report; plots/plot_data.json, written by report, read by scripts/plot_report.py (PLOT_DATA_VERSION).
+inline constexpr int kComparisonFormatVersion = 1;
+inline constexpr int kPlotDataFormatVersion = 1;
+
+/// How many columns of each file bench_mps reads back (fast-cpp-csv-parser wants the count at compile
+/// time); the reader checks them against the tables below.
+inline constexpr std::size_t kSummaryReadColumns = 23;
+inline constexpr std::size_t kRunsReadColumns = 17;
+inline constexpr std::size_t kTasksReadColumns = 5;
+
+/// One cell as the reader sees it, with where it came from for error messages.
+struct Cell {
+  const std::string& text;
+  const std::string& at;  ///< "FILE line L COLUMN"
+  double real() const;    ///< a number >= 0, or NaN when empty (every metric is a count, time, rate or fraction)
+  double any_real() const;  ///< a number, any sign (times relative to GO); NaN when empty
+  long whole() const;     ///< an integer (throws when empty)
+};
+
+/// A column: `write` makes the cell from what the writer holds (In); `read`, where set, stores the
+/// cell into the reader's record (Out). A column without `read` is written and documented only.
+template <class In, class Out>
+struct Column {
+  std::string name;
+  std::string unit;  ///< "" for text and identifiers
+  std::string meaning;
+  std::function<std::string(const In&)> write;
+  std::function<void(Out&, const Cell&)> read;
+};
+
+/// What one row of runs.csv, tasks.csv and timeline.csv is written from.
+struct WorkerCells {
+  const RunRecord& run;
+  const WorkerRow& worker;
+};
+struct TaskCells {
+  const RunRecord& run;
+  const TaskRow& task;
+};
+struct SampleCells {
+  const RunRecord& run;
+  const GpuSample& sample;
+};
+struct NoRecord {};  ///< timeline.csv has no reader in bench_mps (the plotting script reads it)
+
+const std::vector<Column<RunRecord, SummaryRecord>>& summary_schema();
+const std::vector<Column<WorkerCells, WorkerRecord>>& runs_schema();
+const std::vector<Column<TaskCells, TaskSample>>& tasks_schema();
+const std::vector<Column<SampleCells, NoRecord>>& timeline_schema();
+
+/// The configuration columns that runs.csv and summary.csv start with (compare pairs runs on these,
+/// minus run_id and repeat).
 const std::vector<std::string>& config_columns();
-const std::vector<std::string>& runs_columns();
-const std::vector<std::string>& summary_columns();
-const std::vector<std::string>& tasks_columns();
-const std::vector<std::string>& timeline_columns();
+std::vector<std::string> runs_columns();
+std::vector<std::string> summary_columns();
+std::vector<std::string> tasks_columns();
+std::vector<std::string> timeline_columns();
+
+/// docs/RESULTS.md's column lists: one markdown table per file (`bench_mps columns` prints them).
+void print_column_docs(std::ostream& out);
 
 }  // namespace bench_mps::harness
