@@ -8,7 +8,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${BENCH_MPS_BUILD_DIR:-$root/build}"
 bench="$build/harness/bench_mps"
 if [ "${BENCH_MPS_NO_BUILD:-0}" != 1 ] || [ ! -x "$bench" ]; then
-  "$root/scripts/build.sh" || exit $?
+  "$root/scripts/build.sh" bench_mps bench_worker || exit $?   # only what a sweep runs
 fi
 cd "$root"
 case "${1:-}" in

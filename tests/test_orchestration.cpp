@@ -25,6 +25,7 @@ class Orchestration : public ::testing::Test {
     ASSERT_EQ(live_mps_process_count(), 0) << "an MPS daemon is already running on this machine";
     env = fake_mps_env(journal());
     env.set.emplace_back("TMPDIR", tmp.path().string());
+    env.set.emplace_back("BENCH_MPS_CPU_HANG_MARK", hang_mark().string());
   }
   void TearDown() override {
     EXPECT_EQ(live_mps_process_count(), 0) << "a daemon was left behind";
@@ -74,6 +75,9 @@ class Orchestration : public ::testing::Test {
   }
 
   TempDir tmp;
+  /// Created by a cpu worker when it reaches an injected hang (cpu_workload.cpp).
+  fs::path hang_mark() const { return tmp / "hanging"; }
+
   Env env;
 };
 
@@ -258,7 +262,7 @@ TEST_P(Interrupt, StopsWorkersQuitsDaemonKeepsFinishedRows) {
                           args({"--modes", "mps", "--procs", "1,2", "--cpu-fault", "hang", "--cpu-fault-worker", "1"}),
                           env);
   ASSERT_TRUE(wait_until([&] { return read_lines(out() / "summary.csv").size() == 2; }, 30));
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ASSERT_TRUE(wait_until([&] { return fs::exists(hang_mark()); }, 30)) << "the worker never reached its hang";
   bench.signal(GetParam());
   const auto r = bench.wait(30);
   EXPECT_FALSE(r.timed_out);
@@ -320,7 +324,7 @@ TEST_F(Orchestration, StaleDaemonOfAKilledHarnessIsStoppedByTheNextRun) {
                             args({"--modes", "mps", "--procs", "2", "--cpu-fault", "hang", "--cpu-fault-worker", "1"}),
                             env);
     ASSERT_TRUE(wait_until([&] { return journal_count("daemon started") == 1; }, 30));
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    ASSERT_TRUE(wait_until([&] { return fs::exists(hang_mark()); }, 30)) << "the worker never reached its hang";
     bench.signal(SIGKILL);
     EXPECT_EQ(bench.wait(10).exit_code, 128 + SIGKILL);
   }

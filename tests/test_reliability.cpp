@@ -26,6 +26,7 @@ class Reliability : public ::testing::Test {
     ASSERT_EQ(live_mps_process_count(), 0) << "an MPS daemon is already running on this machine";
     env = fake_mps_env(tmp / "journal.log");
     env.set.emplace_back("TMPDIR", tmp.path().string());
+    env.set.emplace_back("BENCH_MPS_CPU_HANG_MARK", hang_mark().string());
     env.set.emplace_back("BENCH_MPS_NVIDIA_SMI", (fakes_dir() / "nvidia-smi").string());
     env.set.emplace_back("FAKE_SMI_STATE", (tmp / "smi-state").string());
     env.set.emplace_back("FAKE_SMI_JOURNAL", smi_journal().string());
@@ -66,6 +67,9 @@ class Reliability : public ::testing::Test {
   }
 
   TempDir tmp;
+  /// Created by a cpu worker when it reaches an injected hang (cpu_workload.cpp).
+  fs::path hang_mark() const { return tmp / "hanging"; }
+
   Env env;
 };
 
@@ -272,17 +276,18 @@ TEST_F(SetExclusive, RestoredAfterCtrlCAndAfterSigkill) {
   {
     BackgroundProgram b(bench_mps_exe(), hang, env);
     ASSERT_TRUE(wait_until([&] { return read_text(tmp / "smi-state").find("Exclusive") != std::string::npos; }, 30));
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    ASSERT_TRUE(wait_until([&] { return fs::exists(hang_mark()); }, 30)) << "the worker never reached its hang";
     b.signal(SIGINT);
     EXPECT_EQ(b.wait(30).exit_code, 130);
   }
   EXPECT_EQ(trim_line(read_text(tmp / "smi-state")), "Default");
 
   fs::remove_all(out());
+  fs::remove(hang_mark());
   {
     BackgroundProgram b(bench_mps_exe(), hang, env);
     ASSERT_TRUE(wait_until([&] { return read_text(tmp / "smi-state").find("Exclusive") != std::string::npos; }, 30));
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    ASSERT_TRUE(wait_until([&] { return fs::exists(hang_mark()); }, 30)) << "the worker never reached its hang";
     b.signal(SIGKILL);
     b.wait(10);
   }

@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 #include <thread>
 
@@ -19,7 +20,10 @@ void busy_wait_us(double us) {
   }
 }
 
+/// Hangs for good. Tests that must act while a worker hangs set BENCH_MPS_CPU_HANG_MARK to a file,
+/// which the hanging worker creates first, so they wait for the hang itself instead of sleeping.
 [[noreturn]] void hang_forever() {
+  if (const char* mark = std::getenv("BENCH_MPS_CPU_HANG_MARK"); mark && *mark) std::ofstream(mark) << ::getpid() << "\n";
   for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
 }
 

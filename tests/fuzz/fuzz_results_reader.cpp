@@ -1,4 +1,4 @@
-// libFuzzer target for the results reader (harness/results_reader.cpp on fast-cpp-csv-parser and
+// libFuzzer target for the results reader (harness/results/results_reader.cpp on fast-cpp-csv-parser and
 // nlohmann::json): every input is offered as summary.csv, runs.csv, tasks.csv and meta.json. A
 // ResultsError is the expected answer to bad input; any other exception escaping, a crash or a
 // sanitizer report is a finding. Build and run: see tests/fuzz/CMakeLists.txt and docs/COMPARE.md.
