@@ -131,7 +131,7 @@ struct MlpTrainer::Impl {
     BENCH_CUDA_CHECK(cudaMemsetAsync(velocity.get(), 0, velocity.bytes(), stream));
 
     ones = DeviceBuffer<float>(params.batch);
-    launch_fill(ones.get(), 1.0f, params.batch, stream);
+    launch_fill(ones.get(), 1.0f, static_cast<std::size_t>(params.batch), stream);
     loss = DeviceBuffer<float>(1);
     for (int l = 0; l < num_layers; ++l) {
       activations.emplace_back(static_cast<std::size_t>(out(l)) * params.batch);
@@ -188,7 +188,7 @@ struct MlpTrainer::Impl {
     BENCH_CUDA_CHECK(cudaMemcpyAsync(batch_x.get(), staging_x.get(), batch_x.bytes(), cudaMemcpyHostToDevice, stream));
     BENCH_CUDA_CHECK(cudaMemcpyAsync(batch_y.get(), staging_y.get(), batch_y.bytes(), cudaMemcpyHostToDevice, stream));
     forward_backward();
-    launch_sgd_momentum(params_dev.get(), velocity.get(), grads.get(), static_cast<int>(layout.total),
+    launch_sgd_momentum(params_dev.get(), velocity.get(), grads.get(), layout.total,
                         params.learning_rate, params.momentum, stream);
     const float l = copy_loss();  // waits for the step, as loss.item() does
     host_ns += t1 - t0;
@@ -221,7 +221,7 @@ struct MlpTrainer::Impl {
     launch_select_batch(inputs.get(), labels.get(), in(0), params.batch, num_batches, batch_counter.get(), -1,
                         batch_x.get(), batch_y.get(), stream);
     forward_backward();
-    launch_sgd_momentum(params_dev.get(), velocity.get(), grads.get(), static_cast<int>(layout.total),
+    launch_sgd_momentum(params_dev.get(), velocity.get(), grads.get(), layout.total,
                         params.learning_rate, params.momentum, stream);
     launch_advance_batch(batch_counter.get(), num_batches, stream);
   }
@@ -254,7 +254,8 @@ struct MlpTrainer::Impl {
       if (l > 0) {
         BENCH_CUBLAS_CHECK(cublasSgemm(cublas, CUBLAS_OP_T, CUBLAS_OP_N, in(l), b, out(l), &one, weight(w, l),
                                        out(l), deltas[l].get(), out(l), &zero, deltas[l - 1].get(), in(l)));
-        launch_relu_backward(deltas[l - 1].get(), activations[l - 1].get(), in(l) * b, stream);
+        launch_relu_backward(deltas[l - 1].get(), activations[l - 1].get(),
+                             static_cast<std::size_t>(in(l)) * static_cast<std::size_t>(b), stream);
       }
     }
   }

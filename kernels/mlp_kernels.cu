@@ -1,6 +1,7 @@
 #include "kernels/mlp_kernels.cuh"
 
 #include <algorithm>
+#include <cstddef>
 
 #include "kernels/cuda_check.hpp"
 
@@ -8,14 +9,21 @@ namespace bench_mps::kernels {
 namespace {
 
 constexpr int kThreads = 256;
+constexpr std::size_t kMaxBlocks = 1u << 20;  // the elementwise kernels stride over what a grid this size misses
 
-int blocks_for(long long n) { return static_cast<int>((n + kThreads - 1) / kThreads); }
+/// Blocks for n elements (at least 1, at most kMaxBlocks: lengths are size_t, a grid is not).
+unsigned blocks_for(std::size_t n) {
+  return static_cast<unsigned>(std::max<std::size_t>(1, std::min(kMaxBlocks, (n + kThreads - 1) / kThreads)));
+}
 
-__global__ void bias_activation_kernel(float* z, const float* bias, int rows, long long n, bool relu) {
-  const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  if (i >= n) return;
-  const float v = z[i] + bias[i % rows];
-  z[i] = relu ? fmaxf(v, 0.0f) : v;
+__device__ std::size_t first_index() { return blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; }
+__device__ std::size_t grid_stride() { return static_cast<std::size_t>(gridDim.x) * blockDim.x; }
+
+__global__ void bias_activation_kernel(float* z, const float* bias, int rows, std::size_t n, bool relu) {
+  for (std::size_t i = first_index(); i < n; i += grid_stride()) {
+    const float v = z[i] + bias[i % static_cast<std::size_t>(rows)];
+    z[i] = relu ? fmaxf(v, 0.0f) : v;
+  }
 }
 
 __global__ void softmax_xent_kernel(const float* logits, const int* labels, int classes, int cols,
@@ -38,18 +46,18 @@ __global__ void softmax_xent_kernel(const float* logits, const int* labels, int 
   atomicAdd(loss, (log_sum - z[label]) * inv_cols);
 }
 
-__global__ void relu_backward_kernel(float* grad, const float* activation, int n) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n && activation[i] <= 0.0f) grad[i] = 0.0f;
+__global__ void relu_backward_kernel(float* grad, const float* activation, std::size_t n) {
+  for (std::size_t i = first_index(); i < n; i += grid_stride())
+    if (activation[i] <= 0.0f) grad[i] = 0.0f;
 }
 
-__global__ void sgd_momentum_kernel(float* param, float* velocity, const float* grad, int n, float lr,
+__global__ void sgd_momentum_kernel(float* param, float* velocity, const float* grad, std::size_t n, float lr,
                                     float momentum) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const float v = momentum * velocity[i] + grad[i];
-  velocity[i] = v;
-  param[i] -= lr * v;
+  for (std::size_t i = first_index(); i < n; i += grid_stride()) {
+    const float v = momentum * velocity[i] + grad[i];
+    velocity[i] = v;
+    param[i] -= lr * v;
+  }
 }
 
 __global__ void select_batch_kernel(const float* inputs, const int* labels, int features, int batch,
@@ -65,31 +73,30 @@ __global__ void select_batch_kernel(const float* inputs, const int* labels, int 
 
 __global__ void advance_batch_kernel(int* counter, int num_batches) { *counter = (*counter + 1) % num_batches; }
 
-__global__ void fill_kernel(float* x, float value, int n) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) x[i] = value;
+__global__ void fill_kernel(float* x, float value, std::size_t n) {
+  for (std::size_t i = first_index(); i < n; i += grid_stride()) x[i] = value;
 }
 
 }  // namespace
 
 void launch_bias_activation(float* z, const float* bias, int rows, int cols, bool relu, cudaStream_t s) {
-  const long long n = static_cast<long long>(rows) * cols;
+  const std::size_t n = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
   bias_activation_kernel<<<blocks_for(n), kThreads, 0, s>>>(z, bias, rows, n, relu);
   BENCH_CUDA_CHECK_LAUNCH(bias_activation_kernel);
 }
 
 void launch_softmax_xent(const float* logits, const int* labels, int classes, int cols, float* dlogits,
                          float* loss, cudaStream_t s) {
-  softmax_xent_kernel<<<blocks_for(cols), kThreads, 0, s>>>(logits, labels, classes, cols, dlogits, loss);
+  softmax_xent_kernel<<<blocks_for(static_cast<std::size_t>(cols)), kThreads, 0, s>>>(logits, labels, classes, cols, dlogits, loss);
   BENCH_CUDA_CHECK_LAUNCH(softmax_xent_kernel);
 }
 
-void launch_relu_backward(float* grad, const float* activation, int n, cudaStream_t s) {
+void launch_relu_backward(float* grad, const float* activation, std::size_t n, cudaStream_t s) {
   relu_backward_kernel<<<blocks_for(n), kThreads, 0, s>>>(grad, activation, n);
   BENCH_CUDA_CHECK_LAUNCH(relu_backward_kernel);
 }
 
-void launch_sgd_momentum(float* param, float* velocity, const float* grad, int n, float lr, float momentum,
+void launch_sgd_momentum(float* param, float* velocity, const float* grad, std::size_t n, float lr, float momentum,
                          cudaStream_t s) {
   sgd_momentum_kernel<<<blocks_for(n), kThreads, 0, s>>>(param, velocity, grad, n, lr, momentum);
   BENCH_CUDA_CHECK_LAUNCH(sgd_momentum_kernel);
@@ -97,8 +104,8 @@ void launch_sgd_momentum(float* param, float* velocity, const float* grad, int n
 
 void launch_select_batch(const float* inputs, const int* labels, int features, int batch, int num_batches,
                          const int* counter, int fixed_index, float* x, int* y, cudaStream_t s) {
-  const long long n = static_cast<long long>(features) * batch;
-  const int blocks = static_cast<int>(std::min<long long>(blocks_for(n), 1024));
+  const std::size_t n = static_cast<std::size_t>(features) * static_cast<std::size_t>(batch);
+  const unsigned blocks = std::min(blocks_for(n), 1024u);
   select_batch_kernel<<<blocks, kThreads, 0, s>>>(inputs, labels, features, batch, num_batches, counter, fixed_index,
                                                    x, y);
   BENCH_CUDA_CHECK_LAUNCH(select_batch_kernel);
@@ -109,7 +116,7 @@ void launch_advance_batch(int* counter, int num_batches, cudaStream_t s) {
   BENCH_CUDA_CHECK_LAUNCH(advance_batch_kernel);
 }
 
-void launch_fill(float* x, float value, int n, cudaStream_t s) {
+void launch_fill(float* x, float value, std::size_t n, cudaStream_t s) {
   fill_kernel<<<blocks_for(n), kThreads, 0, s>>>(x, value, n);
   BENCH_CUDA_CHECK_LAUNCH(fill_kernel);
 }
