@@ -338,7 +338,7 @@ class MlpWorkload final : public Workload {
     trainer_->setup();
     // seed001 tasks are whole epochs, too long to warm up with: a few steps load the kernels instead.
     if (seed001_)
-      for (int k = 0; k < kSeed001WarmupSteps; ++k) {
+      for (int k = 0; k < kSeed001SetupSteps; ++k) {
         trainer_->step();
         if (k == 0) first_loss_ = trainer_->last_loss();
       }
@@ -363,7 +363,6 @@ class MlpWorkload final : public Workload {
 
  private:
   std::unique_ptr<MlpTrainer> trainer_;
-  static constexpr int kSeed001WarmupSteps = 5;
   int steps_per_task_;
   bool seed001_;
   double first_loss_ = std::numeric_limits<double>::quiet_NaN();

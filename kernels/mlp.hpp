@@ -49,6 +49,9 @@ struct MlpParams {
   double host_us = 0;  ///< seed001: host work per step beyond assembling the batch, microseconds
 };
 
+/// seed001: training steps setup() runs before the timed epochs (cuBLAS heuristics, first-touch).
+inline constexpr int kSeed001SetupSteps = 5;
+
 /// `base` with the seed001 profile's defaults (inline: the harness, which links no CUDA, uses it too).
 inline MlpParams seed001_defaults(MlpParams p) {
   p.profile = MlpProfile::seed001;

@@ -249,6 +249,7 @@ TEST(CompareProgram, MetadataDiffAboveTheTable) {
   const std::string& out = run.result.out;
   const auto meta_at = out.find("## Metadata"), table_at = out.find("| Mode");
   ASSERT_NE(meta_at, std::string::npos) << out;
+  ASSERT_NE(table_at, std::string::npos) << out;
   EXPECT_LT(meta_at, table_at);
   std::map<std::string, bool> differs;
   for (const auto& row : run.json["metadata_diff"]) differs[row["key"]] = row["differs"];

@@ -106,21 +106,22 @@ TEST_F(Exec, MpsCopyThatNeverConnectsIsUnproven) {
 }
 
 TEST_F(Exec, EveryFailureIsARecordedStatusAndTheSweepGoesOn) {
-  // N=1 succeeds; at N=5 copy 0 runs a missing program, 1 exits 3, 2 hangs past --timeout, 3 leaves a
+  // N=1 and N=6 succeed; at N=5 copy 0 runs a missing program, 1 exits 3, 2 hangs past --timeout, 3 leaves a
   // child behind, 4 succeeds. Pids of what must be killed go to files.
   const fs::path d = tmp.path();
   const std::string cmd =
-      "if [ \"$BENCH_MPS_PROCS\" = 1 ]; then exit 0; fi; case $BENCH_MPS_WORKER_INDEX in "
+      "if [ \"$BENCH_MPS_PROCS\" != 5 ]; then exit 0; fi; case $BENCH_MPS_WORKER_INDEX in "
       "0) no_such_program_bench_mps --flag ;; "
       "1) echo first >&2; echo 'the last words' >&2; exit 3 ;; "
       "2) sleep 60 & echo $! > " + (d / "hung.pid").string() + "; wait ;; "
       "3) sleep 60 & echo $! > " + (d / "left.pid").string() + "; exit 0 ;; "
       "*) exit 0 ;; esac";
-  const auto r = sweep({"--command", cmd, "--procs", "1,5", "--modes", "timeslice", "--timeout", "2"});
+  const auto r = sweep({"--command", cmd, "--procs", "1,5,6", "--modes", "timeslice", "--timeout", "2"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   const auto rows = summary();
-  ASSERT_EQ(rows.size(), 2u) << "both runs recorded";
+  ASSERT_EQ(rows.size(), 3u) << "every run recorded";
   EXPECT_EQ(rows.at("r1-timeslice-exec-n1").status, "ok");
+  EXPECT_EQ(rows.at("r1-timeslice-exec-n6").status, "ok") << "the sweep goes on after the failing run";
   EXPECT_NE(rows.at("r1-timeslice-exec-n5").status, "ok");
   const std::string run = "r1-timeslice-exec-n5";
   EXPECT_EQ(worker_status(run, 0).rfind("exec_not_found: ", 0), 0u) << worker_status(run, 0);

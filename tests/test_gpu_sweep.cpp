@@ -7,6 +7,7 @@
 
 #include "harness/mps/mps_session.hpp"
 #include "harness/results/results_reader.hpp"
+#include "kernels/mlp.hpp"
 #include "tests/test_support.hpp"
 
 namespace bench_mps::testing {
@@ -77,7 +78,8 @@ TEST_F(GpuSweep, Seed001ProfileRunsOneEpochPerWorker) {
     EXPECT_EQ(row.params.rfind("profile=seed001;", 0), 0u) << row.params;
   }
   for (const auto& w : harness::read_runs(tmp / "out" / "runs.csv")) {
-    EXPECT_EQ(w.fact("steps"), 5 + 938) << "5 warm-up steps, then one task of 938 steps: " << w.facts;
+    const long epoch = kernels::seed001_defaults(kernels::MlpParams{}).steps_per_task;
+    EXPECT_EQ(w.fact("steps"), kernels::kSeed001SetupSteps + epoch) << "warm-up steps in setup, then one task of an epoch: " << w.facts;
     EXPECT_GT(w.fact("host_share"), 0.0) << w.facts;
   }
 }
@@ -88,12 +90,13 @@ TEST_F(GpuSweep, ExecReferenceClientIsProvenAnMpsClient) {
   const auto torch = run_program("/bin/sh", {"-c", "python3 -c 'import torch; assert torch.cuda.is_available()'"});
   if (torch.exit_code != 0) GTEST_SKIP() << "python3 with CUDA-enabled torch is not importable here";
   const std::string script = (source_dir() / "scripts" / "examples" / "mnist_train.py").string();
-  const auto rows = sweep({"--workloads", "exec", "--command", "python3 " + script + " --samples 6400",
+  constexpr int kSamples = 6400, kScriptBatch = 64;  // --samples below; mnist_train.py's batch size
+  const auto rows = sweep({"--workloads", "exec", "--command", "python3 " + script + " --samples " + std::to_string(kSamples),
                            "--exec-metric", "step_ms=([0-9.]+)", "--modes", "timeslice,mps", "--procs", "1,2"});
   ASSERT_EQ(rows.size(), 4u);
   for (const auto& [id, row] : rows) EXPECT_EQ(row.status, "ok") << id << ": " << row.reason;
   for (const auto& w : harness::read_runs(tmp / "out" / "runs.csv")) {
-    EXPECT_EQ(w.fact("steps"), 100) << w.facts;
+    EXPECT_EQ(w.fact("steps"), kSamples / kScriptBatch) << w.facts;
     EXPECT_GT(w.fact("startup_s"), 0.0) << w.facts;
     EXPECT_NE(w.facts.find(w.mode == "mps" ? "mps_proof=client_list" : "mps_proof=no_mps_server"), std::string::npos)
         << w.run_id << ": " << w.facts;

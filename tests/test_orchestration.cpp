@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <regex>
 #include <sstream>
 
@@ -158,6 +159,10 @@ TEST_F(Orchestration, EachWorkerHasACoreOfItsOwnAndTheHarnessAndDaemonKeepOff) {
   const harness::CpuPlan plan = harness::plan_cpus(allowed, 3);
   ASSERT_EQ(meta["cpus"]["workers"].get<std::vector<int>>(), plan.workers);
   ASSERT_EQ(meta["cpus"]["harness"].get<std::vector<int>>(), plan.harness);
+  // The plan itself: the workers' cores are distinct (as far as there are cores) and none is the harness's.
+  const std::set<int> worker_cores(plan.workers.begin(), plan.workers.end());
+  EXPECT_EQ(worker_cores.size(), plan.workers.size());
+  for (int c : plan.harness) EXPECT_EQ(worker_cores.count(c), 0u) << "core " << c << " is a worker's and the harness's";
   for (const auto& w : harness::read_runs(out() / "runs.csv")) {
     EXPECT_EQ(w.fact("allowed_cpus"), 1) << w.run_id << " worker " << w.worker << ": " << w.facts;
     EXPECT_EQ(w.fact("cpu"), plan.workers[static_cast<std::size_t>(w.worker) % plan.workers.size()]) << w.run_id;

@@ -8,7 +8,6 @@
 #include <array>
 #include <functional>
 #include <map>
-#include <thread>
 #include <set>
 
 #include "harness/common/csv_table.hpp"

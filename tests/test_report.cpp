@@ -16,6 +16,7 @@
 
 #include "harness/report/report_data.hpp"
 #include "harness/report/report_meta.hpp"
+#include "harness/report/report_plotter.hpp"
 #include "harness/report/report_seeds.hpp"
 #include "tests/test_support.hpp"
 
@@ -463,10 +464,16 @@ TEST(ReportComparison, OtherFormatVersionExitsTwo) {
 }
 
 TEST(PlotScript, RefusesPlotDataOfAnotherVersion) {
+  std::string python;
+  try {
+    python = harness::find_plot_python();
+  } catch (const std::exception& e) {
+    GTEST_SKIP() << e.what();
+  }
   TempDir tmp;
   write_text(tmp / "plot_data.json", "{\"format_version\": 99, \"figures\": []}");
   const CommandOutput out =
-      run_program("/usr/bin/python3", {(source_dir() / "scripts" / "plot_report.py").string(),
+      run_program(python, {(source_dir() / "scripts" / "plot_report.py").string(),
                                        (tmp / "plot_data.json").string(), tmp.path().string()});
   EXPECT_EQ(out.exit_code, 2) << out.err;
   EXPECT_NE(out.err.find("format version 99, this script reads 1"), std::string::npos) << out.err;

@@ -198,6 +198,7 @@ TEST(ResultsWriter, EveryCellLandsInTheColumnOfItsName) {
   EXPECT_EQ(back.task_p50_ms, 23.5);
   EXPECT_EQ(back.sm_clock_mean_mhz, 1980);
   EXPECT_EQ(back.power_mean_w, 118.5);
+  EXPECT_EQ(back.status, "ok");
   EXPECT_EQ(back.reason, "fine");
   EXPECT_EQ(back.active_thread_pct, 50);
   EXPECT_EQ(back.procs, 4);
@@ -205,6 +206,7 @@ TEST(ResultsWriter, EveryCellLandsInTheColumnOfItsName) {
   const auto worker = read_runs(tmp / "runs.csv").at(0);
   EXPECT_EQ(worker.worker, 2);
   EXPECT_EQ(worker.pid, 4242);
+  EXPECT_EQ(worker.status, "ok");
   EXPECT_EQ(worker.reason, "why");
   EXPECT_EQ(worker.tasks, 17);
   EXPECT_EQ(worker.task_mean_ms, 11.5);
@@ -221,6 +223,8 @@ TEST(ResultsSchema, ColumnNamesAreUniqueAndEveryReadColumnIsWritten) {
   }
   for (const auto& c : summary_schema()) EXPECT_TRUE(c.write) << c.name;
   for (const auto& c : runs_schema()) EXPECT_TRUE(c.write) << c.name;
+  for (const auto& c : tasks_schema()) EXPECT_TRUE(c.write) << c.name;
+  for (const auto& c : timeline_schema()) EXPECT_TRUE(c.write) << c.name;
 }
 
 TEST(ResultsSchema, ResultsDocListsEveryColumnAsTheSchemaPrintsIt) {

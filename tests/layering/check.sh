@@ -5,6 +5,14 @@
 set -u
 src=$1 build=$2
 shift 2
+# The probes are built in this build tree: where it cannot build (a tree carried to another machine,
+# configured elsewhere or without a compiler), skip with the reason.
+home=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt" 2>/dev/null)
+compiler=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null)
+if [ "$home" != "$src" ] || ! command -v cmake >/dev/null || [ ! -x "$compiler" ]; then
+  echo "SKIP: $build cannot build here (configured for '${home}', compiler '${compiler}')"
+  exit 77
+fi
 fail=0
 for header in "$src"/harness/*/*.hpp; do
   wing=$(basename "$(dirname "$header")")
