@@ -243,7 +243,21 @@ TEST_F(Reliability, FaultScenarioRecordsVictimsFaulterAndRecovery) {
   EXPECT_NE(lines[0].find("timeslice (N=3, cpu) 2/2 victims survived"), std::string::npos) << lines[0];
   EXPECT_NE(lines[0].find("a new MPS client ran again"), std::string::npos) << lines[0];
   EXPECT_NE(read_text(out() / "report.md").find("| cpu | mps | 3 | 2/2 |"), std::string::npos);
+  EXPECT_NE(lines[0].find("each froze at the fault for"), std::string::npos) << lines[0];
+  EXPECT_NE(read_text(out() / "report.md").find("## The freeze"), std::string::npos);
   EXPECT_FALSE(fs::exists(out() / "plots"));
+  // Each fault run says what the kernel log held, or why it could not be read.
+  static constexpr std::array<const char*, 3> xid_cols{"run_id", "scenario", "driver_messages"};
+  int fault_runs = 0;
+  for (const auto& row : harness::read_csv_columns(out() / "summary.csv", xid_cols)) {
+    if (row[1] != "fault") continue;
+    ++fault_runs;
+    EXPECT_TRUE(row[2] == "none in the kernel log" || row[2].rfind("kernel log not readable: ", 0) == 0 ||
+                row[2].find("NVRM: Xid") != std::string::npos)
+        << row[0] << ": " << row[2];
+  }
+  EXPECT_EQ(fault_runs, 2);
+  EXPECT_NE(read_text(out() / "report.md").find("## Driver messages (Xid)"), std::string::npos);
 }
 
 class SetExclusive : public Reliability {

@@ -159,6 +159,9 @@ TEST(ResultsWriter, EveryCellLandsInTheColumnOfItsName) {
   s.fault_error = "boom";
   s.mps_server_state = "survived";
   s.mps_recovery_s = 28.5;
+  s.gpu_util_samples = 29;
+  s.gpu_util_source = "driver";
+  s.driver_messages = "NVRM: Xid 13";
   ResultsWriter(tmp.path()).append(r);
 
   const std::map<std::string, std::string> config{{"run_id", "r3-mps:50-spin-n4-fault"}, {"repeat", "3"},
@@ -178,7 +181,8 @@ TEST(ResultsWriter, EveryCellLandsInTheColumnOfItsName) {
                   {"power_mean_w", "118.5"}, {"mem_used_max_bytes", "987654"}, {"sm_count_seen", "132"},
                   {"scenario", "fault"}, {"victims", "5"}, {"victims_survived", "4"}, {"victim_slowdown", "26.5"},
                   {"victim_post_fault_slowdown", "27.5"}, {"fault_error", "boom"}, {"mps_server_state", "survived"},
-                  {"mps_recovery_s", "28.5"}});
+                  {"mps_recovery_s", "28.5"}, {"gpu_util_samples", "29"}, {"gpu_util_source", "driver"},
+                  {"driver_messages", "NVRM: Xid 13"}});
   EXPECT_EQ(first_row_by_name(tmp / "runs.csv"), runs);
   EXPECT_EQ(first_row_by_name(tmp / "summary.csv"), summary);
   // The schema lists exactly these columns, and the reader takes each from its own.

@@ -125,5 +125,53 @@ TEST(RunRecord, ReducesWorkersToSummary) {
   EXPECT_TRUE(std::isnan(failed.summary.slowdown_vs_alone));
 }
 
+/// One worker whose `tasks` tasks of `task_ms` run back to back from `start_ms` after GO.
+PoolResult one_worker_pool(double start_ms, int tasks, double task_ms) {
+  PoolResult pool;
+  pool.barrier_passed = true;
+  pool.go_ns = 1'000'000'000;
+  WorkerResult r;
+  r.ready = true;
+  const auto at = [&](double ms) { return pool.go_ns + static_cast<std::int64_t>(ms * 1e6); };
+  for (int t = 0; t < tasks; ++t) r.tasks.push_back({at(start_ms + t * task_ms), at(start_ms + (t + 1) * task_ms)});
+  r.done = {{"tasks", tasks}};
+  pool.workers.push_back(r);
+  return pool;
+}
+
+TEST(RunRecord, UtilisationCountsOnlySamplesWhosePeriodLiesInTheTimedWindow) {
+  RunSpec spec;
+  spec.workload = "cpu";
+  spec.procs = 1;
+  // Timed window: 50 ms after GO to 1050 ms. The driver samples every 200 ms; the sample at 100 ms
+  // covers -100..100 ms (idle before the first task: 0%), the one at 1100 ms ends after the window.
+  const PoolResult pool = one_worker_pool(50, 10, 100);
+  std::vector<UtilSample> driver;
+  for (int k = 0; k <= 5; ++k) driver.push_back({pool.go_ns + (100 + 200 * k) * 1'000'000LL, k == 0 ? 0u : 90u});
+  const RunRecord rec = make_run_record(spec, pool, {}, 0, driver);
+  EXPECT_EQ(rec.summary.gpu_util_source, "driver");
+  EXPECT_EQ(rec.summary.gpu_util_samples, 4) << "300, 500, 700 and 900 ms";
+  EXPECT_NEAR(rec.summary.gpu_util_mean, 0.90, 1e-12);
+
+  // Without the driver's samples our polled readings count from NVML's longest period on.
+  std::vector<GpuSample> polled;
+  for (int k = 0; k <= 10; ++k) {
+    GpuSample g;
+    g.t_ns = pool.go_ns + k * 100'000'000LL;
+    g.gpu_util_pct = k * 100 < 50 + 1000 ? 10u * static_cast<unsigned>(k) : 0u;
+    polled.push_back(g);
+  }
+  const RunRecord from_polls = make_run_record(spec, pool, polled, 0);
+  EXPECT_EQ(from_polls.summary.gpu_util_source, "polled");
+  ASSERT_EQ(from_polls.summary.gpu_util_samples, 0) << "no reading is 1 s after the first task and inside the window";
+  EXPECT_TRUE(std::isnan(from_polls.summary.gpu_util_mean));
+
+  // A run shorter than one driver period has no utilisation, not a misleading 0.
+  const PoolResult short_run = one_worker_pool(0, 1, 100);
+  const RunRecord brief = make_run_record(spec, short_run, {}, 0, driver);
+  EXPECT_EQ(brief.summary.gpu_util_samples, 0);
+  EXPECT_TRUE(std::isnan(brief.summary.gpu_util_mean));
+}
+
 }  // namespace
 }  // namespace bench_mps::harness

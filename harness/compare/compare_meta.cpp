@@ -23,10 +23,39 @@ nlohmann::json lookup(const nlohmann::json& meta, const std::string& dotted) {
 
 const std::vector<std::string>& compared_meta_keys() {
   static const std::vector<std::string> keys{
-      "gpu.name",           "gpu.driver_version", "gpu.cuda_driver_version", "gpu.cuda_runtime_version",
-      "gpu.compute_mode",   "mps.version",        "gpu.max_sm_clock_mhz",    "gpu.max_mem_clock_mhz",
-      "gpu.sm_count",       "tool.git_sha"};
+      "gpu.name",
+      "gpu.driver_version",
+      "gpu.cuda_driver_version",
+      "gpu.cuda_runtime_version",
+      "gpu.compute_mode",
+      "mps.version",
+      "gpu.max_sm_clock_mhz",
+      "gpu.max_mem_clock_mhz",
+      "gpu.sm_count",
+      "gpu.conditions_start.power_limit_w",
+      "gpu.conditions_start.persistence_mode",
+      "gpu.conditions_start.app_sm_clock_mhz",
+      "gpu.conditions_start.app_mem_clock_mhz",
+      "gpu.conditions_start.ecc_mode",
+      "gpu.conditions_start.clock_event_reasons",
+      "gpu.conditions_end.clock_event_reasons",
+      "gpu.conditions_start.temperature_c",
+      "host.cpu_model",
+      "host.cpu_governor",
+      "host.kernel",
+      "environment",
+      "tool.build.cxx_compiler",
+      "tool.build.cuda_compiler",
+      "tool.build.cuda_architectures",
+      "tool.build.cublas_headers",
+      "tool.git_sha",
+      "tool.git_dirty"};
   return keys;
+}
+
+bool can_explain_a_change(const std::string& key) {
+  // Temperature and the git sha differ between any two runs; the rest each changes what a run measures.
+  return key != "gpu.conditions_start.temperature_c" && key != "tool.git_sha" && key != "gpu.name";
 }
 
 std::vector<MetaDiffRow> diff_metadata(const nlohmann::json& base, const nlohmann::json& next) {
@@ -37,6 +66,7 @@ std::vector<MetaDiffRow> diff_metadata(const nlohmann::json& base, const nlohman
     row.base = lookup(base, key);
     row.next = lookup(next, key);
     row.differs = row.base != row.next;
+    row.can_explain = row.differs && can_explain_a_change(key);
     rows.push_back(row);
   }
   return rows;

@@ -16,7 +16,11 @@ struct MetaDiffRow {
   std::string key;  ///< dotted path, e.g. "gpu.driver_version"
   nlohmann::json base, next;
   bool differs = false;
+  bool can_explain = false;  ///< differs, and is a setting that changes what a run measures (clocks, power, driver...)
 };
+
+/// Whether a difference in `key` can explain a change in the measurements (not the temperature or git sha).
+bool can_explain_a_change(const std::string& key);
 
 /// The dotted meta.json keys compare shows, in display order.
 const std::vector<std::string>& compared_meta_keys();

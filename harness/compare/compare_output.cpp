@@ -125,7 +125,7 @@ std::string render_comparison_markdown(const CompareReport& report) {
   md << "## Metadata\n\n";
   std::vector<std::vector<std::string>> meta_rows;
   for (const auto& m : report.metadata)
-    meta_rows.push_back({m.key, meta_value_text(m.base), meta_value_text(m.next), m.differs ? "differs" : ""});
+    meta_rows.push_back({m.key, meta_value_text(m.base), meta_value_text(m.next), m.can_explain ? "differs: can explain a change" : m.differs ? "differs" : ""});
   md << pipe_table({"Key", "Base", "New", "Diff"}, meta_rows, {false, false, false, false}) << "\n";
 
   const std::vector<std::string> header{"Mode", "N", "Ref", "Ref noise", "Cmp", "Cmp noise", "%Diff", "p",
@@ -170,7 +170,7 @@ nlohmann::json comparison_json(const CompareReport& report) {
   j["ignore_params"] = report.options.ignore_params;
   j["metadata_diff"] = nlohmann::json::array();
   for (const auto& m : report.metadata)
-    j["metadata_diff"].push_back({{"key", m.key}, {"base", m.base}, {"new", m.next}, {"differs", m.differs}});
+    j["metadata_diff"].push_back({{"key", m.key}, {"base", m.base}, {"new", m.next}, {"differs", m.differs}, {"can_explain", m.can_explain}});
   const auto counts = count_verdicts(report.comparison);
   j["counts"] = nlohmann::json::object();
   for (std::size_t i = 0; i < kAllVerdicts.size(); ++i) j["counts"][verdict_name(kAllVerdicts[i])] = counts[i];

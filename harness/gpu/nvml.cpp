@@ -2,7 +2,10 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <ctime>
+#include <utility>
 
 #include "harness/common/clock.hpp"
 #include "harness/common/format.hpp"
@@ -19,9 +22,39 @@ struct nvmlMemory_t {
 struct nvmlUtilization_t {
   unsigned int gpu, memory;
 };
+struct nvmlSample_t {
+  unsigned long long timeStamp;  // microseconds
+  union {
+    double dVal;
+    unsigned int uiVal;
+    unsigned long ulVal;
+    unsigned long long ullVal;
+    signed long long sllVal;
+  } sampleValue;
+};
+constexpr int NVML_GPU_UTILIZATION_SAMPLES = 1;
+constexpr int NVML_VALUE_TYPE_UNSIGNED_INT = 1;
 constexpr nvmlReturn_t NVML_SUCCESS = 0;
 constexpr nvmlReturn_t NVML_ERROR_NOT_SUPPORTED = 3;
 constexpr int NVML_CLOCK_SM = 1, NVML_CLOCK_MEM = 2;
+
+/// A symbol older drivers may lack: nullptr then (the value it reads is simply not recorded).
+template <typename F>
+F resolve_optional(void* lib, const char* name) {
+  return reinterpret_cast<F>(dlsym(lib, name));
+}
+
+/// nvmlClocksEventReasons bits (nvml.h), named as nvidia-smi -q names them.
+std::vector<std::string> clock_event_names(unsigned long long bits) {
+  static const std::pair<unsigned long long, const char*> names[] = {
+      {0x1ULL, "gpu_idle"},           {0x2ULL, "applications_clocks_setting"}, {0x4ULL, "sw_power_cap"},
+      {0x8ULL, "hw_slowdown"},        {0x10ULL, "sync_boost"},                 {0x20ULL, "sw_thermal_slowdown"},
+      {0x40ULL, "hw_thermal_slowdown"}, {0x80ULL, "hw_power_brake_slowdown"},  {0x100ULL, "display_clock_setting"}};
+  std::vector<std::string> out;
+  for (const auto& [bit, name] : names)
+    if (bits & bit) out.push_back(name);
+  return out;
+}
 
 template <typename F>
 F resolve(void* lib, const char* name) {
@@ -53,6 +86,14 @@ struct Nvml::Api {
   nvmlReturn_t (*clock)(nvmlDevice_t, int, unsigned*) = nullptr;
   nvmlReturn_t (*max_clock)(nvmlDevice_t, int, unsigned*) = nullptr;
   nvmlReturn_t (*power)(nvmlDevice_t, unsigned*) = nullptr;
+  // Optional (nullptr where the driver lacks them): the conditions() queries.
+  nvmlReturn_t (*power_limit)(nvmlDevice_t, unsigned*) = nullptr;
+  nvmlReturn_t (*persistence)(nvmlDevice_t, int*) = nullptr;
+  nvmlReturn_t (*app_clock)(nvmlDevice_t, int, unsigned*) = nullptr;
+  nvmlReturn_t (*ecc)(nvmlDevice_t, int*, int*) = nullptr;
+  nvmlReturn_t (*temperature)(nvmlDevice_t, int, unsigned*) = nullptr;
+  nvmlReturn_t (*clock_events)(nvmlDevice_t, unsigned long long*) = nullptr;
+  nvmlReturn_t (*get_samples)(nvmlDevice_t, int, unsigned long long, int*, unsigned*, nvmlSample_t*) = nullptr;
 
   void check(nvmlReturn_t rc, const char* call) const {
     if (rc != NVML_SUCCESS) throw NvmlError(std::string(call) + ": " + error_string(rc));
@@ -91,6 +132,15 @@ std::unique_ptr<Nvml> Nvml::open(std::string& why) {
     api->clock = resolve<decltype(api->clock)>(api->lib, "nvmlDeviceGetClockInfo");
     api->max_clock = resolve<decltype(api->max_clock)>(api->lib, "nvmlDeviceGetMaxClockInfo");
     api->power = resolve<decltype(api->power)>(api->lib, "nvmlDeviceGetPowerUsage");
+    api->power_limit = resolve_optional<decltype(api->power_limit)>(api->lib, "nvmlDeviceGetEnforcedPowerLimit");
+    api->persistence = resolve_optional<decltype(api->persistence)>(api->lib, "nvmlDeviceGetPersistenceMode");
+    api->app_clock = resolve_optional<decltype(api->app_clock)>(api->lib, "nvmlDeviceGetApplicationsClock");
+    api->ecc = resolve_optional<decltype(api->ecc)>(api->lib, "nvmlDeviceGetEccMode");
+    api->temperature = resolve_optional<decltype(api->temperature)>(api->lib, "nvmlDeviceGetTemperature");
+    api->clock_events = resolve_optional<decltype(api->clock_events)>(api->lib, "nvmlDeviceGetCurrentClocksEventReasons");
+    api->get_samples = resolve_optional<decltype(api->get_samples)>(api->lib, "nvmlDeviceGetSamples");
+    if (!api->clock_events)  // its name before CUDA 12.2's drivers
+      api->clock_events = resolve_optional<decltype(api->clock_events)>(api->lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
   } catch (const NvmlError& e) {
     why = e.what();
     dlclose(api->lib);
@@ -181,6 +231,63 @@ GpuSample Nvml::sample() const {
   unsigned mw = 0;
   if (auto p = a.optional(a.power(a.device, &mw), mw, "nvmlDeviceGetPowerUsage")) s.power_w = *p / 1000.0;
   return s;
+}
+
+GpuConditions Nvml::conditions() const {
+  const Api& a = *api_;
+  GpuConditions c;
+  // Each query is optional: unsupported, missing from this driver or refused, the value stays empty.
+  auto ok = [](nvmlReturn_t rc) { return rc == NVML_SUCCESS; };
+  unsigned u = 0;
+  int state = 0, pending = 0;
+  if (a.power_limit && ok(a.power_limit(a.device, &u))) c.power_limit_w = u / 1000.0;
+  if (a.persistence && ok(a.persistence(a.device, &state))) c.persistence_mode = state ? "Enabled" : "Disabled";
+  if (a.app_clock && ok(a.app_clock(a.device, NVML_CLOCK_SM, &u))) c.app_sm_clock_mhz = u;
+  if (a.app_clock && ok(a.app_clock(a.device, NVML_CLOCK_MEM, &u))) c.app_mem_clock_mhz = u;
+  if (a.ecc && ok(a.ecc(a.device, &state, &pending))) c.ecc_mode = state ? "Enabled" : "Disabled";
+  if (a.temperature && ok(a.temperature(a.device, 0 /* NVML_TEMPERATURE_GPU */, &u))) c.temperature_c = u;
+  unsigned long long bits = 0;
+  if (a.clock_events && ok(a.clock_events(a.device, &bits))) c.clock_event_reasons = clock_event_names(bits);
+  return c;
+}
+
+std::vector<UtilSample> Nvml::utilization_samples(std::int64_t since_ns) const {
+  const Api& a = *api_;
+  std::vector<UtilSample> out;
+  if (!a.get_samples) return out;
+  // NVML stamps its samples in microseconds of the wall clock; we time on CLOCK_MONOTONIC.
+  timespec rt{};
+  clock_gettime(CLOCK_REALTIME, &rt);
+  const std::int64_t mono_now = monotonic_ns();
+  const std::int64_t realtime_now = static_cast<std::int64_t>(rt.tv_sec) * 1000000000LL + rt.tv_nsec;
+  const std::int64_t offset = realtime_now - mono_now;  // realtime = monotonic + offset
+  const auto since_us = static_cast<unsigned long long>(std::max<std::int64_t>(0, (since_ns + offset) / 1000));
+  int type = 0;
+  unsigned count = 0;
+  if (a.get_samples(a.device, NVML_GPU_UTILIZATION_SAMPLES, since_us, &type, &count, nullptr) != NVML_SUCCESS ||
+      count == 0)
+    return out;
+  std::vector<nvmlSample_t> raw(count);
+  if (a.get_samples(a.device, NVML_GPU_UTILIZATION_SAMPLES, since_us, &type, &count, raw.data()) != NVML_SUCCESS ||
+      type != NVML_VALUE_TYPE_UNSIGNED_INT)
+    return out;
+  raw.resize(count);
+  // Whichever clock the stamps are on, the newest must be within seconds of now on it.
+  std::int64_t shift = 0;
+  unsigned long long newest = 0;
+  for (const auto& r : raw) newest = std::max(newest, r.timeStamp);
+  const auto near = [](std::int64_t a_ns, std::int64_t b_ns) { return std::llabs(a_ns - b_ns) < 10000000000LL; };
+  if (near(static_cast<std::int64_t>(newest) * 1000, realtime_now)) {
+    shift = offset;
+  } else if (!near(static_cast<std::int64_t>(newest) * 1000, mono_now)) {
+    return out;  // an unknown clock: better none than misplaced ones
+  }
+  for (const auto& r : raw) {
+    const std::int64_t t = static_cast<std::int64_t>(r.timeStamp) * 1000 - shift;
+    if (t > since_ns) out.push_back({t, r.sampleValue.uiVal});
+  }
+  std::sort(out.begin(), out.end(), [](const UtilSample& x, const UtilSample& y) { return x.t_ns < y.t_ns; });
+  return out;
 }
 
 std::uint64_t Nvml::memory_free_bytes() const {

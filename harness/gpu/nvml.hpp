@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace bench_mps::harness {
 
@@ -29,11 +30,29 @@ struct GpuStaticInfo {
   std::optional<unsigned> max_sm_clock_mhz, max_mem_clock_mhz;
 };
 
+/// What can change a GPU's speed without changing the GPU, read without root where NVML allows; each
+/// empty where the GPU or driver does not say (the compute time-slice policy has no NVML query).
+struct GpuConditions {
+  std::optional<double> power_limit_w;               ///< enforced power limit
+  std::optional<std::string> persistence_mode;       ///< Enabled | Disabled
+  std::optional<unsigned> app_sm_clock_mhz, app_mem_clock_mhz;  ///< application clocks
+  std::optional<std::string> ecc_mode;               ///< Enabled | Disabled (current)
+  std::optional<unsigned> temperature_c;
+  std::optional<std::vector<std::string>> clock_event_reasons;  ///< why clocks are held down now (may be empty)
+};
+
 struct GpuSample {
   std::int64_t t_ns = 0;  ///< CLOCK_MONOTONIC
   std::optional<unsigned> gpu_util_pct, mem_util_pct, sm_clock_mhz, mem_clock_mhz;
   std::optional<std::uint64_t> mem_used_bytes;
   std::optional<double> power_w;
+};
+
+/// One of the driver's own utilisation samples: the percent of its sampling period (which ends at
+/// t_ns, CLOCK_MONOTONIC) during which a kernel ran.
+struct UtilSample {
+  std::int64_t t_ns = 0;
+  unsigned pct = 0;
 };
 
 class Nvml {
@@ -46,8 +65,13 @@ class Nvml {
   Nvml& operator=(const Nvml&) = delete;
 
   GpuStaticInfo static_info() const;
+  /// Power limit, persistence, application clocks, ECC, temperature, clock-event reasons, now.
+  GpuConditions conditions() const;
   GpuSample sample() const;
   std::uint64_t memory_free_bytes() const;
+  /// The driver's utilisation samples (nvmlDeviceGetSamples) taken after `since_ns` (CLOCK_MONOTONIC),
+  /// oldest first; empty where the driver keeps none or their clock cannot be matched to ours.
+  std::vector<UtilSample> utilization_samples(std::int64_t since_ns) const;
 
  private:
   struct Api;

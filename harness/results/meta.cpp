@@ -4,11 +4,14 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <sstream>
 #include <thread>
 
+#include <cublas_api.h>        // CUBLAS_VER_* only
 #include <cuda_runtime_api.h>  // CUDART_VERSION only: the harness links no CUDA
 
 #include "bench_mps_git_info.hpp"
+#include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
 #include "harness/results/results_schema.hpp"
 
@@ -32,7 +35,37 @@ nlohmann::json host_json() {
     host["arch"] = u.machine;
   }
   host["cpus"] = std::thread::hardware_concurrency();
+  // What can make the host's side of a run slower: the CPU model and its frequency governor.
+  std::istringstream cpuinfo(read_whole_file("/proc/cpuinfo"));
+  for (std::string line; std::getline(cpuinfo, line);)
+    if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
+      host["cpu_model"] = trim(line.substr(line.find(':') + 1));
+      break;
+    }
+  const std::string governor = trim(read_whole_file("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"));
+  host["cpu_governor"] = governor.empty() ? nlohmann::json() : nlohmann::json(governor);
   return host;
+}
+
+nlohmann::json build_json() {
+  return {{"cxx_compiler", BENCH_MPS_CXX_COMPILER},
+          {"cuda_compiler", BENCH_MPS_CUDA_COMPILER},
+          {"cuda_architectures", BENCH_MPS_CUDA_ARCHITECTURES},
+          {"cuda_headers", std::to_string(CUDART_VERSION / 1000) + "." + std::to_string(CUDART_VERSION % 1000 / 10)},
+          {"cublas_headers", std::to_string(CUBLAS_VER_MAJOR) + "." + std::to_string(CUBLAS_VER_MINOR) + "." +
+                                 std::to_string(CUBLAS_VER_PATCH)}};
+}
+
+/// Every CUDA_* variable of our environment (CUDA_VISIBLE_DEVICES, CUDA_MPS_*, CUDA_DEVICE_MAX_CONNECTIONS...):
+/// the workers inherit them, and each can change what a run measures.
+nlohmann::json cuda_environment() {
+  nlohmann::json env = nlohmann::json::object();
+  for (char** e = environ; e && *e; ++e) {
+    const std::string entry = *e;
+    const auto eq = entry.find('=');
+    if (entry.rfind("CUDA_", 0) == 0 && eq != std::string::npos) env[entry.substr(0, eq)] = entry.substr(eq + 1);
+  }
+  return env;
 }
 
 nlohmann::json gpu_json(const GpuStaticInfo& g) {
@@ -53,6 +86,18 @@ nlohmann::json gpu_json(const GpuStaticInfo& g) {
 
 }  // namespace
 
+nlohmann::json conditions_json(const GpuConditions& c) {
+  auto opt = [](const auto& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
+  return {{"power_limit_w", opt(c.power_limit_w)},
+          {"persistence_mode", opt(c.persistence_mode)},
+          {"app_sm_clock_mhz", opt(c.app_sm_clock_mhz)},
+          {"app_mem_clock_mhz", opt(c.app_mem_clock_mhz)},
+          {"ecc_mode", opt(c.ecc_mode)},
+          {"temperature_c", opt(c.temperature_c)},
+          {"clock_event_reasons", opt(c.clock_event_reasons)},
+          {"timeslice_policy", nullptr}};  // no NVML query reads it (nvidia-smi compute-policy sets it, as root)
+}
+
 nlohmann::json make_meta(const SweepSpec& spec, const std::optional<GpuStaticInfo>& gpu,
                          const std::string& mps_control_path) {
   nlohmann::json modes = nlohmann::json::array();
@@ -71,7 +116,9 @@ nlohmann::json make_meta(const SweepSpec& spec, const std::optional<GpuStaticInf
   }
 
   return {{"schema_version", kResultsSchemaVersion},
-          {"tool", {{"name", "bench_mps"}, {"git_sha", BENCH_MPS_GIT_SHA}, {"git_dirty", BENCH_MPS_GIT_DIRTY}}},
+          {"tool",
+           {{"name", "bench_mps"}, {"git_sha", BENCH_MPS_GIT_SHA}, {"git_dirty", BENCH_MPS_GIT_DIRTY}, {"build", build_json()}}},
+          {"environment", cuda_environment()},
           {"argv", spec.argv},
           {"host", host_json()},
           {"started_utc", utc_timestamp()},

@@ -1,6 +1,7 @@
 #pragma once
 // meta.json: everything needed to interpret a results folder later (schema version, argv, git sha,
-// host, GPU, driver and CUDA versions, compute mode, MPS settings, the sweep as asked).
+// host and CPU, GPU and its conditions, driver and CUDA versions, the build, CUDA_* variables, compute
+// mode, MPS settings, the sweep as asked).
 #include "harness/results/wing.hpp"
 
 #include <optional>
@@ -16,6 +17,10 @@ namespace bench_mps::harness {
 /// The metadata known before the first run; status "running".
 nlohmann::json make_meta(const SweepSpec& spec, const std::optional<GpuStaticInfo>& gpu,
                          const std::string& mps_control_path);
+
+/// A GPU's conditions (power limit, persistence, clocks, ECC, temperature, clock-event reasons) for
+/// meta.json's gpu.conditions_start / gpu.conditions_end.
+nlohmann::json conditions_json(const GpuConditions& conditions);
 
 /// "bench_mps 0.1.0 (git <sha>[, dirty]; built with CUDA 13.0)": what --version prints.
 std::string version_line();

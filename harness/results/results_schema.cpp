@@ -144,13 +144,16 @@ const std::vector<Column<RunRecord, SummaryRecord>>& summary_schema() {
                        [](const R& s) { return s.slowdown_vs_alone; }, &SummaryRecord::slowdown_vs_alone),
           summary_real("jain_fairness", "", "Jain's index over the workers' throughputs: 1 = perfectly even",
                        [](const R& s) { return s.jain_fairness; }, &SummaryRecord::jain_fairness),
-          summary_real("gpu_util_mean", "fraction", "NVML utilisation, mean of the samples (every 100 ms) of the run",
+          summary_real("gpu_util_mean", "fraction",
+                       "NVML utilisation over the timed window (first task start to last task end): the mean of "
+                       "the samples whose sampling period lies inside it; empty when the run is shorter than one "
+                       "period (see gpu_util_source)",
                        [](const R& s) { return s.gpu_util_mean; }, &SummaryRecord::gpu_util_mean),
-          summary_real("sm_clock_mean_mhz", "MHz", "NVML SM clock, mean of the samples of the run",
+          summary_real("sm_clock_mean_mhz", "MHz", "NVML SM clock, mean of the 100 ms samples in the timed window",
                        [](const R& s) { return s.sm_clock_mean_mhz; }, &SummaryRecord::sm_clock_mean_mhz),
-          summary_real("power_mean_w", "W", "NVML board power, mean of the samples of the run",
+          summary_real("power_mean_w", "W", "NVML board power, mean of the 100 ms samples in the timed window",
                        [](const R& s) { return s.power_mean_w; }, &SummaryRecord::power_mean_w),
-          {"mem_used_max_bytes", "bytes", "NVML device memory used, the largest sample of the run",
+          {"mem_used_max_bytes", "bytes", "NVML device memory used, the largest 100 ms sample in the timed window",
            [](const RunRecord& r) { return r.summary.mem_used_max_bytes ? whole(static_cast<long long>(r.summary.mem_used_max_bytes)) : ""; },
            [](SummaryRecord&, const Cell& c) { c.real(); }},
           {"sm_count_seen", "", "SMs the workers' contexts reported", [](const RunRecord& r) { return whole(r.summary.sm_count_seen); },
@@ -169,6 +172,16 @@ const std::vector<Column<RunRecord, SummaryRecord>>& summary_schema() {
            [](const RunRecord& r) { return r.summary.mps_server_state; }, {}},
           {"mps_recovery_s", "s", "fault under MPS: faulter's death to a new client's first finished task",
            [](const RunRecord& r) { return num(r.summary.mps_recovery_s); }, {}},
+          {"gpu_util_samples", "", "utilisation samples gpu_util_mean is over",
+           [](const RunRecord& r) { return r.summary.gpu_util_source.empty() ? "" : whole(r.summary.gpu_util_samples); }, {}},
+          {"gpu_util_source", "",
+           "`driver`: NVML's own samples (nvmlDeviceGetSamples), each over the driver's sampling period; `polled`: "
+           "our 100 ms reads, each taken as covering NVML's longest period (1 s); empty without NVML",
+           [](const RunRecord& r) { return r.summary.gpu_util_source; }, {}},
+          {"driver_messages", "",
+           "fault: the NVIDIA Xid lines the run added to the kernel log (dmesg), `none in the kernel log`, or "
+           "`kernel log not readable: <why>`",
+           [](const RunRecord& r) { return r.summary.driver_messages; }, {}},
       });
   return cols;
 }

@@ -38,7 +38,9 @@ struct SummaryRow {
   double task_mean_ms = 0, task_p50_ms = 0, task_p99_ms = 0;
   double slowdown_vs_alone = 0;  ///< task_mean_ms / the N=1 run's task_mean_ms (same workload, mode, repeat)
   double jain_fairness = 0;      ///< over the workers' throughputs
-  double gpu_util_mean = 0;      ///< fraction in [0, 1]
+  double gpu_util_mean = 0;      ///< fraction in [0, 1], over the timed window (see run_reduction.cpp)
+  int gpu_util_samples = 0;      ///< how many utilisation samples that mean is over
+  std::string gpu_util_source;   ///< "driver" (NVML's own samples), "polled" (our 100 ms reads) or ""
   double sm_clock_mean_mhz = 0;
   double power_mean_w = 0;
   std::uint64_t mem_used_max_bytes = 0;
@@ -51,6 +53,7 @@ struct SummaryRow {
   std::string fault_error;             ///< what the faulting worker reported
   std::string mps_server_state;        ///< MPS: the server after the fault ("survived pid ...", "exited", ...)
   double mps_recovery_s = NAN;         ///< MPS: faulter's death to a new client's first finished task
+  std::string driver_messages;         ///< fault: the Xid lines the run added to the kernel log, or why none
 };
 
 struct TaskRow {
@@ -66,6 +69,7 @@ struct RunRecord {
   SummaryRow summary;
   std::vector<TaskRow> tasks;
   std::vector<GpuSample> samples;
+  std::vector<UtilSample> util_samples;  ///< the driver's own utilisation samples during the run
   std::int64_t go_ns = 0;
 };
 

@@ -13,11 +13,12 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 }
 
 RunRecord make_run_record(const RunSpec& spec, const PoolResult& pool, std::vector<GpuSample> samples,
-                          double alone_task_mean_ms) {
+                          double alone_task_mean_ms, std::vector<UtilSample> util_samples) {
   RunRecord r;
   r.spec = spec;
   r.go_ns = pool.go_ns;
   r.samples = std::move(samples);
+  r.util_samples = std::move(util_samples);
   SummaryRow& s = r.summary;
   s.scenario = spec.scenario;
 
@@ -79,12 +80,30 @@ RunRecord make_run_record(const RunSpec& spec, const PoolResult& pool, std::vect
 
   std::vector<double> util, clock, power;
   for (const GpuSample& g : r.samples) {
-    if (g.t_ns < pool.go_ns || g.t_ns > last_end) continue;  // only the timed phase counts
-    if (g.gpu_util_pct) util.push_back(*g.gpu_util_pct / 100.0);
+    if (g.t_ns < first_start || g.t_ns > last_end) continue;  // only the timed window counts
     if (g.sm_clock_mhz) clock.push_back(*g.sm_clock_mhz);
     if (g.power_w) power.push_back(*g.power_w);
     if (g.mem_used_bytes) s.mem_used_max_bytes = std::max(s.mem_used_max_bytes, *g.mem_used_bytes);
   }
+  // Utilisation is a share of a sampling period that ends at the sample: only samples whose whole
+  // period lies inside the timed window count (a reading just after GO covers the idle time before).
+  // The driver's own samples give their period (the gap between them); our polled readings do not,
+  // so for them the longest period NVML documents is assumed. Too short a run has no such sample.
+  std::vector<std::int64_t> gaps;
+  for (std::size_t i = 1; i < r.util_samples.size(); ++i) gaps.push_back(r.util_samples[i].t_ns - r.util_samples[i - 1].t_ns);
+  if (!gaps.empty()) {
+    std::nth_element(gaps.begin(), gaps.begin() + static_cast<std::ptrdiff_t>(gaps.size() / 2), gaps.end());
+    const std::int64_t period = gaps[gaps.size() / 2];
+    for (const UtilSample& u : r.util_samples)
+      if (u.t_ns - period >= first_start && u.t_ns <= last_end) util.push_back(u.pct / 100.0);
+    s.gpu_util_source = "driver";
+  } else {
+    const auto margin = static_cast<std::int64_t>(kNvmlLongestUtilPeriod_s * 1e9);
+    for (const GpuSample& g : r.samples)
+      if (g.gpu_util_pct && g.t_ns - margin >= first_start && g.t_ns <= last_end) util.push_back(*g.gpu_util_pct / 100.0);
+    if (!r.samples.empty()) s.gpu_util_source = "polled";
+  }
+  s.gpu_util_samples = static_cast<int>(util.size());
   s.gpu_util_mean = mean(util);
   s.sm_clock_mean_mhz = mean(clock);
   s.power_mean_w = mean(power);

@@ -23,6 +23,7 @@
 #include "harness/sweep/cpu_affinity.hpp"
 #include "harness/sweep/exec_proof.hpp"
 #include "harness/sweep/fault_scenario.hpp"
+#include "harness/sweep/kernel_log.hpp"
 #include "harness/sweep/preflight.hpp"
 #include "harness/sweep/resume.hpp"
 #include "harness/sweep/run_reduction.hpp"
@@ -157,6 +158,7 @@ class Sweep {
     }
     for (const auto& [w, bytes] : env_.footprint_bytes) meta_["gpu"]["footprint_bytes"][w] = bytes;
     meta_["cpus"] = cpus;
+    if (env_.nvml && meta_["gpu"].is_object()) meta_["gpu"]["conditions_start"] = conditions_json(env_.nvml->conditions());
     save_meta();
   }
 
@@ -223,6 +225,8 @@ class Sweep {
       }
       std::vector<pid_t> servers_before;
       if (session && run.scenario == "fault") servers_before = server_list(*session);
+      XidLines xid_before;
+      if (run.scenario == "fault") xid_before = read_xid_lines(fs::temp_directory_path());
       std::unique_ptr<MpsClientWatch> watch;
       if (session && run.workload == "exec") {
         watch = std::make_unique<MpsClientWatch>(*session);
@@ -236,12 +240,14 @@ class Sweep {
       }
       auto alone = alone_ms.find(run.workload);
       RunRecord record = make_run_record(run, pool, monitor_.take(pool.go_ns, pool.end_ns),
-                                         alone == alone_ms.end() || !run.scenario.empty() ? 0.0 : alone->second);
+                                         alone == alone_ms.end() || !run.scenario.empty() ? 0.0 : alone->second,
+                                         env_.nvml ? env_.nvml->utilization_samples(pool.go_ns) : std::vector<UtilSample>{});
       check_mps_expectation(record, pool);
       if (run.workload == "exec") prove_exec_mode(record, pool, watch.get());
       if (run.scenario == "fault") {
         const auto base = baseline_ms.find(run.workload + "/" + std::to_string(run.procs));
         evaluate_fault_run(record, pool, base == baseline_ms.end() ? 0.0 : base->second);
+        record.summary.driver_messages = new_driver_messages(xid_before, read_xid_lines(fs::temp_directory_path()));
         if (session) measure_recovery(*session, run, pool, servers_before, record);
       }
       if (session && !server_checked && record.summary.workers_ok > 0 && run.scenario.empty()) {
@@ -348,6 +354,7 @@ class Sweep {
   int finish() {
     const int sig = stop_signal().load();
     meta_["finished_utc"] = utc_timestamp();
+    if (env_.nvml && meta_["gpu"].is_object()) meta_["gpu"]["conditions_end"] = conditions_json(env_.nvml->conditions());
     meta_["runs_recorded"] = entries_.size();
     meta_["runs_failed"] = failed_;
     meta_["status"] = sig ? "interrupted" : (!env_error_.empty() ? "environment_error" : (failed_ ? "failed" : "complete"));
