@@ -29,17 +29,24 @@ plt.rcParams.update({
 
 MODE_COLORS = {"timeslice": "#d62728", "mps": "#1f77b4"}
 EXTRA_COLORS = ["#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"]
-SERIES_STYLES = ["-", "--", "-.", ":"]
+SERIES_STYLES = ["-", "--", (0, (6, 2, 1, 2, 1, 2)), (0, (1, 1))]  # the reference lines use gray (0, (8, 4)) and ":"
 SERIES_MARKERS = ["o", "s", "D", "^", "v", "P"]
 SEED_MARKERS = ["*", "X", "P", "h", "<", ">"]
 VERDICT_COLORS = {"FASTER": "#2ca02c", "SLOWER": "#d62728", "SAME": "#7f7f7f", "UNSURE": "#ff7f0e"}
 
 
-def mode_color(mode, modes):
+# One colour per mode in every figure of every report: time-sliced red, unlimited MPS blue, and each
+# active-thread limit its own colour by percent (mps:50 is the same colour wherever it appears).
+ATP_COLORS = {75: "#9467bd", 50: "#2ca02c", 25: "#ff7f0e", 10: "#8c564b"}
+
+
+def mode_color(mode, modes=None):
     if mode in MODE_COLORS:
         return MODE_COLORS[mode]
-    others = [m for m in modes if m not in MODE_COLORS]
-    return EXTRA_COLORS[others.index(mode) % len(EXTRA_COLORS)] if mode in others else "#333333"
+    if mode.startswith("mps:") and mode[4:].isdigit():
+        pct = int(mode[4:])
+        return ATP_COLORS.get(pct, EXTRA_COLORS[pct % len(EXTRA_COLORS)])
+    return "#333333"
 
 
 def error_bars(median, low, high):
@@ -66,11 +73,11 @@ def save(fig, out_dir, name):
 
 def draw_relative_task_time(spec, data):
     modes, series = data["modes"], data["series"]
-    fig, ax = plt.subplots(figsize=(9, 6))
+    fig, ax = plt.subplots(figsize=(12, 6))
     max_n = max(2, spec["max_n"])
     ns = list(range(1, max_n + 1))
-    ax.plot(ns, ns, color="black", linestyle="--", linewidth=0.8, label="N: pure time-slicing")
-    ax.axhline(1, color="black", linestyle=":", linewidth=0.8, label="1: perfect sharing")
+    ax.plot(ns, ns, color="#7f7f7f", linestyle=(0, (8, 4)), linewidth=1.0, label="ideal time-slicing: N")
+    ax.axhline(1, color="#7f7f7f", linestyle=":", linewidth=1.0, label="ideal sharing: 1")
     y_values = [1, max_n]
     for line in spec["lines"]:
         i = series.index(line["series"]) if line["series"] in series else 0
@@ -99,10 +106,10 @@ def draw_relative_task_time(spec, data):
     lo, hi = min(y_values), max(y_values)
     plain_log_axis(ax.yaxis, [t for t in (0.5, 1, 2, 4, 8, 16, 32, 64, 128) if lo / 1.5 <= t <= hi * 1.5])
     ax.set_xlabel("N processes sharing the GPU")
-    ax.set_ylabel("per-task time at N / per-task time at N=1")
+    ax.set_ylabel("per-task time at N / one process alone, time-sliced")
     ax.set_title("{}\n{}".format(spec["title"], data["machine"]))
     ax.grid(True, which="major", alpha=0.3)
-    ax.legend(loc="upper left", framealpha=0.9)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0, framealpha=0.9)  # outside the data
     fig.tight_layout()
     return fig
 
@@ -123,7 +130,7 @@ def draw_throughput(spec, data):
         ax.set_ylabel("tasks/s, all processes together")
         ax.set_title(panel["series"])
         ax.grid(True, alpha=0.3)
-        ax.legend(loc="best")
+        ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.08), ncol=3, fontsize=7)  # above the data
     fig.suptitle("{} (median, min-max over repeats)\n{}".format(spec["title"], data["machine"]))
     fig.tight_layout()
     return fig

@@ -159,7 +159,7 @@ ReportData aggregate_results(const std::vector<SummaryRecord>& summary, const st
         c.procs = n;
         c.regime = regime_of(c.workload, c.params);
         std::vector<double> mean_ms, p99_ms, tput, rel_time, rel_tput, speedup, ts_rel_time, makespan, ts_rel_makespan,
-            util;
+            util, vs_mps;
         for (const SummaryRecord* r : it->second) {
           ++c.runs;
           if (!is_ok(*r)) {
@@ -176,6 +176,9 @@ ReportData aggregate_results(const std::vector<SummaryRecord>& summary, const st
           if (mode != "timeslice")
             if (const SummaryRecord* ts = partner(series, "timeslice", n, r->repeat))
               speedup.push_back(r->throughput_tasks_per_s / ts->throughput_tasks_per_s);
+          if (mode.rfind("mps:", 0) == 0)
+            if (const SummaryRecord* unlimited = partner(series, "mps", n, r->repeat))
+              vs_mps.push_back(r->task_mean_ms / unlimited->task_mean_ms);
           makespan.push_back(r->makespan_s);
           util.push_back(r->gpu_util_mean);
           if (const SummaryRecord* ts1 = partner(series, "timeslice", 1, r->repeat)) {
@@ -190,6 +193,7 @@ ReportData aggregate_results(const std::vector<SummaryRecord>& summary, const st
         c.relative_throughput = spread_of(rel_tput);
         c.speedup_vs_timeslice = spread_of(speedup);
         c.task_time_vs_timeslice_alone = spread_of(ts_rel_time);
+        c.task_time_vs_unlimited_mps = spread_of(vs_mps);
         c.makespan_s = spread_of(makespan);
         c.makespan_vs_timeslice_alone = spread_of(ts_rel_makespan);
         c.gpu_util = spread_of(util);

@@ -44,6 +44,7 @@ struct ReportCell {
   Spread speedup_vs_timeslice;  ///< throughput over the same repeat's time-sliced run at this N (MPS modes)
   // On the seed articles' basis, one process time-sliced (the same repeat's time-sliced N=1 run):
   Spread task_time_vs_timeslice_alone;  ///< task_mean_ms / time-sliced N=1 task_mean_ms
+  Spread task_time_vs_unlimited_mps;    ///< mps:<p> modes: task_mean_ms / unlimited mps task_mean_ms, same N
   Spread makespan_s;                    ///< first task's start to last task's end
   Spread makespan_vs_timeslice_alone;   ///< makespan_s / time-sliced N=1 makespan_s (N copies' completion)
   Spread gpu_util;                      ///< gpu_util_mean, fraction

@@ -72,21 +72,30 @@ std::string runs_phrase(const ReportData& data) {
 }
 
 std::string results_table(const ReportData& data) {
-  MarkdownTable t({"workload", "mode", "N", "runs ok", "per-task ms", "p99 ms", "tasks/s", "per-task time vs N=1",
-                   "throughput vs N=1", "throughput vs time-sliced"},
-                  {false, false, true, true, true, true, true, true, true, true});
+  bool limited = false;
+  for (const ReportCell& c : data.cells) limited |= c.mode.rfind("mps:", 0) == 0;
+  std::vector<std::string> header{"workload", "mode", "N", "runs ok", "per-task ms", "p99 ms", "tasks/s",
+                                  "per-task time vs one process time-sliced", "per-task time vs N=1, same mode",
+                                  "throughput vs N=1, same mode", "throughput vs time-sliced, same N"};
+  if (limited) header.push_back("per-task time vs unlimited MPS, same N");
+  std::vector<bool> right(header.size(), true);
+  right[0] = right[1] = false;
+  MarkdownTable t(header, right);
   auto ratio = [](const Spread& s) {
     if (!std::isfinite(s.median)) return std::string("-");
     const std::string m = fmt_times(s.median), lo = fmt_times(s.min), hi = fmt_times(s.max);
     return lo == hi ? m : m + " (" + lo + "–" + hi + ")";
   };
   for (const ReportCell& c : data.cells) {
-    t.add_row({c.series, c.mode, std::to_string(c.procs),
+    std::vector<std::string> row{c.series, c.mode, std::to_string(c.procs),
                std::to_string(c.runs - c.failed) + "/" + std::to_string(c.runs),
                fmt_range(c.task_mean_ms.median, c.task_mean_ms.min, c.task_mean_ms.max),
                fmt_range(c.task_p99_ms.median, c.task_p99_ms.min, c.task_p99_ms.max),
-               fmt_range(c.throughput.median, c.throughput.min, c.throughput.max), ratio(c.relative_task_time),
-               ratio(c.relative_throughput), c.mode == "timeslice" ? "" : ratio(c.speedup_vs_timeslice)});
+               fmt_range(c.throughput.median, c.throughput.min, c.throughput.max),
+               ratio(c.task_time_vs_timeslice_alone), ratio(c.relative_task_time), ratio(c.relative_throughput),
+               c.mode == "timeslice" ? "" : ratio(c.speedup_vs_timeslice)};
+    if (limited) row.push_back(c.mode.rfind("mps:", 0) == 0 ? ratio(c.task_time_vs_unlimited_mps) : "");
+    t.add_row(row);
   }
   return t.str();
 }
@@ -276,9 +285,13 @@ std::string render_results_report(const ReportData& data, const nlohmann::json& 
   for (const std::string& why : plan.not_drawn) md += "Not drawn: " + why + ".\n\n";
   md +=
       "## Per workload, mode and N\n\n"
-      "Median over the ok repeats, (min–max) where they differ. Per-task ms is the mean task time of a run; "
-      "ratios are taken per repeat against the same repeat's N=1 run (same workload and mode) or "
-      "time-sliced run (same N), then summarised.\n\n" +
+      "Median over the ok repeats, (min–max) where they differ. Per-task ms is the mean task time of a run. "
+      "Each ratio names its basis and is taken per repeat, then summarised: *vs one process time-sliced* "
+      "divides by the same repeat's time-sliced N=1 run (the seeds' basis; ideal time-slicing gives N, ideal "
+      "sharing 1, and an MPS mode's own cost shows at N=1); *vs N=1, same mode* by the same mode's N=1 run "
+      "(ideal sharing: 1, so a limit's cost does not show there); *vs time-sliced, same N* by the time-sliced "
+      "run at this N; *vs unlimited MPS* (active-thread limits only) by the unlimited `mps` run at this N "
+      "(1 = the limit costs nothing).\n\n" +
       results_table(data);
   if (const std::string e = exec_section(data); !e.empty()) md += "\n## Your program (exec)\n\n" + e;
   md += "\n## Beside the seed articles\n\n" + seeds_section(data, seeds);

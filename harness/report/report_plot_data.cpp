@@ -33,16 +33,17 @@ json line(const ReportData& data, const std::string& series, const std::string& 
 
 /// Each maker fills `out` with the figure's entry and returns whether it has anything to draw.
 bool relative_figure(const ReportData& data, const std::vector<SeedRatio>& seeds, FigureInfo& f, json& out) {
-  f = {"relative_task_time", "Per-task time relative to one process",
+  f = {"relative_task_time", "Per-task time over one process alone, time-sliced",
        "Each line is one workload in one mode: the median over repeats of the per-task time at N "
-       "processes divided by the per-task time of one process alone (same workload, mode and repeat); "
-       "error bars span the repeats. The dashed line N is what pure time-slicing predicts (each "
-       "process gets 1/N of the GPU), the dotted line 1 is perfect sharing. Open markers are the "
-       "seed articles' figures at their N (labelled by source)."};
+       "processes divided by the per-task time of one process alone, time-sliced (same workload and "
+       "repeat): the seeds' basis, so an MPS mode's own cost at N=1 (an active-thread limit's above all) "
+       "shows. Error bars span the repeats. The gray dashed line N is what ideal time-slicing predicts "
+       "(each process gets 1/N of the GPU), the gray dotted line 1 is ideal sharing. Large open markers "
+       "are the seed articles' figures at their N (labelled by source), on the same basis."};
   json lines = json::array();
   for (const auto& s : data.series)
     for (const auto& m : data.modes) {
-      json l = line(data, s, m, [](const ReportCell& c) -> const Spread& { return c.relative_task_time; });
+      json l = line(data, s, m, [](const ReportCell& c) -> const Spread& { return c.task_time_vs_timeslice_alone; });
       if (!l["n"].empty()) lines.push_back(l);
     }
   json points = json::array();

@@ -9,8 +9,9 @@ shift 2
 # configured elsewhere or without a compiler), skip with the reason.
 home=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt" 2>/dev/null)
 compiler=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null)
-if [ "$home" != "$src" ] || ! command -v cmake >/dev/null || [ ! -x "$compiler" ]; then
-  echo "SKIP: $build cannot build here (configured for '${home}', compiler '${compiler}')"
+cmake_used=$(sed -n 's/^CMAKE_COMMAND:INTERNAL=//p' "$build/CMakeCache.txt" 2>/dev/null)
+if [ "$home" != "$src" ] || [ ! -x "$cmake_used" ] || [ ! -x "$compiler" ]; then
+  echo "SKIP: $build cannot build here (configured for '${home}' with '${cmake_used}', compiler '${compiler}')"
   exit 77
 fi
 fail=0
