@@ -7,7 +7,8 @@
 - comparison folders (comparison.json): `bench_mps compare BASE NEW` again with the options the file
   records (metric, threshold, alpha; --allow-different-gpu when the GPU models differ), into a fresh
   folder that then replaces the old files, and `bench_mps report` over it;
-- the duty-cycle folder: the command its meta.json records.
+- the duty-cycle folder: the command its meta.json records;
+- then README.md's table and plots/ (scripts/update_readme.py).
 Prints one line per folder; exits 1 if any step failed (the others still run).
 """
 import json
@@ -72,6 +73,8 @@ def main(argv):
         elif "report.md" in files and "summary.csv" in files:
             print(folder + ": report")
             ok &= run([bench, "report", folder])
+    print("README.md and plots/: scripts/update_readme.py")
+    ok &= run(["/usr/bin/python3", "scripts/update_readme.py"])
     return 0 if ok else 1
 
 

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "harness/common/format.hpp"
 #include "harness/report/report_data.hpp"
 #include "harness/report/report_meta.hpp"
 #include "harness/report/report_plotter.hpp"
@@ -483,6 +484,23 @@ TEST(PlotScript, RefusesPlotDataOfAnotherVersion) {
                                        (tmp / "plot_data.json").string(), tmp.path().string()});
   EXPECT_EQ(out.exit_code, 2) << out.err;
   EXPECT_NE(out.err.find("format version 99, this script reads 1"), std::string::npos) << out.err;
+}
+
+TEST(Readme, ReferenceTableIsTheCommittedReportsTable) {
+  const std::string readme = read_text(source_dir() / "README.md");
+  const std::string open = "<!-- table: ", close = "<!-- /table -->";
+  const auto at = readme.find(open);
+  ASSERT_NE(at, std::string::npos) << "README.md has no generated table";
+  const auto name_end = readme.find(" -->\n", at);
+  const std::string report_md = readme.substr(at + open.size(), name_end - at - open.size());
+  const std::string block = readme.substr(name_end + 5, readme.find(close, at) - name_end - 5);
+  const std::string report = read_text(source_dir() / report_md);
+  const auto section_at = report.find("## Per workload, mode and N");
+  ASSERT_NE(section_at, std::string::npos) << report_md;
+  std::string table;
+  for (const std::string& line : harness::split(report.substr(section_at, report.find("\n## ", section_at + 1) - section_at), '\n'))
+    if (line.rfind("|", 0) == 0) table += line + "\n";
+  EXPECT_EQ(block, table) << "README.md's table differs from " << report_md << ": run scripts/update_readme.py";
 }
 
 // ---- the computations, directly ----
