@@ -55,6 +55,21 @@ inline CudaEvent make_event() {
   return CudaEvent(e);
 }
 
+/// An event only waited on or queried, never timed (cheaper to record).
+inline CudaEvent make_event_without_timing() {
+  cudaEvent_t e = nullptr;
+  BENCH_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  return CudaEvent(e);
+}
+
+/// Whether the work before `e` has finished (cudaEventQuery); any error but "not ready" throws.
+inline bool event_done(cudaEvent_t e) {
+  const cudaError_t err = cudaEventQuery(e);
+  if (err == cudaErrorNotReady) return false;
+  BENCH_CUDA_CHECK(err);
+  return true;
+}
+
 inline CublasHandle make_cublas() {
   cublasHandle_t h = nullptr;
   BENCH_CUBLAS_CHECK(cublasCreate(&h));

@@ -16,6 +16,8 @@
 #include "kernels/device_buffer.cuh"
 #include "kernels/mlp_data.hpp"
 #include "kernels/mlp_kernels.cuh"
+#include "kernels/spin.hpp"
+#include "kernels/spin_kernel.cuh"
 
 namespace bench_mps::kernels {
 
@@ -49,7 +51,8 @@ struct MlpTrainer::Impl {
   long step_count = 0;
 
   CudaStream stream_owner;
-  cudaStream_t stream = nullptr;  // stream_owner's, for the calls
+  cudaStream_t stream = nullptr;  // stream_owner's, or the one the trainer was placed on
+  CudaEvent step_done;            // the end of the step start_step() enqueued
   CublasHandle cublas_owner;
   cublasHandle_t cublas = nullptr;
   DeviceBuffer<float> inputs, params_dev, grads, velocity, ones, loss;
@@ -58,6 +61,7 @@ struct MlpTrainer::Impl {
   DeviceBuffer<int> batch_y, batch_counter;
   DeviceBuffer<unsigned char> cublas_workspace;  // cuBLAS's, set explicitly so capture allocates nothing
   CudaGraphExec step_graph;
+  CudaGraphExec forward_graph;  // inference: select the next batch, forward pass only
   std::vector<DeviceBuffer<float>> activations;  // per layer: out x batch (the last holds logits)
   std::vector<DeviceBuffer<float>> deltas;       // per layer: dLoss/dZ, out x batch
   PinnedBuffer<float> loss_host;
@@ -70,6 +74,7 @@ struct MlpTrainer::Impl {
   PinnedBuffer<float> staging_x;                 // in0 x batch
   PinnedBuffer<int> staging_y;                   // batch
   std::int64_t host_ns = 0, step_ns = 0;         // time on the host / in whole steps, every step
+  long long extra_cycles = 0;                    // the extra busy kernel of every step (extra_us)
 
   explicit Impl(const MlpParams& p) : params(p) {}
 
@@ -91,6 +96,10 @@ struct MlpTrainer::Impl {
       throw std::invalid_argument("mlp: the seed001 profile launches eagerly (its batch comes from the host)");
     if (!(params.host_us >= 0 && params.host_us <= 1e7))
       throw std::invalid_argument("mlp: host work per step must be in 0..1e7 us");
+    if (!(params.extra_us >= 0 && params.extra_us <= 1e6))
+      throw std::invalid_argument("mlp: the extra busy time per step must be in 0..1e6 us");
+    if (params.extra_us > 0 && params.profile == MlpProfile::seed001)
+      throw std::invalid_argument("mlp: --mlp-extra-us applies to the gpu-bound profile");
   }
 
   bool seed001() const { return params.profile == MlpProfile::seed001; }
@@ -100,9 +109,13 @@ struct MlpTrainer::Impl {
     layout = mlp_layout(params.layers);
     num_layers = static_cast<int>(params.layers.size()) - 1;
     num_batches = params.dataset_size / params.batch;
+    if (params.extra_us > 0) extra_cycles = spin_cycles(params.extra_us, device_clock_khz());
 
-    stream_owner = make_nonblocking_stream();
-    stream = stream_owner.get();
+    if (!stream) {  // not placed on a stream of someone else's (a green context's)
+      stream_owner = make_nonblocking_stream();
+      stream = stream_owner.get();
+    }
+    step_done = make_event_without_timing();
     cublas_owner = make_cublas();
     cublas = cublas_owner.get();
     BENCH_CUBLAS_CHECK(cublasSetStream(cublas, stream));  // (resets the workspace: set it after)
@@ -197,11 +210,15 @@ struct MlpTrainer::Impl {
   }
 
   /// Records one training step (enqueue_step) into step_graph; nothing runs until it is launched.
-  void capture_step() {
+  void capture_step() { step_graph = capture([this] { enqueue_step(); }); }
+
+  /// Records `enqueue` into a graph ready to launch on the stream.
+  template <class F>
+  CudaGraphExec capture(F enqueue) {
     BENCH_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
     cudaGraph_t raw = nullptr;
     try {
-      enqueue_step();
+      enqueue();
     } catch (...) {
       cudaStreamEndCapture(stream, &raw);  // leave the stream usable; the first error is the one to report
       CudaGraph discard(raw);
@@ -211,9 +228,27 @@ struct MlpTrainer::Impl {
     const CudaGraph graph(raw);
     cudaGraphExec_t exec = nullptr;
     BENCH_CUDA_CHECK(cudaGraphInstantiate(&exec, graph.get(), 0));
-    step_graph.reset(exec);
-    BENCH_CUDA_CHECK(cudaGraphUpload(step_graph.get(), stream));
+    CudaGraphExec owned(exec);
+    BENCH_CUDA_CHECK(cudaGraphUpload(owned.get(), stream));
     BENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return owned;
+  }
+
+  /// Inference: the next batch's forward pass (logits only), then the counter moves on.
+  void enqueue_forward() {
+    launch_select_batch(inputs.get(), labels.get(), in(0), params.batch, num_batches, batch_counter.get(), -1,
+                        batch_x.get(), batch_y.get(), stream);
+    forward();
+    launch_advance_batch(batch_counter.get(), num_batches, stream);
+  }
+
+  /// gpu-bound: one step enqueued (its graph, or kernel by kernel), not waited for.
+  void launch_step() {
+    if (step_graph)
+      BENCH_CUDA_CHECK(cudaGraphLaunch(step_graph.get(), stream));
+    else
+      enqueue_step();
+    ++step_count;
   }
 
   /// One training step on the batch the device counter points at, then the counter moves on.
@@ -224,6 +259,20 @@ struct MlpTrainer::Impl {
     launch_sgd_momentum(params_dev.get(), velocity.get(), grads.get(), layout.total,
                         params.learning_rate, params.momentum, stream);
     launch_advance_batch(batch_counter.get(), num_batches, stream);
+    if (extra_cycles > 0) launch_spin(extra_cycles, 1, 32, stream);
+  }
+
+  /// Forward pass on the batch in batch_x: every layer's activations, logits last.
+  void forward() {
+    const int b = params.batch;
+    const float one = 1.0f, zero = 0.0f;
+    float* w = params_dev.get();
+    for (int l = 0; l < num_layers; ++l) {
+      const float* a_prev = l == 0 ? batch_x.get() : activations[l - 1].get();
+      BENCH_CUBLAS_CHECK(cublasSgemm(cublas, CUBLAS_OP_N, CUBLAS_OP_N, out(l), b, in(l), &one, weight(w, l),
+                                     out(l), a_prev, in(l), &zero, activations[l].get(), out(l)));
+      launch_bias_activation(activations[l].get(), bias(w, l), out(l), b, l + 1 < num_layers, stream);
+    }
   }
 
   /// Forward and backward on the batch in batch_x / batch_y.
@@ -235,12 +284,7 @@ struct MlpTrainer::Impl {
     float* w = params_dev.get();
     float* g = grads.get();
 
-    for (int l = 0; l < num_layers; ++l) {
-      const float* a_prev = l == 0 ? x : activations[l - 1].get();
-      BENCH_CUBLAS_CHECK(cublasSgemm(cublas, CUBLAS_OP_N, CUBLAS_OP_N, out(l), b, in(l), &one, weight(w, l),
-                                     out(l), a_prev, in(l), &zero, activations[l].get(), out(l)));
-      launch_bias_activation(activations[l].get(), bias(w, l), out(l), b, l + 1 < num_layers, stream);
-    }
+    forward();
     BENCH_CUDA_CHECK(cudaMemsetAsync(loss.get(), 0, sizeof(float), stream));
     const int last = num_layers - 1;
     launch_softmax_xent(activations[last].get(), y, out(last), b, deltas[last].get(), loss.get(), stream);
@@ -279,20 +323,43 @@ MlpTrainer::~MlpTrainer() = default;
 
 void MlpTrainer::setup() { impl_->setup(); }
 
+void MlpTrainer::place_on_stream(void* stream) { impl_->stream = static_cast<cudaStream_t>(stream); }
+
 float MlpTrainer::step() {
   Impl& m = *impl_;
   if (m.seed001()) {
     ++m.step_count;
     return m.host_fed_step();
   }
-  if (m.step_graph)
-    BENCH_CUDA_CHECK(cudaGraphLaunch(m.step_graph.get(), m.stream));
-  else
-    m.enqueue_step();
-  ++m.step_count;
+  m.launch_step();
   if (m.params.read_loss) return m.copy_loss();
   BENCH_CUDA_CHECK(cudaStreamSynchronize(m.stream));
   return std::numeric_limits<float>::quiet_NaN();
+}
+
+void MlpTrainer::start_step() {
+  Impl& m = *impl_;
+  if (m.seed001() || m.params.read_loss)
+    throw std::logic_error("mlp: only the gpu-bound profile without --mlp-read-loss runs asynchronously");
+  m.launch_step();
+  BENCH_CUDA_CHECK(cudaEventRecord(m.step_done.get(), m.stream));
+}
+
+bool MlpTrainer::step_finished() const { return event_done(impl_->step_done.get()); }
+
+void MlpTrainer::prepare_inference() {
+  Impl& m = *impl_;
+  if (m.seed001()) throw std::logic_error("mlp: inference needs the device-resident dataset (gpu-bound profile)");
+  if (m.params.launch == MlpLaunch::graph) m.forward_graph = m.capture([&m] { m.enqueue_forward(); });
+}
+
+void MlpTrainer::infer() {
+  Impl& m = *impl_;
+  if (m.forward_graph)
+    BENCH_CUDA_CHECK(cudaGraphLaunch(m.forward_graph.get(), m.stream));
+  else
+    m.enqueue_forward();
+  BENCH_CUDA_CHECK(cudaStreamSynchronize(m.stream));
 }
 
 float MlpTrainer::compute_gradients(int batch_index) {
@@ -332,7 +399,7 @@ class MlpWorkload final : public Workload {
  public:
   explicit MlpWorkload(const MlpParams& params)
       : trainer_(std::make_unique<MlpTrainer>(params)), steps_per_task_(params.steps_per_task),
-        seed001_(params.profile == MlpProfile::seed001) {}
+        seed001_(params.profile == MlpProfile::seed001), read_loss_(params.read_loss) {}
 
   void setup() override {
     trainer_->setup();
@@ -344,11 +411,31 @@ class MlpWorkload final : public Workload {
       }
   }
 
+  bool place_on_stream(void* stream) override {
+    trainer_->place_on_stream(stream);
+    return true;
+  }
+
   void run_task() override {
     for (int k = 0; k < steps_per_task_; ++k) {
       trainer_->step();
       if (std::isnan(first_loss_)) first_loss_ = trainer_->last_loss();
     }
+  }
+
+  // Asynchronously (the streams mode): a task's steps still run one after the other, each started
+  // once the one before has finished, as run_task() waits for each.
+  bool supports_async() const override { return !seed001_ && !read_loss_; }
+  void start_task() override {
+    steps_started_ = 1;
+    trainer_->start_step();
+  }
+  bool poll_task() override {
+    if (!trainer_->step_finished()) return false;
+    if (steps_started_ == steps_per_task_) return true;
+    ++steps_started_;
+    trainer_->start_step();
+    return false;
   }
 
   std::size_t device_bytes() const override { return trainer_->device_bytes(); }
@@ -364,7 +451,8 @@ class MlpWorkload final : public Workload {
  private:
   std::unique_ptr<MlpTrainer> trainer_;
   int steps_per_task_;
-  bool seed001_;
+  bool seed001_, read_loss_;
+  int steps_started_ = 0;  // of the task start_task() began
   double first_loss_ = std::numeric_limits<double>::quiet_NaN();
 };
 

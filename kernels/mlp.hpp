@@ -47,6 +47,7 @@ struct MlpParams {
   int steps_per_task = 10;  ///< training steps one timed task runs (each waits for the device)
   MlpProfile profile = MlpProfile::gpu_bound;
   double host_us = 0;  ///< seed001: host work per step beyond assembling the batch, microseconds
+  double extra_us = 0; ///< gpu-bound: an extra one-block busy kernel of this length in every step
 };
 
 /// seed001: training steps setup() runs before the timed epochs (cuBLAS heuristics, first-touch).
@@ -72,8 +73,18 @@ class MlpTrainer {
   MlpTrainer(const MlpTrainer&) = delete;
   MlpTrainer& operator=(const MlpTrainer&) = delete;
 
+  /// Run on `stream` (a cudaStream_t, e.g. a green context's) instead of a stream of its own; before setup().
+  void place_on_stream(void* stream);
   /// Allocates, uploads the dataset and the initial parameters.
   void setup();
+  /// gpu-bound, without read_loss: enqueues the next training step and returns at once; step_finished()
+  /// says when it is done. The same device work as step().
+  void start_step();
+  bool step_finished() const;
+  /// After setup(): captures the forward pass (graph launch) for infer().
+  void prepare_inference();
+  /// Inference on the next batch: the forward pass only (no loss, no update); waits for the device.
+  void infer();
   /// Forward, backward and SGD update on the next batch; waits for the device. Returns the batch's
   /// loss if read_loss is set, else NaN.
   float step();

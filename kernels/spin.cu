@@ -28,19 +28,32 @@ class SpinWorkload final : public Workload {
  public:
   explicit SpinWorkload(const SpinParams& params) : params_(params) {}
 
+  bool place_on_stream(void* stream) override {
+    stream_ = static_cast<cudaStream_t>(stream);
+    return true;
+  }
+
   void setup() override {
     clock_khz_ = device_clock_khz();
     cycles_ = spin_cycles(params_.launch_us, clock_khz_);
-    stream_owner_ = make_nonblocking_stream();
-    stream_ = stream_owner_.get();
+    if (!stream_) {
+      stream_owner_ = make_nonblocking_stream();
+      stream_ = stream_owner_.get();
+    }
+    done_ = make_event_without_timing();
   }
 
   void run_task() override {
-    for (int i = 0; i < params_.launches; ++i) {
-      launch_spin(cycles_, params_.blocks, params_.threads, stream_);
-    }
+    enqueue();
     BENCH_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
+
+  bool supports_async() const override { return true; }
+  void start_task() override {
+    enqueue();
+    BENCH_CUDA_CHECK(cudaEventRecord(done_.get(), stream_));
+  }
+  bool poll_task() override { return event_done(done_.get()); }
 
   std::size_t device_bytes() const override { return 0; }
 
@@ -49,9 +62,14 @@ class SpinWorkload final : public Workload {
   }
 
  private:
+  void enqueue() {
+    for (int i = 0; i < params_.launches; ++i) launch_spin(cycles_, params_.blocks, params_.threads, stream_);
+  }
+
   SpinParams params_;
   CudaStream stream_owner_;
-  cudaStream_t stream_ = nullptr;  // stream_owner_'s, for the calls
+  cudaStream_t stream_ = nullptr;  // stream_owner_'s, or the one it was placed on
+  CudaEvent done_;                 // the end of the task started by start_task()
   int clock_khz_ = 0;
   long long cycles_ = 0;
 };

@@ -111,7 +111,7 @@ TEST(ResultsWriter, EveryCellLandsInTheColumnOfItsName) {
   r.spec.repeat = 3;
   r.spec.workload = "spin";
   r.spec.params = "blocks=4";
-  r.spec.mode = {"mps:50", true, 50};
+  r.spec.mode = parse_modes("mps:50").front();
   r.spec.procs = 4;
   r.spec.scenario = "fault";
   WorkerRow w;
@@ -133,6 +133,9 @@ TEST(ResultsWriter, EveryCellLandsInTheColumnOfItsName) {
   w.role = "victim";
   w.slowdown_vs_baseline = 15.5;
   w.post_fault_task_mean_ms = 16.5;
+  w.client_active_thread_pct = 17;
+  w.client_priority = 1;
+  w.client_mem_limit_bytes = 18181818;
   r.workers.push_back(w);
   SummaryRow& s = r.summary;
   s.status = "ok";
@@ -162,6 +165,20 @@ TEST(ResultsWriter, EveryCellLandsInTheColumnOfItsName) {
   s.gpu_util_samples = 29;
   s.gpu_util_source = "driver";
   s.driver_messages = "NVRM: Xid 13";
+  s.gpm_sm_util = 0.3125;
+  s.gpm_sm_occupancy = 0.4375;
+  s.gpm_dram_bw_util = 0.5625;
+  s.startup_s = 30.5;
+  s.settle_s = 31.5;
+  s.teardown_s = 32.5;
+  s.fg_latency_p50_ms = 33.5;
+  s.fg_latency_p95_ms = 34.5;
+  s.fg_latency_p99_ms = 35.5;
+  s.fg_throughput_per_s = 36.5;
+  s.fg_p99_vs_alone = 37.5;
+  s.fg_throughput_vs_alone = 38.5;
+  s.bg_throughput_per_s = 39.5;
+  s.bg_throughput_kept = 40.5;
   ResultsWriter(tmp.path()).append(r);
 
   const std::map<std::string, std::string> config{{"run_id", "r3-mps:50-spin-n4-fault"}, {"repeat", "3"},
@@ -172,7 +189,8 @@ TEST(ResultsWriter, EveryCellLandsInTheColumnOfItsName) {
                {"start_s", "0.125"}, {"end_s", "1.75"}, {"task_mean_ms", "11.5"}, {"task_p50_ms", "12.5"},
                {"task_p99_ms", "13.5"}, {"throughput_tasks_per_s", "14.5"}, {"sm_count_seen", "66"},
                {"mps_enabled", "1"}, {"mem_bytes", "123456"}, {"facts", "k=1"}, {"role", "victim"},
-               {"slowdown_vs_baseline", "15.5"}, {"post_fault_task_mean_ms", "16.5"}});
+               {"slowdown_vs_baseline", "15.5"}, {"post_fault_task_mean_ms", "16.5"},
+               {"client_active_thread_pct", "17"}, {"client_priority", "1"}, {"client_mem_limit_bytes", "18181818"}});
   std::map<std::string, std::string> summary = config;
   summary.insert({{"status", "ok"}, {"reason", "fine"}, {"workers_ok", "3"}, {"tasks_total", "51"},
                   {"makespan_s", "1.25"}, {"throughput_tasks_per_s", "21.5"}, {"task_mean_ms", "22.5"},
@@ -182,7 +200,11 @@ TEST(ResultsWriter, EveryCellLandsInTheColumnOfItsName) {
                   {"scenario", "fault"}, {"victims", "5"}, {"victims_survived", "4"}, {"victim_slowdown", "26.5"},
                   {"victim_post_fault_slowdown", "27.5"}, {"fault_error", "boom"}, {"mps_server_state", "survived"},
                   {"mps_recovery_s", "28.5"}, {"gpu_util_samples", "29"}, {"gpu_util_source", "driver"},
-                  {"driver_messages", "NVRM: Xid 13"}});
+                  {"driver_messages", "NVRM: Xid 13"}, {"gpm_sm_util", "0.3125"}, {"gpm_sm_occupancy", "0.4375"},
+                  {"gpm_dram_bw_util", "0.5625"}, {"startup_s", "30.5"}, {"settle_s", "31.5"}, {"teardown_s", "32.5"},
+                  {"fg_latency_p50_ms", "33.5"}, {"fg_latency_p95_ms", "34.5"}, {"fg_latency_p99_ms", "35.5"},
+                  {"fg_throughput_per_s", "36.5"}, {"fg_p99_vs_alone", "37.5"}, {"fg_throughput_vs_alone", "38.5"},
+                  {"bg_throughput_per_s", "39.5"}, {"bg_throughput_kept", "40.5"}});
   EXPECT_EQ(first_row_by_name(tmp / "runs.csv"), runs);
   EXPECT_EQ(first_row_by_name(tmp / "summary.csv"), summary);
   // The schema lists exactly these columns, and the reader takes each from its own.
@@ -193,6 +215,14 @@ TEST(ResultsWriter, EveryCellLandsInTheColumnOfItsName) {
   EXPECT_EQ(back.jain_fairness, 0.625);
   EXPECT_EQ(back.makespan_s, 1.25);
   EXPECT_EQ(back.task_p99_ms, 24.5);
+  EXPECT_EQ(back.scenario, "fault");
+  EXPECT_EQ(back.gpm_sm_util, 0.3125);
+  EXPECT_EQ(back.gpm_dram_bw_util, 0.5625);
+  EXPECT_EQ(back.startup_s, 30.5);
+  EXPECT_EQ(back.teardown_s, 32.5);
+  EXPECT_EQ(back.fg_latency_p95_ms, 34.5);
+  EXPECT_EQ(back.fg_p99_vs_alone, 37.5);
+  EXPECT_EQ(back.bg_throughput_kept, 40.5);
   EXPECT_EQ(back.gpu_util_mean, 0.375);
   EXPECT_EQ(back.sm_count_seen, 132);
   EXPECT_EQ(back.workers_ok, 3);

@@ -35,28 +35,64 @@ TEST(Plan, RepeatsThenModesThenWorkloadsThenAscendingN) {
   spec.modes = parse_modes("timeslice,mps");
   spec.workloads = {"spin", "mlp"};
   spec.repeats = 2;
+  spec.rounds = 1;  // a fresh set of workers for every run
   const auto blocks = plan_sweep(spec);
   ASSERT_EQ(blocks.size(), 4u);
   EXPECT_EQ(blocks[0].mode.name, "timeslice");
   EXPECT_EQ(blocks[1].mode.name, "mps");
-  EXPECT_EQ(blocks[2].repeat, 2);
-  ASSERT_EQ(blocks[0].runs.size(), 6u);
-  EXPECT_EQ(blocks[0].runs[0].run_id(), "r1-timeslice-spin-n1");
-  EXPECT_EQ(blocks[0].runs[2].run_id(), "r1-timeslice-spin-n10");
-  EXPECT_EQ(blocks[0].runs[3].run_id(), "r1-timeslice-mlp-n1");
-  EXPECT_EQ(blocks[3].runs.back().index, 23);
-  EXPECT_EQ(blocks[0].runs[0].tasks, run_length(spec, "spin").tasks);
-  EXPECT_EQ(blocks[0].runs[0].tasks, 30);
-  EXPECT_EQ(blocks[0].runs[3].tasks, 0);  // mlp runs for a time by default
-  EXPECT_DOUBLE_EQ(blocks[0].runs[3].duration_s, 0.5);
+  EXPECT_EQ(blocks[2].group, 2);
+  const auto runs = blocks[0].runs();
+  ASSERT_EQ(runs.size(), 6u);
+  EXPECT_EQ(blocks[0].sets.size(), 6u);
+  EXPECT_EQ(runs[0].run_id(), "r1-timeslice-spin-n1");
+  EXPECT_EQ(runs[2].run_id(), "r1-timeslice-spin-n10");
+  EXPECT_EQ(runs[3].run_id(), "r1-timeslice-mlp-n1");
+  EXPECT_EQ(blocks[3].runs().back().index, 23);
+  EXPECT_EQ(runs[0].tasks, run_length(spec, "spin").tasks);
+  EXPECT_EQ(runs[0].tasks, 30);
+  EXPECT_EQ(runs[3].tasks, 0);  // mlp runs for a time by default
+  EXPECT_DOUBLE_EQ(runs[3].duration_s, 0.5);
   spec.tasks = 7;
-  EXPECT_EQ(plan_sweep(spec)[0].runs[0].tasks, 7);
-  EXPECT_EQ(plan_sweep(spec)[0].runs[3].tasks, 7);
-  EXPECT_DOUBLE_EQ(plan_sweep(spec)[0].runs[3].duration_s, 0);
+  EXPECT_EQ(plan_sweep(spec)[0].runs()[0].tasks, 7);
+  EXPECT_EQ(plan_sweep(spec)[0].runs()[3].tasks, 7);
+  EXPECT_DOUBLE_EQ(plan_sweep(spec)[0].runs()[3].duration_s, 0);
   spec.tasks = 0;
   spec.duration_s = 2;
-  EXPECT_EQ(plan_sweep(spec)[0].runs[0].tasks, 0);
-  EXPECT_DOUBLE_EQ(plan_sweep(spec)[0].runs[0].duration_s, 2);
+  EXPECT_EQ(plan_sweep(spec)[0].runs()[0].tasks, 0);
+  EXPECT_DOUBLE_EQ(plan_sweep(spec)[0].runs()[0].duration_s, 2);
+}
+
+TEST(Plan, ConsecutiveRepeatsShareAWorkerSetAndModesInterleaveByGroup) {
+  SweepSpec spec;
+  spec.procs = {1, 4};
+  spec.modes = parse_modes("timeslice,mps");
+  spec.workloads = {"spin", "exec"};
+  spec.params.exec.command = "true";
+  spec.repeats = 5;
+  ASSERT_EQ(rounds_per_set(spec, "spin"), 3);  // half of 5, rounded up
+  ASSERT_EQ(rounds_per_set(spec, "exec"), 1);  // the program's start-up is what it times
+  const auto blocks = plan_sweep(spec);
+  ASSERT_EQ(blocks.size(), 4u);  // groups r1-r3 and r4-r5, each timeslice then mps
+  std::vector<std::string> order;
+  for (const auto& b : blocks) order.push_back(std::to_string(b.group) + "/" + b.mode.name);
+  EXPECT_EQ(order, (std::vector<std::string>{"1/timeslice", "1/mps", "2/timeslice", "2/mps"}));
+  // spin: one set per N, its rounds the group's repeats in order; exec: one set per repeat.
+  const auto& sets = blocks[0].sets;
+  ASSERT_EQ(sets.size(), 2u + 3u * 2u);
+  std::vector<std::string> first_set;
+  for (const auto& r : sets[0].runs) first_set.push_back(r.run_id());
+  EXPECT_EQ(first_set, (std::vector<std::string>{"r1-timeslice-spin-n1", "r2-timeslice-spin-n1", "r3-timeslice-spin-n1"}));
+  EXPECT_EQ(sets[1].runs.front().run_id(), "r1-timeslice-spin-n4");
+  for (std::size_t i = 2; i < sets.size(); ++i) EXPECT_EQ(sets[i].runs.size(), 1u) << sets[i].runs.front().run_id();
+  EXPECT_EQ(sets[2].runs.front().run_id(), "r1-timeslice-exec-n1");
+  EXPECT_EQ(blocks[2].sets[0].runs.size(), 2u);  // r4, r5
+  // Every run exactly once, indices in plan order.
+  int expected = 0;
+  for (const auto& b : blocks)
+    for (const auto& r : b.runs()) EXPECT_EQ(r.index, expected++);
+  EXPECT_EQ(expected, 5 * 2 * 2 * 2);
+  spec.rounds = 5;
+  EXPECT_EQ(plan_sweep(spec).size(), 2u);  // one group: timeslice, mps
 }
 
 TEST(Protocol, RoundTrip) {
@@ -82,7 +118,19 @@ TEST(Protocol, RoundTrip) {
   EXPECT_EQ(err.text, "cudaMalloc failed: out of memory");
 
   EXPECT_EQ(parse_worker_line(format_done({{"tasks", 3}})).done["tasks"], 3);
-  for (const char* bad : {"TASK 5 1", "TASK x y", "TASK 1 2 3", "READY {", "READY {}", "DONE [", "HELLO", ""})
+  const WorkerMessage instance_task = parse_worker_line(format_task({100, 250, 3}, true));
+  ASSERT_EQ(instance_task.kind, WorkerMessage::Kind::task);
+  EXPECT_EQ(instance_task.task.instance, 3);
+  EXPECT_EQ(format_task({100, 250, 3}), "TASK 100 250");  // one instance: no instance field
+  r.instances = 4;
+  r.instance_sms = {64, 64, 0, 0};
+  const WorkerMessage ready4 = parse_worker_line(format_ready(r));
+  ASSERT_EQ(ready4.kind, WorkerMessage::Kind::ready);
+  EXPECT_EQ(ready4.ready.instances, 4);
+  EXPECT_EQ(ready4.ready.instance_sms, (std::vector<int>{64, 64, 0, 0}));
+  for (const char* bad : {"TASK 5 1", "TASK x y", "TASK 1 2 3 4", "TASK 1 2 -1", "READY {", "READY {}",
+                          "READY {\"pid\":1,\"sm_count_seen\":1,\"mps_enabled\":false,\"mem_bytes\":0,\"instances\":0}",
+                          "DONE [", "HELLO", ""})
     EXPECT_EQ(parse_worker_line(bad).kind, WorkerMessage::Kind::unknown) << bad;
 }
 

@@ -36,22 +36,28 @@ using CsvRows = std::vector<std::array<std::string, N>>;
 
 namespace detail {
 template <std::size_t N, typename Reader, std::size_t... I>
-void read_all(Reader& in, const std::array<const char*, N>& columns, CsvRows<N>& rows, std::index_sequence<I...>) {
-  in.read_header(io::ignore_extra_column, columns[I]...);
+void read_all(Reader& in, const std::filesystem::path& file, const std::array<const char*, N>& columns,
+              const std::array<bool, N>& optional, CsvRows<N>& rows, std::index_sequence<I...>) {
+  in.read_header(io::ignore_extra_column | io::ignore_missing_column, columns[I]...);
+  for (std::size_t i = 0; i < N; ++i)
+    if (!optional[i] && !in.has_column(columns[i]))
+      throw ResultsError(file.string() + ": Missing column \"" + columns[i] + "\"");
   std::array<std::string, N> row;
-  while (in.read_row(row[I]...)) rows.push_back(row);
+  while (in.read_row(row[I]...)) rows.push_back(row);  // a missing optional column's cell stays ""
 }
 }  // namespace detail
 
-/// Every row of `file`, the cells of `columns` in that order.
+/// Every row of `file`, the cells of `columns` in that order. A column marked optional may be absent
+/// (a file written before the column existed): its cells are then empty.
 template <std::size_t N>
-CsvRows<N> read_csv_columns(const std::filesystem::path& file, const std::array<const char*, N>& columns) {
+CsvRows<N> read_csv_columns(const std::filesystem::path& file, const std::array<const char*, N>& columns,
+                            const std::array<bool, N>& optional = {}) {
   CsvRows<N> rows;
   std::error_code ec;
   if (!std::filesystem::is_regular_file(file, ec)) throw ResultsError(file.string() + ": no such file");
   try {
     io::CSVReader<N, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>> in(file.string());
-    detail::read_all<N>(in, columns, rows, std::make_index_sequence<N>{});
+    detail::read_all<N>(in, file, columns, optional, rows, std::make_index_sequence<N>{});
   } catch (const io::error::base& e) {
     throw ResultsError(file.string() + ": " + e.what());
   }

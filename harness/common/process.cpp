@@ -94,11 +94,11 @@ PipedChild::PipedChild(const std::string& exe, const std::vector<std::string>& a
   auto before_exec = bp::extend::on_exec_setup = [o](auto&) {
     if (o.own_process_group) ::setpgid(0, 0);
     if (o.die_with_parent) ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (o.cpu >= 0) {
-      cpu_set_t one;
-      CPU_ZERO(&one);
-      CPU_SET(o.cpu, &one);
-      ::sched_setaffinity(0, sizeof one, &one);  // best effort: unpinned if refused
+    if (!o.cpus.empty()) {
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      for (int cpu : o.cpus) CPU_SET(cpu, &set);
+      ::sched_setaffinity(0, sizeof set, &set);  // best effort: unpinned if refused
     }
   };
   std::error_code ec;
@@ -118,9 +118,18 @@ pid_t PipedChild::pid() const { return static_cast<pid_t>(impl_->child.id()); }
 std::istream& PipedChild::out() { return impl_->out; }
 std::istream& PipedChild::err() { return impl_->err; }
 
-void PipedChild::send_last_line(const std::string& line) {
+void PipedChild::send_line(const std::string& line) {
   impl_->in << line << std::endl;
-  impl_->in.pipe().close();
+  impl_->in.clear();  // a child that is gone (EPIPE: SIGPIPE is ignored) fails the stream, not us
+}
+
+void PipedChild::close_input() {
+  if (impl_->in.pipe().is_open()) impl_->in.pipe().close();
+}
+
+void PipedChild::send_last_line(const std::string& line) {
+  send_line(line);
+  close_input();
 }
 
 void PipedChild::forget() { impl_->child.detach(); }

@@ -60,7 +60,7 @@ class PipedChild {
     bool stdin_pipe = true;        ///< false: stdin is /dev/null
     bool own_process_group = false;  ///< setpgid(0, 0) in the child before exec
     bool die_with_parent = false;    ///< PR_SET_PDEATHSIG SIGKILL in the child before exec
-    int cpu = -1;                    ///< >= 0: pin the child to this CPU before exec (best effort)
+    std::vector<int> cpus;           ///< not empty: pin the child to these CPUs before exec (best effort)
   };
   /// Throws CommandError naming `exe` when it cannot be started.
   PipedChild(const std::string& exe, const std::vector<std::string>& args, const Options& options);
@@ -71,7 +71,11 @@ class PipedChild {
   pid_t pid() const;
   std::istream& out();
   std::istream& err();
-  /// Writes `line` and a newline to the child's stdin, then closes it (the child sees end of file).
+  /// Writes `line` and a newline to the child's stdin (a child that is gone is not an error).
+  void send_line(const std::string& line);
+  /// Closes the child's stdin: it sees end of file.
+  void close_input();
+  /// send_line, then close_input.
   void send_last_line(const std::string& line);
   /// The child was reaped by the owner (or is left behind on purpose): never wait for or kill it.
   void forget();

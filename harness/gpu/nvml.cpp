@@ -32,6 +32,31 @@ struct nvmlSample_t {
     signed long long sllVal;
   } sampleValue;
 };
+// GPM (nvml.h of CUDA 12+): samples are opaque handles; a metrics request names its metrics by id.
+using nvmlGpmSample_t = struct nvmlGpmSample_st*;
+struct nvmlGpmSupport_t {
+  unsigned version;
+  unsigned isSupportedDevice;
+};
+struct nvmlGpmMetric_t {
+  unsigned metricId;
+  nvmlReturn_t nvmlReturn;
+  double value;
+  struct {
+    char* shortName;
+    char* longName;
+    char* unit;
+  } metricInfo;
+};
+constexpr unsigned kGpmMetricSlots = 333;  // nvml.h's NVML_GPM_METRIC_MAX (driver 550+); we ask for 3
+struct nvmlGpmMetricsGet_t {
+  unsigned version;
+  unsigned numMetrics;
+  nvmlGpmSample_t sample1, sample2;
+  nvmlGpmMetric_t metrics[kGpmMetricSlots];
+};
+constexpr unsigned NVML_GPM_SUPPORT_VERSION = 1, NVML_GPM_METRICS_GET_VERSION = 1;
+constexpr unsigned NVML_GPM_METRIC_SM_UTIL = 2, NVML_GPM_METRIC_SM_OCCUPANCY = 3, NVML_GPM_METRIC_DRAM_BW_UTIL = 10;
 constexpr int NVML_GPU_UTILIZATION_SAMPLES = 1;
 constexpr int NVML_VALUE_TYPE_UNSIGNED_INT = 1;
 constexpr nvmlReturn_t NVML_SUCCESS = 0;
@@ -94,6 +119,16 @@ struct Nvml::Api {
   nvmlReturn_t (*temperature)(nvmlDevice_t, int, unsigned*) = nullptr;
   nvmlReturn_t (*clock_events)(nvmlDevice_t, unsigned long long*) = nullptr;
   nvmlReturn_t (*get_samples)(nvmlDevice_t, int, unsigned long long, int*, unsigned*, nvmlSample_t*) = nullptr;
+  nvmlReturn_t (*gpm_support)(nvmlDevice_t, nvmlGpmSupport_t*) = nullptr;
+  nvmlReturn_t (*gpm_alloc)(nvmlGpmSample_t*) = nullptr;
+  nvmlReturn_t (*gpm_free)(nvmlGpmSample_t) = nullptr;
+  nvmlReturn_t (*gpm_get)(nvmlDevice_t, nvmlGpmSample_t) = nullptr;
+  nvmlReturn_t (*gpm_metrics)(nvmlGpmMetricsGet_t*) = nullptr;
+  // GPM state: probed once; two samples, the window's start and end.
+  mutable bool gpm_probed = false;
+  mutable std::string gpm_reason;
+  mutable nvmlGpmSample_t gpm_first = nullptr, gpm_second = nullptr;
+  mutable bool gpm_open = false;
 
   void check(nvmlReturn_t rc, const char* call) const {
     if (rc != NVML_SUCCESS) throw NvmlError(std::string(call) + ": " + error_string(rc));
@@ -139,6 +174,11 @@ std::unique_ptr<Nvml> Nvml::open(std::string& why) {
     api->temperature = resolve_optional<decltype(api->temperature)>(api->lib, "nvmlDeviceGetTemperature");
     api->clock_events = resolve_optional<decltype(api->clock_events)>(api->lib, "nvmlDeviceGetCurrentClocksEventReasons");
     api->get_samples = resolve_optional<decltype(api->get_samples)>(api->lib, "nvmlDeviceGetSamples");
+    api->gpm_support = resolve_optional<decltype(api->gpm_support)>(api->lib, "nvmlGpmQueryDeviceSupport");
+    api->gpm_alloc = resolve_optional<decltype(api->gpm_alloc)>(api->lib, "nvmlGpmSampleAlloc");
+    api->gpm_free = resolve_optional<decltype(api->gpm_free)>(api->lib, "nvmlGpmSampleFree");
+    api->gpm_get = resolve_optional<decltype(api->gpm_get)>(api->lib, "nvmlGpmSampleGet");
+    api->gpm_metrics = resolve_optional<decltype(api->gpm_metrics)>(api->lib, "nvmlGpmMetricsGet");
     if (!api->clock_events)  // its name before CUDA 12.2's drivers
       api->clock_events = resolve_optional<decltype(api->clock_events)>(api->lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
   } catch (const NvmlError& e) {
@@ -181,6 +221,8 @@ std::unique_ptr<Nvml> Nvml::open(std::string& why) {
 Nvml::Nvml(std::unique_ptr<Api> api) : api_(std::move(api)) {}
 
 Nvml::~Nvml() {
+  if (api_->gpm_first) api_->gpm_free(api_->gpm_first);
+  if (api_->gpm_second) api_->gpm_free(api_->gpm_second);
   api_->shutdown();  // nothing useful to do with a failure here
   dlclose(api_->lib);
 }
@@ -294,6 +336,55 @@ std::uint64_t Nvml::memory_free_bytes() const {
   nvmlMemory_t mem{};
   api_->check(api_->memory(api_->device, &mem), "nvmlDeviceGetMemoryInfo");
   return mem.free;
+}
+
+std::string Nvml::gpm_unavailable() const {
+  const Api& a = *api_;
+  if (a.gpm_probed) return a.gpm_reason;
+  a.gpm_probed = true;
+  auto fail = [&a](const std::string& why) -> std::string { return a.gpm_reason = why; };
+  if (!a.gpm_support || !a.gpm_alloc || !a.gpm_free || !a.gpm_get || !a.gpm_metrics)
+    return fail("this driver's NVML has no GPM functions");
+  nvmlGpmSupport_t support{NVML_GPM_SUPPORT_VERSION, 0};
+  if (const nvmlReturn_t rc = a.gpm_support(a.device, &support); rc != NVML_SUCCESS)
+    return fail(std::string("nvmlGpmQueryDeviceSupport: ") + a.error_string(rc));
+  if (!support.isSupportedDevice) return fail("this GPU has no GPM metrics (Hopper and newer have them)");
+  if (const nvmlReturn_t rc = a.gpm_alloc(&a.gpm_first); rc != NVML_SUCCESS)
+    return fail(std::string("nvmlGpmSampleAlloc: ") + a.error_string(rc));
+  if (const nvmlReturn_t rc = a.gpm_alloc(&a.gpm_second); rc != NVML_SUCCESS)
+    return fail(std::string("nvmlGpmSampleAlloc: ") + a.error_string(rc));
+  if (const nvmlReturn_t rc = a.gpm_get(a.device, a.gpm_first); rc != NVML_SUCCESS)
+    return fail(std::string("nvmlGpmSampleGet: ") + a.error_string(rc));  // e.g. no permission to profile
+  return a.gpm_reason;  // ""
+}
+
+bool Nvml::gpm_begin() const {
+  const Api& a = *api_;
+  if (!gpm_unavailable().empty()) return false;
+  a.gpm_open = a.gpm_get(a.device, a.gpm_first) == NVML_SUCCESS;
+  return a.gpm_open;
+}
+
+std::optional<GpmMetrics> Nvml::gpm_end() const {
+  const Api& a = *api_;
+  if (!a.gpm_open) return std::nullopt;
+  a.gpm_open = false;
+  if (a.gpm_get(a.device, a.gpm_second) != NVML_SUCCESS) return std::nullopt;
+  auto request = std::make_unique<nvmlGpmMetricsGet_t>();
+  *request = nvmlGpmMetricsGet_t{};
+  request->version = NVML_GPM_METRICS_GET_VERSION;
+  request->numMetrics = 3;
+  request->sample1 = a.gpm_first;
+  request->sample2 = a.gpm_second;
+  request->metrics[0].metricId = NVML_GPM_METRIC_SM_UTIL;
+  request->metrics[1].metricId = NVML_GPM_METRIC_SM_OCCUPANCY;
+  request->metrics[2].metricId = NVML_GPM_METRIC_DRAM_BW_UTIL;
+  if (a.gpm_metrics(request.get()) != NVML_SUCCESS) return std::nullopt;
+  auto fraction = [&request](int i) {
+    const nvmlGpmMetric_t& m = request->metrics[i];
+    return m.nvmlReturn == NVML_SUCCESS && std::isfinite(m.value) ? m.value / 100.0 : NAN;
+  };
+  return GpmMetrics{fraction(0), fraction(1), fraction(2)};
 }
 
 }  // namespace bench_mps::harness

@@ -4,6 +4,7 @@
 // checked; a query the GPU does not support comes back empty, any other failure throws NvmlError.
 #include "harness/gpu/wing.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -48,6 +49,15 @@ struct GpuSample {
   std::optional<double> power_w;
 };
 
+/// GPU performance metrics (NVML's GPM, Hopper and newer) over a window, as fractions in [0, 1]:
+/// unlike NVML's utilisation (the share of time *any* kernel ran, ~100% even for a kernel on 4 of
+/// 132 SMs), these say how much of the GPU worked. NaN where the driver gave no value.
+struct GpmMetrics {
+  double sm_util = NAN;       ///< NVML_GPM_METRIC_SM_UTIL: SMs busy, averaged over SMs and time
+  double sm_occupancy = NAN;  ///< NVML_GPM_METRIC_SM_OCCUPANCY: resident warps over the maximum
+  double dram_bw_util = NAN;  ///< NVML_GPM_METRIC_DRAM_BW_UTIL: DRAM bandwidth used over the peak
+};
+
 /// One of the driver's own utilisation samples: the percent of its sampling period (which ends at
 /// t_ns, CLOCK_MONOTONIC) during which a kernel ran.
 struct UtilSample {
@@ -72,6 +82,14 @@ class Nvml {
   /// The driver's utilisation samples (nvmlDeviceGetSamples) taken after `since_ns` (CLOCK_MONOTONIC),
   /// oldest first; empty where the driver keeps none or their clock cannot be matched to ours.
   std::vector<UtilSample> utilization_samples(std::int64_t since_ns) const;
+
+  /// Why GPM metrics cannot be read on this GPU (driver too old, GPU before Hopper, no permission),
+  /// or "" when they can. Probed once, with two samples.
+  std::string gpm_unavailable() const;
+  /// Starts a GPM window with a first sample; false where GPM is unavailable.
+  bool gpm_begin() const;
+  /// Ends the window gpm_begin() started: the metrics over it (empty where the driver gave none).
+  std::optional<GpmMetrics> gpm_end() const;
 
  private:
   struct Api;

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cctype>
 #include <climits>
+#include <cmath>
+#include <cstdint>
 #include <set>
 
 #include "harness/common/cli_checks.hpp"
@@ -52,22 +54,141 @@ std::vector<int> parse_procs(const std::string& text, const std::string& what) {
   return procs;
 }
 
+namespace {
+
+/// "512M", "2G", "1.5G": bytes (> 0).
+std::uint64_t parse_size(const std::string& text, const std::string& what) {
+  std::size_t used = 0;
+  double number = 0;
+  try {
+    number = std::stod(text, &used);
+  } catch (const std::exception&) {
+    throw UsageError(what + ": '" + text + "' is not a size such as 512M or 2G");
+  }
+  const std::string unit = text.substr(used);
+  const double scale = unit == "G" ? 1024.0 * 1024 * 1024 : unit == "M" ? 1024.0 * 1024 : 0;
+  if (scale == 0 || !(number > 0) || !std::isfinite(number) || number * scale > 1e15)
+    throw UsageError(what + ": '" + text + "' is not a size such as 512M or 2G");
+  return static_cast<std::uint64_t>(number * scale);
+}
+
+std::string size_name(std::uint64_t bytes) {
+  return bytes % (1ull << 30) == 0 ? std::to_string(bytes >> 30) + "G" : std::to_string(bytes >> 20) + "M";
+}
+
+/// "a/b/c" as integers in [lo, hi].
+std::vector<int> parse_int_list(const std::string& text, int lo, int hi, const std::string& what) {
+  std::vector<int> out;
+  for (const std::string& item : split(text, '/')) {
+    if (!all_digits(item) || item.size() > 6 || std::stoi(item) < lo || std::stoi(item) > hi)
+      throw UsageError(what + ": '" + item + "' must be an integer in " + std::to_string(lo) + ".." + std::to_string(hi));
+    out.push_back(std::stoi(item));
+  }
+  return out;
+}
+
+template <class T, class F>
+std::string join_list(const std::vector<T>& v, F name) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? "/" : "") + name(v[i]);
+  return out;
+}
+
+Mode parse_mode(const std::string& item) {
+  const std::string what = "--modes: '" + item + "'";
+  const std::vector<std::string> parts = split(item, '+');
+  const std::string base = parts.front();
+  const auto colon = base.find(':');
+  const std::string kind = base.substr(0, colon);
+  const std::string arg = colon == std::string::npos ? "" : base.substr(colon + 1);
+  if (colon != std::string::npos && arg.empty()) throw UsageError(what + ": nothing after ':'");
+  Mode m;
+  if (kind == "timeslice" && arg.empty()) {
+    m.kind = ModeKind::timeslice;
+  } else if (kind == "mps") {
+    m.kind = ModeKind::mps;
+    m.mps = true;
+    if (arg == "auto") {
+      m.auto_pct = true;
+    } else if (arg.find('/') != std::string::npos) {
+      m.client_pcts = parse_int_list(arg, 1, 100, what + ": active thread percentages");
+    } else if (!arg.empty()) {
+      m.active_thread_pct = parse_int_list(arg, 1, 100, what + ": the active thread percentage").front();
+    }
+  } else if (kind == "streams") {
+    m.kind = ModeKind::streams;
+    if (!arg.empty()) m.max_connections = parse_int_list(arg, 1, 32, what + ": CUDA_DEVICE_MAX_CONNECTIONS").front();
+  } else if (kind == "threads" && arg.empty()) {
+    m.kind = ModeKind::threads;
+  } else if (kind == "green") {
+    m.kind = ModeKind::green;
+    if (!arg.empty()) m.green_sms = parse_int_list(arg, 1, 100000, what + ": SMs per green context").front();
+  } else {
+    throw UsageError("--modes: unknown mode '" + item +
+                     "' (known: timeslice, mps, mps:<percent>, mps:auto, mps:<p0>/<p1>/..., streams[:<connections>], "
+                     "threads, green[:<sms>]; MPS options +prio, +prio=<p0>/..., +mem=<size>/...)");
+  }
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    const std::string& opt = parts[i];
+    if (!m.mps) throw UsageError(what + ": '+" + opt + "' applies to MPS modes only");
+    if (opt == "prio") {
+      if (!m.client_priorities.empty()) throw UsageError(what + ": priority given twice");
+      m.client_priorities = {0, 1};  // the first client (the foreground of --scenario interference) first
+    } else if (opt.rfind("prio=", 0) == 0) {
+      if (!m.client_priorities.empty()) throw UsageError(what + ": priority given twice");
+      m.client_priorities = parse_int_list(opt.substr(5), 0, 1, what + ": client priorities (0 normal, 1 below normal)");
+    } else if (opt.rfind("mem=", 0) == 0) {
+      if (!m.client_mem_limits.empty()) throw UsageError(what + ": memory limit given twice");
+      for (const std::string& size : split(opt.substr(4), '/')) m.client_mem_limits.push_back(parse_size(size, what));
+    } else {
+      throw UsageError(what + ": unknown MPS option '+" + opt + "' (known: +prio, +prio=<p0>/..., +mem=<size>/...)");
+    }
+  }
+  // The canonical name: the same mode always gets the same name (results pair on it).
+  if (m.kind == ModeKind::timeslice) m.name = "timeslice";
+  if (m.kind == ModeKind::threads) m.name = "threads";
+  if (m.kind == ModeKind::streams) m.name = "streams" + (m.max_connections ? ":" + std::to_string(m.max_connections) : "");
+  if (m.kind == ModeKind::green) m.name = "green" + (m.green_sms ? ":" + std::to_string(m.green_sms) : "");
+  if (m.mps) {
+    m.name = "mps";
+    if (m.auto_pct) m.name += ":auto";
+    if (m.active_thread_pct) m.name += ":" + std::to_string(m.active_thread_pct);
+    if (!m.client_pcts.empty()) m.name += ":" + join_list(m.client_pcts, [](int v) { return std::to_string(v); });
+    if (m.client_priorities == std::vector<int>{0, 1}) {
+      m.name += "+prio";
+    } else if (!m.client_priorities.empty()) {
+      m.name += "+prio=" + join_list(m.client_priorities, [](int v) { return std::to_string(v); });
+    }
+    if (!m.client_mem_limits.empty()) m.name += "+mem=" + join_list(m.client_mem_limits, size_name);
+  }
+  return m;
+}
+
+/// In-process modes run workloads in one process: not exec (a program of its own), and for streams
+/// only workloads that can enqueue a task without waiting on the host.
+void check_modes_fit_workloads(const SweepSpec& spec) {
+  for (const Mode& m : spec.modes) {
+    if (!m.in_process()) continue;
+    if (spec.scenario == "fault") throw UsageError("--modes " + m.name + ": the fault scenario runs processes (timeslice, mps)");
+    for (const std::string& w : spec.workloads) {
+      if (w == "exec") throw UsageError("--modes " + m.name + ": exec runs your program as a process of its own; use timeslice or mps");
+      if (m.kind == ModeKind::green && w == "cpu") throw UsageError("--modes " + m.name + ": green contexts need a GPU workload");
+      const bool async = w == "spin" || w == "membw" || w == "cpu" ||
+                         (w == "mlp" && spec.params.mlp.profile == kernels::MlpProfile::gpu_bound && !spec.params.mlp.read_loss);
+      if (m.kind == ModeKind::streams && !async)
+        throw UsageError("--modes " + m.name + ": " + w +
+                         " waits on the host within a task, so one thread cannot feed several streams of it "
+                         "(streams runs spin, membw, mlp's gpu-bound profile); use threads");
+    }
+  }
+}
+
+}  // namespace
+
 std::vector<Mode> parse_modes(const std::string& text) {
   std::vector<Mode> modes;
   for (const std::string& item : list_items(text, "--modes")) {
-    Mode m;
-    if (item == "timeslice") {
-      m = {"timeslice", false, 0};
-    } else if (item == "mps") {
-      m = {"mps", true, 0};
-    } else if (item.rfind("mps:", 0) == 0) {
-      const std::string pct = item.substr(4);
-      if (!all_digits(pct) || pct.size() > 3 || std::stoi(pct) < 1 || std::stoi(pct) > 100)
-        throw UsageError("--modes: '" + item + "': the active thread percentage must be an integer in 1..100");
-      m = {"mps:" + std::to_string(std::stoi(pct)), true, std::stoi(pct)};
-    } else {
-      throw UsageError("--modes: unknown mode '" + item + "' (known: timeslice, mps, mps:<percent>)");
-    }
+    const Mode m = parse_mode(item);
     for (const Mode& other : modes)
       if (other.name == m.name) throw UsageError("--modes: '" + m.name + "' is listed twice");
     modes.push_back(m);
@@ -92,13 +213,21 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
   const std::string sweep = "sweep";
   app.add_option("--procs", raw.procs, "numbers of worker processes sharing the GPU, e.g. 1,4,10")
       ->group(sweep)->capture_default_str();
-  app.add_option("--modes", raw.modes, "timeslice, mps, mps:<percent> (MPS with an active-thread limit)")
+  app.add_option("--modes", raw.modes,
+                 "timeslice; mps, mps:<percent>, mps:auto (100/N each), mps:<p0>/<p1>/... (per client), with "
+                 "+prio (client 0 first), +prio=<p0>/..., +mem=<size>/... (pinned memory limit per client); "
+                 "in one process: streams[:<connections>], threads, green[:<sms>]")
       ->group(sweep)->capture_default_str();
   raw.workloads_option =
       app.add_option("--workloads", raw.workloads,
-                     "spin, mlp, exec (your --command) (default spin,mlp; spin for --scenario fault)")->group(sweep);
+                     "spin, mlp, membw, filler, mlp-infer, exec (your --command) (default spin,mlp; spin for "
+                     "--scenario fault)")->group(sweep);
   app.add_option("--repeats", spec.repeats, "repeats of every configuration (see README: why 5)")
       ->check(whole_in(1, 1000))->group(sweep)->capture_default_str();
+  app.add_option("--rounds", spec.rounds,
+                 "repeats one set of worker processes runs, one start barrier each (default: half the repeats, "
+                 "rounded up; 1 for exec, mlp's seed001 profile and the fault scenario)")
+      ->check(whole_in(1, 1000))->group(sweep);
   auto* tasks = app.add_option("--tasks", spec.tasks, "timed tasks per worker (default: per workload)")
                     ->check(whole_in(1, 100000000))->group(sweep);
   auto* duration = app.add_option("--duration", spec.duration_s, "run each worker this many seconds instead")
@@ -110,8 +239,15 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
   auto* out = app.add_option("--out", spec.out_dir, "results folder (default results/<date>-<gpu>)")->group(sweep);
   app.add_option("--resume", raw.resume_dir, "continue the interrupted sweep in this results folder")
       ->group(sweep)->excludes(out);
-  app.add_option("--scenario", spec.scenario, "sweep, or fault: N-1 victims beside one worker that faults")
-      ->check(CLI::IsMember({"sweep", "fault"}))->group(sweep)->capture_default_str();
+  app.add_option("--scenario", spec.scenario,
+                 "sweep; fault: N-1 victims beside one worker that faults; interference: one --foreground job "
+                 "beside N-1 --background jobs")
+      ->check(CLI::IsMember({"sweep", "fault", "interference"}))->group(sweep)->capture_default_str();
+  app.add_option("--foreground", spec.foreground,
+                 "interference: the job whose latency or throughput is protected (mlp-infer, mlp, spin, membw, exec)")
+      ->check(CLI::IsMember({"mlp-infer", "mlp", "spin", "membw", "exec"}))->group(sweep)->capture_default_str();
+  app.add_option("--background", spec.background, "interference: the N-1 jobs beside it (filler, spin, membw, mlp, exec)")
+      ->check(CLI::IsMember({"filler", "spin", "membw", "mlp", "exec"}))->group(sweep)->capture_default_str();
   app.add_flag("--set-exclusive", spec.set_exclusive,
                "switch the GPU to EXCLUSIVE_PROCESS for MPS blocks and back (root; for machines you own)")
       ->group(sweep);
@@ -123,7 +259,7 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
       ->check(finite_in(0.1, 86400.0))->group(limits)->capture_default_str();
   app.add_option("--mps-max-clients", spec.mps_max_clients, "clients one MPS server accepts (48 on Volta and newer)")
       ->check(whole_in(1, 1024))->group(limits)->capture_default_str();
-  app.add_option("--settle", spec.settle_s, "idle seconds before every run (lets the last run's teardown finish)")
+  app.add_option("--settle", spec.settle_s, "idle seconds before every set of workers (after the last set's exit)")
       ->check(finite_in(0.0, 600.0))->group(limits)->capture_default_str();
   app.add_flag("!--no-pin", spec.pin_cpus, "do not pin each worker to its own CPU core")->group(limits);
   app.add_option("--worker", spec.worker_exe, "worker executable (default: bench_worker beside bench_mps)")->group("");
@@ -135,7 +271,15 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
   spec.procs = parse_procs(raw.procs);
   spec.modes = parse_modes(raw.modes);
   const bool workloads_given = raw.workloads_option && raw.workloads_option->count() > 0;
-  spec.workloads = parse_workloads(workloads_given ? raw.workloads : (spec.scenario == "fault" ? "spin" : "spin,mlp"));
+  if (spec.scenario == "interference") {
+    if (workloads_given) throw UsageError("--workloads: the interference scenario runs --foreground and --background");
+    if (spec.foreground == "exec" && spec.background == "exec")
+      throw UsageError("--foreground/--background: one --command serves only one of them");
+    spec.workloads = {spec.foreground};
+    if (spec.background != spec.foreground) spec.workloads.push_back(spec.background);
+  } else {
+    spec.workloads = parse_workloads(workloads_given ? raw.workloads : (spec.scenario == "fault" ? "spin" : "spin,mlp"));
+  }
   if (!raw.resume_dir.empty()) {
     spec.resume = true;
     spec.out_dir = raw.resume_dir;
@@ -147,6 +291,9 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
     if (m.mps && max_procs > spec.mps_max_clients)
       throw UsageError("--procs: " + std::to_string(max_procs) + " processes under " + m.name + " is more than the " +
                        std::to_string(spec.mps_max_clients) + " clients an MPS server accepts (--mps-max-clients)");
+  if (spec.scenario == "interference" && *std::min_element(spec.procs.begin(), spec.procs.end()) < 2)
+    throw UsageError("--scenario interference: every N in --procs must be at least 2 (one foreground, N-1 background)");
+  check_modes_fit_workloads(spec);
   const bool has_exec = std::find(spec.workloads.begin(), spec.workloads.end(), "exec") != spec.workloads.end();
   if (has_exec) {
     if (spec.scenario == "fault") throw UsageError("--scenario fault: runs our own spin workload, not exec");

@@ -5,6 +5,35 @@
 #include "harness/common/format.hpp"
 
 namespace bench_mps::harness {
+namespace {
+
+/// Entry i of a per-client list; clients past its end take its last entry.
+template <class T>
+T client_entry(const std::vector<T>& list, int i) {
+  return list[std::min(static_cast<std::size_t>(std::max(i, 0)), list.size() - 1)];
+}
+
+}  // namespace
+
+int Mode::client_active_thread_pct(int i, int n) const {
+  if (kind != ModeKind::mps) return 0;
+  if (auto_pct) return std::max(1, 100 / std::max(n, 1));
+  if (!client_pcts.empty()) return client_entry(client_pcts, i);
+  return active_thread_pct;
+}
+
+int Mode::client_priority(int i) const { return client_priorities.empty() ? -1 : client_entry(client_priorities, i); }
+
+std::uint64_t Mode::client_mem_limit(int i) const {
+  return client_mem_limits.empty() ? 0 : client_entry(client_mem_limits, i);
+}
+
+int Mode::uniform_active_thread_pct(int n) const {
+  const int first = client_active_thread_pct(0, n);
+  for (int i = 1; i < n; ++i)
+    if (client_active_thread_pct(i, n) != first) return -1;
+  return first;
+}
 
 int warmup_tasks(const SweepSpec& spec, const std::string& workload) {
   return spec.warmup >= 0 ? spec.warmup : default_warmup_tasks(workload, spec.params);
@@ -16,12 +45,23 @@ RunLength run_length(const SweepSpec& spec, const std::string& workload) {
   if (spec.tasks > 0) return {spec.tasks, 0};
   // Victims of the fault scenario run long enough to be measured well after the fault.
   if (spec.scenario == "fault") return {workload == "mlp" ? 500 : 100, 0};
+  // The interference scenario's jobs run side by side for one time, long enough for a tail latency.
+  if (spec.scenario == "interference") return {0, 3.0};
   if (workload == "spin") return {30, 0};  // 30 x 100 launches x 100 us = 0.3 s alone, 3.2 s for 10 time-sliced
   // mlp runs for a time, not a count: a fixed count is 50 ms alone but 1.2 s for 10 time-sliced, and a
   // 50 ms run can lose 7% to one 15 ms hiccup of the machine. 0.5 s for every N keeps that below 2%.
   if (workload == "mlp" && spec.params.mlp.profile == kernels::MlpProfile::seed001) return {1, 0};  // one epoch
-  if (workload == "mlp") return {0, 0.5};
+  if (workload == "mlp" || workload == "membw") return {0, 0.5};
+  // The filler's load is read from NVML, whose samples cover 1/6 s to 1 s each: 3 s gives several.
+  if (workload == "filler") return {0, 3.0};
+  if (workload == "mlp-infer") return {0, 2.0};  // 400 requests at the default 200 per second
   return {50, 0};  // cpu: 50 x 2 ms
+}
+
+int rounds_per_set(const SweepSpec& spec, const std::string& workload) {
+  if (spec.scenario == "fault" || !workload_allows_rounds(workload, spec.params)) return 1;
+  if (spec.scenario == "interference" && !workload_allows_rounds(spec.foreground, spec.params)) return 1;
+  return std::min(spec.repeats, spec.rounds > 0 ? spec.rounds : (spec.repeats + 1) / 2);
 }
 
 std::string RunSpec::run_id() const {
@@ -29,42 +69,87 @@ std::string RunSpec::run_id() const {
          (scenario.empty() ? "" : "-" + scenario);
 }
 
+std::vector<RunSpec> ModeBlock::runs() const {
+  std::vector<RunSpec> out;
+  for (const WorkerSetPlan& s : sets) out.insert(out.end(), s.runs.begin(), s.runs.end());
+  return out;
+}
+
 std::vector<ModeBlock> plan_sweep(const SweepSpec& spec) {
   std::vector<int> procs = spec.procs;
   std::sort(procs.begin(), procs.end());
+  // Group size: the largest number of rounds any workload of the sweep runs per set.
+  int group = 1;
+  const std::vector<std::string> workloads =
+      spec.scenario == "interference" ? std::vector<std::string>{spec.foreground} : spec.workloads;
+  for (const std::string& w : workloads) group = std::max(group, rounds_per_set(spec, w));
+
   std::vector<ModeBlock> blocks;
   int index = 0;
-  for (int repeat = 1; repeat <= spec.repeats; ++repeat) {
-    for (const Mode& mode : spec.modes) {
-      ModeBlock block{mode, repeat, {}};
-      for (const std::string& workload : spec.workloads) {
-        for (int n : procs) {
-          RunSpec run;
-          run.repeat = repeat;
-          run.workload = workload;
-          run.params = workload_params_string(workload, spec.params);
-          run.mode = mode;
-          const RunLength length = run_length(spec, workload);
-          run.tasks = length.tasks;
-          run.duration_s = length.duration_s;
-          if (spec.scenario != "fault") {
-            run.index = index++;
-            run.procs = n;
-            block.runs.push_back(run);
-            continue;
-          }
-          if (n < 2) continue;  // a fault scenario needs a victim and a faulter
-          run.index = index++;
-          run.procs = n - 1;
-          run.scenario = "fault_baseline";
-          block.runs.push_back(run);
-          run.index = index++;
-          run.procs = n;
-          run.scenario = "fault";
-          run.params += ";fault_delay_ms=" + fmt_num(spec.params.fault_delay_ms);
-          block.runs.push_back(run);
+  auto run_of = [&](const std::string& workload, const Mode& mode, int repeat, int n, const std::string& scenario) {
+    RunSpec run;
+    run.repeat = repeat;
+    run.workload = workload;
+    run.params = workload_params_string(workload, spec.params);
+    run.mode = mode;
+    run.procs = n;
+    run.scenario = scenario;
+    const RunLength length = run_length(spec, workload);
+    run.tasks = length.tasks;
+    run.duration_s = length.duration_s;
+    return run;
+  };
+  // One set per configuration and group when its workload shares processes between repeats, else
+  // one set per repeat; each set's runs get their indices in plan order.
+  auto add = [&](ModeBlock& block, int first, int last, const std::vector<RunSpec>& per_repeat_template) {
+    for (const RunSpec& t : per_repeat_template) {
+      const bool shared = rounds_per_set(spec, t.workload) > 1 &&
+                          (t.background.empty() || rounds_per_set(spec, t.background) > 1);
+      WorkerSetPlan set;
+      for (int r = first; r <= last; ++r) {
+        RunSpec run = t;
+        run.repeat = r;
+        run.index = index++;
+        set.runs.push_back(run);
+        if (!shared) {
+          block.sets.push_back(set);
+          set.runs.clear();
         }
       }
+      if (!set.runs.empty()) block.sets.push_back(set);
+    }
+  };
+
+  for (int first = 1, g = 1; first <= spec.repeats; first += group, ++g) {
+    const int last = std::min(spec.repeats, first + group - 1);
+    for (const Mode& mode : spec.modes) {
+      ModeBlock block{mode, g, {}};
+      std::vector<RunSpec> templates;
+      if (spec.scenario == "interference") {
+        templates.push_back(run_of(spec.foreground, mode, 0, 1, "interference_fg"));
+        for (int n : procs) {
+          templates.push_back(run_of(spec.background, mode, 0, n - 1, "interference_bg"));
+          RunSpec mix = run_of(spec.foreground, mode, 0, n, "interference");
+          mix.background = spec.background;
+          mix.params += ";background=" + spec.background + "(" + workload_params_string(spec.background, spec.params) + ")";
+          templates.push_back(mix);
+        }
+      } else {
+        for (const std::string& workload : spec.workloads) {
+          for (int n : procs) {
+            if (spec.scenario != "fault") {
+              templates.push_back(run_of(workload, mode, 0, n, ""));
+              continue;
+            }
+            if (n < 2) continue;  // a fault scenario needs a victim and a faulter
+            templates.push_back(run_of(workload, mode, 0, n - 1, "fault_baseline"));
+            RunSpec fault = run_of(workload, mode, 0, n, "fault");
+            fault.params += ";fault_delay_ms=" + fmt_num(spec.params.fault_delay_ms);
+            templates.push_back(fault);
+          }
+        }
+      }
+      add(block, first, last, templates);
       blocks.push_back(block);
     }
   }

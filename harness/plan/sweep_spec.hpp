@@ -2,6 +2,7 @@
 // What one bench_mps invocation asked for, after validation, and the runs it plans.
 #include "harness/plan/wing.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -9,12 +10,43 @@
 
 namespace bench_mps::harness {
 
-/// How the workers share the GPU: time-sliced (no MPS), or as clients of a private MPS daemon,
-/// optionally limited to an active-thread percentage.
+/// How the N workload instances of a run share the GPU.
+enum class ModeKind {
+  timeslice,  ///< N processes, no MPS: the driver time-slices their contexts
+  mps,        ///< N processes as clients of a private MPS daemon
+  streams,    ///< one process, N instances on N streams fed by one host thread (Hyper-Q)
+  threads,    ///< one process, N host threads with a stream each
+  green,      ///< one process, N threads each in a green context of its own SM partition
+};
+
+/// A sharing mode, as `--modes` names it (the canonical name is `name`):
+///   timeslice | mps | mps:<pct> | mps:auto | mps:<p0>/<p1>/... | streams[:<connections>] | threads |
+///   green[:<sms>], and for the MPS ones options after '+': `+prio` (client 0 normal priority, the
+///   others below normal), `+prio=<p0>/<p1>/...` (0 normal, 1 below normal), `+mem=<size>/...`
+///   (a pinned device memory limit per client, e.g. 512M or 2G). In every per-client list, client i
+///   takes entry i and clients past its end take its last entry.
 struct Mode {
-  std::string name;           ///< "timeslice", "mps" or "mps:<pct>"
-  bool mps = false;
-  int active_thread_pct = 0;  ///< 0: no limit set
+  std::string name;           ///< canonical, e.g. "timeslice", "mps:50", "mps:auto+prio", "green:64"
+  ModeKind kind = ModeKind::timeslice;
+  bool mps = false;           ///< kind == mps
+  int active_thread_pct = 0;  ///< mps:<pct>: every client, and the daemon's default; 0: no limit set
+  bool auto_pct = false;      ///< mps:auto: each of N clients gets 100/N percent (the device plugin's rule)
+  std::vector<int> client_pcts;                 ///< mps:<p0>/<p1>/...
+  std::vector<int> client_priorities;           ///< +prio: CUDA_MPS_CLIENT_PRIORITY per client
+  std::vector<std::uint64_t> client_mem_limits; ///< +mem: bytes per client
+  int max_connections = 0;    ///< streams:<c>: CUDA_DEVICE_MAX_CONNECTIONS (0: the driver's default, 8)
+  int green_sms = 0;          ///< green:<sms>: SMs per instance (0: an equal share)
+
+  /// streams, threads, green: one process runs all N instances.
+  bool in_process() const { return kind == ModeKind::streams || kind == ModeKind::threads || kind == ModeKind::green; }
+  /// The active-thread percentage client `i` of `n` runs with; 0 where none is set.
+  int client_active_thread_pct(int i, int n) const;
+  /// CUDA_MPS_CLIENT_PRIORITY of client `i`; -1 where none is set.
+  int client_priority(int i) const;
+  /// Pinned device memory limit of client `i` in bytes; 0 where none is set.
+  std::uint64_t client_mem_limit(int i) const;
+  /// The same active-thread percentage for every client of a run with `n` (0: none); -1 when they differ.
+  int uniform_active_thread_pct(int n) const;
 };
 
 struct SweepSpec {
@@ -31,11 +63,16 @@ struct SweepSpec {
   double ready_timeout_s = 120;
   int mps_max_clients = 48;
   std::string worker_exe;  ///< empty: bench_worker beside bench_mps
-  std::string scenario = "sweep";  ///< "sweep", or "fault": N-1 victims beside one worker that faults
+  /// "sweep"; "fault": N-1 victims beside one worker that faults; "interference": one foreground job
+  /// beside N-1 background jobs.
+  std::string scenario = "sweep";
   bool resume = false;     ///< continue the sweep already in out_dir
   bool set_exclusive = false;  ///< switch the GPU to EXCLUSIVE_PROCESS for MPS blocks (root; restored)
   bool pin_cpus = true;        ///< pin each worker to its own CPU core
-  double settle_s = 0.5;       ///< idle pause before every run, so one run's teardown cannot slow the next
+  double settle_s = 0.1;       ///< idle pause before every worker set, so one set's teardown cannot slow the next
+  int rounds = 0;              ///< repeats one worker set runs (GO rounds); 0: default_rounds()
+  std::string foreground = "mlp-infer";  ///< interference: the latency-critical (or training) job
+  std::string background = "filler";     ///< interference: the N-1 jobs beside it
   std::vector<std::string> argv;
 };
 
@@ -50,6 +87,11 @@ struct RunLength {
 /// --tasks or --duration if given, else the workload's default (see sweep_spec.cpp for why).
 RunLength run_length(const SweepSpec& spec, const std::string& workload);
 
+/// GO rounds (repeats) one set of worker processes runs: --rounds, else half the repeats rounded up
+/// (so every configuration is measured by at least two independent sets of processes, and the modes
+/// interleave twice), 1 for workloads that cannot share processes between repeats.
+int rounds_per_set(const SweepSpec& spec, const std::string& workload);
+
 struct RunSpec {
   int index = 0;        ///< position in the plan, from 0
   int repeat = 0;       ///< from 1
@@ -59,22 +101,37 @@ struct RunSpec {
   int procs = 1;
   long tasks = 0;       ///< per worker; 0 when duration-based
   double duration_s = 0; ///< per worker, from its first task; 0 when task-count based
-  std::string scenario; ///< "" for sweep runs; "fault" (victims + faulter) or "fault_baseline" (victims alone)
+  /// "" for sweep runs; "fault" (victims + faulter) or "fault_baseline" (victims alone);
+  /// "interference" (foreground + N-1 background), "interference_fg" (the foreground alone),
+  /// "interference_bg" (the N background jobs alone; `workload` is then the background's).
+  std::string scenario;
+  std::string background;  ///< interference: the background workload beside the foreground
   /// Stable identity of a run inside a results folder, e.g. "r2-mps:50-spin-n4", "r1-mps-spin-n4-fault".
   std::string run_id() const;
 };
 
-/// Consecutive runs under one mode (one MPS daemon serves a whole block).
-struct ModeBlock {
-  Mode mode;
-  int repeat = 0;
+/// Consecutive runs of one configuration (consecutive repeats) measured by one set of worker
+/// processes, one GO round each.
+struct WorkerSetPlan {
   std::vector<RunSpec> runs;
 };
 
-/// Repeats outermost, then modes, then workloads, then N ascending: repeats and modes interleave, so
-/// a slow drift of the GPU's clock cannot pass for a difference between modes, and every N=1 run
-/// (the "alone" reference) precedes the larger N of its block. In the fault scenario every N >= 2
-/// gives two runs: N-1 victims alone (fault_baseline), then the same victims beside a faulter.
+/// Consecutive worker sets under one mode: one MPS daemon serves a whole block.
+struct ModeBlock {
+  Mode mode;
+  int group = 0;  ///< from 1: which group of repeats
+  std::vector<WorkerSetPlan> sets;
+  /// Every run of the block, in order.
+  std::vector<RunSpec> runs() const;
+};
+
+/// Repeats are split into groups of rounds_per_set(); the plan goes group by group, then mode by mode,
+/// then workload, then N ascending: modes interleave with groups of repeats, so a slow drift of the
+/// GPU's clock cannot pass for a difference between modes, and every N=1 run (the "alone"
+/// reference) precedes the larger N of its repeat. In the fault scenario every N >= 2 gives two
+/// runs: N-1 victims alone (fault_baseline), then the same victims beside a faulter. In the
+/// interference scenario each repeat of a mode runs the foreground alone, then for every N the N-1
+/// background jobs alone and then beside the foreground.
 std::vector<ModeBlock> plan_sweep(const SweepSpec& spec);
 
 }  // namespace bench_mps::harness

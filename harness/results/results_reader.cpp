@@ -56,10 +56,14 @@ std::vector<Out> read_with_schema(const fs::path& file, const std::vector<Column
     throw std::logic_error("results schema: " + std::to_string(readable.size()) + " readable columns, reader expects " +
                            std::to_string(N));
   std::array<const char*, N> names{};
-  for (std::size_t i = 0; i < N; ++i) names[i] = readable[i]->name.c_str();
+  std::array<bool, N> optional{};
+  for (std::size_t i = 0; i < N; ++i) {
+    names[i] = readable[i]->name.c_str();
+    optional[i] = readable[i]->optional;
+  }
   std::vector<Out> out;
   std::size_t line = 1;
-  for (const auto& cells : read_csv_columns(file, names)) {
+  for (const auto& cells : read_csv_columns(file, names, optional)) {
     const std::string at = file.string() + " line " + std::to_string(++line);
     Out record;
     for (std::size_t i = 0; i < N; ++i) {

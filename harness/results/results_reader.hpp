@@ -3,6 +3,7 @@
 // Every defect is a ResultsError (exit 2) with one line naming the file and the problem.
 #include "harness/results/wing.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -31,6 +32,12 @@ struct SummaryRecord : RunConfig {
   double makespan_s = 0, throughput_tasks_per_s = 0, task_mean_ms = 0, task_p50_ms = 0, task_p99_ms = 0;
   double slowdown_vs_alone = 0, jain_fairness = 0, gpu_util_mean = 0, sm_clock_mean_mhz = 0, power_mean_w = 0;
   long sm_count_seen = 0;
+  // Columns newer than the first results folders (NaN when a file lacks them): see SummaryRow.
+  double gpm_sm_util = NAN, gpm_sm_occupancy = NAN, gpm_dram_bw_util = NAN;
+  double startup_s = NAN, settle_s = NAN, teardown_s = NAN;
+  double fg_latency_p50_ms = NAN, fg_latency_p95_ms = NAN, fg_latency_p99_ms = NAN, fg_throughput_per_s = NAN;
+  double fg_p99_vs_alone = NAN, fg_throughput_vs_alone = NAN, bg_throughput_per_s = NAN, bg_throughput_kept = NAN;
+  std::string scenario;  ///< "", fault_baseline, fault, interference_fg, interference_bg, interference
 };
 
 /// One row of runs.csv (one worker of one run).

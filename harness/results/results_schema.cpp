@@ -40,11 +40,18 @@ const std::vector<ConfigColumn>& config_schema() {
        [](RunConfig& r, const Cell& c) {  // after workload: older mlp rows hold the gpu-bound step
          r.params = r.workload == "mlp" && c.text.rfind("profile=", 0) != 0 ? "profile=gpu-bound;" + c.text : c.text;
        }},
-      {"mode", "", "`timeslice`, `mps`, `mps:<percent>`", [](const RunSpec& s) { return s.mode.name; },
+      {"mode", "",
+       "`timeslice`; `mps`, `mps:<percent>`, `mps:auto`, `mps:<p0>/<p1>/...` with `+prio`, `+mem=...`; `streams`, "
+       "`threads`, `green` (N instances in one process)",
+       [](const RunSpec& s) { return s.mode.name; },
        [](RunConfig& r, const Cell& c) { r.mode = c.text; }},
-      {"active_thread_pct", "%", "100 for `mps`, the percent for `mps:<p>`, empty when time-sliced",
+      {"active_thread_pct", "%",
+       "MPS modes: the percent every client ran with (100 for `mps`, 100/N for `mps:auto`), empty when the clients' "
+       "differ (runs.csv has each) and when not under MPS",
        [](const RunSpec& s) {
-         return s.mode.mps ? whole(s.mode.active_thread_pct ? s.mode.active_thread_pct : 100) : std::string();
+         if (!s.mode.mps) return std::string();
+         const int pct = s.mode.uniform_active_thread_pct(s.procs);
+         return pct < 0 ? std::string() : whole(pct ? pct : 100);
        },
        [](RunConfig& r, const Cell& c) { r.active_thread_pct = c.text.empty() ? 0 : static_cast<int>(c.whole()); }},
       {"procs", "", "N, worker processes sharing the GPU", [](const RunSpec& s) { return whole(s.procs); },
@@ -89,6 +96,14 @@ template <class F>
 S summary_real(const char* name, const char* unit, const char* meaning, F get, double SummaryRecord::*field) {
   return {name, unit, meaning, [get](const RunRecord& r) { return num(get(r.summary)); },
           [field](SummaryRecord& o, const Cell& c) { o.*field = c.real(); }};
+}
+
+/// A summary column newer than the first results folders: readable, empty (NaN) where a file lacks it.
+template <class F>
+S summary_newer(const char* name, const char* unit, const char* meaning, F get, double SummaryRecord::*field) {
+  S c = summary_real(name, unit, meaning, get, field);
+  c.optional = true;
+  return c;
 }
 
 bool fault_run(const RunRecord& r) { return r.summary.scenario == "fault"; }
@@ -158,8 +173,11 @@ const std::vector<Column<RunRecord, SummaryRecord>>& summary_schema() {
            [](SummaryRecord&, const Cell& c) { c.real(); }},
           {"sm_count_seen", "", "SMs the workers' contexts reported", [](const RunRecord& r) { return whole(r.summary.sm_count_seen); },
            [](SummaryRecord& o, const Cell& c) { o.sm_count_seen = c.whole(); }},
-          {"scenario", "", "empty, `fault_baseline` (the victims alone) or `fault` (the victims beside a faulter)",
-           [](const RunRecord& r) { return r.summary.scenario; }, {}},
+          {"scenario", "",
+           "empty, `fault_baseline` (the victims alone) or `fault` (the victims beside a faulter); `interference_fg` "
+           "(the foreground alone), `interference_bg` (the background jobs alone) or `interference` (side by side)",
+           [](const RunRecord& r) { return r.summary.scenario; },
+           [](SummaryRecord& o, const Cell& c) { o.scenario = c.text; }, true},
           {"victims", "", "fault: victim workers", [](const RunRecord& r) { return fault_run(r) ? whole(r.summary.victims) : ""; }, {}},
           {"victims_survived", "", "fault: victims that finished all their tasks",
            [](const RunRecord& r) { return fault_run(r) ? whole(r.summary.victims_survived) : ""; }, {}},
@@ -182,6 +200,45 @@ const std::vector<Column<RunRecord, SummaryRecord>>& summary_schema() {
            "fault: the NVIDIA Xid lines the run added to the kernel log (dmesg), `none in the kernel log`, or "
            "`kernel log not readable: <why>`",
            [](const RunRecord& r) { return r.summary.driver_messages; }, {}},
+          summary_newer("gpm_sm_util", "fraction",
+                        "GPM (Hopper and newer): the share of SMs busy, over SMs and the run's time (GO to the last "
+                        "worker's end); empty where GPM is unavailable (meta.json gpu.gpm says why)",
+                        [](const R& s) { return s.gpm_sm_util; }, &SummaryRecord::gpm_sm_util),
+          summary_newer("gpm_sm_occupancy", "fraction", "GPM: resident warps over the SMs' maximum, same window",
+                        [](const R& s) { return s.gpm_sm_occupancy; }, &SummaryRecord::gpm_sm_occupancy),
+          summary_newer("gpm_dram_bw_util", "fraction", "GPM: DRAM bandwidth used over its peak, same window",
+                        [](const R& s) { return s.gpm_dram_bw_util; }, &SummaryRecord::gpm_dram_bw_util),
+          summary_newer("startup_s", "s",
+                        "the harness's own time: spawning the run's worker set until every worker was READY "
+                        "(contexts, allocation, warm-up); 0 for the later runs (rounds) of a set",
+                        [](const R& s) { return s.startup_s; }, &SummaryRecord::startup_s),
+          summary_newer("settle_s", "s", "the idle pause before the run's worker set (--settle); 0 for later rounds",
+                        [](const R& s) { return s.settle_s; }, &SummaryRecord::settle_s),
+          summary_newer("teardown_s", "s",
+                        "closing the set's workers until they exited, on the set's last run; 0 before it",
+                        [](const R& s) { return s.teardown_s; }, &SummaryRecord::teardown_s),
+          summary_newer("fg_latency_p50_ms", "ms",
+                        "interference: the foreground's median latency (mlp-infer: a request's arrival to its "
+                        "completion; other workloads: the task time)",
+                        [](const R& s) { return s.fg_latency_p50_ms; }, &SummaryRecord::fg_latency_p50_ms),
+          summary_newer("fg_latency_p95_ms", "ms", "interference: the foreground's 95th percentile latency",
+                        [](const R& s) { return s.fg_latency_p95_ms; }, &SummaryRecord::fg_latency_p95_ms),
+          summary_newer("fg_latency_p99_ms", "ms", "interference: the foreground's 99th percentile latency",
+                        [](const R& s) { return s.fg_latency_p99_ms; }, &SummaryRecord::fg_latency_p99_ms),
+          summary_newer("fg_throughput_per_s", "1/s", "interference: the foreground's tasks (requests) per second",
+                        [](const R& s) { return s.fg_throughput_per_s; }, &SummaryRecord::fg_throughput_per_s),
+          summary_newer("fg_p99_vs_alone", "x",
+                        "interference: fg_latency_p99_ms over the foreground's alone (interference_fg, same mode and "
+                        "repeat); 1 = undisturbed",
+                        [](const R& s) { return s.fg_p99_vs_alone; }, &SummaryRecord::fg_p99_vs_alone),
+          summary_newer("fg_throughput_vs_alone", "x", "interference: fg_throughput_per_s over the foreground's alone",
+                        [](const R& s) { return s.fg_throughput_vs_alone; }, &SummaryRecord::fg_throughput_vs_alone),
+          summary_newer("bg_throughput_per_s", "1/s", "interference: the background jobs' tasks per second, together",
+                        [](const R& s) { return s.bg_throughput_per_s; }, &SummaryRecord::bg_throughput_per_s),
+          summary_newer("bg_throughput_kept", "x",
+                        "interference: bg_throughput_per_s over the same background jobs' alone (interference_bg, same "
+                        "mode and repeat): the share of their throughput they keep beside the foreground",
+                        [](const R& s) { return s.bg_throughput_kept; }, &SummaryRecord::bg_throughput_kept),
       });
   return cols;
 }
@@ -225,6 +282,17 @@ const std::vector<Column<WorkerCells, WorkerRecord>>& runs_schema() {
            [](const WorkerCells& w) { return num(w.worker.slowdown_vs_baseline); }, {}},
           {"post_fault_task_mean_ms", "ms", "fault victim: mean of its tasks that started after the faulter died",
            [](const WorkerCells& w) { return num(w.worker.post_fault_task_mean_ms); }, {}},
+          {"client_active_thread_pct", "%", "MPS: the CUDA_MPS_ACTIVE_THREAD_PERCENTAGE this client ran with; empty: none set",
+           [](const WorkerCells& w) {
+             return w.worker.client_active_thread_pct ? whole(w.worker.client_active_thread_pct) : std::string();
+           }, {}},
+          {"client_priority", "", "MPS: CUDA_MPS_CLIENT_PRIORITY (0 normal, 1 below normal); empty: none set",
+           [](const WorkerCells& w) { return w.worker.client_priority >= 0 ? whole(w.worker.client_priority) : std::string(); },
+           {}},
+          {"client_mem_limit_bytes", "bytes", "MPS: CUDA_MPS_PINNED_DEVICE_MEM_LIMIT of this client; empty: none set",
+           [](const WorkerCells& w) {
+             return w.worker.client_mem_limit_bytes ? whole(static_cast<long long>(w.worker.client_mem_limit_bytes)) : std::string();
+           }, {}},
       });
   return cols;
 }

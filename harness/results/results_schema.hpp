@@ -27,7 +27,7 @@ inline constexpr int kPlotDataFormatVersion = 1;
 
 /// How many columns of each file bench_mps reads back (fast-cpp-csv-parser wants the count at compile
 /// time); the reader checks them against the tables below.
-inline constexpr std::size_t kSummaryReadColumns = 23;
+inline constexpr std::size_t kSummaryReadColumns = 38;
 inline constexpr std::size_t kRunsReadColumns = 17;
 inline constexpr std::size_t kTasksReadColumns = 5;
 
@@ -49,6 +49,7 @@ struct Column {
   std::string meaning;
   std::function<std::string(const In&)> write;
   std::function<void(Out&, const Cell&)> read;
+  bool optional = false;  ///< read as empty from files written before the column existed
 };
 
 /// What one row of runs.csv, tasks.csv and timeline.csv is written from.

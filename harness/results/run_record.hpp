@@ -24,7 +24,10 @@ struct WorkerRow {
   bool mps_enabled = false;
   std::uint64_t mem_bytes = 0;
   std::string facts;  ///< what the workload reported at the end, "key=value;..." (e.g. loss_first, loss_last)
-  std::string role = "worker";       ///< worker | victim | faulter (fault scenario)
+  std::string role = "worker";       ///< worker | victim | faulter (fault) | foreground | background (interference)
+  int client_active_thread_pct = 0;  ///< MPS: CUDA_MPS_ACTIVE_THREAD_PERCENTAGE it ran with (0: none set)
+  int client_priority = -1;          ///< MPS: CUDA_MPS_CLIENT_PRIORITY (-1: none set)
+  std::uint64_t client_mem_limit_bytes = 0;  ///< MPS: CUDA_MPS_PINNED_DEVICE_MEM_LIMIT (0: none set)
   double slowdown_vs_baseline = NAN;  ///< victim: task_mean_ms / the victims' mean without the faulter
   double post_fault_task_mean_ms = NAN;  ///< victim: mean of the tasks that started after the faulter died
 };
@@ -54,6 +57,16 @@ struct SummaryRow {
   std::string mps_server_state;        ///< MPS: the server after the fault ("survived pid ...", "exited", ...)
   double mps_recovery_s = NAN;         ///< MPS: faulter's death to a new client's first finished task
   std::string driver_messages;         ///< fault: the Xid lines the run added to the kernel log, or why none
+  // GPM metrics (Hopper and newer) over the run's round, GO to the last worker's DONE; NaN if unavailable.
+  double gpm_sm_util = NAN, gpm_sm_occupancy = NAN, gpm_dram_bw_util = NAN;
+  // The harness's own time around the run: its worker set's start-up (spawn to every READY) and the settle
+  // pause before it, on the set's first run; the set's teardown on its last; 0 on the runs between.
+  double startup_s = NAN, settle_s = NAN, teardown_s = NAN;
+  // The interference scenario (NaN otherwise): the foreground's latency (arrival to completion for
+  // mlp-infer, the task time otherwise) and throughput, and the background's, beside each other;
+  // the ratios are against the foreground alone and the background jobs alone, same mode and repeat.
+  double fg_latency_p50_ms = NAN, fg_latency_p95_ms = NAN, fg_latency_p99_ms = NAN, fg_throughput_per_s = NAN;
+  double fg_p99_vs_alone = NAN, fg_throughput_vs_alone = NAN, bg_throughput_per_s = NAN, bg_throughput_kept = NAN;
 };
 
 struct TaskRow {

@@ -35,6 +35,9 @@ RunRecord make_run_record(const RunSpec& spec, const PoolResult& pool, std::vect
     row.sm_count_seen = w.ready_info.sm_count_seen;
     row.mps_enabled = w.ready_info.mps_enabled;
     row.mem_bytes = w.ready_info.mem_bytes;
+    row.client_active_thread_pct = spec.mode.client_active_thread_pct(w.index, spec.procs);
+    row.client_priority = spec.mode.client_priority(w.index);
+    row.client_mem_limit_bytes = spec.mode.client_mem_limit(w.index);
     if (w.done.is_object() && w.done.contains("facts") && w.done["facts"].is_object())
       for (const auto& [name, value] : w.done["facts"].items())
         row.facts += (row.facts.empty() ? "" : ";") + name + "=" + (value.is_number() ? fmt_num(value.get<double>()) : value.dump());

@@ -23,6 +23,7 @@
 #include "harness/sweep/cpu_affinity.hpp"
 #include "harness/sweep/exec_proof.hpp"
 #include "harness/sweep/fault_scenario.hpp"
+#include "harness/sweep/interference.hpp"
 #include "harness/sweep/kernel_log.hpp"
 #include "harness/sweep/preflight.hpp"
 #include "harness/sweep/resume.hpp"
@@ -58,30 +59,59 @@ fs::path choose_out_dir(const SweepSpec& spec, const Environment& env) {
 // little later, is the backstop for a worker that cannot.
 constexpr double kExecTimeoutMargin_s = 10;
 
+double seconds_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+/// "0=512M": CUDA_MPS_PINNED_DEVICE_MEM_LIMIT for the client's device (ordinal 0 of what it sees).
+std::string pinned_limit_value(std::uint64_t bytes) { return "0=" + std::to_string(std::max<std::uint64_t>(1, bytes >> 20)) + "M"; }
+
+/// The workers of run `run`: processes (timeslice, mps) or one process with N instances (in-process).
+int worker_processes(const RunSpec& run) { return run.mode.in_process() ? 1 : run.procs; }
+
 WorkerLaunch make_launch(const SweepSpec& spec, const RunSpec& run, const Environment& env, MpsSession* session,
                          const fs::path& out_dir) {
   WorkerLaunch launch;
   launch.exe = env.worker_exe;
-  launch.args = workload_worker_args(run.workload, spec.params);
-  if (run.workload == "exec")
-    launch.args.insert(launch.args.end(), {"--exec-log-dir", (out_dir / "exec" / run.run_id()).string(),
-                                           "--exec-timeout", fmt_num(spec.run_timeout_s, 9)});
+  std::vector<std::string> base;
+  if (run.workload == "exec" || run.background == "exec")
+    base.insert(base.end(), {"--exec-log-dir", (out_dir / "exec" / run.run_id()).string(),
+                             "--exec-timeout", fmt_num(spec.run_timeout_s, 9)});
   if (run.tasks > 0) {
-    launch.args.insert(launch.args.end(), {"--tasks", std::to_string(run.tasks)});
+    base.insert(base.end(), {"--tasks", std::to_string(run.tasks)});
   } else {
-    launch.args.insert(launch.args.end(), {"--duration-s", fmt_num(run.duration_s, 9)});
+    base.insert(base.end(), {"--duration-s", fmt_num(run.duration_s, 9)});
   }
-  launch.args.insert(launch.args.end(), {"--warmup", std::to_string(warmup_tasks(spec, run.workload))});
+  base.insert(base.end(), {"--warmup", std::to_string(warmup_tasks(spec, run.workload))});
+  if (run.mode.in_process()) {
+    base.insert(base.end(), {"--instances", std::to_string(run.procs), "--layout",
+                             run.mode.kind == ModeKind::streams ? "streams" : "threads"});
+    if (run.mode.kind == ModeKind::green) base.insert(base.end(), {"--green", "--green-sms", std::to_string(run.mode.green_sms)});
+    launch.cores_per_worker = run.procs;  // a host thread (threads, green) per instance, each on a core
+  }
+  launch.args = workload_worker_args(run.workload, spec.params);
+  launch.args.insert(launch.args.end(), base.begin(), base.end());
+  if (spec.scenario == "interference") add_interference_args(run, spec, base, launch.args, launch.args_for_worker);
   launch.cpus = env.worker_cpus;
   if (run.scenario == "fault") launch.args_for_worker[run.procs - 1] = faulter_args(run, spec, run.procs - 1);
-  launch.env_unset = {"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "CUDA_MPS_PIPE_DIRECTORY", "CUDA_MPS_LOG_DIRECTORY"};
+  launch.env_unset = {"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "CUDA_MPS_PIPE_DIRECTORY", "CUDA_MPS_LOG_DIRECTORY",
+                      "CUDA_MPS_CLIENT_PRIORITY", "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", "CUDA_DEVICE_MAX_CONNECTIONS"};
   if (session) {
     launch.env_set = session->client_env();
-    if (run.mode.active_thread_pct)
-      launch.env_set.emplace_back("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", std::to_string(run.mode.active_thread_pct));
+    for (int i = 0; i < run.procs; ++i) {
+      EnvVars& env_i = launch.env_for_worker[i];
+      if (const int pct = run.mode.client_active_thread_pct(i, run.procs))
+        env_i.emplace_back("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", std::to_string(pct));
+      if (const int prio = run.mode.client_priority(i); prio >= 0)
+        env_i.emplace_back("CUDA_MPS_CLIENT_PRIORITY", std::to_string(prio));
+      if (const std::uint64_t limit = run.mode.client_mem_limit(i))
+        env_i.emplace_back("CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", pinned_limit_value(limit));
+    }
   } else {
     launch.env_set = {{"CUDA_MPS_PIPE_DIRECTORY", no_mps_pipe_dir(env).string()}};
   }
+  if (run.mode.max_connections)
+    launch.env_set.emplace_back("CUDA_DEVICE_MAX_CONNECTIONS", std::to_string(run.mode.max_connections));
   // What a user's command may want to know (bench_worker adds BENCH_MPS_WORKER_INDEX).
   launch.env_set.emplace_back("BENCH_MPS_PROCS", std::to_string(run.procs));
   launch.env_set.emplace_back("BENCH_MPS_MODE", run.mode.name);
@@ -100,6 +130,19 @@ void check_mps_expectation(RunRecord& record, const PoolResult& pool) {
   }
 }
 
+/// Under a pinned memory limit, a worker whose allocation failed hit its limit: say so.
+void name_memory_limit_failures(PoolResult& pool, const RunSpec& run) {
+  for (WorkerResult& w : pool.workers) {
+    const std::uint64_t limit = run.mode.client_mem_limit(w.index);
+    if (!limit || w.status != "error") continue;
+    if (w.reason.find("out of memory") == std::string::npos && w.reason.find("MemoryAllocation") == std::string::npos)
+      continue;
+    w.status = "mps_mem_limit";
+    w.reason = "exceeded its pinned device memory limit (CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=" + pinned_limit_value(limit) +
+               "): " + w.reason;
+  }
+}
+
 void print_progress(const RunRecord& r, int done, int total, double seconds) {
   const SummaryRow& s = r.summary;
   std::cerr << "[" << done << "/" << total << "] " << r.spec.run_id() << ": " << s.status;
@@ -109,6 +152,10 @@ void print_progress(const RunRecord& r, int done, int total, double seconds) {
     std::cerr << "  victims survived " << s.victims_survived << "/" << s.victims;
     if (s.victims_survived) std::cerr << ", slowdown " << fmt_fixed(s.victim_slowdown, 2) << "x";
     if (!std::isnan(s.mps_recovery_s)) std::cerr << ", MPS recovery " << fmt_fixed(s.mps_recovery_s, 2) << " s";
+  } else if (s.scenario == "interference") {
+    std::cerr << "  foreground p99 " << fmt_fixed(s.fg_latency_p99_ms, 3) << " ms";
+    if (!std::isnan(s.fg_p99_vs_alone)) std::cerr << " (" << fmt_fixed(s.fg_p99_vs_alone, 2) << "x alone)";
+    if (!std::isnan(s.bg_throughput_kept)) std::cerr << ", background kept " << fmt_fixed(s.bg_throughput_kept, 2);
   } else {
     std::cerr << "  per-task " << fmt_fixed(s.task_mean_ms, 3) << " ms";
     if (!std::isnan(s.slowdown_vs_alone)) std::cerr << " (" << fmt_fixed(s.slowdown_vs_alone, 2) << "x alone)";
@@ -117,7 +164,7 @@ void print_progress(const RunRecord& r, int done, int total, double seconds) {
   std::cerr << "  [" << fmt_fixed(seconds, 1) << " s]\n";
 }
 
-/// A recorded summary row as the table and the alone/baseline references need it.
+/// A recorded summary row as the table and the references need it.
 SummaryEntry entry_of(const SummaryRecord& r, const SweepSpec& spec) {
   SummaryEntry e;
   e.spec.repeat = r.repeat;
@@ -126,15 +173,17 @@ SummaryEntry entry_of(const SummaryRecord& r, const SweepSpec& spec) {
   for (const Mode& m : spec.modes)
     if (m.name == r.mode) e.spec.mode = m;
   e.spec.procs = r.procs;
-  e.spec.scenario = r.run_id.size() > 6 && r.run_id.substr(r.run_id.size() - 6) == "-fault" ? "fault"
-                    : r.run_id.find("-fault_baseline") != std::string::npos ? "fault_baseline"
-                                                                             : "";
+  e.spec.scenario = r.scenario;
   e.row.status = r.status;
   e.row.reason = r.reason;
   e.row.task_mean_ms = r.task_mean_ms;
   e.row.throughput_tasks_per_s = r.throughput_tasks_per_s;
   e.row.slowdown_vs_alone = r.slowdown_vs_alone;
-  e.row.scenario = e.spec.scenario;
+  e.row.scenario = r.scenario;
+  e.row.makespan_s = r.makespan_s;
+  e.row.fg_latency_p99_ms = r.fg_latency_p99_ms;
+  e.row.fg_throughput_per_s = r.fg_throughput_per_s;
+  e.row.bg_throughput_per_s = r.bg_throughput_per_s;
   return e;
 }
 
@@ -143,7 +192,7 @@ class Sweep {
   Sweep(const SweepSpec& spec, Environment env, fs::path out, std::optional<ResumeState> resumed,
         const nlohmann::json& cpus)
       : spec_(spec), env_(std::move(env)), out_(std::move(out)), writer_(out_),
-        monitor_(env_.nvml.get(), std::chrono::milliseconds(100)) {
+        monitor_(env_.nvml.get(), std::chrono::milliseconds(100)), started_(std::chrono::steady_clock::now()) {
     if (resumed) {
       meta_ = resumed->meta;
       meta_["status"] = "running";
@@ -158,29 +207,35 @@ class Sweep {
     }
     for (const auto& [w, bytes] : env_.footprint_bytes) meta_["gpu"]["footprint_bytes"][w] = bytes;
     meta_["cpus"] = cpus;
-    if (env_.nvml && meta_["gpu"].is_object()) meta_["gpu"]["conditions_start"] = conditions_json(env_.nvml->conditions());
+    if (env_.nvml && meta_["gpu"].is_object()) {
+      meta_["gpu"]["conditions_start"] = conditions_json(env_.nvml->conditions());
+      const std::string gpm = env_.nvml->gpm_unavailable();
+      meta_["gpu"]["gpm"] = gpm.empty() ? "available" : "unavailable: " + gpm;
+    }
     save_meta();
   }
 
   int run() {
     const auto blocks = plan_sweep(spec_);
     int total = 0;
-    for (const auto& b : blocks) total += static_cast<int>(b.runs.size());
+    for (const auto& b : blocks)
+      for (const auto& s : b.sets) total += static_cast<int>(s.runs.size());
     std::cerr << "bench_mps: " << total << " runs";
     if (!recorded_.empty()) std::cerr << " (" << recorded_.size() << " already recorded)";
     std::cerr << " -> " << out_.string() << "\n";
-    int done = static_cast<int>(recorded_.size());
+    done_ = static_cast<int>(recorded_.size());
+    total_ = total;
     for (const ModeBlock& block : blocks) {
       if (stop_ || stop_signal().load()) break;
       bool pending = false;
-      for (const RunSpec& r : block.runs) pending |= !recorded_.count(r.run_id());
-      if (pending) run_block(block, done, total);
+      for (const RunSpec& r : block.runs()) pending |= !recorded_.count(r.run_id());
+      if (pending) run_block(block);
     }
     return finish();
   }
 
  private:
-  void run_block(const ModeBlock& block, int& done, int total) {
+  void run_block(const ModeBlock& block) {
     std::unique_ptr<ExclusiveComputeMode> exclusive;
     std::unique_ptr<MpsSession> session;
     if (block.mode.mps) {
@@ -198,74 +253,13 @@ class Sweep {
         return;
       }
     }
-    // References within the block: N=1 per-task time ("alone") and the victims' baseline.
-    std::map<std::string, double> alone_ms, baseline_ms;
-    for (const SummaryEntry& e : entries_) {
-      if (e.spec.repeat != block.repeat || e.spec.mode.name != block.mode.name || e.row.status != "ok") continue;
-      if (e.spec.scenario.empty() && e.spec.procs == 1) alone_ms[e.spec.workload] = e.row.task_mean_ms;
-      if (e.spec.scenario == "fault_baseline")
-        baseline_ms[e.spec.workload + "/" + std::to_string(e.spec.procs + 1)] = e.row.task_mean_ms;
-    }
-    bool server_checked = false;
-    for (const RunSpec& run : block.runs) {
+    server_checked_ = false;
+    for (const WorkerSetPlan& set : block.sets) {
       if (stop_ || stop_signal().load()) break;
-      if (recorded_.count(run.run_id())) continue;
-      std::this_thread::sleep_for(std::chrono::duration<double>(spec_.settle_s));
-      const auto t0 = std::chrono::steady_clock::now();
-      PoolHooks hooks;
-      if (session) {
-        hooks.before_kill = [&session](const std::vector<pid_t>& pids) {
-          try {
-            for (pid_t server : session->server_pids())
-              for (pid_t client : pids) session->terminate_client(server, client);
-          } catch (const MpsError& e) {
-            std::cerr << "bench_mps: warning: terminate_client failed: " << e.what() << "\n";
-          }
-        };
-      }
-      std::vector<pid_t> servers_before;
-      if (session && run.scenario == "fault") servers_before = server_list(*session);
-      XidLines xid_before;
-      if (run.scenario == "fault") xid_before = read_xid_lines(fs::temp_directory_path());
-      std::unique_ptr<MpsClientWatch> watch;
-      if (session && run.workload == "exec") {
-        watch = std::make_unique<MpsClientWatch>(*session);
-        hooks.while_running = [&watch] { watch->poll(); };
-      }
-      const PoolResult pool = run_worker_pool(make_launch(spec_, run, env_, session.get(), out_), run.procs,
-                                              limits(run.workload), stop_signal(), hooks);
-      if (pool.interrupted_by) {
-        std::cerr << "bench_mps: " << run.run_id() << " interrupted; it is not recorded\n";
-        break;
-      }
-      auto alone = alone_ms.find(run.workload);
-      RunRecord record = make_run_record(run, pool, monitor_.take(pool.go_ns, pool.end_ns),
-                                         alone == alone_ms.end() || !run.scenario.empty() ? 0.0 : alone->second,
-                                         env_.nvml ? env_.nvml->utilization_samples(pool.go_ns) : std::vector<UtilSample>{});
-      check_mps_expectation(record, pool);
-      if (run.workload == "exec") prove_exec_mode(record, pool, watch.get());
-      if (run.scenario == "fault") {
-        const auto base = baseline_ms.find(run.workload + "/" + std::to_string(run.procs));
-        evaluate_fault_run(record, pool, base == baseline_ms.end() ? 0.0 : base->second);
-        record.summary.driver_messages = new_driver_messages(xid_before, read_xid_lines(fs::temp_directory_path()));
-        if (session) measure_recovery(*session, run, pool, servers_before, record);
-      }
-      if (session && !server_checked && record.summary.workers_ok > 0 && run.scenario.empty()) {
-        server_checked = true;
-        verify_server(*session, block, record);
-      }
-      if (run.scenario.empty() && run.procs == 1 && record.summary.status == "ok") {
-        alone_ms[run.workload] = record.summary.task_mean_ms;
-        record.summary.slowdown_vs_alone = 1.0;
-      }
-      if (run.scenario == "fault_baseline" && record.summary.status == "ok")
-        baseline_ms[run.workload + "/" + std::to_string(run.procs + 1)] = record.summary.task_mean_ms;
-      note_device(pool);
-      writer_.append(record);
-      entries_.push_back({run, record.summary});
-      if (record.summary.status != "ok") ++failed_;
-      print_progress(record, ++done, total,
-                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      std::vector<RunSpec> pending;
+      for (const RunSpec& r : set.runs)
+        if (!recorded_.count(r.run_id())) pending.push_back(r);
+      if (!pending.empty()) run_set(block, pending, session.get());
     }
     if (session) {
       try {
@@ -276,10 +270,159 @@ class Sweep {
     }
   }
 
-  PoolLimits limits(const std::string& workload = "") const {
+  /// The pending runs of one configuration, one GO round each, on as few sets of worker processes as
+  /// they need: a set that fails is closed and the next run starts a fresh one.
+  void run_set(const ModeBlock& block, const std::vector<RunSpec>& pending, MpsSession* session) {
+    std::size_t next = 0;
+    while (next < pending.size() && !stop_ && !stop_signal().load()) {
+      const RunSpec& first = pending[next];
+      const auto settle_from = std::chrono::steady_clock::now();
+      std::this_thread::sleep_for(std::chrono::duration<double>(spec_.settle_s));
+      const double settled = seconds_between(settle_from, std::chrono::steady_clock::now());
+      const auto t0 = std::chrono::steady_clock::now();
+      std::unique_ptr<MpsClientWatch> watch;
+      PoolHooks hooks;
+      if (session) {
+        hooks.before_kill = [session](const std::vector<pid_t>& pids) {
+          try {
+            for (pid_t server : session->server_pids())
+              for (pid_t client : pids) session->terminate_client(server, client);
+          } catch (const MpsError& e) {
+            std::cerr << "bench_mps: warning: terminate_client failed: " << e.what() << "\n";
+          }
+        };
+      }
+      if (session && first.workload == "exec") hooks.while_running = [&watch] { if (watch) watch->poll(); };
+      WorkerSet set(make_launch(spec_, first, env_, session, out_), worker_processes(first), limits(first), stop_signal(),
+                    hooks);
+      if (!set.start()) {
+        PoolResult failed = set.finish();
+        if (failed.interrupted_by) {
+          std::cerr << "bench_mps: " << first.run_id() << " interrupted; it is not recorded\n";
+          stop_ = true;
+          return;
+        }
+        Overhead o{settled, set.overhead().startup_s, set.overhead().teardown_s};
+        record(block, first, failed, o, nullptr, session, seconds_between(t0, std::chrono::steady_clock::now()));
+        ++next;
+        continue;
+      }
+      bool first_round = true;
+      while (next < pending.size() && set.usable()) {
+        const RunSpec& run = pending[next];
+        const auto r0 = std::chrono::steady_clock::now();
+        if (session && run.workload == "exec") watch = std::make_unique<MpsClientWatch>(*session);
+        std::vector<pid_t> servers_before;
+        if (session && run.scenario == "fault") servers_before = server_list(*session);
+        XidLines xid_before;
+        if (run.scenario == "fault") xid_before = read_xid_lines(fs::temp_directory_path());
+        const bool gpm = env_.nvml && env_.nvml->gpm_begin();
+        PoolResult pool = set.round();
+        const std::optional<GpmMetrics> metrics = gpm ? env_.nvml->gpm_end() : std::nullopt;
+        if (pool.interrupted_by) {
+          std::cerr << "bench_mps: " << run.run_id() << " interrupted; it is not recorded\n";
+          set.finish();
+          stop_ = true;
+          return;
+        }
+        const bool last = next + 1 == pending.size() || !set.usable();
+        Overhead o{first_round ? settled : 0.0, first_round ? set.overhead().startup_s : 0.0, 0.0};
+        if (last) {
+          pool = set.finish(std::move(pool));
+          o.teardown_s = set.overhead().teardown_s;
+          if (pool.interrupted_by) {
+            std::cerr << "bench_mps: " << run.run_id() << " interrupted; it is not recorded\n";
+            stop_ = true;
+            return;
+          }
+        }
+        RunExtras extras{servers_before, xid_before, metrics};
+        record(block, run, pool, o, watch.get(), session,
+               seconds_between(first_round ? t0 : r0, std::chrono::steady_clock::now()), &extras);
+        first_round = false;
+        ++next;
+        if (last) break;
+      }
+    }
+  }
+
+  struct Overhead {
+    double settle_s = 0, startup_s = 0, teardown_s = 0;
+  };
+  struct RunExtras {
+    std::vector<pid_t> servers_before;  ///< fault under MPS
+    XidLines xid_before;                ///< fault
+    std::optional<GpmMetrics> gpm;
+  };
+
+  /// Reduces a finished round to its record, completes it (references, proofs, scenarios) and writes it.
+  void record(const ModeBlock& block, const RunSpec& run, PoolResult& pool, const Overhead& o,
+              const MpsClientWatch* watch, MpsSession* session, double seconds, const RunExtras* extras = nullptr) {
+    name_memory_limit_failures(pool, run);
+    const SummaryEntry* alone = run.scenario.empty() ? reference(run, "", 1, run.workload) : nullptr;
+    RunRecord record = make_run_record(run, pool, monitor_.take(pool.go_ns, pool.end_ns),
+                                       alone ? alone->row.task_mean_ms : 0.0,
+                                       env_.nvml ? env_.nvml->utilization_samples(pool.go_ns) : std::vector<UtilSample>{});
+    SummaryRow& s = record.summary;
+    s.settle_s = o.settle_s;
+    s.startup_s = o.startup_s;
+    s.teardown_s = o.teardown_s;
+    if (extras && extras->gpm) {
+      s.gpm_sm_util = extras->gpm->sm_util;
+      s.gpm_sm_occupancy = extras->gpm->sm_occupancy;
+      s.gpm_dram_bw_util = extras->gpm->dram_bw_util;
+    }
+    check_mps_expectation(record, pool);
+    if (run.workload == "exec") prove_exec_mode(record, pool, watch);
+    if (run.scenario == "fault") {
+      const SummaryEntry* base = reference(run, "fault_baseline", run.procs - 1, run.workload);
+      evaluate_fault_run(record, pool, base ? base->row.task_mean_ms : 0.0);
+      if (extras) s.driver_messages = new_driver_messages(extras->xid_before, read_xid_lines(fs::temp_directory_path()));
+      if (session) measure_recovery(*session, run, pool, extras ? extras->servers_before : std::vector<pid_t>{}, record);
+    }
+    if (run.scenario.rfind("interference", 0) == 0) {
+      const SummaryEntry* fg = reference(run, "interference_fg", 1, spec_.foreground);
+      const SummaryEntry* bg = reference(run, "interference_bg", run.procs - 1, spec_.background);
+      evaluate_interference_run(record, fg ? &fg->row : nullptr, bg ? &bg->row : nullptr);
+    }
+    if (session && !server_checked_ && s.workers_ok > 0 && run.scenario.empty()) {
+      server_checked_ = true;
+      verify_server(*session, block, record);
+    }
+    if (run.scenario.empty() && run.procs == 1 && s.status == "ok") s.slowdown_vs_alone = 1.0;
+    note_device(pool);
+    writer_.append(record);
+    entries_.push_back({run, record.summary});
+    if (!std::isnan(s.makespan_s)) timing_.timed_s += s.makespan_s;
+    timing_.settle_s += o.settle_s;
+    timing_.startup_s += o.startup_s;
+    timing_.teardown_s += o.teardown_s;
+    ++timing_.runs;
+    if (s.status != "ok") ++failed_;
+    print_progress(record, ++done_, total_, seconds);
+  }
+
+  /// The recorded ok run of `run`'s repeat and mode with this scenario, N and workload (params too
+  /// where the workload is the run's own), or null.
+  const SummaryEntry* reference(const RunSpec& run, const std::string& scenario, int procs, const std::string& workload) const {
+    for (const SummaryEntry& e : entries_)
+      if (e.spec.repeat == run.repeat && e.spec.mode.name == run.mode.name && e.spec.scenario == scenario &&
+          e.spec.procs == procs && e.spec.workload == workload && e.row.status == "ok" &&
+          (workload != run.workload || scenario.rfind("interference", 0) == 0 || e.spec.params == base_params(run)))
+        return &e;
+    return nullptr;
+  }
+
+  /// The run's parameters without what its scenario appended (the fault's delay).
+  static std::string base_params(const RunSpec& run) {
+    const auto at = run.params.find(";fault_delay_ms=");
+    return at == std::string::npos ? run.params : run.params.substr(0, at);
+  }
+
+  PoolLimits limits(const RunSpec& run) const {
     PoolLimits l;
     l.ready_timeout_s = spec_.ready_timeout_s;
-    l.run_timeout_s = spec_.run_timeout_s + (workload == "exec" ? kExecTimeoutMargin_s : 0.0);
+    l.run_timeout_s = spec_.run_timeout_s + (run.workload == "exec" || run.background == "exec" ? kExecTimeoutMargin_s : 0.0);
     return l;
   }
 
@@ -312,7 +455,7 @@ class Sweep {
     probe.scenario.clear();
     probe.tasks = 1;
     WorkerLaunch launch = make_launch(spec_, probe, env_, &session, out_);
-    PoolLimits l = limits();
+    PoolLimits l = limits(probe);
     l.ready_timeout_s = std::min(l.ready_timeout_s, 20.0);
     l.run_timeout_s = std::min(l.run_timeout_s, 20.0);
     const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
@@ -342,7 +485,7 @@ class Sweep {
     if (meta_["gpu"].is_null()) return;
     for (const WorkerResult& w : pool.workers) {
       if (!w.ready || w.ready_info.cuda_runtime_version == 0) continue;
-      if (meta_["gpu"]["sm_count"].is_null() && !w.ready_info.mps_enabled)
+      if (meta_["gpu"]["sm_count"].is_null() && !w.ready_info.mps_enabled && w.ready_info.instances == 1)
         meta_["gpu"]["sm_count"] = w.ready_info.sm_count_seen;
       meta_["gpu"]["cuda_runtime_version"] = w.ready_info.cuda_runtime_version;
       meta_["gpu"]["sm_clock_peak_khz"] = w.ready_info.clock_khz;
@@ -351,6 +494,19 @@ class Sweep {
 
   void save_meta() { write_file_atomically(out_ / "meta.json", meta_.dump(2) + "\n"); }
 
+  /// Where this invocation's wall time went: inside timed windows (each run's makespan) and the harness's own.
+  nlohmann::json timing_json() const {
+    const double wall = seconds_between(started_, std::chrono::steady_clock::now());
+    return {{"wall_s", wall},
+            {"timed_s", timing_.timed_s},
+            {"timed_share", wall > 0 ? timing_.timed_s / wall : 0.0},
+            {"startup_s", timing_.startup_s},
+            {"settle_s", timing_.settle_s},
+            {"teardown_s", timing_.teardown_s},
+            {"runs", timing_.runs},
+            {"note", "this invocation's runs; wall_s from the end of the preflight to the last run's record"}};
+  }
+
   int finish() {
     const int sig = stop_signal().load();
     meta_["finished_utc"] = utc_timestamp();
@@ -358,6 +514,8 @@ class Sweep {
     meta_["runs_recorded"] = entries_.size();
     meta_["runs_failed"] = failed_;
     meta_["status"] = sig ? "interrupted" : (!env_error_.empty() ? "environment_error" : (failed_ ? "failed" : "complete"));
+    const nlohmann::json timing = timing_json();
+    meta_["timing"] = timing;
     if (const std::string e = monitor_.error(); !e.empty()) meta_["monitor_error"] = e;
     save_meta();
     std::cout << "\n";
@@ -366,7 +524,12 @@ class Sweep {
     } else {
       print_summary_table(std::cout, entries_);
     }
-    std::cout << "\nresults: " << out_.string() << "\n";
+    std::cout << "\nsweep: " << fmt_fixed(timing["wall_s"].get<double>(), 1) << " s, of which "
+              << fmt_fixed(timing["timed_s"].get<double>(), 1) << " s timed ("
+              << fmt_fixed(100.0 * timing["timed_share"].get<double>(), 0) << "%); harness: start-up "
+              << fmt_fixed(timing["startup_s"].get<double>(), 1) << " s, settle " << fmt_fixed(timing["settle_s"].get<double>(), 1)
+              << " s, teardown " << fmt_fixed(timing["teardown_s"].get<double>(), 1) << " s\n";
+    std::cout << "results: " << out_.string() << "\n";
     if (sig) {
       std::cerr << "bench_mps: stopped by " << strsignal(sig) << "; finished runs are in " << out_.string()
                 << " (continue with --resume " << out_.string() << ")\n";
@@ -386,10 +549,16 @@ class Sweep {
   nlohmann::json meta_;
   ResultsWriter writer_;
   Monitor monitor_;
+  std::chrono::steady_clock::time_point started_;
   std::set<std::string> recorded_;
   std::vector<SummaryEntry> entries_;
-  int failed_ = 0;
+  int failed_ = 0, done_ = 0, total_ = 0;
+  struct {
+    double timed_s = 0, startup_s = 0, settle_s = 0, teardown_s = 0;
+    int runs = 0;
+  } timing_;
   bool stop_ = false;
+  bool server_checked_ = false;
   std::string env_error_;
 };
 

@@ -4,11 +4,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
-#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -24,6 +24,7 @@ struct Event {
   bool is_stderr = false;
   bool eof = false;
   std::string line;
+  std::int64_t at_ns = 0;
 };
 
 class EventQueue {
@@ -51,12 +52,16 @@ class EventQueue {
 };
 
 struct Worker {
-  WorkerResult result;
-  std::unique_ptr<PipedChild> child;  ///< null when it could not be started
+  WorkerResult result;                  ///< the process's status so far; tasks/done of the current round
+  std::unique_ptr<PipedChild> child;    ///< null when it could not be started
   bool out_eof = false, err_eof = false;
   bool exited = false;
   bool killed = false;
+  int dones = 0;                        ///< DONE lines so far (one per round)
+  std::int64_t last_done_ns = 0;
   std::thread out_reader, err_reader;
+
+  bool gone() const { return exited && out_eof && err_eof; }
 };
 
 constexpr std::size_t kStderrTail = 20;
@@ -94,100 +99,131 @@ void set_status(WorkerResult& r, const std::string& status, const std::string& r
   r.reason = reason;
 }
 
-/// Final word on a worker that has exited, from what it said and how it ended.
-void classify(WorkerResult& r, bool barrier_passed) {
+/// Final word on a worker that has exited, from what it said and how it ended. `round_done`: whether
+/// it said DONE for the round it was in.
+void classify_exit(WorkerResult& r, bool barrier_passed, bool round_done) {
   if (r.status != "ok") return;
-  std::string tail = r.stderr_tail.empty() ? "" : ": " + r.stderr_tail.back();
+  const std::string tail = r.stderr_tail.empty() ? "" : ": " + r.stderr_tail.back();
   if (r.term_signal) {
     set_status(r, "crashed", std::string("killed by signal ") + strsignal(r.term_signal) + tail);
   } else if (r.exit_code != 0) {
     set_status(r, "crashed", "exited with code " + std::to_string(r.exit_code) + tail);
   } else if (!r.ready) {
     set_status(r, "crashed", "exited before READY" + tail);
-  } else if (barrier_passed && r.done.is_null()) {
+  } else if (barrier_passed && !round_done) {
     set_status(r, "crashed", "exited without DONE" + tail);
-  } else if (barrier_passed && r.done.value("tasks", -1L) != static_cast<long>(r.tasks.size())) {
+  }
+}
+
+/// A DONE whose task count is not what the worker sent in the round.
+void check_task_count(WorkerResult& r) {
+  if (r.status != "ok" || r.done.is_null()) return;
+  if (r.done.value("tasks", -1L) != static_cast<long>(r.tasks.size()))
     set_status(r, "crashed", "reported " + std::to_string(r.done.value("tasks", -1L)) + " tasks but sent " +
                                  std::to_string(r.tasks.size()));
+}
+
+/// A worker process that ran N instances gives N results, indexed by instance.
+void expand_instances(const WorkerResult& w, std::vector<WorkerResult>& out) {
+  const int n = w.ready_info.instances;
+  if (n <= 1) {
+    out.push_back(w);
+    return;
+  }
+  for (int i = 0; i < n; ++i) {
+    WorkerResult r = w;
+    r.index = i;
+    r.tasks.clear();
+    for (const TaskRecord& t : w.tasks)
+      if (t.instance == i) r.tasks.push_back(t);
+    if (static_cast<std::size_t>(i) < w.ready_info.instance_sms.size())
+      r.ready_info.sm_count_seen = w.ready_info.instance_sms[static_cast<std::size_t>(i)];
+    r.done = nlohmann::json();
+    if (w.done.is_object() && w.done.contains("instances") && w.done["instances"].is_array() &&
+        static_cast<std::size_t>(i) < w.done["instances"].size())
+      r.done = w.done["instances"][static_cast<std::size_t>(i)];
+    if (r.status == "ok" && !r.done.is_null() && r.done.value("tasks", -1L) != static_cast<long>(r.tasks.size()))
+      set_status(r, "crashed", "instance " + std::to_string(i) + " reported " + std::to_string(r.done.value("tasks", -1L)) +
+                                   " tasks but sent " + std::to_string(r.tasks.size()));
+    out.push_back(std::move(r));
   }
 }
 
 }  // namespace
 
-PoolResult run_worker_pool(const WorkerLaunch& launch, int count, const PoolLimits& limits,
-                           const std::atomic<int>& stop_signal, const PoolHooks& hooks) {
-  const BeforeKillHook& before_kill = hooks.before_kill;
-  PoolResult pool;
-  auto queue_owner = std::make_shared<EventQueue>();  // shared with reader threads, which may outlive us
-  EventQueue& queue = *queue_owner;
+struct WorkerSet::Impl {
+  WorkerLaunch launch;
+  int count = 0;
+  PoolLimits limits;
+  const std::atomic<int>& stop_signal;
+  PoolHooks hooks;
+  std::shared_ptr<EventQueue> queue = std::make_shared<EventQueue>();  // shared with reader threads
   std::vector<std::unique_ptr<Worker>> workers;
+  bool started = false;     // all READY
+  bool dead = false;        // killed, or failed: no more rounds
+  bool finished = false;
+  bool abandoned = false;   // a killed worker that never went away (uninterruptible sleep)
+  int rounds = 0;
+  int interrupted_by = 0;
+  bool timed_out = false;
+  std::int64_t spawn_ns = 0, ready_ns = 0, close_ns = 0, closed_ns = 0;
 
-  PipedChild::Options options;
-  options.env = {launch.env_unset, launch.env_set};
-  options.own_process_group = true;  // Ctrl-C on the terminal reaches only us
-  options.die_with_parent = true;    // never outlive a harness killed outright
+  Impl(WorkerLaunch l, int n, const PoolLimits& lim, const std::atomic<int>& stop, PoolHooks h)
+      : launch(std::move(l)), count(n), limits(lim), stop_signal(stop), hooks(std::move(h)) {}
 
-  const std::int64_t spawn_ns = monotonic_ns();
-  for (int i = 0; i < count; ++i) {
-    auto w = std::make_unique<Worker>();
-    w->result.index = i;
-    const auto special = launch.args_for_worker.find(i);
-    std::vector<std::string> args = special == launch.args_for_worker.end() ? launch.args : special->second;
-    args.insert(args.end(), {"--worker-index", std::to_string(i)});
-    options.cpu = launch.cpus.empty() ? -1 : launch.cpus[static_cast<std::size_t>(i) % launch.cpus.size()];
-    try {
-      w->child = std::make_unique<PipedChild>(launch.exe, args, options);
-    } catch (const CommandError& e) {
-      w->result.status = "crashed";
-      w->result.reason = e.what();
-      w->exited = w->out_eof = w->err_eof = true;
-    }
-    if (w->child) {
-      w->result.pid = w->child->pid();
-      w->out_reader = std::thread([q = queue_owner, i, s = &w->child->out()] {
-        for (std::string line; std::getline(*s, line);) q->push({i, false, false, line});
-        q->push({i, false, true, {}});
-      });
-      w->err_reader = std::thread([q = queue_owner, i, s = &w->child->err()] {
-        for (std::string line; std::getline(*s, line);) q->push({i, true, false, line});
-        q->push({i, true, true, {}});
-      });
-    }
-    workers.push_back(std::move(w));
+  std::vector<int> cpus_of(int i) const {
+    std::vector<int> cpus;
+    if (launch.cpus.empty()) return cpus;
+    const auto size = launch.cpus.size();
+    const int per = std::max(1, launch.cores_per_worker);
+    for (int k = 0; k < per; ++k)
+      cpus.push_back(launch.cpus[static_cast<std::size_t>(i * per + k) % size]);
+    std::sort(cpus.begin(), cpus.end());
+    cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
+    return cpus;
   }
 
-  auto live = [&] {
-    std::vector<pid_t> pids;
-    for (auto& w : workers)
-      if (!w->exited) pids.push_back(static_cast<pid_t>(w->result.pid));
-    return pids;
-  };
-  auto kill_all = [&](const std::string& status, const std::string& reason, bool use_hook) {
-    for (auto& w : workers)  // the cause for those still running, whatever ends them now
-      if (!w->exited && !w->out_eof) set_status(w->result, status, reason);
-    if (use_hook && before_kill) {
-      const auto pids = live();
-      if (!pids.empty()) {
-        before_kill(pids);
-        const std::int64_t until = monotonic_ns() + seconds_to_ns(limits.kill_grace_s);
-        while (monotonic_ns() < until) {
-          bool any = false;
-          for (auto& w : workers) any |= !try_reap(*w, false);
-          if (!any) break;
-          std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
+  void spawn() {
+    spawn_ns = monotonic_ns();
+    for (int i = 0; i < count; ++i) {
+      auto w = std::make_unique<Worker>();
+      w->result.index = i;
+      const auto special = launch.args_for_worker.find(i);
+      std::vector<std::string> args = special == launch.args_for_worker.end() ? launch.args : special->second;
+      args.insert(args.end(), {"--worker-index", std::to_string(i)});
+      PipedChild::Options options;
+      options.env = {launch.env_unset, launch.env_set};
+      if (const auto extra = launch.env_for_worker.find(i); extra != launch.env_for_worker.end())
+        options.env.set.insert(options.env.set.end(), extra->second.begin(), extra->second.end());
+      options.own_process_group = true;  // Ctrl-C on the terminal reaches only us
+      options.die_with_parent = true;    // never outlive a harness killed outright
+      options.cpus = cpus_of(i);
+      try {
+        w->child = std::make_unique<PipedChild>(launch.exe, args, options);
+      } catch (const CommandError& e) {
+        w->result.status = "crashed";
+        w->result.reason = e.what();
+        w->exited = w->out_eof = w->err_eof = true;
       }
+      if (w->child) {
+        w->result.pid = w->child->pid();
+        w->out_reader = std::thread([q = queue, i, s = &w->child->out()] {
+          for (std::string line; std::getline(*s, line);) q->push({i, false, false, line, monotonic_ns()});
+          q->push({i, false, true, {}, monotonic_ns()});
+        });
+        w->err_reader = std::thread([q = queue, i, s = &w->child->err()] {
+          for (std::string line; std::getline(*s, line);) q->push({i, true, false, line, monotonic_ns()});
+          q->push({i, true, true, {}, monotonic_ns()});
+        });
+      }
+      workers.push_back(std::move(w));
     }
-    for (auto& w : workers)
-      if (!w->exited) kill_group(*w);
-  };
+  }
 
-  bool stopping = false;
-  std::int64_t stopping_since = 0;
-  bool abandoned = false;  // a killed worker that never went away (uninterruptible sleep)
-  for (;;) {
-    for (Event& e : queue.drain(std::chrono::milliseconds(20))) {
-      Worker& w = *workers[e.worker];
+  /// Handles the events that arrive within `wait`, then reaps whoever has closed both pipes.
+  void pump(std::chrono::milliseconds wait) {
+    for (Event& e : queue->drain(wait)) {
+      Worker& w = *workers[static_cast<std::size_t>(e.worker)];
       if (e.eof) {
         (e.is_stderr ? w.err_eof : w.out_eof) = true;
         continue;
@@ -208,6 +244,8 @@ PoolResult run_worker_pool(const WorkerLaunch& launch, int count, const PoolLimi
           break;
         case WorkerMessage::Kind::done:
           w.result.done = m.done;
+          ++w.dones;
+          w.last_done_ns = e.at_ns;
           break;
         case WorkerMessage::Kind::spawned:
           w.result.spawned_pgids.push_back(m.spawned_pgid);
@@ -229,80 +267,240 @@ PoolResult run_worker_pool(const WorkerLaunch& launch, int count, const PoolLimi
     }
     for (auto& w : workers)
       if (w->out_eof && w->err_eof) try_reap(*w, false);
+  }
 
-    bool all_gone = true;
-    for (auto& w : workers) all_gone &= w->exited && w->out_eof && w->err_eof;
-    if (all_gone) break;
-    if (stopping) {
-      if (stopping_since == 0) stopping_since = monotonic_ns();
-      if (monotonic_ns() - stopping_since > seconds_to_ns(10)) {
+  /// Stops every worker still running (the before_kill hook first, for the culprits, where asked), waits
+  /// until they are gone (10 s at most: then they are abandoned), and marks the set dead. The culprits
+  /// (all, unless `culprit` says otherwise: a worker that finished its round is not one) get the status.
+  void kill_all(const std::string& status, const std::string& reason, bool use_hook,
+                const std::function<bool(const Worker&)>& culprit = {}) {
+    dead = true;
+    std::vector<pid_t> culprits;
+    for (auto& w : workers) {  // the cause for those still running, whatever ends them now
+      if (w->exited || w->out_eof || (culprit && !culprit(*w))) continue;
+      set_status(w->result, status, reason);
+      culprits.push_back(static_cast<pid_t>(w->result.pid));
+    }
+    if (use_hook && hooks.before_kill) {
+      const auto& pids = culprits;
+      if (!pids.empty()) {
+        hooks.before_kill(pids);
+        const std::int64_t until = monotonic_ns() + seconds_to_ns(limits.kill_grace_s);
+        auto culprits_alive = [&] {
+          for (const auto& w : workers)
+            if (!w->exited && std::find(pids.begin(), pids.end(), static_cast<pid_t>(w->result.pid)) != pids.end())
+              return true;
+          return false;
+        };
+        while (monotonic_ns() < until && culprits_alive()) {
+          for (auto& w : workers) try_reap(*w, false);
+          std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+      }
+    }
+    for (auto& w : workers)
+      if (!w->exited) kill_group(*w);
+    const std::int64_t until = monotonic_ns() + seconds_to_ns(10);
+    while (!all_gone()) {
+      if (monotonic_ns() > until) {
         abandoned = true;
+        return;
+      }
+      pump(std::chrono::milliseconds(20));
+      for (auto& w : workers) try_reap(*w, false);
+    }
+  }
+
+  bool all_gone() const {
+    return std::all_of(workers.begin(), workers.end(), [](const auto& w) { return w->gone(); });
+  }
+
+  /// Checks the stop signal; true (and the set killed) if it fired.
+  bool stopped_by_signal() {
+    const int sig = stop_signal.load();
+    if (!sig) return false;
+    interrupted_by = sig;
+    kill_all("interrupted", std::string("interrupted by ") + strsignal(sig), false);
+    return true;
+  }
+
+  /// Joins what can be joined and leaves behind what cannot (abandoned workers' readers).
+  void release() {
+    for (auto& w : workers) {
+      if (abandoned && !w->exited) {
+        set_status(w->result, "crashed", "did not exit after SIGKILL");
+        if (w->child) w->child->forget();
+        w->out_reader.detach();  // blocked on a pipe that never closes: leave thread and streams alive
+        w->err_reader.detach();
+        (void)w.release();
+        continue;
+      }
+      try_reap(*w, true);
+      if (w->out_reader.joinable()) w->out_reader.join();
+      if (w->err_reader.joinable()) w->err_reader.join();
+    }
+  }
+};
+
+WorkerSet::WorkerSet(WorkerLaunch launch, int workers, const PoolLimits& limits, const std::atomic<int>& stop_signal,
+                     PoolHooks hooks)
+    : impl_(std::make_unique<Impl>(std::move(launch), workers, limits, stop_signal, std::move(hooks))) {}
+
+WorkerSet::~WorkerSet() {
+  if (impl_->finished) return;
+  try {
+    if (!impl_->all_gone()) impl_->kill_all("aborted", "the harness stopped the set", false);
+    impl_->release();
+  } catch (...) {  // a destructor never throws
+  }
+}
+
+bool WorkerSet::start() {
+  Impl& m = *impl_;
+  m.spawn();
+  for (;;) {
+    m.pump(std::chrono::milliseconds(20));
+    if (m.stopped_by_signal()) return false;
+    bool all_ready = true, any_failed = false;
+    for (auto& w : m.workers) {
+      all_ready &= w->result.ready;
+      any_failed |= w->exited || w->out_eof || w->result.status != "ok";
+    }
+    if (any_failed) {
+      m.kill_all("aborted", "another worker failed before the start barrier", false);
+      return false;
+    }
+    if (all_ready) {
+      if (m.hooks.all_ready) {
+        std::vector<WorkerResult> ready;
+        for (auto& w : m.workers) ready.push_back(w->result);
+        if (!m.hooks.all_ready(ready)) {
+          m.kill_all("aborted", "stopped at the start barrier", false);
+          return false;
+        }
+      }
+      m.ready_ns = monotonic_ns();
+      m.started = true;
+      return true;
+    }
+    if (monotonic_ns() - m.spawn_ns > seconds_to_ns(m.limits.ready_timeout_s)) {
+      m.timed_out = true;
+      m.kill_all("timeout", "not READY within " + fmt_num(m.limits.ready_timeout_s) + " s", true);
+      return false;
+    }
+  }
+}
+
+bool WorkerSet::usable() const {
+  const Impl& m = *impl_;
+  if (!m.started || m.dead || m.finished) return false;
+  return std::all_of(m.workers.begin(), m.workers.end(), [&m](const auto& w) {
+    return !w->exited && !w->out_eof && w->result.status == "ok" && w->dones == m.rounds;
+  });
+}
+
+PoolResult WorkerSet::round() {
+  Impl& m = *impl_;
+  if (!usable()) throw std::logic_error("WorkerSet::round on a set that cannot run one");
+  const int k = ++m.rounds;
+  for (auto& w : m.workers) {
+    w->result.tasks.clear();
+    w->result.done = nlohmann::json();
+  }
+  PoolResult pool;
+  pool.go_ns = monotonic_ns();
+  for (auto& w : m.workers) w->child->send_line("GO");
+  pool.barrier_passed = true;
+  auto finished = [k](const Worker& w) { return w.dones >= k || w.gone(); };
+  for (;;) {
+    m.pump(std::chrono::milliseconds(20));
+    if (std::all_of(m.workers.begin(), m.workers.end(), [&](const auto& w) { return finished(*w); })) break;
+    if (m.stopped_by_signal()) break;
+    if (monotonic_ns() - pool.go_ns > seconds_to_ns(m.limits.run_timeout_s)) {
+      pool.timed_out = m.timed_out = true;
+      m.kill_all("timeout", "still running " + fmt_num(m.limits.run_timeout_s) + " s after GO", true,
+                 [&](const Worker& w) { return !finished(w); });
+      break;
+    }
+    if (m.hooks.while_running) m.hooks.while_running();
+  }
+  pool.interrupted_by = m.interrupted_by;
+  pool.end_ns = pool.go_ns;
+  for (auto& w : m.workers) {
+    pool.end_ns = std::max(pool.end_ns, w->dones >= k ? w->last_done_ns : w->result.ended_ns);
+    if (w->gone() && !(w->killed && w->dones >= k)) classify_exit(w->result, true, w->dones >= k);
+    WorkerResult r = w->result;
+    check_task_count(r);
+    if (r.status != "ok") set_status(w->result, r.status, r.reason);  // a bad count ends the set's use
+    expand_instances(r, pool.workers);
+  }
+  if (!usable()) m.dead = true;
+  return pool;
+}
+
+PoolResult WorkerSet::finish(PoolResult last) {
+  Impl& m = *impl_;
+  if (m.finished) throw std::logic_error("WorkerSet::finish called twice");
+  m.close_ns = monotonic_ns();
+  if (!m.dead || !m.all_gone()) {
+    for (auto& w : m.workers)
+      if (w->child && !w->exited) w->child->close_input();
+    for (;;) {
+      m.pump(std::chrono::milliseconds(20));
+      if (m.all_gone()) break;
+      if (m.stopped_by_signal()) break;
+      if (monotonic_ns() - m.close_ns > seconds_to_ns(m.limits.close_timeout_s)) {
+        m.kill_all("crashed", "did not exit within " + fmt_num(m.limits.close_timeout_s) + " s of its last round", false);
         break;
       }
-      for (auto& w : workers) try_reap(*w, false);
-      continue;
-    }
-
-    const std::int64_t now = monotonic_ns();
-    if (const int sig = stop_signal.load()) {
-      pool.interrupted_by = sig;
-      kill_all("interrupted", std::string("interrupted by ") + strsignal(sig), false);
-      stopping = true;
-      continue;
-    }
-    if (!pool.barrier_passed) {
-      bool all_ready = true, any_failed = false;
-      for (auto& w : workers) {
-        all_ready &= w->result.ready;
-        any_failed |= w->exited || w->out_eof || w->result.status != "ok";
-      }
-      if (any_failed) {
-        kill_all("aborted", "another worker failed before the start barrier", false);
-        stopping = true;
-      } else if (all_ready && hooks.all_ready && !hooks.all_ready([&] {
-                   std::vector<WorkerResult> ready;
-                   for (auto& w : workers) ready.push_back(w->result);
-                   return ready;
-                 }())) {
-        kill_all("aborted", "stopped at the start barrier", false);
-        stopping = true;
-      } else if (all_ready) {
-        pool.go_ns = monotonic_ns();
-        for (auto& w : workers)
-          if (w->child) w->child->send_last_line("GO");
-        pool.barrier_passed = true;
-      } else if (now - spawn_ns > seconds_to_ns(limits.ready_timeout_s)) {
-        pool.timed_out = true;
-        kill_all("timeout", "not READY within " + fmt_num(limits.ready_timeout_s) + " s", true);
-        stopping = true;
-      }
-    } else if (now - pool.go_ns > seconds_to_ns(limits.run_timeout_s)) {
-      pool.timed_out = true;
-      kill_all("timeout", "still running " + fmt_num(limits.run_timeout_s) + " s after GO", true);
-      stopping = true;
-    } else if (hooks.while_running) {
-      hooks.while_running();
     }
   }
-  pool.end_ns = monotonic_ns();
+  m.closed_ns = monotonic_ns();
+  m.release();
+  m.finished = true;
 
-  for (auto& w : workers) {
-    if (abandoned && !w->exited) {
-      set_status(w->result, "crashed", "did not exit after SIGKILL");
-      pool.workers.push_back(w->result);
-      if (w->child) w->child->forget();
-      w->out_reader.detach();  // blocked on a pipe that never closes: leave thread and streams alive
-      w->err_reader.detach();
-      (void)w.release();
-      continue;
+  const bool barrier_passed = m.rounds > 0;
+  if (!barrier_passed) {  // the set never ran: its workers' statuses say why
+    last = PoolResult{};
+    last.timed_out = m.timed_out;
+    last.interrupted_by = m.interrupted_by;
+    last.go_ns = last.end_ns = m.closed_ns;
+    for (auto& w : m.workers) {
+      classify_exit(w->result, false, false);
+      last.workers.push_back(w->result);
     }
-    try_reap(*w, !abandoned);
-    if (w->out_reader.joinable()) w->out_reader.join();
-    if (w->err_reader.joinable()) w->err_reader.join();
-    classify(w->result, pool.barrier_passed);
-    pool.workers.push_back(std::move(w->result));
+    return last;
   }
-  return pool;
+  // The last round's rows take the status of how their process ended.
+  for (auto& w : m.workers) {
+    // A worker we killed after it had finished its rounds (its set died of another's hang) did nothing wrong.
+    if (!(w->killed && w->dones >= m.rounds)) classify_exit(w->result, true, w->dones >= m.rounds);
+    for (WorkerResult& r : last.workers) {
+      if (r.pid != w->result.pid) continue;
+      r.exit_code = w->result.exit_code;
+      r.term_signal = w->result.term_signal;
+      r.ended_ns = w->result.ended_ns;
+      r.stderr_tail = w->result.stderr_tail;
+      if (w->result.status != "ok") set_status(r, w->result.status, w->result.reason);
+    }
+  }
+  last.interrupted_by = std::max(last.interrupted_by, m.interrupted_by);
+  return last;
+}
+
+SetOverhead WorkerSet::overhead() const {
+  const Impl& m = *impl_;
+  SetOverhead o;
+  if (m.ready_ns > m.spawn_ns) o.startup_s = static_cast<double>(m.ready_ns - m.spawn_ns) * 1e-9;
+  if (m.closed_ns > m.close_ns) o.teardown_s = static_cast<double>(m.closed_ns - m.close_ns) * 1e-9;
+  return o;
+}
+
+PoolResult run_worker_pool(const WorkerLaunch& launch, int workers, const PoolLimits& limits,
+                           const std::atomic<int>& stop_signal, const PoolHooks& hooks) {
+  WorkerSet set(launch, workers, limits, stop_signal, hooks);
+  if (!set.start()) return set.finish();
+  return set.finish(set.round());
 }
 
 }  // namespace bench_mps::harness

@@ -35,6 +35,12 @@ class CpuWorkload final : public kernels::Workload {
 
   void setup() override {
     std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(params_.setup_ms_per_index * index_));
+    const char* limit = std::getenv("CUDA_MPS_PINNED_DEVICE_MEM_LIMIT");
+    const unsigned long long bytes = static_cast<unsigned long long>(params_.mem_mib) << 20;
+    if (limit && *limit && cpu_workload_sees_mps() && bytes > mps_pinned_mem_limit_bytes(limit))
+      throw std::runtime_error("cudaMalloc(" + std::to_string(params_.mem_mib) +
+                               " MiB) failed: out of memory (cudaErrorMemoryAllocation) [cpu stand-in under "
+                               "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=" + limit + "]");
     if (!faulty_) return;
     if (params_.fault == "hang-before-ready") hang_forever();
     if (params_.fault == "exit-before-ready") std::exit(7);
@@ -48,7 +54,7 @@ class CpuWorkload final : public kernels::Workload {
     if (timed_) ++tasks_;
   }
 
-  std::size_t device_bytes() const override { return 0; }
+  std::size_t device_bytes() const override { return static_cast<std::size_t>(params_.mem_mib) << 20; }
 
   /// Where the worker ran: the CPU it ended on and how many it was allowed (the harness pins it).
   kernels::WorkloadFacts facts() const override {
@@ -84,6 +90,25 @@ const std::vector<std::string>& cpu_fault_names() {
 
 std::unique_ptr<kernels::Workload> make_cpu_workload(const CpuParams& params, int worker_index) {
   return std::make_unique<CpuWorkload>(params, worker_index);
+}
+
+unsigned long long mps_pinned_mem_limit_bytes(const std::string& value) {
+  std::string entry = value.substr(0, value.find(','));  // device 0's is first
+  if (const auto eq = entry.find('='); eq != std::string::npos) entry = entry.substr(eq + 1);
+  std::size_t used = 0;
+  double number = 0;
+  try {
+    number = std::stod(entry, &used);
+  } catch (const std::exception&) {
+    throw std::invalid_argument("cannot read CUDA_MPS_PINNED_DEVICE_MEM_LIMIT='" + value + "'");
+  }
+  const std::string unit = entry.substr(used);
+  double scale = 1;
+  if (unit == "G" || unit == "GB") scale = 1ull << 30;
+  else if (unit == "M" || unit == "MB") scale = 1ull << 20;
+  else if (unit == "K" || unit == "KB") scale = 1ull << 10;
+  else if (!unit.empty()) throw std::invalid_argument("cannot read CUDA_MPS_PINNED_DEVICE_MEM_LIMIT='" + value + "'");
+  return static_cast<unsigned long long>(number * scale);
 }
 
 bool cpu_workload_sees_mps() {

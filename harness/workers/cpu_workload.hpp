@@ -20,6 +20,8 @@ struct CpuParams {
   int fault_worker = 0;         ///< index of the worker that faults
   int fault_after_tasks = 2;    ///< tasks it completes before the fault
   double setup_ms_per_index = 0;  ///< worker i sleeps i x this in setup (staggered READY, for barrier tests)
+  long mem_mib = 0;  ///< "device memory" it claims; more than $CUDA_MPS_PINNED_DEVICE_MEM_LIMIT allows fails
+                     ///< in setup as cudaMalloc does under that MPS limit
 };
 
 /// Faults the cpu workload can inject.
@@ -29,5 +31,9 @@ std::unique_ptr<kernels::Workload> make_cpu_workload(const CpuParams& params, in
 
 /// Whether this process would be an MPS client, by the fake daemon's convention.
 bool cpu_workload_sees_mps();
+
+/// Bytes CUDA_MPS_PINNED_DEVICE_MEM_LIMIT ("0=512M", "0=2G,1=1G", "1G") allows on device 0; 0 when unset.
+/// Throws std::invalid_argument on a value it cannot read.
+unsigned long long mps_pinned_mem_limit_bytes(const std::string& value);
 
 }  // namespace bench_mps::harness

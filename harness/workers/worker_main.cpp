@@ -1,21 +1,30 @@
-// bench_worker: runs one workload instance for the harness and speaks the line protocol of
-// worker_protocol.hpp on stdin/stdout. Every failure ends in an ERROR line and a non-zero exit code.
+// bench_worker: runs one workload instance (or, in the in-process modes, N of them) for the harness
+// and speaks the line protocol of worker_protocol.hpp on stdin/stdout: READY once, then one timed
+// round per GO, until the harness closes stdin. Every failure ends in an ERROR line and a non-zero
+// exit code.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unistd.h>
 
 #include "harness/common/cli_checks.hpp"
 #include "harness/workers/cpu_workload.hpp"
 #include "harness/workers/exec_workload.hpp"
+#include "harness/workers/instance_runner.hpp"
 #include "harness/workers/worker_protocol.hpp"
 #include "harness/workers/workload_config.hpp"
 #include "kernels/device_context.hpp"
 #include "kernels/fault.hpp"
+#include "kernels/filler.hpp"
+#include "kernels/green_contexts.hpp"
+#include "kernels/membw.hpp"
 #include "kernels/mlp.hpp"
+#include "kernels/mlp_infer.hpp"
+#include "kernels/sm_probe.hpp"
 #include "kernels/spin.hpp"
 
 namespace bench_mps::harness {
@@ -23,54 +32,82 @@ namespace {
 
 struct WorkerOptions {
   std::string workload;
+  std::string fg_workload;  ///< interference, in-process: instance 0 runs this one
   int worker_index = 0;
   long tasks = 0;
   double duration_s = 0;
   int warmup = 2;
+  int instances = 1;
+  std::string layout = "single";  ///< single | threads | streams
+  bool green = false;             ///< threads whose streams belong to green contexts
+  int green_sms = 0;              ///< SMs per green context (0: an equal share)
   WorkloadConfig config;
 };
 
+std::mutex stdout_mutex;  // instance threads report tasks while the main thread may speak
+
 void say(const std::string& line) {
+  std::lock_guard<std::mutex> lock(stdout_mutex);
   std::fputs((line + "\n").c_str(), stdout);
   std::fflush(stdout);
 }
 
-std::unique_ptr<kernels::Workload> make_workload(const WorkerOptions& o) {
-  if (o.workload == "spin") return kernels::make_spin_workload(o.config.spin);
-  if (o.workload == "mlp") return kernels::make_mlp_workload(o.config.mlp);
-  if (o.workload == "cpu") return make_cpu_workload(o.config.cpu, o.worker_index);
-  if (o.workload == "exec")
-    return make_exec_workload(o.config.exec, o.worker_index, [](long pgid) { say(format_spawned(pgid)); });
-  if (o.workload == "fault") return kernels::make_fault_workload({o.config.spin, o.config.fault_delay_ms});
-  throw std::invalid_argument("unknown workload '" + o.workload + "'");
+std::unique_ptr<kernels::Workload> make_workload(const std::string& name, const WorkerOptions& o) {
+  const WorkloadConfig& c = o.config;
+  if (name == "spin") return kernels::make_spin_workload(c.spin);
+  if (name == "mlp") return kernels::make_mlp_workload(c.mlp);
+  if (name == "membw") return kernels::make_membw_workload(c.membw);
+  if (name == "filler") return kernels::make_filler_workload(c.filler);
+  if (name == "mlp-infer") return kernels::make_mlp_infer_workload(c.mlp, c.infer);
+  if (name == "cpu") return make_cpu_workload(c.cpu, o.worker_index);
+  if (name == "exec") return make_exec_workload(c.exec, o.worker_index, [](long pgid) { say(format_spawned(pgid)); });
+  if (name == "fault") return kernels::make_fault_workload({c.spin, c.fault_delay_ms});
+  throw std::invalid_argument("unknown workload '" + name + "'");
 }
 
 /// Task lines are buffered and flushed at most every 50 ms, so reporting stays off the timed path.
 class TaskReporter {
  public:
+  explicit TaskReporter(bool with_instance) : with_instance_(with_instance) {}
   void add(const TaskRecord& t) {
-    pending_ += format_task(t);
+    std::lock_guard<std::mutex> lock(mutex_);
+    pending_ += format_task(t, with_instance_);
     pending_ += '\n';
-    if (t.end_ns - last_flush_ns_ > 50'000'000) flush(t.end_ns);
+    if (t.end_ns - last_flush_ns_ > 50'000'000) flush_locked(t.end_ns);
   }
   void flush(std::int64_t now_ns) {
-    std::fputs(pending_.c_str(), stdout);
-    std::fflush(stdout);
+    std::lock_guard<std::mutex> lock(mutex_);
+    flush_locked(now_ns);
+  }
+
+ private:
+  void flush_locked(std::int64_t now_ns) {
+    {
+      std::lock_guard<std::mutex> out(stdout_mutex);
+      std::fputs(pending_.c_str(), stdout);
+      std::fflush(stdout);
+    }
     pending_.clear();
     last_flush_ns_ = now_ns;
   }
 
- private:
+  bool with_instance_;
+  std::mutex mutex_;
   std::string pending_;
   std::int64_t last_flush_ns_ = 0;
 };
 
+InstanceLayout layout_of(const WorkerOptions& o) {
+  if (o.layout == "threads") return InstanceLayout::threads;
+  if (o.layout == "streams") return InstanceLayout::streams;
+  return InstanceLayout::single;
+}
 
 int run(const WorkerOptions& o, TaskReporter& reporter) {
-  auto workload = make_workload(o);
   ReadyInfo ready;
   ready.pid = static_cast<long>(getpid());
-  if (workload_needs_gpu(o.workload)) {
+  const bool gpu = workload_needs_gpu(o.workload) || (!o.fg_workload.empty() && workload_needs_gpu(o.fg_workload));
+  if (gpu) {
     const kernels::DeviceContextInfo dev = kernels::open_device_context();
     ready.sm_count_seen = dev.sm_count;
     ready.mps_enabled = dev.mps_enabled;
@@ -84,33 +121,46 @@ int run(const WorkerOptions& o, TaskReporter& reporter) {
     ready.mps_enabled = cpu_workload_sees_mps();
     ready.device = "cpu";
   }
-  workload->setup();
-  for (int i = 0; i < o.warmup; ++i) workload->run_task();
-  ready.mem_bytes = workload->device_bytes();
+
+  // Green contexts outlive the instances that run in them (declared first, destroyed last).
+  std::unique_ptr<kernels::GreenContexts> green;
+  InstanceHooks hooks;
+  if (o.green) {
+    green = std::make_unique<kernels::GreenContexts>(o.instances, o.green_sms);
+    hooks.enter = [&green](int i) { return green->enter(i); };
+  }
+  if (gpu && o.layout != "single") hooks.probe_sms = [](void* stream) { return kernels::count_sms_used(stream); };
+  std::vector<WorkloadFactory> factories;
+  for (int i = 0; i < o.instances; ++i) {
+    const std::string name = i == 0 && !o.fg_workload.empty() ? o.fg_workload : o.workload;
+    factories.push_back([name, &o] { return make_workload(name, o); });
+  }
+  InstanceRunner runner(layout_of(o), std::move(factories), std::move(hooks));
+  runner.prepare(o.warmup);
+  ready.mem_bytes = runner.device_bytes();
+  ready.instances = runner.instances();
+  ready.instance_sms = runner.sms_seen();
+  if (green && !ready.instance_sms.empty()) ready.sm_count_seen = green->sms(0);
   say(format_ready(ready));
 
-  std::string go;
-  if (!std::getline(std::cin, go)) throw std::runtime_error("stdin closed before GO (harness gone?)");
-  if (go != "GO") throw std::runtime_error("expected GO from the harness, got '" + go + "'");
-
-  workload->begin_timed();
-  const std::int64_t t0 = monotonic_ns();
-  const std::int64_t deadline = o.duration_s > 0 ? t0 + static_cast<std::int64_t>(o.duration_s * 1e9) : 0;
-  long done = 0;
-  std::int64_t now = t0;
-  while (o.duration_s > 0 ? now < deadline : done < o.tasks) {
-    const std::int64_t start = monotonic_ns();
-    workload->run_task();
-    now = monotonic_ns();
-    const auto [own_start, own_end] = workload->last_task_span();
-    reporter.add(own_end > 0 ? TaskRecord{own_start, own_end} : TaskRecord{start, now});
-    ++done;
+  const RoundLength length{o.tasks, o.duration_s};
+  for (std::string line; std::getline(std::cin, line);) {  // the harness closes stdin after the last round
+    if (line != "GO") throw std::runtime_error("expected GO from the harness, got '" + line + "'");
+    const std::int64_t t0 = monotonic_ns();
+    runner.round(length, [&reporter](int instance, std::int64_t start, std::int64_t end) {
+      reporter.add({start, end, instance});
+    });
+    const std::int64_t now = monotonic_ns();
+    reporter.flush(now);
+    const nlohmann::json instances = runner.instance_summaries();
+    nlohmann::json summary{{"tasks", 0}, {"elapsed_s", static_cast<double>(now - t0) * 1e-9}};
+    long total = 0;
+    for (const auto& in : instances) total += in["tasks"].get<long>();
+    summary["tasks"] = total;
+    summary["facts"] = instances.front()["facts"];
+    if (runner.instances() > 1) summary["instances"] = instances;
+    say(format_done(summary));
   }
-  reporter.flush(now);
-
-  nlohmann::json summary{{"tasks", done}, {"elapsed_s", static_cast<double>(now - t0) * 1e-9}};
-  for (const auto& [name, value] : workload->facts()) summary["facts"][name] = value;
-  say(format_done(summary));
   return 0;
 }
 
@@ -121,25 +171,34 @@ int main(int argc, char** argv) {
   using namespace bench_mps::harness;
   std::setvbuf(stdout, nullptr, _IOFBF, 1 << 16);
   WorkerOptions o;
-  CLI::App app{"bench_worker: one workload instance driven by bench_mps (see worker_protocol.hpp)"};
+  CLI::App app{"bench_worker: workload instances driven by bench_mps (see worker_protocol.hpp)"};
   app.add_option("--workload", o.workload, "workload name")->required()->check(CLI::IsMember(worker_workload_names()));
+  app.add_option("--fg-workload", o.fg_workload, "in-process interference: the workload of instance 0")
+      ->check(CLI::IsMember(worker_workload_names()));
   app.add_option("--worker-index", o.worker_index, "index of this worker in its run")->check(whole_in(0, 1000000));
-  auto* tasks = app.add_option("--tasks", o.tasks, "timed tasks to run")->check(whole_in(1, 1000000000000LL));
-  auto* duration = app.add_option("--duration-s", o.duration_s, "run tasks for this long instead")
+  auto* tasks = app.add_option("--tasks", o.tasks, "timed tasks per round")->check(whole_in(1, 1000000000000LL));
+  auto* duration = app.add_option("--duration-s", o.duration_s, "run tasks for this long per round instead")
                        ->check(finite_in(1e-9, 1e7));
   tasks->excludes(duration);
   app.add_option("--warmup", o.warmup, "untimed tasks before READY")->check(whole_in(0, 1000000));
+  app.add_option("--instances", o.instances, "workload instances in this process")->check(whole_in(1, 1024));
+  app.add_option("--layout", o.layout, "how the instances share the process")
+      ->check(CLI::IsMember({"single", "threads", "streams"}));
+  app.add_flag("--green", o.green, "threads layout: each instance in a green context of its own");
+  app.add_option("--green-sms", o.green_sms, "SMs per green context (0: an equal share)")->check(whole_in(0, 100000));
   add_workload_options(app, o.config);
   try {
     app.parse(argc, argv);
     if (!*tasks && !*duration) throw CLI::ValidationError("one of --tasks or --duration-s is required");
+    if (o.instances > 1 && o.layout == "single") throw CLI::ValidationError("--instances > 1 needs --layout threads or streams");
+    if (o.green && o.layout != "threads") throw CLI::ValidationError("--green runs on the threads layout");
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     say(format_error(std::string("bad arguments: ") + e.what()));
     return 2;
   }
-  TaskReporter reporter;
+  TaskReporter reporter(o.layout != "single");
   try {
     return run(o, reporter);
   } catch (const std::exception& e) {

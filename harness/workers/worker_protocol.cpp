@@ -16,12 +16,15 @@ std::string format_ready(const ReadyInfo& r) {
                          {"device", r.device},
                          {"cuda_runtime_version", r.cuda_runtime_version},
                          {"cuda_driver_version", r.cuda_driver_version},
-                         {"clock_khz", r.clock_khz}};
+                         {"clock_khz", r.clock_khz},
+                         {"instances", r.instances},
+                         {"instance_sms", r.instance_sms}};
   return "READY " + j.dump();
 }
 
-std::string format_task(const TaskRecord& t) {
-  return "TASK " + std::to_string(t.start_ns) + " " + std::to_string(t.end_ns);
+std::string format_task(const TaskRecord& t, bool with_instance) {
+  return "TASK " + std::to_string(t.start_ns) + " " + std::to_string(t.end_ns) +
+         (with_instance ? " " + std::to_string(t.instance) : std::string());
 }
 
 std::string format_done(const nlohmann::json& summary) { return "DONE " + summary.dump(); }
@@ -40,10 +43,12 @@ WorkerMessage parse_worker_line(const std::string& raw) {
   try {
     if (word == "TASK") {
       long long start = 0, end = 0;
+      int instance = 0;
       char extra = 0;
-      if (std::sscanf(rest.c_str(), "%lld %lld %c", &start, &end, &extra) == 2 && end >= start) {
+      const int n = std::sscanf(rest.c_str(), "%lld %lld %d %c", &start, &end, &instance, &extra);
+      if ((n == 2 || n == 3) && end >= start && instance >= 0) {
         m.kind = WorkerMessage::Kind::task;
-        m.task = {start, end};
+        m.task = {start, end, n == 3 ? instance : 0};
       }
     } else if (word == "SPAWNED") {
       long pgid = 0;
@@ -63,7 +68,9 @@ WorkerMessage parse_worker_line(const std::string& raw) {
       r.cuda_runtime_version = j.value("cuda_runtime_version", 0);
       r.cuda_driver_version = j.value("cuda_driver_version", 0);
       r.clock_khz = j.value("clock_khz", 0);
-      m.kind = WorkerMessage::Kind::ready;
+      r.instances = j.value("instances", 1);
+      r.instance_sms = j.value("instance_sms", std::vector<int>{});
+      if (r.instances >= 1) m.kind = WorkerMessage::Kind::ready;
     } else if (word == "DONE") {
       m.done = nlohmann::json::parse(rest);
       if (m.done.is_object()) m.kind = WorkerMessage::Kind::done;

@@ -1,14 +1,19 @@
 #pragma once
 // The line protocol between bench_mps and each bench_worker (stdout of the worker, stdin for GO):
-//   worker:  READY {"pid":..,"sm_count_seen":..,"mps_enabled":..,"mem_bytes":..,...}
+//   worker:  READY {"pid":..,"sm_count_seen":..,"mps_enabled":..,"mem_bytes":..,"instances":..,...}
+//   then one or more rounds, each:
 //   harness: GO
-//   worker:  TASK <start_ns> <end_ns>        one per task, CLOCK_MONOTONIC (comparable across processes)
-//   worker:  SPAWNED <pgid>                  exec: the user's command runs in this process group
-//   worker:  DONE {json summary}  or  ERROR <message>, then exits (0 after DONE, non-zero after ERROR)
+//   worker:  TASK <start_ns> <end_ns> [<instance>]   one per task, CLOCK_MONOTONIC (comparable across
+//                                                    processes); the instance where a worker runs several
+//   worker:  SPAWNED <pgid>                          exec: the user's command runs in this process group
+//   worker:  DONE {json summary of the round}
+//   and at the end the harness closes the worker's stdin: it exits 0. On any failure the worker says
+//   ERROR <message> (after the tasks it finished) and exits non-zero.
 #include "harness/workers/wing.hpp"
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -25,11 +30,14 @@ struct ReadyInfo {
   int cuda_runtime_version = 0;
   int cuda_driver_version = 0;
   int clock_khz = 0;
+  int instances = 1;                 ///< workload instances in this process (in-process modes: N)
+  std::vector<int> instance_sms;     ///< SMs each instance's probe counted (in-process modes)
 };
 
 struct TaskRecord {
   std::int64_t start_ns = 0;
   std::int64_t end_ns = 0;
+  int instance = 0;  ///< which of the worker's instances ran it
 };
 
 struct WorkerMessage {
@@ -43,7 +51,8 @@ struct WorkerMessage {
 };
 
 std::string format_ready(const ReadyInfo& info);
-std::string format_task(const TaskRecord& task);
+/// The instance field is written only where the worker runs several (`with_instance`).
+std::string format_task(const TaskRecord& task, bool with_instance = false);
 std::string format_done(const nlohmann::json& summary);
 std::string format_error(const std::string& message);
 std::string format_spawned(long pgid);

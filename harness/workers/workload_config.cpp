@@ -10,7 +10,7 @@
 namespace bench_mps::harness {
 
 const std::vector<std::string>& workload_names() {
-  static const std::vector<std::string> names{"spin", "mlp", "exec", "cpu"};
+  static const std::vector<std::string> names{"spin", "mlp", "membw", "filler", "mlp-infer", "exec", "cpu"};
   return names;
 }
 
@@ -30,6 +30,11 @@ bool is_known_workload(const std::string& name) {
 
 // exec runs whatever the user gives it, a CPU-only program included (as the tests do).
 bool workload_needs_gpu(const std::string& name) { return name != "cpu" && name != "exec"; }
+
+bool workload_allows_rounds(const std::string& name, const WorkloadConfig& config) {
+  if (name == "exec" || name == "fault") return false;
+  return !(name == "mlp" && config.mlp.profile == kernels::MlpProfile::seed001);
+}
 
 int default_warmup_tasks(const std::string& workload, const WorkloadConfig& config) {
   if (workload == "exec") return 0;
@@ -102,6 +107,38 @@ void add_workload_options(CLI::App& app, WorkloadConfig& c) {
          "graph: replay each step as one CUDA graph; eager: launch kernel by kernel (CPU-bound, noisier)")
       ->check(CLI::IsMember(mlp_launch_names()))->group(mlp)->default_str("graph");
 
+  app.add_option("--mlp-extra-us", c.mlp.extra_us,
+                 "gpu-bound: an extra busy kernel of this many microseconds in every step (a slower step, as a "
+                 "regression would make it: what compare can see)")
+      ->check(finite_in(0.0, 1e6))->group(mlp)->capture_default_str();
+
+  const std::string membw = "membw workload";
+  app.add_option("--membw-mib", c.membw.mib, "size of each of the triad's three arrays, MiB")
+      ->check(whole_in(1, 1 << 20))->group(membw)->capture_default_str();
+  app.add_option("--membw-iters", c.membw.iters, "triads per task")
+      ->check(whole_in(1, 1000000))->group(membw)->capture_default_str();
+  app.add_option("--membw-blocks", c.membw.blocks, "thread blocks per triad (0: 4 per SM)")
+      ->check(whole_in(0, 10000000))->group(membw)->capture_default_str();
+
+  const std::string filler = "filler workload";
+  app.add_option("--filler-target", c.filler.target_pct, "percent of the time the filler keeps the GPU busy")
+      ->check(finite_in(1.0, 100.0))->group(filler)->capture_default_str();
+  app.add_option("--filler-kernel-us", c.filler.kernel_us, "busy time of one filler kernel, microseconds")
+      ->check(finite_in(10.0, 1e7))->group(filler)->capture_default_str();
+  app.add_option("--filler-blocks", c.filler.blocks, "thread blocks per filler kernel (0: one per SM)")
+      ->check(whole_in(0, 10000000))->group(filler)->capture_default_str();
+  app.add_flag("--filler-yield", c.filler.yield,
+               "step aside (--filler-yield-ms) when a kernel runs 1.5x slower than alone: another job is on the GPU")
+      ->group(filler);
+  app.add_option("--filler-yield-ms", c.filler.yield_ms, "how long the filler steps aside")
+      ->check(finite_in(0.0, 3.6e6))->group(filler)->capture_default_str();
+
+  const std::string infer = "mlp-infer workload (open-loop inference requests; the network is --mlp-layers)";
+  app.add_option("--infer-rate", c.infer.rate_per_s, "requests per second, arriving at fixed intervals")
+      ->check(finite_in(0.1, 1e6))->group(infer)->capture_default_str();
+  app.add_option("--infer-batch", c.infer.batch, "samples per request")
+      ->check(whole_in(1, 65536))->group(infer)->capture_default_str();
+
   const std::string exec = "exec workload (your own program)";
   app.add_option("--command", c.exec.command,
                  "exec: the shell command each worker runs once after the start barrier, e.g. 'python3 train.py'")
@@ -124,6 +161,7 @@ void add_workload_options(CLI::App& app, WorkloadConfig& c) {
   app.add_option("--cpu-fault-worker", c.cpu.fault_worker)->check(whole_in(0, 1000000))->group("");
   app.add_option("--cpu-fault-after", c.cpu.fault_after_tasks)->check(whole_in(0, 1000000000))->group("");
   app.add_option("--cpu-setup-ms", c.cpu.setup_ms_per_index)->check(finite_in(0.0, 1e6))->group("");
+  app.add_option("--cpu-mem-mib", c.cpu.mem_mib)->check(whole_in(0, 1 << 30))->group("");
 }
 
 namespace {
@@ -147,6 +185,17 @@ std::string workload_params_string(const std::string& name, const WorkloadConfig
       << ";read_loss=" << (c.mlp.read_loss ? 1 : 0) << ";launch=" << mlp_launch_name(c.mlp.launch)
       << ";steps_per_task=" << c.mlp.steps_per_task;
     if (c.mlp.profile == kernels::MlpProfile::seed001) s << ";host_us=" << fmt_num(c.mlp.host_us);
+    if (c.mlp.extra_us > 0) s << ";extra_us=" << fmt_num(c.mlp.extra_us);
+  } else if (name == "membw") {
+    s << "mib=" << c.membw.mib << ";iters=" << c.membw.iters << ";blocks=" << c.membw.blocks
+      << ";threads=" << c.membw.threads;
+  } else if (name == "filler") {
+    s << "target_pct=" << fmt_num(c.filler.target_pct) << ";kernel_us=" << fmt_num(c.filler.kernel_us)
+      << ";blocks=" << c.filler.blocks << ";threads=" << c.filler.threads << ";yield=" << (c.filler.yield ? 1 : 0);
+    if (c.filler.yield) s << ";yield_ms=" << fmt_num(c.filler.yield_ms);
+  } else if (name == "mlp-infer") {
+    s << "layers=" << join_ints(c.mlp.layers, '-') << ";batch=" << c.infer.batch << ";rate=" << fmt_num(c.infer.rate_per_s)
+      << ";dataset=" << c.mlp.dataset_size << ";seed=" << c.mlp.seed << ";launch=" << mlp_launch_name(c.mlp.launch);
   } else if (name == "exec") {
     if (!c.exec.metric.empty()) s << "metric=" << c.exec.metric << ";";
     s << "command=" << c.exec.command;  // last: a command may hold ';' or '='
@@ -182,6 +231,24 @@ std::vector<std::string> workload_worker_args(const std::string& name, const Wor
     add("--mlp-steps-per-task", std::to_string(c.mlp.steps_per_task));
     add("--mlp-profile", mlp_profile_name(c.mlp.profile));
     add("--mlp-host-us", fmt_num(c.mlp.host_us));
+    add("--mlp-extra-us", fmt_num(c.mlp.extra_us));
+  } else if (name == "membw") {
+    add("--membw-mib", std::to_string(c.membw.mib));
+    add("--membw-iters", std::to_string(c.membw.iters));
+    add("--membw-blocks", std::to_string(c.membw.blocks));
+  } else if (name == "filler") {
+    add("--filler-target", fmt_num(c.filler.target_pct));
+    add("--filler-kernel-us", fmt_num(c.filler.kernel_us));
+    add("--filler-blocks", std::to_string(c.filler.blocks));
+    if (c.filler.yield) a.emplace_back("--filler-yield");
+    add("--filler-yield-ms", fmt_num(c.filler.yield_ms));
+  } else if (name == "mlp-infer") {
+    add("--mlp-layers", join_ints(c.mlp.layers, ','));
+    add("--mlp-dataset", std::to_string(c.mlp.dataset_size));
+    add("--mlp-seed", std::to_string(c.mlp.seed));
+    add("--mlp-launch", mlp_launch_name(c.mlp.launch));
+    add("--infer-rate", fmt_num(c.infer.rate_per_s));
+    add("--infer-batch", std::to_string(c.infer.batch));
   } else if (name == "exec") {
     add("--command", c.exec.command);
     if (!c.exec.metric.empty()) add("--exec-metric", c.exec.metric);
@@ -192,6 +259,7 @@ std::vector<std::string> workload_worker_args(const std::string& name, const Wor
     add("--cpu-fault-worker", std::to_string(c.cpu.fault_worker));
     add("--cpu-fault-after", std::to_string(c.cpu.fault_after_tasks));
     add("--cpu-setup-ms", fmt_num(c.cpu.setup_ms_per_index));
+    add("--cpu-mem-mib", std::to_string(c.cpu.mem_mib));
   }
   return a;
 }

@@ -10,7 +10,10 @@
 #include "harness/workers/cpu_workload.hpp"
 #include "harness/workers/exec_workload.hpp"
 #include "kernels/fault.hpp"
+#include "kernels/filler.hpp"
+#include "kernels/membw.hpp"
 #include "kernels/mlp.hpp"
+#include "kernels/mlp_infer.hpp"
 #include "kernels/spin.hpp"
 
 namespace CLI {
@@ -22,6 +25,9 @@ namespace bench_mps::harness {
 struct WorkloadConfig {
   kernels::SpinParams spin;
   kernels::MlpParams mlp;
+  kernels::MembwParams membw;
+  kernels::FillerParams filler;
+  kernels::MlpInferParams infer;  ///< mlp-infer: the network is mlp's (layers, seed, dataset, launch)
   CpuParams cpu;
   ExecParams exec;
   double fault_delay_ms = 250;  ///< the fault scenario's faulting worker: spin until then, then fault
@@ -41,6 +47,11 @@ std::string mlp_launch_name(kernels::MlpLaunch launch);
 /// --mlp-profile values ("gpu-bound", "seed001") and the name of one.
 const std::map<std::string, kernels::MlpProfile>& mlp_profile_names();
 std::string mlp_profile_name(kernels::MlpProfile profile);
+
+/// Whether a worker may run several GO rounds (repeats) of `workload` in one process: not exec (the
+/// user's program's start-up is part of what is timed), not mlp's seed001 profile (a task is a whole
+/// epoch, timed to completion as the seed timed a fresh process), not the fault scenario's faulter.
+bool workload_allows_rounds(const std::string& name, const WorkloadConfig& config);
 
 /// Untimed tasks a worker of `workload` runs before READY when --warmup is not given: 2, but none
 /// for exec (the user's program runs once) and for mlp's seed001 profile (a task is an epoch).

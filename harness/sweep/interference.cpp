@@ -1,0 +1,90 @@
+#include "harness/sweep/interference.hpp"
+
+#include <cmath>
+#include <map>
+#include <set>
+#include <string>
+
+#include "harness/common/stats.hpp"
+
+namespace bench_mps::harness {
+namespace {
+
+/// `a` followed by the options of `b` that `a` does not already give (both come from one config, so
+/// an option in both has the same value).
+std::vector<std::string> merged_args(std::vector<std::string> a, const std::vector<std::string>& b) {
+  std::set<std::string> flags;
+  for (const std::string& s : a)
+    if (s.rfind("--", 0) == 0) flags.insert(s);
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    if (b[i].rfind("--", 0) != 0) continue;
+    const bool has_value = i + 1 < b.size() && b[i + 1].rfind("--", 0) != 0;
+    if (!flags.count(b[i]) && b[i] != "--workload") {
+      a.push_back(b[i]);
+      if (has_value) a.push_back(b[i + 1]);
+    }
+    if (has_value) ++i;
+  }
+  return a;
+}
+
+std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& tail) {
+  a.insert(a.end(), tail.begin(), tail.end());
+  return a;
+}
+
+/// Worker 0 is the foreground of a side-by-side run; every worker of a foreground-alone run is.
+bool row_is_foreground(const std::string& scenario, int worker) {
+  return scenario == "interference_fg" || (scenario == "interference" && worker == 0);
+}
+
+}  // namespace
+
+void add_interference_args(const RunSpec& run, const SweepSpec& spec, const std::vector<std::string>& base,
+                           std::vector<std::string>& args, std::map<int, std::vector<std::string>>& args_for_worker) {
+  const std::vector<std::string> fg = workload_worker_args(spec.foreground, spec.params);
+  const std::vector<std::string> bg = workload_worker_args(spec.background, spec.params);
+  if (run.scenario != "interference") return;  // the alone runs are plain runs of their workload
+  if (run.mode.in_process()) {
+    args = with(merged_args(bg, fg), base);
+    args.insert(args.end(), {"--fg-workload", spec.foreground});
+    return;
+  }
+  args = with(bg, base);
+  args_for_worker[0] = with(fg, base);
+}
+
+void evaluate_interference_run(RunRecord& record, const SummaryRow* fg_alone, const SummaryRow* bg_alone) {
+  const std::string& scenario = record.spec.scenario;
+  for (WorkerRow& row : record.workers)
+    row.role = scenario == "interference_bg" || (scenario == "interference" && row.worker != 0) ? "background" : "foreground";
+  SummaryRow& s = record.summary;
+  std::vector<double> fg_ms;
+  double bg_rate = 0;
+  bool bg_any = false;
+  for (const TaskRow& t : record.tasks)
+    if (row_is_foreground(scenario, t.worker)) fg_ms.push_back(t.duration_ms);
+  for (const WorkerRow& row : record.workers) {
+    if (row_is_foreground(scenario, row.worker)) {
+      s.fg_throughput_per_s = row.throughput_tasks_per_s;
+    } else if (!std::isnan(row.throughput_tasks_per_s)) {
+      bg_rate += row.throughput_tasks_per_s;
+      bg_any = true;
+    }
+  }
+  if (!fg_ms.empty()) {
+    s.fg_latency_p50_ms = quantile(fg_ms, 0.50);
+    s.fg_latency_p95_ms = quantile(fg_ms, 0.95);
+    s.fg_latency_p99_ms = quantile(fg_ms, 0.99);
+  }
+  if (bg_any) s.bg_throughput_per_s = bg_rate;
+  if (scenario != "interference") return;
+  if (fg_alone && fg_alone->status == "ok" && fg_alone->fg_latency_p99_ms > 0) {
+    s.fg_p99_vs_alone = s.fg_latency_p99_ms / fg_alone->fg_latency_p99_ms;
+    s.fg_throughput_vs_alone = s.fg_throughput_per_s / fg_alone->fg_throughput_per_s;
+  }
+  if (bg_alone && bg_alone->status == "ok" && bg_alone->bg_throughput_per_s > 0)
+    s.bg_throughput_kept = s.bg_throughput_per_s / bg_alone->bg_throughput_per_s;
+}
+
+}  // namespace bench_mps::harness

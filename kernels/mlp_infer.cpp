@@ -1,0 +1,90 @@
+// `mlp-infer` workload: see mlp_infer.hpp for what it measures.
+#include "kernels/mlp_infer.hpp"
+
+#include <chrono>
+#include <stdexcept>
+
+namespace bench_mps::kernels {
+namespace {
+
+std::int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+MlpParams inference_network(MlpParams p, const MlpInferParams& infer) {
+  p.profile = MlpProfile::gpu_bound;  // the dataset lives on the device: a request is GPU work only
+  p.batch = infer.batch;
+  p.read_loss = false;
+  if (p.dataset_size < p.batch) p.dataset_size = p.batch;
+  return p;
+}
+
+class MlpInferWorkload final : public Workload {
+ public:
+  MlpInferWorkload(const MlpParams& mlp, const MlpInferParams& infer)
+      : trainer_(inference_network(mlp, infer)), infer_(infer) {
+    if (!(infer.rate_per_s > 0)) throw std::invalid_argument("mlp-infer: the request rate must be positive");
+  }
+
+  bool place_on_stream(void* stream) override {
+    trainer_.place_on_stream(stream);
+    return true;
+  }
+
+  void setup() override {
+    trainer_.setup();
+    trainer_.prepare_inference();
+  }
+
+  /// Arrivals count from here: request k of this phase arrives k / rate after it.
+  void begin_timed() override {
+    t0_ns_ = now_ns();
+    next_ = 0;
+    late_ = 0;
+  }
+
+  void run_task() override {
+    const std::int64_t arrival = t0_ns_ + static_cast<std::int64_t>(static_cast<double>(next_) * 1e9 / infer_.rate_per_s);
+    ++next_;
+    std::int64_t now = now_ns();
+    if (t0_ns_ == 0) {  // warm-up, before any timed phase: no schedule
+      trainer_.infer();
+      span_ = {now, now_ns()};
+      return;
+    }
+    if (now < arrival) {
+      while (now_ns() < arrival) {  // the worker owns its core: spinning keeps the arrival exact
+      }
+    } else {
+      ++late_;  // the service was still busy when this request arrived: it queued
+    }
+    trainer_.infer();
+    span_ = {arrival, now_ns()};
+  }
+
+  std::pair<std::int64_t, std::int64_t> last_task_span() const override { return span_; }
+
+  std::size_t device_bytes() const override { return trainer_.device_bytes(); }
+
+  WorkloadFacts facts() const override {
+    return {{"rate_per_s", infer_.rate_per_s},
+            {"batch", static_cast<double>(infer_.batch)},
+            {"queued_requests", static_cast<double>(late_)}};
+  }
+
+ private:
+  MlpTrainer trainer_;
+  MlpInferParams infer_;
+  std::int64_t t0_ns_ = 0;
+  long next_ = 0, late_ = 0;
+  std::pair<std::int64_t, std::int64_t> span_{0, 0};
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_mlp_infer_workload(const MlpParams& mlp, const MlpInferParams& infer) {
+  return std::make_unique<MlpInferWorkload>(mlp, infer);
+}
+
+}  // namespace bench_mps::kernels
