@@ -16,6 +16,14 @@
 #               and alone for 10 epochs -> OUT_DIR/util-seed001
 #   dutycycle[:POINT,...]  scripts/duty_cycle.sh (those points, or all) -> OUT_DIR/dutycycle
 #   calibrate   seed001 alone at several host works per step (UTIL_ONLY=1) -> OUT_DIR/dutycycle
+#   rounds5, settle0, spin103, mlp105
+#               default runs with --rounds 5, --settle 0, a 3% longer spin kernel (--spin-us 103), and a
+#               5% longer mlp step (--mlp-extra-us 5, about 5% of a 100 us step) -> OUT_DIR/<step>
+#   modes       spin in every in-process mode beside timeslice and mps, N=1,2,4 -> OUT_DIR/modes
+#   filler      the filler alone at 30, 60 and 90% -> OUT_DIR/filler-<target>
+#   membw       the memory-bound triad, timeslice and mps, N=1,2,4 -> OUT_DIR/membw
+#   memlimit    a membw client over its MPS pinned memory limit (expect status mps_mem_limit) -> OUT_DIR/memlimit
+#   interference  mlp-infer beside 3 fillers at 60%, timeslice, mps, mps+prio, mps:auto -> OUT_DIR/interference
 # Full logs go to OUT_DIR/*.log; the result folders are packed into OUT_DIR/results.tar.gz. It never
 # changes the GPU's settings and checks that no MPS daemon is left after every step.
 set -uo pipefail
@@ -47,13 +55,49 @@ for step in "$@"; do
       build/bench/bench_workloads --benchmark_min_time=0.2 --benchmark_out="$out/bench.json" \
         --benchmark_out_format=json >"$out/bench.log" 2>&1
       echo "bench: rc=$?"; grep -E "^BM_" "$out/bench.log" ;;
-    reference|aa*|spin110)
-      extra=(); [ "$step" = spin110 ] && extra=(--spin-us 110)
+    reference|aa*|spin110|spin103|mlp105|rounds5|settle0)
+      extra=()
+      case "$step" in
+        spin110) extra=(--spin-us 110) ;;
+        spin103) extra=(--spin-us 103) ;;
+        mlp105) extra=(--mlp-extra-us 5) ;;
+        rounds5) extra=(--rounds 5) ;;
+        settle0) extra=(--settle 0) ;;
+      esac
       start=$(date +%s.%N)
       BENCH_MPS_NO_BUILD=1 scripts/run.sh --procs 1,4,10 --out "$out/runs/$step" "${extra[@]}" >"$out/$step.log" 2>&1
       echo "$step: scripts/run.sh --procs 1,4,10 ${extra[*]} -> rc=$? in $(echo "$(date +%s.%N) - $start" | awk '{print $1 - $3}') s"
-      grep -E "^report:" "$out/$step.log"
+      grep -E "^report:|^sweep:" "$out/$step.log"
       sed -n '/^workload/,/^$/p' "$out/$step.log" ;;
+    modes)
+      "$bench" --workloads spin --modes timeslice,mps,streams,threads,green --procs 1,2,4 --repeats 3 \
+        --out "$out/runs/modes" >"$out/modes.log" 2>&1
+      echo "modes: rc=$?"; sed -n '/^workload/,/^$/p' "$out/modes.log"
+      python3 scripts/show_columns.py "$out/runs/modes/runs.csv" run_id worker sm_count_seen task_mean_ms --where repeat=1 \
+        | grep -E "green|streams|threads" | sed 's/^/  /' ;;
+    filler)
+      for t in 30 60 90; do
+        "$bench" --workloads filler --filler-target "$t" --procs 1 --modes timeslice --repeats 1 \
+          --out "$out/runs/filler-$t" >"$out/filler-$t.log" 2>&1
+        echo "filler $t%: rc=$? gpu_util_mean gpu_util_samples gpm_sm_util: $(python3 scripts/show_columns.py \
+          "$out/runs/filler-$t/summary.csv" gpu_util_mean gpu_util_samples gpm_sm_util) facts: $(python3 \
+          scripts/show_columns.py "$out/runs/filler-$t/runs.csv" facts)"
+      done ;;
+    membw)
+      "$bench" --workloads membw --modes timeslice,mps --procs 1,2,4 --repeats 3 --out "$out/runs/membw" >"$out/membw.log" 2>&1
+      echo "membw: rc=$?"; sed -n '/^workload/,/^$/p' "$out/membw.log"
+      python3 scripts/show_columns.py "$out/runs/membw/runs.csv" run_id worker facts --where repeat=1 | sed 's/^/  /'
+      python3 scripts/show_columns.py "$out/runs/membw/summary.csv" run_id gpm_dram_bw_util gpm_sm_util --where repeat=1 | sed 's/^/  /' ;;
+    memlimit)
+      "$bench" --workloads membw --membw-mib 1024 --modes mps+mem=2G --procs 1 --repeats 1 --timeout 60 \
+        --out "$out/runs/memlimit" >"$out/memlimit.log" 2>&1
+      echo "memlimit: rc=$? (expect 1) $(python3 scripts/show_columns.py "$out/runs/memlimit/summary.csv" status reason)" ;;
+    interference)
+      "$bench" --scenario interference --procs 4 --modes timeslice,mps,mps+prio,mps:auto --repeats "${REPEATS:-3}" \
+        --out "$out/runs/interference" >"$out/interference.log" 2>&1
+      echo "interference: rc=$?"
+      python3 scripts/show_columns.py "$out/runs/interference/summary.csv" run_id status fg_latency_p50_ms fg_latency_p99_ms \
+        fg_p99_vs_alone fg_throughput_vs_alone bg_throughput_kept gpu_util_mean | sed 's/^/  /' ;;
     interrupt)
       log="$out/interrupt.log"; dir="$out/runs/interrupt"
       "$bench" --procs 1,4 --repeats 2 --out "$dir" >"$log" 2>&1 &
@@ -84,7 +128,7 @@ for step in "$@"; do
     seed001)
       "$bench" --workloads mlp --mlp-profile seed001 --procs 1 --modes timeslice --repeats 1 --tasks 10 \
         --out "$out/runs/util-seed001" >"$out/util-seed001.log" 2>&1
-      echo "seed001 (alone, 10 epochs): rc=$? gpu_util_mean=$(awk -F, 'NR==2 {print $19}' "$out/runs/util-seed001/summary.csv")"
+      echo "seed001 (alone, 10 epochs): rc=$? gpu_util_mean=$(python3 scripts/show_columns.py "$out/runs/util-seed001/summary.csv" gpu_util_mean)"
       "$bench" --workloads mlp --mlp-profile seed001 --procs 1,5,10 --modes timeslice,mps --repeats 5 \
         --out "$out/runs/seed001" >"$out/seed001.log" 2>&1
       echo "seed001: rc=$?"; sed -n '/^workload/,/^$/p' "$out/seed001.log" ;;

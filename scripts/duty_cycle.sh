@@ -21,7 +21,7 @@ sweep() {
   local t0; t0=$(date +%s)
   "$bench" "$@" --out "$out/$name" >"$out/$name.log" 2>&1
   local rc=$?
-  local util; util=$(awk -F, 'NR==2 {print $19}' "$out/$name/summary.csv" 2>/dev/null)
+  local util; util=$(python3 scripts/show_columns.py "$out/$name/summary.csv" gpu_util_mean 2>/dev/null | head -1)
   echo "  $name: rc=$rc in $(( $(date +%s) - t0 )) s${util:+, gpu_util_mean of the first run $util}"
 }
 for p in "${points[@]}"; do

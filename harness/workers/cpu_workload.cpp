@@ -54,6 +54,20 @@ class CpuWorkload final : public kernels::Workload {
     if (timed_) ++tasks_;
   }
 
+  // As a device would run it (the streams mode): the task "runs" for task_us after it was started,
+  // while the host thread is free to start others.
+  bool supports_async() const override { return true; }
+  void start_task() override {
+    if (faulty_ && timed_ && tasks_ >= params_.fault_after_tasks) inject();
+    async_end_ = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                          std::chrono::duration<double, std::micro>(params_.task_us));
+  }
+  bool poll_task() override {
+    if (std::chrono::steady_clock::now() < async_end_) return false;
+    if (timed_) ++tasks_;
+    return true;
+  }
+
   std::size_t device_bytes() const override { return static_cast<std::size_t>(params_.mem_mib) << 20; }
 
   /// Where the worker ran: the CPU it ended on and how many it was allowed (the harness pins it).
@@ -61,7 +75,15 @@ class CpuWorkload final : public kernels::Workload {
     cpu_set_t allowed;
     CPU_ZERO(&allowed);
     const int count = ::sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : -1;
-    return {{"cpu", ::sched_getcpu()}, {"allowed_cpus", count}};
+    kernels::WorkloadFacts f{{"cpu", ::sched_getcpu()}, {"allowed_cpus", count}};
+    // The MPS settings this client was given, as a real client's driver would read them.
+    for (const auto& [var, fact] : {std::pair<const char*, const char*>{"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "mps_active_thread_pct"},
+                                    {"CUDA_MPS_CLIENT_PRIORITY", "mps_client_priority"},
+                                    {"CUDA_DEVICE_MAX_CONNECTIONS", "max_connections"}})
+      if (const char* v = std::getenv(var); v && *v) f.emplace_back(fact, std::atof(v));
+    if (const char* v = std::getenv("CUDA_MPS_PINNED_DEVICE_MEM_LIMIT"); v && *v)
+      f.emplace_back("mps_mem_limit_mib", static_cast<double>(mps_pinned_mem_limit_bytes(v) >> 20));
+    return f;
   }
 
  private:
@@ -78,6 +100,7 @@ class CpuWorkload final : public kernels::Workload {
   bool faulty_;
   bool timed_ = false;
   long tasks_ = 0;  // timed tasks completed
+  std::chrono::steady_clock::time_point async_end_;
 };
 
 }  // namespace
