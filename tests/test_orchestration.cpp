@@ -13,74 +13,11 @@
 #include "harness/common/proc_scan.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/sweep/cpu_affinity.hpp"
+#include "tests/sweep_fixture.hpp"
 #include "tests/test_support.hpp"
 
 namespace bench_mps::testing {
 namespace {
-
-using harness::read_summary;
-
-class Orchestration : public ::testing::Test {
- protected:
-  void SetUp() override {
-    ASSERT_EQ(live_mps_process_count(), 0) << "an MPS daemon is already running on this machine";
-    env = fake_mps_env(journal());
-    env.set.emplace_back("TMPDIR", tmp.path().string());
-    env.set.emplace_back("BENCH_MPS_CPU_HANG_MARK", hang_mark().string());
-  }
-  void TearDown() override {
-    EXPECT_EQ(live_mps_process_count(), 0) << "a daemon was left behind";
-    EXPECT_FALSE(wait_until([&] { return has_session_dirs(); }, 0)) << "a private MPS folder was left behind";
-  }
-
-  fs::path journal() const { return tmp / "journal.log"; }
-  fs::path out() const { return tmp / "out"; }
-  std::vector<std::string> journal_lines() const { return read_lines(journal()); }
-  int journal_count(const std::string& what) const {
-    const auto lines = journal_lines();
-    return static_cast<int>(std::count_if(lines.begin(), lines.end(),
-                                          [&](const std::string& l) { return l.find(what) != std::string::npos; }));
-  }
-  bool has_session_dirs() const {
-    std::error_code ec;
-    const fs::path base = tmp / ("bench_mps-" + std::to_string(::getuid()));
-    if (!fs::is_directory(base, ec)) return false;
-    for (const auto& e : fs::directory_iterator(base, ec))
-      if (e.path().filename().string().rfind("session-", 0) == 0) return true;
-    return false;
-  }
-
-  std::vector<std::string> args(std::vector<std::string> extra) const {
-    std::vector<std::string> a{"--workloads", "cpu", "--cpu-task-us", "500", "--tasks", "10", "--settle", "0",
-                               "--out", out().string()};
-    if (std::find(extra.begin(), extra.end(), "--repeats") == extra.end()) a.insert(a.end(), {"--repeats", "1"});
-    a.insert(a.end(), extra.begin(), extra.end());
-    return a;
-  }
-  CommandOutput sweep(std::vector<std::string> extra, const Env& extra_env = {}) {
-    Env e = env;
-    e.set.insert(e.set.end(), extra_env.set.begin(), extra_env.set.end());
-    return run_program(bench_mps_exe(), args(std::move(extra)), e, 120);
-  }
-  std::map<std::string, harness::SummaryRecord> summary_by_id() const {
-    std::map<std::string, harness::SummaryRecord> rows;
-    for (const auto& r : read_summary(out() / "summary.csv")) rows[r.run_id] = r;
-    return rows;
-  }
-  void expect_worker_processes_gone() const {
-    for (const auto& w : harness::read_runs(out() / "runs.csv")) {
-      if (w.pid) {
-        EXPECT_FALSE(harness::process_alive(static_cast<pid_t>(w.pid))) << "worker " << w.pid << " still runs";
-      }
-    }
-  }
-
-  TempDir tmp;
-  /// Created by a cpu worker when it reaches an injected hang (cpu_workload.cpp).
-  fs::path hang_mark() const { return tmp / "hanging"; }
-
-  Env env;
-};
 
 TEST_F(Orchestration, FullSweepRecordsEveryRunAndQuitsEachDaemon) {
   const auto r = sweep({"--modes", "timeslice,mps,mps:50", "--procs", "1,3", "--repeats", "2"});

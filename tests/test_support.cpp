@@ -121,4 +121,36 @@ bool gpu_available() {
   return harness::Nvml::open(why) != nullptr;
 }
 
+std::vector<std::map<std::string, std::string>> csv_records(const fs::path& file) {
+  auto cells_of = [](const std::string& line) {
+    std::vector<std::string> cells(1);
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      const char c = line[i];
+      if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        cells.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = !quoted;
+      } else if (c == ',' && !quoted) {
+        cells.emplace_back();
+      } else {
+        cells.back() += c;
+      }
+    }
+    return cells;
+  };
+  const auto lines = read_lines(file);
+  std::vector<std::map<std::string, std::string>> out;
+  if (lines.empty()) return out;
+  const auto header = cells_of(lines.front());
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    const auto cells = cells_of(lines[i]);
+    std::map<std::string, std::string> row;
+    for (std::size_t c = 0; c < header.size() && c < cells.size(); ++c) row[header[c]] = cells[c];
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
 }  // namespace bench_mps::testing

@@ -3,6 +3,7 @@
 // program as a real process with its exit code, stdout and stderr.
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -73,6 +74,8 @@ class TempDir {
 };
 
 std::string read_text(const fs::path& file);
+/// Every row of a CSV file (quoted cells allowed, one record per line), by column name.
+std::vector<std::map<std::string, std::string>> csv_records(const fs::path& file);
 std::vector<std::string> read_lines(const fs::path& file);
 void write_text(const fs::path& file, const std::string& text);
 /// Number of live nvidia-cuda-mps* processes on this machine.

@@ -69,7 +69,7 @@ struct SweepSpec {
   bool resume = false;     ///< continue the sweep already in out_dir
   bool set_exclusive = false;  ///< switch the GPU to EXCLUSIVE_PROCESS for MPS blocks (root; restored)
   bool pin_cpus = true;        ///< pin each worker to its own CPU core
-  double settle_s = 0.1;       ///< idle pause before every worker set, so one set's teardown cannot slow the next
+  double settle_s = 0;         ///< idle pause before every worker set (after the last set has exited)
   int rounds = 0;              ///< repeats one worker set runs (GO rounds); 0: default_rounds()
   std::string foreground = "mlp-infer";  ///< interference: the latency-critical (or training) job
   std::string background = "filler";     ///< interference: the N-1 jobs beside it

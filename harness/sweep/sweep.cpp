@@ -17,6 +17,7 @@
 #include "harness/gpu/monitor.hpp"
 #include "harness/mps/compute_mode.hpp"
 #include "harness/mps/mps_session.hpp"
+#include "harness/results/interference_rows.hpp"
 #include "harness/results/meta.hpp"
 #include "harness/results/results_writer.hpp"
 #include "harness/results/summary_table.hpp"
@@ -181,11 +182,28 @@ SummaryEntry entry_of(const SummaryRecord& r, const SweepSpec& spec) {
   e.row.slowdown_vs_alone = r.slowdown_vs_alone;
   e.row.scenario = r.scenario;
   e.row.makespan_s = r.makespan_s;
+  e.row.fg_latency_p50_ms = r.fg_latency_p50_ms;
+  e.row.fg_latency_p95_ms = r.fg_latency_p95_ms;
   e.row.fg_latency_p99_ms = r.fg_latency_p99_ms;
+  e.row.fg_p99_vs_alone = r.fg_p99_vs_alone;
+  e.row.fg_throughput_vs_alone = r.fg_throughput_vs_alone;
+  e.row.bg_throughput_kept = r.bg_throughput_kept;
   e.row.fg_throughput_per_s = r.fg_throughput_per_s;
   e.row.bg_throughput_per_s = r.bg_throughput_per_s;
   return e;
 }
+
+/// The harness's own time around a run (see SummaryRow).
+struct Overhead {
+  double settle_s = 0, startup_s = 0, teardown_s = 0;
+};
+
+/// What a run's record needs from before and after its round besides the pool's result.
+struct RunExtras {
+  std::vector<pid_t> servers_before;  ///< fault under MPS: the servers before the fault
+  XidLines xid_before;                ///< fault: the kernel log's Xid lines before the run
+  std::optional<GpmMetrics> gpm;      ///< GPM metrics over the round
+};
 
 class Sweep {
  public:
@@ -261,6 +279,7 @@ class Sweep {
         if (!recorded_.count(r.run_id())) pending.push_back(r);
       if (!pending.empty()) run_set(block, pending, session.get());
     }
+    finish_closing();  // before the block's daemon quits
     if (session) {
       try {
         session->quit();
@@ -271,11 +290,15 @@ class Sweep {
   }
 
   /// The pending runs of one configuration, one GO round each, on as few sets of worker processes as
-  /// they need: a set that fails is closed and the next run starts a fresh one.
+  /// they need: a set that fails is closed and the next run starts a fresh one. A set's workers exit
+  /// while the next set starts (see Closing).
   void run_set(const ModeBlock& block, const std::vector<RunSpec>& pending, MpsSession* session) {
     std::size_t next = 0;
     while (next < pending.size() && !stop_ && !stop_signal().load()) {
       const RunSpec& first = pending[next];
+      const bool overlap = may_overlap(first) && spec_.settle_s <= 0;  // --settle: idle after the exit
+      if (!overlap) finish_closing();  // a fault or exec run starts on an idle machine
+      if (stop_) return;
       const auto settle_from = std::chrono::steady_clock::now();
       std::this_thread::sleep_for(std::chrono::duration<double>(spec_.settle_s));
       const double settled = seconds_between(settle_from, std::chrono::steady_clock::now());
@@ -293,67 +316,85 @@ class Sweep {
         };
       }
       if (session && first.workload == "exec") hooks.while_running = [&watch] { if (watch) watch->poll(); };
-      WorkerSet set(make_launch(spec_, first, env_, session, out_), worker_processes(first), limits(first), stop_signal(),
-                    hooks);
-      if (!set.start()) {
-        PoolResult failed = set.finish();
+      auto set = std::make_unique<WorkerSet>(make_launch(spec_, first, env_, session, out_), worker_processes(first),
+                                             limits(first), stop_signal(), hooks);
+      const bool started = set->start();
+      finish_closing();  // the last set has exited before this one's first round: no timed overlap
+      if (stop_) return;
+      if (!started) {
+        PoolResult failed = set->finish();
         if (failed.interrupted_by) {
           std::cerr << "bench_mps: " << first.run_id() << " interrupted; it is not recorded\n";
           stop_ = true;
           return;
         }
-        Overhead o{settled, set.overhead().startup_s, set.overhead().teardown_s};
+        Overhead o{settled, set->overhead().startup_s, set->overhead().teardown_s};
         record(block, first, failed, o, nullptr, session, seconds_between(t0, std::chrono::steady_clock::now()));
         ++next;
         continue;
       }
       bool first_round = true;
-      while (next < pending.size() && set.usable()) {
+      while (next < pending.size() && set->usable()) {
         const RunSpec& run = pending[next];
         const auto r0 = std::chrono::steady_clock::now();
         if (session && run.workload == "exec") watch = std::make_unique<MpsClientWatch>(*session);
-        std::vector<pid_t> servers_before;
-        if (session && run.scenario == "fault") servers_before = server_list(*session);
-        XidLines xid_before;
-        if (run.scenario == "fault") xid_before = read_xid_lines(fs::temp_directory_path());
+        RunExtras extras;
+        if (session && run.scenario == "fault") extras.servers_before = server_list(*session);
+        if (run.scenario == "fault") extras.xid_before = read_xid_lines(fs::temp_directory_path());
         const bool gpm = env_.nvml && env_.nvml->gpm_begin();
-        PoolResult pool = set.round();
-        const std::optional<GpmMetrics> metrics = gpm ? env_.nvml->gpm_end() : std::nullopt;
+        PoolResult pool = set->round();
+        if (gpm) extras.gpm = env_.nvml->gpm_end();
         if (pool.interrupted_by) {
           std::cerr << "bench_mps: " << run.run_id() << " interrupted; it is not recorded\n";
-          set.finish();
+          set->finish();
           stop_ = true;
           return;
         }
-        const bool last = next + 1 == pending.size() || !set.usable();
-        Overhead o{first_round ? settled : 0.0, first_round ? set.overhead().startup_s : 0.0, 0.0};
-        if (last) {
-          pool = set.finish(std::move(pool));
-          o.teardown_s = set.overhead().teardown_s;
-          if (pool.interrupted_by) {
-            std::cerr << "bench_mps: " << run.run_id() << " interrupted; it is not recorded\n";
-            stop_ = true;
-            return;
-          }
-        }
-        RunExtras extras{servers_before, xid_before, metrics};
-        record(block, run, pool, o, watch.get(), session,
-               seconds_between(first_round ? t0 : r0, std::chrono::steady_clock::now()), &extras);
+        const bool last = next + 1 == pending.size() || !set->usable();
+        Overhead o{first_round ? settled : 0.0, first_round ? set->overhead().startup_s : 0.0, 0.0};
+        const double seconds = seconds_between(first_round ? t0 : r0, std::chrono::steady_clock::now());
         first_round = false;
         ++next;
-        if (last) break;
+        if (!last) {
+          record(block, run, pool, o, watch.get(), session, seconds, &extras);
+          continue;
+        }
+        if (overlap) {  // recorded once its workers have exited, while the next set starts
+          set->begin_close();
+          closing_ = Closing{std::move(set), &block, run, std::move(pool), o, std::move(extras), seconds, session};
+          break;
+        }
+        pool = set->finish(std::move(pool));
+        o.teardown_s = set->overhead().teardown_s;
+        if (pool.interrupted_by) {
+          std::cerr << "bench_mps: " << run.run_id() << " interrupted; it is not recorded\n";
+          stop_ = true;
+          return;
+        }
+        record(block, run, pool, o, watch.get(), session, seconds, &extras);
+        break;
       }
     }
   }
 
-  struct Overhead {
-    double settle_s = 0, startup_s = 0, teardown_s = 0;
-  };
-  struct RunExtras {
-    std::vector<pid_t> servers_before;  ///< fault under MPS
-    XidLines xid_before;                ///< fault
-    std::optional<GpmMetrics> gpm;
-  };
+  /// Runs whose workers may exit while the next set starts: not the fault scenario's (its recovery is
+  /// measured right after) and not exec's (its MPS proof and the user's processes want a quiet end).
+  static bool may_overlap(const RunSpec& run) { return run.scenario.rfind("fault", 0) != 0 && run.workload != "exec"; }
+
+  /// Waits for the closing set's workers to exit and records its last run.
+  void finish_closing() {
+    if (!closing_) return;
+    Closing c = std::move(*closing_);
+    closing_.reset();
+    PoolResult pool = c.set->finish(std::move(c.last));
+    if (pool.interrupted_by) {
+      std::cerr << "bench_mps: " << c.run.run_id() << " interrupted; it is not recorded\n";
+      stop_ = true;
+      return;
+    }
+    c.overhead.teardown_s = c.set->overhead().teardown_s;
+    record(*c.block, c.run, pool, c.overhead, nullptr, c.session, c.seconds, &c.extras);
+  }
 
   /// Reduces a finished round to its record, completes it (references, proofs, scenarios) and writes it.
   void record(const ModeBlock& block, const RunSpec& run, PoolResult& pool, const Overhead& o,
@@ -521,6 +562,15 @@ class Sweep {
     std::cout << "\n";
     if (spec_.scenario == "fault") {
       print_fault_table(std::cout, entries_);
+    } else if (spec_.scenario == "interference") {
+      std::vector<InterferenceRun> runs;
+      for (const SummaryEntry& e : entries_) {
+        const SummaryRow& s = e.row;
+        runs.push_back({e.spec.mode.name, e.spec.scenario, s.status, e.spec.procs, s.fg_latency_p50_ms,
+                        s.fg_latency_p95_ms, s.fg_latency_p99_ms, s.fg_p99_vs_alone, s.fg_throughput_vs_alone,
+                        s.bg_throughput_kept});
+      }
+      print_interference_table(std::cout, aggregate_interference_runs(runs));
     } else {
       print_summary_table(std::cout, entries_);
     }
@@ -560,6 +610,19 @@ class Sweep {
   bool stop_ = false;
   bool server_checked_ = false;
   std::string env_error_;
+
+  /// A set whose last round has run and whose workers are exiting; its run is recorded once they have.
+  struct Closing {
+    std::unique_ptr<WorkerSet> set;
+    const ModeBlock* block = nullptr;
+    RunSpec run;
+    PoolResult last;
+    Overhead overhead;
+    RunExtras extras;
+    double seconds = 0;
+    MpsSession* session = nullptr;
+  };
+  std::optional<Closing> closing_;
 };
 
 }  // namespace

@@ -166,7 +166,7 @@ struct WorkerSet::Impl {
   int rounds = 0;
   int interrupted_by = 0;
   bool timed_out = false;
-  std::int64_t spawn_ns = 0, ready_ns = 0, close_ns = 0, closed_ns = 0;
+  std::int64_t spawn_ns = 0, ready_ns = 0, close_ns = 0, wait_ns = 0, closed_ns = 0;
 
   Impl(WorkerLaunch l, int n, const PoolLimits& lim, const std::atomic<int>& stop, PoolHooks h)
       : launch(std::move(l)), count(n), limits(lim), stop_signal(stop), hooks(std::move(h)) {}
@@ -438,13 +438,20 @@ PoolResult WorkerSet::round() {
   return pool;
 }
 
+void WorkerSet::begin_close() {
+  Impl& m = *impl_;
+  if (m.close_ns) return;
+  m.close_ns = monotonic_ns();
+  for (auto& w : m.workers)
+    if (w->child && !w->exited) w->child->close_input();
+}
+
 PoolResult WorkerSet::finish(PoolResult last) {
   Impl& m = *impl_;
   if (m.finished) throw std::logic_error("WorkerSet::finish called twice");
-  m.close_ns = monotonic_ns();
-  if (!m.dead || !m.all_gone()) {
-    for (auto& w : m.workers)
-      if (w->child && !w->exited) w->child->close_input();
+  begin_close();
+  m.wait_ns = monotonic_ns();
+  if (!m.abandoned && !m.all_gone()) {
     for (;;) {
       m.pump(std::chrono::milliseconds(20));
       if (m.all_gone()) break;
@@ -492,7 +499,7 @@ SetOverhead WorkerSet::overhead() const {
   const Impl& m = *impl_;
   SetOverhead o;
   if (m.ready_ns > m.spawn_ns) o.startup_s = static_cast<double>(m.ready_ns - m.spawn_ns) * 1e-9;
-  if (m.closed_ns > m.close_ns) o.teardown_s = static_cast<double>(m.closed_ns - m.close_ns) * 1e-9;
+  if (m.closed_ns > m.wait_ns && m.wait_ns) o.teardown_s = static_cast<double>(m.closed_ns - m.wait_ns) * 1e-9;
   return o;
 }
 

@@ -94,8 +94,8 @@ struct PoolHooks {
   WhileRunningHook while_running;
 };
 
-/// Where the harness's own time went for one set: from spawn to all READY, and from closing the
-/// workers' stdin to their exit.
+/// Where the harness's own time went for one set: from spawn to all READY, and the time finish()
+/// waited for the workers to exit (less than their whole teardown when begin_close came first).
 struct SetOverhead {
   double startup_s = 0;
   double teardown_s = 0;
@@ -119,9 +119,13 @@ class WorkerSet {
   PoolResult round();
   /// Whether another round can run: started, every worker alive and ok, not stopped.
   bool usable() const;
-  /// Closes every worker's stdin and waits for their exit (killing them at close_timeout_s), then
-  /// returns `last` (the last round's result; empty when no round ran) with what the exits add: a
-  /// worker that crashed or failed at the end turns its rows' status. Call once.
+  /// Closes every worker's stdin: they start to exit (tear their contexts down) while the harness
+  /// goes on, e.g. starting the next set. finish() waits for them.
+  void begin_close();
+  /// Closes every worker's stdin (if begin_close did not) and waits for their exit (killing them at
+  /// close_timeout_s after the close), then returns `last` (the last round's result; empty when no
+  /// round ran) with what the exits add: a worker that crashed or failed at the end turns its rows'
+  /// status. Call once.
   PoolResult finish(PoolResult last = {});
   SetOverhead overhead() const;
 

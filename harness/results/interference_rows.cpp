@@ -1,0 +1,119 @@
+#include "harness/results/interference_rows.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <utility>
+
+#include "harness/common/format.hpp"
+#include "harness/common/stats.hpp"
+
+namespace bench_mps::harness {
+namespace {
+
+double median_of(std::vector<double> v) {
+  v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return std::isnan(x); }), v.end());
+  return v.empty() ? NAN : median(v);
+}
+
+std::string ratio(double x) { return std::isnan(x) ? "-" : fmt_fixed(x, 2) + "x"; }
+std::string ms(double x) { return std::isnan(x) ? "-" : fmt_num(x, 3); }
+
+}  // namespace
+
+std::vector<InterferenceCell> aggregate_interference_runs(const std::vector<InterferenceRun>& runs) {
+  std::vector<std::string> modes;
+  std::map<std::string, std::vector<const InterferenceRun*>> alone;                 // by mode
+  std::map<std::pair<std::string, int>, std::vector<const InterferenceRun*>> mixed;  // by mode, N
+  for (const InterferenceRun& r : runs) {
+    if (std::find(modes.begin(), modes.end(), r.mode) == modes.end()) modes.push_back(r.mode);
+    if (r.scenario == "interference_fg" && r.status == "ok") alone[r.mode].push_back(&r);
+    if (r.scenario == "interference") mixed[{r.mode, r.procs}].push_back(&r);
+  }
+  std::vector<InterferenceCell> cells;
+  for (const std::string& mode : modes)
+    for (const auto& [key, list] : mixed) {
+      if (key.first != mode) continue;
+      InterferenceCell c;
+      c.mode = mode;
+      c.procs = key.second;
+      std::vector<double> p50, p95, p99, vs, tput, kept, a50, a99;
+      for (const InterferenceRun* r : list) {
+        ++c.runs;
+        if (r->status != "ok") {
+          ++c.failed;
+          continue;
+        }
+        p50.push_back(r->fg_p50_ms);
+        p95.push_back(r->fg_p95_ms);
+        p99.push_back(r->fg_p99_ms);
+        vs.push_back(r->fg_p99_vs_alone);
+        tput.push_back(r->fg_throughput_vs_alone);
+        kept.push_back(r->bg_throughput_kept);
+      }
+      for (const InterferenceRun* r : alone[mode]) {
+        a50.push_back(r->fg_p50_ms);
+        a99.push_back(r->fg_p99_ms);
+      }
+      c.p50_ms = median_of(p50);
+      c.p95_ms = median_of(p95);
+      c.p99_ms = median_of(p99);
+      c.p99_vs_alone = median_of(vs);
+      c.throughput_vs_alone = median_of(tput);
+      c.bg_kept = median_of(kept);
+      c.alone_p50_ms = median_of(a50);
+      c.alone_p99_ms = median_of(a99);
+      vs.erase(std::remove_if(vs.begin(), vs.end(), [](double x) { return std::isnan(x); }), vs.end());
+      if (!vs.empty()) {
+        c.p99_vs_alone_min = *std::min_element(vs.begin(), vs.end());
+        c.p99_vs_alone_max = *std::max_element(vs.begin(), vs.end());
+      }
+      cells.push_back(c);
+    }
+  return cells;
+}
+
+std::string interference_verdict(const std::vector<InterferenceCell>& cells) {
+  std::string out;
+  std::vector<int> ns;
+  for (const auto& c : cells)
+    if (std::find(ns.begin(), ns.end(), c.procs) == ns.end()) ns.push_back(c.procs);
+  for (int n : ns) {
+    const InterferenceCell* best = nullptr;
+    const InterferenceCell* timeslice = nullptr;
+    for (const auto& c : cells) {
+      if (c.procs != n || std::isnan(c.p99_vs_alone)) continue;
+      if (!best || c.p99_vs_alone < best->p99_vs_alone) best = &c;
+      if (c.mode == "timeslice") timeslice = &c;
+    }
+    if (!best) continue;
+    out += (out.empty() ? "" : " ") + std::string("At N=") + std::to_string(n) + ", " + best->mode +
+           " protects the foreground best: its p99 latency is " + ratio(best->p99_vs_alone) + " its own alone";
+    if (timeslice && timeslice != best) out += " (time-sliced: " + ratio(timeslice->p99_vs_alone) + ")";
+    out += ", and the background keeps " + (std::isnan(best->bg_kept) ? std::string("-") : fmt_fixed(best->bg_kept, 2)) +
+           " of its throughput alone";
+    if (timeslice && timeslice != best && !std::isnan(timeslice->bg_kept))
+      out += " (time-sliced: " + fmt_fixed(timeslice->bg_kept, 2) + ")";
+    out += ".";
+  }
+  return out;
+}
+
+void print_interference_table(std::ostream& out, const std::vector<InterferenceCell>& cells) {
+  if (cells.empty()) return;
+  char line[512];
+  std::snprintf(line, sizeof line, "%-16s %4s %14s %14s %14s %16s %16s\n", "mode", "N", "fg p50 ms", "fg p99 ms",
+                "p99 vs alone", "fg tput vs alone", "background kept");
+  out << "\ninterference (the foreground beside N-1 background jobs; medians over repeats; alone -> beside)\n" << line;
+  for (const InterferenceCell& c : cells) {
+    const std::string failed = c.failed ? "  (" + std::to_string(c.failed) + " run(s) failed)" : "";
+    std::snprintf(line, sizeof line, "%-16s %4d %14s %14s %14s %16s %16s%s\n", c.mode.c_str(), c.procs,
+                  (ms(c.alone_p50_ms) + " -> " + ms(c.p50_ms)).c_str(), (ms(c.alone_p99_ms) + " -> " + ms(c.p99_ms)).c_str(),
+                  ratio(c.p99_vs_alone).c_str(), ratio(c.throughput_vs_alone).c_str(),
+                  std::isnan(c.bg_kept) ? "-" : fmt_fixed(c.bg_kept, 2).c_str(), failed.c_str());
+    out << line;
+  }
+  if (const std::string v = interference_verdict(cells); !v.empty()) out << v << "\n";
+}
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,194 @@
+// End to end, with the CPU-only worker and the fake MPS daemon: worker sets that run several rounds,
+// the in-process modes (one process, N instances), MPS provisioning per client (percentages,
+// priorities, pinned memory limits) and the interference scenario.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <set>
+#include <string>
+
+#include "harness/results/results_reader.hpp"
+#include "tests/sweep_fixture.hpp"
+#include "tests/test_support.hpp"
+
+namespace bench_mps::testing {
+namespace {
+
+using harness::WorkerRecord;
+
+std::map<std::string, std::vector<WorkerRecord>> workers_by_run(const fs::path& runs_csv) {
+  std::map<std::string, std::vector<WorkerRecord>> out;
+  for (const auto& w : harness::read_runs(runs_csv)) out[w.run_id].push_back(w);
+  return out;
+}
+
+std::set<long> pids_of(const std::vector<WorkerRecord>& rows) {
+  std::set<long> pids;
+  for (const auto& w : rows) pids.insert(w.pid);
+  return pids;
+}
+
+TEST_F(Orchestration, ConsecutiveRepeatsShareTheirWorkersAndEachSetIsFresh) {
+  const auto r = sweep({"--modes", "timeslice,mps", "--procs", "1,2", "--repeats", "4", "--rounds", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto runs = workers_by_run(out() / "runs.csv");
+  const auto rows = summary_by_id();
+  ASSERT_EQ(rows.size(), 16u);
+  for (const char* mode : {"timeslice", "mps"})
+    for (int n : {1, 2}) {
+      const auto id = [&](int repeat) {
+        return "r" + std::to_string(repeat) + "-" + mode + "-cpu-n" + std::to_string(n);
+      };
+      // Rounds 1-2 share one set of processes, 3-4 another.
+      EXPECT_EQ(pids_of(runs.at(id(1))), pids_of(runs.at(id(2)))) << id(1);
+      EXPECT_EQ(pids_of(runs.at(id(3))), pids_of(runs.at(id(4)))) << id(3);
+      EXPECT_NE(pids_of(runs.at(id(2))), pids_of(runs.at(id(3)))) << id(2);
+      EXPECT_EQ(pids_of(runs.at(id(1))).size(), static_cast<std::size_t>(n));
+      // Start-up belongs to a set's first run, teardown to its last.
+      for (int repeat : {1, 3}) {
+        EXPECT_GT(rows.at(id(repeat)).startup_s, 0) << id(repeat);
+        EXPECT_EQ(rows.at(id(repeat)).teardown_s, 0) << id(repeat);
+      }
+      for (int repeat : {2, 4}) {
+        EXPECT_EQ(rows.at(id(repeat)).startup_s, 0) << id(repeat);
+        EXPECT_GE(rows.at(id(repeat)).teardown_s, 0) << id(repeat);
+      }
+      for (int repeat = 1; repeat <= 4; ++repeat) EXPECT_EQ(rows.at(id(repeat)).tasks_total, 10 * n) << id(repeat);
+    }
+  // One daemon per group of repeats and mode: groups 1-2 and 3-4, MPS in each.
+  EXPECT_EQ(journal_count("daemon start"), 2);
+  EXPECT_EQ(journal_count("cmd quit"), 2);
+  const auto meta = harness::read_meta(out());
+  ASSERT_TRUE(meta.contains("timing")) << meta.dump();
+  EXPECT_GT(meta["timing"]["timed_s"].get<double>(), 0);
+  EXPECT_LT(meta["timing"]["timed_s"].get<double>(), meta["timing"]["wall_s"].get<double>());
+  EXPECT_NE(r.out.find("s timed ("), std::string::npos) << r.out;
+  expect_worker_processes_gone();
+}
+
+TEST_F(Orchestration, InProcessModesRunNInstancesInOneProcessWithARowEach) {
+  const auto r = sweep({"--modes", "threads,streams,streams:4", "--procs", "1,3", "--repeats", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto runs = workers_by_run(out() / "runs.csv");
+  for (const char* mode : {"threads", "streams", "streams:4"}) {
+    const auto& rows = runs.at(std::string("r1-") + mode + "-cpu-n3");
+    ASSERT_EQ(rows.size(), 3u) << mode;
+    EXPECT_EQ(pids_of(rows).size(), 1u) << mode << ": one process runs the three instances";
+    std::set<int> instances;
+    for (const auto& w : rows) {
+      instances.insert(w.worker);
+      EXPECT_EQ(w.status, "ok") << mode;
+      EXPECT_EQ(w.tasks, 10) << mode;
+      EXPECT_FALSE(w.mps_enabled) << mode;
+    }
+    EXPECT_EQ(instances, (std::set<int>{0, 1, 2})) << mode;
+  }
+  // streams:<c> sets CUDA_DEVICE_MAX_CONNECTIONS for its process, the others leave it unset.
+  EXPECT_EQ(runs.at("r1-streams:4-cpu-n3").front().fact("max_connections"), 4);
+  EXPECT_TRUE(std::isnan(runs.at("r1-streams-cpu-n3").front().fact("max_connections")));
+  // Three instances, one process, so the tasks of one run all come from one pid's lines.
+  EXPECT_EQ(read_lines(out() / "tasks.csv").size(), 1u + 2 * 3 * (1 + 3) * 10);
+  expect_worker_processes_gone();
+}
+
+TEST_F(Orchestration, MpsProvisioningReachesEachClientAndIsRecordedPerWorker) {
+  const auto r = sweep({"--modes", "mps:60/30,mps:auto+prio,mps+mem=1G/512M", "--procs", "3"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto runs = workers_by_run(out() / "runs.csv");
+  struct Want {
+    const char* run;
+    int worker;
+    double pct, priority, mem_mib;
+  };
+  const double none = NAN;
+  for (const Want& want : {Want{"r1-mps:60/30-cpu-n3", 0, 60, none, none}, Want{"r1-mps:60/30-cpu-n3", 2, 30, none, none},
+                           Want{"r1-mps:auto+prio-cpu-n3", 0, 33, 0, none}, Want{"r1-mps:auto+prio-cpu-n3", 1, 33, 1, none},
+                           Want{"r1-mps:auto+prio-cpu-n3", 2, 33, 1, none}, Want{"r1-mps+mem=1G/512M-cpu-n3", 0, none, none, 1024},
+                           Want{"r1-mps+mem=1G/512M-cpu-n3", 2, none, none, 512}}) {
+    const WorkerRecord& w = runs.at(want.run).at(static_cast<std::size_t>(want.worker));
+    ASSERT_EQ(w.worker, want.worker);
+    // What the client saw in its environment (the cpu stand-in reports it) ...
+    const auto same = [](double got, double expected) { return std::isnan(expected) ? std::isnan(got) : got == expected; };
+    EXPECT_TRUE(same(w.fact("mps_active_thread_pct"), want.pct)) << want.run << " " << w.facts;
+    EXPECT_TRUE(same(w.fact("mps_client_priority"), want.priority)) << want.run << " " << w.facts;
+    EXPECT_TRUE(same(w.fact("mps_mem_limit_mib"), want.mem_mib)) << want.run << " " << w.facts;
+  }
+  // ... and what runs.csv says it was given.
+  int checked = 0;
+  for (const auto& row : csv_records(out() / "runs.csv")) {
+    if (row.at("run_id") == "r1-mps:auto+prio-cpu-n3") {
+      EXPECT_EQ(row.at("client_active_thread_pct"), "33");
+      EXPECT_EQ(row.at("client_priority"), row.at("worker") == "0" ? "0" : "1");
+      ++checked;
+    }
+    if (row.at("run_id") == "r1-mps+mem=1G/512M-cpu-n3") {
+      EXPECT_EQ(row.at("client_mem_limit_bytes"), row.at("worker") == "0" ? "1073741824" : "536870912");
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 6);
+  const auto rows = summary_by_id();
+  EXPECT_EQ(rows.at("r1-mps:auto+prio-cpu-n3").active_thread_pct, 33);  // the same for every client
+  EXPECT_EQ(rows.at("r1-mps:60/30-cpu-n3").active_thread_pct, 0);       // they differ: runs.csv has each
+  // No default percentage was sent to the daemon for these modes (each client sets its own).
+  EXPECT_EQ(journal_count("set_default_active_thread_percentage"), 0);
+}
+
+TEST_F(Orchestration, ClientOverItsPinnedMemoryLimitIsRecordedAndTheSweepGoesOn) {
+  const auto r = sweep({"--modes", "mps+mem=256M,mps+mem=1G", "--procs", "1,2", "--cpu-mem-mib", "300", "--timeout", "20"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const auto rows = summary_by_id();
+  ASSERT_EQ(rows.size(), 4u);
+  for (const char* id : {"r1-mps+mem=256M-cpu-n1", "r1-mps+mem=256M-cpu-n2"}) {
+    EXPECT_EQ(rows.at(id).status, "mps_mem_limit") << id;
+    EXPECT_NE(rows.at(id).reason.find("CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=0=256M"), std::string::npos) << rows.at(id).reason;
+  }
+  for (const char* id : {"r1-mps+mem=1G-cpu-n1", "r1-mps+mem=1G-cpu-n2"}) EXPECT_EQ(rows.at(id).status, "ok") << id;
+  expect_worker_processes_gone();
+}
+
+TEST_F(Orchestration, InterferenceRunsForegroundAloneBackgroundAloneAndBothPerModeAndRepeat) {
+  const auto r = sweep({"--scenario", "interference", "--foreground", "cpu", "--background", "cpu", "--procs", "3",
+                        "--modes", "timeslice,mps+prio,threads", "--repeats", "2", "--duration", "0.3"},
+                       {});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = summary_by_id();
+  ASSERT_EQ(rows.size(), 3u * 3u * 2u);
+  for (const char* mode : {"timeslice", "mps+prio", "threads"})
+    for (int repeat : {1, 2}) {
+      const std::string p = "r" + std::to_string(repeat) + "-" + mode + "-cpu-";
+      const auto& fg = rows.at(p + "n1-interference_fg");
+      const auto& bg = rows.at(p + "n2-interference_bg");
+      const auto& mix = rows.at(p + "n3-interference");
+      for (const auto* row : {&fg, &bg, &mix}) EXPECT_EQ(row->status, "ok") << row->run_id << row->reason;
+      EXPECT_EQ(fg.scenario, "interference_fg");
+      EXPECT_GT(fg.fg_latency_p99_ms, 0);
+      EXPECT_GT(bg.bg_throughput_per_s, 0);
+      // The side-by-side run's ratios are its own figures over the alone runs' of its repeat and mode.
+      EXPECT_NEAR(mix.fg_p99_vs_alone, mix.fg_latency_p99_ms / fg.fg_latency_p99_ms, 1e-6 * mix.fg_p99_vs_alone);
+      EXPECT_NEAR(mix.bg_throughput_kept, mix.bg_throughput_per_s / bg.bg_throughput_per_s, 1e-6);
+      EXPECT_NEAR(mix.fg_throughput_vs_alone, mix.fg_throughput_per_s / fg.fg_throughput_per_s, 1e-6);
+      EXPECT_LE(mix.fg_latency_p50_ms, mix.fg_latency_p95_ms);
+      EXPECT_LE(mix.fg_latency_p95_ms, mix.fg_latency_p99_ms);
+    }
+  // Roles: worker 0 of a side-by-side run is the foreground; with +prio it runs at normal priority,
+  // the background below it.
+  for (const auto& row : csv_records(out() / "runs.csv")) {
+    const std::string& id = row.at("run_id");
+    const bool fg = id.find("-interference_fg") != std::string::npos ||
+                    (id.size() > 13 && id.substr(id.size() - 13) == "-interference" && row.at("worker") == "0");
+    EXPECT_EQ(row.at("role"), fg ? "foreground" : "background") << id << " worker " << row.at("worker");
+  }
+  const auto runs = workers_by_run(out() / "runs.csv");
+  const auto& prio = runs.at("r1-mps+prio-cpu-n3-interference");
+  ASSERT_EQ(prio.size(), 3u);
+  EXPECT_EQ(prio[0].fact("mps_client_priority"), 0);
+  EXPECT_EQ(prio[1].fact("mps_client_priority"), 1);
+  EXPECT_EQ(pids_of(runs.at("r1-threads-cpu-n3-interference")).size(), 1u);
+  EXPECT_NE(r.out.find("interference"), std::string::npos) << r.out;
+  expect_worker_processes_gone();
+}
+
+}  // namespace
+}  // namespace bench_mps::testing
