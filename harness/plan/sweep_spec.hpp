@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/plan/external_mps_spec.hpp"
 #include "harness/workers/workload_config.hpp"
 
 namespace bench_mps::harness {
@@ -37,6 +38,12 @@ struct SweepSpec {
   bool pin_cpus = true;        ///< pin each worker to its own CPU core
   double settle_s = 0.5;       ///< idle pause before every run, so one run's teardown cannot slow the next
   std::vector<std::string> argv;
+  // Which GPU, and how MPS is reached (harness/plan/device_options.hpp):
+  std::string device;              ///< --device: index, UUID or cpu-<n>; empty: CUDA's device 0
+  std::vector<std::string> gpus;   ///< --gpus: "all" or devices; one child sweep each (harness/sweep/multi_gpu)
+  std::vector<int> cpus;           ///< --cpus: the cores this sweep may use; empty: all it is allowed
+  bool external_mps = false;       ///< --external-mps: clients of the site's daemon, MPS modes only
+  ExternalMps external;            ///< that daemon, as found before the sweep (harness/sweep/external_mps)
 };
 
 /// Untimed tasks a worker of `workload` runs before READY: --warmup, or the workload's default.

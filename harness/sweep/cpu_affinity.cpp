@@ -30,6 +30,20 @@ CpuPlan plan_cpus(const std::vector<int>& allowed, int max_procs) {
   return plan;
 }
 
+std::vector<std::vector<int>> split_cpus(const std::vector<int>& allowed, int parts) {
+  std::vector<std::vector<int>> shares;
+  if (parts < 1 || allowed.size() < static_cast<std::size_t>(parts)) return shares;
+  const std::size_t base = allowed.size() / static_cast<std::size_t>(parts);
+  const std::size_t extra = allowed.size() % static_cast<std::size_t>(parts);
+  auto next = allowed.begin();
+  for (std::size_t i = 0; i < static_cast<std::size_t>(parts); ++i) {
+    const auto size = static_cast<std::ptrdiff_t>(base + (i < extra ? 1 : 0));
+    shares.emplace_back(next, next + size);
+    next += size;
+  }
+  return shares;
+}
+
 std::string confine_process(const std::vector<int>& cpus) {
   if (cpus.empty()) return {};
   cpu_set_t set;
