@@ -97,6 +97,30 @@ INSTANTIATE_TEST_SUITE_P(
                   "/tmp/bench_mps_never_written"},
                  "not exec"}));
 
+// --device, --gpus, --cpus, --external-mps (harness/plan/device_options.cpp).
+INSTANTIATE_TEST_SUITE_P(
+    DeviceBattery, BadInputTest,
+    ::testing::Values(
+        BadInput{{"--device", ""}, "--device: empty"}, BadInput{{"--device", "-1"}, "--device"},
+        BadInput{{"--device", "nan"}, "--device: 'nan' is not a GPU index"},
+        BadInput{{"--device", "inf"}, "--device: 'inf' is not a GPU index"},
+        BadInput{{"--device", "gpu0"}, "--device: 'gpu0'"}, BadInput{{"--device", "a/b"}, "--device: 'a/b'"},
+        BadInput{{"--device", "99999"}, "--device: '99999' is not a GPU index in 0..1023"},
+        BadInput{{"--device", "cpu-x"}, "--device: 'cpu-x'"},
+        BadInput{{"--device", "0", "--gpus", "all"}, "excludes"}, BadInput{{"--gpus", ""}, "--gpus: empty list"},
+        BadInput{{"--gpus", "0,,1"}, "--gpus: empty item"}, BadInput{{"--gpus", "0,0"}, "--gpus: '0' is listed twice"},
+        BadInput{{"--gpus", "nan"}, "--gpus: 'nan'"}, BadInput{{"--gpus", "-1"}, "--gpus"},
+        BadInput{{"--gpus", "all,0"}, "'all' is a list of its own"},
+        BadInput{{"--cpus", ""}, "--cpus: empty list"}, BadInput{{"--cpus", "-1"}, "--cpus"},
+        BadInput{{"--cpus", "nan"}, "--cpus: 'nan' is not a CPU number"},
+        BadInput{{"--cpus", "inf"}, "--cpus: 'inf' is not a CPU number"},
+        BadInput{{"--cpus", "x"}, "--cpus: 'x'"}, BadInput{{"--cpus", "3-1"}, "runs backwards"},
+        BadInput{{"--cpus", "1,1"}, "CPU 1 is listed twice"}, BadInput{{"--cpus", "99999"}, "not a CPU number in 0..4095"},
+        BadInput{{"--cpus", "4095"}, "--cpus: CPU 4095 is not one this process may run on"},
+        BadInput{{"--external-mps", "--modes", "timeslice,mps"}, "--external-mps: mode 'timeslice' is not an MPS mode"},
+        BadInput{{"--external-mps", "--set-exclusive"}, "--external-mps: --set-exclusive"},
+        BadInput{{"--external-mps", "--scenario", "fault", "--procs", "2"}, "--external-mps: --scenario fault"}));
+
 TEST(BadInput, OutIsAFile) {
   TempDir tmp;
   write_text(tmp / "file", "x");

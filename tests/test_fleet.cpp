@@ -77,6 +77,16 @@ class Fleet : public ::testing::Test {
     return a;
   }
   bool waiting(const std::string& run_id) const { return fs::exists(gate() / ("waiting-" + run_id)); }
+  /// Declared after a gated sweep: however the test ends, the gate opens and the sweep finishes (so
+  /// it quits its daemon) before BackgroundProgram's destructor would SIGKILL it.
+  struct Finish {
+    const Fleet& fleet;
+    BackgroundProgram& sweep;
+    ~Finish() {
+      fleet.open_gate();
+      sweep.wait(60);
+    }
+  };
   void open_gate() const { write_text(gate() / "open", ""); }
   std::vector<harness::SummaryRecord> rows(const std::string& out) const {
     return harness::read_summary(tmp / out / "summary.csv");
@@ -94,6 +104,7 @@ TEST_F(Fleet, SweepsOfDifferentDevicesRunSideBySideEachWithItsOwnDaemon) {
   // A waits inside its MPS block (its daemon up) while B runs a whole sweep, MPS and time-sliced.
   BackgroundProgram a(bench_mps_exe(), gated_sweep("a", {"--device", "cpu-0", "--modes", "mps,timeslice", "--procs", "1"}),
                       env_of("a"));
+  const Finish finish_a{*this, a};
   ASSERT_TRUE(wait_until([&] { return waiting("r1-mps-exec-n1"); }, 60)) << "sweep A never reached its MPS run";
   ASSERT_EQ(count_lines_with(journal("a"), "daemon started"), 1);
 
@@ -121,6 +132,7 @@ TEST_F(Fleet, SweepsOfDifferentDevicesRunSideBySideEachWithItsOwnDaemon) {
 
 TEST_F(Fleet, SecondSweepOfTheSameDeviceExitsThreeNamingTheFirst) {
   BackgroundProgram a(bench_mps_exe(), gated_sweep("a", {"--device", "cpu-0", "--modes", "mps", "--procs", "1"}), env_of("a"));
+  const Finish finish_a{*this, a};
   ASSERT_TRUE(wait_until([&] { return waiting("r1-mps-exec-n1"); }, 60)) << "sweep A never reached its MPS run";
 
   const auto b = run_program(bench_mps_exe(), cpu_sweep("b", {"--device", "cpu-0", "--modes", "timeslice,mps"}), env_of("b"));
@@ -144,6 +156,7 @@ TEST_F(Fleet, SecondSweepOfTheSameDeviceExitsThreeNamingTheFirst) {
 
 TEST_F(Fleet, WithoutDeviceTwoSweepsShareCudasDeviceZeroAndTheSecondExitsThree) {
   BackgroundProgram a(bench_mps_exe(), gated_sweep("a", {"--modes", "timeslice", "--procs", "1"}), env_of("a"));
+  const Finish finish_a{*this, a};
   ASSERT_TRUE(wait_until([&] { return waiting("r1-timeslice-exec-n1"); }, 60));
   const auto b = run_program(bench_mps_exe(), cpu_sweep("b", {"--modes", "timeslice"}), env_of("b"));
   EXPECT_EQ(b.exit_code, 3) << b.err;
@@ -156,6 +169,7 @@ TEST_F(Fleet, StaleDaemonOfAKilledSweepOnAnotherDeviceIsStoppedAndALiveOnesIsNot
   // C: alive inside its MPS block on cpu-2.
   BackgroundProgram c(bench_mps_exe(), gated_sweep("c", {"--device", "cpu-2", "--modes", "mps:50", "--procs", "1"}),
                       env_of("c"));
+  const Finish finish_c{*this, c};
   ASSERT_TRUE(wait_until([&] { return waiting("r1-mps:50-exec-n1"); }, 60));
   // A: killed outright inside its MPS block on cpu-0: its daemon stays behind.
   {
@@ -258,6 +272,7 @@ TEST_F(Fleet, GpusPassesCtrlCToEveryChildAndRecordsItInTheIndex) {
   const fs::path out = tmp / "fleet";
   std::vector<std::string> args = gated_sweep("fleet", {"--gpus", "cpu-0,cpu-1", "--modes", "mps", "--procs", "1"});
   BackgroundProgram parent(bench_mps_exe(), args, env_of("fleet"));
+  const Finish finish{*this, parent};
   ASSERT_TRUE(wait_until([&] { return count_lines_with(journal("fleet"), "daemon started") == 2; }, 60));
   ASSERT_TRUE(wait_until([&] { return waiting("r1-mps-exec-n1"); }, 60));
   parent.signal(SIGINT);
@@ -286,14 +301,17 @@ class ExternalMps : public Fleet {
  protected:
   void SetUp() override {
     Fleet::SetUp();
+    if (HasFatalFailure()) return;
     site = env_of("site");
     site.set.emplace_back("CUDA_MPS_PIPE_DIRECTORY", (tmp / "site-pipe").string());
     site.set.emplace_back("CUDA_MPS_LOG_DIRECTORY", (tmp / "site-log").string());
     ASSERT_EQ(run_program(control(), {"-d"}, site).exit_code, 0);
   }
   void TearDown() override {
-    BackgroundProgram quit(fs::path("/bin/sh"), {"-c", "echo quit | '" + control().string() + "'"}, site);
-    EXPECT_EQ(quit.wait(10).exit_code, 0);
+    if (!site.set.empty()) {
+      BackgroundProgram quit(fs::path("/bin/sh"), {"-c", "echo quit | '" + control().string() + "'"}, site);
+      EXPECT_EQ(quit.wait(10).exit_code, 0);
+    }
     Fleet::TearDown();
   }
   static fs::path control() { return fakes_dir() / "nvidia-cuda-mps-control"; }
