@@ -455,37 +455,6 @@ TEST(FleetReport, NoResultsBelowIsExitTwoAndFleetOptionsNeedAFleet) {
   EXPECT_NE(r.err.find("only the fleet report"), std::string::npos) << r.err;
 }
 
-struct BadReportOption {
-  std::vector<std::string> args;
-  std::string message;
-};
-void PrintTo(const BadReportOption& b, std::ostream* os) {
-  for (const auto& a : b.args) *os << a << ' ';
-}
-class FleetReportBadOption : public ::testing::TestWithParam<BadReportOption> {};
-
-TEST_P(FleetReportBadOption, OneLineExitTwoNothingWritten) {
-  TempDir tmp;
-  const fs::path dir = make_fleet(tmp);
-  std::vector<std::string> args{"report", dir.string()};
-  args.insert(args.end(), GetParam().args.begin(), GetParam().args.end());
-  const auto r = run_program(bench_mps_exe(), args);
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_NE(r.err.find(GetParam().message), std::string::npos) << r.err;
-  EXPECT_FALSE(fs::exists(dir / "report.md"));
-}
-
-INSTANTIATE_TEST_SUITE_P(
-    Battery, FleetReportBadOption,
-    ::testing::Values(BadReportOption{{"--threshold", ""}, "--threshold"},
-                      BadReportOption{{"--threshold", "-1"}, "--threshold"},
-                      BadReportOption{{"--threshold", "nan"}, "--threshold: 'nan' is not a number in"},
-                      BadReportOption{{"--threshold", "inf"}, "--threshold: 'inf' is not a number in"},
-                      BadReportOption{{"--threshold", "five"}, "--threshold: 'five'"},
-                      BadReportOption{{"--metric", "speed"}, "--metric"},
-                      BadReportOption{{"--metric", ""}, "--metric"}));
-
 TEST(FleetReport, AGpusIndexNamesTheChildThatLeftNoResults) {
   TempDir tmp;
   const fs::path dir = tmp / "gpus";

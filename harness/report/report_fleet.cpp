@@ -60,7 +60,8 @@ std::string percent(double fraction) {
 /// "GPU-8d3f1a2b" from "GPU-8d3f1a2b-...": enough to tell a fleet's GPUs apart in a table.
 std::string short_uuid(const std::string& uuid) { return uuid.size() > 12 ? uuid.substr(0, 12) : uuid; }
 
-std::string config_heading(const FleetConfig& c) {
+std::string config_heading(const FleetConfig& fc) {
+  const RunConfig& c = fc.config;
   std::string h = c.workload + (c.params.empty() ? "" : " (" + c.params + ")") + ", " + mode_label(c.mode);
   if (c.mode.rfind("external-", 0) == 0 && c.active_thread_pct) h += " at " + std::to_string(c.active_thread_pct) + "% threads";
   return h + ", N=" + std::to_string(c.procs);
@@ -188,15 +189,7 @@ std::vector<FleetConfig> judge_fleet(const FleetFolder& fleet, const CompareOpti
   for (std::size_t m = 0; m < fleet.members.size(); ++m)
     for (const SummaryRecord& r : fleet.members[m].runs) {
       const auto [it, fresh] = by_key.emplace(r.config_key(), configs.size());
-      if (fresh) {
-        FleetConfig c;
-        c.workload = r.workload;
-        c.params = r.params;
-        c.mode = r.mode;
-        c.active_thread_pct = r.active_thread_pct;
-        c.procs = r.procs;
-        configs.push_back(c);
-      }
+      if (fresh) configs.push_back(FleetConfig{static_cast<const RunConfig&>(r)});
       auto& v = values[{it->second, m}];
       const double x = metric_value(r, options.metric);
       if (r.status == "ok" && std::isfinite(x)) v.push_back(x);

@@ -60,8 +60,7 @@ struct FleetCell {
 };
 
 struct FleetConfig {
-  std::string workload, params, mode;
-  int active_thread_pct = 0, procs = 0;
+  RunConfig config;  ///< workload, params, mode, active_thread_pct, procs (of its first run: repeat and id aside)
   double fleet_median = std::nan("");
   std::vector<FleetCell> cells;  ///< in member order
 };

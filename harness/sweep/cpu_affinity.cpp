@@ -8,6 +8,9 @@
 #include <filesystem>
 #include <system_error>
 
+#include "harness/common/errors.hpp"
+#include "harness/plan/device_options.hpp"
+
 namespace bench_mps::harness {
 
 std::vector<int> allowed_cpus() {
@@ -42,6 +45,14 @@ std::vector<std::vector<int>> split_cpus(const std::vector<int>& allowed, int pa
     next += size;
   }
   return shares;
+}
+
+void check_cpus_allowed(const std::vector<int>& cpus, const std::string& option) {
+  const std::vector<int> allowed = allowed_cpus();
+  for (int c : cpus)
+    if (std::find(allowed.begin(), allowed.end(), c) == allowed.end())
+      throw UsageError(option + ": CPU " + std::to_string(c) + " is not one this process may run on (allowed: " +
+                       format_cpu_list(allowed) + ")");
 }
 
 std::string confine_process(const std::vector<int>& cpus) {

@@ -122,6 +122,7 @@ std::vector<std::string> without_options(const std::vector<std::string>& args, c
 
 int run_multi_gpu(const SweepSpec& spec) {
   check_out_dir(spec);
+  check_cpus_allowed(spec.cpus, "--cpus");
   const std::vector<DeviceChoice> gpus = resolve_gpus(spec);
   const fs::path out = choose_parent_dir(spec);
   std::error_code ec;

@@ -10,7 +10,6 @@
 #include "harness/common/signals.hpp"
 #include "harness/mps/compute_mode.hpp"
 #include "harness/mps/mps_session.hpp"
-#include "harness/plan/device_options.hpp"
 #include "harness/sweep/cpu_affinity.hpp"
 #include "harness/sweep/worker_pool.hpp"
 
@@ -67,11 +66,7 @@ std::uint64_t measure_footprint(const std::string& workload, const SweepSpec& sp
 /// --cpus: this process (so its workers and daemons too) keeps to those cores from here on.
 void confine_to_given_cpus(const std::vector<int>& cpus) {
   if (cpus.empty()) return;
-  const std::vector<int> allowed = allowed_cpus();
-  for (int c : cpus)
-    if (std::find(allowed.begin(), allowed.end(), c) == allowed.end())
-      throw UsageError("--cpus: CPU " + std::to_string(c) + " is not one this process may run on (allowed: " +
-                       format_cpu_list(allowed) + ")");
+  check_cpus_allowed(cpus, "--cpus");
   if (const std::string why = confine_process(cpus); !why.empty()) throw EnvironmentError("--cpus: " + why);
 }
 
