@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/common/errors.hpp"
+#include "harness/common/proc_scan.hpp"
 #include "harness/plan/device_options.hpp"
 #include "harness/results/gpus_index.hpp"
 #include "harness/results/results_reader.hpp"
@@ -43,10 +44,25 @@ class Fleet : public ::testing::Test {
   void TearDown() override {
     EXPECT_TRUE(wait_until([] { return live_mps_process_count() == 0; }, 10)) << "a daemon was left behind";
     EXPECT_FALSE(session_folder_left()) << "a private MPS folder was left behind";
+    // A failed test must not fail every later one: whatever daemon of ours is still there goes.
+    for (const harness::ProcInfo& p : harness::live_mps_processes()) {
+      const auto pipe = harness::process_env(p.pid, "CUDA_MPS_PIPE_DIRECTORY");
+      if (pipe && pipe->rfind(tmp.path().string(), 0) == 0) ::kill(p.pid, SIGKILL);
+    }
   }
 
   fs::path gate() const { return tmp / "gate"; }
   fs::path journal(const std::string& who) const { return tmp / (who + ".journal"); }
+  /// The pids in the pid files of the MPS sessions of a device folder (`cpu-0`), alive or not.
+  std::vector<pid_t> daemons_of(const std::string& device_dir) const {
+    std::vector<pid_t> pids;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(tmp / ("bench_mps-" + std::to_string(::getuid())) / device_dir, ec)) {
+      const std::string text = read_text(e.path() / "pipe" / "nvidia-cuda-mps-control.pid");
+      if (!text.empty()) pids.push_back(static_cast<pid_t>(std::stol(text)));
+    }
+    return pids;
+  }
   bool session_folder_left() const {
     std::error_code ec;
     for (auto it = fs::recursive_directory_iterator(tmp.path(), ec); !ec && it != fs::recursive_directory_iterator();
@@ -179,7 +195,10 @@ TEST_F(Fleet, StaleDaemonOfAKilledSweepOnAnotherDeviceIsStoppedAndALiveOnesIsNot
     a.signal(SIGKILL);
     EXPECT_EQ(a.wait(10).exit_code, 128 + SIGKILL);
   }
-  ASSERT_EQ(live_mps_process_count(), 4) << "C's daemon and server, and A's, which SIGKILL could not stop";
+  const std::vector<pid_t> stale = daemons_of("cpu-0"), live = daemons_of("cpu-2");
+  ASSERT_EQ(stale.size(), 1u);
+  ASSERT_EQ(live.size(), 1u);
+  ASSERT_TRUE(harness::process_alive(stale[0])) << "SIGKILL cannot clean up: A's daemon must still be there";
   // B on cpu-1: stops A's stale daemon, leaves C's alone, and runs.
   const auto b = run_program(bench_mps_exe(), cpu_sweep("b", {"--device", "cpu-1", "--modes", "timeslice,mps"}), env_of("b"));
   EXPECT_EQ(b.exit_code, 0) << b.err;
@@ -187,6 +206,8 @@ TEST_F(Fleet, StaleDaemonOfAKilledSweepOnAnotherDeviceIsStoppedAndALiveOnesIsNot
   EXPECT_NE(b.err.find("/cpu-0/session-"), std::string::npos) << b.err;
   EXPECT_EQ(b.err.find("/cpu-2/session-"), std::string::npos) << b.err;
   EXPECT_EQ(count_lines_with(journal("c"), "daemon stopped"), 0) << "B stopped a live sweep's daemon";
+  EXPECT_TRUE(harness::process_alive(live[0])) << "B stopped a live sweep's daemon";
+  EXPECT_TRUE(wait_until([&] { return !harness::process_alive(stale[0]); }, 5)) << "A's stale daemon is still there";
   open_gate();
   const auto rc = c.wait(60);
   EXPECT_EQ(rc.exit_code, 0) << rc.err;
