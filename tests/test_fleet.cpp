@@ -443,7 +443,8 @@ TEST(FleetReport, FlagsTheGpuSlowerThanTheFleetAndListsTheFolderItCannotRead) {
   const std::string md = read_text(dir / "report.md");
   // `slower` has spin under MPS at N=4 10% slower than base; `aa` drifts 1%: within the threshold.
   const std::string outliers = md.substr(md.find("## Outliers"), md.find("## GPUs") - md.find("## Outliers"));
-  EXPECT_NE(outliers.find("| cluster-a/node3-gpu0 | spin (blocks=4;threads=256;launch_us=100;launches=100), MPS, N=4 |"),
+  EXPECT_NE(outliers.find("| cluster-a/node3-gpu0 | vm, GPU-67e8096b (driver 590.48.01) | spin "
+                          "(blocks=4;threads=256;launch_us=100;launches=100), MPS, N=4 |"),
             std::string::npos)
       << outliers;
   EXPECT_EQ(std::count(outliers.begin(), outliers.end(), '\n'), 2 + 2 + 1 + 1) << "one outlier row only: " << outliers;

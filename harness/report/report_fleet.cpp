@@ -60,6 +60,11 @@ std::string percent(double fraction) {
 /// "GPU-8d3f1a2b" from "GPU-8d3f1a2b-...": enough to tell a fleet's GPUs apart in a table.
 std::string short_uuid(const std::string& uuid) { return uuid.size() > 12 ? uuid.substr(0, 12) : uuid; }
 
+/// "node1, GPU-8d3f1a2b (driver 580.95.05)": which GPU a row is, beside its folder.
+std::string host_and_gpu(const FleetMember& m) {
+  return m.host + ", " + short_uuid(m.uuid) + (m.driver == "-" ? "" : " (driver " + m.driver + ")");
+}
+
 std::string config_heading(const FleetConfig& fc) {
   const RunConfig& c = fc.config;
   std::string h = c.workload + (c.params.empty() ? "" : " (" + c.params + ")") + ", " + mode_label(c.mode);
@@ -236,13 +241,14 @@ std::string render_fleet_report(const FleetFolder& fleet, const std::vector<Flee
         "them: both are flagged, or neither.\n\n";
 
   md += "## Outliers\n\n";
-  MarkdownTable outliers({"GPU", "configuration", metric + " " + unit, "fleet median", "deviation", ""},
-                         {false, false, true, true, true, false});
+  MarkdownTable outliers({"folder", "host, GPU", "configuration", metric + " " + unit, "fleet median", "deviation", ""},
+                         {false, false, false, true, true, true, false});
   for (const FleetConfig& c : configs)
     for (const FleetCell& cell : c.cells)
       if (cell.outlier)
-        outliers.add_row({fleet.members[cell.member].label, config_heading(c), fmt_sig(cell.side.median),
-                          fmt_sig(c.fleet_median), percent(cell.deviation), direction(cell.deviation, options.metric)});
+        outliers.add_row({fleet.members[cell.member].label, host_and_gpu(fleet.members[cell.member]), config_heading(c),
+                          fmt_sig(cell.side.median), fmt_sig(c.fleet_median), percent(cell.deviation),
+                          direction(cell.deviation, options.metric)});
   md += outliers.empty() ? "None: every GPU is within " + threshold + " of the fleet median in every configuration.\n\n"
                          : outliers.str() + "\n";
 
@@ -266,14 +272,15 @@ std::string render_fleet_report(const FleetFolder& fleet, const std::vector<Flee
   md += "## Per configuration\n\n";
   for (const FleetConfig& c : configs) {
     md += "### " + config_heading(c) + "\n\n";
-    MarkdownTable t({"GPU", "runs ok", metric + " " + unit, "spread", "vs fleet median", ""},
-                    {false, true, true, true, true, false});
+    MarkdownTable t({"folder", "host, GPU", "runs ok", metric + " " + unit, "spread", "vs fleet median", ""},
+                    {false, false, true, true, true, true, false});
     for (const FleetCell& cell : c.cells)
-      t.add_row({fleet.members[cell.member].label, std::to_string(cell.side.values.size()), fmt_sig(cell.side.median),
+      t.add_row({fleet.members[cell.member].label, host_and_gpu(fleet.members[cell.member]),
+                 std::to_string(cell.side.values.size()), fmt_sig(cell.side.median),
                  std::isfinite(cell.side.spread) ? fmt_fixed(100.0 * cell.side.spread, 1) + "%" : "-",
                  percent(cell.deviation),
                  cell.outlier ? "**outlier (" + direction(cell.deviation, options.metric) + ")**" : ""});
-    t.add_row({"fleet median", "", fmt_sig(c.fleet_median), "", "", ""});
+    t.add_row({"fleet median", "", "", fmt_sig(c.fleet_median), "", "", ""});
     md += t.str() + "\n";
   }
   return md;

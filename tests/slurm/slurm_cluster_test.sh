@@ -123,7 +123,7 @@ ln -s /dev/null "$work/gpu0"
 ln -s /dev/null "$work/gpu1"
 cat >"$work/slurm.conf" <<CONF
 ClusterName=benchci
-SlurmctldHost=$host
+SlurmctldHost=$host(127.0.0.1)
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
@@ -150,7 +150,7 @@ JobCompType=jobcomp/none
 AccountingStorageType=accounting_storage/none
 Prolog=$work/prolog.sh
 Epilog=$work/epilog.sh
-NodeName=$host CPUs=$(nproc) Gres=gpu:2,mps:200 State=UNKNOWN
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) Gres=gpu:2,mps:200 State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
 cat >"$work/gres.conf" <<GRES
