@@ -121,6 +121,9 @@ Environment preflight(const SweepSpec& spec) {
   if (sweep_has_mps_mode(spec) && env.mps_control.empty())
     throw EnvironmentError("nvidia-cuda-mps-control is not on PATH: MPS modes need it (or run --modes timeslice)");
   env.lock = std::make_unique<GpuLock>(root, device_dir_name(env.device.id), env.device.describe());
+  std::error_code ec;
+  fs::create_directories(env.mps_base, ec);  // restore files of --set-exclusive go here before any session
+  fs::permissions(env.mps_base, fs::perms::owner_all, ec);
   for (const fs::path& dir : {root, env.mps_base})  // root: restore files of bench_mps before --device
     for (const std::string& line : restore_stale_compute_modes(dir)) std::cerr << "bench_mps: " << line << "\n";
   for (const std::string& line : stop_stale_sessions(root, env.mps_control))
