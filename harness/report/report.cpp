@@ -114,8 +114,12 @@ void commit(const Staging& stage, const fs::path& dir) {
 }  // namespace
 
 CLI::App* add_report_command(CLI::App& app, ReportArgs& args) {
-  auto* cmd = app.add_subcommand("report", "render report.md and plots/ for a results (or comparison) folder");
-  cmd->add_option("dir", args.dir, "results folder, or a folder written by `bench_mps compare --out`")->required();
+  auto* cmd = app.add_subcommand("report", "render report.md and plots/ for a results (or comparison) folder; the "
+                                            "fleet report for a folder of many");
+  cmd->add_option("dir", args.dir,
+                  "results folder, a folder written by `bench_mps compare --out`, or a folder of many results folders "
+                  "(a cluster's, a --gpus run's)")
+      ->required();
   cmd->add_option("--seeds", args.seeds,
                   "the seed articles' figures (default: $BENCH_MPS_SEEDS, else results/seeds.csv of the source tree)");
   add_fleet_report_options(*cmd, args);
