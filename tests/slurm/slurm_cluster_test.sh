@@ -15,6 +15,7 @@ src="$(cd "$1" && pwd)"
 build="$(cd "$2" && pwd)"
 bench="$build/harness/bench_mps"
 ctl_port="${BENCH_MPS_SLURM_PORT:-17817}"
+export PATH="$PATH:/usr/sbin:/sbin"  # the daemons live there; a CI runner's PATH may lack them
 
 skip() {
   if [ "${CI:-}" = true ]; then echo "FAIL: $* (CI=true: the Slurm cluster must run here)"; exit 1; fi
@@ -30,11 +31,14 @@ if [ -n "$(missing_commands)" ]; then
   command -v apt-get >/dev/null || skip "Slurm is not installed and there is no apt-get to install it"
   echo "installing slurmctld slurmd slurm-client munge"
   export DEBIAN_FRONTEND=noninteractive
+  apt_log="$(mktemp)"
   if ! { apt-get update -qq && apt-get install -y -qq --no-install-recommends slurmctld slurmd slurm-client munge; } \
-      >/tmp/bench_mps_slurm_apt.log 2>&1; then
-    tail -5 /tmp/bench_mps_slurm_apt.log
+      >"$apt_log" 2>&1; then
+    tail -5 "$apt_log"
+    rm -f "$apt_log"
     skip "apt-get could not install slurmctld slurmd slurm-client munge (log above)"
   fi
+  rm -f "$apt_log"
   [ -z "$(missing_commands)" ] || skip "still missing after apt-get: $(missing_commands | tr '\n' ' ')"
 fi
 [ "$(id -u)" -eq 0 ] || skip "a private Slurm cluster runs its daemons as root here (SlurmUser=root); not root"
