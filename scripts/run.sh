@@ -20,8 +20,10 @@ trap 'rm -f "$out_log"' EXIT
 "$bench" "$@" | tee "$out_log"
 rc=${PIPESTATUS[0]}
 dir="$(sed -n 's/^results: //p' "$out_log" | tail -1)"
-# A sweep that recorded runs (also a failed or interrupted one) gets its report.
-if [ -n "$dir" ] && [ -s "$dir/summary.csv" ] && [ "$(wc -l <"$dir/summary.csv")" -gt 1 ]; then
+# A sweep that recorded runs (also a failed or interrupted one) gets its report; a --gpus run (its
+# index.json) gets the fleet report across its GPUs.
+if [ -n "$dir" ] && { [ -f "$dir/index.json" ] ||
+                      { [ -s "$dir/summary.csv" ] && [ "$(wc -l <"$dir/summary.csv")" -gt 1 ]; }; }; then
   "$bench" report "$dir" || { report_rc=$?; [ "$rc" -eq 0 ] && rc=$report_rc; }
 fi
 exit "$rc"

@@ -39,12 +39,13 @@ class Orchestration : public ::testing::Test {
     return static_cast<int>(std::count_if(lines.begin(), lines.end(),
                                           [&](const std::string& l) { return l.find(what) != std::string::npos; }));
   }
-  bool has_session_dirs() const {
+  bool has_session_dirs() const {  // under bench_mps-<uid>/ or a device's folder in it (<uuid>/, cpu-0/)
     std::error_code ec;
     const fs::path base = tmp / ("bench_mps-" + std::to_string(::getuid()));
     if (!fs::is_directory(base, ec)) return false;
-    for (const auto& e : fs::directory_iterator(base, ec))
-      if (e.path().filename().string().rfind("session-", 0) == 0) return true;
+    for (auto it = fs::recursive_directory_iterator(base, ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec))
+      if (it->path().filename().string().rfind("session-", 0) == 0) return true;
     return false;
   }
 

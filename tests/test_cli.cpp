@@ -143,6 +143,56 @@ INSTANTIATE_TEST_SUITE_P(
                  "use threads"},
         BadInput{{"--scenario", "bogus"}, "--scenario"}));
 
+// --device, --gpus, --cpus, --external-mps (harness/plan/device_options.cpp).
+INSTANTIATE_TEST_SUITE_P(
+    DeviceBattery, BadInputTest,
+    ::testing::Values(
+        BadInput{{"--device", ""}, "--device: empty"}, BadInput{{"--device", "-1"}, "--device"},
+        BadInput{{"--device", "nan"}, "--device: 'nan' is not a GPU index"},
+        BadInput{{"--device", "inf"}, "--device: 'inf' is not a GPU index"},
+        BadInput{{"--device", "gpu0"}, "--device: 'gpu0'"}, BadInput{{"--device", "a/b"}, "--device: 'a/b'"},
+        BadInput{{"--device", "99999"}, "--device: '99999' is not a GPU index in 0..1023"},
+        BadInput{{"--device", "cpu-x"}, "--device: 'cpu-x'"},
+        BadInput{{"--device", "0", "--gpus", "all"}, "excludes"}, BadInput{{"--gpus", ""}, "--gpus: empty list"},
+        BadInput{{"--gpus", "0,,1"}, "--gpus: empty item"}, BadInput{{"--gpus", "0,0"}, "--gpus: '0' is listed twice"},
+        BadInput{{"--gpus", "nan"}, "--gpus: 'nan'"}, BadInput{{"--gpus", "-1"}, "--gpus"},
+        BadInput{{"--gpus", "all,0"}, "'all' is a list of its own"},
+        BadInput{{"--cpus", ""}, "--cpus: empty list"}, BadInput{{"--cpus", "-1"}, "--cpus"},
+        BadInput{{"--cpus", "nan"}, "--cpus: 'nan' is not a CPU number"},
+        BadInput{{"--cpus", "inf"}, "--cpus: 'inf' is not a CPU number"},
+        BadInput{{"--cpus", "x"}, "--cpus: 'x'"}, BadInput{{"--cpus", "3-1"}, "runs backwards"},
+        BadInput{{"--cpus", "1,1"}, "CPU 1 is listed twice"}, BadInput{{"--cpus", "99999"}, "not a CPU number in 0..4095"},
+        BadInput{{"--cpus", "4095"}, "--cpus: CPU 4095 is not one this process may run on"},
+        BadInput{{"--gpus", "cpu-0,cpu-1", "--cpus", "4095"}, "--cpus: CPU 4095 is not one this process may run on"},
+        BadInput{{"--external-mps", "--modes", "timeslice,mps"}, "--external-mps: mode 'timeslice' is not an MPS mode"},
+        BadInput{{"--external-mps", "--set-exclusive"}, "--external-mps: --set-exclusive"},
+        BadInput{{"--external-mps", "--scenario", "fault", "--procs", "2"}, "--external-mps: --scenario fault"}));
+
+// `bench_mps report DIR` on a folder of many results folders (the fleet report): its own options.
+class FleetReportBadInputTest : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(FleetReportBadInputTest, OneLineExitTwoNothingWritten) {
+  TempDir tmp;
+  fs::create_directories(tmp / "fleet");
+  for (const char* node : {"node1", "node2"})
+    fs::copy(fixtures_dir() / "compare" / "base", tmp / "fleet" / node, fs::copy_options::recursive);
+  std::vector<std::string> args{"report", (tmp / "fleet").string()};
+  args.insert(args.end(), GetParam().args.begin(), GetParam().args.end());
+  const CommandOutput r = run_program(bench_mps_exe(), args);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(GetParam().expect_in_message), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(tmp / "fleet" / "report.md"));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    FleetReportBattery, FleetReportBadInputTest,
+    ::testing::Values(BadInput{{"--threshold", ""}, "--threshold"}, BadInput{{"--threshold", "-1"}, "--threshold"},
+                      BadInput{{"--threshold", "nan"}, "--threshold: 'nan' is not a number in"},
+                      BadInput{{"--threshold", "inf"}, "--threshold: 'inf' is not a number in"},
+                      BadInput{{"--threshold", "five"}, "--threshold: 'five'"},
+                      BadInput{{"--metric", "speed"}, "--metric"}, BadInput{{"--metric", ""}, "--metric"}));
+
 TEST(BadInput, OutIsAFile) {
   TempDir tmp;
   write_text(tmp / "file", "x");

@@ -10,6 +10,8 @@
 #include "harness/report/report.hpp"
 #include "harness/results/meta.hpp"
 #include "harness/results/results_schema.hpp"
+#include "harness/sweep/external_mps.hpp"
+#include "harness/sweep/multi_gpu.hpp"
 #include "harness/sweep/resume.hpp"
 #include "harness/sweep/sweep.hpp"
 
@@ -64,6 +66,8 @@ int main(int argc, char** argv) {
       stored.worker_exe = spec.worker_exe;
       spec = stored;
     }
+    if (!spec.gpus.empty()) return run_multi_gpu(spec);  // --gpus: one child bench_mps per GPU
+    attach_external_mps(spec);                           // --external-mps: the site's daemon
     return run_sweep(spec);
   } catch (const UsageError& e) {
     std::cerr << "bench_mps: error: " << one_line(e.what()) << "\n";

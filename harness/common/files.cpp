@@ -5,8 +5,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <stdexcept>
 
 namespace fs = std::filesystem;
@@ -35,8 +33,21 @@ bool write_all(int fd, const std::string& text) {
 }  // namespace
 
 std::string read_whole_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  // read(2), not an ifstream: a /proc file whose process exits while it is read fails with ESRCH,
+  // which libstdc++'s filebuf turns into an exception that istreambuf_iterator lets through.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  std::string text;
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) text.clear();  // unreadable: "" as documented, never half a file
+    if (n <= 0) break;
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return text;
 }
 
 void write_file_atomically(const fs::path& path, const std::string& text) {

@@ -100,6 +100,7 @@ struct Nvml::Api {
   nvmlReturn_t (*device_count)(unsigned*) = nullptr;
   nvmlReturn_t (*by_index)(unsigned, nvmlDevice_t*) = nullptr;
   nvmlReturn_t (*by_uuid)(const char*, nvmlDevice_t*) = nullptr;
+  nvmlReturn_t (*index_of)(nvmlDevice_t, unsigned*) = nullptr;
   nvmlReturn_t (*name)(nvmlDevice_t, char*, unsigned) = nullptr;
   nvmlReturn_t (*uuid)(nvmlDevice_t, char*, unsigned) = nullptr;
   nvmlReturn_t (*driver_version)(char*, unsigned) = nullptr;
@@ -142,7 +143,7 @@ struct Nvml::Api {
   }
 };
 
-std::unique_ptr<Nvml> Nvml::open(std::string& why) {
+std::unique_ptr<Nvml> Nvml::load(std::string& why) {
   auto api = std::make_unique<Api>();
   api->lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!api->lib) {
@@ -156,6 +157,7 @@ std::unique_ptr<Nvml> Nvml::open(std::string& why) {
     api->device_count = resolve<decltype(api->device_count)>(api->lib, "nvmlDeviceGetCount_v2");
     api->by_index = resolve<decltype(api->by_index)>(api->lib, "nvmlDeviceGetHandleByIndex_v2");
     api->by_uuid = resolve<decltype(api->by_uuid)>(api->lib, "nvmlDeviceGetHandleByUUID");
+    api->index_of = resolve<decltype(api->index_of)>(api->lib, "nvmlDeviceGetIndex");
     api->name = resolve<decltype(api->name)>(api->lib, "nvmlDeviceGetName");
     api->uuid = resolve<decltype(api->uuid)>(api->lib, "nvmlDeviceGetUUID");
     api->driver_version = resolve<decltype(api->driver_version)>(api->lib, "nvmlSystemGetDriverVersion");
@@ -192,12 +194,20 @@ std::unique_ptr<Nvml> Nvml::open(std::string& why) {
     return nullptr;
   }
   std::unique_ptr<Nvml> nvml(new Nvml(std::move(api)));
-  Api& a = *nvml->api_;
   unsigned count = 0;
-  if (a.device_count(&count) != NVML_SUCCESS || count == 0) {
+  if (nvml->api_->device_count(&count) != NVML_SUCCESS || count == 0) {
     why = "the driver sees no GPU";
     return nullptr;
   }
+  return nvml;
+}
+
+std::unique_ptr<Nvml> Nvml::open(std::string& why) {
+  std::unique_ptr<Nvml> nvml = load(why);
+  if (!nvml) return nullptr;
+  Api& a = *nvml->api_;
+  unsigned count = 0;
+  a.device_count(&count);  // load() saw it succeed
   // CUDA's device 0 is the first entry of CUDA_VISIBLE_DEVICES, an index or a UUID (prefix).
   std::string first;
   if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES")) first = trim(split(visible, ',').front());
@@ -215,7 +225,35 @@ std::unique_ptr<Nvml> Nvml::open(std::string& why) {
     why = "CUDA_VISIBLE_DEVICES='" + first + "' names no GPU the driver sees";
     return nullptr;
   }
+  unsigned index = 0;  // a UUID says nothing of the index: ask
+  if (const nvmlReturn_t irc = a.index_of(a.device, &index); irc != NVML_SUCCESS) {
+    why = std::string("nvmlDeviceGetIndex: ") + a.error_string(irc);
+    return nullptr;
+  }
+  a.index = static_cast<int>(index);
   return nvml;
+}
+
+std::vector<GpuIdentity> Nvml::inventory(std::string& why) {
+  std::vector<GpuIdentity> gpus;
+  std::unique_ptr<Nvml> nvml = load(why);
+  if (!nvml) return gpus;
+  const Api& a = *nvml->api_;
+  unsigned count = 0;
+  a.check(a.device_count(&count), "nvmlDeviceGetCount_v2");
+  for (unsigned i = 0; i < count; ++i) {
+    nvmlDevice_t device = nullptr;
+    a.check(a.by_index(i, &device), "nvmlDeviceGetHandleByIndex_v2");
+    char buf[256] = {};
+    GpuIdentity g;
+    g.index = static_cast<int>(i);
+    a.check(a.uuid(device, buf, sizeof buf), "nvmlDeviceGetUUID");
+    g.uuid = buf;
+    a.check(a.name(device, buf, sizeof buf), "nvmlDeviceGetName");
+    g.name = buf;
+    gpus.push_back(g);
+  }
+  return gpus;
 }
 
 Nvml::Nvml(std::unique_ptr<Api> api) : api_(std::move(api)) {}

@@ -19,6 +19,13 @@ class NvmlError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// One GPU as the driver numbers it: index in PCI bus order (as nvidia-smi numbers them, and CUDA with
+/// CUDA_DEVICE_ORDER=PCI_BUS_ID), UUID ("GPU-..."), name.
+struct GpuIdentity {
+  int index = 0;
+  std::string uuid, name;
+};
+
 struct GpuStaticInfo {
   int index = 0;
   std::string name;
@@ -70,6 +77,9 @@ class Nvml {
   /// Loads NVML and selects the GPU that CUDA calls device 0 (honouring CUDA_VISIBLE_DEVICES).
   /// Returns nullptr and sets `why` when there is no driver or no visible GPU.
   static std::unique_ptr<Nvml> open(std::string& why);
+  /// Every GPU the driver sees, in index order, whatever CUDA_VISIBLE_DEVICES says. Empty, with `why`
+  /// set, when there is no driver or no GPU; throws NvmlError when one cannot be read.
+  static std::vector<GpuIdentity> inventory(std::string& why);
   ~Nvml();
   Nvml(const Nvml&) = delete;
   Nvml& operator=(const Nvml&) = delete;
@@ -94,6 +104,8 @@ class Nvml {
  private:
   struct Api;
   explicit Nvml(std::unique_ptr<Api> api);
+  /// NVML loaded and started, no device selected yet; nullptr (and `why`) without a driver or GPU.
+  static std::unique_ptr<Nvml> load(std::string& why);
   std::unique_ptr<Api> api_;
 };
 

@@ -3,6 +3,8 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <fstream>
 #include <iterator>
@@ -110,6 +112,15 @@ MpsSession::MpsSession(const MpsSessionOptions& options) : options_(options) {
   pipe_dir_ = dir_ / "pipe";
   log_dir_ = dir_ / "log";
   fs::remove_all(dir_, ec);
+  if (!options_.external_pipe_dir.empty()) {  // the site's daemon: dir_ only holds our command scratch files
+    external_ = true;
+    pipe_dir_ = options_.external_pipe_dir;
+    const char* log = std::getenv("CUDA_MPS_LOG_DIRECTORY");
+    log_dir_ = log && *log ? fs::path(log) : fs::path();
+    if (!fs::create_directories(dir_, ec)) throw MpsError("cannot create " + dir_.string() + ": " + ec.message());
+    running_ = true;
+    return;
+  }
   if (!fs::create_directories(pipe_dir_, ec) || !fs::create_directories(log_dir_, ec))
     throw MpsError("cannot create the MPS session folder " + dir_.string() + ": " + ec.message());
 
@@ -160,6 +171,7 @@ MpsSession::~MpsSession() {
 }
 
 std::vector<std::pair<std::string, std::string>> MpsSession::client_env() const {
+  if (external_ && log_dir_.empty()) return {{"CUDA_MPS_PIPE_DIRECTORY", pipe_dir_.string()}};
   return mps_env(pipe_dir_, log_dir_);
 }
 
@@ -193,6 +205,11 @@ void MpsSession::terminate_client(pid_t server, pid_t client) {
 void MpsSession::quit() {
   if (!running_) return;
   running_ = false;
+  std::error_code ec;
+  if (external_) {  // the site's daemon stays as it was
+    fs::remove_all(dir_, ec);
+    return;
+  }
   std::vector<pid_t> pids{control_pid_};
   try {
     server_pids();
@@ -211,7 +228,6 @@ void MpsSession::quit() {
     force_stop(pids);
     if (problem.empty()) problem = "the daemon was still running 10 s after quit";
   }
-  std::error_code ec;
   fs::remove_all(dir_, ec);
   if (!problem.empty()) throw MpsError("MPS quit: " + problem + " (it was stopped by signal instead)");
 }
@@ -225,44 +241,93 @@ std::string find_mps_control() {
   return find_on_path("nvidia-cuda-mps-control");
 }
 
+namespace {
+
+/// Stops the daemon of session folder `dir` if its bench_mps is gone, and removes the folder; a line
+/// for `stopped` when a daemon was running.
+void stop_stale_session(const fs::path& dir, const std::string& control_exe, std::vector<std::string>& stopped) {
+  const pid_t owner = session_owner(dir);
+  if (!owner || owner == ::getpid() || is_running_bench_mps(owner)) return;
+  const fs::path pipe = dir / "pipe";
+  std::vector<pid_t> pids = mps_processes_of(pipe);
+  const pid_t control = read_pid_file(pipe / kPidFile);
+  if (control > 0 && process_alive(control) && std::find(pids.begin(), pids.end(), control) == pids.end())
+    pids.push_back(control);
+  if (!pids.empty()) {
+    if (!control_exe.empty()) {
+      try {
+        mps_command(control_exe, {}, mps_env(pipe, dir / "log"), "quit\n", 10, dir);
+      } catch (const MpsError&) {
+        // forced below
+      }
+    }
+    if (!wait_gone(pids, 10)) force_stop(pids);
+    std::string list;
+    for (pid_t p : pids) list += (list.empty() ? "" : ",") + std::to_string(p);
+    stopped.push_back("stopped MPS daemon pid " + list + " left behind by bench_mps pid " + std::to_string(owner) +
+                      " (" + pipe.string() + ")");
+  }
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+}
+
+/// "GPU-8d3f..." matches a UUID prefix, "1" an index, anything else only itself.
+bool entry_names(const std::string& entry, const std::optional<std::string>& order, const MeasuredDevice& d) {
+  if (entry == d.key) return true;
+  if (entry.rfind("GPU-", 0) == 0) return !d.uuid.empty() && d.uuid.rfind(entry, 0) == 0;
+  const bool digits = std::all_of(entry.begin(), entry.end(), [](unsigned char c) { return std::isdigit(c); });
+  if (digits) {
+    if (d.index < 0) return false;  // no GPU behind this device: a GPU index is another device
+    const bool pci_order = order && *order == "PCI_BUS_ID";
+    return (!pci_order && d.gpu_count > 1) || entry.size() > 4 || std::stoi(entry) == d.index;
+  }
+  if (entry.rfind("cpu-", 0) == 0) return false;  // another pretend device
+  return true;  // MIG-... or unknown: it may be ours
+}
+
+}  // namespace
+
 std::vector<std::string> stop_stale_sessions(const fs::path& base_dir, const std::string& control_exe) {
   std::vector<std::string> stopped;
   std::error_code ec;
   if (!fs::is_directory(base_dir, ec)) return stopped;
   for (const auto& entry : fs::directory_iterator(base_dir, ec)) {
-    const pid_t owner = session_owner(entry.path());
-    if (!owner || owner == ::getpid() || is_running_bench_mps(owner)) continue;
-    const fs::path pipe = entry.path() / "pipe";
-    std::vector<pid_t> pids = mps_processes_of(pipe);
-    const pid_t control = read_pid_file(pipe / kPidFile);
-    if (control > 0 && process_alive(control) &&
-        std::find(pids.begin(), pids.end(), control) == pids.end())
-      pids.push_back(control);
-    if (!pids.empty()) {
-      if (!control_exe.empty()) {
-        try {
-          mps_command(control_exe, {}, mps_env(pipe, entry.path() / "log"), "quit\n", 10, entry.path());
-        } catch (const MpsError&) {
-          // forced below
-        }
-      }
-      if (!wait_gone(pids, 10)) force_stop(pids);
-      std::string list;
-      for (pid_t p : pids) list += (list.empty() ? "" : ",") + std::to_string(p);
-      stopped.push_back("stopped MPS daemon pid " + list + " left behind by bench_mps pid " + std::to_string(owner) +
-                        " (" + pipe.string() + ")");
+    if (session_owner(entry.path())) {
+      stop_stale_session(entry.path(), control_exe, stopped);
+    } else if (entry.is_directory(ec) && !entry.is_symlink(ec)) {  // a device folder: <uuid>/session-*
+      for (const auto& session : fs::directory_iterator(entry.path(), ec))
+        if (session_owner(session.path())) stop_stale_session(session.path(), control_exe, stopped);
     }
-    fs::remove_all(entry.path(), ec);
   }
   return stopped;
 }
 
-std::vector<ProcInfo> foreign_mps_processes(const fs::path& base_dir) {
+std::string device_dir_name(const MeasuredDevice& device) {
+  if (device.uuid.empty()) return device.key;
+  std::string hex;
+  for (char c : device.uuid.substr(4))
+    if (std::isxdigit(static_cast<unsigned char>(c)) && hex.size() < 12) hex += c;
+  return "gpu-" + hex;
+}
+
+bool daemon_serves(const std::optional<std::string>& visible, const std::optional<std::string>& order,
+                   const MeasuredDevice& device) {
+  if (!visible) return true;
+  for (const std::string& raw : split(*visible, ',')) {
+    const std::string entry = trim(raw);
+    if (!entry.empty() && entry_names(entry, order, device)) return true;
+  }
+  return false;
+}
+
+std::vector<ProcInfo> foreign_mps_processes(const fs::path& own_dir, const MeasuredDevice& device) {
   std::vector<ProcInfo> foreign;
-  const std::string own_prefix = (base_dir / ("session-" + std::to_string(::getpid()) + "-")).string();
+  const std::string own_prefix = (own_dir / ("session-" + std::to_string(::getpid()) + "-")).string();
   for (const ProcInfo& p : live_mps_processes()) {
     const auto pipe = process_env(p.pid, "CUDA_MPS_PIPE_DIRECTORY");
     if (pipe && pipe->rfind(own_prefix, 0) == 0) continue;
+    if (!daemon_serves(process_env(p.pid, "CUDA_VISIBLE_DEVICES"), process_env(p.pid, "CUDA_DEVICE_ORDER"), device))
+      continue;
     foreign.push_back(p);
   }
   return foreign;

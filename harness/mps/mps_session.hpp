@@ -30,6 +30,9 @@ struct MpsSessionOptions {
   std::filesystem::path base_dir;       ///< where private session folders live
   std::optional<int> default_active_thread_pct;
   double command_timeout_s = 15;
+  /// Non-empty: attach to the daemon the site runs with this pipe folder (--external-mps) instead of
+  /// starting one; it is never sent quit nor given a default percentage.
+  std::string external_pipe_dir;
 };
 
 class MpsSession {
@@ -63,6 +66,7 @@ class MpsSession {
   pid_t control_pid_ = 0;
   std::vector<pid_t> seen_servers_;
   bool running_ = false;
+  bool external_ = false;
 };
 
 /// Private base folder: $TMPDIR (or /tmp) / bench_mps-<uid>.
@@ -71,10 +75,30 @@ std::filesystem::path default_mps_base_dir();
 /// Path of nvidia-cuda-mps-control on PATH, or empty.
 std::string find_mps_control();
 
-/// Stops daemons of sessions whose bench_mps is gone; returns one line per daemon stopped.
+/// Stops daemons of sessions whose bench_mps is gone, in base_dir and in every device folder under it
+/// (a live bench_mps's sessions are left alone, whichever GPU they serve); returns one line per daemon.
 std::vector<std::string> stop_stale_sessions(const std::filesystem::path& base_dir, const std::string& control_exe);
 
-/// Live MPS processes that do not belong to a session of a running bench_mps under base_dir.
-std::vector<ProcInfo> foreign_mps_processes(const std::filesystem::path& base_dir);
+/// The device a sweep measures, as an MPS daemon's CUDA_VISIBLE_DEVICES may name it.
+struct MeasuredDevice {
+  std::string key;    ///< the GPU's UUID, or the name given where there is none (cpu-<n>, an index without NVML)
+  std::string uuid;   ///< "GPU-..."; empty without NVML
+  int index = -1;     ///< NVML's index (PCI bus order); -1 when unknown
+  int gpu_count = 1;  ///< GPUs the driver sees
+};
+
+/// The name of a device's folder (and lock) under the private base folder: "gpu-" and the first 12
+/// hex digits of its UUID (short: an MPS pipe folder's sockets must fit in 108 bytes), else its key.
+std::string device_dir_name(const MeasuredDevice& device);
+
+/// Whether a daemon started with CUDA_VISIBLE_DEVICES = `visible` (nullopt: unset or unreadable, so
+/// every GPU) and CUDA_DEVICE_ORDER = `order` may serve `device`. Where it cannot be told (a bare
+/// index under CUDA's fastest-first order on a machine of several GPUs, a MIG or unknown entry), it may.
+bool daemon_serves(const std::optional<std::string>& visible, const std::optional<std::string>& order,
+                   const MeasuredDevice& device);
+
+/// Live MPS processes that may serve `device` and are not this process's own sessions under own_dir.
+/// A live bench_mps's daemon for another GPU is not foreign: it serves that GPU alone.
+std::vector<ProcInfo> foreign_mps_processes(const std::filesystem::path& own_dir, const MeasuredDevice& device);
 
 }  // namespace bench_mps::harness

@@ -265,6 +265,7 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
   app.add_option("--worker", spec.worker_exe, "worker executable (default: bench_worker beside bench_mps)")->group("");
 
   add_workload_options(app, spec.params);
+  add_device_options(app, spec, raw.device);
 }
 
 void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
@@ -320,6 +321,7 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
   if (spec.params.mlp.dataset_size < spec.params.mlp.batch)
     throw UsageError("--mlp-dataset: " + std::to_string(spec.params.mlp.dataset_size) + " samples is fewer than one batch of " +
                      std::to_string(spec.params.mlp.batch));
+  finalize_device_options(spec, raw.device);
 }
 
 SweepSpec parse_sweep_args(const std::vector<std::string>& args) {

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "harness/plan/device_options.hpp"
 #include "harness/plan/sweep_spec.hpp"
 
 namespace CLI {
@@ -20,6 +21,7 @@ struct SweepCliValues {
   std::string workloads;  ///< not given: spin,mlp (spin alone for --scenario fault)
   std::string resume_dir;
   const CLI::Option* workloads_option = nullptr;  ///< tells "not given" from "given empty"
+  DeviceCliValues device;  ///< --device, --gpus, --cpus, --external-mps
 };
 
 void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/plan/external_mps_spec.hpp"
 #include "harness/workers/workload_config.hpp"
 
 namespace bench_mps::harness {
@@ -74,6 +75,12 @@ struct SweepSpec {
   std::string foreground = "mlp-infer";  ///< interference: the latency-critical (or training) job
   std::string background = "filler";     ///< interference: the N-1 jobs beside it
   std::vector<std::string> argv;
+  // Which GPU, and how MPS is reached (harness/plan/device_options.hpp):
+  std::string device;              ///< --device: index, UUID or cpu-<n>; empty: CUDA's device 0
+  std::vector<std::string> gpus;   ///< --gpus: "all" or devices; one child sweep each (harness/sweep/multi_gpu)
+  std::vector<int> cpus;           ///< --cpus: the cores this sweep may use; empty: all it is allowed
+  bool external_mps = false;       ///< --external-mps: clients of the site's daemon, MPS modes only
+  ExternalMps external;            ///< that daemon, as found before the sweep (harness/sweep/external_mps)
 };
 
 /// Untimed tasks a worker of `workload` runs before READY: --warmup, or the workload's default.

@@ -17,6 +17,7 @@
 #include "harness/report/report_comparison.hpp"
 #include "harness/report/report_data.hpp"
 #include "harness/report/report_fault.hpp"
+#include "harness/report/report_fleet.hpp"
 #include "harness/report/report_markdown.hpp"
 #include "harness/report/report_meta.hpp"
 #include "harness/report/report_plot_data.hpp"
@@ -113,10 +114,15 @@ void commit(const Staging& stage, const fs::path& dir) {
 }  // namespace
 
 CLI::App* add_report_command(CLI::App& app, ReportArgs& args) {
-  auto* cmd = app.add_subcommand("report", "render report.md and plots/ for a results (or comparison) folder");
-  cmd->add_option("dir", args.dir, "results folder, or a folder written by `bench_mps compare --out`")->required();
+  auto* cmd = app.add_subcommand("report", "render report.md and plots/ for a results (or comparison) folder; the "
+                                            "fleet report for a folder of many");
+  cmd->add_option("dir", args.dir,
+                  "results folder, a folder written by `bench_mps compare --out`, or a folder of many results folders "
+                  "(a cluster's, a --gpus run's)")
+      ->required();
   cmd->add_option("--seeds", args.seeds,
                   "the seed articles' figures (default: $BENCH_MPS_SEEDS, else results/seeds.csv of the source tree)");
+  add_fleet_report_options(*cmd, args);
   return cmd;
 }
 
@@ -124,6 +130,8 @@ int run_report(const ReportArgs& args) {
   const fs::path dir = args.dir;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) throw ResultsError(dir.string() + ": not a folder");
+  if (is_fleet_folder(dir)) return run_fleet_report(args, folder_name(dir));  // many results folders below
+  check_no_fleet_options(args);
   if (!is_comparison_folder(dir)) {
     const nlohmann::json meta = read_meta(dir);
     if (is_fault_folder(meta)) {  // tables only: no figures, no matplotlib needed

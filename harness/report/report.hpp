@@ -1,13 +1,15 @@
 #pragma once
 // `bench_mps report DIR`: renders DIR/report.md and DIR/plots/*.png|svg from a results folder, with
 // the seed articles' figures (results/seeds.csv) beside ours, or from a comparison folder written by
-// `bench_mps compare --out`. See docs/REPORT.md.
+// `bench_mps compare --out`; for a folder of many results folders, the fleet report (report_fleet.hpp).
+// See docs/REPORT.md.
 #include "harness/report/wing.hpp"
 
 #include <string>
 
 namespace CLI {
 class App;
+class Option;
 }
 
 namespace bench_mps::harness {
@@ -15,6 +17,10 @@ namespace bench_mps::harness {
 struct ReportArgs {
   std::string dir;    ///< a results folder, or a folder written by `bench_mps compare --out`
   std::string seeds;  ///< seeds.csv; empty: $BENCH_MPS_SEEDS, else results/seeds.csv of the source tree
+  // A folder of many results folders (the fleet report, harness/report/report_fleet.hpp):
+  double threshold_pct = -1;   ///< --threshold; < 0: compare's default
+  std::string metric = "throughput";
+  const CLI::Option* fleet_options[2] = {nullptr, nullptr};  ///< --threshold, --metric: given only for a fleet
 };
 
 /// Registers the `report` subcommand on `app`; returns it.

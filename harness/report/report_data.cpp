@@ -105,6 +105,7 @@ std::string mode_label(const std::string& mode) {
   if (mode == "timeslice") return "time-sliced";
   if (mode == "mps") return "MPS";
   if (mode.rfind("mps:", 0) == 0) return "MPS " + mode.substr(4) + "% threads";
+  if (mode.rfind("external-", 0) == 0) return "external " + mode_label(mode.substr(9));  // --external-mps
   return mode;
 }
 

@@ -95,7 +95,15 @@ std::string machine_markdown(const nlohmann::json& meta) {
                            cuda_version(meta, "/gpu/cuda_driver_version") + ", runtime " +
                            cuda_version(meta, "/gpu/cuda_runtime_version") + ")"});
   t.add_row({"Compute mode, MIG", meta_text(meta, "/gpu/compute_mode") + ", MIG " + meta_text(meta, "/gpu/mig_mode")});
-  t.add_row({"MPS", meta_text(meta, "/mps/control") + " (" + meta_text(meta, "/mps/version") + ")"});
+  std::string mps = meta_text(meta, "/mps/control") + " (" + meta_text(meta, "/mps/version") + ")";
+  if (at(meta, "/mps/external"))  // --external-mps: the site's daemon, no time-sliced runs beside it
+    mps += "; **external daemon** (the site's): pipe folder " + meta_text(meta, "/mps/external/pipe_directory") +
+           ", active-thread percentage from " + meta_text(meta, "/mps/external/active_thread_pct_source") +
+           "; no time-sliced baseline was measured";
+  t.add_row({"MPS", mps});
+  if (at(meta, "/device/key"))
+    t.add_row({"Device", meta_text(meta, "/device/key") + " (asked: " + meta_text(meta, "/device/requested") +
+                             "), CPU cores given: " + meta_text(meta, "/device/cpus_given")});
   t.add_row({"Host", meta_text(meta, "/host/hostname") + ", " + meta_text(meta, "/host/kernel") + ", " +
                          meta_text(meta, "/host/arch") + ", " + meta_text(meta, "/host/cpus") + " CPUs"});
   std::string tool = "git " + meta_text(meta, "/tool/git_sha");

@@ -68,9 +68,9 @@ std::vector<SeedRatio> seed_ratios(const std::vector<SeedPoint>& points) {
                 procs,
                 median(values[key]),
                 median(alone->second),
-                0};
+                0,
+                first->metric};
     r.ratio = r.value / r.alone;
-    r.metric = first->metric;
     out.push_back(r);
   }
   return out;

@@ -8,6 +8,9 @@
 #include <filesystem>
 #include <system_error>
 
+#include "harness/common/errors.hpp"
+#include "harness/plan/device_options.hpp"
+
 namespace bench_mps::harness {
 
 std::vector<int> allowed_cpus() {
@@ -28,6 +31,28 @@ CpuPlan plan_cpus(const std::vector<int>& allowed, int max_procs) {
   plan.harness.push_back(allowed.front());
   plan.harness.insert(plan.harness.end(), allowed.begin() + 1 + static_cast<std::ptrdiff_t>(k), allowed.end());
   return plan;
+}
+
+std::vector<std::vector<int>> split_cpus(const std::vector<int>& allowed, int parts) {
+  std::vector<std::vector<int>> shares;
+  if (parts < 1 || allowed.size() < static_cast<std::size_t>(parts)) return shares;
+  const std::size_t base = allowed.size() / static_cast<std::size_t>(parts);
+  const std::size_t extra = allowed.size() % static_cast<std::size_t>(parts);
+  auto next = allowed.begin();
+  for (std::size_t i = 0; i < static_cast<std::size_t>(parts); ++i) {
+    const auto size = static_cast<std::ptrdiff_t>(base + (i < extra ? 1 : 0));
+    shares.emplace_back(next, next + size);
+    next += size;
+  }
+  return shares;
+}
+
+void check_cpus_allowed(const std::vector<int>& cpus, const std::string& option) {
+  const std::vector<int> allowed = allowed_cpus();
+  for (int c : cpus)
+    if (std::find(allowed.begin(), allowed.end(), c) == allowed.end())
+      throw UsageError(option + ": CPU " + std::to_string(c) + " is not one this process may run on (allowed: " +
+                       format_cpu_list(allowed) + ")");
 }
 
 std::string confine_process(const std::vector<int>& cpus) {

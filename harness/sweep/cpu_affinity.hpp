@@ -22,6 +22,13 @@ std::vector<int> allowed_cpus();
 /// CPUs: no plan.
 CpuPlan plan_cpus(const std::vector<int>& allowed, int max_procs);
 
+/// Splits `allowed` into `parts` disjoint runs of consecutive entries, as equal as can be (the first
+/// ones one longer): the cores of concurrent sweeps (--gpus). Fewer cores than parts: empty (they share).
+std::vector<std::vector<int>> split_cpus(const std::vector<int>& allowed, int parts);
+
+/// Throws UsageError naming `option` and the first of `cpus` this process may not run on.
+void check_cpus_allowed(const std::vector<int>& cpus, const std::string& option);
+
 /// Restricts every thread of this process to `cpus` (threads started later inherit it). Returns an
 /// empty string, or why it failed.
 std::string confine_process(const std::vector<int>& cpus);

@@ -10,6 +10,7 @@
 #include "harness/common/signals.hpp"
 #include "harness/mps/compute_mode.hpp"
 #include "harness/mps/mps_session.hpp"
+#include "harness/sweep/cpu_affinity.hpp"
 #include "harness/sweep/worker_pool.hpp"
 
 namespace fs = std::filesystem;
@@ -41,6 +42,10 @@ std::uint64_t measure_footprint(const std::string& workload, const SweepSpec& sp
                      {"--tasks", "1", "--warmup", std::to_string(std::min(1, default_warmup_tasks(workload, spec.params)))});
   launch.env_unset = {"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "CUDA_MPS_LOG_DIRECTORY"};
   launch.env_set = {{"CUDA_MPS_PIPE_DIRECTORY", no_mps_pipe_dir(env).string()}};
+  if (spec.external_mps) {  // the site's GPU may allow MPS clients only (EXCLUSIVE_PROCESS): be one, as the runs are
+    launch.env_unset = {};
+    launch.env_set = {{"CUDA_MPS_PIPE_DIRECTORY", spec.external.pipe_dir}};
+  }
   PoolLimits limits;
   limits.ready_timeout_s = spec.ready_timeout_s;
   const std::uint64_t before = env.nvml->sample().mem_used_bytes.value_or(0);
@@ -56,6 +61,13 @@ std::uint64_t measure_footprint(const std::string& workload, const SweepSpec& sp
     throw EnvironmentError("a " + workload + " worker could not start on this GPU: " + w.reason +
                            (w.stderr_tail.empty() ? "" : " (" + w.stderr_tail.back() + ")"));
   return during > before ? during - before : w.ready_info.mem_bytes;
+}
+
+/// --cpus: this process (so its workers and daemons too) keeps to those cores from here on.
+void confine_to_given_cpus(const std::vector<int>& cpus) {
+  if (cpus.empty()) return;
+  check_cpus_allowed(cpus, "--cpus");
+  if (const std::string why = confine_process(cpus); !why.empty()) throw EnvironmentError("--cpus: " + why);
 }
 
 }  // namespace
@@ -91,6 +103,8 @@ fs::path no_mps_pipe_dir(const Environment& env) { return env.mps_base / "no-mps
 Environment preflight(const SweepSpec& spec) {
   Environment env;
   env.worker_exe = find_worker(spec);
+  env.device = select_device(spec);  // before NVML opens "CUDA's device 0": from here on, that is this one
+  confine_to_given_cpus(spec.cpus);
   std::string why;
   env.nvml = Nvml::open(why);
   if (!env.nvml && sweep_needs_gpu(spec)) throw EnvironmentError("no GPU visible: " + why);
@@ -101,20 +115,28 @@ Environment preflight(const SweepSpec& spec) {
       throw EnvironmentError(std::string("cannot read the GPU's properties: ") + e.what());
     }
   }
-  env.mps_base = default_mps_base_dir();
+  const fs::path root = default_mps_base_dir();
+  env.mps_base = root / device_dir_name(env.device.id);  // sessions and restore files of this device only
   env.mps_control = find_mps_control();
   if (sweep_has_mps_mode(spec) && env.mps_control.empty())
     throw EnvironmentError("nvidia-cuda-mps-control is not on PATH: MPS modes need it (or run --modes timeslice)");
-  for (const std::string& line : restore_stale_compute_modes(env.mps_base)) std::cerr << "bench_mps: " << line << "\n";
-  for (const std::string& line : stop_stale_sessions(env.mps_base, env.mps_control))
+  env.lock = std::make_unique<GpuLock>(root, device_dir_name(env.device.id), env.device.describe());
+  std::error_code ec;
+  fs::create_directories(env.mps_base, ec);  // restore files of --set-exclusive go here before any session
+  fs::permissions(env.mps_base, fs::perms::owner_all, ec);
+  for (const fs::path& dir : {root, env.mps_base})  // root: restore files of bench_mps before --device
+    for (const std::string& line : restore_stale_compute_modes(dir)) std::cerr << "bench_mps: " << line << "\n";
+  for (const std::string& line : stop_stale_sessions(root, env.mps_control))
     std::cerr << "bench_mps: " << line << "\n";
-  const auto foreign = foreign_mps_processes(env.mps_base);
+  const auto foreign = spec.external_mps ? std::vector<ProcInfo>{} : foreign_mps_processes(env.mps_base, env.device.id);
   if (!foreign.empty()) {
     const ProcInfo& p = foreign.front();
     const auto pipe = process_env(p.pid, "CUDA_MPS_PIPE_DIRECTORY");
+    const auto visible = process_env(p.pid, "CUDA_VISIBLE_DEVICES");
     throw EnvironmentError("another MPS daemon is running (pid " + std::to_string(p.pid) + " " + p.comm +
-                           ", pipe directory " + pipe.value_or("/tmp/nvidia-mps or unknown") +
-                           "): it would turn time-sliced runs into MPS runs; stop it first");
+                           ", pipe directory " + pipe.value_or("/tmp/nvidia-mps or unknown") + ", serving " +
+                           (visible ? "CUDA_VISIBLE_DEVICES=" + *visible : std::string("every GPU")) + ") on " +
+                           env.device.describe() + ": it would turn time-sliced runs into MPS runs; stop it first");
   }
   if (spec.set_exclusive) {
     if (::geteuid() != 0) throw EnvironmentError("--set-exclusive changes the GPU's compute mode: run as root");

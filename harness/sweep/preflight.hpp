@@ -1,8 +1,10 @@
 #pragma once
 // Everything checked before a sweep writes anything: the output folder (exit 2), then the machine
-// (exit 3): a GPU for GPU workloads, nvidia-cuda-mps-control for MPS modes, no MPS daemon that is not
-// ours (stale ones of killed bench_mps runs are stopped first), a compute mode that allows the runs,
-// and enough free GPU memory for the largest N (each workload's footprint measured once).
+// (exit 3): the device (--device) and its lock (no other bench_mps measures it), a GPU for GPU
+// workloads, nvidia-cuda-mps-control for MPS modes, no MPS daemon that may serve this GPU and is not
+// ours (stale ones of killed bench_mps runs are stopped first; under --external-mps the site's daemon is
+// the point), a compute mode that allows the runs, and enough free GPU memory for the largest N (each
+// workload's footprint measured once).
 #include "harness/sweep/wing.hpp"
 
 #include <cstdint>
@@ -13,7 +15,9 @@
 #include <string>
 
 #include "harness/gpu/nvml.hpp"
+#include "harness/mps/gpu_lock.hpp"
 #include "harness/plan/sweep_spec.hpp"
+#include "harness/sweep/gpu_select.hpp"
 
 namespace bench_mps::harness {
 
@@ -26,6 +30,8 @@ struct Environment {
   std::string worker_exe;
   std::map<std::string, std::uint64_t> footprint_bytes;  ///< GPU memory one worker of a workload takes
   std::vector<int> worker_cpus;      ///< worker i is pinned to worker_cpus[i % size]; empty: not pinned
+  DeviceChoice device;               ///< the device measured (--device); mps_base is its own folder
+  std::unique_ptr<GpuLock> lock;     ///< held for the whole sweep: one bench_mps per device
 };
 
 bool sweep_needs_gpu(const SweepSpec& spec);

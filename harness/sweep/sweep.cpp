@@ -24,6 +24,7 @@
 #include "harness/sweep/cpu_affinity.hpp"
 #include "harness/sweep/exec_proof.hpp"
 #include "harness/sweep/fault_scenario.hpp"
+#include "harness/sweep/gpu_select.hpp"
 #include "harness/sweep/interference.hpp"
 #include "harness/sweep/kernel_log.hpp"
 #include "harness/sweep/preflight.hpp"
@@ -225,6 +226,7 @@ class Sweep {
     }
     for (const auto& [w, bytes] : env_.footprint_bytes) meta_["gpu"]["footprint_bytes"][w] = bytes;
     meta_["cpus"] = cpus;
+    add_device_meta(meta_, spec_, env_);  // --device, --cpus, --external-mps (harness/sweep/gpu_select)
     if (env_.nvml && meta_["gpu"].is_object()) {
       meta_["gpu"]["conditions_start"] = conditions_json(env_.nvml->conditions());
       const std::string gpm = env_.nvml->gpm_unavailable();
@@ -263,6 +265,7 @@ class Sweep {
         MpsSessionOptions options;
         options.control_exe = env_.mps_control;
         options.base_dir = env_.mps_base;
+        options.external_pipe_dir = spec_.external.pipe_dir;  // --external-mps: the site's daemon, never ours
         if (block.mode.active_thread_pct) options.default_active_thread_pct = block.mode.active_thread_pct;
         session = std::make_unique<MpsSession>(options);
       } catch (const std::exception& e) {  // MpsError, EnvironmentError from the compute mode
@@ -637,6 +640,7 @@ int run_sweep(const SweepSpec& spec) {
   std::error_code ec;
   fs::create_directories(out, ec);
   if (ec) throw UsageError("--out: cannot create " + out.string() + ": " + ec.message());
+  if (env.lock) env.lock->record_out_dir(out);  // a second sweep of this GPU names it
   if (resumed)
     for (const std::string& line : resumed->repairs) std::cerr << "bench_mps: resume: " << line << "\n";
   install_stop_handlers();

@@ -1,0 +1,293 @@
+#include "harness/report/report_fleet.hpp"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <iostream>
+#include <map>
+#include <set>
+
+#include "harness/common/cli_checks.hpp"
+#include "harness/common/errors.hpp"
+#include "harness/common/files.hpp"
+#include "harness/common/format.hpp"
+#include "harness/common/markdown_table.hpp"
+#include "harness/common/stats.hpp"
+#include "harness/report/report_data.hpp"
+#include "harness/report/report_meta.hpp"
+#include "harness/results/gpus_index.hpp"
+
+namespace fs = std::filesystem;
+
+namespace bench_mps::harness {
+namespace {
+
+bool holds_results(const fs::path& dir) {
+  std::error_code ec;
+  return fs::exists(dir / "meta.json", ec) || fs::exists(dir / "summary.csv", ec);
+}
+
+std::string relative_label(const fs::path& dir, const fs::path& root) {
+  const std::string rel = dir.lexically_relative(root).lexically_normal().generic_string();
+  return rel.empty() || rel == "." ? dir.filename().string() : rel;
+}
+
+/// Where a folder's runs met MPS: "private daemon", "external daemon (<pipe>, <pct>)", or "-".
+std::string mps_of(const nlohmann::json& meta) {
+  const std::string pipe = meta_text(meta, "/mps/external/pipe_directory");
+  if (pipe != "-") return "external daemon (" + pipe + "; " + meta_text(meta, "/mps/external/active_thread_pct_source") + ")";
+  return meta_text(meta, "/mps/control") == "-" ? "-" : "private daemon";
+}
+
+FleetMember read_member(const fs::path& dir, const std::string& label) {
+  const ResultsFolder folder = read_results_folder(dir);
+  FleetMember m;
+  m.label = label;
+  m.host = meta_text(folder.meta, "/host/hostname");
+  m.gpu_name = meta_text(folder.meta, "/gpu/name");
+  m.uuid = meta_text(folder.meta, "/gpu/uuid");
+  if (m.uuid == "-") m.uuid = meta_text(folder.meta, "/device/key");  // a CPU-only run: its pretend device
+  m.driver = meta_text(folder.meta, "/gpu/driver_version");
+  m.status = meta_text(folder.meta, "/status");
+  m.mps = mps_of(folder.meta);
+  m.runs = folder.summary;
+  return m;
+}
+
+std::string percent(double fraction) {
+  return std::isfinite(fraction) ? (fraction > 0 ? "+" : "") + fmt_fixed(100.0 * fraction, 1) + "%" : "-";
+}
+
+/// "GPU-8d3f1a2b" from "GPU-8d3f1a2b-...": enough to tell a fleet's GPUs apart in a table.
+std::string short_uuid(const std::string& uuid) { return uuid.size() > 12 ? uuid.substr(0, 12) : uuid; }
+
+/// "node1, GPU-8d3f1a2b (driver 580.95.05)": which GPU a row is, beside its folder.
+std::string host_and_gpu(const FleetMember& m) {
+  return m.host + ", " + short_uuid(m.uuid) + (m.driver == "-" ? "" : " (driver " + m.driver + ")");
+}
+
+std::string config_heading(const FleetConfig& fc) {
+  const RunConfig& c = fc.config;
+  std::string h = c.workload + (c.params.empty() ? "" : " (" + c.params + ")") + ", " + mode_label(c.mode);
+  if (c.mode.rfind("external-", 0) == 0 && c.active_thread_pct) h += " at " + std::to_string(c.active_thread_pct) + "% threads";
+  return h + ", N=" + std::to_string(c.procs);
+}
+
+std::string metric_unit(CompareMetric metric) { return metric == CompareMetric::throughput ? "tasks/s" : "ms"; }
+
+/// "slower" or "faster" for a deviation, as the metric goes.
+std::string direction(double deviation, CompareMetric metric) {
+  const bool better = higher_is_better(metric) ? deviation > 0 : deviation < 0;
+  return better ? "faster" : "slower";
+}
+
+}  // namespace
+
+void add_fleet_report_options(CLI::App& report_cmd, ReportArgs& args) {
+  const std::string group = "a folder of many results folders (the fleet report)";
+  args.fleet_options[0] =
+      report_cmd
+          .add_option("--threshold", args.threshold_pct,
+                      "percent from the fleet median that makes a GPU an outlier (default " +
+                          fmt_num(CompareOptions{}.threshold_pct) + ", as compare)")
+          ->check(finite_in(0.0, 1000.0))
+          ->group(group);
+  args.fleet_options[1] = report_cmd
+                              .add_option("--metric", args.metric,
+                                          "throughput (tasks/s, higher is better), p50 or p99 (per-task ms)")
+                              ->check(CLI::IsMember({"throughput", "p50", "p99"}))
+                              ->group(group)
+                              ->capture_default_str();
+}
+
+void check_no_fleet_options(const ReportArgs& args) {
+  for (const CLI::Option* o : args.fleet_options)
+    if (o && o->count() > 0)
+      throw UsageError(o->get_name() + ": only the fleet report (a folder of many results folders) uses it; " +
+                       args.dir + " is one results or comparison folder");
+}
+
+int run_fleet_report(const ReportArgs& args, const std::string& title) {
+  const fs::path dir = args.dir;
+  CompareOptions options;
+  options.metric = parse_compare_metric(args.metric);
+  if (args.threshold_pct >= 0) options.threshold_pct = args.threshold_pct;
+  const FleetFolder fleet = read_fleet(dir);
+  if (fleet.members.empty()) {
+    if (!fleet.problems.empty())
+      throw ResultsError(dir.string() + ": no results folder below it could be read (" + fleet.problems.front().label +
+                         ": " + fleet.problems.front().reason + ")");
+    throw ResultsError(dir.string() + ": holds no results folder (meta.json, summary.csv) nor a comparison, at any depth");
+  }
+  const std::vector<FleetConfig> configs = judge_fleet(fleet, options);
+  write_file_atomically(dir / "report.md", render_fleet_report(fleet, configs, options, title));
+  std::size_t outliers = 0;
+  for (const FleetConfig& c : configs)
+    outliers += static_cast<std::size_t>(std::count_if(c.cells.begin(), c.cells.end(), [](const FleetCell& x) { return x.outlier; }));
+  for (const FleetProblem& p : fleet.problems)
+    std::cerr << "bench_mps: report: " << p.label << " could not be read: " << p.reason << "\n";
+  std::cout << "report: wrote " << (dir / "report.md").string() << " (fleet: " << fleet.members.size()
+            << " results folders, " << configs.size() << " configurations, " << outliers << " outlier(s), "
+            << fleet.problems.size() << " unreadable)\n";
+  return kExitOk;
+}
+
+bool is_fleet_folder(const fs::path& dir) {
+  std::error_code ec;
+  return !holds_results(dir) && !fs::exists(dir / "comparison.csv", ec);
+}
+
+FleetFolder read_fleet(const fs::path& dir) {
+  FleetFolder fleet;
+  std::vector<fs::path> found, indices;
+  std::error_code ec;
+  if (fs::exists(dir / kGpusIndexFile, ec)) indices.push_back(dir);
+  for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (!it->is_directory(ec)) continue;
+    const std::string name = it->path().filename().string();
+    if (!name.empty() && name[0] == '.') {  // staging folders of a report being written
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (holds_results(it->path())) {
+      found.push_back(it->path());
+      it.disable_recursion_pending();  // plots/, exec/ of a results folder are not more results
+    } else if (fs::exists(it->path() / kGpusIndexFile, ec)) {
+      indices.push_back(it->path());
+    }
+  }
+  if (ec) fleet.problems.push_back({relative_label(dir, dir), "cannot list: " + ec.message()});
+  std::sort(found.begin(), found.end());
+  std::set<std::string> labels;
+  for (const fs::path& d : found) {
+    const std::string label = relative_label(d, dir);
+    labels.insert(label);
+    try {
+      fleet.members.push_back(read_member(d, label));
+    } catch (const ResultsError& e) {
+      fleet.problems.push_back({label, one_line(e.what())});
+    } catch (const nlohmann::json::exception& e) {
+      fleet.problems.push_back({label, "meta.json: a value has the wrong type (" + one_line(e.what()) + ")"});
+    }
+  }
+  // The index of a --gpus run names folders that may hold nothing: a sweep that could not start.
+  for (const fs::path& d : indices) {
+    try {
+      for (const GpusIndexEntry& e : read_gpus_index(d).gpus) {
+        const std::string label = relative_label(d / e.folder, dir);
+        if (!labels.count(label))
+          fleet.problems.push_back({label, "no results; index.json says: exit " +
+                                               (e.exit_code ? std::to_string(*e.exit_code) : std::string("-")) + ", " +
+                                               e.status});
+      }
+    } catch (const ResultsError& e) {
+      fleet.problems.push_back({relative_label(d / kGpusIndexFile, dir), one_line(e.what())});
+    }
+  }
+  return fleet;
+}
+
+std::vector<FleetConfig> judge_fleet(const FleetFolder& fleet, const CompareOptions& options) {
+  std::vector<FleetConfig> configs;
+  std::map<std::string, std::size_t> by_key;
+  std::map<std::pair<std::size_t, std::size_t>, std::vector<double>> values;  // (config, member) -> ok values
+  for (std::size_t m = 0; m < fleet.members.size(); ++m)
+    for (const SummaryRecord& r : fleet.members[m].runs) {
+      const auto [it, fresh] = by_key.emplace(r.config_key(), configs.size());
+      if (fresh) {
+        FleetConfig config;
+        config.config = r;
+        configs.push_back(config);
+      }
+      auto& v = values[{it->second, m}];
+      const double x = metric_value(r, options.metric);
+      if (r.status == "ok" && std::isfinite(x)) v.push_back(x);
+    }
+  const double threshold = options.threshold_pct / 100.0;
+  for (std::size_t c = 0; c < configs.size(); ++c) {
+    FleetConfig& config = configs[c];
+    std::vector<double> medians;
+    for (std::size_t m = 0; m < fleet.members.size(); ++m) {
+      const auto it = values.find({c, m});
+      if (it == values.end()) continue;  // this GPU did not run this configuration
+      FleetCell cell;
+      cell.member = m;
+      cell.side.values = it->second;
+      cell.side.median = median(it->second);
+      cell.side.spread = relative_spread(it->second);
+      if (std::isfinite(cell.side.median)) medians.push_back(cell.side.median);
+      config.cells.push_back(cell);
+    }
+    config.fleet_median = median(medians);
+    const bool comparable = medians.size() >= 2 && std::isfinite(config.fleet_median) && config.fleet_median != 0;
+    for (FleetCell& cell : config.cells) {
+      if (!comparable || !std::isfinite(cell.side.median)) continue;
+      cell.deviation = (cell.side.median - config.fleet_median) / std::fabs(config.fleet_median);
+      cell.outlier = std::fabs(cell.deviation) > threshold;
+    }
+  }
+  return configs;
+}
+
+std::string render_fleet_report(const FleetFolder& fleet, const std::vector<FleetConfig>& configs,
+                                const CompareOptions& options, const std::string& title) {
+  const std::string unit = metric_unit(options.metric);
+  const std::string metric = metric_name(options.metric);
+  const std::string threshold = fmt_num(options.threshold_pct) + "%";
+  std::set<std::string> hosts;
+  for (const FleetMember& m : fleet.members) hosts.insert(m.host);
+  std::string md = "# Fleet report: " + title + "\n\n";
+  md += std::to_string(fleet.members.size()) + " results folders from " + std::to_string(hosts.size()) +
+        " host(s)" + (fleet.problems.empty() ? "" : ", " + std::to_string(fleet.problems.size()) + " that could not be read") +
+        ". Each GPU's " + metric + " (" + unit + ") is the median over its ok repeats; the fleet median is the "
+        "median of those medians. A GPU is an **outlier** where it differs from the fleet median by more than " +
+        threshold + " (`--threshold`, as `bench_mps compare`). With two GPUs the fleet median lies between "
+        "them: both are flagged, or neither.\n\n";
+
+  md += "## Outliers\n\n";
+  MarkdownTable outliers({"folder", "host, GPU", "configuration", metric + " " + unit, "fleet median", "deviation", ""},
+                         {false, false, false, true, true, true, false});
+  for (const FleetConfig& c : configs)
+    for (const FleetCell& cell : c.cells)
+      if (cell.outlier)
+        outliers.add_row({fleet.members[cell.member].label, host_and_gpu(fleet.members[cell.member]), config_heading(c),
+                          fmt_sig(cell.side.median), fmt_sig(c.fleet_median), percent(cell.deviation),
+                          direction(cell.deviation, options.metric)});
+  md += outliers.empty() ? "None: every GPU is within " + threshold + " of the fleet median in every configuration.\n\n"
+                         : outliers.str() + "\n";
+
+  md += "## GPUs\n\n";
+  MarkdownTable gpus({"folder", "host", "GPU", "UUID", "driver", "MPS", "status", "runs ok"},
+                     {false, false, false, false, false, false, false, true});
+  for (const FleetMember& m : fleet.members) {
+    const long ok = std::count_if(m.runs.begin(), m.runs.end(), [](const SummaryRecord& r) { return r.status == "ok"; });
+    gpus.add_row({m.label, m.host, m.gpu_name == "-" ? "no GPU (CPU-only run)" : m.gpu_name, short_uuid(m.uuid), m.driver,
+                  m.mps, m.status, std::to_string(ok) + "/" + std::to_string(m.runs.size())});
+  }
+  md += gpus.str() + "\n";
+
+  if (!fleet.problems.empty()) {
+    md += "## Folders that could not be read\n\n";
+    MarkdownTable problems({"folder", "why"});
+    for (const FleetProblem& p : fleet.problems) problems.add_row({p.label, p.reason});
+    md += problems.str() + "\n";
+  }
+
+  md += "## Per configuration\n\n";
+  for (const FleetConfig& c : configs) {
+    md += "### " + config_heading(c) + "\n\n";
+    MarkdownTable t({"folder", "host, GPU", "runs ok", metric + " " + unit, "spread", "vs fleet median", ""},
+                    {false, false, true, true, true, true, false});
+    for (const FleetCell& cell : c.cells)
+      t.add_row({fleet.members[cell.member].label, host_and_gpu(fleet.members[cell.member]),
+                 std::to_string(cell.side.values.size()), fmt_sig(cell.side.median),
+                 std::isfinite(cell.side.spread) ? fmt_fixed(100.0 * cell.side.spread, 1) + "%" : "-",
+                 percent(cell.deviation),
+                 cell.outlier ? "**outlier (" + direction(cell.deviation, options.metric) + ")**" : ""});
+    t.add_row({"fleet median", "", "", fmt_sig(c.fleet_median), "", "", ""});
+    md += t.str() + "\n";
+  }
+  return md;
+}
+
+}  // namespace bench_mps::harness

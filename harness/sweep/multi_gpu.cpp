@@ -1,0 +1,235 @@
+#include "harness/sweep/multi_gpu.hpp"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "harness/common/errors.hpp"
+#include "harness/common/format.hpp"
+#include "harness/common/process.hpp"
+#include "harness/common/signals.hpp"
+#include "harness/plan/device_options.hpp"
+#include "harness/results/gpus_index.hpp"
+#include "harness/results/results_reader.hpp"
+#include "harness/sweep/cpu_affinity.hpp"
+#include "harness/sweep/gpu_select.hpp"
+#include "harness/sweep/preflight.hpp"
+
+namespace fs = std::filesystem;
+
+namespace bench_mps::harness {
+namespace {
+
+/// The GPUs --gpus names, resolved; two names of one GPU are a UsageError.
+std::vector<DeviceChoice> resolve_gpus(const SweepSpec& spec) {
+  std::string why;
+  std::size_t count = 0;
+  const std::vector<GpuIdentity> visible = visible_gpus(why, &count);
+  const bool needs_gpu = sweep_needs_gpu(spec);
+  if (visible.empty() && needs_gpu) throw EnvironmentError("--gpus: no GPU visible: " + why);
+  std::vector<std::string> ids = spec.gpus;
+  if (ids == std::vector<std::string>{"all"}) {
+    if (visible.empty()) throw EnvironmentError("--gpus all: no GPU visible: " + why);
+    ids.clear();
+    for (std::size_t i = 0; i < visible.size(); ++i) ids.push_back(std::to_string(i));
+  }
+  std::vector<DeviceChoice> gpus;
+  for (const std::string& id : ids) {
+    DeviceChoice d = resolve_device(id, needs_gpu, visible, static_cast<int>(count));
+    for (const DeviceChoice& other : gpus)
+      if (other.id.key == d.id.key)
+        throw UsageError("--gpus: " + other.requested + " and " + id + " are the same GPU (" + d.id.key + ")");
+    gpus.push_back(d);
+  }
+  return gpus;
+}
+
+fs::path choose_parent_dir(const SweepSpec& spec) {
+  if (!spec.out_dir.empty()) return spec.out_dir;
+  char date[16], host[64] = {};
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&now, &tm);
+  std::strftime(date, sizeof date, "%Y-%m-%d", &tm);
+  ::gethostname(host, sizeof host - 1);
+  std::string name = host;
+  name = name.substr(0, name.find('.'));
+  const std::string base = std::string("results/") + date + "-" + (name.empty() ? "host" : name) + "-gpus";
+  fs::path dir = base;
+  for (int i = 2; fs::exists(dir); ++i) dir = base + "-" + std::to_string(i);
+  return dir;
+}
+
+/// One running child sweep, its output copied line by line to ours (prefixed) and to its log.
+struct Child {
+  GpusIndexEntry entry;
+  std::unique_ptr<PipedChild> process;
+  std::thread out_copier, err_copier;
+  std::ofstream log;
+  std::string last_err;
+  bool running = false;
+};
+
+std::mutex g_output;
+
+void copy_lines(std::istream& in, std::ostream& to, Child& child, bool is_err) {
+  for (std::string line; std::getline(in, line);) {
+    std::lock_guard<std::mutex> lock(g_output);
+    to << "[" << child.entry.folder << "] " << line << "\n" << std::flush;
+    child.log << line << "\n" << std::flush;
+    if (is_err && !trim(line).empty()) child.last_err = trim(line);
+  }
+}
+
+/// The status a finished child left: its meta.json's, or why it left none.
+std::string child_status(const fs::path& dir, const Child& child) {
+  try {
+    const nlohmann::json meta = read_meta(dir);
+    if (meta.contains("status") && meta["status"].is_string()) return meta["status"].get<std::string>();
+  } catch (const ResultsError&) {
+    // no results: say why below
+  }
+  return "no results (exit " + std::to_string(child.entry.exit_code.value_or(-1)) + ")" +
+         (child.last_err.empty() ? "" : ": " + child.last_err);
+}
+
+}  // namespace
+
+std::vector<std::string> without_options(const std::vector<std::string>& args, const std::vector<std::string>& drop) {
+  std::vector<std::string> kept;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    const auto eq = a.find('=');
+    const std::string name = a.substr(0, eq);
+    if (std::find(drop.begin(), drop.end(), name) == drop.end()) {
+      kept.push_back(a);
+      continue;
+    }
+    if (eq == std::string::npos) ++i;  // "--opt value": skip the value too
+  }
+  return kept;
+}
+
+int run_multi_gpu(const SweepSpec& spec) {
+  check_out_dir(spec);
+  check_cpus_allowed(spec.cpus, "--cpus");
+  const std::vector<DeviceChoice> gpus = resolve_gpus(spec);
+  const fs::path out = choose_parent_dir(spec);
+  std::error_code ec;
+  if (fs::exists(out / kGpusIndexFile, ec))
+    throw UsageError("--out: " + out.string() + " already holds results; choose a new folder");
+  std::vector<std::vector<int>> shares;
+  if (spec.pin_cpus) {
+    const std::vector<int> allowed = spec.cpus.empty() ? allowed_cpus() : spec.cpus;
+    shares = split_cpus(allowed, static_cast<int>(gpus.size()));
+    if (shares.empty())
+      std::cerr << "bench_mps: warning: " << allowed.size() << " CPU cores for " << gpus.size()
+                << " sweeps: they share the cores\n";
+  }
+  fs::create_directories(out, ec);
+  if (ec) throw UsageError("--out: cannot create " + out.string() + ": " + ec.message());
+
+  GpusIndex index;
+  index.argv = spec.argv;
+  index.started_utc = utc_timestamp();
+  index.status = "running";
+  std::vector<std::unique_ptr<Child>> children;
+  const std::vector<std::string> common = without_options(
+      std::vector<std::string>(spec.argv.begin() + (spec.argv.empty() ? 0 : 1), spec.argv.end()),
+      {"--gpus", "--out", "--cpus", "--device"});
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    auto c = std::make_unique<Child>();
+    c->entry.folder = device_folder_name(gpus[i]);
+    c->entry.device = gpus[i].id.key;
+    c->entry.gpu_name = gpus[i].name;
+    c->entry.uuid = gpus[i].id.uuid;
+    c->entry.index = gpus[i].id.index;
+    if (!shares.empty()) c->entry.cpus = format_cpu_list(shares[i]);
+    c->entry.status = "running";
+    index.gpus.push_back(c->entry);
+    children.push_back(std::move(c));
+  }
+  write_gpus_index(out, index);
+
+  install_stop_handlers();
+  std::cerr << "bench_mps: " << gpus.size() << " sweeps at once, one per GPU -> " << out.string() << "\n";
+  const std::string self = fs::read_symlink("/proc/self/exe", ec).string();
+  for (auto& c : children) {
+    std::vector<std::string> args = common;
+    args.insert(args.end(), {"--device", c->entry.device, "--out", (out / c->entry.folder).string()});
+    if (!c->entry.cpus.empty()) args.insert(args.end(), {"--cpus", c->entry.cpus});
+    c->log.open(out / (c->entry.folder + ".log"));
+    PipedChild::Options options;
+    options.stdin_pipe = false;
+    options.own_process_group = true;  // Ctrl-C reaches this process, which passes it on once
+    options.die_with_parent = true;
+    try {
+      c->process = std::make_unique<PipedChild>(self, args, options);
+    } catch (const CommandError& e) {
+      c->entry.exit_code = kExitEnvironment;
+      c->entry.status = std::string("not started: ") + e.what();
+      continue;
+    }
+    c->running = true;
+    Child* raw = c.get();
+    c->out_copier = std::thread([raw] { copy_lines(raw->process->out(), std::cout, *raw, false); });
+    c->err_copier = std::thread([raw] { copy_lines(raw->process->err(), std::cerr, *raw, true); });
+  }
+
+  int forwarded = 0;
+  for (;;) {
+    bool any = false;
+    for (auto& c : children) {
+      if (!c->running) continue;
+      int status = 0;
+      if (::waitpid(c->process->pid(), &status, WNOHANG) == c->process->pid()) {
+        c->running = false;
+        c->process->forget();
+        c->entry.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      } else {
+        any = true;
+      }
+    }
+    if (!any) break;
+    if (const int sig = stop_signal().load(); sig && !forwarded) {
+      forwarded = sig;
+      for (auto& c : children)
+        if (c->running) ::kill(c->process->pid(), sig);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+
+  int worst = 0;
+  index.gpus.clear();
+  for (auto& c : children) {
+    if (c->out_copier.joinable()) c->out_copier.join();
+    if (c->err_copier.joinable()) c->err_copier.join();
+    if (c->process) c->entry.status = child_status(out / c->entry.folder, *c);
+    worst = std::max(worst, c->entry.exit_code.value_or(kExitFailed));
+    index.gpus.push_back(c->entry);
+  }
+  const int sig = stop_signal().load();
+  index.finished_utc = utc_timestamp();
+  index.status = sig ? "interrupted" : worst == 0 ? "complete" : "failed";
+  write_gpus_index(out, index);
+
+  std::cout << "\n";
+  for (const GpusIndexEntry& e : index.gpus)
+    std::cout << e.folder << ": " << (e.uuid.empty() ? e.device : e.gpu_name + " " + e.uuid) << ", cores "
+              << (e.cpus.empty() ? "shared" : e.cpus) << ", exit " << e.exit_code.value_or(-1) << ", " << e.status << "\n";
+  std::cout << "\nresults: " << out.string() << "\n";
+  if (sig) return 128 + sig;
+  return worst;
+}
+
+}  // namespace bench_mps::harness
