@@ -27,7 +27,8 @@ plt.rcParams.update({
     "legend.fontsize": 8,
 })
 
-MODE_COLORS = {"timeslice": "#d62728", "mps": "#1f77b4"}
+MODE_COLORS = {"timeslice": "#d62728", "mps": "#1f77b4", "streams": "#17becf", "threads": "#e377c2",
+               "green": "#bcbd22", "mps:auto": "#7f3c8d", "mps+prio": "#393b79"}
 EXTRA_COLORS = ["#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"]
 SERIES_STYLES = ["-", "--", (0, (6, 2, 1, 2, 1, 2)), (0, (1, 1))]  # the reference lines use gray (0, (8, 4)) and ":"
 SERIES_MARKERS = ["o", "s", "D", "^", "v", "P"]
@@ -40,13 +41,21 @@ VERDICT_COLORS = {"FASTER": "#2ca02c", "SLOWER": "#d62728", "SAME": "#7f7f7f", "
 ATP_COLORS = {75: "#9467bd", 50: "#2ca02c", 25: "#ff7f0e", 10: "#8c564b"}
 
 
+# Modes without a fixed colour (mps:auto+prio, streams:32, green:64, ...) get one from this list by a
+# stable hash of their name, so a mode has the same colour in every figure and every report.
+HASHED_COLORS = ["#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd", "#e6550d", "#31a354", "#756bb1",
+                 "#636363", "#9c9ede", "#cedb9c", "#e7969c"]
+
+
 def mode_color(mode, modes=None):
+    if mode.startswith("external-"):
+        mode = mode[len("external-"):]
     if mode in MODE_COLORS:
         return MODE_COLORS[mode]
     if mode.startswith("mps:") and mode[4:].isdigit():
         pct = int(mode[4:])
         return ATP_COLORS.get(pct, EXTRA_COLORS[pct % len(EXTRA_COLORS)])
-    return "#333333"
+    return HASHED_COLORS[sum((i + 1) * ord(c) for i, c in enumerate(mode)) % len(HASHED_COLORS)]
 
 
 def error_bars(median, low, high):
@@ -244,7 +253,47 @@ def draw_comparison(spec, data):
     return fig
 
 
+def draw_interference(spec, data):
+    groups = spec["groups"]
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    ax_lat, ax_bg = axes
+    labels, positions, width, x = [], [], 0.8, 0
+    for group in groups:
+        for m in group["modes"]:
+            color = mode_color(m["mode"])
+            label = "{} (N={})".format(m["mode"], group["n"]) if len(groups) > 1 else m["mode"]
+            if m["p99_vs_alone"] is not None:
+                low, high = m["p99_vs_alone_min"], m["p99_vs_alone_max"]
+                err = None
+                if low is not None and high is not None:
+                    err = [[m["p99_vs_alone"] - low], [high - m["p99_vs_alone"]]]
+                ax_lat.bar([x], [m["p99_vs_alone"]], width, color=color, yerr=err, capsize=4)
+            if m["bg_kept"] is not None:
+                ax_bg.bar([x], [m["bg_kept"]], width, color=color)
+            labels.append(label)
+            positions.append(x)
+            x += 1
+        x += 0.6
+    for ax in axes:
+        ax.set_xticks(positions)
+        ax.set_xticklabels(labels, rotation=30, ha="right", fontsize=8)
+        ax.grid(True, axis="y", alpha=0.3)
+    ax_lat.set_yscale("log")
+    plain_log_axis(ax_lat.yaxis, [1, 2, 5, 10, 20, 50, 100, 200, 500])
+    ax_lat.axhline(1, color="#7f7f7f", linestyle=":", linewidth=1.0)
+    ax_lat.set_ylabel("foreground p99 latency / alone (1 = undisturbed)")
+    ax_lat.set_title("foreground latency", fontsize=10)
+    ax_bg.axhline(1, color="#7f7f7f", linestyle=":", linewidth=1.0)
+    ax_bg.set_ylim(0, 1.1)
+    ax_bg.set_ylabel("background throughput / alone (1 = nothing lost)")
+    ax_bg.set_title("background throughput kept", fontsize=10)
+    fig.suptitle(spec["title"], fontsize=11)
+    fig.tight_layout()
+    return fig
+
+
 DRAW = {
+    "interference": draw_interference,
     "relative_task_time": draw_relative_task_time,
     "throughput": draw_throughput,
     "task_time_distribution": draw_task_time_distribution,

@@ -18,6 +18,7 @@
 #include "harness/report/report_data.hpp"
 #include "harness/report/report_fault.hpp"
 #include "harness/report/report_fleet.hpp"
+#include "harness/report/report_interference.hpp"
 #include "harness/report/report_markdown.hpp"
 #include "harness/report/report_meta.hpp"
 #include "harness/report/report_plot_data.hpp"
@@ -53,8 +54,14 @@ Rendered render_results(const fs::path& dir, const fs::path& seeds_file) {
   const std::vector<TaskSample> tasks = read_tasks(dir / "tasks.csv");
   const std::vector<SeedRatio> seeds = seed_ratios(read_seeds(seeds_file));
   ReportData data = aggregate_results(folder.summary, tasks);
-  if (std::any_of(folder.summary.begin(), folder.summary.end(), [](const SummaryRecord& r) { return r.workload == "exec"; }))
-    aggregate_exec(read_runs(dir / "runs.csv"), data);
+  const auto has = [&folder](const char* workload) {
+    return std::any_of(folder.summary.begin(), folder.summary.end(), [workload](const SummaryRecord& r) { return r.workload == workload; });
+  };
+  if (has("exec") || has("membw")) {
+    const std::vector<WorkerRecord> workers = read_runs(dir / "runs.csv");
+    if (has("exec")) aggregate_exec(workers, data);
+    if (has("membw")) aggregate_membw(workers, data);
+  }
   Rendered r;
   try {
     r.plan = results_plot_plan(data, seeds, gpu_title(folder.meta));
@@ -148,8 +155,14 @@ int run_report(const ReportArgs& args) {
   }
   Rendered r;
   try {
-    r = is_comparison_folder(dir) ? render_comparison(dir)
-                                  : render_results(dir, args.seeds.empty() ? default_seeds() : fs::path(args.seeds));
+    if (is_comparison_folder(dir)) {
+      r = render_comparison(dir);
+    } else if (const nlohmann::json meta = read_meta(dir); is_interference_folder(meta)) {
+      InterferenceReport ir = render_interference_report(dir, meta, folder_name(dir));
+      r = {std::move(ir.plan), std::move(ir.markdown)};
+    } else {
+      r = render_results(dir, args.seeds.empty() ? default_seeds() : fs::path(args.seeds));
+    }
   } catch (const ResultsError& e) {
     throw ResultsError(one_line(e.what()));
   }

@@ -3,11 +3,13 @@
 #include "harness/report/report_data.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <map>
 #include <set>
 #include <tuple>
 
+#include "harness/common/format.hpp"
 #include "harness/common/stats.hpp"
 
 namespace bench_mps::harness {
@@ -101,10 +103,36 @@ const ReportCell* ReportData::find(const std::string& s, const std::string& mode
   return nullptr;
 }
 
+double membw_bytes_per_task(const std::string& workload, const std::string& params) {
+  if (workload != "membw") return NAN;
+  double mib = NAN, iters = NAN;
+  for (const std::string& item : split(params, ';')) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+    if (key == "mib") mib = std::atof(value.c_str());
+    if (key == "iters") iters = std::atof(value.c_str());
+  }
+  return iters * 3.0 * mib * 1024.0 * 1024.0;
+}
+
+void aggregate_membw(const std::vector<WorkerRecord>& workers, ReportData& data) {
+  for (const WorkerRecord& w : workers)
+    if (w.workload == "membw" && std::isfinite(w.fact("peak_gbps"))) {
+      data.dram_peak_gbps = w.fact("peak_gbps");
+      return;
+    }
+}
+
 std::string mode_label(const std::string& mode) {
   if (mode == "timeslice") return "time-sliced";
   if (mode == "mps") return "MPS";
-  if (mode.rfind("mps:", 0) == 0) return "MPS " + mode.substr(4) + "% threads";
+  if (mode == "mps:auto") return "MPS 100/N% threads";
+  if (mode.rfind("streams", 0) == 0) return "one process, N streams" + (mode.size() > 8 ? " (" + mode.substr(8) + " connections)" : "");
+  if (mode == "threads") return "one process, N threads";
+  if (mode.rfind("green", 0) == 0) return "green contexts" + (mode.size() > 6 ? " of " + mode.substr(6) + " SMs" : "");
+  if (mode.rfind("mps:", 0) == 0 && mode.find_first_not_of("0123456789", 4) == std::string::npos)
+    return "MPS " + mode.substr(4) + "% threads";
   if (mode.rfind("external-", 0) == 0) return "external " + mode_label(mode.substr(9));  // --external-mps
   return mode;
 }
@@ -160,7 +188,8 @@ ReportData aggregate_results(const std::vector<SummaryRecord>& summary, const st
         c.procs = n;
         c.regime = regime_of(c.workload, c.params);
         std::vector<double> mean_ms, p99_ms, tput, rel_time, rel_tput, speedup, ts_rel_time, makespan, ts_rel_makespan,
-            util, vs_mps;
+            util, vs_mps, gpm_sm, gpm_occ, gpm_dram, dram;
+        const double bytes_per_task = membw_bytes_per_task(c.workload, c.params);
         for (const SummaryRecord* r : it->second) {
           ++c.runs;
           if (!is_ok(*r)) {
@@ -182,6 +211,10 @@ ReportData aggregate_results(const std::vector<SummaryRecord>& summary, const st
               vs_mps.push_back(r->task_mean_ms / unlimited->task_mean_ms);
           makespan.push_back(r->makespan_s);
           util.push_back(r->gpu_util_mean);
+          gpm_sm.push_back(r->gpm_sm_util);
+          gpm_occ.push_back(r->gpm_sm_occupancy);
+          gpm_dram.push_back(r->gpm_dram_bw_util);
+          if (std::isfinite(bytes_per_task)) dram.push_back(r->throughput_tasks_per_s * bytes_per_task * 1e-9);
           if (const SummaryRecord* ts1 = partner(series, "timeslice", 1, r->repeat)) {
             ts_rel_time.push_back(r->task_mean_ms / ts1->task_mean_ms);
             ts_rel_makespan.push_back(r->makespan_s / ts1->makespan_s);
@@ -198,6 +231,10 @@ ReportData aggregate_results(const std::vector<SummaryRecord>& summary, const st
         c.makespan_s = spread_of(makespan);
         c.makespan_vs_timeslice_alone = spread_of(ts_rel_makespan);
         c.gpu_util = spread_of(util);
+        c.gpm_sm_util = spread_of(gpm_sm);
+        c.gpm_sm_occupancy = spread_of(gpm_occ);
+        c.gpm_dram_bw_util = spread_of(gpm_dram);
+        c.dram_gbps = spread_of(dram);
         c.tasks = distribution_of(task_ms[{series, mode, n}]);
         data.cells.push_back(c);
       }

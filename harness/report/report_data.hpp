@@ -48,6 +48,8 @@ struct ReportCell {
   Spread makespan_s;                    ///< first task's start to last task's end
   Spread makespan_vs_timeslice_alone;   ///< makespan_s / time-sliced N=1 makespan_s (N copies' completion)
   Spread gpu_util;                      ///< gpu_util_mean, fraction
+  Spread gpm_sm_util, gpm_sm_occupancy, gpm_dram_bw_util;  ///< GPM fractions (Hopper+), where recorded
+  Spread dram_gbps;                     ///< membw: bytes its tasks moved per second, all workers together
   /// "seed001" (a fixed amount of work per process whose GPU idles between steps: exec, mlp's seed001
   /// profile), "gpu-bound" (mlp's default), else the workload's name.
   std::string regime;
@@ -77,6 +79,7 @@ struct ReportData {
   int runs_total = 0;
   std::vector<FailedRun> failed;
   std::vector<ExecCell> exec;       ///< by mode (time-sliced first), then N; empty without exec runs
+  double dram_peak_gbps = NAN;      ///< membw: the DRAM's peak as its workers computed it (runs.csv facts)
   /// The cell of (series, mode, N), or nullptr.
   const ReportCell* find(const std::string& series, const std::string& mode, int procs) const;
 };
@@ -86,6 +89,12 @@ ReportData aggregate_results(const std::vector<SummaryRecord>& summary, const st
 
 /// Fills data.exec from runs.csv rows of exec runs that are ok in data (failed runs are left out).
 void aggregate_exec(const std::vector<WorkerRecord>& workers, ReportData& data);
+
+/// Fills data.dram_peak_gbps from the facts of membw workers in runs.csv.
+void aggregate_membw(const std::vector<WorkerRecord>& workers, ReportData& data);
+
+/// membw: bytes one task moves (iters x 3 arrays x mib MiB) from its parameter string; NaN if not membw.
+double membw_bytes_per_task(const std::string& workload, const std::string& params);
 
 /// ReportCell::regime of a workload and its parameter string.
 std::string regime_of(const std::string& workload, const std::string& params);

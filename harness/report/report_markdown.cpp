@@ -100,6 +100,77 @@ std::string results_table(const ReportData& data) {
   return t.str();
 }
 
+std::string fraction_cell(const Spread& s) {
+  if (!std::isfinite(s.median)) return "-";
+  return fmt_range(s.median, s.min, s.max);
+}
+
+/// How busy the GPU was, two ways: NVML's utilisation (the share of time any kernel ran) and, where the
+/// GPU has them, GPM's SM activity, occupancy and DRAM bandwidth (how much of the GPU worked).
+std::string gpu_activity_section(const ReportData& data, const nlohmann::json& meta) {
+  bool any_gpm = false;
+  for (const ReportCell& c : data.cells) any_gpm |= std::isfinite(c.gpm_sm_util.median);
+  const bool gpu = meta.contains("gpu") && meta["gpu"].is_object();
+  const std::string gpm = !gpu ? "no GPU in this run"
+                          : meta["gpu"].contains("gpm") && meta["gpu"]["gpm"].is_string()
+                              ? meta["gpu"]["gpm"].get<std::string>()
+                              : "not recorded (this folder was written before bench_mps read GPM)";
+  std::string md =
+      "NVML's utilisation is the share of time in which any kernel ran: a 4-block kernel on a 132-SM GPU reads "
+      "as busy as one that fills it. GPM (NVML's GPU performance metrics, Hopper and newer) says how much of the "
+      "GPU worked: *SM activity* is the share of SMs busy over the run, *occupancy* the resident warps over the "
+      "SMs' maximum, *DRAM* the bandwidth used over the peak; all over the run's timed window. GPM here: " +
+      gpm + ".\n\n";
+  if (!any_gpm) return md;
+  MarkdownTable t({"workload", "mode", "N", "NVML utilisation", "GPM SM activity", "GPM occupancy", "GPM DRAM bandwidth"},
+                  {false, false, true, true, true, true, true});
+  for (const ReportCell& c : data.cells)
+    t.add_row({c.series, c.mode, std::to_string(c.procs), fraction_cell(c.gpu_util), fraction_cell(c.gpm_sm_util),
+               fraction_cell(c.gpm_sm_occupancy), fraction_cell(c.gpm_dram_bw_util)});
+  return md + t.str();
+}
+
+/// membw: the bandwidth all workers moved together, against the DRAM's peak and one process alone.
+std::string memory_bandwidth_section(const ReportData& data) {
+  bool any = false;
+  for (const ReportCell& c : data.cells) any |= std::isfinite(c.dram_gbps.median);
+  if (!any) return "";
+  const bool peak = std::isfinite(data.dram_peak_gbps);
+  std::string md = "The `membw` triad's bytes moved per second by all N workers together (tasks/s x bytes per task)";
+  md += peak ? ", against the DRAM's peak of " + fmt_num(data.dram_peak_gbps, 4) +
+                   " GB/s (memory clock x bus width x 2, as the workers read it). Ideal sharing keeps the sum at what "
+                   "one process reaches alone: N processes share one DRAM, however the GPU schedules them.\n\n"
+             : ".\n\n";
+  MarkdownTable t({"mode", "N", "GB/s, all workers", "share of peak", "vs one process alone, same mode"},
+                  {false, true, true, true, true});
+  for (const ReportCell& c : data.cells) {
+    if (!std::isfinite(c.dram_gbps.median)) continue;
+    const ReportCell* alone = data.find(c.series, c.mode, 1);
+    const double vs = alone && std::isfinite(alone->dram_gbps.median) ? c.dram_gbps.median / alone->dram_gbps.median : NAN;
+    t.add_row({c.mode, std::to_string(c.procs), fmt_range(c.dram_gbps.median, c.dram_gbps.min, c.dram_gbps.max),
+               peak ? fmt_fixed(c.dram_gbps.median / data.dram_peak_gbps, 2) : "-",
+               std::isfinite(vs) ? fmt_times(vs) : "-"});
+  }
+  return md + t.str();
+}
+
+/// Where the sweep's wall time went (meta.json timing), or "" for folders written before it was kept.
+std::string timing_section(const nlohmann::json& meta) {
+  if (!meta.contains("timing") || !meta["timing"].is_object()) return "";
+  const nlohmann::json& t = meta["timing"];
+  auto num = [&t](const char* key) { return t.contains(key) && t[key].is_number() ? t[key].get<double>() : NAN; };
+  const double wall = num("wall_s");
+  if (!std::isfinite(wall)) return "";
+  return "The sweep took " + fmt_fixed(wall, 1) + " s, of which " + fmt_fixed(num("timed_s"), 1) + " s (" +
+         fmt_fixed(100 * num("timed_share"), 0) + "%) were inside the runs' timed windows (first task's start to "
+         "last task's end). The harness's own: worker start-up (processes, contexts, warm-up) " +
+         fmt_fixed(num("startup_s"), 1) + " s, settle pauses " + fmt_fixed(num("settle_s"), 1) +
+         " s, waiting for workers to exit " + fmt_fixed(num("teardown_s"), 1) +
+         " s (the rest of their exit overlaps the next set's start-up). Consecutive repeats of a configuration share "
+         "one set of worker processes (meta.json sweep.rounds_per_set), each repeat released by its own start "
+         "barrier.\n";
+}
+
 /// "GPU 37% busy alone" from the series' time-sliced N=1 runs, or "" where those are too short (< 2 s)
 /// for NVML's utilisation, which averages over up to a second, to be read.
 std::string busy_alone(const ReportData& data, const std::string& series) {
@@ -293,6 +364,9 @@ std::string render_results_report(const ReportData& data, const nlohmann::json& 
       "run at this N; *vs unlimited MPS* (active-thread limits only) by the unlimited `mps` run at this N "
       "(1 = the limit costs nothing).\n\n" +
       results_table(data);
+  if (const std::string m = memory_bandwidth_section(data); !m.empty()) md += "\n## Memory bandwidth (membw)\n\n" + m;
+  md += "\n## GPU activity\n\n" + gpu_activity_section(data, meta);
+  if (const std::string t = timing_section(meta); !t.empty()) md += "\n## Where the sweep's time went\n\n" + t;
   if (const std::string e = exec_section(data); !e.empty()) md += "\n## Your program (exec)\n\n" + e;
   md += "\n## Beside the seed articles\n\n" + seeds_section(data, seeds);
   if (const std::string s001 = seed001_section(data, seeds); !s001.empty()) md += "\n### Seed 001 on its own basis\n\n" + s001;

@@ -108,11 +108,12 @@ nlohmann::json make_meta(const SweepSpec& spec, const std::optional<GpuStaticInf
                                                  : nlohmann::json()}});
   nlohmann::json params;
   for (const std::string& w : spec.workloads) params[w] = workload_params_string(w, spec.params);
-  nlohmann::json tasks, seconds;
+  nlohmann::json tasks, seconds, rounds;
   for (const std::string& w : spec.workloads) {
     const RunLength length = run_length(spec, w);
     tasks[w] = length.tasks;
     seconds[w] = length.duration_s;
+    rounds[w] = rounds_per_set(spec, w);  // consecutive repeats one set of worker processes runs
   }
 
   return {{"schema_version", kResultsSchemaVersion},
@@ -142,7 +143,10 @@ nlohmann::json make_meta(const SweepSpec& spec, const std::optional<GpuStaticInf
             {"ready_timeout_s", spec.ready_timeout_s},
             {"set_exclusive", spec.set_exclusive},
             {"pin_cpus", spec.pin_cpus},
-            {"settle_s", spec.settle_s}}}};
+            {"settle_s", spec.settle_s},
+            {"rounds_per_set", rounds},
+            {"foreground", spec.scenario == "interference" ? nlohmann::json(spec.foreground) : nlohmann::json()},
+            {"background", spec.scenario == "interference" ? nlohmann::json(spec.background) : nlohmann::json()}}}};
 }
 
 std::string gpu_slug(const std::string& gpu_name) {

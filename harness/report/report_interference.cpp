@@ -1,0 +1,132 @@
+#include "harness/report/report_interference.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "harness/common/format.hpp"
+#include "harness/common/markdown_table.hpp"
+#include "harness/report/report_data.hpp"
+#include "harness/report/report_meta.hpp"
+#include "harness/results/interference_rows.hpp"
+#include "harness/results/results_reader.hpp"
+#include "harness/results/results_schema.hpp"
+
+namespace fs = std::filesystem;
+
+namespace bench_mps::harness {
+namespace {
+
+using nlohmann::json;
+
+std::string ms(double v) { return std::isnan(v) ? "-" : fmt_num(v, 3); }
+std::string ratio(double v) { return std::isnan(v) ? "-" : fmt_fixed(v, 2) + "x"; }
+std::string fraction(double v) { return std::isnan(v) ? "-" : fmt_fixed(v, 2); }
+json number(double v) { return std::isfinite(v) ? json(v) : json(); }
+
+/// What a mode means for the foreground, in a few words.
+std::string mode_meaning(const std::string& mode) {
+  if (mode == "timeslice") return "no MPS: the contexts take turns";
+  if (mode == "mps") return "MPS, every client may use every SM";
+  if (mode.find("+prio") != std::string::npos)
+    return "MPS, the foreground at normal priority and the background below it (CUDA_MPS_CLIENT_PRIORITY)";
+  if (mode.rfind("mps:auto", 0) == 0) return "MPS, each client limited to 100/N% of the SMs (the device plugin's rule)";
+  if (mode.rfind("mps:", 0) == 0) return "MPS with active-thread limits";
+  if (mode.rfind("threads", 0) == 0) return "one process, a host thread and stream per job";
+  if (mode.rfind("green", 0) == 0) return "one process, each job in a green context of its own SMs";
+  return mode_label(mode);
+}
+
+}  // namespace
+
+bool is_interference_folder(const json& meta) {
+  return meta.contains("sweep") && meta["sweep"].is_object() && meta["sweep"].value("scenario", "") == "interference";
+}
+
+InterferenceReport render_interference_report(const fs::path& dir, const json& meta, const std::string& name) {
+  const std::vector<SummaryRecord> summary = read_summary(dir / "summary.csv");
+  std::vector<InterferenceRun> runs;
+  std::vector<std::string> failed;
+  std::map<std::string, std::vector<double>> util;  // mode|N -> gpu_util_mean of the side-by-side runs
+  for (const SummaryRecord& r : summary) {
+    runs.push_back({r.mode, r.scenario, r.status, r.procs, r.fg_latency_p50_ms, r.fg_latency_p95_ms,
+                    r.fg_latency_p99_ms, r.fg_p99_vs_alone, r.fg_throughput_vs_alone, r.bg_throughput_kept});
+    if (r.status != "ok") failed.push_back("`" + r.run_id + "`: " + r.status + (r.reason.empty() ? "" : " (" + one_line(r.reason) + ")"));
+    if (r.scenario == "interference" && r.status == "ok") util[r.mode + "|" + std::to_string(r.procs)].push_back(r.gpu_util_mean);
+  }
+  const std::vector<InterferenceCell> cells = aggregate_interference_runs(runs);
+  const std::string fg = meta_text(meta, "/sweep/foreground"), bg = meta_text(meta, "/sweep/background");
+  const std::string fg_params = meta_text(meta, "/sweep/params/" + fg), bg_params = meta_text(meta, "/sweep/params/" + bg);
+
+  InterferenceReport out;
+  const std::string verdict = interference_verdict(cells);
+  std::string& md = out.markdown;
+  md = (verdict.empty() ? std::string("No side-by-side run finished.") : "On " + gpu_and_driver(meta) + ": " + verdict) +
+       "\n\n# bench_mps interference report: " + name + "\n\n";
+  md += "One foreground job, `" + fg + "` (`" + fg_params + "`), beside N-1 background jobs, `" + bg + "` (`" + bg_params +
+        "`), in each mode. Every repeat of a mode measures the foreground alone, the background jobs alone and then "
+        "both side by side, so each ratio divides by the same mode and repeat's alone run: *p99 vs alone* is the "
+        "foreground's 99th-percentile latency beside the background over its own alone (1 = undisturbed); *fg "
+        "throughput vs alone* the same for its requests (tasks) per second; *background kept* the background jobs' "
+        "throughput beside the foreground over theirs alone (1 = they lost nothing). For `mlp-infer` a latency runs "
+        "from a request's arrival (fixed rate, open loop) to its completion, queueing included. Medians over the "
+        "repeats.\n\n";
+  md += "## Machine\n\n" + machine_markdown(meta) + "\n";
+
+  // The figure: per N, one group of bars per mode.
+  json groups = json::array();
+  std::vector<int> ns;
+  for (const auto& c : cells)
+    if (std::find(ns.begin(), ns.end(), c.procs) == ns.end()) ns.push_back(c.procs);
+  for (int n : ns) {
+    json modes = json::array();
+    for (const auto& c : cells)
+      if (c.procs == n)
+        modes.push_back({{"mode", c.mode}, {"mode_label", mode_label(c.mode)}, {"p99_vs_alone", number(c.p99_vs_alone)},
+                         {"p99_vs_alone_min", number(c.p99_vs_alone_min)}, {"p99_vs_alone_max", number(c.p99_vs_alone_max)},
+                         {"bg_kept", number(c.bg_kept)}});
+    groups.push_back({{"n", n}, {"modes", modes}});
+  }
+  FigureInfo f{"interference", "The foreground beside " + bg + " background jobs",
+               "Left: the foreground's p99 latency beside the background jobs over its own alone, per mode (log scale; "
+               "1 = undisturbed; bars span the repeats). Right: the share of their throughput alone the background "
+               "jobs keep beside the foreground. A mode that protects the foreground has a short bar on the left; "
+               "what it costs the background shows on the right."};
+  out.plan.data = {{"format_version", kPlotDataFormatVersion},
+                   {"figures", json::array({{{"name", f.name}, {"title", f.title + " (" + gpu_title(meta) + ")"},
+                                              {"groups", groups}}})}};
+  if (!groups.empty()) {
+    out.plan.figures.push_back(f);
+    md += "## Figure\n\n![" + f.title + "](plots/" + f.name + ".png)\n\n" + f.how_to_read + " ([SVG](plots/" + f.name +
+          ".svg))\n\n";
+  } else {
+    out.plan.data["figures"] = json::array();
+    out.plan.not_drawn.push_back(f.title + ": no side-by-side run finished");
+  }
+
+  md += "## The foreground beside the background\n\n";
+  MarkdownTable t({"mode", "what it means", "N", "runs ok", "fg p50 ms alone → beside", "fg p95 ms beside",
+                   "fg p99 ms alone → beside", "p99 vs alone (min–max)", "fg throughput vs alone", "background kept",
+                   "GPU busy beside (NVML)"});
+  for (const auto& c : cells) {
+    auto& u = util[c.mode + "|" + std::to_string(c.procs)];
+    const Spread busy = spread_of(u);
+    t.add_row({c.mode, mode_meaning(c.mode), std::to_string(c.procs), std::to_string(c.runs - c.failed) + "/" + std::to_string(c.runs),
+               ms(c.alone_p50_ms) + " → " + ms(c.p50_ms), ms(c.p95_ms), ms(c.alone_p99_ms) + " → " + ms(c.p99_ms),
+               ratio(c.p99_vs_alone) + (std::isnan(c.p99_vs_alone_min) ? "" : " (" + ratio(c.p99_vs_alone_min) + "–" + ratio(c.p99_vs_alone_max) + ")"),
+               ratio(c.throughput_vs_alone), fraction(c.bg_kept), fraction(busy.median)});
+  }
+  md += t.str() + "\n";
+  md += "## Every run\n\n";
+  MarkdownTable every({"run", "status", "fg p50 ms", "fg p99 ms", "p99 vs alone", "fg throughput vs alone",
+                       "background tasks/s", "background kept"});
+  for (const SummaryRecord& r : summary)
+    every.add_row({r.run_id, r.status, ms(r.fg_latency_p50_ms), ms(r.fg_latency_p99_ms), ratio(r.fg_p99_vs_alone),
+                   ratio(r.fg_throughput_vs_alone), std::isnan(r.bg_throughput_per_s) ? "-" : fmt_num(r.bg_throughput_per_s, 4),
+                   fraction(r.bg_throughput_kept)});
+  md += every.str() + "\n## Failed runs\n\n";
+  if (failed.empty()) md += "None.\n";
+  for (const std::string& f2 : failed) md += "- " + f2 + "\n";
+  return out;
+}
+
+}  // namespace bench_mps::harness
