@@ -109,11 +109,13 @@ SideSummary side(std::vector<double> values) {
   return s;
 }
 
+/// The rule at a 5% threshold (the cases below are sized for it; the default is tested on fixtures).
 Verdict verdict_of(const std::vector<double>& base, const std::vector<double>& next,
                    CompareMetric metric = CompareMetric::throughput) {
   const SideSummary b = side(base), n = side(next);
   CompareOptions o;
   o.metric = metric;
+  o.threshold_pct = 5;
   return decide_verdict(b, n, (n.median - b.median) / b.median, mann_whitney_u(n.values, b.values).p_value, o);
 }
 
@@ -209,8 +211,8 @@ TEST(CompareProgram, IdenticalFoldersAreAllSame) {
   }
 }
 
-// Two runs of the same build (other noise, a 1% drift everywhere): many differences are
-// significant, none is called.
+// Two runs of the same build (other noise, a 0.4% drift everywhere, as back-to-back runs on one H100
+// drift): many differences are significant, none is called.
 TEST(CompareProgram, BackToBackRunsOfOneBuildAreSame) {
   for (const std::string metric : {"throughput", "p50", "p99"}) {
     const auto run = compare("base", "aa", {"--metric", metric});
@@ -218,8 +220,26 @@ TEST(CompareProgram, BackToBackRunsOfOneBuildAreSame) {
     EXPECT_EQ(verdict_counts(run), (std::map<std::string, int>{{"SAME", 12}})) << metric << run.result.out;
     const auto significant = std::count_if(run.rows.begin(), run.rows.end(),
                                            [](const auto& r) { return std::stod(r.at("p_value")) < 0.05; });
-    EXPECT_GT(significant, 0) << "the 1% drift should be significant somewhere: " << run.result.out;
+    EXPECT_GT(significant, 0) << "the 0.4% drift should be significant somewhere: " << run.result.out;
   }
+}
+
+// The default threshold sees a 3% slower kernel: every spin pair is SLOWER, every mlp pair SAME, and
+// each row says how small a change it could have called (here the threshold: the repeats are tight).
+TEST(CompareProgram, ThreePercentSlowdownIsSlowerAndEachRowStatesWhatItCouldDetect) {
+  const auto run = compare("base", "slower3", {});
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
+  for (const auto& row : run.rows) {
+    EXPECT_EQ(row.at("verdict"), row.at("workload") == "spin" ? "SLOWER" : "SAME") << row.at("workload") << " "
+                                                                                   << row.at("mode") << row.at("procs");
+    const double detectable = std::stod(row.at("detectable"));
+    EXPECT_GE(detectable, harness::kDefaultThresholdPct / 100);
+    EXPECT_LT(detectable, 0.03) << "a 3% change must lie beyond what the row can detect";
+  }
+  EXPECT_EQ(verdict_counts(run), (std::map<std::string, int>{{"SAME", 6}, {"SLOWER", 6}}));
+  // At a 5% threshold the same 3% is SAME: the threshold is the smallest change worth a verdict.
+  const auto coarse = compare("base", "slower3", {"--threshold", "5"});
+  EXPECT_EQ(verdict_counts(coarse), (std::map<std::string, int>{{"SAME", 12}}));
 }
 
 TEST(CompareProgram, TenPercentSlowdownIsSlowerThereOnly) {
@@ -274,7 +294,7 @@ TEST(CompareProgram, MetadataDiffAboveTheTable) {
   for (const auto& cell : harness::split(out.substr(header_at, out.find('\n', header_at) - header_at), '|'))
     columns.push_back(harness::trim(cell));
   EXPECT_EQ(columns, (std::vector<std::string>{"", "Mode", "N", "Ref", "Ref noise", "Cmp", "Cmp noise", "%Diff", "p",
-                                               "Status", "Note", ""}));
+                                               "Detectable", "Status", "Note", ""}));
 }
 
 TEST(CompareProgram, NoisySetIsUnsure) {
@@ -325,7 +345,7 @@ TEST(CompareProgram, OutputFiles) {
     EXPECT_TRUE(fs::is_regular_file(tmp / "cmp" / f)) << f;
   EXPECT_EQ(read_lines(tmp / "cmp" / "comparison.csv").at(0),
             "workload,params,mode,active_thread_pct,procs,metric,base_n,base_median,base_spread,new_n,new_median,"
-            "new_spread,change,p_value,verdict,clock_flag");
+            "new_spread,change,p_value,verdict,clock_flag,detectable");
   EXPECT_EQ(read_text(tmp / "table.csv"), read_text(tmp / "cmp" / "comparison.csv"));
   EXPECT_EQ(read_text(tmp / "report.md"), read_text(tmp / "cmp" / "comparison.md"));
   EXPECT_EQ(read_text(tmp / "report.md"), r.out);
@@ -333,7 +353,7 @@ TEST(CompareProgram, OutputFiles) {
   EXPECT_EQ(j["base"], fixture("base").string());
   EXPECT_EQ(j["new"], fixture("slower").string());
   EXPECT_EQ(j["metric"], "throughput");
-  EXPECT_EQ(j["threshold"], 5.0);
+  EXPECT_EQ(j["threshold"], harness::kDefaultThresholdPct);
   EXPECT_EQ(j["alpha"], 0.05);
   EXPECT_TRUE(j["metadata_diff"].is_array());
   EXPECT_EQ(j["counts"], (nlohmann::json{{"SAME", 11}, {"FASTER", 0}, {"SLOWER", 1}, {"UNSURE", 0}}));

@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "harness/compare/compare_runs.hpp"
+
 namespace CLI {
 class App;
 }
@@ -14,7 +16,7 @@ namespace bench_mps::harness {
 struct CompareArgs {
   std::string base, next;
   std::string metric = "throughput";  ///< throughput | p50 | p99
-  double threshold_pct = 5;           ///< --threshold, percent
+  double threshold_pct = kDefaultThresholdPct;  ///< --threshold, percent
   double alpha = 0.05;
   bool fail_on_regression = false;
   bool allow_different_gpu = false;

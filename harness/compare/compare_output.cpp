@@ -81,7 +81,7 @@ const std::vector<std::string>& comparison_csv_columns() {
   static const std::vector<std::string> columns{
       "workload", "params",      "mode",   "active_thread_pct", "procs",      "metric",  "base_n",
       "base_median", "base_spread", "new_n", "new_median",     "new_spread", "change",  "p_value",
-      "verdict",  "clock_flag"};
+      "verdict",  "clock_flag", "detectable"};
   return columns;
 }
 
@@ -93,7 +93,7 @@ std::string render_comparison_csv(const CompareReport& report) {
                      std::to_string(p.procs), column, std::to_string(p.base.values.size()), fmt_num(p.base.median, 7),
                      fmt_num(p.base.spread, 6), std::to_string(p.next.values.size()), fmt_num(p.next.median, 7),
                      fmt_num(p.next.spread, 6), fmt_num(p.change, 6), fmt_num(p.p_value, 6), verdict_name(p.verdict),
-                     p.clock_flag ? "1" : "0"});
+                     p.clock_flag ? "1" : "0", fmt_num(p.detectable, 6)});
   }
   return out;
 }
@@ -120,7 +120,8 @@ std::string render_comparison_markdown(const CompareReport& report) {
   md << "Base: `" << report.base_dir << "`  \nNew: `" << report.new_dir << "`  \n";
   md << "Metric: " << metric_column(o.metric) << " (" << (higher_is_better(o.metric) ? "higher" : "lower")
      << " is better); threshold " << fmt_num(o.threshold_pct) << "%; alpha " << fmt_num(o.alpha)
-     << "; noise = (max - min) / median over repeats\n\n";
+     << "; noise = (max - min) / median over repeats; detectable = the smallest change the pair could have called "
+        "FASTER/SLOWER (the threshold, or the wider noise)\n\n";
 
   md << "## Metadata\n\n";
   std::vector<std::vector<std::string>> meta_rows;
@@ -129,8 +130,8 @@ std::string render_comparison_markdown(const CompareReport& report) {
   md << pipe_table({"Key", "Base", "New", "Diff"}, meta_rows, {false, false, false, false}) << "\n";
 
   const std::vector<std::string> header{"Mode", "N", "Ref", "Ref noise", "Cmp", "Cmp noise", "%Diff", "p",
-                                        "Status", "Note"};
-  const std::vector<bool> right{false, true, true, true, true, true, true, true, false, false};
+                                        "Detectable", "Status", "Note"};
+  const std::vector<bool> right{false, true, true, true, true, true, true, true, true, false, false};
   const auto& pairs = report.comparison.pairs;
   for (std::size_t i = 0; i < pairs.size();) {
     std::size_t j = i;
@@ -141,7 +142,8 @@ std::string render_comparison_markdown(const CompareReport& report) {
       if (p.clock_flag) note += (note.empty() ? "" : "; ") + clock_note(p);
       rows.push_back({p.mode, std::to_string(p.procs), fmt_value(p.base.median), fmt_percent(p.base.spread, false),
                       fmt_value(p.next.median), fmt_percent(p.next.spread, false), fmt_percent(p.change, true),
-                      fmt_p(p.p_value), verdict_name(p.verdict), note});
+                      fmt_p(p.p_value), std::isfinite(p.detectable) ? fmt_percent(p.detectable, false) : "none",
+                      verdict_name(p.verdict), note});
     }
     md << "## " << pairs[i].workload << " `" << pairs[i].params << "`\n\n" << pipe_table(header, rows, right) << "\n";
     i = j;
@@ -194,7 +196,8 @@ nlohmann::json comparison_json(const CompareReport& report) {
                           {"p_value", number_or_null(p.p_value)},
                           {"verdict", verdict_name(p.verdict)},
                           {"note", p.note},
-                          {"clock_flag", p.clock_flag}});
+                          {"clock_flag", p.clock_flag},
+                          {"detectable", number_or_null(p.detectable)}});
   }
   return j;
 }

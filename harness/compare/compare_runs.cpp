@@ -78,6 +78,7 @@ ComparedPair judge_pair(const SummaryRecord& config, const std::vector<const Sum
   p.p_value = (p.base.values.empty() || p.next.values.empty()) ? kNaN
                                                                 : mann_whitney_u(p.next.values, p.base.values).p_value;
   p.verdict = decide_verdict(p.base, p.next, p.change, p.p_value, options, &p.note);
+  p.detectable = smallest_detectable_change(p.base, p.next, options);
   if (!new_runs.empty() && new_runs.front()->params != config.params) {  // paired with --ignore-params
     std::string diff;
     const auto old_items = split(config.params, ';'), new_items = split(new_runs.front()->params, ';');
@@ -144,6 +145,15 @@ double relative_spread(const std::vector<double>& values) {
   const double mid = median(values);
   if (mid == 0) return kNaN;
   return (*hi - *lo) / std::fabs(mid);
+}
+
+double smallest_detectable_change(const SideSummary& base, const SideSummary& next, const CompareOptions& options) {
+  const std::size_t nb = base.values.size(), nn = next.values.size();
+  if (nb < 2 || nn < 2 || mann_whitney_min_p(nb, nn) >= options.alpha) return kNaN;
+  double d = options.threshold_pct / 100.0;
+  for (double spread : {base.spread, next.spread})
+    if (std::isfinite(spread)) d = std::max(d, spread);
+  return d;
 }
 
 Verdict decide_verdict(const SideSummary& base, const SideSummary& next, double change, double p_value,

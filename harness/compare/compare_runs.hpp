@@ -31,9 +31,16 @@ inline constexpr std::array<Verdict, 4> kAllVerdicts{Verdict::same, Verdict::fas
 /// "SAME", "FASTER", "SLOWER", "UNSURE".
 std::string verdict_name(Verdict verdict);
 
+/// The default --threshold: 1.5%. It must stay below what a 3% slower kernel changes (2.9% of a spin
+/// task) and what a 5% slower mlp step changes once diluted by sharing (about 2% of the time-sliced
+/// throughput at N>=4), and above what two runs of one build differ by: back-to-back default runs on
+/// one H100 differed by at most 0.6% where their repeats were tight (docs/NOISE.md). compare never
+/// calls a change inside the repeats' own range either way.
+inline constexpr double kDefaultThresholdPct = 1.5;
+
 struct CompareOptions {
   CompareMetric metric = CompareMetric::throughput;
-  double threshold_pct = 5;  ///< smallest change, in percent of the base median, worth a FASTER/SLOWER
+  double threshold_pct = kDefaultThresholdPct;  ///< smallest change, in percent of the base median, worth a FASTER/SLOWER
   double alpha = 0.05;       ///< significance level of the Mann-Whitney test
   bool ignore_params = false;  ///< pair on workload + mode + N alone (e.g. to compare a changed kernel)
 };
@@ -62,6 +69,9 @@ struct ComparedPair {
   double p_value = 0;  ///< two-sided Mann-Whitney U over the repeats; NaN when a side has no values
   Verdict verdict = Verdict::unsure;
   std::string note;         ///< why, when UNSURE ("too few repeats", "noise 12% > threshold", ...)
+  /// The smallest change this pair could have called FASTER or SLOWER: the threshold, or the larger
+  /// of the two sides' spreads where that is wider; NaN when too few repeats could never be significant.
+  double detectable = 0;
   bool clock_flag = false;  ///< mean SM clocks differ by more than kClockFlagFraction
 };
 
@@ -74,6 +84,9 @@ struct RunComparison {
 /// Pairs the ok runs of `base` and `next` by SummaryRecord::config_key() and judges every pair.
 RunComparison compare_runs(const std::vector<SummaryRecord>& base, const std::vector<SummaryRecord>& next,
                            const CompareOptions& options);
+
+/// ComparedPair::detectable: a change larger than this (and significant) would be FASTER/SLOWER.
+double smallest_detectable_change(const SideSummary& base, const SideSummary& next, const CompareOptions& options);
 
 /// The verdict rule (docs/COMPARE.md), with change and p_value already computed. `note` (may be
 /// null) receives the reason of an UNSURE.
