@@ -24,6 +24,7 @@
 #   membw       the memory-bound triad, timeslice and mps, N=1,2,4 -> OUT_DIR/membw
 #   memlimit    a membw client over its MPS pinned memory limit (expect status mps_mem_limit) -> OUT_DIR/memlimit
 #   interference  mlp-infer beside 3 fillers at 60%, timeslice, mps, mps+prio, mps:auto -> OUT_DIR/interference
+#   pergpu      --device 0 (the GPU by its UUID, its own daemon) and --gpus all, spin N=1,2 -> OUT_DIR/device0, gpus
 # Full logs go to OUT_DIR/*.log; the result folders are packed into OUT_DIR/results.tar.gz. It never
 # changes the GPU's settings and checks that no MPS daemon is left after every step.
 set -uo pipefail
@@ -92,6 +93,13 @@ for step in "$@"; do
       "$bench" --workloads membw --membw-mib 1024 --modes mps+mem=2G --procs 1 --repeats 1 --timeout 60 \
         --out "$out/runs/memlimit" >"$out/memlimit.log" 2>&1
       echo "memlimit: rc=$? (expect 1) $(python3 scripts/show_columns.py "$out/runs/memlimit/summary.csv" status reason)" ;;
+    pergpu)
+      "$bench" --device 0 --workloads spin --modes timeslice,mps --procs 1,2 --repeats 1 --tasks 10 \
+        --out "$out/runs/device0" >"$out/device0.log" 2>&1
+      echo "pergpu: --device 0 -> rc=$? $(python3 scripts/show_columns.py "$out/runs/device0/summary.csv" run_id status | tr '\n' ' ')"
+      BENCH_MPS_NO_BUILD=1 scripts/run.sh --gpus all --workloads spin --modes timeslice,mps --procs 1,2 --repeats 1 --tasks 10 \
+        --out "$out/runs/gpus" >"$out/gpus.log" 2>&1
+      echo "pergpu: --gpus all -> rc=$?"; tail -5 "$out/gpus.log" | sed 's/^/  /' ;;
     interference)
       "$bench" --scenario interference --procs 4 --modes timeslice,mps,mps+prio,mps:auto --repeats "${REPEATS:-3}" \
         --out "$out/runs/interference" >"$out/interference.log" 2>&1
@@ -145,5 +153,7 @@ for step in "$@"; do
   echo "  [$step took $(( $(date +%s) - t0 )) s]"
   check_clean "$step"
 done
-pack() { tar -czf "$out/results.tar.gz" -C "$out/runs" . && rm -rf "$out/runs"; }
+# Everything in one archive (the device tool brings back at most 8 files): result folders and logs.
+pack() { mkdir -p "$out/runs/logs" && mv "$out"/*.log "$out"/*.json "$out/runs/logs/" 2>/dev/null
+         tar -czf "$out/results.tar.gz" -C "$out/runs" . && rm -rf "$out/runs"; }
 pack

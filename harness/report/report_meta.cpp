@@ -120,7 +120,7 @@ std::string machine_markdown(const nlohmann::json& meta) {
   t.add_row({"Sweep", "N = " + join_values(at(meta, "/sweep/procs"), ", ") + "; repeats " +
                           meta_text(meta, "/sweep/repeats") +
                           "; " + run_lengths(meta) +
-                          "; warm-up tasks " + meta_text(meta, "/sweep/warmup_tasks")});
+                          "; warm-up tasks " + (meta_text(meta, "/sweep/warmup_tasks") == "-1" ? std::string("each workload's default") : meta_text(meta, "/sweep/warmup_tasks"))});
   t.add_row({"Workload parameters", join_values(at(meta, "/sweep/params"), "; ")});
   return t.str();
 }

@@ -1,5 +1,6 @@
 #include "harness/results/summary_table.hpp"
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <map>
@@ -49,8 +50,12 @@ void print_summary_table(std::ostream& out, const std::vector<SummaryEntry>& ent
   }
   if (cells.empty()) return;
 
-  out << line("%-8s %-11s %5s %13s %9s %12s %14s %s\n", "workload", "mode", "N", "per-task ms", "vs N=1",
-              "tasks/s", "vs timeslice", "runs");
+  int mode_width = 11;  // the longest mode name (mps:auto+prio, ...) keeps the columns in line
+  for (const std::string& m : mode_order) mode_width = std::max(mode_width, static_cast<int>(m.size()));
+  int workload_width = 8;
+  for (const auto& [key, cell] : cells) workload_width = std::max(workload_width, static_cast<int>(std::get<0>(key).size()));
+  out << line("%-*s %-*s %5s %13s %9s %12s %14s %s\n", workload_width, "workload", mode_width, "mode", "N",
+              "per-task ms", "vs N=1", "tasks/s", "vs timeslice", "runs");
   std::set<std::pair<std::string, std::string>> workloads;
   for (const auto& [key, cell] : cells) workloads.insert({std::get<0>(key), std::get<1>(key)});
   for (const auto& [workload, params] : workloads) {
@@ -67,7 +72,7 @@ void print_summary_table(std::ostream& out, const std::vector<SummaryEntry>& ent
         }
         const std::string runs = c.failed ? std::to_string(c.runs - c.failed) + "/" + std::to_string(c.runs) + " ok"
                                           : std::to_string(c.runs);
-        out << line("%-8s %-11s %5d %13s %8sx %12s %14s %s\n", workload.c_str(), mode.c_str(), n,
+        out << line("%-*s %-*s %5d %13s %8sx %12s %14s %s\n", workload_width, workload.c_str(), mode_width, mode.c_str(), n,
                     fmt_fixed(median(c.task_ms), 3).c_str(), fmt_fixed(median(c.slowdown), 2).c_str(),
                     fmt_fixed(tput, 1).c_str(), speedup.c_str(), runs.c_str());
       }
