@@ -70,7 +70,7 @@ def main(argv):
                 command = json.load(f)["command"]
             print(folder + ": " + " ".join(command))
             ok &= run(["/usr/bin/python3"] + command[1:])
-        elif "report.md" in files and "summary.csv" in files:
+        elif "report.md" in files and ("summary.csv" in files or "index.json" in files):
             print(folder + ": report")
             ok &= run([bench, "report", folder])
     print("README.md and plots/: scripts/update_readme.py")

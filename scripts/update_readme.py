@@ -15,8 +15,9 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIGURES = {
-    "plots/h100_relative_task_time.png": "results/2026-11-22-h100-80gb-hbm3/plots/relative_task_time.png",
-    "plots/h100_throughput.png": "results/2026-11-22-h100-80gb-hbm3/plots/throughput.png",
+    "plots/h100_relative_task_time.png": "results/2026-11-24-h100-80gb-hbm3/plots/relative_task_time.png",
+    "plots/h100_throughput.png": "results/2026-11-24-h100-80gb-hbm3/plots/throughput.png",
+    "plots/h100_interference.png": "results/2026-11-24-h100-80gb-hbm3-interference/plots/interference.png",
     "plots/h100_duty_cycle.png": "results/2026-11-22-h100-80gb-hbm3-duty-cycle/duty_cycle.png",
 }
 SECTION = "## Per workload, mode and N"

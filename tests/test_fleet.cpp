@@ -83,12 +83,17 @@ class Fleet : public ::testing::Test {
     a.insert(a.end(), extra.begin(), extra.end());
     return a;
   }
-  /// A sweep whose every copy registers with the (fake) daemon, says it waits, and waits for the gate.
+  /// A sweep whose every copy registers with the (fake) daemon, says it waits, and waits for the gate;
+  /// under MPS it then stays until the harness has read the client list twice since it registered (the
+  /// journal says so), so that the harness's proof has seen it however slowly the fake answers.
   std::vector<std::string> gated_sweep(const std::string& out, std::vector<std::string> extra) const {
     std::vector<std::string> a{
         "--workloads", "exec", "--repeats", "1", "--settle", "0", "--out", (tmp / out).string(), "--command",
-        "[ -e \"$CUDA_MPS_PIPE_DIRECTORY/control\" ] && echo $$ >> \"$CUDA_MPS_PIPE_DIRECTORY/clients\"; "
-        "touch \"$GATE_DIR/waiting-$BENCH_MPS_RUN_ID\"; while [ ! -e \"$GATE_DIR/open\" ]; do sleep 0.02; done"};
+        "polls() { grep -c get_client_list \"$FAKE_MPS_JOURNAL\" 2>/dev/null || true; }; need=-1; "
+        "if [ -e \"$CUDA_MPS_PIPE_DIRECTORY/control\" ]; then echo $$ >> \"$CUDA_MPS_PIPE_DIRECTORY/clients\"; "
+        "need=$(( $(polls) + 2 )); fi; "
+        "touch \"$GATE_DIR/waiting-$BENCH_MPS_RUN_ID\"; while [ ! -e \"$GATE_DIR/open\" ]; do sleep 0.02; done; "
+        "while [ \"$(polls)\" -lt \"$need\" ]; do sleep 0.02; done"};
     a.insert(a.end(), extra.begin(), extra.end());
     return a;
   }
@@ -376,7 +381,9 @@ TEST_F(ExternalMps, MeasuresAsClientsOfTheSitesDaemonWithTheSlurmPercentageAndLe
   EXPECT_NE(md.find("no time-sliced baseline was measured"), std::string::npos) << md;
   // No time-sliced number is claimed: every ratio on a time-sliced basis is left empty.
   int external_rows = 0;
-  std::istringstream lines(md);
+  const auto table_at = md.find("## Per workload, mode and N");
+  ASSERT_NE(table_at, std::string::npos) << md;
+  std::istringstream lines(md.substr(table_at, md.find("\n## ", table_at + 1) - table_at));
   for (std::string line; std::getline(lines, line);) {
     if (line.rfind("| cpu | external-mps |", 0) != 0) continue;
     ++external_rows;

@@ -165,6 +165,13 @@ std::string render_fault_report(const fs::path& dir, const nlohmann::json& meta,
       md << (c.survived ? ", the others died with " : ": all died with ") << error_kind(c.victim_error);
     if (!c.recovery_s.empty())
       md << ", and a new MPS client ran again " << fmt_sig(median(c.recovery_s), 2) << " s after the fault";
+    int frozen_runs = 0;
+    for (const FaultRow& row : rows)
+      frozen_runs += row.summary.status == "timeout" && row.summary.mode == c.mode && row.summary.procs == c.procs;
+    if (frozen_runs)
+      md << " (in " << frozen_runs << " more run" << (frozen_runs > 1 ? "s" : "")
+         << " the victims were still frozen when the run's " << meta_text(meta, "/sweep/run_timeout_s")
+         << " s timeout stopped them)";
     sep = "; ";
   }
   std::string delay = "some time";
@@ -211,6 +218,15 @@ std::string render_fault_report(const fs::path& dir, const nlohmann::json& meta,
                             fmt_sig(v.resumed_s, 6), fmt_sig(v.typical_ms, 4)});
     md << "### Every surviving victim\n\n" << per_victim.str() << "\n";
   }
+  // Victims that never came back: the run's timeout ended them while they were still frozen.
+  std::string frozen;
+  for (const FaultRow& row : rows)
+    if (row.summary.status == "timeout" && row.summary.mode == "timeslice")
+      frozen += (frozen.empty() ? "" : ", ") + std::string("`") + row.run_id + "`";
+  if (!frozen.empty())
+    md << "Not in the table: " << frozen
+       << ": its victims were still frozen when the run's timeout (meta.json sweep.run_timeout_s) stopped them, so "
+          "their stall was at least that long (status `timeout`, below).\n\n";
 
   MarkdownTable run_table({"run", "status", "survived", "slowdown", "after the fault", "MPS recovery (s)", "faulting worker"},
                      {false, false, true, true, true, true, false});
