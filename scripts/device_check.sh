@@ -16,9 +16,11 @@
 #               and alone for 10 epochs -> OUT_DIR/util-seed001
 #   dutycycle[:POINT,...]  scripts/duty_cycle.sh (those points, or all) -> OUT_DIR/dutycycle
 #   calibrate   seed001 alone at several host works per step (UTIL_ONLY=1) -> OUT_DIR/dutycycle
-#   rounds5, settle0, spin103, mlp105
-#               default runs with --rounds 5, --settle 0, a 3% longer spin kernel (--spin-us 103), and a
-#               5% longer mlp step (--mlp-extra-us 5, about 5% of a 100 us step) -> OUT_DIR/<step>
+#   rounds5, rounds1, fresh, spin103, mlp105
+#               default runs with --rounds 5 (one set of workers per configuration), --rounds 1 (fresh
+#               processes for every repeat), fresh (--rounds 1 --settle 0.5: the sweep before issue 14),
+#               a 3% longer spin kernel (--spin-us 103), and a 5% longer mlp step (--mlp-extra-us 5,
+#               about 5% of a 100 us step) -> OUT_DIR/<step>
 #   modes       spin in every in-process mode beside timeslice and mps, N=1,2,4 -> OUT_DIR/modes
 #   filler      the filler alone at 30, 60 and 90% -> OUT_DIR/filler-<target>
 #   membw       the memory-bound triad, timeslice and mps, N=1,2,4 -> OUT_DIR/membw
@@ -56,14 +58,15 @@ for step in "$@"; do
       build/bench/bench_workloads --benchmark_min_time=0.2 --benchmark_out="$out/bench.json" \
         --benchmark_out_format=json >"$out/bench.log" 2>&1
       echo "bench: rc=$?"; grep -E "^BM_" "$out/bench.log" ;;
-    reference|aa*|spin110|spin103|mlp105|rounds5|settle0)
+    reference|aa*|spin110|spin103|mlp105|rounds5|rounds1|fresh)
       extra=()
       case "$step" in
         spin110) extra=(--spin-us 110) ;;
         spin103) extra=(--spin-us 103) ;;
         mlp105) extra=(--mlp-extra-us 5) ;;
         rounds5) extra=(--rounds 5) ;;
-        settle0) extra=(--settle 0) ;;
+        rounds1) extra=(--rounds 1) ;;
+        fresh) extra=(--rounds 1 --settle 0.5) ;;
       esac
       start=$(date +%s.%N)
       BENCH_MPS_NO_BUILD=1 scripts/run.sh --procs 1,4,10 --out "$out/runs/$step" "${extra[@]}" >"$out/$step.log" 2>&1

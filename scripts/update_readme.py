@@ -3,8 +3,11 @@
 
     python3 scripts/update_readme.py
 
-- README.md: the block between `<!-- table: <report.md> -->` and `<!-- /table -->` becomes the
-  "Per workload, mode and N" table of that report.md (a test checks they are equal);
+- README.md: every block between `<!-- table: <report.md> -->` and `<!-- /table -->` becomes the
+  "Per workload, mode and N" table of that report.md (`<!-- table: <report.md> | <section> -->`: the
+  table of that section instead), and every block between `<!-- headline: <report.md> -->` and
+  `<!-- /headline -->` the report's first line, its one-sentence summary. A test (Readme.*) checks
+  that every such block equals what this script would write, so no result in them is typed by hand;
 - plots/h100_*.png: copies of the reference run's and the duty-cycle map's figures.
 scripts/regenerate_reports.py runs it after re-rendering the reports.
 """
@@ -20,28 +23,45 @@ FIGURES = {
     "plots/h100_interference.png": "results/2026-11-24-h100-80gb-hbm3-interference/plots/interference.png",
     "plots/h100_duty_cycle.png": "results/2026-11-22-h100-80gb-hbm3-duty-cycle/duty_cycle.png",
 }
-SECTION = "## Per workload, mode and N"
+SECTION = "Per workload, mode and N"
 
 
-def report_table(report_md):
-    """The markdown table of the report's SECTION (its lines starting with '|')."""
-    with open(os.path.join(ROOT, report_md), encoding="utf-8") as f:
-        text = f.read()
-    start = text.index(SECTION)
-    end = text.find("\n## ", start + len(SECTION))
-    section = text[start:end if end >= 0 else len(text)]
-    return "\n".join(line for line in section.splitlines() if line.startswith("|")) + "\n"
+def read(path):
+    with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+        return f.read()
+
+
+def report_table(spec):
+    """The markdown table of a report's section: `report.md` (SECTION) or `report.md | Section`."""
+    report_md, _, section = (part.strip() for part in spec.partition("|"))
+    text = read(report_md)
+    heading = "## " + (section or SECTION)
+    start = text.index(heading)
+    end = text.find("\n## ", start + len(heading))
+    body = text[start:end if end >= 0 else len(text)]
+    return "\n".join(line for line in body.splitlines() if line.startswith("|")) + "\n"
+
+
+def report_headline(report_md):
+    """The report's first line: its one-sentence summary."""
+    return read(report_md.strip()).split("\n", 1)[0] + "\n"
+
+
+BLOCKS = [
+    (re.compile(r"(<!-- table: ([^\n]+?) -->\n)(.*?)(<!-- /table -->)", re.S), report_table),
+    (re.compile(r"(<!-- headline: ([^\n]+?) -->\n)(.*?)(<!-- /headline -->)", re.S), report_headline),
+]
 
 
 def main():
     readme_path = os.path.join(ROOT, "README.md")
     with open(readme_path, encoding="utf-8") as f:
         readme = f.read()
-    pattern = re.compile(r"(<!-- table: (\S+) -->\n)(.*?)(<!-- /table -->)", re.S)
-    if not pattern.search(readme):
+    if not BLOCKS[0][0].search(readme):
         print("update_readme.py: README.md has no <!-- table: REPORT --> block", file=sys.stderr)
         return 2
-    readme = pattern.sub(lambda m: m.group(1) + report_table(m.group(2)) + m.group(4), readme)
+    for pattern, render in BLOCKS:
+        readme = pattern.sub(lambda m, render=render: m.group(1) + render(m.group(2)) + m.group(4), readme)
     with open(readme_path, "w", encoding="utf-8") as f:
         f.write(readme)
     for target, source in FIGURES.items():

@@ -275,7 +275,7 @@ TEST(CompareProgram, MetadataDiffAboveTheTable) {
   for (const auto& row : run.json["metadata_diff"]) differs[row["key"]] = row["differs"];
   for (const std::string key : {"gpu.driver_version", "gpu.cuda_driver_version", "gpu.cuda_runtime_version",
                                 "gpu.name", "gpu.compute_mode", "mps.version", "gpu.max_sm_clock_mhz",
-                                "gpu.max_mem_clock_mhz", "gpu.sm_count"})
+                                "gpu.max_mem_clock_mhz", "gpu.sm_count", "gpu.uuid"})
     EXPECT_EQ(differs.count(key), 1u) << key;
   EXPECT_TRUE(differs["gpu.driver_version"]);
   EXPECT_TRUE(differs["gpu.cuda_driver_version"]);

@@ -486,21 +486,63 @@ TEST(PlotScript, RefusesPlotDataOfAnotherVersion) {
   EXPECT_NE(out.err.find("format version 99, this script reads 1"), std::string::npos) << out.err;
 }
 
-TEST(Readme, ReferenceTableIsTheCommittedReportsTable) {
-  const std::string readme = read_text(source_dir() / "README.md");
-  const std::string open = "<!-- table: ", close = "<!-- /table -->";
-  const auto at = readme.find(open);
-  ASSERT_NE(at, std::string::npos) << "README.md has no generated table";
-  const auto name_end = readme.find(" -->\n", at);
-  const std::string report_md = readme.substr(at + open.size(), name_end - at - open.size());
-  const std::string block = readme.substr(name_end + 5, readme.find(close, at) - name_end - 5);
-  const std::string report = read_text(source_dir() / report_md);
-  const auto section_at = report.find("## Per workload, mode and N");
-  ASSERT_NE(section_at, std::string::npos) << report_md;
+namespace readme {
+/// The markdown table of `report`'s section `heading` (its lines that start with '|').
+std::string section_table(const std::string& report, const std::string& heading) {
+  const auto at = report.find("## " + heading + "\n");
+  if (at == std::string::npos) return "(no section \"" + heading + "\")";
   std::string table;
-  for (const std::string& line : harness::split(report.substr(section_at, report.find("\n## ", section_at + 1) - section_at), '\n'))
+  for (const std::string& line : harness::split(report.substr(at, report.find("\n## ", at + 1) - at), '\n'))
     if (line.rfind("|", 0) == 0) table += line + "\n";
-  EXPECT_EQ(block, table) << "README.md's table differs from " << report_md << ": run scripts/update_readme.py";
+  return table;
+}
+struct Block {
+  std::string kind, spec, body;
+};
+/// Every `<!-- KIND: SPEC -->\n...<!-- /KIND -->` block of `text`.
+std::vector<Block> blocks(const std::string& text, const std::string& kind) {
+  std::vector<Block> found;
+  const std::string open = "<!-- " + kind + ": ", close = "<!-- /" + kind + " -->";
+  for (auto at = text.find(open); at != std::string::npos; at = text.find(open, at + 1)) {
+    const auto spec_end = text.find(" -->\n", at);
+    const auto end = text.find(close, spec_end);
+    if (spec_end == std::string::npos || end == std::string::npos) {
+      found.push_back({kind, "(unterminated)", ""});
+      break;
+    }
+    found.push_back({kind, text.substr(at + open.size(), spec_end - at - open.size()),
+                     text.substr(spec_end + 5, end - spec_end - 5)});
+  }
+  return found;
+}
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(' '), e = s.find_last_not_of(' ');
+  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+}  // namespace readme
+
+// README.md's results are generated (scripts/update_readme.py): each table block is a committed report's
+// table, each headline block its first line. Changing one number in either makes this fail.
+TEST(Readme, EveryGeneratedBlockIsTheCommittedReports) {
+  const std::string text = read_text(source_dir() / "README.md");
+  const auto tables = readme::blocks(text, "table"), headlines = readme::blocks(text, "headline");
+  ASSERT_FALSE(tables.empty()) << "README.md has no generated table";
+  ASSERT_FALSE(headlines.empty()) << "README.md has no generated headline";
+  for (const auto& list : {tables, headlines}) {
+    for (const readme::Block& b : list) {
+      const auto bar = b.spec.find('|');
+      const std::string report_md = readme::trim(b.spec.substr(0, bar));
+      ASSERT_TRUE(fs::exists(source_dir() / report_md)) << "README.md names " << report_md << ", which is not committed";
+      const std::string report = read_text(source_dir() / report_md);
+      const std::string expected =
+          b.kind == "headline"
+              ? report.substr(0, report.find('\n')) + "\n"
+              : readme::section_table(report, bar == std::string::npos ? "Per workload, mode and N"
+                                                                       : readme::trim(b.spec.substr(bar + 1)));
+      EXPECT_EQ(b.body, expected) << "README.md's " << b.kind << " from " << b.spec
+                                  << " differs from the committed report: run scripts/update_readme.py";
+    }
+  }
 }
 
 // ---- the computations, directly ----

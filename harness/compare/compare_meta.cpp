@@ -24,6 +24,7 @@ nlohmann::json lookup(const nlohmann::json& meta, const std::string& dotted) {
 const std::vector<std::string>& compared_meta_keys() {
   static const std::vector<std::string> keys{
       "gpu.name",
+      "gpu.uuid",  // another card of one model: two H100s differed by 1.0-1.5% in time-sliced mlp here
       "gpu.driver_version",
       "gpu.cuda_driver_version",
       "gpu.cuda_runtime_version",
