@@ -150,6 +150,7 @@ def draw_task_time_distribution(spec, data):
     panels = spec["panels"]
     fig, axes = plt.subplots(1, len(panels), figsize=(max(6.0, 1.2 * len(spec["procs"]) * len(modes)) * len(panels) / 1.4,
                                                       5.2), squeeze=False)
+    legend_modes = {}  # mode -> label, over every panel: one legend, outside the data
     for ax, panel in zip(axes[0], panels):
         procs = sorted({box["n"] for box in panel["boxes"]})
         present = [m for m in modes if any(box["mode"] == m for box in panel["boxes"])]
@@ -167,25 +168,32 @@ def draw_task_time_distribution(spec, data):
         parts = ax.bxp(stats, positions=positions, widths=width * 0.85, patch_artist=True, showfliers=True,
                        flierprops={"marker": ".", "markersize": 4, "markerfacecolor": "black"},
                        medianprops={"color": "black", "linewidth": 1.5})
-        for patch, color in zip(parts["boxes"], colors):
+        for patch, median, color in zip(parts["boxes"], parts["medians"], colors):
             patch.set_facecolor(color)
             patch.set_alpha(0.55)
+            median.set_color(color)  # a box only a few ms tall still shows its mode by its p50 line
+            median.set_linewidth(2.5)
         ax.scatter(positions, p99, marker="v", color="black", s=22, zorder=5)
         ax.set_xticks(range(len(procs)))
         ax.set_xticklabels(["N={}".format(n) for n in procs])
         ax.set_xlim(-0.6, len(procs) - 0.4)
         ax.set_yscale("log")
-        ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        values = [v for st in stats for v in (st["whislo"], st["whishi"], *st["fliers"]) if v and v > 0]
+        narrow = values and max(values) / min(values) < 30  # under ~1.5 decades: label 1, 1.5, 2, 3, ... 9
+        ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0)
+                                              if narrow else (1.0, 2.0, 5.0)))
         ax.yaxis.set_minor_locator(NullLocator())
         ax.yaxis.set_major_formatter(FormatStrFormatter("%g"))
         ax.set_ylabel("per-task time (ms), log scale")
         ax.set_title(panel["series"])
         ax.grid(True, axis="y", which="both", alpha=0.25)
-        handles = [Patch(facecolor=mode_color(m, modes), alpha=0.55,
-                         label=next(b["mode_label"] for b in panel["boxes"] if b["mode"] == m)) for m in present]
-        handles.append(Line2D([], [], color="black", linewidth=1.5, label="p50 (line in box)"))
-        handles.append(Line2D([], [], marker="v", color="black", linestyle="none", label="p99 (whisker end)"))
-        ax.legend(handles=handles, loc="upper left")
+        for m in present:
+            legend_modes.setdefault(m, next(b["mode_label"] for b in panel["boxes"] if b["mode"] == m))
+    handles = [Patch(facecolor=mode_color(m, modes), alpha=0.55, label=legend_modes[m])
+               for m in modes if m in legend_modes]
+    handles.append(Line2D([], [], color="black", linewidth=1.5, label="p50 (line in box, in the mode's colour)"))
+    handles.append(Line2D([], [], marker="v", color="black", linestyle="none", label="p99 (whisker end)"))
+    axes[0][-1].legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0)  # outside the data
     fig.suptitle("{}: box p25-p75, whiskers p1-p99, dots min/max\n{}".format(spec["title"], data["machine"]))
     fig.tight_layout()
     return fig
@@ -200,12 +208,18 @@ def draw_mps_speedup(spec, data):
             kinds.append((bar["series"], bar["mode"]))
     width = 0.8 / len(kinds)
     fig, ax = plt.subplots(figsize=(max(6.5, 1.1 * len(groups) * len(kinds) + 2), 4.8))
-    palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#17becf"]
+    # The mode's colour, as in every figure; the workload (series) by its hatch.
+    series_order = []
+    for series, _ in kinds:
+        if series not in series_order:
+            series_order.append(series)
+    hatches = ["", "//", "..", "xx", "\\\\", "++"]
     for k, (series, mode) in enumerate(kinds):
         mine = [b for b in bars if b["series"] == series and b["mode"] == mode]
         x = [groups.index(b["n"]) + (k - (len(kinds) - 1) / 2) * width for b in mine]
         medians = [b["median"] for b in mine]
-        ax.bar(x, medians, width * 0.9, color=palette[k % len(palette)],
+        ax.bar(x, medians, width * 0.9, color=mode_color(mode), edgecolor="black", linewidth=0.5,
+               hatch=hatches[series_order.index(series) % len(hatches)],
                yerr=error_bars(medians, [b["min"] for b in mine], [b["max"] for b in mine]), capsize=3,
                label="{}, {}".format(series, mine[0]["mode_label"]))
         for xi, m in zip(x, medians):
@@ -217,7 +231,7 @@ def draw_mps_speedup(spec, data):
     ax.set_ylabel("throughput with MPS / time-sliced throughput")
     ax.set_title("{} (median, min-max over repeats)\n{}".format(spec["title"], data["machine"]))
     ax.grid(True, axis="y", alpha=0.3)
-    ax.legend(loc="upper left")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0)  # outside the data
     fig.tight_layout()
     return fig
 
