@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "kernels/cublas_library.hpp"
+
 namespace bench_mps::kernels {
 namespace {
 std::string where(const char* call, const char* file, int line) {
@@ -16,8 +18,9 @@ void throw_cuda_error(cudaError_t err, const char* call, const char* file, int l
 }
 
 void throw_cublas_error(cublasStatus_t status, const char* call, const char* file, int line) {
-  throw cuda_error(where(call, file, line) + ": " + cublasGetStatusName(status) + ": " +
-                   cublasGetStatusString(status));
+  // A status comes from a cuBLAS call, so the library is loaded.
+  throw cuda_error(where(call, file, line) + ": " + cublas().status_name(status) + ": " +
+                   cublas().status_string(status));
 }
 
 void report_cuda_error(cudaError_t err, const char* call, const char* file, int line) noexcept {
@@ -28,7 +31,7 @@ void report_cuda_error(cudaError_t err, const char* call, const char* file, int 
 }
 
 void report_cublas_error(cublasStatus_t status, const char* call, const char* file, int line) noexcept {
-  std::fprintf(stderr, "warning: %s: %s\n", where(call, file, line).c_str(), cublasGetStatusName(status));
+  std::fprintf(stderr, "warning: %s: %s\n", where(call, file, line).c_str(), cublas().status_name(status));
 }
 
 }  // namespace bench_mps::kernels

@@ -9,6 +9,7 @@
 #include <memory>
 #include <type_traits>
 
+#include "kernels/cublas_library.hpp"
 #include "kernels/cuda_check.hpp"
 
 namespace bench_mps::kernels {
@@ -27,7 +28,7 @@ struct GraphDeleter {
   void operator()(cudaGraph_t g) const noexcept { BENCH_CUDA_CHECK_NOEXCEPT(cudaGraphDestroy(g)); }
 };
 struct CublasDeleter {
-  void operator()(cublasHandle_t h) const noexcept { BENCH_CUBLAS_CHECK_NOEXCEPT(cublasDestroy(h)); }
+  void operator()(cublasHandle_t h) const noexcept { BENCH_CUBLAS_CHECK_NOEXCEPT(cublas().destroy(h)); }
 };
 struct PinnedDeleter {
   void operator()(void* p) const noexcept { BENCH_CUDA_CHECK_NOEXCEPT(cudaFreeHost(p)); }
@@ -72,7 +73,7 @@ inline bool event_done(cudaEvent_t e) {
 
 inline CublasHandle make_cublas() {
   cublasHandle_t h = nullptr;
-  BENCH_CUBLAS_CHECK(cublasCreate(&h));
+  BENCH_CUBLAS_CHECK(cublas().create(&h));
   return CublasHandle(h);
 }
 

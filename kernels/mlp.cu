@@ -118,9 +118,9 @@ struct MlpTrainer::Impl {
     step_done = make_event_without_timing();
     cublas_owner = make_cublas();
     cublas = cublas_owner.get();
-    BENCH_CUBLAS_CHECK(cublasSetStream(cublas, stream));  // (resets the workspace: set it after)
+    BENCH_CUBLAS_CHECK(kernels::cublas().set_stream(cublas, stream));  // (resets the workspace: set it after)
     cublas_workspace = DeviceBuffer<unsigned char>(kCublasWorkspaceBytes);
-    BENCH_CUBLAS_CHECK(cublasSetWorkspace(cublas, cublas_workspace.get(), cublas_workspace.bytes()));
+    BENCH_CUBLAS_CHECK(kernels::cublas().set_workspace(cublas, cublas_workspace.get(), cublas_workspace.bytes()));
     loss_host = make_pinned<float>(1);
 
     // Every upload runs on the stream the work runs on (pageable sources: the copy has finished
@@ -269,7 +269,7 @@ struct MlpTrainer::Impl {
     float* w = params_dev.get();
     for (int l = 0; l < num_layers; ++l) {
       const float* a_prev = l == 0 ? batch_x.get() : activations[l - 1].get();
-      BENCH_CUBLAS_CHECK(cublasSgemm(cublas, CUBLAS_OP_N, CUBLAS_OP_N, out(l), b, in(l), &one, weight(w, l),
+      BENCH_CUBLAS_CHECK(kernels::cublas().sgemm(cublas, CUBLAS_OP_N, CUBLAS_OP_N, out(l), b, in(l), &one, weight(w, l),
                                      out(l), a_prev, in(l), &zero, activations[l].get(), out(l)));
       launch_bias_activation(activations[l].get(), bias(w, l), out(l), b, l + 1 < num_layers, stream);
     }
@@ -291,12 +291,12 @@ struct MlpTrainer::Impl {
 
     for (int l = last; l >= 0; --l) {
       const float* a_prev = l == 0 ? x : activations[l - 1].get();
-      BENCH_CUBLAS_CHECK(cublasSgemm(cublas, CUBLAS_OP_N, CUBLAS_OP_T, out(l), in(l), b, &one, deltas[l].get(),
+      BENCH_CUBLAS_CHECK(kernels::cublas().sgemm(cublas, CUBLAS_OP_N, CUBLAS_OP_T, out(l), in(l), b, &one, deltas[l].get(),
                                      out(l), a_prev, in(l), &zero, weight(g, l), out(l)));
-      BENCH_CUBLAS_CHECK(cublasSgemv(cublas, CUBLAS_OP_N, out(l), b, &one, deltas[l].get(), out(l), ones.get(), 1,
+      BENCH_CUBLAS_CHECK(kernels::cublas().sgemv(cublas, CUBLAS_OP_N, out(l), b, &one, deltas[l].get(), out(l), ones.get(), 1,
                                      &zero, bias(g, l), 1));
       if (l > 0) {
-        BENCH_CUBLAS_CHECK(cublasSgemm(cublas, CUBLAS_OP_T, CUBLAS_OP_N, in(l), b, out(l), &one, weight(w, l),
+        BENCH_CUBLAS_CHECK(kernels::cublas().sgemm(cublas, CUBLAS_OP_T, CUBLAS_OP_N, in(l), b, out(l), &one, weight(w, l),
                                        out(l), deltas[l].get(), out(l), &zero, deltas[l - 1].get(), in(l)));
         launch_relu_backward(deltas[l - 1].get(), activations[l - 1].get(),
                              static_cast<std::size_t>(in(l)) * static_cast<std::size_t>(b), stream);

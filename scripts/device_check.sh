@@ -4,6 +4,7 @@
 #   scripts/device_check.sh OUT_DIR STEP...
 # Steps (each writes its output under OUT_DIR and prints a short line):
 #   tests       ctest, all labels (GPU tests included)
+#   gputests    the GPU test programs only, run directly (build/tests/test_gpu_*: a slim carried build)
 #   bench       the Google Benchmark micro-benchmarks
 #   reference   a default run: bench_mps --procs 1,4,10 -> OUT_DIR/reference
 #   aa, aa2...  more default runs (A/A comparisons) -> OUT_DIR/<step>
@@ -54,6 +55,14 @@ for step in "$@"; do
       echo "tests: rc=$? $(grep -E 'tests passed|tests failed' "$out/tests.log")"
       grep -E "^\s+[0-9]+ - " "$out/tests.log" | head -20
       grep -E "Skipped|Not Run" "$out/tests.log" | head -5 ;;
+    gputests)
+      # The GPU test programs on their own (a carried build with only them, bench_mps and bench_worker).
+      rc=0
+      for t in build/tests/test_gpu_*; do
+        "$t" >>"$out/gputests.log" 2>&1 || rc=$?
+      done
+      echo "gputests: rc=$rc $(grep -cE '^\[       OK \]' "$out/gputests.log") OK, $(grep -cE '^\[  FAILED  \] [A-Za-z]' "$out/gputests.log") failed, $(grep -cE '^\[  SKIPPED \]' "$out/gputests.log") skipped"
+      grep -E "^\[  FAILED  \] [A-Za-z]|Failure" "$out/gputests.log" | head -10 ;;
     bench)
       build/bench/bench_workloads --benchmark_min_time=0.2 --benchmark_out="$out/bench.json" \
         --benchmark_out_format=json >"$out/bench.log" 2>&1

@@ -1,11 +1,12 @@
 // GPU tests of the workloads in this process (label gpu; skipped where no GPU is visible):
 // MLP gradients against a double-precision CPU reference, the MLP really learns, and the spin
-// kernel lasts the time it was asked for.
+// kernel lasts the time it was asked for. cuBLAS, loaded at run time, loads without a GPU too.
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <cmath>
 
+#include "kernels/cublas_library.hpp"
 #include "kernels/mlp.hpp"
 #include "kernels/mlp_data.hpp"
 #include "kernels/spin.hpp"
@@ -217,6 +218,20 @@ TEST_P(SpinDuration, WithinTenPercentOfRequested) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Durations, SpinDuration, ::testing::Values(100.0, 500.0, 2000.0));
+
+// No GPU needed: the library loads and every entry point the workloads call resolves (it is
+// loaded at run time, so a missing or too old cuBLAS would otherwise show only in an mlp run).
+TEST(CublasLibrary, LoadsAndResolvesEveryEntryPoint) {
+  const CublasLibrary& api = cublas();
+  EXPECT_NE(api.create, nullptr);
+  EXPECT_NE(api.destroy, nullptr);
+  EXPECT_NE(api.set_stream, nullptr);
+  EXPECT_NE(api.set_workspace, nullptr);
+  EXPECT_NE(api.sgemm, nullptr);
+  EXPECT_NE(api.sgemv, nullptr);
+  EXPECT_STREQ(api.status_name(CUBLAS_STATUS_SUCCESS), "CUBLAS_STATUS_SUCCESS");
+  EXPECT_EQ(&cublas(), &api) << "loaded once";
+}
 
 }  // namespace
 }  // namespace bench_mps::testing
