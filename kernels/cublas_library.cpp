@@ -2,7 +2,9 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "kernels/cuda_check.hpp"
 
@@ -23,8 +25,14 @@ CublasLibrary load() {
   const std::string name = "libcublas.so." + std::to_string(CUBLAS_VER_MAJOR);
   void* lib = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
   std::string why = lib ? "" : dlerror();
-  const std::string dir = BENCH_MPS_CUBLAS_DIR;
-  if (!lib && !dir.empty()) {
+  // Where the loader's search path lacks it: $CUDA_HOME, the toolkit this was built with, the usual place.
+  std::vector<std::string> dirs;
+  if (const char* home = std::getenv("CUDA_HOME"); home && *home) dirs.push_back(std::string(home) + "/lib64");
+  dirs.push_back(BENCH_MPS_CUBLAS_DIR);
+  dirs.push_back("/usr/local/cuda/lib64");
+  for (const std::string& dir : dirs) {
+    if (lib) break;
+    if (dir.empty()) continue;
     lib = dlopen((dir + "/" + name).c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!lib) why += "; " + std::string(dlerror());
   }

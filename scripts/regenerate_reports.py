@@ -46,6 +46,12 @@ def recompare(bench, folder):
         if done.returncode not in (0, 1) or not os.path.exists(os.path.join(out, "comparison.json")):
             print("  compare failed ({}): {}".format(done.returncode, done.stderr.strip()))
             return False
+        with open(os.path.join(out, "comparison.json"), encoding="utf-8") as f:
+            paired = len(json.load(f)["pairs"])
+        if paired < len(info["pairs"]):  # an option it was made with is not recorded: keep the old files
+            print("  kept the old files: {} pairs now against {} before ({})".format(
+                paired, len(info["pairs"]), " ".join(cmd[1:])))
+            return False
         for name in os.listdir(out):
             shutil.copy(os.path.join(out, name), os.path.join(ROOT, folder, name))
     finally:

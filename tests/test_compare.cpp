@@ -415,10 +415,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"no_folder", {"@base", "@does_not_exist"}, "does_not_exist: not a folder"},
         BadInput{"bad_metric", {"@base", "@base", "--metric", "p90"}, "--metric: 'p90' is not one of"},
         BadInput{"negative_threshold", {"@base", "@base", "--threshold", "-1"}, "--threshold must be"},
-        BadInput{"text_threshold", {"@base", "@base", "--threshold", "abc"}, "threshold"},
+        BadInput{"text_threshold", {"@base", "@base", "--threshold", "abc"}, "--threshold: 'abc' is not a valid value"},
         BadInput{"alpha_zero", {"@base", "@base", "--alpha", "0"}, "--alpha must lie strictly between 0 and 1"},
         BadInput{"alpha_one", {"@base", "@base", "--alpha", "1"}, "--alpha must lie strictly between 0 and 1"},
-        BadInput{"one_folder", {"@base"}, "new"},
+        BadInput{"one_folder", {"@base"}, "missing new (see --help)"},
         BadInput{"md_in_missing_folder", {"@base", "@base", "--md", "/nonexistent/dir/x.md"}, "--md /nonexistent"}),
     [](const auto& test) { return test.param.name; });
 
@@ -466,6 +466,18 @@ TEST(CompareProgram, OutThatHoldsAComparisonIsRefused) {
   EXPECT_NE(r.err.find("already holds a comparison"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_EQ(read_text(out / "comparison.csv"), before);
+}
+
+TEST(CompareProgram, OutThatIsAResultsFolderIsRefused) {
+  TempDir tmp;
+  const fs::path out = tmp / "results";
+  fs::copy(fixture("aa"), out, fs::copy_options::recursive);
+  const auto r =
+      run_program(bench_mps_exe(), {"compare", fixture("base").string(), fixture("aa").string(), "--out", out.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("is a results folder"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(fs::exists(out / "comparison.csv"));
 }
 
 TEST(CompareProgram, MetaJsonWithWrongTypesNamesTheFile) {

@@ -108,6 +108,23 @@ TEST_F(Reliability, ResumeRepairsATornWriteAndRerunsThatRun) {
   expect_consistent(2, 5);
 }
 
+TEST_F(Reliability, ResumeRepairsATornTasksFileAndSaysSo) {
+  ASSERT_EQ(bench(args({"--modes", "timeslice", "--procs", "1,2", "--tasks", "5", "--repeats", "2"})).exit_code, 0);
+  // The crash came while the last run's task lines were written: summary.csv lacks that run's row, and
+  // tasks.csv ends in half a line.
+  std::vector<std::string> rows = read_lines(out() / "summary.csv");
+  const std::string last_run = rows.back().substr(0, rows.back().find(','));
+  std::string summary;
+  for (std::size_t i = 0; i + 1 < rows.size(); ++i) summary += rows[i] + "\n";
+  write_text(out() / "summary.csv", summary);
+  write_text(out() / "tasks.csv", read_text(out() / "tasks.csv") + last_run + ",1,3,0.");
+  const auto r = bench({"--resume", out().string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("dropped a torn last line of tasks.csv"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(last_run), std::string::npos) << "the run is measured again: " << r.err;
+  expect_consistent(4, 5);
+}
+
 TEST_F(Reliability, ResumeChangesNothingWhenTheMachineCannotRunIt) {
   ASSERT_EQ(bench(args({"--modes", "timeslice", "--procs", "1,2", "--tasks", "5"})).exit_code, 0);
   std::string s = read_text(out() / "summary.csv");
@@ -125,6 +142,8 @@ TEST_F(Reliability, ResumeChangesNothingWhenTheMachineCannotRunIt) {
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_EQ(r.err.find("resume:"), std::string::npos) << "nothing may be repaired: " << r.err;
   for (const auto& [name, text] : before) EXPECT_EQ(read_text(out() / name), text) << name << " was changed";
+  for (const auto& e : fs::directory_iterator(out()))
+    EXPECT_TRUE(before.count(e.path().filename())) << e.path().filename() << " was written";
   BackgroundProgram quit(fs::path("/bin/sh"), {"-c", "echo quit | '" + control.string() + "'"}, foreign);
   EXPECT_EQ(quit.wait(10).exit_code, 0);
   EXPECT_TRUE(wait_until([] { return live_mps_process_count() == 0; }, 5));
@@ -200,7 +219,7 @@ INSTANTIATE_TEST_SUITE_P(
                 {},
                 "runs.csv"},
         Refusal{"missing_file", [](const fs::path& d) { fs::remove(d / "tasks.csv"); }, {}, "tasks.csv: no such file"},
-        Refusal{"with_out", [](const fs::path&) {}, {"--out", "/tmp/elsewhere"}, "excludes --resume"}),
+        Refusal{"with_out", [](const fs::path&) {}, {"--out", "/tmp/elsewhere"}, "--out and --resume cannot be given together"}),
     [](const auto& p) { return p.param.name; });
 
 TEST_F(Reliability, FaultScenarioRecordsVictimsFaulterAndRecovery) {

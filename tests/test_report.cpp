@@ -13,6 +13,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <tuple>
 
 #include "harness/common/format.hpp"
 #include "harness/report/report_data.hpp"
@@ -289,34 +290,90 @@ TEST(Report, CpuOnlyRunWithOwnSeedsFile) {
   expect_valid_png(dir / "plots" / "relative_task_time.png");
 }
 
-TEST(Report, ImpossibleValuesInSummaryAreRefused) {
-  for (const auto& [value, why] : std::vector<std::pair<std::string, std::string>>{
-           {"-1", "is negative"}, {"nan", "is not a finite number"}, {"inf", "is not a finite number"}}) {
-    TempDir tmp;
-    const fs::path dir = copy_fixture(tmp, "results_h200_smoke");
-    // makespan_s of the first row
-    const auto lines = read_lines(dir / "summary.csv");
-    std::string text = lines[0] + "\n";
-    std::string row = lines[1];
+/// `file` with the cell of `column` (by header name) in data row `row` (1 = the first) set to `value`.
+void set_csv_cell(const fs::path& file, std::size_t row, const std::string& column, const std::string& value) {
+  const auto split_row = [](const std::string& line) {
     std::vector<std::string> cells;
     for (std::size_t at = 0;;) {
-      const auto comma = row.find(',', at);
-      cells.push_back(row.substr(at, comma - at));
+      const auto comma = line.find(',', at);
+      cells.push_back(line.substr(at, comma - at));
       if (comma == std::string::npos) break;
       at = comma + 1;
     }
-    cells[11] = value;  // makespan_s
-    std::string edited;
-    for (std::size_t i = 0; i < cells.size(); ++i) edited += (i ? "," : "") + cells[i];
-    text += edited + "\n";
-    for (std::size_t i = 2; i < lines.size(); ++i) text += lines[i] + "\n";
-    write_text(dir / "summary.csv", text);
+    return cells;
+  };
+  std::vector<std::string> lines = read_lines(file);
+  const std::vector<std::string> header = split_row(lines.at(0));
+  const auto col = static_cast<std::size_t>(std::find(header.begin(), header.end(), column) - header.begin());
+  ASSERT_LT(col, header.size()) << column;
+  std::vector<std::string> cells = split_row(lines.at(row));
+  ASSERT_LT(col, cells.size()) << "row " << row;  // split and joined at every comma: quoted cells survive
+  cells[col] = value;
+  std::string edited;
+  for (std::size_t i = 0; i < cells.size(); ++i) edited += (i ? "," : "") + cells[i];
+  lines[row] = edited;
+  std::string text;
+  for (const auto& l : lines) text += l + "\n";
+  write_text(file, text);
+}
+
+TEST(Report, ImpossibleValuesInSummaryAreRefused) {
+  struct Case {
+    std::string column, value, why;
+  };
+  for (const Case& c : std::vector<Case>{{"makespan_s", "-1", "is negative"},
+                                         {"makespan_s", "nan", "is not a finite number"},
+                                         {"makespan_s", "inf", "is not a finite number"},
+                                         {"workers_ok", "-1", "is negative"},
+                                         {"tasks_total", "-5", "is negative"},
+                                         {"sm_count_seen", "-1", "is negative"}}) {
+    TempDir tmp;
+    const fs::path dir = copy_fixture(tmp, "results_h200_smoke");
+    set_csv_cell(dir / "summary.csv", 1, c.column, c.value);
     const CommandOutput out = report(dir);
-    EXPECT_EQ(out.exit_code, 2) << value << ": " << out.err;
-    EXPECT_NE(out.err.find("makespan_s"), std::string::npos) << out.err;
-    EXPECT_NE(out.err.find(why), std::string::npos) << out.err;
-    EXPECT_FALSE(fs::exists(dir / "report.md")) << value;
+    EXPECT_EQ(out.exit_code, 2) << c.column << "=" << c.value << ": " << out.err;
+    EXPECT_NE(out.err.find(c.column), std::string::npos) << out.err;
+    EXPECT_NE(out.err.find(c.why), std::string::npos) << out.err;
+    EXPECT_FALSE(fs::exists(dir / "report.md")) << c.column << "=" << c.value;
   }
+}
+
+TEST(Report, ImpossibleValuesInAFaultFolderAreRefused) {
+  // The committed H100 fault run's meta.json and summary.csv (its report reads no other file it needs).
+  const fs::path source = source_dir() / "results" / "2026-11-24-h100-80gb-hbm3-fault";
+  for (const auto& [column, value, why] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"victim_slowdown", "-2", "is negative"},
+           {"mps_recovery_s", "nan", "is not a finite number"},
+           {"victims", "-3", "is negative"},
+           {"procs", "0", "not a positive integer"}}) {
+    TempDir tmp;
+    const fs::path dir = tmp / "fault";
+    fs::create_directories(dir);
+    for (const char* f : {"meta.json", "summary.csv"}) fs::copy_file(source / f, dir / f);
+    ASSERT_EQ(report(dir).exit_code, 0) << "the unedited folder reports";
+    fs::remove(dir / "report.md");
+    set_csv_cell(dir / "summary.csv", 2, column, value);  // row 1 is a baseline run, row 2 the first fault run
+    const CommandOutput out = report(dir);
+    EXPECT_EQ(out.exit_code, 2) << column << "=" << value << ": " << out.err;
+    EXPECT_NE(out.err.find(column), std::string::npos) << out.err;
+    EXPECT_NE(out.err.find(why), std::string::npos) << out.err;
+    EXPECT_EQ(std::count(out.err.begin(), out.err.end(), '\n'), 1) << out.err;
+    EXPECT_FALSE(fs::exists(dir / "report.md")) << column << "=" << value;
+  }
+}
+
+TEST(Report, AValueOfTheWrongTypeDeepInMetaJsonNamesTheFile) {
+  TempDir tmp;
+  const fs::path dir = copy_fixture(tmp, "results_h200_smoke");
+  nlohmann::json meta = nlohmann::json::parse(read_text(dir / "meta.json"));
+  meta["sweep"]["scenario"] = 5;  // read while the report decides which report it renders
+  write_text(dir / "meta.json", meta.dump(2));
+  const CommandOutput out = report(dir);
+  EXPECT_EQ(out.exit_code, 2) << out.err;
+  EXPECT_NE(out.err.find((dir / "meta.json").string() + ": a value has the wrong type"), std::string::npos) << out.err;
+  EXPECT_EQ(out.err.find("json.exception"), std::string::npos) << "the library's own prefix: " << out.err;
+  EXPECT_EQ(std::count(out.err.begin(), out.err.end(), '\n'), 1) << out.err;
+  EXPECT_FALSE(fs::exists(dir / "report.md"));
 }
 
 TEST(Report, MetaJsonWithWrongTypesNamesTheFile) {

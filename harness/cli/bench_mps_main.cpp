@@ -3,12 +3,14 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "harness/common/cli_checks.hpp"
 #include "harness/common/errors.hpp"
 #include "harness/common/format.hpp"
 #include "harness/compare/compare.hpp"
 #include "harness/plan/sweep_cli.hpp"
 #include "harness/report/report.hpp"
 #include "harness/results/meta.hpp"
+#include "harness/results/results_reader.hpp"
 #include "harness/results/results_schema.hpp"
 #include "harness/sweep/external_mps.hpp"
 #include "harness/sweep/multi_gpu.hpp"
@@ -46,7 +48,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "bench_mps: error: " << one_line(e.what()) << "\n";
+    std::cerr << "bench_mps: error: " << one_line(plain_cli_error(e)) << "\n";
     return kExitUsage;
   }
 
@@ -74,7 +76,7 @@ int main(int argc, char** argv) {
     return kExitUsage;
   } catch (const nlohmann::json::exception& e) {  // a stored value of the wrong type, deep in meta.json
     std::cerr << "bench_mps: error: " << (spec.resume ? spec.out_dir + "/meta.json" : std::string("meta.json"))
-              << ": a value has the wrong type (" << one_line(e.what()) << ")\n";
+              << ": " << json_value_problem(e) << "\n";
     return kExitUsage;
   } catch (const EnvironmentError& e) {
     std::cerr << "bench_mps: " << one_line(e.what()) << "\n";

@@ -8,13 +8,19 @@
 
 namespace CLI {
 class Validator;
+class Error;
 }
 
 namespace bench_mps::harness {
 
 /// A finite real number in [lo, hi].
 CLI::Validator finite_in(double lo, double hi);
-/// A whole number in [lo, hi] (no sign tricks, no exponent, no fraction).
+/// A whole number in [lo, hi] (no sign tricks, no exponent, no fraction, no leading zero).
 CLI::Validator whole_in(long long lo, long long hi);
+
+/// CLI11's parse error in our words: "--procs: given 2 times; give it once" for "--procs: At Most 1
+/// required but received 2", "missing new (see --help)" for "new is required", and so on. Messages
+/// that are already ours (the validators above) pass through unchanged.
+std::string plain_cli_error(const CLI::Error& error);
 
 }  // namespace bench_mps::harness

@@ -82,6 +82,9 @@ int run_compare(const CompareArgs& args) {
     for (const char* name : {"comparison.csv", "comparison.md", "comparison.json"})
       if (fs::exists(fs::path(args.out_dir) / name, ec))
         throw UsageError("--out " + args.out_dir + ": already holds a comparison (" + name + "); choose another folder");
+    for (const char* name : {"summary.csv", "meta.json"})
+      if (fs::exists(fs::path(args.out_dir) / name, ec))
+        throw UsageError("--out " + args.out_dir + ": is a results folder (" + name + "); choose another folder");
   }
   const ResultsFolder base = read_results_folder(args.base);
   const ResultsFolder next = read_results_folder(args.next);
@@ -90,7 +93,7 @@ int run_compare(const CompareArgs& args) {
     report.metadata = diff_metadata(base.meta, next.meta);
   } catch (const nlohmann::json::exception& e) {
     throw ResultsError((fs::path(args.base) / "meta.json").string() + " or " + (fs::path(args.next) / "meta.json").string() +
-                       ": a value has the wrong type (" + one_line(e.what()) + ")");
+                       ": " + json_value_problem(e));
   }
   report.comparison = compare_runs(base.summary, next.summary, report.options);
   if (report.comparison.pairs.empty()) {

@@ -67,7 +67,7 @@ Rendered render_results(const fs::path& dir, const fs::path& seeds_file) {
     r.plan = results_plot_plan(data, seeds, gpu_title(folder.meta));
     r.markdown = render_results_report(data, folder.meta, seeds, r.plan, folder_name(dir));
   } catch (const nlohmann::json::exception& e) {
-    throw ResultsError((dir / "meta.json").string() + ": a value has the wrong type (" + one_line(e.what()) + ")");
+    throw ResultsError((dir / "meta.json").string() + ": " + json_value_problem(e));
   }
   return r;
 }
@@ -133,7 +133,9 @@ CLI::App* add_report_command(CLI::App& app, ReportArgs& args) {
   return cmd;
 }
 
-int run_report(const ReportArgs& args) {
+namespace {
+
+int report_folder(const ReportArgs& args) {
   const fs::path dir = args.dir;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) throw ResultsError(dir.string() + ": not a folder");
@@ -185,6 +187,18 @@ int run_report(const ReportArgs& args) {
   std::cout << "report: wrote " << (dir / "report.md").string() << " and " << r.plan.figures.size() << " figures in "
             << (dir / "plots").string() << "\n";
   return kExitOk;
+}
+
+}  // namespace
+
+int run_report(const ReportArgs& args) {
+  try {
+    return report_folder(args);
+  } catch (const nlohmann::json::exception& e) {  // a value of the wrong type deep in a folder's JSON
+    const fs::path dir = args.dir;
+    throw ResultsError((dir / (is_comparison_folder(dir) ? "comparison.json" : "meta.json")).string() + ": " +
+                       json_value_problem(e));
+  }
 }
 
 }  // namespace bench_mps::harness

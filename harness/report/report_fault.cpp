@@ -44,17 +44,29 @@ std::vector<FaultRow> read_fault_rows(const fs::path& file) {
     FaultRunSummary& s = r.summary;
     s.workload = c[1];
     s.mode = c[2];
-    s.procs = static_cast<int>(parse_cell_long(c[3], at + " procs"));
+    // Counts, ratios and times: never negative (parse_cell_* already refuse NaN and inf).
+    const auto count = [&at](const std::string& cell, const char* name) {
+      const long v = cell.empty() ? 0 : parse_cell_long(cell, at + " " + name);
+      if (v < 0) throw ResultsError(at + " " + name + ": " + cell + " is negative");
+      return static_cast<int>(v);
+    };
+    const auto amount = [&at](const std::string& cell, const char* name) {
+      const double v = parse_cell_double(cell, at + " " + name);
+      if (v < 0) throw ResultsError(at + " " + name + ": " + cell + " is negative");
+      return v;
+    };
+    s.procs = count(c[3], "procs");
+    if (s.procs < 1) throw ResultsError(at + " procs: '" + c[3] + "' is not a positive integer");
     s.status = c[4];
     s.reason = c[5];
-    s.victims = c[7].empty() ? 0 : static_cast<int>(parse_cell_long(c[7], at + " victims"));
-    s.survived = c[8].empty() ? 0 : static_cast<int>(parse_cell_long(c[8], at + " victims_survived"));
-    s.slowdown = parse_cell_double(c[9], at + " victim_slowdown");
-    s.post_fault_slowdown = parse_cell_double(c[10], at + " victim_post_fault_slowdown");
+    s.victims = count(c[7], "victims");
+    s.survived = count(c[8], "victims_survived");
+    s.slowdown = amount(c[9], "victim_slowdown");
+    s.post_fault_slowdown = amount(c[10], "victim_post_fault_slowdown");
     s.fault_error = c[11];
-    s.recovery_s = parse_cell_double(c[12], at + " mps_recovery_s");
+    s.recovery_s = amount(c[12], "mps_recovery_s");
     s.server_state = c[14];
-    parse_cell_long(c[15], at + " repeat");
+    count(c[15], "repeat");
     rows.push_back(r);
   }
   return rows;

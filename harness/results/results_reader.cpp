@@ -17,6 +17,15 @@ std::string RunConfig::config_key() const {
   return workload + "|" + params + "|" + mode + "|" + std::to_string(active_thread_pct) + "|" + std::to_string(procs);
 }
 
+std::string json_value_problem(const std::exception& error) {
+  std::string what = error.what();
+  if (what.rfind("[json.exception.", 0) == 0) {
+    const auto end = what.find("] ");
+    if (end != std::string::npos) what = what.substr(end + 2);
+  }
+  return "a value has the wrong type: " + one_line(what);
+}
+
 nlohmann::json read_meta(const fs::path& dir) {
   const fs::path file = dir / "meta.json";
   std::ifstream in(file);

@@ -68,6 +68,10 @@ struct ResultsFolder {
   std::vector<SummaryRecord> summary;
 };
 
+/// A JSON value of the wrong type or shape, in words: "a value has the wrong type: type must be string,
+/// but is number" (nlohmann's "[json.exception.type_error.302]" prefix dropped). The caller names the file.
+std::string json_value_problem(const std::exception& error);
+
 /// meta.json (schema version checked) and summary.csv.
 ResultsFolder read_results_folder(const std::filesystem::path& dir);
 nlohmann::json read_meta(const std::filesystem::path& dir);

@@ -116,7 +116,11 @@ double Cell::real() const {
   return v;
 }
 double Cell::any_real() const { return parse_cell_double(text, at); }
-long Cell::whole() const { return parse_cell_long(text, at); }
+long Cell::whole() const {
+  const long v = parse_cell_long(text, at);
+  if (v < 0) throw ResultsError(at + ": " + text + " is negative");  // every whole-number column is a count or an id
+  return v;
+}
 
 const std::vector<std::string>& config_columns() {
   static const std::vector<std::string> cols = names(config_schema());

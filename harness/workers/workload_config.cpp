@@ -98,7 +98,10 @@ void add_workload_options(CLI::App& app, WorkloadConfig& c) {
       ->check(finite_in(0.0, 0.999999))->group(mlp)->capture_default_str();
   app.add_option("--mlp-dataset", c.mlp.dataset_size, "synthetic samples")
       ->check(whole_in(1, 10000000))->group(mlp)->capture_default_str();
-  app.add_option("--mlp-seed", c.mlp.seed, "seed of data and initial weights")->group(mlp)->capture_default_str();
+  app.add_option("--mlp-seed", c.mlp.seed, "seed of data and initial weights")
+      ->check(whole_in(0, 1000000000000000000LL))
+      ->group(mlp)
+      ->capture_default_str();
   app.add_flag("--mlp-read-loss", c.mlp.read_loss, "copy the loss to the host after every step")->group(mlp);
   app.add_option("--mlp-steps-per-task", c.mlp.steps_per_task, "training steps in one timed task")
       ->check(whole_in(1, 1000000))->group(mlp)->capture_default_str();
