@@ -60,7 +60,7 @@ for step in "$@"; do
       rc=0; : >"$out/gputests.log"
       for t in build/tests/test_gpu_workloads build/tests/test_gpu_sweep build/tests/test_gpu_mechanisms; do
         [ -x "$t" ] || { echo "gputests: $t missing"; rc=1; continue; }
-        timeout 540 "$t" >>"$out/gputests.log" 2>&1 || rc=$?
+        timeout 300 "$t" >>"$out/gputests.log" 2>&1 || rc=$?
       done
       # gtest names each failed or skipped test twice (as it ends, and in the closing list): count the first.
       echo "gputests: rc=$rc $(grep -cE '^\[       OK \]' "$out/gputests.log") OK, $(grep -cE '^\[  FAILED  \] .* \([0-9]+ ms\)$' "$out/gputests.log") failed, $(grep -cE '^\[  SKIPPED \] .* \([0-9]+ ms\)$' "$out/gputests.log") skipped"
