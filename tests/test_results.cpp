@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "harness/mps/compute_mode.hpp"
 #include "harness/plan/sweep_cli.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/results/results_schema.hpp"
@@ -248,6 +249,18 @@ TEST(ResultsWriter, EveryCellLandsInTheColumnOfItsName) {
   EXPECT_EQ(worker.sm_count_seen, 66);
   EXPECT_TRUE(worker.mps_enabled);
   EXPECT_EQ(worker.facts, "k=1");
+}
+
+TEST(Meta, TimeslicePolicyIsReadFromNvidiaSmisListing) {
+  // What `nvidia-smi compute-policy -l` printed on the H100 of 2026-11-25 (driver 580.159.04).
+  const std::string h100 = read_text(source_dir() / "tests" / "fixtures" / "nvidia_smi" / "compute_policy_h100.txt");
+  EXPECT_EQ(harness::parse_timeslice_policy(h100, 0), "Default");
+  EXPECT_EQ(harness::parse_timeslice_policy(h100, 1), std::nullopt) << "no GPU 1 is listed";
+  const std::string two = "|   0   Timeslice       Default       |\n|   1   Timeslice       Long          |\n";
+  EXPECT_EQ(harness::parse_timeslice_policy(two, 1), "Long");
+  EXPECT_EQ(harness::parse_timeslice_policy("No devices were found\n", 0), std::nullopt);
+  EXPECT_EQ(harness::read_timeslice_policy("", 0, "/tmp"), std::nullopt) << "no nvidia-smi: unknown, no throw";
+  EXPECT_EQ(harness::read_timeslice_policy("/bin/false", 0, "/tmp"), std::nullopt) << "nvidia-smi fails: unknown";
 }
 
 TEST(ResultsSchema, ColumnNamesAreUniqueAndEveryReadColumnIsWritten) {

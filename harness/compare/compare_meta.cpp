@@ -38,6 +38,7 @@ const std::vector<std::string>& compared_meta_keys() {
       "gpu.conditions_start.app_sm_clock_mhz",
       "gpu.conditions_start.app_mem_clock_mhz",
       "gpu.conditions_start.ecc_mode",
+      "gpu.conditions_start.timeslice_policy",  // nvidia-smi compute-policy: how long a context keeps its turn
       "gpu.conditions_start.clock_event_reasons",
       "gpu.conditions_end.clock_event_reasons",
       "gpu.conditions_start.temperature_c",

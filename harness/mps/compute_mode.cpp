@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "harness/common/errors.hpp"
@@ -36,6 +37,28 @@ void set_mode(const std::string& smi, const std::string& gpu, const std::string&
 std::string find_nvidia_smi() {
   if (const char* env = std::getenv("BENCH_MPS_NVIDIA_SMI"); env && *env) return env;
   return find_on_path("nvidia-smi");
+}
+
+std::optional<std::string> parse_timeslice_policy(const std::string& listing, int index) {
+  std::istringstream lines(listing);
+  for (std::string line; std::getline(lines, line);) {
+    for (char& c : line)
+      if (c == '|') c = ' ';
+    std::istringstream words(line);
+    std::string gpu, name, value;
+    if (words >> gpu >> name >> value && name == "Timeslice" && gpu == std::to_string(index)) return value;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> read_timeslice_policy(const std::string& nvidia_smi, int index, const fs::path& scratch) {
+  if (nvidia_smi.empty() || index < 0) return std::nullopt;
+  try {
+    const CommandResult r = run_command(nvidia_smi, {"compute-policy", "-l"}, {}, "", 15, scratch);
+    if (r.exit_code == 0) return parse_timeslice_policy(r.output, index);
+  } catch (const std::exception&) {  // could not start, or hung: the policy stays unknown
+  }
+  return std::nullopt;
 }
 
 ExclusiveComputeMode::ExclusiveComputeMode(const std::string& nvidia_smi, const std::string& gpu_id,

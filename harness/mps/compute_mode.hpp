@@ -6,6 +6,7 @@
 #include "harness/mps/wing.hpp"
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,15 @@ namespace bench_mps::harness {
 
 /// Path of the nvidia-smi to use, or empty.
 std::string find_nvidia_smi();
+
+/// The compute time-slice policy of the GPU that nvidia-smi numbers `index` (Default, Short, Medium or
+/// Long), as `nvidia-smi compute-policy -l` lists it: NVML has no getter for it. nullopt where
+/// nvidia-smi is missing, fails, or lists no such GPU. Never throws.
+std::optional<std::string> read_timeslice_policy(const std::string& nvidia_smi, int index,
+                                                 const std::filesystem::path& scratch);
+
+/// The policy from `nvidia-smi compute-policy -l`'s table ("|   0   Timeslice       Default       |").
+std::optional<std::string> parse_timeslice_policy(const std::string& listing, int index);
 
 class ExclusiveComputeMode {
  public:

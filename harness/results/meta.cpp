@@ -95,7 +95,7 @@ nlohmann::json conditions_json(const GpuConditions& c) {
           {"ecc_mode", opt(c.ecc_mode)},
           {"temperature_c", opt(c.temperature_c)},
           {"clock_event_reasons", opt(c.clock_event_reasons)},
-          {"timeslice_policy", nullptr}};  // no NVML query reads it (nvidia-smi compute-policy sets it, as root)
+          {"timeslice_policy", nullptr}};  // no NVML query reads it: the sweep asks nvidia-smi compute-policy -l
 }
 
 nlohmann::json make_meta(const SweepSpec& spec, const std::optional<GpuStaticInfo>& gpu,

@@ -228,7 +228,7 @@ class Sweep {
     meta_["cpus"] = cpus;
     add_device_meta(meta_, spec_, env_);  // --device, --cpus, --external-mps (harness/sweep/gpu_select)
     if (env_.nvml && meta_["gpu"].is_object()) {
-      meta_["gpu"]["conditions_start"] = conditions_json(env_.nvml->conditions());
+      meta_["gpu"]["conditions_start"] = conditions_now();
       const std::string gpm = env_.nvml->gpm_unavailable();
       meta_["gpu"]["gpm"] = gpm.empty() ? "available" : "unavailable: " + gpm;
     }
@@ -551,10 +551,18 @@ class Sweep {
             {"note", "this invocation's runs; wall_s from the end of the preflight to the last run's record"}};
   }
 
+  /// The GPU's conditions for meta.json: NVML's, and the time-slice policy nvidia-smi lists.
+  nlohmann::json conditions_now() const {
+    nlohmann::json c = conditions_json(env_.nvml->conditions());
+    if (const auto policy = read_timeslice_policy(find_nvidia_smi(), env_.gpu ? env_.gpu->index : -1, env_.mps_base))
+      c["timeslice_policy"] = *policy;
+    return c;
+  }
+
   int finish() {
     const int sig = stop_signal().load();
     meta_["finished_utc"] = utc_timestamp();
-    if (env_.nvml && meta_["gpu"].is_object()) meta_["gpu"]["conditions_end"] = conditions_json(env_.nvml->conditions());
+    if (env_.nvml && meta_["gpu"].is_object()) meta_["gpu"]["conditions_end"] = conditions_now();
     meta_["runs_recorded"] = entries_.size();
     meta_["runs_failed"] = failed_;
     meta_["status"] = sig ? "interrupted" : (!env_error_.empty() ? "environment_error" : (failed_ ? "failed" : "complete"));
