@@ -16,10 +16,12 @@
 #include <tuple>
 
 #include "harness/common/format.hpp"
+#include "harness/common/stats.hpp"
 #include "harness/report/report_data.hpp"
 #include "harness/report/report_meta.hpp"
 #include "harness/report/report_plotter.hpp"
 #include "harness/report/report_seeds.hpp"
+#include "harness/results/results_reader.hpp"
 #include "tests/test_support.hpp"
 
 namespace bench_mps::testing {
@@ -335,6 +337,39 @@ TEST(Report, ImpossibleValuesInSummaryAreRefused) {
     EXPECT_NE(out.err.find(c.column), std::string::npos) << out.err;
     EXPECT_NE(out.err.find(c.why), std::string::npos) << out.err;
     EXPECT_FALSE(fs::exists(dir / "report.md")) << c.column << "=" << c.value;
+  }
+}
+
+TEST(Report, MembwTableIsTheBytesTheRunsMovedAgainstThePeakTheWorkersRead) {
+  // The committed H100 membw run (timeslice and mps, N=1,2,4, 3 repeats): the report's GB/s are
+  // derived here again from summary.csv (tasks/s x bytes per task, median over repeats) and runs.csv
+  // (the peak each worker read), so the GPU-only workload's report path is checked without a GPU.
+  const fs::path source = source_dir() / "results" / "2026-11-24-h100-80gb-hbm3-mechanisms" / "membw";
+  TempDir tmp;
+  const fs::path dir = tmp / "membw";
+  fs::create_directories(dir);
+  for (const char* f : {"meta.json", "summary.csv", "runs.csv", "tasks.csv"}) fs::copy_file(source / f, dir / f);
+  ASSERT_EQ(report(dir).exit_code, 0);
+  const std::string table = section(read_text(dir / "report.md"), "## Memory bandwidth (membw)");
+  double peak = NAN;
+  for (const harness::WorkerRecord& w : harness::read_runs(dir / "runs.csv"))
+    if (w.workload == "membw") peak = w.fact("peak_gbps");
+  ASSERT_TRUE(std::isfinite(peak));
+  std::map<std::pair<std::string, int>, std::vector<double>> gbps;
+  for (const auto& row : csv_records(dir / "summary.csv"))
+    gbps[{row.at("mode"), std::stoi(row.at("procs"))}].push_back(
+        std::stod(row.at("throughput_tasks_per_s")) * harness::membw_bytes_per_task("membw", row.at("params")) * 1e-9);
+  ASSERT_EQ(gbps.size(), 6u);
+  for (const auto& [key, values] : gbps) {
+    const std::string prefix = "| " + key.first + " | " + std::to_string(key.second) + " | ";
+    const auto at = table.find(prefix);
+    ASSERT_NE(at, std::string::npos) << prefix << "\n" << table;
+    const std::string line = table.substr(at, table.find('\n', at) - at);
+    const std::vector<std::string> cells = harness::split(line, '|');
+    const double shown = std::stod(cells.at(3)), share = std::stod(cells.at(4));
+    const double expected = harness::median(values);
+    EXPECT_NEAR(shown, expected, 0.0005 * expected) << line;  // four significant digits
+    EXPECT_NEAR(share, expected / peak, 0.005) << line;
   }
 }
 

@@ -1,6 +1,7 @@
 // Statistics, planning, the worker protocol and run reduction, on synthetic inputs.
 #include <gtest/gtest.h>
 
+#include <CLI/CLI.hpp>
 #include <cmath>
 
 #include "harness/common/stats.hpp"
@@ -9,6 +10,7 @@
 #include "harness/results/run_record.hpp"
 #include "harness/sweep/run_reduction.hpp"
 #include "harness/workers/worker_protocol.hpp"
+#include "harness/workers/workload_config.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -93,6 +95,70 @@ TEST(Plan, ConsecutiveRepeatsShareAWorkerSetAndModesInterleaveByGroup) {
   EXPECT_EQ(expected, 5 * 2 * 2 * 2);
   spec.rounds = 5;
   EXPECT_EQ(plan_sweep(spec).size(), 2u);  // one group: timeslice, mps
+}
+
+TEST(WorkloadArgs, EveryWorkloadsParametersReachTheWorkerAsRecorded) {
+  // The harness records workload_params_string in runs.csv and passes workload_worker_args to
+  // bench_worker, which parses them with the same add_workload_options: what a worker runs must be
+  // what the row says, for the GPU-only workloads too (CI has no GPU to run them).
+  WorkloadConfig asked;
+  asked.spin.blocks = 8;
+  asked.spin.launch_us = 50;
+  asked.mlp.layers = {784, 256, 10};
+  asked.mlp.seed = 7;
+  asked.mlp.dataset_size = 2048;
+  asked.membw.mib = 64;
+  asked.membw.iters = 5;
+  asked.membw.blocks = 264;
+  asked.filler.target_pct = 30;
+  asked.filler.kernel_us = 500;
+  asked.filler.blocks = 66;
+  asked.filler.yield = true;
+  asked.filler.yield_ms = 250;
+  asked.infer.rate_per_s = 100;
+  asked.infer.batch = 8;
+  for (const std::string workload : {"spin", "mlp", "membw", "filler", "mlp-infer"}) {
+    const std::vector<std::string> args = workload_worker_args(workload, asked);
+    CLI::App app;
+    std::string parsed_name;
+    WorkloadConfig parsed;
+    app.add_option("--workload", parsed_name);
+    add_workload_options(app, parsed);
+    std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes a vector back to front
+    ASSERT_NO_THROW(app.parse(reversed)) << workload;
+    EXPECT_EQ(parsed_name, workload);
+    EXPECT_EQ(workload_params_string(workload, parsed), workload_params_string(workload, asked)) << workload;
+  }
+  const std::string filler = workload_params_string("filler", asked);
+  for (const char* item : {"target_pct=30;", "kernel_us=500;", "blocks=66;", "yield=1;", "yield_ms=250"})
+    EXPECT_NE(filler.find(item), std::string::npos) << item << " in " << filler;
+  EXPECT_EQ(workload_params_string("membw", asked).rfind("mib=64;iters=5;blocks=264;", 0), 0u);
+  const std::string infer = workload_params_string("mlp-infer", asked);
+  for (const char* item : {"layers=784-256-10;", "batch=8;", "rate=100;", "seed=7;"})
+    EXPECT_NE(infer.find(item), std::string::npos) << item << " in " << infer;
+}
+
+TEST(Plan, GreenModeRunsItsInstancesInOneProcessWithTheSmSplitAsked) {
+  const std::vector<Mode> modes = parse_modes("green,green:64");
+  ASSERT_EQ(modes.size(), 2u);
+  EXPECT_EQ(modes[0].kind, ModeKind::green);
+  EXPECT_EQ(modes[0].green_sms, 0) << "an equal share";
+  EXPECT_EQ(modes[1].name, "green:64");
+  EXPECT_EQ(modes[1].green_sms, 64);
+  for (const Mode& m : modes) {
+    EXPECT_TRUE(m.in_process()) << m.name;
+    EXPECT_FALSE(m.mps) << m.name;
+  }
+  SweepSpec spec;
+  spec.procs = {1, 2};
+  spec.modes = modes;
+  spec.workloads = {"spin"};
+  spec.repeats = 1;
+  std::vector<std::string> ids;
+  for (const auto& b : plan_sweep(spec))
+    for (const auto& r : b.runs()) ids.push_back(r.run_id());
+  EXPECT_EQ(ids, (std::vector<std::string>{"r1-green-spin-n1", "r1-green-spin-n2", "r1-green:64-spin-n1",
+                                           "r1-green:64-spin-n2"}));
 }
 
 TEST(Protocol, RoundTrip) {
