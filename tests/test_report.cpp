@@ -294,16 +294,7 @@ TEST(Report, CpuOnlyRunWithOwnSeedsFile) {
 
 /// `file` with the cell of `column` (by header name) in data row `row` (1 = the first) set to `value`.
 void set_csv_cell(const fs::path& file, std::size_t row, const std::string& column, const std::string& value) {
-  const auto split_row = [](const std::string& line) {
-    std::vector<std::string> cells;
-    for (std::size_t at = 0;;) {
-      const auto comma = line.find(',', at);
-      cells.push_back(line.substr(at, comma - at));
-      if (comma == std::string::npos) break;
-      at = comma + 1;
-    }
-    return cells;
-  };
+  const auto split_row = [](const std::string& line) { return harness::split(line, ','); };
   std::vector<std::string> lines = read_lines(file);
   const std::vector<std::string> header = split_row(lines.at(0));
   const auto col = static_cast<std::size_t>(std::find(header.begin(), header.end(), column) - header.begin());

@@ -16,6 +16,7 @@
 #include "harness/report/report_meta.hpp"
 #include "harness/results/fault_rows.hpp"
 #include "harness/results/results_reader.hpp"
+#include "harness/results/results_schema.hpp"
 
 namespace fs = std::filesystem;
 
@@ -44,16 +45,14 @@ std::vector<FaultRow> read_fault_rows(const fs::path& file) {
     FaultRunSummary& s = r.summary;
     s.workload = c[1];
     s.mode = c[2];
-    // Counts, ratios and times: never negative (parse_cell_* already refuse NaN and inf).
-    const auto count = [&at](const std::string& cell, const char* name) {
-      const long v = cell.empty() ? 0 : parse_cell_long(cell, at + " " + name);
-      if (v < 0) throw ResultsError(at + " " + name + ": " + cell + " is negative");
-      return static_cast<int>(v);
+    // Counts, ratios and times, read as the schema reads them (never negative, NaN and inf refused).
+    const auto count = [&at](const std::string& text, const char* name) {
+      const std::string where = at + " " + name;
+      return text.empty() ? 0 : static_cast<int>(Cell{text, where}.whole());
     };
-    const auto amount = [&at](const std::string& cell, const char* name) {
-      const double v = parse_cell_double(cell, at + " " + name);
-      if (v < 0) throw ResultsError(at + " " + name + ": " + cell + " is negative");
-      return v;
+    const auto amount = [&at](const std::string& text, const char* name) {
+      const std::string where = at + " " + name;
+      return Cell{text, where}.real();
     };
     s.procs = count(c[3], "procs");
     if (s.procs < 1) throw ResultsError(at + " procs: '" + c[3] + "' is not a positive integer");

@@ -37,7 +37,7 @@ struct Cell {
   const std::string& at;  ///< "FILE line L COLUMN"
   double real() const;    ///< a number >= 0, or NaN when empty (every metric is a count, time, rate or fraction)
   double any_real() const;  ///< a number, any sign (times relative to GO); NaN when empty
-  long whole() const;     ///< an integer (throws when empty)
+  long whole() const;     ///< an integer >= 0 (throws when empty): every whole-number column is a count or an id
 };
 
 /// A column: `write` makes the cell from what the writer holds (In); `read`, where set, stores the
