@@ -102,7 +102,12 @@ class FillerWorkload final : public Workload {
             {"kernel_ms", shortest_s_ * 1e3},
             {"kernel_stretch", kernels_ ? stretch_sum_ / static_cast<double>(kernels_) : 0.0},
             {"yields", static_cast<double>(yields_)},
-            {"blocks", static_cast<double>(blocks_)}};
+            {"blocks", static_cast<double>(blocks_)},
+            // The regime's facts as kernels/step_timer.cuh names them (a kernel is one synchronising step).
+            {"burst_ms", kernels_ ? busy_s_ * 1e3 / static_cast<double>(kernels_) : 0.0},
+            {"bursts_timed", static_cast<double>(kernels_)},
+            {"sync_steps", static_cast<double>(kernels_)},
+            {"gpu_busy_share", elapsed > 0 ? busy_s_ / elapsed : 0.0}};
   }
 
  private:

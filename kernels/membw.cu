@@ -6,6 +6,7 @@
 #include "kernels/cuda_check.hpp"
 #include "kernels/cuda_handles.cuh"
 #include "kernels/device_buffer.cuh"
+#include "kernels/step_timer.cuh"
 
 namespace bench_mps::kernels {
 namespace {
@@ -57,6 +58,7 @@ class MembwWorkload final : public Workload {
       stream_ = stream_owner_.get();
     }
     done_ = make_event_without_timing();
+    steps_.create();
     for (auto* buffer : {&a_, &b_, &c_}) *buffer = DeviceBuffer<float4>(n4_);
     fill(a_, 0.0f);
     fill(b_, 1.0f);
@@ -69,12 +71,14 @@ class MembwWorkload final : public Workload {
     timed_ = true;
     timed_s_ = 0;
     timed_tasks_ = 0;
+    steps_.reset();
   }
 
   void run_task() override {
     const auto t0 = std::chrono::steady_clock::now();
     enqueue();
     BENCH_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    steps_.finished();
     if (timed_) {
       timed_s_ += seconds_since(t0);
       ++timed_tasks_;
@@ -86,7 +90,11 @@ class MembwWorkload final : public Workload {
     enqueue();
     BENCH_CUDA_CHECK(cudaEventRecord(done_.get(), stream_));
   }
-  bool poll_task() override { return event_done(done_.get()); }
+  bool poll_task() override {
+    if (!event_done(done_.get())) return false;
+    steps_.finished();
+    return true;
+  }
 
   std::size_t device_bytes() const override { return a_.bytes() + b_.bytes() + c_.bytes(); }
 
@@ -99,6 +107,7 @@ class MembwWorkload final : public Workload {
       f.emplace_back("achieved_gbps", gbps);
       f.emplace_back("share_of_peak", gbps / (peak_ * 1e-9));
     }
+    steps_.add_facts(f);
     return f;
   }
 
@@ -108,17 +117,21 @@ class MembwWorkload final : public Workload {
     BENCH_CUDA_CHECK_LAUNCH(fill_kernel);
   }
 
+  /// One task: `iters` triads, one synchronising step.
   void enqueue() {
+    steps_.begin(stream_);
     for (int i = 0; i < params_.iters; ++i) {
       triad_kernel<<<blocks_, params_.threads, 0, stream_>>>(a_.get(), b_.get(), c_.get(), 3.0f, n4_);
       BENCH_CUDA_CHECK_LAUNCH(triad_kernel);
     }
+    steps_.end(stream_);
   }
 
   MembwParams params_;
   CudaStream stream_owner_;
   cudaStream_t stream_ = nullptr;
   CudaEvent done_;
+  StepTimer steps_;  // the burst: GPU time of each task
   DeviceBuffer<float4> a_, b_, c_;
   std::size_t n4_ = 0;
   int blocks_ = 0;

@@ -18,6 +18,7 @@
 #include "kernels/mlp_kernels.cuh"
 #include "kernels/spin.hpp"
 #include "kernels/spin_kernel.cuh"
+#include "kernels/step_timer.cuh"
 
 namespace bench_mps::kernels {
 
@@ -75,6 +76,7 @@ struct MlpTrainer::Impl {
   PinnedBuffer<int> staging_y;                   // batch
   std::int64_t host_ns = 0, step_ns = 0;         // time on the host / in whole steps, every step
   long long extra_cycles = 0;                    // the extra busy kernel of every step (extra_us)
+  StepTimer step_timer{16};                      // the burst: GPU time of every 16th step
 
   explicit Impl(const MlpParams& p) : params(p) {}
 
@@ -116,6 +118,7 @@ struct MlpTrainer::Impl {
       stream = stream_owner.get();
     }
     step_done = make_event_without_timing();
+    step_timer.create();
     cublas_owner = make_cublas();
     cublas = cublas_owner.get();
     BENCH_CUBLAS_CHECK(kernels::cublas().set_stream(cublas, stream));  // (resets the workspace: set it after)
@@ -198,12 +201,16 @@ struct MlpTrainer::Impl {
     const std::int64_t t0 = now_ns();
     assemble_batch_on_host();
     const std::int64_t t1 = now_ns();
+    step_timer.begin(stream);
     BENCH_CUDA_CHECK(cudaMemcpyAsync(batch_x.get(), staging_x.get(), batch_x.bytes(), cudaMemcpyHostToDevice, stream));
     BENCH_CUDA_CHECK(cudaMemcpyAsync(batch_y.get(), staging_y.get(), batch_y.bytes(), cudaMemcpyHostToDevice, stream));
     forward_backward();
     launch_sgd_momentum(params_dev.get(), velocity.get(), grads.get(), layout.total,
                         params.learning_rate, params.momentum, stream);
-    const float l = copy_loss();  // waits for the step, as loss.item() does
+    enqueue_loss_copy();
+    step_timer.end(stream);
+    const float l = wait_for_loss();  // waits for the step, as loss.item() does
+    step_timer.finished();
     host_ns += t1 - t0;
     step_ns += now_ns() - t0;
     return l;
@@ -305,7 +312,13 @@ struct MlpTrainer::Impl {
   }
 
   float copy_loss() {
+    enqueue_loss_copy();
+    return wait_for_loss();
+  }
+  void enqueue_loss_copy() {
     BENCH_CUDA_CHECK(cudaMemcpyAsync(loss_host.get(), loss.get(), sizeof(float), cudaMemcpyDeviceToHost, stream));
+  }
+  float wait_for_loss() {
     BENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
     return loss_host[0];
   }
@@ -331,21 +344,30 @@ float MlpTrainer::step() {
     ++m.step_count;
     return m.host_fed_step();
   }
+  m.step_timer.begin(m.stream);
   m.launch_step();
-  if (m.params.read_loss) return m.copy_loss();
+  if (m.params.read_loss) m.enqueue_loss_copy();
+  m.step_timer.end(m.stream);
   BENCH_CUDA_CHECK(cudaStreamSynchronize(m.stream));
-  return std::numeric_limits<float>::quiet_NaN();
+  m.step_timer.finished();
+  return m.params.read_loss ? m.loss_host[0] : std::numeric_limits<float>::quiet_NaN();
 }
 
 void MlpTrainer::start_step() {
   Impl& m = *impl_;
   if (m.seed001() || m.params.read_loss)
     throw std::logic_error("mlp: only the gpu-bound profile without --mlp-read-loss runs asynchronously");
+  m.step_timer.begin(m.stream);
   m.launch_step();
+  m.step_timer.end(m.stream);
   BENCH_CUDA_CHECK(cudaEventRecord(m.step_done.get(), m.stream));
 }
 
-bool MlpTrainer::step_finished() const { return event_done(impl_->step_done.get()); }
+bool MlpTrainer::step_finished() const {
+  if (!event_done(impl_->step_done.get())) return false;
+  impl_->step_timer.finished();
+  return true;
+}
 
 void MlpTrainer::prepare_inference() {
   Impl& m = *impl_;
@@ -355,11 +377,14 @@ void MlpTrainer::prepare_inference() {
 
 void MlpTrainer::infer() {
   Impl& m = *impl_;
+  m.step_timer.begin(m.stream);
   if (m.forward_graph)
     BENCH_CUDA_CHECK(cudaGraphLaunch(m.forward_graph.get(), m.stream));
   else
     m.enqueue_forward();
+  m.step_timer.end(m.stream);
   BENCH_CUDA_CHECK(cudaStreamSynchronize(m.stream));
+  m.step_timer.finished();
 }
 
 float MlpTrainer::compute_gradients(int batch_index) {
@@ -382,6 +407,8 @@ double MlpTrainer::host_share() const {
                             : std::numeric_limits<double>::quiet_NaN();
 }
 void* MlpTrainer::native_stream() const { return impl_->stream; }
+void MlpTrainer::reset_step_timer() { impl_->step_timer.reset(); }
+void MlpTrainer::add_step_facts(WorkloadFacts& facts) const { impl_->step_timer.add_facts(facts); }
 
 std::size_t MlpTrainer::device_bytes() const {
   const Impl& m = *impl_;
@@ -400,6 +427,8 @@ class MlpWorkload final : public Workload {
   explicit MlpWorkload(const MlpParams& params)
       : trainer_(std::make_unique<MlpTrainer>(params)), steps_per_task_(params.steps_per_task),
         seed001_(params.profile == MlpProfile::seed001), read_loss_(params.read_loss) {}
+
+  void begin_timed() override { trainer_->reset_step_timer(); }
 
   void setup() override {
     trainer_->setup();
@@ -445,6 +474,7 @@ class MlpWorkload final : public Workload {
                     {"loss_first", first_loss_},
                     {"loss_last", trainer_->last_loss()}};
     if (!std::isnan(trainer_->host_share())) f.emplace_back("host_share", trainer_->host_share());
+    trainer_->add_step_facts(f);
     return f;
   }
 

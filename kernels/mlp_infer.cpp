@@ -42,6 +42,7 @@ class MlpInferWorkload final : public Workload {
     t0_ns_ = now_ns();
     next_ = 0;
     late_ = 0;
+    trainer_.reset_step_timer();
   }
 
   void run_task() override {
@@ -68,9 +69,11 @@ class MlpInferWorkload final : public Workload {
   std::size_t device_bytes() const override { return trainer_.device_bytes(); }
 
   WorkloadFacts facts() const override {
-    return {{"rate_per_s", infer_.rate_per_s},
-            {"batch", static_cast<double>(infer_.batch)},
-            {"queued_requests", static_cast<double>(late_)}};
+    WorkloadFacts f{{"rate_per_s", infer_.rate_per_s},
+                    {"batch", static_cast<double>(infer_.batch)},
+                    {"queued_requests", static_cast<double>(late_)}};
+    trainer_.add_step_facts(f);
+    return f;
   }
 
  private:

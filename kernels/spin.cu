@@ -6,6 +6,7 @@
 #include "kernels/cuda_check.hpp"
 #include "kernels/cuda_handles.cuh"
 #include "kernels/spin_kernel.cuh"
+#include "kernels/step_timer.cuh"
 
 namespace bench_mps::kernels {
 
@@ -41,11 +42,15 @@ class SpinWorkload final : public Workload {
       stream_ = stream_owner_.get();
     }
     done_ = make_event_without_timing();
+    steps_.create();
   }
+
+  void begin_timed() override { steps_.reset(); }
 
   void run_task() override {
     enqueue();
     BENCH_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    steps_.finished();
   }
 
   bool supports_async() const override { return true; }
@@ -53,23 +58,34 @@ class SpinWorkload final : public Workload {
     enqueue();
     BENCH_CUDA_CHECK(cudaEventRecord(done_.get(), stream_));
   }
-  bool poll_task() override { return event_done(done_.get()); }
+  bool poll_task() override {
+    if (!event_done(done_.get())) return false;
+    steps_.finished();
+    return true;
+  }
 
   std::size_t device_bytes() const override { return 0; }
 
   WorkloadFacts facts() const override {
-    return {{"clock_khz", clock_khz_}, {"cycles_per_launch", static_cast<double>(cycles_)}};
+    WorkloadFacts f{{"clock_khz", clock_khz_}, {"cycles_per_launch", static_cast<double>(cycles_)},
+                    {"blocks", static_cast<double>(params_.blocks)}};
+    steps_.add_facts(f);
+    return f;
   }
 
  private:
+  /// One task: `launches` kernels back to back, one synchronising step.
   void enqueue() {
+    steps_.begin(stream_);
     for (int i = 0; i < params_.launches; ++i) launch_spin(cycles_, params_.blocks, params_.threads, stream_);
+    steps_.end(stream_);
   }
 
   SpinParams params_;
   CudaStream stream_owner_;
   cudaStream_t stream_ = nullptr;  // stream_owner_'s, or the one it was placed on
   CudaEvent done_;                 // the end of the task started by start_task()
+  StepTimer steps_;                // the burst: GPU time of each task
   int clock_khz_ = 0;
   long long cycles_ = 0;
 };

@@ -36,6 +36,9 @@ class Workload {
   /// than the worker's loop around run_task() can (exec: the command's start and exit; mlp-infer:
   /// the request's arrival and its completion); {0, 0} if not.
   virtual std::pair<std::int64_t, std::int64_t> last_task_span() const { return {0, 0}; }
+  /// Where one task is several spans of its own (the X-ray's busy probe: each interval its context
+  /// ran), those spans (CLOCK_MONOTONIC ns), each reported as a task of its own; empty if not.
+  virtual std::vector<std::pair<std::int64_t, std::int64_t>> last_task_spans() const { return {}; }
   /// Facts worth recording once the run ends.
   virtual WorkloadFacts facts() const { return {}; }
 

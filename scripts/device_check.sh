@@ -13,8 +13,8 @@
 #   fault       bench_mps --scenario fault --procs 4 -> OUT_DIR/fault
 #   exec        the PyTorch reference client (scripts/examples/mnist_train.py) through exec, N=1,5,10,
 #               time-sliced and MPS -> OUT_DIR/exec, and alone for 3 epochs -> OUT_DIR/util-exec
-#   seed001     mlp --mlp-profile seed001, N=1,5,10, time-sliced and MPS, 5 repeats -> OUT_DIR/seed001,
-#               and alone for 10 epochs -> OUT_DIR/util-seed001
+#   seed001     mlp --mlp-profile seed001 (the seed's point), N=1,5,10, time-sliced and MPS, 3 repeats
+#               (REPEATS=k for more) -> OUT_DIR/seed001
 #   dutycycle[:POINT,...]  scripts/duty_cycle.sh (those points, or all) -> OUT_DIR/dutycycle
 #   calibrate   seed001 alone at several host works per step (UTIL_ONLY=1) -> OUT_DIR/dutycycle
 #   rounds5, rounds1, fresh, spin103, mlp105
@@ -28,6 +28,11 @@
 #   memlimit    a membw client over its MPS pinned memory limit (expect status mps_mem_limit) -> OUT_DIR/memlimit
 #   interference  mlp-infer beside 3 fillers at 60%, timeslice, mps, mps+prio, mps:auto -> OUT_DIR/interference
 #   pergpu      --device 0 (the GPU by its UUID, its own daemon) and --gpus all, spin N=1,2 -> OUT_DIR/device0, gpus
+#   xray        bench_mps --scenario xray (N=1,2,4,10, time-sliced and MPS, 2 repeats) -> OUT_DIR/xray
+#   regimes     bench_mps --scenario regimes (the X-ray, then the 5 x 5 grid at N=1,4,10) -> OUT_DIR/regimes;
+#               regimes:quick a 3 x 2 grid at N=10, one repeat
+#   calib001    mlp's seed001 loop alone with deeper and wider stacks of small layers, no host work: the
+#               burst and busy share each gives -> OUT_DIR/calib001/<layers>
 # Full logs go to OUT_DIR/*.log; the result folders are packed into OUT_DIR/results.tar.gz. It never
 # changes the GPU's settings and checks that no MPS daemon is left after every step.
 set -uo pipefail
@@ -148,12 +153,12 @@ for step in "$@"; do
       echo "exec: rc=$?"; sed -n '/^workload/,/^$/p' "$out/exec.log"
       grep -ho "mps_proof=[a-z_]*" "$out/runs/exec/runs.csv" | sort | uniq -c ;;
     seed001)
-      "$bench" --workloads mlp --mlp-profile seed001 --procs 1 --modes timeslice --repeats 1 --tasks 10 \
-        --out "$out/runs/util-seed001" >"$out/util-seed001.log" 2>&1
-      echo "seed001 (alone, 10 epochs): rc=$? gpu_util_mean=$(python3 scripts/show_columns.py "$out/runs/util-seed001/summary.csv" gpu_util_mean)"
-      "$bench" --workloads mlp --mlp-profile seed001 --procs 1,5,10 --modes timeslice,mps --repeats 5 \
+      # The seed's point (docs/SEED001.md), its basis: N copies' completion against one copy alone.
+      "$bench" --workloads mlp --mlp-profile seed001 --procs 1,5,10 --modes timeslice,mps --repeats "${REPEATS:-3}" \
         --out "$out/runs/seed001" >"$out/seed001.log" 2>&1
-      echo "seed001: rc=$?"; sed -n '/^workload/,/^$/p' "$out/seed001.log" ;;
+      echo "seed001: rc=$?"; sed -n '/^workload/,/^$/p' "$out/seed001.log"
+      python3 scripts/show_columns.py "$out/runs/seed001/summary.csv" run_id makespan_s burst_ms gpu_busy_share gpu_util_mean \
+        gpm_sm_util --where procs=1 | sed 's/^/  /' ;;
     dutycycle)
       scripts/duty_cycle.sh "$out/runs/dutycycle" ;;
     dutycycle:*)
@@ -162,6 +167,26 @@ for step in "$@"; do
     calibrate)
       UTIL_ONLY=1 scripts/duty_cycle.sh "$out/runs/dutycycle" seed001:0 seed001:25 seed001:50 seed001:75 \
         seed001:100 seed001:150 seed001:200 seed001:300 ;;
+    xray)
+      "$bench" --scenario xray --out "$out/runs/xray" >"$out/xray.log" 2>&1
+      echo "xray: rc=$?"; sed -n '/^time-slice X-ray/,/^$/p' "$out/xray.log"
+      python3 scripts/show_columns.py "$out/runs/xray/runs.csv" run_id worker facts --where repeat=1 | grep -E "n4-xray_busy|n1-xray_turns" \
+        | head -6 | sed 's/^/  /' ;;
+    regimes|regimes:*)
+      extra=()
+      [ "$step" = "regimes:quick" ] && extra=(--procs 10 --regime-bursts-ms 0.1,1,10 --regime-duties 25,75 --repeats 1)
+      "$bench" --scenario regimes "${extra[@]}" --out "$out/runs/regimes" >"$out/regimes.log" 2>&1
+      echo "regimes: rc=$?"; sed -n '/^time-slice X-ray/,$p' "$out/regimes.log" ;;
+    calib001)
+      # seed001's step with deeper or wider stacks of small layers, alone, no host work: the burst each gives.
+      stack() { printf '784,'; printf "$1,%.0s" $(seq "$2"); printf '10'; }  # 784, then W x D hidden layers, then 10
+      for wd in 512x2 512x48 512x72 1024x16 1024x32; do
+        "$bench" --workloads mlp --mlp-profile seed001 --mlp-layers "$(stack "${wd%x*}" "${wd#*x}")" --mlp-host-us 0 \
+          --mlp-steps-per-task 200 --procs 1 --modes timeslice --repeats 1 --tasks 2 --out "$out/runs/calib001/$wd" \
+          >"$out/calib001-$wd.log" 2>&1
+        echo "calib001 $wd: rc=$? $(python3 scripts/show_columns.py "$out/runs/calib001/$wd/summary.csv" task_mean_ms \
+          burst_ms gpu_busy_share gpu_util_mean | tr '\n' ' ')"
+      done ;;
     *) echo "unknown step $step" ;;
   esac
   echo "  [$step took $(( $(date +%s) - t0 )) s]"

@@ -118,5 +118,38 @@ TEST_F(GpuMechanisms, InterferenceRunsAndTimeSlicingHurtsTheForeground) {
   EXPECT_GT(limited.bg_throughput_kept, 0);
 }
 
+// The X-ray on the GPU: two contexts that always have work take turns in slices time-sliced, each
+// running about half the time, and a short step beside them waits for the other's slice; under MPS
+// both run all the time and nothing waits.
+TEST_F(GpuMechanisms, XrayTimeSlicesTwoBusyContextsAndNotUnderMps) {
+  need_mps();
+  const auto rows = sweep({"--scenario", "xray", "--procs", "2", "--xray-busy-ms", "200"});
+  const auto& ts = rows.at("r1-timeslice-xray-n2-xray_busy");
+  const auto& mps = rows.at("r1-mps-xray-n2-xray_busy");
+  ASSERT_EQ(ts.status, "ok") << ts.reason;
+  ASSERT_EQ(mps.status, "ok") << mps.reason;
+  EXPECT_GT(ts.xray_slice_ms, 0.1);
+  EXPECT_NEAR(ts.xray_on_share, 0.5, 0.1);
+  EXPECT_GT(mps.xray_on_share, 0.9);
+  EXPECT_TRUE(std::isnan(mps.xray_slice_ms)) << "no slices under MPS";
+  EXPECT_GT(rows.at("r1-timeslice-xray-n2-xray_wait").xray_wait_ms, 0.5 * ts.xray_slice_ms);
+  EXPECT_LT(rows.at("r1-mps-xray-n2-xray_wait").xray_wait_ms, 0.1);
+}
+
+// One regime point end to end: short bursts at a high duty cycle cost time-sliced far more than MPS.
+TEST_F(GpuMechanisms, RegimePointOfShortBurstsCostsTimeSlicingMoreThanMps) {
+  need_mps();
+  const auto rows = sweep({"--scenario", "regimes", "--procs", "4", "--regime-bursts-ms", "0.1", "--regime-duties", "75",
+                           "--xray-busy-ms", "100"});
+  const auto& ts = rows.at("r1-timeslice-duty-n4-regime-b0.1ms-d75");
+  const auto& mps = rows.at("r1-mps-duty-n4-regime-b0.1ms-d75");
+  ASSERT_EQ(ts.status, "ok") << ts.reason;
+  ASSERT_EQ(mps.status, "ok") << mps.reason;
+  EXPECT_GT(ts.slowdown_vs_alone, 2.0);
+  EXPECT_LT(mps.slowdown_vs_alone, 1.3);
+  EXPECT_NEAR(ts.burst_alone_ms, 0.1, 0.03);
+  EXPECT_NEAR(ts.duty_alone, 0.75, 0.1);
+}
+
 }  // namespace
 }  // namespace bench_mps::testing

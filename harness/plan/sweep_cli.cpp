@@ -183,6 +183,24 @@ void check_modes_fit_workloads(const SweepSpec& spec) {
   }
 }
 
+/// --scenario xray and regimes: their own workloads, process modes, 2 repeats unless given, the grid.
+void finalize_regime_options(SweepSpec& spec, const SweepCliValues& raw, bool workloads_given) {
+  const bool regimes = spec.scenario == "regimes", xray = spec.scenario == "xray";
+  if (!regimes && (!raw.regime_bursts.empty() || !raw.regime_duties.empty()))
+    throw UsageError(std::string(raw.regime_bursts.empty() ? "--regime-duties" : "--regime-bursts-ms") +
+                     ": the grid belongs to --scenario regimes");
+  if (!regimes && !xray) return;
+  if (workloads_given)
+    throw UsageError("--workloads: --scenario " + spec.scenario + " runs its own probes" +
+                     (regimes ? " and the duty workload; place your workloads on the map with `bench_mps report DIR --place FOLDER`" : ""));
+  for (const Mode& m : spec.modes)
+    if (m.in_process()) throw UsageError("--modes " + m.name + ": --scenario " + spec.scenario + " measures processes (timeslice, mps)");
+  if (!raw.repeats_option || raw.repeats_option->count() == 0) spec.repeats = 2;
+  if (xray && (!raw.procs_option || raw.procs_option->count() == 0)) spec.procs = {1, 2, 4, 10};
+  if (!raw.regime_bursts.empty()) spec.regime_bursts_ms = parse_number_list(raw.regime_bursts, 0.001, 10000, "--regime-bursts-ms");
+  if (!raw.regime_duties.empty()) spec.regime_duties_pct = parse_number_list(raw.regime_duties, 0.1, 100, "--regime-duties");
+}
+
 }  // namespace
 
 std::vector<Mode> parse_modes(const std::string& text) {
@@ -194,6 +212,25 @@ std::vector<Mode> parse_modes(const std::string& text) {
     modes.push_back(m);
   }
   return modes;
+}
+
+std::vector<double> parse_number_list(const std::string& text, double lo, double hi, const std::string& what) {
+  std::vector<double> out;
+  for (const std::string& item : list_items(text, what)) {
+    std::size_t used = 0;
+    double v = 0;
+    try {
+      v = std::stod(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != item.size() || !std::isfinite(v)) throw UsageError(what + ": '" + item + "' is not a number");
+    if (v < lo || v > hi) throw UsageError(what + ": " + item + " is outside " + fmt_num(lo) + ".." + fmt_num(hi));
+    if (std::find(out.begin(), out.end(), v) != out.end()) throw UsageError(what + ": " + item + " is listed twice");
+    out.push_back(v);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 std::vector<std::string> parse_workloads(const std::string& text) {
@@ -211,8 +248,9 @@ std::vector<std::string> parse_workloads(const std::string& text) {
 
 void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
   const std::string sweep = "sweep";
-  app.add_option("--procs", raw.procs, "numbers of worker processes sharing the GPU, e.g. 1,4,10")
-      ->group(sweep)->capture_default_str();
+  raw.procs_option = app.add_option("--procs", raw.procs,
+                                    "numbers of worker processes sharing the GPU, e.g. 1,4,10 (1,2,4,10 for --scenario xray)")
+                         ->group(sweep)->capture_default_str();
   app.add_option("--modes", raw.modes,
                  "timeslice; mps, mps:<percent>, mps:auto (100/N each), mps:<p0>/<p1>/... (per client), with "
                  "+prio (client 0 first), +prio=<p0>/..., +mem=<size>/... (pinned memory limit per client); "
@@ -222,8 +260,9 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
       app.add_option("--workloads", raw.workloads,
                      "spin, mlp, membw, filler, mlp-infer, exec (your --command) (default spin,mlp; spin for "
                      "--scenario fault)")->group(sweep);
-  app.add_option("--repeats", spec.repeats, "repeats of every configuration (see README: why 5)")
-      ->check(whole_in(1, 1000))->group(sweep)->capture_default_str();
+  raw.repeats_option = app.add_option("--repeats", spec.repeats,
+                                      "repeats of every configuration (see README: why 5; 2 for --scenario xray and regimes)")
+                           ->check(whole_in(1, 1000))->group(sweep)->capture_default_str();
   app.add_option("--rounds", spec.rounds,
                  "repeats one set of worker processes runs, one start barrier each (default: half the repeats, "
                  "rounded up; 1 for exec, mlp's seed001 profile and the fault scenario)")
@@ -241,8 +280,15 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
       ->group(sweep)->excludes(out);
   app.add_option("--scenario", spec.scenario,
                  "sweep; fault: N-1 victims beside one worker that faults; interference: one --foreground job "
-                 "beside N-1 --background jobs")
-      ->check(CLI::IsMember({"sweep", "fault", "interference"}))->group(sweep)->capture_default_str();
+                 "beside N-1 --background jobs; xray: the time-slice X-ray (slice length, switch cost, wait per "
+                 "step at each N); regimes: the X-ray, then the regime map (a grid of burst x duty cycle)")
+      ->check(CLI::IsMember({"sweep", "fault", "interference", "xray", "regimes"}))->group(sweep)->capture_default_str();
+  app.add_option("--regime-bursts-ms", raw.regime_bursts,
+                 "regimes: the grid's bursts, ms of GPU work per synchronising step (default 0.1,0.3,1,3,10)")
+      ->group(sweep);
+  app.add_option("--regime-duties", raw.regime_duties,
+                 "regimes: the grid's duty cycles alone, percent of a step on the GPU (default 5,25,50,75,95)")
+      ->group(sweep);
   app.add_option("--foreground", spec.foreground,
                  "interference: the job whose latency or throughput is protected (mlp-infer, mlp, spin, membw, exec)")
       ->group(sweep)->capture_default_str();
@@ -263,6 +309,9 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
       ->check(finite_in(0.0, 600.0))->group(limits)->capture_default_str();
   app.add_flag("!--no-pin", spec.pin_cpus, "do not pin each worker to its own CPU core")->group(limits);
   app.add_option("--worker", spec.worker_exe, "worker executable (default: bench_worker beside bench_mps)")->group("");
+  app.add_flag("--cpu-stand-in", spec.cpu_stand_in,
+               "the regime workloads (duty, xray) as CPU stand-ins: try --scenario xray/regimes without a GPU")
+      ->group("");
 
   add_workload_options(app, spec.params);
   add_device_options(app, spec, raw.device);
@@ -285,9 +334,17 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
       throw UsageError("--foreground/--background: one --command serves only one of them");
     spec.workloads = {spec.foreground};
     if (spec.background != spec.foreground) spec.workloads.push_back(spec.background);
+  } else if (spec.scenario == "xray" || spec.scenario == "regimes") {
+    spec.workloads = spec.scenario == "xray" ? std::vector<std::string>{"xray"} : std::vector<std::string>{"xray", "duty"};
   } else {
     spec.workloads = parse_workloads(workloads_given ? raw.workloads : (spec.scenario == "fault" ? "spin" : "spin,mlp"));
   }
+  finalize_regime_options(spec, raw, workloads_given);
+  if (spec.cpu_stand_in)
+    for (const std::string& w : spec.workloads)
+      if (workload_needs_gpu(w) && w != "duty" && w != "xray")
+        throw UsageError("--cpu-stand-in: the " + w + " workload has no CPU stand-in (duty and xray have; cpu is one)");
+  resolve_duty_host_us(spec.params);
   if (!raw.resume_dir.empty()) {
     spec.resume = true;
     spec.out_dir = raw.resume_dir;

@@ -20,7 +20,10 @@ struct SweepCliValues {
   std::string modes = "timeslice,mps";
   std::string workloads;  ///< not given: spin,mlp (spin alone for --scenario fault)
   std::string resume_dir;
+  std::string regime_bursts, regime_duties;  ///< --regime-bursts-ms, --regime-duties (empty: not given)
   const CLI::Option* workloads_option = nullptr;  ///< tells "not given" from "given empty"
+  const CLI::Option* repeats_option = nullptr;    ///< the scenarios xray and regimes default to 2 repeats
+  const CLI::Option* procs_option = nullptr;      ///< --scenario xray defaults to N = 1,2,4,10
   DeviceCliValues device;  ///< --device, --gpus, --cpus, --external-mps
 };
 
@@ -41,5 +44,7 @@ std::vector<int> parse_procs(const std::string& text, const std::string& what = 
 std::vector<Mode> parse_modes(const std::string& text);
 /// Parses "spin,mlp".
 std::vector<std::string> parse_workloads(const std::string& text);
+/// Parses "0.1,1,10": distinct finite numbers in [lo, hi], ascending as given or not (returned sorted).
+std::vector<double> parse_number_list(const std::string& text, double lo, double hi, const std::string& what);
 
 }  // namespace bench_mps::harness

@@ -1,6 +1,7 @@
 #include "harness/plan/sweep_spec.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "harness/common/format.hpp"
 
@@ -35,12 +36,37 @@ int Mode::uniform_active_thread_pct(int n) const {
   return first;
 }
 
+const WorkloadConfig& run_params(const SweepSpec& spec, const RunSpec& run) {
+  return run.config ? *run.config : spec.params;
+}
+
+bool is_xray_probe(const std::string& scenario) {
+  return std::find(xray_probes().begin(), xray_probes().end(), scenario) != xray_probes().end();
+}
+
+bool is_regime_point(const std::string& scenario) { return scenario.rfind("regime-", 0) == 0; }
+
+std::string regime_point_tag(double burst_ms, double duty_pct) {
+  return "regime-b" + fmt_num(burst_ms, 4) + "ms-d" + fmt_num(duty_pct, 4);
+}
+
+WorkloadConfig regime_point_params(const WorkloadConfig& base, double burst_ms, double duty_pct) {
+  WorkloadConfig c = base;
+  c.duty.burst_us = burst_ms * 1000.0;
+  c.duty_pct = duty_pct;
+  resolve_duty_host_us(c);
+  const double step_ms = (c.duty.burst_us + c.duty.host_us) / 1000.0;
+  c.duty.steps_per_task = std::max(1, static_cast<int>(std::lround(20.0 / step_ms)));
+  return c;
+}
+
 int warmup_tasks(const SweepSpec& spec, const std::string& workload) {
   return spec.warmup >= 0 ? spec.warmup : default_warmup_tasks(workload, spec.params);
 }
 
 RunLength run_length(const SweepSpec& spec, const std::string& workload) {
   if (workload == "exec") return {1, 0};  // the user's program runs once per worker and run
+  if (workload == "xray") return {1, 0};  // busy probes: one logging kernel per round (step probes: see plan_sweep)
   if (spec.duration_s > 0) return {0, spec.duration_s};
   if (spec.tasks > 0) return {spec.tasks, 0};
   // Victims of the fault scenario run long enough to be measured well after the fault.
@@ -84,6 +110,17 @@ std::vector<ModeBlock> plan_sweep(const SweepSpec& spec) {
       spec.scenario == "interference" ? std::vector<std::string>{spec.foreground} : spec.workloads;
   for (const std::string& w : workloads) group = std::max(group, rounds_per_set(spec, w));
 
+  // The X-ray and the regime grid always measure N=1 (the alone reference); the regimes scenario's
+  // X-ray also N=2 (the smallest N that shares).
+  std::vector<int> xray_procs = procs;
+  if (spec.scenario == "xray" || spec.scenario == "regimes") {
+    for (int n : spec.scenario == "regimes" ? std::vector<int>{1, 2} : std::vector<int>{1})
+      if (std::find(xray_procs.begin(), xray_procs.end(), n) == xray_procs.end()) xray_procs.push_back(n);
+    if (std::find(procs.begin(), procs.end(), 1) == procs.end()) procs.push_back(1);
+    std::sort(xray_procs.begin(), xray_procs.end());
+    std::sort(procs.begin(), procs.end());
+  }
+
   std::vector<ModeBlock> blocks;
   int index = 0;
   auto run_of = [&](const std::string& workload, const Mode& mode, int repeat, int n, const std::string& scenario) {
@@ -120,12 +157,44 @@ std::vector<ModeBlock> plan_sweep(const SweepSpec& spec) {
     }
   };
 
+  // regimes: every grid point, each N, after the X-ray's probes.
+  auto add_regime_grid = [&](std::vector<RunSpec>& templates, const Mode& mode) {
+    for (double burst : spec.regime_bursts_ms)
+      for (double duty : spec.regime_duties_pct) {
+        auto config = std::make_shared<const WorkloadConfig>(regime_point_params(spec.params, burst, duty));
+        const double step_s = (config->duty.burst_us + config->duty.host_us) * 1e-6;
+        for (int n : procs) {
+          RunSpec run = run_of("duty", mode, 0, n, regime_point_tag(burst, duty));
+          run.config = config;
+          run.params = workload_params_string("duty", *config);
+          if (spec.duration_s <= 0 && spec.tasks <= 0) {  // >= 0.5 s and >= 5 steps alone
+            run.tasks = 0;
+            run.duration_s = std::max(0.5, 5 * step_s);
+          }
+          templates.push_back(run);
+        }
+      }
+  };
+
   for (int first = 1, g = 1; first <= spec.repeats; first += group, ++g) {
     const int last = std::min(spec.repeats, first + group - 1);
     for (const Mode& mode : spec.modes) {
       ModeBlock block{mode, g, {}};
       std::vector<RunSpec> templates;
-      if (spec.scenario == "interference") {
+      if (spec.scenario == "xray" || spec.scenario == "regimes") {
+        for (int n : xray_procs)
+          for (const std::string& probe : xray_probes()) {
+            if (n == 1 && probe != "xray_turns") continue;  // one context: only its steps alone
+            RunSpec run = run_of("xray", mode, 0, n, probe);
+            run.params += ";probe=" + probe;
+            if (probe == "xray_turns") {  // step contexts run for the busy probes' time
+              run.tasks = 0;
+              run.duration_s = spec.params.xray.busy_ms / 1000.0;
+            }
+            templates.push_back(run);
+          }
+        if (spec.scenario == "regimes") add_regime_grid(templates, mode);
+      } else if (spec.scenario == "interference") {
         templates.push_back(run_of(spec.foreground, mode, 0, 1, "interference_fg"));
         for (int n : procs) {
           templates.push_back(run_of(spec.background, mode, 0, n - 1, "interference_bg"));

@@ -3,6 +3,7 @@
 #include "harness/plan/wing.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -65,11 +66,15 @@ struct SweepSpec {
   int mps_max_clients = 48;
   std::string worker_exe;  ///< empty: bench_worker beside bench_mps
   /// "sweep"; "fault": N-1 victims beside one worker that faults; "interference": one foreground job
-  /// beside N-1 background jobs.
+  /// beside N-1 background jobs; "xray": the time-slice X-ray's probes; "regimes": the X-ray, then a
+  /// grid of duty-workload points (burst x duty cycle).
   std::string scenario = "sweep";
+  std::vector<double> regime_bursts_ms{0.1, 0.3, 1, 3, 10};  ///< regimes: GPU work per step of the grid's points
+  std::vector<double> regime_duties_pct{5, 25, 50, 75, 95};  ///< regimes: their duty cycles alone
   bool resume = false;     ///< continue the sweep already in out_dir
   bool set_exclusive = false;  ///< switch the GPU to EXCLUSIVE_PROCESS for MPS blocks (root; restored)
   bool pin_cpus = true;        ///< pin each worker to its own CPU core
+  bool cpu_stand_in = false;   ///< --cpu-stand-in: duty and xray run as CPU stand-ins (tests, no GPU)
   double settle_s = 0;         ///< idle pause before every worker set (after the last set has exited)
   int rounds = 0;              ///< repeats one worker set runs (GO rounds); 0: default_rounds()
   std::string foreground = "mlp-infer";  ///< interference: the latency-critical (or training) job
@@ -113,9 +118,30 @@ struct RunSpec {
   /// "interference_bg" (the N background jobs alone; `workload` is then the background's).
   std::string scenario;
   std::string background;  ///< interference: the background workload beside the foreground
+  /// regimes: this grid point's parameters (its duty workload's burst, host work, steps per task);
+  /// null: the sweep's own (SweepSpec::params).
+  std::shared_ptr<const WorkloadConfig> config;
   /// Stable identity of a run inside a results folder, e.g. "r2-mps:50-spin-n4", "r1-mps-spin-n4-fault".
   std::string run_id() const;
 };
+
+/// The workload parameters of `run`: its grid point's, else the sweep's.
+const WorkloadConfig& run_params(const SweepSpec& spec, const RunSpec& run);
+
+/// The X-ray's probes (RunSpec::scenario): "xray_busy" (N contexts that always have work),
+/// "xray_wait" (one context of short synchronising steps beside N-1 busy ones), "xray_turns" (N
+/// contexts of short steps; at N=1 the alone reference).
+inline const std::vector<std::string>& xray_probes() {
+  static const std::vector<std::string> probes{"xray_busy", "xray_wait", "xray_turns"};
+  return probes;
+}
+bool is_xray_probe(const std::string& scenario);
+/// A grid point of the regimes scenario: RunSpec::scenario "regime-b<burst>ms-d<duty>".
+bool is_regime_point(const std::string& scenario);
+std::string regime_point_tag(double burst_ms, double duty_pct);
+/// The grid point's workload parameters: the duty workload at this burst and duty, a task of about
+/// 20 ms alone (at least one step).
+WorkloadConfig regime_point_params(const WorkloadConfig& base, double burst_ms, double duty_pct);
 
 /// Consecutive runs of one configuration (consecutive repeats) measured by one set of worker
 /// processes, one GO round each.

@@ -145,6 +145,8 @@ nlohmann::json make_meta(const SweepSpec& spec, const std::optional<GpuStaticInf
             {"pin_cpus", spec.pin_cpus},
             {"settle_s", spec.settle_s},
             {"rounds_per_set", rounds},
+            {"regime_bursts_ms", spec.scenario == "regimes" ? nlohmann::json(spec.regime_bursts_ms) : nlohmann::json()},
+            {"regime_duties_pct", spec.scenario == "regimes" ? nlohmann::json(spec.regime_duties_pct) : nlohmann::json()},
             {"foreground", spec.scenario == "interference" ? nlohmann::json(spec.foreground) : nlohmann::json()},
             {"background", spec.scenario == "interference" ? nlohmann::json(spec.background) : nlohmann::json()}}}};
 }

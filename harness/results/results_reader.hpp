@@ -37,6 +37,9 @@ struct SummaryRecord : RunConfig {
   double startup_s = NAN, settle_s = NAN, teardown_s = NAN;
   double fg_latency_p50_ms = NAN, fg_latency_p95_ms = NAN, fg_latency_p99_ms = NAN, fg_throughput_per_s = NAN;
   double fg_p99_vs_alone = NAN, fg_throughput_vs_alone = NAN, bg_throughput_per_s = NAN, bg_throughput_kept = NAN;
+  double burst_ms = NAN, gpu_busy_share = NAN, burst_alone_ms = NAN, duty_alone = NAN;
+  double xray_slice_ms = NAN, xray_switch_ms = NAN, xray_lost_share = NAN, xray_on_share = NAN;
+  double xray_wait_ms = NAN, xray_wait_p99_ms = NAN, xray_turn_ms = NAN, xray_turn_switch_ms = NAN;
   std::string scenario;  ///< "", fault_baseline, fault, interference_fg, interference_bg, interference
 };
 

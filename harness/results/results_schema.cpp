@@ -106,6 +106,15 @@ S summary_newer(const char* name, const char* unit, const char* meaning, F get, 
   return c;
 }
 
+/// A newer column whose value may be below zero: a difference of two measurements (a switch cost, a
+/// wait) that noise can push past zero.
+template <class F>
+S summary_difference(const char* name, const char* unit, const char* meaning, F get, double SummaryRecord::*field) {
+  S c = summary_newer(name, unit, meaning, get, field);
+  c.read = [field](SummaryRecord& o, const Cell& cell) { o.*field = cell.text.empty() ? NAN : cell.any_real(); };
+  return c;
+}
+
 bool fault_run(const RunRecord& r) { return r.summary.scenario == "fault"; }
 
 }  // namespace
@@ -243,6 +252,50 @@ const std::vector<Column<RunRecord, SummaryRecord>>& summary_schema() {
                         "interference: bg_throughput_per_s over the same background jobs' alone (interference_bg, same "
                         "mode and repeat): the share of their throughput they keep beside the foreground",
                         [](const R& s) { return s.bg_throughput_kept; }, &SummaryRecord::bg_throughput_kept),
+          summary_newer("burst_ms", "ms",
+                        "the regime's burst as this run saw it: mean GPU time of a synchronising step (CUDA events "
+                        "around the device work between two host waits), mean over the workers; alone it is the "
+                        "workload's burst, beside time-sliced contexts it also holds their slices; empty where the "
+                        "workload does not measure it (exec, cpu)",
+                        [](const R& s) { return s.burst_ms; }, &SummaryRecord::burst_ms),
+          summary_newer("gpu_busy_share", "fraction",
+                        "burst_ms x steps / the worker's timed window, mean over the workers: the duty cycle as the "
+                        "GPU's own clock saw it (NVML's gpu_util_mean counts any kernel in a sampling period)",
+                        [](const R& s) { return s.gpu_busy_share; }, &SummaryRecord::gpu_busy_share),
+          summary_newer("burst_alone_ms", "ms",
+                        "the regime's first coordinate: burst_ms of the same workload and parameters alone (N=1, same "
+                        "mode and repeat)",
+                        [](const R& s) { return s.burst_alone_ms; }, &SummaryRecord::burst_alone_ms),
+          summary_newer("duty_alone", "fraction", "the second: gpu_busy_share of that alone run (its duty cycle)",
+                        [](const R& s) { return s.duty_alone; }, &SummaryRecord::duty_alone),
+          summary_newer("xray_slice_ms", "ms",
+                        "X-ray, xray_busy: mean length of a context's time slice (an interval it ran without a pause), "
+                        "N contexts that always have work; empty where none was cut (one context, MPS)",
+                        [](const R& s) { return s.xray_slice_ms; }, &SummaryRecord::xray_slice_ms),
+          summary_difference("xray_switch_ms", "ms",
+                        "xray_busy: the GPU's time per switch between two contexts' slices: (a context's mean pause - "
+                        "(N-1) x slice) / N",
+                        [](const R& s) { return s.xray_switch_ms; }, &SummaryRecord::xray_switch_ms),
+          summary_newer("xray_lost_share", "fraction", "xray_busy: switch / (slice + switch), the GPU's time lost to switching",
+                        [](const R& s) { return s.xray_lost_share; }, &SummaryRecord::xray_lost_share),
+          summary_newer("xray_on_share", "fraction",
+                        "xray_busy: a context's time running over its kernel's time, mean over the contexts (1/N "
+                        "time-sliced without switch costs; 1 under MPS)",
+                        [](const R& s) { return s.xray_on_share; }, &SummaryRecord::xray_on_share),
+          summary_difference("xray_wait_ms", "ms",
+                        "xray_wait: what one context of short synchronising steps waits per step beside N-1 busy ones: "
+                        "its mean step time less the same step alone (xray_turns, N=1, same mode and repeat)",
+                        [](const R& s) { return s.xray_wait_ms; }, &SummaryRecord::xray_wait_ms),
+          summary_difference("xray_wait_p99_ms", "ms", "xray_wait: the 99th percentile of that step time, less the mean alone",
+                        [](const R& s) { return s.xray_wait_p99_ms; }, &SummaryRecord::xray_wait_p99_ms),
+          summary_newer("xray_turn_ms", "ms",
+                        "xray_turns: N contexts of short steps; the GPU time per context turn: the mean time from one "
+                        "of a context's kernels' start to its next, over N",
+                        [](const R& s) { return s.xray_turn_ms; }, &SummaryRecord::xray_turn_ms),
+          summary_difference("xray_turn_switch_ms", "ms",
+                        "xray_turns: xray_turn_ms less a kernel's own GPU time: what a turn costs beyond its work "
+                        "when bursts end before the slice does",
+                        [](const R& s) { return s.xray_turn_switch_ms; }, &SummaryRecord::xray_turn_switch_ms),
       });
   return cols;
 }
@@ -297,6 +350,10 @@ const std::vector<Column<WorkerCells, WorkerRecord>>& runs_schema() {
            [](const WorkerCells& w) {
              return w.worker.client_mem_limit_bytes ? whole(static_cast<long long>(w.worker.client_mem_limit_bytes)) : std::string();
            }, {}},
+          {"burst_ms", "ms", "mean GPU time of its synchronising steps (summary.csv's burst_ms, for this worker)",
+           [](const WorkerCells& w) { return num(w.worker.burst_ms); }, {}, true},
+          {"gpu_busy_share", "fraction", "its bursts' share of its timed window",
+           [](const WorkerCells& w) { return num(w.worker.gpu_busy_share); }, {}, true},
       });
   return cols;
 }

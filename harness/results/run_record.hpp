@@ -30,6 +30,8 @@ struct WorkerRow {
   std::uint64_t client_mem_limit_bytes = 0;  ///< MPS: CUDA_MPS_PINNED_DEVICE_MEM_LIMIT (0: none set)
   double slowdown_vs_baseline = NAN;  ///< victim: task_mean_ms / the victims' mean without the faulter
   double post_fault_task_mean_ms = NAN;  ///< victim: mean of the tasks that started after the faulter died
+  double burst_ms = NAN;        ///< mean GPU time of its synchronising steps (facts burst_ms; NaN if not measured)
+  double gpu_busy_share = NAN;  ///< its bursts' share of its timed window (facts gpu_busy_share)
 };
 
 struct SummaryRow {
@@ -67,6 +69,12 @@ struct SummaryRow {
   // the ratios are against the foreground alone and the background jobs alone, same mode and repeat.
   double fg_latency_p50_ms = NAN, fg_latency_p95_ms = NAN, fg_latency_p99_ms = NAN, fg_throughput_per_s = NAN;
   double fg_p99_vs_alone = NAN, fg_throughput_vs_alone = NAN, bg_throughput_per_s = NAN, bg_throughput_kept = NAN;
+  // The regime (DESIGN.md, "Regimes"): this run's bursts and busy share (means over the workers that
+  // measured them), and the same workload's alone (N=1, same mode and repeat): its coordinates.
+  double burst_ms = NAN, gpu_busy_share = NAN, burst_alone_ms = NAN, duty_alone = NAN;
+  // The X-ray (RunSpec::scenario xray_*; NaN otherwise): see harness/sweep/xray.hpp.
+  double xray_slice_ms = NAN, xray_switch_ms = NAN, xray_lost_share = NAN, xray_on_share = NAN;
+  double xray_wait_ms = NAN, xray_wait_p99_ms = NAN, xray_turn_ms = NAN, xray_turn_switch_ms = NAN;
 };
 
 struct TaskRow {

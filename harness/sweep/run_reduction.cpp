@@ -12,6 +12,12 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 }
 
+double done_fact(const nlohmann::json& done, const std::string& key) {
+  if (!done.is_object() || !done.contains("facts") || !done["facts"].is_object()) return kNaN;
+  const auto& facts = done["facts"];
+  return facts.contains(key) && facts[key].is_number() ? facts[key].get<double>() : kNaN;
+}
+
 RunRecord make_run_record(const RunSpec& spec, const PoolResult& pool, std::vector<GpuSample> samples,
                           double alone_task_mean_ms, std::vector<UtilSample> util_samples) {
   RunRecord r;
@@ -22,7 +28,7 @@ RunRecord make_run_record(const RunSpec& spec, const PoolResult& pool, std::vect
   SummaryRow& s = r.summary;
   s.scenario = spec.scenario;
 
-  std::vector<double> all_ms, worker_throughputs;
+  std::vector<double> all_ms, worker_throughputs, bursts, busy_shares;
   std::int64_t last_end = pool.go_ns;
   std::int64_t first_start = std::numeric_limits<std::int64_t>::max();
   for (const WorkerResult& w : pool.workers) {
@@ -41,6 +47,10 @@ RunRecord make_run_record(const RunSpec& spec, const PoolResult& pool, std::vect
     if (w.done.is_object() && w.done.contains("facts") && w.done["facts"].is_object())
       for (const auto& [name, value] : w.done["facts"].items())
         row.facts += (row.facts.empty() ? "" : ";") + name + "=" + (value.is_number() ? fmt_num(value.get<double>()) : value.dump());
+    row.burst_ms = done_fact(w.done, "burst_ms");
+    row.gpu_busy_share = done_fact(w.done, "gpu_busy_share");
+    if (!std::isnan(row.burst_ms)) bursts.push_back(row.burst_ms);
+    if (!std::isnan(row.gpu_busy_share)) busy_shares.push_back(row.gpu_busy_share);
     std::vector<double> ms;
     for (std::size_t t = 0; t < w.tasks.size(); ++t) {
       const TaskRecord& task = w.tasks[t];
@@ -80,6 +90,8 @@ RunRecord make_run_record(const RunSpec& spec, const PoolResult& pool, std::vect
   s.task_p99_ms = quantile(all_ms, 0.99);
   s.slowdown_vs_alone = alone_task_mean_ms > 0 ? s.task_mean_ms / alone_task_mean_ms : kNaN;
   s.jain_fairness = jain_fairness(worker_throughputs);
+  s.burst_ms = mean(bursts);
+  s.gpu_busy_share = mean(busy_shares);
 
   std::vector<double> util, clock, power;
   for (const GpuSample& g : r.samples) {

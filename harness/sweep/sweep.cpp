@@ -19,6 +19,8 @@
 #include "harness/mps/mps_session.hpp"
 #include "harness/results/interference_rows.hpp"
 #include "harness/results/meta.hpp"
+#include "harness/results/regime_rows.hpp"
+#include "harness/results/results_reader.hpp"
 #include "harness/results/results_writer.hpp"
 #include "harness/results/summary_table.hpp"
 #include "harness/sweep/cpu_affinity.hpp"
@@ -31,6 +33,7 @@
 #include "harness/sweep/resume.hpp"
 #include "harness/sweep/run_reduction.hpp"
 #include "harness/sweep/worker_pool.hpp"
+#include "harness/sweep/xray.hpp"
 
 namespace fs = std::filesystem;
 
@@ -91,9 +94,14 @@ WorkerLaunch make_launch(const SweepSpec& spec, const RunSpec& run, const Enviro
     if (run.mode.kind == ModeKind::green) base.insert(base.end(), {"--green", "--green-sms", std::to_string(run.mode.green_sms)});
     launch.cores_per_worker = run.procs;  // a host thread (threads, green) per instance, each on a core
   }
-  launch.args = workload_worker_args(run.workload, spec.params);
+  launch.args = workload_worker_args(run.workload, run_params(spec, run));
   launch.args.insert(launch.args.end(), base.begin(), base.end());
   if (spec.scenario == "interference") add_interference_args(run, spec, base, launch.args, launch.args_for_worker);
+  if (is_xray_probe(run.scenario)) add_xray_args(run, spec, base, launch.args, launch.args_for_worker);
+  if (spec.cpu_stand_in) {
+    launch.args.emplace_back("--cpu-stand-in");
+    for (auto& [worker, args] : launch.args_for_worker) args.emplace_back("--cpu-stand-in");
+  }
   launch.cpus = env.worker_cpus;
   if (run.scenario == "fault") launch.args_for_worker[run.procs - 1] = faulter_args(run, spec, run.procs - 1);
   launch.env_unset = {"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "CUDA_MPS_PIPE_DIRECTORY", "CUDA_MPS_LOG_DIRECTORY",
@@ -154,6 +162,14 @@ void print_progress(const RunRecord& r, int done, int total, double seconds) {
     std::cerr << "  victims survived " << s.victims_survived << "/" << s.victims;
     if (s.victims_survived) std::cerr << ", slowdown " << fmt_fixed(s.victim_slowdown, 2) << "x";
     if (!std::isnan(s.mps_recovery_s)) std::cerr << ", MPS recovery " << fmt_fixed(s.mps_recovery_s, 2) << " s";
+  } else if (s.scenario == "xray_busy") {
+    std::cerr << "  slice " << fmt_fixed(s.xray_slice_ms, 3) << " ms, switch " << fmt_fixed(s.xray_switch_ms, 3)
+              << " ms, each context ran " << fmt_fixed(100 * s.xray_on_share, 1) << "% of the time";
+  } else if (s.scenario == "xray_wait") {
+    std::cerr << "  a short step waited " << fmt_fixed(s.xray_wait_ms, 3) << " ms (p99 " << fmt_fixed(s.xray_wait_p99_ms, 3) << ")";
+  } else if (s.scenario == "xray_turns") {
+    std::cerr << "  per-step " << fmt_fixed(s.task_mean_ms, 3) << " ms, a turn " << fmt_fixed(s.xray_turn_ms, 3) << " ms";
+    if (!std::isnan(s.xray_turn_switch_ms)) std::cerr << " (" << fmt_fixed(s.xray_turn_switch_ms, 3) << " ms beyond its kernel)";
   } else if (s.scenario == "interference") {
     std::cerr << "  foreground p99 " << fmt_fixed(s.fg_latency_p99_ms, 3) << " ms";
     if (!std::isnan(s.fg_p99_vs_alone)) std::cerr << " (" << fmt_fixed(s.fg_p99_vs_alone, 2) << "x alone)";
@@ -162,6 +178,8 @@ void print_progress(const RunRecord& r, int done, int total, double seconds) {
     std::cerr << "  per-task " << fmt_fixed(s.task_mean_ms, 3) << " ms";
     if (!std::isnan(s.slowdown_vs_alone)) std::cerr << " (" << fmt_fixed(s.slowdown_vs_alone, 2) << "x alone)";
     std::cerr << "  " << fmt_fixed(s.throughput_tasks_per_s, 1) << " tasks/s";
+    if (!std::isnan(s.burst_ms))
+      std::cerr << "  burst " << fmt_num(s.burst_ms, 3) << " ms, GPU busy " << fmt_fixed(100 * s.gpu_busy_share, 0) << "%";
   }
   std::cerr << "  [" << fmt_fixed(seconds, 1) << " s]\n";
 }
@@ -191,6 +209,8 @@ SummaryEntry entry_of(const SummaryRecord& r, const SweepSpec& spec) {
   e.row.bg_throughput_kept = r.bg_throughput_kept;
   e.row.fg_throughput_per_s = r.fg_throughput_per_s;
   e.row.bg_throughput_per_s = r.bg_throughput_per_s;
+  e.row.burst_ms = r.burst_ms;
+  e.row.gpu_busy_share = r.gpu_busy_share;
   return e;
 }
 
@@ -403,7 +423,8 @@ class Sweep {
   void record(const ModeBlock& block, const RunSpec& run, PoolResult& pool, const Overhead& o,
               const MpsClientWatch* watch, MpsSession* session, double seconds, const RunExtras* extras = nullptr) {
     name_memory_limit_failures(pool, run);
-    const SummaryEntry* alone = run.scenario.empty() ? reference(run, "", 1, run.workload) : nullptr;
+    const bool plain = run.scenario.empty() || is_regime_point(run.scenario);  // a workload alone is its reference
+    const SummaryEntry* alone = plain ? reference(run, run.scenario, 1, run.workload) : nullptr;
     RunRecord record = make_run_record(run, pool, monitor_.take(pool.go_ns, pool.end_ns),
                                        alone ? alone->row.task_mean_ms : 0.0,
                                        env_.nvml ? env_.nvml->utilization_samples(pool.go_ns) : std::vector<UtilSample>{});
@@ -424,16 +445,27 @@ class Sweep {
       if (extras) s.driver_messages = new_driver_messages(extras->xid_before, read_xid_lines(fs::temp_directory_path()));
       if (session) measure_recovery(*session, run, pool, extras ? extras->servers_before : std::vector<pid_t>{}, record);
     }
+    if (is_xray_probe(run.scenario)) {
+      const SummaryEntry* step_alone = reference(run, "xray_turns", 1, "xray");
+      evaluate_xray_run(record, pool, step_alone ? &step_alone->row : nullptr);
+    }
     if (run.scenario.rfind("interference", 0) == 0) {
       const SummaryEntry* fg = reference(run, "interference_fg", 1, spec_.foreground);
       const SummaryEntry* bg = reference(run, "interference_bg", run.procs - 1, spec_.background);
       evaluate_interference_run(record, fg ? &fg->row : nullptr, bg ? &bg->row : nullptr);
     }
-    if (session && !server_checked_ && s.workers_ok > 0 && run.scenario.empty()) {
+    if (session && !server_checked_ && s.workers_ok > 0 && (plain || is_xray_probe(run.scenario))) {
       server_checked_ = true;
       verify_server(*session, block, record);
     }
-    if (run.scenario.empty() && run.procs == 1 && s.status == "ok") s.slowdown_vs_alone = 1.0;
+    if (plain && run.procs == 1 && s.status == "ok") {
+      s.slowdown_vs_alone = 1.0;
+      s.burst_alone_ms = s.burst_ms;
+      s.duty_alone = s.gpu_busy_share;
+    } else if (alone) {
+      s.burst_alone_ms = alone->row.burst_ms;
+      s.duty_alone = alone->row.gpu_busy_share;
+    }
     note_device(pool);
     writer_.append(record);
     entries_.push_back({run, record.summary});
@@ -452,15 +484,17 @@ class Sweep {
     for (const SummaryEntry& e : entries_)
       if (e.spec.repeat == run.repeat && e.spec.mode.name == run.mode.name && e.spec.scenario == scenario &&
           e.spec.procs == procs && e.spec.workload == workload && e.row.status == "ok" &&
-          (workload != run.workload || scenario.rfind("interference", 0) == 0 || e.spec.params == base_params(run)))
+          (workload != run.workload || scenario.rfind("interference", 0) == 0 ||
+           base_params(e.spec.params) == base_params(run.params)))
         return &e;
     return nullptr;
   }
 
-  /// The run's parameters without what its scenario appended (the fault's delay).
-  static std::string base_params(const RunSpec& run) {
-    const auto at = run.params.find(";fault_delay_ms=");
-    return at == std::string::npos ? run.params : run.params.substr(0, at);
+  /// The run's parameters without what its scenario appended (the fault's delay, the X-ray's probe).
+  static std::string base_params(std::string p) {
+    for (const char* appended : {";fault_delay_ms=", ";probe="})
+      if (const auto at = p.find(appended); at != std::string::npos) p = p.substr(0, at);
+    return p;
   }
 
   PoolLimits limits(const RunSpec& run) const {
@@ -538,6 +572,23 @@ class Sweep {
 
   void save_meta() { write_file_atomically(out_ / "meta.json", meta_.dump(2) + "\n"); }
 
+  /// The X-ray and the regime map, from summary.csv (the runs of an earlier, resumed part too); the
+  /// X-ray's medians go into meta.json beside the time-slice policy they were measured under.
+  void print_regime_tables() {
+    std::vector<SummaryRecord> rows;
+    try {
+      rows = read_summary(out_ / "summary.csv");
+    } catch (const std::exception& e) {
+      std::cerr << "bench_mps: warning: cannot read back " << (out_ / "summary.csv").string() << ": " << e.what() << "\n";
+      return;
+    }
+    const std::vector<XrayCell> xray = aggregate_xray(rows);
+    meta_["xray"] = xray_json(xray);
+    save_meta();
+    print_xray_table(std::cout, xray);
+    print_regime_table(std::cout, aggregate_regimes(rows));
+  }
+
   /// Where this invocation's wall time went: inside timed windows (each run's makespan) and the harness's own.
   nlohmann::json timing_json() const {
     const double wall = seconds_between(started_, std::chrono::steady_clock::now());
@@ -582,6 +633,8 @@ class Sweep {
                         s.bg_throughput_kept});
       }
       print_interference_table(std::cout, aggregate_interference_runs(runs));
+    } else if (spec_.scenario == "xray" || spec_.scenario == "regimes") {
+      print_regime_tables();
     } else {
       print_summary_table(std::cout, entries_);
     }

@@ -17,13 +17,15 @@ struct Instance {
   std::unique_ptr<kernels::Workload> workload;
   void* stream = nullptr;  // the one it was placed on, if any
   int sms_seen = -1;
-  long round_tasks = 0;
+  long round_tasks = 0;     // tasks run this round
+  long reported_tasks = 0;  // task lines sent this round (a task of several spans sends one per span)
 };
 
 /// Runs one instance's timed round on the calling thread.
 void run_round(Instance& in, const RoundLength& length, const TaskSink& sink, std::int64_t t0,
                const std::atomic<bool>& abort) {
   in.round_tasks = 0;
+  in.reported_tasks = 0;
   in.workload->begin_timed();
   const std::int64_t deadline = length.tasks > 0 ? 0 : t0 + static_cast<std::int64_t>(length.duration_s * 1e9);
   std::int64_t now = t0;
@@ -33,10 +35,17 @@ void run_round(Instance& in, const RoundLength& length, const TaskSink& sink, st
     in.workload->run_task();
     now = monotonic_ns();
     const auto [own_start, own_end] = in.workload->last_task_span();
-    if (own_end > 0)
-      sink(in.index, own_start, own_end);
-    else
-      sink(in.index, start, now);
+    const auto spans = in.workload->last_task_spans();
+    if (!spans.empty()) {
+      for (const auto& [span_start, span_end] : spans) sink(in.index, span_start, span_end);
+      in.reported_tasks += static_cast<long>(spans.size());
+    } else {
+      if (own_end > 0)
+        sink(in.index, own_start, own_end);
+      else
+        sink(in.index, start, now);
+      ++in.reported_tasks;
+    }
     ++in.round_tasks;
   }
 }
@@ -128,6 +137,7 @@ struct InstanceRunner::Impl {
     };
     for (std::size_t i = 0; i < instances.size(); ++i) {
       instances[i].round_tasks = 0;
+      instances[i].reported_tasks = 0;
       instances[i].workload->begin_timed();
     }
     for (std::size_t i = 0; i < instances.size(); ++i) {
@@ -145,6 +155,7 @@ struct InstanceRunner::Impl {
         const std::int64_t now = monotonic_ns();
         sink(in.index, started[i], now);
         ++in.round_tasks;
+        ++in.reported_tasks;
         if (more(in, now)) {
           started[i] = now;
           in.workload->start_task();
@@ -236,7 +247,7 @@ nlohmann::json InstanceRunner::instance_summaries() const {
     if (in.workload)
       for (const auto& [name, value] : in.workload->facts()) facts[name] = value;
     if (in.sms_seen >= 0) facts["sms_seen"] = in.sms_seen;
-    out.push_back({{"tasks", in.round_tasks}, {"facts", facts}});
+    out.push_back({{"tasks", in.reported_tasks}, {"facts", facts}});
   }
   return out;
 }

@@ -60,7 +60,7 @@ class InstanceRunner {
   std::size_t device_bytes() const;
   /// SMs each instance's probe counted (empty if not probed).
   std::vector<int> sms_seen() const;
-  /// Tasks of the last round and facts, per instance: [{"tasks": n, "facts": {...}}, ...].
+  /// Task lines of the last round and facts, per instance: [{"tasks": n, "facts": {...}}, ...].
   nlohmann::json instance_summaries() const;
 
  private:

@@ -12,12 +12,14 @@
 #include <unistd.h>
 
 #include "harness/common/cli_checks.hpp"
+#include "harness/workers/cpu_standins.hpp"
 #include "harness/workers/cpu_workload.hpp"
 #include "harness/workers/exec_workload.hpp"
 #include "harness/workers/instance_runner.hpp"
 #include "harness/workers/worker_protocol.hpp"
 #include "harness/workers/workload_config.hpp"
 #include "kernels/device_context.hpp"
+#include "kernels/duty.hpp"
 #include "kernels/fault.hpp"
 #include "kernels/filler.hpp"
 #include "kernels/green_contexts.hpp"
@@ -26,6 +28,7 @@
 #include "kernels/mlp_infer.hpp"
 #include "kernels/sm_probe.hpp"
 #include "kernels/spin.hpp"
+#include "kernels/xray.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -41,6 +44,7 @@ struct WorkerOptions {
   std::string layout = "single";  ///< single | threads | streams
   bool green = false;             ///< threads whose streams belong to green contexts
   int green_sms = 0;              ///< SMs per green context (0: an equal share)
+  bool cpu_stand_in = false;      ///< duty, xray: their CPU stand-ins (harness/workers/cpu_standins.hpp)
   WorkloadConfig config;
 };
 
@@ -54,6 +58,7 @@ void say(const std::string& line) {
 
 std::unique_ptr<kernels::Workload> make_workload(const std::string& name, const WorkerOptions& o) {
   const WorkloadConfig& c = o.config;
+  if (o.cpu_stand_in) return make_cpu_stand_in(name, c.duty, c.xray);
   if (name == "spin") return kernels::make_spin_workload(c.spin);
   if (name == "mlp") return kernels::make_mlp_workload(c.mlp);
   if (name == "membw") return kernels::make_membw_workload(c.membw);
@@ -62,6 +67,8 @@ std::unique_ptr<kernels::Workload> make_workload(const std::string& name, const 
   if (name == "cpu") return make_cpu_workload(c.cpu, o.worker_index);
   if (name == "exec") return make_exec_workload(c.exec, o.worker_index, [](long pgid) { say(format_spawned(pgid)); });
   if (name == "fault") return kernels::make_fault_workload({c.spin, c.fault_delay_ms});
+  if (name == "duty") return kernels::make_duty_workload(c.duty);
+  if (name == "xray") return kernels::make_xray_workload(c.xray);
   throw std::invalid_argument("unknown workload '" + name + "'");
 }
 
@@ -106,7 +113,8 @@ InstanceLayout layout_of(const WorkerOptions& o) {
 int run(const WorkerOptions& o, TaskReporter& reporter) {
   ReadyInfo ready;
   ready.pid = static_cast<long>(getpid());
-  const bool gpu = workload_needs_gpu(o.workload) || (!o.fg_workload.empty() && workload_needs_gpu(o.fg_workload));
+  const bool gpu = !o.cpu_stand_in &&
+                   (workload_needs_gpu(o.workload) || (!o.fg_workload.empty() && workload_needs_gpu(o.fg_workload)));
   if (gpu) {
     const kernels::DeviceContextInfo dev = kernels::open_device_context();
     ready.sm_count_seen = dev.sm_count;
@@ -186,6 +194,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"single", "threads", "streams"}));
   app.add_flag("--green", o.green, "threads layout: each instance in a green context of its own");
   app.add_option("--green-sms", o.green_sms, "SMs per green context (0: an equal share)")->check(whole_in(0, 100000));
+  app.add_flag("--cpu-stand-in", o.cpu_stand_in, "duty, xray: run the workload's CPU stand-in (no GPU)");
   add_workload_options(app, o.config);
   try {
     app.parse(argc, argv);

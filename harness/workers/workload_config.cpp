@@ -10,7 +10,7 @@
 namespace bench_mps::harness {
 
 const std::vector<std::string>& workload_names() {
-  static const std::vector<std::string> names{"spin", "mlp", "membw", "filler", "mlp-infer", "exec", "cpu"};
+  static const std::vector<std::string> names{"spin", "mlp", "membw", "filler", "mlp-infer", "duty", "exec", "cpu"};
   return names;
 }
 
@@ -18,6 +18,7 @@ const std::vector<std::string>& worker_workload_names() {
   static const std::vector<std::string> names = [] {
     auto n = workload_names();
     n.push_back("fault");
+    n.push_back("xray");  // the X-ray's probes: only through --scenario xray / regimes
     return n;
   }();
   return names;
@@ -36,8 +37,13 @@ bool workload_allows_rounds(const std::string& name, const WorkloadConfig& confi
   return !(name == "mlp" && config.mlp.profile == kernels::MlpProfile::seed001);
 }
 
+void resolve_duty_host_us(WorkloadConfig& config) {
+  config.duty.host_us = kernels::duty_host_us(config.duty.burst_us, config.duty_pct);
+}
+
 int default_warmup_tasks(const std::string& workload, const WorkloadConfig& config) {
   if (workload == "exec") return 0;
+  if (workload == "duty") return 1;  // a step can be 0.2 s (a 10 ms burst at 5%)
   if (workload == "mlp" && config.mlp.profile == kernels::MlpProfile::seed001) return 0;
   return 2;
 }
@@ -82,11 +88,12 @@ void add_workload_options(CLI::App& app, WorkloadConfig& c) {
            if (mlp_profile_names().at(v) == kernels::MlpProfile::seed001) c.mlp = kernels::seed001_defaults(c.mlp);
          },
          "gpu-bound: dataset on the device, each step one CUDA graph (GPU ~95% busy); seed001: the seed "
-         "article's PyTorch MNIST loop (batch assembled on the host, eager launches, loss read every step, "
-         "a task is one epoch of 938 steps; GPU ~35% busy alone)")
+         "article's PyTorch MNIST loop at the seed's point (batch assembled on the host, eager launches, loss read "
+         "every step, a task is one epoch of 938 steps; 49 hidden layers of 512: a ~2.2 ms burst of small kernels "
+         "in an 8.5 ms step, ~26% busy alone; docs/SEED001.md)")
       ->check(CLI::IsMember(mlp_profile_names()))->group(mlp)->default_str("gpu-bound");
   app.add_option("--mlp-host-us", c.mlp.host_us,
-                 "seed001: host work per step besides assembling the batch, microseconds (default 135 for seed001)")
+                 "seed001: host work per step besides assembling the batch, microseconds (default 6280 for seed001)")
       ->check(finite_in(0.0, 1e7))->group(mlp);
   app.add_option("--mlp-layers", c.mlp.layers, "layer sizes, input first, classes last")
       ->delimiter(',')->check(whole_in(1, 65536))->group(mlp)->capture_default_str();
@@ -141,6 +148,30 @@ void add_workload_options(CLI::App& app, WorkloadConfig& c) {
       ->check(finite_in(0.1, 1e6))->group(infer)->capture_default_str();
   app.add_option("--infer-batch", c.infer.batch, "samples per request")
       ->check(whole_in(1, 65536))->group(infer)->capture_default_str();
+
+  const std::string duty = "duty workload (a regime point: host work, then a burst of fixed GPU work, per step)";
+  app.add_option("--duty-burst-us", c.duty.burst_us, "GPU work per step, microseconds alone")
+      ->check(finite_in(1.0, 1e7))->group(duty)->capture_default_str();
+  app.add_option("--duty-pct", c.duty_pct, "share of a step alone on the GPU, percent (sets the host work per step)")
+      ->check(finite_in(0.1, 100.0))->group(duty)->capture_default_str();
+  app.add_option("--duty-kernels", c.duty.kernels, "kernels the burst is split into")
+      ->check(whole_in(1, 100000))->group(duty)->capture_default_str();
+  app.add_option("--duty-blocks", c.duty.blocks, "thread blocks per kernel (how much of the GPU one kernel fills)")
+      ->check(whole_in(1, 1000000))->group(duty)->capture_default_str();
+  app.add_option("--duty-threads", c.duty.threads, "threads per block")
+      ->check(whole_in(1, 1024))->group(duty)->capture_default_str();
+  app.add_option("--duty-steps", c.duty.steps_per_task, "steps in one timed task")
+      ->check(whole_in(1, 10000000))->group(duty)->capture_default_str();
+  app.add_option("--duty-host-us", c.duty.host_us)->check(finite_in(0.0, 1e9))->group("");  // bench_mps -> bench_worker
+
+  const std::string xray = "X-ray probes (--scenario xray, regimes)";
+  app.add_option("--xray-busy-ms", c.xray.busy_ms, "how long each always-busy context logs when it runs")
+      ->check(finite_in(1.0, 60000.0))->group(xray)->capture_default_str();
+  app.add_option("--xray-gap-us", c.xray.gap_us, "a pause longer than this in a busy context's clock reads ends its slice")
+      ->check(finite_in(0.1, 1e6))->group(xray)->capture_default_str();
+  app.add_option("--xray-step-us", c.xray.step_us, "the GPU work of one short synchronising step, microseconds")
+      ->check(finite_in(1.0, 1e6))->group(xray)->capture_default_str();
+  app.add_option("--xray-role", c.xray.role)->check(CLI::IsMember({"busy", "step"}))->group("");  // set per worker
 
   const std::string exec = "exec workload (your own program)";
   app.add_option("--command", c.exec.command,
@@ -199,6 +230,11 @@ std::string workload_params_string(const std::string& name, const WorkloadConfig
   } else if (name == "mlp-infer") {
     s << "layers=" << join_ints(c.mlp.layers, '-') << ";batch=" << c.infer.batch << ";rate=" << fmt_num(c.infer.rate_per_s)
       << ";dataset=" << c.mlp.dataset_size << ";seed=" << c.mlp.seed << ";launch=" << mlp_launch_name(c.mlp.launch);
+  } else if (name == "duty") {
+    s << "burst_us=" << fmt_num(c.duty.burst_us) << ";host_us=" << fmt_num(c.duty.host_us) << ";kernels=" << c.duty.kernels
+      << ";blocks=" << c.duty.blocks << ";threads=" << c.duty.threads << ";steps_per_task=" << c.duty.steps_per_task;
+  } else if (name == "xray") {
+    s << "busy_ms=" << fmt_num(c.xray.busy_ms) << ";gap_us=" << fmt_num(c.xray.gap_us) << ";step_us=" << fmt_num(c.xray.step_us);
   } else if (name == "exec") {
     if (!c.exec.metric.empty()) s << "metric=" << c.exec.metric << ";";
     s << "command=" << c.exec.command;  // last: a command may hold ';' or '='
@@ -252,6 +288,18 @@ std::vector<std::string> workload_worker_args(const std::string& name, const Wor
     add("--mlp-launch", mlp_launch_name(c.mlp.launch));
     add("--infer-rate", fmt_num(c.infer.rate_per_s));
     add("--infer-batch", std::to_string(c.infer.batch));
+  } else if (name == "duty") {
+    add("--duty-burst-us", fmt_num(c.duty.burst_us, 12));
+    add("--duty-host-us", fmt_num(c.duty.host_us, 12));
+    add("--duty-kernels", std::to_string(c.duty.kernels));
+    add("--duty-blocks", std::to_string(c.duty.blocks));
+    add("--duty-threads", std::to_string(c.duty.threads));
+    add("--duty-steps", std::to_string(c.duty.steps_per_task));
+  } else if (name == "xray") {
+    add("--xray-role", c.xray.role);
+    add("--xray-busy-ms", fmt_num(c.xray.busy_ms, 12));
+    add("--xray-gap-us", fmt_num(c.xray.gap_us, 12));
+    add("--xray-step-us", fmt_num(c.xray.step_us, 12));
   } else if (name == "exec") {
     add("--command", c.exec.command);
     if (!c.exec.metric.empty()) add("--exec-metric", c.exec.metric);

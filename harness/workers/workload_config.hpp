@@ -9,12 +9,14 @@
 
 #include "harness/workers/cpu_workload.hpp"
 #include "harness/workers/exec_workload.hpp"
+#include "kernels/duty.hpp"
 #include "kernels/fault.hpp"
 #include "kernels/filler.hpp"
 #include "kernels/membw.hpp"
 #include "kernels/mlp.hpp"
 #include "kernels/mlp_infer.hpp"
 #include "kernels/spin.hpp"
+#include "kernels/xray.hpp"
 
 namespace CLI {
 class App;
@@ -30,8 +32,14 @@ struct WorkloadConfig {
   kernels::MlpInferParams infer;  ///< mlp-infer: the network is mlp's (layers, seed, dataset, launch)
   CpuParams cpu;
   ExecParams exec;
+  kernels::DutyParams duty;  ///< its host_us follows duty_pct (resolve_duty_host_us) in bench_mps
+  double duty_pct = 50;      ///< duty: the target share of a step on the GPU, percent
+  kernels::XrayParams xray;  ///< the X-ray's probes (their role is set per worker by the scenario)
   double fault_delay_ms = 250;  ///< the fault scenario's faulting worker: spin until then, then fault
 };
+
+/// duty: host work per step from the target duty cycle (duty_pct) and the burst.
+void resolve_duty_host_us(WorkloadConfig& config);
 
 /// Names accepted by --workloads, in the order they are listed in help texts.
 const std::vector<std::string>& workload_names();

@@ -1,0 +1,89 @@
+#include "harness/sweep/xray.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "harness/common/format.hpp"
+#include "harness/common/stats.hpp"
+#include "harness/sweep/run_reduction.hpp"
+
+namespace bench_mps::harness {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::vector<std::string> role_args(const SweepSpec& spec, const std::string& role) {
+  WorkloadConfig c = spec.params;
+  c.xray.role = role;
+  return workload_worker_args("xray", c);
+}
+
+std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+bool is_step_worker(const std::string& probe, int worker) {
+  return probe == "xray_turns" || (probe == "xray_wait" && worker == 0);
+}
+
+}  // namespace
+
+void add_xray_args(const RunSpec& run, const SweepSpec& spec, const std::vector<std::string>& base,
+                   std::vector<std::string>& args, std::map<int, std::vector<std::string>>& args_for_worker) {
+  const bool steps = run.scenario == "xray_turns";
+  args = with(role_args(spec, steps ? "step" : "busy"), base);
+  if (run.scenario != "xray_wait") return;
+  // The step context ends while the busy ones still run (they all start at GO).
+  args_for_worker[0] = with(role_args(spec, "step"), {"--duration-s", fmt_num(0.8 * spec.params.xray.busy_ms / 1000.0, 9),
+                                                      "--warmup", "2"});
+}
+
+void evaluate_xray_run(RunRecord& record, const PoolResult& pool, const SummaryRow* alone_step) {
+  const std::string& probe = record.spec.scenario;
+  const int n = record.spec.procs;
+  SummaryRow& s = record.summary;
+  for (WorkerRow& row : record.workers) row.role = is_step_worker(probe, row.worker) ? "step" : "busy";
+  if (s.status != "ok") return;
+
+  double slice_sum = 0, slices = 0;
+  std::vector<double> offs, on_shares, periods, step_gpu;
+  for (const WorkerResult& w : pool.workers) {
+    if (is_step_worker(probe, w.index)) {
+      if (const double p = done_fact(w.done, "start_period_ms"); !std::isnan(p)) periods.push_back(p);
+      if (const double g = done_fact(w.done, "step_gpu_ms"); !std::isnan(g)) step_gpu.push_back(g);
+      continue;
+    }
+    const double k = done_fact(w.done, "slices"), slice = done_fact(w.done, "slice_ms");
+    if (k > 0 && !std::isnan(slice)) {
+      slice_sum += slice * k;
+      slices += k;
+    }
+    if (const double off = done_fact(w.done, "off_ms"); !std::isnan(off)) offs.push_back(off);
+    if (const double on = done_fact(w.done, "on_share"); !std::isnan(on)) on_shares.push_back(on);
+  }
+
+  if (probe == "xray_busy") {
+    s.xray_on_share = mean(on_shares);
+    if (slices > 0) {
+      s.xray_slice_ms = slice_sum / slices;
+      if (!offs.empty()) {
+        s.xray_switch_ms = (mean(offs) - (n - 1) * s.xray_slice_ms) / n;
+        s.xray_lost_share = s.xray_switch_ms / (s.xray_slice_ms + s.xray_switch_ms);
+      }
+    }
+  } else if (probe == "xray_wait") {
+    std::vector<double> step_ms;
+    for (const TaskRow& t : record.tasks)
+      if (t.worker == 0) step_ms.push_back(t.duration_ms);
+    const double alone = alone_step ? alone_step->task_mean_ms : kNaN;
+    s.xray_wait_ms = mean(step_ms) - alone;
+    s.xray_wait_p99_ms = quantile(step_ms, 0.99) - alone;
+  } else if (probe == "xray_turns") {
+    s.xray_turn_ms = mean(periods) / n;  // one context's kernel start to its next holds a round of N turns
+    // Time-sliced only: under MPS the kernels of different contexts overlap, a turn is no longer a unit.
+    if (n > 1 && !record.spec.mode.mps) s.xray_turn_switch_ms = s.xray_turn_ms - mean(step_gpu);
+  }
+}
+
+}  // namespace bench_mps::harness

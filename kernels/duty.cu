@@ -1,0 +1,88 @@
+// `duty` workload: see duty.hpp for what it measures and what to expect.
+#include "kernels/duty.hpp"
+
+#include <chrono>
+#include <stdexcept>
+
+#include "kernels/cuda_check.hpp"
+#include "kernels/cuda_handles.cuh"
+#include "kernels/spin.hpp"
+#include "kernels/step_timer.cuh"
+#include "kernels/work_kernel.cuh"
+
+namespace bench_mps::kernels {
+
+namespace {
+
+void busy_wait_us(double us) {
+  if (us <= 0) return;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                            std::chrono::duration<double, std::micro>(us));
+  while (std::chrono::steady_clock::now() < until) {
+  }
+}
+
+class DutyWorkload final : public Workload {
+ public:
+  explicit DutyWorkload(const DutyParams& params) : params_(params) {}
+
+  bool place_on_stream(void* stream) override {
+    stream_ = static_cast<cudaStream_t>(stream);
+    return true;
+  }
+
+  void setup() override {
+    const DutyParams& p = params_;
+    if (!(p.burst_us > 0) || p.host_us < 0 || p.kernels < 1 || p.blocks < 1 || p.threads < 1 || p.steps_per_task < 1)
+      throw std::invalid_argument("duty: burst must be positive, host work >= 0, counts >= 1");
+    if (!stream_) {
+      stream_owner_ = make_nonblocking_stream();
+      stream_ = stream_owner_.get();
+    }
+    clock_khz_ = device_clock_khz();
+    cycles_per_iteration_ = work_cycles_per_iteration(p.threads, stream_);
+    iterations_ = work_iterations(p.burst_us / p.kernels, clock_khz_, cycles_per_iteration_);
+    steps_.create();
+  }
+
+  void begin_timed() override { steps_.reset(); }
+
+  void run_task() override {
+    for (int s = 0; s < params_.steps_per_task; ++s) {
+      busy_wait_us(params_.host_us);
+      steps_.begin(stream_);
+      for (int k = 0; k < params_.kernels; ++k) launch_work(iterations_, params_.blocks, params_.threads, stream_);
+      steps_.end(stream_);
+      BENCH_CUDA_CHECK(cudaStreamSynchronize(stream_));
+      steps_.finished();
+    }
+  }
+
+  std::size_t device_bytes() const override { return 0; }
+
+  WorkloadFacts facts() const override {
+    WorkloadFacts f{{"clock_khz", static_cast<double>(clock_khz_)},
+                    {"cycles_per_iteration", cycles_per_iteration_},
+                    {"iterations_per_kernel", static_cast<double>(iterations_)},
+                    {"blocks", static_cast<double>(params_.blocks)}};
+    steps_.add_facts(f);
+    return f;
+  }
+
+ private:
+  DutyParams params_;
+  CudaStream stream_owner_;
+  cudaStream_t stream_ = nullptr;  // stream_owner_'s, or the one it was placed on
+  StepTimer steps_;
+  int clock_khz_ = 0;
+  double cycles_per_iteration_ = 0;
+  long long iterations_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_duty_workload(const DutyParams& params) {
+  return std::make_unique<DutyWorkload>(params);
+}
+
+}  // namespace bench_mps::kernels

@@ -1,0 +1,39 @@
+#pragma once
+// `xray`: the time-slice X-ray's probes (bench_mps --scenario xray). They measure the scheduler itself,
+// not a workload: on the GPU's own clock (%globaltimer), when each context ran.
+//
+// Roles:
+// - busy: a context that always has work. A task is one persistent one-thread kernel that reads the
+//   GPU clock in a loop for `busy_ms` and logs every interval it ran without a pause longer than
+//   `gap_us`; each interval is reported as a task span (its start and end). Time-sliced beside N-1
+//   others, its intervals are its time slices and the pauses are the others' slices plus the
+//   switches; alone or under MPS it runs in one interval.
+// - step: short synchronising steps. A task launches one small kernel of fixed work (`step_us` alone)
+//   and waits for it; the kernel stamps its start and end on the GPU clock. Beside busy contexts the
+//   task time is the wait for the GPU's turn; beside other step contexts the stamps give the turn:
+//   the time from one of its kernels' start to the next, over N, less its own kernel.
+//
+// Facts (over the timed phase): busy: intervals, slice_ms (mean interval, the first and last of each
+// kernel left out as partial), off_ms (mean pause between its intervals), on_share (its run time over
+// its kernel's time), intervals_lost (beyond the log's capacity); step: step_gpu_ms (its kernel on the
+// GPU clock), start_period_ms (one kernel start to the next); both: globaltimer_tick_ns, the smallest
+// step of the GPU clock seen (its resolution). Spans are converted to CLOCK_MONOTONIC with the offset
+// of the tightest of 16 host brackets around a read of the GPU clock (a few microseconds).
+#include <memory>
+#include <string>
+
+#include "kernels/workload.hpp"
+
+namespace bench_mps::kernels {
+
+struct XrayParams {
+  std::string role = "step";  ///< busy | step
+  double busy_ms = 600;       ///< busy: how long the logging kernel runs per task (GPU clock)
+  double gap_us = 4;          ///< busy: a pause in its clock reads longer than this ends an interval
+  double step_us = 20;        ///< step: the work of one step's kernel, microseconds alone
+  int max_intervals = 1 << 16;  ///< busy: intervals one kernel can log
+};
+
+std::unique_ptr<Workload> make_xray_workload(const XrayParams& params);
+
+}  // namespace bench_mps::kernels

@@ -1,0 +1,84 @@
+#pragma once
+// What the X-ray's probes report (kernels/xray.hpp), from the spans they logged: host code shared by
+// the GPU probes and their CPU stand-ins (harness/workers/cpu_standins), so both report alike.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include "kernels/workload.hpp"
+
+namespace bench_mps::kernels {
+
+using Span = std::pair<std::int64_t, std::int64_t>;  ///< start, end (ns)
+
+/// A busy context's intervals: its slices (the first and last of each logging run are cut by the
+/// run's start and end, so they are left out), the pauses between them, its share of the time.
+class BusyIntervalStats {
+ public:
+  void reset() { *this = BusyIntervalStats(); }
+  /// One logging run's intervals, in order; `lost`: intervals beyond the log's capacity.
+  void add(const std::vector<Span>& spans, long lost) {
+    lost_ += lost;
+    if (spans.empty()) return;
+    intervals_ += static_cast<long>(spans.size());
+    kernel_ms_ += ms(spans.back().second - spans.front().first);
+    for (std::size_t i = 0; i < spans.size(); ++i) {
+      const double on = ms(spans[i].second - spans[i].first);
+      run_ms_ += on;
+      if (i > 0 && i + 1 < spans.size()) {
+        slice_ms_ += on;
+        ++slices_;
+      }
+      if (i > 0) {
+        off_ms_ += ms(spans[i].first - spans[i - 1].second);
+        ++offs_;
+      }
+    }
+  }
+  /// intervals, slices, slice_ms, off_ms, on_share, intervals_lost
+  void add_facts(WorkloadFacts& f) const {
+    f.emplace_back("intervals", static_cast<double>(intervals_));
+    f.emplace_back("slices", static_cast<double>(slices_));
+    if (slices_) f.emplace_back("slice_ms", slice_ms_ / static_cast<double>(slices_));
+    if (offs_) f.emplace_back("off_ms", off_ms_ / static_cast<double>(offs_));
+    if (kernel_ms_ > 0) f.emplace_back("on_share", run_ms_ / kernel_ms_);
+    f.emplace_back("intervals_lost", static_cast<double>(lost_));
+  }
+
+ private:
+  static double ms(std::int64_t ns) { return static_cast<double>(ns) * 1e-6; }
+  long intervals_ = 0, slices_ = 0, offs_ = 0, lost_ = 0;
+  double slice_ms_ = 0, off_ms_ = 0, run_ms_ = 0, kernel_ms_ = 0;
+};
+
+/// A step context's steps: each one's work on the device's clock, and the time from one start to the next.
+class StepStampStats {
+ public:
+  void reset() { *this = StepStampStats(); }
+  void add(std::int64_t start_ns, std::int64_t end_ns) {
+    gpu_ms_ += static_cast<double>(end_ns - start_ns) * 1e-6;
+    ++steps_;
+    if (last_start_ > 0 && start_ns > last_start_) {
+      period_ms_ += static_cast<double>(start_ns - last_start_) * 1e-6;
+      ++periods_;
+    }
+    last_start_ = start_ns;
+  }
+  /// step_gpu_ms, start_period_ms, and as kernels/step_timer.cuh names them burst_ms, sync_steps
+  void add_facts(WorkloadFacts& f) const {
+    if (!steps_) return;
+    f.emplace_back("step_gpu_ms", gpu_ms_ / static_cast<double>(steps_));
+    if (periods_) f.emplace_back("start_period_ms", period_ms_ / static_cast<double>(periods_));
+    f.emplace_back("burst_ms", gpu_ms_ / static_cast<double>(steps_));
+    f.emplace_back("sync_steps", static_cast<double>(steps_));
+  }
+
+ private:
+  double gpu_ms_ = 0, period_ms_ = 0;
+  long steps_ = 0, periods_ = 0;
+  std::int64_t last_start_ = 0;
+};
+
+}  // namespace bench_mps::kernels
