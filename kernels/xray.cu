@@ -158,6 +158,7 @@ class XrayWorkload final : public Workload {
     spans_.clear();
     launch_stamped_work(iterations_, 32, stamps_->device, stream_.get());
     BENCH_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+
     step_stats_.add(static_cast<std::int64_t>(stamps_->at(0)), static_cast<std::int64_t>(stamps_->at(1)));
   }
 

@@ -12,9 +12,11 @@ import os
 import sys
 
 import matplotlib
+import numpy as np  # matplotlib's own dependency
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
+from matplotlib.colors import LogNorm  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import FixedLocator, FormatStrFormatter, LogLocator, NullLocator, ScalarFormatter  # noqa: E402
@@ -306,8 +308,134 @@ def draw_interference(spec, data):
     return fig
 
 
+def draw_xray(spec, data):
+    """The X-ray: a Gantt chart of busy contexts per mode, and the wait of a short step against N."""
+    panels = spec["panels"]
+    fig, axes = plt.subplots(1, len(panels) + 1, figsize=(5.2 * len(panels) + 4.6, 3.9),
+                             gridspec_kw={"width_ratios": [1.4] * len(panels) + [1]})
+    for ax, panel in zip(axes, panels):
+        color = mode_color(panel["mode"])
+        for i, spans in enumerate(panel["contexts"]):
+            ax.broken_barh([(a, b - a) for a, b in spans], (i - 0.35, 0.7), facecolors=color)
+        ax.set_ylim(-0.7, len(panel["contexts"]) - 0.3)
+        ax.set_yticks(range(len(panel["contexts"])))
+        ax.set_yticklabels(["context {}".format(i) for i in range(len(panel["contexts"]))], fontsize=8)
+        ax.set_xlim(0, spec["window_ms"])
+        ax.set_xlabel("ms (GPU clock, 25 ms of one run)")
+        ax.set_title("{}: N={} busy contexts".format(panel["mode_label"], panel["n"]), fontsize=10)
+        ax.grid(True, axis="x", alpha=0.3)
+    ax = axes[-1]
+    waits = spec["waits"]
+    ns = [w["n"] for w in waits]
+    measured = [w["measured"] for w in waits]
+    p99 = [w["p99"] if w["p99"] is not None else w["measured"] for w in waits]
+    ax.errorbar(ns, measured, yerr=[[0] * len(ns), [max(0, a - b) for a, b in zip(p99, measured)]], fmt="o",
+                color=mode_color("timeslice"), capsize=3, label="measured (p99 whisker)")
+    ax.plot(ns, [w["predicted"] for w in waits], color="#7f7f7f", linestyle=(0, (8, 4)),
+            label="(N-1) x (slice + switch)")
+    ax.set_xlabel("N contexts")
+    ax.set_ylabel("wait per short step, ms")
+    ax.set_title("a short step beside N-1 busy contexts", fontsize=10)
+    ax.set_xticks(ns)
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="upper left", fontsize=8)
+    fig.suptitle(spec["title"], fontsize=11)
+    fig.tight_layout()
+    return fig
+
+
+MAP_LEVELS = [1.1, 1.5, 2, 3, 5, 8, 12, 16, 20, 30]
+POINT_MARKERS = {"placed": "D", "seed": "*"}
+
+
+def draw_regime_map(spec, data):
+    """Heat maps of the loss over burst x duty per panel (mode, N), the model's contours, placed points."""
+    panels = spec["panels"]
+    top = max([c["loss"] for p in panels for c in p["cells"] if c["loss"] is not None] + [2])
+    norm = LogNorm(vmin=1, vmax=max(2, top))
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.0 * len(panels) + 1.2, 5.4), squeeze=False, sharey=True)
+    fig.subplots_adjust(left=0.06, right=0.9, top=0.84, bottom=0.12, wspace=0.08)
+    for k, (ax, panel) in enumerate(zip(axes[0], panels)):
+        cells = [c for c in panel["cells"] if c["loss"] is not None]
+        ax.scatter([c["burst_ms"] for c in cells], [100 * c["duty"] for c in cells], c=[c["loss"] for c in cells],
+                   cmap="viridis", norm=norm, marker="s", s=640, edgecolors="white", linewidths=0.8, zorder=2)
+        for c in cells:
+            ax.annotate("{:.2g}".format(c["loss"]), (c["burst_ms"], 100 * c["duty"]), ha="center", va="center",
+                        fontsize=7, color="white" if c["loss"] < 0.6 * top else "black", zorder=3)
+        model = panel["model"]
+        z = np.array([[v if v is not None else np.nan for v in row] for row in model["loss"]])
+        levels = [lv for lv in MAP_LEVELS if np.nanmin(z) < lv < np.nanmax(z)]
+        if levels:
+            cs = ax.contour(model["bursts_ms"], [100 * d for d in model["duties"]], z, levels=levels, colors="#444444",
+                            linewidths=0.8, linestyles="--", zorder=1)
+            ax.clabel(cs, fmt=lambda v: "{:g}x".format(v), fontsize=7, inline_spacing=2)
+        for i, pt in enumerate(p for p in panel["points"] if p["burst_ms"] is not None and p["duty"] is not None):
+            ax.scatter([pt["burst_ms"]], [100 * pt["duty"]], marker=POINT_MARKERS.get(pt["kind"], "o"), s=110,
+                       facecolors="none", edgecolors="#d62728", linewidths=1.8, zorder=4)
+            loss = "{:.2f}x".format(pt["loss"]) if pt["loss"] is not None else "-"
+            ax.annotate("{}: {}".format(pt["label"], loss), (pt["burst_ms"], 100 * pt["duty"]), fontsize=7,
+                        xytext=(-8, -14 - 9 * (i % 2)), textcoords="offset points", ha="right" if pt["burst_ms"] > 1 else "left",
+                        color="#d62728", zorder=5, bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.8})
+        ax.set_xscale("log")
+        plain_log_axis(ax.xaxis, [0.1, 0.3, 1, 3, 10])
+        ax.set_xlim(0.06, 20)
+        ax.set_ylim(-2, 106)
+        ax.set_xlabel("burst alone, ms (GPU time per step)")
+        if k == 0:
+            ax.set_ylabel("duty cycle alone, %")
+        ax.set_title("{}, N={}".format(panel["mode_label"], panel["n"]), fontsize=10)
+        ax.grid(True, alpha=0.25)
+    cax = fig.add_axes([0.915, 0.14, 0.012, 0.68])
+    fig.colorbar(plt.cm.ScalarMappable(norm=norm, cmap="viridis"), cax=cax,
+                 label="loss: per-step time at N / one copy alone")
+    fig.suptitle(spec["title"] + "\ncells: measured; dashed: the model's loss; markers: placed workloads and seeds",
+                 fontsize=11)
+    return fig
+
+
+def draw_model_vs_measured(spec, data):
+    points = spec["points"]
+    fig, ax = plt.subplots(figsize=(8.6, 6))
+    values = [p["measured"] for p in points] + [p["predicted"] for p in points]
+    lo, hi = min(values + [1]) / 1.2, max(values + [2]) * 1.2
+    ax.plot([lo, hi], [lo, hi], color="#7f7f7f", linestyle=(0, (8, 4)), linewidth=1.0, label="perfect prediction")
+    ax.fill_between([lo, hi], [lo / 1.15, hi / 1.15], [lo * 1.15, hi * 1.15], color="#7f7f7f", alpha=0.15,
+                    label="+-15%")
+    seen = set()
+    labelled = 0
+    for p in points:
+        marker = {"grid": "s", "placed": "D", "seed": "*"}.get(p["kind"], "o")
+        key = (p["kind"], p["mode"])
+        ax.scatter([p["measured"]], [p["predicted"]], marker=marker, s=60 if p["kind"] != "seed" else 140,
+                   facecolors="none" if p["kind"] != "grid" else mode_color(p["mode"]),
+                   edgecolors=mode_color(p["mode"]), linewidths=1.2, zorder=3,
+                   label=None if key in seen else "{} ({})".format(p["kind"], "time-sliced" if p["mode"] == "timeslice" else "MPS"))
+        seen.add(key)
+        off = abs(p["predicted"] / p["measured"] - 1) > 0.15
+        if p["kind"] != "grid" and (off or p["measured"] > 1.3):
+            ax.annotate("{} N={}".format(p["label"], p["n"]), (p["measured"], p["predicted"]), fontsize=7,
+                        xytext=(6, -12 if labelled % 2 else 5), textcoords="offset points")
+            labelled += 1
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ticks = [t for t in (1, 1.5, 2, 3, 5, 10, 20, 30) if lo <= t <= hi]
+    plain_log_axis(ax.xaxis, ticks)
+    plain_log_axis(ax.yaxis, ticks)
+    ax.set_xlim(lo, hi)
+    ax.set_ylim(lo, hi)
+    ax.set_xlabel("measured loss (per-step time at N / alone)")
+    ax.set_ylabel("the model's loss")
+    ax.set_title(spec["title"].replace(" (", "\n("), fontsize=10)
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0, framealpha=0.9)
+    fig.tight_layout()
+    return fig
+
 DRAW = {
     "interference": draw_interference,
+    "xray": draw_xray,
+    "regime_map": draw_regime_map,
+    "model_vs_measured": draw_model_vs_measured,
     "relative_task_time": draw_relative_task_time,
     "throughput": draw_throughput,
     "task_time_distribution": draw_task_time_distribution,

@@ -187,10 +187,7 @@ std::vector<ModeBlock> plan_sweep(const SweepSpec& spec) {
             if (n == 1 && probe != "xray_turns") continue;  // one context: only its steps alone
             RunSpec run = run_of("xray", mode, 0, n, probe);
             run.params += ";probe=" + probe;
-            if (probe == "xray_turns") {  // step contexts run for the busy probes' time
-              run.tasks = 0;
-              run.duration_s = spec.params.xray.busy_ms / 1000.0;
-            }
+            if (probe == "xray_turns") run.tasks = kXrayTurnSteps;  // step contexts: back-to-back steps
             templates.push_back(run);
           }
         if (spec.scenario == "regimes") add_regime_grid(templates, mode);

@@ -136,6 +136,10 @@ inline const std::vector<std::string>& xray_probes() {
   return probes;
 }
 bool is_xray_probe(const std::string& scenario);
+/// Steps each context of the xray_turns probe runs (a round of N turns is ~N x 0.16 ms time-sliced).
+inline constexpr long kXrayTurnSteps = 300;
+/// Steps, at most, of the xray_wait probe's step context (it also stops at 80% of the busy contexts' time).
+inline constexpr long kXrayWaitSteps = 400;
 /// A grid point of the regimes scenario: RunSpec::scenario "regime-b<burst>ms-d<duty>".
 bool is_regime_point(const std::string& scenario);
 std::string regime_point_tag(double burst_ms, double duty_pct);

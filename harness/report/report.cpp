@@ -23,6 +23,7 @@
 #include "harness/report/report_meta.hpp"
 #include "harness/report/report_plot_data.hpp"
 #include "harness/report/report_plotter.hpp"
+#include "harness/report/report_regimes.hpp"
 #include "harness/report/report_seeds.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/results/results_writer.hpp"
@@ -129,6 +130,9 @@ CLI::App* add_report_command(CLI::App& app, ReportArgs& args) {
       ->required();
   cmd->add_option("--seeds", args.seeds,
                   "the seed articles' figures (default: $BENCH_MPS_SEEDS, else results/seeds.csv of the source tree)");
+  cmd->add_option("--place", args.place,
+                  "a regimes folder: also place this results folder's workloads on the map (repeatable; remembered in "
+                  "DIR/places.json)");
   add_fleet_report_options(*cmd, args);
   return cmd;
 }
@@ -156,9 +160,17 @@ int report_folder(const ReportArgs& args) {
     }
   }
   Rendered r;
+  std::vector<fs::path> places;
   try {
+    const bool regimes = !is_comparison_folder(dir) && is_regimes_folder(read_meta(dir));
+    if (!args.place.empty() && !regimes) throw UsageError("--place: only a regimes or xray folder has a map to place on");
     if (is_comparison_folder(dir)) {
       r = render_comparison(dir);
+    } else if (regimes) {
+      places = placed_folders(dir, args.place);
+      const fs::path seeds = args.seeds.empty() ? default_seeds() : fs::path(args.seeds);
+      RegimesReport rr = render_regimes_report(dir, read_meta(dir), folder_name(dir), places, seed_ratios(read_seeds(seeds)));
+      r = {std::move(rr.plan), std::move(rr.markdown)};
     } else if (const nlohmann::json meta = read_meta(dir); is_interference_folder(meta)) {
       InterferenceReport ir = render_interference_report(dir, meta, folder_name(dir));
       r = {std::move(ir.plan), std::move(ir.markdown)};
@@ -184,6 +196,7 @@ int report_folder(const ReportArgs& args) {
     }
   write_file(stage.path() / "report.md", r.markdown);
   commit(stage, dir);
+  if (!args.place.empty()) write_file_atomically(dir / "places.json", places_json(dir, places));
   std::cout << "report: wrote " << (dir / "report.md").string() << " and " << r.plan.figures.size() << " figures in "
             << (dir / "plots").string() << "\n";
   return kExitOk;

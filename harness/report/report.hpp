@@ -6,6 +6,7 @@
 #include "harness/report/wing.hpp"
 
 #include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -17,6 +18,7 @@ namespace bench_mps::harness {
 struct ReportArgs {
   std::string dir;    ///< a results folder, or a folder written by `bench_mps compare --out`
   std::string seeds;  ///< seeds.csv; empty: $BENCH_MPS_SEEDS, else results/seeds.csv of the source tree
+  std::vector<std::string> place;  ///< regimes: results folders whose workloads go on the map (--place)
   // A folder of many results folders (the fleet report, harness/report/report_fleet.hpp):
   double threshold_pct = -1;   ///< --threshold; < 0: compare's default
   std::string metric = "throughput";

@@ -153,7 +153,7 @@ std::vector<RegimeCell> aggregate_regimes(const std::vector<SummaryRecord>& rows
         c.params = list.front()->params;
         c.mode = mode;
         c.procs = std::get<2>(key);
-        std::vector<double> burst, duty, util, base, task, loss;
+        std::vector<double> burst, duty, util, gpm, base, task, loss;
         for (const SummaryRecord* r : list) {
           if (r->status != "ok") {
             ++c.failed;
@@ -165,6 +165,7 @@ std::vector<RegimeCell> aggregate_regimes(const std::vector<SummaryRecord>& rows
           burst.push_back(a->second->burst_ms);
           duty.push_back(a->second->gpu_busy_share);
           util.push_back(a->second->gpu_util_mean);
+          gpm.push_back(a->second->gpm_sm_util);
           base.push_back(a->second->task_mean_ms);
           task.push_back(r->task_mean_ms);
           loss.push_back(r->task_mean_ms / a->second->task_mean_ms);
@@ -173,6 +174,7 @@ std::vector<RegimeCell> aggregate_regimes(const std::vector<SummaryRecord>& rows
         c.burst_alone_ms = median_of(burst);
         c.duty_alone = median_of(duty);
         c.util_alone = median_of(util);
+        c.gpm_alone = median_of(gpm);
         c.task_alone_ms = median_of(base);
         c.task_ms = median_of(task);
         c.loss = median_of(loss);

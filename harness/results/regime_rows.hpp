@@ -41,6 +41,7 @@ struct RegimeCell {
   double burst_alone_ms = NAN;  ///< time-sliced alone: burst_ms (median over repeats)
   double duty_alone = NAN;      ///< time-sliced alone: gpu_busy_share
   double util_alone = NAN;      ///< time-sliced alone: NVML's gpu_util_mean
+  double gpm_alone = NAN;       ///< time-sliced alone: GPM's SM activity (gpm_sm_util)
   double task_alone_ms = NAN;   ///< time-sliced alone: per-task time
   double task_ms = NAN;         ///< this mode at N: per-task time
   double loss = NAN;            ///< task_ms / task_alone_ms, median of the per-repeat ratios

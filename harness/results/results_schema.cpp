@@ -276,7 +276,7 @@ const std::vector<Column<RunRecord, SummaryRecord>>& summary_schema() {
                         "xray_busy: the GPU's time per switch between two contexts' slices: (a context's mean pause - "
                         "(N-1) x slice) / N",
                         [](const R& s) { return s.xray_switch_ms; }, &SummaryRecord::xray_switch_ms),
-          summary_newer("xray_lost_share", "fraction", "xray_busy: switch / (slice + switch), the GPU's time lost to switching",
+          summary_difference("xray_lost_share", "fraction", "xray_busy: switch / (slice + switch), the GPU's time lost to switching",
                         [](const R& s) { return s.xray_lost_share; }, &SummaryRecord::xray_lost_share),
           summary_newer("xray_on_share", "fraction",
                         "xray_busy: a context's time running over its kernel's time, mean over the contexts (1/N "

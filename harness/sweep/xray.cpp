@@ -34,9 +34,10 @@ void add_xray_args(const RunSpec& run, const SweepSpec& spec, const std::vector<
   const bool steps = run.scenario == "xray_turns";
   args = with(role_args(spec, steps ? "step" : "busy"), base);
   if (run.scenario != "xray_wait") return;
-  // The step context ends while the busy ones still run (they all start at GO).
+  // The step context ends while the busy ones still run (they all start at GO), after at most
+  // kXrayWaitSteps steps (where it does not wait, under MPS, that is a few ms: its task lines stay few).
   args_for_worker[0] = with(role_args(spec, "step"), {"--duration-s", fmt_num(0.8 * spec.params.xray.busy_ms / 1000.0, 9),
-                                                      "--warmup", "2"});
+                                                      "--max-tasks", std::to_string(kXrayWaitSteps), "--warmup", "2"});
 }
 
 void evaluate_xray_run(RunRecord& record, const PoolResult& pool, const SummaryRow* alone_step) {

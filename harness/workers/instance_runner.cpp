@@ -29,7 +29,11 @@ void run_round(Instance& in, const RoundLength& length, const TaskSink& sink, st
   in.workload->begin_timed();
   const std::int64_t deadline = length.tasks > 0 ? 0 : t0 + static_cast<std::int64_t>(length.duration_s * 1e9);
   std::int64_t now = t0;
-  while (length.tasks > 0 ? in.round_tasks < length.tasks : now < deadline) {
+  const auto more = [&] {
+    if (length.tasks > 0) return in.round_tasks < length.tasks;
+    return now < deadline && (length.max_tasks <= 0 || in.round_tasks < length.max_tasks);
+  };
+  while (more()) {
     if (abort.load()) return;
     const std::int64_t start = monotonic_ns();
     in.workload->run_task();
@@ -133,7 +137,8 @@ struct InstanceRunner::Impl {
     std::vector<std::int64_t> started(instances.size());
     std::vector<bool> busy(instances.size(), false);
     auto more = [&](const Instance& in, std::int64_t now) {
-      return length.tasks > 0 ? in.round_tasks < length.tasks : now < deadline;
+      if (length.tasks > 0) return in.round_tasks < length.tasks;
+      return now < deadline && (length.max_tasks <= 0 || in.round_tasks < length.max_tasks);
     };
     for (std::size_t i = 0; i < instances.size(); ++i) {
       instances[i].round_tasks = 0;

@@ -27,6 +27,7 @@ enum class InstanceLayout { single, threads, streams };
 struct RoundLength {
   long tasks = 0;         ///< > 0: tasks per instance
   double duration_s = 0;  ///< otherwise: seconds per instance, from the round's start
+  long max_tasks = 0;     ///< with duration_s: > 0 stops an instance after this many tasks too
 };
 
 /// Receives every finished task; called from the instances' threads (it must be thread-safe).

@@ -39,6 +39,7 @@ struct WorkerOptions {
   int worker_index = 0;
   long tasks = 0;
   double duration_s = 0;
+  long max_tasks = 0;  ///< with --duration-s: stop after this many tasks too
   int warmup = 2;
   int instances = 1;
   std::string layout = "single";  ///< single | threads | streams
@@ -151,7 +152,7 @@ int run(const WorkerOptions& o, TaskReporter& reporter) {
   if (green && !ready.instance_sms.empty()) ready.sm_count_seen = green->sms(0);
   say(format_ready(ready));
 
-  const RoundLength length{o.tasks, o.duration_s};
+  const RoundLength length{o.tasks, o.duration_s, o.max_tasks};
   for (std::string line; std::getline(std::cin, line);) {  // the harness closes stdin after the last round
     if (line != "GO") throw std::runtime_error("expected GO from the harness, got '" + line + "'");
     const std::int64_t t0 = monotonic_ns();
@@ -188,6 +189,8 @@ int main(int argc, char** argv) {
   auto* duration = app.add_option("--duration-s", o.duration_s, "run tasks for this long per round instead")
                        ->check(finite_in(1e-9, 1e7));
   tasks->excludes(duration);
+  app.add_option("--max-tasks", o.max_tasks, "with --duration-s: also stop after this many tasks")
+      ->check(whole_in(1, 1000000000000LL))->needs(duration);
   app.add_option("--warmup", o.warmup, "untimed tasks before READY")->check(whole_in(0, 1000000));
   app.add_option("--instances", o.instances, "workload instances in this process")->check(whole_in(1, 1024));
   app.add_option("--layout", o.layout, "how the instances share the process")

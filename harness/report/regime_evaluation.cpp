@@ -1,0 +1,121 @@
+#include "harness/report/regime_evaluation.hpp"
+
+#include <algorithm>
+
+#include "harness/common/format.hpp"
+#include "harness/common/markdown_table.hpp"
+#include "harness/common/stats.hpp"
+
+namespace bench_mps::harness {
+namespace {
+
+double median_finite(std::vector<double> v) {
+  v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return !std::isfinite(x); }), v.end());
+  return v.empty() ? NAN : median(v);
+}
+
+std::string grid_label(const RegimeCell& c) {
+  const double burst_us = param_number(c.params, "burst_us"), host_us = param_number(c.params, "host_us");
+  return fmt_sig(burst_us / 1000, 3) + " ms at " + fmt_sig(100 * burst_us / (burst_us + host_us), 3) + "%";
+}
+
+std::string placed_label(const RegimeCell& c) {
+  std::string label = c.workload;
+  if (c.params.rfind("profile=", 0) == 0) label += " " + c.params.substr(8, c.params.find(';') - 8);
+  if (c.workload == "duty") label += " " + grid_label(c);
+  return label;
+}
+
+}  // namespace
+
+SchedulerFacts scheduler_of(const std::vector<XrayCell>& xray) {
+  std::vector<double> slice, sw, turn;
+  for (const XrayCell& c : xray)
+    if (c.mode == "timeslice" && c.procs > 1) {
+      slice.push_back(c.slice_ms);
+      sw.push_back(c.switch_ms);
+      turn.push_back(c.turn_switch_ms);
+    }
+  return {median_finite(slice), median_finite(sw), median_finite(turn)};
+}
+
+std::vector<Evaluated> evaluate_cells(const std::vector<RegimeCell>& cells, bool grid, const std::string& source,
+                                      const SchedulerFacts& sched) {
+  std::vector<Evaluated> out;
+  for (const RegimeCell& c : cells) {
+    if (c.procs < 2 || (c.mode != "timeslice" && c.mode != "mps") || grid != (c.point.rfind("regime-", 0) == 0)) continue;
+    const RegimeCell* alone = find_regime(cells, c.point, "timeslice", 1);
+    if (!alone || !std::isfinite(alone->burst_alone_ms)) continue;  // a workload that measures no burst (exec)
+    Evaluated e;
+    e.label = grid ? grid_label(c) : placed_label(c);
+    e.kind = grid ? "grid" : "placed";
+    e.source = source;
+    e.mode = c.mode;
+    e.procs = c.procs;
+    e.burst_ms = alone->burst_alone_ms;
+    e.duty = alone->duty_alone;
+    e.point = regime_point(alone->burst_alone_ms, alone->duty_alone, alone->util_alone, alone->gpm_alone);
+    e.measured = c.loss;
+    e.measured_min = c.loss_min;
+    e.measured_max = c.loss_max;
+    e.predicted = c.mode == "timeslice" ? predict_timesliced(e.point, c.procs, sched) : predict_mps(e.point, c.procs);
+    out.push_back(e);
+  }
+  return out;
+}
+
+std::vector<Evaluated> seed_cells(const std::vector<SeedRatio>& seeds, const SchedulerFacts& sched) {
+  std::vector<Evaluated> out;
+  const SeedRatio* ts10 = nullptr;
+  for (const SeedRatio& s : seeds)
+    if (s.source_id == "p100_qiita" && s.mode == "timeslice" && s.procs == 10) ts10 = &s;
+  for (const SeedRatio& s : seeds) {
+    Evaluated e;
+    e.kind = "seed";
+    e.source = s.source_id;
+    e.mode = s.mode;
+    e.procs = s.procs;
+    e.measured = s.ratio;
+    if (s.source_id == "p100_qiita" && ts10 && sched.usable()) {
+      const double step = s.alone * 1000 / kSeed001Steps;
+      const double kernel = ts10->value * 1000 / kSeed001Steps / 10 - sched.turn_cost_ms;
+      e.label = "seed 001 (" + s.gpu + ")";
+      e.burst_ms = kernel;
+      e.duty = kernel / step;
+      e.point = regime_point(kernel, e.duty, NAN, NAN);
+    } else if (s.source_id == "v100_blog") {
+      e.label = "seed 000 (" + s.gpu + ")";
+      e.duty = 1.0;
+    } else {
+      continue;
+    }
+    if (std::isfinite(e.burst_ms))
+      e.predicted = s.mode == "timeslice" ? predict_timesliced(e.point, s.procs, sched) : predict_mps(e.point, s.procs);
+    else
+      e.predicted = {NAN, NAN, ""};
+    out.push_back(e);
+  }
+  return out;
+}
+
+ErrorSummary summarize_errors(const std::vector<Evaluated>& rows, const std::string& kind, const std::string& mode) {
+  std::vector<double> errs;
+  for (const Evaluated& e : rows)
+    if (e.kind == kind && e.mode == mode && std::isfinite(e.error())) errs.push_back(std::abs(e.error()));
+  ErrorSummary s;
+  s.count = static_cast<int>(errs.size());
+  if (errs.empty()) return s;
+  s.within = static_cast<int>(std::count_if(errs.begin(), errs.end(), [](double x) { return x <= 0.15; }));
+  s.median_abs = median(errs);
+  s.max_abs = *std::max_element(errs.begin(), errs.end());
+  return s;
+}
+
+std::string error_line(const ErrorSummary& s, const std::string& what) {
+  if (s.count == 0) return "";
+  auto pct = [](double x) { return fmt_fixed(100 * x, x < 0.1 ? 1 : 0) + "%"; };
+  return what + ": median error " + pct(s.median_abs) + ", largest " + pct(s.max_abs) + ", " + std::to_string(s.within) +
+         " of " + std::to_string(s.count) + " cells within 15%";
+}
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,89 @@
+#include "harness/report/report_regimes.hpp"
+
+#include <algorithm>
+
+#include "harness/common/errors.hpp"
+#include "harness/common/files.hpp"
+#include "harness/common/format.hpp"
+#include "harness/report/report_regimes_parts.hpp"
+#include "harness/results/results_reader.hpp"
+
+namespace fs = std::filesystem;
+
+namespace bench_mps::harness {
+using json = nlohmann::json;
+
+bool is_regimes_folder(const json& meta) {
+  if (!meta.contains("sweep") || !meta["sweep"].is_object()) return false;
+  const std::string s = meta["sweep"].value("scenario", "");
+  return s == "xray" || s == "regimes";
+}
+
+std::vector<fs::path> placed_folders(const fs::path& dir, const std::vector<std::string>& add) {
+  std::vector<fs::path> out;
+  const fs::path file = dir / "places.json";
+  std::error_code ec;
+  if (fs::exists(file, ec)) {
+    json j;
+    try {
+      j = json::parse(read_whole_file(file));
+    } catch (const json::exception& e) {
+      throw ResultsError(file.string() + ": not valid JSON (" + one_line(e.what()) + ")");
+    }
+    if (!j.is_object() || !j.contains("folders") || !j["folders"].is_array())
+      throw ResultsError(file.string() + ": expected {\"folders\": [...]}");
+    for (const json& f : j["folders"]) {
+      if (!f.is_string()) throw ResultsError(file.string() + ": a folder that is not a string");
+      out.push_back(f.get<std::string>());
+    }
+  }
+  for (const std::string& a : add) {
+    fs::path p = fs::absolute(a, ec).lexically_normal();
+    const fs::path rel = p.lexically_relative(fs::absolute(dir, ec).lexically_normal());
+    if (!rel.empty()) p = rel;
+    if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+  }
+  for (const fs::path& p : out) {
+    const fs::path at = p.is_absolute() ? p : dir / p;
+    if (!fs::is_regular_file(at / "summary.csv", ec) || !fs::is_regular_file(at / "meta.json", ec))
+      throw ResultsError("--place " + p.string() + ": not a results folder (no summary.csv and meta.json in " +
+                         at.string() + ")");
+  }
+  return out;
+}
+
+std::string places_json(const fs::path& dir, const std::vector<fs::path>& folders) {
+  (void)dir;
+  json list = json::array();
+  for (const fs::path& f : folders) list.push_back(f.generic_string());
+  return json{{"folders", list}}.dump(2) + "\n";
+}
+
+RegimesReport render_regimes_report(const fs::path& dir, const json& meta, const std::string& name,
+                                    const std::vector<fs::path>& places, const std::vector<SeedRatio>& seeds) {
+  RegimesInput in;
+  in.dir = dir;
+  in.meta = meta;
+  in.name = name;
+  in.rows = read_summary(dir / "summary.csv");
+  for (TaskSample& t : read_tasks(dir / "tasks.csv"))
+    if (t.run_id.find("-xray_busy") != std::string::npos) in.tasks.push_back(std::move(t));
+  in.xray = aggregate_xray(in.rows);
+  in.sched = scheduler_of(in.xray);
+  in.evaluated = evaluate_cells(aggregate_regimes(in.rows), true, name, in.sched);
+  for (const fs::path& p : places) {
+    const fs::path at = p.is_absolute() ? p : dir / p;
+    const std::vector<Evaluated> more =
+        evaluate_cells(aggregate_regimes(read_summary(at / "summary.csv")), false, p.filename().string(), in.sched);
+    in.evaluated.insert(in.evaluated.end(), more.begin(), more.end());
+    in.places.emplace_back(p.generic_string(), read_meta(at));
+  }
+  const std::vector<Evaluated> seeded = seed_cells(seeds, in.sched);
+  in.evaluated.insert(in.evaluated.end(), seeded.begin(), seeded.end());
+  RegimesReport out;
+  out.plan = regimes_plot_plan(in);
+  out.markdown = regimes_markdown(in, out.plan);
+  return out;
+}
+
+}  // namespace bench_mps::harness

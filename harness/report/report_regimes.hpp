@@ -1,0 +1,38 @@
+#pragma once
+// report.md and its figures for the time-slice X-ray and the regime map (--scenario xray, regimes):
+// the scheduler's slice, switch and turn costs; the grid of burst x duty cycle, time-sliced and under
+// MPS, beside the regime model's predictions (report/regime_model); the workloads of other results
+// folders placed on the map (`report DIR --place FOLDER`, remembered in DIR/places.json) and the
+// seeds at the points their own numbers give. See docs/REGIMES.md.
+#include "harness/report/wing.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/report/report_plot_data.hpp"
+#include "harness/report/report_seeds.hpp"
+
+namespace bench_mps::harness {
+
+/// True when meta.json says the folder holds --scenario xray or regimes.
+bool is_regimes_folder(const nlohmann::json& meta);
+
+/// The folders placed on DIR's map: `add` (given now) joined to those DIR/places.json remembers,
+/// each checked to be a results folder (ResultsError otherwise); paths as given, relative to DIR.
+std::vector<std::filesystem::path> placed_folders(const std::filesystem::path& dir, const std::vector<std::string>& add);
+/// DIR/places.json's content for `folders` (paths relative to DIR where they can be).
+std::string places_json(const std::filesystem::path& dir, const std::vector<std::filesystem::path>& folders);
+
+struct RegimesReport {
+  PlotPlan plan;
+  std::string markdown;
+};
+
+/// The report of an X-ray or regimes folder; throws ResultsError for a folder it cannot read.
+RegimesReport render_regimes_report(const std::filesystem::path& dir, const nlohmann::json& meta, const std::string& name,
+                                    const std::vector<std::filesystem::path>& places, const std::vector<SeedRatio>& seeds);
+
+}  // namespace bench_mps::harness
