@@ -149,6 +149,42 @@ INSTANTIATE_TEST_SUITE_P(
                  "use threads"},
         BadInput{{"--scenario", "bogus"}, "--scenario"}));
 
+// The burst axis: the X-ray and the regime map, the duty workload, the CPU stand-ins. (An --out of
+// their own keeps the default --workloads cpu away from the scenarios, which run their own.)
+constexpr const char* kNever = "/tmp/bench_mps_never_written";
+INSTANTIATE_TEST_SUITE_P(
+    RegimeBattery, BadInputTest,
+    ::testing::Values(
+        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-bursts-ms", "abc"}, "--regime-bursts-ms: 'abc' is not a number"},
+        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-bursts-ms", "0"}, "--regime-bursts-ms: 0 is outside 0.001..10000"},
+        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-bursts-ms", "-1"}, "--regime-bursts-ms: -1 is outside"},
+        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-bursts-ms", "nan"}, "--regime-bursts-ms: 'nan' is not a number"},
+        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-bursts-ms", "inf"}, "--regime-bursts-ms: 'inf' is not a number"},
+        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-bursts-ms", "1,1"}, "--regime-bursts-ms: '1' is listed twice"},
+        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-bursts-ms", "1,,2"}, "--regime-bursts-ms: empty item"},
+        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-bursts-ms", ""}, "--regime-bursts-ms: empty list"},
+        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-bursts-ms", "1ms"}, "--regime-bursts-ms: '1ms' is not a number"},
+        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-duties", "150"}, "--regime-duties: 150 is outside 0.1..100"},
+        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-duties", "0"}, "--regime-duties: 0 is outside"},
+        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-duties", "50%"}, "--regime-duties: '50%' is not a number"},
+        BadInput{{"--regime-bursts-ms", "1"}, "--regime-bursts-ms: the grid belongs to --scenario regimes"},
+        BadInput{{"--out", kNever, "--scenario", "xray", "--regime-duties", "50"}, "--regime-duties: the grid belongs to --scenario regimes"},
+        BadInput{{"--out", kNever, "--scenario", "xray", "--workloads", "spin"}, "--workloads: --scenario xray runs its own probes"},
+        BadInput{{"--out", kNever, "--scenario", "regimes", "--workloads", "duty"}, "place your workloads on the map"},
+        BadInput{{"--out", kNever, "--scenario", "regimes", "--modes", "threads"}, "--scenario regimes measures processes"},
+        BadInput{{"--out", kNever, "--scenario", "xray", "--modes", "timeslice,green"}, "--scenario xray measures processes"},
+        BadInput{{"--duty-pct", "0"}, "--duty-pct"}, BadInput{{"--duty-pct", "101"}, "--duty-pct"},
+        BadInput{{"--duty-pct", "nan"}, "--duty-pct: 'nan'"}, BadInput{{"--duty-burst-us", "0"}, "--duty-burst-us"},
+        BadInput{{"--duty-burst-us", "inf"}, "--duty-burst-us: 'inf'"}, BadInput{{"--duty-blocks", "0"}, "--duty-blocks"},
+        BadInput{{"--duty-kernels", "-1"}, "--duty-kernels"}, BadInput{{"--duty-steps", "1.5"}, "--duty-steps"},
+        BadInput{{"--duty-threads", "2000"}, "--duty-threads"},
+        BadInput{{"--workloads", "duty", "--modes", "streams", "--out", "/tmp/bench_mps_never_written"}, "use threads"},
+        BadInput{{"--xray-busy-ms", "0"}, "--xray-busy-ms"}, BadInput{{"--xray-busy-ms", "nan"}, "--xray-busy-ms: 'nan'"},
+        BadInput{{"--xray-gap-us", "0"}, "--xray-gap-us"}, BadInput{{"--xray-step-us", "-5"}, "--xray-step-us"},
+        BadInput{{"--workloads", "xray"}, "--workloads: unknown workload 'xray'"},
+        BadInput{{"--cpu-stand-in", "--workloads", "spin"}, "--cpu-stand-in: the spin workload has no CPU stand-in"},
+        BadInput{{"--out", kNever, "--scenario", "regimes", "--procs", "50", "--modes", "mps"}, "clients an MPS server accepts"}));
+
 // --device, --gpus, --cpus, --external-mps (harness/plan/device_options.cpp).
 INSTANTIATE_TEST_SUITE_P(
     DeviceBattery, BadInputTest,

@@ -137,6 +137,8 @@ TEST(ResultsWriter, EveryCellLandsInTheColumnOfItsName) {
   w.client_active_thread_pct = 17;
   w.client_priority = 1;
   w.client_mem_limit_bytes = 18181818;
+  w.burst_ms = 19.5;
+  w.gpu_busy_share = 0.6875;
   r.workers.push_back(w);
   SummaryRow& s = r.summary;
   s.status = "ok";
@@ -180,6 +182,18 @@ TEST(ResultsWriter, EveryCellLandsInTheColumnOfItsName) {
   s.fg_throughput_vs_alone = 38.5;
   s.bg_throughput_per_s = 39.5;
   s.bg_throughput_kept = 40.5;
+  s.burst_ms = 41.5;
+  s.gpu_busy_share = 0.8125;
+  s.burst_alone_ms = 42.5;
+  s.duty_alone = 0.1875;
+  s.xray_slice_ms = 43.5;
+  s.xray_switch_ms = -0.25;  // a difference of two measurements: noise may push it below zero
+  s.xray_lost_share = 0.0625;
+  s.xray_on_share = 0.9375;
+  s.xray_wait_ms = 44.5;
+  s.xray_wait_p99_ms = 45.5;
+  s.xray_turn_ms = 46.5;
+  s.xray_turn_switch_ms = 47.5;
   ResultsWriter(tmp.path()).append(r);
 
   const std::map<std::string, std::string> config{{"run_id", "r3-mps:50-spin-n4-fault"}, {"repeat", "3"},
@@ -191,7 +205,8 @@ TEST(ResultsWriter, EveryCellLandsInTheColumnOfItsName) {
                {"task_p99_ms", "13.5"}, {"throughput_tasks_per_s", "14.5"}, {"sm_count_seen", "66"},
                {"mps_enabled", "1"}, {"mem_bytes", "123456"}, {"facts", "k=1"}, {"role", "victim"},
                {"slowdown_vs_baseline", "15.5"}, {"post_fault_task_mean_ms", "16.5"},
-               {"client_active_thread_pct", "17"}, {"client_priority", "1"}, {"client_mem_limit_bytes", "18181818"}});
+               {"client_active_thread_pct", "17"}, {"client_priority", "1"}, {"client_mem_limit_bytes", "18181818"},
+               {"burst_ms", "19.5"}, {"gpu_busy_share", "0.6875"}});
   std::map<std::string, std::string> summary = config;
   summary.insert({{"status", "ok"}, {"reason", "fine"}, {"workers_ok", "3"}, {"tasks_total", "51"},
                   {"makespan_s", "1.25"}, {"throughput_tasks_per_s", "21.5"}, {"task_mean_ms", "22.5"},
@@ -205,7 +220,11 @@ TEST(ResultsWriter, EveryCellLandsInTheColumnOfItsName) {
                   {"gpm_dram_bw_util", "0.5625"}, {"startup_s", "30.5"}, {"settle_s", "31.5"}, {"teardown_s", "32.5"},
                   {"fg_latency_p50_ms", "33.5"}, {"fg_latency_p95_ms", "34.5"}, {"fg_latency_p99_ms", "35.5"},
                   {"fg_throughput_per_s", "36.5"}, {"fg_p99_vs_alone", "37.5"}, {"fg_throughput_vs_alone", "38.5"},
-                  {"bg_throughput_per_s", "39.5"}, {"bg_throughput_kept", "40.5"}});
+                  {"bg_throughput_per_s", "39.5"}, {"bg_throughput_kept", "40.5"}, {"burst_ms", "41.5"},
+                  {"gpu_busy_share", "0.8125"}, {"burst_alone_ms", "42.5"}, {"duty_alone", "0.1875"},
+                  {"xray_slice_ms", "43.5"}, {"xray_switch_ms", "-0.25"}, {"xray_lost_share", "0.0625"},
+                  {"xray_on_share", "0.9375"}, {"xray_wait_ms", "44.5"}, {"xray_wait_p99_ms", "45.5"},
+                  {"xray_turn_ms", "46.5"}, {"xray_turn_switch_ms", "47.5"}});
   EXPECT_EQ(first_row_by_name(tmp / "runs.csv"), runs);
   EXPECT_EQ(first_row_by_name(tmp / "summary.csv"), summary);
   // The schema lists exactly these columns, and the reader takes each from its own.
@@ -224,6 +243,18 @@ TEST(ResultsWriter, EveryCellLandsInTheColumnOfItsName) {
   EXPECT_EQ(back.fg_latency_p95_ms, 34.5);
   EXPECT_EQ(back.fg_p99_vs_alone, 37.5);
   EXPECT_EQ(back.bg_throughput_kept, 40.5);
+  EXPECT_EQ(back.burst_ms, 41.5);
+  EXPECT_EQ(back.gpu_busy_share, 0.8125);
+  EXPECT_EQ(back.burst_alone_ms, 42.5);
+  EXPECT_EQ(back.duty_alone, 0.1875);
+  EXPECT_EQ(back.xray_slice_ms, 43.5);
+  EXPECT_EQ(back.xray_switch_ms, -0.25);
+  EXPECT_EQ(back.xray_lost_share, 0.0625);
+  EXPECT_EQ(back.xray_on_share, 0.9375);
+  EXPECT_EQ(back.xray_wait_ms, 44.5);
+  EXPECT_EQ(back.xray_wait_p99_ms, 45.5);
+  EXPECT_EQ(back.xray_turn_ms, 46.5);
+  EXPECT_EQ(back.xray_turn_switch_ms, 47.5);
   EXPECT_EQ(back.gpu_util_mean, 0.375);
   EXPECT_EQ(back.sm_count_seen, 132);
   EXPECT_EQ(back.workers_ok, 3);

@@ -186,9 +186,10 @@ void check_modes_fit_workloads(const SweepSpec& spec) {
 /// --scenario xray and regimes: their own workloads, process modes, 2 repeats unless given, the grid.
 void finalize_regime_options(SweepSpec& spec, const SweepCliValues& raw, bool workloads_given) {
   const bool regimes = spec.scenario == "regimes", xray = spec.scenario == "xray";
-  if (!regimes && (!raw.regime_bursts.empty() || !raw.regime_duties.empty()))
-    throw UsageError(std::string(raw.regime_bursts.empty() ? "--regime-duties" : "--regime-bursts-ms") +
-                     ": the grid belongs to --scenario regimes");
+  const bool bursts = raw.regime_bursts_option && raw.regime_bursts_option->count() > 0;
+  const bool duties = raw.regime_duties_option && raw.regime_duties_option->count() > 0;
+  if (!regimes && (bursts || duties))
+    throw UsageError(std::string(bursts ? "--regime-bursts-ms" : "--regime-duties") + ": the grid belongs to --scenario regimes");
   if (!regimes && !xray) return;
   if (workloads_given)
     throw UsageError("--workloads: --scenario " + spec.scenario + " runs its own probes" +
@@ -197,8 +198,8 @@ void finalize_regime_options(SweepSpec& spec, const SweepCliValues& raw, bool wo
     if (m.in_process()) throw UsageError("--modes " + m.name + ": --scenario " + spec.scenario + " measures processes (timeslice, mps)");
   if (!raw.repeats_option || raw.repeats_option->count() == 0) spec.repeats = 2;
   if (xray && (!raw.procs_option || raw.procs_option->count() == 0)) spec.procs = {1, 2, 4, 10};
-  if (!raw.regime_bursts.empty()) spec.regime_bursts_ms = parse_number_list(raw.regime_bursts, 0.001, 10000, "--regime-bursts-ms");
-  if (!raw.regime_duties.empty()) spec.regime_duties_pct = parse_number_list(raw.regime_duties, 0.1, 100, "--regime-duties");
+  if (bursts) spec.regime_bursts_ms = parse_number_list(raw.regime_bursts, 0.001, 10000, "--regime-bursts-ms");
+  if (duties) spec.regime_duties_pct = parse_number_list(raw.regime_duties, 0.1, 100, "--regime-duties");
 }
 
 }  // namespace
@@ -283,10 +284,10 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
                  "beside N-1 --background jobs; xray: the time-slice X-ray (slice length, switch cost, wait per "
                  "step at each N); regimes: the X-ray, then the regime map (a grid of burst x duty cycle)")
       ->check(CLI::IsMember({"sweep", "fault", "interference", "xray", "regimes"}))->group(sweep)->capture_default_str();
-  app.add_option("--regime-bursts-ms", raw.regime_bursts,
+  raw.regime_bursts_option = app.add_option("--regime-bursts-ms", raw.regime_bursts,
                  "regimes: the grid's bursts, ms of GPU work per synchronising step (default 0.1,0.3,1,3,10)")
       ->group(sweep);
-  app.add_option("--regime-duties", raw.regime_duties,
+  raw.regime_duties_option = app.add_option("--regime-duties", raw.regime_duties,
                  "regimes: the grid's duty cycles alone, percent of a step on the GPU (default 5,25,50,75,95)")
       ->group(sweep);
   app.add_option("--foreground", spec.foreground,

@@ -20,7 +20,9 @@ struct SweepCliValues {
   std::string modes = "timeslice,mps";
   std::string workloads;  ///< not given: spin,mlp (spin alone for --scenario fault)
   std::string resume_dir;
-  std::string regime_bursts, regime_duties;  ///< --regime-bursts-ms, --regime-duties (empty: not given)
+  std::string regime_bursts, regime_duties;  ///< --regime-bursts-ms, --regime-duties
+  const CLI::Option* regime_bursts_option = nullptr;  ///< given (even empty) or not
+  const CLI::Option* regime_duties_option = nullptr;
   const CLI::Option* workloads_option = nullptr;  ///< tells "not given" from "given empty"
   const CLI::Option* repeats_option = nullptr;    ///< the scenarios xray and regimes default to 2 repeats
   const CLI::Option* procs_option = nullptr;      ///< --scenario xray defaults to N = 1,2,4,10

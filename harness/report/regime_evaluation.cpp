@@ -16,7 +16,7 @@ double median_finite(std::vector<double> v) {
 
 std::string grid_label(const RegimeCell& c) {
   const double burst_us = param_number(c.params, "burst_us"), host_us = param_number(c.params, "host_us");
-  return fmt_sig(burst_us / 1000, 3) + " ms at " + fmt_sig(100 * burst_us / (burst_us + host_us), 3) + "%";
+  return fmt_num(burst_us / 1000, 3) + " ms at " + fmt_num(100 * burst_us / (burst_us + host_us), 3) + "%";
 }
 
 std::string placed_label(const RegimeCell& c) {
@@ -36,7 +36,11 @@ SchedulerFacts scheduler_of(const std::vector<XrayCell>& xray) {
       sw.push_back(c.switch_ms);
       turn.push_back(c.turn_switch_ms);
     }
-  return {median_finite(slice), median_finite(sw), median_finite(turn)};
+  // A turn costs nothing at least: where contexts truly run side by side (CPU stand-ins on cores of
+  // their own) the turns' arithmetic gives less than the kernel.
+  // (Likewise a switch: noise can push the difference of two measurements below zero.)
+  auto at_least_zero = [](double v) { return std::isfinite(v) ? std::max(0.0, v) : v; };
+  return {median_finite(slice), at_least_zero(median_finite(sw)), at_least_zero(median_finite(turn))};
 }
 
 std::vector<Evaluated> evaluate_cells(const std::vector<RegimeCell>& cells, bool grid, const std::string& source,

@@ -38,7 +38,9 @@ bool is_regimes(const RegimesInput& in) { return in.meta["sweep"].value("scenari
 
 std::string headline(const RegimesInput& in) {
   const SchedulerFacts& s = in.sched;
-  std::string h = "On " + gpu_and_driver(in.meta) + ": ";
+  const bool stand_in = in.meta["sweep"].value("cpu_stand_in", false);
+  std::string h = stand_in ? "CPU stand-ins (--cpu-stand-in), no GPU: the operating system's scheduler, not a GPU's: "
+                           : "On " + gpu_and_driver(in.meta) + ": ";
   if (!s.usable()) return h + "the X-ray measured no time slices (see the table).";
   h += "time-slicing gives each context " + ms(s.slice_ms) + " ms slices, switches between two in " + ms(s.switch_ms) +
        " ms and charges a step that ends before its slice " + ms(s.turn_cost_ms) +

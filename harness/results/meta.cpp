@@ -145,6 +145,7 @@ nlohmann::json make_meta(const SweepSpec& spec, const std::optional<GpuStaticInf
             {"pin_cpus", spec.pin_cpus},
             {"settle_s", spec.settle_s},
             {"rounds_per_set", rounds},
+            {"cpu_stand_in", spec.cpu_stand_in},
             {"regime_bursts_ms", spec.scenario == "regimes" ? nlohmann::json(spec.regime_bursts_ms) : nlohmann::json()},
             {"regime_duties_pct", spec.scenario == "regimes" ? nlohmann::json(spec.regime_duties_pct) : nlohmann::json()},
             {"foreground", spec.scenario == "interference" ? nlohmann::json(spec.foreground) : nlohmann::json()},

@@ -331,8 +331,11 @@ const std::vector<Column<WorkerCells, WorkerRecord>>& runs_schema() {
           {"mem_bytes", "bytes", "device memory the workload allocated",
            [](const WorkerCells& w) { return whole(static_cast<long long>(w.worker.mem_bytes)); }, {}},
           {"facts", "",
-           "what the workload reported at the end, `key=value;...`: `clock_khz`, `cycles_per_launch` for spin; "
-           "`loss_first`, `loss_last`, `steps`, `host_share` for mlp; exec's below",
+           "what the workload reported at the end, `key=value;...`: `clock_khz`, `cycles_per_launch`, `blocks` for spin; "
+           "`loss_first`, `loss_last`, `steps`, `host_share` for mlp; every GPU workload's regime (kernels/step_timer.cuh): "
+           "`burst_ms`, `bursts_timed`, `sync_steps`, `gpu_busy_share`; the X-ray's probes: `intervals`, `slices`, "
+           "`slice_ms`, `off_ms`, `on_share`, `intervals_lost` (busy), `step_gpu_ms`, `start_period_ms` (step), "
+           "`globaltimer_tick_ns`; exec's below",
            [](const WorkerCells& w) { return w.worker.facts; }, [](WorkerRecord& o, const Cell& c) { o.facts = c.text; }},
           {"role", "", "`worker`, or `victim` / `faulter` in the fault scenario", [](const WorkerCells& w) { return w.worker.role; }, {}},
           {"slowdown_vs_baseline", "x", "fault victim: its task_mean_ms over the victims' mean without the faulter",

@@ -1,0 +1,122 @@
+// The regime model (harness/report/regime_model) and the regimes scenario's plan, directly.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+
+#include "harness/plan/sweep_cli.hpp"
+#include "harness/plan/sweep_spec.hpp"
+#include "harness/report/regime_model.hpp"
+#include "harness/results/regime_rows.hpp"
+
+namespace bench_mps::testing {
+namespace {
+
+using namespace harness;
+
+// The H100's scheduler as the X-ray measured it (results/2026-11-25-h100-80gb-hbm3-regimes).
+const SchedulerFacts kH100{2.09, 0.128, 0.138};
+
+TEST(RegimeModel, ShortBurstsTakeTurnsOncePerStep) {
+  // 0.1 ms of kernels in a 0.4 ms step (25% busy): ten copies need ten turns of 0.238 ms a step.
+  const RegimePoint p = regime_point(0.1, 0.25, NAN, NAN);
+  EXPECT_DOUBLE_EQ(p.step_ms, 0.4);
+  const Prediction ts = predict_timesliced(p, 10, kH100);
+  EXPECT_NEAR(ts.loss, 10 * (0.1 + 0.138) / 0.4, 1e-12);
+  EXPECT_EQ(ts.why, "turns");
+  EXPECT_TRUE(std::isnan(ts.upper)) << "no convoy for bursts within a slice";
+  // At 5% busy two copies fit in each other's host time: nothing lost.
+  const Prediction two = predict_timesliced(regime_point(0.1, 0.05, NAN, NAN), 2, kH100);
+  EXPECT_EQ(two.loss, 1.0);
+  EXPECT_EQ(two.why, "host-bound");
+  EXPECT_EQ(predict_timesliced(p, 1, kH100).loss, 1.0);
+}
+
+TEST(RegimeModel, BurstsLongerThanASlicePayASwitchPerSliceAndGetAConvoyBracket) {
+  // 10 ms of kernels at 25%: ceil(10 / 2.09) = 5 slices, 4 switches beyond the turn.
+  const RegimePoint p = regime_point(10, 0.25, NAN, NAN);
+  const double turn = 10 + 0.138 + 4 * 0.128;
+  const Prediction ts = predict_timesliced(p, 10, kH100);
+  EXPECT_NEAR(ts.loss, 10 * turn / 40, 1e-12);
+  EXPECT_NEAR(ts.upper, (30 + 10 * turn) / 40, 1e-12) << "host work plus N turns: a convoy";
+  EXPECT_GE(ts.upper, ts.loss);
+}
+
+TEST(RegimeModel, LaunchGapsDoNotCountWhereNvmlSeesLessKernelTime) {
+  // seed001's point on the H100: a 2.16 ms span in a 8.47 ms step, NVML 23% busy: 1.95 ms of kernels.
+  const RegimePoint p = regime_point(2.16, 2.16 / 8.47, 0.23, 0.066);
+  EXPECT_NEAR(p.kernel_ms, 0.23 * 8.47, 1e-9);
+  EXPECT_NEAR(p.footprint, 0.066 / (2.16 / 8.47), 1e-9);
+  EXPECT_NEAR(predict_timesliced(p, 10, kH100).loss, 10 * (0.23 * 8.47 + 0.138) / 8.47, 1e-9);
+  // NVML above the events' share (it counts any kernel in a period) never lengthens the burst.
+  EXPECT_DOUBLE_EQ(regime_point(1, 0.5, 0.9, NAN).kernel_ms, 1.0);
+}
+
+TEST(RegimeModel, MpsLosesOnlyOnceTheCopiesFillTheSms) {
+  RegimePoint small = regime_point(1, 0.5, NAN, 0.5 * 0.03);  // 3% of the SMs
+  EXPECT_EQ(predict_mps(small, 10).loss, 1.0);
+  EXPECT_EQ(predict_mps(small, 10).why, "side by side");
+  RegimePoint wide = regime_point(1, 0.9, NAN, 0.9 * 0.25);  // a quarter of the SMs, 90% busy
+  EXPECT_NEAR(predict_mps(wide, 10).loss, 10 * 0.9 * 0.25, 1e-12);
+  EXPECT_TRUE(std::isnan(predict_mps(regime_point(1, 0.5, NAN, NAN), 10).loss)) << "no footprint, no prediction";
+}
+
+TEST(RegimeModel, AShortStepWaitsForEveryOtherSlice) {
+  EXPECT_NEAR(predict_wait_ms(10, kH100), 9 * (2.09 + 0.128), 1e-12);
+  EXPECT_TRUE(std::isnan(predict_wait_ms(1, kH100)));
+  EXPECT_TRUE(std::isnan(predict_timesliced(regime_point(1, 0.5, NAN, NAN), 4, SchedulerFacts{}).loss))
+      << "without an X-ray the model says nothing";
+}
+
+TEST(RegimePlan, XrayFirstThenTheGridAtEveryNWithNOneAdded) {
+  SweepSpec spec = parse_sweep_args({"--scenario", "regimes", "--procs", "4", "--regime-bursts-ms", "10,0.1",
+                                     "--regime-duties", "5", "--modes", "timeslice"});
+  EXPECT_EQ(spec.repeats, 2) << "the scenario's default";
+  EXPECT_EQ(spec.regime_bursts_ms, (std::vector<double>{0.1, 10}));
+  const auto blocks = plan_sweep(spec);
+  ASSERT_EQ(blocks.size(), 2u) << "one block per group of repeats: each repeat by a set of workers of its own";
+  std::vector<std::string> ids;
+  for (const RunSpec& r : blocks.front().runs())
+    if (r.repeat == 1) ids.push_back(r.run_id());
+  const std::vector<std::string> expected{
+      "r1-timeslice-xray-n1-xray_turns", "r1-timeslice-xray-n2-xray_busy", "r1-timeslice-xray-n2-xray_wait",
+      "r1-timeslice-xray-n2-xray_turns", "r1-timeslice-xray-n4-xray_busy", "r1-timeslice-xray-n4-xray_wait",
+      "r1-timeslice-xray-n4-xray_turns", "r1-timeslice-duty-n1-regime-b0.1ms-d5", "r1-timeslice-duty-n4-regime-b0.1ms-d5",
+      "r1-timeslice-duty-n1-regime-b10ms-d5", "r1-timeslice-duty-n4-regime-b10ms-d5"};
+  EXPECT_EQ(ids, expected);
+  for (const RunSpec& r : blocks.front().runs()) {
+    if (!is_regime_point(r.scenario)) continue;
+    ASSERT_TRUE(r.config) << r.run_id();
+    const auto& d = r.config->duty;
+    const double burst = d.burst_us / 1000;
+    EXPECT_NEAR(d.host_us, d.burst_us * 95 / 5, 1e-6) << "host work for a 5% duty cycle";
+    EXPECT_EQ(d.steps_per_task, std::max(1L, std::lround(20 / (burst / 0.05)))) << "a task of ~20 ms alone";
+    EXPECT_GE(r.duration_s, 0.5);
+    EXPECT_GE(r.duration_s, 5 * (d.burst_us + d.host_us) * 1e-6 - 1e-9) << "at least 5 steps alone";
+    EXPECT_EQ(r.params, workload_params_string("duty", *r.config));
+  }
+}
+
+TEST(RegimePlan, XrayDefaultsToTwoFourAndTenBesideTheStepAlone) {
+  const SweepSpec spec = parse_sweep_args({"--scenario", "xray"});
+  EXPECT_EQ(spec.procs, (std::vector<int>{1, 2, 4, 10}));
+  EXPECT_EQ(spec.workloads, std::vector<std::string>{"xray"});
+  std::set<std::string> scenarios;
+  for (const ModeBlock& b : plan_sweep(spec))
+    for (const RunSpec& r : b.runs()) {
+      scenarios.insert(r.scenario);
+      if (r.scenario == "xray_turns") EXPECT_EQ(r.tasks, kXrayTurnSteps);
+      if (r.scenario == "xray_busy") EXPECT_EQ(r.tasks, 1);
+    }
+  EXPECT_EQ(scenarios, (std::set<std::string>{"xray_busy", "xray_wait", "xray_turns"}));
+}
+
+TEST(RegimeRows, ParamNumberReadsAKeyOfTheCanonicalString) {
+  EXPECT_EQ(param_number("burst_us=1000;host_us=3000;kernels=1", "host_us"), 3000);
+  EXPECT_TRUE(std::isnan(param_number("burst_us=1000", "host_us")));
+  EXPECT_TRUE(std::isnan(param_number("host_us=abc", "host_us")));
+  EXPECT_TRUE(std::isnan(param_number("xhost_us=5", "host_us")));
+}
+
+}  // namespace
+}  // namespace bench_mps::testing
