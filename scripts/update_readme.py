@@ -8,7 +8,7 @@
   table of that section instead), and every block between `<!-- headline: <report.md> -->` and
   `<!-- /headline -->` the report's first line, its one-sentence summary. A test (Readme.*) checks
   that every such block equals what this script would write, so no result in them is typed by hand;
-- plots/h100_*.png: copies of the reference run's and the duty-cycle map's figures.
+- plots/h100_*.png: copies of the reference run's, the regime map's and the X-ray's figures.
 scripts/regenerate_reports.py runs it after re-rendering the reports.
 """
 import os
@@ -21,7 +21,8 @@ FIGURES = {
     "plots/h100_relative_task_time.png": "results/2026-11-24-h100-80gb-hbm3/plots/relative_task_time.png",
     "plots/h100_throughput.png": "results/2026-11-24-h100-80gb-hbm3/plots/throughput.png",
     "plots/h100_interference.png": "results/2026-11-24-h100-80gb-hbm3-interference/plots/interference.png",
-    "plots/h100_duty_cycle.png": "results/2026-11-22-h100-80gb-hbm3-duty-cycle/duty_cycle.png",
+    "plots/h100_regime_map.png": "results/2026-11-26-h100-80gb-hbm3-regimes/plots/regime_map.png",
+    "plots/h100_xray.png": "results/2026-11-26-h100-80gb-hbm3-regimes/plots/xray.png",
 }
 SECTION = "Per workload, mode and N"
 

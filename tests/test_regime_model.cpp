@@ -14,7 +14,7 @@ namespace {
 
 using namespace harness;
 
-// The H100's scheduler as the X-ray measured it (results/2026-11-25-h100-80gb-hbm3-regimes).
+// The H100's scheduler as the X-ray measured it (results/2026-11-26-h100-80gb-hbm3-regimes).
 const SchedulerFacts kH100{2.09, 0.128, 0.138};
 
 TEST(RegimeModel, ShortBurstsTakeTurnsOncePerStep) {

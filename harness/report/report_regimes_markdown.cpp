@@ -34,6 +34,21 @@ std::string figure(const PlotPlan& plan, const std::string& name) {
   return "";
 }
 
+/// Time-sliced cells (grid and placed) whose bursts outlast a slice, and how many of their measured
+/// losses lie between the turns' loss and the convoy's (within 3%).
+struct Bracket {
+  int cells = 0, inside = 0;
+};
+Bracket bracket_count(const std::vector<Evaluated>& rows) {
+  Bracket b;
+  for (const Evaluated& e : rows)
+    if (e.kind != "seed" && std::isfinite(e.predicted.upper)) {
+      ++b.cells;
+      b.inside += e.measured >= e.predicted.loss * 0.97 && e.measured <= e.predicted.upper * 1.03;
+    }
+  return b;
+}
+
 bool is_regimes(const RegimesInput& in) { return in.meta["sweep"].value("scenario", "") == "regimes"; }
 
 std::string headline(const RegimesInput& in) {
@@ -47,9 +62,14 @@ std::string headline(const RegimesInput& in) {
        " ms per turn: N copies of a step lose about N x (its kernels' time + " + ms(s.turn_cost_ms) +
        " ms) over the step alone.";
   const ErrorSummary ts = summarize_errors(in.evaluated, "grid", "timeslice");
-  if (ts.count)
+  if (ts.count) {
     h += " The regime model's median error over the grid's " + std::to_string(ts.count) + " time-sliced cells is " +
-         pct(ts.median_abs) + " (largest " + pct(ts.max_abs) + ").";
+         pct(ts.median_abs) + " (largest " + pct(ts.max_abs);
+    const Bracket b = bracket_count(in.evaluated);
+    if (b.cells) h += "; of the " + std::to_string(b.cells) + " whose bursts outlast a slice, " + std::to_string(b.inside) +
+                      " lie in its convoy bracket";
+    h += ").";
+  }
   return h;
 }
 
@@ -193,21 +213,16 @@ std::string accuracy_section(const RegimesInput& in, const PlotPlan& plan) {
       const std::string line = error_line(summarize_errors(in.evaluated, kind, mode), what + ", " + mode_label(mode));
       if (!line.empty()) md += "- " + line + "\n";
     }
-  int bracketed = 0, inside = 0;
-  for (const Evaluated& e : in.evaluated)
-    if (e.kind != "seed" && std::isfinite(e.predicted.upper)) {
-      ++bracketed;
-      inside += e.measured >= e.predicted.loss * 0.97 && e.measured <= e.predicted.upper * 1.03;
-    }
-  if (bracketed)
-    md += "- bursts longer than a slice, time-sliced: " + std::to_string(inside) + " of " + std::to_string(bracketed) +
+  const Bracket b = bracket_count(in.evaluated);
+  if (b.cells)
+    md += "- bursts longer than a slice, time-sliced: " + std::to_string(b.inside) + " of " + std::to_string(b.cells) +
           " measured losses lie between the turns' loss and the convoy's (within 3%); the errors above are the turns' "
           "loss alone\n";
   std::vector<const Evaluated*> worst;
   for (const Evaluated& e : in.evaluated)
     if (std::isfinite(e.error()) && e.kind != "seed") worst.push_back(&e);
   std::sort(worst.begin(), worst.end(),
-            [](const Evaluated* a, const Evaluated* b) { return std::abs(a->error()) > std::abs(b->error()); });
+            [](const Evaluated* x, const Evaluated* y) { return std::abs(x->error()) > std::abs(y->error()); });
   if (!worst.empty()) {
     MarkdownTable t({"cell", "mode", "N", "measured", "model", "why", "error"}, {false, false, true, true, true, false, true});
     for (std::size_t i = 0; i < std::min<std::size_t>(6, worst.size()); ++i) {
