@@ -127,14 +127,7 @@ class XrayWorkload final : public Workload {
 
   std::size_t device_bytes() const override { return log_.bytes() + count_.bytes(); }
 
-  WorkloadFacts facts() const override {
-    WorkloadFacts f{{"globaltimer_tick_ns", tick_ns_}};
-    if (busy_)
-      busy_stats_.add_facts(f);
-    else
-      step_stats_.add_facts(f);
-    return f;
-  }
+  WorkloadFacts facts() const override { return xray_facts(busy_, tick_ns_, busy_stats_, step_stats_); }
 
  private:
   void run_busy() {

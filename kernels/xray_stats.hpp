@@ -81,4 +81,15 @@ class StepStampStats {
   std::int64_t last_start_ = 0;
 };
 
+/// A probe's facts: the GPU clock's resolution, then its role's.
+inline WorkloadFacts xray_facts(bool busy, double tick_ns, const BusyIntervalStats& busy_stats,
+                                const StepStampStats& step_stats) {
+  WorkloadFacts f{{"globaltimer_tick_ns", tick_ns}};
+  if (busy)
+    busy_stats.add_facts(f);
+  else
+    step_stats.add_facts(f);
+  return f;
+}
+
 }  // namespace bench_mps::kernels

@@ -1,4 +1,5 @@
 #include "harness/sweep/interference.hpp"
+#include "harness/sweep/worker_pool.hpp"
 
 #include <cmath>
 #include <map>
@@ -28,11 +29,6 @@ std::vector<std::string> merged_args(std::vector<std::string> a, const std::vect
   return a;
 }
 
-std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& tail) {
-  a.insert(a.end(), tail.begin(), tail.end());
-  return a;
-}
-
 /// Worker 0 is the foreground of a side-by-side run; every worker of a foreground-alone run is.
 bool row_is_foreground(const std::string& scenario, int worker) {
   return scenario == "interference_fg" || (scenario == "interference" && worker == 0);
@@ -46,12 +42,12 @@ void add_interference_args(const RunSpec& run, const SweepSpec& spec, const std:
   const std::vector<std::string> bg = workload_worker_args(spec.background, spec.params);
   if (run.scenario != "interference") return;  // the alone runs are plain runs of their workload
   if (run.mode.in_process()) {
-    args = with(merged_args(bg, fg), base);
+    args = with_args(merged_args(bg, fg), base);
     args.insert(args.end(), {"--fg-workload", spec.foreground});
     return;
   }
-  args = with(bg, base);
-  args_for_worker[0] = with(fg, base);
+  args = with_args(bg, base);
+  args_for_worker[0] = with_args(fg, base);
 }
 
 void evaluate_interference_run(RunRecord& record, const SummaryRow* fg_alone, const SummaryRow* bg_alone) {

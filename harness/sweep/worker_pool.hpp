@@ -30,6 +30,12 @@ namespace bench_mps::harness {
 
 using EnvVars = std::vector<std::pair<std::string, std::string>>;
 
+/// A worker's arguments: `head` (its workload's), then `tail` (what every worker of the run gets).
+inline std::vector<std::string> with_args(std::vector<std::string> head, const std::vector<std::string>& tail) {
+  head.insert(head.end(), tail.begin(), tail.end());
+  return head;
+}
+
 struct WorkerLaunch {
   std::string exe;                                          ///< bench_worker
   std::vector<std::string> args;                            ///< all but --worker-index

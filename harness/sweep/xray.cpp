@@ -18,11 +18,6 @@ std::vector<std::string> role_args(const SweepSpec& spec, const std::string& rol
   return workload_worker_args("xray", c);
 }
 
-std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
-
 bool is_step_worker(const std::string& probe, int worker) {
   return probe == "xray_turns" || (probe == "xray_wait" && worker == 0);
 }
@@ -32,11 +27,11 @@ bool is_step_worker(const std::string& probe, int worker) {
 void add_xray_args(const RunSpec& run, const SweepSpec& spec, const std::vector<std::string>& base,
                    std::vector<std::string>& args, std::map<int, std::vector<std::string>>& args_for_worker) {
   const bool steps = run.scenario == "xray_turns";
-  args = with(role_args(spec, steps ? "step" : "busy"), base);
+  args = with_args(role_args(spec, steps ? "step" : "busy"), base);
   if (run.scenario != "xray_wait") return;
   // The step context ends while the busy ones still run (they all start at GO), after at most
   // kXrayWaitSteps steps (where it does not wait, under MPS, that is a few ms: its task lines stay few).
-  args_for_worker[0] = with(role_args(spec, "step"), {"--duration-s", fmt_num(0.8 * spec.params.xray.busy_ms / 1000.0, 9),
+  args_for_worker[0] = with_args(role_args(spec, "step"), {"--duration-s", fmt_num(0.8 * spec.params.xray.busy_ms / 1000.0, 9),
                                                       "--max-tasks", std::to_string(kXrayWaitSteps), "--warmup", "2"});
 }
 

@@ -97,12 +97,7 @@ class CpuXray final : public kernels::Workload {
   std::vector<kernels::Span> last_task_spans() const override { return spans_; }
   std::size_t device_bytes() const override { return 0; }
   kernels::WorkloadFacts facts() const override {
-    kernels::WorkloadFacts f{{"globaltimer_tick_ns", 1.0}};
-    if (busy_)
-      busy_stats_.add_facts(f);
-    else
-      step_stats_.add_facts(f);
-    return f;
+    return kernels::xray_facts(busy_, 1.0, busy_stats_, step_stats_);  // the host clock's "tick": 1 ns
   }
 
  private:
