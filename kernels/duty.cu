@@ -1,11 +1,11 @@
 // `duty` workload: see duty.hpp for what it measures and what to expect.
 #include "kernels/duty.hpp"
 
-#include <chrono>
 #include <stdexcept>
 
 #include "kernels/cuda_check.hpp"
 #include "kernels/cuda_handles.cuh"
+#include "kernels/host_clock.hpp"
 #include "kernels/spin.hpp"
 #include "kernels/step_timer.cuh"
 #include "kernels/work_kernel.cuh"
@@ -13,14 +13,6 @@
 namespace bench_mps::kernels {
 
 namespace {
-
-void busy_wait_us(double us) {
-  if (us <= 0) return;
-  const auto until = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                                            std::chrono::duration<double, std::micro>(us));
-  while (std::chrono::steady_clock::now() < until) {
-  }
-}
 
 class DutyWorkload final : public Workload {
  public:

@@ -2,7 +2,6 @@
 #include "kernels/mlp.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -14,6 +13,7 @@
 #include "kernels/cuda_check.hpp"
 #include "kernels/cuda_handles.cuh"
 #include "kernels/device_buffer.cuh"
+#include "kernels/host_clock.hpp"
 #include "kernels/mlp_data.hpp"
 #include "kernels/mlp_kernels.cuh"
 #include "kernels/spin.hpp"
@@ -30,17 +30,6 @@ constexpr std::size_t kCublasWorkspaceBytes = 4u << 20;
 // MNIST's normalisation, as PyTorch's example applies it (transforms.Normalize((0.1307,), (0.3081,))).
 constexpr float kPixelMean = 0.1307f, kPixelStd = 0.3081f;
 
-std::int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-void busy_wait_us(double us) {
-  if (us <= 0) return;
-  const std::int64_t until = now_ns() + static_cast<std::int64_t>(us * 1e3);
-  while (now_ns() < until) {
-  }
-}
 }  // namespace
 
 
@@ -198,9 +187,9 @@ struct MlpTrainer::Impl {
 
   /// seed001: one whole step as the seed's loop ran it; returns the loss (read every step).
   float host_fed_step() {
-    const std::int64_t t0 = now_ns();
+    const std::int64_t t0 = host_now_ns();
     assemble_batch_on_host();
-    const std::int64_t t1 = now_ns();
+    const std::int64_t t1 = host_now_ns();
     step_timer.begin(stream);
     BENCH_CUDA_CHECK(cudaMemcpyAsync(batch_x.get(), staging_x.get(), batch_x.bytes(), cudaMemcpyHostToDevice, stream));
     BENCH_CUDA_CHECK(cudaMemcpyAsync(batch_y.get(), staging_y.get(), batch_y.bytes(), cudaMemcpyHostToDevice, stream));
@@ -212,7 +201,7 @@ struct MlpTrainer::Impl {
     const float l = wait_for_loss();  // waits for the step, as loss.item() does
     step_timer.finished();
     host_ns += t1 - t0;
-    step_ns += now_ns() - t0;
+    step_ns += host_now_ns() - t0;
     return l;
   }
 

@@ -1,16 +1,13 @@
 // `mlp-infer` workload: see mlp_infer.hpp for what it measures.
 #include "kernels/mlp_infer.hpp"
 
-#include <chrono>
+#include "kernels/host_clock.hpp"
+
 #include <stdexcept>
 
 namespace bench_mps::kernels {
 namespace {
 
-std::int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 MlpParams inference_network(MlpParams p, const MlpInferParams& infer) {
   p.profile = MlpProfile::gpu_bound;  // the dataset lives on the device: a request is GPU work only
@@ -39,7 +36,7 @@ class MlpInferWorkload final : public Workload {
 
   /// Arrivals count from here: request k of this phase arrives k / rate after it.
   void begin_timed() override {
-    t0_ns_ = now_ns();
+    t0_ns_ = host_now_ns();
     next_ = 0;
     late_ = 0;
     trainer_.reset_step_timer();
@@ -48,20 +45,20 @@ class MlpInferWorkload final : public Workload {
   void run_task() override {
     const std::int64_t arrival = t0_ns_ + static_cast<std::int64_t>(static_cast<double>(next_) * 1e9 / infer_.rate_per_s);
     ++next_;
-    std::int64_t now = now_ns();
+    std::int64_t now = host_now_ns();
     if (t0_ns_ == 0) {  // warm-up, before any timed phase: no schedule
       trainer_.infer();
-      span_ = {now, now_ns()};
+      span_ = {now, host_now_ns()};
       return;
     }
     if (now < arrival) {
-      while (now_ns() < arrival) {  // the worker owns its core: spinning keeps the arrival exact
+      while (host_now_ns() < arrival) {  // the worker owns its core: spinning keeps the arrival exact
       }
     } else {
       ++late_;  // the service was still busy when this request arrived: it queued
     }
     trainer_.infer();
-    span_ = {arrival, now_ns()};
+    span_ = {arrival, host_now_ns()};
   }
 
   std::pair<std::int64_t, std::int64_t> last_task_span() const override { return span_; }

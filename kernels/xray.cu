@@ -2,7 +2,6 @@
 #include "kernels/xray.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -13,6 +12,7 @@
 #include "kernels/cuda_handles.cuh"
 #include "kernels/device_buffer.cuh"
 #include "kernels/globaltimer.cuh"
+#include "kernels/host_clock.hpp"
 #include "kernels/spin.hpp"
 #include "kernels/work_kernel.cuh"
 #include "kernels/xray_stats.hpp"
@@ -62,11 +62,6 @@ __global__ void globaltimer_tick_kernel(std::uint64_t* tick) {
 __global__ void globaltimer_read_kernel(std::uint64_t* out) {
   out[0] = globaltimer_ns();
   __threadfence_system();
-}
-
-std::int64_t monotonic_now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
 }
 
 /// Device-visible pinned host memory for `count` values (the kernels write, the host reads after a sync).
@@ -172,11 +167,11 @@ class XrayWorkload final : public Workload {
   std::int64_t measure_clock_offset() {
     std::int64_t best_width = std::numeric_limits<std::int64_t>::max(), offset = 0;
     for (int k = 0; k < 16; ++k) {
-      const std::int64_t t0 = monotonic_now_ns();
+      const std::int64_t t0 = host_now_ns();
       globaltimer_read_kernel<<<1, 1, 0, stream_.get()>>>(stamps_->device);
       BENCH_CUDA_CHECK_LAUNCH(globaltimer_read_kernel);
       BENCH_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
-      const std::int64_t t1 = monotonic_now_ns();
+      const std::int64_t t1 = host_now_ns();
       if (t1 - t0 < best_width) {
         best_width = t1 - t0;
         offset = static_cast<std::int64_t>(stamps_->at(0)) - (t0 + (t1 - t0) / 2);

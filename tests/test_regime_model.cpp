@@ -105,8 +105,12 @@ TEST(RegimePlan, XrayDefaultsToTwoFourAndTenBesideTheStepAlone) {
   for (const ModeBlock& b : plan_sweep(spec))
     for (const RunSpec& r : b.runs()) {
       scenarios.insert(r.scenario);
-      if (r.scenario == "xray_turns") EXPECT_EQ(r.tasks, kXrayTurnSteps);
-      if (r.scenario == "xray_busy") EXPECT_EQ(r.tasks, 1);
+      if (r.scenario == "xray_turns") {
+        EXPECT_EQ(r.tasks, kXrayTurnSteps);
+      }
+      if (r.scenario == "xray_busy") {
+        EXPECT_EQ(r.tasks, 1);
+      }
     }
   EXPECT_EQ(scenarios, (std::set<std::string>{"xray_busy", "xray_wait", "xray_turns"}));
 }

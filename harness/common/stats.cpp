@@ -15,6 +15,11 @@ double mean(const std::vector<double>& x) {
   return std::accumulate(x.begin(), x.end(), 0.0) / static_cast<double>(x.size());
 }
 
+double median_finite(std::vector<double> x) {
+  x.erase(std::remove_if(x.begin(), x.end(), [](double v) { return !std::isfinite(v); }), x.end());
+  return median(x);
+}
+
 double quantile(std::vector<double> x, double q) {
   if (x.empty()) return kNaN;
   std::sort(x.begin(), x.end());

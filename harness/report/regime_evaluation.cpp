@@ -9,11 +9,6 @@
 namespace bench_mps::harness {
 namespace {
 
-double median_finite(std::vector<double> v) {
-  v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return !std::isfinite(x); }), v.end());
-  return v.empty() ? NAN : median(v);
-}
-
 std::string grid_label(const RegimeCell& c) {
   const double burst_us = param_number(c.params, "burst_us"), host_us = param_number(c.params, "host_us");
   return fmt_num(burst_us / 1000, 3) + " ms at " + fmt_num(100 * burst_us / (burst_us + host_us), 3) + "%";

@@ -196,7 +196,7 @@ int report_folder(const ReportArgs& args) {
     }
   write_file(stage.path() / "report.md", r.markdown);
   commit(stage, dir);
-  if (!args.place.empty()) write_file_atomically(dir / "places.json", places_json(dir, places));
+  if (!args.place.empty()) write_file_atomically(dir / "places.json", places_json(places));
   std::cout << "report: wrote " << (dir / "report.md").string() << " and " << r.plan.figures.size() << " figures in "
             << (dir / "plots").string() << "\n";
   return kExitOk;

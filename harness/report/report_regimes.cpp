@@ -52,8 +52,7 @@ std::vector<fs::path> placed_folders(const fs::path& dir, const std::vector<std:
   return out;
 }
 
-std::string places_json(const fs::path& dir, const std::vector<fs::path>& folders) {
-  (void)dir;
+std::string places_json(const std::vector<fs::path>& folders) {
   json list = json::array();
   for (const fs::path& f : folders) list.push_back(f.generic_string());
   return json{{"folders", list}}.dump(2) + "\n";

@@ -23,8 +23,8 @@ bool is_regimes_folder(const nlohmann::json& meta);
 /// The folders placed on DIR's map: `add` (given now) joined to those DIR/places.json remembers,
 /// each checked to be a results folder (ResultsError otherwise); paths as given, relative to DIR.
 std::vector<std::filesystem::path> placed_folders(const std::filesystem::path& dir, const std::vector<std::string>& add);
-/// DIR/places.json's content for `folders` (paths relative to DIR where they can be).
-std::string places_json(const std::filesystem::path& dir, const std::vector<std::filesystem::path>& folders);
+/// DIR/places.json's content for `folders` (as placed_folders gives them: relative to DIR where they can be).
+std::string places_json(const std::vector<std::filesystem::path>& folders);
 
 struct RegimesReport {
   PlotPlan plan;

@@ -11,11 +11,6 @@
 namespace bench_mps::harness {
 namespace {
 
-double median_of(std::vector<double> v) {
-  v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return std::isnan(x); }), v.end());
-  return v.empty() ? NAN : median(v);
-}
-
 std::string ratio(double x) { return std::isnan(x) ? "-" : fmt_fixed(x, 2) + "x"; }
 std::string ms(double x) { return std::isnan(x) ? "-" : fmt_num(x, 3); }
 
@@ -55,14 +50,14 @@ std::vector<InterferenceCell> aggregate_interference_runs(const std::vector<Inte
         a50.push_back(r->fg_p50_ms);
         a99.push_back(r->fg_p99_ms);
       }
-      c.p50_ms = median_of(p50);
-      c.p95_ms = median_of(p95);
-      c.p99_ms = median_of(p99);
-      c.p99_vs_alone = median_of(vs);
-      c.throughput_vs_alone = median_of(tput);
-      c.bg_kept = median_of(kept);
-      c.alone_p50_ms = median_of(a50);
-      c.alone_p99_ms = median_of(a99);
+      c.p50_ms = median_finite(p50);
+      c.p95_ms = median_finite(p95);
+      c.p99_ms = median_finite(p99);
+      c.p99_vs_alone = median_finite(vs);
+      c.throughput_vs_alone = median_finite(tput);
+      c.bg_kept = median_finite(kept);
+      c.alone_p50_ms = median_finite(a50);
+      c.alone_p99_ms = median_finite(a99);
       vs.erase(std::remove_if(vs.begin(), vs.end(), [](double x) { return std::isnan(x); }), vs.end());
       if (!vs.empty()) {
         c.p99_vs_alone_min = *std::min_element(vs.begin(), vs.end());

@@ -11,11 +11,6 @@
 namespace bench_mps::harness {
 namespace {
 
-double median_of(std::vector<double> v) {
-  v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return std::isnan(x); }), v.end());
-  return v.empty() ? NAN : median(v);
-}
-
 nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
 std::string ms(double v) { return std::isnan(v) ? "-" : fmt_num(v, 3); }
 std::string ratio(double v) { return std::isnan(v) ? "-" : fmt_fixed(v, 2) + "x"; }
@@ -61,15 +56,15 @@ std::vector<XrayCell> aggregate_xray(const std::vector<SummaryRecord>& rows) {
           v["step"].push_back(r->task_mean_ms);
         }
       }
-      c.slice_ms = median_of(v["slice"]);
-      c.switch_ms = median_of(v["switch"]);
-      c.lost_share = median_of(v["lost"]);
-      c.on_share = median_of(v["on"]);
-      c.wait_ms = median_of(v["wait"]);
-      c.wait_p99_ms = median_of(v["wait99"]);
-      c.turn_ms = median_of(v["turn"]);
-      c.turn_switch_ms = median_of(v["turn_switch"]);
-      c.step_ms = median_of(v["step"]);
+      c.slice_ms = median_finite(v["slice"]);
+      c.switch_ms = median_finite(v["switch"]);
+      c.lost_share = median_finite(v["lost"]);
+      c.on_share = median_finite(v["on"]);
+      c.wait_ms = median_finite(v["wait"]);
+      c.wait_p99_ms = median_finite(v["wait99"]);
+      c.turn_ms = median_finite(v["turn"]);
+      c.turn_switch_ms = median_finite(v["turn_switch"]);
+      c.step_ms = median_finite(v["step"]);
       cells.push_back(c);
     }
   return cells;
@@ -171,13 +166,13 @@ std::vector<RegimeCell> aggregate_regimes(const std::vector<SummaryRecord>& rows
           loss.push_back(r->task_mean_ms / a->second->task_mean_ms);
         }
         if (c.repeats == 0 && c.failed == 0) continue;
-        c.burst_alone_ms = median_of(burst);
-        c.duty_alone = median_of(duty);
-        c.util_alone = median_of(util);
-        c.gpm_alone = median_of(gpm);
-        c.task_alone_ms = median_of(base);
-        c.task_ms = median_of(task);
-        c.loss = median_of(loss);
+        c.burst_alone_ms = median_finite(burst);
+        c.duty_alone = median_finite(duty);
+        c.util_alone = median_finite(util);
+        c.gpm_alone = median_finite(gpm);
+        c.task_alone_ms = median_finite(base);
+        c.task_ms = median_finite(task);
+        c.loss = median_finite(loss);
         if (!loss.empty()) {
           c.loss_min = *std::min_element(loss.begin(), loss.end());
           c.loss_max = *std::max_element(loss.begin(), loss.end());
