@@ -46,6 +46,33 @@ std::map<std::pair<std::string, std::string>, std::string> series_labels(const s
   return labels;
 }
 
+/// A ratio shown beside its operands is computed from them: its point is the ratio of the operands' medians
+/// (the cells the report prints), its range stays that of the per-repeat ratios (each repeat against its own
+/// partner run). Without a partner run in any repeat there is no ratio.
+void point_from_medians(Spread& ratio, double numerator, double denominator) {
+  if (ratio.count == 0) return;
+  ratio.median = denominator > 0 && std::isfinite(numerator) ? numerator / denominator : NAN;
+}
+
+void ratios_from_medians(ReportData& data) {
+  for (ReportCell& c : data.cells) {
+    const ReportCell* alone = data.find(c.series, c.mode, 1);
+    const ReportCell* ts = data.find(c.series, "timeslice", c.procs);
+    const ReportCell* ts1 = data.find(c.series, "timeslice", 1);
+    const ReportCell* unlimited = data.find(c.series, "mps", c.procs);
+    if (alone) {
+      point_from_medians(c.relative_task_time, c.task_mean_ms.median, alone->task_mean_ms.median);
+      point_from_medians(c.relative_throughput, c.throughput.median, alone->throughput.median);
+    }
+    if (ts) point_from_medians(c.speedup_vs_timeslice, c.throughput.median, ts->throughput.median);
+    if (ts1) {
+      point_from_medians(c.task_time_vs_timeslice_alone, c.task_mean_ms.median, ts1->task_mean_ms.median);
+      point_from_medians(c.makespan_vs_timeslice_alone, c.makespan_s.median, ts1->makespan_s.median);
+    }
+    if (unlimited) point_from_medians(c.task_time_vs_unlimited_mps, c.task_mean_ms.median, unlimited->task_mean_ms.median);
+  }
+}
+
 }  // namespace
 
 void aggregate_exec(const std::vector<WorkerRecord>& workers, ReportData& data) {
@@ -240,6 +267,7 @@ ReportData aggregate_results(const std::vector<SummaryRecord>& summary, const st
       }
     }
   }
+  ratios_from_medians(data);
   return data;
 }
 

@@ -64,10 +64,12 @@ InterferenceReport render_interference_report(const fs::path& dir, const json& m
        "\n\n# bench_mps interference report: " + name + "\n\n";
   md += "One foreground job, `" + fg + "` (`" + fg_params + "`), beside N-1 background jobs, `" + bg + "` (`" + bg_params +
         "`), in each mode. Every repeat of a mode measures the foreground alone, the background jobs alone and then "
-        "both side by side, so each ratio divides by the same mode and repeat's alone run: *p99 vs alone* is the "
-        "foreground's 99th-percentile latency beside the background over its own alone (1 = undisturbed); *fg "
-        "throughput vs alone* the same for its requests (tasks) per second; *background kept* the background jobs' "
-        "throughput beside the foreground over theirs alone (1 = they lost nothing). For `mlp-infer` a latency runs "
+        "both side by side: *p99 vs alone* is the foreground's 99th-percentile latency beside the background over "
+        "its own alone, the two medians shown beside it (1 = undisturbed; in brackets the range of the per-repeat "
+        "ratios, each repeat over its own alone run); *fg throughput vs alone* the same for its requests (tasks) per "
+        "second, median of the per-repeat ratios; *background kept* the background jobs' throughput beside the "
+        "foreground over theirs alone in the same mode (1 = they lost nothing; each mode against its own alone, so "
+        "compare the background's tasks per second across modes in *Every run*). For `mlp-infer` a latency runs "
         "from a request's arrival (fixed rate, open loop) to its completion, queueing included. Medians over the "
         "repeats.\n\n";
   md += "## Machine\n\n" + machine_markdown(meta) + "\n";

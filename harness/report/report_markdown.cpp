@@ -293,8 +293,9 @@ std::string seed001_section(const ReportData& data, const std::vector<SeedRatio>
       t.add_row({std::to_string(n), "ours: " + s,
                  cts ? cell(cts->makespan_s.median, cts->makespan_vs_timeslice_alone.median) : "-",
                  cmp ? cell(cmp->makespan_s.median, cmp->makespan_vs_timeslice_alone.median) : "-",
-                 cmp && std::isfinite(cmp->speedup_vs_timeslice.median) ? fmt_fixed(cmp->speedup_vs_timeslice.median, 2)
-                                                                        : "-"});
+                 cts && cmp && cmp->makespan_s.median > 0 && std::isfinite(cts->makespan_s.median)
+                     ? fmt_fixed(cts->makespan_s.median / cmp->makespan_s.median, 2)
+                     : "-"});
     }
   }
   // How long one step of ours took alone, beside the seed's 85 ms: what time-slicing's cost per
@@ -321,8 +322,8 @@ std::string seed001_section(const ReportData& data, const std::vector<SeedRatio>
                  "the shorter the step: a likely reason a short step loses far more than theirs at the same duty cycle.";
   return "Seed 001 timed N copies of PyTorch's MNIST training started together until the last had finished, "
          "against one copy alone (time-sliced). Ours is the same: each run's makespan (median over repeats) and, "
-         "in brackets, its ratio to the same repeat's one copy time-sliced; time-sliced / MPS is the throughput "
-         "ratio of the paired repeats. Ideal: MPS 1.00x while the copies fit side by side; time-sliced between "
+         "in brackets, its ratio to one copy alone time-sliced (the two medians); time-sliced / MPS divides the "
+         "two makespans beside it (above 1: MPS finished sooner), as seed 001's row divides its two times. Ideal: MPS 1.00x while the copies fit side by side; time-sliced between "
          "1x (a GPU idle most of the time) and Nx (a GPU kept busy). Their P100 ran an 85 ms step (80 s for "
          "938 steps); what sets ours apart is in docs/SEED001.md." +
          steps_line + "\n\n" + t.str();
@@ -357,11 +358,14 @@ std::string render_results_report(const ReportData& data, const nlohmann::json& 
   md +=
       "## Per workload, mode and N\n\n"
       "Median over the ok repeats, (min–max) where they differ. Per-task ms is the mean task time of a run. "
-      "Each ratio names its basis and is taken per repeat, then summarised: *vs one process time-sliced* "
-      "divides by the same repeat's time-sliced N=1 run (the seeds' basis; ideal time-slicing gives N, ideal "
-      "sharing 1, and an MPS mode's own cost shows at N=1); *vs N=1, same mode* by the same mode's N=1 run "
+      "Each ratio names its basis and divides the medians this table shows (so a ratio always agrees with the "
+      "cells it is computed from); in brackets, the range of the same ratio taken per repeat, each run against "
+      "its partner run of the same repeat: *vs one process time-sliced* divides by the time-sliced N=1 row "
+      "(seed 000's basis, time per task; seed 001's, the completion of all N, has its own section below; ideal "
+      "time-slicing gives N, ideal sharing 1, and an MPS mode's own cost shows at N=1); *vs N=1, same mode* by "
+      "the same mode's N=1 row "
       "(ideal sharing: 1, so a limit's cost does not show there); *vs time-sliced, same N* by the time-sliced "
-      "run at this N; *vs unlimited MPS* (active-thread limits only) by the unlimited `mps` run at this N "
+      "row at this N; *vs unlimited MPS* (active-thread limits only) by the unlimited `mps` row at this N "
       "(1 = the limit costs nothing).\n\n" +
       results_table(data);
   if (const std::string m = memory_bandwidth_section(data); !m.empty()) md += "\n## Memory bandwidth (membw)\n\n" + m;

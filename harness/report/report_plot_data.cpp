@@ -34,10 +34,10 @@ json line(const ReportData& data, const std::string& series, const std::string& 
 /// Each maker fills `out` with the figure's entry and returns whether it has anything to draw.
 bool relative_figure(const ReportData& data, const std::vector<SeedRatio>& seeds, FigureInfo& f, json& out) {
   f = {"relative_task_time", "Per-task time over one process alone, time-sliced",
-       "Each line is one workload in one mode: the median over repeats of the per-task time at N "
-       "processes divided by the per-task time of one process alone, time-sliced (same workload and "
-       "repeat): the seeds' basis, so an MPS mode's own cost at N=1 (an active-thread limit's above all) "
-       "shows. Error bars span the repeats. The gray dashed line N is what ideal time-slicing predicts "
+       "Each line is one workload in one mode: the median per-task time at N processes divided by the "
+       "median per-task time of one process alone, time-sliced (same workload): seed 000's basis, so an MPS "
+       "mode's own cost at N=1 (an active-thread limit's above all) shows. Error bars span the same ratio "
+       "taken per repeat. The gray dashed line N is what ideal time-slicing predicts "
        "(each process gets 1/N of the GPU), the gray dotted line 1 is ideal sharing. Large open markers "
        "are the seed articles' figures at their N (labelled by source), on the same basis."};
   json lines = json::array();
@@ -113,8 +113,8 @@ bool distribution_figure(const ReportData& data, FigureInfo& f, json& out) {
 
 bool speedup_figure(const ReportData& data, FigureInfo& f, json& out) {
   f = {"mps_speedup", "MPS throughput over time-slicing",
-       "Bars: aggregate throughput with MPS divided by time-sliced throughput at the same N and "
-       "repeat (median over repeats, error bars min to max), one bar per workload and MPS mode. "
+       "Bars: the median aggregate throughput with MPS divided by the median time-sliced throughput at "
+       "the same N (error bars: the same ratio per repeat, min to max), one bar per workload and MPS mode. "
        "Above 1 MPS gets more work done; at N=1 the bar shows MPS's own overhead."};
   json bars = json::array();
   for (const ReportCell& c : data.cells) {

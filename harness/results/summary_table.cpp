@@ -1,6 +1,7 @@
 #include "harness/results/summary_table.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <map>
@@ -14,7 +15,7 @@ namespace bench_mps::harness {
 namespace {
 
 struct Cell {
-  std::vector<double> task_ms, throughput, slowdown;
+  std::vector<double> task_ms, throughput;
   int runs = 0, failed = 0;
 };
 
@@ -46,7 +47,6 @@ void print_summary_table(std::ostream& out, const std::vector<SummaryEntry>& ent
     }
     c.task_ms.push_back(e.row.task_mean_ms);
     c.throughput.push_back(e.row.throughput_tasks_per_s);
-    c.slowdown.push_back(e.row.slowdown_vs_alone);
   }
   if (cells.empty()) return;
 
@@ -63,17 +63,23 @@ void print_summary_table(std::ostream& out, const std::vector<SummaryEntry>& ent
       for (const auto& [key, c] : cells) {
         if (std::get<0>(key) != workload || std::get<1>(key) != params || std::get<2>(key) != mode) continue;
         const int n = std::get<3>(key);
-        const double tput = median(c.throughput);
+        const double tput = c.throughput.empty() ? NAN : median(c.throughput);
         std::string speedup = "";
         if (mode != "timeslice") {
           auto ts = cells.find({workload, params, "timeslice", n});
           if (ts != cells.end() && !ts->second.throughput.empty())
             speedup = fmt_fixed(tput / median(ts->second.throughput), 2) + "x";
         }
+        // vs N=1: the ratio of the medians printed (the report's "per-task time vs N=1, same mode"), so a
+        // ratio agrees with the cells it is computed from, here and in the report.
+        std::string vs_alone = "-";
+        auto alone = cells.find({workload, params, mode, 1});
+        if (alone != cells.end() && !alone->second.task_ms.empty() && !c.task_ms.empty())
+          vs_alone = fmt_fixed(median(c.task_ms) / median(alone->second.task_ms), 2) + "x";
         const std::string runs = c.failed ? std::to_string(c.runs - c.failed) + "/" + std::to_string(c.runs) + " ok"
                                           : std::to_string(c.runs);
-        out << line("%-*s %-*s %5d %13s %8sx %12s %14s %s\n", workload_width, workload.c_str(), mode_width, mode.c_str(), n,
-                    fmt_fixed(median(c.task_ms), 3).c_str(), fmt_fixed(median(c.slowdown), 2).c_str(),
+        out << line("%-*s %-*s %5d %13s %9s %12s %14s %s\n", workload_width, workload.c_str(), mode_width, mode.c_str(), n,
+                    c.task_ms.empty() ? "-" : fmt_fixed(median(c.task_ms), 3).c_str(), vs_alone.c_str(),
                     fmt_fixed(tput, 1).c_str(), speedup.c_str(), runs.c_str());
       }
     }
