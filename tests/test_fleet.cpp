@@ -175,6 +175,57 @@ TEST_F(Fleet, SecondSweepOfTheSameDeviceExitsThreeNamingTheFirst) {
   EXPECT_EQ(again.exit_code, 0) << again.err;
 }
 
+/// Every core a sweep's meta.json says it used (workers and harness).
+std::set<int> cores_used(const nlohmann::json& meta) {
+  std::set<int> used;
+  for (const char* part : {"workers", "harness"})
+    for (const auto& c : meta["cpus"][part]) used.insert(c.get<int>());
+  return used;
+}
+
+TEST_F(Fleet, SweepsOfTwoDevicesStartedApartClaimDisjointCores) {
+  // Two independent sweeps of two (pretend) devices, as two shells or Slurm jobs without cpusets would
+  // start them: the second plans its cores around the first's claims, or says it shares them.
+  BackgroundProgram a(bench_mps_exe(), gated_sweep("a", {"--device", "cpu-0", "--modes", "timeslice", "--procs", "1"}),
+                      env_of("a"));
+  const Finish finish_a{*this, a};
+  ASSERT_TRUE(wait_until([&] { return waiting("r1-timeslice-exec-n1"); }, 60)) << "sweep A never started its run";
+  const auto b = run_program(bench_mps_exe(), cpu_sweep("b", {"--device", "cpu-1", "--modes", "timeslice", "--procs", "1"}),
+                             env_of("b"));
+  EXPECT_EQ(b.exit_code, 0) << b.err;
+  open_gate();
+  EXPECT_EQ(a.wait(60).exit_code, 0);
+  const nlohmann::json ma = harness::read_meta(tmp / "a"), mb = harness::read_meta(tmp / "b");
+  const std::set<int> used_a = cores_used(ma), used_b = cores_used(mb);
+  ASSERT_FALSE(used_a.empty()) << ma["cpus"].dump();
+  if (harness::allowed_cpus().size() >= 4) {
+    for (int c : used_b) EXPECT_EQ(used_a.count(c), 0u) << "core " << c << " used by both: " << ma["cpus"].dump() << " "
+                                                        << mb["cpus"].dump();
+    EXPECT_FALSE(mb["cpus"]["shared_with_other_sweeps"].get<bool>());
+    EXPECT_NE(mb["cpus"]["claimed_by_others"].dump().find("pid " + std::to_string(a.pid())), std::string::npos)
+        << mb["cpus"].dump();
+  } else {  // too few cores for two: the second shares them, and says so on screen and in meta.json
+    EXPECT_TRUE(mb["cpus"]["shared_with_other_sweeps"].get<bool>()) << mb["cpus"].dump();
+    EXPECT_NE(b.err.find("share cores with theirs"), std::string::npos) << b.err;
+    EXPECT_NE(b.err.find("pid " + std::to_string(a.pid())), std::string::npos) << b.err;
+  }
+  // A's claims went with it: a third sweep may take its cores again.
+  const auto c = run_program(bench_mps_exe(), cpu_sweep("c", {"--device", "cpu-0", "--modes", "timeslice", "--procs", "1"}),
+                             env_of("c"));
+  EXPECT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_TRUE(harness::read_meta(tmp / "c")["cpus"]["claimed_by_others"].empty());
+}
+
+TEST_F(Fleet, MoreWorkersThanCoresWarnOnScreenAndInMeta) {
+  const int n = static_cast<int>(harness::allowed_cpus().size()) + 1;
+  const auto r = run_program(bench_mps_exe(),
+                             cpu_sweep("many", {"--modes", "timeslice", "--procs", std::to_string(n)}),
+                             env_of("many"));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("up to " + std::to_string(n) + " workers on"), std::string::npos) << r.err;
+  EXPECT_TRUE(harness::read_meta(tmp / "many")["cpus"]["workers_share_cores"].get<bool>());
+}
+
 TEST_F(Fleet, WithoutDeviceTwoSweepsShareCudasDeviceZeroAndTheSecondExitsThree) {
   BackgroundProgram a(bench_mps_exe(), gated_sweep("a", {"--modes", "timeslice", "--procs", "1"}), env_of("a"));
   const Finish finish_a{*this, a};

@@ -106,6 +106,9 @@ std::string machine_markdown(const nlohmann::json& meta) {
                              "), CPU cores given: " + meta_text(meta, "/device/cpus_given")});
   t.add_row({"Host", meta_text(meta, "/host/hostname") + ", " + meta_text(meta, "/host/kernel") + ", " +
                          meta_text(meta, "/host/arch") + ", " + meta_text(meta, "/host/cpus") + " CPUs"});
+  if (const auto* w = at(meta, "/cpus/warnings"); w && w->is_array() && !w->empty())  // shared cores (core_claims)
+    t.add_row({"CPU cores", "workers " + join_values(at(meta, "/cpus/workers"), ",") + ", harness " +
+                                join_values(at(meta, "/cpus/harness"), ",") + "; **warning**: " + join_values(w, "; ")});
   std::string tool = "git " + meta_text(meta, "/tool/git_sha");
   if (const auto* dirty = at(meta, "/tool/git_dirty"); dirty && dirty->is_boolean() && dirty->get<bool>())
     tool += " (uncommitted changes)";

@@ -23,6 +23,7 @@
 #include "harness/results/results_reader.hpp"
 #include "harness/results/results_writer.hpp"
 #include "harness/results/summary_table.hpp"
+#include "harness/sweep/core_claims.hpp"
 #include "harness/sweep/cpu_affinity.hpp"
 #include "harness/sweep/exec_proof.hpp"
 #include "harness/sweep/fault_scenario.hpp"
@@ -705,12 +706,17 @@ int run_sweep(const SweepSpec& spec) {
   if (resumed)
     for (const std::string& line : resumed->repairs) std::cerr << "bench_mps: resume: " << line << "\n";
   install_stop_handlers();
-  const CpuPlan cpus = spec.pin_cpus ? plan_cpus(allowed_cpus(), max_procs(spec)) : CpuPlan{};
+  // Cores claimed against other bench_mps sweeps on this host; held until this function returns.
+  PinnedCpus pinned;
+  if (spec.pin_cpus) pinned = pin_cpus(default_core_claims_dir(), allowed_cpus(), max_procs(spec), env.device.describe());
+  for (const std::string& w : pinned.warnings) std::cerr << "bench_mps: warning: " << w << "\n";
+  const CpuPlan& cpus = pinned.plan;
   const std::string confined = confine_process(cpus.harness);  // before the monitor and any daemon start
   if (!confined.empty()) std::cerr << "bench_mps: warning: harness left unpinned: " << confined << "\n";
   env.worker_cpus = cpus.workers;
-  const nlohmann::json cpus_json{{"workers", cpus.workers},
-                                 {"harness", confined.empty() ? cpus.harness : std::vector<int>{}}};
+  nlohmann::json cpus_json = pinned.meta;
+  cpus_json["workers"] = cpus.workers;
+  cpus_json["harness"] = confined.empty() ? cpus.harness : std::vector<int>{};
   Sweep sweep(spec, std::move(env), out, std::move(resumed), cpus_json);
   return sweep.run();
 }

@@ -1,0 +1,143 @@
+#include "harness/sweep/core_claims.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "harness/common/errors.hpp"
+#include "harness/common/files.hpp"
+#include "harness/plan/device_options.hpp"
+#include "harness/mps/mps_session.hpp"
+
+namespace fs = std::filesystem;
+
+namespace bench_mps::harness {
+namespace {
+
+/// What a claim file says of its holder, in a few words.
+std::string owner_of(const fs::path& file) {
+  std::string text = read_whole_file(file);
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  return text.empty() ? "another bench_mps (not recorded yet)" : text;
+}
+
+}  // namespace
+
+fs::path default_core_claims_dir() { return default_mps_base_dir() / "cores"; }
+
+CoreClaims::CoreClaims(const fs::path& dir, const std::vector<int>& cpus, std::size_t wanted, const std::string& what)
+    : dir_(dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw EnvironmentError("cannot create the core claims folder " + dir.string() + ": " + ec.message());
+  const std::string owner = "pid " + std::to_string(::getpid()) + " (" + what + ")\n";
+  for (int cpu : cpus) {
+    if (held_.size() >= wanted) break;
+    const fs::path file = dir / ("cpu-" + std::to_string(cpu) + ".lock");
+    // O_CLOEXEC: workers and daemons must not inherit a claim and hold it after the sweep.
+    const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) throw EnvironmentError("cannot create the core claim " + file.string() + ": " + std::strerror(errno));
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      const int err = errno;
+      ::close(fd);
+      if (err != EWOULDBLOCK) throw EnvironmentError("cannot lock " + file.string() + ": " + std::strerror(err));
+      foreign_.push_back({cpu, owner_of(file)});
+      continue;
+    }
+    // In place: the flock belongs to this inode. A failed write loses only the owner's name, which a
+    // second sweep then reports as "not recorded yet"; the claim itself holds.
+    const bool noted = ::ftruncate(fd, 0) == 0 && ::pwrite(fd, owner.data(), owner.size(), 0) ==
+                                                      static_cast<ssize_t>(owner.size());
+    static_cast<void>(noted);
+    held_.push_back(cpu);
+    fds_.push_back(fd);
+  }
+}
+
+CoreClaims::~CoreClaims() { release_all(); }
+
+CoreClaims::CoreClaims(CoreClaims&& other) noexcept
+    : dir_(std::move(other.dir_)), held_(std::move(other.held_)), fds_(std::move(other.fds_)),
+      foreign_(std::move(other.foreign_)) {
+  other.held_.clear();
+  other.fds_.clear();
+}
+
+CoreClaims& CoreClaims::operator=(CoreClaims&& other) noexcept {
+  if (this != &other) {
+    release_all();
+    dir_ = std::move(other.dir_);
+    held_ = std::move(other.held_);
+    fds_ = std::move(other.fds_);
+    foreign_ = std::move(other.foreign_);
+    other.held_.clear();
+    other.fds_.clear();
+  }
+  return *this;
+}
+
+void CoreClaims::keep_only(const std::vector<int>& keep) {
+  std::vector<int> held, fds;
+  for (std::size_t i = 0; i < held_.size(); ++i) {
+    if (std::find(keep.begin(), keep.end(), held_[i]) != keep.end()) {
+      held.push_back(held_[i]);
+      fds.push_back(fds_[i]);
+    } else {
+      ::close(fds_[i]);  // closing the only descriptor releases the flock
+    }
+  }
+  held_ = std::move(held);
+  fds_ = std::move(fds);
+}
+
+void CoreClaims::release_all() {
+  for (int fd : fds_) ::close(fd);
+  fds_.clear();
+  held_.clear();
+}
+
+PinnedCpus pin_cpus(const fs::path& claims_dir, const std::vector<int>& allowed, int max_procs, const std::string& what) {
+  PinnedCpus out;
+  const std::size_t wanted = static_cast<std::size_t>(std::max(max_procs, 1)) + 1;  // the harness's core too
+  out.claims = CoreClaims(claims_dir, allowed, wanted, what);
+  std::vector<int> usable = out.claims.held();
+  std::string others;
+  for (const ForeignClaim& f : out.claims.foreign())
+    if (others.find(f.owner) == std::string::npos) others += (others.empty() ? "" : "; ") + f.owner;
+  bool shared = false;
+  if (usable.size() < 2 && allowed.size() >= 2) {
+    // Nothing (or one core) left to claim: run on the allowed cores beside the other sweeps rather
+    // than not at all, and say so.
+    usable = allowed;
+    shared = true;
+    out.warnings.push_back("the CPU cores " + format_cpu_list(allowed) + " are claimed by other bench_mps sweeps (" +
+                           others + "): this sweep's workers share cores with theirs; give each sweep its own "
+                           "cores with --cpus, or run them one after the other");
+  } else if (!out.claims.foreign().empty()) {
+    out.warnings.push_back("cores claimed by other bench_mps sweeps left out (" + others + "); this sweep uses " +
+                           format_cpu_list(usable));
+  }
+  out.plan = plan_cpus(usable, max_procs);
+  if (!shared) out.claims.keep_only(usable);
+  if (!out.plan.workers.empty() && out.plan.workers.size() < static_cast<std::size_t>(max_procs))
+    out.warnings.push_back("up to " + std::to_string(max_procs) + " workers on " + std::to_string(out.plan.workers.size()) +
+                           " worker cores (" + format_cpu_list(out.plan.workers) +
+                           "): at the larger N workers share cores, so host-side work is slowed too; the numbers "
+                           "at those N measure CPU sharing as well as GPU sharing");
+  nlohmann::json foreign = nlohmann::json::array();
+  for (const ForeignClaim& f : out.claims.foreign()) foreign.push_back({{"cpu", f.cpu}, {"owner", f.owner}});
+  out.meta = {{"allowed", allowed},
+              {"claimed", out.claims.held()},
+              {"claims_dir", claims_dir.string()},
+              {"claimed_by_others", foreign},
+              {"shared_with_other_sweeps", shared},
+              {"workers_share_cores", !out.plan.workers.empty() && out.plan.workers.size() < static_cast<std::size_t>(max_procs)},
+              {"warnings", out.warnings}};
+  return out;
+}
+
+}  // namespace bench_mps::harness
