@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds if needed, runs the benchmark and renders its report:
 #   scripts/run.sh --procs 1,4,10 [more bench_mps options]
+#   scripts/run.sh --demo            a short sweep without a GPU (CPU stand-ins, fake MPS daemon), stamped as a demo
 # Other bench_mps commands pass through unchanged (scripts/run.sh compare A B, scripts/run.sh report DIR).
 # BENCH_MPS_NO_BUILD=1 uses the existing build as it is (e.g. a build carried to another machine).
 set -uo pipefail
@@ -13,10 +14,19 @@ fi
 cd "$root"
 case "${1:-}" in
   report|compare|-h|--help) exec "$bench" "$@" ;;
+  --demo)
+    # A machine without a GPU can try the whole flow: CPU stand-in workers, the fake MPS daemon of
+    # tests/fakes (first on PATH, for this sweep only), a report; every output is stamped as a demo.
+    shift
+    export PATH="$root/tests/fakes:$PATH"
+    export FAKE_MPS_JOURNAL="${TMPDIR:-/tmp}/bench_mps-demo-journal-$$"
+    echo "run.sh --demo: no GPU data: CPU stand-in workers and a fake MPS daemon (tests/fakes), to show the flow" >&2
+    set -- --demo --workloads cpu --cpu-task-us 2000 --modes timeslice,mps --procs 1,2,4 --repeats 2 --tasks 20 "$@"
+    ;;
 esac
 
 out_log="$(mktemp)"
-trap 'rm -f "$out_log"' EXIT
+trap 'rm -f "$out_log" "${FAKE_MPS_JOURNAL:-}"' EXIT
 "$bench" "$@" | tee "$out_log"
 rc=${PIPESTATUS[0]}
 dir="$(sed -n 's/^results: //p' "$out_log" | tail -1)"

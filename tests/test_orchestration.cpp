@@ -5,6 +5,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <set>
 #include <regex>
@@ -93,7 +94,9 @@ TEST_F(Orchestration, EachWorkerHasACoreOfItsOwnAndTheHarnessAndDaemonKeepOff) {
   const auto r = sweep({"--modes", "timeslice,mps", "--procs", "1,3"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto meta = harness::read_meta(out());
-  const harness::CpuPlan plan = harness::plan_cpus(allowed, 3);
+  // The sweep claims 1 + 3 cores (core_claims: other sweeps may have the rest), and plans over those.
+  const std::vector<int> claimed(allowed.begin(), allowed.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(4, allowed.size())));
+  const harness::CpuPlan plan = harness::plan_cpus(claimed, 3);
   ASSERT_EQ(meta["cpus"]["workers"].get<std::vector<int>>(), plan.workers);
   ASSERT_EQ(meta["cpus"]["harness"].get<std::vector<int>>(), plan.harness);
   // The plan itself: the workers' cores are distinct (as far as there are cores) and none is the harness's.
@@ -122,6 +125,27 @@ TEST_F(Orchestration, NoPinLeavesEveryoneOnAllCores) {
   EXPECT_TRUE(meta["cpus"]["workers"].empty()) << meta["cpus"].dump();
   for (const auto& w : harness::read_runs(out() / "runs.csv"))
     EXPECT_EQ(w.fact("allowed_cpus"), static_cast<double>(harness::allowed_cpus().size())) << w.facts;
+}
+
+TEST_F(Orchestration, RunShDemoRendersAStampedReportWithoutAGpu) {
+  // scripts/run.sh --demo: what a newcomer without a GPU can try (the fakes are put on PATH by run.sh).
+  const auto start = std::chrono::steady_clock::now();
+  Env e;
+  e.set = {{"TMPDIR", tmp.path().string()}, {"BENCH_MPS_NO_BUILD", "1"}, {"BENCH_MPS_BUILD_DIR", build_dir().string()}};
+  const auto r = run_program(source_dir() / "scripts" / "run.sh", {"--demo", "--out", out().string()}, e, 120);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_LE(seconds, 60) << "the demo must finish, report included, within a minute";
+  EXPECT_TRUE(harness::read_meta(out())["sweep"]["demo"].get<bool>());
+  const std::string report = read_text(out() / "report.md");
+  EXPECT_EQ(report.rfind("> **DEMO, no GPU data.**", 0), 0u) << report.substr(0, 200);
+  EXPECT_NE(read_text(out() / "plots" / "plot_data.json").find("\"DEMO, no GPU data: "), std::string::npos);
+  EXPECT_EQ(harness::read_summary(out() / "summary.csv").size(), 12u);
+  // A demo measures no GPU: a GPU workload is refused before anything runs.
+  const auto gpu = run_program(bench_mps_exe(), {"--demo", "--workloads", "spin", "--out", (tmp / "gpu").string()}, env);
+  EXPECT_EQ(gpu.exit_code, 2) << gpu.err;
+  EXPECT_NE(gpu.err.find("--demo: the spin workload would measure a GPU"), std::string::npos) << gpu.err;
+  EXPECT_FALSE(fs::exists(tmp / "gpu"));
 }
 
 TEST(CpuPlan, FirstCoreAndLeftoversForTheHarnessTheRestOneEachForWorkers) {

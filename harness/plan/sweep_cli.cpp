@@ -313,6 +313,10 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
   app.add_flag("--cpu-stand-in", spec.cpu_stand_in,
                "the regime workloads (duty, xray) as CPU stand-ins: try --scenario xray/regimes without a GPU")
       ->group("");
+  app.add_flag("--demo", spec.demo,
+               "stamp the results as a demo without GPU data: CPU workloads only (scripts/run.sh --demo runs one with "
+               "the fake MPS daemon of tests/fakes)")
+      ->group("");
 
   add_workload_options(app, spec.params);
   add_device_options(app, spec, raw.device);
@@ -345,6 +349,11 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
     for (const std::string& w : spec.workloads)
       if (workload_needs_gpu(w) && w != "duty" && w != "xray")
         throw UsageError("--cpu-stand-in: the " + w + " workload has no CPU stand-in (duty and xray have; cpu is one)");
+  if (spec.demo)
+    for (const std::string& w : spec.workloads)
+      if (workload_needs_gpu(w) && !(spec.cpu_stand_in && (w == "duty" || w == "xray")))
+        throw UsageError("--demo: the " + w + " workload would measure a GPU; a demo runs cpu (or duty/xray with "
+                         "--cpu-stand-in) only");
   resolve_duty_host_us(spec.params);
   if (!raw.resume_dir.empty()) {
     spec.resume = true;

@@ -75,6 +75,7 @@ struct SweepSpec {
   bool set_exclusive = false;  ///< switch the GPU to EXCLUSIVE_PROCESS for MPS blocks (root; restored)
   bool pin_cpus = true;        ///< pin each worker to its own CPU core
   bool cpu_stand_in = false;   ///< --cpu-stand-in: duty and xray run as CPU stand-ins (tests, no GPU)
+  bool demo = false;           ///< --demo: results stamped as a demo without GPU data (scripts/run.sh --demo)
   double settle_s = 0;         ///< idle pause before every worker set (after the last set has exited)
   int rounds = 0;              ///< repeats one worker set runs (GO rounds); 0: default_rounds()
   std::string foreground = "mlp-infer";  ///< interference: the latency-critical (or training) job

@@ -180,6 +180,7 @@ int report_folder(const ReportArgs& args) {
   } catch (const ResultsError& e) {
     throw ResultsError(one_line(e.what()));
   }
+  if (!is_comparison_folder(dir) && is_demo_folder(read_meta(dir))) stamp_demo(r.markdown, r.plan.data);
   const std::string python = find_plot_python();
   const fs::path script = plot_script();
 

@@ -128,4 +128,20 @@ std::string machine_markdown(const nlohmann::json& meta) {
   return t.str();
 }
 
+bool is_demo_folder(const nlohmann::json& meta) {
+  const auto* demo = at(meta, "/sweep/demo");
+  return demo && demo->is_boolean() && demo->get<bool>();
+}
+
+void stamp_demo(std::string& markdown, nlohmann::json& plot_data) {
+  markdown = "> **DEMO, no GPU data.** CPU stand-in workers and the fake MPS daemon of tests/fakes ran this sweep "
+             "(`scripts/run.sh --demo`): it shows what bench_mps runs, records and reports, not how a GPU is "
+             "shared. Run `scripts/run.sh --procs 1,4,10` on a machine with an NVIDIA GPU for that.\n\n" +
+             markdown;
+  if (!plot_data.contains("figures") || !plot_data["figures"].is_array()) return;
+  for (auto& f : plot_data["figures"])
+    if (f.is_object() && f.contains("title") && f["title"].is_string())
+      f["title"] = "DEMO, no GPU data: " + f["title"].get<std::string>();
+}
+
 }  // namespace bench_mps::harness

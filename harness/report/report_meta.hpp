@@ -21,4 +21,11 @@ std::string gpu_title(const nlohmann::json& meta);
 /// The machine and sweep description of report.md, a markdown table.
 std::string machine_markdown(const nlohmann::json& meta);
 
+/// Whether meta.json is a demo's (--demo: CPU stand-ins and a fake MPS daemon, no GPU data).
+bool is_demo_folder(const nlohmann::json& meta);
+
+/// Stamps a demo's report: a banner above everything, and every figure's title (plot data's
+/// figures[].title) prefixed, so no page or image of it can pass for GPU data.
+void stamp_demo(std::string& markdown, nlohmann::json& plot_data);
+
 }  // namespace bench_mps::harness

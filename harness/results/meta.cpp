@@ -146,6 +146,7 @@ nlohmann::json make_meta(const SweepSpec& spec, const std::optional<GpuStaticInf
             {"settle_s", spec.settle_s},
             {"rounds_per_set", rounds},
             {"cpu_stand_in", spec.cpu_stand_in},
+            {"demo", spec.demo},
             {"regime_bursts_ms", spec.scenario == "regimes" ? nlohmann::json(spec.regime_bursts_ms) : nlohmann::json()},
             {"regime_duties_pct", spec.scenario == "regimes" ? nlohmann::json(spec.regime_duties_pct) : nlohmann::json()},
             {"foreground", spec.scenario == "interference" ? nlohmann::json(spec.foreground) : nlohmann::json()},

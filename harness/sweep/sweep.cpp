@@ -54,7 +54,8 @@ fs::path choose_out_dir(const SweepSpec& spec, const Environment& env) {
   std::tm tm{};
   localtime_r(&now, &tm);
   std::strftime(date, sizeof date, "%Y-%m-%d", &tm);
-  std::string base = std::string("results/") + date + "-" + (env.gpu ? gpu_slug(env.gpu->name) : "cpu");
+  std::string base = std::string("results/") + date + "-" +
+                     (spec.demo ? std::string("demo-no-gpu") : env.gpu ? gpu_slug(env.gpu->name) : "cpu");
   if (spec.scenario != "sweep") base += "-" + spec.scenario;
   fs::path dir = base;
   for (int i = 2; fs::exists(dir); ++i) dir = base + "-" + std::to_string(i);

@@ -23,6 +23,8 @@ skip() {
   exit 77
 }
 
+if [ "${BENCH_MPS_SKIP_SLURM:-0}" = 1 ]; then echo "SKIP: BENCH_MPS_SKIP_SLURM=1 (asked not to install or start Slurm)"; exit 77; fi
+
 # --- the packages ---
 commands=(slurmctld slurmd sbatch squeue scontrol sinfo scancel munged)
 missing_commands() { for c in "${commands[@]}"; do command -v "$c" >/dev/null || echo "$c"; done; }
