@@ -522,6 +522,25 @@ TEST(FleetReport, FlagsTheGpuSlowerThanTheFleetAndListsTheFolderItCannotRead) {
   EXPECT_NE(read_text(dir / "report.md").find("p99 ms"), std::string::npos);
 }
 
+TEST(FleetReport, FoldersOfMixedGpuModelsAreWarnedAbout) {
+  TempDir tmp;
+  const fs::path dir = make_fleet(tmp);
+  const auto same = run_program(bench_mps_exe(), {"report", dir.string()});
+  ASSERT_EQ(same.exit_code, 0) << same.err;
+  EXPECT_EQ(same.err.find("mix GPU models"), std::string::npos) << same.err;
+  // One node's GPU becomes another model: its differences may be just that, and the report says so.
+  const fs::path meta = dir / "cluster-a" / "node2-gpu0" / "meta.json";
+  nlohmann::json m = nlohmann::json::parse(read_text(meta));
+  m["gpu"]["name"] = "NVIDIA H100 80GB HBM3";
+  write_text(meta, m.dump(2));
+  const auto mixed = run_program(bench_mps_exe(), {"report", dir.string()});
+  ASSERT_EQ(mixed.exit_code, 0) << mixed.err;
+  EXPECT_NE(mixed.err.find("warning: these folders mix GPU models (NVIDIA H100 80GB HBM3 x1, NVIDIA H200 x2)"),
+            std::string::npos)
+      << mixed.err;
+  EXPECT_NE(read_text(dir / "report.md").find("**Warning:** these folders mix GPU models"), std::string::npos);
+}
+
 TEST(FleetReport, NoResultsBelowIsExitTwoAndFleetOptionsNeedAFleet) {
   TempDir tmp;
   fs::create_directories(tmp / "empty" / "sub");

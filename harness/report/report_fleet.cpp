@@ -19,6 +19,21 @@
 namespace fs = std::filesystem;
 
 namespace bench_mps::harness {
+
+namespace {
+
+std::string mixed_models_warning(const FleetFolder& fleet) {
+  std::map<std::string, int> models;
+  for (const FleetMember& m : fleet.members) ++models[m.gpu_name == "-" ? "no GPU" : m.gpu_name];
+  if (models.size() < 2) return "";
+  std::string list;
+  for (const auto& [name, count] : models) list += (list.empty() ? "" : ", ") + name + " x" + std::to_string(count);
+  return "these folders mix GPU models (" + list + "): the fleet median mixes them, so a GPU flagged here may differ "
+         "only by its model; judge each model's GPUs in a folder of their own, or set two models side by side with "
+         "`bench_mps compare --allow-different-gpu`";
+}
+
+}  // namespace
 namespace {
 
 bool holds_results(const fs::path& dir) {
@@ -125,6 +140,8 @@ int run_fleet_report(const ReportArgs& args, const std::string& title) {
     outliers += static_cast<std::size_t>(std::count_if(c.cells.begin(), c.cells.end(), [](const FleetCell& x) { return x.outlier; }));
   for (const FleetProblem& p : fleet.problems)
     std::cerr << "bench_mps: report: " << p.label << " could not be read: " << p.reason << "\n";
+  if (const std::string mixed = mixed_models_warning(fleet); !mixed.empty())
+    std::cerr << "bench_mps: report: warning: " << mixed << "\n";
   std::cout << "report: wrote " << (dir / "report.md").string() << " (fleet: " << fleet.members.size()
             << " results folders, " << configs.size() << " configurations, " << outliers << " outlier(s), "
             << fleet.problems.size() << " unreadable)\n";
@@ -229,6 +246,7 @@ std::vector<FleetConfig> judge_fleet(const FleetFolder& fleet, const CompareOpti
   return configs;
 }
 
+
 std::string render_fleet_report(const FleetFolder& fleet, const std::vector<FleetConfig>& configs,
                                 const CompareOptions& options, const std::string& title) {
   const std::string unit = metric_unit(options.metric);
@@ -243,6 +261,7 @@ std::string render_fleet_report(const FleetFolder& fleet, const std::vector<Flee
         "median of those medians. A GPU is an **outlier** where it differs from the fleet median by more than " +
         threshold + " (`--threshold`, as `bench_mps compare`). With two GPUs the fleet median lies between "
         "them: both are flagged, or neither.\n\n";
+  if (const std::string mixed = mixed_models_warning(fleet); !mixed.empty()) md += "**Warning:** " + mixed + ".\n\n";
 
   md += "## Outliers\n\n";
   MarkdownTable outliers({"folder", "host, GPU", "configuration", metric + " " + unit, "fleet median", "deviation", ""},
