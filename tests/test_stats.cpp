@@ -289,3 +289,26 @@ TEST(RunRecord, UtilisationCountsOnlySamplesWhosePeriodLiesInTheTimedWindow) {
 
 }  // namespace
 }  // namespace bench_mps::harness
+
+namespace bench_mps::harness {
+namespace {
+
+TEST(MedianConfidenceInterval, IsTheRangeUpToEightValuesAndNarrowsFromNine) {
+  EXPECT_TRUE(std::isnan(median_confidence_interval({1.0}).lo));
+  const Interval five = median_confidence_interval({5, 1, 4, 2, 3});
+  EXPECT_EQ(five.lo, 1);
+  EXPECT_EQ(five.hi, 5);
+  std::vector<double> eight{8, 1, 7, 2, 6, 3, 5, 4};
+  EXPECT_EQ(median_confidence_interval(eight).lo, 1) << "coverage of [x2, x7] at n=8 is 0.93, below 0.9375";
+  std::vector<double> nine{9, 1, 8, 2, 7, 3, 6, 4, 5};
+  const Interval n9 = median_confidence_interval(nine);
+  EXPECT_EQ(n9.lo, 2);  // [x2, x8]: coverage 1 - 2 x 10/512 = 0.961
+  EXPECT_EQ(n9.hi, 8);
+  std::vector<double> twelve{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+  const Interval n12 = median_confidence_interval(twelve);
+  EXPECT_EQ(n12.lo, 3);  // [x3, x10]: 1 - 2 x 79/4096 = 0.961
+  EXPECT_EQ(n12.hi, 10);
+}
+
+}  // namespace
+}  // namespace bench_mps::harness

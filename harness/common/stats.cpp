@@ -43,3 +43,25 @@ double jain_fairness(const std::vector<double>& x) {
 }
 
 }  // namespace bench_mps::harness
+
+namespace bench_mps::harness {
+
+Interval median_confidence_interval(std::vector<double> x) {
+  if (x.size() < 2) return {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN()};
+  std::sort(x.begin(), x.end());
+  const std::size_t n = x.size();
+  // P(Binomial(n, 1/2) <= j) by summing C(n, i) / 2^n; n is a count of repeats (tens at most).
+  auto below = [n](std::size_t j) {
+    double c = 1, sum = 0;
+    for (std::size_t i = 0; i <= j; ++i) {
+      sum += c;
+      c = c * static_cast<double>(n - i) / static_cast<double>(i + 1);
+    }
+    return sum / std::pow(2.0, static_cast<double>(n));
+  };
+  std::size_t k = 1;
+  while (k + 1 <= n / 2 && 1 - 2 * below(k) >= kMedianCiCoverage) ++k;
+  return {x[k - 1], x[n - k]};
+}
+
+}  // namespace bench_mps::harness

@@ -12,6 +12,18 @@ double quantile(std::vector<double> x, double q);
 double median(const std::vector<double>& x);
 /// The median of the finite values (a failed repeat's NaN left out); NaN if none.
 double median_finite(std::vector<double> x);
+/// Coverage of the median's confidence interval below: that of five values' whole range, 1 - 2/2^5.
+inline constexpr double kMedianCiCoverage = 0.9375;
+
+/// The distribution-free confidence interval of the median from order statistics: [x(k), x(n+1-k)]
+/// (sorted, 1-based) for the largest k whose coverage 1 - 2 P(Binomial(n, 1/2) <= k - 1) is at least
+/// kMedianCiCoverage. Up to 8 values it is their whole range; from 9 it leaves out the extremes, so it
+/// narrows as repeats are added (the range only ever widens). {NaN, NaN} for fewer than two values.
+struct Interval {
+  double lo, hi;
+};
+Interval median_confidence_interval(std::vector<double> x);
+
 /// Jain's fairness index (sum x)^2 / (n sum x^2): 1 when all equal, 1/n when one takes everything.
 double jain_fairness(const std::vector<double>& x);
 

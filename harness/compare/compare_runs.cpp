@@ -141,10 +141,10 @@ std::string verdict_name(Verdict verdict) {
 
 double relative_spread(const std::vector<double>& values) {
   if (values.size() < 2) return kNaN;
-  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  const Interval ci = median_confidence_interval(values);
   const double mid = median(values);
   if (mid == 0) return kNaN;
-  return (*hi - *lo) / std::fabs(mid);
+  return (ci.hi - ci.lo) / std::fabs(mid);
 }
 
 double smallest_detectable_change(const SideSummary& base, const SideSummary& next, const CompareOptions& options) {
