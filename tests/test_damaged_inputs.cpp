@@ -52,6 +52,17 @@ std::string with_cell(const std::string& line, std::size_t index, const std::str
   return line.substr(0, begin) + value + line.substr(end);
 }
 
+/// The smoke fixture's runs.csv predates its `facts` column: add it, empty, so the file reads.
+void add_facts_column(const fs::path& dir) {
+  std::string text;
+  bool header = true;
+  for (const std::string& line : read_lines(dir / "runs.csv")) {
+    text += line + (header ? ",facts\n" : ",\n");
+    header = false;
+  }
+  write_text(dir / "runs.csv", text);
+}
+
 /// The index of column `name` in a CSV header line.
 std::size_t column_of(const std::string& header, const std::string& name) {
   const std::string line = "," + header;
@@ -97,6 +108,7 @@ TEST(DamagedFolder, UnknownStatusIsRefused) {
   expect_refused(report(dir), dir / "summary.csv", "unknown status 'okay'");
 
   const fs::path runs = copy_of(smoke_fixture(), tmp / "runs_status");
+  add_facts_column(runs);
   auto worker_lines = lines_of(runs / "runs.csv");
   worker_lines[1] = with_cell(worker_lines[1], column_of(worker_lines[0], "status"), "fine");
   write_text(runs / "runs.csv", joined(worker_lines));
@@ -136,6 +148,7 @@ TEST(DamagedFolder, SummaryCutShortIsRefusedNotShownAsComplete) {
   expect_refused(compare(dir, dir), dir / "summary.csv", "cut short");
 
   const fs::path fleet = tmp / "fleet";
+  fs::create_directories(fleet);
   copy_of(dir, fleet / "node1");
   copy_of(smoke_fixture(), fleet / "node2");
   const auto r = report(fleet);
@@ -183,6 +196,7 @@ TEST(DamagedNumbers, NegativeOrNonFiniteTaskDurationIsRefusedByReport) {
 TEST(DamagedNumbers, NegativeWorkerTimeIsRefused) {
   TempDir tmp;
   const fs::path dir = copy_of(smoke_fixture(), tmp / "w");
+  add_facts_column(dir);
   auto lines = lines_of(dir / "runs.csv");
   lines[1] = with_cell(lines[1], column_of(lines[0], "task_mean_ms"), "-3");
   write_text(dir / "runs.csv", joined(lines));
@@ -194,6 +208,7 @@ TEST(DamagedNumbers, NegativeWorkerTimeIsRefused) {
 TEST(DamagedFolder, ResumeNamesTheUsersFileNotAScratchCopy) {
   TempDir tmp;
   const fs::path dir = copy_of(smoke_fixture(), tmp / "resume");
+  add_facts_column(dir);
   auto lines = lines_of(dir / "tasks.csv");
   lines[3] = with_cell(lines[3], 4, "abc");
   write_text(dir / "tasks.csv", joined(lines));
