@@ -414,8 +414,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"no_summary", {"@base", "@bad_no_summary"}, "bad_no_summary/summary.csv: no such file"},
         BadInput{"no_folder", {"@base", "@does_not_exist"}, "does_not_exist: not a folder"},
         BadInput{"bad_metric", {"@base", "@base", "--metric", "p90"}, "--metric: 'p90' is not one of"},
-        BadInput{"negative_threshold", {"@base", "@base", "--threshold", "-1"}, "--threshold must be"},
-        BadInput{"text_threshold", {"@base", "@base", "--threshold", "abc"}, "--threshold: 'abc' is not a valid value"},
+        BadInput{"negative_threshold", {"@base", "@base", "--threshold", "-1"}, "--threshold: '-1' is not a number in 0..1000"},
+        BadInput{"text_threshold", {"@base", "@base", "--threshold", "abc"}, "--threshold: 'abc' is not a number"},
         BadInput{"alpha_zero", {"@base", "@base", "--alpha", "0"}, "--alpha must lie strictly between 0 and 1"},
         BadInput{"alpha_one", {"@base", "@base", "--alpha", "1"}, "--alpha must lie strictly between 0 and 1"},
         BadInput{"one_folder", {"@base"}, "missing new (see --help)"},
@@ -428,11 +428,13 @@ INSTANTIATE_TEST_SUITE_P(
 namespace bench_mps::testing {
 namespace {
 
-/// A copy of a compare fixture whose summary.csv went through `edit` (a sed expression).
-fs::path edited_copy(const TempDir& tmp, const std::string& name, const std::string& sed) {
+/// A copy of a compare fixture whose summary.csv went through `edit` (a sed expression), and its
+/// meta.json through `meta_sed` where given (a run the sweep never planned is refused).
+fs::path edited_copy(const TempDir& tmp, const std::string& name, const std::string& sed, const std::string& meta_sed = "") {
   const fs::path dir = tmp / name;
   fs::copy(fixture("base"), dir, fs::copy_options::recursive);
   EXPECT_EQ(run_program("/bin/sed", {"-i", sed, (dir / "summary.csv").string()}).exit_code, 0);
+  if (!meta_sed.empty()) EXPECT_EQ(run_program("/bin/sed", {"-i", meta_sed, (dir / "meta.json").string()}).exit_code, 0);
   return dir;
 }
 
@@ -447,7 +449,7 @@ TEST(CompareProgram, NothingInCommonFailsUnderFailOnRegressionAndSuggestsIgnoreP
   EXPECT_EQ(r.exit_code, 0) << "without --fail-on-regression nothing compared is no failure: " << r.err;
   EXPECT_NE(r.err.find("nothing was compared"), std::string::npos) << r.err;
 
-  const fs::path other = edited_copy(tmp, "other", "s/,spin,/,cpu,/;s/,mlp,/,cpu2,/");
+  const fs::path other = edited_copy(tmp, "other", "s/,spin,/,cpu,/;s/,mlp,/,cpu2,/", "s/\"spin\"/\"cpu\"/g;s/\"mlp\"/\"cpu2\"/g");
   r = run_program(bench_mps_exe(), {"compare", fixture("base").string(), other.string(), "--fail-on-regression"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_EQ(r.err.find("--ignore-params"), std::string::npos) << "no hint where parameters are not the difference";

@@ -27,12 +27,14 @@ bp::environment child_environment(const ChildEnv& changes) {
   return env;
 }
 
-/// Polls `child` until it exits or `timeout_s` passes (then kills it); false on timeout.
-bool wait_with_timeout(bp::child& child, double timeout_s) {
+/// Polls `child` until it exits, `timeout_s` passes or `*stop` is set (then kills it, with its process
+/// group when `group`); false when it was killed.
+bool wait_with_timeout(bp::child& child, double timeout_s, const std::atomic<int>* stop = nullptr, bool group = false) {
   std::error_code ec;
   const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   while (child.running(ec)) {
-    if (std::chrono::steady_clock::now() > until) {
+    if (std::chrono::steady_clock::now() > until || (stop && stop->load())) {
+      if (group) ::kill(-static_cast<pid_t>(child.id()), SIGKILL);
       child.terminate(ec);
       return false;
     }
@@ -40,6 +42,9 @@ bool wait_with_timeout(bp::child& child, double timeout_s) {
   }
   return true;
 }
+
+/// Before exec: the child leads a process group of its own.
+const auto kOwnGroup = bp::extend::on_exec_setup = [](auto&) { ::setpgid(0, 0); };
 
 }  // namespace
 
@@ -67,17 +72,18 @@ CommandResult run_command(const std::string& exe, const std::vector<std::string>
 }
 
 int run_logged(const std::string& exe, const std::vector<std::string>& args, const ChildEnv& env,
-               const fs::path& log, double timeout_s) {
+               const fs::path& log, double timeout_s, const std::atomic<int>* stop) {
   std::error_code ec;
   bp::child child;
   if (log.empty())
     child = bp::child(exe, bp::args = args, bp::std_in<bp::null, bp::std_out> bp::null, bp::std_err > bp::null,
-                      child_environment(env), ec);
+                      child_environment(env), ec, kOwnGroup);
   else
     child = bp::child(exe, bp::args = args, bp::std_in<bp::null, (bp::std_out & bp::std_err)> log.string(),
-                      child_environment(env), ec);
+                      child_environment(env), ec, kOwnGroup);
   if (ec) return -1;
-  if (!wait_with_timeout(child, timeout_s)) return -1;
+  ::setpgid(child.id(), child.id());  // whichever runs first: the group exists before we may kill it
+  if (!wait_with_timeout(child, timeout_s, stop, true)) return -1;
   child.wait(ec);
   return ec ? -1 : child.exit_code();
 }

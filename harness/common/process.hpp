@@ -9,6 +9,7 @@
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <filesystem>
 #include <istream>
 #include <memory>
@@ -46,10 +47,12 @@ CommandResult run_command(const std::string& exe, const std::vector<std::string>
                           const std::vector<std::pair<std::string, std::string>>& env_set, const std::string& input,
                           double timeout_s, const std::filesystem::path& scratch_dir);
 
-/// Runs `exe args` with stdin /dev/null and stdout+stderr to `log` (empty: discarded). The exit code,
-/// or -1 if it could not start or did not finish within timeout_s (it is killed then).
+/// Runs `exe args` in a process group of its own, with stdin /dev/null and stdout+stderr to `log`
+/// (empty: discarded). The exit code, or -1 if it could not start, did not finish within timeout_s, or
+/// `stop` (when given) became non-zero first: the whole group is killed then, so nothing it started
+/// outlives it.
 int run_logged(const std::string& exe, const std::vector<std::string>& args, const ChildEnv& env,
-               const std::filesystem::path& log, double timeout_s);
+               const std::filesystem::path& log, double timeout_s, const std::atomic<int>* stop = nullptr);
 
 /// A running child with its stdout and stderr on pipes (and stdin on a pipe or /dev/null). The owner
 /// reaps it with waitpid(pid()) and then calls forget(); a child not forgotten is killed by the destructor.

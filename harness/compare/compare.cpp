@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "harness/common/cli_checks.hpp"
 #include "harness/common/errors.hpp"
 #include "harness/common/format.hpp"
 #include "harness/compare/compare_output.hpp"
@@ -31,14 +32,32 @@ CompareOptions validated_options(const CompareArgs& args) {
   return o;
 }
 
-/// Refuses, before anything is written, an output file whose folder does not exist.
-void check_output_file(const std::string& option, const std::string& file) {
+/// `path` with links, `.` and `..` resolved (as far as it exists): two names of one file compare equal.
+fs::path resolved(const fs::path& path) {
+  std::error_code ec;
+  const fs::path real = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  return ec ? fs::absolute(path, ec).lexically_normal() : real;
+}
+
+/// True when `file` lies inside `dir` (both resolved).
+bool lies_inside(const fs::path& file, const fs::path& dir) {
+  const fs::path rel = file.lexically_relative(dir);
+  return !rel.empty() && *rel.begin() != "..";
+}
+
+/// Refuses, before anything is written, an output file whose folder does not exist, or one inside
+/// BASE or NEW: it would overwrite what this comparison reads (or the runs beside it).
+void check_output_file(const std::string& option, const std::string& file, const CompareArgs& args) {
   if (file.empty()) return;
   const fs::path parent = fs::path(file).parent_path();
   std::error_code ec;
   if (!parent.empty() && !fs::is_directory(parent, ec))
     throw UsageError(option + " " + file + ": the folder " + parent.string() + " does not exist");
   if (fs::is_directory(file, ec)) throw UsageError(option + " " + file + ": is a folder");
+  for (const std::string& input : {args.base, args.next})
+    if (lies_inside(resolved(file), resolved(input)))
+      throw UsageError(option + " " + file + ": lies inside " + input +
+                       ", a folder this comparison reads; write it elsewhere (nothing was written)");
 }
 
 void write_output(const fs::path& file, const std::string& text) {
@@ -58,8 +77,11 @@ CLI::App* add_compare_command(CLI::App& app, CompareArgs& args) {
   cmd->add_option("--metric", args.metric, "throughput (tasks/s, higher is better), p50 or p99 (per-task ms)")
       ->capture_default_str();
   cmd->add_option("--threshold", args.threshold_pct, "smallest change in percent called FASTER/SLOWER")
+      ->check(finite_in(0.0, 1000.0))
       ->capture_default_str();
-  cmd->add_option("--alpha", args.alpha, "significance level of the Mann-Whitney U test")->capture_default_str();
+  cmd->add_option("--alpha", args.alpha, "significance level of the Mann-Whitney U test, strictly between 0 and 1")
+      ->check(finite_in(0.0, 1.0))
+      ->capture_default_str();
   cmd->add_flag("--fail-on-regression", args.fail_on_regression, "exit 1 when a configuration is SLOWER");
   cmd->add_flag("--allow-different-gpu", args.allow_different_gpu, "compare folders measured on different GPU models");
   cmd->add_flag("--ignore-params", args.ignore_params,
@@ -73,10 +95,13 @@ CLI::App* add_compare_command(CLI::App& app, CompareArgs& args) {
 int run_compare(const CompareArgs& args) {
   CompareReport report;
   report.options = validated_options(args);
-  check_output_file("--md", args.md_file);
-  check_output_file("--csv", args.csv_file);
+  check_output_file("--md", args.md_file, args);
+  check_output_file("--csv", args.csv_file, args);
+  if (!args.md_file.empty() && !args.csv_file.empty() && resolved(args.md_file) == resolved(args.csv_file))
+    throw UsageError("--md and --csv name the same file " + args.csv_file + "; give each its own");
   report.base_dir = args.base;
   report.new_dir = args.next;
+  report.same_folder = resolved(args.base) == resolved(args.next);
   if (!args.out_dir.empty()) {  // like a sweep's --out: never overwrite what is there
     std::error_code ec;
     for (const char* name : {"comparison.csv", "comparison.md", "comparison.json"})

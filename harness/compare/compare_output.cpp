@@ -110,6 +110,7 @@ std::string summary_line(const CompareReport& report) {
   s << "; only in base " << report.comparison.only_in_base.size() << ", only in new "
     << report.comparison.only_in_new.size();
   s << "; runs not ok (left out): base " << report.comparison.base_not_ok << ", new " << report.comparison.new_not_ok;
+  if (report.same_folder) s << "; base and new are the same folder (SAME trivially)";
   return s.str();
 }
 
@@ -118,6 +119,9 @@ std::string render_comparison_markdown(const CompareReport& report) {
   std::ostringstream md;
   md << "# bench_mps compare\n\n";
   md << "Base: `" << report.base_dir << "`  \nNew: `" << report.new_dir << "`  \n";
+  if (report.same_folder)
+    md << "\n**Base and New are the same folder**: every pair compares runs with themselves and is SAME "
+          "trivially; this says nothing about a change.\n\n";
   md << "Metric: " << metric_column(o.metric) << " (" << (higher_is_better(o.metric) ? "higher" : "lower")
      << " is better); threshold " << fmt_num(o.threshold_pct) << "%; alpha " << fmt_num(o.alpha)
      << "; noise = (max - min) / median over repeats; detectable = the smallest change the pair could have called "
@@ -165,6 +169,7 @@ nlohmann::json comparison_json(const CompareReport& report) {
   j["format_version"] = kComparisonFormatVersion;
   j["base"] = report.base_dir;
   j["new"] = report.new_dir;
+  j["same_folder"] = report.same_folder;
   j["metric"] = metric_name(report.options.metric);
   j["column"] = metric_column(report.options.metric);
   j["threshold"] = report.options.threshold_pct;

@@ -16,6 +16,7 @@ namespace bench_mps::harness {
 /// Everything one comparison found.
 struct CompareReport {
   std::string base_dir, new_dir;  ///< as given on the command line
+  bool same_folder = false;       ///< BASE and NEW resolve to one folder: every pair is SAME trivially
   CompareOptions options;
   std::vector<MetaDiffRow> metadata;
   RunComparison comparison;
@@ -31,7 +32,7 @@ std::string render_comparison_csv(const CompareReport& report);
 /// %Diff, p, Status, Note), configurations on one side only, and the summary line.
 std::string render_comparison_markdown(const CompareReport& report);
 
-/// comparison.json: base, new, metric, column, threshold, alpha, metadata_diff, counts, only_in_base,
+/// comparison.json: base, new, same_folder, metric, column, threshold, alpha, metadata_diff, counts, only_in_base,
 /// only_in_new, pairs.
 nlohmann::json comparison_json(const CompareReport& report);
 

@@ -14,6 +14,7 @@
 
 #include "harness/common/errors.hpp"
 #include "harness/common/format.hpp"
+#include "harness/common/signals.hpp"
 #include "harness/report/report_comparison.hpp"
 #include "harness/report/report_data.hpp"
 #include "harness/report/report_fault.hpp"
@@ -196,6 +197,7 @@ int report_folder(const ReportArgs& args) {
                                  file.filename().string());
     }
   write_file(stage.path() / "report.md", r.markdown);
+  throw_if_stopped();  // the last moment a stop leaves the folder as it was
   commit(stage, dir);
   if (!args.place.empty()) write_file_atomically(dir / "places.json", places_json(places));
   std::cout << "report: wrote " << (dir / "report.md").string() << " and " << r.plan.figures.size() << " figures in "
@@ -206,8 +208,12 @@ int report_folder(const ReportArgs& args) {
 }  // namespace
 
 int run_report(const ReportArgs& args) {
+  install_stop_handlers();  // a stop ends the plotting script and removes the staging folder (ReportStopped)
   try {
     return report_folder(args);
+  } catch (const ReportStopped& e) {
+    std::cerr << "bench_mps: " << e.what() << "\n";
+    return 128 + e.signal;
   } catch (const nlohmann::json::exception& e) {  // a value of the wrong type deep in a folder's JSON
     const fs::path dir = args.dir;
     throw ResultsError((dir / (is_comparison_folder(dir) ? "comparison.json" : "meta.json")).string() + ": " +

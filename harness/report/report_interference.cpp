@@ -10,6 +10,7 @@
 #include "harness/results/interference_rows.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/results/results_schema.hpp"
+#include "harness/results/summary_checks.hpp"
 
 namespace fs = std::filesystem;
 
@@ -44,6 +45,7 @@ bool is_interference_folder(const json& meta) {
 
 InterferenceReport render_interference_report(const fs::path& dir, const json& meta, const std::string& name) {
   const std::vector<SummaryRecord> summary = read_summary(dir / "summary.csv");
+  check_rows_match_meta(dir / "summary.csv", summary, meta);
   std::vector<InterferenceRun> runs;
   std::vector<std::string> failed;
   std::map<std::string, std::vector<double>> util;  // mode|N -> gpu_util_mean of the side-by-side runs

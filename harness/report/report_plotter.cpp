@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -12,6 +13,7 @@
 #include "harness/common/errors.hpp"
 #include "harness/common/format.hpp"
 #include "harness/common/process.hpp"
+#include "harness/common/signals.hpp"
 
 #ifndef BENCH_MPS_SOURCE_DIR
 #error "BENCH_MPS_SOURCE_DIR must be defined (harness/CMakeLists.txt)"
@@ -26,7 +28,9 @@ namespace {
 const ChildEnv kPlotEnv{{}, {{"MPLBACKEND", "Agg"}, {"PYTHONDONTWRITEBYTECODE", "1"}}};
 
 int run_child(const std::string& exe, const std::vector<std::string>& args, const fs::path& log, double timeout_s) {
-  return run_logged(exe, args, kPlotEnv, log, timeout_s);
+  const int rc = run_logged(exe, args, kPlotEnv, log, timeout_s, &stop_signal());
+  throw_if_stopped();
+  return rc;
 }
 
 bool has_matplotlib(const std::string& python) { return run_child(python, {"-c", "import matplotlib"}, {}, 60) == 0; }
@@ -40,6 +44,15 @@ std::string last_line(const fs::path& file) {
 }
 
 }  // namespace
+
+ReportStopped::ReportStopped(int sig)
+    : std::runtime_error(std::string("report: stopped by ") + (sigabbrev_np(sig) ? "SIG" + std::string(sigabbrev_np(sig)) : "a signal") +
+                         "; the plotting script was ended and nothing was written"),
+      signal(sig) {}
+
+void throw_if_stopped() {
+  if (const int sig = stop_signal().load()) throw ReportStopped(sig);
+}
 
 std::string find_plot_python() {
   if (const char* chosen = std::getenv("BENCH_MPS_PYTHON"); chosen && *chosen) {

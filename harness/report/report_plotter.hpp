@@ -5,9 +5,21 @@
 #include "harness/report/wing.hpp"
 
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 
 namespace bench_mps::harness {
+
+/// SIGINT, SIGTERM or SIGHUP arrived while a report was being made (common/signals): the plotting
+/// script's process group was ended; `bench_mps report` exits 128 + signal.
+class ReportStopped : public std::runtime_error {
+ public:
+  explicit ReportStopped(int sig);
+  int signal;
+};
+
+/// Throws ReportStopped when a stop signal has arrived.
+void throw_if_stopped();
 
 /// A Python interpreter that can `import matplotlib`; throws EnvironmentError when there is none.
 std::string find_plot_python();
@@ -17,7 +29,8 @@ std::string find_plot_python();
 std::filesystem::path plot_script();
 
 /// `python script plot_data out_dir`, its output into `log`; throws std::runtime_error quoting the
-/// script's last line of output when it fails or runs past `timeout_s`.
+/// script's last line of output when it fails or runs past `timeout_s`, ReportStopped when a stop
+/// signal ended it.
 void run_plot_script(const std::string& python, const std::filesystem::path& script,
                      const std::filesystem::path& plot_data, const std::filesystem::path& out_dir,
                      const std::filesystem::path& log, double timeout_s = 300);

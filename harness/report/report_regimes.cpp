@@ -7,6 +7,7 @@
 #include "harness/common/format.hpp"
 #include "harness/report/report_regimes_parts.hpp"
 #include "harness/results/results_reader.hpp"
+#include "harness/results/summary_checks.hpp"
 
 namespace fs = std::filesystem;
 
@@ -65,6 +66,7 @@ RegimesReport render_regimes_report(const fs::path& dir, const json& meta, const
   in.meta = meta;
   in.name = name;
   in.rows = read_summary(dir / "summary.csv");
+  check_rows_match_meta(dir / "summary.csv", in.rows, meta);
   for (TaskSample& t : read_tasks(dir / "tasks.csv"))
     if (t.run_id.find("-xray_busy") != std::string::npos) in.tasks.push_back(std::move(t));
   in.xray = aggregate_xray(in.rows);

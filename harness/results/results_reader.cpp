@@ -8,6 +8,7 @@
 #include "harness/common/format.hpp"
 
 #include "harness/results/results_schema.hpp"
+#include "harness/results/summary_checks.hpp"
 
 namespace fs = std::filesystem;
 
@@ -17,27 +18,41 @@ std::string RunConfig::config_key() const {
   return workload + "|" + params + "|" + mode + "|" + std::to_string(active_thread_pct) + "|" + std::to_string(procs);
 }
 
-std::string json_value_problem(const std::exception& error) {
-  std::string what = error.what();
+namespace {
+
+/// nlohmann's message without its "[json.exception.parse_error.101] " prefix.
+std::string without_json_prefix(std::string what) {
   if (what.rfind("[json.exception.", 0) == 0) {
     const auto end = what.find("] ");
     if (end != std::string::npos) what = what.substr(end + 2);
   }
-  return "a value has the wrong type: " + one_line(what);
+  return one_line(what);
+}
+
+}  // namespace
+
+std::string json_value_problem(const std::exception& error) {
+  return "a value has the wrong type: " + without_json_prefix(error.what());
 }
 
 nlohmann::json read_meta(const fs::path& dir) {
   const fs::path file = dir / "meta.json";
+  std::error_code ec;
+  if (!fs::exists(file, ec)) throw ResultsError(file.string() + ": no such file");
+  if (!fs::is_regular_file(file, ec)) throw ResultsError(file.string() + ": not a file (a folder or device stands there)");
   std::ifstream in(file);
-  if (!in) throw ResultsError(file.string() + ": no such file");
+  if (!in) throw ResultsError(file.string() + ": cannot be read");
   nlohmann::json meta;
   try {
     meta = nlohmann::json::parse(in);
   } catch (const nlohmann::json::exception& e) {
-    throw ResultsError(file.string() + ": not valid JSON (" + e.what() + ")");
+    throw ResultsError(file.string() + ": not valid JSON (" + without_json_prefix(e.what()) + ")");
   }
-  if (!meta.is_object() || !meta.contains("schema_version") || !meta["schema_version"].is_number_integer())
+  if (!meta.is_object() || !meta.contains("schema_version"))
     throw ResultsError(file.string() + ": no schema_version: not a bench_mps results folder");
+  if (!meta["schema_version"].is_number_integer())
+    throw ResultsError(file.string() + ": schema_version is a " + std::string(meta["schema_version"].type_name()) + " (" +
+                       meta["schema_version"].dump().substr(0, 40) + "), not a whole number");
   const int version = meta["schema_version"].get<int>();
   if (version != kResultsSchemaVersion)
     throw ResultsError(file.string() + ": schema version " + std::to_string(version) + ", this bench_mps reads " +
@@ -87,7 +102,9 @@ std::vector<Out> read_with_schema(const fs::path& file, const std::vector<Column
 }  // namespace
 
 std::vector<SummaryRecord> read_summary(const fs::path& file) {
-  return read_with_schema<kSummaryReadColumns>(file, summary_schema());
+  std::vector<SummaryRecord> rows = read_with_schema<kSummaryReadColumns>(file, summary_schema());
+  check_unique_run_ids(file, rows);
+  return rows;
 }
 
 std::vector<TaskSample> read_tasks(const fs::path& file) { return read_with_schema<kTasksReadColumns>(file, tasks_schema()); }
@@ -115,6 +132,7 @@ ResultsFolder read_results_folder(const fs::path& dir) {
   f.dir = dir;
   f.meta = read_meta(dir);
   f.summary = read_summary(dir / "summary.csv");
+  check_rows_match_meta(dir / "summary.csv", f.summary, f.meta);
   return f;
 }
 

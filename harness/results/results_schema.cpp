@@ -6,6 +6,7 @@
 #include "harness/common/csv_table.hpp"
 #include "harness/common/format.hpp"
 #include "harness/common/markdown_table.hpp"
+#include "harness/results/summary_checks.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -131,6 +132,16 @@ long Cell::whole() const {
   return v;
 }
 
+double Cell::length() const {
+  if (text.empty()) throw ResultsError(at + ": empty cell where a number belongs");
+  return real();
+}
+std::string Cell::status() const {
+  if (text.empty()) throw ResultsError(at + ": empty status");
+  if (!is_known_run_status(text)) throw ResultsError(at + ": unknown status '" + text.substr(0, 40) + "'");
+  return text;
+}
+
 const std::vector<std::string>& config_columns() {
   static const std::vector<std::string> cols = names(config_schema());
   return cols;
@@ -145,10 +156,7 @@ const std::vector<Column<RunRecord, SummaryRecord>>& summary_schema() {
            "`ok`, or what went wrong first (`error`, `crashed`, `timeout`, `aborted`, `mode_mismatch`, `mps_error`; "
            "exec: `exec_not_found`, `exec_failed`, `exec_timeout`, `exec_left_children`, `mps_unproven`)",
            [](const RunRecord& r) { return r.summary.status; },
-           [](SummaryRecord& o, const Cell& c) {
-             if (c.text.empty()) throw ResultsError(c.at + ": empty status");
-             o.status = c.text;
-           }},
+           [](SummaryRecord& o, const Cell& c) { o.status = c.status(); }},
           {"reason", "", "why, when status is not `ok`", [](const RunRecord& r) { return r.summary.reason; },
            [](SummaryRecord& o, const Cell& c) { o.reason = c.text; }},
           {"workers_ok", "", "workers that finished cleanly", [](const RunRecord& r) { return whole(r.summary.workers_ok); },
@@ -309,7 +317,7 @@ const std::vector<Column<WorkerCells, WorkerRecord>>& runs_schema() {
           {"pid", "", "the worker's process id", [](const WorkerCells& w) { return whole(w.worker.pid); },
            [](WorkerRecord& o, const Cell& c) { o.pid = c.text.empty() ? 0 : c.whole(); }},
           {"status", "", "as in summary.csv, for this worker", [](const WorkerCells& w) { return w.worker.status; },
-           [](WorkerRecord& o, const Cell& c) { o.status = c.text; }},
+           [](WorkerRecord& o, const Cell& c) { o.status = c.status(); }},
           {"reason", "", "why, when status is not `ok`", [](const WorkerCells& w) { return w.worker.reason; },
            [](WorkerRecord& o, const Cell& c) { o.reason = c.text; }},
           {"tasks", "", "timed tasks this worker finished", [](const WorkerCells& w) { return whole(w.worker.tasks); },
@@ -317,12 +325,12 @@ const std::vector<Column<WorkerCells, WorkerRecord>>& runs_schema() {
           {"start_s", "s", "its first task's start, after GO", [](const WorkerCells& w) { return num(w.worker.start_s); }, {}},
           {"end_s", "s", "its last task's end, after GO", [](const WorkerCells& w) { return num(w.worker.end_s); }, {}},
           {"task_mean_ms", "ms", "mean of its tasks", [](const WorkerCells& w) { return num(w.worker.task_mean_ms); },
-           [](WorkerRecord& o, const Cell& c) { o.task_mean_ms = c.any_real(); }},
+           [](WorkerRecord& o, const Cell& c) { o.task_mean_ms = c.real(); }},
           {"task_p50_ms", "ms", "median of its tasks", [](const WorkerCells& w) { return num(w.worker.task_p50_ms); }, {}},
           {"task_p99_ms", "ms", "99th percentile of its tasks", [](const WorkerCells& w) { return num(w.worker.task_p99_ms); }, {}},
           {"throughput_tasks_per_s", "1/s", "tasks / (end_s - start_s)",
            [](const WorkerCells& w) { return num(w.worker.throughput_tasks_per_s); },
-           [](WorkerRecord& o, const Cell& c) { o.throughput_tasks_per_s = c.any_real(); }},
+           [](WorkerRecord& o, const Cell& c) { o.throughput_tasks_per_s = c.real(); }},
           {"sm_count_seen", "", "SMs its context reported", [](const WorkerCells& w) { return whole(w.worker.sm_count_seen); },
            [](WorkerRecord& o, const Cell& c) { o.sm_count_seen = c.whole(); }},
           {"mps_enabled", "", "1 when its context was an MPS client (`cudaDevAttrMpsEnabled`)",
@@ -372,7 +380,7 @@ const std::vector<Column<TaskCells, TaskSample>>& tasks_schema() {
       {"start_ms", "ms", "its start after GO", [](const TaskCells& t) { return fmt_num(t.task.start_ms, 9); },
        [](TaskSample& o, const Cell& c) { o.start_ms = parse_cell_double(c.text, c.at, false); }},
       {"duration_ms", "ms", "its length", [](const TaskCells& t) { return fmt_num(t.task.duration_ms, 7); },
-       [](TaskSample& o, const Cell& c) { o.duration_ms = parse_cell_double(c.text, c.at, false); }},
+       [](TaskSample& o, const Cell& c) { o.duration_ms = c.length(); }},
   };
   return cols;
 }

@@ -66,6 +66,21 @@ std::string only_recorded(const std::string& text, const std::set<std::string>& 
   return out;
 }
 
+/// Runs `read` on repaired copies in `scratch`; a defect it finds names the user's file in `dir`, never
+/// the scratch copy the user has not seen.
+template <class Read>
+void read_as_users(const fs::path& scratch, const fs::path& dir, Read read) {
+  try {
+    read();
+  } catch (const ResultsError& e) {
+    std::string message = e.what();
+    const std::string from = scratch.string(), to = dir.string();
+    for (auto at = message.find(from); at != std::string::npos; at = message.find(from, at + to.size()))
+      message.replace(at, from.size(), to);
+    throw ResultsError(message);
+  }
+}
+
 }  // namespace
 
 SweepSpec stored_sweep(const fs::path& dir) {
@@ -112,10 +127,12 @@ ResumeState prepare_resume(const fs::path& dir) {
     if (texts[name].size() != original.size()) state.repairs.push_back(std::string("dropped a torn last line of ") + name);
     std::ofstream(scratch / name, std::ios::binary) << texts[name];
   }
-  state.recorded = read_summary(scratch / "summary.csv");
+  read_as_users(scratch, dir, [&] {
+    state.recorded = read_summary(scratch / "summary.csv");
+    read_runs(scratch / "runs.csv");
+    read_tasks(scratch / "tasks.csv");
+  });
   for (const auto& r : state.recorded) state.recorded_ids.insert(r.run_id);
-  read_runs(scratch / "runs.csv");
-  read_tasks(scratch / "tasks.csv");
 
   for (const char* name : kCsvFiles) {
     int dropped = 0;

@@ -1,0 +1,30 @@
+#pragma once
+// What makes a summary.csv damaged beyond one bad cell: a run id twice, a run the sweep never planned
+// (a workload, mode, N or repeat meta.json does not list), or fewer or more rows than meta.json says
+// the sweep recorded (a file cut short). Each is a ResultsError naming the file: such a folder is
+// refused, never counted.
+#include "harness/results/wing.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/results/results_reader.hpp"
+
+namespace bench_mps::harness {
+
+/// The words a run's status can be (summary.csv, runs.csv); any other is a damaged file.
+bool is_known_run_status(const std::string& status);
+
+/// Throws ResultsError naming `file` at the first run id that appears twice.
+void check_unique_run_ids(const std::filesystem::path& file, const std::vector<SummaryRecord>& rows);
+
+/// Throws ResultsError naming `file` at the first row meta.json's sweep did not plan, or when the
+/// number of rows differs from meta.json's runs_recorded. Only a plain sweep's plan is checked (the
+/// other scenarios add runs of their own); runs_recorded is checked wherever meta.json has it.
+void check_rows_match_meta(const std::filesystem::path& file, const std::vector<SummaryRecord>& rows,
+                           const nlohmann::json& meta);
+
+}  // namespace bench_mps::harness
