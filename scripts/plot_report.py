@@ -21,6 +21,8 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import FixedLocator, FormatStrFormatter, LogLocator, NullLocator, ScalarFormatter  # noqa: E402
 
+from plot_layout import fit_titles, place_labels  # noqa: E402  (scripts/plot_layout.py, beside this script)
+
 plt.rcParams.update({
     "svg.hashsalt": "bench_mps",  # stable ids: the same data gives the same SVG
     "font.size": 10,
@@ -35,6 +37,9 @@ EXTRA_COLORS = ["#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"
 SERIES_STYLES = ["-", "--", (0, (6, 2, 1, 2, 1, 2)), (0, (1, 1))]  # the reference lines use gray (0, (8, 4)) and ":"
 SERIES_MARKERS = ["o", "s", "D", "^", "v", "P"]
 SEED_MARKERS = ["*", "X", "P", "h", "<", ">"]
+# A seed that timed the completion of all N copies (seed 001), drawn on this per-task axis.
+COMPLETION_MARK = " \u2020"
+COMPLETION_NOTE = "\u2020 seed timed the completion of all N copies,\n   not the time per task"
 VERDICT_COLORS = {"FASTER": "#2ca02c", "SLOWER": "#d62728", "SAME": "#7f7f7f", "UNSURE": "#ff7f0e"}
 
 
@@ -76,7 +81,20 @@ def plain_log_axis(axis, ticks):
     axis.set_major_formatter(formatter)
 
 
+def relayout(fig):
+    """tight_layout again, except for figures laid out by hand (fig.manual_layout)."""
+    if not getattr(fig, "manual_layout", False):
+        fig.tight_layout()
+
+
+def finish(fig):
+    """The last layout step of every figure: no title wider than the figure (wrapped, never clipped)."""
+    fit_titles(fig, relayout)
+    return fig
+
+
 def save(fig, out_dir, name):
+    finish(fig)
     fig.savefig(os.path.join(out_dir, name + ".png"), dpi=120)
     fig.savefig(os.path.join(out_dir, name + ".svg"), metadata={"Date": None})
     plt.close(fig)
@@ -92,9 +110,17 @@ def draw_relative_task_time(spec, data):
     y_values = [1, max_n]
     for line in spec["lines"]:
         i = series.index(line["series"]) if line["series"] in series else 0
+        # Where modes coincide (N=1, or a workload MPS cannot help) every line must still show: the
+        # time-sliced line is drawn thin, on top, with open markers; each other mode wider and below it,
+        # later modes narrower, so a line under another shows as a border around it.
+        rank = modes.index(line["mode"]) if line["mode"] in modes else len(modes)
+        on_top = line["mode"] == "timeslice"
         ax.errorbar(line["n"], line["median"], yerr=error_bars(line["median"], line["min"], line["max"]),
                     color=mode_color(line["mode"], modes), linestyle=SERIES_STYLES[i % len(SERIES_STYLES)],
-                    marker=SERIES_MARKERS[i % len(SERIES_MARKERS)], capsize=3,
+                    linewidth=1.3 if on_top else max(1.8, 3.2 - 0.6 * rank),
+                    marker=SERIES_MARKERS[i % len(SERIES_MARKERS)], markersize=9 if on_top else 6,
+                    markerfacecolor="white" if on_top else None, markeredgewidth=1.6 if on_top else 1.0,
+                    capsize=3, zorder=4 if on_top else 3 - 0.1 * rank,
                     label="{}, {} (this run)".format(line["series"], line["mode_label"]))
         y_values += line["median"]
     sources = []
@@ -105,11 +131,18 @@ def draw_relative_task_time(spec, data):
     for point in spec["seeds"]:
         marker = SEED_MARKERS[sources.index(point["source_id"]) % len(SEED_MARKERS)]
         key = (point["source_id"], point["mode"])
+        completion = point.get("metric") == "completion_time"  # not a per-task time: say so beside the marker
         ax.scatter([point["n"]], [point["ratio"]], s=110, marker=marker, facecolors="none",
                    edgecolors=mode_color(point["mode"], modes + [point["mode"]]), linewidths=1.6, zorder=5,
-                   label=None if key in seen else "seed: {} ({})".format(point["label"], point["mode_label"]))
+                   label=None if key in seen else "seed: {} ({}){}".format(
+                       point["label"], point["mode_label"], COMPLETION_MARK if completion else ""))
+        if completion:
+            ax.annotate(COMPLETION_MARK.strip(), (point["n"], point["ratio"]), textcoords="offset points",
+                        xytext=(8, 4), fontsize=10, fontweight="bold", zorder=6)
         seen.add(key)
         y_values.append(point["ratio"])
+    if any(p.get("metric") == "completion_time" for p in spec["seeds"]):
+        ax.plot([], [], linestyle="none", label=COMPLETION_NOTE)  # the mark's meaning, in the legend
     ax.set_xscale("log")
     ax.set_yscale("log")
     plain_log_axis(ax.xaxis, [1] + [n for line in spec["lines"] for n in line["n"]] +
@@ -238,6 +271,15 @@ def draw_mps_speedup(spec, data):
     return fig
 
 
+# The comparison charts' x range, in percent either side of 0: the smallest rung that holds every bar,
+# noise whisker and the threshold, so that charts of similar comparisons share one range.
+COMPARISON_RANGES = [2, 5, 10, 20, 50, 100, 200, 500, 1000]
+
+
+def comparison_range(extent):
+    return next((r for r in COMPARISON_RANGES if extent * 1.15 <= r), COMPARISON_RANGES[-1])
+
+
 def draw_comparison(spec, data):
     pairs = list(reversed(spec["pairs"]))  # first row of comparison.csv on top
     fig, ax = plt.subplots(figsize=(10.5, max(3.0, 0.38 * len(pairs) + 1.8)))
@@ -247,20 +289,30 @@ def draw_comparison(spec, data):
     ax.axvline(0, color="black", linewidth=0.8)
     y = list(range(len(pairs)))
     changes = [100 * p["change"] if p["change"] is not None else 0.0 for p in pairs]
+    noises = [100 * p["noise"] if p.get("noise") is not None else None for p in pairs]
+    limit = comparison_range(max([abs(c) for c in changes] + [n for n in noises if n is not None] +
+                                 [100 * threshold if threshold else 0]))
     ax.barh(y, changes, color=[VERDICT_COLORS.get(p["verdict"], "#333333") for p in pairs], height=0.7)
+    for yi, n in zip(y, noises):  # each row's noise: what the verdict weighed the change against
+        if n is not None:
+            whisker = ax.errorbar([0], [yi], xerr=[[min(n, limit)], [min(n, limit)]], fmt="none", ecolor="black",
+                                  elinewidth=1.2, capsize=4, zorder=4)
+            whisker.lines[2][0].set_gid("noise")
     for yi, p, c in zip(y, pairs, changes):
         text = "n/a" if p["change"] is None else "{:+.1f}%".format(c)
-        ax.annotate(text, (c, yi), textcoords="offset points", xytext=(4 if c >= 0 else -4, 0),
+        ax.annotate(text, (c, yi), textcoords="offset points", xytext=(4 if c >= 0 else -4, 9),
                     ha="left" if c >= 0 else "right", va="center", fontsize=8)
     ax.set_yticks(y)
     ax.set_yticklabels([p["label"] for p in pairs])
-    limit = max([abs(c) for c in changes] + [100 * threshold if threshold else 0, 1.0]) * 1.3
     ax.set_xlim(-limit, limit)
     ax.set_xlabel("change of {}: (new - base) / |base|, %".format(spec["metric"]))
     ax.set_title("{}\n{}".format(spec["title"], data["machine"]))
     handles = [Patch(color=color, label=verdict) for verdict, color in VERDICT_COLORS.items()]
     if threshold is not None:
         handles.append(Patch(color="#7f7f7f", alpha=0.15, label="threshold ±{:.1f}%".format(100 * threshold)))
+    if any(n is not None for n in noises):
+        handles.append(Line2D([], [], color="black", marker="|", markersize=8, linewidth=1.2,
+                              label="row's noise ±(max-min)/median,\nthe wider side"))
     if any(p["clock_flag"] for p in pairs):
         handles.append(Line2D([], [], linestyle="none", label="* SM clocks differ >2%"))
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
@@ -271,8 +323,9 @@ def draw_comparison(spec, data):
 
 def draw_interference(spec, data):
     groups = spec["groups"]
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.6))
     ax_lat, ax_bg = axes
+    absolute = any(m.get("bg_per_s") is not None for g in groups for m in g["modes"])
     labels, positions, width, x = [], [], 0.8, 0
     for group in groups:
         for m in group["modes"]:
@@ -284,7 +337,16 @@ def draw_interference(spec, data):
                 if low is not None and high is not None:
                     err = [[m["p99_vs_alone"] - low], [high - m["p99_vs_alone"]]]
                 ax_lat.bar([x], [m["p99_vs_alone"]], width, color=color, yerr=err, capsize=4)
-            if m["bg_kept"] is not None:
+            if absolute:  # tasks/s alone (open) and beside (filled): the modes' rates side by side
+                alone, beside = m.get("bg_alone_per_s"), m.get("bg_per_s")
+                if alone is not None:
+                    ax_bg.bar([x], [alone], width, facecolor="none", edgecolor=color, linewidth=1.5, zorder=3)
+                if beside is not None:
+                    ax_bg.bar([x], [beside], width * 0.6, color=color, zorder=2)
+                    if m["bg_kept"] is not None:
+                        ax_bg.annotate("kept {:.0%}".format(m["bg_kept"]), (x, max(beside, alone or 0)),
+                                       textcoords="offset points", xytext=(0, 3), ha="center", fontsize=7)
+            elif m["bg_kept"] is not None:
                 ax_bg.bar([x], [m["bg_kept"]], width, color=color)
             labels.append(label)
             positions.append(x)
@@ -299,10 +361,19 @@ def draw_interference(spec, data):
     ax_lat.axhline(1, color="#7f7f7f", linestyle=":", linewidth=1.0)
     ax_lat.set_ylabel("foreground p99 latency / alone (1 = undisturbed)")
     ax_lat.set_title("foreground latency", fontsize=10)
-    ax_bg.axhline(1, color="#7f7f7f", linestyle=":", linewidth=1.0)
-    ax_bg.set_ylim(0, 1.1)
-    ax_bg.set_ylabel("background throughput / alone (1 = nothing lost)")
-    ax_bg.set_title("background throughput kept", fontsize=10)
+    if absolute:
+        ax_bg.set_ylim(0, ax_bg.get_ylim()[1] * 1.12)
+        ax_bg.set_ylabel("background tasks/s, all background jobs")
+        ax_bg.set_title("background throughput: alone (open) and beside the foreground (filled)", fontsize=10)
+        ax_bg.legend(handles=[Patch(facecolor="none", edgecolor="black", label="alone, same mode"),
+                              Patch(facecolor="#7f7f7f", label="beside the foreground"),
+                              Line2D([], [], linestyle="none", label="kept = beside / alone, same mode")],
+                     loc="lower right", fontsize=7, framealpha=0.9)
+    else:  # plot data from before the absolute rates: the share, with its basis named
+        ax_bg.axhline(1, color="#7f7f7f", linestyle=":", linewidth=1.0)
+        ax_bg.set_ylim(0, 1.1)
+        ax_bg.set_ylabel("background throughput / alone in the same mode")
+        ax_bg.set_title("background throughput kept (basis: the same mode alone)", fontsize=10)
     fig.suptitle(spec["title"], fontsize=11)
     fig.tight_layout()
     return fig
@@ -355,6 +426,7 @@ def draw_regime_map(spec, data):
     norm = LogNorm(vmin=1, vmax=max(2, top))
     fig, axes = plt.subplots(1, len(panels), figsize=(5.0 * len(panels) + 1.2, 5.4), squeeze=False, sharey=True)
     fig.subplots_adjust(left=0.06, right=0.9, top=0.84, bottom=0.12, wspace=0.08)
+    fig.manual_layout = True  # the colour bar's axes sit where subplots_adjust left room: no tight_layout
     for k, (ax, panel) in enumerate(zip(axes[0], panels)):
         cells = [c for c in panel["cells"] if c["loss"] is not None]
         ax.scatter([c["burst_ms"] for c in cells], [100 * c["duty"] for c in cells], c=[c["loss"] for c in cells],
@@ -402,7 +474,7 @@ def draw_model_vs_measured(spec, data):
     ax.fill_between([lo, hi], [lo / 1.15, hi / 1.15], [lo * 1.15, hi * 1.15], color="#7f7f7f", alpha=0.15,
                     label="+-15%")
     seen = set()
-    labelled = 0
+    notes = []
     for p in points:
         marker = {"grid": "s", "placed": "D", "seed": "*"}.get(p["kind"], "o")
         key = (p["kind"], p["mode"])
@@ -413,9 +485,7 @@ def draw_model_vs_measured(spec, data):
         seen.add(key)
         off = abs(p["predicted"] / p["measured"] - 1) > 0.15
         if p["kind"] != "grid" and (off or p["measured"] > 1.3):
-            ax.annotate("{} N={}".format(p["label"], p["n"]), (p["measured"], p["predicted"]), fontsize=7,
-                        xytext=(6, -12 if labelled % 2 else 5), textcoords="offset points")
-            labelled += 1
+            notes.append(("{} N={}".format(p["label"], p["n"]), p["measured"], p["predicted"]))
     ax.set_xscale("log")
     ax.set_yscale("log")
     ticks = [t for t in (1, 1.5, 2, 3, 5, 10, 20, 30) if lo <= t <= hi]
@@ -429,6 +499,7 @@ def draw_model_vs_measured(spec, data):
     ax.grid(True, alpha=0.3)
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0, framealpha=0.9)
     fig.tight_layout()
+    place_labels(ax, notes)  # after the layout: each label where it overprints no other
     return fig
 
 DRAW = {

@@ -260,7 +260,12 @@ TEST(Report, WithoutN1RatiosAreDashes) {
       << first_line(md);
   EXPECT_NE(md.find("| spin | timeslice | 4 | 1/1 | 42.91 | 43.02 | 92.99 | - | - | - |   |"), std::string::npos) << md;
   EXPECT_NE(section(md, "## Beside the seed articles").find("| 4 | timeslice | 4.00 | - | - |"), std::string::npos);
-  for (const auto& name : kFigures) expect_valid_png(dir / "plots" / (name + ".png"));
+  // Nothing of this folder to divide by N=1: no relative figure (the seeds alone are not its data), said so.
+  for (const auto& name : kFigures)
+    if (name != "relative_task_time") expect_valid_png(dir / "plots" / (name + ".png"));
+  EXPECT_FALSE(fs::exists(dir / "plots" / "relative_task_time.png"));
+  EXPECT_NE(md.find("Not drawn: Per-task time over one process alone, time-sliced: no ok run has a time-sliced N=1"),
+            std::string::npos);
 }
 
 TEST(Report, OnlyOneModeDrawsNoSpeedupFigure) {

@@ -115,6 +115,12 @@ std::string metadata_markdown(const json& diff) {
   return out;
 }
 
+/// The noise compare's verdict weighs for a pair: the wider side's (max - min) / median; null if unknown.
+json pair_noise(const ComparisonRow& r) {
+  const bool known = std::isfinite(r.base_spread) && std::isfinite(r.new_spread);
+  return known ? json(std::max(r.base_spread, r.new_spread)) : json();
+}
+
 }  // namespace
 
 bool is_comparison_folder(const fs::path& dir) {
@@ -178,8 +184,12 @@ PlotPlan comparison_plot_plan(const ComparisonFolder& folder) {
   FigureInfo fig{"comparison", "Change per configuration, NEW against BASE",
                  "One bar per configuration: the change of the median from BASE to NEW, (new - base) / |base|, "
                  "in percent, coloured by the verdict of `bench_mps compare` (SAME, FASTER, SLOWER, UNSURE). "
-                 "The shaded band is the threshold within which a change is not called; * marks pairs whose "
-                 "SM clocks differed by more than 2%, where a change may be the clock's."};
+                 "The shaded band is the threshold within which a change is not called; the black whisker on "
+                 "each row spans that row's noise, the wider side's (max - min) / median over repeats: a change "
+                 "inside it is never called FASTER or SLOWER, and noise wider than the threshold leaves a small "
+                 "change UNSURE. The x range is the same for every comparison chart (the smallest of ±2, 5, 10, "
+                 "20, 50, 100, ...% that holds every bar and whisker), so charts can be set side by side; * marks "
+                 "pairs whose SM clocks differed by more than 2%, where a change may be the clock's."};
   const auto labels = pair_labels(folder.rows);
   json pairs = json::array();
   for (std::size_t i = 0; i < folder.rows.size(); ++i) {
@@ -187,6 +197,7 @@ PlotPlan comparison_plot_plan(const ComparisonFolder& folder) {
     pairs.push_back({{"label", labels[i] + (r.clock_flag ? " *" : "")},
                      {"change", std::isfinite(r.change) ? json(r.change) : json()},
                      {"verdict", r.verdict},
+                     {"noise", pair_noise(r)},
                      {"clock_flag", r.clock_flag}});
   }
   const double threshold = threshold_fraction(folder.info);

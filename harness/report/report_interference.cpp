@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "harness/common/format.hpp"
 #include "harness/common/markdown_table.hpp"
@@ -49,11 +50,15 @@ InterferenceReport render_interference_report(const fs::path& dir, const json& m
   std::vector<InterferenceRun> runs;
   std::vector<std::string> failed;
   std::map<std::string, std::vector<double>> util;  // mode|N -> gpu_util_mean of the side-by-side runs
+  std::map<std::string, std::vector<double>> bg_beside, bg_alone;
   for (const SummaryRecord& r : summary) {
     runs.push_back({r.mode, r.scenario, r.status, r.procs, r.fg_latency_p50_ms, r.fg_latency_p95_ms,
                     r.fg_latency_p99_ms, r.fg_p99_vs_alone, r.fg_throughput_vs_alone, r.bg_throughput_kept});
     if (r.status != "ok") failed.push_back("`" + r.run_id + "`: " + r.status + (r.reason.empty() ? "" : " (" + one_line(r.reason) + ")"));
     if (r.scenario == "interference" && r.status == "ok") util[r.mode + "|" + std::to_string(r.procs)].push_back(r.gpu_util_mean);
+    // The figure's background rates, absolute: beside (keyed by N) and alone (its N-1 jobs, keyed by N too).
+    if (r.status == "ok" && r.scenario == "interference") bg_beside[r.mode + "|" + std::to_string(r.procs)].push_back(r.bg_throughput_per_s);
+    if (r.status == "ok" && r.scenario == "interference_bg") bg_alone[r.mode + "|" + std::to_string(r.procs + 1)].push_back(r.bg_throughput_per_s);
   }
   const std::vector<InterferenceCell> cells = aggregate_interference_runs(runs);
   const std::string fg = meta_text(meta, "/sweep/foreground"), bg = meta_text(meta, "/sweep/background");
@@ -87,14 +92,19 @@ InterferenceReport render_interference_report(const fs::path& dir, const json& m
       if (c.procs == n)
         modes.push_back({{"mode", c.mode}, {"mode_label", mode_label(c.mode)}, {"p99_vs_alone", number(c.p99_vs_alone)},
                          {"p99_vs_alone_min", number(c.p99_vs_alone_min)}, {"p99_vs_alone_max", number(c.p99_vs_alone_max)},
-                         {"bg_kept", number(c.bg_kept)}});
+                         {"bg_kept", number(c.bg_kept)},
+                         {"bg_per_s", number(spread_of(bg_beside[c.mode + "|" + std::to_string(n)]).median)},
+                         {"bg_alone_per_s", number(spread_of(bg_alone[c.mode + "|" + std::to_string(n)]).median)}});
     groups.push_back({{"n", n}, {"modes", modes}});
   }
   FigureInfo f{"interference", "The foreground beside " + bg + " background jobs",
                "Left: the foreground's p99 latency beside the background jobs over its own alone, per mode (log scale; "
-               "1 = undisturbed; bars span the repeats). Right: the share of their throughput alone the background "
-               "jobs keep beside the foreground. A mode that protects the foreground has a short bar on the left; "
-               "what it costs the background shows on the right."};
+               "1 = undisturbed; bars span the repeats). Right: the background jobs' tasks per second, absolute (median "
+               "over the repeats): the open bar alone, in the same mode, the filled bar beside the foreground, with the "
+               "share kept (*background kept* in the tables: beside over alone in the same mode) written above it. "
+               "Modes differ in what the background does alone, so a share kept compares a mode only with itself; the "
+               "heights compare the modes. A mode that protects the foreground has a short bar on the left; what it "
+               "costs the background shows on the right."};
   out.plan.data = {{"format_version", kPlotDataFormatVersion},
                    {"figures", json::array({{{"name", f.name}, {"title", f.title + " (" + gpu_title(meta) + ")"},
                                               {"groups", groups}}})}};

@@ -39,7 +39,10 @@ bool relative_figure(const ReportData& data, const std::vector<SeedRatio>& seeds
        "mode's own cost at N=1 (an active-thread limit's above all) shows. Error bars span the same ratio "
        "taken per repeat. The gray dashed line N is what ideal time-slicing predicts "
        "(each process gets 1/N of the GPU), the gray dotted line 1 is ideal sharing. Large open markers "
-       "are the seed articles' figures at their N (labelled by source), on the same basis."};
+       "are the seed articles' figures at their N (labelled by source), on the same basis, except those "
+       "marked †: those seeds timed the completion of all N copies, not the time per task (seed 001), "
+       "as the seed tables below mark them. Where two modes' lines coincide, the time-sliced one is the thin "
+       "line with open markers drawn over the other."};
   json lines = json::array();
   for (const auto& s : data.series)
     for (const auto& m : data.modes) {
@@ -53,12 +56,13 @@ bool relative_figure(const ReportData& data, const std::vector<SeedRatio>& seeds
                       {"n", r.procs},
                       {"mode", r.mode},
                       {"mode_label", mode_label(r.mode)},
-                      {"ratio", r.ratio}});
+                      {"ratio", r.ratio},
+                      {"metric", r.metric}});  // completion_time is marked: this axis is per task
   int max_n = 1;
   for (int n : data.procs) max_n = std::max(max_n, n);
   for (const SeedRatio& r : seeds) max_n = std::max(max_n, r.procs);
   out = {{"name", f.name}, {"title", f.title}, {"lines", lines}, {"seeds", points}, {"max_n", max_n}};
-  return !lines.empty() || !points.empty();
+  return !lines.empty();  // the seeds alone are no figure of this folder
 }
 
 bool throughput_figure(const ReportData& data, FigureInfo& f, json& out) {
@@ -147,7 +151,7 @@ PlotPlan results_plot_plan(const ReportData& data, const std::vector<SeedRatio>&
   FigureInfo f;
   json entry;
   bool has = relative_figure(data, seeds, f, entry);
-  add(has, f, entry, "no N=1 runs and no seed figures");
+  add(has, f, entry, "no ok run has a time-sliced N=1 run of the same workload and repeat to divide by");
   has = throughput_figure(data, f, entry);
   add(has, f, entry, "no run finished ok");
   has = distribution_figure(data, f, entry);

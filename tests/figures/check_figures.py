@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+"""Checks what the figures show, rendered from committed data (ctest: figures_check).
+
+    check_figures.py SOURCE_DIR BENCH_MPS
+
+- every figure of tests/figures/fixtures/*.json: each title, label and legend entry inside the canvas;
+- relative task time: a time-sliced line on the very same values as the MPS line still shows; seeds that
+  timed the completion of all N are marked so on this per-task axis;
+- comparison charts: each row's noise drawn, one x range for two comparisons of one day;
+- interference: the background's absolute tasks/s (alone and beside), not only the share kept;
+- the duty-cycle map (results/2026-11-22-h100-80gb-hbm3-duty-cycle): labels that do not overprint, at least
+  three ticks on each log axis, the slowdowns on the seeds' basis, every ratio computed from the cells beside
+  it and the verdict from the table's own rows;
+- `bench_mps report` of results/.../mechanisms/memlimit (no run ok): no figure without data of its own, and
+  the plot data of real folders carrying the seeds' metric, each comparison row's noise and the background rates;
+- no report staging folder can be committed.
+Exit 0 when all hold, 1 with one line per failure, 77 (skipped) where no Python has matplotlib.
+"""
+import csv
+import glob
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+SYSTEM_PYTHON = "/usr/bin/python3"
+try:
+    import matplotlib
+except ImportError:  # the report's own choice of Python (report_plotter: /usr/bin/python3 first)
+    if sys.executable != SYSTEM_PYTHON and os.path.exists(SYSTEM_PYTHON):
+        os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON] + sys.argv)
+    print("check_figures.py: no Python with matplotlib: skipped")
+    sys.exit(77)
+matplotlib.use("Agg")
+import numpy as np  # noqa: E402  (matplotlib's own dependency)
+from matplotlib.text import Text  # noqa: E402
+
+SOURCE, BENCH = sys.argv[1], sys.argv[2]
+sys.path.insert(0, os.path.join(SOURCE, "scripts"))
+import plot_duty_cycle  # noqa: E402
+import plot_layout  # noqa: E402
+import plot_report  # noqa: E402
+
+FIXTURES = os.path.join(SOURCE, "tests", "figures", "fixtures")
+failures = []
+MARK = "\u2020"  # plot_report.COMPLETION_MARK: a seed that timed the completion of all N
+
+
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+    return ok
+
+
+def fixture(name):
+    with open(os.path.join(FIXTURES, name)) as f:
+        return json.load(f)
+
+
+def render(data, name):
+    spec = next(s for s in data["figures"] if s["name"] == name)
+    fig = getattr(plot_report, "finish", lambda f: f)(plot_report.DRAW[name](spec, data))
+    fig.canvas.draw()
+    return fig
+
+
+def outside_canvas(fig):
+    renderer = fig.canvas.get_renderer()
+    box = fig.bbox
+    return [t.get_text()[:40] for t in plot_layout.title_texts(fig)
+            if (lambda e: e.x0 < -1 or e.y0 < -1 or e.x1 > box.x1 + 1 or e.y1 > box.y1 + 1)(t.get_window_extent(renderer))]
+
+
+def colour_pixels(fig, hex_colour):
+    rgba = np.asarray(fig.canvas.buffer_rgba())[:, :, :3].astype(int)
+    target = np.array([int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)])
+    return int((np.abs(rgba - target).sum(axis=2) < 40).sum())
+
+
+def legend_texts(ax):
+    return [t.get_text() for t in ax.get_legend().get_texts()]
+
+
+def check_every_fixture_inside():
+    for path in sorted(glob.glob(os.path.join(FIXTURES, "*.json"))):
+        with open(path) as f:
+            data = json.load(f)
+        for spec in data["figures"]:
+            fig = render(data, spec["name"])
+            out = outside_canvas(fig)
+            check(not out, "{} {}: text outside the canvas: {}".format(os.path.basename(path), spec["name"], out))
+            plot_report.plt.close(fig)
+
+
+def check_relative_task_time():
+    fig = render(fixture("relative_overlap.json"), "relative_task_time")
+    ax = fig.axes[0]
+    legend = legend_texts(ax)
+    ax.get_legend().remove()  # count the lines' own pixels, not the legend's
+    fig.canvas.draw()
+    red, blue = colour_pixels(fig, plot_report.MODE_COLORS["timeslice"]), colour_pixels(fig, plot_report.MODE_COLORS["mps"])
+    check(red > 0.2 * blue and blue > 0.2 * red,
+          "relative_task_time: coinciding lines not both visible (time-sliced {} px, MPS {} px)".format(red, blue))
+    marked = [t for t in legend if "p100_qiita" in t]
+    check(marked and all(MARK in t for t in marked),
+          "relative_task_time: completion-time seeds unmarked in the legend: {}".format(marked))
+    check(not any(MARK in t for t in legend if "v100_blog" in t),
+          "relative_task_time: a per-task seed marked as completion time")
+    check(any("completion of all N" in t for t in legend), "relative_task_time: the legend does not say what the mark means")
+    plot_report.plt.close(fig)
+
+
+def check_comparisons():
+    ranges = []
+    for name in ("comparison_a.json", "comparison_b.json"):
+        data = fixture(name)
+        fig = render(data, "comparison")
+        ax = fig.axes[0]
+        pairs = data["figures"][0]["pairs"]
+        noise = [c for c in ax.collections if c.get_gid() == "noise"]
+        check(len(noise) == sum(p["noise"] is not None for p in pairs),
+              "{}: {} noise whiskers for {} rows with noise".format(name, len(noise), sum(p["noise"] is not None for p in pairs)))
+        ranges.append(tuple(round(v, 6) for v in ax.get_xlim()))
+        plot_report.plt.close(fig)
+    check(len(set(ranges)) == 1, "comparison charts of one day: x ranges differ: {}".format(ranges))
+
+
+def check_interference():
+    data = fixture("interference.json")
+    fig = render(data, "interference")
+    ax = fig.axes[1]
+    heights = sorted(round(p.get_height(), 3) for p in ax.patches)
+    want = sorted(round(v, 3) for m in data["figures"][0]["groups"][0]["modes"] for v in (m["bg_per_s"], m["bg_alone_per_s"]))
+    check(heights == want, "interference: background bars {} are not the absolute rates {}".format(heights, want))
+    check("tasks/s" in ax.get_ylabel(), "interference: the background axis is not in tasks/s")
+    plot_report.plt.close(fig)
+
+
+def table(report):
+    rows = []
+    for line in report.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 7 and cells[1].endswith("%") and cells[0] != "point":
+            rows.append({"label": cells[0], "busy": float(cells[1][:-1]), "basis": cells[2],
+                         "ts": float(cells[3].split("x")[0]), "mps": float(cells[4].split("x")[0]),
+                         "ratio": float(cells[5].split("x")[0])})
+    return rows
+
+
+def makespan_slowdown(folder, mode):
+    with open(os.path.join(folder, "summary.csv"), newline="") as f:
+        by = {(r["mode"], r["procs"], r["repeat"]): r for r in csv.DictReader(f) if r["status"] == "ok"}
+    return statistics.median(float(r["makespan_s"]) / float(by[("timeslice", "1", rep)]["makespan_s"])
+                             for (m, n, rep), r in by.items() if m == mode and n == "10" and ("timeslice", "1", rep) in by)
+
+
+def check_duty_cycle(tmp):
+    src = os.path.join(SOURCE, "results")
+    for name, out in (("2026-11-22-h100-80gb-hbm3-duty-cycle", "dc"), ("2026-11-22-h100-80gb-hbm3-seed001", "s1")):
+        shutil.copytree(os.path.join(src, name), os.path.join(tmp, out),
+                        ignore=lambda d, files: [f for f in files if f in ("tasks.csv", "timeline.csv", "runs.csv", "plots")])
+    dc, s1 = os.path.join(tmp, "dc"), os.path.join(tmp, "s1")
+    plot_duty_cycle.OUT = dc
+    points = plot_duty_cycle.collect([dc, s1])
+    fig = plot_duty_cycle.plot(points) or plot_report.plt.gcf()  # the figure it drew
+    renderer = fig.canvas.get_renderer()
+    labels = fig.axes[0].texts
+    boxes = [Text.get_window_extent(t, renderer) for t in labels]  # the words, leaders aside
+    check(len(labels) == len(points), "duty cycle: {} labels for {} points".format(len(labels), len(points)))
+    for i, a in enumerate(boxes):
+        for j in range(i):
+            b = boxes[j]
+            check(not (a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1),
+                  "duty cycle: labels overprint: '{}' and '{}'".format(labels[i].get_text(), labels[j].get_text()))
+    for ax in fig.axes:
+        lo, hi = ax.get_ylim()
+        ticks = [t for t in ax.get_yticks() if lo <= t <= hi]
+        check(len(ticks) >= 3, "duty cycle: a log axis with {} ticks ({})".format(len(ticks), ax.get_title()))
+    check(not outside_canvas(fig), "duty cycle: text outside the canvas: {}".format(outside_canvas(fig)))
+    plot_duty_cycle.write_report(points, "fixture")
+    with open(os.path.join(dc, "report.md")) as f:
+        report = f.read()
+    rows = table(report)
+    check(len(rows) == len(points) + 1, "duty cycle: {} table rows for {} points and the seed".format(len(rows), len(points)))
+    for r in rows:  # a ratio beside its operands is computed from them (2-decimal cells: rounding allowed)
+        tol = 0.006 + r["ratio"] * (0.006 / r["ts"] + 0.006 / r["mps"])
+        check(abs(r["ratio"] - r["ts"] / r["mps"]) <= tol,
+              "duty cycle: {}: MPS / time-sliced {} is not {} / {}".format(r["label"], r["ratio"], r["ts"], r["mps"]))
+    exec_row = next((r for r in rows if "exec" in r["label"]), {"basis": None, "ts": None})
+    want = makespan_slowdown(os.path.join(s1, "exec"), "timeslice")  # one copy per process: completion of all N
+    check(exec_row["basis"] == "completion of all N" and abs(exec_row["ts"] - want) < 0.006,
+          "duty cycle: exec's time-sliced slowdown {} ({}) is not the completion of all N, {:.2f}".format(
+              exec_row["ts"], exec_row["basis"], want))
+    m = re.search(r"Below about (\d+)% GPU busy alone.*?at most ([0-9.]+)x.*?up to ([0-9.]+)x", report)
+    if check(m, "duty cycle: no verdict in the report"):
+        threshold, at_most, up_to = float(m.group(1)), float(m.group(2)), float(m.group(3))
+        low = [r["ratio"] for r in rows if r["busy"] < threshold]
+        high = [r["ratio"] for r in rows if r["busy"] > threshold + 1]
+        check(low and at_most == max(low), "duty cycle: verdict says at most {}x below {}%, the table {}".format(at_most, threshold, low))
+        check(high and up_to == max(high), "duty cycle: verdict says up to {}x, the table's rows above {}".format(up_to, high))
+    plot_report.plt.close(fig)
+
+
+def report_copy(tmp, folder, name):
+    dst = os.path.join(tmp, name)
+    shutil.copytree(os.path.join(SOURCE, "results", folder), dst,
+                    ignore=lambda d, files: [f for f in files if f in ("plots", "report.md") or f.startswith(".report-staging")])
+    proc = subprocess.run([BENCH, "report", dst], capture_output=True, text=True, timeout=300)
+    check(proc.returncode == 0, "bench_mps report {}: exit {}: {}".format(folder, proc.returncode, proc.stderr.strip()[-300:]))
+    with open(os.path.join(dst, "plots", "plot_data.json")) as f:
+        data = json.load(f)
+    with open(os.path.join(dst, "report.md")) as f:
+        return dst, data, f.read()
+
+
+def check_reports(tmp):
+    dst, data, report = report_copy(tmp, "2026-11-24-h100-80gb-hbm3-mechanisms/memlimit", "memlimit")
+    check(not data["figures"], "memlimit (no run ok): figures drawn: {}".format([s["name"] for s in data["figures"]]))
+    check(not os.path.exists(os.path.join(dst, "plots", "relative_task_time.png")), "memlimit: relative_task_time.png drawn")
+    check("Not drawn: Per-task time over one process alone" in report, "memlimit: the report does not say why no figure")
+    _, data, _ = report_copy(tmp, "2026-11-22-h100-80gb-hbm3-seed001/seed001", "seed001")
+    seeds = [p for s in data["figures"] if s["name"] == "relative_task_time" for p in s["seeds"]]
+    check(seeds and all("metric" in p for p in seeds), "seed001 plot data: seeds without their metric")
+    _, data, _ = report_copy(tmp, "2026-11-24-compare/levers-fresh", "levers-fresh")
+    pairs = data["figures"][0]["pairs"]
+    check(all(isinstance(p.get("noise"), float) for p in pairs), "comparison plot data: a row without its noise")
+    _, data, _ = report_copy(tmp, "2026-11-24-h100-80gb-hbm3-interference", "interference")
+    modes = [m for g in data["figures"][0]["groups"] for m in g["modes"]]
+    by = {m["mode"]: m for m in modes}
+    check(all(m.get("bg_per_s") and m.get("bg_alone_per_s") for m in modes), "interference plot data: no background rates")
+    if "timeslice" in by and "mps" in by and by["timeslice"].get("bg_alone_per_s"):
+        check(by["timeslice"]["bg_alone_per_s"] < 0.6 * by["mps"]["bg_alone_per_s"],
+              "interference plot data: time-sliced fillers alone are not at about half MPS's rate")
+
+
+def check_no_staging():
+    with open(os.path.join(SOURCE, ".gitignore")) as f:
+        check(".report-staging-*" in f.read().split(), ".gitignore: no rule for .report-staging-*")
+    listed = subprocess.run(["git", "-C", SOURCE, "ls-files"], capture_output=True, text=True)
+    if listed.returncode == 0:
+        staged = [p for p in listed.stdout.splitlines() if ".report-staging-" in p]
+        check(not staged, "a report staging folder is committed: {}".format(staged[:3]))
+
+
+def main():
+    with tempfile.TemporaryDirectory(prefix="check_figures.") as tmp:
+        check_every_fixture_inside()
+        check_relative_task_time()
+        check_comparisons()
+        check_interference()
+        check_duty_cycle(tmp)
+        if check(os.access(BENCH, os.X_OK), "no bench_mps at {}".format(BENCH)):
+            check_reports(tmp)
+        check_no_staging()
+    for f in failures:
+        print("FAIL: " + f)
+    print("check_figures.py: {} failure(s)".format(len(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
