@@ -93,7 +93,7 @@ TEST_F(Orchestration, InProcessModesRunNInstancesInOneProcessWithARowEach) {
 }
 
 TEST_F(Orchestration, MpsProvisioningReachesEachClientAndIsRecordedPerWorker) {
-  const auto r = sweep({"--modes", "mps:60/30,mps:auto+prio,mps+mem=1G/512M", "--procs", "3"});
+  const auto r = sweep({"--modes", "mps:60/30/10,mps:auto+prio,mps+mem=1G/512M/512M", "--procs", "3"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto runs = workers_by_run(out() / "runs.csv");
   struct Want {
@@ -102,10 +102,10 @@ TEST_F(Orchestration, MpsProvisioningReachesEachClientAndIsRecordedPerWorker) {
     double pct, priority, mem_mib;
   };
   const double none = NAN;
-  for (const Want& want : {Want{"r1-mps:60/30-cpu-n3", 0, 60, none, none}, Want{"r1-mps:60/30-cpu-n3", 2, 30, none, none},
+  for (const Want& want : {Want{"r1-mps:60_30_10-cpu-n3", 0, 60, none, none}, Want{"r1-mps:60_30_10-cpu-n3", 2, 10, none, none},
                            Want{"r1-mps:auto+prio-cpu-n3", 0, 33, 0, none}, Want{"r1-mps:auto+prio-cpu-n3", 1, 33, 1, none},
-                           Want{"r1-mps:auto+prio-cpu-n3", 2, 33, 1, none}, Want{"r1-mps+mem=1G/512M-cpu-n3", 0, none, none, 1024},
-                           Want{"r1-mps+mem=1G/512M-cpu-n3", 2, none, none, 512}}) {
+                           Want{"r1-mps:auto+prio-cpu-n3", 2, 33, 1, none}, Want{"r1-mps+mem=1G_512M_512M-cpu-n3", 0, none, none, 1024},
+                           Want{"r1-mps+mem=1G_512M_512M-cpu-n3", 2, none, none, 512}}) {
     const WorkerRecord& w = runs.at(want.run).at(static_cast<std::size_t>(want.worker));
     ASSERT_EQ(w.worker, want.worker);
     // What the client saw in its environment (the cpu stand-in reports it) ...
@@ -122,7 +122,7 @@ TEST_F(Orchestration, MpsProvisioningReachesEachClientAndIsRecordedPerWorker) {
       EXPECT_EQ(row.at("client_priority"), row.at("worker") == "0" ? "0" : "1");
       ++checked;
     }
-    if (row.at("run_id") == "r1-mps+mem=1G/512M-cpu-n3") {
+    if (row.at("run_id") == "r1-mps+mem=1G_512M_512M-cpu-n3") {
       EXPECT_EQ(row.at("client_mem_limit_bytes"), row.at("worker") == "0" ? "1073741824" : "536870912");
       ++checked;
     }
@@ -130,7 +130,7 @@ TEST_F(Orchestration, MpsProvisioningReachesEachClientAndIsRecordedPerWorker) {
   EXPECT_EQ(checked, 6);
   const auto rows = summary_by_id();
   EXPECT_EQ(rows.at("r1-mps:auto+prio-cpu-n3").active_thread_pct, 33);  // the same for every client
-  EXPECT_EQ(rows.at("r1-mps:60/30-cpu-n3").active_thread_pct, 0);       // they differ: runs.csv has each
+  EXPECT_EQ(rows.at("r1-mps:60_30_10-cpu-n3").active_thread_pct, 0);       // they differ: runs.csv has each
   // No default percentage was sent to the daemon for these modes (each client sets its own).
   EXPECT_EQ(journal_count("set_default_active_thread_percentage"), 0);
 }

@@ -62,10 +62,9 @@ int main(int argc, char** argv) {
     finalize_sweep_spec(spec, raw);
     if (spec.resume && !sweep_defined_on_command_line(app)) {
       // `--resume DIR` alone: the sweep is the one DIR/meta.json stored.
-      SweepSpec stored = stored_sweep(spec.out_dir);
+      SweepSpec stored = with_limits_given(stored_sweep(spec.out_dir), spec, app);
       stored.out_dir = spec.out_dir;
       stored.resume = true;
-      stored.worker_exe = spec.worker_exe;
       spec = stored;
     }
     if (!spec.gpus.empty()) return run_multi_gpu(spec);  // --gpus: one child bench_mps per GPU

@@ -5,15 +5,30 @@
 
 #include <cerrno>
 #include <cstring>
-#include <stdexcept>
+
+#include "harness/common/errors.hpp"
 
 namespace fs = std::filesystem;
 
 namespace bench_mps::harness {
 namespace {
 
-std::string io_error(const std::string& what, const fs::path& path) {
-  return what + " " + path.string() + ": " + std::strerror(errno);
+FileWriteError io_error(const std::string& what, const fs::path& path) {
+  return FileWriteError(what + " " + path.string() + ": " + std::strerror(errno), path);
+}
+
+/// The first `size` bytes of `fd` (fewer where the file is shorter); "" on a read error.
+std::string head_of(int fd, std::size_t size) {
+  std::string text(size, '\0');
+  std::size_t got = 0;
+  while (got < size) {
+    const ssize_t n = ::pread(fd, text.data() + got, size - got, static_cast<off_t>(got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  text.resize(got);
+  return text;
 }
 
 /// Writes all of `text` to `fd`, retrying short writes and EINTR; false on an error (errno set).
@@ -53,29 +68,39 @@ std::string read_whole_file(const fs::path& path) {
 void write_file_atomically(const fs::path& path, const std::string& text) {
   const fs::path tmp = path.string() + ".tmp";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::runtime_error(io_error("cannot create", tmp));
+  if (fd < 0) throw io_error("cannot create", tmp);
   const bool ok = write_all(fd, text) && ::fsync(fd) == 0;
-  const std::string msg = ok ? "" : io_error("cannot write", tmp);
+  const FileWriteError error = io_error("cannot write", tmp);
   ::close(fd);
-  if (!ok) throw std::runtime_error(msg);
-  if (::rename(tmp.c_str(), path.c_str()) != 0) throw std::runtime_error(io_error("cannot rename into", path));
+  if (ok && ::rename(tmp.c_str(), path.c_str()) == 0) return;
+  const FileWriteError rename_error = io_error("cannot rename into", path);
+  ::unlink(tmp.c_str());  // a full disk leaves no .tmp behind
+  throw ok ? rename_error : error;
 }
 
 void append_durably(const fs::path& path, const std::string& header, const std::string& text) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::runtime_error(io_error("cannot open", path));
-  const std::string out = (::lseek(fd, 0, SEEK_END) == 0 ? header : std::string()) + text;
-  if (!write_all(fd, out)) {
-    const std::string msg = io_error("cannot write", path);
-    ::close(fd);
-    throw std::runtime_error(msg);
+  if (fd < 0) throw io_error("cannot open", path);
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  const off_t size = ::lseek(fd, 0, SEEK_END);
+  if (size < 0) throw io_error("cannot seek in", path);
+  if (size > 0) {
+    const int rd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    const std::string head = rd < 0 ? std::string() : head_of(rd, header.size());
+    if (rd >= 0) ::close(rd);
+    if (head != header)
+      throw UsageError(path.string() + ": its first line is not the header bench_mps writes (another program's file, "
+                                       "or another version's); not appending to it");
   }
-  if (::fsync(fd) != 0) {
-    const std::string msg = io_error("cannot fsync", path);
-    ::close(fd);
-    throw std::runtime_error(msg);
-  }
-  ::close(fd);
+  const std::string out = (size == 0 ? header : std::string()) + text;
+  if (write_all(fd, out) && ::fsync(fd) == 0) return;
+  const FileWriteError error = io_error("cannot write", path);
+  // Back to where it was: no torn line, no rows of a run that is not recorded.
+  if (::ftruncate(fd, size) == 0) ::fsync(fd);
+  throw error;
 }
 
 }  // namespace bench_mps::harness

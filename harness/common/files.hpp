@@ -3,20 +3,35 @@
 #include "harness/common/wing.hpp"
 
 #include <filesystem>
+#include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace bench_mps::harness {
+
+/// A file could not be written (a full disk: ENOSPC; a file size limit: EFBIG); what() names the
+/// file and the error, path() is the file.
+class FileWriteError : public std::runtime_error {
+ public:
+  FileWriteError(const std::string& what, std::filesystem::path path) : std::runtime_error(what), path_(std::move(path)) {}
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
 
 /// The whole file as bytes; "" when it does not exist or cannot be read (callers that must tell
 /// those apart check existence first).
 std::string read_whole_file(const std::filesystem::path& path);
 
 /// Writes `text` to `path` through a temporary file and rename, so readers never see half a file.
-/// Throws std::runtime_error naming the file on an I/O failure.
+/// Throws FileWriteError naming the file on an I/O failure, and leaves no temporary file.
 void write_file_atomically(const std::filesystem::path& path, const std::string& text);
 
 /// Appends `text` (preceded by `header` when the file is new or empty) in one write and fsyncs.
-/// Throws std::runtime_error naming the file on an I/O failure.
+/// Throws UsageError when the file holds something that does not begin with `header` (never
+/// appends under another header), FileWriteError naming the file on an I/O failure, after cutting
+/// the file back to its old length (no torn line).
 void append_durably(const std::filesystem::path& path, const std::string& header, const std::string& text);
 
 }  // namespace bench_mps::harness

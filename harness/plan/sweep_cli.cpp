@@ -56,7 +56,8 @@ std::vector<int> parse_procs(const std::string& text, const std::string& what) {
 
 namespace {
 
-/// "512M", "2G", "1.5G": bytes (> 0).
+/// "512M", "2G", "1.5G": bytes (> 0), a whole number of MiB: CUDA_MPS_PINNED_DEVICE_MEM_LIMIT takes
+/// whole M or G, so a size it cannot express is refused rather than rounded (name, record and limit agree).
 std::uint64_t parse_size(const std::string& text, const std::string& what) {
   std::size_t used = 0;
   double number = 0;
@@ -69,7 +70,10 @@ std::uint64_t parse_size(const std::string& text, const std::string& what) {
   const double scale = unit == "G" ? 1024.0 * 1024 * 1024 : unit == "M" ? 1024.0 * 1024 : 0;
   if (scale == 0 || !(number > 0) || !std::isfinite(number) || number * scale > 1e15)
     throw UsageError(what + ": '" + text + "' is not a size such as 512M or 2G");
-  return static_cast<std::uint64_t>(number * scale);
+  const double mib = number * scale / (1024.0 * 1024);
+  if (mib != std::floor(mib))
+    throw UsageError(what + ": '" + text + "' is not a whole number of MiB (CUDA_MPS_PINNED_DEVICE_MEM_LIMIT takes whole M or G)");
+  return static_cast<std::uint64_t>(mib) << 20;
 }
 
 std::string size_name(std::uint64_t bytes) {
@@ -132,10 +136,10 @@ Mode parse_mode(const std::string& item) {
     const std::string& opt = parts[i];
     if (!m.mps) throw UsageError(what + ": '+" + opt + "' applies to MPS modes only");
     if (opt == "prio") {
-      if (!m.client_priorities.empty()) throw UsageError(what + ": priority given twice");
-      m.client_priorities = {0, 1};  // the first client (the foreground of --scenario interference) first
+      if (m.prio_first || !m.client_priorities.empty()) throw UsageError(what + ": priority given twice");
+      m.prio_first = true;  // the first client (the foreground of --scenario interference) first
     } else if (opt.rfind("prio=", 0) == 0) {
-      if (!m.client_priorities.empty()) throw UsageError(what + ": priority given twice");
+      if (m.prio_first || !m.client_priorities.empty()) throw UsageError(what + ": priority given twice");
       m.client_priorities = parse_int_list(opt.substr(5), 0, 1, what + ": client priorities (0 normal, 1 below normal)");
     } else if (opt.rfind("mem=", 0) == 0) {
       if (!m.client_mem_limits.empty()) throw UsageError(what + ": memory limit given twice");
@@ -154,7 +158,7 @@ Mode parse_mode(const std::string& item) {
     if (m.auto_pct) m.name += ":auto";
     if (m.active_thread_pct) m.name += ":" + std::to_string(m.active_thread_pct);
     if (!m.client_pcts.empty()) m.name += ":" + join_list(m.client_pcts, [](int v) { return std::to_string(v); });
-    if (m.client_priorities == std::vector<int>{0, 1}) {
+    if (m.prio_first) {
       m.name += "+prio";
     } else if (!m.client_priorities.empty()) {
       m.name += "+prio=" + join_list(m.client_priorities, [](int v) { return std::to_string(v); });
@@ -254,7 +258,8 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
                          ->group(sweep)->capture_default_str();
   app.add_option("--modes", raw.modes,
                  "timeslice; mps, mps:<percent>, mps:auto (100/N each), mps:<p0>/<p1>/... (per client), with "
-                 "+prio (client 0 first), +prio=<p0>/..., +mem=<size>/... (pinned memory limit per client); "
+                 "+prio (client 0 first), +prio=<p0>/..., +mem=<size>/... (pinned memory limit per client, whole MiB); "
+                 "a per-client list has one value for all or one entry per client; "
                  "in one process: streams[:<connections>], threads, green[:<sms>]")
       ->group(sweep)->capture_default_str();
   raw.workloads_option =
@@ -389,6 +394,7 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
     throw UsageError("--mlp-dataset: " + std::to_string(spec.params.mlp.dataset_size) + " samples is fewer than one batch of " +
                      std::to_string(spec.params.mlp.batch));
   finalize_device_options(spec, raw.device);
+  check_client_lists(spec);  // last: the plan's every N, with the modes --external-mps may have chosen
 }
 
 SweepSpec parse_sweep_args(const std::vector<std::string>& args) {
@@ -417,6 +423,20 @@ bool sweep_defined_on_command_line(const CLI::App& app) {
     if (defining) return true;
   }
   return false;
+}
+
+SweepSpec with_limits_given(SweepSpec stored, const SweepSpec& given, const CLI::App& app) {
+  const auto set = [&app](const char* name) {
+    const CLI::Option* opt = app.get_option_no_throw(name);
+    return opt && opt->count() > 0;
+  };
+  if (set("--timeout")) stored.run_timeout_s = given.run_timeout_s;
+  if (set("--ready-timeout")) stored.ready_timeout_s = given.ready_timeout_s;
+  if (set("--mps-max-clients")) stored.mps_max_clients = given.mps_max_clients;
+  if (set("--settle")) stored.settle_s = given.settle_s;
+  if (set("--no-pin")) stored.pin_cpus = given.pin_cpus;
+  stored.worker_exe = given.worker_exe;
+  return stored;
 }
 
 }  // namespace bench_mps::harness

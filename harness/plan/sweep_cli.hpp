@@ -40,6 +40,10 @@ SweepSpec parse_sweep_args(const std::vector<std::string>& args);
 /// True if the command line set options that define a sweep (anything but --resume and the limits).
 bool sweep_defined_on_command_line(const CLI::App& app);
 
+/// `--resume DIR` alone: the sweep `stored` in DIR/meta.json, with the limits given on this command
+/// line (--timeout, --ready-timeout, --mps-max-clients, --settle, --no-pin, --worker) in place of its own.
+SweepSpec with_limits_given(SweepSpec stored, const SweepSpec& given, const CLI::App& app);
+
 /// Parses "1,4,10" (positive, distinct integers). `what` names the option in errors.
 std::vector<int> parse_procs(const std::string& text, const std::string& what = "--procs");
 /// Parses "timeslice,mps,mps:25".

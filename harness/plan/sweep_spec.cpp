@@ -3,15 +3,25 @@
 #include <algorithm>
 #include <cmath>
 
+#include "harness/common/errors.hpp"
 #include "harness/common/format.hpp"
 
 namespace bench_mps::harness {
 namespace {
 
-/// Entry i of a per-client list; clients past its end take its last entry.
+/// Entry i of a per-client list, or its one value for every client. check_client_lists() has made
+/// sure a longer list has an entry for every client (at() throws rather than reuse one).
 template <class T>
 T client_entry(const std::vector<T>& list, int i) {
-  return list[std::min(static_cast<std::size_t>(std::max(i, 0)), list.size() - 1)];
+  return list.size() == 1 ? list.front() : list.at(static_cast<std::size_t>(i));
+}
+
+/// "60/20/20": a per-client list as the mode names it.
+template <class T>
+std::string slash_list(const std::vector<T>& list) {
+  std::string out;
+  for (std::size_t i = 0; i < list.size(); ++i) out += (i ? "/" : "") + std::to_string(list[i]);
+  return out;
 }
 
 }  // namespace
@@ -23,7 +33,10 @@ int Mode::client_active_thread_pct(int i, int n) const {
   return active_thread_pct;
 }
 
-int Mode::client_priority(int i) const { return client_priorities.empty() ? -1 : client_entry(client_priorities, i); }
+int Mode::client_priority(int i) const {
+  if (prio_first) return i == 0 ? 0 : 1;
+  return client_priorities.empty() ? -1 : client_entry(client_priorities, i);
+}
 
 std::uint64_t Mode::client_mem_limit(int i) const {
   return client_mem_limits.empty() ? 0 : client_entry(client_mem_limits, i);
@@ -34,6 +47,21 @@ int Mode::uniform_active_thread_pct(int n) const {
   for (int i = 1; i < n; ++i)
     if (client_active_thread_pct(i, n) != first) return -1;
   return first;
+}
+
+std::string Mode::check_client_lists(int n) const {
+  auto check = [&](std::size_t size, const std::string& list, const std::string& what) {
+    if (size <= 1 || size == static_cast<std::size_t>(n)) return std::string();
+    return "--modes '" + name + "': " + std::to_string(size) + " " + what + " (" + list + ") for N=" + std::to_string(n) +
+           " clients";
+  };
+  std::string problem = check(client_pcts.size(), slash_list(client_pcts), "active thread percentages");
+  if (problem.empty()) problem = check(client_priorities.size(), slash_list(client_priorities), "client priorities (+prio=)");
+  if (problem.empty()) {
+    const auto at = name.find("+mem=");
+    problem = check(client_mem_limits.size(), at == std::string::npos ? "" : name.substr(at + 5), "memory limits (+mem=)");
+  }
+  return problem;
 }
 
 const WorkloadConfig& run_params(const SweepSpec& spec, const RunSpec& run) {
@@ -91,7 +119,9 @@ int rounds_per_set(const SweepSpec& spec, const std::string& workload) {
 }
 
 std::string RunSpec::run_id() const {
-  return "r" + std::to_string(repeat) + "-" + mode.name + "-" + workload + "-n" + std::to_string(procs) +
+  std::string mode_part = mode.name;
+  std::replace(mode_part.begin(), mode_part.end(), '/', '_');
+  return "r" + std::to_string(repeat) + "-" + mode_part + "-" + workload + "-n" + std::to_string(procs) +
          (scenario.empty() ? "" : "-" + scenario);
 }
 
@@ -220,6 +250,17 @@ std::vector<ModeBlock> plan_sweep(const SweepSpec& spec) {
     }
   }
   return blocks;
+}
+
+void check_client_lists(const SweepSpec& spec) {
+  for (const ModeBlock& block : plan_sweep(spec))
+    for (const RunSpec& run : block.runs()) {
+      if (!run.mode.mps) continue;
+      const std::string problem = run.mode.check_client_lists(run.procs);
+      if (problem.empty()) continue;
+      throw UsageError(problem + (run.scenario.empty() ? "" : " (its " + run.scenario + " runs)") +
+                       "; a per-client list needs one entry per client at every N it runs at, or one value for all");
+    }
 }
 
 }  // namespace bench_mps::harness

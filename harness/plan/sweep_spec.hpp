@@ -25,8 +25,9 @@ enum class ModeKind {
 ///   timeslice | mps | mps:<pct> | mps:auto | mps:<p0>/<p1>/... | streams[:<connections>] | threads |
 ///   green[:<sms>], and for the MPS ones options after '+': `+prio` (client 0 normal priority, the
 ///   others below normal), `+prio=<p0>/<p1>/...` (0 normal, 1 below normal), `+mem=<size>/...`
-///   (a pinned device memory limit per client, e.g. 512M or 2G). In every per-client list, client i
-///   takes entry i and clients past its end take its last entry.
+///   (a pinned device memory limit per client, a whole number of MiB: 512M, 1.5G). A per-client list
+///   holds one value for every client or exactly one entry per client of every run it is used in
+///   (check_client_lists); client i takes entry i.
 struct Mode {
   std::string name;           ///< canonical, e.g. "timeslice", "mps:50", "mps:auto+prio", "green:64"
   ModeKind kind = ModeKind::timeslice;
@@ -34,7 +35,8 @@ struct Mode {
   int active_thread_pct = 0;  ///< mps:<pct>: every client, and the daemon's default; 0: no limit set
   bool auto_pct = false;      ///< mps:auto: each of N clients gets 100/N percent (the device plugin's rule)
   std::vector<int> client_pcts;                 ///< mps:<p0>/<p1>/...
-  std::vector<int> client_priorities;           ///< +prio: CUDA_MPS_CLIENT_PRIORITY per client
+  bool prio_first = false;                      ///< +prio: client 0 at normal priority, the others below
+  std::vector<int> client_priorities;           ///< +prio=: CUDA_MPS_CLIENT_PRIORITY per client
   std::vector<std::uint64_t> client_mem_limits; ///< +mem: bytes per client
   int max_connections = 0;    ///< streams:<c>: CUDA_DEVICE_MAX_CONNECTIONS (0: the driver's default, 8)
   int green_sms = 0;          ///< green:<sms>: SMs per instance (0: an equal share)
@@ -49,6 +51,9 @@ struct Mode {
   std::uint64_t client_mem_limit(int i) const;
   /// The same active-thread percentage for every client of a run with `n` (0: none); -1 when they differ.
   int uniform_active_thread_pct(int n) const;
+  /// What is wrong with the per-client lists for a run of `n` clients ("--modes 'mps:60/40': 2 active
+  /// thread percentages (60/40) for N=3 clients"), or "" when each holds one value or exactly `n`.
+  std::string check_client_lists(int n) const;
 };
 
 struct SweepSpec {
@@ -123,6 +128,8 @@ struct RunSpec {
   /// null: the sweep's own (SweepSpec::params).
   std::shared_ptr<const WorkloadConfig> config;
   /// Stable identity of a run inside a results folder, e.g. "r2-mps:50-spin-n4", "r1-mps-spin-n4-fault".
+  /// It names files too (exec's logs), so it is a safe file name: a '/' of the mode's per-client lists
+  /// becomes '_' (which no mode name holds), e.g. "r1-mps:60_20_20-spin-n3".
   std::string run_id() const;
 };
 
@@ -171,5 +178,9 @@ struct ModeBlock {
 /// interference scenario each repeat of a mode runs the foreground alone, then for every N the N-1
 /// background jobs alone and then beside the foreground.
 std::vector<ModeBlock> plan_sweep(const SweepSpec& spec);
+
+/// Throws UsageError naming the mode, its list and N where a run of the plan has a number of clients
+/// that one of its mode's per-client lists does not have entries for (nothing dropped, nothing reused).
+void check_client_lists(const SweepSpec& spec);
 
 }  // namespace bench_mps::harness

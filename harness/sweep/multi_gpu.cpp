@@ -23,6 +23,7 @@
 #include "harness/results/results_reader.hpp"
 #include "harness/sweep/cpu_affinity.hpp"
 #include "harness/sweep/gpu_select.hpp"
+#include "harness/sweep/out_dir_claim.hpp"
 #include "harness/sweep/preflight.hpp"
 
 namespace fs = std::filesystem;
@@ -138,6 +139,9 @@ int run_multi_gpu(const SweepSpec& spec) {
   }
   fs::create_directories(out, ec);
   if (ec) throw UsageError("--out: cannot create " + out.string() + ": " + ec.message());
+  const OutDirClaim claim(out);  // one multi-GPU sweep per folder; each child claims its own
+  if (fs::exists(out / kGpusIndexFile, ec))
+    throw UsageError("--out: " + out.string() + " already holds results; choose a new folder");
 
   GpusIndex index;
   index.argv = spec.argv;

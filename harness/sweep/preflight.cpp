@@ -80,15 +80,24 @@ bool sweep_has_mps_mode(const SweepSpec& spec) {
   return std::any_of(spec.modes.begin(), spec.modes.end(), [](const Mode& m) { return m.mps; });
 }
 
+void check_fresh_out_dir(const fs::path& out) {
+  std::error_code ec;
+  if (!fs::exists(out, ec)) return;
+  if (!fs::is_directory(out, ec)) throw UsageError("--out: " + out.string() + " exists and is not a folder");
+  if (fs::exists(out / "meta.json", ec))
+    throw UsageError("--out: " + out.string() + " already holds results; choose a new folder or --resume it");
+  // Files of the names we write but no meta.json: not ours; never append under someone else's header.
+  for (const char* name : {"summary.csv", "runs.csv", "tasks.csv", "timeline.csv"})
+    if (fs::exists(out / name, ec))
+      throw UsageError("--out: " + out.string() + " holds a " + name + " but no meta.json: not bench_mps's results, and "
+                       "bench_mps appends to no one else's file; choose a new folder");
+}
+
 void check_out_dir(const SweepSpec& spec) {
   if (spec.resume) return;  // prepare_resume checks the folder it continues
   const fs::path out = spec.out_dir.empty() ? fs::path("results") : fs::path(spec.out_dir);
   std::error_code ec;
-  if (!spec.out_dir.empty() && fs::exists(out, ec)) {
-    if (!fs::is_directory(out, ec)) throw UsageError("--out: " + out.string() + " exists and is not a folder");
-    if (fs::exists(out / "summary.csv", ec) || fs::exists(out / "meta.json", ec))
-      throw UsageError("--out: " + out.string() + " already holds results; choose a new folder or --resume it");
-  }
+  if (!spec.out_dir.empty()) check_fresh_out_dir(out);
   fs::path probe = fs::absolute(out, ec);
   while (!probe.empty() && !fs::exists(probe, ec)) probe = probe.parent_path();
   // access() says yes to root everywhere (even in /proc): try a folder there and take it away again.

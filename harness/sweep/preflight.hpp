@@ -39,6 +39,9 @@ bool sweep_has_mps_mode(const SweepSpec& spec);
 
 /// --out must be creatable and must not hold results already (not checked when resuming).
 void check_out_dir(const SweepSpec& spec);
+/// Throws UsageError unless `out` is missing, or a folder without meta.json and without any file of
+/// the names a sweep writes (someone else's tasks.csv is not appended to).
+void check_fresh_out_dir(const std::filesystem::path& out);
 
 /// Throws EnvironmentError (exit 3) with one line naming the problem.
 Environment preflight(const SweepSpec& spec);

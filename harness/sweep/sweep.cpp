@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "harness/common/errors.hpp"
+#include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
 #include "harness/common/signals.hpp"
 #include "harness/gpu/monitor.hpp"
@@ -30,6 +31,7 @@
 #include "harness/sweep/gpu_select.hpp"
 #include "harness/sweep/interference.hpp"
 #include "harness/sweep/kernel_log.hpp"
+#include "harness/sweep/out_dir_claim.hpp"
 #include "harness/sweep/preflight.hpp"
 #include "harness/sweep/resume.hpp"
 #include "harness/sweep/run_reduction.hpp"
@@ -47,6 +49,8 @@ int max_procs(const SweepSpec& spec) {
   return n;
 }
 
+/// --out, or a new folder results/<date>-<gpu>[-<scenario>][-<i>], made here by one mkdir (two
+/// sweeps started at once never pick the same one).
 fs::path choose_out_dir(const SweepSpec& spec, const Environment& env) {
   if (!spec.out_dir.empty()) return spec.out_dir;
   char date[16];
@@ -57,8 +61,13 @@ fs::path choose_out_dir(const SweepSpec& spec, const Environment& env) {
   std::string base = std::string("results/") + date + "-" +
                      (spec.demo ? std::string("demo-no-gpu") : env.gpu ? gpu_slug(env.gpu->name) : "cpu");
   if (spec.scenario != "sweep") base += "-" + spec.scenario;
+  std::error_code ec;
+  fs::create_directories("results", ec);
   fs::path dir = base;
-  for (int i = 2; fs::exists(dir); ++i) dir = base + "-" + std::to_string(i);
+  for (int i = 2; !fs::create_directory(dir, ec); ++i) {
+    if (ec) throw UsageError("--out: cannot create " + dir.string() + ": " + ec.message());
+    dir = base + "-" + std::to_string(i);
+  }
   return dir;
 }
 
@@ -469,7 +478,7 @@ class Sweep {
       s.duty_alone = alone->row.gpu_busy_share;
     }
     note_device(pool);
-    writer_.append(record);
+    if (!write_record(record)) return;  // not recorded: the sweep stops (a full disk)
     entries_.push_back({run, record.summary});
     if (!std::isnan(s.makespan_s)) timing_.timed_s += s.makespan_s;
     timing_.settle_s += o.settle_s;
@@ -572,7 +581,34 @@ class Sweep {
     }
   }
 
-  void save_meta() { write_file_atomically(out_ / "meta.json", meta_.dump(2) + "\n"); }
+  /// Appends a run's rows; false (and the sweep stops) when a file cannot be written.
+  bool write_record(const RunRecord& record) {
+    try {
+      writer_.append(record);
+      return true;
+    } catch (const FileWriteError& e) {
+      stop_on_write_error(e);
+      return false;
+    }
+  }
+
+  /// false (and the sweep stops) when meta.json cannot be written.
+  bool save_meta() {
+    try {
+      write_file_atomically(out_ / "meta.json", meta_.dump(2) + "\n");
+      return true;
+    } catch (const FileWriteError& e) {
+      stop_on_write_error(e);
+      return false;
+    }
+  }
+
+  /// A full disk (or a file size limit) ends the sweep like a signal: no new run starts, the daemon
+  /// quits, meta.json says interrupted where it still can, and the message says how to go on.
+  void stop_on_write_error(const FileWriteError& e) {
+    if (write_error_.empty()) write_error_ = e.what();
+    stop_ = true;
+  }
 
   /// The X-ray and the regime map, from summary.csv (the runs of an earlier, resumed part too); the
   /// X-ray's medians go into meta.json beside the time-slice policy they were measured under.
@@ -618,11 +654,13 @@ class Sweep {
     if (env_.nvml && meta_["gpu"].is_object()) meta_["gpu"]["conditions_end"] = conditions_now();
     meta_["runs_recorded"] = entries_.size();
     meta_["runs_failed"] = failed_;
-    meta_["status"] = sig ? "interrupted" : (!env_error_.empty() ? "environment_error" : (failed_ ? "failed" : "complete"));
+    meta_["status"] = sig || !write_error_.empty() ? "interrupted"
+                                                   : (!env_error_.empty() ? "environment_error" : (failed_ ? "failed" : "complete"));
+    if (!write_error_.empty()) meta_["stop_reason"] = write_error_;
     const nlohmann::json timing = timing_json();
     meta_["timing"] = timing;
     if (const std::string e = monitor_.error(); !e.empty()) meta_["monitor_error"] = e;
-    save_meta();
+    const bool meta_saved = save_meta();
     std::cout << "\n";
     if (spec_.scenario == "fault") {
       print_fault_table(std::cout, entries_);
@@ -646,6 +684,17 @@ class Sweep {
               << fmt_fixed(timing["startup_s"].get<double>(), 1) << " s, settle " << fmt_fixed(timing["settle_s"].get<double>(), 1)
               << " s, teardown " << fmt_fixed(timing["teardown_s"].get<double>(), 1) << " s\n";
     std::cout << "results: " << out_.string() << "\n";
+    if (!write_error_.empty() && !sig) {
+      std::error_code ec;
+      if (!meta_saved && !fs::exists(out_ / "meta.json", ec)) {
+        std::cerr << "bench_mps: " << write_error_ << "; stopped before meta.json was written: nothing to resume\n";
+        return kExitEnvironment;
+      }
+      std::cerr << "bench_mps: " << write_error_ << "; stopped, " << (meta_saved ? "" : "meta.json still says running; ")
+                << "finished runs are in " << out_.string() << " (make room, then continue with --resume " << out_.string()
+                << ")\n";
+      return kExitEnvironment;
+    }
     if (sig) {
       std::cerr << "bench_mps: stopped by " << strsignal(sig) << "; finished runs are in " << out_.string()
                 << " (continue with --resume " << out_.string() << ")\n";
@@ -676,6 +725,7 @@ class Sweep {
   bool stop_ = false;
   bool server_checked_ = false;
   std::string env_error_;
+  std::string write_error_;  ///< the first file that could not be written, and why
 
   /// A set whose last round has run and whose workers are exiting; its run is recorded once they have.
   struct Closing {
@@ -697,12 +747,14 @@ int run_sweep(const SweepSpec& spec) {
   check_out_dir(spec);
   if (spec.resume) check_same_sweep(spec, read_meta(spec.out_dir));
   Environment env = preflight(spec);  // before any repair: a machine that cannot run it changes nothing
-  std::optional<ResumeState> resumed;
-  if (spec.resume) resumed = prepare_resume(spec.out_dir);  // repairs only after every check passed
   const fs::path out = choose_out_dir(spec, env);
   std::error_code ec;
   fs::create_directories(out, ec);
   if (ec) throw UsageError("--out: cannot create " + out.string() + ": " + ec.message());
+  const OutDirClaim claim(out);  // one sweep per folder, from here until we return
+  if (!spec.resume) check_fresh_out_dir(out);  // again, now that no one else can write there
+  std::optional<ResumeState> resumed;
+  if (spec.resume) resumed = prepare_resume(spec.out_dir);  // repairs only after every check passed
   if (env.lock) env.lock->record_out_dir(out);  // a second sweep of this GPU names it
   if (resumed)
     for (const std::string& line : resumed->repairs) std::cerr << "bench_mps: resume: " << line << "\n";
@@ -718,8 +770,12 @@ int run_sweep(const SweepSpec& spec) {
   nlohmann::json cpus_json = pinned.meta;
   cpus_json["workers"] = cpus.workers;
   cpus_json["harness"] = confined.empty() ? cpus.harness : std::vector<int>{};
-  Sweep sweep(spec, std::move(env), out, std::move(resumed), cpus_json);
-  return sweep.run();
+  try {
+    Sweep sweep(spec, std::move(env), out, std::move(resumed), cpus_json);
+    return sweep.run();
+  } catch (const FileWriteError& e) {  // the CSV headers, before any run
+    throw EnvironmentError(std::string(e.what()) + "; nothing was measured");
+  }
 }
 
 }  // namespace bench_mps::harness

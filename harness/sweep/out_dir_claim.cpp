@@ -1,0 +1,60 @@
+#include "harness/sweep/out_dir_claim.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+#include "harness/common/errors.hpp"
+#include "harness/common/files.hpp"
+#include "harness/common/format.hpp"
+
+namespace fs = std::filesystem;
+
+namespace bench_mps::harness {
+
+OutDirClaim::OutDirClaim(const fs::path& dir) : path_(dir / kFileName) {
+  // A holder removes the file as it exits: a lock taken on a file already removed (or replaced)
+  // claims nothing, so take it again on the file that is there now.
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    // O_CLOEXEC: a worker or an MPS daemon we start must not inherit the claim and outlive us with it.
+    const int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) throw UsageError("--out: cannot create " + path_.string() + ": " + std::strerror(errno));
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      const int err = errno;
+      ::close(fd);
+      if (err != EWOULDBLOCK) throw UsageError("--out: cannot lock " + path_.string() + ": " + std::strerror(err));
+      const std::string pid = trim(read_whole_file(path_));
+      throw UsageError("--out: " + dir.string() + " is in use by another bench_mps sweep (" +
+                       (pid.empty() ? std::string("pid not written yet") : "pid " + pid) +
+                       "); wait for it to end, or choose another folder");
+    }
+    struct stat held {}, named {};
+    if (::fstat(fd, &held) == 0 && ::stat(path_.c_str(), &named) == 0 && held.st_ino == named.st_ino &&
+        held.st_dev == named.st_dev) {
+      fd_ = fd;
+      break;
+    }
+    ::close(fd);
+  }
+  if (fd_ < 0) throw UsageError("--out: cannot claim " + dir.string() + ": " + path_.string() + " keeps changing");
+  const std::string pid = std::to_string(::getpid()) + "\n";
+  // In place (ftruncate + pwrite), not by rename: the flock belongs to this file's inode.
+  if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, pid.data(), pid.size(), 0) != static_cast<ssize_t>(pid.size())) {
+    const std::string why = std::strerror(errno);
+    ::unlink(path_.c_str());
+    ::close(fd_);
+    throw UsageError("--out: cannot write " + path_.string() + ": " + why);
+  }
+}
+
+OutDirClaim::~OutDirClaim() {
+  ::unlink(path_.c_str());  // while still held: no one else can have taken this inode meanwhile
+  ::close(fd_);             // closing the last descriptor releases the flock
+}
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,31 @@
+#pragma once
+// One sweep per results folder: a sweep holds an flock on OUT/.bench_mps.lock from before it writes
+// anything there until it exits, with its pid inside, so a second sweep given the same --out (on
+// another GPU, or a --resume of it) stops with exit 2 naming the first. The kernel drops the flock
+// however the holder dies: a file left by a killed sweep is stale (its pid no longer holds it) and
+// the next sweep or --resume takes it over. The holder removes the file as it exits.
+#include "harness/sweep/wing.hpp"
+
+#include <filesystem>
+
+namespace bench_mps::harness {
+
+class OutDirClaim {
+ public:
+  /// Claims `dir` (which exists). Throws UsageError naming the folder and the holder's pid when
+  /// another process holds it, or when the claim file cannot be made.
+  explicit OutDirClaim(const std::filesystem::path& dir);
+  /// Removes the claim file, then releases the lock.
+  ~OutDirClaim();
+  OutDirClaim(const OutDirClaim&) = delete;
+  OutDirClaim& operator=(const OutDirClaim&) = delete;
+
+  /// The claim file's name inside the folder.
+  static constexpr const char* kFileName = ".bench_mps.lock";
+
+ private:
+  int fd_ = -1;
+  std::filesystem::path path_;
+};
+
+}  // namespace bench_mps::harness
