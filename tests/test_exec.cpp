@@ -10,7 +10,7 @@
 
 #include "harness/common/proc_scan.hpp"
 #include "harness/results/results_reader.hpp"
-#include "tests/test_support.hpp"
+#include "tests/exec_fixture.hpp"
 
 namespace bench_mps::testing {
 namespace {
@@ -21,35 +21,7 @@ const std::string kClient =
     "echo \"env idx=$BENCH_MPS_WORKER_INDEX n=$BENCH_MPS_PROCS mode=$BENCH_MPS_MODE\"; "
     "for i in 1 2 3 4 5; do sleep 0.05; echo \"train step_ms=100.$i\"; done";
 
-class Exec : public ::testing::Test {
- protected:
-  void SetUp() override {
-    ASSERT_EQ(live_mps_process_count(), 0) << "an MPS daemon is already running on this machine";
-    env = fake_mps_env(tmp / "journal.log");
-    env.set.emplace_back("TMPDIR", tmp.path().string());
-  }
-  void TearDown() override { EXPECT_EQ(live_mps_process_count(), 0) << "a daemon was left behind"; }
-
-  fs::path out() const { return tmp / "out"; }
-  CommandOutput sweep(std::vector<std::string> extra) {
-    std::vector<std::string> a{"--workloads", "exec", "--repeats", "1", "--settle", "0", "--out", out().string()};
-    a.insert(a.end(), extra.begin(), extra.end());
-    return run_program(bench_mps_exe(), a, env, 120);
-  }
-  std::map<std::string, harness::SummaryRecord> summary() const {
-    std::map<std::string, harness::SummaryRecord> rows;
-    for (const auto& r : harness::read_summary(out() / "summary.csv")) rows[r.run_id] = r;
-    return rows;
-  }
-  std::string worker_status(const std::string& run_id, int worker) const {
-    for (const auto& w : harness::read_runs(out() / "runs.csv"))
-      if (w.run_id == run_id && w.worker == worker) return w.status + ": " + w.reason;
-    return "missing";
-  }
-
-  TempDir tmp;
-  Env env;
-};
+using Exec = ExecSweep;
 
 TEST_F(Exec, TimesEachCopyReadsItsStepsAndProvesItsMode) {
   const auto r = sweep({"--command", kClient, "--exec-metric", "step_ms=([0-9.]+)", "--procs", "1,3",

@@ -11,6 +11,7 @@
 #include "harness/common/cli_checks.hpp"
 #include "harness/common/errors.hpp"
 #include "harness/common/format.hpp"
+#include "harness/plan/exec_options.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -382,6 +383,7 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
     } catch (const std::invalid_argument& e) {
       throw UsageError(e.what());
     }
+    check_exec_only_options(spec);
   } else if (!spec.params.exec.command.empty() || !spec.params.exec.metric.empty()) {
     throw UsageError("--command/--exec-metric: only the exec workload runs a command; add --workloads exec");
   }

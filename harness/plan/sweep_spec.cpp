@@ -89,6 +89,7 @@ WorkloadConfig regime_point_params(const WorkloadConfig& base, double burst_ms, 
 }
 
 int warmup_tasks(const SweepSpec& spec, const std::string& workload) {
+  if (workload == "exec") return 0;  // runs once, no in-process warm-up (harness/plan/exec_options.hpp)
   return spec.warmup >= 0 ? spec.warmup : default_warmup_tasks(workload, spec.params);
 }
 

@@ -6,10 +6,12 @@
 #include <iostream>
 
 #include "harness/common/errors.hpp"
+#include "harness/common/exec_token.hpp"
 #include "harness/common/format.hpp"
 #include "harness/common/signals.hpp"
 #include "harness/mps/compute_mode.hpp"
 #include "harness/mps/mps_session.hpp"
+#include "harness/plan/exec_options.hpp"
 #include "harness/sweep/cpu_affinity.hpp"
 #include "harness/sweep/worker_pool.hpp"
 
@@ -110,6 +112,7 @@ void check_out_dir(const SweepSpec& spec) {
 fs::path no_mps_pipe_dir(const Environment& env) { return env.mps_base / "no-mps-daemon"; }
 
 Environment preflight(const SweepSpec& spec) {
+  for (const std::string& line : exec_option_notes(spec)) std::cerr << "bench_mps: " << line << "\n";
   Environment env;
   env.worker_exe = find_worker(spec);
   env.device = select_device(spec);  // before NVML opens "CUDA's device 0": from here on, that is this one
@@ -137,6 +140,9 @@ Environment preflight(const SweepSpec& spec) {
     for (const std::string& line : restore_stale_compute_modes(dir)) std::cerr << "bench_mps: " << line << "\n";
   for (const std::string& line : stop_stale_sessions(root, env.mps_control))
     std::cerr << "bench_mps: " << line << "\n";
+  // exec commands (and what they started) of a bench_mps killed outright: they would share the GPU
+  // and the CPUs with this sweep's runs, and no one else would ever end them.
+  for (const std::string& line : end_orphaned_exec_processes()) std::cerr << "bench_mps: " << line << "\n";
   const auto foreign = spec.external_mps ? std::vector<ProcInfo>{} : foreign_mps_processes(env.mps_base, env.device.id);
   if (!foreign.empty()) {
     const ProcInfo& p = foreign.front();

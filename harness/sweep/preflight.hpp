@@ -3,7 +3,8 @@
 // (exit 3): the device (--device) and its lock (no other bench_mps measures it), a GPU for GPU
 // workloads, nvidia-cuda-mps-control for MPS modes, no MPS daemon that may serve this GPU and is not
 // ours (stale ones of killed bench_mps runs are stopped first; under --external-mps the site's daemon is
-// the point), a compute mode that allows the runs, and enough free GPU memory for the largest N (each
+// the point; exec commands a killed bench_mps left running are ended too, with a line saying so), a
+// compute mode that allows the runs, and enough free GPU memory for the largest N (each
 // workload's footprint measured once).
 #include "harness/sweep/wing.hpp"
 

@@ -10,7 +10,15 @@
 namespace bench_mps::harness {
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+/// A fact as its row shows it: whole numbers whole (stdout_bytes=123456789, not 1.23457e+08).
+std::string fact_text(const nlohmann::json& value) {
+  if (!value.is_number()) return value.dump();
+  const double v = value.get<double>();
+  if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9007199254740992.0) return fmt_fixed(v + 0.0, 0);  // < 2^53; + 0.0: no "-0"
+  return fmt_num(v);
 }
+}  // namespace
 
 double done_fact(const nlohmann::json& done, const std::string& key) {
   if (!done.is_object() || !done.contains("facts") || !done["facts"].is_object()) return kNaN;
@@ -46,7 +54,7 @@ RunRecord make_run_record(const RunSpec& spec, const PoolResult& pool, std::vect
     row.client_mem_limit_bytes = spec.mode.client_mem_limit(w.index);
     if (w.done.is_object() && w.done.contains("facts") && w.done["facts"].is_object())
       for (const auto& [name, value] : w.done["facts"].items())
-        row.facts += (row.facts.empty() ? "" : ";") + name + "=" + (value.is_number() ? fmt_num(value.get<double>()) : value.dump());
+        row.facts += (row.facts.empty() ? "" : ";") + name + "=" + fact_text(value);
     row.burst_ms = done_fact(w.done, "burst_ms");
     row.gpu_busy_share = done_fact(w.done, "gpu_busy_share");
     if (!std::isnan(row.burst_ms)) bursts.push_back(row.burst_ms);

@@ -26,6 +26,7 @@
 #include "harness/results/summary_table.hpp"
 #include "harness/sweep/core_claims.hpp"
 #include "harness/sweep/cpu_affinity.hpp"
+#include "harness/sweep/exec_metric_note.hpp"
 #include "harness/sweep/exec_proof.hpp"
 #include "harness/sweep/fault_scenario.hpp"
 #include "harness/sweep/gpu_select.hpp"
@@ -192,6 +193,7 @@ void print_progress(const RunRecord& r, int done, int total, double seconds) {
     if (!std::isnan(s.burst_ms))
       std::cerr << "  burst " << fmt_num(s.burst_ms, 3) << " ms, GPU busy " << fmt_fixed(100 * s.gpu_busy_share, 0) << "%";
   }
+  if (s.status == "ok" && !s.reason.empty()) std::cerr << "  note: " << s.reason;  // e.g. an exec metric that read nothing
   std::cerr << "  [" << fmt_fixed(seconds, 1) << " s]\n";
 }
 
@@ -449,7 +451,10 @@ class Sweep {
       s.gpm_dram_bw_util = extras->gpm->dram_bw_util;
     }
     check_mps_expectation(record, pool);
-    if (run.workload == "exec") prove_exec_mode(record, pool, watch);
+    if (run.workload == "exec") {
+      prove_exec_mode(record, pool, watch);
+      note_exec_metric(record, pool);
+    }
     if (run.scenario == "fault") {
       const SummaryEntry* base = reference(run, "fault_baseline", run.procs - 1, run.workload);
       evaluate_fault_run(record, pool, base ? base->row.task_mean_ms : 0.0);

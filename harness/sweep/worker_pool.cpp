@@ -9,9 +9,11 @@
 #include <condition_variable>
 #include <cstring>
 #include <deque>
+#include <map>
 #include <mutex>
 #include <thread>
 
+#include "harness/common/exec_token.hpp"
 #include "harness/common/format.hpp"
 #include "harness/common/process.hpp"
 #include "harness/workers/exec_workload.hpp"
@@ -60,6 +62,8 @@ struct Worker {
   int dones = 0;                        ///< DONE lines so far (one per round)
   std::int64_t last_done_ns = 0;
   std::thread out_reader, err_reader;
+  std::string exec_token;               ///< BENCH_MPS_EXEC_TOKEN of this worker and whatever its command starts
+  std::vector<ProcInfo> exec_leftovers;  ///< tagged processes still alive once the worker was gone (ended)
 
   bool gone() const { return exited && out_eof && err_eof; }
 };
@@ -149,6 +153,40 @@ void expand_instances(const WorkerResult& w, std::vector<WorkerResult>& out) {
   }
 }
 
+/// A worker that is gone (killed by us, or by its own exec command) cannot end what its command
+/// started: every process still carrying the token of a worker that is gone is ended here, in one scan
+/// for the whole set (see exec_token.hpp).
+void end_exec_leftovers(const std::vector<std::unique_ptr<Worker>>& workers) {
+  std::map<std::string, Worker*> by_token;
+  for (const auto& w : workers)
+    if (w && w->exited && !w->exec_token.empty()) by_token[w->exec_token] = w.get();
+  if (by_token.empty()) return;
+  std::map<pid_t, Worker*> owner;
+  const std::vector<ProcInfo> ended = end_processes([&] {
+    std::vector<ProcInfo> found;
+    for (auto& [proc, token] : live_processes_with_env(kExecTokenVar)) {
+      const auto it = by_token.find(token);
+      if (it == by_token.end()) continue;
+      owner[proc.pid] = it->second;
+      found.push_back(proc);
+    }
+    return found;
+  });
+  for (const ProcInfo& p : ended) owner.at(p.pid)->exec_leftovers.push_back(p);
+}
+
+/// The leftovers end_exec_leftovers found become the worker's status (exec_left_children) if nothing
+/// else went wrong, or part of its reason.
+void note_exec_leftovers(const Worker& w, WorkerResult& r) {
+  if (w.exec_leftovers.empty()) return;
+  const std::string what = std::to_string(w.exec_leftovers.size()) + " process(es) its command started outlived it (" +
+                           describe_processes(w.exec_leftovers) + "); they were ended";
+  if (r.status == "ok")
+    set_status(r, "exec_left_children", what);
+  else if (r.reason.find(what) == std::string::npos)
+    r.reason += "; " + what;
+}
+
 }  // namespace
 
 struct WorkerSet::Impl {
@@ -195,6 +233,8 @@ struct WorkerSet::Impl {
       options.env = {launch.env_unset, launch.env_set};
       if (const auto extra = launch.env_for_worker.find(i); extra != launch.env_for_worker.end())
         options.env.set.insert(options.env.set.end(), extra->second.begin(), extra->second.end());
+      w->exec_token = new_exec_token();
+      options.env.set.emplace_back(kExecTokenVar, w->exec_token);
       options.own_process_group = true;  // Ctrl-C on the terminal reaches only us
       options.die_with_parent = true;    // never outlive a harness killed outright
       options.cpus = cpus_of(i);
@@ -339,6 +379,7 @@ struct WorkerSet::Impl {
       if (w->out_reader.joinable()) w->out_reader.join();
       if (w->err_reader.joinable()) w->err_reader.join();
     }
+    end_exec_leftovers(workers);
   }
 };
 
@@ -474,6 +515,7 @@ PoolResult WorkerSet::finish(PoolResult last) {
     last.go_ns = last.end_ns = m.closed_ns;
     for (auto& w : m.workers) {
       classify_exit(w->result, false, false);
+      note_exec_leftovers(*w, w->result);
       last.workers.push_back(w->result);
     }
     return last;
@@ -489,6 +531,7 @@ PoolResult WorkerSet::finish(PoolResult last) {
       r.ended_ns = w->result.ended_ns;
       r.stderr_tail = w->result.stderr_tail;
       if (w->result.status != "ok") set_status(r, w->result.status, w->result.reason);
+      note_exec_leftovers(*w, r);
     }
   }
   last.interrupted_by = std::max(last.interrupted_by, m.interrupted_by);

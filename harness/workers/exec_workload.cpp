@@ -9,18 +9,23 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <regex>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 #include <vector>
 
 #include "harness/common/format.hpp"
+#include "harness/common/exec_token.hpp"
 #include "harness/common/proc_scan.hpp"
 #include "harness/common/stats.hpp"
+#include "harness/workers/exec_metric.hpp"
+#include "harness/workers/exec_output.hpp"
 #include "harness/workers/worker_protocol.hpp"
 
 namespace fs = std::filesystem;
@@ -33,68 +38,24 @@ bool is_exec_status(const std::string& word) {
 
 void validate_exec_params(const ExecParams& p) {
   if (trim(p.command).empty()) throw std::invalid_argument("--command: the exec workload needs a command to run");
-  if (p.metric.empty()) return;
-  std::regex re;
-  try {
-    re = std::regex(p.metric, std::regex::ECMAScript);
-  } catch (const std::regex_error& e) {
-    throw std::invalid_argument("--exec-metric: '" + p.metric + "' is not a valid regular expression (" + e.what() + ")");
-  }
-  if (re.mark_count() != 1)
-    throw std::invalid_argument("--exec-metric: '" + p.metric + "' must have exactly one capture group, it has " +
-                                std::to_string(re.mark_count()));
+  if (!p.metric.empty()) validate_metric_pattern(p.metric);
 }
 
 namespace {
-
-/// One of the command's output streams, kept up to a cap in a file; complete lines go to `on_line`.
-class CappedLog {
- public:
-  CappedLog(const std::string& path, std::uint64_t cap) : cap_(cap) {
-    if (!path.empty()) {
-      file_.open(path, std::ios::binary | std::ios::trunc);
-      if (!file_) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
-    }
-  }
-
-  template <typename OnLine>
-  void add(const char* data, std::size_t n, OnLine&& on_line) {
-    total_ += n;
-    if (file_.is_open() && kept_ < cap_) {
-      const std::size_t keep = static_cast<std::size_t>(std::min<std::uint64_t>(n, cap_ - kept_));
-      file_.write(data, static_cast<std::streamsize>(keep));
-      kept_ += keep;
-      if (kept_ == cap_) file_ << "\n[bench_mps: output cut here, " << cap_ << " bytes kept]\n";
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-      if (data[i] == '\n') {
-        on_line(partial_);
-        partial_.clear();
-      } else if (partial_.size() < 65536) {
-        partial_ += data[i];
-      }
-    }
-  }
-
-  template <typename OnLine>
-  void finish(OnLine&& on_line) {
-    if (!partial_.empty()) on_line(partial_);
-    partial_.clear();
-    if (file_.is_open()) file_.flush();
-  }
-
-  std::uint64_t total() const { return total_; }
-
- private:
-  std::ofstream file_;
-  std::uint64_t cap_ = 0, kept_ = 0, total_ = 0;
-  std::string partial_;
-};
 
 /// Reaps every exited child (the worker is a subreaper: orphans of the command come to it).
 void reap_orphans() {
   while (::waitpid(-1, nullptr, WNOHANG) > 0) {
   }
+}
+
+/// What /bin/sh says when it cannot run a command (dash, bash): "sh: 1: foo: not found".
+bool is_shell_complaint(const std::string& line) {
+  if (line.rfind("sh: ", 0) != 0) return false;
+  for (const char* what : {"not found", "Permission denied", "No such file", "cannot execute", "Is a directory",
+                           "Exec format error"})
+    if (line.find(what) != std::string::npos) return true;
+  return false;
 }
 
 class ExecWorkload final : public kernels::Workload {
@@ -104,24 +65,37 @@ class ExecWorkload final : public kernels::Workload {
 
   void setup() override {
     validate_exec_params(p_);
-    if (!p_.metric.empty()) metric_ = std::regex(p_.metric, std::regex::ECMAScript);
+    if (!p_.metric.empty()) metric_ = std::make_unique<MetricReader>(p_.metric);
     if (!p_.log_dir.empty()) {
       std::error_code ec;
       fs::create_directories(p_.log_dir, ec);
       if (ec) throw std::runtime_error("cannot create " + p_.log_dir + ": " + ec.message());
     }
-    ::prctl(PR_SET_CHILD_SUBREAPER, 1);  // the command's orphans stay ours to find and reap
+    // The command's orphans stay ours to find and reap; its token finds those that left (exec_token.hpp).
+    if (::prctl(PR_SET_CHILD_SUBREAPER, 1) != 0)
+      throw std::runtime_error(std::string("exec: PR_SET_CHILD_SUBREAPER: ") + std::strerror(errno));
+    if (const char* token = std::getenv(kExecTokenVar)) {
+      token_ = token;  // from bench_mps
+    } else {
+      token_ = new_exec_token();  // run on its own: a token of this worker's
+      if (::setenv(kExecTokenVar, token_.c_str(), 1) != 0)
+        throw std::runtime_error(std::string("exec: setenv: ") + std::strerror(errno));
+    }
   }
 
   void run_task() override {
     if (ran_) throw std::logic_error("exec: the command runs once per worker");
     ran_ = true;
     const std::string base = p_.log_dir.empty() ? "" : (fs::path(p_.log_dir) / ("w" + std::to_string(index_))).string();
-    CappedLog out_log(base.empty() ? "" : base + ".stdout", p_.log_cap_bytes);
-    CappedLog err_log(base.empty() ? "" : base + ".stderr", p_.log_cap_bytes);
+    CappedLog out_log(base.empty() ? "" : base + ".stdout", p_.log_cap_bytes, [this](const LongLine& l) { match_metric(l); });
+    CappedLog err_log(base.empty() ? "" : base + ".stderr", p_.log_cap_bytes, [this](const LongLine& l) {
+      if (l.head().find_first_not_of(" \t\r") == std::string::npos && !l.cut()) return;
+      last_err_ = one_line(l.text(kErrorLineKeepBytes));
+      if (is_shell_complaint(last_err_)) shell_complaint_ = last_err_;
+    });
 
-    int out_pipe[2], err_pipe[2];
-    if (::pipe2(out_pipe, O_CLOEXEC) != 0 || ::pipe2(err_pipe, O_CLOEXEC) != 0)
+    int out_pipe[2], err_pipe[2], exec_pipe[2];
+    if (::pipe2(out_pipe, O_CLOEXEC) != 0 || ::pipe2(err_pipe, O_CLOEXEC) != 0 || ::pipe2(exec_pipe, O_CLOEXEC) != 0)
       throw std::runtime_error(std::string("exec: pipe: ") + std::strerror(errno));
     const std::string index = std::to_string(index_);
     start_ns_ = monotonic_ns();
@@ -135,17 +109,17 @@ class ExecWorkload final : public kernels::Workload {
       ::dup2(err_pipe[1], 2);
       ::setenv("BENCH_MPS_WORKER_INDEX", index.c_str(), 1);
       ::execl("/bin/sh", "sh", "-c", p_.command.c_str(), static_cast<char*>(nullptr));
+      const int error = errno;  // exec failed: say why on the CLOEXEC pipe (a successful exec closes it)
+      if (::write(exec_pipe[1], &error, sizeof error) < 0) ::_exit(127);
       ::_exit(127);
     }
     ::setpgid(pid, pid);  // also from here: whichever runs first makes the group
     ::close(out_pipe[1]);
     ::close(err_pipe[1]);
+    ::close(exec_pipe[1]);
+    const int exec_errno = read_exec_errno(exec_pipe[0]);
     if (on_spawn_) on_spawn_(pid);
 
-    auto on_out = [this](const std::string& line) { match_metric(line); };
-    auto on_err = [this](const std::string& line) {
-      if (!trim(line).empty()) last_err_ = one_line(line);
-    };
     // A pidfd turns the command's exit into a poll event, so its end is timed to the microsecond
     // rather than to the poll interval (kernels before 5.3 have none: then 2 ms polls).
     const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
@@ -159,13 +133,13 @@ class ExecWorkload final : public kernels::Workload {
       const bool open_out = fds[0].fd >= 0, open_err = fds[1].fd >= 0;
       if (!open_out && !open_err && exited) break;
       if (exited && monotonic_ns() - exited_ns > 500'000'000) break;  // output held open by a leftover process
-      ::poll(fds, 3, pidfd >= 0 ? 50 : 2);
+      if (::poll(fds, 3, pidfd >= 0 ? 50 : 2) < 0 && errno != EINTR)
+        throw std::runtime_error(std::string("exec: poll: ") + std::strerror(errno));
       for (int k = 0; k < 2; ++k) {
         if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
         const ssize_t n = ::read(fds[k].fd, buf, sizeof buf);
         if (n > 0) {
-          if (k == 0) out_log.add(buf, static_cast<std::size_t>(n), on_out);
-          else err_log.add(buf, static_cast<std::size_t>(n), on_err);
+          (k == 0 ? out_log : err_log).add(buf, static_cast<std::size_t>(n));
         } else if (n == 0 || errno != EINTR) {
           ::close(fds[k].fd);
           fds[k].fd = -1;
@@ -184,45 +158,32 @@ class ExecWorkload final : public kernels::Workload {
     for (int k = 0; k < 2; ++k)
       if (fds[k].fd >= 0) ::close(fds[k].fd);
     if (pidfd >= 0) ::close(pidfd);
-    out_log.finish(on_out);
-    err_log.finish(on_err);
+    out_log.finish();
+    err_log.finish();
     out_bytes_ = out_log.total();
     err_bytes_ = err_log.total();
-    reap_orphans();
 
+    // Every process the command started, in its group or not, still alive: given a moment to exit
+    // with their parent (none after a timeout), then ended.
+    const std::vector<ProcInfo> left = end_leftovers(pid, timed_out ? 0.0 : 0.5);
     const std::string tail = last_err_.empty() ? "" : ": " + last_err_;
-    if (timed_out) {
-      ::kill(-pid, SIGKILL);
-      reap_orphans();
+    const std::string also_left = left.empty() ? "" : "; it also left " + left_text(left) + ", ended";
+    if (exec_errno)
+      throw std::runtime_error("exec_not_found: cannot run /bin/sh: " + std::string(std::strerror(exec_errno)));
+    if (timed_out)
       throw std::runtime_error("exec_timeout: still running after " + fmt_num(p_.timeout_s) +
-                               " s; its process group was killed" + tail);
-    }
-    // Processes of the command's group still alive after it exited: wait a moment (children that
-    // exit with their parent), then kill and report them.
-    std::vector<ProcInfo> left;
-    for (int i = 0; i < 25; ++i) {
-      left = live_processes_in_group(pid);
-      if (left.empty()) break;
-      ::usleep(20'000);
-      reap_orphans();
-    }
-    if (!left.empty()) {
-      ::kill(-pid, SIGKILL);
-      ::usleep(20'000);
-      reap_orphans();
-    }
+                               " s; its process group was killed" + also_left + tail);
     exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     if (WIFSIGNALED(status))
-      throw std::runtime_error("exec_failed: killed by signal " + std::string(strsignal(WTERMSIG(status))) + tail);
-    if (exit_code_ == 127 || exit_code_ == 126)
-      throw std::runtime_error("exec_not_found: the shell could not run it (exit " + std::to_string(exit_code_) + ")" + tail);
-    if (exit_code_ != 0) throw std::runtime_error("exec_failed: exited with code " + std::to_string(exit_code_) + tail);
-    if (!left.empty()) {
-      std::string names;
-      for (const ProcInfo& l : left) names += (names.empty() ? "" : ", ") + std::to_string(l.pid) + " (" + l.comm + ")";
-      throw std::runtime_error("exec_left_children: exited 0 but left " + std::to_string(left.size()) +
-                               " process(es) of its group running (" + names + "); they were killed");
-    }
+      throw std::runtime_error("exec_failed: killed by signal " + std::string(strsignal(WTERMSIG(status))) + also_left + tail);
+    // 127 and 126 are also what a program may exit with itself: "not found" only when the shell said so.
+    if ((exit_code_ == 127 || exit_code_ == 126) && !shell_complaint_.empty())
+      throw std::runtime_error("exec_not_found: the shell could not run it (exit " + std::to_string(exit_code_) + "): " +
+                               shell_complaint_ + also_left);
+    if (exit_code_ != 0)
+      throw std::runtime_error("exec_failed: exited with code " + std::to_string(exit_code_) + also_left + tail);
+    if (!left.empty())
+      throw std::runtime_error("exec_left_children: exited 0 but left " + left_text(left) + "; they were ended");
   }
 
   std::size_t device_bytes() const override { return 0; }
@@ -236,6 +197,8 @@ class ExecWorkload final : public kernels::Workload {
                              {"stderr_bytes", static_cast<double>(err_bytes_)}};
     if (!p_.metric.empty()) {
       f.emplace_back("steps", static_cast<double>(steps_ms_.size()));
+      if (metric_->lines_cut()) f.emplace_back("metric_lines_cut", static_cast<double>(metric_->lines_cut()));
+      if (metric_->stopped()) f.emplace_back("metric_stopped", 1.0);
       if (!steps_ms_.empty()) {
         f.emplace_back("step_mean_ms", mean(steps_ms_));
         f.emplace_back("step_p50_ms", quantile(steps_ms_, 0.5));
@@ -248,31 +211,72 @@ class ExecWorkload final : public kernels::Workload {
   }
 
  private:
-  void match_metric(const std::string& line) {
-    if (p_.metric.empty()) return;
-    std::smatch m;
-    if (!std::regex_search(line, m, metric_)) return;
-    try {
-      std::size_t used = 0;
-      const double v = std::stod(m[1].str(), &used);
-      if (used != m[1].str().size() || !(v >= 0) || v > 1e12) return;
-      if (steps_ms_.empty()) first_step_seen_ns_ = monotonic_ns();
-      steps_ms_.push_back(v);
-    } catch (const std::exception&) {
-      // not a number: the line does not count as a step
+  static constexpr std::size_t kErrorLineKeepBytes = 1024;  ///< of the last stderr line, in a message
+
+  void match_metric(const LongLine& line) {
+    if (!metric_) return;
+    const std::optional<double> v = metric_->read(line);
+    if (!v) return;
+    if (steps_ms_.empty()) first_step_seen_ns_ = monotonic_ns();
+    steps_ms_.push_back(*v);
+  }
+
+  /// errno of a failed exec of /bin/sh, 0 if it ran (the pipe closed on exec).
+  static int read_exec_errno(int fd) {
+    int error = 0;
+    ssize_t n;
+    do n = ::read(fd, &error, sizeof error);
+    while (n < 0 && errno == EINTR);
+    ::close(fd);
+    return n == static_cast<ssize_t>(sizeof error) ? error : 0;
+  }
+
+  /// The command's leftovers: the worker's descendants (orphans come to it, a subreaper), the
+  /// processes carrying its token (those whose worker ... is this one, or that left its tree), and its group.
+  std::vector<ProcInfo> leftovers(pid_t group) const {
+    std::vector<ProcInfo> found = live_descendants(::getpid());
+    auto add = [&found](const std::vector<ProcInfo>& more) {
+      for (const ProcInfo& p : more)
+        if (std::none_of(found.begin(), found.end(), [&p](const ProcInfo& f) { return f.pid == p.pid; })) found.push_back(p);
+    };
+    add(processes_with_token(token_, ::getpid()));
+    add(live_processes_in_group(group));
+    return found;
+  }
+
+  /// Waits up to `grace_s` for the leftovers to exit by themselves, then ends them; those it ended.
+  std::vector<ProcInfo> end_leftovers(pid_t group, double grace_s) {
+    const std::int64_t until = monotonic_ns() + static_cast<std::int64_t>(grace_s * 1e9);
+    for (;;) {
+      reap_orphans();
+      if (leftovers(group).empty()) return {};
+      if (monotonic_ns() >= until) break;
+      ::usleep(20'000);
     }
+    ::kill(-group, SIGKILL);
+    const std::vector<ProcInfo> ended = end_processes([&] {
+      reap_orphans();
+      return leftovers(group);
+    });
+    reap_orphans();
+    return ended;
+  }
+
+  static std::string left_text(const std::vector<ProcInfo>& left) {
+    return std::to_string(left.size()) + " process(es) running (" + describe_processes(left) + ")";
   }
 
   ExecParams p_;
   int index_;
   std::function<void(long)> on_spawn_;
-  std::regex metric_;
+  std::unique_ptr<MetricReader> metric_;
+  std::string token_;
   bool ran_ = false;
   std::int64_t start_ns_ = 0, end_ns_ = 0, first_step_seen_ns_ = 0;
   int exit_code_ = -1;
   std::uint64_t out_bytes_ = 0, err_bytes_ = 0;
   std::vector<double> steps_ms_;
-  std::string last_err_;
+  std::string last_err_, shell_complaint_;
 };
 
 }  // namespace

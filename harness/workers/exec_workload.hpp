@@ -10,10 +10,13 @@
 // The worker creates no CUDA context of its own: whether a copy really ran as an MPS client is proven
 // by the harness from the MPS server's client list (see exec_proof.hpp), not by asking the program.
 //
-// A command that is not found, exits non-zero, outlives its timeout (its whole process group is
-// killed) or leaves processes behind in its group ends in an ERROR whose message starts with a status
-// word (exec_not_found, exec_failed, exec_timeout, exec_left_children), after its TASK line: the
-// harness records both.
+// A command that cannot be run (/bin/sh's exec failed, or the shell said "not found"), exits non-zero
+// (127 and 126 included when the shell did not complain), outlives its timeout (its whole process group
+// is killed) or leaves processes behind ends in an ERROR whose message starts with a status word
+// (exec_not_found, exec_failed, exec_timeout, exec_left_children), after its TASK line: the harness
+// records both. Leftovers are every process the command started, wherever it went: in its group, or
+// out of it (setsid, a double fork) but still under this worker (a child subreaper) or carrying the
+// worker's BENCH_MPS_EXEC_TOKEN (see harness/common/exec_token.hpp); all are ended.
 #include "harness/workers/wing.hpp"
 
 #include <cstdint>

@@ -179,7 +179,8 @@ void add_workload_options(CLI::App& app, WorkloadConfig& c) {
       ->group(exec);
   app.add_option("--exec-metric", c.exec.metric,
                  "exec: regular expression with one capture group reading a per-step time in ms from the "
-                 "command's stdout, e.g. 'step_ms=([0-9.]+)'")
+                 "command's stdout, e.g. 'step_ms=([0-9.]+)' (at most 256 bytes, no back-references; a line is "
+                 "matched on its first and last 256 bytes)")
       ->group(exec);
   app.add_option("--exec-log-cap", c.exec.log_cap_bytes, "exec: bytes of each copy's stdout and of its stderr kept")
       ->check(whole_in(0, 1LL << 34))->group(exec)->capture_default_str();

@@ -1,0 +1,47 @@
+#include "harness/plan/exec_options.hpp"
+
+#include <algorithm>
+
+#include "harness/common/errors.hpp"
+
+namespace bench_mps::harness {
+namespace {
+
+/// The options of `spec` given explicitly that exec has no use for, as typed.
+std::vector<std::string> given_options_exec_ignores(const SweepSpec& spec) {
+  std::vector<std::string> given;
+  if (spec.tasks > 0) given.push_back("--tasks");
+  if (spec.duration_s > 0) given.push_back("--duration");
+  if (spec.rounds > 0) given.push_back("--rounds");
+  if (spec.warmup >= 0) given.push_back("--warmup");
+  return given;
+}
+
+bool has_exec(const SweepSpec& spec) {
+  return std::find(spec.workloads.begin(), spec.workloads.end(), "exec") != spec.workloads.end();
+}
+
+}  // namespace
+
+void check_exec_only_options(const SweepSpec& spec) {
+  if (!has_exec(spec) || std::any_of(spec.workloads.begin(), spec.workloads.end(), [](const std::string& w) { return w != "exec"; }))
+    return;
+  const std::vector<std::string> given = given_options_exec_ignores(spec);
+  if (given.empty()) return;
+  const std::string why = given.front() == "--warmup"
+                              ? "exec has no in-process warm-up (a warm-up run of the command is not an option yet)"
+                              : "exec runs your command once per worker and run, to completion";
+  throw UsageError(given.front() + ": does not apply to the exec workload: " + why);
+}
+
+std::vector<std::string> exec_option_notes(const SweepSpec& spec) {
+  if (!has_exec(spec)) return {};
+  const std::vector<std::string> given = given_options_exec_ignores(spec);
+  if (given.empty()) return {};
+  std::string names;
+  for (const std::string& g : given) names += (names.empty() ? "" : ", ") + g;
+  return {names + ": " + (given.size() > 1 ? "apply" : "applies") +
+          " to the other workloads, not to exec (it runs your command once per worker and run, with no warm-up)"};
+}
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,22 @@
+#pragma once
+// The sweep options that do not apply to exec: the user's program runs once per worker and run, from
+// a fresh process, so --tasks, --duration, --rounds and --warmup have nothing to count for it (exec
+// has no in-process warm-up; a warm-up run of the command itself would be an option of its own).
+// Given for a sweep of exec alone they are refused (exit 2); beside other workloads they apply to
+// those, and one line on screen says they do not apply to exec.
+#include "harness/plan/wing.hpp"
+
+#include <string>
+#include <vector>
+
+#include "harness/plan/sweep_spec.hpp"
+
+namespace bench_mps::harness {
+
+/// Throws UsageError naming the first such option given when every workload of `spec` is exec.
+void check_exec_only_options(const SweepSpec& spec);
+
+/// For a sweep of exec beside other workloads: a line naming the options given that exec ignores.
+std::vector<std::string> exec_option_notes(const SweepSpec& spec);
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,205 @@
+// The exec workload against hostile commands and options (issue 21): children that leave the
+// command's process group and session, a command that kills its own worker, a harness killed
+// outright, output and patterns that used to crash std::regex, a program's own exit 127, lines of
+// megabytes, and options that do not apply to exec. Real processes throughout.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <string>
+#include <vector>
+
+#include "harness/common/proc_scan.hpp"
+#include "tests/exec_fixture.hpp"
+
+namespace bench_mps::testing {
+namespace {
+
+using ExecHostile = ExecSweep;
+
+const std::string kRun = "r1-timeslice-exec-n1";
+
+/// The pid a command wrote to `file`.
+pid_t pid_in(const fs::path& file) { return static_cast<pid_t>(std::stol(read_text(file))); }
+
+bool ends_soon(pid_t pid) { return wait_until([pid] { return !harness::process_alive(pid); }, 5); }
+
+std::string facts_of(const fs::path& out, int worker = 0) {
+  for (const auto& w : harness::read_runs(out / "runs.csv"))
+    if (w.worker == worker) return w.facts;
+  return "missing";
+}
+
+TEST_F(ExecHostile, ChildrenThatLeaveTheGroupAndSessionAreEndedAndRecorded) {
+  const fs::path d = tmp.path();
+  // setsid, a double fork (the middle process exits: the grandchild is an orphan in a session of its
+  // own) and Python's start_new_session: none of them is in the command's process group.
+  const std::string cmd =
+      "setsid sleep 60 & echo $! > " + (d / "setsid.pid").string() + "; "
+      "( setsid sh -c 'sleep 60 & echo $! > " + (d / "double.pid").string() + "' & ); "
+      "python3 -c \"import subprocess; p = subprocess.Popen(['sleep', '60'], start_new_session=True); "
+      "open('" + (d / "python.pid").string() + "', 'w').write(str(p.pid))\"; "
+      "sleep 0.3; exit 0";
+  const auto r = sweep({"--command", cmd, "--procs", "1", "--modes", "timeslice"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  ASSERT_EQ(summary().size(), 1u);
+  EXPECT_EQ(summary().at(kRun).status, "exec_left_children") << summary().at(kRun).reason;
+  const std::string status = worker_status(kRun, 0);
+  EXPECT_EQ(status.rfind("exec_left_children: exited 0 but left ", 0), 0u) << status;
+  EXPECT_NE(status.find("(sleep)"), std::string::npos) << status;
+  for (const char* f : {"setsid.pid", "double.pid", "python.pid"}) {
+    ASSERT_TRUE(fs::exists(d / f)) << f;
+    EXPECT_TRUE(ends_soon(pid_in(d / f))) << f << ": pid " << pid_in(d / f) << " still runs";
+  }
+}
+
+TEST_F(ExecHostile, TimeoutEndsChildrenThatLeftTheGroup) {
+  const fs::path pid_file = tmp / "escaped.pid";
+  const auto r = sweep({"--command", "setsid sleep 60 & echo $! > " + pid_file.string() + "; sleep 60", "--procs", "1",
+                        "--modes", "timeslice", "--timeout", "2"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const std::string status = worker_status(kRun, 0);
+  EXPECT_EQ(status.rfind("exec_timeout: still running after 2 s", 0), 0u) << status;
+  EXPECT_NE(status.find("it also left 1 process(es) running"), std::string::npos) << status;
+  EXPECT_TRUE(ends_soon(pid_in(pid_file))) << "the child that left the group outlived the timeout";
+}
+
+TEST_F(ExecHostile, CommandThatKillsItsWorkerLeavesNothingBehind) {
+  const fs::path pid_file = tmp / "escaped.pid";
+  // $PPID of `sh -c` is the bench_worker that runs it.
+  const auto r = sweep({"--command", "setsid sleep 60 & echo $! > " + pid_file.string() + "; sleep 0.2; kill -9 $PPID; sleep 60",
+                        "--procs", "1", "--modes", "timeslice", "--timeout", "30"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const std::string status = worker_status(kRun, 0);
+  EXPECT_NE(status.find("killed by signal"), std::string::npos) << status;
+  EXPECT_NE(status.find("process(es) its command started outlived it"), std::string::npos) << status;
+  EXPECT_TRUE(ends_soon(pid_in(pid_file))) << "the command's child outlived its killed worker";
+}
+
+TEST_F(ExecHostile, NextSweepEndsWhatAHarnessKilledOutrightLeft) {
+  const fs::path pid_file = tmp / "escaped.pid";
+  BackgroundProgram first(bench_mps_exe(),
+                          sweep_args({"--command", "setsid sleep 60 & echo $! > " + pid_file.string() + "; sleep 60",
+                                      "--procs", "1", "--modes", "timeslice", "--timeout", "100"}),
+                          env);
+  ASSERT_TRUE(wait_until([&] { return fs::exists(pid_file) && !read_text(pid_file).empty(); }, 30));
+  first.signal(SIGKILL);
+  first.wait();
+  const pid_t escaped = pid_in(pid_file);
+  ASSERT_TRUE(harness::process_alive(escaped)) << "the scenario: nothing could end it when bench_mps was killed";
+  const auto next = run_program(bench_mps_exe(),
+                                {"--workloads", "cpu", "--procs", "1", "--modes", "timeslice", "--repeats", "1",
+                                 "--settle", "0", "--out", (tmp / "next").string()},
+                                env, 120);
+  EXPECT_EQ(next.exit_code, 0) << next.err;
+  EXPECT_NE(next.err.find("left running by the exec commands of bench_mps pid " + std::to_string(first.pid())),
+            std::string::npos)
+      << next.err;
+  EXPECT_TRUE(ends_soon(escaped)) << "the next sweep did not end the orphan";
+}
+
+TEST_F(ExecHostile, LongLinesAndCostlyPatternsNeitherCrashNorHang) {
+  // A 60 KB line crashed the worker inside std::regex (recursion per character); (?:a|b)* on it is
+  // the costly case within the bounds. The value on the last line is still read.
+  const std::string cmd = "head -c 60000 /dev/zero | tr '\\0' a; echo; echo 'step_ms=7.5'";
+  const auto r = sweep({"--command", cmd, "--exec-metric", "(?:a|b)*x|step_ms=([0-9.]+)", "--procs", "1",
+                        "--modes", "timeslice"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string facts = facts_of(out());
+  EXPECT_NE(facts.find("steps=1;"), std::string::npos) << facts;
+  EXPECT_NE(facts.find("metric_lines_cut=1"), std::string::npos) << facts;
+  EXPECT_NE(facts.find("step_mean_ms=7.5"), std::string::npos) << facts;
+}
+
+TEST_F(ExecHostile, TheCostliestPatternStopsAtItsBudgetInsteadOfStallingTheRun) {
+  // A pattern at the length bound made of nested loops, on many lines of the window's length and more.
+  const std::string end = "x|s=([0-9])";
+  std::string pattern;
+  while (pattern.size() + 11 + end.size() <= 256) pattern += "(?:a|b|ab)*";
+  pattern += end;
+  ASSERT_LE(pattern.size(), 256u);
+  const std::string cmd = "for i in $(seq 40); do head -c 5000 /dev/zero | tr '\\0' a; echo; done; echo s=1";
+  const auto r = sweep({"--command", cmd, "--exec-metric", pattern, "--procs", "1", "--modes", "timeslice",
+                        "--timeout", "100"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto row = summary().at(kRun);
+  EXPECT_EQ(row.status, "ok");
+  EXPECT_NE(facts_of(out()).find("metric_stopped=1"), std::string::npos) << facts_of(out());
+  EXPECT_NE(row.reason.find("stopped matching at its time budget"), std::string::npos) << row.reason;
+  EXPECT_LT(harness::read_runs(out() / "runs.csv").front().task_mean_ms, 60e3) << "matching stalled the command";
+}
+
+TEST_F(ExecHostile, MetricPatternsOutOfBoundsAreUsageErrors) {
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"(" + std::string(100000, 'a') + ")", "the pattern has 100002 bytes, at most 256 are accepted"},
+      {"(a)\\1", "uses a back-reference, which is not supported"},
+  };
+  for (const auto& [pattern, message] : cases) {
+    const auto r = sweep({"--command", "true", "--exec-metric", pattern});
+    EXPECT_EQ(r.exit_code, 2) << message << "\n" << r.err.substr(0, 300);
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err.substr(0, 300);
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "one line";
+    EXPECT_FALSE(fs::exists(out()));
+  }
+}
+
+TEST_F(ExecHostile, MetricThatNeverMatchesIsSaid) {
+  const auto r = sweep({"--command", "echo hello", "--exec-metric", "step_ms=([0-9.]+)", "--procs", "1",
+                        "--modes", "timeslice"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("note: worker 0: --exec-metric matched no stdout line (steps=0)"), std::string::npos) << r.err;
+  const auto row = summary().at(kRun);
+  EXPECT_EQ(row.status, "ok");
+  EXPECT_NE(row.reason.find("matched no stdout line"), std::string::npos) << row.reason;
+}
+
+TEST_F(ExecHostile, ProgramsOwnExit127IsAFailureNotNotFound) {
+  const auto r = sweep({"--command", "echo 'it broke' >&2; exit 127", "--procs", "1", "--modes", "timeslice"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(worker_status(kRun, 0), "exec_failed: exited with code 127: it broke");
+}
+
+TEST_F(ExecHostile, LongStderrLineKeepsItsLastWords) {
+  const auto r = sweep({"--command",
+                        "head -c 5000000 /dev/zero | tr '\\0' x >&2; "
+                        "echo ' the last words' >&2; exit 3",
+                        "--procs", "1", "--modes", "timeslice"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const std::string status = worker_status(kRun, 0);
+  EXPECT_EQ(status.rfind("exec_failed: exited with code 3: xxx", 0), 0u) << status.substr(0, 200);
+  EXPECT_EQ(status.substr(status.size() - 14), "the last words") << status.substr(status.size() - 200);
+  EXPECT_NE(status.find("bytes left out"), std::string::npos);
+  EXPECT_LT(status.size(), 2000u);
+}
+
+TEST_F(ExecHostile, ByteCountsStayWhole) {
+  const auto r = sweep({"--command", "head -c 12345678 /dev/zero", "--procs", "1", "--modes", "timeslice"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(facts_of(out()).find("stdout_bytes=12345678;"), std::string::npos) << facts_of(out());
+  const auto rows = harness::read_runs(out() / "runs.csv");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows.front().fact("stdout_bytes"), 12345678) << rows.front().facts;
+}
+
+TEST_F(ExecHostile, OptionsThatDoNotApplyToExecAreRefusedOrNamed) {
+  for (const std::vector<std::string>& option : {std::vector<std::string>{"--warmup", "1"}, {"--tasks", "3"},
+                                                {"--duration", "1"}, {"--rounds", "2"}}) {
+    auto extra = option;
+    extra.insert(extra.end(), {"--command", "true"});
+    const auto r = sweep(extra);
+    EXPECT_EQ(r.exit_code, 2) << option[0] << ": " << r.err;
+    EXPECT_NE(r.err.find(option[0] + ": does not apply to the exec workload"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(out()));
+  }
+  // Beside another workload they apply to it; exec's runs still work (--warmup used to fail them all).
+  const auto r = run_program(bench_mps_exe(),
+                             {"--workloads", "cpu,exec", "--command", "true", "--warmup", "1", "--tasks", "3",
+                              "--procs", "1", "--modes", "timeslice", "--repeats", "1", "--settle", "0", "--out",
+                              out().string()},
+                             env, 120);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("--tasks, --warmup: apply to the other workloads, not to exec"), std::string::npos) << r.err;
+  for (const auto& [id, row] : summary()) EXPECT_EQ(row.status, "ok") << id << ": " << row.reason;
+}
+
+}  // namespace
+}  // namespace bench_mps::testing
