@@ -256,7 +256,9 @@ def write_report(points, meta):
              "(`*_copy_mean_slowdown`). MPS / time-sliced is the ratio of the two slowdowns beside it (brackets: its "
              "range over the paired repeats). Ideal: MPS 1x; time-sliced between 1x and N. Seed 001's star is its "
              "published P100 figure at its published 35% (gpustat). Data: duty_cycle.csv; each point's results "
-             "folders are named in it.", "",
+             "folders are named in it. The busy share comes from that separate alone run (`util-<point>/`), so it "
+             "can differ by a few points from the same workload's N=1 busy share in another report (a shorter run, "
+             "another day or card: e.g. spin and mlp read 99% and 94-96% in the default reference runs).", "",
              "| point | GPU busy alone | basis | time-sliced slowdown | MPS slowdown | MPS / time-sliced | repeats |",
              "|---|---:|---|---:|---:|---:|---:|"]
     for r in rows:
