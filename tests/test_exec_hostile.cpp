@@ -171,6 +171,20 @@ TEST_F(ExecHostile, LongStderrLineKeepsItsLastWords) {
   EXPECT_LT(status.size(), 2000u);
 }
 
+TEST_F(ExecHostile, TheCommandStartsWithDefaultSignalsAndItsIndex) {
+  // bench_mps ignores SIGPIPE and SIGXFSZ; ignored signals survive exec, so `yes | head` in the user's
+  // command would see EPIPE errors instead of ending quietly. It must start as from a shell.
+  const auto r = sweep({"--command",
+                        "grep -q '^SigIgn:[[:space:]]*0*$' /proc/self/status || exit 7; "
+                        "grep -q '^SigBlk:[[:space:]]*0*$' /proc/self/status || exit 8; "
+                        "[ \"$BENCH_MPS_WORKER_INDEX\" = 0 ] || exit 9",
+                        "--procs", "1", "--modes", "timeslice"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = harness::read_summary(out() / "summary.csv");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows.front().status, "ok") << rows.front().reason;
+}
+
 TEST_F(ExecHostile, ByteCountsStayWhole) {
   const auto r = sweep({"--command", "head -c 12345678 /dev/zero", "--procs", "1", "--modes", "timeslice"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

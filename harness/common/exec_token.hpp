@@ -8,7 +8,7 @@
 // command's descendants and tagged processes when the command ends; bench_mps ends what carries the
 // token of a worker that is gone; and the next sweep ends tagged processes whose bench_mps is gone
 // (killed outright). Only a process that clears its environment and leaves the worker's tree, or one
-// that is not the user's own (setuid), escapes; docs/EXEC.md says so.
+// that is not the user's own (setuid), escapes; the README's exec section says so.
 #include "harness/common/wing.hpp"
 
 #include <functional>

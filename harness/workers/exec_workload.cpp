@@ -97,7 +97,14 @@ class ExecWorkload final : public kernels::Workload {
     int out_pipe[2], err_pipe[2], exec_pipe[2];
     if (::pipe2(out_pipe, O_CLOEXEC) != 0 || ::pipe2(err_pipe, O_CLOEXEC) != 0 || ::pipe2(exec_pipe, O_CLOEXEC) != 0)
       throw std::runtime_error(std::string("exec: pipe: ") + std::strerror(errno));
-    const std::string index = std::to_string(index_);
+    // The command's environment, built before fork (the child may only make async-signal-safe calls):
+    // ours, with BENCH_MPS_WORKER_INDEX set to this copy's index.
+    const std::string index_entry = "BENCH_MPS_WORKER_INDEX=" + std::to_string(index_);
+    std::vector<char*> envp;
+    for (char** e = environ; *e; ++e)
+      if (std::strncmp(*e, "BENCH_MPS_WORKER_INDEX=", 23) != 0) envp.push_back(*e);
+    envp.push_back(const_cast<char*>(index_entry.c_str()));
+    envp.push_back(nullptr);
     start_ns_ = monotonic_ns();
     const pid_t pid = ::fork();
     if (pid < 0) throw std::runtime_error(std::string("exec: fork: ") + std::strerror(errno));
@@ -107,8 +114,16 @@ class ExecWorkload final : public kernels::Workload {
       if (devnull >= 0) ::dup2(devnull, 0);
       ::dup2(out_pipe[1], 1);
       ::dup2(err_pipe[1], 2);
-      ::setenv("BENCH_MPS_WORKER_INDEX", index.c_str(), 1);
-      ::execl("/bin/sh", "sh", "-c", p_.command.c_str(), static_cast<char*>(nullptr));
+      // Signals the harness ignores (SIGPIPE, SIGXFSZ) stay ignored across exec, and the mask stays: the
+      // user's command starts with every disposition at its default, as from a shell.
+      struct sigaction dfl {};
+      dfl.sa_handler = SIG_DFL;
+      for (int s = 1; s < NSIG; ++s)
+        if (s != SIGKILL && s != SIGSTOP) ::sigaction(s, &dfl, nullptr);
+      sigset_t none;
+      ::sigemptyset(&none);
+      ::sigprocmask(SIG_SETMASK, &none, nullptr);
+      ::execle("/bin/sh", "sh", "-c", p_.command.c_str(), static_cast<char*>(nullptr), envp.data());
       const int error = errno;  // exec failed: say why on the CLOEXEC pipe (a successful exec closes it)
       if (::write(exec_pipe[1], &error, sizeof error) < 0) ::_exit(127);
       ::_exit(127);
