@@ -148,6 +148,45 @@ TEST_F(Orchestration, RunShDemoRendersAStampedReportWithoutAGpu) {
   EXPECT_FALSE(fs::exists(tmp / "gpu"));
 }
 
+TEST_F(Orchestration, NoiseTargetAddsRepeatsUntilItsCapsAndSaysWhichMissed) {
+  // A target no host meets: every configuration gets fresh repeats up to --max-repeats, each said missed.
+  const auto r = sweep({"--modes", "timeslice,mps", "--procs", "1,2", "--repeats", "2", "--noise-target", "0.0001",
+                        "--max-repeats", "4", "--noise-time-cap", "60"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = harness::read_summary(out() / "summary.csv");
+  EXPECT_EQ(rows.size(), 4u * 4u) << "4 configurations x 4 repeats";
+  std::set<int> repeats;
+  for (const auto& row : rows) repeats.insert(row.repeat);
+  EXPECT_EQ(repeats, (std::set<int>{1, 2, 3, 4}));
+  const auto meta = harness::read_meta(out());
+  EXPECT_EQ(meta["noise"]["added_runs"], 8);
+  EXPECT_EQ(meta["noise"]["configs"].size(), 4u);
+  for (const auto& c : meta["noise"]["configs"]) EXPECT_FALSE(c["target_met"].get<bool>()) << c.dump();
+  EXPECT_NE(r.out.find("noise: cpu mps N=2 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("after 4 ok repeats (--max-repeats 4 reached)"), std::string::npos) << r.out;
+  // The folder reads (repeats beyond --repeats are the plan's) and renders.
+  EXPECT_EQ(run_program(bench_mps_exe(), {"report", out().string()}).exit_code, 0);
+
+  // A target every configuration meets adds nothing; so does a time cap of 0 s, which says so.
+  fs::remove_all(out());
+  const auto easy = sweep({"--modes", "timeslice", "--procs", "1", "--repeats", "3", "--noise-target", "100"});
+  ASSERT_EQ(easy.exit_code, 0) << easy.err;
+  EXPECT_EQ(harness::read_summary(out() / "summary.csv").size(), 3u);
+  EXPECT_EQ(harness::read_meta(out())["noise"]["added_runs"], 0);
+  fs::remove_all(out());
+  const auto capped = sweep({"--modes", "timeslice", "--procs", "1", "--repeats", "3", "--noise-target", "0.0001",
+                             "--noise-time-cap", "0"});
+  ASSERT_EQ(capped.exit_code, 0) << capped.err;
+  EXPECT_EQ(harness::read_summary(out() / "summary.csv").size(), 3u);
+  EXPECT_TRUE(harness::read_meta(out())["noise"]["time_capped"].get<bool>());
+  EXPECT_NE(capped.out.find("(--noise-time-cap reached)"), std::string::npos) << capped.out;
+  // By default a CPU-only sweep chases no noise (its noise is the host's).
+  fs::remove_all(out());
+  ASSERT_EQ(sweep({"--modes", "timeslice", "--procs", "1", "--repeats", "2"}).exit_code, 0);
+  EXPECT_EQ(harness::read_meta(out())["sweep"]["noise_target_pct"], 0.0);
+  EXPECT_FALSE(harness::read_meta(out()).contains("noise"));
+}
+
 TEST(CpuPlan, FirstCoreAndLeftoversForTheHarnessTheRestOneEachForWorkers) {
   using harness::plan_cpus;
   EXPECT_TRUE(plan_cpus({0}, 4).workers.empty());

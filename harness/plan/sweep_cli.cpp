@@ -270,6 +270,16 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
   raw.repeats_option = app.add_option("--repeats", spec.repeats,
                                       "repeats of every configuration (see README: why 5; 2 for --scenario xray and regimes)")
                            ->check(whole_in(1, 1000))->group(sweep)->capture_default_str();
+  app.add_option("--noise-target", spec.noise_target_pct,
+                 "percent: a configuration noisier than this after --repeats gets more repeats, each on fresh "
+                 "processes (noise: the median's confidence interval over the median, compare's; 0: off; "
+                 "default 1, off for CPU stand-ins)")
+      ->check(finite_in(0.0, 100.0))->group(sweep);
+  app.add_option("--max-repeats", spec.max_repeats, "repeats a noisy configuration may reach (--noise-target)")
+      ->check(whole_in(1, 1000))->group(sweep)->capture_default_str();
+  app.add_option("--noise-time-cap", spec.noise_time_cap_s,
+                 "seconds the repeats added for --noise-target may take in all")
+      ->check(finite_in(0.0, 86400.0))->group(sweep)->capture_default_str();
   app.add_option("--rounds", spec.rounds,
                  "repeats one set of worker processes runs, one start barrier each (default: half the repeats, "
                  "rounded up; 1 for exec, mlp's seed001 profile and the fault scenario)")
@@ -355,6 +365,10 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
     for (const std::string& w : spec.workloads)
       if (workload_needs_gpu(w) && w != "duty" && w != "xray")
         throw UsageError("--cpu-stand-in: the " + w + " workload has no CPU stand-in (duty and xray have; cpu is one)");
+  if (spec.noise_target_pct < 0) {  // a CPU stand-in's noise is the host's, not worth chasing by default
+    const bool gpu = !spec.cpu_stand_in && std::any_of(spec.workloads.begin(), spec.workloads.end(), workload_needs_gpu);
+    spec.noise_target_pct = gpu ? 1.0 : 0.0;
+  }
   if (spec.demo)
     for (const std::string& w : spec.workloads)
       if (workload_needs_gpu(w) && !(spec.cpu_stand_in && (w == "duty" || w == "xray")))

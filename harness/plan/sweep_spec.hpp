@@ -61,6 +61,12 @@ struct SweepSpec {
   std::vector<Mode> modes;
   std::vector<std::string> workloads{"spin", "mlp"};
   int repeats = 5;
+  /// Repeats to a noise target (harness/sweep/noise_target): a plain sweep's configuration whose
+  /// throughput noise (the median's confidence interval over the median) is above this percentage after
+  /// `repeats` gets more, up to `max_repeats` each and `noise_time_cap_s` seconds of added runs. 0: off.
+  double noise_target_pct = -1;  ///< < 0: the default, 1 for GPU workloads, off for CPU-only sweeps
+  int max_repeats = 12;
+  double noise_time_cap_s = 8;
   long tasks = 0;          ///< 0: each workload's default
   double duration_s = 0;   ///< > 0: run for this long instead of a task count
   int warmup = -1;         ///< untimed tasks per worker; < 0: default_warmup_tasks() of each workload

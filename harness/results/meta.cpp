@@ -1,5 +1,6 @@
 #include "harness/results/meta.hpp"
 
+#include <algorithm>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -147,6 +148,9 @@ nlohmann::json make_meta(const SweepSpec& spec, const std::optional<GpuStaticInf
             {"rounds_per_set", rounds},
             {"cpu_stand_in", spec.cpu_stand_in},
             {"demo", spec.demo},
+            {"noise_target_pct", spec.noise_target_pct},
+            {"max_repeats", std::max(spec.max_repeats, spec.repeats)},
+            {"noise_time_cap_s", spec.noise_time_cap_s},
             {"regime_bursts_ms", spec.scenario == "regimes" ? nlohmann::json(spec.regime_bursts_ms) : nlohmann::json()},
             {"regime_duties_pct", spec.scenario == "regimes" ? nlohmann::json(spec.regime_duties_pct) : nlohmann::json()},
             {"foreground", spec.scenario == "interference" ? nlohmann::json(spec.foreground) : nlohmann::json()},

@@ -35,7 +35,10 @@ std::string outside_plan(const SummaryRecord& r, const nlohmann::json& meta) {
   if (!workloads.empty() && !workloads.count(r.workload)) return "workload " + r.workload;
   if (!modes.empty() && !modes.count(r.mode) && !modes.count(mode)) return "mode " + r.mode;
   if (!procs.empty() && !procs.count(std::to_string(r.procs))) return "N=" + std::to_string(r.procs);
-  const nlohmann::json::json_pointer repeats("/sweep/repeats");
+  // Repeats up to --max-repeats where --noise-target may have added some, else up to --repeats.
+  const nlohmann::json::json_pointer max_repeats("/sweep/max_repeats"), planned("/sweep/repeats");
+  const nlohmann::json::json_pointer repeats =
+      meta.contains(max_repeats) && meta.at(max_repeats).is_number_integer() ? max_repeats : planned;
   if (meta.contains(repeats) && meta.at(repeats).is_number_integer() && r.repeat > meta.at(repeats).get<long>())
     return "repeat " + std::to_string(r.repeat) + " of " + std::to_string(meta.at(repeats).get<long>());
   return "";

@@ -25,6 +25,7 @@
 #include "harness/results/results_writer.hpp"
 #include "harness/results/summary_table.hpp"
 #include "harness/sweep/core_claims.hpp"
+#include "harness/sweep/noise_target.hpp"
 #include "harness/sweep/cpu_affinity.hpp"
 #include "harness/sweep/exec_metric_note.hpp"
 #include "harness/sweep/exec_proof.hpp"
@@ -278,16 +279,50 @@ class Sweep {
     std::cerr << " -> " << out_.string() << "\n";
     done_ = static_cast<int>(recorded_.size());
     total_ = total;
+    int next_index = 0;
     for (const ModeBlock& block : blocks) {
       if (stop_ || stop_signal().load()) break;
       bool pending = false;
-      for (const RunSpec& r : block.runs()) pending |= !recorded_.count(r.run_id());
+      for (const RunSpec& r : block.runs()) {
+        pending |= !recorded_.count(r.run_id());
+        next_index = std::max(next_index, r.index + 1);
+      }
       if (pending) run_block(block);
     }
+    if (noise_target_applies(spec_)) run_to_noise_target(next_index);
     return finish();
   }
 
  private:
+  /// --noise-target: one more repeat of every configuration still too noisy, round after round, until
+  /// all meet it or reach --max-repeats, or the added runs have taken --noise-time-cap seconds.
+  void run_to_noise_target(int next_index) {
+    const auto start = std::chrono::steady_clock::now();
+    int added = 0;
+    bool capped = false;
+    for (;;) {
+      if (stop_ || stop_signal().load()) break;
+      const std::vector<ModeBlock> more =
+          plan_extra_repeats(config_noise(entries_, spec_.noise_target_pct / 100), spec_, next_index);
+      if (more.empty()) break;
+      if (seconds_between(start, std::chrono::steady_clock::now()) >= spec_.noise_time_cap_s) {
+        capped = true;
+        break;
+      }
+      for (const ModeBlock& b : more) total_ += static_cast<int>(b.sets.size());
+      if (added == 0) std::cerr << "bench_mps: more repeats for configurations above the noise target (--noise-target "
+                                << fmt_num(spec_.noise_target_pct) << "%)\n";
+      for (const ModeBlock& b : more) {
+        if (stop_ || stop_signal().load()) break;
+        run_block(b);
+        added += static_cast<int>(b.sets.size());
+      }
+    }
+    const std::vector<ConfigNoise> final_noise = config_noise(entries_, spec_.noise_target_pct / 100);
+    meta_["noise"] = noise_json(final_noise, spec_, added, seconds_between(start, std::chrono::steady_clock::now()), capped);
+    noise_misses_ = noise_misses(final_noise, spec_, capped);
+  }
+
   void run_block(const ModeBlock& block) {
     std::unique_ptr<ExclusiveComputeMode> exclusive;
     std::unique_ptr<MpsSession> session;
@@ -688,6 +723,7 @@ class Sweep {
               << fmt_fixed(100.0 * timing["timed_share"].get<double>(), 0) << "%); harness: start-up "
               << fmt_fixed(timing["startup_s"].get<double>(), 1) << " s, settle " << fmt_fixed(timing["settle_s"].get<double>(), 1)
               << " s, teardown " << fmt_fixed(timing["teardown_s"].get<double>(), 1) << " s\n";
+    if (!noise_misses_.empty()) std::cout << "\n" << noise_misses_;
     std::cout << "results: " << out_.string() << "\n";
     if (!write_error_.empty() && !sig) {
       std::error_code ec;
@@ -731,6 +767,7 @@ class Sweep {
   bool server_checked_ = false;
   std::string env_error_;
   std::string write_error_;  ///< the first file that could not be written, and why
+  std::string noise_misses_;  ///< --noise-target: the configurations that missed it, one line each
 
   /// A set whose last round has run and whose workers are exiting; its run is recorded once they have.
   struct Closing {

@@ -1,0 +1,107 @@
+#include "harness/sweep/noise_target.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+#include "harness/common/format.hpp"
+#include "harness/common/stats.hpp"
+
+namespace bench_mps::harness {
+namespace {
+
+double relative_ci_width(const std::vector<double>& values) {
+  const Interval ci = median_confidence_interval(values);
+  const double mid = median(values);
+  return values.size() < 2 || !(mid > 0) ? NAN : (ci.hi - ci.lo) / mid;
+}
+
+std::string config_name(const RunSpec& r) {
+  return r.workload + " " + r.mode.name + " N=" + std::to_string(r.procs);
+}
+
+}  // namespace
+
+bool noise_target_applies(const SweepSpec& spec) {
+  return spec.scenario == "sweep" && spec.noise_target_pct > 0;
+}
+
+std::vector<ConfigNoise> config_noise(const std::vector<SummaryEntry>& entries, double target) {
+  using Key = std::tuple<std::string, std::string, std::string, int>;  // workload, params, mode, N
+  std::map<Key, std::size_t> at;
+  std::vector<ConfigNoise> out;
+  std::vector<std::vector<double>> values;
+  for (const SummaryEntry& e : entries) {
+    if (!e.spec.scenario.empty() || e.spec.workload == "exec") continue;
+    const Key key{e.spec.workload, e.spec.params, e.spec.mode.name, e.spec.procs};
+    auto it = at.find(key);
+    if (it == at.end()) {
+      it = at.emplace(key, out.size()).first;
+      out.push_back({e.spec, 0, 0, NAN, false});
+      values.emplace_back();
+    }
+    ConfigNoise& c = out[it->second];
+    c.last_repeat = std::max(c.last_repeat, e.spec.repeat);
+    if (e.row.status != "ok" || !std::isfinite(e.row.throughput_tasks_per_s)) continue;
+    ++c.repeats;
+    values[it->second].push_back(e.row.throughput_tasks_per_s);
+  }
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    out[i].noise = relative_ci_width(values[i]);
+    out[i].met = std::isfinite(out[i].noise) && out[i].noise <= target;
+  }
+  return out;
+}
+
+std::vector<ModeBlock> plan_extra_repeats(const std::vector<ConfigNoise>& noise, const SweepSpec& spec, int& next_index) {
+  std::vector<ModeBlock> blocks;
+  for (const Mode& mode : spec.modes) {
+    ModeBlock block{mode, 0, {}};
+    for (const ConfigNoise& c : noise) {
+      if (c.met || c.config.mode.name != mode.name || c.repeats < 2 || c.last_repeat >= spec.max_repeats) continue;
+      RunSpec run = c.config;
+      run.repeat = c.last_repeat + 1;
+      run.index = next_index++;
+      block.sets.push_back(WorkerSetPlan{{run}});
+    }
+    if (!block.sets.empty()) {
+      block.group = block.sets.front().runs.front().repeat;
+      blocks.push_back(block);
+    }
+  }
+  return blocks;
+}
+
+nlohmann::json noise_json(const std::vector<ConfigNoise>& noise, const SweepSpec& spec, int added_runs,
+                          double added_s, bool time_capped) {
+  nlohmann::json configs = nlohmann::json::array();
+  for (const ConfigNoise& c : noise)
+    configs.push_back({{"workload", c.config.workload}, {"params", c.config.params}, {"mode", c.config.mode.name},
+                       {"procs", c.config.procs}, {"repeats_ok", c.repeats},
+                       {"noise", std::isfinite(c.noise) ? nlohmann::json(c.noise) : nlohmann::json()},
+                       {"target_met", c.met}});
+  return {{"target_pct", spec.noise_target_pct}, {"max_repeats", spec.max_repeats},
+          {"time_cap_s", spec.noise_time_cap_s},  {"added_runs", added_runs},
+          {"added_s", added_s},                    {"time_capped", time_capped},
+          {"statistic", "width of the median's ~94% confidence interval over the repeats (order statistics), "
+                        "over the median, of throughput_tasks_per_s"},
+          {"configs", configs}};
+}
+
+std::string noise_misses(const std::vector<ConfigNoise>& noise, const SweepSpec& spec, bool time_capped) {
+  std::string out;
+  for (const ConfigNoise& c : noise) {
+    if (c.met) continue;
+    const std::string why = !std::isfinite(c.noise)   ? "fewer than two ok repeats"
+                            : c.last_repeat >= spec.max_repeats ? "--max-repeats " + std::to_string(spec.max_repeats) + " reached"
+                            : time_capped                       ? "--noise-time-cap reached"
+                                                                : "stopped";
+    out += "noise: " + config_name(c.config) + " " +
+           (std::isfinite(c.noise) ? fmt_fixed(100 * c.noise, 2) + "%" : std::string("unknown")) + " > " +
+           fmt_num(spec.noise_target_pct) + "% after " + std::to_string(c.repeats) + " ok repeats (" + why + ")\n";
+  }
+  return out;
+}
+
+}  // namespace bench_mps::harness
