@@ -31,6 +31,11 @@
 #   xray        bench_mps --scenario xray (N=1,2,4,10, time-sliced and MPS, 2 repeats) -> OUT_DIR/xray
 #   regimes     bench_mps --scenario regimes (the X-ray, then the 5 x 5 grid at N=1,4,10) -> OUT_DIR/regimes;
 #               regimes:quick a 3 x 2 grid at N=10, one repeat
+#   twogpu      two GPUs of one host: a default sweep alone on GPU 0 -> OUT_DIR/lone; two independent default
+#               sweeps at once, --device 0 and --device 1, each from its own shell (core claims) -> pair0, pair1;
+#               then --gpus all with its fleet report -> gpus
+#   execwarm    the PyTorch reference client at N=1, time-sliced and MPS, 3 repeats, default exec warm-up
+#               -> OUT_DIR/execwarm (time-sliced and MPS should agree within 3%)
 #   calib001    mlp's seed001 loop alone with deeper and wider stacks of small layers, no host work: the
 #               burst and busy share each gives -> OUT_DIR/calib001/<layers>
 # Full logs go to OUT_DIR/*.log; the result folders are packed into OUT_DIR/results.tar.gz. It never
@@ -177,6 +182,30 @@ for step in "$@"; do
       [ "$step" = "regimes:quick" ] && extra=(--procs 10 --regime-bursts-ms 0.1,1,10 --regime-duties 25,75 --repeats 1)
       "$bench" --scenario regimes "${extra[@]}" --out "$out/runs/regimes" >"$out/regimes.log" 2>&1
       echo "regimes: rc=$?"; sed -n '/^time-slice X-ray/,$p' "$out/regimes.log" ;;
+    twogpu)
+      default_sweep() {  # NAME, then options
+        local name="$1"; shift
+        BENCH_MPS_NO_BUILD=1 scripts/run.sh --procs 1,4,10 --out "$out/runs/$name" "$@" >"$out/$name.log" 2>&1
+        echo "twogpu $name: rc=$? $(grep -E '^sweep:' "$out/$name.log")"
+      }
+      cores() { python3 -c "import json,sys; c=json.load(open(sys.argv[1]))['cpus']; print('workers', c['workers'], 'harness', c['harness'], 'claimed_by_others', len(c.get('claimed_by_others', [])), 'shared', c.get('shared_with_other_sweeps'))" "$1"; }
+      default_sweep lone --device 0
+      echo "  lone cores: $(cores "$out/runs/lone/meta.json")"
+      default_sweep pair0 --device 0 & p0=$!
+      default_sweep pair1 --device 1
+      wait "$p0"
+      echo "  pair0 cores: $(cores "$out/runs/pair0/meta.json")"
+      echo "  pair1 cores: $(cores "$out/runs/pair1/meta.json")"
+      grep -h "warning" "$out/pair0.log" "$out/pair1.log" | sed 's/^/  /'
+      default_sweep gpus --gpus all
+      tail -4 "$out/gpus.log" | sed 's/^/  /' ;;
+    execwarm)
+      client="python3 scripts/examples/mnist_train.py"
+      "$bench" --workloads exec --command "$client" --exec-metric 'step_ms=([0-9.]+)' --procs 1 \
+        --modes timeslice,mps --repeats 3 --out "$out/runs/execwarm" >"$out/execwarm.log" 2>&1
+      echo "execwarm: rc=$?"; sed -n '/^workload/,/^$/p' "$out/execwarm.log"
+      grep -E "warm-up|slower" "$out/execwarm.log" | sed 's/^/  /'
+      python3 scripts/show_columns.py "$out/runs/execwarm/summary.csv" run_id status makespan_s | sed 's/^/  /' ;;
     calib001)
       # seed001's step with deeper or wider stacks of small layers, alone, no host work: the burst each gives.
       stack() { printf '784,'; printf "$1,%.0s" $(seq "$2"); printf '10'; }  # 784, then W x D hidden layers, then 10
