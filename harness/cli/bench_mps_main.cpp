@@ -34,10 +34,14 @@ int main(int argc, char** argv) {
   spec.argv.assign(argv, argv + argc);
   app.set_version_flag("--version", version_line(), "print the version, git sha and CUDA version, then exit");
   app.footer(
-      "Exit codes: 0 ok; 1 a run failed, or compare --fail-on-regression found a regression (or compared "
-      "nothing); 2 bad command line or input files (one line, nothing written); 3 the machine cannot run it "
-      "(no GPU, no nvidia-cuda-mps-control, a foreign MPS daemon, the compute mode, too little GPU memory); "
-      "128+N stopped by signal N.");
+      "Each command has its own help, with examples and exit codes:\n"
+      "  bench_mps report --help    render report.md and figures for a results or comparison folder\n"
+      "  bench_mps compare --help   SAME / FASTER / SLOWER / UNSURE per configuration of two folders\n"
+      "\n"
+      "Exit codes: 0 ok; 1 a run failed, or compare --fail-on-regression found a regression (or\n"
+      "compared nothing); 2 bad command line or input files (one line naming the problem, nothing\n"
+      "written); 3 the machine cannot run it (no GPU, no nvidia-cuda-mps-control, a foreign MPS\n"
+      "daemon, the compute mode, too little GPU memory); 128+N stopped by signal N.");
 
   try {
     app.parse(argc, argv);

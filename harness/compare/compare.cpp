@@ -68,10 +68,48 @@ void write_output(const fs::path& file, const std::string& text) {
   }
 }
 
+/// `bench_mps compare --help` below the options: what it writes, examples, the verdict rule in short
+/// (decide_verdict; docs/COMPARE.md has it in full) and the exit codes of run_compare and main.
+/// Lines under 100 columns.
+constexpr const char* kCompareHelpFooter =
+    "Pairs the runs of two results folders by configuration (workload, parameters, mode, N) and\n"
+    "prints a markdown table: each side's median over its repeats and its noise, the change, the\n"
+    "Mann-Whitney p and a verdict, then a summary line (\"12 pairs: 12 SAME, 0 FASTER, 0 SLOWER,\n"
+    "0 UNSURE; ...\"). Files only on request: --out DIR writes comparison.csv, comparison.md and\n"
+    "comparison.json (`bench_mps report DIR` charts it), --md FILE and --csv FILE one each.\n"
+    "\n"
+    "Examples:\n"
+    "  bench_mps compare results/2026-11-25-h100-80gb-hbm3 results/2026-11-26-h100-80gb-hbm3\n"
+    "      before and after a driver or build change, on one GPU model\n"
+    "  bench_mps compare BASE NEW --threshold 2 --out cmp/\n"
+    "      call only changes above 2% FASTER/SLOWER; keep the tables in cmp/\n"
+    "  bench_mps compare results/2026-11-22-h100-80gb-hbm3 results/2026-11-22-h200 --allow-different-gpu\n"
+    "      two GPU models (refused without the flag)\n"
+    "  bench_mps compare BASE NEW --fail-on-regression\n"
+    "      a CI gate: exit 1 when any row is SLOWER\n"
+    "\n"
+    "Verdicts, per configuration: change = (NEW median - BASE median) / BASE median; noise = the\n"
+    "wider side's spread: (max - min) / median up to 8 repeats, the width of the median's ~94%\n"
+    "confidence interval / median with more; p = Mann-Whitney U test of NEW's repeats vs BASE's.\n"
+    "  FASTER, SLOWER  p < --alpha, |change| > --threshold and |change| > noise (better or worse\n"
+    "                  in --metric: for p50/p99 a fall is FASTER)\n"
+    "  SAME            |change| <= --threshold, and p < --alpha or noise <= --threshold\n"
+    "  UNSURE          anything else: too few repeats to reach p < --alpha (3 vs 3 never can at\n"
+    "                  0.05: take 4 or more a side), a change within the noise or not significant,\n"
+    "                  or noise above --threshold\n"
+    "\n"
+    "Exit codes: 0 compared, whatever the verdicts (without --fail-on-regression a SLOWER row does\n"
+    "not change the exit code: gate on the summary line or comparison.json's \"counts\"); 1 with\n"
+    "--fail-on-regression, a row is SLOWER or the folders had no configuration in common;\n"
+    "2 bad command line or input (a missing folder, a damaged file, two GPU models without\n"
+    "--allow-different-gpu; one line naming it, nothing written); 128+N stopped by signal N.\n"
+    "More: docs/COMPARE.md";
+
 }  // namespace
 
 CLI::App* add_compare_command(CLI::App& app, CompareArgs& args) {
   auto* cmd = app.add_subcommand("compare", "compare two results folders (driver upgrade, other GPU)");
+  cmd->footer(kCompareHelpFooter);
   cmd->add_option("base", args.base, "baseline results folder")->required();
   cmd->add_option("new", args.next, "new results folder")->required();
   cmd->add_option("--metric", args.metric, "throughput (tasks/s, higher is better), p50 or p99 (per-task ms)")

@@ -120,11 +120,35 @@ void commit(const Staging& stage, const fs::path& dir) {
   if (ec) throw std::runtime_error("report: cannot move the report into " + dir.string() + ": " + ec.message());
 }
 
+/// `bench_mps report --help` below the options: what it writes, examples a newcomer can type, exit codes
+/// (those of run_report and main; docs/REPORT.md has the table). Lines under 100 columns.
+constexpr const char* kReportHelpFooter =
+    "Writes DIR/report.md and DIR/plots/ (each figure as .png and .svg, and plot_data.json); fault\n"
+    "isolation and fleet reports write report.md alone. Rerun it at any time: it replaces them. The\n"
+    "folder decides the report: a sweep's results (regimes, interference and fault folders have their\n"
+    "own), a comparison (`bench_mps compare BASE NEW --out DIR`), or a folder of many results folders\n"
+    "(a --gpus run's, a cluster's): the fleet report. Figures need Python with matplotlib.\n"
+    "\n"
+    "Examples:\n"
+    "  bench_mps report results/2026-11-26-h100-80gb-hbm3\n"
+    "      one sweep: verdict, tables and figures, beside the seed articles' figures\n"
+    "  bench_mps report results/2026-11-26-h100-80gb-hbm3-regimes \\\n"
+    "      --place results/2026-11-26-h100-80gb-hbm3\n"
+    "      a regimes map, with that sweep's workloads placed on it (remembered in places.json)\n"
+    "  bench_mps report results/2026-11-24-h100-80gb-hbm3-pergpu/gpus --threshold 2\n"
+    "      the fleet report of a --gpus run: a GPU more than 2% from the fleet median is an outlier\n"
+    "\n"
+    "Exit codes: 0 report written; 1 the plotting script failed; 2 bad command line or input\n"
+    "(not a folder, a missing or damaged meta.json/summary.csv/tasks.csv, a bad seeds file; one line\n"
+    "naming the file); 3 no Python with matplotlib, or scripts/plot_report.py not found; 128+N\n"
+    "stopped by signal N. On any exit but 0 nothing was written. More: docs/REPORT.md";
+
 }  // namespace
 
 CLI::App* add_report_command(CLI::App& app, ReportArgs& args) {
   auto* cmd = app.add_subcommand("report", "render report.md and plots/ for a results (or comparison) folder; the "
                                             "fleet report for a folder of many");
+  cmd->footer(kReportHelpFooter);
   cmd->add_option("dir", args.dir,
                   "results folder, a folder written by `bench_mps compare --out`, or a folder of many results folders "
                   "(a cluster's, a --gpus run's)")
