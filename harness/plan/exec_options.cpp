@@ -29,7 +29,8 @@ void check_exec_only_options(const SweepSpec& spec) {
   const std::vector<std::string> given = given_options_exec_ignores(spec);
   if (given.empty()) return;
   const std::string why = given.front() == "--warmup"
-                              ? "exec has no in-process warm-up (a warm-up run of the command is not an option yet)"
+                              ? "exec has no in-process warm-up; its warm-up is an untimed run of the command "
+                                "(--exec-warmups K, 1 by default)"
                               : "exec runs your command once per worker and run, to completion";
   throw UsageError(given.front() + ": does not apply to the exec workload: " + why);
 }
@@ -41,7 +42,8 @@ std::vector<std::string> exec_option_notes(const SweepSpec& spec) {
   std::string names;
   for (const std::string& g : given) names += (names.empty() ? "" : ", ") + g;
   return {names + ": " + (given.size() > 1 ? "apply" : "applies") +
-          " to the other workloads, not to exec (it runs your command once per worker and run, with no warm-up)"};
+          " to the other workloads, not to exec (it runs your command once per worker and run; its warm-up is "
+          "--exec-warmups)"};
 }
 
 }  // namespace bench_mps::harness

@@ -1,7 +1,7 @@
 #pragma once
 // The sweep options that do not apply to exec: the user's program runs once per worker and run, from
 // a fresh process, so --tasks, --duration, --rounds and --warmup have nothing to count for it (exec
-// has no in-process warm-up; a warm-up run of the command itself would be an option of its own).
+// has no in-process warm-up; its warm-up is an untimed run of the command itself, --exec-warmups).
 // Given for a sweep of exec alone they are refused (exit 2); beside other workloads they apply to
 // those, and one line on screen says they do not apply to exec.
 #include "harness/plan/wing.hpp"

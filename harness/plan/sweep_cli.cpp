@@ -292,6 +292,11 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
   app.add_option("--warmup", spec.warmup,
                  "untimed tasks per worker before the start barrier (default 2; 0 for exec and mlp's seed001 profile)")
       ->check(whole_in(0, 100000))->group(sweep);
+  raw.exec_warmups_option =
+      app.add_option("--exec-warmups", spec.exec_warmups,
+                     "exec: untimed runs of one copy of the command in each mode block, after its MPS daemon is up "
+                     "and before its first timed run; 0: none")
+          ->check(whole_in(0, 10))->group("exec workload (your own program)")->capture_default_str();
   auto* out = app.add_option("--out", spec.out_dir, "results folder (default results/<date>-<gpu>)")->group(sweep);
   app.add_option("--resume", raw.resume_dir, "continue the interrupted sweep in this results folder")
       ->group(sweep)->excludes(out);
@@ -400,6 +405,8 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
     check_exec_only_options(spec);
   } else if (!spec.params.exec.command.empty() || !spec.params.exec.metric.empty()) {
     throw UsageError("--command/--exec-metric: only the exec workload runs a command; add --workloads exec");
+  } else if (raw.exec_warmups_option && raw.exec_warmups_option->count() > 0) {
+    throw UsageError("--exec-warmups: only the exec workload runs a command; add --workloads exec");
   }
   if (spec.params.mlp.profile == kernels::MlpProfile::seed001 && spec.params.mlp.launch != kernels::MlpLaunch::eager)
     throw UsageError("--mlp-launch graph: the seed001 profile assembles each batch on the host and launches eagerly");

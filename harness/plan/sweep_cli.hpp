@@ -26,6 +26,7 @@ struct SweepCliValues {
   const CLI::Option* workloads_option = nullptr;  ///< tells "not given" from "given empty"
   const CLI::Option* repeats_option = nullptr;    ///< the scenarios xray and regimes default to 2 repeats
   const CLI::Option* procs_option = nullptr;      ///< --scenario xray defaults to N = 1,2,4,10
+  const CLI::Option* exec_warmups_option = nullptr;  ///< given without exec: refused
   DeviceCliValues device;  ///< --device, --gpus, --cpus, --external-mps
 };
 

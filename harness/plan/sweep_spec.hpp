@@ -70,6 +70,7 @@ struct SweepSpec {
   long tasks = 0;          ///< 0: each workload's default
   double duration_s = 0;   ///< > 0: run for this long instead of a task count
   int warmup = -1;         ///< untimed tasks per worker; < 0: default_warmup_tasks() of each workload
+  int exec_warmups = 1;    ///< exec: untimed runs of one copy of the command per mode block (harness/sweep/exec_warmup.hpp)
   WorkloadConfig params;
   std::string out_dir;     ///< empty: results/<date>-<gpu>
   double run_timeout_s = 300;

@@ -61,7 +61,10 @@ Rendered render_results(const fs::path& dir, const fs::path& seeds_file) {
   };
   if (has("exec") || has("membw")) {
     const std::vector<WorkerRecord> workers = read_runs(dir / "runs.csv");
-    if (has("exec")) aggregate_exec(workers, data);
+    if (has("exec")) {
+      aggregate_exec(workers, data);
+      data.exec_slow_first = find_slow_first_runs(folder.summary);
+    }
     if (has("membw")) aggregate_membw(workers, data);
   }
   Rendered r;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "harness/results/results_reader.hpp"
+#include "harness/results/slow_first_runs.hpp"
 
 namespace bench_mps::harness {
 
@@ -79,6 +80,7 @@ struct ReportData {
   int runs_total = 0;
   std::vector<FailedRun> failed;
   std::vector<ExecCell> exec;       ///< by mode (time-sliced first), then N; empty without exec runs
+  std::vector<SlowFirstRun> exec_slow_first;  ///< exec configurations whose first repeat was much slower
   double dram_peak_gbps = NAN;      ///< membw: the DRAM's peak as its workers computed it (runs.csv facts)
   /// The cell of (series, mode, N), or nullptr.
   const ReportCell* find(const std::string& series, const std::string& mode, int procs) const;

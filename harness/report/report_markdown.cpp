@@ -2,6 +2,7 @@
 // except the seed articles' figures, which come from results/seeds.csv with their sources.
 #include "harness/report/report_markdown.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -242,7 +243,19 @@ std::string seeds_section(const ReportData& data, const std::vector<SeedRatio>& 
   return out;
 }
 
-/// The exec workload: completion, start-up and steps per mode and N; "" without exec runs.
+/// A copy that reported at most one step (a program that prints its metric once, at the end) has
+/// nearly its whole run before that step: its "start-up" is not one.
+bool startup_is_whole_run(const ExecCell& c) { return std::isfinite(c.startup_s) && c.steps <= 1; }
+
+/// The start-up cell: seconds and share of completion, marked where it is nearly the whole run.
+std::string startup_cell(const ExecCell& c) {
+  if (!std::isfinite(c.startup_s)) return "-";
+  return fmt_fixed(c.startup_s, 2) + " (" + fmt_fixed(100 * c.startup_s / c.completion_s, 0) + "%)" +
+         (startup_is_whole_run(c) ? " †" : "");
+}
+
+/// The exec workload: completion, start-up and steps per mode and N, then what to distrust in them;
+/// "" without exec runs.
 std::string exec_section(const ReportData& data) {
   if (data.exec.empty()) return "";
   const ExecCell* alone = nullptr;
@@ -253,15 +266,23 @@ std::string exec_section(const ReportData& data) {
   for (const ExecCell& c : data.exec) {
     const bool steps = std::isfinite(c.step_ms);
     t.add_row({c.mode, std::to_string(c.procs), std::to_string(c.copies), fmt_fixed(c.completion_s, 2),
-               std::isfinite(c.startup_s) ? fmt_fixed(c.startup_s, 2) + " (" + fmt_fixed(100 * c.startup_s / c.completion_s, 0) + "%)" : "-",
+               startup_cell(c),
                steps ? fmt_fixed(c.steps, 0) : "-", steps ? fmt_fixed(c.step_ms, 3) : "-",
                steps && alone && std::isfinite(alone->step_ms) ? fmt_times(c.step_ms / alone->step_ms) : "-"});
   }
+  std::string notes;
+  if (std::any_of(data.exec.begin(), data.exec.end(), startup_is_whole_run))
+    notes += "\n† One reported step per copy: a program that prints its metric once, at the end, spends nearly its "
+             "whole run before that line, so this column measures the run, not its start-up.\n";
+  for (const SlowFirstRun& slow : data.exec_slow_first)
+    notes += "\n**First run slower than the rest**: " + describe_slow_first_run(slow) +
+             ". Cold caches (files, CUDA's JIT, Python's bytecode) make a first run slow; more `--exec-warmups` "
+             "(an untimed run of the command in each mode block before its timed ones) take that out.\n";
   return "Each copy of the command ran once per run; completion is its start to its exit, start-up (imports, "
          "context creation, data set-up) the time before its first reported step, and its share of completion "
          "in brackets. Means over every copy of the ok runs. Step time against one copy alone time-sliced sees "
          "the sharing without the start-up; ideal: 1.00x under MPS.\n\n" +
-         t.str();
+         t.str() + notes;
 }
 
 /// Seed 001 side by side on its own basis, for every series in its regime; "" if none or no seed 001 rows.

@@ -23,7 +23,9 @@ const char* const kCsvFiles[] = {"summary.csv", "runs.csv", "tasks.csv", "timeli
 /// What identifies a sweep: everything in meta's sweep section but the limits, plus the modes.
 nlohmann::json sweep_identity(const nlohmann::json& meta) {
   nlohmann::json id = meta.value("sweep", nlohmann::json::object());
-  for (const char* limit : {"run_timeout_s", "ready_timeout_s", "set_exclusive", "pin_cpus", "settle_s"}) id.erase(limit);
+  // A resumed sweep may change its limits and exec's warm-ups (untimed runs; absent from older folders).
+  for (const char* limit : {"run_timeout_s", "ready_timeout_s", "set_exclusive", "pin_cpus", "settle_s", "exec_warmups"})
+    id.erase(limit);
   nlohmann::json modes = nlohmann::json::array();
   for (const auto& m : meta["mps"].value("modes", nlohmann::json::array())) modes.push_back(m.value("name", ""));
   id["modes"] = modes;

@@ -23,12 +23,14 @@
 #include "harness/results/regime_rows.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/results/results_writer.hpp"
+#include "harness/results/slow_first_runs.hpp"
 #include "harness/results/summary_table.hpp"
 #include "harness/sweep/core_claims.hpp"
 #include "harness/sweep/noise_target.hpp"
 #include "harness/sweep/cpu_affinity.hpp"
 #include "harness/sweep/exec_metric_note.hpp"
 #include "harness/sweep/exec_proof.hpp"
+#include "harness/sweep/exec_warmup.hpp"
 #include "harness/sweep/fault_scenario.hpp"
 #include "harness/sweep/gpu_select.hpp"
 #include "harness/sweep/interference.hpp"
@@ -343,6 +345,7 @@ class Sweep {
       }
     }
     server_checked_ = false;
+    warm_up_exec(block, session.get());
     for (const WorkerSetPlan& set : block.sets) {
       if (stop_ || stop_signal().load()) break;
       std::vector<RunSpec> pending;
@@ -358,6 +361,15 @@ class Sweep {
         std::cerr << "bench_mps: warning: " << e.what() << "\n";
       }
     }
+  }
+
+  /// exec: the block's untimed warm-up runs of one copy of the command (exec_warmup.hpp), into meta.json.
+  void warm_up_exec(const ModeBlock& block, MpsSession* session) {
+    const std::optional<RunSpec> copy = exec_warmup_run(block, recorded_);
+    if (!copy || spec_.exec_warmups == 0 || stop_ || stop_signal().load()) return;
+    const auto launch_for = [&](const RunSpec& warm) { return make_launch(spec_, warm, env_, session, out_); };
+    meta_["exec_warmup_runs"].push_back(run_exec_warmups(block, *copy, spec_.exec_warmups, launch_for, limits(*copy), stop_signal()));
+    save_meta();
   }
 
   /// The pending runs of one configuration, one GO round each, on as few sets of worker processes as
@@ -667,6 +679,25 @@ class Sweep {
     print_regime_table(std::cout, aggregate_regimes(rows));
   }
 
+  /// exec's first runs much slower than the rest (slow_first_runs.hpp), from summary.csv (the runs of an
+  /// earlier, resumed part too), into meta.json; the lines the sweep prints at its end.
+  std::vector<std::string> note_slow_first_runs() {
+    if (std::find(spec_.workloads.begin(), spec_.workloads.end(), "exec") == spec_.workloads.end()) return {};
+    std::vector<std::string> lines;
+    nlohmann::json list = nlohmann::json::array();
+    try {
+      for (const SlowFirstRun& slow : find_slow_first_runs(read_summary(out_ / "summary.csv"))) {
+        lines.push_back(describe_slow_first_run(slow) + ": its first run was much slower than the rest (cold caches?); "
+                        "warm it up with --exec-warmups" + (spec_.exec_warmups ? " (more of them)" : ""));
+        list.push_back(slow_first_run_json(slow));
+      }
+    } catch (const std::exception& e) {
+      lines.push_back("cannot read back " + (out_ / "summary.csv").string() + " for exec's first runs: " + e.what());
+    }
+    meta_["exec_slow_first_runs"] = list;
+    return lines;
+  }
+
   /// Where this invocation's wall time went: inside timed windows (each run's makespan) and the harness's own.
   nlohmann::json timing_json() const {
     const double wall = seconds_between(started_, std::chrono::steady_clock::now());
@@ -700,6 +731,7 @@ class Sweep {
     const nlohmann::json timing = timing_json();
     meta_["timing"] = timing;
     if (const std::string e = monitor_.error(); !e.empty()) meta_["monitor_error"] = e;
+    const std::vector<std::string> slow_first = note_slow_first_runs();
     const bool meta_saved = save_meta();
     std::cout << "\n";
     if (spec_.scenario == "fault") {
@@ -718,6 +750,7 @@ class Sweep {
     } else {
       print_summary_table(std::cout, entries_);
     }
+    for (const std::string& line : slow_first) std::cerr << "bench_mps: warning: " << line << "\n";
     std::cout << "\nsweep: " << fmt_fixed(timing["wall_s"].get<double>(), 1) << " s, of which "
               << fmt_fixed(timing["timed_s"].get<double>(), 1) << " s timed ("
               << fmt_fixed(100.0 * timing["timed_share"].get<double>(), 0) << "%); harness: start-up "

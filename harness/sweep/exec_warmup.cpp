@@ -1,0 +1,67 @@
+#include "harness/sweep/exec_warmup.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <iostream>
+
+#include "harness/common/format.hpp"
+
+namespace bench_mps::harness {
+namespace {
+
+/// What one warm-up left for meta.json: the command's completion (the pool's wall time where it
+/// reported no task), its status and reason, and its exit code where the worker reported one.
+nlohmann::json warmup_entry(const PoolResult& pool, double wall_s) {
+  nlohmann::json entry{{"wall_s", wall_s}, {"seconds", wall_s}, {"status", "error"}, {"reason", ""}, {"exit_code", nullptr}};
+  if (pool.workers.empty()) {
+    entry["reason"] = "no worker ran";
+    return entry;
+  }
+  const WorkerResult& w = pool.workers.front();
+  entry["status"] = w.status;
+  entry["reason"] = w.reason;
+  if (!w.tasks.empty()) entry["seconds"] = static_cast<double>(w.tasks.back().end_ns - w.tasks.back().start_ns) * 1e-9;
+  if (w.done.is_object() && w.done.contains("facts") && w.done["facts"].is_object() &&
+      w.done["facts"].contains("exit_code") && w.done["facts"]["exit_code"].is_number())
+    entry["exit_code"] = std::lround(w.done["facts"]["exit_code"].get<double>());
+  return entry;
+}
+
+}  // namespace
+
+std::optional<RunSpec> exec_warmup_run(const ModeBlock& block, const std::set<std::string>& recorded) {
+  for (const RunSpec& run : block.runs()) {
+    if (run.workload != "exec" || recorded.count(run.run_id())) continue;
+    RunSpec copy = run;
+    copy.procs = 1;
+    copy.scenario.clear();
+    copy.background.clear();
+    return copy;
+  }
+  return std::nullopt;
+}
+
+nlohmann::json run_exec_warmups(const ModeBlock& block, const RunSpec& copy, int count,
+                                const std::function<WorkerLaunch(const RunSpec&)>& launch_for, const PoolLimits& limits,
+                                const std::atomic<int>& stop) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (int k = 1; k <= count && !stop.load(); ++k) {
+    RunSpec warm = copy;
+    warm.scenario = "warmup" + std::to_string(k);
+    const auto t0 = std::chrono::steady_clock::now();
+    const PoolResult pool = run_worker_pool(launch_for(warm), 1, limits, stop);
+    if (pool.interrupted_by) break;  // the sweep stops: nothing to say of a warm-up cut short
+    const nlohmann::json entry =
+        warmup_entry(pool, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    std::cerr << "exec warm-up " << k << "/" << count << " (" << block.mode.name << "): "
+              << fmt_fixed(entry["seconds"].get<double>(), 1) << " s";
+    if (entry["status"] != "ok")
+      std::cerr << ", " << entry["status"].get<std::string>() << " (" << entry["reason"].get<std::string>()
+                << "); the sweep goes on, its timed runs record what the command does";
+    std::cerr << "\n";
+    runs.push_back(entry);
+  }
+  return {{"mode", block.mode.name}, {"group", block.group}, {"run_id", copy.run_id()}, {"runs", runs}};
+}
+
+}  // namespace bench_mps::harness
