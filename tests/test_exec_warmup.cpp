@@ -70,8 +70,9 @@ TEST_F(ExecWarmup, FirstRunSlowOnlyShowsNoModeDifferenceAfterTheWarmUp) {
   EXPECT_TRUE(m["exec_slow_first_runs"].empty()) << m["exec_slow_first_runs"].dump();
   EXPECT_NE(r.err.find("exec warm-up 1/1 (timeslice): "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("exec warm-up 1/1 (mps): "), std::string::npos) << r.err;
-  // The warm-up's own output and run id: exec/<run>-warmup1/.
-  EXPECT_TRUE(fs::exists(out() / "exec" / "r1-mps-exec-n1-warmup1" / "w0.stdout"));
+  // The warm-up's own output and run id: exec-warmups/<run>-warmup1/, beside exec/ (the recorded runs').
+  EXPECT_TRUE(fs::exists(out() / "exec-warmups" / "r1-mps-exec-n1-warmup1" / "w0.stdout"));
+  EXPECT_FALSE(fs::exists(out() / "exec" / "r1-mps-exec-n1-warmup1"));
 
   // Without the warm-up the first block pays the cold run: a 1 s "MPS gain" that is only the order.
   cold_again();

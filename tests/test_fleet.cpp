@@ -86,9 +86,11 @@ class Fleet : public ::testing::Test {
   /// A sweep whose every copy registers with the (fake) daemon, says it waits, and waits for the gate;
   /// under MPS it then stays until the harness has read the client list twice since it registered (the
   /// journal says so), so that the harness's proof has seen it however slowly the fake answers.
+  /// No exec warm-up: a warm-up copy would wait at the gate under another run id.
   std::vector<std::string> gated_sweep(const std::string& out, std::vector<std::string> extra) const {
     std::vector<std::string> a{
-        "--workloads", "exec", "--repeats", "1", "--settle", "0", "--out", (tmp / out).string(), "--command",
+        "--workloads", "exec", "--repeats", "1", "--settle", "0", "--exec-warmups", "0", "--out", (tmp / out).string(),
+        "--command",
         "polls() { grep -c get_client_list \"$FAKE_MPS_JOURNAL\" 2>/dev/null || true; }; need=-1; "
         "if [ -e \"$CUDA_MPS_PIPE_DIRECTORY/control\" ]; then echo $$ >> \"$CUDA_MPS_PIPE_DIRECTORY/clients\"; "
         "need=$(( $(polls) + 2 )); fi; "

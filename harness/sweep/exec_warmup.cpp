@@ -1,13 +1,18 @@
 #include "harness/sweep/exec_warmup.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
+#include <iterator>
 
 #include "harness/common/format.hpp"
 
 namespace bench_mps::harness {
 namespace {
+
+namespace fs = std::filesystem;
 
 /// What one warm-up left for meta.json: the command's completion (the pool's wall time where it
 /// reported no task), its status and reason, and its exit code where the worker reported one.
@@ -25,6 +30,14 @@ nlohmann::json warmup_entry(const PoolResult& pool, double wall_s) {
       w.done["facts"].contains("exit_code") && w.done["facts"]["exit_code"].is_number())
     entry["exit_code"] = std::lround(w.done["facts"]["exit_code"].get<double>());
   return entry;
+}
+
+/// The warm-up's output goes to exec-warmups/<its run id>/ beside exec/ (which holds the recorded runs' only).
+void redirect_exec_logs(WorkerLaunch& launch, const std::string& run_id) {
+  const auto at = std::find(launch.args.begin(), launch.args.end(), "--exec-log-dir");
+  if (at == launch.args.end() || std::next(at) == launch.args.end()) return;
+  const fs::path run_dir = *std::next(at);  // <out>/exec/<run id>
+  *std::next(at) = (run_dir.parent_path().parent_path() / "exec-warmups" / run_id).string();
 }
 
 }  // namespace
@@ -49,7 +62,9 @@ nlohmann::json run_exec_warmups(const ModeBlock& block, const RunSpec& copy, int
     RunSpec warm = copy;
     warm.scenario = "warmup" + std::to_string(k);
     const auto t0 = std::chrono::steady_clock::now();
-    const PoolResult pool = run_worker_pool(launch_for(warm), 1, limits, stop);
+    WorkerLaunch launch = launch_for(warm);
+    redirect_exec_logs(launch, warm.run_id());
+    const PoolResult pool = run_worker_pool(launch, 1, limits, stop);
     if (pool.interrupted_by) break;  // the sweep stops: nothing to say of a warm-up cut short
     const nlohmann::json entry =
         warmup_entry(pool, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());

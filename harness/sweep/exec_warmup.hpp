@@ -4,8 +4,9 @@
 // an H100, a PyTorch program's first timed run took 20.6 s time-sliced and 16.2 s under MPS at N=1
 // (one repeat): a 1.28x "MPS gain" that was only the order of the blocks. So before a mode block's
 // first exec run, after its MPS daemon is up (MPS's own first-client costs are warmed too), one copy
-// of the command runs K times (--exec-warmups, 1 by default) as a plain N=1 run of that block, with
-// BENCH_MPS_RUN_ID <run>-warmup<k> and its output in exec/<run>-warmup<k>/. Nothing of it goes to the
+// of the command runs K times (--exec-warmups, 1 by default) as a plain N=1 run of that block (a
+// per-client list gives it client 0's settings), with BENCH_MPS_RUN_ID <run>-warmup<k> and its output
+// in exec-warmups/<run>-warmup<k>/ (exec/ holds the recorded runs' only). Nothing of it goes to the
 // CSV files: meta.json's exec_warmup_runs lists each block's warm-ups (seconds, status, exit code) and
 // one line on screen says each. A warm-up that fails is said there too and the sweep goes on: the
 // timed run records the failure properly.
