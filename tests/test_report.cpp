@@ -657,6 +657,19 @@ SummaryRecord run(int repeat, const std::string& mode, int procs, double task_ms
   return r;
 }
 
+TEST(ReportData, ARangeReachesItsPointWhenUnpairedRepeatsMoveTheMedians) {
+  // Repeats 3-5 of time-sliced N=4 were added for the noise target: no N=1 run of theirs to pair with.
+  const std::vector<SummaryRecord> rows{run(1, "timeslice", 1, 10, 100), run(2, "timeslice", 1, 10, 100),
+                                        run(1, "timeslice", 4, 40, 100),  run(2, "timeslice", 4, 40, 100),
+                                        run(3, "timeslice", 4, 100, 40),  run(4, "timeslice", 4, 100, 40),
+                                        run(5, "timeslice", 4, 100, 40)};
+  const ReportCell* ts4 = aggregate_results(rows, {}).find("spin", "timeslice", 4);
+  ASSERT_NE(ts4, nullptr);
+  EXPECT_DOUBLE_EQ(ts4->relative_task_time.median, 10);  // the medians shown: 100 ms over 10 ms
+  EXPECT_DOUBLE_EQ(ts4->relative_task_time.min, 4);      // the paired repeats' ratio
+  EXPECT_DOUBLE_EQ(ts4->relative_task_time.max, 10);     // reaches the point (the figure's error bar needs it)
+}
+
 TEST(ReportData, RatiosPairRepeatsAndSkipFailedRuns) {
   const std::vector<SummaryRecord> rows{
       run(1, "mps", 4, 12, 330),       run(1, "timeslice", 1, 10, 100), run(2, "timeslice", 1, 20, 50),

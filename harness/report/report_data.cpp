@@ -52,6 +52,12 @@ std::map<std::pair<std::string, std::string>, std::string> series_labels(const s
 void point_from_medians(Spread& ratio, double numerator, double denominator) {
   if (ratio.count == 0) return;
   ratio.median = denominator > 0 && std::isfinite(numerator) ? numerator / denominator : NAN;
+  // Repeats added for --noise-target have no partner run, so the medians may move outside the paired
+  // repeats' range: the range then reaches the point, so that a range always holds its point.
+  if (std::isfinite(ratio.median)) {
+    ratio.min = std::min(ratio.min, ratio.median);
+    ratio.max = std::max(ratio.max, ratio.median);
+  }
 }
 
 void ratios_from_medians(ReportData& data) {
