@@ -116,12 +116,13 @@ def check_results_table(ck, header, rows):
                 ck.check(line, name, shown, quotient(num, den))
 
 
-def check_seed001_table(ck, header, rows):
-    ts, mps, ratio = column(header, "time-sliced"), column(header, "MPS"), column(header, "time-sliced / MPS")
+def check_quotient_column(ck, rows, header, num, den, shown, name, scale=1.0, offset=0.0):
+    """Each row's `shown` cell against its `num` cell over its `den` cell (times scale, plus offset)."""
+    n, d, r_ = column(header, num), column(header, den), column(header, shown)
     for line, r in rows:
-        a, b = value(r[ts]), value(r[mps])
+        a, b = value(r[n]), value(r[d])
         if a and b:
-            ck.check(line, "time-sliced / MPS", value(r[ratio]), quotient(a, b))
+            ck.check(line, name, value(r[r_]), quotient(a, b, scale, offset))
 
 
 def check_exec_table(ck, header, rows):
@@ -143,31 +144,6 @@ def check_interference_table(ck, header, rows):
             ck.check(line, "p99 vs alone", value(r[ratio]), quotient(value(parts[1]), value(parts[0])))
 
 
-def check_compare_table(ck, header, rows):
-    ref, cmp_, diff = column(header, "Ref"), column(header, "Cmp"), column(header, "%Diff")
-    for line, r in rows:
-        a, b = value(r[ref]), value(r[cmp_])
-        if a and b:
-            ck.check(line, "%Diff", value(r[diff]), quotient(b, a, 100.0, -100.0))
-
-
-def check_duty_table(ck, header, rows):
-    ts, mps = column(header, "time-sliced slowdown"), column(header, "MPS slowdown")
-    ratio = column(header, "MPS / time-sliced")
-    for line, r in rows:
-        a, b = value(r[ts]), value(r[mps])
-        if a and b:
-            ck.check(line, "MPS / time-sliced", value(r[ratio]), quotient(a, b))
-
-
-def check_regimes_table(ck, header, rows):
-    measured, model, error = column(header, "measured"), column(header, "model"), column(header, "error")
-    for line, r in rows:
-        a, b = value(r[measured]), value(r[model])
-        if a and b:
-            ck.check(line, "error (model over measured)", value(r[error]), quotient(b, a, 100.0, -100.0))
-
-
 def check_file(path):
     with open(path, encoding="utf-8") as f:
         lines = f.read().splitlines()
@@ -177,17 +153,19 @@ def check_file(path):
         if "per-task ms" in header and "tasks/s" in header:
             check_results_table(ck, header, rows)
         elif "time-sliced / MPS" in header and "time-sliced" in header and "MPS" in header:
-            check_seed001_table(ck, header, rows)
+            check_quotient_column(ck, rows, header, "time-sliced", "MPS", "time-sliced / MPS", "time-sliced / MPS")
         elif "step vs one copy time-sliced" in header:
             check_exec_table(ck, header, rows)
         elif "p99 vs alone (min–max)" in header and "fg p99 ms alone → beside" in header:
             check_interference_table(ck, header, rows)
         elif "%Diff" in header and "Ref" in header and "Cmp" in header:
-            check_compare_table(ck, header, rows)
+            check_quotient_column(ck, rows, header, "Cmp", "Ref", "%Diff", "%Diff", 100.0, -100.0)
         elif "MPS / time-sliced" in header and "time-sliced slowdown" in header:
-            check_duty_table(ck, header, rows)
+            check_quotient_column(ck, rows, header, "time-sliced slowdown", "MPS slowdown", "MPS / time-sliced",
+                                  "MPS / time-sliced")
         elif "measured" in header and "model" in header and "error" in header:
-            check_regimes_table(ck, header, rows)
+            check_quotient_column(ck, rows, header, "model", "measured", "error", "error (model over measured)",
+                                  100.0, -100.0)
     return ck
 
 
