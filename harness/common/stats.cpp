@@ -64,4 +64,12 @@ Interval median_confidence_interval(std::vector<double> x) {
   return {x[k - 1], x[n - k]};
 }
 
+double relative_spread(const std::vector<double>& values) {
+  if (values.size() < 2) return std::numeric_limits<double>::quiet_NaN();
+  const Interval ci = median_confidence_interval(values);
+  const double mid = median(values);
+  if (mid == 0) return std::numeric_limits<double>::quiet_NaN();
+  return (ci.hi - ci.lo) / std::fabs(mid);
+}
+
 }  // namespace bench_mps::harness

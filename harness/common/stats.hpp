@@ -24,6 +24,12 @@ struct Interval {
 };
 Interval median_confidence_interval(std::vector<double> x);
 
+/// The noise of a configuration's repeats, compare's and the sweep's --noise-target's: the width of
+/// their median's confidence interval (median_confidence_interval, ~94%) as a fraction of the median.
+/// Up to 8 repeats that is their whole range, (max - min) / |median|; more repeats narrow it. NaN with
+/// fewer than two values or a zero median.
+double relative_spread(const std::vector<double>& values);
+
 /// Jain's fairness index (sum x)^2 / (n sum x^2): 1 when all equal, 1/n when one takes everything.
 double jain_fairness(const std::vector<double>& x);
 

@@ -139,14 +139,6 @@ std::string verdict_name(Verdict verdict) {
   return "";
 }
 
-double relative_spread(const std::vector<double>& values) {
-  if (values.size() < 2) return kNaN;
-  const Interval ci = median_confidence_interval(values);
-  const double mid = median(values);
-  if (mid == 0) return kNaN;
-  return (ci.hi - ci.lo) / std::fabs(mid);
-}
-
 double smallest_detectable_change(const SideSummary& base, const SideSummary& next, const CompareOptions& options) {
   const std::size_t nb = base.values.size(), nn = next.values.size();
   if (nb < 2 || nn < 2 || mann_whitney_min_p(nb, nn) >= options.alpha) return kNaN;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/common/stats.hpp"  // relative_spread
 #include "harness/results/results_reader.hpp"
 
 namespace bench_mps::harness {
@@ -56,11 +57,6 @@ struct SideSummary {
   double sm_clock_mhz = 0;     ///< mean of the runs' sm_clock_mean_mhz; NaN when none was measured
 };
 
-/// The noise of a configuration's repeats: the width of their median's confidence interval
-/// (median_confidence_interval, ~94%) as a fraction of the median. Up to 8 repeats that is their whole
-/// range, (max - min) / |median|; more repeats narrow it (the sweep's --noise-target adds them). NaN
-/// with fewer than two values or a zero median.
-double relative_spread(const std::vector<double>& values);
 
 struct ComparedPair {
   std::string workload, params, mode;

@@ -11,12 +11,6 @@
 namespace bench_mps::harness {
 namespace {
 
-double relative_ci_width(const std::vector<double>& values) {
-  const Interval ci = median_confidence_interval(values);
-  const double mid = median(values);
-  return values.size() < 2 || !(mid > 0) ? NAN : (ci.hi - ci.lo) / mid;
-}
-
 std::string config_name(const RunSpec& r) {
   return r.workload + " " + r.mode.name + " N=" + std::to_string(r.procs);
 }
@@ -48,7 +42,7 @@ std::vector<ConfigNoise> config_noise(const std::vector<SummaryEntry>& entries, 
     values[it->second].push_back(e.row.throughput_tasks_per_s);
   }
   for (std::size_t i = 0; i < out.size(); ++i) {
-    out[i].noise = relative_ci_width(values[i]);
+    out[i].noise = relative_spread(values[i]);
     out[i].met = std::isfinite(out[i].noise) && out[i].noise <= target;
   }
   return out;
