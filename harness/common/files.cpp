@@ -1,10 +1,12 @@
 #include "harness/common/files.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <system_error>
 
 #include "harness/common/errors.hpp"
 
@@ -101,6 +103,20 @@ void append_durably(const fs::path& path, const std::string& header, const std::
   // Back to where it was: no torn line, no rows of a run that is not recorded.
   if (::ftruncate(fd, size) == 0) ::fsync(fd);
   throw error;
+}
+
+int try_lock_file(const std::filesystem::path& path, unsigned mode) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, static_cast<mode_t>(mode));
+  if (fd < 0) throw std::system_error(errno, std::generic_category(), "cannot create " + path.string());
+  if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return fd;
+  const int err = errno;
+  ::close(fd);
+  if (err == EWOULDBLOCK) return -1;
+  throw std::system_error(err, std::generic_category(), "cannot lock " + path.string());
+}
+
+bool rewrite_locked_file(int fd, const std::string& text) {
+  return ::ftruncate(fd, 0) == 0 && ::pwrite(fd, text.data(), text.size(), 0) == static_cast<ssize_t>(text.size());
 }
 
 }  // namespace bench_mps::harness

@@ -34,4 +34,14 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
 /// the file back to its old length (no torn line).
 void append_durably(const std::filesystem::path& path, const std::string& header, const std::string& text);
 
+/// Opens (creating it with `mode`) `path` close-on-exec, so that no child inherits it, and takes an
+/// exclusive flock without waiting: the descriptor, or -1 when another process holds the lock. Throws
+/// std::system_error naming the file when it cannot be opened or locked for another reason. The lock
+/// goes with the last descriptor, however its holder ends.
+int try_lock_file(const std::filesystem::path& path, unsigned mode);
+
+/// Replaces a locked file's content in place (ftruncate + pwrite: its flock belongs to the inode, so
+/// never by rename). False, with errno set, on failure.
+bool rewrite_locked_file(int fd, const std::string& text);
+
 }  // namespace bench_mps::harness

@@ -32,15 +32,13 @@ GpuLock::GpuLock(const fs::path& root, const std::string& key, const std::string
   std::error_code ec;
   fs::create_directories(root, ec);
   fs::permissions(root, fs::perms::owner_all, ec);
-  // O_CLOEXEC: a worker or an MPS daemon we start must not inherit the lock and outlive us with it.
-  fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  if (fd_ < 0)
-    throw EnvironmentError("cannot create the lock file " + path_.string() + ": " + std::strerror(errno));
-  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-    const int err = errno;
-    ::close(fd_);
-    fd_ = -1;
-    if (err != EWOULDBLOCK) throw EnvironmentError("cannot lock " + path_.string() + ": " + std::strerror(err));
+  // Close-on-exec: a worker or an MPS daemon we start must not inherit the lock and outlive us with it.
+  try {
+    fd_ = try_lock_file(path_, 0600);
+  } catch (const std::system_error& e) {
+    throw EnvironmentError(std::string(e.what()) + " (the GPU's lock file)");
+  }
+  if (fd_ < 0) {
     const std::string owner = read_whole_file(path_);
     const std::string pid = owner_field(owner, "pid"), out = owner_field(owner, "out");
     throw EnvironmentError(what + " is being measured by bench_mps " +
@@ -65,8 +63,7 @@ void GpuLock::record_out_dir(const fs::path& out) {
 void GpuLock::write_owner() {
   const std::string text = "pid=" + std::to_string(::getpid()) + "\nout=" + out_dir_ + "\ndevice=" + what_ +
                            "\nstarted_utc=" + started_utc_ + "\n";
-  // In place (ftruncate + pwrite), not by rename: the flock belongs to this file's inode.
-  if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, text.data(), text.size(), 0) != static_cast<ssize_t>(text.size()))
+  if (!rewrite_locked_file(fd_, text))
     throw EnvironmentError("cannot write " + path_.string() + ": " + std::strerror(errno));
 }
 

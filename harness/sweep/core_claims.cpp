@@ -38,21 +38,20 @@ CoreClaims::CoreClaims(const fs::path& dir, const std::vector<int>& cpus, std::s
   for (int cpu : cpus) {
     if (held_.size() >= wanted) break;
     const fs::path file = dir / ("cpu-" + std::to_string(cpu) + ".lock");
-    // O_CLOEXEC: workers and daemons must not inherit a claim and hold it after the sweep.
-    const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0) throw EnvironmentError("cannot create the core claim " + file.string() + ": " + std::strerror(errno));
-    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-      const int err = errno;
-      ::close(fd);
-      if (err != EWOULDBLOCK) throw EnvironmentError("cannot lock " + file.string() + ": " + std::strerror(err));
+    // Close-on-exec: workers and daemons must not inherit a claim and hold it after the sweep.
+    int fd = -1;
+    try {
+      fd = try_lock_file(file, 0600);
+    } catch (const std::system_error& e) {
+      throw EnvironmentError(std::string(e.what()) + " (a core claim)");
+    }
+    if (fd < 0) {
       foreign_.push_back({cpu, owner_of(file)});
       continue;
     }
-    // In place: the flock belongs to this inode. A failed write loses only the owner's name, which a
-    // second sweep then reports as "not recorded yet"; the claim itself holds.
-    const bool noted = ::ftruncate(fd, 0) == 0 && ::pwrite(fd, owner.data(), owner.size(), 0) ==
-                                                      static_cast<ssize_t>(owner.size());
-    static_cast<void>(noted);
+    // A failed write loses only the owner's name, which a second sweep then reports as "not recorded
+    // yet"; the claim itself holds.
+    static_cast<void>(rewrite_locked_file(fd, owner));
     held_.push_back(cpu);
     fds_.push_back(fd);
   }

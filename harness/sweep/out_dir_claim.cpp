@@ -21,13 +21,14 @@ OutDirClaim::OutDirClaim(const fs::path& dir) : path_(dir / kFileName) {
   // A holder removes the file as it exits: a lock taken on a file already removed (or replaced)
   // claims nothing, so take it again on the file that is there now.
   for (int attempt = 0; attempt < 100; ++attempt) {
-    // O_CLOEXEC: a worker or an MPS daemon we start must not inherit the claim and outlive us with it.
-    const int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0) throw UsageError("--out: cannot create " + path_.string() + ": " + std::strerror(errno));
-    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-      const int err = errno;
-      ::close(fd);
-      if (err != EWOULDBLOCK) throw UsageError("--out: cannot lock " + path_.string() + ": " + std::strerror(err));
+    // Close-on-exec: a worker or an MPS daemon we start must not inherit the claim and outlive us with it.
+    int fd = -1;
+    try {
+      fd = try_lock_file(path_, 0644);
+    } catch (const std::system_error& e) {
+      throw UsageError("--out: " + std::string(e.what()));
+    }
+    if (fd < 0) {
       const std::string pid = trim(read_whole_file(path_));
       throw UsageError("--out: " + dir.string() + " is in use by another bench_mps sweep (" +
                        (pid.empty() ? std::string("pid not written yet") : "pid " + pid) +
@@ -43,8 +44,7 @@ OutDirClaim::OutDirClaim(const fs::path& dir) : path_(dir / kFileName) {
   }
   if (fd_ < 0) throw UsageError("--out: cannot claim " + dir.string() + ": " + path_.string() + " keeps changing");
   const std::string pid = std::to_string(::getpid()) + "\n";
-  // In place (ftruncate + pwrite), not by rename: the flock belongs to this file's inode.
-  if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, pid.data(), pid.size(), 0) != static_cast<ssize_t>(pid.size())) {
+  if (!rewrite_locked_file(fd_, pid)) {
     const std::string why = std::strerror(errno);
     ::unlink(path_.c_str());
     ::close(fd_);
