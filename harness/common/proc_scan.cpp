@@ -132,7 +132,9 @@ std::vector<ProcInfo> live_mps_processes() {
     p.exe_arg = cmdline.substr(0, cmdline.find('\0'));
     const std::string prefix = "nvidia-cuda-mps";
     if (p.comm.rfind(prefix, 0) != 0 && basename_of(p.exe_arg).rfind(prefix, 0) != 0) return;
-    p.state = process_state(p.pid);
+    const StatFields f = stat_fields(p.pid);
+    p.state = f.state;
+    p.start_ticks = f.start_ticks;
     if (p.state == '?' || p.state == 'Z' || p.state == 'X') return;
     found.push_back(p);
   });

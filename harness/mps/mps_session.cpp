@@ -323,12 +323,21 @@ bool daemon_serves(const std::optional<std::string>& visible, const std::optiona
 std::vector<ProcInfo> foreign_mps_processes(const fs::path& own_dir, const MeasuredDevice& device) {
   std::vector<ProcInfo> foreign;
   const std::string own_prefix = (own_dir / ("session-" + std::to_string(::getpid()) + "-")).string();
-  for (const ProcInfo& p : live_mps_processes()) {
+  auto is_foreign = [&](const ProcInfo& p) {
     const auto pipe = process_env(p.pid, "CUDA_MPS_PIPE_DIRECTORY");
-    if (pipe && pipe->rfind(own_prefix, 0) == 0) continue;
-    if (!daemon_serves(process_env(p.pid, "CUDA_VISIBLE_DEVICES"), process_env(p.pid, "CUDA_DEVICE_ORDER"), device))
-      continue;
-    foreign.push_back(p);
+    if (pipe && pipe->rfind(own_prefix, 0) == 0) return false;
+    return daemon_serves(process_env(p.pid, "CUDA_VISIBLE_DEVICES"), process_env(p.pid, "CUDA_DEVICE_ORDER"), device);
+  };
+  for (const ProcInfo& p : live_mps_processes()) {
+    // A process that ends (or execs) while its environment is read shows none, which reads as "serves
+    // every GPU": look again, and only a process still there, the same one, that still looks foreign is.
+    bool foreign_now = is_foreign(p);
+    for (int again = 0; foreign_now && again < 3; ++again) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      if (process_start_ticks(p.pid) != p.start_ticks) foreign_now = false;
+      else foreign_now = is_foreign(p);
+    }
+    if (foreign_now) foreign.push_back(p);
   }
   return foreign;
 }
