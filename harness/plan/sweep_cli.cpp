@@ -371,8 +371,7 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
       if (workload_needs_gpu(w) && w != "duty" && w != "xray")
         throw UsageError("--cpu-stand-in: the " + w + " workload has no CPU stand-in (duty and xray have; cpu is one)");
   if (spec.noise_target_pct < 0) {  // a CPU stand-in's noise is the host's, not worth chasing by default
-    const bool gpu = !spec.cpu_stand_in && std::any_of(spec.workloads.begin(), spec.workloads.end(), workload_needs_gpu);
-    spec.noise_target_pct = gpu ? 1.0 : 0.0;
+    spec.noise_target_pct = sweep_needs_gpu(spec) ? 1.0 : 0.0;
   }
   if (spec.demo)
     for (const std::string& w : spec.workloads)

@@ -132,6 +132,10 @@ std::vector<RunSpec> ModeBlock::runs() const {
   return out;
 }
 
+bool sweep_needs_gpu(const SweepSpec& spec) {
+  return !spec.cpu_stand_in && std::any_of(spec.workloads.begin(), spec.workloads.end(), workload_needs_gpu);
+}
+
 std::vector<ModeBlock> plan_sweep(const SweepSpec& spec) {
   std::vector<int> procs = spec.procs;
   std::sort(procs.begin(), procs.end());

@@ -186,6 +186,9 @@ struct ModeBlock {
 /// background jobs alone and then beside the foreground.
 std::vector<ModeBlock> plan_sweep(const SweepSpec& spec);
 
+/// Whether the sweep measures a GPU: a GPU workload that is not a CPU stand-in.
+bool sweep_needs_gpu(const SweepSpec& spec);
+
 /// Throws UsageError naming the mode, its list and N where a run of the plan has a number of clients
 /// that one of its mode's per-client lists does not have entries for (nothing dropped, nothing reused).
 void check_client_lists(const SweepSpec& spec);

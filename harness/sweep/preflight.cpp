@@ -74,10 +74,6 @@ void confine_to_given_cpus(const std::vector<int>& cpus) {
 
 }  // namespace
 
-bool sweep_needs_gpu(const SweepSpec& spec) {
-  return !spec.cpu_stand_in && std::any_of(spec.workloads.begin(), spec.workloads.end(), workload_needs_gpu);
-}
-
 bool sweep_has_mps_mode(const SweepSpec& spec) {
   return std::any_of(spec.modes.begin(), spec.modes.end(), [](const Mode& m) { return m.mps; });
 }

@@ -35,7 +35,6 @@ struct Environment {
   std::unique_ptr<GpuLock> lock;     ///< held for the whole sweep: one bench_mps per device
 };
 
-bool sweep_needs_gpu(const SweepSpec& spec);
 bool sweep_has_mps_mode(const SweepSpec& spec);
 
 /// --out must be creatable and must not hold results already (not checked when resuming).
