@@ -162,7 +162,7 @@ TEST_F(Orchestration, InterferenceRunsForegroundAloneBackgroundAloneAndBothPerMo
       const auto& bg = rows.at(p + "n2-interference_bg");
       const auto& mix = rows.at(p + "n3-interference");
       for (const auto* row : {&fg, &bg, &mix}) EXPECT_EQ(row->status, "ok") << row->run_id << row->reason;
-      EXPECT_EQ(fg.scenario, "interference_fg");
+      EXPECT_EQ(fg.scenario.name(), "interference_fg");
       EXPECT_GT(fg.fg_latency_p99_ms, 0);
       EXPECT_GT(bg.bg_throughput_per_s, 0);
       // The side-by-side run's ratios are its own figures over the alone runs' of its repeat and mode.

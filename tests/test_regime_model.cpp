@@ -85,7 +85,7 @@ TEST(RegimePlan, XrayFirstThenTheGridAtEveryNWithNOneAdded) {
       "r1-timeslice-duty-n1-regime-b10ms-d5", "r1-timeslice-duty-n4-regime-b10ms-d5"};
   EXPECT_EQ(ids, expected);
   for (const RunSpec& r : blocks.front().runs()) {
-    if (!is_regime_point(r.scenario)) continue;
+    if (r.scenario != RunKind::regime_point) continue;
     ASSERT_TRUE(r.config) << r.run_id();
     const auto& d = r.config->duty;
     const double burst = d.burst_us / 1000;
@@ -104,11 +104,11 @@ TEST(RegimePlan, XrayDefaultsToTwoFourAndTenBesideTheStepAlone) {
   std::set<std::string> scenarios;
   for (const ModeBlock& b : plan_sweep(spec))
     for (const RunSpec& r : b.runs()) {
-      scenarios.insert(r.scenario);
-      if (r.scenario == "xray_turns") {
+      scenarios.insert(r.scenario.name());
+      if (r.scenario == RunKind::xray_turns) {
         EXPECT_EQ(r.tasks, kXrayTurnSteps);
       }
-      if (r.scenario == "xray_busy") {
+      if (r.scenario == RunKind::xray_busy) {
         EXPECT_EQ(r.tasks, 1);
       }
     }

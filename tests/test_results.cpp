@@ -114,7 +114,7 @@ TEST(ResultsWriter, EveryCellLandsInTheColumnOfItsName) {
   r.spec.params = "blocks=4";
   r.spec.mode = parse_modes("mps:50").front();
   r.spec.procs = 4;
-  r.spec.scenario = "fault";
+  r.spec.scenario = RunKind::fault;
   WorkerRow w;
   w.worker = 2;
   w.pid = 4242;
@@ -157,7 +157,6 @@ TEST(ResultsWriter, EveryCellLandsInTheColumnOfItsName) {
   s.power_mean_w = 118.5;
   s.mem_used_max_bytes = 987654;
   s.sm_count_seen = 132;
-  s.scenario = "fault";
   s.victims = 5;
   s.victims_survived = 4;
   s.victim_slowdown = 26.5;
@@ -235,7 +234,7 @@ TEST(ResultsWriter, EveryCellLandsInTheColumnOfItsName) {
   EXPECT_EQ(back.jain_fairness, 0.625);
   EXPECT_EQ(back.makespan_s, 1.25);
   EXPECT_EQ(back.task_p99_ms, 24.5);
-  EXPECT_EQ(back.scenario, "fault");
+  EXPECT_EQ(back.scenario.name(), "fault");
   EXPECT_EQ(back.gpm_sm_util, 0.3125);
   EXPECT_EQ(back.gpm_dram_bw_util, 0.5625);
   EXPECT_EQ(back.startup_s, 30.5);

@@ -130,7 +130,7 @@ void finalize_device_options(SweepSpec& spec, const DeviceCliValues& raw) {
   }
   if (spec.set_exclusive)
     throw UsageError("--external-mps: --set-exclusive would change the compute mode under the site's daemon");
-  if (spec.scenario == "fault")
+  if (spec.scenario == Scenario::fault)
     throw UsageError("--external-mps: --scenario fault would fault the site's MPS server and every client on it");
 }
 

@@ -174,7 +174,7 @@ Mode parse_mode(const std::string& item) {
 void check_modes_fit_workloads(const SweepSpec& spec) {
   for (const Mode& m : spec.modes) {
     if (!m.in_process()) continue;
-    if (spec.scenario == "fault") throw UsageError("--modes " + m.name + ": the fault scenario runs processes (timeslice, mps)");
+    if (spec.scenario == Scenario::fault) throw UsageError("--modes " + m.name + ": the fault scenario runs processes (timeslice, mps)");
     for (const std::string& w : spec.workloads) {
       if (w == "exec") throw UsageError("--modes " + m.name + ": exec runs your program as a process of its own; use timeslice or mps");
       if (m.kind == ModeKind::green && w == "cpu") throw UsageError("--modes " + m.name + ": green contexts need a GPU workload");
@@ -190,17 +190,17 @@ void check_modes_fit_workloads(const SweepSpec& spec) {
 
 /// --scenario xray and regimes: their own workloads, process modes, 2 repeats unless given, the grid.
 void finalize_regime_options(SweepSpec& spec, const SweepCliValues& raw, bool workloads_given) {
-  const bool regimes = spec.scenario == "regimes", xray = spec.scenario == "xray";
+  const bool regimes = spec.scenario == Scenario::regimes, xray = spec.scenario == Scenario::xray;
   const bool bursts = raw.regime_bursts_option && raw.regime_bursts_option->count() > 0;
   const bool duties = raw.regime_duties_option && raw.regime_duties_option->count() > 0;
   if (!regimes && (bursts || duties))
     throw UsageError(std::string(bursts ? "--regime-bursts-ms" : "--regime-duties") + ": the grid belongs to --scenario regimes");
   if (!regimes && !xray) return;
   if (workloads_given)
-    throw UsageError("--workloads: --scenario " + spec.scenario + " runs its own probes" +
+    throw UsageError("--workloads: --scenario " + raw.scenario + " runs its own probes" +
                      (regimes ? " and the duty workload; place your workloads on the map with `bench_mps report DIR --place FOLDER`" : ""));
   for (const Mode& m : spec.modes)
-    if (m.in_process()) throw UsageError("--modes " + m.name + ": --scenario " + spec.scenario + " measures processes (timeslice, mps)");
+    if (m.in_process()) throw UsageError("--modes " + m.name + ": --scenario " + raw.scenario + " measures processes (timeslice, mps)");
   if (!raw.repeats_option || raw.repeats_option->count() == 0) spec.repeats = 2;
   if (xray && (!raw.procs_option || raw.procs_option->count() == 0)) spec.procs = {1, 2, 4, 10};
   if (bursts) spec.regime_bursts_ms = parse_number_list(raw.regime_bursts, 0.001, 10000, "--regime-bursts-ms");
@@ -300,11 +300,11 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
   auto* out = app.add_option("--out", spec.out_dir, "results folder (default results/<date>-<gpu>)")->group(sweep);
   app.add_option("--resume", raw.resume_dir, "continue the interrupted sweep in this results folder")
       ->group(sweep)->excludes(out);
-  app.add_option("--scenario", spec.scenario,
+  app.add_option("--scenario", raw.scenario,
                  "sweep; fault: N-1 victims beside one worker that faults; interference: one --foreground job "
                  "beside N-1 --background jobs; xray: the time-slice X-ray (slice length, switch cost, wait per "
                  "step at each N); regimes: the X-ray, then the regime map (a grid of burst x duty cycle)")
-      ->check(CLI::IsMember({"sweep", "fault", "interference", "xray", "regimes"}))->group(sweep)->capture_default_str();
+      ->check(CLI::IsMember(scenario_names()))->group(sweep)->capture_default_str();
   raw.regime_bursts_option = app.add_option("--regime-bursts-ms", raw.regime_bursts,
                  "regimes: the grid's bursts, ms of GPU work per synchronising step (default 0.1,0.3,1,3,10)")
       ->group(sweep);
@@ -344,6 +344,9 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
 }
 
 void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
+  const auto scenario = parse_scenario(raw.scenario);
+  if (!scenario) throw UsageError("--scenario: '" + raw.scenario + "' is not one of sweep, fault, interference, xray, regimes");
+  spec.scenario = *scenario;
   spec.procs = parse_procs(raw.procs);
   spec.modes = parse_modes(raw.modes);
   const bool workloads_given = raw.workloads_option && raw.workloads_option->count() > 0;
@@ -354,16 +357,16 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
     throw UsageError("--foreground: '" + spec.foreground + "' is not one of mlp-infer, mlp, spin, membw, exec");
   if (std::find(backgrounds.begin(), backgrounds.end(), spec.background) == backgrounds.end())
     throw UsageError("--background: '" + spec.background + "' is not one of filler, spin, membw, mlp, exec");
-  if (spec.scenario == "interference") {
+  if (spec.scenario == Scenario::interference) {
     if (workloads_given) throw UsageError("--workloads: the interference scenario runs --foreground and --background");
     if (spec.foreground == "exec" && spec.background == "exec")
       throw UsageError("--foreground/--background: one --command serves only one of them");
     spec.workloads = {spec.foreground};
     if (spec.background != spec.foreground) spec.workloads.push_back(spec.background);
-  } else if (spec.scenario == "xray" || spec.scenario == "regimes") {
-    spec.workloads = spec.scenario == "xray" ? std::vector<std::string>{"xray"} : std::vector<std::string>{"xray", "duty"};
+  } else if (spec.scenario == Scenario::xray || spec.scenario == Scenario::regimes) {
+    spec.workloads = spec.scenario == Scenario::xray ? std::vector<std::string>{"xray"} : std::vector<std::string>{"xray", "duty"};
   } else {
-    spec.workloads = parse_workloads(workloads_given ? raw.workloads : (spec.scenario == "fault" ? "spin" : "spin,mlp"));
+    spec.workloads = parse_workloads(workloads_given ? raw.workloads : (spec.scenario == Scenario::fault ? "spin" : "spin,mlp"));
   }
   finalize_regime_options(spec, raw, workloads_given);
   if (spec.cpu_stand_in)
@@ -383,19 +386,19 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
     spec.resume = true;
     spec.out_dir = raw.resume_dir;
   }
-  if (spec.scenario == "fault" && *std::max_element(spec.procs.begin(), spec.procs.end()) < 2)
+  if (spec.scenario == Scenario::fault && *std::max_element(spec.procs.begin(), spec.procs.end()) < 2)
     throw UsageError("--scenario fault: needs N >= 2 in --procs (N-1 victims and one faulting worker)");
   const int max_procs = *std::max_element(spec.procs.begin(), spec.procs.end());
   for (const Mode& m : spec.modes)
     if (m.mps && max_procs > spec.mps_max_clients)
       throw UsageError("--procs: " + std::to_string(max_procs) + " processes under " + m.name + " is more than the " +
                        std::to_string(spec.mps_max_clients) + " clients an MPS server accepts (--mps-max-clients)");
-  if (spec.scenario == "interference" && *std::min_element(spec.procs.begin(), spec.procs.end()) < 2)
+  if (spec.scenario == Scenario::interference && *std::min_element(spec.procs.begin(), spec.procs.end()) < 2)
     throw UsageError("--scenario interference: every N in --procs must be at least 2 (one foreground, N-1 background)");
   check_modes_fit_workloads(spec);
   const bool has_exec = std::find(spec.workloads.begin(), spec.workloads.end(), "exec") != spec.workloads.end();
   if (has_exec) {
-    if (spec.scenario == "fault") throw UsageError("--scenario fault: runs our own spin workload, not exec");
+    if (spec.scenario == Scenario::fault) throw UsageError("--scenario fault: runs our own spin workload, not exec");
     try {
       validate_exec_params(spec.params.exec);
     } catch (const std::invalid_argument& e) {

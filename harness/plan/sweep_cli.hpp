@@ -20,6 +20,7 @@ struct SweepCliValues {
   std::string modes = "timeslice,mps";
   std::string workloads;  ///< not given: spin,mlp (spin alone for --scenario fault)
   std::string resume_dir;
+  std::string scenario = "sweep";  ///< --scenario, parsed into SweepSpec::scenario
   std::string regime_bursts, regime_duties;  ///< --regime-bursts-ms, --regime-duties
   const CLI::Option* regime_bursts_option = nullptr;  ///< given (even empty) or not
   const CLI::Option* regime_duties_option = nullptr;

@@ -68,12 +68,6 @@ const WorkloadConfig& run_params(const SweepSpec& spec, const RunSpec& run) {
   return run.config ? *run.config : spec.params;
 }
 
-bool is_xray_probe(const std::string& scenario) {
-  return std::find(xray_probes().begin(), xray_probes().end(), scenario) != xray_probes().end();
-}
-
-bool is_regime_point(const std::string& scenario) { return scenario.rfind("regime-", 0) == 0; }
-
 std::string regime_point_tag(double burst_ms, double duty_pct) {
   return "regime-b" + fmt_num(burst_ms, 4) + "ms-d" + fmt_num(duty_pct, 4);
 }
@@ -99,9 +93,9 @@ RunLength run_length(const SweepSpec& spec, const std::string& workload) {
   if (spec.duration_s > 0) return {0, spec.duration_s};
   if (spec.tasks > 0) return {spec.tasks, 0};
   // Victims of the fault scenario run long enough to be measured well after the fault.
-  if (spec.scenario == "fault") return {workload == "mlp" ? 500 : 100, 0};
+  if (spec.scenario == Scenario::fault) return {workload == "mlp" ? 500 : 100, 0};
   // The interference scenario's jobs run side by side for one time, long enough for a tail latency.
-  if (spec.scenario == "interference") return {0, 3.0};
+  if (spec.scenario == Scenario::interference) return {0, 3.0};
   if (workload == "spin") return {30, 0};  // 30 x 100 launches x 100 us = 0.3 s alone, 3.2 s for 10 time-sliced
   // mlp runs for a time, not a count: a fixed count is 50 ms alone but 1.2 s for 10 time-sliced, and a
   // 50 ms run can lose 7% to one 15 ms hiccup of the machine. 0.5 s for every N keeps that below 2%.
@@ -114,8 +108,8 @@ RunLength run_length(const SweepSpec& spec, const std::string& workload) {
 }
 
 int rounds_per_set(const SweepSpec& spec, const std::string& workload) {
-  if (spec.scenario == "fault" || !workload_allows_rounds(workload, spec.params)) return 1;
-  if (spec.scenario == "interference" && !workload_allows_rounds(spec.foreground, spec.params)) return 1;
+  if (spec.scenario == Scenario::fault || !workload_allows_rounds(workload, spec.params)) return 1;
+  if (spec.scenario == Scenario::interference && !workload_allows_rounds(spec.foreground, spec.params)) return 1;
   return std::min(spec.repeats, spec.rounds > 0 ? spec.rounds : (spec.repeats + 1) / 2);
 }
 
@@ -123,7 +117,7 @@ std::string RunSpec::run_id() const {
   std::string mode_part = mode.name;
   std::replace(mode_part.begin(), mode_part.end(), '/', '_');
   return "r" + std::to_string(repeat) + "-" + mode_part + "-" + workload + "-n" + std::to_string(procs) +
-         (scenario.empty() ? "" : "-" + scenario);
+         (scenario == RunKind::plain ? "" : "-" + scenario.name());
 }
 
 std::vector<RunSpec> ModeBlock::runs() const {
@@ -142,14 +136,14 @@ std::vector<ModeBlock> plan_sweep(const SweepSpec& spec) {
   // Group size: the largest number of rounds any workload of the sweep runs per set.
   int group = 1;
   const std::vector<std::string> workloads =
-      spec.scenario == "interference" ? std::vector<std::string>{spec.foreground} : spec.workloads;
+      spec.scenario == Scenario::interference ? std::vector<std::string>{spec.foreground} : spec.workloads;
   for (const std::string& w : workloads) group = std::max(group, rounds_per_set(spec, w));
 
   // The X-ray and the regime grid always measure N=1 (the alone reference); the regimes scenario's
   // X-ray also N=2 (the smallest N that shares).
   std::vector<int> xray_procs = procs;
-  if (spec.scenario == "xray" || spec.scenario == "regimes") {
-    for (int n : spec.scenario == "regimes" ? std::vector<int>{1, 2} : std::vector<int>{1})
+  if (spec.scenario == Scenario::xray || spec.scenario == Scenario::regimes) {
+    for (int n : spec.scenario == Scenario::regimes ? std::vector<int>{1, 2} : std::vector<int>{1})
       if (std::find(xray_procs.begin(), xray_procs.end(), n) == xray_procs.end()) xray_procs.push_back(n);
     if (std::find(procs.begin(), procs.end(), 1) == procs.end()) procs.push_back(1);
     std::sort(xray_procs.begin(), xray_procs.end());
@@ -158,7 +152,7 @@ std::vector<ModeBlock> plan_sweep(const SweepSpec& spec) {
 
   std::vector<ModeBlock> blocks;
   int index = 0;
-  auto run_of = [&](const std::string& workload, const Mode& mode, int repeat, int n, const std::string& scenario) {
+  auto run_of = [&](const std::string& workload, const Mode& mode, int repeat, int n, const RunScenario& scenario) {
     RunSpec run;
     run.repeat = repeat;
     run.workload = workload;
@@ -199,7 +193,7 @@ std::vector<ModeBlock> plan_sweep(const SweepSpec& spec) {
         auto config = std::make_shared<const WorkloadConfig>(regime_point_params(spec.params, burst, duty));
         const double step_s = (config->duty.burst_us + config->duty.host_us) * 1e-6;
         for (int n : procs) {
-          RunSpec run = run_of("duty", mode, 0, n, regime_point_tag(burst, duty));
+          RunSpec run = run_of("duty", mode, 0, n, RunScenario::regime(regime_point_tag(burst, duty)));
           run.config = config;
           run.params = workload_params_string("duty", *config);
           if (spec.duration_s <= 0 && spec.tasks <= 0) {  // >= 0.5 s and >= 5 steps alone
@@ -216,21 +210,21 @@ std::vector<ModeBlock> plan_sweep(const SweepSpec& spec) {
     for (const Mode& mode : spec.modes) {
       ModeBlock block{mode, g, {}};
       std::vector<RunSpec> templates;
-      if (spec.scenario == "xray" || spec.scenario == "regimes") {
+      if (spec.scenario == Scenario::xray || spec.scenario == Scenario::regimes) {
         for (int n : xray_procs)
-          for (const std::string& probe : xray_probes()) {
-            if (n == 1 && probe != "xray_turns") continue;  // one context: only its steps alone
+          for (RunKind probe : xray_probes()) {
+            if (n == 1 && probe != RunKind::xray_turns) continue;  // one context: only its steps alone
             RunSpec run = run_of("xray", mode, 0, n, probe);
-            run.params += ";probe=" + probe;
-            if (probe == "xray_turns") run.tasks = kXrayTurnSteps;  // step contexts: back-to-back steps
+            run.params += ";probe=" + run.scenario.name();
+            if (probe == RunKind::xray_turns) run.tasks = kXrayTurnSteps;  // step contexts: back-to-back steps
             templates.push_back(run);
           }
-        if (spec.scenario == "regimes") add_regime_grid(templates, mode);
-      } else if (spec.scenario == "interference") {
-        templates.push_back(run_of(spec.foreground, mode, 0, 1, "interference_fg"));
+        if (spec.scenario == Scenario::regimes) add_regime_grid(templates, mode);
+      } else if (spec.scenario == Scenario::interference) {
+        templates.push_back(run_of(spec.foreground, mode, 0, 1, RunKind::interference_fg));
         for (int n : procs) {
-          templates.push_back(run_of(spec.background, mode, 0, n - 1, "interference_bg"));
-          RunSpec mix = run_of(spec.foreground, mode, 0, n, "interference");
+          templates.push_back(run_of(spec.background, mode, 0, n - 1, RunKind::interference_bg));
+          RunSpec mix = run_of(spec.foreground, mode, 0, n, RunKind::interference);
           mix.background = spec.background;
           mix.params += ";background=" + spec.background + "(" + workload_params_string(spec.background, spec.params) + ")";
           templates.push_back(mix);
@@ -238,13 +232,13 @@ std::vector<ModeBlock> plan_sweep(const SweepSpec& spec) {
       } else {
         for (const std::string& workload : spec.workloads) {
           for (int n : procs) {
-            if (spec.scenario != "fault") {
-              templates.push_back(run_of(workload, mode, 0, n, ""));
+            if (spec.scenario != Scenario::fault) {
+              templates.push_back(run_of(workload, mode, 0, n, RunKind::plain));
               continue;
             }
             if (n < 2) continue;  // a fault scenario needs a victim and a faulter
-            templates.push_back(run_of(workload, mode, 0, n - 1, "fault_baseline"));
-            RunSpec fault = run_of(workload, mode, 0, n, "fault");
+            templates.push_back(run_of(workload, mode, 0, n - 1, RunKind::fault_baseline));
+            RunSpec fault = run_of(workload, mode, 0, n, RunKind::fault);
             fault.params += ";fault_delay_ms=" + fmt_num(spec.params.fault_delay_ms);
             templates.push_back(fault);
           }
@@ -263,7 +257,7 @@ void check_client_lists(const SweepSpec& spec) {
       if (!run.mode.mps) continue;
       const std::string problem = run.mode.check_client_lists(run.procs);
       if (problem.empty()) continue;
-      throw UsageError(problem + (run.scenario.empty() ? "" : " (its " + run.scenario + " runs)") +
+      throw UsageError(problem + (run.scenario == RunKind::plain ? "" : " (its " + run.scenario.name() + " runs)") +
                        "; a per-client list needs one entry per client at every N it runs at, or one value for all");
     }
 }

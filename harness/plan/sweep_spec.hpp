@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "harness/plan/external_mps_spec.hpp"
+#include "harness/plan/scenario.hpp"
 #include "harness/workers/workload_config.hpp"
 
 namespace bench_mps::harness {
@@ -77,10 +78,7 @@ struct SweepSpec {
   double ready_timeout_s = 120;
   int mps_max_clients = 48;
   std::string worker_exe;  ///< empty: bench_worker beside bench_mps
-  /// "sweep"; "fault": N-1 victims beside one worker that faults; "interference": one foreground job
-  /// beside N-1 background jobs; "xray": the time-slice X-ray's probes; "regimes": the X-ray, then a
-  /// grid of duty-workload points (burst x duty cycle).
-  std::string scenario = "sweep";
+  Scenario scenario = Scenario::sweep;
   std::vector<double> regime_bursts_ms{0.1, 0.3, 1, 3, 10};  ///< regimes: GPU work per step of the grid's points
   std::vector<double> regime_duties_pct{5, 25, 50, 75, 95};  ///< regimes: their duty cycles alone
   bool resume = false;     ///< continue the sweep already in out_dir
@@ -126,10 +124,7 @@ struct RunSpec {
   int procs = 1;
   long tasks = 0;       ///< per worker; 0 when duration-based
   double duration_s = 0; ///< per worker, from its first task; 0 when task-count based
-  /// "" for sweep runs; "fault" (victims + faulter) or "fault_baseline" (victims alone);
-  /// "interference" (foreground + N-1 background), "interference_fg" (the foreground alone),
-  /// "interference_bg" (the N background jobs alone; `workload` is then the background's).
-  std::string scenario;
+  RunScenario scenario;    ///< what the run is inside its sweep's scenario (harness/plan/scenario.hpp)
   std::string background;  ///< interference: the background workload beside the foreground
   /// regimes: this grid point's parameters (its duty workload's burst, host work, steps per task);
   /// null: the sweep's own (SweepSpec::params).
@@ -143,20 +138,11 @@ struct RunSpec {
 /// The workload parameters of `run`: its grid point's, else the sweep's.
 const WorkloadConfig& run_params(const SweepSpec& spec, const RunSpec& run);
 
-/// The X-ray's probes (RunSpec::scenario): "xray_busy" (N contexts that always have work),
-/// "xray_wait" (one context of short synchronising steps beside N-1 busy ones), "xray_turns" (N
-/// contexts of short steps; at N=1 the alone reference).
-inline const std::vector<std::string>& xray_probes() {
-  static const std::vector<std::string> probes{"xray_busy", "xray_wait", "xray_turns"};
-  return probes;
-}
-bool is_xray_probe(const std::string& scenario);
 /// Steps each context of the xray_turns probe runs (a round of N turns is ~N x 0.16 ms time-sliced).
 inline constexpr long kXrayTurnSteps = 300;
 /// Steps, at most, of the xray_wait probe's step context (it also stops at 80% of the busy contexts' time).
 inline constexpr long kXrayWaitSteps = 400;
-/// A grid point of the regimes scenario: RunSpec::scenario "regime-b<burst>ms-d<duty>".
-bool is_regime_point(const std::string& scenario);
+/// A grid point's tag (RunScenario::point): "regime-b<burst>ms-d<duty>".
 std::string regime_point_tag(double burst_ms, double duty_pct);
 /// The grid point's workload parameters: the duty workload at this burst and duty, a task of about
 /// 20 ms alone (at least one step).

@@ -8,6 +8,7 @@
 #include "harness/common/markdown_table.hpp"
 #include "harness/report/report_data.hpp"
 #include "harness/report/report_meta.hpp"
+#include "harness/results/meta.hpp"
 #include "harness/results/interference_rows.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/results/results_schema.hpp"
@@ -41,26 +42,23 @@ std::string mode_meaning(const std::string& mode) {
 }  // namespace
 
 bool is_interference_folder(const json& meta) {
-  return meta.contains("sweep") && meta["sweep"].is_object() && meta["sweep"].value("scenario", "") == "interference";
+  return meta_scenario(meta) == Scenario::interference;
 }
 
 InterferenceReport render_interference_report(const fs::path& dir, const json& meta, const std::string& name) {
   const std::vector<SummaryRecord> summary = read_summary(dir / "summary.csv");
   check_rows_match_meta(dir / "summary.csv", summary, meta);
-  std::vector<InterferenceRun> runs;
   std::vector<std::string> failed;
   std::map<std::string, std::vector<double>> util;  // mode|N -> gpu_util_mean of the side-by-side runs
   std::map<std::string, std::vector<double>> bg_beside, bg_alone;
   for (const SummaryRecord& r : summary) {
-    runs.push_back({r.mode, r.scenario, r.status, r.procs, r.fg_latency_p50_ms, r.fg_latency_p95_ms,
-                    r.fg_latency_p99_ms, r.fg_p99_vs_alone, r.fg_throughput_vs_alone, r.bg_throughput_kept});
     if (r.status != "ok") failed.push_back("`" + r.run_id + "`: " + r.status + (r.reason.empty() ? "" : " (" + one_line(r.reason) + ")"));
-    if (r.scenario == "interference" && r.status == "ok") util[r.mode + "|" + std::to_string(r.procs)].push_back(r.gpu_util_mean);
+    if (r.scenario == RunKind::interference && r.status == "ok") util[r.mode + "|" + std::to_string(r.procs)].push_back(r.gpu_util_mean);
     // The figure's background rates, absolute: beside (keyed by N) and alone (its N-1 jobs, keyed by N too).
-    if (r.status == "ok" && r.scenario == "interference") bg_beside[r.mode + "|" + std::to_string(r.procs)].push_back(r.bg_throughput_per_s);
-    if (r.status == "ok" && r.scenario == "interference_bg") bg_alone[r.mode + "|" + std::to_string(r.procs + 1)].push_back(r.bg_throughput_per_s);
+    if (r.status == "ok" && r.scenario == RunKind::interference) bg_beside[r.mode + "|" + std::to_string(r.procs)].push_back(r.bg_throughput_per_s);
+    if (r.status == "ok" && r.scenario == RunKind::interference_bg) bg_alone[r.mode + "|" + std::to_string(r.procs + 1)].push_back(r.bg_throughput_per_s);
   }
-  const std::vector<InterferenceCell> cells = aggregate_interference_runs(runs);
+  const std::vector<InterferenceCell> cells = aggregate_interference_runs(summary);
   const std::string fg = meta_text(meta, "/sweep/foreground"), bg = meta_text(meta, "/sweep/background");
   const std::string fg_params = meta_text(meta, "/sweep/params/" + fg), bg_params = meta_text(meta, "/sweep/params/" + bg);
 

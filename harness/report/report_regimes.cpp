@@ -6,6 +6,7 @@
 #include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
 #include "harness/report/report_regimes_parts.hpp"
+#include "harness/results/meta.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/results/summary_checks.hpp"
 
@@ -16,8 +17,8 @@ using json = nlohmann::json;
 
 bool is_regimes_folder(const json& meta) {
   if (!meta.contains("sweep") || !meta["sweep"].is_object()) return false;
-  const std::string s = meta["sweep"].value("scenario", "");
-  return s == "xray" || s == "regimes";
+  const std::optional<Scenario> s = meta_scenario(meta);
+  return s == Scenario::xray || s == Scenario::regimes;
 }
 
 std::vector<fs::path> placed_folders(const fs::path& dir, const std::vector<std::string>& add) {

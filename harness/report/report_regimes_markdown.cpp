@@ -9,6 +9,7 @@
 #include "harness/common/markdown_table.hpp"
 #include "harness/report/report_data.hpp"
 #include "harness/report/report_meta.hpp"
+#include "harness/results/meta.hpp"
 #include "harness/report/report_regimes_parts.hpp"
 
 namespace bench_mps::harness {
@@ -49,7 +50,7 @@ Bracket bracket_count(const std::vector<Evaluated>& rows) {
   return b;
 }
 
-bool is_regimes(const RegimesInput& in) { return in.meta["sweep"].value("scenario", "") == "regimes"; }
+bool is_regimes(const RegimesInput& in) { return meta_scenario(in.meta) == Scenario::regimes; }
 
 std::string headline(const RegimesInput& in) {
   const SchedulerFacts& s = in.sched;

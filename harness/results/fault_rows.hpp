@@ -1,20 +1,15 @@
 #pragma once
-// The fault scenario's runs as the tables read them back (from a run just measured or from
-// summary.csv), and their grouping per mode, workload and N. The sweep fills them; the report reads them.
+// The fault scenario's runs grouped per mode, workload and N, from the runs just measured or from
+// summary.csv (the same SummaryRecord): the sweep's closing table and the report read them.
 #include "harness/results/wing.hpp"
 
 #include <cmath>
 #include <string>
 #include <vector>
 
-namespace bench_mps::harness {
+#include "harness/results/results_reader.hpp"
 
-/// One fault run as the tables need it, from a run just measured or from summary.csv.
-struct FaultRunSummary {
-  std::string workload, mode, status, reason, fault_error, server_state;
-  int procs = 0, victims = 0, survived = 0;
-  double slowdown = NAN, post_fault_slowdown = NAN, recovery_s = NAN;
-};
+namespace bench_mps::harness {
 
 /// The fault runs of one workload, mode and N over the repeats (failed runs only counted).
 struct FaultCell {
@@ -25,7 +20,8 @@ struct FaultCell {
   std::string server_state;  ///< the first MPS server state recorded
 };
 
-/// Groups fault runs by mode (in order of first appearance), then workload, then N.
-std::vector<FaultCell> aggregate_fault_runs(const std::vector<FaultRunSummary>& runs);
+/// Groups the fault runs of `rows` (scenario fault; the baselines are left out) by mode (in order of
+/// first appearance), then workload, then N.
+std::vector<FaultCell> aggregate_fault_runs(const std::vector<SummaryRecord>& rows);
 
 }  // namespace bench_mps::harness

@@ -17,14 +17,15 @@ std::string ms(double x) { return std::isnan(x) ? "-" : fmt_num(x, 3); }
 
 }  // namespace
 
-std::vector<InterferenceCell> aggregate_interference_runs(const std::vector<InterferenceRun>& runs) {
+std::vector<InterferenceCell> aggregate_interference_runs(const std::vector<SummaryRecord>& rows) {
   std::vector<std::string> modes;
-  std::map<std::string, std::vector<const InterferenceRun*>> alone;                 // by mode
-  std::map<std::pair<std::string, int>, std::vector<const InterferenceRun*>> mixed;  // by mode, N
-  for (const InterferenceRun& r : runs) {
+  std::map<std::string, std::vector<const SummaryRecord*>> alone;                 // by mode
+  std::map<std::pair<std::string, int>, std::vector<const SummaryRecord*>> mixed;  // by mode, N
+  for (const SummaryRecord& r : rows) {
+    if (!r.scenario.is_interference()) continue;
     if (std::find(modes.begin(), modes.end(), r.mode) == modes.end()) modes.push_back(r.mode);
-    if (r.scenario == "interference_fg" && r.status == "ok") alone[r.mode].push_back(&r);
-    if (r.scenario == "interference") mixed[{r.mode, r.procs}].push_back(&r);
+    if (r.scenario == RunKind::interference_fg && r.status == "ok") alone[r.mode].push_back(&r);
+    if (r.scenario == RunKind::interference) mixed[{r.mode, r.procs}].push_back(&r);
   }
   std::vector<InterferenceCell> cells;
   for (const std::string& mode : modes)
@@ -34,22 +35,22 @@ std::vector<InterferenceCell> aggregate_interference_runs(const std::vector<Inte
       c.mode = mode;
       c.procs = key.second;
       std::vector<double> p50, p95, p99, vs, tput, kept, a50, a99;
-      for (const InterferenceRun* r : list) {
+      for (const SummaryRecord* r : list) {
         ++c.runs;
         if (r->status != "ok") {
           ++c.failed;
           continue;
         }
-        p50.push_back(r->fg_p50_ms);
-        p95.push_back(r->fg_p95_ms);
-        p99.push_back(r->fg_p99_ms);
+        p50.push_back(r->fg_latency_p50_ms);
+        p95.push_back(r->fg_latency_p95_ms);
+        p99.push_back(r->fg_latency_p99_ms);
         vs.push_back(r->fg_p99_vs_alone);
         tput.push_back(r->fg_throughput_vs_alone);
         kept.push_back(r->bg_throughput_kept);
       }
-      for (const InterferenceRun* r : alone[mode]) {
-        a50.push_back(r->fg_p50_ms);
-        a99.push_back(r->fg_p99_ms);
+      for (const SummaryRecord* r : alone[mode]) {
+        a50.push_back(r->fg_latency_p50_ms);
+        a99.push_back(r->fg_latency_p99_ms);
       }
       c.p50_ms = median_finite(p50);
       c.p95_ms = median_finite(p95);

@@ -1,6 +1,6 @@
 #pragma once
-// The interference scenario's runs as its tables read them (from runs just measured or from
-// summary.csv), grouped per mode and N: the foreground alone, the background alone and both side by
+// The interference scenario's runs (just measured, or read back from summary.csv: the same
+// SummaryRecord), grouped per mode and N: the foreground alone, the background alone and both side by
 // side. The sweep prints them, the report renders them.
 #include "harness/results/wing.hpp"
 
@@ -9,15 +9,9 @@
 #include <string>
 #include <vector>
 
-namespace bench_mps::harness {
+#include "harness/results/results_reader.hpp"
 
-/// One run of the scenario (any of its three kinds).
-struct InterferenceRun {
-  std::string mode, scenario, status;  ///< scenario: interference_fg, interference_bg or interference
-  int procs = 0;
-  double fg_p50_ms = NAN, fg_p95_ms = NAN, fg_p99_ms = NAN, fg_p99_vs_alone = NAN, fg_throughput_vs_alone = NAN;
-  double bg_throughput_kept = NAN;
-};
+namespace bench_mps::harness {
 
 /// One mode and N over the repeats: medians of the ok side-by-side runs, beside the foreground's
 /// own figures alone (its interference_fg runs in that mode).
@@ -29,8 +23,9 @@ struct InterferenceCell {
   double p99_vs_alone_min = NAN, p99_vs_alone_max = NAN;
 };
 
-/// Cells in order of the modes' first appearance, then N.
-std::vector<InterferenceCell> aggregate_interference_runs(const std::vector<InterferenceRun>& runs);
+/// Cells of the scenario's runs in `rows` (interference, interference_fg; other rows are left out), in
+/// order of the modes' first appearance, then N.
+std::vector<InterferenceCell> aggregate_interference_runs(const std::vector<SummaryRecord>& rows);
 
 /// "mps:auto keeps the foreground's p99 latency at 1.4x alone (timeslice 47x) and the background's
 /// throughput at 0.99": which mode protected the foreground best at N, and at what cost. Empty

@@ -18,6 +18,13 @@
 
 namespace bench_mps::harness {
 
+std::optional<Scenario> meta_scenario(const nlohmann::json& meta) {
+  if (!meta.is_object() || !meta.contains("sweep") || !meta["sweep"].is_object()) return Scenario::sweep;
+  const nlohmann::json& word = meta["sweep"].value("scenario", nlohmann::json());
+  if (word.is_null()) return Scenario::sweep;
+  return parse_scenario(word.get<std::string>());  // a number or a list: the caller names the file
+}
+
 std::string version_line() {
   return std::string("bench_mps ") + BENCH_MPS_VERSION + " (git " + BENCH_MPS_GIT_SHA +
          (BENCH_MPS_GIT_DIRTY ? ", dirty" : "") + "; built with CUDA " + std::to_string(CUDART_VERSION / 1000) + "." +
@@ -131,7 +138,7 @@ nlohmann::json make_meta(const SweepSpec& spec, const std::optional<GpuStaticInf
                    {"version", gpu ? nlohmann::json("driver " + gpu->driver_version) : nlohmann::json()},
                    {"modes", modes}}},
           {"sweep",
-           {{"scenario", spec.scenario},
+           {{"scenario", std::string(scenario_name(spec.scenario))},
             {"procs", spec.procs},
             {"workloads", spec.workloads},
             {"params", params},
@@ -152,10 +159,10 @@ nlohmann::json make_meta(const SweepSpec& spec, const std::optional<GpuStaticInf
             {"noise_target_pct", spec.noise_target_pct},
             {"max_repeats", std::max(spec.max_repeats, spec.repeats)},
             {"noise_time_cap_s", spec.noise_time_cap_s},
-            {"regime_bursts_ms", spec.scenario == "regimes" ? nlohmann::json(spec.regime_bursts_ms) : nlohmann::json()},
-            {"regime_duties_pct", spec.scenario == "regimes" ? nlohmann::json(spec.regime_duties_pct) : nlohmann::json()},
-            {"foreground", spec.scenario == "interference" ? nlohmann::json(spec.foreground) : nlohmann::json()},
-            {"background", spec.scenario == "interference" ? nlohmann::json(spec.background) : nlohmann::json()}}}};
+            {"regime_bursts_ms", spec.scenario == Scenario::regimes ? nlohmann::json(spec.regime_bursts_ms) : nlohmann::json()},
+            {"regime_duties_pct", spec.scenario == Scenario::regimes ? nlohmann::json(spec.regime_duties_pct) : nlohmann::json()},
+            {"foreground", spec.scenario == Scenario::interference ? nlohmann::json(spec.foreground) : nlohmann::json()},
+            {"background", spec.scenario == Scenario::interference ? nlohmann::json(spec.background) : nlohmann::json()}}}};
 }
 
 std::string gpu_slug(const std::string& gpu_name) {

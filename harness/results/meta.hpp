@@ -18,6 +18,10 @@ namespace bench_mps::harness {
 nlohmann::json make_meta(const SweepSpec& spec, const std::optional<GpuStaticInfo>& gpu,
                          const std::string& mps_control_path);
 
+/// meta.json's sweep.scenario: sweep where a folder predates scenarios (no such key), nullopt for a
+/// word bench_mps never wrote.
+std::optional<Scenario> meta_scenario(const nlohmann::json& meta);
+
 /// A GPU's conditions (power limit, persistence, clocks, ECC, temperature, clock-event reasons) for
 /// meta.json's gpu.conditions_start / gpu.conditions_end.
 nlohmann::json conditions_json(const GpuConditions& conditions);

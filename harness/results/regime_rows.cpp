@@ -16,7 +16,7 @@ std::string ms(double v) { return std::isnan(v) ? "-" : fmt_num(v, 3); }
 std::string ratio(double v) { return std::isnan(v) ? "-" : fmt_fixed(v, 2) + "x"; }
 
 /// A configuration's identity across modes and N: the grid point's tag, else workload and parameters.
-std::string point_of(const SummaryRecord& r) { return r.scenario.empty() ? r.workload + "|" + r.params : r.scenario; }
+std::string point_of(const SummaryRecord& r) { return r.scenario == RunKind::plain ? r.workload + "|" + r.params : r.scenario.point; }
 
 }  // namespace
 
@@ -24,7 +24,7 @@ std::vector<XrayCell> aggregate_xray(const std::vector<SummaryRecord>& rows) {
   std::vector<std::string> modes;
   std::map<std::pair<std::string, int>, std::vector<const SummaryRecord*>> by;
   for (const SummaryRecord& r : rows) {
-    if (r.scenario.rfind("xray_", 0) != 0) continue;
+    if (!r.scenario.is_xray()) continue;
     if (std::find(modes.begin(), modes.end(), r.mode) == modes.end()) modes.push_back(r.mode);
     by[{r.mode, r.procs}].push_back(&r);
   }
@@ -42,15 +42,15 @@ std::vector<XrayCell> aggregate_xray(const std::vector<SummaryRecord>& rows) {
           ++c.failed;
           continue;
         }
-        if (r->scenario == "xray_busy") {
+        if (r->scenario == RunKind::xray_busy) {
           v["slice"].push_back(r->xray_slice_ms);
           v["switch"].push_back(r->xray_switch_ms);
           v["lost"].push_back(r->xray_lost_share);
           v["on"].push_back(r->xray_on_share);
-        } else if (r->scenario == "xray_wait") {
+        } else if (r->scenario == RunKind::xray_wait) {
           v["wait"].push_back(r->xray_wait_ms);
           v["wait99"].push_back(r->xray_wait_p99_ms);
-        } else if (r->scenario == "xray_turns") {
+        } else if (r->scenario == RunKind::xray_turns) {
           v["turn"].push_back(r->xray_turn_ms);
           v["turn_switch"].push_back(r->xray_turn_switch_ms);
           v["step"].push_back(r->task_mean_ms);
@@ -128,7 +128,7 @@ std::vector<RegimeCell> aggregate_regimes(const std::vector<SummaryRecord>& rows
   std::vector<std::string> points;
   std::vector<std::string> modes;
   for (const SummaryRecord& r : rows) {
-    if (r.scenario.rfind("xray_", 0) == 0 || (!r.scenario.empty() && r.scenario.rfind("regime-", 0) != 0)) continue;
+    if (!r.scenario.is_plain_workload()) continue;
     const std::string p = point_of(r);
     if (std::find(points.begin(), points.end(), p) == points.end()) points.push_back(p);
     if (std::find(modes.begin(), modes.end(), r.mode) == modes.end()) modes.push_back(r.mode);
@@ -136,7 +136,7 @@ std::vector<RegimeCell> aggregate_regimes(const std::vector<SummaryRecord>& rows
   }
   std::map<std::tuple<std::string, std::string, int>, std::vector<const SummaryRecord*>> by;
   for (const SummaryRecord& r : rows)
-    if (r.scenario.empty() || r.scenario.rfind("regime-", 0) == 0) by[{point_of(r), r.mode, r.procs}].push_back(&r);
+    if (r.scenario.is_plain_workload()) by[{point_of(r), r.mode, r.procs}].push_back(&r);
   std::vector<RegimeCell> cells;
   for (const std::string& p : points)
     for (const std::string& mode : modes)

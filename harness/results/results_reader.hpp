@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/common/csv_table.hpp"
+#include "harness/plan/scenario.hpp"
+#include "harness/results/run_record.hpp"
 
 namespace bench_mps::harness {
 
@@ -25,22 +27,10 @@ struct RunConfig {
   std::string config_key() const;
 };
 
-/// One row of summary.csv.
-struct SummaryRecord : RunConfig {
-  std::string status, reason;
-  long workers_ok = 0, tasks_total = 0;
-  double makespan_s = 0, throughput_tasks_per_s = 0, task_mean_ms = 0, task_p50_ms = 0, task_p99_ms = 0;
-  double slowdown_vs_alone = 0, jain_fairness = 0, gpu_util_mean = 0, sm_clock_mean_mhz = 0, power_mean_w = 0;
-  long sm_count_seen = 0;
-  // Columns newer than the first results folders (NaN when a file lacks them): see SummaryRow.
-  double gpm_sm_util = NAN, gpm_sm_occupancy = NAN, gpm_dram_bw_util = NAN;
-  double startup_s = NAN, settle_s = NAN, teardown_s = NAN;
-  double fg_latency_p50_ms = NAN, fg_latency_p95_ms = NAN, fg_latency_p99_ms = NAN, fg_throughput_per_s = NAN;
-  double fg_p99_vs_alone = NAN, fg_throughput_vs_alone = NAN, bg_throughput_per_s = NAN, bg_throughput_kept = NAN;
-  double burst_ms = NAN, gpu_busy_share = NAN, burst_alone_ms = NAN, duty_alone = NAN;
-  double xray_slice_ms = NAN, xray_switch_ms = NAN, xray_lost_share = NAN, xray_on_share = NAN;
-  double xray_wait_ms = NAN, xray_wait_p99_ms = NAN, xray_turn_ms = NAN, xray_turn_switch_ms = NAN;
-  std::string scenario;  ///< "", fault_baseline, fault, interference_fg, interference_bg, interference
+/// One row of summary.csv: its configuration, its run's scenario and its measurements, the same
+/// SummaryRow the sweep wrote it from.
+struct SummaryRecord : RunConfig, SummaryRow {
+  RunScenario scenario;  ///< the `scenario` column (plain where a file lacks it)
 };
 
 /// One row of runs.csv (one worker of one run).

@@ -58,7 +58,8 @@ const std::vector<ConfigColumn>& config_schema() {
       {"procs", "", "N, worker processes sharing the GPU", [](const RunSpec& s) { return whole(s.procs); },
        [](RunConfig& r, const Cell& c) {
          r.procs = static_cast<int>(c.whole());
-         if (r.procs <= 0 || r.repeat <= 0) throw ResultsError(c.at + ": procs and repeat must be positive");
+         if (r.procs <= 0) throw ResultsError(c.at + ": '" + c.text + "' is not a positive integer");
+         if (r.repeat <= 0) throw ResultsError(c.at + ": procs and repeat must be positive");
        }},
   };
   return cols;
@@ -92,31 +93,45 @@ using W = Column<WorkerCells, WorkerRecord>;
 using T = Column<TaskCells, TaskSample>;
 using G = Column<SampleCells, NoRecord>;
 
-/// A summary column read as a number >= 0 into `field`.
-template <class F>
-S summary_real(const char* name, const char* unit, const char* meaning, F get, double SummaryRecord::*field) {
-  return {name, unit, meaning, [get](const RunRecord& r) { return num(get(r.summary)); },
+/// A summary column: the number at `field` of the run's SummaryRow, read back as a number >= 0 into
+/// the same field of the record.
+S summary_real(const char* name, const char* unit, const char* meaning, double SummaryRow::*field) {
+  return {name, unit, meaning, [field](const RunRecord& r) { return num(r.summary.*field); },
           [field](SummaryRecord& o, const Cell& c) { o.*field = c.real(); }};
 }
 
 /// A summary column newer than the first results folders: readable, empty (NaN) where a file lacks it.
-template <class F>
-S summary_newer(const char* name, const char* unit, const char* meaning, F get, double SummaryRecord::*field) {
-  S c = summary_real(name, unit, meaning, get, field);
+S summary_newer(const char* name, const char* unit, const char* meaning, double SummaryRow::*field) {
+  S c = summary_real(name, unit, meaning, field);
   c.optional = true;
   return c;
 }
 
 /// A newer column whose value may be below zero: a difference of two measurements (a switch cost, a
 /// wait) that noise can push past zero.
-template <class F>
-S summary_difference(const char* name, const char* unit, const char* meaning, F get, double SummaryRecord::*field) {
-  S c = summary_newer(name, unit, meaning, get, field);
+S summary_difference(const char* name, const char* unit, const char* meaning, double SummaryRow::*field) {
+  S c = summary_newer(name, unit, meaning, field);
   c.read = [field](SummaryRecord& o, const Cell& cell) { o.*field = cell.text.empty() ? NAN : cell.any_real(); };
   return c;
 }
 
-bool fault_run(const RunRecord& r) { return r.summary.scenario == "fault"; }
+/// A text column, read back whole (optional: the report reads it where a file has it).
+S summary_text(const char* name, const char* meaning, std::string SummaryRow::*field) {
+  S c{name, "", meaning, [field](const RunRecord& r) { return r.summary.*field; },
+      [field](SummaryRecord& o, const Cell& cell) { o.*field = cell.text; }};
+  c.optional = true;
+  return c;
+}
+
+/// A count column, written only where `written` holds for the run; read back as 0 where empty.
+S summary_count(const char* name, const char* meaning, int SummaryRow::*field, bool (*written)(const RunRecord&)) {
+  S c{name, "", meaning, [field, written](const RunRecord& r) { return written(r) ? whole(r.summary.*field) : ""; },
+      [field](SummaryRecord& o, const Cell& cell) { o.*field = cell.text.empty() ? 0 : static_cast<int>(cell.whole()); }};
+  c.optional = true;
+  return c;
+}
+
+bool fault_run(const RunRecord& r) { return r.spec.scenario == RunKind::fault; }
 
 }  // namespace
 
@@ -142,13 +157,30 @@ std::string Cell::status() const {
   return text;
 }
 
+RunConfig run_config(const RunSpec& spec) {
+  RunConfig config;
+  const std::string at = "run " + spec.run_id();
+  for (const ConfigColumn& column : config_schema()) {
+    const std::string text = column.write(spec);
+    column.read(config, Cell{text, at});
+  }
+  return config;
+}
+
+SummaryRecord summary_record(const RunRecord& run) {
+  SummaryRecord record;
+  static_cast<RunConfig&>(record) = run_config(run.spec);
+  static_cast<SummaryRow&>(record) = run.summary;
+  record.scenario = run.spec.scenario;
+  return record;
+}
+
 const std::vector<std::string>& config_columns() {
   static const std::vector<std::string> cols = names(config_schema());
   return cols;
 }
 
 const std::vector<Column<RunRecord, SummaryRecord>>& summary_schema() {
-  using R = SummaryRow;
   static const std::vector<S> cols = joined(
       config_part<RunRecord, SummaryRecord>([](const RunRecord& r) -> const RunSpec& { return r.spec; }),
       std::vector<S>{
@@ -160,150 +192,121 @@ const std::vector<Column<RunRecord, SummaryRecord>>& summary_schema() {
           {"reason", "", "why, when status is not `ok`", [](const RunRecord& r) { return r.summary.reason; },
            [](SummaryRecord& o, const Cell& c) { o.reason = c.text; }},
           {"workers_ok", "", "workers that finished cleanly", [](const RunRecord& r) { return whole(r.summary.workers_ok); },
-           [](SummaryRecord& o, const Cell& c) { o.workers_ok = c.whole(); }},
+           [](SummaryRecord& o, const Cell& c) { o.workers_ok = static_cast<int>(c.whole()); }},
           {"tasks_total", "", "timed tasks of all workers", [](const RunRecord& r) { return whole(r.summary.tasks_total); },
            [](SummaryRecord& o, const Cell& c) { o.tasks_total = c.whole(); }},
           summary_real("makespan_s", "s",
                        "start of the first task to the end of the last task (after GO, the start barrier; how fast a "
-                       "worker wakes up to GO stays out)",
-                       [](const R& s) { return s.makespan_s; }, &SummaryRecord::makespan_s),
-          summary_real("throughput_tasks_per_s", "1/s", "tasks_total / makespan_s: the aggregate throughput",
-                       [](const R& s) { return s.throughput_tasks_per_s; }, &SummaryRecord::throughput_tasks_per_s),
-          summary_real("task_mean_ms", "ms", "mean over every task of every worker",
-                       [](const R& s) { return s.task_mean_ms; }, &SummaryRecord::task_mean_ms),
-          summary_real("task_p50_ms", "ms", "median over every task of every worker",
-                       [](const R& s) { return s.task_p50_ms; }, &SummaryRecord::task_p50_ms),
-          summary_real("task_p99_ms", "ms", "99th percentile over every task of every worker",
-                       [](const R& s) { return s.task_p99_ms; }, &SummaryRecord::task_p99_ms),
+                       "worker wakes up to GO stays out)", &SummaryRow::makespan_s),
+          summary_real("throughput_tasks_per_s", "1/s", "tasks_total / makespan_s: the aggregate throughput", &SummaryRow::throughput_tasks_per_s),
+          summary_real("task_mean_ms", "ms", "mean over every task of every worker", &SummaryRow::task_mean_ms),
+          summary_real("task_p50_ms", "ms", "median over every task of every worker", &SummaryRow::task_p50_ms),
+          summary_real("task_p99_ms", "ms", "99th percentile over every task of every worker", &SummaryRow::task_p99_ms),
           summary_real("slowdown_vs_alone", "x",
-                       "task_mean_ms / task_mean_ms of the N=1 run of the same workload, mode and repeat",
-                       [](const R& s) { return s.slowdown_vs_alone; }, &SummaryRecord::slowdown_vs_alone),
-          summary_real("jain_fairness", "", "Jain's index over the workers' throughputs: 1 = perfectly even",
-                       [](const R& s) { return s.jain_fairness; }, &SummaryRecord::jain_fairness),
+                       "task_mean_ms / task_mean_ms of the N=1 run of the same workload, mode and repeat", &SummaryRow::slowdown_vs_alone),
+          summary_real("jain_fairness", "", "Jain's index over the workers' throughputs: 1 = perfectly even", &SummaryRow::jain_fairness),
           summary_real("gpu_util_mean", "fraction",
                        "NVML utilisation over the timed window (first task start to last task end): the mean of "
                        "the samples whose sampling period lies inside it; empty when the run is shorter than one "
-                       "period (see gpu_util_source)",
-                       [](const R& s) { return s.gpu_util_mean; }, &SummaryRecord::gpu_util_mean),
-          summary_real("sm_clock_mean_mhz", "MHz", "NVML SM clock, mean of the 100 ms samples in the timed window",
-                       [](const R& s) { return s.sm_clock_mean_mhz; }, &SummaryRecord::sm_clock_mean_mhz),
-          summary_real("power_mean_w", "W", "NVML board power, mean of the 100 ms samples in the timed window",
-                       [](const R& s) { return s.power_mean_w; }, &SummaryRecord::power_mean_w),
+                       "period (see gpu_util_source)", &SummaryRow::gpu_util_mean),
+          summary_real("sm_clock_mean_mhz", "MHz", "NVML SM clock, mean of the 100 ms samples in the timed window", &SummaryRow::sm_clock_mean_mhz),
+          summary_real("power_mean_w", "W", "NVML board power, mean of the 100 ms samples in the timed window", &SummaryRow::power_mean_w),
           {"mem_used_max_bytes", "bytes", "NVML device memory used, the largest 100 ms sample in the timed window",
            [](const RunRecord& r) { return r.summary.mem_used_max_bytes ? whole(static_cast<long long>(r.summary.mem_used_max_bytes)) : ""; },
-           [](SummaryRecord&, const Cell& c) { c.real(); }},
+           [](SummaryRecord& o, const Cell& c) {
+             const double bytes = c.real();
+             o.mem_used_max_bytes = std::isnan(bytes) ? 0 : static_cast<std::uint64_t>(bytes);
+           }},
           {"sm_count_seen", "", "SMs the workers' contexts reported", [](const RunRecord& r) { return whole(r.summary.sm_count_seen); },
-           [](SummaryRecord& o, const Cell& c) { o.sm_count_seen = c.whole(); }},
+           [](SummaryRecord& o, const Cell& c) { o.sm_count_seen = static_cast<int>(c.whole()); }},
           {"scenario", "",
            "empty, `fault_baseline` (the victims alone) or `fault` (the victims beside a faulter); `interference_fg` "
            "(the foreground alone), `interference_bg` (the background jobs alone) or `interference` (side by side)",
-           [](const RunRecord& r) { return r.summary.scenario; },
-           [](SummaryRecord& o, const Cell& c) { o.scenario = c.text; }, true},
-          {"victims", "", "fault: victim workers", [](const RunRecord& r) { return fault_run(r) ? whole(r.summary.victims) : ""; }, {}},
-          {"victims_survived", "", "fault: victims that finished all their tasks",
-           [](const RunRecord& r) { return fault_run(r) ? whole(r.summary.victims_survived) : ""; }, {}},
-          {"victim_slowdown", "x", "fault: surviving victims' task time over the fault_baseline's, whole run",
-           [](const RunRecord& r) { return num(r.summary.victim_slowdown); }, {}},
-          {"victim_post_fault_slowdown", "x", "fault: the same over the tasks that started after the faulter died",
-           [](const RunRecord& r) { return num(r.summary.victim_post_fault_slowdown); }, {}},
-          {"fault_error", "", "fault: what the faulting worker reported", [](const RunRecord& r) { return r.summary.fault_error; }, {}},
-          {"mps_server_state", "", "fault under MPS: the server after the fault (`survived`, `exited`, `replaced`)",
-           [](const RunRecord& r) { return r.summary.mps_server_state; }, {}},
-          {"mps_recovery_s", "s", "fault under MPS: faulter's death to a new client's first finished task",
-           [](const RunRecord& r) { return num(r.summary.mps_recovery_s); }, {}},
-          {"gpu_util_samples", "", "utilisation samples gpu_util_mean is over",
-           [](const RunRecord& r) { return r.summary.gpu_util_source.empty() ? "" : whole(r.summary.gpu_util_samples); }, {}},
-          {"gpu_util_source", "",
-           "`driver`: NVML's own samples (nvmlDeviceGetSamples), each over the driver's sampling period; `polled`: "
-           "our 100 ms reads, each taken as covering NVML's longest period (1 s); empty without NVML",
-           [](const RunRecord& r) { return r.summary.gpu_util_source; }, {}},
-          {"driver_messages", "",
-           "fault: the NVIDIA Xid lines the run added to the kernel log (dmesg), `none in the kernel log`, or "
-           "`kernel log not readable: <why>`",
-           [](const RunRecord& r) { return r.summary.driver_messages; }, {}},
+           [](const RunRecord& r) { return r.spec.scenario.name(); },
+           [](SummaryRecord& o, const Cell& c) {
+             const auto scenario = parse_run_scenario(c.text);
+             if (!scenario) throw ResultsError(c.at + ": unknown scenario '" + c.text.substr(0, 40) + "'");
+             o.scenario = *scenario;
+           }, true},
+          summary_count("victims", "fault: victim workers", &SummaryRow::victims, fault_run),
+          summary_count("victims_survived", "fault: victims that finished all their tasks", &SummaryRow::victims_survived,
+                        fault_run),
+          summary_newer("victim_slowdown", "x", "fault: surviving victims' task time over the fault_baseline's, whole run",
+                        &SummaryRow::victim_slowdown),
+          summary_newer("victim_post_fault_slowdown", "x", "fault: the same over the tasks that started after the faulter died",
+                        &SummaryRow::victim_post_fault_slowdown),
+          summary_text("fault_error", "fault: what the faulting worker reported", &SummaryRow::fault_error),
+          summary_text("mps_server_state", "fault under MPS: the server after the fault (`survived`, `exited`, `replaced`)",
+                       &SummaryRow::mps_server_state),
+          summary_newer("mps_recovery_s", "s", "fault under MPS: faulter's death to a new client's first finished task",
+                        &SummaryRow::mps_recovery_s),
+          summary_count("gpu_util_samples", "utilisation samples gpu_util_mean is over", &SummaryRow::gpu_util_samples,
+                        [](const RunRecord& r) { return !r.summary.gpu_util_source.empty(); }),
+          summary_text("gpu_util_source",
+                       "`driver`: NVML's own samples (nvmlDeviceGetSamples), each over the driver's sampling period; "
+                       "`polled`: our 100 ms reads, each taken as covering NVML's longest period (1 s); empty without NVML",
+                       &SummaryRow::gpu_util_source),
+          summary_text("driver_messages",
+                       "fault: the NVIDIA Xid lines the run added to the kernel log (dmesg), `none in the kernel log`, or "
+                       "`kernel log not readable: <why>`",
+                       &SummaryRow::driver_messages),
           summary_newer("gpm_sm_util", "fraction",
                         "GPM (Hopper and newer): the share of SMs busy, over SMs and the run's time (GO to the last "
-                        "worker's end); empty where GPM is unavailable (meta.json gpu.gpm says why)",
-                        [](const R& s) { return s.gpm_sm_util; }, &SummaryRecord::gpm_sm_util),
-          summary_newer("gpm_sm_occupancy", "fraction", "GPM: resident warps over the SMs' maximum, same window",
-                        [](const R& s) { return s.gpm_sm_occupancy; }, &SummaryRecord::gpm_sm_occupancy),
-          summary_newer("gpm_dram_bw_util", "fraction", "GPM: DRAM bandwidth used over its peak, same window",
-                        [](const R& s) { return s.gpm_dram_bw_util; }, &SummaryRecord::gpm_dram_bw_util),
+                        "worker's end); empty where GPM is unavailable (meta.json gpu.gpm says why)", &SummaryRow::gpm_sm_util),
+          summary_newer("gpm_sm_occupancy", "fraction", "GPM: resident warps over the SMs' maximum, same window", &SummaryRow::gpm_sm_occupancy),
+          summary_newer("gpm_dram_bw_util", "fraction", "GPM: DRAM bandwidth used over its peak, same window", &SummaryRow::gpm_dram_bw_util),
           summary_newer("startup_s", "s",
                         "the harness's own time: spawning the run's worker set until every worker was READY "
-                        "(contexts, allocation, warm-up); 0 for the later runs (rounds) of a set",
-                        [](const R& s) { return s.startup_s; }, &SummaryRecord::startup_s),
-          summary_newer("settle_s", "s", "the idle pause before the run's worker set (--settle); 0 for later rounds",
-                        [](const R& s) { return s.settle_s; }, &SummaryRecord::settle_s),
+                        "(contexts, allocation, warm-up); 0 for the later runs (rounds) of a set", &SummaryRow::startup_s),
+          summary_newer("settle_s", "s", "the idle pause before the run's worker set (--settle); 0 for later rounds", &SummaryRow::settle_s),
           summary_newer("teardown_s", "s",
-                        "closing the set's workers until they exited, on the set's last run; 0 before it",
-                        [](const R& s) { return s.teardown_s; }, &SummaryRecord::teardown_s),
+                        "closing the set's workers until they exited, on the set's last run; 0 before it", &SummaryRow::teardown_s),
           summary_newer("fg_latency_p50_ms", "ms",
                         "interference: the foreground's median latency (mlp-infer: a request's arrival to its "
-                        "completion; other workloads: the task time)",
-                        [](const R& s) { return s.fg_latency_p50_ms; }, &SummaryRecord::fg_latency_p50_ms),
-          summary_newer("fg_latency_p95_ms", "ms", "interference: the foreground's 95th percentile latency",
-                        [](const R& s) { return s.fg_latency_p95_ms; }, &SummaryRecord::fg_latency_p95_ms),
-          summary_newer("fg_latency_p99_ms", "ms", "interference: the foreground's 99th percentile latency",
-                        [](const R& s) { return s.fg_latency_p99_ms; }, &SummaryRecord::fg_latency_p99_ms),
-          summary_newer("fg_throughput_per_s", "1/s", "interference: the foreground's tasks (requests) per second",
-                        [](const R& s) { return s.fg_throughput_per_s; }, &SummaryRecord::fg_throughput_per_s),
+                        "completion; other workloads: the task time)", &SummaryRow::fg_latency_p50_ms),
+          summary_newer("fg_latency_p95_ms", "ms", "interference: the foreground's 95th percentile latency", &SummaryRow::fg_latency_p95_ms),
+          summary_newer("fg_latency_p99_ms", "ms", "interference: the foreground's 99th percentile latency", &SummaryRow::fg_latency_p99_ms),
+          summary_newer("fg_throughput_per_s", "1/s", "interference: the foreground's tasks (requests) per second", &SummaryRow::fg_throughput_per_s),
           summary_newer("fg_p99_vs_alone", "x",
                         "interference: fg_latency_p99_ms over the foreground's alone (interference_fg, same mode and "
-                        "repeat); 1 = undisturbed",
-                        [](const R& s) { return s.fg_p99_vs_alone; }, &SummaryRecord::fg_p99_vs_alone),
-          summary_newer("fg_throughput_vs_alone", "x", "interference: fg_throughput_per_s over the foreground's alone",
-                        [](const R& s) { return s.fg_throughput_vs_alone; }, &SummaryRecord::fg_throughput_vs_alone),
-          summary_newer("bg_throughput_per_s", "1/s", "interference: the background jobs' tasks per second, together",
-                        [](const R& s) { return s.bg_throughput_per_s; }, &SummaryRecord::bg_throughput_per_s),
+                        "repeat); 1 = undisturbed", &SummaryRow::fg_p99_vs_alone),
+          summary_newer("fg_throughput_vs_alone", "x", "interference: fg_throughput_per_s over the foreground's alone", &SummaryRow::fg_throughput_vs_alone),
+          summary_newer("bg_throughput_per_s", "1/s", "interference: the background jobs' tasks per second, together", &SummaryRow::bg_throughput_per_s),
           summary_newer("bg_throughput_kept", "x",
                         "interference: bg_throughput_per_s over the same background jobs' alone (interference_bg, same "
-                        "mode and repeat): the share of their throughput they keep beside the foreground",
-                        [](const R& s) { return s.bg_throughput_kept; }, &SummaryRecord::bg_throughput_kept),
+                        "mode and repeat): the share of their throughput they keep beside the foreground", &SummaryRow::bg_throughput_kept),
           summary_newer("burst_ms", "ms",
                         "the regime's burst as this run saw it: mean GPU time of a synchronising step (CUDA events "
                         "around the device work between two host waits), mean over the workers; alone it is the "
                         "workload's burst, beside time-sliced contexts it also holds their slices; empty where the "
-                        "workload does not measure it (exec, cpu)",
-                        [](const R& s) { return s.burst_ms; }, &SummaryRecord::burst_ms),
+                        "workload does not measure it (exec, cpu)", &SummaryRow::burst_ms),
           summary_newer("gpu_busy_share", "fraction",
                         "burst_ms x steps / the worker's timed window, mean over the workers: the duty cycle as the "
-                        "GPU's own clock saw it (NVML's gpu_util_mean counts any kernel in a sampling period)",
-                        [](const R& s) { return s.gpu_busy_share; }, &SummaryRecord::gpu_busy_share),
+                        "GPU's own clock saw it (NVML's gpu_util_mean counts any kernel in a sampling period)", &SummaryRow::gpu_busy_share),
           summary_newer("burst_alone_ms", "ms",
                         "the regime's first coordinate: burst_ms of the same workload and parameters alone (N=1, same "
-                        "mode and repeat)",
-                        [](const R& s) { return s.burst_alone_ms; }, &SummaryRecord::burst_alone_ms),
-          summary_newer("duty_alone", "fraction", "the second: gpu_busy_share of that alone run (its duty cycle)",
-                        [](const R& s) { return s.duty_alone; }, &SummaryRecord::duty_alone),
+                        "mode and repeat)", &SummaryRow::burst_alone_ms),
+          summary_newer("duty_alone", "fraction", "the second: gpu_busy_share of that alone run (its duty cycle)", &SummaryRow::duty_alone),
           summary_newer("xray_slice_ms", "ms",
                         "X-ray, xray_busy: mean length of a context's time slice (an interval it ran without a pause), "
-                        "N contexts that always have work; empty where none was cut (one context, MPS)",
-                        [](const R& s) { return s.xray_slice_ms; }, &SummaryRecord::xray_slice_ms),
+                        "N contexts that always have work; empty where none was cut (one context, MPS)", &SummaryRow::xray_slice_ms),
           summary_difference("xray_switch_ms", "ms",
                         "xray_busy: the GPU's time per switch between two contexts' slices: (a context's mean pause - "
-                        "(N-1) x slice) / N",
-                        [](const R& s) { return s.xray_switch_ms; }, &SummaryRecord::xray_switch_ms),
-          summary_difference("xray_lost_share", "fraction", "xray_busy: switch / (slice + switch), the GPU's time lost to switching",
-                        [](const R& s) { return s.xray_lost_share; }, &SummaryRecord::xray_lost_share),
+                        "(N-1) x slice) / N", &SummaryRow::xray_switch_ms),
+          summary_difference("xray_lost_share", "fraction", "xray_busy: switch / (slice + switch), the GPU's time lost to switching", &SummaryRow::xray_lost_share),
           summary_newer("xray_on_share", "fraction",
                         "xray_busy: a context's time running over its kernel's time, mean over the contexts (1/N "
-                        "time-sliced without switch costs; 1 under MPS)",
-                        [](const R& s) { return s.xray_on_share; }, &SummaryRecord::xray_on_share),
+                        "time-sliced without switch costs; 1 under MPS)", &SummaryRow::xray_on_share),
           summary_difference("xray_wait_ms", "ms",
                         "xray_wait: what one context of short synchronising steps waits per step beside N-1 busy ones: "
-                        "its mean step time less the same step alone (xray_turns, N=1, same mode and repeat)",
-                        [](const R& s) { return s.xray_wait_ms; }, &SummaryRecord::xray_wait_ms),
-          summary_difference("xray_wait_p99_ms", "ms", "xray_wait: the 99th percentile of that step time, less the mean alone",
-                        [](const R& s) { return s.xray_wait_p99_ms; }, &SummaryRecord::xray_wait_p99_ms),
+                        "its mean step time less the same step alone (xray_turns, N=1, same mode and repeat)", &SummaryRow::xray_wait_ms),
+          summary_difference("xray_wait_p99_ms", "ms", "xray_wait: the 99th percentile of that step time, less the mean alone", &SummaryRow::xray_wait_p99_ms),
           summary_newer("xray_turn_ms", "ms",
                         "xray_turns: N contexts of short steps; the GPU time per context turn: the mean time from one "
-                        "of a context's kernels' start to its next, over N",
-                        [](const R& s) { return s.xray_turn_ms; }, &SummaryRecord::xray_turn_ms),
+                        "of a context's kernels' start to its next, over N", &SummaryRow::xray_turn_ms),
           summary_difference("xray_turn_switch_ms", "ms",
                         "xray_turns: xray_turn_ms less a kernel's own GPU time: what a turn costs beyond its work "
-                        "when bursts end before the slice does",
-                        [](const R& s) { return s.xray_turn_switch_ms; }, &SummaryRecord::xray_turn_switch_ms),
+                        "when bursts end before the slice does", &SummaryRow::xray_turn_switch_ms),
       });
   return cols;
 }

@@ -27,7 +27,7 @@ inline constexpr int kPlotDataFormatVersion = 1;
 
 /// How many columns of each file bench_mps reads back (fast-cpp-csv-parser wants the count at compile
 /// time); the reader checks them against the tables below.
-inline constexpr std::size_t kSummaryReadColumns = 50;
+inline constexpr std::size_t kSummaryReadColumns = 60;
 inline constexpr std::size_t kRunsReadColumns = 17;
 inline constexpr std::size_t kTasksReadColumns = 5;
 
@@ -73,6 +73,13 @@ const std::vector<Column<RunRecord, SummaryRecord>>& summary_schema();
 const std::vector<Column<WorkerCells, WorkerRecord>>& runs_schema();
 const std::vector<Column<TaskCells, TaskSample>>& tasks_schema();
 const std::vector<Column<SampleCells, NoRecord>>& timeline_schema();
+
+/// A planned run's configuration as summary.csv's reader will see it (the configuration columns
+/// written and read back).
+RunConfig run_config(const RunSpec& spec);
+/// A finished run as summary.csv's reader will see it: the sweep's own list of what it recorded, the
+/// same type a resumed sweep, report and compare read back.
+SummaryRecord summary_record(const RunRecord& run);
 
 /// The configuration columns that runs.csv and summary.csv start with (compare pairs runs on these,
 /// minus run_id and repeat).

@@ -34,6 +34,9 @@ struct WorkerRow {
   double gpu_busy_share = NAN;  ///< its bursts' share of its timed window (facts gpu_busy_share)
 };
 
+/// One run's measurements: every summary.csv column after the configuration. The sweep fills it
+/// (harness/sweep/run_reduction.cpp), the writer writes it and the reader reads it back into the same
+/// fields (SummaryRecord), one member per column of summary_schema().
 struct SummaryRow {
   std::string status = "ok", reason;
   long tasks_total = 0;
@@ -50,8 +53,7 @@ struct SummaryRow {
   double power_mean_w = 0;
   std::uint64_t mem_used_max_bytes = 0;
   int sm_count_seen = 0;
-  // The fault scenario (empty / NaN otherwise):
-  std::string scenario;               ///< "", "fault_baseline" or "fault"
+  // The fault scenario (empty / NaN otherwise; the scenario itself is RunSpec::scenario):
   int victims = 0, victims_survived = 0;
   double victim_slowdown = NAN;        ///< mean over surviving victims of slowdown_vs_baseline
   double victim_post_fault_slowdown = NAN;  ///< mean post-fault task time / baseline task time

@@ -1,5 +1,7 @@
 #include "harness/results/summary_checks.hpp"
 
+#include "harness/results/meta.hpp"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -62,8 +64,7 @@ void check_unique_run_ids(const fs::path& file, const std::vector<SummaryRecord>
 }
 
 void check_rows_match_meta(const fs::path& file, const std::vector<SummaryRecord>& rows, const nlohmann::json& meta) {
-  const nlohmann::json scenario = meta.contains("sweep") ? meta["sweep"].value("scenario", nlohmann::json()) : nlohmann::json();
-  if (scenario.is_null() || scenario == "sweep")
+  if (meta_scenario(meta) == Scenario::sweep)
     for (const SummaryRecord& r : rows)
       if (const std::string why = outside_plan(r, meta); !why.empty())
         throw ResultsError(file.string() + ": run " + r.run_id + " was never planned (" + why +

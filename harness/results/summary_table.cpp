@@ -31,22 +31,22 @@ std::string line(const char* fmt, ...) {
 
 }  // namespace
 
-void print_summary_table(std::ostream& out, const std::vector<SummaryEntry>& entries) {
+void print_summary_table(std::ostream& out, const std::vector<SummaryRecord>& rows) {
   using Key = std::tuple<std::string, std::string, std::string, int>;  // workload, params, mode, N
   std::map<Key, Cell> cells;
   std::vector<std::string> mode_order;
-  for (const SummaryEntry& e : entries) {
-    Cell& c = cells[{e.spec.workload, e.spec.params, e.spec.mode.name, e.spec.procs}];
+  for (const SummaryRecord& e : rows) {
+    Cell& c = cells[{e.workload, e.params, e.mode, e.procs}];
     ++c.runs;
     bool known = false;
-    for (const auto& m : mode_order) known |= m == e.spec.mode.name;
-    if (!known) mode_order.push_back(e.spec.mode.name);
-    if (e.row.status != "ok") {
+    for (const auto& m : mode_order) known |= m == e.mode;
+    if (!known) mode_order.push_back(e.mode);
+    if (e.status != "ok") {
       ++c.failed;
       continue;
     }
-    c.task_ms.push_back(e.row.task_mean_ms);
-    c.throughput.push_back(e.row.throughput_tasks_per_s);
+    c.task_ms.push_back(e.task_mean_ms);
+    c.throughput.push_back(e.throughput_tasks_per_s);
   }
   if (cells.empty()) return;
 

@@ -7,15 +7,10 @@
 #include <ostream>
 #include <vector>
 
-#include "harness/results/run_record.hpp"
+#include "harness/results/results_reader.hpp"
 
 namespace bench_mps::harness {
 
-struct SummaryEntry {
-  RunSpec spec;
-  SummaryRow row;
-};
-
-void print_summary_table(std::ostream& out, const std::vector<SummaryEntry>& entries);
+void print_summary_table(std::ostream& out, const std::vector<SummaryRecord>& rows);
 
 }  // namespace bench_mps::harness

@@ -47,7 +47,7 @@ std::optional<RunSpec> exec_warmup_run(const ModeBlock& block, const std::set<st
     if (run.workload != "exec" || recorded.count(run.run_id())) continue;
     RunSpec copy = run;
     copy.procs = 1;
-    copy.scenario.clear();
+    copy.scenario = RunKind::plain;
     copy.background.clear();
     return copy;
   }
@@ -60,7 +60,7 @@ nlohmann::json run_exec_warmups(const ModeBlock& block, const RunSpec& copy, int
   nlohmann::json runs = nlohmann::json::array();
   for (int k = 1; k <= count && !stop.load(); ++k) {
     RunSpec warm = copy;
-    warm.scenario = "warmup" + std::to_string(k);
+    warm.scenario = RunScenario::warmup(k);
     const auto t0 = std::chrono::steady_clock::now();
     WorkerLaunch launch = launch_for(warm);
     redirect_exec_logs(launch, warm.run_id());

@@ -80,16 +80,8 @@ void evaluate_fault_run(RunRecord& record, const PoolResult& pool, double baseli
 }
 
 
-void print_fault_table(std::ostream& out, const std::vector<SummaryEntry>& entries) {
-  std::vector<FaultRunSummary> runs;
-  for (const SummaryEntry& e : entries) {
-    if (e.spec.scenario != "fault") continue;
-    const SummaryRow& s = e.row;
-    runs.push_back({e.spec.workload, e.spec.mode.name, s.status, s.reason, s.fault_error, s.mps_server_state,
-                    e.spec.procs, s.victims, s.victims_survived, s.victim_slowdown, s.victim_post_fault_slowdown,
-                    s.mps_recovery_s});
-  }
-  const std::vector<FaultCell> cells = aggregate_fault_runs(runs);
+void print_fault_table(std::ostream& out, const std::vector<SummaryRecord>& rows) {
+  const std::vector<FaultCell> cells = aggregate_fault_runs(rows);
   if (cells.empty()) return;
   char line[512];
   std::snprintf(line, sizeof line, "%-8s %-11s %4s %9s %10s %12s %13s  %s\n", "victims", "mode", "N", "survived",
@@ -107,8 +99,8 @@ void print_fault_table(std::ostream& out, const std::vector<SummaryEntry>& entri
   }
   // What the faulter and a dead victim reported, once per mode.
   std::map<std::string, bool> shown;
-  for (const FaultRunSummary& r : runs) {
-    if (r.status != "ok" || shown[r.mode]) continue;
+  for (const SummaryRecord& r : rows) {
+    if (r.scenario != RunKind::fault || r.status != "ok" || shown[r.mode]) continue;
     shown[r.mode] = true;
     out << "  " << r.mode << ": faulting worker: " << r.fault_error << "\n";
     if (!r.reason.empty()) out << "  " << r.mode << ": " << r.reason << "\n";

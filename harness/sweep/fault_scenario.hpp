@@ -28,6 +28,6 @@ std::vector<std::string> faulter_args(const RunSpec& run, const SweepSpec& spec,
 void evaluate_fault_run(RunRecord& record, const PoolResult& pool, double baseline_task_mean_ms);
 
 /// The scenario's short table: victims' fate, slowdown and MPS recovery per mode and N.
-void print_fault_table(std::ostream& out, const std::vector<SummaryEntry>& entries);
+void print_fault_table(std::ostream& out, const std::vector<SummaryRecord>& rows);
 
 }  // namespace bench_mps::harness

@@ -30,8 +30,8 @@ std::vector<std::string> merged_args(std::vector<std::string> a, const std::vect
 }
 
 /// Worker 0 is the foreground of a side-by-side run; every worker of a foreground-alone run is.
-bool row_is_foreground(const std::string& scenario, int worker) {
-  return scenario == "interference_fg" || (scenario == "interference" && worker == 0);
+bool row_is_foreground(const RunScenario& scenario, int worker) {
+  return scenario == RunKind::interference_fg || (scenario == RunKind::interference && worker == 0);
 }
 
 }  // namespace
@@ -40,7 +40,7 @@ void add_interference_args(const RunSpec& run, const SweepSpec& spec, const std:
                            std::vector<std::string>& args, std::map<int, std::vector<std::string>>& args_for_worker) {
   const std::vector<std::string> fg = workload_worker_args(spec.foreground, spec.params);
   const std::vector<std::string> bg = workload_worker_args(spec.background, spec.params);
-  if (run.scenario != "interference") return;  // the alone runs are plain runs of their workload
+  if (run.scenario != RunKind::interference) return;  // the alone runs are plain runs of their workload
   if (run.mode.in_process()) {
     args = with_args(merged_args(bg, fg), base);
     args.insert(args.end(), {"--fg-workload", spec.foreground});
@@ -51,9 +51,9 @@ void add_interference_args(const RunSpec& run, const SweepSpec& spec, const std:
 }
 
 void evaluate_interference_run(RunRecord& record, const SummaryRow* fg_alone, const SummaryRow* bg_alone) {
-  const std::string& scenario = record.spec.scenario;
+  const RunScenario& scenario = record.spec.scenario;
   for (WorkerRow& row : record.workers)
-    row.role = scenario == "interference_bg" || (scenario == "interference" && row.worker != 0) ? "background" : "foreground";
+    row.role = scenario == RunKind::interference_bg || (scenario == RunKind::interference && row.worker != 0) ? "background" : "foreground";
   SummaryRow& s = record.summary;
   std::vector<double> fg_ms;
   double bg_rate = 0;
@@ -74,7 +74,7 @@ void evaluate_interference_run(RunRecord& record, const SummaryRow* fg_alone, co
     s.fg_latency_p99_ms = quantile(fg_ms, 0.99);
   }
   if (bg_any) s.bg_throughput_per_s = bg_rate;
-  if (scenario != "interference") return;
+  if (scenario != RunKind::interference) return;
   if (fg_alone && fg_alone->status == "ok" && fg_alone->fg_latency_p99_ms > 0) {
     s.fg_p99_vs_alone = s.fg_latency_p99_ms / fg_alone->fg_latency_p99_ms;
     s.fg_throughput_vs_alone = s.fg_throughput_per_s / fg_alone->fg_throughput_per_s;

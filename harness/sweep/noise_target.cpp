@@ -7,6 +7,7 @@
 
 #include "harness/common/format.hpp"
 #include "harness/common/stats.hpp"
+#include "harness/results/results_schema.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -18,28 +19,33 @@ std::string config_name(const RunSpec& r) {
 }  // namespace
 
 bool noise_target_applies(const SweepSpec& spec) {
-  return spec.scenario == "sweep" && spec.noise_target_pct > 0;
+  return spec.scenario == Scenario::sweep && spec.noise_target_pct > 0;
 }
 
-std::vector<ConfigNoise> config_noise(const std::vector<SummaryEntry>& entries, double target) {
-  using Key = std::tuple<std::string, std::string, std::string, int>;  // workload, params, mode, N
-  std::map<Key, std::size_t> at;
+std::vector<ConfigNoise> config_noise(const std::vector<SummaryRecord>& rows, const std::vector<ModeBlock>& plan,
+                                     double target) {
+  std::map<std::string, RunSpec> planned;  // config_key -> its first planned run
+  for (const ModeBlock& block : plan)
+    for (const RunSpec& run : block.runs()) planned.emplace(run_config(run).config_key(), run);
+  std::map<std::string, std::size_t> at;
   std::vector<ConfigNoise> out;
   std::vector<std::vector<double>> values;
-  for (const SummaryEntry& e : entries) {
-    if (!e.spec.scenario.empty() || e.spec.workload == "exec") continue;
-    const Key key{e.spec.workload, e.spec.params, e.spec.mode.name, e.spec.procs};
+  for (const SummaryRecord& r : rows) {
+    if (r.scenario != RunKind::plain || r.workload == "exec") continue;
+    const std::string key = r.config_key();
     auto it = at.find(key);
     if (it == at.end()) {
+      const auto spec = planned.find(key);
+      if (spec == planned.end()) continue;  // not this sweep's (resume has checked it is the same sweep)
       it = at.emplace(key, out.size()).first;
-      out.push_back({e.spec, 0, 0, NAN, false});
+      out.push_back({spec->second, 0, 0, NAN, false});
       values.emplace_back();
     }
     ConfigNoise& c = out[it->second];
-    c.last_repeat = std::max(c.last_repeat, e.spec.repeat);
-    if (e.row.status != "ok" || !std::isfinite(e.row.throughput_tasks_per_s)) continue;
+    c.last_repeat = std::max(c.last_repeat, r.repeat);
+    if (r.status != "ok" || !std::isfinite(r.throughput_tasks_per_s)) continue;
     ++c.repeats;
-    values[it->second].push_back(e.row.throughput_tasks_per_s);
+    values[it->second].push_back(r.throughput_tasks_per_s);
   }
   for (std::size_t i = 0; i < out.size(); ++i) {
     out[i].noise = relative_spread(values[i]);

@@ -15,13 +15,13 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/plan/sweep_spec.hpp"
-#include "harness/results/summary_table.hpp"
+#include "harness/results/results_reader.hpp"
 
 namespace bench_mps::harness {
 
 /// One configuration's repeats so far.
 struct ConfigNoise {
-  RunSpec config;          ///< the configuration (its first ok run's spec)
+  RunSpec config;          ///< the configuration (its first planned run)
   int repeats = 0;         ///< ok repeats
   int last_repeat = 0;     ///< the highest repeat number recorded, ok or not
   double noise = 0;        ///< NaN with fewer than two ok repeats
@@ -32,8 +32,9 @@ struct ConfigNoise {
 /// --noise-target above 0; exec, whose runs take seconds to minutes, is left out.
 bool noise_target_applies(const SweepSpec& spec);
 
-/// The noise of every plain configuration in `entries` against `target` (a fraction).
-std::vector<ConfigNoise> config_noise(const std::vector<SummaryEntry>& entries, double target);
+/// The noise of every plain configuration in `rows` (the sweep's `plan`) against `target` (a fraction).
+std::vector<ConfigNoise> config_noise(const std::vector<SummaryRecord>& rows, const std::vector<ModeBlock>& plan,
+                                     double target);
 
 /// One more repeat for each configuration that misses the target and has fewer than `max_repeats`:
 /// one block per mode (in the sweep's mode order), each run a set of its own; indices from `next_index`.

@@ -34,7 +34,6 @@ RunRecord make_run_record(const RunSpec& spec, const PoolResult& pool, std::vect
   r.samples = std::move(samples);
   r.util_samples = std::move(util_samples);
   SummaryRow& s = r.summary;
-  s.scenario = spec.scenario;
 
   std::vector<double> all_ms, worker_throughputs, bursts, busy_shares;
   std::int64_t last_end = pool.go_ns;

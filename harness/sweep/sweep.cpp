@@ -22,6 +22,7 @@
 #include "harness/results/meta.hpp"
 #include "harness/results/regime_rows.hpp"
 #include "harness/results/results_reader.hpp"
+#include "harness/results/results_schema.hpp"
 #include "harness/results/results_writer.hpp"
 #include "harness/results/slow_first_runs.hpp"
 #include "harness/results/summary_table.hpp"
@@ -64,7 +65,7 @@ fs::path choose_out_dir(const SweepSpec& spec, const Environment& env) {
   std::strftime(date, sizeof date, "%Y-%m-%d", &tm);
   std::string base = std::string("results/") + date + "-" +
                      (spec.demo ? std::string("demo-no-gpu") : env.gpu ? gpu_slug(env.gpu->name) : "cpu");
-  if (spec.scenario != "sweep") base += "-" + spec.scenario;
+  if (spec.scenario != Scenario::sweep) base += "-" + std::string(scenario_name(spec.scenario));
   std::error_code ec;
   fs::create_directories("results", ec);
   fs::path dir = base;
@@ -111,14 +112,14 @@ WorkerLaunch make_launch(const SweepSpec& spec, const RunSpec& run, const Enviro
   }
   launch.args = workload_worker_args(run.workload, run_params(spec, run));
   launch.args.insert(launch.args.end(), base.begin(), base.end());
-  if (spec.scenario == "interference") add_interference_args(run, spec, base, launch.args, launch.args_for_worker);
-  if (is_xray_probe(run.scenario)) add_xray_args(run, spec, base, launch.args, launch.args_for_worker);
+  if (spec.scenario == Scenario::interference) add_interference_args(run, spec, base, launch.args, launch.args_for_worker);
+  if (run.scenario.is_xray()) add_xray_args(run, spec, base, launch.args, launch.args_for_worker);
   if (spec.cpu_stand_in) {
     launch.args.emplace_back("--cpu-stand-in");
     for (auto& [worker, args] : launch.args_for_worker) args.emplace_back("--cpu-stand-in");
   }
   launch.cpus = env.worker_cpus;
-  if (run.scenario == "fault") launch.args_for_worker[run.procs - 1] = faulter_args(run, spec, run.procs - 1);
+  if (run.scenario == RunKind::fault) launch.args_for_worker[run.procs - 1] = faulter_args(run, spec, run.procs - 1);
   launch.env_unset = {"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "CUDA_MPS_PIPE_DIRECTORY", "CUDA_MPS_LOG_DIRECTORY",
                       "CUDA_MPS_CLIENT_PRIORITY", "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", "CUDA_DEVICE_MAX_CONNECTIONS"};
   if (session) {
@@ -170,22 +171,23 @@ void name_memory_limit_failures(PoolResult& pool, const RunSpec& run) {
 
 void print_progress(const RunRecord& r, int done, int total, double seconds) {
   const SummaryRow& s = r.summary;
+  const RunScenario& scenario = r.spec.scenario;
   std::cerr << "[" << done << "/" << total << "] " << r.spec.run_id() << ": " << s.status;
   if (s.status != "ok") {
     std::cerr << " (" << s.reason << ")";
-  } else if (s.scenario == "fault") {
+  } else if (scenario == RunKind::fault) {
     std::cerr << "  victims survived " << s.victims_survived << "/" << s.victims;
     if (s.victims_survived) std::cerr << ", slowdown " << fmt_fixed(s.victim_slowdown, 2) << "x";
     if (!std::isnan(s.mps_recovery_s)) std::cerr << ", MPS recovery " << fmt_fixed(s.mps_recovery_s, 2) << " s";
-  } else if (s.scenario == "xray_busy") {
+  } else if (scenario == RunKind::xray_busy) {
     std::cerr << "  slice " << fmt_fixed(s.xray_slice_ms, 3) << " ms, switch " << fmt_fixed(s.xray_switch_ms, 3)
               << " ms, each context ran " << fmt_fixed(100 * s.xray_on_share, 1) << "% of the time";
-  } else if (s.scenario == "xray_wait") {
+  } else if (scenario == RunKind::xray_wait) {
     std::cerr << "  a short step waited " << fmt_fixed(s.xray_wait_ms, 3) << " ms (p99 " << fmt_fixed(s.xray_wait_p99_ms, 3) << ")";
-  } else if (s.scenario == "xray_turns") {
+  } else if (scenario == RunKind::xray_turns) {
     std::cerr << "  per-step " << fmt_fixed(s.task_mean_ms, 3) << " ms, a turn " << fmt_fixed(s.xray_turn_ms, 3) << " ms";
     if (!std::isnan(s.xray_turn_switch_ms)) std::cerr << " (" << fmt_fixed(s.xray_turn_switch_ms, 3) << " ms beyond its kernel)";
-  } else if (s.scenario == "interference") {
+  } else if (scenario == RunKind::interference) {
     std::cerr << "  foreground p99 " << fmt_fixed(s.fg_latency_p99_ms, 3) << " ms";
     if (!std::isnan(s.fg_p99_vs_alone)) std::cerr << " (" << fmt_fixed(s.fg_p99_vs_alone, 2) << "x alone)";
     if (!std::isnan(s.bg_throughput_kept)) std::cerr << ", background kept " << fmt_fixed(s.bg_throughput_kept, 2);
@@ -198,36 +200,6 @@ void print_progress(const RunRecord& r, int done, int total, double seconds) {
   }
   if (s.status == "ok" && !s.reason.empty()) std::cerr << "  note: " << s.reason;  // e.g. an exec metric that read nothing
   std::cerr << "  [" << fmt_fixed(seconds, 1) << " s]\n";
-}
-
-/// A recorded summary row as the table and the references need it.
-SummaryEntry entry_of(const SummaryRecord& r, const SweepSpec& spec) {
-  SummaryEntry e;
-  e.spec.repeat = r.repeat;
-  e.spec.workload = r.workload;
-  e.spec.params = r.params;
-  for (const Mode& m : spec.modes)
-    if (m.name == r.mode) e.spec.mode = m;
-  e.spec.procs = r.procs;
-  e.spec.scenario = r.scenario;
-  e.row.status = r.status;
-  e.row.reason = r.reason;
-  e.row.task_mean_ms = r.task_mean_ms;
-  e.row.throughput_tasks_per_s = r.throughput_tasks_per_s;
-  e.row.slowdown_vs_alone = r.slowdown_vs_alone;
-  e.row.scenario = r.scenario;
-  e.row.makespan_s = r.makespan_s;
-  e.row.fg_latency_p50_ms = r.fg_latency_p50_ms;
-  e.row.fg_latency_p95_ms = r.fg_latency_p95_ms;
-  e.row.fg_latency_p99_ms = r.fg_latency_p99_ms;
-  e.row.fg_p99_vs_alone = r.fg_p99_vs_alone;
-  e.row.fg_throughput_vs_alone = r.fg_throughput_vs_alone;
-  e.row.bg_throughput_kept = r.bg_throughput_kept;
-  e.row.fg_throughput_per_s = r.fg_throughput_per_s;
-  e.row.bg_throughput_per_s = r.bg_throughput_per_s;
-  e.row.burst_ms = r.burst_ms;
-  e.row.gpu_busy_share = r.gpu_busy_share;
-  return e;
 }
 
 /// The harness's own time around a run (see SummaryRow).
@@ -253,10 +225,9 @@ class Sweep {
       meta_["status"] = "running";
       meta_["resumed_utc"].push_back(utc_timestamp());
       recorded_ = resumed->recorded_ids;
-      for (const SummaryRecord& r : resumed->recorded) {
-        entries_.push_back(entry_of(r, spec_));
+      records_ = resumed->recorded;
+      for (const SummaryRecord& r : records_)
         if (r.status != "ok") ++failed_;
-      }
     } else {
       meta_ = make_meta(spec, env_.gpu, env_.mps_control);
     }
@@ -272,7 +243,8 @@ class Sweep {
   }
 
   int run() {
-    const auto blocks = plan_sweep(spec_);
+    plan_ = plan_sweep(spec_);
+    const std::vector<ModeBlock>& blocks = plan_;
     int total = 0;
     for (const auto& b : blocks)
       for (const auto& s : b.sets) total += static_cast<int>(s.runs.size());
@@ -305,7 +277,7 @@ class Sweep {
     for (;;) {
       if (stop_ || stop_signal().load()) break;
       const std::vector<ModeBlock> more =
-          plan_extra_repeats(config_noise(entries_, spec_.noise_target_pct / 100), spec_, next_index);
+          plan_extra_repeats(config_noise(records_, plan_, spec_.noise_target_pct / 100), spec_, next_index);
       if (more.empty()) break;
       if (seconds_between(start, std::chrono::steady_clock::now()) >= spec_.noise_time_cap_s) {
         capped = true;
@@ -320,7 +292,7 @@ class Sweep {
         added += static_cast<int>(b.sets.size());
       }
     }
-    const std::vector<ConfigNoise> final_noise = config_noise(entries_, spec_.noise_target_pct / 100);
+    const std::vector<ConfigNoise> final_noise = config_noise(records_, plan_, spec_.noise_target_pct / 100);
     meta_["noise"] = noise_json(final_noise, spec_, added, seconds_between(start, std::chrono::steady_clock::now()), capped);
     noise_misses_ = noise_misses(final_noise, spec_, capped);
   }
@@ -422,8 +394,8 @@ class Sweep {
         const auto r0 = std::chrono::steady_clock::now();
         if (session && run.workload == "exec") watch = std::make_unique<MpsClientWatch>(*session);
         RunExtras extras;
-        if (session && run.scenario == "fault") extras.servers_before = server_list(*session);
-        if (run.scenario == "fault") extras.xid_before = read_xid_lines(fs::temp_directory_path());
+        if (session && run.scenario == RunKind::fault) extras.servers_before = server_list(*session);
+        if (run.scenario == RunKind::fault) extras.xid_before = read_xid_lines(fs::temp_directory_path());
         const bool gpm = env_.nvml && env_.nvml->gpm_begin();
         PoolResult pool = set->round();
         if (gpm) extras.gpm = env_.nvml->gpm_end();
@@ -462,7 +434,7 @@ class Sweep {
 
   /// Runs whose workers may exit while the next set starts: not the fault scenario's (its recovery is
   /// measured right after) and not exec's (its MPS proof and the user's processes want a quiet end).
-  static bool may_overlap(const RunSpec& run) { return run.scenario.rfind("fault", 0) != 0 && run.workload != "exec"; }
+  static bool may_overlap(const RunSpec& run) { return !run.scenario.is_fault() && run.workload != "exec"; }
 
   /// Waits for the closing set's workers to exit and records its last run.
   void finish_closing() {
@@ -483,10 +455,10 @@ class Sweep {
   void record(const ModeBlock& block, const RunSpec& run, PoolResult& pool, const Overhead& o,
               const MpsClientWatch* watch, MpsSession* session, double seconds, const RunExtras* extras = nullptr) {
     name_memory_limit_failures(pool, run);
-    const bool plain = run.scenario.empty() || is_regime_point(run.scenario);  // a workload alone is its reference
-    const SummaryEntry* alone = plain ? reference(run, run.scenario, 1, run.workload) : nullptr;
+    const bool plain = run.scenario.is_plain_workload();  // a workload alone is its reference
+    const SummaryRecord* alone = plain ? reference(run, run.scenario, 1, run.workload) : nullptr;
     RunRecord record = make_run_record(run, pool, monitor_.take(pool.go_ns, pool.end_ns),
-                                       alone ? alone->row.task_mean_ms : 0.0,
+                                       alone ? alone->task_mean_ms : 0.0,
                                        env_.nvml ? env_.nvml->utilization_samples(pool.go_ns) : std::vector<UtilSample>{});
     SummaryRow& s = record.summary;
     s.settle_s = o.settle_s;
@@ -502,22 +474,22 @@ class Sweep {
       prove_exec_mode(record, pool, watch);
       note_exec_metric(record, pool);
     }
-    if (run.scenario == "fault") {
-      const SummaryEntry* base = reference(run, "fault_baseline", run.procs - 1, run.workload);
-      evaluate_fault_run(record, pool, base ? base->row.task_mean_ms : 0.0);
+    if (run.scenario == RunKind::fault) {
+      const SummaryRecord* base = reference(run, RunKind::fault_baseline, run.procs - 1, run.workload);
+      evaluate_fault_run(record, pool, base ? base->task_mean_ms : 0.0);
       if (extras) s.driver_messages = new_driver_messages(extras->xid_before, read_xid_lines(fs::temp_directory_path()));
       if (session) measure_recovery(*session, run, pool, extras ? extras->servers_before : std::vector<pid_t>{}, record);
     }
-    if (is_xray_probe(run.scenario)) {
-      const SummaryEntry* step_alone = reference(run, "xray_turns", 1, "xray");
-      evaluate_xray_run(record, pool, step_alone ? &step_alone->row : nullptr);
+    if (run.scenario.is_xray()) {
+      const SummaryRecord* step_alone = reference(run, RunKind::xray_turns, 1, "xray");
+      evaluate_xray_run(record, pool, step_alone);
     }
-    if (run.scenario.rfind("interference", 0) == 0) {
-      const SummaryEntry* fg = reference(run, "interference_fg", 1, spec_.foreground);
-      const SummaryEntry* bg = reference(run, "interference_bg", run.procs - 1, spec_.background);
-      evaluate_interference_run(record, fg ? &fg->row : nullptr, bg ? &bg->row : nullptr);
+    if (run.scenario.is_interference()) {
+      const SummaryRecord* fg = reference(run, RunKind::interference_fg, 1, spec_.foreground);
+      const SummaryRecord* bg = reference(run, RunKind::interference_bg, run.procs - 1, spec_.background);
+      evaluate_interference_run(record, fg, bg);
     }
-    if (session && !server_checked_ && s.workers_ok > 0 && (plain || is_xray_probe(run.scenario))) {
+    if (session && !server_checked_ && s.workers_ok > 0 && (plain || run.scenario.is_xray())) {
       server_checked_ = true;
       verify_server(*session, block, record);
     }
@@ -526,12 +498,12 @@ class Sweep {
       s.burst_alone_ms = s.burst_ms;
       s.duty_alone = s.gpu_busy_share;
     } else if (alone) {
-      s.burst_alone_ms = alone->row.burst_ms;
-      s.duty_alone = alone->row.gpu_busy_share;
+      s.burst_alone_ms = alone->burst_ms;
+      s.duty_alone = alone->gpu_busy_share;
     }
     note_device(pool);
     if (!write_record(record)) return;  // not recorded: the sweep stops (a full disk)
-    entries_.push_back({run, record.summary});
+    records_.push_back(summary_record(record));
     if (!std::isnan(s.makespan_s)) timing_.timed_s += s.makespan_s;
     timing_.settle_s += o.settle_s;
     timing_.startup_s += o.startup_s;
@@ -543,12 +515,11 @@ class Sweep {
 
   /// The recorded ok run of `run`'s repeat and mode with this scenario, N and workload (params too
   /// where the workload is the run's own), or null.
-  const SummaryEntry* reference(const RunSpec& run, const std::string& scenario, int procs, const std::string& workload) const {
-    for (const SummaryEntry& e : entries_)
-      if (e.spec.repeat == run.repeat && e.spec.mode.name == run.mode.name && e.spec.scenario == scenario &&
-          e.spec.procs == procs && e.spec.workload == workload && e.row.status == "ok" &&
-          (workload != run.workload || scenario.rfind("interference", 0) == 0 ||
-           base_params(e.spec.params) == base_params(run.params)))
+  const SummaryRecord* reference(const RunSpec& run, const RunScenario& scenario, int procs, const std::string& workload) const {
+    for (const SummaryRecord& e : records_)
+      if (e.repeat == run.repeat && e.mode == run.mode.name && e.scenario == scenario && e.procs == procs &&
+          e.workload == workload && e.status == "ok" &&
+          (workload != run.workload || scenario.is_interference() || base_params(e.params) == base_params(run.params)))
         return &e;
     return nullptr;
   }
@@ -593,7 +564,7 @@ class Sweep {
     for (const WorkerResult& w : fault_pool.workers)
       if (w.index == run.procs - 1) fault_ns = w.ended_ns;
     RunSpec probe = run;
-    probe.scenario.clear();
+    probe.scenario = RunKind::plain;
     probe.tasks = 1;
     WorkerLaunch launch = make_launch(spec_, probe, env_, &session, out_);
     PoolLimits l = limits(probe);
@@ -723,7 +694,7 @@ class Sweep {
     const int sig = stop_signal().load();
     meta_["finished_utc"] = utc_timestamp();
     if (env_.nvml && meta_["gpu"].is_object()) meta_["gpu"]["conditions_end"] = conditions_now();
-    meta_["runs_recorded"] = entries_.size();
+    meta_["runs_recorded"] = records_.size();
     meta_["runs_failed"] = failed_;
     meta_["status"] = sig || !write_error_.empty() ? "interrupted"
                                                    : (!env_error_.empty() ? "environment_error" : (failed_ ? "failed" : "complete"));
@@ -734,21 +705,14 @@ class Sweep {
     const std::vector<std::string> slow_first = note_slow_first_runs();
     const bool meta_saved = save_meta();
     std::cout << "\n";
-    if (spec_.scenario == "fault") {
-      print_fault_table(std::cout, entries_);
-    } else if (spec_.scenario == "interference") {
-      std::vector<InterferenceRun> runs;
-      for (const SummaryEntry& e : entries_) {
-        const SummaryRow& s = e.row;
-        runs.push_back({e.spec.mode.name, e.spec.scenario, s.status, e.spec.procs, s.fg_latency_p50_ms,
-                        s.fg_latency_p95_ms, s.fg_latency_p99_ms, s.fg_p99_vs_alone, s.fg_throughput_vs_alone,
-                        s.bg_throughput_kept});
-      }
-      print_interference_table(std::cout, aggregate_interference_runs(runs));
-    } else if (spec_.scenario == "xray" || spec_.scenario == "regimes") {
+    if (spec_.scenario == Scenario::fault) {
+      print_fault_table(std::cout, records_);
+    } else if (spec_.scenario == Scenario::interference) {
+      print_interference_table(std::cout, aggregate_interference_runs(records_));
+    } else if (spec_.scenario == Scenario::xray || spec_.scenario == Scenario::regimes) {
       print_regime_tables();
     } else {
-      print_summary_table(std::cout, entries_);
+      print_summary_table(std::cout, records_);
     }
     for (const std::string& line : slow_first) std::cerr << "bench_mps: warning: " << line << "\n";
     std::cout << "\nsweep: " << fmt_fixed(timing["wall_s"].get<double>(), 1) << " s, of which "
@@ -790,7 +754,8 @@ class Sweep {
   Monitor monitor_;
   std::chrono::steady_clock::time_point started_;
   std::set<std::string> recorded_;
-  std::vector<SummaryEntry> entries_;
+  std::vector<ModeBlock> plan_;
+  std::vector<SummaryRecord> records_;  ///< every run recorded so far (a resumed sweep's earlier ones too)
   int failed_ = 0, done_ = 0, total_ = 0;
   struct {
     double timed_s = 0, startup_s = 0, settle_s = 0, teardown_s = 0;

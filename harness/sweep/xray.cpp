@@ -18,17 +18,17 @@ std::vector<std::string> role_args(const SweepSpec& spec, const std::string& rol
   return workload_worker_args("xray", c);
 }
 
-bool is_step_worker(const std::string& probe, int worker) {
-  return probe == "xray_turns" || (probe == "xray_wait" && worker == 0);
+bool is_step_worker(const RunScenario& probe, int worker) {
+  return probe == RunKind::xray_turns || (probe == RunKind::xray_wait && worker == 0);
 }
 
 }  // namespace
 
 void add_xray_args(const RunSpec& run, const SweepSpec& spec, const std::vector<std::string>& base,
                    std::vector<std::string>& args, std::map<int, std::vector<std::string>>& args_for_worker) {
-  const bool steps = run.scenario == "xray_turns";
+  const bool steps = run.scenario == RunKind::xray_turns;
   args = with_args(role_args(spec, steps ? "step" : "busy"), base);
-  if (run.scenario != "xray_wait") return;
+  if (run.scenario != RunKind::xray_wait) return;
   // The step context ends while the busy ones still run (they all start at GO), after at most
   // kXrayWaitSteps steps (where it does not wait, under MPS, that is a few ms: its task lines stay few).
   args_for_worker[0] = with_args(role_args(spec, "step"), {"--duration-s", fmt_num(0.8 * spec.params.xray.busy_ms / 1000.0, 9),
@@ -36,7 +36,7 @@ void add_xray_args(const RunSpec& run, const SweepSpec& spec, const std::vector<
 }
 
 void evaluate_xray_run(RunRecord& record, const PoolResult& pool, const SummaryRow* alone_step) {
-  const std::string& probe = record.spec.scenario;
+  const RunScenario& probe = record.spec.scenario;
   const int n = record.spec.procs;
   SummaryRow& s = record.summary;
   for (WorkerRow& row : record.workers) row.role = is_step_worker(probe, row.worker) ? "step" : "busy";
@@ -59,7 +59,7 @@ void evaluate_xray_run(RunRecord& record, const PoolResult& pool, const SummaryR
     if (const double on = done_fact(w.done, "on_share"); !std::isnan(on)) on_shares.push_back(on);
   }
 
-  if (probe == "xray_busy") {
+  if (probe == RunKind::xray_busy) {
     s.xray_on_share = mean(on_shares);
     if (slices > 0) {
       s.xray_slice_ms = slice_sum / slices;
@@ -68,14 +68,14 @@ void evaluate_xray_run(RunRecord& record, const PoolResult& pool, const SummaryR
         s.xray_lost_share = s.xray_switch_ms / (s.xray_slice_ms + s.xray_switch_ms);
       }
     }
-  } else if (probe == "xray_wait") {
+  } else if (probe == RunKind::xray_wait) {
     std::vector<double> step_ms;
     for (const TaskRow& t : record.tasks)
       if (t.worker == 0) step_ms.push_back(t.duration_ms);
     const double alone = alone_step ? alone_step->task_mean_ms : kNaN;
     s.xray_wait_ms = mean(step_ms) - alone;
     s.xray_wait_p99_ms = quantile(step_ms, 0.99) - alone;
-  } else if (probe == "xray_turns") {
+  } else if (probe == RunKind::xray_turns) {
     s.xray_turn_ms = mean(periods) / n;  // one context's kernel start to its next holds a round of N turns
     // Time-sliced only: under MPS the kernels of different contexts overlap, a turn is no longer a unit.
     if (n > 1 && !record.spec.mode.mps) s.xray_turn_switch_ms = s.xray_turn_ms - mean(step_gpu);

@@ -1,0 +1,94 @@
+#include "harness/plan/scenario.hpp"
+
+#include <array>
+#include <tuple>
+#include <utility>
+
+namespace bench_mps::harness {
+namespace {
+
+constexpr std::array<std::pair<Scenario, std::string_view>, 5> kScenarioNames{{
+    {Scenario::sweep, "sweep"},
+    {Scenario::fault, "fault"},
+    {Scenario::interference, "interference"},
+    {Scenario::xray, "xray"},
+    {Scenario::regimes, "regimes"},
+}};
+
+/// Every kind but regime_point, whose cell is its tag.
+constexpr std::array<std::pair<RunKind, std::string_view>, 9> kRunKindNames{{
+    {RunKind::plain, ""},
+    {RunKind::fault_baseline, "fault_baseline"},
+    {RunKind::fault, "fault"},
+    {RunKind::interference, "interference"},
+    {RunKind::interference_fg, "interference_fg"},
+    {RunKind::interference_bg, "interference_bg"},
+    {RunKind::xray_busy, "xray_busy"},
+    {RunKind::xray_wait, "xray_wait"},
+    {RunKind::xray_turns, "xray_turns"},
+}};
+
+constexpr std::string_view kRegimePointPrefix = "regime-";
+
+}  // namespace
+
+std::string_view scenario_name(Scenario scenario) {
+  for (const auto& [s, name] : kScenarioNames)
+    if (s == scenario) return name;
+  return "?";
+}
+
+std::optional<Scenario> parse_scenario(std::string_view name) {
+  for (const auto& [s, n] : kScenarioNames)
+    if (n == name) return s;
+  return std::nullopt;
+}
+
+std::vector<std::string> scenario_names() {
+  std::vector<std::string> out;
+  for (const auto& entry : kScenarioNames) out.emplace_back(entry.second);
+  return out;
+}
+
+std::ostream& operator<<(std::ostream& out, Scenario scenario) { return out << scenario_name(scenario); }
+
+RunScenario RunScenario::regime(std::string tag) {
+  RunScenario s(RunKind::regime_point);
+  s.point = std::move(tag);
+  return s;
+}
+
+RunScenario RunScenario::warmup(int k) {
+  RunScenario s(RunKind::exec_warmup);
+  s.point = "warmup" + std::to_string(k);
+  return s;
+}
+
+std::string RunScenario::name() const {
+  if (kind == RunKind::regime_point || kind == RunKind::exec_warmup) return point;
+  for (const auto& [k, n] : kRunKindNames)
+    if (k == kind) return std::string(n);
+  return "?";
+}
+
+bool operator==(const RunScenario& a, const RunScenario& b) { return a.kind == b.kind && a.point == b.point; }
+bool operator!=(const RunScenario& a, const RunScenario& b) { return !(a == b); }
+bool operator<(const RunScenario& a, const RunScenario& b) {
+  return std::tie(a.kind, a.point) < std::tie(b.kind, b.point);
+}
+
+std::optional<RunScenario> parse_run_scenario(std::string_view cell) {
+  if (cell.substr(0, kRegimePointPrefix.size()) == kRegimePointPrefix) return RunScenario::regime(std::string(cell));
+  for (const auto& [k, n] : kRunKindNames)
+    if (n == cell) return RunScenario(k);
+  return std::nullopt;
+}
+
+std::ostream& operator<<(std::ostream& out, const RunScenario& scenario) { return out << scenario.name(); }
+
+const std::vector<RunKind>& xray_probes() {
+  static const std::vector<RunKind> probes{RunKind::xray_busy, RunKind::xray_wait, RunKind::xray_turns};
+  return probes;
+}
+
+}  // namespace bench_mps::harness
