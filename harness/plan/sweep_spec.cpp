@@ -130,121 +130,142 @@ bool sweep_needs_gpu(const SweepSpec& spec) {
   return !spec.cpu_stand_in && std::any_of(spec.workloads.begin(), spec.workloads.end(), workload_needs_gpu);
 }
 
+namespace {
+
+/// A run of `workload` under `mode` at N = `n`, its length the workload's (repeat and index set later).
+RunSpec planned_run(const SweepSpec& spec, const std::string& workload, const Mode& mode, int n, const RunScenario& scenario) {
+  RunSpec run;
+  run.workload = workload;
+  run.params = workload_params_string(workload, spec.params);
+  run.mode = mode;
+  run.procs = n;
+  run.scenario = scenario;
+  const RunLength length = run_length(spec, workload);
+  run.tasks = length.tasks;
+  run.duration_s = length.duration_s;
+  return run;
+}
+
+/// The N a sweep runs at, ascending; the X-ray and the regime grid always measure N=1 (the alone
+/// reference), and the regimes scenario's X-ray also N=2 (the smallest N that shares).
+struct PlannedProcs {
+  std::vector<int> procs, xray_procs;
+};
+PlannedProcs planned_procs(const SweepSpec& spec) {
+  PlannedProcs p{spec.procs, spec.procs};
+  std::sort(p.procs.begin(), p.procs.end());
+  p.xray_procs = p.procs;
+  if (spec.scenario == Scenario::xray || spec.scenario == Scenario::regimes) {
+    for (int n : spec.scenario == Scenario::regimes ? std::vector<int>{1, 2} : std::vector<int>{1})
+      if (std::find(p.xray_procs.begin(), p.xray_procs.end(), n) == p.xray_procs.end()) p.xray_procs.push_back(n);
+    if (std::find(p.procs.begin(), p.procs.end(), 1) == p.procs.end()) p.procs.push_back(1);
+    std::sort(p.xray_procs.begin(), p.xray_procs.end());
+    std::sort(p.procs.begin(), p.procs.end());
+  }
+  return p;
+}
+
+/// The X-ray's probes at each N (one context: only its steps alone), then (regimes) every grid point at each N.
+void xray_and_grid_templates(const SweepSpec& spec, const Mode& mode, const PlannedProcs& p, std::vector<RunSpec>& out) {
+  for (int n : p.xray_procs)
+    for (RunKind probe : xray_probes()) {
+      if (n == 1 && probe != RunKind::xray_turns) continue;
+      RunSpec run = planned_run(spec, "xray", mode, n, probe);
+      run.params += ";probe=" + run.scenario.name();
+      if (probe == RunKind::xray_turns) run.tasks = kXrayTurnSteps;  // step contexts: back-to-back steps
+      out.push_back(run);
+    }
+  if (spec.scenario != Scenario::regimes) return;
+  for (double burst : spec.regime_bursts_ms)
+    for (double duty : spec.regime_duties_pct) {
+      auto config = std::make_shared<const WorkloadConfig>(regime_point_params(spec.params, burst, duty));
+      const double step_s = (config->duty.burst_us + config->duty.host_us) * 1e-6;
+      for (int n : p.procs) {
+        RunSpec run = planned_run(spec, "duty", mode, n, RunScenario::regime(regime_point_tag(burst, duty)));
+        run.config = config;
+        run.params = workload_params_string("duty", *config);
+        if (spec.duration_s <= 0 && spec.tasks <= 0) {  // >= 0.5 s and >= 5 steps alone
+          run.tasks = 0;
+          run.duration_s = std::max(0.5, 5 * step_s);
+        }
+        out.push_back(run);
+      }
+    }
+}
+
+/// The foreground alone, then for every N the N-1 background jobs alone and both side by side.
+void interference_templates(const SweepSpec& spec, const Mode& mode, const PlannedProcs& p, std::vector<RunSpec>& out) {
+  out.push_back(planned_run(spec, spec.foreground, mode, 1, RunKind::interference_fg));
+  for (int n : p.procs) {
+    out.push_back(planned_run(spec, spec.background, mode, n - 1, RunKind::interference_bg));
+    RunSpec mix = planned_run(spec, spec.foreground, mode, n, RunKind::interference);
+    mix.background = spec.background;
+    mix.params += ";background=" + spec.background + "(" + workload_params_string(spec.background, spec.params) + ")";
+    out.push_back(mix);
+  }
+}
+
+/// Every workload at every N; in the fault scenario (N >= 2) the victims alone, then beside a faulter.
+void workload_templates(const SweepSpec& spec, const Mode& mode, const PlannedProcs& p, std::vector<RunSpec>& out) {
+  for (const std::string& workload : spec.workloads)
+    for (int n : p.procs) {
+      if (spec.scenario != Scenario::fault) {
+        out.push_back(planned_run(spec, workload, mode, n, RunKind::plain));
+        continue;
+      }
+      if (n < 2) continue;  // a fault scenario needs a victim and a faulter
+      out.push_back(planned_run(spec, workload, mode, n - 1, RunKind::fault_baseline));
+      RunSpec fault = planned_run(spec, workload, mode, n, RunKind::fault);
+      fault.params += ";fault_delay_ms=" + fmt_num(spec.params.fault_delay_ms);
+      out.push_back(fault);
+    }
+}
+
+/// One set per configuration and group when its workload shares processes between repeats, else one
+/// set per repeat; each set's runs get their repeats `first`..`last` and indices in plan order.
+void add_sets(const SweepSpec& spec, ModeBlock& block, int first, int last, const std::vector<RunSpec>& templates,
+              int& index) {
+  for (const RunSpec& t : templates) {
+    const bool shared = rounds_per_set(spec, t.workload) > 1 && (t.background.empty() || rounds_per_set(spec, t.background) > 1);
+    WorkerSetPlan set;
+    for (int r = first; r <= last; ++r) {
+      RunSpec run = t;
+      run.repeat = r;
+      run.index = index++;
+      set.runs.push_back(run);
+      if (!shared) {
+        block.sets.push_back(set);
+        set.runs.clear();
+      }
+    }
+    if (!set.runs.empty()) block.sets.push_back(set);
+  }
+}
+
+}  // namespace
+
 std::vector<ModeBlock> plan_sweep(const SweepSpec& spec) {
-  std::vector<int> procs = spec.procs;
-  std::sort(procs.begin(), procs.end());
   // Group size: the largest number of rounds any workload of the sweep runs per set.
   int group = 1;
   const std::vector<std::string> workloads =
       spec.scenario == Scenario::interference ? std::vector<std::string>{spec.foreground} : spec.workloads;
   for (const std::string& w : workloads) group = std::max(group, rounds_per_set(spec, w));
-
-  // The X-ray and the regime grid always measure N=1 (the alone reference); the regimes scenario's
-  // X-ray also N=2 (the smallest N that shares).
-  std::vector<int> xray_procs = procs;
-  if (spec.scenario == Scenario::xray || spec.scenario == Scenario::regimes) {
-    for (int n : spec.scenario == Scenario::regimes ? std::vector<int>{1, 2} : std::vector<int>{1})
-      if (std::find(xray_procs.begin(), xray_procs.end(), n) == xray_procs.end()) xray_procs.push_back(n);
-    if (std::find(procs.begin(), procs.end(), 1) == procs.end()) procs.push_back(1);
-    std::sort(xray_procs.begin(), xray_procs.end());
-    std::sort(procs.begin(), procs.end());
-  }
-
+  const PlannedProcs procs = planned_procs(spec);
   std::vector<ModeBlock> blocks;
   int index = 0;
-  auto run_of = [&](const std::string& workload, const Mode& mode, int repeat, int n, const RunScenario& scenario) {
-    RunSpec run;
-    run.repeat = repeat;
-    run.workload = workload;
-    run.params = workload_params_string(workload, spec.params);
-    run.mode = mode;
-    run.procs = n;
-    run.scenario = scenario;
-    const RunLength length = run_length(spec, workload);
-    run.tasks = length.tasks;
-    run.duration_s = length.duration_s;
-    return run;
-  };
-  // One set per configuration and group when its workload shares processes between repeats, else
-  // one set per repeat; each set's runs get their indices in plan order.
-  auto add = [&](ModeBlock& block, int first, int last, const std::vector<RunSpec>& per_repeat_template) {
-    for (const RunSpec& t : per_repeat_template) {
-      const bool shared = rounds_per_set(spec, t.workload) > 1 &&
-                          (t.background.empty() || rounds_per_set(spec, t.background) > 1);
-      WorkerSetPlan set;
-      for (int r = first; r <= last; ++r) {
-        RunSpec run = t;
-        run.repeat = r;
-        run.index = index++;
-        set.runs.push_back(run);
-        if (!shared) {
-          block.sets.push_back(set);
-          set.runs.clear();
-        }
-      }
-      if (!set.runs.empty()) block.sets.push_back(set);
-    }
-  };
-
-  // regimes: every grid point, each N, after the X-ray's probes.
-  auto add_regime_grid = [&](std::vector<RunSpec>& templates, const Mode& mode) {
-    for (double burst : spec.regime_bursts_ms)
-      for (double duty : spec.regime_duties_pct) {
-        auto config = std::make_shared<const WorkloadConfig>(regime_point_params(spec.params, burst, duty));
-        const double step_s = (config->duty.burst_us + config->duty.host_us) * 1e-6;
-        for (int n : procs) {
-          RunSpec run = run_of("duty", mode, 0, n, RunScenario::regime(regime_point_tag(burst, duty)));
-          run.config = config;
-          run.params = workload_params_string("duty", *config);
-          if (spec.duration_s <= 0 && spec.tasks <= 0) {  // >= 0.5 s and >= 5 steps alone
-            run.tasks = 0;
-            run.duration_s = std::max(0.5, 5 * step_s);
-          }
-          templates.push_back(run);
-        }
-      }
-  };
-
   for (int first = 1, g = 1; first <= spec.repeats; first += group, ++g) {
     const int last = std::min(spec.repeats, first + group - 1);
     for (const Mode& mode : spec.modes) {
-      ModeBlock block{mode, g, {}};
       std::vector<RunSpec> templates;
       if (spec.scenario == Scenario::xray || spec.scenario == Scenario::regimes) {
-        for (int n : xray_procs)
-          for (RunKind probe : xray_probes()) {
-            if (n == 1 && probe != RunKind::xray_turns) continue;  // one context: only its steps alone
-            RunSpec run = run_of("xray", mode, 0, n, probe);
-            run.params += ";probe=" + run.scenario.name();
-            if (probe == RunKind::xray_turns) run.tasks = kXrayTurnSteps;  // step contexts: back-to-back steps
-            templates.push_back(run);
-          }
-        if (spec.scenario == Scenario::regimes) add_regime_grid(templates, mode);
+        xray_and_grid_templates(spec, mode, procs, templates);
       } else if (spec.scenario == Scenario::interference) {
-        templates.push_back(run_of(spec.foreground, mode, 0, 1, RunKind::interference_fg));
-        for (int n : procs) {
-          templates.push_back(run_of(spec.background, mode, 0, n - 1, RunKind::interference_bg));
-          RunSpec mix = run_of(spec.foreground, mode, 0, n, RunKind::interference);
-          mix.background = spec.background;
-          mix.params += ";background=" + spec.background + "(" + workload_params_string(spec.background, spec.params) + ")";
-          templates.push_back(mix);
-        }
+        interference_templates(spec, mode, procs, templates);
       } else {
-        for (const std::string& workload : spec.workloads) {
-          for (int n : procs) {
-            if (spec.scenario != Scenario::fault) {
-              templates.push_back(run_of(workload, mode, 0, n, RunKind::plain));
-              continue;
-            }
-            if (n < 2) continue;  // a fault scenario needs a victim and a faulter
-            templates.push_back(run_of(workload, mode, 0, n - 1, RunKind::fault_baseline));
-            RunSpec fault = run_of(workload, mode, 0, n, RunKind::fault);
-            fault.params += ";fault_delay_ms=" + fmt_num(spec.params.fault_delay_ms);
-            templates.push_back(fault);
-          }
-        }
+        workload_templates(spec, mode, procs, templates);
       }
-      add(block, first, last, templates);
+      ModeBlock block{mode, g, {}};
+      add_sets(spec, block, first, last, templates, index);
       blocks.push_back(block);
     }
   }

@@ -170,11 +170,24 @@ std::string mode_label(const std::string& mode) {
   return mode;
 }
 
-ReportData aggregate_results(const std::vector<SummaryRecord>& summary, const std::vector<TaskSample>& tasks) {
-  ReportData data;
-  const auto labels = series_labels(summary);
+namespace {
+
+/// The folder's runs by cell, and its ok runs by cell and repeat (the partners ratios are taken against).
+struct RunIndex {
   std::map<RunKey, const SummaryRecord*> ok_runs;
   std::map<CellKey, std::vector<const SummaryRecord*>> by_cell;
+  std::map<CellKey, std::vector<double>> task_ms;  ///< every task of the cell's ok runs
+
+  const SummaryRecord* partner(const std::string& series, const std::string& mode, int n, int repeat) const {
+    auto it = ok_runs.find({series, mode, n, repeat});
+    return it == ok_runs.end() ? nullptr : it->second;
+  }
+};
+
+/// Indexes the runs; fills the report's series, modes (time-sliced first), N and failed runs.
+RunIndex index_runs(const std::vector<SummaryRecord>& summary, const std::vector<TaskSample>& tasks, ReportData& data) {
+  RunIndex index;
+  const auto labels = series_labels(summary);
   std::map<std::string, CellKey> cell_of_ok_run;
   std::set<int> procs;
   for (const SummaryRecord& r : summary) {
@@ -183,96 +196,100 @@ ReportData aggregate_results(const std::vector<SummaryRecord>& summary, const st
     if (std::find(data.modes.begin(), data.modes.end(), r.mode) == data.modes.end()) data.modes.push_back(r.mode);
     procs.insert(r.procs);
     const CellKey key{series, r.mode, r.procs};
-    by_cell[key].push_back(&r);
+    index.by_cell[key].push_back(&r);
     ++data.runs_total;
     if (!is_ok(r)) {
       data.failed.push_back({r.run_id, r.status, r.reason});
       continue;
     }
-    ok_runs[{series, r.mode, r.procs, r.repeat}] = &r;
+    index.ok_runs[{series, r.mode, r.procs, r.repeat}] = &r;
     cell_of_ok_run[r.run_id] = key;
   }
   std::stable_partition(data.modes.begin(), data.modes.end(), [](const std::string& m) { return m == "timeslice"; });
   data.procs.assign(procs.begin(), procs.end());
-
-  std::map<CellKey, std::vector<double>> task_ms;
   for (const TaskSample& t : tasks) {
     auto it = cell_of_ok_run.find(t.run_id);
-    if (it != cell_of_ok_run.end()) task_ms[it->second].push_back(t.duration_ms);
+    if (it != cell_of_ok_run.end()) index.task_ms[it->second].push_back(t.duration_ms);
   }
+  return index;
+}
 
-  auto partner = [&](const std::string& series, const std::string& mode, int n, int repeat) -> const SummaryRecord* {
-    auto it = ok_runs.find({series, mode, n, repeat});
-    return it == ok_runs.end() ? nullptr : it->second;
-  };
-
-  for (const std::string& series : data.series) {
-    for (const std::string& mode : data.modes) {
-      for (int n : data.procs) {
-        auto it = by_cell.find({series, mode, n});
-        if (it == by_cell.end()) continue;
-        ReportCell c;
-        const SummaryRecord& first = *it->second.front();
-        c.workload = first.workload;
-        c.params = first.params;
-        c.series = series;
-        c.mode = mode;
-        c.active_thread_pct = first.active_thread_pct;
-        c.procs = n;
-        c.regime = regime_of(c.workload, c.params);
-        std::vector<double> mean_ms, p99_ms, tput, rel_time, rel_tput, speedup, ts_rel_time, makespan, ts_rel_makespan,
-            util, vs_mps, gpm_sm, gpm_occ, gpm_dram, dram;
-        const double bytes_per_task = membw_bytes_per_task(c.workload, c.params);
-        for (const SummaryRecord* r : it->second) {
-          ++c.runs;
-          if (!is_ok(*r)) {
-            ++c.failed;
-            continue;
-          }
-          mean_ms.push_back(r->task_mean_ms);
-          p99_ms.push_back(r->task_p99_ms);
-          tput.push_back(r->throughput_tasks_per_s);
-          if (const SummaryRecord* alone = partner(series, mode, 1, r->repeat)) {
-            rel_time.push_back(r->task_mean_ms / alone->task_mean_ms);
-            rel_tput.push_back(r->throughput_tasks_per_s / alone->throughput_tasks_per_s);
-          }
-          if (mode != "timeslice")
-            if (const SummaryRecord* ts = partner(series, "timeslice", n, r->repeat))
-              speedup.push_back(r->throughput_tasks_per_s / ts->throughput_tasks_per_s);
-          if (mode.rfind("mps:", 0) == 0)
-            if (const SummaryRecord* unlimited = partner(series, "mps", n, r->repeat))
-              vs_mps.push_back(r->task_mean_ms / unlimited->task_mean_ms);
-          makespan.push_back(r->makespan_s);
-          util.push_back(r->gpu_util_mean);
-          gpm_sm.push_back(r->gpm_sm_util);
-          gpm_occ.push_back(r->gpm_sm_occupancy);
-          gpm_dram.push_back(r->gpm_dram_bw_util);
-          if (std::isfinite(bytes_per_task)) dram.push_back(r->throughput_tasks_per_s * bytes_per_task * 1e-9);
-          if (const SummaryRecord* ts1 = partner(series, "timeslice", 1, r->repeat)) {
-            ts_rel_time.push_back(r->task_mean_ms / ts1->task_mean_ms);
-            ts_rel_makespan.push_back(r->makespan_s / ts1->makespan_s);
-          }
-        }
-        c.task_mean_ms = spread_of(mean_ms);
-        c.task_p99_ms = spread_of(p99_ms);
-        c.throughput = spread_of(tput);
-        c.relative_task_time = spread_of(rel_time);
-        c.relative_throughput = spread_of(rel_tput);
-        c.speedup_vs_timeslice = spread_of(speedup);
-        c.task_time_vs_timeslice_alone = spread_of(ts_rel_time);
-        c.task_time_vs_unlimited_mps = spread_of(vs_mps);
-        c.makespan_s = spread_of(makespan);
-        c.makespan_vs_timeslice_alone = spread_of(ts_rel_makespan);
-        c.gpu_util = spread_of(util);
-        c.gpm_sm_util = spread_of(gpm_sm);
-        c.gpm_sm_occupancy = spread_of(gpm_occ);
-        c.gpm_dram_bw_util = spread_of(gpm_dram);
-        c.dram_gbps = spread_of(dram);
-        c.tasks = distribution_of(task_ms[{series, mode, n}]);
-        data.cells.push_back(c);
-      }
+/// One cell: its runs' figures over the repeats, and each repeat's ratios against its partners.
+ReportCell make_cell(const RunIndex& index, const std::string& series, const std::string& mode, int n,
+                     const std::vector<const SummaryRecord*>& runs) {
+  ReportCell c;
+  const SummaryRecord& first = *runs.front();
+  c.workload = first.workload;
+  c.params = first.params;
+  c.series = series;
+  c.mode = mode;
+  c.active_thread_pct = first.active_thread_pct;
+  c.procs = n;
+  c.regime = regime_of(c.workload, c.params);
+  std::vector<double> mean_ms, p99_ms, tput, rel_time, rel_tput, speedup, ts_rel_time, makespan, ts_rel_makespan, util,
+      vs_mps, gpm_sm, gpm_occ, gpm_dram, dram;
+  const double bytes_per_task = membw_bytes_per_task(c.workload, c.params);
+  for (const SummaryRecord* r : runs) {
+    ++c.runs;
+    if (!is_ok(*r)) {
+      ++c.failed;
+      continue;
+    }
+    mean_ms.push_back(r->task_mean_ms);
+    p99_ms.push_back(r->task_p99_ms);
+    tput.push_back(r->throughput_tasks_per_s);
+    if (const SummaryRecord* alone = index.partner(series, mode, 1, r->repeat)) {
+      rel_time.push_back(r->task_mean_ms / alone->task_mean_ms);
+      rel_tput.push_back(r->throughput_tasks_per_s / alone->throughput_tasks_per_s);
+    }
+    if (mode != "timeslice")
+      if (const SummaryRecord* ts = index.partner(series, "timeslice", n, r->repeat))
+        speedup.push_back(r->throughput_tasks_per_s / ts->throughput_tasks_per_s);
+    if (mode.rfind("mps:", 0) == 0)
+      if (const SummaryRecord* unlimited = index.partner(series, "mps", n, r->repeat))
+        vs_mps.push_back(r->task_mean_ms / unlimited->task_mean_ms);
+    makespan.push_back(r->makespan_s);
+    util.push_back(r->gpu_util_mean);
+    gpm_sm.push_back(r->gpm_sm_util);
+    gpm_occ.push_back(r->gpm_sm_occupancy);
+    gpm_dram.push_back(r->gpm_dram_bw_util);
+    if (std::isfinite(bytes_per_task)) dram.push_back(r->throughput_tasks_per_s * bytes_per_task * 1e-9);
+    if (const SummaryRecord* ts1 = index.partner(series, "timeslice", 1, r->repeat)) {
+      ts_rel_time.push_back(r->task_mean_ms / ts1->task_mean_ms);
+      ts_rel_makespan.push_back(r->makespan_s / ts1->makespan_s);
     }
   }
+  c.task_mean_ms = spread_of(mean_ms);
+  c.task_p99_ms = spread_of(p99_ms);
+  c.throughput = spread_of(tput);
+  c.relative_task_time = spread_of(rel_time);
+  c.relative_throughput = spread_of(rel_tput);
+  c.speedup_vs_timeslice = spread_of(speedup);
+  c.task_time_vs_timeslice_alone = spread_of(ts_rel_time);
+  c.task_time_vs_unlimited_mps = spread_of(vs_mps);
+  c.makespan_s = spread_of(makespan);
+  c.makespan_vs_timeslice_alone = spread_of(ts_rel_makespan);
+  c.gpu_util = spread_of(util);
+  c.gpm_sm_util = spread_of(gpm_sm);
+  c.gpm_sm_occupancy = spread_of(gpm_occ);
+  c.gpm_dram_bw_util = spread_of(gpm_dram);
+  c.dram_gbps = spread_of(dram);
+  const auto tasks = index.task_ms.find({series, mode, n});
+  c.tasks = distribution_of(tasks == index.task_ms.end() ? std::vector<double>{} : tasks->second);
+  return c;
+}
+
+}  // namespace
+
+ReportData aggregate_results(const std::vector<SummaryRecord>& summary, const std::vector<TaskSample>& tasks) {
+  ReportData data;
+  const RunIndex index = index_runs(summary, tasks, data);
+  for (const std::string& series : data.series)
+    for (const std::string& mode : data.modes)
+      for (int n : data.procs) {
+        auto it = index.by_cell.find({series, mode, n});
+        if (it != index.by_cell.end()) data.cells.push_back(make_cell(index, series, mode, n, it->second));
+      }
   ratios_from_medians(data);
   return data;
 }

@@ -45,40 +45,31 @@ bool is_interference_folder(const json& meta) {
   return meta_scenario(meta) == Scenario::interference;
 }
 
-InterferenceReport render_interference_report(const fs::path& dir, const json& meta, const std::string& name) {
-  const std::vector<SummaryRecord> summary = read_summary(dir / "summary.csv");
-  check_rows_match_meta(dir / "summary.csv", summary, meta);
+namespace {
+
+/// What the report takes from the runs besides the cells: the failed runs, NVML's busy share beside,
+/// and the background's absolute rates beside and alone (keyed "mode|N"; alone: its N-1 jobs, keyed by N too).
+struct InterferenceRates {
   std::vector<std::string> failed;
-  std::map<std::string, std::vector<double>> util;  // mode|N -> gpu_util_mean of the side-by-side runs
-  std::map<std::string, std::vector<double>> bg_beside, bg_alone;
+  std::map<std::string, std::vector<double>> util, bg_beside, bg_alone;
+};
+
+InterferenceRates collect_rates(const std::vector<SummaryRecord>& summary) {
+  InterferenceRates rates;
   for (const SummaryRecord& r : summary) {
-    if (r.status != "ok") failed.push_back("`" + r.run_id + "`: " + r.status + (r.reason.empty() ? "" : " (" + one_line(r.reason) + ")"));
-    if (r.scenario == RunKind::interference && r.status == "ok") util[r.mode + "|" + std::to_string(r.procs)].push_back(r.gpu_util_mean);
+    if (r.status != "ok") rates.failed.push_back("`" + r.run_id + "`: " + r.status + (r.reason.empty() ? "" : " (" + one_line(r.reason) + ")"));
+    if (r.scenario == RunKind::interference && r.status == "ok") rates.util[r.mode + "|" + std::to_string(r.procs)].push_back(r.gpu_util_mean);
     // The figure's background rates, absolute: beside (keyed by N) and alone (its N-1 jobs, keyed by N too).
-    if (r.status == "ok" && r.scenario == RunKind::interference) bg_beside[r.mode + "|" + std::to_string(r.procs)].push_back(r.bg_throughput_per_s);
-    if (r.status == "ok" && r.scenario == RunKind::interference_bg) bg_alone[r.mode + "|" + std::to_string(r.procs + 1)].push_back(r.bg_throughput_per_s);
+    if (r.status == "ok" && r.scenario == RunKind::interference) rates.bg_beside[r.mode + "|" + std::to_string(r.procs)].push_back(r.bg_throughput_per_s);
+    if (r.status == "ok" && r.scenario == RunKind::interference_bg) rates.bg_alone[r.mode + "|" + std::to_string(r.procs + 1)].push_back(r.bg_throughput_per_s);
   }
-  const std::vector<InterferenceCell> cells = aggregate_interference_runs(summary);
-  const std::string fg = meta_text(meta, "/sweep/foreground"), bg = meta_text(meta, "/sweep/background");
-  const std::string fg_params = meta_text(meta, "/sweep/params/" + fg), bg_params = meta_text(meta, "/sweep/params/" + bg);
+  return rates;
+}
 
-  InterferenceReport out;
-  const std::string verdict = interference_verdict(cells);
+/// The figure (per N, one group of bars per mode) into the plot plan, and its section of the markdown.
+void add_figure(const std::vector<InterferenceCell>& cells, InterferenceRates& rates, const json& meta,
+                const std::string& bg, InterferenceReport& out) {
   std::string& md = out.markdown;
-  md = (verdict.empty() ? std::string("No side-by-side run finished.") : "On " + gpu_and_driver(meta) + ": " + verdict) +
-       "\n\n# bench_mps interference report: " + name + "\n\n";
-  md += "One foreground job, `" + fg + "` (`" + fg_params + "`), beside N-1 background jobs, `" + bg + "` (`" + bg_params +
-        "`), in each mode. Every repeat of a mode measures the foreground alone, the background jobs alone and then "
-        "both side by side: *p99 vs alone* is the foreground's 99th-percentile latency beside the background over "
-        "its own alone, the two medians shown beside it (1 = undisturbed; in brackets the range of the per-repeat "
-        "ratios, each repeat over its own alone run); *fg throughput vs alone* the same for its requests (tasks) per "
-        "second, median of the per-repeat ratios; *background kept* the background jobs' throughput beside the "
-        "foreground over theirs alone in the same mode (1 = they lost nothing; each mode against its own alone, so "
-        "compare the background's tasks per second across modes in *Every run*). For `mlp-infer` a latency runs "
-        "from a request's arrival (fixed rate, open loop) to its completion, queueing included. Medians over the "
-        "repeats.\n\n";
-  md += "## Machine\n\n" + machine_markdown(meta) + "\n";
-
   // The figure: per N, one group of bars per mode.
   json groups = json::array();
   std::vector<int> ns;
@@ -91,8 +82,8 @@ InterferenceReport render_interference_report(const fs::path& dir, const json& m
         modes.push_back({{"mode", c.mode}, {"mode_label", mode_label(c.mode)}, {"p99_vs_alone", number(c.p99_vs_alone)},
                          {"p99_vs_alone_min", number(c.p99_vs_alone_min)}, {"p99_vs_alone_max", number(c.p99_vs_alone_max)},
                          {"bg_kept", number(c.bg_kept)},
-                         {"bg_per_s", number(spread_of(bg_beside[c.mode + "|" + std::to_string(n)]).median)},
-                         {"bg_alone_per_s", number(spread_of(bg_alone[c.mode + "|" + std::to_string(n)]).median)}});
+                         {"bg_per_s", number(spread_of(rates.bg_beside[c.mode + "|" + std::to_string(n)]).median)},
+                         {"bg_alone_per_s", number(spread_of(rates.bg_alone[c.mode + "|" + std::to_string(n)]).median)}});
     groups.push_back({{"n", n}, {"modes", modes}});
   }
   FigureInfo f{"interference", "The foreground beside " + bg + " background jobs",
@@ -115,12 +106,18 @@ InterferenceReport render_interference_report(const fs::path& dir, const json& m
     out.plan.not_drawn.push_back(f.title + ": no side-by-side run finished");
   }
 
+}
+
+/// The tables: the cells, every run, the failed runs.
+std::string tables_markdown(const std::vector<InterferenceCell>& cells, InterferenceRates& rates,
+                            const std::vector<SummaryRecord>& summary) {
+  std::string md;
   md += "## The foreground beside the background\n\n";
   MarkdownTable t({"mode", "what it means", "N", "runs ok", "fg p50 ms alone → beside", "fg p95 ms beside",
                    "fg p99 ms alone → beside", "p99 vs alone (min–max)", "fg throughput vs alone", "background kept",
                    "GPU busy beside (NVML)"});
   for (const auto& c : cells) {
-    auto& u = util[c.mode + "|" + std::to_string(c.procs)];
+    auto& u = rates.util[c.mode + "|" + std::to_string(c.procs)];
     const Spread busy = spread_of(u);
     t.add_row({c.mode, mode_meaning(c.mode), std::to_string(c.procs), std::to_string(c.runs - c.failed) + "/" + std::to_string(c.runs),
                ms(c.alone_p50_ms) + " → " + ms(c.p50_ms), ms(c.p95_ms), ms(c.alone_p99_ms) + " → " + ms(c.p99_ms),
@@ -136,8 +133,40 @@ InterferenceReport render_interference_report(const fs::path& dir, const json& m
                    ratio(r.fg_throughput_vs_alone), std::isnan(r.bg_throughput_per_s) ? "-" : fmt_num(r.bg_throughput_per_s, 4),
                    fraction(r.bg_throughput_kept)});
   md += every.str() + "\n## Failed runs\n\n";
-  if (failed.empty()) md += "None.\n";
-  for (const std::string& f2 : failed) md += "- " + f2 + "\n";
+  if (rates.failed.empty()) md += "None.\n";
+  for (const std::string& f2 : rates.failed) md += "- " + f2 + "\n";
+  return md;
+}
+
+}  // namespace
+
+InterferenceReport render_interference_report(const fs::path& dir, const json& meta, const std::string& name) {
+  const std::vector<SummaryRecord> summary = read_summary(dir / "summary.csv");
+  check_rows_match_meta(dir / "summary.csv", summary, meta);
+  InterferenceRates rates = collect_rates(summary);
+  const std::vector<InterferenceCell> cells = aggregate_interference_runs(summary);
+  const std::string fg = meta_text(meta, "/sweep/foreground"), bg = meta_text(meta, "/sweep/background");
+  const std::string fg_params = meta_text(meta, "/sweep/params/" + fg), bg_params = meta_text(meta, "/sweep/params/" + bg);
+
+  InterferenceReport out;
+  const std::string verdict = interference_verdict(cells);
+  std::string& md = out.markdown;
+  md = (verdict.empty() ? std::string("No side-by-side run finished.") : "On " + gpu_and_driver(meta) + ": " + verdict) +
+       "\n\n# bench_mps interference report: " + name + "\n\n";
+  md += "One foreground job, `" + fg + "` (`" + fg_params + "`), beside N-1 background jobs, `" + bg + "` (`" + bg_params +
+        "`), in each mode. Every repeat of a mode measures the foreground alone, the background jobs alone and then "
+        "both side by side: *p99 vs alone* is the foreground's 99th-percentile latency beside the background over "
+        "its own alone, the two medians shown beside it (1 = undisturbed; in brackets the range of the per-repeat "
+        "ratios, each repeat over its own alone run); *fg throughput vs alone* the same for its requests (tasks) per "
+        "second, median of the per-repeat ratios; *background kept* the background jobs' throughput beside the "
+        "foreground over theirs alone in the same mode (1 = they lost nothing; each mode against its own alone, so "
+        "compare the background's tasks per second across modes in *Every run*). For `mlp-infer` a latency runs "
+        "from a request's arrival (fixed rate, open loop) to its completion, queueing included. Medians over the "
+        "repeats.\n\n";
+  md += "## Machine\n\n" + machine_markdown(meta) + "\n";
+
+  add_figure(cells, rates, meta, bg, out);
+  md += tables_markdown(cells, rates, summary);
   return out;
 }
 

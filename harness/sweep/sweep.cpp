@@ -214,6 +214,18 @@ struct RunExtras {
   std::optional<GpmMetrics> gpm;      ///< GPM metrics over the round
 };
 
+/// A round that has run: everything its record is made from.
+struct FinishedRound {
+  const ModeBlock* block = nullptr;
+  RunSpec run;
+  PoolResult pool;
+  Overhead overhead;
+  std::optional<RunExtras> extras;        ///< none for a set that never started
+  const MpsClientWatch* watch = nullptr;  ///< exec under MPS: the clients the daemon saw
+  MpsSession* session = nullptr;          ///< null when time-sliced
+  double seconds = 0;                     ///< wall time of the round, for the progress line
+};
+
 class Sweep {
  public:
   Sweep(const SweepSpec& spec, Environment env, fs::path out, std::optional<ResumeState> resumed,
@@ -354,82 +366,114 @@ class Sweep {
       const bool overlap = may_overlap(first) && spec_.settle_s <= 0;  // --settle: idle after the exit
       if (!overlap) finish_closing();  // a fault or exec run starts on an idle machine
       if (stop_) return;
-      const auto settle_from = std::chrono::steady_clock::now();
-      std::this_thread::sleep_for(std::chrono::duration<double>(spec_.settle_s));
-      const double settled = seconds_between(settle_from, std::chrono::steady_clock::now());
       const auto t0 = std::chrono::steady_clock::now();
+      const double settled = settle();
       std::unique_ptr<MpsClientWatch> watch;
-      PoolHooks hooks;
-      if (session) {
-        hooks.before_kill = [session](const std::vector<pid_t>& pids) {
-          try {
-            for (pid_t server : session->server_pids())
-              for (pid_t client : pids) session->terminate_client(server, client);
-          } catch (const MpsError& e) {
-            std::cerr << "bench_mps: warning: terminate_client failed: " << e.what() << "\n";
-          }
-        };
-      }
-      if (session && first.workload == "exec") hooks.while_running = [&watch] { if (watch) watch->poll(); };
       auto set = std::make_unique<WorkerSet>(make_launch(spec_, first, env_, session, out_), worker_processes(first),
-                                             limits(first), stop_signal(), hooks);
+                                             limits(first), stop_signal(), pool_hooks(first, session, watch));
       const bool started = set->start();
       finish_closing();  // the last set has exited before this one's first round: no timed overlap
       if (stop_) return;
+      const Overhead o{settled, set->overhead().startup_s, set->overhead().teardown_s};
       if (!started) {
         PoolResult failed = set->finish();
-        if (failed.interrupted_by) {
-          std::cerr << "bench_mps: " << first.run_id() << " interrupted; it is not recorded\n";
-          stop_ = true;
-          return;
-        }
-        Overhead o{settled, set->overhead().startup_s, set->overhead().teardown_s};
-        record(block, first, failed, o, nullptr, session, seconds_between(t0, std::chrono::steady_clock::now()));
+        if (failed.interrupted_by) return stop_interrupted(first);
+        FinishedRound round{&block, first, std::move(failed), o, std::nullopt, nullptr, session, seconds_since(t0)};
+        record(round);
         ++next;
         continue;
       }
-      bool first_round = true;
-      while (next < pending.size() && set->usable()) {
-        const RunSpec& run = pending[next];
-        const auto r0 = std::chrono::steady_clock::now();
-        if (session && run.workload == "exec") watch = std::make_unique<MpsClientWatch>(*session);
-        RunExtras extras;
-        if (session && run.scenario == RunKind::fault) extras.servers_before = server_list(*session);
-        if (run.scenario == RunKind::fault) extras.xid_before = read_xid_lines(fs::temp_directory_path());
-        const bool gpm = env_.nvml && env_.nvml->gpm_begin();
-        PoolResult pool = set->round();
-        if (gpm) extras.gpm = env_.nvml->gpm_end();
-        if (pool.interrupted_by) {
-          std::cerr << "bench_mps: " << run.run_id() << " interrupted; it is not recorded\n";
-          set->finish();
-          stop_ = true;
-          return;
-        }
-        const bool last = next + 1 == pending.size() || !set->usable();
-        Overhead o{first_round ? settled : 0.0, first_round ? set->overhead().startup_s : 0.0, 0.0};
-        const double seconds = seconds_between(first_round ? t0 : r0, std::chrono::steady_clock::now());
-        first_round = false;
-        ++next;
-        if (!last) {
-          record(block, run, pool, o, watch.get(), session, seconds, &extras);
-          continue;
-        }
-        if (overlap) {  // recorded once its workers have exited, while the next set starts
-          set->begin_close();
-          closing_ = Closing{std::move(set), &block, run, std::move(pool), o, std::move(extras), seconds, session};
-          break;
-        }
-        pool = set->finish(std::move(pool));
-        o.teardown_s = set->overhead().teardown_s;
-        if (pool.interrupted_by) {
-          std::cerr << "bench_mps: " << run.run_id() << " interrupted; it is not recorded\n";
-          stop_ = true;
-          return;
-        }
-        record(block, run, pool, o, watch.get(), session, seconds, &extras);
-        break;
-      }
+      run_rounds(block, pending, next, std::move(set), watch, session, {t0, o, overlap});
     }
+  }
+
+  /// How a set began: when, its start-up, and whether its workers may exit while the next set starts.
+  struct SetStart {
+    std::chrono::steady_clock::time_point t0;
+    Overhead overhead;  ///< settle and start-up, charged to the set's first round
+    bool overlap = false;
+  };
+
+  /// The rounds of a started set, from pending[next], while it stays usable; its last round is
+  /// recorded once its workers have exited (now, or while the next set starts: Closing).
+  void run_rounds(const ModeBlock& block, const std::vector<RunSpec>& pending, std::size_t& next,
+                  std::unique_ptr<WorkerSet> set, std::unique_ptr<MpsClientWatch>& watch, MpsSession* session,
+                  const SetStart& start) {
+    bool first_round = true;
+    while (next < pending.size() && set->usable()) {
+      const RunSpec& run = pending[next];
+      const auto r0 = std::chrono::steady_clock::now();
+      if (session && run.workload == "exec") watch = std::make_unique<MpsClientWatch>(*session);
+      FinishedRound round{&block, run, {}, {}, extras_before(run, session), watch.get(), session, 0};
+      const bool gpm = env_.nvml && env_.nvml->gpm_begin();
+      round.pool = set->round();
+      if (gpm) round.extras->gpm = env_.nvml->gpm_end();
+      if (round.pool.interrupted_by) {
+        set->finish();
+        return stop_interrupted(run);
+      }
+      const bool last = next + 1 == pending.size() || !set->usable();
+      if (first_round) round.overhead = {start.overhead.settle_s, start.overhead.startup_s, 0.0};
+      round.seconds = seconds_since(first_round ? start.t0 : r0);
+      first_round = false;
+      ++next;
+      if (!last) {
+        record(round);
+        continue;
+      }
+      if (start.overlap) {  // recorded once its workers have exited, while the next set starts
+        set->begin_close();
+        round.watch = nullptr;
+        closing_ = Closing{std::move(set), std::move(round)};
+        return;
+      }
+      round.pool = set->finish(std::move(round.pool));
+      round.overhead.teardown_s = set->overhead().teardown_s;
+      if (round.pool.interrupted_by) return stop_interrupted(run);
+      record(round);
+      return;
+    }
+  }
+
+  /// --settle: the idle pause before a set; the seconds it took.
+  double settle() const {
+    const auto from = std::chrono::steady_clock::now();
+    std::this_thread::sleep_for(std::chrono::duration<double>(spec_.settle_s));
+    return seconds_since(from);
+  }
+
+  static double seconds_since(std::chrono::steady_clock::time_point t) {
+    return seconds_between(t, std::chrono::steady_clock::now());
+  }
+
+  /// Under MPS: a client killed by the pool is first ended at the server; exec's clients are watched.
+  static PoolHooks pool_hooks(const RunSpec& first, MpsSession* session, std::unique_ptr<MpsClientWatch>& watch) {
+    PoolHooks hooks;
+    if (!session) return hooks;
+    hooks.before_kill = [session](const std::vector<pid_t>& pids) {
+      try {
+        for (pid_t server : session->server_pids())
+          for (pid_t client : pids) session->terminate_client(server, client);
+      } catch (const MpsError& e) {
+        std::cerr << "bench_mps: warning: terminate_client failed: " << e.what() << "\n";
+      }
+    };
+    if (first.workload == "exec") hooks.while_running = [&watch] { if (watch) watch->poll(); };
+    return hooks;
+  }
+
+  /// What a fault run's record needs from before its round: the servers and the kernel log's Xid lines.
+  RunExtras extras_before(const RunSpec& run, MpsSession* session) const {
+    RunExtras extras;
+    if (session && run.scenario == RunKind::fault) extras.servers_before = server_list(*session);
+    if (run.scenario == RunKind::fault) extras.xid_before = read_xid_lines(fs::temp_directory_path());
+    return extras;
+  }
+
+  /// A round cut short by a signal is not recorded: say so, and stop the sweep.
+  void stop_interrupted(const RunSpec& run) {
+    std::cerr << "bench_mps: " << run.run_id() << " interrupted; it is not recorded\n";
+    stop_ = true;
   }
 
   /// Runs whose workers may exit while the next set starts: not the fault scenario's (its recovery is
@@ -441,59 +485,74 @@ class Sweep {
     if (!closing_) return;
     Closing c = std::move(*closing_);
     closing_.reset();
-    PoolResult pool = c.set->finish(std::move(c.last));
-    if (pool.interrupted_by) {
-      std::cerr << "bench_mps: " << c.run.run_id() << " interrupted; it is not recorded\n";
-      stop_ = true;
-      return;
-    }
-    c.overhead.teardown_s = c.set->overhead().teardown_s;
-    record(*c.block, c.run, pool, c.overhead, nullptr, c.session, c.seconds, &c.extras);
+    c.round.pool = c.set->finish(std::move(c.round.pool));
+    if (c.round.pool.interrupted_by) return stop_interrupted(c.round.run);
+    c.round.overhead.teardown_s = c.set->overhead().teardown_s;
+    record(c.round);
   }
 
-  /// Reduces a finished round to its record, completes it (references, proofs, scenarios) and writes it.
-  void record(const ModeBlock& block, const RunSpec& run, PoolResult& pool, const Overhead& o,
-              const MpsClientWatch* watch, MpsSession* session, double seconds, const RunExtras* extras = nullptr) {
-    name_memory_limit_failures(pool, run);
-    const bool plain = run.scenario.is_plain_workload();  // a workload alone is its reference
-    const SummaryRecord* alone = plain ? reference(run, run.scenario, 1, run.workload) : nullptr;
-    RunRecord record = make_run_record(run, pool, monitor_.take(pool.go_ns, pool.end_ns),
+  /// A finished round, reduced to its record, completed (references, proofs, scenarios) and written.
+  void record(FinishedRound& round) {
+    const RunSpec& run = round.run;
+    name_memory_limit_failures(round.pool, run);
+    const SummaryRecord* alone = run.scenario.is_plain_workload() ? reference(run, run.scenario, 1, run.workload) : nullptr;
+    RunRecord record = reduce(round, alone);
+    check_mps_expectation(record, round.pool);
+    if (run.workload == "exec") {
+      prove_exec_mode(record, round.pool, round.watch);
+      note_exec_metric(record, round.pool);
+    }
+    evaluate_scenario(round, record);
+    SummaryRow& s = record.summary;
+    if (round.session && !server_checked_ && s.workers_ok > 0 && (run.scenario.is_plain_workload() || run.scenario.is_xray())) {
+      server_checked_ = true;
+      verify_server(*round.session, *round.block, record);
+    }
+    set_coordinates(record, alone);
+    note_device(round.pool);
+    if (!write_record(record)) return;  // not recorded: the sweep stops (a full disk)
+    tally(record, round);
+  }
+
+  /// The pool's result reduced to the run's rows, with the harness's own time and the GPM metrics.
+  RunRecord reduce(const FinishedRound& round, const SummaryRecord* alone) {
+    const PoolResult& pool = round.pool;
+    RunRecord record = make_run_record(round.run, pool, monitor_.take(pool.go_ns, pool.end_ns),
                                        alone ? alone->task_mean_ms : 0.0,
                                        env_.nvml ? env_.nvml->utilization_samples(pool.go_ns) : std::vector<UtilSample>{});
     SummaryRow& s = record.summary;
-    s.settle_s = o.settle_s;
-    s.startup_s = o.startup_s;
-    s.teardown_s = o.teardown_s;
-    if (extras && extras->gpm) {
-      s.gpm_sm_util = extras->gpm->sm_util;
-      s.gpm_sm_occupancy = extras->gpm->sm_occupancy;
-      s.gpm_dram_bw_util = extras->gpm->dram_bw_util;
+    s.settle_s = round.overhead.settle_s;
+    s.startup_s = round.overhead.startup_s;
+    s.teardown_s = round.overhead.teardown_s;
+    if (const auto& gpm = round.extras ? round.extras->gpm : std::nullopt) {
+      s.gpm_sm_util = gpm->sm_util;
+      s.gpm_sm_occupancy = gpm->sm_occupancy;
+      s.gpm_dram_bw_util = gpm->dram_bw_util;
     }
-    check_mps_expectation(record, pool);
-    if (run.workload == "exec") {
-      prove_exec_mode(record, pool, watch);
-      note_exec_metric(record, pool);
-    }
+    return record;
+  }
+
+  /// The scenario's own columns: the fault's victims and recovery, the X-ray's, the interference's ratios.
+  void evaluate_scenario(FinishedRound& round, RunRecord& record) {
+    const RunSpec& run = round.run;
     if (run.scenario == RunKind::fault) {
       const SummaryRecord* base = reference(run, RunKind::fault_baseline, run.procs - 1, run.workload);
-      evaluate_fault_run(record, pool, base ? base->task_mean_ms : 0.0);
-      if (extras) s.driver_messages = new_driver_messages(extras->xid_before, read_xid_lines(fs::temp_directory_path()));
-      if (session) measure_recovery(*session, run, pool, extras ? extras->servers_before : std::vector<pid_t>{}, record);
+      evaluate_fault_run(record, round.pool, base ? base->task_mean_ms : 0.0);
+      if (round.extras)
+        record.summary.driver_messages = new_driver_messages(round.extras->xid_before, read_xid_lines(fs::temp_directory_path()));
+      if (round.session)
+        measure_recovery(*round.session, run, round.pool, round.extras ? round.extras->servers_before : std::vector<pid_t>{}, record);
     }
-    if (run.scenario.is_xray()) {
-      const SummaryRecord* step_alone = reference(run, RunKind::xray_turns, 1, "xray");
-      evaluate_xray_run(record, pool, step_alone);
-    }
-    if (run.scenario.is_interference()) {
-      const SummaryRecord* fg = reference(run, RunKind::interference_fg, 1, spec_.foreground);
-      const SummaryRecord* bg = reference(run, RunKind::interference_bg, run.procs - 1, spec_.background);
-      evaluate_interference_run(record, fg, bg);
-    }
-    if (session && !server_checked_ && s.workers_ok > 0 && (plain || run.scenario.is_xray())) {
-      server_checked_ = true;
-      verify_server(*session, block, record);
-    }
-    if (plain && run.procs == 1 && s.status == "ok") {
+    if (run.scenario.is_xray()) evaluate_xray_run(record, round.pool, reference(run, RunKind::xray_turns, 1, "xray"));
+    if (run.scenario.is_interference())
+      evaluate_interference_run(record, reference(run, RunKind::interference_fg, 1, spec_.foreground),
+                                reference(run, RunKind::interference_bg, run.procs - 1, spec_.background));
+  }
+
+  /// The regime's coordinates (burst and duty alone) and the slowdown of an alone run (1).
+  static void set_coordinates(RunRecord& record, const SummaryRecord* alone) {
+    SummaryRow& s = record.summary;
+    if (record.spec.scenario.is_plain_workload() && record.spec.procs == 1 && s.status == "ok") {
       s.slowdown_vs_alone = 1.0;
       s.burst_alone_ms = s.burst_ms;
       s.duty_alone = s.gpu_busy_share;
@@ -501,16 +560,19 @@ class Sweep {
       s.burst_alone_ms = alone->burst_ms;
       s.duty_alone = alone->gpu_busy_share;
     }
-    note_device(pool);
-    if (!write_record(record)) return;  // not recorded: the sweep stops (a full disk)
+  }
+
+  /// A written run: into the sweep's list, its time into the totals, its line on the screen.
+  void tally(const RunRecord& record, const FinishedRound& round) {
+    const SummaryRow& s = record.summary;
     records_.push_back(summary_record(record));
     if (!std::isnan(s.makespan_s)) timing_.timed_s += s.makespan_s;
-    timing_.settle_s += o.settle_s;
-    timing_.startup_s += o.startup_s;
-    timing_.teardown_s += o.teardown_s;
+    timing_.settle_s += round.overhead.settle_s;
+    timing_.startup_s += round.overhead.startup_s;
+    timing_.teardown_s += round.overhead.teardown_s;
     ++timing_.runs;
     if (s.status != "ok") ++failed_;
-    print_progress(record, ++done_, total_, seconds);
+    print_progress(record, ++done_, total_, round.seconds);
   }
 
   /// The recorded ok run of `run`'s repeat and mode with this scenario, N and workload (params too
@@ -767,16 +829,10 @@ class Sweep {
   std::string write_error_;  ///< the first file that could not be written, and why
   std::string noise_misses_;  ///< --noise-target: the configurations that missed it, one line each
 
-  /// A set whose last round has run and whose workers are exiting; its run is recorded once they have.
+  /// A set whose last round has run and whose workers are exiting; its round is recorded once they have.
   struct Closing {
     std::unique_ptr<WorkerSet> set;
-    const ModeBlock* block = nullptr;
-    RunSpec run;
-    PoolResult last;
-    Overhead overhead;
-    RunExtras extras;
-    double seconds = 0;
-    MpsSession* session = nullptr;
+    FinishedRound round;
   };
   std::optional<Closing> closing_;
 };
