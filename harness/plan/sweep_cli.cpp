@@ -99,6 +99,8 @@ std::string join_list(const std::vector<T>& v, F name) {
   return out;
 }
 
+}  // namespace
+
 Mode parse_mode(const std::string& item) {
   const std::string what = "--modes: '" + item + "'";
   const std::vector<std::string> parts = split(item, '+');
@@ -168,6 +170,8 @@ Mode parse_mode(const std::string& item) {
   }
   return m;
 }
+
+namespace {
 
 /// In-process modes run workloads in one process: not exec (a program of its own), and for streams
 /// only workloads that can enqueue a task without waiting on the host.

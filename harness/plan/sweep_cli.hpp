@@ -48,6 +48,8 @@ SweepSpec with_limits_given(SweepSpec stored, const SweepSpec& given, const CLI:
 
 /// Parses "1,4,10" (positive, distinct integers). `what` names the option in errors.
 std::vector<int> parse_procs(const std::string& text, const std::string& what = "--procs");
+/// Parses one mode, "mps:25+prio" (its canonical name in Mode::name); UsageError for an unknown one.
+Mode parse_mode(const std::string& item);
 /// Parses "timeslice,mps,mps:25".
 std::vector<Mode> parse_modes(const std::string& text);
 /// Parses "spin,mlp".

@@ -5,6 +5,7 @@
 #include "harness/common/format.hpp"
 #include "harness/common/markdown_table.hpp"
 #include "harness/common/stats.hpp"
+#include "harness/plan/mode_names.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -26,7 +27,7 @@ std::string placed_label(const RegimeCell& c) {
 SchedulerFacts scheduler_of(const std::vector<XrayCell>& xray) {
   std::vector<double> slice, sw, turn;
   for (const XrayCell& c : xray)
-    if (c.mode == "timeslice" && c.procs > 1) {
+    if (c.mode == kTimesliceMode && c.procs > 1) {
       slice.push_back(c.slice_ms);
       sw.push_back(c.switch_ms);
       turn.push_back(c.turn_switch_ms);
@@ -42,7 +43,7 @@ std::vector<Evaluated> evaluate_cells(const std::vector<RegimeCell>& cells, bool
                                       const SchedulerFacts& sched) {
   std::vector<Evaluated> out;
   for (const RegimeCell& c : cells) {
-    if (c.procs < 2 || (c.mode != "timeslice" && c.mode != "mps") || grid != (c.point.rfind("regime-", 0) == 0)) continue;
+    if (c.procs < 2 || (c.mode != kTimesliceMode && c.mode != kMpsMode) || grid != (c.point.rfind("regime-", 0) == 0)) continue;
     const RegimeCell* alone = find_regime(cells, c.point, "timeslice", 1);
     if (!alone || !std::isfinite(alone->burst_alone_ms)) continue;  // a workload that measures no burst (exec)
     Evaluated e;
@@ -57,7 +58,7 @@ std::vector<Evaluated> evaluate_cells(const std::vector<RegimeCell>& cells, bool
     e.measured = c.loss;
     e.measured_min = c.loss_min;
     e.measured_max = c.loss_max;
-    e.predicted = c.mode == "timeslice" ? predict_timesliced(e.point, c.procs, sched) : predict_mps(e.point, c.procs);
+    e.predicted = c.mode == kTimesliceMode ? predict_timesliced(e.point, c.procs, sched) : predict_mps(e.point, c.procs);
     out.push_back(e);
   }
   return out;
@@ -67,7 +68,7 @@ std::vector<Evaluated> seed_cells(const std::vector<SeedRatio>& seeds, const Sch
   std::vector<Evaluated> out;
   const SeedRatio* ts10 = nullptr;
   for (const SeedRatio& s : seeds)
-    if (s.source_id == "p100_qiita" && s.mode == "timeslice" && s.procs == 10) ts10 = &s;
+    if (s.source_id == "p100_qiita" && s.mode == kTimesliceMode && s.procs == 10) ts10 = &s;
   for (const SeedRatio& s : seeds) {
     Evaluated e;
     e.kind = "seed";
@@ -89,7 +90,7 @@ std::vector<Evaluated> seed_cells(const std::vector<SeedRatio>& seeds, const Sch
       continue;
     }
     if (std::isfinite(e.burst_ms))
-      e.predicted = s.mode == "timeslice" ? predict_timesliced(e.point, s.procs, sched) : predict_mps(e.point, s.procs);
+      e.predicted = s.mode == kTimesliceMode ? predict_timesliced(e.point, s.procs, sched) : predict_mps(e.point, s.procs);
     else
       e.predicted = {NAN, NAN, ""};
     out.push_back(e);

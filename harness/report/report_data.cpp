@@ -11,6 +11,7 @@
 
 #include "harness/common/format.hpp"
 #include "harness/common/stats.hpp"
+#include "harness/plan/mode_names.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -63,9 +64,9 @@ void point_from_medians(Spread& ratio, double numerator, double denominator) {
 void ratios_from_medians(ReportData& data) {
   for (ReportCell& c : data.cells) {
     const ReportCell* alone = data.find(c.series, c.mode, 1);
-    const ReportCell* ts = data.find(c.series, "timeslice", c.procs);
-    const ReportCell* ts1 = data.find(c.series, "timeslice", 1);
-    const ReportCell* unlimited = data.find(c.series, "mps", c.procs);
+    const ReportCell* ts = data.find(c.series, kTimesliceMode, c.procs);
+    const ReportCell* ts1 = data.find(c.series, kTimesliceMode, 1);
+    const ReportCell* unlimited = data.find(c.series, kMpsMode, c.procs);
     if (alone) {
       point_from_medians(c.relative_task_time, c.task_mean_ms.median, alone->task_mean_ms.median);
       point_from_medians(c.relative_throughput, c.throughput.median, alone->throughput.median);
@@ -158,15 +159,22 @@ void aggregate_membw(const std::vector<WorkerRecord>& workers, ReportData& data)
 }
 
 std::string mode_label(const std::string& mode) {
-  if (mode == "timeslice") return "time-sliced";
-  if (mode == "mps") return "MPS";
-  if (mode == "mps:auto") return "MPS 100/N% threads";
-  if (mode.rfind("streams", 0) == 0) return "one process, N streams" + (mode.size() > 8 ? " (" + mode.substr(8) + " connections)" : "");
-  if (mode == "threads") return "one process, N threads";
-  if (mode.rfind("green", 0) == 0) return "green contexts" + (mode.size() > 6 ? " of " + mode.substr(6) + " SMs" : "");
-  if (mode.rfind("mps:", 0) == 0 && mode.find_first_not_of("0123456789", 4) == std::string::npos)
-    return "MPS " + mode.substr(4) + "% threads";
-  if (mode.rfind("external-", 0) == 0) return "external " + mode_label(mode.substr(9));  // --external-mps
+  const std::optional<NamedMode> named = mode_of_name(mode);
+  if (!named) return mode;
+  const Mode& m = named->mode;
+  if (named->external) return "external " + mode_label(m.name);  // --external-mps
+  switch (m.kind) {
+    case ModeKind::timeslice: return "time-sliced";
+    case ModeKind::streams:
+      return "one process, N streams" + (m.max_connections ? " (" + std::to_string(m.max_connections) + " connections)" : "");
+    case ModeKind::threads: return "one process, N threads";
+    case ModeKind::green: return "green contexts" + (m.green_sms ? " of " + std::to_string(m.green_sms) + " SMs" : "");
+    case ModeKind::mps:
+      if (has_mps_options(m)) return mode;
+      if (m.auto_pct) return "MPS 100/N% threads";
+      if (m.active_thread_pct) return "MPS " + std::to_string(m.active_thread_pct) + "% threads";
+      return "MPS";
+  }
   return mode;
 }
 
@@ -205,7 +213,7 @@ RunIndex index_runs(const std::vector<SummaryRecord>& summary, const std::vector
     index.ok_runs[{series, r.mode, r.procs, r.repeat}] = &r;
     cell_of_ok_run[r.run_id] = key;
   }
-  std::stable_partition(data.modes.begin(), data.modes.end(), [](const std::string& m) { return m == "timeslice"; });
+  std::stable_partition(data.modes.begin(), data.modes.end(), [](const std::string& m) { return m == kTimesliceMode; });
   data.procs.assign(procs.begin(), procs.end());
   for (const TaskSample& t : tasks) {
     auto it = cell_of_ok_run.find(t.run_id);
@@ -242,11 +250,11 @@ ReportCell make_cell(const RunIndex& index, const std::string& series, const std
       rel_time.push_back(r->task_mean_ms / alone->task_mean_ms);
       rel_tput.push_back(r->throughput_tasks_per_s / alone->throughput_tasks_per_s);
     }
-    if (mode != "timeslice")
-      if (const SummaryRecord* ts = index.partner(series, "timeslice", n, r->repeat))
+    if (mode != kTimesliceMode)
+      if (const SummaryRecord* ts = index.partner(series, kTimesliceMode, n, r->repeat))
         speedup.push_back(r->throughput_tasks_per_s / ts->throughput_tasks_per_s);
-    if (mode.rfind("mps:", 0) == 0)
-      if (const SummaryRecord* unlimited = index.partner(series, "mps", n, r->repeat))
+    if (is_limited_mps_mode(mode))
+      if (const SummaryRecord* unlimited = index.partner(series, kMpsMode, n, r->repeat))
         vs_mps.push_back(r->task_mean_ms / unlimited->task_mean_ms);
     makespan.push_back(r->makespan_s);
     util.push_back(r->gpu_util_mean);
@@ -254,7 +262,7 @@ ReportCell make_cell(const RunIndex& index, const std::string& series, const std
     gpm_occ.push_back(r->gpm_sm_occupancy);
     gpm_dram.push_back(r->gpm_dram_bw_util);
     if (std::isfinite(bytes_per_task)) dram.push_back(r->throughput_tasks_per_s * bytes_per_task * 1e-9);
-    if (const SummaryRecord* ts1 = index.partner(series, "timeslice", 1, r->repeat)) {
+    if (const SummaryRecord* ts1 = index.partner(series, kTimesliceMode, 1, r->repeat)) {
       ts_rel_time.push_back(r->task_mean_ms / ts1->task_mean_ms);
       ts_rel_makespan.push_back(r->makespan_s / ts1->makespan_s);
     }

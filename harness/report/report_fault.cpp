@@ -18,6 +18,7 @@
 #include "harness/results/meta.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/results/results_schema.hpp"
+#include "harness/plan/mode_names.hpp"
 
 namespace fs = std::filesystem;
 
@@ -198,7 +199,7 @@ std::string runs_section(const fs::path& dir, const std::vector<SummaryRecord>& 
   // Victims that never came back: the run's timeout ended them while they were still frozen.
   std::string frozen;
   for (const SummaryRecord& row : rows)
-    if (row.status == "timeout" && row.mode == "timeslice")
+    if (row.status == "timeout" && row.mode == kTimesliceMode)
       frozen += (frozen.empty() ? "" : ", ") + std::string("`") + row.run_id + "`";
   if (!frozen.empty())
     md << "Not in the table: " << frozen

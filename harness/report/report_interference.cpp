@@ -13,6 +13,7 @@
 #include "harness/results/results_reader.hpp"
 #include "harness/results/results_schema.hpp"
 #include "harness/results/summary_checks.hpp"
+#include "harness/plan/mode_names.hpp"
 
 namespace fs = std::filesystem;
 
@@ -28,14 +29,22 @@ json number(double v) { return std::isfinite(v) ? json(v) : json(); }
 
 /// What a mode means for the foreground, in a few words.
 std::string mode_meaning(const std::string& mode) {
-  if (mode == "timeslice") return "no MPS: the contexts take turns";
-  if (mode == "mps") return "MPS, every client may use every SM";
-  if (mode.find("+prio") != std::string::npos)
-    return "MPS, the foreground at normal priority and the background below it (CUDA_MPS_CLIENT_PRIORITY)";
-  if (mode.rfind("mps:auto", 0) == 0) return "MPS, each client limited to 100/N% of the SMs (the device plugin's rule)";
-  if (mode.rfind("mps:", 0) == 0) return "MPS with active-thread limits";
-  if (mode.rfind("threads", 0) == 0) return "one process, a host thread and stream per job";
-  if (mode.rfind("green", 0) == 0) return "one process, each job in a green context of its own SMs";
+  const std::optional<NamedMode> named = mode_of_name(mode);
+  if (!named || named->external) return mode_label(mode);
+  const Mode& m = named->mode;
+  switch (m.kind) {
+    case ModeKind::timeslice: return "no MPS: the contexts take turns";
+    case ModeKind::threads: return "one process, a host thread and stream per job";
+    case ModeKind::green: return "one process, each job in a green context of its own SMs";
+    case ModeKind::streams: return mode_label(mode);
+    case ModeKind::mps:
+      if (m.prio_first || !m.client_priorities.empty())
+        return "MPS, the foreground at normal priority and the background below it (CUDA_MPS_CLIENT_PRIORITY)";
+      if (m.auto_pct) return "MPS, each client limited to 100/N% of the SMs (the device plugin's rule)";
+      if (is_limited_mps(m)) return "MPS with active-thread limits";
+      if (!has_mps_options(m)) return "MPS, every client may use every SM";
+      return mode_label(mode);
+  }
   return mode_label(mode);
 }
 

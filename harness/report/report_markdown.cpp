@@ -10,6 +10,7 @@
 #include "harness/common/format.hpp"
 #include "harness/common/markdown_table.hpp"
 #include "harness/report/report_meta.hpp"
+#include "harness/plan/mode_names.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -18,8 +19,8 @@ namespace {
 std::string verdict_mps_mode(const ReportData& data) {
   std::string pick;
   for (const auto& m : data.modes) {
-    if (m == "mps") return m;
-    if (m != "timeslice" && pick.empty()) pick = m;
+    if (m == kMpsMode) return m;
+    if (m != kTimesliceMode && pick.empty()) pick = m;
   }
   return pick;
 }
@@ -74,7 +75,7 @@ std::string runs_phrase(const ReportData& data) {
 
 std::string results_table(const ReportData& data) {
   bool limited = false;
-  for (const ReportCell& c : data.cells) limited |= c.mode.rfind("mps:", 0) == 0;
+  for (const ReportCell& c : data.cells) limited |= is_limited_mps_mode(c.mode);
   std::vector<std::string> header{"workload", "mode", "N", "runs ok", "per-task ms", "p99 ms", "tasks/s",
                                   "per-task time vs one process time-sliced", "per-task time vs N=1, same mode",
                                   "throughput vs N=1, same mode", "throughput vs time-sliced, same N"};
@@ -94,8 +95,8 @@ std::string results_table(const ReportData& data) {
                fmt_range(c.task_p99_ms.median, c.task_p99_ms.min, c.task_p99_ms.max),
                fmt_range(c.throughput.median, c.throughput.min, c.throughput.max),
                ratio(c.task_time_vs_timeslice_alone), ratio(c.relative_task_time), ratio(c.relative_throughput),
-               c.mode == "timeslice" ? "" : ratio(c.speedup_vs_timeslice)};
-    if (limited) row.push_back(c.mode.rfind("mps:", 0) == 0 ? ratio(c.task_time_vs_unlimited_mps) : "");
+               c.mode == kTimesliceMode ? "" : ratio(c.speedup_vs_timeslice)};
+    if (limited) row.push_back(is_limited_mps_mode(c.mode) ? ratio(c.task_time_vs_unlimited_mps) : "");
     t.add_row(row);
   }
   return t.str();
@@ -175,7 +176,7 @@ std::string timing_section(const nlohmann::json& meta) {
 /// "GPU 37% busy alone" from the series' time-sliced N=1 runs, or "" where those are too short (< 2 s)
 /// for NVML's utilisation, which averages over up to a second, to be read.
 std::string busy_alone(const ReportData& data, const std::string& series) {
-  const ReportCell* c = data.find(series, "timeslice", 1);
+  const ReportCell* c = data.find(series, kTimesliceMode, 1);
   if (!c || !std::isfinite(c->gpu_util.median) || !(c->makespan_s.median >= 2.0)) return "";
   return "GPU " + fmt_fixed(100 * c->gpu_util.median, 0) + "% busy alone";
 }
@@ -260,7 +261,7 @@ std::string exec_section(const ReportData& data) {
   if (data.exec.empty()) return "";
   const ExecCell* alone = nullptr;
   for (const ExecCell& c : data.exec)
-    if (c.mode == "timeslice" && c.procs == 1) alone = &c;
+    if (c.mode == kTimesliceMode && c.procs == 1) alone = &c;
   MarkdownTable t({"mode", "N", "copies ok", "completion s", "start-up s", "steps", "step ms", "step vs one copy time-sliced"},
                   {false, true, true, true, true, true, true, true});
   for (const ExecCell& c : data.exec) {
@@ -304,13 +305,13 @@ std::string seed001_section(const ReportData& data, const std::vector<SeedRatio>
     return fmt_num(seconds, 3) + " s (" + fmt_fixed(ratio, 2) + "x)";
   };
   for (const auto& [n, modes] : theirs) {
-    const SeedRatio* ts = modes.count("timeslice") ? modes.at("timeslice") : nullptr;
-    const SeedRatio* mp = modes.count("mps") ? modes.at("mps") : nullptr;
+    const SeedRatio* ts = modes.count(kTimesliceMode) ? modes.at(kTimesliceMode) : nullptr;
+    const SeedRatio* mp = modes.count(kMpsMode) ? modes.at(kMpsMode) : nullptr;
     t.add_row({std::to_string(n), "seed 001 (" + (ts ? ts->gpu : mp->gpu) + ")", ts ? cell(ts->value, ts->ratio) : "-",
                mp ? cell(mp->value, mp->ratio) : "-", ts && mp ? fmt_fixed(ts->value / mp->value, 2) : "-"});
     for (const auto& s : ours) {
-      const ReportCell* cts = data.find(s, "timeslice", n);
-      const ReportCell* cmp = data.find(s, "mps", n);
+      const ReportCell* cts = data.find(s, kTimesliceMode, n);
+      const ReportCell* cmp = data.find(s, kMpsMode, n);
       t.add_row({std::to_string(n), "ours: " + s,
                  cts ? cell(cts->makespan_s.median, cts->makespan_vs_timeslice_alone.median) : "-",
                  cmp ? cell(cmp->makespan_s.median, cmp->makespan_vs_timeslice_alone.median) : "-",
@@ -323,7 +324,7 @@ std::string seed001_section(const ReportData& data, const std::vector<SeedRatio>
   // synchronising step is weighed against (docs/SEED001.md).
   std::string steps_line;
   for (const auto& s : ours) {
-    const ReportCell* alone = data.find(s, "timeslice", 1);
+    const ReportCell* alone = data.find(s, kTimesliceMode, 1);
     if (!alone || !std::isfinite(alone->task_mean_ms.median)) continue;
     double step_ms = NAN;
     const auto at = alone->params.find("steps_per_task=");
@@ -331,7 +332,7 @@ std::string seed001_section(const ReportData& data, const std::vector<SeedRatio>
       step_ms = alone->task_mean_ms.median / std::stod(alone->params.substr(at + 15));
     } else {
       for (const ExecCell& e : data.exec)
-        if (e.mode == "timeslice" && e.procs == 1) step_ms = e.step_ms;
+        if (e.mode == kTimesliceMode && e.procs == 1) step_ms = e.step_ms;
     }
     if (std::isfinite(step_ms))
       steps_line += (steps_line.empty() ? "" : "; ") + s + ": " + fmt_num(step_ms, 3) + " ms";

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "harness/results/results_schema.hpp"
+#include "harness/plan/mode_names.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -122,7 +123,7 @@ bool speedup_figure(const ReportData& data, FigureInfo& f, json& out) {
        "Above 1 MPS gets more work done; at N=1 the bar shows MPS's own overhead."};
   json bars = json::array();
   for (const ReportCell& c : data.cells) {
-    if (c.mode == "timeslice" || !std::isfinite(c.speedup_vs_timeslice.median)) continue;
+    if (c.mode == kTimesliceMode || !std::isfinite(c.speedup_vs_timeslice.median)) continue;
     bars.push_back({{"series", c.series},
                     {"mode", c.mode},
                     {"mode_label", mode_label(c.mode)},

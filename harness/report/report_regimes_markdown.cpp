@@ -11,6 +11,7 @@
 #include "harness/report/report_meta.hpp"
 #include "harness/results/meta.hpp"
 #include "harness/report/report_regimes_parts.hpp"
+#include "harness/plan/mode_names.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -91,7 +92,7 @@ std::string xray_section(const RegimesInput& in, const PlotPlan& plan) {
   for (const XrayCell& c : in.xray)
     t.add_row({mode_label(c.mode), std::to_string(c.procs), ms(c.slice_ms), ms(c.switch_ms), pct(c.lost_share),
                pct(c.on_share), std::isfinite(c.wait_ms) ? ms(c.wait_ms) + " (" + ms(c.wait_p99_ms) + ")" : "-",
-               c.mode == "timeslice" ? ms(predict_wait_ms(c.procs, in.sched)) : "-", ms(c.turn_ms),
+               c.mode == kTimesliceMode ? ms(predict_wait_ms(c.procs, in.sched)) : "-", ms(c.turn_ms),
                ms(c.turn_switch_ms), std::to_string(c.runs - c.failed) + "/" + std::to_string(c.runs)});
   md += t.str() + "\n" + figure(plan, "xray");
   const std::string policy = meta_text(in.meta, "/gpu/conditions_start/timeslice_policy");

@@ -7,6 +7,7 @@
 #include "harness/report/report_meta.hpp"
 #include "harness/report/report_regimes_parts.hpp"
 #include "harness/results/results_schema.hpp"
+#include "harness/plan/mode_names.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -43,7 +44,7 @@ json xray_figure(const RegimesInput& in) {
   }
   json waits = json::array();
   for (const XrayCell& c : in.xray)
-    if (c.mode == "timeslice" && c.procs > 1)
+    if (c.mode == kTimesliceMode && c.procs > 1)
       waits.push_back({{"n", c.procs}, {"measured", number(c.wait_ms)}, {"p99", number(c.wait_p99_ms)},
                        {"predicted", number(predict_wait_ms(c.procs, in.sched))}, {"turn_cost", number(c.turn_switch_ms)}});
   return {{"name", "xray"},
@@ -65,7 +66,7 @@ json model_surface(const std::string& mode, int n, const SchedulerFacts& sched, 
     for (const json& b : bursts) {
       RegimePoint p = regime_point(b.get<double>(), d.get<double>(), NAN, NAN);
       p.footprint = footprint;
-      row.push_back(number(mode == "timeslice" ? predict_timesliced(p, n, sched).loss : predict_mps(p, n).loss));
+      row.push_back(number(mode == kTimesliceMode ? predict_timesliced(p, n, sched).loss : predict_mps(p, n).loss));
     }
     loss.push_back(row);
   }

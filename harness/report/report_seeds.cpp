@@ -8,6 +8,7 @@
 
 #include "harness/common/csv_table.hpp"
 #include "harness/common/stats.hpp"
+#include "harness/plan/mode_names.hpp"
 
 namespace fs = std::filesystem;
 
@@ -27,7 +28,7 @@ std::vector<SeedPoint> read_seeds(const fs::path& file) {
     const long procs = parse_cell_long(c[6], at + " procs");
     if (procs <= 0) throw ResultsError(at + ": procs must be positive");
     p.procs = static_cast<int>(procs);
-    if (p.mode != "timeslice" && p.mode != "mps") throw ResultsError(at + ": mode must be timeslice or mps");
+    if (p.mode != kTimesliceMode && p.mode != kMpsMode) throw ResultsError(at + ": mode must be timeslice or mps");
     p.value = parse_cell_double(c[8], at + " value", false);
     if (!(p.value > 0) || !std::isfinite(p.value)) throw ResultsError(at + ": value must be positive");
     out.push_back(p);

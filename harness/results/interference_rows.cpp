@@ -8,6 +8,7 @@
 
 #include "harness/common/format.hpp"
 #include "harness/common/stats.hpp"
+#include "harness/plan/mode_names.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -83,7 +84,7 @@ std::string interference_verdict(const std::vector<InterferenceCell>& cells) {
     for (const auto& c : cells) {
       if (c.procs != n || std::isnan(c.p99_vs_alone)) continue;
       if (!best || c.p99_vs_alone < best->p99_vs_alone) best = &c;
-      if (c.mode == "timeslice") timeslice = &c;
+      if (c.mode == kTimesliceMode) timeslice = &c;
     }
     if (!best) continue;
     out += (out.empty() ? "" : " ") + std::string("At N=") + std::to_string(n) + ", " + best->mode +

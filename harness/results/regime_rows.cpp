@@ -7,6 +7,7 @@
 
 #include "harness/common/format.hpp"
 #include "harness/common/stats.hpp"
+#include "harness/plan/mode_names.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -132,7 +133,7 @@ std::vector<RegimeCell> aggregate_regimes(const std::vector<SummaryRecord>& rows
     const std::string p = point_of(r);
     if (std::find(points.begin(), points.end(), p) == points.end()) points.push_back(p);
     if (std::find(modes.begin(), modes.end(), r.mode) == modes.end()) modes.push_back(r.mode);
-    if (r.mode == "timeslice" && r.procs == 1 && r.status == "ok") alone[{p, r.repeat}] = &r;
+    if (r.mode == kTimesliceMode && r.procs == 1 && r.status == "ok") alone[{p, r.repeat}] = &r;
   }
   std::map<std::tuple<std::string, std::string, int>, std::vector<const SummaryRecord*>> by;
   for (const SummaryRecord& r : rows)

@@ -10,6 +10,7 @@
 
 #include "harness/common/format.hpp"
 #include "harness/common/stats.hpp"
+#include "harness/plan/mode_names.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -65,8 +66,8 @@ void print_summary_table(std::ostream& out, const std::vector<SummaryRecord>& ro
         const int n = std::get<3>(key);
         const double tput = c.throughput.empty() ? NAN : median(c.throughput);
         std::string speedup = "";
-        if (mode != "timeslice") {
-          auto ts = cells.find({workload, params, "timeslice", n});
+        if (mode != kTimesliceMode) {
+          auto ts = cells.find({workload, params, kTimesliceMode, n});
           if (ts != cells.end() && !ts->second.throughput.empty())
             speedup = fmt_fixed(tput / median(ts->second.throughput), 2) + "x";
         }
