@@ -78,14 +78,14 @@ RunRecord make_run_record(const RunSpec& spec, const PoolResult& pool, std::vect
     all_ms.insert(all_ms.end(), ms.begin(), ms.end());
     s.tasks_total += row.tasks;
     s.sm_count_seen = std::max(s.sm_count_seen, row.sm_count_seen);
-    if (w.status == "ok") ++s.workers_ok;
+    if (w.status == RunStatus::ok) ++s.workers_ok;
     r.workers.push_back(row);
   }
 
   // The run's status names the root cause: a worker "aborted" only because another one failed first.
   for (const bool aborted_pass : {false, true})
     for (const WorkerResult& w : pool.workers)
-      if (w.status != "ok" && (w.status == "aborted") == aborted_pass)
+      if (w.status != RunStatus::ok && (w.status == RunStatus::aborted) == aborted_pass)
         mark_failed(r, w.status, "worker " + std::to_string(w.index) + ": " + w.reason);
 
   // From the first task's start, not from GO: how fast a worker wakes up to GO (up to a few ms on a
