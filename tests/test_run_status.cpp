@@ -1,4 +1,5 @@
-// Run statuses as words at the edges only: the parse/name pair and the results files' status cells.
+// Run statuses as words at the edges only: the parse/name pair, the results files' status cells and
+// the worker protocol's ERROR line, which carries the status as a field of its own.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -6,6 +7,7 @@
 
 #include "harness/common/run_status.hpp"
 #include "harness/results/results_schema.hpp"
+#include "harness/workers/worker_protocol.hpp"
 #include "tests/test_support.hpp"
 
 namespace bench_mps::harness {
@@ -39,6 +41,40 @@ TEST(RunStatus, AResultsCellHoldsAKnownWordOrIsRefused) {
   } catch (const ResultsError& e) {
     EXPECT_EQ(std::string(e.what()), "summary.csv line 2 status: unknown status 'okay'");
   }
+}
+
+TEST(RunStatus, TheErrorLineCarriesTheStatusBesideTheMessage) {
+  EXPECT_EQ(format_error("exited with code 3: the last words", RunStatus::exec_failed),
+            "ERROR exec_failed exited with code 3: the last words");
+  EXPECT_EQ(format_error("cudaMalloc failed"), "ERROR error cudaMalloc failed");
+
+  const WorkerMessage exec = parse_worker_line("ERROR exec_failed exited with code 3: the last words");
+  ASSERT_EQ(exec.kind, WorkerMessage::Kind::error);
+  EXPECT_EQ(exec.status, RunStatus::exec_failed);
+  EXPECT_EQ(exec.text, "exited with code 3: the last words");
+
+  // A message whose words look like a status's keep it only where the status field names it.
+  const WorkerMessage plain = parse_worker_line(format_error("timeout: the device hung"));
+  EXPECT_EQ(plain.status, RunStatus::error);
+  EXPECT_EQ(plain.text, "timeout: the device hung");
+}
+
+TEST(RunStatus, AnErrorLineWithoutAStatusReadsAsErrorWithItsWholeText) {
+  // An older worker's line: "ERROR <message>".
+  const WorkerMessage old = parse_worker_line("ERROR cudaMalloc failed: out of memory");
+  ASSERT_EQ(old.kind, WorkerMessage::Kind::error);
+  EXPECT_EQ(old.status, RunStatus::error);
+  EXPECT_EQ(old.text, "cudaMalloc failed: out of memory");
+  // A worker may not claim success in an ERROR line.
+  const WorkerMessage claims_ok = parse_worker_line("ERROR ok all is well");
+  EXPECT_EQ(claims_ok.status, RunStatus::error);
+  EXPECT_EQ(claims_ok.text, "ok all is well");
+  for (const char* empty : {"ERROR", "ERROR ", "ERROR error", "ERROR exec_failed "}) {
+    const WorkerMessage m = parse_worker_line(empty);
+    ASSERT_EQ(m.kind, WorkerMessage::Kind::error) << empty;
+    EXPECT_EQ(m.text, "worker reported an error without a message") << empty;
+  }
+  EXPECT_EQ(parse_worker_line("ERROR exec_failed ").status, RunStatus::exec_failed);
 }
 
 }  // namespace

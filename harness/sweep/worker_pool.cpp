@@ -16,7 +16,6 @@
 #include "harness/common/exec_token.hpp"
 #include "harness/common/format.hpp"
 #include "harness/common/process.hpp"
-#include "harness/workers/exec_workload.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -290,16 +289,9 @@ struct WorkerSet::Impl {
         case WorkerMessage::Kind::spawned:
           w.result.spawned_pgids.push_back(m.spawned_pgid);
           break;
-        case WorkerMessage::Kind::error: {
-          // "exec_failed: exited with code 2: ..." -> status exec_failed, the rest as the reason
-          const auto colon = m.text.find(": ");
-          const std::string word = colon == std::string::npos ? "" : m.text.substr(0, colon);
-          if (is_exec_status(word))
-            set_status(w.result, *parse_run_status(word), m.text.substr(colon + 2));
-          else
-            set_status(w.result, RunStatus::error, m.text);
+        case WorkerMessage::Kind::error:
+          set_status(w.result, m.status, m.text);
           break;
-        }
         case WorkerMessage::Kind::unknown:
           set_status(w.result, RunStatus::error, "unexpected output: " + m.text.substr(0, 200));
           break;

@@ -32,10 +32,6 @@ namespace fs = std::filesystem;
 
 namespace bench_mps::harness {
 
-bool is_exec_status(const std::string& word) {
-  return word == "exec_not_found" || word == "exec_failed" || word == "exec_timeout" || word == "exec_left_children";
-}
-
 void validate_exec_params(const ExecParams& p) {
   if (trim(p.command).empty()) throw std::invalid_argument("--command: the exec workload needs a command to run");
   if (!p.metric.empty()) validate_metric_pattern(p.metric);
@@ -184,21 +180,21 @@ class ExecWorkload final : public kernels::Workload {
     const std::string tail = last_err_.empty() ? "" : ": " + last_err_;
     const std::string also_left = left.empty() ? "" : "; it also left " + left_text(left) + ", ended";
     if (exec_errno)
-      throw std::runtime_error("exec_not_found: cannot run /bin/sh: " + std::string(std::strerror(exec_errno)));
+      throw StatusError(RunStatus::exec_not_found, "cannot run /bin/sh: " + std::string(std::strerror(exec_errno)));
     if (timed_out)
-      throw std::runtime_error("exec_timeout: still running after " + fmt_num(p_.timeout_s) +
-                               " s; its process group was killed" + also_left + tail);
+      throw StatusError(RunStatus::exec_timeout, "still running after " + fmt_num(p_.timeout_s) +
+                                                     " s; its process group was killed" + also_left + tail);
     exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     if (WIFSIGNALED(status))
-      throw std::runtime_error("exec_failed: killed by signal " + std::string(strsignal(WTERMSIG(status))) + also_left + tail);
+      throw StatusError(RunStatus::exec_failed, "killed by signal " + std::string(strsignal(WTERMSIG(status))) + also_left + tail);
     // 127 and 126 are also what a program may exit with itself: "not found" only when the shell said so.
     if ((exit_code_ == 127 || exit_code_ == 126) && !shell_complaint_.empty())
-      throw std::runtime_error("exec_not_found: the shell could not run it (exit " + std::to_string(exit_code_) + "): " +
-                               shell_complaint_ + also_left);
+      throw StatusError(RunStatus::exec_not_found, "the shell could not run it (exit " + std::to_string(exit_code_) +
+                                                       "): " + shell_complaint_ + also_left);
     if (exit_code_ != 0)
-      throw std::runtime_error("exec_failed: exited with code " + std::to_string(exit_code_) + also_left + tail);
+      throw StatusError(RunStatus::exec_failed, "exited with code " + std::to_string(exit_code_) + also_left + tail);
     if (!left.empty())
-      throw std::runtime_error("exec_left_children: exited 0 but left " + left_text(left) + "; they were ended");
+      throw StatusError(RunStatus::exec_left_children, "exited 0 but left " + left_text(left) + "; they were ended");
   }
 
   std::size_t device_bytes() const override { return 0; }
