@@ -186,6 +186,9 @@ void note_exec_leftovers(const Worker& w, WorkerResult& r) {
     r.reason += "; " + what;
 }
 
+/// How a wait on the workers ended (WorkerSet::Impl::wait).
+enum class WaitEnd { settled, stopped, timed_out };
+
 }  // namespace
 
 struct WorkerSet::Impl {
@@ -343,6 +346,23 @@ struct WorkerSet::Impl {
     }
   }
 
+  /// Handles the workers' output every 20 ms until `settled()` holds, the stop signal fires (the set is
+  /// then killed: stopped) or `limit_s` has passed since `since_ns` (timed_out: the caller ends what it
+  /// must); `between` runs after each pass that ended nothing. `signal_first`: the signal is looked at
+  /// before `settled` (before the start barrier: nothing measured is lost), else after it (a round or a
+  /// close that finished is kept).
+  WaitEnd wait(const std::function<bool()>& settled, bool signal_first, std::int64_t since_ns, double limit_s,
+               const std::function<void()>& between = {}) {
+    for (;;) {
+      pump(std::chrono::milliseconds(20));
+      if (signal_first && stopped_by_signal()) return WaitEnd::stopped;
+      if (settled()) return WaitEnd::settled;
+      if (!signal_first && stopped_by_signal()) return WaitEnd::stopped;
+      if (monotonic_ns() - since_ns > seconds_to_ns(limit_s)) return WaitEnd::timed_out;
+      if (between) between();
+    }
+  }
+
   bool all_gone() const {
     return std::all_of(workers.begin(), workers.end(), [](const auto& w) { return w->gone(); });
   }
@@ -391,37 +411,38 @@ WorkerSet::~WorkerSet() {
 bool WorkerSet::start() {
   Impl& m = *impl_;
   m.spawn();
-  for (;;) {
-    m.pump(std::chrono::milliseconds(20));
-    if (m.stopped_by_signal()) return false;
-    bool all_ready = true, any_failed = false;
+  bool all_ready = false, any_failed = false;
+  const auto ready_or_failed = [&] {
+    all_ready = true;
+    any_failed = false;
     for (auto& w : m.workers) {
       all_ready &= w->result.ready;
       any_failed |= w->exited || w->out_eof || w->result.status != RunStatus::ok;
     }
-    if (any_failed) {
-      m.kill_all(RunStatus::aborted, "another worker failed before the start barrier", false);
-      return false;
-    }
-    if (all_ready) {
-      if (m.hooks.all_ready) {
-        std::vector<WorkerResult> ready;
-        for (auto& w : m.workers) ready.push_back(w->result);
-        if (!m.hooks.all_ready(ready)) {
-          m.kill_all(RunStatus::aborted, "stopped at the start barrier", false);
-          return false;
-        }
-      }
-      m.ready_ns = monotonic_ns();
-      m.started = true;
-      return true;
-    }
-    if (monotonic_ns() - m.spawn_ns > seconds_to_ns(m.limits.ready_timeout_s)) {
-      m.timed_out = true;
-      m.kill_all(RunStatus::timeout, "not READY within " + fmt_num(m.limits.ready_timeout_s) + " s", true);
+    return any_failed || all_ready;
+  };
+  const WaitEnd end = m.wait(ready_or_failed, true, m.spawn_ns, m.limits.ready_timeout_s);
+  if (end == WaitEnd::stopped) return false;
+  if (end == WaitEnd::timed_out) {
+    m.timed_out = true;
+    m.kill_all(RunStatus::timeout, "not READY within " + fmt_num(m.limits.ready_timeout_s) + " s", true);
+    return false;
+  }
+  if (any_failed) {
+    m.kill_all(RunStatus::aborted, "another worker failed before the start barrier", false);
+    return false;
+  }
+  if (m.hooks.all_ready) {
+    std::vector<WorkerResult> ready;
+    for (auto& w : m.workers) ready.push_back(w->result);
+    if (!m.hooks.all_ready(ready)) {
+      m.kill_all(RunStatus::aborted, "stopped at the start barrier", false);
       return false;
     }
   }
+  m.ready_ns = monotonic_ns();
+  m.started = true;
+  return true;
 }
 
 bool WorkerSet::usable() const {
@@ -445,17 +466,13 @@ PoolResult WorkerSet::round() {
   for (auto& w : m.workers) w->child->send_line("GO");
   pool.barrier_passed = true;
   auto finished = [k](const Worker& w) { return w.dones >= k || w.gone(); };
-  for (;;) {
-    m.pump(std::chrono::milliseconds(20));
-    if (std::all_of(m.workers.begin(), m.workers.end(), [&](const auto& w) { return finished(*w); })) break;
-    if (m.stopped_by_signal()) break;
-    if (monotonic_ns() - pool.go_ns > seconds_to_ns(m.limits.run_timeout_s)) {
-      pool.timed_out = m.timed_out = true;
-      m.kill_all(RunStatus::timeout, "still running " + fmt_num(m.limits.run_timeout_s) + " s after GO", true,
-                 [&](const Worker& w) { return !finished(w); });
-      break;
-    }
-    if (m.hooks.while_running) m.hooks.while_running();
+  const auto all_finished = [&] {
+    return std::all_of(m.workers.begin(), m.workers.end(), [&](const auto& w) { return finished(*w); });
+  };
+  if (m.wait(all_finished, false, pool.go_ns, m.limits.run_timeout_s, m.hooks.while_running) == WaitEnd::timed_out) {
+    pool.timed_out = m.timed_out = true;
+    m.kill_all(RunStatus::timeout, "still running " + fmt_num(m.limits.run_timeout_s) + " s after GO", true,
+               [&](const Worker& w) { return !finished(w); });
   }
   pool.interrupted_by = m.interrupted_by;
   pool.end_ns = pool.go_ns;
@@ -484,17 +501,9 @@ PoolResult WorkerSet::finish(PoolResult last) {
   if (m.finished) throw std::logic_error("WorkerSet::finish called twice");
   begin_close();
   m.wait_ns = monotonic_ns();
-  if (!m.abandoned && !m.all_gone()) {
-    for (;;) {
-      m.pump(std::chrono::milliseconds(20));
-      if (m.all_gone()) break;
-      if (m.stopped_by_signal()) break;
-      if (monotonic_ns() - m.close_ns > seconds_to_ns(m.limits.close_timeout_s)) {
-        m.kill_all(RunStatus::crashed, "did not exit within " + fmt_num(m.limits.close_timeout_s) + " s of its last round", false);
-        break;
-      }
-    }
-  }
+  if (!m.abandoned && !m.all_gone() &&
+      m.wait([&m] { return m.all_gone(); }, false, m.close_ns, m.limits.close_timeout_s) == WaitEnd::timed_out)
+    m.kill_all(RunStatus::crashed, "did not exit within " + fmt_num(m.limits.close_timeout_s) + " s of its last round", false);
   m.closed_ns = monotonic_ns();
   m.release();
   m.finished = true;
