@@ -50,6 +50,26 @@ inline CudaStream make_nonblocking_stream() {
   return CudaStream(s);
 }
 
+/// The stream a workload launches on (like nvbench's cuda_stream): the one it was placed on, borrowed
+/// (an in-process mode's, e.g. a green context's), or else one of its own, made at setup and
+/// destroyed with it.
+class WorkStream {
+ public:
+  /// Launches go to `stream` (null: none placed, it makes its own).
+  void place_on(cudaStream_t stream) { stream_ = stream; }
+  /// At setup: a non-blocking stream of its own, unless it was placed on one.
+  void make_own_unless_placed() {
+    if (stream_) return;
+    owner_ = make_nonblocking_stream();
+    stream_ = owner_.get();
+  }
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  CudaStream owner_;               // null when borrowed
+  cudaStream_t stream_ = nullptr;  // owner_'s, or the one it was placed on
+};
+
 inline CudaEvent make_event() {
   cudaEvent_t e = nullptr;
   BENCH_CUDA_CHECK(cudaEventCreate(&e));

@@ -1,5 +1,6 @@
 #pragma once
-// A checked, owning device allocation (cudaMalloc / cudaFree).
+// A checked, owning device allocation (cudaMalloc / cudaFree; a failed free is reported on stderr, as
+// the other handles report theirs: see cuda_handles.cuh).
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -17,7 +18,7 @@ class DeviceBuffer {
     if (count_ > 0) BENCH_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&ptr_), bytes()));
   }
   ~DeviceBuffer() {
-    if (ptr_) cudaFree(ptr_);  // best effort in a destructor
+    if (ptr_) BENCH_CUDA_CHECK_NOEXCEPT(cudaFree(ptr_));  // reports a failure on stderr, never throws
   }
   DeviceBuffer(DeviceBuffer&& other) noexcept
       : ptr_(std::exchange(other.ptr_, nullptr)), count_(std::exchange(other.count_, 0)) {}

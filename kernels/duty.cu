@@ -19,7 +19,7 @@ class DutyWorkload final : public Workload {
   explicit DutyWorkload(const DutyParams& params) : params_(params) {}
 
   bool place_on_stream(void* stream) override {
-    stream_ = static_cast<cudaStream_t>(stream);
+    stream_.place_on(static_cast<cudaStream_t>(stream));
     return true;
   }
 
@@ -27,12 +27,9 @@ class DutyWorkload final : public Workload {
     const DutyParams& p = params_;
     if (!(p.burst_us > 0) || p.host_us < 0 || p.kernels < 1 || p.blocks < 1 || p.threads < 1 || p.steps_per_task < 1)
       throw std::invalid_argument("duty: burst must be positive, host work >= 0, counts >= 1");
-    if (!stream_) {
-      stream_owner_ = make_nonblocking_stream();
-      stream_ = stream_owner_.get();
-    }
+    stream_.make_own_unless_placed();
     clock_khz_ = device_clock_khz();
-    cycles_per_iteration_ = work_cycles_per_iteration(p.threads, stream_);
+    cycles_per_iteration_ = work_cycles_per_iteration(p.threads, stream_.get());
     iterations_ = work_iterations(p.burst_us / p.kernels, clock_khz_, cycles_per_iteration_);
     steps_.create();
   }
@@ -42,10 +39,10 @@ class DutyWorkload final : public Workload {
   void run_task() override {
     for (int s = 0; s < params_.steps_per_task; ++s) {
       busy_wait_us(params_.host_us);
-      steps_.begin(stream_);
-      for (int k = 0; k < params_.kernels; ++k) launch_work(iterations_, params_.blocks, params_.threads, stream_);
-      steps_.end(stream_);
-      BENCH_CUDA_CHECK(cudaStreamSynchronize(stream_));
+      steps_.begin(stream_.get());
+      for (int k = 0; k < params_.kernels; ++k) launch_work(iterations_, params_.blocks, params_.threads, stream_.get());
+      steps_.end(stream_.get());
+      BENCH_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
       steps_.finished();
     }
   }
@@ -63,8 +60,7 @@ class DutyWorkload final : public Workload {
 
  private:
   DutyParams params_;
-  CudaStream stream_owner_;
-  cudaStream_t stream_ = nullptr;  // stream_owner_'s, or the one it was placed on
+  WorkStream stream_;
   StepTimer steps_;
   int clock_khz_ = 0;
   double cycles_per_iteration_ = 0;

@@ -18,8 +18,7 @@ class FaultWorkload final : public Workload {
 
   void setup() override {
     cycles_ = spin_cycles(params_.spin.launch_us, device_clock_khz());
-    stream_owner_ = make_nonblocking_stream();
-    stream_ = stream_owner_.get();
+    stream_.make_own_unless_placed();  // never placed: always its own
   }
 
   void begin_timed() override { go_ = std::chrono::steady_clock::now(); }
@@ -28,20 +27,19 @@ class FaultWorkload final : public Workload {
     const bool timed = go_.time_since_epoch().count() != 0;
     if (timed && std::chrono::steady_clock::now() - go_ >= std::chrono::duration<double, std::milli>(params_.delay_ms)) {
       // An address no allocation can have: the write traps as an illegal address.
-      illegal_write_kernel<<<1, 1, 0, stream_>>>(reinterpret_cast<int*>(0x10));
+      illegal_write_kernel<<<1, 1, 0, stream_.get()>>>(reinterpret_cast<int*>(0x10));
       BENCH_CUDA_CHECK_LAUNCH(illegal_write_kernel);
     } else {
-      for (int i = 0; i < params_.spin.launches; ++i) launch_spin(cycles_, params_.spin.blocks, params_.spin.threads, stream_);
+      for (int i = 0; i < params_.spin.launches; ++i) launch_spin(cycles_, params_.spin.blocks, params_.spin.threads, stream_.get());
     }
-    BENCH_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    BENCH_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
   }
 
   std::size_t device_bytes() const override { return 0; }
 
  private:
   FaultParams params_;
-  CudaStream stream_owner_;
-  cudaStream_t stream_ = nullptr;  // stream_owner_'s, for the calls
+  WorkStream stream_;
   long long cycles_ = 0;
   std::chrono::steady_clock::time_point go_{};
 };

@@ -31,7 +31,7 @@ class FillerWorkload final : public Workload {
   explicit FillerWorkload(const FillerParams& params) : params_(params) {}
 
   bool place_on_stream(void* stream) override {
-    stream_ = static_cast<cudaStream_t>(stream);
+    stream_.place_on(static_cast<cudaStream_t>(stream));
     return true;
   }
 
@@ -42,10 +42,7 @@ class FillerWorkload final : public Workload {
     BENCH_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     blocks_ = params_.blocks > 0 ? params_.blocks : sms;
     cycles_ = spin_cycles(params_.kernel_us, device_clock_khz());
-    if (!stream_) {
-      stream_owner_ = make_nonblocking_stream();
-      stream_ = stream_owner_.get();
-    }
+    stream_.make_own_unless_placed();
     start_ = make_event();
     end_ = make_event();
     begin_timed();  // warm-up cycles hold the target too
@@ -61,9 +58,9 @@ class FillerWorkload final : public Workload {
 
   void run_task() override {
     const auto t0 = Clock::now();
-    BENCH_CUDA_CHECK(cudaEventRecord(start_.get(), stream_));
-    launch_spin(cycles_, blocks_, params_.threads, stream_);
-    BENCH_CUDA_CHECK(cudaEventRecord(end_.get(), stream_));
+    BENCH_CUDA_CHECK(cudaEventRecord(start_.get(), stream_.get()));
+    launch_spin(cycles_, blocks_, params_.threads, stream_.get());
+    BENCH_CUDA_CHECK(cudaEventRecord(end_.get(), stream_.get()));
     BENCH_CUDA_CHECK(cudaEventSynchronize(end_.get()));
     float ms = 0;
     BENCH_CUDA_CHECK(cudaEventElapsedTime(&ms, start_.get(), end_.get()));
@@ -112,8 +109,7 @@ class FillerWorkload final : public Workload {
 
  private:
   FillerParams params_;
-  CudaStream stream_owner_;
-  cudaStream_t stream_ = nullptr;
+  WorkStream stream_;
   CudaEvent start_, end_;
   int blocks_ = 0;
   long long cycles_ = 0;

@@ -41,7 +41,7 @@ class MembwWorkload final : public Workload {
   explicit MembwWorkload(const MembwParams& params) : params_(params) {}
 
   bool place_on_stream(void* stream) override {
-    stream_ = static_cast<cudaStream_t>(stream);
+    stream_.place_on(static_cast<cudaStream_t>(stream));
     return true;
   }
 
@@ -53,17 +53,14 @@ class MembwWorkload final : public Workload {
     BENCH_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     blocks_ = params_.blocks > 0 ? params_.blocks : 4 * sms;
     n4_ = static_cast<std::size_t>(params_.mib) * 1024 * 1024 / sizeof(float4);
-    if (!stream_) {
-      stream_owner_ = make_nonblocking_stream();
-      stream_ = stream_owner_.get();
-    }
+    stream_.make_own_unless_placed();
     done_ = make_event_without_timing();
     steps_.create();
     for (auto* buffer : {&a_, &b_, &c_}) *buffer = DeviceBuffer<float4>(n4_);
     fill(a_, 0.0f);
     fill(b_, 1.0f);
     fill(c_, 2.0f);
-    BENCH_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    BENCH_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
     peak_ = device_peak_dram_bytes_per_s();
   }
 
@@ -77,7 +74,7 @@ class MembwWorkload final : public Workload {
   void run_task() override {
     const auto t0 = std::chrono::steady_clock::now();
     enqueue();
-    BENCH_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    BENCH_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
     steps_.finished();
     if (timed_) {
       timed_s_ += seconds_since(t0);
@@ -88,7 +85,7 @@ class MembwWorkload final : public Workload {
   bool supports_async() const override { return true; }
   void start_task() override {
     enqueue();
-    BENCH_CUDA_CHECK(cudaEventRecord(done_.get(), stream_));
+    BENCH_CUDA_CHECK(cudaEventRecord(done_.get(), stream_.get()));
   }
   bool poll_task() override {
     if (!event_done(done_.get())) return false;
@@ -113,23 +110,22 @@ class MembwWorkload final : public Workload {
 
  private:
   void fill(DeviceBuffer<float4>& buffer, float value) {
-    fill_kernel<<<blocks_, params_.threads, 0, stream_>>>(buffer.get(), value, n4_);
+    fill_kernel<<<blocks_, params_.threads, 0, stream_.get()>>>(buffer.get(), value, n4_);
     BENCH_CUDA_CHECK_LAUNCH(fill_kernel);
   }
 
   /// One task: `iters` triads, one synchronising step.
   void enqueue() {
-    steps_.begin(stream_);
+    steps_.begin(stream_.get());
     for (int i = 0; i < params_.iters; ++i) {
-      triad_kernel<<<blocks_, params_.threads, 0, stream_>>>(a_.get(), b_.get(), c_.get(), 3.0f, n4_);
+      triad_kernel<<<blocks_, params_.threads, 0, stream_.get()>>>(a_.get(), b_.get(), c_.get(), 3.0f, n4_);
       BENCH_CUDA_CHECK_LAUNCH(triad_kernel);
     }
-    steps_.end(stream_);
+    steps_.end(stream_.get());
   }
 
   MembwParams params_;
-  CudaStream stream_owner_;
-  cudaStream_t stream_ = nullptr;
+  WorkStream stream_;
   CudaEvent done_;
   StepTimer steps_;  // the burst: GPU time of each task
   DeviceBuffer<float4> a_, b_, c_;

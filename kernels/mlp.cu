@@ -40,8 +40,8 @@ struct MlpTrainer::Impl {
   int num_batches = 0;
   long step_count = 0;
 
-  CudaStream stream_owner;
-  cudaStream_t stream = nullptr;  // stream_owner's, or the one the trainer was placed on
+  WorkStream work_stream;
+  cudaStream_t stream() const { return work_stream.get(); }
   CudaEvent step_done;            // the end of the step start_step() enqueued
   CublasHandle cublas_owner;
   cublasHandle_t cublas = nullptr;
@@ -102,15 +102,12 @@ struct MlpTrainer::Impl {
     num_batches = params.dataset_size / params.batch;
     if (params.extra_us > 0) extra_cycles = spin_cycles(params.extra_us, device_clock_khz());
 
-    if (!stream) {  // not placed on a stream of someone else's (a green context's)
-      stream_owner = make_nonblocking_stream();
-      stream = stream_owner.get();
-    }
+    work_stream.make_own_unless_placed();  // unless placed on someone else's (a green context's)
     step_done = make_event_without_timing();
     step_timer.create();
     cublas_owner = make_cublas();
     cublas = cublas_owner.get();
-    BENCH_CUBLAS_CHECK(kernels::cublas().set_stream(cublas, stream));  // (resets the workspace: set it after)
+    BENCH_CUBLAS_CHECK(kernels::cublas().set_stream(cublas, stream()));  // (resets the workspace: set it after)
     cublas_workspace = DeviceBuffer<unsigned char>(kCublasWorkspaceBytes);
     BENCH_CUBLAS_CHECK(kernels::cublas().set_workspace(cublas, cublas_workspace.get(), cublas_workspace.bytes()));
     loss_host = make_pinned<float>(1);
@@ -123,20 +120,20 @@ struct MlpTrainer::Impl {
     } else {
       inputs = DeviceBuffer<float>(data.inputs.size());
       labels = DeviceBuffer<int>(data.labels.size());
-      BENCH_CUDA_CHECK(cudaMemcpyAsync(inputs.get(), data.inputs.data(), inputs.bytes(), cudaMemcpyHostToDevice, stream));
-      BENCH_CUDA_CHECK(cudaMemcpyAsync(labels.get(), data.labels.data(), labels.bytes(), cudaMemcpyHostToDevice, stream));
+      BENCH_CUDA_CHECK(cudaMemcpyAsync(inputs.get(), data.inputs.data(), inputs.bytes(), cudaMemcpyHostToDevice, stream()));
+      BENCH_CUDA_CHECK(cudaMemcpyAsync(labels.get(), data.labels.data(), labels.bytes(), cudaMemcpyHostToDevice, stream()));
     }
 
     const std::vector<float> initial = make_mlp_initial_parameters(params);
     params_dev = DeviceBuffer<float>(layout.total);
     grads = DeviceBuffer<float>(layout.total);
     velocity = DeviceBuffer<float>(layout.total);
-    BENCH_CUDA_CHECK(cudaMemcpyAsync(params_dev.get(), initial.data(), params_dev.bytes(), cudaMemcpyHostToDevice, stream));
-    BENCH_CUDA_CHECK(cudaMemsetAsync(grads.get(), 0, grads.bytes(), stream));
-    BENCH_CUDA_CHECK(cudaMemsetAsync(velocity.get(), 0, velocity.bytes(), stream));
+    BENCH_CUDA_CHECK(cudaMemcpyAsync(params_dev.get(), initial.data(), params_dev.bytes(), cudaMemcpyHostToDevice, stream()));
+    BENCH_CUDA_CHECK(cudaMemsetAsync(grads.get(), 0, grads.bytes(), stream()));
+    BENCH_CUDA_CHECK(cudaMemsetAsync(velocity.get(), 0, velocity.bytes(), stream()));
 
     ones = DeviceBuffer<float>(params.batch);
-    launch_fill(ones.get(), 1.0f, static_cast<std::size_t>(params.batch), stream);
+    launch_fill(ones.get(), 1.0f, static_cast<std::size_t>(params.batch), stream());
     loss = DeviceBuffer<float>(1);
     for (int l = 0; l < num_layers; ++l) {
       activations.emplace_back(static_cast<std::size_t>(out(l)) * params.batch);
@@ -145,8 +142,8 @@ struct MlpTrainer::Impl {
     batch_x = DeviceBuffer<float>(static_cast<std::size_t>(in(0)) * params.batch);
     batch_y = DeviceBuffer<int>(params.batch);
     batch_counter = DeviceBuffer<int>(1);
-    BENCH_CUDA_CHECK(cudaMemsetAsync(batch_counter.get(), 0, batch_counter.bytes(), stream));
-    BENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
+    BENCH_CUDA_CHECK(cudaMemsetAsync(batch_counter.get(), 0, batch_counter.bytes(), stream()));
+    BENCH_CUDA_CHECK(cudaStreamSynchronize(stream()));
     if (params.launch == MlpLaunch::graph) capture_step();
   }
 
@@ -190,14 +187,14 @@ struct MlpTrainer::Impl {
     const std::int64_t t0 = host_now_ns();
     assemble_batch_on_host();
     const std::int64_t t1 = host_now_ns();
-    step_timer.begin(stream);
-    BENCH_CUDA_CHECK(cudaMemcpyAsync(batch_x.get(), staging_x.get(), batch_x.bytes(), cudaMemcpyHostToDevice, stream));
-    BENCH_CUDA_CHECK(cudaMemcpyAsync(batch_y.get(), staging_y.get(), batch_y.bytes(), cudaMemcpyHostToDevice, stream));
+    step_timer.begin(stream());
+    BENCH_CUDA_CHECK(cudaMemcpyAsync(batch_x.get(), staging_x.get(), batch_x.bytes(), cudaMemcpyHostToDevice, stream()));
+    BENCH_CUDA_CHECK(cudaMemcpyAsync(batch_y.get(), staging_y.get(), batch_y.bytes(), cudaMemcpyHostToDevice, stream()));
     forward_backward();
     launch_sgd_momentum(params_dev.get(), velocity.get(), grads.get(), layout.total,
-                        params.learning_rate, params.momentum, stream);
+                        params.learning_rate, params.momentum, stream());
     enqueue_loss_copy();
-    step_timer.end(stream);
+    step_timer.end(stream());
     const float l = wait_for_loss();  // waits for the step, as loss.item() does
     step_timer.finished();
     host_ns += t1 - t0;
@@ -211,37 +208,37 @@ struct MlpTrainer::Impl {
   /// Records `enqueue` into a graph ready to launch on the stream.
   template <class F>
   CudaGraphExec capture(F enqueue) {
-    BENCH_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    BENCH_CUDA_CHECK(cudaStreamBeginCapture(stream(), cudaStreamCaptureModeThreadLocal));
     cudaGraph_t raw = nullptr;
     try {
       enqueue();
     } catch (...) {
-      cudaStreamEndCapture(stream, &raw);  // leave the stream usable; the first error is the one to report
+      cudaStreamEndCapture(stream(), &raw);  // leave the stream usable; the first error is the one to report
       CudaGraph discard(raw);
       throw;
     }
-    BENCH_CUDA_CHECK(cudaStreamEndCapture(stream, &raw));
+    BENCH_CUDA_CHECK(cudaStreamEndCapture(stream(), &raw));
     const CudaGraph graph(raw);
     cudaGraphExec_t exec = nullptr;
     BENCH_CUDA_CHECK(cudaGraphInstantiate(&exec, graph.get(), 0));
     CudaGraphExec owned(exec);
-    BENCH_CUDA_CHECK(cudaGraphUpload(owned.get(), stream));
-    BENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
+    BENCH_CUDA_CHECK(cudaGraphUpload(owned.get(), stream()));
+    BENCH_CUDA_CHECK(cudaStreamSynchronize(stream()));
     return owned;
   }
 
   /// Inference: the next batch's forward pass (logits only), then the counter moves on.
   void enqueue_forward() {
     launch_select_batch(inputs.get(), labels.get(), in(0), params.batch, num_batches, batch_counter.get(), -1,
-                        batch_x.get(), batch_y.get(), stream);
+                        batch_x.get(), batch_y.get(), stream());
     forward();
-    launch_advance_batch(batch_counter.get(), num_batches, stream);
+    launch_advance_batch(batch_counter.get(), num_batches, stream());
   }
 
   /// gpu-bound: one step enqueued (its graph, or kernel by kernel), not waited for.
   void launch_step() {
     if (step_graph)
-      BENCH_CUDA_CHECK(cudaGraphLaunch(step_graph.get(), stream));
+      BENCH_CUDA_CHECK(cudaGraphLaunch(step_graph.get(), stream()));
     else
       enqueue_step();
     ++step_count;
@@ -250,12 +247,12 @@ struct MlpTrainer::Impl {
   /// One training step on the batch the device counter points at, then the counter moves on.
   void enqueue_step() {
     launch_select_batch(inputs.get(), labels.get(), in(0), params.batch, num_batches, batch_counter.get(), -1,
-                        batch_x.get(), batch_y.get(), stream);
+                        batch_x.get(), batch_y.get(), stream());
     forward_backward();
     launch_sgd_momentum(params_dev.get(), velocity.get(), grads.get(), layout.total,
-                        params.learning_rate, params.momentum, stream);
-    launch_advance_batch(batch_counter.get(), num_batches, stream);
-    if (extra_cycles > 0) launch_spin(extra_cycles, 1, 32, stream);
+                        params.learning_rate, params.momentum, stream());
+    launch_advance_batch(batch_counter.get(), num_batches, stream());
+    if (extra_cycles > 0) launch_spin(extra_cycles, 1, 32, stream());
   }
 
   /// Forward pass on the batch in batch_x: every layer's activations, logits last.
@@ -267,7 +264,7 @@ struct MlpTrainer::Impl {
       const float* a_prev = l == 0 ? batch_x.get() : activations[l - 1].get();
       BENCH_CUBLAS_CHECK(kernels::cublas().sgemm(cublas, CUBLAS_OP_N, CUBLAS_OP_N, out(l), b, in(l), &one, weight(w, l),
                                      out(l), a_prev, in(l), &zero, activations[l].get(), out(l)));
-      launch_bias_activation(activations[l].get(), bias(w, l), out(l), b, l + 1 < num_layers, stream);
+      launch_bias_activation(activations[l].get(), bias(w, l), out(l), b, l + 1 < num_layers, stream());
     }
   }
 
@@ -281,9 +278,9 @@ struct MlpTrainer::Impl {
     float* g = grads.get();
 
     forward();
-    BENCH_CUDA_CHECK(cudaMemsetAsync(loss.get(), 0, sizeof(float), stream));
+    BENCH_CUDA_CHECK(cudaMemsetAsync(loss.get(), 0, sizeof(float), stream()));
     const int last = num_layers - 1;
-    launch_softmax_xent(activations[last].get(), y, out(last), b, deltas[last].get(), loss.get(), stream);
+    launch_softmax_xent(activations[last].get(), y, out(last), b, deltas[last].get(), loss.get(), stream());
 
     for (int l = last; l >= 0; --l) {
       const float* a_prev = l == 0 ? x : activations[l - 1].get();
@@ -295,7 +292,7 @@ struct MlpTrainer::Impl {
         BENCH_CUBLAS_CHECK(kernels::cublas().sgemm(cublas, CUBLAS_OP_T, CUBLAS_OP_N, in(l), b, out(l), &one, weight(w, l),
                                        out(l), deltas[l].get(), out(l), &zero, deltas[l - 1].get(), in(l)));
         launch_relu_backward(deltas[l - 1].get(), activations[l - 1].get(),
-                             static_cast<std::size_t>(in(l)) * static_cast<std::size_t>(b), stream);
+                             static_cast<std::size_t>(in(l)) * static_cast<std::size_t>(b), stream());
       }
     }
   }
@@ -305,16 +302,16 @@ struct MlpTrainer::Impl {
     return wait_for_loss();
   }
   void enqueue_loss_copy() {
-    BENCH_CUDA_CHECK(cudaMemcpyAsync(loss_host.get(), loss.get(), sizeof(float), cudaMemcpyDeviceToHost, stream));
+    BENCH_CUDA_CHECK(cudaMemcpyAsync(loss_host.get(), loss.get(), sizeof(float), cudaMemcpyDeviceToHost, stream()));
   }
   float wait_for_loss() {
-    BENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
+    BENCH_CUDA_CHECK(cudaStreamSynchronize(stream()));
     return loss_host[0];
   }
 
   std::vector<float> download(const DeviceBuffer<float>& buffer) {
     std::vector<float> host(buffer.size());
-    BENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
+    BENCH_CUDA_CHECK(cudaStreamSynchronize(stream()));
     BENCH_CUDA_CHECK(cudaMemcpy(host.data(), buffer.get(), buffer.bytes(), cudaMemcpyDeviceToHost));
     return host;
   }
@@ -325,7 +322,7 @@ MlpTrainer::~MlpTrainer() = default;
 
 void MlpTrainer::setup() { impl_->setup(); }
 
-void MlpTrainer::place_on_stream(void* stream) { impl_->stream = static_cast<cudaStream_t>(stream); }
+void MlpTrainer::place_on_stream(void* stream) { impl_->work_stream.place_on(static_cast<cudaStream_t>(stream)); }
 
 float MlpTrainer::step() {
   Impl& m = *impl_;
@@ -333,11 +330,11 @@ float MlpTrainer::step() {
     ++m.step_count;
     return m.host_fed_step();
   }
-  m.step_timer.begin(m.stream);
+  m.step_timer.begin(m.stream());
   m.launch_step();
   if (m.params.read_loss) m.enqueue_loss_copy();
-  m.step_timer.end(m.stream);
-  BENCH_CUDA_CHECK(cudaStreamSynchronize(m.stream));
+  m.step_timer.end(m.stream());
+  BENCH_CUDA_CHECK(cudaStreamSynchronize(m.stream()));
   m.step_timer.finished();
   return m.params.read_loss ? m.loss_host[0] : std::numeric_limits<float>::quiet_NaN();
 }
@@ -346,10 +343,10 @@ void MlpTrainer::start_step() {
   Impl& m = *impl_;
   if (m.seed001() || m.params.read_loss)
     throw std::logic_error("mlp: only the gpu-bound profile without --mlp-read-loss runs asynchronously");
-  m.step_timer.begin(m.stream);
+  m.step_timer.begin(m.stream());
   m.launch_step();
-  m.step_timer.end(m.stream);
-  BENCH_CUDA_CHECK(cudaEventRecord(m.step_done.get(), m.stream));
+  m.step_timer.end(m.stream());
+  BENCH_CUDA_CHECK(cudaEventRecord(m.step_done.get(), m.stream()));
 }
 
 bool MlpTrainer::step_finished() const {
@@ -366,13 +363,13 @@ void MlpTrainer::prepare_inference() {
 
 void MlpTrainer::infer() {
   Impl& m = *impl_;
-  m.step_timer.begin(m.stream);
+  m.step_timer.begin(m.stream());
   if (m.forward_graph)
-    BENCH_CUDA_CHECK(cudaGraphLaunch(m.forward_graph.get(), m.stream));
+    BENCH_CUDA_CHECK(cudaGraphLaunch(m.forward_graph.get(), m.stream()));
   else
     m.enqueue_forward();
-  m.step_timer.end(m.stream);
-  BENCH_CUDA_CHECK(cudaStreamSynchronize(m.stream));
+  m.step_timer.end(m.stream());
+  BENCH_CUDA_CHECK(cudaStreamSynchronize(m.stream()));
   m.step_timer.finished();
 }
 
@@ -382,7 +379,7 @@ float MlpTrainer::compute_gradients(int batch_index) {
   Impl& m = *impl_;
   if (m.seed001()) throw std::logic_error("mlp: compute_gradients needs the device-resident dataset (gpu-bound profile)");
   launch_select_batch(m.inputs.get(), m.labels.get(), m.in(0), m.params.batch, m.num_batches, m.batch_counter.get(),
-                      batch_index, m.batch_x.get(), m.batch_y.get(), m.stream);
+                      batch_index, m.batch_x.get(), m.batch_y.get(), m.stream());
   m.forward_backward();
   return m.copy_loss();
 }
@@ -395,7 +392,7 @@ double MlpTrainer::host_share() const {
   return impl_->step_ns > 0 ? static_cast<double>(impl_->host_ns) / static_cast<double>(impl_->step_ns)
                             : std::numeric_limits<double>::quiet_NaN();
 }
-void* MlpTrainer::native_stream() const { return impl_->stream; }
+void* MlpTrainer::native_stream() const { return impl_->stream(); }
 void MlpTrainer::reset_step_timer() { impl_->step_timer.reset(); }
 void MlpTrainer::add_step_facts(WorkloadFacts& facts) const { impl_->step_timer.add_facts(facts); }
 

@@ -30,17 +30,14 @@ class SpinWorkload final : public Workload {
   explicit SpinWorkload(const SpinParams& params) : params_(params) {}
 
   bool place_on_stream(void* stream) override {
-    stream_ = static_cast<cudaStream_t>(stream);
+    stream_.place_on(static_cast<cudaStream_t>(stream));
     return true;
   }
 
   void setup() override {
     clock_khz_ = device_clock_khz();
     cycles_ = spin_cycles(params_.launch_us, clock_khz_);
-    if (!stream_) {
-      stream_owner_ = make_nonblocking_stream();
-      stream_ = stream_owner_.get();
-    }
+    stream_.make_own_unless_placed();
     done_ = make_event_without_timing();
     steps_.create();
   }
@@ -49,14 +46,14 @@ class SpinWorkload final : public Workload {
 
   void run_task() override {
     enqueue();
-    BENCH_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    BENCH_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
     steps_.finished();
   }
 
   bool supports_async() const override { return true; }
   void start_task() override {
     enqueue();
-    BENCH_CUDA_CHECK(cudaEventRecord(done_.get(), stream_));
+    BENCH_CUDA_CHECK(cudaEventRecord(done_.get(), stream_.get()));
   }
   bool poll_task() override {
     if (!event_done(done_.get())) return false;
@@ -76,14 +73,13 @@ class SpinWorkload final : public Workload {
  private:
   /// One task: `launches` kernels back to back, one synchronising step.
   void enqueue() {
-    steps_.begin(stream_);
-    for (int i = 0; i < params_.launches; ++i) launch_spin(cycles_, params_.blocks, params_.threads, stream_);
-    steps_.end(stream_);
+    steps_.begin(stream_.get());
+    for (int i = 0; i < params_.launches; ++i) launch_spin(cycles_, params_.blocks, params_.threads, stream_.get());
+    steps_.end(stream_.get());
   }
 
   SpinParams params_;
-  CudaStream stream_owner_;
-  cudaStream_t stream_ = nullptr;  // stream_owner_'s, or the one it was placed on
+  WorkStream stream_;
   CudaEvent done_;                 // the end of the task started by start_task()
   StepTimer steps_;                // the burst: GPU time of each task
   int clock_khz_ = 0;

@@ -36,7 +36,7 @@ class ExecSweep : public ::testing::Test {
   }
   std::string worker_status(const std::string& run_id, int worker) const {
     for (const auto& w : harness::read_runs(out() / "runs.csv"))
-      if (w.run_id == run_id && w.worker == worker) return w.status + ": " + w.reason;
+      if (w.run_id == run_id && w.worker == worker) return to_string(w.status) + ": " + w.reason;
     return "missing";
   }
 

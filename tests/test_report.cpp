@@ -651,7 +651,7 @@ SummaryRecord run(int repeat, const std::string& mode, int procs, double task_ms
   r.params = "p";
   r.mode = mode;
   r.procs = procs;
-  r.status = status;
+  r.status = *harness::parse_run_status(status);
   r.task_mean_ms = task_ms;
   r.throughput_tasks_per_s = tput;
   return r;

@@ -39,13 +39,13 @@ RunRecord sample_record(int repeat, int procs, const std::string& reason = "") {
   r.summary.gpu_util_mean = std::nan("");
   r.summary.sm_clock_mean_mhz = 1980;
   if (!reason.empty()) {
-    r.summary.status = "error";
+    r.summary.status = RunStatus::error;
     r.summary.reason = reason;
   }
   for (int w = 0; w < procs; ++w) {
     WorkerRow row;
     row.worker = w;
-    row.status = "ok";
+    row.status = RunStatus::ok;
     row.tasks = 10;
     r.workers.push_back(row);
     r.tasks.push_back({w, 0, 0.5, 10.5});
@@ -118,7 +118,7 @@ TEST(ResultsWriter, EveryCellLandsInTheColumnOfItsName) {
   WorkerRow w;
   w.worker = 2;
   w.pid = 4242;
-  w.status = "ok";
+  w.status = RunStatus::ok;
   w.reason = "why";
   w.tasks = 17;
   w.start_s = 0.125;
@@ -141,7 +141,7 @@ TEST(ResultsWriter, EveryCellLandsInTheColumnOfItsName) {
   w.gpu_busy_share = 0.6875;
   r.workers.push_back(w);
   SummaryRow& s = r.summary;
-  s.status = "ok";
+  s.status = RunStatus::ok;
   s.reason = "fine";
   s.workers_ok = 3;
   s.tasks_total = 51;

@@ -11,6 +11,7 @@
 #include "harness/sweep/run_reduction.hpp"
 #include "harness/workers/worker_protocol.hpp"
 #include "harness/workers/workload_config.hpp"
+#include "tests/test_support.hpp"  // a status compared with its word
 
 namespace bench_mps::harness {
 namespace {
@@ -230,7 +231,7 @@ TEST(RunRecord, ReducesWorkersToSummary) {
   EXPECT_NEAR(rec.workers[0].throughput_tasks_per_s, 100.0, 1e-6);
   EXPECT_EQ(rec.tasks.size(), 6u);
 
-  pool.workers[1].status = "crashed";
+  pool.workers[1].status = RunStatus::crashed;
   pool.workers[1].reason = "killed by signal";
   const RunRecord failed = make_run_record(spec, pool, {}, 0);
   EXPECT_EQ(failed.summary.status, "crashed");

@@ -6,8 +6,11 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
+
+#include "harness/common/run_status.hpp"
 
 namespace bench_mps::testing {
 
@@ -84,3 +87,10 @@ int live_mps_process_count();
 bool gpu_available();
 
 }  // namespace bench_mps::testing
+
+namespace bench_mps::harness {
+// The tests state a status as the word the results files hold (EXPECT_EQ(row.status, "ok")); the
+// harness itself never compares a status with a word.
+inline bool operator==(RunStatus status, std::string_view word) { return status_name(status) == word; }
+inline bool operator!=(RunStatus status, std::string_view word) { return !(status == word); }
+}  // namespace bench_mps::harness

@@ -37,7 +37,7 @@ std::string pairing_key(const SummaryRecord& r, bool ignore_params) {
 ConfigRuns group_ok_runs(const std::vector<SummaryRecord>& records, bool ignore_params) {
   ConfigRuns g;
   for (const auto& r : records) {
-    if (r.status != "ok") {
+    if (r.status != RunStatus::ok) {
       ++g.not_ok;
       continue;
     }

@@ -88,10 +88,15 @@ F resolve(void* lib, const char* name) {
   return reinterpret_cast<F>(sym);
 }
 
+/// Closes a dlopen handle (a failure to unload leaves nothing to do).
+struct LibraryCloser {
+  void operator()(void* handle) const noexcept { dlclose(handle); }
+};
+
 }  // namespace
 
 struct Nvml::Api {
-  void* lib = nullptr;
+  std::unique_ptr<void, LibraryCloser> lib;  ///< closed after everything below (the last member destroyed)
   nvmlDevice_t device = nullptr;
   int index = 0;
   nvmlReturn_t (*init)() = nullptr;
@@ -145,52 +150,50 @@ struct Nvml::Api {
 
 std::unique_ptr<Nvml> Nvml::load(std::string& why) {
   auto api = std::make_unique<Api>();
-  api->lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+  api->lib.reset(dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL));
   if (!api->lib) {
     why = "the NVIDIA driver's libnvidia-ml.so.1 is not installed";
     return nullptr;
   }
   try {
-    api->init = resolve<decltype(api->init)>(api->lib, "nvmlInit_v2");
-    api->shutdown = resolve<decltype(api->shutdown)>(api->lib, "nvmlShutdown");
-    api->error_string = resolve<decltype(api->error_string)>(api->lib, "nvmlErrorString");
-    api->device_count = resolve<decltype(api->device_count)>(api->lib, "nvmlDeviceGetCount_v2");
-    api->by_index = resolve<decltype(api->by_index)>(api->lib, "nvmlDeviceGetHandleByIndex_v2");
-    api->by_uuid = resolve<decltype(api->by_uuid)>(api->lib, "nvmlDeviceGetHandleByUUID");
-    api->index_of = resolve<decltype(api->index_of)>(api->lib, "nvmlDeviceGetIndex");
-    api->name = resolve<decltype(api->name)>(api->lib, "nvmlDeviceGetName");
-    api->uuid = resolve<decltype(api->uuid)>(api->lib, "nvmlDeviceGetUUID");
-    api->driver_version = resolve<decltype(api->driver_version)>(api->lib, "nvmlSystemGetDriverVersion");
-    api->cuda_driver_version = resolve<decltype(api->cuda_driver_version)>(api->lib, "nvmlSystemGetCudaDriverVersion_v2");
-    api->memory = resolve<decltype(api->memory)>(api->lib, "nvmlDeviceGetMemoryInfo");
-    api->compute_mode = resolve<decltype(api->compute_mode)>(api->lib, "nvmlDeviceGetComputeMode");
-    api->mig_mode = resolve<decltype(api->mig_mode)>(api->lib, "nvmlDeviceGetMigMode");
-    api->utilization = resolve<decltype(api->utilization)>(api->lib, "nvmlDeviceGetUtilizationRates");
-    api->clock = resolve<decltype(api->clock)>(api->lib, "nvmlDeviceGetClockInfo");
-    api->max_clock = resolve<decltype(api->max_clock)>(api->lib, "nvmlDeviceGetMaxClockInfo");
-    api->power = resolve<decltype(api->power)>(api->lib, "nvmlDeviceGetPowerUsage");
-    api->power_limit = resolve_optional<decltype(api->power_limit)>(api->lib, "nvmlDeviceGetEnforcedPowerLimit");
-    api->persistence = resolve_optional<decltype(api->persistence)>(api->lib, "nvmlDeviceGetPersistenceMode");
-    api->app_clock = resolve_optional<decltype(api->app_clock)>(api->lib, "nvmlDeviceGetApplicationsClock");
-    api->ecc = resolve_optional<decltype(api->ecc)>(api->lib, "nvmlDeviceGetEccMode");
-    api->temperature = resolve_optional<decltype(api->temperature)>(api->lib, "nvmlDeviceGetTemperature");
-    api->clock_events = resolve_optional<decltype(api->clock_events)>(api->lib, "nvmlDeviceGetCurrentClocksEventReasons");
-    api->get_samples = resolve_optional<decltype(api->get_samples)>(api->lib, "nvmlDeviceGetSamples");
-    api->gpm_support = resolve_optional<decltype(api->gpm_support)>(api->lib, "nvmlGpmQueryDeviceSupport");
-    api->gpm_alloc = resolve_optional<decltype(api->gpm_alloc)>(api->lib, "nvmlGpmSampleAlloc");
-    api->gpm_free = resolve_optional<decltype(api->gpm_free)>(api->lib, "nvmlGpmSampleFree");
-    api->gpm_get = resolve_optional<decltype(api->gpm_get)>(api->lib, "nvmlGpmSampleGet");
-    api->gpm_metrics = resolve_optional<decltype(api->gpm_metrics)>(api->lib, "nvmlGpmMetricsGet");
+    api->init = resolve<decltype(api->init)>(api->lib.get(), "nvmlInit_v2");
+    api->shutdown = resolve<decltype(api->shutdown)>(api->lib.get(), "nvmlShutdown");
+    api->error_string = resolve<decltype(api->error_string)>(api->lib.get(), "nvmlErrorString");
+    api->device_count = resolve<decltype(api->device_count)>(api->lib.get(), "nvmlDeviceGetCount_v2");
+    api->by_index = resolve<decltype(api->by_index)>(api->lib.get(), "nvmlDeviceGetHandleByIndex_v2");
+    api->by_uuid = resolve<decltype(api->by_uuid)>(api->lib.get(), "nvmlDeviceGetHandleByUUID");
+    api->index_of = resolve<decltype(api->index_of)>(api->lib.get(), "nvmlDeviceGetIndex");
+    api->name = resolve<decltype(api->name)>(api->lib.get(), "nvmlDeviceGetName");
+    api->uuid = resolve<decltype(api->uuid)>(api->lib.get(), "nvmlDeviceGetUUID");
+    api->driver_version = resolve<decltype(api->driver_version)>(api->lib.get(), "nvmlSystemGetDriverVersion");
+    api->cuda_driver_version = resolve<decltype(api->cuda_driver_version)>(api->lib.get(), "nvmlSystemGetCudaDriverVersion_v2");
+    api->memory = resolve<decltype(api->memory)>(api->lib.get(), "nvmlDeviceGetMemoryInfo");
+    api->compute_mode = resolve<decltype(api->compute_mode)>(api->lib.get(), "nvmlDeviceGetComputeMode");
+    api->mig_mode = resolve<decltype(api->mig_mode)>(api->lib.get(), "nvmlDeviceGetMigMode");
+    api->utilization = resolve<decltype(api->utilization)>(api->lib.get(), "nvmlDeviceGetUtilizationRates");
+    api->clock = resolve<decltype(api->clock)>(api->lib.get(), "nvmlDeviceGetClockInfo");
+    api->max_clock = resolve<decltype(api->max_clock)>(api->lib.get(), "nvmlDeviceGetMaxClockInfo");
+    api->power = resolve<decltype(api->power)>(api->lib.get(), "nvmlDeviceGetPowerUsage");
+    api->power_limit = resolve_optional<decltype(api->power_limit)>(api->lib.get(), "nvmlDeviceGetEnforcedPowerLimit");
+    api->persistence = resolve_optional<decltype(api->persistence)>(api->lib.get(), "nvmlDeviceGetPersistenceMode");
+    api->app_clock = resolve_optional<decltype(api->app_clock)>(api->lib.get(), "nvmlDeviceGetApplicationsClock");
+    api->ecc = resolve_optional<decltype(api->ecc)>(api->lib.get(), "nvmlDeviceGetEccMode");
+    api->temperature = resolve_optional<decltype(api->temperature)>(api->lib.get(), "nvmlDeviceGetTemperature");
+    api->clock_events = resolve_optional<decltype(api->clock_events)>(api->lib.get(), "nvmlDeviceGetCurrentClocksEventReasons");
+    api->get_samples = resolve_optional<decltype(api->get_samples)>(api->lib.get(), "nvmlDeviceGetSamples");
+    api->gpm_support = resolve_optional<decltype(api->gpm_support)>(api->lib.get(), "nvmlGpmQueryDeviceSupport");
+    api->gpm_alloc = resolve_optional<decltype(api->gpm_alloc)>(api->lib.get(), "nvmlGpmSampleAlloc");
+    api->gpm_free = resolve_optional<decltype(api->gpm_free)>(api->lib.get(), "nvmlGpmSampleFree");
+    api->gpm_get = resolve_optional<decltype(api->gpm_get)>(api->lib.get(), "nvmlGpmSampleGet");
+    api->gpm_metrics = resolve_optional<decltype(api->gpm_metrics)>(api->lib.get(), "nvmlGpmMetricsGet");
     if (!api->clock_events)  // its name before CUDA 12.2's drivers
-      api->clock_events = resolve_optional<decltype(api->clock_events)>(api->lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
+      api->clock_events = resolve_optional<decltype(api->clock_events)>(api->lib.get(), "nvmlDeviceGetCurrentClocksThrottleReasons");
   } catch (const NvmlError& e) {
     why = e.what();
-    dlclose(api->lib);
     return nullptr;
   }
   if (const nvmlReturn_t rc = api->init(); rc != NVML_SUCCESS) {
     why = std::string("NVML could not start: ") + api->error_string(rc);
-    dlclose(api->lib);
     return nullptr;
   }
   std::unique_ptr<Nvml> nvml(new Nvml(std::move(api)));
@@ -261,8 +264,7 @@ Nvml::Nvml(std::unique_ptr<Api> api) : api_(std::move(api)) {}
 Nvml::~Nvml() {
   if (api_->gpm_first) api_->gpm_free(api_->gpm_first);
   if (api_->gpm_second) api_->gpm_free(api_->gpm_second);
-  api_->shutdown();  // nothing useful to do with a failure here
-  dlclose(api_->lib);
+  api_->shutdown();  // nothing useful to do with a failure here; the library closes with api_
 }
 
 GpuStaticInfo Nvml::static_info() const {

@@ -19,7 +19,7 @@ namespace {
 using CellKey = std::tuple<std::string, std::string, int>;      // series, mode, N
 using RunKey = std::tuple<std::string, std::string, int, int>;  // series, mode, N, repeat
 
-bool is_ok(const SummaryRecord& r) { return r.status == "ok"; }
+bool is_ok(const SummaryRecord& r) { return r.status == RunStatus::ok; }
 
 TaskTimeDistribution distribution_of(std::vector<double> ms) {
   TaskTimeDistribution d;
@@ -87,7 +87,7 @@ void aggregate_exec(const std::vector<WorkerRecord>& workers, ReportData& data) 
   for (const FailedRun& f : data.failed) failed.insert(f.run_id);
   std::map<std::pair<int, int>, std::vector<const WorkerRecord*>> cells;  // (mode order, N)
   for (const WorkerRecord& w : workers) {
-    if (w.workload != "exec" || failed.count(w.run_id) || w.status != "ok") continue;
+    if (w.workload != "exec" || failed.count(w.run_id) || w.status != RunStatus::ok) continue;
     const auto mode = std::find(data.modes.begin(), data.modes.end(), w.mode);
     if (mode == data.modes.end()) continue;
     cells[{static_cast<int>(mode - data.modes.begin()), w.procs}].push_back(&w);

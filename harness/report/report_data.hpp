@@ -58,7 +58,9 @@ struct ReportCell {
 };
 
 struct FailedRun {
-  std::string run_id, status, reason;
+  std::string run_id;
+  RunStatus status = RunStatus::ok;
+  std::string reason;
 };
 
 /// The exec workload at one mode and N, over every copy of its ok runs (from runs.csv's facts).

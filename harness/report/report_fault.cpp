@@ -96,7 +96,7 @@ Freezes measure_freezes(const fs::path& dir, const std::vector<SummaryRecord>& r
       fs::exists(dir / "tasks.csv", ec) ? read_tasks(dir / "tasks.csv") : std::vector<TaskSample>{};
   Freezes out;
   for (const SummaryRecord& row : rows) {
-    if (row.status != "ok" || row.victims_survived == 0) continue;
+    if (row.status != RunStatus::ok || row.victims_survived == 0) continue;
     std::vector<VictimFreeze> f = victim_freezes(tasks, row.run_id, row.procs);
     if (f.empty()) continue;
     const auto key = std::make_pair(row.mode, row.procs);
@@ -139,7 +139,7 @@ std::string fault_verdict(const nlohmann::json& meta, const std::vector<SummaryR
       md << ", and a new MPS client ran again " << fmt_sig(median(c.recovery_s), 2) << " s after the fault";
     int frozen_runs = 0;
     for (const SummaryRecord& row : rows)
-      frozen_runs += row.status == "timeout" && row.mode == c.mode && row.procs == c.procs;
+      frozen_runs += row.status == RunStatus::timeout && row.mode == c.mode && row.procs == c.procs;
     if (frozen_runs)
       md << " (in " << frozen_runs << " more run" << (frozen_runs > 1 ? "s" : "")
          << " the victims were still frozen when the run's " << meta_text(meta, "/sweep/run_timeout_s")
@@ -199,7 +199,7 @@ std::string runs_section(const fs::path& dir, const std::vector<SummaryRecord>& 
   // Victims that never came back: the run's timeout ended them while they were still frozen.
   std::string frozen;
   for (const SummaryRecord& row : rows)
-    if (row.status == "timeout" && row.mode == kTimesliceMode)
+    if (row.status == RunStatus::timeout && row.mode == kTimesliceMode)
       frozen += (frozen.empty() ? "" : ", ") + std::string("`") + row.run_id + "`";
   if (!frozen.empty())
     md << "Not in the table: " << frozen
@@ -208,7 +208,7 @@ std::string runs_section(const fs::path& dir, const std::vector<SummaryRecord>& 
   MarkdownTable run_table({"run", "status", "survived", "slowdown", "after the fault", "MPS recovery (s)", "faulting worker"},
                           {false, false, true, true, true, true, false});
   for (const SummaryRecord& r : rows)
-    run_table.add_row({r.run_id, r.status, std::to_string(r.victims_survived) + "/" + std::to_string(r.victims),
+    run_table.add_row({r.run_id, to_string(r.status), std::to_string(r.victims_survived) + "/" + std::to_string(r.victims),
                        fmt_times(r.victim_slowdown), fmt_times(r.victim_post_fault_slowdown), fmt_sig(r.mps_recovery_s, 3),
                        error_kind(r.fault_error)});
   md << "## Every fault run\n\n" << run_table.str() << "\n## Driver messages (Xid)\n\n";

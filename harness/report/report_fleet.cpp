@@ -218,7 +218,7 @@ std::vector<FleetConfig> judge_fleet(const FleetFolder& fleet, const CompareOpti
       }
       auto& v = values[{it->second, m}];
       const double x = metric_value(r, options.metric);
-      if (r.status == "ok" && std::isfinite(x)) v.push_back(x);
+      if (r.status == RunStatus::ok && std::isfinite(x)) v.push_back(x);
     }
   const double threshold = options.threshold_pct / 100.0;
   for (std::size_t c = 0; c < configs.size(); ++c) {
@@ -279,7 +279,7 @@ std::string render_fleet_report(const FleetFolder& fleet, const std::vector<Flee
   MarkdownTable gpus({"folder", "host", "GPU", "UUID", "driver", "MPS", "status", "runs ok"},
                      {false, false, false, false, false, false, false, true});
   for (const FleetMember& m : fleet.members) {
-    const long ok = std::count_if(m.runs.begin(), m.runs.end(), [](const SummaryRecord& r) { return r.status == "ok"; });
+    const long ok = std::count_if(m.runs.begin(), m.runs.end(), [](const SummaryRecord& r) { return r.status == RunStatus::ok; });
     gpus.add_row({m.label, m.host, m.gpu_name == "-" ? "no GPU (CPU-only run)" : m.gpu_name, short_uuid(m.uuid), m.driver,
                   m.mps, m.status, std::to_string(ok) + "/" + std::to_string(m.runs.size())});
   }

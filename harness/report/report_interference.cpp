@@ -66,11 +66,11 @@ struct InterferenceRates {
 InterferenceRates collect_rates(const std::vector<SummaryRecord>& summary) {
   InterferenceRates rates;
   for (const SummaryRecord& r : summary) {
-    if (r.status != "ok") rates.failed.push_back("`" + r.run_id + "`: " + r.status + (r.reason.empty() ? "" : " (" + one_line(r.reason) + ")"));
-    if (r.scenario == RunKind::interference && r.status == "ok") rates.util[r.mode + "|" + std::to_string(r.procs)].push_back(r.gpu_util_mean);
+    if (r.status != RunStatus::ok) rates.failed.push_back("`" + r.run_id + "`: " + to_string(r.status) + (r.reason.empty() ? "" : " (" + one_line(r.reason) + ")"));
+    if (r.scenario == RunKind::interference && r.status == RunStatus::ok) rates.util[r.mode + "|" + std::to_string(r.procs)].push_back(r.gpu_util_mean);
     // The figure's background rates, absolute: beside (keyed by N) and alone (its N-1 jobs, keyed by N too).
-    if (r.status == "ok" && r.scenario == RunKind::interference) rates.bg_beside[r.mode + "|" + std::to_string(r.procs)].push_back(r.bg_throughput_per_s);
-    if (r.status == "ok" && r.scenario == RunKind::interference_bg) rates.bg_alone[r.mode + "|" + std::to_string(r.procs + 1)].push_back(r.bg_throughput_per_s);
+    if (r.status == RunStatus::ok && r.scenario == RunKind::interference) rates.bg_beside[r.mode + "|" + std::to_string(r.procs)].push_back(r.bg_throughput_per_s);
+    if (r.status == RunStatus::ok && r.scenario == RunKind::interference_bg) rates.bg_alone[r.mode + "|" + std::to_string(r.procs + 1)].push_back(r.bg_throughput_per_s);
   }
   return rates;
 }
@@ -138,7 +138,7 @@ std::string tables_markdown(const std::vector<InterferenceCell>& cells, Interfer
   MarkdownTable every({"run", "status", "fg p50 ms", "fg p99 ms", "p99 vs alone", "fg throughput vs alone",
                        "background tasks/s", "background kept"});
   for (const SummaryRecord& r : summary)
-    every.add_row({r.run_id, r.status, ms(r.fg_latency_p50_ms), ms(r.fg_latency_p99_ms), ratio(r.fg_p99_vs_alone),
+    every.add_row({r.run_id, to_string(r.status), ms(r.fg_latency_p50_ms), ms(r.fg_latency_p99_ms), ratio(r.fg_p99_vs_alone),
                    ratio(r.fg_throughput_vs_alone), std::isnan(r.bg_throughput_per_s) ? "-" : fmt_num(r.bg_throughput_per_s, 4),
                    fraction(r.bg_throughput_kept)});
   md += every.str() + "\n## Failed runs\n\n";

@@ -400,7 +400,7 @@ std::string render_results_report(const ReportData& data, const nlohmann::json& 
   md += "\n## Failed runs\n\n";
   if (data.failed.empty()) md += "None.\n";
   for (const FailedRun& f : data.failed)
-    md += "- `" + f.run_id + "`: " + f.status + (f.reason.empty() ? "" : " (" + one_line(f.reason) + ")") + "\n";
+    md += "- `" + f.run_id + "`: " + to_string(f.status) + (f.reason.empty() ? "" : " (" + one_line(f.reason) + ")") + "\n";
   return md;
 }
 

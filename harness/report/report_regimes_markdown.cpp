@@ -241,8 +241,8 @@ std::string failed_section(const RegimesInput& in) {
   std::string md = "## Failed runs\n\n";
   bool any = false;
   for (const SummaryRecord& r : in.rows)
-    if (r.status != "ok") {
-      md += "- `" + r.run_id + "`: " + r.status + (r.reason.empty() ? "" : " (" + one_line(r.reason) + ")") + "\n";
+    if (r.status != RunStatus::ok) {
+      md += "- `" + r.run_id + "`: " + to_string(r.status) + (r.reason.empty() ? "" : " (" + one_line(r.reason) + ")") + "\n";
       any = true;
     }
   return md + (any ? "" : "None.\n");

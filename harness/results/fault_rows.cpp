@@ -17,7 +17,7 @@ std::vector<FaultCell> aggregate_fault_runs(const std::vector<SummaryRecord>& ro
     c.mode = r.mode;
     c.procs = r.procs;
     ++c.runs;
-    if (r.status != "ok") {
+    if (r.status != RunStatus::ok) {
       ++c.failed;
       continue;
     }

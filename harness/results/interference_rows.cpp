@@ -25,7 +25,7 @@ std::vector<InterferenceCell> aggregate_interference_runs(const std::vector<Summ
   for (const SummaryRecord& r : rows) {
     if (!r.scenario.is_interference()) continue;
     if (std::find(modes.begin(), modes.end(), r.mode) == modes.end()) modes.push_back(r.mode);
-    if (r.scenario == RunKind::interference_fg && r.status == "ok") alone[r.mode].push_back(&r);
+    if (r.scenario == RunKind::interference_fg && r.status == RunStatus::ok) alone[r.mode].push_back(&r);
     if (r.scenario == RunKind::interference) mixed[{r.mode, r.procs}].push_back(&r);
   }
   std::vector<InterferenceCell> cells;
@@ -38,7 +38,7 @@ std::vector<InterferenceCell> aggregate_interference_runs(const std::vector<Summ
       std::vector<double> p50, p95, p99, vs, tput, kept, a50, a99;
       for (const SummaryRecord* r : list) {
         ++c.runs;
-        if (r->status != "ok") {
+        if (r->status != RunStatus::ok) {
           ++c.failed;
           continue;
         }

@@ -39,7 +39,7 @@ std::vector<XrayCell> aggregate_xray(const std::vector<SummaryRecord>& rows) {
       std::map<std::string, std::vector<double>> v;
       for (const SummaryRecord* r : list) {
         ++c.runs;
-        if (r->status != "ok") {
+        if (r->status != RunStatus::ok) {
           ++c.failed;
           continue;
         }
@@ -133,7 +133,7 @@ std::vector<RegimeCell> aggregate_regimes(const std::vector<SummaryRecord>& rows
     const std::string p = point_of(r);
     if (std::find(points.begin(), points.end(), p) == points.end()) points.push_back(p);
     if (std::find(modes.begin(), modes.end(), r.mode) == modes.end()) modes.push_back(r.mode);
-    if (r.mode == kTimesliceMode && r.procs == 1 && r.status == "ok") alone[{p, r.repeat}] = &r;
+    if (r.mode == kTimesliceMode && r.procs == 1 && r.status == RunStatus::ok) alone[{p, r.repeat}] = &r;
   }
   std::map<std::tuple<std::string, std::string, int>, std::vector<const SummaryRecord*>> by;
   for (const SummaryRecord& r : rows)
@@ -151,7 +151,7 @@ std::vector<RegimeCell> aggregate_regimes(const std::vector<SummaryRecord>& rows
         c.procs = std::get<2>(key);
         std::vector<double> burst, duty, util, gpm, base, task, loss;
         for (const SummaryRecord* r : list) {
-          if (r->status != "ok") {
+          if (r->status != RunStatus::ok) {
             ++c.failed;
             continue;
           }

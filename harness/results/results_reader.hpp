@@ -37,7 +37,8 @@ struct SummaryRecord : RunConfig, SummaryRow {
 struct WorkerRecord : RunConfig {
   int worker = 0;
   long pid = 0;
-  std::string status, reason;
+  RunStatus status = RunStatus::ok;
+  std::string reason;
   long tasks = 0;
   double task_mean_ms = 0, throughput_tasks_per_s = 0;
   long sm_count_seen = 0;

@@ -2,11 +2,11 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "harness/common/csv_table.hpp"
 #include "harness/common/format.hpp"
 #include "harness/common/markdown_table.hpp"
-#include "harness/results/summary_checks.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -151,10 +151,11 @@ double Cell::length() const {
   if (text.empty()) throw ResultsError(at + ": empty cell where a number belongs");
   return real();
 }
-std::string Cell::status() const {
+RunStatus Cell::status() const {
   if (text.empty()) throw ResultsError(at + ": empty status");
-  if (!is_known_run_status(text)) throw ResultsError(at + ": unknown status '" + text.substr(0, 40) + "'");
-  return text;
+  const std::optional<RunStatus> status = parse_run_status(text);
+  if (!status) throw ResultsError(at + ": unknown status '" + text.substr(0, 40) + "'");
+  return *status;
 }
 
 RunConfig run_config(const RunSpec& spec) {
@@ -187,7 +188,7 @@ const std::vector<Column<RunRecord, SummaryRecord>>& summary_schema() {
           {"status", "",
            "`ok`, or what went wrong first (`error`, `crashed`, `timeout`, `aborted`, `mode_mismatch`, `mps_error`; "
            "exec: `exec_not_found`, `exec_failed`, `exec_timeout`, `exec_left_children`, `mps_unproven`)",
-           [](const RunRecord& r) { return r.summary.status; },
+           [](const RunRecord& r) { return to_string(r.summary.status); },
            [](SummaryRecord& o, const Cell& c) { o.status = c.status(); }},
           {"reason", "", "why, when status is not `ok`", [](const RunRecord& r) { return r.summary.reason; },
            [](SummaryRecord& o, const Cell& c) { o.reason = c.text; }},
@@ -319,7 +320,7 @@ const std::vector<Column<WorkerCells, WorkerRecord>>& runs_schema() {
            [](WorkerRecord& o, const Cell& c) { o.worker = static_cast<int>(c.whole()); }},
           {"pid", "", "the worker's process id", [](const WorkerCells& w) { return whole(w.worker.pid); },
            [](WorkerRecord& o, const Cell& c) { o.pid = c.text.empty() ? 0 : c.whole(); }},
-          {"status", "", "as in summary.csv, for this worker", [](const WorkerCells& w) { return w.worker.status; },
+          {"status", "", "as in summary.csv, for this worker", [](const WorkerCells& w) { return to_string(w.worker.status); },
            [](WorkerRecord& o, const Cell& c) { o.status = c.status(); }},
           {"reason", "", "why, when status is not `ok`", [](const WorkerCells& w) { return w.worker.reason; },
            [](WorkerRecord& o, const Cell& c) { o.reason = c.text; }},

@@ -39,7 +39,7 @@ struct Cell {
   double any_real() const;  ///< a number, any sign (times relative to GO); NaN when empty
   long whole() const;     ///< an integer >= 0 (throws when empty): every whole-number column is a count or an id
   double length() const;  ///< a number >= 0 that must be there (a task's duration)
-  std::string status() const;  ///< a run status word bench_mps writes (throws when empty or unknown)
+  RunStatus status() const;  ///< a run status word bench_mps writes (throws when empty or unknown)
 };
 
 /// A column: `write` makes the cell from what the writer holds (In); `read`, where set, stores the

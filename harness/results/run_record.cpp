@@ -2,8 +2,8 @@
 
 namespace bench_mps::harness {
 
-void mark_failed(RunRecord& record, const std::string& status, const std::string& reason) {
-  if (record.summary.status != "ok") return;
+void mark_failed(RunRecord& record, RunStatus status, const std::string& reason) {
+  if (record.summary.status != RunStatus::ok) return;
   record.summary.status = status;
   record.summary.reason = reason;
 }

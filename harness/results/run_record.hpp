@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/common/run_status.hpp"
 #include "harness/gpu/nvml.hpp"
 #include "harness/plan/sweep_spec.hpp"
 
@@ -15,7 +16,8 @@ namespace bench_mps::harness {
 struct WorkerRow {
   int worker = 0;
   long pid = 0;
-  std::string status, reason;
+  RunStatus status = RunStatus::ok;
+  std::string reason;
   long tasks = 0;
   double start_s = 0, end_s = 0;  ///< first task start and last task end, seconds after GO
   double task_mean_ms = 0, task_p50_ms = 0, task_p99_ms = 0;
@@ -38,7 +40,8 @@ struct WorkerRow {
 /// (harness/sweep/run_reduction.cpp), the writer writes it and the reader reads it back into the same
 /// fields (SummaryRecord), one member per column of summary_schema().
 struct SummaryRow {
-  std::string status = "ok", reason;
+  RunStatus status = RunStatus::ok;
+  std::string reason;
   long tasks_total = 0;
   int workers_ok = 0;
   double makespan_s = 0;
@@ -97,6 +100,6 @@ struct RunRecord {
 };
 
 /// Marks the run failed (first cause wins) without touching its measurements.
-void mark_failed(RunRecord& record, const std::string& status, const std::string& reason);
+void mark_failed(RunRecord& record, RunStatus status, const std::string& reason);
 
 }  // namespace bench_mps::harness

@@ -13,7 +13,7 @@ std::vector<SlowFirstRun> find_slow_first_runs(const std::vector<SummaryRecord>&
   std::vector<std::string> modes;  // first-seen order
   std::map<std::pair<std::string, int>, std::vector<const SummaryRecord*>> configs;
   for (const SummaryRecord& r : rows) {
-    if (r.workload != "exec" || r.scenario != RunKind::plain || r.status != "ok") continue;
+    if (r.workload != "exec" || r.scenario != RunKind::plain || r.status != RunStatus::ok) continue;
     if (std::find(modes.begin(), modes.end(), r.mode) == modes.end()) modes.push_back(r.mode);
     configs[{r.mode, r.procs}].push_back(&r);
   }

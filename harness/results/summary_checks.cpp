@@ -48,14 +48,6 @@ std::string outside_plan(const SummaryRecord& r, const nlohmann::json& meta) {
 
 }  // namespace
 
-bool is_known_run_status(const std::string& status) {
-  static const std::set<std::string> known{
-      "ok",           "error",          "crashed",          "timeout",        "aborted",
-      "interrupted",  "mode_mismatch",  "mps_error",        "mps_mem_limit",  "mps_unproven",
-      "fault_not_triggered", "exec_not_found", "exec_failed", "exec_timeout", "exec_left_children"};
-  return known.count(status) > 0;
-}
-
 void check_unique_run_ids(const fs::path& file, const std::vector<SummaryRecord>& rows) {
   std::set<std::string> seen;
   for (const SummaryRecord& r : rows)

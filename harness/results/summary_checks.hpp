@@ -15,9 +15,6 @@
 
 namespace bench_mps::harness {
 
-/// The words a run's status can be (summary.csv, runs.csv); any other is a damaged file.
-bool is_known_run_status(const std::string& status);
-
 /// Throws ResultsError naming `file` at the first run id that appears twice.
 void check_unique_run_ids(const std::filesystem::path& file, const std::vector<SummaryRecord>& rows);
 

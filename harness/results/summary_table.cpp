@@ -42,7 +42,7 @@ void print_summary_table(std::ostream& out, const std::vector<SummaryRecord>& ro
     bool known = false;
     for (const auto& m : mode_order) known |= m == e.mode;
     if (!known) mode_order.push_back(e.mode);
-    if (e.status != "ok") {
+    if (e.status != RunStatus::ok) {
       ++c.failed;
       continue;
     }

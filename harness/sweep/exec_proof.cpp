@@ -40,7 +40,7 @@ void prove_exec_mode(RunRecord& record, const PoolResult& pool, const MpsClientW
     if (!mps) {
       add_fact(row, servers_alive ? "mps_proof=mps_server_alive" : "mps_proof=no_mps_server");
       if (servers_alive)
-        mark_failed(record, "mode_mismatch", "an MPS server was alive at the end of a time-sliced exec run");
+        mark_failed(record, RunStatus::mode_mismatch, "an MPS server was alive at the end of a time-sliced exec run");
       continue;
     }
     if (watch && watch->saw_client_under(static_cast<pid_t>(w->pid))) {
@@ -48,12 +48,12 @@ void prove_exec_mode(RunRecord& record, const PoolResult& pool, const MpsClientW
       continue;
     }
     add_fact(row, "mps_proof=none");
-    if (row.status != "ok") continue;  // it failed anyway: that status says more
-    row.status = "mps_unproven";
+    if (row.status != RunStatus::ok) continue;  // it failed anyway: that status says more
+    row.status = RunStatus::mps_unproven;
     row.reason = "never listed among the MPS server's clients (get_client_list, " +
                  std::to_string(watch ? watch->polls() : 0) + " polls" +
                  (watch && !watch->error().empty() ? "; last error: " + watch->error() : "") + ")";
-    mark_failed(record, "mps_unproven", "worker " + std::to_string(row.worker) + ": " + row.reason);
+    mark_failed(record, RunStatus::mps_unproven, "worker " + std::to_string(row.worker) + ": " + row.reason);
   }
 }
 

@@ -17,13 +17,13 @@ namespace fs = std::filesystem;
 /// What one warm-up left for meta.json: the command's completion (the pool's wall time where it
 /// reported no task), its status and reason, and its exit code where the worker reported one.
 nlohmann::json warmup_entry(const PoolResult& pool, double wall_s) {
-  nlohmann::json entry{{"wall_s", wall_s}, {"seconds", wall_s}, {"status", "error"}, {"reason", ""}, {"exit_code", nullptr}};
+  nlohmann::json entry{{"wall_s", wall_s}, {"seconds", wall_s}, {"status", to_string(RunStatus::error)}, {"reason", ""}, {"exit_code", nullptr}};
   if (pool.workers.empty()) {
     entry["reason"] = "no worker ran";
     return entry;
   }
   const WorkerResult& w = pool.workers.front();
-  entry["status"] = w.status;
+  entry["status"] = to_string(w.status);
   entry["reason"] = w.reason;
   if (!w.tasks.empty()) entry["seconds"] = static_cast<double>(w.tasks.back().end_ns - w.tasks.back().start_ns) * 1e-9;
   if (w.done.is_object() && w.done.contains("facts") && w.done["facts"].is_object() &&
@@ -70,7 +70,7 @@ nlohmann::json run_exec_warmups(const ModeBlock& block, const RunSpec& copy, int
         warmup_entry(pool, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     std::cerr << "exec warm-up " << k << "/" << count << " (" << block.mode.name << "): "
               << fmt_fixed(entry["seconds"].get<double>(), 1) << " s";
-    if (entry["status"] != "ok")
+    if (parse_run_status(entry["status"].get<std::string>()) != RunStatus::ok)
       std::cerr << ", " << entry["status"].get<std::string>() << " (" << entry["reason"].get<std::string>()
                 << "); the sweep goes on, its timed runs record what the command does";
     std::cerr << "\n";

@@ -31,7 +31,7 @@ std::vector<std::string> faulter_args(const RunSpec& run, const SweepSpec& spec,
 void evaluate_fault_run(RunRecord& record, const PoolResult& pool, double baseline_task_mean_ms) {
   SummaryRow& s = record.summary;
   const int faulter = record.spec.procs - 1;
-  s.status = "ok";
+  s.status = RunStatus::ok;
   s.reason.clear();
   s.victims = faulter;
   std::int64_t fault_ns = 0;
@@ -39,10 +39,10 @@ void evaluate_fault_run(RunRecord& record, const PoolResult& pool, double baseli
     if (w.index == faulter) {
       fault_ns = w.ended_ns;
       s.fault_error = w.reason;
-      if (w.status == "ok") {
-        s.status = "fault_not_triggered";
+      if (w.status == RunStatus::ok) {
+        s.status = RunStatus::fault_not_triggered;
         s.reason = "the faulting worker finished without a fault";
-      } else if (w.status == "timeout" || w.status == "aborted") {
+      } else if (w.status == RunStatus::timeout || w.status == RunStatus::aborted) {
         s.status = w.status;
         s.reason = "faulting worker: " + w.reason;
       }
@@ -56,12 +56,12 @@ void evaluate_fault_run(RunRecord& record, const PoolResult& pool, double baseli
       continue;
     }
     row.role = "victim";
-    if (w.status == "timeout" && s.status == "ok") {
-      s.status = "timeout";
+    if (w.status == RunStatus::timeout && s.status == RunStatus::ok) {
+      s.status = RunStatus::timeout;
       s.reason = "victim " + std::to_string(w.index) + ": " + w.reason;
     }
-    if (w.status != "ok") {
-      if (s.status == "ok" && s.reason.empty()) s.reason = "victim error: " + w.reason;
+    if (w.status != RunStatus::ok) {
+      if (s.status == RunStatus::ok && s.reason.empty()) s.reason = "victim error: " + w.reason;
       continue;
     }
     ++s.victims_survived;
@@ -100,7 +100,7 @@ void print_fault_table(std::ostream& out, const std::vector<SummaryRecord>& rows
   // What the faulter and a dead victim reported, once per mode.
   std::map<std::string, bool> shown;
   for (const SummaryRecord& r : rows) {
-    if (r.scenario != RunKind::fault || r.status != "ok" || shown[r.mode]) continue;
+    if (r.scenario != RunKind::fault || r.status != RunStatus::ok || shown[r.mode]) continue;
     shown[r.mode] = true;
     out << "  " << r.mode << ": faulting worker: " << r.fault_error << "\n";
     if (!r.reason.empty()) out << "  " << r.mode << ": " << r.reason << "\n";

@@ -75,11 +75,11 @@ void evaluate_interference_run(RunRecord& record, const SummaryRow* fg_alone, co
   }
   if (bg_any) s.bg_throughput_per_s = bg_rate;
   if (scenario != RunKind::interference) return;
-  if (fg_alone && fg_alone->status == "ok" && fg_alone->fg_latency_p99_ms > 0) {
+  if (fg_alone && fg_alone->status == RunStatus::ok && fg_alone->fg_latency_p99_ms > 0) {
     s.fg_p99_vs_alone = s.fg_latency_p99_ms / fg_alone->fg_latency_p99_ms;
     s.fg_throughput_vs_alone = s.fg_throughput_per_s / fg_alone->fg_throughput_per_s;
   }
-  if (bg_alone && bg_alone->status == "ok" && bg_alone->bg_throughput_per_s > 0)
+  if (bg_alone && bg_alone->status == RunStatus::ok && bg_alone->bg_throughput_per_s > 0)
     s.bg_throughput_kept = s.bg_throughput_per_s / bg_alone->bg_throughput_per_s;
 }
 

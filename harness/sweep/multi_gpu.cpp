@@ -121,36 +121,31 @@ std::vector<std::string> without_options(const std::vector<std::string>& args, c
   return kept;
 }
 
-int run_multi_gpu(const SweepSpec& spec) {
-  check_out_dir(spec);
-  check_cpus_allowed(spec.cpus, "--cpus");
-  const std::vector<DeviceChoice> gpus = resolve_gpus(spec);
-  const fs::path out = choose_parent_dir(spec);
+namespace {
+
+/// Refuses a folder that already holds a multi-GPU sweep's results.
+void refuse_used_folder(const fs::path& out) {
   std::error_code ec;
   if (fs::exists(out / kGpusIndexFile, ec))
     throw UsageError("--out: " + out.string() + " already holds results; choose a new folder");
-  std::vector<std::vector<int>> shares;
-  if (spec.pin_cpus) {
-    const std::vector<int> allowed = spec.cpus.empty() ? allowed_cpus() : spec.cpus;
-    shares = split_cpus(allowed, static_cast<int>(gpus.size()));
-    if (shares.empty())
-      std::cerr << "bench_mps: warning: " << allowed.size() << " CPU cores for " << gpus.size()
-                << " sweeps: they share the cores\n";
-  }
-  fs::create_directories(out, ec);
-  if (ec) throw UsageError("--out: cannot create " + out.string() + ": " + ec.message());
-  const OutDirClaim claim(out);  // one multi-GPU sweep per folder; each child claims its own
-  if (fs::exists(out / kGpusIndexFile, ec))
-    throw UsageError("--out: " + out.string() + " already holds results; choose a new folder");
+}
 
-  GpusIndex index;
-  index.argv = spec.argv;
-  index.started_utc = utc_timestamp();
-  index.status = "running";
+/// --pin-cpus: each sweep's share of the cores (empty: they share them all, with a warning).
+std::vector<std::vector<int>> cpu_shares(const SweepSpec& spec, std::size_t sweeps) {
+  std::vector<std::vector<int>> shares;
+  if (!spec.pin_cpus) return shares;
+  const std::vector<int> allowed = spec.cpus.empty() ? allowed_cpus() : spec.cpus;
+  shares = split_cpus(allowed, static_cast<int>(sweeps));
+  if (shares.empty())
+    std::cerr << "bench_mps: warning: " << allowed.size() << " CPU cores for " << sweeps
+              << " sweeps: they share the cores\n";
+  return shares;
+}
+
+/// One child per GPU, not started yet, each entered in the index as running.
+std::vector<std::unique_ptr<Child>> plan_children(const std::vector<DeviceChoice>& gpus,
+                                                  const std::vector<std::vector<int>>& shares, GpusIndex& index) {
   std::vector<std::unique_ptr<Child>> children;
-  const std::vector<std::string> common = without_options(
-      std::vector<std::string>(spec.argv.begin() + (spec.argv.empty() ? 0 : 1), spec.argv.end()),
-      {"--gpus", "--out", "--cpus", "--device"});
   for (std::size_t i = 0; i < gpus.size(); ++i) {
     auto c = std::make_unique<Child>();
     c->entry.folder = device_folder_name(gpus[i]);
@@ -163,10 +158,16 @@ int run_multi_gpu(const SweepSpec& spec) {
     index.gpus.push_back(c->entry);
     children.push_back(std::move(c));
   }
-  write_gpus_index(out, index);
+  return children;
+}
 
-  install_stop_handlers();
-  std::cerr << "bench_mps: " << gpus.size() << " sweeps at once, one per GPU -> " << out.string() << "\n";
+/// Starts each child: this program with the parent's arguments (less --gpus, --out, --cpus, --device)
+/// and its own device, folder and cores. One that cannot start is entered as not started.
+void start_children(std::vector<std::unique_ptr<Child>>& children, const SweepSpec& spec, const fs::path& out) {
+  const std::vector<std::string> common = without_options(
+      std::vector<std::string>(spec.argv.begin() + (spec.argv.empty() ? 0 : 1), spec.argv.end()),
+      {"--gpus", "--out", "--cpus", "--device"});
+  std::error_code ec;
   const std::string self = fs::read_symlink("/proc/self/exe", ec).string();
   for (auto& c : children) {
     std::vector<std::string> args = common;
@@ -189,7 +190,10 @@ int run_multi_gpu(const SweepSpec& spec) {
     c->out_copier = std::thread([raw] { copy_lines(raw->process->out(), std::cout, *raw, false); });
     c->err_copier = std::thread([raw] { copy_lines(raw->process->err(), std::cerr, *raw, true); });
   }
+}
 
+/// Waits until every child has exited, passing a stop signal on to them once.
+void wait_for_children(std::vector<std::unique_ptr<Child>>& children) {
   int forwarded = 0;
   for (;;) {
     bool any = false;
@@ -212,7 +216,10 @@ int run_multi_gpu(const SweepSpec& spec) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
+}
 
+/// Enters how each child ended in the index; the worst exit code.
+int collect_children(std::vector<std::unique_ptr<Child>>& children, const fs::path& out, GpusIndex& index) {
   int worst = 0;
   index.gpus.clear();
   for (auto& c : children) {
@@ -222,16 +229,52 @@ int run_multi_gpu(const SweepSpec& spec) {
     worst = std::max(worst, c->entry.exit_code.value_or(kExitFailed));
     index.gpus.push_back(c->entry);
   }
-  const int sig = stop_signal().load();
-  index.finished_utc = utc_timestamp();
-  index.status = sig ? "interrupted" : worst == 0 ? "complete" : "failed";
-  write_gpus_index(out, index);
+  return worst;
+}
 
+void print_children(const GpusIndex& index, const fs::path& out) {
   std::cout << "\n";
   for (const GpusIndexEntry& e : index.gpus)
     std::cout << e.folder << ": " << (e.uuid.empty() ? e.device : e.gpu_name + " " + e.uuid) << ", cores "
               << (e.cpus.empty() ? "shared" : e.cpus) << ", exit " << e.exit_code.value_or(-1) << ", " << e.status << "\n";
   std::cout << "\nresults: " << out.string() << "\n";
+}
+
+}  // namespace
+
+int run_multi_gpu(const SweepSpec& spec) {
+  // Check: the options, the GPUs and a new folder, claimed.
+  check_out_dir(spec);
+  check_cpus_allowed(spec.cpus, "--cpus");
+  const std::vector<DeviceChoice> gpus = resolve_gpus(spec);
+  const fs::path out = choose_parent_dir(spec);
+  refuse_used_folder(out);
+  const std::vector<std::vector<int>> shares = cpu_shares(spec, gpus.size());
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec) throw UsageError("--out: cannot create " + out.string() + ": " + ec.message());
+  const OutDirClaim claim(out);  // one multi-GPU sweep per folder; each child claims its own
+  refuse_used_folder(out);
+
+  // Plan and start: one child sweep per GPU, the index saying so first.
+  GpusIndex index;
+  index.argv = spec.argv;
+  index.started_utc = utc_timestamp();
+  index.status = "running";
+  std::vector<std::unique_ptr<Child>> children = plan_children(gpus, shares, index);
+  write_gpus_index(out, index);
+  install_stop_handlers();
+  std::cerr << "bench_mps: " << gpus.size() << " sweeps at once, one per GPU -> " << out.string() << "\n";
+  start_children(children, spec, out);
+
+  // Wait, then say how each ended.
+  wait_for_children(children);
+  const int worst = collect_children(children, out, index);
+  const int sig = stop_signal().load();
+  index.finished_utc = utc_timestamp();
+  index.status = sig ? "interrupted" : worst == 0 ? "complete" : "failed";
+  write_gpus_index(out, index);
+  print_children(index, out);
   if (sig) return 128 + sig;
   return worst;
 }

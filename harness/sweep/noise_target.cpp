@@ -43,7 +43,7 @@ std::vector<ConfigNoise> config_noise(const std::vector<SummaryRecord>& rows, co
     }
     ConfigNoise& c = out[it->second];
     c.last_repeat = std::max(c.last_repeat, r.repeat);
-    if (r.status != "ok" || !std::isfinite(r.throughput_tasks_per_s)) continue;
+    if (r.status != RunStatus::ok || !std::isfinite(r.throughput_tasks_per_s)) continue;
     ++c.repeats;
     values[it->second].push_back(r.throughput_tasks_per_s);
   }

@@ -150,7 +150,7 @@ void check_mps_expectation(RunRecord& record, const PoolResult& pool) {
   if (record.spec.workload == "exec") return;  // no context of its own: exec_proof.hpp checks its copies
   for (const WorkerResult& w : pool.workers) {
     if (!w.ready || w.ready_info.mps_enabled == record.spec.mode.mps) continue;
-    mark_failed(record, "mode_mismatch",
+    mark_failed(record, RunStatus::mode_mismatch,
                 "worker " + std::to_string(w.index) +
                     (record.spec.mode.mps ? " did not run as an MPS client" : " ran as an MPS client"));
   }
@@ -160,10 +160,10 @@ void check_mps_expectation(RunRecord& record, const PoolResult& pool) {
 void name_memory_limit_failures(PoolResult& pool, const RunSpec& run) {
   for (WorkerResult& w : pool.workers) {
     const std::uint64_t limit = run.mode.client_mem_limit(w.index);
-    if (!limit || w.status != "error") continue;
+    if (!limit || w.status != RunStatus::error) continue;
     if (w.reason.find("out of memory") == std::string::npos && w.reason.find("MemoryAllocation") == std::string::npos)
       continue;
-    w.status = "mps_mem_limit";
+    w.status = RunStatus::mps_mem_limit;
     w.reason = "exceeded its pinned device memory limit (CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=" + pinned_limit_value(limit) +
                "): " + w.reason;
   }
@@ -173,7 +173,7 @@ void print_progress(const RunRecord& r, int done, int total, double seconds) {
   const SummaryRow& s = r.summary;
   const RunScenario& scenario = r.spec.scenario;
   std::cerr << "[" << done << "/" << total << "] " << r.spec.run_id() << ": " << s.status;
-  if (s.status != "ok") {
+  if (s.status != RunStatus::ok) {
     std::cerr << " (" << s.reason << ")";
   } else if (scenario == RunKind::fault) {
     std::cerr << "  victims survived " << s.victims_survived << "/" << s.victims;
@@ -198,7 +198,7 @@ void print_progress(const RunRecord& r, int done, int total, double seconds) {
     if (!std::isnan(s.burst_ms))
       std::cerr << "  burst " << fmt_num(s.burst_ms, 3) << " ms, GPU busy " << fmt_fixed(100 * s.gpu_busy_share, 0) << "%";
   }
-  if (s.status == "ok" && !s.reason.empty()) std::cerr << "  note: " << s.reason;  // e.g. an exec metric that read nothing
+  if (s.status == RunStatus::ok && !s.reason.empty()) std::cerr << "  note: " << s.reason;  // e.g. an exec metric that read nothing
   std::cerr << "  [" << fmt_fixed(seconds, 1) << " s]\n";
 }
 
@@ -239,7 +239,7 @@ class Sweep {
       recorded_ = resumed->recorded_ids;
       records_ = resumed->recorded;
       for (const SummaryRecord& r : records_)
-        if (r.status != "ok") ++failed_;
+        if (r.status != RunStatus::ok) ++failed_;
     } else {
       meta_ = make_meta(spec, env_.gpu, env_.mps_control);
     }
@@ -552,7 +552,7 @@ class Sweep {
   /// The regime's coordinates (burst and duty alone) and the slowdown of an alone run (1).
   static void set_coordinates(RunRecord& record, const SummaryRecord* alone) {
     SummaryRow& s = record.summary;
-    if (record.spec.scenario.is_plain_workload() && record.spec.procs == 1 && s.status == "ok") {
+    if (record.spec.scenario.is_plain_workload() && record.spec.procs == 1 && s.status == RunStatus::ok) {
       s.slowdown_vs_alone = 1.0;
       s.burst_alone_ms = s.burst_ms;
       s.duty_alone = s.gpu_busy_share;
@@ -571,7 +571,7 @@ class Sweep {
     timing_.startup_s += round.overhead.startup_s;
     timing_.teardown_s += round.overhead.teardown_s;
     ++timing_.runs;
-    if (s.status != "ok") ++failed_;
+    if (s.status != RunStatus::ok) ++failed_;
     print_progress(record, ++done_, total_, round.seconds);
   }
 
@@ -580,7 +580,7 @@ class Sweep {
   const SummaryRecord* reference(const RunSpec& run, const RunScenario& scenario, int procs, const std::string& workload) const {
     for (const SummaryRecord& e : records_)
       if (e.repeat == run.repeat && e.mode == run.mode.name && e.scenario == scenario && e.procs == procs &&
-          e.workload == workload && e.status == "ok" &&
+          e.workload == workload && e.status == RunStatus::ok &&
           (workload != run.workload || scenario.is_interference() || base_params(e.params) == base_params(run.params)))
         return &e;
     return nullptr;
@@ -635,7 +635,7 @@ class Sweep {
     const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (std::chrono::steady_clock::now() < give_up && !stop_signal().load()) {
       const PoolResult p = run_worker_pool(launch, 1, l, stop_signal());
-      if (!p.workers.empty() && p.workers.front().status == "ok" && !p.workers.front().tasks.empty()) {
+      if (!p.workers.empty() && p.workers.front().status == RunStatus::ok && !p.workers.front().tasks.empty()) {
         s.mps_recovery_s = static_cast<double>(p.workers.front().tasks.back().end_ns - fault_ns) * 1e-9;
         return;
       }
@@ -647,11 +647,11 @@ class Sweep {
   void verify_server(MpsSession& session, const ModeBlock& block, RunRecord& record) {
     try {
       const auto servers = session.server_pids();
-      if (servers.empty()) mark_failed(record, "mode_mismatch", "the MPS daemon lists no server after a client ran");
+      if (servers.empty()) mark_failed(record, RunStatus::mode_mismatch, "the MPS daemon lists no server after a client ran");
       for (auto& m : meta_["mps"]["modes"])
         if (m["name"] == block.mode.name) m["server_pids"].push_back(servers.empty() ? 0 : servers.front());
     } catch (const MpsError& e) {
-      mark_failed(record, "mps_error", e.what());
+      mark_failed(record, RunStatus::mps_error, e.what());
     }
   }
 

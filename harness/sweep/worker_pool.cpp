@@ -16,7 +16,6 @@
 #include "harness/common/exec_token.hpp"
 #include "harness/common/format.hpp"
 #include "harness/common/process.hpp"
-#include "harness/workers/exec_workload.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -97,8 +96,8 @@ bool try_reap(Worker& w, bool block) {
   return true;
 }
 
-void set_status(WorkerResult& r, const std::string& status, const std::string& reason) {
-  if (r.status != "ok") return;  // the first cause wins
+void set_status(WorkerResult& r, RunStatus status, const std::string& reason) {
+  if (r.status != RunStatus::ok) return;  // the first cause wins
   r.status = status;
   r.reason = reason;
 }
@@ -106,24 +105,24 @@ void set_status(WorkerResult& r, const std::string& status, const std::string& r
 /// Final word on a worker that has exited, from what it said and how it ended. `round_done`: whether
 /// it said DONE for the round it was in.
 void classify_exit(WorkerResult& r, bool barrier_passed, bool round_done) {
-  if (r.status != "ok") return;
+  if (r.status != RunStatus::ok) return;
   const std::string tail = r.stderr_tail.empty() ? "" : ": " + r.stderr_tail.back();
   if (r.term_signal) {
-    set_status(r, "crashed", std::string("killed by signal ") + strsignal(r.term_signal) + tail);
+    set_status(r, RunStatus::crashed, std::string("killed by signal ") + strsignal(r.term_signal) + tail);
   } else if (r.exit_code != 0) {
-    set_status(r, "crashed", "exited with code " + std::to_string(r.exit_code) + tail);
+    set_status(r, RunStatus::crashed, "exited with code " + std::to_string(r.exit_code) + tail);
   } else if (!r.ready) {
-    set_status(r, "crashed", "exited before READY" + tail);
+    set_status(r, RunStatus::crashed, "exited before READY" + tail);
   } else if (barrier_passed && !round_done) {
-    set_status(r, "crashed", "exited without DONE" + tail);
+    set_status(r, RunStatus::crashed, "exited without DONE" + tail);
   }
 }
 
 /// A DONE whose task count is not what the worker sent in the round.
 void check_task_count(WorkerResult& r) {
-  if (r.status != "ok" || r.done.is_null()) return;
+  if (r.status != RunStatus::ok || r.done.is_null()) return;
   if (r.done.value("tasks", -1L) != static_cast<long>(r.tasks.size()))
-    set_status(r, "crashed", "reported " + std::to_string(r.done.value("tasks", -1L)) + " tasks but sent " +
+    set_status(r, RunStatus::crashed, "reported " + std::to_string(r.done.value("tasks", -1L)) + " tasks but sent " +
                                  std::to_string(r.tasks.size()));
 }
 
@@ -146,8 +145,8 @@ void expand_instances(const WorkerResult& w, std::vector<WorkerResult>& out) {
     if (w.done.is_object() && w.done.contains("instances") && w.done["instances"].is_array() &&
         static_cast<std::size_t>(i) < w.done["instances"].size())
       r.done = w.done["instances"][static_cast<std::size_t>(i)];
-    if (r.status == "ok" && !r.done.is_null() && r.done.value("tasks", -1L) != static_cast<long>(r.tasks.size()))
-      set_status(r, "crashed", "instance " + std::to_string(i) + " reported " + std::to_string(r.done.value("tasks", -1L)) +
+    if (r.status == RunStatus::ok && !r.done.is_null() && r.done.value("tasks", -1L) != static_cast<long>(r.tasks.size()))
+      set_status(r, RunStatus::crashed, "instance " + std::to_string(i) + " reported " + std::to_string(r.done.value("tasks", -1L)) +
                                    " tasks but sent " + std::to_string(r.tasks.size()));
     out.push_back(std::move(r));
   }
@@ -181,11 +180,14 @@ void note_exec_leftovers(const Worker& w, WorkerResult& r) {
   if (w.exec_leftovers.empty()) return;
   const std::string what = std::to_string(w.exec_leftovers.size()) + " process(es) its command started outlived it (" +
                            describe_processes(w.exec_leftovers) + "); they were ended";
-  if (r.status == "ok")
-    set_status(r, "exec_left_children", what);
+  if (r.status == RunStatus::ok)
+    set_status(r, RunStatus::exec_left_children, what);
   else if (r.reason.find(what) == std::string::npos)
     r.reason += "; " + what;
 }
+
+/// How a wait on the workers ended (WorkerSet::Impl::wait).
+enum class WaitEnd { settled, stopped, timed_out };
 
 }  // namespace
 
@@ -241,7 +243,7 @@ struct WorkerSet::Impl {
       try {
         w->child = std::make_unique<PipedChild>(launch.exe, args, options);
       } catch (const CommandError& e) {
-        w->result.status = "crashed";
+        w->result.status = RunStatus::crashed;
         w->result.reason = e.what();
         w->exited = w->out_eof = w->err_eof = true;
       }
@@ -290,18 +292,11 @@ struct WorkerSet::Impl {
         case WorkerMessage::Kind::spawned:
           w.result.spawned_pgids.push_back(m.spawned_pgid);
           break;
-        case WorkerMessage::Kind::error: {
-          // "exec_failed: exited with code 2: ..." -> status exec_failed, the rest as the reason
-          const auto colon = m.text.find(": ");
-          const std::string word = colon == std::string::npos ? "" : m.text.substr(0, colon);
-          if (is_exec_status(word))
-            set_status(w.result, word, m.text.substr(colon + 2));
-          else
-            set_status(w.result, "error", m.text);
+        case WorkerMessage::Kind::error:
+          set_status(w.result, m.status, m.text);
           break;
-        }
         case WorkerMessage::Kind::unknown:
-          set_status(w.result, "error", "unexpected output: " + m.text.substr(0, 200));
+          set_status(w.result, RunStatus::error, "unexpected output: " + m.text.substr(0, 200));
           break;
       }
     }
@@ -312,7 +307,7 @@ struct WorkerSet::Impl {
   /// Stops every worker still running (the before_kill hook first, for the culprits, where asked), waits
   /// until they are gone (10 s at most: then they are abandoned), and marks the set dead. The culprits
   /// (all, unless `culprit` says otherwise: a worker that finished its round is not one) get the status.
-  void kill_all(const std::string& status, const std::string& reason, bool use_hook,
+  void kill_all(RunStatus status, const std::string& reason, bool use_hook,
                 const std::function<bool(const Worker&)>& culprit = {}) {
     dead = true;
     std::vector<pid_t> culprits;
@@ -351,6 +346,23 @@ struct WorkerSet::Impl {
     }
   }
 
+  /// Handles the workers' output every 20 ms until `settled()` holds, the stop signal fires (the set is
+  /// then killed: stopped) or `limit_s` has passed since `since_ns` (timed_out: the caller ends what it
+  /// must); `between` runs after each pass that ended nothing. `signal_first`: the signal is looked at
+  /// before `settled` (before the start barrier: nothing measured is lost), else after it (a round or a
+  /// close that finished is kept).
+  WaitEnd wait(const std::function<bool()>& settled, bool signal_first, std::int64_t since_ns, double limit_s,
+               const std::function<void()>& between = {}) {
+    for (;;) {
+      pump(std::chrono::milliseconds(20));
+      if (signal_first && stopped_by_signal()) return WaitEnd::stopped;
+      if (settled()) return WaitEnd::settled;
+      if (!signal_first && stopped_by_signal()) return WaitEnd::stopped;
+      if (monotonic_ns() - since_ns > seconds_to_ns(limit_s)) return WaitEnd::timed_out;
+      if (between) between();
+    }
+  }
+
   bool all_gone() const {
     return std::all_of(workers.begin(), workers.end(), [](const auto& w) { return w->gone(); });
   }
@@ -360,7 +372,7 @@ struct WorkerSet::Impl {
     const int sig = stop_signal.load();
     if (!sig) return false;
     interrupted_by = sig;
-    kill_all("interrupted", std::string("interrupted by ") + strsignal(sig), false);
+    kill_all(RunStatus::interrupted, std::string("interrupted by ") + strsignal(sig), false);
     return true;
   }
 
@@ -368,7 +380,7 @@ struct WorkerSet::Impl {
   void release() {
     for (auto& w : workers) {
       if (abandoned && !w->exited) {
-        set_status(w->result, "crashed", "did not exit after SIGKILL");
+        set_status(w->result, RunStatus::crashed, "did not exit after SIGKILL");
         if (w->child) w->child->forget();
         w->out_reader.detach();  // blocked on a pipe that never closes: leave thread and streams alive
         w->err_reader.detach();
@@ -390,7 +402,7 @@ WorkerSet::WorkerSet(WorkerLaunch launch, int workers, const PoolLimits& limits,
 WorkerSet::~WorkerSet() {
   if (impl_->finished) return;
   try {
-    if (!impl_->all_gone()) impl_->kill_all("aborted", "the harness stopped the set", false);
+    if (!impl_->all_gone()) impl_->kill_all(RunStatus::aborted, "the harness stopped the set", false);
     impl_->release();
   } catch (...) {  // a destructor never throws
   }
@@ -399,44 +411,45 @@ WorkerSet::~WorkerSet() {
 bool WorkerSet::start() {
   Impl& m = *impl_;
   m.spawn();
-  for (;;) {
-    m.pump(std::chrono::milliseconds(20));
-    if (m.stopped_by_signal()) return false;
-    bool all_ready = true, any_failed = false;
+  bool all_ready = false, any_failed = false;
+  const auto ready_or_failed = [&] {
+    all_ready = true;
+    any_failed = false;
     for (auto& w : m.workers) {
       all_ready &= w->result.ready;
-      any_failed |= w->exited || w->out_eof || w->result.status != "ok";
+      any_failed |= w->exited || w->out_eof || w->result.status != RunStatus::ok;
     }
-    if (any_failed) {
-      m.kill_all("aborted", "another worker failed before the start barrier", false);
-      return false;
-    }
-    if (all_ready) {
-      if (m.hooks.all_ready) {
-        std::vector<WorkerResult> ready;
-        for (auto& w : m.workers) ready.push_back(w->result);
-        if (!m.hooks.all_ready(ready)) {
-          m.kill_all("aborted", "stopped at the start barrier", false);
-          return false;
-        }
-      }
-      m.ready_ns = monotonic_ns();
-      m.started = true;
-      return true;
-    }
-    if (monotonic_ns() - m.spawn_ns > seconds_to_ns(m.limits.ready_timeout_s)) {
-      m.timed_out = true;
-      m.kill_all("timeout", "not READY within " + fmt_num(m.limits.ready_timeout_s) + " s", true);
+    return any_failed || all_ready;
+  };
+  const WaitEnd end = m.wait(ready_or_failed, true, m.spawn_ns, m.limits.ready_timeout_s);
+  if (end == WaitEnd::stopped) return false;
+  if (end == WaitEnd::timed_out) {
+    m.timed_out = true;
+    m.kill_all(RunStatus::timeout, "not READY within " + fmt_num(m.limits.ready_timeout_s) + " s", true);
+    return false;
+  }
+  if (any_failed) {
+    m.kill_all(RunStatus::aborted, "another worker failed before the start barrier", false);
+    return false;
+  }
+  if (m.hooks.all_ready) {
+    std::vector<WorkerResult> ready;
+    for (auto& w : m.workers) ready.push_back(w->result);
+    if (!m.hooks.all_ready(ready)) {
+      m.kill_all(RunStatus::aborted, "stopped at the start barrier", false);
       return false;
     }
   }
+  m.ready_ns = monotonic_ns();
+  m.started = true;
+  return true;
 }
 
 bool WorkerSet::usable() const {
   const Impl& m = *impl_;
   if (!m.started || m.dead || m.finished) return false;
   return std::all_of(m.workers.begin(), m.workers.end(), [&m](const auto& w) {
-    return !w->exited && !w->out_eof && w->result.status == "ok" && w->dones == m.rounds;
+    return !w->exited && !w->out_eof && w->result.status == RunStatus::ok && w->dones == m.rounds;
   });
 }
 
@@ -453,17 +466,13 @@ PoolResult WorkerSet::round() {
   for (auto& w : m.workers) w->child->send_line("GO");
   pool.barrier_passed = true;
   auto finished = [k](const Worker& w) { return w.dones >= k || w.gone(); };
-  for (;;) {
-    m.pump(std::chrono::milliseconds(20));
-    if (std::all_of(m.workers.begin(), m.workers.end(), [&](const auto& w) { return finished(*w); })) break;
-    if (m.stopped_by_signal()) break;
-    if (monotonic_ns() - pool.go_ns > seconds_to_ns(m.limits.run_timeout_s)) {
-      pool.timed_out = m.timed_out = true;
-      m.kill_all("timeout", "still running " + fmt_num(m.limits.run_timeout_s) + " s after GO", true,
-                 [&](const Worker& w) { return !finished(w); });
-      break;
-    }
-    if (m.hooks.while_running) m.hooks.while_running();
+  const auto all_finished = [&] {
+    return std::all_of(m.workers.begin(), m.workers.end(), [&](const auto& w) { return finished(*w); });
+  };
+  if (m.wait(all_finished, false, pool.go_ns, m.limits.run_timeout_s, m.hooks.while_running) == WaitEnd::timed_out) {
+    pool.timed_out = m.timed_out = true;
+    m.kill_all(RunStatus::timeout, "still running " + fmt_num(m.limits.run_timeout_s) + " s after GO", true,
+               [&](const Worker& w) { return !finished(w); });
   }
   pool.interrupted_by = m.interrupted_by;
   pool.end_ns = pool.go_ns;
@@ -472,7 +481,7 @@ PoolResult WorkerSet::round() {
     if (w->gone() && !(w->killed && w->dones >= k)) classify_exit(w->result, true, w->dones >= k);
     WorkerResult r = w->result;
     check_task_count(r);
-    if (r.status != "ok") set_status(w->result, r.status, r.reason);  // a bad count ends the set's use
+    if (r.status != RunStatus::ok) set_status(w->result, r.status, r.reason);  // a bad count ends the set's use
     expand_instances(r, pool.workers);
   }
   if (!usable()) m.dead = true;
@@ -492,17 +501,9 @@ PoolResult WorkerSet::finish(PoolResult last) {
   if (m.finished) throw std::logic_error("WorkerSet::finish called twice");
   begin_close();
   m.wait_ns = monotonic_ns();
-  if (!m.abandoned && !m.all_gone()) {
-    for (;;) {
-      m.pump(std::chrono::milliseconds(20));
-      if (m.all_gone()) break;
-      if (m.stopped_by_signal()) break;
-      if (monotonic_ns() - m.close_ns > seconds_to_ns(m.limits.close_timeout_s)) {
-        m.kill_all("crashed", "did not exit within " + fmt_num(m.limits.close_timeout_s) + " s of its last round", false);
-        break;
-      }
-    }
-  }
+  if (!m.abandoned && !m.all_gone() &&
+      m.wait([&m] { return m.all_gone(); }, false, m.close_ns, m.limits.close_timeout_s) == WaitEnd::timed_out)
+    m.kill_all(RunStatus::crashed, "did not exit within " + fmt_num(m.limits.close_timeout_s) + " s of its last round", false);
   m.closed_ns = monotonic_ns();
   m.release();
   m.finished = true;
@@ -530,7 +531,7 @@ PoolResult WorkerSet::finish(PoolResult last) {
       r.term_signal = w->result.term_signal;
       r.ended_ns = w->result.ended_ns;
       r.stderr_tail = w->result.stderr_tail;
-      if (w->result.status != "ok") set_status(r, w->result.status, w->result.reason);
+      if (w->result.status != RunStatus::ok) set_status(r, w->result.status, w->result.reason);
       note_exec_leftovers(*w, r);
     }
   }

@@ -24,6 +24,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/common/run_status.hpp"
 #include "harness/workers/worker_protocol.hpp"
 
 namespace bench_mps::harness {
@@ -59,8 +60,8 @@ struct PoolLimits {
 struct WorkerResult {
   int index = 0;
   long pid = 0;
-  /// ok | error | crashed | timeout | interrupted | aborted, or an exec_* word the worker's ERROR began with
-  std::string status = "ok";
+  /// ok, error, crashed, timeout, interrupted, aborted, or the status the worker's ERROR line named (exec_*)
+  RunStatus status = RunStatus::ok;
   std::string reason;
   bool ready = false;
   ReadyInfo ready_info;

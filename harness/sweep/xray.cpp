@@ -40,7 +40,7 @@ void evaluate_xray_run(RunRecord& record, const PoolResult& pool, const SummaryR
   const int n = record.spec.procs;
   SummaryRow& s = record.summary;
   for (WorkerRow& row : record.workers) row.role = is_step_worker(probe, row.worker) ? "step" : "busy";
-  if (s.status != "ok") return;
+  if (s.status != RunStatus::ok) return;
 
   double slice_sum = 0, slices = 0;
   std::vector<double> offs, on_shares, periods, step_gpu;

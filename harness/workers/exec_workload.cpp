@@ -32,10 +32,6 @@ namespace fs = std::filesystem;
 
 namespace bench_mps::harness {
 
-bool is_exec_status(const std::string& word) {
-  return word == "exec_not_found" || word == "exec_failed" || word == "exec_timeout" || word == "exec_left_children";
-}
-
 void validate_exec_params(const ExecParams& p) {
   if (trim(p.command).empty()) throw std::invalid_argument("--command: the exec workload needs a command to run");
   if (!p.metric.empty()) validate_metric_pattern(p.metric);
@@ -57,6 +53,25 @@ bool is_shell_complaint(const std::string& line) {
     if (line.find(what) != std::string::npos) return true;
   return false;
 }
+
+/// The command's environment, built before fork (the child may only make async-signal-safe calls):
+/// ours, with BENCH_MPS_WORKER_INDEX set to this copy's index. Neither copied nor moved: envp points into it.
+class CommandEnvironment {
+ public:
+  explicit CommandEnvironment(int worker_index) : index_entry_("BENCH_MPS_WORKER_INDEX=" + std::to_string(worker_index)) {
+    for (char** e = environ; *e; ++e)
+      if (std::strncmp(*e, "BENCH_MPS_WORKER_INDEX=", 23) != 0) envp_.push_back(*e);
+    envp_.push_back(const_cast<char*>(index_entry_.c_str()));
+    envp_.push_back(nullptr);
+  }
+  CommandEnvironment(const CommandEnvironment&) = delete;
+  CommandEnvironment& operator=(const CommandEnvironment&) = delete;
+  char* const* envp() const { return envp_.data(); }
+
+ private:
+  std::string index_entry_;
+  std::vector<char*> envp_;
+};
 
 class ExecWorkload final : public kernels::Workload {
  public:
@@ -93,112 +108,16 @@ class ExecWorkload final : public kernels::Workload {
       last_err_ = one_line(l.text(kErrorLineKeepBytes));
       if (is_shell_complaint(last_err_)) shell_complaint_ = last_err_;
     });
-
-    int out_pipe[2], err_pipe[2], exec_pipe[2];
-    if (::pipe2(out_pipe, O_CLOEXEC) != 0 || ::pipe2(err_pipe, O_CLOEXEC) != 0 || ::pipe2(exec_pipe, O_CLOEXEC) != 0)
-      throw std::runtime_error(std::string("exec: pipe: ") + std::strerror(errno));
-    // The command's environment, built before fork (the child may only make async-signal-safe calls):
-    // ours, with BENCH_MPS_WORKER_INDEX set to this copy's index.
-    const std::string index_entry = "BENCH_MPS_WORKER_INDEX=" + std::to_string(index_);
-    std::vector<char*> envp;
-    for (char** e = environ; *e; ++e)
-      if (std::strncmp(*e, "BENCH_MPS_WORKER_INDEX=", 23) != 0) envp.push_back(*e);
-    envp.push_back(const_cast<char*>(index_entry.c_str()));
-    envp.push_back(nullptr);
-    start_ns_ = monotonic_ns();
-    const pid_t pid = ::fork();
-    if (pid < 0) throw std::runtime_error(std::string("exec: fork: ") + std::strerror(errno));
-    if (pid == 0) {  // the child: only async-signal-safe calls from here to exec
-      ::setpgid(0, 0);
-      const int devnull = ::open("/dev/null", O_RDONLY);
-      if (devnull >= 0) ::dup2(devnull, 0);
-      ::dup2(out_pipe[1], 1);
-      ::dup2(err_pipe[1], 2);
-      // Signals the harness ignores (SIGPIPE, SIGXFSZ) stay ignored across exec, and the mask stays: the
-      // user's command starts with every disposition at its default, as from a shell.
-      struct sigaction dfl {};
-      dfl.sa_handler = SIG_DFL;
-      for (int s = 1; s < NSIG; ++s)
-        if (s != SIGKILL && s != SIGSTOP) ::sigaction(s, &dfl, nullptr);
-      sigset_t none;
-      ::sigemptyset(&none);
-      ::sigprocmask(SIG_SETMASK, &none, nullptr);
-      ::execle("/bin/sh", "sh", "-c", p_.command.c_str(), static_cast<char*>(nullptr), envp.data());
-      const int error = errno;  // exec failed: say why on the CLOEXEC pipe (a successful exec closes it)
-      if (::write(exec_pipe[1], &error, sizeof error) < 0) ::_exit(127);
-      ::_exit(127);
-    }
-    ::setpgid(pid, pid);  // also from here: whichever runs first makes the group
-    ::close(out_pipe[1]);
-    ::close(err_pipe[1]);
-    ::close(exec_pipe[1]);
-    const int exec_errno = read_exec_errno(exec_pipe[0]);
-    if (on_spawn_) on_spawn_(pid);
-
-    // A pidfd turns the command's exit into a poll event, so its end is timed to the microsecond
-    // rather than to the poll interval (kernels before 5.3 have none: then 2 ms polls).
-    const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-    pollfd fds[3] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}, {pidfd, POLLIN, 0}};
-    const std::int64_t deadline = p_.timeout_s > 0 ? start_ns_ + static_cast<std::int64_t>(p_.timeout_s * 1e9) : 0;
-    int status = 0;
-    bool exited = false, timed_out = false;
-    std::int64_t exited_ns = 0;
-    char buf[65536];
-    for (;;) {
-      const bool open_out = fds[0].fd >= 0, open_err = fds[1].fd >= 0;
-      if (!open_out && !open_err && exited) break;
-      if (exited && monotonic_ns() - exited_ns > 500'000'000) break;  // output held open by a leftover process
-      if (::poll(fds, 3, pidfd >= 0 ? 50 : 2) < 0 && errno != EINTR)
-        throw std::runtime_error(std::string("exec: poll: ") + std::strerror(errno));
-      for (int k = 0; k < 2; ++k) {
-        if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-        const ssize_t n = ::read(fds[k].fd, buf, sizeof buf);
-        if (n > 0) {
-          (k == 0 ? out_log : err_log).add(buf, static_cast<std::size_t>(n));
-        } else if (n == 0 || errno != EINTR) {
-          ::close(fds[k].fd);
-          fds[k].fd = -1;
-        }
-      }
-      if (!exited && ::waitpid(pid, &status, WNOHANG) == pid) {
-        exited = true;
-        exited_ns = end_ns_ = monotonic_ns();
-        fds[2].fd = -1;  // stays readable from now on: stop polling it
-      }
-      if (!exited && deadline && monotonic_ns() > deadline) {
-        timed_out = true;
-        ::kill(-pid, SIGKILL);
-      }
-    }
-    for (int k = 0; k < 2; ++k)
-      if (fds[k].fd >= 0) ::close(fds[k].fd);
-    if (pidfd >= 0) ::close(pidfd);
+    const Started command = start_command();
+    const Ended ended = wait_for_exit(command, out_log, err_log);
     out_log.finish();
     err_log.finish();
     out_bytes_ = out_log.total();
     err_bytes_ = err_log.total();
-
     // Every process the command started, in its group or not, still alive: given a moment to exit
     // with their parent (none after a timeout), then ended.
-    const std::vector<ProcInfo> left = end_leftovers(pid, timed_out ? 0.0 : 0.5);
-    const std::string tail = last_err_.empty() ? "" : ": " + last_err_;
-    const std::string also_left = left.empty() ? "" : "; it also left " + left_text(left) + ", ended";
-    if (exec_errno)
-      throw std::runtime_error("exec_not_found: cannot run /bin/sh: " + std::string(std::strerror(exec_errno)));
-    if (timed_out)
-      throw std::runtime_error("exec_timeout: still running after " + fmt_num(p_.timeout_s) +
-                               " s; its process group was killed" + also_left + tail);
-    exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    if (WIFSIGNALED(status))
-      throw std::runtime_error("exec_failed: killed by signal " + std::string(strsignal(WTERMSIG(status))) + also_left + tail);
-    // 127 and 126 are also what a program may exit with itself: "not found" only when the shell said so.
-    if ((exit_code_ == 127 || exit_code_ == 126) && !shell_complaint_.empty())
-      throw std::runtime_error("exec_not_found: the shell could not run it (exit " + std::to_string(exit_code_) + "): " +
-                               shell_complaint_ + also_left);
-    if (exit_code_ != 0)
-      throw std::runtime_error("exec_failed: exited with code " + std::to_string(exit_code_) + also_left + tail);
-    if (!left.empty())
-      throw std::runtime_error("exec_left_children: exited 0 but left " + left_text(left) + "; they were ended");
+    const std::vector<ProcInfo> left = end_leftovers(command.pid, ended.timed_out ? 0.0 : 0.5);
+    classify_exit(command.exec_errno, ended, left);
   }
 
   std::size_t device_bytes() const override { return 0; }
@@ -227,6 +146,126 @@ class ExecWorkload final : public kernels::Workload {
 
  private:
   static constexpr std::size_t kErrorLineKeepBytes = 1024;  ///< of the last stderr line, in a message
+
+  /// The command once started: its pid (and process group), the read ends of its stdout and stderr,
+  /// and the errno of a failed exec of /bin/sh (0 if it ran).
+  struct Started {
+    pid_t pid = 0;
+    int out_fd = -1, err_fd = -1;
+    int exec_errno = 0;
+  };
+  /// How it ended: its wait status, and whether the timeout killed its process group.
+  struct Ended {
+    int status = 0;
+    bool timed_out = false;
+  };
+
+  Started start_command() {
+    int out_pipe[2], err_pipe[2], exec_pipe[2];
+    if (::pipe2(out_pipe, O_CLOEXEC) != 0 || ::pipe2(err_pipe, O_CLOEXEC) != 0 || ::pipe2(exec_pipe, O_CLOEXEC) != 0)
+      throw std::runtime_error(std::string("exec: pipe: ") + std::strerror(errno));
+    const CommandEnvironment env(index_);
+    start_ns_ = monotonic_ns();
+    const pid_t pid = ::fork();
+    if (pid < 0) throw std::runtime_error(std::string("exec: fork: ") + std::strerror(errno));
+    if (pid == 0) exec_in_child(out_pipe[1], err_pipe[1], exec_pipe[1], env);
+    ::setpgid(pid, pid);  // also from here: whichever runs first makes the group
+    ::close(out_pipe[1]);
+    ::close(err_pipe[1]);
+    ::close(exec_pipe[1]);
+    const int exec_errno = read_exec_errno(exec_pipe[0]);
+    if (on_spawn_) on_spawn_(pid);
+    return {pid, out_pipe[0], err_pipe[0], exec_errno};
+  }
+
+  /// The forked child: only async-signal-safe calls from here to exec.
+  [[noreturn]] void exec_in_child(int out_fd, int err_fd, int exec_fd, const CommandEnvironment& env) const {
+    ::setpgid(0, 0);
+    const int devnull = ::open("/dev/null", O_RDONLY);
+    if (devnull >= 0) ::dup2(devnull, 0);
+    ::dup2(out_fd, 1);
+    ::dup2(err_fd, 2);
+    // Signals the harness ignores (SIGPIPE, SIGXFSZ) stay ignored across exec, and the mask stays: the
+    // user's command starts with every disposition at its default, as from a shell.
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    for (int s = 1; s < NSIG; ++s)
+      if (s != SIGKILL && s != SIGSTOP) ::sigaction(s, &dfl, nullptr);
+    sigset_t none;
+    ::sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    ::execle("/bin/sh", "sh", "-c", p_.command.c_str(), static_cast<char*>(nullptr), env.envp());
+    const int error = errno;  // exec failed: say why on the CLOEXEC pipe (a successful exec closes it)
+    if (::write(exec_fd, &error, sizeof error) < 0) ::_exit(127);
+    ::_exit(127);
+  }
+
+  /// Copies the command's output into the logs until it has exited and closed both (or 0.5 s after its
+  /// exit, when a leftover holds them open); kills its process group at the timeout. Closes the pipes.
+  Ended wait_for_exit(const Started& command, CappedLog& out_log, CappedLog& err_log) {
+    // A pidfd turns the command's exit into a poll event, so its end is timed to the microsecond
+    // rather than to the poll interval (kernels before 5.3 have none: then 2 ms polls).
+    const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, command.pid, 0));
+    pollfd fds[3] = {{command.out_fd, POLLIN, 0}, {command.err_fd, POLLIN, 0}, {pidfd, POLLIN, 0}};
+    const std::int64_t deadline = p_.timeout_s > 0 ? start_ns_ + static_cast<std::int64_t>(p_.timeout_s * 1e9) : 0;
+    Ended ended;
+    bool exited = false;
+    std::int64_t exited_ns = 0;
+    char buf[65536];
+    for (;;) {
+      const bool open_out = fds[0].fd >= 0, open_err = fds[1].fd >= 0;
+      if (!open_out && !open_err && exited) break;
+      if (exited && monotonic_ns() - exited_ns > 500'000'000) break;  // output held open by a leftover process
+      if (::poll(fds, 3, pidfd >= 0 ? 50 : 2) < 0 && errno != EINTR)
+        throw std::runtime_error(std::string("exec: poll: ") + std::strerror(errno));
+      for (int k = 0; k < 2; ++k) {
+        if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+        const ssize_t n = ::read(fds[k].fd, buf, sizeof buf);
+        if (n > 0) {
+          (k == 0 ? out_log : err_log).add(buf, static_cast<std::size_t>(n));
+        } else if (n == 0 || errno != EINTR) {
+          ::close(fds[k].fd);
+          fds[k].fd = -1;
+        }
+      }
+      if (!exited && ::waitpid(command.pid, &ended.status, WNOHANG) == command.pid) {
+        exited = true;
+        exited_ns = end_ns_ = monotonic_ns();
+        fds[2].fd = -1;  // stays readable from now on: stop polling it
+      }
+      if (!exited && deadline && monotonic_ns() > deadline) {
+        ended.timed_out = true;
+        ::kill(-command.pid, SIGKILL);
+      }
+    }
+    for (int k = 0; k < 2; ++k)
+      if (fds[k].fd >= 0) ::close(fds[k].fd);
+    if (pidfd >= 0) ::close(pidfd);
+    return ended;
+  }
+
+  /// Throws the StatusError that says how the command failed, if it did; records its exit code.
+  void classify_exit(int exec_errno, const Ended& ended, const std::vector<ProcInfo>& left) {
+    const std::string tail = last_err_.empty() ? "" : ": " + last_err_;
+    const std::string also_left = left.empty() ? "" : "; it also left " + left_text(left) + ", ended";
+    if (exec_errno)
+      throw StatusError(RunStatus::exec_not_found, "cannot run /bin/sh: " + std::string(std::strerror(exec_errno)));
+    if (ended.timed_out)
+      throw StatusError(RunStatus::exec_timeout, "still running after " + fmt_num(p_.timeout_s) +
+                                                     " s; its process group was killed" + also_left + tail);
+    const int status = ended.status;
+    exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (WIFSIGNALED(status))
+      throw StatusError(RunStatus::exec_failed, "killed by signal " + std::string(strsignal(WTERMSIG(status))) + also_left + tail);
+    // 127 and 126 are also what a program may exit with itself: "not found" only when the shell said so.
+    if ((exit_code_ == 127 || exit_code_ == 126) && !shell_complaint_.empty())
+      throw StatusError(RunStatus::exec_not_found, "the shell could not run it (exit " + std::to_string(exit_code_) +
+                                                       "): " + shell_complaint_ + also_left);
+    if (exit_code_ != 0)
+      throw StatusError(RunStatus::exec_failed, "exited with code " + std::to_string(exit_code_) + also_left + tail);
+    if (!left.empty())
+      throw StatusError(RunStatus::exec_left_children, "exited 0 but left " + left_text(left) + "; they were ended");
+  }
 
   void match_metric(const LongLine& line) {
     if (!metric_) return;

@@ -12,9 +12,9 @@
 //
 // A command that cannot be run (/bin/sh's exec failed, or the shell said "not found"), exits non-zero
 // (127 and 126 included when the shell did not complain), outlives its timeout (its whole process group
-// is killed) or leaves processes behind ends in an ERROR whose message starts with a status word
-// (exec_not_found, exec_failed, exec_timeout, exec_left_children), after its TASK line: the harness
-// records both. Leftovers are every process the command started, wherever it went: in its group, or
+// is killed) or leaves processes behind ends in an ERROR line whose status says which (exec_not_found,
+// exec_failed, exec_timeout, exec_left_children; a StatusError, see worker_protocol.hpp), after its TASK
+// line: the harness records both. Leftovers are every process the command started, wherever it went: in its group, or
 // out of it (setsid, a double fork) but still under this worker (a child subreaper) or carrying the
 // worker's BENCH_MPS_EXEC_TOKEN (see harness/common/exec_token.hpp); all are ended.
 #include "harness/workers/wing.hpp"
@@ -35,9 +35,6 @@ struct ExecParams {
   std::string log_dir;                        ///< where w<index>.stdout / .stderr go ("" : discarded)
   double timeout_s = 0;                       ///< > 0: kill the command's process group after this long
 };
-
-/// Status words an exec failure's message starts with ("exec_failed: exited with code 2: ...").
-bool is_exec_status(const std::string& word);
 
 /// Checks the regex (one capture group) and the command; throws std::invalid_argument naming the problem.
 void validate_exec_params(const ExecParams& params);

@@ -215,8 +215,11 @@ int main(int argc, char** argv) {
     return run(o, reporter);
   } catch (const std::exception& e) {
     reporter.flush(monotonic_ns());  // the tasks that finished before the failure are still reported
-    say(format_error(e.what()));
-    std::fprintf(stderr, "bench_worker[%d]: %s\n", o.worker_index, e.what());
+    const auto* failure = dynamic_cast<const StatusError*>(&e);
+    const RunStatus status = failure ? failure->status() : RunStatus::error;
+    say(format_error(e.what(), status));
+    const std::string said = failure ? to_string(status) + ": " + e.what() : e.what();
+    std::fprintf(stderr, "bench_worker[%d]: %s\n", o.worker_index, said.c_str());
     return 1;
   }
 }

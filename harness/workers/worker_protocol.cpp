@@ -3,10 +3,25 @@
 #include <time.h>
 
 #include <cstdio>
+#include <optional>
 
 #include "harness/common/format.hpp"
 
 namespace bench_mps::harness {
+namespace {
+
+/// An ERROR line's status and message. A first word that names no failure (an older worker's
+/// "ERROR <message>", or a worker claiming ok) leaves status `error` and the whole text as the message.
+void read_error(const std::string& rest, WorkerMessage& m) {
+  const auto space = rest.find(' ');
+  const std::optional<RunStatus> status = parse_run_status(rest.substr(0, space));
+  const bool named = status && *status != RunStatus::ok;
+  m.status = named ? *status : RunStatus::error;
+  const std::string message = !named ? rest : space == std::string::npos ? "" : rest.substr(space + 1);
+  m.text = message.empty() ? "worker reported an error without a message" : message;
+}
+
+}  // namespace
 
 std::string format_ready(const ReadyInfo& r) {
   const nlohmann::json j{{"pid", r.pid},
@@ -29,7 +44,9 @@ std::string format_task(const TaskRecord& t, bool with_instance) {
 
 std::string format_done(const nlohmann::json& summary) { return "DONE " + summary.dump(); }
 
-std::string format_error(const std::string& message) { return "ERROR " + one_line(message); }
+std::string format_error(const std::string& message, RunStatus status) {
+  return "ERROR " + to_string(status) + " " + one_line(message);
+}
 
 std::string format_spawned(long pgid) { return "SPAWNED " + std::to_string(pgid); }
 
@@ -76,7 +93,7 @@ WorkerMessage parse_worker_line(const std::string& raw) {
       if (m.done.is_object()) m.kind = WorkerMessage::Kind::done;
     } else if (word == "ERROR") {
       m.kind = WorkerMessage::Kind::error;
-      m.text = rest.empty() ? "worker reported an error without a message" : rest;
+      read_error(rest, m);
     }
   } catch (const nlohmann::json::exception&) {
     m.kind = WorkerMessage::Kind::unknown;

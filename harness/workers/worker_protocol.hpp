@@ -8,16 +8,20 @@
 //   worker:  SPAWNED <pgid>                          exec: the user's command runs in this process group
 //   worker:  DONE {json summary of the round}
 //   and at the end the harness closes the worker's stdin: it exits 0. On any failure the worker says
-//   ERROR <message> (after the tasks it finished) and exits non-zero.
+//   ERROR <status> <message> (after the tasks it finished) and exits non-zero: the status is `error`, or
+//   the one a StatusError named (exec's exec_failed, ...); a line without a status word (an older
+//   worker's ERROR <message>) reads as `error` with its whole text.
 #include "harness/workers/wing.hpp"
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "harness/common/clock.hpp"
+#include "harness/common/run_status.hpp"
 
 namespace bench_mps::harness {
 
@@ -46,6 +50,7 @@ struct WorkerMessage {
   ReadyInfo ready;
   TaskRecord task;
   nlohmann::json done;
+  RunStatus status = RunStatus::error;  ///< the ERROR line's status
   std::string text;  ///< the ERROR message, or the whole line if unknown
   long spawned_pgid = 0;
 };
@@ -54,8 +59,18 @@ std::string format_ready(const ReadyInfo& info);
 /// The instance field is written only where the worker runs several (`with_instance`).
 std::string format_task(const TaskRecord& task, bool with_instance = false);
 std::string format_done(const nlohmann::json& summary);
-std::string format_error(const std::string& message);
+std::string format_error(const std::string& message, RunStatus status = RunStatus::error);
 std::string format_spawned(long pgid);
+
+/// A workload's failure with a status of its own (exec's); any other exception is reported as `error`.
+class StatusError : public std::runtime_error {
+ public:
+  StatusError(RunStatus status, const std::string& message) : std::runtime_error(message), status_(status) {}
+  RunStatus status() const { return status_; }
+
+ private:
+  RunStatus status_;
+};
 
 /// Parses one line from a worker; malformed lines come back as Kind::unknown with the line as text.
 WorkerMessage parse_worker_line(const std::string& line);
