@@ -1,6 +1,8 @@
 #pragma once
 // What the profiler's JSON and the harness's reader (harness/results/gpu_profile.hpp) share: the
 // format's version and a device's limits. Standard C++ only: the injected library includes it.
+#include "harness/profiler/wing.hpp"
+
 #include <cstdint>
 #include <string>
 

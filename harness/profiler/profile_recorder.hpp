@@ -9,6 +9,8 @@
 // - device memory allocated, released and its peak per device; contexts; the devices' limits.
 // Its JSON (format_version 1) is read by harness/results/gpu_profile.hpp; it is written by hand, since
 // the library injected into foreign processes links nothing but CUPTI and the C++ standard library.
+#include "harness/profiler/wing.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <map>
