@@ -256,6 +256,8 @@ TEST_F(ProfileExec, EachCopysProfileIsSummarisedIntoItsFacts) {
     EXPECT_NE(said.find("injection=" + (build_dir() / "harness" / "libbench_mps_profiler.so").string()), std::string::npos)
         << said;
   }
+  EXPECT_NE(r.err.find("  GPU profile (mean of 2 copies): duty 21.4%, bursts p50 0.2 ms (split at 20 us idle), fill 24.5%"),
+            std::string::npos) << r.err;
   const auto meta = nlohmann::json::parse(read_text(out() / "meta.json"));
   EXPECT_EQ(meta["gpu_profile"]["gap_us"], 20.0);
   // The summary again, from the folder, at another threshold.

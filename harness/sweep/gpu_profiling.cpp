@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <vector>
 
 #include "harness/common/errors.hpp"
 #include "harness/common/format.hpp"
+#include "harness/common/stats.hpp"
 #include "harness/plan/sweep_spec.hpp"
 #include "harness/results/gpu_profile.hpp"
 #include "harness/results/run_record.hpp"
@@ -56,7 +58,7 @@ void add_note(std::string& reason, const std::string& note) { reason += (reason.
 
 /// One copy: its profiles summarised (the busiest process gives duty and bursts; kernels, contexts and
 /// memory are summed over its processes), or the note that says why there is none.
-std::string summarise_copy(WorkerRow& row, const fs::path& dir, double gap_us) {
+std::string summarise_copy(WorkerRow& row, const fs::path& dir, double gap_us, std::vector<ProfileSummary>& summaries) {
   std::vector<GpuProfile> profiles;
   std::string note;
   for (const fs::path& file : gpu_profile_files(dir)) {
@@ -83,6 +85,7 @@ std::string summarise_copy(WorkerRow& row, const fs::path& dir, double gap_us) {
     if (p.dropped_records)
       add_note(note, "GPU profile of pid " + std::to_string(p.pid) + " lost " + std::to_string(p.dropped_records) + " records");
   }
+  summaries.push_back(s);
   add_fact(row, "profile_duty", s.duty);
   add_fact(row, "profile_bursts", static_cast<double>(s.bursts));
   add_fact(row, "profile_burst_p50_ms", s.burst_p50_ms);
@@ -99,13 +102,24 @@ std::string summarise_copy(WorkerRow& row, const fs::path& dir, double gap_us) {
 
 }  // namespace
 
-void record_gpu_profiles(RunRecord& record, const fs::path& out_dir, double gap_us) {
+std::string record_gpu_profiles(RunRecord& record, const fs::path& out_dir, double gap_us) {
+  std::vector<ProfileSummary> summaries;
   for (WorkerRow& row : record.workers) {
-    const std::string note = summarise_copy(row, profile_dir(out_dir, record.spec.run_id(), row.worker), gap_us);
+    const std::string note = summarise_copy(row, profile_dir(out_dir, record.spec.run_id(), row.worker), gap_us, summaries);
     if (note.empty()) continue;
     add_note(row.reason, note);
     if (record.summary.status == "ok") add_note(record.summary.reason, "worker " + std::to_string(row.worker) + ": " + note);
   }
+  if (summaries.empty()) return "";
+  std::vector<double> duty, burst, fill;
+  for (const ProfileSummary& s : summaries) {
+    duty.push_back(s.duty);
+    burst.push_back(s.burst_p50_ms);
+    if (!std::isnan(s.fill)) fill.push_back(s.fill);
+  }
+  return "GPU profile (mean of " + std::to_string(summaries.size()) + " copies): duty " + fmt_fixed(100 * mean(duty), 1) +
+         "%, bursts p50 " + fmt_num(mean(burst), 3) + " ms (split at " + fmt_num(summaries.front().gap_threshold_us) +
+         " us idle), fill " + (fill.empty() ? std::string("-") : fmt_fixed(100 * mean(fill), 1) + "%");
 }
 
 }  // namespace bench_mps::harness

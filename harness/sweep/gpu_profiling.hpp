@@ -28,7 +28,8 @@ void add_profiling_env(WorkerLaunch& launch, const RunSpec& run, const std::stri
                        const std::filesystem::path& out_dir);
 
 /// Adds each copy's profile summary (bursts split at `gap_us`) to its row's facts; a copy without a
-/// profile, or with an unreadable or failed one, gets a note in its reason (and the run's).
-void record_gpu_profiles(RunRecord& record, const std::filesystem::path& out_dir, double gap_us);
+/// profile, or with an unreadable or failed one, gets a note in its reason (and the run's). Returns a
+/// line for the screen: the copies' mean duty, burst p50 and fill ("" where none has a profile).
+std::string record_gpu_profiles(RunRecord& record, const std::filesystem::path& out_dir, double gap_us);
 
 }  // namespace bench_mps::harness

@@ -507,10 +507,11 @@ class Sweep {
     const SummaryRecord* alone = run.scenario.is_plain_workload() ? reference(run, run.scenario, 1, run.workload) : nullptr;
     RunRecord record = reduce(round, alone);
     check_mps_expectation(record, round.pool);
+    std::string profile_line;  // --profile-gpu: said under the run's progress line
     if (run.workload == "exec") {
       prove_exec_mode(record, round.pool, round.watch);
       note_exec_metric(record, round.pool);
-      if (profiled(run)) record_gpu_profiles(record, out_, spec_.profile_gap_us);
+      if (profiled(run)) profile_line = record_gpu_profiles(record, out_, spec_.profile_gap_us);
     }
     evaluate_scenario(round, record);
     SummaryRow& s = record.summary;
@@ -522,6 +523,7 @@ class Sweep {
     note_device(round.pool);
     if (!write_record(record)) return;  // not recorded: the sweep stops (a full disk)
     tally(record, round);
+    if (!profile_line.empty()) std::cerr << "  " << profile_line << "\n";
   }
 
   /// The pool's result reduced to the run's rows, with the harness's own time and the GPM metrics.
