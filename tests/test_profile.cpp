@@ -139,10 +139,10 @@ TEST(ProfileRecorder, WhatItWritesTheReaderReadsBack) {
   rec.context(1, 0, 10, false);  // the same context twice: one
   auto kernel = [&](std::uint64_t start_us, std::uint64_t end_us, int blocks) {
     profiler::KernelLaunch k;
-    k.name = "_Z4spinPfi";
-    k.grid[0] = blocks;
-    k.block[0] = 64;
-    k.registers = 16;
+    k.shape.name = "_Z4spinPfi";
+    k.shape.grid[0] = blocks;
+    k.shape.block[0] = 64;
+    k.shape.registers = 16;
     k.start_ns = t0 + start_us * 1000;
     k.end_ns = t0 + end_us * 1000;
     rec.kernel(k);

@@ -75,13 +75,14 @@ void take(const CUpti_Activity* r, ProfileRecorder& rec) {
     case CUPTI_ACTIVITY_KIND_KERNEL: {
       const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(r);
       KernelLaunch l;
-      l.name = k->name ? k->name : "?";
-      l.device = k->deviceId;
-      l.grid[0] = k->gridX, l.grid[1] = k->gridY, l.grid[2] = k->gridZ;
-      l.block[0] = k->blockX, l.block[1] = k->blockY, l.block[2] = k->blockZ;
-      l.registers = k->registersPerThread;
-      l.static_smem = k->staticSharedMemory;
-      l.dynamic_smem = k->dynamicSharedMemory;
+      KernelShape& shape = l.shape;
+      shape.name = k->name ? k->name : "?";
+      shape.device = k->deviceId;
+      shape.grid[0] = k->gridX, shape.grid[1] = k->gridY, shape.grid[2] = k->gridZ;
+      shape.block[0] = k->blockX, shape.block[1] = k->blockY, shape.block[2] = k->blockZ;
+      shape.registers = k->registersPerThread;
+      shape.static_smem = k->staticSharedMemory;
+      shape.dynamic_smem = k->dynamicSharedMemory;
       l.start_ns = k->start;
       l.end_ns = k->end;
       rec.kernel(l);

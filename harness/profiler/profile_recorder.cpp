@@ -49,17 +49,11 @@ std::string readable(const std::string& mangled) {
   return name;
 }
 
-std::string triple(const std::int32_t v[3]) {
+std::string triple(const std::int64_t v[3]) {
   return "[" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2]) + "]";
 }
 
 }  // namespace
-
-bool ProfileRecorder::Signature::operator<(const Signature& o) const {
-  return std::tie(name, device, grid[0], grid[1], grid[2], block[0], block[1], block[2], registers, static_smem,
-                  dynamic_smem) < std::tie(o.name, o.device, o.grid[0], o.grid[1], o.grid[2], o.block[0], o.block[1],
-                                           o.block[2], o.registers, o.static_smem, o.dynamic_smem);
-}
 
 ProfileRecorder::ProfileRecorder(RecorderLimits limits, std::uint64_t t0_ns) : limits_(limits), t0_ns_(t0_ns) {
   pending_.reserve(limits_.pending_batch);
@@ -71,16 +65,14 @@ void ProfileRecorder::kernel(const KernelLaunch& k) {
   const std::uint64_t ns = k.end_ns > k.start_ns ? k.end_ns - k.start_ns : 0;
   ++kernel_count_;
   kernel_ns_ += ns;
-  Signature s{k.name, k.device, {k.grid[0], k.grid[1], k.grid[2]}, {k.block[0], k.block[1], k.block[2]},
-              k.registers, k.static_smem, k.dynamic_smem};
-  auto it = kernels_.find(s);
+  auto it = kernels_.find(k.shape);
   if (it == kernels_.end()) {
     if (kernels_.size() >= limits_.max_signatures) {
       ++other_kernels_.count;
       other_kernels_.total_ns += ns;
       return;
     }
-    it = kernels_.emplace(std::move(s), KernelTotals{}).first;
+    it = kernels_.emplace(k.shape, KernelTotals{}).first;
   }
   ++it->second.count;
   it->second.total_ns += ns;

@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
-#include <tuple>
+#include <tuple>  // contexts_
 #include <vector>
 
 #include "harness/profiler/profile_format.hpp"
@@ -23,11 +23,7 @@
 namespace bench_mps::profiler {
 
 struct KernelLaunch {
-  std::string name;  ///< as CUPTI gives it (mangled)
-  std::uint32_t device = 0;
-  std::int32_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
-  std::uint32_t registers = 0;
-  std::int32_t static_smem = 0, dynamic_smem = 0;
+  KernelShape shape;
   std::uint64_t start_ns = 0, end_ns = 0;
 };
 
@@ -68,14 +64,6 @@ class ProfileRecorder {
   struct Interval {
     std::uint64_t start, end, busy;
   };
-  struct Signature {
-    std::string name;
-    std::uint32_t device;
-    std::int32_t grid[3], block[3];
-    std::uint32_t registers;
-    std::int32_t static_smem, dynamic_smem;
-    bool operator<(const Signature& o) const;
-  };
   struct KernelTotals {
     std::uint64_t count = 0, total_ns = 0;
   };
@@ -102,7 +90,7 @@ class ProfileRecorder {
   std::uint64_t intervals_ = 0, busy_total_ns_ = 0, first_ns_ = 0, last_ns_ = 0, late_spans_ = 0;
   std::uint64_t gaps_overlap_ = 0;
   std::vector<std::uint64_t> gap_bins_ = std::vector<std::uint64_t>(48, 0);  ///< bin i: [2^i, 2^(i+1)) ns
-  std::map<Signature, KernelTotals> kernels_;
+  std::map<KernelShape, KernelTotals> kernels_;
   KernelTotals other_kernels_;
   std::uint64_t kernel_count_ = 0, kernel_ns_ = 0;
   Transfers copies_, memsets_;

@@ -16,12 +16,8 @@ namespace bench_mps::harness {
 /// A device's limits, as the profiler wrote them.
 using ProfileDevice = profiler::DeviceLimits;
 
-struct KernelSignature {
-  std::string name;
-  std::uint32_t device = 0;
-  std::int64_t grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
-  std::uint32_t registers = 0;
-  std::int64_t static_smem = 0, dynamic_smem = 0;
+/// One kernel signature's launches.
+struct KernelSignature : profiler::KernelShape {
   std::uint64_t count = 0, total_ns = 0;
 };
 
