@@ -36,6 +36,9 @@
 #               then --gpus all with its fleet report -> gpus
 #   execwarm    the PyTorch reference client at N=1, time-sliced and MPS, 3 repeats, default exec warm-up
 #               -> OUT_DIR/execwarm (time-sliced and MPS should agree within 3%)
+#   profile     --profile-gpu on the PyTorch-free duty workload (1 ms bursts at 50%, then 0.1 ms at 50%)
+#               through exec, `bench_mps profile`'s summary, and the profiler's cost on the step time: the
+#               same worker with and without the injection, 3 times each, alternated -> OUT_DIR/profile
 #   calib001    mlp's seed001 loop alone with deeper and wider stacks of small layers, no host work: the
 #               burst and busy share each gives -> OUT_DIR/calib001/<layers>
 # Full logs go to OUT_DIR/*.log; the result folders are packed into OUT_DIR/results.tar.gz. It never
@@ -68,7 +71,8 @@ for step in "$@"; do
     gputests)
       # The GPU test programs on their own (a carried build with only them, bench_mps and bench_worker).
       rc=0; : >"$out/gputests.log"
-      for t in build/tests/test_gpu_workloads build/tests/test_gpu_sweep build/tests/test_gpu_mechanisms; do
+      for t in build/tests/test_gpu_workloads build/tests/test_gpu_sweep build/tests/test_gpu_mechanisms \
+               build/tests/test_gpu_profile; do
         [ -x "$t" ] || { echo "gputests: $t missing"; rc=1; continue; }
         timeout 300 "$t" >>"$out/gputests.log" 2>&1 || rc=$?
       done
@@ -206,6 +210,24 @@ for step in "$@"; do
       echo "execwarm: rc=$?"; sed -n '/^workload/,/^$/p' "$out/execwarm.log"
       grep -E "warm-up|slower" "$out/execwarm.log" | sed 's/^/  /'
       python3 scripts/show_columns.py "$out/runs/execwarm/summary.csv" run_id status makespan_s | sed 's/^/  /' ;;
+    profile)
+      lib="$here/build/harness/libbench_mps_profiler.so"
+      step_ms() { python3 -c "import json,sys
+d=[json.loads(l[5:]) for l in sys.stdin if l.startswith('DONE ')]
+print('%.4f' % (d[0]['elapsed_s'] * 1e3 / d[0]['tasks']) if d else 'none')"; }
+      mkdir -p "$out/runs/profile-direct"
+      for point in 1000:2000 100:10000; do  # burst us : steps
+        duty="$here/build/harness/bench_worker --workload duty --duty-burst-us ${point%:*} --duty-host-us ${point%:*} --tasks ${point#*:} --warmup 5"
+        "$bench" --workloads exec --command "echo GO | $duty" --profile-gpu --procs 1 --modes timeslice --repeats 1 \
+          --exec-warmups 0 --out "$out/runs/profile-${point%:*}us" >"$out/profile-${point%:*}us.log" 2>&1
+        echo "profile ${point%:*} us bursts at 50%: rc=$?"
+        "$bench" profile "$out/runs/profile-${point%:*}us/profiles" | sed 's/^/  /'
+        for i in 1 2 3; do
+          plain=$(echo GO | $duty | step_ms)
+          prof=$(echo GO | CUDA_INJECTION64_PATH="$lib" BENCH_MPS_PROFILE_DIR="$out/runs/profile-direct" $duty | step_ms)
+          echo "  step time without / with the profiler: $plain / $prof ms"
+        done
+      done ;;
     calib001)
       # seed001's step with deeper or wider stacks of small layers, alone, no host work: the burst each gives.
       stack() { printf '784,'; printf "$1,%.0s" $(seq "$2"); printf '10'; }  # 784, then W x D hidden layers, then 10

@@ -8,6 +8,7 @@
 #include "harness/common/format.hpp"
 #include "harness/compare/compare.hpp"
 #include "harness/plan/sweep_cli.hpp"
+#include "harness/report/profile_command.hpp"
 #include "harness/report/report.hpp"
 #include "harness/results/meta.hpp"
 #include "harness/results/results_reader.hpp"
@@ -29,6 +30,8 @@ int main(int argc, char** argv) {
   CLI::App* report_cmd = add_report_command(app, report);
   CompareArgs compare;
   CLI::App* compare_cmd = add_compare_command(app, compare);
+  ProfileArgs profile;
+  CLI::App* profile_cmd = add_profile_command(app, profile);
   CLI::App* columns_cmd =
       app.add_subcommand("columns", "print the columns of the results files (name, unit, meaning) as markdown");
   spec.argv.assign(argv, argv + argc);
@@ -37,6 +40,7 @@ int main(int argc, char** argv) {
       "Each command has its own help, with examples and exit codes:\n"
       "  bench_mps report --help    render report.md and figures for a results or comparison folder\n"
       "  bench_mps compare --help   SAME / FASTER / SLOWER / UNSURE per configuration of two folders\n"
+      "  bench_mps profile --help   summarise the GPU profiles of --profile-gpu\n"
       "\n"
       "Exit codes: 0 ok; 1 a run failed, or compare --fail-on-regression found a regression (or\n"
       "compared nothing); 2 bad command line or input files (one line naming the problem, nothing\n"
@@ -59,6 +63,7 @@ int main(int argc, char** argv) {
   try {
     if (report_cmd->parsed()) return run_report(report);
     if (compare_cmd->parsed()) return run_compare(compare);
+    if (profile_cmd->parsed()) return run_profile(profile);
     if (columns_cmd->parsed()) {
       print_column_docs(std::cout);
       return 0;

@@ -301,6 +301,15 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
                      "exec: untimed runs of one copy of the command in each mode block, after its MPS daemon is up "
                      "and before its first timed run; 0: none")
           ->check(whole_in(0, 10))->group("exec workload (your own program)")->capture_default_str();
+  app.add_flag("--profile-gpu", spec.profile_gpu,
+               "exec: a GPU profile of every copy and its CUDA children (a CUPTI library injected through "
+               "CUDA_INJECTION64_PATH): OUT/profiles/<run>/w<i>/profile-<pid>.json, a summary per copy in "
+               "runs.csv's facts (docs/PROFILE.md)")
+      ->group("exec workload (your own program)");
+  raw.profile_gap_option =
+      app.add_option("--profile-gap-us", spec.profile_gap_us,
+                     "--profile-gpu: a GPU idle gap at least this long ends a burst (a host wait) in the summaries")
+          ->check(finite_in(1.0, 1e6))->group("exec workload (your own program)")->capture_default_str();
   auto* out = app.add_option("--out", spec.out_dir, "results folder (default results/<date>-<gpu>)")->group(sweep);
   app.add_option("--resume", raw.resume_dir, "continue the interrupted sweep in this results folder")
       ->group(sweep)->excludes(out);
@@ -409,11 +418,18 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
       throw UsageError(e.what());
     }
     check_exec_only_options(spec);
+    if (spec.profile_gpu && spec.scenario != Scenario::sweep)
+      throw UsageError("--profile-gpu: profiles the exec copies of a plain sweep, not --scenario " +
+                       std::string(scenario_name(spec.scenario)));
+  } else if (spec.profile_gpu) {
+    throw UsageError("--profile-gpu: profiles your program's copies; add --workloads exec");
   } else if (!spec.params.exec.command.empty() || !spec.params.exec.metric.empty()) {
     throw UsageError("--command/--exec-metric: only the exec workload runs a command; add --workloads exec");
   } else if (raw.exec_warmups_option && raw.exec_warmups_option->count() > 0) {
     throw UsageError("--exec-warmups: only the exec workload runs a command; add --workloads exec");
   }
+  if (raw.profile_gap_option && raw.profile_gap_option->count() > 0 && !spec.profile_gpu)
+    throw UsageError("--profile-gap-us: applies to --profile-gpu's summaries; add --profile-gpu");
   if (spec.params.mlp.profile == kernels::MlpProfile::seed001 && spec.params.mlp.launch != kernels::MlpLaunch::eager)
     throw UsageError("--mlp-launch graph: the seed001 profile assembles each batch on the host and launches eagerly");
   if (spec.params.mlp.layers.size() < 2)

@@ -28,6 +28,7 @@ struct SweepCliValues {
   const CLI::Option* repeats_option = nullptr;    ///< the scenarios xray and regimes default to 2 repeats
   const CLI::Option* procs_option = nullptr;      ///< --scenario xray defaults to N = 1,2,4,10
   const CLI::Option* exec_warmups_option = nullptr;  ///< given without exec: refused
+  const CLI::Option* profile_gap_option = nullptr;   ///< given without --profile-gpu: refused
   DeviceCliValues device;  ///< --device, --gpus, --cpus, --external-mps
 };
 

@@ -72,6 +72,8 @@ struct SweepSpec {
   double duration_s = 0;   ///< > 0: run for this long instead of a task count
   int warmup = -1;         ///< untimed tasks per worker; < 0: default_warmup_tasks() of each workload
   int exec_warmups = 1;    ///< exec: untimed runs of one copy of the command per mode block (harness/sweep/exec_warmup.hpp)
+  bool profile_gpu = false;   ///< exec: a GPU profile of every copy (CUPTI injection; harness/sweep/gpu_profiling.hpp)
+  double profile_gap_us = 20; ///< --profile-gpu: gaps at least this long end a burst in the recorded summaries
   WorkloadConfig params;
   std::string out_dir;     ///< empty: results/<date>-<gpu>
   double run_timeout_s = 300;

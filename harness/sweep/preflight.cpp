@@ -13,6 +13,7 @@
 #include "harness/mps/mps_session.hpp"
 #include "harness/plan/exec_options.hpp"
 #include "harness/sweep/cpu_affinity.hpp"
+#include "harness/sweep/gpu_profiling.hpp"
 #include "harness/sweep/worker_pool.hpp"
 
 namespace fs = std::filesystem;
@@ -111,6 +112,7 @@ Environment preflight(const SweepSpec& spec) {
   for (const std::string& line : exec_option_notes(spec)) std::cerr << "bench_mps: " << line << "\n";
   Environment env;
   env.worker_exe = find_worker(spec);
+  if (spec.profile_gpu) env.profiler_library = find_profiler_library();
   env.device = select_device(spec);  // before NVML opens "CUDA's device 0": from here on, that is this one
   confine_to_given_cpus(spec.cpus);
   std::string why;

@@ -29,6 +29,7 @@ struct Environment {
   std::string nvidia_smi;            ///< for --set-exclusive
   std::filesystem::path mps_base;    ///< private folder for MPS sessions and restore files
   std::string worker_exe;
+  std::string profiler_library;      ///< --profile-gpu: the CUPTI injection library (gpu_profiling.hpp)
   std::map<std::string, std::uint64_t> footprint_bytes;  ///< GPU memory one worker of a workload takes
   std::vector<int> worker_cpus;      ///< worker i is pinned to worker_cpus[i % size]; empty: not pinned
   DeviceChoice device;               ///< the device measured (--device); mps_base is its own folder

@@ -33,6 +33,7 @@
 #include "harness/sweep/exec_proof.hpp"
 #include "harness/sweep/exec_warmup.hpp"
 #include "harness/sweep/fault_scenario.hpp"
+#include "harness/sweep/gpu_profiling.hpp"
 #include "harness/sweep/gpu_select.hpp"
 #include "harness/sweep/interference.hpp"
 #include "harness/sweep/kernel_log.hpp"
@@ -245,6 +246,9 @@ class Sweep {
     }
     for (const auto& [w, bytes] : env_.footprint_bytes) meta_["gpu"]["footprint_bytes"][w] = bytes;
     meta_["cpus"] = cpus;
+    if (spec_.profile_gpu)  // docs/PROFILE.md
+      meta_["gpu_profile"] = {{"library", env_.profiler_library}, {"gap_us", spec_.profile_gap_us},
+                              {"folders", "profiles/<run_id>/w<worker>/profile-<pid>.json"}};
     add_device_meta(meta_, spec_, env_);  // --device, --cpus, --external-mps (harness/sweep/gpu_select)
     if (env_.nvml && meta_["gpu"].is_object()) {
       meta_["gpu"]["conditions_start"] = conditions_now();
@@ -369,8 +373,10 @@ class Sweep {
       const auto t0 = std::chrono::steady_clock::now();
       const double settled = settle();
       std::unique_ptr<MpsClientWatch> watch;
-      auto set = std::make_unique<WorkerSet>(make_launch(spec_, first, env_, session, out_), worker_processes(first),
-                                             limits(first), stop_signal(), pool_hooks(first, session, watch));
+      WorkerLaunch launch = make_launch(spec_, first, env_, session, out_);
+      if (profiled(first)) add_profiling_env(launch, first, env_.profiler_library, out_);
+      auto set = std::make_unique<WorkerSet>(std::move(launch), worker_processes(first), limits(first), stop_signal(),
+                                             pool_hooks(first, session, watch));
       const bool started = set->start();
       finish_closing();  // the last set has exited before this one's first round: no timed overlap
       if (stop_) return;
@@ -476,6 +482,9 @@ class Sweep {
     stop_ = true;
   }
 
+  /// --profile-gpu: the exec runs' copies are profiled (one run per set of workers, exec's rounds_per_set).
+  bool profiled(const RunSpec& run) const { return spec_.profile_gpu && run.workload == "exec"; }
+
   /// Runs whose workers may exit while the next set starts: not the fault scenario's (its recovery is
   /// measured right after) and not exec's (its MPS proof and the user's processes want a quiet end).
   static bool may_overlap(const RunSpec& run) { return !run.scenario.is_fault() && run.workload != "exec"; }
@@ -498,9 +507,11 @@ class Sweep {
     const SummaryRecord* alone = run.scenario.is_plain_workload() ? reference(run, run.scenario, 1, run.workload) : nullptr;
     RunRecord record = reduce(round, alone);
     check_mps_expectation(record, round.pool);
+    std::string profile_line;  // --profile-gpu: said under the run's progress line
     if (run.workload == "exec") {
       prove_exec_mode(record, round.pool, round.watch);
       note_exec_metric(record, round.pool);
+      if (profiled(run)) profile_line = record_gpu_profiles(record, out_, spec_.profile_gap_us);
     }
     evaluate_scenario(round, record);
     SummaryRow& s = record.summary;
@@ -512,6 +523,7 @@ class Sweep {
     note_device(round.pool);
     if (!write_record(record)) return;  // not recorded: the sweep stops (a full disk)
     tally(record, round);
+    if (!profile_line.empty()) std::cerr << "  " << profile_line << "\n";
   }
 
   /// The pool's result reduced to the run's rows, with the harness's own time and the GPM metrics.

@@ -1,0 +1,271 @@
+// libbench_mps_profiler.so: a GPU profile of any CUDA program, unmodified. The CUDA driver loads the
+// library named by CUDA_INJECTION64_PATH when the program initialises CUDA and calls
+// InitializeInjection(); from there CUPTI's activity API hands over, in large buffers, a record per
+// kernel, copy and memset, per device memory allocation and release, per context and device. Each
+// buffer's records go into a ProfileRecorder (profile_recorder.hpp: bounded, whatever the program's
+// length; no system call per record). At exit (atexit), CUPTI's buffers are flushed and the profile is
+// written to $BENCH_MPS_PROFILE_DIR/profile-<pid>.json (the current directory without it), through a
+// .tmp file renamed into place. A program that never initialises CUDA never loads the library, and
+// writes nothing.
+//
+// It never stops the program: a CUPTI call that fails is written into the profile (status "error")
+// and the activity kinds are disabled, so the program runs on without the profiler. A process that
+// ends without running its atexit handlers (killed, _exit) writes no profile.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cupti.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <string>
+
+#include "harness/profiler/profile_recorder.hpp"
+
+namespace bench_mps::profiler {
+namespace {
+
+constexpr std::size_t kBufferBytes = 8u << 20;  ///< per activity buffer: few, large buffers
+constexpr std::size_t kAlign = 8;
+
+std::mutex g_mutex;
+ProfileRecorder* g_recorder = nullptr;  // lives until the process ends: CUPTI may call back late
+bool g_detached = false;
+
+struct Kind {
+  CUpti_ActivityKind kind;
+  const char* name;
+};
+const Kind kKinds[] = {{CUPTI_ACTIVITY_KIND_DEVICE, "DEVICE"},
+                       {CUPTI_ACTIVITY_KIND_CONTEXT, "CONTEXT"},
+                       {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "CONCURRENT_KERNEL"},
+                       {CUPTI_ACTIVITY_KIND_MEMCPY, "MEMCPY"},
+                       {CUPTI_ACTIVITY_KIND_MEMSET, "MEMSET"},
+                       {CUPTI_ACTIVITY_KIND_MEMORY2, "MEMORY2"}};
+
+std::string cupti_text(const char* call, CUptiResult r) {
+  const char* s = nullptr;
+  if (cuptiGetResultString(r, &s) != CUPTI_SUCCESS || !s) s = "unknown CUPTI error";
+  return std::string(call) + ": " + s + " (" + std::to_string(static_cast<int>(r)) + ")";
+}
+
+/// Records a failure and detaches: every activity kind disabled, later buffers ignored. Under g_mutex.
+void fail_locked(const std::string& what) {
+  if (g_recorder) g_recorder->error(what);
+  if (g_detached) return;
+  g_detached = true;
+  for (const Kind& k : kKinds) cuptiActivityDisable(k.kind);
+}
+
+void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
+  *max_records = 0;
+  void* p = nullptr;
+  if (::posix_memalign(&p, kAlign, kBufferBytes) != 0) p = nullptr;
+  *buffer = static_cast<uint8_t*>(p);
+  *size = p ? kBufferBytes : 0;  // no buffer: CUPTI drops records and says how many
+}
+
+void take(const CUpti_Activity* r, ProfileRecorder& rec) {
+  switch (r->kind) {
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+    case CUPTI_ACTIVITY_KIND_KERNEL: {
+      const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(r);
+      KernelLaunch l;
+      KernelShape& shape = l.shape;
+      shape.name = k->name ? k->name : "?";
+      shape.device = k->deviceId;
+      shape.grid[0] = k->gridX, shape.grid[1] = k->gridY, shape.grid[2] = k->gridZ;
+      shape.block[0] = k->blockX, shape.block[1] = k->blockY, shape.block[2] = k->blockZ;
+      shape.registers = k->registersPerThread;
+      shape.static_smem = k->staticSharedMemory;
+      shape.dynamic_smem = k->dynamicSharedMemory;
+      l.start_ns = k->start;
+      l.end_ns = k->end;
+      rec.kernel(l);
+      break;
+    }
+    case CUPTI_ACTIVITY_KIND_MEMCPY: {
+      const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(r);
+      rec.copy(m->start, m->end, m->bytes);
+      break;
+    }
+    case CUPTI_ACTIVITY_KIND_MEMSET: {
+      const auto* m = reinterpret_cast<const CUpti_ActivityMemset4*>(r);
+      rec.memset(m->start, m->end, m->bytes);
+      break;
+    }
+    case CUPTI_ACTIVITY_KIND_MEMORY2: {
+      const auto* m = reinterpret_cast<const CUpti_ActivityMemory4*>(r);
+      if (m->memoryKind != CUPTI_ACTIVITY_MEMORY_KIND_DEVICE) break;
+      if (m->memoryOperationType == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION)
+        rec.memory(m->deviceId, true, m->bytes);
+      else if (m->memoryOperationType == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE)
+        rec.memory(m->deviceId, false, m->bytes);
+      break;
+    }
+    case CUPTI_ACTIVITY_KIND_DEVICE: {
+      const auto* d = reinterpret_cast<const CUpti_ActivityDevice5*>(r);
+      DeviceLimits l;
+      l.id = d->id;
+      l.name = d->name ? d->name : "?";
+      l.sm_count = d->numMultiprocessors;
+      l.warp_size = d->numThreadsPerWarp ? d->numThreadsPerWarp : 32;
+      l.max_warps_per_sm = d->maxWarpsPerMultiprocessor;
+      l.max_blocks_per_sm = d->maxBlocksPerMultiprocessor;
+      l.regs_per_sm = d->maxRegistersPerMultiprocessor;
+      l.max_regs_per_block = d->maxRegistersPerBlock;
+      l.smem_per_sm = d->maxSharedMemoryPerMultiprocessor;
+      l.smem_per_block = d->maxSharedMemoryPerBlock;
+      l.cc_major = d->computeCapabilityMajor;
+      l.cc_minor = d->computeCapabilityMinor;
+      l.memory_bytes = d->globalMemorySize;
+      rec.device(l);
+      break;
+    }
+    case CUPTI_ACTIVITY_KIND_CONTEXT: {
+      const auto* c = reinterpret_cast<const CUpti_ActivityContext3*>(r);
+      rec.context(c->contextId, c->deviceId, c->numMultiprocessors, c->isGreenContext != 0);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t* buffer, size_t size, size_t valid) {
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (g_recorder && !g_detached && buffer) {
+      CUpti_Activity* record = nullptr;
+      for (;;) {
+        const CUptiResult r = cuptiActivityGetNextRecord(buffer, valid, &record);
+        if (r == CUPTI_ERROR_MAX_LIMIT_REACHED) break;
+        if (r != CUPTI_SUCCESS) {
+          fail_locked(cupti_text("cuptiActivityGetNextRecord", r));
+          break;
+        }
+        take(record, *g_recorder);
+      }
+      size_t dropped = 0;
+      if (cuptiActivityGetNumDroppedRecords(ctx, stream, &dropped) == CUPTI_SUCCESS && dropped)
+        g_recorder->dropped_records(dropped);
+    }
+  }
+  std::free(buffer);
+}
+
+std::string read_cmdline() {
+  std::string text;
+  const int fd = ::open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return text;
+  char buf[512];
+  ssize_t n;
+  while ((n = ::read(fd, buf, sizeof buf)) > 0 && text.size() < 512) text.append(buf, static_cast<std::size_t>(n));
+  ::close(fd);
+  if (text.size() > 512) text.resize(512);
+  for (char& c : text)
+    if (c == '\0') c = ' ';
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  return text;
+}
+
+bool write_all(int fd, const std::string& text) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+/// profile-<pid>.json in `dir`, written whole to a .tmp file first, then renamed into place.
+void write_profile(const std::string& text) {
+  const char* env = std::getenv("BENCH_MPS_PROFILE_DIR");
+  const std::string dir = env && *env ? env : ".";
+  const std::string path = dir + "/profile-" + std::to_string(::getpid()) + ".json";
+  const std::string tmp = path + ".tmp";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const char* why = nullptr;
+  if (fd < 0) {
+    why = "cannot create";
+  } else {
+    const bool ok = write_all(fd, text);
+    if (::close(fd) != 0 || !ok) why = "cannot write";
+    else if (::rename(tmp.c_str(), path.c_str()) != 0) why = "cannot rename into place";
+    if (why) ::unlink(tmp.c_str());
+  }
+  if (why) {  // said on stderr: the one place left to say it, and the program's own output is untouched otherwise
+    const std::string line = "bench_mps profiler: " + std::string(why) + " " + tmp + ": " + std::strerror(errno) + "\n";
+    if (::write(2, line.data(), line.size()) < 0) return;
+  }
+}
+
+std::uint64_t now_ns() {
+  uint64_t t = 0;
+  return cuptiGetTimestamp(&t) == CUPTI_SUCCESS ? t : 0;
+}
+
+void at_exit() {
+  CUptiResult flushed = CUPTI_SUCCESS;
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (!g_recorder) return;
+  }
+  flushed = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);  // calls buffer_completed: not under the lock
+  std::string text;
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (flushed != CUPTI_SUCCESS) g_recorder->error(cupti_text("cuptiActivityFlushAll", flushed));
+    ProcessFacts p;
+    p.pid = ::getpid();
+    p.ppid = ::getppid();
+    p.command = read_cmdline();
+    text = g_recorder->json(now_ns(), p);
+  }
+  write_profile(text);
+}
+
+RecorderLimits limits_from_env() {
+  RecorderLimits l;
+  if (const char* v = std::getenv("BENCH_MPS_PROFILE_MIN_GAP_NS")) {
+    char* end = nullptr;
+    const unsigned long long n = std::strtoull(v, &end, 10);
+    if (end != v && *end == '\0') l.min_gap_ns = n;
+  }
+  return l;
+}
+
+}  // namespace
+}  // namespace bench_mps::profiler
+
+/// Called by the CUDA driver once, when the program initialises CUDA; 1 means loaded.
+extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
+  using namespace bench_mps::profiler;
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (g_recorder) return 1;
+  g_recorder = new (std::nothrow) ProfileRecorder(limits_from_env(), now_ns());
+  if (!g_recorder) return 1;  // no memory for it: the program runs unprofiled
+  if (std::atexit(at_exit) != 0) {
+    fail_locked("atexit: cannot register the profile's writer");
+    return 1;
+  }
+  const CUptiResult reg = cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
+  if (reg != CUPTI_SUCCESS) {
+    fail_locked(cupti_text("cuptiActivityRegisterCallbacks", reg));
+    return 1;
+  }
+  for (const Kind& k : kKinds) {
+    const CUptiResult r = cuptiActivityEnable(k.kind);
+    if (r != CUPTI_SUCCESS) {
+      fail_locked(cupti_text(("cuptiActivityEnable(CUPTI_ACTIVITY_KIND_" + std::string(k.name) + ")").c_str(), r));
+      break;
+    }
+  }
+  return 1;
+}

@@ -1,0 +1,275 @@
+// The profiler's aggregate: see profile_recorder.hpp.
+#include "harness/profiler/profile_recorder.hpp"
+
+#include <cxxabi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+namespace bench_mps::profiler {
+namespace {
+
+void append_escaped(std::string& out, const std::string& s) {
+  out += '"';
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += ch;
+    }
+  }
+  out += '"';
+}
+
+std::string quoted(const std::string& s) {
+  std::string out;
+  append_escaped(out, s);
+  return out;
+}
+
+/// A readable kernel name (demangled where it can be), cut at 300 bytes on a UTF-8 boundary.
+std::string readable(const std::string& mangled) {
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> d(abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), std::free);
+  std::string name = status == 0 && d ? d.get() : mangled;
+  if (name.size() > 300) {
+    std::size_t cut = 300;
+    while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) --cut;
+    name = name.substr(0, cut) + "...";
+  }
+  return name;
+}
+
+std::string triple(const std::int64_t v[3]) {
+  return "[" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2]) + "]";
+}
+
+}  // namespace
+
+ProfileRecorder::ProfileRecorder(RecorderLimits limits, std::uint64_t t0_ns) : limits_(limits), t0_ns_(t0_ns) {
+  pending_.reserve(limits_.pending_batch);
+  head_.reserve(std::min<std::size_t>(limits_.head_intervals, 1024));
+}
+
+void ProfileRecorder::kernel(const KernelLaunch& k) {
+  busy_span(k.start_ns, k.end_ns);
+  const std::uint64_t ns = k.end_ns > k.start_ns ? k.end_ns - k.start_ns : 0;
+  ++kernel_count_;
+  kernel_ns_ += ns;
+  auto it = kernels_.find(k.shape);
+  if (it == kernels_.end()) {
+    if (kernels_.size() >= limits_.max_signatures) {
+      ++other_kernels_.count;
+      other_kernels_.total_ns += ns;
+      return;
+    }
+    it = kernels_.emplace(k.shape, KernelTotals{}).first;
+  }
+  ++it->second.count;
+  it->second.total_ns += ns;
+}
+
+void ProfileRecorder::copy(std::uint64_t start_ns, std::uint64_t end_ns, std::uint64_t bytes) {
+  busy_span(start_ns, end_ns);
+  ++copies_.count;
+  copies_.total_ns += end_ns > start_ns ? end_ns - start_ns : 0;
+  copies_.bytes += bytes;
+}
+
+void ProfileRecorder::memset(std::uint64_t start_ns, std::uint64_t end_ns, std::uint64_t bytes) {
+  busy_span(start_ns, end_ns);
+  ++memsets_.count;
+  memsets_.total_ns += end_ns > start_ns ? end_ns - start_ns : 0;
+  memsets_.bytes += bytes;
+}
+
+void ProfileRecorder::memory(std::uint32_t device, bool allocation, std::uint64_t bytes) {
+  Memory& m = memory_[device];
+  if (allocation) {
+    ++m.allocations;
+    m.current += bytes;
+    m.peak = std::max(m.peak, m.current);
+  } else {
+    ++m.releases;
+    m.current = m.current > bytes ? m.current - bytes : 0;
+  }
+}
+
+void ProfileRecorder::device(const DeviceLimits& d) { devices_[d.id] = d; }
+
+void ProfileRecorder::context(std::uint32_t context_id, std::uint32_t device, std::uint32_t sms, bool green) {
+  for (const auto& c : contexts_)
+    if (std::get<0>(c) == context_id) return;
+  contexts_.emplace_back(context_id, device, sms, green);
+}
+
+void ProfileRecorder::error(const std::string& what) {
+  if (errors_.size() < 20) errors_.push_back(what);
+}
+
+void ProfileRecorder::busy_span(std::uint64_t start_ns, std::uint64_t end_ns) {
+  if (end_ns < start_ns || start_ns == 0) return;  // CUPTI's "unknown" timestamps
+  pending_.emplace_back(start_ns, end_ns);
+  if (pending_.size() >= limits_.pending_batch) merge_pending();
+}
+
+void ProfileRecorder::count_gap(std::uint64_t gap_ns) {
+  if (gap_ns == 0) {
+    ++gaps_overlap_;
+    return;
+  }
+  std::size_t bin = 63 - static_cast<std::size_t>(__builtin_clzll(gap_ns));
+  ++gap_bins_[std::min(bin, gap_bins_.size() - 1)];
+}
+
+/// Spans arrive by buffer, in completion order per stream: sorted by start a batch at a time and
+/// merged into the open interval. A span that began before the open interval (a long kernel of
+/// another stream that completed in a later buffer) extends it backwards, no further than the last
+/// closed interval; its time before that is added to the busy total only (`late_spans`).
+void ProfileRecorder::merge_pending() {
+  std::sort(pending_.begin(), pending_.end());
+  for (const auto& [start, end] : pending_) {
+    if (!have_open_) {
+      open_ = {start, end, end - start};
+      have_open_ = true;
+      if (!first_ns_) first_ns_ = start;
+      continue;
+    }
+    if (start < open_.start) {
+      ++late_spans_;
+      const std::uint64_t from = std::max(start, last_closed_end_);
+      if (from < open_.start) {
+        open_.busy += open_.start - from;
+        open_.start = from;
+      }
+      busy_total_ns_ += from - start;
+      if (end > open_.end) {
+        open_.busy += end - open_.end;
+        open_.end = end;
+      }
+      continue;
+    }
+    if (start <= open_.end) {  // overlaps: the union grows by what sticks out
+      if (end > open_.end) {
+        open_.busy += end - open_.end;
+        open_.end = end;
+      }
+      count_gap(0);
+      continue;
+    }
+    const std::uint64_t gap = start - open_.end;
+    count_gap(gap);
+    if (gap < limits_.min_gap_ns) {
+      open_.busy += end - start;
+      open_.end = end;
+    } else {
+      close_open();
+      open_ = {start, end, end - start};
+      have_open_ = true;
+    }
+  }
+  pending_.clear();
+}
+
+void ProfileRecorder::close_open() {
+  if (!have_open_) return;
+  have_open_ = false;
+  ++intervals_;
+  busy_total_ns_ += open_.busy;
+  last_ns_ = std::max(last_ns_, open_.end);
+  last_closed_end_ = open_.end;
+  if (head_.size() < limits_.head_intervals) {
+    head_.push_back(open_);
+  } else if (limits_.tail_intervals > 0) {
+    if (tail_.size() < limits_.tail_intervals) {
+      tail_.push_back(open_);
+    } else {
+      tail_[tail_next_] = open_;
+      tail_next_ = (tail_next_ + 1) % tail_.size();
+    }
+  }
+}
+
+std::string ProfileRecorder::json(std::uint64_t end_ns, const ProcessFacts& process) {
+  merge_pending();
+  close_open();  // the last interval: a later call starts a new one after it
+  auto rel = [this](std::uint64_t t) { return std::to_string(t >= t0_ns_ ? t - t0_ns_ : 0); };
+  auto num = [](std::uint64_t v) { return std::to_string(v); };
+  std::string o = "{\n\"format_version\": " + std::to_string(kProfileFormatVersion) + ",\n\"tool\": \"bench_mps profiler\",\n";
+  o += "\"status\": " + quoted(errors_.empty() ? "ok" : "error") + ",\n\"errors\": [";
+  for (std::size_t i = 0; i < errors_.size(); ++i) o += (i ? ", " : "") + quoted(errors_[i]);
+  o += "],\n\"process\": {\"pid\": " + std::to_string(process.pid) + ", \"ppid\": " + std::to_string(process.ppid) +
+       ", \"command\": " + quoted(process.command) + "},\n";
+  o += "\"clock\": {\"t0_ns\": " + num(t0_ns_) + ", \"end_ns\": " + rel(end_ns) + "},\n";
+  o += "\"dropped_records\": " + num(dropped_records_) + ",\n\"devices\": [";
+  bool first = true;
+  for (const auto& [id, d] : devices_) {
+    o += std::string(first ? "" : ",") + "\n  {\"id\": " + num(id) + ", \"name\": " + quoted(d.name) +
+         ", \"sm_count\": " + num(d.sm_count) + ", \"warp_size\": " + num(d.warp_size) +
+         ", \"max_warps_per_sm\": " + num(d.max_warps_per_sm) + ", \"max_blocks_per_sm\": " + num(d.max_blocks_per_sm) +
+         ", \"regs_per_sm\": " + num(d.regs_per_sm) + ", \"max_regs_per_block\": " + num(d.max_regs_per_block) +
+         ", \"smem_per_sm_bytes\": " + num(d.smem_per_sm) + ", \"smem_per_block_bytes\": " + num(d.smem_per_block) +
+         ", \"compute_capability\": [" + num(d.cc_major) + "," + num(d.cc_minor) + "], \"memory_bytes\": " +
+         num(d.memory_bytes) + "}";
+    first = false;
+  }
+  o += "],\n\"contexts\": [";
+  for (std::size_t i = 0; i < contexts_.size(); ++i) {
+    const auto& [id, dev, sms, green] = contexts_[i];
+    o += std::string(i ? ", " : "") + "{\"id\": " + num(id) + ", \"device\": " + num(dev) + ", \"sms\": " + num(sms) +
+         ", \"green\": " + (green ? "true" : "false") + "}";
+  }
+  o += "],\n\"memory\": [";
+  first = true;
+  for (const auto& [dev, m] : memory_) {
+    o += std::string(first ? "" : ", ") + "{\"device\": " + num(dev) + ", \"peak_bytes\": " + num(m.peak) +
+         ", \"end_bytes\": " + num(m.current) + ", \"allocations\": " + num(m.allocations) +
+         ", \"releases\": " + num(m.releases) + "}";
+    first = false;
+  }
+  o += "],\n\"copies\": {\"count\": " + num(copies_.count) + ", \"total_ns\": " + num(copies_.total_ns) +
+       ", \"bytes\": " + num(copies_.bytes) + "},\n";
+  o += "\"memsets\": {\"count\": " + num(memsets_.count) + ", \"total_ns\": " + num(memsets_.total_ns) +
+       ", \"bytes\": " + num(memsets_.bytes) + "},\n";
+  o += "\"kernels\": {\"count\": " + num(kernel_count_) + ", \"total_ns\": " + num(kernel_ns_) +
+       ", \"other_count\": " + num(other_kernels_.count) + ", \"other_total_ns\": " + num(other_kernels_.total_ns) +
+       ", \"signatures\": [";
+  first = true;
+  for (const auto& [s, t] : kernels_) {
+    o += std::string(first ? "" : ",") + "\n  {\"name\": " + quoted(readable(s.name)) + ", \"device\": " +
+         num(s.device) + ", \"grid\": " + triple(s.grid) + ", \"block\": " + triple(s.block) +
+         ", \"registers\": " + num(s.registers) + ", \"static_smem_bytes\": " + std::to_string(s.static_smem) +
+         ", \"dynamic_smem_bytes\": " + std::to_string(s.dynamic_smem) + ", \"count\": " + num(t.count) +
+         ", \"total_ns\": " + num(t.total_ns) + "}";
+    first = false;
+  }
+  o += "]},\n";
+  o += "\"busy\": {\"min_gap_ns\": " + num(limits_.min_gap_ns) + ", \"intervals\": " + num(intervals_) +
+       ", \"busy_ns\": " + num(busy_total_ns_) + ", \"first_ns\": " + rel(first_ns_) + ", \"last_ns\": " +
+       rel(last_ns_) + ", \"late_spans\": " + num(late_spans_) + ",\n  \"gap_overlaps\": " + num(gaps_overlap_) +
+       ", \"gap_log2_ns_counts\": [";
+  for (std::size_t i = 0; i < gap_bins_.size(); ++i) o += (i ? "," : "") + num(gap_bins_[i]);
+  o += "],\n  \"kept_head\": " + num(head_.size()) + ", \"kept_tail\": " + num(tail_.size()) +
+       ",\n  \"spans\": [";
+  // Kept intervals in time order: the head, then the ring from its oldest entry.
+  first = true;
+  auto put = [&](const Interval& iv) {
+    o += std::string(first ? "" : ",") + "[" + rel(iv.start) + "," + rel(iv.end) + "," + num(iv.busy) + "]";
+    first = false;
+  };
+  for (const Interval& iv : head_) put(iv);
+  for (std::size_t i = 0; i < tail_.size(); ++i) put(tail_[(tail_next_ + i) % tail_.size()]);
+  o += "]}\n}\n";
+  return o;
+}
+
+}  // namespace bench_mps::profiler

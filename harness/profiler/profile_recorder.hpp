@@ -1,0 +1,104 @@
+#pragma once
+// The profiler's bounded aggregate of a process's GPU activity, with no CUPTI in it (the injection,
+// cupti_injection.cpp, feeds it; tests feed it by hand). It keeps, whatever the program's length:
+// - the busy timeline: kernels, copies and memsets of every stream and device merged into intervals;
+//   intervals closer than `min_gap_ns` are one interval (its busy time excludes the gap); the first
+//   `head_intervals` and a ring of the last `tail_intervals` are kept, the rest only counted;
+// - every gap between intervals (and the merged ones under min_gap) in log2 bins of nanoseconds;
+// - one aggregate per kernel signature (name, grid, block, registers, static + dynamic shared memory);
+// - device memory allocated, released and its peak per device; contexts; the devices' limits.
+// Its JSON (format_version 1) is read by harness/results/gpu_profile.hpp; it is written by hand, since
+// the library injected into foreign processes links nothing but CUPTI and the C++ standard library.
+#include "harness/profiler/wing.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>  // contexts_
+#include <vector>
+
+#include "harness/profiler/profile_format.hpp"
+
+namespace bench_mps::profiler {
+
+struct KernelLaunch {
+  KernelShape shape;
+  std::uint64_t start_ns = 0, end_ns = 0;
+};
+
+struct RecorderLimits {
+  std::uint64_t min_gap_ns = 1000;      ///< gaps below it merge two intervals into one
+  std::size_t head_intervals = 5000;    ///< the first intervals, always kept
+  std::size_t tail_intervals = 45000;   ///< a ring of the last ones
+  std::size_t max_signatures = 2000;    ///< kernel signatures beyond it count as "other"
+  std::size_t pending_batch = 1 << 16;  ///< activity spans sorted and merged this many at a time
+};
+
+/// What the writer says about the process itself.
+struct ProcessFacts {
+  long pid = 0, ppid = 0;
+  std::string command;  ///< /proc/self/cmdline, spaces between its words, cut at 512 bytes
+};
+
+class ProfileRecorder {
+ public:
+  ProfileRecorder(RecorderLimits limits, std::uint64_t t0_ns);
+
+  void kernel(const KernelLaunch& k);
+  void copy(std::uint64_t start_ns, std::uint64_t end_ns, std::uint64_t bytes);
+  void memset(std::uint64_t start_ns, std::uint64_t end_ns, std::uint64_t bytes);
+  /// Device memory allocated (`allocation`) or released.
+  void memory(std::uint32_t device, bool allocation, std::uint64_t bytes);
+  void device(const DeviceLimits& d);
+  void context(std::uint32_t context_id, std::uint32_t device, std::uint32_t sms, bool green);
+  void dropped_records(std::size_t n) { dropped_records_ += n; }
+  /// A CUPTI failure: said in the profile; `status` becomes "error".
+  void error(const std::string& what);
+  bool failed() const { return !errors_.empty(); }
+
+  /// Merges what is pending and renders the profile (the recorder can go on after it).
+  std::string json(std::uint64_t end_ns, const ProcessFacts& process);
+
+ private:
+  struct Interval {
+    std::uint64_t start, end, busy;
+  };
+  struct KernelTotals {
+    std::uint64_t count = 0, total_ns = 0;
+  };
+  struct Transfers {
+    std::uint64_t count = 0, total_ns = 0, bytes = 0;
+  };
+  struct Memory {
+    std::uint64_t current = 0, peak = 0, allocations = 0, releases = 0;
+  };
+
+  void busy_span(std::uint64_t start_ns, std::uint64_t end_ns);
+  void merge_pending();
+  void close_open();
+  void count_gap(std::uint64_t gap_ns);
+
+  RecorderLimits limits_;
+  std::uint64_t t0_ns_;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> pending_;
+  bool have_open_ = false;
+  Interval open_{0, 0, 0};
+  std::uint64_t last_closed_end_ = 0;
+  std::vector<Interval> head_, tail_;  ///< tail_ a ring once full, next at tail_next_
+  std::size_t tail_next_ = 0;
+  std::uint64_t intervals_ = 0, busy_total_ns_ = 0, first_ns_ = 0, last_ns_ = 0, late_spans_ = 0;
+  std::uint64_t gaps_overlap_ = 0;
+  std::vector<std::uint64_t> gap_bins_ = std::vector<std::uint64_t>(48, 0);  ///< bin i: [2^i, 2^(i+1)) ns
+  std::map<KernelShape, KernelTotals> kernels_;
+  KernelTotals other_kernels_;
+  std::uint64_t kernel_count_ = 0, kernel_ns_ = 0;
+  Transfers copies_, memsets_;
+  std::map<std::uint32_t, Memory> memory_;
+  std::map<std::uint32_t, DeviceLimits> devices_;
+  std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, bool>> contexts_;
+  std::size_t dropped_records_ = 0;
+  std::vector<std::string> errors_;
+};
+
+}  // namespace bench_mps::profiler

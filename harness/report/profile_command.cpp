@@ -1,0 +1,65 @@
+#include "harness/report/profile_command.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <vector>
+
+#include "harness/common/cli_checks.hpp"
+#include "harness/common/errors.hpp"
+#include "harness/common/format.hpp"
+#include "harness/results/gpu_profile.hpp"
+
+namespace fs = std::filesystem;
+
+namespace bench_mps::harness {
+
+CLI::App* add_profile_command(CLI::App& app, ProfileArgs& args) {
+  CLI::App* cmd = app.add_subcommand("profile", "summarise GPU profiles written by --profile-gpu (docs/PROFILE.md)");
+  cmd->add_option("path", args.path, "a profile-<pid>.json, or a folder searched for them (e.g. OUT/profiles)")->required();
+  cmd->add_option("--gap-us", args.gap_us, "a GPU idle gap at least this long ends a burst (a host wait)")
+      ->check(finite_in(0.001, 1e6))->capture_default_str();
+  cmd->footer("Example: bench_mps profile OUT/profiles --gap-us 50   (OUT: a sweep run with --profile-gpu)\n"
+              "Exit codes: 0 ok; 2 no profile there, or one that cannot be read (named).");
+  return cmd;
+}
+
+void print_profile_summary(std::ostream& out, const GpuProfile& p, const ProfileSummary& s) {
+  out << p.file << "\n  pid " << p.pid << ": " << p.command << "\n";
+  if (p.status != "ok") out << "  status " << p.status << ": " << (p.errors.empty() ? "" : p.errors.front()) << "\n";
+  out << "  kernels " << p.kernel_count << " (" << p.signatures.size() << " signatures), copies " << p.copy_count
+      << ", memsets " << p.memset_count << ", contexts " << p.contexts << ", device memory peak "
+      << fmt_fixed(static_cast<double>(p.memory_peak_bytes) / (1 << 20), 1) << " MiB\n";
+  out << "  steady part " << fmt_fixed(s.steady_from_s, 3) << "-" << fmt_fixed(s.steady_to_s, 3) << " s"
+      << (s.truncated ? " (the run's last spans: the profile kept its first and last)" : "") << ": duty "
+      << fmt_fixed(100 * s.duty, 1) << "% (whole run " << fmt_fixed(100 * s.duty_whole, 1) << "%)\n";
+  out << "  bursts split at " << fmt_num(s.gap_threshold_us) << " us idle: " << s.bursts << ", p50 "
+      << fmt_num(s.burst_p50_ms, 4) << " ms, p90 " << fmt_num(s.burst_p90_ms, 4) << " ms, mean "
+      << fmt_num(s.burst_mean_ms, 4) << " ms; host waits p50 " << fmt_num(s.wait_p50_ms, 4) << " ms\n";
+  out << "  fill " << (std::isnan(s.fill) ? std::string("-") : fmt_fixed(100 * s.fill, 1) + "%")
+      << " of the GPU (kernel-time-weighted blocks / (SMs x resident blocks per SM))\n";
+  out << "  gaps (whole run; " << fmt_fixed(100 * s.gaps_at_threshold_share, 1) << "% at or above the threshold):";
+  for (const GapBin& b : s.gaps) out << " [" << fmt_num(b.from_us, 3) << "," << fmt_num(b.to_us, 3) << ") us " << b.count << ";";
+  out << "\n";
+}
+
+int run_profile(const ProfileArgs& args) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  if (fs::is_directory(args.path, ec)) {
+    files = gpu_profile_files(args.path, true);
+  } else if (fs::is_regular_file(args.path, ec)) {
+    files.push_back(args.path);
+  } else {
+    throw UsageError("profile: " + args.path + " is neither a profile nor a folder");
+  }
+  if (files.empty()) throw UsageError("profile: no profile-<pid>.json under " + args.path);
+  for (const fs::path& f : files) {
+    const GpuProfile p = read_gpu_profile(f);
+    print_profile_summary(std::cout, p, summarise(p, args.gap_us));
+  }
+  return 0;
+}
+
+}  // namespace bench_mps::harness

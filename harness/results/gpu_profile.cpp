@@ -1,0 +1,255 @@
+// GPU profiles read back and summarised: see gpu_profile.hpp and docs/PROFILE.md.
+#include "harness/results/gpu_profile.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/common/errors.hpp"
+#include "harness/common/files.hpp"
+#include "harness/common/format.hpp"
+#include "harness/common/stats.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace bench_mps::harness {
+namespace {
+
+constexpr int kFormatVersion = profiler::kProfileFormatVersion;
+constexpr double kWarmupShare = 0.10;  ///< of the kept spans, left out of the steady part
+
+/// The member `key` of `j`, or a message naming what is missing.
+const json& need(const json& j, const char* key, const char* where) {
+  if (!j.is_object() || !j.contains(key)) throw std::invalid_argument(std::string("missing '") + key + "' in " + where);
+  return j[key];
+}
+
+template <typename T>
+T number(const json& j, const char* key, const char* where) {
+  const json& v = need(j, key, where);
+  if (!v.is_number()) throw std::invalid_argument(std::string("'") + key + "' in " + where + " is not a number");
+  return v.get<T>();
+}
+
+void read_triple(const json& j, const char* key, std::int64_t out[3]) {
+  const json& v = need(j, key, "a kernel signature");
+  if (!v.is_array() || v.size() != 3) throw std::invalid_argument(std::string("'") + key + "' of a kernel is not [x,y,z]");
+  for (int i = 0; i < 3; ++i) {
+    if (!v[i].is_number_integer() || v[i].get<std::int64_t>() < 1)
+      throw std::invalid_argument(std::string("'") + key + "' of a kernel holds a value below 1");
+    out[i] = v[i].get<std::int64_t>();
+  }
+}
+
+void read_devices(const json& j, GpuProfile& p) {
+  for (const json& d : need(j, "devices", "the profile")) {
+    ProfileDevice x;
+    x.id = number<std::uint32_t>(d, "id", "a device");
+    x.name = d.value("name", "");
+    x.sm_count = number<std::uint32_t>(d, "sm_count", "a device");
+    x.warp_size = number<std::uint32_t>(d, "warp_size", "a device");
+    x.max_warps_per_sm = number<std::uint32_t>(d, "max_warps_per_sm", "a device");
+    x.max_blocks_per_sm = number<std::uint32_t>(d, "max_blocks_per_sm", "a device");
+    x.regs_per_sm = number<std::uint32_t>(d, "regs_per_sm", "a device");
+    x.max_regs_per_block = number<std::uint32_t>(d, "max_regs_per_block", "a device");
+    x.smem_per_sm = number<std::uint32_t>(d, "smem_per_sm_bytes", "a device");
+    x.smem_per_block = number<std::uint32_t>(d, "smem_per_block_bytes", "a device");
+    const json& cc = need(d, "compute_capability", "a device");
+    if (!cc.is_array() || cc.size() != 2) throw std::invalid_argument("'compute_capability' of a device is not [major,minor]");
+    x.cc_major = cc[0].get<std::uint32_t>();
+    x.cc_minor = cc[1].get<std::uint32_t>();
+    x.memory_bytes = d.value("memory_bytes", std::uint64_t{0});
+    if (x.sm_count == 0 || x.warp_size == 0) throw std::invalid_argument("a device with 0 SMs or a warp of 0 threads");
+    p.devices.push_back(x);
+  }
+}
+
+void read_kernels(const json& j, GpuProfile& p) {
+  const json& k = need(j, "kernels", "the profile");
+  p.kernel_count = number<std::uint64_t>(k, "count", "kernels");
+  p.kernel_ns = number<std::uint64_t>(k, "total_ns", "kernels");
+  p.other_kernel_count = number<std::uint64_t>(k, "other_count", "kernels");
+  p.other_kernel_ns = number<std::uint64_t>(k, "other_total_ns", "kernels");
+  for (const json& s : need(k, "signatures", "kernels")) {
+    KernelSignature x;
+    x.name = s.value("name", "");
+    x.device = number<std::uint32_t>(s, "device", "a kernel signature");
+    read_triple(s, "grid", x.grid);
+    read_triple(s, "block", x.block);
+    x.registers = number<std::uint32_t>(s, "registers", "a kernel signature");
+    x.static_smem = number<std::int64_t>(s, "static_smem_bytes", "a kernel signature");
+    x.dynamic_smem = number<std::int64_t>(s, "dynamic_smem_bytes", "a kernel signature");
+    x.count = number<std::uint64_t>(s, "count", "a kernel signature");
+    x.total_ns = number<std::uint64_t>(s, "total_ns", "a kernel signature");
+    p.signatures.push_back(x);
+  }
+}
+
+void read_busy(const json& j, GpuProfile& p) {
+  const json& b = need(j, "busy", "the profile");
+  p.min_gap_ns = number<std::int64_t>(b, "min_gap_ns", "busy");
+  p.intervals = number<std::uint64_t>(b, "intervals", "busy");
+  p.busy_ns = number<std::uint64_t>(b, "busy_ns", "busy");
+  p.first_ns = number<std::int64_t>(b, "first_ns", "busy");
+  p.last_ns = number<std::int64_t>(b, "last_ns", "busy");
+  p.gap_log2_counts = need(b, "gap_log2_ns_counts", "busy").get<std::vector<std::uint64_t>>();
+  p.kept_head = number<std::size_t>(b, "kept_head", "busy");
+  std::int64_t previous_end = std::numeric_limits<std::int64_t>::min();
+  for (const json& s : need(b, "spans", "busy")) {
+    if (!s.is_array() || s.size() != 3) throw std::invalid_argument("a busy span is not [start, end, busy]");
+    BusySpan x{s[0].get<std::int64_t>(), s[1].get<std::int64_t>(), s[2].get<std::int64_t>()};
+    if (x.end_ns < x.start_ns || x.busy_ns < 0 || x.busy_ns > x.end_ns - x.start_ns || x.start_ns < previous_end)
+      throw std::invalid_argument("busy span " + std::to_string(p.spans.size()) +
+                                  " is out of order or busier than it is long");
+    previous_end = x.end_ns;
+    p.spans.push_back(x);
+  }
+  if (p.kept_head > p.spans.size() || p.spans.size() > p.intervals)
+    throw std::invalid_argument("busy: kept_head, spans and intervals disagree");
+}
+
+}  // namespace
+
+GpuProfile read_gpu_profile(const fs::path& file) {
+  GpuProfile p;
+  p.file = file.string();
+  try {
+    const json j = json::parse(read_whole_file(file));
+    const json& version = need(j, "format_version", "the profile");
+    if (!version.is_number_integer() || version.get<int>() != kFormatVersion)
+      throw std::invalid_argument("format_version " + version.dump() + " (this bench_mps reads " +
+                                  std::to_string(kFormatVersion) + ")");
+    p.status = need(j, "status", "the profile").get<std::string>();
+    if (p.status != "ok" && p.status != "error") throw std::invalid_argument("status '" + p.status + "'");
+    p.errors = need(j, "errors", "the profile").get<std::vector<std::string>>();
+    const json& process = need(j, "process", "the profile");
+    p.pid = number<long>(process, "pid", "process");
+    p.command = process.value("command", "");
+    p.end_ns = number<std::int64_t>(need(j, "clock", "the profile"), "end_ns", "clock");
+    p.dropped_records = number<std::uint64_t>(j, "dropped_records", "the profile");
+    read_devices(j, p);
+    p.contexts = static_cast<int>(need(j, "contexts", "the profile").size());
+    for (const json& m : need(j, "memory", "the profile")) p.memory_peak_bytes += number<std::uint64_t>(m, "peak_bytes", "memory");
+    read_kernels(j, p);
+    p.copy_count = number<std::uint64_t>(need(j, "copies", "the profile"), "count", "copies");
+    p.copy_ns = number<std::uint64_t>(j["copies"], "total_ns", "copies");
+    p.memset_count = number<std::uint64_t>(need(j, "memsets", "the profile"), "count", "memsets");
+    p.memset_ns = number<std::uint64_t>(j["memsets"], "total_ns", "memsets");
+    read_busy(j, p);
+  } catch (const UsageError&) {
+    throw;
+  } catch (const std::exception& e) {  // nlohmann's parse and type errors, ours above, a file that cannot be read
+    throw UsageError(file.string() + ": not a readable GPU profile: " + e.what());
+  }
+  return p;
+}
+
+std::vector<fs::path> gpu_profile_files(const fs::path& dir, bool recursive) {
+  std::vector<fs::path> files;
+  auto take = [&files](const fs::directory_entry& e) {
+    if (e.is_regular_file() && e.path().filename().string().rfind("profile-", 0) == 0 && e.path().extension() == ".json")
+      files.push_back(e.path());
+  };
+  std::error_code ec;
+  if (recursive) {
+    for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) take(*it);
+  } else {
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) take(*it);
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+int resident_blocks_per_sm(const KernelSignature& k, const ProfileDevice& d) {
+  const std::int64_t threads = k.block[0] * k.block[1] * k.block[2];
+  const std::int64_t warps = (threads + d.warp_size - 1) / d.warp_size;
+  std::int64_t blocks = std::min<std::int64_t>(d.max_blocks_per_sm, d.max_warps_per_sm / std::max<std::int64_t>(1, warps));
+  if (k.registers > 0) {  // registers are allocated per warp, in units of 256
+    const std::int64_t per_warp = (k.registers * d.warp_size + 255) / 256 * 256;
+    blocks = std::min(blocks, d.regs_per_sm / per_warp / std::max<std::int64_t>(1, warps));
+  }
+  // Ampere and newer reserve 1 KiB of shared memory per resident block.
+  const std::int64_t smem = k.static_smem + k.dynamic_smem + (d.cc_major >= 8 ? 1024 : 0);
+  if (smem > 0) blocks = std::min<std::int64_t>(blocks, d.smem_per_sm / smem);
+  return static_cast<int>(std::max<std::int64_t>(1, blocks));
+}
+
+double kernel_fill(const KernelSignature& k, const ProfileDevice& d) {
+  const double blocks = static_cast<double>(k.grid[0] * k.grid[1] * k.grid[2]);
+  return std::min(1.0, blocks / (static_cast<double>(d.sm_count) * resident_blocks_per_sm(k, d)));
+}
+
+namespace {
+
+double weighted_fill(const GpuProfile& p) {
+  double weighted = 0, total = 0;
+  for (const KernelSignature& k : p.signatures)
+    for (const ProfileDevice& d : p.devices)
+      if (d.id == k.device && k.total_ns > 0) {
+        weighted += kernel_fill(k, d) * static_cast<double>(k.total_ns);
+        total += static_cast<double>(k.total_ns);
+      }
+  return total > 0 ? weighted / total : std::nan("");
+}
+
+void summarise_gaps(const GpuProfile& p, ProfileSummary& s) {
+  std::uint64_t all = 0, above = 0;
+  for (std::size_t i = 0; i < p.gap_log2_counts.size(); ++i) {
+    const std::uint64_t n = p.gap_log2_counts[i];
+    all += n;
+    const double from_us = std::ldexp(1.0, static_cast<int>(i)) * 1e-3;
+    if (from_us >= s.gap_threshold_us) above += n;
+    if (n) s.gaps.push_back({from_us, 2 * from_us, n});
+  }
+  s.gaps_at_threshold_share = all ? static_cast<double>(above) / static_cast<double>(all) : 0.0;
+}
+
+}  // namespace
+
+ProfileSummary summarise(const GpuProfile& p, double gap_threshold_us) {
+  if (!(gap_threshold_us > 0) || gap_threshold_us * 1e3 < static_cast<double>(p.min_gap_ns))
+    throw UsageError("gap threshold " + fmt_num(gap_threshold_us) + " us: it must be at least the profile's min gap (" +
+                     fmt_num(static_cast<double>(p.min_gap_ns) * 1e-3) + " us, " + p.file + ")");
+  ProfileSummary s;
+  s.gap_threshold_us = gap_threshold_us;
+  s.truncated = p.spans.size() < p.intervals;
+  s.fill = weighted_fill(p);
+  s.memory_peak_bytes = p.memory_peak_bytes;
+  s.contexts = p.contexts;
+  s.kernels = p.kernel_count;
+  if (p.last_ns > p.first_ns) s.duty_whole = static_cast<double>(p.busy_ns) / static_cast<double>(p.last_ns - p.first_ns);
+  summarise_gaps(p, s);
+  // The steady part: a truncated profile's tail (its last spans, contiguous), else all but the first 10%.
+  const std::size_t from = s.truncated ? p.kept_head : static_cast<std::size_t>(kWarmupShare * static_cast<double>(p.spans.size()));
+  if (from >= p.spans.size()) return s;
+  const std::int64_t threshold_ns = static_cast<std::int64_t>(std::llround(gap_threshold_us * 1e3));
+  std::vector<double> bursts_ms, waits_ms;
+  std::int64_t busy = 0, burst_start = p.spans[from].start_ns;
+  for (std::size_t i = from; i < p.spans.size(); ++i) {
+    busy += p.spans[i].busy_ns;
+    const bool last = i + 1 == p.spans.size();
+    const std::int64_t gap = last ? 0 : p.spans[i + 1].start_ns - p.spans[i].end_ns;
+    if (last || gap >= threshold_ns) {
+      bursts_ms.push_back(static_cast<double>(p.spans[i].end_ns - burst_start) * 1e-6);
+      if (!last) {
+        waits_ms.push_back(static_cast<double>(gap) * 1e-6);
+        burst_start = p.spans[i + 1].start_ns;
+      }
+    }
+  }
+  s.steady_from_s = static_cast<double>(p.spans[from].start_ns) * 1e-9;
+  s.steady_to_s = static_cast<double>(p.spans.back().end_ns) * 1e-9;
+  const double span_ns = static_cast<double>(p.spans.back().end_ns - p.spans[from].start_ns);
+  s.duty = span_ns > 0 ? static_cast<double>(busy) / span_ns : 1.0;
+  s.bursts = bursts_ms.size();
+  s.burst_p50_ms = quantile(bursts_ms, 0.5);
+  s.burst_p90_ms = quantile(bursts_ms, 0.9);
+  s.burst_mean_ms = mean(bursts_ms);
+  s.wait_p50_ms = waits_ms.empty() ? 0.0 : quantile(waits_ms, 0.5);
+  return s;
+}
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,91 @@
+#pragma once
+// A GPU profile written by the profiler injected into a program (harness/profiler/, format_version 1;
+// docs/PROFILE.md), read back, and its summary: where the program sits on the regime map
+// (docs/REGIMES.md): duty cycle, bursts between host waits, how much of the GPU its kernels can fill.
+#include "harness/results/wing.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "harness/profiler/profile_format.hpp"
+
+namespace bench_mps::harness {
+
+/// A device's limits, as the profiler wrote them.
+using ProfileDevice = profiler::DeviceLimits;
+
+/// One kernel signature's launches.
+struct KernelSignature : profiler::KernelShape {
+  std::uint64_t count = 0, total_ns = 0;
+};
+
+/// A merged busy interval of the timeline, ns from the profiler's start.
+struct BusySpan {
+  std::int64_t start_ns = 0, end_ns = 0, busy_ns = 0;
+};
+
+struct GpuProfile {
+  std::string file;             ///< where it was read from (for messages)
+  std::string status;           ///< "ok" or "error" (a CUPTI call failed: errors say which; the rest is partial)
+  std::vector<std::string> errors;
+  long pid = 0;
+  std::string command;
+  std::int64_t end_ns = 0;      ///< the profile was written (program exit), ns from the profiler's start
+  std::uint64_t dropped_records = 0;
+  std::vector<ProfileDevice> devices;
+  int contexts = 0;
+  std::uint64_t memory_peak_bytes = 0;  ///< device memory allocated at its peak, summed over devices
+  std::uint64_t kernel_count = 0, kernel_ns = 0, other_kernel_count = 0, other_kernel_ns = 0;
+  std::vector<KernelSignature> signatures;
+  std::uint64_t copy_count = 0, copy_ns = 0, memset_count = 0, memset_ns = 0;
+  std::int64_t min_gap_ns = 0;           ///< gaps below it were merged into one span by the profiler
+  std::uint64_t intervals = 0;           ///< spans in the whole run (kept or not)
+  std::uint64_t busy_ns = 0;             ///< busy time of the whole run
+  std::int64_t first_ns = 0, last_ns = 0;
+  std::vector<std::uint64_t> gap_log2_counts;  ///< bin i: gaps in [2^i, 2^(i+1)) ns, whole run
+  std::size_t kept_head = 0;             ///< spans[0, kept_head) are the run's first; the rest its last
+  std::vector<BusySpan> spans;
+};
+
+/// Reads one profile; throws UsageError "<file>: <what is wrong>".
+GpuProfile read_gpu_profile(const std::filesystem::path& file);
+
+/// The profile-*.json files of `dir` (and its subfolders if `recursive`), sorted; none or no folder: empty.
+std::vector<std::filesystem::path> gpu_profile_files(const std::filesystem::path& dir, bool recursive = false);
+
+/// Blocks of one kernel signature resident on one SM at once, from its threads, registers and shared
+/// memory against the device's limits (see docs/PROFILE.md); at least 1.
+int resident_blocks_per_sm(const KernelSignature& k, const ProfileDevice& d);
+/// Its launches' share of the device: min(1, blocks / (SMs x resident blocks per SM)).
+double kernel_fill(const KernelSignature& k, const ProfileDevice& d);
+
+struct GapBin {
+  double from_us = 0, to_us = 0;
+  std::uint64_t count = 0;
+};
+
+struct ProfileSummary {
+  double gap_threshold_us = 0;
+  bool truncated = false;          ///< the profile kept only the run's first and last spans
+  double steady_from_s = 0, steady_to_s = 0;  ///< the steady part, s from the profiler's start
+  double duty = 0;                 ///< busy share of the steady part
+  double duty_whole = 0;           ///< busy share from the first span to the last, whole run
+  std::size_t bursts = 0;
+  double burst_p50_ms = 0, burst_p90_ms = 0, burst_mean_ms = 0;
+  double wait_p50_ms = 0;          ///< the host waits between the steady part's bursts
+  std::vector<GapBin> gaps;        ///< whole run, log2 bins; bins with none left out
+  double gaps_at_threshold_share = 0;  ///< of the whole run's gaps, the share >= the threshold (bin-exact)
+  double fill = 0;                 ///< kernel-time-weighted kernel_fill (NaN without kernels)
+  std::uint64_t memory_peak_bytes = 0;
+  int contexts = 0;
+  std::uint64_t kernels = 0;
+};
+
+/// Summarises `p`: bursts are the spans joined across gaps shorter than `gap_threshold_us`, which
+/// must be at least the profile's min gap (UsageError otherwise). The steady part: the kept spans less
+/// the first 10% of them, or the last spans alone where the profile kept only a head and a tail.
+ProfileSummary summarise(const GpuProfile& p, double gap_threshold_us);
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,125 @@
+#include "harness/sweep/gpu_profiling.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <vector>
+
+#include "harness/common/errors.hpp"
+#include "harness/common/format.hpp"
+#include "harness/common/stats.hpp"
+#include "harness/plan/sweep_spec.hpp"
+#include "harness/results/gpu_profile.hpp"
+#include "harness/results/run_record.hpp"
+#include "harness/sweep/worker_pool.hpp"
+
+namespace fs = std::filesystem;
+
+namespace bench_mps::harness {
+
+std::string find_profiler_library() {
+  std::string lib;
+  if (const char* env = std::getenv("BENCH_MPS_PROFILER")) lib = env;
+  if (lib.empty()) {
+    std::error_code ec;
+    lib = (fs::read_symlink("/proc/self/exe", ec).parent_path() / "libbench_mps_profiler.so").string();
+  }
+  if (::access(lib.c_str(), R_OK) != 0)
+    throw EnvironmentError("--profile-gpu: the GPU profiler library is not there: " + lib +
+                           " (build it: scripts/build.sh; or name it with BENCH_MPS_PROFILER)");
+  return fs::absolute(lib).string();
+}
+
+fs::path profile_dir(const fs::path& out_dir, const std::string& run_id, int worker) {
+  return out_dir / "profiles" / run_id / ("w" + std::to_string(worker));
+}
+
+void add_profiling_env(WorkerLaunch& launch, const RunSpec& run, const std::string& library, const fs::path& out_dir) {
+  for (int i = 0; i < run.procs; ++i) {
+    const fs::path dir = fs::absolute(profile_dir(out_dir, run.run_id(), i));
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) throw std::runtime_error("--profile-gpu: cannot create " + dir.string() + ": " + ec.message());
+    EnvVars& env = launch.env_for_worker[i];
+    env.emplace_back("CUDA_INJECTION64_PATH", library);
+    env.emplace_back("BENCH_MPS_PROFILE_DIR", dir.string());
+  }
+}
+
+namespace {
+
+void add_fact(WorkerRow& row, const std::string& name, double value) {
+  row.facts += (row.facts.empty() ? "" : ";") + name + "=" + fmt_num(value, 6);
+}
+
+void add_note(std::string& reason, const std::string& note) { reason += (reason.empty() ? "" : "; ") + note; }
+
+/// One copy: its profiles summarised (the busiest process gives duty and bursts; kernels, contexts and
+/// memory are summed over its processes), or the note that says why there is none.
+std::string summarise_copy(WorkerRow& row, const fs::path& dir, double gap_us, std::vector<ProfileSummary>& summaries) {
+  std::vector<GpuProfile> profiles;
+  std::string note;
+  for (const fs::path& file : gpu_profile_files(dir)) {
+    try {
+      profiles.push_back(read_gpu_profile(file));
+    } catch (const UsageError& e) {
+      add_note(note, e.what());
+    }
+  }
+  add_fact(row, "profile_processes", static_cast<double>(profiles.size()));
+  if (profiles.empty()) return note.empty() ? "the command never initialised CUDA (no GPU profile)" : note;
+  const GpuProfile& main =
+      *std::max_element(profiles.begin(), profiles.end(), [](const GpuProfile& a, const GpuProfile& b) { return a.busy_ns < b.busy_ns; });
+  const ProfileSummary s = summarise(main, std::max(gap_us, static_cast<double>(main.min_gap_ns) * 1e-3));
+  std::uint64_t kernels = 0, memory = 0;
+  int contexts = 0;
+  for (const GpuProfile& p : profiles) {
+    kernels += p.kernel_count;
+    memory += p.memory_peak_bytes;
+    contexts += p.contexts;
+    if (p.status != "ok")
+      add_note(note, "GPU profile of pid " + std::to_string(p.pid) + " is partial: " +
+                         (p.errors.empty() ? std::string("a CUPTI call failed") : p.errors.front()));
+    if (p.dropped_records)
+      add_note(note, "GPU profile of pid " + std::to_string(p.pid) + " lost " + std::to_string(p.dropped_records) + " records");
+  }
+  summaries.push_back(s);
+  add_fact(row, "profile_duty", s.duty);
+  add_fact(row, "profile_bursts", static_cast<double>(s.bursts));
+  add_fact(row, "profile_burst_p50_ms", s.burst_p50_ms);
+  add_fact(row, "profile_burst_p90_ms", s.burst_p90_ms);
+  add_fact(row, "profile_burst_mean_ms", s.burst_mean_ms);
+  add_fact(row, "profile_wait_p50_ms", s.wait_p50_ms);
+  add_fact(row, "profile_gap_us", s.gap_threshold_us);
+  if (!std::isnan(s.fill)) add_fact(row, "profile_fill", s.fill);
+  add_fact(row, "profile_kernels", static_cast<double>(kernels));
+  add_fact(row, "profile_contexts", contexts);
+  add_fact(row, "profile_mem_peak_mb", static_cast<double>(memory) / (1 << 20));
+  return note;
+}
+
+}  // namespace
+
+std::string record_gpu_profiles(RunRecord& record, const fs::path& out_dir, double gap_us) {
+  std::vector<ProfileSummary> summaries;
+  for (WorkerRow& row : record.workers) {
+    const std::string note = summarise_copy(row, profile_dir(out_dir, record.spec.run_id(), row.worker), gap_us, summaries);
+    if (note.empty()) continue;
+    add_note(row.reason, note);
+    if (record.summary.status == "ok") add_note(record.summary.reason, "worker " + std::to_string(row.worker) + ": " + note);
+  }
+  if (summaries.empty()) return "";
+  std::vector<double> duty, burst, fill;
+  for (const ProfileSummary& s : summaries) {
+    duty.push_back(s.duty);
+    burst.push_back(s.burst_p50_ms);
+    if (!std::isnan(s.fill)) fill.push_back(s.fill);
+  }
+  return "GPU profile (mean of " + std::to_string(summaries.size()) + " copies): duty " + fmt_fixed(100 * mean(duty), 1) +
+         "%, bursts p50 " + fmt_num(mean(burst), 3) + " ms (split at " + fmt_num(summaries.front().gap_threshold_us) +
+         " us idle), fill " + (fill.empty() ? std::string("-") : fmt_fixed(100 * mean(fill), 1) + "%");
+}
+
+}  // namespace bench_mps::harness

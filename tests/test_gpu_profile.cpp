@@ -1,0 +1,120 @@
+// --profile-gpu on a real GPU (label gpu; skipped where no GPU is visible): exec runs bench_worker's
+// `duty` workload, a program whose regime is known (1 ms of GPU work, then 1 ms of host work per step:
+// duty 50%, bursts of 1 ms), and the profile of the unmodified program must find it. The worker's own
+// CUDA-event measurement (its DONE line's burst_ms and gpu_busy_share) is the reference.
+// Tolerances: the profile's duty within 0.05 of the worker's and 0.10 of the nominal 50%; its burst p50
+// within 10% of the worker's burst_ms (events span a little launch overhead that CUPTI's kernel times
+// do not). The profiler's cost: the step time with and without it, printed, and under 10% here.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/mps/mps_session.hpp"
+#include "harness/results/gpu_profile.hpp"
+#include "harness/results/results_reader.hpp"
+#include "tests/test_support.hpp"
+
+namespace bench_mps::testing {
+namespace {
+
+constexpr int kSteps = 600;
+
+/// The duty workload through the worker's own protocol: GO on stdin, then kSteps steps.
+std::string duty_command() {
+  return "echo GO | '" + bench_worker_exe().string() +
+         "' --workload duty --duty-burst-us 1000 --duty-host-us 1000 --tasks " + std::to_string(kSteps) +
+         " --warmup 5";
+}
+
+/// The worker's DONE summary from a copy's kept stdout.
+nlohmann::json done_line(const fs::path& stdout_file) {
+  std::ifstream in(stdout_file);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("DONE ", 0) == 0) return nlohmann::json::parse(line.substr(5));
+  return nullptr;
+}
+
+class GpuProfile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!gpu_available()) GTEST_SKIP() << "no GPU visible";
+    ASSERT_EQ(live_mps_process_count(), 0) << "an MPS daemon is already running";
+  }
+  void TearDown() override { EXPECT_EQ(live_mps_process_count(), 0) << "a daemon was left behind"; }
+
+  /// One exec sweep of the duty command into `out`; the runs' rows.
+  std::vector<harness::WorkerRecord> sweep(const fs::path& out, const std::vector<std::string>& extra) {
+    std::vector<std::string> args{"--workloads", "exec", "--command", duty_command(), "--repeats", "1",
+                                  "--exec-warmups", "0", "--out", out.string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = run_program(bench_mps_exe(), args, {}, 300);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::cout << r.err;
+    return harness::read_runs(out / "runs.csv");
+  }
+
+  TempDir tmp;
+};
+
+TEST_F(GpuProfile, FindsTheDutyAndBurstOfAKnownProgram) {
+  const auto rows = sweep(tmp / "profiled", {"--modes", "timeslice", "--procs", "1", "--profile-gpu"});
+  ASSERT_EQ(rows.size(), 1u);
+  const auto& w = rows[0];
+  ASSERT_EQ(w.status, "ok") << w.reason;
+  const nlohmann::json done = done_line(tmp / "profiled" / "exec" / w.run_id / "w0.stdout");
+  ASSERT_TRUE(done.is_object()) << "no DONE line from the worker";
+  const double worker_burst_ms = done["facts"]["burst_ms"].get<double>();
+  const double worker_duty = done["facts"]["gpu_busy_share"].get<double>();
+  const double profiled_step_ms = done["elapsed_s"].get<double>() * 1e3 / kSteps;
+
+  const double duty = w.fact("profile_duty"), burst = w.fact("profile_burst_p50_ms");
+  std::cout << "profile: duty " << duty << " (worker " << worker_duty << ", nominal 0.5), burst p50 " << burst
+            << " ms (worker " << worker_burst_ms << " ms, nominal 1), p90 " << w.fact("profile_burst_p90_ms")
+            << " ms, host wait p50 " << w.fact("profile_wait_p50_ms") << " ms, fill " << w.fact("profile_fill")
+            << ", kernels " << w.fact("profile_kernels") << ", contexts " << w.fact("profile_contexts")
+            << ", memory peak " << w.fact("profile_mem_peak_mb") << " MiB\n";
+  EXPECT_EQ(w.fact("profile_processes"), 1);
+  EXPECT_NEAR(duty, worker_duty, 0.05);
+  EXPECT_NEAR(duty, 0.5, 0.10);
+  EXPECT_NEAR(burst, worker_burst_ms, 0.10 * worker_burst_ms);
+  EXPECT_GE(w.fact("profile_kernels"), kSteps);
+  EXPECT_GE(w.fact("profile_contexts"), 1);
+  EXPECT_GT(w.fact("profile_fill"), 0);  // 4 blocks of 128 threads: a few percent of the GPU
+  EXPECT_LT(w.fact("profile_fill"), 0.1);
+
+  // The same program without the profiler: its cost on the step time.
+  const auto plain = sweep(tmp / "plain", {"--modes", "timeslice", "--procs", "1"});
+  ASSERT_EQ(plain.size(), 1u);
+  const nlohmann::json plain_done = done_line(tmp / "plain" / "exec" / plain[0].run_id / "w0.stdout");
+  ASSERT_TRUE(plain_done.is_object());
+  const double plain_step_ms = plain_done["elapsed_s"].get<double>() * 1e3 / kSteps;
+  const double cost = profiled_step_ms / plain_step_ms - 1;
+  std::cout << "step time: " << plain_step_ms << " ms without the profiler, " << profiled_step_ms
+            << " ms with it (" << 100 * cost << "%)\n";
+  RecordProperty("profile_duty", std::to_string(duty));
+  RecordProperty("profile_burst_p50_ms", std::to_string(burst));
+  RecordProperty("profiler_cost_pct", std::to_string(100 * cost));
+  EXPECT_LT(cost, 0.10);
+}
+
+TEST_F(GpuProfile, ProfilesEveryCopyTimeSlicedAndUnderMps) {
+  if (harness::find_mps_control().empty()) GTEST_SKIP() << "nvidia-cuda-mps-control not on PATH";
+  const auto rows = sweep(tmp / "out", {"--modes", "timeslice,mps", "--procs", "2", "--profile-gpu"});
+  ASSERT_EQ(rows.size(), 4u);
+  for (const auto& w : rows) {
+    EXPECT_EQ(w.status, "ok") << w.run_id << ": " << w.reason;
+    EXPECT_EQ(w.fact("profile_processes"), 1) << w.run_id << ": " << w.reason;
+    EXPECT_GE(w.fact("profile_kernels"), kSteps) << w.run_id;
+    EXPECT_GT(w.fact("profile_duty"), 0.2) << w.run_id;
+    std::cout << w.run_id << " w" << w.worker << ": duty " << w.fact("profile_duty") << ", burst p50 "
+              << w.fact("profile_burst_p50_ms") << " ms\n";
+  }
+}
+
+}  // namespace
+}  // namespace bench_mps::testing
