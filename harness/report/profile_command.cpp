@@ -27,7 +27,7 @@ CLI::App* add_profile_command(CLI::App& app, ProfileArgs& args) {
 
 void print_profile_summary(std::ostream& out, const GpuProfile& p, const ProfileSummary& s) {
   out << p.file << "\n  pid " << p.pid << ": " << p.command << "\n";
-  if (p.status != "ok") out << "  status " << p.status << ": " << (p.errors.empty() ? "" : p.errors.front()) << "\n";
+  if (!p.complete) out << "  status error: " << (p.errors.empty() ? "" : p.errors.front()) << "\n";
   out << "  kernels " << p.kernel_count << " (" << p.signatures.size() << " signatures), copies " << p.copy_count
       << ", memsets " << p.memset_count << ", contexts " << p.contexts << ", device memory peak "
       << fmt_fixed(static_cast<double>(p.memory_peak_bytes) / (1 << 20), 1) << " MiB\n";

@@ -122,8 +122,9 @@ GpuProfile read_gpu_profile(const fs::path& file) {
     if (!version.is_number_integer() || version.get<int>() != kFormatVersion)
       throw std::invalid_argument("format_version " + version.dump() + " (this bench_mps reads " +
                                   std::to_string(kFormatVersion) + ")");
-    p.status = need(j, "status", "the profile").get<std::string>();
-    if (p.status != "ok" && p.status != "error") throw std::invalid_argument("status '" + p.status + "'");
+    const std::string status = need(j, "status", "the profile").get<std::string>();
+    if (status != "ok" && status != "error") throw std::invalid_argument("status '" + status + "'");
+    p.complete = status == "ok";
     p.errors = need(j, "errors", "the profile").get<std::vector<std::string>>();
     const json& process = need(j, "process", "the profile");
     p.pid = number<long>(process, "pid", "process");

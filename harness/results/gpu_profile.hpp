@@ -28,7 +28,7 @@ struct BusySpan {
 
 struct GpuProfile {
   std::string file;             ///< where it was read from (for messages)
-  std::string status;           ///< "ok" or "error" (a CUPTI call failed: errors say which; the rest is partial)
+  bool complete = true;         ///< the file's status "ok"; false for "error" (a CUPTI call failed: errors say which; the rest is partial)
   std::vector<std::string> errors;
   long pid = 0;
   std::string command;

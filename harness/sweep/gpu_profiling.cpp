@@ -79,7 +79,7 @@ std::string summarise_copy(WorkerRow& row, const fs::path& dir, double gap_us, s
     kernels += p.kernel_count;
     memory += p.memory_peak_bytes;
     contexts += p.contexts;
-    if (p.status != "ok")
+    if (!p.complete)
       add_note(note, "GPU profile of pid " + std::to_string(p.pid) + " is partial: " +
                          (p.errors.empty() ? std::string("a CUPTI call failed") : p.errors.front()));
     if (p.dropped_records)
@@ -108,7 +108,7 @@ std::string record_gpu_profiles(RunRecord& record, const fs::path& out_dir, doub
     const std::string note = summarise_copy(row, profile_dir(out_dir, record.spec.run_id(), row.worker), gap_us, summaries);
     if (note.empty()) continue;
     add_note(row.reason, note);
-    if (record.summary.status == "ok") add_note(record.summary.reason, "worker " + std::to_string(row.worker) + ": " + note);
+    if (record.summary.status == RunStatus::ok) add_note(record.summary.reason, "worker " + std::to_string(row.worker) + ": " + note);
   }
   if (summaries.empty()) return "";
   std::vector<double> duty, burst, fill;
