@@ -1,13 +1,13 @@
 #include "harness/common/run_status.hpp"
 
-#include <array>
 #include <stdexcept>
-#include <utility>
+
+#include "harness/common/word_table.hpp"
 
 namespace bench_mps::harness {
 namespace {
 
-constexpr std::array<std::pair<RunStatus, std::string_view>, 15> kStatusWords{{
+constexpr WordTable<RunStatus, 15> kStatusWords{{
     {RunStatus::ok, "ok"},
     {RunStatus::error, "error"},
     {RunStatus::crashed, "crashed"},
@@ -28,16 +28,11 @@ constexpr std::array<std::pair<RunStatus, std::string_view>, 15> kStatusWords{{
 }  // namespace
 
 std::string_view status_name(RunStatus status) {
-  for (const auto& [s, word] : kStatusWords)
-    if (s == status) return word;
+  if (const std::optional<std::string_view> word = word_of(kStatusWords, status)) return *word;
   throw std::logic_error("status_name: a RunStatus without a word");
 }
 
-std::optional<RunStatus> parse_run_status(std::string_view word) {
-  for (const auto& [s, w] : kStatusWords)
-    if (w == word) return s;
-  return std::nullopt;
-}
+std::optional<RunStatus> parse_run_status(std::string_view word) { return value_of(kStatusWords, word); }
 
 std::string to_string(RunStatus status) { return std::string(status_name(status)); }
 
