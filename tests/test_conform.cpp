@@ -149,11 +149,25 @@ INSTANTIATE_TEST_SUITE_P(Inputs, ConformBadInput,
                            return name;
                          });
 
-TEST_F(Conform, AFolderThatHoldsConformResultsIsRefused) {
-  ASSERT_EQ(conform(out(), {"--only", "sm-partitions"}).exit_code, 0);
-  const auto again = conform(out(), {"--only", "sm-partitions"});
+TEST_F(Conform, AFolderThatHoldsConformOrSweepResultsIsRefused) {
+  const fs::path done = tmp / "conform";
+  ASSERT_EQ(conform(done, {"--only", "sm-partitions"}).exit_code, 0);
+  const auto again = conform(done, {"--only", "sm-partitions"});
   EXPECT_EQ(again.exit_code, 2);
   EXPECT_NE(again.err.find("already holds conform results"), std::string::npos) << again.err;
+
+  ASSERT_EQ(sweep({"--modes", "timeslice", "--procs", "1"}).exit_code, 0);
+  const auto into_sweep = conform(out(), {"--only", "sm-partitions"});
+  EXPECT_EQ(into_sweep.exit_code, 2) << into_sweep.err;
+  EXPECT_FALSE(fs::exists(out() / "conform.json"));
+}
+
+TEST_F(Conform, WithoutAGpuOrTheCpuStandInItSaysSoAndWritesNothing) {
+  std::vector<std::string> a{"conform", "--out", out().string()};
+  const auto r = run_program(bench_mps_exe(), a, env, 60);
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(fs::exists(out()));
 }
 
 TEST(ConformHelp, SaysWhatItWritesWithExamplesVerdictsAndExitCodes) {

@@ -13,6 +13,7 @@
 #include "harness/results/meta.hpp"
 #include "harness/sweep/gpu_select.hpp"
 #include "harness/sweep/out_dir_claim.hpp"
+#include "harness/sweep/preflight.hpp"
 
 namespace fs = std::filesystem;
 
@@ -58,6 +59,7 @@ fs::path claimable_out_dir(const ConformSpec& spec, const std::optional<GpuStati
   if (fs::exists(out / kConformJsonFile, ec))
     throw UsageError("--out: " + out.string() + " already holds conform results; choose a new folder");
   if (fs::exists(out, ec) && !fs::is_directory(out, ec)) throw UsageError("--out: " + out.string() + " is not a folder");
+  check_fresh_out_dir(out);  // a sweep's results folder is not a conform folder either
   fs::create_directories(out, ec);
   if (ec) throw UsageError("--out: cannot create " + out.string() + ": " + ec.message());
   return out;

@@ -22,8 +22,9 @@ std::vector<std::string> with(std::vector<std::string> args, const std::vector<s
   return args;
 }
 
-/// Seconds every client of a split runs: long enough for many tasks of the slowest.
-std::string split_seconds(const ConformSetup& setup) { return setup.cpu_stand_in ? "1" : "2"; }
+/// Seconds every client of a split runs: long enough for many tasks of the slowest (10 of the CPU
+/// stand-in's 200 ms ones at 10 %).
+constexpr const char* kSplitSeconds = "2";
 
 /// The percentage a worker ran with: its own, the run's, or 100 (plain `mps`).
 int pct_of(const WorkerRecord& w) {
@@ -71,7 +72,8 @@ Judgement check_proof(const ConformSetup& setup, ChildSweeps& sweeps) {
 
 Judgement check_thread_pct(const ConformSetup& setup, ChildSweeps& sweeps) {
   const SweepOutcome o = sweeps.run(
-      "thread-pct", with(fill_workload_args(setup), {"--modes", "mps:25,mps:50,mps", "--procs", "1", "--tasks", "20"}));
+      "thread-pct", with(fill_workload_args(setup),
+                         {"--modes", "mps:25,mps:50,mps", "--procs", "1", "--tasks", setup.cpu_stand_in ? "10" : "20"}));
   std::vector<WorkerRecord> workers;
   if (auto bad = unusable(o, workers)) return *bad;
   std::map<int, const WorkerRecord*> by_pct;
@@ -96,7 +98,7 @@ Judgement check_thread_pct(const ConformSetup& setup, ChildSweeps& sweeps) {
 
 Judgement check_uneven_split(const ConformSetup& setup, ChildSweeps& sweeps) {
   const SweepOutcome o = sweeps.run("uneven-split", with(fill_workload_args(setup), {"--modes", "mps:10/90", "--procs", "2",
-                                                                                     "--duration", split_seconds(setup)}));
+                                                                                     "--duration", kSplitSeconds}));
   std::vector<WorkerRecord> workers;
   if (auto bad = unusable(o, workers)) return *bad;
   if (workers.size() != 2) return {ConformVerdict::error, "", "expected 2 clients, runs.csv has " + std::to_string(workers.size())};
@@ -114,7 +116,7 @@ Judgement check_uneven_split(const ConformSetup& setup, ChildSweeps& sweeps) {
 
 Judgement check_per_client_pct(const ConformSetup& setup, ChildSweeps& sweeps) {
   const SweepOutcome o = sweeps.run("per-client-pct", with(fill_workload_args(setup), {"--modes", "mps:60/20/20", "--procs",
-                                                                                       "3", "--duration", split_seconds(setup)}));
+                                                                                       "3", "--duration", kSplitSeconds}));
   std::vector<WorkerRecord> workers;
   if (auto bad = unusable(o, workers)) return *bad;
   double pct_sum = 0, sms_sum = 0, throughput_sum = 0;

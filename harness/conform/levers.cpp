@@ -56,7 +56,8 @@ std::vector<std::string> plain_workload_args(const ConformSetup& setup) {
 }
 
 std::vector<std::string> fill_workload_args(const ConformSetup& setup) {
-  if (setup.cpu_stand_in) return {"--workloads", "cpu", "--cpu-fill", "--cpu-task-us", "10000"};  // 10 ms: a late wake-up is small beside it
+  // 20 ms: a wake-up late by a few ms on a loaded CPU stays small beside it
+  if (setup.cpu_stand_in) return {"--workloads", "cpu", "--cpu-fill", "--cpu-task-us", "20000"};
   return {"--workloads", "spin", "--spin-blocks", "2112", "--spin-threads", "1024", "--spin-us", "200",
           "--spin-launches", "1"};
 }

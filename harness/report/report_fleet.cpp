@@ -143,7 +143,8 @@ int run_fleet_report(const ReportArgs& args, const std::string& title) {
   if (const std::string mixed = mixed_models_warning(fleet); !mixed.empty())
     std::cerr << "bench_mps: report: warning: " << mixed << "\n";
   std::cout << "report: wrote " << (dir / "report.md").string() << " (fleet: " << fleet.members.size()
-            << " results folders, " << fleet.conforms.size() << " conform folders, " << configs.size() << " configurations, " << outliers << " outlier(s), "
+            << " results folders, "
+            << (fleet.conforms.empty() ? "" : std::to_string(fleet.conforms.size()) + " conform folders, ") << configs.size() << " configurations, " << outliers << " outlier(s), "
             << fleet.problems.size() << " unreadable)\n";
   return kExitOk;
 }
