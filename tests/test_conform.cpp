@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <map>
 #include <ostream>
 #include <sstream>
@@ -160,6 +161,19 @@ TEST_F(Conform, AFolderThatHoldsConformOrSweepResultsIsRefused) {
   const auto into_sweep = conform(out(), {"--only", "sm-partitions"});
   EXPECT_EQ(into_sweep.exit_code, 2) << into_sweep.err;
   EXPECT_FALSE(fs::exists(out() / "conform.json"));
+}
+
+TEST_F(Conform, TheTimeBudgetStopsTheRowsLeftAsErrorAndLeavesNoDaemon) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto r = conform(out(), {"--budget-s", "10", "--only", "uneven-split,per-client-pct,thread-pct,mem-limit,fault"});
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_LT(took, 10 + 15 + 10) << "the budget, the grace of a stopped sweep, and some slack";
+  int out_of_time = 0;
+  for (const auto& [id, row] : rows(out()))
+    if (row.verdict == ConformVerdict::error && row.reason.find("time budget") != std::string::npos) ++out_of_time;
+  EXPECT_GE(out_of_time, 1) << r.err;
+  EXPECT_EQ(harness::read_conform(out()).rows.size(), 5u) << "every row is in the table, run or not";
 }
 
 TEST_F(Conform, WithoutAGpuOrTheCpuStandInItSaysSoAndWritesNothing) {

@@ -35,7 +35,7 @@ std::string last_error_line(const fs::path& log) {
 
 bool SweepOutcome::has_runs() const {
   std::error_code ec;
-  return fs::is_regular_file(dir / "runs.csv", ec) && fs::is_regular_file(dir / "summary.csv", ec);
+  return exit_code >= 0 && fs::is_regular_file(dir / "runs.csv", ec) && fs::is_regular_file(dir / "summary.csv", ec);
 }
 
 ChildSweeps::ChildSweeps(fs::path sweeps_dir, std::vector<std::string> common_args, double budget_s)
@@ -63,8 +63,9 @@ SweepOutcome ChildSweeps::run(const std::string& name, const std::vector<std::st
   outcome.seconds = now_s() - start;
   outcome.last_error = last_error_line(log);
   if (outcome.exit_code < 0)
-    outcome.last_error = (stop_signal().load() ? "stopped by a signal" : "stopped: the time budget ran out after " +
-                                                                             fmt_fixed(outcome.seconds, 1) + " s") +
+    outcome.last_error = (stop_signal().load() ? std::string("stopped by a signal")
+                                               : "stopped when the time budget ran out (it ran " +
+                                                     fmt_fixed(outcome.seconds, 1) + " s, the stop included)") +
                          (outcome.last_error.empty() ? "" : "; its last line: " + outcome.last_error);
   return outcome;
 }
