@@ -6,6 +6,7 @@
 #include "harness/common/format.hpp"
 #include "harness/common/markdown_table.hpp"
 #include "harness/conform/levers.hpp"
+#include "harness/plan/mode_names.hpp"
 #include "harness/results/results_reader.hpp"
 
 namespace bench_mps::harness {
@@ -33,7 +34,7 @@ Judgement check_fault(const ConformSetup& setup, ChildSweeps& sweeps) {
   if (!o.has_runs()) return sweep_error(o);
   std::optional<SummaryRecord> timesliced, mps;
   for (const SummaryRecord& r : read_summary(o.dir / "summary.csv"))
-    if (r.scenario == RunKind::fault) (r.mode == "timeslice" ? timesliced : mps) = r;
+    if (r.scenario == RunKind::fault) (r.mode == kTimesliceMode ? timesliced : mps) = r;
   if (!timesliced || !mps) return sweep_error(o);
   for (const SummaryRecord* r : {&*timesliced, &*mps})
     if (r->status != "ok" && r->status != "timeout")  // fault_not_triggered, a failed baseline: nothing to judge

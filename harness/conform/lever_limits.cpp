@@ -6,6 +6,7 @@
 #include "harness/common/format.hpp"
 #include "harness/common/markdown_table.hpp"
 #include "harness/conform/levers.hpp"
+#include "harness/plan/mode_names.hpp"
 #include "harness/results/results_reader.hpp"
 
 namespace bench_mps::harness {
@@ -71,7 +72,9 @@ Judgement check_priority(const ConformSetup& setup, ChildSweeps& sweeps) {
     if (s.status != "ok") continue;
     if (s.scenario == RunKind::interference_fg && std::isnan(alone)) alone = s.fg_latency_p99_ms;
     if (s.scenario != RunKind::interference) continue;
-    (s.mode.find("+prio") != std::string::npos ? below : normal) = s.fg_latency_p99_ms;
+    const std::optional<NamedMode> named = mode_of_name(s.mode);
+    const bool background_below = named && (named->mode.prio_first || !named->mode.client_priorities.empty());
+    (background_below ? below : normal) = s.fg_latency_p99_ms;
   }
   if (std::isnan(normal) || std::isnan(below))
     return {ConformVerdict::error, "", "the sweep recorded no finished interference run with and without +prio"};

@@ -8,6 +8,7 @@
 #include "harness/common/format.hpp"
 #include "harness/common/markdown_table.hpp"
 #include "harness/conform/levers.hpp"
+#include "harness/plan/mode_names.hpp"
 #include "harness/results/results_reader.hpp"
 
 namespace bench_mps::harness {
@@ -57,7 +58,7 @@ Judgement check_proof(const ConformSetup& setup, ChildSweeps& sweeps) {
   std::map<bool, std::pair<int, int>> seen;  // under MPS? -> (clients, MPS-enabled ones)
   std::string problems;
   for (const WorkerRecord& w : read_runs(o.dir / "runs.csv")) {
-    const bool mps = w.mode != "timeslice";
+    const bool mps = w.mode != kTimesliceMode;
     ++seen[mps].first;
     seen[mps].second += w.mps_enabled ? 1 : 0;
     if (w.status != "ok") problems += "; worker " + std::to_string(w.worker) + " (" + w.mode + "): " + w.status;
