@@ -26,6 +26,8 @@
 #   filler      the filler alone at 30, 60 and 90% -> OUT_DIR/filler-<target>
 #   membw       the memory-bound triad, timeslice and mps, N=1,2,4 -> OUT_DIR/membw
 #   memlimit    a membw client over its MPS pinned memory limit (expect status mps_mem_limit) -> OUT_DIR/memlimit
+#   conform     bench_mps conform: PASS / FAIL / SKIP / ERROR per MPS lever (<= 3 minutes) -> OUT_DIR/conform;
+#               prints its table
 #   interference  mlp-infer beside 3 fillers at 60%, timeslice, mps, mps+prio, mps:auto -> OUT_DIR/interference
 #   pergpu      --device 0 (the GPU by its UUID, its own daemon) and --gpus all, spin N=1,2 -> OUT_DIR/device0, gpus
 #   xray        bench_mps --scenario xray (N=1,2,4,10, time-sliced and MPS, 2 repeats) -> OUT_DIR/xray
@@ -121,6 +123,11 @@ for step in "$@"; do
       "$bench" --workloads membw --membw-mib 1024 --modes mps+mem=2G --procs 1 --repeats 1 --timeout 60 \
         --out "$out/runs/memlimit" >"$out/memlimit.log" 2>&1
       echo "memlimit: rc=$? (expect 1) $(python3 scripts/show_columns.py "$out/runs/memlimit/summary.csv" status reason)" ;;
+    conform)
+      start=$(date +%s)
+      "$bench" conform --out "$out/runs/conform" >"$out/conform.log" 2>&1
+      echo "conform: rc=$? (0 every row PASS or SKIP, 1 a FAIL or ERROR) in $(( $(date +%s) - start )) s"
+      sed -n '/^| lever/,/^$/p' "$out/conform.log" ;;
     pergpu)
       "$bench" --device 0 --workloads spin --modes timeslice,mps --procs 1,2 --repeats 1 --tasks 10 \
         --out "$out/runs/device0" >"$out/device0.log" 2>&1

@@ -7,6 +7,8 @@
 #include "harness/common/errors.hpp"
 #include "harness/common/format.hpp"
 #include "harness/compare/compare.hpp"
+#include "harness/conform/conform.hpp"
+#include "harness/conform/conform_cli.hpp"
 #include "harness/plan/sweep_cli.hpp"
 #include "harness/report/profile_command.hpp"
 #include "harness/report/report.hpp"
@@ -32,6 +34,8 @@ int main(int argc, char** argv) {
   CLI::App* compare_cmd = add_compare_command(app, compare);
   ProfileArgs profile;
   CLI::App* profile_cmd = add_profile_command(app, profile);
+  ConformSpec conform;
+  CLI::App* conform_cmd = add_conform_command(app, conform);
   CLI::App* columns_cmd =
       app.add_subcommand("columns", "print the columns of the results files (name, unit, meaning) as markdown");
   spec.argv.assign(argv, argv + argc);
@@ -41,6 +45,7 @@ int main(int argc, char** argv) {
       "  bench_mps report --help    render report.md and figures for a results or comparison folder\n"
       "  bench_mps compare --help   SAME / FASTER / SLOWER / UNSURE per configuration of two folders\n"
       "  bench_mps profile --help   summarise the GPU profiles of --profile-gpu\n"
+      "  bench_mps conform --help   PASS / FAIL / SKIP / ERROR per MPS lever on this driver and GPU\n"
       "\n"
       "Exit codes: 0 ok; 1 a run failed, or compare --fail-on-regression found a regression (or\n"
       "compared nothing); 2 bad command line or input files (one line naming the problem, nothing\n"
@@ -64,6 +69,10 @@ int main(int argc, char** argv) {
     if (report_cmd->parsed()) return run_report(report);
     if (compare_cmd->parsed()) return run_compare(compare);
     if (profile_cmd->parsed()) return run_profile(profile);
+    if (conform_cmd->parsed()) {
+      conform.argv = spec.argv;
+      return run_conform(conform);
+    }
     if (columns_cmd->parsed()) {
       print_column_docs(std::cout);
       return 0;

@@ -28,12 +28,19 @@ bp::environment child_environment(const ChildEnv& changes) {
 }
 
 /// Polls `child` until it exits, `timeout_s` passes or `*stop` is set (then kills it, with its process
-/// group when `group`); false when it was killed.
-bool wait_with_timeout(bp::child& child, double timeout_s, const std::atomic<int>* stop = nullptr, bool group = false) {
+/// group when `group`, after SIGTERM and up to `term_grace_s` to end by itself); false when it was stopped.
+bool wait_with_timeout(bp::child& child, double timeout_s, const std::atomic<int>* stop = nullptr, bool group = false,
+                       double term_grace_s = 0) {
   std::error_code ec;
   const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   while (child.running(ec)) {
     if (std::chrono::steady_clock::now() > until || (stop && stop->load())) {
+      if (group && term_grace_s > 0) {
+        ::kill(-static_cast<pid_t>(child.id()), SIGTERM);
+        const auto grace = std::chrono::steady_clock::now() + std::chrono::duration<double>(term_grace_s);
+        while (child.running(ec) && std::chrono::steady_clock::now() < grace)
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
       if (group) ::kill(-static_cast<pid_t>(child.id()), SIGKILL);
       child.terminate(ec);
       return false;
@@ -72,7 +79,7 @@ CommandResult run_command(const std::string& exe, const std::vector<std::string>
 }
 
 int run_logged(const std::string& exe, const std::vector<std::string>& args, const ChildEnv& env,
-               const fs::path& log, double timeout_s, const std::atomic<int>* stop) {
+               const fs::path& log, double timeout_s, const std::atomic<int>* stop, double term_grace_s) {
   std::error_code ec;
   bp::child child;
   if (log.empty())
@@ -83,7 +90,7 @@ int run_logged(const std::string& exe, const std::vector<std::string>& args, con
                       child_environment(env), ec, kOwnGroup);
   if (ec) return -1;
   ::setpgid(child.id(), child.id());  // whichever runs first: the group exists before we may kill it
-  if (!wait_with_timeout(child, timeout_s, stop, true)) return -1;
+  if (!wait_with_timeout(child, timeout_s, stop, true, term_grace_s)) return -1;
   child.wait(ec);
   return ec ? -1 : child.exit_code();
 }

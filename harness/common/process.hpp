@@ -50,9 +50,11 @@ CommandResult run_command(const std::string& exe, const std::vector<std::string>
 /// Runs `exe args` in a process group of its own, with stdin /dev/null and stdout+stderr to `log`
 /// (empty: discarded). The exit code, or -1 if it could not start, did not finish within timeout_s, or
 /// `stop` (when given) became non-zero first: the whole group is killed then, so nothing it started
-/// outlives it.
+/// outlives it. With `term_grace_s` > 0 the group gets SIGTERM first and that long to end by itself (a
+/// child bench_mps quits its MPS daemon on SIGTERM).
 int run_logged(const std::string& exe, const std::vector<std::string>& args, const ChildEnv& env,
-               const std::filesystem::path& log, double timeout_s, const std::atomic<int>* stop = nullptr);
+               const std::filesystem::path& log, double timeout_s, const std::atomic<int>* stop = nullptr,
+               double term_grace_s = 0);
 
 /// A running child with its stdout and stderr on pipes (and stdin on a pipe or /dev/null). The owner
 /// reaps it with waitpid(pid()) and then calls forget(); a child not forgotten is killed by the destructor.

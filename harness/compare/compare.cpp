@@ -11,6 +11,7 @@
 #include "harness/common/cli_checks.hpp"
 #include "harness/common/errors.hpp"
 #include "harness/common/format.hpp"
+#include "harness/compare/compare_conform.hpp"
 #include "harness/compare/compare_output.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/results/results_writer.hpp"
@@ -103,7 +104,31 @@ constexpr const char* kCompareHelpFooter =
     "--fail-on-regression, a row is SLOWER or the folders had no configuration in common;\n"
     "2 bad command line or input (a missing folder, a damaged file, two GPU models without\n"
     "--allow-different-gpu; one line naming it, nothing written); 128+N stopped by signal N.\n"
+    "Two conform folders (bench_mps conform): their levers side by side, old and new verdict and\n"
+    "evidence; PASS -> FAIL is a REGRESSION (exit 1 with --fail-on-regression); --out writes\n"
+    "conform_comparison.csv and .md.\n"
     "More: docs/COMPARE.md";
+
+/// compare on two conform folders: read both, render, then write (--out, --md, --csv) and print.
+int run_conform_compare(const CompareArgs& args) {
+  const ConformComparison c = compare_conform(read_conform(args.base), read_conform(args.next), args.base, args.next);
+  if (!args.out_dir.empty()) {
+    std::error_code ec;
+    for (const char* name : {"conform_comparison.csv", "conform_comparison.md"})
+      if (fs::exists(fs::path(args.out_dir) / name, ec))
+        throw UsageError("--out " + args.out_dir + ": already holds a comparison (" + name + "); choose another folder");
+    fs::create_directories(args.out_dir, ec);
+    if (ec || !fs::is_directory(args.out_dir))
+      throw UsageError("--out " + args.out_dir + ": cannot create the folder" + (ec ? " (" + ec.message() + ")" : ""));
+    write_output(fs::path(args.out_dir) / "conform_comparison.csv", c.csv);
+    write_output(fs::path(args.out_dir) / "conform_comparison.md", c.markdown);
+  }
+  if (!args.csv_file.empty()) write_output(args.csv_file, c.csv);
+  if (!args.md_file.empty()) write_output(args.md_file, c.markdown);
+  std::cout << c.markdown << std::flush;
+  if (!std::cout) throw std::runtime_error("compare: cannot write to stdout");
+  return args.fail_on_regression && c.regressions > 0 ? kExitFailed : kExitOk;
+}
 
 }  // namespace
 
@@ -149,6 +174,11 @@ int run_compare(const CompareArgs& args) {
       if (fs::exists(fs::path(args.out_dir) / name, ec))
         throw UsageError("--out " + args.out_dir + ": is a results folder (" + name + "); choose another folder");
   }
+  const bool base_conform = is_conform_folder(args.base), next_conform = is_conform_folder(args.next);
+  if (base_conform != next_conform)
+    throw UsageError((base_conform ? args.base : args.next) + " holds conform results and " +
+                     (base_conform ? args.next : args.base) + " does not: compare two conform folders, or two results folders");
+  if (base_conform) return run_conform_compare(args);
   const ResultsFolder base = read_results_folder(args.base);
   const ResultsFolder next = read_results_folder(args.next);
   try {

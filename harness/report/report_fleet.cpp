@@ -127,7 +127,7 @@ int run_fleet_report(const ReportArgs& args, const std::string& title) {
   options.metric = parse_compare_metric(args.metric);
   if (args.threshold_pct >= 0) options.threshold_pct = args.threshold_pct;
   const FleetFolder fleet = read_fleet(dir);
-  if (fleet.members.empty()) {
+  if (fleet.members.empty() && fleet.conforms.empty()) {
     if (!fleet.problems.empty())
       throw ResultsError(dir.string() + ": no results folder below it could be read (" + fleet.problems.front().label +
                          ": " + fleet.problems.front().reason + ")");
@@ -143,7 +143,8 @@ int run_fleet_report(const ReportArgs& args, const std::string& title) {
   if (const std::string mixed = mixed_models_warning(fleet); !mixed.empty())
     std::cerr << "bench_mps: report: warning: " << mixed << "\n";
   std::cout << "report: wrote " << (dir / "report.md").string() << " (fleet: " << fleet.members.size()
-            << " results folders, " << configs.size() << " configurations, " << outliers << " outlier(s), "
+            << " results folders, "
+            << (fleet.conforms.empty() ? "" : std::to_string(fleet.conforms.size()) + " conform folders, ") << configs.size() << " configurations, " << outliers << " outlier(s), "
             << fleet.problems.size() << " unreadable)\n";
   return kExitOk;
 }
@@ -158,6 +159,17 @@ FleetFolder read_fleet(const fs::path& dir) {
   std::vector<fs::path> found, indices;
   std::error_code ec;
   if (fs::exists(dir / kGpusIndexFile, ec)) indices.push_back(dir);
+  auto add_conform = [&fleet, &dir](const fs::path& d) {
+    try {
+      fleet.conforms.push_back(read_fleet_conform(d, relative_label(d, dir)));
+    } catch (const ResultsError& e) {
+      fleet.problems.push_back({relative_label(d, dir), one_line(e.what())});
+    }
+  };
+  if (is_conform_folder(dir)) {  // one conform folder: its rows (its sweeps are its own)
+    add_conform(dir);
+    return fleet;
+  }
   for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
        !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
     if (!it->is_directory(ec)) continue;
@@ -166,7 +178,10 @@ FleetFolder read_fleet(const fs::path& dir) {
       it.disable_recursion_pending();
       continue;
     }
-    if (holds_results(it->path())) {
+    if (is_conform_folder(it->path())) {
+      add_conform(it->path());
+      it.disable_recursion_pending();  // its sweeps/ are part of it
+    } else if (holds_results(it->path())) {
       found.push_back(it->path());
       it.disable_recursion_pending();  // plots/, exec/ of a results folder are not more results
     } else if (fs::exists(it->path() / kGpusIndexFile, ec)) {
@@ -175,6 +190,8 @@ FleetFolder read_fleet(const fs::path& dir) {
   }
   if (ec) fleet.problems.push_back({relative_label(dir, dir), "cannot list: " + ec.message()});
   std::sort(found.begin(), found.end());
+  std::sort(fleet.conforms.begin(), fleet.conforms.end(),
+            [](const FleetConform& a, const FleetConform& b) { return a.label < b.label; });
   std::set<std::string> labels;
   for (const fs::path& d : found) {
     const std::string label = relative_label(d, dir);
@@ -262,6 +279,8 @@ std::string render_fleet_report(const FleetFolder& fleet, const std::vector<Flee
         threshold + " (`--threshold`, as `bench_mps compare`). With two GPUs the fleet median lies between "
         "them: both are flagged, or neither.\n\n";
   if (const std::string mixed = mixed_models_warning(fleet); !mixed.empty()) md += "**Warning:** " + mixed + ".\n\n";
+  md += render_fleet_conform(fleet.conforms);
+  if (fleet.members.empty()) return md;
 
   md += "## Outliers\n\n";
   MarkdownTable outliers({"folder", "host, GPU", "configuration", metric + " " + unit, "fleet median", "deviation", ""},

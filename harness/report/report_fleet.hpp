@@ -15,6 +15,7 @@
 
 #include "harness/compare/compare_runs.hpp"
 #include "harness/report/report.hpp"
+#include "harness/report/report_fleet_conform.hpp"
 #include "harness/results/results_reader.hpp"
 
 namespace bench_mps::harness {
@@ -44,11 +45,14 @@ struct FleetProblem {
 
 struct FleetFolder {
   std::vector<FleetMember> members;
+  std::vector<FleetConform> conforms;  ///< conform folders (conform.json), their own sweeps not counted as members
   std::vector<FleetProblem> problems;
 };
 
 /// Finds every results folder below `dir` (a folder with meta.json or summary.csv; not searched
-/// further) and the folders a --gpus index.json names, and reads each; defects become problems.
+/// further), every conform folder (conform.json; its sweeps/ are its own, not searched) and the
+/// folders a --gpus index.json names, and reads each; defects become problems. `dir` itself may be
+/// a conform folder.
 FleetFolder read_fleet(const std::filesystem::path& dir);
 
 /// One GPU's value of one configuration against the fleet.

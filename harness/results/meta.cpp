@@ -106,6 +106,21 @@ nlohmann::json conditions_json(const GpuConditions& c) {
           {"timeslice_policy", nullptr}};  // no NVML query reads it: the sweep asks nvidia-smi compute-policy -l
 }
 
+nlohmann::json make_machine_meta(const std::vector<std::string>& argv, const std::optional<GpuStaticInfo>& gpu,
+                                 const std::string& mps_control_path) {
+  return {{"tool",
+           {{"name", "bench_mps"}, {"git_sha", BENCH_MPS_GIT_SHA}, {"git_dirty", BENCH_MPS_GIT_DIRTY}, {"build", build_json()}}},
+          {"environment", cuda_environment()},
+          {"argv", argv},
+          {"host", host_json()},
+          {"started_utc", utc_timestamp()},
+          {"finished_utc", nullptr},
+          {"status", "running"},
+          {"gpu", gpu ? gpu_json(*gpu) : nlohmann::json()},
+          {"mps", {{"control", mps_control_path.empty() ? nlohmann::json() : nlohmann::json(mps_control_path)},
+                   {"version", gpu ? nlohmann::json("driver " + gpu->driver_version) : nlohmann::json()}}}};
+}
+
 nlohmann::json make_meta(const SweepSpec& spec, const std::optional<GpuStaticInfo>& gpu,
                          const std::string& mps_control_path) {
   nlohmann::json modes = nlohmann::json::array();
@@ -124,45 +139,36 @@ nlohmann::json make_meta(const SweepSpec& spec, const std::optional<GpuStaticInf
     rounds[w] = rounds_per_set(spec, w);  // consecutive repeats one set of worker processes runs
   }
 
-  return {{"schema_version", kResultsSchemaVersion},
-          {"tool",
-           {{"name", "bench_mps"}, {"git_sha", BENCH_MPS_GIT_SHA}, {"git_dirty", BENCH_MPS_GIT_DIRTY}, {"build", build_json()}}},
-          {"environment", cuda_environment()},
-          {"argv", spec.argv},
-          {"host", host_json()},
-          {"started_utc", utc_timestamp()},
-          {"finished_utc", nullptr},
-          {"status", "running"},
-          {"gpu", gpu ? gpu_json(*gpu) : nlohmann::json()},
-          {"mps", {{"control", mps_control_path.empty() ? nlohmann::json() : nlohmann::json(mps_control_path)},
-                   {"version", gpu ? nlohmann::json("driver " + gpu->driver_version) : nlohmann::json()},
-                   {"modes", modes}}},
-          {"sweep",
-           {{"scenario", std::string(scenario_name(spec.scenario))},
-            {"procs", spec.procs},
-            {"workloads", spec.workloads},
-            {"params", params},
-            {"repeats", spec.repeats},
-            {"tasks_per_worker", tasks},
-            {"duration_s", spec.duration_s},
-            {"seconds_per_worker", seconds},
-            {"warmup_tasks", spec.warmup},  // -1: each workload's default (2; 0 for exec and seed001)
-            {"exec_warmups", spec.exec_warmups},  // exec: untimed runs of the command per mode block
-            {"run_timeout_s", spec.run_timeout_s},
-            {"ready_timeout_s", spec.ready_timeout_s},
-            {"set_exclusive", spec.set_exclusive},
-            {"pin_cpus", spec.pin_cpus},
-            {"settle_s", spec.settle_s},
-            {"rounds_per_set", rounds},
-            {"cpu_stand_in", spec.cpu_stand_in},
-            {"demo", spec.demo},
-            {"noise_target_pct", spec.noise_target_pct},
-            {"max_repeats", std::max(spec.max_repeats, spec.repeats)},
-            {"noise_time_cap_s", spec.noise_time_cap_s},
-            {"regime_bursts_ms", spec.scenario == Scenario::regimes ? nlohmann::json(spec.regime_bursts_ms) : nlohmann::json()},
-            {"regime_duties_pct", spec.scenario == Scenario::regimes ? nlohmann::json(spec.regime_duties_pct) : nlohmann::json()},
-            {"foreground", spec.scenario == Scenario::interference ? nlohmann::json(spec.foreground) : nlohmann::json()},
-            {"background", spec.scenario == Scenario::interference ? nlohmann::json(spec.background) : nlohmann::json()}}}};
+  nlohmann::json meta = make_machine_meta(spec.argv, gpu, mps_control_path);
+  meta["schema_version"] = kResultsSchemaVersion;
+  meta["mps"]["modes"] = modes;
+  meta["sweep"] = {
+      {"scenario", std::string(scenario_name(spec.scenario))},
+      {"procs", spec.procs},
+      {"workloads", spec.workloads},
+      {"params", params},
+      {"repeats", spec.repeats},
+      {"tasks_per_worker", tasks},
+      {"duration_s", spec.duration_s},
+      {"seconds_per_worker", seconds},
+      {"warmup_tasks", spec.warmup},  // -1: each workload's default (2; 0 for exec and seed001)
+      {"exec_warmups", spec.exec_warmups},  // exec: untimed runs of the command per mode block
+      {"run_timeout_s", spec.run_timeout_s},
+      {"ready_timeout_s", spec.ready_timeout_s},
+      {"set_exclusive", spec.set_exclusive},
+      {"pin_cpus", spec.pin_cpus},
+      {"settle_s", spec.settle_s},
+      {"rounds_per_set", rounds},
+      {"cpu_stand_in", spec.cpu_stand_in},
+      {"demo", spec.demo},
+      {"noise_target_pct", spec.noise_target_pct},
+      {"max_repeats", std::max(spec.max_repeats, spec.repeats)},
+      {"noise_time_cap_s", spec.noise_time_cap_s},
+      {"regime_bursts_ms", spec.scenario == Scenario::regimes ? nlohmann::json(spec.regime_bursts_ms) : nlohmann::json()},
+      {"regime_duties_pct", spec.scenario == Scenario::regimes ? nlohmann::json(spec.regime_duties_pct) : nlohmann::json()},
+      {"foreground", spec.scenario == Scenario::interference ? nlohmann::json(spec.foreground) : nlohmann::json()},
+      {"background", spec.scenario == Scenario::interference ? nlohmann::json(spec.background) : nlohmann::json()}};
+  return meta;
 }
 
 std::string gpu_slug(const std::string& gpu_name) {

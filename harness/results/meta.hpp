@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -14,7 +15,13 @@
 
 namespace bench_mps::harness {
 
-/// The metadata known before the first run; status "running".
+/// What every results folder records about the machine and the invocation, before anything ran: the
+/// tool and build, CUDA_* variables, argv, host, start time, status "running", GPU, MPS control and version.
+nlohmann::json make_machine_meta(const std::vector<std::string>& argv, const std::optional<GpuStaticInfo>& gpu,
+                                 const std::string& mps_control_path);
+
+/// The metadata known before the first run (make_machine_meta, the schema version, the modes and the
+/// sweep as asked); status "running".
 nlohmann::json make_meta(const SweepSpec& spec, const std::optional<GpuStaticInfo>& gpu,
                          const std::string& mps_control_path);
 

@@ -357,7 +357,9 @@ const std::vector<Column<WorkerCells, WorkerRecord>>& runs_schema() {
           {"client_active_thread_pct", "%", "MPS: the CUDA_MPS_ACTIVE_THREAD_PERCENTAGE this client ran with; empty: none set",
            [](const WorkerCells& w) {
              return w.worker.client_active_thread_pct ? whole(w.worker.client_active_thread_pct) : std::string();
-           }, {}},
+           },
+           [](WorkerRecord& o, const Cell& c) { o.client_active_thread_pct = c.text.empty() ? 0 : static_cast<int>(c.whole()); },
+           true},
           {"client_priority", "", "MPS: CUDA_MPS_CLIENT_PRIORITY (0 normal, 1 below normal); empty: none set",
            [](const WorkerCells& w) { return w.worker.client_priority >= 0 ? whole(w.worker.client_priority) : std::string(); },
            {}},

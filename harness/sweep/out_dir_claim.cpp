@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <string>
 
 #include "harness/common/errors.hpp"
@@ -55,6 +56,23 @@ OutDirClaim::OutDirClaim(const fs::path& dir) : path_(dir / kFileName) {
 OutDirClaim::~OutDirClaim() {
   ::unlink(path_.c_str());  // while still held: no one else can have taken this inode meanwhile
   ::close(fd_);             // closing the last descriptor releases the flock
+}
+
+fs::path make_new_results_dir(const std::string& label) {
+  char date[16];
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&now, &tm);
+  std::strftime(date, sizeof date, "%Y-%m-%d", &tm);
+  const std::string base = std::string("results/") + date + "-" + label;
+  std::error_code ec;
+  fs::create_directories("results", ec);
+  fs::path dir = base;
+  for (int i = 2; !fs::create_directory(dir, ec); ++i) {
+    if (ec) throw UsageError("--out: cannot create " + dir.string() + ": " + ec.message());
+    dir = base + "-" + std::to_string(i);
+  }
+  return dir;
 }
 
 }  // namespace bench_mps::harness

@@ -7,6 +7,7 @@
 #include "harness/sweep/wing.hpp"
 
 #include <filesystem>
+#include <string>
 
 namespace bench_mps::harness {
 
@@ -27,5 +28,9 @@ class OutDirClaim {
   int fd_ = -1;
   std::filesystem::path path_;
 };
+
+/// A new results folder results/<date>-<label>[-<i>] (the first free i from 2), made here by one mkdir,
+/// so two runs started at once never pick the same one. Throws UsageError when it cannot be made.
+std::filesystem::path make_new_results_dir(const std::string& label);
 
 }  // namespace bench_mps::harness

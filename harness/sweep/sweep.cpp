@@ -59,22 +59,9 @@ int max_procs(const SweepSpec& spec) {
 /// sweeps started at once never pick the same one).
 fs::path choose_out_dir(const SweepSpec& spec, const Environment& env) {
   if (!spec.out_dir.empty()) return spec.out_dir;
-  char date[16];
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  localtime_r(&now, &tm);
-  std::strftime(date, sizeof date, "%Y-%m-%d", &tm);
-  std::string base = std::string("results/") + date + "-" +
-                     (spec.demo ? std::string("demo-no-gpu") : env.gpu ? gpu_slug(env.gpu->name) : "cpu");
-  if (spec.scenario != Scenario::sweep) base += "-" + std::string(scenario_name(spec.scenario));
-  std::error_code ec;
-  fs::create_directories("results", ec);
-  fs::path dir = base;
-  for (int i = 2; !fs::create_directory(dir, ec); ++i) {
-    if (ec) throw UsageError("--out: cannot create " + dir.string() + ": " + ec.message());
-    dir = base + "-" + std::to_string(i);
-  }
-  return dir;
+  std::string label = spec.demo ? std::string("demo-no-gpu") : env.gpu ? gpu_slug(env.gpu->name) : "cpu";
+  if (spec.scenario != Scenario::sweep) label += "-" + std::string(scenario_name(spec.scenario));
+  return make_new_results_dir(label);
 }
 
 // An exec worker kills its command itself at --timeout (and reports it); the pool's own limit, a

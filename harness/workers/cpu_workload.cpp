@@ -3,7 +3,9 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -13,6 +15,13 @@
 
 namespace bench_mps::harness {
 namespace {
+
+/// Whether the fake daemon was told to ignore something: it leaves a file of that name in its pipe folder.
+bool fake_daemon_says(const char* marker) {
+  const char* pipe_dir = std::getenv("CUDA_MPS_PIPE_DIRECTORY");
+  std::error_code ec;
+  return pipe_dir && *pipe_dir && std::filesystem::exists(std::filesystem::path(pipe_dir) / marker, ec);
+}
 
 void busy_wait_us(double us) {
   const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double, std::micro>(us);
@@ -31,13 +40,15 @@ class CpuWorkload final : public kernels::Workload {
  public:
   CpuWorkload(const CpuParams& params, int worker_index)
       : params_(params), index_(worker_index),
-        faulty_(params.fault != "none" && worker_index == params.fault_worker) {}
+        faulty_(params.fault != "none" && worker_index == params.fault_worker),
+        task_us_(params.fill ? params.task_us * 100 / cpu_stand_in_thread_pct() : params.task_us) {}
 
   void setup() override {
     std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(params_.setup_ms_per_index * index_));
     const char* limit = std::getenv("CUDA_MPS_PINNED_DEVICE_MEM_LIMIT");
     const unsigned long long bytes = static_cast<unsigned long long>(params_.mem_mib) << 20;
-    if (limit && *limit && cpu_workload_sees_mps() && bytes > mps_pinned_mem_limit_bytes(limit))
+    if (limit && *limit && cpu_workload_sees_mps() && !fake_daemon_says("ignore_mem_limit") &&
+        bytes > mps_pinned_mem_limit_bytes(limit))
       throw std::runtime_error("cudaMalloc(" + std::to_string(params_.mem_mib) +
                                " MiB) failed: out of memory (cudaErrorMemoryAllocation) [cpu stand-in under "
                                "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=" + limit + "]");
@@ -50,7 +61,10 @@ class CpuWorkload final : public kernels::Workload {
 
   void run_task() override {
     if (faulty_ && timed_ && tasks_ >= params_.fault_after_tasks) inject();
-    busy_wait_us(params_.task_us);
+    if (params_.fill)  // the device does the work, the host waits for it: a contended CPU does not stretch it
+      std::this_thread::sleep_for(std::chrono::duration<double, std::micro>(task_us_));
+    else
+      busy_wait_us(task_us_);
     if (timed_) ++tasks_;
   }
 
@@ -60,7 +74,7 @@ class CpuWorkload final : public kernels::Workload {
   void start_task() override {
     if (faulty_ && timed_ && tasks_ >= params_.fault_after_tasks) inject();
     async_end_ = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                                          std::chrono::duration<double, std::micro>(params_.task_us));
+                                                          std::chrono::duration<double, std::micro>(task_us_));
   }
   bool poll_task() override {
     if (std::chrono::steady_clock::now() < async_end_) return false;
@@ -98,6 +112,7 @@ class CpuWorkload final : public kernels::Workload {
   CpuParams params_;
   int index_;
   bool faulty_;
+  double task_us_;  ///< busy time of one task, stretched for a filling task under a thread percentage
   bool timed_ = false;
   long tasks_ = 0;  // timed tasks completed
   std::chrono::steady_clock::time_point async_end_;
@@ -134,11 +149,20 @@ unsigned long long mps_pinned_mem_limit_bytes(const std::string& value) {
   return static_cast<unsigned long long>(number * scale);
 }
 
-bool cpu_workload_sees_mps() {
-  const char* pipe_dir = std::getenv("CUDA_MPS_PIPE_DIRECTORY");
-  if (!pipe_dir || !*pipe_dir) return false;
-  std::error_code ec;
-  return std::filesystem::exists(std::filesystem::path(pipe_dir) / "control", ec);
+bool cpu_workload_sees_mps() { return fake_daemon_says("control"); }
+
+double cpu_stand_in_thread_pct() {
+  if (!cpu_workload_sees_mps() || fake_daemon_says("ignore_thread_pct")) return 100;
+  double pct = 100;
+  if (const char* v = std::getenv("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE"); v && *v) pct = std::atof(v);
+  std::ifstream daemon_default(std::filesystem::path(std::getenv("CUDA_MPS_PIPE_DIRECTORY")) / "default_pct");
+  if (double d = 0; daemon_default >> d && d > 0) pct = std::min(pct, d);
+  return pct > 0 && pct <= 100 ? pct : 100;
+}
+
+int cpu_stand_in_sms_seen() {
+  if (!cpu_workload_sees_mps()) return 0;
+  return static_cast<int>(std::lround(kCpuStandInSms * cpu_stand_in_thread_pct() / 100));
 }
 
 }  // namespace bench_mps::harness

@@ -22,6 +22,9 @@ struct CpuParams {
   double setup_ms_per_index = 0;  ///< worker i sleeps i x this in setup (staggered READY, for barrier tests)
   long mem_mib = 0;  ///< "device memory" it claims; more than $CUDA_MPS_PINNED_DEVICE_MEM_LIMIT allows fails
                      ///< in setup as cudaMalloc does under that MPS limit
+  bool fill = false;  ///< a task fills the device: under an MPS thread percentage p it takes 100/p times as long,
+                      ///< as a kernel with more blocks than the SMs it is given would; the worker sleeps
+                      ///< through it (a host waiting for its device), so a busy CPU does not stretch it
 };
 
 /// Faults the cpu workload can inject.
@@ -31,6 +34,18 @@ std::unique_ptr<kernels::Workload> make_cpu_workload(const CpuParams& params, in
 
 /// Whether this process would be an MPS client, by the fake daemon's convention.
 bool cpu_workload_sees_mps();
+
+/// SMs of the pretend device the CPU stand-in reports outside MPS and at 100 %.
+constexpr int kCpuStandInSms = 100;
+
+/// The active thread percentage an MPS client would get, by the fake daemon's convention: the lower
+/// of CUDA_MPS_ACTIVE_THREAD_PERCENTAGE and the daemon's default ($CUDA_MPS_PIPE_DIRECTORY/default_pct),
+/// 100 where the daemon ignores percentages ($CUDA_MPS_PIPE_DIRECTORY/ignore_thread_pct) or outside MPS.
+double cpu_stand_in_thread_pct();
+
+/// SMs the CPU stand-in reports as its context's: kCpuStandInSms scaled by cpu_stand_in_thread_pct(),
+/// as the driver reports cudaDevAttrMultiProcessorCount under a percentage; 0 outside MPS (no device).
+int cpu_stand_in_sms_seen();
 
 /// Bytes CUDA_MPS_PINNED_DEVICE_MEM_LIMIT ("0=512M", "0=2G,1=1G", "1G") allows on device 0; 0 when unset.
 /// Throws std::invalid_argument on a value it cannot read.

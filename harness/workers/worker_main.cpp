@@ -128,6 +128,7 @@ int run(const WorkerOptions& o, TaskReporter& reporter) {
     ready.device = "exec";  // no context of its own: the harness proves MPS from the server's clients
   } else {
     ready.mps_enabled = cpu_workload_sees_mps();
+    ready.sm_count_seen = cpu_stand_in_sms_seen();
     ready.device = "cpu";
   }
 

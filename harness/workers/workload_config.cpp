@@ -197,6 +197,7 @@ void add_workload_options(CLI::App& app, WorkloadConfig& c) {
   app.add_option("--cpu-fault-after", c.cpu.fault_after_tasks)->check(whole_in(0, 1000000000))->group("");
   app.add_option("--cpu-setup-ms", c.cpu.setup_ms_per_index)->check(finite_in(0.0, 1e6))->group("");
   app.add_option("--cpu-mem-mib", c.cpu.mem_mib)->check(whole_in(0, 1 << 30))->group("");
+  app.add_flag("--cpu-fill", c.cpu.fill)->group("");
 }
 
 namespace {
@@ -243,6 +244,7 @@ std::string workload_params_string(const std::string& name, const WorkloadConfig
     s << "task_us=" << fmt_num(c.cpu.task_us);
     if (c.cpu.fault != "none")
       s << ";fault=" << c.cpu.fault << ";fault_worker=" << c.cpu.fault_worker << ";fault_after=" << c.cpu.fault_after_tasks;
+    if (c.cpu.fill) s << ";fill=1";
   }
   return s.str();
 }
@@ -312,6 +314,7 @@ std::vector<std::string> workload_worker_args(const std::string& name, const Wor
     add("--cpu-fault-after", std::to_string(c.cpu.fault_after_tasks));
     add("--cpu-setup-ms", fmt_num(c.cpu.setup_ms_per_index));
     add("--cpu-mem-mib", std::to_string(c.cpu.mem_mib));
+    if (c.cpu.fill) a.emplace_back("--cpu-fill");
   }
   return a;
 }

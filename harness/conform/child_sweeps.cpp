@@ -1,0 +1,73 @@
+#include "harness/conform/child_sweeps.hpp"
+
+#include <chrono>
+#include <system_error>
+
+#include "harness/common/files.hpp"
+#include "harness/common/format.hpp"
+#include "harness/common/process.hpp"
+#include "harness/common/signals.hpp"
+
+namespace fs = std::filesystem;
+
+namespace bench_mps::harness {
+namespace {
+
+constexpr double kMinSecondsForASweep = 5;
+constexpr double kTermGraceS = 15;
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+/// The last line of a child's log that says what went wrong ("bench_mps: ..."), or its last line.
+std::string last_error_line(const fs::path& log) {
+  std::string last, error;
+  for (const std::string& line : split(read_whole_file(log), '\n')) {
+    if (trim(line).empty()) continue;
+    last = trim(line);
+    if (last.rfind("bench_mps:", 0) == 0) error = last;
+  }
+  return error.empty() ? last : error;
+}
+
+}  // namespace
+
+bool SweepOutcome::has_runs() const {
+  std::error_code ec;
+  return exit_code >= 0 && fs::is_regular_file(dir / "runs.csv", ec) && fs::is_regular_file(dir / "summary.csv", ec);
+}
+
+ChildSweeps::ChildSweeps(fs::path sweeps_dir, std::vector<std::string> common_args, double budget_s)
+    : dir_(std::move(sweeps_dir)), common_(std::move(common_args)), deadline_s_(now_s() + budget_s) {}
+
+double ChildSweeps::seconds_left() const { return deadline_s_ - now_s(); }
+
+SweepOutcome ChildSweeps::run(const std::string& name, const std::vector<std::string>& args) {
+  const double left = seconds_left();
+  if (left < kMinSecondsForASweep)
+    throw BudgetSpent("the time budget was spent before its sweep (" + fmt_fixed(left, 1) + " s left)");
+  std::error_code ec;
+  fs::create_directories(dir_, ec);
+  if (ec) throw std::runtime_error("cannot create " + dir_.string() + ": " + ec.message());
+  SweepOutcome outcome;
+  outcome.dir = dir_ / name;
+  std::vector<std::string> full = args;
+  full.insert(full.end(), common_.begin(), common_.end());
+  full.insert(full.end(), {"--out", outcome.dir.string()});
+  const fs::path log = dir_ / (name + ".log");
+  const std::string self = fs::read_symlink("/proc/self/exe", ec).string();
+  if (ec) throw std::runtime_error("cannot find this program (/proc/self/exe): " + ec.message());
+  const double start = now_s();
+  outcome.exit_code = run_logged(self, full, {}, log, left, &stop_signal(), kTermGraceS);
+  outcome.seconds = now_s() - start;
+  outcome.last_error = last_error_line(log);
+  if (outcome.exit_code < 0)
+    outcome.last_error = (stop_signal().load() ? std::string("stopped by a signal")
+                                               : "stopped when the time budget ran out (it ran " +
+                                                     fmt_fixed(outcome.seconds, 1) + " s, the stop included)") +
+                         (outcome.last_error.empty() ? "" : "; its last line: " + outcome.last_error);
+  return outcome;
+}
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,50 @@
+#pragma once
+// The sweeps behind conform's rows: each a child bench_mps (`bench_mps <args> --out OUT/sweeps/<name>`,
+// its output in OUT/sweeps/<name>.log), so every row gets the sweep's own guarantees (preflight, the GPU
+// lock, one private MPS daemon per mode block that quits on every exit path, recorded statuses). All
+// of them share one time budget: a child that outlives its share gets SIGTERM (it quits its daemon and
+// records what it has), and SIGKILL 15 s later.
+#include "harness/conform/wing.hpp"
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace bench_mps::harness {
+
+/// What one child sweep left.
+struct SweepOutcome {
+  std::filesystem::path dir;  ///< its results folder (runs.csv, summary.csv, meta.json where it got that far)
+  int exit_code = -1;         ///< -1: stopped (budget spent or Ctrl-C) or could not start
+  double seconds = 0;
+  std::string last_error;     ///< the last "bench_mps: ..." line of its log, for ERROR rows
+  /// Whether it ended by itself and its folder holds runs to judge (runs.csv and summary.csv): a sweep
+  /// stopped part way is not judged on what it had done.
+  bool has_runs() const;
+};
+
+/// No time is left for another child sweep.
+class BudgetSpent : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class ChildSweeps {
+ public:
+  /// Children go to `sweeps_dir`; each gets `common_args` (e.g. --device) after its own.
+  ChildSweeps(std::filesystem::path sweeps_dir, std::vector<std::string> common_args, double budget_s);
+
+  /// Runs `bench_mps args... common_args... --out sweeps_dir/name` to its end or the budget's.
+  /// Throws BudgetSpent when less than a few seconds are left before it starts.
+  SweepOutcome run(const std::string& name, const std::vector<std::string>& args);
+
+  double seconds_left() const;
+
+ private:
+  std::filesystem::path dir_;
+  std::vector<std::string> common_;
+  double deadline_s_;  ///< on the monotonic clock
+};
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,137 @@
+#include "harness/conform/conform.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+
+#include "harness/common/errors.hpp"
+#include "harness/common/format.hpp"
+#include "harness/common/signals.hpp"
+#include "harness/conform/levers.hpp"
+#include "harness/mps/compute_mode.hpp"
+#include "harness/mps/mps_session.hpp"
+#include "harness/results/meta.hpp"
+#include "harness/sweep/gpu_select.hpp"
+#include "harness/sweep/out_dir_claim.hpp"
+#include "harness/sweep/preflight.hpp"
+
+namespace fs = std::filesystem;
+
+namespace bench_mps::harness {
+namespace {
+
+/// The levers --only names (all when empty); an unknown name is a UsageError listing the known ones.
+std::vector<const Lever*> chosen_levers(const std::vector<std::string>& only) {
+  std::vector<const Lever*> chosen;
+  for (const std::string& id : only) {
+    const auto& all = conform_levers();
+    if (std::none_of(all.begin(), all.end(), [&](const Lever& l) { return l.id == id; })) {
+      std::string known;
+      for (const Lever& l : all) known += (known.empty() ? "" : ", ") + l.id;
+      throw UsageError("--only: unknown lever '" + id + "' (known: " + known + ")");
+    }
+  }
+  for (const Lever& l : conform_levers())
+    if (only.empty() || std::find(only.begin(), only.end(), l.id) != only.end()) chosen.push_back(&l);
+  return chosen;
+}
+
+/// The device every child sweep measures, resolved once here (exit 2 / 3 as a sweep would).
+DeviceChoice choose_device(const ConformSpec& spec) {
+  SweepSpec probe;
+  probe.device = spec.device;
+  probe.workloads = {spec.cpu_stand_in ? "cpu" : "spin"};
+  return select_device(probe);
+}
+
+std::optional<GpuStaticInfo> read_gpu(const ConformSpec& spec) {
+  if (spec.cpu_stand_in) return std::nullopt;
+  std::string why;
+  const std::unique_ptr<Nvml> nvml = Nvml::open(why);
+  if (!nvml) throw EnvironmentError("no GPU visible: " + why + " (conform measures a GPU)");
+  return nvml->static_info();
+}
+
+fs::path claimable_out_dir(const ConformSpec& spec, const std::optional<GpuStaticInfo>& gpu) {
+  if (spec.out_dir.empty()) return make_new_results_dir((gpu ? gpu_slug(gpu->name) : std::string("cpu")) + "-conform");
+  const fs::path out = spec.out_dir;
+  std::error_code ec;
+  if (fs::exists(out / kConformJsonFile, ec))
+    throw UsageError("--out: " + out.string() + " already holds conform results; choose a new folder");
+  if (fs::exists(out, ec) && !fs::is_directory(out, ec)) throw UsageError("--out: " + out.string() + " is not a folder");
+  check_fresh_out_dir(out);  // a sweep's results folder is not a conform folder either
+  fs::create_directories(out, ec);
+  if (ec) throw UsageError("--out: cannot create " + out.string() + ": " + ec.message());
+  return out;
+}
+
+ConformRow run_lever(const Lever& lever, const ConformSetup& setup, ChildSweeps& sweeps) {
+  ConformRow row{lever.id, lever.lever, ConformVerdict::error, lever.expectation, "", "", 0};
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    const Judgement j = lever.check(setup, sweeps);
+    row.verdict = j.verdict;
+    row.evidence = j.evidence;
+    row.reason = j.reason;
+  } catch (const BudgetSpent& e) {
+    row.reason = e.what();
+  } catch (const std::exception& e) {  // a results file it could not read, a folder it could not make
+    row.reason = std::string("the check failed: ") + one_line(e.what());
+  }
+  row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return row;
+}
+
+}  // namespace
+
+int run_conform(const ConformSpec& spec) {
+  const std::vector<const Lever*> levers = chosen_levers(spec.only);
+  const DeviceChoice device = choose_device(spec);
+  ConformSetup setup{spec.cpu_stand_in, spec.set_exclusive, read_gpu(spec)};
+  const std::string mps_control = find_mps_control();
+  if (mps_control.empty()) throw EnvironmentError("nvidia-cuda-mps-control is not on PATH: conform needs MPS");
+  const fs::path out = claimable_out_dir(spec, setup.gpu);
+  const OutDirClaim claim(out);
+
+  install_stop_handlers();
+  ConformResults results;
+  results.meta = make_machine_meta(spec.argv, setup.gpu, mps_control);
+  results.meta["conform"] = {{"budget_s", spec.budget_s}, {"cpu_stand_in", spec.cpu_stand_in},
+                             {"set_exclusive", spec.set_exclusive}, {"only", spec.only}, {"device", device.id.key}};
+  std::vector<std::string> common{"--repeats", "1", "--settle", "0"};
+  if (!spec.device.empty()) common.insert(common.end(), {"--device", device.id.key});
+  ChildSweeps sweeps(out / "sweeps", common, spec.budget_s);
+
+  std::cerr << "bench_mps conform: " << levers.size() << " levers on " << device.describe() << ", at most "
+            << fmt_num(spec.budget_s) << " s -> " << out.string() << "\n";
+  for (std::size_t i = 0; i < levers.size() && !stop_signal().load(); ++i) {
+    std::cerr << "[" << i + 1 << "/" << levers.size() << "] " << levers[i]->id << ": " << levers[i]->lever << " ..."
+              << std::endl;
+    ConformRow row = run_lever(*levers[i], setup, sweeps);
+    std::cerr << "[" << i + 1 << "/" << levers.size() << "] " << row.id << ": " << conform_verdict_name(row.verdict) << " ("
+              << fmt_fixed(row.seconds, 1) << " s)"
+              << (row.evidence.empty() ? "" : ": " + row.evidence) << (row.reason.empty() ? "" : ": " + row.reason)
+              << std::endl;
+    results.rows.push_back(std::move(row));
+    write_conform(out, results);  // each row durable as it is judged
+  }
+
+  // A child killed at the budget's end cannot quit its daemon or restore a compute mode: do it here.
+  const fs::path base = default_mps_base_dir();
+  for (const std::string& line : restore_stale_compute_modes(base / device_dir_name(device.id)))
+    std::cerr << "bench_mps: " << line << "\n";
+  for (const std::string& line : stop_stale_sessions(base, mps_control)) std::cerr << "bench_mps: " << line << "\n";
+
+  const int sig = stop_signal().load();
+  results.meta["status"] = sig ? "interrupted" : "complete";
+  results.meta["finished_utc"] = utc_timestamp();
+  write_conform(out, results);
+  std::cout << conform_table_markdown(results.rows) << "\nresults: " << out.string() << "\n" << std::flush;
+  if (sig) return 128 + sig;
+  const bool failed = std::any_of(results.rows.begin(), results.rows.end(), [](const ConformRow& r) {
+    return r.verdict == ConformVerdict::fail || r.verdict == ConformVerdict::error;
+  });
+  return failed ? kExitFailed : kExitOk;
+}
+
+}  // namespace bench_mps::harness

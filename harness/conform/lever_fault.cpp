@@ -1,0 +1,52 @@
+// Fault containment: the fault scenario (harness/sweep/fault_scenario) under time-slicing and MPS, one
+// faulting client beside two victims, judged from its summary rows.
+#include <cmath>
+#include <optional>
+
+#include "harness/common/format.hpp"
+#include "harness/common/markdown_table.hpp"
+#include "harness/conform/levers.hpp"
+#include "harness/plan/mode_names.hpp"
+#include "harness/results/results_reader.hpp"
+
+namespace bench_mps::harness {
+namespace {
+
+constexpr double kRecoveryLimitS = 30;
+
+std::string fate(const SummaryRecord& r) {
+  std::string text = std::to_string(r.victims_survived) + "/" + std::to_string(r.victims) + " victims survived";
+  if (r.victims_survived > 0) text += " (slowdown " + fmt_sig(r.victim_slowdown, 3) + "x)";
+  if (r.victims_survived < r.victims && !r.reason.empty()) text += " (" + one_line(r.reason).substr(0, 120) + ")";
+  return text;
+}
+
+}  // namespace
+
+Judgement check_fault(const ConformSetup& setup, ChildSweeps& sweeps) {
+  std::vector<std::string> args{"--scenario", "fault", "--modes", "timeslice,mps", "--procs", "3"};
+  const std::vector<std::string> workload =
+      setup.cpu_stand_in
+          ? std::vector<std::string>{"--workloads", "cpu", "--tasks", "30", "--cpu-task-us", "2000", "--fault-delay-ms", "10"}
+          : std::vector<std::string>{"--workloads", "spin", "--tasks", "100"};
+  args.insert(args.end(), workload.begin(), workload.end());
+  const SweepOutcome o = sweeps.run("fault", args);
+  if (!o.has_runs()) return sweep_error(o);
+  std::optional<SummaryRecord> timesliced, mps;
+  for (const SummaryRecord& r : read_summary(o.dir / "summary.csv"))
+    if (r.scenario == RunKind::fault) (r.mode == kTimesliceMode ? timesliced : mps) = r;
+  if (!timesliced || !mps) return sweep_error(o);
+  for (const SummaryRecord* r : {&*timesliced, &*mps})
+    if (r->status != "ok" && r->status != "timeout")  // fault_not_triggered, a failed baseline: nothing to judge
+      return {ConformVerdict::error, "", r->mode + " fault run: " + r->status + ": " + r->reason};
+  const bool no_hang = timesliced->status == "ok" && mps->status == "ok";
+  const bool recovered = std::isfinite(mps->mps_recovery_s) && mps->mps_recovery_s <= kRecoveryLimitS;
+  std::string evidence = "time-sliced: " + fate(*timesliced) + "; MPS: " + fate(*mps) + ", server " +
+                         (mps->mps_server_state.empty() ? "-" : mps->mps_server_state) + ", a new client served " +
+                         (std::isfinite(mps->mps_recovery_s) ? fmt_sig(mps->mps_recovery_s, 3) + " s after the fault" : "never");
+  if (!no_hang) evidence += "; a client hung";
+  evidence += "; faulter: " + one_line(mps->fault_error).substr(0, 120);
+  return judged(no_hang && timesliced->victims_survived == timesliced->victims && recovered, evidence);
+}
+
+}  // namespace bench_mps::harness

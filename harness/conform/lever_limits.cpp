@@ -1,0 +1,113 @@
+// The limits: the pinned device memory limit, client priority and the client ceiling. Each runs its
+// child sweeps and judges the statuses and numbers they recorded.
+#include <algorithm>
+#include <cmath>
+
+#include "harness/common/format.hpp"
+#include "harness/common/markdown_table.hpp"
+#include "harness/conform/levers.hpp"
+#include "harness/plan/mode_names.hpp"
+#include "harness/results/results_reader.hpp"
+
+namespace bench_mps::harness {
+namespace {
+
+constexpr int kMemLimitMib = 1024;
+constexpr int kMemGranuleMib = 32;
+constexpr int kMemUnderMib = 960;   ///< 2 granules under: room for what the context itself takes
+constexpr int kMemOverMib = 1056;   ///< 1 granule over
+constexpr double kPriorityGain = 0.9;  ///< p99 with +prio at most this times the p99 without
+constexpr int kDocumentedClients = 48;  ///< per device on Volta and newer (the older MPS docs)
+constexpr int kRampTo = 61;             ///< one past the newer docs' 60
+
+/// Args of one client that allocates `mib` MiB of device memory: membw's three arrays, or the stand-in's claim.
+std::vector<std::string> allocating(const ConformSetup& setup, int mib) {
+  if (setup.cpu_stand_in)
+    return {"--workloads", "cpu", "--cpu-task-us", "500", "--cpu-mem-mib", std::to_string(mib), "--tasks", "5"};
+  return {"--workloads", "membw", "--membw-mib", std::to_string(mib / 3), "--membw-iters", "2", "--tasks", "5"};
+}
+
+/// The one worker of a one-client sweep, or nothing.
+std::optional<WorkerRecord> only_worker(const SweepOutcome& o) {
+  if (!o.has_runs()) return std::nullopt;
+  const std::vector<WorkerRecord> workers = read_runs(o.dir / "runs.csv");
+  if (workers.size() != 1) return std::nullopt;
+  return workers.front();
+}
+
+std::string clip(const std::string& text, std::size_t n = 160) {
+  return text.size() <= n ? text : text.substr(0, n) + "...";
+}
+
+}  // namespace
+
+Judgement check_mem_limit(const ConformSetup& setup, ChildSweeps& sweeps) {
+  const std::vector<std::string> mode{"--modes", "mps+mem=" + std::to_string(kMemLimitMib) + "M", "--procs", "1"};
+  auto run = [&](const char* name, int mib) {
+    std::vector<std::string> args = allocating(setup, mib);
+    args.insert(args.end(), mode.begin(), mode.end());
+    return sweeps.run(name, args);
+  };
+  const SweepOutcome under_run = run("mem-limit-under", kMemUnderMib);
+  const std::optional<WorkerRecord> under = only_worker(under_run);
+  if (!under) return sweep_error(under_run);
+  const SweepOutcome over_run = run("mem-limit-over", kMemOverMib);
+  const std::optional<WorkerRecord> over = only_worker(over_run);
+  if (!over) return sweep_error(over_run);
+  auto fate = [](int mib, const WorkerRecord& w) {
+    return std::to_string(mib) + " MiB: " + w.status + (w.reason.empty() ? "" : " (" + clip(w.reason) + ")");
+  };
+  return judged(under->status == "ok" && over->status == "mps_mem_limit",
+                "limit " + std::to_string(kMemLimitMib) + " MiB; " + fate(kMemUnderMib, *under) + "; " +
+                    fate(kMemOverMib, *over) + "; the neighbours' throughput is not measured");
+}
+
+Judgement check_priority(const ConformSetup& setup, ChildSweeps& sweeps) {
+  if (setup.cpu_stand_in) return skipped("the CPU stand-in has no GPU scheduler to prioritise");
+  const SweepOutcome o = sweeps.run("priority", {"--scenario", "interference", "--modes", "mps,mps+prio", "--procs", "2",
+                                                 "--duration", "3"});
+  if (!o.has_runs()) return sweep_error(o);
+  double alone = NAN, normal = NAN, below = NAN;
+  for (const SummaryRecord& s : read_summary(o.dir / "summary.csv")) {
+    if (s.status != "ok") continue;
+    if (s.scenario == RunKind::interference_fg && std::isnan(alone)) alone = s.fg_latency_p99_ms;
+    if (s.scenario != RunKind::interference) continue;
+    const std::optional<NamedMode> named = mode_of_name(s.mode);
+    const bool background_below = named && (named->mode.prio_first || !named->mode.client_priorities.empty());
+    (background_below ? below : normal) = s.fg_latency_p99_ms;
+  }
+  if (std::isnan(normal) || std::isnan(below))
+    return {ConformVerdict::error, "", "the sweep recorded no finished interference run with and without +prio"};
+  return judged(below <= kPriorityGain * normal,
+                "foreground p99 " + fmt_sig(normal) + " ms beside a normal-priority filler, " + fmt_sig(below) +
+                    " ms beside a below-normal one (" + fmt_sig(below / normal, 3) + "x; alone " + fmt_sig(alone) + " ms)");
+}
+
+Judgement check_client_ceiling(const ConformSetup& setup, ChildSweeps& sweeps) {
+  if (setup.cpu_stand_in) return skipped("the fake MPS daemon has no client limit");
+  const std::string ramp = std::to_string(kDocumentedClients) + "," + std::to_string(kRampTo);
+  const SweepOutcome o = sweeps.run("client-ceiling", {"--workloads", "spin", "--modes", "mps", "--procs", ramp,
+                                                       "--mps-max-clients", std::to_string(kRampTo), "--no-pin",
+                                                       "--tasks", "3", "--spin-launches", "10"});
+  if (!o.has_runs()) return sweep_error(o);
+  int connected_documented = 0, documented = 0, connected = 0, ramped = 0;
+  const WorkerRecord* refused = nullptr;
+  bool hung = false;
+  const std::vector<WorkerRecord> workers = read_runs(o.dir / "runs.csv");
+  for (const WorkerRecord& w : workers) {
+    const bool at_documented = w.procs == kDocumentedClients;
+    (at_documented ? documented : ramped) += 1;
+    (at_documented ? connected_documented : connected) += w.mps_enabled ? 1 : 0;
+    hung = hung || w.status == "timeout";
+    if (!at_documented && !w.mps_enabled && w.status != "aborted" && !refused) refused = &w;
+  }
+  std::string evidence = std::to_string(connected_documented) + "/" + std::to_string(documented) + " clients connected; ramp to " +
+                         std::to_string(kRampTo) + ": " + std::to_string(connected) + "/" + std::to_string(ramped) + " connected";
+  if (refused) evidence += ", client " + std::to_string(refused->worker) + " refused: " + refused->status + " (" + clip(refused->reason) + ")";
+  else evidence += ", none refused";
+  if (hung) evidence += "; a client hung (timeout)";
+  evidence += "; serving the rest after the refusal is not measured";
+  return judged(documented > 0 && connected_documented == documented && refused && !hung, evidence);
+}
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,200 @@
+// `bench_mps conform` end to end on the CPU stand-in: the fake MPS daemon (tests/fakes) grants the
+// thread percentage and the memory limit as the cpu workload reads them, or ignores them when told
+// (FAKE_MPS_IGNORE_THREAD_PCT, FAKE_MPS_IGNORE_MEM_LIMIT); the rows must then FAIL, compare must call
+// PASS -> FAIL a regression, and bad input must stop with one line and exit 2, nothing written.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <map>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "harness/results/conform_rows.hpp"
+#include "tests/sweep_fixture.hpp"
+
+namespace bench_mps::testing {
+namespace {
+
+using harness::ConformVerdict;
+
+class Conform : public Orchestration {
+ protected:
+  void SetUp() override {
+    Orchestration::SetUp();
+    env.set.emplace_back("BENCH_MPS_NVIDIA_SMI", (fakes_dir() / "nvidia-smi").string());
+    env.set.emplace_back("FAKE_SMI_STATE", smi_state().string());
+  }
+  fs::path smi_state() const { return tmp / "smi-state"; }
+
+  CommandOutput conform(const fs::path& out, std::vector<std::string> extra, const Env& more = {}) {
+    Env e = env;
+    e.set.insert(e.set.end(), more.set.begin(), more.set.end());
+    std::vector<std::string> a{"conform", "--cpu-stand-in", "--out", out.string()};
+    a.insert(a.end(), extra.begin(), extra.end());
+    return run_program(bench_mps_exe(), a, e, 300);
+  }
+  /// Verdict per lever id, read back as compare and the fleet report read it.
+  static std::map<std::string, harness::ConformRow> rows(const fs::path& out) {
+    std::map<std::string, harness::ConformRow> by_id;
+    for (const auto& r : harness::read_conform(out).rows) by_id[r.id] = r;
+    return by_id;
+  }
+  CommandOutput bench(const std::vector<std::string>& a) { return run_program(bench_mps_exe(), a, env, 120); }
+};
+
+std::string show(const harness::ConformRow& r) {
+  return harness::conform_verdict_name(r.verdict) + ": " + r.evidence + " / " + r.reason;
+}
+
+TEST_F(Conform, NormalFakeDaemonPassesWhatACpuStandInCanSayAndSkipsTheRest) {
+  const auto r = conform(out(), {});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const auto by_id = rows(out());
+  for (const char* id : {"proof", "thread-pct", "uneven-split", "per-client-pct", "mem-limit", "fault"})
+    EXPECT_EQ(by_id.at(id).verdict, ConformVerdict::pass) << id << " " << show(by_id.at(id));
+  for (const char* id : {"priority", "client-ceiling", "sm-partitions", "control-v3", "multi-user", "exclusive"}) {
+    EXPECT_EQ(by_id.at(id).verdict, ConformVerdict::skip) << id << " " << show(by_id.at(id));
+    EXPECT_FALSE(by_id.at(id).reason.empty()) << id;
+  }
+  EXPECT_NE(by_id.at("thread-pct").evidence.find("25 %: 25 SMs"), std::string::npos) << show(by_id.at("thread-pct"));
+  EXPECT_NE(by_id.at("mem-limit").evidence.find("1056 MiB: mps_mem_limit"), std::string::npos)
+      << show(by_id.at("mem-limit"));
+  EXPECT_TRUE(fs::exists(out() / "conform.csv"));
+  EXPECT_NE(read_text(out() / "conform.md").find("| thread-pct | PASS |"), std::string::npos);
+  EXPECT_NE(r.out.find("| proof | PASS |"), std::string::npos) << r.out;  // the table on screen
+  EXPECT_NE(r.err.find("[1/12] proof"), std::string::npos) << r.err;    // progress
+  EXPECT_EQ(harness::read_conform(out()).meta.at("status"), "complete");
+}
+
+TEST_F(Conform, ADaemonThatIgnoresTheThreadPercentageFailsThoseRows) {
+  const auto r = conform(out(), {"--only", "thread-pct,uneven-split"}, {{{"FAKE_MPS_IGNORE_THREAD_PCT", "1"}}});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const auto by_id = rows(out());
+  ASSERT_EQ(by_id.size(), 2u);
+  EXPECT_EQ(by_id.at("thread-pct").verdict, ConformVerdict::fail) << show(by_id.at("thread-pct"));
+  EXPECT_NE(by_id.at("thread-pct").evidence.find("25 %: 100 SMs"), std::string::npos) << show(by_id.at("thread-pct"));
+  EXPECT_EQ(by_id.at("uneven-split").verdict, ConformVerdict::fail) << show(by_id.at("uneven-split"));
+}
+
+TEST_F(Conform, ADaemonThatIgnoresTheMemoryLimitFailsThatRow) {
+  const auto r = conform(out(), {"--only", "mem-limit"}, {{{"FAKE_MPS_IGNORE_MEM_LIMIT", "1"}}});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const auto row = rows(out()).at("mem-limit");
+  EXPECT_EQ(row.verdict, ConformVerdict::fail) << show(row);
+  EXPECT_NE(row.evidence.find("1056 MiB: ok"), std::string::npos) << show(row);
+}
+
+TEST_F(Conform, ExclusiveRowSetsTheModeOnlyWhenAskedAndRestoresIt) {
+  const auto r = conform(out(), {"--only", "exclusive", "--set-exclusive"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(rows(out()).at("exclusive").verdict, ConformVerdict::pass) << show(rows(out()).at("exclusive"));
+  EXPECT_EQ(read_text(smi_state()), "Default\n") << "the compute mode was not restored";
+}
+
+TEST_F(Conform, CompareCallsPassToFailARegressionAndTheFleetReportListsBoth) {
+  const fs::path good = tmp / "fleet" / "good", bad = tmp / "fleet" / "bad";
+  ASSERT_EQ(conform(good, {"--only", "thread-pct,sm-partitions"}).exit_code, 0);
+  ASSERT_EQ(conform(bad, {"--only", "thread-pct,sm-partitions"}, {{{"FAKE_MPS_IGNORE_THREAD_PCT", "1"}}}).exit_code, 1);
+
+  const auto gated = bench({"compare", good.string(), bad.string(), "--fail-on-regression"});
+  EXPECT_EQ(gated.exit_code, 1) << gated.err;
+  EXPECT_NE(gated.out.find("| thread-pct | PASS | FAIL | **REGRESSION** |"), std::string::npos) << gated.out;
+  EXPECT_NE(gated.out.find("| sm-partitions | SKIP | SKIP | same |"), std::string::npos) << gated.out;
+  EXPECT_EQ(bench({"compare", good.string(), bad.string()}).exit_code, 0) << "without the gate a regression is a finding";
+  const auto back = bench({"compare", bad.string(), good.string(), "--fail-on-regression"});
+  EXPECT_EQ(back.exit_code, 0) << back.out;
+  EXPECT_NE(back.out.find("| fixed |"), std::string::npos) << back.out;
+
+  ASSERT_EQ(sweep({"--modes", "mps", "--procs", "1"}).exit_code, 0);  // a results folder, not a conform one
+  const auto mixed = bench({"compare", good.string(), out().string()});
+  EXPECT_EQ(mixed.exit_code, 2);
+  EXPECT_NE(mixed.err.find("holds conform results and"), std::string::npos) << mixed.err;
+
+  const auto report = bench({"report", (tmp / "fleet").string()});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  const std::string md = read_text(tmp / "fleet" / "report.md");
+  EXPECT_NE(md.find("## MPS levers per GPU (conform)"), std::string::npos) << md;
+  EXPECT_NE(md.find("| thread-pct | FAIL | PASS |"), std::string::npos) << md;  // bad sorts before good
+}
+
+struct BadConform {
+  std::vector<std::string> args;
+  std::string message;
+};
+
+void PrintTo(const BadConform& b, std::ostream* os) { *os << b.message; }
+
+class ConformBadInput : public Conform, public ::testing::WithParamInterface<BadConform> {};
+
+TEST_P(ConformBadInput, OneLineExitTwoNothingWritten) {
+  const fs::path fresh = tmp / "fresh";
+  const auto r = conform(fresh, GetParam().args);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(GetParam().message), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(fs::exists(fresh)) << "bad input wrote something";
+}
+
+INSTANTIATE_TEST_SUITE_P(Inputs, ConformBadInput,
+                         ::testing::Values(BadConform{{"--only", "thread-pct,nope"}, "--only: unknown lever 'nope'"},
+                                           BadConform{{"--budget-s", "0"}, "--budget-s"},
+                                           BadConform{{"--device", "not a gpu"}, "--device"},
+                                           BadConform{{"--bogus"}, "--bogus"}),
+                         [](const auto& p) {
+                           std::string name;
+                           for (char c : p.param.args.front()) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+                           return name;
+                         });
+
+TEST_F(Conform, AFolderThatHoldsConformOrSweepResultsIsRefused) {
+  const fs::path done = tmp / "conform";
+  ASSERT_EQ(conform(done, {"--only", "sm-partitions"}).exit_code, 0);
+  const auto again = conform(done, {"--only", "sm-partitions"});
+  EXPECT_EQ(again.exit_code, 2);
+  EXPECT_NE(again.err.find("already holds conform results"), std::string::npos) << again.err;
+
+  ASSERT_EQ(sweep({"--modes", "timeslice", "--procs", "1"}).exit_code, 0);
+  const auto into_sweep = conform(out(), {"--only", "sm-partitions"});
+  EXPECT_EQ(into_sweep.exit_code, 2) << into_sweep.err;
+  EXPECT_FALSE(fs::exists(out() / "conform.json"));
+}
+
+TEST_F(Conform, TheTimeBudgetStopsTheRowsLeftAsErrorAndLeavesNoDaemon) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto r = conform(out(), {"--budget-s", "10", "--only", "uneven-split,per-client-pct,thread-pct,mem-limit,fault"});
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_LT(took, 10 + 15 + 10) << "the budget, the grace of a stopped sweep, and some slack";
+  int out_of_time = 0;
+  for (const auto& [id, row] : rows(out()))
+    if (row.verdict == ConformVerdict::error && row.reason.find("time budget") != std::string::npos) ++out_of_time;
+  EXPECT_GE(out_of_time, 1) << r.err;
+  EXPECT_EQ(harness::read_conform(out()).rows.size(), 5u) << "every row is in the table, run or not";
+}
+
+TEST_F(Conform, WithoutAGpuOrTheCpuStandInItSaysSoAndWritesNothing) {
+  std::vector<std::string> a{"conform", "--out", out().string()};
+  const auto r = run_program(bench_mps_exe(), a, env, 60);
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(fs::exists(out()));
+}
+
+TEST(ConformHelp, SaysWhatItWritesWithExamplesVerdictsAndExitCodes) {
+  const auto r = run_program(bench_mps_exe(), {"conform", "--help"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* part : {"conform.md", "conform.csv", "conform.json", "Examples:", "bench_mps conform --out",
+                           "Verdicts: PASS", "SKIP", "ERROR", "Exit codes: 0 every row PASS or SKIP", "; 1 a row FAIL",
+                           "2 bad command line", "128+N", "--set-exclusive"})
+    EXPECT_NE(r.out.find(part), std::string::npos) << "missing: " << part << "\n" << r.out;
+  std::istringstream lines(r.out.substr(r.out.find("Runs a few short sweeps")));
+  for (std::string line; std::getline(lines, line);) EXPECT_LT(line.size(), 100u) << line;
+  EXPECT_NE(run_program(bench_mps_exe(), {"--help"}).out.find("bench_mps conform --help"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace bench_mps::testing
