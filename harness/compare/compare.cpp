@@ -182,8 +182,9 @@ int run_compare(const CompareArgs& args) {
   const ResultsFolder base = read_results_folder(args.base);
   const ResultsFolder next = read_results_folder(args.next);
   try {
-    check_same_gpu(base.meta, next.meta, args.allow_different_gpu);
-    report.metadata = diff_metadata(base.meta, next.meta);
+    const nlohmann::json base_meta = base.meta, next_meta = next.meta;  // compared key by key, as written
+    check_same_gpu(base_meta, next_meta, args.allow_different_gpu);
+    report.metadata = diff_metadata(base_meta, next_meta);
   } catch (const nlohmann::json::exception& e) {
     throw ResultsError((fs::path(args.base) / "meta.json").string() + " or " + (fs::path(args.next) / "meta.json").string() +
                        ": " + json_value_problem(e));

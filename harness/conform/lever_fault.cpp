@@ -37,9 +37,9 @@ Judgement check_fault(const ConformSetup& setup, ChildSweeps& sweeps) {
     if (r.scenario == RunKind::fault) (r.mode == kTimesliceMode ? timesliced : mps) = r;
   if (!timesliced || !mps) return sweep_error(o);
   for (const SummaryRecord* r : {&*timesliced, &*mps})
-    if (r->status != "ok" && r->status != "timeout")  // fault_not_triggered, a failed baseline: nothing to judge
-      return {ConformVerdict::error, "", r->mode + " fault run: " + r->status + ": " + r->reason};
-  const bool no_hang = timesliced->status == "ok" && mps->status == "ok";
+    if (r->status != RunStatus::ok && r->status != RunStatus::timeout)  // fault_not_triggered, a failed baseline: nothing to judge
+      return {ConformVerdict::error, "", r->mode + " fault run: " + to_string(r->status) + ": " + r->reason};
+  const bool no_hang = timesliced->status == RunStatus::ok && mps->status == RunStatus::ok;
   const bool recovered = std::isfinite(mps->mps_recovery_s) && mps->mps_recovery_s <= kRecoveryLimitS;
   std::string evidence = "time-sliced: " + fate(*timesliced) + "; MPS: " + fate(*mps) + ", server " +
                          (mps->mps_server_state.empty() ? "-" : mps->mps_server_state) + ", a new client served " +

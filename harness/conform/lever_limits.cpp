@@ -55,9 +55,9 @@ Judgement check_mem_limit(const ConformSetup& setup, ChildSweeps& sweeps) {
   const std::optional<WorkerRecord> over = only_worker(over_run);
   if (!over) return sweep_error(over_run);
   auto fate = [](int mib, const WorkerRecord& w) {
-    return std::to_string(mib) + " MiB: " + w.status + (w.reason.empty() ? "" : " (" + clip(w.reason) + ")");
+    return std::to_string(mib) + " MiB: " + to_string(w.status) + (w.reason.empty() ? "" : " (" + clip(w.reason) + ")");
   };
-  return judged(under->status == "ok" && over->status == "mps_mem_limit",
+  return judged(under->status == RunStatus::ok && over->status == RunStatus::mps_mem_limit,
                 "limit " + std::to_string(kMemLimitMib) + " MiB; " + fate(kMemUnderMib, *under) + "; " +
                     fate(kMemOverMib, *over) + "; the neighbours' throughput is not measured");
 }
@@ -69,7 +69,7 @@ Judgement check_priority(const ConformSetup& setup, ChildSweeps& sweeps) {
   if (!o.has_runs()) return sweep_error(o);
   double alone = NAN, normal = NAN, below = NAN;
   for (const SummaryRecord& s : read_summary(o.dir / "summary.csv")) {
-    if (s.status != "ok") continue;
+    if (s.status != RunStatus::ok) continue;
     if (s.scenario == RunKind::interference_fg && std::isnan(alone)) alone = s.fg_latency_p99_ms;
     if (s.scenario != RunKind::interference) continue;
     const std::optional<NamedMode> named = mode_of_name(s.mode);
@@ -98,12 +98,12 @@ Judgement check_client_ceiling(const ConformSetup& setup, ChildSweeps& sweeps) {
     const bool at_documented = w.procs == kDocumentedClients;
     (at_documented ? documented : ramped) += 1;
     (at_documented ? connected_documented : connected) += w.mps_enabled ? 1 : 0;
-    hung = hung || w.status == "timeout";
-    if (!at_documented && !w.mps_enabled && w.status != "aborted" && !refused) refused = &w;
+    hung = hung || w.status == RunStatus::timeout;
+    if (!at_documented && !w.mps_enabled && w.status != RunStatus::aborted && !refused) refused = &w;
   }
   std::string evidence = std::to_string(connected_documented) + "/" + std::to_string(documented) + " clients connected; ramp to " +
                          std::to_string(kRampTo) + ": " + std::to_string(connected) + "/" + std::to_string(ramped) + " connected";
-  if (refused) evidence += ", client " + std::to_string(refused->worker) + " refused: " + refused->status + " (" + clip(refused->reason) + ")";
+  if (refused) evidence += ", client " + std::to_string(refused->worker) + " refused: " + to_string(refused->status) + " (" + clip(refused->reason) + ")";
   else evidence += ", none refused";
   if (hung) evidence += "; a client hung (timeout)";
   evidence += "; serving the rest after the refusal is not measured";

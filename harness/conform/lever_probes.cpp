@@ -52,8 +52,8 @@ Judgement check_exclusive(const ConformSetup& setup, ChildSweeps& sweeps) {
   std::string problems;
   for (const WorkerRecord& w : read_runs(o.dir / "runs.csv")) {
     ++clients;
-    on += w.mps_enabled && w.status == "ok" ? 1 : 0;
-    if (w.status != "ok") problems += "; worker " + std::to_string(w.worker) + ": " + w.status + " (" + w.reason + ")";
+    on += w.mps_enabled && w.status == RunStatus::ok ? 1 : 0;
+    if (w.status != RunStatus::ok) problems += "; worker " + std::to_string(w.worker) + ": " + to_string(w.status) + " (" + w.reason + ")";
   }
   return judged(clients > 0 && on == clients && o.exit_code == 0,
                 std::to_string(on) + "/" + std::to_string(clients) + " clients ran as MPS clients under EXCLUSIVE_PROCESS" +

@@ -39,9 +39,9 @@ std::optional<Judgement> unusable(const SweepOutcome& outcome, std::vector<Worke
   workers = read_runs(outcome.dir / "runs.csv");
   if (workers.empty()) return sweep_error(outcome);
   for (const WorkerRecord& w : workers)
-    if (w.status != "ok")
+    if (w.status != RunStatus::ok)
       return Judgement{ConformVerdict::error, "",
-                       "run " + w.run_id + " worker " + std::to_string(w.worker) + ": " + w.status + ": " + w.reason};
+                       "run " + w.run_id + " worker " + std::to_string(w.worker) + ": " + to_string(w.status) + ": " + w.reason};
   return std::nullopt;
 }
 
@@ -61,7 +61,7 @@ Judgement check_proof(const ConformSetup& setup, ChildSweeps& sweeps) {
     const bool mps = w.mode != kTimesliceMode;
     ++seen[mps].first;
     seen[mps].second += w.mps_enabled ? 1 : 0;
-    if (w.status != "ok") problems += "; worker " + std::to_string(w.worker) + " (" + w.mode + "): " + w.status;
+    if (w.status != RunStatus::ok) problems += "; worker " + std::to_string(w.worker) + " (" + w.mode + "): " + to_string(w.status);
   }
   const auto [mps_clients, mps_on] = seen[true];
   const auto [ts_clients, ts_on] = seen[false];

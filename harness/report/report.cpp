@@ -174,7 +174,7 @@ int report_folder(const ReportArgs& args) {
   if (is_fleet_folder(dir)) return run_fleet_report(args, folder_name(dir));  // many results folders below
   check_no_fleet_options(args);
   if (!is_comparison_folder(dir)) {
-    const nlohmann::json meta = read_meta(dir);
+    const SweepMeta meta = read_sweep_meta(dir);
     if (is_fault_folder(meta)) {  // tables only: no figures, no matplotlib needed
       std::string markdown;
       try {
@@ -190,7 +190,7 @@ int report_folder(const ReportArgs& args) {
   Rendered r;
   std::vector<fs::path> places;
   try {
-    const bool regimes = !is_comparison_folder(dir) && is_regimes_folder(read_meta(dir));
+    const bool regimes = !is_comparison_folder(dir) && is_regimes_folder(read_sweep_meta(dir));
     if (!args.place.empty() && !regimes) throw UsageError("--place: only a regimes or xray folder has a map to place on");
     if (is_comparison_folder(dir)) {
       r = render_comparison(dir);
@@ -199,7 +199,7 @@ int report_folder(const ReportArgs& args) {
       const fs::path seeds = args.seeds.empty() ? default_seeds() : fs::path(args.seeds);
       RegimesReport rr = render_regimes_report(dir, read_meta(dir), folder_name(dir), places, seed_ratios(read_seeds(seeds)));
       r = {std::move(rr.plan), std::move(rr.markdown)};
-    } else if (const nlohmann::json meta = read_meta(dir); is_interference_folder(meta)) {
+    } else if (const SweepMeta meta = read_sweep_meta(dir); is_interference_folder(meta)) {
       InterferenceReport ir = render_interference_report(dir, meta, folder_name(dir));
       r = {std::move(ir.plan), std::move(ir.markdown)};
     } else {
@@ -208,7 +208,7 @@ int report_folder(const ReportArgs& args) {
   } catch (const ResultsError& e) {
     throw ResultsError(one_line(e.what()));
   }
-  if (!is_comparison_folder(dir) && is_demo_folder(read_meta(dir))) stamp_demo(r.markdown, r.plan.data);
+  if (!is_comparison_folder(dir) && is_demo_folder(read_sweep_meta(dir))) stamp_demo(r.markdown, r.plan.data);
   const std::string python = find_plot_python();
   const fs::path script = plot_script();
 

@@ -78,7 +78,7 @@ std::string error_kind(const std::string& reason) {
 
 }  // namespace
 
-bool is_fault_folder(const nlohmann::json& meta) {
+bool is_fault_folder(const SweepMeta& meta) {
   return meta_scenario(meta) == Scenario::fault;
 }
 

@@ -10,10 +10,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/results/sweep_meta.hpp"
+
 namespace bench_mps::harness {
 
 /// True when meta.json says the folder holds a fault scenario.
-bool is_fault_folder(const nlohmann::json& meta);
+bool is_fault_folder(const SweepMeta& meta);
 
 /// The whole report.md of a fault folder; throws ResultsError for a folder it cannot read.
 std::string render_fault_report(const std::filesystem::path& dir, const nlohmann::json& meta, const std::string& name);

@@ -55,15 +55,16 @@ std::string mps_of(const nlohmann::json& meta) {
 
 FleetMember read_member(const fs::path& dir, const std::string& label) {
   const ResultsFolder folder = read_results_folder(dir);
+  const nlohmann::json meta = folder.meta;  // shown as it is, by pointer
   FleetMember m;
   m.label = label;
-  m.host = meta_text(folder.meta, "/host/hostname");
-  m.gpu_name = meta_text(folder.meta, "/gpu/name");
-  m.uuid = meta_text(folder.meta, "/gpu/uuid");
-  if (m.uuid == "-") m.uuid = meta_text(folder.meta, "/device/key");  // a CPU-only run: its pretend device
-  m.driver = meta_text(folder.meta, "/gpu/driver_version");
-  m.status = meta_text(folder.meta, "/status");
-  m.mps = mps_of(folder.meta);
+  m.host = meta_text(meta, "/host/hostname");
+  m.gpu_name = meta_text(meta, "/gpu/name");
+  m.uuid = meta_text(meta, "/gpu/uuid");
+  if (m.uuid == "-") m.uuid = meta_text(meta, "/device/key");  // a CPU-only run: its pretend device
+  m.driver = meta_text(meta, "/gpu/driver_version");
+  m.status = meta_text(meta, "/status");
+  m.mps = mps_of(meta);
   m.runs = folder.summary;
   return m;
 }

@@ -50,7 +50,7 @@ std::string mode_meaning(const std::string& mode) {
 
 }  // namespace
 
-bool is_interference_folder(const json& meta) {
+bool is_interference_folder(const SweepMeta& meta) {
   return meta_scenario(meta) == Scenario::interference;
 }
 

@@ -11,11 +11,12 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/report/report_plot_data.hpp"
+#include "harness/results/sweep_meta.hpp"
 
 namespace bench_mps::harness {
 
 /// True when meta.json says the folder holds the interference scenario.
-bool is_interference_folder(const nlohmann::json& meta);
+bool is_interference_folder(const SweepMeta& meta);
 
 struct InterferenceReport {
   PlotPlan plan;

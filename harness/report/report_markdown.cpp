@@ -109,14 +109,11 @@ std::string fraction_cell(const Spread& s) {
 
 /// How busy the GPU was, two ways: NVML's utilisation (the share of time any kernel ran) and, where the
 /// GPU has them, GPM's SM activity, occupancy and DRAM bandwidth (how much of the GPU worked).
-std::string gpu_activity_section(const ReportData& data, const nlohmann::json& meta) {
+std::string gpu_activity_section(const ReportData& data, const std::optional<GpuMeta>& gpu_meta) {
   bool any_gpm = false;
   for (const ReportCell& c : data.cells) any_gpm |= std::isfinite(c.gpm_sm_util.median);
-  const bool gpu = meta.contains("gpu") && meta["gpu"].is_object();
-  const std::string gpm = !gpu ? "no GPU in this run"
-                          : meta["gpu"].contains("gpm") && meta["gpu"]["gpm"].is_string()
-                              ? meta["gpu"]["gpm"].get<std::string>()
-                              : "not recorded (this folder was written before bench_mps read GPM)";
+  const std::string gpm = !gpu_meta ? "no GPU in this run"
+                          : gpu_meta->gpm.value_or("not recorded (this folder was written before bench_mps read GPM)");
   std::string md =
       "NVML's utilisation is the share of time in which any kernel ran: a 4-block kernel on a 132-SM GPU reads "
       "as busy as one that fills it. GPM (NVML's GPU performance metrics, Hopper and newer) says how much of the "
@@ -157,9 +154,9 @@ std::string memory_bandwidth_section(const ReportData& data) {
 }
 
 /// Where the sweep's wall time went (meta.json timing), or "" for folders written before it was kept.
-std::string timing_section(const nlohmann::json& meta) {
-  if (!meta.contains("timing") || !meta["timing"].is_object()) return "";
-  const nlohmann::json& t = meta["timing"];
+std::string timing_section(const std::optional<nlohmann::json>& timing) {
+  if (!timing || !timing->is_object()) return "";
+  const nlohmann::json& t = *timing;
   auto num = [&t](const char* key) { return t.contains(key) && t[key].is_number() ? t[key].get<double>() : NAN; };
   const double wall = num("wall_s");
   if (!std::isfinite(wall)) return "";
@@ -364,14 +361,15 @@ std::string results_verdict(const ReportData& data, const nlohmann::json& meta) 
   return "On " + gpu_and_driver(meta) + ", " + clauses + " (" + runs_phrase(data) + ").";
 }
 
-std::string render_results_report(const ReportData& data, const nlohmann::json& meta,
+std::string render_results_report(const ReportData& data, const SweepMeta& meta,
                                   const std::vector<SeedRatio>& seeds, const PlotPlan& plan,
                                   const std::string& folder_name) {
-  std::string md = results_verdict(data, meta) + "\n\n# bench_mps report: " + folder_name + "\n\n";
+  const nlohmann::json shown = meta;  // the machine table's sections, by pointer
+  std::string md = results_verdict(data, shown) + "\n\n# bench_mps report: " + folder_name + "\n\n";
   md +=
       "Rendered by `bench_mps report` from meta.json, summary.csv and tasks.csv; see docs/REPORT.md for "
       "how to read it. Statistics count only runs with status ok: " +
-      runs_phrase(data) + ".\n\n## Machine\n\n" + machine_markdown(meta);
+      runs_phrase(data) + ".\n\n## Machine\n\n" + machine_markdown(shown);
   md += "\n## Figures\n\n";
   for (const FigureInfo& f : plan.figures)
     md += "### " + f.title + "\n\n![" + f.title + "](plots/" + f.name + ".png)\n\n" + f.how_to_read + " ([SVG](plots/" +
@@ -392,8 +390,8 @@ std::string render_results_report(const ReportData& data, const nlohmann::json& 
       "(1 = the limit costs nothing).\n\n" +
       results_table(data);
   if (const std::string m = memory_bandwidth_section(data); !m.empty()) md += "\n## Memory bandwidth (membw)\n\n" + m;
-  md += "\n## GPU activity\n\n" + gpu_activity_section(data, meta);
-  if (const std::string t = timing_section(meta); !t.empty()) md += "\n## Where the sweep's time went\n\n" + t;
+  md += "\n## GPU activity\n\n" + gpu_activity_section(data, meta.gpu);
+  if (const std::string t = timing_section(meta.timing); !t.empty()) md += "\n## Where the sweep's time went\n\n" + t;
   if (const std::string e = exec_section(data); !e.empty()) md += "\n## Your program (exec)\n\n" + e;
   md += "\n## Beside the seed articles\n\n" + seeds_section(data, seeds);
   if (const std::string s001 = seed001_section(data, seeds); !s001.empty()) md += "\n### Seed 001 on its own basis\n\n" + s001;

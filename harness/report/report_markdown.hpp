@@ -10,6 +10,7 @@
 #include "harness/report/report_data.hpp"
 #include "harness/report/report_plot_data.hpp"
 #include "harness/report/report_seeds.hpp"
+#include "harness/results/sweep_meta.hpp"
 
 namespace bench_mps::harness {
 
@@ -18,7 +19,7 @@ namespace bench_mps::harness {
 std::string results_verdict(const ReportData& data, const nlohmann::json& meta);
 
 /// The whole report.md; `folder_name` heads it, figures link to plots/<name>.png.
-std::string render_results_report(const ReportData& data, const nlohmann::json& meta,
+std::string render_results_report(const ReportData& data, const SweepMeta& meta,
                                   const std::vector<SeedRatio>& seeds, const PlotPlan& plan,
                                   const std::string& folder_name);
 

@@ -128,10 +128,7 @@ std::string machine_markdown(const nlohmann::json& meta) {
   return t.str();
 }
 
-bool is_demo_folder(const nlohmann::json& meta) {
-  const auto* demo = at(meta, "/sweep/demo");
-  return demo && demo->is_boolean() && demo->get<bool>();
-}
+bool is_demo_folder(const SweepMeta& meta) { return meta.sweep && meta.sweep->demo.value_or(false); }
 
 void stamp_demo(std::string& markdown, nlohmann::json& plot_data) {
   markdown = "> **DEMO, no GPU data.** CPU stand-in workers and the fake MPS daemon of tests/fakes ran this sweep "

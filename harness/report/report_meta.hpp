@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "harness/results/sweep_meta.hpp"
+
 namespace bench_mps::harness {
 
 /// The text at JSON pointer `pointer` ("/gpu/name"): strings as they are, numbers and booleans
@@ -22,7 +24,7 @@ std::string gpu_title(const nlohmann::json& meta);
 std::string machine_markdown(const nlohmann::json& meta);
 
 /// Whether meta.json is a demo's (--demo: CPU stand-ins and a fake MPS daemon, no GPU data).
-bool is_demo_folder(const nlohmann::json& meta);
+bool is_demo_folder(const SweepMeta& meta);
 
 /// Stamps a demo's report: a banner above everything, and every figure's title (plot data's
 /// figures[].title) prefixed, so no page or image of it can pass for GPU data.

@@ -15,8 +15,8 @@ namespace fs = std::filesystem;
 namespace bench_mps::harness {
 using json = nlohmann::json;
 
-bool is_regimes_folder(const json& meta) {
-  if (!meta.contains("sweep") || !meta["sweep"].is_object()) return false;
+bool is_regimes_folder(const SweepMeta& meta) {
+  if (!meta.sweep) return false;
   const std::optional<Scenario> s = meta_scenario(meta);
   return s == Scenario::xray || s == Scenario::regimes;
 }

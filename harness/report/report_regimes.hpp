@@ -14,11 +14,12 @@
 
 #include "harness/report/report_plot_data.hpp"
 #include "harness/report/report_seeds.hpp"
+#include "harness/results/sweep_meta.hpp"
 
 namespace bench_mps::harness {
 
 /// True when meta.json says the folder holds --scenario xray or regimes.
-bool is_regimes_folder(const nlohmann::json& meta);
+bool is_regimes_folder(const SweepMeta& meta);
 
 /// The folders placed on DIR's map: `add` (given now) joined to those DIR/places.json remembers,
 /// each checked to be a results folder (ResultsError otherwise); paths as given, relative to DIR.

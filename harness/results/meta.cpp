@@ -18,12 +18,7 @@
 
 namespace bench_mps::harness {
 
-std::optional<Scenario> meta_scenario(const nlohmann::json& meta) {
-  if (!meta.is_object() || !meta.contains("sweep") || !meta["sweep"].is_object()) return Scenario::sweep;
-  const nlohmann::json& word = meta["sweep"].value("scenario", nlohmann::json());
-  if (word.is_null()) return Scenario::sweep;
-  return parse_scenario(word.get<std::string>());  // a number or a list: the caller names the file
-}
+std::optional<Scenario> meta_scenario(const nlohmann::json& meta) { return meta_scenario(meta.get<SweepMeta>()); }
 
 std::string version_line() {
   return std::string("bench_mps ") + BENCH_MPS_VERSION + " (git " + BENCH_MPS_GIT_SHA +
@@ -115,14 +110,17 @@ nlohmann::json make_machine_meta(const std::vector<std::string>& argv, const std
           {"host", host_json()},
           {"started_utc", utc_timestamp()},
           {"finished_utc", nullptr},
-          {"status", "running"},
+          {"status", sweep_status_name(SweepStatus::running)},
           {"gpu", gpu ? gpu_json(*gpu) : nlohmann::json()},
           {"mps", {{"control", mps_control_path.empty() ? nlohmann::json() : nlohmann::json(mps_control_path)},
                    {"version", gpu ? nlohmann::json("driver " + gpu->driver_version) : nlohmann::json()}}}};
 }
 
-nlohmann::json make_meta(const SweepSpec& spec, const std::optional<GpuStaticInfo>& gpu,
-                         const std::string& mps_control_path) {
+namespace {
+
+/// meta.json as a sweep starts it, as JSON: its descriptive sections are written once, as they are.
+nlohmann::json initial_meta(const SweepSpec& spec, const std::optional<GpuStaticInfo>& gpu,
+                            const std::string& mps_control_path) {
   nlohmann::json modes = nlohmann::json::array();
   for (const Mode& m : spec.modes)
     modes.push_back({{"name", m.name},
@@ -169,6 +167,13 @@ nlohmann::json make_meta(const SweepSpec& spec, const std::optional<GpuStaticInf
       {"foreground", spec.scenario == Scenario::interference ? nlohmann::json(spec.foreground) : nlohmann::json()},
       {"background", spec.scenario == Scenario::interference ? nlohmann::json(spec.background) : nlohmann::json()}};
   return meta;
+}
+
+}  // namespace
+
+SweepMeta make_meta(const SweepSpec& spec, const std::optional<GpuStaticInfo>& gpu,
+                    const std::string& mps_control_path) {
+  return initial_meta(spec, gpu, mps_control_path).get<SweepMeta>();
 }
 
 std::string gpu_slug(const std::string& gpu_name) {

@@ -12,6 +12,7 @@
 
 #include "harness/gpu/nvml.hpp"
 #include "harness/plan/sweep_spec.hpp"
+#include "harness/results/sweep_meta.hpp"
 
 namespace bench_mps::harness {
 
@@ -20,13 +21,11 @@ namespace bench_mps::harness {
 nlohmann::json make_machine_meta(const std::vector<std::string>& argv, const std::optional<GpuStaticInfo>& gpu,
                                  const std::string& mps_control_path);
 
-/// The metadata known before the first run (make_machine_meta, the schema version, the modes and the
-/// sweep as asked); status "running".
-nlohmann::json make_meta(const SweepSpec& spec, const std::optional<GpuStaticInfo>& gpu,
+/// The metadata known before the first run; status "running".
+SweepMeta make_meta(const SweepSpec& spec, const std::optional<GpuStaticInfo>& gpu,
                          const std::string& mps_control_path);
 
-/// meta.json's sweep.scenario: sweep where a folder predates scenarios (no such key), nullopt for a
-/// word bench_mps never wrote.
+/// meta_scenario (sweep_meta.hpp) of a meta.json held as JSON.
 std::optional<Scenario> meta_scenario(const nlohmann::json& meta);
 
 /// A GPU's conditions (power limit, persistence, clocks, ECC, temperature, clock-event reasons) for

@@ -35,7 +35,7 @@ std::string json_value_problem(const std::exception& error) {
   return "a value has the wrong type: " + without_json_prefix(error.what());
 }
 
-nlohmann::json read_meta(const fs::path& dir) {
+SweepMeta read_sweep_meta(const fs::path& dir) {
   const fs::path file = dir / "meta.json";
   std::error_code ec;
   if (!fs::exists(file, ec)) throw ResultsError(file.string() + ": no such file");
@@ -65,8 +65,10 @@ nlohmann::json read_meta(const fs::path& dir) {
   }
   if (meta.contains("argv") && !meta["argv"].is_array())
     throw ResultsError(file.string() + ": \"argv\" is a " + std::string(meta["argv"].type_name()) + ", not a list");
-  return meta;
+  return meta.get<SweepMeta>();
 }
+
+nlohmann::json read_meta(const fs::path& dir) { return read_sweep_meta(dir); }
 
 namespace {
 
@@ -130,7 +132,7 @@ ResultsFolder read_results_folder(const fs::path& dir) {
   if (!fs::is_directory(dir, ec)) throw ResultsError(dir.string() + ": not a folder");
   ResultsFolder f;
   f.dir = dir;
-  f.meta = read_meta(dir);
+  f.meta = read_sweep_meta(dir);
   f.summary = read_summary(dir / "summary.csv");
   check_rows_match_meta(dir / "summary.csv", f.summary, f.meta);
   return f;

@@ -13,6 +13,7 @@
 #include "harness/common/csv_table.hpp"
 #include "harness/plan/scenario.hpp"
 #include "harness/results/run_record.hpp"
+#include "harness/results/sweep_meta.hpp"
 
 namespace bench_mps::harness {
 
@@ -59,7 +60,7 @@ struct TaskSample {
 
 struct ResultsFolder {
   std::filesystem::path dir;
-  nlohmann::json meta;
+  SweepMeta meta;
   std::vector<SummaryRecord> summary;
 };
 
@@ -69,6 +70,9 @@ std::string json_value_problem(const std::exception& error);
 
 /// meta.json (schema version checked) and summary.csv.
 ResultsFolder read_results_folder(const std::filesystem::path& dir);
+/// DIR/meta.json, its schema version and sections checked: a ResultsError naming the file otherwise.
+SweepMeta read_sweep_meta(const std::filesystem::path& dir);
+/// The same as JSON (what it reads, written back unchanged), for code that walks it by pointer.
 nlohmann::json read_meta(const std::filesystem::path& dir);
 std::vector<SummaryRecord> read_summary(const std::filesystem::path& file);
 std::vector<TaskSample> read_tasks(const std::filesystem::path& file);

@@ -22,6 +22,6 @@ void check_unique_run_ids(const std::filesystem::path& file, const std::vector<S
 /// number of rows differs from meta.json's runs_recorded. Only a plain sweep's plan is checked (the
 /// other scenarios add runs of their own); runs_recorded is checked wherever meta.json has it.
 void check_rows_match_meta(const std::filesystem::path& file, const std::vector<SummaryRecord>& rows,
-                           const nlohmann::json& meta);
+                           const SweepMeta& meta);
 
 }  // namespace bench_mps::harness

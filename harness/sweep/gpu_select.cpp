@@ -118,24 +118,25 @@ DeviceChoice select_device(const SweepSpec& spec) {
   return d;
 }
 
-void add_device_meta(nlohmann::json& meta, const SweepSpec& spec, const Environment& env) {
+void add_device_meta(SweepMeta& meta, const SweepSpec& spec, const Environment& env) {
   const DeviceChoice& d = env.device;
-  meta["device"] = {{"requested", spec.device.empty() ? nlohmann::json() : nlohmann::json(spec.device)},
-                    {"key", d.id.key},
-                    {"uuid", d.id.uuid.empty() ? nlohmann::json() : nlohmann::json(d.id.uuid)},
-                    {"index", d.id.index >= 0 ? nlohmann::json(d.id.index) : nlohmann::json()},
-                    {"lock_file", env.lock ? nlohmann::json(env.lock->path().string()) : nlohmann::json()},
-                    {"cpus_given", spec.cpus.empty() ? nlohmann::json() : nlohmann::json(format_cpu_list(spec.cpus))}};
+  meta.device = nlohmann::json{{"requested", spec.device.empty() ? nlohmann::json() : nlohmann::json(spec.device)},
+                              {"key", d.id.key},
+                              {"uuid", d.id.uuid.empty() ? nlohmann::json() : nlohmann::json(d.id.uuid)},
+                              {"index", d.id.index >= 0 ? nlohmann::json(d.id.index) : nlohmann::json()},
+                              {"lock_file", env.lock ? nlohmann::json(env.lock->path().string()) : nlohmann::json()},
+                              {"cpus_given", spec.cpus.empty() ? nlohmann::json() : nlohmann::json(format_cpu_list(spec.cpus))}};
   if (!spec.external_mps) return;
   nlohmann::json variables = nlohmann::json::object();
   for (const char* name : {"CUDA_MPS_PIPE_DIRECTORY", "CUDA_MPS_LOG_DIRECTORY", "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE",
                            "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", "CUDA_MPS_CLIENT_PRIORITY", "SLURM_JOB_ID",
                            "SLURM_ARRAY_TASK_ID", "SLURM_JOB_GPUS", "SLURM_STEP_GPUS", "NVIDIA_VISIBLE_DEVICES"})
     if (const char* v = std::getenv(name)) variables[name] = v;
-  meta["mps"]["external"] = {{"pipe_directory", spec.external.pipe_dir},
-                             {"daemon_default_active_thread_pct", spec.external.daemon_default_pct},
-                             {"active_thread_pct_source", spec.external.pct_source},
-                             {"variables", variables}};
+  if (!meta.mps) meta.mps.emplace();
+  meta.mps->external = nlohmann::json{{"pipe_directory", spec.external.pipe_dir},
+                                     {"daemon_default_active_thread_pct", spec.external.daemon_default_pct},
+                                     {"active_thread_pct_source", spec.external.pct_source},
+                                     {"variables", variables}};
 }
 
 std::string device_folder_name(const DeviceChoice& device) {

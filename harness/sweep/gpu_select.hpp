@@ -16,6 +16,7 @@
 #include "harness/gpu/nvml.hpp"
 #include "harness/mps/mps_session.hpp"
 #include "harness/plan/sweep_spec.hpp"
+#include "harness/results/sweep_meta.hpp"
 
 namespace bench_mps::harness {
 
@@ -49,7 +50,7 @@ DeviceChoice resolve_device(const std::string& id, bool needs_gpu, const std::ve
 DeviceChoice select_device(const SweepSpec& spec);
 
 /// meta.json's "device" section (and "mps"."external" under --external-mps).
-void add_device_meta(nlohmann::json& meta, const SweepSpec& spec, const Environment& env);
+void add_device_meta(SweepMeta& meta, const SweepSpec& spec, const Environment& env);
 
 /// A file-name-safe label for a device's results folder: "0-h100-80gb-hbm3" or "cpu-1".
 std::string device_folder_name(const DeviceChoice& device);

@@ -95,8 +95,7 @@ void copy_lines(std::istream& in, std::ostream& to, Child& child, bool is_err) {
 /// The status a finished child left: its meta.json's, or why it left none.
 std::string child_status(const fs::path& dir, const Child& child) {
   try {
-    const nlohmann::json meta = read_meta(dir);
-    if (meta.contains("status") && meta["status"].is_string()) return meta["status"].get<std::string>();
+    if (const std::optional<std::string> status = read_sweep_meta(dir).status) return *status;
   } catch (const ResultsError&) {
     // no results: say why below
   }

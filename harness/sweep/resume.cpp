@@ -21,13 +21,14 @@ namespace {
 const char* const kCsvFiles[] = {"summary.csv", "runs.csv", "tasks.csv", "timeline.csv"};
 
 /// What identifies a sweep: everything in meta's sweep section but the limits, plus the modes.
-nlohmann::json sweep_identity(const nlohmann::json& meta) {
-  nlohmann::json id = meta.value("sweep", nlohmann::json::object());
+nlohmann::json sweep_identity(const SweepMeta& meta) {
+  nlohmann::json id = meta.sweep ? nlohmann::json(*meta.sweep) : nlohmann::json::object();
   // A resumed sweep may change its limits and exec's warm-ups (untimed runs; absent from older folders).
   for (const char* limit : {"run_timeout_s", "ready_timeout_s", "set_exclusive", "pin_cpus", "settle_s", "exec_warmups"})
     id.erase(limit);
   nlohmann::json modes = nlohmann::json::array();
-  for (const auto& m : meta["mps"].value("modes", nlohmann::json::array())) modes.push_back(m.value("name", ""));
+  if (meta.mps && meta.mps->modes)
+    for (const ModeMeta& m : *meta.mps->modes) modes.push_back(m.name.value_or(""));
   id["modes"] = modes;
   return id;
 }
@@ -86,17 +87,15 @@ void read_as_users(const fs::path& scratch, const fs::path& dir, Read read) {
 }  // namespace
 
 SweepSpec stored_sweep(const fs::path& dir) {
-  const nlohmann::json meta = read_meta(dir);
-  if (!meta.contains("argv") || !meta["argv"].is_array() || meta["argv"].empty())
+  const SweepMeta meta = read_sweep_meta(dir);
+  if (!meta.argv || meta.argv->empty())
     throw ResultsError((dir / "meta.json").string() + ": no stored command line (argv)");
-  std::vector<std::string> args;
-  for (std::size_t i = 1; i < meta["argv"].size(); ++i) args.push_back(meta["argv"][i].get<std::string>());
-  SweepSpec spec = parse_sweep_args(args);
-  spec.argv = meta["argv"].get<std::vector<std::string>>();
+  SweepSpec spec = parse_sweep_args(std::vector<std::string>(meta.argv->begin() + 1, meta.argv->end()));
+  spec.argv = *meta.argv;
   return spec;
 }
 
-void check_same_sweep(const SweepSpec& spec, const nlohmann::json& meta) {
+void check_same_sweep(const SweepSpec& spec, const SweepMeta& meta) {
   const std::string diff = first_difference(sweep_identity(meta), sweep_identity(make_meta(spec, std::nullopt, "")));
   if (!diff.empty()) throw UsageError("--resume: the folder holds another sweep (" + diff + ")");
 }
@@ -106,7 +105,7 @@ ResumeState prepare_resume(const fs::path& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) throw ResultsError("--resume: " + dir.string() + " is not a folder");
   if (::access(dir.c_str(), W_OK | X_OK) != 0) throw UsageError("--resume: " + dir.string() + " is not writable");
-  state.meta = read_meta(dir);
+  state.meta = read_sweep_meta(dir);
 
   // Repair into a scratch copy first and validate it there: the folder changes only if all is well.
   const fs::path scratch = fs::temp_directory_path() / ("bench_mps-resume-" + std::to_string(::getpid()));

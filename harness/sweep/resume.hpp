@@ -19,7 +19,7 @@
 namespace bench_mps::harness {
 
 struct ResumeState {
-  nlohmann::json meta;
+  SweepMeta meta;
   std::vector<SummaryRecord> recorded;  ///< summary rows already on disk
   std::set<std::string> recorded_ids;
   std::vector<std::string> repairs;     ///< what was cleaned up, one line each
@@ -29,7 +29,7 @@ struct ResumeState {
 SweepSpec stored_sweep(const std::filesystem::path& dir);
 
 /// Throws UsageError unless `spec` is the sweep DIR/meta.json describes (limits may differ).
-void check_same_sweep(const SweepSpec& spec, const nlohmann::json& meta);
+void check_same_sweep(const SweepSpec& spec, const SweepMeta& meta);
 
 /// Validates DIR, repairs a crash's leftovers and returns what is recorded.
 ResumeState prepare_resume(const std::filesystem::path& dir);

@@ -222,8 +222,9 @@ class Sweep {
         monitor_(env_.nvml.get(), std::chrono::milliseconds(100)), started_(std::chrono::steady_clock::now()) {
     if (resumed) {
       meta_ = resumed->meta;
-      meta_["status"] = "running";
-      meta_["resumed_utc"].push_back(utc_timestamp());
+      meta_.set_status(SweepStatus::running);
+      if (!meta_.resumed_utc) meta_.resumed_utc.emplace();
+      meta_.resumed_utc->push_back(utc_timestamp());
       recorded_ = resumed->recorded_ids;
       records_ = resumed->recorded;
       for (const SummaryRecord& r : records_)
@@ -231,16 +232,20 @@ class Sweep {
     } else {
       meta_ = make_meta(spec, env_.gpu, env_.mps_control);
     }
-    for (const auto& [w, bytes] : env_.footprint_bytes) meta_["gpu"]["footprint_bytes"][w] = bytes;
-    meta_["cpus"] = cpus;
+    for (const auto& [w, bytes] : env_.footprint_bytes) {
+      if (!meta_.gpu) meta_.gpu.emplace();
+      if (!meta_.gpu->footprint_bytes) meta_.gpu->footprint_bytes.emplace();
+      (*meta_.gpu->footprint_bytes)[w] = static_cast<long>(bytes);
+    }
+    meta_.cpus = cpus;
     if (spec_.profile_gpu)  // docs/PROFILE.md
-      meta_["gpu_profile"] = {{"library", env_.profiler_library}, {"gap_us", spec_.profile_gap_us},
-                              {"folders", "profiles/<run_id>/w<worker>/profile-<pid>.json"}};
+      meta_.gpu_profile = nlohmann::json{{"library", env_.profiler_library}, {"gap_us", spec_.profile_gap_us},
+                                         {"folders", "profiles/<run_id>/w<worker>/profile-<pid>.json"}};
     add_device_meta(meta_, spec_, env_);  // --device, --cpus, --external-mps (harness/sweep/gpu_select)
-    if (env_.nvml && meta_["gpu"].is_object()) {
-      meta_["gpu"]["conditions_start"] = conditions_now();
+    if (env_.nvml && meta_.gpu) {
+      meta_.gpu->conditions_start = conditions_now();
       const std::string gpm = env_.nvml->gpm_unavailable();
-      meta_["gpu"]["gpm"] = gpm.empty() ? "available" : "unavailable: " + gpm;
+      meta_.gpu->gpm = gpm.empty() ? "available" : "unavailable: " + gpm;
     }
     save_meta();
   }
@@ -296,7 +301,7 @@ class Sweep {
       }
     }
     const std::vector<ConfigNoise> final_noise = config_noise(records_, plan_, spec_.noise_target_pct / 100);
-    meta_["noise"] = noise_json(final_noise, spec_, added, seconds_between(start, std::chrono::steady_clock::now()), capped);
+    meta_.noise = noise_json(final_noise, spec_, added, seconds_between(start, std::chrono::steady_clock::now()), capped);
     noise_misses_ = noise_misses(final_noise, spec_, capped);
   }
 
@@ -343,7 +348,8 @@ class Sweep {
     const std::optional<RunSpec> copy = exec_warmup_run(block, recorded_);
     if (!copy || spec_.exec_warmups == 0 || stop_ || stop_signal().load()) return;
     const auto launch_for = [&](const RunSpec& warm) { return make_launch(spec_, warm, env_, session, out_); };
-    meta_["exec_warmup_runs"].push_back(run_exec_warmups(block, *copy, spec_.exec_warmups, launch_for, limits(*copy), stop_signal()));
+    if (!meta_.exec_warmup_runs) meta_.exec_warmup_runs = nlohmann::json::array();
+    meta_.exec_warmup_runs->push_back(run_exec_warmups(block, *copy, spec_.exec_warmups, launch_for, limits(*copy), stop_signal()));
     save_meta();
   }
 
@@ -647,21 +653,25 @@ class Sweep {
     try {
       const auto servers = session.server_pids();
       if (servers.empty()) mark_failed(record, RunStatus::mode_mismatch, "the MPS daemon lists no server after a client ran");
-      for (auto& m : meta_["mps"]["modes"])
-        if (m["name"] == block.mode.name) m["server_pids"].push_back(servers.empty() ? 0 : servers.front());
+      if (meta_.mps && meta_.mps->modes)
+        for (ModeMeta& m : *meta_.mps->modes)
+          if (m.name == block.mode.name) {
+            if (!m.server_pids) m.server_pids.emplace();
+            m.server_pids->push_back(servers.empty() ? 0 : servers.front());
+          }
     } catch (const MpsError& e) {
       mark_failed(record, RunStatus::mps_error, e.what());
     }
   }
 
   void note_device(const PoolResult& pool) {
-    if (meta_["gpu"].is_null()) return;
+    if (!meta_.gpu) return;
     for (const WorkerResult& w : pool.workers) {
       if (!w.ready || w.ready_info.cuda_runtime_version == 0) continue;
-      if (meta_["gpu"]["sm_count"].is_null() && !w.ready_info.mps_enabled && w.ready_info.instances == 1)
-        meta_["gpu"]["sm_count"] = w.ready_info.sm_count_seen;
-      meta_["gpu"]["cuda_runtime_version"] = w.ready_info.cuda_runtime_version;
-      meta_["gpu"]["sm_clock_peak_khz"] = w.ready_info.clock_khz;
+      if (!meta_.gpu->sm_count && !w.ready_info.mps_enabled && w.ready_info.instances == 1)
+        meta_.gpu->sm_count = w.ready_info.sm_count_seen;
+      meta_.gpu->cuda_runtime_version = w.ready_info.cuda_runtime_version;
+      meta_.gpu->sm_clock_peak_khz = w.ready_info.clock_khz;
     }
   }
 
@@ -679,7 +689,7 @@ class Sweep {
   /// false (and the sweep stops) when meta.json cannot be written.
   bool save_meta() {
     try {
-      write_file_atomically(out_ / "meta.json", meta_.dump(2) + "\n");
+      write_file_atomically(out_ / "meta.json", nlohmann::json(meta_).dump(2) + "\n");
       return true;
     } catch (const FileWriteError& e) {
       stop_on_write_error(e);
@@ -705,7 +715,7 @@ class Sweep {
       return;
     }
     const std::vector<XrayCell> xray = aggregate_xray(rows);
-    meta_["xray"] = xray_json(xray);
+    meta_.xray = xray_json(xray);
     save_meta();
     print_xray_table(std::cout, xray);
     print_regime_table(std::cout, aggregate_regimes(rows));
@@ -726,7 +736,7 @@ class Sweep {
     } catch (const std::exception& e) {
       lines.push_back("cannot read back " + (out_ / "summary.csv").string() + " for exec's first runs: " + e.what());
     }
-    meta_["exec_slow_first_runs"] = list;
+    meta_.exec_slow_first_runs = list;
     return lines;
   }
 
@@ -753,16 +763,18 @@ class Sweep {
 
   int finish() {
     const int sig = stop_signal().load();
-    meta_["finished_utc"] = utc_timestamp();
-    if (env_.nvml && meta_["gpu"].is_object()) meta_["gpu"]["conditions_end"] = conditions_now();
-    meta_["runs_recorded"] = records_.size();
-    meta_["runs_failed"] = failed_;
-    meta_["status"] = sig || !write_error_.empty() ? "interrupted"
-                                                   : (!env_error_.empty() ? "environment_error" : (failed_ ? "failed" : "complete"));
-    if (!write_error_.empty()) meta_["stop_reason"] = write_error_;
+    meta_.finished_utc = utc_timestamp();
+    if (env_.nvml && meta_.gpu) meta_.gpu->conditions_end = conditions_now();
+    meta_.runs_recorded = static_cast<long>(records_.size());
+    meta_.runs_failed = failed_;
+    meta_.set_status(sig || !write_error_.empty() ? SweepStatus::interrupted
+                     : !env_error_.empty()        ? SweepStatus::environment_error
+                     : failed_                    ? SweepStatus::failed
+                                                  : SweepStatus::complete);
+    if (!write_error_.empty()) meta_.stop_reason = write_error_;
     const nlohmann::json timing = timing_json();
-    meta_["timing"] = timing;
-    if (const std::string e = monitor_.error(); !e.empty()) meta_["monitor_error"] = e;
+    meta_.timing = timing;
+    if (const std::string e = monitor_.error(); !e.empty()) meta_.monitor_error = e;
     const std::vector<std::string> slow_first = note_slow_first_runs();
     const bool meta_saved = save_meta();
     std::cout << "\n";
@@ -810,7 +822,7 @@ class Sweep {
   SweepSpec spec_;
   Environment env_;
   fs::path out_;
-  nlohmann::json meta_;
+  SweepMeta meta_;
   ResultsWriter writer_;
   Monitor monitor_;
   std::chrono::steady_clock::time_point started_;
@@ -840,7 +852,7 @@ class Sweep {
 
 int run_sweep(const SweepSpec& spec) {
   check_out_dir(spec);
-  if (spec.resume) check_same_sweep(spec, read_meta(spec.out_dir));
+  if (spec.resume) check_same_sweep(spec, read_sweep_meta(spec.out_dir));
   Environment env = preflight(spec);  // before any repair: a machine that cannot run it changes nothing
   const fs::path out = choose_out_dir(spec, env);
   std::error_code ec;
