@@ -26,6 +26,8 @@
 #   filler      the filler alone at 30, 60 and 90% -> OUT_DIR/filler-<target>
 #   membw       the memory-bound triad, timeslice and mps, N=1,2,4 -> OUT_DIR/membw
 #   memlimit    a membw client over its MPS pinned memory limit (expect status mps_mem_limit) -> OUT_DIR/memlimit
+#   profileclient  the PyTorch reference client alone with and without --profile-gpu, 3 alternated pairs
+#               (the profiler's cost on its step time; its duty beside NVML's and GPM's) -> OUT_DIR/client-*
 #   conform     bench_mps conform: PASS / FAIL / SKIP / ERROR per MPS lever (<= 3 minutes) -> OUT_DIR/conform;
 #               prints its table
 #   interference  mlp-infer beside 3 fillers at 60%, timeslice, mps, mps+prio, mps:auto -> OUT_DIR/interference
@@ -235,6 +237,19 @@ print('%.4f' % (d[0]['elapsed_s'] * 1e3 / d[0]['tasks']) if d else 'none')"; }
           echo "  step time without / with the profiler: $plain / $prof ms"
         done
       done ;;
+    profileclient)
+      # The PyTorch reference client alone, with and without --profile-gpu, alternated (3 each): the
+      # profiler's cost on its step time, and its duty and bursts beside NVML's and GPM's over the run.
+      client="python3 scripts/examples/mnist_train.py"
+      for i in 1 2 3; do
+        for prof in plain profiled; do
+          flag=(); [ "$prof" = profiled ] && flag=(--profile-gpu)
+          "$bench" --workloads exec --command "$client" --exec-metric 'step_ms=([0-9.]+)' --procs 1 --modes timeslice \
+            --repeats 1 --exec-warmups 1 "${flag[@]}" --out "$out/runs/client-$prof-$i" >"$out/client-$prof-$i.log" 2>&1
+          echo "client $prof $i: rc=$? $(python3 scripts/show_columns.py "$out/runs/client-$prof-$i/runs.csv" facts | tr ';' '\n' | grep -E '^(step_mean_ms|step_p50_ms|completion_s|profile_duty|profile_burst_p50_ms|profile_fill)=' | tr '\n' ' ') $(python3 scripts/show_columns.py "$out/runs/client-$prof-$i/summary.csv" gpu_util_mean gpm_sm_util | tr '\n' ' ')"
+        done
+      done
+      "$bench" profile "$out/runs/client-profiled-1/profiles" | sed 's/^/  /' ;;
     calib001)
       # seed001's step with deeper or wider stacks of small layers, alone, no host work: the burst each gives.
       stack() { printf '784,'; printf "$1,%.0s" $(seq "$2"); printf '10'; }  # 784, then W x D hidden layers, then 10
