@@ -19,8 +19,9 @@ const std::vector<Lever>& conform_levers() {
        "throughput too (within 25 % of it)",
        check_per_client_pct},
       {"mem-limit", "the pinned device memory limit stops an allocation at the limit",
-       "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=1024M, granule 32 MiB: a client allocating 960 MiB runs; one allocating "
-       "1056 MiB (the limit + 1 granule) fails with status mps_mem_limit and the driver's error, no hang",
+       "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=1024M, granule 32 MiB: a client allocating under the limit runs (960, else "
+       "768, else 512 MiB: the limit also counts the client's context, so the largest that runs is reported); one "
+       "allocating 1056 MiB (the limit + 1 granule) fails with status mps_mem_limit and the driver's error, no hang",
        check_mem_limit},
       {"priority", "a below-normal background gives way to a normal-priority client",
        "a latency-bound foreground (mlp-infer) beside a filler: with the filler at CUDA_MPS_CLIENT_PRIORITY=1 "
@@ -31,9 +32,9 @@ const std::vector<Lever>& conform_levers() {
        "connect; the first past it gets a clear status and the driver's error, no hang; the server serves the rest",
        check_client_ceiling},
       {"fault", "one client's illegal memory access is contained",
-       "the faulter gets an error and no client hangs; time-sliced neighbours survive; under MPS the server serves "
-       "a new client within 30 s (its neighbours' fate is reported: ending them is MPS's documented Volta+ "
-       "behaviour)",
+       "the faulter gets an error and no MPS client hangs (20 s cap); time-sliced neighbours do not die (frozen past "
+       "the cap is reported); under MPS the server serves a new client within 30 s (its neighbours' fate is "
+       "reported: ending them is MPS's documented Volta+ behaviour)",
        check_fault},
       {"sm-partitions", "static SM partitions (MPS control from CUDA 13.1)",
        "probed by version: needs a driver of CUDA 13.1 or newer; SKIP naming the version found where older",
