@@ -22,6 +22,25 @@
 
 using namespace bench_mps::harness;
 
+namespace {
+
+/// The sweep the command line asks for (or, `--resume DIR` alone, the one DIR/meta.json stored): on one
+/// GPU, or one child bench_mps per GPU (--gpus).
+int sweep_command(const CLI::App& app, SweepSpec& spec, const SweepCliValues& raw) {
+  finalize_sweep_spec(spec, raw);
+  if (spec.resume && !sweep_defined_on_command_line(app)) {
+    SweepSpec stored = with_limits_given(stored_sweep(spec.out_dir), spec, app);
+    stored.out_dir = spec.out_dir;
+    stored.resume = true;
+    spec = stored;
+  }
+  if (!spec.gpus.empty()) return run_multi_gpu(spec);  // --gpus: one child bench_mps per GPU
+  attach_external_mps(spec);                           // --external-mps: the site's daemon
+  return run_sweep(spec);
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{"bench_mps: N processes sharing one GPU, time-sliced vs NVIDIA MPS.\n"
                "Example: bench_mps --procs 1,4,10"};
@@ -77,17 +96,7 @@ int main(int argc, char** argv) {
       print_column_docs(std::cout);
       return 0;
     }
-    finalize_sweep_spec(spec, raw);
-    if (spec.resume && !sweep_defined_on_command_line(app)) {
-      // `--resume DIR` alone: the sweep is the one DIR/meta.json stored.
-      SweepSpec stored = with_limits_given(stored_sweep(spec.out_dir), spec, app);
-      stored.out_dir = spec.out_dir;
-      stored.resume = true;
-      spec = stored;
-    }
-    if (!spec.gpus.empty()) return run_multi_gpu(spec);  // --gpus: one child bench_mps per GPU
-    attach_external_mps(spec);                           // --external-mps: the site's daemon
-    return run_sweep(spec);
+    return sweep_command(app, spec, raw);
   } catch (const UsageError& e) {
     std::cerr << "bench_mps: error: " << one_line(e.what()) << "\n";
     return kExitUsage;

@@ -356,6 +356,47 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
   add_device_options(app, spec, raw.device);
 }
 
+namespace {
+
+/// exec's own options (--command, --exec-metric, --exec-warmups, --profile-gpu) against the workloads asked for.
+void check_exec_options(const SweepSpec& spec, const SweepCliValues& raw) {
+  const bool has_exec = std::find(spec.workloads.begin(), spec.workloads.end(), "exec") != spec.workloads.end();
+  if (has_exec) {
+    if (spec.scenario == Scenario::fault) throw UsageError("--scenario fault: runs our own spin workload, not exec");
+    try {
+      validate_exec_params(spec.params.exec);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+    check_exec_only_options(spec);
+    if (spec.profile_gpu && spec.scenario != Scenario::sweep)
+      throw UsageError("--profile-gpu: profiles the exec copies of a plain sweep, not --scenario " +
+                       std::string(scenario_name(spec.scenario)));
+  } else if (spec.profile_gpu) {
+    throw UsageError("--profile-gpu: profiles your program's copies; add --workloads exec");
+  } else if (!spec.params.exec.command.empty() || !spec.params.exec.metric.empty()) {
+    throw UsageError("--command/--exec-metric: only the exec workload runs a command; add --workloads exec");
+  } else if (raw.exec_warmups_option && raw.exec_warmups_option->count() > 0) {
+    throw UsageError("--exec-warmups: only the exec workload runs a command; add --workloads exec");
+  }
+  if (raw.profile_gap_option && raw.profile_gap_option->count() > 0 && !spec.profile_gpu)
+    throw UsageError("--profile-gap-us: applies to --profile-gpu's summaries; add --profile-gpu");
+}
+
+/// mlp's layers, data set and launch against each other.
+void check_mlp_options(const kernels::MlpParams& mlp) {
+  if (mlp.profile == kernels::MlpProfile::seed001 && mlp.launch != kernels::MlpLaunch::eager)
+    throw UsageError("--mlp-launch graph: the seed001 profile assembles each batch on the host and launches eagerly");
+  if (mlp.layers.size() < 2)
+    throw UsageError("--mlp-layers: need at least an input and an output size, e.g. 784,512,10");
+  if (mlp.layers.back() < 2) throw UsageError("--mlp-layers: the last size (classes) must be at least 2");
+  if (mlp.dataset_size < mlp.batch)
+    throw UsageError("--mlp-dataset: " + std::to_string(mlp.dataset_size) + " samples is fewer than one batch of " +
+                     std::to_string(mlp.batch));
+}
+
+}  // namespace
+
 void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
   const auto scenario = parse_scenario(raw.scenario);
   if (!scenario) throw UsageError("--scenario: '" + raw.scenario + "' is not one of sweep, fault, interference, xray, regimes");
@@ -409,35 +450,8 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
   if (spec.scenario == Scenario::interference && *std::min_element(spec.procs.begin(), spec.procs.end()) < 2)
     throw UsageError("--scenario interference: every N in --procs must be at least 2 (one foreground, N-1 background)");
   check_modes_fit_workloads(spec);
-  const bool has_exec = std::find(spec.workloads.begin(), spec.workloads.end(), "exec") != spec.workloads.end();
-  if (has_exec) {
-    if (spec.scenario == Scenario::fault) throw UsageError("--scenario fault: runs our own spin workload, not exec");
-    try {
-      validate_exec_params(spec.params.exec);
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(e.what());
-    }
-    check_exec_only_options(spec);
-    if (spec.profile_gpu && spec.scenario != Scenario::sweep)
-      throw UsageError("--profile-gpu: profiles the exec copies of a plain sweep, not --scenario " +
-                       std::string(scenario_name(spec.scenario)));
-  } else if (spec.profile_gpu) {
-    throw UsageError("--profile-gpu: profiles your program's copies; add --workloads exec");
-  } else if (!spec.params.exec.command.empty() || !spec.params.exec.metric.empty()) {
-    throw UsageError("--command/--exec-metric: only the exec workload runs a command; add --workloads exec");
-  } else if (raw.exec_warmups_option && raw.exec_warmups_option->count() > 0) {
-    throw UsageError("--exec-warmups: only the exec workload runs a command; add --workloads exec");
-  }
-  if (raw.profile_gap_option && raw.profile_gap_option->count() > 0 && !spec.profile_gpu)
-    throw UsageError("--profile-gap-us: applies to --profile-gpu's summaries; add --profile-gpu");
-  if (spec.params.mlp.profile == kernels::MlpProfile::seed001 && spec.params.mlp.launch != kernels::MlpLaunch::eager)
-    throw UsageError("--mlp-launch graph: the seed001 profile assembles each batch on the host and launches eagerly");
-  if (spec.params.mlp.layers.size() < 2)
-    throw UsageError("--mlp-layers: need at least an input and an output size, e.g. 784,512,10");
-  if (spec.params.mlp.layers.back() < 2) throw UsageError("--mlp-layers: the last size (classes) must be at least 2");
-  if (spec.params.mlp.dataset_size < spec.params.mlp.batch)
-    throw UsageError("--mlp-dataset: " + std::to_string(spec.params.mlp.dataset_size) + " samples is fewer than one batch of " +
-                     std::to_string(spec.params.mlp.batch));
+  check_exec_options(spec, raw);
+  check_mlp_options(spec.params.mlp);
   finalize_device_options(spec, raw.device);
   check_client_lists(spec);  // last: the plan's every N, with the modes --external-mps may have chosen
 }

@@ -307,11 +307,16 @@ class ExecWorkload final : public kernels::Workload {
       if (monotonic_ns() >= until) break;
       ::usleep(20'000);
     }
+    // What is left now is what the command left behind: the group's SIGKILL may end (and reaping may
+    // remove) some of it before end_processes looks, and those count too.
+    std::vector<ProcInfo> ended = leftovers(group);
     ::kill(-group, SIGKILL);
-    const std::vector<ProcInfo> ended = end_processes([&] {
-      reap_orphans();
-      return leftovers(group);
-    });
+    for (const ProcInfo& p : end_processes([&] {
+           reap_orphans();
+           return leftovers(group);
+         }))
+      if (std::none_of(ended.begin(), ended.end(), [&](const ProcInfo& q) { return q.pid == p.pid && q.start_ticks == p.start_ticks; }))
+        ended.push_back(p);
     reap_orphans();
     return ended;
   }
