@@ -8,6 +8,7 @@
 #include <iostream>
 #include <memory>
 #include <mutex>
+#include <map>
 #include <string>
 #include <unistd.h>
 
@@ -42,7 +43,7 @@ struct WorkerOptions {
   long max_tasks = 0;  ///< with --duration-s: stop after this many tasks too
   int warmup = 2;
   int instances = 1;
-  std::string layout = "single";  ///< single | threads | streams
+  InstanceLayout layout = InstanceLayout::single;  ///< --layout single | threads | streams
   bool green = false;             ///< threads whose streams belong to green contexts
   int green_sms = 0;              ///< SMs per green context (0: an equal share)
   bool cpu_stand_in = false;      ///< duty, xray: their CPU stand-ins (harness/workers/cpu_standins.hpp)
@@ -105,12 +106,6 @@ class TaskReporter {
   std::int64_t last_flush_ns_ = 0;
 };
 
-InstanceLayout layout_of(const WorkerOptions& o) {
-  if (o.layout == "threads") return InstanceLayout::threads;
-  if (o.layout == "streams") return InstanceLayout::streams;
-  return InstanceLayout::single;
-}
-
 int run(const WorkerOptions& o, TaskReporter& reporter) {
   ReadyInfo ready;
   ready.pid = static_cast<long>(getpid());
@@ -139,13 +134,13 @@ int run(const WorkerOptions& o, TaskReporter& reporter) {
     green = std::make_unique<kernels::GreenContexts>(o.instances, o.green_sms);
     hooks.enter = [&green](int i) { return green->enter(i); };
   }
-  if (gpu && o.layout != "single") hooks.probe_sms = [](void* stream) { return kernels::count_sms_used(stream); };
+  if (gpu && o.layout != InstanceLayout::single) hooks.probe_sms = [](void* stream) { return kernels::count_sms_used(stream); };
   std::vector<WorkloadFactory> factories;
   for (int i = 0; i < o.instances; ++i) {
     const std::string name = i == 0 && !o.fg_workload.empty() ? o.fg_workload : o.workload;
     factories.push_back([name, &o] { return make_workload(name, o); });
   }
-  InstanceRunner runner(layout_of(o), std::move(factories), std::move(hooks));
+  InstanceRunner runner(o.layout, std::move(factories), std::move(hooks));
   runner.prepare(o.warmup);
   ready.mem_bytes = runner.device_bytes();
   ready.instances = runner.instances();
@@ -194,8 +189,10 @@ int main(int argc, char** argv) {
       ->check(whole_in(1, 1000000000000LL))->needs(duration);
   app.add_option("--warmup", o.warmup, "untimed tasks before READY")->check(whole_in(0, 1000000));
   app.add_option("--instances", o.instances, "workload instances in this process")->check(whole_in(1, 1024));
-  app.add_option("--layout", o.layout, "how the instances share the process")
-      ->check(CLI::IsMember({"single", "threads", "streams"}));
+  // The words meet the enum here only.
+  const std::map<std::string, InstanceLayout> layouts{
+      {"single", InstanceLayout::single}, {"threads", InstanceLayout::threads}, {"streams", InstanceLayout::streams}};
+  app.add_option("--layout", o.layout, "how the instances share the process")->transform(CLI::CheckedTransformer(layouts));
   app.add_flag("--green", o.green, "threads layout: each instance in a green context of its own");
   app.add_option("--green-sms", o.green_sms, "SMs per green context (0: an equal share)")->check(whole_in(0, 100000));
   app.add_flag("--cpu-stand-in", o.cpu_stand_in, "duty, xray: run the workload's CPU stand-in (no GPU)");
@@ -203,15 +200,15 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
     if (!*tasks && !*duration) throw CLI::ValidationError("one of --tasks or --duration-s is required");
-    if (o.instances > 1 && o.layout == "single") throw CLI::ValidationError("--instances > 1 needs --layout threads or streams");
-    if (o.green && o.layout != "threads") throw CLI::ValidationError("--green runs on the threads layout");
+    if (o.instances > 1 && o.layout == InstanceLayout::single) throw CLI::ValidationError("--instances > 1 needs --layout threads or streams");
+    if (o.green && o.layout != InstanceLayout::threads) throw CLI::ValidationError("--green runs on the threads layout");
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     say(format_error(std::string("bad arguments: ") + e.what()));
     return 2;
   }
-  TaskReporter reporter(o.layout != "single");
+  TaskReporter reporter(o.layout != InstanceLayout::single);
   try {
     return run(o, reporter);
   } catch (const std::exception& e) {
