@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <functional>
 #include <sstream>
 
 #include "harness/common/cli_checks.hpp"
@@ -9,44 +10,10 @@
 
 namespace bench_mps::harness {
 
-const std::vector<std::string>& workload_names() {
-  static const std::vector<std::string> names{"spin", "mlp", "membw", "filler", "mlp-infer", "duty", "exec", "cpu"};
-  return names;
-}
-
-const std::vector<std::string>& worker_workload_names() {
-  static const std::vector<std::string> names = [] {
-    auto n = workload_names();
-    n.push_back("fault");
-    n.push_back("xray");  // the X-ray's probes: only through --scenario xray / regimes
-    return n;
-  }();
-  return names;
-}
-
-bool is_known_workload(const std::string& name) {
-  const auto& names = workload_names();
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
-
-// exec runs whatever the user gives it, a CPU-only program included (as the tests do).
-bool workload_needs_gpu(const std::string& name) { return name != "cpu" && name != "exec"; }
-
-bool workload_allows_rounds(const std::string& name, const WorkloadConfig& config) {
-  if (name == "exec" || name == "fault") return false;
-  return !(name == "mlp" && config.mlp.profile == kernels::MlpProfile::seed001);
-}
-
 void resolve_duty_host_us(WorkloadConfig& config) {
   config.duty.host_us = kernels::duty_host_us(config.duty.burst_us, config.duty_pct);
 }
 
-int default_warmup_tasks(const std::string& workload, const WorkloadConfig& config) {
-  if (workload == "exec") return 0;
-  if (workload == "duty") return 1;  // a step can be 0.2 s (a 10 ms burst at 5%)
-  if (workload == "mlp" && config.mlp.profile == kernels::MlpProfile::seed001) return 0;
-  return 2;
-}
 
 const std::map<std::string, kernels::MlpProfile>& mlp_profile_names() {
   static const std::map<std::string, kernels::MlpProfile> names{{"gpu-bound", kernels::MlpProfile::gpu_bound},
@@ -208,114 +175,240 @@ std::string join_ints(const std::vector<int>& v, char sep) {
   return out;
 }
 
+using AddArg = std::function<void(const char*, const std::string&)>;
+
+void spin_params(const WorkloadConfig& c, std::ostringstream& s) {
+  s << "blocks=" << c.spin.blocks << ";threads=" << c.spin.threads << ";launch_us=" << fmt_num(c.spin.launch_us)
+    << ";launches=" << c.spin.launches;
+}
+
+void spin_args(const WorkloadConfig& c, const AddArg& add, std::vector<std::string>& a) {
+  add("--spin-blocks", std::to_string(c.spin.blocks));
+  add("--spin-threads", std::to_string(c.spin.threads));
+  add("--spin-us", fmt_num(c.spin.launch_us));
+  add("--spin-launches", std::to_string(c.spin.launches));
+}
+
+void mlp_params(const WorkloadConfig& c, std::ostringstream& s) {
+  s << "profile=" << mlp_profile_name(c.mlp.profile) << ";layers=" << join_ints(c.mlp.layers, '-') << ";batch=" << c.mlp.batch << ";lr=" << fmt_num(c.mlp.learning_rate)
+    << ";momentum=" << fmt_num(c.mlp.momentum) << ";dataset=" << c.mlp.dataset_size << ";seed=" << c.mlp.seed
+    << ";read_loss=" << (c.mlp.read_loss ? 1 : 0) << ";launch=" << mlp_launch_name(c.mlp.launch)
+    << ";steps_per_task=" << c.mlp.steps_per_task;
+  if (c.mlp.profile == kernels::MlpProfile::seed001) s << ";host_us=" << fmt_num(c.mlp.host_us);
+  if (c.mlp.extra_us > 0) s << ";extra_us=" << fmt_num(c.mlp.extra_us);
+}
+
+void mlp_args(const WorkloadConfig& c, const AddArg& add, std::vector<std::string>& a) {
+  add("--mlp-layers", join_ints(c.mlp.layers, ','));
+  add("--mlp-batch", std::to_string(c.mlp.batch));
+  add("--mlp-lr", fmt_num(c.mlp.learning_rate));
+  add("--mlp-momentum", fmt_num(c.mlp.momentum));
+  add("--mlp-dataset", std::to_string(c.mlp.dataset_size));
+  add("--mlp-seed", std::to_string(c.mlp.seed));
+  if (c.mlp.read_loss) a.emplace_back("--mlp-read-loss");
+  add("--mlp-launch", mlp_launch_name(c.mlp.launch));
+  add("--mlp-steps-per-task", std::to_string(c.mlp.steps_per_task));
+  add("--mlp-profile", mlp_profile_name(c.mlp.profile));
+  add("--mlp-host-us", fmt_num(c.mlp.host_us));
+  add("--mlp-extra-us", fmt_num(c.mlp.extra_us));
+}
+
+void membw_params(const WorkloadConfig& c, std::ostringstream& s) {
+  s << "mib=" << c.membw.mib << ";iters=" << c.membw.iters << ";blocks=" << c.membw.blocks
+    << ";threads=" << c.membw.threads;
+}
+
+void membw_args(const WorkloadConfig& c, const AddArg& add, std::vector<std::string>& a) {
+  add("--membw-mib", std::to_string(c.membw.mib));
+  add("--membw-iters", std::to_string(c.membw.iters));
+  add("--membw-blocks", std::to_string(c.membw.blocks));
+}
+
+void filler_params(const WorkloadConfig& c, std::ostringstream& s) {
+  s << "target_pct=" << fmt_num(c.filler.target_pct) << ";kernel_us=" << fmt_num(c.filler.kernel_us)
+    << ";blocks=" << c.filler.blocks << ";threads=" << c.filler.threads << ";yield=" << (c.filler.yield ? 1 : 0);
+  if (c.filler.yield) s << ";yield_ms=" << fmt_num(c.filler.yield_ms);
+}
+
+void filler_args(const WorkloadConfig& c, const AddArg& add, std::vector<std::string>& a) {
+  add("--filler-target", fmt_num(c.filler.target_pct));
+  add("--filler-kernel-us", fmt_num(c.filler.kernel_us));
+  add("--filler-blocks", std::to_string(c.filler.blocks));
+  if (c.filler.yield) a.emplace_back("--filler-yield");
+  add("--filler-yield-ms", fmt_num(c.filler.yield_ms));
+}
+
+void mlp_infer_params(const WorkloadConfig& c, std::ostringstream& s) {
+  s << "layers=" << join_ints(c.mlp.layers, '-') << ";batch=" << c.infer.batch << ";rate=" << fmt_num(c.infer.rate_per_s)
+    << ";dataset=" << c.mlp.dataset_size << ";seed=" << c.mlp.seed << ";launch=" << mlp_launch_name(c.mlp.launch);
+}
+
+void mlp_infer_args(const WorkloadConfig& c, const AddArg& add, std::vector<std::string>& a) {
+  add("--mlp-layers", join_ints(c.mlp.layers, ','));
+  add("--mlp-dataset", std::to_string(c.mlp.dataset_size));
+  add("--mlp-seed", std::to_string(c.mlp.seed));
+  add("--mlp-launch", mlp_launch_name(c.mlp.launch));
+  add("--infer-rate", fmt_num(c.infer.rate_per_s));
+  add("--infer-batch", std::to_string(c.infer.batch));
+}
+
+void duty_params(const WorkloadConfig& c, std::ostringstream& s) {
+  s << "burst_us=" << fmt_num(c.duty.burst_us) << ";host_us=" << fmt_num(c.duty.host_us) << ";kernels=" << c.duty.kernels
+    << ";blocks=" << c.duty.blocks << ";threads=" << c.duty.threads << ";steps_per_task=" << c.duty.steps_per_task;
+}
+
+void duty_args(const WorkloadConfig& c, const AddArg& add, std::vector<std::string>& a) {
+  add("--duty-burst-us", fmt_num(c.duty.burst_us, 12));
+  add("--duty-host-us", fmt_num(c.duty.host_us, 12));
+  add("--duty-kernels", std::to_string(c.duty.kernels));
+  add("--duty-blocks", std::to_string(c.duty.blocks));
+  add("--duty-threads", std::to_string(c.duty.threads));
+  add("--duty-steps", std::to_string(c.duty.steps_per_task));
+}
+
+void xray_params(const WorkloadConfig& c, std::ostringstream& s) {
+  s << "busy_ms=" << fmt_num(c.xray.busy_ms) << ";gap_us=" << fmt_num(c.xray.gap_us) << ";step_us=" << fmt_num(c.xray.step_us);
+}
+
+void xray_args(const WorkloadConfig& c, const AddArg& add, std::vector<std::string>& a) {
+  add("--xray-role", c.xray.role);
+  add("--xray-busy-ms", fmt_num(c.xray.busy_ms, 12));
+  add("--xray-gap-us", fmt_num(c.xray.gap_us, 12));
+  add("--xray-step-us", fmt_num(c.xray.step_us, 12));
+}
+
+void exec_params(const WorkloadConfig& c, std::ostringstream& s) {
+  if (!c.exec.metric.empty()) s << "metric=" << c.exec.metric << ";";
+  s << "command=" << c.exec.command;  // last: a command may hold ';' or '='
+}
+
+void exec_args(const WorkloadConfig& c, const AddArg& add, std::vector<std::string>& a) {
+  add("--command", c.exec.command);
+  if (!c.exec.metric.empty()) add("--exec-metric", c.exec.metric);
+  add("--exec-log-cap", std::to_string(c.exec.log_cap_bytes));
+}
+
+void cpu_params(const WorkloadConfig& c, std::ostringstream& s) {
+  s << "task_us=" << fmt_num(c.cpu.task_us);
+  if (c.cpu.fault != "none")
+    s << ";fault=" << c.cpu.fault << ";fault_worker=" << c.cpu.fault_worker << ";fault_after=" << c.cpu.fault_after_tasks;
+  if (c.cpu.fill) s << ";fill=1";
+}
+
+void cpu_args(const WorkloadConfig& c, const AddArg& add, std::vector<std::string>& a) {
+  add("--cpu-task-us", fmt_num(c.cpu.task_us));
+  add("--cpu-fault", c.cpu.fault);
+  add("--cpu-fault-worker", std::to_string(c.cpu.fault_worker));
+  add("--cpu-fault-after", std::to_string(c.cpu.fault_after_tasks));
+  add("--cpu-setup-ms", fmt_num(c.cpu.setup_ms_per_index));
+  add("--cpu-mem-mib", std::to_string(c.cpu.mem_mib));
+  if (c.cpu.fill) a.emplace_back("--cpu-fill");
+}
+
+void fault_args(const WorkloadConfig& c, const AddArg& add, std::vector<std::string>& a) {
+  spin_args(c, add, a);
+  add("--fault-delay-ms", fmt_num(c.fault_delay_ms));
+}
+
+/// Every workload bench_worker runs, in the order help texts list them: its name (the only place the
+/// words are written), whether --workloads offers it, whether it needs a GPU, whether one process may run
+/// several GO rounds of it, its warm-up tasks, and how its parameters become a canonical string and
+/// bench_worker's arguments.
+struct WorkloadRow {
+  const char* name;
+  bool selectable;     ///< --workloads accepts it (fault and xray come through their scenarios)
+  bool needs_gpu;      ///< false: cpu, and exec (the user's program may not use the GPU at all)
+  bool shares_rounds;  ///< a process may run several rounds (not exec: its start-up is timed; not the faulter)
+  int warmup;          ///< untimed tasks before READY (exec: none, it runs once; duty: 1, a step can be 0.2 s)
+  bool epoch_tasks;    ///< its seed001 profile times a whole epoch per task: one round, no warm-up (mlp)
+  void (*params)(const WorkloadConfig&, std::ostringstream&);
+  void (*args)(const WorkloadConfig&, const AddArg&, std::vector<std::string>&);
+};
+
+void no_params(const WorkloadConfig&, std::ostringstream&) {}
+
+const std::vector<WorkloadRow>& workload_rows() {
+  static const std::vector<WorkloadRow> rows{
+      {"spin", true, true, true, 2, false, spin_params, spin_args},
+      {"mlp", true, true, true, 2, true, mlp_params, mlp_args},
+      {"membw", true, true, true, 2, false, membw_params, membw_args},
+      {"filler", true, true, true, 2, false, filler_params, filler_args},
+      {"mlp-infer", true, true, true, 2, false, mlp_infer_params, mlp_infer_args},
+      {"duty", true, true, true, 1, false, duty_params, duty_args},
+      {"exec", true, false, false, 0, false, exec_params, exec_args},
+      {"cpu", true, false, true, 2, false, cpu_params, cpu_args},
+      {"fault", false, true, false, 2, false, no_params, fault_args},
+      {"xray", false, true, true, 2, false, xray_params, xray_args},
+  };
+  return rows;
+}
+
+/// The row of `name`; null for a name no workload has.
+const WorkloadRow* row_of(const std::string& name) {
+  for (const WorkloadRow& r : workload_rows())
+    if (name == r.name) return &r;
+  return nullptr;
+}
+
+
 }  // namespace
+
+const std::vector<std::string>& workload_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const WorkloadRow& r : workload_rows())
+      if (r.selectable) n.emplace_back(r.name);
+    return n;
+  }();
+  return names;
+}
+
+const std::vector<std::string>& worker_workload_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const WorkloadRow& r : workload_rows()) n.emplace_back(r.name);
+    return n;
+  }();
+  return names;
+}
+
+bool is_known_workload(const std::string& name) {
+  const WorkloadRow* row = row_of(name);
+  return row && row->selectable;
+}
+
+bool workload_needs_gpu(const std::string& name) {
+  const WorkloadRow* row = row_of(name);
+  return !row || row->needs_gpu;
+}
+
+bool workload_allows_rounds(const std::string& name, const WorkloadConfig& config) {
+  const WorkloadRow* row = row_of(name);
+  if (!row) return true;
+  if (!row->shares_rounds) return false;
+  return !(row->epoch_tasks && config.mlp.profile == kernels::MlpProfile::seed001);
+}
+
+int default_warmup_tasks(const std::string& workload, const WorkloadConfig& config) {
+  const WorkloadRow* row = row_of(workload);
+  if (!row) return 2;
+  if (row->epoch_tasks && config.mlp.profile == kernels::MlpProfile::seed001) return 0;
+  return row->warmup;
+}
 
 std::string workload_params_string(const std::string& name, const WorkloadConfig& c) {
   std::ostringstream s;
-  if (name == "spin") {
-    s << "blocks=" << c.spin.blocks << ";threads=" << c.spin.threads << ";launch_us=" << fmt_num(c.spin.launch_us)
-      << ";launches=" << c.spin.launches;
-  } else if (name == "mlp") {
-    s << "profile=" << mlp_profile_name(c.mlp.profile) << ";layers=" << join_ints(c.mlp.layers, '-') << ";batch=" << c.mlp.batch << ";lr=" << fmt_num(c.mlp.learning_rate)
-      << ";momentum=" << fmt_num(c.mlp.momentum) << ";dataset=" << c.mlp.dataset_size << ";seed=" << c.mlp.seed
-      << ";read_loss=" << (c.mlp.read_loss ? 1 : 0) << ";launch=" << mlp_launch_name(c.mlp.launch)
-      << ";steps_per_task=" << c.mlp.steps_per_task;
-    if (c.mlp.profile == kernels::MlpProfile::seed001) s << ";host_us=" << fmt_num(c.mlp.host_us);
-    if (c.mlp.extra_us > 0) s << ";extra_us=" << fmt_num(c.mlp.extra_us);
-  } else if (name == "membw") {
-    s << "mib=" << c.membw.mib << ";iters=" << c.membw.iters << ";blocks=" << c.membw.blocks
-      << ";threads=" << c.membw.threads;
-  } else if (name == "filler") {
-    s << "target_pct=" << fmt_num(c.filler.target_pct) << ";kernel_us=" << fmt_num(c.filler.kernel_us)
-      << ";blocks=" << c.filler.blocks << ";threads=" << c.filler.threads << ";yield=" << (c.filler.yield ? 1 : 0);
-    if (c.filler.yield) s << ";yield_ms=" << fmt_num(c.filler.yield_ms);
-  } else if (name == "mlp-infer") {
-    s << "layers=" << join_ints(c.mlp.layers, '-') << ";batch=" << c.infer.batch << ";rate=" << fmt_num(c.infer.rate_per_s)
-      << ";dataset=" << c.mlp.dataset_size << ";seed=" << c.mlp.seed << ";launch=" << mlp_launch_name(c.mlp.launch);
-  } else if (name == "duty") {
-    s << "burst_us=" << fmt_num(c.duty.burst_us) << ";host_us=" << fmt_num(c.duty.host_us) << ";kernels=" << c.duty.kernels
-      << ";blocks=" << c.duty.blocks << ";threads=" << c.duty.threads << ";steps_per_task=" << c.duty.steps_per_task;
-  } else if (name == "xray") {
-    s << "busy_ms=" << fmt_num(c.xray.busy_ms) << ";gap_us=" << fmt_num(c.xray.gap_us) << ";step_us=" << fmt_num(c.xray.step_us);
-  } else if (name == "exec") {
-    if (!c.exec.metric.empty()) s << "metric=" << c.exec.metric << ";";
-    s << "command=" << c.exec.command;  // last: a command may hold ';' or '='
-  } else if (name == "cpu") {
-    s << "task_us=" << fmt_num(c.cpu.task_us);
-    if (c.cpu.fault != "none")
-      s << ";fault=" << c.cpu.fault << ";fault_worker=" << c.cpu.fault_worker << ";fault_after=" << c.cpu.fault_after_tasks;
-    if (c.cpu.fill) s << ";fill=1";
-  }
+  if (const WorkloadRow* row = row_of(name)) row->params(c, s);
   return s.str();
 }
 
 std::vector<std::string> workload_worker_args(const std::string& name, const WorkloadConfig& c) {
   std::vector<std::string> a{"--workload", name};
-  auto add = [&a](const char* flag, const std::string& value) {
+  const AddArg add = [&a](const char* flag, const std::string& value) {
     a.emplace_back(flag);
     a.push_back(value);
   };
-  if (name == "spin" || name == "fault") {
-    add("--spin-blocks", std::to_string(c.spin.blocks));
-    add("--spin-threads", std::to_string(c.spin.threads));
-    add("--spin-us", fmt_num(c.spin.launch_us));
-    add("--spin-launches", std::to_string(c.spin.launches));
-    if (name == "fault") add("--fault-delay-ms", fmt_num(c.fault_delay_ms));
-  } else if (name == "mlp") {
-    add("--mlp-layers", join_ints(c.mlp.layers, ','));
-    add("--mlp-batch", std::to_string(c.mlp.batch));
-    add("--mlp-lr", fmt_num(c.mlp.learning_rate));
-    add("--mlp-momentum", fmt_num(c.mlp.momentum));
-    add("--mlp-dataset", std::to_string(c.mlp.dataset_size));
-    add("--mlp-seed", std::to_string(c.mlp.seed));
-    if (c.mlp.read_loss) a.emplace_back("--mlp-read-loss");
-    add("--mlp-launch", mlp_launch_name(c.mlp.launch));
-    add("--mlp-steps-per-task", std::to_string(c.mlp.steps_per_task));
-    add("--mlp-profile", mlp_profile_name(c.mlp.profile));
-    add("--mlp-host-us", fmt_num(c.mlp.host_us));
-    add("--mlp-extra-us", fmt_num(c.mlp.extra_us));
-  } else if (name == "membw") {
-    add("--membw-mib", std::to_string(c.membw.mib));
-    add("--membw-iters", std::to_string(c.membw.iters));
-    add("--membw-blocks", std::to_string(c.membw.blocks));
-  } else if (name == "filler") {
-    add("--filler-target", fmt_num(c.filler.target_pct));
-    add("--filler-kernel-us", fmt_num(c.filler.kernel_us));
-    add("--filler-blocks", std::to_string(c.filler.blocks));
-    if (c.filler.yield) a.emplace_back("--filler-yield");
-    add("--filler-yield-ms", fmt_num(c.filler.yield_ms));
-  } else if (name == "mlp-infer") {
-    add("--mlp-layers", join_ints(c.mlp.layers, ','));
-    add("--mlp-dataset", std::to_string(c.mlp.dataset_size));
-    add("--mlp-seed", std::to_string(c.mlp.seed));
-    add("--mlp-launch", mlp_launch_name(c.mlp.launch));
-    add("--infer-rate", fmt_num(c.infer.rate_per_s));
-    add("--infer-batch", std::to_string(c.infer.batch));
-  } else if (name == "duty") {
-    add("--duty-burst-us", fmt_num(c.duty.burst_us, 12));
-    add("--duty-host-us", fmt_num(c.duty.host_us, 12));
-    add("--duty-kernels", std::to_string(c.duty.kernels));
-    add("--duty-blocks", std::to_string(c.duty.blocks));
-    add("--duty-threads", std::to_string(c.duty.threads));
-    add("--duty-steps", std::to_string(c.duty.steps_per_task));
-  } else if (name == "xray") {
-    add("--xray-role", c.xray.role);
-    add("--xray-busy-ms", fmt_num(c.xray.busy_ms, 12));
-    add("--xray-gap-us", fmt_num(c.xray.gap_us, 12));
-    add("--xray-step-us", fmt_num(c.xray.step_us, 12));
-  } else if (name == "exec") {
-    add("--command", c.exec.command);
-    if (!c.exec.metric.empty()) add("--exec-metric", c.exec.metric);
-    add("--exec-log-cap", std::to_string(c.exec.log_cap_bytes));
-  } else if (name == "cpu") {
-    add("--cpu-task-us", fmt_num(c.cpu.task_us));
-    add("--cpu-fault", c.cpu.fault);
-    add("--cpu-fault-worker", std::to_string(c.cpu.fault_worker));
-    add("--cpu-fault-after", std::to_string(c.cpu.fault_after_tasks));
-    add("--cpu-setup-ms", fmt_num(c.cpu.setup_ms_per_index));
-    add("--cpu-mem-mib", std::to_string(c.cpu.mem_mib));
-    if (c.cpu.fill) a.emplace_back("--cpu-fill");
-  }
+  if (const WorkloadRow* row = row_of(name)) row->args(c, add, a);
   return a;
 }
 
