@@ -1,7 +1,7 @@
 #pragma once
 // A domain word table: each value of an enum beside the word the results files, meta.json and the
 // command line use for it. One table per enum gives both directions (name and parse), so the words
-// live in one place (run_status.cpp; plan/scenario.cpp has the same shape).
+// live in one place (common/run_status.cpp, plan/scenario.cpp).
 #include "harness/common/wing.hpp"
 
 #include <array>

@@ -1,13 +1,14 @@
 #include "harness/plan/scenario.hpp"
 
-#include <array>
 #include <tuple>
 #include <utility>
+
+#include "harness/common/word_table.hpp"
 
 namespace bench_mps::harness {
 namespace {
 
-constexpr std::array<std::pair<Scenario, std::string_view>, 5> kScenarioNames{{
+constexpr WordTable<Scenario, 5> kScenarioNames{{
     {Scenario::sweep, "sweep"},
     {Scenario::fault, "fault"},
     {Scenario::interference, "interference"},
@@ -16,7 +17,7 @@ constexpr std::array<std::pair<Scenario, std::string_view>, 5> kScenarioNames{{
 }};
 
 /// Every kind but regime_point, whose cell is its tag.
-constexpr std::array<std::pair<RunKind, std::string_view>, 9> kRunKindNames{{
+constexpr WordTable<RunKind, 9> kRunKindNames{{
     {RunKind::plain, ""},
     {RunKind::fault_baseline, "fault_baseline"},
     {RunKind::fault, "fault"},
@@ -32,17 +33,9 @@ constexpr std::string_view kRegimePointPrefix = "regime-";
 
 }  // namespace
 
-std::string_view scenario_name(Scenario scenario) {
-  for (const auto& [s, name] : kScenarioNames)
-    if (s == scenario) return name;
-  return "?";
-}
+std::string_view scenario_name(Scenario scenario) { return word_of(kScenarioNames, scenario).value_or("?"); }
 
-std::optional<Scenario> parse_scenario(std::string_view name) {
-  for (const auto& [s, n] : kScenarioNames)
-    if (n == name) return s;
-  return std::nullopt;
-}
+std::optional<Scenario> parse_scenario(std::string_view name) { return value_of(kScenarioNames, name); }
 
 std::vector<std::string> scenario_names() {
   std::vector<std::string> out;
@@ -66,9 +59,7 @@ RunScenario RunScenario::warmup(int k) {
 
 std::string RunScenario::name() const {
   if (kind == RunKind::regime_point || kind == RunKind::exec_warmup) return point;
-  for (const auto& [k, n] : kRunKindNames)
-    if (k == kind) return std::string(n);
-  return "?";
+  return std::string(word_of(kRunKindNames, kind).value_or("?"));
 }
 
 bool operator==(const RunScenario& a, const RunScenario& b) { return a.kind == b.kind && a.point == b.point; }
@@ -79,8 +70,7 @@ bool operator<(const RunScenario& a, const RunScenario& b) {
 
 std::optional<RunScenario> parse_run_scenario(std::string_view cell) {
   if (cell.substr(0, kRegimePointPrefix.size()) == kRegimePointPrefix) return RunScenario::regime(std::string(cell));
-  for (const auto& [k, n] : kRunKindNames)
-    if (n == cell) return RunScenario(k);
+  if (const std::optional<RunKind> kind = value_of(kRunKindNames, cell)) return RunScenario(*kind);
   return std::nullopt;
 }
 

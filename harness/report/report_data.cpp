@@ -237,6 +237,7 @@ ReportCell make_cell(const RunIndex& index, const std::string& series, const std
   std::vector<double> mean_ms, p99_ms, tput, rel_time, rel_tput, speedup, ts_rel_time, makespan, ts_rel_makespan, util,
       vs_mps, gpm_sm, gpm_occ, gpm_dram, dram;
   const double bytes_per_task = membw_bytes_per_task(c.workload, c.params);
+  const bool limited = is_limited_mps_mode(mode);  // its ratio against unlimited MPS
   for (const SummaryRecord* r : runs) {
     ++c.runs;
     if (!is_ok(*r)) {
@@ -253,7 +254,7 @@ ReportCell make_cell(const RunIndex& index, const std::string& series, const std
     if (mode != kTimesliceMode)
       if (const SummaryRecord* ts = index.partner(series, kTimesliceMode, n, r->repeat))
         speedup.push_back(r->throughput_tasks_per_s / ts->throughput_tasks_per_s);
-    if (is_limited_mps_mode(mode))
+    if (limited)
       if (const SummaryRecord* unlimited = index.partner(series, kMpsMode, n, r->repeat))
         vs_mps.push_back(r->task_mean_ms / unlimited->task_mean_ms);
     makespan.push_back(r->makespan_s);
