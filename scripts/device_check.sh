@@ -43,6 +43,11 @@
 #   profile     --profile-gpu on the PyTorch-free duty workload (1 ms bursts at 50%, then 0.1 ms at 50%)
 #               through exec, `bench_mps profile`'s summary, and the profiler's cost on the step time: the
 #               same worker with and without the injection, 3 times each, alternated -> OUT_DIR/profile
+#   advise:SUBJECT,...  bench_mps advise --ladder 1,2,4,10 on each subject: spin, mlp (gpu-bound), seed001,
+#               seed001short (the example's own 784-512-512-10 net, 0.5 ms host work: short bursts), membw,
+#               infer (mlp-infer), client (the PyTorch reference client, steps by --exec-metric); the first
+#               measures the X-ray, the others read it -> OUT_DIR/advise-<subject>; prints the advice and the
+#               model's error at N=4 and N=10
 #   calib001    mlp's seed001 loop alone with deeper and wider stacks of small layers, no host work: the
 #               burst and busy share each gives -> OUT_DIR/calib001/<layers>
 # Full logs go to OUT_DIR/*.log; the result folders are packed into OUT_DIR/results.tar.gz. It never
@@ -130,6 +135,37 @@ for step in "$@"; do
       "$bench" conform --out "$out/runs/conform" >"$out/conform.log" 2>&1
       echo "conform: rc=$? (0 every row PASS or SKIP, 1 a FAIL or ERROR) in $(( $(date +%s) - start )) s"
       sed -n '/^| lever/,/^$/p' "$out/conform.log" ;;
+    advise:*)
+      IFS=, read -r -a subjects <<<"${step#advise:}"
+      xray_from=()
+      for subject in "${subjects[@]}"; do
+        case "$subject" in
+          spin|membw) what=(--workload "$subject") ;;
+          infer) what=(--workload mlp-infer) ;;
+          mlp) what=(--workload mlp -- --mlp-profile gpu-bound) ;;
+          seed001) what=(--workload mlp -- --mlp-profile seed001) ;;
+          seed001short) what=(--workload mlp -- --mlp-profile seed001 --mlp-layers 784,512,512,10 --mlp-host-us 500) ;;
+          client) what=(--command "python3 scripts/examples/mnist_train.py" -- --exec-metric 'step_ms=([0-9.]+)') ;;
+          *) echo "advise: unknown subject $subject"; continue ;;
+        esac
+        start=$(date +%s)
+        # "${what[@]}" last: it may end with `--` and the workload's own options.
+        "$bench" advise --ladder 1,2,4,10 --budget "${ADVISE_BUDGET:-300}" "${xray_from[@]}" \
+          --out "$out/runs/advise-$subject" "${what[@]}" >"$out/advise-$subject.log" 2>&1
+        echo "advise $subject: rc=$? in $(( $(date +%s) - start )) s"
+        grep -v '^\[' "$out/advise-$subject.log" | sed 's/^/  /'
+        python3 - "$out/runs/advise-$subject/advice.json" <<'PY' | sed 's/^/  /'
+import json, sys
+a = json.load(open(sys.argv[1]))
+print("alone:", {k: a["alone"][k] for k in ("unit", "unit_ms", "step_ms", "burst_ms", "kernel_ms", "duty", "footprint")})
+for c in a["checks"]:
+    print("N={procs} {mode}: predicted {predicted:.3f} (low {low}) measured {measured:.3f} error {error}".format(
+        low="-" if c["predicted_low"] is None else "%.3f" % c["predicted_low"],
+        error="-" if c["error"] is None else "%+.1f%%" % (100 * c["error"]), **{k: c[k] for k in ("procs", "mode", "predicted", "measured")}))
+print("ladder end:", a["ladder_end"])
+PY
+        [ -d "$out/runs/advise-$subject/sweeps/xray" ] && xray_from=(--xray-from "$out/runs/advise-$subject/sweeps/xray")
+      done ;;
     pergpu)
       "$bench" --device 0 --workloads spin --modes timeslice,mps --procs 1,2 --repeats 1 --tasks 10 \
         --out "$out/runs/device0" >"$out/device0.log" 2>&1

@@ -75,15 +75,24 @@ TEST(HelpTexts, CompareGivesExamplesVerdictsAndExitCodes) {
   EXPECT_EQ(examples(help).size(), 4u) << help;
 }
 
+TEST(HelpTexts, AdviseGivesExamplesAndExitCodes) {
+  const std::string help = help_of({"advise", "--help"});
+  expect_all(help, {"Examples:", "bench_mps advise --command", "--workload mlp -- --mlp-profile gpu-bound",
+                    "Exit codes: 0 advice written", "; 1 no configuration ran", "2 bad command line", "128+N",
+                    "docs/ADVISE.md"});
+  EXPECT_EQ(examples(help).size(), 3u) << help;
+}
+
 TEST(HelpTexts, MainHelpPointsToTheCommandsHelp) {
-  expect_all(help_of({"--help"}), {"bench_mps report --help", "bench_mps compare --help"});
+  expect_all(help_of({"--help"}), {"bench_mps report --help", "bench_mps compare --help", "bench_mps advise --help"});
 }
 
 TEST(HelpTexts, FootersFitIn100Columns) {
   for (const auto& [args, first] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"--help"}, "Each command has its own help"},
            {{"report", "--help"}, "Writes DIR/report.md"},
-           {{"compare", "--help"}, "Pairs the runs of two results folders"}}) {
+           {{"compare", "--help"}, "Pairs the runs of two results folders"},
+           {{"advise", "--help"}, "Profiles one copy alone"}}) {
     std::istringstream lines(footer_from(help_of(args), first));
     for (std::string line; std::getline(lines, line);) EXPECT_LT(line.size(), 100u) << args.front() << ": " << line;
   }

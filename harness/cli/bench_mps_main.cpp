@@ -3,6 +3,8 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "harness/advise/advise.hpp"
+#include "harness/advise/advise_cli.hpp"
 #include "harness/common/cli_checks.hpp"
 #include "harness/common/errors.hpp"
 #include "harness/common/format.hpp"
@@ -55,6 +57,9 @@ int main(int argc, char** argv) {
   CLI::App* profile_cmd = add_profile_command(app, profile);
   ConformSpec conform;
   CLI::App* conform_cmd = add_conform_command(app, conform);
+  AdviseSpec advise;
+  std::string advise_ladder;
+  CLI::App* advise_cmd = add_advise_command(app, advise, advise_ladder);
   CLI::App* columns_cmd =
       app.add_subcommand("columns", "print the columns of the results files (name, unit, meaning) as markdown");
   spec.argv.assign(argv, argv + argc);
@@ -65,6 +70,7 @@ int main(int argc, char** argv) {
       "  bench_mps compare --help   SAME / FASTER / SLOWER / UNSURE per configuration of two folders\n"
       "  bench_mps profile --help   summarise the GPU profiles of --profile-gpu\n"
       "  bench_mps conform --help   PASS / FAIL / SKIP / ERROR per MPS lever on this driver and GPU\n"
+      "  bench_mps advise --help    will MPS help my program? profile, predict, verify, advise\n"
       "\n"
       "Exit codes: 0 ok; 1 a run failed, or compare --fail-on-regression found a regression (or\n"
       "compared nothing); 2 bad command line or input files (one line naming the problem, nothing\n"
@@ -91,6 +97,11 @@ int main(int argc, char** argv) {
     if (conform_cmd->parsed()) {
       conform.argv = spec.argv;
       return run_conform(conform);
+    }
+    if (advise_cmd->parsed()) {
+      finalize_advise_spec(advise, advise_ladder);
+      advise.argv = spec.argv;
+      return run_advise(advise);
     }
     if (columns_cmd->parsed()) {
       print_column_docs(std::cout);

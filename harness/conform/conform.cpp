@@ -8,6 +8,7 @@
 #include "harness/common/format.hpp"
 #include "harness/common/signals.hpp"
 #include "harness/conform/levers.hpp"
+#include "harness/conform/tool_setup.hpp"
 #include "harness/mps/compute_mode.hpp"
 #include "harness/mps/mps_session.hpp"
 #include "harness/results/meta.hpp"
@@ -36,35 +37,6 @@ std::vector<const Lever*> chosen_levers(const std::vector<std::string>& only) {
   return chosen;
 }
 
-/// The device every child sweep measures, resolved once here (exit 2 / 3 as a sweep would).
-DeviceChoice choose_device(const ConformSpec& spec) {
-  SweepSpec probe;
-  probe.device = spec.device;
-  probe.workloads = {spec.cpu_stand_in ? "cpu" : "spin"};
-  return select_device(probe);
-}
-
-std::optional<GpuStaticInfo> read_gpu(const ConformSpec& spec) {
-  if (spec.cpu_stand_in) return std::nullopt;
-  std::string why;
-  const std::unique_ptr<Nvml> nvml = Nvml::open(why);
-  if (!nvml) throw EnvironmentError("no GPU visible: " + why + " (conform measures a GPU)");
-  return nvml->static_info();
-}
-
-fs::path claimable_out_dir(const ConformSpec& spec, const std::optional<GpuStaticInfo>& gpu) {
-  if (spec.out_dir.empty()) return make_new_results_dir((gpu ? gpu_slug(gpu->name) : std::string("cpu")) + "-conform");
-  const fs::path out = spec.out_dir;
-  std::error_code ec;
-  if (fs::exists(out / kConformJsonFile, ec))
-    throw UsageError("--out: " + out.string() + " already holds conform results; choose a new folder");
-  if (fs::exists(out, ec) && !fs::is_directory(out, ec)) throw UsageError("--out: " + out.string() + " is not a folder");
-  check_fresh_out_dir(out);  // a sweep's results folder is not a conform folder either
-  fs::create_directories(out, ec);
-  if (ec) throw UsageError("--out: cannot create " + out.string() + ": " + ec.message());
-  return out;
-}
-
 ConformRow run_lever(const Lever& lever, const ConformSetup& setup, ChildSweeps& sweeps) {
   ConformRow row{lever.id, lever.lever, ConformVerdict::error, lever.expectation, "", "", 0};
   const auto start = std::chrono::steady_clock::now();
@@ -86,11 +58,10 @@ ConformRow run_lever(const Lever& lever, const ConformSetup& setup, ChildSweeps&
 
 int run_conform(const ConformSpec& spec) {
   const std::vector<const Lever*> levers = chosen_levers(spec.only);
-  const DeviceChoice device = choose_device(spec);
-  ConformSetup setup{spec.cpu_stand_in, spec.set_exclusive, read_gpu(spec)};
-  const std::string mps_control = find_mps_control();
-  if (mps_control.empty()) throw EnvironmentError("nvidia-cuda-mps-control is not on PATH: conform needs MPS");
-  const fs::path out = claimable_out_dir(spec, setup.gpu);
+  const DeviceChoice device = choose_tool_device(spec.device, spec.cpu_stand_in);
+  ConformSetup setup{spec.cpu_stand_in, spec.set_exclusive, read_tool_gpu(spec.cpu_stand_in, "conform")};
+  const std::string mps_control = require_mps_control("conform");
+  const fs::path out = make_tool_out_dir(spec.out_dir, setup.gpu, "conform", kConformJsonFile, "conform results");
   const OutDirClaim claim(out);
 
   install_stop_handlers();

@@ -35,13 +35,7 @@ CLI::App* add_conform_command(CLI::App& app, ConformSpec& spec) {
   auto* cmd = app.add_subcommand("conform", "does each MPS lever hold on this driver and GPU? a PASS/FAIL table");
   cmd->footer(kConformHelpFooter);
   cmd->add_option("--out", spec.out_dir, "results folder (default results/<date>-<gpu>-conform)");
-  cmd->add_option("--device", spec.device, "the GPU: its index or UUID (default: CUDA's device 0)")
-      ->check(CLI::Validator(
-          [](std::string& id) {
-            std::string why;
-            return is_device_id(id, why) ? std::string() : why;
-          },
-          "DEVICE"));
+  add_one_device_option(*cmd, spec.device);
   cmd->add_option("--only", spec.only, "these levers only, comma-separated (ids as in the table)")->delimiter(',');
   cmd->add_option("--budget-s", spec.budget_s, "seconds all the rows' sweeps may take together")
       ->check(finite_in(10.0, 3600.0))

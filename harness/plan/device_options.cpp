@@ -134,4 +134,14 @@ void finalize_device_options(SweepSpec& spec, const DeviceCliValues& raw) {
     throw UsageError("--external-mps: --scenario fault would fault the site's MPS server and every client on it");
 }
 
+void add_one_device_option(CLI::App& cmd, std::string& device) {
+  cmd.add_option("--device", device, "the GPU: its index or UUID (default: CUDA's device 0)")
+      ->check(CLI::Validator(
+          [](std::string& id) {
+            std::string why;
+            return is_device_id(id, why) ? std::string() : why;
+          },
+          "DEVICE"));
+}
+
 }  // namespace bench_mps::harness

@@ -28,6 +28,10 @@ struct DeviceCliValues {
 /// Registers --device, --gpus, --cpus and --external-mps.
 void add_device_options(CLI::App& app, SweepSpec& spec, DeviceCliValues& raw);
 
+/// Registers --device alone (commands built on child sweeps: conform, advise): an index, UUID or pretend
+/// device, checked by is_device_id.
+void add_one_device_option(CLI::App& cmd, std::string& device);
+
 /// Validates them into `spec` (after the modes are parsed); throws UsageError with one line. Under
 /// --external-mps every mode becomes its "external-" twin (external-mps, external-mps:50) with the
 /// active-thread percentage of CUDA_MPS_ACTIVE_THREAD_PERCENTAGE when the mode sets none (an

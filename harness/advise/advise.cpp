@@ -1,0 +1,291 @@
+#include "harness/advise/advise.hpp"
+
+#include <chrono>
+#include <iostream>
+
+#include "harness/advise/advise_ladder.hpp"
+#include "harness/advise/advise_output.hpp"
+#include "harness/common/errors.hpp"
+#include "harness/common/format.hpp"
+#include "harness/common/markdown_table.hpp"
+#include "harness/common/signals.hpp"
+#include "harness/conform/child_sweeps.hpp"
+#include "harness/conform/tool_setup.hpp"
+#include "harness/mps/mps_session.hpp"
+#include "harness/plan/sweep_cli.hpp"
+#include "harness/results/meta.hpp"
+#include "harness/workers/workload_config.hpp"
+#include "harness/sweep/out_dir_claim.hpp"
+#include "harness/sweep/preflight.hpp"
+
+namespace fs = std::filesystem;
+
+namespace bench_mps::harness {
+namespace {
+
+/// Sweep options advise sets itself: given after `--` they would contradict its plan.
+constexpr const char* kOwnOptions[] = {"--procs", "--modes", "--repeats", "--out", "--device", "--gpus", "--scenario",
+                                       "--resume", "--profile-gpu", "--cpu-stand-in", "--noise-target", "--demo",
+                                       "--workloads", "--command"};
+
+/// The workload the child sweeps run, checked the way a sweep checks its command line (UsageError).
+SweepSpec checked_workload(const AdviseSpec& spec) {
+  for (const std::string& a : spec.sweep_args)
+    for (const char* own : kOwnOptions)
+      if (a == own || a.rfind(std::string(own) + "=", 0) == 0)
+        throw UsageError(std::string("advise sets ") + own + " itself; leave it out of the options after -- (" +
+                         "--command or --workload name what to run)");
+  std::vector<std::string> args = spec.workload_args();
+  args.insert(args.end(), {"--procs", "1", "--modes", "timeslice"});
+  SweepSpec s = parse_sweep_args(args);
+  if (s.workloads.size() != 1) throw UsageError("advise takes one workload (--workload NAME or --command CMD)");
+  if (spec.cpu_stand_in && workload_needs_gpu(s.workloads.front())) {  // its stand-in must exist
+    args.push_back("--cpu-stand-in");
+    parse_sweep_args(args);
+  }
+  return s;
+}
+
+std::string subject_of(const SweepSpec& s) {
+  if (s.workloads.front() == "exec") return "`" + s.params.exec.command + "`";
+  const std::string params = workload_params_string(s.workloads.front(), s.params);
+  return s.workloads.front() + (params.empty() ? "" : " (" + params + ")");
+}
+
+struct Progress {
+  int step = 0, steps = 4;
+  void say(const std::string& what) const { std::cerr << "[" << step << "/" << steps << "] " << what << std::endl; }
+};
+
+std::string x(double v) { return std::isfinite(v) ? fmt_fixed(v, 2) + "x" : "-"; }
+
+/// "N=4: time-sliced 1.02x (predicted 1.00x), MPS 3.91x (predicted 4.00x)" for the screen.
+std::string rung_line(const std::vector<MeasuredCell>& cells, const std::vector<PredictedCell>& predicted, int n) {
+  std::string s = "N=" + std::to_string(n) + ":";
+  for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps}) {
+    const MeasuredCell* m = find_measured(cells, ladder_mode_name(mode), n);
+    s += std::string(mode == LadderMode::timeslice ? " time-sliced " : ", MPS ");
+    s += !m ? "not run" : m->ok ? x(m->throughput()) : "failed (" + m->problem + ")";
+    if (const PredictedCell* p = find_predicted(predicted, mode, n)) s += " (predicted " + x(p->throughput()) + ")";
+  }
+  return s + " the throughput of one copy alone";
+}
+
+class AdviseRun {
+ public:
+  AdviseRun(const AdviseSpec& spec, const SweepSpec& workload, ChildSweeps& sweeps, Advice& advice)
+      : spec_(spec), unit_{workload.workloads.front() == "exec", !workload.params.exec.metric.empty()},
+        gap_us_(workload.profile_gap_us), stand_in_(spec.cpu_stand_in && workload_needs_gpu(workload.workloads.front())),
+        sweeps_(sweeps), a_(advice) {}
+
+  void scheduler() {
+    progress_.step = 1;
+    if (!spec_.xray_from.empty()) {
+      a_.scheduler = read_scheduler(spec_.xray_from);
+      a_.scheduler_source = "read from " + spec_.xray_from;
+    } else {
+      progress_.say("the time-slice X-ray: 2 contexts that always have work, short steps beside them ...");
+      std::vector<std::string> args{"--scenario", "xray", "--procs", "2", "--xray-busy-ms", "300"};
+      if (spec_.cpu_stand_in) args.push_back("--cpu-stand-in");
+      const SweepOutcome o = sweeps_.run("xray", args);
+      if (!o.has_runs()) throw std::runtime_error("the X-ray's sweep failed: " + o.last_error);
+      a_.scheduler = read_scheduler(o.dir);
+      a_.scheduler_source = "measured by sweeps/xray";
+    }
+    progress_.say("time slice " + fmt_sig(a_.scheduler.slice_ms) + " ms, a turn costs " + fmt_sig(a_.scheduler.turn_cost_ms) +
+                  " ms beyond its work");
+  }
+
+  void alone() {
+    progress_.step = 2;
+    progress_.say(std::string("one copy alone, time-sliced") + (unit_.exec ? ", profiled (CUPTI)" : "") + " ...");
+    std::vector<std::string> args = with_workload({"--procs", "1", "--modes", "timeslice"});
+    if (unit_.exec) args.push_back("--profile-gpu");
+    const SweepOutcome o = sweeps_.run("alone", args);
+    if (!o.has_runs()) throw std::runtime_error("one copy alone did not run: " + o.last_error);
+    a_.alone = read_alone(o.dir, unit_, gap_us_);
+    a_.predicted = predict_ladder(a_.alone, a_.scheduler, spec_.max_procs);
+    if (!a_.alone.placed()) {
+      progress_.say("not placed on the map: " + a_.alone.problem + "; the ladder alone will answer");
+      return;
+    }
+    progress_.say("duty " + fmt_fixed(100 * a_.alone.duty, 1) + " %, bursts " + fmt_sig(a_.alone.point.burst_ms) +
+                  " ms every " + fmt_sig(a_.alone.point.step_ms) + " ms, footprint " +
+                  (std::isfinite(a_.alone.point.footprint) ? fmt_fixed(100 * a_.alone.point.footprint, 1) + " %" : "unknown") +
+                  "; predicted at N=" + std::to_string(spec_.max_procs) + ": " + predicted_at(spec_.max_procs));
+  }
+
+  void ladder() {
+    progress_.step = 3;
+    const std::vector<int> rungs = ladder_rungs(spec_);
+    const bool explicit_rungs = !spec_.ladder.empty();
+    double last_seconds = 0, last_best = NAN;
+    a_.ladder_end = "every rung ran (N up to " + std::to_string(rungs.back()) + ")";
+    for (std::size_t i = 0; i < rungs.size(); ++i) {
+      const int n = rungs[i];
+      if (stop_signal().load()) return end("stopped by a signal");
+      if (i > 0 && sweeps_.seconds_left() < last_seconds * n / rungs[i - 1])
+        return end("the time budget would not hold N=" + std::to_string(n) + " (" + fmt_fixed(sweeps_.seconds_left(), 0) + " s left)");
+      progress_.say("ladder N=" + std::to_string(n) + ", time-sliced and MPS ...");
+      std::vector<std::string> args = with_workload({"--procs", std::to_string(n), "--modes", "timeslice,mps"});
+      if (unit_.exec) args.insert(args.end(), {"--exec-warmups", "0"});  // the alone run warmed the program up
+      SweepOutcome o;
+      try {
+        o = sweeps_.run("ladder-" + std::to_string(n), args);
+      } catch (const BudgetSpent& e) {
+        return end(std::string("the time budget ran out before N=") + std::to_string(n));
+      }
+      last_seconds = o.seconds;
+      if (!o.has_runs()) return end("N=" + std::to_string(n) + "'s sweep failed: " + o.last_error);
+      read_cells(o.dir, unit_, a_.ladder);
+      set_losses(a_.ladder);
+      progress_.say(rung_line(a_.ladder, a_.predicted, n) + " (" + fmt_fixed(o.seconds, 0) + " s)");
+      if (const std::string why = stop_after(n, last_best); !why.empty() && !explicit_rungs) return end(why);
+      last_best = best_throughput(a_.ladder, n);
+    }
+  }
+
+  void limits() {
+    progress_.step = 4;
+    const Pick p = pick(a_.ladder, spec_.slo_p99_ms);
+    if (p.verdict != Verdict::mps || p.procs < 2) {
+      progress_.say("thread limits: not measured (MPS is not advised)");
+      return;
+    }
+    progress_.say("mps:auto (100/N % of the SMs each) at N=" + std::to_string(p.procs) + " ...");
+    try {
+      const SweepOutcome o = sweeps_.run("limits", with_workload({"--procs", std::to_string(p.procs), "--modes", "mps:auto"}));
+      std::vector<MeasuredCell> cells;
+      if (o.has_runs()) read_cells(o.dir, unit_, cells);
+      a_.limited = cells.empty() ? MeasuredCell{p.procs, "mps:auto", false, "its sweep failed: " + o.last_error} : cells.front();
+    } catch (const BudgetSpent&) {
+      progress_.say("thread limits: not measured, the time budget ran out");
+    }
+  }
+
+ private:
+  std::vector<std::string> with_workload(std::vector<std::string> args) const {
+    std::vector<std::string> w = spec_.workload_args();
+    w.insert(w.end(), args.begin(), args.end());
+    if (stand_in_) w.push_back("--cpu-stand-in");
+    return w;
+  }
+
+  std::string predicted_at(int n) const {
+    std::string s;
+    for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps})
+      if (const PredictedCell* p = find_predicted(a_.predicted, mode, n))
+        s += (s.empty() ? "" : ", ") + std::string(mode == LadderMode::timeslice ? "time-sliced " : "MPS ") + x(p->throughput());
+    return s.empty() ? "-" : s + " the throughput of one copy";
+  }
+
+  /// Why the ladder ends after rung n ("" to go on).
+  std::string stop_after(int n, double previous_best) const {
+    bool any_ok = false, any_within_slo = false;
+    for (const MeasuredCell& c : a_.ladder)
+      if (c.procs == n && c.ok) {
+        any_ok = true;
+        any_within_slo = any_within_slo || std::isnan(spec_.slo_p99_ms) || c.p99_ms <= spec_.slo_p99_ms;
+      }
+    if (!any_ok) return "no run at N=" + std::to_string(n) + " ended ok (memory, the client limit or the program: see the table)";
+    if (!any_within_slo) return "both modes broke the p99 target of " + fmt_sig(spec_.slo_p99_ms) + " ms at N=" + std::to_string(n);
+    const double best = best_throughput(a_.ladder, n);
+    if (n > 1 && std::isfinite(previous_best) && best < (1 + kKneeGain) * previous_best)
+      return "the knee: N=" + std::to_string(n) + " raised the best throughput by " +
+             fmt_fixed(100 * (best / previous_best - 1), 1) + " % (under " + fmt_fixed(100 * kKneeGain, 0) + " %)";
+    return "";
+  }
+
+  void end(const std::string& why) {
+    a_.ladder_end = why;
+    progress_.say("ladder stops: " + why);
+  }
+
+  const AdviseSpec& spec_;
+  UnitChoice unit_;
+  double gap_us_;
+  bool stand_in_;  ///< the workload's CPU stand-in (duty); programs and the cpu workload need none
+  ChildSweeps& sweeps_;
+  Advice& a_;
+  Progress progress_;
+};
+
+}  // namespace
+
+std::vector<std::string> AdviseSpec::workload_args() const {
+  std::vector<std::string> args;
+  if (!command.empty()) args = {"--workloads", "exec", "--command", command};
+  else if (!workload.empty()) args = {"--workloads", workload};
+  args.insert(args.end(), sweep_args.begin(), sweep_args.end());
+  return args;
+}
+
+std::vector<int> ladder_rungs(const AdviseSpec& spec) {
+  if (!spec.ladder.empty()) return spec.ladder;
+  std::vector<int> rungs;
+  for (int n = 1; n < spec.max_procs; n *= 2) rungs.push_back(n);
+  rungs.push_back(spec.max_procs);
+  return rungs;
+}
+
+int run_advise(const AdviseSpec& spec) {
+  const SweepSpec workload = checked_workload(spec);
+  const DeviceChoice device = choose_tool_device(spec.device, spec.cpu_stand_in);
+  const std::optional<GpuStaticInfo> gpu = read_tool_gpu(spec.cpu_stand_in, "advise");
+  const std::string mps_control = require_mps_control("advise");
+  const fs::path out = make_tool_out_dir(spec.out_dir, gpu, "advise-" + workload.workloads.front(), kAdviceJsonFile,
+                                         "advice");
+  const OutDirClaim claim(out);
+  install_stop_handlers();
+  const auto start = std::chrono::steady_clock::now();
+
+  Advice advice;
+  advice.subject = subject_of(workload);
+  advice.meta = make_machine_meta(spec.argv, gpu, mps_control);
+  advice.meta["advise"] = {{"budget_s", spec.budget_s}, {"max_procs", spec.max_procs}, {"ladder", ladder_rungs(spec)},
+                           {"ladder_given", !spec.ladder.empty()},
+                           {"slo_p99_ms", std::isnan(spec.slo_p99_ms) ? nlohmann::json(nullptr) : nlohmann::json(spec.slo_p99_ms)},
+                           {"workload_args", spec.workload_args()}, {"device", device.id.key},
+                           {"cpu_stand_in", spec.cpu_stand_in}};
+  std::vector<std::string> common{"--repeats", "1", "--settle", "0", "--noise-target", "0"};
+  if (!spec.device.empty()) common.insert(common.end(), {"--device", device.id.key});
+  ChildSweeps sweeps(out / "sweeps", common, spec.budget_s);
+  std::cerr << "bench_mps advise: " << advice.subject << " on " << device.describe() << ", at most "
+            << fmt_num(spec.budget_s) << " s -> " << out.string() << std::endl;
+
+  AdviseRun run(spec, workload, sweeps, advice);
+  int status = kExitOk;
+  try {
+    run.scheduler();
+    run.alone();
+    run.ladder();
+    if (!stop_signal().load()) run.limits();
+  } catch (const BudgetSpent& e) {
+    advice.ladder_end = std::string("the time budget ran out: ") + e.what();
+  } catch (const std::runtime_error& e) {
+    advice.ladder_end = one_line(e.what());
+    status = kExitFailed;
+  }
+  set_losses(advice.ladder);
+  if (advice.limited) {  // its loss on the ladder's basis
+    std::vector<MeasuredCell> with = advice.ladder;
+    with.push_back(*advice.limited);
+    set_losses(with);
+    advice.limited = with.back();
+  }
+  advice.recommendation = recommend(advice.alone, advice.ladder, advice.predicted,
+                                    advice.limited ? &*advice.limited : nullptr, spec.slo_p99_ms);
+  advice.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const fs::path base = default_mps_base_dir();  // a child killed at the budget's end cannot quit its daemon
+  for (const std::string& line : stop_stale_sessions(base, mps_control)) std::cerr << "bench_mps: " << line << "\n";
+  advice.meta["finished_utc"] = utc_timestamp();
+  advice.meta["status"] = stop_signal().load() ? "interrupted" : "complete";
+  write_advice(out, advice);
+  std::cout << advice.recommendation.headline << "\n";
+  for (const std::string& r : advice.recommendation.reasons) std::cout << "  - " << r << "\n";
+  std::cout << "advice: " << (out / "advice.md").string() << "\n" << std::flush;
+  if (const int sig = stop_signal().load()) return 128 + sig;
+  return advice.recommendation.verdict == Verdict::none ? kExitFailed : status;
+}
+
+}  // namespace bench_mps::harness

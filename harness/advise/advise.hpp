@@ -1,0 +1,21 @@
+#pragma once
+// `bench_mps advise`: will MPS help this program, with how many copies and which limits?
+//   1. the scheduler: a short time-slice X-ray (or --xray-from a folder that has one);
+//   2. one copy alone, time-sliced: its regime point (a program's through --profile-gpu);
+//   3. the model's prediction for N = 2 .. --max-procs, time-sliced and MPS;
+//   4. a ladder of child sweeps, N = 1, 2, 4, ... (both modes), stopping at the knee (the best
+//      throughput rose by less than 5 %), at a broken --slo-p99-ms, at failures or at the budget;
+//   5. mps:auto at the N advised, if MPS is advised and time is left;
+// then advice.md, advice.json and plots/advice.png. Exit 0 with advice written, 1 when nothing ran.
+#include "harness/advise/wing.hpp"
+
+#include "harness/advise/advise_spec.hpp"
+
+namespace bench_mps::harness {
+
+int run_advise(const AdviseSpec& spec);
+
+/// The rungs: `spec.ladder` if given, else 1, 2, 4, ... below max_procs, then max_procs.
+std::vector<int> ladder_rungs(const AdviseSpec& spec);
+
+}  // namespace bench_mps::harness

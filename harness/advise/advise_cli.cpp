@@ -1,0 +1,77 @@
+#include "harness/advise/advise_cli.hpp"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+
+#include "harness/common/cli_checks.hpp"
+#include "harness/common/errors.hpp"
+#include "harness/plan/device_options.hpp"
+#include "harness/plan/sweep_cli.hpp"
+
+namespace bench_mps::harness {
+namespace {
+
+constexpr int kMaxProcs = 48;  ///< the sweep's default --mps-max-clients
+
+constexpr const char* kAdviseHelpFooter =
+    "Profiles one copy alone, places it on this GPU's regime map (docs/REGIMES.md), predicts what N\n"
+    "copies get time-sliced and under MPS, verifies with a ladder of short sweeps (N = 1, 2, 4, ...,\n"
+    "both modes, stopping at the knee: the best throughput rose by less than 5 %), tries mps:auto at\n"
+    "the N it advises, and says which mode, how many copies and which thread limit, with the reasons.\n"
+    "Writes advice.md, advice.json and plots/advice.png (each sweep under sweeps/). See docs/ADVISE.md.\n"
+    "\n"
+    "Examples:\n"
+    "  bench_mps advise --command 'python3 train.py' -- --exec-metric 'step_ms=([0-9.]+)'\n"
+    "  bench_mps advise --workload mlp -- --mlp-profile gpu-bound\n"
+    "  bench_mps advise --workload spin --ladder 1,2,4,10 --budget 240\n"
+    "Options after `--` go to every sweep (workload options: --exec-metric, --mlp-profile, ...).\n"
+    "\n"
+    "Exit codes: 0 advice written; 1 no configuration ran (advice.md says why) or a step failed;\n"
+    "2 bad command line (one line naming the problem, nothing written); 3 the machine cannot run it\n"
+    "(no GPU, no nvidia-cuda-mps-control); 128+N stopped by signal N (what ran is written).";
+
+}  // namespace
+
+CLI::App* add_advise_command(CLI::App& app, AdviseSpec& spec, std::string& ladder_text) {
+  auto* cmd = app.add_subcommand("advise", "will MPS help my program? profile, predict, verify, advise");
+  cmd->footer(kAdviseHelpFooter);
+  auto* command = cmd->add_option("--command", spec.command, "the program to advise on, run by /bin/sh -c");
+  cmd->add_option("--workload", spec.workload, "one of bench_mps's workloads instead (spin, mlp, membw, ...)")
+      ->excludes(command);
+  cmd->add_option("--out", spec.out_dir, "results folder (default results/<date>-<gpu>-advise-<workload>)");
+  add_one_device_option(*cmd, spec.device);
+  cmd->add_option("--max-procs", spec.max_procs, "the largest N predicted and tried")
+      ->check(CLI::Range(2, kMaxProcs))
+      ->capture_default_str();
+  cmd->add_option("--ladder", ladder_text, "these N exactly, every one run (1 is added), e.g. 1,2,4,10");
+  cmd->add_option("--budget", spec.budget_s, "seconds all the sweeps may take together")
+      ->check(finite_in(30.0, 3600.0))
+      ->capture_default_str();
+  cmd->add_option("--slo-p99-ms", spec.slo_p99_ms, "advise no configuration whose p99 step (or task) is above this")
+      ->check(finite_in(0.001, 1e7));
+  cmd->add_option("--xray-from", spec.xray_from, "read the scheduler from this xray or regimes results folder");
+  cmd->add_option("sweep_args", spec.sweep_args, "after --: options every sweep gets (workload options)");
+  cmd->add_flag("--cpu-stand-in", spec.cpu_stand_in, "CPU stand-ins and the fake MPS daemon in place of a GPU (tests)")
+      ->group("");
+  return cmd;
+}
+
+void finalize_advise_spec(AdviseSpec& spec, const std::string& ladder_text) {
+  if (spec.command.empty() && spec.workload.empty())
+    throw UsageError("advise needs what to run: --command 'your program' or --workload NAME");
+  if (!spec.command.empty() && spec.command.find_first_not_of(" \t") == std::string::npos)
+    throw UsageError("--command is empty");
+  if (!ladder_text.empty()) {
+    spec.ladder = parse_procs(ladder_text, "--ladder");
+    if (std::find(spec.ladder.begin(), spec.ladder.end(), 1) == spec.ladder.end()) spec.ladder.push_back(1);
+    std::sort(spec.ladder.begin(), spec.ladder.end());
+    if (spec.ladder.back() > kMaxProcs)
+      throw UsageError("--ladder: " + std::to_string(spec.ladder.back()) + " copies is more than " + std::to_string(kMaxProcs));
+    if (spec.ladder.size() < 2) throw UsageError("--ladder: give at least one N above 1");
+    spec.max_procs = spec.ladder.back();
+  }
+  if (!spec.xray_from.empty() && !std::filesystem::is_directory(spec.xray_from))
+    throw UsageError("--xray-from: " + spec.xray_from + " is not a folder");
+}
+
+}  // namespace bench_mps::harness

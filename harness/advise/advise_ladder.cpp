@@ -1,0 +1,128 @@
+#include "harness/advise/advise_ladder.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+
+#include "harness/common/errors.hpp"
+#include "harness/common/csv_table.hpp"
+#include "harness/common/format.hpp"
+#include "harness/common/stats.hpp"
+#include "harness/plan/mode_names.hpp"
+#include "harness/report/regime_evaluation.hpp"
+#include "harness/results/regime_rows.hpp"
+#include "harness/results/results_reader.hpp"
+
+namespace fs = std::filesystem;
+
+namespace bench_mps::harness {
+namespace {
+
+const SummaryRecord& alone_row(const std::vector<SummaryRecord>& rows, const fs::path& dir) {
+  for (const SummaryRecord& r : rows)
+    if (r.mode == kTimesliceMode && r.procs == 1) return r;
+  throw ResultsError(dir.string() + ": no time-sliced run of one copy");
+}
+
+/// The program's regime from its copy's profile facts: bounded by host waits where the profile has
+/// them, else by idle gaps of at least the profile's threshold.
+void place_by_profile(const WorkerRecord& w, double gap_us, AloneFacts& a) {
+  a.source = "profile";
+  a.duty = w.fact("profile_duty");
+  a.point.footprint = w.fact("profile_fill");
+  a.footprint_basis = "blocks over what the SMs hold at the kernels' occupancy (CUPTI)";
+  const double waits = w.fact("profile_host_waits");
+  const double wait_step = w.fact("profile_wait_step_ms"), wait_burst = w.fact("profile_wait_burst_ms"),
+               wait_kernel = w.fact("profile_wait_kernel_ms");
+  if (waits > 0 && wait_step > 0 && wait_burst > 0 && wait_kernel > 0) {
+    a.point.step_ms = wait_step;
+    a.point.burst_ms = wait_burst;
+    a.point.kernel_ms = std::min(wait_burst, wait_kernel);
+    a.burst_basis = "device work between two host waits, CUPTI";
+    return;
+  }
+  const double burst = w.fact("profile_burst_mean_ms");
+  if (!(burst > 0) || !(a.duty > 0)) {
+    a.problem = w.fact("profile_processes") > 0 ? "its GPU profile holds no steady bursts"
+                                                : "the command never initialised CUDA (no GPU profile)";
+    return;
+  }
+  a.point.burst_ms = a.point.kernel_ms = burst;
+  a.point.step_ms = burst / a.duty;
+  a.burst_basis = "idle gaps of at least " + fmt_num(gap_us) + " us end one, CUPTI";
+}
+
+std::vector<double> finite_only(const std::vector<double>& x) {
+  std::vector<double> out;
+  std::copy_if(x.begin(), x.end(), std::back_inserter(out), [](double v) { return std::isfinite(v); });
+  return out;
+}
+
+}  // namespace
+
+AloneFacts read_alone(const fs::path& dir, const UnitChoice& unit, double gap_us) {
+  const std::vector<SummaryRecord> rows = read_summary(dir / "summary.csv");
+  const SummaryRecord& row = alone_row(rows, dir);
+  AloneFacts a;
+  if (row.status != RunStatus::ok) {
+    a.problem = "one copy alone did not run (" + to_string(row.status) + (row.reason.empty() ? "" : ": " + row.reason) + ")";
+    return a;
+  }
+  a.unit = unit.exec ? (unit.metric ? "step" : "run") : "task";
+  a.unit_ms = row.task_mean_ms;
+  if (!unit.exec) {
+    a.source = "events";
+    a.duty = row.gpu_busy_share;
+    a.point = regime_point(row.burst_ms, row.gpu_busy_share, row.gpu_util_mean, row.gpm_sm_util);
+    a.burst_basis = "CUDA events around each synchronising step";
+    a.footprint_basis = "GPM SM activity over the busy share";
+    if (!(row.burst_ms > 0)) a.problem = "it records no GPU burst (not a GPU workload)";
+    return a;
+  }
+  const std::vector<WorkerRecord> workers = read_runs(dir / "runs.csv");
+  const auto w = std::find_if(workers.begin(), workers.end(), [&](const WorkerRecord& x) { return x.run_id == row.run_id; });
+  if (w == workers.end()) throw ResultsError((dir / "runs.csv").string() + ": no copy of run " + row.run_id);
+  if (unit.metric) a.unit_ms = w->fact("step_mean_ms");
+  if (!(a.unit_ms > 0)) a.problem = "its copy printed no step time for --exec-metric";
+  if (a.problem.empty()) place_by_profile(*w, gap_us, a);
+  return a;
+}
+
+SchedulerFacts read_scheduler(const fs::path& dir) {
+  const SchedulerFacts s = scheduler_of(aggregate_xray(read_summary(dir / "summary.csv")));
+  if (!s.usable()) throw ResultsError(dir.string() + ": no time-sliced X-ray at N >= 2 to read the scheduler from");
+  return s;
+}
+
+void read_cells(const fs::path& dir, const UnitChoice& unit, std::vector<MeasuredCell>& cells) {
+  const std::vector<SummaryRecord> rows = read_summary(dir / "summary.csv");
+  std::vector<WorkerRecord> workers;
+  if (unit.exec) workers = read_runs(dir / "runs.csv");
+  for (const SummaryRecord& r : rows) {
+    MeasuredCell c;
+    c.procs = r.procs;
+    c.mode = r.mode;
+    c.ok = r.status == RunStatus::ok;
+    if (!c.ok) c.problem = to_string(r.status) + (r.reason.empty() ? "" : ": " + r.reason);
+    c.unit_ms = r.task_mean_ms;
+    c.p99_ms = r.task_p99_ms;
+    if (unit.exec && unit.metric) {  // the copies' steps: their mean, and the worst copy's p99
+      std::vector<double> means, p99s;
+      for (const WorkerRecord& w : workers)
+        if (w.run_id == r.run_id) {
+          means.push_back(w.fact("step_mean_ms"));
+          p99s.push_back(w.fact("step_p99_ms"));
+        }
+      const std::vector<double> m = finite_only(means), p = finite_only(p99s);
+      c.unit_ms = m.size() == means.size() ? mean(m) : NAN;  // a copy without steps: no step time for the run
+      c.p99_ms = p.empty() ? NAN : *std::max_element(p.begin(), p.end());
+      if (c.ok && !(c.unit_ms > 0)) {
+        c.ok = false;
+        c.problem = "its copies printed no step time for --exec-metric";
+      }
+    }
+    cells.push_back(c);
+  }
+}
+
+}  // namespace bench_mps::harness

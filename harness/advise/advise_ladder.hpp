@@ -1,0 +1,31 @@
+#pragma once
+// advise's child sweeps read back: one copy alone (its regime point, from the events bench_mps's
+// workloads record or the CUPTI profile of a program), the X-ray's scheduler facts, and the ladder's
+// cells (one mode at one N each).
+#include "harness/advise/wing.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "harness/advise/advise_model.hpp"
+#include "harness/report/regime_model.hpp"
+
+namespace bench_mps::harness {
+
+/// How the ladder times a unit of the subject.
+struct UnitChoice {
+  bool exec = false;        ///< a program (exec): its profile places it, its copies' facts time it
+  bool metric = false;      ///< exec with --exec-metric: the program's steps are the unit
+};
+
+/// One copy alone from the time-sliced N=1 run of the sweep in `dir` (ResultsError if unreadable).
+AloneFacts read_alone(const std::filesystem::path& dir, const UnitChoice& unit, double gap_us);
+
+/// The scheduler from an X-ray sweep's (or a regimes sweep's) summary.csv in `dir`.
+SchedulerFacts read_scheduler(const std::filesystem::path& dir);
+
+/// Every (mode, N) run of the sweep in `dir`, appended to `cells` (losses not yet set).
+void read_cells(const std::filesystem::path& dir, const UnitChoice& unit, std::vector<MeasuredCell>& cells);
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,72 @@
+#include "harness/advise/advise_model.hpp"
+
+#include <algorithm>
+
+namespace bench_mps::harness {
+
+const char* ladder_mode_name(LadderMode m) { return m == LadderMode::timeslice ? "timeslice" : "mps"; }
+
+double PredictedCell::throughput_low() const {
+  return std::isfinite(prediction.upper) ? procs / prediction.upper : throughput();
+}
+
+std::vector<PredictedCell> predict_ladder(const AloneFacts& alone, const SchedulerFacts& sched, int max_procs) {
+  std::vector<PredictedCell> cells;
+  if (!alone.placed()) return cells;
+  for (int n = 2; n <= max_procs; ++n) {
+    cells.push_back({n, LadderMode::timeslice, predict_timesliced(alone.point, n, sched)});
+    cells.push_back({n, LadderMode::mps, predict_mps(alone.point, n)});
+  }
+  return cells;
+}
+
+const PredictedCell* find_predicted(const std::vector<PredictedCell>& cells, LadderMode mode, int procs) {
+  for (const PredictedCell& c : cells)
+    if (c.mode == mode && c.procs == procs) return &c;
+  return nullptr;
+}
+
+const MeasuredCell* find_measured(const std::vector<MeasuredCell>& cells, const std::string& mode, int procs) {
+  for (const MeasuredCell& c : cells)
+    if (c.mode == mode && c.procs == procs) return &c;
+  return nullptr;
+}
+
+void set_losses(std::vector<MeasuredCell>& cells) {
+  const MeasuredCell* alone = find_measured(cells, ladder_mode_name(LadderMode::timeslice), 1);
+  const double base = alone && alone->ok ? alone->unit_ms : NAN;
+  for (MeasuredCell& c : cells) c.loss = c.ok && base > 0 ? c.unit_ms / base : NAN;
+}
+
+double Check::error() const {
+  if (!(measured > 0) || !std::isfinite(predicted)) return NAN;
+  if (std::isfinite(predicted_low) && predicted_low < predicted && measured >= predicted_low && measured <= predicted)
+    return 0;
+  const double nearest = std::isfinite(predicted_low) && measured < predicted_low ? predicted_low : predicted;
+  return nearest / measured - 1;
+}
+
+std::vector<Check> check_predictions(const std::vector<PredictedCell>& predicted, const std::vector<MeasuredCell>& measured) {
+  std::vector<Check> out;
+  for (const MeasuredCell& m : measured) {
+    if (m.procs < 2 || !m.ok) continue;
+    for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps}) {
+      if (m.mode != ladder_mode_name(mode)) continue;
+      const PredictedCell* p = find_predicted(predicted, mode, m.procs);
+      if (!p || !std::isfinite(p->prediction.loss)) continue;
+      out.push_back({m.procs, mode, p->throughput(), p->throughput_low(), m.throughput()});
+    }
+  }
+  return out;
+}
+
+double best_throughput(const std::vector<MeasuredCell>& cells, int procs) {
+  double best = NAN;
+  for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps}) {
+    const MeasuredCell* c = find_measured(cells, ladder_mode_name(mode), procs);
+    if (c && c->ok && std::isfinite(c->throughput())) best = std::isfinite(best) ? std::max(best, c->throughput()) : c->throughput();
+  }
+  return best;
+}
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,76 @@
+#pragma once
+// advise's arithmetic, apart from any process or file: where one copy alone sits on the regime map,
+// what the model (report/regime_model.hpp) predicts for N copies in each mode, what the ladder measured,
+// and how far apart the two are. Every ratio is on the seeds' basis: one copy alone, time-sliced.
+#include "harness/advise/wing.hpp"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "harness/report/regime_model.hpp"
+
+namespace bench_mps::harness {
+
+/// One copy alone (time-sliced, N=1) as advise read it.
+struct AloneFacts {
+  std::string source;      ///< "events" (CUDA events, NVML, GPM: bench_mps's workloads) or "profile" (CUPTI: a program)
+  std::string unit;        ///< what the ladder times: "task", "step" (the program's --exec-metric) or "run" (its completion)
+  double unit_ms = NAN;    ///< one unit's time alone
+  RegimePoint point;       ///< the model's input (its step: the synchronising step)
+  double duty = NAN;       ///< busy share alone (as measured; point.duty() is the burst's share)
+  std::string burst_basis; ///< how the burst was bounded: "events", "host waits", "idle gaps of >= X us"
+  std::string footprint_basis;  ///< "GPM SM activity / duty" or "blocks / what the SMs hold (CUPTI)"
+  std::string problem;     ///< why the model cannot place it (no burst measured, ...); empty: placed
+  bool placed() const { return problem.empty(); }
+};
+
+/// A mode of the ladder.
+enum class LadderMode { timeslice, mps };
+const char* ladder_mode_name(LadderMode m);  ///< the --modes word: "timeslice", "mps"
+
+/// The model's answer for N copies in one mode.
+struct PredictedCell {
+  int procs = 0;
+  LadderMode mode = LadderMode::timeslice;
+  Prediction prediction;   ///< loss (per-unit time over alone) and, time-sliced, the convoy's upper end
+  double throughput() const { return procs / prediction.loss; }  ///< in copies alone
+  double throughput_low() const;   ///< with the upper end of a bracket (= throughput() without one)
+  double unit_ms(const AloneFacts& a) const { return prediction.loss * a.unit_ms; }
+};
+
+/// Predictions for N = 2 .. max_procs, time-sliced then MPS for each N.
+std::vector<PredictedCell> predict_ladder(const AloneFacts& alone, const SchedulerFacts& sched, int max_procs);
+const PredictedCell* find_predicted(const std::vector<PredictedCell>& cells, LadderMode mode, int procs);
+
+/// What one mode at one N of the ladder measured (the unit's time, averaged over its copies).
+struct MeasuredCell {
+  int procs = 0;
+  std::string mode;          ///< "timeslice", "mps" or a limited MPS mode ("mps:auto")
+  bool ok = false;
+  std::string problem;       ///< not ok: the status and reason of the first failed copy, or why nothing was read
+  double unit_ms = NAN, p99_ms = NAN;
+  double loss = NAN;         ///< unit_ms over the ladder's own time-sliced N=1
+  double throughput() const { return procs / loss; }
+};
+const MeasuredCell* find_measured(const std::vector<MeasuredCell>& cells, const std::string& mode, int procs);
+
+/// Fills every cell's loss from the time-sliced N=1 cell (NaN where it is missing).
+void set_losses(std::vector<MeasuredCell>& cells);
+
+/// A prediction held against its rung.
+struct Check {
+  int procs = 0;
+  LadderMode mode = LadderMode::timeslice;
+  double predicted = NAN, predicted_low = NAN, measured = NAN;  ///< throughput, copies alone
+  /// predicted / measured - 1, or 0 where a bracket [low, predicted] holds the measurement
+  double error() const;
+};
+std::vector<Check> check_predictions(const std::vector<PredictedCell>& predicted, const std::vector<MeasuredCell>& measured);
+
+/// Knee: going from the previous rung to this one raised the best throughput by less than this.
+inline constexpr double kKneeGain = 0.05;
+/// The best throughput of the ok time-sliced or MPS cells at N (NaN: none).
+double best_throughput(const std::vector<MeasuredCell>& cells, int procs);
+
+}  // namespace bench_mps::harness

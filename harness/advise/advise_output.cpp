@@ -1,0 +1,203 @@
+#include "harness/advise/advise_output.hpp"
+
+#include "harness/common/files.hpp"
+#include "harness/common/format.hpp"
+#include "harness/common/markdown_table.hpp"
+#include "harness/report/report_plotter.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace bench_mps::harness {
+namespace {
+
+json num(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+json alone_json(const AloneFacts& a) {
+  const auto placed = [&a](double v) { return a.placed() ? num(v) : json(nullptr); };
+  return {{"source", a.source}, {"unit", a.unit}, {"unit_ms", num(a.unit_ms)}, {"step_ms", placed(a.point.step_ms)},
+          {"burst_ms", placed(a.point.burst_ms)}, {"kernel_ms", placed(a.point.kernel_ms)}, {"duty", num(a.duty)},
+          {"footprint", num(a.point.footprint)}, {"burst_basis", a.burst_basis},
+          {"footprint_basis", a.footprint_basis}, {"problem", a.problem}};
+}
+
+json measured_json(const MeasuredCell& c) {
+  return {{"procs", c.procs}, {"mode", c.mode}, {"ok", c.ok}, {"problem", c.problem}, {"unit_ms", num(c.unit_ms)},
+          {"p99_ms", num(c.p99_ms)}, {"loss", num(c.loss)}, {"throughput", num(c.throughput())}};
+}
+
+std::string pct_signed(double e) {
+  return std::isfinite(e) ? (e >= 0 ? "+" : "") + fmt_fixed(100 * e, 1) + " %" : "-";
+}
+std::string x(double v) { return std::isfinite(v) ? fmt_fixed(v, 2) + "x" : "-"; }
+
+std::string predicted_words(const PredictedCell* p) {
+  if (!p || !std::isfinite(p->prediction.loss)) return "-";
+  if (std::isfinite(p->prediction.upper) && p->prediction.upper > p->prediction.loss)
+    return x(p->throughput_low()) + " to " + x(p->throughput());
+  return x(p->throughput());
+}
+
+const Check* find_check(const std::vector<Check>& checks, LadderMode mode, int procs) {
+  for (const Check& c : checks)
+    if (c.mode == mode && c.procs == procs) return &c;
+  return nullptr;
+}
+
+std::string ladder_table(const Advice& a, const std::vector<Check>& checks) {
+  MarkdownTable t({"N", "ideal", "time-sliced: predicted", "measured", "error", "MPS: predicted", "measured", "error",
+                   "time-sliced " + a.alone.unit + " p99 ms", "MPS " + a.alone.unit + " p99 ms"},
+                  {true, true, true, true, true, true, true, true, true, true});
+  std::vector<int> rungs;
+  for (const MeasuredCell& c : a.ladder)
+    if (std::find(rungs.begin(), rungs.end(), c.procs) == rungs.end()) rungs.push_back(c.procs);
+  for (const int n : rungs) {
+    std::vector<std::string> row{std::to_string(n), std::to_string(n) + "x"};
+    std::vector<std::string> p99;
+    for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps}) {
+      const MeasuredCell* m = find_measured(a.ladder, ladder_mode_name(mode), n);
+      const Check* c = find_check(checks, mode, n);
+      row.push_back(n == 1 ? "1.00x" : predicted_words(find_predicted(a.predicted, mode, n)));
+      row.push_back(!m ? "-" : m->ok ? x(m->throughput()) : "failed: " + m->problem);
+      row.push_back(c ? pct_signed(c->error()) : "-");
+      p99.push_back(m && m->ok ? fmt_sig(m->p99_ms) : "-");
+    }
+    row.insert(row.end(), p99.begin(), p99.end());
+    t.add_row(row);
+  }
+  return t.str();
+}
+
+std::string alone_table(const AloneFacts& a) {
+  MarkdownTable t({"", "value", "how"}, {false, true, false});
+  t.add_row({"one " + a.unit + " alone", fmt_sig(a.unit_ms) + " ms", "the time the ladder's ratios are taken against"});
+  t.add_row({"busy share (duty)", fmt_fixed(100 * a.duty, 1) + " %", a.source == "profile" ? "CUPTI, steady part" : "CUDA events"});
+  t.add_row({"burst", fmt_sig(a.point.burst_ms) + " ms", a.burst_basis});
+  t.add_row({"step (burst to burst)", fmt_sig(a.point.step_ms) + " ms", "burst / duty, or host wait to host wait"});
+  t.add_row({"kernel time per step", fmt_sig(a.point.kernel_ms) + " ms", "the burst less launch gaps"});
+  t.add_row({"footprint", std::isfinite(a.point.footprint) ? fmt_fixed(100 * a.point.footprint, 1) + " %" : "-",
+             a.footprint_basis});
+  return t.str();
+}
+
+json plot_data(const Advice& a) {
+  json lines = json::array();
+  for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps}) {
+    json pred{{"mode", ladder_mode_name(mode)}, {"kind", "predicted"}, {"n", json::array({1})},
+              {"throughput", json::array({1.0})}, {"low", json::array({1.0})}};
+    for (const PredictedCell& p : a.predicted)
+      if (p.mode == mode && std::isfinite(p.prediction.loss)) {
+        pred["n"].push_back(p.procs);
+        pred["throughput"].push_back(p.throughput());
+        pred["low"].push_back(p.throughput_low());
+      }
+    json meas{{"mode", ladder_mode_name(mode)}, {"kind", "measured"}, {"n", json::array()}, {"throughput", json::array()}};
+    for (const MeasuredCell& m : a.ladder)
+      if (m.mode == ladder_mode_name(mode) && m.ok && std::isfinite(m.throughput())) {
+        meas["n"].push_back(m.procs);
+        meas["throughput"].push_back(m.throughput());
+      }
+    if (pred["n"].size() > 1) lines.push_back(pred);
+    lines.push_back(meas);
+  }
+  const json& gpu = a.meta.value("gpu", json());
+  const std::string machine = gpu.is_object() ? gpu.value("name", std::string("GPU")) + ", driver " +
+                                                    gpu.value("driver_version", std::string("?"))
+                                              : std::string("no GPU (CPU stand-ins)");
+  return {{"format_version", 1}, {"machine", machine}, {"modes", {"timeslice", "mps"}},
+          {"figures", json::array({{{"name", "advice"}, {"title", a.subject}, {"unit", a.alone.unit}, {"lines", lines},
+                                    {"max_procs", a.predicted.empty() ? 0 : a.predicted.back().procs}}})}};
+}
+
+void draw_figure(const fs::path& out, Advice& a) {
+  try {
+    const fs::path plots = out / "plots";
+    fs::create_directories(plots);
+    write_file_atomically(plots / "plot_data.json", plot_data(a).dump(1) + "\n");
+    run_plot_script(find_plot_python(), plot_script(), plots / "plot_data.json", plots, plots / "plot.log", 120);
+  } catch (const ReportStopped&) {
+    throw;
+  } catch (const std::exception& e) {
+    a.figure_note = one_line(e.what());
+  }
+}
+
+}  // namespace
+
+std::string errors_at(const std::vector<Check>& checks, int procs) {
+  std::string s;
+  for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps})
+    if (const Check* c = find_check(checks, mode, procs))
+      s += std::string(s.empty() ? "N=" + std::to_string(procs) + ": " : ", ") +
+           (mode == LadderMode::timeslice ? "time-sliced " : "MPS ") + pct_signed(c->error());
+  return s;
+}
+
+json advice_json(const Advice& a) {
+  json j = a.meta;
+  j["advice_format_version"] = kAdviceFormatVersion;
+  j["subject"] = a.subject;
+  j["alone"] = alone_json(a.alone);
+  j["scheduler"] = {{"slice_ms", num(a.scheduler.slice_ms)}, {"switch_ms", num(a.scheduler.switch_ms)},
+                    {"turn_cost_ms", num(a.scheduler.turn_cost_ms)}, {"source", a.scheduler_source}};
+  j["predicted"] = json::array();
+  for (const PredictedCell& p : a.predicted)
+    j["predicted"].push_back({{"procs", p.procs}, {"mode", ladder_mode_name(p.mode)}, {"loss", num(p.prediction.loss)},
+                              {"loss_upper", num(p.prediction.upper)}, {"throughput", num(p.throughput())},
+                              {"throughput_low", num(p.throughput_low())}, {"unit_ms", num(p.unit_ms(a.alone))},
+                              {"why", p.prediction.why}});
+  j["ladder"] = json::array();
+  for (const MeasuredCell& c : a.ladder) j["ladder"].push_back(measured_json(c));
+  j["limited"] = a.limited ? measured_json(*a.limited) : json(nullptr);
+  j["checks"] = json::array();
+  for (const Check& c : check_predictions(a.predicted, a.ladder))
+    j["checks"].push_back({{"procs", c.procs}, {"mode", ladder_mode_name(c.mode)}, {"predicted", num(c.predicted)},
+                           {"predicted_low", num(c.predicted_low)}, {"measured", num(c.measured)}, {"error", num(c.error())}});
+  j["ladder_end"] = a.ladder_end;
+  const Recommendation& r = a.recommendation;
+  j["recommendation"] = {{"verdict", verdict_name(r.verdict)}, {"mode", r.mode}, {"procs", r.procs},
+                         {"headline", r.headline}, {"reasons", r.reasons}};
+  j["seconds"] = a.seconds;
+  j["figure_note"] = a.figure_note;
+  return j;
+}
+
+std::string advice_markdown(const Advice& a) {
+  const std::vector<Check> checks = check_predictions(a.predicted, a.ladder);
+  std::string md = "# Will MPS help? " + a.subject + "\n\n";
+  const json& gpu = a.meta.value("gpu", json());
+  md += (gpu.is_object() ? gpu.value("name", std::string("GPU")) + ", driver " + gpu.value("driver_version", std::string("?"))
+                         : std::string("no GPU (CPU stand-ins: the numbers describe the CPU, not a GPU)")) +
+        ", " + a.meta.value("started_utc", std::string()) + ", " + fmt_fixed(a.seconds, 0) + " s\n\n";
+  md += "**" + a.recommendation.headline + "**\n\n## Why\n";
+  for (const std::string& reason : a.recommendation.reasons) md += "- " + reason + "\n";
+  md += "\n## Predicted and measured\nThroughput of N copies together in copies alone (one copy alone, time-sliced, is 1; "
+        "the ideal is N), per " + a.alone.unit + ". Predicted by the regime model (docs/REGIMES.md) from one copy "
+        "alone and the X-ray before the ladder ran; measured by the ladder (`sweeps/ladder-N`). Error: predicted over "
+        "measured, less 1 (0 where the measurement lies inside a predicted bracket).\n\n";
+  md += ladder_table(a, checks);
+  md += "\nThe ladder stopped: " + a.ladder_end + ".\n";
+  for (const int n : {4, 10})
+    if (const std::string e = errors_at(checks, n); !e.empty()) md += "Model error at " + e + ".\n";
+  if (a.limited)
+    md += "\n`" + a.limited->mode + "` at N=" + std::to_string(a.limited->procs) + ": " +
+          (a.limited->ok ? fmt_sig(a.limited->unit_ms) + " ms per " + a.alone.unit + " (p99 " + fmt_sig(a.limited->p99_ms) + " ms)"
+                         : "failed: " + a.limited->problem) + ".\n";
+  md += "\n## One copy alone\n" + alone_table(a.alone);
+  if (!a.alone.placed()) md += "\nNot placed on the map: " + a.alone.problem + ". No prediction.\n";
+  md += "\n## The scheduler (time-slice X-ray)\nA time slice " + fmt_sig(a.scheduler.slice_ms) + " ms, a switch " +
+        fmt_sig(a.scheduler.switch_ms) + " ms, a turn's cost beyond its work " + fmt_sig(a.scheduler.turn_cost_ms) +
+        " ms (" + a.scheduler_source + ").\n";
+  md += a.figure_note.empty() ? "\n![Predicted and measured throughput](plots/advice.png)\n"
+                              : "\nThe figure was not drawn: " + a.figure_note + "\n";
+  md += "\nEach step's child sweep is under `sweeps/` (its log beside it); advice.json holds every number above.\n";
+  return md;
+}
+
+void write_advice(const fs::path& out, Advice& a) {
+  draw_figure(out, a);
+  write_file_atomically(out / kAdviceJsonFile, advice_json(a).dump(2) + "\n");
+  write_file_atomically(out / "advice.md", advice_markdown(a));
+}
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,46 @@
+#pragma once
+// advise's results: advice.json (versioned, every number behind the advice), advice.md (the advice in
+// plain words, the tables of predicted and measured throughput) and plots/advice.png|svg (predicted
+// and measured throughput against N, both modes; scripts/plot_report.py draws it).
+#include "harness/advise/wing.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/advise/advise_model.hpp"
+#include "harness/advise/advise_recommend.hpp"
+
+namespace bench_mps::harness {
+
+inline constexpr int kAdviceFormatVersion = 1;
+inline constexpr const char* kAdviceJsonFile = "advice.json";
+
+struct Advice {
+  nlohmann::json meta;            ///< the machine and invocation (make_machine_meta) and advise's settings
+  std::string subject;            ///< "exec: python3 train.py", "mlp (profile=gpu-bound;...)"
+  AloneFacts alone;
+  SchedulerFacts scheduler;
+  std::string scheduler_source;   ///< the X-ray's folder
+  std::vector<PredictedCell> predicted;
+  std::vector<MeasuredCell> ladder;      ///< time-sliced and MPS, per rung
+  std::optional<MeasuredCell> limited;   ///< mps:auto at the advised N, where it ran
+  std::string ladder_end;         ///< why the ladder stopped
+  Recommendation recommendation;
+  double seconds = 0;
+  std::string figure_note;        ///< why the figure is missing (empty: drawn)
+};
+
+nlohmann::json advice_json(const Advice& a);
+std::string advice_markdown(const Advice& a);
+/// advice.json and advice.md, atomically; then the figure (a missing plotting Python is said in
+/// advice.md, not an error).
+void write_advice(const std::filesystem::path& out, Advice& a);
+
+/// The checks at N (time-sliced and MPS) as "N=4: time-sliced +3.1 %, MPS -12 %", "" if none.
+std::string errors_at(const std::vector<Check>& checks, int procs);
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,141 @@
+#include "harness/advise/advise_recommend.hpp"
+
+#include "harness/common/format.hpp"
+#include "harness/common/markdown_table.hpp"
+
+namespace bench_mps::harness {
+namespace {
+
+constexpr double kLimitKeeps = 0.95;  ///< mps:auto is advised where it keeps this much of unlimited MPS
+
+bool feasible(const MeasuredCell& c, double slo) {
+  return c.ok && std::isfinite(c.throughput()) && (std::isnan(slo) || (std::isfinite(c.p99_ms) && c.p99_ms <= slo));
+}
+
+/// The best cell of `mode` and the knee: the smallest N within kKneeGain of the best.
+std::pair<const MeasuredCell*, const MeasuredCell*> best_and_knee(const std::vector<MeasuredCell>& ladder,
+                                                                  const std::string& mode, double slo) {
+  const MeasuredCell* best = nullptr;
+  for (const MeasuredCell& c : ladder)
+    if (c.mode == mode && feasible(c, slo) && (!best || c.throughput() > best->throughput())) best = &c;
+  const MeasuredCell* knee = best;
+  for (const MeasuredCell& c : ladder)
+    if (best && c.mode == mode && feasible(c, slo) && c.throughput() >= (1 - kKneeGain) * best->throughput() &&
+        c.procs < knee->procs)
+      knee = &c;
+  return {best, knee};
+}
+
+std::string x(double v) { return fmt_fixed(v, 2) + "x"; }
+std::string pct(double share) { return fmt_fixed(100 * share, 1) + " %"; }
+
+std::string regime_words(const AloneFacts& a) {
+  if (!a.placed()) return "One copy alone: " + a.problem + ", so the model could not place it.";
+  std::string s = "One copy alone keeps the GPU busy " + pct(a.duty) + " of the time, in bursts of " +
+                  fmt_sig(a.point.burst_ms) + " ms (" + a.burst_basis + ") every " + fmt_sig(a.point.step_ms) + " ms";
+  if (std::isfinite(a.point.footprint)) s += "; its kernels fill " + pct(a.point.footprint) + " of the SMs (" + a.footprint_basis + ")";
+  return s + ".";
+}
+
+std::string cell_words(const MeasuredCell& c, const std::vector<PredictedCell>& predicted, LadderMode mode,
+                       const std::string& unit) {
+  std::string s = std::to_string(c.procs) + (c.procs == 1 ? " copy " : " copies ") + (mode == LadderMode::timeslice ? "time-sliced" : "under MPS") +
+                  " ran " + x(c.throughput()) + " the throughput of one copy alone (ideal " + std::to_string(c.procs) +
+                  "x), each " + unit + " " + x(c.loss) + " the time alone";
+  if (const PredictedCell* p = find_predicted(predicted, mode, c.procs); p && std::isfinite(p->prediction.loss))
+    s += "; the model predicted " + x(p->throughput()) + " (" + p->prediction.why + ")";
+  return s;
+}
+
+}  // namespace
+
+const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::mps: return "mps";
+    case Verdict::timeslice: return "timeslice";
+    case Verdict::one_copy: return "one-copy";
+    case Verdict::none: break;
+  }
+  return "none";
+}
+
+Pick pick(const std::vector<MeasuredCell>& ladder, double slo) {
+  Pick p;
+  const auto [best_ts, knee_ts] = best_and_knee(ladder, ladder_mode_name(LadderMode::timeslice), slo);
+  const auto [best_mps, knee_mps] = best_and_knee(ladder, ladder_mode_name(LadderMode::mps), slo);
+  p.best_ts = best_ts;
+  p.best_mps = best_mps;
+  if (best_ts && best_mps) p.mps_gain = best_mps->throughput() / best_ts->throughput();
+  if (best_mps && (!best_ts || p.mps_gain >= 1 + kKneeGain)) {
+    p.verdict = knee_mps->procs > 1 ? Verdict::mps : Verdict::one_copy;
+    p.cell = knee_mps;
+  } else if (best_ts) {
+    p.verdict = knee_ts->procs > 1 ? Verdict::timeslice : Verdict::one_copy;
+    p.cell = knee_ts;
+  }
+  p.procs = p.cell ? p.cell->procs : 0;
+  return p;
+}
+
+Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell>& ladder,
+                         const std::vector<PredictedCell>& predicted, const MeasuredCell* limited, double slo) {
+  const Pick p = pick(ladder, slo);
+  Recommendation r;
+  r.verdict = p.verdict;
+  r.procs = p.procs;
+  r.reasons.push_back(regime_words(alone));
+  const std::string slo_words = std::isnan(slo) ? "" : " and met the p99 target of " + fmt_sig(slo) + " ms";
+  switch (p.verdict) {
+    case Verdict::none:
+      r.headline = "No advice: no configuration of the ladder ran" + slo_words + ".";
+      return r;
+    case Verdict::one_copy:
+      r.mode = ladder_mode_name(LadderMode::timeslice);
+      r.headline = "Run one copy at a time: sharing the GPU bought less than " + pct(kKneeGain) + " throughput in either mode.";
+      break;
+    case Verdict::timeslice:
+      r.mode = ladder_mode_name(LadderMode::timeslice);
+      r.headline = "No, MPS buys nothing here: run " + std::to_string(p.procs) +
+                   " copies time-sliced; MPS's best throughput was " + x(p.mps_gain) + " time-slicing's.";
+      break;
+    case Verdict::mps:
+      r.mode = ladder_mode_name(LadderMode::mps);
+      r.headline = "Yes: run " + std::to_string(p.procs) + " copies under MPS, " + x(p.cell->throughput()) +
+                   " the throughput of one copy alone" +
+                   (p.best_ts ? ", " + x(p.mps_gain) + " the best time-sliced (" + x(p.best_ts->throughput()) + " at N=" +
+                                    std::to_string(p.best_ts->procs) + ")"
+                              : std::string()) +
+                   ".";
+      break;
+  }
+  if (p.best_ts) r.reasons.push_back("Time-sliced: " + cell_words(*p.best_ts, predicted, LadderMode::timeslice, alone.unit) + " (its best rung).");
+  if (p.best_mps) r.reasons.push_back("MPS: " + cell_words(*p.best_mps, predicted, LadderMode::mps, alone.unit) + " (its best rung).");
+  if (p.cell && p.cell != p.best_ts && p.cell != p.best_mps)
+    r.reasons.push_back("N=" + std::to_string(p.procs) + " is the knee: within " + pct(kKneeGain) +
+                        " of the best throughput with fewer copies.");
+  if (p.cell && std::isfinite(p.cell->p99_ms))
+    r.reasons.push_back("At N=" + std::to_string(p.procs) + " a " + alone.unit + " took " +
+                        fmt_sig(p.cell->unit_ms) + " ms on average, p99 " + fmt_sig(p.cell->p99_ms) + " ms (alone " +
+                        fmt_sig(alone.unit_ms) + " ms)" + slo_words + ".");
+  if (p.verdict != Verdict::mps) return r;
+  if (limited && limited->ok && p.cell && limited->unit_ms > 0) {
+    const double keeps = p.cell->unit_ms / limited->unit_ms;
+    if (keeps >= kLimitKeeps) {
+      r.mode = limited->mode;
+      r.reasons.push_back(limited->mode + " (each client limited to 100/N % of the SMs) kept " + pct(keeps) +
+                          " of unlimited MPS's throughput at N=" + std::to_string(p.procs) +
+                          ": take the limit, it stops one copy from taking every SM.");
+    } else {
+      r.reasons.push_back(limited->mode + " cost " + pct(1 - keeps) + " of unlimited MPS's throughput at N=" +
+                          std::to_string(p.procs) + ": leave the thread percentage unlimited.");
+    }
+  } else if (limited) {
+    r.reasons.push_back(limited->mode + " at N=" + std::to_string(p.procs) + " did not run: " + limited->problem +
+                        "; the advice is unlimited MPS.");
+  } else {
+    r.reasons.push_back("Thread limits were not measured (the time budget ran out first): the advice is unlimited MPS.");
+  }
+  return r;
+}
+
+}  // namespace bench_mps::harness

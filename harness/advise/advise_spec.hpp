@@ -1,0 +1,29 @@
+#pragma once
+// What `bench_mps advise` was asked to do.
+#include "harness/advise/wing.hpp"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace bench_mps::harness {
+
+struct AdviseSpec {
+  std::string command;               ///< --command: the program (exec); empty with --workload
+  std::string workload;              ///< --workload: one of bench_mps's own; empty with --command
+  std::vector<std::string> sweep_args;  ///< after `--`: workload options every child sweep gets
+  std::string out_dir;               ///< default results/<date>-<gpu>-advise-<workload>
+  std::string device;                ///< --device, passed to every child sweep
+  int max_procs = 10;                ///< the ladder's and the predictions' largest N
+  std::vector<int> ladder;           ///< --ladder: these rungs, every one run; empty: 1, 2, 4, ... max_procs
+  double budget_s = 300;             ///< all child sweeps together
+  double slo_p99_ms = NAN;           ///< --slo-p99-ms: a configuration whose p99 step is above it is not advised
+  std::string xray_from;             ///< --xray-from: a folder with the X-ray's runs (skips measuring it)
+  bool cpu_stand_in = false;         ///< CPU stand-ins and the fake daemon (tests)
+  std::vector<std::string> argv;
+
+  /// The child sweeps' workload arguments: --workloads/--command and what followed `--`.
+  std::vector<std::string> workload_args() const;
+};
+
+}  // namespace bench_mps::harness

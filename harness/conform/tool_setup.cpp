@@ -1,0 +1,50 @@
+#include "harness/conform/tool_setup.hpp"
+
+#include <memory>
+
+#include "harness/common/errors.hpp"
+#include "harness/mps/mps_session.hpp"
+#include "harness/results/meta.hpp"
+#include "harness/sweep/out_dir_claim.hpp"
+#include "harness/sweep/preflight.hpp"
+
+namespace fs = std::filesystem;
+
+namespace bench_mps::harness {
+
+DeviceChoice choose_tool_device(const std::string& device, bool cpu_stand_in) {
+  SweepSpec probe;
+  probe.device = device;
+  probe.workloads = {cpu_stand_in ? "cpu" : "spin"};
+  return select_device(probe);
+}
+
+std::optional<GpuStaticInfo> read_tool_gpu(bool cpu_stand_in, const std::string& command) {
+  if (cpu_stand_in) return std::nullopt;
+  std::string why;
+  const std::unique_ptr<Nvml> nvml = Nvml::open(why);
+  if (!nvml) throw EnvironmentError("no GPU visible: " + why + " (" + command + " measures a GPU)");
+  return nvml->static_info();
+}
+
+std::string require_mps_control(const std::string& command) {
+  const std::string path = find_mps_control();
+  if (path.empty()) throw EnvironmentError("nvidia-cuda-mps-control is not on PATH: " + command + " needs MPS");
+  return path;
+}
+
+fs::path make_tool_out_dir(const std::string& out_dir, const std::optional<GpuStaticInfo>& gpu, const std::string& label,
+                           const std::string& marker_file, const std::string& what) {
+  if (out_dir.empty()) return make_new_results_dir((gpu ? gpu_slug(gpu->name) : std::string("cpu")) + "-" + label);
+  const fs::path out = out_dir;
+  std::error_code ec;
+  if (fs::exists(out / marker_file, ec))
+    throw UsageError("--out: " + out.string() + " already holds " + what + "; choose a new folder");
+  if (fs::exists(out, ec) && !fs::is_directory(out, ec)) throw UsageError("--out: " + out.string() + " is not a folder");
+  check_fresh_out_dir(out);  // a sweep's results folder is not one of these either
+  fs::create_directories(out, ec);
+  if (ec) throw UsageError("--out: cannot create " + out.string() + ": " + ec.message());
+  return out;
+}
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,32 @@
+#pragma once
+// What the commands built on child sweeps (conform, advise) do before their first sweep: resolve the
+// device once (exit 2 / 3 as a sweep would), read the GPU, find nvidia-cuda-mps-control and make the
+// results folder.
+#include "harness/conform/wing.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "harness/gpu/nvml.hpp"
+#include "harness/sweep/gpu_select.hpp"
+
+namespace bench_mps::harness {
+
+/// The device every child sweep measures: `device` (--device; empty: CUDA's device 0).
+DeviceChoice choose_tool_device(const std::string& device, bool cpu_stand_in);
+
+/// The GPU's static facts; none with the CPU stand-ins. EnvironmentError when no GPU is visible
+/// (`command` names who needs one).
+std::optional<GpuStaticInfo> read_tool_gpu(bool cpu_stand_in, const std::string& command);
+
+/// nvidia-cuda-mps-control's path; EnvironmentError when it is not on PATH.
+std::string require_mps_control(const std::string& command);
+
+/// `out_dir`, made (UsageError where it already holds `marker_file`, a sweep's results or is not a
+/// folder); empty: a new results/<date>-<gpu>-<label>.
+std::filesystem::path make_tool_out_dir(const std::string& out_dir, const std::optional<GpuStaticInfo>& gpu,
+                                        const std::string& label, const std::string& marker_file,
+                                        const std::string& what);
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,271 @@
+// `bench_mps advise`: its arithmetic on fake ladders (what it predicts, how far a prediction is from a
+// rung, which mode and N it picks, when it takes mps:auto), one copy read back from a profile recorded
+// on an H100, and the command end to end on the CPU stand-ins with the fake MPS daemon: a ladder that
+// stops at the knee, advice.md / advice.json written, bad input refused with one line and exit 2.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/advise/advise.hpp"
+#include "harness/advise/advise_ladder.hpp"
+#include "harness/advise/advise_output.hpp"
+#include "harness/advise/advise_recommend.hpp"
+#include "tests/sweep_fixture.hpp"
+
+namespace bench_mps::testing {
+namespace {
+
+using namespace harness;
+
+/// An H100's scheduler as its X-ray measured it (docs/REGIMES.md).
+SchedulerFacts h100() { return {2.09, 0.128, 0.138}; }
+
+AloneFacts alone_at(double step_ms, double burst_ms, double footprint) {
+  AloneFacts a;
+  a.source = "events";
+  a.unit = "task";
+  a.unit_ms = step_ms;
+  a.point = {step_ms, burst_ms, burst_ms, footprint};
+  a.duty = burst_ms / step_ms;
+  return a;
+}
+
+MeasuredCell cell(int n, const std::string& mode, double unit_ms, double p99_ms = NAN, bool ok = true) {
+  MeasuredCell c;
+  c.procs = n;
+  c.mode = mode;
+  c.ok = ok;
+  c.unit_ms = unit_ms;
+  c.p99_ms = std::isnan(p99_ms) ? unit_ms * 1.1 : p99_ms;
+  if (!ok) c.problem = "crashed: worker 0 exited with 1";
+  return c;
+}
+
+/// A ladder from the per-unit time at each N: {N, time-sliced ms, MPS ms}.
+std::vector<MeasuredCell> ladder(const std::vector<std::array<double, 3>>& rows) {
+  std::vector<MeasuredCell> cells;
+  for (const auto& r : rows) {
+    cells.push_back(cell(static_cast<int>(r[0]), "timeslice", r[1]));
+    cells.push_back(cell(static_cast<int>(r[0]), "mps", r[2]));
+  }
+  set_losses(cells);
+  return cells;
+}
+
+TEST(AdviseModel, ABusyKernelOfFewBlocksIsPredictedToTakeTurnsTimeSlicedAndRunSideBySideUnderMps) {
+  const auto p = predict_ladder(alone_at(10.0, 9.98, 0.03), h100(), 10);
+  ASSERT_EQ(p.size(), 18u);  // N = 2..10, two modes
+  const PredictedCell* ts = find_predicted(p, LadderMode::timeslice, 4);
+  const PredictedCell* mps = find_predicted(p, LadderMode::mps, 4);
+  ASSERT_TRUE(ts && mps);
+  EXPECT_NEAR(ts->throughput_low(), 4 * 10.0 / (10.0 - 9.98 + 4 * (9.98 + 0.138 + 4 * 0.128)), 1e-9);
+  EXPECT_GT(ts->prediction.loss, 3.9);
+  EXPECT_DOUBLE_EQ(mps->prediction.loss, 1.0);
+  EXPECT_DOUBLE_EQ(mps->throughput(), 4.0);
+  EXPECT_DOUBLE_EQ(find_predicted(p, LadderMode::mps, 10)->throughput(), 10.0);
+}
+
+TEST(AdviseModel, NothingIsPredictedForAWorkloadOffTheMap) {
+  AloneFacts a = alone_at(10, 1, 0.5);
+  a.problem = "it records no GPU burst";
+  EXPECT_TRUE(predict_ladder(a, h100(), 10).empty());
+}
+
+TEST(AdviseModel, AnErrorIsPredictedOverMeasuredAndZeroInsideABracket) {
+  Check c{4, LadderMode::mps, 4.0, 4.0, 3.2};
+  EXPECT_NEAR(c.error(), 0.25, 1e-12);
+  Check bracket{4, LadderMode::timeslice, 2.0, 1.0, 1.5};
+  EXPECT_EQ(bracket.error(), 0);
+  Check below{4, LadderMode::timeslice, 2.0, 1.0, 0.8};
+  EXPECT_NEAR(below.error(), 0.25, 1e-12);  // from the bracket's nearer end
+  Check none{4, LadderMode::mps, NAN, NAN, 3.0};
+  EXPECT_TRUE(std::isnan(none.error()));
+}
+
+TEST(AdviseModel, ChecksPairEachRungWithItsPredictionOnTheLaddersOwnBasis) {
+  const auto p = predict_ladder(alone_at(10.0, 9.98, 0.03), h100(), 4);
+  auto l = ladder({{1, 10, 10.1}, {2, 20.5, 10.2}, {4, 41, 10.4}});
+  const auto checks = check_predictions(p, l);
+  ASSERT_EQ(checks.size(), 4u);  // N=2, 4 in both modes; N=1 is the basis
+  for (const Check& c : checks) {
+    EXPECT_TRUE(std::isfinite(c.error())) << c.procs;
+    EXPECT_LT(std::abs(c.error()), 0.1) << c.procs << " " << ladder_mode_name(c.mode);
+  }
+  EXPECT_NE(errors_at(checks, 4).find("N=4: time-sliced"), std::string::npos) << errors_at(checks, 4);
+  EXPECT_EQ(errors_at(checks, 10), "");
+}
+
+TEST(AdvisePick, MpsIsAdvisedAtTheKneeWhereItGainsAndTheRecommendationSaysWhy) {
+  // MPS: 1.0, 1.9, 3.4, 3.5 copies; time-sliced never gains.
+  const auto l = ladder({{1, 10, 10}, {2, 20, 10.5}, {4, 40, 11.76}, {8, 80, 22.9}});
+  const Pick p = pick(l, NAN);
+  EXPECT_EQ(p.verdict, Verdict::mps);
+  EXPECT_EQ(p.procs, 4);  // 3.40 is within 5 % of 3.49 at N=8
+  ASSERT_TRUE(p.best_mps && p.best_ts);
+  EXPECT_EQ(p.best_mps->procs, 8);
+  const Recommendation r = recommend(alone_at(10, 3, 0.2), l, {}, nullptr, NAN);
+  EXPECT_EQ(r.mode, "mps");
+  EXPECT_EQ(r.procs, 4);
+  EXPECT_NE(r.headline.find("Yes: run 4 copies under MPS"), std::string::npos) << r.headline;
+  const std::string all = nlohmann::json(r.reasons).dump();
+  EXPECT_NE(all.find("knee"), std::string::npos) << all;
+  EXPECT_NE(all.find("Thread limits were not measured"), std::string::npos) << all;
+}
+
+TEST(AdvisePick, MpsThatBuysUnderFivePercentIsANo) {
+  const auto l = ladder({{1, 10, 10}, {2, 11, 10.8}, {4, 22, 21.5}});
+  const Pick p = pick(l, NAN);
+  EXPECT_EQ(p.verdict, Verdict::timeslice);
+  EXPECT_EQ(p.procs, 2);
+  const Recommendation r = recommend(alone_at(10, 1, 0.1), l, {}, nullptr, NAN);
+  EXPECT_NE(r.headline.find("No, MPS buys nothing"), std::string::npos) << r.headline;
+}
+
+TEST(AdvisePick, SharingThatBuysNothingAdvisesOneCopy) {
+  const auto l = ladder({{1, 10, 10}, {2, 20, 20}, {4, 40, 40.5}});
+  EXPECT_EQ(pick(l, NAN).verdict, Verdict::one_copy);
+  EXPECT_EQ(pick(l, NAN).procs, 1);
+}
+
+TEST(AdvisePick, TheP99TargetRulesOutTheRungsThatBreakIt) {
+  auto l = ladder({{1, 10, 10}, {2, 20, 10.5}, {4, 40, 11.76}, {8, 80, 22.9}});
+  for (MeasuredCell& c : l) c.p99_ms = c.unit_ms * 1.1;  // MPS p99: 11, 11.6, 12.9, 25.2
+  const Pick p = pick(l, 12.0);
+  EXPECT_EQ(p.verdict, Verdict::mps);
+  EXPECT_EQ(p.procs, 2);
+  EXPECT_EQ(pick(l, 5.0).verdict, Verdict::none);
+  EXPECT_NE(recommend(alone_at(10, 3, 0.2), l, {}, nullptr, 5.0).headline.find("No advice"), std::string::npos);
+}
+
+TEST(AdvisePick, FailedRunsAreNeverAdvised) {
+  auto l = ladder({{1, 10, 10}, {2, 20, 10.5}, {4, 40, 11}});
+  for (MeasuredCell& c : l)
+    if (c.procs == 4 && c.mode == "mps") c.ok = false;
+  const Pick p = pick(l, NAN);
+  EXPECT_EQ(p.procs, 2);
+}
+
+TEST(AdviseRecommend, MpsAutoIsTakenWhereItKeepsNinetyFivePercentAndLeftWhereItCostsMore) {
+  const auto l = ladder({{1, 10, 10}, {2, 20, 10.5}, {4, 40, 11}});
+  MeasuredCell cheap = cell(4, "mps:auto", 11.3);
+  MeasuredCell dear = cell(4, "mps:auto", 14.0);
+  EXPECT_EQ(recommend(alone_at(10, 3, 0.2), l, {}, &cheap, NAN).mode, "mps:auto");
+  const Recommendation r = recommend(alone_at(10, 3, 0.2), l, {}, &dear, NAN);
+  EXPECT_EQ(r.mode, "mps");
+  EXPECT_NE(nlohmann::json(r.reasons).dump().find("leave the thread percentage unlimited"), std::string::npos);
+}
+
+TEST(AdviseLadder, RungsDoubleUpToTheLargestNOrAreTheOnesGiven) {
+  AdviseSpec s;
+  s.max_procs = 10;
+  EXPECT_EQ(ladder_rungs(s), (std::vector<int>{1, 2, 4, 8, 10}));
+  s.max_procs = 8;
+  EXPECT_EQ(ladder_rungs(s), (std::vector<int>{1, 2, 4, 8}));
+  s.ladder = {1, 4, 10};
+  EXPECT_EQ(ladder_rungs(s), (std::vector<int>{1, 4, 10}));
+}
+
+TEST(AdviseLadder, APyTorchClientProfiledOnAnH100IsPlacedByItsProfile) {
+  // results/2026-11-26-profile/client-profiled-1: scripts/examples/mnist_train.py alone, --profile-gpu.
+  const fs::path dir = source_dir() / "results/2026-11-26-profile/client-profiled-1";
+  const AloneFacts a = read_alone(dir, {true, true}, 20);
+  ASSERT_TRUE(a.placed()) << a.problem;
+  EXPECT_EQ(a.source, "profile");
+  EXPECT_EQ(a.unit, "step");
+  EXPECT_NEAR(a.unit_ms, 2.68484, 1e-4);  // its step_mean_ms
+  EXPECT_NEAR(a.duty, 0.0493, 5e-4);
+  EXPECT_NEAR(a.point.footprint, 0.053, 0.002);
+  EXPECT_NEAR(a.point.step_ms, a.point.burst_ms / a.duty, 1e-9);
+  const AloneFacts as_run = read_alone(dir, {true, false}, 20);
+  EXPECT_EQ(as_run.unit, "run");
+  EXPECT_GT(as_run.unit_ms, 9000);  // its completion, start-up included
+}
+
+TEST(AdviseLadder, ARecordedSweepOfTwoWorkloadsGivesEveryModeAndNAsACell) {
+  const fs::path dir = source_dir() / "results/2026-11-26-profile/client-profiled-1";
+  std::vector<MeasuredCell> cells;
+  read_cells(dir, {true, true}, cells);
+  ASSERT_EQ(cells.size(), 1u);
+  EXPECT_TRUE(cells[0].ok);
+  EXPECT_NEAR(cells[0].unit_ms, 2.68484, 1e-4);
+  set_losses(cells);
+  EXPECT_DOUBLE_EQ(cells[0].loss, 1.0);
+}
+
+class Advise : public Orchestration {
+ protected:
+  CommandOutput advise(std::vector<std::string> a, double timeout_s = 300) {
+    std::vector<std::string> all{"advise", "--cpu-stand-in", "--out", out().string()};
+    all.insert(all.end(), a.begin(), a.end());
+    return run_program(bench_mps_exe(), all, env, timeout_s);
+  }
+  nlohmann::json advice() const { return nlohmann::json::parse(read_text(out() / "advice.json")); }
+};
+
+TEST_F(Advise, ACpuStandInOfShortBurstsIsProfiledPredictedVerifiedAndAdvised) {
+  const auto r = advise({"--workload", "duty", "--ladder", "1,2,4", "--budget", "240", "--", "--duty-burst-us", "1000",
+                         "--duty-pct", "25", "--duration", "0.4"});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const nlohmann::json j = advice();
+  EXPECT_EQ(j.at("advice_format_version"), kAdviceFormatVersion);
+  EXPECT_EQ(j.at("alone").at("source"), "events");
+  EXPECT_GT(j.at("alone").at("burst_ms").get<double>(), 0.5);
+  EXPECT_EQ(j.at("ladder").size(), 6u);  // N = 1, 2, 4 in two modes
+  EXPECT_FALSE(j.at("predicted").empty());
+  EXPECT_FALSE(j.at("checks").empty());
+  EXPECT_NE(j.at("recommendation").at("verdict"), "none");
+  EXPECT_EQ(j.at("ladder_end"), "every rung ran (N up to 4)");
+  const std::string md = read_text(out() / "advice.md");
+  EXPECT_NE(md.find("## Predicted and measured"), std::string::npos) << md;
+  EXPECT_NE(md.find(j.at("recommendation").at("headline").get<std::string>()), std::string::npos);
+  EXPECT_NE(r.err.find("[3/4] ladder N=4"), std::string::npos) << r.err;  // progress
+  EXPECT_TRUE(fs::exists(out() / "sweeps" / "ladder-4" / "summary.csv"));
+}
+
+TEST_F(Advise, AProgramThatNeverTouchesCudaIsNotPlacedButTheLadderStillAnswers) {
+  const auto r = advise({"--command", "sleep 0.2", "--max-procs", "4", "--budget", "200"});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const nlohmann::json j = advice();
+  EXPECT_NE(j.at("alone").at("problem").get<std::string>().find("no GPU profile"), std::string::npos) << j.at("alone");
+  EXPECT_TRUE(j.at("predicted").empty());
+  EXPECT_EQ(j.at("alone").at("unit"), "run");
+  EXPECT_FALSE(j.at("ladder").empty());
+  EXPECT_NE(read_text(out() / "advice.md").find("Not placed on the map"), std::string::npos);
+}
+
+TEST_F(Advise, BadInputGetsOneLineAndExitTwoWithNothingWritten) {
+  const std::vector<std::vector<std::string>> bad{
+      {},                                                       // nothing to run
+      {"--workload", "spin", "--command", "true"},              // both
+      {"--workload", "spin", "--", "--procs", "4"},             // advise's own option after --
+      {"--workload", "spin", "--", "--modes=mps"},
+      {"--workload", "spin", "--ladder", "0,2"},
+      {"--workload", "spin", "--ladder", "1"},
+      {"--workload", "spin", "--max-procs", "1"},
+      {"--workload", "spin", "--budget", "5"},
+      {"--workload", "spin", "--slo-p99-ms", "-1"},
+      {"--workload", "nosuch"},
+      {"--workload", "spin", "--", "--spin-us", "abc"},
+      {"--command", "  "},
+      {"--workload", "spin", "--xray-from", "/nonexistent/folder"},
+  };
+  for (const auto& a : bad) {
+    const auto r = advise(a, 60);
+    const std::string what = nlohmann::json(a).dump();
+    EXPECT_EQ(r.exit_code, 2) << what << " " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << what << " " << r.err;
+    EXPECT_FALSE(fs::exists(out())) << what;
+  }
+}
+
+TEST_F(Advise, AFolderThatAlreadyHoldsAdviceIsNotOverwritten) {
+  fs::create_directories(out());
+  write_text(out() / "advice.json", "{}");
+  const auto r = advise({"--workload", "cpu"}, 60);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("already holds advice"), std::string::npos) << r.err;
+  EXPECT_EQ(read_text(out() / "advice.json"), "{}");
+}
+
+}  // namespace
+}  // namespace bench_mps::testing
