@@ -79,6 +79,22 @@ void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_recor
   *size = p ? kBufferBytes : 0;  // no buffer: CUPTI drops records and says how many
 }
 
+/// A synchronous copy to or from host memory: cudaMemcpy and its kin return once it is done, so the host
+/// waited for it (a synchronous copy between devices does not make the host wait).
+bool host_waited_for(const CUpti_ActivityMemcpy6& m) {
+  if (m.flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC) return false;
+  switch (m.copyKind) {
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOA:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOH:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH:
+      return true;
+    default:
+      return false;
+  }
+}
+
 void take(const CUpti_Activity* r, ProfileRecorder& rec) {
   switch (r->kind) {
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
@@ -100,10 +116,10 @@ void take(const CUpti_Activity* r, ProfileRecorder& rec) {
     }
     case CUPTI_ACTIVITY_KIND_MEMCPY: {
       const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(r);
-      if (m->flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC)
-        rec.copy(m->start, m->end, m->bytes);
-      else  // cudaMemcpy and its kin return once the copy is done: the host waited for it
+      if (host_waited_for(*m))
         rec.sync_copy(m->start, m->end, m->bytes);
+      else
+        rec.copy(m->start, m->end, m->bytes);
       break;
     }
     case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: {
