@@ -3,10 +3,11 @@
 // loop's launch gaps look like host waits to a threshold, and under time-slicing a waiting copy's
 // launches run ahead, so those gaps vanish and only a host wait ends its turn (docs/PROFILE.md).
 //
-// A wait counts when device work overlapped the time since the wait before it: a step's waits with
-// nothing new for the GPU between them (loss.item(): a copy to pageable memory, then a stream
+// A wait counts when device work began since the wait before it ended: a step's waits with nothing
+// new for the GPU between them (loss.item(): a copy to pageable memory, then a stream
 // synchronize) are one. The window: from the last counted wait that ended before the steady part's
-// first span to the first that ended after its last span, so it holds whole wait-to-wait steps; where
+// first span began to the first that ended after its last span began (the wait for it), so it holds
+// whole wait-to-wait steps; where
 // the profile kept only the first and last waits, no earlier than its kept last ones.
 #include <algorithm>
 #include <limits>
@@ -38,14 +39,16 @@ double busy_ns_within(const std::vector<BusySpan>& spans, Window w) {
   return busy;
 }
 
-/// A step (after, until]'s burst: its first span's start to its last span's end, clipped to the step;
-/// negative where no span overlaps it.
+/// A step (after, until]'s burst: from the first span that starts in it (the step's work is launched
+/// after the wait before it ended) to the end of the last one, clipped to the step; negative where no
+/// span starts in it.
 std::int64_t step_burst_ns(const std::vector<BusySpan>& spans, std::int64_t after, std::int64_t until) {
-  const auto first = first_ending_after(spans, after);
-  if (first == spans.end() || first->start_ns >= until) return -1;
-  const auto past = std::lower_bound(first, spans.end(), until, [](const BusySpan& b, std::int64_t v) { return b.start_ns < v; });
-  const BusySpan& last = *(past - 1);
-  return std::min(last.end_ns, until) - std::max(first->start_ns, after);
+  const auto first = std::upper_bound(spans.begin(), spans.end(), after,
+                                      [](std::int64_t v, const BusySpan& b) { return v < b.start_ns; });
+  const auto past =
+      std::lower_bound(first, spans.end(), until, [](const BusySpan& b, std::int64_t v) { return b.start_ns < v; });
+  if (first == past) return -1;
+  return std::min((past - 1)->end_ns, until) - first->start_ns;
 }
 
 }  // namespace
@@ -63,7 +66,7 @@ void summarise_host_waits(const GpuProfile& p, std::size_t steady_from, ProfileS
   Window w{p.spans[steady_from].start_ns, p.spans.back().end_ns};
   const auto after_first = std::upper_bound(counted.begin(), counted.end(), w.from);
   if (after_first != counted.begin()) w.from = *(after_first - 1);
-  const auto closing = std::lower_bound(counted.begin(), counted.end(), w.to);
+  const auto closing = std::lower_bound(counted.begin(), counted.end(), p.spans.back().start_ns);
   if (closing != counted.end()) w.to = *closing;
   if (complete_from > 0 && complete_from < p.waits.size()) w.from = std::max(w.from, p.waits[complete_from].end_ns);
 
