@@ -4,7 +4,11 @@
 // CUDA-event measurement (its DONE line's burst_ms and gpu_busy_share) is the reference.
 // Tolerances: the profile's duty within 0.05 of the worker's and 0.10 of the nominal 50%; its burst p50
 // within 10% of the worker's burst_ms (events span a little launch overhead that CUPTI's kernel times
-// do not). The profiler's cost: the step time with and without it, printed, and under 10% here.
+// do not). Its host waits: the worker synchronises once per step (cudaStreamSynchronize), so the steady
+// part holds as many waits as steps (its bursts split at 20 us idle: the 1 ms of host work between
+// them), within 5%, a wait-to-wait step within 5% of the worker's step time, and the device work per
+// wait within 10% of the worker's burst. The profiler's cost: the step time with and without it,
+// printed, and under 10% here.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -87,6 +91,17 @@ TEST_F(GpuProfile, FindsTheDutyAndBurstOfAKnownProgram) {
   EXPECT_GT(w.fact("profile_fill"), 0);  // 4 blocks of 128 threads: a few percent of the GPU
   EXPECT_LT(w.fact("profile_fill"), 0.1);
 
+  const double waits = w.fact("profile_host_waits"), steps = w.fact("profile_bursts");
+  std::cout << "host waits: " << waits << " over " << steps << " steps in the steady part; a step of "
+            << w.fact("profile_wait_step_ms") << " ms (worker " << profiled_step_ms << " ms), GPU "
+            << w.fact("profile_wait_kernel_ms") << " ms per wait, burst " << w.fact("profile_wait_burst_ms")
+            << " ms (worker " << worker_burst_ms << " ms)\n";
+  ASSERT_FALSE(std::isnan(waits)) << "no host waits recorded: " << w.reason;
+  EXPECT_NEAR(waits, steps, 0.05 * steps);
+  EXPECT_NEAR(w.fact("profile_wait_step_ms"), profiled_step_ms, 0.05 * profiled_step_ms);
+  EXPECT_NEAR(w.fact("profile_wait_kernel_ms"), worker_burst_ms, 0.10 * worker_burst_ms);
+  EXPECT_NEAR(w.fact("profile_wait_burst_ms"), worker_burst_ms, 0.10 * worker_burst_ms);
+
   // The same program without the profiler: its cost on the step time.
   const auto plain = sweep(tmp / "plain", {"--modes", "timeslice", "--procs", "1"});
   ASSERT_EQ(plain.size(), 1u);
@@ -112,7 +127,9 @@ TEST_F(GpuProfile, ProfilesEveryCopyTimeSlicedAndUnderMps) {
     EXPECT_GE(w.fact("profile_kernels"), kSteps) << w.run_id;
     EXPECT_GT(w.fact("profile_duty"), 0.2) << w.run_id;
     std::cout << w.run_id << " w" << w.worker << ": duty " << w.fact("profile_duty") << ", burst p50 "
-              << w.fact("profile_burst_p50_ms") << " ms\n";
+              << w.fact("profile_burst_p50_ms") << " ms, host waits " << w.fact("profile_host_waits")
+              << ", a step of " << w.fact("profile_wait_step_ms") << " ms per wait\n";
+    EXPECT_GT(w.fact("profile_host_waits"), 0) << w.run_id << ": " << w.reason;
   }
 }
 

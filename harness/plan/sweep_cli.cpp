@@ -308,7 +308,7 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
       ->group("exec workload (your own program)");
   raw.profile_gap_option =
       app.add_option("--profile-gap-us", spec.profile_gap_us,
-                     "--profile-gpu: a GPU idle gap at least this long ends a burst (a host wait) in the summaries")
+                     "--profile-gpu: a GPU idle gap at least this long ends a burst in the summaries (not a host wait: those are recorded)")
           ->check(finite_in(1.0, 1e6))->group("exec workload (your own program)")->capture_default_str();
   auto* out = app.add_option("--out", spec.out_dir, "results folder (default results/<date>-<gpu>)")->group(sweep);
   app.add_option("--resume", raw.resume_dir, "continue the interrupted sweep in this results folder")

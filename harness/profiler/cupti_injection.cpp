@@ -1,7 +1,9 @@
 // libbench_mps_profiler.so: a GPU profile of any CUDA program, unmodified. The CUDA driver loads the
 // library named by CUDA_INJECTION64_PATH when the program initialises CUDA and calls
 // InitializeInjection(); from there CUPTI's activity API hands over, in large buffers, a record per
-// kernel, copy and memset, per device memory allocation and release, per context and device. Each
+// kernel, copy and memset, per device memory allocation and release, per context and device, and per
+// host wait (a synchronising call; a synchronous copy is one too: CUPTI_ACTIVITY_KIND_SYNCHRONIZATION
+// is optional, an older CUPTI without it leaves the profile's waits_status saying so). Each
 // buffer's records go into a ProfileRecorder (profile_recorder.hpp: bounded, whatever the program's
 // length; no system call per record). At exit (atexit), CUPTI's buffers are flushed and the profile is
 // written to $BENCH_MPS_PROFILE_DIR/profile-<pid>.json (the current directory without it), through a
@@ -46,6 +48,10 @@ const Kind kKinds[] = {{CUPTI_ACTIVITY_KIND_DEVICE, "DEVICE"},
                        {CUPTI_ACTIVITY_KIND_MEMCPY, "MEMCPY"},
                        {CUPTI_ACTIVITY_KIND_MEMSET, "MEMSET"},
                        {CUPTI_ACTIVITY_KIND_MEMORY2, "MEMORY2"}};
+/// Optional: without it the profile has no host waits (waits_status says why), the rest stays valid.
+const Kind kWaitsKind = {CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, "SYNCHRONIZATION"};
+
+std::string enable_call(const Kind& k) { return "cuptiActivityEnable(CUPTI_ACTIVITY_KIND_" + std::string(k.name) + ")"; }
 
 std::string cupti_text(const char* call, CUptiResult r) {
   const char* s = nullptr;
@@ -55,10 +61,14 @@ std::string cupti_text(const char* call, CUptiResult r) {
 
 /// Records a failure and detaches: every activity kind disabled, later buffers ignored. Under g_mutex.
 void fail_locked(const std::string& what) {
-  if (g_recorder) g_recorder->error(what);
+  if (g_recorder) {
+    g_recorder->error(what);
+    g_recorder->waits_unavailable("the profiler detached: " + what);
+  }
   if (g_detached) return;
   g_detached = true;
   for (const Kind& k : kKinds) cuptiActivityDisable(k.kind);
+  cuptiActivityDisable(kWaitsKind.kind);
 }
 
 void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
@@ -67,6 +77,22 @@ void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_recor
   if (::posix_memalign(&p, kAlign, kBufferBytes) != 0) p = nullptr;
   *buffer = static_cast<uint8_t*>(p);
   *size = p ? kBufferBytes : 0;  // no buffer: CUPTI drops records and says how many
+}
+
+/// A synchronous copy to or from host memory: cudaMemcpy and its kin return once it is done, so the host
+/// waited for it (a synchronous copy between devices does not make the host wait).
+bool host_waited_for(const CUpti_ActivityMemcpy6& m) {
+  if (m.flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC) return false;
+  switch (m.copyKind) {
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOA:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOH:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH:
+      return true;
+    default:
+      return false;
+  }
 }
 
 void take(const CUpti_Activity* r, ProfileRecorder& rec) {
@@ -90,7 +116,19 @@ void take(const CUpti_Activity* r, ProfileRecorder& rec) {
     }
     case CUPTI_ACTIVITY_KIND_MEMCPY: {
       const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(r);
-      rec.copy(m->start, m->end, m->bytes);
+      if (host_waited_for(*m))
+        rec.sync_copy(m->start, m->end, m->bytes);
+      else
+        rec.copy(m->start, m->end, m->bytes);
+      break;
+    }
+    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: {
+      const auto* s = reinterpret_cast<const CUpti_ActivitySynchronization2*>(r);
+      // cudaStreamWaitEvent makes a stream, not the host, wait: no host wait.
+      if (s->type == CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE ||
+          s->type == CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE ||
+          s->type == CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE)
+        rec.host_wait(s->start, s->end);
       break;
     }
     case CUPTI_ACTIVITY_KIND_MEMSET: {
@@ -263,9 +301,11 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   for (const Kind& k : kKinds) {
     const CUptiResult r = cuptiActivityEnable(k.kind);
     if (r != CUPTI_SUCCESS) {
-      fail_locked(cupti_text(("cuptiActivityEnable(CUPTI_ACTIVITY_KIND_" + std::string(k.name) + ")").c_str(), r));
-      break;
+      fail_locked(cupti_text(enable_call(k).c_str(), r));
+      return 1;
     }
   }
+  const CUptiResult waits = cuptiActivityEnable(kWaitsKind.kind);
+  if (waits != CUPTI_SUCCESS) g_recorder->waits_unavailable(cupti_text(enable_call(kWaitsKind).c_str(), waits));
   return 1;
 }

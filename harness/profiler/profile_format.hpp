@@ -9,7 +9,7 @@
 
 namespace bench_mps::profiler {
 
-constexpr int kProfileFormatVersion = 1;
+constexpr int kProfileFormatVersion = 2;  ///< 2: host waits; the reader still reads 1
 
 /// Limits of one device, as a kernel's occupancy needs them (from CUPTI's device record).
 struct DeviceLimits {

@@ -55,9 +55,12 @@ std::string triple(const std::int64_t v[3]) {
 
 }  // namespace
 
-ProfileRecorder::ProfileRecorder(RecorderLimits limits, std::uint64_t t0_ns) : limits_(limits), t0_ns_(t0_ns) {
+ProfileRecorder::ProfileRecorder(RecorderLimits limits, std::uint64_t t0_ns)
+    : limits_(limits),
+      t0_ns_(t0_ns),
+      intervals_(limits.head_intervals, limits.tail_intervals),
+      waits_(limits.head_waits, limits.tail_waits) {
   pending_.reserve(limits_.pending_batch);
-  head_.reserve(std::min<std::size_t>(limits_.head_intervals, 1024));
 }
 
 void ProfileRecorder::kernel(const KernelLaunch& k) {
@@ -90,6 +93,30 @@ void ProfileRecorder::memset(std::uint64_t start_ns, std::uint64_t end_ns, std::
   ++memsets_.count;
   memsets_.total_ns += end_ns > start_ns ? end_ns - start_ns : 0;
   memsets_.bytes += bytes;
+}
+
+void ProfileRecorder::host_wait(std::uint64_t start_ns, std::uint64_t end_ns) {
+  if (end_ns < start_ns || start_ns == 0) return;  // CUPTI's "unknown" timestamps
+  pending_waits_.push_back({start_ns, end_ns});
+  if (pending_waits_.size() >= limits_.pending_batch) keep_pending_waits();
+}
+
+void ProfileRecorder::sync_copy(std::uint64_t start_ns, std::uint64_t end_ns, std::uint64_t bytes) {
+  copy(start_ns, end_ns, bytes);
+  host_wait(start_ns, end_ns);
+  ++sync_copies_;
+}
+
+void ProfileRecorder::waits_unavailable(const std::string& why) {
+  if (waits_available()) waits_status_ = why;
+}
+
+/// Waits arrive in completion order per thread: sorted by end a batch at a time.
+void ProfileRecorder::keep_pending_waits() {
+  std::sort(pending_waits_.begin(), pending_waits_.end(),
+            [](const Wait& a, const Wait& b) { return a.end < b.end || (a.end == b.end && a.start < b.start); });
+  for (const Wait& w : pending_waits_) waits_.push(w);
+  pending_waits_.clear();
 }
 
 void ProfileRecorder::memory(std::uint32_t device, bool allocation, std::uint64_t bytes) {
@@ -183,31 +210,22 @@ void ProfileRecorder::merge_pending() {
 void ProfileRecorder::close_open() {
   if (!have_open_) return;
   have_open_ = false;
-  ++intervals_;
   busy_total_ns_ += open_.busy;
   last_ns_ = std::max(last_ns_, open_.end);
   last_closed_end_ = open_.end;
-  if (head_.size() < limits_.head_intervals) {
-    head_.push_back(open_);
-  } else if (limits_.tail_intervals > 0) {
-    if (tail_.size() < limits_.tail_intervals) {
-      tail_.push_back(open_);
-    } else {
-      tail_[tail_next_] = open_;
-      tail_next_ = (tail_next_ + 1) % tail_.size();
-    }
-  }
+  intervals_.push(open_);
 }
 
 std::string ProfileRecorder::json(std::uint64_t end_ns, const ProcessFacts& process) {
   merge_pending();
   close_open();  // the last interval: a later call starts a new one after it
+  keep_pending_waits();
   auto rel = [this](std::uint64_t t) { return std::to_string(t >= t0_ns_ ? t - t0_ns_ : 0); };
   auto num = [](std::uint64_t v) { return std::to_string(v); };
   std::string o = "{\n\"format_version\": " + std::to_string(kProfileFormatVersion) + ",\n\"tool\": \"bench_mps profiler\",\n";
   o += "\"status\": " + quoted(errors_.empty() ? "ok" : "error") + ",\n\"errors\": [";
   for (std::size_t i = 0; i < errors_.size(); ++i) o += (i ? ", " : "") + quoted(errors_[i]);
-  o += "],\n\"process\": {\"pid\": " + std::to_string(process.pid) + ", \"ppid\": " + std::to_string(process.ppid) +
+  o += "],\n\"waits_status\": " + quoted(waits_status_) + ",\n\"process\": {\"pid\": " + std::to_string(process.pid) + ", \"ppid\": " + std::to_string(process.ppid) +
        ", \"command\": " + quoted(process.command) + "},\n";
   o += "\"clock\": {\"t0_ns\": " + num(t0_ns_) + ", \"end_ns\": " + rel(end_ns) + "},\n";
   o += "\"dropped_records\": " + num(dropped_records_) + ",\n\"devices\": [";
@@ -253,21 +271,27 @@ std::string ProfileRecorder::json(std::uint64_t end_ns, const ProcessFacts& proc
     first = false;
   }
   o += "]},\n";
-  o += "\"busy\": {\"min_gap_ns\": " + num(limits_.min_gap_ns) + ", \"intervals\": " + num(intervals_) +
+  o += "\"busy\": {\"min_gap_ns\": " + num(limits_.min_gap_ns) + ", \"intervals\": " + num(intervals_.count()) +
        ", \"busy_ns\": " + num(busy_total_ns_) + ", \"first_ns\": " + rel(first_ns_) + ", \"last_ns\": " +
        rel(last_ns_) + ", \"late_spans\": " + num(late_spans_) + ",\n  \"gap_overlaps\": " + num(gaps_overlap_) +
        ", \"gap_log2_ns_counts\": [";
   for (std::size_t i = 0; i < gap_bins_.size(); ++i) o += (i ? "," : "") + num(gap_bins_[i]);
-  o += "],\n  \"kept_head\": " + num(head_.size()) + ", \"kept_tail\": " + num(tail_.size()) +
+  o += "],\n  \"kept_head\": " + num(intervals_.kept_head()) + ", \"kept_tail\": " + num(intervals_.kept_tail()) +
        ",\n  \"spans\": [";
-  // Kept intervals in time order: the head, then the ring from its oldest entry.
   first = true;
-  auto put = [&](const Interval& iv) {
+  intervals_.for_each([&](const Interval& iv) {
     o += std::string(first ? "" : ",") + "[" + rel(iv.start) + "," + rel(iv.end) + "," + num(iv.busy) + "]";
     first = false;
-  };
-  for (const Interval& iv : head_) put(iv);
-  for (std::size_t i = 0; i < tail_.size(); ++i) put(tail_[(tail_next_ + i) % tail_.size()]);
+  });
+  o += "]},\n";
+  o += "\"waits\": {\"count\": " + num(waits_.count()) + ", \"sync_copies\": " + num(sync_copies_) +
+       ", \"kept_head\": " + num(waits_.kept_head()) + ", \"kept_tail\": " + num(waits_.kept_tail()) +
+       ",\n  \"spans\": [";
+  first = true;
+  waits_.for_each([&](const Wait& w) {
+    o += std::string(first ? "" : ",") + "[" + rel(w.start) + "," + rel(w.end) + "]";
+    first = false;
+  });
   o += "]}\n}\n";
   return o;
 }

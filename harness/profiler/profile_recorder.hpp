@@ -6,8 +6,10 @@
 //   `head_intervals` and a ring of the last `tail_intervals` are kept, the rest only counted;
 // - every gap between intervals (and the merged ones under min_gap) in log2 bins of nanoseconds;
 // - one aggregate per kernel signature (name, grid, block, registers, static + dynamic shared memory);
-// - device memory allocated, released and its peak per device; contexts; the devices' limits.
-// Its JSON (format_version 1) is read by harness/results/gpu_profile.hpp; it is written by hand, since
+// - device memory allocated, released and its peak per device; contexts; the devices' limits;
+// - the host waits (synchronising calls, synchronous copies): [start, end] of the first `head_waits`
+//   and the last `tail_waits`, every one counted, and whether they could be recorded at all.
+// Its JSON (format_version 2) is read by harness/results/gpu_profile.hpp; it is written by hand, since
 // the library injected into foreign processes links nothing but CUPTI and the C++ standard library.
 #include "harness/profiler/wing.hpp"
 
@@ -18,6 +20,7 @@
 #include <tuple>  // contexts_
 #include <vector>
 
+#include "harness/profiler/head_tail.hpp"
 #include "harness/profiler/profile_format.hpp"
 
 namespace bench_mps::profiler {
@@ -31,8 +34,10 @@ struct RecorderLimits {
   std::uint64_t min_gap_ns = 1000;      ///< gaps below it merge two intervals into one
   std::size_t head_intervals = 5000;    ///< the first intervals, always kept
   std::size_t tail_intervals = 45000;   ///< a ring of the last ones
+  std::size_t head_waits = 5000;        ///< the first host waits, always kept
+  std::size_t tail_waits = 45000;       ///< a ring of the last ones
   std::size_t max_signatures = 2000;    ///< kernel signatures beyond it count as "other"
-  std::size_t pending_batch = 1 << 16;  ///< activity spans sorted and merged this many at a time
+  std::size_t pending_batch = 1 << 16;  ///< activity spans (and waits) sorted and merged this many at a time
 };
 
 /// What the writer says about the process itself.
@@ -48,6 +53,14 @@ class ProfileRecorder {
   void kernel(const KernelLaunch& k);
   void copy(std::uint64_t start_ns, std::uint64_t end_ns, std::uint64_t bytes);
   void memset(std::uint64_t start_ns, std::uint64_t end_ns, std::uint64_t bytes);
+  /// A host wait: a synchronising call (stream, event or context synchronize) from its start to its end.
+  void host_wait(std::uint64_t start_ns, std::uint64_t end_ns);
+  /// A synchronous copy: busy like any copy, and a host wait over the copy (the host call's own start
+  /// is not in CUPTI's record).
+  void sync_copy(std::uint64_t start_ns, std::uint64_t end_ns, std::uint64_t bytes);
+  /// Host waits cannot be recorded (`why`: the CUPTI call that failed); the rest of the profile can.
+  void waits_unavailable(const std::string& why);
+  bool waits_available() const { return waits_status_ == "ok"; }
   /// Device memory allocated (`allocation`) or released.
   void memory(std::uint32_t device, bool allocation, std::uint64_t bytes);
   void device(const DeviceLimits& d);
@@ -74,8 +87,13 @@ class ProfileRecorder {
     std::uint64_t current = 0, peak = 0, allocations = 0, releases = 0;
   };
 
+  struct Wait {
+    std::uint64_t start, end;
+  };
+
   void busy_span(std::uint64_t start_ns, std::uint64_t end_ns);
   void merge_pending();
+  void keep_pending_waits();
   void close_open();
   void count_gap(std::uint64_t gap_ns);
 
@@ -85,9 +103,8 @@ class ProfileRecorder {
   bool have_open_ = false;
   Interval open_{0, 0, 0};
   std::uint64_t last_closed_end_ = 0;
-  std::vector<Interval> head_, tail_;  ///< tail_ a ring once full, next at tail_next_
-  std::size_t tail_next_ = 0;
-  std::uint64_t intervals_ = 0, busy_total_ns_ = 0, first_ns_ = 0, last_ns_ = 0, late_spans_ = 0;
+  HeadTail<Interval> intervals_;
+  std::uint64_t busy_total_ns_ = 0, first_ns_ = 0, last_ns_ = 0, late_spans_ = 0;
   std::uint64_t gaps_overlap_ = 0;
   std::vector<std::uint64_t> gap_bins_ = std::vector<std::uint64_t>(48, 0);  ///< bin i: [2^i, 2^(i+1)) ns
   std::map<KernelShape, KernelTotals> kernels_;
@@ -97,6 +114,10 @@ class ProfileRecorder {
   std::map<std::uint32_t, Memory> memory_;
   std::map<std::uint32_t, DeviceLimits> devices_;
   std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, bool>> contexts_;
+  std::vector<Wait> pending_waits_;
+  HeadTail<Wait> waits_;
+  std::uint64_t sync_copies_ = 0;
+  std::string waits_status_ = "ok";
   std::size_t dropped_records_ = 0;
   std::vector<std::string> errors_;
 };

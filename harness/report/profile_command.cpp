@@ -18,7 +18,7 @@ namespace bench_mps::harness {
 CLI::App* add_profile_command(CLI::App& app, ProfileArgs& args) {
   CLI::App* cmd = app.add_subcommand("profile", "summarise GPU profiles written by --profile-gpu (docs/PROFILE.md)");
   cmd->add_option("path", args.path, "a profile-<pid>.json, or a folder searched for them (e.g. OUT/profiles)")->required();
-  cmd->add_option("--gap-us", args.gap_us, "a GPU idle gap at least this long ends a burst (a host wait)")
+  cmd->add_option("--gap-us", args.gap_us, "a GPU idle gap at least this long ends a burst (not a host wait: those are recorded)")
       ->check(finite_in(0.001, 1e6))->capture_default_str();
   cmd->footer("Example: bench_mps profile OUT/profiles --gap-us 50   (OUT: a sweep run with --profile-gpu)\n"
               "Exit codes: 0 ok; 2 no profile there, or one that cannot be read (named).");
@@ -36,7 +36,14 @@ void print_profile_summary(std::ostream& out, const GpuProfile& p, const Profile
       << fmt_fixed(100 * s.duty, 1) << "% (whole run " << fmt_fixed(100 * s.duty_whole, 1) << "%)\n";
   out << "  bursts split at " << fmt_num(s.gap_threshold_us) << " us idle: " << s.bursts << ", p50 "
       << fmt_num(s.burst_p50_ms, 4) << " ms, p90 " << fmt_num(s.burst_p90_ms, 4) << " ms, mean "
-      << fmt_num(s.burst_mean_ms, 4) << " ms; host waits p50 " << fmt_num(s.wait_p50_ms, 4) << " ms\n";
+      << fmt_num(s.burst_mean_ms, 4) << " ms; idle gaps between them p50 " << fmt_num(s.wait_p50_ms, 4) << " ms\n";
+  auto ms = [](double v) { return std::isnan(v) ? std::string("-") : fmt_num(v, 4) + " ms"; };
+  if (s.waits_recorded)
+    out << "  host waits in the steady part: " << s.host_waits << "; per wait-to-wait step: " << ms(s.wait_step_ms)
+        << " long, GPU busy " << ms(s.wait_kernel_ms) << ", burst " << ms(s.wait_burst_ms) << " (first start to last end)\n";
+  else
+    out << "  host waits: not recorded ("
+        << (p.waits_status.empty() ? std::string("a format_version 1 profile") : p.waits_status) << ")\n";
   out << "  fill " << (std::isnan(s.fill) ? std::string("-") : fmt_fixed(100 * s.fill, 1) + "%")
       << " of the GPU (kernel-time-weighted blocks / (SMs x resident blocks per SM))\n";
   out << "  gaps (whole run; " << fmt_fixed(100 * s.gaps_at_threshold_share, 1) << "% at or above the threshold):";

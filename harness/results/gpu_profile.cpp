@@ -19,6 +19,7 @@ namespace bench_mps::harness {
 namespace {
 
 constexpr int kFormatVersion = profiler::kProfileFormatVersion;
+constexpr int kOldestFormatVersion = 1;  ///< format_version 1: no host waits
 constexpr double kWarmupShare = 0.10;  ///< of the kept spans, left out of the steady part
 
 /// The member `key` of `j`, or a message naming what is missing.
@@ -111,6 +112,32 @@ void read_busy(const json& j, GpuProfile& p) {
     throw std::invalid_argument("busy: kept_head, spans and intervals disagree");
 }
 
+/// format_version 2's host waits: waits_status, and waits {count, sync_copies, kept_head, spans: [[start, end], ...]}.
+void read_waits(const json& j, GpuProfile& p) {
+  const json& status = need(j, "waits_status", "the profile");
+  if (!status.is_string()) throw std::invalid_argument("'waits_status' is not a string");
+  p.waits_status = status.get<std::string>();
+  const json& w = need(j, "waits", "the profile");
+  p.wait_count = number<std::uint64_t>(w, "count", "waits");
+  p.sync_copies = number<std::uint64_t>(w, "sync_copies", "waits");
+  p.waits_kept_head = number<std::size_t>(w, "kept_head", "waits");
+  const json& spans = need(w, "spans", "waits");
+  if (!spans.is_array()) throw std::invalid_argument("'spans' in waits is not an array");
+  for (const json& s : spans) {
+    if (!s.is_array() || s.size() != 2 || !s[0].is_number_integer() || !s[1].is_number_integer() ||
+        s[0].get<std::int64_t>() < 0 || s[1].get<std::int64_t>() < s[0].get<std::int64_t>())
+      throw std::invalid_argument("host wait " + std::to_string(p.waits.size()) + " is not [start, end] with 0 <= start <= end");
+    p.waits.push_back({s[0].get<std::int64_t>(), s[1].get<std::int64_t>()});
+  }
+  if (p.waits_kept_head > p.waits.size() || p.waits.size() > p.wait_count || p.sync_copies > p.wait_count)
+    throw std::invalid_argument("waits: kept_head, spans, sync_copies and count disagree");
+  auto by_end = [](const HostWait& a, const HostWait& b) { return a.end_ns < b.end_ns; };
+  // Sorted by end: the head and the tail each, or all of them where nothing was left out between.
+  const auto tail = p.waits.begin() + static_cast<std::ptrdiff_t>(p.waits.size() < p.wait_count ? p.waits_kept_head : 0);
+  std::sort(p.waits.begin(), tail, by_end);
+  std::sort(tail, p.waits.end(), by_end);
+}
+
 }  // namespace
 
 GpuProfile read_gpu_profile(const fs::path& file) {
@@ -119,9 +146,9 @@ GpuProfile read_gpu_profile(const fs::path& file) {
   try {
     const json j = json::parse(read_whole_file(file));
     const json& version = need(j, "format_version", "the profile");
-    if (!version.is_number_integer() || version.get<int>() != kFormatVersion)
+    if (!version.is_number_integer() || version.get<int>() < kOldestFormatVersion || version.get<int>() > kFormatVersion)
       throw std::invalid_argument("format_version " + version.dump() + " (this bench_mps reads " +
-                                  std::to_string(kFormatVersion) + ")");
+                                  std::to_string(kOldestFormatVersion) + " to " + std::to_string(kFormatVersion) + ")");
     const std::string status = need(j, "status", "the profile").get<std::string>();
     if (status != "ok" && status != "error") throw std::invalid_argument("status '" + status + "'");
     p.complete = status == "ok";
@@ -140,6 +167,7 @@ GpuProfile read_gpu_profile(const fs::path& file) {
     p.memset_count = number<std::uint64_t>(need(j, "memsets", "the profile"), "count", "memsets");
     p.memset_ns = number<std::uint64_t>(j["memsets"], "total_ns", "memsets");
     read_busy(j, p);
+    if (version.get<int>() >= 2) read_waits(j, p);
   } catch (const UsageError&) {
     throw;
   } catch (const std::exception& e) {  // nlohmann's parse and type errors, ours above, a file that cannot be read
@@ -221,6 +249,7 @@ ProfileSummary summarise(const GpuProfile& p, double gap_threshold_us) {
   s.memory_peak_bytes = p.memory_peak_bytes;
   s.contexts = p.contexts;
   s.kernels = p.kernel_count;
+  s.waits_recorded = p.waits_status == "ok";
   if (p.last_ns > p.first_ns) s.duty_whole = static_cast<double>(p.busy_ns) / static_cast<double>(p.last_ns - p.first_ns);
   summarise_gaps(p, s);
   // The steady part: a truncated profile's tail (its last spans, contiguous), else all but the first 10%.
@@ -250,6 +279,7 @@ ProfileSummary summarise(const GpuProfile& p, double gap_threshold_us) {
   s.burst_p90_ms = quantile(bursts_ms, 0.9);
   s.burst_mean_ms = mean(bursts_ms);
   s.wait_p50_ms = waits_ms.empty() ? 0.0 : quantile(waits_ms, 0.5);
+  summarise_host_waits(p, from, s);
   return s;
 }
 

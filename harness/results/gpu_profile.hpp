@@ -1,11 +1,13 @@
 #pragma once
-// A GPU profile written by the profiler injected into a program (harness/profiler/, format_version 1;
-// docs/PROFILE.md), read back, and its summary: where the program sits on the regime map
-// (docs/REGIMES.md): duty cycle, bursts between host waits, how much of the GPU its kernels can fill.
+// A GPU profile written by the profiler injected into a program (harness/profiler/, format_version 2,
+// or 1 without host waits; docs/PROFILE.md), read back, and its summary: where the program sits on the
+// regime map (docs/REGIMES.md): duty cycle, the device work between two host waits, bursts between
+// idle gaps, how much of the GPU its kernels can fill.
 #include "harness/results/wing.hpp"
 
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,11 @@ struct KernelSignature : profiler::KernelShape {
 /// A merged busy interval of the timeline, ns from the profiler's start.
 struct BusySpan {
   std::int64_t start_ns = 0, end_ns = 0, busy_ns = 0;
+};
+
+/// A host wait (a synchronising call, a synchronous copy), ns from the profiler's start.
+struct HostWait {
+  std::int64_t start_ns = 0, end_ns = 0;
 };
 
 struct GpuProfile {
@@ -47,6 +54,11 @@ struct GpuProfile {
   std::vector<std::uint64_t> gap_log2_counts;  ///< bin i: gaps in [2^i, 2^(i+1)) ns, whole run
   std::size_t kept_head = 0;             ///< spans[0, kept_head) are the run's first; the rest its last
   std::vector<BusySpan> spans;
+  std::string waits_status;              ///< "ok": host waits recorded; else why not ("" in a format_version 1 profile)
+  std::uint64_t wait_count = 0;          ///< host waits in the whole run (kept or not)
+  std::uint64_t sync_copies = 0;         ///< of them, synchronous copies
+  std::size_t waits_kept_head = 0;       ///< waits[0, waits_kept_head) are the run's first; the rest its last
+  std::vector<HostWait> waits;           ///< sorted by end (the head and the tail each, where some were left out)
 };
 
 /// Reads one profile; throws UsageError "<file>: <what is wrong>".
@@ -74,18 +86,28 @@ struct ProfileSummary {
   double duty_whole = 0;           ///< busy share from the first span to the last, whole run
   std::size_t bursts = 0;
   double burst_p50_ms = 0, burst_p90_ms = 0, burst_mean_ms = 0;
-  double wait_p50_ms = 0;          ///< the host waits between the steady part's bursts
+  double wait_p50_ms = 0;          ///< the idle gaps between the steady part's bursts (host waits: below)
   std::vector<GapBin> gaps;        ///< whole run, log2 bins; bins with none left out
   double gaps_at_threshold_share = 0;  ///< of the whole run's gaps, the share >= the threshold (bin-exact)
   double fill = 0;                 ///< kernel-time-weighted kernel_fill (NaN without kernels)
   std::uint64_t memory_peak_bytes = 0;
   int contexts = 0;
   std::uint64_t kernels = 0;
+  // Host waits over the steady part (see summarise_host_waits): what bounds a step for the regime model.
+  bool waits_recorded = false;     ///< the profile recorded host waits (format_version 2, waits_status "ok")
+  std::uint64_t host_waits = 0;    ///< waits that end inside the steady part (after device work)
+  double wait_step_ms = std::numeric_limits<double>::quiet_NaN();    ///< steady length / host_waits
+  double wait_kernel_ms = std::numeric_limits<double>::quiet_NaN();  ///< steady busy time / host_waits
+  double wait_burst_ms = std::numeric_limits<double>::quiet_NaN();   ///< mean first-start-to-last-end of a wait-to-wait step
 };
 
 /// Summarises `p`: bursts are the spans joined across gaps shorter than `gap_threshold_us`, which
 /// must be at least the profile's min gap (UsageError otherwise). The steady part: the kept spans less
 /// the first 10% of them, or the last spans alone where the profile kept only a head and a tail.
 ProfileSummary summarise(const GpuProfile& p, double gap_threshold_us);
+
+/// Where s.waits_recorded, the host-wait fields of `s` (host_waits, wait_*_ms) over the steady part, whose
+/// first span is p.spans[steady_from] (profile_host_waits.cpp; docs/PROFILE.md "Host waits").
+void summarise_host_waits(const GpuProfile& p, std::size_t steady_from, ProfileSummary& s);
 
 }  // namespace bench_mps::harness

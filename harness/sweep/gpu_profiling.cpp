@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <utility>
 #include <vector>
 
 #include "harness/common/errors.hpp"
@@ -84,6 +85,8 @@ std::string summarise_copy(WorkerRow& row, const fs::path& dir, double gap_us, s
                          (p.errors.empty() ? std::string("a CUPTI call failed") : p.errors.front()));
     if (p.dropped_records)
       add_note(note, "GPU profile of pid " + std::to_string(p.pid) + " lost " + std::to_string(p.dropped_records) + " records");
+    if (p.complete && !p.waits_status.empty() && p.waits_status != "ok")
+      add_note(note, "GPU profile of pid " + std::to_string(p.pid) + " has no host waits: " + p.waits_status);
   }
   summaries.push_back(s);
   add_fact(row, "profile_duty", s.duty);
@@ -93,6 +96,14 @@ std::string summarise_copy(WorkerRow& row, const fs::path& dir, double gap_us, s
   add_fact(row, "profile_burst_mean_ms", s.burst_mean_ms);
   add_fact(row, "profile_wait_p50_ms", s.wait_p50_ms);
   add_fact(row, "profile_gap_us", s.gap_threshold_us);
+  if (s.waits_recorded) {
+    add_fact(row, "profile_host_waits", static_cast<double>(s.host_waits));
+    const std::pair<const char*, double> per_wait[] = {{"profile_wait_step_ms", s.wait_step_ms},
+                                                       {"profile_wait_kernel_ms", s.wait_kernel_ms},
+                                                       {"profile_wait_burst_ms", s.wait_burst_ms}};
+    for (const auto& [name, value] : per_wait)
+      if (!std::isnan(value)) add_fact(row, name, value);
+  }
   if (!std::isnan(s.fill)) add_fact(row, "profile_fill", s.fill);
   add_fact(row, "profile_kernels", static_cast<double>(kernels));
   add_fact(row, "profile_contexts", contexts);
@@ -111,15 +122,18 @@ std::string record_gpu_profiles(RunRecord& record, const fs::path& out_dir, doub
     if (record.summary.status == RunStatus::ok) add_note(record.summary.reason, "worker " + std::to_string(row.worker) + ": " + note);
   }
   if (summaries.empty()) return "";
-  std::vector<double> duty, burst, fill;
+  std::vector<double> duty, burst, fill, step, kernel;
   for (const ProfileSummary& s : summaries) {
     duty.push_back(s.duty);
     burst.push_back(s.burst_p50_ms);
     if (!std::isnan(s.fill)) fill.push_back(s.fill);
+    if (!std::isnan(s.wait_step_ms)) step.push_back(s.wait_step_ms), kernel.push_back(s.wait_kernel_ms);
   }
   return "GPU profile (mean of " + std::to_string(summaries.size()) + " copies): duty " + fmt_fixed(100 * mean(duty), 1) +
          "%, bursts p50 " + fmt_num(mean(burst), 3) + " ms (split at " + fmt_num(summaries.front().gap_threshold_us) +
-         " us idle), fill " + (fill.empty() ? std::string("-") : fmt_fixed(100 * mean(fill), 1) + "%");
+         " us idle), fill " + (fill.empty() ? std::string("-") : fmt_fixed(100 * mean(fill), 1) + "%") +
+         (step.empty() ? std::string()
+                       : "; per host wait: a step of " + fmt_num(mean(step), 3) + " ms, GPU " + fmt_num(mean(kernel), 3) + " ms");
 }
 
 }  // namespace bench_mps::harness

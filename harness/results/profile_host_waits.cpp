@@ -1,0 +1,87 @@
+// A profile's host waits over its steady part: how much device work one wait-to-wait step needs and
+// how long a step is. The regime model needs that step, not the bursts split at idle gaps: an eager
+// loop's launch gaps look like host waits to a threshold, and under time-slicing a waiting copy's
+// launches run ahead, so those gaps vanish and only a host wait ends its turn (docs/PROFILE.md).
+//
+// A wait counts when device work began since the wait before it ended: a step's waits with nothing
+// new for the GPU between them (loss.item(): a copy to pageable memory, then a stream
+// synchronize) are one. The window: from the last counted wait that ended before the steady part's
+// first span began to the first that ended after its last span began (the wait for it), so it holds
+// whole wait-to-wait steps; where
+// the profile kept only the first and last waits, no earlier than its kept last ones.
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+#include "harness/common/stats.hpp"
+#include "harness/results/gpu_profile.hpp"
+
+namespace bench_mps::harness {
+namespace {
+
+struct Window {
+  std::int64_t from, to;
+};
+
+/// The first span that ends after `t` (spans are in time order: their ends increase).
+std::vector<BusySpan>::const_iterator first_ending_after(const std::vector<BusySpan>& spans, std::int64_t t) {
+  return std::upper_bound(spans.begin(), spans.end(), t, [](std::int64_t v, const BusySpan& b) { return v < b.end_ns; });
+}
+
+/// The device busy time inside (from, to]: each span's busy time in proportion to its part inside.
+double busy_ns_within(const std::vector<BusySpan>& spans, Window w) {
+  double busy = 0;
+  for (auto it = first_ending_after(spans, w.from); it != spans.end() && it->start_ns < w.to; ++it) {
+    const double inside = static_cast<double>(std::min(it->end_ns, w.to) - std::max(it->start_ns, w.from));
+    const double length = static_cast<double>(it->end_ns - it->start_ns);
+    busy += length > 0 ? static_cast<double>(it->busy_ns) * inside / length : 0.0;
+  }
+  return busy;
+}
+
+/// A step (after, until]'s burst: from the first span that starts in it (the step's work is launched
+/// after the wait before it ended) to the end of the last one, clipped to the step; negative where no
+/// span starts in it.
+std::int64_t step_burst_ns(const std::vector<BusySpan>& spans, std::int64_t after, std::int64_t until) {
+  const auto first = std::upper_bound(spans.begin(), spans.end(), after,
+                                      [](std::int64_t v, const BusySpan& b) { return v < b.start_ns; });
+  const auto past =
+      std::lower_bound(first, spans.end(), until, [](const BusySpan& b, std::int64_t v) { return b.start_ns < v; });
+  if (first == past) return -1;
+  return std::min((past - 1)->end_ns, until) - first->start_ns;
+}
+
+}  // namespace
+
+void summarise_host_waits(const GpuProfile& p, std::size_t steady_from, ProfileSummary& s) {
+  if (!s.waits_recorded || steady_from >= p.spans.size()) return;
+  // The waits that count, by their ends, from the first of those kept without a hole after it.
+  const std::size_t complete_from = p.waits.size() < p.wait_count ? p.waits_kept_head : 0;
+  std::vector<std::int64_t> counted;
+  for (std::size_t i = complete_from; i < p.waits.size(); ++i) {
+    const std::int64_t previous = i > 0 ? p.waits[i - 1].end_ns : std::numeric_limits<std::int64_t>::min();
+    if (step_burst_ns(p.spans, previous, p.waits[i].end_ns) >= 0) counted.push_back(p.waits[i].end_ns);
+  }
+  // The window: widened from the steady part's spans to the counted waits around them.
+  Window w{p.spans[steady_from].start_ns, p.spans.back().end_ns};
+  const auto after_first = std::upper_bound(counted.begin(), counted.end(), w.from);
+  if (after_first != counted.begin()) w.from = *(after_first - 1);
+  const auto closing = std::lower_bound(counted.begin(), counted.end(), p.spans.back().start_ns);
+  if (closing != counted.end()) w.to = *closing;
+  if (complete_from > 0 && complete_from < p.waits.size()) w.from = std::max(w.from, p.waits[complete_from].end_ns);
+
+  std::vector<double> bursts_ms;
+  for (std::size_t k = 0; k < counted.size(); ++k) {
+    if (counted[k] <= w.from || counted[k] > w.to) continue;
+    ++s.host_waits;
+    if (k > 0 && counted[k - 1] >= w.from)
+      bursts_ms.push_back(static_cast<double>(step_burst_ns(p.spans, counted[k - 1], counted[k])) * 1e-6);
+  }
+  if (s.host_waits == 0) return;
+  const double n = static_cast<double>(s.host_waits);
+  s.wait_step_ms = static_cast<double>(w.to - w.from) * 1e-6 / n;
+  s.wait_kernel_ms = busy_ns_within(p.spans, w) * 1e-6 / n;
+  if (!bursts_ms.empty()) s.wait_burst_ms = mean(bursts_ms);
+}
+
+}  // namespace bench_mps::harness

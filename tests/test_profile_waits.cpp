@@ -1,0 +1,316 @@
+// Host waits in the GPU profile (format_version 2) without a GPU: hand-written profiles read and
+// summarised (waits counted in the steady part, the step and the device work per wait, a format 1
+// profile still read, malformed waits refused), the profiler's recorder fed as CUPTI would for a
+// PyTorch-like step, and --profile-gpu's facts through exec with the fake MPS daemon.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/common/errors.hpp"
+#include "harness/profiler/profile_recorder.hpp"
+#include "harness/results/gpu_profile.hpp"
+#include "harness/results/results_reader.hpp"
+#include "tests/exec_fixture.hpp"
+
+namespace bench_mps::testing {
+namespace {
+
+using harness::GpuProfile;
+using harness::ProfileSummary;
+using Json = nlohmann::json;
+
+constexpr std::int64_t kUs = 1000, kMs = 1000 * kUs;
+
+fs::path v1_fixture() { return fixtures_dir() / "gpu_profiles" / "two_kernels_1ms_steps.json"; }
+
+/// An eager loop's 20 steps of 1 ms, step i (1..20) at i ms: two kernels' spans, 300 us and 250 us, with a
+/// 50 us launch gap between them (past the 20 us idle-gap threshold), then the host waits from 100 us to
+/// 602 us (the sync ends 2 us after the GPU), then waits again for nothing (610-620 us). One wait at
+/// 100-200 us before any device work. 41 waits, 40 spans: the steady part is steps 3..20.
+struct Steps {
+  std::vector<std::array<std::int64_t, 3>> spans;
+  std::vector<std::array<std::int64_t, 2>> waits{{100 * kUs, 200 * kUs}};
+  /// `sync_end_us`: where in its step the host's wait for the GPU ends (after the last span's end at 600).
+  explicit Steps(std::int64_t sync_end_us = 602) {
+    for (std::int64_t i = 1; i <= 20; ++i) {
+      const std::int64_t t = i * kMs;
+      spans.push_back({t, t + 300 * kUs, 300 * kUs});
+      spans.push_back({t + 350 * kUs, t + 600 * kUs, 250 * kUs});
+      waits.push_back({t + 100 * kUs, t + sync_end_us * kUs});
+      waits.push_back({t + 610 * kUs, t + 620 * kUs});
+    }
+  }
+};
+
+/// The v1 fixture made a format_version 2 profile with these spans and waits (all kept unless `kept_head`
+/// and `count` say some were left out).
+Json v2_profile(const Steps& steps, std::size_t kept_head = 0, std::uint64_t count = 0) {
+  Json j = Json::parse(read_text(v1_fixture()));
+  j["format_version"] = 2;
+  std::int64_t busy = 0;
+  for (const auto& s : steps.spans) busy += s[2];
+  j["busy"]["spans"] = steps.spans;
+  j["busy"]["intervals"] = steps.spans.size();
+  j["busy"]["kept_head"] = steps.spans.size();
+  j["busy"]["busy_ns"] = busy;
+  j["busy"]["first_ns"] = steps.spans.front()[0];
+  j["busy"]["last_ns"] = steps.spans.back()[1];
+  j["waits_status"] = "ok";
+  j["waits"] = {{"count", count ? count : steps.waits.size()},
+                {"sync_copies", 0},
+                {"kept_head", kept_head ? kept_head : steps.waits.size()},
+                {"kept_tail", kept_head ? steps.waits.size() - kept_head : 0},
+                {"spans", steps.waits}};
+  return j;
+}
+
+GpuProfile read_json(const TempDir& tmp, const Json& j) {
+  write_text(tmp / "profile-1.json", j.dump());
+  return harness::read_gpu_profile(tmp / "profile-1.json");
+}
+
+TEST(ProfileWaits, HostWaitsNotIdleGapsBoundTheSteps) {
+  TempDir tmp;
+  const GpuProfile p = read_json(tmp, v2_profile(Steps()));
+  EXPECT_EQ(p.waits_status, "ok");
+  EXPECT_EQ(p.wait_count, 41u);
+  const ProfileSummary s = harness::summarise(p, 20);
+  EXPECT_TRUE(s.waits_recorded);
+  // Split at 20 us idle, each step is two bursts; its host waits make it one step of 1 ms.
+  EXPECT_EQ(s.bursts, 36u);
+  EXPECT_NEAR(s.burst_p50_ms, 0.275, 1e-9);
+  // Steps 3..20: the window runs from step 2's wait to step 20's; the waits for nothing count not.
+  EXPECT_EQ(s.host_waits, 18u);
+  EXPECT_NEAR(s.wait_step_ms, 1.0, 1e-9);
+  EXPECT_NEAR(s.wait_kernel_ms, 0.55, 1e-9);  // 300 + 250 us busy per step
+  EXPECT_NEAR(s.wait_burst_ms, 0.6, 1e-9);    // first start to last end, the launch gap included
+  EXPECT_NEAR(s.duty, 18 * 0.55 / 17.6, 1e-9);  // unchanged by the waits
+}
+
+// The GPU's clock, normalised to the host's, a little off: each step's last kernel seems to end 5 us
+// after the wait for it. The wait for nothing after it is still no step of its own, and the next step
+// starts where its own work does.
+TEST(ProfileWaits, AKernelSeenEndingAfterItsWaitMakesNoStepOfItsOwn) {
+  TempDir tmp;
+  const ProfileSummary s = harness::summarise(read_json(tmp, v2_profile(Steps(595))), 20);
+  EXPECT_EQ(s.host_waits, 18u);
+  EXPECT_NEAR(s.wait_step_ms, 1.0, 1e-9);
+  EXPECT_NEAR(s.wait_kernel_ms, 0.55, 1e-9);  // 5 us of step 2's kernel in, 5 us of step 20's out
+  EXPECT_NEAR(s.wait_burst_ms, 0.595, 1e-9);  // clipped at the wait's end
+}
+
+TEST(ProfileWaits, WaitsOfATruncatedProfileCountFromItsKeptLastOnes) {
+  TempDir tmp;
+  Steps steps;
+  // Kept: the first 3 waits and the last 10 (steps 16..20) of 41.
+  steps.waits.erase(steps.waits.begin() + 3, steps.waits.end() - 10);
+  const ProfileSummary s = harness::summarise(read_json(tmp, v2_profile(steps, 3, 41)), 20);
+  EXPECT_EQ(s.host_waits, 4u);  // steps 17..20, after step 16's wait
+  EXPECT_NEAR(s.wait_step_ms, 1.0, 1e-9);
+  EXPECT_NEAR(s.wait_kernel_ms, 0.55, 1e-9);
+  EXPECT_NEAR(s.wait_burst_ms, 0.6, 1e-9);
+}
+
+void expect_no_waits(const ProfileSummary& s) {
+  EXPECT_FALSE(s.waits_recorded);
+  EXPECT_EQ(s.host_waits, 0u);
+  EXPECT_TRUE(std::isnan(s.wait_step_ms));
+  EXPECT_TRUE(std::isnan(s.wait_kernel_ms));
+  EXPECT_TRUE(std::isnan(s.wait_burst_ms));
+}
+
+TEST(ProfileWaits, AFormat1ProfileIsStillReadWithoutWaits) {
+  const GpuProfile p = harness::read_gpu_profile(v1_fixture());
+  EXPECT_EQ(p.waits_status, "");
+  const ProfileSummary s = harness::summarise(p, 20);
+  expect_no_waits(s);
+  EXPECT_EQ(s.bursts, 9u);  // the rest as before
+  const auto r = run_program(bench_mps_exe(), {"profile", v1_fixture().string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("  host waits: not recorded (a format_version 1 profile)\n"), std::string::npos) << r.out;
+}
+
+TEST(ProfileWaits, WaitsTheProfilerCouldNotRecordAreSaidAndTheRestKept) {
+  TempDir tmp;
+  Json j = v2_profile(Steps());
+  const std::string why = "cuptiActivityEnable(CUPTI_ACTIVITY_KIND_SYNCHRONIZATION): CUPTI_ERROR_NOT_SUPPORTED (27)";
+  j["waits_status"] = why;
+  j["waits"]["spans"] = Json::array();
+  j["waits"]["count"] = 0;
+  j["waits"]["kept_head"] = 0;
+  const ProfileSummary s = harness::summarise(read_json(tmp, j), 20);
+  expect_no_waits(s);
+  EXPECT_EQ(s.bursts, 36u);
+  const auto r = run_program(bench_mps_exe(), {"profile", (tmp / "profile-1.json").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("  host waits: not recorded (" + why + ")\n"), std::string::npos) << r.out;
+}
+
+TEST(ProfileWaits, TheProfileCommandPrintsThem) {
+  TempDir tmp;
+  write_text(tmp / "profile-1.json", v2_profile(Steps()).dump());
+  const auto r = run_program(bench_mps_exe(), {"profile", (tmp / "profile-1.json").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("  host waits in the steady part: 18; per wait-to-wait step: 1 ms long, GPU busy 0.55 ms, "
+                       "burst 0.6 ms (first start to last end)\n"),
+            std::string::npos) << r.out;
+}
+
+TEST(ProfileWaits, MalformedWaitsAreRefusedNamingWhatIsWrong) {
+  TempDir tmp;
+  const Json good = v2_profile(Steps());
+  struct Case {
+    const char* what;
+    std::function<void(Json&)> change;
+  };
+  const std::vector<Case> cases{
+      {"missing 'waits'", [](Json& j) { j.erase("waits"); }},
+      {"missing 'waits_status'", [](Json& j) { j.erase("waits_status"); }},
+      {"'waits_status' is not a string", [](Json& j) { j["waits_status"] = 3; }},
+      {"missing 'count' in waits", [](Json& j) { j["waits"].erase("count"); }},
+      {"host wait 1 is not [start, end] with 0 <= start <= end", [](Json& j) { j["waits"]["spans"][1] = {5, 3}; }},
+      {"host wait 2 is not [start, end]", [](Json& j) { j["waits"]["spans"][2] = {5}; }},
+      {"host wait 0 is not [start, end]", [](Json& j) { j["waits"]["spans"][0] = {-5, 3}; }},
+      {"host wait 0 is not [start, end]", [](Json& j) { j["waits"]["spans"][0] = {"a", 3}; }},
+      {"'spans' in waits is not an array", [](Json& j) { j["waits"]["spans"] = 7; }},
+      {"waits: kept_head, spans, sync_copies and count disagree", [](Json& j) { j["waits"]["kept_head"] = 42; }},
+      {"waits: kept_head, spans, sync_copies and count disagree", [](Json& j) { j["waits"]["count"] = 40; }},
+      {"waits: kept_head, spans, sync_copies and count disagree", [](Json& j) { j["waits"]["sync_copies"] = 42; }},
+      {"format_version 3 (this bench_mps reads 1 to 2)", [](Json& j) { j["format_version"] = 3; }},
+  };
+  for (const Case& c : cases) {
+    Json j = good;
+    c.change(j);
+    write_text(tmp / "profile-1.json", j.dump());
+    try {
+      harness::read_gpu_profile(tmp / "profile-1.json");
+      ADD_FAILURE() << c.what << ": was read";
+    } catch (const harness::UsageError& e) {
+      const std::string msg = e.what();
+      EXPECT_EQ(msg.rfind((tmp / "profile-1.json").string() + ": not a readable GPU profile: ", 0), 0u) << msg;
+      EXPECT_NE(msg.find(c.what), std::string::npos) << msg;
+    }
+    const auto r = run_program(bench_mps_exe(), {"profile", (tmp / "profile-1.json").string()});
+    EXPECT_EQ(r.exit_code, 2) << c.what << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+}
+
+// PyTorch's loss.item(): a copy of the loss to pageable memory (CUPTI may report it synchronous, a host
+// wait itself) and a stream synchronize that then waits for nothing. Either way one wait per step.
+TEST(ProfileRecorder, APyTorchStepIsOneHostWait) {
+  for (const bool copy_is_synchronous : {true, false}) {
+    SCOPED_TRACE(copy_is_synchronous ? "synchronous copy" : "asynchronous copy");
+    const std::uint64_t t0 = 1'000'000'000;
+    profiler::RecorderLimits limits;
+    limits.pending_batch = 3;  // waits sorted across several batches
+    profiler::ProfileRecorder rec(limits, t0);
+    for (std::uint64_t i = 1; i <= 10; ++i) {
+      const std::uint64_t t = t0 + i * kMs;
+      profiler::KernelLaunch k;
+      k.shape.name = "_Z4stepv";
+      k.start_ns = t, k.end_ns = t + 400 * kUs;
+      rec.kernel(k);
+      if (copy_is_synchronous) {
+        rec.sync_copy(t + 402 * kUs, t + 410 * kUs, 4);
+        rec.host_wait(t + 420 * kUs, t + 425 * kUs);
+      } else {
+        rec.copy(t + 402 * kUs, t + 410 * kUs, 4);
+        rec.host_wait(t + 5 * kUs, t + 412 * kUs);
+      }
+    }
+    TempDir tmp;
+    write_text(tmp / "profile-3.json", rec.json(t0 + 20 * kMs, {3, 1, "python3 train.py"}));
+    const GpuProfile p = harness::read_gpu_profile(tmp / "profile-3.json");
+    EXPECT_EQ(p.waits_status, "ok");
+    EXPECT_EQ(p.wait_count, copy_is_synchronous ? 20u : 10u);
+    EXPECT_EQ(p.sync_copies, copy_is_synchronous ? 10u : 0u);
+    EXPECT_EQ(p.copy_count, 10u);
+    const ProfileSummary s = harness::summarise(p, 20);
+    EXPECT_EQ(s.host_waits, 9u);  // steps 2..10: 20 spans less the first 10%
+    EXPECT_NEAR(s.wait_step_ms, 1.0, 1e-9);
+    EXPECT_NEAR(s.wait_kernel_ms, 0.408, 1e-9);  // the kernel and the copy
+    EXPECT_NEAR(s.wait_burst_ms, 0.41, 1e-9);
+  }
+}
+
+TEST(ProfileRecorder, KeepsItsFirstAndLastWaitsAndSaysWhyNone) {
+  profiler::RecorderLimits limits;
+  limits.head_waits = 2;
+  limits.tail_waits = 3;
+  limits.pending_batch = 4;
+  profiler::ProfileRecorder rec(limits, 0);
+  for (std::uint64_t i : {1, 0, 3, 2, 5, 4, 7, 6, 9, 8}) rec.host_wait(1 + i * 100, 51 + i * 100);  // out of order in pairs
+  rec.host_wait(0, 10);  // CUPTI's unknown timestamp: left out
+  TempDir tmp;
+  write_text(tmp / "profile-1.json", rec.json(2000, {1, 0, ""}));
+  const GpuProfile p = harness::read_gpu_profile(tmp / "profile-1.json");
+  EXPECT_EQ(p.wait_count, 10u);
+  EXPECT_EQ(p.waits_kept_head, 2u);
+  ASSERT_EQ(p.waits.size(), 5u);
+  const std::int64_t starts[] = {1, 101, 701, 801, 901};
+  for (std::size_t i = 0; i < 5; ++i) EXPECT_EQ(p.waits[i].start_ns, starts[i]) << i;
+
+  profiler::ProfileRecorder none(limits, 0);
+  none.waits_unavailable("cuptiActivityEnable(CUPTI_ACTIVITY_KIND_SYNCHRONIZATION): not supported");
+  none.waits_unavailable("a later failure");  // the first reason stays
+  write_text(tmp / "profile-2.json", none.json(2000, {2, 0, ""}));
+  const GpuProfile q = harness::read_gpu_profile(tmp / "profile-2.json");
+  EXPECT_TRUE(q.complete);  // the rest of the profile is valid
+  EXPECT_EQ(q.waits_status, "cuptiActivityEnable(CUPTI_ACTIVITY_KIND_SYNCHRONIZATION): not supported");
+}
+
+// --profile-gpu through exec: the command writes a profile where the injected library would.
+class ProfileWaitsExec : public ExecSweep {
+ protected:
+  std::string copy_profile_command(const Json& profile) {
+    write_text(tmp / "given.json", profile.dump());
+    return "cp '" + (tmp / "given.json").string() + "' \"$BENCH_MPS_PROFILE_DIR/profile-$$.json\"";
+  }
+};
+
+TEST_F(ProfileWaitsExec, EachCopysHostWaitsAreItsFacts) {
+  const auto r = sweep({"--command", copy_profile_command(v2_profile(Steps())), "--procs", "2", "--modes", "timeslice",
+                        "--profile-gpu"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto workers = harness::read_runs(out() / "runs.csv");
+  ASSERT_EQ(workers.size(), 2u);
+  for (const auto& w : workers) {
+    EXPECT_EQ(w.status, "ok") << w.reason;
+    EXPECT_EQ(w.reason, "") << w.reason;
+    EXPECT_EQ(w.fact("profile_host_waits"), 18) << w.facts;
+    EXPECT_NEAR(w.fact("profile_wait_step_ms"), 1.0, 1e-6) << w.facts;
+    EXPECT_NEAR(w.fact("profile_wait_kernel_ms"), 0.55, 1e-6) << w.facts;
+    EXPECT_NEAR(w.fact("profile_wait_burst_ms"), 0.6, 1e-6) << w.facts;
+    EXPECT_EQ(w.fact("profile_bursts"), 36) << w.facts;
+  }
+  EXPECT_NE(r.err.find("fill 24.5%; per host wait: a step of 1 ms, GPU 0.55 ms\n"), std::string::npos) << r.err;
+}
+
+TEST_F(ProfileWaitsExec, ACopyWithoutWaitsSaysWhyAndKeepsTheRest) {
+  Json j = v2_profile(Steps());
+  j["waits_status"] = "cuptiActivityEnable(CUPTI_ACTIVITY_KIND_SYNCHRONIZATION): not supported";
+  const auto r = sweep({"--command", copy_profile_command(j), "--procs", "1", "--modes", "timeslice", "--profile-gpu"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto workers = harness::read_runs(out() / "runs.csv");
+  ASSERT_EQ(workers.size(), 1u);
+  const auto& w = workers[0];
+  EXPECT_EQ(w.status, "ok");
+  EXPECT_NE(w.reason.find("has no host waits: cuptiActivityEnable(CUPTI_ACTIVITY_KIND_SYNCHRONIZATION): not supported"),
+            std::string::npos) << w.reason;
+  EXPECT_TRUE(std::isnan(w.fact("profile_host_waits"))) << w.facts;
+  EXPECT_TRUE(std::isnan(w.fact("profile_wait_step_ms"))) << w.facts;
+  EXPECT_EQ(w.fact("profile_bursts"), 36) << w.facts;
+  EXPECT_EQ(r.err.find("per host wait"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace bench_mps::testing
