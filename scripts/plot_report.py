@@ -502,7 +502,37 @@ def draw_model_vs_measured(spec, data):
     place_labels(ax, notes)  # after the layout: each label where it overprints no other
     return fig
 
+def draw_advice(spec, data):
+    """bench_mps advise: predicted (lines, a band where the model gives a bracket) and measured (markers)
+    throughput of N copies in copies alone, time-sliced and MPS, beside the ideal N."""
+    fig, ax = plt.subplots(figsize=(7.5, 5))
+    top = max([spec.get("max_procs") or 1] + [max(line["n"]) for line in spec["lines"] if line["n"]])
+    ax.plot([1, top], [1, top], color="gray", linestyle=(0, (8, 4)), linewidth=1, label="ideal (N copies alone)")
+    names = {"timeslice": "time-sliced", "mps": "MPS"}
+    for line in spec["lines"]:
+        if not line["n"]:
+            continue
+        color = mode_color(line["mode"], data["modes"])
+        label = "{} {}".format(names.get(line["mode"], line["mode"]), line["kind"])
+        if line["kind"] == "predicted":
+            ax.plot(line["n"], line["throughput"], color=color, linestyle="--", label=label)
+            if any(lo < hi for lo, hi in zip(line["low"], line["throughput"])):
+                ax.fill_between(line["n"], line["low"], line["throughput"], color=color, alpha=0.15, linewidth=0)
+        else:
+            ax.plot(line["n"], line["throughput"], color=color, marker="o", linestyle="-", label=label)
+    ax.set_xlabel("N copies sharing the GPU")
+    ax.set_ylabel("throughput, in copies alone (per {})".format(spec.get("unit") or "task"))
+    ax.set_xlim(left=0.5)
+    ax.set_ylim(bottom=0)
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="upper left", fontsize=8)
+    ax.set_title("Will MPS help? {}\n{}".format(spec["title"], data["machine"]), fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
 DRAW = {
+    "advice": draw_advice,
     "interference": draw_interference,
     "xray": draw_xray,
     "regime_map": draw_regime_map,
