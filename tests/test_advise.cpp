@@ -36,6 +36,7 @@ MeasuredCell cell(int n, const std::string& mode, double unit_ms, double p99_ms 
   c.mode = mode;
   c.ok = ok;
   c.unit_ms = unit_ms;
+  c.per_s = n * 1000 / unit_ms;  // closed loop: each copy starts its next unit when one ends
   c.p99_ms = std::isnan(p99_ms) ? unit_ms * 1.1 : p99_ms;
   if (!ok) c.problem = "crashed: worker 0 exited with 1";
   return c;
@@ -63,6 +64,22 @@ TEST(AdviseModel, ABusyKernelOfFewBlocksIsPredictedToTakeTurnsTimeSlicedAndRunSi
   EXPECT_DOUBLE_EQ(mps->prediction.loss, 1.0);
   EXPECT_DOUBLE_EQ(mps->throughput(), 4.0);
   EXPECT_DOUBLE_EQ(find_predicted(p, LadderMode::mps, 10)->throughput(), 10.0);
+}
+
+TEST(AdviseModel, AProgramWithHostWaitsGetsABracketBetweenATurnPerWaitAndATurnPerIdleGap) {
+  // The PyTorch client's shape: a 2.7 ms step with one host wait and 0.13 ms of kernels, which idle gaps
+  // cut into 7 bursts of 0.019 ms every 0.38 ms.
+  AloneFacts a = alone_at(2.7, 0.4, 0.05);
+  a.point.kernel_ms = 0.13;
+  a.gap_point = RegimePoint{0.38, 0.0186, 0.0186, 0.05};
+  const auto p = predict_ladder(a, h100(), 10);
+  const PredictedCell* ts = find_predicted(p, LadderMode::timeslice, 10);
+  ASSERT_TRUE(ts);
+  EXPECT_DOUBLE_EQ(ts->prediction.loss, 1.0);  // a turn per wait: 10 x 0.268 ms fits in 2.7 ms
+  EXPECT_NEAR(ts->prediction.upper, 10 * (0.0186 + 0.138) / 0.38, 1e-9);
+  EXPECT_NEAR(ts->throughput_low(), 10 / ts->prediction.upper, 1e-12);
+  EXPECT_NE(ts->prediction.why.find("per idle gap"), std::string::npos) << ts->prediction.why;
+  EXPECT_TRUE(std::isnan(find_predicted(p, LadderMode::mps, 10)->prediction.upper));  // MPS: no bracket
 }
 
 TEST(AdviseModel, NothingIsPredictedForAWorkloadOffTheMap) {
@@ -143,6 +160,16 @@ TEST(AdvisePick, FailedRunsAreNeverAdvised) {
     if (c.procs == 4 && c.mode == "mps") c.ok = false;
   const Pick p = pick(l, NAN);
   EXPECT_EQ(p.procs, 2);
+}
+
+TEST(AdviseModel, APacedProgramsThroughputIsWhatItServedNotNOverItsLoss) {
+  // mlp-infer at 200 requests per second and copy: each request 5x slower beside 3 others, all served.
+  std::vector<MeasuredCell> cells{cell(1, "timeslice", 0.05), cell(4, "timeslice", 0.25)};
+  cells[0].per_s = 200;
+  cells[1].per_s = 800;
+  set_losses(cells);
+  EXPECT_DOUBLE_EQ(cells[1].loss, 5.0);
+  EXPECT_DOUBLE_EQ(cells[1].throughput(), 4.0);
 }
 
 TEST(AdviseRecommend, MpsAutoIsTakenWhereItKeepsNinetyFivePercentAndLeftWhereItCostsMore) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <optional>
 
 #include "harness/common/errors.hpp"
 #include "harness/common/csv_table.hpp"
@@ -25,31 +26,33 @@ const SummaryRecord& alone_row(const std::vector<SummaryRecord>& rows, const fs:
 }
 
 /// The program's regime from its copy's profile facts: bounded by host waits where the profile has
-/// them, else by idle gaps of at least the profile's threshold.
+/// them (with the same program cut at its idle gaps beside it, AloneFacts::gap_point), else by idle
+/// gaps of at least the profile's threshold.
 void place_by_profile(const WorkerRecord& w, double gap_us, AloneFacts& a) {
   a.source = "profile";
   a.duty = w.fact("profile_duty");
-  a.point.footprint = w.fact("profile_fill");
   a.footprint_basis = "blocks over what the SMs hold at the kernels' occupancy (CUPTI)";
+  const double fill = w.fact("profile_fill");
+  const double burst = w.fact("profile_burst_mean_ms");
+  std::optional<RegimePoint> by_gaps;
+  if (burst > 0 && a.duty > 0) by_gaps = RegimePoint{burst / a.duty, burst, burst, fill};
   const double waits = w.fact("profile_host_waits");
   const double wait_step = w.fact("profile_wait_step_ms"), wait_burst = w.fact("profile_wait_burst_ms"),
                wait_kernel = w.fact("profile_wait_kernel_ms");
   if (waits > 0 && wait_step > 0 && wait_burst > 0 && wait_kernel > 0) {
-    a.point.step_ms = wait_step;
-    a.point.burst_ms = wait_burst;
-    a.point.kernel_ms = std::min(wait_burst, wait_kernel);
-    a.burst_basis = "device work between two host waits, CUPTI";
+    a.point = {wait_step, wait_burst, std::min(wait_burst, wait_kernel), fill};
+    a.burst_basis = "device work between two host waits, CUPTI; idle gaps of at least " + fmt_num(gap_us) +
+                    " us give the other end of the time-sliced bracket";
+    a.gap_point = by_gaps;
     return;
   }
-  const double burst = w.fact("profile_burst_mean_ms");
-  if (!(burst > 0) || !(a.duty > 0)) {
+  if (!by_gaps) {
     a.problem = w.fact("profile_processes") > 0 ? "its GPU profile holds no steady bursts"
                                                 : "the command never initialised CUDA (no GPU profile)";
     return;
   }
-  a.point.burst_ms = a.point.kernel_ms = burst;
-  a.point.step_ms = burst / a.duty;
-  a.burst_basis = "idle gaps of at least " + fmt_num(gap_us) + " us end one, CUPTI";
+  a.point = *by_gaps;
+  a.burst_basis = "idle gaps of at least " + fmt_num(gap_us) + " us end one, CUPTI (no host waits recorded)";
 }
 
 std::vector<double> finite_only(const std::vector<double>& x) {
@@ -106,6 +109,7 @@ void read_cells(const fs::path& dir, const UnitChoice& unit, std::vector<Measure
     if (!c.ok) c.problem = to_string(r.status) + (r.reason.empty() ? "" : ": " + r.reason);
     c.unit_ms = r.task_mean_ms;
     c.p99_ms = r.task_p99_ms;
+    c.per_s = r.throughput_tasks_per_s;
     if (unit.exec && unit.metric) {  // the copies' steps: their mean, and the worst copy's p99
       std::vector<double> means, p99s;
       for (const WorkerRecord& w : workers)
@@ -116,6 +120,8 @@ void read_cells(const fs::path& dir, const UnitChoice& unit, std::vector<Measure
       const std::vector<double> m = finite_only(means), p = finite_only(p99s);
       c.unit_ms = m.size() == means.size() ? mean(m) : NAN;  // a copy without steps: no step time for the run
       c.p99_ms = p.empty() ? NAN : *std::max_element(p.begin(), p.end());
+      c.per_s = 0;  // steps per second while the copies step, all together
+      for (const double ms : m) c.per_s += 1000 / ms;
       if (c.ok && !(c.unit_ms > 0)) {
         c.ok = false;
         c.problem = "its copies printed no step time for --exec-metric";

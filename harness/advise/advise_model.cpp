@@ -14,7 +14,16 @@ std::vector<PredictedCell> predict_ladder(const AloneFacts& alone, const Schedul
   std::vector<PredictedCell> cells;
   if (!alone.placed()) return cells;
   for (int n = 2; n <= max_procs; ++n) {
-    cells.push_back({n, LadderMode::timeslice, predict_timesliced(alone.point, n, sched)});
+    Prediction ts = predict_timesliced(alone.point, n, sched);
+    if (alone.gap_point) {  // between a turn per host wait and a turn per idle gap
+      const Prediction g = predict_timesliced(*alone.gap_point, n, sched);
+      const double lo = std::min(ts.loss, g.loss);
+      double hi = std::max(ts.loss, g.loss);
+      for (const double u : {ts.upper, g.upper})
+        if (std::isfinite(u)) hi = std::max(hi, u);
+      ts = {lo, hi > lo ? hi : NAN, ts.why + " per host wait, " + g.why + " per idle gap"};
+    }
+    cells.push_back({n, LadderMode::timeslice, ts});
     cells.push_back({n, LadderMode::mps, predict_mps(alone.point, n)});
   }
   return cells;
@@ -35,7 +44,11 @@ const MeasuredCell* find_measured(const std::vector<MeasuredCell>& cells, const 
 void set_losses(std::vector<MeasuredCell>& cells) {
   const MeasuredCell* alone = find_measured(cells, ladder_mode_name(LadderMode::timeslice), 1);
   const double base = alone && alone->ok ? alone->unit_ms : NAN;
-  for (MeasuredCell& c : cells) c.loss = c.ok && base > 0 ? c.unit_ms / base : NAN;
+  const double base_per_s = alone && alone->ok ? alone->per_s : NAN;
+  for (MeasuredCell& c : cells) {
+    c.loss = c.ok && base > 0 ? c.unit_ms / base : NAN;
+    c.relative = c.ok && base_per_s > 0 ? c.per_s / base_per_s : NAN;
+  }
 }
 
 double Check::error() const {

@@ -5,6 +5,7 @@
 #include "harness/advise/wing.hpp"
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,11 @@ struct AloneFacts {
   std::string unit;        ///< what the ladder times: "task", "step" (the program's --exec-metric) or "run" (its completion)
   double unit_ms = NAN;    ///< one unit's time alone
   RegimePoint point;       ///< the model's input (its step: the synchronising step)
+  /// A program whose profile has host waits: the same program cut at its idle gaps instead. Time-sliced,
+  /// a copy waiting for the GPU keeps launching, so its kernels up to the next host wait share one turn
+  /// (`point`); a copy that finds the GPU idle runs each burst as it comes, a turn per idle gap. The
+  /// prediction is the bracket between the two.
+  std::optional<RegimePoint> gap_point;
   double duty = NAN;       ///< busy share alone (as measured; point.duty() is the burst's share)
   std::string burst_basis; ///< how the burst was bounded: "events", "host waits", "idle gaps of >= X us"
   std::string footprint_basis;  ///< "GPM SM activity / duty" or "blocks / what the SMs hold (CUPTI)"
@@ -43,19 +49,24 @@ struct PredictedCell {
 std::vector<PredictedCell> predict_ladder(const AloneFacts& alone, const SchedulerFacts& sched, int max_procs);
 const PredictedCell* find_predicted(const std::vector<PredictedCell>& cells, LadderMode mode, int procs);
 
-/// What one mode at one N of the ladder measured (the unit's time, averaged over its copies).
+/// What one mode at one N of the ladder measured: the unit's time, averaged over its copies, and the
+/// units all copies finished per second. A program that paces itself (mlp-infer's requests at a set
+/// rate) finishes as many units in either mode as long as it keeps up, however long each takes: its
+/// throughput is what was served, not N over the loss.
 struct MeasuredCell {
   int procs = 0;
   std::string mode;          ///< "timeslice", "mps" or a limited MPS mode ("mps:auto")
   bool ok = false;
   std::string problem;       ///< not ok: the status and reason of the first failed copy, or why nothing was read
   double unit_ms = NAN, p99_ms = NAN;
+  double per_s = NAN;        ///< units finished per second, all copies together
   double loss = NAN;         ///< unit_ms over the ladder's own time-sliced N=1
-  double throughput() const { return procs / loss; }
+  double relative = NAN;     ///< per_s over the ladder's own time-sliced N=1: throughput in copies alone
+  double throughput() const { return relative; }
 };
 const MeasuredCell* find_measured(const std::vector<MeasuredCell>& cells, const std::string& mode, int procs);
 
-/// Fills every cell's loss from the time-sliced N=1 cell (NaN where it is missing).
+/// Fills every cell's loss and throughput from the time-sliced N=1 cell (NaN where it is missing).
 void set_losses(std::vector<MeasuredCell>& cells);
 
 /// A prediction held against its rung.

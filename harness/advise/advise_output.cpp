@@ -18,7 +18,9 @@ json alone_json(const AloneFacts& a) {
   return {{"source", a.source}, {"unit", a.unit}, {"unit_ms", num(a.unit_ms)}, {"step_ms", placed(a.point.step_ms)},
           {"burst_ms", placed(a.point.burst_ms)}, {"kernel_ms", placed(a.point.kernel_ms)}, {"duty", num(a.duty)},
           {"footprint", num(a.point.footprint)}, {"burst_basis", a.burst_basis},
-          {"footprint_basis", a.footprint_basis}, {"problem", a.problem}};
+          {"footprint_basis", a.footprint_basis}, {"problem", a.problem},
+          {"by_idle_gaps", a.gap_point ? json{{"step_ms", num(a.gap_point->step_ms)}, {"burst_ms", num(a.gap_point->burst_ms)}}
+                                       : json(nullptr)}};
 }
 
 json measured_json(const MeasuredCell& c) {
@@ -75,6 +77,9 @@ std::string alone_table(const AloneFacts& a) {
   t.add_row({"burst", fmt_sig(a.point.burst_ms) + " ms", a.burst_basis});
   t.add_row({"step (burst to burst)", fmt_sig(a.point.step_ms) + " ms", "burst / duty, or host wait to host wait"});
   t.add_row({"kernel time per step", fmt_sig(a.point.kernel_ms) + " ms", "the burst less launch gaps"});
+  if (a.gap_point)
+    t.add_row({"cut at idle gaps instead", fmt_sig(a.gap_point->burst_ms) + " ms every " + fmt_sig(a.gap_point->step_ms) + " ms",
+               "a turn per idle gap: the time-sliced bracket's other end"});
   t.add_row({"footprint", std::isfinite(a.point.footprint) ? fmt_fixed(100 * a.point.footprint, 1) + " %" : "-",
              a.footprint_basis});
   return t.str();

@@ -6,7 +6,7 @@
 namespace bench_mps::harness {
 namespace {
 
-constexpr double kLimitKeeps = 0.95;  ///< mps:auto is advised where it keeps this much of unlimited MPS
+constexpr double kLimitKeeps = 0.95;  ///< mps:auto is advised where its units run at this much of unlimited MPS's speed
 
 bool feasible(const MeasuredCell& c, double slo) {
   return c.ok && std::isfinite(c.throughput()) && (std::isnan(slo) || (std::isfinite(c.p99_ms) && c.p99_ms <= slo));
@@ -122,11 +122,11 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
     const double keeps = p.cell->unit_ms / limited->unit_ms;
     if (keeps >= kLimitKeeps) {
       r.mode = limited->mode;
-      r.reasons.push_back(limited->mode + " (each client limited to 100/N % of the SMs) kept " + pct(keeps) +
-                          " of unlimited MPS's throughput at N=" + std::to_string(p.procs) +
+      r.reasons.push_back(limited->mode + " (each client limited to 100/N % of the SMs) ran each " + alone.unit +
+                          " at " + pct(keeps) + " of unlimited MPS's speed at N=" + std::to_string(p.procs) +
                           ": take the limit, it stops one copy from taking every SM.");
     } else {
-      r.reasons.push_back(limited->mode + " cost " + pct(1 - keeps) + " of unlimited MPS's throughput at N=" +
+      r.reasons.push_back(limited->mode + " ran each " + alone.unit + " at " + pct(keeps) + " of unlimited MPS's speed at N=" +
                           std::to_string(p.procs) + ": leave the thread percentage unlimited.");
     }
   } else if (limited) {
