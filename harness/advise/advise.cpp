@@ -5,7 +5,9 @@
 
 #include "harness/advise/advise_ladder.hpp"
 #include "harness/advise/advise_output.hpp"
+#include "harness/common/csv_table.hpp"
 #include "harness/common/errors.hpp"
+#include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
 #include "harness/common/markdown_table.hpp"
 #include "harness/common/signals.hpp"
@@ -14,6 +16,7 @@
 #include "harness/mps/mps_session.hpp"
 #include "harness/plan/sweep_cli.hpp"
 #include "harness/results/meta.hpp"
+#include "harness/results/results_reader.hpp"
 #include "harness/workers/workload_config.hpp"
 #include "harness/sweep/out_dir_claim.hpp"
 #include "harness/sweep/preflight.hpp"
@@ -139,6 +142,7 @@ class AdviseRun {
       if (!o.has_runs()) return end("N=" + std::to_string(n) + "'s sweep failed: " + o.last_error);
       read_cells(o.dir, unit_, a_.ladder);
       set_losses(a_.ladder);
+      if (n == 1) anchor_to_alone(a_.predicted, a_.ladder);  // MPS predicted from one copy alone under MPS too
       progress_.say(rung_line(a_.ladder, a_.predicted, n) + " (" + fmt_fixed(o.seconds, 0) + " s)");
       if (const std::string why = stop_after(n, last_best); !why.empty() && !explicit_rungs) return end(why);
       last_best = best_throughput(a_.ladder, n);
@@ -210,6 +214,27 @@ class AdviseRun {
   Progress progress_;
 };
 
+/// Everything the ladder's cells decide: losses and throughputs on the ladder's own N=1, the MPS
+/// predictions anchored to one copy alone under MPS, and the recommendation.
+void finish_advice(Advice& advice, double slo_p99_ms) {
+  set_losses(advice.ladder);
+  anchor_to_alone(advice.predicted, advice.ladder);
+  if (advice.limited) {  // its loss on the ladder's basis
+    std::vector<MeasuredCell> with = advice.ladder;
+    with.push_back(*advice.limited);
+    set_losses(with);
+    advice.limited = with.back();
+  }
+  advice.recommendation = recommend(advice.alone, advice.ladder, advice.predicted,
+                                    advice.limited ? &*advice.limited : nullptr, slo_p99_ms);
+}
+
+void print_advice(const Advice& advice, const fs::path& out) {
+  std::cout << advice.recommendation.headline << "\n";
+  for (const std::string& r : advice.recommendation.reasons) std::cout << "  - " << r << "\n";
+  std::cout << "advice: " << (out / "advice.md").string() << "\n" << std::flush;
+}
+
 }  // namespace
 
 std::vector<std::string> AdviseSpec::workload_args() const {
@@ -228,7 +253,57 @@ std::vector<int> ladder_rungs(const AdviseSpec& spec) {
   return rungs;
 }
 
+int redo_advice(const std::string& dir_text) {
+  const fs::path dir = dir_text;
+  const fs::path file = dir / kAdviceJsonFile;
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) throw UsageError("--redo: " + file.string() + " not found (not an advise folder)");
+  nlohmann::json stored;
+  try {
+    stored = nlohmann::json::parse(read_whole_file(file));
+  } catch (const std::exception& e) {
+    throw ResultsError(file.string() + ": not JSON: " + one_line(e.what()));
+  }
+  Advice advice;
+  try {
+    if (stored.at("advice_format_version").get<int>() != kAdviceFormatVersion)
+      throw ResultsError(file.string() + ": advice_format_version " + stored.at("advice_format_version").dump() +
+                         ", this bench_mps reads " + std::to_string(kAdviceFormatVersion));
+    advice.meta = stored;
+    for (const char* derived : {"advice_format_version", "subject", "alone", "scheduler", "predicted", "ladder",
+                                "limited", "checks", "ladder_end", "recommendation", "seconds", "figure_note"})
+      advice.meta.erase(derived);
+    const nlohmann::json& settings = stored.at("advise");
+    const SweepSpec workload = parse_sweep_args(settings.at("workload_args").get<std::vector<std::string>>());
+    const UnitChoice unit{workload.workloads.front() == "exec", !workload.params.exec.metric.empty()};
+    advice.subject = stored.at("subject").get<std::string>();
+    const nlohmann::json& sched = stored.at("scheduler");
+    const auto number = [](const nlohmann::json& v) { return v.is_number() ? v.get<double>() : NAN; };
+    advice.scheduler = {number(sched.at("slice_ms")), number(sched.at("switch_ms")), number(sched.at("turn_cost_ms"))};
+    advice.scheduler_source = sched.at("source").get<std::string>();
+    advice.ladder_end = stored.at("ladder_end").get<std::string>();
+    advice.seconds = stored.at("seconds").get<double>();
+    advice.alone = read_alone(dir / "sweeps" / "alone", unit, workload.profile_gap_us);
+    advice.predicted = predict_ladder(advice.alone, advice.scheduler, settings.at("max_procs").get<int>());
+    for (const int n : settings.at("ladder").get<std::vector<int>>())
+      if (fs::is_regular_file(dir / "sweeps" / ("ladder-" + std::to_string(n)) / "summary.csv", ec))
+        read_cells(dir / "sweeps" / ("ladder-" + std::to_string(n)), unit, advice.ladder);
+    if (fs::is_regular_file(dir / "sweeps" / "limits" / "summary.csv", ec)) {
+      std::vector<MeasuredCell> cells;
+      read_cells(dir / "sweeps" / "limits", unit, cells);
+      if (!cells.empty()) advice.limited = cells.front();
+    }
+    finish_advice(advice, number(settings.at("slo_p99_ms")));
+  } catch (const nlohmann::json::exception& e) {
+    throw ResultsError(file.string() + ": " + json_value_problem(e));
+  }
+  write_advice(dir, advice);
+  print_advice(advice, dir);
+  return advice.recommendation.verdict == Verdict::none ? kExitFailed : kExitOk;
+}
+
 int run_advise(const AdviseSpec& spec) {
+  if (!spec.redo_dir.empty()) return redo_advice(spec.redo_dir);
   const SweepSpec workload = checked_workload(spec);
   const DeviceChoice device = choose_tool_device(spec.device, spec.cpu_stand_in);
   const std::optional<GpuStaticInfo> gpu = read_tool_gpu(spec.cpu_stand_in, "advise");
@@ -266,24 +341,14 @@ int run_advise(const AdviseSpec& spec) {
     advice.ladder_end = one_line(e.what());
     status = kExitFailed;
   }
-  set_losses(advice.ladder);
-  if (advice.limited) {  // its loss on the ladder's basis
-    std::vector<MeasuredCell> with = advice.ladder;
-    with.push_back(*advice.limited);
-    set_losses(with);
-    advice.limited = with.back();
-  }
-  advice.recommendation = recommend(advice.alone, advice.ladder, advice.predicted,
-                                    advice.limited ? &*advice.limited : nullptr, spec.slo_p99_ms);
+  finish_advice(advice, spec.slo_p99_ms);
   advice.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const fs::path base = default_mps_base_dir();  // a child killed at the budget's end cannot quit its daemon
   for (const std::string& line : stop_stale_sessions(base, mps_control)) std::cerr << "bench_mps: " << line << "\n";
   advice.meta["finished_utc"] = utc_timestamp();
   advice.meta["status"] = stop_signal().load() ? "interrupted" : "complete";
   write_advice(out, advice);
-  std::cout << advice.recommendation.headline << "\n";
-  for (const std::string& r : advice.recommendation.reasons) std::cout << "  - " << r << "\n";
-  std::cout << "advice: " << (out / "advice.md").string() << "\n" << std::flush;
+  print_advice(advice, out);
   if (const int sig = stop_signal().load()) return 128 + sig;
   return advice.recommendation.verdict == Verdict::none ? kExitFailed : status;
 }

@@ -15,6 +15,10 @@ namespace bench_mps::harness {
 
 int run_advise(const AdviseSpec& spec);
 
+/// `--redo DIR`: the prediction, checks and recommendation again from DIR/sweeps and DIR/advice.json's
+/// settings and scheduler (after the model changed), advice.md, advice.json and the figure rewritten.
+int redo_advice(const std::string& dir);
+
 /// The rungs: `spec.ladder` if given, else 1, 2, 4, ... below max_procs, then max_procs.
 std::vector<int> ladder_rungs(const AdviseSpec& spec);
 

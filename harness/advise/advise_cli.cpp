@@ -24,6 +24,7 @@ constexpr const char* kAdviseHelpFooter =
     "  bench_mps advise --command 'python3 train.py' -- --exec-metric 'step_ms=([0-9.]+)'\n"
     "  bench_mps advise --workload mlp -- --mlp-profile gpu-bound\n"
     "  bench_mps advise --workload spin --ladder 1,2,4,10 --budget 240\n"
+    "`--redo DIR` writes DIR's advice again from its sweeps (after the model changed), running nothing.\n"
     "Options after `--` go to every sweep (workload options: --exec-metric, --mlp-profile, ...).\n"
     "\n"
     "Exit codes: 0 advice written; 1 no configuration ran (advice.md says why) or a step failed;\n"
@@ -50,6 +51,9 @@ CLI::App* add_advise_command(CLI::App& app, AdviseSpec& spec, std::string& ladde
   cmd->add_option("--slo-p99-ms", spec.slo_p99_ms, "advise no configuration whose p99 step (or task) is above this")
       ->check(finite_in(0.001, 1e7));
   cmd->add_option("--xray-from", spec.xray_from, "read the scheduler from this xray or regimes results folder");
+  cmd->add_option("--redo", spec.redo_dir, "the advice again from DIR's sweeps (after a model change); runs nothing")
+      ->excludes(command)
+      ->check(CLI::ExistingDirectory);
   cmd->add_option("sweep_args", spec.sweep_args, "after --: options every sweep gets (workload options)");
   cmd->add_flag("--cpu-stand-in", spec.cpu_stand_in, "CPU stand-ins and the fake MPS daemon in place of a GPU (tests)")
       ->group("");
@@ -57,6 +61,11 @@ CLI::App* add_advise_command(CLI::App& app, AdviseSpec& spec, std::string& ladde
 }
 
 void finalize_advise_spec(AdviseSpec& spec, const std::string& ladder_text) {
+  if (!spec.redo_dir.empty()) {
+    if (!spec.workload.empty() || !spec.sweep_args.empty() || !ladder_text.empty())
+      throw UsageError("--redo reads what ran from the folder: give it alone (with --redo DIR)");
+    return;
+  }
   if (spec.command.empty() && spec.workload.empty())
     throw UsageError("advise needs what to run: --command 'your program' or --workload NAME");
   if (!spec.command.empty() && spec.command.find_first_not_of(" \t") == std::string::npos)

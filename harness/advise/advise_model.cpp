@@ -7,7 +7,14 @@ namespace bench_mps::harness {
 const char* ladder_mode_name(LadderMode m) { return m == LadderMode::timeslice ? "timeslice" : "mps"; }
 
 double PredictedCell::throughput_low() const {
-  return std::isfinite(prediction.upper) ? procs / prediction.upper : throughput();
+  return std::isfinite(prediction.upper) ? speed * procs / prediction.upper : throughput();
+}
+
+void anchor_to_alone(std::vector<PredictedCell>& predicted, const std::vector<MeasuredCell>& ladder) {
+  const MeasuredCell* mps = find_measured(ladder, ladder_mode_name(LadderMode::mps), 1);
+  const double speed = mps && mps->ok && mps->throughput() > 0 ? mps->throughput() : 1.0;
+  for (PredictedCell& c : predicted)
+    if (c.mode == LadderMode::mps) c.speed = speed;
 }
 
 std::vector<PredictedCell> predict_ladder(const AloneFacts& alone, const SchedulerFacts& sched, int max_procs) {

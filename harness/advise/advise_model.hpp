@@ -39,14 +39,20 @@ const char* ladder_mode_name(LadderMode m);  ///< the --modes word: "timeslice",
 struct PredictedCell {
   int procs = 0;
   LadderMode mode = LadderMode::timeslice;
-  Prediction prediction;   ///< loss (per-unit time over alone) and, time-sliced, the convoy's upper end
-  double throughput() const { return procs / prediction.loss; }  ///< in copies alone
+  Prediction prediction;   ///< loss (per-unit time over alone in this mode) and, time-sliced, the convoy's upper end
+  /// One copy alone in this mode against one copy alone time-sliced, in throughput (1 time-sliced; MPS:
+  /// the ladder's N=1 under MPS, where it ran: a program's host calls can cost differently as a client)
+  double speed = 1;
+  double throughput() const { return speed * procs / prediction.loss; }  ///< in copies alone (time-sliced)
   double throughput_low() const;   ///< with the upper end of a bracket (= throughput() without one)
-  double unit_ms(const AloneFacts& a) const { return prediction.loss * a.unit_ms; }
+  double unit_ms(const AloneFacts& a) const { return prediction.loss * a.unit_ms / speed; }
 };
 
 /// Predictions for N = 2 .. max_procs, time-sliced then MPS for each N.
 std::vector<PredictedCell> predict_ladder(const AloneFacts& alone, const SchedulerFacts& sched, int max_procs);
+struct MeasuredCell;
+/// Sets the MPS cells' speed from the ladder's N=1 under MPS (left at 1 where it did not run ok).
+void anchor_to_alone(std::vector<PredictedCell>& predicted, const std::vector<MeasuredCell>& ladder);
 const PredictedCell* find_predicted(const std::vector<PredictedCell>& cells, LadderMode mode, int procs);
 
 /// What one mode at one N of the ladder measured: the unit's time, averaged over its copies, and the

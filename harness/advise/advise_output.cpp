@@ -70,9 +70,17 @@ std::string ladder_table(const Advice& a, const std::vector<Check>& checks) {
   return t.str();
 }
 
-std::string alone_table(const AloneFacts& a) {
+std::string alone_table(const AloneFacts& a, const std::vector<MeasuredCell>& ladder) {
   MarkdownTable t({"", "value", "how"}, {false, true, false});
-  t.add_row({"one " + a.unit + " alone", fmt_sig(a.unit_ms) + " ms", "the time the ladder's ratios are taken against"});
+  t.add_row({"one " + a.unit + " alone", fmt_sig(a.unit_ms) + " ms",
+             a.source == "profile" ? "the profiled run (sweeps/alone)" : "sweeps/alone"});
+  for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps})
+    if (const MeasuredCell* c = find_measured(ladder, ladder_mode_name(mode), 1); c && c->ok)
+      t.add_row({std::string("one ") + a.unit + " alone, " + (mode == LadderMode::timeslice ? "time-sliced" : "MPS"),
+                 fmt_sig(c->unit_ms) + " ms",
+                 mode == LadderMode::timeslice ? "the ladder's N=1: every ratio's basis"
+                                               : "the ladder's N=1 under MPS: " + x(c->throughput()) +
+                                                     " time-sliced's throughput, the MPS predictions' scale"});
   t.add_row({"busy share (duty)", fmt_fixed(100 * a.duty, 1) + " %", a.source == "profile" ? "CUPTI, steady part" : "CUDA events"});
   t.add_row({"burst", fmt_sig(a.point.burst_ms) + " ms", a.burst_basis});
   t.add_row({"step (burst to burst)", fmt_sig(a.point.step_ms) + " ms", "burst / duty, or host wait to host wait"});
@@ -178,8 +186,9 @@ std::string advice_markdown(const Advice& a) {
   for (const std::string& reason : a.recommendation.reasons) md += "- " + reason + "\n";
   md += "\n## Predicted and measured\nThroughput of N copies together in copies alone (one copy alone, time-sliced, is 1; "
         "the ideal is N), per " + a.alone.unit + ". Predicted by the regime model (docs/REGIMES.md) from one copy "
-        "alone and the X-ray before the ladder ran; measured by the ladder (`sweeps/ladder-N`). Error: predicted over "
-        "measured, less 1 (0 where the measurement lies inside a predicted bracket).\n\n";
+        "alone and the X-ray before the rungs of N >= 2 ran (MPS's scaled by one copy alone under MPS, the ladder's "
+        "N=1); measured by the ladder (`sweeps/ladder-N`). Error: predicted over measured, less 1 (0 where the "
+        "measurement lies inside a predicted bracket).\n\n";
   md += ladder_table(a, checks);
   md += "\nThe ladder stopped: " + a.ladder_end + ".\n";
   for (const int n : {4, 10})
@@ -188,7 +197,7 @@ std::string advice_markdown(const Advice& a) {
     md += "\n`" + a.limited->mode + "` at N=" + std::to_string(a.limited->procs) + ": " +
           (a.limited->ok ? fmt_sig(a.limited->unit_ms) + " ms per " + a.alone.unit + " (p99 " + fmt_sig(a.limited->p99_ms) + " ms)"
                          : "failed: " + a.limited->problem) + ".\n";
-  md += "\n## One copy alone\n" + alone_table(a.alone);
+  md += "\n## One copy alone\n" + alone_table(a.alone, a.ladder);
   if (!a.alone.placed()) md += "\nNot placed on the map: " + a.alone.problem + ". No prediction.\n";
   md += "\n## The scheduler (time-slice X-ray)\nA time slice " + fmt_sig(a.scheduler.slice_ms) + " ms, a switch " +
         fmt_sig(a.scheduler.switch_ms) + " ms, a turn's cost beyond its work " + fmt_sig(a.scheduler.turn_cost_ms) +

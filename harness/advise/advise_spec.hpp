@@ -20,6 +20,7 @@ struct AdviseSpec {
   double slo_p99_ms = NAN;           ///< --slo-p99-ms: a configuration whose p99 step is above it is not advised
   std::string xray_from;             ///< --xray-from: a folder with the X-ray's runs (skips measuring it)
   bool cpu_stand_in = false;         ///< CPU stand-ins and the fake daemon (tests)
+  std::string redo_dir;              ///< --redo: the advice again from that folder's sweeps, nothing run
   std::vector<std::string> argv;
 
   /// The child sweeps' workload arguments: --workloads/--command and what followed `--`.
