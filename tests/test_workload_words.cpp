@@ -3,6 +3,8 @@
 // bench_worker taking its --workload and --xray-role as types from the command line on.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
@@ -61,6 +63,27 @@ TEST(WorkloadWords, TheTraitsAreTheTablesNotTheWordsCompared) {
 TEST(WorkloadWords, AnXrayRoleIsAWordOnlyOnTheCommandLine) {
   for (const auto& [word, role] : xray_role_names()) EXPECT_EQ(xray_role_name(role), word);
   EXPECT_EQ(xray_role_names().size(), 2u);
+}
+
+TEST(CpuFaultWords, EveryWordRoundTripsAndReachesTheWorkerAndTheParameters) {
+  const std::vector<std::string> words{"none", "error", "crash", "abort", "hang", "hang-before-ready", "exit-before-ready"};
+  EXPECT_EQ(cpu_fault_names(), words);
+  for (const std::string& word : words) {
+    const std::optional<CpuFault> fault = parse_cpu_fault(word);
+    ASSERT_TRUE(fault.has_value()) << word;
+    EXPECT_EQ(cpu_fault_name(*fault), word);
+  }
+  for (const char* other : {"", "hang_before_ready", "Error", "segv"}) EXPECT_FALSE(parse_cpu_fault(other).has_value()) << other;
+
+  WorkloadConfig c;
+  EXPECT_EQ(workload_params_string("cpu", c), "task_us=2000");
+  c.cpu.fault = CpuFault::hang_before_ready;
+  EXPECT_EQ(workload_params_string("cpu", c), "task_us=2000;fault=hang-before-ready;fault_worker=0;fault_after=2");
+  const std::vector<std::string> args = workload_worker_args("cpu", c);
+  const auto at = std::find(args.begin(), args.end(), "--cpu-fault");
+  ASSERT_NE(at, args.end());
+  ASSERT_NE(std::next(at), args.end());
+  EXPECT_EQ(*std::next(at), "hang-before-ready");
 }
 
 TEST(ModeKindWords, EveryCanonicalNameParsesBackToItself) {

@@ -169,7 +169,8 @@ void add_workload_options(CLI::App& app, WorkloadConfig& c) {
 
   // The CPU stand-in exists for tests; its options stay out of --help.
   app.add_option("--cpu-task-us", c.cpu.task_us)->check(finite_in(0.0, 1e9))->group("");
-  app.add_option("--cpu-fault", c.cpu.fault)->check(CLI::IsMember(cpu_fault_names()))->group("");
+  app.add_option_function<std::string>("--cpu-fault", [&c](const std::string& v) { c.cpu.fault = *parse_cpu_fault(v); })
+      ->check(CLI::IsMember(cpu_fault_names()))->group("");
   app.add_option("--cpu-fault-worker", c.cpu.fault_worker)->check(whole_in(0, 1000000))->group("");
   app.add_option("--cpu-fault-after", c.cpu.fault_after_tasks)->check(whole_in(0, 1000000000))->group("");
   app.add_option("--cpu-setup-ms", c.cpu.setup_ms_per_index)->check(finite_in(0.0, 1e6))->group("");
@@ -300,14 +301,14 @@ void exec_args(const WorkloadConfig& c, const AddArg& add, std::vector<std::stri
 
 void cpu_params(const WorkloadConfig& c, std::ostringstream& s) {
   s << "task_us=" << fmt_num(c.cpu.task_us);
-  if (c.cpu.fault != "none")
-    s << ";fault=" << c.cpu.fault << ";fault_worker=" << c.cpu.fault_worker << ";fault_after=" << c.cpu.fault_after_tasks;
+  if (c.cpu.fault != CpuFault::none)
+    s << ";fault=" << cpu_fault_name(c.cpu.fault) << ";fault_worker=" << c.cpu.fault_worker << ";fault_after=" << c.cpu.fault_after_tasks;
   if (c.cpu.fill) s << ";fill=1";
 }
 
 void cpu_args(const WorkloadConfig& c, const AddArg& add, std::vector<std::string>& a) {
   add("--cpu-task-us", fmt_num(c.cpu.task_us));
-  add("--cpu-fault", c.cpu.fault);
+  add("--cpu-fault", cpu_fault_name(c.cpu.fault));
   add("--cpu-fault-worker", std::to_string(c.cpu.fault_worker));
   add("--cpu-fault-after", std::to_string(c.cpu.fault_after_tasks));
   add("--cpu-setup-ms", fmt_num(c.cpu.setup_ms_per_index));
