@@ -81,8 +81,7 @@ struct MappedStamps {
 
 class XrayWorkload final : public Workload {
  public:
-  explicit XrayWorkload(const XrayParams& params) : params_(params), busy_(params.role == "busy") {
-    if (!busy_ && params.role != "step") throw std::invalid_argument("xray: role must be busy or step");
+  explicit XrayWorkload(const XrayParams& params) : params_(params), busy_(params.role == XrayRole::busy) {
     if (!(params.busy_ms > 0) || !(params.gap_us > 0) || !(params.step_us > 0) || params.max_intervals < 1)
       throw std::invalid_argument("xray: durations must be positive");
   }

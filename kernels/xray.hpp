@@ -26,8 +26,11 @@
 
 namespace bench_mps::kernels {
 
+/// What a probe does: log when it runs (busy), or run short synchronising steps (step).
+enum class XrayRole { busy, step };
+
 struct XrayParams {
-  std::string role = "step";  ///< busy | step
+  XrayRole role = XrayRole::step;
   double busy_ms = 600;       ///< busy: how long the logging kernel runs per task (GPU clock)
   double gap_us = 4;          ///< busy: a pause in its clock reads longer than this ends an interval
   double step_us = 20;        ///< step: the work of one step's kernel, microseconds alone

@@ -17,15 +17,18 @@ std::vector<std::string> given_options_exec_ignores(const SweepSpec& spec) {
   return given;
 }
 
-bool has_exec(const SweepSpec& spec) {
-  return std::find(spec.workloads.begin(), spec.workloads.end(), "exec") != spec.workloads.end();
+/// How many of the sweep's workloads run the user's program (exec).
+std::size_t exec_workloads(const SweepSpec& spec) {
+  return static_cast<std::size_t>(std::count_if(spec.workloads.begin(), spec.workloads.end(),
+                                                [](const std::string& w) { return runs_user_program(w); }));
 }
 
 }  // namespace
 
+bool has_exec(const SweepSpec& spec) { return exec_workloads(spec) > 0; }
+
 void check_exec_only_options(const SweepSpec& spec) {
-  if (!has_exec(spec) || std::any_of(spec.workloads.begin(), spec.workloads.end(), [](const std::string& w) { return w != "exec"; }))
-    return;
+  if (!has_exec(spec) || exec_workloads(spec) < spec.workloads.size()) return;
   const std::vector<std::string> given = given_options_exec_ignores(spec);
   if (given.empty()) return;
   const std::string why = given.front() == "--warmup"

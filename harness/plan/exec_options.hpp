@@ -13,6 +13,9 @@
 
 namespace bench_mps::harness {
 
+/// Whether a workload of `spec` runs the user's program (exec).
+bool has_exec(const SweepSpec& spec);
+
 /// Throws UsageError naming the first such option given when every workload of `spec` is exec.
 void check_exec_only_options(const SweepSpec& spec);
 

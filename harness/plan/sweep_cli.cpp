@@ -11,6 +11,7 @@
 #include "harness/common/cli_checks.hpp"
 #include "harness/common/errors.hpp"
 #include "harness/common/format.hpp"
+#include "harness/common/word_table.hpp"
 #include "harness/plan/exec_options.hpp"
 
 namespace bench_mps::harness {
@@ -92,6 +93,18 @@ std::vector<int> parse_int_list(const std::string& text, int lo, int hi, const s
   return out;
 }
 
+/// The first word of a --modes item, and of every canonical mode name.
+constexpr WordTable<ModeKind, 5> kModeKindWords{{
+    {ModeKind::timeslice, "timeslice"},
+    {ModeKind::mps, "mps"},
+    {ModeKind::streams, "streams"},
+    {ModeKind::threads, "threads"},
+    {ModeKind::green, "green"},
+}};
+
+/// Whether a mode of `kind` takes something after ':' (mps:50, streams:4, green:64).
+bool takes_argument(ModeKind kind) { return kind == ModeKind::mps || kind == ModeKind::streams || kind == ModeKind::green; }
+
 template <class T, class F>
 std::string join_list(const std::vector<T>& v, F name) {
   std::string out;
@@ -106,15 +119,17 @@ Mode parse_mode(const std::string& item) {
   const std::vector<std::string> parts = split(item, '+');
   const std::string base = parts.front();
   const auto colon = base.find(':');
-  const std::string kind = base.substr(0, colon);
+  const std::optional<ModeKind> kind = value_of(kModeKindWords, base.substr(0, colon));
   const std::string arg = colon == std::string::npos ? "" : base.substr(colon + 1);
   if (colon != std::string::npos && arg.empty()) throw UsageError(what + ": nothing after ':'");
+  if (!kind || (!arg.empty() && !takes_argument(*kind)))
+    throw UsageError("--modes: unknown mode '" + item +
+                     "' (known: timeslice, mps, mps:<percent>, mps:auto, mps:<p0>/<p1>/..., streams[:<connections>], "
+                     "threads, green[:<sms>]; MPS options +prio, +prio=<p0>/..., +mem=<size>/...)");
   Mode m;
-  if (kind == "timeslice" && arg.empty()) {
-    m.kind = ModeKind::timeslice;
-  } else if (kind == "mps") {
-    m.kind = ModeKind::mps;
-    m.mps = true;
+  m.kind = *kind;
+  m.mps = m.kind == ModeKind::mps;
+  if (m.mps) {
     if (arg == "auto") {
       m.auto_pct = true;
     } else if (arg.find('/') != std::string::npos) {
@@ -122,19 +137,11 @@ Mode parse_mode(const std::string& item) {
     } else if (!arg.empty()) {
       m.active_thread_pct = parse_int_list(arg, 1, 100, what + ": the active thread percentage").front();
     }
-  } else if (kind == "streams") {
-    m.kind = ModeKind::streams;
-    if (!arg.empty()) m.max_connections = parse_int_list(arg, 1, 32, what + ": CUDA_DEVICE_MAX_CONNECTIONS").front();
-  } else if (kind == "threads" && arg.empty()) {
-    m.kind = ModeKind::threads;
-  } else if (kind == "green") {
-    m.kind = ModeKind::green;
-    if (!arg.empty()) m.green_sms = parse_int_list(arg, 1, 100000, what + ": SMs per green context").front();
-  } else {
-    throw UsageError("--modes: unknown mode '" + item +
-                     "' (known: timeslice, mps, mps:<percent>, mps:auto, mps:<p0>/<p1>/..., streams[:<connections>], "
-                     "threads, green[:<sms>]; MPS options +prio, +prio=<p0>/..., +mem=<size>/...)");
   }
+  if (m.kind == ModeKind::streams && !arg.empty())
+    m.max_connections = parse_int_list(arg, 1, 32, what + ": CUDA_DEVICE_MAX_CONNECTIONS").front();
+  if (m.kind == ModeKind::green && !arg.empty())
+    m.green_sms = parse_int_list(arg, 1, 100000, what + ": SMs per green context").front();
   for (std::size_t i = 1; i < parts.size(); ++i) {
     const std::string& opt = parts[i];
     if (!m.mps) throw UsageError(what + ": '+" + opt + "' applies to MPS modes only");
@@ -152,12 +159,10 @@ Mode parse_mode(const std::string& item) {
     }
   }
   // The canonical name: the same mode always gets the same name (results pair on it).
-  if (m.kind == ModeKind::timeslice) m.name = "timeslice";
-  if (m.kind == ModeKind::threads) m.name = "threads";
-  if (m.kind == ModeKind::streams) m.name = "streams" + (m.max_connections ? ":" + std::to_string(m.max_connections) : "");
-  if (m.kind == ModeKind::green) m.name = "green" + (m.green_sms ? ":" + std::to_string(m.green_sms) : "");
+  m.name = std::string(*word_of(kModeKindWords, m.kind));
+  if (m.kind == ModeKind::streams && m.max_connections) m.name += ":" + std::to_string(m.max_connections);
+  if (m.kind == ModeKind::green && m.green_sms) m.name += ":" + std::to_string(m.green_sms);
   if (m.mps) {
-    m.name = "mps";
     if (m.auto_pct) m.name += ":auto";
     if (m.active_thread_pct) m.name += ":" + std::to_string(m.active_thread_pct);
     if (!m.client_pcts.empty()) m.name += ":" + join_list(m.client_pcts, [](int v) { return std::to_string(v); });
@@ -180,11 +185,11 @@ void check_modes_fit_workloads(const SweepSpec& spec) {
     if (!m.in_process()) continue;
     if (spec.scenario == Scenario::fault) throw UsageError("--modes " + m.name + ": the fault scenario runs processes (timeslice, mps)");
     for (const std::string& w : spec.workloads) {
-      if (w == "exec") throw UsageError("--modes " + m.name + ": exec runs your program as a process of its own; use timeslice or mps");
-      if (m.kind == ModeKind::green && w == "cpu") throw UsageError("--modes " + m.name + ": green contexts need a GPU workload");
-      const bool async = w == "spin" || w == "membw" || w == "cpu" ||
-                         (w == "mlp" && spec.params.mlp.profile == kernels::MlpProfile::gpu_bound && !spec.params.mlp.read_loss);
-      if (m.kind == ModeKind::streams && !async)
+      if (runs_user_program(w))
+        throw UsageError("--modes " + m.name + ": exec runs your program as a process of its own; use timeslice or mps");
+      if (m.kind == ModeKind::green && !workload_needs_gpu(w))
+        throw UsageError("--modes " + m.name + ": green contexts need a GPU workload");
+      if (m.kind == ModeKind::streams && !workload_feeds_streams(w, spec.params))
         throw UsageError("--modes " + m.name + ": " + w +
                          " waits on the host within a task, so one thread cannot feed several streams of it "
                          "(streams runs spin, membw, mlp's gpu-bound profile); use threads");
@@ -248,8 +253,7 @@ std::vector<std::string> parse_workloads(const std::string& text) {
   for (const std::string& name : names) {
     if (!is_known_workload(name)) {
       std::string known;
-      for (const auto& k : workload_names())
-        if (k != "cpu") known += (known.empty() ? "" : ", ") + k;  // cpu is the tests' stand-in
+      for (const auto& k : listed_workload_names()) known += (known.empty() ? "" : ", ") + k;
       throw UsageError("--workloads: unknown workload '" + name + "' (known: " + known + ")");
     }
   }
@@ -360,8 +364,7 @@ namespace {
 
 /// exec's own options (--command, --exec-metric, --exec-warmups, --profile-gpu) against the workloads asked for.
 void check_exec_options(const SweepSpec& spec, const SweepCliValues& raw) {
-  const bool has_exec = std::find(spec.workloads.begin(), spec.workloads.end(), "exec") != spec.workloads.end();
-  if (has_exec) {
+  if (has_exec(spec)) {
     if (spec.scenario == Scenario::fault) throw UsageError("--scenario fault: runs our own spin workload, not exec");
     try {
       validate_exec_params(spec.params.exec);
@@ -413,7 +416,7 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
     throw UsageError("--background: '" + spec.background + "' is not one of filler, spin, membw, mlp, exec");
   if (spec.scenario == Scenario::interference) {
     if (workloads_given) throw UsageError("--workloads: the interference scenario runs --foreground and --background");
-    if (spec.foreground == "exec" && spec.background == "exec")
+    if (runs_user_program(spec.foreground) && runs_user_program(spec.background))
       throw UsageError("--foreground/--background: one --command serves only one of them");
     spec.workloads = {spec.foreground};
     if (spec.background != spec.foreground) spec.workloads.push_back(spec.background);
@@ -425,14 +428,14 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
   finalize_regime_options(spec, raw, workloads_given);
   if (spec.cpu_stand_in)
     for (const std::string& w : spec.workloads)
-      if (workload_needs_gpu(w) && w != "duty" && w != "xray")
+      if (workload_needs_gpu(w) && !has_cpu_stand_in(w))
         throw UsageError("--cpu-stand-in: the " + w + " workload has no CPU stand-in (duty and xray have; cpu is one)");
   if (spec.noise_target_pct < 0) {  // a CPU stand-in's noise is the host's, not worth chasing by default
     spec.noise_target_pct = sweep_needs_gpu(spec) ? 1.0 : 0.0;
   }
   if (spec.demo)
     for (const std::string& w : spec.workloads)
-      if (workload_needs_gpu(w) && !(spec.cpu_stand_in && (w == "duty" || w == "xray")))
+      if (workload_needs_gpu(w) && !(spec.cpu_stand_in && has_cpu_stand_in(w)))
         throw UsageError("--demo: the " + w + " workload would measure a GPU; a demo runs cpu (or duty/xray with "
                          "--cpu-stand-in) only");
   resolve_duty_host_us(spec.params);

@@ -83,28 +83,33 @@ WorkloadConfig regime_point_params(const WorkloadConfig& base, double burst_ms, 
 }
 
 int warmup_tasks(const SweepSpec& spec, const std::string& workload) {
-  if (workload == "exec") return 0;  // runs once, no in-process warm-up (harness/plan/exec_options.hpp)
+  if (runs_user_program(workload)) return 0;  // runs once, no in-process warm-up (harness/plan/exec_options.hpp)
   return spec.warmup >= 0 ? spec.warmup : default_warmup_tasks(workload, spec.params);
 }
 
 RunLength run_length(const SweepSpec& spec, const std::string& workload) {
-  if (workload == "exec") return {1, 0};  // the user's program runs once per worker and run
-  if (workload == "xray") return {1, 0};  // busy probes: one logging kernel per round (step probes: see plan_sweep)
+  const std::optional<WorkloadKind> kind = parse_workload_kind(workload);
+  if (runs_user_program(workload)) return {1, 0};  // the user's program runs once per worker and run
+  if (kind == WorkloadKind::xray) return {1, 0};  // busy probes: one logging kernel per round (step probes: see plan_sweep)
   if (spec.duration_s > 0) return {0, spec.duration_s};
   if (spec.tasks > 0) return {spec.tasks, 0};
   // Victims of the fault scenario run long enough to be measured well after the fault.
-  if (spec.scenario == Scenario::fault) return {workload == "mlp" ? 500 : 100, 0};
+  if (spec.scenario == Scenario::fault) return {kind == WorkloadKind::mlp ? 500 : 100, 0};
   // The interference scenario's jobs run side by side for one time, long enough for a tail latency.
   if (spec.scenario == Scenario::interference) return {0, 3.0};
-  if (workload == "spin") return {30, 0};  // 30 x 100 launches x 100 us = 0.3 s alone, 3.2 s for 10 time-sliced
-  // mlp runs for a time, not a count: a fixed count is 50 ms alone but 1.2 s for 10 time-sliced, and a
-  // 50 ms run can lose 7% to one 15 ms hiccup of the machine. 0.5 s for every N keeps that below 2%.
-  if (workload == "mlp" && spec.params.mlp.profile == kernels::MlpProfile::seed001) return {1, 0};  // one epoch
-  if (workload == "mlp" || workload == "membw") return {0, 0.5};
-  // The filler's load is read from NVML, whose samples cover 1/6 s to 1 s each: 3 s gives several.
-  if (workload == "filler") return {0, 3.0};
-  if (workload == "mlp-infer") return {0, 2.0};  // 400 requests at the default 200 per second
-  return {50, 0};  // cpu: 50 x 2 ms
+  switch (kind.value_or(WorkloadKind::cpu)) {
+    case WorkloadKind::spin: return {30, 0};  // 30 x 100 launches x 100 us = 0.3 s alone, 3.2 s for 10 time-sliced
+    // mlp runs for a time, not a count: a fixed count is 50 ms alone but 1.2 s for 10 time-sliced, and a
+    // 50 ms run can lose 7% to one 15 ms hiccup of the machine. 0.5 s for every N keeps that below 2%.
+    case WorkloadKind::mlp:
+      if (spec.params.mlp.profile == kernels::MlpProfile::seed001) return {1, 0};  // one epoch
+      return {0, 0.5};
+    case WorkloadKind::membw: return {0, 0.5};
+    // The filler's load is read from NVML, whose samples cover 1/6 s to 1 s each: 3 s gives several.
+    case WorkloadKind::filler: return {0, 3.0};
+    case WorkloadKind::mlp_infer: return {0, 2.0};  // 400 requests at the default 200 per second
+    default: return {50, 0};  // cpu: 50 x 2 ms
+  }
 }
 
 int rounds_per_set(const SweepSpec& spec, const std::string& workload) {
@@ -127,7 +132,8 @@ std::vector<RunSpec> ModeBlock::runs() const {
 }
 
 bool sweep_needs_gpu(const SweepSpec& spec) {
-  return !spec.cpu_stand_in && std::any_of(spec.workloads.begin(), spec.workloads.end(), workload_needs_gpu);
+  return !spec.cpu_stand_in && std::any_of(spec.workloads.begin(), spec.workloads.end(),
+                                           [](const std::string& w) { return workload_needs_gpu(w); });
 }
 
 namespace {

@@ -6,12 +6,15 @@
 #include <cstdlib>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
 #include "harness/common/format.hpp"
 #include "harness/common/stats.hpp"
 #include "harness/plan/mode_names.hpp"
+#include "harness/workers/workload_config.hpp"
+#include "harness/workers/workload_kind.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -87,7 +90,7 @@ void aggregate_exec(const std::vector<WorkerRecord>& workers, ReportData& data) 
   for (const FailedRun& f : data.failed) failed.insert(f.run_id);
   std::map<std::pair<int, int>, std::vector<const WorkerRecord*>> cells;  // (mode order, N)
   for (const WorkerRecord& w : workers) {
-    if (w.workload != "exec" || failed.count(w.run_id) || w.status != RunStatus::ok) continue;
+    if (!runs_user_program(w.workload) || failed.count(w.run_id) || w.status != RunStatus::ok) continue;
     const auto mode = std::find(data.modes.begin(), data.modes.end(), w.mode);
     if (mode == data.modes.end()) continue;
     cells[{static_cast<int>(mode - data.modes.begin()), w.procs}].push_back(&w);
@@ -113,8 +116,9 @@ void aggregate_exec(const std::vector<WorkerRecord>& workers, ReportData& data) 
 }
 
 std::string regime_of(const std::string& workload, const std::string& params) {
-  if (workload == "exec") return "seed001";
-  if (workload == "mlp") return params.find("profile=seed001") != std::string::npos ? "seed001" : "gpu-bound";
+  const std::optional<WorkloadKind> kind = parse_workload_kind(workload);
+  if (kind == WorkloadKind::exec) return "seed001";
+  if (kind == WorkloadKind::mlp) return params.find("profile=seed001") != std::string::npos ? "seed001" : "gpu-bound";
   return workload;
 }
 
@@ -138,7 +142,7 @@ const ReportCell* ReportData::find(const std::string& s, const std::string& mode
 }
 
 double membw_bytes_per_task(const std::string& workload, const std::string& params) {
-  if (workload != "membw") return NAN;
+  if (parse_workload_kind(workload) != WorkloadKind::membw) return NAN;
   double mib = NAN, iters = NAN;
   for (const std::string& item : split(params, ';')) {
     const auto eq = item.find('=');
@@ -152,7 +156,7 @@ double membw_bytes_per_task(const std::string& workload, const std::string& para
 
 void aggregate_membw(const std::vector<WorkerRecord>& workers, ReportData& data) {
   for (const WorkerRecord& w : workers)
-    if (w.workload == "membw" && std::isfinite(w.fact("peak_gbps"))) {
+    if (parse_workload_kind(w.workload) == WorkloadKind::membw && std::isfinite(w.fact("peak_gbps"))) {
       data.dram_peak_gbps = w.fact("peak_gbps");
       return;
     }

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <tuple>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "harness/report/report_meta.hpp"
 #include "harness/results/fault_rows.hpp"
 #include "harness/results/meta.hpp"
+#include "harness/results/regime_rows.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/results/results_schema.hpp"
 #include "harness/plan/mode_names.hpp"
@@ -230,8 +232,7 @@ std::string render_fault_report(const fs::path& dir, const nlohmann::json& meta,
   Freezes freezes = measure_freezes(dir, rows);
   std::string delay = "some time";
   if (!rows.empty())
-    for (const std::string& kv : split(rows.front().params, ';'))
-      if (kv.rfind("fault_delay_ms=", 0) == 0) delay = kv.substr(15) + " ms";
+    if (const std::optional<std::string> ms = param_text(rows.front().params, "fault_delay_ms")) delay = *ms + " ms";
   std::ostringstream md;
   md << fault_verdict(meta, rows, cells, freezes) << ".\n\n# bench_mps fault-isolation report: " << name << "\n\n"
      << "One worker of N spins like its N-1 victims, then makes an illegal memory access " << delay

@@ -11,6 +11,7 @@
 #include "harness/common/markdown_table.hpp"
 #include "harness/report/report_meta.hpp"
 #include "harness/plan/mode_names.hpp"
+#include "harness/workers/workload_kind.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -178,11 +179,15 @@ std::string busy_alone(const ReportData& data, const std::string& series) {
   return "GPU " + fmt_fixed(100 * c->gpu_util.median, 0) + "% busy alone";
 }
 
+/// What a ReportCell::regime means beside the seeds; the regime itself where nothing more is known.
 std::string regime_note(const std::string& regime) {
-  if (regime == "seed001") return "seed 001's regime: fixed work, GPU idle between steps";
-  if (regime == "gpu-bound") return "GPU-bound: a different regime";
-  if (regime == "spin") return "busy kernel, seed 000's";
-  return regime;
+  static const std::map<std::string, std::string> notes{
+      {"seed001", "seed 001's regime: fixed work, GPU idle between steps"},
+      {"gpu-bound", "GPU-bound: a different regime"},
+      {"spin", "busy kernel, seed 000's"},
+  };
+  const auto note = notes.find(regime);
+  return note == notes.end() ? regime : note->second;
 }
 
 std::string series_header(const ReportData& data, const std::string& series) {
@@ -325,7 +330,7 @@ std::string seed001_section(const ReportData& data, const std::vector<SeedRatio>
     if (!alone || !std::isfinite(alone->task_mean_ms.median)) continue;
     double step_ms = NAN;
     const auto at = alone->params.find("steps_per_task=");
-    if (alone->workload == "mlp" && at != std::string::npos) {
+    if (parse_workload_kind(alone->workload) == WorkloadKind::mlp && at != std::string::npos) {
       step_ms = alone->task_mean_ms.median / std::stod(alone->params.substr(at + 15));
     } else {
       for (const ExecCell& e : data.exec)

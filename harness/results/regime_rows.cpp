@@ -112,15 +112,18 @@ void print_xray_table(std::ostream& out, const std::vector<XrayCell>& cells) {
   }
 }
 
-double param_number(const std::string& params, const std::string& key) {
+std::optional<std::string> param_text(const std::string& params, const std::string& key) {
   for (const std::string& item : split(params, ';'))
-    if (item.rfind(key + "=", 0) == 0) {
-      const std::string v = item.substr(key.size() + 1);
-      char* end = nullptr;
-      const double x = std::strtod(v.c_str(), &end);
-      return end && *end == '\0' && !v.empty() ? x : NAN;
-    }
-  return NAN;
+    if (item.rfind(key + "=", 0) == 0) return item.substr(key.size() + 1);
+  return std::nullopt;
+}
+
+double param_number(const std::string& params, const std::string& key) {
+  const std::optional<std::string> v = param_text(params, key);
+  if (!v) return NAN;
+  char* end = nullptr;
+  const double x = std::strtod(v->c_str(), &end);
+  return end && *end == '\0' && !v->empty() ? x : NAN;
 }
 
 std::vector<RegimeCell> aggregate_regimes(const std::vector<SummaryRecord>& rows) {
@@ -145,6 +148,7 @@ std::vector<RegimeCell> aggregate_regimes(const std::vector<SummaryRecord>& rows
         if (std::get<0>(key) != p || std::get<1>(key) != mode) continue;
         RegimeCell c;
         c.point = p;
+        c.grid_point = list.front()->scenario == RunKind::regime_point;
         c.workload = list.front()->workload;
         c.params = list.front()->params;
         c.mode = mode;
@@ -194,7 +198,7 @@ void print_regime_table(std::ostream& out, const std::vector<RegimeCell>& cells)
   std::vector<std::string> points;
   std::set<int> ns;
   for (const RegimeCell& c : cells) {
-    if (c.point.rfind("regime-", 0) != 0) continue;
+    if (!c.grid_point) continue;
     if (std::find(points.begin(), points.end(), c.point) == points.end()) points.push_back(c.point);
     if (c.procs > 1) ns.insert(c.procs);
   }

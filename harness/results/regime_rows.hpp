@@ -5,6 +5,7 @@
 #include "harness/results/wing.hpp"
 
 #include <cmath>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -36,6 +37,7 @@ void print_xray_table(std::ostream& out, const std::vector<XrayCell>& cells);
 /// over one process alone time-sliced, the same repeat; medians over the repeats.
 struct RegimeCell {
   std::string point;      ///< the run's scenario tag (regime-b1ms-d50), or workload|params for a placed folder
+  bool grid_point = false;  ///< a grid point of the regimes scenario (RunKind::regime_point), not a placed configuration
   std::string workload, params, mode;
   int procs = 0, repeats = 0, failed = 0;
   double burst_alone_ms = NAN;  ///< time-sliced alone: burst_ms (median over repeats)
@@ -53,6 +55,8 @@ std::vector<RegimeCell> aggregate_regimes(const std::vector<SummaryRecord>& rows
 /// The cell of a configuration at mode and N, or null.
 const RegimeCell* find_regime(const std::vector<RegimeCell>& cells, const std::string& point, const std::string& mode,
                               int procs);
+/// The text after `key=` in a `key=value;...` parameter string, nothing if absent.
+std::optional<std::string> param_text(const std::string& params, const std::string& key);
 /// The number after `key=` in a `key=value;...` parameter string, NaN if absent.
 double param_number(const std::string& params, const std::string& key);
 /// The regimes scenario's closing table: per grid point, the time-sliced and MPS loss at each N > 1.

@@ -6,6 +6,7 @@
 
 #include "harness/common/format.hpp"
 #include "harness/common/stats.hpp"
+#include "harness/workers/workload_config.hpp"
 
 namespace bench_mps::harness {
 
@@ -13,7 +14,7 @@ std::vector<SlowFirstRun> find_slow_first_runs(const std::vector<SummaryRecord>&
   std::vector<std::string> modes;  // first-seen order
   std::map<std::pair<std::string, int>, std::vector<const SummaryRecord*>> configs;
   for (const SummaryRecord& r : rows) {
-    if (r.workload != "exec" || r.scenario != RunKind::plain || r.status != RunStatus::ok) continue;
+    if (!runs_user_program(r.workload) || r.scenario != RunKind::plain || r.status != RunStatus::ok) continue;
     if (std::find(modes.begin(), modes.end(), r.mode) == modes.end()) modes.push_back(r.mode);
     configs[{r.mode, r.procs}].push_back(&r);
   }

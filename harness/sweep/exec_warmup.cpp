@@ -8,6 +8,7 @@
 #include <iterator>
 
 #include "harness/common/format.hpp"
+#include "harness/workers/workload_config.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -44,7 +45,7 @@ void redirect_exec_logs(WorkerLaunch& launch, const std::string& run_id) {
 
 std::optional<RunSpec> exec_warmup_run(const ModeBlock& block, const std::set<std::string>& recorded) {
   for (const RunSpec& run : block.runs()) {
-    if (run.workload != "exec" || recorded.count(run.run_id())) continue;
+    if (!runs_user_program(run.workload) || recorded.count(run.run_id())) continue;
     RunSpec copy = run;
     copy.procs = 1;
     copy.scenario = RunKind::plain;

@@ -9,15 +9,16 @@
 #include "harness/common/format.hpp"
 #include "harness/common/stats.hpp"
 #include "harness/results/fault_rows.hpp"
+#include "harness/workers/workload_kind.hpp"
 
 namespace bench_mps::harness {
 
 std::vector<std::string> faulter_args(const RunSpec& run, const SweepSpec& spec, int faulter_index) {
   std::vector<std::string> args;
-  if (run.workload == "cpu") {
+  if (parse_workload_kind(run.workload) == WorkloadKind::cpu) {
     // The CPU stand-in cannot touch a GPU: it fails with an error after the same delay instead.
     WorkloadConfig c = spec.params;
-    c.cpu.fault = "error";
+    c.cpu.fault = CpuFault::error;
     c.cpu.fault_worker = faulter_index;
     c.cpu.fault_after_tasks = std::max(1, static_cast<int>(spec.params.fault_delay_ms * 1000 / c.cpu.task_us));
     args = workload_worker_args("cpu", c);

@@ -8,6 +8,7 @@
 #include "harness/common/format.hpp"
 #include "harness/common/stats.hpp"
 #include "harness/results/results_schema.hpp"
+#include "harness/workers/workload_config.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -31,7 +32,7 @@ std::vector<ConfigNoise> config_noise(const std::vector<SummaryRecord>& rows, co
   std::vector<ConfigNoise> out;
   std::vector<std::vector<double>> values;
   for (const SummaryRecord& r : rows) {
-    if (r.scenario != RunKind::plain || r.workload == "exec") continue;
+    if (r.scenario != RunKind::plain || runs_user_program(r.workload)) continue;
     const std::string key = r.config_key();
     auto it = at.find(key);
     if (it == at.end()) {

@@ -78,12 +78,15 @@ std::string pinned_limit_value(std::uint64_t bytes) { return "0=" + std::to_stri
 /// The workers of run `run`: processes (timeslice, mps) or one process with N instances (in-process).
 int worker_processes(const RunSpec& run) { return run.mode.in_process() ? 1 : run.procs; }
 
+/// exec as the run's workload or as its background: its copies log, and get a margin on --timeout.
+bool has_user_program(const RunSpec& run) { return runs_user_program(run.workload) || runs_user_program(run.background); }
+
 WorkerLaunch make_launch(const SweepSpec& spec, const RunSpec& run, const Environment& env, MpsSession* session,
                          const fs::path& out_dir) {
   WorkerLaunch launch;
   launch.exe = env.worker_exe;
   std::vector<std::string> base;
-  if (run.workload == "exec" || run.background == "exec")
+  if (has_user_program(run))
     base.insert(base.end(), {"--exec-log-dir", (out_dir / "exec" / run.run_id()).string(),
                              "--exec-timeout", fmt_num(spec.run_timeout_s, 9)});
   if (run.tasks > 0) {
@@ -135,7 +138,7 @@ WorkerLaunch make_launch(const SweepSpec& spec, const RunSpec& run, const Enviro
 
 /// Every worker that got as far as READY must have run in the mode asked for.
 void check_mps_expectation(RunRecord& record, const PoolResult& pool) {
-  if (record.spec.workload == "exec") return;  // no context of its own: exec_proof.hpp checks its copies
+  if (runs_user_program(record.spec.workload)) return;  // no context of its own: exec_proof.hpp checks its copies
   for (const WorkerResult& w : pool.workers) {
     if (!w.ready || w.ready_info.mps_enabled == record.spec.mode.mps) continue;
     mark_failed(record, RunStatus::mode_mismatch,
@@ -402,7 +405,7 @@ class Sweep {
     while (next < pending.size() && set->usable()) {
       const RunSpec& run = pending[next];
       const auto r0 = std::chrono::steady_clock::now();
-      if (session && run.workload == "exec") watch = std::make_unique<MpsClientWatch>(*session);
+      if (session && runs_user_program(run.workload)) watch = std::make_unique<MpsClientWatch>(*session);
       FinishedRound round{&block, run, {}, {}, extras_before(run, session), watch.get(), session, 0};
       const bool gpm = env_.nvml && env_.nvml->gpm_begin();
       round.pool = set->round();
@@ -457,7 +460,7 @@ class Sweep {
         std::cerr << "bench_mps: warning: terminate_client failed: " << e.what() << "\n";
       }
     };
-    if (first.workload == "exec") hooks.while_running = [&watch] { if (watch) watch->poll(); };
+    if (runs_user_program(first.workload)) hooks.while_running = [&watch] { if (watch) watch->poll(); };
     return hooks;
   }
 
@@ -476,11 +479,11 @@ class Sweep {
   }
 
   /// --profile-gpu: the exec runs' copies are profiled (one run per set of workers, exec's rounds_per_set).
-  bool profiled(const RunSpec& run) const { return spec_.profile_gpu && run.workload == "exec"; }
+  bool profiled(const RunSpec& run) const { return spec_.profile_gpu && runs_user_program(run.workload); }
 
   /// Runs whose workers may exit while the next set starts: not the fault scenario's (its recovery is
   /// measured right after) and not exec's (its MPS proof and the user's processes want a quiet end).
-  static bool may_overlap(const RunSpec& run) { return !run.scenario.is_fault() && run.workload != "exec"; }
+  static bool may_overlap(const RunSpec& run) { return !run.scenario.is_fault() && !runs_user_program(run.workload); }
 
   /// Waits for the closing set's workers to exit and records its last run.
   void finish_closing() {
@@ -501,7 +504,7 @@ class Sweep {
     RunRecord record = reduce(round, alone);
     check_mps_expectation(record, round.pool);
     std::string profile_line;  // --profile-gpu: said under the run's progress line
-    if (run.workload == "exec") {
+    if (runs_user_program(run.workload)) {
       prove_exec_mode(record, round.pool, round.watch);
       note_exec_metric(record, round.pool);
       if (profiled(run)) profile_line = record_gpu_profiles(record, out_, spec_.profile_gap_us);
@@ -601,7 +604,7 @@ class Sweep {
   PoolLimits limits(const RunSpec& run) const {
     PoolLimits l;
     l.ready_timeout_s = spec_.ready_timeout_s;
-    l.run_timeout_s = spec_.run_timeout_s + (run.workload == "exec" || run.background == "exec" ? kExecTimeoutMargin_s : 0.0);
+    l.run_timeout_s = spec_.run_timeout_s + (has_user_program(run) ? kExecTimeoutMargin_s : 0.0);
     return l;
   }
 

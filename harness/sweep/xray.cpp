@@ -12,7 +12,7 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-std::vector<std::string> role_args(const SweepSpec& spec, const std::string& role) {
+std::vector<std::string> role_args(const SweepSpec& spec, kernels::XrayRole role) {
   WorkloadConfig c = spec.params;
   c.xray.role = role;
   return workload_worker_args("xray", c);
@@ -27,12 +27,13 @@ bool is_step_worker(const RunScenario& probe, int worker) {
 void add_xray_args(const RunSpec& run, const SweepSpec& spec, const std::vector<std::string>& base,
                    std::vector<std::string>& args, std::map<int, std::vector<std::string>>& args_for_worker) {
   const bool steps = run.scenario == RunKind::xray_turns;
-  args = with_args(role_args(spec, steps ? "step" : "busy"), base);
+  args = with_args(role_args(spec, steps ? kernels::XrayRole::step : kernels::XrayRole::busy), base);
   if (run.scenario != RunKind::xray_wait) return;
   // The step context ends while the busy ones still run (they all start at GO), after at most
   // kXrayWaitSteps steps (where it does not wait, under MPS, that is a few ms: its task lines stay few).
-  args_for_worker[0] = with_args(role_args(spec, "step"), {"--duration-s", fmt_num(0.8 * spec.params.xray.busy_ms / 1000.0, 9),
-                                                      "--max-tasks", std::to_string(kXrayWaitSteps), "--warmup", "2"});
+  args_for_worker[0] = with_args(role_args(spec, kernels::XrayRole::step),
+                                 {"--duration-s", fmt_num(0.8 * spec.params.xray.busy_ms / 1000.0, 9), "--max-tasks",
+                                  std::to_string(kXrayWaitSteps), "--warmup", "2"});
 }
 
 void evaluate_xray_run(RunRecord& record, const PoolResult& pool, const SummaryRow* alone_step) {

@@ -59,9 +59,7 @@ class CpuDuty final : public kernels::Workload {
 
 class CpuXray final : public kernels::Workload {
  public:
-  explicit CpuXray(const kernels::XrayParams& p) : p_(p), busy_(p.role == "busy") {
-    if (!busy_ && p.role != "step") throw std::invalid_argument("xray: role must be busy or step");
-  }
+  explicit CpuXray(const kernels::XrayParams& p) : p_(p), busy_(p.role == kernels::XrayRole::busy) {}
   void setup() override {}
   void begin_timed() override {
     timed_ = true;
@@ -118,11 +116,12 @@ std::unique_ptr<kernels::Workload> make_cpu_xray_workload(const kernels::XrayPar
   return std::make_unique<CpuXray>(params);
 }
 
-std::unique_ptr<kernels::Workload> make_cpu_stand_in(const std::string& name, const kernels::DutyParams& duty,
+std::unique_ptr<kernels::Workload> make_cpu_stand_in(WorkloadKind kind, const kernels::DutyParams& duty,
                                                      const kernels::XrayParams& xray) {
-  if (name == "duty") return make_cpu_duty_workload(duty);
-  if (name == "xray") return make_cpu_xray_workload(xray);
-  throw std::invalid_argument("--cpu-stand-in: no CPU stand-in for the " + name + " workload (duty and xray have one)");
+  if (kind == WorkloadKind::duty) return make_cpu_duty_workload(duty);
+  if (kind == WorkloadKind::xray) return make_cpu_xray_workload(xray);
+  throw std::invalid_argument("--cpu-stand-in: no CPU stand-in for the " + to_string(kind) +
+                              " workload (duty and xray have one)");
 }
 
 }  // namespace bench_mps::harness

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "harness/workers/workload_kind.hpp"
 #include "kernels/duty.hpp"
 #include "kernels/workload.hpp"
 #include "kernels/xray.hpp"
@@ -18,8 +19,8 @@ namespace bench_mps::harness {
 std::unique_ptr<kernels::Workload> make_cpu_duty_workload(const kernels::DutyParams& params);
 std::unique_ptr<kernels::Workload> make_cpu_xray_workload(const kernels::XrayParams& params);
 
-/// The stand-in of GPU workload `name`; throws std::invalid_argument where there is none.
-std::unique_ptr<kernels::Workload> make_cpu_stand_in(const std::string& name, const kernels::DutyParams& duty,
+/// The stand-in of GPU workload `kind`; throws std::invalid_argument where there is none.
+std::unique_ptr<kernels::Workload> make_cpu_stand_in(WorkloadKind kind, const kernels::DutyParams& duty,
                                                      const kernels::XrayParams& xray);
 
 }  // namespace bench_mps::harness

@@ -13,6 +13,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "harness/common/word_table.hpp"
+
 namespace bench_mps::harness {
 namespace {
 
@@ -36,11 +38,21 @@ void busy_wait_us(double us) {
   for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
 }
 
+constexpr WordTable<CpuFault, 7> kCpuFaultWords{{
+    {CpuFault::none, "none"},
+    {CpuFault::error, "error"},
+    {CpuFault::crash, "crash"},
+    {CpuFault::abort, "abort"},
+    {CpuFault::hang, "hang"},
+    {CpuFault::hang_before_ready, "hang-before-ready"},
+    {CpuFault::exit_before_ready, "exit-before-ready"},
+}};
+
 class CpuWorkload final : public kernels::Workload {
  public:
   CpuWorkload(const CpuParams& params, int worker_index)
       : params_(params), index_(worker_index),
-        faulty_(params.fault != "none" && worker_index == params.fault_worker),
+        faulty_(params.fault != CpuFault::none && worker_index == params.fault_worker),
         task_us_(params.fill ? params.task_us * 100 / cpu_stand_in_thread_pct() : params.task_us) {}
 
   void setup() override {
@@ -53,8 +65,8 @@ class CpuWorkload final : public kernels::Workload {
                                " MiB) failed: out of memory (cudaErrorMemoryAllocation) [cpu stand-in under "
                                "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=" + limit + "]");
     if (!faulty_) return;
-    if (params_.fault == "hang-before-ready") hang_forever();
-    if (params_.fault == "exit-before-ready") std::exit(7);
+    if (params_.fault == CpuFault::hang_before_ready) hang_forever();
+    if (params_.fault == CpuFault::exit_before_ready) std::exit(7);
   }
 
   void begin_timed() override { timed_ = true; }
@@ -102,11 +114,13 @@ class CpuWorkload final : public kernels::Workload {
 
  private:
   void inject() {
-    const std::string& f = params_.fault;
-    if (f == "error") throw std::runtime_error("injected fault: cpu workload error");
-    if (f == "crash") std::_Exit(3);
-    if (f == "abort") std::raise(SIGSEGV);
-    if (f == "hang") hang_forever();
+    switch (params_.fault) {
+      case CpuFault::error: throw std::runtime_error("injected fault: cpu workload error");
+      case CpuFault::crash: std::_Exit(3);
+      case CpuFault::abort: std::raise(SIGSEGV); return;
+      case CpuFault::hang: hang_forever(); return;
+      default: return;  // none, and the faults of setup
+    }
   }
 
   CpuParams params_;
@@ -121,10 +135,17 @@ class CpuWorkload final : public kernels::Workload {
 }  // namespace
 
 const std::vector<std::string>& cpu_fault_names() {
-  static const std::vector<std::string> names{"none", "error", "crash", "abort", "hang", "hang-before-ready",
-                                              "exit-before-ready"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const auto& entry : kCpuFaultWords) n.emplace_back(entry.second);
+    return n;
+  }();
   return names;
 }
+
+std::string cpu_fault_name(CpuFault fault) { return std::string(word_of(kCpuFaultWords, fault).value_or("?")); }
+
+std::optional<CpuFault> parse_cpu_fault(std::string_view word) { return value_of(kCpuFaultWords, word); }
 
 std::unique_ptr<kernels::Workload> make_cpu_workload(const CpuParams& params, int worker_index) {
   return std::make_unique<CpuWorkload>(params, worker_index);

@@ -7,16 +7,29 @@
 #include "harness/workers/wing.hpp"
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kernels/workload.hpp"
 
 namespace bench_mps::harness {
 
+/// What the faulting worker does (--cpu-fault; the words are cpu_fault_names()).
+enum class CpuFault {
+  none,
+  error,              ///< the task throws: an ERROR line
+  crash,              ///< the process exits at once (_Exit(3))
+  abort,              ///< the process dies of SIGSEGV
+  hang,               ///< a task never returns
+  hang_before_ready,  ///< "hang-before-ready": setup never returns
+  exit_before_ready,  ///< "exit-before-ready": the process exits (7) in setup
+};
+
 struct CpuParams {
   double task_us = 2000;        ///< busy time of one task
-  std::string fault = "none";   ///< none | error | crash | abort | hang | hang-before-ready | exit-before-ready
+  CpuFault fault = CpuFault::none;
   int fault_worker = 0;         ///< index of the worker that faults
   int fault_after_tasks = 2;    ///< tasks it completes before the fault
   double setup_ms_per_index = 0;  ///< worker i sleeps i x this in setup (staggered READY, for barrier tests)
@@ -27,8 +40,12 @@ struct CpuParams {
                       ///< through it (a host waiting for its device), so a busy CPU does not stretch it
 };
 
-/// Faults the cpu workload can inject.
+/// Faults the cpu workload can inject, as --cpu-fault names them.
 const std::vector<std::string>& cpu_fault_names();
+/// The word of `fault`, e.g. "hang-before-ready".
+std::string cpu_fault_name(CpuFault fault);
+/// The fault a word names; nothing for any other word.
+std::optional<CpuFault> parse_cpu_fault(std::string_view word);
 
 std::unique_ptr<kernels::Workload> make_cpu_workload(const CpuParams& params, int worker_index);
 

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <map>
+#include <optional>
 #include <string>
 #include <unistd.h>
 
@@ -35,8 +36,8 @@ namespace bench_mps::harness {
 namespace {
 
 struct WorkerOptions {
-  std::string workload;
-  std::string fg_workload;  ///< interference, in-process: instance 0 runs this one
+  WorkloadKind workload = WorkloadKind::spin;
+  std::optional<WorkloadKind> fg_workload;  ///< interference, in-process: instance 0 runs this one
   int worker_index = 0;
   long tasks = 0;
   double duration_s = 0;
@@ -58,20 +59,23 @@ void say(const std::string& line) {
   std::fflush(stdout);
 }
 
-std::unique_ptr<kernels::Workload> make_workload(const std::string& name, const WorkerOptions& o) {
+std::unique_ptr<kernels::Workload> make_workload(WorkloadKind kind, const WorkerOptions& o) {
   const WorkloadConfig& c = o.config;
-  if (o.cpu_stand_in) return make_cpu_stand_in(name, c.duty, c.xray);
-  if (name == "spin") return kernels::make_spin_workload(c.spin);
-  if (name == "mlp") return kernels::make_mlp_workload(c.mlp);
-  if (name == "membw") return kernels::make_membw_workload(c.membw);
-  if (name == "filler") return kernels::make_filler_workload(c.filler);
-  if (name == "mlp-infer") return kernels::make_mlp_infer_workload(c.mlp, c.infer);
-  if (name == "cpu") return make_cpu_workload(c.cpu, o.worker_index);
-  if (name == "exec") return make_exec_workload(c.exec, o.worker_index, [](long pgid) { say(format_spawned(pgid)); });
-  if (name == "fault") return kernels::make_fault_workload({c.spin, c.fault_delay_ms});
-  if (name == "duty") return kernels::make_duty_workload(c.duty);
-  if (name == "xray") return kernels::make_xray_workload(c.xray);
-  throw std::invalid_argument("unknown workload '" + name + "'");
+  if (o.cpu_stand_in) return make_cpu_stand_in(kind, c.duty, c.xray);
+  switch (kind) {
+    case WorkloadKind::spin: return kernels::make_spin_workload(c.spin);
+    case WorkloadKind::mlp: return kernels::make_mlp_workload(c.mlp);
+    case WorkloadKind::membw: return kernels::make_membw_workload(c.membw);
+    case WorkloadKind::filler: return kernels::make_filler_workload(c.filler);
+    case WorkloadKind::mlp_infer: return kernels::make_mlp_infer_workload(c.mlp, c.infer);
+    case WorkloadKind::cpu: return make_cpu_workload(c.cpu, o.worker_index);
+    case WorkloadKind::exec:
+      return make_exec_workload(c.exec, o.worker_index, [](long pgid) { say(format_spawned(pgid)); });
+    case WorkloadKind::fault: return kernels::make_fault_workload({c.spin, c.fault_delay_ms});
+    case WorkloadKind::duty: return kernels::make_duty_workload(c.duty);
+    case WorkloadKind::xray: return kernels::make_xray_workload(c.xray);
+  }
+  throw std::invalid_argument("unknown workload '" + to_string(kind) + "'");
 }
 
 /// Task lines are buffered and flushed at most every 50 ms, so reporting stays off the timed path.
@@ -110,7 +114,7 @@ int run(const WorkerOptions& o, TaskReporter& reporter) {
   ReadyInfo ready;
   ready.pid = static_cast<long>(getpid());
   const bool gpu = !o.cpu_stand_in &&
-                   (workload_needs_gpu(o.workload) || (!o.fg_workload.empty() && workload_needs_gpu(o.fg_workload)));
+                   (workload_needs_gpu(o.workload) || (o.fg_workload && workload_needs_gpu(*o.fg_workload)));
   if (gpu) {
     const kernels::DeviceContextInfo dev = kernels::open_device_context();
     ready.sm_count_seen = dev.sm_count;
@@ -119,7 +123,7 @@ int run(const WorkerOptions& o, TaskReporter& reporter) {
     ready.cuda_runtime_version = dev.runtime_version;
     ready.cuda_driver_version = dev.driver_version;
     ready.clock_khz = dev.clock_khz;
-  } else if (o.workload == "exec") {
+  } else if (runs_user_program(o.workload)) {
     ready.device = "exec";  // no context of its own: the harness proves MPS from the server's clients
   } else {
     ready.mps_enabled = cpu_workload_sees_mps();
@@ -137,8 +141,8 @@ int run(const WorkerOptions& o, TaskReporter& reporter) {
   if (gpu && o.layout != InstanceLayout::single) hooks.probe_sms = [](void* stream) { return kernels::count_sms_used(stream); };
   std::vector<WorkloadFactory> factories;
   for (int i = 0; i < o.instances; ++i) {
-    const std::string name = i == 0 && !o.fg_workload.empty() ? o.fg_workload : o.workload;
-    factories.push_back([name, &o] { return make_workload(name, o); });
+    const WorkloadKind kind = i == 0 && o.fg_workload ? *o.fg_workload : o.workload;
+    factories.push_back([kind, &o] { return make_workload(kind, o); });
   }
   InstanceRunner runner(o.layout, std::move(factories), std::move(hooks));
   runner.prepare(o.warmup);
@@ -177,8 +181,12 @@ int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOFBF, 1 << 16);
   WorkerOptions o;
   CLI::App app{"bench_worker: workload instances driven by bench_mps (see worker_protocol.hpp)"};
-  app.add_option("--workload", o.workload, "workload name")->required()->check(CLI::IsMember(worker_workload_names()));
-  app.add_option("--fg-workload", o.fg_workload, "in-process interference: the workload of instance 0")
+  // The workload words meet WorkloadKind here only.
+  const auto workload = [&o](const std::string& v) { o.workload = *parse_workload_kind(v); };
+  const auto fg_workload = [&o](const std::string& v) { o.fg_workload = parse_workload_kind(v); };
+  app.add_option_function<std::string>("--workload", workload, "workload name")
+      ->required()->check(CLI::IsMember(worker_workload_names()));
+  app.add_option_function<std::string>("--fg-workload", fg_workload, "in-process interference: the workload of instance 0")
       ->check(CLI::IsMember(worker_workload_names()));
   app.add_option("--worker-index", o.worker_index, "index of this worker in its run")->check(whole_in(0, 1000000));
   auto* tasks = app.add_option("--tasks", o.tasks, "timed tasks per round")->check(whole_in(1, 1000000000000LL));

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <functional>
 #include <sstream>
+#include <stdexcept>
 
 #include "harness/common/cli_checks.hpp"
 #include "harness/common/format.hpp"
@@ -24,6 +25,14 @@ const std::map<std::string, kernels::MlpProfile>& mlp_profile_names() {
 std::string mlp_profile_name(kernels::MlpProfile profile) {
   return profile == kernels::MlpProfile::seed001 ? "seed001" : "gpu-bound";
 }
+
+const std::map<std::string, kernels::XrayRole>& xray_role_names() {
+  static const std::map<std::string, kernels::XrayRole> names{{"busy", kernels::XrayRole::busy},
+                                                              {"step", kernels::XrayRole::step}};
+  return names;
+}
+
+std::string xray_role_name(kernels::XrayRole role) { return role == kernels::XrayRole::busy ? "busy" : "step"; }
 
 const std::map<std::string, kernels::MlpLaunch>& mlp_launch_names() {
   static const std::map<std::string, kernels::MlpLaunch> names{{"graph", kernels::MlpLaunch::graph},
@@ -138,7 +147,8 @@ void add_workload_options(CLI::App& app, WorkloadConfig& c) {
       ->check(finite_in(0.1, 1e6))->group(xray)->capture_default_str();
   app.add_option("--xray-step-us", c.xray.step_us, "the GPU work of one short synchronising step, microseconds")
       ->check(finite_in(1.0, 1e6))->group(xray)->capture_default_str();
-  app.add_option("--xray-role", c.xray.role)->check(CLI::IsMember({"busy", "step"}))->group("");  // set per worker
+  app.add_option_function<std::string>("--xray-role", [&c](const std::string& v) { c.xray.role = xray_role_names().at(v); })
+      ->check(CLI::IsMember(xray_role_names()))->group("");  // set per worker
 
   const std::string exec = "exec workload (your own program)";
   app.add_option("--command", c.exec.command,
@@ -159,7 +169,8 @@ void add_workload_options(CLI::App& app, WorkloadConfig& c) {
 
   // The CPU stand-in exists for tests; its options stay out of --help.
   app.add_option("--cpu-task-us", c.cpu.task_us)->check(finite_in(0.0, 1e9))->group("");
-  app.add_option("--cpu-fault", c.cpu.fault)->check(CLI::IsMember(cpu_fault_names()))->group("");
+  app.add_option_function<std::string>("--cpu-fault", [&c](const std::string& v) { c.cpu.fault = *parse_cpu_fault(v); })
+      ->check(CLI::IsMember(cpu_fault_names()))->group("");
   app.add_option("--cpu-fault-worker", c.cpu.fault_worker)->check(whole_in(0, 1000000))->group("");
   app.add_option("--cpu-fault-after", c.cpu.fault_after_tasks)->check(whole_in(0, 1000000000))->group("");
   app.add_option("--cpu-setup-ms", c.cpu.setup_ms_per_index)->check(finite_in(0.0, 1e6))->group("");
@@ -271,7 +282,7 @@ void xray_params(const WorkloadConfig& c, std::ostringstream& s) {
 }
 
 void xray_args(const WorkloadConfig& c, const AddArg& add, std::vector<std::string>& a) {
-  add("--xray-role", c.xray.role);
+  add("--xray-role", xray_role_name(c.xray.role));
   add("--xray-busy-ms", fmt_num(c.xray.busy_ms, 12));
   add("--xray-gap-us", fmt_num(c.xray.gap_us, 12));
   add("--xray-step-us", fmt_num(c.xray.step_us, 12));
@@ -290,14 +301,14 @@ void exec_args(const WorkloadConfig& c, const AddArg& add, std::vector<std::stri
 
 void cpu_params(const WorkloadConfig& c, std::ostringstream& s) {
   s << "task_us=" << fmt_num(c.cpu.task_us);
-  if (c.cpu.fault != "none")
-    s << ";fault=" << c.cpu.fault << ";fault_worker=" << c.cpu.fault_worker << ";fault_after=" << c.cpu.fault_after_tasks;
+  if (c.cpu.fault != CpuFault::none)
+    s << ";fault=" << cpu_fault_name(c.cpu.fault) << ";fault_worker=" << c.cpu.fault_worker << ";fault_after=" << c.cpu.fault_after_tasks;
   if (c.cpu.fill) s << ";fill=1";
 }
 
 void cpu_args(const WorkloadConfig& c, const AddArg& add, std::vector<std::string>& a) {
   add("--cpu-task-us", fmt_num(c.cpu.task_us));
-  add("--cpu-fault", c.cpu.fault);
+  add("--cpu-fault", cpu_fault_name(c.cpu.fault));
   add("--cpu-fault-worker", std::to_string(c.cpu.fault_worker));
   add("--cpu-fault-after", std::to_string(c.cpu.fault_after_tasks));
   add("--cpu-setup-ms", fmt_num(c.cpu.setup_ms_per_index));
@@ -310,90 +321,128 @@ void fault_args(const WorkloadConfig& c, const AddArg& add, std::vector<std::str
   add("--fault-delay-ms", fmt_num(c.fault_delay_ms));
 }
 
-/// Every workload bench_worker runs, in the order help texts list them: its name (the only place the
-/// words are written), whether --workloads offers it, whether it needs a GPU, whether one process may run
-/// several GO rounds of it, its warm-up tasks, and how its parameters become a canonical string and
-/// bench_worker's arguments.
+/// What a workload is, as flags of its row.
+enum Trait : unsigned {
+  kOffered = 1u << 0,        ///< --workloads accepts it (fault and xray come through their scenarios)
+  kUnlisted = 1u << 1,       ///< offered but left out of the names messages list (cpu: the tests' stand-in)
+  kGpu = 1u << 2,            ///< needs a GPU (not cpu; not exec: the user's program may not use one at all)
+  kRounds = 1u << 3,         ///< a process may run several rounds (not exec: its start-up is timed; not the faulter)
+  kStreams = 1u << 4,        ///< a task enqueues its work without waiting on the host: one thread feeds N streams
+  kMlpProfile = 1u << 5,     ///< --mlp-profile applies: a seed001 task is an epoch that waits on the host
+                             ///< (one round, no warm-up, no streams)
+  kUserProgram = 1u << 6,    ///< runs the user's program (exec): once per worker and run, a process of its own
+  kCpuStandIn = 1u << 7,     ///< --cpu-stand-in has a CPU stand-in of it (duty, xray)
+};
+
+/// Every workload bench_worker runs, in the order help texts list them: what it is (its traits), its
+/// warm-up tasks, and how its parameters become a canonical string and bench_worker's arguments. Its
+/// word is workload_kind's.
 struct WorkloadRow {
-  const char* name;
-  bool selectable;     ///< --workloads accepts it (fault and xray come through their scenarios)
-  bool needs_gpu;      ///< false: cpu, and exec (the user's program may not use the GPU at all)
-  bool shares_rounds;  ///< a process may run several rounds (not exec: its start-up is timed; not the faulter)
-  int warmup;          ///< untimed tasks before READY (exec: none, it runs once; duty: 1, a step can be 0.2 s)
-  bool epoch_tasks;    ///< its seed001 profile times a whole epoch per task: one round, no warm-up (mlp)
+  WorkloadKind kind;
+  unsigned traits;
+  int warmup;  ///< untimed tasks before READY (exec: none, it runs once; duty: 1, a step can be 0.2 s)
   void (*params)(const WorkloadConfig&, std::ostringstream&);
   void (*args)(const WorkloadConfig&, const AddArg&, std::vector<std::string>&);
+  bool has(Trait t) const { return (traits & t) != 0; }
 };
 
 void no_params(const WorkloadConfig&, std::ostringstream&) {}
 
 const std::vector<WorkloadRow>& workload_rows() {
+  using K = WorkloadKind;
   static const std::vector<WorkloadRow> rows{
-      {"spin", true, true, true, 2, false, spin_params, spin_args},
-      {"mlp", true, true, true, 2, true, mlp_params, mlp_args},
-      {"membw", true, true, true, 2, false, membw_params, membw_args},
-      {"filler", true, true, true, 2, false, filler_params, filler_args},
-      {"mlp-infer", true, true, true, 2, false, mlp_infer_params, mlp_infer_args},
-      {"duty", true, true, true, 1, false, duty_params, duty_args},
-      {"exec", true, false, false, 0, false, exec_params, exec_args},
-      {"cpu", true, false, true, 2, false, cpu_params, cpu_args},
-      {"fault", false, true, false, 2, false, no_params, fault_args},
-      {"xray", false, true, true, 2, false, xray_params, xray_args},
+      {K::spin, kOffered | kGpu | kRounds | kStreams, 2, spin_params, spin_args},
+      {K::mlp, kOffered | kGpu | kRounds | kStreams | kMlpProfile, 2, mlp_params, mlp_args},
+      {K::membw, kOffered | kGpu | kRounds | kStreams, 2, membw_params, membw_args},
+      {K::filler, kOffered | kGpu | kRounds, 2, filler_params, filler_args},
+      {K::mlp_infer, kOffered | kGpu | kRounds, 2, mlp_infer_params, mlp_infer_args},
+      {K::duty, kOffered | kGpu | kRounds | kCpuStandIn, 1, duty_params, duty_args},
+      {K::exec, kOffered | kUserProgram, 0, exec_params, exec_args},
+      {K::cpu, kOffered | kUnlisted | kRounds | kStreams, 2, cpu_params, cpu_args},
+      {K::fault, kGpu, 2, no_params, fault_args},
+      {K::xray, kGpu | kRounds | kCpuStandIn, 2, xray_params, xray_args},
   };
   return rows;
 }
 
-/// The row of `name`; null for a name no workload has.
-const WorkloadRow* row_of(const std::string& name) {
+const WorkloadRow& row_of(WorkloadKind kind) {
   for (const WorkloadRow& r : workload_rows())
-    if (name == r.name) return &r;
-  return nullptr;
+    if (r.kind == kind) return r;
+  throw std::logic_error("workload_rows: no row of " + to_string(kind));
 }
 
+/// The row of `name`; null for a name no workload has.
+const WorkloadRow* row_of(const std::string& name) {
+  const std::optional<WorkloadKind> kind = parse_workload_kind(name);
+  return kind ? &row_of(*kind) : nullptr;
+}
+
+bool has_trait(const std::string& name, Trait t) {
+  const WorkloadRow* row = row_of(name);
+  return row && row->has(t);
+}
+
+/// mlp's seed001 profile: a task is an epoch that waits on the host every step.
+bool seed001_epochs(const WorkloadRow& row, const WorkloadConfig& config) {
+  return row.has(kMlpProfile) && config.mlp.profile == kernels::MlpProfile::seed001;
+}
+
+/// The words of the rows with every trait of `all` and none of `none`, in the table's order.
+std::vector<std::string> names_with(unsigned all, unsigned none) {
+  std::vector<std::string> n;
+  for (const WorkloadRow& r : workload_rows())
+    if ((r.traits & all) == all && (r.traits & none) == 0) n.push_back(to_string(r.kind));
+  return n;
+}
 
 }  // namespace
 
 const std::vector<std::string>& workload_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> n;
-    for (const WorkloadRow& r : workload_rows())
-      if (r.selectable) n.emplace_back(r.name);
-    return n;
-  }();
+  static const std::vector<std::string> names = names_with(kOffered, 0);
+  return names;
+}
+
+const std::vector<std::string>& listed_workload_names() {
+  static const std::vector<std::string> names = names_with(kOffered, kUnlisted);
   return names;
 }
 
 const std::vector<std::string>& worker_workload_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> n;
-    for (const WorkloadRow& r : workload_rows()) n.emplace_back(r.name);
-    return n;
-  }();
+  static const std::vector<std::string> names = names_with(0, 0);
   return names;
 }
 
-bool is_known_workload(const std::string& name) {
-  const WorkloadRow* row = row_of(name);
-  return row && row->selectable;
-}
+bool is_known_workload(const std::string& name) { return has_trait(name, kOffered); }
 
 bool workload_needs_gpu(const std::string& name) {
   const WorkloadRow* row = row_of(name);
-  return !row || row->needs_gpu;
+  return !row || row->has(kGpu);
 }
+
+bool workload_needs_gpu(WorkloadKind kind) { return row_of(kind).has(kGpu); }
+
+bool runs_user_program(const std::string& name) { return has_trait(name, kUserProgram); }
+
+bool runs_user_program(WorkloadKind kind) { return row_of(kind).has(kUserProgram); }
+
+bool has_cpu_stand_in(const std::string& name) { return has_trait(name, kCpuStandIn); }
 
 bool workload_allows_rounds(const std::string& name, const WorkloadConfig& config) {
   const WorkloadRow* row = row_of(name);
   if (!row) return true;
-  if (!row->shares_rounds) return false;
-  return !(row->epoch_tasks && config.mlp.profile == kernels::MlpProfile::seed001);
+  return row->has(kRounds) && !seed001_epochs(*row, config);
+}
+
+bool workload_feeds_streams(const std::string& name, const WorkloadConfig& config) {
+  const WorkloadRow* row = row_of(name);
+  if (!row || !row->has(kStreams)) return false;
+  return !row->has(kMlpProfile) || (config.mlp.profile == kernels::MlpProfile::gpu_bound && !config.mlp.read_loss);
 }
 
 int default_warmup_tasks(const std::string& workload, const WorkloadConfig& config) {
   const WorkloadRow* row = row_of(workload);
   if (!row) return 2;
-  if (row->epoch_tasks && config.mlp.profile == kernels::MlpProfile::seed001) return 0;
-  return row->warmup;
+  return seed001_epochs(*row, config) ? 0 : row->warmup;
 }
 
 std::string workload_params_string(const std::string& name, const WorkloadConfig& c) {

@@ -9,6 +9,7 @@
 
 #include "harness/workers/cpu_workload.hpp"
 #include "harness/workers/exec_workload.hpp"
+#include "harness/workers/workload_kind.hpp"
 #include "kernels/duty.hpp"
 #include "kernels/fault.hpp"
 #include "kernels/filler.hpp"
@@ -43,12 +44,27 @@ void resolve_duty_host_us(WorkloadConfig& config);
 
 /// Names accepted by --workloads, in the order they are listed in help texts.
 const std::vector<std::string>& workload_names();
+/// The same less the tests' CPU stand-in (cpu): the names messages list.
+const std::vector<std::string>& listed_workload_names();
 bool is_known_workload(const std::string& name);
-/// What bench_worker runs: workload_names() plus the fault scenario's "fault".
+/// What bench_worker runs: workload_names() plus the scenarios' own fault and xray.
 const std::vector<std::string>& worker_workload_names();
 /// False for the CPU stand-in workload and for exec (the user's program may not use the GPU at all).
 bool workload_needs_gpu(const std::string& name);
+bool workload_needs_gpu(WorkloadKind kind);
+/// exec: the user's own program, run once per worker and run as a process of its own (no rounds, no
+/// warm-up tasks, no context of its own that bench_mps could ask about; its own logs and time margin).
+bool runs_user_program(const std::string& name);
+bool runs_user_program(WorkloadKind kind);
+/// duty and xray: --cpu-stand-in runs a CPU stand-in of them (harness/workers/cpu_standins.hpp).
+bool has_cpu_stand_in(const std::string& name);
+/// Whether one host thread can feed N streams of `name` (the streams mode): its task enqueues its GPU work
+/// without waiting on the host (spin, membw, cpu, mlp's gpu-bound profile without --mlp-read-loss).
+bool workload_feeds_streams(const std::string& name, const WorkloadConfig& config);
 
+/// --xray-role values ("busy", "step"; bench_mps sets it per worker) and the name of one.
+const std::map<std::string, kernels::XrayRole>& xray_role_names();
+std::string xray_role_name(kernels::XrayRole role);
 /// --mlp-launch values ("graph", "eager") and the name of one.
 const std::map<std::string, kernels::MlpLaunch>& mlp_launch_names();
 std::string mlp_launch_name(kernels::MlpLaunch launch);
