@@ -50,7 +50,7 @@ SweepSpec checked_workload(const AdviseSpec& spec) {
 }
 
 std::string subject_of(const SweepSpec& s) {
-  if (s.workloads.front() == "exec") return "`" + s.params.exec.command + "`";
+  if (runs_user_program(s.workloads.front())) return "`" + s.params.exec.command + "`";
   const std::string params = workload_params_string(s.workloads.front(), s.params);
   return s.workloads.front() + (params.empty() ? "" : " (" + params + ")");
 }
@@ -77,7 +77,7 @@ std::string rung_line(const std::vector<MeasuredCell>& cells, const std::vector<
 class AdviseRun {
  public:
   AdviseRun(const AdviseSpec& spec, const SweepSpec& workload, ChildSweeps& sweeps, Advice& advice)
-      : spec_(spec), unit_{workload.workloads.front() == "exec", !workload.params.exec.metric.empty()},
+      : spec_(spec), unit_{runs_user_program(workload.workloads.front()), !workload.params.exec.metric.empty()},
         gap_us_(workload.profile_gap_us), stand_in_(spec.cpu_stand_in && workload_needs_gpu(workload.workloads.front())),
         sweeps_(sweeps), a_(advice) {}
 
@@ -275,7 +275,7 @@ int redo_advice(const std::string& dir_text) {
       advice.meta.erase(derived);
     const nlohmann::json& settings = stored.at("advise");
     const SweepSpec workload = parse_sweep_args(settings.at("workload_args").get<std::vector<std::string>>());
-    const UnitChoice unit{workload.workloads.front() == "exec", !workload.params.exec.metric.empty()};
+    const UnitChoice unit{runs_user_program(workload.workloads.front()), !workload.params.exec.metric.empty()};
     advice.subject = stored.at("subject").get<std::string>();
     const nlohmann::json& sched = stored.at("scheduler");
     const auto number = [](const nlohmann::json& v) { return v.is_number() ? v.get<double>() : NAN; };
