@@ -138,6 +138,24 @@ TEST(AdvisePick, MpsThatBuysUnderFivePercentIsANo) {
   EXPECT_NE(r.headline.find("No, MPS buys nothing"), std::string::npos) << r.headline;
 }
 
+TEST(AdvisePick, AProgramThatPacesItselfGetsMpsWhereItsRequestsRunFaster) {
+  // mlp-infer's shape: every copy serves its rate in both modes; time-sliced requests take 20x as long.
+  std::vector<MeasuredCell> l;
+  for (const int n : {1, 2, 4, 10}) {
+    l.push_back(cell(n, "timeslice", n == 1 ? 0.05 : 0.1 * n));
+    l.push_back(cell(n, "mps", n == 1 ? 0.055 : 0.06 + 0.004 * n));
+  }
+  for (MeasuredCell& c : l) c.per_s = 200.0 * c.procs;
+  set_losses(l);
+  const Pick p = pick(l, NAN);
+  EXPECT_EQ(p.verdict, Verdict::mps);
+  EXPECT_EQ(p.procs, 10);
+  EXPECT_NEAR(p.mps_speedup, 1.0 / 0.1, 1e-9);
+  const Recommendation r = recommend(alone_at(0.05, 0.05, 0.1), l, {}, nullptr, NAN);
+  EXPECT_NE(r.headline.find("the same throughput as time-sliced"), std::string::npos) << r.headline;
+  EXPECT_NE(r.headline.find("10.00x faster"), std::string::npos) << r.headline;
+}
+
 TEST(AdvisePick, SharingThatBuysNothingAdvisesOneCopy) {
   const auto l = ladder({{1, 10, 10}, {2, 20, 20}, {4, 40, 40.5}});
   EXPECT_EQ(pick(l, NAN).verdict, Verdict::one_copy);

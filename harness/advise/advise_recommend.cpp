@@ -72,6 +72,15 @@ Pick pick(const std::vector<MeasuredCell>& ladder, double slo) {
   } else if (best_ts) {
     p.verdict = knee_ts->procs > 1 ? Verdict::timeslice : Verdict::one_copy;
     p.cell = knee_ts;
+    // The same throughput, but each unit faster under MPS (a program that paces itself): MPS at that N.
+    const MeasuredCell* mps = find_measured(ladder, ladder_mode_name(LadderMode::mps), knee_ts->procs);
+    if (knee_ts->procs > 1 && mps && feasible(*mps, slo) && mps->unit_ms > 0) {
+      p.mps_speedup = knee_ts->unit_ms / mps->unit_ms;
+      if (p.mps_speedup >= 1 + kKneeGain) {
+        p.verdict = Verdict::mps;
+        p.cell = mps;
+      }
+    }
   }
   p.procs = p.cell ? p.cell->procs : 0;
   return p;
@@ -100,6 +109,13 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
       break;
     case Verdict::mps:
       r.mode = ladder_mode_name(LadderMode::mps);
+      if (std::isfinite(p.mps_speedup)) {
+        r.headline = "Yes: run " + std::to_string(p.procs) + " copies under MPS: the same throughput as time-sliced (" +
+                     x(p.cell->throughput()) + " one copy alone), each " + alone.unit + " " + x(p.mps_speedup) +
+                     " faster (" + fmt_sig(p.cell->unit_ms) + " ms against " +
+                     fmt_sig(find_measured(ladder, ladder_mode_name(LadderMode::timeslice), p.procs)->unit_ms) + " ms).";
+        break;
+      }
       r.headline = "Yes: run " + std::to_string(p.procs) + " copies under MPS, " + x(p.cell->throughput()) +
                    " the throughput of one copy alone" +
                    (p.best_ts ? ", " + x(p.mps_gain) + " the best time-sliced (" + x(p.best_ts->throughput()) + " at N=" +

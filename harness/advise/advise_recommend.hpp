@@ -29,6 +29,9 @@ struct Pick {
   const MeasuredCell* best_ts = nullptr;
   const MeasuredCell* best_mps = nullptr;
   double mps_gain = NAN;              ///< best MPS throughput over best time-sliced throughput
+  /// At the N advised when throughput ties (a paced program serves its rate in either mode): the
+  /// time-sliced unit time over MPS's; MPS is advised where it is at least 1 + kKneeGain (NaN: not compared)
+  double mps_speedup = NAN;
 };
 Pick pick(const std::vector<MeasuredCell>& ladder, double slo_p99_ms);
 
