@@ -8,6 +8,7 @@
   records (metric, threshold, alpha; --allow-different-gpu when the GPU models differ), into a fresh
   folder that then replaces the old files, and `bench_mps report` over it;
 - the duty-cycle folder: the command its meta.json records;
+- advise folders (advice.json): `bench_mps advise --redo DIR` (the advice again from DIR's sweeps);
 - then README.md's table and plots/ (scripts/update_readme.py).
 Prints one line per folder; exits 1 if any step failed (the others still run).
 """
@@ -68,7 +69,10 @@ def main(argv):
     ok = True
     for dirpath, _dirs, files in sorted(os.walk(os.path.join(ROOT, "results"))):
         folder = os.path.relpath(dirpath, ROOT)
-        if "comparison.json" in files:
+        if "advice.json" in files:
+            print(folder + ": advise --redo")
+            ok &= run([bench, "advise", "--redo", folder])
+        elif "comparison.json" in files:
             print(folder + ": compare + report")
             ok &= recompare(bench, folder)
         elif "duty_cycle.csv" in files:

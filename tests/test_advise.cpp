@@ -226,6 +226,22 @@ TEST(AdviseLadder, APyTorchClientProfiledOnAnH100IsPlacedByItsProfile) {
   EXPECT_GT(as_run.unit_ms, 9000);  // its completion, start-up included
 }
 
+TEST(AdviseLadder, AClientProfiledWithHostWaitsGetsBothEndsOfTheBracket) {
+  // results/2026-11-26-advise/lease-b/client: the profile of format 2 (host waits), one copy alone on an H100.
+  const fs::path dir = source_dir() / "results/2026-11-26-advise/lease-b/client/sweeps/alone";
+  const AloneFacts a = read_alone(dir, {true, true}, 20);
+  ASSERT_TRUE(a.placed()) << a.problem;
+  EXPECT_NE(a.burst_basis.find("host waits"), std::string::npos) << a.burst_basis;
+  EXPECT_NEAR(a.point.step_ms, 1.39954, 1e-4);   // profile_wait_step_ms
+  EXPECT_NEAR(a.point.kernel_ms, 0.0410363, 1e-6);
+  ASSERT_TRUE(a.gap_point.has_value());
+  EXPECT_LT(a.gap_point->step_ms, a.point.step_ms);  // idle gaps cut the step finer than host waits
+  const auto p = predict_ladder(a, h100(), 10);
+  const PredictedCell* ts = find_predicted(p, LadderMode::timeslice, 10);
+  ASSERT_TRUE(ts && std::isfinite(ts->prediction.upper));
+  EXPECT_LT(ts->throughput_low(), ts->throughput());
+}
+
 TEST(AdviseLadder, ARecordedSweepOfTwoWorkloadsGivesEveryModeAndNAsACell) {
   const fs::path dir = source_dir() / "results/2026-11-26-profile/client-profiled-1";
   std::vector<MeasuredCell> cells;
@@ -301,6 +317,32 @@ TEST_F(Advise, BadInputGetsOneLineAndExitTwoWithNothingWritten) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << what << " " << r.err;
     EXPECT_FALSE(fs::exists(out())) << what;
   }
+}
+
+TEST_F(Advise, RedoWritesACommittedFoldersAdviceAgainAsCommitted) {
+  for (const char* subject : {"lease-b/client", "lease-b/infer", "lease-a/mlp"}) {
+    const fs::path committed = source_dir() / "results/2026-11-26-advise" / subject;
+    const fs::path copy = tmp / "redo" / subject;
+    fs::create_directories(copy.parent_path());
+    fs::copy(committed, copy, fs::copy_options::recursive);
+    fs::remove(copy / "advice.md");
+    const auto r = run_program(bench_mps_exe(), {"advise", "--redo", copy.string()}, env, 120);
+    ASSERT_EQ(r.exit_code, 0) << subject << " " << r.err;
+    EXPECT_EQ(read_text(copy / "advice.md"), read_text(committed / "advice.md")) << subject;
+    EXPECT_EQ(read_text(copy / "advice.json"), read_text(committed / "advice.json")) << subject;
+  }
+}
+
+TEST_F(Advise, RedoRefusesAFolderWithoutAdviceAndOtherOptions) {
+  fs::create_directories(out());
+  for (const auto& a : std::vector<std::vector<std::string>>{{"advise", "--redo", out().string()},
+                                                             {"advise", "--redo", (tmp / "nosuch").string()},
+                                                             {"advise", "--redo", out().string(), "--workload", "spin"}}) {
+    const auto r = run_program(bench_mps_exe(), a, env, 60);
+    EXPECT_EQ(r.exit_code, 2) << nlohmann::json(a).dump() << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  EXPECT_TRUE(fs::is_empty(out()));
 }
 
 TEST_F(Advise, AFolderThatAlreadyHoldsAdviceIsNotOverwritten) {
