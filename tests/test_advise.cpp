@@ -120,7 +120,7 @@ TEST(AdvisePick, MpsIsAdvisedAtTheKneeWhereItGainsAndTheRecommendationSaysWhy) {
   EXPECT_EQ(p.procs, 4);  // 3.40 is within 5 % of 3.49 at N=8
   ASSERT_TRUE(p.best_mps && p.best_ts);
   EXPECT_EQ(p.best_mps->procs, 8);
-  const Recommendation r = recommend(alone_at(10, 3, 0.2), l, {}, nullptr, NAN);
+  const Recommendation r = recommend(alone_at(10, 3, 0.2), l, {}, {}, NAN);
   EXPECT_EQ(r.mode, "mps");
   EXPECT_EQ(r.procs, 4);
   EXPECT_NE(r.headline.find("Yes: run 4 copies under MPS"), std::string::npos) << r.headline;
@@ -134,7 +134,7 @@ TEST(AdvisePick, MpsThatBuysUnderFivePercentIsANo) {
   const Pick p = pick(l, NAN);
   EXPECT_EQ(p.verdict, Verdict::timeslice);
   EXPECT_EQ(p.procs, 2);
-  const Recommendation r = recommend(alone_at(10, 1, 0.1), l, {}, nullptr, NAN);
+  const Recommendation r = recommend(alone_at(10, 1, 0.1), l, {}, {}, NAN);
   EXPECT_NE(r.headline.find("No, MPS buys nothing"), std::string::npos) << r.headline;
 }
 
@@ -151,7 +151,7 @@ TEST(AdvisePick, AProgramThatPacesItselfGetsMpsWhereItsRequestsRunFaster) {
   EXPECT_EQ(p.verdict, Verdict::mps);
   EXPECT_EQ(p.procs, 10);
   EXPECT_NEAR(p.mps_speedup, 1.0 / 0.1, 1e-9);
-  const Recommendation r = recommend(alone_at(0.05, 0.05, 0.1), l, {}, nullptr, NAN);
+  const Recommendation r = recommend(alone_at(0.05, 0.05, 0.1), l, {}, {}, NAN);
   EXPECT_NE(r.headline.find("the same throughput as time-sliced"), std::string::npos) << r.headline;
   EXPECT_NE(r.headline.find("10.00x faster"), std::string::npos) << r.headline;
 }
@@ -169,7 +169,7 @@ TEST(AdvisePick, TheP99TargetRulesOutTheRungsThatBreakIt) {
   EXPECT_EQ(p.verdict, Verdict::mps);
   EXPECT_EQ(p.procs, 2);
   EXPECT_EQ(pick(l, 5.0).verdict, Verdict::none);
-  EXPECT_NE(recommend(alone_at(10, 3, 0.2), l, {}, nullptr, 5.0).headline.find("No advice"), std::string::npos);
+  EXPECT_NE(recommend(alone_at(10, 3, 0.2), l, {}, {}, 5.0).headline.find("No advice"), std::string::npos);
 }
 
 TEST(AdvisePick, FailedRunsAreNeverAdvised) {
@@ -190,14 +190,20 @@ TEST(AdviseModel, APacedProgramsThroughputIsWhatItServedNotNOverItsLoss) {
   EXPECT_DOUBLE_EQ(cells[1].throughput(), 4.0);
 }
 
-TEST(AdviseRecommend, MpsAutoIsTakenWhereItKeepsNinetyFivePercentAndLeftWhereItCostsMore) {
+TEST(AdviseRecommend, ALimitIsTakenWhereItKeepsNinetyFivePercentMpsAutoFirstThenTwiceItsShare) {
   const auto l = ladder({{1, 10, 10}, {2, 20, 10.5}, {4, 40, 11}});
-  MeasuredCell cheap = cell(4, "mps:auto", 11.3);
-  MeasuredCell dear = cell(4, "mps:auto", 14.0);
-  EXPECT_EQ(recommend(alone_at(10, 3, 0.2), l, {}, &cheap, NAN).mode, "mps:auto");
-  const Recommendation r = recommend(alone_at(10, 3, 0.2), l, {}, &dear, NAN);
+  const MeasuredCell cheap = cell(4, "mps:auto", 11.3);
+  const MeasuredCell dear = cell(4, "mps:auto", 14.0);
+  const MeasuredCell doubled = cell(4, "mps:50", 11.2);
+  const MeasuredCell doubled_dear = cell(4, "mps:50", 12.0);
+  EXPECT_EQ(recommend(alone_at(10, 3, 0.2), l, {}, {cheap}, NAN).mode, "mps:auto");
+  const Recommendation r = recommend(alone_at(10, 3, 0.2), l, {}, {dear, doubled_dear}, NAN);
   EXPECT_EQ(r.mode, "mps");
   EXPECT_NE(nlohmann::json(r.reasons).dump().find("leave the thread percentage unlimited"), std::string::npos);
+  const Recommendation half = recommend(alone_at(10, 3, 0.2), l, {}, {dear, doubled}, NAN);
+  EXPECT_EQ(half.mode, "mps:50");  // twice mps:auto's share kept 98 %
+  EXPECT_NE(nlohmann::json(half.reasons).dump().find("limited to 50 % of the SMs"), std::string::npos);
+  EXPECT_EQ(recommend(alone_at(10, 3, 0.2), l, {}, {}, NAN).mode, "mps");
 }
 
 TEST(AdviseLadder, RungsDoubleUpToTheLargestNOrAreTheOnesGiven) {

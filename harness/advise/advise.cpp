@@ -31,6 +31,9 @@ constexpr const char* kOwnOptions[] = {"--procs", "--modes", "--repeats", "--out
                                        "--resume", "--profile-gpu", "--cpu-stand-in", "--noise-target", "--demo",
                                        "--workloads", "--command"};
 
+/// Where a limit's sweep goes: mps:auto in sweeps/limits, the doubled share in sweeps/limits-2x.
+std::string limit_folder(const std::string& mode) { return mode == "mps:auto" ? "limits" : "limits-2x"; }
+
 /// The workload the child sweeps run, checked the way a sweep checks its command line (UsageError).
 SweepSpec checked_workload(const AdviseSpec& spec) {
   for (const std::string& a : spec.sweep_args)
@@ -156,14 +159,25 @@ class AdviseRun {
       progress_.say("thread limits: not measured (MPS is not advised)");
       return;
     }
-    progress_.say("mps:auto (100/N % of the SMs each) at N=" + std::to_string(p.procs) + " ...");
-    try {
-      const SweepOutcome o = sweeps_.run("limits", with_workload({"--procs", std::to_string(p.procs), "--modes", "mps:auto"}));
-      std::vector<MeasuredCell> cells;
-      if (o.has_runs()) read_cells(o.dir, unit_, cells);
-      a_.limited = cells.empty() ? MeasuredCell{p.procs, "mps:auto", false, "its sweep failed: " + o.last_error} : cells.front();
-    } catch (const BudgetSpent&) {
-      progress_.say("thread limits: not measured, the time budget ran out");
+    // mps:auto (100/N % each, the device plugin's rule), then, where it cost more than 5 %, twice that share.
+    const int doubled = 2 * ((100 + p.procs - 1) / p.procs);
+    std::vector<std::string> modes{"mps:auto"};
+    if (doubled < 100) modes.push_back("mps:" + std::to_string(doubled));
+    for (const std::string& mode : modes) {
+      if (!a_.limits.empty() && (!a_.limits.back().ok || limit_keeps(*p.cell, a_.limits.back()) >= kLimitKeeps)) break;
+      progress_.say(mode + " at N=" + std::to_string(p.procs) + " ...");
+      try {
+        const SweepOutcome o = sweeps_.run(limit_folder(mode), with_workload({"--procs", std::to_string(p.procs), "--modes", mode}));
+        std::vector<MeasuredCell> cells;
+        if (o.has_runs()) read_cells(o.dir, unit_, cells);
+        a_.limits.push_back(cells.empty() ? MeasuredCell{p.procs, mode, false, "its sweep failed: " + o.last_error} : cells.front());
+        progress_.say(mode + ": " + (a_.limits.back().ok ? fmt_fixed(100 * limit_keeps(*p.cell, a_.limits.back()), 1) +
+                                                             " % of unlimited MPS's speed"
+                                                       : a_.limits.back().problem));
+      } catch (const BudgetSpent&) {
+        progress_.say("thread limits: the time budget ran out");
+        return;
+      }
     }
   }
 
@@ -219,14 +233,13 @@ class AdviseRun {
 void finish_advice(Advice& advice, double slo_p99_ms) {
   set_losses(advice.ladder);
   anchor_to_alone(advice.predicted, advice.ladder);
-  if (advice.limited) {  // its loss on the ladder's basis
+  if (!advice.limits.empty()) {  // their losses on the ladder's basis
     std::vector<MeasuredCell> with = advice.ladder;
-    with.push_back(*advice.limited);
+    with.insert(with.end(), advice.limits.begin(), advice.limits.end());
     set_losses(with);
-    advice.limited = with.back();
+    std::copy(with.end() - static_cast<long>(advice.limits.size()), with.end(), advice.limits.begin());
   }
-  advice.recommendation = recommend(advice.alone, advice.ladder, advice.predicted,
-                                    advice.limited ? &*advice.limited : nullptr, slo_p99_ms);
+  advice.recommendation = recommend(advice.alone, advice.ladder, advice.predicted, advice.limits, slo_p99_ms);
 }
 
 void print_advice(const Advice& advice, const fs::path& out) {
@@ -266,12 +279,12 @@ int redo_advice(const std::string& dir_text) {
   }
   Advice advice;
   try {
-    if (stored.at("advice_format_version").get<int>() != kAdviceFormatVersion)
+    if (const int v = stored.at("advice_format_version").get<int>(); v < 1 || v > kAdviceFormatVersion)
       throw ResultsError(file.string() + ": advice_format_version " + stored.at("advice_format_version").dump() +
                          ", this bench_mps reads " + std::to_string(kAdviceFormatVersion));
     advice.meta = stored;
     for (const char* derived : {"advice_format_version", "subject", "alone", "scheduler", "predicted", "ladder",
-                                "limited", "checks", "ladder_end", "recommendation", "seconds", "figure_note"})
+                                "limited", "limits", "checks", "ladder_end", "recommendation", "seconds", "figure_note"})
       advice.meta.erase(derived);
     const nlohmann::json& settings = stored.at("advise");
     const SweepSpec workload = parse_sweep_args(settings.at("workload_args").get<std::vector<std::string>>());
@@ -288,11 +301,12 @@ int redo_advice(const std::string& dir_text) {
     for (const int n : settings.at("ladder").get<std::vector<int>>())
       if (fs::is_regular_file(dir / "sweeps" / ("ladder-" + std::to_string(n)) / "summary.csv", ec))
         read_cells(dir / "sweeps" / ("ladder-" + std::to_string(n)), unit, advice.ladder);
-    if (fs::is_regular_file(dir / "sweeps" / "limits" / "summary.csv", ec)) {
-      std::vector<MeasuredCell> cells;
-      read_cells(dir / "sweeps" / "limits", unit, cells);
-      if (!cells.empty()) advice.limited = cells.front();
-    }
+    for (const std::string folder : {"limits", "limits-2x"})  // the order they ran in (limit_folder)
+      if (fs::is_regular_file(dir / "sweeps" / folder / "summary.csv", ec)) {
+        std::vector<MeasuredCell> cells;
+        read_cells(dir / "sweeps" / folder, unit, cells);
+        if (!cells.empty()) advice.limits.push_back(cells.front());
+      }
     finish_advice(advice, number(settings.at("slo_p99_ms")));
   } catch (const nlohmann::json::exception& e) {
     throw ResultsError(file.string() + ": " + json_value_problem(e));

@@ -161,7 +161,8 @@ json advice_json(const Advice& a) {
                               {"why", p.prediction.why}});
   j["ladder"] = json::array();
   for (const MeasuredCell& c : a.ladder) j["ladder"].push_back(measured_json(c));
-  j["limited"] = a.limited ? measured_json(*a.limited) : json(nullptr);
+  j["limits"] = json::array();
+  for (const MeasuredCell& c : a.limits) j["limits"].push_back(measured_json(c));
   j["checks"] = json::array();
   for (const Check& c : check_predictions(a.predicted, a.ladder))
     j["checks"].push_back({{"procs", c.procs}, {"mode", ladder_mode_name(c.mode)}, {"predicted", num(c.predicted)},
@@ -193,10 +194,10 @@ std::string advice_markdown(const Advice& a) {
   md += "\nThe ladder stopped: " + a.ladder_end + ".\n";
   for (const int n : {4, 10})
     if (const std::string e = errors_at(checks, n); !e.empty()) md += "Model error at " + e + ".\n";
-  if (a.limited)
-    md += "\n`" + a.limited->mode + "` at N=" + std::to_string(a.limited->procs) + ": " +
-          (a.limited->ok ? fmt_sig(a.limited->unit_ms) + " ms per " + a.alone.unit + " (p99 " + fmt_sig(a.limited->p99_ms) + " ms)"
-                         : "failed: " + a.limited->problem) + ".\n";
+  for (const MeasuredCell& c : a.limits)
+    md += "\n`" + c.mode + "` at N=" + std::to_string(c.procs) + ": " +
+          (c.ok ? fmt_sig(c.unit_ms) + " ms per " + a.alone.unit + " (p99 " + fmt_sig(c.p99_ms) + " ms)" : "failed: " + c.problem) +
+          ".\n";
   md += "\n## One copy alone\n" + alone_table(a.alone, a.ladder);
   if (!a.alone.placed()) md += "\nNot placed on the map: " + a.alone.problem + ". No prediction.\n";
   md += "\n## The scheduler (time-slice X-ray)\nA time slice " + fmt_sig(a.scheduler.slice_ms) + " ms, a switch " +

@@ -16,7 +16,7 @@
 
 namespace bench_mps::harness {
 
-inline constexpr int kAdviceFormatVersion = 1;
+inline constexpr int kAdviceFormatVersion = 2;  ///< 2: `limits` (a list) in place of `limited`
 inline constexpr const char* kAdviceJsonFile = "advice.json";
 
 struct Advice {
@@ -27,7 +27,7 @@ struct Advice {
   std::string scheduler_source;   ///< the X-ray's folder
   std::vector<PredictedCell> predicted;
   std::vector<MeasuredCell> ladder;      ///< time-sliced and MPS, per rung
-  std::optional<MeasuredCell> limited;   ///< mps:auto at the advised N, where it ran
+  std::vector<MeasuredCell> limits;  ///< the advised N under mps:auto, then a larger percentage, as far as run
   std::string ladder_end;         ///< why the ladder stopped
   Recommendation recommendation;
   double seconds = 0;

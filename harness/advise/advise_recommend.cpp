@@ -6,7 +6,6 @@
 namespace bench_mps::harness {
 namespace {
 
-constexpr double kLimitKeeps = 0.95;  ///< mps:auto is advised where its units run at this much of unlimited MPS's speed
 
 bool feasible(const MeasuredCell& c, double slo) {
   return c.ok && std::isfinite(c.throughput()) && (std::isnan(slo) || (std::isfinite(c.p99_ms) && c.p99_ms <= slo));
@@ -47,7 +46,16 @@ std::string cell_words(const MeasuredCell& c, const std::vector<PredictedCell>& 
   return s;
 }
 
+std::string limit_words(const std::string& mode, int procs) {
+  return mode == "mps:auto" ? "each client limited to 100/N = " + fmt_fixed(100.0 / procs, 0) + " % of the SMs"
+                            : "each client limited to " + mode.substr(mode.find(':') + 1) + " % of the SMs";
+}
+
 }  // namespace
+
+double limit_keeps(const MeasuredCell& unlimited, const MeasuredCell& limit) {
+  return limit.ok && limit.unit_ms > 0 ? unlimited.unit_ms / limit.unit_ms : NAN;
+}
 
 const char* verdict_name(Verdict v) {
   switch (v) {
@@ -87,7 +95,8 @@ Pick pick(const std::vector<MeasuredCell>& ladder, double slo) {
 }
 
 Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell>& ladder,
-                         const std::vector<PredictedCell>& predicted, const MeasuredCell* limited, double slo) {
+                         const std::vector<PredictedCell>& predicted, const std::vector<MeasuredCell>& limits,
+                         double slo) {
   const Pick p = pick(ladder, slo);
   Recommendation r;
   r.verdict = p.verdict;
@@ -134,23 +143,28 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
                         fmt_sig(p.cell->unit_ms) + " ms on average, p99 " + fmt_sig(p.cell->p99_ms) + " ms (alone " +
                         fmt_sig(alone.unit_ms) + " ms)" + slo_words + ".");
   if (p.verdict != Verdict::mps) return r;
-  if (limited && limited->ok && p.cell && limited->unit_ms > 0) {
-    const double keeps = p.cell->unit_ms / limited->unit_ms;
-    if (keeps >= kLimitKeeps) {
-      r.mode = limited->mode;
-      r.reasons.push_back(limited->mode + " (each client limited to 100/N % of the SMs) ran each " + alone.unit +
-                          " at " + pct(keeps) + " of unlimited MPS's speed at N=" + std::to_string(p.procs) +
-                          ": take the limit, it stops one copy from taking every SM.");
-    } else {
-      r.reasons.push_back(limited->mode + " ran each " + alone.unit + " at " + pct(keeps) + " of unlimited MPS's speed at N=" +
-                          std::to_string(p.procs) + ": leave the thread percentage unlimited.");
-    }
-  } else if (limited) {
-    r.reasons.push_back(limited->mode + " at N=" + std::to_string(p.procs) + " did not run: " + limited->problem +
-                        "; the advice is unlimited MPS.");
-  } else {
+  if (limits.empty()) {
     r.reasons.push_back("Thread limits were not measured (the time budget ran out first): the advice is unlimited MPS.");
+    return r;
   }
+  for (const MeasuredCell& limit : limits) {
+    const std::string at = " at N=" + std::to_string(p.procs);
+    if (!limit.ok) {
+      r.reasons.push_back(limit.mode + at + " did not run: " + limit.problem + ".");
+      continue;
+    }
+    const double keeps = limit_keeps(*p.cell, limit);
+    if (keeps >= kLimitKeeps) {
+      r.mode = limit.mode;
+      r.reasons.push_back(limit.mode + " (" + limit_words(limit.mode, p.procs) + ") ran each " + alone.unit + " at " +
+                          pct(keeps) + " of unlimited MPS's speed" + at +
+                          ": take the limit, it stops one copy from taking every SM.");
+      return r;
+    }
+    r.reasons.push_back(limit.mode + " (" + limit_words(limit.mode, p.procs) + ") ran each " + alone.unit + " at " +
+                        pct(keeps) + " of unlimited MPS's speed" + at + ".");
+  }
+  r.reasons.push_back("No limit tried kept " + pct(kLimitKeeps) + " of unlimited MPS's speed: leave the thread percentage unlimited.");
   return r;
 }
 

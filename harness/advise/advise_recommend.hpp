@@ -43,9 +43,14 @@ struct Recommendation {
   std::vector<std::string> reasons;
 };
 
-/// The recommendation: `pick`'s, with mps:auto where `limited` (that N under mps:auto, if measured)
-/// kept at least 95% of unlimited MPS's throughput.
+/// The recommendation: `pick`'s, with the first of `limits` (the advised N under mps:auto, then under a
+/// larger percentage, as far as measured) whose units ran at least 95% as fast as under unlimited MPS.
 Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell>& ladder,
-                         const std::vector<PredictedCell>& predicted, const MeasuredCell* limited, double slo_p99_ms);
+                         const std::vector<PredictedCell>& predicted, const std::vector<MeasuredCell>& limits,
+                         double slo_p99_ms);
+
+/// Units under `limit` run at this share of unlimited MPS's speed (its unit time over the limit's), or NaN.
+double limit_keeps(const MeasuredCell& unlimited, const MeasuredCell& limit);
+inline constexpr double kLimitKeeps = 0.95;  ///< a limit is advised where its units run at least this fast
 
 }  // namespace bench_mps::harness
