@@ -301,20 +301,41 @@ TEST_F(Advise, AProgramThatNeverTouchesCudaIsNotPlacedButTheLadderStillAnswers) 
 }
 
 TEST_F(Advise, BadInputGetsOneLineAndExitTwoWithNothingWritten) {
+  // The cpu workload needs no stand-in, so each line is refused for its own bad value.
   const std::vector<std::vector<std::string>> bad{
       {},                                                       // nothing to run
-      {"--workload", "spin", "--command", "true"},              // both
-      {"--workload", "spin", "--", "--procs", "4"},             // advise's own option after --
-      {"--workload", "spin", "--", "--modes=mps"},
-      {"--workload", "spin", "--ladder", "0,2"},
-      {"--workload", "spin", "--ladder", "1"},
-      {"--workload", "spin", "--max-procs", "1"},
-      {"--workload", "spin", "--budget", "5"},
-      {"--workload", "spin", "--slo-p99-ms", "-1"},
+      {"--workload", "cpu", "--command", "true"},              // both
+      {"--workload", "cpu", "--", "--procs", "4"},             // advise's own option after --
+      {"--workload", "cpu", "--", "--modes=mps"},
+      {"--workload", "cpu", "--ladder", "0,2"},
+      {"--workload", "cpu", "--ladder", "1"},
+      {"--workload", "cpu", "--max-procs", "1"},
+      {"--workload", "cpu", "--budget", "5"},
+      {"--workload", "cpu", "--slo-p99-ms", "-1"},
       {"--workload", "nosuch"},
-      {"--workload", "spin", "--", "--spin-us", "abc"},
+      {"--workload", "cpu", "--", "--spin-us", "abc"},
       {"--command", "  "},
-      {"--workload", "spin", "--xray-from", "/nonexistent/folder"},
+      {"--workload", "cpu", "--xray-from", "/nonexistent/folder"},
+      {"--workload", "cpu", "--xray-from", ""},
+      {"--workload", "cpu", "--budget", "nan"},
+      {"--workload", "cpu", "--budget", "inf"},
+      {"--workload", "cpu", "--budget", ""},
+      {"--workload", "cpu", "--budget", "lots"},
+      {"--workload", "cpu", "--budget", "1e9"},
+      {"--workload", "cpu", "--slo-p99-ms", "nan"},
+      {"--workload", "cpu", "--slo-p99-ms", "inf"},
+      {"--workload", "cpu", "--slo-p99-ms", ""},
+      {"--workload", "cpu", "--slo-p99-ms", "fast"},
+      {"--workload", "cpu", "--max-procs", "1000"},
+      {"--workload", "cpu", "--max-procs", "-4"},
+      {"--workload", "cpu", "--max-procs", "ten"},
+      {"--workload", "cpu", "--max-procs", ""},
+      {"--workload", "cpu", "--ladder", ""},
+      {"--workload", "cpu", "--ladder", "1,a"},
+      {"--workload", "cpu", "--ladder", "1,2,2"},
+      {"--workload", "cpu", "--ladder", "1,1000"},
+      {"--workload", ""},
+      {"--workload", "cpu", "--device", "gpu-x"},
   };
   for (const auto& a : bad) {
     const auto r = advise(a, 60);

@@ -44,13 +44,16 @@ CLI::App* add_advise_command(CLI::App& app, AdviseSpec& spec, std::string& ladde
   cmd->add_option("--max-procs", spec.max_procs, "the largest N predicted and tried")
       ->check(CLI::Range(2, kMaxProcs))
       ->capture_default_str();
-  cmd->add_option("--ladder", ladder_text, "these N exactly, every one run (1 is added), e.g. 1,2,4,10");
+  cmd->add_option("--ladder", ladder_text, "these N exactly, every one run (1 is added), e.g. 1,2,4,10")
+      ->check(CLI::Validator([](std::string& v) { return v.empty() ? std::string("give at least one N") : std::string(); },
+                             "LIST"));
   cmd->add_option("--budget", spec.budget_s, "seconds all the sweeps may take together")
       ->check(finite_in(30.0, 3600.0))
       ->capture_default_str();
   cmd->add_option("--slo-p99-ms", spec.slo_p99_ms, "advise no configuration whose p99 step (or task) is above this")
       ->check(finite_in(0.001, 1e7));
-  cmd->add_option("--xray-from", spec.xray_from, "read the scheduler from this xray or regimes results folder");
+  cmd->add_option("--xray-from", spec.xray_from, "read the scheduler from this xray or regimes results folder")
+      ->check(CLI::ExistingDirectory);
   cmd->add_option("--redo", spec.redo_dir, "the advice again from DIR's sweeps (after a model change); runs nothing")
       ->excludes(command)
       ->check(CLI::ExistingDirectory);
@@ -79,8 +82,6 @@ void finalize_advise_spec(AdviseSpec& spec, const std::string& ladder_text) {
     if (spec.ladder.size() < 2) throw UsageError("--ladder: give at least one N above 1");
     spec.max_procs = spec.ladder.back();
   }
-  if (!spec.xray_from.empty() && !std::filesystem::is_directory(spec.xray_from))
-    throw UsageError("--xray-from: " + spec.xray_from + " is not a folder");
 }
 
 }  // namespace bench_mps::harness
