@@ -4,6 +4,8 @@
 // stops at the knee, advice.md / advice.json written, bad input refused with one line and exit 2.
 #include <gtest/gtest.h>
 
+#include <csignal>
+
 #include <nlohmann/json.hpp>
 
 #include "harness/advise/advise.hpp"
@@ -370,6 +372,22 @@ TEST_F(Advise, RedoRefusesAFolderWithoutAdviceAndOtherOptions) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
   EXPECT_TRUE(fs::is_empty(out()));
+}
+
+TEST_F(Advise, CtrlCInTheLadderWritesWhatRanAndLeavesNoDaemon) {
+  BackgroundProgram p(bench_mps_exe(),
+                      {"advise", "--cpu-stand-in", "--out", out().string(), "--workload", "cpu", "--ladder", "1,2,4,8",
+                       "--", "--duration", "1"},
+                      env);
+  // Stop it once the ladder's first rung is written and the second has begun.
+  ASSERT_TRUE(wait_until([&] { return fs::exists(out() / "sweeps" / "ladder-2"); }, 120)) << "the ladder never reached N=2";
+  p.signal(SIGINT);
+  const auto r = p.wait(120);
+  EXPECT_EQ(r.exit_code, 128 + SIGINT) << r.err;
+  const nlohmann::json j = advice();
+  EXPECT_EQ(j.at("status"), "interrupted");
+  EXPECT_GE(j.at("ladder").size(), 2u);  // N=1 in both modes at least
+  EXPECT_NE(r.out.find("advice: "), std::string::npos) << r.out;
 }
 
 TEST_F(Advise, AFolderThatAlreadyHoldsAdviceIsNotOverwritten) {

@@ -3,6 +3,7 @@
 #include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
 #include "harness/common/markdown_table.hpp"
+#include "harness/common/signals.hpp"
 #include "harness/report/report_plotter.hpp"
 
 namespace fs = std::filesystem;
@@ -123,14 +124,16 @@ json plot_data(const Advice& a) {
 }
 
 void draw_figure(const fs::path& out, Advice& a) {
+  if (stop_signal().load()) {  // stopped: what ran is written without its figure, at once
+    a.figure_note = "stopped by a signal before it was drawn";
+    return;
+  }
   try {
     const fs::path plots = out / "plots";
     fs::create_directories(plots);
     write_file_atomically(plots / "plot_data.json", plot_data(a).dump(1) + "\n");
     run_plot_script(find_plot_python(), plot_script(), plots / "plot_data.json", plots, plots / "plot.log", 120);
-  } catch (const ReportStopped&) {
-    throw;
-  } catch (const std::exception& e) {
+  } catch (const std::exception& e) {  // a missing Python, a failed script, or a stop while it drew
     a.figure_note = one_line(e.what());
   }
 }
