@@ -319,6 +319,14 @@ int redo_advice(const std::string& dir_text) {
 int run_advise(const AdviseSpec& spec) {
   if (!spec.redo_dir.empty()) return redo_advice(spec.redo_dir);
   const SweepSpec workload = checked_workload(spec);
+  {  // the machine, checked as the largest rung's sweep will check it (exit 3 before anything is written)
+    SweepSpec largest = workload;
+    largest.procs = {spec.max_procs};
+    largest.modes = parse_modes("timeslice,mps");
+    largest.device = spec.device;
+    largest.cpu_stand_in = spec.cpu_stand_in && workload_needs_gpu(workload.workloads.front());
+    preflight(largest);  // its GPU lock is let go at once: each child sweep takes it in turn
+  }
   const DeviceChoice device = choose_tool_device(spec.device, spec.cpu_stand_in);
   const std::optional<GpuStaticInfo> gpu = read_tool_gpu(spec.cpu_stand_in, "advise");
   const std::string mps_control = require_mps_control("advise");
