@@ -97,8 +97,11 @@ std::string alone_table(const AloneFacts& a, const std::vector<MeasuredCell>& la
 json plot_data(const Advice& a) {
   json lines = json::array();
   for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps}) {
+    double alone = 1;  // one copy alone in this mode: the MPS predictions' scale
+    for (const PredictedCell& p : a.predicted)
+      if (p.mode == mode) alone = p.speed;
     json pred{{"mode", ladder_mode_name(mode)}, {"kind", "predicted"}, {"n", json::array({1})},
-              {"throughput", json::array({1.0})}, {"low", json::array({1.0})}};
+              {"throughput", json::array({alone})}, {"low", json::array({alone})}};
     for (const PredictedCell& p : a.predicted)
       if (p.mode == mode && std::isfinite(p.prediction.loss)) {
         pred["n"].push_back(p.procs);
