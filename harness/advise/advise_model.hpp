@@ -45,7 +45,6 @@ struct PredictedCell {
   double speed = 1;
   double throughput() const { return speed * procs / prediction.loss; }  ///< in copies alone (time-sliced)
   double throughput_low() const;   ///< with the upper end of a bracket (= throughput() without one)
-  double unit_ms(const AloneFacts& a) const { return prediction.loss * a.unit_ms / speed; }
 };
 
 /// Predictions for N = 2 .. max_procs, time-sliced then MPS for each N.

@@ -71,6 +71,43 @@ std::string ladder_table(const Advice& a, const std::vector<Check>& checks) {
   return t.str();
 }
 
+/// One unit alone, time-sliced: the ladder's N=1 (every ratio's basis), else the alone run's.
+double basis_unit_ms(const Advice& a) {
+  const MeasuredCell* c = find_measured(a.ladder, ladder_mode_name(LadderMode::timeslice), 1);
+  return c && c->ok && c->unit_ms > 0 ? c->unit_ms : a.alone.unit_ms;
+}
+
+/// A prediction's time per unit (the model's loss on the basis, over its mode's scale); `upper`: the bracket's other end.
+double predicted_unit_ms(const Advice& a, const PredictedCell& p, bool upper = false) {
+  return (upper ? p.prediction.upper : p.prediction.loss) * basis_unit_ms(a) / p.speed;
+}
+
+/// Per unit: the time the model predicts at each N (its bracket's ends where it gives one) beside the ladder's.
+std::string unit_time_table(const Advice& a) {
+  MarkdownTable t({"N", "time-sliced: predicted ms", "measured ms", "MPS: predicted ms", "measured ms"},
+                  {true, true, true, true, true});
+  std::vector<int> rungs;
+  for (const MeasuredCell& c : a.ladder)
+    if (c.procs > 1 && std::find(rungs.begin(), rungs.end(), c.procs) == rungs.end()) rungs.push_back(c.procs);
+  for (const int n : rungs) {
+    std::vector<std::string> row{std::to_string(n)};
+    for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps}) {
+      const PredictedCell* p = find_predicted(a.predicted, mode, n);
+      std::string predicted = "-";
+      if (p && std::isfinite(p->prediction.loss)) {
+        predicted = fmt_sig(predicted_unit_ms(a, *p));
+        if (std::isfinite(p->prediction.upper) && p->prediction.upper > p->prediction.loss)
+          predicted += " to " + fmt_sig(predicted_unit_ms(a, *p, true));
+      }
+      const MeasuredCell* m = find_measured(a.ladder, ladder_mode_name(mode), n);
+      row.push_back(predicted);
+      row.push_back(m && m->ok ? fmt_sig(m->unit_ms) : "-");
+    }
+    t.add_row(row);
+  }
+  return t.empty() ? "" : t.str();
+}
+
 std::string alone_table(const AloneFacts& a, const std::vector<MeasuredCell>& ladder) {
   MarkdownTable t({"", "value", "how"}, {false, true, false});
   t.add_row({"one " + a.unit + " alone", fmt_sig(a.unit_ms) + " ms",
@@ -163,7 +200,7 @@ json advice_json(const Advice& a) {
   for (const PredictedCell& p : a.predicted)
     j["predicted"].push_back({{"procs", p.procs}, {"mode", ladder_mode_name(p.mode)}, {"loss", num(p.prediction.loss)},
                               {"loss_upper", num(p.prediction.upper)}, {"throughput", num(p.throughput())},
-                              {"throughput_low", num(p.throughput_low())}, {"unit_ms", num(p.unit_ms(a.alone))},
+                              {"throughput_low", num(p.throughput_low())}, {"unit_ms", num(predicted_unit_ms(a, p))},
                               {"why", p.prediction.why}});
   j["ladder"] = json::array();
   for (const MeasuredCell& c : a.ladder) j["ladder"].push_back(measured_json(c));
@@ -197,6 +234,10 @@ std::string advice_markdown(const Advice& a) {
         "N=1); measured by the ladder (`sweeps/ladder-N`). Error: predicted over measured, less 1 (0 where the "
         "measurement lies inside a predicted bracket).\n\n";
   md += ladder_table(a, checks);
+  if (const std::string times = unit_time_table(a); !times.empty() && a.alone.placed())
+    md += "\nEach copy's time per " + a.alone.unit + " (predicted: the model's loss times one " + a.alone.unit +
+          " alone time-sliced, " + fmt_sig(basis_unit_ms(a)) + " ms, over the mode's scale; for a paced program it is the " +
+          a.alone.unit + "'s latency):\n\n" + times;
   md += "\nThe ladder stopped: " + a.ladder_end + ".\n";
   for (const int n : {4, 10})
     if (const std::string e = errors_at(checks, n); !e.empty()) md += "Model error at " + e + ".\n";
