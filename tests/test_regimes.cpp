@@ -93,7 +93,10 @@ TEST_F(Orchestration, RegimesRunTheGridAtEveryNAndRecordEachPointsCoordinatesAlo
       EXPECT_GE(alone.burst_ms, 0.99 * burst) << point;
       EXPECT_LT(alone.burst_ms, 5 * burst) << point;
       EXPECT_GT(alone.gpu_busy_share, 0.5 * duty / 100) << point;
-      EXPECT_LT(alone.gpu_busy_share, std::min(1.0, 2 * duty / 100)) << point;
+      // As long as the burst above may grow (5x, beside other tests), the busy share may too: a step of
+      // that burst and the point's host time (burst x (100 - duty) / duty).
+      const double host_ms = burst * (100 - duty) / duty;
+      EXPECT_LT(alone.gpu_busy_share, 5 * burst / (5 * burst + host_ms)) << point;
       EXPECT_EQ(alone.burst_alone_ms, alone.burst_ms) << "a point alone is its own reference";
       EXPECT_EQ(pair.burst_alone_ms, alone.burst_ms) << "every N carries its point's coordinates alone";
       EXPECT_EQ(pair.duty_alone, alone.gpu_busy_share);
