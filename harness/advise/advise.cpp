@@ -63,7 +63,6 @@ struct Progress {
   void say(const std::string& what) const { std::cerr << "[" << step << "/" << steps << "] " << what << std::endl; }
 };
 
-std::string x(double v) { return std::isfinite(v) ? fmt_fixed(v, 2) + "x" : "-"; }
 
 /// "N=4: time-sliced 1.02x (predicted 1.00x), MPS 3.91x (predicted 4.00x)" for the screen.
 std::string rung_line(const std::vector<MeasuredCell>& cells, const std::vector<PredictedCell>& predicted, int n) {
@@ -71,8 +70,8 @@ std::string rung_line(const std::vector<MeasuredCell>& cells, const std::vector<
   for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps}) {
     const MeasuredCell* m = find_measured(cells, ladder_mode_name(mode), n);
     s += std::string(mode == LadderMode::timeslice ? " time-sliced " : ", MPS ");
-    s += !m ? "not run" : m->ok ? x(m->throughput()) : "failed (" + m->problem + ")";
-    if (const PredictedCell* p = find_predicted(predicted, mode, n)) s += " (predicted " + x(p->throughput()) + ")";
+    s += !m ? "not run" : m->ok ? fmt_times(m->throughput()) : "failed (" + m->problem + ")";
+    if (const PredictedCell* p = find_predicted(predicted, mode, n)) s += " (predicted " + fmt_times(p->throughput()) + ")";
   }
   return s + " the throughput of one copy alone";
 }
@@ -193,7 +192,7 @@ class AdviseRun {
     std::string s;
     for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps})
       if (const PredictedCell* p = find_predicted(a_.predicted, mode, n))
-        s += (s.empty() ? "" : ", ") + std::string(mode == LadderMode::timeslice ? "time-sliced " : "MPS ") + x(p->throughput());
+        s += (s.empty() ? "" : ", ") + std::string(mode == LadderMode::timeslice ? "time-sliced " : "MPS ") + fmt_times(p->throughput());
     return s.empty() ? "-" : s + " the throughput of one copy";
   }
 
@@ -282,10 +281,7 @@ int redo_advice(const std::string& dir_text) {
     if (const int v = stored.at("advice_format_version").get<int>(); v < 1 || v > kAdviceFormatVersion)
       throw ResultsError(file.string() + ": advice_format_version " + stored.at("advice_format_version").dump() +
                          ", this bench_mps reads " + std::to_string(kAdviceFormatVersion));
-    advice.meta = stored;
-    for (const char* derived : {"advice_format_version", "subject", "alone", "scheduler", "predicted", "ladder",
-                                "limited", "limits", "checks", "ladder_end", "recommendation", "seconds", "figure_note"})
-      advice.meta.erase(derived);
+    advice.meta = advice_meta(stored);
     const nlohmann::json& settings = stored.at("advise");
     const SweepSpec workload = parse_sweep_args(settings.at("workload_args").get<std::vector<std::string>>());
     const UnitChoice unit{runs_user_program(workload.workloads.front()), !workload.params.exec.metric.empty()};

@@ -12,6 +12,19 @@ using nlohmann::json;
 namespace bench_mps::harness {
 namespace {
 
+/// The ladder's N from `from` up, in the order they ran.
+std::vector<int> rungs_of(const std::vector<MeasuredCell>& ladder, int from) {
+  std::vector<int> rungs;
+  for (const MeasuredCell& c : ladder)
+    if (c.procs >= from && std::find(rungs.begin(), rungs.end(), c.procs) == rungs.end()) rungs.push_back(c.procs);
+  return rungs;
+}
+
+/// What advice_json adds to the machine and invocation: everything else in advice.json is meta.
+constexpr const char* kDerivedKeys[] = {"advice_format_version", "subject", "alone", "scheduler", "predicted",
+                                        "ladder", "limited", "limits", "checks", "ladder_end", "recommendation",
+                                        "seconds", "figure_note"};
+
 json num(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
 json alone_json(const AloneFacts& a) {
@@ -32,13 +45,12 @@ json measured_json(const MeasuredCell& c) {
 std::string pct_signed(double e) {
   return std::isfinite(e) ? (e >= 0 ? "+" : "") + fmt_fixed(100 * e, 1) + " %" : "-";
 }
-std::string x(double v) { return std::isfinite(v) ? fmt_fixed(v, 2) + "x" : "-"; }
 
 std::string predicted_words(const PredictedCell* p) {
   if (!p || !std::isfinite(p->prediction.loss)) return "-";
   if (std::isfinite(p->prediction.upper) && p->prediction.upper > p->prediction.loss)
-    return x(p->throughput_low()) + " to " + x(p->throughput());
-  return x(p->throughput());
+    return fmt_times(p->throughput_low()) + " to " + fmt_times(p->throughput());
+  return fmt_times(p->throughput());
 }
 
 const Check* find_check(const std::vector<Check>& checks, LadderMode mode, int procs) {
@@ -51,17 +63,14 @@ std::string ladder_table(const Advice& a, const std::vector<Check>& checks) {
   MarkdownTable t({"N", "ideal", "time-sliced: predicted", "measured", "error", "MPS: predicted", "measured", "error",
                    "time-sliced " + a.alone.unit + " p99 ms", "MPS " + a.alone.unit + " p99 ms"},
                   {true, true, true, true, true, true, true, true, true, true});
-  std::vector<int> rungs;
-  for (const MeasuredCell& c : a.ladder)
-    if (std::find(rungs.begin(), rungs.end(), c.procs) == rungs.end()) rungs.push_back(c.procs);
-  for (const int n : rungs) {
+  for (const int n : rungs_of(a.ladder, 1)) {
     std::vector<std::string> row{std::to_string(n), std::to_string(n) + "x"};
     std::vector<std::string> p99;
     for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps}) {
       const MeasuredCell* m = find_measured(a.ladder, ladder_mode_name(mode), n);
       const Check* c = find_check(checks, mode, n);
       row.push_back(n == 1 ? "1.00x" : predicted_words(find_predicted(a.predicted, mode, n)));
-      row.push_back(!m ? "-" : m->ok ? x(m->throughput()) : "failed: " + m->problem);
+      row.push_back(!m ? "-" : m->ok ? fmt_times(m->throughput()) : "failed: " + m->problem);
       row.push_back(c ? pct_signed(c->error()) : "-");
       p99.push_back(m && m->ok ? fmt_sig(m->p99_ms) : "-");
     }
@@ -86,10 +95,7 @@ double predicted_unit_ms(const Advice& a, const PredictedCell& p, bool upper = f
 std::string unit_time_table(const Advice& a) {
   MarkdownTable t({"N", "time-sliced: predicted ms", "measured ms", "MPS: predicted ms", "measured ms"},
                   {true, true, true, true, true});
-  std::vector<int> rungs;
-  for (const MeasuredCell& c : a.ladder)
-    if (c.procs > 1 && std::find(rungs.begin(), rungs.end(), c.procs) == rungs.end()) rungs.push_back(c.procs);
-  for (const int n : rungs) {
+  for (const int n : rungs_of(a.ladder, 2)) {
     std::vector<std::string> row{std::to_string(n)};
     for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps}) {
       const PredictedCell* p = find_predicted(a.predicted, mode, n);
@@ -117,7 +123,7 @@ std::string alone_table(const AloneFacts& a, const std::vector<MeasuredCell>& la
       t.add_row({std::string("one ") + a.unit + " alone, " + (mode == LadderMode::timeslice ? "time-sliced" : "MPS"),
                  fmt_sig(c->unit_ms) + " ms",
                  mode == LadderMode::timeslice ? "the ladder's N=1: every ratio's basis"
-                                               : "the ladder's N=1 under MPS: " + x(c->throughput()) +
+                                               : "the ladder's N=1 under MPS: " + fmt_times(c->throughput()) +
                                                      " time-sliced's throughput, the MPS predictions' scale"});
   t.add_row({"busy share (duty)", fmt_fixed(100 * a.duty, 1) + " %", a.source == "profile" ? "CUPTI, steady part" : "CUDA events"});
   t.add_row({"burst", fmt_sig(a.point.burst_ms) + " ms", a.burst_basis});
@@ -187,6 +193,11 @@ std::string errors_at(const std::vector<Check>& checks, int procs) {
       s += std::string(s.empty() ? "N=" + std::to_string(procs) + ": " : ", ") +
            (mode == LadderMode::timeslice ? "time-sliced " : "MPS ") + pct_signed(c->error());
   return s;
+}
+
+json advice_meta(json stored) {
+  for (const char* derived : kDerivedKeys) stored.erase(derived);
+  return stored;
 }
 
 json advice_json(const Advice& a) {

@@ -35,6 +35,8 @@ struct Advice {
 };
 
 nlohmann::json advice_json(const Advice& a);
+/// A stored advice.json less what advice_json derived (format 1's `limited` too): Advice::meta again.
+nlohmann::json advice_meta(nlohmann::json stored);
 std::string advice_markdown(const Advice& a);
 /// advice.json and advice.md, atomically; then the figure (a missing plotting Python is said in
 /// advice.md, not an error).

@@ -25,7 +25,6 @@ std::pair<const MeasuredCell*, const MeasuredCell*> best_and_knee(const std::vec
   return {best, knee};
 }
 
-std::string x(double v) { return fmt_fixed(v, 2) + "x"; }
 std::string pct(double share) { return fmt_fixed(100 * share, 1) + " %"; }
 
 std::string regime_words(const AloneFacts& a) {
@@ -39,10 +38,10 @@ std::string regime_words(const AloneFacts& a) {
 std::string cell_words(const MeasuredCell& c, const std::vector<PredictedCell>& predicted, LadderMode mode,
                        const std::string& unit) {
   std::string s = std::to_string(c.procs) + (c.procs == 1 ? " copy " : " copies ") + (mode == LadderMode::timeslice ? "time-sliced" : "under MPS") +
-                  " ran " + x(c.throughput()) + " the throughput of one copy alone (ideal " + std::to_string(c.procs) +
-                  "x), each " + unit + " " + x(c.loss) + " the time alone";
+                  " ran " + fmt_times(c.throughput()) + " the throughput of one copy alone (ideal " + std::to_string(c.procs) +
+                  "x), each " + unit + " " + fmt_times(c.loss) + " the time alone";
   if (const PredictedCell* p = find_predicted(predicted, mode, c.procs); p && std::isfinite(p->prediction.loss))
-    s += "; the model predicted " + x(p->throughput()) + " (" + p->prediction.why + ")";
+    s += "; the model predicted " + fmt_times(p->throughput()) + " (" + p->prediction.why + ")";
   return s;
 }
 
@@ -114,20 +113,20 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
     case Verdict::timeslice:
       r.mode = ladder_mode_name(LadderMode::timeslice);
       r.headline = "No, MPS buys nothing here: run " + std::to_string(p.procs) +
-                   " copies time-sliced; MPS's best throughput was " + x(p.mps_gain) + " time-slicing's.";
+                   " copies time-sliced; MPS's best throughput was " + fmt_times(p.mps_gain) + " time-slicing's.";
       break;
     case Verdict::mps:
       r.mode = ladder_mode_name(LadderMode::mps);
       if (std::isfinite(p.mps_speedup)) {
         r.headline = "Yes: run " + std::to_string(p.procs) + " copies under MPS: the same throughput as time-sliced (" +
-                     x(p.cell->throughput()) + " one copy alone), each " + alone.unit + " " + x(p.mps_speedup) +
+                     fmt_times(p.cell->throughput()) + " one copy alone), each " + alone.unit + " " + fmt_times(p.mps_speedup) +
                      " faster (" + fmt_sig(p.cell->unit_ms) + " ms against " +
                      fmt_sig(find_measured(ladder, ladder_mode_name(LadderMode::timeslice), p.procs)->unit_ms) + " ms).";
         break;
       }
-      r.headline = "Yes: run " + std::to_string(p.procs) + " copies under MPS, " + x(p.cell->throughput()) +
+      r.headline = "Yes: run " + std::to_string(p.procs) + " copies under MPS, " + fmt_times(p.cell->throughput()) +
                    " the throughput of one copy alone" +
-                   (p.best_ts ? ", " + x(p.mps_gain) + " the best time-sliced (" + x(p.best_ts->throughput()) + " at N=" +
+                   (p.best_ts ? ", " + fmt_times(p.mps_gain) + " the best time-sliced (" + fmt_times(p.best_ts->throughput()) + " at N=" +
                                     std::to_string(p.best_ts->procs) + ")"
                               : std::string()) +
                    ".";
