@@ -114,6 +114,57 @@ TEST(AdviseModel, ChecksPairEachRungWithItsPredictionOnTheLaddersOwnBasis) {
   EXPECT_EQ(errors_at(checks, 10), "");
 }
 
+TEST(AdviseModel, MpsContentionIsCalibratedAtNTwoAndCarriedLinearlyToLargerN) {
+  // mlp gpu-bound as lease B measured it under MPS (busy 96.6 % alone): 1.091 ms a task alone, 1.289 ms at N=2.
+  auto a = alone_at(1.035, 1.0, 0.19);
+  a.duty = 0.966;
+  auto p = predict_ladder(a, h100(), 10);
+  EXPECT_DOUBLE_EQ(find_predicted(p, LadderMode::mps, 4)->prediction.loss, 1.0);  // the SMs alone: side by side
+  const auto l = ladder({{1, 1.035, 1.091}, {2, 4.7, 1.289}});
+  const MpsContention c = mps_contention(a, l);
+  EXPECT_NEAR(c.measured, 1.289 / 1.091 - 1, 1e-12);
+  EXPECT_NEAR(c.cap, 0.966 * 0.966, 1e-12);
+  EXPECT_NEAR(c.per_copy, c.measured, 1e-12);  // under the cap: all of it is device contention
+  fit_to_ladder(p, a, l);
+  const PredictedCell* two = find_predicted(p, LadderMode::mps, 2);
+  const PredictedCell* ten = find_predicted(p, LadderMode::mps, 10);
+  EXPECT_TRUE(two->calibration);
+  EXPECT_FALSE(ten->calibration);
+  EXPECT_NEAR(ten->prediction.loss, 1 + 9 * c.per_copy, 1e-12);
+  EXPECT_EQ(ten->prediction.why, "contention");
+  EXPECT_NEAR(ten->speed, 1.035 / 1.091, 1e-12);  // one copy alone under MPS against time-sliced
+  // N=2 set the model: it is held against nothing; N=1 and N=2 of time-sliced still are.
+  for (const Check& k : check_predictions(p, l)) EXPECT_FALSE(k.mode == LadderMode::mps && k.procs == 2);
+  Advice advice;
+  advice.meta = nlohmann::json::object();
+  advice.alone = a;
+  advice.predicted = p;
+  advice.ladder = l;
+  const std::string md = advice_markdown(advice);
+  EXPECT_NE(md.find("| calibration |"), std::string::npos) << md;
+  EXPECT_NE(md.find("MPS contention: two copies under MPS ran each task +18.1 %"), std::string::npos) << md;
+}
+
+TEST(AdviseModel, ASlowdownAtNTwoBeyondTheBusyShareSquaredIsNotCarriedToLargerN) {
+  // A host-bound program (busy 4 %) whose two copies ran 12 % slower: device work can explain 0.16 %.
+  auto a = alone_at(2.7, 0.108, 0.05);
+  a.duty = 0.04;
+  auto p = predict_ladder(a, h100(), 10);
+  const auto l = ladder({{1, 2.7, 2.9}, {2, 2.8, 2.9 * 1.12}});
+  const MpsContention c = mps_contention(a, l);
+  EXPECT_NEAR(c.measured, 0.12, 1e-9);
+  EXPECT_NEAR(c.per_copy, 0.04 * 0.04, 1e-12);
+  fit_to_ladder(p, a, l);
+  EXPECT_NEAR(find_predicted(p, LadderMode::mps, 10)->prediction.loss, 1 + 9 * 0.0016, 1e-12);
+  // Faster at N=2 than alone (noise) adds nothing; without N=2 the model's own prediction stands.
+  const auto faster = ladder({{1, 2.7, 2.9}, {2, 2.8, 2.8}});
+  EXPECT_DOUBLE_EQ(mps_contention(a, faster).per_copy, 0.0);
+  auto q = predict_ladder(a, h100(), 10);
+  fit_to_ladder(q, a, ladder({{1, 2.7, 2.9}}));
+  EXPECT_FALSE(find_predicted(q, LadderMode::mps, 2)->calibration);
+  EXPECT_DOUBLE_EQ(find_predicted(q, LadderMode::mps, 10)->prediction.loss, 1.0);
+}
+
 TEST(AdvisePick, MpsIsAdvisedAtTheKneeWhereItGainsAndTheRecommendationSaysWhy) {
   // MPS: 1.0, 1.9, 3.4, 3.5 copies; time-sliced never gains.
   const auto l = ladder({{1, 10, 10}, {2, 20, 10.5}, {4, 40, 11.76}, {8, 80, 22.9}});

@@ -71,7 +71,8 @@ std::string rung_line(const std::vector<MeasuredCell>& cells, const std::vector<
     const MeasuredCell* m = find_measured(cells, ladder_mode_name(mode), n);
     s += std::string(mode == LadderMode::timeslice ? " time-sliced " : ", MPS ");
     s += !m ? "not run" : m->ok ? fmt_times(m->throughput()) : "failed (" + m->problem + ")";
-    if (const PredictedCell* p = find_predicted(predicted, mode, n)) s += " (predicted " + fmt_times(p->throughput()) + ")";
+    if (const PredictedCell* p = find_predicted(predicted, mode, n))
+      s += p->calibration ? std::string(" (the MPS model's calibration)") : " (predicted " + fmt_times(p->throughput()) + ")";
   }
   return s + " the throughput of one copy alone";
 }
@@ -144,7 +145,7 @@ class AdviseRun {
       if (!o.has_runs()) return end("N=" + std::to_string(n) + "'s sweep failed: " + o.last_error);
       read_cells(o.dir, unit_, a_.ladder);
       set_losses(a_.ladder);
-      if (n == 1) anchor_to_alone(a_.predicted, a_.ladder);  // MPS predicted from one copy alone under MPS too
+      fit_to_ladder(a_.predicted, a_.alone, a_.ladder);  // MPS: one copy alone under MPS, N=2's contention
       progress_.say(rung_line(a_.ladder, a_.predicted, n) + " (" + fmt_fixed(o.seconds, 0) + " s)");
       if (const std::string why = stop_after(n, last_best); !why.empty() && !explicit_rungs) return end(why);
       last_best = best_throughput(a_.ladder, n);
@@ -231,7 +232,7 @@ class AdviseRun {
 /// predictions anchored to one copy alone under MPS, and the recommendation.
 void finish_advice(Advice& advice, double slo_p99_ms) {
   set_losses(advice.ladder);
-  anchor_to_alone(advice.predicted, advice.ladder);
+  fit_to_ladder(advice.predicted, advice.alone, advice.ladder);
   if (!advice.limits.empty()) {  // their losses on the ladder's basis
     std::vector<MeasuredCell> with = advice.ladder;
     with.insert(with.end(), advice.limits.begin(), advice.limits.end());

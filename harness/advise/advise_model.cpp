@@ -10,11 +10,31 @@ double PredictedCell::throughput_low() const {
   return std::isfinite(prediction.upper) ? speed * procs / prediction.upper : throughput();
 }
 
-void anchor_to_alone(std::vector<PredictedCell>& predicted, const std::vector<MeasuredCell>& ladder) {
+MpsContention mps_contention(const AloneFacts& alone, const std::vector<MeasuredCell>& ladder) {
+  MpsContention c;
+  const MeasuredCell* one = find_measured(ladder, ladder_mode_name(LadderMode::mps), 1);
+  const MeasuredCell* two = find_measured(ladder, ladder_mode_name(LadderMode::mps), 2);
+  const double d = std::isfinite(alone.duty) ? alone.duty : alone.point.duty();
+  if (!one || !two || !one->ok || !two->ok || !(one->unit_ms > 0) || !(two->unit_ms > 0) || !(d >= 0)) return c;
+  c.measured = two->unit_ms / one->unit_ms - 1;
+  c.cap = std::min(1.0, d) * std::min(1.0, d);
+  c.per_copy = std::clamp(c.measured, 0.0, c.cap);
+  return c;
+}
+
+void fit_to_ladder(std::vector<PredictedCell>& predicted, const AloneFacts& alone, const std::vector<MeasuredCell>& ladder) {
   const MeasuredCell* mps = find_measured(ladder, ladder_mode_name(LadderMode::mps), 1);
   const double speed = mps && mps->ok && mps->throughput() > 0 ? mps->throughput() : 1.0;
-  for (PredictedCell& c : predicted)
-    if (c.mode == LadderMode::mps) c.speed = speed;
+  const MpsContention contention = mps_contention(alone, ladder);
+  for (PredictedCell& c : predicted) {
+    if (c.mode != LadderMode::mps) continue;
+    c.speed = speed;
+    c.prediction = predict_mps(alone.point, c.procs);
+    c.calibration = std::isfinite(contention.per_copy) && c.procs == 2;
+    const double loss = 1 + (c.procs - 1) * contention.per_copy;
+    if (std::isfinite(loss) && std::isfinite(c.prediction.loss) && loss > c.prediction.loss)
+      c.prediction = {loss, NAN, "contention"};
+  }
 }
 
 std::vector<PredictedCell> predict_ladder(const AloneFacts& alone, const SchedulerFacts& sched, int max_procs) {
@@ -73,7 +93,7 @@ std::vector<Check> check_predictions(const std::vector<PredictedCell>& predicted
     for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps}) {
       if (m.mode != ladder_mode_name(mode)) continue;
       const PredictedCell* p = find_predicted(predicted, mode, m.procs);
-      if (!p || !std::isfinite(p->prediction.loss)) continue;
+      if (!p || !std::isfinite(p->prediction.loss) || p->calibration) continue;
       out.push_back({m.procs, mode, p->throughput(), p->throughput_low(), m.throughput()});
     }
   }

@@ -43,6 +43,9 @@ struct PredictedCell {
   /// One copy alone in this mode against one copy alone time-sliced, in throughput (1 time-sliced; MPS:
   /// the ladder's N=1 under MPS, where it ran: a program's host calls can cost differently as a client)
   double speed = 1;
+  /// MPS at N=2: the ladder's own cell set the model's contention (fit_to_ladder), so it is a
+  /// calibration, not a prediction, and is held against nothing.
+  bool calibration = false;
   double throughput() const { return speed * procs / prediction.loss; }  ///< in copies alone (time-sliced)
   double throughput_low() const;   ///< with the upper end of a bracket (= throughput() without one)
 };
@@ -50,8 +53,24 @@ struct PredictedCell {
 /// Predictions for N = 2 .. max_procs, time-sliced then MPS for each N.
 std::vector<PredictedCell> predict_ladder(const AloneFacts& alone, const SchedulerFacts& sched, int max_procs);
 struct MeasuredCell;
-/// Sets the MPS cells' speed from the ladder's N=1 under MPS (left at 1 where it did not run ok).
-void anchor_to_alone(std::vector<PredictedCell>& predicted, const std::vector<MeasuredCell>& ladder);
+
+/// Under MPS, copies side by side also slow each other's device work (memory bandwidth, caches, the SMs'
+/// issue slots), which one copy alone cannot show: the ladder's N=2 under MPS does. Its time per unit over
+/// one copy alone under MPS, less 1, is the loss a second copy adds. A copy busy a share d of its time is
+/// delayed by another's device work only while both are busy, at most d x d (the other copy's work wholly
+/// in the way of its own); a larger measured loss is host contention or noise and is not carried to
+/// larger N. Each further copy adds the same: loss(N) = 1 + (N - 1) x per_copy.
+struct MpsContention {
+  double measured = NAN;  ///< N=2's time per unit over N=1's, under MPS, less 1 (NaN: either did not run ok)
+  double cap = NAN;       ///< d x d, with d the busy share alone
+  double per_copy = NAN;  ///< what the model adds per copy: measured within [0, cap] (NaN: not calibrated)
+};
+MpsContention mps_contention(const AloneFacts& alone, const std::vector<MeasuredCell>& ladder);
+
+/// Fits the MPS predictions to the ladder's rungs so far: their speed to one copy alone under MPS (the
+/// ladder's N=1; 1 where it did not run ok) and their loss to the contention of N=2 (mps_contention;
+/// the N=2 cell becomes a calibration). Without those rungs, the model's own MPS prediction stands.
+void fit_to_ladder(std::vector<PredictedCell>& predicted, const AloneFacts& alone, const std::vector<MeasuredCell>& ladder);
 const PredictedCell* find_predicted(const std::vector<PredictedCell>& cells, LadderMode mode, int procs);
 
 /// What one mode at one N of the ladder measured: the unit's time, averaged over its copies, and the

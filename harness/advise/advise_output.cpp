@@ -71,7 +71,8 @@ std::string ladder_table(const Advice& a, const std::vector<Check>& checks) {
       const Check* c = find_check(checks, mode, n);
       row.push_back(n == 1 ? "1.00x" : predicted_words(find_predicted(a.predicted, mode, n)));
       row.push_back(!m ? "-" : m->ok ? fmt_times(m->throughput()) : "failed: " + m->problem);
-      row.push_back(c ? pct_signed(c->error()) : "-");
+      const PredictedCell* p = find_predicted(a.predicted, mode, n);
+      row.push_back(c ? pct_signed(c->error()) : p && p->calibration && m && m->ok ? "calibration" : "-");
       p99.push_back(m && m->ok ? fmt_sig(m->p99_ms) : "-");
     }
     row.insert(row.end(), p99.begin(), p99.end());
@@ -184,6 +185,19 @@ void draw_figure(const fs::path& out, Advice& a) {
   }
 }
 
+/// The MPS model's calibration in words ("" where N=2 under MPS did not run ok).
+std::string contention_words(const Advice& a) {
+  const MpsContention c = mps_contention(a.alone, a.ladder);
+  if (!std::isfinite(c.per_copy)) return "";
+  std::string s = "\nMPS contention: two copies under MPS ran each " + a.alone.unit + " " + pct_signed(c.measured) +
+                  " against one copy under MPS. Device work side by side can account for at most the busy share "
+                  "squared, " + fmt_fixed(100 * c.cap, 2) + " %";
+  s += c.per_copy < c.measured ? "; the rest is host contention or noise, so the model adds " + fmt_fixed(100 * c.per_copy, 2) +
+                                     " % per further copy, not the whole.\n"
+                               : "; the model adds " + fmt_fixed(100 * c.per_copy, 2) + " % per further copy.\n";
+  return s;
+}
+
 }  // namespace
 
 std::string errors_at(const std::vector<Check>& checks, int procs) {
@@ -212,7 +226,7 @@ json advice_json(const Advice& a) {
     j["predicted"].push_back({{"procs", p.procs}, {"mode", ladder_mode_name(p.mode)}, {"loss", num(p.prediction.loss)},
                               {"loss_upper", num(p.prediction.upper)}, {"throughput", num(p.throughput())},
                               {"throughput_low", num(p.throughput_low())}, {"unit_ms", num(predicted_unit_ms(a, p))},
-                              {"why", p.prediction.why}});
+                              {"why", p.prediction.why}, {"calibration", p.calibration}});
   j["ladder"] = json::array();
   for (const MeasuredCell& c : a.ladder) j["ladder"].push_back(measured_json(c));
   j["limits"] = json::array();
@@ -241,14 +255,16 @@ std::string advice_markdown(const Advice& a) {
   for (const std::string& reason : a.recommendation.reasons) md += "- " + reason + "\n";
   md += "\n## Predicted and measured\nThroughput of N copies together in copies alone (one copy alone, time-sliced, is 1; "
         "the ideal is N), per " + a.alone.unit + ". Predicted by the regime model (docs/REGIMES.md) from one copy "
-        "alone and the X-ray before the rungs of N >= 2 ran (MPS's scaled by one copy alone under MPS, the ladder's "
-        "N=1); measured by the ladder (`sweeps/ladder-N`). Error: predicted over measured, less 1 (0 where the "
-        "measurement lies inside a predicted bracket).\n\n";
+        "alone and the X-ray; MPS's scaled by one copy alone under MPS (the ladder's N=1) and slowed by the "
+        "contention two copies under MPS showed (the ladder's N=2: a calibration, not a prediction); measured by "
+        "the ladder (`sweeps/ladder-N`). Error: predicted over measured, less 1 (0 where the measurement lies "
+        "inside a predicted bracket).\n\n";
   md += ladder_table(a, checks);
   if (const std::string times = unit_time_table(a); !times.empty() && a.alone.placed())
     md += "\nEach copy's time per " + a.alone.unit + " (predicted: the model's loss times one " + a.alone.unit +
           " alone time-sliced, " + fmt_sig(basis_unit_ms(a)) + " ms, over the mode's scale; for a paced program it is the " +
           a.alone.unit + "'s latency):\n\n" + times;
+  md += contention_words(a);
   md += "\nThe ladder stopped: " + a.ladder_end + ".\n";
   for (const int n : {4, 10})
     if (const std::string e = errors_at(checks, n); !e.empty()) md += "Model error at " + e + ".\n";
