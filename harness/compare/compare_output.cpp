@@ -125,7 +125,7 @@ std::string render_comparison_markdown(const CompareReport& report) {
   md << "Metric: " << metric_column(o.metric) << " (" << (higher_is_better(o.metric) ? "higher" : "lower")
      << " is better); threshold " << fmt_num(o.threshold_pct) << "%; alpha " << fmt_num(o.alpha)
      << "; noise = the median's ~94% confidence interval over the median (the whole range, (max - min) / median, up to "
-        "8 repeats); detectable = the smallest change the pair could have called "
+        "8 repeats), or the worker sets' means' spread where wider; detectable = the smallest change the pair could have called "
         "FASTER/SLOWER (the threshold, or the wider noise)\n\n";
 
   md << "## Metadata\n\n";

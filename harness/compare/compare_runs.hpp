@@ -53,7 +53,7 @@ inline constexpr double kClockFlagFraction = 0.02;
 struct SideSummary {
   std::vector<double> values;  ///< the metric of every ok run (empty cells left out)
   double median = 0;           ///< NaN when there are no values
-  double spread = 0;           ///< relative_spread(values)
+  double spread = 0;           ///< the wider of relative_spread(values) and the worker sets' (harness/results/worker_sets.hpp)
   double sm_clock_mhz = 0;     ///< mean of the runs' sm_clock_mean_mhz; NaN when none was measured
 };
 

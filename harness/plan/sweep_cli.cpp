@@ -280,7 +280,8 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
                            ->check(whole_in(1, 1000))->group(sweep)->capture_default_str();
   app.add_option("--noise-target", spec.noise_target_pct,
                  "percent: a configuration noisier than this after --repeats gets more repeats, each on fresh "
-                 "processes (noise: the median's confidence interval over the median, compare's; 0: off; "
+                 "processes (noise: the median's confidence interval over the median, or the worker sets' spread where "
+                 "wider: compare's; 0: off; "
                  "default 1, off for CPU stand-ins)")
       ->check(finite_in(0.0, 100.0))->group(sweep);
   app.add_option("--max-repeats", spec.max_repeats, "repeats a noisy configuration may reach (--noise-target)")

@@ -8,6 +8,7 @@
 #include "harness/common/format.hpp"
 #include "harness/common/stats.hpp"
 #include "harness/results/results_schema.hpp"
+#include "harness/results/worker_sets.hpp"
 #include "harness/workers/workload_config.hpp"
 
 namespace bench_mps::harness {
@@ -31,6 +32,7 @@ std::vector<ConfigNoise> config_noise(const std::vector<SummaryRecord>& rows, co
   std::map<std::string, std::size_t> at;
   std::vector<ConfigNoise> out;
   std::vector<std::vector<double>> values;
+  std::vector<std::vector<const SummaryRecord*>> ok_runs;
   for (const SummaryRecord& r : rows) {
     if (r.scenario != RunKind::plain || runs_user_program(r.workload)) continue;
     const std::string key = r.config_key();
@@ -41,15 +43,18 @@ std::vector<ConfigNoise> config_noise(const std::vector<SummaryRecord>& rows, co
       it = at.emplace(key, out.size()).first;
       out.push_back({spec->second, 0, 0, NAN, false});
       values.emplace_back();
+      ok_runs.emplace_back();
     }
     ConfigNoise& c = out[it->second];
     c.last_repeat = std::max(c.last_repeat, r.repeat);
     if (r.status != RunStatus::ok || !std::isfinite(r.throughput_tasks_per_s)) continue;
     ++c.repeats;
     values[it->second].push_back(r.throughput_tasks_per_s);
+    ok_runs[it->second].push_back(&r);
   }
   for (std::size_t i = 0; i < out.size(); ++i) {
-    out[i].noise = relative_spread(values[i]);
+    out[i].noise = wider_spread(relative_spread(values[i]),
+                                worker_set_spread(ok_runs[i], [](const SummaryRecord& r) { return r.throughput_tasks_per_s; }));
     out[i].met = std::isfinite(out[i].noise) && out[i].noise <= target;
   }
   return out;

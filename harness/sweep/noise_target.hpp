@@ -4,9 +4,10 @@
 // fresh set of worker processes each (the noise between sets is what the planned rounds share), until its
 // noise meets the target, it has --max-repeats, or the added runs have taken --noise-time-cap seconds.
 // Noise is the width of the median's confidence interval over the repeats (median_confidence_interval:
-// the whole range up to 8 repeats, narrower from 9) over the median: compare's noise, so a configuration
-// that meets the target is one compare can call SAME at that threshold. Steady configurations stop at
-// the planned repeats.
+// the whole range up to 8 repeats, narrower from 9) over the median, or that of the worker sets' means
+// where it is wider (rounds of one set are not independent: harness/results/worker_sets.hpp): compare's
+// noise, so a configuration that meets the target is one compare can call SAME at that threshold. Steady
+// configurations stop at the planned repeats.
 #include "harness/sweep/wing.hpp"
 
 #include <string>
