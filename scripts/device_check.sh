@@ -48,6 +48,9 @@
 #               infer (mlp-infer), client (the PyTorch reference client, steps by --exec-metric); the first
 #               measures the X-ray, the others read it -> OUT_DIR/advise-<subject>; prints the advice and the
 #               model's error at N=4 and N=10
+#   profilecost the profiler's cost per step on a low-noise step of the client's shape (bench_worker's eager
+#               seed001 loop, 784-512-512-10, no host work), 6 alternated pairs, and that cost scaled to the
+#               client's step (scripts/profile_cost.py) -> OUT_DIR/runs/profilecost
 #   calib001    mlp's seed001 loop alone with deeper and wider stacks of small layers, no host work: the
 #               burst and busy share each gives -> OUT_DIR/calib001/<layers>
 # Full logs go to OUT_DIR/*.log; the result folders are packed into OUT_DIR/results.tar.gz. It never
@@ -286,6 +289,22 @@ print('%.4f' % (d[0]['elapsed_s'] * 1e3 / d[0]['tasks']) if d else 'none')"; }
         done
       done
       "$bench" profile "$out/runs/client-profiled-1/profiles" | sed 's/^/  /' ;;
+    profilecost)
+      # The profiler's cost per step, measured where the step's own noise is small: bench_worker's eager
+      # seed001 loop with the example's 784-512-512-10 net and no host work (each step ~30 small kernels and
+      # a loss read: the PyTorch client's step's records without its Python), 6 alternated pairs, run
+      # directly (no harness). scripts/profile_cost.py sets the extra time per step beside the records
+      # per step, and scales it to the client's step (its records per step and step time from the
+      # profileclient step's runs when they are in OUT_DIR).
+      lib="$here/build/harness/libbench_mps_profiler.so"
+      w="$here/build/harness/bench_worker --workload mlp --mlp-profile seed001 --mlp-layers 784,512,512,10 --mlp-host-us 0 --tasks 3 --warmup 1"
+      mkdir -p "$out/runs/profilecost"
+      for i in 1 2 3 4 5 6; do
+        echo GO | $w >"$out/runs/profilecost/plain-$i.out" 2>"$out/profilecost-plain-$i.log"
+        echo GO | CUDA_INJECTION64_PATH="$lib" BENCH_MPS_PROFILE_DIR="$out/runs/profilecost/profiled-$i" $w \
+          >"$out/runs/profilecost/profiled-$i.out" 2>"$out/profilecost-profiled-$i.log"
+      done
+      python3 scripts/profile_cost.py "$out/runs/profilecost" --steps-per-task 938 --client-runs "$out/runs" ;;
     calib001)
       # seed001's step with deeper or wider stacks of small layers, alone, no host work: the burst each gives.
       stack() { printf '784,'; printf "$1,%.0s" $(seq "$2"); printf '10'; }  # 784, then W x D hidden layers, then 10

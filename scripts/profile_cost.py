@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""The CUPTI profiler's cost per step, from alternated runs of one program without and with it.
+
+Reads DIR/plain-K.out and DIR/profiled-K.out (a bench_worker's stdout: its DONE line gives elapsed_s
+and tasks) and the profiles under DIR/profiled-K/ (their kernel, copy, memset and host-wait records).
+Prints each pair, the medians, the extra time per step and per record, and the cost relative to the
+step. With --client-runs, also the PyTorch client's runs of the profileclient step (client-plain-K,
+client-profiled-K under that folder): its step p50s, and the per-record cost scaled to its records per
+step over its step time. Used by scripts/device_check.sh's profilecost step.
+"""
+import argparse
+import csv
+import glob
+import json
+import os
+import statistics
+import sys
+
+
+def done(path):
+    for line in open(path):
+        if line.startswith("DONE "):
+            d = json.loads(line[5:])
+            return d["elapsed_s"], d["tasks"]
+    raise SystemExit(f"profile_cost.py: {path}: no DONE line (the run failed; see its log)")
+
+
+def records(folder):
+    """Records and kernels of every profile under `folder`, summed."""
+    total = kernels = 0
+    files = glob.glob(os.path.join(folder, "**", "profile-*.json"), recursive=True)
+    if not files:
+        raise SystemExit(f"profile_cost.py: {folder}: no profile written")
+    for f in files:
+        p = json.load(open(f))
+        k = p["kernels"]["count"]
+        kernels += k
+        total += k + p["copies"]["count"] + p["memsets"]["count"] + p.get("waits", {}).get("count", 0)
+    return total, kernels
+
+
+def client_facts(runs):
+    """Step p50s of the client's plain and profiled runs, and its records per step (first profiled run)."""
+    out = {"plain": [], "profiled": []}
+    per_step = None
+    for kind in out:
+        for d in sorted(g for g in glob.glob(os.path.join(runs, f"client-{kind}-*")) if os.path.isdir(g)):
+            for row in csv.DictReader(open(os.path.join(d, "runs.csv"))):
+                facts = dict(kv.split("=", 1) for kv in row["facts"].split(";") if "=" in kv)
+                if "step_p50_ms" in facts:
+                    out[kind].append(float(facts["step_p50_ms"]))
+                if kind == "profiled" and per_step is None and "steps" in facts:
+                    n, _ = records(os.path.join(d, "profiles"))
+                    per_step = n / float(facts["steps"])
+    return out, per_step
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("dir")
+    ap.add_argument("--steps-per-task", type=float, required=True)
+    ap.add_argument("--warmup-tasks", type=float, default=1)
+    ap.add_argument("--client-runs")
+    a = ap.parse_args()
+    pairs = sorted(int(f.split("-")[-1][:-4]) for f in glob.glob(os.path.join(a.dir, "plain-*.out")))
+    if not pairs:
+        raise SystemExit(f"profile_cost.py: {a.dir}: no plain-K.out")
+    plain, prof, per_step_records = [], [], []
+    for k in pairs:
+        (pe, pt), (qe, qt) = done(os.path.join(a.dir, f"plain-{k}.out")), done(os.path.join(a.dir, f"profiled-{k}.out"))
+        ps, qs = pe * 1e3 / (pt * a.steps_per_task), qe * 1e3 / (qt * a.steps_per_task)
+        n, _ = records(os.path.join(a.dir, f"profiled-{k}"))
+        per_step_records.append(n / ((qt + a.warmup_tasks) * a.steps_per_task))
+        plain.append(ps)
+        prof.append(qs)
+        print(f"  pair {k}: step {ps:.5f} ms without, {qs:.5f} ms with the profiler ({100 * (qs / ps - 1):+.2f} %)")
+    mp, mq = statistics.median(plain), statistics.median(prof)
+    ratios = sorted(q / p - 1 for p, q in zip(plain, prof))
+    recs = statistics.median(per_step_records)
+    extra_us = (mq - mp) * 1e3
+    spread = (max(plain) - min(plain)) / mp
+    print(f"profilecost: step median {mp:.5f} ms without, {mq:.5f} ms with the profiler: {extra_us:+.2f} us per step "
+          f"({100 * (mq / mp - 1):+.2f} %; pairs {100 * ratios[0]:+.2f} to {100 * ratios[-1]:+.2f} %; the plain runs spread "
+          f"{100 * spread:.2f} %), {recs:.1f} records per step: {extra_us / recs:+.3f} us per record")
+    if a.client_runs:
+        c, client_recs = client_facts(a.client_runs)
+        if c["plain"] and client_recs:
+            step = statistics.median(c["plain"])
+            scaled = extra_us / recs * client_recs / (step * 1e3)
+            direct = statistics.median(c["profiled"]) / step - 1 if c["profiled"] else float("nan")
+            print(f"profilecost: the client's step p50 {step:.4f} ms (median of {len(c['plain'])} plain runs), "
+                  f"{client_recs:.1f} records per step: at {extra_us / recs:+.3f} us per record the profiler costs it "
+                  f"{100 * scaled:+.2f} %; measured directly {100 * direct:+.2f} % (medians of the step p50s, "
+                  f"plain {min(c['plain']):.4g}-{max(c['plain']):.4g} ms, profiled "
+                  f"{min(c['profiled']):.4g}-{max(c['profiled']):.4g} ms)")
+        else:
+            print("profilecost: no client runs under " + a.client_runs + " (run the profileclient step first)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
