@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/advise/advise_ladder.hpp"
+#include "harness/advise/advise_output.hpp"
 #include "harness/common/errors.hpp"
 #include "harness/gpu/sample_windows.hpp"
 #include "harness/profiler/profile_recorder.hpp"
@@ -94,6 +96,16 @@ TEST(ProfileClock, WithoutUsableAnchorsTheWindowIsSaidUnavailable) {
     EXPECT_EQ(w.unavailable, why);
     EXPECT_TRUE(harness::window_facts(w).empty());
     EXPECT_EQ(harness::describe_window(s, w), "steady part 0.001-0.009 s: CUPTI duty 21.4%; NVML and GPM not beside it: " + why);
+  }
+  // A profile recorded on an H100 before the anchors (results/2026-11-26-profile): read and summarised
+  // as before, its window unavailable.
+  for (const fs::path& f : harness::gpu_profile_files(source_dir() / "results/2026-11-26-profile/client-profiled-1/profiles", true)) {
+    const GpuProfile recorded = harness::read_gpu_profile(f);
+    EXPECT_TRUE(recorded.monotonic_anchors.empty()) << f;
+    const auto s = harness::summarise(recorded, 20);
+    EXPECT_GT(s.bursts, 0u) << f;
+    EXPECT_EQ(harness::profile_window(recorded, s, {}, {}, "", "").unavailable,
+              "the profile has no clock anchor (written by an older profiler)");
   }
   // The real older fixture reads as before, its window unavailable.
   const GpuProfile old = harness::read_gpu_profile(profile_fixture("two_kernels_1ms_steps.json"));
@@ -200,6 +212,43 @@ TEST(ProfileWindowOfARun, AProfileWithoutASteadyPartHasNoWindow) {
   const GpuProfile p = harness::read_gpu_profile(tmp / "profile-2.json");
   const auto w = harness::profile_window(p, harness::summarise(p, 20), {{kT0, 1}, {kT0 + kMs, 1}}, {}, "", "");
   EXPECT_EQ(w.unavailable, "the profile has no steady part");
+}
+
+// advise: the profiled copy's window beside its duty in advice.md and advice.json, where its facts hold
+// one; a recorded folder without them gives the advice as before.
+TEST(ProfileWindowInAdvice, TheAloneCopysWindowIsReadFromItsFactsAndShownBesideTheDuty) {
+  const fs::path recorded = source_dir() / "results/2026-11-26-profile/client-profiled-1";
+  std::optional<harness::ProfileWindow> none;
+  const harness::AloneFacts before = harness::read_alone(recorded, {true, true}, 20, &none);
+  EXPECT_FALSE(none.has_value());
+  TempDir tmp;
+  fs::copy_file(recorded / "summary.csv", tmp / "summary.csv");
+  std::string runs = read_text(recorded / "runs.csv");
+  const std::size_t at = runs.find("profile_duty=");
+  ASSERT_NE(at, std::string::npos);
+  runs.insert(at, "profile_nvml_samples=60;profile_nvml_util=0.31;profile_gpm_periods=88;profile_gpm_sm_util=0.012;"
+                  "profile_gpm_sm_occupancy=0.004;profile_gpm_dram_bw_util=0.003;profile_gpm_from_s=1.25;"
+                  "profile_gpm_to_s=10.05;");
+  write_text(tmp / "runs.csv", runs);
+  harness::Advice a;
+  a.meta = nlohmann::json::object();
+  a.alone = harness::read_alone(tmp.path(), {true, true}, 20, &a.alone_window);
+  EXPECT_EQ(a.alone.duty, before.duty);  // the model's input is untouched
+  ASSERT_TRUE(a.alone_window.has_value());
+  const std::string md = harness::advice_markdown(a);
+  EXPECT_NE(md.find("| NVML and GPM over that steady part | NVML util 31.0% (60 samples); GPM SM util 1.2%, occupancy "
+                    "0.4%, DRAM bw 0.3% over 1.250-10.050 s (88 periods) |"),
+            std::string::npos)
+      << md;
+  const nlohmann::json w = harness::advice_json(a).at("alone").at("profile_window");
+  EXPECT_EQ(w.at("nvml_samples"), 60);
+  EXPECT_DOUBLE_EQ(w.at("nvml_util").get<double>(), 0.31);
+  EXPECT_EQ(w.at("gpm_periods"), 88);
+  EXPECT_DOUBLE_EQ(w.at("gpm_to_s").get<double>(), 10.05);
+  // Without a window: no row, no key.
+  a.alone_window.reset();
+  EXPECT_EQ(harness::advice_markdown(a).find("NVML and GPM over"), std::string::npos);
+  EXPECT_FALSE(harness::advice_json(a).at("alone").contains("profile_window"));
 }
 
 // --profile-gpu through exec: the copies' facts and screen lines; `bench_mps profile` on the folder
