@@ -4,7 +4,8 @@
 #   scripts/device_check.sh OUT_DIR STEP...
 # Steps (each writes its output under OUT_DIR and prints a short line):
 #   tests       ctest, all labels (GPU tests included)
-#   gputests    the GPU test programs only, run directly (build/tests/test_gpu_*: a slim carried build)
+#   gputests    the GPU test programs only, run directly (build/tests/test_gpu_*: a slim carried build);
+#               prints test_gpu_profile's "profile clock: ..." line (NVML and GPM over the steady part)
 #   bench       the Google Benchmark micro-benchmarks
 #   reference   a default run: bench_mps --procs 1,4,10 -> OUT_DIR/reference
 #   aa, aa2...  more default runs (A/A comparisons) -> OUT_DIR/<step>
@@ -89,7 +90,8 @@ for step in "$@"; do
       done
       # gtest names each failed or skipped test twice (as it ends, and in the closing list): count the first.
       echo "gputests: rc=$rc $(grep -cE '^\[       OK \]' "$out/gputests.log") OK, $(grep -cE '^\[  FAILED  \] .* \([0-9]+ ms\)$' "$out/gputests.log") failed, $(grep -cE '^\[  SKIPPED \] .* \([0-9]+ ms\)$' "$out/gputests.log") skipped"
-      grep -E "^\[  FAILED  \] .* \([0-9]+ ms\)$|Failure" "$out/gputests.log" | head -10 ;;
+      grep -E "^\[  FAILED  \] .* \([0-9]+ ms\)$|Failure" "$out/gputests.log" | head -10
+      grep -E "^clock: " "$out/gputests.log" | sed 's/^/  profile /' ;;  # test_gpu_profile: NVML and GPM over the steady part
     bench)
       build/bench/bench_workloads --benchmark_min_time=0.2 --benchmark_out="$out/bench.json" \
         --benchmark_out_format=json >"$out/bench.log" 2>&1
