@@ -109,7 +109,7 @@ TEST_F(GpuProfile, FindsTheDutyAndBurstOfAKnownProgram) {
   const harness::GpuProfile p = harness::read_gpu_profile(files[0]);
   const harness::ProfileClock clock = harness::profile_clock(p);
   std::cout << "clock: " << p.monotonic_anchors.size() << " anchors, rate " << clock.rate << ", spread " << clock.spread_ns
-            << " ns " << clock.unavailable << "; over the steady part: NVML util " << w.fact("profile_nvml_util") << " ("
+            << " ns" << (clock.unavailable.empty() ? "" : " (" + clock.unavailable + ")") << "; over the steady part: NVML util " << w.fact("profile_nvml_util") << " ("
             << w.fact("profile_nvml_samples") << " samples), GPM SM util " << w.fact("profile_gpm_sm_util") << ", occupancy "
             << w.fact("profile_gpm_sm_occupancy") << ", DRAM bw " << w.fact("profile_gpm_dram_bw_util") << " over "
             << w.fact("profile_gpm_from_s") << "-" << w.fact("profile_gpm_to_s") << " s (" << w.fact("profile_gpm_periods")
