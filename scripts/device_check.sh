@@ -4,7 +4,8 @@
 #   scripts/device_check.sh OUT_DIR STEP...
 # Steps (each writes its output under OUT_DIR and prints a short line):
 #   tests       ctest, all labels (GPU tests included)
-#   gputests    the GPU test programs only, run directly (build/tests/test_gpu_*: a slim carried build)
+#   gputests    the GPU test programs only, run directly (build/tests/test_gpu_*: a slim carried build);
+#               prints test_gpu_profile's "profile clock: ..." line (NVML and GPM over the steady part)
 #   bench       the Google Benchmark micro-benchmarks
 #   reference   a default run: bench_mps --procs 1,4,10 -> OUT_DIR/reference
 #   aa, aa2...  more default runs (A/A comparisons) -> OUT_DIR/<step>
@@ -27,7 +28,9 @@
 #   membw       the memory-bound triad, timeslice and mps, N=1,2,4 -> OUT_DIR/membw
 #   memlimit    a membw client over its MPS pinned memory limit (expect status mps_mem_limit) -> OUT_DIR/memlimit
 #   profileclient  the PyTorch reference client alone with and without --profile-gpu, 3 alternated pairs
-#               (the profiler's cost on its step time; its duty beside NVML's and GPM's) -> OUT_DIR/client-*
+#               (the profiler's cost on its step time; its duty beside NVML's and GPM's over the run, and over
+#               its steady part: the sweep's "copy 0: steady part ..." line, bench_mps profile's "over it, as
+#               its run recorded: ..." line) -> OUT_DIR/client-*
 #   conform     bench_mps conform: PASS / FAIL / SKIP / ERROR per MPS lever (<= 3 minutes) -> OUT_DIR/conform;
 #               prints its table
 #   interference  mlp-infer beside 3 fillers at 60%, timeslice, mps, mps+prio, mps:auto -> OUT_DIR/interference
@@ -90,7 +93,8 @@ for step in "$@"; do
       done
       # gtest names each failed or skipped test twice (as it ends, and in the closing list): count the first.
       echo "gputests: rc=$rc $(grep -cE '^\[       OK \]' "$out/gputests.log") OK, $(grep -cE '^\[  FAILED  \] .* \([0-9]+ ms\)$' "$out/gputests.log") failed, $(grep -cE '^\[  SKIPPED \] .* \([0-9]+ ms\)$' "$out/gputests.log") skipped"
-      grep -E "^\[  FAILED  \] .* \([0-9]+ ms\)$|Failure" "$out/gputests.log" | head -10 ;;
+      grep -E "^\[  FAILED  \] .* \([0-9]+ ms\)$|Failure" "$out/gputests.log" | head -10
+      grep -E "^clock: " "$out/gputests.log" | sed 's/^/  profile /' ;;  # test_gpu_profile: NVML and GPM over the steady part
     bench)
       build/bench/bench_workloads --benchmark_min_time=0.2 --benchmark_out="$out/bench.json" \
         --benchmark_out_format=json >"$out/bench.log" 2>&1
@@ -285,7 +289,8 @@ print('%.4f' % (d[0]['elapsed_s'] * 1e3 / d[0]['tasks']) if d else 'none')"; }
           flag=(); [ "$prof" = profiled ] && flag=(--profile-gpu)
           "$bench" --workloads exec --command "$client" --exec-metric 'step_ms=([0-9.]+)' --procs 1 --modes timeslice \
             --repeats 1 --exec-warmups 1 "${flag[@]}" --out "$out/runs/client-$prof-$i" >"$out/client-$prof-$i.log" 2>&1
-          echo "client $prof $i: rc=$? $(python3 scripts/show_columns.py "$out/runs/client-$prof-$i/runs.csv" facts | tr ';' '\n' | grep -E '^(step_mean_ms|step_p50_ms|completion_s|profile_duty|profile_burst_p50_ms|profile_fill)=' | tr '\n' ' ') $(python3 scripts/show_columns.py "$out/runs/client-$prof-$i/summary.csv" gpu_util_mean gpm_sm_util | tr '\n' ' ')"
+          echo "client $prof $i: rc=$? $(python3 scripts/show_columns.py "$out/runs/client-$prof-$i/runs.csv" facts | tr ';' '\n' | grep -E '^(step_mean_ms|step_p50_ms|completion_s|profile_duty|profile_burst_p50_ms|profile_fill|profile_nvml_util|profile_nvml_samples|profile_gpm_sm_util|profile_gpm_periods)=' | tr '\n' ' ') $(python3 scripts/show_columns.py "$out/runs/client-$prof-$i/summary.csv" gpu_util_mean gpm_sm_util | tr '\n' ' ')"
+          [ "$prof" = profiled ] && grep -h '^  copy 0: steady part' "$out/client-$prof-$i.log" | sed 's/^ */  sweep: /'
         done
       done
       "$bench" profile "$out/runs/client-profiled-1/profiles" | sed 's/^/  /' ;;

@@ -20,6 +20,7 @@
 
 #include "harness/mps/mps_session.hpp"
 #include "harness/results/gpu_profile.hpp"
+#include "harness/results/profile_window.hpp"
 #include "harness/results/results_reader.hpp"
 #include "tests/test_support.hpp"
 
@@ -101,6 +102,28 @@ TEST_F(GpuProfile, FindsTheDutyAndBurstOfAKnownProgram) {
   EXPECT_NEAR(w.fact("profile_wait_step_ms"), profiled_step_ms, 0.05 * profiled_step_ms);
   EXPECT_NEAR(w.fact("profile_wait_kernel_ms"), worker_burst_ms, 0.10 * worker_burst_ms);
   EXPECT_NEAR(w.fact("profile_wait_burst_ms"), worker_burst_ms, 0.10 * worker_burst_ms);
+
+  // The steady part on the harness's clock, NVML and GPM over it (docs/PROFILE.md "One clock").
+  const auto files = harness::gpu_profile_files(tmp / "profiled" / "profiles", true);
+  ASSERT_EQ(files.size(), 1u);
+  const harness::GpuProfile p = harness::read_gpu_profile(files[0]);
+  const harness::ProfileClock clock = harness::profile_clock(p);
+  std::cout << "clock: " << p.monotonic_anchors.size() << " anchors, rate " << clock.rate << ", spread " << clock.spread_ns
+            << " ns" << (clock.unavailable.empty() ? "" : " (" + clock.unavailable + ")") << "; over the steady part: NVML util " << w.fact("profile_nvml_util") << " ("
+            << w.fact("profile_nvml_samples") << " samples), GPM SM util " << w.fact("profile_gpm_sm_util") << ", occupancy "
+            << w.fact("profile_gpm_sm_occupancy") << ", DRAM bw " << w.fact("profile_gpm_dram_bw_util") << " over "
+            << w.fact("profile_gpm_from_s") << "-" << w.fact("profile_gpm_to_s") << " s (" << w.fact("profile_gpm_periods")
+            << " periods)\n";
+  EXPECT_EQ(p.monotonic_anchors.size(), 2u) << p.monotonic_error;
+  EXPECT_EQ(clock.unavailable, "");
+  EXPECT_LT(clock.spread_ns, 100000);
+  ASSERT_FALSE(std::isnan(w.fact("profile_nvml_samples"))) << w.facts;
+  if (w.fact("profile_nvml_samples") > 0) EXPECT_NEAR(w.fact("profile_nvml_util"), duty, 0.2) << w.facts;
+  if (w.fact("profile_gpm_periods") > 0) {
+    EXPECT_GE(w.fact("profile_gpm_from_s"), w.fact("profile_steady_from_s")) << w.facts;
+    EXPECT_LE(w.fact("profile_gpm_to_s"), w.fact("profile_steady_to_s")) << w.facts;
+    EXPECT_LT(w.fact("profile_gpm_sm_util"), 0.2) << w.facts;  // 4 blocks a burst: a few SMs of the GPU
+  }
 
   // The same program without the profiler: its cost on the step time.
   const auto plain = sweep(tmp / "plain", {"--modes", "timeslice", "--procs", "1"});

@@ -263,7 +263,7 @@ TEST_F(ProfileExec, EachCopysProfileIsSummarisedIntoItsFacts) {
   // The summary again, from the folder, at another threshold.
   const auto again = run_program(bench_mps_exe(), {"profile", (out() / "profiles").string(), "--gap-us", "2"});
   ASSERT_EQ(again.exit_code, 0) << again.err;
-  EXPECT_EQ(std::count(again.out.begin(), again.out.end(), '\n'), 3 * 8) << again.out;  // 8 lines a profile
+  EXPECT_EQ(std::count(again.out.begin(), again.out.end(), '\n'), 3 * 9) << again.out;  // 9 lines a profile
   EXPECT_NE(again.out.find("bursts split at 2 us idle: 18"), std::string::npos) << again.out;
 }
 

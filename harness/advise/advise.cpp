@@ -109,7 +109,7 @@ class AdviseRun {
     if (unit_.exec) args.push_back("--profile-gpu");
     const SweepOutcome o = sweeps_.run("alone", args);
     if (!o.has_runs()) throw std::runtime_error("one copy alone did not run: " + o.last_error);
-    a_.alone = read_alone(o.dir, unit_, gap_us_);
+    a_.alone = read_alone(o.dir, unit_, gap_us_, &a_.alone_window);
     a_.predicted = predict_ladder(a_.alone, a_.scheduler, spec_.max_procs);
     if (!a_.alone.placed()) {
       progress_.say("not placed on the map: " + a_.alone.problem + "; the ladder alone will answer");
@@ -293,7 +293,7 @@ int redo_advice(const std::string& dir_text) {
     advice.scheduler_source = sched.at("source").get<std::string>();
     advice.ladder_end = stored.at("ladder_end").get<std::string>();
     advice.seconds = stored.at("seconds").get<double>();
-    advice.alone = read_alone(dir / "sweeps" / "alone", unit, workload.profile_gap_us);
+    advice.alone = read_alone(dir / "sweeps" / "alone", unit, workload.profile_gap_us, &advice.alone_window);
     advice.predicted = predict_ladder(advice.alone, advice.scheduler, settings.at("max_procs").get<int>());
     for (const int n : settings.at("ladder").get<std::vector<int>>())
       if (fs::is_regular_file(dir / "sweeps" / ("ladder-" + std::to_string(n)) / "summary.csv", ec))

@@ -63,7 +63,7 @@ std::vector<double> finite_only(const std::vector<double>& x) {
 
 }  // namespace
 
-AloneFacts read_alone(const fs::path& dir, const UnitChoice& unit, double gap_us) {
+AloneFacts read_alone(const fs::path& dir, const UnitChoice& unit, double gap_us, std::optional<ProfileWindow>* window) {
   const std::vector<SummaryRecord> rows = read_summary(dir / "summary.csv");
   const SummaryRecord& row = alone_row(rows, dir);
   AloneFacts a;
@@ -88,6 +88,8 @@ AloneFacts read_alone(const fs::path& dir, const UnitChoice& unit, double gap_us
   if (unit.metric) a.unit_ms = w->fact("step_mean_ms");
   if (!(a.unit_ms > 0)) a.problem = "its copy printed no step time for --exec-metric";
   if (a.problem.empty()) place_by_profile(*w, gap_us, a);
+  if (window && std::isfinite(w->fact("profile_nvml_samples")))
+    *window = window_from_facts([&w](const std::string& key) { return w->fact(key); });
   return a;
 }
 

@@ -5,11 +5,13 @@
 #include "harness/advise/wing.hpp"
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "harness/advise/advise_model.hpp"
 #include "harness/report/regime_model.hpp"
+#include "harness/results/profile_window.hpp"
 
 namespace bench_mps::harness {
 
@@ -20,7 +22,10 @@ struct UnitChoice {
 };
 
 /// One copy alone from the time-sliced N=1 run of the sweep in `dir` (ResultsError if unreadable).
-AloneFacts read_alone(const std::filesystem::path& dir, const UnitChoice& unit, double gap_us);
+/// `window` (where given): NVML and GPM over its profile's steady part, where its copy's facts hold them
+/// (docs/PROFILE.md "One clock"); left empty otherwise.
+AloneFacts read_alone(const std::filesystem::path& dir, const UnitChoice& unit, double gap_us,
+                      std::optional<ProfileWindow>* window = nullptr);
 
 /// The scheduler from an X-ray sweep's (or a regimes sweep's) summary.csv in `dir`.
 SchedulerFacts read_scheduler(const std::filesystem::path& dir);

@@ -37,6 +37,14 @@ json alone_json(const AloneFacts& a) {
                                        : json(nullptr)}};
 }
 
+/// NVML and GPM over the profile's steady part (docs/PROFILE.md "One clock"): fractions, null where none.
+json window_json(const ProfileWindow& w) {
+  return {{"nvml_samples", w.nvml_samples}, {"nvml_util", num(w.nvml_util)}, {"gpm_periods", w.gpm.periods},
+          {"gpm_sm_util", num(w.gpm.metrics.sm_util)}, {"gpm_sm_occupancy", num(w.gpm.metrics.sm_occupancy)},
+          {"gpm_dram_bw_util", num(w.gpm.metrics.dram_bw_util)}, {"gpm_from_s", num(w.gpm_from_s)},
+          {"gpm_to_s", num(w.gpm_to_s)}, {"unavailable", w.unavailable}};
+}
+
 json measured_json(const MeasuredCell& c) {
   return {{"procs", c.procs}, {"mode", c.mode}, {"ok", c.ok}, {"problem", c.problem}, {"unit_ms", num(c.unit_ms)},
           {"p99_ms", num(c.p99_ms)}, {"loss", num(c.loss)}, {"throughput", num(c.throughput())}};
@@ -115,7 +123,7 @@ std::string unit_time_table(const Advice& a) {
   return t.empty() ? "" : t.str();
 }
 
-std::string alone_table(const AloneFacts& a, const std::vector<MeasuredCell>& ladder) {
+std::string alone_table(const AloneFacts& a, const std::optional<ProfileWindow>& window, const std::vector<MeasuredCell>& ladder) {
   MarkdownTable t({"", "value", "how"}, {false, true, false});
   t.add_row({"one " + a.unit + " alone", fmt_sig(a.unit_ms) + " ms",
              a.source == "profile" ? "the profiled run (sweeps/alone)" : "sweeps/alone"});
@@ -127,6 +135,9 @@ std::string alone_table(const AloneFacts& a, const std::vector<MeasuredCell>& la
                                                : "the ladder's N=1 under MPS: " + fmt_times(c->throughput()) +
                                                      " time-sliced's throughput, the MPS predictions' scale"});
   t.add_row({"busy share (duty)", fmt_fixed(100 * a.duty, 1) + " %", a.source == "profile" ? "CUPTI, steady part" : "CUDA events"});
+  if (window)
+    t.add_row({"NVML and GPM over that steady part", describe_nvml_gpm(*window),
+               "the device's, over the same window (docs/PROFILE.md \"One clock\")"});
   t.add_row({"burst", fmt_sig(a.point.burst_ms) + " ms", a.burst_basis});
   t.add_row({"step (burst to burst)", fmt_sig(a.point.step_ms) + " ms", "burst / duty, or host wait to host wait"});
   t.add_row({"kernel time per step", fmt_sig(a.point.kernel_ms) + " ms", "the burst less launch gaps"});
@@ -219,6 +230,7 @@ json advice_json(const Advice& a) {
   j["advice_format_version"] = kAdviceFormatVersion;
   j["subject"] = a.subject;
   j["alone"] = alone_json(a.alone);
+  if (a.alone_window) j["alone"]["profile_window"] = window_json(*a.alone_window);
   j["scheduler"] = {{"slice_ms", num(a.scheduler.slice_ms)}, {"switch_ms", num(a.scheduler.switch_ms)},
                     {"turn_cost_ms", num(a.scheduler.turn_cost_ms)}, {"source", a.scheduler_source}};
   j["predicted"] = json::array();
@@ -272,7 +284,7 @@ std::string advice_markdown(const Advice& a) {
     md += "\n`" + c.mode + "` at N=" + std::to_string(c.procs) + ": " +
           (c.ok ? fmt_sig(c.unit_ms) + " ms per " + a.alone.unit + " (p99 " + fmt_sig(c.p99_ms) + " ms)" : "failed: " + c.problem) +
           ".\n";
-  md += "\n## One copy alone\n" + alone_table(a.alone, a.ladder);
+  md += "\n## One copy alone\n" + alone_table(a.alone, a.alone_window, a.ladder);
   if (!a.alone.placed()) md += "\nNot placed on the map: " + a.alone.problem + ". No prediction.\n";
   md += "\n## The scheduler (time-slice X-ray)\nA time slice " + fmt_sig(a.scheduler.slice_ms) + " ms, a switch " +
         fmt_sig(a.scheduler.switch_ms) + " ms, a turn's cost beyond its work " + fmt_sig(a.scheduler.turn_cost_ms) +

@@ -13,6 +13,7 @@
 
 #include "harness/advise/advise_model.hpp"
 #include "harness/advise/advise_recommend.hpp"
+#include "harness/results/profile_window.hpp"
 
 namespace bench_mps::harness {
 
@@ -23,6 +24,7 @@ struct Advice {
   nlohmann::json meta;            ///< the machine and invocation (make_machine_meta) and advise's settings
   std::string subject;            ///< "exec: python3 train.py", "mlp (profile=gpu-bound;...)"
   AloneFacts alone;
+  std::optional<ProfileWindow> alone_window;  ///< NVML and GPM over its profile's steady part, where recorded
   SchedulerFacts scheduler;
   std::string scheduler_source;   ///< the X-ray's folder
   std::vector<PredictedCell> predicted;

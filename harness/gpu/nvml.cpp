@@ -405,26 +405,90 @@ bool Nvml::gpm_begin() const {
   return a.gpm_open;
 }
 
-std::optional<GpmMetrics> Nvml::gpm_end() const {
-  const Api& a = *api_;
-  if (!a.gpm_open) return std::nullopt;
-  a.gpm_open = false;
-  if (a.gpm_get(a.device, a.gpm_second) != NVML_SUCCESS) return std::nullopt;
+namespace {
+
+/// The three metrics between two GPM samples; empty where nvmlGpmMetricsGet fails.
+std::optional<GpmMetrics> gpm_metrics_between(nvmlReturn_t (*metrics_get)(nvmlGpmMetricsGet_t*), nvmlGpmSample_t first,
+                                              nvmlGpmSample_t second) {
   auto request = std::make_unique<nvmlGpmMetricsGet_t>();
   *request = nvmlGpmMetricsGet_t{};
   request->version = NVML_GPM_METRICS_GET_VERSION;
   request->numMetrics = 3;
-  request->sample1 = a.gpm_first;
-  request->sample2 = a.gpm_second;
+  request->sample1 = first;
+  request->sample2 = second;
   request->metrics[0].metricId = NVML_GPM_METRIC_SM_UTIL;
   request->metrics[1].metricId = NVML_GPM_METRIC_SM_OCCUPANCY;
   request->metrics[2].metricId = NVML_GPM_METRIC_DRAM_BW_UTIL;
-  if (a.gpm_metrics(request.get()) != NVML_SUCCESS) return std::nullopt;
+  if (metrics_get(request.get()) != NVML_SUCCESS) return std::nullopt;
   auto fraction = [&request](int i) {
     const nvmlGpmMetric_t& m = request->metrics[i];
     return m.nvmlReturn == NVML_SUCCESS && std::isfinite(m.value) ? m.value / 100.0 : NAN;
   };
   return GpmMetrics{fraction(0), fraction(1), fraction(2)};
+}
+
+}  // namespace
+
+std::optional<GpmMetrics> Nvml::gpm_end() const {
+  const Api& a = *api_;
+  if (!a.gpm_open) return std::nullopt;
+  a.gpm_open = false;
+  if (a.gpm_get(a.device, a.gpm_second) != NVML_SUCCESS) return std::nullopt;
+  return gpm_metrics_between(a.gpm_metrics, a.gpm_first, a.gpm_second);
+}
+
+struct Nvml::GpmTicker::State {
+  const Api* api = nullptr;
+  nvmlGpmSample_t last = nullptr, next = nullptr;
+  std::int64_t last_ns = 0;  ///< when `last` was taken; 0: none yet
+};
+
+Nvml::GpmTicker::GpmTicker(std::unique_ptr<State> state) : state_(std::move(state)) {}
+
+Nvml::GpmTicker::~GpmTicker() {
+  if (state_->last) state_->api->gpm_free(state_->last);
+  if (state_->next) state_->api->gpm_free(state_->next);
+}
+
+std::optional<GpmPeriod> Nvml::GpmTicker::tick() {
+  State& s = *state_;
+  const Api& a = *s.api;
+  const std::int64_t before = monotonic_ns();
+  a.check(a.gpm_get(a.device, s.next), "nvmlGpmSampleGet");
+  const std::int64_t at = before + (monotonic_ns() - before) / 2;
+  std::optional<GpmPeriod> period;
+  if (s.last_ns > 0)
+    if (const auto m = gpm_metrics_between(a.gpm_metrics, s.last, s.next)) period = GpmPeriod{s.last_ns, at, *m};
+  std::swap(s.last, s.next);
+  s.last_ns = at;
+  return period;
+}
+
+std::unique_ptr<Nvml::GpmTicker> Nvml::gpm_ticker(std::string& why) const {
+  const Api& a = *api_;
+  if (!a.gpm_support || !a.gpm_alloc || !a.gpm_free || !a.gpm_get || !a.gpm_metrics) {
+    why = "this driver's NVML has no GPM functions";
+    return nullptr;
+  }
+  nvmlGpmSupport_t support{NVML_GPM_SUPPORT_VERSION, 0};
+  if (const nvmlReturn_t rc = a.gpm_support(a.device, &support); rc != NVML_SUCCESS) {
+    why = std::string("nvmlGpmQueryDeviceSupport: ") + a.error_string(rc);
+    return nullptr;
+  }
+  if (!support.isSupportedDevice) {
+    why = "this GPU has no GPM metrics (Hopper and newer have them)";
+    return nullptr;
+  }
+  auto state = std::make_unique<GpmTicker::State>();
+  state->api = &a;
+  std::unique_ptr<GpmTicker> ticker(new GpmTicker(std::move(state)));  // frees what it allocated
+  for (nvmlGpmSample_t* sample : {&ticker->state_->last, &ticker->state_->next})
+    if (const nvmlReturn_t rc = a.gpm_alloc(sample); rc != NVML_SUCCESS) {
+      *sample = nullptr;
+      why = std::string("nvmlGpmSampleAlloc: ") + a.error_string(rc);
+      return nullptr;
+    }
+  return ticker;
 }
 
 }  // namespace bench_mps::harness

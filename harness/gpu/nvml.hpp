@@ -65,6 +65,13 @@ struct GpmMetrics {
   double dram_bw_util = NAN;  ///< NVML_GPM_METRIC_DRAM_BW_UTIL: DRAM bandwidth used over the peak
 };
 
+/// GPM metrics over one period between two GPM samples, [from_ns, to_ns] on CLOCK_MONOTONIC (the
+/// Monitor's, harness/gpu/monitor.hpp).
+struct GpmPeriod {
+  std::int64_t from_ns = 0, to_ns = 0;
+  GpmMetrics metrics;
+};
+
 /// One of the driver's own utilisation samples: the percent of its sampling period (which ends at
 /// t_ns, CLOCK_MONOTONIC) during which a kernel ran.
 struct UtilSample {
@@ -100,6 +107,27 @@ class Nvml {
   bool gpm_begin() const;
   /// Ends the window gpm_begin() started: the metrics over it (empty where the driver gave none).
   std::optional<GpmMetrics> gpm_end() const;
+
+  /// GPM samples of its own, beside gpm_begin()/gpm_end()'s: each tick() takes one and gives the
+  /// metrics since the one before. Lives no longer than the Nvml that made it.
+  class GpmTicker {
+   public:
+    ~GpmTicker();
+    GpmTicker(const GpmTicker&) = delete;
+    GpmTicker& operator=(const GpmTicker&) = delete;
+    /// Takes a sample: the period since the last tick (nothing on the first, or where the driver gave
+    /// no metrics for it). Throws NvmlError where a GPM call fails.
+    std::optional<GpmPeriod> tick();
+
+   private:
+    friend class Nvml;
+    struct State;
+    explicit GpmTicker(std::unique_ptr<State> state);
+    std::unique_ptr<State> state_;
+  };
+  /// A ticker, or nullptr (and `why`) where GPM is unavailable; it probes support itself, so that
+  /// another thread may make one while gpm_begin() is used.
+  std::unique_ptr<GpmTicker> gpm_ticker(std::string& why) const;
 
  private:
   struct Api;

@@ -10,10 +10,15 @@
 // .tmp file renamed into place. A program that never initialises CUDA never loads the library, and
 // writes nothing.
 //
+// Where CLOCK_MONOTONIC stands on CUPTI's clock is read at the start and at exit (a CUPTI timestamp
+// between two monotonic readings, the closest of three tries) and written beside the clock's t0: the
+// harness places the profile's steady part on its own clock and NVML's with it (docs/PROFILE.md).
+//
 // It never stops the program: a CUPTI call that fails is written into the profile (status "error")
 // and the activity kinds are disabled, so the program runs on without the profiler. A process that
 // ends without running its atexit handlers (killed, _exit) writes no profile.
 #include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cupti.h>
@@ -244,9 +249,57 @@ void write_profile(const std::string& text) {
   }
 }
 
-std::uint64_t now_ns() {
-  uint64_t t = 0;
-  return cuptiGetTimestamp(&t) == CUPTI_SUCCESS ? t : 0;
+/// CLOCK_MONOTONIC in `ns`; false (and `error`: errno) where it cannot be read.
+bool monotonic_now(std::int64_t& ns, int& error) {
+  timespec ts{};
+  if (::clock_gettime(CLOCK_MONOTONIC, &ts) != 0) {
+    error = errno;
+    return false;
+  }
+  ns = static_cast<std::int64_t>(ts.tv_sec) * 1000000000LL + ts.tv_nsec;
+  return true;
+}
+
+/// CUPTI's clock now and where CLOCK_MONOTONIC stood at it: the closest of three CUPTI readings
+/// between two monotonic ones; `why` names the call that failed ("" where none did).
+struct ClockReading {
+  std::uint64_t cupti_ns = 0;  ///< 0 where CUPTI's clock cannot be read
+  std::int64_t monotonic_ns = 0, spread_ns = -1;
+  std::string why;
+};
+
+ClockReading read_clocks() {
+  ClockReading c;
+  for (int i = 0; i < 3; ++i) {
+    std::int64_t before = 0, after = 0;
+    uint64_t t = 0;
+    int error = 0;
+    const bool first = monotonic_now(before, error);
+    const CUptiResult r = cuptiGetTimestamp(&t);
+    if (r != CUPTI_SUCCESS) {
+      c.why = cupti_text("cuptiGetTimestamp", r);
+      return c;
+    }
+    if (!first || !monotonic_now(after, error)) {
+      c.cupti_ns = t;
+      c.why = std::string("clock_gettime(CLOCK_MONOTONIC): ") + std::strerror(error);
+      return c;
+    }
+    if (c.spread_ns < 0 || after - before < c.spread_ns) {
+      c.cupti_ns = t;
+      c.monotonic_ns = before + (after - before) / 2;
+      c.spread_ns = after - before;
+    }
+  }
+  return c;
+}
+
+/// `c` as the recorder's anchor, or the reason it has none.
+void anchor(ProfileRecorder& rec, const ClockReading& c) {
+  if (c.why.empty())
+    rec.monotonic_anchor(c.cupti_ns, c.monotonic_ns, c.spread_ns);
+  else
+    rec.monotonic_unavailable(c.why);
 }
 
 void at_exit() {
@@ -264,7 +317,9 @@ void at_exit() {
     p.pid = ::getpid();
     p.ppid = ::getppid();
     p.command = read_cmdline();
-    text = g_recorder->json(now_ns(), p);
+    const ClockReading end = read_clocks();
+    anchor(*g_recorder, end);
+    text = g_recorder->json(end.cupti_ns, p);
   }
   write_profile(text);
 }
@@ -287,8 +342,10 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   using namespace bench_mps::profiler;
   std::lock_guard<std::mutex> lock(g_mutex);
   if (g_recorder) return 1;
-  g_recorder = new (std::nothrow) ProfileRecorder(limits_from_env(), now_ns());
+  const ClockReading start = read_clocks();
+  g_recorder = new (std::nothrow) ProfileRecorder(limits_from_env(), start.cupti_ns);
   if (!g_recorder) return 1;  // no memory for it: the program runs unprofiled
+  anchor(*g_recorder, start);
   if (std::atexit(at_exit) != 0) {
     fail_locked("atexit: cannot register the profile's writer");
     return 1;

@@ -139,6 +139,18 @@ void ProfileRecorder::context(std::uint32_t context_id, std::uint32_t device, st
   contexts_.emplace_back(context_id, device, sms, green);
 }
 
+void ProfileRecorder::monotonic_anchor(std::uint64_t cupti_ns, std::int64_t monotonic_ns, std::int64_t spread_ns) {
+  const Anchor a{cupti_ns, monotonic_ns, spread_ns};
+  if (anchors_.size() < 2)
+    anchors_.push_back(a);
+  else
+    anchors_.back() = a;
+}
+
+void ProfileRecorder::monotonic_unavailable(const std::string& why) {
+  if (monotonic_why_.empty()) monotonic_why_ = why;
+}
+
 void ProfileRecorder::error(const std::string& what) {
   if (errors_.size() < 20) errors_.push_back(what);
 }
@@ -227,7 +239,14 @@ std::string ProfileRecorder::json(std::uint64_t end_ns, const ProcessFacts& proc
   for (std::size_t i = 0; i < errors_.size(); ++i) o += (i ? ", " : "") + quoted(errors_[i]);
   o += "],\n\"waits_status\": " + quoted(waits_status_) + ",\n\"process\": {\"pid\": " + std::to_string(process.pid) + ", \"ppid\": " + std::to_string(process.ppid) +
        ", \"command\": " + quoted(process.command) + "},\n";
-  o += "\"clock\": {\"t0_ns\": " + num(t0_ns_) + ", \"end_ns\": " + rel(end_ns) + "},\n";
+  // CLOCK_MONOTONIC at profile times: [ns from t0, monotonic ns, spread ns]; or why there is none.
+  o += "\"clock\": {\"t0_ns\": " + num(t0_ns_) + ", \"end_ns\": " + rel(end_ns) + ", \"monotonic_anchors\": [";
+  for (std::size_t i = 0; i < anchors_.size(); ++i)
+    o += std::string(i ? ", " : "") + "[" + rel(anchors_[i].cupti) + "," + std::to_string(anchors_[i].monotonic) + "," +
+         std::to_string(anchors_[i].spread) + "]";
+  o += "]";
+  if (!monotonic_why_.empty()) o += ", \"monotonic_error\": " + quoted(monotonic_why_);
+  o += "},\n";
   o += "\"dropped_records\": " + num(dropped_records_) + ",\n\"devices\": [";
   bool first = true;
   for (const auto& [id, d] : devices_) {

@@ -8,7 +8,9 @@
 // - one aggregate per kernel signature (name, grid, block, registers, static + dynamic shared memory);
 // - device memory allocated, released and its peak per device; contexts; the devices' limits;
 // - the host waits (synchronising calls, synchronous copies): [start, end] of the first `head_waits`
-//   and the last `tail_waits`, every one counted, and whether they could be recorded at all.
+//   and the last `tail_waits`, every one counted, and whether they could be recorded at all;
+// - where CLOCK_MONOTONIC stood at CUPTI times (the first and the last anchor the injection read), so
+//   that the harness can place the profile on its own clock and NVML's (docs/PROFILE.md "One clock").
 // Its JSON (format_version 2) is read by harness/results/gpu_profile.hpp; it is written by hand, since
 // the library injected into foreign processes links nothing but CUPTI and the C++ standard library.
 #include "harness/profiler/wing.hpp"
@@ -69,6 +71,11 @@ class ProfileRecorder {
   /// A CUPTI failure: said in the profile; `status` becomes "error".
   void error(const std::string& what);
   bool failed() const { return !errors_.empty(); }
+  /// CLOCK_MONOTONIC was `monotonic_ns` at CUPTI's `cupti_ns`, read within `spread_ns` (the two
+  /// monotonic readings around the CUPTI one). The first anchor and the latest are kept.
+  void monotonic_anchor(std::uint64_t cupti_ns, std::int64_t monotonic_ns, std::int64_t spread_ns);
+  /// The anchor could not be read (`why`: the call that failed); the profile says so, the rest stays valid.
+  void monotonic_unavailable(const std::string& why);
 
   /// Merges what is pending and renders the profile (the recorder can go on after it).
   std::string json(std::uint64_t end_ns, const ProcessFacts& process);
@@ -89,6 +96,10 @@ class ProfileRecorder {
 
   struct Wait {
     std::uint64_t start, end;
+  };
+  struct Anchor {
+    std::uint64_t cupti;
+    std::int64_t monotonic, spread;
   };
 
   void busy_span(std::uint64_t start_ns, std::uint64_t end_ns);
@@ -119,6 +130,8 @@ class ProfileRecorder {
   std::uint64_t sync_copies_ = 0;
   std::string waits_status_ = "ok";
   std::size_t dropped_records_ = 0;
+  std::vector<Anchor> anchors_;  ///< the first and the latest
+  std::string monotonic_why_;    ///< why an anchor could not be read ("" where each could)
   std::vector<std::string> errors_;
 };
 

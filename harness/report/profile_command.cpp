@@ -4,12 +4,15 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <vector>
 
 #include "harness/common/cli_checks.hpp"
 #include "harness/common/errors.hpp"
 #include "harness/common/format.hpp"
 #include "harness/results/gpu_profile.hpp"
+#include "harness/results/profile_window.hpp"
+#include "harness/results/results_reader.hpp"
 
 namespace fs = std::filesystem;
 
@@ -25,7 +28,46 @@ CLI::App* add_profile_command(CLI::App& app, ProfileArgs& args) {
   return cmd;
 }
 
-void print_profile_summary(std::ostream& out, const GpuProfile& p, const ProfileSummary& s) {
+namespace {
+
+/// The steady part on CLOCK_MONOTONIC, or why it cannot be placed there.
+std::string clock_line(const GpuProfile& p, const ProfileSummary& s) {
+  const ProfileClock c = profile_clock(p);
+  if (!c.unavailable.empty()) return "NVML and GPM cannot be set beside it: " + c.unavailable;
+  return "on CLOCK_MONOTONIC: steady part " + fmt_fixed(static_cast<double>(c.monotonic_ns(s.steady_from_s)) * 1e-9, 3) +
+         "-" + fmt_fixed(static_cast<double>(c.monotonic_ns(s.steady_to_s)) * 1e-9, 3) + " s (" +
+         std::to_string(c.anchors) + " clock anchors, read within " + fmt_num(static_cast<double>(c.spread_ns) * 1e-3, 3) +
+         " us)";
+}
+
+/// A profile under OUT/profiles/<run id>/w<worker>/: its copy's row of OUT/runs.csv, where that copy's
+/// steady part was this profile's (its pid); null elsewhere.
+const WorkerRecord* copy_row(const fs::path& file, long pid, std::map<fs::path, std::vector<WorkerRecord>>& runs) {
+  const fs::path worker_dir = file.parent_path(), run_dir = worker_dir.parent_path(), out = run_dir.parent_path().parent_path();
+  const std::string w = worker_dir.filename().string();
+  if (run_dir.parent_path().filename() != "profiles" || w.size() < 2 || w[0] != 'w') return nullptr;
+  auto it = runs.find(out);
+  if (it == runs.end()) {
+    std::vector<WorkerRecord> rows;
+    std::error_code ec;
+    if (fs::is_regular_file(out / "runs.csv", ec)) {
+      try {
+        rows = read_runs(out / "runs.csv");
+      } catch (const UsageError&) {  // a damaged runs.csv: the profile is still summarised, without it
+      }
+    }
+    it = runs.emplace(out, std::move(rows)).first;
+  }
+  for (const WorkerRecord& r : it->second)
+    if (r.run_id == run_dir.filename().string() && "w" + std::to_string(r.worker) == w && r.fact("profile_pid") == pid &&
+        !std::isnan(r.fact("profile_nvml_samples")))
+      return &r;
+  return nullptr;
+}
+
+}  // namespace
+
+void print_profile_summary(std::ostream& out, const GpuProfile& p, const ProfileSummary& s, const ProfileWindow* window) {
   out << p.file << "\n  pid " << p.pid << ": " << p.command << "\n";
   if (!p.complete) out << "  status error: " << (p.errors.empty() ? "" : p.errors.front()) << "\n";
   out << "  kernels " << p.kernel_count << " (" << p.signatures.size() << " signatures), copies " << p.copy_count
@@ -34,6 +76,7 @@ void print_profile_summary(std::ostream& out, const GpuProfile& p, const Profile
   out << "  steady part " << fmt_fixed(s.steady_from_s, 3) << "-" << fmt_fixed(s.steady_to_s, 3) << " s"
       << (s.truncated ? " (the run's last spans: the profile kept its first and last)" : "") << ": duty "
       << fmt_fixed(100 * s.duty, 1) << "% (whole run " << fmt_fixed(100 * s.duty_whole, 1) << "%)\n";
+  out << "  " << (window ? "over it, as its run recorded: " + describe_nvml_gpm(*window) : clock_line(p, s)) << "\n";
   out << "  bursts split at " << fmt_num(s.gap_threshold_us) << " us idle: " << s.bursts << ", p50 "
       << fmt_num(s.burst_p50_ms, 4) << " ms, p90 " << fmt_num(s.burst_p90_ms, 4) << " ms, mean "
       << fmt_num(s.burst_mean_ms, 4) << " ms; idle gaps between them p50 " << fmt_num(s.wait_p50_ms, 4) << " ms\n";
@@ -62,9 +105,16 @@ int run_profile(const ProfileArgs& args) {
     throw UsageError("profile: " + args.path + " is neither a profile nor a folder");
   }
   if (files.empty()) throw UsageError("profile: no profile-<pid>.json under " + args.path);
+  std::map<fs::path, std::vector<WorkerRecord>> runs;  // each results folder's runs.csv, read once
   for (const fs::path& f : files) {
     const GpuProfile p = read_gpu_profile(f);
-    print_profile_summary(std::cout, p, summarise(p, args.gap_us));
+    const ProfileSummary s = summarise(p, args.gap_us);
+    if (const WorkerRecord* row = copy_row(f, p.pid, runs)) {
+      const ProfileWindow w = window_from_facts([row](const std::string& key) { return row->fact(key); });
+      print_profile_summary(std::cout, p, s, &w);
+    } else {
+      print_profile_summary(std::cout, p, s);
+    }
   }
   return 0;
 }

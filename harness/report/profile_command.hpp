@@ -12,6 +12,7 @@ namespace bench_mps::harness {
 
 struct GpuProfile;
 struct ProfileSummary;
+struct ProfileWindow;
 
 struct ProfileArgs {
   std::string path;
@@ -24,7 +25,9 @@ CLI::App* add_profile_command(CLI::App& app, ProfileArgs& args);
 /// Prints the summaries; throws UsageError (exit 2) for a path without profiles or a bad profile.
 int run_profile(const ProfileArgs& args);
 
-/// One profile's summary as lines of text.
-void print_profile_summary(std::ostream& out, const GpuProfile& p, const ProfileSummary& s);
+/// One profile's summary as lines of text; `window`: NVML and GPM over its steady part, as the sweep that
+/// wrote it recorded them (null: where its steady part lies on CLOCK_MONOTONIC, or why it cannot be placed).
+void print_profile_summary(std::ostream& out, const GpuProfile& p, const ProfileSummary& s,
+                           const ProfileWindow* window = nullptr);
 
 }  // namespace bench_mps::harness

@@ -112,6 +112,28 @@ void read_busy(const json& j, GpuProfile& p) {
     throw std::invalid_argument("busy: kept_head, spans and intervals disagree");
 }
 
+/// clock: end_ns, and (since the profiler's clock anchors; no format_version of their own: older
+/// profiles simply lack them) monotonic_anchors [[profile ns, monotonic ns, spread ns], ...] and monotonic_error.
+void read_clock(const json& j, GpuProfile& p) {
+  const json& c = need(j, "clock", "the profile");
+  p.end_ns = number<std::int64_t>(c, "end_ns", "clock");
+  if (c.contains("monotonic_error")) {
+    if (!c["monotonic_error"].is_string()) throw std::invalid_argument("'monotonic_error' in clock is not a string");
+    p.monotonic_error = c["monotonic_error"].get<std::string>();
+  }
+  if (!c.contains("monotonic_anchors")) return;
+  const json& anchors = c["monotonic_anchors"];
+  if (!anchors.is_array()) throw std::invalid_argument("'monotonic_anchors' in clock is not an array");
+  for (const json& a : anchors) {
+    if (!a.is_array() || a.size() != 3 || !a[0].is_number_integer() || !a[1].is_number_integer() ||
+        !a[2].is_number_integer() || a[2].get<std::int64_t>() < 0 ||
+        (!p.monotonic_anchors.empty() && a[0].get<std::int64_t>() < p.monotonic_anchors.back().profile_ns))
+      throw std::invalid_argument("clock anchor " + std::to_string(p.monotonic_anchors.size()) +
+                                  " is not [profile ns, monotonic ns, spread ns >= 0] in time order");
+    p.monotonic_anchors.push_back({a[0].get<std::int64_t>(), a[1].get<std::int64_t>(), a[2].get<std::int64_t>()});
+  }
+}
+
 /// format_version 2's host waits: waits_status, and waits {count, sync_copies, kept_head, spans: [[start, end], ...]}.
 void read_waits(const json& j, GpuProfile& p) {
   const json& status = need(j, "waits_status", "the profile");
@@ -156,7 +178,7 @@ GpuProfile read_gpu_profile(const fs::path& file) {
     const json& process = need(j, "process", "the profile");
     p.pid = number<long>(process, "pid", "process");
     p.command = process.value("command", "");
-    p.end_ns = number<std::int64_t>(need(j, "clock", "the profile"), "end_ns", "clock");
+    read_clock(j, p);
     p.dropped_records = number<std::uint64_t>(j, "dropped_records", "the profile");
     read_devices(j, p);
     p.contexts = static_cast<int>(need(j, "contexts", "the profile").size());

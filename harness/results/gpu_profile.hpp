@@ -33,6 +33,13 @@ struct HostWait {
   std::int64_t start_ns = 0, end_ns = 0;
 };
 
+/// Where CLOCK_MONOTONIC stood at a profile time (clock.monotonic_anchors; docs/PROFILE.md "One clock").
+struct ClockAnchor {
+  std::int64_t profile_ns = 0;    ///< ns from the profiler's start
+  std::int64_t monotonic_ns = 0;  ///< CLOCK_MONOTONIC then
+  std::int64_t spread_ns = 0;     ///< the two monotonic readings around CUPTI's were this far apart
+};
+
 struct GpuProfile {
   std::string file;             ///< where it was read from (for messages)
   bool complete = true;         ///< the file's status "ok"; false for "error" (a CUPTI call failed: errors say which; the rest is partial)
@@ -40,6 +47,8 @@ struct GpuProfile {
   long pid = 0;
   std::string command;
   std::int64_t end_ns = 0;      ///< the profile was written (program exit), ns from the profiler's start
+  std::vector<ClockAnchor> monotonic_anchors;  ///< the first and the last; none in a profile of an older profiler
+  std::string monotonic_error;  ///< why the profiler could not read an anchor ("" where it could)
   std::uint64_t dropped_records = 0;
   std::vector<ProfileDevice> devices;
   int contexts = 0;

@@ -96,6 +96,7 @@ struct RunRecord {
   std::vector<TaskRow> tasks;
   std::vector<GpuSample> samples;
   std::vector<UtilSample> util_samples;  ///< the driver's own utilisation samples during the run
+  std::vector<GpmPeriod> gpm_periods;    ///< --profile-gpu: the Monitor's GPM periods during the run
   std::int64_t go_ns = 0;
 };
 

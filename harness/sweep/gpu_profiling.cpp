@@ -13,6 +13,7 @@
 #include "harness/common/stats.hpp"
 #include "harness/plan/sweep_spec.hpp"
 #include "harness/results/gpu_profile.hpp"
+#include "harness/results/profile_window.hpp"
 #include "harness/results/run_record.hpp"
 #include "harness/sweep/worker_pool.hpp"
 
@@ -51,15 +52,32 @@ void add_profiling_env(WorkerLaunch& launch, const RunSpec& run, const std::stri
 
 namespace {
 
-void add_fact(WorkerRow& row, const std::string& name, double value) {
-  row.facts += (row.facts.empty() ? "" : ";") + name + "=" + fmt_num(value, 6);
+void add_fact(WorkerRow& row, const std::string& name, double value, int significant = 6) {
+  row.facts += (row.facts.empty() ? "" : ";") + name + "=" + fmt_num(value, significant);
 }
 
 void add_note(std::string& reason, const std::string& note) { reason += (reason.empty() ? "" : "; ") + note; }
 
-/// One copy: its profiles summarised (the busiest process gives duty and bursts; kernels, contexts and
-/// memory are summed over its processes), or the note that says why there is none.
-std::string summarise_copy(WorkerRow& row, const fs::path& dir, double gap_us, std::vector<ProfileSummary>& summaries) {
+/// NVML and GPM over the steady part of `s`, as facts (none where the steady part cannot be placed on
+/// the harness's clock; the counts 0 where NVML or GPM gave nothing inside it); the line for the screen.
+std::string add_window_facts(WorkerRow& row, const GpuProfile& p, const ProfileSummary& s, const RunRecord& record,
+                             const WindowSources& sources) {
+  const ProfileWindow w = profile_window(p, s, record.util_samples, record.gpm_periods, sources.nvml_why, sources.gpm_why);
+  add_fact(row, "profile_pid", static_cast<double>(p.pid), 12);
+  if (s.bursts > 0) {
+    add_fact(row, "profile_steady_from_s", s.steady_from_s);
+    add_fact(row, "profile_steady_to_s", s.steady_to_s);
+  }
+  for (const auto& [name, value] : window_facts(w)) add_fact(row, name, value);
+  return describe_window(s, w);
+}
+
+/// One copy: its profiles summarised (the busiest process gives duty, bursts and the steady part NVML
+/// and GPM are set beside; kernels, contexts and memory are summed over its processes), or the note that
+/// says why there is none.
+std::string summarise_copy(WorkerRow& row, const fs::path& dir, double gap_us, const RunRecord& record,
+                           const WindowSources& sources, std::vector<ProfileSummary>& summaries,
+                           std::vector<std::string>& windows) {
   std::vector<GpuProfile> profiles;
   std::string note;
   for (const fs::path& file : gpu_profile_files(dir)) {
@@ -108,20 +126,25 @@ std::string summarise_copy(WorkerRow& row, const fs::path& dir, double gap_us, s
   add_fact(row, "profile_kernels", static_cast<double>(kernels));
   add_fact(row, "profile_contexts", contexts);
   add_fact(row, "profile_mem_peak_mb", static_cast<double>(memory) / (1 << 20));
+  windows.push_back("copy " + std::to_string(row.worker) + ": " + add_window_facts(row, main, s, record, sources));
   return note;
 }
 
 }  // namespace
 
-std::string record_gpu_profiles(RunRecord& record, const fs::path& out_dir, double gap_us) {
+std::string record_gpu_profiles(RunRecord& record, const fs::path& out_dir, double gap_us, const WindowSources& sources) {
   std::vector<ProfileSummary> summaries;
+  std::vector<std::string> windows;
   for (WorkerRow& row : record.workers) {
-    const std::string note = summarise_copy(row, profile_dir(out_dir, record.spec.run_id(), row.worker), gap_us, summaries);
+    const std::string note = summarise_copy(row, profile_dir(out_dir, record.spec.run_id(), row.worker), gap_us, record,
+                                            sources, summaries, windows);
     if (note.empty()) continue;
     add_note(row.reason, note);
     if (record.summary.status == RunStatus::ok) add_note(record.summary.reason, "worker " + std::to_string(row.worker) + ": " + note);
   }
   if (summaries.empty()) return "";
+  std::string window_lines;
+  for (const std::string& w : windows) window_lines += "\n  " + w;
   std::vector<double> duty, burst, fill, step, kernel;
   for (const ProfileSummary& s : summaries) {
     duty.push_back(s.duty);
@@ -133,7 +156,8 @@ std::string record_gpu_profiles(RunRecord& record, const fs::path& out_dir, doub
          "%, bursts p50 " + fmt_num(mean(burst), 3) + " ms (split at " + fmt_num(summaries.front().gap_threshold_us) +
          " us idle), fill " + (fill.empty() ? std::string("-") : fmt_fixed(100 * mean(fill), 1) + "%") +
          (step.empty() ? std::string()
-                       : "; per host wait: a step of " + fmt_num(mean(step), 3) + " ms, GPU " + fmt_num(mean(kernel), 3) + " ms");
+                       : "; per host wait: a step of " + fmt_num(mean(step), 3) + " ms, GPU " + fmt_num(mean(kernel), 3) + " ms") +
+         window_lines;
 }
 
 }  // namespace bench_mps::harness

@@ -3,7 +3,8 @@
 // bench_mps like bench_worker) through CUDA_INJECTION64_PATH, and writes its profile, and its CUDA
 // children theirs, to OUT/profiles/<run id>/w<i>/profile-<pid>.json (BENCH_MPS_PROFILE_DIR). After the
 // run each copy's profiles are summarised (harness/results/gpu_profile.hpp) into its facts in
-// runs.csv (profile_*; docs/PROFILE.md). A copy whose command never initialised CUDA wrote none: its
+// runs.csv (profile_*; docs/PROFILE.md), with NVML's utilisation and GPM's metrics over the profile's
+// steady part (harness/results/profile_window.hpp). A copy whose command never initialised CUDA wrote none: its
 // row says so, and the run is not failed for it.
 #include "harness/sweep/wing.hpp"
 
@@ -27,9 +28,17 @@ std::filesystem::path profile_dir(const std::filesystem::path& out_dir, const st
 void add_profiling_env(WorkerLaunch& launch, const RunSpec& run, const std::string& library,
                        const std::filesystem::path& out_dir);
 
-/// Adds each copy's profile summary (bursts split at `gap_us`) to its row's facts; a copy without a
-/// profile, or with an unreadable or failed one, gets a note in its reason (and the run's). Returns a
-/// line for the screen: the copies' mean duty, burst p50 and fill ("" where none has a profile).
-std::string record_gpu_profiles(RunRecord& record, const std::filesystem::path& out_dir, double gap_us);
+/// Why a run has no NVML utilisation samples / GPM periods at all ("" where it has them).
+struct WindowSources {
+  std::string nvml_why, gpm_why;
+};
+
+/// Adds each copy's profile summary (bursts split at `gap_us`) to its row's facts, with NVML and GPM
+/// over its steady part (from record.util_samples and record.gpm_periods); a copy without a profile, or
+/// with an unreadable or failed one, gets a note in its reason (and the run's). Returns lines for the
+/// screen: the copies' mean duty, burst p50 and fill, then each copy's steady part with NVML and GPM
+/// beside its duty ("" where none has a profile).
+std::string record_gpu_profiles(RunRecord& record, const std::filesystem::path& out_dir, double gap_us,
+                                const WindowSources& sources = {});
 
 }  // namespace bench_mps::harness

@@ -6,6 +6,7 @@
 
 #include "harness/common/format.hpp"
 #include "harness/common/stats.hpp"
+#include "harness/gpu/sample_windows.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -119,13 +120,8 @@ void summarize_gpu(RunRecord& r, std::int64_t first_start, std::int64_t last_end
   // period lies inside the timed window count (a reading just after GO covers the idle time before).
   // The driver's own samples give their period (the gap between them); our polled readings do not,
   // so for them the longest period NVML documents is assumed. Too short a run has no such sample.
-  std::vector<std::int64_t> gaps;
-  for (std::size_t i = 1; i < r.util_samples.size(); ++i) gaps.push_back(r.util_samples[i].t_ns - r.util_samples[i - 1].t_ns);
-  if (!gaps.empty()) {
-    std::nth_element(gaps.begin(), gaps.begin() + static_cast<std::ptrdiff_t>(gaps.size() / 2), gaps.end());
-    const std::int64_t period = gaps[gaps.size() / 2];
-    for (const UtilSample& u : r.util_samples)
-      if (u.t_ns - period >= first_start && u.t_ns <= last_end) util.push_back(u.pct / 100.0);
+  if (r.util_samples.size() >= 2) {
+    util = utilization_within(r.util_samples, first_start, last_end);
     s.gpu_util_source = "driver";
   } else {
     const auto margin = static_cast<std::int64_t>(kNvmlLongestUtilPeriod_s * 1e9);

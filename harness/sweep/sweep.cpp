@@ -222,7 +222,7 @@ class Sweep {
   Sweep(const SweepSpec& spec, Environment env, fs::path out, std::optional<ResumeState> resumed,
         const nlohmann::json& cpus)
       : spec_(spec), env_(std::move(env)), out_(std::move(out)), writer_(out_),
-        monitor_(env_.nvml.get(), std::chrono::milliseconds(100)), started_(std::chrono::steady_clock::now()) {
+        monitor_(env_.nvml.get(), std::chrono::milliseconds(100), spec_.profile_gpu), started_(std::chrono::steady_clock::now()) {
     if (resumed) {
       meta_ = resumed->meta;
       meta_.set_status(SweepStatus::running);
@@ -507,7 +507,9 @@ class Sweep {
     if (runs_user_program(run.workload)) {
       prove_exec_mode(record, round.pool, round.watch);
       note_exec_metric(record, round.pool);
-      if (profiled(run)) profile_line = record_gpu_profiles(record, out_, spec_.profile_gap_us);
+      if (profiled(run))
+        profile_line = record_gpu_profiles(record, out_, spec_.profile_gap_us,
+                                           {env_.nvml ? "" : "no NVML: no GPU driver or GPU", monitor_.gpm_error()});
     }
     evaluate_scenario(round, record);
     SummaryRow& s = record.summary;
@@ -528,6 +530,7 @@ class Sweep {
     RunRecord record = make_run_record(round.run, pool, monitor_.take(pool.go_ns, pool.end_ns),
                                        alone ? alone->task_mean_ms : 0.0,
                                        env_.nvml ? env_.nvml->utilization_samples(pool.go_ns) : std::vector<UtilSample>{});
+    record.gpm_periods = monitor_.take_gpm(pool.go_ns, pool.end_ns);
     SummaryRow& s = record.summary;
     s.settle_s = round.overhead.settle_s;
     s.startup_s = round.overhead.startup_s;
