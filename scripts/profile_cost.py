@@ -2,7 +2,8 @@
 """The CUPTI profiler's cost per step, from alternated runs of one program without and with it.
 
 Reads DIR/plain-K.out and DIR/profiled-K.out (a bench_worker's stdout: its DONE line gives elapsed_s
-and tasks) and the profiles under DIR/profiled-K/ (their kernel, copy, memset and host-wait records).
+and tasks) and the profiles under DIR/profiled-K/ (their kernel, copy, memset and host-wait records;
+the records per step are the median over the runs whose profile is there).
 Prints each pair, the medians, the extra time per step and per record, and the cost relative to the
 step. With --client-runs, also the PyTorch client's runs of the profileclient step (client-plain-K,
 client-profiled-K under that folder): its step p50s, and the per-record cost scaled to its records per
@@ -30,7 +31,7 @@ def records(folder):
     total = kernels = 0
     files = glob.glob(os.path.join(folder, "**", "profile-*.json"), recursive=True)
     if not files:
-        raise SystemExit(f"profile_cost.py: {folder}: no profile written")
+        return None, None
     for f in files:
         p = json.load(open(f))
         k = p["kernels"]["count"]
@@ -51,7 +52,7 @@ def client_facts(runs):
                     out[kind].append(float(facts["step_p50_ms"]))
                 if kind == "profiled" and per_step is None and "steps" in facts:
                     n, _ = records(os.path.join(d, "profiles"))
-                    per_step = n / float(facts["steps"])
+                    per_step = n / float(facts["steps"]) if n is not None else None
     return out, per_step
 
 
@@ -70,12 +71,15 @@ def main():
         (pe, pt), (qe, qt) = done(os.path.join(a.dir, f"plain-{k}.out")), done(os.path.join(a.dir, f"profiled-{k}.out"))
         ps, qs = pe * 1e3 / (pt * a.steps_per_task), qe * 1e3 / (qt * a.steps_per_task)
         n, _ = records(os.path.join(a.dir, f"profiled-{k}"))
-        per_step_records.append(n / ((qt + a.warmup_tasks) * a.steps_per_task))
+        if n is not None:  # a committed copy keeps one run's profile
+            per_step_records.append(n / ((qt + a.warmup_tasks) * a.steps_per_task))
         plain.append(ps)
         prof.append(qs)
         print(f"  pair {k}: step {ps:.5f} ms without, {qs:.5f} ms with the profiler ({100 * (qs / ps - 1):+.2f} %)")
     mp, mq = statistics.median(plain), statistics.median(prof)
     ratios = sorted(q / p - 1 for p, q in zip(plain, prof))
+    if not per_step_records:
+        raise SystemExit(f"profile_cost.py: {a.dir}: no profiled run wrote a profile")
     recs = statistics.median(per_step_records)
     extra_us = (mq - mp) * 1e3
     spread = (max(plain) - min(plain)) / mp
