@@ -334,6 +334,13 @@ RecorderLimits limits_from_env() {
   return l;
 }
 
+/// Host waits (CUPTI's synchronisation records) are recorded unless BENCH_MPS_PROFILE_WAITS is "0": what
+/// they cost can then be measured apart (scripts/device_check.sh profilevariants).
+bool waits_wanted() {
+  const char* v = std::getenv("BENCH_MPS_PROFILE_WAITS");
+  return !(v && std::string(v) == "0");
+}
+
 }  // namespace
 }  // namespace bench_mps::profiler
 
@@ -361,6 +368,10 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
       fail_locked(cupti_text(enable_call(k).c_str(), r));
       return 1;
     }
+  }
+  if (!waits_wanted()) {
+    g_recorder->waits_unavailable("host waits not recorded (BENCH_MPS_PROFILE_WAITS=0)");
+    return 1;
   }
   const CUptiResult waits = cuptiActivityEnable(kWaitsKind.kind);
   if (waits != CUPTI_SUCCESS) g_recorder->waits_unavailable(cupti_text(enable_call(kWaitsKind).c_str(), waits));
