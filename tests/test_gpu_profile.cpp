@@ -53,11 +53,12 @@ class GpuProfile : public ::testing::Test {
   void TearDown() override { EXPECT_EQ(live_mps_process_count(), 0) << "a daemon was left behind"; }
 
   /// One exec sweep of the duty command into `out`; the runs' rows.
-  std::vector<harness::WorkerRecord> sweep(const fs::path& out, const std::vector<std::string>& extra) {
+  std::vector<harness::WorkerRecord> sweep(const fs::path& out, const std::vector<std::string>& extra,
+                                           const Env& env = {}) {
     std::vector<std::string> args{"--workloads", "exec", "--command", duty_command(), "--repeats", "1",
                                   "--exec-warmups", "0", "--out", out.string()};
     args.insert(args.end(), extra.begin(), extra.end());
-    const auto r = run_program(bench_mps_exe(), args, {}, 300);
+    const auto r = run_program(bench_mps_exe(), args, env, 300);
     EXPECT_EQ(r.exit_code, 0) << r.err;
     std::cout << r.err;
     return harness::read_runs(out / "runs.csv");
@@ -118,7 +119,9 @@ TEST_F(GpuProfile, FindsTheDutyAndBurstOfAKnownProgram) {
   EXPECT_EQ(clock.unavailable, "");
   EXPECT_LT(clock.spread_ns, 100000);
   ASSERT_FALSE(std::isnan(w.fact("profile_nvml_samples"))) << w.facts;
-  if (w.fact("profile_nvml_samples") > 0) EXPECT_NEAR(w.fact("profile_nvml_util"), duty, 0.2) << w.facts;
+  if (w.fact("profile_nvml_samples") > 0) {
+    EXPECT_NEAR(w.fact("profile_nvml_util"), duty, 0.2) << w.facts;
+  }
   if (w.fact("profile_gpm_periods") > 0) {
     EXPECT_GE(w.fact("profile_gpm_from_s"), w.fact("profile_steady_from_s")) << w.facts;
     EXPECT_LE(w.fact("profile_gpm_to_s"), w.fact("profile_steady_to_s")) << w.facts;
@@ -138,6 +141,27 @@ TEST_F(GpuProfile, FindsTheDutyAndBurstOfAKnownProgram) {
   RecordProperty("profile_burst_p50_ms", std::to_string(burst));
   RecordProperty("profiler_cost_pct", std::to_string(100 * cost));
   EXPECT_LT(cost, 0.10);
+}
+
+// Host waits from CUPTI callbacks on the synchronising calls alone (BENCH_MPS_PROFILE_WAITS=callbacks)
+// find the same steps as the synchronisation records: one wait per step, a step of the worker's length.
+TEST_F(GpuProfile, HostWaitsFromCallbacksFindTheSameSteps) {
+  Env env;
+  env.set.emplace_back("BENCH_MPS_PROFILE_WAITS", "callbacks");
+  const auto rows = sweep(tmp / "callbacks", {"--modes", "timeslice", "--procs", "1", "--profile-gpu"}, env);
+  ASSERT_EQ(rows.size(), 1u);
+  const auto& w = rows[0];
+  ASSERT_EQ(w.status, "ok") << w.reason;
+  const nlohmann::json done = done_line(tmp / "callbacks" / "exec" / w.run_id / "w0.stdout");
+  ASSERT_TRUE(done.is_object()) << "no DONE line from the worker";
+  const double step_ms = done["elapsed_s"].get<double>() * 1e3 / kSteps;
+  const double waits = w.fact("profile_host_waits"), steps = w.fact("profile_bursts");
+  std::cout << "callbacks: host waits " << waits << " over " << steps << " steps; a step of "
+            << w.fact("profile_wait_step_ms") << " ms (worker " << step_ms << " ms), GPU "
+            << w.fact("profile_wait_kernel_ms") << " ms per wait\n";
+  ASSERT_FALSE(std::isnan(waits)) << "no host waits recorded: " << w.reason << " " << w.facts;
+  EXPECT_NEAR(waits, steps, 0.05 * steps);
+  EXPECT_NEAR(w.fact("profile_wait_step_ms"), step_ms, 0.05 * step_ms);
 }
 
 TEST_F(GpuProfile, ProfilesEveryCopyTimeSlicedAndUnderMps) {

@@ -32,6 +32,7 @@
 #include <string>
 
 #include "harness/profiler/profile_recorder.hpp"
+#include "harness/profiler/wait_callbacks.hpp"
 
 namespace bench_mps::profiler {
 namespace {
@@ -74,6 +75,13 @@ void fail_locked(const std::string& what) {
   g_detached = true;
   for (const Kind& k : kKinds) cuptiActivityDisable(k.kind);
   cuptiActivityDisable(kWaitsKind.kind);
+  stop_wait_callbacks();
+}
+
+/// The host waits the callbacks recorded since the last call, into the recorder. Under g_mutex.
+void take_callback_waits_locked() {
+  if (!g_recorder) return;
+  for (const auto& [start, end] : take_waits()) g_recorder->host_wait(start, end);
 }
 
 void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
@@ -193,6 +201,7 @@ void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t* buffer, 
         }
         take(record, *g_recorder);
       }
+      take_callback_waits_locked();
       size_t dropped = 0;
       if (cuptiActivityGetNumDroppedRecords(ctx, stream, &dropped) == CUPTI_SUCCESS && dropped)
         g_recorder->dropped_records(dropped);
@@ -309,9 +318,11 @@ void at_exit() {
     if (!g_recorder) return;
   }
   flushed = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);  // calls buffer_completed: not under the lock
+  stop_wait_callbacks();
   std::string text;
   {
     std::lock_guard<std::mutex> lock(g_mutex);
+    take_callback_waits_locked();
     if (flushed != CUPTI_SUCCESS) g_recorder->error(cupti_text("cuptiActivityFlushAll", flushed));
     ProcessFacts p;
     p.pid = ::getpid();
@@ -334,11 +345,15 @@ RecorderLimits limits_from_env() {
   return l;
 }
 
-/// Host waits (CUPTI's synchronisation records) are recorded unless BENCH_MPS_PROFILE_WAITS is "0": what
-/// they cost can then be measured apart (scripts/device_check.sh profilevariants).
-bool waits_wanted() {
+/// Where host waits come from: CUPTI's synchronisation records (the default, "activity"), CUPTI callbacks on
+/// the synchronising calls alone ("callbacks", wait_callbacks.hpp), or nowhere ("0"): BENCH_MPS_PROFILE_WAITS,
+/// so that what each costs can be measured apart (scripts/device_check.sh profilevariants). Any other
+/// value is the default.
+enum class WaitsSource { activity, callbacks, off };
+WaitsSource waits_source() {
   const char* v = std::getenv("BENCH_MPS_PROFILE_WAITS");
-  return !(v && std::string(v) == "0");
+  const std::string value = v ? v : "";
+  return value == "0" ? WaitsSource::off : value == "callbacks" ? WaitsSource::callbacks : WaitsSource::activity;
 }
 
 }  // namespace
@@ -369,11 +384,21 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
       return 1;
     }
   }
-  if (!waits_wanted()) {
-    g_recorder->waits_unavailable("host waits not recorded (BENCH_MPS_PROFILE_WAITS=0)");
-    return 1;
+  switch (waits_source()) {
+    case WaitsSource::off:
+      g_recorder->waits_unavailable("host waits not recorded (BENCH_MPS_PROFILE_WAITS=0)");
+      break;
+    case WaitsSource::callbacks: {
+      const char* failed = "";
+      const CUptiResult r = start_wait_callbacks(failed);
+      if (r != CUPTI_SUCCESS) g_recorder->waits_unavailable(cupti_text(failed, r));
+      break;
+    }
+    case WaitsSource::activity: {
+      const CUptiResult r = cuptiActivityEnable(kWaitsKind.kind);
+      if (r != CUPTI_SUCCESS) g_recorder->waits_unavailable(cupti_text(enable_call(kWaitsKind).c_str(), r));
+      break;
+    }
   }
-  const CUptiResult waits = cuptiActivityEnable(kWaitsKind.kind);
-  if (waits != CUPTI_SUCCESS) g_recorder->waits_unavailable(cupti_text(enable_call(kWaitsKind).c_str(), waits));
   return 1;
 }
