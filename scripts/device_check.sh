@@ -55,7 +55,7 @@
 #               seed001 loop, 784-512-512-10, no host work), 6 alternated pairs, and that cost scaled to the
 #               client's step (scripts/profile_cost.py) -> OUT_DIR/runs/profilecost
 #   profilevariants  the profiler's cost on the PyTorch client by variant (PROFILE_VARIANTS: plain, profiled,
-#               callbacks, nowaits; plain-nopin, profiled-nopin), 3 rounds -> OUT_DIR/runs/variants
+#               callbacks, nowaits; plain-nopin, profiled-nopin), PROFILE_ROUNDS rounds (3) -> OUT_DIR/runs/variants
 #   calib001    mlp's seed001 loop alone with deeper and wider stacks of small layers, no host work: the
 #               burst and busy share each gives -> OUT_DIR/calib001/<layers>
 # Full logs go to OUT_DIR/*.log; the result folders are packed into OUT_DIR/results.tar.gz. It never
@@ -324,7 +324,7 @@ print('%.4f' % (d[0]['elapsed_s'] * 1e3 / d[0]['tasks']) if d else 'none')"; }
       # buffer thread not held to one core). Prints each run's step p50 and, per variant, the median.
       client="python3 scripts/examples/mnist_train.py"
       python3 scripts/examples/mnist_train.py >"$out/profilevariants-cold.log" 2>&1
-      for i in 1 2 3; do
+      for i in $(seq "${PROFILE_ROUNDS:-3}"); do
         for v in ${PROFILE_VARIANTS:-plain profiled callbacks nowaits}; do
           flag=(); envs=()
           case "$v" in profiled*|nowaits|callbacks) flag+=(--profile-gpu) ;; esac
