@@ -55,7 +55,8 @@
 #               seed001 loop, 784-512-512-10, no host work), 6 alternated pairs, and that cost scaled to the
 #               client's step (scripts/profile_cost.py) -> OUT_DIR/runs/profilecost
 #   profilevariants  the profiler's cost on the PyTorch client by variant (PROFILE_VARIANTS: plain, profiled,
-#               callbacks, nowaits; plain-nopin, profiled-nopin), PROFILE_ROUNDS rounds (3) -> OUT_DIR/runs/variants
+#               activity, nowaits; callbacks, plain-nopin, profiled-nopin), PROFILE_ROUNDS rounds (3)
+#               -> OUT_DIR/runs/variants
 #   calib001    mlp's seed001 loop alone with deeper and wider stacks of small layers, no host work: the
 #               burst and busy share each gives -> OUT_DIR/calib001/<layers>
 # Full logs go to OUT_DIR/*.log; the result folders are packed into OUT_DIR/results.tar.gz. It never
@@ -317,20 +318,22 @@ print('%.4f' % (d[0]['elapsed_s'] * 1e3 / d[0]['tasks']) if d else 'none')"; }
       python3 scripts/profile_cost.py "$out/runs/profilecost" --steps-per-task 938 --client-runs "$out/runs" ;;
     profilevariants)
       # Where the profiler's cost on the PyTorch client comes from: one untimed run of the client, then 3
-      # rounds of the variants in PROFILE_VARIANTS (default: plain profiled callbacks nowaits), one copy
-      # time-sliced, no exec warm-up: plain; profiled (host waits from CUPTI's synchronisation records);
-      # callbacks (host waits from CUPTI callbacks on the synchronising calls, BENCH_MPS_PROFILE_WAITS=
-      # callbacks); nowaits (none, =0); plain-nopin and profiled-nopin (--no-pin: the copy and CUPTI's
-      # buffer thread not held to one core). Prints each run's step p50 and, per variant, the median.
+      # rounds of the variants in PROFILE_VARIANTS (default: plain profiled activity nowaits), one copy
+      # time-sliced, no exec warm-up: plain; profiled (the default: host waits from CUPTI callbacks on the
+      # synchronising calls); activity (host waits from CUPTI's synchronisation records,
+      # BENCH_MPS_PROFILE_WAITS=activity); callbacks (=callbacks, the default named); nowaits (none, =0);
+      # plain-nopin and profiled-nopin (--no-pin: the copy and CUPTI's buffer thread not held to one core).
+      # Prints each run's step p50 and, per variant, the median.
       client="python3 scripts/examples/mnist_train.py"
       python3 scripts/examples/mnist_train.py >"$out/profilevariants-cold.log" 2>&1
       for i in $(seq "${PROFILE_ROUNDS:-3}"); do
-        for v in ${PROFILE_VARIANTS:-plain profiled callbacks nowaits}; do
+        for v in ${PROFILE_VARIANTS:-plain profiled activity nowaits}; do
           flag=(); envs=()
-          case "$v" in profiled*|nowaits|callbacks) flag+=(--profile-gpu) ;; esac
+          case "$v" in profiled*|nowaits|callbacks|activity) flag+=(--profile-gpu) ;; esac
           case "$v" in *nopin) flag+=(--no-pin) ;; esac
           [ "$v" = nowaits ] && envs=(BENCH_MPS_PROFILE_WAITS=0)
           [ "$v" = callbacks ] && envs=(BENCH_MPS_PROFILE_WAITS=callbacks)
+          [ "$v" = activity ] && envs=(BENCH_MPS_PROFILE_WAITS=activity)
           env "${envs[@]}" "$bench" --workloads exec --command "$client" --exec-metric 'step_ms=([0-9.]+)' --procs 1 \
             --modes timeslice --repeats 1 --exec-warmups 0 "${flag[@]}" --out "$out/runs/variants/$v-$i" \
             >"$out/profilevariants-$v-$i.log" 2>&1
@@ -345,7 +348,8 @@ for d in sorted(glob.glob(os.path.join(sys.argv[1], "*-[0-9]"))):
         f = dict(kv.split("=", 1) for kv in row["facts"].split(";") if "=" in kv)
         if "step_p50_ms" in f:
             by.setdefault(os.path.basename(d).rsplit("-", 1)[0], []).append(float(f["step_p50_ms"]))
-base = {"plain": "plain", "profiled": "plain", "callbacks": "plain", "nowaits": "plain", "plain-nopin": "plain-nopin",
+base = {"plain": "plain", "profiled": "plain", "callbacks": "plain", "activity": "plain", "nowaits": "plain",
+        "plain-nopin": "plain-nopin",
         "profiled-nopin": "plain-nopin"}
 for v, xs in by.items():
     b = statistics.median(by.get(base[v], [float("nan")]))

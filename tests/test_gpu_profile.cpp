@@ -143,11 +143,11 @@ TEST_F(GpuProfile, FindsTheDutyAndBurstOfAKnownProgram) {
   EXPECT_LT(cost, 0.10);
 }
 
-// Host waits from CUPTI callbacks on the synchronising calls alone (BENCH_MPS_PROFILE_WAITS=callbacks)
-// find the same steps as the synchronisation records: one wait per step, a step of the worker's length.
-TEST_F(GpuProfile, HostWaitsFromCallbacksFindTheSameSteps) {
+// Host waits from CUPTI's synchronisation records (BENCH_MPS_PROFILE_WAITS=activity) find the same steps
+// as the default's callbacks on the synchronising calls: one wait per step, a step of the worker's length.
+TEST_F(GpuProfile, HostWaitsFromSynchronisationRecordsFindTheSameSteps) {
   Env env;
-  env.set.emplace_back("BENCH_MPS_PROFILE_WAITS", "callbacks");
+  env.set.emplace_back("BENCH_MPS_PROFILE_WAITS", "activity");
   const auto rows = sweep(tmp / "callbacks", {"--modes", "timeslice", "--procs", "1", "--profile-gpu"}, env);
   ASSERT_EQ(rows.size(), 1u);
   const auto& w = rows[0];
@@ -156,7 +156,7 @@ TEST_F(GpuProfile, HostWaitsFromCallbacksFindTheSameSteps) {
   ASSERT_TRUE(done.is_object()) << "no DONE line from the worker";
   const double step_ms = done["elapsed_s"].get<double>() * 1e3 / kSteps;
   const double waits = w.fact("profile_host_waits"), steps = w.fact("profile_bursts");
-  std::cout << "callbacks: host waits " << waits << " over " << steps << " steps; a step of "
+  std::cout << "activity: host waits " << waits << " over " << steps << " steps; a step of "
             << w.fact("profile_wait_step_ms") << " ms (worker " << step_ms << " ms), GPU "
             << w.fact("profile_wait_kernel_ms") << " ms per wait\n";
   ASSERT_FALSE(std::isnan(waits)) << "no host waits recorded: " << w.reason << " " << w.facts;

@@ -1,9 +1,9 @@
 // libbench_mps_profiler.so: a GPU profile of any CUDA program, unmodified. The CUDA driver loads the
 // library named by CUDA_INJECTION64_PATH when the program initialises CUDA and calls
 // InitializeInjection(); from there CUPTI's activity API hands over, in large buffers, a record per
-// kernel, copy and memset, per device memory allocation and release, per context and device, and per
-// host wait (a synchronising call; a synchronous copy is one too: CUPTI_ACTIVITY_KIND_SYNCHRONIZATION
-// is optional, an older CUPTI without it leaves the profile's waits_status saying so). Each
+// kernel, copy and memset, per device memory allocation and release, per context and device; host waits
+// (a synchronising call, from CUPTI callbacks on those calls alone: wait_callbacks.hpp; a synchronous
+// copy is one too) go in beside them, and where they cannot be had the profile's waits_status says why. Each
 // buffer's records go into a ProfileRecorder (profile_recorder.hpp: bounded, whatever the program's
 // length; no system call per record). At exit (atexit), CUPTI's buffers are flushed and the profile is
 // written to $BENCH_MPS_PROFILE_DIR/profile-<pid>.json (the current directory without it), through a
@@ -345,15 +345,16 @@ RecorderLimits limits_from_env() {
   return l;
 }
 
-/// Where host waits come from: CUPTI's synchronisation records (the default, "activity"), CUPTI callbacks on
-/// the synchronising calls alone ("callbacks", wait_callbacks.hpp), or nowhere ("0"): BENCH_MPS_PROFILE_WAITS,
-/// so that what each costs can be measured apart (scripts/device_check.sh profilevariants). Any other
-/// value is the default.
+/// Where host waits come from: CUPTI callbacks on the synchronising calls alone (the default, "callbacks",
+/// wait_callbacks.hpp), CUPTI's synchronisation records ("activity": the same waits on the PyTorch client,
+/// at about +7 % of its step where the callbacks cost about +1 %, results/2026-11-26-profile lease H), or
+/// nowhere ("0"): BENCH_MPS_PROFILE_WAITS, so that what each costs can be measured apart
+/// (scripts/device_check.sh profilevariants). Any other value is the default.
 enum class WaitsSource { activity, callbacks, off };
 WaitsSource waits_source() {
   const char* v = std::getenv("BENCH_MPS_PROFILE_WAITS");
   const std::string value = v ? v : "";
-  return value == "0" ? WaitsSource::off : value == "callbacks" ? WaitsSource::callbacks : WaitsSource::activity;
+  return value == "0" ? WaitsSource::off : value == "activity" ? WaitsSource::activity : WaitsSource::callbacks;
 }
 
 }  // namespace

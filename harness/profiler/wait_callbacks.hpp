@@ -1,9 +1,10 @@
 #pragma once
-// Host waits from CUPTI callbacks on the synchronising API calls alone (BENCH_MPS_PROFILE_WAITS=callbacks):
-// the runtime's and the driver's stream, event, context and device synchronize, each outermost call from
-// its entry to its exit on CUPTI's clock. An alternative to CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, which
-// cost a PyTorch step about 4 % on an H100 (results/2026-11-26-profile, lease F). Part of the injection
-// library only (it calls CUPTI).
+// Host waits from CUPTI callbacks on the synchronising API calls alone (the profiler's default;
+// BENCH_MPS_PROFILE_WAITS=activity takes CUPTI_ACTIVITY_KIND_SYNCHRONIZATION instead): the runtime's and the
+// driver's stream, event, context and device synchronize, each outermost call from its entry to its exit on
+// CUPTI's clock. On the PyTorch client both found the same 2533 waits; the records cost its step about +7 %
+// on an H100, the callbacks about +1 % (results/2026-11-26-profile, lease H). Part of the injection library
+// only (it calls CUPTI).
 #include "harness/profiler/wing.hpp"
 
 #include <cupti.h>
