@@ -163,6 +163,29 @@ TEST(ProfileWaits, TheProfileCommandPrintsThem) {
             std::string::npos) << r.out;
 }
 
+// Where the waits came from, as the profiler says it (waits_source, since the callbacks): read back and
+// printed; a profile without it (written before) prints as before.
+TEST(ProfileWaits, TheirSourceIsWrittenReadAndPrinted) {
+  profiler::ProfileRecorder rec(profiler::RecorderLimits{}, 0);
+  rec.waits_source("callbacks on the synchronising calls (BENCH_MPS_PROFILE_WAITS='x' is none of 0, activity, callbacks)");
+  rec.host_wait(100, 200);
+  TempDir tmp;
+  write_text(tmp / "profile-1.json", rec.json(1000, {1, 0, ""}));
+  EXPECT_EQ(harness::read_gpu_profile(tmp / "profile-1.json").waits_source,
+            "callbacks on the synchronising calls (BENCH_MPS_PROFILE_WAITS='x' is none of 0, activity, callbacks)");
+  Json j = v2_profile(Steps());
+  j["waits_source"] = "callbacks on the synchronising calls";
+  write_text(tmp / "profile-2.json", j.dump());
+  const auto r = run_program(bench_mps_exe(), {"profile", (tmp / "profile-2.json").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("  host waits (callbacks on the synchronising calls) in the steady part: 18; "), std::string::npos)
+      << r.out;
+  profiler::ProfileRecorder silent(profiler::RecorderLimits{}, 0);
+  write_text(tmp / "profile-3.json", silent.json(1000, {1, 0, ""}));
+  EXPECT_EQ(nlohmann::json::parse(read_text(tmp / "profile-3.json")).count("waits_source"), 0u);
+  EXPECT_EQ(harness::read_gpu_profile(tmp / "profile-3.json").waits_source, "");
+}
+
 TEST(ProfileWaits, MalformedWaitsAreRefusedNamingWhatIsWrong) {
   TempDir tmp;
   const Json good = v2_profile(Steps());
@@ -174,6 +197,7 @@ TEST(ProfileWaits, MalformedWaitsAreRefusedNamingWhatIsWrong) {
       {"missing 'waits'", [](Json& j) { j.erase("waits"); }},
       {"missing 'waits_status'", [](Json& j) { j.erase("waits_status"); }},
       {"'waits_status' is not a string", [](Json& j) { j["waits_status"] = 3; }},
+      {"'waits_source' is not a string", [](Json& j) { j["waits_source"] = 3; }},
       {"missing 'count' in waits", [](Json& j) { j["waits"].erase("count"); }},
       {"host wait 1 is not [start, end] with 0 <= start <= end", [](Json& j) { j["waits"]["spans"][1] = {5, 3}; }},
       {"host wait 2 is not [start, end]", [](Json& j) { j["waits"]["spans"][2] = {5}; }},

@@ -30,6 +30,7 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <utility>
 
 #include "harness/profiler/profile_recorder.hpp"
 #include "harness/profiler/wait_callbacks.hpp"
@@ -351,10 +352,16 @@ RecorderLimits limits_from_env() {
 /// nowhere ("0"): BENCH_MPS_PROFILE_WAITS, so that what each costs can be measured apart
 /// (scripts/device_check.sh profilevariants). Any other value is the default.
 enum class WaitsSource { activity, callbacks, off };
-WaitsSource waits_source() {
+/// The source chosen and, in words, for the profile's waits_source (an unknown value is said there).
+std::pair<WaitsSource, std::string> waits_source() {
   const char* v = std::getenv("BENCH_MPS_PROFILE_WAITS");
   const std::string value = v ? v : "";
-  return value == "0" ? WaitsSource::off : value == "activity" ? WaitsSource::activity : WaitsSource::callbacks;
+  if (value == "0") return {WaitsSource::off, "none (BENCH_MPS_PROFILE_WAITS=0)"};
+  if (value == "activity") return {WaitsSource::activity, "CUPTI's synchronisation records (BENCH_MPS_PROFILE_WAITS=activity)"};
+  const std::string words = "callbacks on the synchronising calls";
+  if (value.empty() || value == "callbacks") return {WaitsSource::callbacks, words};
+  return {WaitsSource::callbacks, words + " (BENCH_MPS_PROFILE_WAITS='" + value.substr(0, 40) +
+                                      "' is none of 0, activity, callbacks)"};
 }
 
 }  // namespace
@@ -385,7 +392,9 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
       return 1;
     }
   }
-  switch (waits_source()) {
+  const auto [source, source_words] = waits_source();
+  g_recorder->waits_source(source_words);
+  switch (source) {
     case WaitsSource::off:
       g_recorder->waits_unavailable("host waits not recorded (BENCH_MPS_PROFILE_WAITS=0)");
       break;

@@ -237,7 +237,9 @@ std::string ProfileRecorder::json(std::uint64_t end_ns, const ProcessFacts& proc
   std::string o = "{\n\"format_version\": " + std::to_string(kProfileFormatVersion) + ",\n\"tool\": \"bench_mps profiler\",\n";
   o += "\"status\": " + quoted(errors_.empty() ? "ok" : "error") + ",\n\"errors\": [";
   for (std::size_t i = 0; i < errors_.size(); ++i) o += (i ? ", " : "") + quoted(errors_[i]);
-  o += "],\n\"waits_status\": " + quoted(waits_status_) + ",\n\"process\": {\"pid\": " + std::to_string(process.pid) + ", \"ppid\": " + std::to_string(process.ppid) +
+  o += "],\n\"waits_status\": " + quoted(waits_status_) + ",\n";
+  if (!waits_source_.empty()) o += "\"waits_source\": " + quoted(waits_source_) + ",\n";
+  o += "\"process\": {\"pid\": " + std::to_string(process.pid) + ", \"ppid\": " + std::to_string(process.ppid) +
        ", \"command\": " + quoted(process.command) + "},\n";
   // CLOCK_MONOTONIC at profile times: [ns from t0, monotonic ns, spread ns]; or why there is none.
   o += "\"clock\": {\"t0_ns\": " + num(t0_ns_) + ", \"end_ns\": " + rel(end_ns) + ", \"monotonic_anchors\": [";

@@ -63,6 +63,8 @@ class ProfileRecorder {
   /// Host waits cannot be recorded (`why`: the CUPTI call that failed); the rest of the profile can.
   void waits_unavailable(const std::string& why);
   bool waits_available() const { return waits_status_ == "ok"; }
+  /// Where the host waits come from, in words (the profile's waits_source; "" leaves it out).
+  void waits_source(const std::string& source) { waits_source_ = source; }
   /// Device memory allocated (`allocation`) or released.
   void memory(std::uint32_t device, bool allocation, std::uint64_t bytes);
   void device(const DeviceLimits& d);
@@ -129,6 +131,7 @@ class ProfileRecorder {
   HeadTail<Wait> waits_;
   std::uint64_t sync_copies_ = 0;
   std::string waits_status_ = "ok";
+  std::string waits_source_;
   std::size_t dropped_records_ = 0;
   std::vector<Anchor> anchors_;  ///< the first and the latest
   std::string monotonic_why_;    ///< why an anchor could not be read ("" where each could)

@@ -82,7 +82,8 @@ void print_profile_summary(std::ostream& out, const GpuProfile& p, const Profile
       << fmt_num(s.burst_mean_ms, 4) << " ms; idle gaps between them p50 " << fmt_num(s.wait_p50_ms, 4) << " ms\n";
   auto ms = [](double v) { return std::isnan(v) ? std::string("-") : fmt_num(v, 4) + " ms"; };
   if (s.waits_recorded)
-    out << "  host waits in the steady part: " << s.host_waits << "; per wait-to-wait step: " << ms(s.wait_step_ms)
+    out << "  host waits" << (p.waits_source.empty() ? "" : " (" + p.waits_source + ")") << " in the steady part: "
+        << s.host_waits << "; per wait-to-wait step: " << ms(s.wait_step_ms)
         << " long, GPU busy " << ms(s.wait_kernel_ms) << ", burst " << ms(s.wait_burst_ms) << " (first start to last end)\n";
   else
     out << "  host waits: not recorded ("

@@ -139,6 +139,10 @@ void read_waits(const json& j, GpuProfile& p) {
   const json& status = need(j, "waits_status", "the profile");
   if (!status.is_string()) throw std::invalid_argument("'waits_status' is not a string");
   p.waits_status = status.get<std::string>();
+  if (const auto it = j.find("waits_source"); it != j.end()) {  // written since the callbacks (optional)
+    if (!it->is_string()) throw std::invalid_argument("'waits_source' is not a string");
+    p.waits_source = it->get<std::string>();
+  }
   const json& w = need(j, "waits", "the profile");
   p.wait_count = number<std::uint64_t>(w, "count", "waits");
   p.sync_copies = number<std::uint64_t>(w, "sync_copies", "waits");

@@ -64,6 +64,7 @@ struct GpuProfile {
   std::size_t kept_head = 0;             ///< spans[0, kept_head) are the run's first; the rest its last
   std::vector<BusySpan> spans;
   std::string waits_status;              ///< "ok": host waits recorded; else why not ("" in a format_version 1 profile)
+  std::string waits_source;              ///< where they came from, in words ("" where the profile does not say)
   std::uint64_t wait_count = 0;          ///< host waits in the whole run (kept or not)
   std::uint64_t sync_copies = 0;         ///< of them, synchronous copies
   std::size_t waits_kept_head = 0;       ///< waits[0, waits_kept_head) are the run's first; the rest its last
