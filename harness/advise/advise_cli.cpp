@@ -16,8 +16,9 @@ constexpr int kMaxProcs = 48;  ///< the sweep's default --mps-max-clients
 constexpr const char* kAdviseHelpFooter =
     "Profiles one copy alone, places it on this GPU's regime map (docs/REGIMES.md), predicts what N\n"
     "copies get time-sliced and under MPS, verifies with a ladder of short sweeps (N = 1, 2, 4, ...,\n"
-    "both modes, stopping at the knee: the best throughput rose by less than 5 %), tries mps:auto at\n"
-    "the N it advises, and says which mode, how many copies and which thread limit, with the reasons.\n"
+    "both modes, stopping at the knee: the best throughput rose by less than 5 %; MPS's predictions\n"
+    "for N > 2 take the contention its N=2 showed), tries mps:auto at the N it advises, and says\n"
+    "which mode, how many copies and which thread limit, with the reasons.\n"
     "Writes advice.md, advice.json and plots/advice.png (each sweep under sweeps/). See docs/ADVISE.md.\n"
     "\n"
     "Examples:\n"
