@@ -342,22 +342,7 @@ print('%.4f' % (d[0]['elapsed_s'] * 1e3 / d[0]['tasks']) if d else 'none')"; }
           echo "variant $v $i: rc=$? $(python3 scripts/show_columns.py "$out/runs/variants/$v-$i/runs.csv" facts | tr ';' '\n' | grep -E '^(step_p50_ms|step_mean_ms|profile_host_waits)=' | tr '\n' ' ')"
         done
       done
-      python3 - "$out/runs/variants" <<'PY'
-import csv, glob, os, statistics, sys
-by = {}
-for d in sorted(glob.glob(os.path.join(sys.argv[1], "*-[0-9]"))):
-    for row in csv.DictReader(open(os.path.join(d, "runs.csv"))):
-        f = dict(kv.split("=", 1) for kv in row["facts"].split(";") if "=" in kv)
-        if "step_p50_ms" in f:
-            by.setdefault(os.path.basename(d).rsplit("-", 1)[0], []).append(float(f["step_p50_ms"]))
-base = {"plain": "plain", "profiled": "plain", "callbacks": "plain", "activity": "plain", "nowaits": "plain",
-        "plain-nopin": "plain-nopin",
-        "profiled-nopin": "plain-nopin"}
-for v, xs in by.items():
-    b = statistics.median(by.get(base[v], [float("nan")]))
-    print(f"variant {v}: step p50 median {statistics.median(xs):.4f} ms ({min(xs):.4g}-{max(xs):.4g}), "
-          f"{100 * (statistics.median(xs) / b - 1):+.2f} % against {base[v]}")
-PY
+      python3 scripts/profile_cost.py --variants "$out/runs/variants"
       ;;
     firstset)
       # Why a sweep's first set of spin time-sliced N=1 can run ~1 % faster than later ones: spin N=1 alone

@@ -7,7 +7,9 @@ the records per step are the median over the runs whose profile is there).
 Prints each pair, the medians, the extra time per step and per record, and the cost relative to the
 step. With --client-runs, also the PyTorch client's runs of the profileclient step (client-plain-K,
 client-profiled-K under that folder): its step p50s, and the per-record cost scaled to its records per
-step over its step time. Used by scripts/device_check.sh's profilecost step.
+step over its step time. With --variants, DIR holds the profilevariants step's runs (VARIANT-K
+folders): each variant's median step p50 against plain (plain-nopin for the unpinned ones). Used by
+scripts/device_check.sh's profilecost and profilevariants steps.
 """
 import argparse
 import csv
@@ -40,14 +42,35 @@ def records(folder):
     return total, kernels
 
 
+def run_facts(folder):
+    """The facts of each row of a results folder's runs.csv, as dicts."""
+    return [dict(kv.split("=", 1) for kv in row["facts"].split(";") if "=" in kv)
+            for row in csv.DictReader(open(os.path.join(folder, "runs.csv")))]
+
+
+def variants(folder):
+    """Per variant (a run folder VARIANT-K under `folder`): the median step p50 against its plain basis."""
+    by = {}
+    for d in sorted(glob.glob(os.path.join(folder, "*-[0-9]*"))):
+        for f in run_facts(d):
+            if "step_p50_ms" in f:
+                by.setdefault(os.path.basename(d).rsplit("-", 1)[0], []).append(float(f["step_p50_ms"]))
+    if not by:
+        raise SystemExit(f"profile_cost.py: {folder}: no VARIANT-K run with a step_p50_ms fact")
+    for v, xs in by.items():
+        basis = "plain-nopin" if v.endswith("nopin") else "plain"
+        b = statistics.median(by.get(basis, [float("nan")]))
+        print(f"variant {v}: step p50 median {statistics.median(xs):.4f} ms ({min(xs):.4g}-{max(xs):.4g}), "
+              f"{100 * (statistics.median(xs) / b - 1):+.2f} % against {basis}")
+
+
 def client_facts(runs):
     """Step p50s of the client's plain and profiled runs, and its records per step (first profiled run)."""
     out = {"plain": [], "profiled": []}
     per_step = None
     for kind in out:
         for d in sorted(g for g in glob.glob(os.path.join(runs, f"client-{kind}-*")) if os.path.isdir(g)):
-            for row in csv.DictReader(open(os.path.join(d, "runs.csv"))):
-                facts = dict(kv.split("=", 1) for kv in row["facts"].split(";") if "=" in kv)
+            for facts in run_facts(d):
                 if "step_p50_ms" in facts:
                     out[kind].append(float(facts["step_p50_ms"]))
                 if kind == "profiled" and per_step is None and "steps" in facts:
@@ -59,10 +82,17 @@ def client_facts(runs):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dir")
-    ap.add_argument("--steps-per-task", type=float, required=True)
+    ap.add_argument("--steps-per-task", type=float)
     ap.add_argument("--warmup-tasks", type=float, default=1)
     ap.add_argument("--client-runs")
+    ap.add_argument("--variants", action="store_true",
+                    help="DIR holds VARIANT-K run folders (device_check's profilevariants): each variant's median")
     a = ap.parse_args()
+    if a.variants:
+        variants(a.dir)
+        return 0
+    if a.steps_per_task is None:
+        ap.error("--steps-per-task is needed without --variants")
     pairs = sorted(int(f.split("-")[-1][:-4]) for f in glob.glob(os.path.join(a.dir, "plain-*.out")))
     if not pairs:
         raise SystemExit(f"profile_cost.py: {a.dir}: no plain-K.out")

@@ -59,8 +59,7 @@ SideSummary summarize_side(const std::vector<const SummaryRecord*>& runs, Compar
     if (std::isfinite(r->sm_clock_mean_mhz)) clocks.push_back(r->sm_clock_mean_mhz);
   }
   s.median = median(s.values);
-  s.spread = wider_spread(relative_spread(s.values),
-                          worker_set_spread(runs, [metric](const SummaryRecord& r) { return metric_value(r, metric); }));
+  s.spread = configuration_noise(runs, [metric](const SummaryRecord& r) { return metric_value(r, metric); });
   s.sm_clock_mhz = mean(clocks);
   return s;
 }

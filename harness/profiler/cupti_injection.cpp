@@ -85,6 +85,12 @@ void take_callback_waits_locked() {
   for (const auto& [start, end] : take_waits()) g_recorder->host_wait(start, end);
 }
 
+/// The callbacks staged kStagedWaits: into the recorder now (lock order: g_mutex, then the staging's).
+void take_callback_waits() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (!g_detached) take_callback_waits_locked();
+}
+
 void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
   *max_records = 0;
   void* p = nullptr;
@@ -400,7 +406,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
       break;
     case WaitsSource::callbacks: {
       const char* failed = "";
-      const CUptiResult r = start_wait_callbacks(failed);
+      const CUptiResult r = start_wait_callbacks(failed, take_callback_waits);
       if (r != CUPTI_SUCCESS) g_recorder->waits_unavailable(cupti_text(failed, r));
       break;
     }

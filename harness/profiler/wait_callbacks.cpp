@@ -9,6 +9,7 @@ namespace {
 std::mutex g_waits_mutex;  // apart from the recorder's: a wait never queues behind a buffer being read
 std::vector<std::pair<std::uint64_t, std::uint64_t>> g_waits;
 CUpti_SubscriberHandle g_subscriber = nullptr;
+void (*g_on_full)() = nullptr;
 std::atomic<bool> g_recording{false};
 thread_local std::uint64_t t_enter_ns = 0;
 thread_local int t_depth = 0;  // a runtime synchronize may call the driver's: the outermost call is the wait
@@ -40,13 +41,19 @@ void CUPTIAPI on_sync(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*
     return;
   }
   if (t_depth == 0 || --t_depth > 0) return;
-  std::lock_guard<std::mutex> lock(g_waits_mutex);
-  g_waits.emplace_back(t_enter_ns, t);
+  bool full = false;
+  {
+    std::lock_guard<std::mutex> lock(g_waits_mutex);
+    g_waits.emplace_back(t_enter_ns, t);
+    full = g_waits.size() >= kStagedWaits;
+  }
+  if (full && g_on_full) g_on_full();
 }
 
 }  // namespace
 
-CUptiResult start_wait_callbacks(const char*& failed) {
+CUptiResult start_wait_callbacks(const char*& failed, void (*on_full)()) {
+  g_on_full = on_full;
   CUptiResult r = cuptiSubscribe(&g_subscriber, on_sync, nullptr);
   if (r != CUPTI_SUCCESS) {
     failed = "cuptiSubscribe";

@@ -9,15 +9,21 @@
 
 #include <cupti.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
 
 namespace bench_mps::profiler {
 
-/// Subscribes and enables the callbacks. On failure returns the result and names the call in `failed`;
-/// then nothing is recorded.
-CUptiResult start_wait_callbacks(const char*& failed);
+/// Waits staged before `on_full` is called: the staging stays bounded even where no activity buffer
+/// completes for a long time (a program that synchronises often and launches little).
+inline constexpr std::size_t kStagedWaits = 1 << 16;
+
+/// Subscribes and enables the callbacks. `on_full` (called on the synchronising thread, no lock of
+/// this file held) should take_waits() into the recorder. On failure returns the result and names the
+/// call in `failed`; then nothing is recorded.
+CUptiResult start_wait_callbacks(const char*& failed, void (*on_full)());
 
 /// The waits recorded since the last call, {start, end} in ns on CUPTI's clock.
 std::vector<std::pair<std::uint64_t, std::uint64_t>> take_waits();

@@ -30,6 +30,14 @@ double worker_set_spread(const std::vector<const SummaryRecord*>& runs,
   return relative_spread(means);
 }
 
+double configuration_noise(const std::vector<const SummaryRecord*>& runs,
+                           const std::function<double(const SummaryRecord&)>& value) {
+  std::vector<double> values;
+  for (const SummaryRecord* r : runs)
+    if (const double x = value(*r); std::isfinite(x)) values.push_back(x);
+  return wider_spread(relative_spread(values), worker_set_spread(runs, value));
+}
+
 double wider_spread(double repeats_spread, double sets_spread) {
   if (std::isnan(repeats_spread)) return sets_spread;
   if (std::isnan(sets_spread)) return repeats_spread;

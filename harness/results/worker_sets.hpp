@@ -27,4 +27,9 @@ double worker_set_spread(const std::vector<const SummaryRecord*>& runs,
 /// The wider of the two spreads, either of which may be NaN (NaN only when both are).
 double wider_spread(double repeats_spread, double sets_spread);
 
+/// A configuration's noise in `value`: the wider of relative_spread over its runs' finite values and
+/// worker_set_spread. What compare and the sweep's noise target both call noise.
+double configuration_noise(const std::vector<const SummaryRecord*>& runs,
+                           const std::function<double(const SummaryRecord&)>& value);
+
 }  // namespace bench_mps::harness

@@ -6,7 +6,6 @@
 #include <tuple>
 
 #include "harness/common/format.hpp"
-#include "harness/common/stats.hpp"
 #include "harness/results/results_schema.hpp"
 #include "harness/results/worker_sets.hpp"
 #include "harness/workers/workload_config.hpp"
@@ -31,7 +30,6 @@ std::vector<ConfigNoise> config_noise(const std::vector<SummaryRecord>& rows, co
     for (const RunSpec& run : block.runs()) planned.emplace(run_config(run).config_key(), run);
   std::map<std::string, std::size_t> at;
   std::vector<ConfigNoise> out;
-  std::vector<std::vector<double>> values;
   std::vector<std::vector<const SummaryRecord*>> ok_runs;
   for (const SummaryRecord& r : rows) {
     if (r.scenario != RunKind::plain || runs_user_program(r.workload)) continue;
@@ -42,19 +40,16 @@ std::vector<ConfigNoise> config_noise(const std::vector<SummaryRecord>& rows, co
       if (spec == planned.end()) continue;  // not this sweep's (resume has checked it is the same sweep)
       it = at.emplace(key, out.size()).first;
       out.push_back({spec->second, 0, 0, NAN, false});
-      values.emplace_back();
       ok_runs.emplace_back();
     }
     ConfigNoise& c = out[it->second];
     c.last_repeat = std::max(c.last_repeat, r.repeat);
     if (r.status != RunStatus::ok || !std::isfinite(r.throughput_tasks_per_s)) continue;
     ++c.repeats;
-    values[it->second].push_back(r.throughput_tasks_per_s);
     ok_runs[it->second].push_back(&r);
   }
   for (std::size_t i = 0; i < out.size(); ++i) {
-    out[i].noise = wider_spread(relative_spread(values[i]),
-                                worker_set_spread(ok_runs[i], [](const SummaryRecord& r) { return r.throughput_tasks_per_s; }));
+    out[i].noise = configuration_noise(ok_runs[i], [](const SummaryRecord& r) { return r.throughput_tasks_per_s; });
     out[i].met = std::isfinite(out[i].noise) && out[i].noise <= target;
   }
   return out;
@@ -91,7 +86,8 @@ nlohmann::json noise_json(const std::vector<ConfigNoise>& noise, const SweepSpec
           {"time_cap_s", spec.noise_time_cap_s},  {"added_runs", added_runs},
           {"added_s", added_s},                    {"time_capped", time_capped},
           {"statistic", "width of the median's ~94% confidence interval over the repeats (order statistics), "
-                        "over the median, of throughput_tasks_per_s"},
+                        "over the median, of throughput_tasks_per_s, or the spread of the worker sets' means "
+                        "where wider (harness/results/worker_sets)"},
           {"configs", configs}};
 }
 
