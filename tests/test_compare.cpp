@@ -1,6 +1,5 @@
-// `bench_mps compare`: the Mann-Whitney U test against values computed independently (scipy's
-// documented example, standard critical-value tables, brute-force enumeration of the permutation
-// distribution), the verdict rule, and the real program on the fixtures of tests/fixtures/compare
+// `bench_mps compare`: Welch's t-test and the Student-t interval against values computed independently
+// (R's documented example, t tables, closed forms), the verdict rule, and the real program on the fixtures of tests/fixtures/compare
 // (made by make_fixtures.py there: 5 repeats synthesized from a real H200 run).
 #include <gtest/gtest.h>
 
@@ -10,9 +9,10 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/common/format.hpp"
+#include "harness/common/stats.hpp"
 #include "harness/compare/compare_output.hpp"
 #include "harness/compare/compare_runs.hpp"
-#include "harness/compare/mann_whitney.hpp"
+#include "harness/compare/welch_test.hpp"
 #include "harness/results/worker_sets.hpp"
 #include "harness/plan/sweep_cli.hpp"
 #include "harness/results/results_schema.hpp"
@@ -24,92 +24,58 @@ namespace {
 
 using namespace harness;
 
-// ---- Mann-Whitney U ---------------------------------------------------------------------------
+// ---- Welch's t-test and the Student-t interval -------------------------------------------------
 
-// scipy.stats.mannwhitneyu documentation example (males vs females): U = 17, exact p = 0.1111...,
-// asymptotic p = 0.11134688653314041.
-TEST(MannWhitney, ScipyDocumentedExample) {
-  const std::vector<double> males{19, 22, 16, 29, 24}, females{20, 11, 17, 12};
-  const auto exact = mann_whitney_u(males, females);
-  EXPECT_TRUE(exact.exact);
-  EXPECT_DOUBLE_EQ(exact.u, 17);
-  EXPECT_NEAR(exact.p_value, 1.0 / 9.0, 1e-12);
-  const auto normal = mann_whitney_u(males, females, MannWhitneyMethod::asymptotic);
-  EXPECT_FALSE(normal.exact);
-  EXPECT_NEAR(normal.p_value, 0.11134688653314041, 1e-12);
+// R's documented example, t.test(extra ~ group, data = sleep) (Welch by default): t = -1.8608,
+// df = 17.776, p-value = 0.07939.
+TEST(Welch, RSleepExample) {
+  const std::vector<double> g1{0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0};
+  const std::vector<double> g2{1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4};
+  const WelchResult r = welch_t_test(g1, g2);
+  EXPECT_NEAR(r.t, -1.8608, 5e-5);
+  EXPECT_NEAR(r.df, 17.776, 5e-4);
+  EXPECT_NEAR(r.p_value, 0.07939, 5e-6);
+  EXPECT_NEAR(welch_t_test(g2, g1).p_value, r.p_value, 1e-15);  // two-sided: symmetric
+  EXPECT_NEAR(welch_t_test(g2, g1).t, -r.t, 1e-12);
 }
 
-// Tables of critical values for n1 = n2 = 5, two-sided alpha 0.05: U <= 2 is significant, U = 3 is
-// not. P(U <= 2) = 4/252 and P(U <= 3) = 7/252 (U = 0, 1, 2, 3 arise in 1, 1, 2, 3 of the 252 ways).
-TEST(MannWhitney, FiveVersusFiveCriticalValue) {
-  const auto at_two = mann_whitney_u({1, 2, 3, 4, 7}, {5, 6, 8, 9, 10});
-  EXPECT_DOUBLE_EQ(at_two.u, 2);
-  EXPECT_NEAR(at_two.p_value, 8.0 / 252.0, 1e-12);
-  EXPECT_LT(at_two.p_value, 0.05);
-  const auto at_three = mann_whitney_u({1, 2, 3, 4, 8}, {5, 6, 7, 9, 10});
-  EXPECT_DOUBLE_EQ(at_three.u, 3);
-  EXPECT_NEAR(at_three.p_value, 14.0 / 252.0, 1e-12);
-  EXPECT_GT(at_three.p_value, 0.05);
+TEST(Welch, FewerThanTwoValuesTellNothingAndNoSpreadIsDecisive) {
+  EXPECT_TRUE(std::isnan(welch_t_test({1.0}, {1.0, 2.0}).p_value));
+  EXPECT_TRUE(std::isnan(welch_t_test({}, {1.0, 2.0}).p_value));
+  EXPECT_DOUBLE_EQ(welch_t_test({7, 7, 7}, {7, 7}).p_value, 1.0);
+  EXPECT_DOUBLE_EQ(welch_t_test({7, 7, 7}, {8, 8}).p_value, 0.0);
+  // One side without spread: the other's variance alone sets the scale (df = n - 1 of that side).
+  const WelchResult one = welch_t_test({10, 10, 10}, {11, 12, 13});
+  EXPECT_NEAR(one.df, 2.0, 1e-12);
+  EXPECT_NEAR(one.t, -2 / std::sqrt(1.0 / 3.0), 1e-12);
 }
 
-// Completely separated samples give the smallest p possible: 2 / C(n1 + n2, n1).
-TEST(MannWhitney, SmallestPossibleP) {
-  EXPECT_NEAR(mann_whitney_u({1, 2, 3}, {4, 5, 6}).p_value, 0.1, 1e-12);
-  EXPECT_NEAR(mann_whitney_u({20, 21, 22, 23, 24}, {10, 11, 12, 13, 14}).p_value, 2.0 / 252.0, 1e-12);
-  EXPECT_DOUBLE_EQ(mann_whitney_u({20, 21, 22, 23, 24}, {10, 11, 12, 13, 14}).u, 25);
-  EXPECT_NEAR(mann_whitney_min_p(3, 3), 0.1, 1e-12);
-  EXPECT_NEAR(mann_whitney_min_p(4, 4), 2.0 / 70.0, 1e-12);
-  EXPECT_NEAR(mann_whitney_min_p(5, 5), 2.0 / 252.0, 1e-12);
-  EXPECT_NEAR(mann_whitney_min_p(3, 5), 2.0 / 56.0, 1e-12);
-  EXPECT_DOUBLE_EQ(mann_whitney_min_p(1, 1), 1.0);
-  EXPECT_DOUBLE_EQ(mann_whitney_min_p(0, 5), 1.0);
-}
-
-// Ties: the exact conditional distribution over mid-ranks, checked against a brute-force
-// enumeration of all C(10, 5) and C(12, 6) splits with exact fractions (Python, standard library).
-TEST(MannWhitney, TiesExact) {
-  const auto five = mann_whitney_u({1, 2, 2, 3, 3}, {2, 3, 3, 4, 5});
-  EXPECT_TRUE(five.exact);
-  EXPECT_DOUBLE_EQ(five.u, 5);
-  EXPECT_NEAR(five.p_value, 4.0 / 21.0, 1e-12);
-  const auto six = mann_whitney_u({1, 1, 2, 2, 2, 3}, {2, 3, 3, 4, 4, 4});
-  EXPECT_DOUBLE_EQ(six.u, 3.5);
-  EXPECT_NEAR(six.p_value, 13.0 / 462.0, 1e-12);
-}
-
-// The normal approximation with tie correction: var = n1 n2 / 12 ((N + 1) - sum(t^3 - t) / (N (N - 1))),
-// z = (|U - n1 n2 / 2| - 1/2) / sqrt(var), p = erfc(z / sqrt 2); values computed from that formula.
-TEST(MannWhitney, TiesAsymptotic) {
-  EXPECT_NEAR(mann_whitney_u({1, 1, 2, 2, 2, 3}, {2, 3, 3, 4, 4, 4}, MannWhitneyMethod::asymptotic).p_value,
-              0.02033072629585611, 1e-12);
-  std::vector<double> x, y;
-  for (int i = 0; i < 30; ++i) {
-    x.push_back(i % 7);
-    y.push_back(i % 7 + (i % 3 == 0 ? 1 : 0));
-  }
-  const auto large = mann_whitney_u(x, y);  // 60 values: past the exact limit
-  EXPECT_FALSE(large.exact);
-  EXPECT_DOUBLE_EQ(large.u, 411.5);
-  EXPECT_NEAR(large.p_value, 0.570447261186608, 1e-12);
-}
-
-TEST(MannWhitney, DegenerateAndSymmetric) {
-  EXPECT_DOUBLE_EQ(mann_whitney_u({7, 7, 7}, {7, 7, 7}).p_value, 1.0);
-  EXPECT_DOUBLE_EQ(mann_whitney_u({7, 7, 7}, {7, 7, 7}, MannWhitneyMethod::asymptotic).p_value, 1.0);
-  EXPECT_DOUBLE_EQ(mann_whitney_u({}, {1, 2}).p_value, 1.0);
-  const std::vector<double> a{3.1, 2.7, 3.3, 2.9, 3.0}, b{3.4, 3.2, 3.6, 2.95, 3.5};
-  EXPECT_NEAR(mann_whitney_u(a, b).p_value, mann_whitney_u(b, a).p_value, 1e-15);
-  EXPECT_DOUBLE_EQ(mann_whitney_u(a, b).u + mann_whitney_u(b, a).u, 25);
+// Student-t quantiles against tables, and the interval's width in closed form: with one degree of
+// freedom t is Cauchy, quantile tan(pi (p - 1/2)).
+TEST(StudentT, QuantilesAndTheIntervalWidth) {
+  EXPECT_NEAR(student_t_quantile(0.975, 10), 2.228139, 1e-6);
+  EXPECT_NEAR(student_t_quantile(0.95, 4), 2.131847, 1e-6);
+  EXPECT_NEAR(student_t_two_sided_p(2.228139, 10), 0.05, 1e-6);
+  const double pi = std::acos(-1.0);
+  const double t1 = std::tan(pi * ((1 + kMedianCiCoverage) / 2 - 0.5));
+  EXPECT_NEAR(relative_mean_ci_width({99, 101}), 2 * t1 * std::sqrt(2.0) / std::sqrt(2.0) / 100, 1e-12);
+  // It narrows as values are added where a range would widen: 8 values of the same spread.
+  const std::vector<double> two{99, 101}, eight{99, 101, 99, 101, 99, 101, 99, 101};
+  EXPECT_LT(relative_mean_ci_width(eight), relative_mean_ci_width(two) / 10);
+  EXPECT_TRUE(std::isnan(relative_mean_ci_width({100})));
+  EXPECT_TRUE(std::isnan(relative_mean_ci_width({-1, 1})));  // zero mean
 }
 
 // ---- the verdict rule -----------------------------------------------------------------------------
 
+/// A side whose every repeat is a worker set of its own (as in folders written before startup_s).
 SideSummary side(std::vector<double> values) {
   SideSummary s;
   s.values = values;
+  s.set_means = values;
   std::sort(values.begin(), values.end());
   s.median = values[values.size() / 2];
-  s.spread = relative_spread(s.values);
+  s.spread = relative_mean_ci_width(s.set_means);
   return s;
 }
 
@@ -120,7 +86,7 @@ Verdict verdict_of(const std::vector<double>& base, const std::vector<double>& n
   CompareOptions o;
   o.metric = metric;
   o.threshold_pct = 5;
-  return decide_verdict(b, n, (n.median - b.median) / b.median, mann_whitney_u(n.values, b.values).p_value, o);
+  return decide_verdict(b, n, (n.median - b.median) / b.median, welch_t_test(n.set_means, b.set_means).p_value, o);
 }
 
 TEST(VerdictRule, RealChangeOutsideTheNoise) {
@@ -132,10 +98,14 @@ TEST(VerdictRule, RealChangeOutsideTheNoise) {
   EXPECT_EQ(verdict_of(slower, base, CompareMetric::p99), Verdict::slower);
 }
 
-TEST(VerdictRule, ThreeRepeatsCanNeverDecide) {
-  EXPECT_EQ(verdict_of({100, 100.1, 99.9}, {50, 50.1, 49.9}), Verdict::unsure);
-  EXPECT_EQ(verdict_of({100, 100.1, 99.9, 100}, {50, 50.1, 49.9}), Verdict::unsure);  // min p 2/35 > 0.05
-  EXPECT_EQ(verdict_of({100, 100.1, 99.9, 100}, {50, 50.1, 49.9, 50}), Verdict::slower);
+// Worker sets are the units: one a side tells nothing of the noise between sets; two a side decide a
+// change far beyond their spread, and leave one near it open (the t interval of two sets is wide).
+TEST(VerdictRule, TwoWorkerSetsASideAreTheFewestThatDecide) {
+  EXPECT_EQ(verdict_of({100}, {50}), Verdict::unsure);
+  EXPECT_EQ(verdict_of({100, 100.1, 99.9}, {50}), Verdict::unsure);
+  EXPECT_EQ(verdict_of({100, 100.1}, {50, 50.1}), Verdict::slower);
+  EXPECT_EQ(verdict_of({100, 101}, {90, 91}), Verdict::unsure);  // 10% down, but two sets 1% apart: noise 21%
+  EXPECT_EQ(verdict_of({100, 101, 100.5, 100.2, 100.8}, {90, 91, 90.5, 90.2, 90.8}), Verdict::slower);
 }
 
 TEST(VerdictRule, SignificantButSmallIsSame) {
@@ -304,8 +274,10 @@ TEST(CompareProgram, MetadataDiffAboveTheTable) {
 // Rounds of one worker set agree within 0.2 % while two sets of the same configuration differ by 1-2 %
 // (the gpu-bound mlp at N=1 on an H100). Two committed default runs on one H100 lease, the second with a
 // 3 % longer spin kernel: counted over repeats, mlp time-sliced N=1 was SLOWER (-1.6 %, p 0.002) although
-// mlp had not changed; the spread between its worker sets (1.6 %) is the noise, so it is UNSURE, and every
-// spin row is still SLOWER.
+// mlp had not changed. On worker sets no mlp row is SLOWER; those folders were written with two sets a
+// configuration, and two sets know a configuration's mean only to 10.6 times their difference, so rows
+// whose sets differed are UNSURE: five spin rows are SLOWER, and spin MPS N=10, whose two base sets
+// differed by 0.3 %, is UNSURE with the change within that noise.
 TEST(CompareProgram, WorkerSetsThatDisagreeAreNoiseNotAChange) {
   const fs::path inputs = source_dir() / "results" / "2026-11-26-compare" / "inputs";
   TempDir tmp;
@@ -317,16 +289,23 @@ TEST(CompareProgram, WorkerSetsThatDisagreeAreNoiseNotAChange) {
   int spin_slower = 0;
   for (const auto& row : j.at("pairs")) {
     const std::string verdict = row.at("verdict");
-    if (row.at("workload") == "spin") spin_slower += verdict == "SLOWER";
+    const double noise = std::max(row.at("base_spread").get<double>(), row.at("new_spread").get<double>());
+    if (row.at("workload") == "spin") {
+      spin_slower += verdict == "SLOWER";
+      if (verdict != "SLOWER") {
+        EXPECT_EQ(verdict, "UNSURE") << row.dump();
+        EXPECT_GE(noise, std::fabs(row.at("change").get<double>())) << row.dump();
+      }
+    }
     if (row.at("workload") == "mlp") {
       EXPECT_NE(verdict, "SLOWER") << row.dump();
       if (row.at("mode") == "timeslice" && row.at("procs") == 1) {
         EXPECT_EQ(verdict, "UNSURE") << row.dump();
-        EXPECT_GT(row.at("new_spread").get<double>(), 0.015) << row.dump();  // the sets', not the repeats' 0.5 %
+        EXPECT_GT(noise, 0.016) << row.dump();  // the sets', not the repeats' 0.5 %
       }
     }
   }
-  EXPECT_EQ(spin_slower, 6) << result.out;
+  EXPECT_EQ(spin_slower, 5) << result.out;
 }
 
 TEST(WorkerSets, LaterRoundsOfASetJoinItAndOldFoldersCountEachRepeatAlone) {
@@ -345,48 +324,112 @@ TEST(WorkerSets, LaterRoundsOfASetJoinItAndOldFoldersCountEachRepeatAlone) {
   EXPECT_EQ(sets[0].size(), 3u);
   EXPECT_EQ(sets[1].size(), 2u);
   const auto value = [](const harness::SummaryRecord& r) { return r.throughput_tasks_per_s; };
-  EXPECT_NEAR(harness::worker_set_spread(runs, value), (102.05 - 100) / 101.025, 1e-9);
+  const auto means = harness::worker_set_means(runs, value);
+  ASSERT_EQ(means.size(), 2u);
+  EXPECT_NEAR(means[0], 100, 1e-9);
+  EXPECT_NEAR(means[1], 102.05, 1e-9);
+  EXPECT_DOUBLE_EQ(harness::configuration_noise(runs, value), harness::relative_mean_ci_width(means));
   for (auto& r : rows) r.startup_s = NAN;  // written before the column: every repeat a set of its own
   EXPECT_EQ(harness::worker_sets(runs).size(), 5u);
-  EXPECT_DOUBLE_EQ(harness::wider_spread(NAN, 0.01), 0.01);
-  EXPECT_DOUBLE_EQ(harness::wider_spread(0.02, 0.01), 0.02);
+  EXPECT_EQ(harness::worker_set_means(runs, value).size(), 5u);
 }
 
-// The noise target on the same unit: nine repeats whose median's interval is tight (seven of them
-// 100) are still noisy when their six worker sets' means spread 3 %: more sets are wanted.
-TEST(WorkerSets, TheNoiseTargetIsNotMetByRoundsOfSetsThatDisagree) {
+/// `throughputs` as the rows of one spin time-sliced N=1 configuration, a set starting wherever
+/// `startups` is not 0, and that configuration's plan.
+struct OneConfig {
+  std::vector<harness::ModeBlock> plan;
+  std::vector<harness::SummaryRecord> rows;
+};
+OneConfig one_config(const std::vector<double>& startups, const std::vector<double>& throughputs, double makespan_s = 0.3) {
   harness::SweepSpec spec;
   spec.workloads = {"spin"};
   spec.procs = {1};
   spec.modes = {harness::parse_mode("timeslice")};
-  const auto plan = harness::plan_sweep(spec);
-  const harness::RunSpec first = plan.front().runs().front();
-  const double startup[] = {0.9, 0, 0, 0.8, 0, 0.7, 0.7, 0.7, 0.7};
-  const double throughput[] = {100, 100, 100, 100, 100, 100, 98.5, 100, 101.5};
-  std::vector<harness::SummaryRecord> rows;
-  for (int i = 0; i < 9; ++i) {
+  OneConfig c;
+  c.plan = harness::plan_sweep(spec);
+  const harness::RunSpec first = c.plan.front().runs().front();
+  for (std::size_t i = 0; i < throughputs.size(); ++i) {
     harness::RunSpec run = first;
-    run.repeat = i + 1;
+    run.repeat = static_cast<int>(i) + 1;
     harness::SummaryRecord r;
     static_cast<harness::RunConfig&>(r) = harness::run_config(run);
-    r.repeat = i + 1;
+    r.repeat = run.repeat;
     r.status = harness::RunStatus::ok;
-    r.startup_s = startup[i];
-    r.throughput_tasks_per_s = throughput[i];
-    rows.push_back(r);
+    r.startup_s = startups[i];
+    r.makespan_s = makespan_s;
+    r.throughput_tasks_per_s = throughputs[i];
+    c.rows.push_back(r);
   }
-  const auto noise = harness::config_noise(rows, plan, 0.01);
+  return c;
+}
+
+// The noise target on the same unit: nine repeats, seven of them 100, are still noisy when their six
+// worker sets' means spread 3 %: more sets are wanted.
+TEST(WorkerSets, TheNoiseTargetIsNotMetByRoundsOfSetsThatDisagree) {
+  const OneConfig c = one_config({0.9, 0, 0, 0.8, 0, 0.7, 0.7, 0.7, 0.7}, {100, 100, 100, 100, 100, 100, 98.5, 100, 101.5});
+  const auto noise = harness::config_noise(c.rows, c.plan, 0.01);
   ASSERT_EQ(noise.size(), 1u);
   EXPECT_EQ(noise[0].repeats, 9);
-  EXPECT_NEAR(noise[0].noise, 0.03, 1e-9);
+  EXPECT_NEAR(noise[0].noise, harness::relative_mean_ci_width({100, 100, 100, 98.5, 100, 101.5}), 1e-12);
+  EXPECT_GT(noise[0].noise, 0.015);
   EXPECT_FALSE(noise[0].met);
+}
+
+// What a target needs of its statistic: two sets 0.5 % apart are far from 1 % known (10.6 x their
+// difference), but more sets of the same spread narrow it below, where a range would only widen.
+TEST(WorkerSets, MoreSetsOfTheSameSpreadMeetTheTarget) {
+  const OneConfig two = one_config({0.5, 0.5}, {99.75, 100.25});
+  EXPECT_FALSE(harness::config_noise(two.rows, two.plan, 0.01)[0].met);
+  const OneConfig eight = one_config(std::vector<double>(8, 0.5), {99.75, 100.25, 99.75, 100.25, 99.75, 100.25, 99.75, 100.25});
+  const auto noise = harness::config_noise(eight.rows, eight.plan, 0.01);
+  EXPECT_TRUE(noise[0].met) << noise[0].noise;
+  EXPECT_NEAR(noise[0].set_seconds, 0.5 + 0.3, 1e-12);  // its longest start-up and median round
+}
+
+// The time cap is kept set by set: a set whose expected time does not fit what is left is not
+// planned, and the caller learns that the cap, not the target, stopped it.
+TEST(WorkerSets, ExtraSetsArePlannedOnlyAsFarAsTheirTimeFits) {
+  const OneConfig c = one_config({0.5, 0.5}, {99, 101});
+  harness::SweepSpec spec;
+  spec.modes = {harness::parse_mode("timeslice")};
+  spec.max_repeats = 12;
+  const auto noise = harness::config_noise(c.rows, c.plan, 0.01);
+  ASSERT_FALSE(noise[0].met);
+  int next = 100;
+  bool left_out = false;
+  const auto fits = harness::plan_extra_repeats(noise, spec, next, 1.0, &left_out);
+  ASSERT_EQ(fits.size(), 1u);
+  EXPECT_EQ(fits[0].sets.size(), 1u);
+  EXPECT_EQ(fits[0].sets[0].runs[0].repeat, 3);
+  EXPECT_FALSE(left_out);
+  const auto none = harness::plan_extra_repeats(noise, spec, next, 0.7, &left_out);
+  EXPECT_TRUE(none.empty());
+  EXPECT_TRUE(left_out);
+}
+
+// With the target on for every configuration, a sweep plans the fewest sets that tell their noise (two
+// of one round) and the target spends its cap where the noise is; elsewhere the fixed five stay.
+TEST(NoiseTarget, ASweepItCoversPlansTwoSetsTheRestKeepFive) {
+  const harness::SweepSpec plain = harness::parse_sweep_args({});
+  EXPECT_EQ(plain.noise_target_pct, 1.0);
+  EXPECT_EQ(plain.repeats, harness::kNoiseTargetRepeats);
+  EXPECT_EQ(harness::rounds_per_set(plain, "spin"), 1);
+  EXPECT_EQ(plain.noise_time_cap_s, harness::kNoiseTimeCapS);
+  EXPECT_EQ(harness::parse_sweep_args({"--noise-target", "0"}).repeats, 5);
+  EXPECT_EQ(harness::parse_sweep_args({"--repeats", "4"}).repeats, 4);
+  EXPECT_EQ(harness::parse_sweep_args({"--workloads", "cpu"}).repeats, 5);  // no target on a CPU stand-in
+  EXPECT_EQ(harness::parse_sweep_args({"--workloads", "spin,exec", "--command", "/bin/true"}).repeats, 5);
 }
 
 TEST(CompareProgram, NoisySetIsUnsure) {
   const auto run = compare("base", "noisy");
   ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
   EXPECT_EQ(verdict_counts(run), (std::map<std::string, int>{{"UNSURE", 12}})) << run.result.out;
-  for (const auto& row : run.rows) EXPECT_NEAR(std::stod(row.at("new_spread")), 0.30, 0.01);
+  for (const auto& row : run.json.at("pairs")) {  // five repeats, each a worker set of its own (no startup_s)
+    const double noise = row.at("new_spread").get<double>();
+    EXPECT_NEAR(noise, relative_mean_ci_width(row.at("new_values").get<std::vector<double>>()), 1e-9) << row.dump();
+    EXPECT_GT(noise, 0.25) << row.dump();
+  }
 }
 
 TEST(CompareProgram, OneSidedConfigurationsAndFailedRuns) {

@@ -70,7 +70,7 @@ TEST(HelpTexts, CompareGivesExamplesVerdictsAndExitCodes) {
   const std::string help = help_of({"compare", "--help"});
   expect_all(help, {"Examples:", "bench_mps compare results/", "--threshold 2 --out cmp/", "--allow-different-gpu",
                     "--fail-on-regression", "Verdicts", "FASTER, SLOWER  p < --alpha", "SAME            |change|",
-                    "UNSURE          anything else", "up to 8 repeats", "Exit codes: 0 compared, whatever the verdicts",
+                    "UNSURE          anything else", "worker sets' means", "Exit codes: 0 compared, whatever the verdicts",
                     "comparison.json's \"counts\"", "; 1 with", "2 bad command line", "128+N", "docs/COMPARE.md"});
   EXPECT_EQ(examples(help).size(), 4u) << help;
 }

@@ -5,6 +5,8 @@
 #include <limits>
 #include <numeric>
 
+#include <boost/math/distributions/students_t.hpp>
+
 namespace bench_mps::harness {
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -13,6 +15,14 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 double mean(const std::vector<double>& x) {
   if (x.empty()) return kNaN;
   return std::accumulate(x.begin(), x.end(), 0.0) / static_cast<double>(x.size());
+}
+
+double sample_variance(const std::vector<double>& x) {
+  if (x.size() < 2) return kNaN;
+  const double m = mean(x);
+  double ss = 0;
+  for (double v : x) ss += (v - m) * (v - m);
+  return ss / static_cast<double>(x.size() - 1);
 }
 
 double median_finite(std::vector<double> x) {
@@ -30,6 +40,25 @@ double quantile(std::vector<double> x, double q) {
 }
 
 double median(const std::vector<double>& x) { return quantile(x, 0.5); }
+
+double student_t_quantile(double p, double df) {
+  return boost::math::quantile(boost::math::students_t_distribution<double>(df), p);
+}
+
+double student_t_two_sided_p(double t, double df) {
+  if (std::isinf(t)) return 0;
+  return 2 * boost::math::cdf(boost::math::complement(boost::math::students_t_distribution<double>(df), std::fabs(t)));
+}
+
+double relative_mean_ci_width(const std::vector<double>& x, double coverage) {
+  const std::size_t n = x.size();
+  if (n < 2) return kNaN;
+  const double m = mean(x);
+  if (m == 0 || !std::isfinite(m)) return kNaN;
+  const double s = std::sqrt(sample_variance(x));
+  const double t = student_t_quantile((1 + coverage) / 2, static_cast<double>(n - 1));
+  return 2 * t * s / std::sqrt(static_cast<double>(n)) / std::fabs(m);
+}
 
 double jain_fairness(const std::vector<double>& x) {
   if (x.empty()) return kNaN;

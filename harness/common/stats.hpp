@@ -7,6 +7,8 @@
 namespace bench_mps::harness {
 
 double mean(const std::vector<double>& x);
+/// The sample variance, sum (x - mean)^2 / (n - 1); NaN with fewer than two values.
+double sample_variance(const std::vector<double>& x);
 /// Linear-interpolated quantile (numpy's default), q in [0, 1].
 double quantile(std::vector<double> x, double q);
 double median(const std::vector<double>& x);
@@ -29,6 +31,17 @@ Interval median_confidence_interval(std::vector<double> x);
 /// Up to 8 repeats that is their whole range, (max - min) / |median|; more repeats narrow it. NaN with
 /// fewer than two values or a zero median.
 double relative_spread(const std::vector<double>& values);
+
+/// Student's t distribution with `df` > 0 degrees of freedom (fractional allowed): the quantile at
+/// probability p in (0, 1), and the two-sided tail P(|T| >= |t|). Boost.Math.
+double student_t_quantile(double p, double df);
+double student_t_two_sided_p(double t, double df);
+
+/// The width of the Student-t confidence interval of the mean of `x` at `coverage`, as a fraction of
+/// |mean|: 2 t((1 + coverage) / 2, n - 1) s / sqrt(n) / |mean|, s the sample standard deviation. Unlike
+/// a range, it narrows as values are added (as 1 / sqrt(n)); with two values it is 10.6 times their
+/// difference at the default coverage. NaN with fewer than two values or a zero mean.
+double relative_mean_ci_width(const std::vector<double>& x, double coverage = kMedianCiCoverage);
 
 /// Jain's fairness index (sum x)^2 / (n sum x^2): 1 when all equal, 1/n when one takes everything.
 double jain_fairness(const std::vector<double>& x);

@@ -75,7 +75,7 @@ void write_output(const fs::path& file, const std::string& text) {
 constexpr const char* kCompareHelpFooter =
     "Pairs the runs of two results folders by configuration (workload, parameters, mode, N) and\n"
     "prints a markdown table: each side's median over its repeats and its noise, the change, the\n"
-    "Mann-Whitney p and a verdict, then a summary line (\"12 pairs: 12 SAME, 0 FASTER, 0 SLOWER,\n"
+    "Welch p and a verdict, then a summary line (\"12 pairs: 12 SAME, 0 FASTER, 0 SLOWER,\n"
     "0 UNSURE; ...\"). Files only on request: --out DIR writes comparison.csv, comparison.md and\n"
     "comparison.json (`bench_mps report DIR` charts it), --md FILE and --csv FILE one each.\n"
     "\n"
@@ -89,16 +89,16 @@ constexpr const char* kCompareHelpFooter =
     "  bench_mps compare BASE NEW --fail-on-regression\n"
     "      a CI gate: exit 1 when any row is SLOWER\n"
     "\n"
-    "Verdicts, per configuration: change = (NEW median - BASE median) / BASE median; noise = the\n"
-    "wider side's spread: (max - min) / median up to 8 repeats, the width of the median's ~94%\n"
-    "confidence interval / median with more, or the spread of the worker sets' means where wider;\n"
-    "p = Mann-Whitney U test of NEW's repeats vs BASE's.\n"
+    "Verdicts, per configuration. A worker set is one set of worker processes and the rounds it\n"
+    "ran; sets, not rounds, are the independent units (rounds of one set agree more closely).\n"
+    "change = (NEW median - BASE median) / BASE median; noise = the wider side's width of the ~94%\n"
+    "Student-t confidence interval of the mean of its worker sets' means, over that mean (it narrows\n"
+    "as sets are added); p = Welch's t-test of NEW's worker-set means vs BASE's.\n"
     "  FASTER, SLOWER  p < --alpha, |change| > --threshold and |change| > noise (better or worse\n"
     "                  in --metric: for p50/p99 a fall is FASTER)\n"
     "  SAME            |change| <= --threshold, and p < --alpha or noise <= --threshold\n"
-    "  UNSURE          anything else: too few repeats to reach p < --alpha (3 vs 3 never can at\n"
-    "                  0.05: take 4 or more a side), a change within the noise or not significant,\n"
-    "                  or noise above --threshold\n"
+    "  UNSURE          anything else: fewer than two worker sets on a side, a change within the\n"
+    "                  noise or not significant, or noise above --threshold\n"
     "\n"
     "Exit codes: 0 compared, whatever the verdicts (without --fail-on-regression a SLOWER row does\n"
     "not change the exit code: gate on the summary line or comparison.json's \"counts\"); 1 with\n"
@@ -143,7 +143,7 @@ CLI::App* add_compare_command(CLI::App& app, CompareArgs& args) {
   cmd->add_option("--threshold", args.threshold_pct, "smallest change in percent called FASTER/SLOWER")
       ->check(finite_in(0.0, 1000.0))
       ->capture_default_str();
-  cmd->add_option("--alpha", args.alpha, "significance level of the Mann-Whitney U test, strictly between 0 and 1")
+  cmd->add_option("--alpha", args.alpha, "significance level of the Welch t-test of the worker sets' means, strictly between 0 and 1")
       ->check(finite_in(0.0, 1.0))
       ->capture_default_str();
   cmd->add_flag("--fail-on-regression", args.fail_on_regression, "exit 1 when a configuration is SLOWER");

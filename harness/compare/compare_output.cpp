@@ -124,9 +124,9 @@ std::string render_comparison_markdown(const CompareReport& report) {
           "trivially; this says nothing about a change.\n\n";
   md << "Metric: " << metric_column(o.metric) << " (" << (higher_is_better(o.metric) ? "higher" : "lower")
      << " is better); threshold " << fmt_num(o.threshold_pct) << "%; alpha " << fmt_num(o.alpha)
-     << "; noise = the median's ~94% confidence interval over the median (the whole range, (max - min) / median, up to "
-        "8 repeats), or the worker sets' means' spread where wider; detectable = the smallest change the pair could have called "
-        "FASTER/SLOWER (the threshold, or the wider noise)\n\n";
+     << "; " << kCompareStatistic
+     << "; detectable = the smallest change the pair could have called FASTER/SLOWER (the threshold, or the wider "
+        "noise)\n\n";
 
   md << "## Metadata\n\n";
   std::vector<std::vector<std::string>> meta_rows;
@@ -175,6 +175,7 @@ nlohmann::json comparison_json(const CompareReport& report) {
   j["column"] = metric_column(report.options.metric);
   j["threshold"] = report.options.threshold_pct;
   j["alpha"] = report.options.alpha;
+  j["statistic"] = kCompareStatistic;
   j["ignore_params"] = report.options.ignore_params;
   j["metadata_diff"] = nlohmann::json::array();
   for (const auto& m : report.metadata)

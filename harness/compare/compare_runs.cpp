@@ -11,7 +11,7 @@
 #include "harness/common/errors.hpp"
 #include "harness/common/format.hpp"
 #include "harness/common/stats.hpp"
-#include "harness/compare/mann_whitney.hpp"
+#include "harness/compare/welch_test.hpp"
 #include "harness/results/worker_sets.hpp"
 
 namespace bench_mps::harness {
@@ -59,7 +59,9 @@ SideSummary summarize_side(const std::vector<const SummaryRecord*>& runs, Compar
     if (std::isfinite(r->sm_clock_mean_mhz)) clocks.push_back(r->sm_clock_mean_mhz);
   }
   s.median = median(s.values);
-  s.spread = configuration_noise(runs, [metric](const SummaryRecord& r) { return metric_value(r, metric); });
+  const auto value = [metric](const SummaryRecord& r) { return metric_value(r, metric); };
+  s.set_means = worker_set_means(runs, value);
+  s.spread = configuration_noise(runs, value);
   s.sm_clock_mhz = mean(clocks);
   return s;
 }
@@ -76,8 +78,7 @@ ComparedPair judge_pair(const SummaryRecord& config, const std::vector<const Sum
   p.next = summarize_side(new_runs, options.metric);
   const bool medians_known = std::isfinite(p.base.median) && std::isfinite(p.next.median) && p.base.median != 0;
   p.change = medians_known ? (p.next.median - p.base.median) / std::fabs(p.base.median) : kNaN;
-  p.p_value = (p.base.values.empty() || p.next.values.empty()) ? kNaN
-                                                                : mann_whitney_u(p.next.values, p.base.values).p_value;
+  p.p_value = welch_t_test(p.next.set_means, p.base.set_means).p_value;
   p.verdict = decide_verdict(p.base, p.next, p.change, p.p_value, options, &p.note);
   p.detectable = smallest_detectable_change(p.base, p.next, options);
   if (!new_runs.empty() && new_runs.front()->params != config.params) {  // paired with --ignore-params
@@ -141,8 +142,7 @@ std::string verdict_name(Verdict verdict) {
 }
 
 double smallest_detectable_change(const SideSummary& base, const SideSummary& next, const CompareOptions& options) {
-  const std::size_t nb = base.values.size(), nn = next.values.size();
-  if (nb < 2 || nn < 2 || mann_whitney_min_p(nb, nn) >= options.alpha) return kNaN;
+  if (base.set_means.size() < 2 || next.set_means.size() < 2) return kNaN;
   double d = options.threshold_pct / 100.0;
   for (double spread : {base.spread, next.spread})
     if (std::isfinite(spread)) d = std::max(d, spread);
@@ -155,9 +155,9 @@ Verdict decide_verdict(const SideSummary& base, const SideSummary& next, double 
     if (note) *note = why;
     return v;
   };
-  const std::size_t nb = base.values.size(), nn = next.values.size();
-  if (nb < 2 || nn < 2 || mann_whitney_min_p(nb, nn) >= options.alpha)
-    return say(Verdict::unsure, "too few repeats (" + std::to_string(nb) + " vs " + std::to_string(nn) + ")");
+  const std::size_t nb = base.set_means.size(), nn = next.set_means.size();
+  if (nb < 2 || nn < 2)
+    return say(Verdict::unsure, "too few worker sets (" + std::to_string(nb) + " vs " + std::to_string(nn) + ")");
   if (!std::isfinite(change) || !std::isfinite(p_value)) return say(Verdict::unsure, "no change known");
   const double threshold = options.threshold_pct / 100.0;
   const bool noise_known = !std::isnan(base.spread) && !std::isnan(next.spread);

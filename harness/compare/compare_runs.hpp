@@ -1,7 +1,7 @@
 #pragma once
 // The core of `bench_mps compare`: pairs the ok runs of two results folders by configuration,
-// summarises each side's repeats (median, spread), tests the difference (Mann-Whitney U) and gives
-// each pair a verdict. No I/O here; docs/COMPARE.md states the verdict rule.
+// summarises each side's repeats (median, worker sets, noise), tests the difference of the worker sets'
+// means (Welch's t-test) and gives each pair a verdict. No I/O here; docs/COMPARE.md states the verdict rule.
 #include "harness/compare/wing.hpp"
 
 #include <array>
@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "harness/common/stats.hpp"  // relative_spread
 #include "harness/results/results_reader.hpp"
 
 namespace bench_mps::harness {
@@ -42,7 +41,7 @@ inline constexpr double kDefaultThresholdPct = 1;
 struct CompareOptions {
   CompareMetric metric = CompareMetric::throughput;
   double threshold_pct = kDefaultThresholdPct;  ///< smallest change, in percent of the base median, worth a FASTER/SLOWER
-  double alpha = 0.05;       ///< significance level of the Mann-Whitney test
+  double alpha = 0.05;       ///< significance level of the Welch test on the worker sets' means
   bool ignore_params = false;  ///< pair on workload + mode + N alone (e.g. to compare a changed kernel)
 };
 
@@ -53,7 +52,8 @@ inline constexpr double kClockFlagFraction = 0.02;
 struct SideSummary {
   std::vector<double> values;  ///< the metric of every ok run (empty cells left out)
   double median = 0;           ///< NaN when there are no values
-  double spread = 0;           ///< the wider of relative_spread(values) and the worker sets' (harness/results/worker_sets.hpp)
+  std::vector<double> set_means;  ///< the metric's mean over each worker set (harness/results/worker_sets.hpp)
+  double spread = 0;           ///< configuration_noise: the ~94 % interval of the sets' mean, over it; NaN below two sets
   double sm_clock_mhz = 0;     ///< mean of the runs' sm_clock_mean_mhz; NaN when none was measured
 };
 
@@ -64,11 +64,11 @@ struct ComparedPair {
   int procs = 0;
   SideSummary base, next;
   double change = 0;   ///< (new - base) / |base| of the medians; NaN when unknown
-  double p_value = 0;  ///< two-sided Mann-Whitney U over the repeats; NaN when a side has no values
+  double p_value = 0;  ///< two-sided Welch t-test of the worker sets' means; NaN when a side has fewer than two sets
   Verdict verdict = Verdict::unsure;
   std::string note;         ///< why, when UNSURE ("too few repeats", "noise 12% > threshold", ...)
   /// The smallest change this pair could have called FASTER or SLOWER: the threshold, or the larger
-  /// of the two sides' spreads where that is wider; NaN when too few repeats could never be significant.
+  /// of the two sides' spreads where that is wider; NaN when a side has fewer than two worker sets.
   double detectable = 0;
   bool clock_flag = false;  ///< mean SM clocks differ by more than kClockFlagFraction
 };

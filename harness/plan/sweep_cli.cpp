@@ -276,18 +276,18 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
                      "spin, mlp, membw, filler, mlp-infer, exec (your --command) (default spin,mlp; spin for "
                      "--scenario fault)")->group(sweep);
   raw.repeats_option = app.add_option("--repeats", spec.repeats,
-                                      "repeats of every configuration (see README: why 5; 2 for --scenario xray and regimes)")
+                                      "repeats of every configuration (default 2 where --noise-target adds more to noisy ones, "
+                                      "else 5: see README, why 5; 2 for --scenario xray and regimes)")
                            ->check(whole_in(1, 1000))->group(sweep)->capture_default_str();
   app.add_option("--noise-target", spec.noise_target_pct,
                  "percent: a configuration noisier than this after --repeats gets more repeats, each on fresh "
-                 "processes (noise: the median's confidence interval over the median, or the worker sets' spread where "
-                 "wider: compare's; 0: off; "
-                 "default 1, off for CPU stand-ins)")
+                 "processes (noise: compare's, the ~94% confidence interval of the mean of its worker sets' means "
+                 "over that mean; 0: off; default 1, off for CPU stand-ins)")
       ->check(finite_in(0.0, 100.0))->group(sweep);
   app.add_option("--max-repeats", spec.max_repeats, "repeats a noisy configuration may reach (--noise-target)")
       ->check(whole_in(1, 1000))->group(sweep)->capture_default_str();
   app.add_option("--noise-time-cap", spec.noise_time_cap_s,
-                 "seconds the repeats added for --noise-target may take in all")
+                 "seconds the repeats added for --noise-target may take in all (a set that would not fit is not started)")
       ->check(finite_in(0.0, 86400.0))->group(sweep)->capture_default_str();
   app.add_option("--rounds", spec.rounds,
                  "repeats one set of worker processes runs, one start barrier each (default: half the repeats, "
@@ -434,6 +434,11 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
   if (spec.noise_target_pct < 0) {  // a CPU stand-in's noise is the host's, not worth chasing by default
     spec.noise_target_pct = sweep_needs_gpu(spec) ? 1.0 : 0.0;
   }
+  // Where the target covers the whole sweep, plan the fewest sets that tell their noise; it adds the rest.
+  const bool target_covers_all = spec.scenario == Scenario::sweep && spec.noise_target_pct > 0 &&
+                                 std::none_of(spec.workloads.begin(), spec.workloads.end(),
+                                              [](const std::string& w) { return runs_user_program(w); });
+  if (target_covers_all && (!raw.repeats_option || raw.repeats_option->count() == 0)) spec.repeats = kNoiseTargetRepeats;
   if (spec.demo)
     for (const std::string& w : spec.workloads)
       if (workload_needs_gpu(w) && !(spec.cpu_stand_in && has_cpu_stand_in(w)))

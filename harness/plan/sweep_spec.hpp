@@ -57,17 +57,25 @@ struct Mode {
   std::string check_client_lists(int n) const;
 };
 
+/// Repeats a plain sweep plans where the noise target covers every configuration (no exec): two worker
+/// sets of one round each, the fewest that tell the noise between sets; the target adds sets where it
+/// is wider. Elsewhere (scenarios, exec, --noise-target 0) 5, as the README's "why 5" says.
+inline constexpr int kNoiseTargetRepeats = 2;
+/// Default --noise-time-cap: the default sweep plans about 43 s on an H100 (two sets of its 12
+/// configurations), and the budget for the whole sweep is 75 s.
+inline constexpr double kNoiseTimeCapS = 30;
+
 struct SweepSpec {
   std::vector<int> procs{1, 4, 10};
   std::vector<Mode> modes;
   std::vector<std::string> workloads{"spin", "mlp"};
-  int repeats = 5;
+  int repeats = 5;  ///< kNoiseTargetRepeats where the noise target covers the whole sweep (sweep_cli)
   /// Repeats to a noise target (harness/sweep/noise_target): a plain sweep's configuration whose
-  /// throughput noise (the median's confidence interval over the median) is above this percentage after
-  /// `repeats` gets more, up to `max_repeats` each and `noise_time_cap_s` seconds of added runs. 0: off.
+  /// throughput noise (compare's: harness/results/worker_sets) is above this percentage after `repeats`
+  /// gets more, up to `max_repeats` each and `noise_time_cap_s` seconds of added runs. 0: off.
   double noise_target_pct = -1;  ///< < 0: the default, 1 for GPU workloads, off for CPU-only sweeps
   int max_repeats = 12;
-  double noise_time_cap_s = 8;
+  double noise_time_cap_s = kNoiseTimeCapS;
   long tasks = 0;          ///< 0: each workload's default
   double duration_s = 0;   ///< > 0: run for this long instead of a task count
   int warmup = -1;         ///< untimed tasks per worker; < 0: default_warmup_tasks() of each workload

@@ -18,8 +18,8 @@ std::vector<std::vector<const SummaryRecord*>> worker_sets(std::vector<const Sum
   return sets;
 }
 
-double worker_set_spread(const std::vector<const SummaryRecord*>& runs,
-                         const std::function<double(const SummaryRecord&)>& value) {
+std::vector<double> worker_set_means(const std::vector<const SummaryRecord*>& runs,
+                                     const std::function<double(const SummaryRecord&)>& value) {
   std::vector<double> means;
   for (const auto& set : worker_sets(runs)) {
     std::vector<double> v;
@@ -27,21 +27,12 @@ double worker_set_spread(const std::vector<const SummaryRecord*>& runs,
       if (const double x = value(*r); std::isfinite(x)) v.push_back(x);
     if (!v.empty()) means.push_back(mean(v));
   }
-  return relative_spread(means);
+  return means;
 }
 
 double configuration_noise(const std::vector<const SummaryRecord*>& runs,
                            const std::function<double(const SummaryRecord&)>& value) {
-  std::vector<double> values;
-  for (const SummaryRecord* r : runs)
-    if (const double x = value(*r); std::isfinite(x)) values.push_back(x);
-  return wider_spread(relative_spread(values), worker_set_spread(runs, value));
-}
-
-double wider_spread(double repeats_spread, double sets_spread) {
-  if (std::isnan(repeats_spread)) return sets_spread;
-  if (std::isnan(sets_spread)) return repeats_spread;
-  return std::max(repeats_spread, sets_spread);
+  return relative_mean_ci_width(worker_set_means(runs, value));
 }
 
 }  // namespace bench_mps::harness

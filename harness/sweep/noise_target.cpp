@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "harness/common/format.hpp"
+#include "harness/common/stats.hpp"
 #include "harness/results/results_schema.hpp"
 #include "harness/results/worker_sets.hpp"
 #include "harness/workers/workload_config.hpp"
@@ -39,7 +40,7 @@ std::vector<ConfigNoise> config_noise(const std::vector<SummaryRecord>& rows, co
       const auto spec = planned.find(key);
       if (spec == planned.end()) continue;  // not this sweep's (resume has checked it is the same sweep)
       it = at.emplace(key, out.size()).first;
-      out.push_back({spec->second, 0, 0, NAN, false});
+      out.push_back({spec->second, 0, 0, NAN, false, 0});
       ok_runs.emplace_back();
     }
     ConfigNoise& c = out[it->second];
@@ -51,16 +52,31 @@ std::vector<ConfigNoise> config_noise(const std::vector<SummaryRecord>& rows, co
   for (std::size_t i = 0; i < out.size(); ++i) {
     out[i].noise = configuration_noise(ok_runs[i], [](const SummaryRecord& r) { return r.throughput_tasks_per_s; });
     out[i].met = std::isfinite(out[i].noise) && out[i].noise <= target;
+    double startup = 0;
+    std::vector<double> rounds;
+    for (const SummaryRecord* r : ok_runs[i]) {
+      if (std::isfinite(r->startup_s)) startup = std::max(startup, r->startup_s);
+      if (std::isfinite(r->makespan_s)) rounds.push_back(r->makespan_s);
+    }
+    out[i].set_seconds = startup + (rounds.empty() ? 0.0 : median(rounds));
   }
   return out;
 }
 
-std::vector<ModeBlock> plan_extra_repeats(const std::vector<ConfigNoise>& noise, const SweepSpec& spec, int& next_index) {
+std::vector<ModeBlock> plan_extra_repeats(const std::vector<ConfigNoise>& noise, const SweepSpec& spec, int& next_index,
+                                          double seconds_left, bool* left_out_for_time) {
   std::vector<ModeBlock> blocks;
+  double planned_s = 0;
   for (const Mode& mode : spec.modes) {
     ModeBlock block{mode, 0, {}};
     for (const ConfigNoise& c : noise) {
       if (c.met || c.config.mode.name != mode.name || c.repeats < 2 || c.last_repeat >= spec.max_repeats) continue;
+      const double cost = c.set_seconds + (block.sets.empty() && mode.mps ? kMpsBlockSeconds : 0.0);
+      if (planned_s + cost > seconds_left) {
+        if (left_out_for_time) *left_out_for_time = true;
+        continue;
+      }
+      planned_s += cost;
       RunSpec run = c.config;
       run.repeat = c.last_repeat + 1;
       run.index = next_index++;
@@ -85,9 +101,8 @@ nlohmann::json noise_json(const std::vector<ConfigNoise>& noise, const SweepSpec
   return {{"target_pct", spec.noise_target_pct}, {"max_repeats", spec.max_repeats},
           {"time_cap_s", spec.noise_time_cap_s},  {"added_runs", added_runs},
           {"added_s", added_s},                    {"time_capped", time_capped},
-          {"statistic", "width of the median's ~94% confidence interval over the repeats (order statistics), "
-                        "over the median, of throughput_tasks_per_s, or the spread of the worker sets' means "
-                        "where wider (harness/results/worker_sets)"},
+          {"statistic", "width of the ~94% Student-t confidence interval of the mean of the worker sets' means of "
+                        "throughput_tasks_per_s, over that mean (harness/results/worker_sets; compare's noise)"},
           {"configs", configs}};
 }
 

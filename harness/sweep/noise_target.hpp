@@ -2,12 +2,11 @@
 // Repeats to a noise target (as nvbench's stdrel and hyperfine's min-runs): after a plain sweep's planned
 // repeats, a configuration whose throughput is still noisier than --noise-target gets more repeats, one
 // fresh set of worker processes each (the noise between sets is what the planned rounds share), until its
-// noise meets the target, it has --max-repeats, or the added runs have taken --noise-time-cap seconds.
-// Noise is the width of the median's confidence interval over the repeats (median_confidence_interval:
-// the whole range up to 8 repeats, narrower from 9) over the median, or that of the worker sets' means
-// where it is wider (rounds of one set are not independent: harness/results/worker_sets.hpp): compare's
-// noise, so a configuration that meets the target is one compare can call SAME at that threshold. Steady
-// configurations stop at the planned repeats.
+// noise meets the target, it has --max-repeats, or the added runs would pass --noise-time-cap seconds.
+// Noise is compare's (harness/results/worker_sets.hpp: the ~94% Student-t interval of the mean of the
+// worker sets' means, over that mean), which narrows as sets are added, so a configuration that meets the
+// target is one compare can call SAME at that threshold. With the target on, a sweep plans two worker
+// sets a configuration (sweep_cli); steady configurations stop there, noisy ones get the time.
 #include "harness/sweep/wing.hpp"
 
 #include <string>
@@ -27,6 +26,7 @@ struct ConfigNoise {
   int last_repeat = 0;     ///< the highest repeat number recorded, ok or not
   double noise = 0;        ///< NaN with fewer than two ok repeats
   bool met = false;        ///< noise <= the target
+  double set_seconds = 0;  ///< what one more set is expected to take: its longest start-up + median round
 };
 
 /// Whether the sweep adds repeats for noisy configurations: a plain sweep (no scenario) with
@@ -37,9 +37,15 @@ bool noise_target_applies(const SweepSpec& spec);
 std::vector<ConfigNoise> config_noise(const std::vector<SummaryRecord>& rows, const std::vector<ModeBlock>& plan,
                                      double target);
 
-/// One more repeat for each configuration that misses the target and has fewer than `max_repeats`:
-/// one block per mode (in the sweep's mode order), each run a set of its own; indices from `next_index`.
-std::vector<ModeBlock> plan_extra_repeats(const std::vector<ConfigNoise>& noise, const SweepSpec& spec, int& next_index);
+/// Seconds an MPS block adds to its runs (the daemon's start and stop), for the time estimate.
+inline constexpr double kMpsBlockSeconds = 0.5;
+
+/// One more repeat for each configuration that misses the target and has fewer than `max_repeats`, as
+/// far as their set_seconds fit in `seconds_left`: one block per mode (in the sweep's mode order), each
+/// run a set of its own; indices from `next_index`. `left_out_for_time` (may be null) is set when a
+/// configuration that wanted a set did not fit.
+std::vector<ModeBlock> plan_extra_repeats(const std::vector<ConfigNoise>& noise, const SweepSpec& spec, int& next_index,
+                                          double seconds_left, bool* left_out_for_time = nullptr);
 
 /// meta.json's `noise`: the target, the caps, what was added and each configuration's outcome.
 nlohmann::json noise_json(const std::vector<ConfigNoise>& noise, const SweepSpec& spec, int added_runs,

@@ -280,18 +280,20 @@ class Sweep {
 
  private:
   /// --noise-target: one more repeat of every configuration still too noisy, round after round, until
-  /// all meet it or reach --max-repeats, or the added runs have taken --noise-time-cap seconds.
+  /// all meet it or reach --max-repeats, or the next set would not fit in what is left of
+  /// --noise-time-cap (each set's time estimated from the configuration's runs so far).
   void run_to_noise_target(int next_index) {
     const auto start = std::chrono::steady_clock::now();
     int added = 0;
     bool capped = false;
     for (;;) {
       if (stop_ || stop_signal().load()) break;
-      const std::vector<ModeBlock> more =
-          plan_extra_repeats(config_noise(records_, plan_, spec_.noise_target_pct / 100), spec_, next_index);
-      if (more.empty()) break;
-      if (seconds_between(start, std::chrono::steady_clock::now()) >= spec_.noise_time_cap_s) {
-        capped = true;
+      const double left = spec_.noise_time_cap_s - seconds_between(start, std::chrono::steady_clock::now());
+      bool left_out = false;
+      const std::vector<ModeBlock> more = plan_extra_repeats(config_noise(records_, plan_, spec_.noise_target_pct / 100),
+                                                             spec_, next_index, left, &left_out);
+      if (more.empty()) {
+        capped = left_out;
         break;
       }
       for (const ModeBlock& b : more) total_ += static_cast<int>(b.sets.size());
