@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
@@ -217,12 +218,27 @@ struct FinishedRound {
   double seconds = 0;                     ///< wall time of the round, for the progress line
 };
 
+/// NVML's sampling period during a sweep: 100 ms, or BENCH_MPS_MONITOR_MS (a diagnostic: does the
+/// sampling disturb what it watches? 0 samples nothing, and the runs' NVML columns stay empty).
+std::chrono::milliseconds monitor_period() {
+  const char* v = std::getenv("BENCH_MPS_MONITOR_MS");
+  if (!v || !*v) return std::chrono::milliseconds(100);
+  char* end = nullptr;
+  const long ms = std::strtol(v, &end, 10);
+  if (*end == '\0' && ms >= 0 && ms <= 60000) return std::chrono::milliseconds(ms);
+  static bool said = false;
+  if (!said) std::cerr << "bench_mps: BENCH_MPS_MONITOR_MS='" << v << "' is not 0-60000 ms; sampling every 100 ms\n";
+  said = true;
+  return std::chrono::milliseconds(100);
+}
+
 class Sweep {
  public:
   Sweep(const SweepSpec& spec, Environment env, fs::path out, std::optional<ResumeState> resumed,
         const nlohmann::json& cpus)
       : spec_(spec), env_(std::move(env)), out_(std::move(out)), writer_(out_),
-        monitor_(env_.nvml.get(), std::chrono::milliseconds(100), spec_.profile_gpu), started_(std::chrono::steady_clock::now()) {
+        monitor_(monitor_period().count() > 0 ? env_.nvml.get() : nullptr, monitor_period(), spec_.profile_gpu),
+        started_(std::chrono::steady_clock::now()) {
     if (resumed) {
       meta_ = resumed->meta;
       meta_.set_status(SweepStatus::running);
