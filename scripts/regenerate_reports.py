@@ -6,7 +6,9 @@
 - results folders that hold a report.md: `bench_mps report DIR`;
 - comparison folders (comparison.json): `bench_mps compare BASE NEW` again with the options the file
   records (metric, threshold, alpha; --allow-different-gpu when the GPU models differ), into a fresh
-  folder that then replaces the old files, and `bench_mps report` over it;
+  folder that then replaces the old files, and `bench_mps report` over it; a comparison made before
+  compare recorded its "statistic" (the Mann-Whitney test over repeats, before 2026-11-26's worker-set
+  statistic) keeps its verdicts, which the results' READMEs quote: only `bench_mps report` over it;
 - the duty-cycle folder: the command its meta.json records;
 - advise folders (advice.json): `bench_mps advise --redo DIR` (the advice again from DIR's sweeps);
 - then README.md's table and plots/ (scripts/update_readme.py).
@@ -73,8 +75,10 @@ def main(argv):
             print(folder + ": advise --redo")
             ok &= run([bench, "advise", "--redo", folder])
         elif "comparison.json" in files:
-            print(folder + ": compare + report")
-            ok &= recompare(bench, folder)
+            with open(os.path.join(dirpath, "comparison.json"), encoding="utf-8") as f:
+                current = "statistic" in json.load(f)
+            print(folder + (": compare + report" if current else ": report (an earlier statistic's verdicts, kept)"))
+            ok &= recompare(bench, folder) if current else run([bench, "report", folder])
         elif "duty_cycle.csv" in files:
             with open(os.path.join(dirpath, "meta.json"), encoding="utf-8") as f:
                 command = json.load(f)["command"]

@@ -34,11 +34,10 @@ double number_of(const json& info, const char* key) {
   return info[key].get<double>();
 }
 
-/// What the folder's compare called noise and how it tested: comparison.json's "statistic", or the
-/// wording of the build before the key.
+/// What the folder's compare called noise and how it tested: comparison.json's "statistic"; empty for
+/// a folder written before the key (its report keeps the words it was rendered with).
 std::string statistic_of(const json& info) {
-  return info.contains("statistic") && info["statistic"].is_string() ? info["statistic"].get<std::string>()
-                                                                      : kLegacyCompareStatistic;
+  return info.contains("statistic") && info["statistic"].is_string() ? info["statistic"].get<std::string>() : "";
 }
 
 /// comparison.json's threshold as a fraction (it holds percent: 5 means +-5%); NaN if absent.
@@ -192,7 +191,11 @@ PlotPlan comparison_plot_plan(const ComparisonFolder& folder) {
                  "One bar per configuration: the change of the median from BASE to NEW, (new - base) / |base|, "
                  "in percent, coloured by the verdict of `bench_mps compare` (SAME, FASTER, SLOWER, UNSURE). "
                  "The shaded band is the threshold within which a change is not called; the black whisker on "
-                 "each row spans that row's noise, the wider side's (" + statistic_of(folder.info) + "): a change "
+                 "each row spans that row's noise, the wider side's " +
+                     (statistic_of(folder.info).empty()
+                          ? std::string("noise (its median's ~94% confidence interval over the median; the whole range up to 8 repeats)")
+                          : "(" + statistic_of(folder.info) + ")") +
+                     ": a change "
                  "inside it is never called FASTER or SLOWER, and noise wider than the threshold leaves a small "
                  "change UNSURE. The x range is the same for every comparison chart (the smallest of ±2, 5, 10, "
                  "20, 50, 100, ...% that holds every bar and whisker), so charts can be set side by side; * marks "
@@ -256,8 +259,11 @@ std::string render_comparison_report(const ComparisonFolder& folder, const PlotP
     md += "![" + f.title + "](plots/" + f.name + ".png)\n\n" + f.how_to_read + " ([SVG](plots/" + f.name + ".svg))\n\n";
   for (const std::string& why : plan.not_drawn) md += "Not drawn: " + why + ".\n\n";
   md +=
-      "## Pairs\n\nMedian over repeats on each side and its noise (" + statistic_of(info) + "); change = (new - base) / "
-      "|base|.\n\n";
+      "## Pairs\n\nMedian over repeats on each side and its noise (" +
+      (statistic_of(info).empty()
+           ? std::string("the median's ~94% confidence interval over the median: the whole range, (max - min) / median, up to 8 repeats")
+           : statistic_of(info)) +
+      "); change = (new - base) / |base|.\n\n";
   MarkdownTable t({"workload", "params", "mode", "N", "metric", "base (n)", "base median", "base spread", "new (n)",
                    "new median", "new spread", "change", "p", "verdict", "clocks differ"},
                   {false, false, false, true, false, true, true, true, true, true, true, true, true, false, false});

@@ -24,13 +24,10 @@ inline constexpr int kResultsSchemaVersion = 1;
 /// by report; plots/plot_data.json, written by report, read by scripts/plot_report.py (PLOT_DATA_VERSION).
 inline constexpr int kComparisonFormatVersion = 1;
 /// comparison.json's "statistic": what compare calls noise and how it tests (reports word a comparison
-/// folder by it; one written before the key used kLegacyCompareStatistic's).
+/// folder by it; one written before the key keeps the Mann-Whitney test's words, see report_comparison).
 inline constexpr const char* kCompareStatistic =
     "noise = the width of the ~94% Student-t confidence interval of the mean of the worker sets' means, over that "
     "mean (a worker set: one set of worker processes and its rounds); p = Welch's t-test of the worker sets' means";
-inline constexpr const char* kLegacyCompareStatistic =
-    "noise = the median's ~94% confidence interval over the median (the whole range, (max - min) / median, up to 8 "
-    "repeats; from 2026-11-26 the worker sets' means' range where wider); p = Mann-Whitney U test of the repeats";
 inline constexpr int kPlotDataFormatVersion = 1;
 
 /// How many columns of each file bench_mps reads back (fast-cpp-csv-parser wants the count at compile
