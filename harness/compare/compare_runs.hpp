@@ -66,7 +66,7 @@ struct ComparedPair {
   double change = 0;   ///< (new - base) / |base| of the medians; NaN when unknown
   double p_value = 0;  ///< two-sided Welch t-test of the worker sets' means; NaN when a side has fewer than two sets
   Verdict verdict = Verdict::unsure;
-  std::string note;         ///< why, when UNSURE ("too few repeats", "noise 12% > threshold", ...)
+  std::string note;         ///< why, when UNSURE ("too few worker sets", "noise 12% > threshold", ...)
   /// The smallest change this pair could have called FASTER or SLOWER: the threshold, or the larger
   /// of the two sides' spreads where that is wider; NaN when a side has fewer than two worker sets.
   double detectable = 0;

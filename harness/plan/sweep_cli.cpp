@@ -276,9 +276,10 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
                      "spin, mlp, membw, filler, mlp-infer, exec (your --command) (default spin,mlp; spin for "
                      "--scenario fault)")->group(sweep);
   raw.repeats_option = app.add_option("--repeats", spec.repeats,
-                                      "repeats of every configuration (default 2 where --noise-target adds more to noisy ones, "
-                                      "else 5: see README, why 5; 2 for --scenario xray and regimes)")
-                           ->check(whole_in(1, 1000))->group(sweep)->capture_default_str();
+                                      "repeats of every configuration (default: 2 where --noise-target covers the sweep and "
+                                      "adds more to noisy configurations, 2 for --scenario xray and regimes, else 5; "
+                                      "README: \"Two worker sets, then as many as the noise needs\")")
+                           ->check(whole_in(1, 1000))->group(sweep);
   app.add_option("--noise-target", spec.noise_target_pct,
                  "percent: a configuration noisier than this after --repeats gets more repeats, each on fresh "
                  "processes (noise: compare's, the ~94% confidence interval of the mean of its worker sets' means "

@@ -59,10 +59,10 @@ struct Mode {
 
 /// Repeats a plain sweep plans where the noise target covers every configuration (no exec): two worker
 /// sets of one round each, the fewest that tell the noise between sets; the target adds sets where it
-/// is wider. Elsewhere (scenarios, exec, --noise-target 0) 5, as the README's "why 5" says.
+/// is wider. Elsewhere (scenarios, exec, --noise-target 0) 5, in 3 + 2 rounds (docs/COMPARE.md).
 inline constexpr int kNoiseTargetRepeats = 2;
 /// Default --noise-time-cap: the default sweep plans about 43 s on an H100 (two sets of its 12
-/// configurations), and the budget for the whole sweep is 75 s.
+/// configurations), and the whole default sweep is meant to end within 75 s there.
 inline constexpr double kNoiseTimeCapS = 30;
 
 struct SweepSpec {
