@@ -189,6 +189,22 @@ TEST_F(Orchestration, NoiseTargetAddsRepeatsUntilItsCapsAndSaysWhichMissed) {
   EXPECT_FALSE(harness::read_meta(out()).contains("noise"));
 }
 
+TEST_F(Orchestration, AMonitorPeriodThatIsNoNumberIsSaidAndTheSweepSamplesAsUsual) {
+  // BENCH_MPS_MONITOR_MS (a diagnostic): a bad value warns once and changes nothing else.
+  for (const std::string bad : {"", "abc", "-5", "1e9", "nan", "99999999999999999999", "12ms"}) {
+    fs::remove_all(out());
+    const auto r = sweep({"--modes", "timeslice", "--procs", "1", "--repeats", "1"}, Env{{{"BENCH_MPS_MONITOR_MS", bad}}, {}});
+    ASSERT_EQ(r.exit_code, 0) << bad << ": " << r.err;
+    const bool warned = r.err.find("BENCH_MPS_MONITOR_MS='" + bad + "' is not 0-60000 ms; sampling every 100 ms") != std::string::npos;
+    EXPECT_EQ(warned, !bad.empty()) << bad << ": " << r.err;  // empty: unset, the default
+    EXPECT_EQ(harness::read_summary(out() / "summary.csv").size(), 1u) << bad;
+  }
+  fs::remove_all(out());
+  const auto off = sweep({"--modes", "timeslice", "--procs", "1", "--repeats", "1"}, Env{{{"BENCH_MPS_MONITOR_MS", "0"}}, {}});
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  EXPECT_EQ(off.err.find("BENCH_MPS_MONITOR_MS"), std::string::npos) << off.err;
+}
+
 TEST(CpuPlan, FirstCoreAndLeftoversForTheHarnessTheRestOneEachForWorkers) {
   using harness::plan_cpus;
   EXPECT_TRUE(plan_cpus({0}, 4).workers.empty());
