@@ -18,9 +18,10 @@
 #               (REPEATS=k for more) -> OUT_DIR/seed001
 #   dutycycle[:POINT,...]  scripts/duty_cycle.sh (those points, or all) -> OUT_DIR/dutycycle
 #   calibrate   seed001 alone at several host works per step (UTIL_ONLY=1) -> OUT_DIR/dutycycle
-#   rounds5, rounds1, rounds2, fresh, spin103, mlp105
+#   rounds5, rounds1, rounds2, cap60, fresh, spin103, mlp105
 #               default runs with --rounds 5 (one set of workers per configuration), --rounds 1 (fresh
-#               processes for every repeat), rounds2 (--repeats 4 --rounds 2: two sets of two rounds), fresh (--rounds 1 --settle 0.5: the sweep before issue 14),
+#               processes for every repeat), rounds2 (--repeats 4 --rounds 2: two sets of two rounds), cap60 (--noise-time-cap 60
+#               --max-repeats 16: what the noise target reaches with twice the time), fresh (--rounds 1 --settle 0.5: the sweep before issue 14),
 #               a 3% longer spin kernel (--spin-us 103), and a 5% longer mlp step (--mlp-extra-us 5,
 #               about 5% of a 100 us step) -> OUT_DIR/<step>
 #   monitorcost mlp N=1, 10 one-round sets a mode, with NVML sampled every 100 ms and not sampled
@@ -106,7 +107,7 @@ for step in "$@"; do
       build/bench/bench_workloads --benchmark_min_time=0.2 --benchmark_out="$out/bench.json" \
         --benchmark_out_format=json >"$out/bench.log" 2>&1
       echo "bench: rc=$?"; grep -E "^BM_" "$out/bench.log" ;;
-    reference|aa*|spin110|spin103|mlp105|rounds5|rounds1|rounds2|fresh)
+    reference|aa*|spin110|spin103|mlp105|rounds5|rounds1|rounds2|cap60|fresh)
       extra=()
       case "$step" in
         spin110) extra=(--spin-us 110) ;;
@@ -115,6 +116,7 @@ for step in "$@"; do
         rounds5) extra=(--rounds 5) ;;
         rounds1) extra=(--rounds 1) ;;
         rounds2) extra=(--repeats 4 --rounds 2) ;;
+        cap60) extra=(--noise-time-cap 60 --max-repeats 16) ;;
         fresh) extra=(--rounds 1 --settle 0.5) ;;
       esac
       start=$(date +%s.%N)
