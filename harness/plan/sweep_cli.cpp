@@ -436,7 +436,7 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
     spec.noise_target_pct = sweep_needs_gpu(spec) ? 1.0 : 0.0;
   }
   // Where the target covers the whole sweep, plan the fewest sets that tell their noise; it adds the rest.
-  const bool target_covers_all = spec.scenario == Scenario::sweep && spec.noise_target_pct > 0 &&
+  const bool target_covers_all = noise_target_applies(spec) &&
                                  std::none_of(spec.workloads.begin(), spec.workloads.end(),
                                               [](const std::string& w) { return runs_user_program(w); });
   if (target_covers_all && (!raw.repeats_option || raw.repeats_option->count() == 0)) spec.repeats = kNoiseTargetRepeats;

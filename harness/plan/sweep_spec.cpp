@@ -131,6 +131,10 @@ std::vector<RunSpec> ModeBlock::runs() const {
   return out;
 }
 
+bool noise_target_applies(const SweepSpec& spec) {
+  return spec.scenario == Scenario::sweep && spec.noise_target_pct > 0;
+}
+
 bool sweep_needs_gpu(const SweepSpec& spec) {
   return !spec.cpu_stand_in && std::any_of(spec.workloads.begin(), spec.workloads.end(),
                                            [](const std::string& w) { return workload_needs_gpu(w); });

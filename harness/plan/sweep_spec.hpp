@@ -185,6 +185,10 @@ std::vector<ModeBlock> plan_sweep(const SweepSpec& spec);
 /// Whether the sweep measures a GPU: a GPU workload that is not a CPU stand-in.
 bool sweep_needs_gpu(const SweepSpec& spec);
 
+/// Whether the sweep adds repeats for noisy configurations (harness/sweep/noise_target): a plain sweep
+/// (no scenario) with --noise-target above 0; exec, whose runs take seconds to minutes, is left out.
+bool noise_target_applies(const SweepSpec& spec);
+
 /// Throws UsageError naming the mode, its list and N where a run of the plan has a number of clients
 /// that one of its mode's per-client lists does not have entries for (nothing dropped, nothing reused).
 void check_client_lists(const SweepSpec& spec);

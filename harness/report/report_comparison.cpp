@@ -34,10 +34,11 @@ double number_of(const json& info, const char* key) {
   return info[key].get<double>();
 }
 
-/// What the folder's compare called noise and how it tested: comparison.json's "statistic"; empty for
-/// a folder written before the key (its report keeps the words it was rendered with).
-std::string statistic_of(const json& info) {
-  return info.contains("statistic") && info["statistic"].is_string() ? info["statistic"].get<std::string>() : "";
+/// What the folder's compare called noise and how it tested: comparison.json's "statistic", or
+/// `before_the_key`, the words a folder written before the key was rendered with (kept byte for byte).
+std::string statistic_or(const json& info, const char* before_the_key) {
+  return info.contains("statistic") && info["statistic"].is_string() ? info["statistic"].get<std::string>()
+                                                                      : before_the_key;
 }
 
 /// comparison.json's threshold as a fraction (it holds percent: 5 means +-5%); NaN if absent.
@@ -187,14 +188,15 @@ ComparisonFolder read_comparison_folder(const fs::path& dir) {
 
 PlotPlan comparison_plot_plan(const ComparisonFolder& folder) {
   PlotPlan plan;
+  const std::string recorded = statistic_or(folder.info, "");
   FigureInfo fig{"comparison", "Change per configuration, NEW against BASE",
                  "One bar per configuration: the change of the median from BASE to NEW, (new - base) / |base|, "
                  "in percent, coloured by the verdict of `bench_mps compare` (SAME, FASTER, SLOWER, UNSURE). "
                  "The shaded band is the threshold within which a change is not called; the black whisker on "
                  "each row spans that row's noise, the wider side's " +
-                     (statistic_of(folder.info).empty()
-                          ? std::string("noise (its median's ~94% confidence interval over the median; the whole range up to 8 repeats)")
-                          : "(" + statistic_of(folder.info) + ")") +
+                     (recorded.empty() ? std::string("noise (its median's ~94% confidence interval over the median; "
+                                                     "the whole range up to 8 repeats)")
+                                       : "(" + recorded + ")") +
                      ": a change "
                  "inside it is never called FASTER or SLOWER, and noise wider than the threshold leaves a small "
                  "change UNSURE. The x range is the same for every comparison chart (the smallest of ±2, 5, 10, "
@@ -260,9 +262,8 @@ std::string render_comparison_report(const ComparisonFolder& folder, const PlotP
   for (const std::string& why : plan.not_drawn) md += "Not drawn: " + why + ".\n\n";
   md +=
       "## Pairs\n\nMedian over repeats on each side and its noise (" +
-      (statistic_of(info).empty()
-           ? std::string("the median's ~94% confidence interval over the median: the whole range, (max - min) / median, up to 8 repeats")
-           : statistic_of(info)) +
+      statistic_or(info, "the median's ~94% confidence interval over the median: the whole range, (max - min) / median, "
+                         "up to 8 repeats") +
       "); change = (new - base) / |base|.\n\n";
   MarkdownTable t({"workload", "params", "mode", "N", "metric", "base (n)", "base median", "base spread", "new (n)",
                    "new median", "new spread", "change", "p", "verdict", "clocks differ"},

@@ -20,10 +20,6 @@ std::string config_name(const RunSpec& r) {
 
 }  // namespace
 
-bool noise_target_applies(const SweepSpec& spec) {
-  return spec.scenario == Scenario::sweep && spec.noise_target_pct > 0;
-}
-
 std::vector<ConfigNoise> config_noise(const std::vector<SummaryRecord>& rows, const std::vector<ModeBlock>& plan,
                                      double target) {
   std::map<std::string, RunSpec> planned;  // config_key -> its first planned run

@@ -24,14 +24,10 @@ struct ConfigNoise {
   RunSpec config;          ///< the configuration (its first planned run)
   int repeats = 0;         ///< ok repeats
   int last_repeat = 0;     ///< the highest repeat number recorded, ok or not
-  double noise = 0;        ///< NaN with fewer than two ok repeats
+  double noise = 0;        ///< configuration_noise; NaN with fewer than two worker sets
   bool met = false;        ///< noise <= the target
   double set_seconds = 0;  ///< what one more set is expected to take: its longest start-up + median round
 };
-
-/// Whether the sweep adds repeats for noisy configurations: a plain sweep (no scenario) with
-/// --noise-target above 0; exec, whose runs take seconds to minutes, is left out.
-bool noise_target_applies(const SweepSpec& spec);
 
 /// The noise of every plain configuration in `rows` (the sweep's `plan`) against `target` (a fraction).
 std::vector<ConfigNoise> config_noise(const std::vector<SummaryRecord>& rows, const std::vector<ModeBlock>& plan,

@@ -219,17 +219,19 @@ struct FinishedRound {
 };
 
 /// NVML's sampling period during a sweep: 100 ms, or BENCH_MPS_MONITOR_MS (a diagnostic: does the
-/// sampling disturb what it watches? 0 samples nothing, and the runs' NVML columns stay empty).
+/// sampling disturb what it watches? 0 samples nothing, and the runs' NVML columns stay empty). Read
+/// once; a value that is not 0-60000 ms is said on stderr and the default kept.
 std::chrono::milliseconds monitor_period() {
-  const char* v = std::getenv("BENCH_MPS_MONITOR_MS");
-  if (!v || !*v) return std::chrono::milliseconds(100);
-  char* end = nullptr;
-  const long ms = std::strtol(v, &end, 10);
-  if (*end == '\0' && ms >= 0 && ms <= 60000) return std::chrono::milliseconds(ms);
-  static bool said = false;
-  if (!said) std::cerr << "bench_mps: BENCH_MPS_MONITOR_MS='" << v << "' is not 0-60000 ms; sampling every 100 ms\n";
-  said = true;
-  return std::chrono::milliseconds(100);
+  static const std::chrono::milliseconds period = [] {
+    const char* v = std::getenv("BENCH_MPS_MONITOR_MS");
+    if (!v || !*v) return std::chrono::milliseconds(100);
+    char* end = nullptr;
+    const long ms = std::strtol(v, &end, 10);
+    if (*end == '\0' && ms >= 0 && ms <= 60000) return std::chrono::milliseconds(ms);
+    std::cerr << "bench_mps: BENCH_MPS_MONITOR_MS='" << v << "' is not 0-60000 ms; sampling every 100 ms\n";
+    return std::chrono::milliseconds(100);
+  }();
+  return period;
 }
 
 class Sweep {
