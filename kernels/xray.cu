@@ -81,21 +81,23 @@ struct MappedStamps {
 
 class XrayWorkload final : public Workload {
  public:
-  explicit XrayWorkload(const XrayParams& params) : params_(params), busy_(params.role == XrayRole::busy) {
+  explicit XrayWorkload(const XrayParams& params)
+      : params_(params), role_(params.role), busy_(params.role == XrayRole::busy) {
     if (!(params.busy_ms > 0) || !(params.gap_us > 0) || !(params.step_us > 0) || params.max_intervals < 1)
       throw std::invalid_argument("xray: durations must be positive");
   }
 
   void setup() override {
     stream_ = make_nonblocking_stream();
-    stamps_ = std::make_unique<MappedStamps>(2);
+    stamps_ = std::make_unique<MappedStamps>(2 * kGapKernels);
     tick_ns_ = measure_tick();
     offset_ns_ = measure_clock_offset();
     if (busy_) {
       log_ = DeviceBuffer<std::uint64_t>(2 * static_cast<std::size_t>(params_.max_intervals));
       count_ = DeviceBuffer<int>(1);
     } else {
-      iterations_ = work_iterations(params_.step_us, device_clock_khz(), work_cycles_per_iteration(32, stream_.get()));
+      const double us = role_ == XrayRole::gaps ? kGapKernelUs : params_.step_us;
+      iterations_ = work_iterations(us, device_clock_khz(), work_cycles_per_iteration(32, stream_.get()));
     }
     reset();
   }
@@ -108,20 +110,23 @@ class XrayWorkload final : public Workload {
   void reset() {
     busy_stats_.reset();
     step_stats_.reset();
+    gap_stats_.reset();
   }
 
   void run_task() override {
-    if (busy_)
+    if (role_ == XrayRole::busy)
       run_busy();
-    else
+    else if (role_ == XrayRole::step)
       run_step();
+    else
+      run_gaps();
   }
 
   std::vector<Span> last_task_spans() const override { return spans_; }
 
   std::size_t device_bytes() const override { return log_.bytes() + count_.bytes(); }
 
-  WorkloadFacts facts() const override { return xray_facts(busy_, tick_ns_, busy_stats_, step_stats_); }
+  WorkloadFacts facts() const override { return xray_facts(role_, tick_ns_, busy_stats_, step_stats_, gap_stats_); }
 
  private:
   void run_busy() {
@@ -147,6 +152,21 @@ class XrayWorkload final : public Workload {
     BENCH_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
 
     step_stats_.add(static_cast<std::int64_t>(stamps_->at(0)), static_cast<std::int64_t>(stamps_->at(1)));
+  }
+
+  /// Tiny kernels after host gaps (kGapsUs), no wait between them: for each, how long its context's queue
+  /// had been empty at its launch and whether it then started at once.
+  void run_gaps() {
+    spans_.clear();
+    std::int64_t launched[kGapKernels];
+    for (int i = 0; i < kGapKernels; ++i) {
+      if (kGapsUs[i] > 0) busy_wait_us(kGapsUs[i]);
+      launched[i] = host_now_ns();
+      launch_stamped_work(iterations_, 32, stamps_->device + 2 * i, stream_.get());
+    }
+    BENCH_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    for (int i = 1; i < kGapKernels; ++i)
+      gap_stats_.add(launched[i], to_monotonic(stamps_->at(2 * i)), to_monotonic(stamps_->at(2 * i - 1)), kGapKeptNs);
   }
 
   std::int64_t to_monotonic(std::uint64_t gpu_ns) const { return static_cast<std::int64_t>(gpu_ns) - offset_ns_; }
@@ -180,6 +200,7 @@ class XrayWorkload final : public Workload {
   }
 
   XrayParams params_;
+  XrayRole role_;
   bool busy_;
   bool timed_ = false;
   CudaStream stream_;
@@ -192,6 +213,7 @@ class XrayWorkload final : public Workload {
   std::vector<Span> spans_;
   BusyIntervalStats busy_stats_;
   StepStampStats step_stats_;
+  IdleHoldStats gap_stats_;
 };
 
 }  // namespace

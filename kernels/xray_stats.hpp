@@ -3,11 +3,13 @@
 // the GPU probes and their CPU stand-ins (harness/workers/cpu_standins), so both report alike.
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <limits>
 #include <utility>
 #include <vector>
 
 #include "kernels/workload.hpp"
+#include "kernels/xray.hpp"
 
 namespace bench_mps::kernels {
 
@@ -81,14 +83,64 @@ class StepStampStats {
   std::int64_t last_start_ = 0;
 };
 
+/// The gaps role's kernels: for each, how long its context's queue had been empty when it was launched
+/// (idle) and whether it then started at once (kept: its context still held the GPU). Per log2 bin of idle
+/// time (1 us .. 2 ms) the kernels and the share kept; hold_us, where the kept share first falls below a
+/// half (the lower edge of that bin: a queue empty that long loses the GPU to a context with work), or
+/// the upper edge of the last bin sampled where none falls (hold_bound 1: at least that).
+class IdleHoldStats {
+ public:
+  static constexpr int kBins = 12;  ///< [2^i, 2^(i+1)) us, i = 0..11; shorter idles go to bin 0
+  void reset() { *this = IdleHoldStats(); }
+  /// One kernel: its launch, its start and the previous kernel's end on one clock (ns); `kept_ns`: the
+  /// longest wait after the launch that counts as starting at once.
+  void add(std::int64_t launch_ns, std::int64_t start_ns, std::int64_t previous_end_ns, std::int64_t kept_ns) {
+    const std::int64_t idle = launch_ns - previous_end_ns;
+    if (idle <= 0) return;  // the queue never emptied
+    int bin = 0;
+    while (bin + 1 < kBins && idle >= (std::int64_t{1000} << (bin + 1))) ++bin;
+    ++n_[bin];
+    if (start_ns - launch_ns <= kept_ns) ++kept_[bin];
+  }
+  /// gaps_kernels, gaps_kept_share, per sampled bin gaps_idle_<lo>us_n and gaps_idle_<lo>us_kept, hold_us, hold_bound
+  void add_facts(WorkloadFacts& f) const {
+    long all = 0, kept = 0;
+    for (int i = 0; i < kBins; ++i) {
+      all += n_[i];
+      kept += kept_[i];
+    }
+    f.emplace_back("gaps_kernels", static_cast<double>(all));
+    if (!all) return;
+    f.emplace_back("gaps_kept_share", static_cast<double>(kept) / static_cast<double>(all));
+    double hold = -1, last_upper = 0;
+    for (int i = 0; i < kBins; ++i) {
+      if (n_[i] == 0) continue;
+      const double lo = i == 0 ? 0.0 : static_cast<double>(1 << i), share = static_cast<double>(kept_[i]) / n_[i];
+      const std::string name = "gaps_idle_" + std::to_string(1 << i) + "us_";
+      f.emplace_back(name + "n", static_cast<double>(n_[i]));
+      f.emplace_back(name + "kept", share);
+      last_upper = static_cast<double>(2 << i);
+      if (hold < 0 && n_[i] >= kMinSamples && share < 0.5) hold = lo;
+    }
+    f.emplace_back("hold_us", hold >= 0 ? hold : last_upper);
+    f.emplace_back("hold_bound", hold >= 0 ? 0.0 : 1.0);
+  }
+
+ private:
+  static constexpr long kMinSamples = 3;  ///< a bin decides hold_us from this many kernels on
+  long n_[kBins] = {}, kept_[kBins] = {};
+};
+
 /// A probe's facts: the GPU clock's resolution, then its role's.
-inline WorkloadFacts xray_facts(bool busy, double tick_ns, const BusyIntervalStats& busy_stats,
-                                const StepStampStats& step_stats) {
+inline WorkloadFacts xray_facts(XrayRole role, double tick_ns, const BusyIntervalStats& busy_stats,
+                                const StepStampStats& step_stats, const IdleHoldStats& gap_stats) {
   WorkloadFacts f{{"globaltimer_tick_ns", tick_ns}};
-  if (busy)
+  if (role == XrayRole::busy)
     busy_stats.add_facts(f);
-  else
+  else if (role == XrayRole::step)
     step_stats.add_facts(f);
+  else
+    gap_stats.add_facts(f);
   return f;
 }
 

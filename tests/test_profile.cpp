@@ -180,6 +180,40 @@ TEST(ProfileRecorder, WhatItWritesTheReaderReadsBack) {
   EXPECT_EQ(s.bursts, 19u);  // 21 spans less the first 10% (2)
   EXPECT_NEAR(s.burst_p50_ms, 0.1, 1e-9);
   EXPECT_NEAR(s.fill, 10.0 / (10 * 32), 1e-9);  // 2 warps, 16 regs: the 32-block limit per SM
+  // Each span's SM time: its kernels' time x their fill; step 3's overlapping kernels both count; a copy none.
+  const double fill = 10.0 / (10 * 32);
+  EXPECT_NEAR(p.spans[0].sm_ns, 100'000 * fill, 1);
+  EXPECT_NEAR(p.spans[3].sm_ns, (60'000 + 50'000) * fill, 1);
+  EXPECT_EQ(p.spans[3].busy_ns, 100'000);
+  EXPECT_EQ(p.spans[20].sm_ns, 0);
+}
+
+// A kernel recorded before its device's limits (CUPTI's device record came later) still gets its fill,
+// once the recorder merges; where the device never comes, the kernel counts as filling the device.
+TEST(ProfileRecorder, SmTimeOfKernelsSeenBeforeTheirDevice) {
+  profiler::RecorderLimits limits;
+  profiler::ProfileRecorder rec(limits, 0);
+  profiler::KernelLaunch k;
+  k.shape.name = "k";
+  k.shape.grid[0] = 66;  // half of 132 SMs at one block each
+  k.shape.block[0] = 1024;
+  k.shape.dynamic_smem = 200'000;
+  k.start_ns = 1000, k.end_ns = 11'000;
+  rec.kernel(k);
+  profiler::KernelLaunch other = k;
+  other.shape.device = 5;  // never described
+  other.start_ns = 100'000, other.end_ns = 104'000;
+  rec.kernel(other);
+  profiler::DeviceLimits d;
+  d.id = 0, d.sm_count = 132, d.max_warps_per_sm = 64, d.max_blocks_per_sm = 32, d.regs_per_sm = 65536;
+  d.smem_per_sm = 233472, d.smem_per_block = 232448, d.cc_major = 9;
+  rec.device(d);
+  TempDir tmp;
+  write_text(tmp / "profile-2.json", rec.json(200'000, {2, 1, ""}));
+  const GpuProfile p = harness::read_gpu_profile(tmp / "profile-2.json");
+  ASSERT_EQ(p.spans.size(), 2u);
+  EXPECT_NEAR(p.spans[0].sm_ns, 10'000 * 0.5, 1);
+  EXPECT_NEAR(p.spans[1].sm_ns, 4'000, 1);
 }
 
 TEST(ProfileRecorder, KeepsItsFirstAndLastSpansAndCountsTheRest) {

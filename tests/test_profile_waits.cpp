@@ -207,7 +207,8 @@ TEST(ProfileWaits, MalformedWaitsAreRefusedNamingWhatIsWrong) {
       {"waits: kept_head, spans, sync_copies and count disagree", [](Json& j) { j["waits"]["kept_head"] = 42; }},
       {"waits: kept_head, spans, sync_copies and count disagree", [](Json& j) { j["waits"]["count"] = 40; }},
       {"waits: kept_head, spans, sync_copies and count disagree", [](Json& j) { j["waits"]["sync_copies"] = 42; }},
-      {"format_version 3 (this bench_mps reads 1 to 2)", [](Json& j) { j["format_version"] = 3; }},
+      {"format_version 4 (this bench_mps reads 1 to 3)", [](Json& j) { j["format_version"] = 4; }},
+      {"a busy span is not [start, end, busy, sm]", [](Json& j) { j["format_version"] = 3; }},
   };
   for (const Case& c : cases) {
     Json j = good;

@@ -80,8 +80,9 @@ TEST(RegimePlan, XrayFirstThenTheGridAtEveryNWithNOneAdded) {
     if (r.repeat == 1) ids.push_back(r.run_id());
   const std::vector<std::string> expected{
       "r1-timeslice-xray-n1-xray_turns", "r1-timeslice-xray-n2-xray_busy", "r1-timeslice-xray-n2-xray_wait",
-      "r1-timeslice-xray-n2-xray_turns", "r1-timeslice-xray-n4-xray_busy", "r1-timeslice-xray-n4-xray_wait",
-      "r1-timeslice-xray-n4-xray_turns", "r1-timeslice-duty-n1-regime-b0.1ms-d5", "r1-timeslice-duty-n4-regime-b0.1ms-d5",
+      "r1-timeslice-xray-n2-xray_turns", "r1-timeslice-xray-n2-xray_gaps", "r1-timeslice-xray-n4-xray_busy",
+      "r1-timeslice-xray-n4-xray_wait", "r1-timeslice-xray-n4-xray_turns", "r1-timeslice-xray-n4-xray_gaps",
+      "r1-timeslice-duty-n1-regime-b0.1ms-d5", "r1-timeslice-duty-n4-regime-b0.1ms-d5",
       "r1-timeslice-duty-n1-regime-b10ms-d5", "r1-timeslice-duty-n4-regime-b10ms-d5"};
   EXPECT_EQ(ids, expected);
   for (const RunSpec& r : blocks.front().runs()) {
@@ -112,7 +113,7 @@ TEST(RegimePlan, XrayDefaultsToTwoFourAndTenBesideTheStepAlone) {
         EXPECT_EQ(r.tasks, 1);
       }
     }
-  EXPECT_EQ(scenarios, (std::set<std::string>{"xray_busy", "xray_wait", "xray_turns"}));
+  EXPECT_EQ(scenarios, (std::set<std::string>{"xray_busy", "xray_wait", "xray_turns", "xray_gaps"}));
 }
 
 TEST(RegimeRows, ParamNumberReadsAKeyOfTheCanonicalString) {

@@ -34,13 +34,13 @@ TEST_F(Orchestration, XrayPlansEveryProbeAtEachNAndKeepsItsMediansInMeta) {
                         "--xray-step-us", "50"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto rows = summary_by_id();
-  // Per mode: the step alone (N=1, added), then busy, wait and turns at each N.
-  ASSERT_EQ(rows.size(), 2u * 7u);
+  // Per mode: the step alone (N=1, added), then busy, wait, turns and gaps at each N.
+  ASSERT_EQ(rows.size(), 2u * 9u);
   for (const char* mode : {"timeslice", "mps"}) {
     const std::string p = std::string("r1-") + mode + "-xray-";
     ASSERT_TRUE(rows.count(p + "n1-xray_turns"));
     for (int n : {2, 3})
-      for (const char* probe : {"xray_busy", "xray_wait", "xray_turns"}) {
+      for (const char* probe : {"xray_busy", "xray_wait", "xray_turns", "xray_gaps"}) {
         const auto& row = rows.at(p + "n" + std::to_string(n) + "-" + probe);
         EXPECT_EQ(row.status, "ok") << row.run_id << ": " << row.reason;
       }
@@ -53,6 +53,11 @@ TEST_F(Orchestration, XrayPlansEveryProbeAtEachNAndKeepsItsMediansInMeta) {
     for (const auto& [worker, count] : tasks_per_worker(out() / "tasks.csv", p + "n3-xray_turns")) EXPECT_EQ(count, 300) << worker;
     const auto waits = tasks_per_worker(out() / "tasks.csv", p + "n2-xray_wait");
     EXPECT_LE(waits.at("0"), 400) << "the wait probe's step context stops after 400 steps";
+    // The gaps context: its kernels after an idle queue kept the CPU stand-in's "GPU" (their own core).
+    const auto& gaps = rows.at(p + "n2-xray_gaps");
+    EXPECT_NEAR(gaps.xray_idle_kept_share, 1.0, 1e-9) << gaps.run_id;
+    EXPECT_EQ(gaps.xray_hold_bound, 1) << "no idle lost it: a lower bound";
+    EXPECT_GE(gaps.xray_hold_us, 1024);
   }
   // Roles: worker 0 of a wait run steps, the others are busy; every worker of a turns run steps.
   for (const auto& row : csv_records(out() / "runs.csv")) {
@@ -60,6 +65,7 @@ TEST_F(Orchestration, XrayPlansEveryProbeAtEachNAndKeepsItsMediansInMeta) {
     if (id.find("-xray_wait") != std::string::npos) EXPECT_EQ(row.at("role"), row.at("worker") == "0" ? "step" : "busy") << id;
     if (id.find("-xray_turns") != std::string::npos) EXPECT_EQ(row.at("role"), "step") << id;
     if (id.find("-xray_busy") != std::string::npos) EXPECT_EQ(row.at("role"), "busy") << id;
+    if (id.find("-xray_gaps") != std::string::npos) EXPECT_EQ(row.at("role"), row.at("worker") == "0" ? "gaps" : "busy") << id;
   }
   for (const auto& w : workers_by_run(out() / "runs.csv").at("r1-timeslice-xray-n2-xray_busy"))
     EXPECT_GT(w.fact("intervals"), 0) << w.facts;
@@ -68,7 +74,7 @@ TEST_F(Orchestration, XrayPlansEveryProbeAtEachNAndKeepsItsMediansInMeta) {
   ASSERT_TRUE(meta.contains("xray")) << meta.dump();
   for (const char* mode : {"timeslice", "mps"})
     for (const char* n : {"1", "2", "3"}) ASSERT_TRUE(meta["xray"][mode].contains(n)) << mode << " " << n;
-  EXPECT_EQ(meta["xray"]["timeslice"]["2"]["runs"], 3);
+  EXPECT_EQ(meta["xray"]["timeslice"]["2"]["runs"], 4);
   EXPECT_NE(r.out.find("time-slice X-ray"), std::string::npos) << r.out;
   EXPECT_GE(journal_count("quit"), 1);
   expect_worker_processes_gone();
@@ -79,8 +85,8 @@ TEST_F(Orchestration, RegimesRunTheGridAtEveryNAndRecordEachPointsCoordinatesAlo
                         "--regime-duties", "25,75", "--xray-busy-ms", "40", "--modes", "timeslice,mps"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto rows = summary_by_id();
-  // Per mode: the X-ray at N=1 and 2 (4 runs), then 4 grid points at N=1 and 2.
-  ASSERT_EQ(rows.size(), 2u * (4u + 8u));
+  // Per mode: the X-ray at N=1 and 2 (5 runs), then 4 grid points at N=1 and 2.
+  ASSERT_EQ(rows.size(), 2u * (5u + 8u));
   for (double burst : {0.5, 2.0})
     for (double duty : {25.0, 75.0}) {
       const std::string point = "regime-b" + harness::fmt_num(burst, 4) + "ms-d" + harness::fmt_num(duty, 4);

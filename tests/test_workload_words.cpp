@@ -62,7 +62,7 @@ TEST(WorkloadWords, TheTraitsAreTheTablesNotTheWordsCompared) {
 
 TEST(WorkloadWords, AnXrayRoleIsAWordOnlyOnTheCommandLine) {
   for (const auto& [word, role] : xray_role_names()) EXPECT_EQ(xray_role_name(role), word);
-  EXPECT_EQ(xray_role_names().size(), 2u);
+  EXPECT_EQ(xray_role_names().size(), 3u);
 }
 
 TEST(CpuFaultWords, EveryWordRoundTripsAndReachesTheWorkerAndTheParameters) {
@@ -123,7 +123,7 @@ TEST(WorkloadWords, BenchWorkerTakesItsWorkloadAndRoleAsWords) {
 
   const testing::CommandOutput role = worker({"--workload", "xray", "--cpu-stand-in", "--xray-role", "idle"});
   EXPECT_NE(role.exit_code, 0);
-  EXPECT_NE((role.out + role.err).find("idle not in {busy,step}"), std::string::npos) << role.out << role.err;
+  EXPECT_NE((role.out + role.err).find("idle not in {busy,gaps,step}"), std::string::npos) << role.out << role.err;
 
   const testing::CommandOutput unknown = worker({"--workload", "mlp_infer"});
   EXPECT_NE(unknown.exit_code, 0);

@@ -17,7 +17,7 @@ constexpr WordTable<Scenario, 5> kScenarioNames{{
 }};
 
 /// Every kind but regime_point, whose cell is its tag.
-constexpr WordTable<RunKind, 9> kRunKindNames{{
+constexpr WordTable<RunKind, 10> kRunKindNames{{
     {RunKind::plain, ""},
     {RunKind::fault_baseline, "fault_baseline"},
     {RunKind::fault, "fault"},
@@ -27,6 +27,7 @@ constexpr WordTable<RunKind, 9> kRunKindNames{{
     {RunKind::xray_busy, "xray_busy"},
     {RunKind::xray_wait, "xray_wait"},
     {RunKind::xray_turns, "xray_turns"},
+    {RunKind::xray_gaps, "xray_gaps"},
 }};
 
 constexpr std::string_view kRegimePointPrefix = "regime-";
@@ -77,7 +78,8 @@ std::optional<RunScenario> parse_run_scenario(std::string_view cell) {
 std::ostream& operator<<(std::ostream& out, const RunScenario& scenario) { return out << scenario.name(); }
 
 const std::vector<RunKind>& xray_probes() {
-  static const std::vector<RunKind> probes{RunKind::xray_busy, RunKind::xray_wait, RunKind::xray_turns};
+  static const std::vector<RunKind> probes{RunKind::xray_busy, RunKind::xray_wait, RunKind::xray_turns,
+                                           RunKind::xray_gaps};
   return probes;
 }
 

@@ -36,6 +36,7 @@ enum class RunKind {
   xray_busy,        ///< the X-ray: N contexts that always have work
   xray_wait,        ///< one context of short synchronising steps beside N-1 busy ones
   xray_turns,       ///< N contexts of short steps (N=1: the alone reference)
+  xray_gaps,        ///< one context whose queue empties between tiny kernels (no host wait) beside N-1 busy ones
   regime_point,     ///< a grid point of the regimes scenario ("regime-b<burst>ms-d<duty>")
   exec_warmup,      ///< exec: an untimed warm-up run of one copy ("warmup<k>"; never in summary.csv)
 };
@@ -52,7 +53,9 @@ struct RunScenario {
 
   /// The `scenario` cell: "" for plain, the tag of a grid point or a warm-up, else the kind's name.
   std::string name() const;
-  bool is_xray() const { return kind == RunKind::xray_busy || kind == RunKind::xray_wait || kind == RunKind::xray_turns; }
+  bool is_xray() const {
+    return kind == RunKind::xray_busy || kind == RunKind::xray_wait || kind == RunKind::xray_turns || kind == RunKind::xray_gaps;
+  }
   bool is_interference() const {
     return kind == RunKind::interference || kind == RunKind::interference_fg || kind == RunKind::interference_bg;
   }

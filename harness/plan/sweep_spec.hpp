@@ -152,6 +152,9 @@ const WorkloadConfig& run_params(const SweepSpec& spec, const RunSpec& run);
 inline constexpr long kXrayTurnSteps = 300;
 /// Steps, at most, of the xray_wait probe's step context (it also stops at 80% of the busy contexts' time).
 inline constexpr long kXrayWaitSteps = 400;
+/// Tasks, at most, of the xray_gaps probe's gaps context (a task: kernels::kGapKernels tiny kernels after
+/// host gaps; it also stops at 80% of the busy contexts' time).
+inline constexpr long kXrayGapTasks = 200;
 /// A grid point's tag (RunScenario::point): "regime-b<burst>ms-d<duty>".
 std::string regime_point_tag(double burst_ms, double duty_pct);
 /// The grid point's workload parameters: the duty workload at this burst and duty, a task of about

@@ -3,13 +3,15 @@
 // format's version and a device's limits. Standard C++ only: the injected library includes it.
 #include "harness/profiler/wing.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <tuple>
 
 namespace bench_mps::profiler {
 
-constexpr int kProfileFormatVersion = 2;  ///< 2: host waits; the reader still reads 1
+/// 2: host waits; 3: each busy span's SM time (its kernels' time x their fill). The reader still reads 1 and 2.
+constexpr int kProfileFormatVersion = 3;
 
 /// Limits of one device, as a kernel's occupancy needs them (from CUPTI's device record).
 struct DeviceLimits {
@@ -34,5 +36,29 @@ struct KernelShape {
                                              o.block[2], o.registers, o.static_smem, o.dynamic_smem);
   }
 };
+
+/// Blocks of one kernel shape resident on one SM at once, from its threads, registers and shared memory
+/// against the device's limits (docs/PROFILE.md "Fill"); at least 1.
+inline int resident_blocks_per_sm(const KernelShape& k, const DeviceLimits& d) {
+  const std::int64_t threads = k.block[0] * k.block[1] * k.block[2];
+  const std::int64_t warp = std::max<std::int64_t>(1, d.warp_size);
+  const std::int64_t warps = std::max<std::int64_t>(1, (threads + warp - 1) / warp);
+  std::int64_t blocks = std::min<std::int64_t>(d.max_blocks_per_sm, d.max_warps_per_sm / warps);
+  if (k.registers > 0) {  // registers are allocated per warp, in units of 256
+    const std::int64_t per_warp = (static_cast<std::int64_t>(k.registers) * warp + 255) / 256 * 256;
+    blocks = std::min<std::int64_t>(blocks, d.regs_per_sm / per_warp / warps);
+  }
+  // Ampere and newer reserve 1 KiB of shared memory per resident block.
+  const std::int64_t smem = k.static_smem + k.dynamic_smem + (d.cc_major >= 8 ? 1024 : 0);
+  if (smem > 0) blocks = std::min<std::int64_t>(blocks, d.smem_per_sm / smem);
+  return static_cast<int>(std::max<std::int64_t>(1, blocks));
+}
+
+/// A launch's share of the device while it runs: min(1, blocks / (SMs x resident blocks per SM)).
+inline double kernel_fill(const KernelShape& k, const DeviceLimits& d) {
+  const double blocks = static_cast<double>(k.grid[0] * k.grid[1] * k.grid[2]);
+  const double slots = static_cast<double>(std::max<std::uint32_t>(1, d.sm_count)) * resident_blocks_per_sm(k, d);
+  return std::min(1.0, blocks / slots);
+}
 
 }  // namespace bench_mps::profiler

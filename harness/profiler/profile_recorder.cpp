@@ -4,6 +4,7 @@
 #include <cxxabi.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -64,7 +65,6 @@ ProfileRecorder::ProfileRecorder(RecorderLimits limits, std::uint64_t t0_ns)
 }
 
 void ProfileRecorder::kernel(const KernelLaunch& k) {
-  busy_span(k.start_ns, k.end_ns);
   const std::uint64_t ns = k.end_ns > k.start_ns ? k.end_ns - k.start_ns : 0;
   ++kernel_count_;
   kernel_ns_ += ns;
@@ -73,23 +73,26 @@ void ProfileRecorder::kernel(const KernelLaunch& k) {
     if (kernels_.size() >= limits_.max_signatures) {
       ++other_kernels_.count;
       other_kernels_.total_ns += ns;
+      const auto d = devices_.find(k.shape.device);  // no shape kept: its fill now, or the whole device
+      busy_span(k.start_ns, k.end_ns, d == devices_.end() ? 1.0 : kernel_fill(k.shape, d->second));
       return;
     }
     it = kernels_.emplace(k.shape, KernelTotals{}).first;
   }
   ++it->second.count;
   it->second.total_ns += ns;
+  busy_span(k.start_ns, k.end_ns, it->second.fill, &it->first, &it->second);
 }
 
 void ProfileRecorder::copy(std::uint64_t start_ns, std::uint64_t end_ns, std::uint64_t bytes) {
-  busy_span(start_ns, end_ns);
+  busy_span(start_ns, end_ns, 0.0);  // a copy engine's work, no SM's
   ++copies_.count;
   copies_.total_ns += end_ns > start_ns ? end_ns - start_ns : 0;
   copies_.bytes += bytes;
 }
 
 void ProfileRecorder::memset(std::uint64_t start_ns, std::uint64_t end_ns, std::uint64_t bytes) {
-  busy_span(start_ns, end_ns);
+  busy_span(start_ns, end_ns, 1.0);  // its grid is not in CUPTI's record: taken as filling the device
   ++memsets_.count;
   memsets_.total_ns += end_ns > start_ns ? end_ns - start_ns : 0;
   memsets_.bytes += bytes;
@@ -155,10 +158,23 @@ void ProfileRecorder::error(const std::string& what) {
   if (errors_.size() < 20) errors_.push_back(what);
 }
 
-void ProfileRecorder::busy_span(std::uint64_t start_ns, std::uint64_t end_ns) {
+void ProfileRecorder::busy_span(std::uint64_t start_ns, std::uint64_t end_ns, double fill, const KernelShape* shape,
+                                KernelTotals* totals) {
   if (end_ns < start_ns || start_ns == 0) return;  // CUPTI's "unknown" timestamps
-  pending_.emplace_back(start_ns, end_ns);
+  pending_.push_back({start_ns, end_ns, fill, shape, totals});
   if (pending_.size() >= limits_.pending_batch) merge_pending();
+}
+
+/// A piece's fill: known, or its shape's against its device's limits (cached in its totals), or the
+/// whole device where the device's record never came.
+double ProfileRecorder::fill_of(const Piece& p) {
+  if (p.fill >= 0) return p.fill;
+  if (p.totals && p.totals->fill >= 0) return p.totals->fill;
+  const auto d = p.shape ? devices_.find(p.shape->device) : devices_.end();
+  if (d == devices_.end()) return 1.0;
+  const double f = kernel_fill(*p.shape, d->second);
+  if (p.totals) p.totals->fill = f;
+  return f;
 }
 
 void ProfileRecorder::count_gap(std::uint64_t gap_ns) {
@@ -176,15 +192,18 @@ void ProfileRecorder::count_gap(std::uint64_t gap_ns) {
 /// closed interval; its time before that is added to the busy total only (`late_spans`).
 void ProfileRecorder::merge_pending() {
   std::sort(pending_.begin(), pending_.end());
-  for (const auto& [start, end] : pending_) {
+  for (const Piece& piece : pending_) {
+    const std::uint64_t start = piece.start, end = piece.end;
+    const double sm = static_cast<double>(end - start) * fill_of(piece);
     if (!have_open_) {
-      open_ = {start, end, end - start};
+      open_ = {start, end, end - start, sm};
       have_open_ = true;
       if (!first_ns_) first_ns_ = start;
       continue;
     }
     if (start < open_.start) {
       ++late_spans_;
+      open_.sm += sm;  // its SM time before the open interval (counted as busy only) stays with it too
       const std::uint64_t from = std::max(start, last_closed_end_);
       if (from < open_.start) {
         open_.busy += open_.start - from;
@@ -198,6 +217,7 @@ void ProfileRecorder::merge_pending() {
       continue;
     }
     if (start <= open_.end) {  // overlaps: the union grows by what sticks out
+      open_.sm += sm;
       if (end > open_.end) {
         open_.busy += end - open_.end;
         open_.end = end;
@@ -209,10 +229,11 @@ void ProfileRecorder::merge_pending() {
     count_gap(gap);
     if (gap < limits_.min_gap_ns) {
       open_.busy += end - start;
+      open_.sm += sm;
       open_.end = end;
     } else {
       close_open();
-      open_ = {start, end, end - start};
+      open_ = {start, end, end - start, sm};
       have_open_ = true;
     }
   }
@@ -301,7 +322,8 @@ std::string ProfileRecorder::json(std::uint64_t end_ns, const ProcessFacts& proc
        ",\n  \"spans\": [";
   first = true;
   intervals_.for_each([&](const Interval& iv) {
-    o += std::string(first ? "" : ",") + "[" + rel(iv.start) + "," + rel(iv.end) + "," + num(iv.busy) + "]";
+    o += std::string(first ? "" : ",") + "[" + rel(iv.start) + "," + rel(iv.end) + "," + num(iv.busy) + "," +
+         num(static_cast<std::uint64_t>(std::llround(iv.sm))) + "]";
     first = false;
   });
   o += "]},\n";

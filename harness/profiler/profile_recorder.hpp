@@ -3,7 +3,9 @@
 // cupti_injection.cpp, feeds it; tests feed it by hand). It keeps, whatever the program's length:
 // - the busy timeline: kernels, copies and memsets of every stream and device merged into intervals;
 //   intervals closer than `min_gap_ns` are one interval (its busy time excludes the gap); the first
-//   `head_intervals` and a ring of the last `tail_intervals` are kept, the rest only counted;
+//   `head_intervals` and a ring of the last `tail_intervals` are kept, the rest only counted; each
+//   interval also sums its SM time: every kernel's time x its fill (profile_format.hpp kernel_fill;
+//   memsets count as filling the device, copies as using no SM), what the MPS simulator shares out;
 // - every gap between intervals (and the merged ones under min_gap) in log2 bins of nanoseconds;
 // - one aggregate per kernel signature (name, grid, block, registers, static + dynamic shared memory);
 // - device memory allocated, released and its peak per device; contexts; the devices' limits;
@@ -11,7 +13,7 @@
 //   and the last `tail_waits`, every one counted, and whether they could be recorded at all;
 // - where CLOCK_MONOTONIC stood at CUPTI times (the first and the last anchor the injection read), so
 //   that the harness can place the profile on its own clock and NVML's (docs/PROFILE.md "One clock").
-// Its JSON (format_version 2) is read by harness/results/gpu_profile.hpp; it is written by hand, since
+// Its JSON (format_version 3) is read by harness/results/gpu_profile.hpp; it is written by hand, since
 // the library injected into foreign processes links nothing but CUPTI and the C++ standard library.
 #include "harness/profiler/wing.hpp"
 
@@ -85,9 +87,20 @@ class ProfileRecorder {
  private:
   struct Interval {
     std::uint64_t start, end, busy;
+    double sm;  ///< SM time: each piece's time x its fill
   };
   struct KernelTotals {
     std::uint64_t count = 0, total_ns = 0;
+    double fill = -1;  ///< its launches' fill, once the device's limits are known (-1: not yet)
+  };
+  /// A busy piece waiting to be merged: its fill, or (fill < 0) the shape whose fill the device's limits
+  /// will give once known (the device's record may come after the first kernels').
+  struct Piece {
+    std::uint64_t start, end;
+    double fill;
+    const KernelShape* shape;
+    KernelTotals* totals;
+    bool operator<(const Piece& o) const { return start < o.start || (start == o.start && end < o.end); }
   };
   struct Transfers {
     std::uint64_t count = 0, total_ns = 0, bytes = 0;
@@ -104,7 +117,9 @@ class ProfileRecorder {
     std::int64_t monotonic, spread;
   };
 
-  void busy_span(std::uint64_t start_ns, std::uint64_t end_ns);
+  void busy_span(std::uint64_t start_ns, std::uint64_t end_ns, double fill, const KernelShape* shape = nullptr,
+                 KernelTotals* totals = nullptr);
+  double fill_of(const Piece& p);
   void merge_pending();
   void keep_pending_waits();
   void close_open();
@@ -112,9 +127,9 @@ class ProfileRecorder {
 
   RecorderLimits limits_;
   std::uint64_t t0_ns_;
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> pending_;
+  std::vector<Piece> pending_;
   bool have_open_ = false;
-  Interval open_{0, 0, 0};
+  Interval open_{0, 0, 0, 0};
   std::uint64_t last_closed_end_ = 0;
   HeadTail<Interval> intervals_;
   std::uint64_t busy_total_ns_ = 0, first_ns_ = 0, last_ns_ = 0, late_spans_ = 0;

@@ -19,6 +19,7 @@
 #include "harness/report/wing.hpp"
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 namespace bench_mps::harness {
@@ -28,6 +29,10 @@ struct SchedulerFacts {
   double slice_ms = 0;       ///< xray_slice_ms: a time slice of a context that always has work
   double switch_ms = 0;      ///< xray_switch_ms: the switch between two slices
   double turn_cost_ms = 0;   ///< xray_turn_switch_ms: a turn's cost beyond its work, for short bursts
+  /// xray_hold_us: how long a context's queue may stay empty (launches still to come, no host wait) and it
+  /// keeps the GPU while another context has work; NaN where the X-ray did not run its gaps probe.
+  double hold_us = std::numeric_limits<double>::quiet_NaN();
+  bool hold_bound = false;   ///< no sampled idle lost the GPU: hold_us is a lower bound
   bool usable() const { return slice_ms > 0 && turn_cost_ms >= 0 && switch_ms >= 0; }
 };
 

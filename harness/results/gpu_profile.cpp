@@ -19,7 +19,7 @@ namespace bench_mps::harness {
 namespace {
 
 constexpr int kFormatVersion = profiler::kProfileFormatVersion;
-constexpr int kOldestFormatVersion = 1;  ///< format_version 1: no host waits
+constexpr int kOldestFormatVersion = 1;  ///< format_version 1: no host waits; 2: no SM time per span
 constexpr double kWarmupShare = 0.10;  ///< of the kept spans, left out of the steady part
 
 /// The member `key` of `j`, or a message naming what is missing.
@@ -89,7 +89,9 @@ void read_kernels(const json& j, GpuProfile& p) {
   }
 }
 
-void read_busy(const json& j, GpuProfile& p) {
+/// busy: the spans [start, end, busy] (format_version 3: [start, end, busy, SM time]).
+void read_busy(const json& j, int version, GpuProfile& p) {
+  const std::size_t fields = version >= 3 ? 4 : 3;
   const json& b = need(j, "busy", "the profile");
   p.min_gap_ns = number<std::int64_t>(b, "min_gap_ns", "busy");
   p.intervals = number<std::uint64_t>(b, "intervals", "busy");
@@ -100,8 +102,14 @@ void read_busy(const json& j, GpuProfile& p) {
   p.kept_head = number<std::size_t>(b, "kept_head", "busy");
   std::int64_t previous_end = std::numeric_limits<std::int64_t>::min();
   for (const json& s : need(b, "spans", "busy")) {
-    if (!s.is_array() || s.size() != 3) throw std::invalid_argument("a busy span is not [start, end, busy]");
+    if (!s.is_array() || s.size() != fields)
+      throw std::invalid_argument(fields == 4 ? "a busy span is not [start, end, busy, sm]" : "a busy span is not [start, end, busy]");
     BusySpan x{s[0].get<std::int64_t>(), s[1].get<std::int64_t>(), s[2].get<std::int64_t>()};
+    if (fields == 4) {
+      if (!s[3].is_number() || !(s[3].get<double>() >= 0))
+        throw std::invalid_argument("busy span " + std::to_string(p.spans.size()) + " has an SM time below 0");
+      x.sm_ns = s[3].get<double>();
+    }
     if (x.end_ns < x.start_ns || x.busy_ns < 0 || x.busy_ns > x.end_ns - x.start_ns || x.start_ns < previous_end)
       throw std::invalid_argument("busy span " + std::to_string(p.spans.size()) +
                                   " is out of order or busier than it is long");
@@ -192,7 +200,7 @@ GpuProfile read_gpu_profile(const fs::path& file) {
     p.copy_ns = number<std::uint64_t>(j["copies"], "total_ns", "copies");
     p.memset_count = number<std::uint64_t>(need(j, "memsets", "the profile"), "count", "memsets");
     p.memset_ns = number<std::uint64_t>(j["memsets"], "total_ns", "memsets");
-    read_busy(j, p);
+    read_busy(j, version.get<int>(), p);
     if (version.get<int>() >= 2) read_waits(j, p);
   } catch (const UsageError&) {
     throw;
@@ -218,24 +226,9 @@ std::vector<fs::path> gpu_profile_files(const fs::path& dir, bool recursive) {
   return files;
 }
 
-int resident_blocks_per_sm(const KernelSignature& k, const ProfileDevice& d) {
-  const std::int64_t threads = k.block[0] * k.block[1] * k.block[2];
-  const std::int64_t warps = (threads + d.warp_size - 1) / d.warp_size;
-  std::int64_t blocks = std::min<std::int64_t>(d.max_blocks_per_sm, d.max_warps_per_sm / std::max<std::int64_t>(1, warps));
-  if (k.registers > 0) {  // registers are allocated per warp, in units of 256
-    const std::int64_t per_warp = (k.registers * d.warp_size + 255) / 256 * 256;
-    blocks = std::min(blocks, d.regs_per_sm / per_warp / std::max<std::int64_t>(1, warps));
-  }
-  // Ampere and newer reserve 1 KiB of shared memory per resident block.
-  const std::int64_t smem = k.static_smem + k.dynamic_smem + (d.cc_major >= 8 ? 1024 : 0);
-  if (smem > 0) blocks = std::min<std::int64_t>(blocks, d.smem_per_sm / smem);
-  return static_cast<int>(std::max<std::int64_t>(1, blocks));
-}
+int resident_blocks_per_sm(const KernelSignature& k, const ProfileDevice& d) { return profiler::resident_blocks_per_sm(k, d); }
 
-double kernel_fill(const KernelSignature& k, const ProfileDevice& d) {
-  const double blocks = static_cast<double>(k.grid[0] * k.grid[1] * k.grid[2]);
-  return std::min(1.0, blocks / (static_cast<double>(d.sm_count) * resident_blocks_per_sm(k, d)));
-}
+double kernel_fill(const KernelSignature& k, const ProfileDevice& d) { return profiler::kernel_fill(k, d); }
 
 namespace {
 

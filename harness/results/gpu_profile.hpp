@@ -1,6 +1,6 @@
 #pragma once
-// A GPU profile written by the profiler injected into a program (harness/profiler/, format_version 2,
-// or 1 without host waits; docs/PROFILE.md), read back, and its summary: where the program sits on the
+// A GPU profile written by the profiler injected into a program (harness/profiler/, format_version 3;
+// 2 without each span's SM time, 1 without host waits either; docs/PROFILE.md), read back, and its summary: where the program sits on the
 // regime map (docs/REGIMES.md): duty cycle, the device work between two host waits, bursts between
 // idle gaps, how much of the GPU its kernels can fill.
 #include "harness/results/wing.hpp"
@@ -26,6 +26,9 @@ struct KernelSignature : profiler::KernelShape {
 /// A merged busy interval of the timeline, ns from the profiler's start.
 struct BusySpan {
   std::int64_t start_ns = 0, end_ns = 0, busy_ns = 0;
+  /// Its SM time: every kernel's time x its fill (format_version 3; NaN in older profiles). Over busy_ns,
+  /// the share of the device its work asks for while it runs (above 1 where streams overlap).
+  double sm_ns = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// A host wait (a synchronising call, a synchronous copy), ns from the profiler's start.

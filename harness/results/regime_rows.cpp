@@ -55,6 +55,10 @@ std::vector<XrayCell> aggregate_xray(const std::vector<SummaryRecord>& rows) {
           v["turn"].push_back(r->xray_turn_ms);
           v["turn_switch"].push_back(r->xray_turn_switch_ms);
           v["step"].push_back(r->task_mean_ms);
+        } else if (r->scenario == RunKind::xray_gaps) {
+          v["hold"].push_back(r->xray_hold_us);
+          v["hold_bound"].push_back(r->xray_hold_bound);
+          v["kept"].push_back(r->xray_idle_kept_share);
         }
       }
       c.slice_ms = median_finite(v["slice"]);
@@ -66,6 +70,9 @@ std::vector<XrayCell> aggregate_xray(const std::vector<SummaryRecord>& rows) {
       c.turn_ms = median_finite(v["turn"]);
       c.turn_switch_ms = median_finite(v["turn_switch"]);
       c.step_ms = median_finite(v["step"]);
+      c.hold_us = median_finite(v["hold"]);
+      c.hold_bound = median_finite(v["hold_bound"]);
+      c.idle_kept_share = median_finite(v["kept"]);
       cells.push_back(c);
     }
   return cells;
@@ -90,24 +97,29 @@ nlohmann::json xray_json(const std::vector<XrayCell>& cells) {
                                             {"wait_p99_ms", number(c.wait_p99_ms)},
                                             {"turn_ms", number(c.turn_ms)},
                                             {"turn_switch_ms", number(c.turn_switch_ms)},
-                                            {"step_ms", number(c.step_ms)}};
+                                            {"step_ms", number(c.step_ms)},
+                                            {"hold_us", number(c.hold_us)},
+                                            {"hold_bound", number(c.hold_bound)},
+                                            {"idle_kept_share", number(c.idle_kept_share)}};
   return out;
 }
 
 void print_xray_table(std::ostream& out, const std::vector<XrayCell>& cells) {
   if (cells.empty()) return;
   char line[512];
-  std::snprintf(line, sizeof line, "%-12s %4s %10s %10s %8s %12s %12s %12s %14s\n", "mode", "N", "slice ms", "switch ms",
-                "lost", "wait ms", "wait p99 ms", "turn ms", "turn cost ms");
+  std::snprintf(line, sizeof line, "%-12s %4s %10s %10s %8s %12s %12s %12s %14s %10s\n", "mode", "N", "slice ms",
+                "switch ms", "lost", "wait ms", "wait p99 ms", "turn ms", "turn cost ms", "hold us");
   out << "\ntime-slice X-ray (busy: N contexts that always have work; wait: one step context beside N-1 busy; turns: N "
-         "step contexts; medians over repeats)\n"
+         "step contexts; hold: how long a queue may stay empty beside N-1 busy ones and keep the GPU; medians over "
+         "repeats)\n"
       << line;
   for (const XrayCell& c : cells) {
     const std::string failed = c.failed ? "  (" + std::to_string(c.failed) + " run(s) failed)" : "";
-    std::snprintf(line, sizeof line, "%-12s %4d %10s %10s %8s %12s %12s %12s %14s%s\n", c.mode.c_str(), c.procs,
+    const std::string hold = std::isnan(c.hold_us) ? "-" : (c.hold_bound > 0 ? ">=" : "") + fmt_num(c.hold_us, 3);
+    std::snprintf(line, sizeof line, "%-12s %4d %10s %10s %8s %12s %12s %12s %14s %10s%s\n", c.mode.c_str(), c.procs,
                   ms(c.slice_ms).c_str(), ms(c.switch_ms).c_str(),
                   std::isnan(c.lost_share) ? "-" : (fmt_fixed(100 * c.lost_share, 1) + "%").c_str(), ms(c.wait_ms).c_str(),
-                  ms(c.wait_p99_ms).c_str(), ms(c.turn_ms).c_str(), ms(c.turn_switch_ms).c_str(), failed.c_str());
+                  ms(c.wait_p99_ms).c_str(), ms(c.turn_ms).c_str(), ms(c.turn_switch_ms).c_str(), hold.c_str(), failed.c_str());
     out << line;
   }
 }

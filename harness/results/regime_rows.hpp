@@ -23,6 +23,7 @@ struct XrayCell {
   double slice_ms = NAN, switch_ms = NAN, lost_share = NAN, on_share = NAN;  ///< xray_busy
   double wait_ms = NAN, wait_p99_ms = NAN;                                   ///< xray_wait
   double turn_ms = NAN, turn_switch_ms = NAN, step_ms = NAN;                 ///< xray_turns (step_ms: its task time)
+  double hold_us = NAN, hold_bound = NAN, idle_kept_share = NAN;             ///< xray_gaps
 };
 
 /// Cells in order of the modes' first appearance, then N ascending.

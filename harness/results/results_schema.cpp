@@ -308,6 +308,14 @@ const std::vector<Column<RunRecord, SummaryRecord>>& summary_schema() {
           summary_difference("xray_turn_switch_ms", "ms",
                         "xray_turns: xray_turn_ms less a kernel's own GPU time: what a turn costs beyond its work "
                         "when bursts end before the slice does", &SummaryRow::xray_turn_switch_ms),
+          summary_newer("xray_hold_us", "us",
+                        "xray_gaps: how long a context's queue may stay empty (no host wait, launches to come) and it "
+                        "still holds the GPU beside N-1 busy ones: the shortest idle bin where under half of its next "
+                        "kernels started at once", &SummaryRow::xray_hold_us),
+          summary_newer("xray_hold_bound", "", "xray_gaps: 1 where no sampled idle lost the GPU (xray_hold_us is then a lower bound)",
+                        &SummaryRow::xray_hold_bound),
+          summary_newer("xray_idle_kept_share", "fraction",
+                        "xray_gaps: of the kernels launched into an empty queue, the share that started at once", &SummaryRow::xray_idle_kept_share),
       });
   return cols;
 }
@@ -347,9 +355,10 @@ const std::vector<Column<WorkerCells, WorkerRecord>>& runs_schema() {
            "`loss_first`, `loss_last`, `steps`, `host_share` for mlp; every GPU workload's regime (kernels/step_timer.cuh): "
            "`burst_ms`, `bursts_timed`, `sync_steps`, `gpu_busy_share`; the X-ray's probes: `intervals`, `slices`, "
            "`slice_ms`, `off_ms`, `on_share`, `intervals_lost` (busy), `step_gpu_ms`, `start_period_ms` (step), "
-           "`globaltimer_tick_ns`; exec's below",
+           "`gaps_kernels`, `gaps_kept_share`, `gaps_idle_<us>us_n` and `gaps_idle_<us>us_kept` (per log2 bin of idle "
+           "time from <us>), `hold_us`, `hold_bound` (gaps), `globaltimer_tick_ns`; exec's below",
            [](const WorkerCells& w) { return w.worker.facts; }, [](WorkerRecord& o, const Cell& c) { o.facts = c.text; }},
-          {"role", "", "`worker`, or `victim` / `faulter` in the fault scenario", [](const WorkerCells& w) { return w.worker.role; }, {}},
+          {"role", "", "`worker`, or `victim` / `faulter` in the fault scenario; the X-ray's `busy`, `step`, `gaps`", [](const WorkerCells& w) { return w.worker.role; }, {}},
           {"slowdown_vs_baseline", "x", "fault victim: its task_mean_ms over the victims' mean without the faulter",
            [](const WorkerCells& w) { return num(w.worker.slowdown_vs_baseline); }, {}},
           {"post_fault_task_mean_ms", "ms", "fault victim: mean of its tasks that started after the faulter died",

@@ -80,6 +80,7 @@ struct SummaryRow {
   // The X-ray (RunSpec::scenario xray_*; NaN otherwise): see harness/sweep/xray.hpp.
   double xray_slice_ms = NAN, xray_switch_ms = NAN, xray_lost_share = NAN, xray_on_share = NAN;
   double xray_wait_ms = NAN, xray_wait_p99_ms = NAN, xray_turn_ms = NAN, xray_turn_switch_ms = NAN;
+  double xray_hold_us = NAN, xray_hold_bound = NAN, xray_idle_kept_share = NAN;  ///< xray_gaps
 };
 
 struct TaskRow {

@@ -176,6 +176,9 @@ void print_progress(const RunRecord& r, int done, int total, double seconds) {
               << " ms, each context ran " << fmt_fixed(100 * s.xray_on_share, 1) << "% of the time";
   } else if (scenario == RunKind::xray_wait) {
     std::cerr << "  a short step waited " << fmt_fixed(s.xray_wait_ms, 3) << " ms (p99 " << fmt_fixed(s.xray_wait_p99_ms, 3) << ")";
+  } else if (scenario == RunKind::xray_gaps) {
+    std::cerr << "  an idle queue kept the GPU " << fmt_fixed(100 * s.xray_idle_kept_share, 1) << "% of the time, hold "
+              << (s.xray_hold_bound > 0 ? ">= " : "") << fmt_num(s.xray_hold_us, 3) << " us";
   } else if (scenario == RunKind::xray_turns) {
     std::cerr << "  per-step " << fmt_fixed(s.task_mean_ms, 3) << " ms, a turn " << fmt_fixed(s.xray_turn_ms, 3) << " ms";
     if (!std::isnan(s.xray_turn_switch_ms)) std::cerr << " (" << fmt_fixed(s.xray_turn_switch_ms, 3) << " ms beyond its kernel)";

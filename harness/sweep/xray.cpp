@@ -21,6 +21,7 @@ std::vector<std::string> role_args(const SweepSpec& spec, kernels::XrayRole role
 bool is_step_worker(const RunScenario& probe, int worker) {
   return probe == RunKind::xray_turns || (probe == RunKind::xray_wait && worker == 0);
 }
+bool is_gaps_worker(const RunScenario& probe, int worker) { return probe == RunKind::xray_gaps && worker == 0; }
 
 }  // namespace
 
@@ -28,24 +29,33 @@ void add_xray_args(const RunSpec& run, const SweepSpec& spec, const std::vector<
                    std::vector<std::string>& args, std::map<int, std::vector<std::string>>& args_for_worker) {
   const bool steps = run.scenario == RunKind::xray_turns;
   args = with_args(role_args(spec, steps ? kernels::XrayRole::step : kernels::XrayRole::busy), base);
-  if (run.scenario != RunKind::xray_wait) return;
-  // The step context ends while the busy ones still run (they all start at GO), after at most
-  // kXrayWaitSteps steps (where it does not wait, under MPS, that is a few ms: its task lines stay few).
-  args_for_worker[0] = with_args(role_args(spec, kernels::XrayRole::step),
+  if (run.scenario != RunKind::xray_wait && run.scenario != RunKind::xray_gaps) return;
+  // The step (or gaps) context ends while the busy ones still run (they all start at GO), after at most
+  // kXrayWaitSteps steps or kXrayGapTasks tasks (where it does not wait, under MPS, that is a few ms: its
+  // task lines stay few).
+  const bool gaps = run.scenario == RunKind::xray_gaps;
+  args_for_worker[0] = with_args(role_args(spec, gaps ? kernels::XrayRole::gaps : kernels::XrayRole::step),
                                  {"--duration-s", fmt_num(0.8 * spec.params.xray.busy_ms / 1000.0, 9), "--max-tasks",
-                                  std::to_string(kXrayWaitSteps), "--warmup", "2"});
+                                  std::to_string(gaps ? kXrayGapTasks : kXrayWaitSteps), "--warmup", "2"});
 }
 
 void evaluate_xray_run(RunRecord& record, const PoolResult& pool, const SummaryRow* alone_step) {
   const RunScenario& probe = record.spec.scenario;
   const int n = record.spec.procs;
   SummaryRow& s = record.summary;
-  for (WorkerRow& row : record.workers) row.role = is_step_worker(probe, row.worker) ? "step" : "busy";
+  for (WorkerRow& row : record.workers)
+    row.role = is_step_worker(probe, row.worker) ? "step" : is_gaps_worker(probe, row.worker) ? "gaps" : "busy";
   if (s.status != RunStatus::ok) return;
 
   double slice_sum = 0, slices = 0;
   std::vector<double> offs, on_shares, periods, step_gpu;
   for (const WorkerResult& w : pool.workers) {
+    if (is_gaps_worker(probe, w.index)) {
+      s.xray_hold_us = done_fact(w.done, "hold_us");
+      s.xray_hold_bound = done_fact(w.done, "hold_bound");
+      s.xray_idle_kept_share = done_fact(w.done, "gaps_kept_share");
+      continue;
+    }
     if (is_step_worker(probe, w.index)) {
       if (const double p = done_fact(w.done, "start_period_ms"); !std::isnan(p)) periods.push_back(p);
       if (const double g = done_fact(w.done, "step_gpu_ms"); !std::isnan(g)) step_gpu.push_back(g);

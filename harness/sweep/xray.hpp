@@ -1,11 +1,14 @@
 #pragma once
-// The time-slice X-ray (--scenario xray, and the start of --scenario regimes): three probes measure
+// The time-slice X-ray (--scenario xray, and the start of --scenario regimes): four probes measure
 // the GPU's scheduler itself at each N, time-sliced and under MPS for contrast (kernels/xray.hpp):
 // - xray_busy:  N contexts that always have work log when each ran: the time slice, the switch
 //               between two contexts' slices, the share of the GPU's time lost to switching;
 // - xray_wait:  one context of short synchronising steps beside N-1 busy ones: what a step waits;
 // - xray_turns: N contexts of short steps (at N=1, the step alone): what one turn of a context costs
-//               when its work ends before its slice does.
+//               when its work ends before its slice does;
+// - xray_gaps:  one context whose queue empties between tiny kernels (the host busy in between, no wait)
+//               beside N-1 busy ones: how long an empty queue keeps the GPU (hold), the launch gaps of
+//               eager frameworks (kernels/xray.hpp, the gaps role).
 // A busy context's pause holds the other N-1 contexts' slices and N switches, so per switch
 // (pause - (N-1) x slice) / N; a round of turns is N x (kernel + switch).
 #include "harness/sweep/wing.hpp"

@@ -60,14 +60,28 @@ class CpuDuty final : public kernels::Workload {
 class CpuXray final : public kernels::Workload {
  public:
   explicit CpuXray(const kernels::XrayParams& p) : p_(p), busy_(p.role == kernels::XrayRole::busy) {}
+  // The gaps role: each "kernel" is busy time right after its launch on the worker's own core, so a
+  // CPU scheduler that shares the core shows as the wait before it.
   void setup() override {}
   void begin_timed() override {
     timed_ = true;
     busy_stats_.reset();
     step_stats_.reset();
+    gap_stats_.reset();
   }
   void run_task() override {
     spans_.clear();
+    if (p_.role == kernels::XrayRole::gaps) {
+      std::int64_t previous_end = 0;
+      for (int i = 0; i < kernels::kGapKernels; ++i) {
+        busy_until(monotonic_ns() + ns_of_us(kernels::kGapsUs[i]));
+        const std::int64_t launched = monotonic_ns(), started = monotonic_ns();
+        busy_until(started + ns_of_us(kernels::kGapKernelUs));
+        if (i > 0) gap_stats_.add(launched, started, previous_end, kernels::kGapKeptNs);
+        previous_end = monotonic_ns();
+      }
+      return;
+    }
     if (!busy_) {
       const std::int64_t t0 = monotonic_ns();
       busy_until(t0 + ns_of_us(p_.step_us));
@@ -95,7 +109,7 @@ class CpuXray final : public kernels::Workload {
   std::vector<kernels::Span> last_task_spans() const override { return spans_; }
   std::size_t device_bytes() const override { return 0; }
   kernels::WorkloadFacts facts() const override {
-    return kernels::xray_facts(busy_, 1.0, busy_stats_, step_stats_);  // the host clock's "tick": 1 ns
+    return kernels::xray_facts(p_.role, 1.0, busy_stats_, step_stats_, gap_stats_);  // the host clock's "tick": 1 ns
   }
 
  private:
@@ -104,6 +118,7 @@ class CpuXray final : public kernels::Workload {
   std::vector<kernels::Span> spans_;
   kernels::BusyIntervalStats busy_stats_;
   kernels::StepStampStats step_stats_;
+  kernels::IdleHoldStats gap_stats_;
 };
 
 }  // namespace

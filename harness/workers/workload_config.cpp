@@ -27,12 +27,16 @@ std::string mlp_profile_name(kernels::MlpProfile profile) {
 }
 
 const std::map<std::string, kernels::XrayRole>& xray_role_names() {
-  static const std::map<std::string, kernels::XrayRole> names{{"busy", kernels::XrayRole::busy},
-                                                              {"step", kernels::XrayRole::step}};
+  static const std::map<std::string, kernels::XrayRole> names{
+      {"busy", kernels::XrayRole::busy}, {"step", kernels::XrayRole::step}, {"gaps", kernels::XrayRole::gaps}};
   return names;
 }
 
-std::string xray_role_name(kernels::XrayRole role) { return role == kernels::XrayRole::busy ? "busy" : "step"; }
+std::string xray_role_name(kernels::XrayRole role) {
+  for (const auto& [name, r] : xray_role_names())
+    if (r == role) return name;
+  return "?";
+}
 
 const std::map<std::string, kernels::MlpLaunch>& mlp_launch_names() {
   static const std::map<std::string, kernels::MlpLaunch> names{{"graph", kernels::MlpLaunch::graph},
