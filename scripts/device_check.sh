@@ -64,7 +64,14 @@
 #               30 s idle (throughput, power, SM clock per set) -> OUT_DIR/runs/firstset
 #   calib001    mlp's seed001 loop alone with deeper and wider stacks of small layers, no host work: the
 #               burst and busy share each gives -> OUT_DIR/calib001/<layers>
-# Full logs go to OUT_DIR/*.log; the result folders are packed into OUT_DIR/results.tar.gz. It never
+#   zoo-alone:NAMES|all  each zoo program (zoo/run.sh, zoo/programs.json) alone, profiled (--profile-gpu),
+#               time-sliced and under MPS, one run each -> OUT_DIR/zoo/<name>/alone; prints each run's time and
+#               its profile's duty and step between host waits
+#   zoo-ladder:NAMES|all  the same alone runs, then N = ZOO_PROCS (2,4,10) in both modes, ZOO_REPEATS (2) repeats,
+#               profiled -> OUT_DIR/zoo/<name>/ladder; each copy's units measured there (bench_mps predict
+#               --measure: units.csv) and, unless KEEP_PROFILES=1, the ladder's profiles then removed (they are
+#               large; units.csv holds what the study needs)
+# DEADLINE_S=N skips what would start N seconds after the script began. Full logs go to OUT_DIR/*.log; the result folders are packed into OUT_DIR/results.tar.xz.part-* (15 MiB parts). It never
 # changes the GPU's settings and checks that no MPS daemon is left after every step.
 set -uo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -81,9 +88,15 @@ check_clean() {
   [ "$n" -eq 0 ] || ps -eo pid,stat,comm,args | grep -i "[n]vidia-cuda-mps"
 }
 
+# DEADLINE_S (seconds from here): steps, and zoo programs, that would start later are skipped and said,
+# so that what ran is still packed within the device tool's limit on one command.
+began=$(date +%s)
+past_deadline() { [ -n "${DEADLINE_S:-}" ] && [ $(( $(date +%s) - began )) -ge "$DEADLINE_S" ]; }
+
 nvidia-smi --query-gpu=name,driver_version,compute_mode,clocks.max.sm,memory.total --format=csv,noheader | sed 's/^/GPU: /'
 check_clean "start"
 for step in "$@"; do
+  if past_deadline; then echo "$step: skipped (DEADLINE_S=$DEADLINE_S reached)"; continue; fi
   t0=$(date +%s)
   case "$step" in
     tests)
@@ -409,12 +422,46 @@ PY
         echo "calib001 $wd: rc=$? $(python3 scripts/show_columns.py "$out/runs/calib001/$wd/summary.csv" task_mean_ms \
           burst_ms gpu_busy_share gpu_util_mean | tr '\n' ' ')"
       done ;;
+    zoo-alone:*|zoo-ladder:*)
+      names="${step#*:}"
+      [ "$names" = all ] && names=$(zoo/run.sh --list | paste -sd, -)
+      IFS=, read -r -a progs <<<"$names"
+      for p in "${progs[@]}"; do
+        if past_deadline; then echo "zoo $p: skipped (DEADLINE_S=$DEADLINE_S reached)"; continue; fi
+        metric=$(python3 -c 'import json,sys
+for e in json.load(open("zoo/programs.json")):
+    if e["name"] == sys.argv[1]: print(e["metric"] or "")' "$p")
+        margs=(); [ -n "$metric" ] && margs=(--exec-metric "$metric")
+        d="$out/runs/zoo/$p"; mkdir -p "$d"
+        s0=$(date +%s)
+        "$bench" --workloads exec --command "zoo/run.sh $p" "${margs[@]}" --procs 1 --modes timeslice,mps --repeats 1 \
+          --profile-gpu --out "$d/alone" >"$out/zoo-$p-alone.log" 2>&1
+        echo "zoo $p alone: rc=$? in $(( $(date +%s) - s0 )) s: $(python3 scripts/show_columns.py "$d/alone/summary.csv" \
+          mode status task_mean_ms | tr '\n' ' ')"
+        grep -E "GPU profile|copy 0: steady" "$out/zoo-$p-alone.log" | sed 's/^/  /' | head -4
+        case "$step" in zoo-ladder:*) ;; *) continue ;; esac
+        s0=$(date +%s)
+        "$bench" --workloads exec --command "zoo/run.sh $p" "${margs[@]}" --procs "${ZOO_PROCS:-2,4,10}" \
+          --modes timeslice,mps --repeats "${ZOO_REPEATS:-2}" --exec-warmups 0 --profile-gpu --out "$d/ladder" \
+          >"$out/zoo-$p-ladder.log" 2>&1
+        echo "zoo $p ladder: rc=$? in $(( $(date +%s) - s0 )) s: $(python3 scripts/show_columns.py "$d/ladder/summary.csv" \
+          run_id status task_mean_ms | tr '\n' ' ')"
+        if "$bench" predict --measure "$d/ladder" >"$out/zoo-$p-measure.log" 2>&1; then
+          [ "${KEEP_PROFILES:-0}" = 1 ] || rm -rf "$d/ladder/profiles"
+        else
+          echo "  measure: rc=$? $(tail -1 "$out/zoo-$p-measure.log")"
+        fi
+      done ;;
     *) echo "unknown step $step" ;;
   esac
   echo "  [$step took $(( $(date +%s) - t0 )) s]"
   check_clean "$step"
 done
-# Everything in one archive (the device tool brings back at most 8 files): result folders and logs.
+# Everything in one archive (the device tool brings back at most 8 files of 16 MiB): result folders and
+# logs, xz-compressed and cut into 15 MiB parts (cat results.tar.xz.part-* | tar -xJ).
 pack() { mkdir -p "$out/runs/logs" && mv "$out"/*.log "$out"/*.json "$out/runs/logs/" 2>/dev/null
-         tar -czf "$out/results.tar.gz" -C "$out/runs" . && rm -rf "$out/runs"; }
+         local z=(xz -T0 -6) ext=xz
+         command -v xz >/dev/null || { z=(gzip -6); ext=gz; }
+         tar -cf - -C "$out/runs" . | "${z[@]}" | split -b 15m - "$out/results.tar.$ext.part-" && rm -rf "$out/runs"
+         ls -l "$out"/results.tar.*.part-* | awk '{print "packed: " $NF " " $5 " bytes"}'; }
 pack

@@ -3,12 +3,21 @@
 # programs, the test binaries and ctest's files, without object files and static libraries, so that
 # the working tree and the build fit in the device tool's 64 MiB. On the device machine:
 #   rm -rf build && mv .device/build build && scripts/device_check.sh "$OUT" STEP...
+#   scripts/pack_build.sh --slim   only bench_mps, bench_worker, the profiler library and the GPU test
+#                                  programs (the device_check steps but `tests`: the whole build is over 64 MiB)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${BENCH_MPS_BUILD_DIR:-$root/build}"
 dest="$root/.device/build"
 rm -rf "$dest"
 mkdir -p "$dest"
-(cd "$build" && find . -type f ! -name '*.o' ! -name '*.a' ! -name '*.log' ! -path '*/CMakeFiles/*' \
-   ! -path './Testing/*' ! -name 'compile_commands.json' -print0 | tar --null -T - -cf -) | tar -xf - -C "$dest"
+if [ "${1:-}" = --slim ]; then
+  (cd "$build" && find . -maxdepth 1 -name CMakeCache.txt -print0 && find harness -maxdepth 2 -type f \
+     \( -name bench_mps -o -name bench_worker -o -name 'libbench_mps_profiler.so*' \) -print0 && \
+     find tests -maxdepth 1 -type f -name 'test_gpu_*' -perm -u+x -print0) | (cd "$build" && tar --null -T - -cf -) \
+    | tar -xf - -C "$dest"
+else
+  (cd "$build" && find . -type f ! -name '*.o' ! -name '*.a' ! -name '*.log' ! -path '*/CMakeFiles/*' \
+     ! -path './Testing/*' ! -name 'compile_commands.json' -print0 | tar --null -T - -cf -) | tar -xf - -C "$dest"
+fi
 du -sh "$dest" | sed 's/^/pack_build: /'
