@@ -89,7 +89,7 @@ class XrayWorkload final : public Workload {
 
   void setup() override {
     stream_ = make_nonblocking_stream();
-    stamps_ = std::make_unique<MappedStamps>(2 * kGapKernels);
+    stamps_ = std::make_unique<MappedStamps>(4);
     tick_ns_ = measure_tick();
     offset_ns_ = measure_clock_offset();
     if (busy_) {
@@ -154,19 +154,33 @@ class XrayWorkload final : public Workload {
     step_stats_.add(static_cast<std::int64_t>(stamps_->at(0)), static_cast<std::int64_t>(stamps_->at(1)));
   }
 
-  /// Tiny kernels after host gaps (kGapsUs), no wait between them: for each, how long its context's queue
-  /// had been empty at its launch and whether it then started at once.
+  /// For each gap: a kernel, its end seen in mapped memory, the gap on the host, a second kernel; whether
+  /// the second started at once after its context's queue had been empty that long.
   void run_gaps() {
     spans_.clear();
-    std::int64_t launched[kGapKernels];
-    for (int i = 0; i < kGapKernels; ++i) {
-      if (kGapsUs[i] > 0) busy_wait_us(kGapsUs[i]);
-      launched[i] = host_now_ns();
-      launch_stamped_work(iterations_, 32, stamps_->device + 2 * i, stream_.get());
+    for (double gap_us : kGapsUs) {
+      for (std::size_t i = 0; i < 4; ++i) stamps_->host.get()[i] = 0;
+      launch_stamped_work(iterations_, 32, stamps_->device, stream_.get());
+      await_stamp(1);
+      busy_wait_us(gap_us);
+      const std::int64_t launched = host_now_ns();
+      launch_stamped_work(iterations_, 32, stamps_->device + 2, stream_.get());
+      await_stamp(3);
+      gap_stats_.add(launched, to_monotonic(stamps_->at(2)), to_monotonic(stamps_->at(1)), kGapKeptNs);
     }
     BENCH_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
-    for (int i = 1; i < kGapKernels; ++i)
-      gap_stats_.add(launched[i], to_monotonic(stamps_->at(2 * i)), to_monotonic(stamps_->at(2 * i - 1)), kGapKeptNs);
+  }
+
+  /// Spins until the kernel wrote stamp `i` (its end): no CUDA call, so the driver never learns the host
+  /// waits. After 30 s the stream is synchronised (a failed kernel's error surfaces there) and it throws.
+  void await_stamp(std::size_t i) {
+    const std::int64_t deadline = host_now_ns() + 30'000'000'000LL;
+    while (stamps_->at(i) == 0) {
+      if (host_now_ns() > deadline) {
+        BENCH_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+        throw std::runtime_error("xray gaps: a kernel's end stamp never came (30 s)");
+      }
+    }
   }
 
   std::int64_t to_monotonic(std::uint64_t gpu_ns) const { return static_cast<std::int64_t>(gpu_ns) - offset_ns_; }

@@ -13,12 +13,12 @@
 //   task time is the wait for the GPU's turn; beside other step contexts the stamps give the turn:
 //   the time from one of its kernels' start to the next, over N, less its own kernel.
 // - gaps: a context whose queue empties now and then without a host wait, as an eager framework's launch
-//   gaps do: a task launches kGapKernels tiny stamped kernels (about kGapKernelUs each), the host busy for
-//   a set gap before each (kGapsUs, 2 us to 1.3 ms), then one wait at the task's end. For each kernel the
-//   host stamps its launch and the kernel its start and end: how long the queue had been empty (this
-//   launch less the last kernel's end) and how long the kernel then waited for the GPU (its start less
-//   its launch). Beside busy contexts a kernel that starts at once (kGapKeptNs) found its context still
-//   holding the GPU; one that waits lost it to the others' slices.
+//   gaps do. For each gap g of kGapsUs (0 to 256 us) a task launches a tiny stamped kernel A (about
+//   kGapKernelUs), watches for A's end stamp in mapped host memory (no CUDA call: the context had the
+//   GPU when A ended, and nothing in the driver knows the host is waiting), stays busy for g, then
+//   launches a tiny stamped kernel B: how long the queue had been empty (B's launch less A's end) and
+//   whether B started at once (within kGapKeptNs of its launch: its context still held the GPU) or
+//   waited for the others' slices.
 //
 // Facts (over the timed phase): busy: intervals, slice_ms (mean interval, the first and last of each
 // kernel left out as partial), off_ms (mean pause between its intervals), on_share (its run time over
@@ -37,11 +37,10 @@ namespace bench_mps::kernels {
 /// What a probe does: log when it runs (busy), or run short synchronising steps (step).
 enum class XrayRole { busy, step, gaps };
 
-/// The gaps role's host gaps before each of a task's kernels (us), its kernels' work, and the wait a kernel
+/// The gaps role's host gaps between a task's pairs of kernels (us), its kernels' work, and the wait a kernel
 /// may have after its launch and still count as run at once (its context held the GPU): launch latency is
 /// microseconds, losing the GPU to a busy context costs at least its slice (milliseconds).
-inline constexpr double kGapsUs[] = {0, 2, 5, 10, 20, 40, 80, 160, 320, 640, 1280};
-inline constexpr int kGapKernels = sizeof(kGapsUs) / sizeof(kGapsUs[0]);
+inline constexpr double kGapsUs[] = {0, 1, 2, 4, 8, 16, 32, 64, 128, 256};
 inline constexpr double kGapKernelUs = 2;
 inline constexpr std::int64_t kGapKeptNs = 250'000;
 

@@ -85,9 +85,10 @@ class StepStampStats {
 
 /// The gaps role's kernels: for each, how long its context's queue had been empty when it was launched
 /// (idle) and whether it then started at once (kept: its context still held the GPU). Per log2 bin of idle
-/// time (1 us .. 2 ms) the kernels and the share kept; hold_us, where the kept share first falls below a
-/// half (the lower edge of that bin: a queue empty that long loses the GPU to a context with work), or
-/// the upper edge of the last bin sampled where none falls (hold_bound 1: at least that).
+/// time (below 2 us, then [2^i, 2^(i+1)) us up to 2 ms) the kernels and the share kept; hold_us, the lower
+/// edge of the first bin of at least kMinSamples kernels where under half were kept (a queue empty that
+/// long loses the GPU to a context with work), else the upper edge of the last such bin where at least
+/// half were (hold_bound 1: at least that); none where no bin has kMinSamples.
 class IdleHoldStats {
  public:
   static constexpr int kBins = 12;  ///< [2^i, 2^(i+1)) us, i = 0..11; shorter idles go to bin 0
@@ -112,16 +113,20 @@ class IdleHoldStats {
     f.emplace_back("gaps_kernels", static_cast<double>(all));
     if (!all) return;
     f.emplace_back("gaps_kept_share", static_cast<double>(kept) / static_cast<double>(all));
-    double hold = -1, last_upper = 0;
+    double hold = -1, last_upper = -1;
     for (int i = 0; i < kBins; ++i) {
       if (n_[i] == 0) continue;
       const double lo = i == 0 ? 0.0 : static_cast<double>(1 << i), share = static_cast<double>(kept_[i]) / n_[i];
       const std::string name = "gaps_idle_" + std::to_string(1 << i) + "us_";
       f.emplace_back(name + "n", static_cast<double>(n_[i]));
       f.emplace_back(name + "kept", share);
-      last_upper = static_cast<double>(2 << i);
-      if (hold < 0 && n_[i] >= kMinSamples && share < 0.5) hold = lo;
+      if (n_[i] < kMinSamples || hold >= 0) continue;
+      if (share < 0.5)
+        hold = lo;
+      else
+        last_upper = static_cast<double>(2 << i);
     }
+    if (hold < 0 && last_upper < 0) return;  // no bin decides
     f.emplace_back("hold_us", hold >= 0 ? hold : last_upper);
     f.emplace_back("hold_bound", hold >= 0 ? 0.0 : 1.0);
   }

@@ -2,12 +2,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "harness/plan/sweep_cli.hpp"
 #include "harness/plan/sweep_spec.hpp"
 #include "harness/report/regime_model.hpp"
 #include "harness/results/regime_rows.hpp"
+#include "kernels/xray_stats.hpp"
 
 namespace bench_mps::testing {
 namespace {
@@ -125,3 +127,42 @@ TEST(RegimeRows, ParamNumberReadsAKeyOfTheCanonicalString) {
 
 }  // namespace
 }  // namespace bench_mps::testing
+
+// The X-ray's gaps probe: per idle bin, whether a kernel launched into an empty queue started at once.
+TEST(IdleHoldStats, HoldIsTheFirstBinWhereUnderHalfKeptTheGpu) {
+  using bench_mps::kernels::IdleHoldStats;
+  auto facts_of = [](const IdleHoldStats& s) {
+    bench_mps::kernels::WorkloadFacts f;
+    s.add_facts(f);
+    std::map<std::string, double> m(f.begin(), f.end());
+    return m;
+  };
+  IdleHoldStats s;
+  const std::int64_t kept = 250'000;
+  for (int k = 0; k < 4; ++k) {
+    s.add(10'000 + 3'000, 10'000 + 3'010, 10'000, kept);            // idle 3 us: started at once
+    s.add(20'000 + 9'000, 20'000 + 9'000 + 2'000'000, 20'000, kept);  // idle 9 us: waited 2 ms
+    s.add(30'000 + 100'000, 30'000 + 2'200'000, 30'000, kept);       // idle 100 us: waited
+  }
+  s.add(5'000, 4'000, 6'000, kept);  // launched before the last kernel ended: the queue never emptied
+  auto f = facts_of(s);
+  EXPECT_EQ(f.at("gaps_kernels"), 12);
+  EXPECT_NEAR(f.at("gaps_kept_share"), 4.0 / 12, 1e-12);
+  EXPECT_EQ(f.at("gaps_idle_2us_kept"), 1);
+  EXPECT_EQ(f.at("gaps_idle_8us_kept"), 0);
+  EXPECT_EQ(f.at("hold_us"), 8);
+  EXPECT_EQ(f.at("hold_bound"), 0);
+
+  IdleHoldStats all_kept;  // nothing lost: a lower bound, the last bin's upper edge
+  for (int k = 0; k < 3; ++k) all_kept.add(40'000, 40'001, 0, kept);
+  f = facts_of(all_kept);
+  EXPECT_EQ(f.at("hold_us"), 64);
+  EXPECT_EQ(f.at("hold_bound"), 1);
+
+  IdleHoldStats sparse;  // no bin of 3 kernels: nothing decided
+  sparse.add(40'000, 40'001, 0, kept);
+  sparse.add(400'000, 3'000'000, 0, kept);
+  f = facts_of(sparse);
+  EXPECT_EQ(f.count("hold_us"), 0u);
+  EXPECT_EQ(f.at("gaps_kernels"), 2);
+}

@@ -152,8 +152,8 @@ const WorkloadConfig& run_params(const SweepSpec& spec, const RunSpec& run);
 inline constexpr long kXrayTurnSteps = 300;
 /// Steps, at most, of the xray_wait probe's step context (it also stops at 80% of the busy contexts' time).
 inline constexpr long kXrayWaitSteps = 400;
-/// Tasks, at most, of the xray_gaps probe's gaps context (a task: kernels::kGapKernels tiny kernels after
-/// host gaps; it also stops at 80% of the busy contexts' time).
+/// Tasks, at most, of the xray_gaps probe's gaps context (a task: a pair of tiny kernels for each of
+/// kernels::kGapsUs; it also stops at 80% of the busy contexts' time).
 inline constexpr long kXrayGapTasks = 200;
 /// A grid point's tag (RunScenario::point): "regime-b<burst>ms-d<duty>".
 std::string regime_point_tag(double burst_ms, double duty_pct);

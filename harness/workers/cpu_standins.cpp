@@ -71,14 +71,14 @@ class CpuXray final : public kernels::Workload {
   }
   void run_task() override {
     spans_.clear();
-    if (p_.role == kernels::XrayRole::gaps) {
-      std::int64_t previous_end = 0;
-      for (int i = 0; i < kernels::kGapKernels; ++i) {
-        busy_until(monotonic_ns() + ns_of_us(kernels::kGapsUs[i]));
+    if (p_.role == kernels::XrayRole::gaps) {  // kernel A, the gap, kernel B: all on the worker's core
+      for (double gap_us : kernels::kGapsUs) {
+        busy_until(monotonic_ns() + ns_of_us(kernels::kGapKernelUs));
+        const std::int64_t a_end = monotonic_ns();
+        busy_until(a_end + ns_of_us(gap_us));
         const std::int64_t launched = monotonic_ns(), started = monotonic_ns();
         busy_until(started + ns_of_us(kernels::kGapKernelUs));
-        if (i > 0) gap_stats_.add(launched, started, previous_end, kernels::kGapKeptNs);
-        previous_end = monotonic_ns();
+        gap_stats_.add(launched, started, a_end, kernels::kGapKeptNs);
       }
       return;
     }
