@@ -64,9 +64,9 @@
 #               30 s idle (throughput, power, SM clock per set) -> OUT_DIR/runs/firstset
 #   calib001    mlp's seed001 loop alone with deeper and wider stacks of small layers, no host work: the
 #               burst and busy share each gives -> OUT_DIR/calib001/<layers>
-#   zoo-alone:NAMES|all  each zoo program (zoo/run.sh, zoo/programs.json) alone, profiled (--profile-gpu),
-#               time-sliced and under MPS, one run each -> OUT_DIR/zoo/<name>/alone; prints each run's time and
-#               its profile's duty and step between host waits
+#   zoo-alone:NAMES|all  each zoo program (zoo/run.sh, zoo/programs.json) run once unprofiled (its data, the page
+#               cache), then alone, profiled (--profile-gpu), time-sliced and under MPS, one run each ->
+#               OUT_DIR/zoo/<name>/alone; prints each run's time and its profile's duty and step between host waits
 #   zoo-ladder:NAMES|all  the same alone runs, then N = ZOO_PROCS (2,4,10) in both modes, ZOO_REPEATS (2) repeats,
 #               profiled -> OUT_DIR/zoo/<name>/ladder; each copy's units measured there (bench_mps predict
 #               --measure: units.csv) and, unless KEEP_PROFILES=1, the ladder's profiles then removed (they are
@@ -434,8 +434,11 @@ for e in json.load(open("zoo/programs.json")):
         margs=(); [ -n "$metric" ] && margs=(--exec-metric "$metric")
         d="$out/runs/zoo/$p"; mkdir -p "$d"
         s0=$(date +%s)
+        zoo/run.sh "$p" >"$out/zoo-$p-warm.log" 2>&1  # once, unprofiled: its data made, its files in the page cache
+        echo "zoo $p warm-up: rc=$? in $(( $(date +%s) - s0 )) s"
+        s0=$(date +%s)
         "$bench" --workloads exec --command "zoo/run.sh $p" "${margs[@]}" --procs 1 --modes timeslice,mps --repeats 1 \
-          --profile-gpu --out "$d/alone" >"$out/zoo-$p-alone.log" 2>&1
+          --exec-warmups 0 --profile-gpu --out "$d/alone" >"$out/zoo-$p-alone.log" 2>&1
         echo "zoo $p alone: rc=$? in $(( $(date +%s) - s0 )) s: $(python3 scripts/show_columns.py "$d/alone/summary.csv" \
           mode status task_mean_ms | tr '\n' ' ')"
         grep -E "GPU profile|copy 0: steady" "$out/zoo-$p-alone.log" | sed 's/^/  /' | head -4

@@ -16,8 +16,7 @@ set -euo pipefail
 ZOO="$(cd "$(dirname "$0")" && pwd)"
 EX="$ZOO/pytorch-examples"
 HERE="$ZOO/here"
-NAMES=(mnist mnist-startup mnist-rnn vae dcgan wlm-transformer wlm-lstm ddp-single-gpu siamese
-       forward-forward gemm membw paced-infer cuda-graphs)
+NAMES=(mnist mnist-startup mnist-rnn vae wlm-transformer wlm-lstm gemm membw paced-infer cuda-graphs)
 
 die() { echo "zoo/run.sh: $*" >&2; exit 2; }
 
@@ -49,14 +48,14 @@ DATA="${ZOO_DATA:-$TMPROOT/bench_mps-zoo-data-$(id -u)}"
 # ------------------------------------------------------------------------- data, made once, safely
 mnist_root() {  # sets ROOT to the MNIST dataset root (holding MNIST/raw), made if missing
   local train test
-  setnum train ZOO_MNIST_TRAIN 32000; setnum test ZOO_MNIST_TEST 1000
+  setnum train ZOO_MNIST_TRAIN 8000; setnum test ZOO_MNIST_TEST 1000
   ROOT="$DATA/mnist-n$train-t$test"
   [[ -d "$ROOT" ]] || python3 "$ZOO/make_data.py" mnist --out "$ROOT" --train "$train" --test "$test" >&2 \
     || die "could not make the MNIST data in $ROOT"
 }
 corpus_dir() {  # sets CORPUS to the word-level corpus folder (train/valid/test.txt), made if missing
   local tokens vocab
-  setnum tokens ZOO_WLM_TOKENS 400000; setnum vocab ZOO_WLM_VOCAB 10000
+  setnum tokens ZOO_WLM_TOKENS 200000; setnum vocab ZOO_WLM_VOCAB 10000
   CORPUS="$DATA/corpus-n$tokens-v$vocab"
   [[ -d "$CORPUS" ]] || python3 "$ZOO/make_data.py" corpus --out "$CORPUS" --tokens "$tokens" --vocab "$vocab" >&2 \
     || die "could not make the corpus in $CORPUS"
@@ -106,7 +105,7 @@ run_child() {
 
 PY=python3
 case "$NAME" in
-  mnist|mnist-startup|mnist-rnn|vae|siamese)
+  mnist|mnist-startup|mnist-rnn|vae)
     mnist_root
     setnum test ZOO_MNIST_TEST 1000
     [[ "$NAME" != vae || $test -ge 128 ]] \
@@ -119,31 +118,13 @@ case "$NAME" in
       mnist-rnn)     run_child $PY "$EX/mnist_rnn/main.py" --epochs 1 --accel "$@" ;;
       vae)           mkdir "$WORK/run/results"   # it saves its images into results/
                      run_child $PY "$EX/vae/main.py" --epochs 1 "$@" ;;
-      siamese)       run_child $PY "$EX/siamese_network/main.py" --epochs 1 "$@" ;;
     esac ;;
-  forward-forward)
-    setnum epochs ZOO_FF_EPOCHS 1000; setnum train ZOO_FF_TRAIN 10000; setnum test ZOO_FF_TEST 1000
-    mnist_root
-    new_work
-    ln -s "$ROOT" "$WORK/run/data"   # it reads './data/'
-    run_child $PY "$EX/mnist_forward_forward/main.py" --epochs "$epochs" --train_size "$train" \
-      --test_size "$test" "$@" ;;
-  dcgan)
-    setnum niter ZOO_DCGAN_NITER 6
-    new_work
-    run_child $PY "$EX/dcgan/main.py" --dataset fake --accel --niter "$niter" --outf "$WORK/out" \
-      --workers 1 --manualSeed 1 "$@" ;;
   wlm-transformer|wlm-lstm)
     corpus_dir
     new_work
     if [[ "$NAME" == wlm-transformer ]]; then model=(--model Transformer --lr 5); else model=(--model LSTM); fi
     run_child $PY "$EX/word_language_model/main.py" "${model[@]}" --epochs 1 --accel --data "$CORPUS" \
       --save "$WORK/model.pt" "$@" ;;
-  ddp-single-gpu)
-    setnum epochs ZOO_DDP_EPOCHS 100; setnum every ZOO_DDP_SAVE_EVERY 25; setnum batch ZOO_DDP_BATCH 32
-    new_work   # it writes checkpoint.pt into its CWD
-    run_child $PY "$EX/distributed/ddp-tutorial-series/single_gpu.py" "$epochs" "$every" \
-      --batch_size "$batch" "$@" ;;
   gemm)
     setnum iters ZOO_GEMM_ITERS 6000; setnum n ZOO_GEMM_N 4096
     exec $PY "$HERE/gemm.py" --iters "$iters" --n "$n" "$@" ;;

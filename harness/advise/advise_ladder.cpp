@@ -93,12 +93,6 @@ AloneFacts read_alone(const fs::path& dir, const UnitChoice& unit, double gap_us
   return a;
 }
 
-SchedulerFacts read_scheduler(const fs::path& dir) {
-  const SchedulerFacts s = scheduler_of(aggregate_xray(read_summary(dir / "summary.csv")));
-  if (!s.usable()) throw ResultsError(dir.string() + ": no time-sliced X-ray at N >= 2 to read the scheduler from");
-  return s;
-}
-
 void read_cells(const fs::path& dir, const UnitChoice& unit, std::vector<MeasuredCell>& cells) {
   const std::vector<SummaryRecord> rows = read_summary(dir / "summary.csv");
   std::vector<WorkerRecord> workers;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "harness/advise/advise_model.hpp"
+#include "harness/predict/prediction.hpp"  // read_scheduler
 #include "harness/report/regime_model.hpp"
 #include "harness/results/profile_window.hpp"
 
@@ -26,9 +27,6 @@ struct UnitChoice {
 /// (docs/PROFILE.md "One clock"); left empty otherwise.
 AloneFacts read_alone(const std::filesystem::path& dir, const UnitChoice& unit, double gap_us,
                       std::optional<ProfileWindow>* window = nullptr);
-
-/// The scheduler from an X-ray sweep's (or a regimes sweep's) summary.csv in `dir`.
-SchedulerFacts read_scheduler(const std::filesystem::path& dir);
 
 /// Every (mode, N) run of the sweep in `dir`, appended to `cells` (losses not yet set).
 void read_cells(const std::filesystem::path& dir, const UnitChoice& unit, std::vector<MeasuredCell>& cells);

@@ -12,6 +12,7 @@
 #include "harness/conform/conform.hpp"
 #include "harness/conform/conform_cli.hpp"
 #include "harness/plan/sweep_cli.hpp"
+#include "harness/predict/predict_cli.hpp"
 #include "harness/report/profile_command.hpp"
 #include "harness/report/report.hpp"
 #include "harness/results/meta.hpp"
@@ -55,6 +56,8 @@ int main(int argc, char** argv) {
   CLI::App* compare_cmd = add_compare_command(app, compare);
   ProfileArgs profile;
   CLI::App* profile_cmd = add_profile_command(app, profile);
+  PredictArgs predict;
+  CLI::App* predict_cmd = add_predict_command(app, predict);
   ConformSpec conform;
   CLI::App* conform_cmd = add_conform_command(app, conform);
   AdviseSpec advise;
@@ -69,6 +72,7 @@ int main(int argc, char** argv) {
       "  bench_mps report --help    render report.md and figures for a results or comparison folder\n"
       "  bench_mps compare --help   SAME / FASTER / SLOWER / UNSURE per configuration of two folders\n"
       "  bench_mps profile --help   summarise the GPU profiles of --profile-gpu\n"
+      "  bench_mps predict --help   N copies predicted from one profiled copy alone and the X-ray\n"
       "  bench_mps conform --help   PASS / FAIL / SKIP / ERROR per MPS lever on this driver and GPU\n"
       "  bench_mps advise --help    will MPS help my program? profile, predict, verify, advise\n"
       "\n"
@@ -94,6 +98,7 @@ int main(int argc, char** argv) {
     if (report_cmd->parsed()) return run_report(report);
     if (compare_cmd->parsed()) return run_compare(compare);
     if (profile_cmd->parsed()) return run_profile(profile);
+    if (predict_cmd->parsed()) return run_predict(predict);
     if (conform_cmd->parsed()) {
       conform.argv = spec.argv;
       return run_conform(conform);

@@ -12,6 +12,14 @@
 
 namespace bench_mps::harness {
 
+CLI::Validator not_blank() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        return text.find_first_not_of(" \t\r\n") == std::string::npos ? std::string("it is empty: give a value") : std::string();
+      },
+      "TEXT");
+}
+
 CLI::Validator finite_in(double lo, double hi) {
   const std::string range = fmt_num(lo) + ".." + fmt_num(hi);
   return CLI::Validator(

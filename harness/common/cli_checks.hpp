@@ -18,6 +18,9 @@ CLI::Validator finite_in(double lo, double hi);
 /// A whole number in [lo, hi] (no sign tricks, no exponent, no fraction, no leading zero).
 CLI::Validator whole_in(long long lo, long long hi);
 
+/// A text with something in it: '' or blanks only are refused ("is empty"), where the option needs a value.
+CLI::Validator not_blank();
+
 /// CLI11's parse error in our words: "--procs: given 2 times; give it once" for "--procs: At Most 1
 /// required but received 2", "missing new (see --help)" for "new is required", and so on. Messages
 /// that are already ours (the validators above) pass through unchanged.

@@ -210,6 +210,18 @@ GpuProfile read_gpu_profile(const fs::path& file) {
   return p;
 }
 
+GpuProfile busiest_profile(const std::vector<fs::path>& files) {
+  if (files.empty()) throw UsageError("no GPU profile (profile-<pid>.json) to read");
+  GpuProfile best;
+  bool have = false;
+  for (const fs::path& f : files) {
+    GpuProfile p = read_gpu_profile(f);
+    if (!have || p.busy_ns > best.busy_ns) best = std::move(p);
+    have = true;
+  }
+  return best;
+}
+
 std::vector<fs::path> gpu_profile_files(const fs::path& dir, bool recursive) {
   std::vector<fs::path> files;
   auto take = [&files](const fs::directory_entry& e) {

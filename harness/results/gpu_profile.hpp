@@ -119,6 +119,13 @@ struct ProfileSummary {
 /// the first 10% of them, or the last spans alone where the profile kept only a head and a tail.
 ProfileSummary summarise(const GpuProfile& p, double gap_threshold_us);
 
+/// The host waits that count, of p.waits[from, to) (sorted by end): a wait counts when device work began
+/// since the wait before it ended (docs/PROFILE.md "Host waits").
+std::vector<HostWait> counted_waits(const GpuProfile& p, std::size_t from, std::size_t to);
+
+/// The busiest profile (the most busy time) of those read from `files`; UsageError where none can be read.
+GpuProfile busiest_profile(const std::vector<std::filesystem::path>& files);
+
 /// Where s.waits_recorded, the host-wait fields of `s` (host_waits, wait_*_ms) over the steady part, whose
 /// first span is p.spans[steady_from] (profile_host_waits.cpp; docs/PROFILE.md "Host waits").
 void summarise_host_waits(const GpuProfile& p, std::size_t steady_from, ProfileSummary& s);

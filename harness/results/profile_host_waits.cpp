@@ -53,15 +53,21 @@ std::int64_t step_burst_ns(const std::vector<BusySpan>& spans, std::int64_t afte
 
 }  // namespace
 
+std::vector<HostWait> counted_waits(const GpuProfile& p, std::size_t from, std::size_t to) {
+  std::vector<HostWait> counted;
+  for (std::size_t i = from; i < to && i < p.waits.size(); ++i) {
+    const std::int64_t previous = i > 0 ? p.waits[i - 1].end_ns : std::numeric_limits<std::int64_t>::min();
+    if (step_burst_ns(p.spans, previous, p.waits[i].end_ns) >= 0) counted.push_back(p.waits[i]);
+  }
+  return counted;
+}
+
 void summarise_host_waits(const GpuProfile& p, std::size_t steady_from, ProfileSummary& s) {
   if (!s.waits_recorded || steady_from >= p.spans.size()) return;
   // The waits that count, by their ends, from the first of those kept without a hole after it.
   const std::size_t complete_from = p.waits.size() < p.wait_count ? p.waits_kept_head : 0;
   std::vector<std::int64_t> counted;
-  for (std::size_t i = complete_from; i < p.waits.size(); ++i) {
-    const std::int64_t previous = i > 0 ? p.waits[i - 1].end_ns : std::numeric_limits<std::int64_t>::min();
-    if (step_burst_ns(p.spans, previous, p.waits[i].end_ns) >= 0) counted.push_back(p.waits[i].end_ns);
-  }
+  for (const HostWait& w : counted_waits(p, complete_from, p.waits.size())) counted.push_back(w.end_ns);
   // The window: widened from the steady part's spans to the counted waits around them.
   Window w{p.spans[steady_from].start_ns, p.spans.back().end_ns};
   const auto after_first = std::upper_bound(counted.begin(), counted.end(), w.from);

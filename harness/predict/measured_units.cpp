@@ -1,0 +1,167 @@
+// Each copy's run and unit: see measured_units.hpp.
+#include "harness/predict/measured_units.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <sstream>
+
+#include "harness/common/csv_table.hpp"
+#include "harness/common/files.hpp"
+#include "harness/common/format.hpp"
+#include "harness/results/gpu_profile.hpp"
+#include "harness/results/profile_window.hpp"
+#include "harness/results/results_reader.hpp"
+
+namespace fs = std::filesystem;
+
+namespace bench_mps::harness {
+namespace {
+
+constexpr long kMinCommonSteps = 3;  ///< wait ends in the common window for a copy's unit to come from it
+
+/// A copy's counted waits' ends and its steady part, on CLOCK_MONOTONIC.
+struct CopyWaits {
+  bool placed = false;                ///< its profile could be put on CLOCK_MONOTONIC
+  std::string why;                    ///< why there are none to use
+  std::vector<std::int64_t> ends;     ///< counted waits' ends in its steady part
+  std::int64_t from = 0, to = 0;      ///< its steady part
+  double own_step_ms = NAN;           ///< its steady part's step alone (the summary's)
+};
+
+CopyWaits copy_waits(const fs::path& dir, double gap_us) {
+  CopyWaits c;
+  const std::vector<fs::path> files = gpu_profile_files(dir);
+  if (files.empty()) {
+    c.why = "no GPU profile";
+    return c;
+  }
+  const GpuProfile p = busiest_profile(files);
+  const ProfileSummary s = summarise(p, std::max(gap_us, static_cast<double>(p.min_gap_ns) * 1e-3));
+  if (!s.waits_recorded) {
+    c.why = "no host waits recorded";
+    return c;
+  }
+  c.own_step_ms = s.wait_step_ms;
+  const ProfileClock clock = profile_clock(p);
+  if (!clock.unavailable.empty()) {
+    c.why = clock.unavailable;
+    return c;
+  }
+  c.placed = true;
+  c.from = clock.monotonic_ns(s.steady_from_s);
+  c.to = clock.monotonic_ns(s.steady_to_s);
+  const std::size_t from = p.waits.size() < p.wait_count ? p.waits_kept_head : 0;
+  for (const HostWait& w : counted_waits(p, from, p.waits.size())) {
+    const std::int64_t t = clock.monotonic_ns(static_cast<double>(w.end_ns) * 1e-9);
+    if (t >= c.from && t <= c.to) c.ends.push_back(t);
+  }
+  return c;
+}
+
+std::string csv_cell(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char ch : s) out += ch == '"' ? std::string("\"\"") : std::string(1, ch == '\n' ? ' ' : ch);
+  return out + "\"";
+}
+
+}  // namespace
+
+std::vector<MeasuredUnit> measure_units(const fs::path& dir, double gap_us) {
+  const std::vector<WorkerRecord> rows = read_runs(dir / "runs.csv");
+  std::map<std::string, std::vector<const WorkerRecord*>> by_run;
+  std::vector<std::string> order;
+  for (const WorkerRecord& r : rows) {
+    if (!by_run.count(r.run_id)) order.push_back(r.run_id);
+    by_run[r.run_id].push_back(&r);
+  }
+  std::vector<MeasuredUnit> out;
+  for (const std::string& id : order) {
+    const std::vector<const WorkerRecord*>& copies = by_run[id];
+    std::vector<CopyWaits> waits;
+    std::int64_t from = std::numeric_limits<std::int64_t>::min(), to = std::numeric_limits<std::int64_t>::max();
+    bool all_placed = true;
+    for (const WorkerRecord* w : copies) {
+      waits.push_back(copy_waits(dir / "profiles" / id / ("w" + std::to_string(w->worker)), gap_us));
+      all_placed = all_placed && waits.back().placed;
+      from = std::max(from, waits.back().from);
+      to = std::min(to, waits.back().to);
+    }
+    for (std::size_t i = 0; i < copies.size(); ++i) {
+      const WorkerRecord& w = *copies[i];
+      MeasuredUnit u;
+      u.run_id = w.run_id;
+      u.mode = w.mode;
+      u.procs = w.procs;
+      u.repeat = w.repeat;
+      u.worker = w.worker;
+      u.status = to_string(w.status);
+      u.run_s = w.fact("completion_s");
+      u.unit_ms = NAN;
+      if (const double metric = w.fact("step_mean_ms"); metric > 0) {
+        u.unit_ms = metric;
+        u.basis = "metric";
+        u.steps = static_cast<long>(w.fact("steps"));
+      } else if (!waits[i].why.empty()) {
+        u.basis = waits[i].why;
+      } else {
+        std::vector<std::int64_t> in;
+        if (all_placed && from < to)
+          for (std::int64_t t : waits[i].ends)
+            if (t >= from && t <= to) in.push_back(t);
+        if (static_cast<long>(in.size()) >= kMinCommonSteps) {
+          u.unit_ms = static_cast<double>(in.back() - in.front()) * 1e-6 / static_cast<double>(in.size() - 1);
+          u.basis = "common window";
+          u.steps = static_cast<long>(in.size()) - 1;
+        } else {
+          u.unit_ms = waits[i].own_step_ms;
+          u.basis = "own steady part";
+          u.steps = static_cast<long>(waits[i].ends.size());
+        }
+      }
+      out.push_back(u);
+    }
+  }
+  return out;
+}
+
+void write_units(const fs::path& file, const std::vector<MeasuredUnit>& units) {
+  std::ostringstream o;
+  o << "run_id,mode,procs,repeat,worker,status,run_s,unit_ms,unit_basis,steps\n";
+  for (const MeasuredUnit& u : units)
+    o << csv_cell(u.run_id) << ',' << csv_cell(u.mode) << ',' << u.procs << ',' << u.repeat << ',' << u.worker << ','
+      << csv_cell(u.status) << ',' << (std::isnan(u.run_s) ? "" : fmt_num(u.run_s, 9)) << ','
+      << (std::isnan(u.unit_ms) ? "" : fmt_num(u.unit_ms, 9)) << ',' << csv_cell(u.basis) << ',' << u.steps << '\n';
+  write_file_atomically(file, o.str());
+}
+
+std::vector<MeasuredUnit> read_units(const fs::path& file) {
+  const auto rows = read_csv_columns<10>(
+      file, {"run_id", "mode", "procs", "repeat", "worker", "status", "run_s", "unit_ms", "unit_basis", "steps"});
+  std::vector<MeasuredUnit> out;
+  std::size_t line = 1;
+  for (const auto& r : rows) {
+    ++line;
+    const std::string where = file.string() + ":" + std::to_string(line);
+    MeasuredUnit u;
+    u.run_id = r[0];
+    u.mode = r[1];
+    u.procs = static_cast<int>(parse_cell_long(r[2], where + " procs"));
+    u.repeat = static_cast<int>(parse_cell_long(r[3], where + " repeat"));
+    u.worker = static_cast<int>(parse_cell_long(r[4], where + " worker"));
+    u.status = r[5];
+    u.run_s = parse_cell_double(r[6], where + " run_s");
+    u.unit_ms = parse_cell_double(r[7], where + " unit_ms");
+    u.basis = r[8];
+    u.steps = parse_cell_long(r[9], where + " steps");
+    if (u.procs < 1 || u.repeat < 1 || u.worker < 0 || u.worker >= u.procs || u.run_id.empty() || u.mode.empty() ||
+        u.steps < 0 || (!std::isnan(u.run_s) && !(u.run_s >= 0)) || (!std::isnan(u.unit_ms) && !(u.unit_ms > 0)))
+      throw ResultsError(where + ": a row out of range (procs, repeat, worker, run_s, unit_ms or steps)");
+    out.push_back(u);
+  }
+  return out;
+}
+
+}  // namespace bench_mps::harness

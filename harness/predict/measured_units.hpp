@@ -1,0 +1,33 @@
+#pragma once
+// What each copy of a sweep's runs measured, on the two bases a prediction is scored on: its whole run
+// (the command's completion, start-up included) and its unit. A unit is the program's own step where it
+// prints one (--exec-metric), else a step between two host waits that count, from the copy's GPU profile,
+// over the window in which every copy of the run was in its steady part (docs/PREDICT.md "Measured").
+// `bench_mps predict --measure DIR` writes them to DIR/units.csv, so that the profiles may go.
+#include "harness/predict/wing.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace bench_mps::harness {
+
+struct MeasuredUnit {
+  std::string run_id, mode;
+  int procs = 0, repeat = 0, worker = 0;
+  std::string status;        ///< the copy's status in runs.csv
+  double run_s = 0;          ///< the command's completion (exec's completion_s), NaN where unknown
+  double unit_ms = 0;        ///< its unit, NaN where none could be measured
+  std::string basis;         ///< "metric", "common window", "own steady part", or why there is none
+  long steps = 0;            ///< the steps (waits) the unit is the mean of
+};
+
+/// Every copy of every run of the exec sweep in `dir` (its runs.csv, and profiles/ where it was profiled).
+/// ResultsError where runs.csv cannot be read.
+std::vector<MeasuredUnit> measure_units(const std::filesystem::path& dir, double gap_us);
+
+/// units.csv: written (replacing any) and read back (ResultsError where damaged).
+void write_units(const std::filesystem::path& file, const std::vector<MeasuredUnit>& units);
+std::vector<MeasuredUnit> read_units(const std::filesystem::path& file);
+
+}  // namespace bench_mps::harness

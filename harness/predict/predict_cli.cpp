@@ -1,0 +1,245 @@
+// `bench_mps predict`: see predict_cli.hpp and docs/PREDICT.md.
+#include "harness/predict/predict_cli.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/common/cli_checks.hpp"
+#include "harness/common/csv_table.hpp"
+#include "harness/common/markdown_table.hpp"
+#include "harness/common/errors.hpp"
+#include "harness/common/files.hpp"
+#include "harness/common/format.hpp"
+#include "harness/plan/sweep_cli.hpp"
+#include "harness/predict/measured_units.hpp"
+#include "harness/predict/prediction.hpp"
+
+namespace fs = std::filesystem;
+
+namespace bench_mps::harness {
+namespace {
+
+constexpr int kMaxProcs = 64;
+
+constexpr const char* kFooter =
+    "Predicts N copies of a program, time-sliced and under MPS, per unit (its steps: between two host\n"
+    "waits, or its own metric) and per whole run (start-up included), from one copy alone and the X-ray:\n"
+    "the copy's GPU trace is replayed N times through a model of the scheduler (docs/PREDICT.md). Beside\n"
+    "it, the naive and the regime model's predictions. Nothing of the program at N >= 2 is used.\n"
+    "\n"
+    "Examples:\n"
+    "  bench_mps --workloads exec --command 'python3 train.py' --procs 1 --modes timeslice,mps --repeats 1 \\\n"
+    "      --profile-gpu --out alone\n"
+    "  bench_mps --scenario xray --out xray\n"
+    "  bench_mps predict alone --xray xray                 # N = 2..10, both modes\n"
+    "  bench_mps predict alone --xray xray --procs 2,4,10 --against ladder --out scored\n"
+    "  bench_mps predict --measure ladder                  # ladder/units.csv: each copy's run and unit\n"
+    "\n"
+    "Exit codes: 0 ok; 2 bad command line or input (a missing, damaged or foreign folder or profile,\n"
+    "a bad N; one line naming it, nothing written).";
+
+/// A measured cell: the runs of one mode at one N, each the mean over its copies.
+struct MeasuredCell {
+  std::vector<double> run_s, unit_ms;  ///< one per run (repeat) whose copies all ended ok
+  int failed = 0;                      ///< runs with a copy not ok
+  std::string basis;                   ///< how the units were measured (the first copy's)
+};
+
+double mean_of(const std::vector<double>& v) {
+  double s = 0;
+  for (double x : v) s += x;
+  return v.empty() ? NAN : s / static_cast<double>(v.size());
+}
+
+std::map<std::pair<std::string, int>, MeasuredCell> measured_cells(const std::vector<MeasuredUnit>& units) {
+  std::map<std::string, std::vector<const MeasuredUnit*>> runs;
+  for (const MeasuredUnit& u : units) runs[u.run_id].push_back(&u);
+  std::map<std::pair<std::string, int>, MeasuredCell> out;
+  for (const auto& [id, copies] : runs) {
+    MeasuredCell& c = out[{copies.front()->mode, copies.front()->procs}];
+    bool ok = static_cast<int>(copies.size()) == copies.front()->procs;
+    std::vector<double> run, unit;
+    for (const MeasuredUnit* u : copies) {
+      ok = ok && u->status == "ok";
+      run.push_back(u->run_s);
+      unit.push_back(u->unit_ms);
+      if (c.basis.empty()) c.basis = u->basis;
+    }
+    if (!ok) {
+      ++c.failed;
+      continue;
+    }
+    c.run_s.push_back(mean_of(run));
+    c.unit_ms.push_back(mean_of(unit));
+  }
+  return out;
+}
+
+std::string num(double v, int digits = 4) { return std::isfinite(v) ? fmt_sig(v, digits) : "-"; }
+std::string err(double predicted, double measured) {
+  if (!std::isfinite(predicted) || !std::isfinite(measured) || measured <= 0) return "-";
+  const double e = 100 * (predicted / measured - 1);
+  return (e >= 0 ? "+" : "") + fmt_fixed(e, 1) + "%";
+}
+nlohmann::json jnum(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
+
+/// The folder for predict.*: new, or empty (a folder holding anything is refused: nothing of the user's
+/// is overwritten).
+void claim_out(const fs::path& out) {
+  std::error_code ec;
+  if (fs::exists(out, ec)) {
+    if (!fs::is_directory(out, ec)) throw UsageError("--out " + out.string() + ": exists and is not a folder");
+    if (fs::directory_iterator(out, ec) != fs::directory_iterator())
+      throw UsageError("--out " + out.string() + ": not empty (give a new or empty folder)");
+  }
+}
+
+int measure_only(const PredictArgs& a) {
+  const fs::path dir = a.measure;
+  const std::vector<MeasuredUnit> units = measure_units(dir, a.gap_us);
+  if (units.empty()) throw ResultsError(dir.string() + ": runs.csv holds no copy to measure");
+  write_units(dir / "units.csv", units);
+  std::map<std::string, int> bases;
+  for (const MeasuredUnit& u : units) ++bases[u.basis];
+  std::cout << "units.csv: " << units.size() << " copies of " << dir.string() << " (";
+  bool first = true;
+  for (const auto& [b, n] : bases) {
+    std::cout << (first ? "" : ", ") << n << " " << b;
+    first = false;
+  }
+  std::cout << ")\n";
+  return 0;
+}
+
+}  // namespace
+
+CLI::App* add_predict_command(CLI::App& app, PredictArgs& args) {
+  CLI::App* cmd = app.add_subcommand("predict", "predict N copies from one copy alone and the X-ray (docs/PREDICT.md)");
+  cmd->footer(kFooter);
+  cmd->add_option("alone", args.alone, "a results folder of one copy alone run with --profile-gpu (or a profile-<pid>.json)")->check(not_blank());
+  cmd->add_option("--xray", args.xray, "an xray or regimes results folder of the same GPU (the scheduler)")->check(not_blank());
+  cmd->add_option("--procs", args.procs, "the N to predict, e.g. 2,4,10 (default 2..--max-procs)")->check(not_blank());
+  cmd->add_option("--max-procs", args.max_procs, "the largest N (with --procs not given)")
+      ->check(CLI::Range(2, kMaxProcs))->capture_default_str();
+  cmd->add_option("--against", args.against, "a sweep of the same program at N >= 2 (with --profile-gpu): the error of each cell")->check(not_blank());
+  cmd->add_option("--measure", args.measure, "write DIR/units.csv: each copy's run and unit (predicts nothing)")->check(not_blank());
+  cmd->add_option("--out", args.out, "a new or empty folder for predict.csv, predict.json, predict.md")->check(not_blank());
+  cmd->add_option("--label", args.label, "the program's name in the outputs (default: the alone folder's name)")->check(not_blank());
+  cmd->add_option("--gap-us", args.gap_us, "without host waits, an idle gap at least this long ends a step")
+      ->check(finite_in(0.001, 1e6))->capture_default_str();
+  return cmd;
+}
+
+int run_predict(const PredictArgs& a) {
+  if (!a.measure.empty()) {
+    if (!a.alone.empty() || !a.xray.empty() || !a.against.empty() || !a.out.empty())
+      throw UsageError("--measure DIR measures a sweep's units alone: give it without a program, --xray, --against or --out");
+    return measure_only(a);
+  }
+  if (a.alone.empty()) throw UsageError("predict needs one copy alone: a results folder run with --profile-gpu, or a profile");
+  if (a.xray.empty()) throw UsageError("predict needs the scheduler: --xray DIR (bench_mps --scenario xray)");
+  std::vector<int> procs;
+  if (!a.procs.empty()) {
+    procs = parse_procs(a.procs, "--procs");
+    for (int n : procs)
+      if (n < 2 || n > kMaxProcs) throw UsageError("--procs: " + std::to_string(n) + " is not an N from 2 to " + std::to_string(kMaxProcs));
+    std::sort(procs.begin(), procs.end());
+  } else {
+    for (int n = 2; n <= a.max_procs; ++n) procs.push_back(n);
+  }
+  if (!a.out.empty()) claim_out(a.out);
+
+  const auto t0 = std::chrono::steady_clock::now();
+  const SchedulerFacts sched = read_scheduler(a.xray);
+  const std::vector<AloneRun> alone = read_alone_runs(a.alone, a.gap_us);
+  std::vector<MeasuredUnit> units;
+  if (!a.against.empty()) {
+    const fs::path dir = a.against;
+    std::error_code ec;
+    units = fs::is_regular_file(dir / "units.csv", ec) ? read_units(dir / "units.csv") : measure_units(dir, a.gap_us);
+  }
+  const std::vector<PredictedRow> cells = predict_cells(alone, sched, procs);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const auto measured = measured_cells(units);
+  const std::string label = !a.label.empty() ? a.label : fs::path(a.alone).filename().string();
+
+  std::ostringstream md;
+  md << "# Predicted: " << label << "\n\n";
+  for (const AloneRun& r : alone) {
+    const ProgramTrace& p = r.program;
+    md << "- One copy alone, " << (r.mode == "mps" ? "MPS" : "time-sliced") << " (" << r.source << "): "
+       << (r.metric ? "its metric " : "a step between host waits ") << num(r.unit_ms) << " ms"
+       << (std::isfinite(r.run_s) ? ", the whole run " + num(r.run_s) + " s" : std::string()) << "; duty "
+       << fmt_fixed(100 * r.summary.duty, 1) << "%, " << p.trace.steps.size() << " steps cut at " << p.cut << ", "
+       << (p.sm_per_span ? "SM share per span" : "SM share from the kernels' mean fill") << "; memory bandwidth demand "
+       << fmt_fixed(100 * p.trace.mem_demand, 1) << "% (" << r.mem_basis << ")"
+       << (p.dropped_ns > 0 ? "; " + num(p.dropped_ns * 1e-9) + " s of spans not kept, scaled" : std::string()) << ".\n";
+  }
+  md << "- The scheduler (" << a.xray << "): slice " << num(sched.slice_ms) << " ms, switch " << num(sched.switch_ms)
+     << " ms, a turn's cost " << num(sched.turn_cost_ms) << " ms, an empty queue kept "
+     << (std::isfinite(sched.hold_us) ? (sched.hold_bound ? ">= " : "") + num(sched.hold_us) + " us"
+                                      : std::string("0 us (this X-ray has no gaps probe)"))
+     << ".\n- Predicted in " << fmt_fixed(seconds, 2) << " s.\n\n";
+  const bool scored = !units.empty();
+  md << "| N | mode | basis | simulator | naive | regime model |" << (scored ? " measured | error | naive error | regime error | runs |" : "")
+     << "\n|---:|---|---|---:|---:|---:|" << (scored ? "---:|---:|---:|---:|---:|" : "") << "\n";
+  nlohmann::json jcells = nlohmann::json::array();
+  std::ostringstream csv;
+  csv << "program,mode,procs,basis,predicted,measured,naive,regime,regime_low,regime_high,runs,measured_min,measured_max,unit_measured_by\n";
+  for (const PredictedRow& c : cells) {
+    const auto m = measured.find({c.mode, c.procs});
+    for (const char* basis : {"unit", "run"}) {
+      const bool unit = std::string(basis) == "unit";
+      const double pred = unit ? c.unit_ms : c.run_s, naive = unit ? c.naive_unit_ms : c.naive_run_s,
+                   regime = unit ? c.regime_unit_ms : c.regime_run_s;
+      const std::vector<double>* values = m == measured.end() ? nullptr : unit ? &m->second.unit_ms : &m->second.run_s;
+      const double meas = values ? mean_of(*values) : NAN;
+      const std::string unit_word = unit ? " ms" : " s";
+      md << "| " << c.procs << " | " << c.mode << " | " << (unit ? "unit" : "run") << " | " << num(pred) << unit_word << " | "
+         << num(naive) << " | " << num(regime);
+      if (unit && std::isfinite(c.regime_low_ms)) md << " (" << num(c.regime_low_ms) << "-" << num(c.regime_high_ms) << ")";
+      md << " |";
+      if (scored)
+        md << " " << num(meas) << " | " << err(pred, meas) << " | " << err(naive, meas) << " | " << err(regime, meas) << " | "
+           << (values ? std::to_string(values->size()) : "0") << (m != measured.end() && m->second.failed ? " (+" +
+              std::to_string(m->second.failed) + " failed)" : "") << " |";
+      md << "\n";
+      double lo = NAN, hi = NAN;
+      if (values && !values->empty()) {
+        lo = *std::min_element(values->begin(), values->end());
+        hi = *std::max_element(values->begin(), values->end());
+      }
+      csv << label << ',' << c.mode << ',' << c.procs << ',' << basis << ',' << fmt_num(pred, 9) << ',' << fmt_num(meas, 9)
+          << ',' << fmt_num(naive, 9) << ',' << fmt_num(regime, 9) << ',' << fmt_num(unit ? c.regime_low_ms : NAN, 9) << ','
+          << fmt_num(unit ? c.regime_high_ms : NAN, 9) << ',' << (values ? values->size() : 0) << ',' << fmt_num(lo, 9) << ','
+          << fmt_num(hi, 9) << ',' << (unit && m != measured.end() ? m->second.basis : "") << '\n';
+      jcells.push_back({{"mode", c.mode}, {"procs", c.procs}, {"basis", basis}, {"predicted", jnum(pred)},
+                        {"naive", jnum(naive)}, {"regime", jnum(regime)}, {"measured", jnum(meas)},
+                        {"runs", values ? values->size() : 0}});
+    }
+  }
+  std::cout << md.str();
+  if (!a.out.empty()) {
+    const fs::path out = a.out;
+    fs::create_directories(out);
+    write_file_atomically(out / "predict.md", md.str());
+    write_file_atomically(out / "predict.csv", csv.str());
+    nlohmann::json j{{"predict_format_version", 1}, {"program", label}, {"alone", a.alone}, {"xray", a.xray},
+                     {"scheduler", {{"slice_ms", sched.slice_ms}, {"switch_ms", sched.switch_ms},
+                                    {"turn_cost_ms", sched.turn_cost_ms}, {"hold_us", jnum(sched.hold_us)},
+                                    {"hold_bound", sched.hold_bound}}},
+                     {"seconds", seconds}, {"cells", jcells}};
+    if (!a.against.empty()) j["against"] = a.against;
+    write_file_atomically(out / "predict.json", j.dump(1) + "\n");
+  }
+  return 0;
+}
+
+}  // namespace bench_mps::harness

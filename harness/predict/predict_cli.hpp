@@ -1,0 +1,28 @@
+#pragma once
+// `bench_mps predict`: the table of N copies from one profiled run alone and an X-ray, in seconds, with no
+// ladder; `--against DIR` scores it against a sweep's measured units; `--measure DIR` writes DIR/units.csv
+// (docs/PREDICT.md).
+#include "harness/predict/wing.hpp"
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace bench_mps::harness {
+
+struct PredictArgs {
+  std::string alone;      ///< a results folder with N=1 runs under --profile-gpu, or a profile-<pid>.json
+  std::string xray;       ///< an xray or regimes results folder of the same GPU
+  std::string procs;      ///< "2,4,10"; empty: 2 .. max_procs
+  int max_procs = 10;
+  std::string against;    ///< a sweep of the same program at N >= 2 to score against
+  std::string measure;    ///< a sweep whose units to measure into its units.csv (nothing predicted)
+  std::string out;        ///< a folder for predict.{csv,json,md} (new or empty)
+  std::string label;      ///< the program's name in the outputs (default: the alone folder's name)
+  double gap_us = 20;
+};
+
+CLI::App* add_predict_command(CLI::App& app, PredictArgs& args);
+/// Runs it; UsageError (exit 2) for bad input, naming it.
+int run_predict(const PredictArgs& args);
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,188 @@
+// N copies predicted: see prediction.hpp.
+#include "harness/predict/prediction.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "harness/common/errors.hpp"
+#include "harness/common/format.hpp"
+#include "harness/report/regime_evaluation.hpp"
+#include "harness/results/regime_rows.hpp"
+#include "harness/results/results_reader.hpp"
+#include "harness/simulate/replay.hpp"
+
+namespace fs = std::filesystem;
+
+namespace bench_mps::harness {
+namespace {
+
+/// The memory bandwidth share a copy uses while busy: GPM's DRAM bandwidth over its steady part, over its
+/// busy share there (both of the one copy alone).
+double mem_demand(double dram_bw, double duty, std::string& basis) {
+  if (!(dram_bw >= 0) || !(duty > 0)) {
+    basis = "none: no GPM DRAM bandwidth over the steady part (older GPU or driver, or no profile window)";
+    return 0;
+  }
+  basis = "GPM DRAM bandwidth " + fmt_num(100 * dram_bw, 3) + "% over the duty " + fmt_num(100 * duty, 3) + "%";
+  return std::min(1.0, dram_bw / duty);
+}
+
+AloneRun alone_from_profile(const GpuProfile& p, double gap_us, double dram_bw) {
+  AloneRun a;
+  a.summary = summarise(p, std::max(gap_us, static_cast<double>(p.min_gap_ns) * 1e-3));
+  a.program = trace_from_profile(p, a.summary, mem_demand(dram_bw, a.summary.duty, a.mem_basis));
+  a.unit_ms = a.program.trace.steady_step_ns() * 1e-6;
+  return a;
+}
+
+}  // namespace
+
+std::vector<AloneRun> read_alone_runs(const fs::path& path, double gap_us) {
+  std::error_code ec;
+  if (fs::is_regular_file(path, ec)) {
+    AloneRun a = alone_from_profile(read_gpu_profile(path), gap_us, NAN);
+    a.mode = "timeslice";
+    a.source = path.string();
+    return {a};
+  }
+  if (!fs::is_directory(path, ec)) throw UsageError(path.string() + ": no such profile or results folder");
+  const std::vector<SummaryRecord> rows = read_summary(path / "summary.csv");
+  const std::vector<WorkerRecord> workers = read_runs(path / "runs.csv");
+  std::vector<AloneRun> out;
+  for (const char* mode : {"timeslice", "mps"}) {
+    const auto row = std::find_if(rows.begin(), rows.end(), [&](const SummaryRecord& r) {
+      return r.mode == mode && r.procs == 1 && r.status == RunStatus::ok && r.scenario == RunKind::plain;
+    });
+    if (row == rows.end()) continue;
+    const auto w = std::find_if(workers.begin(), workers.end(), [&](const WorkerRecord& x) { return x.run_id == row->run_id; });
+    if (w == workers.end()) throw ResultsError((path / "runs.csv").string() + ": no copy of run " + row->run_id);
+    const fs::path dir = path / "profiles" / row->run_id / "w0";
+    const std::vector<fs::path> files = gpu_profile_files(dir);
+    if (files.empty())
+      throw UsageError(path.string() + ": run " + row->run_id + " has no GPU profile (was the sweep run with --profile-gpu?)");
+    AloneRun a = alone_from_profile(busiest_profile(files), gap_us, w->fact("profile_gpm_dram_bw_util"));
+    a.mode = mode;
+    a.source = (path / row->run_id).string();
+    a.run_s = w->fact("completion_s");
+    if (!(a.run_s > 0)) a.run_s = row->task_mean_ms * 1e-3;
+    if (const double m = w->fact("step_mean_ms"); m > 0) {
+      a.unit_ms = m;
+      a.metric = true;
+    }
+    out.push_back(std::move(a));
+  }
+  if (out.empty() || out.front().mode != "timeslice")
+    throw UsageError(path.string() + ": no time-sliced run of one copy that ended ok (predict needs one copy alone)");
+  return out;
+}
+
+SchedulerFacts read_scheduler(const fs::path& dir) {
+  const SchedulerFacts s = scheduler_of(aggregate_xray(read_summary(dir / "summary.csv")));
+  if (!s.usable()) throw ResultsError(dir.string() + ": no time-sliced X-ray at N >= 2 to read the scheduler from");
+  return s;
+}
+
+TimeSliceModel timeslice_model(const SchedulerFacts& s) {
+  TimeSliceModel m;
+  m.slice_ns = s.slice_ms * 1e6;
+  m.switch_ns = s.switch_ms * 1e6;
+  m.turn_ns = s.turn_cost_ms * 1e6;
+  m.hold_ns = std::isfinite(s.hold_us) ? s.hold_us * 1e3 : 0.0;
+  return m;
+}
+
+namespace {
+
+/// The simulator at N: per-unit and per-run, scaled to the copy's own measurements alone (the replay of one
+/// copy is its trace again; what N copies add is the replay's difference).
+struct Simulated {
+  double unit_ms = NAN, run_s = NAN;
+};
+
+Simulated simulate(const AloneRun& a, int n, const SchedulerFacts& s) {
+  const CopyTrace& t = a.program.trace;
+  const double alone_step = t.steady_step_ns();
+  std::vector<double> offsets;
+  for (int c = 0; c < n; ++c) offsets.push_back(std::isfinite(alone_step) ? alone_step * c / n : 0.0);
+  auto run = [&](int copies) {
+    std::unique_ptr<Arbiter> arbiter =
+        a.mode == "mps" ? make_mps_arbiter(MpsModel{}) : make_timeslice_arbiter(timeslice_model(s), copies);
+    return replay(t, copies, *arbiter, std::vector<double>(offsets.begin(), offsets.begin() + copies));
+  };
+  const Replay one = run(1), many = run(n);
+  Simulated out;
+  const double step1 = steady_step_ns(t, one), stepn = steady_step_ns(t, many);
+  if (a.metric) {
+    out.unit_ms = a.unit_ms + (steady_response_ns(t, many) - steady_response_ns(t, one)) * 1e-6;
+  } else {
+    out.unit_ms = a.unit_ms * stepn / step1;
+  }
+  if (std::isfinite(a.run_s)) {
+    const double ratio = stepn / step1;
+    const double dropped = a.program.dropped_ns * (std::isfinite(ratio) ? ratio - 1 : 0.0);
+    out.run_s = a.run_s + (mean_run_ns(many, offsets) - mean_run_ns(one, {0.0}) + dropped) * 1e-9;
+  }
+  return out;
+}
+
+/// A baseline's whole run: the copy's GPU-active part (its first busy span to its last) stretched by `loss`.
+double stretched_run_s(const AloneRun& a, double loss) {
+  if (!std::isfinite(a.run_s) || !std::isfinite(loss)) return NAN;
+  return a.run_s + a.program.active_ns * 1e-9 * (loss - 1);
+}
+
+/// The regime model's loss at N in the copy's mode: time-sliced the midpoint of its bracket (a turn per host
+/// wait to a turn per idle-gap burst, and the convoy's upper ends), MPS its SMs' bound; `low`/`high` the bracket.
+double regime_loss(const AloneRun& a, int n, const SchedulerFacts& s, double& low, double& high) {
+  const ProfileSummary& m = a.summary;
+  std::vector<RegimePoint> points;
+  if (m.waits_recorded && m.wait_step_ms > 0 && m.wait_burst_ms > 0 && m.wait_kernel_ms > 0)
+    points.push_back({m.wait_step_ms, m.wait_burst_ms, std::min(m.wait_burst_ms, m.wait_kernel_ms), a.program.fill});
+  if (m.burst_mean_ms > 0 && m.duty > 0)
+    points.push_back({m.burst_mean_ms / m.duty, m.burst_mean_ms, m.burst_mean_ms, a.program.fill});
+  low = high = NAN;
+  if (points.empty()) return NAN;
+  if (a.mode == "mps") return predict_mps(points.front(), n).loss;
+  std::vector<double> ends;
+  for (const RegimePoint& p : points) {
+    const Prediction pr = predict_timesliced(p, n, s);
+    for (double v : {pr.loss, pr.upper})
+      if (std::isfinite(v)) ends.push_back(v);
+  }
+  if (ends.empty()) return NAN;
+  low = *std::min_element(ends.begin(), ends.end());
+  high = *std::max_element(ends.begin(), ends.end());
+  return (low + high) / 2;
+}
+
+}  // namespace
+
+std::vector<PredictedRow> predict_cells(const std::vector<AloneRun>& alone, const SchedulerFacts& s,
+                                         const std::vector<int>& procs) {
+  std::vector<PredictedRow> out;
+  for (int n : procs)
+    for (const AloneRun& a : alone) {
+      PredictedRow c;
+      c.mode = a.mode;
+      c.procs = n;
+      const Simulated sim = simulate(a, n, s);
+      c.unit_ms = sim.unit_ms;
+      c.run_s = sim.run_s;
+      const double naive = a.mode == "mps" ? std::max(1.0, n * a.summary.duty) : static_cast<double>(n);
+      c.naive_unit_ms = a.unit_ms * naive;
+      c.naive_run_s = stretched_run_s(a, naive);
+      double low = NAN, high = NAN;
+      const double regime = regime_loss(a, n, s, low, high);
+      c.regime_unit_ms = a.unit_ms * regime;
+      c.regime_run_s = stretched_run_s(a, regime);
+      if (low < high) {
+        c.regime_low_ms = a.unit_ms * low;
+        c.regime_high_ms = a.unit_ms * high;
+      }
+      out.push_back(c);
+    }
+  return out;
+}
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,57 @@
+#pragma once
+// N copies of a program predicted from one copy alone in each mode and the X-ray (docs/PREDICT.md):
+// by the simulator (its trace replayed through the scheduler), and beside it the two baselines the study
+// holds it against: naive (time-sliced N copies share one GPU's worth: each unit N times as long; MPS:
+// max(1, N x the busy share)) and the regime model of advise (report/regime_model.hpp, without the ladder).
+// Nothing from a run of the program at N >= 2 enters a prediction.
+#include "harness/predict/wing.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "harness/predict/trace_from_profile.hpp"
+#include "harness/report/regime_model.hpp"
+#include "harness/results/gpu_profile.hpp"
+#include "harness/simulate/gpu_models.hpp"
+
+namespace bench_mps::harness {
+
+/// One copy alone in one mode, as predict reads it.
+struct AloneRun {
+  std::string mode;         ///< "timeslice" or "mps"
+  std::string source;       ///< where it was read: the run's folder and id, or the profile file
+  ProgramTrace program;
+  ProfileSummary summary;
+  double run_s = NAN;       ///< its whole run, start-up included (the command's completion); NaN: a bare profile
+  double unit_ms = NAN;     ///< its unit alone: the program's metric, else the steady part's step between host waits
+  bool metric = false;      ///< the unit is the program's own (a paced program's latency: --exec-metric)
+  std::string mem_basis;    ///< how the memory bandwidth demand was had ("GPM DRAM bandwidth over the duty", or why none)
+};
+
+/// The N=1 runs of a sweep (`path`: a results folder run with --profile-gpu; the time-sliced one required,
+/// MPS's where it ran), or one profile-<pid>.json taken as time-sliced alone (no run time). UsageError
+/// (exit 2) naming the file where none can be read.
+std::vector<AloneRun> read_alone_runs(const std::filesystem::path& path, double gap_us);
+
+struct PredictedRow {
+  std::string mode;
+  int procs = 0;
+  double unit_ms = NAN, run_s = NAN;               ///< the simulator's
+  double naive_unit_ms = NAN, naive_run_s = NAN;   ///< naive
+  double regime_unit_ms = NAN, regime_run_s = NAN; ///< the regime model's (a bracket's midpoint)
+  double regime_low_ms = NAN, regime_high_ms = NAN; ///< its bracket, where it gives one
+};
+
+/// The scheduler from an X-ray sweep's (or a regimes sweep's) summary.csv in `dir`; ResultsError where it
+/// holds no time-sliced X-ray at N >= 2.
+SchedulerFacts read_scheduler(const std::filesystem::path& dir);
+
+/// The simulator's model of time-slicing from the X-ray (hold 0 where the X-ray had no gaps probe).
+TimeSliceModel timeslice_model(const SchedulerFacts& s);
+
+/// Every mode of `alone` at each N of `procs`.
+std::vector<PredictedRow> predict_cells(const std::vector<AloneRun>& alone, const SchedulerFacts& s,
+                                         const std::vector<int>& procs);
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,30 @@
+#pragma once
+// A copy's trace for the simulator (harness/simulate/copy_trace.hpp) from its GPU profile: the kept busy
+// spans as items, cut into steps at the host waits that count (docs/PROFILE.md "Host waits"), or, where
+// the profile has no host waits, at idle gaps of at least the summary's threshold (each burst then taken
+// as waited for at its end). Where the profile kept only the run's first and last spans, the time between
+// them is one host-only step (CopyTrace::dropped_step).
+#include "harness/predict/wing.hpp"
+
+#include <string>
+
+#include "harness/results/gpu_profile.hpp"
+#include "harness/simulate/copy_trace.hpp"
+
+namespace bench_mps::harness {
+
+struct ProgramTrace {
+  CopyTrace trace;
+  std::string cut;          ///< how its steps were cut: "host waits" or "idle gaps of at least X us"
+  double profile_ns = 0;    ///< the profiler's start (CUDA's initialisation) to the profile's writing (exit)
+  double dropped_ns = 0;    ///< the time alone of the spans the profile did not keep (0: it kept all)
+  double active_ns = 0;     ///< the run's first busy span's start to its last one's end (what a baseline stretches)
+  double fill = 0;          ///< the profile's kernel-time-weighted fill (the items' share where spans lack SM time)
+  bool sm_per_span = false; ///< the spans carried their SM time (format_version 3)
+};
+
+/// `s` is the summary of `p` (its steady part); `mem_demand`: the copy's memory bandwidth share while busy.
+/// UsageError naming the profile where it holds no busy span.
+ProgramTrace trace_from_profile(const GpuProfile& p, const ProfileSummary& s, double mem_demand);
+
+}  // namespace bench_mps::harness

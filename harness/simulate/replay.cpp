@@ -1,0 +1,200 @@
+// The replay engine: see replay.hpp. Time is double ns; an event is an item's end, an item's launch, a
+// host reaching its wait, a wait's return, or the arbiter's own decision time.
+#include "harness/simulate/replay.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+namespace bench_mps::harness {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kEps = 1e-6;  ///< ns: work left below it is done
+
+/// Where one copy stands.
+struct CopyState {
+  std::size_t step = 0;       ///< the step it is in
+  double start = 0;           ///< that step's start
+  std::size_t item = 0;       ///< its next item not done
+  double left = 0;            ///< work left of that item (ns at full speed)
+  double work_done_at = kInf; ///< every item of the step done (kInf: not yet)
+  double release_at = kInf;   ///< its wait returns (kInf: not yet known)
+  bool finished = false;
+};
+
+}  // namespace
+
+double CopyTrace::steady_step_ns() const {
+  if (steady_to <= steady_from) return NAN;
+  double sum = 0;
+  std::size_t n = 0;
+  for (std::size_t k = steady_from; k < steady_to && k < steps.size(); ++k) {
+    if (k == dropped_step) continue;
+    const TraceStep& s = steps[k];
+    // Alone, a step lasts until its wait returns: the host or its work, whichever is later, then the release.
+    double t = 0;
+    for (const TraceItem& i : s.items) t = std::max(t, i.ready_ns) + i.work_ns;
+    sum += std::max(t, s.host_ns) + s.release_ns;
+    ++n;
+  }
+  return n ? sum / static_cast<double>(n) : NAN;
+}
+
+Replay replay(const CopyTrace& trace, int n, Arbiter& arbiter, const std::vector<double>& offsets_ns) {
+  Replay out;
+  out.copies.resize(static_cast<std::size_t>(n));
+  std::vector<CopyState> st(static_cast<std::size_t>(n));
+  const std::size_t steps = trace.steps.size();
+  // Once every item of its step is done, a copy's wait returns after the host is there and its release.
+  auto settle = [&](CopyState& s, double now) {
+    const TraceStep& step = trace.steps[s.step];
+    s.work_done_at = now;
+    s.release_at = std::max(now, s.start + step.host_ns) + step.release_ns;
+  };
+  auto begin_step = [&](std::size_t c, double now) {
+    CopyState& s = st[c];
+    s.start = now;
+    s.item = 0;
+    s.work_done_at = kInf;
+    s.release_at = kInf;
+    const TraceStep& step = trace.steps[s.step];
+    s.left = step.items.empty() ? 0 : step.items[0].work_ns;
+    if (step.items.empty()) settle(s, now);
+    out.copies[c].step_start_ns.push_back(now);
+  };
+  for (std::size_t c = 0; c < st.size(); ++c) {
+    const double at = c < offsets_ns.size() ? offsets_ns[c] : 0.0;
+    if (steps == 0) {
+      st[c].finished = true;
+      out.copies[c].end_ns = at;
+      continue;
+    }
+    begin_step(c, at);
+  }
+  // A copy whose offset lies ahead has not started: its steps begin at its offset, so it is simply not
+  // runnable until then (its first item's launch is after its offset).
+  std::vector<CopyView> views(st.size());
+  std::vector<double> rates(st.size(), 0.0);
+  double now = 0;
+  for (;;) {
+    // What each copy can do now.
+    for (std::size_t c = 0; c < st.size(); ++c) {
+      const CopyState& s = st[c];
+      CopyView& v = views[c];
+      v = CopyView{};
+      v.mem = trace.mem_demand;
+      if (s.finished) continue;
+      const TraceStep& step = trace.steps[s.step];
+      v.host_waiting = now + kEps >= s.start + step.host_ns;
+      if (s.item < step.items.size() && now + kEps >= s.start + step.items[s.item].ready_ns) {
+        v.runnable = true;
+        v.sm = step.items[s.item].sm;
+      }
+    }
+    std::fill(rates.begin(), rates.end(), 0.0);
+    double next = arbiter.decide(now, views, rates);
+    bool any_left = false;
+    for (std::size_t c = 0; c < st.size(); ++c) {
+      const CopyState& s = st[c];
+      if (s.finished) continue;
+      any_left = true;
+      const TraceStep& step = trace.steps[s.step];
+      if (rates[c] > 0 && views[c].runnable) next = std::min(next, now + s.left / rates[c]);
+      if (s.item < step.items.size()) {
+        const double launch = s.start + step.items[s.item].ready_ns;
+        if (launch > now + kEps) next = std::min(next, launch);
+      }
+      const double host = s.start + step.host_ns;
+      if (host > now + kEps) next = std::min(next, host);
+      if (s.release_at < kInf) next = std::min(next, s.release_at);
+    }
+    if (!any_left) break;
+    if (!(next < kInf)) break;  // nothing more can happen (an arbiter that never runs a runnable copy)
+    next = std::max(next, now);
+    const double dt = next - now;
+    for (std::size_t c = 0; c < st.size(); ++c)
+      if (rates[c] > 0 && views[c].runnable) st[c].left -= rates[c] * dt;
+    now = next;
+    ++out.events;
+    for (std::size_t c = 0; c < st.size(); ++c) {
+      CopyState& s = st[c];
+      if (s.finished) continue;
+      const TraceStep& step = trace.steps[s.step];
+      if (views[c].runnable && rates[c] > 0 && s.left <= kEps * std::max(1.0, rates[c])) {
+        ++s.item;
+        if (s.item < step.items.size())
+          s.left = step.items[s.item].work_ns;
+        else
+          settle(s, now);
+      }
+      while (!s.finished && s.release_at <= now + kEps) {  // a step of no items may end at once
+        if (s.step + 1 >= steps) {
+          s.finished = true;
+          out.copies[c].end_ns = now;
+        } else {
+          ++s.step;
+          begin_step(c, now);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+namespace {
+
+/// The mean over the copies of each one's mean of `measure(copy, k, start, end)` over its steady steps that
+/// lie in the window where every copy is in its steady part.
+template <class Measure>
+double over_steady_steps(const CopyTrace& trace, const Replay& r, Measure measure) {
+  if (trace.steady_to <= trace.steady_from || r.copies.empty()) return NAN;
+  auto step_end = [](const CopyRun& c, std::size_t k) { return k + 1 < c.step_start_ns.size() ? c.step_start_ns[k + 1] : c.end_ns; };
+  double from = -kInf, to = kInf;
+  for (const CopyRun& c : r.copies) {
+    if (c.step_start_ns.size() < trace.steady_to) return NAN;
+    from = std::max(from, c.step_start_ns[trace.steady_from]);
+    to = std::min(to, step_end(c, trace.steady_to - 1));
+  }
+  double sum = 0;
+  int copies = 0;
+  for (const CopyRun& c : r.copies) {
+    double total = 0;
+    int n = 0;
+    for (std::size_t k = trace.steady_from; k < trace.steady_to; ++k) {
+      if (k == trace.dropped_step) continue;
+      const double a = c.step_start_ns[k], b = step_end(c, k);
+      if (a < from - kEps || b > to + kEps) continue;
+      const double v = measure(k, a, b);
+      if (std::isnan(v)) continue;
+      total += v;
+      ++n;
+    }
+    if (n == 0) continue;
+    sum += total / n;
+    ++copies;
+  }
+  return copies ? sum / copies : NAN;
+}
+
+}  // namespace
+
+double steady_step_ns(const CopyTrace& trace, const Replay& r) {
+  return over_steady_steps(trace, r, [](std::size_t, double a, double b) { return b - a; });
+}
+
+double steady_response_ns(const CopyTrace& trace, const Replay& r) {
+  return over_steady_steps(trace, r, [&trace](std::size_t k, double a, double b) {
+    const TraceStep& s = trace.steps[k];
+    return s.items.empty() ? NAN : b - (a + s.items.front().ready_ns);
+  });
+}
+
+double mean_run_ns(const Replay& r, const std::vector<double>& offsets_ns) {
+  if (r.copies.empty()) return NAN;
+  double sum = 0;
+  for (std::size_t c = 0; c < r.copies.size(); ++c) sum += r.copies[c].end_ns - (c < offsets_ns.size() ? offsets_ns[c] : 0.0);
+  return sum / static_cast<double>(r.copies.size());
+}
+
+}  // namespace bench_mps::harness
