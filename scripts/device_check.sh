@@ -71,7 +71,9 @@
 #               profiled -> OUT_DIR/zoo/<name>/ladder; each copy's units measured there (bench_mps predict
 #               --measure: units.csv) and, unless KEEP_PROFILES=1, the ladder's profiles then removed (they are
 #               large; units.csv holds what the study needs)
-# DEADLINE_S=N skips what would start N seconds after the script began. Full logs go to OUT_DIR/*.log; the result folders are packed into OUT_DIR/results.tar.xz.part-* (15 MiB parts). It never
+# DEADLINE_S=N skips what would start N seconds after the script began; LIMIT_S=N skips a zoo program whose
+# expected time would end past N; PACK_STEPS=1 packs the xray and each zoo program as it ends
+# (OUT_DIR/<step>.tar.xz). ZOO_WARM=1: one whole unprofiled run of each zoo program first. Full logs go to OUT_DIR/*.log; the result folders are packed into OUT_DIR/results.tar.xz.part-* (15 MiB parts). It never
 # changes the GPU's settings and checks that no MPS daemon is left after every step.
 set -uo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -92,6 +94,15 @@ check_clean() {
 # so that what ran is still packed within the device tool's limit on one command.
 began=$(date +%s)
 past_deadline() { [ -n "${DEADLINE_S:-}" ] && [ $(( $(date +%s) - began )) -ge "$DEADLINE_S" ]; }
+# LIMIT_S (seconds from here): a zoo program starts only where its expected time still fits before it.
+fits() { [ -z "${LIMIT_S:-}" ] || [ $(( $(date +%s) - began + $1 )) -le "$LIMIT_S" ]; }
+# zoo_seconds NAME: what a zoo-ladder program took on an H100 (a warm-up, 2 runs alone, 12 at N = 2, 4, 10), rounded up.
+zoo_seconds() { case "$1" in gemm|membw|paced-infer|cuda-graphs) echo 120 ;; wlm-*) echo 130 ;; mnist-startup) echo 210 ;;
+                *) echo 175 ;; esac; }
+# pack_step NAME PATH...: PATHs (under OUT_DIR/runs, and logs) into OUT_DIR/NAME.tar.xz at once, so that a
+# command stopped later still returns what finished (the device tool returns at most 8 files).
+pack_step() { local name="$1"; shift
+              tar -cf - -C "$out" "$@" 2>/dev/null | xz -T0 -6 >"$out/$name.tar.xz" && (cd "$out" && rm -rf "$@"); }
 
 nvidia-smi --query-gpu=name,driver_version,compute_mode,clocks.max.sm,memory.total --format=csv,noheader | sed 's/^/GPU: /'
 check_clean "start"
@@ -277,7 +288,10 @@ PY
       "$bench" --scenario xray --out "$out/runs/xray" >"$out/xray.log" 2>&1
       echo "xray: rc=$?"; sed -n '/^time-slice X-ray/,/^$/p' "$out/xray.log"
       python3 scripts/show_columns.py "$out/runs/xray/runs.csv" run_id worker facts --where repeat=1 | grep -E "n4-xray_busy|n1-xray_turns" \
-        | head -6 | sed 's/^/  /' ;;
+        | head -6 | sed 's/^/  /'
+      python3 scripts/show_columns.py "$out/runs/xray/runs.csv" run_id facts --where worker=0 | grep -E "xray_gaps" \
+        | sed 's/^/  /'
+      [ "${PACK_STEPS:-0}" = 1 ] && pack_step xray runs/xray xray.log ;;
     regimes|regimes:*)
       extra=()
       [ "$step" = "regimes:quick" ] && extra=(--procs 10 --regime-bursts-ms 0.1,1,10 --regime-duties 25,75 --repeats 1)
@@ -426,16 +440,22 @@ PY
       names="${step#*:}"
       [ "$names" = all ] && names=$(zoo/run.sh --list | paste -sd, -)
       IFS=, read -r -a progs <<<"$names"
+      # torch, torchvision, cuBLAS and cuDNN's files into the page cache, once (the first timed run is not a cold one)
+      python3 -c 'import torch, torchvision; x = torch.ones(64, 64, device="cuda"); (x @ x).sum().item()
+torch.nn.functional.conv2d(x.view(1, 1, 64, 64), torch.ones(1, 1, 3, 3, device="cuda")).sum().item()' >/dev/null 2>&1
       for p in "${progs[@]}"; do
         if past_deadline; then echo "zoo $p: skipped (DEADLINE_S=$DEADLINE_S reached)"; continue; fi
+        case "$step" in zoo-ladder:*) need=$(zoo_seconds "$p") ;; *) need=40 ;; esac
+        if ! fits "$need"; then echo "zoo $p: skipped (about $need s would not fit in LIMIT_S=$LIMIT_S)"; continue; fi
         metric=$(python3 -c 'import json,sys
 for e in json.load(open("zoo/programs.json")):
     if e["name"] == sys.argv[1]: print(e["metric"] or "")' "$p")
         margs=(); [ -n "$metric" ] && margs=(--exec-metric "$metric")
         d="$out/runs/zoo/$p"; mkdir -p "$d"
         s0=$(date +%s)
-        zoo/run.sh "$p" >"$out/zoo-$p-warm.log" 2>&1  # once, unprofiled: its data made, its files in the page cache
-        echo "zoo $p warm-up: rc=$? in $(( $(date +%s) - s0 )) s"
+        zoo/run.sh --prepare "$p" >"$out/zoo-$p-warm.log" 2>&1  # its data, made once (untimed)
+        [ -n "${ZOO_WARM:-}" ] && zoo/run.sh "$p" >>"$out/zoo-$p-warm.log" 2>&1  # and one whole run, unprofiled
+        echo "zoo $p prepared: rc=$? in $(( $(date +%s) - s0 )) s"
         s0=$(date +%s)
         "$bench" --workloads exec --command "zoo/run.sh $p" "${margs[@]}" --procs 1 --modes timeslice,mps --repeats 1 \
           --exec-warmups 0 --profile-gpu --out "$d/alone" >"$out/zoo-$p-alone.log" 2>&1
@@ -454,6 +474,8 @@ for e in json.load(open("zoo/programs.json")):
         else
           echo "  measure: rc=$? $(tail -1 "$out/zoo-$p-measure.log")"
         fi
+        tail -1 "$out/zoo-$p-measure.log" | sed 's/^/  /'
+        [ "${PACK_STEPS:-0}" = 1 ] && pack_step "zoo-$p" "runs/zoo/$p" $(cd "$out" && ls zoo-"$p"-*.log)
       done ;;
     *) echo "unknown step $step" ;;
   esac

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # zoo/run.sh NAME [ARGS...]   runs the zoo program NAME (ARGS are appended to its command line)
 # zoo/run.sh --list           prints the names, one per line
+# zoo/run.sh --prepare NAME   makes NAME's data (if it needs any) and exits: nothing is run
 #
 # The zoo: real PyTorch programs that bench_mps runs as workloads, e.g.
 #   bench_mps --workloads exec --command 'zoo/run.sh mnist' --procs 1,4 --profile-gpu
@@ -24,8 +25,10 @@ if [[ $# -lt 1 ]]; then
   echo "usage: zoo/run.sh NAME [ARGS...] | zoo/run.sh --list" >&2
   exit 2
 fi
+PREPARE=0
 case "$1" in
   --list) printf '%s\n' "${NAMES[@]}"; exit 0 ;;
+  --prepare) PREPARE=1; shift; [[ $# -ge 1 ]] || die "--prepare needs a program's name" ;;
   -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 NAME="$1"; shift
@@ -107,6 +110,7 @@ PY=python3
 case "$NAME" in
   mnist|mnist-startup|mnist-rnn|vae)
     mnist_root
+    [[ $PREPARE == 1 ]] && exit 0
     setnum test ZOO_MNIST_TEST 1000
     [[ "$NAME" != vae || $test -ge 128 ]] \
       || die "vae needs ZOO_MNIST_TEST >= 128 (it views its first test batch as 128 images)"
@@ -121,15 +125,17 @@ case "$NAME" in
     esac ;;
   wlm-transformer|wlm-lstm)
     corpus_dir
+    [[ $PREPARE == 1 ]] && exit 0
     new_work
     if [[ "$NAME" == wlm-transformer ]]; then model=(--model Transformer --lr 5); else model=(--model LSTM); fi
     run_child $PY "$EX/word_language_model/main.py" "${model[@]}" --epochs 1 --accel --data "$CORPUS" \
       --save "$WORK/model.pt" "$@" ;;
+  gemm|membw|paced-infer|cuda-graphs) [[ $PREPARE == 1 ]] && exit 0 ;;&  # no data: nothing to prepare
   gemm)
-    setnum iters ZOO_GEMM_ITERS 6000; setnum n ZOO_GEMM_N 4096
+    setnum iters ZOO_GEMM_ITERS 3000; setnum n ZOO_GEMM_N 4096
     exec $PY "$HERE/gemm.py" --iters "$iters" --n "$n" "$@" ;;
   membw)
-    setnum iters ZOO_MEMBW_ITERS 1200
+    setnum iters ZOO_MEMBW_ITERS 600
     exec $PY "$HERE/membw.py" --iters "$iters" "$@" ;;
   paced-infer)
     setnum requests ZOO_INFER_REQUESTS 1200; setnum rate ZOO_INFER_RATE 400

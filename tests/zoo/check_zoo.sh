@@ -170,8 +170,8 @@ declare -A WANT=(
   [vae]="EX/vae/main.py --epochs 1|mnist=../data results=yes"
   [wlm-transformer]="EX/word_language_model/main.py --model Transformer --lr 5 --epochs 1 --accel --data DATA/corpus-n3000-v100 --save WORK/model.pt|corpus=yes"
   [wlm-lstm]="EX/word_language_model/main.py --model LSTM --epochs 1 --accel --data DATA/corpus-n3000-v100 --save WORK/model.pt|corpus=yes"
-  [gemm]="HERE/gemm.py --iters 6000 --n 4096|"
-  [membw]="HERE/membw.py --iters 1200|"
+  [gemm]="HERE/gemm.py --iters 3000 --n 4096|"
+  [membw]="HERE/membw.py --iters 600|"
   [paced-infer]="HERE/paced_infer.py --requests 1200 --rate 400|"
   [cuda-graphs]="HERE/cuda_graphs.py --iters 6000|"
 )
