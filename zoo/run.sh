@@ -141,6 +141,6 @@ case "$NAME" in
     setnum requests ZOO_INFER_REQUESTS 1200; setnum rate ZOO_INFER_RATE 400
     exec $PY "$HERE/paced_infer.py" --requests "$requests" --rate "$rate" "$@" ;;
   cuda-graphs)
-    setnum iters ZOO_GRAPHS_ITERS 6000
+    setnum iters ZOO_GRAPHS_ITERS 1500
     exec $PY "$HERE/cuda_graphs.py" --iters "$iters" "$@" ;;
 esac

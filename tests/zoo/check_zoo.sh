@@ -173,7 +173,7 @@ declare -A WANT=(
   [gemm]="HERE/gemm.py --iters 3000 --n 4096|"
   [membw]="HERE/membw.py --iters 600|"
   [paced-infer]="HERE/paced_infer.py --requests 1200 --rate 400|"
-  [cuda-graphs]="HERE/cuda_graphs.py --iters 6000|"
+  [cuda-graphs]="HERE/cuda_graphs.py --iters 1500|"
 )
 for name in $("$ZOO/run.sh" --list); do
   [[ -n "${WANT[$name]:-}" ]] || fail "check 7 has no expectation for program $name"
