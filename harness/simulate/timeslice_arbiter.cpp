@@ -9,6 +9,7 @@ namespace bench_mps::harness {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kTol = 1e-3;  ///< ns: a deadline this close is reached (a double's rounding at large times)
 
 class TimeSliceArbiter final : public Arbiter {
  public:
@@ -16,7 +17,7 @@ class TimeSliceArbiter final : public Arbiter {
 
   double decide(double now, const std::vector<CopyView>& v, std::vector<double>& rates) override {
     if (switching_) {
-      if (now < switch_until_) return switch_until_;
+      if (now + kTol < switch_until_) return switch_until_;
       switching_ = false;
       holder_ = target_;
       slice_start_ = now;
@@ -39,15 +40,15 @@ class TimeSliceArbiter final : public Arbiter {
     }
     if (v[static_cast<std::size_t>(holder_)].runnable) {
       idle_since_ = NAN;
-      if (other >= 0 && now - slice_start_ >= m_.slice_ns) return begin_switch(now, other, m_.switch_ns);
+      if (other >= 0 && now - slice_start_ + kTol >= m_.slice_ns) return begin_switch(now, other, m_.switch_ns);
       rates[static_cast<std::size_t>(holder_)] = 1;
       return other >= 0 ? slice_start_ + m_.slice_ns : kInf;
     }
     // The holder's queue is empty.
     if (std::isnan(idle_since_)) idle_since_ = now;
     if (other < 0) return kInf;  // nobody else has work: it keeps the GPU, and resumes at no cost
-    if (v[static_cast<std::size_t>(holder_)].host_waiting || now - idle_since_ >= m_.hold_ns ||
-        now - slice_start_ >= m_.slice_ns)
+    if (v[static_cast<std::size_t>(holder_)].host_waiting || now - idle_since_ + kTol >= m_.hold_ns ||
+        now - slice_start_ + kTol >= m_.slice_ns)
       return begin_switch(now, other, m_.turn_ns);
     return std::min(idle_since_ + m_.hold_ns, slice_start_ + m_.slice_ns);
   }
