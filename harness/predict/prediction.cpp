@@ -158,11 +158,19 @@ double regime_loss(const AloneRun& a, int n, const SchedulerFacts& s, double& lo
 
 }  // namespace
 
+const AloneRun& program_alone(const std::vector<AloneRun>& alone) {
+  return *std::min_element(alone.begin(), alone.end(), [](const AloneRun& a, const AloneRun& b) {
+    return !(b.unit_ms <= a.unit_ms);  // the lowest unit; NaN never wins
+  });
+}
+
 std::vector<PredictedRow> predict_cells(const std::vector<AloneRun>& alone, const SchedulerFacts& s,
                                          const std::vector<int>& procs) {
   std::vector<PredictedRow> out;
   for (int n : procs)
-    for (const AloneRun& a : alone) {
+    for (const char* mode : {"timeslice", "mps"}) {
+      AloneRun a = program_alone(alone);
+      a.mode = mode;
       PredictedRow c;
       c.mode = a.mode;
       c.procs = n;

@@ -50,7 +50,12 @@ SchedulerFacts read_scheduler(const std::filesystem::path& dir);
 /// The simulator's model of time-slicing from the X-ray (hold 0 where the X-ray had no gaps probe).
 TimeSliceModel timeslice_model(const SchedulerFacts& s);
 
-/// Every mode of `alone` at each N of `procs`.
+/// The copy alone that stands for the program: the fastest of `alone` (the lowest unit). At N=1 the mode
+/// shares nothing, and an alone run slower than another was slowed by something else (the zoo's two alone
+/// runs of a program differed by up to 1.7x; docs/PREDICT.md "One copy alone").
+const AloneRun& program_alone(const std::vector<AloneRun>& alone);
+
+/// Both modes at each N of `procs`, from program_alone(alone).
 std::vector<PredictedRow> predict_cells(const std::vector<AloneRun>& alone, const SchedulerFacts& s,
                                          const std::vector<int>& procs);
 
