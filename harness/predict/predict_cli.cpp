@@ -49,7 +49,7 @@ constexpr const char* kFooter =
 struct MeasuredCell {
   std::vector<double> run_s, unit_ms;  ///< one per run (repeat) whose copies all ended ok
   int failed = 0;                      ///< runs with a copy not ok
-  std::string basis;                   ///< how the units were measured (the first copy's)
+  int copies = 0, common = 0;          ///< copies of the ok runs, and of them those measured in the common window
 };
 
 double mean_of(const std::vector<double>& v) {
@@ -66,16 +66,19 @@ std::map<std::pair<std::string, int>, MeasuredCell> measured_cells(const std::ve
     MeasuredCell& c = out[{copies.front()->mode, copies.front()->procs}];
     bool ok = static_cast<int>(copies.size()) == copies.front()->procs;
     std::vector<double> run, unit;
+    int common = 0;
     for (const MeasuredUnit* u : copies) {
       ok = ok && u->status == "ok";
       run.push_back(u->run_s);
       unit.push_back(u->unit_ms);
-      if (c.basis.empty()) c.basis = u->basis;
+      common += u->basis == "common window" || u->basis == "metric";
     }
     if (!ok) {
       ++c.failed;
       continue;
     }
+    c.copies += static_cast<int>(copies.size());
+    c.common += common;
     c.run_s.push_back(mean_of(run));
     c.unit_ms.push_back(mean_of(unit));
   }
@@ -192,7 +195,8 @@ int run_predict(const PredictArgs& a) {
      << "\n|---:|---|---|---:|---:|---:|" << (scored ? "---:|---:|---:|---:|---:|" : "") << "\n";
   nlohmann::json jcells = nlohmann::json::array();
   std::ostringstream csv;
-  csv << "program,mode,procs,basis,predicted,measured,naive,regime,regime_low,regime_high,runs,measured_min,measured_max,unit_measured_by\n";
+  csv << "program,mode,procs,basis,predicted,measured,naive,regime,regime_low,regime_high,runs,measured_min,measured_max,"
+         "common_share\n";
   for (const PredictedRow& c : cells) {
     const auto m = measured.find({c.mode, c.procs});
     for (const char* basis : {"unit", "run"}) {
@@ -219,7 +223,9 @@ int run_predict(const PredictArgs& a) {
       csv << label << ',' << c.mode << ',' << c.procs << ',' << basis << ',' << fmt_num(pred, 9) << ',' << fmt_num(meas, 9)
           << ',' << fmt_num(naive, 9) << ',' << fmt_num(regime, 9) << ',' << fmt_num(unit ? c.regime_low_ms : NAN, 9) << ','
           << fmt_num(unit ? c.regime_high_ms : NAN, 9) << ',' << (values ? values->size() : 0) << ',' << fmt_num(lo, 9) << ','
-          << fmt_num(hi, 9) << ',' << (unit && m != measured.end() ? m->second.basis : "") << '\n';
+          << fmt_num(hi, 9) << ','
+          << (unit && m != measured.end() && m->second.copies ? fmt_num(static_cast<double>(m->second.common) / m->second.copies, 4) : "")
+          << '\n';
       jcells.push_back({{"mode", c.mode}, {"procs", c.procs}, {"basis", basis}, {"predicted", jnum(pred)},
                         {"naive", jnum(naive)}, {"regime", jnum(regime)}, {"measured", jnum(meas)},
                         {"runs", values ? values->size() : 0}});
@@ -237,6 +243,33 @@ int run_predict(const PredictArgs& a) {
                                     {"hold_bound", sched.hold_bound}}},
                      {"seconds", seconds}, {"cells", jcells}};
     if (!a.against.empty()) j["against"] = a.against;
+    nlohmann::json jalone = nlohmann::json::array();
+    const AloneRun& program = program_alone(alone);
+    for (const AloneRun& r : alone) {
+      const CopyTrace& t = r.program.trace;
+      double items = 0, work = 0, sm = 0, span = 0;
+      for (std::size_t k = t.steady_from; k < t.steady_to; ++k) {
+        if (k == t.dropped_step) continue;
+        const TraceStep& st = t.steps[k];
+        items += static_cast<double>(st.items.size());
+        for (const TraceItem& i : st.items) {
+          work += i.work_ns;
+          sm += i.work_ns * i.sm;
+        }
+        if (!st.items.empty()) span += st.items.back().ready_ns + st.items.back().work_ns - st.items.front().ready_ns;
+      }
+      const double steps = static_cast<double>(t.steady_to - t.steady_from);
+      jalone.push_back({{"mode", r.mode}, {"source", r.source}, {"stands_for_program", &r == &program},
+                        {"unit_ms", jnum(r.unit_ms)}, {"metric", r.metric}, {"run_s", jnum(r.run_s)},
+                        {"duty", jnum(r.summary.duty)}, {"steps", t.steps.size()}, {"steady_steps", steps},
+                        {"items_per_step", jnum(steps > 0 ? items / steps : NAN)},
+                        {"kernel_ms_per_step", jnum(steps > 0 ? work / steps * 1e-6 : NAN)},
+                        {"burst_ms_per_step", jnum(steps > 0 ? span / steps * 1e-6 : NAN)},
+                        {"sm_share", jnum(work > 0 ? sm / work : NAN)}, {"mem_demand", t.mem_demand},
+                        {"profile_s", r.program.profile_ns * 1e-9}, {"dropped_s", r.program.dropped_ns * 1e-9},
+                        {"cut", r.program.cut}});
+    }
+    j["alone_runs"] = jalone;
     write_file_atomically(out / "predict.json", j.dump(1) + "\n");
   }
   return 0;
