@@ -145,50 +145,82 @@ Replay replay(const CopyTrace& trace, int n, Arbiter& arbiter, const std::vector
 
 namespace {
 
-/// The mean over the copies of each one's mean of `measure(copy, k, start, end)` over its steady steps that
-/// lie in the window where every copy is in its steady part.
-template <class Measure>
-double over_steady_steps(const CopyTrace& trace, const Replay& r, Measure measure) {
-  if (trace.steady_to <= trace.steady_from || r.copies.empty()) return NAN;
-  auto step_end = [](const CopyRun& c, std::size_t k) { return k + 1 < c.step_start_ns.size() ? c.step_start_ns[k + 1] : c.end_ns; };
-  double from = -kInf, to = kInf;
+constexpr std::size_t kMinCommonEnds = 3;  ///< step ends in the common window for a copy's unit to come from it
+
+/// When copy `c`'s step k ends (the next one's start, or the copy's end).
+double step_end(const CopyRun& c, std::size_t k) { return k + 1 < c.step_start_ns.size() ? c.step_start_ns[k + 1] : c.end_ns; }
+
+/// The window in which every copy is in its steady part: the latest start of a first steady step to the
+/// earliest end of a last one; false where a copy has no steady steps.
+bool common_window(const CopyTrace& trace, const Replay& r, double& from, double& to) {
+  if (trace.steady_to <= trace.steady_from || r.copies.empty()) return false;
+  from = -kInf, to = kInf;
   for (const CopyRun& c : r.copies) {
-    if (c.step_start_ns.size() < trace.steady_to) return NAN;
+    if (c.step_start_ns.size() < trace.steady_to) return false;
     from = std::max(from, c.step_start_ns[trace.steady_from]);
     to = std::min(to, step_end(c, trace.steady_to - 1));
   }
-  double sum = 0;
-  int copies = 0;
-  for (const CopyRun& c : r.copies) {
-    double total = 0;
-    int n = 0;
-    for (std::size_t k = trace.steady_from; k < trace.steady_to; ++k) {
-      if (k == trace.dropped_step) continue;
-      const double a = c.step_start_ns[k], b = step_end(c, k);
-      if (a < from - kEps || b > to + kEps) continue;
-      const double v = measure(k, a, b);
-      if (std::isnan(v)) continue;
-      total += v;
-      ++n;
-    }
-    if (n == 0) continue;
-    sum += total / n;
-    ++copies;
+  return true;
+}
+
+/// Copy `c`'s mean of `measure(k, start, end)` over its own steady steps (NaN: none).
+template <class Measure>
+double own_steady_mean(const CopyTrace& trace, const CopyRun& c, Measure measure) {
+  double total = 0;
+  int n = 0;
+  for (std::size_t k = trace.steady_from; k < trace.steady_to && k < c.step_start_ns.size(); ++k) {
+    if (k == trace.dropped_step) continue;
+    const double v = measure(k, c.step_start_ns[k], step_end(c, k));
+    if (std::isnan(v)) continue;
+    total += v;
+    ++n;
   }
-  return copies ? sum / copies : NAN;
+  return n ? total / n : NAN;
 }
 
 }  // namespace
 
 double steady_step_ns(const CopyTrace& trace, const Replay& r) {
-  return over_steady_steps(trace, r, [](std::size_t, double a, double b) { return b - a; });
+  // As the measurement has it (harness/predict/measured_units.hpp): a copy's step over the window in which
+  // every copy is in its steady part, from the step ends inside it (at least kMinCommonEnds), else the mean
+  // of its own steady steps.
+  double from = 0, to = 0;
+  if (!common_window(trace, r, from, to)) return NAN;
+  double sum = 0;
+  int copies = 0;
+  for (const CopyRun& c : r.copies) {
+    std::vector<double> ends;
+    bool hole = false;
+    for (std::size_t k = trace.steady_from; k < trace.steady_to; ++k) {
+      const double e = step_end(c, k);
+      if (e < from - kEps || e > to + kEps) continue;
+      hole = hole || (k == trace.dropped_step && !ends.empty());
+      ends.push_back(e);
+    }
+    const double v = ends.size() >= kMinCommonEnds && !hole
+                         ? (ends.back() - ends.front()) / static_cast<double>(ends.size() - 1)
+                         : own_steady_mean(trace, c, [](std::size_t, double a, double b) { return b - a; });
+    if (std::isnan(v)) continue;
+    sum += v;
+    ++copies;
+  }
+  return copies ? sum / copies : NAN;
 }
 
 double steady_response_ns(const CopyTrace& trace, const Replay& r) {
-  return over_steady_steps(trace, r, [&trace](std::size_t k, double a, double b) {
-    const TraceStep& s = trace.steps[k];
-    return s.items.empty() ? NAN : b - (a + s.items.front().ready_ns);
-  });
+  // A paced program's latency is its own metric over all its requests: each copy's own steady steps.
+  double sum = 0;
+  int copies = 0;
+  for (const CopyRun& c : r.copies) {
+    const double v = own_steady_mean(trace, c, [&trace](std::size_t k, double a, double b) {
+      const TraceStep& s = trace.steps[k];
+      return s.items.empty() ? NAN : b - (a + s.items.front().ready_ns);
+    });
+    if (std::isnan(v)) continue;
+    sum += v;
+    ++copies;
+  }
+  return copies ? sum / copies : NAN;
 }
 
 double mean_run_ns(const Replay& r, const std::vector<double>& offsets_ns) {

@@ -47,11 +47,12 @@ struct Replay {
 /// Replays `n` copies of `trace`, copy c starting at offsets_ns[c] (0 where the vector is shorter).
 Replay replay(const CopyTrace& trace, int n, Arbiter& arbiter, const std::vector<double>& offsets_ns = {});
 
-/// Per-unit time at N: each copy's mean step over the steady steps that ended while every copy was in its
-/// steady part, averaged over the copies (ns); NaN without two such step ends.
+/// Per-unit time at N, as the measurement has it (harness/predict/measured_units.hpp): each copy's mean step
+/// between its step ends inside the window where every copy is in its steady part (at least 3 of them), else
+/// over its own steady part; averaged over the copies (ns); NaN without steady steps.
 double steady_step_ns(const CopyTrace& trace, const Replay& r);
-/// A step's response at N: from its first item's launch to its wait's return, over the same steady steps
-/// and window, averaged over the copies (ns): a paced program's latency; NaN as above.
+/// A step's response at N: from its first item's launch to its wait's return, each copy's mean over its own
+/// steady steps, averaged over the copies (ns): a paced program's latency (its metric covers every request).
 double steady_response_ns(const CopyTrace& trace, const Replay& r);
 /// Each copy's whole run (its end less its start), averaged (ns).
 double mean_run_ns(const Replay& r, const std::vector<double>& offsets_ns);
