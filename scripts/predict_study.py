@@ -109,6 +109,68 @@ def features(meta):
     return f
 
 
+def facts_of(path):
+    """runs.csv's facts of its first row, as numbers."""
+    with open(path) as f:
+        row = next(csv.DictReader(f))
+    return {k: number(v) for k, v in (kv.split("=", 1) for kv in row["facts"].split(";") if "=" in kv)}
+
+
+def missed_features(study, cells, feats, programs):
+    """What the simulator does not see, in numbers from these runs (docs/PREDICT.md "What it misses")."""
+    units = [c for c in cells if c["basis"] == "unit" and math.isfinite(c["err"])]
+    md = ["", "## What the simulator misses, in numbers", ""]
+    # 1. Copies that were not steady at the same time (start-up spread): the unit measured on a copy's own steady part.
+    common = [abs(c["err"]) for c in units if c["common_share"] >= 0.99]
+    own = [abs(c["err"]) for c in units if c["common_share"] <= 0.01]
+    md.append("- **Start-up spread.** The simulator starts the copies together (within one step); the real ones reached "
+              "their steady parts up to seconds apart, so many overlapped little. Unit cells whose every copy was measured "
+              "in a window where all were steady: %d, median |error| %s; cells where none was: %d, median %s."
+              % (len(common), pct(statistics.median(common)) if common else "-", len(own),
+                 pct(statistics.median(own)) if own else "-"))
+    # 2. Host contention: programs that keep the GPU busy under 5 %: what N copies did to their unit under MPS.
+    rows = []
+    for p in programs:
+        f = feats[p]
+        if f["duty"] >= 0.05:
+            continue
+        at = {c["procs"]: c["measured"] for c in cells if c["program"] == p and c["mode"] == "mps" and c["basis"] == "unit"}
+        rows.append("%s (busy %.1f%%): %s" % (p, 100 * f["duty"], ", ".join(
+            "N=%d %.2fx" % (n, at[n] / f["unit_ms"]) for n in sorted(at) if math.isfinite(at[n]))))
+    md.append("- **Host contention.** Programs that keep the GPU busy under 5 % of the time hardly share it, yet their "
+              "steps slowed under MPS (measured unit over the alone unit that stood for the program): " + "; ".join(rows) +
+              ". That is the host (the copies' processes and DataLoader workers on the machine's cores), which a GPU "
+              "trace does not hold; the simulator replays each copy's host time unchanged.")
+    # 3. The SMs a kernel uses: CUPTI's block fill against GPM's SM activity over the busy share, alone.
+    rows = []
+    for p in programs:
+        alone_dir = os.path.join(study, p, "alone")
+        try:
+            fa = facts_of(os.path.join(alone_dir, "runs.csv"))
+        except (OSError, StopIteration):
+            continue
+        gpm, duty = fa.get("profile_gpm_sm_util", float("nan")), fa.get("profile_duty", float("nan"))
+        if math.isfinite(gpm) and duty > 0.2:
+            rows.append("%s %.2f by blocks, %.2f by GPM" % (p, feats[p]["sm"], gpm / duty))
+    md.append("- **What the SMs give a kernel.** MPS shares the SMs by each piece's share of them, its blocks over what "
+              "the SMs hold at its occupancy. For the programs busy over 20 %%, against GPM's SM activity over the busy "
+              "share of the same alone run: %s. A CUDA graph of small kernels asks for more than its blocks say." % "; ".join(rows))
+    # 4. Measurement noise: the two repeats' spread, and the two alone runs.
+    spreads = [c["spread"] for c in units if math.isfinite(c["spread"])]
+    ratios = [feats[p]["other_alone_ratio"] for p in programs if math.isfinite(feats[p]["other_alone_ratio"])]
+    md.append("- **Noise in what is measured.** The two repeats of a unit cell differed by a median %s of their mean "
+              "(p90 %s); a program's two alone runs (time-sliced and MPS, one copy each) by up to %.2fx (median %.2fx), and "
+              "the faster stood for the program." % (pct(statistics.median(spreads)), pct(quantile(spreads, 0.9)),
+                                                      max(ratios), statistics.median(ratios)))
+    pi = [c for c in units if c["program"] == "paced-infer" and c["mode"] == "timeslice" and c["procs"] == 10]
+    if pi:
+        md.append("- **A program that paces itself.** paced-infer asks for a request every 2.5 ms on the wall clock. Ten "
+                  "copies time-sliced fell behind and their requests queued: %.4g ms measured, %.4g ms predicted. The "
+                  "simulator replays host time from the last wait, as a closed loop does, so a backlog never forms."
+                  % (pi[0]["measured"], pi[0]["predicted"]))
+    return md
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description="the prediction accuracy study, scored (docs/PREDICT.md)")
     ap.add_argument("study")
@@ -214,6 +276,7 @@ def main(argv):
             pct(c["err"], True), pct(c["spread"]), "-" if math.isnan(c["common_share"]) else pct(c["common_share"])))
     total = len(cells)
     md += ["", "%d of %d cells miss by more than 25 %%." % (len(misses), total)]
+    md += missed_features(a.study, cells, feats, programs)
     with open(os.path.join(a.study, "STUDY.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     print("\n".join(summary_lines(cells, HELD_OUT, "Held out") + [""] + summary_lines(cells, programs, "All ten")))
