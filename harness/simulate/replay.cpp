@@ -42,13 +42,19 @@ double CopyTrace::steady_step_ns() const {
 }
 
 Replay replay(const CopyTrace& trace, int n, Arbiter& arbiter, const std::vector<double>& offsets_ns) {
+  return replay(std::vector<const CopyTrace*>(static_cast<std::size_t>(std::max(0, n)), &trace), arbiter, offsets_ns);
+}
+
+Replay replay(const std::vector<const CopyTrace*>& traces, Arbiter& arbiter, const std::vector<double>& offsets_ns) {
   Replay out;
-  out.copies.resize(static_cast<std::size_t>(n));
-  std::vector<CopyState> st(static_cast<std::size_t>(n));
-  const std::size_t steps = trace.steps.size();
+  const std::size_t n = traces.size();
+  out.copies.resize(n);
+  std::vector<CopyState> st(n);
   // Once every item of its step is done, a copy's wait returns after the host is there and its release.
-  auto settle = [&](CopyState& s, double now) {
-    const TraceStep& step = trace.steps[s.step];
+  auto trace_of = [&](std::size_t c) -> const CopyTrace& { return *traces[c]; };
+  auto settle = [&](std::size_t c, double now) {
+    CopyState& s = st[c];
+    const TraceStep& step = trace_of(c).steps[s.step];
     s.work_done_at = now;
     s.release_at = std::max(now, s.start + step.host_ns) + step.release_ns;
   };
@@ -58,14 +64,14 @@ Replay replay(const CopyTrace& trace, int n, Arbiter& arbiter, const std::vector
     s.item = 0;
     s.work_done_at = kInf;
     s.release_at = kInf;
-    const TraceStep& step = trace.steps[s.step];
+    const TraceStep& step = trace_of(c).steps[s.step];
     s.left = step.items.empty() ? 0 : step.items[0].work_ns;
-    if (step.items.empty()) settle(s, now);
+    if (step.items.empty()) settle(c, now);
     out.copies[c].step_start_ns.push_back(now);
   };
   for (std::size_t c = 0; c < st.size(); ++c) {
     const double at = c < offsets_ns.size() ? offsets_ns[c] : 0.0;
-    if (steps == 0) {
+    if (trace_of(c).steps.empty()) {
       st[c].finished = true;
       out.copies[c].end_ns = at;
       continue;
@@ -83,9 +89,9 @@ Replay replay(const CopyTrace& trace, int n, Arbiter& arbiter, const std::vector
       const CopyState& s = st[c];
       CopyView& v = views[c];
       v = CopyView{};
-      v.mem = trace.mem_demand;
+      v.mem = trace_of(c).mem_demand;
       if (s.finished) continue;
-      const TraceStep& step = trace.steps[s.step];
+      const TraceStep& step = trace_of(c).steps[s.step];
       v.host_waiting = now + kEps >= s.start + step.host_ns;
       if (s.item < step.items.size() && now + kEps >= s.start + step.items[s.item].ready_ns) {
         v.runnable = true;
@@ -99,7 +105,7 @@ Replay replay(const CopyTrace& trace, int n, Arbiter& arbiter, const std::vector
       const CopyState& s = st[c];
       if (s.finished) continue;
       any_left = true;
-      const TraceStep& step = trace.steps[s.step];
+      const TraceStep& step = trace_of(c).steps[s.step];
       if (rates[c] > 0 && views[c].runnable) next = std::min(next, now + s.left / rates[c]);
       if (s.item < step.items.size()) {
         const double launch = s.start + step.items[s.item].ready_ns;
@@ -120,17 +126,17 @@ Replay replay(const CopyTrace& trace, int n, Arbiter& arbiter, const std::vector
     for (std::size_t c = 0; c < st.size(); ++c) {
       CopyState& s = st[c];
       if (s.finished) continue;
-      const TraceStep& step = trace.steps[s.step];
+      const TraceStep& step = trace_of(c).steps[s.step];
       // Done: nothing left, or too little to move the clock (a double's rounding at large times).
       if (views[c].runnable && rates[c] > 0 && (s.left <= kEps || now + s.left / rates[c] <= now)) {
         ++s.item;
         if (s.item < step.items.size())
           s.left = step.items[s.item].work_ns;
         else
-          settle(s, now);
+          settle(c, now);
       }
       while (!s.finished && s.release_at <= now + kEps) {  // a step of no items may end at once
-        if (s.step + 1 >= steps) {
+        if (s.step + 1 >= trace_of(c).steps.size()) {
           s.finished = true;
           out.copies[c].end_ns = now;
         } else {

@@ -46,6 +46,8 @@ struct Replay {
 
 /// Replays `n` copies of `trace`, copy c starting at offsets_ns[c] (0 where the vector is shorter).
 Replay replay(const CopyTrace& trace, int n, Arbiter& arbiter, const std::vector<double>& offsets_ns = {});
+/// Replays one copy of each trace (different programs side by side), copy c starting at offsets_ns[c].
+Replay replay(const std::vector<const CopyTrace*>& traces, Arbiter& arbiter, const std::vector<double>& offsets_ns = {});
 
 /// Per-unit time at N, as the measurement has it (harness/predict/measured_units.hpp): each copy's mean step
 /// between its step ends inside the window where every copy is in its steady part (at least 3 of them), else

@@ -1,0 +1,162 @@
+// The trace-driven simulator (harness/simulate) on synthetic traces whose answers are worked out by hand:
+// a kernel longer than a slice, two contexts busy most of their step, a step of many short kernels, and a
+// queue that empties in the middle of a slice; MPS beside each. Times in microseconds (the tests' own
+// unit), the simulator's in ns.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "harness/simulate/replay.hpp"
+
+namespace bench_mps::testing {
+namespace {
+
+using namespace harness;
+
+constexpr double kUs = 1000;  // ns
+
+TraceItem item(double ready_us, double work_us, double sm = 1) { return {ready_us * kUs, work_us * kUs, sm}; }
+
+TraceStep step(std::vector<TraceItem> items, double host_us, double release_us = 0) {
+  TraceStep s;
+  s.items = std::move(items);
+  s.host_ns = host_us * kUs;
+  s.release_ns = release_us * kUs;
+  return s;
+}
+
+/// `steps` copies of `s`, the middle half the steady part.
+CopyTrace repeated(const TraceStep& s, std::size_t steps) {
+  CopyTrace t;
+  t.steps.assign(steps, s);
+  t.steady_from = steps / 4;
+  t.steady_to = steps - steps / 4;
+  t.dropped_step = steps;
+  return t;
+}
+
+TimeSliceModel model(double slice_us, double switch_us, double turn_us, double hold_us) {
+  return {slice_us * kUs, switch_us * kUs, turn_us * kUs, hold_us * kUs};
+}
+
+double end_us(const Replay& r, std::size_t copy) { return r.copies.at(copy).end_ns / kUs; }
+
+TEST(Simulate, AloneTheReplayIsTheTraceAgain) {
+  // Host work 300 us, then three kernels launched 10 us apart, a wait at 320 us; 6 such steps.
+  const CopyTrace t = repeated(step({item(0, 50), item(10, 50), item(20, 50)}, 120, 5), 6);
+  auto ts = make_timeslice_arbiter(model(2000, 150, 140, 0), 1);
+  const Replay r = replay(t, 1, *ts);
+  // Each step: kernels back to back from 0 to 150 us, the host at its wait since 120 us, 5 us of release.
+  EXPECT_NEAR(end_us(r, 0), 6 * 155, 1e-6);
+  EXPECT_NEAR(steady_step_ns(t, r) / kUs, 155, 1e-6);
+  EXPECT_NEAR(t.steady_step_ns() / kUs, 155, 1e-6);
+}
+
+TEST(Simulate, AKernelLongerThanTheSliceIsCutAndResumes) {
+  // One 5 ms kernel each, two copies, a 2 ms slice, 0.1 ms between slices, 0.2 ms a turn.
+  CopyTrace t;
+  t.steps = {step({item(0, 5000)}, 0)};
+  t.steady_from = 0, t.steady_to = 1, t.dropped_step = 1;
+  auto ts = make_timeslice_arbiter(model(2000, 100, 200, 0), 2);
+  const Replay r = replay(t, 2, *ts);
+  // Copy 0: 0-2, 2.1-4.1 copy 1, 4.2-6.2, 6.3-8.3 copy 1, 8.4-9.4 done; then a turn to copy 1: 9.6-10.6.
+  EXPECT_NEAR(end_us(r, 0), 9400, 1e-3);
+  EXPECT_NEAR(end_us(r, 1), 10600, 1e-3);
+  // Alone it simply runs.
+  auto alone = make_timeslice_arbiter(model(2000, 100, 200, 0), 1);
+  EXPECT_NEAR(end_us(replay(t, 1, *alone), 0), 5000, 1e-3);
+  // Under MPS both fill the SMs: each at half speed; at half the SMs each, both at full speed.
+  auto mps = make_mps_arbiter(MpsModel{});
+  const Replay full = replay(t, 2, *mps);
+  EXPECT_NEAR(end_us(full, 0), 10000, 1e-3);
+  EXPECT_NEAR(end_us(full, 1), 10000, 1e-3);
+  CopyTrace half = t;
+  half.steps[0].items[0].sm = 0.5;
+  EXPECT_NEAR(end_us(replay(half, 2, *mps), 1), 5000, 1e-3);
+}
+
+TEST(Simulate, TwoContextsBusyMostOfTheirStepTakeTurns) {
+  // A step: 200 us of host work, a 1 ms kernel, the host waiting for it at once (alone 1.2 ms, busy 83 %).
+  const CopyTrace t = repeated(step({item(200, 1000)}, 200), 40);
+  auto ts = make_timeslice_arbiter(model(2090, 130, 100, 0), 2);
+  const Replay r = replay(t, 2, *ts, {0, 600 * kUs});
+  // The GPU is the bottleneck: a copy's kernel, a turn, the other's kernel, a turn: 2 x (1 + 0.1) ms a step.
+  EXPECT_NEAR(steady_step_ns(t, r) / kUs, 2200, 1);
+  // Under MPS, kernels filling half the SMs each run side by side: the step alone; filling all of them, the
+  // GPU's 2 ms of work per step of both copies.
+  auto mps = make_mps_arbiter(MpsModel{});
+  CopyTrace half = t;
+  for (TraceStep& s : half.steps) s.items[0].sm = 0.5;
+  EXPECT_NEAR(steady_step_ns(half, replay(half, 2, *mps, {0, 600 * kUs})) / kUs, 1200, 1);
+  EXPECT_NEAR(steady_step_ns(t, replay(t, 2, *mps, {0, 600 * kUs})) / kUs, 2000, 5);
+  // Memory bandwidth is shared too: two copies each asking 80 % of it, kernels at a tenth of the SMs.
+  CopyTrace memory = half;
+  memory.mem_demand = 0.8;
+  for (TraceStep& s : memory.steps) s.items[0].sm = 0.1;
+  EXPECT_GT(steady_step_ns(memory, replay(memory, 2, *mps, {0, 600 * kUs})) / kUs, 1500);
+}
+
+TEST(Simulate, AStepOfManyShortKernelsQueuedAtOnce) {
+  // 20 kernels of 10 us launched together 5 us into the step (a graph, or launches that ran ahead), the host
+  // waiting right after; its wait returns 10 us after the kernels end.
+  std::vector<TraceItem> items;
+  for (int i = 0; i < 20; ++i) items.push_back(item(5, 10, 0.05));
+  const CopyTrace t = repeated(step(items, 5, 10), 40);
+  auto ts = make_timeslice_arbiter(model(2090, 130, 100, 0), 2);
+  // Whole steps take turns: each copy's 200 us of kernels, then a turn: 2 x (200 + 100) us a step.
+  EXPECT_NEAR(steady_step_ns(t, replay(t, 2, *ts, {0, 100 * kUs})) / kUs, 600, 1);
+  // Under MPS twenty kernels at 5 % of the SMs each fit beside the other copy's: the step alone (5 + 200 + 10).
+  auto mps = make_mps_arbiter(MpsModel{});
+  EXPECT_NEAR(steady_step_ns(t, replay(t, 2, *mps, {0, 100 * kUs})) / kUs, 215, 1e-3);
+}
+
+TEST(Simulate, AQueueEmptyMidSliceKeepsTheGpuOnlyForTheHold) {
+  // Copy 0: a 10 us kernel at 0 and another at 20 us (a launch gap, no host wait), its host waiting at 100 us.
+  // Copy 1: a 10 ms kernel from 0. Copy 0 takes the GPU first.
+  CopyTrace gaps;
+  gaps.steps = {step({item(0, 10), item(20, 10)}, 100)};
+  gaps.steady_from = 0, gaps.steady_to = 1, gaps.dropped_step = 1;
+  CopyTrace busy = gaps;
+  busy.steps = {step({item(0, 10000)}, 0)};
+  const std::vector<const CopyTrace*> both{&gaps, &busy};
+  // A hold of 50 us outlasts the 10 us gap: copy 0 runs both kernels (0-10, 20-30) and its wait returns at 100.
+  auto holding = make_timeslice_arbiter(model(2000, 100, 200, 50), 2);
+  const Replay kept = replay(both, *holding);
+  EXPECT_NEAR(end_us(kept, 0), 100, 1e-3);
+  // ... then holds 50 us more (to 80 us), a turn (200 us), and copy 1 runs its 10 ms alone: it ends at 10.28 ms.
+  EXPECT_NEAR(end_us(kept, 1), 80 + 200 + 10000, 1e-3);
+  // No hold: copy 0 gives the GPU up at 10 us (a turn: copy 1 has it from 210 us); its second kernel, launched at
+  // 20 us, waits for copy 1's slice (from 210 us, when copy 1 got the GPU with copy 0 waiting, to 2210 us), a
+  // switch (100 us), and runs: 2320 us.
+  auto yielding = make_timeslice_arbiter(model(2000, 100, 200, 0), 2);
+  const Replay lost = replay(both, *yielding);
+  EXPECT_NEAR(end_us(lost, 0), 10 + 200 + 2000 + 100 + 10, 1e-3);
+  // Under MPS the short kernels run beside the long one: copy 0 as alone (both at half the SMs).
+  CopyTrace gaps_half = gaps, busy_half = busy;
+  for (TraceItem& i : gaps_half.steps[0].items) i.sm = 0.5;
+  busy_half.steps[0].items[0].sm = 0.5;
+  auto mps = make_mps_arbiter(MpsModel{});
+  EXPECT_NEAR(end_us(replay({&gaps_half, &busy_half}, *mps), 0), 100, 1e-3);
+}
+
+TEST(Simulate, AHostWaitGivesTheGpuUpAtOnceWhateverTheHold) {
+  // Two copies of a step that launches one 100 us kernel 5 us in and waits for it (the wait returns 10 us after
+  // it ends): with a hold longer than anything, the GPU still changes hands when the queue empties under a
+  // waiting host (a turn, not the whole slice): each copy's kernel and a turn, 2 x (100 + 140) us a step.
+  const CopyTrace t = repeated(step({item(5, 100)}, 5, 10), 40);
+  auto ts = make_timeslice_arbiter(model(2090, 130, 140, 1e9), 2);
+  EXPECT_NEAR(steady_step_ns(t, replay(t, 2, *ts, {0, 50 * kUs})) / kUs, 2 * (100 + 140), 1e-3);
+}
+
+TEST(Simulate, ResponseIsLaunchToWaitReturn) {
+  // A paced step: 1 ms of host work (the sleep), a 100 us kernel, the host waiting for it: alone the response
+  // is the kernel; beside a copy whose kernel has just started it waits for that kernel and a turn.
+  const CopyTrace t = repeated(step({item(1000, 100)}, 1000), 20);
+  auto alone = make_timeslice_arbiter(model(2090, 130, 140, 0), 1);
+  EXPECT_NEAR(steady_response_ns(t, replay(t, 1, *alone)) / kUs, 100, 1e-3);
+  auto ts = make_timeslice_arbiter(model(2090, 130, 140, 0), 2);
+  EXPECT_NEAR(steady_response_ns(t, replay(t, 2, *ts, {0, 50 * kUs})) / kUs, (100 + 240 + 100) / 2.0 + 20, 60);
+}
+
+}  // namespace
+}  // namespace bench_mps::testing
