@@ -22,6 +22,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import time
 
 # Decided before any prediction was scored (issue 33: hold out at least half the zoo from whatever is
 # calibrated). The simulator's choices (which alone run stands for the program, which N's gaps probe gives the
@@ -67,14 +68,16 @@ def run_predict(bench, study, program):
         shutil.rmtree(out)
     cmd = [bench, "predict", os.path.join(study, program, "alone"), "--xray", os.path.join(study, "xray"),
            "--procs", "2,4,10", "--against", os.path.join(study, program, "ladder"), "--label", program, "--out", out]
+    start = time.monotonic()
     r = subprocess.run(cmd, capture_output=True, text=True)
+    took = time.monotonic() - start
     if r.returncode != 0:
         sys.exit("predict_study: %s failed (%d): %s" % (" ".join(cmd), r.returncode, r.stderr.strip()))
     with open(os.path.join(out, "predict.json")) as f:
         meta = json.load(f)
     with open(os.path.join(out, "predict.csv")) as f:
         rows = list(csv.DictReader(f))
-    return meta, rows
+    return meta, rows, took
 
 
 def summary_lines(cells, programs, title):
@@ -177,10 +180,11 @@ def main(argv):
     ap.add_argument("--bench", default=os.path.join(os.path.dirname(__file__), "..", "build", "harness", "bench_mps"))
     a = ap.parse_args(argv[1:])
     programs = sorted(CALIBRATION + HELD_OUT)
-    cells, metas = [], {}
+    cells, metas, seconds = [], {}, {}
     for p in programs:
-        meta, rows = run_predict(a.bench, a.study, p)
+        meta, rows, took = run_predict(a.bench, a.study, p)
         metas[p] = meta
+        seconds[p] = took
         for r in rows:
             c = {"program": p, "mode": r["mode"], "procs": int(r["procs"]), "basis": r["basis"],
                  "predicted": number(r["predicted"]), "measured": number(r["measured"]), "naive": number(r["naive"]),
@@ -280,6 +284,9 @@ def main(argv):
     with open(os.path.join(a.study, "STUDY.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     print("\n".join(summary_lines(cells, HELD_OUT, "Held out") + [""] + summary_lines(cells, programs, "All ten")))
+    print("bench_mps predict took %.2f s at the most (%s), %.2f s at the median, per program (reading the profiles, "
+          "the X-ray and the measured units, and 12 cells)" % (max(seconds.values()), max(seconds, key=seconds.get),
+                                                                 statistics.median(seconds.values())))
     print("wrote %s and %s" % (os.path.join(a.study, "study.csv"), os.path.join(a.study, "STUDY.md")))
     return 0
 

@@ -189,7 +189,7 @@ int run_predict(const PredictArgs& a) {
      << " ms, a turn's cost " << num(sched.turn_cost_ms) << " ms, an empty queue kept "
      << (std::isfinite(sched.hold_us) ? (sched.hold_bound ? ">= " : "") + num(sched.hold_us) + " us"
                                       : std::string("0 us (this X-ray has no gaps probe)"))
-     << ".\n- Predicted in " << fmt_fixed(seconds, 2) << " s.\n\n";
+     << ".\n\n";
   const bool scored = !units.empty();
   md << "| N | mode | basis | simulator | naive | regime model |" << (scored ? " measured | error | naive error | regime error | runs |" : "")
      << "\n|---:|---|---|---:|---:|---:|" << (scored ? "---:|---:|---:|---:|---:|" : "") << "\n";
@@ -232,6 +232,8 @@ int run_predict(const PredictArgs& a) {
     }
   }
   std::cout << md.str();
+  // The time it took goes to stderr alone, so that the files stay the same from one run to the next.
+  std::cerr << "predict: " << label << ": " << procs.size() * 2 << " cells predicted in " << fmt_fixed(seconds, 2) << " s\n";
   if (!a.out.empty()) {
     const fs::path out = a.out;
     fs::create_directories(out);
@@ -241,7 +243,7 @@ int run_predict(const PredictArgs& a) {
                      {"scheduler", {{"slice_ms", sched.slice_ms}, {"switch_ms", sched.switch_ms},
                                     {"turn_cost_ms", sched.turn_cost_ms}, {"hold_us", jnum(sched.hold_us)},
                                     {"hold_bound", sched.hold_bound}}},
-                     {"seconds", seconds}, {"cells", jcells}};
+                     {"cells", jcells}};
     if (!a.against.empty()) j["against"] = a.against;
     nlohmann::json jalone = nlohmann::json::array();
     const AloneRun& program = program_alone(alone);
