@@ -1,0 +1,144 @@
+// `bench_mps predict` end to end on profiles recorded on an H100 (results/2026-11-27-predict-study), and every
+// bad input answered with one line and exit 2, nothing written.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "tests/test_support.hpp"
+
+namespace bench_mps::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path study() { return source_dir() / "results" / "2026-11-27-predict-study"; }
+
+std::size_t count_of(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(Predict, ATableFromOneProfiledCopyAloneAndTheXray) {
+  TempDir tmp;
+  const auto r = run_program(bench_mps_exe(), {"predict", (study() / "membw" / "alone").string(), "--xray",
+                                               (study() / "xray").string(), "--procs", "2,4", "--out", (tmp / "p").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // Two N, two modes, two bases; the simulator, the naive baseline and the regime model in each row.
+  EXPECT_EQ(count_of(r.out, "| timeslice | unit |"), 2u) << r.out;
+  EXPECT_EQ(count_of(r.out, "| mps | run |"), 2u) << r.out;
+  EXPECT_NE(r.out.find("steps cut at host waits, SM share per span"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("an empty queue kept 2.000 us"), std::string::npos) << "the gaps probe at N=2: " << r.out;
+  EXPECT_NE(r.err.find("4 cells predicted in"), std::string::npos) << "2 N x 2 modes: " << r.err;
+  for (const char* f : {"predict.md", "predict.csv", "predict.json"}) EXPECT_TRUE(fs::is_regular_file(tmp / "p" / f)) << f;
+  const auto rows = csv_records(tmp / "p" / "predict.csv");
+  ASSERT_EQ(rows.size(), 8u);
+  for (const auto& row : rows) EXPECT_GT(std::stod(row.at("predicted")), 0) << row.at("mode") << row.at("procs");
+  // Membw fills the GPU: time-sliced, each of 4 copies' steps takes about 4 alone (4.25 ms).
+  for (const auto& row : rows)
+    if (row.at("mode") == "timeslice" && row.at("procs") == "4" && row.at("basis") == "unit")
+      EXPECT_NEAR(std::stod(row.at("predicted")), 4 * 4.25, 2.5);
+  // The folder now holds files: a second run there is refused, the files untouched.
+  const std::string before = read_text(tmp / "p" / "predict.csv");
+  const auto again = run_program(bench_mps_exe(), {"predict", (study() / "membw" / "alone").string(), "--xray",
+                                                   (study() / "xray").string(), "--out", (tmp / "p").string()});
+  EXPECT_EQ(again.exit_code, 2) << again.err;
+  EXPECT_NE(again.err.find("not empty"), std::string::npos) << again.err;
+  EXPECT_EQ(read_text(tmp / "p" / "predict.csv"), before);
+}
+
+TEST(Predict, AgainstASweepEveryCellGetsItsMeasurementAndError) {
+  const auto r = run_program(bench_mps_exe(), {"predict", (study() / "gemm" / "alone").string(), "--xray",
+                                               (study() / "xray").string(), "--procs", "2,4,10", "--against",
+                                               (study() / "gemm" / "ladder").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("| measured | error | naive error | regime error | runs |"), std::string::npos) << r.out;
+  EXPECT_EQ(count_of(r.out, "% | 2 |"), 12u) << "every cell measured twice: " << r.out;
+}
+
+TEST(Predict, AProfileOfTheOlderFormatStillPredicts) {
+  // format_version 2 (no SM time per span): the kernels' mean fill stands for every span's share of the SMs.
+  const fs::path alone = source_dir() / "results" / "2026-11-26-advise" / "lease-j" / "client" / "sweeps" / "alone";
+  const auto r = run_program(bench_mps_exe(), {"predict", alone.string(), "--xray", (study() / "xray").string(),
+                                               "--procs", "4"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("SM share from the kernels' mean fill"), std::string::npos) << r.out;
+}
+
+TEST(Predict, MeasureWritesEachCopysRunAndUnit) {
+  TempDir tmp;
+  fs::copy(study() / "paced-infer" / "ladder", tmp / "ladder", fs::copy_options::recursive);
+  fs::remove(tmp / "ladder" / "units.csv");
+  const auto r = run_program(bench_mps_exe(), {"predict", "--measure", (tmp / "ladder").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("units.csv: 64 copies"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("64 metric"), std::string::npos) << "paced-infer prints its own latency: " << r.out;
+  // The same as the device measured (the profiles are not needed for a program's own metric).
+  EXPECT_EQ(read_text(tmp / "ladder" / "units.csv"), read_text(study() / "paced-infer" / "ladder" / "units.csv"));
+}
+
+TEST(Predict, EveryBadInputIsOneLineAndExitTwoWithNothingWritten) {
+  TempDir tmp;
+  const std::string alone = (study() / "membw" / "alone").string(), xray = (study() / "xray").string();
+  // A damaged profile (cut short) and a file that is no profile at all.
+  fs::path one;
+  for (const auto& e : fs::recursive_directory_iterator(study() / "membw" / "alone" / "profiles"))
+    if (e.path().extension() == ".json") one = e.path();
+  ASSERT_FALSE(one.empty());
+  const std::string text = read_text(one);
+  write_text(tmp / "profile-1.json", text.substr(0, text.size() / 2));
+  write_text(tmp / "profile-2.json", "run_id,mode\nx,y\n");
+  fs::create_directories(tmp / "full");
+  write_text(tmp / "full" / "mine.txt", "the user's own file");
+  const std::vector<std::vector<std::string>> cases{
+      {"predict"},
+      {"predict", "--xray", xray},
+      {"predict", alone},
+      {"predict", "/nonexistent/alone", "--xray", xray},
+      {"predict", (tmp / "profile-1.json").string(), "--xray", xray},
+      {"predict", (tmp / "profile-2.json").string(), "--xray", xray},
+      {"predict", (fixtures_dir() / "compare" / "base").string(), "--xray", xray},  // no --profile-gpu
+      {"predict", alone, "--xray", (fixtures_dir() / "compare" / "base").string()},  // no X-ray in it
+      {"predict", alone, "--xray", "/nonexistent/xray"},
+      {"predict", alone, "--xray", ""},
+      {"predict", "", "--xray", xray},
+      {"predict", alone, "--xray", xray, "--procs", "1"},
+      {"predict", alone, "--xray", xray, "--procs", "0"},
+      {"predict", alone, "--xray", xray, "--procs", "abc"},
+      {"predict", alone, "--xray", xray, "--procs", "2,2"},
+      {"predict", alone, "--xray", xray, "--procs", "65"},
+      {"predict", alone, "--xray", xray, "--procs", "-4"},
+      {"predict", alone, "--xray", xray, "--procs", ""},
+      {"predict", alone, "--xray", xray, "--max-procs", "1"},
+      {"predict", alone, "--xray", xray, "--max-procs", "nan"},
+      {"predict", alone, "--xray", xray, "--gap-us", "inf"},
+      {"predict", alone, "--xray", xray, "--out", ""},
+      {"predict", alone, "--xray", xray, "--out", (tmp / "full").string()},
+      {"predict", alone, "--xray", xray, "--out", (tmp / "profile-2.json").string()},
+      {"predict", alone, "--xray", xray, "--label", ""},
+      {"predict", alone, "--xray", xray, "--against", "/nonexistent/ladder"},
+      {"predict", alone, "--xray", xray, "--against", (tmp / "full").string()},
+      {"predict", "--measure", "/nonexistent/ladder"},
+      {"predict", "--measure", (tmp / "full").string()},
+      {"predict", "--measure", (study() / "gemm" / "ladder").string(), "--xray", xray},
+      {"predict", "--measure", ""},
+      {"predict", alone, "--xray", xray, "--nosuch"},
+  };
+  for (const auto& args : cases) {
+    std::string line;
+    for (const auto& a : args) line += "'" + a + "' ";
+    const auto r = run_program(bench_mps_exe(), args);
+    EXPECT_EQ(r.exit_code, 2) << line << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << line << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << line << ": " << r.out;
+  }
+  // Nothing written anywhere: the user's folder as it was, no units.csv in a folder that was refused.
+  EXPECT_EQ(read_text(tmp / "full" / "mine.txt"), "the user's own file");
+  EXPECT_EQ(std::distance(fs::directory_iterator(tmp / "full"), fs::directory_iterator()), 1);
+}
+
+}  // namespace
+}  // namespace bench_mps::testing
