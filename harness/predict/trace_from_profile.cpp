@@ -59,6 +59,7 @@ ProgramTrace trace_from_profile(const GpuProfile& p, const ProfileSummary& s, do
   // Spans the profile did not keep: one host-only step from the first cut at or after the head's last span
   // (else that span's end) to the last cut at or before the tail's first span (else its start).
   std::int64_t dropped_from = -1;
+  bool cut_after_hole = false;  // the hole ends at a wait (else at the tail's first span: the step after is partial)
   if (truncated) {
     std::int64_t from = head_end, to = tail_start;
     for (const Boundary& b : cuts)
@@ -68,7 +69,10 @@ ProgramTrace trace_from_profile(const GpuProfile& p, const ProfileSummary& s, do
       }
     for (auto it = cuts.rbegin(); it != cuts.rend(); ++it)
       if (it->end_ns <= tail_start) {
-        if (it->end_ns >= from) to = it->end_ns;
+        if (it->end_ns > from) {
+          to = it->end_ns;
+          cut_after_hole = true;
+        }  // else no cut inside: the hole runs to the tail's first span
         break;
       }
     std::vector<Boundary> kept;
@@ -124,8 +128,9 @@ ProgramTrace trace_from_profile(const GpuProfile& p, const ProfileSummary& s, do
   const double from_ns = s.steady_from_s * 1e9, to_ns = s.steady_to_s * 1e9;
   t.steady_from = t.steps.size();
   t.steady_to = 0;
+  const std::size_t partial = truncated && !cut_after_hole ? t.dropped_step + 1 : t.steps.size();
   for (std::size_t k = 0; k + 1 < t.steps.size(); ++k) {
-    if (k == t.dropped_step || starts[k] + 1 < from_ns || starts[k] >= to_ns) continue;
+    if (k == t.dropped_step || k == partial || starts[k] + 1 < from_ns || starts[k] >= to_ns) continue;
     t.steady_from = std::min(t.steady_from, k);
     t.steady_to = k + 1;
   }
