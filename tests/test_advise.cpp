@@ -400,7 +400,7 @@ TEST_F(Advise, BadInputGetsOneLineAndExitTwoWithNothingWritten) {
 }
 
 TEST_F(Advise, RedoWritesACommittedFoldersAdviceAgainAsCommitted) {
-  for (const char* subject : {"lease-b/client", "lease-b/infer", "lease-a/mlp"}) {
+  for (const char* subject : {"lease-b/client", "lease-b/infer", "lease-a/mlp"}) {  // client: the simulator's
     const fs::path committed = source_dir() / "results/2026-11-26-advise" / subject;
     const fs::path copy = tmp / "redo" / subject;
     fs::create_directories(copy.parent_path());

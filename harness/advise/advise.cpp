@@ -77,6 +77,20 @@ std::string rung_line(const std::vector<MeasuredCell>& cells, const std::vector<
   return s + " the throughput of one copy alone";
 }
 
+/// A program profiled alone: the simulator's predictions from its trace (docs/PREDICT.md); bench_mps's own
+/// workloads (no trace: their events place them) and a program whose profile cannot be replayed: the regime
+/// model's (docs/REGIMES.md).
+std::vector<PredictedCell> predictions(const fs::path& alone_dir, const UnitChoice& unit, double gap_us,
+                                       const AloneFacts& alone, const SchedulerFacts& sched, int max_procs) {
+  if (unit.exec && alone.placed() && alone.source == "profile") {
+    try {
+      return simulate_ladder(alone_dir, unit.metric, gap_us, sched, max_procs);
+    } catch (const UsageError&) {  // no replayable profile: the regime model places it as before
+    }
+  }
+  return predict_ladder(alone, sched, max_procs);
+}
+
 class AdviseRun {
  public:
   AdviseRun(const AdviseSpec& spec, const SweepSpec& workload, ChildSweeps& sweeps, Advice& advice)
@@ -110,7 +124,7 @@ class AdviseRun {
     const SweepOutcome o = sweeps_.run("alone", args);
     if (!o.has_runs()) throw std::runtime_error("one copy alone did not run: " + o.last_error);
     a_.alone = read_alone(o.dir, unit_, gap_us_, &a_.alone_window);
-    a_.predicted = predict_ladder(a_.alone, a_.scheduler, spec_.max_procs);
+    a_.predicted = predictions(o.dir, unit_, gap_us_, a_.alone, a_.scheduler, spec_.max_procs);
     if (!a_.alone.placed()) {
       progress_.say("not placed on the map: " + a_.alone.problem + "; the ladder alone will answer");
       return;
@@ -290,11 +304,13 @@ int redo_advice(const std::string& dir_text) {
     const nlohmann::json& sched = stored.at("scheduler");
     const auto number = [](const nlohmann::json& v) { return v.is_number() ? v.get<double>() : NAN; };
     advice.scheduler = {number(sched.at("slice_ms")), number(sched.at("switch_ms")), number(sched.at("turn_cost_ms"))};
+    advice.scheduler.hold_us = sched.contains("hold_us") ? number(sched.at("hold_us")) : NAN;  // since the gaps probe
     advice.scheduler_source = sched.at("source").get<std::string>();
     advice.ladder_end = stored.at("ladder_end").get<std::string>();
     advice.seconds = stored.at("seconds").get<double>();
     advice.alone = read_alone(dir / "sweeps" / "alone", unit, workload.profile_gap_us, &advice.alone_window);
-    advice.predicted = predict_ladder(advice.alone, advice.scheduler, settings.at("max_procs").get<int>());
+    advice.predicted = predictions(dir / "sweeps" / "alone", unit, workload.profile_gap_us, advice.alone, advice.scheduler,
+                                   settings.at("max_procs").get<int>());
     for (const int n : settings.at("ladder").get<std::vector<int>>())
       if (fs::is_regular_file(dir / "sweeps" / ("ladder-" + std::to_string(n)) / "summary.csv", ec))
         read_cells(dir / "sweeps" / ("ladder-" + std::to_string(n)), unit, advice.ladder);

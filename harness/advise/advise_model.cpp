@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "harness/predict/prediction.hpp"
+
 namespace bench_mps::harness {
 
 const char* ladder_mode_name(LadderMode m) { return m == LadderMode::timeslice ? "timeslice" : "mps"; }
@@ -27,7 +29,7 @@ void fit_to_ladder(std::vector<PredictedCell>& predicted, const AloneFacts& alon
   const double speed = mps && mps->ok && mps->throughput() > 0 ? mps->throughput() : 1.0;
   const MpsContention contention = mps_contention(alone, ladder);
   for (PredictedCell& c : predicted) {
-    if (c.mode != LadderMode::mps) continue;
+    if (c.mode != LadderMode::mps || c.simulated) continue;
     c.speed = speed;
     c.prediction = predict_mps(alone.point, c.procs);
     c.calibration = std::isfinite(contention.per_copy) && c.procs == 2;
@@ -35,6 +37,23 @@ void fit_to_ladder(std::vector<PredictedCell>& predicted, const AloneFacts& alon
     if (std::isfinite(loss) && std::isfinite(c.prediction.loss) && loss > c.prediction.loss)
       c.prediction = {loss, NAN, "contention"};
   }
+}
+
+std::vector<PredictedCell> simulate_ladder(const std::filesystem::path& alone_dir, bool metric, double gap_us,
+                                           const SchedulerFacts& sched, int max_procs) {
+  const std::vector<AloneRun> alone = read_alone_runs(alone_dir, gap_us);
+  const AloneRun& a = program_alone(alone);
+  std::vector<int> procs;
+  for (int n = 2; n <= max_procs; ++n) procs.push_back(n);
+  std::vector<PredictedCell> cells;
+  for (const PredictedRow& r : predict_cells(alone, sched, procs)) {
+    PredictedCell c{r.procs, r.mode == "mps" ? LadderMode::mps : LadderMode::timeslice, {}};
+    const double loss = metric ? r.unit_ms / a.unit_ms : r.run_s / a.run_s;
+    c.prediction = {std::max(1e-9, loss), NAN, "simulated"};
+    c.simulated = true;
+    cells.push_back(c);
+  }
+  return cells;
 }
 
 std::vector<PredictedCell> predict_ladder(const AloneFacts& alone, const SchedulerFacts& sched, int max_procs) {

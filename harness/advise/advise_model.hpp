@@ -5,6 +5,7 @@
 #include "harness/advise/wing.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,6 +47,9 @@ struct PredictedCell {
   /// MPS at N=2: the ladder's own cell set the model's contention (fit_to_ladder), so it is a
   /// calibration, not a prediction, and is held against nothing.
   bool calibration = false;
+  /// By the simulator (docs/PREDICT.md) from the program's profile alone and the X-ray: nothing of the
+  /// ladder feeds it (fit_to_ladder leaves it as it is).
+  bool simulated = false;
   double throughput() const { return speed * procs / prediction.loss; }  ///< in copies alone (time-sliced)
   double throughput_low() const;   ///< with the upper end of a bracket (= throughput() without one)
 };
@@ -66,6 +70,12 @@ struct MpsContention {
   double per_copy = NAN;  ///< what the model adds per copy: measured within [0, cap] (NaN: not calibrated)
 };
 MpsContention mps_contention(const AloneFacts& alone, const std::vector<MeasuredCell>& ladder);
+
+/// The simulator's predictions for a program profiled alone (the time-sliced N=1 run of the sweep in
+/// `alone_dir`), N = 2 .. max_procs, both modes, on the ladder's unit (a step with --exec-metric, else the
+/// whole run) over that run's. UsageError where the run has no profile to replay.
+std::vector<PredictedCell> simulate_ladder(const std::filesystem::path& alone_dir, bool metric, double gap_us,
+                                           const SchedulerFacts& sched, int max_procs);
 
 /// Fits the MPS predictions to the ladder's rungs so far: their speed to one copy alone under MPS (the
 /// ladder's N=1; 1 where it did not run ok) and their loss to the contention of N=2 (mps_contention;

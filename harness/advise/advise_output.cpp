@@ -233,12 +233,15 @@ json advice_json(const Advice& a) {
   if (a.alone_window) j["alone"]["profile_window"] = window_json(*a.alone_window);
   j["scheduler"] = {{"slice_ms", num(a.scheduler.slice_ms)}, {"switch_ms", num(a.scheduler.switch_ms)},
                     {"turn_cost_ms", num(a.scheduler.turn_cost_ms)}, {"source", a.scheduler_source}};
+  if (std::isfinite(a.scheduler.hold_us)) j["scheduler"]["hold_us"] = a.scheduler.hold_us;  // X-rays with the gaps probe
   j["predicted"] = json::array();
-  for (const PredictedCell& p : a.predicted)
+  for (const PredictedCell& p : a.predicted) {
     j["predicted"].push_back({{"procs", p.procs}, {"mode", ladder_mode_name(p.mode)}, {"loss", num(p.prediction.loss)},
                               {"loss_upper", num(p.prediction.upper)}, {"throughput", num(p.throughput())},
                               {"throughput_low", num(p.throughput_low())}, {"unit_ms", num(predicted_unit_ms(a, p))},
                               {"why", p.prediction.why}, {"calibration", p.calibration}});
+    if (p.simulated) j["predicted"].back()["simulated"] = true;
+  }
   j["ladder"] = json::array();
   for (const MeasuredCell& c : a.ladder) j["ladder"].push_back(measured_json(c));
   j["limits"] = json::array();
@@ -265,18 +268,23 @@ std::string advice_markdown(const Advice& a) {
         ", " + a.meta.value("started_utc", std::string()) + ", " + fmt_fixed(a.seconds, 0) + " s\n\n";
   md += "**" + a.recommendation.headline + "**\n\n## Why\n";
   for (const std::string& reason : a.recommendation.reasons) md += "- " + reason + "\n";
+  const bool simulated = !a.predicted.empty() && a.predicted.front().simulated;
   md += "\n## Predicted and measured\nThroughput of N copies together in copies alone (one copy alone, time-sliced, is 1; "
-        "the ideal is N), per " + a.alone.unit + ". Predicted by the regime model (docs/REGIMES.md) from one copy "
-        "alone and the X-ray; MPS's scaled by one copy alone under MPS (the ladder's N=1) and slowed by the "
-        "contention two copies under MPS showed (the ladder's N=2: a calibration, not a prediction); measured by "
-        "the ladder (`sweeps/ladder-N`). Error: predicted over measured, less 1 (0 where the measurement lies "
-        "inside a predicted bracket).\n\n";
+        "the ideal is N), per " + a.alone.unit + ". " +
+        (simulated ? std::string("Predicted by the simulator (docs/PREDICT.md): the program's GPU trace alone "
+                                 "(`sweeps/alone`) replayed N times through the X-ray's scheduler; nothing of the ladder "
+                                 "enters it")
+                   : std::string("Predicted by the regime model (docs/REGIMES.md) from one copy alone and the X-ray; "
+                                 "MPS's scaled by one copy alone under MPS (the ladder's N=1) and slowed by the contention "
+                                 "two copies under MPS showed (the ladder's N=2: a calibration, not a prediction)")) +
+        "; measured by the ladder (`sweeps/ladder-N`). Error: predicted over measured, less 1 (0 where the measurement "
+        "lies inside a predicted bracket)." + (simulated ? " How well the simulator predicts: docs/PREDICT.md." : "") + "\n\n";
   md += ladder_table(a, checks);
   if (const std::string times = unit_time_table(a); !times.empty() && a.alone.placed())
     md += "\nEach copy's time per " + a.alone.unit + " (predicted: the model's loss times one " + a.alone.unit +
           " alone time-sliced, " + fmt_sig(basis_unit_ms(a)) + " ms, over the mode's scale; for a paced program it is the " +
           a.alone.unit + "'s latency):\n\n" + times;
-  md += contention_words(a);
+  if (!simulated) md += contention_words(a);
   md += "\nThe ladder stopped: " + a.ladder_end + ".\n";
   for (const int n : {4, 10})
     if (const std::string e = errors_at(checks, n); !e.empty()) md += "Model error at " + e + ".\n";
