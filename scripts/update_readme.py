@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Copies the reference run's table and figures into README.md and plots/, so they cannot drift.
+"""Copies the reference run's table and figures into README.md and plots/, and the blocks of the documents in
+DOCS (docs/PREDICT.md, docs/ADVISE.md), so they cannot drift.
 
     python3 scripts/update_readme.py
 
@@ -25,6 +26,7 @@ FIGURES = {
     "plots/h100_xray.png": "results/2026-11-26-h100-80gb-hbm3-regimes/plots/xray.png",
 }
 SECTION = "Per workload, mode and N"
+DOCS = ["docs/PREDICT.md", "docs/ADVISE.md"]  # documents with generated blocks too (the same test checks them)
 
 
 def read(path):
@@ -65,6 +67,14 @@ def main():
         readme = pattern.sub(lambda m, render=render: m.group(1) + render(m.group(2)) + m.group(4), readme)
     with open(readme_path, "w", encoding="utf-8") as f:
         f.write(readme)
+    for doc in DOCS:  # the same blocks in the documents that quote results
+        path = os.path.join(ROOT, doc)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        for pattern, render in BLOCKS:
+            text = pattern.sub(lambda m, render=render: m.group(1) + render(m.group(2)) + m.group(4), text)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
     for target, source in FIGURES.items():
         shutil.copyfile(os.path.join(ROOT, source), os.path.join(ROOT, target))
     print("README.md table and plots/ updated")

@@ -619,10 +619,10 @@ std::string trim(const std::string& s) {
 // README.md's results are generated (scripts/update_readme.py): each table block is a committed report's
 // table, each headline block its first line. Changing one number in either makes this fail.
 TEST(Readme, EveryGeneratedBlockIsTheCommittedReports) {
-  const std::string text = read_text(source_dir() / "README.md");
+  for (const char* doc : {"README.md", "docs/PREDICT.md", "docs/ADVISE.md"}) {
+  const std::string text = read_text(source_dir() / doc);
   const auto tables = readme::blocks(text, "table"), headlines = readme::blocks(text, "headline");
-  ASSERT_FALSE(tables.empty()) << "README.md has no generated table";
-  ASSERT_FALSE(headlines.empty()) << "README.md has no generated headline";
+  ASSERT_FALSE(headlines.empty()) << doc << " has no generated headline";
   for (const auto& list : {tables, headlines}) {
     for (const readme::Block& b : list) {
       const auto bar = b.spec.find('|');
@@ -634,9 +634,10 @@ TEST(Readme, EveryGeneratedBlockIsTheCommittedReports) {
               ? report.substr(0, report.find('\n')) + "\n"
               : readme::section_table(report, bar == std::string::npos ? "Per workload, mode and N"
                                                                        : readme::trim(b.spec.substr(bar + 1)));
-      EXPECT_EQ(b.body, expected) << "README.md's " << b.kind << " from " << b.spec
+      EXPECT_EQ(b.body, expected) << doc << "'s " << b.kind << " from " << b.spec
                                   << " differs from the committed report: run scripts/update_readme.py";
     }
+  }
   }
 }
 
