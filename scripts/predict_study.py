@@ -131,6 +131,39 @@ def features(meta):
     return f
 
 
+def gpm_share(study, program):
+    """GPM's SM activity over the busy share of the program's alone run (NaN where GPM gave none)."""
+    try:
+        fa = facts_of(os.path.join(study, program, "alone", "runs.csv"))
+    except (OSError, StopIteration):
+        return float("nan")
+    gpm, duty = fa.get("profile_gpm_sm_util", float("nan")), fa.get("profile_duty", float("nan"))
+    return gpm / duty if math.isfinite(gpm) and duty > 0 else float("nan")
+
+
+def likely_cause(c, f, gpm):
+    """The trace feature a miss goes with, by fixed rules over the numbers of the study (first that holds)."""
+    if c["program"] == "paced-infer" and c["mode"] == "timeslice" and c["measured"] > 10 * c["predicted"]:
+        return "self-pacing backlog"
+    if c["basis"] == "unit" and c["common_share"] <= 0.01 and c["err"] > 0:
+        return "start-up spread (copies not steady at once)"
+    if c["spread"] >= abs(c["err"]):
+        return "noise (repeats spread wider than the miss)"
+    if f["duty"] < 0.05 and c["err"] < 0:
+        return "host contention (busy %.1f%%)" % (100 * f["duty"])
+    if c["mode"] == "mps" and c["err"] < 0 and math.isfinite(gpm) and gpm > 1.5 * f["sm"]:
+        return "SM share: GPM %.2f over blocks %.2f" % (gpm, f["sm"])
+    if c["basis"] == "unit" and c["err"] > 0 and c["measured"] < f["unit_ms"]:
+        return "shared faster than alone (the alone run's noise, or clocks)"
+    if c["basis"] == "run" and c["err"] > 0:
+        return "start-up spread (copies' GPU work apart)"
+    if c["basis"] == "run" and c["err"] < 0:
+        return "start-up contention (whole run)"
+    if c["err"] < 0:
+        return "more contention than the trace shows"
+    return "less contention than the trace shows"
+
+
 def facts_of(path):
     """runs.csv's facts of its first row, as numbers."""
     with open(path) as f:
@@ -216,6 +249,18 @@ def main(argv):
             c["spread"] = (c["max"] - c["min"]) / c["measured"] if c["measured"] > 0 else float("nan")
             cells.append(c)
 
+    # The folder's meta.json: what the study is and where its numbers come from (the device's from the X-ray's).
+    with open(os.path.join(a.study, "xray", "meta.json")) as f:
+        xmeta = json.load(f)
+    meta = {"kind": "predict-study", "generated_by": "python3 scripts/predict_study.py " + a.study,
+            "programs": programs, "held_out": HELD_OUT, "calibration": CALIBRATION, "procs": [2, 4, 10],
+            "modes": MODES, "repeats": 2, "gpu": xmeta.get("gpu"), "started_utc": xmeta.get("started_utc"),
+            "files": {"study.csv": "every cell: predicted against measured, beside the baselines",
+                      "study-first-score.csv": "the held-out set's first score, before two mends (STUDY.md)",
+                      "STUDY.md": "the summary, per program, the misses and what the simulator misses"}}
+    with open(os.path.join(a.study, "meta.json"), "w") as f:
+        json.dump(meta, f, indent=1, sort_keys=True)
+        f.write("\n")
     with open(os.path.join(a.study, "study.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["program", "set", "mode", "procs", "basis", "predicted", "measured", "error", "naive", "naive_error",
@@ -291,15 +336,17 @@ def main(argv):
     md += ["", "## Every miss above 25 %", "",
            "With what the measurement itself says: the two repeats' spread over their mean, and the share of copies "
            "whose unit came from a window in which every copy of the run was in its steady part (the rest: the copy's "
-           "own steady part, while others were starting or done).", "",
-           "| program | mode | N | basis | predicted | measured | error | repeats' spread | copies in a common window |",
-           "|---|---|---:|---|---:|---:|---:|---:|---:|"]
+           "own steady part, while others were starting or done); and the trace feature the miss goes with, by the "
+           "rules of `likely_cause` in scripts/predict_study.py (a reading of the numbers beside it, not a proof).", "",
+           "| program | mode | N | basis | predicted | measured | error | repeats' spread | copies in a common window | goes with |",
+           "|---|---|---:|---|---:|---:|---:|---:|---:|---|"]
     misses = [c for c in cells if math.isfinite(c["err"]) and abs(c["err"]) > MISS]
     for c in sorted(misses, key=lambda c: (c["program"], c["basis"], c["mode"], c["procs"])):
         unit = "ms" if c["basis"] == "unit" else "s"
-        md.append("| %s | %s | %d | %s | %.4g %s | %.4g %s | %s | %s | %s |" % (
+        md.append("| %s | %s | %d | %s | %.4g %s | %.4g %s | %s | %s | %s | %s |" % (
             c["program"], c["mode"], c["procs"], c["basis"], c["predicted"], unit, c["measured"], unit,
-            pct(c["err"], True), pct(c["spread"]), "-" if math.isnan(c["common_share"]) else pct(c["common_share"])))
+            pct(c["err"], True), pct(c["spread"]), "-" if math.isnan(c["common_share"]) else pct(c["common_share"]),
+            likely_cause(c, feats[c["program"]], gpm_share(a.study, c["program"]))))
     total = len(cells)
     md += ["", "%d of %d cells miss by more than 25 %%." % (len(misses), total)]
     md += missed_features(a.study, cells, feats, programs)
