@@ -344,7 +344,10 @@ TEST_F(Advise, ACpuStandInOfShortBurstsIsProfiledPredictedVerifiedAndAdvised) {
 
 TEST_F(Advise, AProgramThatNeverTouchesCudaIsNotPlacedButTheLadderStillAnswers) {
   const auto r = advise({"--command", "sleep 0.2", "--max-procs", "4", "--budget", "200"});
-  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  // Never a CUDA program, never proven an MPS client: no verdict about MPS (issue 35), exit 1 as for failed runs.
+  ASSERT_EQ(r.exit_code, 1) << r.err << r.out;
+  EXPECT_NE(r.out.find("Can't say whether MPS helps: no run under MPS beside another copy ended ok (N=2: mps_unproven"),
+            std::string::npos) << r.out;
   const nlohmann::json j = advice();
   EXPECT_NE(j.at("alone").at("problem").get<std::string>().find("no GPU profile"), std::string::npos) << j.at("alone");
   EXPECT_TRUE(j.at("predicted").empty());
@@ -360,6 +363,8 @@ TEST_F(Advise, BadInputGetsOneLineAndExitTwoWithNothingWritten) {
       {"--workload", "cpu", "--command", "true"},              // both
       {"--workload", "cpu", "--", "--procs", "4"},             // advise's own option after --
       {"--workload", "cpu", "--", "--modes=mps"},
+      {"--workload", "cpu", "--", "--settle", "1"},            // advise sets these too (issue 35)
+      {"--workload", "cpu", "--", "--exec-warmups", "2"},
       {"--workload", "cpu", "--ladder", "0,2"},
       {"--workload", "cpu", "--ladder", "1"},
       {"--workload", "cpu", "--max-procs", "1"},
@@ -413,6 +418,27 @@ TEST_F(Advise, RedoWritesACommittedFoldersAdviceAgainAsCommitted) {
   }
 }
 
+// Issue 35: stored state checked like a results folder's: numbers out of range refused, naming the file.
+TEST_F(Advise, RedoRefusesAStoredLadderOrLargestNOutOfRange) {
+  const fs::path committed = source_dir() / "results/2026-11-26-advise/lease-a/mlp";
+  for (const auto& [key, value] : std::vector<std::pair<std::string, nlohmann::json>>{
+           {"max_procs", 2e9}, {"max_procs", 1}, {"max_procs", "ten"}, {"ladder", nlohmann::json::array({1, 2, -5, 1e12})},
+           {"ladder", nlohmann::json::array({1, 2, 2})}, {"ladder", nlohmann::json::array()}, {"ladder", 4}}) {
+    const fs::path copy = tmp / "damaged";
+    fs::remove_all(copy);
+    fs::copy(committed, copy, fs::copy_options::recursive);
+    nlohmann::json j = nlohmann::json::parse(read_text(copy / "advice.json"));
+    j["advise"][key] = value;
+    write_text(copy / "advice.json", j.dump(2));
+    const std::string before = read_text(copy / "advice.md");
+    const auto r = run_program(bench_mps_exe(), {"advise", "--redo", copy.string()}, env, 60);
+    EXPECT_EQ(r.exit_code, 2) << key << "=" << value.dump() << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find("advice.json: advise." + key), std::string::npos) << r.err;
+    EXPECT_EQ(read_text(copy / "advice.md"), before) << "nothing written";
+  }
+}
+
 TEST_F(Advise, RedoRefusesAFolderWithoutAdviceAndOtherOptions) {
   fs::create_directories(out());
   for (const auto& a : std::vector<std::vector<std::string>>{{"advise", "--redo", out().string()},
@@ -439,6 +465,33 @@ TEST_F(Advise, CtrlCInTheLadderWritesWhatRanAndLeavesNoDaemon) {
   EXPECT_EQ(j.at("status"), "interrupted");
   EXPECT_GE(j.at("ladder").size(), 2u);  // N=1 in both modes at least
   EXPECT_NE(r.out.find("advice: "), std::string::npos) << r.out;
+  // Stopped at N=2: the headline says the ladder stopped early, and concludes nothing about a mode that did
+  // not run beside another copy.
+  const std::string headline = j.at("recommendation").at("headline").get<std::string>();
+  EXPECT_EQ(headline.rfind("The ladder stopped early (", 0), 0u) << headline;
+  EXPECT_NE(headline.find("stopped by a signal"), std::string::npos) << headline;
+  EXPECT_NE(headline.find("Can't say whether MPS helps"), std::string::npos) << headline;
+  // ... also when the folder is redone.
+  const auto redo = run_program(bench_mps_exe(), {"advise", "--redo", out().string()}, env, 120);
+  EXPECT_EQ(advice().at("recommendation").at("headline"), j.at("recommendation").at("headline")) << redo.err;
+}
+
+// Issue 35: an MPS daemon that cannot start gives no verdict about MPS (it never ran), not "MPS buys nothing".
+TEST_F(Advise, NoVerdictAboutMpsFromMpsRunsThatNeverHappened) {
+  Env failing = env;
+  failing.set.emplace_back("FAKE_MPS_FAIL_START", "1");
+  std::vector<std::string> a{"advise", "--cpu-stand-in", "--out", out().string(), "--workload", "cpu", "--ladder", "1,2",
+                             "--", "--duration", "0.3"};
+  const auto r = run_program(bench_mps_exe(), a, failing, 300);
+  EXPECT_EQ(r.exit_code, 3) << "as the sweep whose daemon could not start: " << r.err << r.out;
+  const nlohmann::json j = advice();
+  EXPECT_EQ(j.at("recommendation").at("verdict"), "none");
+  const std::string headline = j.at("recommendation").at("headline").get<std::string>();
+  EXPECT_EQ(headline.rfind("The ladder stopped early (N=1's sweep stopped: MPS unavailable: ", 0), 0u) << headline;
+  EXPECT_NE(headline.find("Can't say whether MPS helps: the ladder ran no rung under MPS beside another copy."),
+            std::string::npos) << headline;
+  EXPECT_NE(headline.find("Time-sliced, "), std::string::npos) << headline;
+  EXPECT_EQ(headline.find("MPS buys nothing"), std::string::npos) << headline;
 }
 
 TEST_F(Advise, AForeignDaemonIsRefusedBeforeAnythingIsWritten) {

@@ -190,7 +190,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--xray-gap-us", "0"}, "--xray-gap-us"}, BadInput{{"--xray-step-us", "-5"}, "--xray-step-us"},
         BadInput{{"--workloads", "xray"}, "--workloads: unknown workload 'xray'"},
         BadInput{{"--cpu-stand-in", "--workloads", "spin"}, "--cpu-stand-in: the spin workload has no CPU stand-in"},
-        BadInput{{"--out", kNever, "--scenario", "regimes", "--procs", "50", "--modes", "mps"}, "clients an MPS server accepts"}));
+        BadInput{{"--out", kNever, "--scenario", "regimes", "--procs", "50", "--modes", "mps"}, "clients an MPS server accepts"},
+        // Valid alone, too much together (issue 35): refused before any run, naming both options.
+        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-bursts-ms", "10000", "--regime-duties", "0.1"},
+                 "--regime-bursts-ms 10000 with --regime-duties 0.1: a step's host work would be 9990 s"},
+        BadInput{{"--workloads", "duty", "--duty-burst-us", "1e7", "--duty-pct", "0.5", "--out", kNever},
+                 "--duty-burst-us 1e+07 with --duty-pct 0.5"},
+        BadInput{{"--out", ""}, "--out"}));
 
 // --device, --gpus, --cpus, --external-mps (harness/plan/device_options.cpp).
 INSTANTIATE_TEST_SUITE_P(

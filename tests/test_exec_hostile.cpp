@@ -158,6 +158,23 @@ TEST_F(ExecHostile, ProgramsOwnExit127IsAFailureNotNotFound) {
   EXPECT_EQ(worker_status(kRun, 0), "exec_failed: exited with code 127: it broke");
 }
 
+// Issue 35: bytes that are not UTF-8 in what a program prints (its warm-up's failure and its timed runs'
+// reasons reach meta.json, runs.csv and summary.csv) never stop a writer: they are written as U+FFFD.
+TEST_F(ExecHostile, BytesThatAreNotUtf8InAFailingProgramsOutputAreRecordedNotFatal) {
+  const auto r = sweep({"--command", "printf 'bad \\377\\376 bytes\\n' >&2; exit 3", "--procs", "1", "--modes",
+                        "timeslice,mps", "--exec-warmups", "1"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;  // runs failed: recorded, not a bad input
+  const auto meta = harness::read_meta(out());
+  EXPECT_EQ(meta["status"], "failed") << "finished, its runs failed; not left `running`";
+  ASSERT_EQ(summary().size(), 2u);
+  for (const auto& [id, row] : summary()) {
+    EXPECT_EQ(row.status, "exec_failed") << id;
+    EXPECT_NE(row.reason.find("bad"), std::string::npos) << id << ": " << row.reason;
+  }
+  const std::string text = read_text(out() / "meta.json");
+  EXPECT_EQ(text.find("\xff"), std::string::npos);
+}
+
 TEST_F(ExecHostile, LongStderrLineKeepsItsLastWords) {
   const auto r = sweep({"--command",
                         "head -c 5000000 /dev/zero | tr '\\0' x >&2; "

@@ -29,7 +29,7 @@ namespace {
 /// Sweep options advise sets itself: given after `--` they would contradict its plan.
 constexpr const char* kOwnOptions[] = {"--procs", "--modes", "--repeats", "--out", "--device", "--gpus", "--scenario",
                                        "--resume", "--profile-gpu", "--cpu-stand-in", "--noise-target", "--demo",
-                                       "--workloads", "--command"};
+                                       "--workloads", "--command", "--settle", "--exec-warmups"};
 
 /// Where a limit's sweep goes: mps:auto in sweeps/limits, the doubled share in sweeps/limits-2x.
 std::string limit_folder(const std::string& mode) { return mode == "mps:auto" ? "limits" : "limits-2x"; }
@@ -157,6 +157,13 @@ class AdviseRun {
       }
       last_seconds = o.seconds;
       if (!o.has_runs()) return end("N=" + std::to_string(n) + "'s sweep failed: " + o.last_error);
+      if (o.exit_code == kExitEnvironment) {  // what ran is kept; the machine stopped the rest (MPS unavailable, ...)
+        read_cells(o.dir, unit_, a_.ladder);
+        set_losses(a_.ladder);
+        a_.ladder_exit = kExitEnvironment;
+        const std::string said = o.last_error.rfind("bench_mps: ", 0) == 0 ? o.last_error.substr(11) : o.last_error;
+        return end("N=" + std::to_string(n) + "'s sweep stopped: " + said);
+      }
       read_cells(o.dir, unit_, a_.ladder);
       set_losses(a_.ladder);
       fit_to_ladder(a_.predicted, a_.alone, a_.ladder);  // MPS: one copy alone under MPS, N=2's contention
@@ -254,6 +261,12 @@ void finish_advice(Advice& advice, double slo_p99_ms) {
     std::copy(with.end() - static_cast<long>(advice.limits.size()), with.end(), advice.limits.begin());
   }
   advice.recommendation = recommend(advice.alone, advice.ladder, advice.predicted, advice.limits, slo_p99_ms);
+  // A ladder that stopped before its end (a signal, the budget, a sweep that failed) says so first, also when
+  // its folder is redone: what did not run is not in the advice.
+  const std::string& end = advice.ladder_end;
+  if (end.rfind("stopped by a signal", 0) == 0 || end.find("time budget") != std::string::npos ||
+      end.find("sweep failed") != std::string::npos || end.find("sweep stopped") != std::string::npos)
+    advice.recommendation.headline = "The ladder stopped early (" + end + "): " + advice.recommendation.headline;
 }
 
 void print_advice(const Advice& advice, const fs::path& out) {
@@ -309,9 +322,26 @@ int redo_advice(const std::string& dir_text) {
     advice.ladder_end = stored.at("ladder_end").get<std::string>();
     advice.seconds = stored.at("seconds").get<double>();
     advice.alone = read_alone(dir / "sweeps" / "alone", unit, workload.profile_gap_us, &advice.alone_window);
+    // Stored numbers are checked like a results folder's (issue 35): a whole N from 2 to the largest advise takes,
+    // a ladder of distinct whole N from 1 up to it.
+    const nlohmann::json& max_procs = settings.at("max_procs");
+    if (!max_procs.is_number_integer() || max_procs.get<long long>() < 2 || max_procs.get<long long>() > kAdviseMaxProcs)
+      throw ResultsError(file.string() + ": advise.max_procs " + max_procs.dump().substr(0, 40) + " is not a whole N from 2 to " +
+                         std::to_string(kAdviseMaxProcs));
+    std::vector<int> rungs;
+    const nlohmann::json& ladder = settings.at("ladder");
+    if (!ladder.is_array() || ladder.empty() || ladder.size() > static_cast<std::size_t>(kAdviseMaxProcs))
+      throw ResultsError(file.string() + ": advise.ladder is not a list of N");
+    for (const nlohmann::json& n : ladder) {
+      if (!n.is_number_integer() || n.get<long long>() < 1 || n.get<long long>() > kAdviseMaxProcs ||
+          std::find(rungs.begin(), rungs.end(), n.get<int>()) != rungs.end())
+        throw ResultsError(file.string() + ": advise.ladder holds " + n.dump().substr(0, 40) +
+                           ", not a distinct whole N from 1 to " + std::to_string(kAdviseMaxProcs));
+      rungs.push_back(n.get<int>());
+    }
     advice.predicted = predictions(dir / "sweeps" / "alone", unit, workload.profile_gap_us, advice.alone, advice.scheduler,
-                                   settings.at("max_procs").get<int>());
-    for (const int n : settings.at("ladder").get<std::vector<int>>())
+                                   max_procs.get<int>());
+    for (const int n : rungs)
       if (fs::is_regular_file(dir / "sweeps" / ("ladder-" + std::to_string(n)) / "summary.csv", ec))
         read_cells(dir / "sweeps" / ("ladder-" + std::to_string(n)), unit, advice.ladder);
     for (const std::string folder : {"limits", "limits-2x"})  // the order they ran in (limit_folder)
@@ -385,6 +415,7 @@ int run_advise(const AdviseSpec& spec) {
   write_advice(out, advice);
   print_advice(advice, out);
   if (const int sig = stop_signal().load()) return 128 + sig;
+  if (advice.ladder_exit == kExitEnvironment) return kExitEnvironment;  // as the sweep that stopped exits
   return advice.recommendation.verdict == Verdict::none ? kExitFailed : status;
 }
 

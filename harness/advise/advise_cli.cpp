@@ -11,7 +11,7 @@
 namespace bench_mps::harness {
 namespace {
 
-constexpr int kMaxProcs = 48;  ///< the sweep's default --mps-max-clients
+constexpr int kMaxProcs = kAdviseMaxProcs;
 
 constexpr const char* kAdviseHelpFooter =
     "Profiles one copy alone, places it on this GPU's regime map (docs/REGIMES.md), predicts what N\n"
@@ -28,7 +28,8 @@ constexpr const char* kAdviseHelpFooter =
     "`--redo DIR` writes DIR's advice again from its sweeps (after the model changed), running nothing.\n"
     "Options after `--` go to every sweep (workload options: --exec-metric, --mlp-profile, ...).\n"
     "\n"
-    "Exit codes: 0 advice written; 1 no configuration ran (advice.md says why) or a step failed;\n"
+    "Exit codes: 0 advice written; 1 no configuration ran, or nothing could be said about MPS (advice.md\n"
+    "says why), or a step failed;\n"
     "2 bad command line (one line naming the problem, nothing written); 3 the machine cannot run it\n"
     "(no GPU, no nvidia-cuda-mps-control); 128+N stopped by signal N (what ran is written).";
 
@@ -40,7 +41,8 @@ CLI::App* add_advise_command(CLI::App& app, AdviseSpec& spec, std::string& ladde
   auto* command = cmd->add_option("--command", spec.command, "the program to advise on, run by /bin/sh -c");
   cmd->add_option("--workload", spec.workload, "one of bench_mps's workloads instead (spin, mlp, membw, ...)")
       ->excludes(command);
-  cmd->add_option("--out", spec.out_dir, "results folder (default results/<date>-<gpu>-advise-<workload>)");
+  cmd->add_option("--out", spec.out_dir, "results folder (default results/<date>-<gpu>-advise-<workload>)")
+      ->check(not_blank());
   add_one_device_option(*cmd, spec.device);
   cmd->add_option("--max-procs", spec.max_procs, "the largest N predicted and tried")
       ->check(CLI::Range(2, kMaxProcs))

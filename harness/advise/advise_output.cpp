@@ -1,4 +1,5 @@
 #include "harness/advise/advise_output.hpp"
+#include "harness/common/json_text.hpp"
 
 #include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
@@ -189,7 +190,7 @@ void draw_figure(const fs::path& out, Advice& a) {
   try {
     const fs::path plots = out / "plots";
     fs::create_directories(plots);
-    write_file_atomically(plots / "plot_data.json", plot_data(a).dump(1) + "\n");
+    write_file_atomically(plots / "plot_data.json", json_text(plot_data(a), 1) + "\n");
     run_plot_script(find_plot_python(), plot_script(), plots / "plot_data.json", plots, plots / "plot.log", 120);
   } catch (const std::exception& e) {  // a missing Python, a failed script, or a stop while it drew
     a.figure_note = one_line(e.what());
@@ -305,7 +306,7 @@ std::string advice_markdown(const Advice& a) {
 
 void write_advice(const fs::path& out, Advice& a) {
   draw_figure(out, a);
-  write_file_atomically(out / kAdviceJsonFile, advice_json(a).dump(2) + "\n");
+  write_file_atomically(out / kAdviceJsonFile, json_text(advice_json(a), 2) + "\n");
   write_file_atomically(out / "advice.md", advice_markdown(a));
 }
 

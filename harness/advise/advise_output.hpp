@@ -31,6 +31,7 @@ struct Advice {
   std::vector<MeasuredCell> ladder;      ///< time-sliced and MPS, per rung
   std::vector<MeasuredCell> limits;  ///< the advised N under mps:auto, then a larger percentage, as far as run
   std::string ladder_end;         ///< why the ladder stopped
+  int ladder_exit = 0;            ///< a rung's sweep that stopped for the machine (3: MPS unavailable, ...); 0: none
   Recommendation recommendation;
   double seconds = 0;
   std::string figure_note;        ///< why the figure is missing (empty: drawn)

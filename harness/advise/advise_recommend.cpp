@@ -93,6 +93,18 @@ Pick pick(const std::vector<MeasuredCell>& ladder, double slo) {
   return p;
 }
 
+std::string mps_unmeasured(const std::vector<MeasuredCell>& ladder) {
+  const MeasuredCell* failed = nullptr;
+  for (const MeasuredCell& c : ladder) {
+    if (c.mode != ladder_mode_name(LadderMode::mps) || c.procs < 2) continue;
+    if (c.ok) return "";
+    if (!failed) failed = &c;
+  }
+  return failed ? "no run under MPS beside another copy ended ok (N=" + std::to_string(failed->procs) + ": " +
+                      failed->problem + ")"
+                : "the ladder ran no rung under MPS beside another copy";
+}
+
 Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell>& ladder,
                          const std::vector<PredictedCell>& predicted, const std::vector<MeasuredCell>& limits,
                          double slo) {
@@ -102,6 +114,22 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
   r.procs = p.procs;
   r.reasons.push_back(regime_words(alone));
   const std::string slo_words = std::isnan(slo) ? "" : " and met the p99 target of " + fmt_sig(slo) + " ms";
+  // Nothing is concluded about MPS from runs that never happened: without an MPS run beside another copy
+  // there is no verdict (what time-slicing did is said, and advise exits as a sweep whose runs failed).
+  if (p.verdict == Verdict::timeslice || p.verdict == Verdict::one_copy) {
+    if (const std::string why = mps_unmeasured(ladder); !why.empty()) {
+      r.verdict = Verdict::none;
+      r.headline = "Can't say whether MPS helps: " + why + ". Time-sliced, " +
+                   (p.verdict == Verdict::timeslice
+                        ? std::to_string(p.procs) + " copies ran best: " + fmt_times(p.cell->throughput()) +
+                              " the throughput of one copy alone."
+                        : "sharing the GPU bought less than " + pct(kKneeGain) + " throughput.");
+      if (p.best_ts)
+        r.reasons.push_back("Time-sliced: " + cell_words(*p.best_ts, predicted, LadderMode::timeslice, alone.unit) +
+                            " (its best rung).");
+      return r;
+    }
+  }
   switch (p.verdict) {
     case Verdict::none:
       r.headline = "No advice: no configuration of the ladder ran" + slo_words + ".";

@@ -8,6 +8,9 @@
 
 namespace bench_mps::harness {
 
+/// The largest N advise predicts and tries (the sweep's default --mps-max-clients).
+inline constexpr int kAdviseMaxProcs = 48;
+
 struct AdviseSpec {
   std::string command;               ///< --command: the program (exec); empty with --workload
   std::string workload;              ///< --workload: one of bench_mps's own; empty with --command

@@ -1,6 +1,7 @@
 // The compare subcommand: options, then read both folders, judge, render everything, and only then
 // write files and print, so bad input leaves nothing behind.
 #include "harness/compare/compare.hpp"
+#include "harness/common/json_text.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -150,9 +151,10 @@ CLI::App* add_compare_command(CLI::App& app, CompareArgs& args) {
   cmd->add_flag("--allow-different-gpu", args.allow_different_gpu, "compare folders measured on different GPU models");
   cmd->add_flag("--ignore-params", args.ignore_params,
                 "pair runs on workload, mode and N even where their parameters differ (a changed kernel)");
-  cmd->add_option("--md", args.md_file, "also write the markdown report to this file");
-  cmd->add_option("--csv", args.csv_file, "also write comparison.csv to this file");
-  cmd->add_option("--out", args.out_dir, "write comparison.csv, comparison.md and comparison.json into this folder");
+  cmd->add_option("--md", args.md_file, "also write the markdown report to this file")->check(not_blank());
+  cmd->add_option("--csv", args.csv_file, "also write comparison.csv to this file")->check(not_blank());
+  cmd->add_option("--out", args.out_dir, "write comparison.csv, comparison.md and comparison.json into this folder")
+      ->check(not_blank());
   return cmd;
 }
 
@@ -207,7 +209,7 @@ int run_compare(const CompareArgs& args) {
   const std::string md = render_comparison_markdown(report);
   const std::string csv = render_comparison_csv(report);
   const std::string json =
-      comparison_json(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+      json_text(comparison_json(report), 2) + "\n";
   if (!args.out_dir.empty()) {
     std::error_code ec;
     fs::create_directories(args.out_dir, ec);

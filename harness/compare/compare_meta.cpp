@@ -1,6 +1,7 @@
 // meta.json lookups for compare. Results folders are read before they are trusted, so every lookup
 // walks the JSON defensively: a missing key or a wrongly shaped section is a null value, not a throw.
 #include "harness/compare/compare_meta.hpp"
+#include "harness/common/json_text.hpp"
 
 #include "harness/common/errors.hpp"
 #include "harness/common/format.hpp"
@@ -77,7 +78,7 @@ std::vector<MetaDiffRow> diff_metadata(const nlohmann::json& base, const nlohman
 std::string meta_value_text(const nlohmann::json& value) {
   if (value.is_null()) return "-";
   if (value.is_string()) return one_line(value.get<std::string>());
-  return one_line(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  return one_line(json_text(value));
 }
 
 void check_same_gpu(const nlohmann::json& base, const nlohmann::json& next, bool allow) {

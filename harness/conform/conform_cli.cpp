@@ -34,7 +34,7 @@ constexpr const char* kConformHelpFooter =
 CLI::App* add_conform_command(CLI::App& app, ConformSpec& spec) {
   auto* cmd = app.add_subcommand("conform", "does each MPS lever hold on this driver and GPU? a PASS/FAIL table");
   cmd->footer(kConformHelpFooter);
-  cmd->add_option("--out", spec.out_dir, "results folder (default results/<date>-<gpu>-conform)");
+  cmd->add_option("--out", spec.out_dir, "results folder (default results/<date>-<gpu>-conform)")->check(not_blank());
   add_one_device_option(*cmd, spec.device);
   cmd->add_option("--only", spec.only, "these levers only, comma-separated (ids as in the table)")->delimiter(',');
   cmd->add_option("--budget-s", spec.budget_s, "seconds all the rows' sweeps may take together")

@@ -1,4 +1,5 @@
 #include "harness/mps/compute_mode.hpp"
+#include "harness/common/json_text.hpp"
 
 #include <unistd.h>
 
@@ -77,7 +78,7 @@ ExclusiveComputeMode::ExclusiveComputeMode(const std::string& nvidia_smi, const 
   restore_file_ = state_dir / ("compute-mode-" + std::to_string(::getpid()) + ".json");
   {
     std::ofstream out(restore_file_);
-    out << nlohmann::json{{"owner", ::getpid()}, {"gpu", gpu_}, {"previous", previous_}, {"nvidia_smi", smi_}}.dump();
+    out << json_text(nlohmann::json{{"owner", ::getpid()}, {"gpu", gpu_}, {"previous", previous_}, {"nvidia_smi", smi_}});
     if (!out) throw EnvironmentError("--set-exclusive: cannot write " + restore_file_.string());
   }
   if (previous_ != "EXCLUSIVE_PROCESS") set_mode(smi_, gpu_, "EXCLUSIVE_PROCESS", state_dir);

@@ -214,6 +214,14 @@ void finalize_regime_options(SweepSpec& spec, const SweepCliValues& raw, bool wo
   if (xray && (!raw.procs_option || raw.procs_option->count() == 0)) spec.procs = {1, 2, 4, 10};
   if (bursts) spec.regime_bursts_ms = parse_number_list(raw.regime_bursts, 0.001, 10000, "--regime-bursts-ms");
   if (duties) spec.regime_duties_pct = parse_number_list(raw.regime_duties, 0.1, 100, "--regime-duties");
+  // Valid alone, too much together (issue 35): every grid point's host work must be what a worker takes.
+  if (regimes)
+    for (double burst : spec.regime_bursts_ms)
+      for (double duty : spec.regime_duties_pct)
+        if (kernels::duty_host_us(burst * 1000, duty) > kMaxDutyHostUs)
+          throw UsageError("--regime-bursts-ms " + fmt_num(burst) + " with --regime-duties " + fmt_num(duty) +
+                           ": a step's host work would be " + fmt_num(kernels::duty_host_us(burst * 1000, duty) * 1e-6, 4) +
+                           " s, more than a worker takes (" + fmt_num(kMaxDutyHostUs * 1e-6) + " s)");
 }
 
 }  // namespace
@@ -316,7 +324,8 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
       app.add_option("--profile-gap-us", spec.profile_gap_us,
                      "--profile-gpu: a GPU idle gap at least this long ends a burst in the summaries (not a host wait: those are recorded)")
           ->check(finite_in(1.0, 1e6))->group("exec workload (your own program)")->capture_default_str();
-  auto* out = app.add_option("--out", spec.out_dir, "results folder (default results/<date>-<gpu>)")->group(sweep);
+  auto* out = app.add_option("--out", spec.out_dir, "results folder (default results/<date>-<gpu>)")->group(sweep)
+                  ->check(not_blank());
   app.add_option("--resume", raw.resume_dir, "continue the interrupted sweep in this results folder")
       ->group(sweep)->excludes(out);
   app.add_option("--scenario", raw.scenario,
@@ -446,6 +455,10 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
         throw UsageError("--demo: the " + w + " workload would measure a GPU; a demo runs cpu (or duty/xray with "
                          "--cpu-stand-in) only");
   resolve_duty_host_us(spec.params);
+  if (spec.params.duty.host_us > kMaxDutyHostUs)
+    throw UsageError("--duty-burst-us " + fmt_num(spec.params.duty.burst_us) + " with --duty-pct " + fmt_num(spec.params.duty_pct) +
+                     ": a step's host work would be " + fmt_num(spec.params.duty.host_us * 1e-6, 4) +
+                     " s, more than a worker takes (" + fmt_num(kMaxDutyHostUs * 1e-6) + " s)");
   if (!raw.resume_dir.empty()) {
     spec.resume = true;
     spec.out_dir = raw.resume_dir;

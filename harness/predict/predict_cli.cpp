@@ -1,5 +1,6 @@
 // `bench_mps predict`: see predict_cli.hpp and docs/PREDICT.md.
 #include "harness/predict/predict_cli.hpp"
+#include "harness/common/json_text.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -272,7 +273,7 @@ int run_predict(const PredictArgs& a) {
                         {"cut", r.program.cut}});
     }
     j["alone_runs"] = jalone;
-    write_file_atomically(out / "predict.json", j.dump(1) + "\n");
+    write_file_atomically(out / "predict.json", json_text(j, 1) + "\n");
   }
   return 0;
 }

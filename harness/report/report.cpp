@@ -3,6 +3,8 @@
 // staging folder inside DIR and moved into place at the end, so a failure leaves no half report;
 // input defects (exit 2) and a missing matplotlib (exit 3) are found before anything is written.
 #include "harness/report/report.hpp"
+#include "harness/common/cli_checks.hpp"
+#include "harness/common/json_text.hpp"
 
 #include <algorithm>
 #include <unistd.h>
@@ -160,7 +162,8 @@ CLI::App* add_report_command(CLI::App& app, ReportArgs& args) {
                   "the seed articles' figures (default: $BENCH_MPS_SEEDS, else results/seeds.csv of the source tree)");
   cmd->add_option("--place", args.place,
                   "a regimes folder: also place this results folder's workloads on the map (repeatable; remembered in "
-                  "DIR/places.json)");
+                  "DIR/places.json)")
+      ->check(not_blank());
   add_fleet_report_options(*cmd, args);
   return cmd;
 }
@@ -214,7 +217,7 @@ int report_folder(const ReportArgs& args) {
 
   Staging stage(dir);
   const fs::path plots = stage.path() / "plots";
-  write_file(plots / "plot_data.json", r.plan.data.dump(2) + "\n");
+  write_file(plots / "plot_data.json", json_text(r.plan.data, 2) + "\n");
   run_plot_script(python, script, plots / "plot_data.json", plots, stage.path() / "plot.log");
   for (const FigureInfo& f : r.plan.figures)
     for (const char* ext : {".png", ".svg"}) {

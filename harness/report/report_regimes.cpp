@@ -1,4 +1,5 @@
 #include "harness/report/report_regimes.hpp"
+#include "harness/common/json_text.hpp"
 
 #include <algorithm>
 
@@ -57,7 +58,7 @@ std::vector<fs::path> placed_folders(const fs::path& dir, const std::vector<std:
 std::string places_json(const std::vector<fs::path>& folders) {
   json list = json::array();
   for (const fs::path& f : folders) list.push_back(f.generic_string());
-  return json{{"folders", list}}.dump(2) + "\n";
+  return json_text(json{{"folders", list}}, 2) + "\n";
 }
 
 RegimesReport render_regimes_report(const fs::path& dir, const json& meta, const std::string& name,

@@ -1,4 +1,5 @@
 #include "harness/results/conform_rows.hpp"
+#include "harness/common/json_text.hpp"
 
 #include <array>
 
@@ -73,7 +74,7 @@ void write_conform(const fs::path& dir, const ConformResults& results) {
   j["conform_schema_version"] = kConformSchemaVersion;
   j["rows"] = nlohmann::json::array();
   for (const ConformRow& r : results.rows) j["rows"].push_back(row_json(r));
-  write_file_atomically(dir / kConformJsonFile, j.dump(2) + "\n");
+  write_file_atomically(dir / kConformJsonFile, json_text(j, 2) + "\n");
   write_file_atomically(dir / "conform.csv", conform_csv(results.rows));
   const nlohmann::json& gpu = results.meta.value("gpu", nlohmann::json());
   const std::string machine =

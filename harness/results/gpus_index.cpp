@@ -1,4 +1,5 @@
 #include "harness/results/gpus_index.hpp"
+#include "harness/common/json_text.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -47,7 +48,7 @@ void write_gpus_index(const fs::path& dir, const GpusIndex& index) {
                          {"finished_utc", index.finished_utc.empty() ? nlohmann::json() : nlohmann::json(index.finished_utc)},
                          {"status", index.status},
                          {"gpus", gpus}};
-  write_file_atomically(dir / kGpusIndexFile, j.dump(2) + "\n");
+  write_file_atomically(dir / kGpusIndexFile, json_text(j, 2) + "\n");
   write_file_atomically(dir / "index.md", index_markdown(index));
 }
 

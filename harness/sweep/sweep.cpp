@@ -1,4 +1,5 @@
 #include "harness/sweep/sweep.hpp"
+#include "harness/common/json_text.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -718,7 +719,7 @@ class Sweep {
   /// false (and the sweep stops) when meta.json cannot be written.
   bool save_meta() {
     try {
-      write_file_atomically(out_ / "meta.json", nlohmann::json(meta_).dump(2) + "\n");
+      write_file_atomically(out_ / "meta.json", json_text(nlohmann::json(meta_), 2) + "\n");
       return true;
     } catch (const FileWriteError& e) {
       stop_on_write_error(e);

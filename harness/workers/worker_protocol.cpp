@@ -1,4 +1,5 @@
 #include "harness/workers/worker_protocol.hpp"
+#include "harness/common/json_text.hpp"
 
 #include <time.h>
 
@@ -34,7 +35,7 @@ std::string format_ready(const ReadyInfo& r) {
                          {"clock_khz", r.clock_khz},
                          {"instances", r.instances},
                          {"instance_sms", r.instance_sms}};
-  return "READY " + j.dump();
+  return "READY " + json_text(j);
 }
 
 std::string format_task(const TaskRecord& t, bool with_instance) {
@@ -42,7 +43,7 @@ std::string format_task(const TaskRecord& t, bool with_instance) {
          (with_instance ? " " + std::to_string(t.instance) : std::string());
 }
 
-std::string format_done(const nlohmann::json& summary) { return "DONE " + summary.dump(); }
+std::string format_done(const nlohmann::json& summary) { return "DONE " + json_text(summary); }
 
 std::string format_error(const std::string& message, RunStatus status) {
   return "ERROR " + to_string(status) + " " + one_line(message);

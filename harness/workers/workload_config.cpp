@@ -142,7 +142,7 @@ void add_workload_options(CLI::App& app, WorkloadConfig& c) {
       ->check(whole_in(1, 1024))->group(duty)->capture_default_str();
   app.add_option("--duty-steps", c.duty.steps_per_task, "steps in one timed task")
       ->check(whole_in(1, 10000000))->group(duty)->capture_default_str();
-  app.add_option("--duty-host-us", c.duty.host_us)->check(finite_in(0.0, 1e9))->group("");  // bench_mps -> bench_worker
+  app.add_option("--duty-host-us", c.duty.host_us)->check(finite_in(0.0, kMaxDutyHostUs))->group("");  // bench_mps -> bench_worker
 
   const std::string xray = "X-ray probes (--scenario xray, regimes)";
   app.add_option("--xray-busy-ms", c.xray.busy_ms, "how long each always-busy context logs when it runs")

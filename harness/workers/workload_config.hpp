@@ -41,6 +41,9 @@ struct WorkloadConfig {
 
 /// duty: host work per step from the target duty cycle (duty_pct) and the burst.
 void resolve_duty_host_us(WorkloadConfig& config);
+/// The most host work per step (us) a duty worker takes: the harness refuses a burst and duty cycle that need
+/// more before any run (plan/sweep_cli), the worker the same number.
+inline constexpr double kMaxDutyHostUs = 1e9;
 
 /// Names accepted by --workloads, in the order they are listed in help texts.
 const std::vector<std::string>& workload_names();
