@@ -96,9 +96,10 @@ began=$(date +%s)
 past_deadline() { [ -n "${DEADLINE_S:-}" ] && [ $(( $(date +%s) - began )) -ge "$DEADLINE_S" ]; }
 # LIMIT_S (seconds from here): a zoo program starts only where its expected time still fits before it.
 fits() { [ -z "${LIMIT_S:-}" ] || [ $(( $(date +%s) - began + $1 )) -le "$LIMIT_S" ]; }
-# zoo_seconds NAME: what a zoo-ladder program took on an H100 (a warm-up, 2 runs alone, 12 at N = 2, 4, 10), rounded up.
-zoo_seconds() { case "$1" in gemm|membw|paced-infer|cuda-graphs) echo 120 ;; wlm-*) echo 130 ;; mnist-startup) echo 210 ;;
-                *) echo 175 ;; esac; }
+# zoo_seconds NAME: what a zoo-ladder program took on an H100 (its data prepared, 2 runs alone, 12 at N = 2, 4, 10;
+# results/2026-11-27-predict-study/logs), rounded up.
+zoo_seconds() { case "$1" in gemm|membw) echo 120 ;; paced-infer) echo 135 ;; wlm-*) echo 145 ;; mnist-startup|mnist) echo 200 ;;
+                mnist-rnn|vae) echo 215 ;; cuda-graphs) echo 270 ;; *) echo 270 ;; esac; }
 # pack_step NAME PATH...: PATHs (under OUT_DIR/runs, and logs) into OUT_DIR/NAME.tar.xz at once, so that a
 # command stopped later still returns what finished (the device tool returns at most 8 files).
 pack_step() { local name="$1"; shift

@@ -47,7 +47,7 @@ constexpr const char* kFooter =
     "a bad N; one line naming it, nothing written).";
 
 /// A measured cell: the runs of one mode at one N, each the mean over its copies.
-struct MeasuredCell {
+struct ScoredCell {
   std::vector<double> run_s, unit_ms;  ///< one per run (repeat) whose copies all ended ok
   int failed = 0;                      ///< runs with a copy not ok
   int copies = 0, common = 0;          ///< copies of the ok runs, and of them those measured in the common window
@@ -59,12 +59,12 @@ double mean_of(const std::vector<double>& v) {
   return v.empty() ? NAN : s / static_cast<double>(v.size());
 }
 
-std::map<std::pair<std::string, int>, MeasuredCell> measured_cells(const std::vector<MeasuredUnit>& units) {
+std::map<std::pair<std::string, int>, ScoredCell> measured_cells(const std::vector<MeasuredUnit>& units) {
   std::map<std::string, std::vector<const MeasuredUnit*>> runs;
   for (const MeasuredUnit& u : units) runs[u.run_id].push_back(&u);
-  std::map<std::pair<std::string, int>, MeasuredCell> out;
+  std::map<std::pair<std::string, int>, ScoredCell> out;
   for (const auto& [id, copies] : runs) {
-    MeasuredCell& c = out[{copies.front()->mode, copies.front()->procs}];
+    ScoredCell& c = out[{copies.front()->mode, copies.front()->procs}];
     bool ok = static_cast<int>(copies.size()) == copies.front()->procs;
     std::vector<double> run, unit;
     int common = 0;
