@@ -60,16 +60,7 @@ std::vector<PredictedCell> predict_ladder(const AloneFacts& alone, const Schedul
   std::vector<PredictedCell> cells;
   if (!alone.placed()) return cells;
   for (int n = 2; n <= max_procs; ++n) {
-    Prediction ts = predict_timesliced(alone.point, n, sched);
-    if (alone.gap_point) {  // between a turn per host wait and a turn per idle gap
-      const Prediction g = predict_timesliced(*alone.gap_point, n, sched);
-      const double lo = std::min(ts.loss, g.loss);
-      double hi = std::max(ts.loss, g.loss);
-      for (const double u : {ts.upper, g.upper})
-        if (std::isfinite(u)) hi = std::max(hi, u);
-      ts = {lo, hi > lo ? hi : NAN, ts.why + " per host wait, " + g.why + " per idle gap"};
-    }
-    cells.push_back({n, LadderMode::timeslice, ts});
+    cells.push_back({n, LadderMode::timeslice, predict_timesliced_between(alone.point, alone.gap_point, n, sched)});
     cells.push_back({n, LadderMode::mps, predict_mps(alone.point, n)});
   }
   return cells;

@@ -13,13 +13,12 @@
 #include "harness/results/gpu_profile.hpp"
 #include "harness/results/profile_window.hpp"
 #include "harness/results/results_reader.hpp"
+#include "harness/simulate/replay.hpp"  // kMinCommonStepEnds: the simulator's rule is the measurement's
 
 namespace fs = std::filesystem;
 
 namespace bench_mps::harness {
 namespace {
-
-constexpr long kMinCommonSteps = 3;  ///< wait ends in the common window for a copy's unit to come from it
 
 /// A copy's counted waits' ends and its steady part, on CLOCK_MONOTONIC.
 struct CopyWaits {
@@ -111,7 +110,7 @@ std::vector<MeasuredUnit> measure_units(const fs::path& dir, double gap_us) {
         if (all_placed && from < to)
           for (std::int64_t t : waits[i].ends)
             if (t >= from && t <= to) in.push_back(t);
-        if (static_cast<long>(in.size()) >= kMinCommonSteps) {
+        if (in.size() >= kMinCommonStepEnds) {
           u.unit_ms = static_cast<double>(in.back() - in.front()) * 1e-6 / static_cast<double>(in.size() - 1);
           u.basis = "common window";
           u.steps = static_cast<long>(in.size()) - 1;

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <memory>
 
 #include "harness/common/errors.hpp"
 #include "harness/common/format.hpp"
@@ -100,17 +102,18 @@ struct Simulated {
   double unit_ms = NAN, run_s = NAN;
 };
 
-Simulated simulate(const AloneRun& a, int n, const SchedulerFacts& s) {
+std::unique_ptr<Arbiter> arbiter_for(const std::string& mode, int copies, const SchedulerFacts& s) {
+  return mode == "mps" ? make_mps_arbiter(MpsModel{}) : make_timeslice_arbiter(timeslice_model(s), copies);
+}
+
+/// `one`: the same copy replayed alone through `mode`'s arbiter (the basis every N is scaled from).
+Simulated simulate(const AloneRun& a, const std::string& mode, int n, const SchedulerFacts& s, const Replay& one) {
   const CopyTrace& t = a.program.trace;
   const double alone_step = t.steady_step_ns();
-  std::vector<double> offsets;
+  std::vector<double> offsets;  // copy c starts c/N of a step after copy 0
   for (int c = 0; c < n; ++c) offsets.push_back(std::isfinite(alone_step) ? alone_step * c / n : 0.0);
-  auto run = [&](int copies) {
-    std::unique_ptr<Arbiter> arbiter =
-        a.mode == "mps" ? make_mps_arbiter(MpsModel{}) : make_timeslice_arbiter(timeslice_model(s), copies);
-    return replay(t, copies, *arbiter, std::vector<double>(offsets.begin(), offsets.begin() + copies));
-  };
-  const Replay one = run(1), many = run(n);
+  const std::unique_ptr<Arbiter> arbiter = arbiter_for(mode, n, s);
+  const Replay many = replay(t, n, *arbiter, offsets);
   Simulated out;
   const double step1 = steady_step_ns(t, one), stepn = steady_step_ns(t, many);
   if (a.metric) {
@@ -132,27 +135,23 @@ double stretched_run_s(const AloneRun& a, double loss) {
   return a.run_s + a.program.active_ns * 1e-9 * (loss - 1);
 }
 
-/// The regime model's loss at N in the copy's mode: time-sliced the midpoint of its bracket (a turn per host
-/// wait to a turn per idle-gap burst, and the convoy's upper ends), MPS its SMs' bound; `low`/`high` the bracket.
-double regime_loss(const AloneRun& a, int n, const SchedulerFacts& s, double& low, double& high) {
+/// The regime model's loss at N in `mode` (advise's, without its ladder): time-sliced the midpoint of its
+/// bracket (predict_timesliced_between), MPS its SMs' bound; `low`/`high` the bracket.
+double regime_loss(const AloneRun& a, const std::string& mode, int n, const SchedulerFacts& s, double& low, double& high) {
   const ProfileSummary& m = a.summary;
-  std::vector<RegimePoint> points;
+  std::vector<RegimePoint> points;  // a turn per host wait where recorded, then per idle-gap burst
   if (m.waits_recorded && m.wait_step_ms > 0 && m.wait_burst_ms > 0 && m.wait_kernel_ms > 0)
     points.push_back({m.wait_step_ms, m.wait_burst_ms, std::min(m.wait_burst_ms, m.wait_kernel_ms), a.program.fill});
   if (m.burst_mean_ms > 0 && m.duty > 0)
     points.push_back({m.burst_mean_ms / m.duty, m.burst_mean_ms, m.burst_mean_ms, a.program.fill});
   low = high = NAN;
   if (points.empty()) return NAN;
-  if (a.mode == "mps") return predict_mps(points.front(), n).loss;
-  std::vector<double> ends;
-  for (const RegimePoint& p : points) {
-    const Prediction pr = predict_timesliced(p, n, s);
-    for (double v : {pr.loss, pr.upper})
-      if (std::isfinite(v)) ends.push_back(v);
-  }
-  if (ends.empty()) return NAN;
-  low = *std::min_element(ends.begin(), ends.end());
-  high = *std::max_element(ends.begin(), ends.end());
+  if (mode == "mps") return predict_mps(points.front(), n).loss;
+  const Prediction p = predict_timesliced_between(points.front(), points.size() > 1 ? std::optional(points[1]) : std::nullopt,
+                                                  n, s);
+  if (!std::isfinite(p.loss)) return NAN;
+  low = p.loss;
+  high = std::isfinite(p.upper) ? p.upper : p.loss;
   return (low + high) / 2;
 }
 
@@ -166,22 +165,23 @@ const AloneRun& program_alone(const std::vector<AloneRun>& alone) {
 
 std::vector<PredictedRow> predict_cells(const std::vector<AloneRun>& alone, const SchedulerFacts& s,
                                          const std::vector<int>& procs) {
+  const AloneRun& a = program_alone(alone);
   std::vector<PredictedRow> out;
+  std::map<std::string, Replay> one;  // each mode's replay of the copy alone, once
+  for (const char* mode : {"timeslice", "mps"}) one[mode] = replay(a.program.trace, 1, *arbiter_for(mode, 1, s));
   for (int n : procs)
     for (const char* mode : {"timeslice", "mps"}) {
-      AloneRun a = program_alone(alone);
-      a.mode = mode;
       PredictedRow c;
-      c.mode = a.mode;
+      c.mode = mode;
       c.procs = n;
-      const Simulated sim = simulate(a, n, s);
+      const Simulated sim = simulate(a, mode, n, s, one[mode]);
       c.unit_ms = sim.unit_ms;
       c.run_s = sim.run_s;
-      const double naive = a.mode == "mps" ? std::max(1.0, n * a.summary.duty) : static_cast<double>(n);
+      const double naive = c.mode == "mps" ? std::max(1.0, n * a.summary.duty) : static_cast<double>(n);
       c.naive_unit_ms = a.unit_ms * naive;
       c.naive_run_s = stretched_run_s(a, naive);
       double low = NAN, high = NAN;
-      const double regime = regime_loss(a, n, s, low, high);
+      const double regime = regime_loss(a, mode, n, s, low, high);
       c.regime_unit_ms = a.unit_ms * regime;
       c.regime_run_s = stretched_run_s(a, regime);
       if (low < high) {

@@ -34,6 +34,18 @@ Prediction predict_mps(const RegimePoint& p, int n) {
   return demand > 1 ? Prediction{demand, NAN, "SMs full"} : Prediction{1.0, NAN, "side by side"};
 }
 
+Prediction predict_timesliced_between(const RegimePoint& waits, const std::optional<RegimePoint>& gaps, int n,
+                                      const SchedulerFacts& s) {
+  const Prediction ts = predict_timesliced(waits, n, s);
+  if (!gaps) return ts;
+  const Prediction g = predict_timesliced(*gaps, n, s);
+  const double lo = std::min(ts.loss, g.loss);
+  double hi = std::max(ts.loss, g.loss);
+  for (const double u : {ts.upper, g.upper})
+    if (std::isfinite(u)) hi = std::max(hi, u);
+  return {lo, hi > lo ? hi : NAN, ts.why + " per host wait, " + g.why + " per idle gap"};
+}
+
 double predict_wait_ms(int n, const SchedulerFacts& s) {
   return s.slice_ms > 0 && n > 1 ? (n - 1) * (s.slice_ms + s.switch_ms) : NAN;
 }

@@ -20,6 +20,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 
 namespace bench_mps::harness {
@@ -58,6 +59,14 @@ struct Prediction {
 
 Prediction predict_timesliced(const RegimePoint& p, int n, const SchedulerFacts& s);
 Prediction predict_mps(const RegimePoint& p, int n);
+
+/// Time-sliced, a program whose steps are known two ways: a turn per host wait (`waits`: a copy waiting for
+/// the GPU keeps launching, so its kernels up to the next wait share one turn) to a turn per idle-gap burst
+/// (`gaps`, where known: a copy that finds the GPU idle runs each burst as it comes). The bracket from the
+/// lower loss to the highest loss or convoy's upper end (`upper` NaN where they agree); without `gaps`,
+/// predict_timesliced(waits).
+Prediction predict_timesliced_between(const RegimePoint& waits, const std::optional<RegimePoint>& gaps, int n,
+                                      const SchedulerFacts& s);
 
 /// What a step waits beside N-1 contexts that always have work (the X-ray's xray_wait): their slices
 /// and the switches, (N-1) x (slice + switch).

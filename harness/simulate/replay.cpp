@@ -151,8 +151,6 @@ Replay replay(const std::vector<const CopyTrace*>& traces, Arbiter& arbiter, con
 
 namespace {
 
-constexpr std::size_t kMinCommonEnds = 3;  ///< step ends in the common window for a copy's unit to come from it
-
 /// When copy `c`'s step k ends (the next one's start, or the copy's end).
 double step_end(const CopyRun& c, std::size_t k) { return k + 1 < c.step_start_ns.size() ? c.step_start_ns[k + 1] : c.end_ns; }
 
@@ -188,7 +186,7 @@ double own_steady_mean(const CopyTrace& trace, const CopyRun& c, Measure measure
 
 double steady_step_ns(const CopyTrace& trace, const Replay& r) {
   // As the measurement has it (harness/predict/measured_units.hpp): a copy's step over the window in which
-  // every copy is in its steady part, from the step ends inside it (at least kMinCommonEnds), else the mean
+  // every copy is in its steady part, from the step ends inside it (at least kMinCommonStepEnds), else the mean
   // of its own steady steps.
   double from = 0, to = 0;
   if (!common_window(trace, r, from, to)) return NAN;
@@ -203,7 +201,7 @@ double steady_step_ns(const CopyTrace& trace, const Replay& r) {
       hole = hole || (k == trace.dropped_step && !ends.empty());
       ends.push_back(e);
     }
-    const double v = ends.size() >= kMinCommonEnds && !hole
+    const double v = ends.size() >= kMinCommonStepEnds && !hole
                          ? (ends.back() - ends.front()) / static_cast<double>(ends.size() - 1)
                          : own_steady_mean(trace, c, [](std::size_t, double a, double b) { return b - a; });
     if (std::isnan(v)) continue;

@@ -49,6 +49,11 @@ Replay replay(const CopyTrace& trace, int n, Arbiter& arbiter, const std::vector
 /// Replays one copy of each trace (different programs side by side), copy c starting at offsets_ns[c].
 Replay replay(const std::vector<const CopyTrace*>& traces, Arbiter& arbiter, const std::vector<double>& offsets_ns = {});
 
+/// Step ends a copy needs inside the window where every copy is in its steady part for its unit to come from
+/// that window (else from its own steady part): the simulator's rule and the measurement's
+/// (harness/predict/measured_units) alike.
+inline constexpr std::size_t kMinCommonStepEnds = 3;
+
 /// Per-unit time at N, as the measurement has it (harness/predict/measured_units.hpp): each copy's mean step
 /// between its step ends inside the window where every copy is in its steady part (at least 3 of them), else
 /// over its own steady part; averaged over the copies (ns); NaN without steady steps.
