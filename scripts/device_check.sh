@@ -127,7 +127,8 @@ for step in "$@"; do
       # gtest names each failed or skipped test twice (as it ends, and in the closing list): count the first.
       echo "gputests: rc=$rc $(grep -cE '^\[       OK \]' "$out/gputests.log") OK, $(grep -cE '^\[  FAILED  \] .* \([0-9]+ ms\)$' "$out/gputests.log") failed, $(grep -cE '^\[  SKIPPED \] .* \([0-9]+ ms\)$' "$out/gputests.log") skipped"
       grep -E "^\[  FAILED  \] .* \([0-9]+ ms\)$|Failure" "$out/gputests.log" | head -10
-      grep -E "^clock: " "$out/gputests.log" | sed 's/^/  profile /' ;;  # test_gpu_profile: NVML and GPM over the steady part
+      grep -E "^clock: " "$out/gputests.log" | sed 's/^/  profile /'  # test_gpu_profile: NVML and GPM over the steady part
+      grep -E "^energy: " "$out/gputests.log" | head -4 | sed 's/^/  /' ;;  # test_gpu_sweep: NVML's energy counter  # test_gpu_profile: NVML and GPM over the steady part
     bench)
       build/bench/bench_workloads --benchmark_min_time=0.2 --benchmark_out="$out/bench.json" \
         --benchmark_out_format=json >"$out/bench.log" 2>&1
@@ -148,7 +149,15 @@ for step in "$@"; do
       BENCH_MPS_NO_BUILD=1 scripts/run.sh --procs 1,4,10 --out "$out/runs/$step" "${extra[@]}" >"$out/$step.log" 2>&1
       echo "$step: scripts/run.sh --procs 1,4,10 ${extra[*]} -> rc=$? in $(echo "$(date +%s.%N) - $start" | awk '{print $1 - $3}') s"
       grep -E "^report:|^sweep:" "$out/$step.log"
-      sed -n '/^workload/,/^$/p' "$out/$step.log" ;;
+      sed -n '/^workload/,/^$/p' "$out/$step.log"
+      # The reference it is meant to match (README): the same plan on an H100, compared on the worker sets.
+      if [ "$step" = reference ] && [ -d results/2026-11-24-h100-80gb-hbm3 ]; then
+        "$bench" compare results/2026-11-24-h100-80gb-hbm3 "$out/runs/$step" --md "$out/runs/$step-compare.md" \
+          >"$out/$step-compare.log" 2>&1
+        echo "  compare against results/2026-11-24-h100-80gb-hbm3: rc=$?"
+        grep -E "pairs:|^bench_mps:" "$out/$step-compare.log" | head -3 | sed 's/^/  /'
+        grep -E "\| (FASTER|SLOWER|UNSURE) " "$out/$step-compare.log" | head -8 | sed 's/^/  /'
+      fi ;;
     monitorcost)
       # Does NVML's sampling (every 100 ms during a sweep) disturb mlp at N=1? 10 one-round sets a mode,
       # sampled and not (BENCH_MPS_MONITOR_MS=0), alternated twice; per sweep the rounds' throughput.
@@ -203,6 +212,7 @@ PY
       IFS=, read -r -a subjects <<<"${step#advise:}"
       xray_from=()
       for subject in "${subjects[@]}"; do
+        if past_deadline; then echo "advise $subject: skipped (DEADLINE_S=$DEADLINE_S reached)"; continue; fi
         case "$subject" in
           spin|membw) what=(--workload "$subject") ;;
           infer) what=(--workload mlp-infer) ;;
@@ -210,11 +220,20 @@ PY
           seed001) what=(--workload mlp -- --mlp-profile seed001) ;;
           seed001short) what=(--workload mlp -- --mlp-profile seed001 --mlp-layers 784,512,512,10 --mlp-host-us 500) ;;
           client) what=(--command "python3 scripts/examples/mnist_train.py" -- --exec-metric 'step_ms=([0-9.]+)') ;;
+          zoo-*)  # a zoo program with its own step metric (zoo/programs.json), its data made first (untimed)
+            p="${subject#zoo-}"
+            zoo/run.sh --prepare "$p" >"$out/advise-$subject-prepare.log" 2>&1
+            metric=$(python3 -c 'import json,sys
+for e in json.load(open("zoo/programs.json")):
+    if e["name"] == sys.argv[1]: print(e["metric"] or "")' "$p")
+            what=(--command "zoo/run.sh $p"); [ -n "$metric" ] && what+=(-- --exec-metric "$metric") ;;
           *) echo "advise: unknown subject $subject"; continue ;;
         esac
         start=$(date +%s)
         # "${what[@]}" last: it may end with `--` and the workload's own options.
-        "$bench" advise --ladder 1,2,4,10 --budget "${ADVISE_BUDGET:-300}" "${xray_from[@]}" \
+        ladder="${ADVISE_LADDER:-1,2,4,10}"  # programs (a run of seconds each): ADVISE_EXEC_LADDER, 1,2,4
+        case "$subject" in client|zoo-*) ladder="${ADVISE_EXEC_LADDER:-1,2,4}" ;; esac
+        "$bench" advise --ladder "$ladder" --budget "${ADVISE_BUDGET:-300}" "${xray_from[@]}" \
           --out "$out/runs/advise-$subject" "${what[@]}" >"$out/advise-$subject.log" 2>&1
         echo "advise $subject: rc=$? in $(( $(date +%s) - start )) s"
         grep -v '^\[' "$out/advise-$subject.log" | sed 's/^/  /'
@@ -226,7 +245,12 @@ for c in a["checks"]:
     print("N={procs} {mode}: predicted {predicted:.3f} (low {low}) measured {measured:.3f} error {error}".format(
         low="-" if c["predicted_low"] is None else "%.3f" % c["predicted_low"],
         error="-" if c["error"] is None else "%+.1f%%" % (100 * c["error"]), **{k: c[k] for k in ("procs", "mode", "predicted", "measured")}))
-print("ladder end:", a["ladder_end"])
+print("ladder end:", a["ladder_end"], "| sets added:", a.get("sets_end") or "-")
+d = a.get("decision", {})
+iv = lambda r: "-" if not r or r.get("ratio") is None else "%.3f (%s-%s)" % (r["ratio"], "-" if r["lo"] is None else "%.3f" % r["lo"], "-" if r["hi"] is None else "%.3f" % r["hi"])
+print("decision: verdict", a["recommendation"]["verdict"], "basis", d.get("basis"), "| MPS/TS", iv(d.get("mps_over_timeslice")), "| one copy MPS speed", iv(d.get("one_copy_mps_speed")))
+for c in a["ladder"]:
+    print("  N={procs} {mode}: sets {n} ok {ok} unit {u} run {r} run_s {rs} startup_s {st} J/unit {e}".format(n=len(c.get("sets", [])), u=c["throughput"], r=c.get("throughput_run"), rs=c.get("run_s"), st=c.get("startup_s"), e=c.get("energy_per_unit_j"), **{k: c[k] for k in ("procs", "mode", "ok")}))
 PY
         [ -d "$out/runs/advise-$subject/sweeps/xray" ] && xray_from=(--xray-from "$out/runs/advise-$subject/sweeps/xray")
       done ;;

@@ -32,16 +32,34 @@ AloneFacts alone_at(double step_ms, double burst_ms, double footprint) {
   return a;
 }
 
-MeasuredCell cell(int n, const std::string& mode, double unit_ms, double p99_ms = NAN, bool ok = true) {
+/// A cell of worker sets whose unit times lie `spread` apart around `unit_ms` (three sets: -spread/2, 0, +spread/2).
+MeasuredCell cell(int n, const std::string& mode, double unit_ms, double p99_ms = NAN, bool ok = true,
+                  double spread = 0.01, int sets = 3) {
   MeasuredCell c;
   c.procs = n;
   c.mode = mode;
-  c.ok = ok;
-  c.unit_ms = unit_ms;
-  c.per_s = n * 1000 / unit_ms;  // closed loop: each copy starts its next unit when one ends
-  c.p99_ms = std::isnan(p99_ms) ? unit_ms * 1.1 : p99_ms;
-  if (!ok) c.problem = "crashed: worker 0 exited with 1";
+  for (int i = 0; i < sets; ++i) {
+    SetMeasurement s;
+    s.ok = ok;
+    s.unit_ms = unit_ms * (1 + spread * (sets == 1 ? 0 : (static_cast<double>(i) / (sets - 1) - 0.5)));
+    s.per_s = n * 1000 / s.unit_ms;  // closed loop: each copy starts its next unit when one ends
+    s.run_per_s = s.per_s;
+    s.run_s = 1;
+    s.p99_ms = std::isnan(p99_ms) ? unit_ms * 1.1 : p99_ms;
+    if (!ok) s.problem = "crashed: worker 0 exited with 1";
+    c.add(s);
+  }
   return c;
+}
+
+/// Every set of `c` served `per_s` units per second (a paced program), on both bases.
+void serve(MeasuredCell& c, double per_s) {
+  std::vector<SetMeasurement> sets = c.sets;
+  c.sets.clear();
+  for (SetMeasurement& s : sets) {
+    s.per_s = s.run_per_s = per_s;
+    c.add(s);
+  }
 }
 
 /// A ladder from the per-unit time at each N: {N, time-sliced ms, MPS ms}.
@@ -169,7 +187,7 @@ TEST(AdvisePick, MpsIsAdvisedAtTheKneeWhereItGainsAndTheRecommendationSaysWhy) {
   // MPS: 1.0, 1.9, 3.4, 3.5 copies; time-sliced never gains.
   const auto l = ladder({{1, 10, 10}, {2, 20, 10.5}, {4, 40, 11.76}, {8, 80, 22.9}});
   const Pick p = pick(l, NAN);
-  EXPECT_EQ(p.verdict, Verdict::mps);
+  EXPECT_EQ(p.verdict, AdviceVerdict::mps);
   EXPECT_EQ(p.procs, 4);  // 3.40 is within 5 % of 3.49 at N=8
   ASSERT_TRUE(p.best_mps && p.best_ts);
   EXPECT_EQ(p.best_mps->procs, 8);
@@ -185,7 +203,7 @@ TEST(AdvisePick, MpsIsAdvisedAtTheKneeWhereItGainsAndTheRecommendationSaysWhy) {
 TEST(AdvisePick, MpsThatBuysUnderFivePercentIsANo) {
   const auto l = ladder({{1, 10, 10}, {2, 11, 10.8}, {4, 22, 21.5}});
   const Pick p = pick(l, NAN);
-  EXPECT_EQ(p.verdict, Verdict::timeslice);
+  EXPECT_EQ(p.verdict, AdviceVerdict::timeslice);
   EXPECT_EQ(p.procs, 2);
   const Recommendation r = recommend(alone_at(10, 1, 0.1), l, {}, {}, NAN);
   EXPECT_NE(r.headline.find("No, MPS buys nothing"), std::string::npos) << r.headline;
@@ -198,20 +216,20 @@ TEST(AdvisePick, AProgramThatPacesItselfGetsMpsWhereItsRequestsRunFaster) {
     l.push_back(cell(n, "timeslice", n == 1 ? 0.05 : 0.1 * n));
     l.push_back(cell(n, "mps", n == 1 ? 0.055 : 0.06 + 0.004 * n));
   }
-  for (MeasuredCell& c : l) c.per_s = 200.0 * c.procs;
+  for (MeasuredCell& c : l) serve(c, 200.0 * c.procs);
   set_losses(l);
   const Pick p = pick(l, NAN);
-  EXPECT_EQ(p.verdict, Verdict::mps);
+  EXPECT_EQ(p.verdict, AdviceVerdict::mps);
   EXPECT_EQ(p.procs, 10);
   EXPECT_NEAR(p.mps_speedup, 1.0 / 0.1, 1e-9);
   const Recommendation r = recommend(alone_at(0.05, 0.05, 0.1), l, {}, {}, NAN);
   EXPECT_NE(r.headline.find("the same throughput as time-sliced"), std::string::npos) << r.headline;
-  EXPECT_NE(r.headline.find("10.00x faster"), std::string::npos) << r.headline;
+  EXPECT_NE(r.headline.find("10.00x (9.9"), std::string::npos) << r.headline;  // with its interval
 }
 
 TEST(AdvisePick, SharingThatBuysNothingAdvisesOneCopy) {
   const auto l = ladder({{1, 10, 10}, {2, 20, 20}, {4, 40, 40.5}});
-  EXPECT_EQ(pick(l, NAN).verdict, Verdict::one_copy);
+  EXPECT_EQ(pick(l, NAN).verdict, AdviceVerdict::one_copy);
   EXPECT_EQ(pick(l, NAN).procs, 1);
 }
 
@@ -219,9 +237,9 @@ TEST(AdvisePick, TheP99TargetRulesOutTheRungsThatBreakIt) {
   auto l = ladder({{1, 10, 10}, {2, 20, 10.5}, {4, 40, 11.76}, {8, 80, 22.9}});
   for (MeasuredCell& c : l) c.p99_ms = c.unit_ms * 1.1;  // MPS p99: 11, 11.6, 12.9, 25.2
   const Pick p = pick(l, 12.0);
-  EXPECT_EQ(p.verdict, Verdict::mps);
+  EXPECT_EQ(p.verdict, AdviceVerdict::mps);
   EXPECT_EQ(p.procs, 2);
-  EXPECT_EQ(pick(l, 5.0).verdict, Verdict::none);
+  EXPECT_EQ(pick(l, 5.0).verdict, AdviceVerdict::none);
   EXPECT_NE(recommend(alone_at(10, 3, 0.2), l, {}, {}, 5.0).headline.find("No advice"), std::string::npos);
 }
 
@@ -233,11 +251,155 @@ TEST(AdvisePick, FailedRunsAreNeverAdvised) {
   EXPECT_EQ(p.procs, 2);
 }
 
+// Issue 34: a verdict carries its interval over the worker sets, or says it cannot tell.
+TEST(AdviseDecision, MpsClearOfTheLineIsAYesWithItsInterval) {
+  const auto l = ladder({{1, 10, 10}, {2, 20, 10.5}, {4, 40, 11}});  // MPS 3.6x against 1.0x, sets 1 % apart
+  const Pick p = pick(l, NAN);
+  EXPECT_EQ(p.verdict, AdviceVerdict::mps);
+  ASSERT_TRUE(p.gain.has_interval());
+  EXPECT_GT(p.gain.lo, 1 + kDecisionBand);
+  EXPECT_LT(p.gain.lo, p.gain.ratio);
+  EXPECT_GT(p.gain.hi, p.gain.ratio);
+  const Recommendation r = recommend(alone_at(10, 3, 0.2), l, {}, {}, NAN);
+  EXPECT_NE(r.headline.find(times_with_interval(p.gain)), std::string::npos) << r.headline;
+}
+
+TEST(AdviseDecision, AGainWhoseIntervalCrossesTheLineCannotBeTold) {
+  // MPS 1.06x the best time-sliced, but two sets per cell 6 % apart: the interval reaches both sides of +5 %.
+  std::vector<MeasuredCell> l{cell(1, "timeslice", 10, NAN, true, 0.06, 2), cell(1, "mps", 10, NAN, true, 0.06, 2),
+                              cell(2, "timeslice", 20, NAN, true, 0.06, 2), cell(2, "mps", 18.87, NAN, true, 0.06, 2)};
+  set_losses(l);
+  const Pick p = pick(l, NAN);
+  EXPECT_EQ(p.verdict, AdviceVerdict::undecided);
+  EXPECT_TRUE(p.open());
+  EXPECT_LT(p.gain.lo, 1 + kDecisionBand);
+  EXPECT_GT(p.gain.hi, 1 + kDecisionBand);
+  const Recommendation r = recommend(alone_at(10, 3, 0.2), l, {}, {}, NAN);
+  EXPECT_EQ(r.verdict, AdviceVerdict::undecided);
+  EXPECT_EQ(r.mode, "");
+  EXPECT_NE(r.headline.find("Can't tell within the budget"), std::string::npos) << r.headline;
+  EXPECT_NE(r.headline.find("2 and 2 worker sets"), std::string::npos) << r.headline;
+  // The same gain from sets that agree: decided.
+  std::vector<MeasuredCell> tight{cell(1, "timeslice", 10, NAN, true, 0.002), cell(1, "mps", 10, NAN, true, 0.002),
+                                  cell(2, "timeslice", 20, NAN, true, 0.002), cell(2, "mps", 18.0, NAN, true, 0.002)};
+  set_losses(tight);
+  EXPECT_EQ(pick(tight, NAN).verdict, AdviceVerdict::mps);
+}
+
+TEST(AdviseDecision, AnOpenVerdictGetsMoreSetsUntilTheCapOrTheBudget) {
+  std::vector<MeasuredCell> l{cell(1, "timeslice", 10, NAN, true, 0.06, 2), cell(1, "mps", 10, NAN, true, 0.06, 2),
+                              cell(2, "timeslice", 20, NAN, true, 0.06, 2), cell(2, "mps", 18.87, NAN, true, 0.06, 2)};
+  set_losses(l);
+  EXPECT_EQ(why_no_more_sets(pick(l, NAN), 200, 10), "");  // open, room for another set of each
+  EXPECT_NE(why_no_more_sets(pick(l, NAN), 14, 10).find("the time budget would not hold another set"), std::string::npos);
+  std::vector<MeasuredCell> capped{cell(1, "timeslice", 10, NAN, true, 0.06, 2), cell(1, "mps", 10, NAN, true, 0.06, 2),
+                                   cell(2, "timeslice", 20, NAN, true, 0.3, kMaxSetsPerCell),
+                                   cell(2, "mps", 18.87, NAN, true, 0.3, kMaxSetsPerCell)};
+  set_losses(capped);
+  ASSERT_TRUE(pick(capped, NAN).open());
+  EXPECT_NE(why_no_more_sets(pick(capped, NAN), 1000, 10).find("8 worker sets each"), std::string::npos);
+  const auto decided = ladder({{1, 10, 10}, {2, 20, 10.5}});
+  EXPECT_EQ(why_no_more_sets(pick(decided, NAN), 0, 10), "");  // nothing open: nothing to add
+}
+
+TEST(AdviseDecision, OneWorkerSetPerModeDecidesNothing) {
+  std::vector<MeasuredCell> l{cell(1, "timeslice", 10, NAN, true, 0, 1), cell(1, "mps", 10, NAN, true, 0, 1),
+                              cell(2, "timeslice", 20, NAN, true, 0, 1), cell(2, "mps", 10, NAN, true, 0, 1)};
+  set_losses(l);
+  const Pick p = pick(l, NAN);
+  EXPECT_EQ(p.verdict, AdviceVerdict::undecided);  // 2x, but nothing says how sure
+  EXPECT_FALSE(p.gain.has_interval());
+  EXPECT_NE(times_with_interval(p.gain).find("no interval"), std::string::npos);
+}
+
+TEST(AdviseDecision, NoGainBelowTheLineIsANoAndSaysTheOtherBasis) {
+  const auto l = ladder({{1, 10, 10}, {2, 20, 20.1}, {4, 40, 40.3}});
+  EXPECT_EQ(pick(l, NAN).verdict, AdviceVerdict::one_copy);
+  const Recommendation r = recommend(alone_at(10, 1, 0.1), l, {}, {}, NAN, Basis::unit);
+  const std::string all = nlohmann::json(r.reasons).dump();
+  EXPECT_NE(all.find("Decided per task; per whole run (start-up included) the ladder says: one copy at a time"),
+            std::string::npos) << all;
+}
+
+TEST(AdviseDecision, TheBasisThatDecidesCanTurnTheVerdict) {
+  // Each step 1.5x faster under MPS at N=2, but a start-up of 30 s in every run hides it per whole run.
+  std::vector<MeasuredCell> l;
+  for (const int n : {1, 2})
+    for (const std::string mode : {"timeslice", "mps"}) {
+      const double step = mode == "mps" && n == 2 ? 10.0 / 1.5 * 2 : 10.0 * n;
+      MeasuredCell c = cell(n, mode, step, NAN, true, 0.004);
+      std::vector<SetMeasurement> sets = c.sets;
+      c.sets.clear();
+      for (SetMeasurement& s : sets) {  // 100 steps per copy after 30 s of start-up
+        s.run_s = 30 + 100 * s.unit_ms / 1000;
+        s.run_per_s = n * 100 / s.run_s;
+        c.add(s);
+      }
+      l.push_back(c);
+    }
+  set_losses(l);
+  EXPECT_EQ(pick(l, NAN, Basis::unit).verdict, AdviceVerdict::mps);
+  EXPECT_NE(pick(l, NAN, Basis::run).verdict, AdviceVerdict::mps);  // 1.5x per step is ~1.02x per whole run
+  EXPECT_NEAR(pick(l, NAN, Basis::run).gain.ratio, (30 + 2.0) / (30 + 2.0 / 1.5), 1e-3);
+}
+
+TEST(AdviseDecision, TheRunDecidesWhereOneRunAloneIsShort) {
+  AloneFacts a = alone_at(10, 3, 0.2);
+  a.run_s = 40;
+  EXPECT_EQ(choose_basis("auto", a).basis, Basis::unit);  // bench_mps's own workload: its length is a setting
+  a.source = "profile";  // a program
+  a.unit = "step";
+  a.run_s = 40;
+  a.startup_s = 9;
+  EXPECT_EQ(choose_basis("auto", a).basis, Basis::run);
+  EXPECT_NE(choose_basis("", a).why.find("9.000 s of it start-up"), std::string::npos) << choose_basis("", a).why;
+  EXPECT_EQ(choose_basis("unit", a).basis, Basis::unit);
+  a.run_s = 2 * kRunBasisBelowS;
+  EXPECT_EQ(choose_basis("auto", a).basis, Basis::unit);
+  EXPECT_EQ(choose_basis("run", a).basis, Basis::run);
+  a.unit = "run";  // a program timed by its whole run
+  EXPECT_EQ(choose_basis("unit", a).basis, Basis::run);
+}
+
+TEST(AdviseDecision, EnergyPerUnitIsTheSetsEnergyOverTheirUnits) {
+  MeasuredCell c;
+  for (const double joules : {300.0, 310.0}) {
+    SetMeasurement s;
+    s.ok = true;
+    s.unit_ms = 1;
+    s.per_s = s.run_per_s = 1000;
+    s.energy_j = joules;
+    s.units = 1000;
+    c.add(s);
+  }
+  EXPECT_DOUBLE_EQ(c.energy_per_unit_j, 0.305);
+  SetMeasurement none = c.sets.front();
+  none.energy_j = NAN;  // a set without the counter: no energy for the cell
+  c.add(none);
+  EXPECT_TRUE(std::isnan(c.energy_per_unit_j));
+}
+
+TEST(AdviseDecision, ALimitIsTakenOnlyWhereItsWholeIntervalKeepsNinetyFivePercent) {
+  const auto l = ladder({{1, 10, 10}, {2, 20, 10.5}, {4, 40, 11}});
+  const MeasuredCell near = cell(4, "mps:auto", 11.5, NAN, true, 0.08, 2);  // 0.957x, sets 8 % apart
+  const Recommendation r = recommend(alone_at(10, 3, 0.2), l, {}, {near}, NAN);
+  EXPECT_EQ(r.mode, "mps");
+  EXPECT_NE(nlohmann::json(r.reasons).dump().find("not shown to keep it"), std::string::npos);
+}
+
+TEST(AdviseDecision, AOneCopyModeGapBeyondTheNoiseIsFlagged) {
+  const auto l = ladder({{1, 13.2, 9.75}, {2, 26.4, 10.5}});
+  const RatioInterval gap = one_copy_mode_gap(l);
+  EXPECT_NEAR(gap.ratio, 13.2 / 9.75, 1e-3);
+  const std::string all = nlohmann::json(recommend(alone_at(13.2, 3, 0.2), l, {}, {}, NAN).reasons).dump();
+  EXPECT_NE(all.find("beyond the noise and over 5.0 % (flagged)"), std::string::npos) << all;
+}
+
 TEST(AdviseModel, APacedProgramsThroughputIsWhatItServedNotNOverItsLoss) {
   // mlp-infer at 200 requests per second and copy: each request 5x slower beside 3 others, all served.
-  std::vector<MeasuredCell> cells{cell(1, "timeslice", 0.05), cell(4, "timeslice", 0.25)};
-  cells[0].per_s = 200;
-  cells[1].per_s = 800;
+  std::vector<MeasuredCell> cells{cell(1, "timeslice", 0.05, NAN, true, 0), cell(4, "timeslice", 0.25, NAN, true, 0)};
+  serve(cells[0], 200);
+  serve(cells[1], 800);
   set_losses(cells);
   EXPECT_DOUBLE_EQ(cells[1].loss, 5.0);
   EXPECT_DOUBLE_EQ(cells[1].throughput(), 4.0);
@@ -331,15 +493,23 @@ TEST_F(Advise, ACpuStandInOfShortBurstsIsProfiledPredictedVerifiedAndAdvised) {
   EXPECT_EQ(j.at("alone").at("source"), "events");
   EXPECT_GT(j.at("alone").at("burst_ms").get<double>(), 0.5);
   EXPECT_EQ(j.at("ladder").size(), 6u);  // N = 1, 2, 4 in two modes
+  for (const auto& c : j.at("ladder")) EXPECT_GE(c.at("sets").size(), static_cast<std::size_t>(kSetsPerRung)) << c;
+  EXPECT_TRUE(j.at("decision").at("mps_over_timeslice").at("lo").is_number()) << j.at("decision");
+  EXPECT_EQ(j.at("decision").at("basis"), "unit");  // bench_mps's own workload: its tasks decide
   EXPECT_FALSE(j.at("predicted").empty());
   EXPECT_FALSE(j.at("checks").empty());
   EXPECT_NE(j.at("recommendation").at("verdict"), "none");
   EXPECT_EQ(j.at("ladder_end"), "every rung ran (N up to 4)");
   const std::string md = read_text(out() / "advice.md");
   EXPECT_NE(md.find("## Predicted and measured"), std::string::npos) << md;
+  EXPECT_NE(md.find("## Both bases"), std::string::npos) << md;
+  EXPECT_NE(md.find("| per task (x alone) | per whole run (x alone) |"), std::string::npos) << md;
   EXPECT_NE(md.find(j.at("recommendation").at("headline").get<std::string>()), std::string::npos);
-  EXPECT_NE(r.err.find("[3/4] ladder N=4"), std::string::npos) << r.err;  // progress
+  EXPECT_NE(r.err.find("[3/5] ladder N=4"), std::string::npos) << r.err;  // progress
   EXPECT_TRUE(fs::exists(out() / "sweeps" / "ladder-4" / "summary.csv"));
+  // One copy alone and the X-ray run once; every rung twice per mode (its worker sets).
+  EXPECT_EQ(read_summary(out() / "sweeps" / "alone" / "summary.csv").size(), 1u);
+  EXPECT_EQ(read_summary(out() / "sweeps" / "ladder-4" / "summary.csv").size(), 2u * kSetsPerRung);
 }
 
 TEST_F(Advise, AProgramThatNeverTouchesCudaIsNotPlacedButTheLadderStillAnswers) {

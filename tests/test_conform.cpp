@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/conform/levers.hpp"
 #include "harness/results/conform_rows.hpp"
 #include "tests/sweep_fixture.hpp"
 
@@ -182,6 +183,26 @@ TEST_F(Conform, WithoutAGpuOrTheCpuStandInItSaysSoAndWritesNothing) {
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_FALSE(fs::exists(out()));
+}
+
+// Issue 34: a timed criterion is decided from its interval, or INCONCLUSIVE with it.
+TEST(ConformDecision, ARatioCriterionIsDecidedOnlyWhereItsIntervalLiesOnOneSide) {
+  EXPECT_EQ(harness::decided({0.6, 0.55, 0.66}, 0.9, "e").verdict, ConformVerdict::pass);
+  EXPECT_EQ(harness::decided({1.0, 0.98, 1.02}, 0.9, "e").verdict, ConformVerdict::fail);
+  const harness::Judgement open = harness::decided({0.9, 0.8, 1.01}, 0.9, "e");
+  EXPECT_EQ(open.verdict, ConformVerdict::inconclusive);
+  EXPECT_NE(open.reason.find("crosses"), std::string::npos) << open.reason;
+  EXPECT_EQ(harness::decided({0.5, NAN, NAN}, 0.9, "e").verdict, ConformVerdict::inconclusive);  // one run: no interval
+  EXPECT_EQ(harness::conform_verdict_name(ConformVerdict::inconclusive), "INCONCLUSIVE");
+  EXPECT_EQ(harness::parse_conform_verdict("INCONCLUSIVE"), ConformVerdict::inconclusive);
+}
+
+TEST(ConformDecision, AChildSweepsOwnOptionWinsOverTheCommonOne) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(harness::with_common_args({"--procs", "2", "--repeats", "5"}, {"--repeats", "1", "--settle", "0", "--cpu-stand-in"}),
+            (V{"--procs", "2", "--repeats", "5", "--settle", "0", "--cpu-stand-in"}));
+  EXPECT_EQ(harness::with_common_args({"--repeats=3"}, {"--repeats", "1"}), (V{"--repeats=3"}));
+  EXPECT_EQ(harness::with_common_args({}, {"--repeats", "1", "--device", "0"}), (V{"--repeats", "1", "--device", "0"}));
 }
 
 TEST(ConformHelp, SaysWhatItWritesWithExamplesVerdictsAndExitCodes) {

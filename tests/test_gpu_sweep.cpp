@@ -3,6 +3,8 @@
 // effect shows (time-slicing multiplies the per-task time, MPS does not), no daemon is left.
 #include <gtest/gtest.h>
 
+#include <iostream>
+
 #include <map>
 
 #include "harness/mps/mps_session.hpp"
@@ -55,6 +57,18 @@ TEST_F(GpuSweep, TimeSlicingMultipliesPerTaskTimeMpsDoesNot) {
   EXPECT_LE(mps, 1.15) << "MPS N=4 per-task time vs alone";
   RecordProperty("timeslice_n4_slowdown", std::to_string(ts));
   RecordProperty("mps_n4_slowdown", std::to_string(mps));
+  // NVML's energy counter over each run (issue 34): where the run spans a few samples, a board's draw between
+  // 20 W and 1.5 kW over its timed window (idle draw included).
+  int with_energy = 0;
+  for (const auto& [id, row] : rows) {
+    if (row.makespan_s < 0.5) continue;
+    ++with_energy;
+    EXPECT_GT(row.energy_j, 20 * row.makespan_s) << id;
+    EXPECT_LT(row.energy_j, 1500 * row.makespan_s) << id;
+    std::cout << "energy: " << id << " " << row.energy_j << " J over " << row.makespan_s << " s (" << row.energy_j / row.makespan_s
+              << " W; power_mean_w " << row.power_mean_w << ")\n";
+  }
+  EXPECT_GT(with_energy, 0) << "no run of 0.5 s or more to read the energy counter over";
 }
 
 TEST_F(GpuSweep, MlpTrainsUnderMps) {

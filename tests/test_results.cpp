@@ -196,6 +196,7 @@ TEST(ResultsWriter, EveryCellLandsInTheColumnOfItsName) {
   s.xray_hold_us = 48.5;
   s.xray_hold_bound = 1;
   s.xray_idle_kept_share = 0.3125;
+  s.energy_j = 49.5;
   ResultsWriter(tmp.path()).append(r);
 
   const std::map<std::string, std::string> config{{"run_id", "r3-mps:50-spin-n4-fault"}, {"repeat", "3"},
@@ -227,7 +228,7 @@ TEST(ResultsWriter, EveryCellLandsInTheColumnOfItsName) {
                   {"xray_slice_ms", "43.5"}, {"xray_switch_ms", "-0.25"}, {"xray_lost_share", "0.0625"},
                   {"xray_on_share", "0.9375"}, {"xray_wait_ms", "44.5"}, {"xray_wait_p99_ms", "45.5"},
                   {"xray_turn_ms", "46.5"}, {"xray_turn_switch_ms", "47.5"}, {"xray_hold_us", "48.5"},
-                  {"xray_hold_bound", "1"}, {"xray_idle_kept_share", "0.3125"}});
+                  {"xray_hold_bound", "1"}, {"xray_idle_kept_share", "0.3125"}, {"energy_j", "49.5"}});
   EXPECT_EQ(first_row_by_name(tmp / "runs.csv"), runs);
   EXPECT_EQ(first_row_by_name(tmp / "summary.csv"), summary);
   // The schema lists exactly these columns, and the reader takes each from its own.

@@ -26,6 +26,23 @@ TEST(Stats, MeanQuantileMedian) {
   EXPECT_TRUE(std::isnan(quantile({}, 0.5)));
 }
 
+TEST(Stats, TheRatioOfTwoMeansHasWelchsIntervalOnTheLogScale) {
+  // One degree of freedom (b does not vary): t(0.96875, 1) = tan(0.46875 pi) = 10.153.
+  const RatioInterval r = ratio_of_means({1.0, 1.1}, {1.0, 1.0});
+  EXPECT_DOUBLE_EQ(r.ratio, 1.05);
+  EXPECT_NEAR(r.lo, 0.647463, 1e-5);
+  EXPECT_NEAR(r.hi, 1.702801, 1e-5);
+  EXPECT_NEAR(r.lo * r.hi, r.ratio * r.ratio, 1e-9);  // symmetric on the log scale
+  // More sets narrow it; neither side varying gives the ratio itself; one value gives none.
+  const RatioInterval more = ratio_of_means({1.0, 1.1, 1.0, 1.1, 1.0, 1.1}, {1.0, 1.0, 1.0});
+  EXPECT_LT(more.hi - more.lo, r.hi - r.lo);
+  const RatioInterval exact = ratio_of_means({2, 2}, {1, 1});
+  EXPECT_DOUBLE_EQ(exact.lo, 2);
+  EXPECT_DOUBLE_EQ(exact.hi, 2);
+  EXPECT_FALSE(ratio_of_means({2}, {1, 1}).has_interval());
+  EXPECT_DOUBLE_EQ(ratio_of_means({2}, {1, 1}).ratio, 2);
+}
+
 TEST(Stats, JainFairness) {
   EXPECT_DOUBLE_EQ(jain_fairness({3, 3, 3, 3}), 1.0);
   EXPECT_DOUBLE_EQ(jain_fairness({1, 0, 0, 0}), 0.25);

@@ -1,6 +1,7 @@
 #include "harness/advise/advise.hpp"
 
 #include <chrono>
+#include <map>
 #include <iostream>
 
 #include "harness/advise/advise_ladder.hpp"
@@ -29,10 +30,15 @@ namespace {
 /// Sweep options advise sets itself: given after `--` they would contradict its plan.
 constexpr const char* kOwnOptions[] = {"--procs", "--modes", "--repeats", "--out", "--device", "--gpus", "--scenario",
                                        "--resume", "--profile-gpu", "--cpu-stand-in", "--noise-target", "--demo",
-                                       "--workloads", "--command", "--settle", "--exec-warmups"};
+                                       "--workloads", "--command", "--settle", "--exec-warmups", "--rounds"};
 
 /// Where a limit's sweep goes: mps:auto in sweeps/limits, the doubled share in sweeps/limits-2x.
 std::string limit_folder(const std::string& mode) { return mode == "mps:auto" ? "limits" : "limits-2x"; }
+
+/// Where a set added to settle the verdict goes: sweeps/more-<round>-<mode>-n<N>.
+std::string more_folder(int round, const std::string& mode, int n) {
+  return "more-" + std::to_string(round) + "-" + mode + "-n" + std::to_string(n);
+}
 
 /// The workload the child sweeps run, checked the way a sweep checks its command line (UsageError).
 SweepSpec checked_workload(const AdviseSpec& spec) {
@@ -59,13 +65,13 @@ std::string subject_of(const SweepSpec& s) {
 }
 
 struct Progress {
-  int step = 0, steps = 4;
+  int step = 0, steps = 5;
   void say(const std::string& what) const { std::cerr << "[" << step << "/" << steps << "] " << what << std::endl; }
 };
 
 
 /// "N=4: time-sliced 1.02x (predicted 1.00x), MPS 3.91x (predicted 4.00x)" for the screen.
-std::string rung_line(const std::vector<MeasuredCell>& cells, const std::vector<PredictedCell>& predicted, int n) {
+std::string rung_line(const std::vector<MeasuredCell>& cells, const std::vector<PredictedCell>& predicted, int n) {  // per unit
   std::string s = "N=" + std::to_string(n) + ":";
   for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps}) {
     const MeasuredCell* m = find_measured(cells, ladder_mode_name(mode), n);
@@ -105,7 +111,7 @@ class AdviseRun {
       a_.scheduler_source = "read from " + spec_.xray_from;
     } else {
       progress_.say("the time-slice X-ray: 2 contexts that always have work, short steps beside them ...");
-      std::vector<std::string> args{"--scenario", "xray", "--procs", "2", "--xray-busy-ms", "300"};
+      std::vector<std::string> args{"--scenario", "xray", "--procs", "2", "--xray-busy-ms", "300", "--repeats", "1"};
       if (spec_.cpu_stand_in) args.push_back("--cpu-stand-in");
       const SweepOutcome o = sweeps_.run("xray", args);
       if (!o.has_runs()) throw std::runtime_error("the X-ray's sweep failed: " + o.last_error);
@@ -119,11 +125,14 @@ class AdviseRun {
   void alone() {
     progress_.step = 2;
     progress_.say(std::string("one copy alone, time-sliced") + (unit_.exec ? ", profiled (CUPTI)" : "") + " ...");
-    std::vector<std::string> args = with_workload({"--procs", "1", "--modes", "timeslice"});
+    std::vector<std::string> args = with_workload({"--procs", "1", "--modes", "timeslice", "--repeats", "1"});
     if (unit_.exec) args.push_back("--profile-gpu");
     const SweepOutcome o = sweeps_.run("alone", args);
     if (!o.has_runs()) throw std::runtime_error("one copy alone did not run: " + o.last_error);
     a_.alone = read_alone(o.dir, unit_, gap_us_, &a_.alone_window);
+    a_.basis = choose_basis(spec_.basis, a_.alone);
+    progress_.say("deciding " + std::string(a_.basis.basis == Basis::unit ? "per " + a_.alone.unit : "per whole run") + ": " +
+                  a_.basis.why);
     a_.predicted = predictions(o.dir, unit_, gap_us_, a_.alone, a_.scheduler, spec_.max_procs);
     if (!a_.alone.placed()) {
       progress_.say("not placed on the map: " + a_.alone.problem + "; the ladder alone will answer");
@@ -146,8 +155,10 @@ class AdviseRun {
       if (stop_signal().load()) return end("stopped by a signal");
       if (i > 0 && sweeps_.seconds_left() < last_seconds * n / rungs[i - 1])
         return end("the time budget would not hold N=" + std::to_string(n) + " (" + fmt_fixed(sweeps_.seconds_left(), 0) + " s left)");
-      progress_.say("ladder N=" + std::to_string(n) + ", time-sliced and MPS ...");
-      std::vector<std::string> args = with_workload({"--procs", std::to_string(n), "--modes", "timeslice,mps"});
+      progress_.say("ladder N=" + std::to_string(n) + ", time-sliced and MPS, " + std::to_string(kSetsPerRung) +
+                    " worker sets each ...");
+      std::vector<std::string> args = with_workload({"--procs", std::to_string(n), "--modes", "timeslice,mps", "--repeats",
+                                                     std::to_string(kSetsPerRung)});
       if (unit_.exec) args.insert(args.end(), {"--exec-warmups", "0"});  // the alone run warmed the program up
       SweepOutcome o;
       try {
@@ -156,6 +167,7 @@ class AdviseRun {
         return end(std::string("the time budget ran out before N=") + std::to_string(n));
       }
       last_seconds = o.seconds;
+      seconds_per_set_[n] = o.seconds / (2 * kSetsPerRung);
       if (!o.has_runs()) return end("N=" + std::to_string(n) + "'s sweep failed: " + o.last_error);
       if (o.exit_code == kExitEnvironment) {  // what ran is kept; the machine stopped the rest (MPS unavailable, ...)
         read_cells(o.dir, unit_, a_.ladder);
@@ -169,14 +181,51 @@ class AdviseRun {
       fit_to_ladder(a_.predicted, a_.alone, a_.ladder);  // MPS: one copy alone under MPS, N=2's contention
       progress_.say(rung_line(a_.ladder, a_.predicted, n) + " (" + fmt_fixed(o.seconds, 0) + " s)");
       if (const std::string why = stop_after(n, last_best); !why.empty() && !explicit_rungs) return end(why);
-      last_best = best_throughput(a_.ladder, n);
+      last_best = best_throughput(a_.ladder, n, a_.basis.basis);
+    }
+  }
+
+  /// While MPS against time-slicing is open (its interval across the line), one more worker set for the best
+  /// cell of each mode, as far as kMaxSetsPerCell and the budget go.
+  void settle() {
+    progress_.step = 4;
+    for (int round = 1;; ++round) {
+      const Pick p = pick(a_.ladder, spec_.slo_p99_ms, a_.basis.basis);
+      if (!p.open()) {
+        if (round > 1) a_.sets_end = "decided after " + std::to_string(round - 1) + " more worker set" + (round == 2 ? "" : "s") + " each";
+        progress_.say(round > 1 ? a_.sets_end : "MPS against time-slicing: " + std::string(verdict_name(p.verdict)) +
+                                                    (std::isfinite(p.gain.ratio) ? " at " + times_with_interval(p.gain) : ""));
+        return;
+      }
+      if (stop_signal().load()) return settled("stopped by a signal");
+      const std::vector<const MeasuredCell*> cells{p.best_ts, p.best_mps};
+      double need = 0;
+      for (const MeasuredCell* c : cells) need += seconds_per_set_.count(c->procs) ? seconds_per_set_.at(c->procs) : 0;
+      if (const std::string why = why_no_more_sets(p, sweeps_.seconds_left(), need); !why.empty()) return settled(why);
+      progress_.say("MPS " + times_with_interval(p.gain) + " the best time-sliced: across the " +
+                    fmt_fixed(100 * kDecisionBand, 0) + " % line, one more worker set each ...");
+      for (const MeasuredCell* c : cells) {
+        const std::string mode = c->mode;
+        const int n = c->procs;
+        try {
+          std::vector<std::string> args = with_workload({"--procs", std::to_string(n), "--modes", mode, "--repeats", "1"});
+          if (unit_.exec) args.insert(args.end(), {"--exec-warmups", "0"});  // as the ladder's rungs
+          const SweepOutcome o = sweeps_.run(more_folder(round, mode, n), args);
+          if (!o.has_runs()) return settled("a set's sweep failed: " + o.last_error);
+          read_cells(o.dir, unit_, a_.ladder);  // c may move: the cells are read again from a_.ladder
+          set_losses(a_.ladder);
+        } catch (const BudgetSpent&) {
+          return settled("the time budget ran out");
+        }
+      }
     }
   }
 
   void limits() {
     progress_.step = 4;
-    const Pick p = pick(a_.ladder, spec_.slo_p99_ms);
-    if (p.verdict != Verdict::mps || p.procs < 2) {
+    progress_.step = 5;
+    const Pick p = pick(a_.ladder, spec_.slo_p99_ms, a_.basis.basis);
+    if (p.verdict != AdviceVerdict::mps || p.procs < 2) {
       progress_.say("thread limits: not measured (MPS is not advised)");
       return;
     }
@@ -185,15 +234,22 @@ class AdviseRun {
     std::vector<std::string> modes{"mps:auto"};
     if (doubled < 100) modes.push_back("mps:" + std::to_string(doubled));
     for (const std::string& mode : modes) {
-      if (!a_.limits.empty() && (!a_.limits.back().ok || limit_keeps(*p.cell, a_.limits.back()) >= kLimitKeeps)) break;
+      if (!a_.limits.empty() && (!a_.limits.back().ok || limit_keeps(*p.cell, a_.limits.back()).lo >= kLimitKeeps)) break;
       progress_.say(mode + " at N=" + std::to_string(p.procs) + " ...");
       try {
-        const SweepOutcome o = sweeps_.run(limit_folder(mode), with_workload({"--procs", std::to_string(p.procs), "--modes", mode}));
+        const SweepOutcome o = sweeps_.run(limit_folder(mode), with_workload({"--procs", std::to_string(p.procs), "--modes", mode,
+                                                                              "--repeats", std::to_string(kSetsPerRung)}));
         std::vector<MeasuredCell> cells;
         if (o.has_runs()) read_cells(o.dir, unit_, cells);
-        a_.limits.push_back(cells.empty() ? MeasuredCell{p.procs, mode, false, "its sweep failed: " + o.last_error} : cells.front());
-        progress_.say(mode + ": " + (a_.limits.back().ok ? fmt_fixed(100 * limit_keeps(*p.cell, a_.limits.back()), 1) +
-                                                             " % of unlimited MPS's speed"
+        if (cells.empty()) {
+          cells.emplace_back();
+          cells.back().procs = p.procs;
+          cells.back().mode = mode;
+          cells.back().problem = "its sweep failed: " + o.last_error;
+        }
+        a_.limits.push_back(cells.front());
+        progress_.say(mode + ": " + (a_.limits.back().ok ? times_with_interval(limit_keeps(*p.cell, a_.limits.back())) +
+                                                             " unlimited MPS's speed"
                                                        : a_.limits.back().problem));
       } catch (const BudgetSpent&) {
         progress_.say("thread limits: the time budget ran out");
@@ -228,11 +284,16 @@ class AdviseRun {
       }
     if (!any_ok) return "no run at N=" + std::to_string(n) + " ended ok (memory, the client limit or the program: see the table)";
     if (!any_within_slo) return "both modes broke the p99 target of " + fmt_sig(spec_.slo_p99_ms) + " ms at N=" + std::to_string(n);
-    const double best = best_throughput(a_.ladder, n);
+    const double best = best_throughput(a_.ladder, n, a_.basis.basis);
     if (n > 1 && std::isfinite(previous_best) && best < (1 + kKneeGain) * previous_best)
       return "the knee: N=" + std::to_string(n) + " raised the best throughput by " +
              fmt_fixed(100 * (best / previous_best - 1), 1) + " % (under " + fmt_fixed(100 * kKneeGain, 0) + " %)";
     return "";
+  }
+
+  void settled(const std::string& why) {
+    a_.sets_end = why;
+    progress_.say("the verdict stays open: " + why);
   }
 
   void end(const std::string& why) {
@@ -247,6 +308,7 @@ class AdviseRun {
   ChildSweeps& sweeps_;
   Advice& a_;
   Progress progress_;
+  std::map<int, double> seconds_per_set_;  ///< N: one worker set of one mode, as the ladder's rung took
 };
 
 /// Everything the ladder's cells decide: losses and throughputs on the ladder's own N=1, the MPS
@@ -260,7 +322,8 @@ void finish_advice(Advice& advice, double slo_p99_ms) {
     set_losses(with);
     std::copy(with.end() - static_cast<long>(advice.limits.size()), with.end(), advice.limits.begin());
   }
-  advice.recommendation = recommend(advice.alone, advice.ladder, advice.predicted, advice.limits, slo_p99_ms);
+  advice.recommendation =
+      recommend(advice.alone, advice.ladder, advice.predicted, advice.limits, slo_p99_ms, advice.basis.basis);
   // A ladder that stopped before its end (a signal, the budget, a sweep that failed) says so first, also when
   // its folder is redone: what did not run is not in the advice.
   const std::string& end = advice.ladder_end;
@@ -285,6 +348,16 @@ std::vector<std::string> AdviseSpec::workload_args() const {
   return args;
 }
 
+std::string why_no_more_sets(const Pick& p, double seconds_left, double seconds_per_round) {
+  if (!p.open()) return "";
+  if (p.best_ts->sets.size() >= kMaxSetsPerCell && p.best_mps->sets.size() >= kMaxSetsPerCell)
+    return std::to_string(kMaxSetsPerCell) + " worker sets each and the interval still crosses the line";
+  if (seconds_left < 1.5 * seconds_per_round + 5)
+    return "the time budget would not hold another set (" + fmt_fixed(seconds_left, 0) + " s left, a set of each takes about " +
+           fmt_fixed(seconds_per_round, 0) + " s)";
+  return "";
+}
+
 std::vector<int> ladder_rungs(const AdviseSpec& spec) {
   if (!spec.ladder.empty()) return spec.ladder;
   std::vector<int> rungs;
@@ -293,7 +366,7 @@ std::vector<int> ladder_rungs(const AdviseSpec& spec) {
   return rungs;
 }
 
-int redo_advice(const std::string& dir_text) {
+int redo_advice(const std::string& dir_text, const std::string& basis) {
   const fs::path dir = dir_text;
   const fs::path file = dir / kAdviceJsonFile;
   std::error_code ec;
@@ -322,6 +395,13 @@ int redo_advice(const std::string& dir_text) {
     advice.ladder_end = stored.at("ladder_end").get<std::string>();
     advice.seconds = stored.at("seconds").get<double>();
     advice.alone = read_alone(dir / "sweeps" / "alone", unit, workload.profile_gap_us, &advice.alone_window);
+    // The basis as asked then (format 2 and older: auto), unless --basis asks again (and is stored).
+    if (!basis.empty()) advice.meta["advise"]["basis"] = basis;
+    const std::string asked = settings.contains("basis") && settings.at("basis").is_string() ? settings.at("basis").get<std::string>() : "auto";
+    if (basis.empty() && asked != "auto" && asked != "unit" && asked != "run")
+      throw ResultsError(file.string() + ": advise.basis '" + asked.substr(0, 40) + "' is not auto, unit or run");
+    advice.basis = choose_basis(basis.empty() ? asked : basis, advice.alone);
+    advice.sets_end = stored.value("sets_end", std::string());
     // Stored numbers are checked like a results folder's (issue 35): a whole N from 2 to the largest advise takes,
     // a ladder of distinct whole N from 1 up to it.
     const nlohmann::json& max_procs = settings.at("max_procs");
@@ -344,6 +424,10 @@ int redo_advice(const std::string& dir_text) {
     for (const int n : rungs)
       if (fs::is_regular_file(dir / "sweeps" / ("ladder-" + std::to_string(n)) / "summary.csv", ec))
         read_cells(dir / "sweeps" / ("ladder-" + std::to_string(n)), unit, advice.ladder);
+    for (int round = 1; round <= kMaxSetsPerCell; ++round)  // the sets added to settle the verdict, in their order
+      for (const MeasuredCell& c : std::vector<MeasuredCell>(advice.ladder))
+        if (fs::is_regular_file(dir / "sweeps" / more_folder(round, c.mode, c.procs) / "summary.csv", ec))
+          read_cells(dir / "sweeps" / more_folder(round, c.mode, c.procs), unit, advice.ladder);
     for (const std::string folder : {"limits", "limits-2x"})  // the order they ran in (limit_folder)
       if (fs::is_regular_file(dir / "sweeps" / folder / "summary.csv", ec)) {
         std::vector<MeasuredCell> cells;
@@ -356,11 +440,11 @@ int redo_advice(const std::string& dir_text) {
   }
   write_advice(dir, advice);
   print_advice(advice, dir);
-  return advice.recommendation.verdict == Verdict::none ? kExitFailed : kExitOk;
+  return advice.recommendation.verdict == AdviceVerdict::none ? kExitFailed : kExitOk;
 }
 
 int run_advise(const AdviseSpec& spec) {
-  if (!spec.redo_dir.empty()) return redo_advice(spec.redo_dir);
+  if (!spec.redo_dir.empty()) return redo_advice(spec.redo_dir, spec.basis);
   const SweepSpec workload = checked_workload(spec);
   {  // the machine, checked as the largest rung's sweep will check it (exit 3 before anything is written)
     SweepSpec largest = workload;
@@ -386,8 +470,9 @@ int run_advise(const AdviseSpec& spec) {
                            {"ladder_given", !spec.ladder.empty()},
                            {"slo_p99_ms", std::isnan(spec.slo_p99_ms) ? nlohmann::json(nullptr) : nlohmann::json(spec.slo_p99_ms)},
                            {"workload_args", spec.workload_args()}, {"device", device.id.key},
+                           {"basis", spec.basis.empty() ? "auto" : spec.basis},
                            {"cpu_stand_in", spec.cpu_stand_in}};
-  std::vector<std::string> common{"--repeats", "1", "--settle", "0", "--noise-target", "0"};
+  std::vector<std::string> common{"--settle", "0", "--noise-target", "0"};
   if (!spec.device.empty()) common.insert(common.end(), {"--device", device.id.key});
   ChildSweeps sweeps(out / "sweeps", common, spec.budget_s);
   std::cerr << "bench_mps advise: " << advice.subject << " on " << device.describe() << ", at most "
@@ -399,6 +484,7 @@ int run_advise(const AdviseSpec& spec) {
     run.scheduler();
     run.alone();
     run.ladder();
+    if (!stop_signal().load()) run.settle();
     if (!stop_signal().load()) run.limits();
   } catch (const BudgetSpent& e) {
     advice.ladder_end = std::string("the time budget ran out: ") + e.what();
@@ -416,7 +502,7 @@ int run_advise(const AdviseSpec& spec) {
   print_advice(advice, out);
   if (const int sig = stop_signal().load()) return 128 + sig;
   if (advice.ladder_exit == kExitEnvironment) return kExitEnvironment;  // as the sweep that stopped exits
-  return advice.recommendation.verdict == Verdict::none ? kExitFailed : status;
+  return advice.recommendation.verdict == AdviceVerdict::none ? kExitFailed : status;
 }
 
 }  // namespace bench_mps::harness

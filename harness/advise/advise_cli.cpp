@@ -16,9 +16,10 @@ constexpr int kMaxProcs = kAdviseMaxProcs;
 constexpr const char* kAdviseHelpFooter =
     "Profiles one copy alone, places it on this GPU's regime map (docs/REGIMES.md), predicts what N\n"
     "copies get time-sliced and under MPS, verifies with a ladder of short sweeps (N = 1, 2, 4, ...,\n"
-    "both modes, stopping at the knee: the best throughput rose by less than 5 %; MPS's predictions\n"
-    "for N > 2 take the contention its N=2 showed), tries mps:auto at the N it advises, and says\n"
-    "which mode, how many copies and which thread limit, with the reasons.\n"
+    "both modes, two worker sets each, stopping at the knee: the best throughput rose by less than 5 %),\n"
+    "adds sets to the best rung of each mode while MPS's gain over time-slicing has an interval across\n"
+    "+5 % (within --budget), tries mps:auto at the N it advises, and says which mode, how many copies\n"
+    "and which thread limit, with the intervals and the reasons, per unit and per whole run.\n"
     "Writes advice.md, advice.json and plots/advice.png (each sweep under sweeps/). See docs/ADVISE.md.\n"
     "\n"
     "Examples:\n"
@@ -55,6 +56,10 @@ CLI::App* add_advise_command(CLI::App& app, AdviseSpec& spec, std::string& ladde
       ->capture_default_str();
   cmd->add_option("--slo-p99-ms", spec.slo_p99_ms, "advise no configuration whose p99 step (or task) is above this")
       ->check(finite_in(0.001, 1e7));
+  cmd->add_option("--basis", spec.basis,
+                  "which throughput decides: unit (per step or task while working), run (per whole run, start-up "
+                  "included) or auto (run where one run alone is under 5 minutes)")
+      ->check(CLI::IsMember({"auto", "unit", "run"}));
   cmd->add_option("--xray-from", spec.xray_from, "read the scheduler from this xray or regimes results folder")
       ->check(CLI::ExistingDirectory);
   cmd->add_option("--redo", spec.redo_dir, "the advice again from DIR's sweeps (after a model change); runs nothing")

@@ -61,6 +61,50 @@ std::vector<double> finite_only(const std::vector<double>& x) {
   return out;
 }
 
+/// One run of a cell's sweep: one worker set (advise runs one round per set).
+SetMeasurement read_set(const SummaryRecord& r, const UnitChoice& unit, const std::vector<WorkerRecord>& workers) {
+  SetMeasurement m;
+  m.ok = r.status == RunStatus::ok;
+  if (!m.ok) m.problem = to_string(r.status) + (r.reason.empty() ? "" : ": " + r.reason);
+  m.unit_ms = r.task_mean_ms;
+  m.p99_ms = r.task_p99_ms;
+  m.per_s = r.throughput_tasks_per_s;
+  m.units = static_cast<double>(r.tasks_total);
+  m.energy_j = r.energy_j;
+  if (!unit.exec) {  // bench_mps's workloads: the worker set's start-up (spawn to READY), then its timed tasks
+    m.startup_s = r.startup_s;
+    m.run_s = r.startup_s + r.makespan_s;
+    m.run_per_s = m.run_s > 0 ? m.units / m.run_s : NAN;
+    return m;
+  }
+  // A program: each copy's run is its task, from its start to its exit (its start-up inside).
+  m.run_s = r.task_mean_ms / 1000;
+  m.run_per_s = r.makespan_s > 0 ? m.units / r.makespan_s : NAN;
+  if (!unit.metric) return m;
+  std::vector<double> means, p99s, startups, steps;  // the copies' steps: their mean, and the worst copy's p99
+  for (const WorkerRecord& w : workers)
+    if (w.run_id == r.run_id) {
+      means.push_back(w.fact("step_mean_ms"));
+      p99s.push_back(w.fact("step_p99_ms"));
+      startups.push_back(w.fact("startup_s"));
+      steps.push_back(w.fact("steps"));
+    }
+  const std::vector<double> mm = finite_only(means), p = finite_only(p99s);
+  m.unit_ms = mm.size() == means.size() ? mean(mm) : NAN;  // a copy without steps: no step time for the run
+  m.p99_ms = p.empty() ? NAN : *std::max_element(p.begin(), p.end());
+  m.per_s = 0;  // steps per second while the copies step, all together
+  for (const double ms : mm) m.per_s += 1000 / ms;
+  m.startup_s = mean(startups);
+  m.units = 0;
+  for (const double n : steps) m.units += n;
+  m.run_per_s = r.makespan_s > 0 && m.units > 0 ? m.units / r.makespan_s : NAN;
+  if (m.ok && !(m.unit_ms > 0)) {
+    m.ok = false;
+    m.problem = "its copies printed no step time for --exec-metric";
+  }
+  return m;
+}
+
 }  // namespace
 
 AloneFacts read_alone(const fs::path& dir, const UnitChoice& unit, double gap_us, std::optional<ProfileWindow>* window) {
@@ -73,6 +117,12 @@ AloneFacts read_alone(const fs::path& dir, const UnitChoice& unit, double gap_us
   }
   a.unit = unit.exec ? (unit.metric ? "step" : "run") : "task";
   a.unit_ms = row.task_mean_ms;
+  {
+    const std::vector<WorkerRecord> copies = unit.exec ? read_runs(dir / "runs.csv") : std::vector<WorkerRecord>{};
+    const SetMeasurement set = read_set(row, unit, copies);
+    a.run_s = set.run_s;
+    a.startup_s = set.startup_s;
+  }
   if (!unit.exec) {
     a.source = "events";
     a.duty = row.gpu_busy_share;
@@ -97,34 +147,7 @@ void read_cells(const fs::path& dir, const UnitChoice& unit, std::vector<Measure
   const std::vector<SummaryRecord> rows = read_summary(dir / "summary.csv");
   std::vector<WorkerRecord> workers;
   if (unit.exec) workers = read_runs(dir / "runs.csv");
-  for (const SummaryRecord& r : rows) {
-    MeasuredCell c;
-    c.procs = r.procs;
-    c.mode = r.mode;
-    c.ok = r.status == RunStatus::ok;
-    if (!c.ok) c.problem = to_string(r.status) + (r.reason.empty() ? "" : ": " + r.reason);
-    c.unit_ms = r.task_mean_ms;
-    c.p99_ms = r.task_p99_ms;
-    c.per_s = r.throughput_tasks_per_s;
-    if (unit.exec && unit.metric) {  // the copies' steps: their mean, and the worst copy's p99
-      std::vector<double> means, p99s;
-      for (const WorkerRecord& w : workers)
-        if (w.run_id == r.run_id) {
-          means.push_back(w.fact("step_mean_ms"));
-          p99s.push_back(w.fact("step_p99_ms"));
-        }
-      const std::vector<double> m = finite_only(means), p = finite_only(p99s);
-      c.unit_ms = m.size() == means.size() ? mean(m) : NAN;  // a copy without steps: no step time for the run
-      c.p99_ms = p.empty() ? NAN : *std::max_element(p.begin(), p.end());
-      c.per_s = 0;  // steps per second while the copies step, all together
-      for (const double ms : m) c.per_s += 1000 / ms;
-      if (c.ok && !(c.unit_ms > 0)) {
-        c.ok = false;
-        c.problem = "its copies printed no step time for --exec-metric";
-      }
-    }
-    cells.push_back(c);
-  }
+  for (const SummaryRecord& r : rows) cell_for(cells, r.mode, r.procs).add(read_set(r, unit, workers));
 }
 
 }  // namespace bench_mps::harness

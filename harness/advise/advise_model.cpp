@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "harness/common/format.hpp"
+#include "harness/common/markdown_table.hpp"
+#include "harness/common/stats.hpp"
 #include "harness/predict/prediction.hpp"
 
 namespace bench_mps::harness {
@@ -78,13 +81,84 @@ const MeasuredCell* find_measured(const std::vector<MeasuredCell>& cells, const 
   return nullptr;
 }
 
+const char* basis_name(Basis b) { return b == Basis::unit ? "unit" : "run"; }
+
+BasisChoice choose_basis(const std::string& asked, const AloneFacts& alone) {
+  if (alone.unit == "run") return {Basis::run, "the program is timed by its whole run (no --exec-metric): one basis"};
+  if (asked == "unit") return {Basis::unit, "per " + alone.unit + ", as asked (--basis unit)"};
+  if (asked == "run") return {Basis::run, "per whole run, as asked (--basis run)"};
+  if (alone.source == "events")  // bench_mps's workloads: how long a run is, is a setting of the benchmark (--tasks)
+    return {Basis::unit, "bench_mps's own workload, whose run length is the benchmark's setting (--tasks), not a job's: "
+                         "its " + alone.unit + "s decide"};
+  if (!(alone.run_s > 0)) return {Basis::unit, "one run alone has no measured length: per " + alone.unit};
+  const std::string length = "one run alone took " + fmt_sig(alone.run_s) + " s" +
+                             (std::isfinite(alone.startup_s) ? " (" + fmt_sig(alone.startup_s) + " s of it start-up)" : "");
+  if (alone.run_s < kRunBasisBelowS)
+    return {Basis::run, length + ", under " + fmt_num(kRunBasisBelowS) + " s: the whole run a user pays for decides"};
+  return {Basis::unit, length + ", " + fmt_num(kRunBasisBelowS) + " s or more: its " + alone.unit + "s decide"};
+}
+
+std::vector<double> MeasuredCell::set_rates(Basis b) const {
+  if (sets.empty()) return {b == Basis::unit ? per_s : run_per_s};
+  std::vector<double> out;
+  for (const SetMeasurement& s : sets) out.push_back(b == Basis::unit ? s.per_s : s.run_per_s);
+  return out;
+}
+
+std::vector<double> MeasuredCell::set_unit_ms() const {
+  if (sets.empty()) return {unit_ms};
+  std::vector<double> out;
+  for (const SetMeasurement& s : sets) out.push_back(s.unit_ms);
+  return out;
+}
+
+void MeasuredCell::add(const SetMeasurement& set) {
+  sets.push_back(set);
+  ok = true;
+  problem.clear();
+  for (const SetMeasurement& s : sets)
+    if (!s.ok && ok) {
+      ok = false;
+      problem = s.problem + (sets.size() > 1 ? " (worker set " + std::to_string(&s - sets.data() + 1) + " of " +
+                                                   std::to_string(sets.size()) + ")"
+                                             : std::string());
+    }
+  const auto over_sets = [this](double SetMeasurement::*field) {
+    std::vector<double> v;
+    for (const SetMeasurement& s : sets) v.push_back(s.*field);
+    return mean(v);  // NaN where a set has none: no mean of part of the sets
+  };
+  unit_ms = over_sets(&SetMeasurement::unit_ms);
+  per_s = over_sets(&SetMeasurement::per_s);
+  run_per_s = over_sets(&SetMeasurement::run_per_s);
+  run_s = over_sets(&SetMeasurement::run_s);
+  startup_s = over_sets(&SetMeasurement::startup_s);
+  const double energy = over_sets(&SetMeasurement::energy_j), units = over_sets(&SetMeasurement::units);
+  energy_per_unit_j = units > 0 ? energy / units : NAN;
+  p99_ms = NAN;
+  for (const SetMeasurement& s : sets)
+    if (std::isfinite(s.p99_ms)) p99_ms = std::isfinite(p99_ms) ? std::max(p99_ms, s.p99_ms) : s.p99_ms;
+}
+
+MeasuredCell& cell_for(std::vector<MeasuredCell>& cells, const std::string& mode, int procs) {
+  for (MeasuredCell& c : cells)
+    if (c.mode == mode && c.procs == procs) return c;
+  MeasuredCell c;
+  c.procs = procs;
+  c.mode = mode;
+  cells.push_back(c);
+  return cells.back();
+}
+
 void set_losses(std::vector<MeasuredCell>& cells) {
   const MeasuredCell* alone = find_measured(cells, ladder_mode_name(LadderMode::timeslice), 1);
   const double base = alone && alone->ok ? alone->unit_ms : NAN;
   const double base_per_s = alone && alone->ok ? alone->per_s : NAN;
+  const double base_run = alone && alone->ok ? alone->run_per_s : NAN;
   for (MeasuredCell& c : cells) {
     c.loss = c.ok && base > 0 ? c.unit_ms / base : NAN;
     c.relative = c.ok && base_per_s > 0 ? c.per_s / base_per_s : NAN;
+    c.relative_run = c.ok && base_run > 0 ? c.run_per_s / base_run : NAN;
   }
 }
 
@@ -110,11 +184,12 @@ std::vector<Check> check_predictions(const std::vector<PredictedCell>& predicted
   return out;
 }
 
-double best_throughput(const std::vector<MeasuredCell>& cells, int procs) {
+double best_throughput(const std::vector<MeasuredCell>& cells, int procs, Basis basis) {
   double best = NAN;
   for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps}) {
     const MeasuredCell* c = find_measured(cells, ladder_mode_name(mode), procs);
-    if (c && c->ok && std::isfinite(c->throughput())) best = std::isfinite(best) ? std::max(best, c->throughput()) : c->throughput();
+    if (c && c->ok && std::isfinite(c->throughput(basis)))
+      best = std::isfinite(best) ? std::max(best, c->throughput(basis)) : c->throughput(basis);
   }
   return best;
 }

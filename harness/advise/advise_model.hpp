@@ -28,6 +28,8 @@ struct AloneFacts {
   double duty = NAN;       ///< busy share alone (as measured; point.duty() is the burst's share)
   std::string burst_basis; ///< how the burst was bounded: "events", "host waits", "idle gaps of >= X us"
   std::string footprint_basis;  ///< "GPM SM activity / duty" or "blocks / what the SMs hold (CUPTI)"
+  double run_s = NAN;      ///< its whole run, start-up included
+  double startup_s = NAN;  ///< its start-up before the first unit (NaN where not known)
   std::string problem;     ///< why the model cannot place it (no burst measured, ...); empty: placed
   bool placed() const { return problem.empty(); }
 };
@@ -83,22 +85,66 @@ std::vector<PredictedCell> simulate_ladder(const std::filesystem::path& alone_di
 void fit_to_ladder(std::vector<PredictedCell>& predicted, const AloneFacts& alone, const std::vector<MeasuredCell>& ladder);
 const PredictedCell* find_predicted(const std::vector<PredictedCell>& cells, LadderMode mode, int procs);
 
-/// What one mode at one N of the ladder measured: the unit's time, averaged over its copies, and the
-/// units all copies finished per second. A program that paces itself (mlp-infer's requests at a set
-/// rate) finishes as many units in either mode as long as it keeps up, however long each takes: its
-/// throughput is what was served, not N over the loss.
+/// Which throughput decides the advice: per unit (a step or task) while the copies work, or per whole run, the
+/// start-up a user pays for included (docs/ADVISE.md "Two bases").
+enum class Basis { unit, run };
+const char* basis_name(Basis b);  ///< "unit", "run"
+
+/// --basis auto: the whole run decides where one run alone, start-up included, is shorter than this (a few
+/// minutes: what users pay for is the run); longer runs are decided by their steady units.
+inline constexpr double kRunBasisBelowS = 300;
+
+/// The basis that decides and why: `asked` ("unit", "run"; "auto" or empty: a program's whole run where it is
+/// shorter than kRunBasisBelowS, bench_mps's own workloads' units, whose run length is a benchmark setting); a
+/// program timed by its whole run (no --exec-metric) has only that one.
+struct BasisChoice {
+  Basis basis = Basis::unit;
+  std::string why;
+};
+BasisChoice choose_basis(const std::string& asked, const AloneFacts& alone);
+
+/// One worker set of a cell: one run of the child sweep (advise's sweeps run one round per set).
+struct SetMeasurement {
+  bool ok = false;
+  std::string problem;       ///< not ok: the status and reason of the run, or why nothing was read
+  double unit_ms = NAN, p99_ms = NAN;
+  double per_s = NAN;        ///< unit basis: units finished per second while the copies work, all together
+  double run_per_s = NAN;    ///< run basis: the same units over the whole runs, start-up included
+  double run_s = NAN;        ///< a copy's whole run, start-up included (mean over its copies)
+  double startup_s = NAN;    ///< a copy's start-up before its first unit (NaN where not known)
+  double energy_j = NAN;     ///< the board's energy over the run (NaN without NVML's counter)
+  double units = NAN;        ///< units all copies finished
+};
+
+/// What one mode at one N of the ladder measured, over its worker sets: the unit's time, averaged over
+/// its copies and sets, and the units all copies finished per second. A program that paces itself
+/// (mlp-infer's requests at a set rate) finishes as many units in either mode as long as it keeps up,
+/// however long each takes: its throughput is what was served, not N over the loss.
 struct MeasuredCell {
   int procs = 0;
   std::string mode;          ///< "timeslice", "mps" or a limited MPS mode ("mps:auto")
-  bool ok = false;
-  std::string problem;       ///< not ok: the status and reason of the first failed copy, or why nothing was read
-  double unit_ms = NAN, p99_ms = NAN;
-  double per_s = NAN;        ///< units finished per second, all copies together
+  bool ok = false;           ///< every set ran ok
+  std::string problem;       ///< not ok: the first failed set's status and reason, or why nothing was read
+  std::vector<SetMeasurement> sets;
+  double unit_ms = NAN, p99_ms = NAN;  ///< means over the sets (p99: the worst set's)
+  double per_s = NAN, run_per_s = NAN, run_s = NAN, startup_s = NAN;  ///< means over the sets
+  double energy_per_unit_j = NAN;      ///< the sets' energy over their units (NaN where a set has none)
   double loss = NAN;         ///< unit_ms over the ladder's own time-sliced N=1
-  double relative = NAN;     ///< per_s over the ladder's own time-sliced N=1: throughput in copies alone
-  double throughput() const { return relative; }
+  double relative = NAN;     ///< per unit: per_s over the ladder's own time-sliced N=1, in copies alone
+  double relative_run = NAN; ///< per whole run: run_per_s over the same N=1's
+  double throughput() const { return relative; }  ///< per unit (what the predictions are on)
+  double throughput(Basis b) const { return b == Basis::unit ? relative : relative_run; }
+  /// Each set's units per second on `b`: the independent values every interval is over. A cell built
+  /// without sets (tests) gives its one mean.
+  std::vector<double> set_rates(Basis b) const;
+  std::vector<double> set_unit_ms() const;
+  /// Adds one set and sets the means again (ok and problem from every set).
+  void add(const SetMeasurement& s);
 };
 const MeasuredCell* find_measured(const std::vector<MeasuredCell>& cells, const std::string& mode, int procs);
+
+/// The cell of `mode` at `procs` in `cells`, made where there is none.
+MeasuredCell& cell_for(std::vector<MeasuredCell>& cells, const std::string& mode, int procs);
 
 /// Fills every cell's loss and throughput from the time-sliced N=1 cell (NaN where it is missing).
 void set_losses(std::vector<MeasuredCell>& cells);
@@ -115,7 +161,7 @@ std::vector<Check> check_predictions(const std::vector<PredictedCell>& predicted
 
 /// Knee: going from the previous rung to this one raised the best throughput by less than this.
 inline constexpr double kKneeGain = 0.05;
-/// The best throughput of the ok time-sliced or MPS cells at N (NaN: none).
-double best_throughput(const std::vector<MeasuredCell>& cells, int procs);
+/// The best throughput on `basis` of the ok time-sliced or MPS cells at N (NaN: none).
+double best_throughput(const std::vector<MeasuredCell>& cells, int procs, Basis basis = Basis::unit);
 
 }  // namespace bench_mps::harness

@@ -5,6 +5,7 @@
 #include "harness/common/format.hpp"
 #include "harness/common/markdown_table.hpp"
 #include "harness/common/signals.hpp"
+#include "harness/common/stats.hpp"
 #include "harness/report/report_plotter.hpp"
 
 namespace fs = std::filesystem;
@@ -24,16 +25,23 @@ std::vector<int> rungs_of(const std::vector<MeasuredCell>& ladder, int from) {
 /// What advice_json adds to the machine and invocation: everything else in advice.json is meta.
 constexpr const char* kDerivedKeys[] = {"advice_format_version", "subject", "alone", "scheduler", "predicted",
                                         "ladder", "limited", "limits", "checks", "ladder_end", "recommendation",
-                                        "seconds", "figure_note"};
+                                        "seconds", "figure_note", "decision", "sets_end"};
 
 json num(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+/// advise's stored setting `key` (advice.json's "advise" object), NaN where absent or null.
+double number_or_nan(const json& meta, const char* key) {
+  const json& settings = meta.value("advise", json());
+  return settings.is_object() && settings.contains(key) && settings.at(key).is_number() ? settings.at(key).get<double>() : NAN;
+}
 
 json alone_json(const AloneFacts& a) {
   const auto placed = [&a](double v) { return a.placed() ? num(v) : json(nullptr); };
   return {{"source", a.source}, {"unit", a.unit}, {"unit_ms", num(a.unit_ms)}, {"step_ms", placed(a.point.step_ms)},
           {"burst_ms", placed(a.point.burst_ms)}, {"kernel_ms", placed(a.point.kernel_ms)}, {"duty", num(a.duty)},
           {"footprint", num(a.point.footprint)}, {"burst_basis", a.burst_basis},
-          {"footprint_basis", a.footprint_basis}, {"problem", a.problem},
+          {"footprint_basis", a.footprint_basis}, {"problem", a.problem}, {"run_s", num(a.run_s)},
+          {"startup_s", num(a.startup_s)},
           {"by_idle_gaps", a.gap_point ? json{{"step_ms", num(a.gap_point->step_ms)}, {"burst_ms", num(a.gap_point->burst_ms)}}
                                        : json(nullptr)}};
 }
@@ -47,8 +55,53 @@ json window_json(const ProfileWindow& w) {
 }
 
 json measured_json(const MeasuredCell& c) {
+  json sets = json::array();
+  for (const SetMeasurement& s : c.sets)
+    sets.push_back({{"ok", s.ok}, {"problem", s.problem}, {"unit_ms", num(s.unit_ms)}, {"p99_ms", num(s.p99_ms)},
+                    {"per_s", num(s.per_s)}, {"run_per_s", num(s.run_per_s)}, {"run_s", num(s.run_s)},
+                    {"startup_s", num(s.startup_s)}, {"energy_j", num(s.energy_j)}, {"units", num(s.units)}});
   return {{"procs", c.procs}, {"mode", c.mode}, {"ok", c.ok}, {"problem", c.problem}, {"unit_ms", num(c.unit_ms)},
-          {"p99_ms", num(c.p99_ms)}, {"loss", num(c.loss)}, {"throughput", num(c.throughput())}};
+          {"p99_ms", num(c.p99_ms)}, {"loss", num(c.loss)}, {"throughput", num(c.throughput())},
+          {"throughput_run", num(c.relative_run)}, {"run_s", num(c.run_s)}, {"startup_s", num(c.startup_s)},
+          {"energy_per_unit_j", num(c.energy_per_unit_j)}, {"sets", sets}};
+}
+
+json interval_json(const RatioInterval& r) { return {{"ratio", num(r.ratio)}, {"lo", num(r.lo)}, {"hi", num(r.hi)}}; }
+
+/// "1.09x (1.03-1.15)" of a cell's throughput on `b` against another's, over their sets.
+std::string against(const MeasuredCell* a, const MeasuredCell* b, Basis basis) {
+  if (!a || !b || !a->ok || !b->ok) return "-";
+  return times_with_interval(ratio_of_means(a->set_rates(basis), b->set_rates(basis)));
+}
+
+/// Every measured cell on both bases: throughput per unit and per whole run (start-up included), the run and
+/// its start-up, energy per unit, and MPS against time-slicing at the same N on each basis, with intervals.
+std::string bases_table(const Advice& a) {
+  const MeasuredCell* alone = find_measured(a.ladder, ladder_mode_name(LadderMode::timeslice), 1);
+  const double alone_energy = alone && alone->ok ? alone->energy_per_unit_j : NAN;
+  const std::string unit = a.alone.unit;
+  MarkdownTable t({"N", "mode", "worker sets", "per " + unit + " (x alone)", "per whole run (x alone)", "a run, s",
+                   "start-up, s", "energy per " + unit + ", J", "energy vs alone", "MPS over time-sliced per " + unit,
+                   "per whole run"},
+                  {true, false, true, true, true, true, true, true, true, true, true});
+  for (const int n : rungs_of(a.ladder, 1))
+    for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps}) {
+      const MeasuredCell* m = find_measured(a.ladder, ladder_mode_name(mode), n);
+      if (!m) continue;
+      const MeasuredCell* ts = find_measured(a.ladder, ladder_mode_name(LadderMode::timeslice), n);
+      const bool mps = mode == LadderMode::mps;
+      if (!m->ok) {
+        t.add_row({std::to_string(n), mps ? "MPS" : "time-sliced", std::to_string(m->sets.size()), "failed: " + m->problem,
+                   "-", "-", "-", "-", "-", "-", "-"});
+        continue;
+      }
+      t.add_row({std::to_string(n), mps ? "MPS" : "time-sliced", std::to_string(m->sets.size()), fmt_times(m->throughput()),
+                 fmt_times(m->relative_run), fmt_sig(m->run_s), std::isfinite(m->startup_s) ? fmt_sig(m->startup_s) : "-",
+                 std::isfinite(m->energy_per_unit_j) ? fmt_sig(m->energy_per_unit_j) : "-",
+                 alone_energy > 0 ? fmt_times(m->energy_per_unit_j / alone_energy) : "-",
+                 mps ? against(m, ts, Basis::unit) : "", mps ? against(m, ts, Basis::run) : ""});
+    }
+  return t.str();
 }
 
 std::string pct_signed(double e) {
@@ -252,6 +305,13 @@ json advice_json(const Advice& a) {
     j["checks"].push_back({{"procs", c.procs}, {"mode", ladder_mode_name(c.mode)}, {"predicted", num(c.predicted)},
                            {"predicted_low", num(c.predicted_low)}, {"measured", num(c.measured)}, {"error", num(c.error())}});
   j["ladder_end"] = a.ladder_end;
+  j["sets_end"] = a.sets_end;
+  {
+    const Pick p = pick(a.ladder, number_or_nan(a.meta, "slo_p99_ms"), a.basis.basis);
+    j["decision"] = {{"basis", basis_name(a.basis.basis)}, {"why", a.basis.why}, {"band", kDecisionBand},
+                     {"coverage", kMedianCiCoverage}, {"mps_over_timeslice", interval_json(p.gain)},
+                     {"mps_unit_speedup", interval_json(p.speedup)}, {"one_copy_mps_speed", interval_json(one_copy_mode_gap(a.ladder))}};
+  }
   const Recommendation& r = a.recommendation;
   j["recommendation"] = {{"verdict", verdict_name(r.verdict)}, {"mode", r.mode}, {"procs", r.procs},
                          {"headline", r.headline}, {"reasons", r.reasons}};
@@ -286,13 +346,25 @@ std::string advice_markdown(const Advice& a) {
           " alone time-sliced, " + fmt_sig(basis_unit_ms(a)) + " ms, over the mode's scale; for a paced program it is the " +
           a.alone.unit + "'s latency):\n\n" + times;
   if (!simulated) md += contention_words(a);
+  md += "\n## Both bases\nThroughput per " + a.alone.unit + " while the copies work and per whole run (start-up included), in "
+        "copies alone (one copy alone, time-sliced, is 1); a copy's run and its start-up; the board's energy per " +
+        a.alone.unit + " (NVML's energy counter over each run, idle draw included) and against one copy alone; MPS over "
+        "time-slicing at the same N with its ~94 % interval over the worker sets. The advice is decided " +
+        (a.basis.basis == Basis::unit ? "per " + a.alone.unit : std::string("per whole run")) + ": " + a.basis.why + ".\n\n";
+  md += bases_table(a);
+  if (!a.sets_end.empty()) md += "\nSets added to settle MPS against time-slicing: " + a.sets_end + ".\n";
   md += "\nThe ladder stopped: " + a.ladder_end + ".\n";
   for (const int n : {4, 10})
     if (const std::string e = errors_at(checks, n); !e.empty()) md += "Model error at " + e + ".\n";
-  for (const MeasuredCell& c : a.limits)
+  for (const MeasuredCell& c : a.limits) {
+    const MeasuredCell* unlimited = find_measured(a.ladder, ladder_mode_name(LadderMode::mps), c.procs);
     md += "\n`" + c.mode + "` at N=" + std::to_string(c.procs) + ": " +
-          (c.ok ? fmt_sig(c.unit_ms) + " ms per " + a.alone.unit + " (p99 " + fmt_sig(c.p99_ms) + " ms)" : "failed: " + c.problem) +
+          (c.ok ? fmt_sig(c.unit_ms) + " ms per " + a.alone.unit + " (p99 " + fmt_sig(c.p99_ms) + " ms, " +
+                      std::to_string(c.sets.size()) + " worker sets)" +
+                      (unlimited && unlimited->ok ? ", " + times_with_interval(limit_keeps(*unlimited, c)) + " unlimited MPS's speed" : "")
+                : "failed: " + c.problem) +
           ".\n";
+  }
   md += "\n## One copy alone\n" + alone_table(a.alone, a.alone_window, a.ladder);
   if (!a.alone.placed()) md += "\nNot placed on the map: " + a.alone.problem + ". No prediction.\n";
   md += "\n## The scheduler (time-slice X-ray)\nA time slice " + fmt_sig(a.scheduler.slice_ms) + " ms, a switch " +

@@ -17,7 +17,8 @@
 
 namespace bench_mps::harness {
 
-inline constexpr int kAdviceFormatVersion = 2;  ///< 2: `limits` (a list) in place of `limited`
+/// 2: `limits` (a list) in place of `limited`; 3: worker sets per cell, both bases, intervals, energy
+inline constexpr int kAdviceFormatVersion = 3;
 inline constexpr const char* kAdviceJsonFile = "advice.json";
 
 struct Advice {
@@ -30,6 +31,8 @@ struct Advice {
   std::vector<PredictedCell> predicted;
   std::vector<MeasuredCell> ladder;      ///< time-sliced and MPS, per rung
   std::vector<MeasuredCell> limits;  ///< the advised N under mps:auto, then a larger percentage, as far as run
+  BasisChoice basis;              ///< which throughput decides, and why
+  std::string sets_end;           ///< why the sets added to settle the verdict stopped ("" : none were needed)
   std::string ladder_end;         ///< why the ladder stopped
   int ladder_exit = 0;            ///< a rung's sweep that stopped for the machine (3: MPS unavailable, ...); 0: none
   Recommendation recommendation;

@@ -7,22 +7,27 @@ namespace bench_mps::harness {
 namespace {
 
 
-bool feasible(const MeasuredCell& c, double slo) {
-  return c.ok && std::isfinite(c.throughput()) && (std::isnan(slo) || (std::isfinite(c.p99_ms) && c.p99_ms <= slo));
+bool feasible(const MeasuredCell& c, double slo, Basis basis) {
+  return c.ok && std::isfinite(c.throughput(basis)) && (std::isnan(slo) || (std::isfinite(c.p99_ms) && c.p99_ms <= slo));
 }
 
 /// The best cell of `mode` and the knee: the smallest N within kKneeGain of the best.
 std::pair<const MeasuredCell*, const MeasuredCell*> best_and_knee(const std::vector<MeasuredCell>& ladder,
-                                                                  const std::string& mode, double slo) {
+                                                                  const std::string& mode, double slo, Basis b) {
   const MeasuredCell* best = nullptr;
   for (const MeasuredCell& c : ladder)
-    if (c.mode == mode && feasible(c, slo) && (!best || c.throughput() > best->throughput())) best = &c;
+    if (c.mode == mode && feasible(c, slo, b) && (!best || c.throughput(b) > best->throughput(b))) best = &c;
   const MeasuredCell* knee = best;
   for (const MeasuredCell& c : ladder)
-    if (best && c.mode == mode && feasible(c, slo) && c.throughput() >= (1 - kKneeGain) * best->throughput() &&
+    if (best && c.mode == mode && feasible(c, slo, b) && c.throughput(b) >= (1 - kKneeGain) * best->throughput(b) &&
         c.procs < knee->procs)
       knee = &c;
   return {best, knee};
+}
+
+/// "per step" or "per whole run, start-up included".
+std::string basis_words(Basis b, const std::string& unit) {
+  return b == Basis::unit ? "per " + unit : "per whole run (start-up included)";
 }
 
 std::string pct(double share) { return fmt_fixed(100 * share, 1) + " %"; }
@@ -36,10 +41,11 @@ std::string regime_words(const AloneFacts& a) {
 }
 
 std::string cell_words(const MeasuredCell& c, const std::vector<PredictedCell>& predicted, LadderMode mode,
-                       const std::string& unit) {
+                       const std::string& unit, Basis b) {
   std::string s = std::to_string(c.procs) + (c.procs == 1 ? " copy " : " copies ") + (mode == LadderMode::timeslice ? "time-sliced" : "under MPS") +
-                  " ran " + fmt_times(c.throughput()) + " the throughput of one copy alone (ideal " + std::to_string(c.procs) +
-                  "x), each " + unit + " " + fmt_times(c.loss) + " the time alone";
+                  " ran " + fmt_times(c.throughput(b)) + " the throughput of one copy alone " + basis_words(b, unit) +
+                  " (ideal " + std::to_string(c.procs) + "x; " + std::to_string(c.sets.size()) + " worker set" +
+                  (c.sets.size() == 1 ? "" : "s") + "), each " + unit + " " + fmt_times(c.loss) + " the time alone";
   if (const PredictedCell* p = find_predicted(predicted, mode, c.procs); p && std::isfinite(p->prediction.loss))
     s += "; the model predicted " + fmt_times(p->throughput()) + " (" + p->prediction.why + ")";
   return s;
@@ -52,39 +58,73 @@ std::string limit_words(const std::string& mode, int procs) {
 
 }  // namespace
 
-double limit_keeps(const MeasuredCell& unlimited, const MeasuredCell& limit) {
-  return limit.ok && limit.unit_ms > 0 ? unlimited.unit_ms / limit.unit_ms : NAN;
+RatioInterval limit_keeps(const MeasuredCell& unlimited, const MeasuredCell& limit) {
+  if (!limit.ok || !(limit.unit_ms > 0) || !(unlimited.unit_ms > 0)) return {NAN, NAN, NAN};
+  return ratio_of_means(unlimited.set_unit_ms(), limit.set_unit_ms());
 }
 
-const char* verdict_name(Verdict v) {
+std::string times_with_interval(const RatioInterval& r) {
+  if (!std::isfinite(r.ratio)) return "-";
+  return fmt_times(r.ratio) + (r.has_interval() ? " (" + fmt_fixed(r.lo, 2) + "-" + fmt_fixed(r.hi, 2) + ")"
+                                                : std::string(" (one worker set: no interval)"));
+}
+
+int side_of_band(const RatioInterval& r) {
+  if (!r.has_interval()) return 0;
+  if (r.lo >= 1 + kDecisionBand) return 1;
+  if (r.hi < 1 + kDecisionBand) return -1;
+  return 0;
+}
+
+const char* verdict_name(AdviceVerdict v) {
   switch (v) {
-    case Verdict::mps: return "mps";
-    case Verdict::timeslice: return "timeslice";
-    case Verdict::one_copy: return "one-copy";
-    case Verdict::none: break;
+    case AdviceVerdict::mps: return "mps";
+    case AdviceVerdict::timeslice: return "timeslice";
+    case AdviceVerdict::one_copy: return "one-copy";
+    case AdviceVerdict::undecided: return "undecided";
+    case AdviceVerdict::none: break;
   }
   return "none";
 }
 
-Pick pick(const std::vector<MeasuredCell>& ladder, double slo) {
+RatioInterval one_copy_mode_gap(const std::vector<MeasuredCell>& ladder) {
+  const MeasuredCell* ts = find_measured(ladder, ladder_mode_name(LadderMode::timeslice), 1);
+  const MeasuredCell* mps = find_measured(ladder, ladder_mode_name(LadderMode::mps), 1);
+  if (!ts || !mps || !ts->ok || !mps->ok) return {NAN, NAN, NAN};
+  return ratio_of_means(ts->set_unit_ms(), mps->set_unit_ms());
+}
+
+Pick pick(const std::vector<MeasuredCell>& ladder, double slo, Basis basis) {
   Pick p;
-  const auto [best_ts, knee_ts] = best_and_knee(ladder, ladder_mode_name(LadderMode::timeslice), slo);
-  const auto [best_mps, knee_mps] = best_and_knee(ladder, ladder_mode_name(LadderMode::mps), slo);
+  p.basis = basis;
+  const auto [best_ts, knee_ts] = best_and_knee(ladder, ladder_mode_name(LadderMode::timeslice), slo, basis);
+  const auto [best_mps, knee_mps] = best_and_knee(ladder, ladder_mode_name(LadderMode::mps), slo, basis);
   p.best_ts = best_ts;
   p.best_mps = best_mps;
-  if (best_ts && best_mps) p.mps_gain = best_mps->throughput() / best_ts->throughput();
-  if (best_mps && (!best_ts || p.mps_gain >= 1 + kKneeGain)) {
-    p.verdict = knee_mps->procs > 1 ? Verdict::mps : Verdict::one_copy;
+  if (best_ts && best_mps) {
+    p.gain = ratio_of_means(best_mps->set_rates(basis), best_ts->set_rates(basis));
+    p.mps_gain = p.gain.ratio;
+  }
+  // Time-slicing never ran ok: MPS is all there is; MPS never did: no verdict about it (recommend says why).
+  const int side = !best_ts ? 1 : !best_mps ? -1 : side_of_band(p.gain);
+  if (best_mps && side > 0) {
+    p.verdict = knee_mps->procs > 1 ? AdviceVerdict::mps : AdviceVerdict::one_copy;
     p.cell = knee_mps;
   } else if (best_ts) {
-    p.verdict = knee_ts->procs > 1 ? Verdict::timeslice : Verdict::one_copy;
-    p.cell = knee_ts;
-    // The same throughput, but each unit faster under MPS (a program that paces itself): MPS at that N.
+    p.verdict = side < 0 ? (knee_ts->procs > 1 ? AdviceVerdict::timeslice : AdviceVerdict::one_copy) : AdviceVerdict::undecided;
+    p.cell = side < 0 ? knee_ts : nullptr;
+    // The same throughput per unit, but each unit faster under MPS (a program that paces itself: its units per
+    // second are its rate in either mode): MPS at that N. A program whose units run faster but whose throughput
+    // per unit rose too is not paced, and on the whole-run basis its faster units did not pay.
     const MeasuredCell* mps = find_measured(ladder, ladder_mode_name(LadderMode::mps), knee_ts->procs);
-    if (knee_ts->procs > 1 && mps && feasible(*mps, slo) && mps->unit_ms > 0) {
-      p.mps_speedup = knee_ts->unit_ms / mps->unit_ms;
-      if (p.mps_speedup >= 1 + kKneeGain) {
-        p.verdict = Verdict::mps;
+    const bool paced = mps && mps->ok &&
+                       side_of_band(ratio_of_means(mps->set_rates(Basis::unit), knee_ts->set_rates(Basis::unit))) < 0;
+    if (knee_ts->procs > 1 && paced && feasible(*mps, slo, basis) && mps->unit_ms > 0) {
+      p.speedup = ratio_of_means(knee_ts->set_unit_ms(), mps->set_unit_ms());
+      p.mps_speedup = p.speedup.ratio;
+      // (unless MPS served clearly less: its throughput's interval wholly below 1 - kDecisionBand)
+      if (side_of_band(p.speedup) > 0 && !(p.gain.has_interval() && p.gain.hi < 1 - kDecisionBand)) {
+        p.verdict = AdviceVerdict::mps;
         p.cell = mps;
       }
     }
@@ -92,6 +132,8 @@ Pick pick(const std::vector<MeasuredCell>& ladder, double slo) {
   p.procs = p.cell ? p.cell->procs : 0;
   return p;
 }
+
+namespace {
 
 std::string mps_unmeasured(const std::vector<MeasuredCell>& ladder) {
   const MeasuredCell* failed = nullptr;
@@ -105,10 +147,25 @@ std::string mps_unmeasured(const std::vector<MeasuredCell>& ladder) {
                 : "the ladder ran no rung under MPS beside another copy";
 }
 
+/// What a pick says, in a few words: "MPS at N=4", "time-sliced at N=2", "one copy", "can't tell", "no verdict".
+std::string verdict_words(const Pick& q) {
+  switch (q.verdict) {
+    case AdviceVerdict::mps: return "MPS at N=" + std::to_string(q.procs);
+    case AdviceVerdict::timeslice: return "time-sliced at N=" + std::to_string(q.procs) + ", MPS buys under " + pct(kDecisionBand);
+    case AdviceVerdict::one_copy: return "one copy at a time";
+    case AdviceVerdict::undecided: return "can't tell";
+    case AdviceVerdict::none: break;
+  }
+  return "no verdict";
+}
+
+}  // namespace
+
 Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell>& ladder,
                          const std::vector<PredictedCell>& predicted, const std::vector<MeasuredCell>& limits,
-                         double slo) {
-  const Pick p = pick(ladder, slo);
+                         double slo, Basis basis) {
+  const Pick p = pick(ladder, slo, basis);
+  const std::string per = basis_words(basis, alone.unit);
   Recommendation r;
   r.verdict = p.verdict;
   r.procs = p.procs;
@@ -116,52 +173,89 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
   const std::string slo_words = std::isnan(slo) ? "" : " and met the p99 target of " + fmt_sig(slo) + " ms";
   // Nothing is concluded about MPS from runs that never happened: without an MPS run beside another copy
   // there is no verdict (what time-slicing did is said, and advise exits as a sweep whose runs failed).
-  if (p.verdict == Verdict::timeslice || p.verdict == Verdict::one_copy) {
+  if (p.verdict == AdviceVerdict::timeslice || p.verdict == AdviceVerdict::one_copy || p.verdict == AdviceVerdict::undecided) {
     if (const std::string why = mps_unmeasured(ladder); !why.empty()) {
-      r.verdict = Verdict::none;
+      r.verdict = AdviceVerdict::none;
       r.headline = "Can't say whether MPS helps: " + why + ". Time-sliced, " +
-                   (p.verdict == Verdict::timeslice
-                        ? std::to_string(p.procs) + " copies ran best: " + fmt_times(p.cell->throughput()) +
-                              " the throughput of one copy alone."
+                   (p.best_ts && p.best_ts->procs > 1
+                        ? std::to_string(p.best_ts->procs) + " copies ran best: " + fmt_times(p.best_ts->throughput(basis)) +
+                              " the throughput of one copy alone " + per + "."
                         : "sharing the GPU bought less than " + pct(kKneeGain) + " throughput.");
       if (p.best_ts)
-        r.reasons.push_back("Time-sliced: " + cell_words(*p.best_ts, predicted, LadderMode::timeslice, alone.unit) +
+        r.reasons.push_back("Time-sliced: " + cell_words(*p.best_ts, predicted, LadderMode::timeslice, alone.unit, basis) +
                             " (its best rung).");
       return r;
     }
   }
+  const std::string against = p.best_ts ? " the best time-sliced (" + fmt_times(p.best_ts->throughput(basis)) + " at N=" +
+                                              std::to_string(p.best_ts->procs) + ")"
+                                        : std::string();
   switch (p.verdict) {
-    case Verdict::none:
+    case AdviceVerdict::none:
       r.headline = "No advice: no configuration of the ladder ran" + slo_words + ".";
       return r;
-    case Verdict::one_copy:
-      r.mode = ladder_mode_name(LadderMode::timeslice);
-      r.headline = "Run one copy at a time: sharing the GPU bought less than " + pct(kKneeGain) + " throughput in either mode.";
+    case AdviceVerdict::undecided:
+      r.headline = p.gain.has_interval()
+                       ? "Can't tell within the budget whether MPS helps: its best throughput was " + times_with_interval(p.gain) +
+                             against + " " + per + ", an interval across the " + pct(kDecisionBand) + " line (" +
+                             std::to_string(p.best_mps->sets.size()) + " and " + std::to_string(p.best_ts->sets.size()) +
+                             " worker sets). A larger --budget runs more sets."
+                       : "Can't tell whether MPS helps: its best throughput was " + fmt_times(p.gain.ratio) + against + " " +
+                             per + ", from one worker set of each: no interval, so no verdict (advise runs at least " +
+                             "two per mode; this ladder ran one).";
       break;
-    case Verdict::timeslice:
+    case AdviceVerdict::one_copy:
+      r.mode = ladder_mode_name(LadderMode::timeslice);
+      r.headline = "Run one copy at a time: sharing the GPU bought less than " + pct(kKneeGain) + " throughput in either mode " +
+                   per + (std::isfinite(p.gain.ratio) ? " (MPS's best " + times_with_interval(p.gain) + against + ")" : "") + ".";
+      break;
+    case AdviceVerdict::timeslice:
       r.mode = ladder_mode_name(LadderMode::timeslice);
       r.headline = "No, MPS buys nothing here: run " + std::to_string(p.procs) +
-                   " copies time-sliced; MPS's best throughput was " + fmt_times(p.mps_gain) + " time-slicing's.";
+                   " copies time-sliced; MPS's best throughput was " + times_with_interval(p.gain) + " time-slicing's " + per + ".";
       break;
-    case Verdict::mps:
+    case AdviceVerdict::mps:
       r.mode = ladder_mode_name(LadderMode::mps);
-      if (std::isfinite(p.mps_speedup)) {
+      if (std::isfinite(p.mps_speedup) && p.cell->procs == p.procs && side_of_band(p.gain) <= 0) {
+        const MeasuredCell* ts = find_measured(ladder, ladder_mode_name(LadderMode::timeslice), p.procs);
         r.headline = "Yes: run " + std::to_string(p.procs) + " copies under MPS: the same throughput as time-sliced (" +
-                     fmt_times(p.cell->throughput()) + " one copy alone), each " + alone.unit + " " + fmt_times(p.mps_speedup) +
-                     " faster (" + fmt_sig(p.cell->unit_ms) + " ms against " +
-                     fmt_sig(find_measured(ladder, ladder_mode_name(LadderMode::timeslice), p.procs)->unit_ms) + " ms).";
+                     fmt_times(p.cell->throughput(basis)) + " one copy alone " + per + "), each " + alone.unit + " " +
+                     times_with_interval(p.speedup) + " faster (" + fmt_sig(p.cell->unit_ms) + " ms against " +
+                     fmt_sig(ts->unit_ms) + " ms).";
         break;
       }
-      r.headline = "Yes: run " + std::to_string(p.procs) + " copies under MPS, " + fmt_times(p.cell->throughput()) +
-                   " the throughput of one copy alone" +
-                   (p.best_ts ? ", " + fmt_times(p.mps_gain) + " the best time-sliced (" + fmt_times(p.best_ts->throughput()) + " at N=" +
-                                    std::to_string(p.best_ts->procs) + ")"
-                              : std::string()) +
-                   ".";
+      r.headline = "Yes: run " + std::to_string(p.procs) + " copies under MPS, " + fmt_times(p.cell->throughput(basis)) +
+                   " the throughput of one copy alone " + per +
+                   (p.best_ts ? ", " + times_with_interval(p.gain) + against : std::string()) + ".";
       break;
   }
-  if (p.best_ts) r.reasons.push_back("Time-sliced: " + cell_words(*p.best_ts, predicted, LadderMode::timeslice, alone.unit) + " (its best rung).");
-  if (p.best_mps) r.reasons.push_back("MPS: " + cell_words(*p.best_mps, predicted, LadderMode::mps, alone.unit) + " (its best rung).");
+  if (p.best_ts)
+    r.reasons.push_back("Time-sliced: " + cell_words(*p.best_ts, predicted, LadderMode::timeslice, alone.unit, basis) +
+                        " (its best rung).");
+  if (p.best_mps) r.reasons.push_back("MPS: " + cell_words(*p.best_mps, predicted, LadderMode::mps, alone.unit, basis) + " (its best rung).");
+  if (p.verdict == AdviceVerdict::mps || p.verdict == AdviceVerdict::timeslice || p.verdict == AdviceVerdict::undecided)
+    r.reasons.push_back("MPS over time-slicing, best against best " + per + ": " + times_with_interval(p.gain) +
+                        " (~94 % interval over the worker sets, Welch). MPS is advised where the interval lies above +" +
+                        pct(kDecisionBand) + ", not where it lies below; across it the ladder cannot tell.");
+  if (alone.unit != "run") {  // a program timed by its whole run has one basis only
+    const Basis other = basis == Basis::unit ? Basis::run : Basis::unit;
+    const Pick q = pick(ladder, slo, other);
+    r.reasons.push_back("Decided " + per + "; " + basis_words(other, alone.unit) + " the ladder says: " +
+                        verdict_words(q) + (std::isfinite(q.gain.ratio) ? " (MPS's best " + times_with_interval(q.gain) +
+                                                                             " the best time-sliced)"
+                                                                       : std::string()) +
+                        ".");
+  }
+  if (const RatioInterval gap = one_copy_mode_gap(ladder); std::isfinite(gap.ratio)) {
+    const bool beyond = gap.has_interval() && (gap.lo > 1 || gap.hi < 1);
+    const bool large = beyond && (gap.lo >= 1 + kDecisionBand || gap.hi <= 1 / (1 + kDecisionBand));
+    r.reasons.push_back("One copy alone ran each " + alone.unit + " " + times_with_interval(gap) +
+                        " as fast under MPS as time-sliced" +
+                        (large    ? ": beyond the noise and over " + pct(kDecisionBand) + " (flagged): every MPS cell carries "
+                                    "this one-copy difference (a program's host calls can cost differently as an MPS client)."
+                         : beyond ? ": beyond the noise, but under " + pct(kDecisionBand) + "."
+                                  : ": within the noise."));
+  }
   if (p.cell && p.cell != p.best_ts && p.cell != p.best_mps)
     r.reasons.push_back("N=" + std::to_string(p.procs) + " is the knee: within " + pct(kKneeGain) +
                         " of the best throughput with fewer copies.");
@@ -169,7 +263,7 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
     r.reasons.push_back("At N=" + std::to_string(p.procs) + " a " + alone.unit + " took " +
                         fmt_sig(p.cell->unit_ms) + " ms on average, p99 " + fmt_sig(p.cell->p99_ms) + " ms (alone " +
                         fmt_sig(alone.unit_ms) + " ms)" + slo_words + ".");
-  if (p.verdict != Verdict::mps) return r;
+  if (p.verdict != AdviceVerdict::mps) return r;
   if (limits.empty()) {
     r.reasons.push_back("Thread limits were not measured (the time budget ran out first): the advice is unlimited MPS.");
     return r;
@@ -180,18 +274,20 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
       r.reasons.push_back(limit.mode + at + " did not run: " + limit.problem + ".");
       continue;
     }
-    const double keeps = limit_keeps(*p.cell, limit);
-    if (keeps >= kLimitKeeps) {
+    const RatioInterval keeps = limit_keeps(*p.cell, limit);
+    const std::string ran = limit.mode + " (" + limit_words(limit.mode, p.procs) + ") ran each " + alone.unit + " at " +
+                            times_with_interval(keeps) + " unlimited MPS's speed" + at;
+    if (keeps.has_interval() && keeps.lo >= kLimitKeeps) {
       r.mode = limit.mode;
-      r.reasons.push_back(limit.mode + " (" + limit_words(limit.mode, p.procs) + ") ran each " + alone.unit + " at " +
-                          pct(keeps) + " of unlimited MPS's speed" + at +
-                          ": take the limit, it stops one copy from taking every SM.");
+      r.reasons.push_back(ran + ": take the limit, it stops one copy from taking every SM.");
       return r;
     }
-    r.reasons.push_back(limit.mode + " (" + limit_words(limit.mode, p.procs) + ") ran each " + alone.unit + " at " +
-                        pct(keeps) + " of unlimited MPS's speed" + at + ".");
+    r.reasons.push_back(ran + (keeps.has_interval() && keeps.hi >= kLimitKeeps ? " (its interval reaches below " +
+                                                                                  fmt_fixed(kLimitKeeps, 2) + "x: not shown to keep it)."
+                                                                            : "."));
   }
-  r.reasons.push_back("No limit tried kept " + pct(kLimitKeeps) + " of unlimited MPS's speed: leave the thread percentage unlimited.");
+  r.reasons.push_back("No limit tried was shown to keep " + pct(kLimitKeeps) +
+                      " of unlimited MPS's speed: leave the thread percentage unlimited.");
   return r;
 }
 

@@ -9,34 +9,55 @@
 #include <vector>
 
 #include "harness/advise/advise_model.hpp"
+#include "harness/common/stats.hpp"
 
 namespace bench_mps::harness {
 
-enum class Verdict {
-  mps,        ///< MPS: more throughput than time-slicing at the N advised
-  timeslice,  ///< MPS buys nothing measurable (< 5%): copies may share the GPU time-sliced
+enum class AdviceVerdict {
+  mps,        ///< MPS: more throughput than time-slicing at the N advised, its interval clear of the 5 % line
+  timeslice,  ///< MPS buys nothing measurable (its interval below +5 %): copies may share the GPU time-sliced
   one_copy,   ///< sharing buys nothing in either mode: one copy at a time
-  none,       ///< no configuration ran (or met the SLO)
+  undecided,  ///< MPS against time-slicing: the interval still crosses the 5 % line when the sets ran out
+  none,       ///< no configuration ran (or met the SLO), or MPS never ran beside another copy
 };
-const char* verdict_name(Verdict v);  ///< "mps", "timeslice", "one-copy", "none"
+const char* verdict_name(AdviceVerdict v);  ///< "mps", "timeslice", "one-copy", "undecided", "none"
 
-/// The ladder's choice before any thread limit: per mode the best throughput and the smallest N within
-/// kKneeGain of it (the knee), over the cells that ran and met the SLO.
+/// MPS is advised where its throughput's interval over time-slicing's lies above 1 + kDecisionBand, and
+/// not where it lies below; otherwise the ladder cannot tell (more worker sets may).
+inline constexpr double kDecisionBand = 0.05;
+
+/// "1.09x (1.03-1.15)", or "1.09x (one worker set each: no interval)".
+std::string times_with_interval(const RatioInterval& r);
+/// Where `r` lies against 1 + kDecisionBand: 1 above, -1 below, 0 across it (or without an interval).
+int side_of_band(const RatioInterval& r);
+
+/// The ladder's choice before any thread limit: per mode the best throughput on `basis` and the smallest N
+/// within kKneeGain of it (the knee), over the cells that ran and met the SLO; MPS against time-slicing
+/// decided from their worker sets' interval.
 struct Pick {
-  Verdict verdict = Verdict::none;
+  AdviceVerdict verdict = AdviceVerdict::none;
+  Basis basis = Basis::unit;
   int procs = 0;                      ///< the N advised (0: none)
   const MeasuredCell* cell = nullptr; ///< the advised cell
   const MeasuredCell* best_ts = nullptr;
   const MeasuredCell* best_mps = nullptr;
-  double mps_gain = NAN;              ///< best MPS throughput over best time-sliced throughput
+  RatioInterval gain{NAN, NAN, NAN};  ///< best MPS throughput over best time-sliced throughput, its interval
+  double mps_gain = NAN;              ///< gain.ratio
   /// At the N advised when throughput ties (a paced program serves its rate in either mode): the
-  /// time-sliced unit time over MPS's; MPS is advised where it is at least 1 + kKneeGain (NaN: not compared)
-  double mps_speedup = NAN;
+  /// time-sliced unit time over MPS's; MPS is advised where its interval lies above 1 + kDecisionBand
+  RatioInterval speedup{NAN, NAN, NAN};
+  double mps_speedup = NAN;           ///< speedup.ratio (NaN: not compared)
+  /// The cells whose sets would settle an undecided verdict: the best of each mode.
+  bool open() const { return verdict == AdviceVerdict::undecided && best_ts && best_mps; }
 };
-Pick pick(const std::vector<MeasuredCell>& ladder, double slo_p99_ms);
+Pick pick(const std::vector<MeasuredCell>& ladder, double slo_p99_ms, Basis basis = Basis::unit);
+
+/// One copy alone under MPS against time-sliced, per unit (the ladder's N=1 cells): their speed ratio and
+/// interval; NaN where either did not run ok.
+RatioInterval one_copy_mode_gap(const std::vector<MeasuredCell>& ladder);
 
 struct Recommendation {
-  Verdict verdict = Verdict::none;
+  AdviceVerdict verdict = AdviceVerdict::none;
   std::string mode;        ///< what to pass to --modes (or set up): "timeslice", "mps", "mps:auto"; empty: none
   int procs = 0;
   std::string headline;    ///< one sentence
@@ -45,12 +66,15 @@ struct Recommendation {
 
 /// The recommendation: `pick`'s, with the first of `limits` (the advised N under mps:auto, then under a
 /// larger percentage, as far as measured) whose units ran at least 95% as fast as under unlimited MPS.
+/// `basis` decides; what the other basis would say is among the reasons.
 Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell>& ladder,
                          const std::vector<PredictedCell>& predicted, const std::vector<MeasuredCell>& limits,
-                         double slo_p99_ms);
+                         double slo_p99_ms, Basis basis = Basis::unit);
 
-/// Units under `limit` run at this share of unlimited MPS's speed (its unit time over the limit's), or NaN.
-double limit_keeps(const MeasuredCell& unlimited, const MeasuredCell& limit);
-inline constexpr double kLimitKeeps = 0.95;  ///< a limit is advised where its units run at least this fast
+/// Units under `limit` run at this share of unlimited MPS's speed (its unit time over the limit's, over
+/// their worker sets, with the interval), or NaN.
+RatioInterval limit_keeps(const MeasuredCell& unlimited, const MeasuredCell& limit);
+/// A limit is advised where its units run at least this fast, the whole interval above it.
+inline constexpr double kLimitKeeps = 0.95;
 
 }  // namespace bench_mps::harness

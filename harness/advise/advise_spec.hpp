@@ -10,6 +10,10 @@ namespace bench_mps::harness {
 
 /// The largest N advise predicts and tries (the sweep's default --mps-max-clients).
 inline constexpr int kAdviseMaxProcs = 48;
+/// Worker sets each rung of the ladder runs per mode: two, the fewest that give an interval.
+inline constexpr int kSetsPerRung = 2;
+/// The most worker sets the best cell of each mode gets while the verdict is open (within --budget).
+inline constexpr int kMaxSetsPerCell = 8;
 
 struct AdviseSpec {
   std::string command;               ///< --command: the program (exec); empty with --workload
@@ -21,6 +25,7 @@ struct AdviseSpec {
   std::vector<int> ladder;           ///< --ladder: these rungs, every one run; empty: 1, 2, 4, ... max_procs
   double budget_s = 300;             ///< all child sweeps together
   double slo_p99_ms = NAN;           ///< --slo-p99-ms: a configuration whose p99 step is above it is not advised
+  std::string basis;                 ///< --basis: "unit", "run" or "auto"; empty: auto (--redo: as stored)
   std::string xray_from;             ///< --xray-from: a folder with the X-ray's runs (skips measuring it)
   bool cpu_stand_in = false;         ///< CPU stand-ins and the fake daemon (tests)
   std::string redo_dir;              ///< --redo: the advice again from that folder's sweeps, nothing run

@@ -60,6 +60,26 @@ double relative_mean_ci_width(const std::vector<double>& x, double coverage) {
   return 2 * t * s / std::sqrt(static_cast<double>(n)) / std::fabs(m);
 }
 
+bool RatioInterval::has_interval() const { return std::isfinite(lo) && std::isfinite(hi); }
+
+RatioInterval ratio_of_means(const std::vector<double>& a, const std::vector<double>& b, double coverage) {
+  const double ma = mean(a), mb = mean(b);
+  RatioInterval r{ma / mb, kNaN, kNaN};
+  if (a.size() < 2 || b.size() < 2 || !(ma > 0) || !(mb > 0)) return r;
+  const double va = sample_variance(a) / (static_cast<double>(a.size()) * ma * ma);
+  const double vb = sample_variance(b) / (static_cast<double>(b.size()) * mb * mb);
+  if (va + vb == 0) {
+    r.lo = r.hi = r.ratio;
+    return r;
+  }
+  const double df = (va + vb) * (va + vb) /
+                    (va * va / static_cast<double>(a.size() - 1) + vb * vb / static_cast<double>(b.size() - 1));
+  const double half = student_t_quantile((1 + coverage) / 2, df) * std::sqrt(va + vb);
+  r.lo = r.ratio * std::exp(-half);
+  r.hi = r.ratio * std::exp(half);
+  return r;
+}
+
 double jain_fairness(const std::vector<double>& x) {
   if (x.empty()) return kNaN;
   double sum = 0, sum_sq = 0;

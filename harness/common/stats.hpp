@@ -43,6 +43,17 @@ double student_t_two_sided_p(double t, double df);
 /// difference at the default coverage. NaN with fewer than two values or a zero mean.
 double relative_mean_ci_width(const std::vector<double>& x, double coverage = kMedianCiCoverage);
 
+/// The ratio of two means, mean(a) / mean(b), and its ~94 % interval (`coverage`): Welch's t on the log of
+/// the ratio, whose variance is s_a^2 / (n_a mean_a^2) + s_b^2 / (n_b mean_b^2) (the delta method), with the
+/// Welch-Satterthwaite degrees of freedom. a and b are independent units (worker sets' means), positive.
+/// lo and hi are NaN with fewer than two values on either side; both equal the ratio where neither varies.
+struct RatioInterval {
+  double ratio = 0, lo = 0, hi = 0;
+  bool has_interval() const;  ///< lo and hi are finite
+};
+RatioInterval ratio_of_means(const std::vector<double>& a, const std::vector<double>& b,
+                             double coverage = kMedianCiCoverage);
+
 /// Jain's fairness index (sum x)^2 / (n sum x^2): 1 when all equal, 1/n when one takes everything.
 double jain_fairness(const std::vector<double>& x);
 

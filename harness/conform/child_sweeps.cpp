@@ -1,5 +1,6 @@
 #include "harness/conform/child_sweeps.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <system_error>
 
@@ -33,6 +34,23 @@ std::string last_error_line(const fs::path& log) {
 
 }  // namespace
 
+std::vector<std::string> with_common_args(const std::vector<std::string>& args, const std::vector<std::string>& common) {
+  std::vector<std::string> full = args;
+  for (std::size_t i = 0; i < common.size(); ++i) {
+    const bool valued = i + 1 < common.size() && common[i + 1].rfind("--", 0) != 0;
+    const std::string& name = common[i];
+    const bool given = std::any_of(args.begin(), args.end(), [&name](const std::string& a) {
+      return a == name || a.rfind(name + "=", 0) == 0;
+    });
+    if (!given) {
+      full.push_back(name);
+      if (valued) full.push_back(common[i + 1]);
+    }
+    if (valued) ++i;
+  }
+  return full;
+}
+
 bool SweepOutcome::has_runs() const {
   std::error_code ec;
   return exit_code >= 0 && fs::is_regular_file(dir / "runs.csv", ec) && fs::is_regular_file(dir / "summary.csv", ec);
@@ -52,8 +70,7 @@ SweepOutcome ChildSweeps::run(const std::string& name, const std::vector<std::st
   if (ec) throw std::runtime_error("cannot create " + dir_.string() + ": " + ec.message());
   SweepOutcome outcome;
   outcome.dir = dir_ / name;
-  std::vector<std::string> full = args;
-  full.insert(full.end(), common_.begin(), common_.end());
+  std::vector<std::string> full = with_common_args(args, common_);
   full.insert(full.end(), {"--out", outcome.dir.string()});
   const fs::path log = dir_ / (name + ".log");
   const std::string self = fs::read_symlink("/proc/self/exe", ec).string();

@@ -24,6 +24,10 @@ struct SweepOutcome {
   bool has_runs() const;
 };
 
+/// `args` and then each option of `common` (a name, and its value where one follows) that `args` do not
+/// give already: the child's own value wins ("--repeats 5" over a common "--repeats 1").
+std::vector<std::string> with_common_args(const std::vector<std::string>& args, const std::vector<std::string>& common);
+
 /// No time is left for another child sweep.
 class BudgetSpent : public std::runtime_error {
  public:
@@ -35,7 +39,8 @@ class ChildSweeps {
   /// Children go to `sweeps_dir`; each gets `common_args` (e.g. --device) after its own.
   ChildSweeps(std::filesystem::path sweeps_dir, std::vector<std::string> common_args, double budget_s);
 
-  /// Runs `bench_mps args... common_args... --out sweeps_dir/name` to its end or the budget's.
+  /// Runs `bench_mps args... common_args... --out sweeps_dir/name` to its end or the budget's; a common
+  /// option that `args` give already is left out (the child's own value wins).
   /// Throws BudgetSpent when less than a few seconds are left before it starts.
   SweepOutcome run(const std::string& name, const std::vector<std::string>& args);
 

@@ -24,8 +24,11 @@ const std::vector<Lever>& conform_levers() {
        "allocating 1056 MiB (the limit + 1 granule) fails with status mps_mem_limit and the driver's error, no hang",
        check_mem_limit},
       {"priority", "a below-normal background gives way to a normal-priority client",
-       "a latency-bound foreground (mlp-infer) beside a filler: with the filler at CUDA_MPS_CLIENT_PRIORITY=1 "
-       "(+prio) the foreground's p99 is at least 10 % lower than with both at normal priority",
+       "a latency-bound foreground (mlp-infer) beside a background kernel of short blocks several waves deep (a "
+       "priority orders blocks waiting for an SM, it preempts none): with the background at "
+       "CUDA_MPS_CLIENT_PRIORITY=1 (+prio) the foreground's p99 is at least 10 % lower than with both at normal "
+       "priority, the ~94 % interval of the ratio over >= 5 runs per arm wholly below 0.90x (above: FAIL; across "
+       "it after 15: INCONCLUSIVE)",
        check_priority},
       {"client-ceiling", "the client limit refuses the next client clearly",
        "clients up to the documented limit (48 per device; 60 with CUDA_DEVICE_MAX_CONNECTIONS=2 in newer docs) "
@@ -71,6 +74,13 @@ Judgement sweep_error(const SweepOutcome& outcome) {
 
 Judgement judged(bool ok, std::string evidence) {
   return {ok ? ConformVerdict::pass : ConformVerdict::fail, std::move(evidence), ""};
+}
+
+Judgement decided(const RatioInterval& r, double limit, std::string evidence) {
+  if (r.has_interval() && r.hi <= limit) return {ConformVerdict::pass, std::move(evidence), ""};
+  if (r.has_interval() && r.lo > limit) return {ConformVerdict::fail, std::move(evidence), ""};
+  return {ConformVerdict::inconclusive, std::move(evidence),
+          r.has_interval() ? "the interval crosses the criterion within the budget's runs" : "too few runs for an interval"};
 }
 
 Judgement skipped(std::string reason) { return {ConformVerdict::skip, "", std::move(reason)}; }

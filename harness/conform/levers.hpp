@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/common/stats.hpp"
 #include "harness/conform/child_sweeps.hpp"
 #include "harness/gpu/nvml.hpp"
 #include "harness/results/conform_rows.hpp"
@@ -63,6 +64,10 @@ std::vector<std::string> fill_workload_args(const ConformSetup& setup);
 Judgement sweep_error(const SweepOutcome& outcome);
 /// PASS when `ok`, FAIL otherwise, with `evidence`.
 Judgement judged(bool ok, std::string evidence);
+/// A criterion "ratio at most `limit`" decided from its interval: PASS where the whole interval lies at or
+/// below it, FAIL where it lies above, INCONCLUSIVE (the interval in the evidence) where it crosses it or
+/// there is none.
+Judgement decided(const RatioInterval& r, double limit, std::string evidence);
 /// SKIP with `reason`.
 Judgement skipped(std::string reason);
 

@@ -117,6 +117,8 @@ struct Nvml::Api {
   nvmlReturn_t (*clock)(nvmlDevice_t, int, unsigned*) = nullptr;
   nvmlReturn_t (*max_clock)(nvmlDevice_t, int, unsigned*) = nullptr;
   nvmlReturn_t (*power)(nvmlDevice_t, unsigned*) = nullptr;
+  // Optional (nullptr where the driver lacks it): the board's energy since the driver loaded, mJ (Volta and newer).
+  nvmlReturn_t (*energy)(nvmlDevice_t, unsigned long long*) = nullptr;
   // Optional (nullptr where the driver lacks them): the conditions() queries.
   nvmlReturn_t (*power_limit)(nvmlDevice_t, unsigned*) = nullptr;
   nvmlReturn_t (*persistence)(nvmlDevice_t, int*) = nullptr;
@@ -174,6 +176,7 @@ std::unique_ptr<Nvml> Nvml::load(std::string& why) {
     api->clock = resolve<decltype(api->clock)>(api->lib.get(), "nvmlDeviceGetClockInfo");
     api->max_clock = resolve<decltype(api->max_clock)>(api->lib.get(), "nvmlDeviceGetMaxClockInfo");
     api->power = resolve<decltype(api->power)>(api->lib.get(), "nvmlDeviceGetPowerUsage");
+    api->energy = resolve_optional<decltype(api->energy)>(api->lib.get(), "nvmlDeviceGetTotalEnergyConsumption");
     api->power_limit = resolve_optional<decltype(api->power_limit)>(api->lib.get(), "nvmlDeviceGetEnforcedPowerLimit");
     api->persistence = resolve_optional<decltype(api->persistence)>(api->lib.get(), "nvmlDeviceGetPersistenceMode");
     api->app_clock = resolve_optional<decltype(api->app_clock)>(api->lib.get(), "nvmlDeviceGetApplicationsClock");
@@ -312,6 +315,9 @@ GpuSample Nvml::sample() const {
   s.mem_used_bytes = mem.used;
   unsigned mw = 0;
   if (auto p = a.optional(a.power(a.device, &mw), mw, "nvmlDeviceGetPowerUsage")) s.power_w = *p / 1000.0;
+  unsigned long long mj = 0;
+  if (a.energy)
+    if (auto e = a.optional(a.energy(a.device, &mj), mj, "nvmlDeviceGetTotalEnergyConsumption")) s.energy_j = *e / 1000.0;
   return s;
 }
 

@@ -54,6 +54,7 @@ struct GpuSample {
   std::optional<unsigned> gpu_util_pct, mem_util_pct, sm_clock_mhz, mem_clock_mhz;
   std::optional<std::uint64_t> mem_used_bytes;
   std::optional<double> power_w;
+  std::optional<double> energy_j;  ///< the board's energy counter (nvmlDeviceGetTotalEnergyConsumption), J since the driver loaded
 };
 
 /// GPU performance metrics (NVML's GPM, Hopper and newer) over a window, as fractions in [0, 1]:

@@ -15,8 +15,9 @@ namespace fs = std::filesystem;
 namespace bench_mps::harness {
 namespace {
 
-constexpr std::array<std::pair<ConformVerdict, const char*>, 4> kVerdictNames{
-    {{ConformVerdict::pass, "PASS"}, {ConformVerdict::fail, "FAIL"}, {ConformVerdict::skip, "SKIP"}, {ConformVerdict::error, "ERROR"}}};
+constexpr std::array<std::pair<ConformVerdict, const char*>, 5> kVerdictNames{
+    {{ConformVerdict::pass, "PASS"}, {ConformVerdict::fail, "FAIL"}, {ConformVerdict::skip, "SKIP"}, {ConformVerdict::error, "ERROR"},
+     {ConformVerdict::inconclusive, "INCONCLUSIVE"}}};
 
 nlohmann::json row_json(const ConformRow& r) {
   return {{"id", r.id},           {"lever", r.lever},       {"verdict", conform_verdict_name(r.verdict)},

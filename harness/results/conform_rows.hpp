@@ -19,9 +19,10 @@ inline constexpr const char* kConformJsonFile = "conform.json";
 
 /// PASS: the lever held to its expectation; FAIL: it did not (the evidence says how far); SKIP: not
 /// measured here (the reason says why, e.g. the version found); ERROR: the measurement itself failed.
-enum class ConformVerdict { pass, fail, skip, error };
+/// inconclusive: a timed criterion whose interval still crossed it when its runs or budget ended.
+enum class ConformVerdict { pass, fail, skip, error, inconclusive };
 
-/// "PASS", "FAIL", "SKIP", "ERROR".
+/// "PASS", "FAIL", "SKIP", "ERROR", "INCONCLUSIVE".
 std::string conform_verdict_name(ConformVerdict v);
 /// The verdict a name spells; nothing for any other text.
 std::optional<ConformVerdict> parse_conform_verdict(const std::string& name);

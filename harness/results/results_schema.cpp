@@ -316,6 +316,11 @@ const std::vector<Column<RunRecord, SummaryRecord>>& summary_schema() {
                         &SummaryRow::xray_hold_bound),
           summary_newer("xray_idle_kept_share", "fraction",
                         "xray_gaps: of the kernels launched into an empty queue, the share that started at once", &SummaryRow::xray_idle_kept_share),
+          summary_newer("energy_j", "J",
+                        "NVML's board energy counter (nvmlDeviceGetTotalEnergyConsumption) over the timed window: its rise "
+                        "from the first to the last 100 ms sample inside it, scaled to the whole window; idle draw "
+                        "included; empty without the counter or where those samples span under half the window",
+                        &SummaryRow::energy_j),
       });
   return cols;
 }

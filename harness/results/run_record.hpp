@@ -81,6 +81,7 @@ struct SummaryRow {
   double xray_slice_ms = NAN, xray_switch_ms = NAN, xray_lost_share = NAN, xray_on_share = NAN;
   double xray_wait_ms = NAN, xray_wait_p99_ms = NAN, xray_turn_ms = NAN, xray_turn_switch_ms = NAN;
   double xray_hold_us = NAN, xray_hold_bound = NAN, xray_idle_kept_share = NAN;  ///< xray_gaps
+  double energy_j = NAN;  ///< the board's energy counter's rise over the timed window (NaN without it)
 };
 
 struct TaskRow {

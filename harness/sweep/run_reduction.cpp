@@ -106,6 +106,20 @@ void summarize_tasks(SummaryRow& s, const WorkerTotals& t, bool barrier_passed, 
   s.gpu_busy_share = mean(t.busy_shares);
 }
 
+/// The energy the board drew over [from, to]: its counter's rise between the first and last sample inside the
+/// window, scaled to the whole window (the mean power between them times its length); NaN without the counter
+/// (old drivers, the CPU stand-ins) or where those samples span under half the window (a run of a few samples).
+double energy_between(const std::vector<GpuSample>& samples, std::int64_t from, std::int64_t to) {
+  const GpuSample *first = nullptr, *last = nullptr;
+  for (const GpuSample& g : samples)
+    if (g.energy_j && g.t_ns >= from && g.t_ns <= to) {
+      if (!first) first = &g;
+      last = &g;
+    }
+  if (!first || to <= from || 2 * (last->t_ns - first->t_ns) < to - from) return kNaN;
+  return (*last->energy_j - *first->energy_j) * static_cast<double>(to - from) / static_cast<double>(last->t_ns - first->t_ns);
+}
+
 /// The GPU's clock, power, memory and utilisation over the timed window [first_start, last_end].
 void summarize_gpu(RunRecord& r, std::int64_t first_start, std::int64_t last_end) {
   SummaryRow& s = r.summary;
@@ -133,6 +147,7 @@ void summarize_gpu(RunRecord& r, std::int64_t first_start, std::int64_t last_end
   s.gpu_util_mean = mean(util);
   s.sm_clock_mean_mhz = mean(clock);
   s.power_mean_w = mean(power);
+  s.energy_j = energy_between(r.samples, first_start, last_end);
 }
 
 }  // namespace
