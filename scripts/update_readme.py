@@ -7,7 +7,8 @@ DOCS (docs/PREDICT.md, docs/ADVISE.md), so they cannot drift.
 - README.md: every block between `<!-- table: <report.md> -->` and `<!-- /table -->` becomes the
   "Per workload, mode and N" table of that report.md (`<!-- table: <report.md> | <section> -->`: the
   table of that section instead), and every block between `<!-- headline: <report.md> -->` and
-  `<!-- /headline -->` the report's first line, its one-sentence summary. A test (Readme.*) checks
+  `<!-- /headline -->` the report's first line, its one-sentence summary, and every block between
+  `<!-- advice: <advice.md> -->` and `<!-- /advice -->` that advice's headline, quoted. A test (Readme.*) checks
   that every such block equals what this script would write, so no result in them is typed by hand;
 - plots/h100_*.png: copies of the reference run's, the regime map's and the X-ray's figures.
 scripts/regenerate_reports.py runs it after re-rendering the reports.
@@ -50,9 +51,18 @@ def report_headline(report_md):
     return read(report_md.strip()).split("\n", 1)[0] + "\n"
 
 
+def advice_headline(advice_md):
+    """An advice.md's headline (its bold line), quoted."""
+    for line in read(advice_md.strip()).splitlines():
+        if line.startswith("**") and line.endswith("**"):
+            return "> " + line + "\n"
+    raise SystemExit("update_readme.py: %s has no headline" % advice_md)
+
+
 BLOCKS = [
     (re.compile(r"(<!-- table: ([^\n]+?) -->\n)(.*?)(<!-- /table -->)", re.S), report_table),
     (re.compile(r"(<!-- headline: ([^\n]+?) -->\n)(.*?)(<!-- /headline -->)", re.S), report_headline),
+    (re.compile(r"(<!-- advice: ([^\n]+?) -->\n)(.*?)(<!-- /advice -->)", re.S), advice_headline),
 ]
 
 

@@ -638,6 +638,18 @@ TEST(Readme, EveryGeneratedBlockIsTheCommittedReports) {
                                   << " differs from the committed report: run scripts/update_readme.py";
     }
   }
+  for (const readme::Block& b : readme::blocks(text, "advice")) {  // an advice's bold headline, quoted
+    const fs::path advice = source_dir() / readme::trim(b.spec);
+    ASSERT_TRUE(fs::exists(advice)) << doc << " names " << b.spec << ", which is not committed";
+    std::string headline = "(no headline)";
+    for (const std::string& line : harness::split(read_text(advice), '\n'))
+      if (line.size() > 4 && line.rfind("**", 0) == 0 && line.substr(line.size() - 2) == "**") {
+        headline = line;
+        break;
+      }
+    EXPECT_EQ(b.body, "> " + headline + "\n") << doc << "'s advice block from " << b.spec
+                                              << " differs from the committed advice: run scripts/update_readme.py";
+  }
   }
 }
 

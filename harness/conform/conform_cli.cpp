@@ -24,9 +24,10 @@ constexpr const char* kConformHelpFooter =
     "failed (its sweep's exit code and last line); INCONCLUSIVE a timed criterion whose interval still\n"
     "crossed it when its runs ended (the interval is in the evidence).\n"
     "\n"
-    "Exit codes: 0 every row PASS, SKIP or INCONCLUSIVE; 1 a row FAIL or ERROR (the table is written all the same);\n"
-    "2 bad command line (one line naming the problem, nothing written); 3 the machine cannot run it (no\n"
-    "GPU, no nvidia-cuda-mps-control); 128+N stopped by signal N (the rows done are kept).\n"
+    "Exit codes: 0 every row PASS, SKIP or INCONCLUSIVE; 1 a row FAIL or ERROR (the table is written\n"
+    "all the same); 2 bad command line (one line naming the problem, nothing written); 3 the machine\n"
+    "cannot run it (no GPU, no nvidia-cuda-mps-control); 128+N stopped by signal N (the rows done are\n"
+    "kept).\n"
     "--set-exclusive changes the GPU's compute mode for one row (restored after): never use it on a\n"
     "GPU you share or borrow.";
 
