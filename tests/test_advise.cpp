@@ -613,11 +613,17 @@ TEST_F(Advise, RedoRefusesAFolderWithoutAdviceAndOtherOptions) {
   fs::create_directories(out());
   for (const auto& a : std::vector<std::vector<std::string>>{{"advise", "--redo", out().string()},
                                                              {"advise", "--redo", (tmp / "nosuch").string()},
-                                                             {"advise", "--redo", out().string(), "--workload", "spin"}}) {
+                                                             {"advise", "--redo", out().string(), "--workload", "spin"},
+                                                             // options that shape a new ladder change nothing in a redo
+                                                             {"advise", "--redo", out().string(), "--budget", "100"},
+                                                             {"advise", "--redo", out().string(), "--max-procs", "4"},
+                                                             {"advise", "--redo", out().string(), "--basis", "sideways"}}) {
     const auto r = run_program(bench_mps_exe(), a, env, 60);
     EXPECT_EQ(r.exit_code, 2) << nlohmann::json(a).dump() << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
+  const auto budget = run_program(bench_mps_exe(), {"advise", "--redo", out().string(), "--budget", "100"}, env, 60);
+  EXPECT_NE(budget.err.find("--budget: --redo runs nothing"), std::string::npos) << budget.err;
   EXPECT_TRUE(fs::is_empty(out()));
 }
 

@@ -63,6 +63,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--max-repeats", "x"}, "--max-repeats"}, BadInput{{"--max-repeats", "99999999999"}, "--max-repeats"},
         BadInput{{"--noise-time-cap", "-1"}, "--noise-time-cap"}, BadInput{{"--noise-time-cap", "nan"}, "--noise-time-cap"},
         BadInput{{"--noise-time-cap", "inf"}, "--noise-time-cap"}, BadInput{{"--noise-time-cap", ""}, "--noise-time-cap"},
+        // the noise target's own options where no target applies (issue 35: said, not ignored)
+        BadInput{{"--max-repeats", "8", "--noise-target", "0"}, "--max-repeats: applies to --noise-target, which is off"},
+        BadInput{{"--noise-time-cap", "60", "--noise-target", "0"}, "--noise-time-cap: applies to --noise-target"},
         BadInput{{"--tasks", "-3"}, "--tasks"}, BadInput{{"--tasks", "3", "--duration", "1"}, "--tasks and --duration cannot be given together"},
         BadInput{{"--duration", "0"}, "--duration"}, BadInput{{"--timeout", "-1"}, "--timeout"},
         BadInput{{"--spin-us", "0"}, "--spin-us"}, BadInput{{"--spin-threads", "2000"}, "--spin-threads"},

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/conform/levers.hpp"
 #include "harness/results/conform_rows.hpp"
 #include "tests/sweep_fixture.hpp"
@@ -110,6 +112,30 @@ TEST_F(Conform, CompareCallsPassToFailARegressionAndTheFleetReportListsBoth) {
   EXPECT_EQ(back.exit_code, 0) << back.out;
   EXPECT_NE(back.out.find("| fixed |"), std::string::npos) << back.out;
 
+  // Options of results folders are refused on conform folders, not ignored (issue 35); nothing in common is
+  // no pass under the gate.
+  for (const std::vector<std::string>& extra : {std::vector<std::string>{"--metric", "p99"}, {"--threshold", "5"}, {"--ignore-params"}}) {
+    std::vector<std::string> a{"compare", good.string(), bad.string()};
+    a.insert(a.end(), extra.begin(), extra.end());
+    const auto refused = bench(a);
+    EXPECT_EQ(refused.exit_code, 2) << extra.front() << refused.err;
+    EXPECT_NE(refused.err.find(extra.front() + ": applies to results folders"), std::string::npos) << refused.err;
+  }
+  // A conform.json naming one lever twice is refused (it would hide one verdict), naming the file.
+  const fs::path dup = tmp / "dup";
+  fs::copy(bad, dup, fs::copy_options::recursive);
+  nlohmann::json stored = nlohmann::json::parse(read_text(dup / "conform.json"));
+  stored["rows"].push_back(stored["rows"][0]);
+  write_text(dup / "conform.json", stored.dump(2));
+  const auto twice = bench({"compare", good.string(), dup.string(), "--fail-on-regression"});
+  EXPECT_EQ(twice.exit_code, 2) << twice.out;
+  EXPECT_NE(twice.err.find("conform.json: lever 'thread-pct' has two rows"), std::string::npos) << twice.err;
+  const fs::path other = tmp / "fleet-other";
+  ASSERT_EQ(conform(other, {"--only", "mem-limit"}).exit_code, 0);
+  const auto nothing = bench({"compare", good.string(), other.string(), "--fail-on-regression"});
+  EXPECT_EQ(nothing.exit_code, 1) << nothing.out;
+  EXPECT_NE(nothing.err.find("no lever in common"), std::string::npos) << nothing.err;
+
   ASSERT_EQ(sweep({"--modes", "mps", "--procs", "1"}).exit_code, 0);  // a results folder, not a conform one
   const auto mixed = bench({"compare", good.string(), out().string()});
   EXPECT_EQ(mixed.exit_code, 2);
@@ -162,6 +188,18 @@ TEST_F(Conform, AFolderThatHoldsConformOrSweepResultsIsRefused) {
   const auto into_sweep = conform(out(), {"--only", "sm-partitions"});
   EXPECT_EQ(into_sweep.exit_code, 2) << into_sweep.err;
   EXPECT_FALSE(fs::exists(out() / "conform.json"));
+
+  // A folder holding the user's own conform.md and conform.csv: refused, both left as they were (issue 35).
+  const fs::path mine = tmp / "mine";
+  fs::create_directories(mine);
+  write_text(mine / "conform.md", "my notes\n");
+  write_text(mine / "conform.csv", "a,b\n");
+  const auto over_mine = conform(mine, {"--only", "sm-partitions"});
+  EXPECT_EQ(over_mine.exit_code, 2) << over_mine.err;
+  EXPECT_NE(over_mine.err.find("that bench_mps did not write there"), std::string::npos) << over_mine.err;
+  EXPECT_EQ(read_text(mine / "conform.md"), "my notes\n");
+  EXPECT_EQ(read_text(mine / "conform.csv"), "a,b\n");
+  EXPECT_FALSE(fs::exists(mine / "conform.json"));
 }
 
 TEST_F(Conform, TheTimeBudgetStopsTheRowsLeftAsErrorAndLeavesNoDaemon) {
@@ -175,6 +213,24 @@ TEST_F(Conform, TheTimeBudgetStopsTheRowsLeftAsErrorAndLeavesNoDaemon) {
     if (row.verdict == ConformVerdict::error && row.reason.find("time budget") != std::string::npos) ++out_of_time;
   EXPECT_GE(out_of_time, 1) << r.err;
   EXPECT_EQ(harness::read_conform(out()).rows.size(), 5u) << "every row is in the table, run or not";
+}
+
+TEST_F(Conform, AForeignDaemonIsRefusedBeforeAnythingIsWritten) {
+  // As a sweep and advise: exit 3, one line, no folder (it used to write one and exit 1; issue 35).
+  Env foreign = env;
+  foreign.set.emplace_back("CUDA_MPS_PIPE_DIRECTORY", (tmp / "foreign-pipe").string());
+  foreign.set.emplace_back("CUDA_MPS_LOG_DIRECTORY", (tmp / "foreign-log").string());
+  const fs::path control = fakes_dir() / "nvidia-cuda-mps-control";
+  ASSERT_EQ(run_program(control, {"-d"}, foreign).exit_code, 0);
+  ASSERT_TRUE(wait_until([] { return live_mps_process_count() > 0; }, 5));
+  const auto r = conform(out(), {"--only", "proof"});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("another MPS daemon is running"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(fs::exists(out()));
+  BackgroundProgram quit(fs::path("/bin/sh"), {"-c", "echo quit | '" + control.string() + "'"}, foreign);
+  EXPECT_EQ(quit.wait(10).exit_code, 0);
+  EXPECT_TRUE(wait_until([] { return live_mps_process_count() == 0; }, 5));
 }
 
 TEST_F(Conform, WithoutAGpuOrTheCpuStandInItSaysSoAndWritesNothing) {

@@ -458,7 +458,7 @@ int run_advise(const AdviseSpec& spec) {
   const std::optional<GpuStaticInfo> gpu = read_tool_gpu(spec.cpu_stand_in, "advise");
   const std::string mps_control = require_mps_control("advise");
   const fs::path out = make_tool_out_dir(spec.out_dir, gpu, "advise-" + workload.workloads.front(), kAdviceJsonFile,
-                                         "advice");
+                                         "advice", {"advice.md", "plots", "sweeps"});
   const OutDirClaim claim(out);
   install_stop_handlers();
   const auto start = std::chrono::steady_clock::now();

@@ -71,10 +71,15 @@ CLI::App* add_advise_command(CLI::App& app, AdviseSpec& spec, std::string& ladde
   return cmd;
 }
 
-void finalize_advise_spec(AdviseSpec& spec, const std::string& ladder_text) {
+void finalize_advise_spec(AdviseSpec& spec, const std::string& ladder_text, const CLI::App& cmd) {
   if (!spec.redo_dir.empty()) {
     if (!spec.workload.empty() || !spec.sweep_args.empty() || !ladder_text.empty())
       throw UsageError("--redo reads what ran from the folder: give it alone (with --redo DIR)");
+    // Options that only shape a new ladder would change nothing in a redone folder: said, not ignored.
+    for (const char* running : {"--budget", "--max-procs", "--slo-p99-ms", "--xray-from", "--device", "--out"})
+      if (cmd.count(running) > 0)
+        throw UsageError(std::string(running) + ": --redo runs nothing and writes DIR again as it was advised; "
+                         "give --redo DIR alone (with --basis to decide on another basis)");
     return;
   }
   if (spec.command.empty() && spec.workload.empty())

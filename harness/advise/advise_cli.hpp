@@ -12,6 +12,6 @@ namespace bench_mps::harness {
 
 CLI::App* add_advise_command(CLI::App& app, AdviseSpec& spec, std::string& ladder_text);
 /// Checks what CLI11 cannot (one subject, the ladder); throws UsageError.
-void finalize_advise_spec(AdviseSpec& spec, const std::string& ladder_text);
+void finalize_advise_spec(AdviseSpec& spec, const std::string& ladder_text, const CLI::App& cmd);
 
 }  // namespace bench_mps::harness

@@ -104,7 +104,7 @@ int main(int argc, char** argv) {
       return run_conform(conform);
     }
     if (advise_cmd->parsed()) {
-      finalize_advise_spec(advise, advise_ladder);
+      finalize_advise_spec(advise, advise_ladder, *advise_cmd);
       advise.argv = spec.argv;
       return run_advise(advise);
     }

@@ -113,6 +113,10 @@ constexpr const char* kCompareHelpFooter =
 
 /// compare on two conform folders: read both, render, then write (--out, --md, --csv) and print.
 int run_conform_compare(const CompareArgs& args) {
+  for (const CLI::Option* o : args.results_only)
+    if (o && o->count() > 0)
+      throw UsageError(o->get_name() + ": applies to results folders; two conform folders are compared lever by "
+                       "lever (their verdicts), with no metric or threshold");
   const ConformComparison c = compare_conform(read_conform(args.base), read_conform(args.next), args.base, args.next);
   if (!args.out_dir.empty()) {
     std::error_code ec;
@@ -129,6 +133,10 @@ int run_conform_compare(const CompareArgs& args) {
   if (!args.md_file.empty()) write_output(args.md_file, c.markdown);
   std::cout << c.markdown << std::flush;
   if (!std::cout) throw std::runtime_error("compare: cannot write to stdout");
+  if (args.fail_on_regression && c.paired == 0) {  // as for results folders: nothing compared is no pass
+    std::cerr << "bench_mps: compare: the two conform folders have no lever in common: nothing was compared\n";
+    return kExitFailed;
+  }
   return args.fail_on_regression && c.regressions > 0 ? kExitFailed : kExitOk;
 }
 
@@ -139,18 +147,21 @@ CLI::App* add_compare_command(CLI::App& app, CompareArgs& args) {
   cmd->footer(kCompareHelpFooter);
   cmd->add_option("base", args.base, "baseline results folder")->required();
   cmd->add_option("new", args.next, "new results folder")->required();
-  cmd->add_option("--metric", args.metric, "throughput (tasks/s, higher is better), p50 or p99 (per-task ms)")
-      ->capture_default_str();
-  cmd->add_option("--threshold", args.threshold_pct, "smallest change in percent called FASTER/SLOWER")
-      ->check(finite_in(0.0, 1000.0))
-      ->capture_default_str();
-  cmd->add_option("--alpha", args.alpha, "significance level of the Welch t-test of the worker sets' means, strictly between 0 and 1")
-      ->check(finite_in(0.0, 1.0))
-      ->capture_default_str();
+  args.results_only.push_back(
+      cmd->add_option("--metric", args.metric, "throughput (tasks/s, higher is better), p50 or p99 (per-task ms)")
+          ->capture_default_str());
+  args.results_only.push_back(cmd->add_option("--threshold", args.threshold_pct, "smallest change in percent called FASTER/SLOWER")
+                                  ->check(finite_in(0.0, 1000.0))
+                                  ->capture_default_str());
+  args.results_only.push_back(
+      cmd->add_option("--alpha", args.alpha,
+                      "significance level of the Welch t-test of the worker sets' means, strictly between 0 and 1")
+          ->check(finite_in(0.0, 1.0))
+          ->capture_default_str());
   cmd->add_flag("--fail-on-regression", args.fail_on_regression, "exit 1 when a configuration is SLOWER");
   cmd->add_flag("--allow-different-gpu", args.allow_different_gpu, "compare folders measured on different GPU models");
-  cmd->add_flag("--ignore-params", args.ignore_params,
-                "pair runs on workload, mode and N even where their parameters differ (a changed kernel)");
+  args.results_only.push_back(cmd->add_flag("--ignore-params", args.ignore_params,
+                                            "pair runs on workload, mode and N even where their parameters differ (a changed kernel)"));
   cmd->add_option("--md", args.md_file, "also write the markdown report to this file")->check(not_blank());
   cmd->add_option("--csv", args.csv_file, "also write comparison.csv to this file")->check(not_blank());
   cmd->add_option("--out", args.out_dir, "write comparison.csv, comparison.md and comparison.json into this folder")

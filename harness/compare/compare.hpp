@@ -4,11 +4,13 @@
 #include "harness/compare/wing.hpp"
 
 #include <string>
+#include <vector>
 
 #include "harness/compare/compare_runs.hpp"
 
 namespace CLI {
 class App;
+class Option;
 }
 
 namespace bench_mps::harness {
@@ -22,6 +24,9 @@ struct CompareArgs {
   bool allow_different_gpu = false;
   bool ignore_params = false;
   std::string md_file, csv_file, out_dir;  ///< empty: not written
+  /// The options that only apply to results folders (--metric, --threshold, --alpha, --ignore-params), as
+  /// registered: given on two conform folders they are refused, not ignored.
+  std::vector<const CLI::Option*> results_only;
 };
 
 /// Registers the `compare` subcommand on `app`; returns it.

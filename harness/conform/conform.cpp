@@ -14,6 +14,7 @@
 #include "harness/results/meta.hpp"
 #include "harness/sweep/gpu_select.hpp"
 #include "harness/sweep/out_dir_claim.hpp"
+#include "harness/plan/sweep_cli.hpp"
 #include "harness/sweep/preflight.hpp"
 
 namespace fs = std::filesystem;
@@ -58,10 +59,21 @@ ConformRow run_lever(const Lever& lever, const ConformSetup& setup, ChildSweeps&
 
 int run_conform(const ConformSpec& spec) {
   const std::vector<const Lever*> levers = chosen_levers(spec.only);
+  {  // the machine, checked as its child sweeps will check it: a busy GPU, a foreign MPS daemon, the compute
+     // mode are exit 3 before anything is written, as for a sweep and advise (issue 35)
+    SweepSpec probe;
+    probe.workloads = {spec.cpu_stand_in ? "cpu" : "spin"};
+    probe.procs = {2};
+    probe.modes = parse_modes("timeslice,mps");
+    probe.device = spec.device;
+    probe.cpu_stand_in = spec.cpu_stand_in;
+    preflight(probe);  // its GPU lock is let go at once: each child sweep takes it in turn
+  }
   const DeviceChoice device = choose_tool_device(spec.device, spec.cpu_stand_in);
   ConformSetup setup{spec.cpu_stand_in, spec.set_exclusive, read_tool_gpu(spec.cpu_stand_in, "conform")};
   const std::string mps_control = require_mps_control("conform");
-  const fs::path out = make_tool_out_dir(spec.out_dir, setup.gpu, "conform", kConformJsonFile, "conform results");
+  const fs::path out = make_tool_out_dir(spec.out_dir, setup.gpu, "conform", kConformJsonFile, "conform results",
+                                         {"conform.md", "conform.csv", "sweeps"});
   const OutDirClaim claim(out);
 
   install_stop_handlers();

@@ -293,9 +293,9 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
                  "processes (noise: compare's, the ~94% confidence interval of the mean of its worker sets' means "
                  "over that mean; 0: off; default 1, off for CPU stand-ins)")
       ->check(finite_in(0.0, 100.0))->group(sweep);
-  app.add_option("--max-repeats", spec.max_repeats, "repeats a noisy configuration may reach (--noise-target)")
+  raw.max_repeats_option = app.add_option("--max-repeats", spec.max_repeats, "repeats a noisy configuration may reach (--noise-target)")
       ->check(whole_in(1, 1000))->group(sweep)->capture_default_str();
-  app.add_option("--noise-time-cap", spec.noise_time_cap_s,
+  raw.noise_time_cap_option = app.add_option("--noise-time-cap", spec.noise_time_cap_s,
                  "seconds the repeats added for --noise-target may take in all (a set that would not fit is not started)")
       ->check(finite_in(0.0, 86400.0))->group(sweep)->capture_default_str();
   app.add_option("--rounds", spec.rounds,
@@ -444,6 +444,14 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
   if (spec.noise_target_pct < 0) {  // a CPU stand-in's noise is the host's, not worth chasing by default
     spec.noise_target_pct = sweep_needs_gpu(spec) ? 1.0 : 0.0;
   }
+  // The noise target's own options where no target applies would change nothing: said, not ignored (issue 35).
+  for (const CLI::Option* o : {raw.max_repeats_option, raw.noise_time_cap_option})
+    if (o && o->count() > 0 && !noise_target_applies(spec))
+      throw UsageError(o->get_name() + ": applies to --noise-target, which is off for this sweep (" +
+                       (spec.scenario != Scenario::sweep ? std::string("--scenario ") + raw.scenario + " has none"
+                        : spec.noise_target_pct == 0 ? std::string("--noise-target 0, or the CPU stand-ins' default")
+                                                     : std::string("off")) +
+                       ")");
   // Where the target covers the whole sweep, plan the fewest sets that tell their noise; it adds the rest.
   const bool target_covers_all = noise_target_applies(spec) &&
                                  std::none_of(spec.workloads.begin(), spec.workloads.end(),

@@ -1,4 +1,6 @@
 #include "harness/results/conform_rows.hpp"
+
+#include <algorithm>
 #include "harness/common/json_text.hpp"
 
 #include <array>
@@ -102,7 +104,12 @@ ConformResults read_conform(const fs::path& dir) {
     if (version != kConformSchemaVersion)
       throw ResultsError(where + ": conform_schema_version " + std::to_string(version) + ", this bench_mps reads " +
                          std::to_string(kConformSchemaVersion));
-    for (const nlohmann::json& row : j.at("rows")) results.rows.push_back(row_from_json(row, where));
+    for (const nlohmann::json& row : j.at("rows")) {
+      results.rows.push_back(row_from_json(row, where));
+      const std::string& id = results.rows.back().id;  // one row per lever: a second would hide the first's verdict
+      if (std::count_if(results.rows.begin(), results.rows.end(), [&id](const ConformRow& r) { return r.id == id; }) > 1)
+        throw ResultsError(where + ": lever '" + id.substr(0, 40) + "' has two rows");
+    }
     j.erase("rows");
     results.meta = std::move(j);
   } catch (const nlohmann::json::exception& e) {
