@@ -217,20 +217,13 @@ TEST_F(Conform, TheTimeBudgetStopsTheRowsLeftAsErrorAndLeavesNoDaemon) {
 
 TEST_F(Conform, AForeignDaemonIsRefusedBeforeAnythingIsWritten) {
   // As a sweep and advise: exit 3, one line, no folder (it used to write one and exit 1; issue 35).
-  Env foreign = env;
-  foreign.set.emplace_back("CUDA_MPS_PIPE_DIRECTORY", (tmp / "foreign-pipe").string());
-  foreign.set.emplace_back("CUDA_MPS_LOG_DIRECTORY", (tmp / "foreign-log").string());
-  const fs::path control = fakes_dir() / "nvidia-cuda-mps-control";
-  ASSERT_EQ(run_program(control, {"-d"}, foreign).exit_code, 0);
-  ASSERT_TRUE(wait_until([] { return live_mps_process_count() > 0; }, 5));
+  const ForeignDaemon foreign(env, tmp.path());  // quit at the end, however the test ends
+  ASSERT_TRUE(foreign.running());
   const auto r = conform(out(), {"--only", "proof"});
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_NE(r.err.find("another MPS daemon is running"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_FALSE(fs::exists(out()));
-  BackgroundProgram quit(fs::path("/bin/sh"), {"-c", "echo quit | '" + control.string() + "'"}, foreign);
-  EXPECT_EQ(quit.wait(10).exit_code, 0);
-  EXPECT_TRUE(wait_until([] { return live_mps_process_count() == 0; }, 5));
 }
 
 TEST_F(Conform, WithoutAGpuOrTheCpuStandInItSaysSoAndWritesNothing) {

@@ -304,12 +304,8 @@ INSTANTIATE_TEST_SUITE_P(Signals, Interrupt, ::testing::Values(SIGINT, SIGTERM),
 });
 
 TEST_F(Orchestration, ForeignDaemonIsRefused) {
-  Env foreign = env;
-  foreign.set.emplace_back("CUDA_MPS_PIPE_DIRECTORY", (tmp / "foreign-pipe").string());
-  foreign.set.emplace_back("CUDA_MPS_LOG_DIRECTORY", (tmp / "foreign-log").string());
-  const fs::path control = fakes_dir() / "nvidia-cuda-mps-control";
-  ASSERT_EQ(run_program(control, {"-d"}, foreign).exit_code, 0);
-  ASSERT_TRUE(wait_until([] { return live_mps_process_count() > 0; }, 5));
+  const ForeignDaemon foreign(env, tmp.path());  // quit at the end, however the test ends
+  ASSERT_TRUE(foreign.running());
 
   const auto r = sweep({"--modes", "timeslice", "--procs", "1"});
   EXPECT_EQ(r.exit_code, 3) << r.err;
@@ -317,11 +313,6 @@ TEST_F(Orchestration, ForeignDaemonIsRefused) {
   EXPECT_NE(r.err.find((tmp / "foreign-pipe").string()), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_FALSE(fs::exists(out()));
-
-  // stop the foreign daemon the way an operator would
-  BackgroundProgram quit(fs::path("/bin/sh"), {"-c", "echo quit | '" + control.string() + "'"}, foreign);
-  EXPECT_EQ(quit.wait(10).exit_code, 0);
-  EXPECT_TRUE(wait_until([] { return live_mps_process_count() == 0; }, 5));
 }
 
 TEST_F(Orchestration, DaemonThatWillNotStartIsAnEnvironmentError) {

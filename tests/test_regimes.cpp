@@ -155,6 +155,22 @@ TEST_F(Orchestration, RegimesReportPlacesOtherFoldersAndRemembersThem) {
   EXPECT_NE(no_map.err.find("--place: only a regimes or xray folder"), std::string::npos) << no_map.err;
   EXPECT_EQ(read_text(out() / "report.md"), before);
   EXPECT_EQ(read_text(out() / "places.json"), places);
+  // The placed folder moves: the report still renders, with a warning naming places.json and how to drop it
+  // (issue 35: it was exit 2 naming an option nobody gave); --forget-place drops it, once.
+  fs::rename(placed, tmp / "moved");
+  const auto moved = run_program(bench_mps_exe(), {"report", out().string()}, env, 120);
+  ASSERT_EQ(moved.exit_code, 0) << moved.err;
+  EXPECT_NE(moved.err.find("warning: " + (out() / "places.json").string() + " remembers ../placed, which is no longer a results folder"),
+            std::string::npos) << moved.err;
+  EXPECT_NE(moved.err.find("--forget-place ../placed"), std::string::npos) << moved.err;
+  EXPECT_EQ(read_text(out() / "report.md").find("| duty 0.3 ms at 60% | placed |"), std::string::npos);
+  const auto forgot = run_program(bench_mps_exe(), {"report", out().string(), "--forget-place", "../placed"}, env, 120);
+  ASSERT_EQ(forgot.exit_code, 0) << forgot.err;
+  EXPECT_EQ(forgot.err.find("warning"), std::string::npos) << forgot.err;
+  EXPECT_EQ(read_text(out() / "places.json").find("placed"), std::string::npos) << read_text(out() / "places.json");
+  const auto again = run_program(bench_mps_exe(), {"report", out().string(), "--forget-place", "../placed"}, env, 120);
+  EXPECT_EQ(again.exit_code, 2) << again.err;
+  EXPECT_NE(again.err.find("does not remember it"), std::string::npos) << again.err;
 }
 
 }  // namespace

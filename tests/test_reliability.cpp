@@ -133,20 +133,14 @@ TEST_F(Reliability, ResumeChangesNothingWhenTheMachineCannotRunIt) {
   std::map<std::string, std::string> before;
   for (const auto& e : fs::directory_iterator(out())) before[e.path().filename()] = read_text(e.path());
   // A foreign MPS daemon: the preflight refuses the machine (exit 3) before any repair.
-  Env foreign = env;
-  foreign.set.emplace_back("CUDA_MPS_PIPE_DIRECTORY", (tmp / "foreign-pipe").string());
-  foreign.set.emplace_back("CUDA_MPS_LOG_DIRECTORY", (tmp / "foreign-log").string());
-  const fs::path control = fakes_dir() / "nvidia-cuda-mps-control";
-  ASSERT_EQ(run_program(control, {"-d"}, foreign).exit_code, 0);
+  const ForeignDaemon foreign(env, tmp.path());  // quit at the end, however the test ends
+  ASSERT_TRUE(foreign.running());
   const auto r = bench({"--resume", out().string()});
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_EQ(r.err.find("resume:"), std::string::npos) << "nothing may be repaired: " << r.err;
   for (const auto& [name, text] : before) EXPECT_EQ(read_text(out() / name), text) << name << " was changed";
   for (const auto& e : fs::directory_iterator(out()))
     EXPECT_TRUE(before.count(e.path().filename())) << e.path().filename() << " was written";
-  BackgroundProgram quit(fs::path("/bin/sh"), {"-c", "echo quit | '" + control.string() + "'"}, foreign);
-  EXPECT_EQ(quit.wait(10).exit_code, 0);
-  EXPECT_TRUE(wait_until([] { return live_mps_process_count() == 0; }, 5));
 }
 
 struct Refusal {
@@ -219,6 +213,23 @@ INSTANTIATE_TEST_SUITE_P(
                 {},
                 "runs.csv"},
         Refusal{"missing_file", [](const fs::path& d) { fs::remove(d / "tasks.csv"); }, {}, "tasks.csv: no such file"},
+        // issue 35: a damaged timeline.csv beside a summary that needs repair: checked before any file changes
+        Refusal{"damaged_timeline_header_after_repairable_rows",
+                [](const fs::path& d) {
+                  std::string s = read_text(d / "summary.csv");
+                  write_text(d / "summary.csv", s.substr(0, s.size() - 25));  // a cut last row: repairable
+                  write_text(d / "timeline.csv", "run_id,what\n" + read_text(d / "timeline.csv"));
+                },
+                {},
+                "timeline.csv: its first line is not the header this bench_mps writes"},
+        Refusal{"crlf_summary",
+                [](const fs::path& d) {
+                  std::string s = read_text(d / "summary.csv"), crlf;
+                  for (const char c : s) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+                  write_text(d / "summary.csv", crlf);
+                },
+                {},
+                "summary.csv: has CRLF line ends"},
         Refusal{"with_out", [](const fs::path&) {}, {"--out", "/tmp/elsewhere"}, "--out and --resume cannot be given together"}),
     [](const auto& p) { return p.param.name; });
 

@@ -116,6 +116,20 @@ void write_text(const fs::path& file, const std::string& text) { std::ofstream(f
 
 int live_mps_process_count() { return static_cast<int>(harness::live_mps_processes().size()); }
 
+ForeignDaemon::ForeignDaemon(const Env& env, const fs::path& dir) : env_(env), dir_(dir) {
+  env_.set.emplace_back("CUDA_MPS_PIPE_DIRECTORY", pipe_dir().string());
+  env_.set.emplace_back("CUDA_MPS_LOG_DIRECTORY", (dir_ / "foreign-log").string());
+  running_ = run_program(fakes_dir() / "nvidia-cuda-mps-control", {"-d"}, env_).exit_code == 0 &&
+             wait_until([] { return live_mps_process_count() > 0; }, 5);
+}
+
+ForeignDaemon::~ForeignDaemon() {
+  const fs::path control = fakes_dir() / "nvidia-cuda-mps-control";
+  BackgroundProgram quit(fs::path("/bin/sh"), {"-c", "echo quit | '" + control.string() + "'"}, env_);
+  quit.wait(10);
+  wait_until([] { return live_mps_process_count() == 0; }, 5);
+}
+
 bool gpu_available() {
   std::string why;
   return harness::Nvml::open(why) != nullptr;

@@ -83,6 +83,24 @@ std::vector<std::string> read_lines(const fs::path& file);
 void write_text(const fs::path& file, const std::string& text);
 /// Number of live nvidia-cuda-mps* processes on this machine.
 int live_mps_process_count();
+/// Another user's MPS daemon (the fake control daemon on its own pipe and log folders under `dir`), started
+/// in the constructor and quit in the destructor the way an operator would, also when an assertion ends the
+/// test first: no daemon outlives the test. `env` is the environment the tests run bench_mps with.
+class ForeignDaemon {
+ public:
+  ForeignDaemon(const Env& env, const fs::path& dir);
+  ~ForeignDaemon();
+  ForeignDaemon(const ForeignDaemon&) = delete;
+  ForeignDaemon& operator=(const ForeignDaemon&) = delete;
+  bool running() const { return running_; }  ///< it started and shows among the live MPS processes
+  fs::path pipe_dir() const { return dir_ / "foreign-pipe"; }
+
+ private:
+  Env env_;
+  fs::path dir_;
+  bool running_ = false;
+};
+
 /// True if a GPU is visible to CUDA here (GPU tests skip themselves otherwise).
 bool gpu_available();
 

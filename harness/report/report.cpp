@@ -164,6 +164,9 @@ CLI::App* add_report_command(CLI::App& app, ReportArgs& args) {
                   "a regimes folder: also place this results folder's workloads on the map (repeatable; remembered in "
                   "DIR/places.json)")
       ->check(not_blank());
+  cmd->add_option("--forget-place", args.forget_place,
+                  "a regimes folder: drop this folder from DIR/places.json (as it is listed there; repeatable)")
+      ->check(not_blank());
   add_fleet_report_options(*cmd, args);
   return cmd;
 }
@@ -191,14 +194,19 @@ int report_folder(const ReportArgs& args) {
     }
   }
   Rendered r;
-  std::vector<fs::path> places;
+  std::vector<fs::path> places, remembered;
   try {
     const bool regimes = !is_comparison_folder(dir) && is_regimes_folder(read_sweep_meta(dir));
-    if (!args.place.empty() && !regimes) throw UsageError("--place: only a regimes or xray folder has a map to place on");
+    if ((!args.place.empty() || !args.forget_place.empty()) && !regimes)
+      throw UsageError(std::string(args.place.empty() ? "--forget-place" : "--place") +
+                       ": only a regimes or xray folder has a map to place on");
     if (is_comparison_folder(dir)) {
       r = render_comparison(dir);
     } else if (regimes) {
-      places = placed_folders(dir, args.place);
+      const Places p = placed_folders(dir, args.place, args.forget_place);
+      for (const std::string& w : p.warnings) std::cerr << "bench_mps: warning: " << w << "\n";
+      places = p.placed;
+      remembered = p.remembered;
       const fs::path seeds = args.seeds.empty() ? default_seeds() : fs::path(args.seeds);
       RegimesReport rr = render_regimes_report(dir, read_meta(dir), folder_name(dir), places, seed_ratios(read_seeds(seeds)));
       r = {std::move(rr.plan), std::move(rr.markdown)};
@@ -229,7 +237,7 @@ int report_folder(const ReportArgs& args) {
   write_file(stage.path() / "report.md", r.markdown);
   throw_if_stopped();  // the last moment a stop leaves the folder as it was
   commit(stage, dir);
-  if (!args.place.empty()) write_file_atomically(dir / "places.json", places_json(places));
+  if (!args.place.empty() || !args.forget_place.empty()) write_file_atomically(dir / "places.json", places_json(remembered));
   std::cout << "report: wrote " << (dir / "report.md").string() << " and " << r.plan.figures.size() << " figures in "
             << (dir / "plots").string() << "\n";
   return kExitOk;

@@ -22,8 +22,8 @@ bool is_regimes_folder(const SweepMeta& meta) {
   return s == Scenario::xray || s == Scenario::regimes;
 }
 
-std::vector<fs::path> placed_folders(const fs::path& dir, const std::vector<std::string>& add) {
-  std::vector<fs::path> out;
+Places placed_folders(const fs::path& dir, const std::vector<std::string>& add, const std::vector<std::string>& forget) {
+  Places out;
   const fs::path file = dir / "places.json";
   std::error_code ec;
   if (fs::exists(file, ec)) {
@@ -37,20 +37,40 @@ std::vector<fs::path> placed_folders(const fs::path& dir, const std::vector<std:
       throw ResultsError(file.string() + ": expected {\"folders\": [...]}");
     for (const json& f : j["folders"]) {
       if (!f.is_string()) throw ResultsError(file.string() + ": a folder that is not a string");
-      out.push_back(f.get<std::string>());
+      out.remembered.push_back(f.get<std::string>());
     }
+  }
+  for (const std::string& f : forget) {
+    const auto at = std::find(out.remembered.begin(), out.remembered.end(), fs::path(f));
+    if (at == out.remembered.end())
+      throw UsageError("--forget-place " + f + ": " + file.string() + " does not remember it (it holds " +
+                       std::to_string(out.remembered.size()) + " folder" + (out.remembered.size() == 1 ? "" : "s") + ")");
+    out.remembered.erase(at);
+  }
+  const auto is_results = [&dir, &ec](const fs::path& p) {
+    const fs::path at = p.is_absolute() ? p : dir / p;
+    return fs::is_regular_file(at / "summary.csv", ec) && fs::is_regular_file(at / "meta.json", ec);
+  };
+  for (const fs::path& p : out.remembered) {
+    if (is_results(p)) {
+      out.placed.push_back(p);
+      continue;
+    }
+    out.warnings.push_back(file.string() + " remembers " + p.string() +
+                           ", which is no longer a results folder: not placed (`bench_mps report " + dir.string() +
+                           " --forget-place " + p.string() + "` drops it)");
   }
   for (const std::string& a : add) {
     fs::path p = fs::absolute(a, ec).lexically_normal();
     const fs::path rel = p.lexically_relative(fs::absolute(dir, ec).lexically_normal());
     if (!rel.empty()) p = rel;
-    if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
-  }
-  for (const fs::path& p : out) {
-    const fs::path at = p.is_absolute() ? p : dir / p;
-    if (!fs::is_regular_file(at / "summary.csv", ec) || !fs::is_regular_file(at / "meta.json", ec))
-      throw ResultsError("--place " + p.string() + ": not a results folder (no summary.csv and meta.json in " +
-                         at.string() + ")");
+    if (!is_results(p))
+      throw UsageError("--place " + a + ": not a results folder (no summary.csv and meta.json in " +
+                       (p.is_absolute() ? p : dir / p).string() + ")");
+    if (std::find(out.remembered.begin(), out.remembered.end(), p) == out.remembered.end()) {
+      out.remembered.push_back(p);
+      out.placed.push_back(p);
+    }
   }
   return out;
 }

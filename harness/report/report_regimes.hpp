@@ -21,9 +21,16 @@ namespace bench_mps::harness {
 /// True when meta.json says the folder holds --scenario xray or regimes.
 bool is_regimes_folder(const SweepMeta& meta);
 
-/// The folders placed on DIR's map: `add` (given now) joined to those DIR/places.json remembers,
-/// each checked to be a results folder (ResultsError otherwise); paths as given, relative to DIR.
-std::vector<std::filesystem::path> placed_folders(const std::filesystem::path& dir, const std::vector<std::string>& add);
+/// The folders whose workloads go on DIR's map: those DIR/places.json remembers, less `forget` (UsageError
+/// naming places.json for one it does not hold), then those of `add` (--place: each must be a results
+/// folder). `remembered` gets the list to store back; a remembered folder that is gone (moved, deleted) stays
+/// in it but is not placed: `warnings` says so, naming places.json and --forget-place.
+struct Places {
+  std::vector<std::filesystem::path> placed, remembered;
+  std::vector<std::string> warnings;
+};
+Places placed_folders(const std::filesystem::path& dir, const std::vector<std::string>& add,
+                      const std::vector<std::string>& forget = {});
 /// DIR/places.json's content for `folders` (as placed_folders gives them: relative to DIR where they can be).
 std::string places_json(const std::vector<std::filesystem::path>& folders);
 

@@ -11,6 +11,7 @@
 #include "harness/common/format.hpp"
 #include "harness/plan/sweep_cli.hpp"
 #include "harness/results/meta.hpp"
+#include "harness/results/results_schema.hpp"
 #include "harness/results/results_writer.hpp"
 
 namespace fs = std::filesystem;
@@ -41,6 +42,28 @@ std::string first_difference(const nlohmann::json& stored, const nlohmann::json&
   for (const auto& [key, value] : stored.items())
     if (!asked.contains(key)) return key + " " + value.dump() + " there, not set here";
   return "";
+}
+
+/// The header this bench_mps writes to `name` (ResultsWriter's).
+std::string expected_header(const std::string& name) {
+  if (name == "summary.csv") return csv_line(summary_columns());
+  if (name == "runs.csv") return csv_line(runs_columns());
+  if (name == "tasks.csv") return csv_line(tasks_columns());
+  return csv_line(timeline_columns());
+}
+
+/// A file whose first line is not the header the writer will append under is refused before any file of the
+/// folder changes (issue 35: the writer would refuse it only after the repairs): CRLF line ends, another
+/// version's columns, another program's file.
+void check_header(const fs::path& file, const std::string& text) {
+  const std::string header = expected_header(file.filename().string());
+  if (text.compare(0, header.size(), header) == 0) return;
+  const std::string first = text.substr(0, text.find('\n'));
+  if (!first.empty() && first.back() == '\r')
+    throw ResultsError(file.string() + ": has CRLF line ends (saved by another editor?); bench_mps writes LF and appends "
+                       "to no other: convert it back (e.g. sed -i 's/\\r$//') to resume");
+  throw ResultsError(file.string() + ": its first line is not the header this bench_mps writes (another program's file, "
+                     "or another version's columns: resume it with the version that wrote it)");
 }
 
 /// Drops a last line without its newline (a write cut short by a crash).
@@ -124,6 +147,7 @@ ResumeState prepare_resume(const fs::path& dir) {
   for (const char* name : kCsvFiles) {
     if (!fs::exists(dir / name)) throw ResultsError((dir / name).string() + ": no such file");
     const std::string original = read_whole_file(dir / name);
+    check_header(dir / name, original);
     texts[name] = without_torn_tail(original);
     if (texts[name].size() != original.size()) state.repairs.push_back(std::string("dropped a torn last line of ") + name);
     std::ofstream(scratch / name, std::ios::binary) << texts[name];
