@@ -4,7 +4,12 @@
 
 #include <regex>
 
+#include <unistd.h>
+
+#include <cerrno>
+
 #include "harness/common/errors.hpp"
+#include "harness/common/files.hpp"
 #include "harness/plan/sweep_cli.hpp"
 #include "tests/test_support.hpp"
 
@@ -306,6 +311,40 @@ TEST(Help, ListsTheMainOptions) {
                            "--mlp-profile", "--command", "--exec-metric", "--version"})
     EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
   EXPECT_EQ(r.out.find("--cpu-fault"), std::string::npos) << "test-only options stay hidden";
+}
+
+}  // namespace
+}  // namespace bench_mps::testing
+
+namespace bench_mps::testing {
+namespace {
+
+// Issue 35: one exit code each for a full disk and a read-only folder, whatever the verb (the errno of the
+// failed write decides; docs/RESULTS.md and --help's exit codes).
+TEST(WriteErrors, AFullDiskIsThreeAReadOnlyFolderTwo) {
+  for (const int full : {ENOSPC, EDQUOT, EFBIG}) EXPECT_EQ(harness::exit_code_of_write_error(full), harness::kExitEnvironment);
+  for (const int denied : {EROFS, EACCES, EPERM}) EXPECT_EQ(harness::exit_code_of_write_error(denied), harness::kExitUsage);
+  EXPECT_EQ(harness::exit_code_of_write_error(EIO), harness::kExitFailed);
+}
+
+TEST(WriteErrors, AReportIntoAFolderItCannotWriteIsTwo) {
+  // As root (who writes anywhere) the report runs as nobody, for whom root's folder is read-only.
+  const bool root = ::geteuid() == 0;
+  if (root && !fs::exists("/usr/sbin/runuser")) GTEST_SKIP() << "root, and no runuser to be someone else";
+  TempDir tmp;
+  fs::copy(fixtures_dir() / "results_h200_smoke", tmp / "r", fs::copy_options::recursive);
+  fs::permissions(tmp.path(), fs::perms::others_read | fs::perms::others_exec, fs::perm_options::add);
+  if (!root)
+    fs::permissions(tmp / "r", fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write,
+                    fs::perm_options::remove);
+  const CommandOutput out =
+      root ? run_program("/usr/sbin/runuser", {"-u", "nobody", "--", bench_mps_exe().string(), "report", (tmp / "r").string()})
+           : run_program(bench_mps_exe(), {"report", (tmp / "r").string()});
+  if (!root) fs::permissions(tmp / "r", fs::perms::owner_write, fs::perm_options::add);
+  if (out.exit_code == 3 && out.err.find("matplotlib") != std::string::npos) GTEST_SKIP() << out.err;
+  EXPECT_EQ(out.exit_code, 2) << out.err;
+  EXPECT_EQ(std::count(out.err.begin(), out.err.end(), '\n'), 1) << out.err;
+  EXPECT_NE(out.err.find("Permission denied"), std::string::npos) << out.err;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "harness/advise/advise_cli.hpp"
 #include "harness/common/cli_checks.hpp"
 #include "harness/common/errors.hpp"
+#include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
 #include "harness/compare/compare.hpp"
 #include "harness/conform/conform.hpp"
@@ -77,9 +78,10 @@ int main(int argc, char** argv) {
       "  bench_mps advise --help    will MPS help my program? profile, predict, verify, advise\n"
       "\n"
       "Exit codes: 0 ok; 1 a run failed, or compare --fail-on-regression found a regression (or\n"
-      "compared nothing); 2 bad command line or input files (one line naming the problem, nothing\n"
-      "written); 3 the machine cannot run it (no GPU, no nvidia-cuda-mps-control, a foreign MPS\n"
-      "daemon, the compute mode, too little GPU memory); 128+N stopped by signal N.");
+      "compared nothing); 2 bad command line or input files, or a folder it may not write (read-only,\n"
+      "not permitted; one line naming the problem, nothing written); 3 the machine cannot run it (no\n"
+      "GPU, no nvidia-cuda-mps-control, a foreign MPS daemon, the compute mode, too little GPU memory,\n"
+      "a full disk or quota); 128+N stopped by signal N. The same in every command.");
 
   try {
     app.parse(argc, argv);
@@ -123,6 +125,12 @@ int main(int argc, char** argv) {
   } catch (const EnvironmentError& e) {
     std::cerr << "bench_mps: " << one_line(e.what()) << "\n";
     return kExitEnvironment;
+  } catch (const FileWriteError& e) {  // a full disk 3, a read-only folder 2, in every verb (issue 35)
+    std::cerr << "bench_mps: " << one_line(e.what()) << "\n";
+    return exit_code_of_write_error(e.error());
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::cerr << "bench_mps: " << one_line(e.what()) << "\n";
+    return exit_code_of_write_error(e.code().value());
   } catch (const std::exception& e) {
     std::cerr << "bench_mps: failed: " << one_line(e.what()) << "\n";
     return kExitFailed;

@@ -16,7 +16,8 @@ namespace bench_mps::harness {
 namespace {
 
 FileWriteError io_error(const std::string& what, const fs::path& path) {
-  return FileWriteError(what + " " + path.string() + ": " + std::strerror(errno), path);
+  const int error = errno;
+  return FileWriteError(what + " " + path.string() + ": " + std::strerror(error), path, error);
 }
 
 /// The first `size` bytes of `fd` (fewer where the file is shorter); "" on a read error.
@@ -117,6 +118,21 @@ int try_lock_file(const std::filesystem::path& path, unsigned mode) {
 
 bool rewrite_locked_file(int fd, const std::string& text) {
   return ::ftruncate(fd, 0) == 0 && ::pwrite(fd, text.data(), text.size(), 0) == static_cast<ssize_t>(text.size());
+}
+
+int exit_code_of_write_error(int error) {
+  switch (error) {
+    case ENOSPC:
+    case EDQUOT:
+    case EFBIG:
+      return 3;
+    case EROFS:
+    case EACCES:
+    case EPERM:
+      return 2;
+    default:
+      return 1;
+  }
 }
 
 }  // namespace bench_mps::harness

@@ -13,12 +13,20 @@ namespace bench_mps::harness {
 /// file and the error, path() is the file.
 class FileWriteError : public std::runtime_error {
  public:
-  FileWriteError(const std::string& what, std::filesystem::path path) : std::runtime_error(what), path_(std::move(path)) {}
+  FileWriteError(const std::string& what, std::filesystem::path path, int error = 0)
+      : std::runtime_error(what), path_(std::move(path)), error_(error) {}
   const std::filesystem::path& path() const { return path_; }
+  int error() const { return error_; }  ///< the errno of the failed call (0: not known)
 
  private:
   std::filesystem::path path_;
+  int error_ = 0;
 };
+
+/// The exit code of a file that could not be written, by its errno, the same for every verb (docs: README's
+/// exit codes): 3 where the machine ran out of room (ENOSPC, EDQUOT, EFBIG: a full disk, a quota, a file size
+/// limit), 2 where the folder given cannot be written (EROFS, EACCES, EPERM: read-only, not permitted), else 1.
+int exit_code_of_write_error(int error);
 
 /// The whole file as bytes; "" when it does not exist or cannot be read (callers that must tell
 /// those apart check existence first).

@@ -65,6 +65,8 @@ void check_output_file(const std::string& option, const std::string& file, const
 void write_output(const fs::path& file, const std::string& text) {
   try {
     write_file_atomically(file, text);
+  } catch (const FileWriteError& e) {  // its errno decides the exit code: a full disk 3, a read-only folder 2
+    throw FileWriteError(std::string("compare: ") + e.what(), e.path(), e.error());
   } catch (const std::runtime_error& e) {
     throw UsageError(std::string("compare: ") + e.what());
   }

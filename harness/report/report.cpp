@@ -11,6 +11,8 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdlib>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 
@@ -93,8 +95,8 @@ class Staging {
   explicit Staging(const fs::path& dir) : path_(dir / (".report-staging-" + std::to_string(::getpid()))) {
     std::error_code ec;
     fs::remove_all(path_, ec);
-    if (!fs::create_directories(path_ / "plots", ec) || ec)
-      throw std::runtime_error("report: cannot create " + path_.string() + ": " + ec.message());
+    if (!fs::create_directories(path_ / "plots", ec) || ec)  // read-only 2, full disk 3 (exit_code_of_write_error)
+      throw FileWriteError("report: cannot create " + path_.string() + ": " + ec.message(), path_, ec.value());
   }
   ~Staging() {
     std::error_code ec;
@@ -112,17 +114,17 @@ void write_file(const fs::path& file, const std::string& text) {
   std::ofstream out(file, std::ios::binary | std::ios::trunc);
   out << text;
   out.close();
-  if (!out) throw std::runtime_error("report: cannot write " + file.string());
+  if (!out) throw FileWriteError("report: cannot write " + file.string() + ": " + std::strerror(errno), file, errno);
 }
 
 /// Replaces DIR/plots and DIR/report.md by the staged ones.
 void commit(const Staging& stage, const fs::path& dir) {
   std::error_code ec;
   fs::remove_all(dir / "plots", ec);
-  if (ec) throw std::runtime_error("report: cannot replace " + (dir / "plots").string() + ": " + ec.message());
+  if (ec) throw FileWriteError("report: cannot replace " + (dir / "plots").string() + ": " + ec.message(), dir, ec.value());
   fs::rename(stage.path() / "plots", dir / "plots", ec);
   if (!ec) fs::rename(stage.path() / "report.md", dir / "report.md", ec);
-  if (ec) throw std::runtime_error("report: cannot move the report into " + dir.string() + ": " + ec.message());
+  if (ec) throw FileWriteError("report: cannot move the report into " + dir.string() + ": " + ec.message(), dir, ec.value());
 }
 
 /// `bench_mps report --help` below the options: what it writes, examples a newcomer can type, exit codes

@@ -7,6 +7,7 @@
 
 #include "harness/common/errors.hpp"
 #include "harness/common/exec_token.hpp"
+#include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
 #include "harness/common/signals.hpp"
 #include "harness/mps/compute_mode.hpp"
@@ -101,8 +102,11 @@ void check_out_dir(const SweepSpec& spec) {
   while (!probe.empty() && !fs::exists(probe, ec)) probe = probe.parent_path();
   // access() says yes to root everywhere (even in /proc): try a folder there and take it away again.
   const fs::path trial = probe / (".bench_mps-write-test-" + std::to_string(::getpid()));
-  if (probe.empty() || !fs::is_directory(probe, ec) || !fs::create_directory(trial, ec))
+  if (probe.empty() || !fs::is_directory(probe, ec) || !fs::create_directory(trial, ec)) {
+    if (ec && exit_code_of_write_error(ec.value()) == kExitEnvironment)  // a full disk: the machine's, exit 3
+      throw EnvironmentError("--out: cannot create " + out.string() + ": " + ec.message() + " in " + probe.string());
     throw UsageError("--out: cannot create " + out.string() + ": " + probe.string() + " is not writable");
+  }
   fs::remove(trial, ec);
 }
 

@@ -147,7 +147,6 @@ ResumeState prepare_resume(const fs::path& dir) {
   for (const char* name : kCsvFiles) {
     if (!fs::exists(dir / name)) throw ResultsError((dir / name).string() + ": no such file");
     const std::string original = read_whole_file(dir / name);
-    check_header(dir / name, original);
     texts[name] = without_torn_tail(original);
     if (texts[name].size() != original.size()) state.repairs.push_back(std::string("dropped a torn last line of ") + name);
     std::ofstream(scratch / name, std::ios::binary) << texts[name];
@@ -158,6 +157,7 @@ ResumeState prepare_resume(const fs::path& dir) {
     read_tasks(scratch / "tasks.csv");
   });
   for (const auto& r : state.recorded) state.recorded_ids.insert(r.run_id);
+  for (const char* name : kCsvFiles) check_header(dir / name, texts[name]);  // still before any file changes
 
   for (const char* name : kCsvFiles) {
     int dropped = 0;
