@@ -593,7 +593,8 @@ TEST_F(Advise, RedoRefusesAStoredLadderOrLargestNOutOfRange) {
   const fs::path committed = source_dir() / "results/2026-11-26-advise/lease-a/mlp";
   for (const auto& [key, value] : std::vector<std::pair<std::string, nlohmann::json>>{
            {"max_procs", 2e9}, {"max_procs", 1}, {"max_procs", "ten"}, {"ladder", nlohmann::json::array({1, 2, -5, 1e12})},
-           {"ladder", nlohmann::json::array({1, 2, 2})}, {"ladder", nlohmann::json::array()}, {"ladder", 4}}) {
+           {"ladder", nlohmann::json::array({1, 2, 2})}, {"ladder", nlohmann::json::array()}, {"ladder", 4},
+           {"slo_p99_ms", -3}, {"slo_p99_ms", 1e300}, {"basis", "sideways"}}) {
     const fs::path copy = tmp / "damaged";
     fs::remove_all(copy);
     fs::copy(committed, copy, fs::copy_options::recursive);

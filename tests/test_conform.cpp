@@ -130,6 +130,12 @@ TEST_F(Conform, CompareCallsPassToFailARegressionAndTheFleetReportListsBoth) {
   const auto twice = bench({"compare", good.string(), dup.string(), "--fail-on-regression"});
   EXPECT_EQ(twice.exit_code, 2) << twice.out;
   EXPECT_NE(twice.err.find("conform.json: lever 'thread-pct' has two rows"), std::string::npos) << twice.err;
+  stored["rows"].erase(stored["rows"].size() - 1);
+  stored["rows"][0]["seconds"] = -4;  // out of range: refused like a results folder's number
+  write_text(dup / "conform.json", stored.dump(2));
+  const auto negative = bench({"compare", good.string(), dup.string()});
+  EXPECT_EQ(negative.exit_code, 2) << negative.out;
+  EXPECT_NE(negative.err.find("seconds -4 is not a time a row took"), std::string::npos) << negative.err;
   const fs::path other = tmp / "fleet-other";
   ASSERT_EQ(conform(other, {"--only", "mem-limit"}).exit_code, 0);
   const auto nothing = bench({"compare", good.string(), other.string(), "--fail-on-regression"});

@@ -171,6 +171,11 @@ TEST_F(Orchestration, RegimesReportPlacesOtherFoldersAndRemembersThem) {
   const auto again = run_program(bench_mps_exe(), {"report", out().string(), "--forget-place", "../placed"}, env, 120);
   EXPECT_EQ(again.exit_code, 2) << again.err;
   EXPECT_NE(again.err.find("does not remember it"), std::string::npos) << again.err;
+  // A places.json listing one folder twice is refused, naming it (issue 35: stored state checked).
+  write_text(out() / "places.json", "{\"folders\": [\"../moved\", \"../moved\"]}\n");
+  const auto dup = run_program(bench_mps_exe(), {"report", out().string()}, env, 120);
+  EXPECT_EQ(dup.exit_code, 2) << dup.err;
+  EXPECT_NE(dup.err.find("places.json: lists ../moved twice"), std::string::npos) << dup.err;
 }
 
 }  // namespace

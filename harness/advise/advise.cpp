@@ -434,7 +434,11 @@ int redo_advice(const std::string& dir_text, const std::string& basis) {
         read_cells(dir / "sweeps" / folder, unit, cells);
         if (!cells.empty()) advice.limits.push_back(cells.front());
       }
-    finish_advice(advice, number(settings.at("slo_p99_ms")));
+    const double slo = number(settings.at("slo_p99_ms"));  // null (none) or a target --slo-p99-ms would take
+    if (!settings.at("slo_p99_ms").is_null() && !(slo >= 0.001 && slo <= 1e7))
+      throw ResultsError(file.string() + ": advise.slo_p99_ms " + settings.at("slo_p99_ms").dump().substr(0, 40) +
+                         " is not a p99 target in ms (0.001 to 1e7, or null)");
+    finish_advice(advice, slo);
   } catch (const nlohmann::json::exception& e) {
     throw ResultsError(file.string() + ": " + json_value_problem(e));
   }

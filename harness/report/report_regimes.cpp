@@ -37,6 +37,9 @@ Places placed_folders(const fs::path& dir, const std::vector<std::string>& add, 
       throw ResultsError(file.string() + ": expected {\"folders\": [...]}");
     for (const json& f : j["folders"]) {
       if (!f.is_string()) throw ResultsError(file.string() + ": a folder that is not a string");
+      if (f.get<std::string>().empty()) throw ResultsError(file.string() + ": an empty folder name");
+      if (std::find(out.remembered.begin(), out.remembered.end(), fs::path(f.get<std::string>())) != out.remembered.end())
+        throw ResultsError(file.string() + ": lists " + f.get<std::string>().substr(0, 80) + " twice");
       out.remembered.push_back(f.get<std::string>());
     }
   }

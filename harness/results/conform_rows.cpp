@@ -1,6 +1,7 @@
 #include "harness/results/conform_rows.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include "harness/common/json_text.hpp"
 
 #include <array>
@@ -39,6 +40,10 @@ ConformRow row_from_json(const nlohmann::json& j, const std::string& where) {
   r.evidence = j.at("evidence").get<std::string>();
   r.reason = j.at("reason").get<std::string>();
   r.seconds = j.at("seconds").get<double>();
+  if (!std::isfinite(r.seconds) || r.seconds < 0 || r.seconds > 1e7)
+    throw ResultsError(where + ": row " + r.id.substr(0, 40) + ": seconds " + j.at("seconds").dump().substr(0, 40) +
+                       " is not a time a row took");
+  if (r.id.empty()) throw ResultsError(where + ": a row without a lever id");
   return r;
 }
 
