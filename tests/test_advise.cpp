@@ -387,6 +387,21 @@ TEST(AdviseDecision, ALimitIsTakenOnlyWhereItsWholeIntervalKeepsNinetyFivePercen
   EXPECT_NE(nlohmann::json(r.reasons).dump().find("not shown to keep it"), std::string::npos);
 }
 
+TEST(AdviseDecision, ALimitWhoseOutputFailsTheCheckIsNotAdvised) {
+  auto limited = cell(4, "mps:auto", 11.1);  // 99 % of unlimited MPS's speed, well inside the interval rule
+  for (SetMeasurement& s : limited.sets) s.check_values = {0.51, 0.62};
+  limited.check_values = {0.51, 0.62, 0.51, 0.62, 0.51, 0.62};
+  EXPECT_EQ(check_problem(limited, 0.5, 1.0), "a copy's value ended 24.00 % from one copy alone's 0.5000 (tolerance 1 %)");
+  EXPECT_EQ(check_problem(limited, 0.5, 30.0), "");
+  EXPECT_NE(check_problem(limited, NAN, 1.0).find("one copy alone printed no value"), std::string::npos);
+  limited.check_problem = check_problem(limited, 0.5, 1.0);
+  const auto l = ladder({{1, 10, 10}, {2, 20, 10.5}, {4, 40, 11}});
+  const Recommendation r = recommend(alone_at(10, 3, 0.2), l, {}, {limited}, NAN);
+  EXPECT_EQ(r.mode, "mps");
+  EXPECT_NE(nlohmann::json(r.reasons).dump().find("but its output failed the check: a copy's value ended 24.00 %"),
+            std::string::npos) << nlohmann::json(r.reasons).dump();
+}
+
 TEST(AdviseDecision, AOneCopyModeGapBeyondTheNoiseIsFlagged) {
   const auto l = ladder({{1, 13.2, 9.75}, {2, 26.4, 10.5}});
   const RatioInterval gap = one_copy_mode_gap(l);
@@ -564,6 +579,11 @@ TEST_F(Advise, BadInputGetsOneLineAndExitTwoWithNothingWritten) {
       {"--workload", "cpu", "--ladder", "1,1000"},
       {"--workload", ""},
       {"--workload", "cpu", "--device", "gpu-x"},
+      {"--workload", "cpu", "--check-metric", "loss ([0-9.]+)"},           // a program's output: --command only
+      {"--command", "true", "--check-tolerance", "2"},                     // a tolerance without its check
+      {"--command", "true", "--check-metric", "loss [0-9.]+"},             // no capture group
+      {"--command", "true", "--check-metric", "loss ([0-9.]+)", "--check-tolerance", "-1"},
+      {"--command", "true", "--basis", "weekly"},
   };
   for (const auto& a : bad) {
     const auto r = advise(a, 60);

@@ -121,12 +121,32 @@ TEST_F(Exec, OutputIsKeptUpToTheCap) {
   EXPECT_EQ(harness::read_runs(out() / "runs.csv").front().fact("stdout_bytes"), 10001);
 }
 
+// Issue 34: --exec-check records the last value a copy printed of its result (advise --check-metric's input).
+TEST_F(Exec, TheCheckValueIsTheLastOneACopyPrinted) {
+  const auto r = sweep({"--command", "echo 'loss 0.75'; echo 'loss 0.5'; echo 'accuracy 97'", "--exec-check",
+                        "loss ([0-9.]+)", "--procs", "2", "--modes", "timeslice"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto workers = harness::read_runs(out() / "runs.csv");
+  ASSERT_EQ(workers.size(), 2u);
+  for (const auto& w : workers) {
+    EXPECT_EQ(w.fact("check_value"), 0.5) << w.facts;
+    EXPECT_EQ(w.fact("check_matches"), 2) << w.facts;
+  }
+  EXPECT_NE(summary().begin()->second.params.find("check=loss ([0-9.]+);command="), std::string::npos);
+  fs::remove_all(out());
+  ASSERT_EQ(sweep({"--command", "echo done", "--exec-check", "loss ([0-9.]+)", "--procs", "1", "--modes", "timeslice"}).exit_code, 0);
+  const auto none = harness::read_runs(out() / "runs.csv").front();
+  EXPECT_EQ(none.fact("check_matches"), 0) << none.facts;
+  EXPECT_TRUE(std::isnan(none.fact("check_value"))) << "no line matched: no value";
+}
+
 TEST_F(Exec, BadExecOptionsAreUsageErrors) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
       {{"--procs", "1"}, "--command: the exec workload needs a command"},
       {{"--command", "true", "--exec-metric", "step_ms=[0-9.]+"}, "must have exactly one capture group, it has 0"},
       {{"--command", "true", "--exec-metric", "(a)(b)"}, "must have exactly one capture group, it has 2"},
       {{"--command", "true", "--exec-metric", "step_ms=([0-9.]+"}, "is not a valid regular expression"},
+      {{"--command", "true", "--exec-check", "loss [0-9.]+"}, "--exec-check: 'loss [0-9.]+' must have exactly one capture group"},
   };
   for (const auto& [extra, message] : cases) {
     const auto r = sweep(extra);

@@ -315,6 +315,9 @@ class AdviseRun {
 /// predictions anchored to one copy alone under MPS, and the recommendation.
 void finish_advice(Advice& advice, double slo_p99_ms) {
   set_losses(advice.ladder);
+  if (std::isfinite(advice.check_tolerance_pct))  // --check-metric: a limit's copies against one copy alone
+    for (MeasuredCell& limit : advice.limits)
+      limit.check_problem = check_problem(limit, advice.alone.check_value, advice.check_tolerance_pct);
   fit_to_ladder(advice.predicted, advice.alone, advice.ladder);
   if (!advice.limits.empty()) {  // their losses on the ladder's basis
     std::vector<MeasuredCell> with = advice.ladder;
@@ -344,6 +347,7 @@ std::vector<std::string> AdviseSpec::workload_args() const {
   std::vector<std::string> args;
   if (!command.empty()) args = {"--workloads", "exec", "--command", command};
   else if (!workload.empty()) args = {"--workloads", workload};
+  if (!check_metric.empty()) args.insert(args.end(), {"--exec-check", check_metric});
   args.insert(args.end(), sweep_args.begin(), sweep_args.end());
   return args;
 }
@@ -402,6 +406,12 @@ int redo_advice(const std::string& dir_text, const std::string& basis) {
       throw ResultsError(file.string() + ": advise.basis '" + asked.substr(0, 40) + "' is not auto, unit or run");
     advice.basis = choose_basis(basis.empty() ? asked : basis, advice.alone);
     advice.sets_end = stored.value("sets_end", std::string());
+    if (!workload.params.exec.check.empty()) {  // --check-metric: its tolerance as stored (1 % by default)
+      const nlohmann::json& tol = settings.contains("check_tolerance_pct") ? settings.at("check_tolerance_pct") : nlohmann::json(1.0);
+      if (!tol.is_number() || !(tol.get<double>() >= 0 && tol.get<double>() <= 100))
+        throw ResultsError(file.string() + ": advise.check_tolerance_pct " + tol.dump().substr(0, 40) + " is not a percentage");
+      advice.check_tolerance_pct = tol.get<double>();
+    }
     // Stored numbers are checked like a results folder's (issue 35): a whole N from 2 to the largest advise takes,
     // a ladder of distinct whole N from 1 up to it.
     const nlohmann::json& max_procs = settings.at("max_procs");
@@ -469,12 +479,15 @@ int run_advise(const AdviseSpec& spec) {
 
   Advice advice;
   advice.subject = subject_of(workload);
+  if (!spec.check_metric.empty()) advice.check_tolerance_pct = spec.check_tolerance_pct;
   advice.meta = make_machine_meta(spec.argv, gpu, mps_control);
   advice.meta["advise"] = {{"budget_s", spec.budget_s}, {"max_procs", spec.max_procs}, {"ladder", ladder_rungs(spec)},
                            {"ladder_given", !spec.ladder.empty()},
                            {"slo_p99_ms", std::isnan(spec.slo_p99_ms) ? nlohmann::json(nullptr) : nlohmann::json(spec.slo_p99_ms)},
                            {"workload_args", spec.workload_args()}, {"device", device.id.key},
                            {"basis", spec.basis.empty() ? "auto" : spec.basis},
+                           {"check_tolerance_pct", spec.check_metric.empty() ? nlohmann::json(nullptr)
+                                                                             : nlohmann::json(spec.check_tolerance_pct)},
                            {"cpu_stand_in", spec.cpu_stand_in}};
   std::vector<std::string> common{"--settle", "0", "--noise-target", "0"};
   if (!spec.device.empty()) common.insert(common.end(), {"--device", device.id.key});

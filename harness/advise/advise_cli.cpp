@@ -56,6 +56,16 @@ CLI::App* add_advise_command(CLI::App& app, AdviseSpec& spec, std::string& ladde
       ->capture_default_str();
   cmd->add_option("--slo-p99-ms", spec.slo_p99_ms, "advise no configuration whose p99 step (or task) is above this")
       ->check(finite_in(0.001, 1e7));
+  auto* check = cmd->add_option("--check-metric", spec.check_metric,
+                                "a regex with one capture group reading a value of your program's result from its "
+                                "stdout (e.g. 'final loss ([0-9.]+)'): a thread limit is advised only where every copy's "
+                                "last value stays within --check-tolerance of one copy alone's")
+                    ->needs(command);
+  cmd->add_option("--check-tolerance", spec.check_tolerance_pct,
+                  "percent: how far from one copy alone's value a copy under a limit may end (--check-metric)")
+      ->check(finite_in(0.0, 100.0))
+      ->needs(check)
+      ->capture_default_str();
   cmd->add_option("--basis", spec.basis,
                   "which throughput decides: unit (per step or task while working), run (per whole run, start-up "
                   "included) or auto (run where one run alone is under 5 minutes)")

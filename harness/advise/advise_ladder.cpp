@@ -80,6 +80,8 @@ SetMeasurement read_set(const SummaryRecord& r, const UnitChoice& unit, const st
   // A program: each copy's run is its task, from its start to its exit (its start-up inside).
   m.run_s = r.task_mean_ms / 1000;
   m.run_per_s = r.makespan_s > 0 ? m.units / r.makespan_s : NAN;
+  for (const WorkerRecord& w : workers)  // --check-metric: each copy's last value (NaN where it printed none)
+    if (w.run_id == r.run_id && std::isfinite(w.fact("check_matches"))) m.check_values.push_back(w.fact("check_value"));
   if (!unit.metric) return m;
   std::vector<double> means, p99s, startups, steps;  // the copies' steps: their mean, and the worst copy's p99
   for (const WorkerRecord& w : workers)
@@ -122,6 +124,7 @@ AloneFacts read_alone(const fs::path& dir, const UnitChoice& unit, double gap_us
     const SetMeasurement set = read_set(row, unit, copies);
     a.run_s = set.run_s;
     a.startup_s = set.startup_s;
+    if (!set.check_values.empty()) a.check_value = set.check_values.front();
   }
   if (!unit.exec) {
     a.source = "events";

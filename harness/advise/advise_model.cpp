@@ -114,6 +114,7 @@ std::vector<double> MeasuredCell::set_unit_ms() const {
 
 void MeasuredCell::add(const SetMeasurement& set) {
   sets.push_back(set);
+  check_values.insert(check_values.end(), set.check_values.begin(), set.check_values.end());
   ok = true;
   problem.clear();
   for (const SetMeasurement& s : sets)
@@ -138,6 +139,20 @@ void MeasuredCell::add(const SetMeasurement& set) {
   p99_ms = NAN;
   for (const SetMeasurement& s : sets)
     if (std::isfinite(s.p99_ms)) p99_ms = std::isfinite(p99_ms) ? std::max(p99_ms, s.p99_ms) : s.p99_ms;
+}
+
+std::string check_problem(const MeasuredCell& c, double reference, double tolerance_pct) {
+  if (!std::isfinite(reference)) return "one copy alone printed no value for --check-metric";
+  if (c.check_values.empty()) return "its copies printed no value for --check-metric";
+  double worst = 0;
+  for (const double v : c.check_values) {
+    if (!std::isfinite(v)) return "a copy printed no value for --check-metric";
+    const double off = reference == 0 ? (v == 0 ? 0 : INFINITY) : std::fabs(v / reference - 1);
+    worst = std::max(worst, off);
+  }
+  if (worst * 100 <= tolerance_pct) return "";
+  return "a copy's value ended " + fmt_fixed(100 * worst, 2) + " % from one copy alone's " + fmt_sig(reference) +
+         " (tolerance " + fmt_num(tolerance_pct) + " %)";
 }
 
 MeasuredCell& cell_for(std::vector<MeasuredCell>& cells, const std::string& mode, int procs) {

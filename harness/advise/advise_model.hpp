@@ -30,6 +30,7 @@ struct AloneFacts {
   std::string footprint_basis;  ///< "GPM SM activity / duty" or "blocks / what the SMs hold (CUPTI)"
   double run_s = NAN;      ///< its whole run, start-up included
   double startup_s = NAN;  ///< its start-up before the first unit (NaN where not known)
+  double check_value = NAN;  ///< --check-metric: the last value its copy printed (NaN: none, or no check)
   std::string problem;     ///< why the model cannot place it (no burst measured, ...); empty: placed
   bool placed() const { return problem.empty(); }
 };
@@ -113,6 +114,7 @@ struct SetMeasurement {
   double run_s = NAN;        ///< a copy's whole run, start-up included (mean over its copies)
   double startup_s = NAN;    ///< a copy's start-up before its first unit (NaN where not known)
   double energy_j = NAN;     ///< the board's energy over the run (NaN without NVML's counter)
+  std::vector<double> check_values;  ///< --check-metric: each copy's last value (NaN: it printed none)
   double units = NAN;        ///< units all copies finished
 };
 
@@ -129,6 +131,8 @@ struct MeasuredCell {
   double unit_ms = NAN, p99_ms = NAN;  ///< means over the sets (p99: the worst set's)
   double per_s = NAN, run_per_s = NAN, run_s = NAN, startup_s = NAN;  ///< means over the sets
   double energy_per_unit_j = NAN;      ///< the sets' energy over their units (NaN where a set has none)
+  std::vector<double> check_values;  ///< --check-metric: every copy's last value over the sets
+  std::string check_problem;         ///< --check-metric: why its copies' output failed the check ("": it held)
   double loss = NAN;         ///< unit_ms over the ladder's own time-sliced N=1
   double relative = NAN;     ///< per unit: per_s over the ladder's own time-sliced N=1, in copies alone
   double relative_run = NAN; ///< per whole run: run_per_s over the same N=1's
@@ -145,6 +149,10 @@ const MeasuredCell* find_measured(const std::vector<MeasuredCell>& cells, const 
 
 /// The cell of `mode` at `procs` in `cells`, made where there is none.
 MeasuredCell& cell_for(std::vector<MeasuredCell>& cells, const std::string& mode, int procs);
+
+/// --check-metric: why `c`'s copies fail the check against one copy alone's `reference` value, each within
+/// `tolerance_pct` percent of it; "" where every copy printed a value that holds.
+std::string check_problem(const MeasuredCell& c, double reference, double tolerance_pct);
 
 /// Fills every cell's loss and throughput from the time-sliced N=1 cell (NaN where it is missing).
 void set_losses(std::vector<MeasuredCell>& cells);

@@ -41,7 +41,7 @@ json alone_json(const AloneFacts& a) {
           {"burst_ms", placed(a.point.burst_ms)}, {"kernel_ms", placed(a.point.kernel_ms)}, {"duty", num(a.duty)},
           {"footprint", num(a.point.footprint)}, {"burst_basis", a.burst_basis},
           {"footprint_basis", a.footprint_basis}, {"problem", a.problem}, {"run_s", num(a.run_s)},
-          {"startup_s", num(a.startup_s)},
+          {"startup_s", num(a.startup_s)}, {"check_value", num(a.check_value)},
           {"by_idle_gaps", a.gap_point ? json{{"step_ms", num(a.gap_point->step_ms)}, {"burst_ms", num(a.gap_point->burst_ms)}}
                                        : json(nullptr)}};
 }
@@ -59,11 +59,16 @@ json measured_json(const MeasuredCell& c) {
   for (const SetMeasurement& s : c.sets)
     sets.push_back({{"ok", s.ok}, {"problem", s.problem}, {"unit_ms", num(s.unit_ms)}, {"p99_ms", num(s.p99_ms)},
                     {"per_s", num(s.per_s)}, {"run_per_s", num(s.run_per_s)}, {"run_s", num(s.run_s)},
-                    {"startup_s", num(s.startup_s)}, {"energy_j", num(s.energy_j)}, {"units", num(s.units)}});
+                    {"startup_s", num(s.startup_s)}, {"energy_j", num(s.energy_j)}, {"units", num(s.units)},
+                    {"check_values", [&s] {
+                       json v = json::array();
+                       for (const double x : s.check_values) v.push_back(num(x));
+                       return v;
+                     }()}});
   return {{"procs", c.procs}, {"mode", c.mode}, {"ok", c.ok}, {"problem", c.problem}, {"unit_ms", num(c.unit_ms)},
           {"p99_ms", num(c.p99_ms)}, {"loss", num(c.loss)}, {"throughput", num(c.throughput())},
           {"throughput_run", num(c.relative_run)}, {"run_s", num(c.run_s)}, {"startup_s", num(c.startup_s)},
-          {"energy_per_unit_j", num(c.energy_per_unit_j)}, {"sets", sets}};
+          {"energy_per_unit_j", num(c.energy_per_unit_j)}, {"sets", sets}, {"check_problem", c.check_problem}};
 }
 
 json interval_json(const RatioInterval& r) { return {{"ratio", num(r.ratio)}, {"lo", num(r.lo)}, {"hi", num(r.hi)}}; }

@@ -32,6 +32,7 @@ struct Advice {
   std::vector<MeasuredCell> ladder;      ///< time-sliced and MPS, per rung
   std::vector<MeasuredCell> limits;  ///< the advised N under mps:auto, then a larger percentage, as far as run
   BasisChoice basis;              ///< which throughput decides, and why
+  double check_tolerance_pct = NAN;  ///< --check-metric's tolerance (NaN: no check)
   std::string sets_end;           ///< why the sets added to settle the verdict stopped ("" : none were needed)
   std::string ladder_end;         ///< why the ladder stopped
   int ladder_exit = 0;            ///< a rung's sweep that stopped for the machine (3: MPS unavailable, ...); 0: none

@@ -277,6 +277,10 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
     const RatioInterval keeps = limit_keeps(*p.cell, limit);
     const std::string ran = limit.mode + " (" + limit_words(limit.mode, p.procs) + ") ran each " + alone.unit + " at " +
                             times_with_interval(keeps) + " unlimited MPS's speed" + at;
+    if (!limit.check_problem.empty()) {  // --check-metric: its output no longer what one copy alone gives
+      r.reasons.push_back(ran + ", but its output failed the check: " + limit.check_problem + ".");
+      continue;
+    }
     if (keeps.has_interval() && keeps.lo >= kLimitKeeps) {
       r.mode = limit.mode;
       r.reasons.push_back(ran + ": take the limit, it stops one copy from taking every SM.");

@@ -388,8 +388,8 @@ void check_exec_options(const SweepSpec& spec, const SweepCliValues& raw) {
                        std::string(scenario_name(spec.scenario)));
   } else if (spec.profile_gpu) {
     throw UsageError("--profile-gpu: profiles your program's copies; add --workloads exec");
-  } else if (!spec.params.exec.command.empty() || !spec.params.exec.metric.empty()) {
-    throw UsageError("--command/--exec-metric: only the exec workload runs a command; add --workloads exec");
+  } else if (!spec.params.exec.command.empty() || !spec.params.exec.metric.empty() || !spec.params.exec.check.empty()) {
+    throw UsageError("--command/--exec-metric/--exec-check: only the exec workload runs a command; add --workloads exec");
   } else if (raw.exec_warmups_option && raw.exec_warmups_option->count() > 0) {
     throw UsageError("--exec-warmups: only the exec workload runs a command; add --workloads exec");
   }

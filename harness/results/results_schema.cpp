@@ -36,7 +36,7 @@ const std::vector<ConfigColumn>& config_schema() {
       {"params", "",
        "canonical parameters, e.g. `blocks=4;threads=256;launch_us=100;launches=100`; mlp's start with "
        "`profile=gpu-bound` or `profile=seed001` (rows written before profiles existed are read as "
-       "`profile=gpu-bound`); exec's end with `command=<the command>` (after `metric=<regex>` if one was given)",
+       "`profile=gpu-bound`); exec's end with `command=<the command>` (after `metric=<regex>` and `check=<regex>` where given)",
        [](const RunSpec& s) { return s.params; },
        [](RunConfig& r, const Cell& c) {  // after workload: older mlp rows hold the gpu-bound step
          r.params = r.workload == "mlp" && c.text.rfind("profile=", 0) != 0 ? "profile=gpu-bound;" + c.text : c.text;

@@ -19,9 +19,9 @@ std::regex compile(const std::string& pattern) {
 
 }  // namespace
 
-void validate_metric_pattern(const std::string& pattern) {
+void validate_metric_pattern(const std::string& pattern, const std::string& option) {
   if (pattern.size() > kMetricPatternMaxBytes)
-    throw std::invalid_argument("--exec-metric: the pattern has " + std::to_string(pattern.size()) +
+    throw std::invalid_argument(option + ": the pattern has " + std::to_string(pattern.size()) +
                                 " bytes, at most " + std::to_string(kMetricPatternMaxBytes) + " are accepted");
   const std::string shown = "'" + pattern + "'";
   std::regex re;
@@ -29,11 +29,11 @@ void validate_metric_pattern(const std::string& pattern) {
     re = compile(pattern);
   } catch (const std::regex_error& e) {
     if (e.code() == std::regex_constants::error_complexity)
-      throw std::invalid_argument("--exec-metric: " + shown + " uses a back-reference, which is not supported");
-    throw std::invalid_argument("--exec-metric: " + shown + " is not a valid regular expression (" + e.what() + ")");
+      throw std::invalid_argument(option + ": " + shown + " uses a back-reference, which is not supported");
+    throw std::invalid_argument(option + ": " + shown + " is not a valid regular expression (" + e.what() + ")");
   }
   if (re.mark_count() != 1)
-    throw std::invalid_argument("--exec-metric: " + shown + " must have exactly one capture group, it has " +
+    throw std::invalid_argument(option + ": " + shown + " must have exactly one capture group, it has " +
                                 std::to_string(re.mark_count()));
 }
 

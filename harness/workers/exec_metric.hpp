@@ -28,7 +28,8 @@ inline constexpr double kMetricBudgetS = 2.0;
 
 /// Throws std::invalid_argument naming the problem: too long, not valid, a back-reference, not
 /// exactly one capture group.
-void validate_metric_pattern(const std::string& pattern);
+/// `option` names the option in the message (--exec-metric, --exec-check).
+void validate_metric_pattern(const std::string& pattern, const std::string& option = "--exec-metric");
 
 class MetricReader {
  public:

@@ -35,6 +35,7 @@ namespace bench_mps::harness {
 void validate_exec_params(const ExecParams& p) {
   if (trim(p.command).empty()) throw std::invalid_argument("--command: the exec workload needs a command to run");
   if (!p.metric.empty()) validate_metric_pattern(p.metric);
+  if (!p.check.empty()) validate_metric_pattern(p.check, "--exec-check");
 }
 
 namespace {
@@ -81,6 +82,7 @@ class ExecWorkload final : public kernels::Workload {
   void setup() override {
     validate_exec_params(p_);
     if (!p_.metric.empty()) metric_ = std::make_unique<MetricReader>(p_.metric);
+    if (!p_.check.empty()) check_ = std::make_unique<MetricReader>(p_.check);
     if (!p_.log_dir.empty()) {
       std::error_code ec;
       fs::create_directories(p_.log_dir, ec);
@@ -129,6 +131,10 @@ class ExecWorkload final : public kernels::Workload {
                              {"completion_s", static_cast<double>(end_ns_ - start_ns_) * 1e-9},
                              {"stdout_bytes", static_cast<double>(out_bytes_)},
                              {"stderr_bytes", static_cast<double>(err_bytes_)}};
+    if (!p_.check.empty()) {  // no line matched: no value (advise says the check could not be read)
+      f.emplace_back("check_matches", static_cast<double>(check_matches_));
+      if (check_matches_ > 0) f.emplace_back("check_value", check_value_);
+    }
     if (!p_.metric.empty()) {
       f.emplace_back("steps", static_cast<double>(steps_ms_.size()));
       if (metric_->lines_cut()) f.emplace_back("metric_lines_cut", static_cast<double>(metric_->lines_cut()));
@@ -268,6 +274,11 @@ class ExecWorkload final : public kernels::Workload {
   }
 
   void match_metric(const LongLine& line) {
+    if (check_)  // the last value a line gives is the run's: a final loss or accuracy
+      if (const std::optional<double> c = check_->read(line)) {
+        check_value_ = *c;
+        ++check_matches_;
+      }
     if (!metric_) return;
     const std::optional<double> v = metric_->read(line);
     if (!v) return;
@@ -329,6 +340,9 @@ class ExecWorkload final : public kernels::Workload {
   int index_;
   std::function<void(long)> on_spawn_;
   std::unique_ptr<MetricReader> metric_;
+  std::unique_ptr<MetricReader> check_;  ///< --exec-check: a value of the program's result
+  double check_value_ = 0;
+  long check_matches_ = 0;
   std::string token_;
   bool ran_ = false;
   std::int64_t start_ns_ = 0, end_ns_ = 0, first_step_seen_ns_ = 0;

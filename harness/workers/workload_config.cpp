@@ -163,6 +163,11 @@ void add_workload_options(CLI::App& app, WorkloadConfig& c) {
                  "command's stdout, e.g. 'step_ms=([0-9.]+)' (at most 256 bytes, no back-references; a line is "
                  "matched on its first and last 256 bytes)")
       ->group(exec);
+  app.add_option("--exec-check", c.exec.check,
+                 "exec: regular expression with one capture group reading a value of the command's result from its "
+                 "stdout, e.g. 'final loss ([0-9.]+)'; the last match is recorded (runs.csv facts check_value), "
+                 "a number from 0 to 1e12 (advise --check-metric holds thread limits to it)")
+      ->group(exec);
   app.add_option("--exec-log-cap", c.exec.log_cap_bytes, "exec: bytes of each copy's stdout and of its stderr kept")
       ->check(whole_in(0, 1LL << 34))->group(exec)->capture_default_str();
   app.add_option("--exec-log-dir", c.exec.log_dir)->group("");     // set by bench_mps per run
@@ -294,12 +299,14 @@ void xray_args(const WorkloadConfig& c, const AddArg& add, std::vector<std::stri
 
 void exec_params(const WorkloadConfig& c, std::ostringstream& s) {
   if (!c.exec.metric.empty()) s << "metric=" << c.exec.metric << ";";
+  if (!c.exec.check.empty()) s << "check=" << c.exec.check << ";";
   s << "command=" << c.exec.command;  // last: a command may hold ';' or '='
 }
 
 void exec_args(const WorkloadConfig& c, const AddArg& add, std::vector<std::string>& a) {
   add("--command", c.exec.command);
   if (!c.exec.metric.empty()) add("--exec-metric", c.exec.metric);
+  if (!c.exec.check.empty()) add("--exec-check", c.exec.check);
   add("--exec-log-cap", std::to_string(c.exec.log_cap_bytes));
 }
 
