@@ -221,6 +221,15 @@ TEST_F(Conform, TheTimeBudgetStopsTheRowsLeftAsErrorAndLeavesNoDaemon) {
   EXPECT_EQ(harness::read_conform(out()).rows.size(), 5u) << "every row is in the table, run or not";
 }
 
+TEST_F(Conform, ADaemonThatNeverStartsIsNoFailOfTheProof) {
+  // Issue 35: "0/0 clients MPS-enabled" was a FAIL; nothing ran under MPS, so nothing is concluded: ERROR.
+  const auto r = conform(out(), {"--only", "proof"}, {{{"FAKE_MPS_FAIL_START", "1"}}});
+  EXPECT_EQ(r.exit_code, 1) << r.err << r.out;
+  const auto by_id = rows(out());
+  EXPECT_EQ(by_id.at("proof").verdict, ConformVerdict::error) << show(by_id.at("proof"));
+  EXPECT_NE(by_id.at("proof").reason.find("no client ran under MPS"), std::string::npos) << show(by_id.at("proof"));
+}
+
 TEST_F(Conform, AForeignDaemonIsRefusedBeforeAnythingIsWritten) {
   // As a sweep and advise: exit 3, one line, no folder (it used to write one and exit 1; issue 35).
   const ForeignDaemon foreign(env, tmp.path());  // quit at the end, however the test ends

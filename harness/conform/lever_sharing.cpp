@@ -7,6 +7,7 @@
 
 #include "harness/common/format.hpp"
 #include "harness/common/markdown_table.hpp"
+#include "harness/common/errors.hpp"
 #include "harness/conform/levers.hpp"
 #include "harness/plan/mode_names.hpp"
 #include "harness/results/results_reader.hpp"
@@ -65,6 +66,11 @@ Judgement check_proof(const ConformSetup& setup, ChildSweeps& sweeps) {
   }
   const auto [mps_clients, mps_on] = seen[true];
   const auto [ts_clients, ts_on] = seen[false];
+  // Nothing is concluded about MPS from runs that never happened (issue 35): a sweep stopped for the machine
+  // (its daemon would not start) or without one MPS client is an ERROR, not a FAIL of "0/0 clients".
+  if (o.exit_code == kExitEnvironment || mps_clients == 0)
+    return {ConformVerdict::error, "",
+            "no client ran under MPS" + (o.last_error.empty() ? std::string() : " (" + o.last_error + ")") + problems};
   return judged(mps_clients > 0 && ts_clients > 0 && mps_on == mps_clients && ts_on == 0,
                 "MPS: " + std::to_string(mps_on) + "/" + std::to_string(mps_clients) +
                     " clients MPS-enabled; time-sliced: " + std::to_string(ts_on) + "/" + std::to_string(ts_clients) +
