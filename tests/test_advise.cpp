@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/advise/advise.hpp"
+#include "harness/advise/advise_beside.hpp"
 #include "harness/advise/advise_ladder.hpp"
 #include "harness/advise/advise_output.hpp"
 #include "harness/advise/advise_recommend.hpp"
@@ -499,6 +500,59 @@ class Advise : public Orchestration {
   nlohmann::json advice() const { return nlohmann::json::parse(read_text(out() / "advice.json")); }
 };
 
+// Issue 34: two different programs side by side (--beside), end to end on the CPU stand-ins.
+TEST_F(Advise, TwoProgramsSideBySideGetEachOnesShareAndThePairsWithIntervals) {
+  const auto r = advise({"--workload", "cpu", "--beside", "cpu", "--", "--cpu-task-us", "500", "--duration", "0.4"});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const nlohmann::json j = nlohmann::json::parse(read_text(out() / "beside.json"));
+  ASSERT_EQ(j.at("beside").at("modes").size(), 3u) << j.at("beside");  // time-sliced, MPS, MPS with B below normal
+  for (const auto& m : j.at("beside").at("modes")) {
+    EXPECT_TRUE(m.at("ok").get<bool>()) << m;
+    EXPECT_EQ(m.at("combined").size(), static_cast<std::size_t>(kBesideSets)) << m;
+    for (std::size_t i = 0; i < m.at("combined").size(); ++i)
+      EXPECT_DOUBLE_EQ(m.at("combined")[i].get<double>(), m.at("a_kept")[i].get<double>() + m.at("b_kept")[i].get<double>());
+  }
+  EXPECT_TRUE(j.at("beside").at("gain").at("lo").is_number()) << j.at("beside").at("gain");
+  const std::string md = read_text(out() / "beside.md");
+  EXPECT_NE(md.find("| mode | worker sets | cpu (x alone) | cpu (x alone) | together (ideal 2) |"), std::string::npos) << md;
+  EXPECT_NE(md.find(j.at("beside").at("headline").get<std::string>()), std::string::npos);
+  EXPECT_TRUE(fs::exists(out() / "sweeps" / "beside" / "summary.csv"));
+}
+
+TEST(AdviseBeside, ThePairsGainIsDecidedFromItsWorkerSets) {
+  // Three sets per mode: each one's throughput beside the other over its own alone, as the sweep records them.
+  const auto rows_of = [](const std::string& mode, const std::vector<std::pair<double, double>>& kept) {
+    std::vector<SummaryRecord> rows;
+    for (std::size_t i = 0; i < kept.size(); ++i) {
+      SummaryRecord r;
+      r.run_id = "r" + std::to_string(i + 1) + "-" + mode + "-x-n2-interference";
+      r.mode = mode;
+      r.procs = 2;
+      r.scenario = RunKind::interference;
+      r.status = RunStatus::ok;
+      r.fg_throughput_vs_alone = kept[i].first;
+      r.bg_throughput_kept = kept[i].second;
+      r.fg_p99_vs_alone = 1.5;
+      rows.push_back(r);
+    }
+    return rows;
+  };
+  std::vector<SummaryRecord> rows = rows_of("timeslice", {{0.5, 0.5}, {0.51, 0.49}, {0.5, 0.5}});
+  const auto mps = rows_of("mps", {{0.9, 0.85}, {0.91, 0.86}, {0.9, 0.84}});
+  rows.insert(rows.end(), mps.begin(), mps.end());
+  const BesideAdvice a = beside_from_rows(rows, "infer", "mlp");
+  EXPECT_EQ(a.best, "mps");
+  EXPECT_NEAR(a.gain.ratio, 1.753, 0.01);
+  EXPECT_GT(a.gain.lo, 1.05);
+  EXPECT_NE(a.headline.find("Run infer beside mlp under MPS: together they did 1.75x ("), std::string::npos) << a.headline;
+  // The same means from sets far apart: can't tell.
+  std::vector<SummaryRecord> noisy = rows_of("timeslice", {{0.5, 0.5}, {0.51, 0.49}});
+  const auto close = rows_of("mps", {{0.3, 0.3}, {0.8, 0.8}});
+  noisy.insert(noisy.end(), close.begin(), close.end());
+  EXPECT_NE(beside_from_rows(noisy, "infer", "mlp").headline.find("Can't tell whether under MPS beats time-slicing"),
+            std::string::npos) << beside_from_rows(noisy, "infer", "mlp").headline;
+}
+
 TEST_F(Advise, ACpuStandInOfShortBurstsIsProfiledPredictedVerifiedAndAdvised) {
   const auto r = advise({"--workload", "duty", "--ladder", "1,2,4", "--budget", "240", "--", "--duty-burst-us", "1000",
                          "--duty-pct", "25", "--duration", "0.4"});
@@ -584,6 +638,9 @@ TEST_F(Advise, BadInputGetsOneLineAndExitTwoWithNothingWritten) {
       {"--command", "true", "--check-metric", "loss [0-9.]+"},             // no capture group
       {"--command", "true", "--check-metric", "loss ([0-9.]+)", "--check-tolerance", "-1"},
       {"--command", "true", "--basis", "weekly"},
+      {"--workload", "cpu", "--beside", "nosuch"},                         // --beside: bench_mps's workloads only
+      {"--workload", "cpu", "--beside", "cpu", "--ladder", "1,2"},         // a pair has no ladder
+      {"--workload", "cpu", "--beside", ""},
   };
   for (const auto& a : bad) {
     const auto r = advise(a, 60);

@@ -78,9 +78,9 @@ TEST(HelpTexts, CompareGivesExamplesVerdictsAndExitCodes) {
 TEST(HelpTexts, AdviseGivesExamplesAndExitCodes) {
   const std::string help = help_of({"advise", "--help"});
   expect_all(help, {"Examples:", "bench_mps advise --command", "--workload mlp -- --mlp-profile gpu-bound",
-                    "Exit codes: 0 advice written", "; 1 no configuration ran", "2 bad command line", "128+N",
-                    "docs/ADVISE.md"});
-  EXPECT_EQ(examples(help).size(), 3u) << help;
+                    "--workload mlp-infer --beside mlp", "Exit codes: 0 advice written", "; 1 no configuration ran",
+                    "2 bad command line", "128+N", "docs/ADVISE.md"});
+  EXPECT_EQ(examples(help).size(), 4u) << help;
 }
 
 TEST(HelpTexts, MainHelpPointsToTheCommandsHelp) {

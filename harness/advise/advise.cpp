@@ -4,11 +4,13 @@
 #include <map>
 #include <iostream>
 
+#include "harness/advise/advise_beside.hpp"
 #include "harness/advise/advise_ladder.hpp"
 #include "harness/advise/advise_output.hpp"
 #include "harness/common/csv_table.hpp"
 #include "harness/common/errors.hpp"
 #include "harness/common/files.hpp"
+#include "harness/common/json_text.hpp"
 #include "harness/common/format.hpp"
 #include "harness/common/markdown_table.hpp"
 #include "harness/common/signals.hpp"
@@ -457,8 +459,68 @@ int redo_advice(const std::string& dir_text, const std::string& basis) {
   return advice.recommendation.verdict == AdviceVerdict::none ? kExitFailed : kExitOk;
 }
 
+namespace {
+
+/// `--beside B`: the subject and one copy of B side by side (harness/advise/advise_beside.hpp).
+int run_beside(const AdviseSpec& spec) {
+  const bool exec = !spec.command.empty();
+  std::vector<std::string> args{"--scenario", "interference", "--foreground", exec ? "exec" : spec.workload,
+                                "--background", spec.beside, "--procs", "2", "--modes", kBesideModes, "--repeats",
+                                std::to_string(kBesideSets), "--settle", "0", "--noise-target", "0"};
+  if (exec) args.insert(args.end(), {"--command", spec.command});
+  else args.insert(args.end(), {"--rounds", "1"});  // each set its own processes (exec runs once per worker anyway)
+  for (const std::string& a : spec.sweep_args)
+    for (const char* own : kOwnOptions)
+      if (a == own || a.rfind(std::string(own) + "=", 0) == 0)
+        throw UsageError(std::string("advise sets ") + own + " itself; leave it out of the options after --");
+  args.insert(args.end(), spec.sweep_args.begin(), spec.sweep_args.end());
+  // The CPU stand-ins (tests) where a workload needs a GPU; the cpu workload is its own.
+  if (spec.cpu_stand_in && ((!exec && workload_needs_gpu(spec.workload)) || workload_needs_gpu(spec.beside)))
+    args.push_back("--cpu-stand-in");
+  if (!spec.device.empty()) args.insert(args.end(), {"--device", spec.device});
+  SweepSpec checked = parse_sweep_args(args);  // what the child sweep would refuse, refused here (exit 2)
+  checked.device = spec.device;
+  preflight(checked);
+  const std::optional<GpuStaticInfo> gpu = read_tool_gpu(spec.cpu_stand_in, "advise");
+  const std::string mps_control = require_mps_control("advise");
+  const std::string a = exec ? "`" + spec.command + "`" : spec.workload;
+  const fs::path out = make_tool_out_dir(spec.out_dir, gpu, "beside-" + (exec ? std::string("exec") : spec.workload) + "-" + spec.beside,
+                                         "beside.json", "a side-by-side advice", {"beside.md", "sweeps"});
+  const OutDirClaim claim(out);
+  install_stop_handlers();
+  std::cerr << "bench_mps advise: " << a << " beside " << spec.beside << ", " << kBesideSets << " worker sets per mode ("
+            << kBesideModes << ") -> " << out.string() << std::endl;
+  ChildSweeps sweeps(out / "sweeps", {}, spec.budget_s);
+  SweepOutcome o;
+  try {
+    o = sweeps.run("beside", args);
+  } catch (const BudgetSpent& e) {
+    throw std::runtime_error(std::string("the pair's sweep did not start: ") + e.what());
+  }
+  BesideAdvice advice;
+  if (o.has_runs()) advice = beside_from_rows(read_summary(o.dir / "summary.csv"), a, spec.beside);
+  else advice.headline = "No advice: the pair's sweep failed (" + o.last_error + ").";
+  nlohmann::json j = make_machine_meta(spec.argv, gpu, mps_control);
+  j["beside_format_version"] = 1;
+  j["beside"] = beside_json(advice);
+  j["status"] = stop_signal().load() ? "interrupted" : "complete";
+  const std::string machine = gpu ? gpu->name + ", driver " + gpu->driver_version
+                                  : std::string("no GPU (CPU stand-ins: the numbers describe the CPU, not a GPU)");
+  write_file_atomically(out / "beside.json", json_text(j, 2) + "\n");
+  write_file_atomically(out / "beside.md", beside_markdown(advice, machine));
+  std::cout << advice.headline << "\n";
+  for (const std::string& r : advice.reasons) std::cout << "  - " << r << "\n";
+  std::cout << "advice: " << (out / "beside.md").string() << "\n" << std::flush;
+  if (const int sig = stop_signal().load()) return 128 + sig;
+  if (o.exit_code == kExitEnvironment) return kExitEnvironment;
+  return advice.best.empty() ? kExitFailed : kExitOk;
+}
+
+}  // namespace
+
 int run_advise(const AdviseSpec& spec) {
   if (!spec.redo_dir.empty()) return redo_advice(spec.redo_dir, spec.basis);
+  if (!spec.beside.empty()) return run_beside(spec);
   const SweepSpec workload = checked_workload(spec);
   {  // the machine, checked as the largest rung's sweep will check it (exit 3 before anything is written)
     SweepSpec largest = workload;

@@ -26,6 +26,7 @@ constexpr const char* kAdviseHelpFooter =
     "  bench_mps advise --command 'python3 train.py' -- --exec-metric 'step_ms=([0-9.]+)'\n"
     "  bench_mps advise --workload mlp -- --mlp-profile gpu-bound\n"
     "  bench_mps advise --workload spin --ladder 1,2,4,10 --budget 240\n"
+    "  bench_mps advise --workload mlp-infer --beside mlp     (two programs side by side: beside.md)\n"
     "`--redo DIR` writes DIR's advice again from its sweeps (after the model changed), running nothing.\n"
     "Options after `--` go to every sweep (workload options: --exec-metric, --mlp-profile, ...).\n"
     "\n"
@@ -66,6 +67,10 @@ CLI::App* add_advise_command(CLI::App& app, AdviseSpec& spec, std::string& ladde
       ->check(finite_in(0.0, 100.0))
       ->needs(check)
       ->capture_default_str();
+  cmd->add_option("--beside", spec.beside,
+                  "two programs side by side instead of copies: one copy of this bench_mps workload (filler, spin, "
+                  "membw, mlp) beside yours, time-sliced, under MPS and under MPS at below-normal priority (beside.md)")
+      ->check(not_blank());
   cmd->add_option("--basis", spec.basis,
                   "which throughput decides: unit (per step or task while working), run (per whole run, start-up "
                   "included) or auto (run where one run alone is under 5 minutes)")
@@ -86,11 +91,19 @@ void finalize_advise_spec(AdviseSpec& spec, const std::string& ladder_text, cons
     if (!spec.workload.empty() || !spec.sweep_args.empty() || !ladder_text.empty())
       throw UsageError("--redo reads what ran from the folder: give it alone (with --redo DIR)");
     // Options that only shape a new ladder would change nothing in a redone folder: said, not ignored.
-    for (const char* running : {"--budget", "--max-procs", "--slo-p99-ms", "--xray-from", "--device", "--out"})
+    for (const char* running : {"--budget", "--max-procs", "--slo-p99-ms", "--xray-from", "--device", "--out", "--beside"})
       if (cmd.count(running) > 0)
         throw UsageError(std::string(running) + ": --redo runs nothing and writes DIR again as it was advised; "
                          "give --redo DIR alone (with --basis to decide on another basis)");
     return;
+  }
+  if (!spec.beside.empty()) {  // a pair, not a ladder: the ladder's options do not apply
+    static const std::vector<std::string> backgrounds{"filler", "spin", "membw", "mlp", "cpu"};
+    if (std::find(backgrounds.begin(), backgrounds.end(), spec.beside) == backgrounds.end())
+      throw UsageError("--beside: '" + spec.beside.substr(0, 40) + "' is not one of filler, spin, membw, mlp");
+    for (const char* ladder_only : {"--ladder", "--max-procs", "--slo-p99-ms", "--xray-from", "--check-metric", "--basis"})
+      if (cmd.count(ladder_only) > 0)
+        throw UsageError(std::string(ladder_only) + ": applies to the ladder of copies; --beside runs a pair");
   }
   if (spec.command.empty() && spec.workload.empty())
     throw UsageError("advise needs what to run: --command 'your program' or --workload NAME");

@@ -27,6 +27,7 @@ struct AdviseSpec {
   double slo_p99_ms = NAN;           ///< --slo-p99-ms: a configuration whose p99 step is above it is not advised
   std::string check_metric;          ///< --check-metric: a regex reading a value of the program's result (exec)
   double check_tolerance_pct = 1;    ///< --check-tolerance: how far from one copy alone's value a limit may take it
+  std::string beside;                ///< --beside: one of bench_mps's workloads run beside the subject (advise_beside)
   std::string basis;                 ///< --basis: "unit", "run" or "auto"; empty: auto (--redo: as stored)
   std::string xray_from;             ///< --xray-from: a folder with the X-ray's runs (skips measuring it)
   bool cpu_stand_in = false;         ///< CPU stand-ins and the fake daemon (tests)

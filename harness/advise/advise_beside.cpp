@@ -1,0 +1,136 @@
+#include "harness/advise/advise_beside.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "harness/advise/advise_recommend.hpp"
+#include "harness/common/format.hpp"
+#include "harness/common/markdown_table.hpp"
+
+namespace bench_mps::harness {
+namespace {
+
+using json = nlohmann::json;
+
+json num(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+/// "0.93 (0.90-0.96)": a mean of independent sets with its ~94 % Student-t interval.
+std::string mean_with_interval(const std::vector<double>& v) {
+  if (v.empty()) return "-";
+  const double m = harness::mean(v), w = relative_mean_ci_width(v);
+  if (!std::isfinite(w)) return fmt_fixed(m, 2) + " (one set: no interval)";
+  return fmt_fixed(m, 2) + " (" + fmt_fixed(m * (1 - w / 2), 2) + "-" + fmt_fixed(m * (1 + w / 2), 2) + ")";
+}
+
+std::string mode_words(const std::string& mode) {
+  if (mode == "timeslice") return "time-sliced";
+  if (mode == "mps") return "under MPS";
+  if (mode == "mps+prio") return "under MPS, the background at below-normal priority";
+  return mode;
+}
+
+}  // namespace
+
+double BesideMode::mean(const std::vector<double>& v) const { return harness::mean(v); }
+
+BesideAdvice beside_from_rows(const std::vector<SummaryRecord>& rows, const std::string& a, const std::string& b) {
+  BesideAdvice out;
+  out.a = a;
+  out.b = b;
+  std::vector<std::string> order;
+  std::map<std::string, BesideMode> by_mode;
+  std::map<std::string, std::vector<double>> p99s;
+  for (const SummaryRecord& r : rows) {
+    if (!r.scenario.is_interference()) continue;
+    if (std::find(order.begin(), order.end(), r.mode) == order.end()) order.push_back(r.mode);
+    BesideMode& m = by_mode[r.mode];
+    m.mode = r.mode;
+    if (r.status != RunStatus::ok) {
+      if (m.problem.empty()) m.problem = r.run_id + ": " + to_string(r.status) + (r.reason.empty() ? "" : ": " + r.reason);
+      continue;
+    }
+    if (r.scenario != RunKind::interference) continue;
+    if (!std::isfinite(r.fg_throughput_vs_alone) || !std::isfinite(r.bg_throughput_kept)) {
+      if (m.problem.empty()) m.problem = r.run_id + ": its alone runs did not end ok";
+      continue;
+    }
+    m.a_kept.push_back(r.fg_throughput_vs_alone);
+    m.b_kept.push_back(r.bg_throughput_kept);
+    m.combined.push_back(r.fg_throughput_vs_alone + r.bg_throughput_kept);
+    p99s[r.mode].push_back(r.fg_p99_vs_alone);
+  }
+  for (const std::string& mode : order) {
+    BesideMode m = by_mode[mode];
+    m.ok = m.problem.empty() && !m.combined.empty();
+    m.a_p99_vs_alone = median_finite(p99s[mode]);
+    out.modes.push_back(m);
+  }
+  const BesideMode* best = nullptr;
+  const BesideMode* ts = nullptr;
+  for (const BesideMode& m : out.modes) {
+    if (!m.ok) continue;
+    if (m.mode == "timeslice") ts = &m;
+    if (!best || m.mean(m.combined) > best->mean(best->combined)) best = &m;
+  }
+  if (!best) {
+    out.headline = "No advice: no side-by-side run of the pair ended ok.";
+    for (const BesideMode& m : out.modes)
+      if (!m.ok) out.reasons.push_back(mode_words(m.mode) + ": " + (m.problem.empty() ? "did not run" : m.problem) + ".");
+    return out;
+  }
+  out.best = best->mode;
+  const std::string pair = a + " beside " + b;
+  if (ts && best != ts) {
+    out.gain = ratio_of_means(best->combined, ts->combined);
+    const int side = side_of_band(out.gain);
+    out.headline = side > 0 ? "Run " + pair + " " + mode_words(best->mode) + ": together they did " +
+                                  times_with_interval(out.gain) + " the work of the pair time-sliced."
+                   : side < 0 ? "Sharing " + mode_words(best->mode) + " buys the pair under " + fmt_fixed(100 * kDecisionBand, 0) +
+                                    " % over time-slicing (" + times_with_interval(out.gain) + "): run " + pair + " time-sliced."
+                              : "Can't tell whether " + mode_words(best->mode) + " beats time-slicing for " + pair + ": " +
+                                    times_with_interval(out.gain) + " the pair's work, an interval across +" +
+                                    fmt_fixed(100 * kDecisionBand, 0) + " %.";
+  } else {
+    out.headline = "Run " + pair + " time-sliced: no mode did more work together (" + mode_words(best->mode) + " was best).";
+  }
+  for (const BesideMode& m : out.modes) {
+    if (!m.ok) {
+      out.reasons.push_back(mode_words(m.mode) + ": " + (m.problem.empty() ? "no run ended ok" : m.problem) + ".");
+      continue;
+    }
+    out.reasons.push_back(mode_words(m.mode) + ": " + a + " ran at " + mean_with_interval(m.a_kept) + " of its throughput alone, " +
+                          b + " at " + mean_with_interval(m.b_kept) + "; together " + mean_with_interval(m.combined) +
+                          " (ideal 2); " + a + "'s p99 " + fmt_times(m.a_p99_vs_alone) + " its p99 alone (" +
+                          std::to_string(m.combined.size()) + " worker sets).");
+  }
+  return out;
+}
+
+std::string beside_markdown(const BesideAdvice& advice, const std::string& machine) {
+  std::string md = "# " + advice.a + " beside " + advice.b + "\n\n" + machine + "\n\n**" + advice.headline + "**\n\n## Why\n";
+  for (const std::string& r : advice.reasons) md += "- " + r + "\n";
+  MarkdownTable t({"mode", "worker sets", advice.a + " (x alone)", advice.b + " (x alone)", "together (ideal 2)",
+                   advice.a + " p99 (x alone)"},
+                  {false, true, true, true, true, true});
+  for (const BesideMode& m : advice.modes)
+    t.add_row({mode_words(m.mode), std::to_string(m.combined.size()), m.ok ? mean_with_interval(m.a_kept) : "failed",
+               m.ok ? mean_with_interval(m.b_kept) : "-", m.ok ? mean_with_interval(m.combined) : "-", fmt_times(m.a_p99_vs_alone)});
+  md += "\n## Side by side\nEach one's throughput beside the other over its own alone, the same mode and worker set "
+        "(the interference scenario: docs/RESULTS.md's fg_throughput_vs_alone and bg_throughput_kept), and their sum: "
+        "2 is both as fast as alone, 1 no gain over one at a time. Means over the worker sets with their ~94 % "
+        "interval.\n\n" + t.str();
+  md += "\nThe sweep is under `sweeps/beside` (its log beside it); beside.json holds every number above.\n";
+  return md;
+}
+
+json beside_json(const BesideAdvice& advice) {
+  json modes = json::array();
+  for (const BesideMode& m : advice.modes)
+    modes.push_back({{"mode", m.mode}, {"ok", m.ok}, {"problem", m.problem}, {"a_kept", m.a_kept}, {"b_kept", m.b_kept},
+                     {"combined", m.combined}, {"a_p99_vs_alone", num(m.a_p99_vs_alone)}});
+  return {{"a", advice.a}, {"b", advice.b}, {"modes", modes}, {"best", advice.best},
+          {"gain", {{"ratio", num(advice.gain.ratio)}, {"lo", num(advice.gain.lo)}, {"hi", num(advice.gain.hi)}}},
+          {"headline", advice.headline}, {"reasons", advice.reasons}};
+}
+
+}  // namespace bench_mps::harness

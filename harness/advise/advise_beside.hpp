@@ -1,0 +1,50 @@
+#pragma once
+// `bench_mps advise --workload A --beside B` (or `--command 'A' --beside B`): two different programs side by
+// side on one GPU, as a team putting an inference server beside a training job asks. One child sweep of the
+// interference scenario (A the foreground, one copy of B the background, one of bench_mps's workloads) runs
+// A alone, B alone and both together, time-sliced, under MPS and under MPS with B at below-normal priority,
+// each in kBesideSets worker sets; per mode each one's throughput against itself alone and the pair's
+// combined throughput (the ideal is 2: both as fast as alone), with intervals over the sets.
+#include "harness/advise/wing.hpp"
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/common/stats.hpp"
+#include "harness/results/results_reader.hpp"
+
+namespace bench_mps::harness {
+
+/// Worker sets per mode of the side-by-side sweep.
+inline constexpr int kBesideSets = 3;
+/// The modes it runs: time-sliced, MPS, and MPS with the background (B) at below-normal priority.
+inline constexpr const char* kBesideModes = "timeslice,mps,mps+prio";
+
+/// One mode of the pair: per worker set, A's and B's throughput over themselves alone (same mode and set).
+struct BesideMode {
+  std::string mode;
+  bool ok = false;
+  std::string problem;                          ///< not ok: the first failed run's status and reason
+  std::vector<double> a_kept, b_kept, combined; ///< per set
+  double a_p99_vs_alone = NAN;                  ///< A's p99 unit time over A alone's, median over the sets
+  double mean(const std::vector<double>& v) const;
+};
+
+struct BesideAdvice {
+  std::string a, b;                  ///< the two subjects, in words
+  std::vector<BesideMode> modes;     ///< in kBesideModes' order, as far as they ran
+  std::string best;                  ///< the mode whose combined throughput was highest ("": none ran ok)
+  RatioInterval gain{NAN, NAN, NAN}; ///< the best mode's combined throughput over time-sliced's
+  std::string headline;
+  std::vector<std::string> reasons;
+};
+
+/// The pair's advice from the interference sweep's summary rows (interference, interference_fg/bg).
+BesideAdvice beside_from_rows(const std::vector<SummaryRecord>& rows, const std::string& a, const std::string& b);
+
+std::string beside_markdown(const BesideAdvice& advice, const std::string& machine);
+nlohmann::json beside_json(const BesideAdvice& advice);
+
+}  // namespace bench_mps::harness
