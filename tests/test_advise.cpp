@@ -637,6 +637,12 @@ TEST_F(Advise, BadInputGetsOneLineAndExitTwoWithNothingWritten) {
       {"--command", "true", "--check-tolerance", "2"},                     // a tolerance without its check
       {"--command", "true", "--check-metric", "loss [0-9.]+"},             // no capture group
       {"--command", "true", "--check-metric", "loss ([0-9.]+)", "--check-tolerance", "-1"},
+      {"--command", "true", "--check-metric", "loss ([0-9.]+)", "--check-tolerance", "nan"},
+      {"--command", "true", "--check-metric", "loss ([0-9.]+)", "--check-tolerance", "inf"},
+      {"--command", "true", "--check-metric", "loss ([0-9.]+)", "--check-tolerance", ""},
+      {"--command", "true", "--check-metric", "loss ([0-9.]+)", "--check-tolerance", "1e9"},
+      {"--command", "true", "--check-metric", ""},
+      {"--command", "true", "--basis", ""},
       {"--command", "true", "--basis", "weekly"},
       {"--workload", "cpu", "--beside", "nosuch"},                         // --beside: bench_mps's workloads only
       {"--workload", "cpu", "--beside", "cpu", "--ladder", "1,2"},         // a pair has no ladder

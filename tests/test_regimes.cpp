@@ -168,6 +168,8 @@ TEST_F(Orchestration, RegimesReportPlacesOtherFoldersAndRemembersThem) {
   ASSERT_EQ(forgot.exit_code, 0) << forgot.err;
   EXPECT_EQ(forgot.err.find("warning"), std::string::npos) << forgot.err;
   EXPECT_EQ(read_text(out() / "places.json").find("placed"), std::string::npos) << read_text(out() / "places.json");
+  const auto blank = run_program(bench_mps_exe(), {"report", out().string(), "--forget-place", ""}, env, 120);
+  EXPECT_EQ(blank.exit_code, 2) << blank.err;
   const auto again = run_program(bench_mps_exe(), {"report", out().string(), "--forget-place", "../placed"}, env, 120);
   EXPECT_EQ(again.exit_code, 2) << again.err;
   EXPECT_NE(again.err.find("does not remember it"), std::string::npos) << again.err;

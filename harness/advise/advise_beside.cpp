@@ -65,33 +65,34 @@ BesideAdvice beside_from_rows(const std::vector<SummaryRecord>& rows, const std:
     m.a_p99_vs_alone = median_finite(p99s[mode]);
     out.modes.push_back(m);
   }
-  const BesideMode* best = nullptr;
   const BesideMode* ts = nullptr;
+  const BesideMode* shared = nullptr;  // the best of the MPS modes: the question is MPS against time-slicing
   for (const BesideMode& m : out.modes) {
     if (!m.ok) continue;
     if (m.mode == "timeslice") ts = &m;
-    if (!best || m.mean(m.combined) > best->mean(best->combined)) best = &m;
+    else if (!shared || m.mean(m.combined) > shared->mean(shared->combined)) shared = &m;
   }
-  if (!best) {
+  if (!ts && !shared) {
     out.headline = "No advice: no side-by-side run of the pair ended ok.";
     for (const BesideMode& m : out.modes)
       if (!m.ok) out.reasons.push_back(mode_words(m.mode) + ": " + (m.problem.empty() ? "did not run" : m.problem) + ".");
     return out;
   }
-  out.best = best->mode;
   const std::string pair = a + " beside " + b;
-  if (ts && best != ts) {
-    out.gain = ratio_of_means(best->combined, ts->combined);
+  if (ts && shared) {
+    out.gain = ratio_of_means(shared->combined, ts->combined);
     const int side = side_of_band(out.gain);
-    out.headline = side > 0 ? "Run " + pair + " " + mode_words(best->mode) + ": together they did " +
+    out.best = side > 0 ? shared->mode : side < 0 ? ts->mode : std::string("undecided");
+    out.headline = side > 0 ? "Run " + pair + " " + mode_words(shared->mode) + ": together they did " +
                                   times_with_interval(out.gain) + " the work of the pair time-sliced."
-                   : side < 0 ? "Sharing " + mode_words(best->mode) + " buys the pair under " + fmt_fixed(100 * kDecisionBand, 0) +
+                   : side < 0 ? "Sharing " + mode_words(shared->mode) + " buys the pair under " + fmt_fixed(100 * kDecisionBand, 0) +
                                     " % over time-slicing (" + times_with_interval(out.gain) + "): run " + pair + " time-sliced."
-                              : "Can't tell whether " + mode_words(best->mode) + " beats time-slicing for " + pair + ": " +
+                              : "Can't tell whether " + mode_words(shared->mode) + " beats time-slicing for " + pair + ": " +
                                     times_with_interval(out.gain) + " the pair's work, an interval across +" +
                                     fmt_fixed(100 * kDecisionBand, 0) + " %.";
   } else {
-    out.headline = "Run " + pair + " time-sliced: no mode did more work together (" + mode_words(best->mode) + " was best).";
+    out.best = (ts ? ts : shared)->mode;
+    out.headline = "Only " + mode_words(out.best) + " ran ok for " + pair + ": nothing to hold it against (see the modes below).";
   }
   for (const BesideMode& m : out.modes) {
     if (!m.ok) {

@@ -35,8 +35,8 @@ struct BesideMode {
 struct BesideAdvice {
   std::string a, b;                  ///< the two subjects, in words
   std::vector<BesideMode> modes;     ///< in kBesideModes' order, as far as they ran
-  std::string best;                  ///< the mode whose combined throughput was highest ("": none ran ok)
-  RatioInterval gain{NAN, NAN, NAN}; ///< the best mode's combined throughput over time-sliced's
+  std::string best;                  ///< the mode advised, "undecided", or "" where none ran ok
+  RatioInterval gain{NAN, NAN, NAN}; ///< the best MPS mode's combined throughput over time-sliced's
   std::string headline;
   std::vector<std::string> reasons;
 };

@@ -61,7 +61,8 @@ CLI::App* add_advise_command(CLI::App& app, AdviseSpec& spec, std::string& ladde
                                 "a regex with one capture group reading a value of your program's result from its "
                                 "stdout (e.g. 'final loss ([0-9.]+)'): a thread limit is advised only where every copy's "
                                 "last value stays within --check-tolerance of one copy alone's")
-                    ->needs(command);
+                    ->needs(command)
+                    ->check(not_blank());
   cmd->add_option("--check-tolerance", spec.check_tolerance_pct,
                   "percent: how far from one copy alone's value a copy under a limit may end (--check-metric)")
       ->check(finite_in(0.0, 100.0))
