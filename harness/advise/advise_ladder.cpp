@@ -119,9 +119,9 @@ AloneFacts read_alone(const fs::path& dir, const UnitChoice& unit, double gap_us
   }
   a.unit = unit.exec ? (unit.metric ? "step" : "run") : "task";
   a.unit_ms = row.task_mean_ms;
+  const std::vector<WorkerRecord> workers = unit.exec ? read_runs(dir / "runs.csv") : std::vector<WorkerRecord>{};
   {
-    const std::vector<WorkerRecord> copies = unit.exec ? read_runs(dir / "runs.csv") : std::vector<WorkerRecord>{};
-    const SetMeasurement set = read_set(row, unit, copies);
+    const SetMeasurement set = read_set(row, unit, workers);
     a.run_s = set.run_s;
     a.startup_s = set.startup_s;
     if (!set.check_values.empty()) a.check_value = set.check_values.front();
@@ -135,7 +135,6 @@ AloneFacts read_alone(const fs::path& dir, const UnitChoice& unit, double gap_us
     if (!(row.burst_ms > 0)) a.problem = "it records no GPU burst (not a GPU workload)";
     return a;
   }
-  const std::vector<WorkerRecord> workers = read_runs(dir / "runs.csv");
   const auto w = std::find_if(workers.begin(), workers.end(), [&](const WorkerRecord& x) { return x.run_id == row.run_id; });
   if (w == workers.end()) throw ResultsError((dir / "runs.csv").string() + ": no copy of run " + row.run_id);
   if (unit.metric) a.unit_ms = w->fact("step_mean_ms");

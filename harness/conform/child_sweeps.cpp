@@ -6,6 +6,7 @@
 
 #include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
+#include "harness/common/option_args.hpp"
 #include "harness/common/process.hpp"
 #include "harness/common/signals.hpp"
 
@@ -35,20 +36,7 @@ std::string last_error_line(const fs::path& log) {
 }  // namespace
 
 std::vector<std::string> with_common_args(const std::vector<std::string>& args, const std::vector<std::string>& common) {
-  std::vector<std::string> full = args;
-  for (std::size_t i = 0; i < common.size(); ++i) {
-    const bool valued = i + 1 < common.size() && common[i + 1].rfind("--", 0) != 0;
-    const std::string& name = common[i];
-    const bool given = std::any_of(args.begin(), args.end(), [&name](const std::string& a) {
-      return a == name || a.rfind(name + "=", 0) == 0;
-    });
-    if (!given) {
-      full.push_back(name);
-      if (valued) full.push_back(common[i + 1]);
-    }
-    if (valued) ++i;
-  }
-  return full;
+  return with_missing_options(args, common);
 }
 
 bool SweepOutcome::has_runs() const {

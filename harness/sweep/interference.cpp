@@ -1,32 +1,24 @@
 #include "harness/sweep/interference.hpp"
 #include "harness/sweep/worker_pool.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
 #include <string>
 
+#include "harness/common/option_args.hpp"
 #include "harness/common/stats.hpp"
 
 namespace bench_mps::harness {
 namespace {
 
-/// `a` followed by the options of `b` that `a` does not already give (both come from one config, so
-/// an option in both has the same value).
-std::vector<std::string> merged_args(std::vector<std::string> a, const std::vector<std::string>& b) {
-  std::set<std::string> flags;
-  for (const std::string& s : a)
-    if (s.rfind("--", 0) == 0) flags.insert(s);
-  for (std::size_t i = 0; i < b.size(); ++i) {
-    if (b[i].rfind("--", 0) != 0) continue;
-    const bool has_value = i + 1 < b.size() && b[i + 1].rfind("--", 0) != 0;
-    if (!flags.count(b[i]) && b[i] != "--workload") {
-      a.push_back(b[i]);
-      if (has_value) a.push_back(b[i + 1]);
-    }
-    if (has_value) ++i;
-  }
-  return a;
+/// `a` followed by the options of `b` that `a` does not already give (both come from one config, so an option in
+/// both has the same value), `b`'s --workload left out.
+std::vector<std::string> merged_args(std::vector<std::string> a, std::vector<std::string> b) {
+  const auto workload = std::find(b.begin(), b.end(), "--workload");
+  if (workload != b.end()) b.erase(workload, workload + std::min<std::ptrdiff_t>(2, b.end() - workload));
+  return with_missing_options(std::move(a), b);
 }
 
 /// Worker 0 is the foreground of a side-by-side run; every worker of a foreground-alone run is.
