@@ -43,12 +43,17 @@ std::string more_folder(int round, const std::string& mode, int n) {
 }
 
 /// The workload the child sweeps run, checked the way a sweep checks its command line (UsageError).
-SweepSpec checked_workload(const AdviseSpec& spec) {
-  for (const std::string& a : spec.sweep_args)
+/// UsageError for an option after `--` that advise sets itself (it would contradict its plan).
+void refuse_own_options(const std::vector<std::string>& sweep_args) {
+  for (const std::string& a : sweep_args)
     for (const char* own : kOwnOptions)
       if (a == own || a.rfind(std::string(own) + "=", 0) == 0)
         throw UsageError(std::string("advise sets ") + own + " itself; leave it out of the options after -- (" +
                          "--command or --workload name what to run)");
+}
+
+SweepSpec checked_workload(const AdviseSpec& spec) {
+  refuse_own_options(spec.sweep_args);
   std::vector<std::string> args = spec.workload_args();
   args.insert(args.end(), {"--procs", "1", "--modes", "timeslice"});
   SweepSpec s = parse_sweep_args(args);
@@ -469,10 +474,7 @@ int run_beside(const AdviseSpec& spec) {
                                 std::to_string(kBesideSets), "--settle", "0", "--noise-target", "0"};
   if (exec) args.insert(args.end(), {"--command", spec.command});
   else args.insert(args.end(), {"--rounds", "1"});  // each set its own processes (exec runs once per worker anyway)
-  for (const std::string& a : spec.sweep_args)
-    for (const char* own : kOwnOptions)
-      if (a == own || a.rfind(std::string(own) + "=", 0) == 0)
-        throw UsageError(std::string("advise sets ") + own + " itself; leave it out of the options after --");
+  refuse_own_options(spec.sweep_args);
   args.insert(args.end(), spec.sweep_args.begin(), spec.sweep_args.end());
   // The CPU stand-ins (tests) where a workload needs a GPU; the cpu workload is its own.
   if (spec.cpu_stand_in && ((!exec && workload_needs_gpu(spec.workload)) || workload_needs_gpu(spec.beside)))
