@@ -54,6 +54,8 @@
 #               infer (mlp-infer), client (the PyTorch reference client, steps by --exec-metric); the first
 #               measures the X-ray, the others read it -> OUT_DIR/advise-<subject>; prints the advice and the
 #               model's error at N=4 and N=10
+#   beside:A/B,...  bench_mps advise A --beside B for each pair (A as for advise:, B one of bench_mps's workloads;
+#               BESIDE_DURATION, 3 s, B's --duration: cover A's run) -> OUT_DIR/runs/A-beside-B
 #   profilecost the profiler's cost per step on a low-noise step of the client's shape (bench_worker's eager
 #               seed001 loop, 784-512-512-10, no host work), 6 alternated pairs, and that cost scaled to the
 #               client's step (scripts/profile_cost.py) -> OUT_DIR/runs/profilecost
@@ -104,6 +106,27 @@ zoo_seconds() { case "$1" in gemm|membw) echo 120 ;; paced-infer) echo 135 ;; wl
 # command stopped later still returns what finished (the device tool returns at most 8 files).
 pack_step() { local name="$1"; shift
               tar -cf - -C "$out" "$@" 2>/dev/null | xz -T0 -6 >"$out/$name.tar.xz" && (cd "$out" && rm -rf "$@"); }
+
+# subject_args SUBJECT: the advise options naming SUBJECT (spin, membw, infer, mlp, seed001, seed001short,
+# client, zoo-NAME) into the array `what`; 1 for an unknown one. A zoo program's data is made first (untimed).
+subject_args() {
+  case "$1" in
+    spin|membw) what=(--workload "$1") ;;
+    infer) what=(--workload mlp-infer) ;;
+    mlp) what=(--workload mlp -- --mlp-profile gpu-bound) ;;
+    seed001) what=(--workload mlp -- --mlp-profile seed001) ;;
+    seed001short) what=(--workload mlp -- --mlp-profile seed001 --mlp-layers 784,512,512,10 --mlp-host-us 500) ;;
+    client) what=(--command "python3 scripts/examples/mnist_train.py" -- --exec-metric 'step_ms=([0-9.]+)') ;;
+    zoo-*)  # a zoo program with its own step metric (zoo/programs.json)
+      local p="${1#zoo-}" metric
+      zoo/run.sh --prepare "$p" >"$out/prepare-$1.log" 2>&1
+      metric=$(python3 -c 'import json,sys
+for e in json.load(open("zoo/programs.json")):
+    if e["name"] == sys.argv[1]: print(e["metric"] or "")' "$p")
+      what=(--command "zoo/run.sh $p"); [ -n "$metric" ] && what+=(-- --exec-metric "$metric") ;;
+    *) return 1 ;;
+  esac
+}
 
 nvidia-smi --query-gpu=name,driver_version,compute_mode,clocks.max.sm,memory.total --format=csv,noheader | sed 's/^/GPU: /'
 check_clean "start"
@@ -213,22 +236,7 @@ PY
       xray_from=()
       for subject in "${subjects[@]}"; do
         if past_deadline; then echo "advise $subject: skipped (DEADLINE_S=$DEADLINE_S reached)"; continue; fi
-        case "$subject" in
-          spin|membw) what=(--workload "$subject") ;;
-          infer) what=(--workload mlp-infer) ;;
-          mlp) what=(--workload mlp -- --mlp-profile gpu-bound) ;;
-          seed001) what=(--workload mlp -- --mlp-profile seed001) ;;
-          seed001short) what=(--workload mlp -- --mlp-profile seed001 --mlp-layers 784,512,512,10 --mlp-host-us 500) ;;
-          client) what=(--command "python3 scripts/examples/mnist_train.py" -- --exec-metric 'step_ms=([0-9.]+)') ;;
-          zoo-*)  # a zoo program with its own step metric (zoo/programs.json), its data made first (untimed)
-            p="${subject#zoo-}"
-            zoo/run.sh --prepare "$p" >"$out/advise-$subject-prepare.log" 2>&1
-            metric=$(python3 -c 'import json,sys
-for e in json.load(open("zoo/programs.json")):
-    if e["name"] == sys.argv[1]: print(e["metric"] or "")' "$p")
-            what=(--command "zoo/run.sh $p"); [ -n "$metric" ] && what+=(-- --exec-metric "$metric") ;;
-          *) echo "advise: unknown subject $subject"; continue ;;
-        esac
+        subject_args "$subject" || { echo "advise: unknown subject $subject"; continue; }
         start=$(date +%s)
         # "${what[@]}" last: it may end with `--` and the workload's own options.
         ladder="${ADVISE_LADDER:-1,2,4,10}"  # programs (a run of seconds each): ADVISE_EXEC_LADDER, 1,2,4
@@ -253,6 +261,22 @@ for c in a["ladder"]:
     print("  N={procs} {mode}: sets {n} ok {ok} unit {u} run {r} run_s {rs} startup_s {st} J/unit {e}".format(n=len(c.get("sets", [])), u=c["throughput"], r=c.get("throughput_run"), rs=c.get("run_s"), st=c.get("startup_s"), e=c.get("energy_per_unit_j"), **{k: c[k] for k in ("procs", "mode", "ok")}))
 PY
         [ -d "$out/runs/advise-$subject/sweeps/xray" ] && xray_from=(--xray-from "$out/runs/advise-$subject/sweeps/xray")
+      done ;;
+    beside:*)
+      # beside:A/B,...: bench_mps advise A --beside B (A a subject as for advise:, without options of its own;
+      # B one of bench_mps's workloads); BESIDE_DURATION (s, default 3) is B's --duration, to cover A's run.
+      IFS=, read -r -a pairs <<<"${step#beside:}"
+      for pair in "${pairs[@]}"; do
+        if past_deadline; then echo "beside $pair: skipped (DEADLINE_S=$DEADLINE_S reached)"; continue; fi
+        a="${pair%%/*}"; b="${pair#*/}"; tag="${a}-beside-${b}"
+        subject_args "$a" || { echo "beside: unknown subject $a"; continue; }
+        what=("${what[@]:0:2}")  # A's name only: the options after `--` are the pair's sweep's
+        start=$(date +%s)
+        "$bench" advise "${what[@]}" --beside "$b" --budget "${ADVISE_BUDGET:-300}" --out "$out/runs/$tag" \
+          -- --duration "${BESIDE_DURATION:-3}" >"$out/$tag.log" 2>&1
+        echo "beside $pair: rc=$? in $(( $(date +%s) - start )) s"
+        grep -v '^\[' "$out/$tag.log" | sed 's/^/  /'
+        [ -f "$out/runs/$tag/beside.md" ] && sed -n '/^|/p' "$out/runs/$tag/beside.md" | sed 's/^/  /'
       done ;;
     pergpu)
       "$bench" --device 0 --workloads spin --modes timeslice,mps --procs 1,2 --repeats 1 --tasks 10 \
