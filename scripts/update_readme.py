@@ -27,7 +27,7 @@ FIGURES = {
     "plots/h100_xray.png": "results/2026-11-26-h100-80gb-hbm3-regimes/plots/xray.png",
 }
 SECTION = "Per workload, mode and N"
-DOCS = ["docs/PREDICT.md", "docs/ADVISE.md"]  # documents with generated blocks too (the same test checks them)
+DOCS = ["docs/PREDICT.md", "docs/ADVISE.md", "docs/FINDINGS.md"]  # documents with generated blocks too (the same test checks them)
 
 
 def read(path):

@@ -517,6 +517,20 @@ TEST_F(Advise, TwoProgramsSideBySideGetEachOnesShareAndThePairsWithIntervals) {
   EXPECT_NE(md.find("| mode | worker sets | cpu (x alone) | cpu (x alone) | together (ideal 2) |"), std::string::npos) << md;
   EXPECT_NE(md.find(j.at("beside").at("headline").get<std::string>()), std::string::npos);
   EXPECT_TRUE(fs::exists(out() / "sweeps" / "beside" / "summary.csv"));
+  // A's tail under the better MPS mode against time-sliced, with its interval, in the headline.
+  EXPECT_EQ(j.at("beside_format_version"), kBesideFormatVersion);
+  EXPECT_TRUE(j.at("beside").at("latency").at("lo").is_number()) << j.at("beside");
+  EXPECT_NE(j.at("beside").at("headline").get<std::string>().find("cpu's p99 under MPS"), std::string::npos)
+      << j.at("beside").at("headline");
+  // --redo writes the same advice again from the pair's sweep, and refuses a basis it has none of.
+  const std::string json_before = read_text(out() / "beside.json");
+  const auto redo = run_program(bench_mps_exe(), {"advise", "--redo", out().string()}, env);
+  ASSERT_EQ(redo.exit_code, 0) << redo.err << redo.out;
+  EXPECT_EQ(read_text(out() / "beside.md"), md);
+  EXPECT_EQ(read_text(out() / "beside.json"), json_before);
+  const auto basis = run_program(bench_mps_exe(), {"advise", "--redo", out().string(), "--basis", "run"}, env);
+  EXPECT_EQ(basis.exit_code, 2) << basis.err;
+  EXPECT_NE(basis.err.find("--basis: a side-by-side advice has no basis to choose"), std::string::npos) << basis.err;
 }
 
 TEST(AdviseBeside, ThePairsGainIsDecidedFromItsWorkerSets) {
@@ -551,6 +565,21 @@ TEST(AdviseBeside, ThePairsGainIsDecidedFromItsWorkerSets) {
   noisy.insert(noisy.end(), close.begin(), close.end());
   EXPECT_NE(beside_from_rows(noisy, "infer", "mlp").headline.find("Can't tell whether under MPS beats time-slicing"),
             std::string::npos) << beside_from_rows(noisy, "infer", "mlp").headline;
+  // A's tail: the MPS mode with its lowest p99 against time-sliced, decided as the pair's work is.
+  std::vector<SummaryRecord> tails = rows;
+  for (SummaryRecord& r : tails) r.fg_p99_vs_alone = r.mode == "timeslice" ? 2.0 + 0.01 * r.run_id.size() : 1.0;
+  for (SummaryRecord r : rows_of("mps+prio", {{0.9, 0.85}, {0.91, 0.86}, {0.9, 0.84}})) {
+    r.fg_p99_vs_alone = 0.5;
+    tails.push_back(r);
+  }
+  const BesideAdvice t = beside_from_rows(tails, "infer", "mlp");
+  EXPECT_EQ(t.latency_mode, "mps+prio");
+  EXPECT_LT(t.latency.hi, 0.95);
+  EXPECT_NE(t.headline.find("infer's p99 under MPS, the background at below-normal priority was 0.22x ("), std::string::npos)
+      << t.headline;
+  EXPECT_NE(t.headline.find("a shorter tail, its interval wholly below -5 %."), std::string::npos) << t.headline;
+  EXPECT_NE(a.headline.find("infer's p99 under MPS was 1.00x (1.00-1.00) its p99 time-sliced: the same within 5 %."),
+            std::string::npos) << a.headline;
 }
 
 TEST_F(Advise, ACpuStandInOfShortBurstsIsProfiledPredictedVerifiedAndAdvised) {

@@ -377,17 +377,65 @@ std::vector<int> ladder_rungs(const AdviseSpec& spec) {
   return rungs;
 }
 
+namespace {
+
+/// beside.json (`meta` with the advice) and beside.md into `out`, and the advice on screen.
+void write_beside(const fs::path& out, nlohmann::json meta, const BesideAdvice& advice) {
+  meta["beside_format_version"] = kBesideFormatVersion;
+  meta["beside"] = beside_json(advice);
+  const nlohmann::json& gpu = meta.contains("gpu") ? meta.at("gpu") : nlohmann::json();
+  const std::string machine = gpu.is_object() && gpu.value("name", std::string()) != ""
+                                  ? gpu.value("name", std::string()) + ", driver " + gpu.value("driver_version", std::string("?"))
+                                  : std::string("no GPU (CPU stand-ins: the numbers describe the CPU, not a GPU)");
+  write_file_atomically(out / "beside.json", json_text(meta, 2) + "\n");
+  write_file_atomically(out / "beside.md", beside_markdown(advice, machine));
+  std::cout << advice.headline << "\n";
+  for (const std::string& r : advice.reasons) std::cout << "  - " << r << "\n";
+  std::cout << "advice: " << (out / "beside.md").string() << "\n" << std::flush;
+}
+
+/// A stored advice.json or beside.json, parsed (ResultsError naming the file where it is not JSON).
+nlohmann::json read_stored_json(const fs::path& file) {
+  try {
+    return nlohmann::json::parse(read_whole_file(file));
+  } catch (const std::exception& e) {
+    throw ResultsError(file.string() + ": not JSON: " + one_line(e.what()));
+  }
+}
+
+/// `--redo DIR` on a side-by-side folder: its advice again from sweeps/beside, with this build's rules.
+int redo_beside(const fs::path& dir) {
+  const fs::path file = dir / "beside.json";
+  const nlohmann::json stored = read_stored_json(file);
+  BesideAdvice advice;
+  try {
+    if (const int v = stored.at("beside_format_version").get<int>(); v < 1 || v > kBesideFormatVersion)
+      throw ResultsError(file.string() + ": beside_format_version " + std::to_string(v) + ", this bench_mps reads " +
+                         std::to_string(kBesideFormatVersion));
+    const fs::path summary = dir / "sweeps" / "beside" / "summary.csv";
+    std::error_code ec;
+    if (!fs::is_regular_file(summary, ec)) throw ResultsError(summary.string() + " not found: the pair's sweep never wrote it");
+    advice = beside_from_rows(read_summary(summary), stored.at("beside").at("a").get<std::string>(),
+                              stored.at("beside").at("b").get<std::string>());
+  } catch (const nlohmann::json::exception& e) {
+    throw ResultsError(file.string() + ": " + json_value_problem(e));
+  }
+  write_beside(dir, stored, advice);
+  return advice.best.empty() ? kExitFailed : kExitOk;
+}
+
+}  // namespace
+
 int redo_advice(const std::string& dir_text, const std::string& basis) {
   const fs::path dir = dir_text;
   const fs::path file = dir / kAdviceJsonFile;
   std::error_code ec;
-  if (!fs::is_regular_file(file, ec)) throw UsageError("--redo: " + file.string() + " not found (not an advise folder)");
-  nlohmann::json stored;
-  try {
-    stored = nlohmann::json::parse(read_whole_file(file));
-  } catch (const std::exception& e) {
-    throw ResultsError(file.string() + ": not JSON: " + one_line(e.what()));
+  if (!fs::is_regular_file(file, ec) && fs::is_regular_file(dir / "beside.json", ec)) {
+    if (!basis.empty()) throw UsageError("--basis: a side-by-side advice has no basis to choose (" + dir.string() + ")");
+    return redo_beside(dir);
   }
+  if (!fs::is_regular_file(file, ec)) throw UsageError("--redo: " + file.string() + " not found (not an advise folder)");
+  const nlohmann::json stored = read_stored_json(file);
   Advice advice;
   try {
     if (const int v = stored.at("advice_format_version").get<int>(); v < 1 || v > kAdviceFormatVersion)
@@ -503,16 +551,8 @@ int run_beside(const AdviseSpec& spec) {
   if (o.has_runs()) advice = beside_from_rows(read_summary(o.dir / "summary.csv"), a, spec.beside);
   else advice.headline = "No advice: the pair's sweep failed (" + o.last_error + ").";
   nlohmann::json j = make_machine_meta(spec.argv, gpu, mps_control);
-  j["beside_format_version"] = 1;
-  j["beside"] = beside_json(advice);
   j["status"] = stop_signal().load() ? "interrupted" : "complete";
-  const std::string machine = gpu ? gpu->name + ", driver " + gpu->driver_version
-                                  : std::string("no GPU (CPU stand-ins: the numbers describe the CPU, not a GPU)");
-  write_file_atomically(out / "beside.json", json_text(j, 2) + "\n");
-  write_file_atomically(out / "beside.md", beside_markdown(advice, machine));
-  std::cout << advice.headline << "\n";
-  for (const std::string& r : advice.reasons) std::cout << "  - " << r << "\n";
-  std::cout << "advice: " << (out / "beside.md").string() << "\n" << std::flush;
+  write_beside(out, j, advice);
   if (const int sig = stop_signal().load()) return 128 + sig;
   if (o.exit_code == kExitEnvironment) return kExitEnvironment;
   return advice.best.empty() ? kExitFailed : kExitOk;

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "harness/advise/advise_recommend.hpp"
+#include "harness/common/json_text.hpp"
 #include "harness/common/format.hpp"
 #include "harness/common/markdown_table.hpp"
 
@@ -12,7 +13,6 @@ namespace {
 
 using json = nlohmann::json;
 
-json num(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
 /// "0.93 (0.90-0.96)": a mean of independent sets with its ~94 % Student-t interval.
 std::string mean_with_interval(const std::vector<double>& v) {
@@ -39,7 +39,6 @@ BesideAdvice beside_from_rows(const std::vector<SummaryRecord>& rows, const std:
   out.b = b;
   std::vector<std::string> order;
   std::map<std::string, BesideMode> by_mode;
-  std::map<std::string, std::vector<double>> p99s;
   for (const SummaryRecord& r : rows) {
     if (!r.scenario.is_interference()) continue;
     if (std::find(order.begin(), order.end(), r.mode) == order.end()) order.push_back(r.mode);
@@ -57,12 +56,11 @@ BesideAdvice beside_from_rows(const std::vector<SummaryRecord>& rows, const std:
     m.a_kept.push_back(r.fg_throughput_vs_alone);
     m.b_kept.push_back(r.bg_throughput_kept);
     m.combined.push_back(r.fg_throughput_vs_alone + r.bg_throughput_kept);
-    p99s[r.mode].push_back(r.fg_p99_vs_alone);
+    m.a_p99.push_back(r.fg_p99_vs_alone);
   }
   for (const std::string& mode : order) {
     BesideMode m = by_mode[mode];
     m.ok = m.problem.empty() && !m.combined.empty();
-    m.a_p99_vs_alone = median_finite(p99s[mode]);
     out.modes.push_back(m);
   }
   const BesideMode* ts = nullptr;
@@ -90,6 +88,12 @@ BesideAdvice beside_from_rows(const std::vector<SummaryRecord>& rows, const std:
                               : "Can't tell whether " + mode_words(shared->mode) + " beats time-slicing for " + pair + ": " +
                                     times_with_interval(out.gain) + " the pair's work, an interval across +" +
                                     fmt_fixed(100 * kDecisionBand, 0) + " %.";
+    const BesideMode* quickest = nullptr;  // the MPS mode with A's lowest p99 (a server's question)
+    for (const BesideMode& m : out.modes)
+      if (m.ok && m.mode != "timeslice" && (!quickest || m.mean(m.a_p99) < quickest->mean(quickest->a_p99))) quickest = &m;
+    out.latency_mode = quickest->mode;
+    out.latency = ratio_of_means(quickest->a_p99, ts->a_p99);
+    out.headline += " " + beside_latency_sentence(out);
   } else {
     out.best = (ts ? ts : shared)->mode;
     out.headline = "Only " + mode_words(out.best) + " ran ok for " + pair + ": nothing to hold it against (see the modes below).";
@@ -101,10 +105,23 @@ BesideAdvice beside_from_rows(const std::vector<SummaryRecord>& rows, const std:
     }
     out.reasons.push_back(mode_words(m.mode) + ": " + a + " ran at " + mean_with_interval(m.a_kept) + " of its throughput alone, " +
                           b + " at " + mean_with_interval(m.b_kept) + "; together " + mean_with_interval(m.combined) +
-                          " (ideal 2); " + a + "'s p99 " + fmt_times(m.a_p99_vs_alone) + " its p99 alone (" +
+                          " (ideal 2); " + a + "'s p99 " + mean_with_interval(m.a_p99) + " its p99 alone (" +
                           std::to_string(m.combined.size()) + " worker sets).");
   }
   return out;
+}
+
+std::string beside_latency_sentence(const BesideAdvice& advice) {
+  if (advice.latency_mode.empty() || !std::isfinite(advice.latency.ratio)) return "";
+  const std::string tail = advice.a + "'s p99 " + mode_words(advice.latency_mode) + " was " +
+                           times_with_interval(advice.latency) + " its p99 time-sliced";
+  if (!advice.latency.has_interval()) return tail + ".";
+  const std::string band = fmt_fixed(100 * kDecisionBand, 0) + " %";
+  if (advice.latency.hi < 1 - kDecisionBand) return tail + ": a shorter tail, its interval wholly below -" + band + ".";
+  if (advice.latency.lo > 1 + kDecisionBand) return tail + ": a longer tail, its interval wholly above +" + band + ".";
+  if (advice.latency.lo >= 1 - kDecisionBand && advice.latency.hi <= 1 + kDecisionBand)
+    return tail + ": the same within " + band + ".";
+  return tail + ": can't tell, its interval across a " + band + " line.";
 }
 
 std::string beside_markdown(const BesideAdvice& advice, const std::string& machine) {
@@ -115,11 +132,12 @@ std::string beside_markdown(const BesideAdvice& advice, const std::string& machi
                   {false, true, true, true, true, true});
   for (const BesideMode& m : advice.modes)
     t.add_row({mode_words(m.mode), std::to_string(m.combined.size()), m.ok ? mean_with_interval(m.a_kept) : "failed",
-               m.ok ? mean_with_interval(m.b_kept) : "-", m.ok ? mean_with_interval(m.combined) : "-", fmt_times(m.a_p99_vs_alone)});
+               m.ok ? mean_with_interval(m.b_kept) : "-", m.ok ? mean_with_interval(m.combined) : "-",
+               m.ok ? mean_with_interval(m.a_p99) : "-"});
   md += "\n## Side by side\nEach one's throughput beside the other over its own alone, the same mode and worker set "
         "(the interference scenario: docs/RESULTS.md's fg_throughput_vs_alone and bg_throughput_kept), and their sum: "
-        "2 is both as fast as alone, 1 no gain over one at a time. Means over the worker sets with their ~94 % "
-        "interval.\n\n" + t.str();
+        "2 is both as fast as alone, 1 no gain over one at a time; and A's p99 unit time beside B over A's p99 "
+        "alone. Means over the worker sets with their ~94 % interval.\n\n" + t.str();
   md += "\nThe sweep is under `sweeps/beside` (its log beside it); beside.json holds every number above.\n";
   return md;
 }
@@ -128,9 +146,9 @@ json beside_json(const BesideAdvice& advice) {
   json modes = json::array();
   for (const BesideMode& m : advice.modes)
     modes.push_back({{"mode", m.mode}, {"ok", m.ok}, {"problem", m.problem}, {"a_kept", m.a_kept}, {"b_kept", m.b_kept},
-                     {"combined", m.combined}, {"a_p99_vs_alone", num(m.a_p99_vs_alone)}});
-  return {{"a", advice.a}, {"b", advice.b}, {"modes", modes}, {"best", advice.best},
-          {"gain", {{"ratio", num(advice.gain.ratio)}, {"lo", num(advice.gain.lo)}, {"hi", num(advice.gain.hi)}}},
+                     {"combined", m.combined}, {"a_p99", m.a_p99}});
+  return {{"a", advice.a}, {"b", advice.b}, {"modes", modes}, {"best", advice.best}, {"gain", interval_json(advice.gain)},
+          {"latency_mode", advice.latency_mode}, {"latency", interval_json(advice.latency)},
           {"headline", advice.headline}, {"reasons", advice.reasons}};
 }
 

@@ -19,6 +19,8 @@ namespace bench_mps::harness {
 
 /// Worker sets per mode of the side-by-side sweep.
 inline constexpr int kBesideSets = 3;
+/// beside.json's layout: 2 keeps A's p99 per set and adds `latency` (A's tail under MPS against time-sliced).
+inline constexpr int kBesideFormatVersion = 2;
 /// The modes it runs: time-sliced, MPS, and MPS with the background (B) at below-normal priority.
 inline constexpr const char* kBesideModes = "timeslice,mps,mps+prio";
 
@@ -28,7 +30,7 @@ struct BesideMode {
   bool ok = false;
   std::string problem;                          ///< not ok: the first failed run's status and reason
   std::vector<double> a_kept, b_kept, combined; ///< per set
-  double a_p99_vs_alone = NAN;                  ///< A's p99 unit time over A alone's, median over the sets
+  std::vector<double> a_p99;                    ///< per set: A's p99 unit time over A alone's (same mode and set)
   double mean(const std::vector<double>& v) const;
 };
 
@@ -37,6 +39,8 @@ struct BesideAdvice {
   std::vector<BesideMode> modes;     ///< in kBesideModes' order, as far as they ran
   std::string best;                  ///< the mode advised, "undecided", or "" where none ran ok
   RatioInterval gain{NAN, NAN, NAN}; ///< the best MPS mode's combined throughput over time-sliced's
+  std::string latency_mode;          ///< the MPS mode with A's lowest p99 ("" where none or no time-sliced ran)
+  RatioInterval latency{NAN, NAN, NAN}; ///< A's p99 in latency_mode over A's p99 time-sliced, over the sets
   std::string headline;
   std::vector<std::string> reasons;
 };
@@ -46,5 +50,7 @@ BesideAdvice beside_from_rows(const std::vector<SummaryRecord>& rows, const std:
 
 std::string beside_markdown(const BesideAdvice& advice, const std::string& machine);
 nlohmann::json beside_json(const BesideAdvice& advice);
+/// The sentence on A's tail latency: its p99 under the best MPS mode against time-sliced, with its interval.
+std::string beside_latency_sentence(const BesideAdvice& advice);
 
 }  // namespace bench_mps::harness

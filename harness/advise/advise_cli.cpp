@@ -78,7 +78,7 @@ CLI::App* add_advise_command(CLI::App& app, AdviseSpec& spec, std::string& ladde
       ->check(CLI::IsMember({"auto", "unit", "run"}));
   cmd->add_option("--xray-from", spec.xray_from, "read the scheduler from this xray or regimes results folder")
       ->check(CLI::ExistingDirectory);
-  cmd->add_option("--redo", spec.redo_dir, "the advice again from DIR's sweeps (after a model change); runs nothing")
+  cmd->add_option("--redo", spec.redo_dir, "the advice (or a --beside pair's) again from DIR's sweeps (after a model change); runs nothing")
       ->excludes(command)
       ->check(CLI::ExistingDirectory);
   cmd->add_option("sweep_args", spec.sweep_args, "after --: options every sweep gets (workload options)");

@@ -27,7 +27,6 @@ constexpr const char* kDerivedKeys[] = {"advice_format_version", "subject", "alo
                                         "ladder", "limited", "limits", "checks", "ladder_end", "recommendation",
                                         "seconds", "figure_note", "decision", "sets_end"};
 
-json num(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
 /// advise's stored setting `key` (advice.json's "advise" object), NaN where absent or null.
 double number_or_nan(const json& meta, const char* key) {
@@ -36,42 +35,40 @@ double number_or_nan(const json& meta, const char* key) {
 }
 
 json alone_json(const AloneFacts& a) {
-  const auto placed = [&a](double v) { return a.placed() ? num(v) : json(nullptr); };
-  return {{"source", a.source}, {"unit", a.unit}, {"unit_ms", num(a.unit_ms)}, {"step_ms", placed(a.point.step_ms)},
-          {"burst_ms", placed(a.point.burst_ms)}, {"kernel_ms", placed(a.point.kernel_ms)}, {"duty", num(a.duty)},
-          {"footprint", num(a.point.footprint)}, {"burst_basis", a.burst_basis},
-          {"footprint_basis", a.footprint_basis}, {"problem", a.problem}, {"run_s", num(a.run_s)},
-          {"startup_s", num(a.startup_s)}, {"check_value", num(a.check_value)},
-          {"by_idle_gaps", a.gap_point ? json{{"step_ms", num(a.gap_point->step_ms)}, {"burst_ms", num(a.gap_point->burst_ms)}}
+  const auto placed = [&a](double v) { return a.placed() ? json_number(v) : json(nullptr); };
+  return {{"source", a.source}, {"unit", a.unit}, {"unit_ms", json_number(a.unit_ms)}, {"step_ms", placed(a.point.step_ms)},
+          {"burst_ms", placed(a.point.burst_ms)}, {"kernel_ms", placed(a.point.kernel_ms)}, {"duty", json_number(a.duty)},
+          {"footprint", json_number(a.point.footprint)}, {"burst_basis", a.burst_basis},
+          {"footprint_basis", a.footprint_basis}, {"problem", a.problem}, {"run_s", json_number(a.run_s)},
+          {"startup_s", json_number(a.startup_s)}, {"check_value", json_number(a.check_value)},
+          {"by_idle_gaps", a.gap_point ? json{{"step_ms", json_number(a.gap_point->step_ms)}, {"burst_ms", json_number(a.gap_point->burst_ms)}}
                                        : json(nullptr)}};
 }
 
 /// NVML and GPM over the profile's steady part (docs/PROFILE.md "One clock"): fractions, null where none.
 json window_json(const ProfileWindow& w) {
-  return {{"nvml_samples", w.nvml_samples}, {"nvml_util", num(w.nvml_util)}, {"gpm_periods", w.gpm.periods},
-          {"gpm_sm_util", num(w.gpm.metrics.sm_util)}, {"gpm_sm_occupancy", num(w.gpm.metrics.sm_occupancy)},
-          {"gpm_dram_bw_util", num(w.gpm.metrics.dram_bw_util)}, {"gpm_from_s", num(w.gpm_from_s)},
-          {"gpm_to_s", num(w.gpm_to_s)}, {"unavailable", w.unavailable}};
+  return {{"nvml_samples", w.nvml_samples}, {"nvml_util", json_number(w.nvml_util)}, {"gpm_periods", w.gpm.periods},
+          {"gpm_sm_util", json_number(w.gpm.metrics.sm_util)}, {"gpm_sm_occupancy", json_number(w.gpm.metrics.sm_occupancy)},
+          {"gpm_dram_bw_util", json_number(w.gpm.metrics.dram_bw_util)}, {"gpm_from_s", json_number(w.gpm_from_s)},
+          {"gpm_to_s", json_number(w.gpm_to_s)}, {"unavailable", w.unavailable}};
 }
 
 json measured_json(const MeasuredCell& c) {
   json sets = json::array();
   for (const SetMeasurement& s : c.sets)
-    sets.push_back({{"ok", s.ok}, {"problem", s.problem}, {"unit_ms", num(s.unit_ms)}, {"p99_ms", num(s.p99_ms)},
-                    {"per_s", num(s.per_s)}, {"run_per_s", num(s.run_per_s)}, {"run_s", num(s.run_s)},
-                    {"startup_s", num(s.startup_s)}, {"energy_j", num(s.energy_j)}, {"units", num(s.units)},
+    sets.push_back({{"ok", s.ok}, {"problem", s.problem}, {"unit_ms", json_number(s.unit_ms)}, {"p99_ms", json_number(s.p99_ms)},
+                    {"per_s", json_number(s.per_s)}, {"run_per_s", json_number(s.run_per_s)}, {"run_s", json_number(s.run_s)},
+                    {"startup_s", json_number(s.startup_s)}, {"energy_j", json_number(s.energy_j)}, {"units", json_number(s.units)},
                     {"check_values", [&s] {
                        json v = json::array();
-                       for (const double x : s.check_values) v.push_back(num(x));
+                       for (const double x : s.check_values) v.push_back(json_number(x));
                        return v;
                      }()}});
-  return {{"procs", c.procs}, {"mode", c.mode}, {"ok", c.ok}, {"problem", c.problem}, {"unit_ms", num(c.unit_ms)},
-          {"p99_ms", num(c.p99_ms)}, {"loss", num(c.loss)}, {"throughput", num(c.throughput())},
-          {"throughput_run", num(c.relative_run)}, {"run_s", num(c.run_s)}, {"startup_s", num(c.startup_s)},
-          {"energy_per_unit_j", num(c.energy_per_unit_j)}, {"sets", sets}, {"check_problem", c.check_problem}};
+  return {{"procs", c.procs}, {"mode", c.mode}, {"ok", c.ok}, {"problem", c.problem}, {"unit_ms", json_number(c.unit_ms)},
+          {"p99_ms", json_number(c.p99_ms)}, {"loss", json_number(c.loss)}, {"throughput", json_number(c.throughput())},
+          {"throughput_run", json_number(c.relative_run)}, {"run_s", json_number(c.run_s)}, {"startup_s", json_number(c.startup_s)},
+          {"energy_per_unit_j", json_number(c.energy_per_unit_j)}, {"sets", sets}, {"check_problem", c.check_problem}};
 }
-
-json interval_json(const RatioInterval& r) { return {{"ratio", num(r.ratio)}, {"lo", num(r.lo)}, {"hi", num(r.hi)}}; }
 
 /// "1.09x (1.03-1.15)" of a cell's throughput on `b` against another's, over their sets.
 std::string against(const MeasuredCell* a, const MeasuredCell* b, Basis basis) {
@@ -290,14 +287,14 @@ json advice_json(const Advice& a) {
   j["subject"] = a.subject;
   j["alone"] = alone_json(a.alone);
   if (a.alone_window) j["alone"]["profile_window"] = window_json(*a.alone_window);
-  j["scheduler"] = {{"slice_ms", num(a.scheduler.slice_ms)}, {"switch_ms", num(a.scheduler.switch_ms)},
-                    {"turn_cost_ms", num(a.scheduler.turn_cost_ms)}, {"source", a.scheduler_source}};
+  j["scheduler"] = {{"slice_ms", json_number(a.scheduler.slice_ms)}, {"switch_ms", json_number(a.scheduler.switch_ms)},
+                    {"turn_cost_ms", json_number(a.scheduler.turn_cost_ms)}, {"source", a.scheduler_source}};
   if (std::isfinite(a.scheduler.hold_us)) j["scheduler"]["hold_us"] = a.scheduler.hold_us;  // X-rays with the gaps probe
   j["predicted"] = json::array();
   for (const PredictedCell& p : a.predicted) {
-    j["predicted"].push_back({{"procs", p.procs}, {"mode", ladder_mode_name(p.mode)}, {"loss", num(p.prediction.loss)},
-                              {"loss_upper", num(p.prediction.upper)}, {"throughput", num(p.throughput())},
-                              {"throughput_low", num(p.throughput_low())}, {"unit_ms", num(predicted_unit_ms(a, p))},
+    j["predicted"].push_back({{"procs", p.procs}, {"mode", ladder_mode_name(p.mode)}, {"loss", json_number(p.prediction.loss)},
+                              {"loss_upper", json_number(p.prediction.upper)}, {"throughput", json_number(p.throughput())},
+                              {"throughput_low", json_number(p.throughput_low())}, {"unit_ms", json_number(predicted_unit_ms(a, p))},
                               {"why", p.prediction.why}, {"calibration", p.calibration}});
     if (p.simulated) j["predicted"].back()["simulated"] = true;
   }
@@ -307,8 +304,8 @@ json advice_json(const Advice& a) {
   for (const MeasuredCell& c : a.limits) j["limits"].push_back(measured_json(c));
   j["checks"] = json::array();
   for (const Check& c : check_predictions(a.predicted, a.ladder))
-    j["checks"].push_back({{"procs", c.procs}, {"mode", ladder_mode_name(c.mode)}, {"predicted", num(c.predicted)},
-                           {"predicted_low", num(c.predicted_low)}, {"measured", num(c.measured)}, {"error", num(c.error())}});
+    j["checks"].push_back({{"procs", c.procs}, {"mode", ladder_mode_name(c.mode)}, {"predicted", json_number(c.predicted)},
+                           {"predicted_low", json_number(c.predicted_low)}, {"measured", json_number(c.measured)}, {"error", json_number(c.error())}});
   j["ladder_end"] = a.ladder_end;
   j["sets_end"] = a.sets_end;
   {

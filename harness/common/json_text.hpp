@@ -9,9 +9,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/common/stats.hpp"
+
 namespace bench_mps::harness {
 
 /// `j` as text, indented by `indent` (-1: one line); invalid UTF-8 in its strings replaced by U+FFFD.
 std::string json_text(const nlohmann::json& j, int indent = -1);
+
+/// A measured number as JSON: null where it is not finite (JSON has no NaN or infinity).
+nlohmann::json json_number(double v);
+/// A ratio with its interval: {"ratio", "lo", "hi"}, each a json_number.
+nlohmann::json interval_json(const RatioInterval& r);
 
 }  // namespace bench_mps::harness

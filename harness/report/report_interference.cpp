@@ -5,6 +5,7 @@
 #include <map>
 
 #include "harness/common/format.hpp"
+#include "harness/common/json_text.hpp"
 #include "harness/common/markdown_table.hpp"
 #include "harness/report/report_data.hpp"
 #include "harness/report/report_meta.hpp"
@@ -25,7 +26,6 @@ using nlohmann::json;
 std::string ms(double v) { return std::isnan(v) ? "-" : fmt_num(v, 3); }
 std::string ratio(double v) { return std::isnan(v) ? "-" : fmt_fixed(v, 2) + "x"; }
 std::string fraction(double v) { return std::isnan(v) ? "-" : fmt_fixed(v, 2); }
-json number(double v) { return std::isfinite(v) ? json(v) : json(); }
 
 /// What a mode means for the foreground, in a few words.
 std::string mode_meaning(const std::string& mode) {
@@ -88,11 +88,11 @@ void add_figure(const std::vector<InterferenceCell>& cells, InterferenceRates& r
     json modes = json::array();
     for (const auto& c : cells)
       if (c.procs == n)
-        modes.push_back({{"mode", c.mode}, {"mode_label", mode_label(c.mode)}, {"p99_vs_alone", number(c.p99_vs_alone)},
-                         {"p99_vs_alone_min", number(c.p99_vs_alone_min)}, {"p99_vs_alone_max", number(c.p99_vs_alone_max)},
-                         {"bg_kept", number(c.bg_kept)},
-                         {"bg_per_s", number(spread_of(rates.bg_beside[c.mode + "|" + std::to_string(n)]).median)},
-                         {"bg_alone_per_s", number(spread_of(rates.bg_alone[c.mode + "|" + std::to_string(n)]).median)}});
+        modes.push_back({{"mode", c.mode}, {"mode_label", mode_label(c.mode)}, {"p99_vs_alone", json_number(c.p99_vs_alone)},
+                         {"p99_vs_alone_min", json_number(c.p99_vs_alone_min)}, {"p99_vs_alone_max", json_number(c.p99_vs_alone_max)},
+                         {"bg_kept", json_number(c.bg_kept)},
+                         {"bg_per_s", json_number(spread_of(rates.bg_beside[c.mode + "|" + std::to_string(n)]).median)},
+                         {"bg_alone_per_s", json_number(spread_of(rates.bg_alone[c.mode + "|" + std::to_string(n)]).median)}});
     groups.push_back({{"n", n}, {"modes", modes}});
   }
   FigureInfo f{"interference", "The foreground beside " + bg + " background jobs",

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "harness/results/results_schema.hpp"
+#include "harness/common/json_text.hpp"
 #include "harness/plan/mode_names.hpp"
 
 namespace bench_mps::harness {
@@ -13,7 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-json number(double v) { return std::isfinite(v) ? json(v) : json(); }
 
 /// x, median, min and max of `pick(cell)` along N for one series and mode; points without a value are left out.
 template <typename Pick>
@@ -25,8 +25,8 @@ json line(const ReportData& data, const std::string& series, const std::string& 
     if (!std::isfinite(s.median)) continue;
     n.push_back(c.procs);
     med.push_back(s.median);
-    lo.push_back(number(s.min));
-    hi.push_back(number(s.max));
+    lo.push_back(json_number(s.min));
+    hi.push_back(json_number(s.max));
   }
   return {{"series", series}, {"mode", mode}, {"mode_label", mode_label(mode)}, {"n", n}, {"median", med},
           {"min", lo},        {"max", hi}};
@@ -129,8 +129,8 @@ bool speedup_figure(const ReportData& data, FigureInfo& f, json& out) {
                     {"mode_label", mode_label(c.mode)},
                     {"n", c.procs},
                     {"median", c.speedup_vs_timeslice.median},
-                    {"min", number(c.speedup_vs_timeslice.min)},
-                    {"max", number(c.speedup_vs_timeslice.max)}});
+                    {"min", json_number(c.speedup_vs_timeslice.min)},
+                    {"max", json_number(c.speedup_vs_timeslice.max)}});
   }
   out = {{"name", f.name}, {"title", f.title}, {"procs", data.procs}, {"bars", bars}};
   return !bars.empty();

@@ -5,6 +5,7 @@
 
 #include "harness/common/format.hpp"
 #include "harness/report/report_meta.hpp"
+#include "harness/common/json_text.hpp"
 #include "harness/report/report_regimes_parts.hpp"
 #include "harness/results/results_schema.hpp"
 #include "harness/plan/mode_names.hpp"
@@ -14,7 +15,6 @@ namespace {
 
 using json = nlohmann::json;
 
-json number(double v) { return std::isfinite(v) ? json(v) : json(); }
 
 /// The busy contexts' intervals of one X-ray run inside [from, from + width] ms after its GO, per worker.
 json timeline(const std::vector<TaskSample>& tasks, const std::string& run_id, double from, double width) {
@@ -45,12 +45,12 @@ json xray_figure(const RegimesInput& in) {
   json waits = json::array();
   for (const XrayCell& c : in.xray)
     if (c.mode == kTimesliceMode && c.procs > 1)
-      waits.push_back({{"n", c.procs}, {"measured", number(c.wait_ms)}, {"p99", number(c.wait_p99_ms)},
-                       {"predicted", number(predict_wait_ms(c.procs, in.sched))}, {"turn_cost", number(c.turn_switch_ms)}});
+      waits.push_back({{"n", c.procs}, {"measured", json_number(c.wait_ms)}, {"p99", json_number(c.wait_p99_ms)},
+                       {"predicted", json_number(predict_wait_ms(c.procs, in.sched))}, {"turn_cost", json_number(c.turn_switch_ms)}});
   return {{"name", "xray"},
           {"title", "The time-slice X-ray (" + gpu_title(in.meta) + ")"},
           {"window_ms", 25.0},
-          {"slice_ms", number(in.sched.slice_ms)},
+          {"slice_ms", json_number(in.sched.slice_ms)},
           {"panels", panels},
           {"waits", waits}};
 }
@@ -66,7 +66,7 @@ json model_surface(const std::string& mode, int n, const SchedulerFacts& sched, 
     for (const json& b : bursts) {
       RegimePoint p = regime_point(b.get<double>(), d.get<double>(), NAN, NAN);
       p.footprint = footprint;
-      row.push_back(number(mode == kTimesliceMode ? predict_timesliced(p, n, sched).loss : predict_mps(p, n).loss));
+      row.push_back(json_number(mode == kTimesliceMode ? predict_timesliced(p, n, sched).loss : predict_mps(p, n).loss));
     }
     loss.push_back(row);
   }
@@ -95,10 +95,10 @@ json map_figure(const RegimesInput& in) {
     for (const Evaluated& e : in.evaluated) {
       if (e.mode != mode || e.procs != n) continue;
       if (e.kind == "grid") {
-        cells.push_back({{"label", e.label}, {"burst_ms", e.burst_ms}, {"duty", e.duty}, {"loss", number(e.measured)}});
+        cells.push_back({{"label", e.label}, {"burst_ms", e.burst_ms}, {"duty", e.duty}, {"loss", json_number(e.measured)}});
       } else {
-        points.push_back({{"label", e.label}, {"kind", e.kind}, {"burst_ms", number(e.burst_ms)}, {"duty", number(e.duty)},
-                          {"loss", number(e.measured)}, {"predicted", number(e.predicted.loss)}});
+        points.push_back({{"label", e.label}, {"kind", e.kind}, {"burst_ms", json_number(e.burst_ms)}, {"duty", json_number(e.duty)},
+                          {"loss", json_number(e.measured)}, {"predicted", json_number(e.predicted.loss)}});
       }
     }
     panels.push_back({{"mode", mode},
