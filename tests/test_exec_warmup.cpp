@@ -50,9 +50,9 @@ TEST_F(ExecWarmup, FirstRunSlowOnlyShowsNoModeDifferenceAfterTheWarmUp) {
   ASSERT_EQ(summary().size(), 2u) << "warm-ups are not recorded as runs";
   EXPECT_EQ(harness::read_runs(out() / "runs.csv").size(), 2u);
   for (const auto& t : harness::read_tasks(out() / "tasks.csv")) EXPECT_EQ(t.run_id.find("warmup"), std::string::npos);
+  // Measured against the cold run's extra 1 s within this test, not against absolute seconds: on a loaded
+  // machine every run stretches, the cold one's second stays.
   const double ts = completion_s("r1-timeslice-exec-n1"), mps = completion_s("r1-mps-exec-n1");
-  EXPECT_LT(ts, 0.6);
-  EXPECT_NEAR(ts, mps, 0.3) << "time-sliced vs MPS at N=1 after the warm-up";
   // Each block's warm-up is counted and timed in meta.json and said on screen; the first paid the cold run.
   const nlohmann::json m = meta();
   EXPECT_EQ(m["sweep"]["exec_warmups"], 1);
@@ -65,8 +65,11 @@ TEST_F(ExecWarmup, FirstRunSlowOnlyShowsNoModeDifferenceAfterTheWarmUp) {
   ASSERT_EQ(second["runs"].size(), 1u);
   EXPECT_EQ(first["runs"][0]["status"], "ok");
   EXPECT_EQ(first["runs"][0]["exit_code"], 0);
-  EXPECT_GE(first["runs"][0]["seconds"].get<double>(), 1.0);
-  EXPECT_LT(second["runs"][0]["seconds"].get<double>(), 0.6);
+  const double cold = first["runs"][0]["seconds"].get<double>(), warm = second["runs"][0]["seconds"].get<double>();
+  EXPECT_GE(cold, 1.0);
+  EXPECT_LT(warm, cold - 0.5) << "the second block's warm-up found the command warm";
+  EXPECT_LT(ts, cold - 0.5) << "the timed runs came after the cold one";
+  EXPECT_LT(std::abs(ts - mps), 0.5) << "time-sliced vs MPS at N=1 after the warm-up: within half the cold run's second";
   EXPECT_TRUE(m["exec_slow_first_runs"].empty()) << m["exec_slow_first_runs"].dump();
   EXPECT_NE(r.err.find("exec warm-up 1/1 (timeslice): "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("exec warm-up 1/1 (mps): "), std::string::npos) << r.err;

@@ -94,15 +94,12 @@ TEST_F(Orchestration, RegimesRunTheGridAtEveryNAndRecordEachPointsCoordinatesAlo
       const auto& pair = rows.at("r1-timeslice-duty-n2-" + point);
       ASSERT_EQ(alone.status, "ok") << alone.reason;
       ASSERT_EQ(pair.status, "ok") << pair.reason;
-      // The stand-in's burst is busy time on its core: at least what the point asked for (other tests
-      // running beside this one on a small machine can only lengthen it), its duty cycle near.
+      // The stand-in's burst is busy time on its core: at least what the point asked for (whatever else
+      // loads the machine can only lengthen it); how much longer is checked against the other points below,
+      // not against absolute milliseconds.
       EXPECT_GE(alone.burst_ms, 0.99 * burst) << point;
-      EXPECT_LT(alone.burst_ms, 5 * burst) << point;
       EXPECT_GT(alone.gpu_busy_share, 0.5 * duty / 100) << point;
-      // As long as the burst above may grow (5x, beside other tests), the busy share may too: a step of
-      // that burst and the point's host time (burst x (100 - duty) / duty).
-      const double host_ms = burst * (100 - duty) / duty;
-      EXPECT_LT(alone.gpu_busy_share, 5 * burst / (5 * burst + host_ms)) << point;
+      EXPECT_LT(alone.gpu_busy_share, 1.0) << point;
       EXPECT_EQ(alone.burst_alone_ms, alone.burst_ms) << "a point alone is its own reference";
       EXPECT_EQ(pair.burst_alone_ms, alone.burst_ms) << "every N carries its point's coordinates alone";
       EXPECT_EQ(pair.duty_alone, alone.gpu_busy_share);
@@ -110,6 +107,13 @@ TEST_F(Orchestration, RegimesRunTheGridAtEveryNAndRecordEachPointsCoordinatesAlo
       EXPECT_EQ(alone.slowdown_vs_alone, 1.0);
       EXPECT_GT(pair.slowdown_vs_alone, 0.0);
     }
+  // In-test relations: the longer burst measures longer at each duty, the higher duty busier at each burst.
+  const auto alone_at = [&](double burst, double duty) {
+    return rows.at("r1-timeslice-duty-n1-regime-b" + harness::fmt_num(burst, 4) + "ms-d" + harness::fmt_num(duty, 4));
+  };
+  for (double duty : {25.0, 75.0}) EXPECT_GT(alone_at(2.0, duty).burst_ms, alone_at(0.5, duty).burst_ms) << duty;
+  for (double burst : {0.5, 2.0})
+    EXPECT_GT(alone_at(burst, 75.0).gpu_busy_share, alone_at(burst, 25.0).gpu_busy_share) << burst;
   const auto meta = harness::read_meta(out());
   EXPECT_EQ(meta["sweep"]["regime_bursts_ms"], nlohmann::json({0.5, 2.0}));
   EXPECT_EQ(meta["sweep"]["regime_duties_pct"], nlohmann::json({25.0, 75.0}));
