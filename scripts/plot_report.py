@@ -312,7 +312,8 @@ def draw_comparison(spec, data):
         handles.append(Patch(color="#7f7f7f", alpha=0.15, label="threshold ±{:.1f}%".format(100 * threshold)))
     if any(n is not None for n in noises):
         handles.append(Line2D([], [], color="black", marker="|", markersize=8, linewidth=1.2,
-                              label="row's noise ±(max-min)/median,\nthe wider side"))
+                              label="row's noise ±(width of the ~94% t interval\n"
+                                    "of the worker sets' mean) / mean,\nthe wider side"))
     if any(p["clock_flag"] for p in pairs):
         handles.append(Line2D([], [], linestyle="none", label="* SM clocks differ >2%"))
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)

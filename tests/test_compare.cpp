@@ -275,7 +275,7 @@ TEST(CompareProgram, MetadataDiffAboveTheTable) {
 // (the gpu-bound mlp at N=1 on an H100). Two committed default runs on one H100 lease, the second with a
 // 3 % longer spin kernel: counted over repeats, mlp time-sliced N=1 was SLOWER (-1.6 %, p 0.002) although
 // mlp had not changed. On worker sets no mlp row is SLOWER; those folders were written with two sets a
-// configuration, and two sets know a configuration's mean only to 10.6 times their difference, so rows
+// configuration, and two sets know a configuration's mean only to 10.15 times their difference, so rows
 // whose sets differed are UNSURE: five spin rows are SLOWER, and spin MPS N=10, whose two base sets
 // differed by 0.3 %, is UNSURE with the change within that noise.
 TEST(CompareProgram, WorkerSetsThatDisagreeAreNoiseNotAChange) {
@@ -375,7 +375,7 @@ TEST(WorkerSets, TheNoiseTargetIsNotMetByRoundsOfSetsThatDisagree) {
   EXPECT_FALSE(noise[0].met);
 }
 
-// What a target needs of its statistic: two sets 0.5 % apart are far from 1 % known (10.6 x their
+// What a target needs of its statistic: two sets 0.5 % apart are far from 1 % known (10.15 x their
 // difference), but more sets of the same spread narrow it below, where a range would only widen.
 TEST(WorkerSets, MoreSetsOfTheSameSpreadMeetTheTarget) {
   const OneConfig two = one_config({0.5, 0.5}, {99.75, 100.25});

@@ -169,7 +169,7 @@ TEST_F(Orchestration, NoiseTargetAddsRepeatsUntilItsCapsAndSaysWhichMissed) {
 
   // A target every configuration meets adds nothing; so does a time cap of 0 s, which says so.
   fs::remove_all(out());
-  // (Five sets of one round: two sets know their mean only to 10.6 times their difference, which a
+  // (Five sets of one round: two sets know their mean only to 10.15 times their difference, which a
   // loaded host's CPU workers can take past 100 %.)
   const auto easy = sweep({"--modes", "timeslice", "--procs", "1", "--repeats", "5", "--rounds", "1", "--noise-target", "100"});
   ASSERT_EQ(easy.exit_code, 0) << easy.err;

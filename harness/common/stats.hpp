@@ -39,7 +39,7 @@ double student_t_two_sided_p(double t, double df);
 
 /// The width of the Student-t confidence interval of the mean of `x` at `coverage`, as a fraction of
 /// |mean|: 2 t((1 + coverage) / 2, n - 1) s / sqrt(n) / |mean|, s the sample standard deviation. Unlike
-/// a range, it narrows as values are added (as 1 / sqrt(n)); with two values it is 10.6 times their
+/// a range, it narrows as values are added (as 1 / sqrt(n)); with two values it is 10.15 times their
 /// difference at the default coverage. NaN with fewer than two values or a zero mean.
 double relative_mean_ci_width(const std::vector<double>& x, double coverage = kMedianCiCoverage);
 

@@ -1,0 +1,35 @@
+# advise:SUBJECT,...: bench_mps advise --ladder 1,2,4,10 (ADVISE_LADDER; a program's ADVISE_EXEC_LADDER, 1,2,4), --budget
+# ADVISE_BUDGET (300), on each subject (lib.sh's subject_args: spin, mlp, seed001, seed001short, membw, infer, client,
+# zoo-NAME); the first measures the X-ray, the others read it -> OUT_DIR/advise-<subject>; prints the advice and the
+# model's error at N=4 and N=10.
+
+IFS=, read -r -a subjects <<<"${step#advise:}"
+xray_from=()
+for subject in "${subjects[@]}"; do
+  if past_deadline; then echo "advise $subject: skipped (DEADLINE_S=$DEADLINE_S reached)"; continue; fi
+  subject_args "$subject" || { echo "advise: unknown subject $subject"; continue; }
+  start=$(date +%s)
+  # "${what[@]}" last: it may end with `--` and the workload's own options.
+  ladder="${ADVISE_LADDER:-1,2,4,10}"  # programs (a run of seconds each): ADVISE_EXEC_LADDER, 1,2,4
+  case "$subject" in client|zoo-*) ladder="${ADVISE_EXEC_LADDER:-1,2,4}" ;; esac
+  "$bench" advise --ladder "$ladder" --budget "${ADVISE_BUDGET:-300}" "${xray_from[@]}" \
+    --out "$out/runs/advise-$subject" "${what[@]}" >"$out/advise-$subject.log" 2>&1
+  echo "advise $subject: rc=$? in $(( $(date +%s) - start )) s"
+  grep -v '^\[' "$out/advise-$subject.log" | sed 's/^/  /'
+  python3 - "$out/runs/advise-$subject/advice.json" <<'PY' | sed 's/^/  /'
+import json, sys
+a = json.load(open(sys.argv[1]))
+print("alone:", {k: a["alone"][k] for k in ("unit", "unit_ms", "step_ms", "burst_ms", "kernel_ms", "duty", "footprint")})
+for c in a["checks"]:
+    print("N={procs} {mode}: predicted {predicted:.3f} (low {low}) measured {measured:.3f} error {error}".format(
+        low="-" if c["predicted_low"] is None else "%.3f" % c["predicted_low"],
+        error="-" if c["error"] is None else "%+.1f%%" % (100 * c["error"]), **{k: c[k] for k in ("procs", "mode", "predicted", "measured")}))
+print("ladder end:", a["ladder_end"], "| sets added:", a.get("sets_end") or "-")
+d = a.get("decision", {})
+iv = lambda r: "-" if not r or r.get("ratio") is None else "%.3f (%s-%s)" % (r["ratio"], "-" if r["lo"] is None else "%.3f" % r["lo"], "-" if r["hi"] is None else "%.3f" % r["hi"])
+print("decision: verdict", a["recommendation"]["verdict"], "basis", d.get("basis"), "| MPS/TS", iv(d.get("mps_over_timeslice")), "| one copy MPS speed", iv(d.get("one_copy_mps_speed")))
+for c in a["ladder"]:
+    print("  N={procs} {mode}: sets {n} ok {ok} unit {u} run {r} run_s {rs} startup_s {st} J/unit {e}".format(n=len(c.get("sets", [])), u=c["throughput"], r=c.get("throughput_run"), rs=c.get("run_s"), st=c.get("startup_s"), e=c.get("energy_per_unit_j"), **{k: c[k] for k in ("procs", "mode", "ok")}))
+PY
+  [ -d "$out/runs/advise-$subject/sweeps/xray" ] && xray_from=(--xray-from "$out/runs/advise-$subject/sweeps/xray")
+done

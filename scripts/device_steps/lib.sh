@@ -1,0 +1,47 @@
+# The helpers that scripts/device_check.sh and its steps (scripts/device_steps/<step>.sh) share, sourced once by
+# the runner after it has set $out and $bench and gone to the checkout: live_mps, check_clean, past_deadline and
+# fits (counted from `began`, set here as it is sourced), zoo_seconds, pack_step, subject_args.
+
+live_mps() { ps -eo stat=,comm= | awk '$1 !~ /^Z/ && $2 ~ /^nvidia-cuda-mps/' | wc -l; }
+check_clean() {
+  local n; n=$(live_mps)
+  echo "  live nvidia-cuda-mps processes after $1: $n"
+  [ "$n" -eq 0 ] || ps -eo pid,stat,comm,args | grep -i "[n]vidia-cuda-mps"
+}
+
+# DEADLINE_S (seconds from here): steps, and zoo programs, that would start later are skipped and said,
+# so that what ran is still packed within the device tool's limit on one command.
+began=$(date +%s)
+past_deadline() { [ -n "${DEADLINE_S:-}" ] && [ $(( $(date +%s) - began )) -ge "$DEADLINE_S" ]; }
+# LIMIT_S (seconds from here): a zoo program starts only where its expected time still fits before it.
+fits() { [ -z "${LIMIT_S:-}" ] || [ $(( $(date +%s) - began + $1 )) -le "$LIMIT_S" ]; }
+# zoo_seconds NAME: what a zoo-ladder program took on an H100 (its data prepared, 2 runs alone, 12 at N = 2, 4, 10;
+# results/2026-11-27-predict-study/logs), rounded up.
+zoo_seconds() { case "$1" in gemm|membw) echo 120 ;; paced-infer) echo 135 ;; wlm-*) echo 145 ;; mnist-startup|mnist) echo 200 ;;
+                mnist-rnn|vae) echo 215 ;; cuda-graphs) echo 270 ;; *) echo 270 ;; esac; }
+# pack_step NAME PATH...: PATHs (under OUT_DIR/runs, and logs) into OUT_DIR/NAME.tar.xz at once, so that a
+# command stopped later still returns what finished (the device tool returns at most 8 files).
+pack_step() { local name="$1"; shift
+              tar -cf - -C "$out" "$@" 2>/dev/null | xz -T0 -6 >"$out/$name.tar.xz" && (cd "$out" && rm -rf "$@"); }
+
+# subject_args SUBJECT: the advise options naming SUBJECT (spin, membw, infer, mlp, seed001, seed001short,
+# client, zoo-NAME) into the array `what`; 1 for an unknown one. A zoo program's data is made first (untimed).
+subject_args() {
+  case "$1" in
+    spin|membw) what=(--workload "$1") ;;
+    infer) what=(--workload mlp-infer) ;;
+    mlp) what=(--workload mlp -- --mlp-profile gpu-bound) ;;
+    seed001) what=(--workload mlp -- --mlp-profile seed001) ;;
+    seed001short) what=(--workload mlp -- --mlp-profile seed001 --mlp-layers 784,512,512,10 --mlp-host-us 500) ;;
+    client) what=(--command "python3 scripts/examples/mnist_train.py" -- --exec-metric 'step_ms=([0-9.]+)') ;;
+    zoo-*)  # a zoo program with its own step metric (zoo/programs.json)
+      local p="${1#zoo-}" metric
+      zoo/run.sh --prepare "$p" >"$out/prepare-$1.log" 2>&1
+      metric=$(python3 -c 'import json,sys
+for e in json.load(open("zoo/programs.json")):
+    if e["name"] == sys.argv[1]: print(e["metric"] or "")' "$p")
+      what=(--command "zoo/run.sh $p")
+      if [ -n "$metric" ]; then what+=(-- --exec-metric "$metric"); fi ;;
+    *) return 1 ;;
+  esac
+}
