@@ -1,6 +1,8 @@
 #include "harness/gpu/monitor.hpp"
 
 #include <algorithm>
+#include <iostream>
+#include <cstdlib>
 
 namespace bench_mps::harness {
 namespace {
@@ -85,6 +87,19 @@ std::string Monitor::error() const {
 std::string Monitor::gpm_error() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return gpm_error_;
+}
+
+std::chrono::milliseconds monitor_period_from_env() {
+  static const std::chrono::milliseconds period = [] {
+    const char* v = std::getenv("BENCH_MPS_MONITOR_MS");
+    if (!v || !*v) return std::chrono::milliseconds(100);
+    char* end = nullptr;
+    const long ms = std::strtol(v, &end, 10);
+    if (*end == '\0' && ms >= 0 && ms <= 60000) return std::chrono::milliseconds(ms);
+    std::cerr << "bench_mps: BENCH_MPS_MONITOR_MS='" << v << "' is not 0-60000 ms; sampling every 100 ms\n";
+    return std::chrono::milliseconds(100);
+  }();
+  return period;
 }
 
 }  // namespace bench_mps::harness

@@ -18,6 +18,11 @@
 
 namespace bench_mps::harness {
 
+/// NVML's sampling period during a sweep: 100 ms, or BENCH_MPS_MONITOR_MS (a diagnostic: does the
+/// sampling disturb what it watches? 0 samples nothing, and the runs' NVML columns stay empty). Read
+/// once; a value that is not 0-60000 ms is said on stderr and the default kept.
+std::chrono::milliseconds monitor_period_from_env();
+
 class Monitor {
  public:
   /// `nvml` may be null (no GPU): then no samples are taken. `gpm`: GPM periods too, where GPM is available.

@@ -89,27 +89,19 @@ int warmup_tasks(const SweepSpec& spec, const std::string& workload) {
 
 RunLength run_length(const SweepSpec& spec, const std::string& workload) {
   const std::optional<WorkloadKind> kind = parse_workload_kind(workload);
-  if (runs_user_program(workload)) return {1, 0};  // the user's program runs once per worker and run
-  if (kind == WorkloadKind::xray) return {1, 0};  // busy probes: one logging kernel per round (step probes: see plan_sweep)
+  // Runs once per worker (exec), or one logging kernel per round (the X-ray's busy probes): never longer.
+  if (runs_user_program(workload) || kind == WorkloadKind::xray) {
+    const DefaultLength once = default_run_length(workload, spec.params);
+    return {once.tasks, once.duration_s};
+  }
   if (spec.duration_s > 0) return {0, spec.duration_s};
   if (spec.tasks > 0) return {spec.tasks, 0};
   // Victims of the fault scenario run long enough to be measured well after the fault.
   if (spec.scenario == Scenario::fault) return {kind == WorkloadKind::mlp ? 500 : 100, 0};
   // The interference scenario's jobs run side by side for one time, long enough for a tail latency.
   if (spec.scenario == Scenario::interference) return {0, 3.0};
-  switch (kind.value_or(WorkloadKind::cpu)) {
-    case WorkloadKind::spin: return {30, 0};  // 30 x 100 launches x 100 us = 0.3 s alone, 3.2 s for 10 time-sliced
-    // mlp runs for a time, not a count: a fixed count is 50 ms alone but 1.2 s for 10 time-sliced, and a
-    // 50 ms run can lose 7% to one 15 ms hiccup of the machine. 0.5 s for every N keeps that below 2%.
-    case WorkloadKind::mlp:
-      if (spec.params.mlp.profile == kernels::MlpProfile::seed001) return {1, 0};  // one epoch
-      return {0, 0.5};
-    case WorkloadKind::membw: return {0, 0.5};
-    // The filler's load is read from NVML, whose samples cover 1/6 s to 1 s each: 3 s gives several.
-    case WorkloadKind::filler: return {0, 3.0};
-    case WorkloadKind::mlp_infer: return {0, 2.0};  // 400 requests at the default 200 per second
-    default: return {50, 0};  // cpu: 50 x 2 ms
-  }
+  const DefaultLength d = default_run_length(workload, spec.params);  // the workload's row (workload_config)
+  return {d.tasks, d.duration_s};
 }
 
 int rounds_per_set(const SweepSpec& spec, const std::string& workload) {

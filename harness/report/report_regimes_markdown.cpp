@@ -36,15 +36,15 @@ std::string figure(const PlotPlan& plan, const std::string& name) {
   return "";
 }
 
-/// Time-sliced cells (grid and placed) whose bursts outlast a slice, and how many of their measured
-/// losses lie between the turns' loss and the convoy's (within 3%).
+/// Time-sliced cells (of `kind`, "grid" or "placed"; both where empty) whose bursts outlast a slice, and how
+/// many of their measured losses lie between the turns' loss and the convoy's (within 3%).
 struct Bracket {
   int cells = 0, inside = 0;
 };
-Bracket bracket_count(const std::vector<Evaluated>& rows) {
+Bracket bracket_count(const std::vector<Evaluated>& rows, const std::string& kind = "") {
   Bracket b;
   for (const Evaluated& e : rows)
-    if (e.kind != "seed" && std::isfinite(e.predicted.upper)) {
+    if (e.kind != "seed" && (kind.empty() || e.kind == kind) && std::isfinite(e.predicted.upper)) {
       ++b.cells;
       b.inside += e.measured >= e.predicted.loss * 0.97 && e.measured <= e.predicted.upper * 1.03;
     }
@@ -67,7 +67,7 @@ std::string headline(const RegimesInput& in) {
   if (ts.count) {
     h += " The regime model's median error over the grid's " + std::to_string(ts.count) + " time-sliced cells is " +
          pct(ts.median_abs) + " (largest " + pct(ts.max_abs);
-    const Bracket b = bracket_count(in.evaluated);
+    const Bracket b = bracket_count(in.evaluated, "grid");  // the grid's cells, as the sentence counts them
     if (b.cells) h += "; of the " + std::to_string(b.cells) + " whose bursts outlast a slice, " + std::to_string(b.inside) +
                       " lie in its convoy bracket";
     h += ").";

@@ -8,6 +8,8 @@
 #include <iterator>
 
 #include "harness/common/format.hpp"
+#include "harness/results/results_reader.hpp"
+#include "harness/results/slow_first_runs.hpp"
 #include "harness/workers/workload_config.hpp"
 
 namespace bench_mps::harness {
@@ -78,6 +80,23 @@ nlohmann::json run_exec_warmups(const ModeBlock& block, const RunSpec& copy, int
     runs.push_back(entry);
   }
   return {{"mode", block.mode.name}, {"group", block.group}, {"run_id", copy.run_id()}, {"runs", runs}};
+}
+
+std::vector<std::string> note_slow_first_runs(const SweepSpec& spec, const std::filesystem::path& out, SweepMeta& meta) {
+  if (std::find(spec.workloads.begin(), spec.workloads.end(), "exec") == spec.workloads.end()) return {};
+  std::vector<std::string> lines;
+  nlohmann::json list = nlohmann::json::array();
+  try {
+    for (const SlowFirstRun& slow : find_slow_first_runs(read_summary(out / "summary.csv"))) {
+      lines.push_back(describe_slow_first_run(slow) + ": its first run was much slower than the rest (cold caches?); "
+                      "warm it up with --exec-warmups" + (spec.exec_warmups ? " (more of them)" : ""));
+      list.push_back(slow_first_run_json(slow));
+    }
+  } catch (const std::exception& e) {
+    lines.push_back("cannot read back " + (out / "summary.csv").string() + " for exec's first runs: " + e.what());
+  }
+  meta.exec_slow_first_runs = list;
+  return lines;
 }
 
 }  // namespace bench_mps::harness

@@ -13,6 +13,7 @@
 #include "harness/sweep/wing.hpp"
 
 #include <atomic>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <set>
@@ -21,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/plan/sweep_spec.hpp"
+#include "harness/results/meta.hpp"
 #include "harness/sweep/worker_pool.hpp"
 
 namespace bench_mps::harness {
@@ -36,5 +38,10 @@ std::optional<RunSpec> exec_warmup_run(const ModeBlock& block, const std::set<st
 nlohmann::json run_exec_warmups(const ModeBlock& block, const RunSpec& copy, int count,
                                 const std::function<WorkerLaunch(const RunSpec&)>& launch_for, const PoolLimits& limits,
                                 const std::atomic<int>& stop);
+
+/// After the sweep: exec's configurations whose first run was much slower than the rest (slow_first_runs.hpp),
+/// from summary.csv in `out` (an earlier, resumed part's runs too), into meta.json's exec_slow_first_runs;
+/// the warnings to print (none where the sweep ran no exec).
+std::vector<std::string> note_slow_first_runs(const SweepSpec& spec, const std::filesystem::path& out, SweepMeta& meta);
 
 }  // namespace bench_mps::harness

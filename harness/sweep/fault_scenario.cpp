@@ -1,12 +1,20 @@
 #include "harness/sweep/fault_scenario.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <thread>
 #include <cstdio>
 #include <cmath>
 #include <map>
 #include <tuple>
 
 #include "harness/common/format.hpp"
+#include "harness/common/proc_scan.hpp"
+#include "harness/common/signals.hpp"
+#include "harness/mps/mps_session.hpp"
+#include "harness/sweep/kernel_log.hpp"
+#include "harness/sweep/launch.hpp"
 #include "harness/common/stats.hpp"
 #include "harness/results/fault_rows.hpp"
 #include "harness/workers/workload_kind.hpp"
@@ -106,6 +114,78 @@ void print_fault_table(std::ostream& out, const std::vector<SummaryRecord>& rows
     out << "  " << r.mode << ": faulting worker: " << r.fault_error << "\n";
     if (!r.reason.empty()) out << "  " << r.mode << ": " << r.reason << "\n";
   }
+}
+
+void add_faulter(const RunSpec& run, const SweepSpec& spec, WorkerArgs& args_for_worker) {
+  args_for_worker[run.procs - 1] = faulter_args(run, spec, run.procs - 1);
+}
+
+namespace {
+
+std::vector<pid_t> server_list(MpsSession& session) {
+  try {
+    return session.server_pids();
+  } catch (const MpsError&) {
+    return {};
+  }
+}
+
+/// After a fault under MPS: what became of the server, and how long until a new client finishes a task.
+void measure_recovery(const RoundContext& ctx, MpsSession& session, RunRecord& record) {
+  SummaryRow& s = record.summary;
+  const std::vector<pid_t> after = server_list(session);
+  const std::vector<pid_t> none;
+  const std::vector<pid_t>& servers_before = ctx.extras ? ctx.extras->servers_before : none;
+  const pid_t before = servers_before.empty() ? 0 : servers_before.front();
+  if (after.empty()) {
+    s.mps_server_state = before ? "exited (was pid " + std::to_string(before) + ")" : "none";
+  } else if (std::find(after.begin(), after.end(), before) != after.end() && process_alive(before)) {
+    s.mps_server_state = "survived (pid " + std::to_string(before) + ")";
+  } else {
+    s.mps_server_state = "replaced (pid " + std::to_string(after.front()) + ")";
+  }
+  std::int64_t fault_ns = 0;
+  for (const WorkerResult& w : ctx.pool.workers)
+    if (w.index == ctx.run.procs - 1) fault_ns = w.ended_ns;
+  RunSpec probe = ctx.run;
+  probe.scenario = RunKind::plain;
+  probe.tasks = 1;
+  const WorkerLaunch launch = ctx.launch_for(probe);
+  PoolLimits l = run_limits(ctx.spec, probe);
+  l.ready_timeout_s = std::min(l.ready_timeout_s, 20.0);
+  l.run_timeout_s = std::min(l.run_timeout_s, 20.0);
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < give_up && !stop_signal().load()) {
+    const PoolResult p = run_worker_pool(launch, 1, l, stop_signal());
+    if (!p.workers.empty() && p.workers.front().status == RunStatus::ok && !p.workers.front().tasks.empty()) {
+      s.mps_recovery_s = static_cast<double>(p.workers.front().tasks.back().end_ns - fault_ns) * 1e-9;
+      return;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  s.mps_server_state += "; no new client ran within 60 s";
+}
+
+}  // namespace
+
+void note_before_fault(const RunSpec&, MpsSession* session, RunExtras& extras) {
+  if (session) extras.servers_before = server_list(*session);
+  extras.xid_before = read_xid_lines(std::filesystem::temp_directory_path());
+}
+
+void evaluate_fault(const RoundContext& ctx, RunRecord& record) {
+  const SummaryRecord* base = ctx.reference(RunKind::fault_baseline, ctx.run.procs - 1, ctx.run.workload);
+  evaluate_fault_run(record, ctx.pool, base ? base->task_mean_ms : 0.0);
+  if (ctx.extras)
+    record.summary.driver_messages =
+        new_driver_messages(ctx.extras->xid_before, read_xid_lines(std::filesystem::temp_directory_path()));
+  if (ctx.session) measure_recovery(ctx, *ctx.session, record);
+}
+
+void fault_progress(std::ostream& out, const RunScenario&, const SummaryRow& s) {
+  out << "  victims survived " << s.victims_survived << "/" << s.victims;
+  if (s.victims_survived) out << ", slowdown " << fmt_fixed(s.victim_slowdown, 2) << "x";
+  if (!std::isnan(s.mps_recovery_s)) out << ", MPS recovery " << fmt_fixed(s.mps_recovery_s, 2) << " s";
 }
 
 }  // namespace bench_mps::harness

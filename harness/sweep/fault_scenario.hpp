@@ -15,6 +15,7 @@
 #include "harness/results/fault_rows.hpp"
 #include "harness/results/run_record.hpp"
 #include "harness/results/summary_table.hpp"
+#include "harness/sweep/scenario_hooks.hpp"
 #include "harness/sweep/worker_pool.hpp"
 
 namespace bench_mps::harness {
@@ -29,5 +30,17 @@ void evaluate_fault_run(RunRecord& record, const PoolResult& pool, double baseli
 
 /// The scenario's short table: victims' fate, slowdown and MPS recovery per mode and N.
 void print_fault_table(std::ostream& out, const std::vector<SummaryRecord>& rows);
+
+// Its hooks (scenario_hooks.hpp), for the fault run itself (its baseline is a plain run):
+/// The faulting worker's command line (the last index).
+void add_faulter(const RunSpec& run, const SweepSpec& spec, WorkerArgs& args_for_worker);
+/// Before the round: the MPS servers (under MPS) and the kernel log's Xid lines.
+void note_before_fault(const RunSpec& run, MpsSession* session, RunExtras& extras);
+/// The fault's columns (evaluate_fault_run against the baseline), the driver's new messages and, under MPS,
+/// what became of the server and how long until a new client finished a task (probed every 100 ms for up to
+/// 60 s, counted from the faulting worker's death).
+void evaluate_fault(const RoundContext& ctx, RunRecord& record);
+/// The progress line's figures: victims that survived, their slowdown, MPS's recovery.
+void fault_progress(std::ostream& out, const RunScenario& scenario, const SummaryRow& s);
 
 }  // namespace bench_mps::harness

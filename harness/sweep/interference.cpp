@@ -8,7 +8,9 @@
 #include <string>
 
 #include "harness/common/option_args.hpp"
+#include "harness/common/format.hpp"
 #include "harness/common/stats.hpp"
+#include "harness/sweep/progress.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -73,6 +75,13 @@ void evaluate_interference_run(RunRecord& record, const SummaryRow* fg_alone, co
   }
   if (bg_alone && bg_alone->status == RunStatus::ok && bg_alone->bg_throughput_per_s > 0)
     s.bg_throughput_kept = s.bg_throughput_per_s / bg_alone->bg_throughput_per_s;
+}
+
+void interference_progress(std::ostream& out, const RunScenario& scenario, const SummaryRow& s) {
+  if (scenario != RunKind::interference) return plain_progress(out, scenario, s);
+  out << "  foreground p99 " << fmt_fixed(s.fg_latency_p99_ms, 3) << " ms";
+  if (!std::isnan(s.fg_p99_vs_alone)) out << " (" << fmt_fixed(s.fg_p99_vs_alone, 2) << "x alone)";
+  if (!std::isnan(s.bg_throughput_kept)) out << ", background kept " << fmt_fixed(s.bg_throughput_kept, 2);
 }
 
 }  // namespace bench_mps::harness

@@ -8,6 +8,7 @@
 #include "harness/sweep/wing.hpp"
 
 #include <map>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -26,5 +27,8 @@ void add_interference_args(const RunSpec& run, const SweepSpec& spec, const std:
 /// scenario, from its rows. `fg_alone` / `bg_alone`: the same mode and repeat's interference_fg and
 /// interference_bg summaries (null when they failed or are not there): the ratios are against them.
 void evaluate_interference_run(RunRecord& record, const SummaryRow* fg_alone, const SummaryRow* bg_alone);
+/// The progress line's figures: the foreground's p99 and the background's share kept (side by side); an
+/// alone run's are its workload's.
+void interference_progress(std::ostream& out, const RunScenario& scenario, const SummaryRow& s);
 
 }  // namespace bench_mps::harness

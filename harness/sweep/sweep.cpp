@@ -4,11 +4,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
-#include <map>
 #include <memory>
 #include <optional>
 #include <thread>
@@ -20,31 +18,23 @@
 #include "harness/gpu/monitor.hpp"
 #include "harness/mps/compute_mode.hpp"
 #include "harness/mps/mps_session.hpp"
-#include "harness/results/interference_rows.hpp"
 #include "harness/results/meta.hpp"
-#include "harness/results/regime_rows.hpp"
 #include "harness/results/results_reader.hpp"
-#include "harness/results/results_schema.hpp"
-#include "harness/results/results_writer.hpp"
-#include "harness/results/slow_first_runs.hpp"
-#include "harness/results/summary_table.hpp"
 #include "harness/sweep/core_claims.hpp"
 #include "harness/sweep/noise_target.hpp"
 #include "harness/sweep/cpu_affinity.hpp"
-#include "harness/sweep/exec_metric_note.hpp"
 #include "harness/sweep/exec_proof.hpp"
 #include "harness/sweep/exec_warmup.hpp"
-#include "harness/sweep/fault_scenario.hpp"
 #include "harness/sweep/gpu_profiling.hpp"
 #include "harness/sweep/gpu_select.hpp"
-#include "harness/sweep/interference.hpp"
-#include "harness/sweep/kernel_log.hpp"
 #include "harness/sweep/out_dir_claim.hpp"
 #include "harness/sweep/preflight.hpp"
 #include "harness/sweep/resume.hpp"
-#include "harness/sweep/run_reduction.hpp"
 #include "harness/sweep/worker_pool.hpp"
-#include "harness/sweep/xray.hpp"
+#include "harness/sweep/launch.hpp"
+#include "harness/sweep/progress.hpp"
+#include "harness/sweep/recorder.hpp"
+#include "harness/sweep/scenario_hooks.hpp"
 
 namespace fs = std::filesystem;
 
@@ -66,194 +56,24 @@ fs::path choose_out_dir(const SweepSpec& spec, const Environment& env) {
   return make_new_results_dir(label);
 }
 
-// An exec worker kills its command itself at --timeout (and reports it); the pool's own limit, a
-// little later, is the backstop for a worker that cannot.
-constexpr double kExecTimeoutMargin_s = 10;
-
 double seconds_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
-}
-
-/// "0=512M": CUDA_MPS_PINNED_DEVICE_MEM_LIMIT for the client's device (ordinal 0 of what it sees).
-std::string pinned_limit_value(std::uint64_t bytes) { return "0=" + std::to_string(std::max<std::uint64_t>(1, bytes >> 20)) + "M"; }
-
-/// The workers of run `run`: processes (timeslice, mps) or one process with N instances (in-process).
-int worker_processes(const RunSpec& run) { return run.mode.in_process() ? 1 : run.procs; }
-
-/// exec as the run's workload or as its background: its copies log, and get a margin on --timeout.
-bool has_user_program(const RunSpec& run) { return runs_user_program(run.workload) || runs_user_program(run.background); }
-
-WorkerLaunch make_launch(const SweepSpec& spec, const RunSpec& run, const Environment& env, MpsSession* session,
-                         const fs::path& out_dir) {
-  WorkerLaunch launch;
-  launch.exe = env.worker_exe;
-  std::vector<std::string> base;
-  if (has_user_program(run))
-    base.insert(base.end(), {"--exec-log-dir", (out_dir / "exec" / run.run_id()).string(),
-                             "--exec-timeout", fmt_num(spec.run_timeout_s, 9)});
-  if (run.tasks > 0) {
-    base.insert(base.end(), {"--tasks", std::to_string(run.tasks)});
-  } else {
-    base.insert(base.end(), {"--duration-s", fmt_num(run.duration_s, 9)});
-  }
-  base.insert(base.end(), {"--warmup", std::to_string(warmup_tasks(spec, run.workload))});
-  if (run.mode.in_process()) {
-    base.insert(base.end(), {"--instances", std::to_string(run.procs), "--layout",
-                             run.mode.kind == ModeKind::streams ? "streams" : "threads"});
-    if (run.mode.kind == ModeKind::green) base.insert(base.end(), {"--green", "--green-sms", std::to_string(run.mode.green_sms)});
-    launch.cores_per_worker = run.procs;  // a host thread (threads, green) per instance, each on a core
-  }
-  launch.args = workload_worker_args(run.workload, run_params(spec, run));
-  launch.args.insert(launch.args.end(), base.begin(), base.end());
-  if (spec.scenario == Scenario::interference) add_interference_args(run, spec, base, launch.args, launch.args_for_worker);
-  if (run.scenario.is_xray()) add_xray_args(run, spec, base, launch.args, launch.args_for_worker);
-  if (spec.cpu_stand_in) {
-    launch.args.emplace_back("--cpu-stand-in");
-    for (auto& [worker, args] : launch.args_for_worker) args.emplace_back("--cpu-stand-in");
-  }
-  launch.cpus = env.worker_cpus;
-  if (run.scenario == RunKind::fault) launch.args_for_worker[run.procs - 1] = faulter_args(run, spec, run.procs - 1);
-  launch.env_unset = {"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "CUDA_MPS_PIPE_DIRECTORY", "CUDA_MPS_LOG_DIRECTORY",
-                      "CUDA_MPS_CLIENT_PRIORITY", "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", "CUDA_DEVICE_MAX_CONNECTIONS"};
-  if (session) {
-    launch.env_set = session->client_env();
-    for (int i = 0; i < run.procs; ++i) {
-      EnvVars& env_i = launch.env_for_worker[i];
-      if (const int pct = run.mode.client_active_thread_pct(i, run.procs))
-        env_i.emplace_back("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", std::to_string(pct));
-      if (const int prio = run.mode.client_priority(i); prio >= 0)
-        env_i.emplace_back("CUDA_MPS_CLIENT_PRIORITY", std::to_string(prio));
-      if (const std::uint64_t limit = run.mode.client_mem_limit(i))
-        env_i.emplace_back("CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", pinned_limit_value(limit));
-    }
-  } else {
-    launch.env_set = {{"CUDA_MPS_PIPE_DIRECTORY", no_mps_pipe_dir(env).string()}};
-  }
-  if (run.mode.max_connections)
-    launch.env_set.emplace_back("CUDA_DEVICE_MAX_CONNECTIONS", std::to_string(run.mode.max_connections));
-  // What a user's command may want to know (bench_worker adds BENCH_MPS_WORKER_INDEX).
-  launch.env_set.emplace_back("BENCH_MPS_PROCS", std::to_string(run.procs));
-  launch.env_set.emplace_back("BENCH_MPS_MODE", run.mode.name);
-  launch.env_set.emplace_back("BENCH_MPS_RUN_ID", run.run_id());
-  return launch;
-}
-
-/// Every worker that got as far as READY must have run in the mode asked for.
-void check_mps_expectation(RunRecord& record, const PoolResult& pool) {
-  if (runs_user_program(record.spec.workload)) return;  // no context of its own: exec_proof.hpp checks its copies
-  for (const WorkerResult& w : pool.workers) {
-    if (!w.ready || w.ready_info.mps_enabled == record.spec.mode.mps) continue;
-    mark_failed(record, RunStatus::mode_mismatch,
-                "worker " + std::to_string(w.index) +
-                    (record.spec.mode.mps ? " did not run as an MPS client" : " ran as an MPS client"));
-  }
-}
-
-/// Under a pinned memory limit, a worker whose allocation failed hit its limit: say so.
-void name_memory_limit_failures(PoolResult& pool, const RunSpec& run) {
-  for (WorkerResult& w : pool.workers) {
-    const std::uint64_t limit = run.mode.client_mem_limit(w.index);
-    if (!limit || w.status != RunStatus::error) continue;
-    if (w.reason.find("out of memory") == std::string::npos && w.reason.find("MemoryAllocation") == std::string::npos)
-      continue;
-    w.status = RunStatus::mps_mem_limit;
-    w.reason = "exceeded its pinned device memory limit (CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=" + pinned_limit_value(limit) +
-               "): " + w.reason;
-  }
-}
-
-void print_progress(const RunRecord& r, int done, int total, double seconds) {
-  const SummaryRow& s = r.summary;
-  const RunScenario& scenario = r.spec.scenario;
-  std::cerr << "[" << done << "/" << total << "] " << r.spec.run_id() << ": " << s.status;
-  if (s.status != RunStatus::ok) {
-    std::cerr << " (" << s.reason << ")";
-  } else if (scenario == RunKind::fault) {
-    std::cerr << "  victims survived " << s.victims_survived << "/" << s.victims;
-    if (s.victims_survived) std::cerr << ", slowdown " << fmt_fixed(s.victim_slowdown, 2) << "x";
-    if (!std::isnan(s.mps_recovery_s)) std::cerr << ", MPS recovery " << fmt_fixed(s.mps_recovery_s, 2) << " s";
-  } else if (scenario == RunKind::xray_busy) {
-    std::cerr << "  slice " << fmt_fixed(s.xray_slice_ms, 3) << " ms, switch " << fmt_fixed(s.xray_switch_ms, 3)
-              << " ms, each context ran " << fmt_fixed(100 * s.xray_on_share, 1) << "% of the time";
-  } else if (scenario == RunKind::xray_wait) {
-    std::cerr << "  a short step waited " << fmt_fixed(s.xray_wait_ms, 3) << " ms (p99 " << fmt_fixed(s.xray_wait_p99_ms, 3) << ")";
-  } else if (scenario == RunKind::xray_gaps) {
-    std::cerr << "  an idle queue kept the GPU " << fmt_fixed(100 * s.xray_idle_kept_share, 1) << "% of the time, hold "
-              << (s.xray_hold_bound > 0 ? ">= " : "") << fmt_num(s.xray_hold_us, 3) << " us";
-  } else if (scenario == RunKind::xray_turns) {
-    std::cerr << "  per-step " << fmt_fixed(s.task_mean_ms, 3) << " ms, a turn " << fmt_fixed(s.xray_turn_ms, 3) << " ms";
-    if (!std::isnan(s.xray_turn_switch_ms)) std::cerr << " (" << fmt_fixed(s.xray_turn_switch_ms, 3) << " ms beyond its kernel)";
-  } else if (scenario == RunKind::interference) {
-    std::cerr << "  foreground p99 " << fmt_fixed(s.fg_latency_p99_ms, 3) << " ms";
-    if (!std::isnan(s.fg_p99_vs_alone)) std::cerr << " (" << fmt_fixed(s.fg_p99_vs_alone, 2) << "x alone)";
-    if (!std::isnan(s.bg_throughput_kept)) std::cerr << ", background kept " << fmt_fixed(s.bg_throughput_kept, 2);
-  } else {
-    std::cerr << "  per-task " << fmt_fixed(s.task_mean_ms, 3) << " ms";
-    if (!std::isnan(s.slowdown_vs_alone)) std::cerr << " (" << fmt_fixed(s.slowdown_vs_alone, 2) << "x alone)";
-    std::cerr << "  " << fmt_fixed(s.throughput_tasks_per_s, 1) << " tasks/s";
-    if (!std::isnan(s.burst_ms))
-      std::cerr << "  burst " << fmt_num(s.burst_ms, 3) << " ms, GPU busy " << fmt_fixed(100 * s.gpu_busy_share, 0) << "%";
-  }
-  if (s.status == RunStatus::ok && !s.reason.empty()) std::cerr << "  note: " << s.reason;  // e.g. an exec metric that read nothing
-  std::cerr << "  [" << fmt_fixed(seconds, 1) << " s]\n";
-}
-
-/// The harness's own time around a run (see SummaryRow).
-struct Overhead {
-  double settle_s = 0, startup_s = 0, teardown_s = 0;
-};
-
-/// What a run's record needs from before and after its round besides the pool's result.
-struct RunExtras {
-  std::vector<pid_t> servers_before;  ///< fault under MPS: the servers before the fault
-  XidLines xid_before;                ///< fault: the kernel log's Xid lines before the run
-  std::optional<GpmMetrics> gpm;      ///< GPM metrics over the round
-};
-
-/// A round that has run: everything its record is made from.
-struct FinishedRound {
-  const ModeBlock* block = nullptr;
-  RunSpec run;
-  PoolResult pool;
-  Overhead overhead;
-  std::optional<RunExtras> extras;        ///< none for a set that never started
-  const MpsClientWatch* watch = nullptr;  ///< exec under MPS: the clients the daemon saw
-  MpsSession* session = nullptr;          ///< null when time-sliced
-  double seconds = 0;                     ///< wall time of the round, for the progress line
-};
-
-/// NVML's sampling period during a sweep: 100 ms, or BENCH_MPS_MONITOR_MS (a diagnostic: does the
-/// sampling disturb what it watches? 0 samples nothing, and the runs' NVML columns stay empty). Read
-/// once; a value that is not 0-60000 ms is said on stderr and the default kept.
-std::chrono::milliseconds monitor_period() {
-  static const std::chrono::milliseconds period = [] {
-    const char* v = std::getenv("BENCH_MPS_MONITOR_MS");
-    if (!v || !*v) return std::chrono::milliseconds(100);
-    char* end = nullptr;
-    const long ms = std::strtol(v, &end, 10);
-    if (*end == '\0' && ms >= 0 && ms <= 60000) return std::chrono::milliseconds(ms);
-    std::cerr << "bench_mps: BENCH_MPS_MONITOR_MS='" << v << "' is not 0-60000 ms; sampling every 100 ms\n";
-    return std::chrono::milliseconds(100);
-  }();
-  return period;
 }
 
 class Sweep {
  public:
   Sweep(const SweepSpec& spec, Environment env, fs::path out, std::optional<ResumeState> resumed,
         const nlohmann::json& cpus)
-      : spec_(spec), env_(std::move(env)), out_(std::move(out)), writer_(out_),
-        monitor_(monitor_period().count() > 0 ? env_.nvml.get() : nullptr, monitor_period(), spec_.profile_gpu),
-        started_(std::chrono::steady_clock::now()) {
+      : spec_(spec), env_(std::move(env)), out_(std::move(out)),
+        monitor_(monitor_period_from_env().count() > 0 ? env_.nvml.get() : nullptr, monitor_period_from_env(), spec_.profile_gpu),
+        recorder_(spec_, env_, out_, meta_, monitor_), started_(std::chrono::steady_clock::now()) {
     if (resumed) {
       meta_ = resumed->meta;
       meta_.set_status(SweepStatus::running);
       if (!meta_.resumed_utc) meta_.resumed_utc.emplace();
       meta_.resumed_utc->push_back(utc_timestamp());
       recorded_ = resumed->recorded_ids;
-      records_ = resumed->recorded;
-      for (const SummaryRecord& r : records_)
-        if (r.status != RunStatus::ok) ++failed_;
+      recorder_.resume(resumed->recorded);
     } else {
       meta_ = make_meta(spec, env_.gpu, env_.mps_control);
     }
@@ -284,8 +104,7 @@ class Sweep {
     std::cerr << "bench_mps: " << total << " runs";
     if (!recorded_.empty()) std::cerr << " (" << recorded_.size() << " already recorded)";
     std::cerr << " -> " << out_.string() << "\n";
-    done_ = static_cast<int>(recorded_.size());
-    total_ = total;
+    recorder_.add_to_total(total);
     int next_index = 0;
     for (const ModeBlock& block : blocks) {
       if (stop_ || stop_signal().load()) break;
@@ -312,13 +131,13 @@ class Sweep {
       if (stop_ || stop_signal().load()) break;
       const double left = spec_.noise_time_cap_s - seconds_between(start, std::chrono::steady_clock::now());
       bool left_out = false;
-      const std::vector<ModeBlock> more = plan_extra_repeats(config_noise(records_, plan_, spec_.noise_target_pct / 100),
+      const std::vector<ModeBlock> more = plan_extra_repeats(config_noise(recorder_.records(), plan_, spec_.noise_target_pct / 100),
                                                              spec_, next_index, left, &left_out);
       if (more.empty()) {
         capped = left_out;
         break;
       }
-      for (const ModeBlock& b : more) total_ += static_cast<int>(b.sets.size());
+      for (const ModeBlock& b : more) recorder_.add_to_total(static_cast<int>(b.sets.size()));
       if (added == 0) std::cerr << "bench_mps: more repeats for configurations above the noise target (--noise-target "
                                 << fmt_num(spec_.noise_target_pct) << "%)\n";
       for (const ModeBlock& b : more) {
@@ -327,7 +146,7 @@ class Sweep {
         added += static_cast<int>(b.sets.size());
       }
     }
-    const std::vector<ConfigNoise> final_noise = config_noise(records_, plan_, spec_.noise_target_pct / 100);
+    const std::vector<ConfigNoise> final_noise = config_noise(recorder_.records(), plan_, spec_.noise_target_pct / 100);
     meta_.noise = noise_json(final_noise, spec_, added, seconds_between(start, std::chrono::steady_clock::now()), capped);
     noise_misses_ = noise_misses(final_noise, spec_, capped);
   }
@@ -351,7 +170,7 @@ class Sweep {
         return;
       }
     }
-    server_checked_ = false;
+    recorder_.new_block();
     warm_up_exec(block, session.get());
     for (const WorkerSetPlan& set : block.sets) {
       if (stop_ || stop_signal().load()) break;
@@ -488,11 +307,10 @@ class Sweep {
     return hooks;
   }
 
-  /// What a fault run's record needs from before its round: the servers and the kernel log's Xid lines.
-  RunExtras extras_before(const RunSpec& run, MpsSession* session) const {
+  /// What the run's scenario notes before its round (the fault's servers and kernel log).
+  static RunExtras extras_before(const RunSpec& run, MpsSession* session) {
     RunExtras extras;
-    if (session && run.scenario == RunKind::fault) extras.servers_before = server_list(*session);
-    if (run.scenario == RunKind::fault) extras.xid_before = read_xid_lines(fs::temp_directory_path());
+    if (const auto before = run_hooks(run.scenario).before_round) before(run, session, extras);
     return extras;
   }
 
@@ -509,6 +327,15 @@ class Sweep {
   /// measured right after) and not exec's (its MPS proof and the user's processes want a quiet end).
   static bool may_overlap(const RunSpec& run) { return !run.scenario.is_fault() && !runs_user_program(run.workload); }
 
+  /// The round's record written (recorder.hpp); a file that cannot be written stops the sweep.
+  void record(FinishedRound& round) {
+    try {
+      recorder_.record(round);
+    } catch (const FileWriteError& e) {
+      stop_on_write_error(e);
+    }
+  }
+
   /// Waits for the closing set's workers to exit and records its last run.
   void finish_closing() {
     if (!closing_) return;
@@ -520,201 +347,7 @@ class Sweep {
     record(c.round);
   }
 
-  /// A finished round, reduced to its record, completed (references, proofs, scenarios) and written.
-  void record(FinishedRound& round) {
-    const RunSpec& run = round.run;
-    name_memory_limit_failures(round.pool, run);
-    const SummaryRecord* alone = run.scenario.is_plain_workload() ? reference(run, run.scenario, 1, run.workload) : nullptr;
-    RunRecord record = reduce(round, alone);
-    check_mps_expectation(record, round.pool);
-    std::string profile_line;  // --profile-gpu: said under the run's progress line
-    if (runs_user_program(run.workload)) {
-      prove_exec_mode(record, round.pool, round.watch);
-      note_exec_metric(record, round.pool);
-      if (profiled(run))
-        profile_line = record_gpu_profiles(record, out_, spec_.profile_gap_us,
-                                           {env_.nvml ? "" : "no NVML: no GPU driver or GPU", monitor_.gpm_error()});
-    }
-    evaluate_scenario(round, record);
-    SummaryRow& s = record.summary;
-    if (round.session && !server_checked_ && s.workers_ok > 0 && (run.scenario.is_plain_workload() || run.scenario.is_xray())) {
-      server_checked_ = true;
-      verify_server(*round.session, *round.block, record);
-    }
-    set_coordinates(record, alone);
-    note_device(round.pool);
-    if (!write_record(record)) return;  // not recorded: the sweep stops (a full disk)
-    tally(record, round);
-    if (!profile_line.empty()) std::cerr << "  " << profile_line << "\n";
-  }
-
-  /// The pool's result reduced to the run's rows, with the harness's own time and the GPM metrics.
-  RunRecord reduce(const FinishedRound& round, const SummaryRecord* alone) {
-    const PoolResult& pool = round.pool;
-    RunRecord record = make_run_record(round.run, pool, monitor_.take(pool.go_ns, pool.end_ns),
-                                       alone ? alone->task_mean_ms : 0.0,
-                                       env_.nvml ? env_.nvml->utilization_samples(pool.go_ns) : std::vector<UtilSample>{});
-    record.gpm_periods = monitor_.take_gpm(pool.go_ns, pool.end_ns);
-    SummaryRow& s = record.summary;
-    s.settle_s = round.overhead.settle_s;
-    s.startup_s = round.overhead.startup_s;
-    s.teardown_s = round.overhead.teardown_s;
-    if (const auto& gpm = round.extras ? round.extras->gpm : std::nullopt) {
-      s.gpm_sm_util = gpm->sm_util;
-      s.gpm_sm_occupancy = gpm->sm_occupancy;
-      s.gpm_dram_bw_util = gpm->dram_bw_util;
-    }
-    return record;
-  }
-
-  /// The scenario's own columns: the fault's victims and recovery, the X-ray's, the interference's ratios.
-  void evaluate_scenario(FinishedRound& round, RunRecord& record) {
-    const RunSpec& run = round.run;
-    if (run.scenario == RunKind::fault) {
-      const SummaryRecord* base = reference(run, RunKind::fault_baseline, run.procs - 1, run.workload);
-      evaluate_fault_run(record, round.pool, base ? base->task_mean_ms : 0.0);
-      if (round.extras)
-        record.summary.driver_messages = new_driver_messages(round.extras->xid_before, read_xid_lines(fs::temp_directory_path()));
-      if (round.session)
-        measure_recovery(*round.session, run, round.pool, round.extras ? round.extras->servers_before : std::vector<pid_t>{}, record);
-    }
-    if (run.scenario.is_xray()) evaluate_xray_run(record, round.pool, reference(run, RunKind::xray_turns, 1, "xray"));
-    if (run.scenario.is_interference())
-      evaluate_interference_run(record, reference(run, RunKind::interference_fg, 1, spec_.foreground),
-                                reference(run, RunKind::interference_bg, run.procs - 1, spec_.background));
-  }
-
-  /// The regime's coordinates (burst and duty alone) and the slowdown of an alone run (1).
-  static void set_coordinates(RunRecord& record, const SummaryRecord* alone) {
-    SummaryRow& s = record.summary;
-    if (record.spec.scenario.is_plain_workload() && record.spec.procs == 1 && s.status == RunStatus::ok) {
-      s.slowdown_vs_alone = 1.0;
-      s.burst_alone_ms = s.burst_ms;
-      s.duty_alone = s.gpu_busy_share;
-    } else if (alone) {
-      s.burst_alone_ms = alone->burst_ms;
-      s.duty_alone = alone->gpu_busy_share;
-    }
-  }
-
-  /// A written run: into the sweep's list, its time into the totals, its line on the screen.
-  void tally(const RunRecord& record, const FinishedRound& round) {
-    const SummaryRow& s = record.summary;
-    records_.push_back(summary_record(record));
-    if (!std::isnan(s.makespan_s)) timing_.timed_s += s.makespan_s;
-    timing_.settle_s += round.overhead.settle_s;
-    timing_.startup_s += round.overhead.startup_s;
-    timing_.teardown_s += round.overhead.teardown_s;
-    ++timing_.runs;
-    if (s.status != RunStatus::ok) ++failed_;
-    print_progress(record, ++done_, total_, round.seconds);
-  }
-
-  /// The recorded ok run of `run`'s repeat and mode with this scenario, N and workload (params too
-  /// where the workload is the run's own), or null.
-  const SummaryRecord* reference(const RunSpec& run, const RunScenario& scenario, int procs, const std::string& workload) const {
-    for (const SummaryRecord& e : records_)
-      if (e.repeat == run.repeat && e.mode == run.mode.name && e.scenario == scenario && e.procs == procs &&
-          e.workload == workload && e.status == RunStatus::ok &&
-          (workload != run.workload || scenario.is_interference() || base_params(e.params) == base_params(run.params)))
-        return &e;
-    return nullptr;
-  }
-
-  /// The run's parameters without what its scenario appended (the fault's delay, the X-ray's probe).
-  static std::string base_params(std::string p) {
-    for (const char* appended : {";fault_delay_ms=", ";probe="})
-      if (const auto at = p.find(appended); at != std::string::npos) p = p.substr(0, at);
-    return p;
-  }
-
-  PoolLimits limits(const RunSpec& run) const {
-    PoolLimits l;
-    l.ready_timeout_s = spec_.ready_timeout_s;
-    l.run_timeout_s = spec_.run_timeout_s + (has_user_program(run) ? kExecTimeoutMargin_s : 0.0);
-    return l;
-  }
-
-  static std::vector<pid_t> server_list(MpsSession& session) {
-    try {
-      return session.server_pids();
-    } catch (const MpsError&) {
-      return {};
-    }
-  }
-
-  /// After a fault under MPS: what became of the server, and how long until a new client finishes a
-  /// task (probed every 100 ms for up to 60 s, counted from the faulting worker's death).
-  void measure_recovery(MpsSession& session, const RunSpec& run, const PoolResult& fault_pool,
-                        const std::vector<pid_t>& servers_before, RunRecord& record) {
-    SummaryRow& s = record.summary;
-    const std::vector<pid_t> after = server_list(session);
-    const pid_t before = servers_before.empty() ? 0 : servers_before.front();
-    if (after.empty()) {
-      s.mps_server_state = before ? "exited (was pid " + std::to_string(before) + ")" : "none";
-    } else if (std::find(after.begin(), after.end(), before) != after.end() && process_alive(before)) {
-      s.mps_server_state = "survived (pid " + std::to_string(before) + ")";
-    } else {
-      s.mps_server_state = "replaced (pid " + std::to_string(after.front()) + ")";
-    }
-    std::int64_t fault_ns = 0;
-    for (const WorkerResult& w : fault_pool.workers)
-      if (w.index == run.procs - 1) fault_ns = w.ended_ns;
-    RunSpec probe = run;
-    probe.scenario = RunKind::plain;
-    probe.tasks = 1;
-    WorkerLaunch launch = make_launch(spec_, probe, env_, &session, out_);
-    PoolLimits l = limits(probe);
-    l.ready_timeout_s = std::min(l.ready_timeout_s, 20.0);
-    l.run_timeout_s = std::min(l.run_timeout_s, 20.0);
-    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (std::chrono::steady_clock::now() < give_up && !stop_signal().load()) {
-      const PoolResult p = run_worker_pool(launch, 1, l, stop_signal());
-      if (!p.workers.empty() && p.workers.front().status == RunStatus::ok && !p.workers.front().tasks.empty()) {
-        s.mps_recovery_s = static_cast<double>(p.workers.front().tasks.back().end_ns - fault_ns) * 1e-9;
-        return;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    s.mps_server_state += "; no new client ran within 60 s";
-  }
-
-  void verify_server(MpsSession& session, const ModeBlock& block, RunRecord& record) {
-    try {
-      const auto servers = session.server_pids();
-      if (servers.empty()) mark_failed(record, RunStatus::mode_mismatch, "the MPS daemon lists no server after a client ran");
-      if (meta_.mps && meta_.mps->modes)
-        for (ModeMeta& m : *meta_.mps->modes)
-          if (m.name == block.mode.name) {
-            if (!m.server_pids) m.server_pids.emplace();
-            m.server_pids->push_back(servers.empty() ? 0 : servers.front());
-          }
-    } catch (const MpsError& e) {
-      mark_failed(record, RunStatus::mps_error, e.what());
-    }
-  }
-
-  void note_device(const PoolResult& pool) {
-    if (!meta_.gpu) return;
-    for (const WorkerResult& w : pool.workers) {
-      if (!w.ready || w.ready_info.cuda_runtime_version == 0) continue;
-      if (!meta_.gpu->sm_count && !w.ready_info.mps_enabled && w.ready_info.instances == 1)
-        meta_.gpu->sm_count = w.ready_info.sm_count_seen;
-      meta_.gpu->cuda_runtime_version = w.ready_info.cuda_runtime_version;
-      meta_.gpu->sm_clock_peak_khz = w.ready_info.clock_khz;
-    }
-  }
-
-  /// Appends a run's rows; false (and the sweep stops) when a file cannot be written.
-  bool write_record(const RunRecord& record) {
-    try {
-      writer_.append(record);
-      return true;
-    } catch (const FileWriteError& e) {
-      stop_on_write_error(e);
-      return false;
-    }
-  }
+  PoolLimits limits(const RunSpec& run) const { return run_limits(spec_, run); }
 
   /// false (and the sweep stops) when meta.json cannot be written.
   bool save_meta() {
@@ -734,55 +367,6 @@ class Sweep {
     stop_ = true;
   }
 
-  /// The X-ray and the regime map, from summary.csv (the runs of an earlier, resumed part too); the
-  /// X-ray's medians go into meta.json beside the time-slice policy they were measured under.
-  void print_regime_tables() {
-    std::vector<SummaryRecord> rows;
-    try {
-      rows = read_summary(out_ / "summary.csv");
-    } catch (const std::exception& e) {
-      std::cerr << "bench_mps: warning: cannot read back " << (out_ / "summary.csv").string() << ": " << e.what() << "\n";
-      return;
-    }
-    const std::vector<XrayCell> xray = aggregate_xray(rows);
-    meta_.xray = xray_json(xray);
-    save_meta();
-    print_xray_table(std::cout, xray);
-    print_regime_table(std::cout, aggregate_regimes(rows));
-  }
-
-  /// exec's first runs much slower than the rest (slow_first_runs.hpp), from summary.csv (the runs of an
-  /// earlier, resumed part too), into meta.json; the lines the sweep prints at its end.
-  std::vector<std::string> note_slow_first_runs() {
-    if (std::find(spec_.workloads.begin(), spec_.workloads.end(), "exec") == spec_.workloads.end()) return {};
-    std::vector<std::string> lines;
-    nlohmann::json list = nlohmann::json::array();
-    try {
-      for (const SlowFirstRun& slow : find_slow_first_runs(read_summary(out_ / "summary.csv"))) {
-        lines.push_back(describe_slow_first_run(slow) + ": its first run was much slower than the rest (cold caches?); "
-                        "warm it up with --exec-warmups" + (spec_.exec_warmups ? " (more of them)" : ""));
-        list.push_back(slow_first_run_json(slow));
-      }
-    } catch (const std::exception& e) {
-      lines.push_back("cannot read back " + (out_ / "summary.csv").string() + " for exec's first runs: " + e.what());
-    }
-    meta_.exec_slow_first_runs = list;
-    return lines;
-  }
-
-  /// Where this invocation's wall time went: inside timed windows (each run's makespan) and the harness's own.
-  nlohmann::json timing_json() const {
-    const double wall = seconds_between(started_, std::chrono::steady_clock::now());
-    return {{"wall_s", wall},
-            {"timed_s", timing_.timed_s},
-            {"timed_share", wall > 0 ? timing_.timed_s / wall : 0.0},
-            {"startup_s", timing_.startup_s},
-            {"settle_s", timing_.settle_s},
-            {"teardown_s", timing_.teardown_s},
-            {"runs", timing_.runs},
-            {"note", "this invocation's runs; wall_s from the end of the preflight to the last run's record"}};
-  }
-
   /// The GPU's conditions for meta.json: NVML's, and the time-slice policy nvidia-smi lists.
   nlohmann::json conditions_now() const {
     nlohmann::json c = conditions_json(env_.nvml->conditions());
@@ -795,28 +379,22 @@ class Sweep {
     const int sig = stop_signal().load();
     meta_.finished_utc = utc_timestamp();
     if (env_.nvml && meta_.gpu) meta_.gpu->conditions_end = conditions_now();
-    meta_.runs_recorded = static_cast<long>(records_.size());
-    meta_.runs_failed = failed_;
+    const int failed = recorder_.failed();
+    meta_.runs_recorded = static_cast<long>(recorder_.records().size());
+    meta_.runs_failed = failed;
     meta_.set_status(sig || !write_error_.empty() ? SweepStatus::interrupted
                      : !env_error_.empty()        ? SweepStatus::environment_error
-                     : failed_                    ? SweepStatus::failed
+                     : failed                     ? SweepStatus::failed
                                                   : SweepStatus::complete);
     if (!write_error_.empty()) meta_.stop_reason = write_error_;
-    const nlohmann::json timing = timing_json();
+    const nlohmann::json timing = recorder_.timing_json(seconds_between(started_, std::chrono::steady_clock::now()));
     meta_.timing = timing;
     if (const std::string e = monitor_.error(); !e.empty()) meta_.monitor_error = e;
-    const std::vector<std::string> slow_first = note_slow_first_runs();
+    const std::vector<std::string> slow_first = note_slow_first_runs(spec_, out_, meta_);
     const bool meta_saved = save_meta();
     std::cout << "\n";
-    if (spec_.scenario == Scenario::fault) {
-      print_fault_table(std::cout, records_);
-    } else if (spec_.scenario == Scenario::interference) {
-      print_interference_table(std::cout, aggregate_interference_runs(records_));
-    } else if (spec_.scenario == Scenario::xray || spec_.scenario == Scenario::regimes) {
-      print_regime_tables();
-    } else {
-      print_summary_table(std::cout, records_);
-    }
+    ClosingInput closing{recorder_.records(), out_, meta_};
+    if (closing_tables(spec_.scenario)(std::cout, closing)) save_meta();
     for (const std::string& line : slow_first) std::cerr << "bench_mps: warning: " << line << "\n";
     std::cout << "\nsweep: " << fmt_fixed(timing["wall_s"].get<double>(), 1) << " s, of which "
               << fmt_fixed(timing["timed_s"].get<double>(), 1) << " s timed ("
@@ -845,29 +423,22 @@ class Sweep {
       std::cerr << "bench_mps: " << env_error_ << "\n";
       return kExitEnvironment;
     }
-    if (failed_) std::cerr << "bench_mps: " << failed_ << " run(s) failed; see the status column of summary.csv\n";
-    return failed_ ? kExitFailed : kExitOk;
+    if (failed) std::cerr << "bench_mps: " << failed << " run(s) failed; see the status column of summary.csv\n";
+    return failed ? kExitFailed : kExitOk;
   }
 
   SweepSpec spec_;
   Environment env_;
   fs::path out_;
   SweepMeta meta_;
-  ResultsWriter writer_;
   Monitor monitor_;
+  RunRecorder recorder_;
   std::chrono::steady_clock::time_point started_;
   std::set<std::string> recorded_;
   std::vector<ModeBlock> plan_;
-  std::vector<SummaryRecord> records_;  ///< every run recorded so far (a resumed sweep's earlier ones too)
-  int failed_ = 0, done_ = 0, total_ = 0;
-  struct {
-    double timed_s = 0, startup_s = 0, settle_s = 0, teardown_s = 0;
-    int runs = 0;
-  } timing_;
   bool stop_ = false;
-  bool server_checked_ = false;
   std::string env_error_;
-  std::string write_error_;  ///< the first file that could not be written, and why
+  std::string write_error_;   ///< the first file that could not be written, and why
   std::string noise_misses_;  ///< --noise-target: the configurations that missed it, one line each
 
   /// A set whose last round has run and whose workers are exiting; its round is recorded once they have.

@@ -14,6 +14,7 @@
 #include "harness/sweep/wing.hpp"
 
 #include <map>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -32,5 +33,7 @@ void add_xray_args(const RunSpec& run, const SweepSpec& spec, const std::vector<
 /// Roles and the X-ray columns of a finished probe run (SummaryRow::xray_*), from the workers' facts
 /// and tasks; `alone_step`: the same mode and repeat's xray_turns at N=1 (xray_wait is measured against it).
 void evaluate_xray_run(RunRecord& record, const PoolResult& pool, const SummaryRow* alone_step);
+/// The progress line's figures of a probe run that ended ok (each probe its own).
+void xray_progress(std::ostream& out, const RunScenario& probe, const SummaryRow& s);
 
 }  // namespace bench_mps::harness

@@ -352,6 +352,7 @@ struct WorkloadRow {
   WorkloadKind kind;
   unsigned traits;
   int warmup;  ///< untimed tasks before READY (exec: none, it runs once; duty: 1, a step can be 0.2 s)
+  DefaultLength length;  ///< without --tasks or --duration (the sweep's scenarios may set their own)
   void (*params)(const WorkloadConfig&, std::ostringstream&);
   void (*args)(const WorkloadConfig&, const AddArg&, std::vector<std::string>&);
   bool has(Trait t) const { return (traits & t) != 0; }
@@ -362,16 +363,25 @@ void no_params(const WorkloadConfig&, std::ostringstream&) {}
 const std::vector<WorkloadRow>& workload_rows() {
   using K = WorkloadKind;
   static const std::vector<WorkloadRow> rows{
-      {K::spin, kOffered | kGpu | kRounds | kStreams, 2, spin_params, spin_args},
-      {K::mlp, kOffered | kGpu | kRounds | kStreams | kMlpProfile, 2, mlp_params, mlp_args},
-      {K::membw, kOffered | kGpu | kRounds | kStreams, 2, membw_params, membw_args},
-      {K::filler, kOffered | kGpu | kRounds, 2, filler_params, filler_args},
-      {K::mlp_infer, kOffered | kGpu | kRounds, 2, mlp_infer_params, mlp_infer_args},
-      {K::duty, kOffered | kGpu | kRounds | kCpuStandIn, 1, duty_params, duty_args},
-      {K::exec, kOffered | kUserProgram, 0, exec_params, exec_args},
-      {K::cpu, kOffered | kUnlisted | kRounds | kStreams, 2, cpu_params, cpu_args},
-      {K::fault, kGpu, 2, no_params, fault_args},
-      {K::xray, kGpu | kRounds | kCpuStandIn, 2, xray_params, xray_args},
+      // kind, traits, warm-up tasks, default length {tasks, seconds}, parameters, worker arguments
+      // spin: 30 x 100 launches x 100 us = 0.3 s alone, 3.2 s for 10 time-sliced.
+      {K::spin, kOffered | kGpu | kRounds | kStreams, 2, {30, 0}, spin_params, spin_args},
+      // mlp runs for a time, not a count: a fixed count is 50 ms alone but 1.2 s for 10 time-sliced, and a
+      // 50 ms run can lose 7% to one 15 ms hiccup of the machine. 0.5 s for every N keeps that below 2%.
+      // (Its seed001 profile: one epoch, default_run_length.)
+      {K::mlp, kOffered | kGpu | kRounds | kStreams | kMlpProfile, 2, {0, 0.5}, mlp_params, mlp_args},
+      {K::membw, kOffered | kGpu | kRounds | kStreams, 2, {0, 0.5}, membw_params, membw_args},
+      // The filler's load is read from NVML, whose samples cover 1/6 s to 1 s each: 3 s gives several.
+      {K::filler, kOffered | kGpu | kRounds, 2, {0, 3.0}, filler_params, filler_args},
+      // 400 requests at the default 200 per second.
+      {K::mlp_infer, kOffered | kGpu | kRounds, 2, {0, 2.0}, mlp_infer_params, mlp_infer_args},
+      {K::duty, kOffered | kGpu | kRounds | kCpuStandIn, 1, {50, 0}, duty_params, duty_args},
+      // The user's program runs once per worker and run.
+      {K::exec, kOffered | kUserProgram, 0, {1, 0}, exec_params, exec_args},
+      {K::cpu, kOffered | kUnlisted | kRounds | kStreams, 2, {50, 0}, cpu_params, cpu_args},  // 50 x 2 ms
+      {K::fault, kGpu, 2, {50, 0}, no_params, fault_args},
+      // Busy probes: one logging kernel per round (step probes: see plan_sweep).
+      {K::xray, kGpu | kRounds | kCpuStandIn, 2, {1, 0}, xray_params, xray_args},
   };
   return rows;
 }
@@ -454,6 +464,12 @@ int default_warmup_tasks(const std::string& workload, const WorkloadConfig& conf
   const WorkloadRow* row = row_of(workload);
   if (!row) return 2;
   return seed001_epochs(*row, config) ? 0 : row->warmup;
+}
+
+DefaultLength default_run_length(const std::string& workload, const WorkloadConfig& config) {
+  const WorkloadRow* row = row_of(workload);
+  if (!row) return {50, 0};
+  return seed001_epochs(*row, config) ? DefaultLength{1, 0} : row->length;
 }
 
 std::string workload_params_string(const std::string& name, const WorkloadConfig& c) {

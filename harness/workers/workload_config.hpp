@@ -84,6 +84,14 @@ bool workload_allows_rounds(const std::string& name, const WorkloadConfig& confi
 /// for exec (the user's program runs once) and for mlp's seed001 profile (a task is an epoch).
 int default_warmup_tasks(const std::string& workload, const WorkloadConfig& config);
 
+/// A workload's length when neither --tasks nor --duration is given: `tasks` timed tasks, or (tasks 0)
+/// `duration_s` seconds; one task (a whole epoch) for mlp's seed001 profile; {50, 0} for an unknown word.
+struct DefaultLength {
+  long tasks = 0;
+  double duration_s = 0;
+};
+DefaultLength default_run_length(const std::string& workload, const WorkloadConfig& config);
+
 /// Adds every workload's parameter options (--spin-*, --mlp-*, --exec-*, --cpu-*) to `app`, bound to `config`.
 void add_workload_options(CLI::App& app, WorkloadConfig& config);
 
