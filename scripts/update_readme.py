@@ -20,8 +20,8 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIGURES = {
-    "plots/h100_relative_task_time.png": "results/2026-11-24-h100-80gb-hbm3/plots/relative_task_time.png",
-    "plots/h100_throughput.png": "results/2026-11-24-h100-80gb-hbm3/plots/throughput.png",
+    "plots/h100_relative_task_time.png": "results/2026-11-27-h100-80gb-hbm3/plots/relative_task_time.png",
+    "plots/h100_throughput.png": "results/2026-11-27-h100-80gb-hbm3/plots/throughput.png",
     "plots/h100_interference.png": "results/2026-11-24-h100-80gb-hbm3-interference/plots/interference.png",
     "plots/h100_regime_map.png": "results/2026-11-26-h100-80gb-hbm3-regimes/plots/regime_map.png",
     "plots/h100_xray.png": "results/2026-11-26-h100-80gb-hbm3-regimes/plots/xray.png",

@@ -1,5 +1,5 @@
 # reference, aa*, spin110, spin103, mlp105, rounds5, rounds1, rounds2, cap60, fresh: a default run (scripts/run.sh
-# --procs 1,4,10) -> OUT_DIR/<step>: reference (then compared with results/2026-11-24-h100-80gb-hbm3) and aa, aa2...
+# --procs 1,4,10) -> OUT_DIR/<step>: reference (then compared with $REFERENCE, by default results/2026-11-27-h100-80gb-hbm3)
 # (A/A) as it is; spin110 / spin103 10% / 3% longer spin kernels, mlp105 a 5% longer mlp step, rounds5 / rounds1 --rounds
 # 5 / 1, rounds2 --repeats 4 --rounds 2, cap60 --noise-time-cap 60 --max-repeats 16, fresh --rounds 1 --settle 0.5 (issue 14).
 
@@ -20,10 +20,10 @@ echo "$step: scripts/run.sh --procs 1,4,10 ${extra[*]} -> rc=$? in $(echo "$(dat
 grep -E "^report:|^sweep:" "$out/$step.log"
 sed -n '/^workload/,/^$/p' "$out/$step.log"
 # The reference it is meant to match (README): the same plan on an H100, compared on the worker sets.
-if [ "$step" = reference ] && [ -d results/2026-11-24-h100-80gb-hbm3 ]; then
-  "$bench" compare results/2026-11-24-h100-80gb-hbm3 "$out/runs/$step" --md "$out/runs/$step-compare.md" \
+if [ "$step" = reference ] && [ -d "${REFERENCE:-results/2026-11-27-h100-80gb-hbm3}" ]; then
+  "$bench" compare "${REFERENCE:-results/2026-11-27-h100-80gb-hbm3}" "$out/runs/$step" --md "$out/runs/$step-compare.md" \
     >"$out/$step-compare.log" 2>&1
-  echo "  compare against results/2026-11-24-h100-80gb-hbm3: rc=$?"
+  echo "  compare against ${REFERENCE:-results/2026-11-27-h100-80gb-hbm3}: rc=$?"
   grep -E "pairs:|^bench_mps:" "$out/$step-compare.log" | head -3 | sed 's/^/  /'
   grep -E "\| (FASTER|SLOWER|UNSURE) " "$out/$step-compare.log" | head -8 | sed 's/^/  /'
 fi
