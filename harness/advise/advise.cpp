@@ -403,6 +403,46 @@ nlohmann::json read_stored_json(const fs::path& file) {
   }
 }
 
+/// The ladder an advice.json stored, checked like a results folder's numbers (issue 35): a whole N from 2 to the
+/// largest advise takes as max_procs, a ladder of distinct whole N from 1 up to it.
+std::vector<int> stored_ladder(const nlohmann::json& settings, const fs::path& file) {
+  const nlohmann::json& max_procs = settings.at("max_procs");
+  if (!max_procs.is_number_integer() || max_procs.get<long long>() < 2 || max_procs.get<long long>() > kAdviseMaxProcs)
+    throw ResultsError(file.string() + ": advise.max_procs " + max_procs.dump().substr(0, 40) + " is not a whole N from 2 to " +
+                       std::to_string(kAdviseMaxProcs));
+  std::vector<int> rungs;
+  const nlohmann::json& ladder = settings.at("ladder");
+  if (!ladder.is_array() || ladder.empty() || ladder.size() > static_cast<std::size_t>(kAdviseMaxProcs))
+    throw ResultsError(file.string() + ": advise.ladder is not a list of N");
+  for (const nlohmann::json& n : ladder) {
+    if (!n.is_number_integer() || n.get<long long>() < 1 || n.get<long long>() > kAdviseMaxProcs ||
+        std::find(rungs.begin(), rungs.end(), n.get<int>()) != rungs.end())
+      throw ResultsError(file.string() + ": advise.ladder holds " + n.dump().substr(0, 40) +
+                         ", not a distinct whole N from 1 to " + std::to_string(kAdviseMaxProcs));
+    rungs.push_back(n.get<int>());
+  }
+  return rungs;
+}
+
+/// The measured cells of an advise folder's child sweeps (`sweeps`): each rung, the sets added to settle the
+/// verdict (in their order), the thread limits (in the order they ran: limit_folder).
+void read_stored_cells(const fs::path& sweeps, const UnitChoice& unit, const std::vector<int>& rungs, Advice& advice) {
+  std::error_code ec;
+  for (const int n : rungs)
+    if (fs::is_regular_file(sweeps / ("ladder-" + std::to_string(n)) / "summary.csv", ec))
+      read_cells(sweeps / ("ladder-" + std::to_string(n)), unit, advice.ladder);
+  for (int round = 1; round <= kMaxSetsPerCell; ++round)
+    for (const MeasuredCell& c : std::vector<MeasuredCell>(advice.ladder))
+      if (fs::is_regular_file(sweeps / more_folder(round, c.mode, c.procs) / "summary.csv", ec))
+        read_cells(sweeps / more_folder(round, c.mode, c.procs), unit, advice.ladder);
+  for (const std::string folder : {"limits", "limits-2x"})
+    if (fs::is_regular_file(sweeps / folder / "summary.csv", ec)) {
+      std::vector<MeasuredCell> cells;
+      read_cells(sweeps / folder, unit, cells);
+      if (!cells.empty()) advice.limits.push_back(cells.front());
+    }
+}
+
 /// `--redo DIR` on a side-by-side folder: its advice again from sweeps/beside, with this build's rules.
 int redo_beside(const fs::path& dir) {
   const fs::path file = dir / "beside.json";
@@ -467,38 +507,11 @@ int redo_advice(const std::string& dir_text, const std::string& basis) {
         throw ResultsError(file.string() + ": advise.check_tolerance_pct " + tol.dump().substr(0, 40) + " is not a percentage");
       advice.check_tolerance_pct = tol.get<double>();
     }
-    // Stored numbers are checked like a results folder's (issue 35): a whole N from 2 to the largest advise takes,
-    // a ladder of distinct whole N from 1 up to it.
     const nlohmann::json& max_procs = settings.at("max_procs");
-    if (!max_procs.is_number_integer() || max_procs.get<long long>() < 2 || max_procs.get<long long>() > kAdviseMaxProcs)
-      throw ResultsError(file.string() + ": advise.max_procs " + max_procs.dump().substr(0, 40) + " is not a whole N from 2 to " +
-                         std::to_string(kAdviseMaxProcs));
-    std::vector<int> rungs;
-    const nlohmann::json& ladder = settings.at("ladder");
-    if (!ladder.is_array() || ladder.empty() || ladder.size() > static_cast<std::size_t>(kAdviseMaxProcs))
-      throw ResultsError(file.string() + ": advise.ladder is not a list of N");
-    for (const nlohmann::json& n : ladder) {
-      if (!n.is_number_integer() || n.get<long long>() < 1 || n.get<long long>() > kAdviseMaxProcs ||
-          std::find(rungs.begin(), rungs.end(), n.get<int>()) != rungs.end())
-        throw ResultsError(file.string() + ": advise.ladder holds " + n.dump().substr(0, 40) +
-                           ", not a distinct whole N from 1 to " + std::to_string(kAdviseMaxProcs));
-      rungs.push_back(n.get<int>());
-    }
+    const std::vector<int> rungs = stored_ladder(settings, file);
     advice.predicted = predictions(dir / "sweeps" / "alone", unit, workload.profile_gap_us, advice.alone, advice.scheduler,
                                    max_procs.get<int>());
-    for (const int n : rungs)
-      if (fs::is_regular_file(dir / "sweeps" / ("ladder-" + std::to_string(n)) / "summary.csv", ec))
-        read_cells(dir / "sweeps" / ("ladder-" + std::to_string(n)), unit, advice.ladder);
-    for (int round = 1; round <= kMaxSetsPerCell; ++round)  // the sets added to settle the verdict, in their order
-      for (const MeasuredCell& c : std::vector<MeasuredCell>(advice.ladder))
-        if (fs::is_regular_file(dir / "sweeps" / more_folder(round, c.mode, c.procs) / "summary.csv", ec))
-          read_cells(dir / "sweeps" / more_folder(round, c.mode, c.procs), unit, advice.ladder);
-    for (const std::string folder : {"limits", "limits-2x"})  // the order they ran in (limit_folder)
-      if (fs::is_regular_file(dir / "sweeps" / folder / "summary.csv", ec)) {
-        std::vector<MeasuredCell> cells;
-        read_cells(dir / "sweeps" / folder, unit, cells);
-        if (!cells.empty()) advice.limits.push_back(cells.front());
-      }
+    read_stored_cells(dir / "sweeps", unit, rungs, advice);
     const double slo = number(settings.at("slo_p99_ms"));  // null (none) or a target --slo-p99-ms would take
     if (!settings.at("slo_p99_ms").is_null() && !(slo >= 0.001 && slo <= 1e7))
       throw ResultsError(file.string() + ": advise.slo_p99_ms " + settings.at("slo_p99_ms").dump().substr(0, 40) +

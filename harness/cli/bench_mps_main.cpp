@@ -1,6 +1,7 @@
 // bench_mps: how much do processes sharing one GPU lose to time-slicing, and how much does MPS win
 // back? See README.md for the commands and docs/RESULTS.md for what they write.
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <iostream>
 
 #include "harness/advise/advise.hpp"
@@ -43,6 +44,48 @@ int sweep_command(const CLI::App& app, SweepSpec& spec, const SweepCliValues& ra
   return run_sweep(spec);
 }
 
+/// The footer of `bench_mps --help`.
+const char* const kMainFooter =
+    "Each command has its own help, with examples and exit codes:\n"
+    "  bench_mps report --help    render report.md and figures for a results or comparison folder\n"
+    "  bench_mps compare --help   SAME / FASTER / SLOWER / UNSURE per configuration of two folders\n"
+    "  bench_mps profile --help   summarise the GPU profiles of --profile-gpu\n"
+    "  bench_mps predict --help   N copies predicted from one profiled copy alone and the X-ray\n"
+    "  bench_mps conform --help   PASS / FAIL / INCONCLUSIVE / SKIP / ERROR per MPS lever on this GPU\n"
+    "  bench_mps advise --help    will MPS help my program? profile, predict, verify, advise\n"
+    "\n"
+    "Exit codes: 0 ok; 1 a run failed, or compare --fail-on-regression found a regression (or\n"
+    "compared nothing); 2 bad command line or input files, or a folder it may not write (read-only,\n"
+    "not permitted; one line naming the problem, nothing written); 3 the machine cannot run it (no\n"
+    "GPU, no nvidia-cuda-mps-control, a foreign MPS daemon, the compute mode, too little GPU memory,\n"
+    "a full disk or quota); 128+N stopped by signal N. The same in every command.";
+
+/// Runs `command`, turning each kind of failure into its line on stderr and its exit code, the same in every verb.
+int with_exit_codes(const SweepSpec& spec, const std::function<int()>& command) {
+  try {
+    return command();
+  } catch (const UsageError& e) {
+    std::cerr << "bench_mps: error: " << one_line(e.what()) << "\n";
+    return kExitUsage;
+  } catch (const nlohmann::json::exception& e) {  // a stored value of the wrong type, deep in meta.json
+    std::cerr << "bench_mps: error: " << (spec.resume ? spec.out_dir + "/meta.json" : std::string("meta.json"))
+              << ": " << json_value_problem(e) << "\n";
+    return kExitUsage;
+  } catch (const EnvironmentError& e) {
+    std::cerr << "bench_mps: " << one_line(e.what()) << "\n";
+    return kExitEnvironment;
+  } catch (const FileWriteError& e) {  // a full disk 3, a read-only folder 2, in every verb (issue 35)
+    std::cerr << "bench_mps: " << one_line(e.what()) << "\n";
+    return exit_code_of_write_error(e.error());
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::cerr << "bench_mps: " << one_line(e.what()) << "\n";
+    return exit_code_of_write_error(e.code().value());
+  } catch (const std::exception& e) {
+    std::cerr << "bench_mps: failed: " << one_line(e.what()) << "\n";
+    return kExitFailed;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -68,20 +111,7 @@ int main(int argc, char** argv) {
       app.add_subcommand("columns", "print the columns of the results files (name, unit, meaning) as markdown");
   spec.argv.assign(argv, argv + argc);
   app.set_version_flag("--version", version_line(), "print the version, git sha and CUDA version, then exit");
-  app.footer(
-      "Each command has its own help, with examples and exit codes:\n"
-      "  bench_mps report --help    render report.md and figures for a results or comparison folder\n"
-      "  bench_mps compare --help   SAME / FASTER / SLOWER / UNSURE per configuration of two folders\n"
-      "  bench_mps profile --help   summarise the GPU profiles of --profile-gpu\n"
-      "  bench_mps predict --help   N copies predicted from one profiled copy alone and the X-ray\n"
-      "  bench_mps conform --help   PASS / FAIL / SKIP / ERROR per MPS lever on this driver and GPU\n"
-      "  bench_mps advise --help    will MPS help my program? profile, predict, verify, advise\n"
-      "\n"
-      "Exit codes: 0 ok; 1 a run failed, or compare --fail-on-regression found a regression (or\n"
-      "compared nothing); 2 bad command line or input files, or a folder it may not write (read-only,\n"
-      "not permitted; one line naming the problem, nothing written); 3 the machine cannot run it (no\n"
-      "GPU, no nvidia-cuda-mps-control, a foreign MPS daemon, the compute mode, too little GPU memory,\n"
-      "a full disk or quota); 128+N stopped by signal N. The same in every command.");
+  app.footer(kMainFooter);
 
   try {
     app.parse(argc, argv);
@@ -96,43 +126,24 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
 
-  try {
-    if (report_cmd->parsed()) return run_report(report);
-    if (compare_cmd->parsed()) return run_compare(compare);
-    if (profile_cmd->parsed()) return run_profile(profile);
-    if (predict_cmd->parsed()) return run_predict(predict);
-    if (conform_cmd->parsed()) {
-      conform.argv = spec.argv;
-      return run_conform(conform);
-    }
-    if (advise_cmd->parsed()) {
-      finalize_advise_spec(advise, advise_ladder, *advise_cmd);
-      advise.argv = spec.argv;
-      return run_advise(advise);
-    }
-    if (columns_cmd->parsed()) {
-      print_column_docs(std::cout);
-      return 0;
-    }
-    return sweep_command(app, spec, raw);
-  } catch (const UsageError& e) {
-    std::cerr << "bench_mps: error: " << one_line(e.what()) << "\n";
-    return kExitUsage;
-  } catch (const nlohmann::json::exception& e) {  // a stored value of the wrong type, deep in meta.json
-    std::cerr << "bench_mps: error: " << (spec.resume ? spec.out_dir + "/meta.json" : std::string("meta.json"))
-              << ": " << json_value_problem(e) << "\n";
-    return kExitUsage;
-  } catch (const EnvironmentError& e) {
-    std::cerr << "bench_mps: " << one_line(e.what()) << "\n";
-    return kExitEnvironment;
-  } catch (const FileWriteError& e) {  // a full disk 3, a read-only folder 2, in every verb (issue 35)
-    std::cerr << "bench_mps: " << one_line(e.what()) << "\n";
-    return exit_code_of_write_error(e.error());
-  } catch (const std::filesystem::filesystem_error& e) {
-    std::cerr << "bench_mps: " << one_line(e.what()) << "\n";
-    return exit_code_of_write_error(e.code().value());
-  } catch (const std::exception& e) {
-    std::cerr << "bench_mps: failed: " << one_line(e.what()) << "\n";
-    return kExitFailed;
-  }
+  return with_exit_codes(spec, [&]() -> int {
+      if (report_cmd->parsed()) return run_report(report);
+      if (compare_cmd->parsed()) return run_compare(compare);
+      if (profile_cmd->parsed()) return run_profile(profile);
+      if (predict_cmd->parsed()) return run_predict(predict);
+      if (conform_cmd->parsed()) {
+        conform.argv = spec.argv;
+        return run_conform(conform);
+      }
+      if (advise_cmd->parsed()) {
+        finalize_advise_spec(advise, advise_ladder, *advise_cmd);
+        advise.argv = spec.argv;
+        return run_advise(advise);
+      }
+      if (columns_cmd->parsed()) {
+        print_column_docs(std::cout);
+        return 0;
+      }
+      return sweep_command(app, spec, raw);
+  });
 }
