@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Every relative link in the README, the docs and the results' READMEs resolves to a committed path.
 
-    check_links.py ROOT [FILE...]     (default: README.md, docs/*.md, results/*/README.md and results/*/INDEX.md)
+    check_links.py ROOT [FILE...]     (default: README.md, results/README.md, docs/*.md, and each results folder's
+                                       README.md, INDEX.md and STUDY.md)
 
 A link is a markdown target `](path)` or `](path#anchor)`; web addresses and in-page anchors are not checked
 (an anchor's file is). Prints one line per broken link (file:line: target) and exits 1 if any, so moving a
@@ -18,7 +19,7 @@ LINK = re.compile(r"\]\(([^)\s]+)\)")
 def files_of(root, given):
     if given:
         return given
-    found = [os.path.join(root, "README.md")]
+    found = [os.path.join(root, "README.md"), os.path.join(root, "results", "README.md")]
     found += sorted(glob.glob(os.path.join(root, "docs", "*.md")))
     for name in ("README.md", "INDEX.md", "STUDY.md"):
         found += sorted(glob.glob(os.path.join(root, "results", "*", name)))
