@@ -122,6 +122,159 @@ int measure_only(const PredictArgs& a) {
   return 0;
 }
 
+/// The N to predict: --procs (each from 2 to kMaxProcs), sorted, else 2 to --max-procs.
+std::vector<int> procs_to_predict(const PredictArgs& a) {
+  std::vector<int> procs;
+  if (!a.procs.empty()) {
+    procs = parse_procs(a.procs, "--procs");
+    for (int n : procs)
+      if (n < 2 || n > kMaxProcs)
+        throw UsageError("--procs: " + std::to_string(n) + " is not an N from 2 to " + std::to_string(kMaxProcs));
+    std::sort(procs.begin(), procs.end());
+  } else {
+    for (int n = 2; n <= a.max_procs; ++n) procs.push_back(n);
+  }
+  return procs;
+}
+
+/// The units to score against: --against's units.csv where it has one, else measured from its runs now (none
+/// without --against).
+std::vector<MeasuredUnit> against_units(const PredictArgs& a) {
+  std::vector<MeasuredUnit> units;
+  if (!a.against.empty()) {
+    const fs::path dir = a.against;
+    std::error_code ec;
+    units = fs::is_regular_file(dir / "units.csv", ec) ? read_units(dir / "units.csv") : measure_units(dir, a.gap_us);
+  }
+  return units;
+}
+
+/// predict.md's heading: the program, each copy alone and the scheduler it is predicted with.
+void write_md_head(std::ostringstream& md, const std::string& label, const std::vector<AloneRun>& alone,
+                   const SchedulerFacts& sched, const std::string& xray) {
+  md << "# Predicted: " << label << "\n\n";
+  for (const AloneRun& r : alone) {
+    const ProgramTrace& p = r.program;
+    md << "- One copy alone, " << (r.mode == "mps" ? "MPS" : "time-sliced") << " (" << r.source << "): "
+       << (r.metric ? "its metric " : "a step between host waits ") << num(r.unit_ms) << " ms"
+       << (std::isfinite(r.run_s) ? ", the whole run " + num(r.run_s) + " s" : std::string()) << "; duty "
+       << fmt_fixed(100 * r.summary.duty, 1) << "%, " << p.trace.steps.size() << " steps cut at " << p.cut << ", "
+       << (p.sm_per_span ? "SM share per span" : "SM share from the kernels' mean fill") << "; memory bandwidth demand "
+       << fmt_fixed(100 * p.trace.mem_demand, 1) << "% (" << r.mem_basis << ")"
+       << (p.dropped_ns > 0 ? "; " + num(p.dropped_ns * 1e-9) + " s of spans not kept, scaled" : std::string())
+       << ".\n";
+  }
+  md << "- The scheduler (" << xray << "): slice " << num(sched.slice_ms) << " ms, switch " << num(sched.switch_ms)
+     << " ms, a turn's cost " << num(sched.turn_cost_ms) << " ms, an empty queue kept "
+     << (std::isfinite(sched.hold_us) ? (sched.hold_bound ? ">= " : "") + num(sched.hold_us) + " us"
+                                      : std::string("0 us (this X-ray has no gaps probe)"))
+     << ".\n\n";
+}
+
+/// What is written of the cells: predict.md (its heading first), predict.csv, and predict.json's cells.
+struct Tables {
+  std::ostringstream md, csv;
+  nlohmann::json cells = nlohmann::json::array();
+};
+
+/// One cell on one basis ("unit" or "run") as a row of each table, scored against its measured runs `m` (null:
+/// none) where `scored`.
+void add_row(Tables& t, const PredictedRow& c, const char* basis, const ScoredCell* m, const std::string& label,
+             bool scored) {
+  const bool unit = std::string(basis) == "unit";
+  const double pred = unit ? c.unit_ms : c.run_s, naive = unit ? c.naive_unit_ms : c.naive_run_s,
+               regime = unit ? c.regime_unit_ms : c.regime_run_s;
+  const std::vector<double>* values = !m ? nullptr : unit ? &m->unit_ms : &m->run_s;
+  const double meas = values ? mean_of(*values) : NAN;
+  const std::string unit_word = unit ? " ms" : " s";
+  t.md << "| " << c.procs << " | " << c.mode << " | " << (unit ? "unit" : "run") << " | " << num(pred) << unit_word
+       << " | " << num(naive) << " | " << num(regime);
+  if (unit && std::isfinite(c.regime_low_ms))
+    t.md << " (" << num(c.regime_low_ms) << "-" << num(c.regime_high_ms) << ")";
+  t.md << " |";
+  if (scored)
+    t.md << " " << num(meas) << " | " << err(pred, meas) << " | " << err(naive, meas) << " | " << err(regime, meas)
+         << " | " << (values ? std::to_string(values->size()) : "0")
+         << (m && m->failed ? " (+" + std::to_string(m->failed) + " failed)" : "") << " |";
+  t.md << "\n";
+  double lo = NAN, hi = NAN;
+  if (values && !values->empty()) {
+    lo = *std::min_element(values->begin(), values->end());
+    hi = *std::max_element(values->begin(), values->end());
+  }
+  t.csv << label << ',' << c.mode << ',' << c.procs << ',' << basis << ',' << fmt_num(pred, 9) << ','
+        << fmt_num(meas, 9) << ',' << fmt_num(naive, 9) << ',' << fmt_num(regime, 9) << ','
+        << fmt_num(unit ? c.regime_low_ms : NAN, 9) << ',' << fmt_num(unit ? c.regime_high_ms : NAN, 9) << ','
+        << (values ? values->size() : 0) << ',' << fmt_num(lo, 9) << ',' << fmt_num(hi, 9) << ','
+        << (unit && m && m->copies ? fmt_num(static_cast<double>(m->common) / m->copies, 4) : "") << '\n';
+  t.cells.push_back({{"mode", c.mode}, {"procs", c.procs}, {"basis", basis}, {"predicted", jnum(pred)},
+                     {"naive", jnum(naive)}, {"regime", jnum(regime)}, {"measured", jnum(meas)},
+                     {"runs", values ? values->size() : 0}});
+}
+
+/// Every cell, per unit and per whole run, into the tables: predict.md's table (scored: with the measured
+/// columns), predict.csv with its header, predict.json's cells.
+void write_cells(Tables& t, const std::vector<PredictedRow>& cells,
+                 const std::map<std::pair<std::string, int>, ScoredCell>& measured, const std::string& label,
+                 bool scored) {
+  t.md << "| N | mode | basis | simulator | naive | regime model |"
+       << (scored ? " measured | error | naive error | regime error | runs |" : "")
+       << "\n|---:|---|---|---:|---:|---:|" << (scored ? "---:|---:|---:|---:|---:|" : "") << "\n";
+  t.csv << "program,mode,procs,basis,predicted,measured,naive,regime,regime_low,regime_high,runs,measured_min,"
+           "measured_max,common_share\n";
+  for (const PredictedRow& c : cells) {
+    const auto m = measured.find({c.mode, c.procs});
+    const ScoredCell* scored_cell = m == measured.end() ? nullptr : &m->second;
+    for (const char* basis : {"unit", "run"}) add_row(t, c, basis, scored_cell, label, scored);
+  }
+}
+
+/// A copy alone in predict.json: what it was, and its trace's steady part per step.
+nlohmann::json alone_entry(const AloneRun& r, bool stands_for_program) {
+  const CopyTrace& t = r.program.trace;
+  double items = 0, work = 0, sm = 0, span = 0;
+  for (std::size_t k = t.steady_from; k < t.steady_to; ++k) {
+    if (k == t.dropped_step) continue;
+    const TraceStep& st = t.steps[k];
+    items += static_cast<double>(st.items.size());
+    for (const TraceItem& i : st.items) {
+      work += i.work_ns;
+      sm += i.work_ns * i.sm;
+    }
+    if (!st.items.empty()) span += st.items.back().ready_ns + st.items.back().work_ns - st.items.front().ready_ns;
+  }
+  const double steps = static_cast<double>(t.steady_to - t.steady_from);
+  return nlohmann::json{{"mode", r.mode}, {"source", r.source}, {"stands_for_program", stands_for_program},
+                        {"unit_ms", jnum(r.unit_ms)}, {"metric", r.metric}, {"run_s", jnum(r.run_s)},
+                        {"duty", jnum(r.summary.duty)}, {"steps", t.steps.size()}, {"steady_steps", steps},
+                        {"items_per_step", jnum(steps > 0 ? items / steps : NAN)},
+                        {"kernel_ms_per_step", jnum(steps > 0 ? work / steps * 1e-6 : NAN)},
+                        {"burst_ms_per_step", jnum(steps > 0 ? span / steps * 1e-6 : NAN)},
+                        {"sm_share", jnum(work > 0 ? sm / work : NAN)}, {"mem_demand", t.mem_demand},
+                        {"profile_s", r.program.profile_ns * 1e-9}, {"dropped_s", r.program.dropped_ns * 1e-9},
+                        {"cut", r.program.cut}};
+}
+
+/// predict.md, predict.csv and predict.json into --out.
+void write_outputs(const PredictArgs& a, const std::string& label, const SchedulerFacts& sched,
+                   const std::vector<AloneRun>& alone, const Tables& t) {
+  const fs::path out = a.out;
+  fs::create_directories(out);
+  write_file_atomically(out / "predict.md", t.md.str());
+  write_file_atomically(out / "predict.csv", t.csv.str());
+  nlohmann::json j{{"predict_format_version", 1}, {"program", label}, {"alone", a.alone}, {"xray", a.xray},
+                   {"scheduler", {{"slice_ms", sched.slice_ms}, {"switch_ms", sched.switch_ms},
+                                  {"turn_cost_ms", sched.turn_cost_ms}, {"hold_us", jnum(sched.hold_us)},
+                                  {"hold_bound", sched.hold_bound}}},
+                   {"cells", t.cells}};
+  if (!a.against.empty()) j["against"] = a.against;
+  nlohmann::json jalone = nlohmann::json::array();
+  const AloneRun& program = program_alone(alone);
+  for (const AloneRun& r : alone) jalone.push_back(alone_entry(r, &r == &program));
+  j["alone_runs"] = jalone;
+  write_file_atomically(out / "predict.json", json_text(j, 1) + "\n");
+}
+
 }  // namespace
 
 CLI::App* add_predict_command(CLI::App& app, PredictArgs& args) {
@@ -149,132 +302,25 @@ int run_predict(const PredictArgs& a) {
   }
   if (a.alone.empty()) throw UsageError("predict needs one copy alone: a results folder run with --profile-gpu, or a profile");
   if (a.xray.empty()) throw UsageError("predict needs the scheduler: --xray DIR (bench_mps --scenario xray)");
-  std::vector<int> procs;
-  if (!a.procs.empty()) {
-    procs = parse_procs(a.procs, "--procs");
-    for (int n : procs)
-      if (n < 2 || n > kMaxProcs) throw UsageError("--procs: " + std::to_string(n) + " is not an N from 2 to " + std::to_string(kMaxProcs));
-    std::sort(procs.begin(), procs.end());
-  } else {
-    for (int n = 2; n <= a.max_procs; ++n) procs.push_back(n);
-  }
+  const std::vector<int> procs = procs_to_predict(a);
   if (!a.out.empty()) claim_out(a.out);
 
   const auto t0 = std::chrono::steady_clock::now();
   const SchedulerFacts sched = read_scheduler(a.xray);
   const std::vector<AloneRun> alone = read_alone_runs(a.alone, a.gap_us);
-  std::vector<MeasuredUnit> units;
-  if (!a.against.empty()) {
-    const fs::path dir = a.against;
-    std::error_code ec;
-    units = fs::is_regular_file(dir / "units.csv", ec) ? read_units(dir / "units.csv") : measure_units(dir, a.gap_us);
-  }
+  const std::vector<MeasuredUnit> units = against_units(a);
   const std::vector<PredictedRow> cells = predict_cells(alone, sched, procs);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const auto measured = measured_cells(units);
   const std::string label = !a.label.empty() ? a.label : fs::path(a.alone).filename().string();
 
-  std::ostringstream md;
-  md << "# Predicted: " << label << "\n\n";
-  for (const AloneRun& r : alone) {
-    const ProgramTrace& p = r.program;
-    md << "- One copy alone, " << (r.mode == "mps" ? "MPS" : "time-sliced") << " (" << r.source << "): "
-       << (r.metric ? "its metric " : "a step between host waits ") << num(r.unit_ms) << " ms"
-       << (std::isfinite(r.run_s) ? ", the whole run " + num(r.run_s) + " s" : std::string()) << "; duty "
-       << fmt_fixed(100 * r.summary.duty, 1) << "%, " << p.trace.steps.size() << " steps cut at " << p.cut << ", "
-       << (p.sm_per_span ? "SM share per span" : "SM share from the kernels' mean fill") << "; memory bandwidth demand "
-       << fmt_fixed(100 * p.trace.mem_demand, 1) << "% (" << r.mem_basis << ")"
-       << (p.dropped_ns > 0 ? "; " + num(p.dropped_ns * 1e-9) + " s of spans not kept, scaled" : std::string()) << ".\n";
-  }
-  md << "- The scheduler (" << a.xray << "): slice " << num(sched.slice_ms) << " ms, switch " << num(sched.switch_ms)
-     << " ms, a turn's cost " << num(sched.turn_cost_ms) << " ms, an empty queue kept "
-     << (std::isfinite(sched.hold_us) ? (sched.hold_bound ? ">= " : "") + num(sched.hold_us) + " us"
-                                      : std::string("0 us (this X-ray has no gaps probe)"))
-     << ".\n\n";
-  const bool scored = !units.empty();
-  md << "| N | mode | basis | simulator | naive | regime model |" << (scored ? " measured | error | naive error | regime error | runs |" : "")
-     << "\n|---:|---|---|---:|---:|---:|" << (scored ? "---:|---:|---:|---:|---:|" : "") << "\n";
-  nlohmann::json jcells = nlohmann::json::array();
-  std::ostringstream csv;
-  csv << "program,mode,procs,basis,predicted,measured,naive,regime,regime_low,regime_high,runs,measured_min,measured_max,"
-         "common_share\n";
-  for (const PredictedRow& c : cells) {
-    const auto m = measured.find({c.mode, c.procs});
-    for (const char* basis : {"unit", "run"}) {
-      const bool unit = std::string(basis) == "unit";
-      const double pred = unit ? c.unit_ms : c.run_s, naive = unit ? c.naive_unit_ms : c.naive_run_s,
-                   regime = unit ? c.regime_unit_ms : c.regime_run_s;
-      const std::vector<double>* values = m == measured.end() ? nullptr : unit ? &m->second.unit_ms : &m->second.run_s;
-      const double meas = values ? mean_of(*values) : NAN;
-      const std::string unit_word = unit ? " ms" : " s";
-      md << "| " << c.procs << " | " << c.mode << " | " << (unit ? "unit" : "run") << " | " << num(pred) << unit_word << " | "
-         << num(naive) << " | " << num(regime);
-      if (unit && std::isfinite(c.regime_low_ms)) md << " (" << num(c.regime_low_ms) << "-" << num(c.regime_high_ms) << ")";
-      md << " |";
-      if (scored)
-        md << " " << num(meas) << " | " << err(pred, meas) << " | " << err(naive, meas) << " | " << err(regime, meas) << " | "
-           << (values ? std::to_string(values->size()) : "0") << (m != measured.end() && m->second.failed ? " (+" +
-              std::to_string(m->second.failed) + " failed)" : "") << " |";
-      md << "\n";
-      double lo = NAN, hi = NAN;
-      if (values && !values->empty()) {
-        lo = *std::min_element(values->begin(), values->end());
-        hi = *std::max_element(values->begin(), values->end());
-      }
-      csv << label << ',' << c.mode << ',' << c.procs << ',' << basis << ',' << fmt_num(pred, 9) << ',' << fmt_num(meas, 9)
-          << ',' << fmt_num(naive, 9) << ',' << fmt_num(regime, 9) << ',' << fmt_num(unit ? c.regime_low_ms : NAN, 9) << ','
-          << fmt_num(unit ? c.regime_high_ms : NAN, 9) << ',' << (values ? values->size() : 0) << ',' << fmt_num(lo, 9) << ','
-          << fmt_num(hi, 9) << ','
-          << (unit && m != measured.end() && m->second.copies ? fmt_num(static_cast<double>(m->second.common) / m->second.copies, 4) : "")
-          << '\n';
-      jcells.push_back({{"mode", c.mode}, {"procs", c.procs}, {"basis", basis}, {"predicted", jnum(pred)},
-                        {"naive", jnum(naive)}, {"regime", jnum(regime)}, {"measured", jnum(meas)},
-                        {"runs", values ? values->size() : 0}});
-    }
-  }
-  std::cout << md.str();
+  Tables tables;
+  write_md_head(tables.md, label, alone, sched, a.xray);
+  write_cells(tables, cells, measured, label, !units.empty());
+  std::cout << tables.md.str();
   // The time it took goes to stderr alone, so that the files stay the same from one run to the next.
   std::cerr << "predict: " << label << ": " << procs.size() * 2 << " cells predicted in " << fmt_fixed(seconds, 2) << " s\n";
-  if (!a.out.empty()) {
-    const fs::path out = a.out;
-    fs::create_directories(out);
-    write_file_atomically(out / "predict.md", md.str());
-    write_file_atomically(out / "predict.csv", csv.str());
-    nlohmann::json j{{"predict_format_version", 1}, {"program", label}, {"alone", a.alone}, {"xray", a.xray},
-                     {"scheduler", {{"slice_ms", sched.slice_ms}, {"switch_ms", sched.switch_ms},
-                                    {"turn_cost_ms", sched.turn_cost_ms}, {"hold_us", jnum(sched.hold_us)},
-                                    {"hold_bound", sched.hold_bound}}},
-                     {"cells", jcells}};
-    if (!a.against.empty()) j["against"] = a.against;
-    nlohmann::json jalone = nlohmann::json::array();
-    const AloneRun& program = program_alone(alone);
-    for (const AloneRun& r : alone) {
-      const CopyTrace& t = r.program.trace;
-      double items = 0, work = 0, sm = 0, span = 0;
-      for (std::size_t k = t.steady_from; k < t.steady_to; ++k) {
-        if (k == t.dropped_step) continue;
-        const TraceStep& st = t.steps[k];
-        items += static_cast<double>(st.items.size());
-        for (const TraceItem& i : st.items) {
-          work += i.work_ns;
-          sm += i.work_ns * i.sm;
-        }
-        if (!st.items.empty()) span += st.items.back().ready_ns + st.items.back().work_ns - st.items.front().ready_ns;
-      }
-      const double steps = static_cast<double>(t.steady_to - t.steady_from);
-      jalone.push_back({{"mode", r.mode}, {"source", r.source}, {"stands_for_program", &r == &program},
-                        {"unit_ms", jnum(r.unit_ms)}, {"metric", r.metric}, {"run_s", jnum(r.run_s)},
-                        {"duty", jnum(r.summary.duty)}, {"steps", t.steps.size()}, {"steady_steps", steps},
-                        {"items_per_step", jnum(steps > 0 ? items / steps : NAN)},
-                        {"kernel_ms_per_step", jnum(steps > 0 ? work / steps * 1e-6 : NAN)},
-                        {"burst_ms_per_step", jnum(steps > 0 ? span / steps * 1e-6 : NAN)},
-                        {"sm_share", jnum(work > 0 ? sm / work : NAN)}, {"mem_demand", t.mem_demand},
-                        {"profile_s", r.program.profile_ns * 1e-9}, {"dropped_s", r.program.dropped_ns * 1e-9},
-                        {"cut", r.program.cut}});
-    }
-    j["alone_runs"] = jalone;
-    write_file_atomically(out / "predict.json", json_text(j, 1) + "\n");
-  }
+  if (!a.out.empty()) write_outputs(a, label, sched, alone, tables);
   return 0;
 }
 

@@ -8,7 +8,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
 
 namespace bench_mps::profiler {
 namespace {
@@ -52,6 +56,46 @@ std::string readable(const std::string& mangled) {
 
 std::string triple(const std::int64_t v[3]) {
   return "[" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2]) + "]";
+}
+
+/// A count as the profile writes it.
+std::string num(std::uint64_t v) { return std::to_string(v); }
+
+/// The profile's opening: its format, the tool, its status and errors, whether waits were recorded, the process.
+void append_head(std::string& o, const std::vector<std::string>& errors, const std::string& waits_status,
+                 const std::string& waits_source, const ProcessFacts& process) {
+  o += "{\n\"format_version\": " + std::to_string(kProfileFormatVersion) + ",\n\"tool\": \"bench_mps profiler\",\n";
+  o += "\"status\": " + quoted(errors.empty() ? "ok" : "error") + ",\n\"errors\": [";
+  for (std::size_t i = 0; i < errors.size(); ++i) o += (i ? ", " : "") + quoted(errors[i]);
+  o += "],\n\"waits_status\": " + quoted(waits_status) + ",\n";
+  if (!waits_source.empty()) o += "\"waits_source\": " + quoted(waits_source) + ",\n";
+  o += "\"process\": {\"pid\": " + std::to_string(process.pid) + ", \"ppid\": " + std::to_string(process.ppid) +
+       ", \"command\": " + quoted(process.command) + "},\n";
+}
+
+/// The devices' limits: the items of the profile's "devices", one a line.
+void append_devices(std::string& o, const std::map<std::uint32_t, DeviceLimits>& devices) {
+  bool first = true;
+  for (const auto& [id, d] : devices) {
+    o += std::string(first ? "" : ",") + "\n  {\"id\": " + num(id) + ", \"name\": " + quoted(d.name) +
+         ", \"sm_count\": " + num(d.sm_count) + ", \"warp_size\": " + num(d.warp_size) +
+         ", \"max_warps_per_sm\": " + num(d.max_warps_per_sm) + ", \"max_blocks_per_sm\": " + num(d.max_blocks_per_sm) +
+         ", \"regs_per_sm\": " + num(d.regs_per_sm) + ", \"max_regs_per_block\": " + num(d.max_regs_per_block) +
+         ", \"smem_per_sm_bytes\": " + num(d.smem_per_sm) + ", \"smem_per_block_bytes\": " + num(d.smem_per_block) +
+         ", \"compute_capability\": [" + num(d.cc_major) + "," + num(d.cc_minor) + "], \"memory_bytes\": " +
+         num(d.memory_bytes) + "}";
+    first = false;
+  }
+}
+
+/// The contexts (id, device, SMs, green): the items of the profile's "contexts".
+void append_contexts(std::string& o,
+                     const std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, bool>>& contexts) {
+  for (std::size_t i = 0; i < contexts.size(); ++i) {
+    const auto& [id, dev, sms, green] = contexts[i];
+    o += std::string(i ? ", " : "") + "{\"id\": " + num(id) + ", \"device\": " + num(dev) + ", \"sms\": " + num(sms) +
+         ", \"green\": " + (green ? "true" : "false") + "}";
+  }
 }
 
 }  // namespace
@@ -254,14 +298,8 @@ std::string ProfileRecorder::json(std::uint64_t end_ns, const ProcessFacts& proc
   close_open();  // the last interval: a later call starts a new one after it
   keep_pending_waits();
   auto rel = [this](std::uint64_t t) { return std::to_string(t >= t0_ns_ ? t - t0_ns_ : 0); };
-  auto num = [](std::uint64_t v) { return std::to_string(v); };
-  std::string o = "{\n\"format_version\": " + std::to_string(kProfileFormatVersion) + ",\n\"tool\": \"bench_mps profiler\",\n";
-  o += "\"status\": " + quoted(errors_.empty() ? "ok" : "error") + ",\n\"errors\": [";
-  for (std::size_t i = 0; i < errors_.size(); ++i) o += (i ? ", " : "") + quoted(errors_[i]);
-  o += "],\n\"waits_status\": " + quoted(waits_status_) + ",\n";
-  if (!waits_source_.empty()) o += "\"waits_source\": " + quoted(waits_source_) + ",\n";
-  o += "\"process\": {\"pid\": " + std::to_string(process.pid) + ", \"ppid\": " + std::to_string(process.ppid) +
-       ", \"command\": " + quoted(process.command) + "},\n";
+  std::string o;
+  append_head(o, errors_, waits_status_, waits_source_, process);
   // CLOCK_MONOTONIC at profile times: [ns from t0, monotonic ns, spread ns]; or why there is none.
   o += "\"clock\": {\"t0_ns\": " + num(t0_ns_) + ", \"end_ns\": " + rel(end_ns) + ", \"monotonic_anchors\": [";
   for (std::size_t i = 0; i < anchors_.size(); ++i)
@@ -271,25 +309,11 @@ std::string ProfileRecorder::json(std::uint64_t end_ns, const ProcessFacts& proc
   if (!monotonic_why_.empty()) o += ", \"monotonic_error\": " + quoted(monotonic_why_);
   o += "},\n";
   o += "\"dropped_records\": " + num(dropped_records_) + ",\n\"devices\": [";
-  bool first = true;
-  for (const auto& [id, d] : devices_) {
-    o += std::string(first ? "" : ",") + "\n  {\"id\": " + num(id) + ", \"name\": " + quoted(d.name) +
-         ", \"sm_count\": " + num(d.sm_count) + ", \"warp_size\": " + num(d.warp_size) +
-         ", \"max_warps_per_sm\": " + num(d.max_warps_per_sm) + ", \"max_blocks_per_sm\": " + num(d.max_blocks_per_sm) +
-         ", \"regs_per_sm\": " + num(d.regs_per_sm) + ", \"max_regs_per_block\": " + num(d.max_regs_per_block) +
-         ", \"smem_per_sm_bytes\": " + num(d.smem_per_sm) + ", \"smem_per_block_bytes\": " + num(d.smem_per_block) +
-         ", \"compute_capability\": [" + num(d.cc_major) + "," + num(d.cc_minor) + "], \"memory_bytes\": " +
-         num(d.memory_bytes) + "}";
-    first = false;
-  }
+  append_devices(o, devices_);
   o += "],\n\"contexts\": [";
-  for (std::size_t i = 0; i < contexts_.size(); ++i) {
-    const auto& [id, dev, sms, green] = contexts_[i];
-    o += std::string(i ? ", " : "") + "{\"id\": " + num(id) + ", \"device\": " + num(dev) + ", \"sms\": " + num(sms) +
-         ", \"green\": " + (green ? "true" : "false") + "}";
-  }
+  append_contexts(o, contexts_);
   o += "],\n\"memory\": [";
-  first = true;
+  bool first = true;
   for (const auto& [dev, m] : memory_) {
     o += std::string(first ? "" : ", ") + "{\"device\": " + num(dev) + ", \"peak_bytes\": " + num(m.peak) +
          ", \"end_bytes\": " + num(m.current) + ", \"allocations\": " + num(m.allocations) +
