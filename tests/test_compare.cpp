@@ -332,6 +332,13 @@ TEST(WorkerSets, LaterRoundsOfASetJoinItAndOldFoldersCountEachRepeatAlone) {
   for (auto& r : rows) r.startup_s = NAN;  // written before the column: every repeat a set of its own
   EXPECT_EQ(harness::worker_sets(runs).size(), 5u);
   EXPECT_EQ(harness::worker_set_means(runs, value).size(), 5u);
+  // The `set` column, where every run has it, decides over start-up times: repeats 1-2 and 3-5.
+  const int set_of_repeat[] = {0, 7, 7, 9, 9, 9};
+  for (auto& r : rows) r.worker_set = set_of_repeat[r.repeat];
+  const auto by_column = harness::worker_sets(runs);
+  ASSERT_EQ(by_column.size(), 2u);
+  EXPECT_EQ(by_column[0].size(), 2u);
+  EXPECT_EQ(by_column[1].size(), 3u);
 }
 
 /// `throughputs` as the rows of one spin time-sliced N=1 configuration, a set starting wherever

@@ -55,7 +55,16 @@ TEST_F(Orchestration, ConsecutiveRepeatsShareTheirWorkersAndEachSetIsFresh) {
         EXPECT_GE(rows.at(id(repeat)).teardown_s, 0) << id(repeat);
       }
       for (int repeat = 1; repeat <= 4; ++repeat) EXPECT_EQ(rows.at(id(repeat)).tasks_total, 10 * n) << id(repeat);
+      // summary.csv names each run's set and its round in it: repeats 1-2 one set, 3-4 the next.
+      EXPECT_GT(rows.at(id(1)).worker_set, 0) << id(1);
+      EXPECT_EQ(rows.at(id(2)).worker_set, rows.at(id(1)).worker_set) << id(2);
+      EXPECT_EQ(rows.at(id(4)).worker_set, rows.at(id(3)).worker_set) << id(4);
+      EXPECT_NE(rows.at(id(3)).worker_set, rows.at(id(1)).worker_set) << id(3);
+      for (int repeat = 1; repeat <= 4; ++repeat) EXPECT_EQ(rows.at(id(repeat)).round, 2 - repeat % 2) << id(repeat);
     }
+  std::set<int> sets;  // numbered across the sweep: every configuration's sets are its own
+  for (const auto& [id, row] : rows) sets.insert(row.worker_set);
+  EXPECT_EQ(sets.size(), 8u);
   // One daemon per group of repeats and mode: groups 1-2 and 3-4, MPS in each.
   EXPECT_EQ(journal_count("daemon start"), 2);
   EXPECT_EQ(journal_count("cmd quit"), 2);

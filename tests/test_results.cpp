@@ -197,6 +197,8 @@ TEST(ResultsWriter, EveryCellLandsInTheColumnOfItsName) {
   s.xray_hold_bound = 1;
   s.xray_idle_kept_share = 0.3125;
   s.energy_j = 49.5;
+  s.worker_set = 7;
+  s.round = 2;
   ResultsWriter(tmp.path()).append(r);
 
   const std::map<std::string, std::string> config{{"run_id", "r3-mps:50-spin-n4-fault"}, {"repeat", "3"},
@@ -228,7 +230,8 @@ TEST(ResultsWriter, EveryCellLandsInTheColumnOfItsName) {
                   {"xray_slice_ms", "43.5"}, {"xray_switch_ms", "-0.25"}, {"xray_lost_share", "0.0625"},
                   {"xray_on_share", "0.9375"}, {"xray_wait_ms", "44.5"}, {"xray_wait_p99_ms", "45.5"},
                   {"xray_turn_ms", "46.5"}, {"xray_turn_switch_ms", "47.5"}, {"xray_hold_us", "48.5"},
-                  {"xray_hold_bound", "1"}, {"xray_idle_kept_share", "0.3125"}, {"energy_j", "49.5"}});
+                  {"xray_hold_bound", "1"}, {"xray_idle_kept_share", "0.3125"}, {"energy_j", "49.5"},
+                  {"set", "7"}, {"round", "2"}});
   EXPECT_EQ(first_row_by_name(tmp / "runs.csv"), runs);
   EXPECT_EQ(first_row_by_name(tmp / "summary.csv"), summary);
   // The schema lists exactly these columns, and the reader takes each from its own.
@@ -244,6 +247,8 @@ TEST(ResultsWriter, EveryCellLandsInTheColumnOfItsName) {
   EXPECT_EQ(back.gpm_dram_bw_util, 0.5625);
   EXPECT_EQ(back.startup_s, 30.5);
   EXPECT_EQ(back.teardown_s, 32.5);
+  EXPECT_EQ(back.worker_set, 7);
+  EXPECT_EQ(back.round, 2);
   EXPECT_EQ(back.fg_latency_p95_ms, 34.5);
   EXPECT_EQ(back.fg_p99_vs_alone, 37.5);
   EXPECT_EQ(back.bg_throughput_kept, 40.5);

@@ -132,6 +132,7 @@ S summary_count(const char* name, const char* meaning, int SummaryRow::*field, b
 }
 
 bool fault_run(const RunRecord& r) { return r.spec.scenario == RunKind::fault; }
+bool has_set(const RunRecord& r) { return r.summary.worker_set > 0; }
 
 }  // namespace
 
@@ -321,6 +322,11 @@ const std::vector<Column<RunRecord, SummaryRecord>>& summary_schema() {
                         "from the first to the last 100 ms sample inside it, scaled to the whole window; idle draw "
                         "included; empty without the counter or where those samples span under half the window",
                         &SummaryRow::energy_j),
+          summary_count("set", "the worker set (one set of worker processes, started together) the run's workers "
+                        "belong to, numbered from 1 in the order the sweep started them; a resumed sweep goes on from "
+                        "the largest; compare and the noise target count these sets", &SummaryRow::worker_set, has_set),
+          summary_count("round", "the run's round within its worker set, from 1 (a set runs --rounds repeats, each "
+                        "behind its own start barrier)", &SummaryRow::round, has_set),
       });
   return cols;
 }

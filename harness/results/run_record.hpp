@@ -58,6 +58,10 @@ struct SummaryRow {
   int sm_count_seen = 0;
   // The fault scenario (empty / NaN otherwise; the scenario itself is RunSpec::scenario):
   int victims = 0, victims_survived = 0;
+  /// The worker set this run's processes belong to, numbered from 1 in the order the sweep started them, and
+  /// the run's round within it, from 1 (0: a folder written before these columns; worker_sets() then infers
+  /// the sets from start-up times).
+  int worker_set = 0, round = 0;
   double victim_slowdown = NAN;        ///< mean over surviving victims of slowdown_vs_baseline
   double victim_post_fault_slowdown = NAN;  ///< mean post-fault task time / baseline task time
   std::string fault_error;             ///< what the faulting worker reported

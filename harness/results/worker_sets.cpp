@@ -11,8 +11,12 @@ std::vector<std::vector<const SummaryRecord*>> worker_sets(std::vector<const Sum
   std::stable_sort(runs.begin(), runs.end(),
                    [](const SummaryRecord* a, const SummaryRecord* b) { return a->repeat < b->repeat; });
   std::vector<std::vector<const SummaryRecord*>> sets;
+  // The `set` column where every run has it; a folder written before it: a new set wherever a run paid a
+  // start-up (the first round of a set is charged its workers' start-up, later rounds none).
+  const bool recorded = std::all_of(runs.begin(), runs.end(), [](const SummaryRecord* r) { return r->worker_set > 0; });
   for (const SummaryRecord* r : runs) {
-    if (sets.empty() || r->startup_s != 0.0) sets.emplace_back();
+    const bool new_set = recorded ? sets.empty() || sets.back().front()->worker_set != r->worker_set : sets.empty() || r->startup_s != 0.0;
+    if (new_set) sets.emplace_back();
     sets.back().push_back(r);
   }
   return sets;

@@ -13,10 +13,10 @@
 
 namespace bench_mps::harness {
 
-/// The runs of one configuration grouped by the worker set that measured them, in repeat order. A run
-/// whose startup_s is 0 was a later round of the set before it (summary.csv's startup_s is the set's
-/// start-up on its first round, 0 on the rest); any other run, NaN included (folders written before the
-/// column), starts a set of its own.
+/// The runs of one configuration grouped by the worker set that measured them, in repeat order: by
+/// summary.csv's `set` column where every run has it. In a folder written before that column, a run whose
+/// startup_s is 0 was a later round of the set before it (startup_s is the set's start-up on its first round,
+/// 0 on the rest); any other run, NaN included (folders written before that column too), starts a set.
 std::vector<std::vector<const SummaryRecord*>> worker_sets(std::vector<const SummaryRecord*> runs);
 
 /// The mean of `value` over each worker set's finite values, in set order; a set without one is left out.

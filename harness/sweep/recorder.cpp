@@ -1,5 +1,6 @@
 #include "harness/sweep/recorder.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 
@@ -41,6 +42,12 @@ void set_coordinates(RunRecord& record, const SummaryRecord* alone) {
 RunRecorder::RunRecorder(const SweepSpec& spec, const Environment& env, const fs::path& out, SweepMeta& meta,
                          Monitor& monitor)
     : spec_(spec), env_(env), out_(out), meta_(meta), monitor_(monitor), writer_(out) {}
+
+int RunRecorder::last_set() const {
+  int last = 0;
+  for (const SummaryRecord& r : records_) last = std::max(last, r.worker_set);
+  return last;
+}
 
 void RunRecorder::resume(std::vector<SummaryRecord> earlier) {
   records_ = std::move(earlier);
@@ -85,6 +92,8 @@ RunRecord RunRecorder::reduce(const FinishedRound& round, const SummaryRecord* a
                                      env_.nvml ? env_.nvml->utilization_samples(pool.go_ns) : std::vector<UtilSample>{});
   record.gpm_periods = monitor_.take_gpm(pool.go_ns, pool.end_ns);
   SummaryRow& s = record.summary;
+  s.worker_set = round.set;
+  s.round = round.round;
   s.settle_s = round.overhead.settle_s;
   s.startup_s = round.overhead.startup_s;
   s.teardown_s = round.overhead.teardown_s;

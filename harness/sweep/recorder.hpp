@@ -39,6 +39,7 @@ struct FinishedRound {
   const MpsClientWatch* watch = nullptr;  ///< exec under MPS: the clients the daemon saw
   MpsSession* session = nullptr;          ///< null when time-sliced
   double seconds = 0;                     ///< wall time of the round, for the progress line
+  int set = 0, round = 0;                 ///< its worker set (from 1, in the sweep's order) and round in it (from 1)
 };
 
 class RunRecorder {
@@ -55,6 +56,8 @@ class RunRecorder {
   void add_to_total(int runs) { total_ += runs; }
 
   const std::vector<SummaryRecord>& records() const { return records_; }
+  /// The largest worker set recorded (a resumed sweep numbers its new sets from the next).
+  int last_set() const;
   int failed() const { return failed_; }
   /// Where this invocation's `wall_s` went: inside timed windows (each run's makespan) and the harness's own.
   nlohmann::json timing_json(double wall_s) const;

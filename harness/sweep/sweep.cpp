@@ -74,6 +74,7 @@ class Sweep {
       meta_.resumed_utc->push_back(utc_timestamp());
       recorded_ = resumed->recorded_ids;
       recorder_.resume(resumed->recorded);
+      sets_started_ = recorder_.last_set();
     } else {
       meta_ = make_meta(spec, env_.gpu, env_.mps_control);
     }
@@ -216,6 +217,7 @@ class Sweep {
       if (profiled(first)) add_profiling_env(launch, first, env_.profiler_library, out_);
       auto set = std::make_unique<WorkerSet>(std::move(launch), worker_processes(first), limits(first), stop_signal(),
                                              pool_hooks(first, session, watch));
+      const int set_number = ++sets_started_;
       const bool started = set->start();
       finish_closing();  // the last set has exited before this one's first round: no timed overlap
       if (stop_) return;
@@ -223,12 +225,13 @@ class Sweep {
       if (!started) {
         PoolResult failed = set->finish();
         if (failed.interrupted_by) return stop_interrupted(first);
-        FinishedRound round{&block, first, std::move(failed), o, std::nullopt, nullptr, session, seconds_since(t0)};
+        FinishedRound round{&block, first, std::move(failed), o, std::nullopt, nullptr, session, seconds_since(t0),
+                            set_number, 1};
         record(round);
         ++next;
         continue;
       }
-      run_rounds(block, pending, next, std::move(set), watch, session, {t0, o, overlap});
+      run_rounds(block, pending, next, std::move(set), watch, session, {t0, o, overlap, set_number});
     }
   }
 
@@ -237,6 +240,7 @@ class Sweep {
     std::chrono::steady_clock::time_point t0;
     Overhead overhead;  ///< settle and start-up, charged to the set's first round
     bool overlap = false;
+    int set = 0;        ///< its number in the sweep (summary.csv's `set`)
   };
 
   /// The rounds of a started set, from pending[next], while it stays usable; its last round is
@@ -245,11 +249,12 @@ class Sweep {
                   std::unique_ptr<WorkerSet> set, std::unique_ptr<MpsClientWatch>& watch, MpsSession* session,
                   const SetStart& start) {
     bool first_round = true;
+    int round_number = 0;
     while (next < pending.size() && set->usable()) {
       const RunSpec& run = pending[next];
       const auto r0 = std::chrono::steady_clock::now();
       if (session && runs_user_program(run.workload)) watch = std::make_unique<MpsClientWatch>(*session);
-      FinishedRound round{&block, run, {}, {}, extras_before(run, session), watch.get(), session, 0};
+      FinishedRound round{&block, run, {}, {}, extras_before(run, session), watch.get(), session, 0, start.set, ++round_number};
       const bool gpm = env_.nvml && env_.nvml->gpm_begin();
       round.pool = set->round();
       if (gpm) round.extras->gpm = env_.nvml->gpm_end();
@@ -437,6 +442,7 @@ class Sweep {
   std::set<std::string> recorded_;
   std::vector<ModeBlock> plan_;
   bool stop_ = false;
+  int sets_started_ = 0;  ///< worker sets started so far (a resumed sweep's earlier ones included)
   std::string env_error_;
   std::string write_error_;   ///< the first file that could not be written, and why
   std::string noise_misses_;  ///< --noise-target: the configurations that missed it, one line each
