@@ -420,35 +420,54 @@ MAP_LEVELS = [1.1, 1.5, 2, 3, 5, 8, 12, 16, 20, 30]
 POINT_MARKERS = {"placed": "D", "seed": "*"}
 
 
+def cell_value(v):
+    """A regime-map cell's loss as printed on it: 1.02, 5.81, 10.5."""
+    return "{:.2f}".format(v) if v < 9.995 else "{:.1f}".format(v)
+
+
 def draw_regime_map(spec, data):
     """Heat maps of the loss over burst x duty per panel (mode, N), the model's contours, placed points."""
     panels = spec["panels"]
     top = max([c["loss"] for p in panels for c in p["cells"] if c["loss"] is not None] + [2])
     norm = LogNorm(vmin=1, vmax=max(2, top))
-    fig, axes = plt.subplots(1, len(panels), figsize=(5.0 * len(panels) + 1.2, 5.4), squeeze=False, sharey=True)
-    fig.subplots_adjust(left=0.06, right=0.9, top=0.84, bottom=0.12, wspace=0.08)
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.0 * len(panels) + 1.2, 6.4), squeeze=False, sharey=True)
+    fig.subplots_adjust(left=0.06, right=0.9, top=0.86, bottom=0.27, wspace=0.08)
     fig.manual_layout = True  # the colour bar's axes sit where subplots_adjust left room: no tight_layout
+    contour_labels = []  # (a panel's contour labels, its cells' values): a label over a value is dropped below
     for k, (ax, panel) in enumerate(zip(axes[0], panels)):
         cells = [c for c in panel["cells"] if c["loss"] is not None]
         ax.scatter([c["burst_ms"] for c in cells], [100 * c["duty"] for c in cells], c=[c["loss"] for c in cells],
                    cmap="viridis", norm=norm, marker="s", s=640, edgecolors="white", linewidths=0.8, zorder=2)
-        for c in cells:
-            ax.annotate("{:.2g}".format(c["loss"]), (c["burst_ms"], 100 * c["duty"]), ha="center", va="center",
-                        fontsize=7, color="white" if c["loss"] < 0.6 * top else "black", zorder=3)
+        values = [ax.annotate(cell_value(c["loss"]), (c["burst_ms"], 100 * c["duty"]), ha="center", va="center",
+                              fontsize=6.5, color="white" if c["loss"] < 0.6 * top else "black", zorder=3)
+                  for c in cells]  # each cell's value readable: two decimals (1.02, not "1"), one from 10 up
         model = panel["model"]
         z = np.array([[v if v is not None else np.nan for v in row] for row in model["loss"]])
         levels = [lv for lv in MAP_LEVELS if np.nanmin(z) < lv < np.nanmax(z)]
         if levels:
             cs = ax.contour(model["bursts_ms"], [100 * d for d in model["duties"]], z, levels=levels, colors="#444444",
                             linewidths=0.8, linestyles="--", zorder=1)
-            ax.clabel(cs, fmt=lambda v: "{:g}x".format(v), fontsize=7, inline_spacing=2)
-        for i, pt in enumerate(p for p in panel["points"] if p["burst_ms"] is not None and p["duty"] is not None):
-            ax.scatter([pt["burst_ms"]], [100 * pt["duty"]], marker=POINT_MARKERS.get(pt["kind"], "o"), s=110,
-                       facecolors="none", edgecolors="#d62728", linewidths=1.8, zorder=4)
+            contour_labels.append((ax.clabel(cs, fmt=lambda v: "{:g}x".format(v), fontsize=7, inline_spacing=2), values))
+        # Placed workloads and seeds: a numbered marker on the map, its name and loss in the legend below the
+        # panel (labels on the map itself overprinted the cells' values).
+        placed = [p for p in panel["points"] if p["burst_ms"] is not None and p["duty"] is not None]
+        numbers = []  # [burst, duty %, [numbers]]: points this close share one label ("3,4") so none overprints
+        for i, pt in enumerate(placed, 1):
             loss = "{:.2f}x".format(pt["loss"]) if pt["loss"] is not None else "-"
-            ax.annotate("{}: {}".format(pt["label"], loss), (pt["burst_ms"], 100 * pt["duty"]), fontsize=7,
-                        xytext=(-8, -14 - 9 * (i % 2)), textcoords="offset points", ha="right" if pt["burst_ms"] > 1 else "left",
-                        color="#d62728", zorder=5, bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.8})
+            ax.scatter([pt["burst_ms"]], [100 * pt["duty"]], marker=POINT_MARKERS.get(pt["kind"], "o"), s=110,
+                       facecolors="none", edgecolors="#d62728", linewidths=1.8, zorder=4,
+                       label="{}: {} {}".format(i, pt["label"], loss))
+            near = [g for g in numbers if abs(np.log(pt["burst_ms"] / g[0])) < 0.15 and abs(100 * pt["duty"] - g[1]) < 4]
+            if near:
+                near[0][2].append(str(i))
+            else:
+                numbers.append([pt["burst_ms"], 100 * pt["duty"], [str(i)]])
+        for burst, duty, ids in numbers:
+            ax.annotate(",".join(ids), (burst, duty), xytext=(0, 9), textcoords="offset points", ha="center",
+                        va="bottom", fontsize=6, color="#d62728", fontweight="bold", zorder=5)
+        if placed:
+            ax.legend(loc="upper left", bbox_to_anchor=(0.0, -0.13), fontsize=7, frameon=False, ncol=1,
+                      handletextpad=0.3, borderaxespad=0.0)
         ax.set_xscale("log")
         plain_log_axis(ax.xaxis, [0.1, 0.3, 1, 3, 10])
         ax.set_xlim(0.06, 20)
@@ -458,12 +477,25 @@ def draw_regime_map(spec, data):
             ax.set_ylabel("duty cycle alone, %")
         ax.set_title("{}, N={}".format(panel["mode_label"], panel["n"]), fontsize=10)
         ax.grid(True, alpha=0.25)
-    cax = fig.add_axes([0.915, 0.14, 0.012, 0.68])
+    cax = fig.add_axes([0.915, 0.29, 0.012, 0.55])
     fig.colorbar(plt.cm.ScalarMappable(norm=norm, cmap="viridis"), cax=cax,
                  label="loss: per-step time at N / one copy alone")
     fig.suptitle(spec["title"] + "\ncells: measured; dashed: the model's loss; markers: placed workloads and seeds",
                  fontsize=11)
+    drop_labels_over(fig, contour_labels)
     return fig
+
+
+def drop_labels_over(fig, pairs):
+    """Removes each contour label that would print over a cell's value (the contour itself stays)."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for labels, values in pairs:
+        boxes = [v.get_window_extent(renderer) for v in values]
+        for label in labels:
+            e = label.get_window_extent(renderer)
+            if any(e.x0 < b.x1 and b.x0 < e.x1 and e.y0 < b.y1 and b.y0 < e.y1 for b in boxes):
+                label.remove()
 
 
 def draw_model_vs_measured(spec, data):

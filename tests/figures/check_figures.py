@@ -11,6 +11,7 @@
 - the duty-cycle map (results/2026-11-22-h100-80gb-hbm3-duty-cycle): labels that do not overprint, at least
   three ticks on each log axis, the slowdowns on the seeds' basis, every ratio computed from the cells beside
   it and the verdict from the table's own rows;
+- the regime map (results/2026-11-26-h100-80gb-hbm3-regimes): every cell's value readable, no text over another;
 - `bench_mps report` of results/.../mechanisms/memlimit (no run ok): no figure without data of its own, and
   the plot data of real folders carrying the seeds' metric, each comparison row's noise and the background rates;
 - no report staging folder can be committed.
@@ -237,6 +238,31 @@ def check_reports(tmp):
               "interference plot data: time-sliced fillers alone are not at about half MPS's rate")
 
 
+def check_regime_map():
+    """The committed regime map (results/2026-11-26-h100-80gb-hbm3-regimes): every cell's value readable (two
+    decimals: an MPS cell of 1.02 is not printed "1"), no text in a panel over another, all inside the canvas."""
+    with open(os.path.join(SOURCE, "results", "2026-11-26-h100-80gb-hbm3-regimes", "plots", "plot_data.json")) as f:
+        data = json.load(f)
+    spec = next(s for s in data["figures"] if s["name"] == "regime_map")
+    fig = plot_report.DRAW["regime_map"](spec, data)
+    plot_report.finish(fig)  # as plot_report.save lays it out
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for ax, panel in zip(fig.axes, spec["panels"]):
+        texts = [t for t in ax.texts if t.get_text()]
+        values = sorted(t.get_text() for t in texts if re.fullmatch(r"[0-9.]+", t.get_text()))
+        cells = sorted(plot_report.cell_value(c["loss"]) for c in panel["cells"] if c["loss"] is not None)
+        check(all(v in values for v in cells), "regime map {}: cell values not printed as {}".format(ax.get_title(), cells[:5]))
+        check(all(re.fullmatch(r"\d+\.\d+", plot_report.cell_value(c["loss"])) for c in panel["cells"] if c["loss"] is not None),
+              "regime map {}: a cell printed without decimals".format(ax.get_title()))
+        boxes = [(t.get_text(), Text.get_window_extent(t, renderer)) for t in texts]
+        for i, (ta, a) in enumerate(boxes):
+            for tb, b in boxes[:i]:
+                check(not (a.x0 < b.x1 - 1 and b.x0 < a.x1 - 1 and a.y0 < b.y1 - 1 and b.y0 < a.y1 - 1),
+                      "regime map {}: '{}' overprints '{}'".format(ax.get_title(), ta, tb))
+    check(not outside_canvas(fig), "regime map: text outside the canvas: {}".format(outside_canvas(fig)))
+
+
 def check_no_staging():
     with open(os.path.join(SOURCE, ".gitignore")) as f:
         check(".report-staging-*" in f.read().split(), ".gitignore: no rule for .report-staging-*")
@@ -253,6 +279,7 @@ def main():
         check_comparisons()
         check_interference()
         check_duty_cycle(tmp)
+        check_regime_map()
         if check(os.access(BENCH, os.X_OK), "no bench_mps at {}".format(BENCH)):
             check_reports(tmp)
         check_no_staging()
