@@ -20,10 +20,11 @@ echo "$step: scripts/run.sh --procs 1,4,10 ${extra[*]} -> rc=$? in $(echo "$(dat
 grep -E "^report:|^sweep:" "$out/$step.log"
 sed -n '/^workload/,/^$/p' "$out/$step.log"
 # The reference it is meant to match (README): the same plan on an H100, compared on the worker sets.
-if [ "$step" = reference ] && [ -d "${REFERENCE:-results/2026-11-27-h100-80gb-hbm3}" ]; then
-  "$bench" compare "${REFERENCE:-results/2026-11-27-h100-80gb-hbm3}" "$out/runs/$step" --md "$out/runs/$step-compare.md" \
+reference_dir="${REFERENCE:-results/2026-11-27-h100-80gb-hbm3}"
+if [ "$step" = reference ] && [ -d "$reference_dir" ]; then
+  "$bench" compare "$reference_dir" "$out/runs/$step" --md "$out/runs/$step-compare.md" \
     >"$out/$step-compare.log" 2>&1
-  echo "  compare against ${REFERENCE:-results/2026-11-27-h100-80gb-hbm3}: rc=$?"
+  echo "  compare against $reference_dir: rc=$?"
   grep -E "pairs:|^bench_mps:" "$out/$step-compare.log" | head -3 | sed 's/^/  /'
   grep -E "\| (FASTER|SLOWER|UNSURE) " "$out/$step-compare.log" | head -8 | sed 's/^/  /'
 fi
