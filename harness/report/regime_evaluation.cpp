@@ -6,6 +6,7 @@
 #include "harness/common/markdown_table.hpp"
 #include "harness/common/stats.hpp"
 #include "harness/plan/mode_names.hpp"
+#include "harness/results/regime_rows.hpp"
 #include "harness/workers/workload_kind.hpp"
 
 namespace bench_mps::harness {
@@ -18,7 +19,7 @@ std::string grid_label(const RegimeCell& c) {
 
 std::string placed_label(const RegimeCell& c) {
   std::string label = c.workload;
-  if (c.params.rfind("profile=", 0) == 0) label += " " + c.params.substr(8, c.params.find(';') - 8);
+  if (const std::optional<std::string> profile = param_text(c.params, "profile")) label += " " + *profile;
   if (parse_workload_kind(c.workload) == WorkloadKind::duty) label += " " + grid_label(c);
   return label;
 }
@@ -53,7 +54,7 @@ std::vector<Evaluated> evaluate_cells(const std::vector<RegimeCell>& cells, bool
   std::vector<Evaluated> out;
   for (const RegimeCell& c : cells) {
     if (c.procs < 2 || (c.mode != kTimesliceMode && c.mode != kMpsMode) || grid != c.grid_point) continue;
-    const RegimeCell* alone = find_regime(cells, c.point, "timeslice", 1);
+    const RegimeCell* alone = find_regime(cells, c.point, kTimesliceMode, 1);
     if (!alone || !std::isfinite(alone->burst_alone_ms)) continue;  // a workload that measures no burst (exec)
     Evaluated e;
     e.label = grid ? grid_label(c) : placed_label(c);

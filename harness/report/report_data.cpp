@@ -13,6 +13,7 @@
 #include "harness/common/format.hpp"
 #include "harness/common/stats.hpp"
 #include "harness/plan/mode_names.hpp"
+#include "harness/results/regime_rows.hpp"
 #include "harness/workers/workload_config.hpp"
 #include "harness/workers/workload_kind.hpp"
 
@@ -118,7 +119,7 @@ void aggregate_exec(const std::vector<WorkerRecord>& workers, ReportData& data) 
 std::string regime_of(const std::string& workload, const std::string& params) {
   const std::optional<WorkloadKind> kind = parse_workload_kind(workload);
   if (kind == WorkloadKind::exec) return "seed001";
-  if (kind == WorkloadKind::mlp) return params.find("profile=seed001") != std::string::npos ? "seed001" : "gpu-bound";
+  if (kind == WorkloadKind::mlp) return param_text(params, "profile") == "seed001" ? "seed001" : "gpu-bound";
   return workload;
 }
 

@@ -11,6 +11,7 @@
 #include "harness/common/markdown_table.hpp"
 #include "harness/report/report_meta.hpp"
 #include "harness/plan/mode_names.hpp"
+#include "harness/results/regime_rows.hpp"
 #include "harness/workers/workload_kind.hpp"
 
 namespace bench_mps::harness {
@@ -329,9 +330,9 @@ std::string seed001_section(const ReportData& data, const std::vector<SeedRatio>
     const ReportCell* alone = data.find(s, kTimesliceMode, 1);
     if (!alone || !std::isfinite(alone->task_mean_ms.median)) continue;
     double step_ms = NAN;
-    const auto at = alone->params.find("steps_per_task=");
-    if (parse_workload_kind(alone->workload) == WorkloadKind::mlp && at != std::string::npos) {
-      step_ms = alone->task_mean_ms.median / std::stod(alone->params.substr(at + 15));
+    const double steps = param_number(alone->params, "steps_per_task");
+    if (parse_workload_kind(alone->workload) == WorkloadKind::mlp && std::isfinite(steps)) {
+      step_ms = alone->task_mean_ms.median / steps;
     } else {
       for (const ExecCell& e : data.exec)
         if (e.mode == kTimesliceMode && e.procs == 1) step_ms = e.step_ms;

@@ -63,7 +63,7 @@ std::string headline(const RegimesInput& in) {
        " ms and charges a step that ends before its slice " + ms(s.turn_cost_ms) +
        " ms per turn: N copies of a step lose about N x (its kernels' time + " + ms(s.turn_cost_ms) +
        " ms) over the step alone.";
-  const ErrorSummary ts = summarize_errors(in.evaluated, "grid", "timeslice");
+  const ErrorSummary ts = summarize_errors(in.evaluated, "grid", kTimesliceMode);
   if (ts.count) {
     h += " The regime model's median error over the grid's " + std::to_string(ts.count) + " time-sliced cells is " +
          pct(ts.median_abs) + " (largest " + pct(ts.max_abs);
@@ -145,8 +145,8 @@ std::string grid_section(const RegimesInput& in, const PlotPlan& plan) {
   head.push_back("time-sliced / MPS N=" + std::to_string(top));
   MarkdownTable t(head, std::vector<bool>(head.size(), true));
   for (const std::string& label : labels) {
-    const auto& ts = by[{label, "timeslice"}];
-    const auto& mps = by[{label, "mps"}];
+    const auto& ts = by[{label, kTimesliceMode}];
+    const auto& mps = by[{label, kMpsMode}];
     const Evaluated* any = !ts.empty() ? ts.begin()->second : mps.begin()->second;
     std::vector<std::string> row{ms(any->burst_ms), pct(any->duty), pct(any->point.kernel_ms / any->point.step_ms),
                                  pct(any->point.footprint)};
@@ -211,7 +211,7 @@ std::string seeds_section(const RegimesInput& in) {
 std::string accuracy_section(const RegimesInput& in, const PlotPlan& plan) {
   std::string md = "## How well the model predicts\n\n" + figure(plan, "model_vs_measured");
   for (const auto& [kind, what] : {std::pair<std::string, std::string>{"grid", "grid"}, {"placed", "placed workloads"}})
-    for (const char* mode : {"timeslice", "mps"}) {
+    for (const std::string& mode : {kTimesliceMode, kMpsMode}) {
       const std::string line = error_line(summarize_errors(in.evaluated, kind, mode), what + ", " + mode_label(mode));
       if (!line.empty()) md += "- " + line + "\n";
     }

@@ -37,7 +37,7 @@ json xray_figure(const RegimesInput& in) {
   if (ns.empty() || in.tasks.empty()) return json();
   const int n = ns.count(4) ? 4 : *ns.rbegin();
   json panels = json::array();
-  for (const char* mode : {"timeslice", "mps"}) {
+  for (const std::string& mode : {kTimesliceMode, kMpsMode}) {
     const std::string id = "r1-" + std::string(mode) + "-xray-n" + std::to_string(n) + "-xray_busy";
     const json contexts = timeline(in.tasks, id, 200.0, 25.0);
     if (!contexts.empty()) panels.push_back({{"mode", mode}, {"mode_label", mode_label(mode)}, {"n", n}, {"contexts", contexts}});
@@ -87,8 +87,8 @@ json map_figure(const RegimesInput& in) {
   std::sort(footprints.begin(), footprints.end());
   const double footprint = footprints.empty() ? NAN : footprints[footprints.size() / 2];
   std::vector<std::pair<std::string, int>> wanted;
-  for (int n : ns) wanted.emplace_back("timeslice", n);
-  wanted.emplace_back("mps", *ns.rbegin());
+  for (int n : ns) wanted.emplace_back(kTimesliceMode, n);
+  wanted.emplace_back(kMpsMode, *ns.rbegin());
   json panels = json::array();
   for (const auto& [mode, n] : wanted) {
     json cells = json::array(), points = json::array();
