@@ -15,7 +15,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/conform/conform.hpp"
 #include "harness/conform/levers.hpp"
+#include "harness/plan/sweep_cli.hpp"
 #include "harness/results/conform_rows.hpp"
 #include "tests/sweep_fixture.hpp"
 
@@ -267,6 +269,45 @@ TEST(ConformDecision, AChildSweepsOwnOptionWinsOverTheCommonOne) {
             (V{"--procs", "2", "--repeats", "5", "--settle", "0", "--cpu-stand-in"}));
   EXPECT_EQ(harness::with_common_args({"--repeats=3"}, {"--repeats", "1"}), (V{"--repeats=3"}));
   EXPECT_EQ(harness::with_common_args({}, {"--repeats", "1", "--device", "0"}), (V{"--repeats", "1", "--device", "0"}));
+}
+
+// Issue 36: every command line conform builds for a child sweep parses as the sweep's own, for a GPU as for the
+// CPU stand-in, the GPU-only rows (priority, client ceiling) included: each lever runs with a starter that
+// records its children's command lines and answers as a child that failed, and each line is parsed here.
+TEST(ConformChildArgs, EveryLeversChildSweepCommandLineParses) {
+  harness::GpuStaticInfo h100;
+  h100.name = "NVIDIA H100 80GB HBM3";
+  h100.driver_version = "580.159.04";
+  h100.cuda_driver_version = 13000;
+  h100.memory_total_bytes = 85520809984ULL;
+  h100.compute_mode = "Default";
+  TempDir tmp;
+  std::map<std::string, std::vector<std::string>> seen;  // "<setup>/<child>": its command line
+  for (const bool stand_in : {false, true}) {
+    const harness::ConformSetup setup{stand_in, true, stand_in ? std::nullopt : std::optional<harness::GpuStaticInfo>(h100)};
+    for (const harness::Lever& lever : harness::conform_levers()) {
+      harness::ChildSweeps sweeps(tmp.path() / (stand_in ? "cpu" : "gpu") / lever.id, harness::conform_common_args("0"), 600);
+      sweeps.set_starter([&](const std::vector<std::string>& args, const fs::path& log) {
+        seen[std::string(stand_in ? "cpu/" : "gpu/") + log.stem().string()] = args;
+        return 1;  // as a child that failed: the lever says ERROR or FAIL, and builds no more than it must
+      });
+      try {
+        lever.check(setup, sweeps);
+      } catch (const std::exception&) {  // conform makes such a lever an ERROR row; its lines are already seen
+      }
+    }
+  }
+  for (const char* child : {"gpu/proof", "gpu/thread-pct", "gpu/uneven-split", "gpu/per-client-pct", "gpu/priority",
+                            "gpu/client-ceiling", "gpu/fault", "gpu/exclusive", "cpu/proof", "cpu/fault"})
+    EXPECT_TRUE(seen.count(child)) << "no command line seen for " << child;
+  for (const auto& [child, args] : seen) {
+    try {
+      const harness::SweepSpec spec = harness::parse_sweep_args(args);
+      EXPECT_FALSE(spec.procs.empty()) << child;
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << child << ": conform built a command line its sweep refuses: " << e.what();
+    }
+  }
 }
 
 TEST(ConformHelp, SaysWhatItWritesWithExamplesVerdictsAndExitCodes) {

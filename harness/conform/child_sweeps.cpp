@@ -61,10 +61,14 @@ SweepOutcome ChildSweeps::run(const std::string& name, const std::vector<std::st
   std::vector<std::string> full = with_common_args(args, common_);
   full.insert(full.end(), {"--out", outcome.dir.string()});
   const fs::path log = dir_ / (name + ".log");
-  const std::string self = fs::read_symlink("/proc/self/exe", ec).string();
-  if (ec) throw std::runtime_error("cannot find this program (/proc/self/exe): " + ec.message());
   const double start = now_s();
-  outcome.exit_code = run_logged(self, full, {}, log, left, &stop_signal(), kTermGraceS);
+  if (starter_) {
+    outcome.exit_code = starter_(full, log);
+  } else {
+    const std::string self = fs::read_symlink("/proc/self/exe", ec).string();
+    if (ec) throw std::runtime_error("cannot find this program (/proc/self/exe): " + ec.message());
+    outcome.exit_code = run_logged(self, full, {}, log, left, &stop_signal(), kTermGraceS);
+  }
   outcome.seconds = now_s() - start;
   outcome.last_error = last_error_line(log);
   if (outcome.exit_code < 0)

@@ -7,6 +7,7 @@
 #include "harness/conform/wing.hpp"
 
 #include <filesystem>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -46,7 +47,14 @@ class ChildSweeps {
 
   double seconds_left() const;
 
+  /// What starts a child: `bench_mps` with these arguments, its output to `log`; returns its exit code
+  /// (negative: stopped). By default run_logged on this program; a test puts its own in to see every command
+  /// line a tool builds without running it.
+  using Starter = std::function<int(const std::vector<std::string>& args, const std::filesystem::path& log)>;
+  void set_starter(Starter starter) { starter_ = std::move(starter); }
+
  private:
+  Starter starter_;
   std::filesystem::path dir_;
   std::vector<std::string> common_;
   double deadline_s_;  ///< on the monotonic clock

@@ -38,6 +38,16 @@ std::vector<const Lever*> chosen_levers(const std::vector<std::string>& only) {
   return chosen;
 }
 
+}  // namespace
+
+std::vector<std::string> conform_common_args(const std::string& device) {
+  std::vector<std::string> common{"--repeats", "1", "--settle", "0"};
+  if (!device.empty()) common.insert(common.end(), {"--device", device});
+  return common;
+}
+
+namespace {
+
 ConformRow run_lever(const Lever& lever, const ConformSetup& setup, ChildSweeps& sweeps) {
   ConformRow row{lever.id, lever.lever, ConformVerdict::error, lever.expectation, "", "", 0};
   const auto start = std::chrono::steady_clock::now();
@@ -81,9 +91,7 @@ int run_conform(const ConformSpec& spec) {
   results.meta = make_machine_meta(spec.argv, setup.gpu, mps_control);
   results.meta["conform"] = {{"budget_s", spec.budget_s}, {"cpu_stand_in", spec.cpu_stand_in},
                              {"set_exclusive", spec.set_exclusive}, {"only", spec.only}, {"device", device.id.key}};
-  std::vector<std::string> common{"--repeats", "1", "--settle", "0"};
-  if (!spec.device.empty()) common.insert(common.end(), {"--device", device.id.key});
-  ChildSweeps sweeps(out / "sweeps", common, spec.budget_s);
+  ChildSweeps sweeps(out / "sweeps", conform_common_args(spec.device.empty() ? "" : device.id.key), spec.budget_s);
 
   std::cerr << "bench_mps conform: " << levers.size() << " levers on " << device.describe() << ", at most "
             << fmt_num(spec.budget_s) << " s -> " << out.string() << "\n";
