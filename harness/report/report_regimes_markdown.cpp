@@ -60,7 +60,7 @@ std::string headline(const RegimesInput& in) {
                            : "On " + gpu_and_driver(in.meta) + ": ";
   if (!s.usable()) return h + "the X-ray measured no time slices (see the table).";
   h += "time-slicing gives each context " + ms(s.slice_ms) + " ms slices, switches between two in " + ms(s.switch_ms) +
-       " ms and charges a step that ends before its slice " + ms(s.turn_cost_ms) +
+       " ms (medians over N) and charges a step that ends before its slice " + ms(s.turn_cost_ms) +
        " ms per turn: N copies of a step lose about N x (its kernels' time + " + ms(s.turn_cost_ms) +
        " ms) over the step alone.";
   const ErrorSummary ts = summarize_errors(in.evaluated, "grid", kTimesliceMode);
@@ -87,7 +87,7 @@ std::string xray_section(const RegimesInput& in, const PlotPlan& plan) {
         "short steps: a context's kernel start to its next is a round of N turns; a turn's **cost** beyond its "
         "kernel is what a step that ends before its slice pays to get the GPU. Medians over the repeats.\n\n";
   MarkdownTable t({"mode", "N", "slice ms", "switch ms", "lost", "each context ran", "wait per step ms (p99)",
-                   "(N-1) x (slice + switch) ms", "turn ms", "turn cost ms", "runs ok"},
+                   "(N-1) x (slice + switch) ms, the medians over N", "turn ms", "turn cost ms", "runs ok"},
                   {false, true, true, true, true, true, true, true, true, true, true});
   for (const XrayCell& c : in.xray)
     t.add_row({mode_label(c.mode), std::to_string(c.procs), ms(c.slice_ms), ms(c.switch_ms), pct(c.lost_share),
