@@ -383,10 +383,7 @@ namespace {
 void write_beside(const fs::path& out, nlohmann::json meta, const BesideAdvice& advice) {
   meta["beside_format_version"] = kBesideFormatVersion;
   meta["beside"] = beside_json(advice);
-  const nlohmann::json& gpu = meta.contains("gpu") ? meta.at("gpu") : nlohmann::json();
-  const std::string machine = gpu.is_object() && gpu.value("name", std::string()) != ""
-                                  ? gpu.value("name", std::string()) + ", driver " + gpu.value("driver_version", std::string("?"))
-                                  : std::string("no GPU (CPU stand-ins: the numbers describe the CPU, not a GPU)");
+  const std::string machine = machine_line(meta, "no GPU (CPU stand-ins: the numbers describe the CPU, not a GPU)");
   write_file_atomically(out / "beside.json", json_text(meta, 2) + "\n");
   write_file_atomically(out / "beside.md", beside_markdown(advice, machine));
   std::cout << advice.headline << "\n";

@@ -1,4 +1,5 @@
 #include "harness/advise/advise_output.hpp"
+#include "harness/results/meta.hpp"
 #include "harness/common/json_text.hpp"
 
 #include "harness/common/files.hpp"
@@ -228,10 +229,7 @@ json plot_data(const Advice& a) {
     if (pred["n"].size() > 1) lines.push_back(pred);
     lines.push_back(meas);
   }
-  const json& gpu = a.meta.value("gpu", json());
-  const std::string machine = gpu.is_object() ? gpu.value("name", std::string("GPU")) + ", driver " +
-                                                    gpu.value("driver_version", std::string("?"))
-                                              : std::string("no GPU (CPU stand-ins)");
+  const std::string machine = machine_line(a.meta, "no GPU (CPU stand-ins)");
   return {{"format_version", 1}, {"machine", machine}, {"modes", {"timeslice", "mps"}},
           {"figures", json::array({{{"name", "advice"}, {"title", a.subject}, {"unit", a.alone.unit}, {"lines", lines},
                                     {"max_procs", a.predicted.empty() ? 0 : a.predicted.back().procs}}})}};
@@ -325,10 +323,7 @@ json advice_json(const Advice& a) {
 std::string advice_markdown(const Advice& a) {
   const std::vector<Check> checks = check_predictions(a.predicted, a.ladder);
   std::string md = "# Will MPS help? " + a.subject + "\n\n";
-  const json& gpu = a.meta.value("gpu", json());
-  md += (gpu.is_object() ? gpu.value("name", std::string("GPU")) + ", driver " + gpu.value("driver_version", std::string("?"))
-                         : std::string("no GPU (CPU stand-ins: the numbers describe the CPU, not a GPU)")) +
-        ", " + a.meta.value("started_utc", std::string()) + ", " + fmt_fixed(a.seconds, 0) + " s\n\n";
+  md += machine_line(a.meta, "no GPU (CPU stand-ins: the numbers describe the CPU, not a GPU)") + ", " + a.meta.value("started_utc", std::string()) + ", " + fmt_fixed(a.seconds, 0) + " s\n\n";
   md += "**" + a.recommendation.headline + "**\n\n## Why\n";
   for (const std::string& reason : a.recommendation.reasons) md += "- " + reason + "\n";
   const bool simulated = !a.predicted.empty() && a.predicted.front().simulated;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include "harness/results/meta.hpp"
 #include "harness/common/json_text.hpp"
 
 #include <array>
@@ -84,10 +85,7 @@ void write_conform(const fs::path& dir, const ConformResults& results) {
   for (const ConformRow& r : results.rows) j["rows"].push_back(row_json(r));
   write_file_atomically(dir / kConformJsonFile, json_text(j, 2) + "\n");
   write_file_atomically(dir / "conform.csv", conform_csv(results.rows));
-  const nlohmann::json& gpu = results.meta.value("gpu", nlohmann::json());
-  const std::string machine =
-      gpu.is_object() ? gpu.value("name", std::string("GPU")) + ", driver " + gpu.value("driver_version", std::string("?"))
-                      : std::string("no GPU (CPU stand-ins)");
+  const std::string machine = machine_line(results.meta, "no GPU (CPU stand-ins)");
   write_file_atomically(dir / "conform.md", "# Does each MPS lever hold? (bench_mps conform)\n\n" + machine + ", " +
                                                 results.meta.value("started_utc", std::string()) + "\n\n" +
                                                 conform_table_markdown(results.rows));

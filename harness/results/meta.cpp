@@ -101,6 +101,12 @@ nlohmann::json conditions_json(const GpuConditions& c) {
           {"timeslice_policy", nullptr}};  // no NVML query reads it: the sweep asks nvidia-smi compute-policy -l
 }
 
+std::string machine_line(const nlohmann::json& meta, const std::string& without_gpu) {
+  const nlohmann::json& gpu = meta.contains("gpu") ? meta.at("gpu") : nlohmann::json();
+  if (!gpu.is_object()) return without_gpu;
+  return gpu.value("name", std::string("GPU")) + ", driver " + gpu.value("driver_version", std::string("?"));
+}
+
 nlohmann::json make_machine_meta(const std::vector<std::string>& argv, const std::optional<GpuStaticInfo>& gpu,
                                  const std::string& mps_control_path) {
   return {{"tool",

@@ -16,6 +16,10 @@
 
 namespace bench_mps::harness {
 
+/// The machine a tool's meta (make_machine_meta) names, in a line: "<GPU name>, driver <version>", or `without_gpu`
+/// where its `gpu` is not an object (CPU stand-ins).
+std::string machine_line(const nlohmann::json& meta, const std::string& without_gpu);
+
 /// What every results folder records about the machine and the invocation, before anything ran: the
 /// tool and build, CUDA_* variables, argv, host, start time, status "running", GPU, MPS control and version.
 nlohmann::json make_machine_meta(const std::vector<std::string>& argv, const std::optional<GpuStaticInfo>& gpu,
