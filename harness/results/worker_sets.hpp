@@ -1,7 +1,8 @@
 #pragma once
 // Repeats measured by one set of worker processes are not independent: the rounds of one set share its
-// processes, their memory placement and their cores, and on an H100 they agree within 0.2 % where two
-// sets of the same configuration differ by 1-2 % (the gpu-bound mlp at N=1, results/2026-11-26-compare).
+// processes, their memory placement and their cores: on an H100 they often agree within 0.2 % (a single
+// round up to about 2.5 % off the others), where two sets of the same configuration differ by 1-2 % (the
+// gpu-bound mlp at N=1, results/2026-11-26-compare).
 // A configuration's independent units are therefore its worker sets: its noise is the confidence
 // interval of the mean of its sets' means, and compare tests those means (harness/compare/welch_test).
 #include "harness/results/wing.hpp"
