@@ -175,8 +175,30 @@ TEST(ReportMeta, RunLengthsInSecondsOrTasks) {
                           {{"procs", {1, 4}},
                            {"tasks_per_worker", {{"mlp", 0}, {"spin", 30}}},
                            {"seconds_per_worker", {{"mlp", 0.5}, {"spin", 0.0}}}}}};
-  const std::string md = harness::machine_markdown(meta);
+  const std::string md = harness::machine_markdown(meta.get<harness::SweepMeta>());
   EXPECT_NE(md.find("per worker: mlp 0.5 s, spin 30 tasks"), std::string::npos) << md;
+}
+
+// The machine table reads SweepMeta's members as members; a value of another type, which SweepMeta keeps in
+// its section's `other`, shows as it was written, and a null GPU is a CPU-only run.
+TEST(ReportMeta, ReadsMembersAndShowsWhatASectionKept) {
+  const auto meta = nlohmann::json{{"gpu", {{"name", "NVIDIA X"}, {"driver_version", "1.2"}, {"sm_count", "many"},
+                                            {"cuda_runtime_version", 12080}}},
+                                   {"sweep", {{"procs", {1, 4}}, {"repeats", 3}, {"params", {{"mlp", "batch=1"}}}}},
+                                   {"argv", {"bench_mps", "--procs", "1,4"}},
+                                   {"status", "complete"}}
+                        .get<harness::SweepMeta>();
+  ASSERT_TRUE(meta.sweep && meta.sweep->procs && meta.gpu && !meta.gpu->sm_count);
+  const std::string md = harness::machine_markdown(meta);
+  for (const char* fact : {"NVIDIA X (many SMs", "runtime 12.8)", "N = 1, 4; repeats 3", "`bench_mps --procs 1,4`",
+                           "status complete", "| Workload parameters | mlp: batch=1 |"})
+    EXPECT_NE(md.find(fact), std::string::npos) << fact << "\n" << md;
+  EXPECT_EQ(harness::gpu_and_driver(meta), "NVIDIA X (driver 1.2)");
+  EXPECT_EQ(harness::workload_params(meta, "mlp"), "batch=1");
+  EXPECT_EQ(harness::workload_params(meta, "spin"), "-");
+  const auto cpu_only = nlohmann::json{{"gpu", nullptr}, {"sweep", nlohmann::json::object()}}.get<harness::SweepMeta>();
+  EXPECT_EQ(harness::gpu_and_driver(cpu_only), "no GPU (CPU-only run)");
+  EXPECT_NE(harness::machine_markdown(cpu_only).find("| GPU | none (CPU-only run) |"), std::string::npos);
 }
 
 TEST_F(ReportFixture, TableHasEveryConfigurationWithRatios) {

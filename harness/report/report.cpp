@@ -15,6 +15,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "harness/common/errors.hpp"
 #include "harness/common/format.hpp"
@@ -32,6 +33,7 @@
 #include "harness/report/report_seeds.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/results/results_writer.hpp"
+#include "harness/results/summary_checks.hpp"
 
 namespace fs = std::filesystem;
 
@@ -55,26 +57,27 @@ std::string folder_name(const fs::path& dir) {
   return name.empty() ? dir.string() : name;
 }
 
-Rendered render_results(const fs::path& dir, const fs::path& seeds_file) {
-  const ResultsFolder folder = read_results_folder(dir);
+Rendered render_results(const fs::path& dir, const SweepMeta& meta, const fs::path& seeds_file) {
+  const std::vector<SummaryRecord> summary = read_summary(dir / "summary.csv");
+  check_rows_match_meta(dir / "summary.csv", summary, meta);
   const std::vector<TaskSample> tasks = read_tasks(dir / "tasks.csv");
   const std::vector<SeedRatio> seeds = seed_ratios(read_seeds(seeds_file));
-  ReportData data = aggregate_results(folder.summary, tasks);
-  const auto has = [&folder](const char* workload) {
-    return std::any_of(folder.summary.begin(), folder.summary.end(), [workload](const SummaryRecord& r) { return r.workload == workload; });
+  ReportData data = aggregate_results(summary, tasks);
+  const auto has = [&summary](const char* workload) {
+    return std::any_of(summary.begin(), summary.end(), [workload](const SummaryRecord& r) { return r.workload == workload; });
   };
   if (has("exec") || has("membw")) {
     const std::vector<WorkerRecord> workers = read_runs(dir / "runs.csv");
     if (has("exec")) {
       aggregate_exec(workers, data);
-      data.exec_slow_first = find_slow_first_runs(folder.summary);
+      data.exec_slow_first = find_slow_first_runs(summary);
     }
     if (has("membw")) aggregate_membw(workers, data);
   }
   Rendered r;
   try {
-    r.plan = results_plot_plan(data, seeds, gpu_title(folder.meta));
-    r.markdown = render_results_report(data, folder.meta, seeds, r.plan, folder_name(dir));
+    r.plan = results_plot_plan(data, seeds, gpu_title(meta));
+    r.markdown = render_results_report(data, meta, seeds, r.plan, folder_name(dir));
   } catch (const nlohmann::json::exception& e) {
     throw ResultsError((dir / "meta.json").string() + ": " + json_value_problem(e));
   }
@@ -181,28 +184,28 @@ int report_folder(const ReportArgs& args) {
   if (!fs::is_directory(dir, ec)) throw ResultsError(dir.string() + ": not a folder");
   if (is_fleet_folder(dir)) return run_fleet_report(args, folder_name(dir));  // many results folders below
   check_no_fleet_options(args);
-  if (!is_comparison_folder(dir)) {
-    const SweepMeta meta = read_sweep_meta(dir);
-    if (is_fault_folder(meta)) {  // tables only: no figures, no matplotlib needed
-      std::string markdown;
-      try {
-        markdown = render_fault_report(dir, meta, folder_name(dir));
-      } catch (const ResultsError& e) {
-        throw ResultsError(one_line(e.what()));
-      }
-      write_file_atomically(dir / "report.md", markdown);
-      std::cout << "report: wrote " << (dir / "report.md").string() << " (fault isolation; no figures)\n";
-      return kExitOk;
+  const bool comparison = is_comparison_folder(dir);
+  std::optional<SweepMeta> meta;  // meta.json, read once: every report of a results folder reads it from here
+  if (!comparison) meta = read_sweep_meta(dir);
+  if (meta && is_fault_folder(*meta)) {  // tables only: no figures, no matplotlib needed
+    std::string markdown;
+    try {
+      markdown = render_fault_report(dir, *meta, folder_name(dir));
+    } catch (const ResultsError& e) {
+      throw ResultsError(one_line(e.what()));
     }
+    write_file_atomically(dir / "report.md", markdown);
+    std::cout << "report: wrote " << (dir / "report.md").string() << " (fault isolation; no figures)\n";
+    return kExitOk;
   }
   Rendered r;
   std::vector<fs::path> places, remembered;
   try {
-    const bool regimes = !is_comparison_folder(dir) && is_regimes_folder(read_sweep_meta(dir));
+    const bool regimes = meta && is_regimes_folder(*meta);
     if ((!args.place.empty() || !args.forget_place.empty()) && !regimes)
       throw UsageError(std::string(args.place.empty() ? "--forget-place" : "--place") +
                        ": only a regimes or xray folder has a map to place on");
-    if (is_comparison_folder(dir)) {
+    if (comparison) {
       r = render_comparison(dir);
     } else if (regimes) {
       const Places p = placed_folders(dir, args.place, args.forget_place);
@@ -210,18 +213,18 @@ int report_folder(const ReportArgs& args) {
       places = p.placed;
       remembered = p.remembered;
       const fs::path seeds = args.seeds.empty() ? default_seeds() : fs::path(args.seeds);
-      RegimesReport rr = render_regimes_report(dir, read_meta(dir), folder_name(dir), places, seed_ratios(read_seeds(seeds)));
+      RegimesReport rr = render_regimes_report(dir, *meta, folder_name(dir), places, seed_ratios(read_seeds(seeds)));
       r = {std::move(rr.plan), std::move(rr.markdown)};
-    } else if (const SweepMeta meta = read_sweep_meta(dir); is_interference_folder(meta)) {
-      InterferenceReport ir = render_interference_report(dir, meta, folder_name(dir));
+    } else if (is_interference_folder(*meta)) {
+      InterferenceReport ir = render_interference_report(dir, *meta, folder_name(dir));
       r = {std::move(ir.plan), std::move(ir.markdown)};
     } else {
-      r = render_results(dir, args.seeds.empty() ? default_seeds() : fs::path(args.seeds));
+      r = render_results(dir, *meta, args.seeds.empty() ? default_seeds() : fs::path(args.seeds));
     }
   } catch (const ResultsError& e) {
     throw ResultsError(one_line(e.what()));
   }
-  if (!is_comparison_folder(dir) && is_demo_folder(read_sweep_meta(dir))) stamp_demo(r.markdown, r.plan.data);
+  if (meta && is_demo_folder(*meta)) stamp_demo(r.markdown, r.plan.data);
   const std::string python = find_plot_python();
   const fs::path script = plot_script();
 

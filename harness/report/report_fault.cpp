@@ -16,7 +16,6 @@
 #include "harness/common/stats.hpp"
 #include "harness/report/report_meta.hpp"
 #include "harness/results/fault_rows.hpp"
-#include "harness/results/meta.hpp"
 #include "harness/results/regime_rows.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/results/results_schema.hpp"
@@ -115,7 +114,7 @@ Freezes measure_freezes(const fs::path& dir, const std::vector<SummaryRecord>& r
 }
 
 /// The report's first line: what the fault did in each mode and N, measured on this folder.
-std::string fault_verdict(const nlohmann::json& meta, const std::vector<SummaryRecord>& rows,
+std::string fault_verdict(const SweepMeta& meta, const std::vector<SummaryRecord>& rows,
                           const std::vector<FaultCell>& cells, Freezes& fz) {
   std::ostringstream md;
   md << "On " << gpu_and_driver(meta) << ", when one of N processes made an illegal memory access";
@@ -144,7 +143,7 @@ std::string fault_verdict(const nlohmann::json& meta, const std::vector<SummaryR
       frozen_runs += row.status == RunStatus::timeout && row.mode == c.mode && row.procs == c.procs;
     if (frozen_runs)
       md << " (in " << frozen_runs << " more run" << (frozen_runs > 1 ? "s" : "")
-         << " the victims were still frozen when the run's " << meta_text(meta, "/sweep/run_timeout_s")
+         << " the victims were still frozen when the run's " << meta_text(shown_of(meta.sweep), "/run_timeout_s")
          << " s timeout stopped them)";
     sep = "; ";
   }
@@ -226,7 +225,7 @@ std::string runs_section(const fs::path& dir, const std::vector<SummaryRecord>& 
 
 }  // namespace
 
-std::string render_fault_report(const fs::path& dir, const nlohmann::json& meta, const std::string& name) {
+std::string render_fault_report(const fs::path& dir, const SweepMeta& meta, const std::string& name) {
   const std::vector<SummaryRecord> rows = read_fault_rows(dir / "summary.csv");
   const std::vector<FaultCell> cells = aggregate_fault_runs(rows);
   Freezes freezes = measure_freezes(dir, rows);

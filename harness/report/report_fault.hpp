@@ -18,6 +18,6 @@ namespace bench_mps::harness {
 bool is_fault_folder(const SweepMeta& meta);
 
 /// The whole report.md of a fault folder; throws ResultsError for a folder it cannot read.
-std::string render_fault_report(const std::filesystem::path& dir, const nlohmann::json& meta, const std::string& name);
+std::string render_fault_report(const std::filesystem::path& dir, const SweepMeta& meta, const std::string& name);
 
 }  // namespace bench_mps::harness

@@ -47,23 +47,25 @@ std::string relative_label(const fs::path& dir, const fs::path& root) {
 }
 
 /// Where a folder's runs met MPS: "private daemon", "external daemon (<pipe>, <pct>)", or "-".
-std::string mps_of(const nlohmann::json& meta) {
-  const std::string pipe = meta_text(meta, "/mps/external/pipe_directory");
-  if (pipe != "-") return "external daemon (" + pipe + "; " + meta_text(meta, "/mps/external/active_thread_pct_source") + ")";
-  return meta_text(meta, "/mps/control") == "-" ? "-" : "private daemon";
+std::string mps_of(const SweepMeta& meta) {
+  const nlohmann::json external = meta.mps ? meta.mps->external.value_or(nlohmann::json()) : nlohmann::json();
+  const std::string pipe = meta_text(external, "/pipe_directory");
+  if (pipe != "-") return "external daemon (" + pipe + "; " + meta_text(external, "/active_thread_pct_source") + ")";
+  return meta_text(shown_of(meta.mps), "/control") == "-" ? "-" : "private daemon";
 }
 
 FleetMember read_member(const fs::path& dir, const std::string& label) {
   const ResultsFolder folder = read_results_folder(dir);
-  const nlohmann::json meta = folder.meta;  // shown as it is, by pointer
+  const SweepMeta& meta = folder.meta;
+  const nlohmann::json& gpu = shown_of(meta.gpu);  // the GPU's static facts, shown as they are
   FleetMember m;
   m.label = label;
-  m.host = meta_text(meta, "/host/hostname");
-  m.gpu_name = meta_text(meta, "/gpu/name");
-  m.uuid = meta_text(meta, "/gpu/uuid");
-  if (m.uuid == "-") m.uuid = meta_text(meta, "/device/key");  // a CPU-only run: its pretend device
-  m.driver = meta_text(meta, "/gpu/driver_version");
-  m.status = meta_text(meta, "/status");
+  m.host = meta_text(meta.other, "/host/hostname");
+  m.gpu_name = meta_text(gpu, "/name");
+  m.uuid = meta_text(gpu, "/uuid");
+  if (m.uuid == "-") m.uuid = meta_text(meta.device.value_or(nlohmann::json()), "/key");  // a CPU-only run: its pretend device
+  m.driver = meta_text(gpu, "/driver_version");
+  m.status = meta.status ? *meta.status : meta_text(meta.other, "/status");  // another type: as it was written
   m.mps = mps_of(meta);
   m.runs = folder.summary;
   return m;

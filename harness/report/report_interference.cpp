@@ -9,7 +9,6 @@
 #include "harness/common/markdown_table.hpp"
 #include "harness/report/report_data.hpp"
 #include "harness/report/report_meta.hpp"
-#include "harness/results/meta.hpp"
 #include "harness/results/interference_rows.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/results/results_schema.hpp"
@@ -76,7 +75,7 @@ InterferenceRates collect_rates(const std::vector<SummaryRecord>& summary) {
 }
 
 /// The figure (per N, one group of bars per mode) into the plot plan, and its section of the markdown.
-void add_figure(const std::vector<InterferenceCell>& cells, InterferenceRates& rates, const json& meta,
+void add_figure(const std::vector<InterferenceCell>& cells, InterferenceRates& rates, const SweepMeta& meta,
                 const std::string& bg, InterferenceReport& out) {
   std::string& md = out.markdown;
   // The figure: per N, one group of bars per mode.
@@ -149,13 +148,13 @@ std::string tables_markdown(const std::vector<InterferenceCell>& cells, Interfer
 
 }  // namespace
 
-InterferenceReport render_interference_report(const fs::path& dir, const json& meta, const std::string& name) {
+InterferenceReport render_interference_report(const fs::path& dir, const SweepMeta& meta, const std::string& name) {
   const std::vector<SummaryRecord> summary = read_summary(dir / "summary.csv");
   check_rows_match_meta(dir / "summary.csv", summary, meta);
   InterferenceRates rates = collect_rates(summary);
   const std::vector<InterferenceCell> cells = aggregate_interference_runs(summary);
-  const std::string fg = meta_text(meta, "/sweep/foreground"), bg = meta_text(meta, "/sweep/background");
-  const std::string fg_params = meta_text(meta, "/sweep/params/" + fg), bg_params = meta_text(meta, "/sweep/params/" + bg);
+  const std::string fg = meta_text(shown_of(meta.sweep), "/foreground"), bg = meta_text(shown_of(meta.sweep), "/background");
+  const std::string fg_params = workload_params(meta, fg), bg_params = workload_params(meta, bg);
 
   InterferenceReport out;
   const std::string verdict = interference_verdict(cells);

@@ -24,7 +24,7 @@ struct InterferenceReport {
 };
 
 /// The report of an interference folder; throws ResultsError for a folder it cannot read.
-InterferenceReport render_interference_report(const std::filesystem::path& dir, const nlohmann::json& meta,
+InterferenceReport render_interference_report(const std::filesystem::path& dir, const SweepMeta& meta,
                                               const std::string& name);
 
 }  // namespace bench_mps::harness

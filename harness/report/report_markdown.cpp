@@ -356,7 +356,7 @@ std::string seed001_section(const ReportData& data, const std::vector<SeedRatio>
 
 }  // namespace
 
-std::string results_verdict(const ReportData& data, const nlohmann::json& meta) {
+std::string results_verdict(const ReportData& data, const SweepMeta& meta) {
   const std::string mps = verdict_mps_mode(data);
   std::string clauses;
   for (const auto& s : data.series) {
@@ -370,12 +370,11 @@ std::string results_verdict(const ReportData& data, const nlohmann::json& meta) 
 std::string render_results_report(const ReportData& data, const SweepMeta& meta,
                                   const std::vector<SeedRatio>& seeds, const PlotPlan& plan,
                                   const std::string& folder_name) {
-  const nlohmann::json shown = meta;  // the machine table's sections, by pointer
-  std::string md = results_verdict(data, shown) + "\n\n# bench_mps report: " + folder_name + "\n\n";
+  std::string md = results_verdict(data, meta) + "\n\n# bench_mps report: " + folder_name + "\n\n";
   md +=
       "Rendered by `bench_mps report` from meta.json, summary.csv and tasks.csv; see docs/REPORT.md for "
       "how to read it. Statistics count only runs with status ok: " +
-      runs_phrase(data) + ".\n\n## Machine\n\n" + machine_markdown(shown);
+      runs_phrase(data) + ".\n\n## Machine\n\n" + machine_markdown(meta);
   md += "\n## Figures\n\n";
   for (const FigureInfo& f : plan.figures)
     md += "### " + f.title + "\n\n![" + f.title + "](plots/" + f.name + ".png)\n\n" + f.how_to_read + " ([SVG](plots/" +

@@ -16,7 +16,7 @@ namespace bench_mps::harness {
 
 /// One sentence naming the GPU and driver: per workload, at the largest N measured, the throughput
 /// of N time-sliced processes and of N MPS clients relative to one process; and how many runs failed.
-std::string results_verdict(const ReportData& data, const nlohmann::json& meta);
+std::string results_verdict(const ReportData& data, const SweepMeta& meta);
 
 /// The whole report.md; `folder_name` heads it, figures link to plots/<name>.png.
 std::string render_results_report(const ReportData& data, const SweepMeta& meta,

@@ -7,7 +7,6 @@
 #include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
 #include "harness/report/report_regimes_parts.hpp"
-#include "harness/results/meta.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/results/summary_checks.hpp"
 
@@ -84,7 +83,7 @@ std::string places_json(const std::vector<fs::path>& folders) {
   return json_text(json{{"folders", list}}, 2) + "\n";
 }
 
-RegimesReport render_regimes_report(const fs::path& dir, const json& meta, const std::string& name,
+RegimesReport render_regimes_report(const fs::path& dir, const SweepMeta& meta, const std::string& name,
                                     const std::vector<fs::path>& places, const std::vector<SeedRatio>& seeds) {
   RegimesInput in;
   in.dir = dir;
@@ -102,7 +101,7 @@ RegimesReport render_regimes_report(const fs::path& dir, const json& meta, const
     const std::vector<Evaluated> more =
         evaluate_cells(aggregate_regimes(read_summary(at / "summary.csv")), false, p.filename().string(), in.sched);
     in.evaluated.insert(in.evaluated.end(), more.begin(), more.end());
-    in.places.emplace_back(p.generic_string(), read_meta(at));
+    in.places.emplace_back(p.generic_string(), read_sweep_meta(at));
   }
   const std::vector<Evaluated> seeded = seed_cells(seeds, in.sched);
   in.evaluated.insert(in.evaluated.end(), seeded.begin(), seeded.end());

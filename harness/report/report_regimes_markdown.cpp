@@ -9,7 +9,6 @@
 #include "harness/common/markdown_table.hpp"
 #include "harness/report/report_data.hpp"
 #include "harness/report/report_meta.hpp"
-#include "harness/results/meta.hpp"
 #include "harness/report/report_regimes_parts.hpp"
 #include "harness/plan/mode_names.hpp"
 
@@ -55,7 +54,7 @@ bool is_regimes(const RegimesInput& in) { return meta_scenario(in.meta) == Scena
 
 std::string headline(const RegimesInput& in) {
   const SchedulerFacts& s = in.sched;
-  const bool stand_in = in.meta["sweep"].value("cpu_stand_in", false);
+  const bool stand_in = in.meta.sweep && in.meta.sweep->cpu_stand_in.value_or(false);
   std::string h = stand_in ? "CPU stand-ins (--cpu-stand-in), no GPU: the operating system's scheduler, not a GPU's: "
                            : "On " + gpu_and_driver(in.meta) + ": ";
   if (!s.usable()) return h + "the X-ray measured no time slices (see the table).";
@@ -82,7 +81,7 @@ std::string xray_section(const RegimesInput& in, const PlotPlan& plan) {
         "(%globaltimer) and logs every interval it ran; an interval is a **time slice**, and a context's pause holds "
         "the other N-1 contexts' slices and N **switches**: switch = (pause - (N-1) x slice) / N; *lost* = switch / "
         "(slice + switch), the GPU's time spent switching. *wait*: one context of short synchronising steps (a " +
-        meta_text(in.meta, "/sweep/params/xray") +
+        workload_params(in.meta, "xray") +
         " kernel, then a wait) beside N-1 busy ones: what a step waits beyond its time alone. *turns*: N contexts of "
         "short steps: a context's kernel start to its next is a round of N turns; a turn's **cost** beyond its "
         "kernel is what a step that ends before its slice pays to get the GPU. Medians over the repeats.\n\n";
@@ -95,7 +94,9 @@ std::string xray_section(const RegimesInput& in, const PlotPlan& plan) {
                c.mode == kTimesliceMode ? ms(predict_wait_ms(c.procs, in.sched)) : "-", ms(c.turn_ms),
                ms(c.turn_switch_ms), std::to_string(c.runs - c.failed) + "/" + std::to_string(c.runs)});
   md += t.str() + "\n" + figure(plan, "xray");
-  const std::string policy = meta_text(in.meta, "/gpu/conditions_start/timeslice_policy");
+  const std::string policy = in.meta.gpu && in.meta.gpu->conditions_start
+                                 ? meta_text(*in.meta.gpu->conditions_start, "/timeslice_policy")
+                                 : "-";
   md += "The time-slice policy (`nvidia-smi compute-policy -l`, read, never changed): " + policy +
         ". N=1 rows are the short step alone (the reference of *wait*). Under MPS the busy contexts run all the "
         "time side by side, so they have no slices, and a step waits for nothing.\n\n";
@@ -160,7 +161,7 @@ std::string grid_section(const RegimesInput& in, const PlotPlan& plan) {
     row.push_back(m == mps.end() || s == ts.end() ? "-" : fmt_fixed(s->second->measured / m->second->measured, 2));
     t.add_row(row);
   }
-  md += "One row per grid point (`duty` workload, " + meta_text(in.meta, "/sweep/params/duty") +
+  md += "One row per grid point (`duty` workload, " + workload_params(in.meta, "duty") +
         " at each point's burst and duty cycle). Losses are per-step time at N over one copy alone time-sliced, the "
         "same repeat (the seeds' basis); medians over the repeats; the model's in brackets. *NVML busy* is the share "
         "of time a kernel ran, alone; *footprint* the share of SMs its kernels fill (GPM). Ideal: MPS 1x; "

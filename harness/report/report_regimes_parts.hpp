@@ -18,14 +18,14 @@ namespace bench_mps::harness {
 
 struct RegimesInput {
   std::filesystem::path dir;
-  nlohmann::json meta;
+  SweepMeta meta;
   std::string name;
   std::vector<SummaryRecord> rows;
   std::vector<TaskSample> tasks;  ///< the X-ray's busy runs' intervals (its timeline)
   std::vector<XrayCell> xray;
   SchedulerFacts sched;
   std::vector<Evaluated> evaluated;  ///< grid, placed workloads, seeds
-  std::vector<std::pair<std::string, nlohmann::json>> places;  ///< placed folders: path, meta.json
+  std::vector<std::pair<std::string, SweepMeta>> places;  ///< placed folders: path, meta.json
 };
 
 /// The figures: the X-ray's timeline and waits, the regime map, predicted against measured.
