@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <iostream>
 
 #include <nlohmann/json.hpp>
 
@@ -13,6 +14,8 @@
 #include "harness/advise/advise_ladder.hpp"
 #include "harness/advise/advise_output.hpp"
 #include "harness/advise/advise_recommend.hpp"
+#include "harness/conform/child_sweeps.hpp"
+#include "harness/plan/sweep_cli.hpp"
 #include "tests/sweep_fixture.hpp"
 
 namespace bench_mps::testing {
@@ -582,6 +585,115 @@ TEST(AdviseBeside, ThePairsGainIsDecidedFromItsWorkerSets) {
             std::string::npos) << a.headline;
 }
 
+/// One advise command line as its parser leaves it: `what` (--command or --workload) and the rest.
+struct AdviseCase {
+  std::string name;  ///< "<gpu|cpu>/<what>": the prefix of its children's names
+  AdviseSpec spec;
+};
+
+AdviseCase advise_case(const std::string& name, bool cpu, const std::string& command, const std::string& workload,
+                       std::vector<std::string> sweep_args = {}, const std::string& device = "") {
+  AdviseCase c{std::string(cpu ? "cpu/" : "gpu/") + name, {}};
+  c.spec.command = command;
+  c.spec.workload = workload;
+  c.spec.sweep_args = std::move(sweep_args);
+  c.spec.device = device;
+  c.spec.cpu_stand_in = cpu;
+  return c;
+}
+
+/// The ladders: a GPU workload and a program, on a GPU and on the CPU stand-ins, with options after --, a
+/// --device (its key: a UUID, a pretend device), --check-metric, the default rungs and --ladder's.
+std::vector<AdviseCase> ladder_cases() {
+  const std::string uuid = "GPU-8d3f1c2a-0b4e-4c1d-9a7f-2e6b5c4d3a21";
+  const std::vector<std::string> metric{"--exec-metric", "step_ms=([0-9.]+)"};
+  std::vector<AdviseCase> cases{
+      advise_case("spin", false, "", "spin"),
+      advise_case("mlp", false, "", "mlp", {"--mlp-profile", "gpu-bound"}, uuid),
+      advise_case("exec", false, "python3 train.py", "", metric, "0"),
+      advise_case("exec-plain", false, "sleep 0.01", ""),
+      advise_case("duty", true, "", "duty", {"--duty-burst-us", "1000", "--duty-pct", "25", "--duration", "0.4"}),
+      advise_case("cpu", true, "", "cpu", {"--cpu-task-us", "500", "--duration", "0.4"}, "cpu-0"),
+      advise_case("exec", true, "sleep 0.01", "", metric)};
+  cases[1].spec.ladder = {1, 3, kAdviseMaxProcs};
+  cases[1].spec.max_procs = kAdviseMaxProcs;
+  cases[2].spec.check_metric = "final loss ([0-9.]+)";
+  cases[3].spec.max_procs = 4;
+  cases[4].spec.ladder = {1, 2, 4};
+  cases[4].spec.max_procs = 4;
+  return cases;
+}
+
+/// --beside: the pair's one sweep, a workload or a program beside each background it takes (on the CPU
+/// stand-ins the foregrounds that run there: cpu and a program).
+std::vector<AdviseCase> beside_cases() {
+  std::vector<AdviseCase> cases;
+  for (const char* b : {"filler", "spin", "membw", "mlp", "cpu"}) {
+    cases.push_back(advise_case(std::string("mlp-infer-beside-") + b, false, "", "mlp-infer"));
+    cases.push_back(advise_case(std::string("exec-beside-") + b, false, "python3 serve.py", "", {}, "0"));
+  }
+  cases.push_back(advise_case("cpu-beside-cpu", true, "", "cpu", {"--cpu-task-us", "500", "--duration", "0.4"}, "cpu-0"));
+  cases.push_back(advise_case("exec-beside-cpu", true, "sleep 0.01", ""));
+  for (AdviseCase& c : cases) c.spec.beside = c.name.substr(c.name.rfind('-') + 1);
+  return cases;
+}
+
+/// Every child sweep advise can run for `c` (the ladder's every rung, a set more of each mode at each N and
+/// each thread limit, or the pair), through `sweeps`.
+void run_every_child(const AdviseCase& c, ChildSweeps& sweeps) {
+  if (!c.spec.beside.empty()) {
+    sweeps.run("beside", beside_args(c.spec));
+    return;
+  }
+  const AdviseChildArgs args(c.spec, advise_workload(c.spec));
+  sweeps.run("xray", args.xray());
+  sweeps.run("alone", args.alone());
+  for (const int n : ladder_rungs(c.spec)) {
+    const std::string at = "-n" + std::to_string(n);
+    sweeps.run("ladder" + at, args.rung(n));
+    for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps})
+      sweeps.run(std::string("more-") + ladder_mode_name(mode) + at, args.more(ladder_mode_name(mode), n));
+    if (n < 2) continue;  // a limit is tried only where MPS is advised at two copies or more
+    for (const std::string& limit : AdviseChildArgs::limit_modes(n))
+      sweeps.run("limit-" + limit + at, args.limit(limit, n));
+  }
+}
+
+// Issue 36: every command line advise builds for a child sweep parses as the sweep's own (its common options
+// and --out included, as ChildSweeps gives them), for a GPU as for the CPU stand-ins: each child goes to a
+// starter that records its command line and answers as a child that failed, and each line is parsed here.
+TEST(AdviseChildArgs, EveryChildSweepCommandLineParses) {
+  TempDir tmp;
+  std::map<std::string, std::vector<std::string>> seen;  // "<case>/<child>": its command line
+  std::vector<AdviseCase> cases = ladder_cases();
+  for (AdviseCase& c : beside_cases()) cases.push_back(std::move(c));
+  for (const AdviseCase& c : cases) {
+    // run_advise's: the device's key after each child's own; the pair's sweep names its device itself.
+    ChildSweeps sweeps(tmp.path() / c.name, c.spec.beside.empty() ? advise_common_args(c.spec.device)
+                                                                  : std::vector<std::string>{}, 600);
+    sweeps.set_starter([&seen, &c](const std::vector<std::string>& args, const fs::path& log) {
+      seen[c.name + "/" + log.stem().string()] = args;
+      return 1;
+    });
+    ASSERT_NO_THROW(run_every_child(c, sweeps)) << c.name;
+  }
+  for (const char* child : {"gpu/spin/ladder-n10", "gpu/mlp/ladder-n48", "gpu/mlp/limit-mps:auto-n48",
+                            "gpu/mlp/limit-mps:68-n3", "gpu/exec/alone", "gpu/exec/more-mps-n8", "cpu/duty/ladder-n4",
+                            "cpu/cpu/xray", "cpu/exec/limit-mps:50-n4", "gpu/exec-beside-mlp/beside",
+                            "cpu/exec-beside-cpu/beside"})
+    EXPECT_TRUE(seen.count(child)) << "no command line seen for " << child;
+  EXPECT_EQ(seen.size(), 151u);  // 139 of the ladders, 12 pairs
+  for (const auto& [child, args] : seen) {
+    try {
+      const SweepSpec spec = parse_sweep_args(args);
+      EXPECT_FALSE(spec.procs.empty()) << child;
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << child << ": advise built a command line its sweep refuses: " << e.what();
+    }
+  }
+  std::cout << seen.size() << " child sweep command lines parsed\n";
+}
+
 TEST_F(Advise, ACpuStandInOfShortBurstsIsProfiledPredictedVerifiedAndAdvised) {
   const auto r = advise({"--workload", "duty", "--ladder", "1,2,4", "--budget", "240", "--", "--duty-burst-us", "1000",
                          "--duty-pct", "25", "--duration", "0.4"});
@@ -746,7 +858,11 @@ TEST_F(Advise, CtrlCInTheLadderWritesWhatRanAndLeavesNoDaemon) {
                        "--", "--duration", "1"},
                       env);
   // Stop it once the ladder's first rung is written and the second has begun.
-  ASSERT_TRUE(wait_until([&] { return fs::exists(out() / "sweeps" / "ladder-2"); }, 120)) << "the ladder never reached N=2";
+  if (!wait_until([&] { return fs::exists(out() / "sweeps" / "ladder-2"); }, 120)) {
+    p.signal(SIGINT);
+    const auto r = p.wait(60);  // what it printed says where it stood
+    FAIL() << "the ladder never reached N=2 in 120 s (exit " << r.exit_code << "):\n" << r.out << r.err;
+  }
   p.signal(SIGINT);
   const auto r = p.wait(120);
   EXPECT_EQ(r.exit_code, 128 + SIGINT) << r.err;

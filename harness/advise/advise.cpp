@@ -42,7 +42,6 @@ std::string more_folder(int round, const std::string& mode, int n) {
   return "more-" + std::to_string(round) + "-" + mode + "-n" + std::to_string(n);
 }
 
-/// The workload the child sweeps run, checked the way a sweep checks its command line (UsageError).
 /// UsageError for an option after `--` that advise sets itself (it would contradict its plan).
 void refuse_own_options(const std::vector<std::string>& sweep_args) {
   for (const std::string& a : sweep_args)
@@ -50,19 +49,6 @@ void refuse_own_options(const std::vector<std::string>& sweep_args) {
       if (a == own || a.rfind(std::string(own) + "=", 0) == 0)
         throw UsageError(std::string("advise sets ") + own + " itself; leave it out of the options after -- (" +
                          "--command or --workload name what to run)");
-}
-
-SweepSpec checked_workload(const AdviseSpec& spec) {
-  refuse_own_options(spec.sweep_args);
-  std::vector<std::string> args = spec.workload_args();
-  args.insert(args.end(), {"--procs", "1", "--modes", "timeslice"});
-  SweepSpec s = parse_sweep_args(args);
-  if (s.workloads.size() != 1) throw UsageError("advise takes one workload (--workload NAME or --command CMD)");
-  if (spec.cpu_stand_in && workload_needs_gpu(s.workloads.front())) {  // its stand-in must exist
-    args.push_back("--cpu-stand-in");
-    parse_sweep_args(args);
-  }
-  return s;
 }
 
 std::string subject_of(const SweepSpec& s) {
@@ -108,8 +94,7 @@ class AdviseRun {
  public:
   AdviseRun(const AdviseSpec& spec, const SweepSpec& workload, ChildSweeps& sweeps, Advice& advice)
       : spec_(spec), unit_{runs_user_program(workload.workloads.front()), !workload.params.exec.metric.empty()},
-        gap_us_(workload.profile_gap_us), stand_in_(spec.cpu_stand_in && workload_needs_gpu(workload.workloads.front())),
-        sweeps_(sweeps), a_(advice) {}
+        gap_us_(workload.profile_gap_us), args_(spec, workload), sweeps_(sweeps), a_(advice) {}
 
   void scheduler() {
     progress_.step = 1;
@@ -118,9 +103,7 @@ class AdviseRun {
       a_.scheduler_source = "read from " + spec_.xray_from;
     } else {
       progress_.say("the time-slice X-ray: 2 contexts that always have work, short steps beside them ...");
-      std::vector<std::string> args{"--scenario", "xray", "--procs", "2", "--xray-busy-ms", "300", "--repeats", "1"};
-      if (spec_.cpu_stand_in) args.push_back("--cpu-stand-in");
-      const SweepOutcome o = sweeps_.run("xray", args);
+      const SweepOutcome o = sweeps_.run("xray", args_.xray());
       if (!o.has_runs()) throw std::runtime_error("the X-ray's sweep failed: " + o.last_error);
       a_.scheduler = read_scheduler(o.dir);
       a_.scheduler_source = "measured by sweeps/xray";
@@ -132,9 +115,7 @@ class AdviseRun {
   void alone() {
     progress_.step = 2;
     progress_.say(std::string("one copy alone, time-sliced") + (unit_.exec ? ", profiled (CUPTI)" : "") + " ...");
-    std::vector<std::string> args = with_workload({"--procs", "1", "--modes", "timeslice", "--repeats", "1"});
-    if (unit_.exec) args.push_back("--profile-gpu");
-    const SweepOutcome o = sweeps_.run("alone", args);
+    const SweepOutcome o = sweeps_.run("alone", args_.alone());
     if (!o.has_runs()) throw std::runtime_error("one copy alone did not run: " + o.last_error);
     a_.alone = read_alone(o.dir, unit_, gap_us_, &a_.alone_window);
     a_.basis = choose_basis(spec_.basis, a_.alone);
@@ -164,12 +145,9 @@ class AdviseRun {
         return end("the time budget would not hold N=" + std::to_string(n) + " (" + fmt_fixed(sweeps_.seconds_left(), 0) + " s left)");
       progress_.say("ladder N=" + std::to_string(n) + ", time-sliced and MPS, " + std::to_string(kSetsPerRung) +
                     " worker sets each ...");
-      std::vector<std::string> args = with_workload({"--procs", std::to_string(n), "--modes", "timeslice,mps", "--repeats",
-                                                     std::to_string(kSetsPerRung)});
-      if (unit_.exec) args.insert(args.end(), {"--exec-warmups", "0"});  // the alone run warmed the program up
       SweepOutcome o;
       try {
-        o = sweeps_.run("ladder-" + std::to_string(n), args);
+        o = sweeps_.run("ladder-" + std::to_string(n), args_.rung(n));
       } catch (const BudgetSpent& e) {
         return end(std::string("the time budget ran out before N=") + std::to_string(n));
       }
@@ -215,9 +193,7 @@ class AdviseRun {
         const std::string mode = c->mode;
         const int n = c->procs;
         try {
-          std::vector<std::string> args = with_workload({"--procs", std::to_string(n), "--modes", mode, "--repeats", "1"});
-          if (unit_.exec) args.insert(args.end(), {"--exec-warmups", "0"});  // as the ladder's rungs
-          const SweepOutcome o = sweeps_.run(more_folder(round, mode, n), args);
+          const SweepOutcome o = sweeps_.run(more_folder(round, mode, n), args_.more(mode, n));
           if (!o.has_runs()) return settled("a set's sweep failed: " + o.last_error);
           read_cells(o.dir, unit_, a_.ladder);  // c may move: the cells are read again from a_.ladder
           set_losses(a_.ladder);
@@ -237,15 +213,11 @@ class AdviseRun {
       return;
     }
     // mps:auto (100/N % each, the device plugin's rule), then, where it cost more than 5 %, twice that share.
-    const int doubled = 2 * ((100 + p.procs - 1) / p.procs);
-    std::vector<std::string> modes{"mps:auto"};
-    if (doubled < 100) modes.push_back("mps:" + std::to_string(doubled));
-    for (const std::string& mode : modes) {
+    for (const std::string& mode : AdviseChildArgs::limit_modes(p.procs)) {
       if (!a_.limits.empty() && (!a_.limits.back().ok || limit_keeps(*p.cell, a_.limits.back()).lo >= kLimitKeeps)) break;
       progress_.say(mode + " at N=" + std::to_string(p.procs) + " ...");
       try {
-        const SweepOutcome o = sweeps_.run(limit_folder(mode), with_workload({"--procs", std::to_string(p.procs), "--modes", mode,
-                                                                              "--repeats", std::to_string(kSetsPerRung)}));
+        const SweepOutcome o = sweeps_.run(limit_folder(mode), args_.limit(mode, p.procs));
         std::vector<MeasuredCell> cells;
         if (o.has_runs()) read_cells(o.dir, unit_, cells);
         if (cells.empty()) {
@@ -266,13 +238,6 @@ class AdviseRun {
   }
 
  private:
-  std::vector<std::string> with_workload(std::vector<std::string> args) const {
-    std::vector<std::string> w = spec_.workload_args();
-    w.insert(w.end(), args.begin(), args.end());
-    if (stand_in_) w.push_back("--cpu-stand-in");
-    return w;
-  }
-
   std::string predicted_at(int n) const {
     std::string s;
     for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps})
@@ -311,7 +276,7 @@ class AdviseRun {
   const AdviseSpec& spec_;
   UnitChoice unit_;
   double gap_us_;
-  bool stand_in_;  ///< the workload's CPU stand-in (duty); programs and the cpu workload need none
+  AdviseChildArgs args_;
   ChildSweeps& sweeps_;
   Advice& a_;
   Progress progress_;
@@ -375,6 +340,88 @@ std::vector<int> ladder_rungs(const AdviseSpec& spec) {
   for (int n = 1; n < spec.max_procs; n *= 2) rungs.push_back(n);
   rungs.push_back(spec.max_procs);
   return rungs;
+}
+
+SweepSpec advise_workload(const AdviseSpec& spec) {
+  refuse_own_options(spec.sweep_args);
+  std::vector<std::string> args = spec.workload_args();
+  args.insert(args.end(), {"--procs", "1", "--modes", "timeslice"});
+  SweepSpec s = parse_sweep_args(args);
+  if (s.workloads.size() != 1) throw UsageError("advise takes one workload (--workload NAME or --command CMD)");
+  if (spec.cpu_stand_in && workload_needs_gpu(s.workloads.front())) {  // its stand-in must exist
+    args.push_back("--cpu-stand-in");
+    parse_sweep_args(args);
+  }
+  return s;
+}
+
+std::vector<std::string> advise_common_args(const std::string& device_key) {
+  std::vector<std::string> common{"--settle", "0", "--noise-target", "0"};
+  if (!device_key.empty()) common.insert(common.end(), {"--device", device_key});
+  return common;
+}
+
+AdviseChildArgs::AdviseChildArgs(const AdviseSpec& spec, const SweepSpec& workload)
+    : workload_(spec.workload_args()), cpu_stand_in_(spec.cpu_stand_in),
+      exec_(runs_user_program(workload.workloads.front())), stand_in_(spec.cpu_stand_in && workload_needs_gpu(workload.workloads.front())) {}
+
+std::vector<std::string> AdviseChildArgs::with_workload(std::vector<std::string> args) const {
+  std::vector<std::string> w = workload_;
+  w.insert(w.end(), args.begin(), args.end());
+  if (stand_in_) w.push_back("--cpu-stand-in");
+  return w;
+}
+
+std::vector<std::string> AdviseChildArgs::xray() const {
+  std::vector<std::string> args{"--scenario", "xray", "--procs", "2", "--xray-busy-ms", "300", "--repeats", "1"};
+  if (cpu_stand_in_) args.push_back("--cpu-stand-in");
+  return args;
+}
+
+std::vector<std::string> AdviseChildArgs::alone() const {
+  std::vector<std::string> args = with_workload({"--procs", "1", "--modes", "timeslice", "--repeats", "1"});
+  if (exec_) args.push_back("--profile-gpu");
+  return args;
+}
+
+std::vector<std::string> AdviseChildArgs::rung(int n) const {
+  std::vector<std::string> args =
+      with_workload({"--procs", std::to_string(n), "--modes", "timeslice,mps", "--repeats", std::to_string(kSetsPerRung)});
+  if (exec_) args.insert(args.end(), {"--exec-warmups", "0"});  // the alone run warmed the program up
+  return args;
+}
+
+std::vector<std::string> AdviseChildArgs::more(const std::string& mode, int n) const {
+  std::vector<std::string> args = with_workload({"--procs", std::to_string(n), "--modes", mode, "--repeats", "1"});
+  if (exec_) args.insert(args.end(), {"--exec-warmups", "0"});  // as the ladder's rungs
+  return args;
+}
+
+std::vector<std::string> AdviseChildArgs::limit(const std::string& mode, int n) const {
+  return with_workload({"--procs", std::to_string(n), "--modes", mode, "--repeats", std::to_string(kSetsPerRung)});
+}
+
+std::vector<std::string> AdviseChildArgs::limit_modes(int n) {
+  const int doubled = 2 * ((100 + n - 1) / n);
+  std::vector<std::string> modes{"mps:auto"};
+  if (doubled < 100) modes.push_back("mps:" + std::to_string(doubled));
+  return modes;
+}
+
+std::vector<std::string> beside_args(const AdviseSpec& spec) {
+  const bool exec = !spec.command.empty();
+  std::vector<std::string> args{"--scenario", "interference", "--foreground", exec ? "exec" : spec.workload,
+                                "--background", spec.beside, "--procs", "2", "--modes", kBesideModes, "--repeats",
+                                std::to_string(kBesideSets), "--settle", "0", "--noise-target", "0"};
+  if (exec) args.insert(args.end(), {"--command", spec.command});
+  else args.insert(args.end(), {"--rounds", "1"});  // each set its own processes (exec runs once per worker anyway)
+  refuse_own_options(spec.sweep_args);
+  args.insert(args.end(), spec.sweep_args.begin(), spec.sweep_args.end());
+  // The CPU stand-ins (tests) where a workload needs a GPU; the cpu workload is its own.
+  if (spec.cpu_stand_in && ((!exec && workload_needs_gpu(spec.workload)) || workload_needs_gpu(spec.beside)))
+    args.push_back("--cpu-stand-in");
+  if (!spec.device.empty()) args.insert(args.end(), {"--device", spec.device});
+  return args;
 }
 
 namespace {
@@ -527,17 +574,7 @@ namespace {
 /// `--beside B`: the subject and one copy of B side by side (harness/advise/advise_beside.hpp).
 int run_beside(const AdviseSpec& spec) {
   const bool exec = !spec.command.empty();
-  std::vector<std::string> args{"--scenario", "interference", "--foreground", exec ? "exec" : spec.workload,
-                                "--background", spec.beside, "--procs", "2", "--modes", kBesideModes, "--repeats",
-                                std::to_string(kBesideSets), "--settle", "0", "--noise-target", "0"};
-  if (exec) args.insert(args.end(), {"--command", spec.command});
-  else args.insert(args.end(), {"--rounds", "1"});  // each set its own processes (exec runs once per worker anyway)
-  refuse_own_options(spec.sweep_args);
-  args.insert(args.end(), spec.sweep_args.begin(), spec.sweep_args.end());
-  // The CPU stand-ins (tests) where a workload needs a GPU; the cpu workload is its own.
-  if (spec.cpu_stand_in && ((!exec && workload_needs_gpu(spec.workload)) || workload_needs_gpu(spec.beside)))
-    args.push_back("--cpu-stand-in");
-  if (!spec.device.empty()) args.insert(args.end(), {"--device", spec.device});
+  const std::vector<std::string> args = beside_args(spec);
   SweepSpec checked = parse_sweep_args(args);  // what the child sweep would refuse, refused here (exit 2)
   checked.device = spec.device;
   preflight(checked);
@@ -573,7 +610,7 @@ int run_beside(const AdviseSpec& spec) {
 int run_advise(const AdviseSpec& spec) {
   if (!spec.redo_dir.empty()) return redo_advice(spec.redo_dir, spec.basis);
   if (!spec.beside.empty()) return run_beside(spec);
-  const SweepSpec workload = checked_workload(spec);
+  const SweepSpec workload = advise_workload(spec);
   {  // the machine, checked as the largest rung's sweep will check it (exit 3 before anything is written)
     SweepSpec largest = workload;
     largest.procs = {spec.max_procs};
@@ -603,9 +640,7 @@ int run_advise(const AdviseSpec& spec) {
                            {"check_tolerance_pct", spec.check_metric.empty() ? nlohmann::json(nullptr)
                                                                              : nlohmann::json(spec.check_tolerance_pct)},
                            {"cpu_stand_in", spec.cpu_stand_in}};
-  std::vector<std::string> common{"--settle", "0", "--noise-target", "0"};
-  if (!spec.device.empty()) common.insert(common.end(), {"--device", device.id.key});
-  ChildSweeps sweeps(out / "sweeps", common, spec.budget_s);
+  ChildSweeps sweeps(out / "sweeps", advise_common_args(spec.device.empty() ? "" : device.id.key), spec.budget_s);
   std::cerr << "bench_mps advise: " << advice.subject << " on " << device.describe() << ", at most "
             << fmt_num(spec.budget_s) << " s -> " << out.string() << std::endl;
 

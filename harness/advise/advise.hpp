@@ -13,6 +13,7 @@
 
 #include "harness/advise/advise_recommend.hpp"
 #include "harness/advise/advise_spec.hpp"
+#include "harness/plan/sweep_spec.hpp"
 
 #include <string>
 #include <vector>
@@ -32,5 +33,39 @@ std::string why_no_more_sets(const Pick& p, double seconds_left, double seconds_
 
 /// The rungs: `spec.ladder` if given, else 1, 2, 4, ... below max_procs, then max_procs.
 std::vector<int> ladder_rungs(const AdviseSpec& spec);
+
+/// The workload the child sweeps run, checked the way a sweep checks its command line; UsageError for an
+/// option after `--` that advise sets itself (it would contradict its plan).
+SweepSpec advise_workload(const AdviseSpec& spec);
+
+/// The options every child sweep of the ladder gets after its own: no settle, no noise target, and
+/// `--device device_key` where one is named (empty: none).
+std::vector<std::string> advise_common_args(const std::string& device_key);
+
+/// Each child sweep's own arguments (ChildSweeps adds the common ones and --out): what run_advise runs, and
+/// what a test parses as the sweep would (issue 36).
+class AdviseChildArgs {
+ public:
+  /// `workload`: advise_workload(spec).
+  AdviseChildArgs(const AdviseSpec& spec, const SweepSpec& workload);
+  std::vector<std::string> xray() const;   ///< sweeps/xray: the time-slice X-ray
+  std::vector<std::string> alone() const;  ///< sweeps/alone: one copy time-sliced (a program's profiled)
+  std::vector<std::string> rung(int n) const;  ///< sweeps/ladder-<n>: both modes, kSetsPerRung sets
+  std::vector<std::string> more(const std::string& mode, int n) const;   ///< one more set of a cell
+  std::vector<std::string> limit(const std::string& mode, int n) const;  ///< a thread limit's sweep at n
+  /// The limits tried at n: mps:auto, then twice its share where that is under 100 %.
+  static std::vector<std::string> limit_modes(int n);
+
+ private:
+  std::vector<std::string> with_workload(std::vector<std::string> args) const;
+  std::vector<std::string> workload_;  ///< spec.workload_args()
+  bool cpu_stand_in_;                  ///< --cpu-stand-in (the X-ray's stand-in)
+  bool exec_;                          ///< a program: no warm-ups after the alone run, which is profiled
+  bool stand_in_;                      ///< the workload's CPU stand-in (programs and the cpu workload need none)
+};
+
+/// `--beside B`'s one child sweep (the interference scenario): its own arguments, --device included.
+/// UsageError for an option after `--` that advise sets itself.
+std::vector<std::string> beside_args(const AdviseSpec& spec);
 
 }  // namespace bench_mps::harness
