@@ -74,9 +74,8 @@ void BM_MlpStep(benchmark::State& state) {
     trainer.step();
     state.SetIterationTime(timer.stop());
   }
-  state.counters["samples_per_s"] =
-      benchmark::Counter(static_cast<double>(params.batch) * static_cast<double>(state.iterations()),
-                         benchmark::Counter::kIsRate);
+  state.counters["samples_per_s"] = benchmark::Counter(
+      static_cast<double>(params.batch) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_MlpStep)->RangeMultiplier(4)->Range(16, 1024)->UseManualTime()->Unit(benchmark::kMicrosecond);
 

@@ -40,7 +40,8 @@ class DutyWorkload final : public Workload {
     for (int s = 0; s < params_.steps_per_task; ++s) {
       busy_wait_us(params_.host_us);
       steps_.begin(stream_.get());
-      for (int k = 0; k < params_.kernels; ++k) launch_work(iterations_, params_.blocks, params_.threads, stream_.get());
+      for (int k = 0; k < params_.kernels; ++k)
+        launch_work(iterations_, params_.blocks, params_.threads, stream_.get());
       steps_.end(stream_.get());
       BENCH_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
       steps_.finished();

@@ -32,7 +32,8 @@ struct DutyParams {
 /// Host work per step for a target duty cycle (percent, in (0, 100]): burst x (100 - duty) / duty.
 /// (inline: the harness, which links no CUDA, plans the regime grid with it.)
 inline double duty_host_us(double burst_us, double duty_pct) {
-  if (!(duty_pct > 0 && duty_pct <= 100)) throw std::invalid_argument("duty: the duty cycle must be in (0, 100] percent");
+  if (!(duty_pct > 0 && duty_pct <= 100))
+    throw std::invalid_argument("duty: the duty cycle must be in (0, 100] percent");
   return burst_us * (100.0 - duty_pct) / duty_pct;
 }
 

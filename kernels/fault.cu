@@ -25,12 +25,14 @@ class FaultWorkload final : public Workload {
 
   void run_task() override {
     const bool timed = go_.time_since_epoch().count() != 0;
-    if (timed && std::chrono::steady_clock::now() - go_ >= std::chrono::duration<double, std::milli>(params_.delay_ms)) {
+    if (timed &&
+        std::chrono::steady_clock::now() - go_ >= std::chrono::duration<double, std::milli>(params_.delay_ms)) {
       // An address no allocation can have: the write traps as an illegal address.
       illegal_write_kernel<<<1, 1, 0, stream_.get()>>>(reinterpret_cast<int*>(0x10));
       BENCH_CUDA_CHECK_LAUNCH(illegal_write_kernel);
     } else {
-      for (int i = 0; i < params_.spin.launches; ++i) launch_spin(cycles_, params_.spin.blocks, params_.spin.threads, stream_.get());
+      for (int i = 0; i < params_.spin.launches; ++i)
+        launch_spin(cycles_, params_.spin.blocks, params_.spin.threads, stream_.get());
     }
     BENCH_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
   }

@@ -36,7 +36,8 @@ class FillerWorkload final : public Workload {
   }
 
   void setup() override {
-    if (!(params_.target_pct > 0 && params_.target_pct <= 100)) throw std::invalid_argument("filler: target must be in (0, 100]");
+    if (!(params_.target_pct > 0 && params_.target_pct <= 100))
+      throw std::invalid_argument("filler: target must be in (0, 100]");
     int device = 0, sms = 0;
     BENCH_CUDA_CHECK(cudaGetDevice(&device));
     BENCH_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
@@ -75,7 +76,7 @@ class FillerWorkload final : public Workload {
     if (params_.yield && kernel_s > 1.5 * shortest_s_) {
       ++yields_;
       until = std::max(until, Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                                  std::chrono::duration<double, std::milli>(params_.yield_ms)));
+                                                 std::chrono::duration<double, std::milli>(params_.yield_ms)));
     }
     idle_until(until);
     span_ = {t0, Clock::now()};

@@ -25,7 +25,7 @@ struct FillerParams {
   double kernel_us = 1000;  ///< busy time of one kernel
   int blocks = 0;           ///< 0: one block per SM
   int threads = 256;
-  bool yield = false;       ///< step aside when another job's work appears
+  bool yield = false;  ///< step aside when another job's work appears
   double yield_ms = 500;
 };
 

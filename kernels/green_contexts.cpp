@@ -14,7 +14,8 @@ namespace {
 struct DriverApi {
   CUresult (*device_get)(CUdevice*, int) = nullptr;
   CUresult (*get_dev_resource)(CUdevice, CUdevResource*, CUdevResourceType) = nullptr;
-  CUresult (*split_by_count)(CUdevResource*, unsigned*, const CUdevResource*, CUdevResource*, unsigned, unsigned) = nullptr;
+  CUresult (*split_by_count)(CUdevResource*, unsigned*, const CUdevResource*, CUdevResource*, unsigned,
+                             unsigned) = nullptr;
   CUresult (*generate_desc)(CUdevResourceDesc*, CUdevResource*, unsigned) = nullptr;
   CUresult (*green_create)(CUgreenCtx*, CUdevResourceDesc, CUdevice, unsigned) = nullptr;
   CUresult (*green_destroy)(CUgreenCtx) = nullptr;
@@ -114,7 +115,7 @@ GreenContexts::GreenContexts(int groups, int sms_each) : impl_(std::make_unique<
 
 GreenContexts::~GreenContexts() {
   Impl& m = *impl_;
-  for (CUstream s : m.streams) m.api.stream_destroy(s);   // best effort in a destructor
+  for (CUstream s : m.streams) m.api.stream_destroy(s);  // best effort in a destructor
   for (CUgreenCtx g : m.contexts) m.api.green_destroy(g);
 }
 

@@ -97,7 +97,8 @@ class MembwWorkload final : public Workload {
 
   /// The bandwidth this instance reached over its timed tasks (run_task), against the DRAM's peak.
   WorkloadFacts facts() const override {
-    WorkloadFacts f{{"bytes_per_task", membw_bytes_per_task(params_)}, {"peak_gbps", peak_ * 1e-9},
+    WorkloadFacts f{{"bytes_per_task", membw_bytes_per_task(params_)},
+                    {"peak_gbps", peak_ * 1e-9},
                     {"blocks", static_cast<double>(blocks_)}};
     if (timed_s_ > 0) {
       const double gbps = membw_bytes_per_task(params_) * static_cast<double>(timed_tasks_) / timed_s_ * 1e-9;

@@ -17,10 +17,10 @@
 namespace bench_mps::kernels {
 
 struct MembwParams {
-  int mib = 256;       ///< size of each of the three arrays, MiB
-  int iters = 20;      ///< triads per task
-  int blocks = 0;      ///< thread blocks per launch; 0: 4 per SM of the device
-  int threads = 256;   ///< threads per block
+  int mib = 256;      ///< size of each of the three arrays, MiB
+  int iters = 20;     ///< triads per task
+  int blocks = 0;     ///< thread blocks per launch; 0: 4 per SM of the device
+  int threads = 256;  ///< threads per block
 };
 
 /// Bytes one task moves to and from DRAM: iters x 3 arrays x mib MiB.

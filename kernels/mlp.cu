@@ -32,7 +32,6 @@ constexpr float kPixelMean = 0.1307f, kPixelStd = 0.3081f;
 
 }  // namespace
 
-
 struct MlpTrainer::Impl {
   MlpParams params;
   MlpLayout layout;
@@ -42,33 +41,32 @@ struct MlpTrainer::Impl {
 
   WorkStream work_stream;
   cudaStream_t stream() const { return work_stream.get(); }
-  CudaEvent step_done;            // the end of the step start_step() enqueued
+  CudaEvent step_done;  // the end of the step start_step() enqueued
   CublasHandle cublas_owner;
   cublasHandle_t cublas = nullptr;
   DeviceBuffer<float> inputs, params_dev, grads, velocity, ones, loss;
   DeviceBuffer<int> labels;
-  DeviceBuffer<float> batch_x;          // the current batch, in0 x batch (a fixed address for the graph)
+  DeviceBuffer<float> batch_x;  // the current batch, in0 x batch (a fixed address for the graph)
   DeviceBuffer<int> batch_y, batch_counter;
   DeviceBuffer<unsigned char> cublas_workspace;  // cuBLAS's, set explicitly so capture allocates nothing
   CudaGraphExec step_graph;
-  CudaGraphExec forward_graph;  // inference: select the next batch, forward pass only
+  CudaGraphExec forward_graph;                   // inference: select the next batch, forward pass only
   std::vector<DeviceBuffer<float>> activations;  // per layer: out x batch (the last holds logits)
   std::vector<DeviceBuffer<float>> deltas;       // per layer: dLoss/dZ, out x batch
   PinnedBuffer<float> loss_host;
   // seed001: the host-resident dataset and the pinned staging buffers a batch is assembled in.
-  std::vector<std::uint8_t> host_pixels;         // dim x count, one sample per column
+  std::vector<std::uint8_t> host_pixels;  // dim x count, one sample per column
   std::vector<int> host_labels;
-  std::vector<int> order;                        // this epoch's shuffled sample order
+  std::vector<int> order;  // this epoch's shuffled sample order
   std::size_t cursor = 0;
   std::mt19937_64 shuffle_rng;
-  PinnedBuffer<float> staging_x;                 // in0 x batch
-  PinnedBuffer<int> staging_y;                   // batch
-  std::int64_t host_ns = 0, step_ns = 0;         // time on the host / in whole steps, every step
-  long long extra_cycles = 0;                    // the extra busy kernel of every step (extra_us)
-  StepTimer step_timer{16};                      // the burst: GPU time of every 16th step
+  PinnedBuffer<float> staging_x;          // in0 x batch
+  PinnedBuffer<int> staging_y;            // batch
+  std::int64_t host_ns = 0, step_ns = 0;  // time on the host / in whole steps, every step
+  long long extra_cycles = 0;             // the extra busy kernel of every step (extra_us)
+  StepTimer step_timer{16};               // the burst: GPU time of every 16th step
 
   explicit Impl(const MlpParams& p) : params(p) {}
-
 
   int in(int l) const { return params.layers[l]; }
   int out(int l) const { return params.layers[l + 1]; }
@@ -120,15 +118,18 @@ struct MlpTrainer::Impl {
     } else {
       inputs = DeviceBuffer<float>(data.inputs.size());
       labels = DeviceBuffer<int>(data.labels.size());
-      BENCH_CUDA_CHECK(cudaMemcpyAsync(inputs.get(), data.inputs.data(), inputs.bytes(), cudaMemcpyHostToDevice, stream()));
-      BENCH_CUDA_CHECK(cudaMemcpyAsync(labels.get(), data.labels.data(), labels.bytes(), cudaMemcpyHostToDevice, stream()));
+      BENCH_CUDA_CHECK(
+          cudaMemcpyAsync(inputs.get(), data.inputs.data(), inputs.bytes(), cudaMemcpyHostToDevice, stream()));
+      BENCH_CUDA_CHECK(
+          cudaMemcpyAsync(labels.get(), data.labels.data(), labels.bytes(), cudaMemcpyHostToDevice, stream()));
     }
 
     const std::vector<float> initial = make_mlp_initial_parameters(params);
     params_dev = DeviceBuffer<float>(layout.total);
     grads = DeviceBuffer<float>(layout.total);
     velocity = DeviceBuffer<float>(layout.total);
-    BENCH_CUDA_CHECK(cudaMemcpyAsync(params_dev.get(), initial.data(), params_dev.bytes(), cudaMemcpyHostToDevice, stream()));
+    BENCH_CUDA_CHECK(
+        cudaMemcpyAsync(params_dev.get(), initial.data(), params_dev.bytes(), cudaMemcpyHostToDevice, stream()));
     BENCH_CUDA_CHECK(cudaMemsetAsync(grads.get(), 0, grads.bytes(), stream()));
     BENCH_CUDA_CHECK(cudaMemsetAsync(velocity.get(), 0, velocity.bytes(), stream()));
 
@@ -188,11 +189,13 @@ struct MlpTrainer::Impl {
     assemble_batch_on_host();
     const std::int64_t t1 = host_now_ns();
     step_timer.begin(stream());
-    BENCH_CUDA_CHECK(cudaMemcpyAsync(batch_x.get(), staging_x.get(), batch_x.bytes(), cudaMemcpyHostToDevice, stream()));
-    BENCH_CUDA_CHECK(cudaMemcpyAsync(batch_y.get(), staging_y.get(), batch_y.bytes(), cudaMemcpyHostToDevice, stream()));
+    BENCH_CUDA_CHECK(
+        cudaMemcpyAsync(batch_x.get(), staging_x.get(), batch_x.bytes(), cudaMemcpyHostToDevice, stream()));
+    BENCH_CUDA_CHECK(
+        cudaMemcpyAsync(batch_y.get(), staging_y.get(), batch_y.bytes(), cudaMemcpyHostToDevice, stream()));
     forward_backward();
-    launch_sgd_momentum(params_dev.get(), velocity.get(), grads.get(), layout.total,
-                        params.learning_rate, params.momentum, stream());
+    launch_sgd_momentum(params_dev.get(), velocity.get(), grads.get(), layout.total, params.learning_rate,
+                        params.momentum, stream());
     enqueue_loss_copy();
     step_timer.end(stream());
     const float l = wait_for_loss();  // waits for the step, as loss.item() does
@@ -203,7 +206,9 @@ struct MlpTrainer::Impl {
   }
 
   /// Records one training step (enqueue_step) into step_graph; nothing runs until it is launched.
-  void capture_step() { step_graph = capture([this] { enqueue_step(); }); }
+  void capture_step() {
+    step_graph = capture([this] { enqueue_step(); });
+  }
 
   /// Records `enqueue` into a graph ready to launch on the stream.
   template <class F>
@@ -249,8 +254,8 @@ struct MlpTrainer::Impl {
     launch_select_batch(inputs.get(), labels.get(), in(0), params.batch, num_batches, batch_counter.get(), -1,
                         batch_x.get(), batch_y.get(), stream());
     forward_backward();
-    launch_sgd_momentum(params_dev.get(), velocity.get(), grads.get(), layout.total,
-                        params.learning_rate, params.momentum, stream());
+    launch_sgd_momentum(params_dev.get(), velocity.get(), grads.get(), layout.total, params.learning_rate,
+                        params.momentum, stream());
     launch_advance_batch(batch_counter.get(), num_batches, stream());
     if (extra_cycles > 0) launch_spin(extra_cycles, 1, 32, stream());
   }
@@ -263,7 +268,7 @@ struct MlpTrainer::Impl {
     for (int l = 0; l < num_layers; ++l) {
       const float* a_prev = l == 0 ? batch_x.get() : activations[l - 1].get();
       BENCH_CUBLAS_CHECK(kernels::cublas().sgemm(cublas, CUBLAS_OP_N, CUBLAS_OP_N, out(l), b, in(l), &one, weight(w, l),
-                                     out(l), a_prev, in(l), &zero, activations[l].get(), out(l)));
+                                                 out(l), a_prev, in(l), &zero, activations[l].get(), out(l)));
       launch_bias_activation(activations[l].get(), bias(w, l), out(l), b, l + 1 < num_layers, stream());
     }
   }
@@ -284,13 +289,14 @@ struct MlpTrainer::Impl {
 
     for (int l = last; l >= 0; --l) {
       const float* a_prev = l == 0 ? x : activations[l - 1].get();
-      BENCH_CUBLAS_CHECK(kernels::cublas().sgemm(cublas, CUBLAS_OP_N, CUBLAS_OP_T, out(l), in(l), b, &one, deltas[l].get(),
-                                     out(l), a_prev, in(l), &zero, weight(g, l), out(l)));
-      BENCH_CUBLAS_CHECK(kernels::cublas().sgemv(cublas, CUBLAS_OP_N, out(l), b, &one, deltas[l].get(), out(l), ones.get(), 1,
-                                     &zero, bias(g, l), 1));
+      BENCH_CUBLAS_CHECK(kernels::cublas().sgemm(cublas, CUBLAS_OP_N, CUBLAS_OP_T, out(l), in(l), b, &one,
+                                                 deltas[l].get(), out(l), a_prev, in(l), &zero, weight(g, l), out(l)));
+      BENCH_CUBLAS_CHECK(kernels::cublas().sgemv(cublas, CUBLAS_OP_N, out(l), b, &one, deltas[l].get(), out(l),
+                                                 ones.get(), 1, &zero, bias(g, l), 1));
       if (l > 0) {
-        BENCH_CUBLAS_CHECK(kernels::cublas().sgemm(cublas, CUBLAS_OP_T, CUBLAS_OP_N, in(l), b, out(l), &one, weight(w, l),
-                                       out(l), deltas[l].get(), out(l), &zero, deltas[l - 1].get(), in(l)));
+        BENCH_CUBLAS_CHECK(kernels::cublas().sgemm(cublas, CUBLAS_OP_T, CUBLAS_OP_N, in(l), b, out(l), &one,
+                                                   weight(w, l), out(l), deltas[l].get(), out(l), &zero,
+                                                   deltas[l - 1].get(), in(l)));
         launch_relu_backward(deltas[l - 1].get(), activations[l - 1].get(),
                              static_cast<std::size_t>(in(l)) * static_cast<std::size_t>(b), stream());
       }
@@ -377,7 +383,8 @@ float MlpTrainer::compute_gradients(int batch_index) {
   if (batch_index < 0 || batch_index >= impl_->num_batches)
     throw std::out_of_range("mlp: batch index " + std::to_string(batch_index) + " out of range");
   Impl& m = *impl_;
-  if (m.seed001()) throw std::logic_error("mlp: compute_gradients needs the device-resident dataset (gpu-bound profile)");
+  if (m.seed001())
+    throw std::logic_error("mlp: compute_gradients needs the device-resident dataset (gpu-bound profile)");
   launch_select_batch(m.inputs.get(), m.labels.get(), m.in(0), m.params.batch, m.num_batches, m.batch_counter.get(),
                       batch_index, m.batch_x.get(), m.batch_y.get(), m.stream());
   m.forward_backward();
@@ -411,8 +418,10 @@ namespace {
 class MlpWorkload final : public Workload {
  public:
   explicit MlpWorkload(const MlpParams& params)
-      : trainer_(std::make_unique<MlpTrainer>(params)), steps_per_task_(params.steps_per_task),
-        seed001_(params.profile == MlpProfile::seed001), read_loss_(params.read_loss) {}
+      : trainer_(std::make_unique<MlpTrainer>(params)),
+        steps_per_task_(params.steps_per_task),
+        seed001_(params.profile == MlpProfile::seed001),
+        read_loss_(params.read_loss) {}
 
   void begin_timed() override { trainer_->reset_step_timer(); }
 
@@ -474,8 +483,6 @@ class MlpWorkload final : public Workload {
 
 }  // namespace
 
-std::unique_ptr<Workload> make_mlp_workload(const MlpParams& params) {
-  return std::make_unique<MlpWorkload>(params);
-}
+std::unique_ptr<Workload> make_mlp_workload(const MlpParams& params) { return std::make_unique<MlpWorkload>(params); }
 
 }  // namespace bench_mps::kernels

@@ -42,12 +42,12 @@ struct MlpParams {
   float momentum = 0.9f;
   int dataset_size = 4096;  ///< synthetic samples, cycled through batch by batch
   std::uint64_t seed = 1;
-  bool read_loss = false;   ///< copy the loss to the host after every step, as training loops do
+  bool read_loss = false;               ///< copy the loss to the host after every step, as training loops do
   MlpLaunch launch = MlpLaunch::graph;  ///< replay each step as one CUDA graph, or launch kernel by kernel
-  int steps_per_task = 10;  ///< training steps one timed task runs (each waits for the device)
+  int steps_per_task = 10;              ///< training steps one timed task runs (each waits for the device)
   MlpProfile profile = MlpProfile::gpu_bound;
-  double host_us = 0;  ///< seed001: host work per step beyond assembling the batch, microseconds
-  double extra_us = 0; ///< gpu-bound: an extra one-block busy kernel of this length in every step
+  double host_us = 0;   ///< seed001: host work per step beyond assembling the batch, microseconds
+  double extra_us = 0;  ///< gpu-bound: an extra one-block busy kernel of this length in every step
 };
 
 /// seed001: training steps setup() runs before the timed epochs (cuBLAS heuristics, first-touch).
@@ -56,11 +56,11 @@ inline constexpr int kSeed001SetupSteps = 5;
 /// `base` with the seed001 profile's defaults (inline: the harness, which links no CUDA, uses it too).
 inline MlpParams seed001_defaults(MlpParams p) {
   p.profile = MlpProfile::seed001;
-  p.dataset_size = 60000;   // MNIST's training set
-  p.batch = 64;             // the example's --batch-size
-  p.steps_per_task = 938;   // one epoch: ceil(60000 / 64)
+  p.dataset_size = 60000;  // MNIST's training set
+  p.batch = 64;            // the example's --batch-size
+  p.steps_per_task = 938;  // one epoch: ceil(60000 / 64)
   p.launch = MlpLaunch::eager;
-  p.read_loss = true;       // loss.item()
+  p.read_loss = true;  // loss.item()
   // The seed's point (docs/SEED001.md): its own numbers give an 8.53 ms step (80 s for 10 epochs of
   // 938), and at N=10 time-sliced 23.6 ms per step per copy, ten turns of burst + switch: a burst of
   // ~2.2 ms, a duty cycle of ~26%. 49 hidden layers of 512 at batch 64 run a 2.2 ms burst of small

@@ -8,7 +8,6 @@
 namespace bench_mps::kernels {
 namespace {
 
-
 MlpParams inference_network(MlpParams p, const MlpInferParams& infer) {
   p.profile = MlpProfile::gpu_bound;  // the dataset lives on the device: a request is GPU work only
   p.batch = infer.batch;
@@ -43,7 +42,8 @@ class MlpInferWorkload final : public Workload {
   }
 
   void run_task() override {
-    const std::int64_t arrival = t0_ns_ + static_cast<std::int64_t>(static_cast<double>(next_) * 1e9 / infer_.rate_per_s);
+    const std::int64_t arrival =
+        t0_ns_ + static_cast<std::int64_t>(static_cast<double>(next_) * 1e9 / infer_.rate_per_s);
     ++next_;
     std::int64_t now = host_now_ns();
     if (t0_ns_ == 0) {  // warm-up, before any timed phase: no schedule

@@ -26,8 +26,8 @@ __global__ void bias_activation_kernel(float* z, const float* bias, int rows, st
   }
 }
 
-__global__ void softmax_xent_kernel(const float* logits, const int* labels, int classes, int cols,
-                                    float* dlogits, float* loss) {
+__global__ void softmax_xent_kernel(const float* logits, const int* labels, int classes, int cols, float* dlogits,
+                                    float* loss) {
   const int c = blockIdx.x * blockDim.x + threadIdx.x;
   if (c >= cols) return;
   const float* z = logits + static_cast<long long>(c) * classes;
@@ -60,8 +60,8 @@ __global__ void sgd_momentum_kernel(float* param, float* velocity, const float* 
   }
 }
 
-__global__ void select_batch_kernel(const float* inputs, const int* labels, int features, int batch,
-                                    int num_batches, const int* counter, int fixed_index, float* x, int* y) {
+__global__ void select_batch_kernel(const float* inputs, const int* labels, int features, int batch, int num_batches,
+                                    const int* counter, int fixed_index, float* x, int* y) {
   const long long index = fixed_index >= 0 ? fixed_index : *counter % num_batches;
   const long long n = static_cast<long long>(features) * batch;
   const float* src = inputs + index * n;
@@ -85,9 +85,10 @@ void launch_bias_activation(float* z, const float* bias, int rows, int cols, boo
   BENCH_CUDA_CHECK_LAUNCH(bias_activation_kernel);
 }
 
-void launch_softmax_xent(const float* logits, const int* labels, int classes, int cols, float* dlogits,
-                         float* loss, cudaStream_t s) {
-  softmax_xent_kernel<<<blocks_for(static_cast<std::size_t>(cols)), kThreads, 0, s>>>(logits, labels, classes, cols, dlogits, loss);
+void launch_softmax_xent(const float* logits, const int* labels, int classes, int cols, float* dlogits, float* loss,
+                         cudaStream_t s) {
+  softmax_xent_kernel<<<blocks_for(static_cast<std::size_t>(cols)), kThreads, 0, s>>>(logits, labels, classes, cols,
+                                                                                      dlogits, loss);
   BENCH_CUDA_CHECK_LAUNCH(softmax_xent_kernel);
 }
 
@@ -106,8 +107,8 @@ void launch_select_batch(const float* inputs, const int* labels, int features, i
                          const int* counter, int fixed_index, float* x, int* y, cudaStream_t s) {
   const std::size_t n = static_cast<std::size_t>(features) * static_cast<std::size_t>(batch);
   const unsigned blocks = std::min(blocks_for(n), 1024u);
-  select_batch_kernel<<<blocks, kThreads, 0, s>>>(inputs, labels, features, batch, num_batches, counter, fixed_index,
-                                                   x, y);
+  select_batch_kernel<<<blocks, kThreads, 0, s>>>(inputs, labels, features, batch, num_batches, counter, fixed_index, x,
+                                                  y);
   BENCH_CUDA_CHECK_LAUNCH(select_batch_kernel);
 }
 

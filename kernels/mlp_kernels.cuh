@@ -13,8 +13,8 @@ namespace bench_mps::kernels {
 void launch_bias_activation(float* z, const float* bias, int rows, int cols, bool relu, cudaStream_t s);
 /// Per column: softmax cross-entropy of logits against labels; writes dlogits = (p - onehot) / cols
 /// and adds the batch-mean loss to *loss (which the caller zeroes first).
-void launch_softmax_xent(const float* logits, const int* labels, int classes, int cols, float* dlogits,
-                         float* loss, cudaStream_t s);
+void launch_softmax_xent(const float* logits, const int* labels, int classes, int cols, float* dlogits, float* loss,
+                         cudaStream_t s);
 /// grad[i] = 0 where activation[i] <= 0 (ReLU backward, in place).
 void launch_relu_backward(float* grad, const float* activation, std::size_t n, cudaStream_t s);
 /// velocity = momentum * velocity + grad; param -= lr * velocity.

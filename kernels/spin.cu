@@ -64,7 +64,8 @@ class SpinWorkload final : public Workload {
   std::size_t device_bytes() const override { return 0; }
 
   WorkloadFacts facts() const override {
-    WorkloadFacts f{{"clock_khz", clock_khz_}, {"cycles_per_launch", static_cast<double>(cycles_)},
+    WorkloadFacts f{{"clock_khz", clock_khz_},
+                    {"cycles_per_launch", static_cast<double>(cycles_)},
                     {"blocks", static_cast<double>(params_.blocks)}};
     steps_.add_facts(f);
     return f;
@@ -80,8 +81,8 @@ class SpinWorkload final : public Workload {
 
   SpinParams params_;
   WorkStream stream_;
-  CudaEvent done_;                 // the end of the task started by start_task()
-  StepTimer steps_;                // the burst: GPU time of each task
+  CudaEvent done_;   // the end of the task started by start_task()
+  StepTimer steps_;  // the burst: GPU time of each task
   int clock_khz_ = 0;
   long long cycles_ = 0;
 };

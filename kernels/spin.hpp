@@ -14,10 +14,10 @@
 namespace bench_mps::kernels {
 
 struct SpinParams {
-  int blocks = 4;           ///< thread blocks per launch
-  int threads = 256;        ///< threads per block
-  double launch_us = 100;   ///< busy time of one launch, microseconds
-  int launches = 100;       ///< launches per task
+  int blocks = 4;          ///< thread blocks per launch
+  int threads = 256;       ///< threads per block
+  double launch_us = 100;  ///< busy time of one launch, microseconds
+  int launches = 100;      ///< launches per task
 };
 
 /// Peak SM clock of the current device in kHz (what the spin kernel is calibrated from).

@@ -133,7 +133,8 @@ class XrayWorkload final : public Workload {
     // A warm-up task (before the first timed phase) loads the kernel: 1 ms is enough.
     const auto duration_ns = static_cast<std::uint64_t>((timed_ ? params_.busy_ms : 1.0) * 1e6);
     const auto gap_ns = static_cast<std::uint64_t>(params_.gap_us * 1e3);
-    xray_logger_kernel<<<1, 1, 0, stream_.get()>>>(duration_ns, gap_ns, log_.get(), params_.max_intervals, count_.get());
+    xray_logger_kernel<<<1, 1, 0, stream_.get()>>>(duration_ns, gap_ns, log_.get(), params_.max_intervals,
+                                                   count_.get());
     BENCH_CUDA_CHECK_LAUNCH(xray_logger_kernel);
     int count = 0;
     BENCH_CUDA_CHECK(cudaMemcpyAsync(&count, count_.get(), sizeof count, cudaMemcpyDeviceToHost, stream_.get()));
@@ -232,6 +233,8 @@ class XrayWorkload final : public Workload {
 
 }  // namespace
 
-std::unique_ptr<Workload> make_xray_workload(const XrayParams& params) { return std::make_unique<XrayWorkload>(params); }
+std::unique_ptr<Workload> make_xray_workload(const XrayParams& params) {
+  return std::make_unique<XrayWorkload>(params);
+}
 
 }  // namespace bench_mps::kernels

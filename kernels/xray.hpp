@@ -46,9 +46,9 @@ inline constexpr std::int64_t kGapKeptNs = 250'000;
 
 struct XrayParams {
   XrayRole role = XrayRole::step;
-  double busy_ms = 600;       ///< busy: how long the logging kernel runs per task (GPU clock)
-  double gap_us = 4;          ///< busy: a pause in its clock reads longer than this ends an interval
-  double step_us = 20;        ///< step: the work of one step's kernel, microseconds alone
+  double busy_ms = 600;         ///< busy: how long the logging kernel runs per task (GPU clock)
+  double gap_us = 4;            ///< busy: a pause in its clock reads longer than this ends an interval
+  double step_us = 20;          ///< step: the work of one step's kernel, microseconds alone
   int max_intervals = 1 << 16;  ///< busy: intervals one kernel can log
 };
 

@@ -28,7 +28,9 @@ class ExecSweep : public ::testing::Test {
     a.insert(a.end(), extra.begin(), extra.end());
     return a;
   }
-  CommandOutput sweep(const std::vector<std::string>& extra) { return run_program(bench_mps_exe(), sweep_args(extra), env, 120); }
+  CommandOutput sweep(const std::vector<std::string>& extra) {
+    return run_program(bench_mps_exe(), sweep_args(extra), env, 120);
+  }
   std::map<std::string, harness::SummaryRecord> summary() const {
     std::map<std::string, harness::SummaryRecord> rows;
     for (const auto& r : harness::read_summary(out() / "summary.csv")) rows[r.run_id] = r;

@@ -295,7 +295,8 @@ TEST(AdviseDecision, AnOpenVerdictGetsMoreSetsUntilTheCapOrTheBudget) {
                               cell(2, "timeslice", 20, NAN, true, 0.06, 2), cell(2, "mps", 18.87, NAN, true, 0.06, 2)};
   set_losses(l);
   EXPECT_EQ(why_no_more_sets(pick(l, NAN), 200, 10), "");  // open, room for another set of each
-  EXPECT_NE(why_no_more_sets(pick(l, NAN), 14, 10).find("the time budget would not hold another set"), std::string::npos);
+  EXPECT_NE(why_no_more_sets(pick(l, NAN), 14, 10).find("the time budget would not hold another set"),
+            std::string::npos);
   std::vector<MeasuredCell> capped{cell(1, "timeslice", 10, NAN, true, 0.06, 2), cell(1, "mps", 10, NAN, true, 0.06, 2),
                                    cell(2, "timeslice", 20, NAN, true, 0.3, kMaxSetsPerCell),
                                    cell(2, "mps", 18.87, NAN, true, 0.3, kMaxSetsPerCell)};
@@ -322,7 +323,8 @@ TEST(AdviseDecision, NoGainBelowTheLineIsANoAndSaysTheOtherBasis) {
   const Recommendation r = recommend(alone_at(10, 1, 0.1), l, {}, {}, NAN, Basis::unit);
   const std::string all = nlohmann::json(r.reasons).dump();
   EXPECT_NE(all.find("Decided per task; per whole run (start-up included) the ladder says: one copy at a time"),
-            std::string::npos) << all;
+            std::string::npos)
+      << all;
 }
 
 TEST(AdviseDecision, TheBasisThatDecidesCanTurnTheVerdict) {
@@ -351,7 +353,7 @@ TEST(AdviseDecision, TheRunDecidesWhereOneRunAloneIsShort) {
   AloneFacts a = alone_at(10, 3, 0.2);
   a.run_s = 40;
   EXPECT_EQ(choose_basis("auto", a).basis, Basis::unit);  // bench_mps's own workload: its length is a setting
-  a.source = "profile";  // a program
+  a.source = "profile";                                   // a program
   a.unit = "step";
   a.run_s = 40;
   a.startup_s = 9;
@@ -395,7 +397,8 @@ TEST(AdviseDecision, ALimitWhoseOutputFailsTheCheckIsNotAdvised) {
   auto limited = cell(4, "mps:auto", 11.1);  // 99 % of unlimited MPS's speed, well inside the interval rule
   for (SetMeasurement& s : limited.sets) s.check_values = {0.51, 0.62};
   limited.check_values = {0.51, 0.62, 0.51, 0.62, 0.51, 0.62};
-  EXPECT_EQ(check_problem(limited, 0.5, 1.0), "a copy's value ended 24.00 % from one copy alone's 0.5000 (tolerance 1 %)");
+  EXPECT_EQ(check_problem(limited, 0.5, 1.0),
+            "a copy's value ended 24.00 % from one copy alone's 0.5000 (tolerance 1 %)");
   EXPECT_EQ(check_problem(limited, 0.5, 30.0), "");
   EXPECT_NE(check_problem(limited, NAN, 1.0).find("one copy alone printed no value"), std::string::npos);
   limited.check_problem = check_problem(limited, 0.5, 1.0);
@@ -403,7 +406,8 @@ TEST(AdviseDecision, ALimitWhoseOutputFailsTheCheckIsNotAdvised) {
   const Recommendation r = recommend(alone_at(10, 3, 0.2), l, {}, {limited}, NAN);
   EXPECT_EQ(r.mode, "mps");
   EXPECT_NE(nlohmann::json(r.reasons).dump().find("but its output failed the check: a copy's value ended 24.00 %"),
-            std::string::npos) << nlohmann::json(r.reasons).dump();
+            std::string::npos)
+      << nlohmann::json(r.reasons).dump();
 }
 
 TEST(AdviseDecision, AOneCopyModeGapBeyondTheNoiseIsFlagged) {
@@ -472,7 +476,7 @@ TEST(AdviseLadder, AClientProfiledWithHostWaitsGetsBothEndsOfTheBracket) {
   const AloneFacts a = read_alone(dir, {true, true}, 20);
   ASSERT_TRUE(a.placed()) << a.problem;
   EXPECT_NE(a.burst_basis.find("host waits"), std::string::npos) << a.burst_basis;
-  EXPECT_NEAR(a.point.step_ms, 1.39954, 1e-4);   // profile_wait_step_ms
+  EXPECT_NEAR(a.point.step_ms, 1.39954, 1e-4);  // profile_wait_step_ms
   EXPECT_NEAR(a.point.kernel_ms, 0.0410363, 1e-6);
   ASSERT_TRUE(a.gap_point.has_value());
   EXPECT_LT(a.gap_point->step_ms, a.point.step_ms);  // idle gaps cut the step finer than host waits
@@ -513,11 +517,13 @@ TEST_F(Advise, TwoProgramsSideBySideGetEachOnesShareAndThePairsWithIntervals) {
     EXPECT_TRUE(m.at("ok").get<bool>()) << m;
     EXPECT_EQ(m.at("combined").size(), static_cast<std::size_t>(kBesideSets)) << m;
     for (std::size_t i = 0; i < m.at("combined").size(); ++i)
-      EXPECT_DOUBLE_EQ(m.at("combined")[i].get<double>(), m.at("a_kept")[i].get<double>() + m.at("b_kept")[i].get<double>());
+      EXPECT_DOUBLE_EQ(m.at("combined")[i].get<double>(),
+                       m.at("a_kept")[i].get<double>() + m.at("b_kept")[i].get<double>());
   }
   EXPECT_TRUE(j.at("beside").at("gain").at("lo").is_number()) << j.at("beside").at("gain");
   const std::string md = read_text(out() / "beside.md");
-  EXPECT_NE(md.find("| mode | worker sets | cpu (x alone) | cpu (x alone) | together (ideal 2) |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| mode | worker sets | cpu (x alone) | cpu (x alone) | together (ideal 2) |"), std::string::npos)
+      << md;
   EXPECT_NE(md.find(j.at("beside").at("headline").get<std::string>()), std::string::npos);
   EXPECT_TRUE(fs::exists(out() / "sweeps" / "beside" / "summary.csv"));
   // A's tail under the better MPS mode against time-sliced, with its interval, in the headline.
@@ -561,13 +567,15 @@ TEST(AdviseBeside, ThePairsGainIsDecidedFromItsWorkerSets) {
   EXPECT_EQ(a.best, "mps");
   EXPECT_NEAR(a.gain.ratio, 1.753, 0.01);
   EXPECT_GT(a.gain.lo, 1.05);
-  EXPECT_NE(a.headline.find("Run infer beside mlp under MPS: together they did 1.75x ("), std::string::npos) << a.headline;
+  EXPECT_NE(a.headline.find("Run infer beside mlp under MPS: together they did 1.75x ("), std::string::npos)
+      << a.headline;
   // The same means from sets far apart: can't tell.
   std::vector<SummaryRecord> noisy = rows_of("timeslice", {{0.5, 0.5}, {0.51, 0.49}});
   const auto close = rows_of("mps", {{0.3, 0.3}, {0.8, 0.8}});
   noisy.insert(noisy.end(), close.begin(), close.end());
   EXPECT_NE(beside_from_rows(noisy, "infer", "mlp").headline.find("Can't tell whether under MPS beats time-slicing"),
-            std::string::npos) << beside_from_rows(noisy, "infer", "mlp").headline;
+            std::string::npos)
+      << beside_from_rows(noisy, "infer", "mlp").headline;
   // A's tail: the MPS mode with its lowest p99 against time-sliced, decided as the pair's work is.
   std::vector<SummaryRecord> tails = rows;
   for (SummaryRecord& r : tails) r.fg_p99_vs_alone = r.mode == "timeslice" ? 2.0 + 0.01 * r.run_id.size() : 1.0;
@@ -578,11 +586,13 @@ TEST(AdviseBeside, ThePairsGainIsDecidedFromItsWorkerSets) {
   const BesideAdvice t = beside_from_rows(tails, "infer", "mlp");
   EXPECT_EQ(t.latency_mode, "mps+prio");
   EXPECT_LT(t.latency.hi, 0.95);
-  EXPECT_NE(t.headline.find("infer's p99 under MPS, the background at below-normal priority was 0.22x ("), std::string::npos)
+  EXPECT_NE(t.headline.find("infer's p99 under MPS, the background at below-normal priority was 0.22x ("),
+            std::string::npos)
       << t.headline;
   EXPECT_NE(t.headline.find("a shorter tail, its interval wholly below -5 %."), std::string::npos) << t.headline;
   EXPECT_NE(a.headline.find("infer's p99 under MPS was 1.00x (1.00-1.00) its p99 time-sliced: the same within 5 %."),
-            std::string::npos) << a.headline;
+            std::string::npos)
+      << a.headline;
 }
 
 /// One advise command line as its parser leaves it: `what` (--command or --workload) and the rest.
@@ -632,7 +642,8 @@ std::vector<AdviseCase> beside_cases() {
     cases.push_back(advise_case(std::string("mlp-infer-beside-") + b, false, "", "mlp-infer"));
     cases.push_back(advise_case(std::string("exec-beside-") + b, false, "python3 serve.py", "", {}, "0"));
   }
-  cases.push_back(advise_case("cpu-beside-cpu", true, "", "cpu", {"--cpu-task-us", "500", "--duration", "0.4"}, "cpu-0"));
+  cases.push_back(
+      advise_case("cpu-beside-cpu", true, "", "cpu", {"--cpu-task-us", "500", "--duration", "0.4"}, "cpu-0"));
   cases.push_back(advise_case("exec-beside-cpu", true, "sleep 0.01", ""));
   for (AdviseCase& c : cases) c.spec.beside = c.name.substr(c.name.rfind('-') + 1);
   return cases;
@@ -669,18 +680,18 @@ TEST(AdviseChildArgs, EveryChildSweepCommandLineParses) {
   for (AdviseCase& c : beside_cases()) cases.push_back(std::move(c));
   for (const AdviseCase& c : cases) {
     // run_advise's: the device's key after each child's own; the pair's sweep names its device itself.
-    ChildSweeps sweeps(tmp.path() / c.name, c.spec.beside.empty() ? advise_common_args(c.spec.device)
-                                                                  : std::vector<std::string>{}, 600);
+    ChildSweeps sweeps(tmp.path() / c.name,
+                       c.spec.beside.empty() ? advise_common_args(c.spec.device) : std::vector<std::string>{}, 600);
     sweeps.set_starter([&seen, &c](const std::vector<std::string>& args, const fs::path& log) {
       seen[c.name + "/" + log.stem().string()] = args;
       return 1;
     });
     ASSERT_NO_THROW(run_every_child(c, sweeps)) << c.name;
   }
-  for (const char* child : {"gpu/spin/ladder-n10", "gpu/mlp/ladder-n48", "gpu/mlp/limit-mps:auto-n48",
-                            "gpu/mlp/limit-mps:68-n3", "gpu/exec/alone", "gpu/exec/more-mps-n8", "cpu/duty/ladder-n4",
-                            "cpu/cpu/xray", "cpu/exec/limit-mps:50-n4", "gpu/exec-beside-mlp/beside",
-                            "cpu/exec-beside-cpu/beside"})
+  for (const char* child :
+       {"gpu/spin/ladder-n10", "gpu/mlp/ladder-n48", "gpu/mlp/limit-mps:auto-n48", "gpu/mlp/limit-mps:68-n3",
+        "gpu/exec/alone", "gpu/exec/more-mps-n8", "cpu/duty/ladder-n4", "cpu/cpu/xray", "cpu/exec/limit-mps:50-n4",
+        "gpu/exec-beside-mlp/beside", "cpu/exec-beside-cpu/beside"})
     EXPECT_TRUE(seen.count(child)) << "no command line seen for " << child;
   EXPECT_EQ(seen.size(), 151u);  // 139 of the ladders, 12 pairs
   for (const auto& [child, args] : seen) {
@@ -727,7 +738,8 @@ TEST_F(Advise, AProgramThatNeverTouchesCudaIsNotPlacedButTheLadderStillAnswers) 
   // Never a CUDA program, never proven an MPS client: no verdict about MPS (issue 35), exit 1 as for failed runs.
   ASSERT_EQ(r.exit_code, 1) << r.err << r.out;
   EXPECT_NE(r.out.find("Can't say whether MPS helps: no run under MPS beside another copy ended ok (N=2: mps_unproven"),
-            std::string::npos) << r.out;
+            std::string::npos)
+      << r.out;
   const nlohmann::json j = advice();
   EXPECT_NE(j.at("alone").at("problem").get<std::string>().find("no GPU profile"), std::string::npos) << j.at("alone");
   EXPECT_TRUE(j.at("predicted").empty());
@@ -739,11 +751,11 @@ TEST_F(Advise, AProgramThatNeverTouchesCudaIsNotPlacedButTheLadderStillAnswers) 
 TEST_F(Advise, BadInputGetsOneLineAndExitTwoWithNothingWritten) {
   // The cpu workload needs no stand-in, so each line is refused for its own bad value.
   const std::vector<std::vector<std::string>> bad{
-      {},                                                       // nothing to run
-      {"--workload", "cpu", "--command", "true"},              // both
-      {"--workload", "cpu", "--", "--procs", "4"},             // advise's own option after --
+      {},                                           // nothing to run
+      {"--workload", "cpu", "--command", "true"},   // both
+      {"--workload", "cpu", "--", "--procs", "4"},  // advise's own option after --
       {"--workload", "cpu", "--", "--modes=mps"},
-      {"--workload", "cpu", "--", "--settle", "1"},            // advise sets these too (issue 35)
+      {"--workload", "cpu", "--", "--settle", "1"},  // advise sets these too (issue 35)
       {"--workload", "cpu", "--", "--exec-warmups", "2"},
       {"--workload", "cpu", "--ladder", "0,2"},
       {"--workload", "cpu", "--ladder", "1"},
@@ -774,9 +786,9 @@ TEST_F(Advise, BadInputGetsOneLineAndExitTwoWithNothingWritten) {
       {"--workload", "cpu", "--ladder", "1,1000"},
       {"--workload", ""},
       {"--workload", "cpu", "--device", "gpu-x"},
-      {"--workload", "cpu", "--check-metric", "loss ([0-9.]+)"},           // a program's output: --command only
-      {"--command", "true", "--check-tolerance", "2"},                     // a tolerance without its check
-      {"--command", "true", "--check-metric", "loss [0-9.]+"},             // no capture group
+      {"--workload", "cpu", "--check-metric", "loss ([0-9.]+)"},  // a program's output: --command only
+      {"--command", "true", "--check-tolerance", "2"},            // a tolerance without its check
+      {"--command", "true", "--check-metric", "loss [0-9.]+"},    // no capture group
       {"--command", "true", "--check-metric", "loss ([0-9.]+)", "--check-tolerance", "-1"},
       {"--command", "true", "--check-metric", "loss ([0-9.]+)", "--check-tolerance", "nan"},
       {"--command", "true", "--check-metric", "loss ([0-9.]+)", "--check-tolerance", "inf"},
@@ -785,8 +797,8 @@ TEST_F(Advise, BadInputGetsOneLineAndExitTwoWithNothingWritten) {
       {"--command", "true", "--check-metric", ""},
       {"--command", "true", "--basis", ""},
       {"--command", "true", "--basis", "weekly"},
-      {"--workload", "cpu", "--beside", "nosuch"},                         // --beside: bench_mps's workloads only
-      {"--workload", "cpu", "--beside", "cpu", "--ladder", "1,2"},         // a pair has no ladder
+      {"--workload", "cpu", "--beside", "nosuch"},                  // --beside: bench_mps's workloads only
+      {"--workload", "cpu", "--beside", "cpu", "--ladder", "1,2"},  // a pair has no ladder
       {"--workload", "cpu", "--beside", ""},
   };
   for (const auto& a : bad) {
@@ -815,10 +827,17 @@ TEST_F(Advise, RedoWritesACommittedFoldersAdviceAgainAsCommitted) {
 // Issue 35: stored state checked like a results folder's: numbers out of range refused, naming the file.
 TEST_F(Advise, RedoRefusesAStoredLadderOrLargestNOutOfRange) {
   const fs::path committed = source_dir() / "results/2026-11-26-advise/lease-a/mlp";
-  for (const auto& [key, value] : std::vector<std::pair<std::string, nlohmann::json>>{
-           {"max_procs", 2e9}, {"max_procs", 1}, {"max_procs", "ten"}, {"ladder", nlohmann::json::array({1, 2, -5, 1e12})},
-           {"ladder", nlohmann::json::array({1, 2, 2})}, {"ladder", nlohmann::json::array()}, {"ladder", 4},
-           {"slo_p99_ms", -3}, {"slo_p99_ms", 1e300}, {"basis", "sideways"}}) {
+  for (const auto& [key, value] :
+       std::vector<std::pair<std::string, nlohmann::json>>{{"max_procs", 2e9},
+                                                           {"max_procs", 1},
+                                                           {"max_procs", "ten"},
+                                                           {"ladder", nlohmann::json::array({1, 2, -5, 1e12})},
+                                                           {"ladder", nlohmann::json::array({1, 2, 2})},
+                                                           {"ladder", nlohmann::json::array()},
+                                                           {"ladder", 4},
+                                                           {"slo_p99_ms", -3},
+                                                           {"slo_p99_ms", 1e300},
+                                                           {"basis", "sideways"}}) {
     const fs::path copy = tmp / "damaged";
     fs::remove_all(copy);
     fs::copy(committed, copy, fs::copy_options::recursive);
@@ -836,13 +855,14 @@ TEST_F(Advise, RedoRefusesAStoredLadderOrLargestNOutOfRange) {
 
 TEST_F(Advise, RedoRefusesAFolderWithoutAdviceAndOtherOptions) {
   fs::create_directories(out());
-  for (const auto& a : std::vector<std::vector<std::string>>{{"advise", "--redo", out().string()},
-                                                             {"advise", "--redo", (tmp / "nosuch").string()},
-                                                             {"advise", "--redo", out().string(), "--workload", "spin"},
-                                                             // options that shape a new ladder change nothing in a redo
-                                                             {"advise", "--redo", out().string(), "--budget", "100"},
-                                                             {"advise", "--redo", out().string(), "--max-procs", "4"},
-                                                             {"advise", "--redo", out().string(), "--basis", "sideways"}}) {
+  for (const auto& a :
+       std::vector<std::vector<std::string>>{{"advise", "--redo", out().string()},
+                                             {"advise", "--redo", (tmp / "nosuch").string()},
+                                             {"advise", "--redo", out().string(), "--workload", "spin"},
+                                             // options that shape a new ladder change nothing in a redo
+                                             {"advise", "--redo", out().string(), "--budget", "100"},
+                                             {"advise", "--redo", out().string(), "--max-procs", "4"},
+                                             {"advise", "--redo", out().string(), "--basis", "sideways"}}) {
     const auto r = run_program(bench_mps_exe(), a, env, 60);
     EXPECT_EQ(r.exit_code, 2) << nlohmann::json(a).dump() << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
@@ -885,8 +905,9 @@ TEST_F(Advise, CtrlCInTheLadderWritesWhatRanAndLeavesNoDaemon) {
 TEST_F(Advise, NoVerdictAboutMpsFromMpsRunsThatNeverHappened) {
   Env failing = env;
   failing.set.emplace_back("FAKE_MPS_FAIL_START", "1");
-  std::vector<std::string> a{"advise", "--cpu-stand-in", "--out", out().string(), "--workload", "cpu", "--ladder", "1,2",
-                             "--", "--duration", "0.3"};
+  std::vector<std::string> a{"advise", "--cpu-stand-in", "--out", out().string(), "--workload",
+                             "cpu",    "--ladder",       "1,2",   "--",           "--duration",
+                             "0.3"};
   const auto r = run_program(bench_mps_exe(), a, failing, 300);
   EXPECT_EQ(r.exit_code, 3) << "as the sweep whose daemon could not start: " << r.err << r.out;
   const nlohmann::json j = advice();
@@ -894,7 +915,8 @@ TEST_F(Advise, NoVerdictAboutMpsFromMpsRunsThatNeverHappened) {
   const std::string headline = j.at("recommendation").at("headline").get<std::string>();
   EXPECT_EQ(headline.rfind("The ladder stopped early (N=1's sweep stopped: MPS unavailable: ", 0), 0u) << headline;
   EXPECT_NE(headline.find("Can't say whether MPS helps: the ladder ran no rung under MPS beside another copy."),
-            std::string::npos) << headline;
+            std::string::npos)
+      << headline;
   EXPECT_NE(headline.find("Time-sliced, "), std::string::npos) << headline;
   EXPECT_EQ(headline.find("MPS buys nothing"), std::string::npos) << headline;
 }

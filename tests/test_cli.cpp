@@ -55,10 +55,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--procs", "-1"}, "--procs"}, BadInput{{"--procs", "abc"}, "'abc' is not a positive integer"},
         BadInput{{"--procs", "1,,4"}, "empty item"}, BadInput{{"--procs", "4,4"}, "listed twice"},
         BadInput{{"--procs", "2.5"}, "not a positive integer"}, BadInput{{"--procs", "99999999999"}, "more than"},
-        BadInput{{"--procs", "1", "--procs", "2"}, "--procs: given 2 times; give it once"}, BadInput{{"--modes", "bogus"}, "unknown mode 'bogus'"},
-        BadInput{{"--modes", ""}, "--modes: empty list"}, BadInput{{"--modes", "mps:0"}, "1..100"},
-        BadInput{{"--modes", "mps:101"}, "1..100"}, BadInput{{"--modes", "mps:x"}, "1..100"},
-        BadInput{{"--modes", "mps,mps"}, "listed twice"}, BadInput{{"--workloads", "bogus"}, "unknown workload 'bogus'"},
+        BadInput{{"--procs", "1", "--procs", "2"}, "--procs: given 2 times; give it once"},
+        BadInput{{"--modes", "bogus"}, "unknown mode 'bogus'"}, BadInput{{"--modes", ""}, "--modes: empty list"},
+        BadInput{{"--modes", "mps:0"}, "1..100"}, BadInput{{"--modes", "mps:101"}, "1..100"},
+        BadInput{{"--modes", "mps:x"}, "1..100"}, BadInput{{"--modes", "mps,mps"}, "listed twice"},
+        BadInput{{"--workloads", "bogus"}, "unknown workload 'bogus'"},
         BadInput{{"--workloads", ""}, "--workloads: empty list"}, BadInput{{"--repeats", "0"}, "--repeats"},
         BadInput{{"--repeats", "x"}, "--repeats"}, BadInput{{"--tasks", "0"}, "--tasks"},
         BadInput{{"--noise-target", "-1"}, "--noise-target"}, BadInput{{"--noise-target", "nan"}, "--noise-target"},
@@ -66,18 +67,23 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--noise-target", "lots"}, "--noise-target"}, BadInput{{"--noise-target", "101"}, "--noise-target"},
         BadInput{{"--max-repeats", "0"}, "--max-repeats"}, BadInput{{"--max-repeats", "1.5"}, "--max-repeats"},
         BadInput{{"--max-repeats", "x"}, "--max-repeats"}, BadInput{{"--max-repeats", "99999999999"}, "--max-repeats"},
-        BadInput{{"--noise-time-cap", "-1"}, "--noise-time-cap"}, BadInput{{"--noise-time-cap", "nan"}, "--noise-time-cap"},
-        BadInput{{"--noise-time-cap", "inf"}, "--noise-time-cap"}, BadInput{{"--noise-time-cap", ""}, "--noise-time-cap"},
+        BadInput{{"--noise-time-cap", "-1"}, "--noise-time-cap"},
+        BadInput{{"--noise-time-cap", "nan"}, "--noise-time-cap"},
+        BadInput{{"--noise-time-cap", "inf"}, "--noise-time-cap"},
+        BadInput{{"--noise-time-cap", ""}, "--noise-time-cap"},
         // the noise target's own options where no target applies (issue 35: said, not ignored)
-        BadInput{{"--max-repeats", "8", "--noise-target", "0"}, "--max-repeats: applies to --noise-target, which is off"},
+        BadInput{{"--max-repeats", "8", "--noise-target", "0"},
+                 "--max-repeats: applies to --noise-target, which is off"},
         BadInput{{"--noise-time-cap", "60", "--noise-target", "0"}, "--noise-time-cap: applies to --noise-target"},
-        BadInput{{"--tasks", "-3"}, "--tasks"}, BadInput{{"--tasks", "3", "--duration", "1"}, "--tasks and --duration cannot be given together"},
+        BadInput{{"--tasks", "-3"}, "--tasks"},
+        BadInput{{"--tasks", "3", "--duration", "1"}, "--tasks and --duration cannot be given together"},
         BadInput{{"--duration", "0"}, "--duration"}, BadInput{{"--timeout", "-1"}, "--timeout"},
         BadInput{{"--spin-us", "0"}, "--spin-us"}, BadInput{{"--spin-threads", "2000"}, "--spin-threads"},
         BadInput{{"--spin-blocks", "0"}, "--spin-blocks"}, BadInput{{"--mlp-layers", "784"}, "--mlp-layers"},
         BadInput{{"--mlp-layers", "784,1"}, "at least 2"}, BadInput{{"--mlp-layers", "784,x,10"}, "--mlp-layers"},
         BadInput{{"--mlp-batch", "0"}, "--mlp-batch"}, BadInput{{"--mlp-dataset", "10"}, "fewer than one batch"},
-        BadInput{{"--mlp-launch", "lazy"}, "--mlp-launch"}, BadInput{{"--mlp-steps-per-task", "0"}, "--mlp-steps-per-task"},
+        BadInput{{"--mlp-launch", "lazy"}, "--mlp-launch"},
+        BadInput{{"--mlp-steps-per-task", "0"}, "--mlp-steps-per-task"},
         BadInput{{"--frobnicate"}, "unknown option or extra argument: --frobnicate"},
         BadInput{{"extra-positional"}, "extra-positional"},
         // CLI11 reads whole numbers with base 0 ("010" would be 8); its own wording never reaches the user.
@@ -90,12 +96,15 @@ INSTANTIATE_TEST_SUITE_P(
         // Not a number, or no finite one: CLI11's own ranges let NaN through.
         BadInput{{"--duration", "nan"}, "--duration: 'nan' is not a number in"},
         BadInput{{"--duration", "inf"}, "--duration: 'inf' is not a number in"},
-        BadInput{{"--timeout", "nan"}, "--timeout: 'nan'"}, BadInput{{"--ready-timeout", "nan"}, "--ready-timeout: 'nan'"},
+        BadInput{{"--timeout", "nan"}, "--timeout: 'nan'"},
+        BadInput{{"--ready-timeout", "nan"}, "--ready-timeout: 'nan'"},
         BadInput{{"--settle", "nan"}, "--settle: 'nan'"}, BadInput{{"--settle", "-0.5"}, "--settle: '-0.5'"},
         BadInput{{"--spin-us", "nan"}, "--spin-us: 'nan'"}, BadInput{{"--mlp-lr", "nan"}, "--mlp-lr: 'nan'"},
         BadInput{{"--mlp-momentum", "nan"}, "--mlp-momentum: 'nan'"},
-        BadInput{{"--mlp-host-us", "nan"}, "--mlp-host-us: 'nan'"}, BadInput{{"--mlp-host-us", "-1"}, "--mlp-host-us: '-1'"},
-        BadInput{{"--mlp-host-us", "inf"}, "--mlp-host-us: 'inf'"}, BadInput{{"--exec-log-cap", "lots"}, "--exec-log-cap: 'lots'"},
+        BadInput{{"--mlp-host-us", "nan"}, "--mlp-host-us: 'nan'"},
+        BadInput{{"--mlp-host-us", "-1"}, "--mlp-host-us: '-1'"},
+        BadInput{{"--mlp-host-us", "inf"}, "--mlp-host-us: 'inf'"},
+        BadInput{{"--exec-log-cap", "lots"}, "--exec-log-cap: 'lots'"},
         BadInput{{"--exec-log-cap", ""}, "--exec-log-cap"},
         BadInput{{"--fault-delay-ms", "nan"}, "--fault-delay-ms: 'nan'"},
         BadInput{{"--timeout", "0"}, "--timeout: '0' is not a number in 0.1..86400"},
@@ -110,9 +119,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--mlp-profile", "cpu-bound"}, "--mlp-profile"},
         BadInput{{"--mlp-profile", "seed001", "--mlp-launch", "graph"}, "launches eagerly"},
         BadInput{{"--workloads", "exec", "--out", "/tmp/bench_mps_never_written"}, "needs a command"},
-        BadInput{{"--workloads", "exec", "--command", "  ", "--out", "/tmp/bench_mps_never_written"}, "needs a command"},
-        BadInput{{"--workloads", "exec", "--command", "true", "--exec-metric", "x", "--out", "/tmp/bench_mps_never_written"},
-                 "exactly one capture group"},
+        BadInput{{"--workloads", "exec", "--command", "  ", "--out", "/tmp/bench_mps_never_written"},
+                 "needs a command"},
+        BadInput{
+            {"--workloads", "exec", "--command", "true", "--exec-metric", "x", "--out", "/tmp/bench_mps_never_written"},
+            "exactly one capture group"},
         BadInput{{"--command", "true"}, "add --workloads exec"},
         BadInput{{"--workloads", "exec", "--command", "true", "--scenario", "fault", "--procs", "2", "--out",
                   "/tmp/bench_mps_never_written"},
@@ -121,35 +132,44 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--modes", "mps:auto:3"}, "1..100"}, BadInput{{"--modes", "mps:"}, "nothing after ':'"},
         BadInput{{"--modes", "mps:50/0"}, "'0' must be an integer in 1..100"},
         BadInput{{"--modes", "mps:50//25"}, "must be an integer in 1..100"},
-        BadInput{{"--modes", "mps+prio=2"}, "client priorities"}, BadInput{{"--modes", "mps+prio+prio"}, "priority given twice"},
+        BadInput{{"--modes", "mps+prio=2"}, "client priorities"},
+        BadInput{{"--modes", "mps+prio+prio"}, "priority given twice"},
         BadInput{{"--modes", "mps+mem=0"}, "is not a size"}, BadInput{{"--modes", "mps+mem=12X"}, "is not a size"},
         BadInput{{"--modes", "mps+mem=nan"}, "is not a size"}, BadInput{{"--modes", "mps+mem=inf"}, "is not a size"},
-        BadInput{{"--modes", "mps+mem=-1G"}, "is not a size"}, BadInput{{"--modes", "mps+mem=1G+mem=2G"}, "given twice"},
+        BadInput{{"--modes", "mps+mem=-1G"}, "is not a size"},
+        BadInput{{"--modes", "mps+mem=1G+mem=2G"}, "given twice"},
         BadInput{{"--modes", "mps+turbo"}, "unknown MPS option '+turbo'"},
         BadInput{{"--modes", "timeslice+prio"}, "applies to MPS modes only"},
         BadInput{{"--modes", "threads+mem=1G"}, "applies to MPS modes only"},
         BadInput{{"--modes", "streams:33"}, "CUDA_DEVICE_MAX_CONNECTIONS"}, BadInput{{"--modes", "streams:0"}, "1..32"},
-        BadInput{{"--modes", "threads:4"}, "unknown mode 'threads:4'"}, BadInput{{"--modes", "green:0"}, "SMs per green context"},
-        BadInput{{"--modes", "green:x"}, "SMs per green context"}, BadInput{{"--modes", "green"}, "need a GPU workload"},
+        BadInput{{"--modes", "threads:4"}, "unknown mode 'threads:4'"},
+        BadInput{{"--modes", "green:0"}, "SMs per green context"},
+        BadInput{{"--modes", "green:x"}, "SMs per green context"},
+        BadInput{{"--modes", "green"}, "need a GPU workload"},
         BadInput{{"--modes", "mps:auto,mps:auto"}, "listed twice"},
-        BadInput{{"--workloads", "exec", "--command", "true", "--modes", "threads", "--out", "/tmp/bench_mps_never_written"},
-                 "process of its own"},
+        BadInput{
+            {"--workloads", "exec", "--command", "true", "--modes", "threads", "--out", "/tmp/bench_mps_never_written"},
+            "process of its own"},
         BadInput{{"--workloads", "mlp", "--mlp-profile", "seed001", "--modes", "streams", "--out",
                   "/tmp/bench_mps_never_written"},
                  "use threads"},
         BadInput{{"--scenario", "fault", "--modes", "threads", "--procs", "2"}, "fault scenario runs processes"},
         // Rounds and the new workloads' parameters.
-        BadInput{{"--rounds", "0"}, "--rounds"}, BadInput{{"--rounds", "nan"}, "--rounds"}, BadInput{{"--rounds", "-2"}, "--rounds"},
-        BadInput{{"--filler-target", "0"}, "--filler-target"}, BadInput{{"--filler-target", "101"}, "--filler-target"},
-        BadInput{{"--filler-target", "nan"}, "--filler-target: 'nan'"}, BadInput{{"--filler-kernel-us", "inf"}, "--filler-kernel-us"},
-        BadInput{{"--filler-blocks", "-1"}, "--filler-blocks"}, BadInput{{"--filler-yield-ms", "nan"}, "--filler-yield-ms"},
-        BadInput{{"--membw-mib", "0"}, "--membw-mib"}, BadInput{{"--membw-mib", "lots"}, "--membw-mib"},
-        BadInput{{"--membw-iters", "-1"}, "--membw-iters"}, BadInput{{"--membw-blocks", "1.5"}, "--membw-blocks"},
-        BadInput{{"--infer-rate", "0"}, "--infer-rate"}, BadInput{{"--infer-rate", "inf"}, "--infer-rate"},
-        BadInput{{"--infer-rate", ""}, "--infer-rate"}, BadInput{{"--infer-batch", "0"}, "--infer-batch"},
-        BadInput{{"--mlp-extra-us", "-1"}, "--mlp-extra-us"}, BadInput{{"--mlp-extra-us", "nan"}, "--mlp-extra-us: 'nan'"},
+        BadInput{{"--rounds", "0"}, "--rounds"}, BadInput{{"--rounds", "nan"}, "--rounds"},
+        BadInput{{"--rounds", "-2"}, "--rounds"}, BadInput{{"--filler-target", "0"}, "--filler-target"},
+        BadInput{{"--filler-target", "101"}, "--filler-target"},
+        BadInput{{"--filler-target", "nan"}, "--filler-target: 'nan'"},
+        BadInput{{"--filler-kernel-us", "inf"}, "--filler-kernel-us"},
+        BadInput{{"--filler-blocks", "-1"}, "--filler-blocks"},
+        BadInput{{"--filler-yield-ms", "nan"}, "--filler-yield-ms"}, BadInput{{"--membw-mib", "0"}, "--membw-mib"},
+        BadInput{{"--membw-mib", "lots"}, "--membw-mib"}, BadInput{{"--membw-iters", "-1"}, "--membw-iters"},
+        BadInput{{"--membw-blocks", "1.5"}, "--membw-blocks"}, BadInput{{"--infer-rate", "0"}, "--infer-rate"},
+        BadInput{{"--infer-rate", "inf"}, "--infer-rate"}, BadInput{{"--infer-rate", ""}, "--infer-rate"},
+        BadInput{{"--infer-batch", "0"}, "--infer-batch"}, BadInput{{"--mlp-extra-us", "-1"}, "--mlp-extra-us"},
+        BadInput{{"--mlp-extra-us", "nan"}, "--mlp-extra-us: 'nan'"},
         // The interference scenario.
-        BadInput{{"--scenario", "interference", "--procs", "1,4", "--out", "/tmp/bench_mps_never_written"}, "at least 2"},
+        BadInput{{"--scenario", "interference", "--procs", "1,4", "--out", "/tmp/bench_mps_never_written"},
+                 "at least 2"},
         BadInput{{"--scenario", "interference", "--workloads", "spin"}, "runs --foreground and --background"},
         BadInput{{"--scenario", "interference", "--foreground", "filler", "--out", "/tmp/bench_mps_never_written"},
                  "--foreground: 'filler'"},
@@ -160,7 +180,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--scenario", "interference", "--foreground", "exec", "--background", "exec", "--command", "true",
                   "--out", "/tmp/bench_mps_never_written"},
                  "one --command serves only one"},
-        BadInput{{"--scenario", "interference", "--procs", "4", "--modes", "streams", "--out", "/tmp/bench_mps_never_written"},
+        BadInput{{"--scenario", "interference", "--procs", "4", "--modes", "streams", "--out",
+                  "/tmp/bench_mps_never_written"},
                  "use threads"},
         BadInput{{"--scenario", "bogus"}, "--scenario"}));
 
@@ -170,35 +191,52 @@ constexpr const char* kNever = "/tmp/bench_mps_never_written";
 INSTANTIATE_TEST_SUITE_P(
     RegimeBattery, BadInputTest,
     ::testing::Values(
-        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-bursts-ms", "abc"}, "--regime-bursts-ms: 'abc' is not a number"},
-        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-bursts-ms", "0"}, "--regime-bursts-ms: 0 is outside 0.001..10000"},
-        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-bursts-ms", "-1"}, "--regime-bursts-ms: -1 is outside"},
-        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-bursts-ms", "nan"}, "--regime-bursts-ms: 'nan' is not a number"},
-        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-bursts-ms", "inf"}, "--regime-bursts-ms: 'inf' is not a number"},
-        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-bursts-ms", "1,1"}, "--regime-bursts-ms: '1' is listed twice"},
-        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-bursts-ms", "1,,2"}, "--regime-bursts-ms: empty item"},
-        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-bursts-ms", ""}, "--regime-bursts-ms: empty list"},
-        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-bursts-ms", "1ms"}, "--regime-bursts-ms: '1ms' is not a number"},
-        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-duties", "150"}, "--regime-duties: 150 is outside 0.1..100"},
+        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-bursts-ms", "abc"},
+                 "--regime-bursts-ms: 'abc' is not a number"},
+        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-bursts-ms", "0"},
+                 "--regime-bursts-ms: 0 is outside 0.001..10000"},
+        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-bursts-ms", "-1"},
+                 "--regime-bursts-ms: -1 is outside"},
+        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-bursts-ms", "nan"},
+                 "--regime-bursts-ms: 'nan' is not a number"},
+        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-bursts-ms", "inf"},
+                 "--regime-bursts-ms: 'inf' is not a number"},
+        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-bursts-ms", "1,1"},
+                 "--regime-bursts-ms: '1' is listed twice"},
+        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-bursts-ms", "1,,2"},
+                 "--regime-bursts-ms: empty item"},
+        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-bursts-ms", ""},
+                 "--regime-bursts-ms: empty list"},
+        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-bursts-ms", "1ms"},
+                 "--regime-bursts-ms: '1ms' is not a number"},
+        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-duties", "150"},
+                 "--regime-duties: 150 is outside 0.1..100"},
         BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-duties", "0"}, "--regime-duties: 0 is outside"},
-        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-duties", "50%"}, "--regime-duties: '50%' is not a number"},
+        BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-duties", "50%"},
+                 "--regime-duties: '50%' is not a number"},
         BadInput{{"--regime-bursts-ms", "1"}, "--regime-bursts-ms: the grid belongs to --scenario regimes"},
-        BadInput{{"--out", kNever, "--scenario", "xray", "--regime-duties", "50"}, "--regime-duties: the grid belongs to --scenario regimes"},
-        BadInput{{"--out", kNever, "--scenario", "xray", "--workloads", "spin"}, "--workloads: --scenario xray runs its own probes"},
+        BadInput{{"--out", kNever, "--scenario", "xray", "--regime-duties", "50"},
+                 "--regime-duties: the grid belongs to --scenario regimes"},
+        BadInput{{"--out", kNever, "--scenario", "xray", "--workloads", "spin"},
+                 "--workloads: --scenario xray runs its own probes"},
         BadInput{{"--out", kNever, "--scenario", "regimes", "--workloads", "duty"}, "place your workloads on the map"},
-        BadInput{{"--out", kNever, "--scenario", "regimes", "--modes", "threads"}, "--scenario regimes measures processes"},
-        BadInput{{"--out", kNever, "--scenario", "xray", "--modes", "timeslice,green"}, "--scenario xray measures processes"},
+        BadInput{{"--out", kNever, "--scenario", "regimes", "--modes", "threads"},
+                 "--scenario regimes measures processes"},
+        BadInput{{"--out", kNever, "--scenario", "xray", "--modes", "timeslice,green"},
+                 "--scenario xray measures processes"},
         BadInput{{"--duty-pct", "0"}, "--duty-pct"}, BadInput{{"--duty-pct", "101"}, "--duty-pct"},
         BadInput{{"--duty-pct", "nan"}, "--duty-pct: 'nan'"}, BadInput{{"--duty-burst-us", "0"}, "--duty-burst-us"},
-        BadInput{{"--duty-burst-us", "inf"}, "--duty-burst-us: 'inf'"}, BadInput{{"--duty-blocks", "0"}, "--duty-blocks"},
-        BadInput{{"--duty-kernels", "-1"}, "--duty-kernels"}, BadInput{{"--duty-steps", "1.5"}, "--duty-steps"},
-        BadInput{{"--duty-threads", "2000"}, "--duty-threads"},
+        BadInput{{"--duty-burst-us", "inf"}, "--duty-burst-us: 'inf'"},
+        BadInput{{"--duty-blocks", "0"}, "--duty-blocks"}, BadInput{{"--duty-kernels", "-1"}, "--duty-kernels"},
+        BadInput{{"--duty-steps", "1.5"}, "--duty-steps"}, BadInput{{"--duty-threads", "2000"}, "--duty-threads"},
         BadInput{{"--workloads", "duty", "--modes", "streams", "--out", "/tmp/bench_mps_never_written"}, "use threads"},
-        BadInput{{"--xray-busy-ms", "0"}, "--xray-busy-ms"}, BadInput{{"--xray-busy-ms", "nan"}, "--xray-busy-ms: 'nan'"},
-        BadInput{{"--xray-gap-us", "0"}, "--xray-gap-us"}, BadInput{{"--xray-step-us", "-5"}, "--xray-step-us"},
+        BadInput{{"--xray-busy-ms", "0"}, "--xray-busy-ms"},
+        BadInput{{"--xray-busy-ms", "nan"}, "--xray-busy-ms: 'nan'"}, BadInput{{"--xray-gap-us", "0"}, "--xray-gap-us"},
+        BadInput{{"--xray-step-us", "-5"}, "--xray-step-us"},
         BadInput{{"--workloads", "xray"}, "--workloads: unknown workload 'xray'"},
         BadInput{{"--cpu-stand-in", "--workloads", "spin"}, "--cpu-stand-in: the spin workload has no CPU stand-in"},
-        BadInput{{"--out", kNever, "--scenario", "regimes", "--procs", "50", "--modes", "mps"}, "clients an MPS server accepts"},
+        BadInput{{"--out", kNever, "--scenario", "regimes", "--procs", "50", "--modes", "mps"},
+                 "clients an MPS server accepts"},
         // Valid alone, too much together (issue 35): refused before any run, naming both options.
         BadInput{{"--out", kNever, "--scenario", "regimes", "--regime-bursts-ms", "10000", "--regime-duties", "0.1"},
                  "--regime-bursts-ms 10000 with --regime-duties 0.1: a step's host work would be 9990 s"},
@@ -216,15 +254,15 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--device", "gpu0"}, "--device: 'gpu0'"}, BadInput{{"--device", "a/b"}, "--device: 'a/b'"},
         BadInput{{"--device", "99999"}, "--device: '99999' is not a GPU index in 0..1023"},
         BadInput{{"--device", "cpu-x"}, "--device: 'cpu-x'"},
-        BadInput{{"--device", "0", "--gpus", "all"}, "--device and --gpus cannot be given together"}, BadInput{{"--gpus", ""}, "--gpus: empty list"},
-        BadInput{{"--gpus", "0,,1"}, "--gpus: empty item"}, BadInput{{"--gpus", "0,0"}, "--gpus: '0' is listed twice"},
-        BadInput{{"--gpus", "nan"}, "--gpus: 'nan'"}, BadInput{{"--gpus", "-1"}, "--gpus"},
-        BadInput{{"--gpus", "all,0"}, "'all' is a list of its own"},
+        BadInput{{"--device", "0", "--gpus", "all"}, "--device and --gpus cannot be given together"},
+        BadInput{{"--gpus", ""}, "--gpus: empty list"}, BadInput{{"--gpus", "0,,1"}, "--gpus: empty item"},
+        BadInput{{"--gpus", "0,0"}, "--gpus: '0' is listed twice"}, BadInput{{"--gpus", "nan"}, "--gpus: 'nan'"},
+        BadInput{{"--gpus", "-1"}, "--gpus"}, BadInput{{"--gpus", "all,0"}, "'all' is a list of its own"},
         BadInput{{"--cpus", ""}, "--cpus: empty list"}, BadInput{{"--cpus", "-1"}, "--cpus"},
         BadInput{{"--cpus", "nan"}, "--cpus: 'nan' is not a CPU number"},
-        BadInput{{"--cpus", "inf"}, "--cpus: 'inf' is not a CPU number"},
-        BadInput{{"--cpus", "x"}, "--cpus: 'x'"}, BadInput{{"--cpus", "3-1"}, "runs backwards"},
-        BadInput{{"--cpus", "1,1"}, "CPU 1 is listed twice"}, BadInput{{"--cpus", "99999"}, "not a CPU number in 0..4095"},
+        BadInput{{"--cpus", "inf"}, "--cpus: 'inf' is not a CPU number"}, BadInput{{"--cpus", "x"}, "--cpus: 'x'"},
+        BadInput{{"--cpus", "3-1"}, "runs backwards"}, BadInput{{"--cpus", "1,1"}, "CPU 1 is listed twice"},
+        BadInput{{"--cpus", "99999"}, "not a CPU number in 0..4095"},
         BadInput{{"--cpus", "4095"}, "--cpus: CPU 4095 is not one this process may run on"},
         BadInput{{"--gpus", "cpu-0,cpu-1", "--cpus", "4095"}, "--cpus: CPU 4095 is not one this process may run on"},
         BadInput{{"--external-mps", "--modes", "timeslice,mps"}, "--external-mps: mode 'timeslice' is not an MPS mode"},
@@ -248,13 +286,14 @@ TEST_P(FleetReportBadInputTest, OneLineExitTwoNothingWritten) {
   EXPECT_FALSE(fs::exists(tmp / "fleet" / "report.md"));
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    FleetReportBattery, FleetReportBadInputTest,
-    ::testing::Values(BadInput{{"--threshold", ""}, "--threshold"}, BadInput{{"--threshold", "-1"}, "--threshold"},
-                      BadInput{{"--threshold", "nan"}, "--threshold: 'nan' is not a number in"},
-                      BadInput{{"--threshold", "inf"}, "--threshold: 'inf' is not a number in"},
-                      BadInput{{"--threshold", "five"}, "--threshold: 'five'"},
-                      BadInput{{"--metric", "speed"}, "--metric"}, BadInput{{"--metric", ""}, "--metric"}));
+INSTANTIATE_TEST_SUITE_P(FleetReportBattery, FleetReportBadInputTest,
+                         ::testing::Values(BadInput{{"--threshold", ""}, "--threshold"},
+                                           BadInput{{"--threshold", "-1"}, "--threshold"},
+                                           BadInput{{"--threshold", "nan"}, "--threshold: 'nan' is not a number in"},
+                                           BadInput{{"--threshold", "inf"}, "--threshold: 'inf' is not a number in"},
+                                           BadInput{{"--threshold", "five"}, "--threshold: 'five'"},
+                                           BadInput{{"--metric", "speed"}, "--metric"},
+                                           BadInput{{"--metric", ""}, "--metric"}));
 
 TEST(BadInput, OutIsAFile) {
   TempDir tmp;
@@ -293,14 +332,18 @@ TEST(ParseLists, ProcsModesWorkloads) {
 TEST(Version, NamesVersionGitShaAndCuda) {
   const auto r = run_program(bench_mps_exe(), {"--version"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(^bench_mps [0-9]+\.[0-9]+\.[0-9]+ \(git ([0-9a-f]{40}|unknown)(, dirty)?; built with CUDA [0-9]+\.[0-9]+\)\n$)")))
+  EXPECT_TRUE(std::regex_search(
+      r.out,
+      std::regex(
+          R"(^bench_mps [0-9]+\.[0-9]+\.[0-9]+ \(git ([0-9a-f]{40}|unknown)(, dirty)?; built with CUDA [0-9]+\.[0-9]+\)\n$)")))
       << r.out;
 }
 
 TEST(Help, ListsTheExitCodes) {
   const auto r = run_program(bench_mps_exe(), {"--help"});
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* code : {"Exit codes: 0 ok", "; 1 ", "; 2 bad command line", "; 3 the machine cannot run it", "128+N"})
+  for (const char* code :
+       {"Exit codes: 0 ok", "; 1 ", "; 2 bad command line", "; 3 the machine cannot run it", "128+N"})
     EXPECT_NE(r.out.find(code), std::string::npos) << code << "\n" << r.out;
 }
 
@@ -322,8 +365,10 @@ namespace {
 // Issue 35: one exit code each for a full disk and a read-only folder, whatever the verb (the errno of the
 // failed write decides; docs/RESULTS.md and --help's exit codes).
 TEST(WriteErrors, AFullDiskIsThreeAReadOnlyFolderTwo) {
-  for (const int full : {ENOSPC, EDQUOT, EFBIG}) EXPECT_EQ(harness::exit_code_of_write_error(full), harness::kExitEnvironment);
-  for (const int denied : {EROFS, EACCES, EPERM}) EXPECT_EQ(harness::exit_code_of_write_error(denied), harness::kExitUsage);
+  for (const int full : {ENOSPC, EDQUOT, EFBIG})
+    EXPECT_EQ(harness::exit_code_of_write_error(full), harness::kExitEnvironment);
+  for (const int denied : {EROFS, EACCES, EPERM})
+    EXPECT_EQ(harness::exit_code_of_write_error(denied), harness::kExitUsage);
   EXPECT_EQ(harness::exit_code_of_write_error(EIO), harness::kExitFailed);
 }
 
@@ -337,9 +382,9 @@ TEST(WriteErrors, AReportIntoAFolderItCannotWriteIsTwo) {
   if (!root)
     fs::permissions(tmp / "r", fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write,
                     fs::perm_options::remove);
-  const CommandOutput out =
-      root ? run_program("/usr/sbin/runuser", {"-u", "nobody", "--", bench_mps_exe().string(), "report", (tmp / "r").string()})
-           : run_program(bench_mps_exe(), {"report", (tmp / "r").string()});
+  const CommandOutput out = root ? run_program("/usr/sbin/runuser", {"-u", "nobody", "--", bench_mps_exe().string(),
+                                                                     "report", (tmp / "r").string()})
+                                 : run_program(bench_mps_exe(), {"report", (tmp / "r").string()});
   if (!root) fs::permissions(tmp / "r", fs::perms::owner_write, fs::perm_options::add);
   if (out.exit_code == 3 && out.err.find("matplotlib") != std::string::npos) GTEST_SKIP() << out.err;
   EXPECT_EQ(out.exit_code, 2) << out.err;

@@ -204,8 +204,8 @@ TEST(CompareProgram, ThreePercentSlowdownIsSlowerAndEachRowStatesWhatItCouldDete
   const auto run = compare("base", "slower3", {});
   ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
   for (const auto& row : run.rows) {
-    EXPECT_EQ(row.at("verdict"), row.at("workload") == "spin" ? "SLOWER" : "SAME") << row.at("workload") << " "
-                                                                                   << row.at("mode") << row.at("procs");
+    EXPECT_EQ(row.at("verdict"), row.at("workload") == "spin" ? "SLOWER" : "SAME")
+        << row.at("workload") << " " << row.at("mode") << row.at("procs");
     const double detectable = std::stod(row.at("detectable"));
     EXPECT_GE(detectable, harness::kDefaultThresholdPct / 100);
     EXPECT_LT(detectable, 0.03) << "a 3% change must lie beyond what the row can detect";
@@ -223,8 +223,8 @@ TEST(CompareProgram, TenPercentSlowdownIsSlowerThereOnly) {
     ASSERT_EQ(run.rows.size(), 12u);
     for (const auto& row : run.rows) {
       const bool slowed = row.at("workload") == "spin" && row.at("mode") == "mps" && row.at("procs") == "4";
-      EXPECT_EQ(row.at("verdict"), slowed ? "SLOWER" : "SAME") << metric << " " << row.at("workload") << " "
-                                                                << row.at("mode") << " " << row.at("procs");
+      EXPECT_EQ(row.at("verdict"), slowed ? "SLOWER" : "SAME")
+          << metric << " " << row.at("workload") << " " << row.at("mode") << " " << row.at("procs");
       if (slowed) {
         EXPECT_NEAR(std::stod(row.at("change")), metric == "throughput" ? -0.10 : 1 / 0.9 - 1, 0.01);
       }
@@ -232,8 +232,8 @@ TEST(CompareProgram, TenPercentSlowdownIsSlowerThereOnly) {
       EXPECT_EQ(row.at("clock_flag"), reclocked ? "1" : "0");
     }
     EXPECT_EQ(run.rows[0].at("metric"), metric == "throughput" ? "throughput_tasks_per_s"
-                                        : metric == "p50"       ? "task_p50_ms"
-                                                                : "task_p99_ms");
+                                        : metric == "p50"      ? "task_p50_ms"
+                                                               : "task_p99_ms");
   }
 }
 
@@ -247,9 +247,9 @@ TEST(CompareProgram, MetadataDiffAboveTheTable) {
   EXPECT_LT(meta_at, table_at);
   std::map<std::string, bool> differs;
   for (const auto& row : run.json["metadata_diff"]) differs[row["key"]] = row["differs"];
-  for (const std::string key : {"gpu.driver_version", "gpu.cuda_driver_version", "gpu.cuda_runtime_version",
-                                "gpu.name", "gpu.compute_mode", "mps.version", "gpu.max_sm_clock_mhz",
-                                "gpu.max_mem_clock_mhz", "gpu.sm_count", "gpu.uuid"})
+  for (const std::string key :
+       {"gpu.driver_version", "gpu.cuda_driver_version", "gpu.cuda_runtime_version", "gpu.name", "gpu.compute_mode",
+        "mps.version", "gpu.max_sm_clock_mhz", "gpu.max_mem_clock_mhz", "gpu.sm_count", "gpu.uuid"})
     EXPECT_EQ(differs.count(key), 1u) << key;
   EXPECT_TRUE(differs["gpu.driver_version"]);
   EXPECT_TRUE(differs["gpu.cuda_driver_version"]);
@@ -281,9 +281,9 @@ TEST(CompareProgram, MetadataDiffAboveTheTable) {
 TEST(CompareProgram, WorkerSetsThatDisagreeAreNoiseNotAChange) {
   const fs::path inputs = source_dir() / "results" / "2026-11-26-compare" / "inputs";
   TempDir tmp;
-  const auto result = run_program(bench_mps_exe(), {"compare", (inputs / "h100-lease7-aa").string(),
-                                                    (inputs / "h100-lease7-spin103").string(), "--ignore-params",
-                                                    "--out", (tmp / "out").string()});
+  const auto result = run_program(
+      bench_mps_exe(), {"compare", (inputs / "h100-lease7-aa").string(), (inputs / "h100-lease7-spin103").string(),
+                        "--ignore-params", "--out", (tmp / "out").string()});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const auto j = nlohmann::json::parse(read_text(tmp / "out" / "comparison.json"));
   int spin_slower = 0;
@@ -347,7 +347,8 @@ struct OneConfig {
   std::vector<harness::ModeBlock> plan;
   std::vector<harness::SummaryRecord> rows;
 };
-OneConfig one_config(const std::vector<double>& startups, const std::vector<double>& throughputs, double makespan_s = 0.3) {
+OneConfig one_config(const std::vector<double>& startups, const std::vector<double>& throughputs,
+                     double makespan_s = 0.3) {
   harness::SweepSpec spec;
   spec.workloads = {"spin"};
   spec.procs = {1};
@@ -373,7 +374,8 @@ OneConfig one_config(const std::vector<double>& startups, const std::vector<doub
 // The noise target on the same unit: nine repeats, seven of them 100, are still noisy when their six
 // worker sets' means spread 3 %: more sets are wanted.
 TEST(WorkerSets, TheNoiseTargetIsNotMetByRoundsOfSetsThatDisagree) {
-  const OneConfig c = one_config({0.9, 0, 0, 0.8, 0, 0.7, 0.7, 0.7, 0.7}, {100, 100, 100, 100, 100, 100, 98.5, 100, 101.5});
+  const OneConfig c =
+      one_config({0.9, 0, 0, 0.8, 0, 0.7, 0.7, 0.7, 0.7}, {100, 100, 100, 100, 100, 100, 98.5, 100, 101.5});
   const auto noise = harness::config_noise(c.rows, c.plan, 0.01);
   ASSERT_EQ(noise.size(), 1u);
   EXPECT_EQ(noise[0].repeats, 9);
@@ -387,7 +389,8 @@ TEST(WorkerSets, TheNoiseTargetIsNotMetByRoundsOfSetsThatDisagree) {
 TEST(WorkerSets, MoreSetsOfTheSameSpreadMeetTheTarget) {
   const OneConfig two = one_config({0.5, 0.5}, {99.75, 100.25});
   EXPECT_FALSE(harness::config_noise(two.rows, two.plan, 0.01)[0].met);
-  const OneConfig eight = one_config(std::vector<double>(8, 0.5), {99.75, 100.25, 99.75, 100.25, 99.75, 100.25, 99.75, 100.25});
+  const OneConfig eight =
+      one_config(std::vector<double>(8, 0.5), {99.75, 100.25, 99.75, 100.25, 99.75, 100.25, 99.75, 100.25});
   const auto noise = harness::config_noise(eight.rows, eight.plan, 0.01);
   EXPECT_TRUE(noise[0].met) << noise[0].noise;
   EXPECT_NEAR(noise[0].set_seconds, 0.5 + 0.3, 1e-12);  // its longest start-up and median round
@@ -473,8 +476,8 @@ TEST(CompareProgram, FailOnRegression) {
 TEST(CompareProgram, OutputFiles) {
   TempDir tmp;
   const auto r = run_program(bench_mps_exe(), {"compare", fixture("base").string(), fixture("slower").string(), "--out",
-                                               (tmp / "cmp").string(), "--md", (tmp / "report.md").string(),
-                                               "--csv", (tmp / "table.csv").string()});
+                                               (tmp / "cmp").string(), "--md", (tmp / "report.md").string(), "--csv",
+                                               (tmp / "table.csv").string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const std::string f : {"comparison.csv", "comparison.md", "comparison.json"})
     EXPECT_TRUE(fs::is_regular_file(tmp / "cmp" / f)) << f;
@@ -496,8 +499,8 @@ TEST(CompareProgram, OutputFiles) {
 
 TEST(CompareProgram, DifferentGpuRefusedUnlessAllowed) {
   TempDir tmp;
-  const auto refused = run_program(bench_mps_exe(), {"compare", fixture("base").string(),
-                                                     fixture("other_gpu").string(), "--out", (tmp / "o").string()});
+  const auto refused = run_program(bench_mps_exe(), {"compare", fixture("base").string(), fixture("other_gpu").string(),
+                                                     "--out", (tmp / "o").string()});
   EXPECT_EQ(refused.exit_code, 2);
   EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
   EXPECT_NE(refused.err.find("different GPUs: base has NVIDIA H200, new has NVIDIA H100 80GB HBM3"), std::string::npos)
@@ -549,7 +552,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"no_summary", {"@base", "@bad_no_summary"}, "bad_no_summary/summary.csv: no such file"},
         BadInput{"no_folder", {"@base", "@does_not_exist"}, "does_not_exist: not a folder"},
         BadInput{"bad_metric", {"@base", "@base", "--metric", "p90"}, "--metric: 'p90' is not one of"},
-        BadInput{"negative_threshold", {"@base", "@base", "--threshold", "-1"}, "--threshold: '-1' is not a number in 0..1000"},
+        BadInput{"negative_threshold",
+                 {"@base", "@base", "--threshold", "-1"},
+                 "--threshold: '-1' is not a number in 0..1000"},
         BadInput{"text_threshold", {"@base", "@base", "--threshold", "abc"}, "--threshold: 'abc' is not a number"},
         BadInput{"alpha_zero", {"@base", "@base", "--alpha", "0"}, "--alpha must lie strictly between 0 and 1"},
         BadInput{"alpha_one", {"@base", "@base", "--alpha", "1"}, "--alpha must lie strictly between 0 and 1"},
@@ -565,18 +570,21 @@ namespace {
 
 /// A copy of a compare fixture whose summary.csv went through `edit` (a sed expression), and its
 /// meta.json through `meta_sed` where given (a run the sweep never planned is refused).
-fs::path edited_copy(const TempDir& tmp, const std::string& name, const std::string& sed, const std::string& meta_sed = "") {
+fs::path edited_copy(const TempDir& tmp, const std::string& name, const std::string& sed,
+                     const std::string& meta_sed = "") {
   const fs::path dir = tmp / name;
   fs::copy(fixture("base"), dir, fs::copy_options::recursive);
   EXPECT_EQ(run_program("/bin/sed", {"-i", sed, (dir / "summary.csv").string()}).exit_code, 0);
-  if (!meta_sed.empty()) EXPECT_EQ(run_program("/bin/sed", {"-i", meta_sed, (dir / "meta.json").string()}).exit_code, 0);
+  if (!meta_sed.empty())
+    EXPECT_EQ(run_program("/bin/sed", {"-i", meta_sed, (dir / "meta.json").string()}).exit_code, 0);
   return dir;
 }
 
 TEST(CompareProgram, NothingInCommonFailsUnderFailOnRegressionAndSuggestsIgnoreParams) {
   TempDir tmp;
   const fs::path params_only = edited_copy(tmp, "params", "s/blocks=4/blocks=8/;s/batch=64/batch=32/");
-  auto r = run_program(bench_mps_exe(), {"compare", fixture("base").string(), params_only.string(), "--fail-on-regression"});
+  auto r =
+      run_program(bench_mps_exe(), {"compare", fixture("base").string(), params_only.string(), "--fail-on-regression"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("nothing was compared"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("add --ignore-params"), std::string::npos) << r.err;
@@ -584,7 +592,8 @@ TEST(CompareProgram, NothingInCommonFailsUnderFailOnRegressionAndSuggestsIgnoreP
   EXPECT_EQ(r.exit_code, 0) << "without --fail-on-regression nothing compared is no failure: " << r.err;
   EXPECT_NE(r.err.find("nothing was compared"), std::string::npos) << r.err;
 
-  const fs::path other = edited_copy(tmp, "other", "s/,spin,/,cpu,/;s/,mlp,/,cpu2,/", "s/\"spin\"/\"cpu\"/g;s/\"mlp\"/\"cpu2\"/g");
+  const fs::path other =
+      edited_copy(tmp, "other", "s/,spin,/,cpu,/;s/,mlp,/,cpu2,/", "s/\"spin\"/\"cpu\"/g;s/\"mlp\"/\"cpu2\"/g");
   r = run_program(bench_mps_exe(), {"compare", fixture("base").string(), other.string(), "--fail-on-regression"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_EQ(r.err.find("--ignore-params"), std::string::npos) << "no hint where parameters are not the difference";
@@ -593,12 +602,13 @@ TEST(CompareProgram, NothingInCommonFailsUnderFailOnRegressionAndSuggestsIgnoreP
 TEST(CompareProgram, OutThatHoldsAComparisonIsRefused) {
   TempDir tmp;
   const fs::path out = tmp / "cmp";
-  ASSERT_EQ(run_program(bench_mps_exe(), {"compare", fixture("base").string(), fixture("aa").string(), "--out", out.string()})
-                .exit_code,
-            0);
+  ASSERT_EQ(
+      run_program(bench_mps_exe(), {"compare", fixture("base").string(), fixture("aa").string(), "--out", out.string()})
+          .exit_code,
+      0);
   const std::string before = read_text(out / "comparison.csv");
-  const auto r =
-      run_program(bench_mps_exe(), {"compare", fixture("base").string(), fixture("slower").string(), "--out", out.string()});
+  const auto r = run_program(bench_mps_exe(),
+                             {"compare", fixture("base").string(), fixture("slower").string(), "--out", out.string()});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("already holds a comparison"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
@@ -609,8 +619,8 @@ TEST(CompareProgram, OutThatIsAResultsFolderIsRefused) {
   TempDir tmp;
   const fs::path out = tmp / "results";
   fs::copy(fixture("aa"), out, fs::copy_options::recursive);
-  const auto r =
-      run_program(bench_mps_exe(), {"compare", fixture("base").string(), fixture("aa").string(), "--out", out.string()});
+  const auto r = run_program(bench_mps_exe(),
+                             {"compare", fixture("base").string(), fixture("aa").string(), "--out", out.string()});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("is a results folder"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;

@@ -71,7 +71,7 @@ TEST_F(Conform, NormalFakeDaemonPassesWhatACpuStandInCanSayAndSkipsTheRest) {
   EXPECT_TRUE(fs::exists(out() / "conform.csv"));
   EXPECT_NE(read_text(out() / "conform.md").find("| thread-pct | PASS |"), std::string::npos);
   EXPECT_NE(r.out.find("| proof | PASS |"), std::string::npos) << r.out;  // the table on screen
-  EXPECT_NE(r.err.find("[1/12] proof"), std::string::npos) << r.err;    // progress
+  EXPECT_NE(r.err.find("[1/12] proof"), std::string::npos) << r.err;      // progress
   EXPECT_EQ(harness::read_conform(out()).meta.at("status"), "complete");
 }
 
@@ -109,14 +109,16 @@ TEST_F(Conform, CompareCallsPassToFailARegressionAndTheFleetReportListsBoth) {
   EXPECT_EQ(gated.exit_code, 1) << gated.err;
   EXPECT_NE(gated.out.find("| thread-pct | PASS | FAIL | **REGRESSION** |"), std::string::npos) << gated.out;
   EXPECT_NE(gated.out.find("| sm-partitions | SKIP | SKIP | same |"), std::string::npos) << gated.out;
-  EXPECT_EQ(bench({"compare", good.string(), bad.string()}).exit_code, 0) << "without the gate a regression is a finding";
+  EXPECT_EQ(bench({"compare", good.string(), bad.string()}).exit_code, 0)
+      << "without the gate a regression is a finding";
   const auto back = bench({"compare", bad.string(), good.string(), "--fail-on-regression"});
   EXPECT_EQ(back.exit_code, 0) << back.out;
   EXPECT_NE(back.out.find("| fixed |"), std::string::npos) << back.out;
 
   // Options of results folders are refused on conform folders, not ignored (issue 35); nothing in common is
   // no pass under the gate.
-  for (const std::vector<std::string>& extra : {std::vector<std::string>{"--metric", "p99"}, {"--threshold", "5"}, {"--ignore-params"}}) {
+  for (const std::vector<std::string>& extra :
+       {std::vector<std::string>{"--metric", "p99"}, {"--threshold", "5"}, {"--ignore-params"}}) {
     std::vector<std::string> a{"compare", good.string(), bad.string()};
     a.insert(a.end(), extra.begin(), extra.end());
     const auto refused = bench(a);
@@ -181,7 +183,8 @@ INSTANTIATE_TEST_SUITE_P(Inputs, ConformBadInput,
                                            BadConform{{"--bogus"}, "--bogus"}),
                          [](const auto& p) {
                            std::string name;
-                           for (char c : p.param.args.front()) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+                           for (char c : p.param.args.front())
+                             name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
                            return name;
                          });
 
@@ -212,7 +215,8 @@ TEST_F(Conform, AFolderThatHoldsConformOrSweepResultsIsRefused) {
 
 TEST_F(Conform, TheTimeBudgetStopsTheRowsLeftAsErrorAndLeavesNoDaemon) {
   const auto start = std::chrono::steady_clock::now();
-  const auto r = conform(out(), {"--budget-s", "10", "--only", "uneven-split,per-client-pct,thread-pct,mem-limit,fault"});
+  const auto r =
+      conform(out(), {"--budget-s", "10", "--only", "uneven-split,per-client-pct,thread-pct,mem-limit,fault"});
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_LT(took, 10 + 15 + 10) << "the budget, the grace of a stopped sweep, and some slack";
@@ -265,7 +269,8 @@ TEST(ConformDecision, ARatioCriterionIsDecidedOnlyWhereItsIntervalLiesOnOneSide)
 
 TEST(ConformDecision, AChildSweepsOwnOptionWinsOverTheCommonOne) {
   using V = std::vector<std::string>;
-  EXPECT_EQ(harness::with_common_args({"--procs", "2", "--repeats", "5"}, {"--repeats", "1", "--settle", "0", "--cpu-stand-in"}),
+  EXPECT_EQ(harness::with_common_args({"--procs", "2", "--repeats", "5"},
+                                      {"--repeats", "1", "--settle", "0", "--cpu-stand-in"}),
             (V{"--procs", "2", "--repeats", "5", "--settle", "0", "--cpu-stand-in"}));
   EXPECT_EQ(harness::with_common_args({"--repeats=3"}, {"--repeats", "1"}), (V{"--repeats=3"}));
   EXPECT_EQ(harness::with_common_args({}, {"--repeats", "1", "--device", "0"}), (V{"--repeats", "1", "--device", "0"}));
@@ -284,9 +289,11 @@ TEST(ConformChildArgs, EveryLeversChildSweepCommandLineParses) {
   TempDir tmp;
   std::map<std::string, std::vector<std::string>> seen;  // "<setup>/<child>": its command line
   for (const bool stand_in : {false, true}) {
-    const harness::ConformSetup setup{stand_in, true, stand_in ? std::nullopt : std::optional<harness::GpuStaticInfo>(h100)};
+    const harness::ConformSetup setup{stand_in, true,
+                                      stand_in ? std::nullopt : std::optional<harness::GpuStaticInfo>(h100)};
     for (const harness::Lever& lever : harness::conform_levers()) {
-      harness::ChildSweeps sweeps(tmp.path() / (stand_in ? "cpu" : "gpu") / lever.id, harness::conform_common_args("0"), 600);
+      harness::ChildSweeps sweeps(tmp.path() / (stand_in ? "cpu" : "gpu") / lever.id, harness::conform_common_args("0"),
+                                  600);
       sweeps.set_starter([&](const std::vector<std::string>& args, const fs::path& log) {
         seen[std::string(stand_in ? "cpu/" : "gpu/") + log.stem().string()] = args;
         return 1;  // as a child that failed: the lever says ERROR or FAIL, and builds no more than it must
@@ -314,8 +321,8 @@ TEST(ConformHelp, SaysWhatItWritesWithExamplesVerdictsAndExitCodes) {
   const auto r = run_program(bench_mps_exe(), {"conform", "--help"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (const char* part : {"conform.md", "conform.csv", "conform.json", "Examples:", "bench_mps conform --out",
-                           "Verdicts: PASS", "SKIP", "ERROR", "Exit codes: 0 every row PASS, SKIP or INCONCLUSIVE", "; 1 a row FAIL",
-                           "2 bad command line", "128+N", "--set-exclusive"})
+                           "Verdicts: PASS", "SKIP", "ERROR", "Exit codes: 0 every row PASS, SKIP or INCONCLUSIVE",
+                           "; 1 a row FAIL", "2 bad command line", "128+N", "--set-exclusive"})
     EXPECT_NE(r.out.find(part), std::string::npos) << "missing: " << part << "\n" << r.out;
   std::istringstream lines(r.out.substr(r.out.find("Runs a few short sweeps")));
   for (std::string line; std::getline(lines, line);) EXPECT_LT(line.size(), 100u) << line;

@@ -227,9 +227,8 @@ TEST(DamagedFolder, ResumeNamesTheUsersFileNotAScratchCopy) {
 TEST(CompareOptions, EmptyTextOrNegativeNumbersAreRefused) {
   TempDir tmp;
   const std::vector<std::vector<std::string>> cases{
-      {"--threshold", ""}, {"--threshold", "abc"}, {"--threshold", "-1"}, {"--threshold", "nan"},
-      {"--threshold", "5%"}, {"--alpha", ""},      {"--alpha", "x"},      {"--alpha", "-0.5"},
-      {"--alpha", "inf"}};
+      {"--threshold", ""}, {"--threshold", "abc"}, {"--threshold", "-1"}, {"--threshold", "nan"}, {"--threshold", "5%"},
+      {"--alpha", ""},     {"--alpha", "x"},       {"--alpha", "-0.5"},   {"--alpha", "inf"}};
   for (const auto& option : cases) {
     std::vector<std::string> extra = option;
     extra.insert(extra.end(), {"--csv", (tmp / "c.csv").string()});
@@ -252,10 +251,10 @@ TEST(CompareOutputs, AFileInsideAnInputFolderIsNeverWritten) {
   const std::vector<std::pair<std::string, std::string>> cases{
       {"--csv", (base / "summary.csv").string()},
       {"--md", (next / "meta.json").string()},
-      {"--csv", (tmp / "link" / "summary.csv").string()},            // through a link to the folder
+      {"--csv", (tmp / "link" / "summary.csv").string()},                // through a link to the folder
       {"--md", (tmp / "new" / ".." / "base" / "summary.csv").string()},  // through ..
-      {"--csv", (tmp / "meta_link.json").string()},                  // a link to the file itself
-      {"--md", (base / "runs.csv").string()}};                       // not read, but beside what is
+      {"--csv", (tmp / "meta_link.json").string()},                      // a link to the file itself
+      {"--md", (base / "runs.csv").string()}};                           // not read, but beside what is
   for (const auto& [option, file] : cases) {
     const auto r = compare(base, next, {option, file});
     EXPECT_EQ(r.exit_code, 2) << option << " " << file << ": " << r.err;
@@ -321,8 +320,9 @@ TEST_P(ReportStopSignal, EndsThePlotterRemovesStagingExits128PlusSignal) {
   TempDir tmp;
   const fs::path dir = copy_of(smoke_fixture(), tmp / "results");
   const fs::path pids = tmp / "plot.pids";
-  BackgroundProgram bench(bench_mps_exe(), {"report", dir.string()},
-                          Env{{{"BENCH_MPS_PYTHON", fake_python(tmp).string()}, {"FAKE_PLOT_PIDS", pids.string()}}, {}});
+  BackgroundProgram bench(
+      bench_mps_exe(), {"report", dir.string()},
+      Env{{{"BENCH_MPS_PYTHON", fake_python(tmp).string()}, {"FAKE_PLOT_PIDS", pids.string()}}, {}});
   ASSERT_TRUE(wait_until([&] { return fs::exists(pids); }, 60)) << "the plotting script never started";
   int script = 0, child = 0;
   std::istringstream(read_text(pids)) >> script >> child;

@@ -24,8 +24,8 @@ const std::string kClient =
 using Exec = ExecSweep;
 
 TEST_F(Exec, TimesEachCopyReadsItsStepsAndProvesItsMode) {
-  const auto r = sweep({"--command", kClient, "--exec-metric", "step_ms=([0-9.]+)", "--procs", "1,3",
-                        "--modes", "timeslice,mps"});
+  const auto r =
+      sweep({"--command", kClient, "--exec-metric", "step_ms=([0-9.]+)", "--procs", "1,3", "--modes", "timeslice,mps"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto rows = summary();
   ASSERT_EQ(rows.size(), 4u);
@@ -85,8 +85,12 @@ TEST_F(Exec, EveryFailureIsARecordedStatusAndTheSweepGoesOn) {
       "if [ \"$BENCH_MPS_PROCS\" != 5 ]; then exit 0; fi; case $BENCH_MPS_WORKER_INDEX in "
       "0) no_such_program_bench_mps --flag ;; "
       "1) echo first >&2; echo 'the last words' >&2; exit 3 ;; "
-      "2) sleep 60 & echo $! > " + (d / "hung.pid").string() + "; wait ;; "
-      "3) sleep 60 & echo $! > " + (d / "left.pid").string() + "; exit 0 ;; "
+      "2) sleep 60 & echo $! > " +
+      (d / "hung.pid").string() +
+      "; wait ;; "
+      "3) sleep 60 & echo $! > " +
+      (d / "left.pid").string() +
+      "; exit 0 ;; "
       "*) exit 0 ;; esac";
   const auto r = sweep({"--command", cmd, "--procs", "1,5,6", "--modes", "timeslice", "--timeout", "2"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
@@ -134,7 +138,9 @@ TEST_F(Exec, TheCheckValueIsTheLastOneACopyPrinted) {
   }
   EXPECT_NE(summary().begin()->second.params.find("check=loss ([0-9.]+);command="), std::string::npos);
   fs::remove_all(out());
-  ASSERT_EQ(sweep({"--command", "echo done", "--exec-check", "loss ([0-9.]+)", "--procs", "1", "--modes", "timeslice"}).exit_code, 0);
+  ASSERT_EQ(sweep({"--command", "echo done", "--exec-check", "loss ([0-9.]+)", "--procs", "1", "--modes", "timeslice"})
+                .exit_code,
+            0);
   const auto none = harness::read_runs(out() / "runs.csv").front();
   EXPECT_EQ(none.fact("check_matches"), 0) << none.facts;
   EXPECT_TRUE(std::isnan(none.fact("check_value"))) << "no line matched: no value";
@@ -146,7 +152,8 @@ TEST_F(Exec, BadExecOptionsAreUsageErrors) {
       {{"--command", "true", "--exec-metric", "step_ms=[0-9.]+"}, "must have exactly one capture group, it has 0"},
       {{"--command", "true", "--exec-metric", "(a)(b)"}, "must have exactly one capture group, it has 2"},
       {{"--command", "true", "--exec-metric", "step_ms=([0-9.]+"}, "is not a valid regular expression"},
-      {{"--command", "true", "--exec-check", "loss [0-9.]+"}, "--exec-check: 'loss [0-9.]+' must have exactly one capture group"},
+      {{"--command", "true", "--exec-check", "loss [0-9.]+"},
+       "--exec-check: 'loss [0-9.]+' must have exactly one capture group"},
   };
   for (const auto& [extra, message] : cases) {
     const auto r = sweep(extra);
@@ -154,7 +161,8 @@ TEST_F(Exec, BadExecOptionsAreUsageErrors) {
     EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(out())) << "nothing may be written: " << message;
   }
-  const auto r = run_program(bench_mps_exe(), {"--workloads", "cpu", "--command", "true", "--out", out().string()}, env);
+  const auto r =
+      run_program(bench_mps_exe(), {"--workloads", "cpu", "--command", "true", "--out", out().string()}, env);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("add --workloads exec"), std::string::npos) << r.err;
 }

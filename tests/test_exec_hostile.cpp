@@ -21,7 +21,9 @@ const std::string kRun = "r1-timeslice-exec-n1";
 /// The pid a command wrote to `file`.
 pid_t pid_in(const fs::path& file) { return static_cast<pid_t>(std::stol(read_text(file))); }
 
-bool ends_soon(pid_t pid) { return wait_until([pid] { return !harness::process_alive(pid); }, 5); }
+bool ends_soon(pid_t pid) {
+  return wait_until([pid] { return !harness::process_alive(pid); }, 5);
+}
 
 std::string facts_of(const fs::path& out, int worker = 0) {
   for (const auto& w : harness::read_runs(out / "runs.csv"))
@@ -34,10 +36,15 @@ TEST_F(ExecHostile, ChildrenThatLeaveTheGroupAndSessionAreEndedAndRecorded) {
   // setsid, a double fork (the middle process exits: the grandchild is an orphan in a session of its
   // own) and Python's start_new_session: none of them is in the command's process group.
   const std::string cmd =
-      "setsid sleep 60 & echo $! > " + (d / "setsid.pid").string() + "; "
-      "( setsid sh -c 'sleep 60 & echo $! > " + (d / "double.pid").string() + "' & ); "
+      "setsid sleep 60 & echo $! > " + (d / "setsid.pid").string() +
+      "; "
+      "( setsid sh -c 'sleep 60 & echo $! > " +
+      (d / "double.pid").string() +
+      "' & ); "
       "python3 -c \"import subprocess; p = subprocess.Popen(['sleep', '60'], start_new_session=True); "
-      "open('" + (d / "python.pid").string() + "', 'w').write(str(p.pid))\"; "
+      "open('" +
+      (d / "python.pid").string() +
+      "', 'w').write(str(p.pid))\"; "
       "sleep 0.3; exit 0";
   const auto r = sweep({"--command", cmd, "--procs", "1", "--modes", "timeslice"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
@@ -66,8 +73,9 @@ TEST_F(ExecHostile, TimeoutEndsChildrenThatLeftTheGroup) {
 TEST_F(ExecHostile, CommandThatKillsItsWorkerLeavesNothingBehind) {
   const fs::path pid_file = tmp / "escaped.pid";
   // $PPID of `sh -c` is the bench_worker that runs it.
-  const auto r = sweep({"--command", "setsid sleep 60 & echo $! > " + pid_file.string() + "; sleep 0.2; kill -9 $PPID; sleep 60",
-                        "--procs", "1", "--modes", "timeslice", "--timeout", "30"});
+  const auto r =
+      sweep({"--command", "setsid sleep 60 & echo $! > " + pid_file.string() + "; sleep 0.2; kill -9 $PPID; sleep 60",
+             "--procs", "1", "--modes", "timeslice", "--timeout", "30"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   const std::string status = worker_status(kRun, 0);
   EXPECT_NE(status.find("killed by signal"), std::string::npos) << status;
@@ -101,8 +109,8 @@ TEST_F(ExecHostile, LongLinesAndCostlyPatternsNeitherCrashNorHang) {
   // A 60 KB line crashed the worker inside std::regex (recursion per character); (?:a|b)* on it is
   // the costly case within the bounds. The value on the last line is still read.
   const std::string cmd = "head -c 60000 /dev/zero | tr '\\0' a; echo; echo 'step_ms=7.5'";
-  const auto r = sweep({"--command", cmd, "--exec-metric", "(?:a|b)*x|step_ms=([0-9.]+)", "--procs", "1",
-                        "--modes", "timeslice"});
+  const auto r =
+      sweep({"--command", cmd, "--exec-metric", "(?:a|b)*x|step_ms=([0-9.]+)", "--procs", "1", "--modes", "timeslice"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string facts = facts_of(out());
   EXPECT_NE(facts.find("steps=1;"), std::string::npos) << facts;
@@ -118,8 +126,8 @@ TEST_F(ExecHostile, TheCostliestPatternStopsAtItsBudgetInsteadOfStallingTheRun) 
   pattern += end;
   ASSERT_LE(pattern.size(), 256u);
   const std::string cmd = "for i in $(seq 40); do head -c 5000 /dev/zero | tr '\\0' a; echo; done; echo s=1";
-  const auto r = sweep({"--command", cmd, "--exec-metric", pattern, "--procs", "1", "--modes", "timeslice",
-                        "--timeout", "100"});
+  const auto r =
+      sweep({"--command", cmd, "--exec-metric", pattern, "--procs", "1", "--modes", "timeslice", "--timeout", "100"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto row = summary().at(kRun);
   EXPECT_EQ(row.status, "ok");
@@ -143,8 +151,8 @@ TEST_F(ExecHostile, MetricPatternsOutOfBoundsAreUsageErrors) {
 }
 
 TEST_F(ExecHostile, MetricThatNeverMatchesIsSaid) {
-  const auto r = sweep({"--command", "echo hello", "--exec-metric", "step_ms=([0-9.]+)", "--procs", "1",
-                        "--modes", "timeslice"});
+  const auto r =
+      sweep({"--command", "echo hello", "--exec-metric", "step_ms=([0-9.]+)", "--procs", "1", "--modes", "timeslice"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("note: worker 0: --exec-metric matched no stdout line (steps=0)"), std::string::npos) << r.err;
   const auto row = summary().at(kRun);
@@ -212,8 +220,8 @@ TEST_F(ExecHostile, ByteCountsStayWhole) {
 }
 
 TEST_F(ExecHostile, OptionsThatDoNotApplyToExecAreRefusedOrNamed) {
-  for (const std::vector<std::string>& option : {std::vector<std::string>{"--warmup", "1"}, {"--tasks", "3"},
-                                                {"--duration", "1"}, {"--rounds", "2"}}) {
+  for (const std::vector<std::string>& option :
+       {std::vector<std::string>{"--warmup", "1"}, {"--tasks", "3"}, {"--duration", "1"}, {"--rounds", "2"}}) {
     auto extra = option;
     extra.insert(extra.end(), {"--command", "true"});
     const auto r = sweep(extra);
@@ -222,11 +230,11 @@ TEST_F(ExecHostile, OptionsThatDoNotApplyToExecAreRefusedOrNamed) {
     EXPECT_FALSE(fs::exists(out()));
   }
   // Beside another workload they apply to it; exec's runs still work (--warmup used to fail them all).
-  const auto r = run_program(bench_mps_exe(),
-                             {"--workloads", "cpu,exec", "--command", "true", "--warmup", "1", "--tasks", "3",
-                              "--procs", "1", "--modes", "timeslice", "--repeats", "1", "--settle", "0", "--out",
-                              out().string()},
-                             env, 120);
+  const auto r =
+      run_program(bench_mps_exe(),
+                  {"--workloads", "cpu,exec", "--command", "true", "--warmup", "1", "--tasks", "3", "--procs", "1",
+                   "--modes", "timeslice", "--repeats", "1", "--settle", "0", "--out", out().string()},
+                  env, 120);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("--tasks, --warmup: apply to the other workloads, not to exec"), std::string::npos) << r.err;
   for (const auto& [id, row] : summary()) EXPECT_EQ(row.status, "ok") << id << ": " << row.reason;

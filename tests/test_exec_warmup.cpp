@@ -69,7 +69,8 @@ TEST_F(ExecWarmup, FirstRunSlowOnlyShowsNoModeDifferenceAfterTheWarmUp) {
   EXPECT_GE(cold, 1.0);
   EXPECT_LT(warm, cold - 0.5) << "the second block's warm-up found the command warm";
   EXPECT_LT(ts, cold - 0.5) << "the timed runs came after the cold one";
-  EXPECT_LT(std::abs(ts - mps), 0.5) << "time-sliced vs MPS at N=1 after the warm-up: within half the cold run's second";
+  EXPECT_LT(std::abs(ts - mps), 0.5)
+      << "time-sliced vs MPS at N=1 after the warm-up: within half the cold run's second";
   EXPECT_TRUE(m["exec_slow_first_runs"].empty()) << m["exec_slow_first_runs"].dump();
   EXPECT_NE(r.err.find("exec warm-up 1/1 (timeslice): "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("exec warm-up 1/1 (mps): "), std::string::npos) << r.err;
@@ -91,13 +92,14 @@ TEST_F(ExecWarmup, FirstRunSlowOnlyShowsNoModeDifferenceAfterTheWarmUp) {
 
 TEST_F(ExecWarmup, FirstRunMuchSlowerThanTheRestIsWarnedWithoutWarmUps) {
   // A metric printed once, at the end: the report's start-up column says it is the whole run.
-  const std::vector<std::string> args{"--command", kColdOnce, "--exec-metric", "step_ms=([0-9.]+)", "--procs", "1",
-                                      "--modes", "timeslice,mps"};
+  const std::vector<std::string> args{"--command", kColdOnce, "--exec-metric", "step_ms=([0-9.]+)",
+                                      "--procs",   "1",       "--modes",       "timeslice,mps"};
   auto args0 = args;
   args0.insert(args0.end(), {"--exec-warmups", "0"});
   auto r = sweep_repeats(3, args0);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.err.find("bench_mps: warning: exec timeslice N=1: its first repeat (r1) took "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("bench_mps: warning: exec timeslice N=1: its first repeat (r1) took "), std::string::npos)
+      << r.err;
   EXPECT_NE(r.err.find("warm it up with --exec-warmups"), std::string::npos) << r.err;
   const nlohmann::json slow = meta()["exec_slow_first_runs"];
   ASSERT_EQ(slow.size(), 1u) << slow.dump() << "\n" << r.err;
@@ -111,7 +113,8 @@ TEST_F(ExecWarmup, FirstRunMuchSlowerThanTheRestIsWarnedWithoutWarmUps) {
   ASSERT_EQ(rep.exit_code, 0) << rep.err;
   const std::string md = read_text(out() / "report.md");
   const std::string section = md.substr(md.find("## Your program (exec)"));
-  EXPECT_NE(section.find("**First run slower than the rest**: exec timeslice N=1: its first repeat (r1)"), std::string::npos)
+  EXPECT_NE(section.find("**First run slower than the rest**: exec timeslice N=1: its first repeat (r1)"),
+            std::string::npos)
       << section;
   EXPECT_NE(section.find("%) †"), std::string::npos) << "one step per copy: the start-up cell is marked\n" << section;
   EXPECT_NE(section.find("this column measures the run, not its start-up"), std::string::npos) << section;
@@ -149,7 +152,8 @@ TEST_F(ExecWarmup, OptionIsAWholeNumberUpToTenForExecOnly) {
     EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
     EXPECT_FALSE(fs::exists(out()));
   }
-  const auto cpu = run_program(bench_mps_exe(), {"--workloads", "cpu", "--exec-warmups", "2", "--out", out().string()}, env, 60);
+  const auto cpu =
+      run_program(bench_mps_exe(), {"--workloads", "cpu", "--exec-warmups", "2", "--out", out().string()}, env, 60);
   EXPECT_EQ(cpu.exit_code, 2) << cpu.err;
   EXPECT_NE(cpu.err.find("--exec-warmups: only the exec workload runs a command"), std::string::npos) << cpu.err;
   const auto warmup = sweep({"--command", "true", "--warmup", "1"});

@@ -31,8 +31,8 @@ namespace {
 
 int count_lines_with(const fs::path& file, const std::string& what) {
   const auto lines = read_lines(file);
-  return static_cast<int>(
-      std::count_if(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(what) != std::string::npos; }));
+  return static_cast<int>(std::count_if(lines.begin(), lines.end(),
+                                        [&](const std::string& l) { return l.find(what) != std::string::npos; }));
 }
 
 class Fleet : public ::testing::Test {
@@ -78,8 +78,8 @@ class Fleet : public ::testing::Test {
     return e;
   }
   std::vector<std::string> cpu_sweep(const std::string& out, std::vector<std::string> extra) const {
-    std::vector<std::string> a{"--workloads", "cpu",  "--cpu-task-us", "500", "--tasks", "5",
-                               "--settle",    "0",    "--repeats",     "1",   "--out",   (tmp / out).string()};
+    std::vector<std::string> a{"--workloads", "cpu", "--cpu-task-us", "500", "--tasks", "5",
+                               "--settle",    "0",   "--repeats",     "1",   "--out",   (tmp / out).string()};
     a.insert(a.end(), extra.begin(), extra.end());
     return a;
   }
@@ -89,7 +89,16 @@ class Fleet : public ::testing::Test {
   /// No exec warm-up: a warm-up copy would wait at the gate under another run id.
   std::vector<std::string> gated_sweep(const std::string& out, std::vector<std::string> extra) const {
     std::vector<std::string> a{
-        "--workloads", "exec", "--repeats", "1", "--settle", "0", "--exec-warmups", "0", "--out", (tmp / out).string(),
+        "--workloads",
+        "exec",
+        "--repeats",
+        "1",
+        "--settle",
+        "0",
+        "--exec-warmups",
+        "0",
+        "--out",
+        (tmp / out).string(),
         "--command",
         "polls() { grep -c get_client_list \"$FAKE_MPS_JOURNAL\" 2>/dev/null || true; }; need=-1; "
         "if [ -e \"$CUDA_MPS_PIPE_DIRECTORY/control\" ]; then echo $$ >> \"$CUDA_MPS_PIPE_DIRECTORY/clients\"; "
@@ -125,14 +134,15 @@ class Fleet : public ::testing::Test {
 
 TEST_F(Fleet, SweepsOfDifferentDevicesRunSideBySideEachWithItsOwnDaemon) {
   // A waits inside its MPS block (its daemon up) while B runs a whole sweep, MPS and time-sliced.
-  BackgroundProgram a(bench_mps_exe(), gated_sweep("a", {"--device", "cpu-0", "--modes", "mps,timeslice", "--procs", "1"}),
-                      env_of("a"));
+  BackgroundProgram a(bench_mps_exe(),
+                      gated_sweep("a", {"--device", "cpu-0", "--modes", "mps,timeslice", "--procs", "1"}), env_of("a"));
   const Finish finish_a{*this, a};
   ASSERT_TRUE(wait_until([&] { return waiting("r1-mps-exec-n1"); }, 60)) << "sweep A never reached its MPS run";
   ASSERT_EQ(count_lines_with(journal("a"), "daemon started"), 1);
 
-  const auto b = run_program(bench_mps_exe(), cpu_sweep("b", {"--device", "cpu-1", "--modes", "timeslice,mps", "--procs", "1,2"}),
-                             env_of("b"));
+  const auto b =
+      run_program(bench_mps_exe(), cpu_sweep("b", {"--device", "cpu-1", "--modes", "timeslice,mps", "--procs", "1,2"}),
+                  env_of("b"));
   EXPECT_EQ(b.exit_code, 0) << b.err;
   expect_all_ok("b", 4);
   EXPECT_EQ(count_lines_with(journal("b"), "daemon started"), 1) << "B must start a daemon of its own";
@@ -149,16 +159,20 @@ TEST_F(Fleet, SweepsOfDifferentDevicesRunSideBySideEachWithItsOwnDaemon) {
   EXPECT_EQ(harness::read_meta(tmp / "a")["device"]["key"], "cpu-0");
   EXPECT_EQ(harness::read_meta(tmp / "b")["device"]["key"], "cpu-1");
   EXPECT_EQ(harness::read_meta(tmp / "b")["environment"]["CUDA_VISIBLE_DEVICES"], "cpu-1");
-  EXPECT_EQ(count_lines_with(journal("b"), "pipe=" + (tmp / ("bench_mps-" + std::to_string(::getuid())) / "cpu-1").string()), 1)
+  EXPECT_EQ(
+      count_lines_with(journal("b"), "pipe=" + (tmp / ("bench_mps-" + std::to_string(::getuid())) / "cpu-1").string()),
+      1)
       << read_text(journal("b"));
 }
 
 TEST_F(Fleet, SecondSweepOfTheSameDeviceExitsThreeNamingTheFirst) {
-  BackgroundProgram a(bench_mps_exe(), gated_sweep("a", {"--device", "cpu-0", "--modes", "mps", "--procs", "1"}), env_of("a"));
+  BackgroundProgram a(bench_mps_exe(), gated_sweep("a", {"--device", "cpu-0", "--modes", "mps", "--procs", "1"}),
+                      env_of("a"));
   const Finish finish_a{*this, a};
   ASSERT_TRUE(wait_until([&] { return waiting("r1-mps-exec-n1"); }, 60)) << "sweep A never reached its MPS run";
 
-  const auto b = run_program(bench_mps_exe(), cpu_sweep("b", {"--device", "cpu-0", "--modes", "timeslice,mps"}), env_of("b"));
+  const auto b =
+      run_program(bench_mps_exe(), cpu_sweep("b", {"--device", "cpu-0", "--modes", "timeslice,mps"}), env_of("b"));
   EXPECT_EQ(b.exit_code, 3) << b.err;
   EXPECT_EQ(std::count(b.err.begin(), b.err.end(), '\n'), 1) << b.err;
   EXPECT_NE(b.err.find("device cpu-0 is being measured by bench_mps pid " + std::to_string(a.pid())), std::string::npos)
@@ -173,7 +187,8 @@ TEST_F(Fleet, SecondSweepOfTheSameDeviceExitsThreeNamingTheFirst) {
   EXPECT_EQ(ra.exit_code, 0) << ra.err;
   expect_all_ok("a", 1);
   // The lock goes with its holder: the device is free again.
-  const auto again = run_program(bench_mps_exe(), cpu_sweep("c", {"--device", "cpu-0", "--modes", "timeslice"}), env_of("c"));
+  const auto again =
+      run_program(bench_mps_exe(), cpu_sweep("c", {"--device", "cpu-0", "--modes", "timeslice"}), env_of("c"));
   EXPECT_EQ(again.exit_code, 0) << again.err;
 }
 
@@ -192,8 +207,8 @@ TEST_F(Fleet, SweepsOfTwoDevicesStartedApartClaimDisjointCores) {
                       env_of("a"));
   const Finish finish_a{*this, a};
   ASSERT_TRUE(wait_until([&] { return waiting("r1-timeslice-exec-n1"); }, 60)) << "sweep A never started its run";
-  const auto b = run_program(bench_mps_exe(), cpu_sweep("b", {"--device", "cpu-1", "--modes", "timeslice", "--procs", "1"}),
-                             env_of("b"));
+  const auto b = run_program(
+      bench_mps_exe(), cpu_sweep("b", {"--device", "cpu-1", "--modes", "timeslice", "--procs", "1"}), env_of("b"));
   EXPECT_EQ(b.exit_code, 0) << b.err;
   open_gate();
   EXPECT_EQ(a.wait(60).exit_code, 0);
@@ -201,8 +216,9 @@ TEST_F(Fleet, SweepsOfTwoDevicesStartedApartClaimDisjointCores) {
   const std::set<int> used_a = cores_used(ma), used_b = cores_used(mb);
   ASSERT_FALSE(used_a.empty()) << ma["cpus"].dump();
   if (harness::allowed_cpus().size() >= 4) {
-    for (int c : used_b) EXPECT_EQ(used_a.count(c), 0u) << "core " << c << " used by both: " << ma["cpus"].dump() << " "
-                                                        << mb["cpus"].dump();
+    for (int c : used_b)
+      EXPECT_EQ(used_a.count(c), 0u) << "core " << c << " used by both: " << ma["cpus"].dump() << " "
+                                     << mb["cpus"].dump();
     EXPECT_FALSE(mb["cpus"]["shared_with_other_sweeps"].get<bool>());
     EXPECT_NE(mb["cpus"]["claimed_by_others"].dump().find("pid " + std::to_string(a.pid())), std::string::npos)
         << mb["cpus"].dump();
@@ -212,16 +228,15 @@ TEST_F(Fleet, SweepsOfTwoDevicesStartedApartClaimDisjointCores) {
     EXPECT_NE(b.err.find("pid " + std::to_string(a.pid())), std::string::npos) << b.err;
   }
   // A's claims went with it: a third sweep may take its cores again.
-  const auto c = run_program(bench_mps_exe(), cpu_sweep("c", {"--device", "cpu-0", "--modes", "timeslice", "--procs", "1"}),
-                             env_of("c"));
+  const auto c = run_program(
+      bench_mps_exe(), cpu_sweep("c", {"--device", "cpu-0", "--modes", "timeslice", "--procs", "1"}), env_of("c"));
   EXPECT_EQ(c.exit_code, 0) << c.err;
   EXPECT_TRUE(harness::read_meta(tmp / "c")["cpus"]["claimed_by_others"].empty());
 }
 
 TEST_F(Fleet, MoreWorkersThanCoresWarnOnScreenAndInMeta) {
   const int n = static_cast<int>(harness::allowed_cpus().size()) + 1;
-  const auto r = run_program(bench_mps_exe(),
-                             cpu_sweep("many", {"--modes", "timeslice", "--procs", std::to_string(n)}),
+  const auto r = run_program(bench_mps_exe(), cpu_sweep("many", {"--modes", "timeslice", "--procs", std::to_string(n)}),
                              env_of("many"));
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("up to " + std::to_string(n) + " workers on"), std::string::npos) << r.err;
@@ -258,7 +273,8 @@ TEST_F(Fleet, StaleDaemonOfAKilledSweepOnAnotherDeviceIsStoppedAndALiveOnesIsNot
   ASSERT_EQ(live.size(), 1u);
   ASSERT_TRUE(harness::process_alive(stale[0])) << "SIGKILL cannot clean up: A's daemon must still be there";
   // B on cpu-1: stops A's stale daemon, leaves C's alone, and runs.
-  const auto b = run_program(bench_mps_exe(), cpu_sweep("b", {"--device", "cpu-1", "--modes", "timeslice,mps"}), env_of("b"));
+  const auto b =
+      run_program(bench_mps_exe(), cpu_sweep("b", {"--device", "cpu-1", "--modes", "timeslice,mps"}), env_of("b"));
   EXPECT_EQ(b.exit_code, 0) << b.err;
   EXPECT_NE(b.err.find("left behind by bench_mps pid"), std::string::npos) << b.err;
   EXPECT_NE(b.err.find("/cpu-0/session-"), std::string::npos) << b.err;
@@ -287,10 +303,12 @@ TEST_F(Fleet, ADaemonServingAnotherDeviceIsNotForeignOneServingThisDeviceIs) {
     EXPECT_EQ(quit.wait(10).exit_code, 0);
   };
   const Env other = start_daemon("other", "cpu-1");
-  const auto ok = run_program(bench_mps_exe(), cpu_sweep("a", {"--device", "cpu-0", "--modes", "timeslice,mps"}), env_of("a"));
+  const auto ok =
+      run_program(bench_mps_exe(), cpu_sweep("a", {"--device", "cpu-0", "--modes", "timeslice,mps"}), env_of("a"));
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
   const Env same = start_daemon("same", "cpu-0");
-  const auto refused = run_program(bench_mps_exe(), cpu_sweep("b", {"--device", "cpu-0", "--modes", "timeslice"}), env_of("b"));
+  const auto refused =
+      run_program(bench_mps_exe(), cpu_sweep("b", {"--device", "cpu-0", "--modes", "timeslice"}), env_of("b"));
   EXPECT_EQ(refused.exit_code, 3) << refused.err;
   EXPECT_NE(refused.err.find("another MPS daemon is running"), std::string::npos) << refused.err;
   EXPECT_NE(refused.err.find("CUDA_VISIBLE_DEVICES=cpu-0"), std::string::npos) << refused.err;
@@ -301,11 +319,11 @@ TEST_F(Fleet, ADaemonServingAnotherDeviceIsNotForeignOneServingThisDeviceIs) {
 
 TEST_F(Fleet, GpusRunsOneChildSweepPerDeviceOnCoresOfItsOwnAndIndexesThem) {
   const fs::path out = tmp / "fleet";
-  const auto r = run_program(bench_mps_exe(),
-                             {"--gpus", "cpu-0,cpu-1", "--workloads", "cpu", "--cpu-task-us", "500", "--tasks", "5",
-                              "--settle", "0", "--repeats", "2", "--procs", "1,2", "--modes", "timeslice,mps", "--out",
-                              out.string()},
-                             env_of("fleet"));
+  const auto r =
+      run_program(bench_mps_exe(),
+                  {"--gpus", "cpu-0,cpu-1", "--workloads", "cpu", "--cpu-task-us", "500", "--tasks", "5", "--settle",
+                   "0", "--repeats", "2", "--procs", "1,2", "--modes", "timeslice,mps", "--out", out.string()},
+                  env_of("fleet"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("results: " + out.string() + "\n"), std::string::npos) << r.out;
   EXPECT_NE(r.err.find("[cpu-0] bench_mps: 8 runs"), std::string::npos) << r.err;
@@ -453,7 +471,8 @@ TEST_F(ExternalMps, WithoutTheVariableTheDaemonsDefaultPercentageIsRecorded) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   ASSERT_EQ(rows("ext").size(), 1u);
   EXPECT_EQ(rows("ext")[0].active_thread_pct, 25);
-  EXPECT_EQ(harness::read_meta(tmp / "ext")["mps"]["external"]["active_thread_pct_source"], "the daemon's default (25)");
+  EXPECT_EQ(harness::read_meta(tmp / "ext")["mps"]["external"]["active_thread_pct_source"],
+            "the daemon's default (25)");
 }
 
 TEST_F(ExternalMps, AskingForMoreThreadsThanTheSiteGivesIsRefused) {
@@ -466,8 +485,8 @@ TEST_F(ExternalMps, AskingForMoreThreadsThanTheSiteGivesIsRefused) {
 
 TEST_F(ExternalMps, NoDaemonAnsweringIsExitThree) {
   for (const std::string& pipe : {(tmp / "no-such-pipe").string(), (tmp / "gate").string()}) {
-    const auto r = run_program(bench_mps_exe(), cpu_sweep("ext", {"--external-mps"}),
-                               client({{"CUDA_MPS_PIPE_DIRECTORY", pipe}}));
+    const auto r =
+        run_program(bench_mps_exe(), cpu_sweep("ext", {"--external-mps"}), client({{"CUDA_MPS_PIPE_DIRECTORY", pipe}}));
     EXPECT_EQ(r.exit_code, 3) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_NE(r.err.find("no MPS daemon"), std::string::npos) << r.err;
@@ -570,8 +589,10 @@ TEST(FleetReport, AGpusIndexNamesTheChildThatLeftNoResults) {
   const auto r = run_program(bench_mps_exe(), {"report", dir.string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string md = read_text(dir / "report.md");
-  EXPECT_NE(md.find("| 1-h200 | no results; index.json says: exit 3, no results (exit 3): bench_mps: GPU 1 is being measured"),
-            std::string::npos)
+  EXPECT_NE(
+      md.find(
+          "| 1-h200 | no results; index.json says: exit 3, no results (exit 3): bench_mps: GPU 1 is being measured"),
+      std::string::npos)
       << md;
 }
 
@@ -599,7 +620,8 @@ TEST(DeviceOptions, CpuListsDeviceNamesAndSplits) {
   EXPECT_EQ(parse_active_thread_pct("50"), 50);
   EXPECT_EQ(parse_active_thread_pct("100.0"), 100);
   EXPECT_EQ(parse_active_thread_pct(" 25 "), 25);
-  for (const char* bad : {"", "0", "101", "33.3", "nan", "inf", "-5", "lots"}) EXPECT_EQ(parse_active_thread_pct(bad), -1) << bad;
+  for (const char* bad : {"", "0", "101", "33.3", "nan", "inf", "-5", "lots"})
+    EXPECT_EQ(parse_active_thread_pct(bad), -1) << bad;
 }
 
 TEST(DeviceOptions, ResolvesIndicesAndUuidsAmongTheVisibleGpus) {
@@ -634,7 +656,8 @@ TEST(DeviceOptions, ADaemonServesTheGpusItsVisibleDevicesName) {
   EXPECT_FALSE(daemon_serves(std::string("cpu-1"), unset, pretend));
   EXPECT_FALSE(daemon_serves(std::string("GPU-aaaa1111"), unset, pretend));
   // A device's private folder: short (an MPS pipe folder's sockets must fit in 108 bytes), from the UUID.
-  EXPECT_EQ(harness::device_dir_name({"GPU-8d3f1a2b-0c1d-2e3f-4a5b-6c7d8e9f0a1b", "GPU-8d3f1a2b-0c1d-2e3f-4a5b-6c7d8e9f0a1b", 0, 2}),
+  EXPECT_EQ(harness::device_dir_name(
+                {"GPU-8d3f1a2b-0c1d-2e3f-4a5b-6c7d8e9f0a1b", "GPU-8d3f1a2b-0c1d-2e3f-4a5b-6c7d8e9f0a1b", 0, 2}),
             "gpu-8d3f1a2b0c1d");
   EXPECT_EQ(harness::device_dir_name(pretend), "cpu-0");
 }

@@ -108,7 +108,8 @@ TEST_F(GpuMechanisms, ClientOverItsPinnedMemoryLimitIsNamed) {
 // The interference scenario on the GPU: a latency-critical inference stream beside two fillers.
 TEST_F(GpuMechanisms, InterferenceRunsAndTimeSlicingHurtsTheForeground) {
   need_mps();
-  const auto rows = sweep({"--scenario", "interference", "--procs", "3", "--modes", "timeslice,mps:auto", "--duration", "1"});
+  const auto rows =
+      sweep({"--scenario", "interference", "--procs", "3", "--modes", "timeslice,mps:auto", "--duration", "1"});
   const auto& ts = rows.at("r1-timeslice-mlp-infer-n3-interference");
   const auto& limited = rows.at("r1-mps:auto-mlp-infer-n3-interference");
   ASSERT_EQ(ts.status, "ok") << ts.reason;
@@ -139,8 +140,8 @@ TEST_F(GpuMechanisms, XrayTimeSlicesTwoBusyContextsAndNotUnderMps) {
 // One regime point end to end: short bursts at a high duty cycle cost time-sliced far more than MPS.
 TEST_F(GpuMechanisms, RegimePointOfShortBurstsCostsTimeSlicingMoreThanMps) {
   need_mps();
-  const auto rows = sweep({"--scenario", "regimes", "--procs", "4", "--regime-bursts-ms", "0.1", "--regime-duties", "75",
-                           "--xray-busy-ms", "100"});
+  const auto rows = sweep({"--scenario", "regimes", "--procs", "4", "--regime-bursts-ms", "0.1", "--regime-duties",
+                           "75", "--xray-busy-ms", "100"});
   const auto& ts = rows.at("r1-timeslice-duty-n4-regime-b0.1ms-d75");
   const auto& mps = rows.at("r1-mps-duty-n4-regime-b0.1ms-d75");
   ASSERT_EQ(ts.status, "ok") << ts.reason;

@@ -32,8 +32,7 @@ constexpr int kSteps = 600;
 /// The duty workload through the worker's own protocol: GO on stdin, then kSteps steps.
 std::string duty_command() {
   return "echo GO | '" + bench_worker_exe().string() +
-         "' --workload duty --duty-burst-us 1000 --duty-host-us 1000 --tasks " + std::to_string(kSteps) +
-         " --warmup 5";
+         "' --workload duty --duty-burst-us 1000 --duty-host-us 1000 --tasks " + std::to_string(kSteps) + " --warmup 5";
 }
 
 /// The worker's DONE summary from a copy's kept stdout.
@@ -55,8 +54,8 @@ class GpuProfile : public ::testing::Test {
   /// One exec sweep of the duty command into `out`; the runs' rows.
   std::vector<harness::WorkerRecord> sweep(const fs::path& out, const std::vector<std::string>& extra,
                                            const Env& env = {}) {
-    std::vector<std::string> args{"--workloads", "exec", "--command", duty_command(), "--repeats", "1",
-                                  "--exec-warmups", "0", "--out", out.string()};
+    std::vector<std::string> args{"--workloads", "exec",           "--command", duty_command(), "--repeats",
+                                  "1",           "--exec-warmups", "0",         "--out",        out.string()};
     args.insert(args.end(), extra.begin(), extra.end());
     const auto r = run_program(bench_mps_exe(), args, env, 300);
     EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -109,12 +108,13 @@ TEST_F(GpuProfile, FindsTheDutyAndBurstOfAKnownProgram) {
   ASSERT_EQ(files.size(), 1u);
   const harness::GpuProfile p = harness::read_gpu_profile(files[0]);
   const harness::ProfileClock clock = harness::profile_clock(p);
-  std::cout << "clock: " << p.monotonic_anchors.size() << " anchors, rate " << clock.rate << ", spread " << clock.spread_ns
-            << " ns" << (clock.unavailable.empty() ? "" : " (" + clock.unavailable + ")") << "; over the steady part: NVML util " << w.fact("profile_nvml_util") << " ("
-            << w.fact("profile_nvml_samples") << " samples), GPM SM util " << w.fact("profile_gpm_sm_util") << ", occupancy "
-            << w.fact("profile_gpm_sm_occupancy") << ", DRAM bw " << w.fact("profile_gpm_dram_bw_util") << " over "
-            << w.fact("profile_gpm_from_s") << "-" << w.fact("profile_gpm_to_s") << " s (" << w.fact("profile_gpm_periods")
-            << " periods)\n";
+  std::cout << "clock: " << p.monotonic_anchors.size() << " anchors, rate " << clock.rate << ", spread "
+            << clock.spread_ns << " ns" << (clock.unavailable.empty() ? "" : " (" + clock.unavailable + ")")
+            << "; over the steady part: NVML util " << w.fact("profile_nvml_util") << " ("
+            << w.fact("profile_nvml_samples") << " samples), GPM SM util " << w.fact("profile_gpm_sm_util")
+            << ", occupancy " << w.fact("profile_gpm_sm_occupancy") << ", DRAM bw "
+            << w.fact("profile_gpm_dram_bw_util") << " over " << w.fact("profile_gpm_from_s") << "-"
+            << w.fact("profile_gpm_to_s") << " s (" << w.fact("profile_gpm_periods") << " periods)\n";
   EXPECT_EQ(p.monotonic_anchors.size(), 2u) << p.monotonic_error;
   EXPECT_EQ(clock.unavailable, "");
   EXPECT_LT(clock.spread_ns, 100000);
@@ -135,8 +135,8 @@ TEST_F(GpuProfile, FindsTheDutyAndBurstOfAKnownProgram) {
   ASSERT_TRUE(plain_done.is_object());
   const double plain_step_ms = plain_done["elapsed_s"].get<double>() * 1e3 / kSteps;
   const double cost = profiled_step_ms / plain_step_ms - 1;
-  std::cout << "step time: " << plain_step_ms << " ms without the profiler, " << profiled_step_ms
-            << " ms with it (" << 100 * cost << "%)\n";
+  std::cout << "step time: " << plain_step_ms << " ms without the profiler, " << profiled_step_ms << " ms with it ("
+            << 100 * cost << "%)\n";
   RecordProperty("profile_duty", std::to_string(duty));
   RecordProperty("profile_burst_p50_ms", std::to_string(burst));
   RecordProperty("profiler_cost_pct", std::to_string(100 * cost));
@@ -174,8 +174,8 @@ TEST_F(GpuProfile, ProfilesEveryCopyTimeSlicedAndUnderMps) {
     EXPECT_GE(w.fact("profile_kernels"), kSteps) << w.run_id;
     EXPECT_GT(w.fact("profile_duty"), 0.2) << w.run_id;
     std::cout << w.run_id << " w" << w.worker << ": duty " << w.fact("profile_duty") << ", burst p50 "
-              << w.fact("profile_burst_p50_ms") << " ms, host waits " << w.fact("profile_host_waits")
-              << ", a step of " << w.fact("profile_wait_step_ms") << " ms per wait\n";
+              << w.fact("profile_burst_p50_ms") << " ms, host waits " << w.fact("profile_host_waits") << ", a step of "
+              << w.fact("profile_wait_step_ms") << " ms per wait\n";
     EXPECT_GT(w.fact("profile_host_waits"), 0) << w.run_id << ": " << w.reason;
   }
 }

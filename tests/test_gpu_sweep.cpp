@@ -65,8 +65,8 @@ TEST_F(GpuSweep, TimeSlicingMultipliesPerTaskTimeMpsDoesNot) {
     ++with_energy;
     EXPECT_GT(row.energy_j, 20 * row.makespan_s) << id;
     EXPECT_LT(row.energy_j, 1500 * row.makespan_s) << id;
-    std::cout << "energy: " << id << " " << row.energy_j << " J over " << row.makespan_s << " s (" << row.energy_j / row.makespan_s
-              << " W; power_mean_w " << row.power_mean_w << ")\n";
+    std::cout << "energy: " << id << " " << row.energy_j << " J over " << row.makespan_s << " s ("
+              << row.energy_j / row.makespan_s << " W; power_mean_w " << row.power_mean_w << ")\n";
   }
   EXPECT_GT(with_energy, 0) << "no run of 0.5 s or more to read the energy counter over";
 }
@@ -93,7 +93,8 @@ TEST_F(GpuSweep, Seed001ProfileRunsOneEpochPerWorker) {
   }
   for (const auto& w : harness::read_runs(tmp / "out" / "runs.csv")) {
     const long epoch = kernels::seed001_defaults(kernels::MlpParams{}).steps_per_task;
-    EXPECT_EQ(w.fact("steps"), kernels::kSeed001SetupSteps + epoch) << "warm-up steps in setup, then one task of an epoch: " << w.facts;
+    EXPECT_EQ(w.fact("steps"), kernels::kSeed001SetupSteps + epoch)
+        << "warm-up steps in setup, then one task of an epoch: " << w.facts;
     EXPECT_GT(w.fact("host_share"), 0.0) << w.facts;
   }
 }
@@ -105,8 +106,9 @@ TEST_F(GpuSweep, ExecReferenceClientIsProvenAnMpsClient) {
   if (torch.exit_code != 0) GTEST_SKIP() << "python3 with CUDA-enabled torch is not importable here";
   const std::string script = (source_dir() / "scripts" / "examples" / "mnist_train.py").string();
   constexpr int kSamples = 6400, kScriptBatch = 64;  // --samples below; mnist_train.py's batch size
-  const auto rows = sweep({"--workloads", "exec", "--command", "python3 " + script + " --samples " + std::to_string(kSamples),
-                           "--exec-metric", "step_ms=([0-9.]+)", "--modes", "timeslice,mps", "--procs", "1,2"});
+  const auto rows =
+      sweep({"--workloads", "exec", "--command", "python3 " + script + " --samples " + std::to_string(kSamples),
+             "--exec-metric", "step_ms=([0-9.]+)", "--modes", "timeslice,mps", "--procs", "1,2"});
   ASSERT_EQ(rows.size(), 4u);
   for (const auto& [id, row] : rows) EXPECT_EQ(row.status, "ok") << id << ": " << row.reason;
   for (const auto& w : harness::read_runs(tmp / "out" / "runs.csv")) {

@@ -114,7 +114,7 @@ TEST_F(Gpu, MlpGradientsMatchDoublePrecisionReference) {
 
 TEST_F(Gpu, Seed001ProfileTrainsAndSpendsItsHostTime) {
   MlpParams p = seed001_defaults(MlpParams{});
-  p.dataset_size = 6400;  // 100 steps an epoch: enough to see the loss fall, quick to build
+  p.dataset_size = 6400;           // 100 steps an epoch: enough to see the loss fall, quick to build
   p.layers = {784, 512, 512, 10};  // the example's own network learns in 500 steps (the seed's point is 49 deep)
   p.host_us = 135;
   MlpTrainer trainer(p);
@@ -160,7 +160,7 @@ TEST_P(MlpLaunchModes, StepsCycleThroughTheBatchesInOrder) {
   MlpParams p;
   p.layers = {20, 16, 5};
   p.batch = 8;
-  p.dataset_size = 32;  // 4 batches
+  p.dataset_size = 32;      // 4 batches
   p.learning_rate = 1e-9f;  // the weights barely move, so a step's loss is its batch's loss
   p.momentum = 0;
   p.read_loss = true;
@@ -194,14 +194,17 @@ TEST_F(Gpu, MlpGraphAndEagerTrainTheSameWeights) {
   ASSERT_EQ(weights[0].size(), weights[1].size());
   double moved = 0;
   const std::vector<float> initial = make_mlp_initial_parameters(p);
-  for (std::size_t i = 0; i < initial.size(); ++i) moved = std::max(moved, std::abs(double(weights[0][i]) - initial[i]));
+  for (std::size_t i = 0; i < initial.size(); ++i)
+    moved = std::max(moved, std::abs(double(weights[0][i]) - initial[i]));
   ASSERT_GT(moved, 1e-4) << "training did not move the weights: the test would prove nothing";
   for (std::size_t i = 0; i < weights[0].size(); ++i)
     ASSERT_NEAR(weights[0][i], weights[1][i], 1e-6 + 1e-5 * std::abs(weights[1][i])) << "parameter " << i;
 }
 
 INSTANTIATE_TEST_SUITE_P(Launch, MlpLaunchModes, ::testing::Values(MlpLaunch::graph, MlpLaunch::eager),
-                         [](const ::testing::TestParamInfo<MlpLaunch>& launch) { return launch.param == MlpLaunch::graph ? "graph" : "eager"; });
+                         [](const ::testing::TestParamInfo<MlpLaunch>& launch) {
+                           return launch.param == MlpLaunch::graph ? "graph" : "eager";
+                         });
 
 class SpinDuration : public Gpu, public ::testing::WithParamInterface<double> {};
 

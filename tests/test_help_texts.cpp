@@ -60,18 +60,19 @@ bool has_placeholder(const std::vector<std::string>& args) {
 
 TEST(HelpTexts, ReportSaysWhatItWritesWithExamplesAndExitCodes) {
   const std::string help = help_of({"report", "--help"});
-  expect_all(help, {"report.md", "plots/", ".png", "Examples:", "bench_mps report results/", "--place",
-                    "fleet report", "Exit codes: 0 report written", "; 1 the plotting script failed",
-                    "; 2 bad command line", "; 3 no Python with matplotlib", "128+N", "docs/REPORT.md"});
+  expect_all(help, {"report.md", "plots/", ".png", "Examples:", "bench_mps report results/", "--place", "fleet report",
+                    "Exit codes: 0 report written", "; 1 the plotting script failed", "; 2 bad command line",
+                    "; 3 no Python with matplotlib", "128+N", "docs/REPORT.md"});
   EXPECT_EQ(examples(help).size(), 3u) << help;
 }
 
 TEST(HelpTexts, CompareGivesExamplesVerdictsAndExitCodes) {
   const std::string help = help_of({"compare", "--help"});
-  expect_all(help, {"Examples:", "bench_mps compare results/", "--threshold 2 --out cmp/", "--allow-different-gpu",
-                    "--fail-on-regression", "Verdicts", "FASTER, SLOWER  p < --alpha", "SAME            |change|",
-                    "UNSURE          anything else", "worker sets' means", "Exit codes: 0 compared, whatever the verdicts",
-                    "comparison.json's \"counts\"", "; 1 with", "2 bad command line", "128+N", "docs/COMPARE.md"});
+  expect_all(help,
+             {"Examples:", "bench_mps compare results/", "--threshold 2 --out cmp/", "--allow-different-gpu",
+              "--fail-on-regression", "Verdicts", "FASTER, SLOWER  p < --alpha", "SAME            |change|",
+              "UNSURE          anything else", "worker sets' means", "Exit codes: 0 compared, whatever the verdicts",
+              "comparison.json's \"counts\"", "; 1 with", "2 bad command line", "128+N", "docs/COMPARE.md"});
   EXPECT_EQ(examples(help).size(), 4u) << help;
 }
 

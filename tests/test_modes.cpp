@@ -111,14 +111,17 @@ TEST_F(Orchestration, MpsProvisioningReachesEachClientAndIsRecordedPerWorker) {
     double pct, priority, mem_mib;
   };
   const double none = NAN;
-  for (const Want& want : {Want{"r1-mps:60_30_10-cpu-n3", 0, 60, none, none}, Want{"r1-mps:60_30_10-cpu-n3", 2, 10, none, none},
-                           Want{"r1-mps:auto+prio-cpu-n3", 0, 33, 0, none}, Want{"r1-mps:auto+prio-cpu-n3", 1, 33, 1, none},
-                           Want{"r1-mps:auto+prio-cpu-n3", 2, 33, 1, none}, Want{"r1-mps+mem=1G_512M_512M-cpu-n3", 0, none, none, 1024},
-                           Want{"r1-mps+mem=1G_512M_512M-cpu-n3", 2, none, none, 512}}) {
+  for (const Want& want :
+       {Want{"r1-mps:60_30_10-cpu-n3", 0, 60, none, none}, Want{"r1-mps:60_30_10-cpu-n3", 2, 10, none, none},
+        Want{"r1-mps:auto+prio-cpu-n3", 0, 33, 0, none}, Want{"r1-mps:auto+prio-cpu-n3", 1, 33, 1, none},
+        Want{"r1-mps:auto+prio-cpu-n3", 2, 33, 1, none}, Want{"r1-mps+mem=1G_512M_512M-cpu-n3", 0, none, none, 1024},
+        Want{"r1-mps+mem=1G_512M_512M-cpu-n3", 2, none, none, 512}}) {
     const WorkerRecord& w = runs.at(want.run).at(static_cast<std::size_t>(want.worker));
     ASSERT_EQ(w.worker, want.worker);
     // What the client saw in its environment (the cpu stand-in reports it) ...
-    const auto same = [](double got, double expected) { return std::isnan(expected) ? std::isnan(got) : got == expected; };
+    const auto same = [](double got, double expected) {
+      return std::isnan(expected) ? std::isnan(got) : got == expected;
+    };
     EXPECT_TRUE(same(w.fact("mps_active_thread_pct"), want.pct)) << want.run << " " << w.facts;
     EXPECT_TRUE(same(w.fact("mps_client_priority"), want.priority)) << want.run << " " << w.facts;
     EXPECT_TRUE(same(w.fact("mps_mem_limit_mib"), want.mem_mib)) << want.run << " " << w.facts;
@@ -139,19 +142,21 @@ TEST_F(Orchestration, MpsProvisioningReachesEachClientAndIsRecordedPerWorker) {
   EXPECT_EQ(checked, 6);
   const auto rows = summary_by_id();
   EXPECT_EQ(rows.at("r1-mps:auto+prio-cpu-n3").active_thread_pct, 33);  // the same for every client
-  EXPECT_EQ(rows.at("r1-mps:60_30_10-cpu-n3").active_thread_pct, 0);       // they differ: runs.csv has each
+  EXPECT_EQ(rows.at("r1-mps:60_30_10-cpu-n3").active_thread_pct, 0);    // they differ: runs.csv has each
   // No default percentage was sent to the daemon for these modes (each client sets its own).
   EXPECT_EQ(journal_count("set_default_active_thread_percentage"), 0);
 }
 
 TEST_F(Orchestration, ClientOverItsPinnedMemoryLimitIsRecordedAndTheSweepGoesOn) {
-  const auto r = sweep({"--modes", "mps+mem=256M,mps+mem=1G", "--procs", "1,2", "--cpu-mem-mib", "300", "--timeout", "20"});
+  const auto r =
+      sweep({"--modes", "mps+mem=256M,mps+mem=1G", "--procs", "1,2", "--cpu-mem-mib", "300", "--timeout", "20"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   const auto rows = summary_by_id();
   ASSERT_EQ(rows.size(), 4u);
   for (const char* id : {"r1-mps+mem=256M-cpu-n1", "r1-mps+mem=256M-cpu-n2"}) {
     EXPECT_EQ(rows.at(id).status, "mps_mem_limit") << id;
-    EXPECT_NE(rows.at(id).reason.find("CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=0=256M"), std::string::npos) << rows.at(id).reason;
+    EXPECT_NE(rows.at(id).reason.find("CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=0=256M"), std::string::npos)
+        << rows.at(id).reason;
   }
   for (const char* id : {"r1-mps+mem=1G-cpu-n1", "r1-mps+mem=1G-cpu-n2"}) EXPECT_EQ(rows.at(id).status, "ok") << id;
   expect_worker_processes_gone();

@@ -95,7 +95,8 @@ TEST_F(Orchestration, EachWorkerHasACoreOfItsOwnAndTheHarnessAndDaemonKeepOff) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto meta = harness::read_meta(out());
   // The sweep claims 1 + 3 cores (core_claims: other sweeps may have the rest), and plans over those.
-  const std::vector<int> claimed(allowed.begin(), allowed.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(4, allowed.size())));
+  const std::vector<int> claimed(
+      allowed.begin(), allowed.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(4, allowed.size())));
   const harness::CpuPlan plan = harness::plan_cpus(claimed, 3);
   ASSERT_EQ(meta["cpus"]["workers"].get<std::vector<int>>(), plan.workers);
   ASSERT_EQ(meta["cpus"]["harness"].get<std::vector<int>>(), plan.harness);
@@ -142,7 +143,8 @@ TEST_F(Orchestration, RunShDemoRendersAStampedReportWithoutAGpu) {
   EXPECT_NE(read_text(out() / "plots" / "plot_data.json").find("\"DEMO, no GPU data: "), std::string::npos);
   EXPECT_EQ(harness::read_summary(out() / "summary.csv").size(), 12u);
   // A demo measures no GPU: a GPU workload is refused before anything runs.
-  const auto gpu = run_program(bench_mps_exe(), {"--demo", "--workloads", "spin", "--out", (tmp / "gpu").string()}, env);
+  const auto gpu =
+      run_program(bench_mps_exe(), {"--demo", "--workloads", "spin", "--out", (tmp / "gpu").string()}, env);
   EXPECT_EQ(gpu.exit_code, 2) << gpu.err;
   EXPECT_NE(gpu.err.find("--demo: the spin workload would measure a GPU"), std::string::npos) << gpu.err;
   EXPECT_FALSE(fs::exists(tmp / "gpu"));
@@ -171,13 +173,14 @@ TEST_F(Orchestration, NoiseTargetAddsRepeatsUntilItsCapsAndSaysWhichMissed) {
   fs::remove_all(out());
   // (Five sets of one round: two sets know their mean only to 10.15 times their difference, which a
   // loaded host's CPU workers can take past 100 %.)
-  const auto easy = sweep({"--modes", "timeslice", "--procs", "1", "--repeats", "5", "--rounds", "1", "--noise-target", "100"});
+  const auto easy =
+      sweep({"--modes", "timeslice", "--procs", "1", "--repeats", "5", "--rounds", "1", "--noise-target", "100"});
   ASSERT_EQ(easy.exit_code, 0) << easy.err;
   EXPECT_EQ(harness::read_summary(out() / "summary.csv").size(), 5u);
   EXPECT_EQ(harness::read_meta(out())["noise"]["added_runs"], 0);
   fs::remove_all(out());
-  const auto capped = sweep({"--modes", "timeslice", "--procs", "1", "--repeats", "3", "--noise-target", "0.0001",
-                             "--noise-time-cap", "0"});
+  const auto capped = sweep(
+      {"--modes", "timeslice", "--procs", "1", "--repeats", "3", "--noise-target", "0.0001", "--noise-time-cap", "0"});
   ASSERT_EQ(capped.exit_code, 0) << capped.err;
   EXPECT_EQ(harness::read_summary(out() / "summary.csv").size(), 3u);
   EXPECT_TRUE(harness::read_meta(out())["noise"]["time_capped"].get<bool>());
@@ -193,14 +196,17 @@ TEST_F(Orchestration, AMonitorPeriodThatIsNoNumberIsSaidAndTheSweepSamplesAsUsua
   // BENCH_MPS_MONITOR_MS (a diagnostic): a bad value warns once and changes nothing else.
   for (const std::string bad : {"", "abc", "-5", "1e9", "nan", "99999999999999999999", "12ms"}) {
     fs::remove_all(out());
-    const auto r = sweep({"--modes", "timeslice", "--procs", "1", "--repeats", "1"}, Env{{{"BENCH_MPS_MONITOR_MS", bad}}, {}});
+    const auto r =
+        sweep({"--modes", "timeslice", "--procs", "1", "--repeats", "1"}, Env{{{"BENCH_MPS_MONITOR_MS", bad}}, {}});
     ASSERT_EQ(r.exit_code, 0) << bad << ": " << r.err;
-    const bool warned = r.err.find("BENCH_MPS_MONITOR_MS='" + bad + "' is not 0-60000 ms; sampling every 100 ms") != std::string::npos;
+    const bool warned =
+        r.err.find("BENCH_MPS_MONITOR_MS='" + bad + "' is not 0-60000 ms; sampling every 100 ms") != std::string::npos;
     EXPECT_EQ(warned, !bad.empty()) << bad << ": " << r.err;  // empty: unset, the default
     EXPECT_EQ(harness::read_summary(out() / "summary.csv").size(), 1u) << bad;
   }
   fs::remove_all(out());
-  const auto off = sweep({"--modes", "timeslice", "--procs", "1", "--repeats", "1"}, Env{{{"BENCH_MPS_MONITOR_MS", "0"}}, {}});
+  const auto off =
+      sweep({"--modes", "timeslice", "--procs", "1", "--repeats", "1"}, Env{{{"BENCH_MPS_MONITOR_MS", "0"}}, {}});
   ASSERT_EQ(off.exit_code, 0) << off.err;
   EXPECT_EQ(off.err.find("BENCH_MPS_MONITOR_MS"), std::string::npos) << off.err;
 }
@@ -242,8 +248,8 @@ void PrintTo(const FaultCase& f, std::ostream* os) { *os << f.fault; }
 class WorkerFault : public Orchestration, public ::testing::WithParamInterface<FaultCase> {};
 
 TEST_P(WorkerFault, IsRecordedWithItsReasonAndTheSweepGoesOn) {
-  const auto r = sweep({"--modes", "timeslice", "--procs", "1,3", "--cpu-fault", GetParam().fault,
-                        "--cpu-fault-worker", "2", "--repeats", "2"});
+  const auto r = sweep({"--modes", "timeslice", "--procs", "1,3", "--cpu-fault", GetParam().fault, "--cpu-fault-worker",
+                        "2", "--repeats", "2"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   const auto rows = summary_by_id();
   ASSERT_EQ(rows.size(), 4u);
@@ -255,17 +261,17 @@ TEST_P(WorkerFault, IsRecordedWithItsReasonAndTheSweepGoesOn) {
   expect_worker_processes_gone();
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Faults, WorkerFault,
-    ::testing::Values(FaultCase{"error", "error", "worker 2: injected fault: cpu workload error"},
-                      FaultCase{"crash", "crashed", "worker 2: exited with code 3"},
-                      FaultCase{"abort", "crashed", "worker 2: killed by signal Segmentation fault"},
-                      FaultCase{"exit-before-ready", "crashed", "worker 2: exited with code 7"}),
-    [](const auto& p) {
-      std::string n = p.param.fault;
-      std::replace(n.begin(), n.end(), '-', '_');
-      return n;
-    });
+INSTANTIATE_TEST_SUITE_P(Faults, WorkerFault,
+                         ::testing::Values(FaultCase{"error", "error", "worker 2: injected fault: cpu workload error"},
+                                           FaultCase{"crash", "crashed", "worker 2: exited with code 3"},
+                                           FaultCase{"abort", "crashed",
+                                                     "worker 2: killed by signal Segmentation fault"},
+                                           FaultCase{"exit-before-ready", "crashed", "worker 2: exited with code 7"}),
+                         [](const auto& p) {
+                           std::string n = p.param.fault;
+                           std::replace(n.begin(), n.end(), '-', '_');
+                           return n;
+                         });
 
 TEST_F(Orchestration, WorkerThatNeverGetsReadyTimesOut) {
   const auto r = sweep({"--modes", "timeslice", "--procs", "2", "--cpu-fault", "hang-before-ready",

@@ -24,8 +24,9 @@ std::size_t count_of(const std::string& text, const std::string& what) {
 
 TEST(Predict, ATableFromOneProfiledCopyAloneAndTheXray) {
   TempDir tmp;
-  const auto r = run_program(bench_mps_exe(), {"predict", (study() / "membw" / "alone").string(), "--xray",
-                                               (study() / "xray").string(), "--procs", "2,4", "--out", (tmp / "p").string()});
+  const auto r =
+      run_program(bench_mps_exe(), {"predict", (study() / "membw" / "alone").string(), "--xray",
+                                    (study() / "xray").string(), "--procs", "2,4", "--out", (tmp / "p").string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // Two N, two modes, two bases; the simulator, the naive baseline and the regime model in each row.
   EXPECT_EQ(count_of(r.out, "| timeslice | unit |"), 2u) << r.out;
@@ -33,7 +34,8 @@ TEST(Predict, ATableFromOneProfiledCopyAloneAndTheXray) {
   EXPECT_NE(r.out.find("steps cut at host waits, SM share per span"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("an empty queue kept 2.000 us"), std::string::npos) << "the gaps probe at N=2: " << r.out;
   EXPECT_NE(r.err.find("4 cells predicted in"), std::string::npos) << "2 N x 2 modes: " << r.err;
-  for (const char* f : {"predict.md", "predict.csv", "predict.json"}) EXPECT_TRUE(fs::is_regular_file(tmp / "p" / f)) << f;
+  for (const char* f : {"predict.md", "predict.csv", "predict.json"})
+    EXPECT_TRUE(fs::is_regular_file(tmp / "p" / f)) << f;
   const auto rows = csv_records(tmp / "p" / "predict.csv");
   ASSERT_EQ(rows.size(), 8u);
   for (const auto& row : rows) EXPECT_GT(std::stod(row.at("predicted")), 0) << row.at("mode") << row.at("procs");
@@ -51,9 +53,9 @@ TEST(Predict, ATableFromOneProfiledCopyAloneAndTheXray) {
 }
 
 TEST(Predict, AgainstASweepEveryCellGetsItsMeasurementAndError) {
-  const auto r = run_program(bench_mps_exe(), {"predict", (study() / "gemm" / "alone").string(), "--xray",
-                                               (study() / "xray").string(), "--procs", "2,4,10", "--against",
-                                               (study() / "gemm" / "ladder").string()});
+  const auto r = run_program(bench_mps_exe(),
+                             {"predict", (study() / "gemm" / "alone").string(), "--xray", (study() / "xray").string(),
+                              "--procs", "2,4,10", "--against", (study() / "gemm" / "ladder").string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("| measured | error | naive error | regime error | runs |"), std::string::npos) << r.out;
   EXPECT_EQ(count_of(r.out, "% | 2 |"), 12u) << "every cell measured twice: " << r.out;
@@ -62,8 +64,8 @@ TEST(Predict, AgainstASweepEveryCellGetsItsMeasurementAndError) {
 TEST(Predict, AProfileOfTheOlderFormatStillPredicts) {
   // format_version 2 (no SM time per span): the kernels' mean fill stands for every span's share of the SMs.
   const fs::path alone = source_dir() / "results" / "2026-11-26-advise" / "lease-j" / "client" / "sweeps" / "alone";
-  const auto r = run_program(bench_mps_exe(), {"predict", alone.string(), "--xray", (study() / "xray").string(),
-                                               "--procs", "4"});
+  const auto r =
+      run_program(bench_mps_exe(), {"predict", alone.string(), "--xray", (study() / "xray").string(), "--procs", "4"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("SM share from the kernels' mean fill"), std::string::npos) << r.out;
 }
@@ -100,7 +102,7 @@ TEST(Predict, EveryBadInputIsOneLineAndExitTwoWithNothingWritten) {
       {"predict", "/nonexistent/alone", "--xray", xray},
       {"predict", (tmp / "profile-1.json").string(), "--xray", xray},
       {"predict", (tmp / "profile-2.json").string(), "--xray", xray},
-      {"predict", (fixtures_dir() / "compare" / "base").string(), "--xray", xray},  // no --profile-gpu
+      {"predict", (fixtures_dir() / "compare" / "base").string(), "--xray", xray},   // no --profile-gpu
       {"predict", alone, "--xray", (fixtures_dir() / "compare" / "base").string()},  // no X-ray in it
       {"predict", alone, "--xray", "/nonexistent/xray"},
       {"predict", alone, "--xray", ""},

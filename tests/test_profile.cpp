@@ -173,7 +173,7 @@ TEST(ProfileRecorder, WhatItWritesTheReaderReadsBack) {
   EXPECT_EQ(p.kernel_count, 21u);  // step 3's two
   ASSERT_EQ(p.signatures.size(), 1u);
   EXPECT_EQ(p.signatures[0].name, "spin(float*, int)");  // demangled
-  EXPECT_EQ(p.intervals, 21u);  // 20 bursts and the copy
+  EXPECT_EQ(p.intervals, 21u);                           // 20 bursts and the copy
   EXPECT_EQ(p.busy_ns, 20 * 100'000u + 10'000u);
   EXPECT_EQ(p.spans.size(), 21u);
   const ProfileSummary s = harness::summarise(p, 20);
@@ -244,8 +244,10 @@ TEST(ProfileRecorder, KeepsItsFirstAndLastSpansAndCountsTheRest) {
 TEST(ProfilerLibrary, NeverStopsTheProgramAndAlwaysWritesAReadableProfile) {
   TempDir tmp;
   const std::string lib = (build_dir() / "harness" / "libbench_mps_profiler.so").string();
-  const std::string script = "import ctypes, sys\nl = ctypes.CDLL('" + lib + "')\nprint('loaded', l.InitializeInjection())\nsys.exit(3)\n";
-  const auto r = run_program("/usr/bin/env", {"python3", "-c", script}, {{{"BENCH_MPS_PROFILE_DIR", tmp.path().string()}}, {}});
+  const std::string script =
+      "import ctypes, sys\nl = ctypes.CDLL('" + lib + "')\nprint('loaded', l.InitializeInjection())\nsys.exit(3)\n";
+  const auto r =
+      run_program("/usr/bin/env", {"python3", "-c", script}, {{{"BENCH_MPS_PROFILE_DIR", tmp.path().string()}}, {}});
   EXPECT_EQ(r.exit_code, 3) << r.err;  // the program's own exit code
   EXPECT_EQ(r.out, "loaded 1\n");
   const auto files = harness::gpu_profile_files(tmp.path());
@@ -258,9 +260,11 @@ TEST(ProfilerLibrary, NeverStopsTheProgramAndAlwaysWritesAReadableProfile) {
     EXPECT_EQ(p.errors[0].rfind("cupti", 0), 0u) << p.errors[0];
   }
   // Its folder missing: one line on stderr, the program's exit untouched.
-  const auto lost = run_program("/usr/bin/env", {"python3", "-c", script}, {{{"BENCH_MPS_PROFILE_DIR", (tmp / "gone").string()}}, {}});
+  const auto lost = run_program("/usr/bin/env", {"python3", "-c", script},
+                                {{{"BENCH_MPS_PROFILE_DIR", (tmp / "gone").string()}}, {}});
   EXPECT_EQ(lost.exit_code, 3);
-  EXPECT_NE(lost.err.find("bench_mps profiler: cannot create " + (tmp / "gone").string()), std::string::npos) << lost.err;
+  EXPECT_NE(lost.err.find("bench_mps profiler: cannot create " + (tmp / "gone").string()), std::string::npos)
+      << lost.err;
 }
 
 // --profile-gpu through exec. The command stands in for a CUDA program: it writes the fixture into
@@ -287,11 +291,14 @@ TEST_F(ProfileExec, EachCopysProfileIsSummarisedIntoItsFacts) {
     const fs::path dir = out() / "profiles" / w.run_id / ("w" + std::to_string(w.worker));
     EXPECT_EQ(harness::gpu_profile_files(dir).size(), 1u) << dir;
     const std::string said = read_text(out() / "exec" / w.run_id / ("w" + std::to_string(w.worker) + ".stdout"));
-    EXPECT_NE(said.find("injection=" + (build_dir() / "harness" / "libbench_mps_profiler.so").string()), std::string::npos)
+    EXPECT_NE(said.find("injection=" + (build_dir() / "harness" / "libbench_mps_profiler.so").string()),
+              std::string::npos)
         << said;
   }
-  EXPECT_NE(r.err.find("  GPU profile (mean of 2 copies): duty 21.4%, bursts p50 0.2 ms (split at 20 us idle), fill 24.5%"),
-            std::string::npos) << r.err;
+  EXPECT_NE(
+      r.err.find("  GPU profile (mean of 2 copies): duty 21.4%, bursts p50 0.2 ms (split at 20 us idle), fill 24.5%"),
+      std::string::npos)
+      << r.err;
   const auto meta = nlohmann::json::parse(read_text(out() / "meta.json"));
   EXPECT_EQ(meta["gpu_profile"]["gap_us"], 20.0);
   // The summary again, from the folder, at another threshold.
@@ -306,10 +313,11 @@ TEST_F(ProfileExec, ACommandThatNeverTouchesCudaIsSaidNotFailed) {
   const std::string command =
       "[ -e \"$CUDA_MPS_PIPE_DIRECTORY/control\" ] && echo $$ >> \"$CUDA_MPS_PIPE_DIRECTORY/clients\"; "
       "echo no gpu here; sleep 0.3";  // long enough for the client list to be polled
-  const auto r = sweep({"--command", command, "--procs", "1", "--modes", "timeslice,mps", "--profile-gpu",
-                        "--profile-gap-us", "50"});
+  const auto r = sweep(
+      {"--command", command, "--procs", "1", "--modes", "timeslice,mps", "--profile-gpu", "--profile-gap-us", "50"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.err.find("note: worker 0: the command never initialised CUDA (no GPU profile)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("note: worker 0: the command never initialised CUDA (no GPU profile)"), std::string::npos)
+      << r.err;
   for (const auto& w : harness::read_runs(out() / "runs.csv")) {
     EXPECT_EQ(w.status, "ok") << w.run_id;
     EXPECT_EQ(w.reason, "the command never initialised CUDA (no GPU profile)") << w.run_id;
@@ -336,8 +344,8 @@ TEST_F(ProfileExec, BadFlagsAreRefused) {
       {sweep_args({"--command", "true", "--profile-gap-us", "50"}), "add --profile-gpu"},
       {sweep_args({"--command", "true", "--profile-gpu", "--profile-gap-us", "0"}), "--profile-gap-us"},
       {sweep_args({"--command", "true", "--profile-gpu", "--profile-gap-us", "nan"}), "--profile-gap-us"},
-      {{"--scenario", "interference", "--foreground", "exec", "--background", "cpu", "--procs", "2", "--command", "true",
-        "--profile-gpu", "--repeats", "1", "--out", out().string()},
+      {{"--scenario", "interference", "--foreground", "exec", "--background", "cpu", "--procs", "2", "--command",
+        "true", "--profile-gpu", "--repeats", "1", "--out", out().string()},
        "--profile-gpu"},
   };
   for (const auto& [args, what] : cases) {

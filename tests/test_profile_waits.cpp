@@ -89,8 +89,8 @@ TEST(ProfileWaits, HostWaitsNotIdleGapsBoundTheSteps) {
   // Steps 3..20: the window runs from step 2's wait to step 20's; the waits for nothing count not.
   EXPECT_EQ(s.host_waits, 18u);
   EXPECT_NEAR(s.wait_step_ms, 1.0, 1e-9);
-  EXPECT_NEAR(s.wait_kernel_ms, 0.55, 1e-9);  // 300 + 250 us busy per step
-  EXPECT_NEAR(s.wait_burst_ms, 0.6, 1e-9);    // first start to last end, the launch gap included
+  EXPECT_NEAR(s.wait_kernel_ms, 0.55, 1e-9);    // 300 + 250 us busy per step
+  EXPECT_NEAR(s.wait_burst_ms, 0.6, 1e-9);      // first start to last end, the launch gap included
   EXPECT_NEAR(s.duty, 18 * 0.55 / 17.6, 1e-9);  // unchanged by the waits
 }
 
@@ -160,14 +160,16 @@ TEST(ProfileWaits, TheProfileCommandPrintsThem) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("  host waits in the steady part: 18; per wait-to-wait step: 1 ms long, GPU busy 0.55 ms, "
                        "burst 0.6 ms (first start to last end)\n"),
-            std::string::npos) << r.out;
+            std::string::npos)
+      << r.out;
 }
 
 // Where the waits came from, as the profiler says it (waits_source, since the callbacks): read back and
 // printed; a profile without it (written before) prints as before.
 TEST(ProfileWaits, TheirSourceIsWrittenReadAndPrinted) {
   profiler::ProfileRecorder rec(profiler::RecorderLimits{}, 0);
-  rec.waits_source("callbacks on the synchronising calls (BENCH_MPS_PROFILE_WAITS='x' is none of 0, activity, callbacks)");
+  rec.waits_source(
+      "callbacks on the synchronising calls (BENCH_MPS_PROFILE_WAITS='x' is none of 0, activity, callbacks)");
   rec.host_wait(100, 200);
   TempDir tmp;
   write_text(tmp / "profile-1.json", rec.json(1000, {1, 0, ""}));
@@ -178,7 +180,8 @@ TEST(ProfileWaits, TheirSourceIsWrittenReadAndPrinted) {
   write_text(tmp / "profile-2.json", j.dump());
   const auto r = run_program(bench_mps_exe(), {"profile", (tmp / "profile-2.json").string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("  host waits (callbacks on the synchronising calls) in the steady part: 18; "), std::string::npos)
+  EXPECT_NE(r.out.find("  host waits (callbacks on the synchronising calls) in the steady part: 18; "),
+            std::string::npos)
       << r.out;
   profiler::ProfileRecorder silent(profiler::RecorderLimits{}, 0);
   write_text(tmp / "profile-3.json", silent.json(1000, {1, 0, ""}));
@@ -199,10 +202,19 @@ TEST(ProfileWaits, MalformedWaitsAreRefusedNamingWhatIsWrong) {
       {"'waits_status' is not a string", [](Json& j) { j["waits_status"] = 3; }},
       {"'waits_source' is not a string", [](Json& j) { j["waits_source"] = 3; }},
       {"missing 'count' in waits", [](Json& j) { j["waits"].erase("count"); }},
-      {"host wait 1 is not [start, end] with 0 <= start <= end", [](Json& j) { j["waits"]["spans"][1] = {5, 3}; }},
+      {"host wait 1 is not [start, end] with 0 <= start <= end",
+       [](Json& j) {
+         j["waits"]["spans"][1] = {5, 3};
+       }},
       {"host wait 2 is not [start, end]", [](Json& j) { j["waits"]["spans"][2] = {5}; }},
-      {"host wait 0 is not [start, end]", [](Json& j) { j["waits"]["spans"][0] = {-5, 3}; }},
-      {"host wait 0 is not [start, end]", [](Json& j) { j["waits"]["spans"][0] = {"a", 3}; }},
+      {"host wait 0 is not [start, end]",
+       [](Json& j) {
+         j["waits"]["spans"][0] = {-5, 3};
+       }},
+      {"host wait 0 is not [start, end]",
+       [](Json& j) {
+         j["waits"]["spans"][0] = {"a", 3};
+       }},
       {"'spans' in waits is not an array", [](Json& j) { j["waits"]["spans"] = 7; }},
       {"waits: kept_head, spans, sync_copies and count disagree", [](Json& j) { j["waits"]["kept_head"] = 42; }},
       {"waits: kept_head, spans, sync_copies and count disagree", [](Json& j) { j["waits"]["count"] = 40; }},
@@ -273,8 +285,9 @@ TEST(ProfileRecorder, KeepsItsFirstAndLastWaitsAndSaysWhyNone) {
   limits.tail_waits = 3;
   limits.pending_batch = 4;
   profiler::ProfileRecorder rec(limits, 0);
-  for (std::uint64_t i : {1, 0, 3, 2, 5, 4, 7, 6, 9, 8}) rec.host_wait(1 + i * 100, 51 + i * 100);  // out of order in pairs
-  rec.host_wait(0, 10);  // CUPTI's unknown timestamp: left out
+  for (std::uint64_t i : {1, 0, 3, 2, 5, 4, 7, 6, 9, 8})
+    rec.host_wait(1 + i * 100, 51 + i * 100);  // out of order in pairs
+  rec.host_wait(0, 10);                        // CUPTI's unknown timestamp: left out
   TempDir tmp;
   write_text(tmp / "profile-1.json", rec.json(2000, {1, 0, ""}));
   const GpuProfile p = harness::read_gpu_profile(tmp / "profile-1.json");
@@ -330,7 +343,8 @@ TEST_F(ProfileWaitsExec, ACopyWithoutWaitsSaysWhyAndKeepsTheRest) {
   const auto& w = workers[0];
   EXPECT_EQ(w.status, "ok");
   EXPECT_NE(w.reason.find("has no host waits: cuptiActivityEnable(CUPTI_ACTIVITY_KIND_SYNCHRONIZATION): not supported"),
-            std::string::npos) << w.reason;
+            std::string::npos)
+      << w.reason;
   EXPECT_TRUE(std::isnan(w.fact("profile_host_waits"))) << w.facts;
   EXPECT_TRUE(std::isnan(w.fact("profile_wait_step_ms"))) << w.facts;
   EXPECT_EQ(w.fact("profile_bursts"), 36) << w.facts;

@@ -45,9 +45,9 @@ GpuProfile profile_with_clock(const nlohmann::json& clock, const TempDir& tmp) {
 
 TEST(ProfileClock, TheRecordersAnchorsAreReadBackAndMapCuptiTimeToMonotonic) {
   profiler::ProfileRecorder rec({}, 5000);
-  rec.monotonic_anchor(5000, 7000000000, 300);                // CUPTI 5000 ns <-> monotonic 7 s
+  rec.monotonic_anchor(5000, 7000000000, 300);  // CUPTI 5000 ns <-> monotonic 7 s
   rec.kernel({{"k", 0, {1, 1, 1}, {32, 1, 1}, 16, 0, 0}, 6000, 9000});
-  rec.monotonic_anchor(8000, 7000003000, 900);                // a later one: replaced by the last
+  rec.monotonic_anchor(8000, 7000003000, 900);                        // a later one: replaced by the last
   rec.monotonic_anchor(5000 + 10000000, 7000000000 + 10000010, 500);  // 10 ms on, monotonic ran 1 ppm faster
   TempDir tmp;
   write_text(tmp / "profile-7.json", rec.json(5000 + 10000000, {7, 1, "prog"}));
@@ -68,7 +68,8 @@ TEST(ProfileClock, TheRecordersAnchorsAreReadBackAndMapCuptiTimeToMonotonic) {
 
 TEST(ProfileClock, OneAnchorIsAnOffset) {
   TempDir tmp;
-  const GpuProfile p = profile_with_clock({{"t0_ns", 1}, {"end_ns", 9500000}, {"monotonic_anchors", {{2000, 50000, 10}}}}, tmp);
+  const GpuProfile p =
+      profile_with_clock({{"t0_ns", 1}, {"end_ns", 9500000}, {"monotonic_anchors", {{2000, 50000, 10}}}}, tmp);
   const harness::ProfileClock c = harness::profile_clock(p);
   ASSERT_EQ(c.unavailable, "");
   EXPECT_EQ(c.rate, 1.0);
@@ -81,7 +82,9 @@ TEST(ProfileClock, WithoutUsableAnchorsTheWindowIsSaidUnavailable) {
   const std::vector<std::pair<nlohmann::json, std::string>> cases{
       // An older profiler's profile (format_version 1 or 2 alike): no anchors at all.
       {{{"t0_ns", 1}, {"end_ns", 9500000}}, "the profile has no clock anchor (written by an older profiler)"},
-      {{{"t0_ns", 1}, {"end_ns", 9500000}, {"monotonic_anchors", nlohmann::json::array()},
+      {{{"t0_ns", 1},
+        {"end_ns", 9500000},
+        {"monotonic_anchors", nlohmann::json::array()},
         {"monotonic_error", "cuptiGetTimestamp: CUPTI_ERROR_NOT_INITIALIZED (15)"}},
        "the profiler could not read the clocks: cuptiGetTimestamp: CUPTI_ERROR_NOT_INITIALIZED (15)"},
       // 1% apart: not the same kind of clock.
@@ -95,11 +98,13 @@ TEST(ProfileClock, WithoutUsableAnchorsTheWindowIsSaidUnavailable) {
     const auto w = harness::profile_window(p, s, {{kT0, 50}, {kT0 + kMs, 50}}, {}, "", "");
     EXPECT_EQ(w.unavailable, why);
     EXPECT_TRUE(harness::window_facts(w).empty());
-    EXPECT_EQ(harness::describe_window(s, w), "steady part 0.001-0.009 s: CUPTI duty 21.4%; NVML and GPM not beside it: " + why);
+    EXPECT_EQ(harness::describe_window(s, w),
+              "steady part 0.001-0.009 s: CUPTI duty 21.4%; NVML and GPM not beside it: " + why);
   }
   // A profile recorded on an H100 before the anchors (results/2026-11-26-profile): read and summarised
   // as before, its window unavailable.
-  for (const fs::path& f : harness::gpu_profile_files(source_dir() / "results/2026-11-26-profile/client-profiled-1/profiles", true)) {
+  for (const fs::path& f :
+       harness::gpu_profile_files(source_dir() / "results/2026-11-26-profile/client-profiled-1/profiles", true)) {
     const GpuProfile recorded = harness::read_gpu_profile(f);
     EXPECT_TRUE(recorded.monotonic_anchors.empty()) << f;
     const auto s = harness::summarise(recorded, 20);
@@ -112,9 +117,10 @@ TEST(ProfileClock, WithoutUsableAnchorsTheWindowIsSaidUnavailable) {
   EXPECT_TRUE(old.monotonic_anchors.empty());
   EXPECT_NE(harness::profile_clock(old).unavailable.find("older profiler"), std::string::npos);
   // Anchors that are not [profile ns, monotonic ns, spread >= 0] in time order: the file is refused, named.
-  for (const nlohmann::json& bad : {nlohmann::json{{0, 1}}, nlohmann::json{{0, 1, -1}}, nlohmann::json{{5, 1, 1}, {4, 2, 1}},
-                                    nlohmann::json("x")}) {
-    EXPECT_THROW(profile_with_clock({{"t0_ns", 1}, {"end_ns", 9500000}, {"monotonic_anchors", bad}}, tmp), harness::UsageError)
+  for (const nlohmann::json& bad : {nlohmann::json{{0, 1}}, nlohmann::json{{0, 1, -1}},
+                                    nlohmann::json{{5, 1, 1}, {4, 2, 1}}, nlohmann::json("x")}) {
+    EXPECT_THROW(profile_with_clock({{"t0_ns", 1}, {"end_ns", 9500000}, {"monotonic_anchors", bad}}, tmp),
+                 harness::UsageError)
         << bad.dump();
   }
 }
@@ -147,7 +153,8 @@ TEST(SampleWindows, GpmPeriodsInsideTheWindowAndTheSpanTheyCover) {
   EXPECT_NEAR(w.metrics.sm_occupancy, (5 * 0.05 + 5 * 0.20) / 10, 1e-12);
   EXPECT_NEAR(w.metrics.dram_bw_util, (4 * 0.025 + 5 * 0.10) / 9, 1e-12);  // the NaN period left out of its mean
   // Longer periods weigh more.
-  const harness::GpmWindow uneven = harness::gpm_within({{0, 100, {0.2, NAN, NAN}}, {100, 400, {0.6, NAN, NAN}}}, 0, 400);
+  const harness::GpmWindow uneven =
+      harness::gpm_within({{0, 100, {0.2, NAN, NAN}}, {100, 400, {0.6, NAN, NAN}}}, 0, 400);
   EXPECT_NEAR(uneven.metrics.sm_util, (0.2 * 100 + 0.6 * 300) / 400, 1e-12);
   EXPECT_TRUE(std::isnan(uneven.metrics.sm_occupancy));
   // A window no period fits in: none, and no metric.
@@ -176,22 +183,25 @@ TEST(ProfileWindowOfARun, NvmlAndGpmOverTheSteadyPartBesideTheDuty) {
   EXPECT_EQ(w.gpm.periods, 16u);
   EXPECT_NEAR(w.gpm_from_s, 0.001, 1e-12);
   EXPECT_NEAR(w.gpm_to_s, 0.009, 1e-12);
-  EXPECT_EQ(harness::describe_window(s, w),
-            "steady part 0.001-0.009 s: CUPTI duty 21.4%; NVML util 15.5% (8 samples); GPM SM util 2.0%, occupancy 1.0%, "
-            "DRAM bw 0.5% over 0.001-0.009 s (16 periods)");
+  EXPECT_EQ(
+      harness::describe_window(s, w),
+      "steady part 0.001-0.009 s: CUPTI duty 21.4%; NVML util 15.5% (8 samples); GPM SM util 2.0%, occupancy 1.0%, "
+      "DRAM bw 0.5% over 0.001-0.009 s (16 periods)");
   // As facts, and back.
   std::map<std::string, double> facts;
   for (const auto& [k, v] : harness::window_facts(w)) facts[k] = v;
   EXPECT_EQ(facts.at("profile_nvml_samples"), 8);
   EXPECT_EQ(facts.at("profile_gpm_periods"), 16);
   EXPECT_NEAR(facts.at("profile_gpm_sm_util"), 0.02, 1e-12);
-  const auto back = harness::window_from_facts([&facts](const std::string& k) { return facts.count(k) ? facts[k] : NAN; });
+  const auto back =
+      harness::window_from_facts([&facts](const std::string& k) { return facts.count(k) ? facts[k] : NAN; });
   EXPECT_EQ(harness::describe_window(s, back), harness::describe_window(s, w));
 
   // Nothing recorded: each says why, the run's own reason first.
   const auto bare = harness::profile_window(p, s, {}, {}, "no NVML: no GPU driver or GPU", "no NVML");
-  EXPECT_EQ(harness::describe_window(s, bare),
-            "steady part 0.001-0.009 s: CUPTI duty 21.4%; NVML util - (no NVML: no GPU driver or GPU); GPM - (no NVML)");
+  EXPECT_EQ(
+      harness::describe_window(s, bare),
+      "steady part 0.001-0.009 s: CUPTI duty 21.4%; NVML util - (no NVML: no GPU driver or GPU); GPM - (no NVML)");
   // Samples that all lie outside the steady part (an empty window for them).
   const std::vector<UtilSample> late{{kT0 + 20 * kMs, 5}, {kT0 + 21 * kMs, 5}};
   const auto outside = harness::profile_window(p, s, late, {{kT0 + 20 * kMs, kT0 + 21 * kMs, {0.1, 0.1, 0.1}}}, "", "");
@@ -226,9 +236,10 @@ TEST(ProfileWindowInAdvice, TheAloneCopysWindowIsReadFromItsFactsAndShownBesideT
   std::string runs = read_text(recorded / "runs.csv");
   const std::size_t at = runs.find("profile_duty=");
   ASSERT_NE(at, std::string::npos);
-  runs.insert(at, "profile_nvml_samples=60;profile_nvml_util=0.31;profile_gpm_periods=88;profile_gpm_sm_util=0.012;"
-                  "profile_gpm_sm_occupancy=0.004;profile_gpm_dram_bw_util=0.003;profile_gpm_from_s=1.25;"
-                  "profile_gpm_to_s=10.05;");
+  runs.insert(at,
+              "profile_nvml_samples=60;profile_nvml_util=0.31;profile_gpm_periods=88;profile_gpm_sm_util=0.012;"
+              "profile_gpm_sm_occupancy=0.004;profile_gpm_dram_bw_util=0.003;profile_gpm_from_s=1.25;"
+              "profile_gpm_to_s=10.05;");
   write_text(tmp / "runs.csv", runs);
   harness::Advice a;
   a.meta = nlohmann::json::object();
@@ -261,9 +272,9 @@ TEST_F(ProfileWindowExec, EachCopysSteadyPartIsSaidWithNvmlAndGpmBesideIt) {
   const auto r = sweep({"--command", command, "--procs", "2", "--modes", "timeslice", "--profile-gpu"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   for (int copy : {0, 1})
-    EXPECT_NE(r.err.find("\n  copy " + std::to_string(copy) +
-                         ": steady part 0.001-0.009 s: CUPTI duty 21.4%; NVML util - ("),
-              std::string::npos)
+    EXPECT_NE(
+        r.err.find("\n  copy " + std::to_string(copy) + ": steady part 0.001-0.009 s: CUPTI duty 21.4%; NVML util - ("),
+        std::string::npos)
         << r.err;
   const auto workers = harness::read_runs(out() / "runs.csv");
   ASSERT_GE(workers.size(), 2u);
@@ -277,17 +288,21 @@ TEST_F(ProfileWindowExec, EachCopysSteadyPartIsSaidWithNvmlAndGpmBesideIt) {
   }
   const auto again = run_program(bench_mps_exe(), {"profile", (out() / "profiles").string()});
   ASSERT_EQ(again.exit_code, 0) << again.err;
-  EXPECT_EQ(std::count(again.out.begin(), again.out.end(), '\n'), static_cast<long>(workers.size()) * 9) << again.out;  // 9 lines a profile
+  EXPECT_EQ(std::count(again.out.begin(), again.out.end(), '\n'), static_cast<long>(workers.size()) * 9)
+      << again.out;  // 9 lines a profile
   const std::string from_facts =
-      "  over it, as its run recorded: NVML util - (none inside the steady part); GPM - (none inside the steady part)\n";
+      "  over it, as its run recorded: NVML util - (none inside the steady part); GPM - (none inside the steady "
+      "part)\n";
   std::size_t found = 0;
-  for (std::size_t at = again.out.find(from_facts); at != std::string::npos; at = again.out.find(from_facts, at + 1)) ++found;
+  for (std::size_t at = again.out.find(from_facts); at != std::string::npos; at = again.out.find(from_facts, at + 1))
+    ++found;
   EXPECT_EQ(found, workers.size()) << again.out;
   // The profile alone (outside a results folder): where its steady part lies on CLOCK_MONOTONIC.
   const auto alone = run_program(bench_mps_exe(), {"profile", profile_fixture("anchored_1ms_steps.json").string()});
   ASSERT_EQ(alone.exit_code, 0) << alone.err;
-  EXPECT_NE(alone.out.find("  on CLOCK_MONOTONIC: steady part 1000.001-1000.009 s (2 clock anchors, read within 0.6 us)\n"),
-            std::string::npos)
+  EXPECT_NE(
+      alone.out.find("  on CLOCK_MONOTONIC: steady part 1000.001-1000.009 s (2 clock anchors, read within 0.6 us)\n"),
+      std::string::npos)
       << alone.out;
   const auto old = run_program(bench_mps_exe(), {"profile", profile_fixture("two_kernels_1ms_steps.json").string()});
   ASSERT_EQ(old.exit_code, 0) << old.err;

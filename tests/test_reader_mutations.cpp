@@ -62,9 +62,24 @@ class Mutator {
   std::size_t pick(std::size_t n) { return n == 0 ? 0 : static_cast<std::size_t>(rng_() % n); }
 
   static constexpr char kSpecial[] = {',', '"', '\n', '\r', '\t', ' ', '\0', '-', '+', '.', 'e', '0', '9', ';', '\xff'};
-  static constexpr const char* kTokens[] = {"",     "\"",   "\"\"",  "\"a,\nb\"", "1e999", "-1e999", "nan",
-                                            "inf",  "-0",   "0x1p3", "99999999999999999999", "-9999999999999999999",
-                                            "2147483648", " 1 ", "1,2", "{\"schema_version\":1}", "null", "[]"};
+  static constexpr const char* kTokens[] = {"",
+                                            "\"",
+                                            "\"\"",
+                                            "\"a,\nb\"",
+                                            "1e999",
+                                            "-1e999",
+                                            "nan",
+                                            "inf",
+                                            "-0",
+                                            "0x1p3",
+                                            "99999999999999999999",
+                                            "-9999999999999999999",
+                                            "2147483648",
+                                            " 1 ",
+                                            "1,2",
+                                            "{\"schema_version\":1}",
+                                            "null",
+                                            "[]"};
   std::mt19937 rng_;
 };
 

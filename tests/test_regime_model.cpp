@@ -81,11 +81,13 @@ TEST(RegimePlan, XrayFirstThenTheGridAtEveryNWithNOneAdded) {
   for (const RunSpec& r : blocks.front().runs())
     if (r.repeat == 1) ids.push_back(r.run_id());
   const std::vector<std::string> expected{
-      "r1-timeslice-xray-n1-xray_turns", "r1-timeslice-xray-n2-xray_busy", "r1-timeslice-xray-n2-xray_wait",
-      "r1-timeslice-xray-n2-xray_turns", "r1-timeslice-xray-n2-xray_gaps", "r1-timeslice-xray-n4-xray_busy",
-      "r1-timeslice-xray-n4-xray_wait", "r1-timeslice-xray-n4-xray_turns", "r1-timeslice-xray-n4-xray_gaps",
-      "r1-timeslice-duty-n1-regime-b0.1ms-d5", "r1-timeslice-duty-n4-regime-b0.1ms-d5",
-      "r1-timeslice-duty-n1-regime-b10ms-d5", "r1-timeslice-duty-n4-regime-b10ms-d5"};
+      "r1-timeslice-xray-n1-xray_turns",       "r1-timeslice-xray-n2-xray_busy",
+      "r1-timeslice-xray-n2-xray_wait",        "r1-timeslice-xray-n2-xray_turns",
+      "r1-timeslice-xray-n2-xray_gaps",        "r1-timeslice-xray-n4-xray_busy",
+      "r1-timeslice-xray-n4-xray_wait",        "r1-timeslice-xray-n4-xray_turns",
+      "r1-timeslice-xray-n4-xray_gaps",        "r1-timeslice-duty-n1-regime-b0.1ms-d5",
+      "r1-timeslice-duty-n4-regime-b0.1ms-d5", "r1-timeslice-duty-n1-regime-b10ms-d5",
+      "r1-timeslice-duty-n4-regime-b10ms-d5"};
   EXPECT_EQ(ids, expected);
   for (const RunSpec& r : blocks.front().runs()) {
     if (r.scenario != RunKind::regime_point) continue;
@@ -140,9 +142,9 @@ TEST(IdleHoldStats, HoldIsTheFirstBinWhereUnderHalfKeptTheGpu) {
   IdleHoldStats s;
   const std::int64_t kept = 250'000;
   for (int k = 0; k < 4; ++k) {
-    s.add(10'000 + 3'000, 10'000 + 3'010, 10'000, kept);            // idle 3 us: started at once
+    s.add(10'000 + 3'000, 10'000 + 3'010, 10'000, kept);              // idle 3 us: started at once
     s.add(20'000 + 9'000, 20'000 + 9'000 + 2'000'000, 20'000, kept);  // idle 9 us: waited 2 ms
-    s.add(30'000 + 100'000, 30'000 + 2'200'000, 30'000, kept);       // idle 100 us: waited
+    s.add(30'000 + 100'000, 30'000 + 2'200'000, 30'000, kept);        // idle 100 us: waited
   }
   s.add(5'000, 4'000, 6'000, kept);  // launched before the last kernel ended: the queue never emptied
   auto f = facts_of(s);

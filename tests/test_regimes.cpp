@@ -30,8 +30,8 @@ std::map<std::string, long> tasks_per_worker(const fs::path& tasks_csv, const st
 }
 
 TEST_F(Orchestration, XrayPlansEveryProbeAtEachNAndKeepsItsMediansInMeta) {
-  const auto r = sweep({"--scenario", "xray", "--cpu-stand-in", "--procs", "2,3", "--xray-busy-ms", "60",
-                        "--xray-step-us", "50"});
+  const auto r =
+      sweep({"--scenario", "xray", "--cpu-stand-in", "--procs", "2,3", "--xray-busy-ms", "60", "--xray-step-us", "50"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto rows = summary_by_id();
   // Per mode: the step alone (N=1, added), then busy, wait, turns and gaps at each N.
@@ -50,7 +50,8 @@ TEST_F(Orchestration, XrayPlansEveryProbeAtEachNAndKeepsItsMediansInMeta) {
     EXPECT_TRUE(std::isfinite(rows.at(p + "n2-xray_wait").xray_wait_ms)) << "measured against the step alone";
     EXPECT_TRUE(std::isfinite(rows.at(p + "n3-xray_turns").xray_turn_ms));
     // Back-to-back steps: a fixed count per context, so the file stays small.
-    for (const auto& [worker, count] : tasks_per_worker(out() / "tasks.csv", p + "n3-xray_turns")) EXPECT_EQ(count, 300) << worker;
+    for (const auto& [worker, count] : tasks_per_worker(out() / "tasks.csv", p + "n3-xray_turns"))
+      EXPECT_EQ(count, 300) << worker;
     const auto waits = tasks_per_worker(out() / "tasks.csv", p + "n2-xray_wait");
     EXPECT_LE(waits.at("0"), 400) << "the wait probe's step context stops after 400 steps";
     // The gaps context: its kernels after an idle queue kept the CPU stand-in's "GPU" (their own core).
@@ -62,10 +63,12 @@ TEST_F(Orchestration, XrayPlansEveryProbeAtEachNAndKeepsItsMediansInMeta) {
   // Roles: worker 0 of a wait run steps, the others are busy; every worker of a turns run steps.
   for (const auto& row : csv_records(out() / "runs.csv")) {
     const std::string& id = row.at("run_id");
-    if (id.find("-xray_wait") != std::string::npos) EXPECT_EQ(row.at("role"), row.at("worker") == "0" ? "step" : "busy") << id;
+    if (id.find("-xray_wait") != std::string::npos)
+      EXPECT_EQ(row.at("role"), row.at("worker") == "0" ? "step" : "busy") << id;
     if (id.find("-xray_turns") != std::string::npos) EXPECT_EQ(row.at("role"), "step") << id;
     if (id.find("-xray_busy") != std::string::npos) EXPECT_EQ(row.at("role"), "busy") << id;
-    if (id.find("-xray_gaps") != std::string::npos) EXPECT_EQ(row.at("role"), row.at("worker") == "0" ? "gaps" : "busy") << id;
+    if (id.find("-xray_gaps") != std::string::npos)
+      EXPECT_EQ(row.at("role"), row.at("worker") == "0" ? "gaps" : "busy") << id;
   }
   for (const auto& w : workers_by_run(out() / "runs.csv").at("r1-timeslice-xray-n2-xray_busy"))
     EXPECT_GT(w.fact("intervals"), 0) << w.facts;
@@ -129,29 +132,32 @@ TEST_F(Orchestration, RegimesReportPlacesOtherFoldersAndRemembersThem) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // A plain sweep of the duty workload, to be placed on the map.
   const fs::path placed = tmp / "placed";
-  const auto p = run_program(bench_mps_exe(),
-                             {"--workloads", "duty", "--cpu-stand-in", "--duty-burst-us", "300", "--duty-pct", "60",
-                              "--procs", "1,2", "--modes", "timeslice", "--repeats", "1", "--tasks", "5", "--settle", "0",
-                              "--out", placed.string()},
-                             env, 120);
+  const auto p = run_program(
+      bench_mps_exe(),
+      {"--workloads", "duty", "--cpu-stand-in", "--duty-burst-us", "300", "--duty-pct", "60", "--procs", "1,2",
+       "--modes", "timeslice", "--repeats", "1", "--tasks", "5", "--settle", "0", "--out", placed.string()},
+      env, 120);
   ASSERT_EQ(p.exit_code, 0) << p.err;
   const auto rep = run_program(bench_mps_exe(), {"report", out().string(), "--place", placed.string()}, env, 120);
   if (rep.exit_code == 3) GTEST_SKIP() << rep.err;  // no matplotlib here
   ASSERT_EQ(rep.exit_code, 0) << rep.err;
   const std::string md = read_text(out() / "report.md");
-  for (const char* section : {"## The time-slice X-ray", "## The model", "## The regime map", "## Workloads placed on the map",
-                              "## The seeds at their points", "## How well the model predicts"})
+  for (const char* section :
+       {"## The time-slice X-ray", "## The model", "## The regime map", "## Workloads placed on the map",
+        "## The seeds at their points", "## How well the model predicts"})
     EXPECT_NE(md.find(section), std::string::npos) << section;
   EXPECT_NE(md.find("| duty 0.3 ms at 60% | placed |"), std::string::npos) << md;
   const std::string places = read_text(out() / "places.json");
   EXPECT_NE(places.find("../placed"), std::string::npos) << places;
-  for (const char* fig : {"xray.png", "regime_map.png", "model_vs_measured.png"}) EXPECT_TRUE(fs::exists(out() / "plots" / fig)) << fig;
+  for (const char* fig : {"xray.png", "regime_map.png", "model_vs_measured.png"})
+    EXPECT_TRUE(fs::exists(out() / "plots" / fig)) << fig;
   // Rendered again without --place, the map still holds the placed folder.
   ASSERT_EQ(run_program(bench_mps_exe(), {"report", out().string()}, env, 120).exit_code, 0);
   EXPECT_NE(read_text(out() / "report.md").find("| duty 0.3 ms at 60% | placed |"), std::string::npos);
   // --place needs a map, and a results folder to place: one line, exit 2, nothing changed.
   const std::string before = read_text(out() / "report.md");
-  const auto not_results = run_program(bench_mps_exe(), {"report", out().string(), "--place", tmp.path().string()}, env);
+  const auto not_results =
+      run_program(bench_mps_exe(), {"report", out().string(), "--place", tmp.path().string()}, env);
   EXPECT_EQ(not_results.exit_code, 2) << not_results.err;
   EXPECT_NE(not_results.err.find("not a results folder"), std::string::npos) << not_results.err;
   const auto no_map = run_program(bench_mps_exe(), {"report", placed.string(), "--place", out().string()}, env);
@@ -164,8 +170,10 @@ TEST_F(Orchestration, RegimesReportPlacesOtherFoldersAndRemembersThem) {
   fs::rename(placed, tmp / "moved");
   const auto moved = run_program(bench_mps_exe(), {"report", out().string()}, env, 120);
   ASSERT_EQ(moved.exit_code, 0) << moved.err;
-  EXPECT_NE(moved.err.find("warning: " + (out() / "places.json").string() + " remembers ../placed, which is no longer a results folder"),
-            std::string::npos) << moved.err;
+  EXPECT_NE(moved.err.find("warning: " + (out() / "places.json").string() +
+                           " remembers ../placed, which is no longer a results folder"),
+            std::string::npos)
+      << moved.err;
   EXPECT_NE(moved.err.find("--forget-place ../placed"), std::string::npos) << moved.err;
   EXPECT_EQ(read_text(out() / "report.md").find("| duty 0.3 ms at 60% | placed |"), std::string::npos);
   const auto forgot = run_program(bench_mps_exe(), {"report", out().string(), "--forget-place", "../placed"}, env, 120);

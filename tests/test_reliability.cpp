@@ -73,8 +73,8 @@ class Reliability : public ::testing::Test {
 };
 
 TEST_F(Reliability, ResumeCompletesASweepKilledWithSigkill) {
-  const auto sweep = args({"--modes", "timeslice,mps", "--procs", "1,2,3", "--repeats", "2", "--tasks", "40",
-                           "--cpu-task-us", "5000"});
+  const auto sweep = args(
+      {"--modes", "timeslice,mps", "--procs", "1,2,3", "--repeats", "2", "--tasks", "40", "--cpu-task-us", "5000"});
   {
     BackgroundProgram first(bench_mps_exe(), sweep, env);
     ASSERT_TRUE(wait_until([&] { return read_lines(out() / "summary.csv").size() >= 5; }, 60));
@@ -195,7 +195,9 @@ INSTANTIATE_TEST_SUITE_P(
                 },
                 {},
                 "holds another sweep (procs \"one and two\" there vs [1,2] here)"},
-        Refusal{"other_sweep", [](const fs::path&) {}, {"--workloads", "cpu", "--procs", "1,4", "--modes", "timeslice"},
+        Refusal{"other_sweep",
+                [](const fs::path&) {},
+                {"--workloads", "cpu", "--procs", "1,4", "--modes", "timeslice"},
                 "holds another sweep (procs [1,2] there vs [1,4] here)"},
         Refusal{"garbage_row",
                 [](const fs::path& d) {
@@ -230,16 +232,19 @@ INSTANTIATE_TEST_SUITE_P(
                 },
                 {},
                 "summary.csv: has CRLF line ends"},
-        Refusal{"with_out", [](const fs::path&) {}, {"--out", "/tmp/elsewhere"}, "--out and --resume cannot be given together"}),
+        Refusal{"with_out",
+                [](const fs::path&) {},
+                {"--out", "/tmp/elsewhere"},
+                "--out and --resume cannot be given together"}),
     [](const auto& p) { return p.param.name; });
 
 TEST_F(Reliability, FaultScenarioRecordsVictimsFaulterAndRecovery) {
   const auto r = bench(args({"--scenario", "fault", "--modes", "timeslice,mps", "--procs", "3", "--tasks", "30",
                              "--cpu-task-us", "2000", "--fault-delay-ms", "10"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  static constexpr std::array<const char*, 9> cols{"run_id", "procs", "status", "scenario", "victims",
-                                                   "victims_survived", "fault_error", "mps_server_state",
-                                                   "mps_recovery_s"};
+  static constexpr std::array<const char*, 9> cols{
+      "run_id",           "procs",       "status",           "scenario",      "victims",
+      "victims_survived", "fault_error", "mps_server_state", "mps_recovery_s"};
   std::map<std::string, std::array<std::string, 9>> rows;
   for (const auto& row : harness::read_csv_columns(out() / "summary.csv", cols)) rows[row[0]] = row;
   ASSERT_EQ(rows.size(), 4u);
@@ -300,8 +305,8 @@ class SetExclusive : public Reliability {
 };
 
 TEST_F(SetExclusive, SwitchesForMpsBlocksAndRestores) {
-  const auto r = bench(args({"--modes", "timeslice,mps", "--procs", "1", "--tasks", "3", "--repeats", "2",
-                             "--set-exclusive"}));
+  const auto r =
+      bench(args({"--modes", "timeslice,mps", "--procs", "1", "--tasks", "3", "--repeats", "2", "--set-exclusive"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   int switched = 0, restored = 0;
   for (const auto& call : smi_calls()) {
@@ -314,8 +319,8 @@ TEST_F(SetExclusive, SwitchesForMpsBlocksAndRestores) {
 }
 
 TEST_F(SetExclusive, RestoredAfterCtrlCAndAfterSigkill) {
-  const auto hang = args({"--modes", "mps", "--procs", "2", "--tasks", "3", "--cpu-fault", "hang",
-                          "--cpu-fault-worker", "1", "--set-exclusive"});
+  const auto hang = args({"--modes", "mps", "--procs", "2", "--tasks", "3", "--cpu-fault", "hang", "--cpu-fault-worker",
+                          "1", "--set-exclusive"});
   {
     BackgroundProgram b(bench_mps_exe(), hang, env);
     ASSERT_TRUE(wait_until([&] { return read_text(tmp / "smi-state").find("Exclusive") != std::string::npos; }, 30));

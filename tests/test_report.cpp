@@ -182,12 +182,12 @@ TEST(ReportMeta, RunLengthsInSecondsOrTasks) {
 // The machine table reads SweepMeta's members as members; a value of another type, which SweepMeta keeps in
 // its section's `other`, shows as it was written, and a null GPU is a CPU-only run.
 TEST(ReportMeta, ReadsMembersAndShowsWhatASectionKept) {
-  const auto meta = nlohmann::json{{"gpu", {{"name", "NVIDIA X"}, {"driver_version", "1.2"}, {"sm_count", "many"},
-                                            {"cuda_runtime_version", 12080}}},
-                                   {"sweep", {{"procs", {1, 4}}, {"repeats", 3}, {"params", {{"mlp", "batch=1"}}}}},
-                                   {"argv", {"bench_mps", "--procs", "1,4"}},
-                                   {"status", "complete"}}
-                        .get<harness::SweepMeta>();
+  const auto meta = nlohmann::json{
+      {"gpu", {{"name", "NVIDIA X"}, {"driver_version", "1.2"}, {"sm_count", "many"}, {"cuda_runtime_version", 12080}}},
+      {"sweep", {{"procs", {1, 4}}, {"repeats", 3}, {"params", {{"mlp", "batch=1"}}}}},
+      {"argv", {"bench_mps", "--procs", "1,4"}},
+      {"status",
+       "complete"}}.get<harness::SweepMeta>();
   ASSERT_TRUE(meta.sweep && meta.sweep->procs && meta.gpu && !meta.gpu->sm_count);
   const std::string md = harness::machine_markdown(meta);
   for (const char* fact : {"NVIDIA X (many SMs", "runtime 12.8)", "N = 1, 4; repeats 3", "`bench_mps --procs 1,4`",
@@ -596,9 +596,8 @@ TEST(PlotScript, RefusesPlotDataOfAnotherVersion) {
   }
   TempDir tmp;
   write_text(tmp / "plot_data.json", "{\"format_version\": 99, \"figures\": []}");
-  const CommandOutput out =
-      run_program(python, {(source_dir() / "scripts" / "plot_report.py").string(),
-                                       (tmp / "plot_data.json").string(), tmp.path().string()});
+  const CommandOutput out = run_program(python, {(source_dir() / "scripts" / "plot_report.py").string(),
+                                                 (tmp / "plot_data.json").string(), tmp.path().string()});
   EXPECT_EQ(out.exit_code, 2) << out.err;
   EXPECT_NE(out.err.find("format version 99, this script reads 1"), std::string::npos) << out.err;
 }
@@ -642,36 +641,37 @@ std::string trim(const std::string& s) {
 // table, each headline block its first line. Changing one number in either makes this fail.
 TEST(Readme, EveryGeneratedBlockIsTheCommittedReports) {
   for (const char* doc : {"README.md", "docs/PREDICT.md", "docs/ADVISE.md", "docs/FINDINGS.md"}) {
-  const std::string text = read_text(source_dir() / doc);
-  const auto tables = readme::blocks(text, "table"), headlines = readme::blocks(text, "headline");
-  ASSERT_FALSE(headlines.empty()) << doc << " has no generated headline";
-  for (const auto& list : {tables, headlines}) {
-    for (const readme::Block& b : list) {
-      const auto bar = b.spec.find('|');
-      const std::string report_md = readme::trim(b.spec.substr(0, bar));
-      ASSERT_TRUE(fs::exists(source_dir() / report_md)) << "README.md names " << report_md << ", which is not committed";
-      const std::string report = read_text(source_dir() / report_md);
-      const std::string expected =
-          b.kind == "headline"
-              ? report.substr(0, report.find('\n')) + "\n"
-              : readme::section_table(report, bar == std::string::npos ? "Per workload, mode and N"
-                                                                       : readme::trim(b.spec.substr(bar + 1)));
-      EXPECT_EQ(b.body, expected) << doc << "'s " << b.kind << " from " << b.spec
-                                  << " differs from the committed report: run scripts/update_readme.py";
-    }
-  }
-  for (const readme::Block& b : readme::blocks(text, "advice")) {  // an advice's bold headline, quoted
-    const fs::path advice = source_dir() / readme::trim(b.spec);
-    ASSERT_TRUE(fs::exists(advice)) << doc << " names " << b.spec << ", which is not committed";
-    std::string headline = "(no headline)";
-    for (const std::string& line : harness::split(read_text(advice), '\n'))
-      if (line.size() > 4 && line.rfind("**", 0) == 0 && line.substr(line.size() - 2) == "**") {
-        headline = line;
-        break;
+    const std::string text = read_text(source_dir() / doc);
+    const auto tables = readme::blocks(text, "table"), headlines = readme::blocks(text, "headline");
+    ASSERT_FALSE(headlines.empty()) << doc << " has no generated headline";
+    for (const auto& list : {tables, headlines}) {
+      for (const readme::Block& b : list) {
+        const auto bar = b.spec.find('|');
+        const std::string report_md = readme::trim(b.spec.substr(0, bar));
+        ASSERT_TRUE(fs::exists(source_dir() / report_md))
+            << "README.md names " << report_md << ", which is not committed";
+        const std::string report = read_text(source_dir() / report_md);
+        const std::string expected =
+            b.kind == "headline"
+                ? report.substr(0, report.find('\n')) + "\n"
+                : readme::section_table(report, bar == std::string::npos ? "Per workload, mode and N"
+                                                                         : readme::trim(b.spec.substr(bar + 1)));
+        EXPECT_EQ(b.body, expected) << doc << "'s " << b.kind << " from " << b.spec
+                                    << " differs from the committed report: run scripts/update_readme.py";
       }
-    EXPECT_EQ(b.body, "> " + headline + "\n") << doc << "'s advice block from " << b.spec
-                                              << " differs from the committed advice: run scripts/update_readme.py";
-  }
+    }
+    for (const readme::Block& b : readme::blocks(text, "advice")) {  // an advice's bold headline, quoted
+      const fs::path advice = source_dir() / readme::trim(b.spec);
+      ASSERT_TRUE(fs::exists(advice)) << doc << " names " << b.spec << ", which is not committed";
+      std::string headline = "(no headline)";
+      for (const std::string& line : harness::split(read_text(advice), '\n'))
+        if (line.size() > 4 && line.rfind("**", 0) == 0 && line.substr(line.size() - 2) == "**") {
+          headline = line;
+          break;
+        }
+      EXPECT_EQ(b.body, "> " + headline + "\n") << doc << "'s advice block from " << b.spec
+                                                << " differs from the committed advice: run scripts/update_readme.py";
+    }
   }
 }
 
@@ -695,8 +695,8 @@ SummaryRecord run(int repeat, const std::string& mode, int procs, double task_ms
 TEST(ReportData, ARangeReachesItsPointWhenUnpairedRepeatsMoveTheMedians) {
   // Repeats 3-5 of time-sliced N=4 were added for the noise target: no N=1 run of theirs to pair with.
   const std::vector<SummaryRecord> rows{run(1, "timeslice", 1, 10, 100), run(2, "timeslice", 1, 10, 100),
-                                        run(1, "timeslice", 4, 40, 100),  run(2, "timeslice", 4, 40, 100),
-                                        run(3, "timeslice", 4, 100, 40),  run(4, "timeslice", 4, 100, 40),
+                                        run(1, "timeslice", 4, 40, 100), run(2, "timeslice", 4, 40, 100),
+                                        run(3, "timeslice", 4, 100, 40), run(4, "timeslice", 4, 100, 40),
                                         run(5, "timeslice", 4, 100, 40)};
   const ReportCell* ts4 = aggregate_results(rows, {}).find("spin", "timeslice", 4);
   ASSERT_NE(ts4, nullptr);

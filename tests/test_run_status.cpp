@@ -13,10 +13,21 @@
 namespace bench_mps::harness {
 namespace {
 
-const std::vector<std::string> kWords{"ok",           "error",          "crashed",          "timeout",
-                                      "aborted",      "interrupted",    "mode_mismatch",    "mps_error",
-                                      "mps_mem_limit", "mps_unproven",  "fault_not_triggered", "exec_not_found",
-                                      "exec_failed",  "exec_timeout",   "exec_left_children"};
+const std::vector<std::string> kWords{"ok",
+                                      "error",
+                                      "crashed",
+                                      "timeout",
+                                      "aborted",
+                                      "interrupted",
+                                      "mode_mismatch",
+                                      "mps_error",
+                                      "mps_mem_limit",
+                                      "mps_unproven",
+                                      "fault_not_triggered",
+                                      "exec_not_found",
+                                      "exec_failed",
+                                      "exec_timeout",
+                                      "exec_left_children"};
 
 TEST(RunStatus, EveryWordParsesToTheStatusThatNamesIt) {
   for (const std::string& word : kWords) {

@@ -101,7 +101,8 @@ TEST(Plan, ConsecutiveRepeatsShareAWorkerSetAndModesInterleaveByGroup) {
   ASSERT_EQ(sets.size(), 2u + 3u * 2u);
   std::vector<std::string> first_set;
   for (const auto& r : sets[0].runs) first_set.push_back(r.run_id());
-  EXPECT_EQ(first_set, (std::vector<std::string>{"r1-timeslice-spin-n1", "r2-timeslice-spin-n1", "r3-timeslice-spin-n1"}));
+  EXPECT_EQ(first_set,
+            (std::vector<std::string>{"r1-timeslice-spin-n1", "r2-timeslice-spin-n1", "r3-timeslice-spin-n1"}));
   EXPECT_EQ(sets[1].runs.front().run_id(), "r1-timeslice-spin-n4");
   for (std::size_t i = 2; i < sets.size(); ++i) EXPECT_EQ(sets[i].runs.size(), 1u) << sets[i].runs.front().run_id();
   EXPECT_EQ(sets[2].runs.front().run_id(), "r1-timeslice-exec-n1");

@@ -87,9 +87,9 @@ bool wait_until(const std::function<bool()>& condition, double timeout_s) {
 
 Env fake_mps_env(const fs::path& journal) {
   const char* path = std::getenv("PATH");
-  return Env{{{"PATH", fakes_dir().string() + ":" + (path ? path : "/usr/bin:/bin")},
-              {"FAKE_MPS_JOURNAL", journal.string()}},
-             {}};
+  return Env{
+      {{"PATH", fakes_dir().string() + ":" + (path ? path : "/usr/bin:/bin")}, {"FAKE_MPS_JOURNAL", journal.string()}},
+      {}};
 }
 
 TempDir::TempDir() {

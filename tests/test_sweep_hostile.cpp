@@ -60,15 +60,23 @@ INSTANTIATE_TEST_SUITE_P(
     Lists, PerClientLists,
     ::testing::Values(
         // Values dropped: three percentages for two clients.
-        ListCase{"PercentagesDropped", {"--modes", "mps:60/20/20", "--procs", "2"}, {"--modes 'mps:60/20/20'", "(60/20/20)", "N=2"}},
+        ListCase{"PercentagesDropped",
+                 {"--modes", "mps:60/20/20", "--procs", "2"},
+                 {"--modes 'mps:60/20/20'", "(60/20/20)", "N=2"}},
         // Values dropped: the third priority.
-        ListCase{"PrioritiesDropped", {"--modes", "mps+prio=0/1/0", "--procs", "2"}, {"--modes 'mps+prio=0/1/0'", "(0/1/0)", "N=2"}},
+        ListCase{"PrioritiesDropped",
+                 {"--modes", "mps+prio=0/1/0", "--procs", "2"},
+                 {"--modes 'mps+prio=0/1/0'", "(0/1/0)", "N=2"}},
         // A value reused: the third client would have taken 2G again.
-        ListCase{"MemoryLimitReused", {"--modes", "mps+mem=1G/2G", "--procs", "3"}, {"--modes 'mps+mem=1G/2G'", "(1G/2G)", "N=3"}},
+        ListCase{"MemoryLimitReused",
+                 {"--modes", "mps+mem=1G/2G", "--procs", "3"},
+                 {"--modes 'mps+mem=1G/2G'", "(1G/2G)", "N=3"}},
         // Right at N=2, wrong at N=1 of the same sweep.
-        ListCase{"WrongAtAnotherN", {"--modes", "timeslice,mps:60/40", "--procs", "1,2"}, {"'mps:60/40'", "(60/40)", "N=1"}},
+        ListCase{
+            "WrongAtAnotherN", {"--modes", "timeslice,mps:60/40", "--procs", "1,2"}, {"'mps:60/40'", "(60/40)", "N=1"}},
         // The interference scenario runs the foreground alone (N=1): a two-entry list cannot serve it.
-        ListCase{"InterferenceAloneRuns", {"--scenario", "interference", "--foreground", "cpu", "--background", "cpu", "--modes", "mps:70/30",
+        ListCase{"InterferenceAloneRuns",
+                 {"--scenario", "interference", "--foreground", "cpu", "--background", "cpu", "--modes", "mps:70/30",
                   "--procs", "2"},
                  {"'mps:70/30'", "(70/30)", "N=1", "interference_fg"}}),
     [](const ::testing::TestParamInfo<ListCase>& p) { return p.param.name; });
@@ -105,9 +113,9 @@ TEST_F(Orchestration, MemoryLimitIsNamedRecordedAndAppliedAsOneValue) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto rows = harness::read_runs(out() / "runs.csv");
   ASSERT_EQ(rows.size(), 1u);
-  EXPECT_EQ(rows[0].run_id, "r1-mps+mem=1536M-cpu-n1");                    // named
+  EXPECT_EQ(rows[0].run_id, "r1-mps+mem=1536M-cpu-n1");                                         // named
   EXPECT_EQ(csv_records(out() / "runs.csv").at(0).at("client_mem_limit_bytes"), "1610612736");  // recorded
-  EXPECT_EQ(rows[0].fact("mps_mem_limit_mib"), 1536) << rows[0].facts;     // applied (what the client saw)
+  EXPECT_EQ(rows[0].fact("mps_mem_limit_mib"), 1536) << rows[0].facts;  // applied (what the client saw)
 }
 
 // --- 3. run ids are safe file names --------------------------------------------------------------
@@ -173,9 +181,9 @@ TEST_F(Orchestration, TwoSweepsStartedAtOnceWithOneOutNeverShareIt) {
 }
 
 TEST_F(Orchestration, ResumeTakesOverTheClaimOfASweepKilledMidRun) {
-  BackgroundProgram b(bench_mps_exe(),
-                      args({"--modes", "timeslice", "--procs", "1,2", "--cpu-fault", "hang", "--cpu-fault-worker", "1"}),
-                      env);
+  BackgroundProgram b(
+      bench_mps_exe(),
+      args({"--modes", "timeslice", "--procs", "1,2", "--cpu-fault", "hang", "--cpu-fault-worker", "1"}), env);
   ASSERT_TRUE(wait_until([&] { return fs::exists(hang_mark()); }, 60)) << "the worker never reached its hang";
   b.signal(SIGKILL);
   b.wait(10);
@@ -235,7 +243,9 @@ TEST_P(StopSignals, StopTheDaemonRecordInterruptedAndExitWith128PlusTheSignal) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Signals, StopSignals, ::testing::Values(SIGQUIT, SIGHUP),
-                         [](const ::testing::TestParamInfo<int>& p) { return p.param == SIGQUIT ? "SIGQUIT" : "SIGHUP"; });
+                         [](const ::testing::TestParamInfo<int>& p) {
+                           return p.param == SIGQUIT ? "SIGQUIT" : "SIGHUP";
+                         });
 
 // --- 7. a full disk: stop cleanly, say how to go on ----------------------------------------------
 
@@ -291,7 +301,8 @@ TEST(FullDisk, AnAppendThatFailsLeavesTheFileAsItWas) {
 TEST_F(Orchestration, FullDiskStopsTheSweepCleanlyAndResumeFinishesIt) {
   // 8 KiB per file: meta.json (about 3 KiB) fits, tasks.csv (about 0.6 KiB a run) fills up halfway
   // (dash counts 512-byte blocks).
-  const std::vector<std::string> a = args({"--modes", "timeslice,mps", "--procs", "1,2", "--repeats", "6", "--rounds", "1"});
+  const std::vector<std::string> a =
+      args({"--modes", "timeslice,mps", "--procs", "1,2", "--repeats", "6", "--rounds", "1"});
   std::vector<std::string> sh{"-c", "ulimit -f 16 && exec \"$0\" \"$@\"", bench_mps_exe().string()};
   sh.insert(sh.end(), a.begin(), a.end());
   const auto r = run_program("/bin/sh", sh, env, 120);

@@ -24,7 +24,8 @@ TEST(SweepMeta, EveryCommittedMetaJsonWritesBackTheSameFile) {  // results/ and 
   }
   EXPECT_GT(files, 50);
   const SweepMeta read = read_sweep_meta(source_dir() / "results" / "2026-11-22-h100-80gb-hbm3");
-  EXPECT_EQ(nlohmann::json(read), nlohmann::json::parse(read_text(source_dir() / "results" / "2026-11-22-h100-80gb-hbm3" / "meta.json")));
+  EXPECT_EQ(nlohmann::json(read),
+            nlohmann::json::parse(read_text(source_dir() / "results" / "2026-11-22-h100-80gb-hbm3" / "meta.json")));
 }
 
 TEST(SweepMeta, TypedMembersHoldWhatTheFileSays) {
@@ -38,8 +39,8 @@ TEST(SweepMeta, TypedMembersHoldWhatTheFileSays) {
 
 TEST(SweepMeta, NullAbsentAndOtherTypesStayAsTheyWere) {
   const nlohmann::json j = {{"schema_version", 1},
-                            {"finished_utc", nullptr},         // null while running
-                            {"runs_recorded", "twelve"},       // another type: kept, not read
+                            {"finished_utc", nullptr},    // null while running
+                            {"runs_recorded", "twelve"},  // another type: kept, not read
                             {"gpu", {{"sm_count", nullptr}, {"name", "X"}}},
                             {"sweep", {{"scenario", 5}}},
                             {"from_a_newer_version", {1, 2}}};
@@ -68,7 +69,8 @@ TEST(SweepMeta, AServerPidGoesToItsMode) {
   SweepMeta meta = nlohmann::json{{"mps", {{"modes", {{{"name", "mps"}, {"mps", true}}}}}}}.get<SweepMeta>();
   ASSERT_TRUE(meta.mps && meta.mps->modes);
   meta.mps->modes->front().server_pids = std::vector<long>{42};
-  EXPECT_EQ(nlohmann::json(meta)["mps"]["modes"][0], (nlohmann::json{{"name", "mps"}, {"mps", true}, {"server_pids", {42}}}));
+  EXPECT_EQ(nlohmann::json(meta)["mps"]["modes"][0],
+            (nlohmann::json{{"name", "mps"}, {"mps", true}, {"server_pids", {42}}}));
 }
 
 }  // namespace

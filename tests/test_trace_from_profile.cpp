@@ -28,8 +28,8 @@ void kernel(profiler::ProfileRecorder& rec, std::uint64_t start_us, std::uint64_
   profiler::KernelLaunch k;
   k.shape.name = "k";
   k.shape.grid[0] = blocks;
-  k.shape.block[0] = 1024;             // 32 warps: 2 blocks a SM by warps
-  k.shape.dynamic_smem = 150'000;      // 1 block a SM by shared memory: fill = blocks / 132
+  k.shape.block[0] = 1024;         // 32 warps: 2 blocks a SM by warps
+  k.shape.dynamic_smem = 150'000;  // 1 block a SM by shared memory: fill = blocks / 132
   k.start_ns = kT0 + start_us * 1000;
   k.end_ns = kT0 + end_us * 1000;
   rec.kernel(k);
@@ -63,10 +63,10 @@ TEST(TraceFromProfile, StepsCutAtHostWaitsReplayAsTheyRan) {
   ASSERT_EQ(mid.items.size(), 2u);
   EXPECT_NEAR(mid.items[0].ready_ns, 825e3, 1);  // from the wait's end (275 us into the step before) to 100 us
   EXPECT_NEAR(mid.items[0].work_ns, 100e3, 1);
-  EXPECT_NEAR(mid.items[0].sm, 0.5, 1e-9);       // 66 blocks of 132 slots
+  EXPECT_NEAR(mid.items[0].sm, 0.5, 1e-9);  // 66 blocks of 132 slots
   EXPECT_NEAR(mid.items[1].sm, 1.0, 1e-9);
-  EXPECT_NEAR(mid.host_ns, 975e3, 1);             // the host reaches the wait 250 us into its step
-  EXPECT_NEAR(mid.release_ns, 5e3, 1);            // the wait returns 5 us after the second kernel's end
+  EXPECT_NEAR(mid.host_ns, 975e3, 1);   // the host reaches the wait 250 us into its step
+  EXPECT_NEAR(mid.release_ns, 5e3, 1);  // the wait returns 5 us after the second kernel's end
   EXPECT_NEAR(t.trace.mem_demand, 0.25, 1e-12);
   EXPECT_GT(t.trace.steady_to, t.trace.steady_from + 30);
   // Replayed alone, a step is the 1 ms it was.

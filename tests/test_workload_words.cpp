@@ -18,7 +18,8 @@
 namespace bench_mps::harness {
 namespace {
 
-const std::vector<std::string> kWords{"spin", "mlp", "membw", "filler", "mlp-infer", "duty", "exec", "cpu", "fault", "xray"};
+const std::vector<std::string> kWords{"spin", "mlp",  "membw", "filler", "mlp-infer",
+                                      "duty", "exec", "cpu",   "fault",  "xray"};
 
 TEST(WorkloadWords, EveryWordParsesToTheKindThatNamesIt) {
   for (const std::string& word : kWords) {
@@ -32,7 +33,8 @@ TEST(WorkloadWords, EveryWordParsesToTheKindThatNamesIt) {
 }
 
 TEST(WorkloadWords, AnyOtherWordIsRefused) {
-  for (const char* other : {"", "SPIN", "mlp_infer", "mlpinfer", "gpu", "exec ", " cpu", "timeslice", "regime-b1ms-d50"})
+  for (const char* other :
+       {"", "SPIN", "mlp_infer", "mlpinfer", "gpu", "exec ", " cpu", "timeslice", "regime-b1ms-d50"})
     EXPECT_FALSE(parse_workload_kind(other).has_value()) << other;
   EXPECT_FALSE(runs_user_program("exec ")) << "a word no workload has has no traits";
   EXPECT_FALSE(has_cpu_stand_in(""));
@@ -52,7 +54,8 @@ TEST(WorkloadWords, TheTraitsAreTheTablesNotTheWordsCompared) {
 
   WorkloadConfig c;
   for (const char* w : {"spin", "membw", "cpu", "mlp"}) EXPECT_TRUE(workload_feeds_streams(w, c)) << w;
-  for (const char* w : {"filler", "mlp-infer", "duty", "exec", "fault", "xray"}) EXPECT_FALSE(workload_feeds_streams(w, c)) << w;
+  for (const char* w : {"filler", "mlp-infer", "duty", "exec", "fault", "xray"})
+    EXPECT_FALSE(workload_feeds_streams(w, c)) << w;
   c.mlp.read_loss = true;
   EXPECT_FALSE(workload_feeds_streams("mlp", c)) << "reading the loss waits on the host every step";
   c.mlp.read_loss = false;
@@ -66,14 +69,16 @@ TEST(WorkloadWords, AnXrayRoleIsAWordOnlyOnTheCommandLine) {
 }
 
 TEST(CpuFaultWords, EveryWordRoundTripsAndReachesTheWorkerAndTheParameters) {
-  const std::vector<std::string> words{"none", "error", "crash", "abort", "hang", "hang-before-ready", "exit-before-ready"};
+  const std::vector<std::string> words{
+      "none", "error", "crash", "abort", "hang", "hang-before-ready", "exit-before-ready"};
   EXPECT_EQ(cpu_fault_names(), words);
   for (const std::string& word : words) {
     const std::optional<CpuFault> fault = parse_cpu_fault(word);
     ASSERT_TRUE(fault.has_value()) << word;
     EXPECT_EQ(cpu_fault_name(*fault), word);
   }
-  for (const char* other : {"", "hang_before_ready", "Error", "segv"}) EXPECT_FALSE(parse_cpu_fault(other).has_value()) << other;
+  for (const char* other : {"", "hang_before_ready", "Error", "segv"})
+    EXPECT_FALSE(parse_cpu_fault(other).has_value()) << other;
 
   WorkloadConfig c;
   EXPECT_EQ(workload_params_string("cpu", c), "task_us=2000");
@@ -87,8 +92,8 @@ TEST(CpuFaultWords, EveryWordRoundTripsAndReachesTheWorkerAndTheParameters) {
 }
 
 TEST(ModeKindWords, EveryCanonicalNameParsesBackToItself) {
-  for (const char* name : {"timeslice", "mps", "mps:50", "mps:auto", "mps:60/40", "mps+prio", "streams", "streams:4", "threads",
-                           "green", "green:64"})
+  for (const char* name : {"timeslice", "mps", "mps:50", "mps:auto", "mps:60/40", "mps+prio", "streams", "streams:4",
+                           "threads", "green", "green:64"})
     EXPECT_EQ(parse_mode(name).name, name) << name;
   EXPECT_EQ(parse_mode("streams:4").kind, ModeKind::streams);
   EXPECT_EQ(parse_mode("green:64").green_sms, 64);
@@ -117,7 +122,8 @@ TEST(WorkloadWords, BenchWorkerTakesItsWorkloadAndRoleAsWords) {
   EXPECT_EQ(cpu.exit_code, 0) << cpu.err;
   EXPECT_NE(cpu.out.find("READY"), std::string::npos) << cpu.out;
 
-  const testing::CommandOutput xray = worker({"--workload", "xray", "--cpu-stand-in", "--xray-role", "busy", "--xray-busy-ms", "5"});
+  const testing::CommandOutput xray =
+      worker({"--workload", "xray", "--cpu-stand-in", "--xray-role", "busy", "--xray-busy-ms", "5"});
   EXPECT_EQ(xray.exit_code, 0) << xray.err;
   EXPECT_NE(xray.out.find("READY"), std::string::npos) << xray.out;
 
@@ -127,7 +133,8 @@ TEST(WorkloadWords, BenchWorkerTakesItsWorkloadAndRoleAsWords) {
 
   const testing::CommandOutput unknown = worker({"--workload", "mlp_infer"});
   EXPECT_NE(unknown.exit_code, 0);
-  EXPECT_NE((unknown.out + unknown.err).find("--workload: mlp_infer not in {spin,mlp,membw,filler,mlp-infer,duty,exec,cpu,fault,xray}"),
+  EXPECT_NE((unknown.out + unknown.err)
+                .find("--workload: mlp_infer not in {spin,mlp,membw,filler,mlp-infer,duty,exec,cpu,fault,xray}"),
             std::string::npos)
       << unknown.out << unknown.err;
 

@@ -30,9 +30,10 @@ namespace bench_mps::harness {
 namespace {
 
 /// Sweep options advise sets itself: given after `--` they would contradict its plan.
-constexpr const char* kOwnOptions[] = {"--procs", "--modes", "--repeats", "--out", "--device", "--gpus", "--scenario",
-                                       "--resume", "--profile-gpu", "--cpu-stand-in", "--noise-target", "--demo",
-                                       "--workloads", "--command", "--settle", "--exec-warmups", "--rounds"};
+constexpr const char* kOwnOptions[] = {"--procs",        "--modes",    "--repeats",   "--out",         "--device",
+                                       "--gpus",         "--scenario", "--resume",    "--profile-gpu", "--cpu-stand-in",
+                                       "--noise-target", "--demo",     "--workloads", "--command",     "--settle",
+                                       "--exec-warmups", "--rounds"};
 
 /// Where a limit's sweep goes: mps:auto in sweeps/limits, the doubled share in sweeps/limits-2x.
 std::string limit_folder(const std::string& mode) { return mode == "mps:auto" ? "limits" : "limits-2x"; }
@@ -62,16 +63,17 @@ struct Progress {
   void say(const std::string& what) const { std::cerr << "[" << step << "/" << steps << "] " << what << std::endl; }
 };
 
-
 /// "N=4: time-sliced 1.02x (predicted 1.00x), MPS 3.91x (predicted 4.00x)" for the screen.
-std::string rung_line(const std::vector<MeasuredCell>& cells, const std::vector<PredictedCell>& predicted, int n) {  // per unit
+std::string rung_line(const std::vector<MeasuredCell>& cells, const std::vector<PredictedCell>& predicted,
+                      int n) {  // per unit
   std::string s = "N=" + std::to_string(n) + ":";
   for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps}) {
     const MeasuredCell* m = find_measured(cells, ladder_mode_name(mode), n);
     s += std::string(mode == LadderMode::timeslice ? " time-sliced " : ", MPS ");
     s += !m ? "not run" : m->ok ? fmt_times(m->throughput()) : "failed (" + m->problem + ")";
     if (const PredictedCell* p = find_predicted(predicted, mode, n))
-      s += p->calibration ? std::string(" (the MPS model's calibration)") : " (predicted " + fmt_times(p->throughput()) + ")";
+      s += p->calibration ? std::string(" (the MPS model's calibration)")
+                          : " (predicted " + fmt_times(p->throughput()) + ")";
   }
   return s + " the throughput of one copy alone";
 }
@@ -93,8 +95,12 @@ std::vector<PredictedCell> predictions(const fs::path& alone_dir, const UnitChoi
 class AdviseRun {
  public:
   AdviseRun(const AdviseSpec& spec, const SweepSpec& workload, ChildSweeps& sweeps, Advice& advice)
-      : spec_(spec), unit_{runs_user_program(workload.workloads.front()), !workload.params.exec.metric.empty()},
-        gap_us_(workload.profile_gap_us), args_(spec, workload), sweeps_(sweeps), a_(advice) {}
+      : spec_(spec),
+        unit_{runs_user_program(workload.workloads.front()), !workload.params.exec.metric.empty()},
+        gap_us_(workload.profile_gap_us),
+        args_(spec, workload),
+        sweeps_(sweeps),
+        a_(advice) {}
 
   void scheduler() {
     progress_.step = 1;
@@ -108,8 +114,8 @@ class AdviseRun {
       a_.scheduler = read_scheduler(o.dir);
       a_.scheduler_source = "measured by sweeps/xray";
     }
-    progress_.say("time slice " + fmt_sig(a_.scheduler.slice_ms) + " ms, a turn costs " + fmt_sig(a_.scheduler.turn_cost_ms) +
-                  " ms beyond its work");
+    progress_.say("time slice " + fmt_sig(a_.scheduler.slice_ms) + " ms, a turn costs " +
+                  fmt_sig(a_.scheduler.turn_cost_ms) + " ms beyond its work");
   }
 
   void alone() {
@@ -119,17 +125,18 @@ class AdviseRun {
     if (!o.has_runs()) throw std::runtime_error("one copy alone did not run: " + o.last_error);
     a_.alone = read_alone(o.dir, unit_, gap_us_, &a_.alone_window);
     a_.basis = choose_basis(spec_.basis, a_.alone);
-    progress_.say("deciding " + std::string(a_.basis.basis == Basis::unit ? "per " + a_.alone.unit : "per whole run") + ": " +
-                  a_.basis.why);
+    progress_.say("deciding " + std::string(a_.basis.basis == Basis::unit ? "per " + a_.alone.unit : "per whole run") +
+                  ": " + a_.basis.why);
     a_.predicted = predictions(o.dir, unit_, gap_us_, a_.alone, a_.scheduler, spec_.max_procs);
     if (!a_.alone.placed()) {
       progress_.say("not placed on the map: " + a_.alone.problem + "; the ladder alone will answer");
       return;
     }
-    progress_.say("duty " + fmt_fixed(100 * a_.alone.duty, 1) + " %, bursts " + fmt_sig(a_.alone.point.burst_ms) +
-                  " ms every " + fmt_sig(a_.alone.point.step_ms) + " ms, footprint " +
-                  (std::isfinite(a_.alone.point.footprint) ? fmt_fixed(100 * a_.alone.point.footprint, 1) + " %" : "unknown") +
-                  "; predicted at N=" + std::to_string(spec_.max_procs) + ": " + predicted_at(spec_.max_procs));
+    progress_.say(
+        "duty " + fmt_fixed(100 * a_.alone.duty, 1) + " %, bursts " + fmt_sig(a_.alone.point.burst_ms) + " ms every " +
+        fmt_sig(a_.alone.point.step_ms) + " ms, footprint " +
+        (std::isfinite(a_.alone.point.footprint) ? fmt_fixed(100 * a_.alone.point.footprint, 1) + " %" : "unknown") +
+        "; predicted at N=" + std::to_string(spec_.max_procs) + ": " + predicted_at(spec_.max_procs));
   }
 
   void ladder() {
@@ -142,7 +149,8 @@ class AdviseRun {
       const int n = rungs[i];
       if (stop_signal().load()) return end("stopped by a signal");
       if (i > 0 && sweeps_.seconds_left() < last_seconds * n / rungs[i - 1])
-        return end("the time budget would not hold N=" + std::to_string(n) + " (" + fmt_fixed(sweeps_.seconds_left(), 0) + " s left)");
+        return end("the time budget would not hold N=" + std::to_string(n) + " (" +
+                   fmt_fixed(sweeps_.seconds_left(), 0) + " s left)");
       progress_.say("ladder N=" + std::to_string(n) + ", time-sliced and MPS, " + std::to_string(kSetsPerRung) +
                     " worker sets each ...");
       SweepOutcome o;
@@ -177,9 +185,12 @@ class AdviseRun {
     for (int round = 1;; ++round) {
       const Pick p = pick(a_.ladder, spec_.slo_p99_ms, a_.basis.basis);
       if (!p.open()) {
-        if (round > 1) a_.sets_end = "decided after " + std::to_string(round - 1) + " more worker set" + (round == 2 ? "" : "s") + " each";
-        progress_.say(round > 1 ? a_.sets_end : "MPS against time-slicing: " + std::string(verdict_name(p.verdict)) +
-                                                    (std::isfinite(p.gain.ratio) ? " at " + times_with_interval(p.gain) : ""));
+        if (round > 1)
+          a_.sets_end =
+              "decided after " + std::to_string(round - 1) + " more worker set" + (round == 2 ? "" : "s") + " each";
+        progress_.say(round > 1 ? a_.sets_end
+                                : "MPS against time-slicing: " + std::string(verdict_name(p.verdict)) +
+                                      (std::isfinite(p.gain.ratio) ? " at " + times_with_interval(p.gain) : ""));
         return;
       }
       if (stop_signal().load()) return settled("stopped by a signal");
@@ -214,7 +225,8 @@ class AdviseRun {
     }
     // mps:auto (100/N % each, the device plugin's rule), then, where it cost more than 5 %, twice that share.
     for (const std::string& mode : AdviseChildArgs::limit_modes(p.procs)) {
-      if (!a_.limits.empty() && (!a_.limits.back().ok || limit_keeps(*p.cell, a_.limits.back()).lo >= kLimitKeeps)) break;
+      if (!a_.limits.empty() && (!a_.limits.back().ok || limit_keeps(*p.cell, a_.limits.back()).lo >= kLimitKeeps))
+        break;
       progress_.say(mode + " at N=" + std::to_string(p.procs) + " ...");
       try {
         const SweepOutcome o = sweeps_.run(limit_folder(mode), args_.limit(mode, p.procs));
@@ -227,9 +239,10 @@ class AdviseRun {
           cells.back().problem = "its sweep failed: " + o.last_error;
         }
         a_.limits.push_back(cells.front());
-        progress_.say(mode + ": " + (a_.limits.back().ok ? times_with_interval(limit_keeps(*p.cell, a_.limits.back())) +
-                                                             " unlimited MPS's speed"
-                                                       : a_.limits.back().problem));
+        progress_.say(mode + ": " +
+                      (a_.limits.back().ok
+                           ? times_with_interval(limit_keeps(*p.cell, a_.limits.back())) + " unlimited MPS's speed"
+                           : a_.limits.back().problem));
       } catch (const BudgetSpent&) {
         progress_.say("thread limits: the time budget ran out");
         return;
@@ -242,7 +255,8 @@ class AdviseRun {
     std::string s;
     for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps})
       if (const PredictedCell* p = find_predicted(a_.predicted, mode, n))
-        s += (s.empty() ? "" : ", ") + std::string(mode == LadderMode::timeslice ? "time-sliced " : "MPS ") + fmt_times(p->throughput());
+        s += (s.empty() ? "" : ", ") + std::string(mode == LadderMode::timeslice ? "time-sliced " : "MPS ") +
+             fmt_times(p->throughput());
     return s.empty() ? "-" : s + " the throughput of one copy";
   }
 
@@ -254,8 +268,10 @@ class AdviseRun {
         any_ok = true;
         any_within_slo = any_within_slo || std::isnan(spec_.slo_p99_ms) || c.p99_ms <= spec_.slo_p99_ms;
       }
-    if (!any_ok) return "no run at N=" + std::to_string(n) + " ended ok (memory, the client limit or the program: see the table)";
-    if (!any_within_slo) return "both modes broke the p99 target of " + fmt_sig(spec_.slo_p99_ms) + " ms at N=" + std::to_string(n);
+    if (!any_ok)
+      return "no run at N=" + std::to_string(n) + " ended ok (memory, the client limit or the program: see the table)";
+    if (!any_within_slo)
+      return "both modes broke the p99 target of " + fmt_sig(spec_.slo_p99_ms) + " ms at N=" + std::to_string(n);
     const double best = best_throughput(a_.ladder, n, a_.basis.basis);
     if (n > 1 && std::isfinite(previous_best) && best < (1 + kKneeGain) * previous_best)
       return "the knee: N=" + std::to_string(n) + " raised the best throughput by " +
@@ -317,8 +333,10 @@ void print_advice(const Advice& advice, const fs::path& out) {
 
 std::vector<std::string> AdviseSpec::workload_args() const {
   std::vector<std::string> args;
-  if (!command.empty()) args = {"--workloads", "exec", "--command", command};
-  else if (!workload.empty()) args = {"--workloads", workload};
+  if (!command.empty())
+    args = {"--workloads", "exec", "--command", command};
+  else if (!workload.empty())
+    args = {"--workloads", workload};
   if (!check_metric.empty()) args.insert(args.end(), {"--exec-check", check_metric});
   args.insert(args.end(), sweep_args.begin(), sweep_args.end());
   return args;
@@ -329,8 +347,8 @@ std::string why_no_more_sets(const Pick& p, double seconds_left, double seconds_
   if (p.best_ts->sets.size() >= kMaxSetsPerCell && p.best_mps->sets.size() >= kMaxSetsPerCell)
     return std::to_string(kMaxSetsPerCell) + " worker sets each and the interval still crosses the line";
   if (seconds_left < 1.5 * seconds_per_round + 5)
-    return "the time budget would not hold another set (" + fmt_fixed(seconds_left, 0) + " s left, a set of each takes about " +
-           fmt_fixed(seconds_per_round, 0) + " s)";
+    return "the time budget would not hold another set (" + fmt_fixed(seconds_left, 0) +
+           " s left, a set of each takes about " + fmt_fixed(seconds_per_round, 0) + " s)";
   return "";
 }
 
@@ -362,8 +380,10 @@ std::vector<std::string> advise_common_args(const std::string& device_key) {
 }
 
 AdviseChildArgs::AdviseChildArgs(const AdviseSpec& spec, const SweepSpec& workload)
-    : workload_(spec.workload_args()), cpu_stand_in_(spec.cpu_stand_in),
-      exec_(runs_user_program(workload.workloads.front())), stand_in_(spec.cpu_stand_in && workload_needs_gpu(workload.workloads.front())) {}
+    : workload_(spec.workload_args()),
+      cpu_stand_in_(spec.cpu_stand_in),
+      exec_(runs_user_program(workload.workloads.front())),
+      stand_in_(spec.cpu_stand_in && workload_needs_gpu(workload.workloads.front())) {}
 
 std::vector<std::string> AdviseChildArgs::with_workload(std::vector<std::string> args) const {
   std::vector<std::string> w = workload_;
@@ -385,8 +405,8 @@ std::vector<std::string> AdviseChildArgs::alone() const {
 }
 
 std::vector<std::string> AdviseChildArgs::rung(int n) const {
-  std::vector<std::string> args =
-      with_workload({"--procs", std::to_string(n), "--modes", "timeslice,mps", "--repeats", std::to_string(kSetsPerRung)});
+  std::vector<std::string> args = with_workload(
+      {"--procs", std::to_string(n), "--modes", "timeslice,mps", "--repeats", std::to_string(kSetsPerRung)});
   if (exec_) args.insert(args.end(), {"--exec-warmups", "0"});  // the alone run warmed the program up
   return args;
 }
@@ -410,11 +430,18 @@ std::vector<std::string> AdviseChildArgs::limit_modes(int n) {
 
 std::vector<std::string> beside_args(const AdviseSpec& spec) {
   const bool exec = !spec.command.empty();
-  std::vector<std::string> args{"--scenario", "interference", "--foreground", exec ? "exec" : spec.workload,
-                                "--background", spec.beside, "--procs", "2", "--modes", kBesideModes, "--repeats",
-                                std::to_string(kBesideSets), "--settle", "0", "--noise-target", "0"};
-  if (exec) args.insert(args.end(), {"--command", spec.command});
-  else args.insert(args.end(), {"--rounds", "1"});  // each set its own processes (exec runs once per worker anyway)
+  std::vector<std::string> args{"--scenario",     "interference",
+                                "--foreground",   exec ? "exec" : spec.workload,
+                                "--background",   spec.beside,
+                                "--procs",        "2",
+                                "--modes",        kBesideModes,
+                                "--repeats",      std::to_string(kBesideSets),
+                                "--settle",       "0",
+                                "--noise-target", "0"};
+  if (exec)
+    args.insert(args.end(), {"--command", spec.command});
+  else
+    args.insert(args.end(), {"--rounds", "1"});  // each set its own processes (exec runs once per worker anyway)
   refuse_own_options(spec.sweep_args);
   args.insert(args.end(), spec.sweep_args.begin(), spec.sweep_args.end());
   // The CPU stand-ins (tests) where a workload needs a GPU; the cpu workload is its own.
@@ -452,8 +479,8 @@ nlohmann::json read_stored_json(const fs::path& file) {
 std::vector<int> stored_ladder(const nlohmann::json& settings, const fs::path& file) {
   const nlohmann::json& max_procs = settings.at("max_procs");
   if (!max_procs.is_number_integer() || max_procs.get<long long>() < 2 || max_procs.get<long long>() > kAdviseMaxProcs)
-    throw ResultsError(file.string() + ": advise.max_procs " + max_procs.dump().substr(0, 40) + " is not a whole N from 2 to " +
-                       std::to_string(kAdviseMaxProcs));
+    throw ResultsError(file.string() + ": advise.max_procs " + max_procs.dump().substr(0, 40) +
+                       " is not a whole N from 2 to " + std::to_string(kAdviseMaxProcs));
   std::vector<int> rungs;
   const nlohmann::json& ladder = settings.at("ladder");
   if (!ladder.is_array() || ladder.empty() || ladder.size() > static_cast<std::size_t>(kAdviseMaxProcs))
@@ -498,7 +525,8 @@ int redo_beside(const fs::path& dir) {
                          std::to_string(kBesideFormatVersion));
     const fs::path summary = dir / "sweeps" / "beside" / "summary.csv";
     std::error_code ec;
-    if (!fs::is_regular_file(summary, ec)) throw ResultsError(summary.string() + " not found: the pair's sweep never wrote it");
+    if (!fs::is_regular_file(summary, ec))
+      throw ResultsError(summary.string() + " not found: the pair's sweep never wrote it");
     advice = beside_from_rows(read_summary(summary), stored.at("beside").at("a").get<std::string>(),
                               stored.at("beside").at("b").get<std::string>());
   } catch (const nlohmann::json::exception& e) {
@@ -515,10 +543,12 @@ int redo_advice(const std::string& dir_text, const std::string& basis) {
   const fs::path file = dir / kAdviceJsonFile;
   std::error_code ec;
   if (!fs::is_regular_file(file, ec) && fs::is_regular_file(dir / "beside.json", ec)) {
-    if (!basis.empty()) throw UsageError("--basis: a side-by-side advice has no basis to choose (" + dir.string() + ")");
+    if (!basis.empty())
+      throw UsageError("--basis: a side-by-side advice has no basis to choose (" + dir.string() + ")");
     return redo_beside(dir);
   }
-  if (!fs::is_regular_file(file, ec)) throw UsageError("--redo: " + file.string() + " not found (not an advise folder)");
+  if (!fs::is_regular_file(file, ec))
+    throw UsageError("--redo: " + file.string() + " not found (not an advise folder)");
   const nlohmann::json stored = read_stored_json(file);
   Advice advice;
   try {
@@ -540,21 +570,25 @@ int redo_advice(const std::string& dir_text, const std::string& basis) {
     advice.alone = read_alone(dir / "sweeps" / "alone", unit, workload.profile_gap_us, &advice.alone_window);
     // The basis as asked then (format 2 and older: auto), unless --basis asks again (and is stored).
     if (!basis.empty()) advice.meta["advise"]["basis"] = basis;
-    const std::string asked = settings.contains("basis") && settings.at("basis").is_string() ? settings.at("basis").get<std::string>() : "auto";
+    const std::string asked = settings.contains("basis") && settings.at("basis").is_string()
+                                  ? settings.at("basis").get<std::string>()
+                                  : "auto";
     if (basis.empty() && asked != "auto" && asked != "unit" && asked != "run")
       throw ResultsError(file.string() + ": advise.basis '" + asked.substr(0, 40) + "' is not auto, unit or run");
     advice.basis = choose_basis(basis.empty() ? asked : basis, advice.alone);
     advice.sets_end = stored.value("sets_end", std::string());
     if (!workload.params.exec.check.empty()) {  // --check-metric: its tolerance as stored (1 % by default)
-      const nlohmann::json& tol = settings.contains("check_tolerance_pct") ? settings.at("check_tolerance_pct") : nlohmann::json(1.0);
+      const nlohmann::json& tol =
+          settings.contains("check_tolerance_pct") ? settings.at("check_tolerance_pct") : nlohmann::json(1.0);
       if (!tol.is_number() || !(tol.get<double>() >= 0 && tol.get<double>() <= 100))
-        throw ResultsError(file.string() + ": advise.check_tolerance_pct " + tol.dump().substr(0, 40) + " is not a percentage");
+        throw ResultsError(file.string() + ": advise.check_tolerance_pct " + tol.dump().substr(0, 40) +
+                           " is not a percentage");
       advice.check_tolerance_pct = tol.get<double>();
     }
     const nlohmann::json& max_procs = settings.at("max_procs");
     const std::vector<int> rungs = stored_ladder(settings, file);
-    advice.predicted = predictions(dir / "sweeps" / "alone", unit, workload.profile_gap_us, advice.alone, advice.scheduler,
-                                   max_procs.get<int>());
+    advice.predicted = predictions(dir / "sweeps" / "alone", unit, workload.profile_gap_us, advice.alone,
+                                   advice.scheduler, max_procs.get<int>());
     read_stored_cells(dir / "sweeps", unit, rungs, advice);
     const double slo = number(settings.at("slo_p99_ms"));  // null (none) or a target --slo-p99-ms would take
     if (!settings.at("slo_p99_ms").is_null() && !(slo >= 0.001 && slo <= 1e7))
@@ -581,12 +615,13 @@ int run_beside(const AdviseSpec& spec) {
   const std::optional<GpuStaticInfo> gpu = read_tool_gpu(spec.cpu_stand_in, "advise");
   const std::string mps_control = require_mps_control("advise");
   const std::string a = exec ? "`" + spec.command + "`" : spec.workload;
-  const fs::path out = make_tool_out_dir(spec.out_dir, gpu, "beside-" + (exec ? std::string("exec") : spec.workload) + "-" + spec.beside,
-                                         "beside.json", "a side-by-side advice", {"beside.md", "sweeps"});
+  const fs::path out =
+      make_tool_out_dir(spec.out_dir, gpu, "beside-" + (exec ? std::string("exec") : spec.workload) + "-" + spec.beside,
+                        "beside.json", "a side-by-side advice", {"beside.md", "sweeps"});
   const OutDirClaim claim(out);
   install_stop_handlers();
-  std::cerr << "bench_mps advise: " << a << " beside " << spec.beside << ", " << kBesideSets << " worker sets per mode ("
-            << kBesideModes << ") -> " << out.string() << std::endl;
+  std::cerr << "bench_mps advise: " << a << " beside " << spec.beside << ", " << kBesideSets
+            << " worker sets per mode (" << kBesideModes << ") -> " << out.string() << std::endl;
   ChildSweeps sweeps(out / "sweeps", {}, spec.budget_s);
   SweepOutcome o;
   try {
@@ -595,8 +630,10 @@ int run_beside(const AdviseSpec& spec) {
     throw std::runtime_error(std::string("the pair's sweep did not start: ") + e.what());
   }
   BesideAdvice advice;
-  if (o.has_runs()) advice = beside_from_rows(read_summary(o.dir / "summary.csv"), a, spec.beside);
-  else advice.headline = "No advice: the pair's sweep failed (" + o.last_error + ").";
+  if (o.has_runs())
+    advice = beside_from_rows(read_summary(o.dir / "summary.csv"), a, spec.beside);
+  else
+    advice.headline = "No advice: the pair's sweep failed (" + o.last_error + ").";
   nlohmann::json j = make_machine_meta(spec.argv, gpu, mps_control);
   j["status"] = stop_signal().load() ? "interrupted" : "complete";
   write_beside(out, j, advice);
@@ -632,14 +669,18 @@ int run_advise(const AdviseSpec& spec) {
   advice.subject = subject_of(workload);
   if (!spec.check_metric.empty()) advice.check_tolerance_pct = spec.check_tolerance_pct;
   advice.meta = make_machine_meta(spec.argv, gpu, mps_control);
-  advice.meta["advise"] = {{"budget_s", spec.budget_s}, {"max_procs", spec.max_procs}, {"ladder", ladder_rungs(spec)},
-                           {"ladder_given", !spec.ladder.empty()},
-                           {"slo_p99_ms", std::isnan(spec.slo_p99_ms) ? nlohmann::json(nullptr) : nlohmann::json(spec.slo_p99_ms)},
-                           {"workload_args", spec.workload_args()}, {"device", device.id.key},
-                           {"basis", spec.basis.empty() ? "auto" : spec.basis},
-                           {"check_tolerance_pct", spec.check_metric.empty() ? nlohmann::json(nullptr)
-                                                                             : nlohmann::json(spec.check_tolerance_pct)},
-                           {"cpu_stand_in", spec.cpu_stand_in}};
+  advice.meta["advise"] = {
+      {"budget_s", spec.budget_s},
+      {"max_procs", spec.max_procs},
+      {"ladder", ladder_rungs(spec)},
+      {"ladder_given", !spec.ladder.empty()},
+      {"slo_p99_ms", std::isnan(spec.slo_p99_ms) ? nlohmann::json(nullptr) : nlohmann::json(spec.slo_p99_ms)},
+      {"workload_args", spec.workload_args()},
+      {"device", device.id.key},
+      {"basis", spec.basis.empty() ? "auto" : spec.basis},
+      {"check_tolerance_pct",
+       spec.check_metric.empty() ? nlohmann::json(nullptr) : nlohmann::json(spec.check_tolerance_pct)},
+      {"cpu_stand_in", spec.cpu_stand_in}};
   ChildSweeps sweeps(out / "sweeps", advise_common_args(spec.device.empty() ? "" : device.id.key), spec.budget_s);
   std::cerr << "bench_mps advise: " << advice.subject << " on " << device.describe() << ", at most "
             << fmt_num(spec.budget_s) << " s -> " << out.string() << std::endl;

@@ -48,8 +48,8 @@ class AdviseChildArgs {
  public:
   /// `workload`: advise_workload(spec).
   AdviseChildArgs(const AdviseSpec& spec, const SweepSpec& workload);
-  std::vector<std::string> xray() const;   ///< sweeps/xray: the time-slice X-ray
-  std::vector<std::string> alone() const;  ///< sweeps/alone: one copy time-sliced (a program's profiled)
+  std::vector<std::string> xray() const;       ///< sweeps/xray: the time-slice X-ray
+  std::vector<std::string> alone() const;      ///< sweeps/alone: one copy time-sliced (a program's profiled)
   std::vector<std::string> rung(int n) const;  ///< sweeps/ladder-<n>: both modes, kSetsPerRung sets
   std::vector<std::string> more(const std::string& mode, int n) const;   ///< one more set of a cell
   std::vector<std::string> limit(const std::string& mode, int n) const;  ///< a thread limit's sweep at n

@@ -13,7 +13,6 @@ namespace {
 
 using json = nlohmann::json;
 
-
 /// "0.93 (0.90-0.96)": a mean of independent sets with its ~94 % Student-t interval.
 std::string mean_with_interval(const std::vector<double>& v) {
   if (v.empty()) return "-";
@@ -33,10 +32,10 @@ std::string mode_words(const std::string& mode) {
 
 double BesideMode::mean(const std::vector<double>& v) const { return harness::mean(v); }
 
-BesideAdvice beside_from_rows(const std::vector<SummaryRecord>& rows, const std::string& a, const std::string& b) {
-  BesideAdvice out;
-  out.a = a;
-  out.b = b;
+namespace {
+
+/// Each mode's side-by-side runs, in the order they ran: what A and B kept, together, and A's p99.
+std::vector<BesideMode> beside_modes(const std::vector<SummaryRecord>& rows) {
   std::vector<std::string> order;
   std::map<std::string, BesideMode> by_mode;
   for (const SummaryRecord& r : rows) {
@@ -45,7 +44,8 @@ BesideAdvice beside_from_rows(const std::vector<SummaryRecord>& rows, const std:
     BesideMode& m = by_mode[r.mode];
     m.mode = r.mode;
     if (r.status != RunStatus::ok) {
-      if (m.problem.empty()) m.problem = r.run_id + ": " + to_string(r.status) + (r.reason.empty() ? "" : ": " + r.reason);
+      if (m.problem.empty())
+        m.problem = r.run_id + ": " + to_string(r.status) + (r.reason.empty() ? "" : ": " + r.reason);
       continue;
     }
     if (r.scenario != RunKind::interference) continue;
@@ -58,55 +58,78 @@ BesideAdvice beside_from_rows(const std::vector<SummaryRecord>& rows, const std:
     m.combined.push_back(r.fg_throughput_vs_alone + r.bg_throughput_kept);
     m.a_p99.push_back(r.fg_p99_vs_alone);
   }
+  std::vector<BesideMode> modes;
   for (const std::string& mode : order) {
     BesideMode m = by_mode[mode];
     m.ok = m.problem.empty() && !m.combined.empty();
-    out.modes.push_back(m);
+    modes.push_back(m);
   }
+  return modes;
+}
+
+/// The verdict of MPS's best mode (`shared`) against time-slicing (`ts`) for the pair, and A's tail.
+void decide_pair(BesideAdvice& out, const BesideMode& ts, const BesideMode& shared) {
+  const std::string pair = out.a + " beside " + out.b;
+  out.gain = ratio_of_means(shared.combined, ts.combined);
+  const int side = side_of_band(out.gain);
+  out.best = side > 0 ? shared.mode : side < 0 ? ts.mode : std::string("undecided");
+  out.headline = side > 0 ? "Run " + pair + " " + mode_words(shared.mode) + ": together they did " +
+                                times_with_interval(out.gain) + " the work of the pair time-sliced."
+                 : side < 0 ? "Sharing " + mode_words(shared.mode) + " buys the pair under " +
+                                  fmt_fixed(100 * kDecisionBand, 0) + " % over time-slicing (" +
+                                  times_with_interval(out.gain) + "): run " + pair + " time-sliced."
+                            : "Can't tell whether " + mode_words(shared.mode) + " beats time-slicing for " + pair +
+                                  ": " + times_with_interval(out.gain) + " the pair's work, an interval across +" +
+                                  fmt_fixed(100 * kDecisionBand, 0) + " %.";
+  const BesideMode* quickest = nullptr;  // the MPS mode with A's lowest p99 (a server's question)
+  for (const BesideMode& m : out.modes)
+    if (m.ok && m.mode != "timeslice" && (!quickest || m.mean(m.a_p99) < quickest->mean(quickest->a_p99)))
+      quickest = &m;
+  out.latency_mode = quickest->mode;
+  out.latency = ratio_of_means(quickest->a_p99, ts.a_p99);
+  out.headline += " " + beside_latency_sentence(out);
+}
+
+}  // namespace
+
+BesideAdvice beside_from_rows(const std::vector<SummaryRecord>& rows, const std::string& a, const std::string& b) {
+  BesideAdvice out;
+  out.a = a;
+  out.b = b;
+  out.modes = beside_modes(rows);
   const BesideMode* ts = nullptr;
   const BesideMode* shared = nullptr;  // the best of the MPS modes: the question is MPS against time-slicing
   for (const BesideMode& m : out.modes) {
     if (!m.ok) continue;
-    if (m.mode == "timeslice") ts = &m;
-    else if (!shared || m.mean(m.combined) > shared->mean(shared->combined)) shared = &m;
+    if (m.mode == "timeslice")
+      ts = &m;
+    else if (!shared || m.mean(m.combined) > shared->mean(shared->combined))
+      shared = &m;
   }
   if (!ts && !shared) {
     out.headline = "No advice: no side-by-side run of the pair ended ok.";
     for (const BesideMode& m : out.modes)
-      if (!m.ok) out.reasons.push_back(mode_words(m.mode) + ": " + (m.problem.empty() ? "did not run" : m.problem) + ".");
+      if (!m.ok)
+        out.reasons.push_back(mode_words(m.mode) + ": " + (m.problem.empty() ? "did not run" : m.problem) + ".");
     return out;
   }
-  const std::string pair = a + " beside " + b;
   if (ts && shared) {
-    out.gain = ratio_of_means(shared->combined, ts->combined);
-    const int side = side_of_band(out.gain);
-    out.best = side > 0 ? shared->mode : side < 0 ? ts->mode : std::string("undecided");
-    out.headline = side > 0 ? "Run " + pair + " " + mode_words(shared->mode) + ": together they did " +
-                                  times_with_interval(out.gain) + " the work of the pair time-sliced."
-                   : side < 0 ? "Sharing " + mode_words(shared->mode) + " buys the pair under " + fmt_fixed(100 * kDecisionBand, 0) +
-                                    " % over time-slicing (" + times_with_interval(out.gain) + "): run " + pair + " time-sliced."
-                              : "Can't tell whether " + mode_words(shared->mode) + " beats time-slicing for " + pair + ": " +
-                                    times_with_interval(out.gain) + " the pair's work, an interval across +" +
-                                    fmt_fixed(100 * kDecisionBand, 0) + " %.";
-    const BesideMode* quickest = nullptr;  // the MPS mode with A's lowest p99 (a server's question)
-    for (const BesideMode& m : out.modes)
-      if (m.ok && m.mode != "timeslice" && (!quickest || m.mean(m.a_p99) < quickest->mean(quickest->a_p99))) quickest = &m;
-    out.latency_mode = quickest->mode;
-    out.latency = ratio_of_means(quickest->a_p99, ts->a_p99);
-    out.headline += " " + beside_latency_sentence(out);
+    decide_pair(out, *ts, *shared);
   } else {
     out.best = (ts ? ts : shared)->mode;
-    out.headline = "Only " + mode_words(out.best) + " ran ok for " + pair + ": nothing to hold it against (see the modes below).";
+    out.headline = "Only " + mode_words(out.best) + " ran ok for " + a + " beside " + b +
+                   ": nothing to hold it against (see the modes below).";
   }
   for (const BesideMode& m : out.modes) {
     if (!m.ok) {
       out.reasons.push_back(mode_words(m.mode) + ": " + (m.problem.empty() ? "no run ended ok" : m.problem) + ".");
       continue;
     }
-    out.reasons.push_back(mode_words(m.mode) + ": " + a + " ran at " + mean_with_interval(m.a_kept) + " of its throughput alone, " +
-                          b + " at " + mean_with_interval(m.b_kept) + "; together " + mean_with_interval(m.combined) +
-                          " (ideal 2); " + a + "'s p99 " + mean_with_interval(m.a_p99) + " its p99 alone (" +
-                          std::to_string(m.combined.size()) + " worker sets).");
+    out.reasons.push_back(mode_words(m.mode) + ": " + a + " ran at " + mean_with_interval(m.a_kept) +
+                          " of its throughput alone, " + b + " at " + mean_with_interval(m.b_kept) + "; together " +
+                          mean_with_interval(m.combined) + " (ideal 2); " + a + "'s p99 " +
+                          mean_with_interval(m.a_p99) + " its p99 alone (" + std::to_string(m.combined.size()) +
+                          " worker sets).");
   }
   return out;
 }
@@ -125,7 +148,8 @@ std::string beside_latency_sentence(const BesideAdvice& advice) {
 }
 
 std::string beside_markdown(const BesideAdvice& advice, const std::string& machine) {
-  std::string md = "# " + advice.a + " beside " + advice.b + "\n\n" + machine + "\n\n**" + advice.headline + "**\n\n## Why\n";
+  std::string md =
+      "# " + advice.a + " beside " + advice.b + "\n\n" + machine + "\n\n**" + advice.headline + "**\n\n## Why\n";
   for (const std::string& r : advice.reasons) md += "- " + r + "\n";
   MarkdownTable t({"mode", "worker sets", advice.a + " (x alone)", advice.b + " (x alone)", "together (ideal 2)",
                    advice.a + " p99 (x alone)"},
@@ -134,10 +158,12 @@ std::string beside_markdown(const BesideAdvice& advice, const std::string& machi
     t.add_row({mode_words(m.mode), std::to_string(m.combined.size()), m.ok ? mean_with_interval(m.a_kept) : "failed",
                m.ok ? mean_with_interval(m.b_kept) : "-", m.ok ? mean_with_interval(m.combined) : "-",
                m.ok ? mean_with_interval(m.a_p99) : "-"});
-  md += "\n## Side by side\nEach one's throughput beside the other over its own alone, the same mode and worker set "
-        "(the interference scenario: docs/RESULTS.md's fg_throughput_vs_alone and bg_throughput_kept), and their sum: "
-        "2 is both as fast as alone, 1 no gain over one at a time; and A's p99 unit time beside B over A's p99 "
-        "alone. Means over the worker sets with their ~94 % interval.\n\n" + t.str();
+  md +=
+      "\n## Side by side\nEach one's throughput beside the other over its own alone, the same mode and worker set "
+      "(the interference scenario: docs/RESULTS.md's fg_throughput_vs_alone and bg_throughput_kept), and their sum: "
+      "2 is both as fast as alone, 1 no gain over one at a time; and A's p99 unit time beside B over A's p99 "
+      "alone. Means over the worker sets with their ~94 % interval.\n\n" +
+      t.str();
   md += "\nThe sweep is under `sweeps/beside` (its log beside it); beside.json holds every number above.\n";
   return md;
 }
@@ -145,11 +171,22 @@ std::string beside_markdown(const BesideAdvice& advice, const std::string& machi
 json beside_json(const BesideAdvice& advice) {
   json modes = json::array();
   for (const BesideMode& m : advice.modes)
-    modes.push_back({{"mode", m.mode}, {"ok", m.ok}, {"problem", m.problem}, {"a_kept", m.a_kept}, {"b_kept", m.b_kept},
-                     {"combined", m.combined}, {"a_p99", m.a_p99}});
-  return {{"a", advice.a}, {"b", advice.b}, {"modes", modes}, {"best", advice.best}, {"gain", interval_json(advice.gain)},
-          {"latency_mode", advice.latency_mode}, {"latency", interval_json(advice.latency)},
-          {"headline", advice.headline}, {"reasons", advice.reasons}};
+    modes.push_back({{"mode", m.mode},
+                     {"ok", m.ok},
+                     {"problem", m.problem},
+                     {"a_kept", m.a_kept},
+                     {"b_kept", m.b_kept},
+                     {"combined", m.combined},
+                     {"a_p99", m.a_p99}});
+  return {{"a", advice.a},
+          {"b", advice.b},
+          {"modes", modes},
+          {"best", advice.best},
+          {"gain", interval_json(advice.gain)},
+          {"latency_mode", advice.latency_mode},
+          {"latency", interval_json(advice.latency)},
+          {"headline", advice.headline},
+          {"reasons", advice.reasons}};
 }
 
 }  // namespace bench_mps::harness

@@ -28,19 +28,19 @@ inline constexpr const char* kBesideModes = "timeslice,mps,mps+prio";
 struct BesideMode {
   std::string mode;
   bool ok = false;
-  std::string problem;                          ///< not ok: the first failed run's status and reason
-  std::vector<double> a_kept, b_kept, combined; ///< per set
-  std::vector<double> a_p99;                    ///< per set: A's p99 unit time over A alone's (same mode and set)
+  std::string problem;                           ///< not ok: the first failed run's status and reason
+  std::vector<double> a_kept, b_kept, combined;  ///< per set
+  std::vector<double> a_p99;                     ///< per set: A's p99 unit time over A alone's (same mode and set)
   double mean(const std::vector<double>& v) const;
 };
 
 struct BesideAdvice {
-  std::string a, b;                  ///< the two subjects, in words
-  std::vector<BesideMode> modes;     ///< in kBesideModes' order, as far as they ran
-  std::string best;                  ///< the mode advised, "undecided", or "" where none ran ok
-  RatioInterval gain{NAN, NAN, NAN}; ///< the best MPS mode's combined throughput over time-sliced's
-  std::string latency_mode;          ///< the MPS mode with A's lowest p99 ("" where none or no time-sliced ran)
-  RatioInterval latency{NAN, NAN, NAN}; ///< A's p99 in latency_mode over A's p99 time-sliced, over the sets
+  std::string a, b;                      ///< the two subjects, in words
+  std::vector<BesideMode> modes;         ///< in kBesideModes' order, as far as they ran
+  std::string best;                      ///< the mode advised, "undecided", or "" where none ran ok
+  RatioInterval gain{NAN, NAN, NAN};     ///< the best MPS mode's combined throughput over time-sliced's
+  std::string latency_mode;              ///< the MPS mode with A's lowest p99 ("" where none or no time-sliced ran)
+  RatioInterval latency{NAN, NAN, NAN};  ///< A's p99 in latency_mode over A's p99 time-sliced, over the sets
   std::string headline;
   std::vector<std::string> reasons;
 };

@@ -50,19 +50,20 @@ CLI::App* add_advise_command(CLI::App& app, AdviseSpec& spec, std::string& ladde
       ->check(CLI::Range(2, kMaxProcs))
       ->capture_default_str();
   cmd->add_option("--ladder", ladder_text, "these N exactly, every one run (1 is added), e.g. 1,2,4,10")
-      ->check(CLI::Validator([](std::string& v) { return v.empty() ? std::string("give at least one N") : std::string(); },
-                             "LIST"));
+      ->check(CLI::Validator(
+          [](std::string& v) { return v.empty() ? std::string("give at least one N") : std::string(); }, "LIST"));
   cmd->add_option("--budget", spec.budget_s, "seconds all the sweeps may take together")
       ->check(finite_in(30.0, 3600.0))
       ->capture_default_str();
   cmd->add_option("--slo-p99-ms", spec.slo_p99_ms, "advise no configuration whose p99 step (or task) is above this")
       ->check(finite_in(0.001, 1e7));
-  auto* check = cmd->add_option("--check-metric", spec.check_metric,
-                                "a regex with one capture group reading a value of your program's result from its "
-                                "stdout (e.g. 'final loss ([0-9.]+)'): a thread limit is advised only where every copy's "
-                                "last value stays within --check-tolerance of one copy alone's")
-                    ->needs(command)
-                    ->check(not_blank());
+  auto* check =
+      cmd->add_option("--check-metric", spec.check_metric,
+                      "a regex with one capture group reading a value of your program's result from its "
+                      "stdout (e.g. 'final loss ([0-9.]+)'): a thread limit is advised only where every copy's "
+                      "last value stays within --check-tolerance of one copy alone's")
+          ->needs(command)
+          ->check(not_blank());
   cmd->add_option("--check-tolerance", spec.check_tolerance_pct,
                   "percent: how far from one copy alone's value a copy under a limit may end (--check-metric)")
       ->check(finite_in(0.0, 100.0))
@@ -78,7 +79,8 @@ CLI::App* add_advise_command(CLI::App& app, AdviseSpec& spec, std::string& ladde
       ->check(CLI::IsMember({"auto", "unit", "run"}));
   cmd->add_option("--xray-from", spec.xray_from, "read the scheduler from this xray or regimes results folder")
       ->check(CLI::ExistingDirectory);
-  cmd->add_option("--redo", spec.redo_dir, "the advice (or a --beside pair's) again from DIR's sweeps (after a model change); runs nothing")
+  cmd->add_option("--redo", spec.redo_dir,
+                  "the advice (or a --beside pair's) again from DIR's sweeps (after a model change); runs nothing")
       ->excludes(command)
       ->check(CLI::ExistingDirectory);
   cmd->add_option("sweep_args", spec.sweep_args, "after --: options every sweep gets (workload options)");
@@ -92,9 +94,11 @@ void finalize_advise_spec(AdviseSpec& spec, const std::string& ladder_text, cons
     if (!spec.workload.empty() || !spec.sweep_args.empty() || !ladder_text.empty())
       throw UsageError("--redo reads what ran from the folder: give it alone (with --redo DIR)");
     // Options that only shape a new ladder would change nothing in a redone folder: said, not ignored.
-    for (const char* running : {"--budget", "--max-procs", "--slo-p99-ms", "--xray-from", "--device", "--out", "--beside"})
+    for (const char* running :
+         {"--budget", "--max-procs", "--slo-p99-ms", "--xray-from", "--device", "--out", "--beside"})
       if (cmd.count(running) > 0)
-        throw UsageError(std::string(running) + ": --redo runs nothing and writes DIR again as it was advised; "
+        throw UsageError(std::string(running) +
+                         ": --redo runs nothing and writes DIR again as it was advised; "
                          "give --redo DIR alone (with --basis to decide on another basis)");
     return;
   }
@@ -102,7 +106,8 @@ void finalize_advise_spec(AdviseSpec& spec, const std::string& ladder_text, cons
     static const std::vector<std::string> backgrounds{"filler", "spin", "membw", "mlp", "cpu"};
     if (std::find(backgrounds.begin(), backgrounds.end(), spec.beside) == backgrounds.end())
       throw UsageError("--beside: '" + spec.beside.substr(0, 40) + "' is not one of filler, spin, membw, mlp");
-    for (const char* ladder_only : {"--ladder", "--max-procs", "--slo-p99-ms", "--xray-from", "--check-metric", "--basis"})
+    for (const char* ladder_only :
+         {"--ladder", "--max-procs", "--slo-p99-ms", "--xray-from", "--check-metric", "--basis"})
       if (cmd.count(ladder_only) > 0)
         throw UsageError(std::string(ladder_only) + ": applies to the ladder of copies; --beside runs a pair");
   }
@@ -115,7 +120,8 @@ void finalize_advise_spec(AdviseSpec& spec, const std::string& ladder_text, cons
     if (std::find(spec.ladder.begin(), spec.ladder.end(), 1) == spec.ladder.end()) spec.ladder.push_back(1);
     std::sort(spec.ladder.begin(), spec.ladder.end());
     if (spec.ladder.back() > kMaxProcs)
-      throw UsageError("--ladder: " + std::to_string(spec.ladder.back()) + " copies is more than " + std::to_string(kMaxProcs));
+      throw UsageError("--ladder: " + std::to_string(spec.ladder.back()) + " copies is more than " +
+                       std::to_string(kMaxProcs));
     if (spec.ladder.size() < 2) throw UsageError("--ladder: give at least one N above 1");
     spec.max_procs = spec.ladder.back();
   }

@@ -109,12 +109,14 @@ SetMeasurement read_set(const SummaryRecord& r, const UnitChoice& unit, const st
 
 }  // namespace
 
-AloneFacts read_alone(const fs::path& dir, const UnitChoice& unit, double gap_us, std::optional<ProfileWindow>* window) {
+AloneFacts read_alone(const fs::path& dir, const UnitChoice& unit, double gap_us,
+                      std::optional<ProfileWindow>* window) {
   const std::vector<SummaryRecord> rows = read_summary(dir / "summary.csv");
   const SummaryRecord& row = alone_row(rows, dir);
   AloneFacts a;
   if (row.status != RunStatus::ok) {
-    a.problem = "one copy alone did not run (" + to_string(row.status) + (row.reason.empty() ? "" : ": " + row.reason) + ")";
+    a.problem =
+        "one copy alone did not run (" + to_string(row.status) + (row.reason.empty() ? "" : ": " + row.reason) + ")";
     return a;
   }
   a.unit = unit.exec ? (unit.metric ? "step" : "run") : "task";
@@ -135,7 +137,8 @@ AloneFacts read_alone(const fs::path& dir, const UnitChoice& unit, double gap_us
     if (!(row.burst_ms > 0)) a.problem = "it records no GPU burst (not a GPU workload)";
     return a;
   }
-  const auto w = std::find_if(workers.begin(), workers.end(), [&](const WorkerRecord& x) { return x.run_id == row.run_id; });
+  const auto w =
+      std::find_if(workers.begin(), workers.end(), [&](const WorkerRecord& x) { return x.run_id == row.run_id; });
   if (w == workers.end()) throw ResultsError((dir / "runs.csv").string() + ": no copy of run " + row.run_id);
   if (unit.metric) a.unit_ms = w->fact("step_mean_ms");
   if (!(a.unit_ms > 0)) a.problem = "its copy printed no step time for --exec-metric";

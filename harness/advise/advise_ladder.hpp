@@ -18,8 +18,8 @@ namespace bench_mps::harness {
 
 /// How the ladder times a unit of the subject.
 struct UnitChoice {
-  bool exec = false;        ///< a program (exec): its profile places it, its copies' facts time it
-  bool metric = false;      ///< exec with --exec-metric: the program's steps are the unit
+  bool exec = false;    ///< a program (exec): its profile places it, its copies' facts time it
+  bool metric = false;  ///< exec with --exec-metric: the program's steps are the unit
 };
 
 /// One copy alone from the time-sliced N=1 run of the sweep in `dir` (ResultsError if unreadable).

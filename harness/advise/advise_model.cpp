@@ -27,7 +27,8 @@ MpsContention mps_contention(const AloneFacts& alone, const std::vector<Measured
   return c;
 }
 
-void fit_to_ladder(std::vector<PredictedCell>& predicted, const AloneFacts& alone, const std::vector<MeasuredCell>& ladder) {
+void fit_to_ladder(std::vector<PredictedCell>& predicted, const AloneFacts& alone,
+                   const std::vector<MeasuredCell>& ladder) {
   const MeasuredCell* mps = find_measured(ladder, ladder_mode_name(LadderMode::mps), 1);
   const double speed = mps && mps->ok && mps->throughput() > 0 ? mps->throughput() : 1.0;
   const MpsContention contention = mps_contention(alone, ladder);
@@ -88,11 +89,14 @@ BasisChoice choose_basis(const std::string& asked, const AloneFacts& alone) {
   if (asked == "unit") return {Basis::unit, "per " + alone.unit + ", as asked (--basis unit)"};
   if (asked == "run") return {Basis::run, "per whole run, as asked (--basis run)"};
   if (alone.source == "events")  // bench_mps's workloads: how long a run is, is a setting of the benchmark (--tasks)
-    return {Basis::unit, "bench_mps's own workload, whose run length is the benchmark's setting (--tasks), not a job's: "
-                         "its " + alone.unit + "s decide"};
+    return {Basis::unit,
+            "bench_mps's own workload, whose run length is the benchmark's setting (--tasks), not a job's: "
+            "its " +
+                alone.unit + "s decide"};
   if (!(alone.run_s > 0)) return {Basis::unit, "one run alone has no measured length: per " + alone.unit};
-  const std::string length = "one run alone took " + fmt_sig(alone.run_s) + " s" +
-                             (std::isfinite(alone.startup_s) ? " (" + fmt_sig(alone.startup_s) + " s of it start-up)" : "");
+  const std::string length =
+      "one run alone took " + fmt_sig(alone.run_s) + " s" +
+      (std::isfinite(alone.startup_s) ? " (" + fmt_sig(alone.startup_s) + " s of it start-up)" : "");
   if (alone.run_s < kRunBasisBelowS)
     return {Basis::run, length + ", under " + fmt_num(kRunBasisBelowS) + " s: the whole run a user pays for decides"};
   return {Basis::unit, length + ", " + fmt_num(kRunBasisBelowS) + " s or more: its " + alone.unit + "s decide"};
@@ -185,7 +189,8 @@ double Check::error() const {
   return nearest / measured - 1;
 }
 
-std::vector<Check> check_predictions(const std::vector<PredictedCell>& predicted, const std::vector<MeasuredCell>& measured) {
+std::vector<Check> check_predictions(const std::vector<PredictedCell>& predicted,
+                                     const std::vector<MeasuredCell>& measured) {
   std::vector<Check> out;
   for (const MeasuredCell& m : measured) {
     if (m.procs < 2 || !m.ok) continue;

@@ -16,22 +16,22 @@ namespace bench_mps::harness {
 
 /// One copy alone (time-sliced, N=1) as advise read it.
 struct AloneFacts {
-  std::string source;      ///< "events" (CUDA events, NVML, GPM: bench_mps's workloads) or "profile" (CUPTI: a program)
-  std::string unit;        ///< what the ladder times: "task", "step" (the program's --exec-metric) or "run" (its completion)
-  double unit_ms = NAN;    ///< one unit's time alone
-  RegimePoint point;       ///< the model's input (its step: the synchronising step)
+  std::string source;  ///< "events" (CUDA events, NVML, GPM: bench_mps's workloads) or "profile" (CUPTI: a program)
+  std::string unit;  ///< what the ladder times: "task", "step" (the program's --exec-metric) or "run" (its completion)
+  double unit_ms = NAN;  ///< one unit's time alone
+  RegimePoint point;     ///< the model's input (its step: the synchronising step)
   /// A program whose profile has host waits: the same program cut at its idle gaps instead. Time-sliced,
   /// a copy waiting for the GPU keeps launching, so its kernels up to the next host wait share one turn
   /// (`point`); a copy that finds the GPU idle runs each burst as it comes, a turn per idle gap. The
   /// prediction is the bracket between the two.
   std::optional<RegimePoint> gap_point;
-  double duty = NAN;       ///< busy share alone (as measured; point.duty() is the burst's share)
-  std::string burst_basis; ///< how the burst was bounded: "events", "host waits", "idle gaps of >= X us"
+  double duty = NAN;            ///< busy share alone (as measured; point.duty() is the burst's share)
+  std::string burst_basis;      ///< how the burst was bounded: "events", "host waits", "idle gaps of >= X us"
   std::string footprint_basis;  ///< "GPM SM activity / duty" or "blocks / what the SMs hold (CUPTI)"
-  double run_s = NAN;      ///< its whole run, start-up included
-  double startup_s = NAN;  ///< its start-up before the first unit (NaN where not known)
-  double check_value = NAN;  ///< --check-metric: the last value its copy printed (NaN: none, or no check)
-  std::string problem;     ///< why the model cannot place it (no burst measured, ...); empty: placed
+  double run_s = NAN;           ///< its whole run, start-up included
+  double startup_s = NAN;       ///< its start-up before the first unit (NaN where not known)
+  double check_value = NAN;     ///< --check-metric: the last value its copy printed (NaN: none, or no check)
+  std::string problem;          ///< why the model cannot place it (no burst measured, ...); empty: placed
   bool placed() const { return problem.empty(); }
 };
 
@@ -43,7 +43,7 @@ const char* ladder_mode_name(LadderMode m);  ///< the --modes word: "timeslice",
 struct PredictedCell {
   int procs = 0;
   LadderMode mode = LadderMode::timeslice;
-  Prediction prediction;   ///< loss (per-unit time over alone in this mode) and, time-sliced, the convoy's upper end
+  Prediction prediction;  ///< loss (per-unit time over alone in this mode) and, time-sliced, the convoy's upper end
   /// One copy alone in this mode against one copy alone time-sliced, in throughput (1 time-sliced; MPS:
   /// the ladder's N=1 under MPS, where it ran: a program's host calls can cost differently as a client)
   double speed = 1;
@@ -54,7 +54,7 @@ struct PredictedCell {
   /// ladder feeds it (fit_to_ladder leaves it as it is).
   bool simulated = false;
   double throughput() const { return speed * procs / prediction.loss; }  ///< in copies alone (time-sliced)
-  double throughput_low() const;   ///< with the upper end of a bracket (= throughput() without one)
+  double throughput_low() const;  ///< with the upper end of a bracket (= throughput() without one)
 };
 
 /// Predictions for N = 2 .. max_procs, time-sliced then MPS for each N.
@@ -83,7 +83,8 @@ std::vector<PredictedCell> simulate_ladder(const std::filesystem::path& alone_di
 /// Fits the MPS predictions to the ladder's rungs so far: their speed to one copy alone under MPS (the
 /// ladder's N=1; 1 where it did not run ok) and their loss to the contention of N=2 (mps_contention;
 /// the N=2 cell becomes a calibration). Without those rungs, the model's own MPS prediction stands.
-void fit_to_ladder(std::vector<PredictedCell>& predicted, const AloneFacts& alone, const std::vector<MeasuredCell>& ladder);
+void fit_to_ladder(std::vector<PredictedCell>& predicted, const AloneFacts& alone,
+                   const std::vector<MeasuredCell>& ladder);
 const PredictedCell* find_predicted(const std::vector<PredictedCell>& cells, LadderMode mode, int procs);
 
 /// Which throughput decides the advice: per unit (a step or task) while the copies work, or per whole run, the
@@ -107,15 +108,15 @@ BasisChoice choose_basis(const std::string& asked, const AloneFacts& alone);
 /// One worker set of a cell: one run of the child sweep (advise's sweeps run one round per set).
 struct SetMeasurement {
   bool ok = false;
-  std::string problem;       ///< not ok: the status and reason of the run, or why nothing was read
+  std::string problem;  ///< not ok: the status and reason of the run, or why nothing was read
   double unit_ms = NAN, p99_ms = NAN;
-  double per_s = NAN;        ///< unit basis: units finished per second while the copies work, all together
-  double run_per_s = NAN;    ///< run basis: the same units over the whole runs, start-up included
-  double run_s = NAN;        ///< a copy's whole run, start-up included (mean over its copies)
-  double startup_s = NAN;    ///< a copy's start-up before its first unit (NaN where not known)
-  double energy_j = NAN;     ///< the board's energy over the run (NaN without NVML's counter)
+  double per_s = NAN;                ///< unit basis: units finished per second while the copies work, all together
+  double run_per_s = NAN;            ///< run basis: the same units over the whole runs, start-up included
+  double run_s = NAN;                ///< a copy's whole run, start-up included (mean over its copies)
+  double startup_s = NAN;            ///< a copy's start-up before its first unit (NaN where not known)
+  double energy_j = NAN;             ///< the board's energy over the run (NaN without NVML's counter)
   std::vector<double> check_values;  ///< --check-metric: each copy's last value (NaN: it printed none)
-  double units = NAN;        ///< units all copies finished
+  double units = NAN;                ///< units all copies finished
 };
 
 /// What one mode at one N of the ladder measured, over its worker sets: the unit's time, averaged over
@@ -124,18 +125,18 @@ struct SetMeasurement {
 /// however long each takes: its throughput is what was served, not N over the loss.
 struct MeasuredCell {
   int procs = 0;
-  std::string mode;          ///< "timeslice", "mps" or a limited MPS mode ("mps:auto")
-  bool ok = false;           ///< every set ran ok
-  std::string problem;       ///< not ok: the first failed set's status and reason, or why nothing was read
+  std::string mode;     ///< "timeslice", "mps" or a limited MPS mode ("mps:auto")
+  bool ok = false;      ///< every set ran ok
+  std::string problem;  ///< not ok: the first failed set's status and reason, or why nothing was read
   std::vector<SetMeasurement> sets;
-  double unit_ms = NAN, p99_ms = NAN;  ///< means over the sets (p99: the worst set's)
+  double unit_ms = NAN, p99_ms = NAN;                                 ///< means over the sets (p99: the worst set's)
   double per_s = NAN, run_per_s = NAN, run_s = NAN, startup_s = NAN;  ///< means over the sets
-  double energy_per_unit_j = NAN;      ///< the sets' energy over their units (NaN where a set has none)
+  double energy_per_unit_j = NAN;    ///< the sets' energy over their units (NaN where a set has none)
   std::vector<double> check_values;  ///< --check-metric: every copy's last value over the sets
   std::string check_problem;         ///< --check-metric: why its copies' output failed the check ("": it held)
-  double loss = NAN;         ///< unit_ms over the ladder's own time-sliced N=1
-  double relative = NAN;     ///< per unit: per_s over the ladder's own time-sliced N=1, in copies alone
-  double relative_run = NAN; ///< per whole run: run_per_s over the same N=1's
+  double loss = NAN;                 ///< unit_ms over the ladder's own time-sliced N=1
+  double relative = NAN;             ///< per unit: per_s over the ladder's own time-sliced N=1, in copies alone
+  double relative_run = NAN;         ///< per whole run: run_per_s over the same N=1's
   double throughput() const { return relative; }  ///< per unit (what the predictions are on)
   double throughput(Basis b) const { return b == Basis::unit ? relative : relative_run; }
   /// Each set's units per second on `b`: the independent values every interval is over. A cell built
@@ -165,7 +166,8 @@ struct Check {
   /// predicted / measured - 1, or 0 where a bracket [low, predicted] holds the measurement
   double error() const;
 };
-std::vector<Check> check_predictions(const std::vector<PredictedCell>& predicted, const std::vector<MeasuredCell>& measured);
+std::vector<Check> check_predictions(const std::vector<PredictedCell>& predicted,
+                                     const std::vector<MeasuredCell>& measured);
 
 /// Knee: going from the previous rung to this one raised the best throughput by less than this.
 inline constexpr double kKneeGain = 0.05;

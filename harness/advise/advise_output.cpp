@@ -24,51 +24,95 @@ std::vector<int> rungs_of(const std::vector<MeasuredCell>& ladder, int from) {
 }
 
 /// What advice_json adds to the machine and invocation: everything else in advice.json is meta.
-constexpr const char* kDerivedKeys[] = {"advice_format_version", "subject", "alone", "scheduler", "predicted",
-                                        "ladder", "limited", "limits", "checks", "ladder_end", "recommendation",
-                                        "seconds", "figure_note", "decision", "sets_end"};
-
+constexpr const char* kDerivedKeys[] = {"advice_format_version",
+                                        "subject",
+                                        "alone",
+                                        "scheduler",
+                                        "predicted",
+                                        "ladder",
+                                        "limited",
+                                        "limits",
+                                        "checks",
+                                        "ladder_end",
+                                        "recommendation",
+                                        "seconds",
+                                        "figure_note",
+                                        "decision",
+                                        "sets_end"};
 
 /// advise's stored setting `key` (advice.json's "advise" object), NaN where absent or null.
 double number_or_nan(const json& meta, const char* key) {
   const json& settings = meta.value("advise", json());
-  return settings.is_object() && settings.contains(key) && settings.at(key).is_number() ? settings.at(key).get<double>() : NAN;
+  return settings.is_object() && settings.contains(key) && settings.at(key).is_number() ? settings.at(key).get<double>()
+                                                                                        : NAN;
 }
 
 json alone_json(const AloneFacts& a) {
   const auto placed = [&a](double v) { return a.placed() ? json_number(v) : json(nullptr); };
-  return {{"source", a.source}, {"unit", a.unit}, {"unit_ms", json_number(a.unit_ms)}, {"step_ms", placed(a.point.step_ms)},
-          {"burst_ms", placed(a.point.burst_ms)}, {"kernel_ms", placed(a.point.kernel_ms)}, {"duty", json_number(a.duty)},
-          {"footprint", json_number(a.point.footprint)}, {"burst_basis", a.burst_basis},
-          {"footprint_basis", a.footprint_basis}, {"problem", a.problem}, {"run_s", json_number(a.run_s)},
-          {"startup_s", json_number(a.startup_s)}, {"check_value", json_number(a.check_value)},
-          {"by_idle_gaps", a.gap_point ? json{{"step_ms", json_number(a.gap_point->step_ms)}, {"burst_ms", json_number(a.gap_point->burst_ms)}}
+  return {{"source", a.source},
+          {"unit", a.unit},
+          {"unit_ms", json_number(a.unit_ms)},
+          {"step_ms", placed(a.point.step_ms)},
+          {"burst_ms", placed(a.point.burst_ms)},
+          {"kernel_ms", placed(a.point.kernel_ms)},
+          {"duty", json_number(a.duty)},
+          {"footprint", json_number(a.point.footprint)},
+          {"burst_basis", a.burst_basis},
+          {"footprint_basis", a.footprint_basis},
+          {"problem", a.problem},
+          {"run_s", json_number(a.run_s)},
+          {"startup_s", json_number(a.startup_s)},
+          {"check_value", json_number(a.check_value)},
+          {"by_idle_gaps", a.gap_point ? json{{"step_ms", json_number(a.gap_point->step_ms)},
+                                              {"burst_ms", json_number(a.gap_point->burst_ms)}}
                                        : json(nullptr)}};
 }
 
 /// NVML and GPM over the profile's steady part (docs/PROFILE.md "One clock"): fractions, null where none.
 json window_json(const ProfileWindow& w) {
-  return {{"nvml_samples", w.nvml_samples}, {"nvml_util", json_number(w.nvml_util)}, {"gpm_periods", w.gpm.periods},
-          {"gpm_sm_util", json_number(w.gpm.metrics.sm_util)}, {"gpm_sm_occupancy", json_number(w.gpm.metrics.sm_occupancy)},
-          {"gpm_dram_bw_util", json_number(w.gpm.metrics.dram_bw_util)}, {"gpm_from_s", json_number(w.gpm_from_s)},
-          {"gpm_to_s", json_number(w.gpm_to_s)}, {"unavailable", w.unavailable}};
+  return {{"nvml_samples", w.nvml_samples},
+          {"nvml_util", json_number(w.nvml_util)},
+          {"gpm_periods", w.gpm.periods},
+          {"gpm_sm_util", json_number(w.gpm.metrics.sm_util)},
+          {"gpm_sm_occupancy", json_number(w.gpm.metrics.sm_occupancy)},
+          {"gpm_dram_bw_util", json_number(w.gpm.metrics.dram_bw_util)},
+          {"gpm_from_s", json_number(w.gpm_from_s)},
+          {"gpm_to_s", json_number(w.gpm_to_s)},
+          {"unavailable", w.unavailable}};
 }
 
 json measured_json(const MeasuredCell& c) {
   json sets = json::array();
   for (const SetMeasurement& s : c.sets)
-    sets.push_back({{"ok", s.ok}, {"problem", s.problem}, {"unit_ms", json_number(s.unit_ms)}, {"p99_ms", json_number(s.p99_ms)},
-                    {"per_s", json_number(s.per_s)}, {"run_per_s", json_number(s.run_per_s)}, {"run_s", json_number(s.run_s)},
-                    {"startup_s", json_number(s.startup_s)}, {"energy_j", json_number(s.energy_j)}, {"units", json_number(s.units)},
+    sets.push_back({{"ok", s.ok},
+                    {"problem", s.problem},
+                    {"unit_ms", json_number(s.unit_ms)},
+                    {"p99_ms", json_number(s.p99_ms)},
+                    {"per_s", json_number(s.per_s)},
+                    {"run_per_s", json_number(s.run_per_s)},
+                    {"run_s", json_number(s.run_s)},
+                    {"startup_s", json_number(s.startup_s)},
+                    {"energy_j", json_number(s.energy_j)},
+                    {"units", json_number(s.units)},
                     {"check_values", [&s] {
                        json v = json::array();
                        for (const double x : s.check_values) v.push_back(json_number(x));
                        return v;
                      }()}});
-  return {{"procs", c.procs}, {"mode", c.mode}, {"ok", c.ok}, {"problem", c.problem}, {"unit_ms", json_number(c.unit_ms)},
-          {"p99_ms", json_number(c.p99_ms)}, {"loss", json_number(c.loss)}, {"throughput", json_number(c.throughput())},
-          {"throughput_run", json_number(c.relative_run)}, {"run_s", json_number(c.run_s)}, {"startup_s", json_number(c.startup_s)},
-          {"energy_per_unit_j", json_number(c.energy_per_unit_j)}, {"sets", sets}, {"check_problem", c.check_problem}};
+  return {{"procs", c.procs},
+          {"mode", c.mode},
+          {"ok", c.ok},
+          {"problem", c.problem},
+          {"unit_ms", json_number(c.unit_ms)},
+          {"p99_ms", json_number(c.p99_ms)},
+          {"loss", json_number(c.loss)},
+          {"throughput", json_number(c.throughput())},
+          {"throughput_run", json_number(c.relative_run)},
+          {"run_s", json_number(c.run_s)},
+          {"startup_s", json_number(c.startup_s)},
+          {"energy_per_unit_j", json_number(c.energy_per_unit_j)},
+          {"sets", sets},
+          {"check_problem", c.check_problem}};
 }
 
 /// "1.09x (1.03-1.15)" of a cell's throughput on `b` against another's, over their sets.
@@ -83,10 +127,10 @@ std::string bases_table(const Advice& a) {
   const MeasuredCell* alone = find_measured(a.ladder, ladder_mode_name(LadderMode::timeslice), 1);
   const double alone_energy = alone && alone->ok ? alone->energy_per_unit_j : NAN;
   const std::string unit = a.alone.unit;
-  MarkdownTable t({"N", "mode", "worker sets", "per " + unit + " (x alone)", "per whole run (x alone)", "a run, s",
-                   "start-up, s", "energy per " + unit + ", J", "energy vs alone", "MPS over time-sliced per " + unit,
-                   "per whole run"},
-                  {true, false, true, true, true, true, true, true, true, true, true});
+  MarkdownTable t(
+      {"N", "mode", "worker sets", "per " + unit + " (x alone)", "per whole run (x alone)", "a run, s", "start-up, s",
+       "energy per " + unit + ", J", "energy vs alone", "MPS over time-sliced per " + unit, "per whole run"},
+      {true, false, true, true, true, true, true, true, true, true, true});
   for (const int n : rungs_of(a.ladder, 1))
     for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps}) {
       const MeasuredCell* m = find_measured(a.ladder, ladder_mode_name(mode), n);
@@ -94,12 +138,13 @@ std::string bases_table(const Advice& a) {
       const MeasuredCell* ts = find_measured(a.ladder, ladder_mode_name(LadderMode::timeslice), n);
       const bool mps = mode == LadderMode::mps;
       if (!m->ok) {
-        t.add_row({std::to_string(n), mps ? "MPS" : "time-sliced", std::to_string(m->sets.size()), "failed: " + m->problem,
-                   "-", "-", "-", "-", "-", "-", "-"});
+        t.add_row({std::to_string(n), mps ? "MPS" : "time-sliced", std::to_string(m->sets.size()),
+                   "failed: " + m->problem, "-", "-", "-", "-", "-", "-", "-"});
         continue;
       }
-      t.add_row({std::to_string(n), mps ? "MPS" : "time-sliced", std::to_string(m->sets.size()), fmt_times(m->throughput()),
-                 fmt_times(m->relative_run), fmt_sig(m->run_s), std::isfinite(m->startup_s) ? fmt_sig(m->startup_s) : "-",
+      t.add_row({std::to_string(n), mps ? "MPS" : "time-sliced", std::to_string(m->sets.size()),
+                 fmt_times(m->throughput()), fmt_times(m->relative_run), fmt_sig(m->run_s),
+                 std::isfinite(m->startup_s) ? fmt_sig(m->startup_s) : "-",
                  std::isfinite(m->energy_per_unit_j) ? fmt_sig(m->energy_per_unit_j) : "-",
                  alone_energy > 0 ? fmt_times(m->energy_per_unit_j / alone_energy) : "-",
                  mps ? against(m, ts, Basis::unit) : "", mps ? against(m, ts, Basis::run) : ""});
@@ -107,9 +152,7 @@ std::string bases_table(const Advice& a) {
   return t.str();
 }
 
-std::string pct_signed(double e) {
-  return std::isfinite(e) ? (e >= 0 ? "+" : "") + fmt_fixed(100 * e, 1) + " %" : "-";
-}
+std::string pct_signed(double e) { return std::isfinite(e) ? (e >= 0 ? "+" : "") + fmt_fixed(100 * e, 1) + " %" : "-"; }
 
 std::string predicted_words(const PredictedCell* p) {
   if (!p || !std::isfinite(p->prediction.loss)) return "-";
@@ -180,7 +223,8 @@ std::string unit_time_table(const Advice& a) {
   return t.empty() ? "" : t.str();
 }
 
-std::string alone_table(const AloneFacts& a, const std::optional<ProfileWindow>& window, const std::vector<MeasuredCell>& ladder) {
+std::string alone_table(const AloneFacts& a, const std::optional<ProfileWindow>& window,
+                        const std::vector<MeasuredCell>& ladder) {
   MarkdownTable t({"", "value", "how"}, {false, true, false});
   t.add_row({"one " + a.unit + " alone", fmt_sig(a.unit_ms) + " ms",
              a.source == "profile" ? "the profiled run (sweeps/alone)" : "sweeps/alone"});
@@ -191,7 +235,8 @@ std::string alone_table(const AloneFacts& a, const std::optional<ProfileWindow>&
                  mode == LadderMode::timeslice ? "the ladder's N=1: every ratio's basis"
                                                : "the ladder's N=1 under MPS: " + fmt_times(c->throughput()) +
                                                      " time-sliced's throughput, the MPS predictions' scale"});
-  t.add_row({"busy share (duty)", fmt_fixed(100 * a.duty, 1) + " %", a.source == "profile" ? "CUPTI, steady part" : "CUDA events"});
+  t.add_row({"busy share (duty)", fmt_fixed(100 * a.duty, 1) + " %",
+             a.source == "profile" ? "CUPTI, steady part" : "CUDA events"});
   if (window)
     t.add_row({"NVML and GPM over that steady part", describe_nvml_gpm(*window),
                "the device's, over the same window (docs/PROFILE.md \"One clock\")"});
@@ -199,7 +244,8 @@ std::string alone_table(const AloneFacts& a, const std::optional<ProfileWindow>&
   t.add_row({"step (burst to burst)", fmt_sig(a.point.step_ms) + " ms", "burst / duty, or host wait to host wait"});
   t.add_row({"kernel time per step", fmt_sig(a.point.kernel_ms) + " ms", "the burst less launch gaps"});
   if (a.gap_point)
-    t.add_row({"cut at idle gaps instead", fmt_sig(a.gap_point->burst_ms) + " ms every " + fmt_sig(a.gap_point->step_ms) + " ms",
+    t.add_row({"cut at idle gaps instead",
+               fmt_sig(a.gap_point->burst_ms) + " ms every " + fmt_sig(a.gap_point->step_ms) + " ms",
                "a turn per idle gap: the time-sliced bracket's other end"});
   t.add_row({"footprint", std::isfinite(a.point.footprint) ? fmt_fixed(100 * a.point.footprint, 1) + " %" : "-",
              a.footprint_basis});
@@ -212,15 +258,19 @@ json plot_data(const Advice& a) {
     double alone = 1;  // one copy alone in this mode: the MPS predictions' scale
     for (const PredictedCell& p : a.predicted)
       if (p.mode == mode) alone = p.speed;
-    json pred{{"mode", ladder_mode_name(mode)}, {"kind", "predicted"}, {"n", json::array({1})},
-              {"throughput", json::array({alone})}, {"low", json::array({alone})}};
+    json pred{{"mode", ladder_mode_name(mode)},
+              {"kind", "predicted"},
+              {"n", json::array({1})},
+              {"throughput", json::array({alone})},
+              {"low", json::array({alone})}};
     for (const PredictedCell& p : a.predicted)
       if (p.mode == mode && std::isfinite(p.prediction.loss)) {
         pred["n"].push_back(p.procs);
         pred["throughput"].push_back(p.throughput());
         pred["low"].push_back(p.throughput_low());
       }
-    json meas{{"mode", ladder_mode_name(mode)}, {"kind", "measured"}, {"n", json::array()}, {"throughput", json::array()}};
+    json meas{
+        {"mode", ladder_mode_name(mode)}, {"kind", "measured"}, {"n", json::array()}, {"throughput", json::array()}};
     for (const MeasuredCell& m : a.ladder)
       if (m.mode == ladder_mode_name(mode) && m.ok && std::isfinite(m.throughput())) {
         meas["n"].push_back(m.procs);
@@ -230,8 +280,13 @@ json plot_data(const Advice& a) {
     lines.push_back(meas);
   }
   const std::string machine = machine_line(a.meta, "no GPU (CPU stand-ins)");
-  return {{"format_version", 1}, {"machine", machine}, {"modes", {"timeslice", "mps"}},
-          {"figures", json::array({{{"name", "advice"}, {"title", a.subject}, {"unit", a.alone.unit}, {"lines", lines},
+  return {{"format_version", 1},
+          {"machine", machine},
+          {"modes", {"timeslice", "mps"}},
+          {"figures", json::array({{{"name", "advice"},
+                                    {"title", a.subject},
+                                    {"unit", a.alone.unit},
+                                    {"lines", lines},
                                     {"max_procs", a.predicted.empty() ? 0 : a.predicted.back().procs}}})}};
 }
 
@@ -256,9 +311,10 @@ std::string contention_words(const Advice& a) {
   if (!std::isfinite(c.per_copy)) return "";
   std::string s = "\nMPS contention: two copies under MPS ran each " + a.alone.unit + " " + pct_signed(c.measured) +
                   " against one copy under MPS. Device work side by side can account for at most the busy share "
-                  "squared, " + fmt_fixed(100 * c.cap, 2) + " %";
-  s += c.per_copy < c.measured ? "; the rest is host contention or noise, so the model adds " + fmt_fixed(100 * c.per_copy, 2) +
-                                     " % per further copy, not the whole.\n"
+                  "squared, " +
+                  fmt_fixed(100 * c.cap, 2) + " %";
+  s += c.per_copy < c.measured ? "; the rest is host contention or noise, so the model adds " +
+                                     fmt_fixed(100 * c.per_copy, 2) + " % per further copy, not the whole.\n"
                                : "; the model adds " + fmt_fixed(100 * c.per_copy, 2) + " % per further copy.\n";
   return s;
 }
@@ -285,15 +341,23 @@ json advice_json(const Advice& a) {
   j["subject"] = a.subject;
   j["alone"] = alone_json(a.alone);
   if (a.alone_window) j["alone"]["profile_window"] = window_json(*a.alone_window);
-  j["scheduler"] = {{"slice_ms", json_number(a.scheduler.slice_ms)}, {"switch_ms", json_number(a.scheduler.switch_ms)},
-                    {"turn_cost_ms", json_number(a.scheduler.turn_cost_ms)}, {"source", a.scheduler_source}};
-  if (std::isfinite(a.scheduler.hold_us)) j["scheduler"]["hold_us"] = a.scheduler.hold_us;  // X-rays with the gaps probe
+  j["scheduler"] = {{"slice_ms", json_number(a.scheduler.slice_ms)},
+                    {"switch_ms", json_number(a.scheduler.switch_ms)},
+                    {"turn_cost_ms", json_number(a.scheduler.turn_cost_ms)},
+                    {"source", a.scheduler_source}};
+  if (std::isfinite(a.scheduler.hold_us))
+    j["scheduler"]["hold_us"] = a.scheduler.hold_us;  // X-rays with the gaps probe
   j["predicted"] = json::array();
   for (const PredictedCell& p : a.predicted) {
-    j["predicted"].push_back({{"procs", p.procs}, {"mode", ladder_mode_name(p.mode)}, {"loss", json_number(p.prediction.loss)},
-                              {"loss_upper", json_number(p.prediction.upper)}, {"throughput", json_number(p.throughput())},
-                              {"throughput_low", json_number(p.throughput_low())}, {"unit_ms", json_number(predicted_unit_ms(a, p))},
-                              {"why", p.prediction.why}, {"calibration", p.calibration}});
+    j["predicted"].push_back({{"procs", p.procs},
+                              {"mode", ladder_mode_name(p.mode)},
+                              {"loss", json_number(p.prediction.loss)},
+                              {"loss_upper", json_number(p.prediction.upper)},
+                              {"throughput", json_number(p.throughput())},
+                              {"throughput_low", json_number(p.throughput_low())},
+                              {"unit_ms", json_number(predicted_unit_ms(a, p))},
+                              {"why", p.prediction.why},
+                              {"calibration", p.calibration}});
     if (p.simulated) j["predicted"].back()["simulated"] = true;
   }
   j["ladder"] = json::array();
@@ -302,19 +366,30 @@ json advice_json(const Advice& a) {
   for (const MeasuredCell& c : a.limits) j["limits"].push_back(measured_json(c));
   j["checks"] = json::array();
   for (const Check& c : check_predictions(a.predicted, a.ladder))
-    j["checks"].push_back({{"procs", c.procs}, {"mode", ladder_mode_name(c.mode)}, {"predicted", json_number(c.predicted)},
-                           {"predicted_low", json_number(c.predicted_low)}, {"measured", json_number(c.measured)}, {"error", json_number(c.error())}});
+    j["checks"].push_back({{"procs", c.procs},
+                           {"mode", ladder_mode_name(c.mode)},
+                           {"predicted", json_number(c.predicted)},
+                           {"predicted_low", json_number(c.predicted_low)},
+                           {"measured", json_number(c.measured)},
+                           {"error", json_number(c.error())}});
   j["ladder_end"] = a.ladder_end;
   j["sets_end"] = a.sets_end;
   {
     const Pick p = pick(a.ladder, number_or_nan(a.meta, "slo_p99_ms"), a.basis.basis);
-    j["decision"] = {{"basis", basis_name(a.basis.basis)}, {"why", a.basis.why}, {"band", kDecisionBand},
-                     {"coverage", kMedianCiCoverage}, {"mps_over_timeslice", interval_json(p.gain)},
-                     {"mps_unit_speedup", interval_json(p.speedup)}, {"one_copy_mps_speed", interval_json(one_copy_mode_gap(a.ladder))}};
+    j["decision"] = {{"basis", basis_name(a.basis.basis)},
+                     {"why", a.basis.why},
+                     {"band", kDecisionBand},
+                     {"coverage", kMedianCiCoverage},
+                     {"mps_over_timeslice", interval_json(p.gain)},
+                     {"mps_unit_speedup", interval_json(p.speedup)},
+                     {"one_copy_mps_speed", interval_json(one_copy_mode_gap(a.ladder))}};
   }
   const Recommendation& r = a.recommendation;
-  j["recommendation"] = {{"verdict", verdict_name(r.verdict)}, {"mode", r.mode}, {"procs", r.procs},
-                         {"headline", r.headline}, {"reasons", r.reasons}};
+  j["recommendation"] = {{"verdict", verdict_name(r.verdict)},
+                         {"mode", r.mode},
+                         {"procs", r.procs},
+                         {"headline", r.headline},
+                         {"reasons", r.reasons}};
   j["seconds"] = a.seconds;
   j["figure_note"] = a.figure_note;
   return j;
@@ -323,31 +398,40 @@ json advice_json(const Advice& a) {
 std::string advice_markdown(const Advice& a) {
   const std::vector<Check> checks = check_predictions(a.predicted, a.ladder);
   std::string md = "# Will MPS help? " + a.subject + "\n\n";
-  md += machine_line(a.meta, "no GPU (CPU stand-ins: the numbers describe the CPU, not a GPU)") + ", " + a.meta.value("started_utc", std::string()) + ", " + fmt_fixed(a.seconds, 0) + " s\n\n";
+  md += machine_line(a.meta, "no GPU (CPU stand-ins: the numbers describe the CPU, not a GPU)") + ", " +
+        a.meta.value("started_utc", std::string()) + ", " + fmt_fixed(a.seconds, 0) + " s\n\n";
   md += "**" + a.recommendation.headline + "**\n\n## Why\n";
   for (const std::string& reason : a.recommendation.reasons) md += "- " + reason + "\n";
   const bool simulated = !a.predicted.empty() && a.predicted.front().simulated;
-  md += "\n## Predicted and measured\nThroughput of N copies together in copies alone (one copy alone, time-sliced, is 1; "
-        "the ideal is N), per " + a.alone.unit + ". " +
-        (simulated ? std::string("Predicted by the simulator (docs/PREDICT.md): the program's GPU trace alone "
-                                 "(`sweeps/alone`) replayed N times through the X-ray's scheduler; nothing of the ladder "
-                                 "enters it")
-                   : std::string("Predicted by the regime model (docs/REGIMES.md) from one copy alone and the X-ray; "
-                                 "MPS's scaled by one copy alone under MPS (the ladder's N=1) and slowed by the contention "
-                                 "two copies under MPS showed (the ladder's N=2: a calibration, not a prediction)")) +
-        "; measured by the ladder (`sweeps/ladder-N`). Error: predicted over measured, less 1 (0 where the measurement "
-        "lies inside a predicted bracket)." + (simulated ? " How well the simulator predicts: docs/PREDICT.md." : "") + "\n\n";
+  md +=
+      "\n## Predicted and measured\nThroughput of N copies together in copies alone (one copy alone, time-sliced, is "
+      "1; "
+      "the ideal is N), per " +
+      a.alone.unit + ". " +
+      (simulated
+           ? std::string("Predicted by the simulator (docs/PREDICT.md): the program's GPU trace alone "
+                         "(`sweeps/alone`) replayed N times through the X-ray's scheduler; nothing of the ladder "
+                         "enters it")
+           : std::string("Predicted by the regime model (docs/REGIMES.md) from one copy alone and the X-ray; "
+                         "MPS's scaled by one copy alone under MPS (the ladder's N=1) and slowed by the contention "
+                         "two copies under MPS showed (the ladder's N=2: a calibration, not a prediction)")) +
+      "; measured by the ladder (`sweeps/ladder-N`). Error: predicted over measured, less 1 (0 where the measurement "
+      "lies inside a predicted bracket)." +
+      (simulated ? " How well the simulator predicts: docs/PREDICT.md." : "") + "\n\n";
   md += ladder_table(a, checks);
   if (const std::string times = unit_time_table(a); !times.empty() && a.alone.placed())
     md += "\nEach copy's time per " + a.alone.unit + " (predicted: the model's loss times one " + a.alone.unit +
-          " alone time-sliced, " + fmt_sig(basis_unit_ms(a)) + " ms, over the mode's scale; for a paced program it is the " +
-          a.alone.unit + "'s latency):\n\n" + times;
+          " alone time-sliced, " + fmt_sig(basis_unit_ms(a)) +
+          " ms, over the mode's scale; for a paced program it is the " + a.alone.unit + "'s latency):\n\n" + times;
   if (!simulated) md += contention_words(a);
-  md += "\n## Both bases\nThroughput per " + a.alone.unit + " while the copies work and per whole run (start-up included), in "
+  md += "\n## Both bases\nThroughput per " + a.alone.unit +
+        " while the copies work and per whole run (start-up included), in "
         "copies alone (one copy alone, time-sliced, is 1); a copy's run and its start-up; the board's energy per " +
-        a.alone.unit + " (NVML's energy counter over each run, idle draw included) and against one copy alone; MPS over "
+        a.alone.unit +
+        " (NVML's energy counter over each run, idle draw included) and against one copy alone; MPS over "
         "time-slicing at the same N with its ~94 % interval over the worker sets. The advice is decided " +
-        (a.basis.basis == Basis::unit ? "per " + a.alone.unit : std::string("per whole run")) + ": " + a.basis.why + ".\n\n";
+        (a.basis.basis == Basis::unit ? "per " + a.alone.unit : std::string("per whole run")) + ": " + a.basis.why +
+        ".\n\n";
   md += bases_table(a);
   if (!a.sets_end.empty()) md += "\nSets added to settle MPS against time-slicing: " + a.sets_end + ".\n";
   md += "\nThe ladder stopped: " + a.ladder_end + ".\n";
@@ -358,7 +442,9 @@ std::string advice_markdown(const Advice& a) {
     md += "\n`" + c.mode + "` at N=" + std::to_string(c.procs) + ": " +
           (c.ok ? fmt_sig(c.unit_ms) + " ms per " + a.alone.unit + " (p99 " + fmt_sig(c.p99_ms) + " ms, " +
                       std::to_string(c.sets.size()) + " worker sets)" +
-                      (unlimited && unlimited->ok ? ", " + times_with_interval(limit_keeps(*unlimited, c)) + " unlimited MPS's speed" : "")
+                      (unlimited && unlimited->ok
+                           ? ", " + times_with_interval(limit_keeps(*unlimited, c)) + " unlimited MPS's speed"
+                           : "")
                 : "failed: " + c.problem) +
           ".\n";
   }

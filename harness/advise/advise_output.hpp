@@ -22,23 +22,23 @@ inline constexpr int kAdviceFormatVersion = 3;
 inline constexpr const char* kAdviceJsonFile = "advice.json";
 
 struct Advice {
-  nlohmann::json meta;            ///< the machine and invocation (make_machine_meta) and advise's settings
-  std::string subject;            ///< "exec: python3 train.py", "mlp (profile=gpu-bound;...)"
+  nlohmann::json meta;  ///< the machine and invocation (make_machine_meta) and advise's settings
+  std::string subject;  ///< "exec: python3 train.py", "mlp (profile=gpu-bound;...)"
   AloneFacts alone;
   std::optional<ProfileWindow> alone_window;  ///< NVML and GPM over its profile's steady part, where recorded
   SchedulerFacts scheduler;
-  std::string scheduler_source;   ///< the X-ray's folder
+  std::string scheduler_source;  ///< the X-ray's folder
   std::vector<PredictedCell> predicted;
-  std::vector<MeasuredCell> ladder;      ///< time-sliced and MPS, per rung
+  std::vector<MeasuredCell> ladder;  ///< time-sliced and MPS, per rung
   std::vector<MeasuredCell> limits;  ///< the advised N under mps:auto, then a larger percentage, as far as run
-  BasisChoice basis;              ///< which throughput decides, and why
+  BasisChoice basis;                 ///< which throughput decides, and why
   double check_tolerance_pct = NAN;  ///< --check-metric's tolerance (NaN: no check)
-  std::string sets_end;           ///< why the sets added to settle the verdict stopped ("" : none were needed)
-  std::string ladder_end;         ///< why the ladder stopped
-  int ladder_exit = 0;            ///< a rung's sweep that stopped for the machine (3: MPS unavailable, ...); 0: none
+  std::string sets_end;              ///< why the sets added to settle the verdict stopped ("" : none were needed)
+  std::string ladder_end;            ///< why the ladder stopped
+  int ladder_exit = 0;               ///< a rung's sweep that stopped for the machine (3: MPS unavailable, ...); 0: none
   Recommendation recommendation;
   double seconds = 0;
-  std::string figure_note;        ///< why the figure is missing (empty: drawn)
+  std::string figure_note;  ///< why the figure is missing (empty: drawn)
 };
 
 nlohmann::json advice_json(const Advice& a);

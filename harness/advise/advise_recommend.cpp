@@ -6,9 +6,9 @@
 namespace bench_mps::harness {
 namespace {
 
-
 bool feasible(const MeasuredCell& c, double slo, Basis basis) {
-  return c.ok && std::isfinite(c.throughput(basis)) && (std::isnan(slo) || (std::isfinite(c.p99_ms) && c.p99_ms <= slo));
+  return c.ok && std::isfinite(c.throughput(basis)) &&
+         (std::isnan(slo) || (std::isfinite(c.p99_ms) && c.p99_ms <= slo));
 }
 
 /// The best cell of `mode` and the knee: the smallest N within kKneeGain of the best.
@@ -36,16 +36,18 @@ std::string regime_words(const AloneFacts& a) {
   if (!a.placed()) return "One copy alone: " + a.problem + ", so the model could not place it.";
   std::string s = "One copy alone keeps the GPU busy " + pct(a.duty) + " of the time, in bursts of " +
                   fmt_sig(a.point.burst_ms) + " ms (" + a.burst_basis + ") every " + fmt_sig(a.point.step_ms) + " ms";
-  if (std::isfinite(a.point.footprint)) s += "; its kernels fill " + pct(a.point.footprint) + " of the SMs (" + a.footprint_basis + ")";
+  if (std::isfinite(a.point.footprint))
+    s += "; its kernels fill " + pct(a.point.footprint) + " of the SMs (" + a.footprint_basis + ")";
   return s + ".";
 }
 
 std::string cell_words(const MeasuredCell& c, const std::vector<PredictedCell>& predicted, LadderMode mode,
                        const std::string& unit, Basis b) {
-  std::string s = std::to_string(c.procs) + (c.procs == 1 ? " copy " : " copies ") + (mode == LadderMode::timeslice ? "time-sliced" : "under MPS") +
-                  " ran " + fmt_times(c.throughput(b)) + " the throughput of one copy alone " + basis_words(b, unit) +
-                  " (ideal " + std::to_string(c.procs) + "x; " + std::to_string(c.sets.size()) + " worker set" +
-                  (c.sets.size() == 1 ? "" : "s") + "), each " + unit + " " + fmt_times(c.loss) + " the time alone";
+  std::string s = std::to_string(c.procs) + (c.procs == 1 ? " copy " : " copies ") +
+                  (mode == LadderMode::timeslice ? "time-sliced" : "under MPS") + " ran " + fmt_times(c.throughput(b)) +
+                  " the throughput of one copy alone " + basis_words(b, unit) + " (ideal " + std::to_string(c.procs) +
+                  "x; " + std::to_string(c.sets.size()) + " worker set" + (c.sets.size() == 1 ? "" : "s") + "), each " +
+                  unit + " " + fmt_times(c.loss) + " the time alone";
   if (const PredictedCell* p = find_predicted(predicted, mode, c.procs); p && std::isfinite(p->prediction.loss))
     s += "; the model predicted " + fmt_times(p->throughput()) + " (" + p->prediction.why + ")";
   return s;
@@ -78,11 +80,16 @@ int side_of_band(const RatioInterval& r) {
 
 const char* verdict_name(AdviceVerdict v) {
   switch (v) {
-    case AdviceVerdict::mps: return "mps";
-    case AdviceVerdict::timeslice: return "timeslice";
-    case AdviceVerdict::one_copy: return "one-copy";
-    case AdviceVerdict::undecided: return "undecided";
-    case AdviceVerdict::none: break;
+    case AdviceVerdict::mps:
+      return "mps";
+    case AdviceVerdict::timeslice:
+      return "timeslice";
+    case AdviceVerdict::one_copy:
+      return "one-copy";
+    case AdviceVerdict::undecided:
+      return "undecided";
+    case AdviceVerdict::none:
+      break;
   }
   return "none";
 }
@@ -111,7 +118,8 @@ Pick pick(const std::vector<MeasuredCell>& ladder, double slo, Basis basis) {
     p.verdict = knee_mps->procs > 1 ? AdviceVerdict::mps : AdviceVerdict::one_copy;
     p.cell = knee_mps;
   } else if (best_ts) {
-    p.verdict = side < 0 ? (knee_ts->procs > 1 ? AdviceVerdict::timeslice : AdviceVerdict::one_copy) : AdviceVerdict::undecided;
+    p.verdict =
+        side < 0 ? (knee_ts->procs > 1 ? AdviceVerdict::timeslice : AdviceVerdict::one_copy) : AdviceVerdict::undecided;
     p.cell = side < 0 ? knee_ts : nullptr;
     // The same throughput per unit, but each unit faster under MPS (a program that paces itself: its units per
     // second are its rate in either mode): MPS at that N. A program whose units run faster but whose throughput
@@ -150,11 +158,16 @@ std::string mps_unmeasured(const std::vector<MeasuredCell>& ladder) {
 /// What a pick says, in a few words: "MPS at N=4", "time-sliced at N=2", "one copy", "can't tell", "no verdict".
 std::string verdict_words(const Pick& q) {
   switch (q.verdict) {
-    case AdviceVerdict::mps: return "MPS at N=" + std::to_string(q.procs);
-    case AdviceVerdict::timeslice: return "time-sliced at N=" + std::to_string(q.procs) + ", MPS buys under " + pct(kDecisionBand);
-    case AdviceVerdict::one_copy: return "one copy at a time";
-    case AdviceVerdict::undecided: return "can't tell";
-    case AdviceVerdict::none: break;
+    case AdviceVerdict::mps:
+      return "MPS at N=" + std::to_string(q.procs);
+    case AdviceVerdict::timeslice:
+      return "time-sliced at N=" + std::to_string(q.procs) + ", MPS buys under " + pct(kDecisionBand);
+    case AdviceVerdict::one_copy:
+      return "one copy at a time";
+    case AdviceVerdict::undecided:
+      return "can't tell";
+    case AdviceVerdict::none:
+      break;
   }
   return "no verdict";
 }
@@ -173,22 +186,25 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
   const std::string slo_words = std::isnan(slo) ? "" : " and met the p99 target of " + fmt_sig(slo) + " ms";
   // Nothing is concluded about MPS from runs that never happened: without an MPS run beside another copy
   // there is no verdict (what time-slicing did is said, and advise exits as a sweep whose runs failed).
-  if (p.verdict == AdviceVerdict::timeslice || p.verdict == AdviceVerdict::one_copy || p.verdict == AdviceVerdict::undecided) {
+  if (p.verdict == AdviceVerdict::timeslice || p.verdict == AdviceVerdict::one_copy ||
+      p.verdict == AdviceVerdict::undecided) {
     if (const std::string why = mps_unmeasured(ladder); !why.empty()) {
       r.verdict = AdviceVerdict::none;
-      r.headline = "Can't say whether MPS helps: " + why + ". Time-sliced, " +
-                   (p.best_ts && p.best_ts->procs > 1
-                        ? std::to_string(p.best_ts->procs) + " copies ran best: " + fmt_times(p.best_ts->throughput(basis)) +
-                              " the throughput of one copy alone " + per + "."
-                        : "sharing the GPU bought less than " + pct(kKneeGain) + " throughput.");
+      r.headline =
+          "Can't say whether MPS helps: " + why + ". Time-sliced, " +
+          (p.best_ts && p.best_ts->procs > 1
+               ? std::to_string(p.best_ts->procs) + " copies ran best: " + fmt_times(p.best_ts->throughput(basis)) +
+                     " the throughput of one copy alone " + per + "."
+               : "sharing the GPU bought less than " + pct(kKneeGain) + " throughput.");
       if (p.best_ts)
-        r.reasons.push_back("Time-sliced: " + cell_words(*p.best_ts, predicted, LadderMode::timeslice, alone.unit, basis) +
-                            " (its best rung).");
+        r.reasons.push_back(
+            "Time-sliced: " + cell_words(*p.best_ts, predicted, LadderMode::timeslice, alone.unit, basis) +
+            " (its best rung).");
       return r;
     }
   }
-  const std::string against = p.best_ts ? " the best time-sliced (" + fmt_times(p.best_ts->throughput(basis)) + " at N=" +
-                                              std::to_string(p.best_ts->procs) + ")"
+  const std::string against = p.best_ts ? " the best time-sliced (" + fmt_times(p.best_ts->throughput(basis)) +
+                                              " at N=" + std::to_string(p.best_ts->procs) + ")"
                                         : std::string();
   switch (p.verdict) {
     case AdviceVerdict::none:
@@ -196,23 +212,27 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
       return r;
     case AdviceVerdict::undecided:
       r.headline = p.gain.has_interval()
-                       ? "Can't tell within the budget whether MPS helps: its best throughput was " + times_with_interval(p.gain) +
-                             against + " " + per + ", an interval across the " + pct(kDecisionBand) + " line (" +
-                             std::to_string(p.best_mps->sets.size()) + " and " + std::to_string(p.best_ts->sets.size()) +
-                             " worker sets). A larger --budget runs more sets."
-                       : "Can't tell whether MPS helps: its best throughput was " + fmt_times(p.gain.ratio) + against + " " +
-                             per + ", from one worker set of each: no interval, so no verdict (advise runs at least " +
+                       ? "Can't tell within the budget whether MPS helps: its best throughput was " +
+                             times_with_interval(p.gain) + against + " " + per + ", an interval across the " +
+                             pct(kDecisionBand) + " line (" + std::to_string(p.best_mps->sets.size()) + " and " +
+                             std::to_string(p.best_ts->sets.size()) + " worker sets). A larger --budget runs more sets."
+                       : "Can't tell whether MPS helps: its best throughput was " + fmt_times(p.gain.ratio) + against +
+                             " " + per +
+                             ", from one worker set of each: no interval, so no verdict (advise runs at least " +
                              "two per mode; this ladder ran one).";
       break;
     case AdviceVerdict::one_copy:
       r.mode = ladder_mode_name(LadderMode::timeslice);
-      r.headline = "Run one copy at a time: sharing the GPU bought less than " + pct(kKneeGain) + " throughput in either mode " +
-                   per + (std::isfinite(p.gain.ratio) ? " (MPS's best " + times_with_interval(p.gain) + against + ")" : "") + ".";
+      r.headline = "Run one copy at a time: sharing the GPU bought less than " + pct(kKneeGain) +
+                   " throughput in either mode " + per +
+                   (std::isfinite(p.gain.ratio) ? " (MPS's best " + times_with_interval(p.gain) + against + ")" : "") +
+                   ".";
       break;
     case AdviceVerdict::timeslice:
       r.mode = ladder_mode_name(LadderMode::timeslice);
       r.headline = "No, MPS buys nothing here: run " + std::to_string(p.procs) +
-                   " copies time-sliced; MPS's best throughput was " + times_with_interval(p.gain) + " time-slicing's " + per + ".";
+                   " copies time-sliced; MPS's best throughput was " + times_with_interval(p.gain) +
+                   " time-slicing's " + per + ".";
       break;
     case AdviceVerdict::mps:
       r.mode = ladder_mode_name(LadderMode::mps);
@@ -224,48 +244,53 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
                      fmt_sig(ts->unit_ms) + " ms).";
         break;
       }
-      r.headline = "Yes: run " + std::to_string(p.procs) + " copies under MPS, " + fmt_times(p.cell->throughput(basis)) +
-                   " the throughput of one copy alone " + per +
+      r.headline = "Yes: run " + std::to_string(p.procs) + " copies under MPS, " +
+                   fmt_times(p.cell->throughput(basis)) + " the throughput of one copy alone " + per +
                    (p.best_ts ? ", " + times_with_interval(p.gain) + against : std::string()) + ".";
       break;
   }
   if (p.best_ts)
     r.reasons.push_back("Time-sliced: " + cell_words(*p.best_ts, predicted, LadderMode::timeslice, alone.unit, basis) +
                         " (its best rung).");
-  if (p.best_mps) r.reasons.push_back("MPS: " + cell_words(*p.best_mps, predicted, LadderMode::mps, alone.unit, basis) + " (its best rung).");
+  if (p.best_mps)
+    r.reasons.push_back("MPS: " + cell_words(*p.best_mps, predicted, LadderMode::mps, alone.unit, basis) +
+                        " (its best rung).");
   if (p.verdict == AdviceVerdict::mps || p.verdict == AdviceVerdict::timeslice || p.verdict == AdviceVerdict::undecided)
-    r.reasons.push_back("MPS over time-slicing, best against best " + per + ": " + times_with_interval(p.gain) +
-                        " (~94 % interval over the worker sets, Welch). MPS is advised where the interval lies above +" +
-                        pct(kDecisionBand) + ", not where it lies below; across it the ladder cannot tell.");
+    r.reasons.push_back(
+        "MPS over time-slicing, best against best " + per + ": " + times_with_interval(p.gain) +
+        " (~94 % interval over the worker sets, Welch). MPS is advised where the interval lies above +" +
+        pct(kDecisionBand) + ", not where it lies below; across it the ladder cannot tell.");
   if (alone.unit != "run") {  // a program timed by its whole run has one basis only
     const Basis other = basis == Basis::unit ? Basis::run : Basis::unit;
     const Pick q = pick(ladder, slo, other);
-    r.reasons.push_back("Decided " + per + "; " + basis_words(other, alone.unit) + " the ladder says: " +
-                        verdict_words(q) + (std::isfinite(q.gain.ratio) ? " (MPS's best " + times_with_interval(q.gain) +
-                                                                             " the best time-sliced)"
-                                                                       : std::string()) +
-                        ".");
+    r.reasons.push_back(
+        "Decided " + per + "; " + basis_words(other, alone.unit) + " the ladder says: " + verdict_words(q) +
+        (std::isfinite(q.gain.ratio) ? " (MPS's best " + times_with_interval(q.gain) + " the best time-sliced)"
+                                     : std::string()) +
+        ".");
   }
   if (const RatioInterval gap = one_copy_mode_gap(ladder); std::isfinite(gap.ratio)) {
     const bool beyond = gap.has_interval() && (gap.lo > 1 || gap.hi < 1);
     const bool large = beyond && (gap.lo >= 1 + kDecisionBand || gap.hi <= 1 / (1 + kDecisionBand));
-    r.reasons.push_back("One copy alone ran each " + alone.unit + " " + times_with_interval(gap) +
-                        " as fast under MPS as time-sliced" +
-                        (large    ? ": beyond the noise and over " + pct(kDecisionBand) + " (flagged): every MPS cell carries "
-                                    "this one-copy difference (a program's host calls can cost differently as an MPS client)."
-                         : beyond ? ": beyond the noise, but under " + pct(kDecisionBand) + "."
-                                  : ": within the noise."));
+    r.reasons.push_back(
+        "One copy alone ran each " + alone.unit + " " + times_with_interval(gap) + " as fast under MPS as time-sliced" +
+        (large ? ": beyond the noise and over " + pct(kDecisionBand) +
+                     " (flagged): every MPS cell carries "
+                     "this one-copy difference (a program's host calls can cost differently as an MPS client)."
+         : beyond ? ": beyond the noise, but under " + pct(kDecisionBand) + "."
+                  : ": within the noise."));
   }
   if (p.cell && p.cell != p.best_ts && p.cell != p.best_mps)
     r.reasons.push_back("N=" + std::to_string(p.procs) + " is the knee: within " + pct(kKneeGain) +
                         " of the best throughput with fewer copies.");
   if (p.cell && std::isfinite(p.cell->p99_ms))
-    r.reasons.push_back("At N=" + std::to_string(p.procs) + " a " + alone.unit + " took " +
-                        fmt_sig(p.cell->unit_ms) + " ms on average, p99 " + fmt_sig(p.cell->p99_ms) + " ms (alone " +
-                        fmt_sig(alone.unit_ms) + " ms)" + slo_words + ".");
+    r.reasons.push_back("At N=" + std::to_string(p.procs) + " a " + alone.unit + " took " + fmt_sig(p.cell->unit_ms) +
+                        " ms on average, p99 " + fmt_sig(p.cell->p99_ms) + " ms (alone " + fmt_sig(alone.unit_ms) +
+                        " ms)" + slo_words + ".");
   if (p.verdict != AdviceVerdict::mps) return r;
   if (limits.empty()) {
-    r.reasons.push_back("Thread limits were not measured (the time budget ran out first): the advice is unlimited MPS.");
+    r.reasons.push_back(
+        "Thread limits were not measured (the time budget ran out first): the advice is unlimited MPS.");
     return r;
   }
   for (const MeasuredCell& limit : limits) {
@@ -286,9 +311,10 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
       r.reasons.push_back(ran + ": take the limit, it stops one copy from taking every SM.");
       return r;
     }
-    r.reasons.push_back(ran + (keeps.has_interval() && keeps.hi >= kLimitKeeps ? " (its interval reaches below " +
-                                                                                  fmt_fixed(kLimitKeeps, 2) + "x: not shown to keep it)."
-                                                                            : "."));
+    r.reasons.push_back(ran +
+                        (keeps.has_interval() && keeps.hi >= kLimitKeeps
+                             ? " (its interval reaches below " + fmt_fixed(kLimitKeeps, 2) + "x: not shown to keep it)."
+                             : "."));
   }
   r.reasons.push_back("No limit tried was shown to keep " + pct(kLimitKeeps) +
                       " of unlimited MPS's speed: leave the thread percentage unlimited.");

@@ -37,8 +37,8 @@ int side_of_band(const RatioInterval& r);
 struct Pick {
   AdviceVerdict verdict = AdviceVerdict::none;
   Basis basis = Basis::unit;
-  int procs = 0;                      ///< the N advised (0: none)
-  const MeasuredCell* cell = nullptr; ///< the advised cell
+  int procs = 0;                       ///< the N advised (0: none)
+  const MeasuredCell* cell = nullptr;  ///< the advised cell
   const MeasuredCell* best_ts = nullptr;
   const MeasuredCell* best_mps = nullptr;
   RatioInterval gain{NAN, NAN, NAN};  ///< best MPS throughput over best time-sliced throughput, its interval
@@ -46,7 +46,7 @@ struct Pick {
   /// At the N advised when throughput ties (a paced program serves its rate in either mode): the
   /// time-sliced unit time over MPS's; MPS is advised where its interval lies above 1 + kDecisionBand
   RatioInterval speedup{NAN, NAN, NAN};
-  double mps_speedup = NAN;           ///< speedup.ratio (NaN: not compared)
+  double mps_speedup = NAN;  ///< speedup.ratio (NaN: not compared)
   /// The cells whose sets would settle an undecided verdict: the best of each mode.
   bool open() const { return verdict == AdviceVerdict::undecided && best_ts && best_mps; }
 };
@@ -58,9 +58,9 @@ RatioInterval one_copy_mode_gap(const std::vector<MeasuredCell>& ladder);
 
 struct Recommendation {
   AdviceVerdict verdict = AdviceVerdict::none;
-  std::string mode;        ///< what to pass to --modes (or set up): "timeslice", "mps", "mps:auto"; empty: none
+  std::string mode;  ///< what to pass to --modes (or set up): "timeslice", "mps", "mps:auto"; empty: none
   int procs = 0;
-  std::string headline;    ///< one sentence
+  std::string headline;  ///< one sentence
   std::vector<std::string> reasons;
 };
 

@@ -68,8 +68,8 @@ int with_exit_codes(const SweepSpec& spec, const std::function<int()>& command) 
     std::cerr << "bench_mps: error: " << one_line(e.what()) << "\n";
     return kExitUsage;
   } catch (const nlohmann::json::exception& e) {  // a stored value of the wrong type, deep in meta.json
-    std::cerr << "bench_mps: error: " << (spec.resume ? spec.out_dir + "/meta.json" : std::string("meta.json"))
-              << ": " << json_value_problem(e) << "\n";
+    std::cerr << "bench_mps: error: " << (spec.resume ? spec.out_dir + "/meta.json" : std::string("meta.json")) << ": "
+              << json_value_problem(e) << "\n";
     return kExitUsage;
   } catch (const EnvironmentError& e) {
     std::cerr << "bench_mps: " << one_line(e.what()) << "\n";
@@ -89,8 +89,9 @@ int with_exit_codes(const SweepSpec& spec, const std::function<int()>& command) 
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"bench_mps: N processes sharing one GPU, time-sliced vs NVIDIA MPS.\n"
-               "Example: bench_mps --procs 1,4,10"};
+  CLI::App app{
+      "bench_mps: N processes sharing one GPU, time-sliced vs NVIDIA MPS.\n"
+      "Example: bench_mps --procs 1,4,10"};
   SweepSpec spec;
   SweepCliValues raw;
   add_sweep_options(app, spec, raw);
@@ -127,23 +128,23 @@ int main(int argc, char** argv) {
   }
 
   return with_exit_codes(spec, [&]() -> int {
-      if (report_cmd->parsed()) return run_report(report);
-      if (compare_cmd->parsed()) return run_compare(compare);
-      if (profile_cmd->parsed()) return run_profile(profile);
-      if (predict_cmd->parsed()) return run_predict(predict);
-      if (conform_cmd->parsed()) {
-        conform.argv = spec.argv;
-        return run_conform(conform);
-      }
-      if (advise_cmd->parsed()) {
-        finalize_advise_spec(advise, advise_ladder, *advise_cmd);
-        advise.argv = spec.argv;
-        return run_advise(advise);
-      }
-      if (columns_cmd->parsed()) {
-        print_column_docs(std::cout);
-        return 0;
-      }
-      return sweep_command(app, spec, raw);
+    if (report_cmd->parsed()) return run_report(report);
+    if (compare_cmd->parsed()) return run_compare(compare);
+    if (profile_cmd->parsed()) return run_profile(profile);
+    if (predict_cmd->parsed()) return run_predict(predict);
+    if (conform_cmd->parsed()) {
+      conform.argv = spec.argv;
+      return run_conform(conform);
+    }
+    if (advise_cmd->parsed()) {
+      finalize_advise_spec(advise, advise_ladder, *advise_cmd);
+      advise.argv = spec.argv;
+      return run_advise(advise);
+    }
+    if (columns_cmd->parsed()) {
+      print_column_docs(std::cout);
+      return 0;
+    }
+    return sweep_command(app, spec, raw);
   });
 }

@@ -15,7 +15,8 @@ namespace bench_mps::harness {
 CLI::Validator not_blank() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
-        return text.find_first_not_of(" \t\r\n") == std::string::npos ? std::string("it is empty: give a value") : std::string();
+        return text.find_first_not_of(" \t\r\n") == std::string::npos ? std::string("it is empty: give a value")
+                                                                      : std::string();
       },
       "TEXT");
 }

@@ -9,7 +9,7 @@
 namespace CLI {
 class Validator;
 class Error;
-}
+}  // namespace CLI
 
 namespace bench_mps::harness {
 

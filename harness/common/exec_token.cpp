@@ -36,9 +36,7 @@ TokenOwner owner_of(const std::string& token) {
 }
 
 /// Whether the bench_mps that handed out the token still runs (a zombie does not: it was killed).
-bool owner_alive(const TokenOwner& o) {
-  return process_alive(o.pid) && process_start_ticks(o.pid) == o.start_ticks;
-}
+bool owner_alive(const TokenOwner& o) { return process_alive(o.pid) && process_start_ticks(o.pid) == o.start_ticks; }
 
 /// SIGKILL to `p` if it is still the process that was seen (same start time); false if it is gone.
 bool kill_if_same(const ProcInfo& p) {
@@ -114,8 +112,8 @@ std::vector<std::string> end_orphaned_exec_processes() {
   std::vector<std::string> lines;
   for (const auto& [owner, procs] : first_seen)
     lines.push_back("ended " + std::to_string(procs.size()) + " process(es) left running by the exec commands of " +
-                    "bench_mps pid " + std::to_string(owner) + ", which is gone (killed outright?): " +
-                    describe_processes(procs));
+                    "bench_mps pid " + std::to_string(owner) +
+                    ", which is gone (killed outright?): " + describe_processes(procs));
   return lines;
 }
 

@@ -95,8 +95,9 @@ void append_durably(const fs::path& path, const std::string& header, const std::
     const std::string head = rd < 0 ? std::string() : head_of(rd, header.size());
     if (rd >= 0) ::close(rd);
     if (head != header)
-      throw UsageError(path.string() + ": its first line is not the header bench_mps writes (another program's file, "
-                                       "or another version's); not appending to it");
+      throw UsageError(path.string() +
+                       ": its first line is not the header bench_mps writes (another program's file, "
+                       "or another version's); not appending to it");
   }
   const std::string out = (size == 0 ? header : std::string()) + text;
   if (write_all(fd, out) && ::fsync(fd) == 0) return;

@@ -13,9 +13,9 @@ namespace bench_mps::harness {
 
 struct ProcInfo {
   pid_t pid = 0;
-  std::string comm;     ///< /proc/PID/comm (15 characters at most)
-  std::string exe_arg;  ///< argv[0] from /proc/PID/cmdline
-  char state = '?';     ///< from /proc/PID/stat: R, S, D, Z, ...
+  std::string comm;                    ///< /proc/PID/comm (15 characters at most)
+  std::string exe_arg;                 ///< argv[0] from /proc/PID/cmdline
+  char state = '?';                    ///< from /proc/PID/stat: R, S, D, Z, ...
   unsigned long long start_ticks = 0;  ///< start time in clock ticks after boot: with pid, names one process
 };
 

@@ -66,7 +66,7 @@ CommandResult run_command(const std::string& exe, const std::vector<std::string>
   const fs::path out_file = scratch_dir / (stem + ".out");
   std::ofstream(in_file) << input;
   std::error_code ec;
-  bp::child child(exe, bp::args = args, bp::std_in < in_file.string(), (bp::std_out & bp::std_err) > out_file.string(),
+  bp::child child(exe, bp::args = args, bp::std_in<in_file.string(), (bp::std_out & bp::std_err)> out_file.string(),
                   child_environment({{}, env_set}), ec);
   if (ec) throw CommandError("could not run " + exe + ": " + ec.message());
   if (!wait_with_timeout(child, timeout_s))
@@ -78,8 +78,8 @@ CommandResult run_command(const std::string& exe, const std::vector<std::string>
   return result;
 }
 
-int run_logged(const std::string& exe, const std::vector<std::string>& args, const ChildEnv& env,
-               const fs::path& log, double timeout_s, const std::atomic<int>* stop, double term_grace_s) {
+int run_logged(const std::string& exe, const std::vector<std::string>& args, const ChildEnv& env, const fs::path& log,
+               double timeout_s, const std::atomic<int>* stop, double term_grace_s) {
   std::error_code ec;
   bp::child child;
   if (log.empty())
@@ -116,10 +116,10 @@ PipedChild::PipedChild(const std::string& exe, const std::vector<std::string>& a
   };
   std::error_code ec;
   if (options.stdin_pipe)
-    impl_->child = bp::child(exe, bp::args = args, bp::std_in < impl_->in, bp::std_out > impl_->out,
+    impl_->child = bp::child(exe, bp::args = args, bp::std_in<impl_->in, bp::std_out> impl_->out,
                              bp::std_err > impl_->err, child_environment(options.env), ec, before_exec);
   else
-    impl_->child = bp::child(exe, bp::args = args, bp::std_in < bp::null, bp::std_out > impl_->out,
+    impl_->child = bp::child(exe, bp::args = args, bp::std_in<bp::null, bp::std_out> impl_->out,
                              bp::std_err > impl_->err, child_environment(options.env), ec, before_exec);
   if (ec) throw CommandError("could not start " + exe + ": " + ec.message());
   if (options.own_process_group) ::setpgid(impl_->child.id(), impl_->child.id());  // whichever runs first

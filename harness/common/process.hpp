@@ -62,7 +62,7 @@ class PipedChild {
  public:
   struct Options {
     ChildEnv env;
-    bool stdin_pipe = true;        ///< false: stdin is /dev/null
+    bool stdin_pipe = true;          ///< false: stdin is /dev/null
     bool own_process_group = false;  ///< setpgid(0, 0) in the child before exec
     bool die_with_parent = false;    ///< PR_SET_PDEATHSIG SIGKILL in the child before exec
     std::vector<int> cpus;           ///< not empty: pin the child to these CPUs before exec (best effort)

@@ -117,14 +117,16 @@ constexpr const char* kCompareHelpFooter =
 int run_conform_compare(const CompareArgs& args) {
   for (const CLI::Option* o : args.results_only)
     if (o && o->count() > 0)
-      throw UsageError(o->get_name() + ": applies to results folders; two conform folders are compared lever by "
+      throw UsageError(o->get_name() +
+                       ": applies to results folders; two conform folders are compared lever by "
                        "lever (their verdicts), with no metric or threshold");
   const ConformComparison c = compare_conform(read_conform(args.base), read_conform(args.next), args.base, args.next);
   if (!args.out_dir.empty()) {
     std::error_code ec;
     for (const char* name : {"conform_comparison.csv", "conform_comparison.md"})
       if (fs::exists(fs::path(args.out_dir) / name, ec))
-        throw UsageError("--out " + args.out_dir + ": already holds a comparison (" + name + "); choose another folder");
+        throw UsageError("--out " + args.out_dir + ": already holds a comparison (" + name +
+                         "); choose another folder");
     fs::create_directories(args.out_dir, ec);
     if (ec || !fs::is_directory(args.out_dir))
       throw UsageError("--out " + args.out_dir + ": cannot create the folder" + (ec ? " (" + ec.message() + ")" : ""));
@@ -152,9 +154,10 @@ CLI::App* add_compare_command(CLI::App& app, CompareArgs& args) {
   args.results_only.push_back(
       cmd->add_option("--metric", args.metric, "throughput (tasks/s, higher is better), p50 or p99 (per-task ms)")
           ->capture_default_str());
-  args.results_only.push_back(cmd->add_option("--threshold", args.threshold_pct, "smallest change in percent called FASTER/SLOWER")
-                                  ->check(finite_in(0.0, 1000.0))
-                                  ->capture_default_str());
+  args.results_only.push_back(
+      cmd->add_option("--threshold", args.threshold_pct, "smallest change in percent called FASTER/SLOWER")
+          ->check(finite_in(0.0, 1000.0))
+          ->capture_default_str());
   args.results_only.push_back(
       cmd->add_option("--alpha", args.alpha,
                       "significance level of the Welch t-test of the worker sets' means, strictly between 0 and 1")
@@ -162,8 +165,9 @@ CLI::App* add_compare_command(CLI::App& app, CompareArgs& args) {
           ->capture_default_str());
   cmd->add_flag("--fail-on-regression", args.fail_on_regression, "exit 1 when a configuration is SLOWER");
   cmd->add_flag("--allow-different-gpu", args.allow_different_gpu, "compare folders measured on different GPU models");
-  args.results_only.push_back(cmd->add_flag("--ignore-params", args.ignore_params,
-                                            "pair runs on workload, mode and N even where their parameters differ (a changed kernel)"));
+  args.results_only.push_back(
+      cmd->add_flag("--ignore-params", args.ignore_params,
+                    "pair runs on workload, mode and N even where their parameters differ (a changed kernel)"));
   cmd->add_option("--md", args.md_file, "also write the markdown report to this file")->check(not_blank());
   cmd->add_option("--csv", args.csv_file, "also write comparison.csv to this file")->check(not_blank());
   cmd->add_option("--out", args.out_dir, "write comparison.csv, comparison.md and comparison.json into this folder")
@@ -185,7 +189,8 @@ int run_compare(const CompareArgs& args) {
     std::error_code ec;
     for (const char* name : {"comparison.csv", "comparison.md", "comparison.json"})
       if (fs::exists(fs::path(args.out_dir) / name, ec))
-        throw UsageError("--out " + args.out_dir + ": already holds a comparison (" + name + "); choose another folder");
+        throw UsageError("--out " + args.out_dir + ": already holds a comparison (" + name +
+                         "); choose another folder");
     for (const char* name : {"summary.csv", "meta.json"})
       if (fs::exists(fs::path(args.out_dir) / name, ec))
         throw UsageError("--out " + args.out_dir + ": is a results folder (" + name + "); choose another folder");
@@ -193,7 +198,8 @@ int run_compare(const CompareArgs& args) {
   const bool base_conform = is_conform_folder(args.base), next_conform = is_conform_folder(args.next);
   if (base_conform != next_conform)
     throw UsageError((base_conform ? args.base : args.next) + " holds conform results and " +
-                     (base_conform ? args.next : args.base) + " does not: compare two conform folders, or two results folders");
+                     (base_conform ? args.next : args.base) +
+                     " does not: compare two conform folders, or two results folders");
   if (base_conform) return run_conform_compare(args);
   const ResultsFolder base = read_results_folder(args.base);
   const ResultsFolder next = read_results_folder(args.next);
@@ -202,8 +208,8 @@ int run_compare(const CompareArgs& args) {
     check_same_gpu(base_meta, next_meta, args.allow_different_gpu);
     report.metadata = diff_metadata(base_meta, next_meta);
   } catch (const nlohmann::json::exception& e) {
-    throw ResultsError((fs::path(args.base) / "meta.json").string() + " or " + (fs::path(args.next) / "meta.json").string() +
-                       ": " + json_value_problem(e));
+    throw ResultsError((fs::path(args.base) / "meta.json").string() + " or " +
+                       (fs::path(args.next) / "meta.json").string() + ": " + json_value_problem(e));
   }
   report.comparison = compare_runs(base.summary, next.summary, report.options);
   if (report.comparison.pairs.empty()) {
@@ -221,8 +227,7 @@ int run_compare(const CompareArgs& args) {
 
   const std::string md = render_comparison_markdown(report);
   const std::string csv = render_comparison_csv(report);
-  const std::string json =
-      json_text(comparison_json(report), 2) + "\n";
+  const std::string json = json_text(comparison_json(report), 2) + "\n";
   if (!args.out_dir.empty()) {
     std::error_code ec;
     fs::create_directories(args.out_dir, ec);

@@ -11,13 +11,13 @@
 namespace CLI {
 class App;
 class Option;
-}
+}  // namespace CLI
 
 namespace bench_mps::harness {
 
 struct CompareArgs {
   std::string base, next;
-  std::string metric = "throughput";  ///< throughput | p50 | p99
+  std::string metric = "throughput";            ///< throughput | p50 | p99
   double threshold_pct = kDefaultThresholdPct;  ///< --threshold, percent
   double alpha = 0.05;
   bool fail_on_regression = false;

@@ -59,9 +59,9 @@ ConformComparison compare_conform(const ConformResults& base, const ConformResul
                    finding_of(n)});
     c.csv += csv_line({id, verdict_of(b), verdict_of(n), change, finding_of(b), finding_of(n)}) + "\n";
   }
-  c.markdown = "# conform: " + base_label + " vs " + next_label + "\n\nbase: " + machine(base) + "; new: " + machine(next) +
-               "\n\n" + table.str() + "\n" + std::to_string(c.paired) + " levers in both: " +
-               std::to_string(c.regressions) + " REGRESSION (PASS -> FAIL)\n";
+  c.markdown = "# conform: " + base_label + " vs " + next_label + "\n\nbase: " + machine(base) +
+               "; new: " + machine(next) + "\n\n" + table.str() + "\n" + std::to_string(c.paired) +
+               " levers in both: " + std::to_string(c.regressions) + " REGRESSION (PASS -> FAIL)\n";
   return c;
 }
 

@@ -79,9 +79,9 @@ nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::js
 
 const std::vector<std::string>& comparison_csv_columns() {
   static const std::vector<std::string> columns{
-      "workload", "params",      "mode",   "active_thread_pct", "procs",      "metric",  "base_n",
-      "base_median", "base_spread", "new_n", "new_median",     "new_spread", "change",  "p_value",
-      "verdict",  "clock_flag", "detectable"};
+      "workload",    "params",      "mode",      "active_thread_pct", "procs",      "metric", "base_n",
+      "base_median", "base_spread", "new_n",     "new_median",        "new_spread", "change", "p_value",
+      "verdict",     "clock_flag",  "detectable"};
   return columns;
 }
 
@@ -123,19 +123,22 @@ std::string render_comparison_markdown(const CompareReport& report) {
     md << "\n**Base and New are the same folder**: every pair compares runs with themselves and is SAME "
           "trivially; this says nothing about a change.\n\n";
   md << "Metric: " << metric_column(o.metric) << " (" << (higher_is_better(o.metric) ? "higher" : "lower")
-     << " is better); threshold " << fmt_num(o.threshold_pct) << "%; alpha " << fmt_num(o.alpha)
-     << "; " << kCompareStatistic
+     << " is better); threshold " << fmt_num(o.threshold_pct) << "%; alpha " << fmt_num(o.alpha) << "; "
+     << kCompareStatistic
      << "; detectable = the smallest change the pair could have called FASTER/SLOWER (the threshold, or the wider "
         "noise)\n\n";
 
   md << "## Metadata\n\n";
   std::vector<std::vector<std::string>> meta_rows;
   for (const auto& m : report.metadata)
-    meta_rows.push_back({m.key, meta_value_text(m.base), meta_value_text(m.next), m.can_explain ? "differs: can explain a change" : m.differs ? "differs" : ""});
+    meta_rows.push_back({m.key, meta_value_text(m.base), meta_value_text(m.next),
+                         m.can_explain ? "differs: can explain a change"
+                         : m.differs   ? "differs"
+                                       : ""});
   md << pipe_table({"Key", "Base", "New", "Diff"}, meta_rows, {false, false, false, false}) << "\n";
 
-  const std::vector<std::string> header{"Mode", "N", "Ref", "Ref noise", "Cmp", "Cmp noise", "%Diff", "p",
-                                        "Detectable", "Status", "Note"};
+  const std::vector<std::string> header{"Mode",  "N", "Ref",        "Ref noise", "Cmp", "Cmp noise",
+                                        "%Diff", "p", "Detectable", "Status",    "Note"};
   const std::vector<bool> right{false, true, true, true, true, true, true, true, true, false, false};
   const auto& pairs = report.comparison.pairs;
   for (std::size_t i = 0; i < pairs.size();) {
@@ -179,7 +182,8 @@ nlohmann::json comparison_json(const CompareReport& report) {
   j["ignore_params"] = report.options.ignore_params;
   j["metadata_diff"] = nlohmann::json::array();
   for (const auto& m : report.metadata)
-    j["metadata_diff"].push_back({{"key", m.key}, {"base", m.base}, {"new", m.next}, {"differs", m.differs}, {"can_explain", m.can_explain}});
+    j["metadata_diff"].push_back(
+        {{"key", m.key}, {"base", m.base}, {"new", m.next}, {"differs", m.differs}, {"can_explain", m.can_explain}});
   const auto counts = count_verdicts(report.comparison);
   j["counts"] = nlohmann::json::object();
   for (std::size_t i = 0; i < kAllVerdicts.size(); ++i) j["counts"][verdict_name(kAllVerdicts[i])] = counts[i];
@@ -187,24 +191,24 @@ nlohmann::json comparison_json(const CompareReport& report) {
   j["only_in_new"] = report.comparison.only_in_new;
   j["pairs"] = nlohmann::json::array();
   for (const auto& p : report.comparison.pairs) {
-    j["pairs"].push_back({{"workload", p.workload},
-                          {"params", p.params},
-                          {"mode", p.mode},
-                          {"active_thread_pct", p.active_thread_pct > 0 ? nlohmann::json(p.active_thread_pct)
-                                                                         : nlohmann::json(nullptr)},
-                          {"procs", p.procs},
-                          {"base_values", p.base.values},
-                          {"new_values", p.next.values},
-                          {"base_median", number_or_null(p.base.median)},
-                          {"new_median", number_or_null(p.next.median)},
-                          {"base_spread", number_or_null(p.base.spread)},
-                          {"new_spread", number_or_null(p.next.spread)},
-                          {"change", number_or_null(p.change)},
-                          {"p_value", number_or_null(p.p_value)},
-                          {"verdict", verdict_name(p.verdict)},
-                          {"note", p.note},
-                          {"clock_flag", p.clock_flag},
-                          {"detectable", number_or_null(p.detectable)}});
+    j["pairs"].push_back(
+        {{"workload", p.workload},
+         {"params", p.params},
+         {"mode", p.mode},
+         {"active_thread_pct", p.active_thread_pct > 0 ? nlohmann::json(p.active_thread_pct) : nlohmann::json(nullptr)},
+         {"procs", p.procs},
+         {"base_values", p.base.values},
+         {"new_values", p.next.values},
+         {"base_median", number_or_null(p.base.median)},
+         {"new_median", number_or_null(p.next.median)},
+         {"base_spread", number_or_null(p.base.spread)},
+         {"new_spread", number_or_null(p.next.spread)},
+         {"change", number_or_null(p.change)},
+         {"p_value", number_or_null(p.p_value)},
+         {"verdict", verdict_name(p.verdict)},
+         {"note", p.note},
+         {"clock_flag", p.clock_flag},
+         {"detectable", number_or_null(p.detectable)}});
   }
   return j;
 }

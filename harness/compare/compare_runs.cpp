@@ -30,9 +30,9 @@ struct ConfigRuns {
 
 /// The pairing key: the whole configuration, or without the parameters when they are ignored.
 std::string pairing_key(const SummaryRecord& r, bool ignore_params) {
-  return ignore_params ? r.workload + "|" + r.mode + "|" + std::to_string(r.active_thread_pct) + "|" +
-                             std::to_string(r.procs)
-                       : r.config_key();
+  return ignore_params
+             ? r.workload + "|" + r.mode + "|" + std::to_string(r.active_thread_pct) + "|" + std::to_string(r.procs)
+             : r.config_key();
 }
 
 ConfigRuns group_ok_runs(const std::vector<SummaryRecord>& records, bool ignore_params) {
@@ -85,7 +85,8 @@ ComparedPair judge_pair(const SummaryRecord& config, const std::vector<const Sum
     std::string diff;
     const auto old_items = split(config.params, ';'), new_items = split(new_runs.front()->params, ';');
     for (const std::string& item : new_items)
-      if (std::find(old_items.begin(), old_items.end(), item) == old_items.end()) diff += (diff.empty() ? "" : ", ") + item;
+      if (std::find(old_items.begin(), old_items.end(), item) == old_items.end())
+        diff += (diff.empty() ? "" : ", ") + item;
     p.note += (p.note.empty() ? "" : "; ") + std::string("new ") + diff;
   }
   const double clock_change = (p.next.sm_clock_mhz - p.base.sm_clock_mhz) / p.base.sm_clock_mhz;
@@ -104,18 +105,24 @@ CompareMetric parse_compare_metric(const std::string& name) {
 
 std::string metric_name(CompareMetric metric) {
   switch (metric) {
-    case CompareMetric::throughput: return "throughput";
-    case CompareMetric::p50: return "p50";
-    case CompareMetric::p99: return "p99";
+    case CompareMetric::throughput:
+      return "throughput";
+    case CompareMetric::p50:
+      return "p50";
+    case CompareMetric::p99:
+      return "p99";
   }
   return "";
 }
 
 std::string metric_column(CompareMetric metric) {
   switch (metric) {
-    case CompareMetric::throughput: return "throughput_tasks_per_s";
-    case CompareMetric::p50: return "task_p50_ms";
-    case CompareMetric::p99: return "task_p99_ms";
+    case CompareMetric::throughput:
+      return "throughput_tasks_per_s";
+    case CompareMetric::p50:
+      return "task_p50_ms";
+    case CompareMetric::p99:
+      return "task_p99_ms";
   }
   return "";
 }
@@ -124,19 +131,26 @@ bool higher_is_better(CompareMetric metric) { return metric == CompareMetric::th
 
 double metric_value(const SummaryRecord& run, CompareMetric metric) {
   switch (metric) {
-    case CompareMetric::throughput: return run.throughput_tasks_per_s;
-    case CompareMetric::p50: return run.task_p50_ms;
-    case CompareMetric::p99: return run.task_p99_ms;
+    case CompareMetric::throughput:
+      return run.throughput_tasks_per_s;
+    case CompareMetric::p50:
+      return run.task_p50_ms;
+    case CompareMetric::p99:
+      return run.task_p99_ms;
   }
   return kNaN;
 }
 
 std::string verdict_name(Verdict verdict) {
   switch (verdict) {
-    case Verdict::same: return "SAME";
-    case Verdict::faster: return "FASTER";
-    case Verdict::slower: return "SLOWER";
-    case Verdict::unsure: return "UNSURE";
+    case Verdict::same:
+      return "SAME";
+    case Verdict::faster:
+      return "FASTER";
+    case Verdict::slower:
+      return "SLOWER";
+    case Verdict::unsure:
+      return "UNSURE";
   }
   return "";
 }

@@ -26,8 +26,7 @@ bool higher_is_better(CompareMetric metric);
 double metric_value(const SummaryRecord& run, CompareMetric metric);
 
 enum class Verdict { same, faster, slower, unsure };
-inline constexpr std::array<Verdict, 4> kAllVerdicts{Verdict::same, Verdict::faster, Verdict::slower,
-                                                     Verdict::unsure};
+inline constexpr std::array<Verdict, 4> kAllVerdicts{Verdict::same, Verdict::faster, Verdict::slower, Verdict::unsure};
 /// "SAME", "FASTER", "SLOWER", "UNSURE".
 std::string verdict_name(Verdict verdict);
 
@@ -40,8 +39,9 @@ inline constexpr double kDefaultThresholdPct = 1;
 
 struct CompareOptions {
   CompareMetric metric = CompareMetric::throughput;
-  double threshold_pct = kDefaultThresholdPct;  ///< smallest change, in percent of the base median, worth a FASTER/SLOWER
-  double alpha = 0.05;       ///< significance level of the Welch test on the worker sets' means
+  double threshold_pct =
+      kDefaultThresholdPct;    ///< smallest change, in percent of the base median, worth a FASTER/SLOWER
+  double alpha = 0.05;         ///< significance level of the Welch test on the worker sets' means
   bool ignore_params = false;  ///< pair on workload + mode + N alone (e.g. to compare a changed kernel)
 };
 
@@ -50,13 +50,12 @@ inline constexpr double kClockFlagFraction = 0.02;
 
 /// One side's repeats of one configuration.
 struct SideSummary {
-  std::vector<double> values;  ///< the metric of every ok run (empty cells left out)
-  double median = 0;           ///< NaN when there are no values
+  std::vector<double> values;     ///< the metric of every ok run (empty cells left out)
+  double median = 0;              ///< NaN when there are no values
   std::vector<double> set_means;  ///< the metric's mean over each worker set (harness/results/worker_sets.hpp)
-  double spread = 0;           ///< configuration_noise: the ~94 % interval of the sets' mean, over it; NaN below two sets
-  double sm_clock_mhz = 0;     ///< mean of the runs' sm_clock_mean_mhz; NaN when none was measured
+  double spread = 0;        ///< configuration_noise: the ~94 % interval of the sets' mean, over it; NaN below two sets
+  double sm_clock_mhz = 0;  ///< mean of the runs' sm_clock_mean_mhz; NaN when none was measured
 };
-
 
 struct ComparedPair {
   std::string workload, params, mode;
@@ -66,7 +65,7 @@ struct ComparedPair {
   double change = 0;   ///< (new - base) / |base| of the medians; NaN when unknown
   double p_value = 0;  ///< two-sided Welch t-test of the worker sets' means; NaN when a side has fewer than two sets
   Verdict verdict = Verdict::unsure;
-  std::string note;         ///< why, when UNSURE ("too few worker sets", "noise 12% > threshold", ...)
+  std::string note;  ///< why, when UNSURE ("too few worker sets", "noise 12% > threshold", ...)
   /// The smallest change this pair could have called FASTER or SLOWER: the threshold, or the larger
   /// of the two sides' spreads where that is wider; NaN when a side has fewer than two worker sets.
   double detectable = 0;
@@ -74,9 +73,9 @@ struct ComparedPair {
 };
 
 struct RunComparison {
-  std::vector<ComparedPair> pairs;  ///< grouped by workload + params, then mode, then N
+  std::vector<ComparedPair> pairs;                     ///< grouped by workload + params, then mode, then N
   std::vector<std::string> only_in_base, only_in_new;  ///< configuration labels
-  std::size_t base_not_ok = 0, new_not_ok = 0;          ///< runs left out for a status other than ok
+  std::size_t base_not_ok = 0, new_not_ok = 0;         ///< runs left out for a status other than ok
 };
 
 /// Pairs the ok runs of `base` and `next` by SummaryRecord::config_key() and judges every pair.

@@ -18,9 +18,7 @@ namespace {
 constexpr double kMinSecondsForASweep = 5;
 constexpr double kTermGraceS = 15;
 
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+double now_s() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 /// The last line of a child's log that says what went wrong ("bench_mps: ..."), or its last line.
 std::string last_error_line(const fs::path& log) {
@@ -35,7 +33,8 @@ std::string last_error_line(const fs::path& log) {
 
 }  // namespace
 
-std::vector<std::string> with_common_args(const std::vector<std::string>& args, const std::vector<std::string>& common) {
+std::vector<std::string> with_common_args(const std::vector<std::string>& args,
+                                          const std::vector<std::string>& common) {
   return with_missing_options(args, common);
 }
 

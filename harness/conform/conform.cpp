@@ -89,8 +89,11 @@ int run_conform(const ConformSpec& spec) {
   install_stop_handlers();
   ConformResults results;
   results.meta = make_machine_meta(spec.argv, setup.gpu, mps_control);
-  results.meta["conform"] = {{"budget_s", spec.budget_s}, {"cpu_stand_in", spec.cpu_stand_in},
-                             {"set_exclusive", spec.set_exclusive}, {"only", spec.only}, {"device", device.id.key}};
+  results.meta["conform"] = {{"budget_s", spec.budget_s},
+                             {"cpu_stand_in", spec.cpu_stand_in},
+                             {"set_exclusive", spec.set_exclusive},
+                             {"only", spec.only},
+                             {"device", device.id.key}};
   ChildSweeps sweeps(out / "sweeps", conform_common_args(spec.device.empty() ? "" : device.id.key), spec.budget_s);
 
   std::cerr << "bench_mps conform: " << levers.size() << " levers on " << device.describe() << ", at most "
@@ -99,10 +102,9 @@ int run_conform(const ConformSpec& spec) {
     std::cerr << "[" << i + 1 << "/" << levers.size() << "] " << levers[i]->id << ": " << levers[i]->lever << " ..."
               << std::endl;
     ConformRow row = run_lever(*levers[i], setup, sweeps);
-    std::cerr << "[" << i + 1 << "/" << levers.size() << "] " << row.id << ": " << conform_verdict_name(row.verdict) << " ("
-              << fmt_fixed(row.seconds, 1) << " s)"
-              << (row.evidence.empty() ? "" : ": " + row.evidence) << (row.reason.empty() ? "" : ": " + row.reason)
-              << std::endl;
+    std::cerr << "[" << i + 1 << "/" << levers.size() << "] " << row.id << ": " << conform_verdict_name(row.verdict)
+              << " (" << fmt_fixed(row.seconds, 1) << " s)" << (row.evidence.empty() ? "" : ": " + row.evidence)
+              << (row.reason.empty() ? "" : ": " + row.reason) << std::endl;
     results.rows.push_back(std::move(row));
     write_conform(out, results);  // each row durable as it is judged
   }

@@ -29,9 +29,9 @@ Judgement check_fault(const ConformSetup& setup, ChildSweeps& sweeps) {
   // that long, instead of spending the whole budget.
   std::vector<std::string> args{"--scenario", "fault", "--modes", "timeslice,mps", "--procs", "3", "--timeout", "20"};
   const std::vector<std::string> workload =
-      setup.cpu_stand_in
-          ? std::vector<std::string>{"--workloads", "cpu", "--tasks", "30", "--cpu-task-us", "2000", "--fault-delay-ms", "10"}
-          : std::vector<std::string>{"--workloads", "spin", "--tasks", "100"};
+      setup.cpu_stand_in ? std::vector<std::string>{"--workloads",   "cpu",  "--tasks",          "30",
+                                                    "--cpu-task-us", "2000", "--fault-delay-ms", "10"}
+                         : std::vector<std::string>{"--workloads", "spin", "--tasks", "100"};
   args.insert(args.end(), workload.begin(), workload.end());
   const SweepOutcome o = sweeps.run("fault", args);
   if (!o.has_runs()) return sweep_error(o);
@@ -40,7 +40,8 @@ Judgement check_fault(const ConformSetup& setup, ChildSweeps& sweeps) {
     if (r.scenario == RunKind::fault) (r.mode == kTimesliceMode ? timesliced : mps) = r;
   if (!timesliced || !mps) return sweep_error(o);
   for (const SummaryRecord* r : {&*timesliced, &*mps})
-    if (r->status != RunStatus::ok && r->status != RunStatus::timeout)  // fault_not_triggered, a failed baseline: nothing to judge
+    if (r->status != RunStatus::ok &&
+        r->status != RunStatus::timeout)  // fault_not_triggered, a failed baseline: nothing to judge
       return {ConformVerdict::error, "", r->mode + " fault run: " + to_string(r->status) + ": " + r->reason};
   // Time-sliced is the contrast: its victims frozen past the cap are reported (the driver's time-sliced
   // recovery, not an MPS lever); one that died there is FAIL. Under MPS a client still running at the cap hung.
@@ -48,12 +49,13 @@ Judgement check_fault(const ConformSetup& setup, ChildSweeps& sweeps) {
   const bool ts_died = !ts_frozen && timesliced->victims_survived < timesliced->victims;
   const bool no_hang = mps->status == RunStatus::ok;
   const bool recovered = std::isfinite(mps->mps_recovery_s) && mps->mps_recovery_s <= kRecoveryLimitS;
-  std::string evidence = "time-sliced: " +
-                         (ts_frozen ? std::string("the victims were still frozen when the run's 20 s timeout ended it")
-                                    : fate(*timesliced)) +
-                         "; MPS: " + fate(*mps) + ", server " +
-                         (mps->mps_server_state.empty() ? "-" : mps->mps_server_state) + ", a new client served " +
-                         (std::isfinite(mps->mps_recovery_s) ? fmt_sig(mps->mps_recovery_s, 3) + " s after the fault" : "never");
+  std::string evidence =
+      "time-sliced: " +
+      (ts_frozen ? std::string("the victims were still frozen when the run's 20 s timeout ended it")
+                 : fate(*timesliced)) +
+      "; MPS: " + fate(*mps) + ", server " + (mps->mps_server_state.empty() ? "-" : mps->mps_server_state) +
+      ", a new client served " +
+      (std::isfinite(mps->mps_recovery_s) ? fmt_sig(mps->mps_recovery_s, 3) + " s after the fault" : "never");
   if (!no_hang) evidence += "; an MPS client hung";
   evidence += "; faulter: " + one_line(mps->fault_error).substr(0, 120);
   return judged(no_hang && !ts_died && recovered, evidence);

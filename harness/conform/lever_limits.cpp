@@ -20,8 +20,8 @@ constexpr int kMemGranuleMib = 32;
 /// context itself holds (the H100 run of 2026-11-26 refused 960 MiB under 1024 MiB), so the largest that
 /// runs says how much of the limit the context takes.
 constexpr int kMemUnderMib[] = {960, 768, 512};
-constexpr int kMemOverMib = 1056;   ///< 1 granule over
-constexpr double kPriorityGain = 0.9;  ///< p99 with +prio at most this times the p99 without
+constexpr int kMemOverMib = 1056;       ///< 1 granule over
+constexpr double kPriorityGain = 0.9;   ///< p99 with +prio at most this times the p99 without
 constexpr int kPriorityRunsPerArm = 5;  ///< worker sets per arm in one batch
 constexpr int kPriorityMaxBatches = 3;  ///< batches while the interval still crosses kPriorityGain
 constexpr int kDocumentedClients = 48;  ///< per device on Volta and newer (the older MPS docs)
@@ -100,9 +100,14 @@ Judgement check_priority(const ConformSetup& setup, ChildSweeps& sweeps) {
   // waiting to be dispatched; it preempts no block already running. So the background is a kernel of many
   // short blocks, several waves deep (fill_workload_args: 200 us blocks, 8 waves), whose queued blocks a
   // higher-priority foreground's kernel can pass; the foreground is a paced, latency-bound mlp-infer.
-  std::vector<std::string> args{"--scenario", "interference", "--modes", "mps,mps+prio", "--procs", "2",
-                                "--duration", "2", "--foreground", "mlp-infer", "--background", "spin",
-                                "--repeats", std::to_string(kPriorityRunsPerArm), "--rounds", "1"};
+  std::vector<std::string> args{"--scenario",   "interference",
+                                "--modes",      "mps,mps+prio",
+                                "--procs",      "2",
+                                "--duration",   "2",
+                                "--foreground", "mlp-infer",
+                                "--background", "spin",
+                                "--repeats",    std::to_string(kPriorityRunsPerArm),
+                                "--rounds",     "1"};
   const std::vector<std::string> fill = fill_workload_args(setup);
   args.insert(args.end(), fill.begin() + 2, fill.end());  // the spin kernel's shape (its --workloads left out)
   PriorityArms arms;
@@ -135,9 +140,9 @@ Judgement check_priority(const ConformSetup& setup, ChildSweeps& sweeps) {
 Judgement check_client_ceiling(const ConformSetup& setup, ChildSweeps& sweeps) {
   if (setup.cpu_stand_in) return skipped("the fake MPS daemon has no client limit");
   const std::string ramp = std::to_string(kDocumentedClients) + "," + std::to_string(kRampTo);
-  const SweepOutcome o = sweeps.run("client-ceiling", {"--workloads", "spin", "--modes", "mps", "--procs", ramp,
-                                                       "--mps-max-clients", std::to_string(kRampTo), "--no-pin",
-                                                       "--tasks", "3", "--spin-launches", "10"});
+  const SweepOutcome o =
+      sweeps.run("client-ceiling", {"--workloads", "spin", "--modes", "mps", "--procs", ramp, "--mps-max-clients",
+                                    std::to_string(kRampTo), "--no-pin", "--tasks", "3", "--spin-launches", "10"});
   if (!o.has_runs()) return sweep_error(o);
   // What the ramp saw, counted: clients connected at the documented limit and past it, and the statuses of
   // those that did not connect (which one the driver refused first varies from card to card: each is named).
@@ -159,8 +164,11 @@ Judgement check_client_ceiling(const ConformSetup& setup, ChildSweeps& sweeps) {
                          std::to_string(documented) + " clients connected; N=" + std::to_string(kRampTo) + ": " +
                          std::to_string(connected) + "/" + std::to_string(ramped) + " connected";
   for (const auto& [status, n] : statuses) evidence += ", " + std::to_string(n) + " " + status;
-  if (refused) evidence += "; the lowest-numbered refused, client " + std::to_string(refused->worker) + ": " + clip(refused->reason);
-  else evidence += "; none refused";
+  if (refused)
+    evidence +=
+        "; the lowest-numbered refused, client " + std::to_string(refused->worker) + ": " + clip(refused->reason);
+  else
+    evidence += "; none refused";
   if (hung) evidence += "; a client hung (timeout)";
   evidence += "; serving the rest after the refusal is not measured";
   return judged(documented > 0 && connected_documented == documented && refused && !hung, evidence);

@@ -11,7 +11,9 @@ namespace {
 constexpr int kSmPartitionsCuda = 13010;  ///< CUDA 13.1
 constexpr int kNewerMpsDriver = 610;      ///< r610: the newer MPS docs' control interface and multi-user MPS
 
-std::string cuda_name(int version) { return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10); }
+std::string cuda_name(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
 
 std::string found(const GpuStaticInfo& gpu) {
   return "driver " + gpu.driver_version + " (CUDA " + cuda_name(gpu.cuda_driver_version) + ")";
@@ -53,11 +55,12 @@ Judgement check_exclusive(const ConformSetup& setup, ChildSweeps& sweeps) {
   for (const WorkerRecord& w : read_runs(o.dir / "runs.csv")) {
     ++clients;
     on += w.mps_enabled && w.status == RunStatus::ok ? 1 : 0;
-    if (w.status != RunStatus::ok) problems += "; worker " + std::to_string(w.worker) + ": " + to_string(w.status) + " (" + w.reason + ")";
+    if (w.status != RunStatus::ok)
+      problems += "; worker " + std::to_string(w.worker) + ": " + to_string(w.status) + " (" + w.reason + ")";
   }
   return judged(clients > 0 && on == clients && o.exit_code == 0,
-                std::to_string(on) + "/" + std::to_string(clients) + " clients ran as MPS clients under EXCLUSIVE_PROCESS" +
-                    problems);
+                std::to_string(on) + "/" + std::to_string(clients) +
+                    " clients ran as MPS clients under EXCLUSIVE_PROCESS" + problems);
 }
 
 }  // namespace bench_mps::harness

@@ -15,9 +15,9 @@
 namespace bench_mps::harness {
 namespace {
 
-constexpr double kSmSlack = 2;            ///< SMs: MPS grants whole TPCs (2 SMs)
-constexpr double kTimeTolerance = 0.25;   ///< relative, for task times and throughput ratios
-constexpr double kShareSlack = 0.03;      ///< absolute, for shares of the SMs seen
+constexpr double kSmSlack = 2;           ///< SMs: MPS grants whole TPCs (2 SMs)
+constexpr double kTimeTolerance = 0.25;  ///< relative, for task times and throughput ratios
+constexpr double kShareSlack = 0.03;     ///< absolute, for shares of the SMs seen
 
 std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
   args.insert(args.end(), more.begin(), more.end());
@@ -41,8 +41,9 @@ std::optional<Judgement> unusable(const SweepOutcome& outcome, std::vector<Worke
   if (workers.empty()) return sweep_error(outcome);
   for (const WorkerRecord& w : workers)
     if (w.status != RunStatus::ok)
-      return Judgement{ConformVerdict::error, "",
-                       "run " + w.run_id + " worker " + std::to_string(w.worker) + ": " + to_string(w.status) + ": " + w.reason};
+      return Judgement{
+          ConformVerdict::error, "",
+          "run " + w.run_id + " worker " + std::to_string(w.worker) + ": " + to_string(w.status) + ": " + w.reason};
   return std::nullopt;
 }
 
@@ -53,8 +54,8 @@ bool within(double measured, double ideal, double tolerance) {
 }  // namespace
 
 Judgement check_proof(const ConformSetup& setup, ChildSweeps& sweeps) {
-  const SweepOutcome o =
-      sweeps.run("proof", with(plain_workload_args(setup), {"--modes", "timeslice,mps", "--procs", "2", "--tasks", "10"}));
+  const SweepOutcome o = sweeps.run(
+      "proof", with(plain_workload_args(setup), {"--modes", "timeslice,mps", "--procs", "2", "--tasks", "10"}));
   if (!o.has_runs()) return sweep_error(o);
   std::map<bool, std::pair<int, int>> seen;  // under MPS? -> (clients, MPS-enabled ones)
   std::string problems;
@@ -62,7 +63,8 @@ Judgement check_proof(const ConformSetup& setup, ChildSweeps& sweeps) {
     const bool mps = w.mode != kTimesliceMode;
     ++seen[mps].first;
     seen[mps].second += w.mps_enabled ? 1 : 0;
-    if (w.status != RunStatus::ok) problems += "; worker " + std::to_string(w.worker) + " (" + w.mode + "): " + to_string(w.status);
+    if (w.status != RunStatus::ok)
+      problems += "; worker " + std::to_string(w.worker) + " (" + w.mode + "): " + to_string(w.status);
   }
   const auto [mps_clients, mps_on] = seen[true];
   const auto [ts_clients, ts_on] = seen[false];
@@ -78,9 +80,9 @@ Judgement check_proof(const ConformSetup& setup, ChildSweeps& sweeps) {
 }
 
 Judgement check_thread_pct(const ConformSetup& setup, ChildSweeps& sweeps) {
-  const SweepOutcome o = sweeps.run(
-      "thread-pct", with(fill_workload_args(setup),
-                         {"--modes", "mps:25,mps:50,mps", "--procs", "1", "--tasks", setup.cpu_stand_in ? "10" : "20"}));
+  const SweepOutcome o =
+      sweeps.run("thread-pct", with(fill_workload_args(setup), {"--modes", "mps:25,mps:50,mps", "--procs", "1",
+                                                                "--tasks", setup.cpu_stand_in ? "10" : "20"}));
   std::vector<WorkerRecord> workers;
   if (auto bad = unusable(o, workers)) return *bad;
   std::map<int, const WorkerRecord*> by_pct;
@@ -104,11 +106,13 @@ Judgement check_thread_pct(const ConformSetup& setup, ChildSweeps& sweeps) {
 }
 
 Judgement check_uneven_split(const ConformSetup& setup, ChildSweeps& sweeps) {
-  const SweepOutcome o = sweeps.run("uneven-split", with(fill_workload_args(setup), {"--modes", "mps:10/90", "--procs", "2",
-                                                                                     "--duration", kSplitSeconds}));
+  const SweepOutcome o = sweeps.run(
+      "uneven-split",
+      with(fill_workload_args(setup), {"--modes", "mps:10/90", "--procs", "2", "--duration", kSplitSeconds}));
   std::vector<WorkerRecord> workers;
   if (auto bad = unusable(o, workers)) return *bad;
-  if (workers.size() != 2) return {ConformVerdict::error, "", "expected 2 clients, runs.csv has " + std::to_string(workers.size())};
+  if (workers.size() != 2)
+    return {ConformVerdict::error, "", "expected 2 clients, runs.csv has " + std::to_string(workers.size())};
   const WorkerRecord& small = pct_of(workers[0]) < pct_of(workers[1]) ? workers[0] : workers[1];
   const WorkerRecord& large = &small == &workers[0] ? workers[1] : workers[0];
   const double ratio = large.throughput_tasks_per_s / small.throughput_tasks_per_s;
@@ -122,8 +126,9 @@ Judgement check_uneven_split(const ConformSetup& setup, ChildSweeps& sweeps) {
 }
 
 Judgement check_per_client_pct(const ConformSetup& setup, ChildSweeps& sweeps) {
-  const SweepOutcome o = sweeps.run("per-client-pct", with(fill_workload_args(setup), {"--modes", "mps:60/20/20", "--procs",
-                                                                                       "3", "--duration", kSplitSeconds}));
+  const SweepOutcome o = sweeps.run(
+      "per-client-pct",
+      with(fill_workload_args(setup), {"--modes", "mps:60/20/20", "--procs", "3", "--duration", kSplitSeconds}));
   std::vector<WorkerRecord> workers;
   if (auto bad = unusable(o, workers)) return *bad;
   double pct_sum = 0, sms_sum = 0, throughput_sum = 0;

@@ -62,8 +62,8 @@ std::vector<std::string> plain_workload_args(const ConformSetup& setup) {
 std::vector<std::string> fill_workload_args(const ConformSetup& setup) {
   // 20 ms: a wake-up late by a few ms on a loaded CPU stays small beside it
   if (setup.cpu_stand_in) return {"--workloads", "cpu", "--cpu-fill", "--cpu-task-us", "20000"};
-  return {"--workloads", "spin", "--spin-blocks", "2112", "--spin-threads", "1024", "--spin-us", "200",
-          "--spin-launches", "1"};
+  return {"--workloads", "spin", "--spin-blocks",   "2112", "--spin-threads", "1024",
+          "--spin-us",   "200",  "--spin-launches", "1"};
 }
 
 Judgement sweep_error(const SweepOutcome& outcome) {
@@ -80,7 +80,8 @@ Judgement decided(const RatioInterval& r, double limit, std::string evidence) {
   if (r.has_interval() && r.hi <= limit) return {ConformVerdict::pass, std::move(evidence), ""};
   if (r.has_interval() && r.lo > limit) return {ConformVerdict::fail, std::move(evidence), ""};
   return {ConformVerdict::inconclusive, std::move(evidence),
-          r.has_interval() ? "the interval crosses the criterion within the budget's runs" : "too few runs for an interval"};
+          r.has_interval() ? "the interval crosses the criterion within the budget's runs"
+                           : "too few runs for an interval"};
 }
 
 Judgement skipped(std::string reason) { return {ConformVerdict::skip, "", std::move(reason)}; }

@@ -33,14 +33,16 @@ std::string require_mps_control(const std::string& command) {
   return path;
 }
 
-fs::path make_tool_out_dir(const std::string& out_dir, const std::optional<GpuStaticInfo>& gpu, const std::string& label,
-                           const std::string& marker_file, const std::string& what, const std::vector<std::string>& writes) {
+fs::path make_tool_out_dir(const std::string& out_dir, const std::optional<GpuStaticInfo>& gpu,
+                           const std::string& label, const std::string& marker_file, const std::string& what,
+                           const std::vector<std::string>& writes) {
   if (out_dir.empty()) return make_new_results_dir((gpu ? gpu_slug(gpu->name) : std::string("cpu")) + "-" + label);
   const fs::path out = out_dir;
   std::error_code ec;
   if (fs::exists(out / marker_file, ec))
     throw UsageError("--out: " + out.string() + " already holds " + what + "; choose a new folder");
-  if (fs::exists(out, ec) && !fs::is_directory(out, ec)) throw UsageError("--out: " + out.string() + " is not a folder");
+  if (fs::exists(out, ec) && !fs::is_directory(out, ec))
+    throw UsageError("--out: " + out.string() + " is not a folder");
   // A file of a name it writes, without its marker: someone else's (issue 35: one rule for every verb's folder,
   // never overwrite what the verb did not write).
   for (const std::string& name : writes)

@@ -27,7 +27,7 @@ std::string require_mps_control(const std::string& command);
 /// `out_dir`, made (UsageError where it already holds `marker_file`, a sweep's results, a file of a name in
 /// `writes` that is not the verb's, or is not a folder); empty: a new results/<date>-<gpu>-<label>.
 std::filesystem::path make_tool_out_dir(const std::string& out_dir, const std::optional<GpuStaticInfo>& gpu,
-                                        const std::string& label, const std::string& marker_file, const std::string& what,
-                                        const std::vector<std::string>& writes = {});
+                                        const std::string& label, const std::string& marker_file,
+                                        const std::string& what, const std::vector<std::string>& writes = {});
 
 }  // namespace bench_mps::harness

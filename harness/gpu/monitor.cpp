@@ -20,7 +20,8 @@ std::vector<T> take_between(std::vector<T>& kept, std::int64_t from_ns, std::int
 
 }  // namespace
 
-Monitor::Monitor(const Nvml* nvml, std::chrono::milliseconds period, bool gpm) : nvml_(nvml), period_(period), gpm_(gpm) {
+Monitor::Monitor(const Nvml* nvml, std::chrono::milliseconds period, bool gpm)
+    : nvml_(nvml), period_(period), gpm_(gpm) {
   gpm_error_ = !gpm_ ? "not asked for" : !nvml_ ? "no NVML" : "";
   if (nvml_) thread_ = std::thread([this] { loop(); });
 }
@@ -75,8 +76,9 @@ std::vector<GpuSample> Monitor::take(std::int64_t from_ns, std::int64_t to_ns) {
 
 std::vector<GpmPeriod> Monitor::take_gpm(std::int64_t from_ns, std::int64_t to_ns) {
   std::lock_guard<std::mutex> lock(mutex_);
-  return take_between(gpm_periods_, from_ns, to_ns, [](const GpmPeriod& p) { return p.from_ns; },
-                      [](const GpmPeriod& p) { return p.to_ns; });
+  return take_between(
+      gpm_periods_, from_ns, to_ns, [](const GpmPeriod& p) { return p.from_ns; },
+      [](const GpmPeriod& p) { return p.to_ns; });
 }
 
 std::string Monitor::error() const {

@@ -71,10 +71,15 @@ F resolve_optional(void* lib, const char* name) {
 
 /// nvmlClocksEventReasons bits (nvml.h), named as nvidia-smi -q names them.
 std::vector<std::string> clock_event_names(unsigned long long bits) {
-  static const std::pair<unsigned long long, const char*> names[] = {
-      {0x1ULL, "gpu_idle"},           {0x2ULL, "applications_clocks_setting"}, {0x4ULL, "sw_power_cap"},
-      {0x8ULL, "hw_slowdown"},        {0x10ULL, "sync_boost"},                 {0x20ULL, "sw_thermal_slowdown"},
-      {0x40ULL, "hw_thermal_slowdown"}, {0x80ULL, "hw_power_brake_slowdown"},  {0x100ULL, "display_clock_setting"}};
+  static const std::pair<unsigned long long, const char*> names[] = {{0x1ULL, "gpu_idle"},
+                                                                     {0x2ULL, "applications_clocks_setting"},
+                                                                     {0x4ULL, "sw_power_cap"},
+                                                                     {0x8ULL, "hw_slowdown"},
+                                                                     {0x10ULL, "sync_boost"},
+                                                                     {0x20ULL, "sw_thermal_slowdown"},
+                                                                     {0x40ULL, "hw_thermal_slowdown"},
+                                                                     {0x80ULL, "hw_power_brake_slowdown"},
+                                                                     {0x100ULL, "display_clock_setting"}};
   std::vector<std::string> out;
   for (const auto& [bit, name] : names)
     if (bits & bit) out.push_back(name);
@@ -168,7 +173,8 @@ std::unique_ptr<Nvml> Nvml::load(std::string& why) {
     api->name = resolve<decltype(api->name)>(api->lib.get(), "nvmlDeviceGetName");
     api->uuid = resolve<decltype(api->uuid)>(api->lib.get(), "nvmlDeviceGetUUID");
     api->driver_version = resolve<decltype(api->driver_version)>(api->lib.get(), "nvmlSystemGetDriverVersion");
-    api->cuda_driver_version = resolve<decltype(api->cuda_driver_version)>(api->lib.get(), "nvmlSystemGetCudaDriverVersion_v2");
+    api->cuda_driver_version =
+        resolve<decltype(api->cuda_driver_version)>(api->lib.get(), "nvmlSystemGetCudaDriverVersion_v2");
     api->memory = resolve<decltype(api->memory)>(api->lib.get(), "nvmlDeviceGetMemoryInfo");
     api->compute_mode = resolve<decltype(api->compute_mode)>(api->lib.get(), "nvmlDeviceGetComputeMode");
     api->mig_mode = resolve<decltype(api->mig_mode)>(api->lib.get(), "nvmlDeviceGetMigMode");
@@ -182,7 +188,8 @@ std::unique_ptr<Nvml> Nvml::load(std::string& why) {
     api->app_clock = resolve_optional<decltype(api->app_clock)>(api->lib.get(), "nvmlDeviceGetApplicationsClock");
     api->ecc = resolve_optional<decltype(api->ecc)>(api->lib.get(), "nvmlDeviceGetEccMode");
     api->temperature = resolve_optional<decltype(api->temperature)>(api->lib.get(), "nvmlDeviceGetTemperature");
-    api->clock_events = resolve_optional<decltype(api->clock_events)>(api->lib.get(), "nvmlDeviceGetCurrentClocksEventReasons");
+    api->clock_events =
+        resolve_optional<decltype(api->clock_events)>(api->lib.get(), "nvmlDeviceGetCurrentClocksEventReasons");
     api->get_samples = resolve_optional<decltype(api->get_samples)>(api->lib.get(), "nvmlDeviceGetSamples");
     api->gpm_support = resolve_optional<decltype(api->gpm_support)>(api->lib.get(), "nvmlGpmQueryDeviceSupport");
     api->gpm_alloc = resolve_optional<decltype(api->gpm_alloc)>(api->lib.get(), "nvmlGpmSampleAlloc");
@@ -190,7 +197,8 @@ std::unique_ptr<Nvml> Nvml::load(std::string& why) {
     api->gpm_get = resolve_optional<decltype(api->gpm_get)>(api->lib.get(), "nvmlGpmSampleGet");
     api->gpm_metrics = resolve_optional<decltype(api->gpm_metrics)>(api->lib.get(), "nvmlGpmMetricsGet");
     if (!api->clock_events)  // its name before CUDA 12.2's drivers
-      api->clock_events = resolve_optional<decltype(api->clock_events)>(api->lib.get(), "nvmlDeviceGetCurrentClocksThrottleReasons");
+      api->clock_events =
+          resolve_optional<decltype(api->clock_events)>(api->lib.get(), "nvmlDeviceGetCurrentClocksThrottleReasons");
   } catch (const NvmlError& e) {
     why = e.what();
     return nullptr;
@@ -317,7 +325,8 @@ GpuSample Nvml::sample() const {
   if (auto p = a.optional(a.power(a.device, &mw), mw, "nvmlDeviceGetPowerUsage")) s.power_w = *p / 1000.0;
   unsigned long long mj = 0;
   if (a.energy)
-    if (auto e = a.optional(a.energy(a.device, &mj), mj, "nvmlDeviceGetTotalEnergyConsumption")) s.energy_j = *e / 1000.0;
+    if (auto e = a.optional(a.energy(a.device, &mj), mj, "nvmlDeviceGetTotalEnergyConsumption"))
+      s.energy_j = *e / 1000.0;
   return s;
 }
 
@@ -401,7 +410,7 @@ std::string Nvml::gpm_unavailable() const {
     return fail(std::string("nvmlGpmSampleAlloc: ") + a.error_string(rc));
   if (const nvmlReturn_t rc = a.gpm_get(a.device, a.gpm_first); rc != NVML_SUCCESS)
     return fail(std::string("nvmlGpmSampleGet: ") + a.error_string(rc));  // e.g. no permission to profile
-  return a.gpm_reason;  // ""
+  return a.gpm_reason;                                                    // ""
 }
 
 bool Nvml::gpm_begin() const {

@@ -33,7 +33,7 @@ struct GpuStaticInfo {
   std::string driver_version;
   int cuda_driver_version = 0;  ///< e.g. 13000
   std::uint64_t memory_total_bytes = 0;
-  std::string compute_mode;     ///< Default | Exclusive_Thread | Prohibited | Exclusive_Process
+  std::string compute_mode;             ///< Default | Exclusive_Thread | Prohibited | Exclusive_Process
   std::optional<std::string> mig_mode;  ///< Enabled | Disabled; empty where MIG is not supported
   std::optional<unsigned> max_sm_clock_mhz, max_mem_clock_mhz;
 };
@@ -41,10 +41,10 @@ struct GpuStaticInfo {
 /// What can change a GPU's speed without changing the GPU, read without root where NVML allows; each
 /// empty where the GPU or driver does not say (the compute time-slice policy has no NVML query).
 struct GpuConditions {
-  std::optional<double> power_limit_w;               ///< enforced power limit
-  std::optional<std::string> persistence_mode;       ///< Enabled | Disabled
+  std::optional<double> power_limit_w;                          ///< enforced power limit
+  std::optional<std::string> persistence_mode;                  ///< Enabled | Disabled
   std::optional<unsigned> app_sm_clock_mhz, app_mem_clock_mhz;  ///< application clocks
-  std::optional<std::string> ecc_mode;               ///< Enabled | Disabled (current)
+  std::optional<std::string> ecc_mode;                          ///< Enabled | Disabled (current)
   std::optional<unsigned> temperature_c;
   std::optional<std::vector<std::string>> clock_event_reasons;  ///< why clocks are held down now (may be empty)
 };
@@ -54,7 +54,8 @@ struct GpuSample {
   std::optional<unsigned> gpu_util_pct, mem_util_pct, sm_clock_mhz, mem_clock_mhz;
   std::optional<std::uint64_t> mem_used_bytes;
   std::optional<double> power_w;
-  std::optional<double> energy_j;  ///< the board's energy counter (nvmlDeviceGetTotalEnergyConsumption), J since the driver loaded
+  std::optional<double>
+      energy_j;  ///< the board's energy counter (nvmlDeviceGetTotalEnergyConsumption), J since the driver loaded
 };
 
 /// GPU performance metrics (NVML's GPM, Hopper and newer) over a window, as fractions in [0, 1]:

@@ -6,7 +6,8 @@
 
 namespace bench_mps::harness {
 
-std::vector<double> utilization_within(const std::vector<UtilSample>& samples, std::int64_t from_ns, std::int64_t to_ns) {
+std::vector<double> utilization_within(const std::vector<UtilSample>& samples, std::int64_t from_ns,
+                                       std::int64_t to_ns) {
   std::vector<double> inside;
   if (samples.size() < 2) return inside;
   std::vector<std::int64_t> gaps;

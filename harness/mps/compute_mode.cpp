@@ -73,12 +73,14 @@ ExclusiveComputeMode::ExclusiveComputeMode(const std::string& nvidia_smi, const 
   } catch (const CommandError& e) {
     throw EnvironmentError(std::string("--set-exclusive: ") + e.what());
   }
-  if (r.exit_code != 0) throw EnvironmentError("--set-exclusive: nvidia-smi cannot read the compute mode: " + one_line(r.output));
+  if (r.exit_code != 0)
+    throw EnvironmentError("--set-exclusive: nvidia-smi cannot read the compute mode: " + one_line(r.output));
   previous_ = mode_argument(r.output);
   restore_file_ = state_dir / ("compute-mode-" + std::to_string(::getpid()) + ".json");
   {
     std::ofstream out(restore_file_);
-    out << json_text(nlohmann::json{{"owner", ::getpid()}, {"gpu", gpu_}, {"previous", previous_}, {"nvidia_smi", smi_}});
+    out << json_text(
+        nlohmann::json{{"owner", ::getpid()}, {"gpu", gpu_}, {"previous", previous_}, {"nvidia_smi", smi_}});
     if (!out) throw EnvironmentError("--set-exclusive: cannot write " + restore_file_.string());
   }
   if (previous_ != "EXCLUSIVE_PROCESS") set_mode(smi_, gpu_, "EXCLUSIVE_PROCESS", state_dir);

@@ -28,7 +28,8 @@ class ExclusiveComputeMode {
  public:
   /// Reads the current mode of GPU `gpu_id` (index or UUID), switches it to EXCLUSIVE_PROCESS and
   /// writes a restore file in `state_dir`. Throws EnvironmentError if nvidia-smi fails.
-  ExclusiveComputeMode(const std::string& nvidia_smi, const std::string& gpu_id, const std::filesystem::path& state_dir);
+  ExclusiveComputeMode(const std::string& nvidia_smi, const std::string& gpu_id,
+                       const std::filesystem::path& state_dir);
   /// Restores the previous mode; never throws (a failure is printed).
   ~ExclusiveComputeMode();
   ExclusiveComputeMode(const ExclusiveComputeMode&) = delete;

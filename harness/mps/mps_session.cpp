@@ -176,9 +176,11 @@ std::vector<std::pair<std::string, std::string>> MpsSession::client_env() const 
 }
 
 std::string MpsSession::command(const std::string& line) {
-  const CommandResult r = mps_command(options_.control_exe, {}, client_env(), line + "\n", options_.command_timeout_s, dir_);
+  const CommandResult r =
+      mps_command(options_.control_exe, {}, client_env(), line + "\n", options_.command_timeout_s, dir_);
   if (r.exit_code != 0)
-    throw MpsError("MPS command '" + line + "' failed (exit " + std::to_string(r.exit_code) + "): " + one_line(r.output));
+    throw MpsError("MPS command '" + line + "' failed (exit " + std::to_string(r.exit_code) +
+                   "): " + one_line(r.output));
   return r.output;
 }
 
@@ -237,9 +239,7 @@ fs::path default_mps_base_dir() {
   return fs::path(tmp && *tmp ? tmp : "/tmp") / ("bench_mps-" + std::to_string(::getuid()));
 }
 
-std::string find_mps_control() {
-  return find_on_path("nvidia-cuda-mps-control");
-}
+std::string find_mps_control() { return find_on_path("nvidia-cuda-mps-control"); }
 
 namespace {
 
@@ -282,7 +282,7 @@ bool entry_names(const std::string& entry, const std::optional<std::string>& ord
     return (!pci_order && d.gpu_count > 1) || entry.size() > 4 || std::stoi(entry) == d.index;
   }
   if (entry.rfind("cpu-", 0) == 0) return false;  // another pretend device
-  return true;  // MIG-... or unknown: it may be ours
+  return true;                                    // MIG-... or unknown: it may be ours
 }
 
 }  // namespace
@@ -334,8 +334,10 @@ std::vector<ProcInfo> foreign_mps_processes(const fs::path& own_dir, const Measu
     bool foreign_now = is_foreign(p);
     for (int again = 0; foreign_now && again < 3; ++again) {
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      if (process_start_ticks(p.pid) != p.start_ticks) foreign_now = false;
-      else foreign_now = is_foreign(p);
+      if (process_start_ticks(p.pid) != p.start_ticks)
+        foreign_now = false;
+      else
+        foreign_now = is_foreign(p);
     }
     if (foreign_now) foreign.push_back(p);
   }

@@ -26,8 +26,8 @@ class MpsError : public std::runtime_error {
 };
 
 struct MpsSessionOptions {
-  std::string control_exe;              ///< path of nvidia-cuda-mps-control
-  std::filesystem::path base_dir;       ///< where private session folders live
+  std::string control_exe;         ///< path of nvidia-cuda-mps-control
+  std::filesystem::path base_dir;  ///< where private session folders live
   std::optional<int> default_active_thread_pct;
   double command_timeout_s = 15;
   /// Non-empty: attach to the daemon the site runs with this pipe folder (--external-mps) instead of

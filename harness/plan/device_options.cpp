@@ -12,7 +12,7 @@
 namespace bench_mps::harness {
 namespace {
 
-constexpr int kMaxCpu = 4095;     // CPU numbers past this are not ones Linux hands out by default
+constexpr int kMaxCpu = 4095;  // CPU numbers past this are not ones Linux hands out by default
 constexpr int kMaxDeviceIndex = 1023;
 
 bool all_digits(const std::string& s) {
@@ -77,14 +77,16 @@ std::string format_cpu_list(const std::vector<int>& cpus) {
 
 void add_device_options(CLI::App& app, SweepSpec& spec, DeviceCliValues& raw) {
   const std::string group = "GPUs and clusters";
-  CLI::Option* device = app.add_option("--device", raw.device,
-                                     "the GPU to measure: index (nvidia-smi's numbering, within CUDA_VISIBLE_DEVICES) "
-                                     "or UUID (default: CUDA's device 0)")
-                          ->group(group);
-  CLI::Option* gpus = app.add_option("--gpus", raw.gpus,
-                                   "all, or a list of indices/UUIDs: one sweep per GPU at once, each in --out/<i>-<gpu>/, "
-                                   "plus index.json (then `bench_mps report` on --out compares them)")
-                        ->group(group);
+  CLI::Option* device =
+      app.add_option("--device", raw.device,
+                     "the GPU to measure: index (nvidia-smi's numbering, within CUDA_VISIBLE_DEVICES) "
+                     "or UUID (default: CUDA's device 0)")
+          ->group(group);
+  CLI::Option* gpus =
+      app.add_option("--gpus", raw.gpus,
+                     "all, or a list of indices/UUIDs: one sweep per GPU at once, each in --out/<i>-<gpu>/, "
+                     "plus index.json (then `bench_mps report` on --out compares them)")
+          ->group(group);
   raw.cpus_option =
       app.add_option("--cpus", raw.cpus, "the CPU cores this sweep may use, e.g. 0-7 (default: all it is allowed)")
           ->group(group);

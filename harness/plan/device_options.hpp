@@ -12,7 +12,7 @@
 namespace CLI {
 class App;
 class Option;
-}
+}  // namespace CLI
 
 namespace bench_mps::harness {
 
@@ -22,7 +22,7 @@ struct DeviceCliValues {
   const CLI::Option* device_option = nullptr;  ///< tells "not given" from "given empty"
   const CLI::Option* gpus_option = nullptr;
   const CLI::Option* cpus_option = nullptr;
-  const CLI::Option* modes_option = nullptr;   ///< --external-mps changes the default modes to `mps`
+  const CLI::Option* modes_option = nullptr;  ///< --external-mps changes the default modes to `mps`
 };
 
 /// Registers --device, --gpus, --cpus and --external-mps.

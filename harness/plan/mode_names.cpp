@@ -22,7 +22,8 @@ std::optional<NamedMode> mode_of_name(const std::string& name) {
 }
 
 bool has_mps_options(const Mode& mode) {
-  return mode.prio_first || !mode.client_priorities.empty() || !mode.client_mem_limits.empty() || !mode.client_pcts.empty();
+  return mode.prio_first || !mode.client_priorities.empty() || !mode.client_mem_limits.empty() ||
+         !mode.client_pcts.empty();
 }
 
 bool is_limited_mps(const Mode& mode) {

@@ -54,7 +54,8 @@ struct RunScenario {
   /// The `scenario` cell: "" for plain, the tag of a grid point or a warm-up, else the kind's name.
   std::string name() const;
   bool is_xray() const {
-    return kind == RunKind::xray_busy || kind == RunKind::xray_wait || kind == RunKind::xray_turns || kind == RunKind::xray_gaps;
+    return kind == RunKind::xray_busy || kind == RunKind::xray_wait || kind == RunKind::xray_turns ||
+           kind == RunKind::xray_gaps;
   }
   bool is_interference() const {
     return kind == RunKind::interference || kind == RunKind::interference_fg || kind == RunKind::interference_bg;

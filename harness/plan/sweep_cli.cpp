@@ -74,7 +74,8 @@ std::uint64_t parse_size(const std::string& text, const std::string& what) {
     throw UsageError(what + ": '" + text + "' is not a size such as 512M or 2G");
   const double mib = number * scale / (1024.0 * 1024);
   if (mib != std::floor(mib))
-    throw UsageError(what + ": '" + text + "' is not a whole number of MiB (CUDA_MPS_PINNED_DEVICE_MEM_LIMIT takes whole M or G)");
+    throw UsageError(what + ": '" + text +
+                     "' is not a whole number of MiB (CUDA_MPS_PINNED_DEVICE_MEM_LIMIT takes whole M or G)");
   return static_cast<std::uint64_t>(mib) << 20;
 }
 
@@ -87,7 +88,8 @@ std::vector<int> parse_int_list(const std::string& text, int lo, int hi, const s
   std::vector<int> out;
   for (const std::string& item : split(text, '/')) {
     if (!all_digits(item) || item.size() > 6 || std::stoi(item) < lo || std::stoi(item) > hi)
-      throw UsageError(what + ": '" + item + "' must be an integer in " + std::to_string(lo) + ".." + std::to_string(hi));
+      throw UsageError(what + ": '" + item + "' must be an integer in " + std::to_string(lo) + ".." +
+                       std::to_string(hi));
     out.push_back(std::stoi(item));
   }
   return out;
@@ -103,7 +105,9 @@ constexpr WordTable<ModeKind, 5> kModeKindWords{{
 }};
 
 /// Whether a mode of `kind` takes something after ':' (mps:50, streams:4, green:64).
-bool takes_argument(ModeKind kind) { return kind == ModeKind::mps || kind == ModeKind::streams || kind == ModeKind::green; }
+bool takes_argument(ModeKind kind) {
+  return kind == ModeKind::mps || kind == ModeKind::streams || kind == ModeKind::green;
+}
 
 template <class T, class F>
 std::string join_list(const std::vector<T>& v, F name) {
@@ -150,7 +154,8 @@ Mode parse_mode(const std::string& item) {
       m.prio_first = true;  // the first client (the foreground of --scenario interference) first
     } else if (opt.rfind("prio=", 0) == 0) {
       if (m.prio_first || !m.client_priorities.empty()) throw UsageError(what + ": priority given twice");
-      m.client_priorities = parse_int_list(opt.substr(5), 0, 1, what + ": client priorities (0 normal, 1 below normal)");
+      m.client_priorities =
+          parse_int_list(opt.substr(5), 0, 1, what + ": client priorities (0 normal, 1 below normal)");
     } else if (opt.rfind("mem=", 0) == 0) {
       if (!m.client_mem_limits.empty()) throw UsageError(what + ": memory limit given twice");
       for (const std::string& size : split(opt.substr(4), '/')) m.client_mem_limits.push_back(parse_size(size, what));
@@ -183,10 +188,12 @@ namespace {
 void check_modes_fit_workloads(const SweepSpec& spec) {
   for (const Mode& m : spec.modes) {
     if (!m.in_process()) continue;
-    if (spec.scenario == Scenario::fault) throw UsageError("--modes " + m.name + ": the fault scenario runs processes (timeslice, mps)");
+    if (spec.scenario == Scenario::fault)
+      throw UsageError("--modes " + m.name + ": the fault scenario runs processes (timeslice, mps)");
     for (const std::string& w : spec.workloads) {
       if (runs_user_program(w))
-        throw UsageError("--modes " + m.name + ": exec runs your program as a process of its own; use timeslice or mps");
+        throw UsageError("--modes " + m.name +
+                         ": exec runs your program as a process of its own; use timeslice or mps");
       if (m.kind == ModeKind::green && !workload_needs_gpu(w))
         throw UsageError("--modes " + m.name + ": green contexts need a GPU workload");
       if (m.kind == ModeKind::streams && !workload_feeds_streams(w, spec.params))
@@ -203,13 +210,17 @@ void finalize_regime_options(SweepSpec& spec, const SweepCliValues& raw, bool wo
   const bool bursts = raw.regime_bursts_option && raw.regime_bursts_option->count() > 0;
   const bool duties = raw.regime_duties_option && raw.regime_duties_option->count() > 0;
   if (!regimes && (bursts || duties))
-    throw UsageError(std::string(bursts ? "--regime-bursts-ms" : "--regime-duties") + ": the grid belongs to --scenario regimes");
+    throw UsageError(std::string(bursts ? "--regime-bursts-ms" : "--regime-duties") +
+                     ": the grid belongs to --scenario regimes");
   if (!regimes && !xray) return;
   if (workloads_given)
-    throw UsageError("--workloads: --scenario " + raw.scenario + " runs its own probes" +
-                     (regimes ? " and the duty workload; place your workloads on the map with `bench_mps report DIR --place FOLDER`" : ""));
+    throw UsageError(
+        "--workloads: --scenario " + raw.scenario + " runs its own probes" +
+        (regimes ? " and the duty workload; place your workloads on the map with `bench_mps report DIR --place FOLDER`"
+                 : ""));
   for (const Mode& m : spec.modes)
-    if (m.in_process()) throw UsageError("--modes " + m.name + ": --scenario " + raw.scenario + " measures processes (timeslice, mps)");
+    if (m.in_process())
+      throw UsageError("--modes " + m.name + ": --scenario " + raw.scenario + " measures processes (timeslice, mps)");
   if (!raw.repeats_option || raw.repeats_option->count() == 0) spec.repeats = 2;
   if (xray && (!raw.procs_option || raw.procs_option->count() == 0)) spec.procs = {1, 2, 4, 10};
   if (bursts) spec.regime_bursts_ms = parse_number_list(raw.regime_bursts, 0.001, 10000, "--regime-bursts-ms");
@@ -220,7 +231,8 @@ void finalize_regime_options(SweepSpec& spec, const SweepCliValues& raw, bool wo
       for (double duty : spec.regime_duties_pct)
         if (kernels::duty_host_us(burst * 1000, duty) > kMaxDutyHostUs)
           throw UsageError("--regime-bursts-ms " + fmt_num(burst) + " with --regime-duties " + fmt_num(duty) +
-                           ": a step's host work would be " + fmt_num(kernels::duty_host_us(burst * 1000, duty) * 1e-6, 4) +
+                           ": a step's host work would be " +
+                           fmt_num(kernels::duty_host_us(burst * 1000, duty) * 1e-6, 4) +
                            " s, more than a worker takes (" + fmt_num(kMaxDutyHostUs * 1e-6) + " s)");
 }
 
@@ -270,93 +282,132 @@ std::vector<std::string> parse_workloads(const std::string& text) {
 
 void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
   const std::string sweep = "sweep";
-  raw.procs_option = app.add_option("--procs", raw.procs,
-                                    "numbers of worker processes sharing the GPU, e.g. 1,4,10 (1,2,4,10 for --scenario xray)")
-                         ->group(sweep)->capture_default_str();
+  raw.procs_option =
+      app.add_option("--procs", raw.procs,
+                     "numbers of worker processes sharing the GPU, e.g. 1,4,10 (1,2,4,10 for --scenario xray)")
+          ->group(sweep)
+          ->capture_default_str();
   app.add_option("--modes", raw.modes,
                  "timeslice; mps, mps:<percent>, mps:auto (100/N each), mps:<p0>/<p1>/... (per client), with "
                  "+prio (client 0 first), +prio=<p0>/..., +mem=<size>/... (pinned memory limit per client, whole MiB); "
                  "a per-client list has one value for all or one entry per client; "
                  "in one process: streams[:<connections>], threads, green[:<sms>]")
-      ->group(sweep)->capture_default_str();
+      ->group(sweep)
+      ->capture_default_str();
   raw.workloads_option =
       app.add_option("--workloads", raw.workloads,
                      "spin, mlp, membw, filler, mlp-infer, exec (your --command) (default spin,mlp; spin for "
-                     "--scenario fault)")->group(sweep);
-  raw.repeats_option = app.add_option("--repeats", spec.repeats,
-                                      "repeats of every configuration (default: 2 where --noise-target covers the sweep and "
-                                      "adds more to noisy configurations, 2 for --scenario xray and regimes, else 5; "
-                                      "README: \"Two worker sets, then as many as the noise needs\")")
-                           ->check(whole_in(1, 1000))->group(sweep);
+                     "--scenario fault)")
+          ->group(sweep);
+  raw.repeats_option =
+      app.add_option("--repeats", spec.repeats,
+                     "repeats of every configuration (default: 2 where --noise-target covers the sweep and "
+                     "adds more to noisy configurations, 2 for --scenario xray and regimes, else 5; "
+                     "README: \"Two worker sets, then as many as the noise needs\")")
+          ->check(whole_in(1, 1000))
+          ->group(sweep);
   app.add_option("--noise-target", spec.noise_target_pct,
                  "percent: a configuration noisier than this after --repeats gets more repeats, each on fresh "
                  "processes (noise: compare's, the ~94% confidence interval of the mean of its worker sets' means "
                  "over that mean; 0: off; default 1, off for CPU stand-ins)")
-      ->check(finite_in(0.0, 100.0))->group(sweep);
-  raw.max_repeats_option = app.add_option("--max-repeats", spec.max_repeats, "repeats a noisy configuration may reach (--noise-target)")
-      ->check(whole_in(1, 1000))->group(sweep)->capture_default_str();
-  raw.noise_time_cap_option = app.add_option("--noise-time-cap", spec.noise_time_cap_s,
-                 "seconds the repeats added for --noise-target may take in all (a set that would not fit is not started)")
-      ->check(finite_in(0.0, 86400.0))->group(sweep)->capture_default_str();
+      ->check(finite_in(0.0, 100.0))
+      ->group(sweep);
+  raw.max_repeats_option =
+      app.add_option("--max-repeats", spec.max_repeats, "repeats a noisy configuration may reach (--noise-target)")
+          ->check(whole_in(1, 1000))
+          ->group(sweep)
+          ->capture_default_str();
+  raw.noise_time_cap_option =
+      app.add_option(
+             "--noise-time-cap", spec.noise_time_cap_s,
+             "seconds the repeats added for --noise-target may take in all (a set that would not fit is not started)")
+          ->check(finite_in(0.0, 86400.0))
+          ->group(sweep)
+          ->capture_default_str();
   app.add_option("--rounds", spec.rounds,
                  "repeats one set of worker processes runs, one start barrier each (default: half the repeats, "
                  "rounded up; 1 for exec, mlp's seed001 profile and the fault scenario)")
-      ->check(whole_in(1, 1000))->group(sweep);
+      ->check(whole_in(1, 1000))
+      ->group(sweep);
   auto* tasks = app.add_option("--tasks", spec.tasks, "timed tasks per worker (default: per workload)")
-                    ->check(whole_in(1, 100000000))->group(sweep);
+                    ->check(whole_in(1, 100000000))
+                    ->group(sweep);
   auto* duration = app.add_option("--duration", spec.duration_s, "run each worker this many seconds instead")
-                       ->check(finite_in(0.001, 86400.0))->group(sweep);
+                       ->check(finite_in(0.001, 86400.0))
+                       ->group(sweep);
   tasks->excludes(duration);
   app.add_option("--warmup", spec.warmup,
                  "untimed tasks per worker before the start barrier (default 2; 0 for exec and mlp's seed001 profile)")
-      ->check(whole_in(0, 100000))->group(sweep);
+      ->check(whole_in(0, 100000))
+      ->group(sweep);
   raw.exec_warmups_option =
       app.add_option("--exec-warmups", spec.exec_warmups,
                      "exec: untimed runs of one copy of the command in each mode block, after its MPS daemon is up "
                      "and before its first timed run; 0: none")
-          ->check(whole_in(0, 10))->group("exec workload (your own program)")->capture_default_str();
+          ->check(whole_in(0, 10))
+          ->group("exec workload (your own program)")
+          ->capture_default_str();
   app.add_flag("--profile-gpu", spec.profile_gpu,
                "exec: a GPU profile of every copy and its CUDA children (a CUPTI library injected through "
                "CUDA_INJECTION64_PATH): OUT/profiles/<run>/w<i>/profile-<pid>.json, a summary per copy in "
                "runs.csv's facts (docs/PROFILE.md)")
       ->group("exec workload (your own program)");
-  raw.profile_gap_option =
-      app.add_option("--profile-gap-us", spec.profile_gap_us,
-                     "--profile-gpu: a GPU idle gap at least this long ends a burst in the summaries (not a host wait: those are recorded)")
-          ->check(finite_in(1.0, 1e6))->group("exec workload (your own program)")->capture_default_str();
-  auto* out = app.add_option("--out", spec.out_dir, "results folder (default results/<date>-<gpu>)")->group(sweep)
+  raw.profile_gap_option = app.add_option("--profile-gap-us", spec.profile_gap_us,
+                                          "--profile-gpu: a GPU idle gap at least this long ends a burst in the "
+                                          "summaries (not a host wait: those are recorded)")
+                               ->check(finite_in(1.0, 1e6))
+                               ->group("exec workload (your own program)")
+                               ->capture_default_str();
+  auto* out = app.add_option("--out", spec.out_dir, "results folder (default results/<date>-<gpu>)")
+                  ->group(sweep)
                   ->check(not_blank());
   app.add_option("--resume", raw.resume_dir, "continue the interrupted sweep in this results folder")
-      ->group(sweep)->excludes(out);
+      ->group(sweep)
+      ->excludes(out);
   app.add_option("--scenario", raw.scenario,
                  "sweep; fault: N-1 victims beside one worker that faults; interference: one --foreground job "
                  "beside N-1 --background jobs; xray: the time-slice X-ray (slice length, switch cost, wait per "
                  "step at each N); regimes: the X-ray, then the regime map (a grid of burst x duty cycle)")
-      ->check(CLI::IsMember(scenario_names()))->group(sweep)->capture_default_str();
-  raw.regime_bursts_option = app.add_option("--regime-bursts-ms", raw.regime_bursts,
-                 "regimes: the grid's bursts, ms of GPU work per synchronising step (default 0.1,0.3,1,3,10)")
-      ->group(sweep);
-  raw.regime_duties_option = app.add_option("--regime-duties", raw.regime_duties,
-                 "regimes: the grid's duty cycles alone, percent of a step on the GPU (default 5,25,50,75,95)")
-      ->group(sweep);
+      ->check(CLI::IsMember(scenario_names()))
+      ->group(sweep)
+      ->capture_default_str();
+  raw.regime_bursts_option =
+      app.add_option("--regime-bursts-ms", raw.regime_bursts,
+                     "regimes: the grid's bursts, ms of GPU work per synchronising step (default 0.1,0.3,1,3,10)")
+          ->group(sweep);
+  raw.regime_duties_option =
+      app.add_option("--regime-duties", raw.regime_duties,
+                     "regimes: the grid's duty cycles alone, percent of a step on the GPU (default 5,25,50,75,95)")
+          ->group(sweep);
   app.add_option("--foreground", spec.foreground,
                  "interference: the job whose latency or throughput is protected (mlp-infer, mlp, spin, membw, exec)")
-      ->group(sweep)->capture_default_str();
-  app.add_option("--background", spec.background, "interference: the N-1 jobs beside it (filler, spin, membw, mlp, exec)")
-      ->group(sweep)->capture_default_str();
+      ->group(sweep)
+      ->capture_default_str();
+  app.add_option("--background", spec.background,
+                 "interference: the N-1 jobs beside it (filler, spin, membw, mlp, exec)")
+      ->group(sweep)
+      ->capture_default_str();
   app.add_flag("--set-exclusive", spec.set_exclusive,
                "switch the GPU to EXCLUSIVE_PROCESS for MPS blocks and back (root; for machines you own)")
       ->group(sweep);
 
   const std::string limits = "limits";
   app.add_option("--timeout", spec.run_timeout_s, "seconds a run may take after the start barrier")
-      ->check(finite_in(0.1, 86400.0))->group(limits)->capture_default_str();
+      ->check(finite_in(0.1, 86400.0))
+      ->group(limits)
+      ->capture_default_str();
   app.add_option("--ready-timeout", spec.ready_timeout_s, "seconds workers may take to become READY")
-      ->check(finite_in(0.1, 86400.0))->group(limits)->capture_default_str();
+      ->check(finite_in(0.1, 86400.0))
+      ->group(limits)
+      ->capture_default_str();
   app.add_option("--mps-max-clients", spec.mps_max_clients, "clients one MPS server accepts (48 on Volta and newer)")
-      ->check(whole_in(1, 1024))->group(limits)->capture_default_str();
+      ->check(whole_in(1, 1024))
+      ->group(limits)
+      ->capture_default_str();
   app.add_option("--settle", spec.settle_s, "idle seconds before every set of workers (after the last set's exit)")
-      ->check(finite_in(0.0, 600.0))->group(limits)->capture_default_str();
+      ->check(finite_in(0.0, 600.0))
+      ->group(limits)
+      ->capture_default_str();
   app.add_flag("!--no-pin", spec.pin_cpus, "do not pin each worker to its own CPU core")->group(limits);
   app.add_option("--worker", spec.worker_exe, "worker executable (default: bench_worker beside bench_mps)")->group("");
   app.add_flag("--cpu-stand-in", spec.cpu_stand_in,
@@ -389,7 +440,8 @@ void check_exec_options(const SweepSpec& spec, const SweepCliValues& raw) {
   } else if (spec.profile_gpu) {
     throw UsageError("--profile-gpu: profiles your program's copies; add --workloads exec");
   } else if (!spec.params.exec.command.empty() || !spec.params.exec.metric.empty() || !spec.params.exec.check.empty()) {
-    throw UsageError("--command/--exec-metric/--exec-check: only the exec workload runs a command; add --workloads exec");
+    throw UsageError(
+        "--command/--exec-metric/--exec-check: only the exec workload runs a command; add --workloads exec");
   } else if (raw.exec_warmups_option && raw.exec_warmups_option->count() > 0) {
     throw UsageError("--exec-warmups: only the exec workload runs a command; add --workloads exec");
   }
@@ -409,15 +461,9 @@ void check_mlp_options(const kernels::MlpParams& mlp) {
                      std::to_string(mlp.batch));
 }
 
-}  // namespace
-
-void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
-  const auto scenario = parse_scenario(raw.scenario);
-  if (!scenario) throw UsageError("--scenario: '" + raw.scenario + "' is not one of sweep, fault, interference, xray, regimes");
-  spec.scenario = *scenario;
-  spec.procs = parse_procs(raw.procs);
-  spec.modes = parse_modes(raw.modes);
-  const bool workloads_given = raw.workloads_option && raw.workloads_option->count() > 0;
+/// The sweep's workloads: --foreground/--background for interference, the X-ray's for xray and regimes,
+/// else --workloads or the scenario's default.
+void choose_workloads(SweepSpec& spec, const SweepCliValues& raw, bool workloads_given) {
   // The CPU stand-in may play either part (the tests' interference runs); it stays out of --help.
   static const std::vector<std::string> foregrounds{"mlp-infer", "mlp", "spin", "membw", "exec", "cpu"},
       backgrounds{"filler", "spin", "membw", "mlp", "exec", "cpu"};
@@ -432,10 +478,25 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
     spec.workloads = {spec.foreground};
     if (spec.background != spec.foreground) spec.workloads.push_back(spec.background);
   } else if (spec.scenario == Scenario::xray || spec.scenario == Scenario::regimes) {
-    spec.workloads = spec.scenario == Scenario::xray ? std::vector<std::string>{"xray"} : std::vector<std::string>{"xray", "duty"};
+    spec.workloads =
+        spec.scenario == Scenario::xray ? std::vector<std::string>{"xray"} : std::vector<std::string>{"xray", "duty"};
   } else {
-    spec.workloads = parse_workloads(workloads_given ? raw.workloads : (spec.scenario == Scenario::fault ? "spin" : "spin,mlp"));
+    spec.workloads =
+        parse_workloads(workloads_given ? raw.workloads : (spec.scenario == Scenario::fault ? "spin" : "spin,mlp"));
   }
+}
+
+}  // namespace
+
+void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
+  const auto scenario = parse_scenario(raw.scenario);
+  if (!scenario)
+    throw UsageError("--scenario: '" + raw.scenario + "' is not one of sweep, fault, interference, xray, regimes");
+  spec.scenario = *scenario;
+  spec.procs = parse_procs(raw.procs);
+  spec.modes = parse_modes(raw.modes);
+  const bool workloads_given = raw.workloads_option && raw.workloads_option->count() > 0;
+  choose_workloads(spec, raw, workloads_given);
   finalize_regime_options(spec, raw, workloads_given);
   if (spec.cpu_stand_in)
     for (const std::string& w : spec.workloads)
@@ -453,20 +514,23 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
                                                      : std::string("off")) +
                        ")");
   // Where the target covers the whole sweep, plan the fewest sets that tell their noise; it adds the rest.
-  const bool target_covers_all = noise_target_applies(spec) &&
-                                 std::none_of(spec.workloads.begin(), spec.workloads.end(),
-                                              [](const std::string& w) { return runs_user_program(w); });
-  if (target_covers_all && (!raw.repeats_option || raw.repeats_option->count() == 0)) spec.repeats = kNoiseTargetRepeats;
+  const bool target_covers_all =
+      noise_target_applies(spec) && std::none_of(spec.workloads.begin(), spec.workloads.end(),
+                                                 [](const std::string& w) { return runs_user_program(w); });
+  if (target_covers_all && (!raw.repeats_option || raw.repeats_option->count() == 0))
+    spec.repeats = kNoiseTargetRepeats;
   if (spec.demo)
     for (const std::string& w : spec.workloads)
       if (workload_needs_gpu(w) && !(spec.cpu_stand_in && has_cpu_stand_in(w)))
-        throw UsageError("--demo: the " + w + " workload would measure a GPU; a demo runs cpu (or duty/xray with "
+        throw UsageError("--demo: the " + w +
+                         " workload would measure a GPU; a demo runs cpu (or duty/xray with "
                          "--cpu-stand-in) only");
   resolve_duty_host_us(spec.params);
   if (spec.params.duty.host_us > kMaxDutyHostUs)
-    throw UsageError("--duty-burst-us " + fmt_num(spec.params.duty.burst_us) + " with --duty-pct " + fmt_num(spec.params.duty_pct) +
-                     ": a step's host work would be " + fmt_num(spec.params.duty.host_us * 1e-6, 4) +
-                     " s, more than a worker takes (" + fmt_num(kMaxDutyHostUs * 1e-6) + " s)");
+    throw UsageError("--duty-burst-us " + fmt_num(spec.params.duty.burst_us) + " with --duty-pct " +
+                     fmt_num(spec.params.duty_pct) + ": a step's host work would be " +
+                     fmt_num(spec.params.duty.host_us * 1e-6, 4) + " s, more than a worker takes (" +
+                     fmt_num(kMaxDutyHostUs * 1e-6) + " s)");
   if (!raw.resume_dir.empty()) {
     spec.resume = true;
     spec.out_dir = raw.resume_dir;
@@ -503,8 +567,8 @@ SweepSpec parse_sweep_args(const std::vector<std::string>& args) {
 }
 
 bool sweep_defined_on_command_line(const CLI::App& app) {
-  static const std::set<std::string> not_defining{"--resume", "--timeout", "--ready-timeout", "--worker",
-                                                  "--mps-max-clients", "--settle", "--no-pin", "--help"};
+  static const std::set<std::string> not_defining{"--resume",          "--timeout", "--ready-timeout", "--worker",
+                                                  "--mps-max-clients", "--settle",  "--no-pin",        "--help"};
   for (const CLI::Option* opt : app.get_options()) {
     if (opt->count() == 0) continue;
     bool defining = true;

@@ -52,14 +52,16 @@ int Mode::uniform_active_thread_pct(int n) const {
 std::string Mode::check_client_lists(int n) const {
   auto check = [&](std::size_t size, const std::string& list, const std::string& what) {
     if (size <= 1 || size == static_cast<std::size_t>(n)) return std::string();
-    return "--modes '" + name + "': " + std::to_string(size) + " " + what + " (" + list + ") for N=" + std::to_string(n) +
-           " clients";
+    return "--modes '" + name + "': " + std::to_string(size) + " " + what + " (" + list +
+           ") for N=" + std::to_string(n) + " clients";
   };
   std::string problem = check(client_pcts.size(), slash_list(client_pcts), "active thread percentages");
-  if (problem.empty()) problem = check(client_priorities.size(), slash_list(client_priorities), "client priorities (+prio=)");
+  if (problem.empty())
+    problem = check(client_priorities.size(), slash_list(client_priorities), "client priorities (+prio=)");
   if (problem.empty()) {
     const auto at = name.find("+mem=");
-    problem = check(client_mem_limits.size(), at == std::string::npos ? "" : name.substr(at + 5), "memory limits (+mem=)");
+    problem =
+        check(client_mem_limits.size(), at == std::string::npos ? "" : name.substr(at + 5), "memory limits (+mem=)");
   }
   return problem;
 }
@@ -135,7 +137,8 @@ bool sweep_needs_gpu(const SweepSpec& spec) {
 namespace {
 
 /// A run of `workload` under `mode` at N = `n`, its length the workload's (repeat and index set later).
-RunSpec planned_run(const SweepSpec& spec, const std::string& workload, const Mode& mode, int n, const RunScenario& scenario) {
+RunSpec planned_run(const SweepSpec& spec, const std::string& workload, const Mode& mode, int n,
+                    const RunScenario& scenario) {
   RunSpec run;
   run.workload = workload;
   run.params = workload_params_string(workload, spec.params);
@@ -168,7 +171,8 @@ PlannedProcs planned_procs(const SweepSpec& spec) {
 }
 
 /// The X-ray's probes at each N (one context: only its steps alone), then (regimes) every grid point at each N.
-void xray_and_grid_templates(const SweepSpec& spec, const Mode& mode, const PlannedProcs& p, std::vector<RunSpec>& out) {
+void xray_and_grid_templates(const SweepSpec& spec, const Mode& mode, const PlannedProcs& p,
+                             std::vector<RunSpec>& out) {
   for (int n : p.xray_procs)
     for (RunKind probe : xray_probes()) {
       if (n == 1 && probe != RunKind::xray_turns) continue;
@@ -228,7 +232,8 @@ void workload_templates(const SweepSpec& spec, const Mode& mode, const PlannedPr
 void add_sets(const SweepSpec& spec, ModeBlock& block, int first, int last, const std::vector<RunSpec>& templates,
               int& index) {
   for (const RunSpec& t : templates) {
-    const bool shared = rounds_per_set(spec, t.workload) > 1 && (t.background.empty() || rounds_per_set(spec, t.background) > 1);
+    const bool shared =
+        rounds_per_set(spec, t.workload) > 1 && (t.background.empty() || rounds_per_set(spec, t.background) > 1);
     WorkerSetPlan set;
     for (int r = first; r <= last; ++r) {
       RunSpec run = t;

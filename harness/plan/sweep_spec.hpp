@@ -30,17 +30,17 @@ enum class ModeKind {
 ///   holds one value for every client or exactly one entry per client of every run it is used in
 ///   (check_client_lists); client i takes entry i.
 struct Mode {
-  std::string name;           ///< canonical, e.g. "timeslice", "mps:50", "mps:auto+prio", "green:64"
+  std::string name;  ///< canonical, e.g. "timeslice", "mps:50", "mps:auto+prio", "green:64"
   ModeKind kind = ModeKind::timeslice;
-  bool mps = false;           ///< kind == mps
-  int active_thread_pct = 0;  ///< mps:<pct>: every client, and the daemon's default; 0: no limit set
-  bool auto_pct = false;      ///< mps:auto: each of N clients gets 100/N percent (the device plugin's rule)
-  std::vector<int> client_pcts;                 ///< mps:<p0>/<p1>/...
-  bool prio_first = false;                      ///< +prio: client 0 at normal priority, the others below
-  std::vector<int> client_priorities;           ///< +prio=: CUDA_MPS_CLIENT_PRIORITY per client
-  std::vector<std::uint64_t> client_mem_limits; ///< +mem: bytes per client
-  int max_connections = 0;    ///< streams:<c>: CUDA_DEVICE_MAX_CONNECTIONS (0: the driver's default, 8)
-  int green_sms = 0;          ///< green:<sms>: SMs per instance (0: an equal share)
+  bool mps = false;                    ///< kind == mps
+  int active_thread_pct = 0;           ///< mps:<pct>: every client, and the daemon's default; 0: no limit set
+  bool auto_pct = false;               ///< mps:auto: each of N clients gets 100/N percent (the device plugin's rule)
+  std::vector<int> client_pcts;        ///< mps:<p0>/<p1>/...
+  bool prio_first = false;             ///< +prio: client 0 at normal priority, the others below
+  std::vector<int> client_priorities;  ///< +prio=: CUDA_MPS_CLIENT_PRIORITY per client
+  std::vector<std::uint64_t> client_mem_limits;  ///< +mem: bytes per client
+  int max_connections = 0;  ///< streams:<c>: CUDA_DEVICE_MAX_CONNECTIONS (0: the driver's default, 8)
+  int green_sms = 0;        ///< green:<sms>: SMs per instance (0: an equal share)
 
   /// streams, threads, green: one process runs all N instances.
   bool in_process() const { return kind == ModeKind::streams || kind == ModeKind::threads || kind == ModeKind::green; }
@@ -76,14 +76,15 @@ struct SweepSpec {
   double noise_target_pct = -1;  ///< < 0: the default, 1 for GPU workloads, off for CPU-only sweeps
   int max_repeats = 12;
   double noise_time_cap_s = kNoiseTimeCapS;
-  long tasks = 0;          ///< 0: each workload's default
-  double duration_s = 0;   ///< > 0: run for this long instead of a task count
-  int warmup = -1;         ///< untimed tasks per worker; < 0: default_warmup_tasks() of each workload
-  int exec_warmups = 1;    ///< exec: untimed runs of one copy of the command per mode block (harness/sweep/exec_warmup.hpp)
-  bool profile_gpu = false;   ///< exec: a GPU profile of every copy (CUPTI injection; harness/sweep/gpu_profiling.hpp)
-  double profile_gap_us = 20; ///< --profile-gpu: gaps at least this long end a burst in the recorded summaries
+  long tasks = 0;         ///< 0: each workload's default
+  double duration_s = 0;  ///< > 0: run for this long instead of a task count
+  int warmup = -1;        ///< untimed tasks per worker; < 0: default_warmup_tasks() of each workload
+  int exec_warmups =
+      1;  ///< exec: untimed runs of one copy of the command per mode block (harness/sweep/exec_warmup.hpp)
+  bool profile_gpu = false;    ///< exec: a GPU profile of every copy (CUPTI injection; harness/sweep/gpu_profiling.hpp)
+  double profile_gap_us = 20;  ///< --profile-gpu: gaps at least this long end a burst in the recorded summaries
   WorkloadConfig params;
-  std::string out_dir;     ///< empty: results/<date>-<gpu>
+  std::string out_dir;  ///< empty: results/<date>-<gpu>
   double run_timeout_s = 300;
   double ready_timeout_s = 120;
   int mps_max_clients = 48;
@@ -91,22 +92,22 @@ struct SweepSpec {
   Scenario scenario = Scenario::sweep;
   std::vector<double> regime_bursts_ms{0.1, 0.3, 1, 3, 10};  ///< regimes: GPU work per step of the grid's points
   std::vector<double> regime_duties_pct{5, 25, 50, 75, 95};  ///< regimes: their duty cycles alone
-  bool resume = false;     ///< continue the sweep already in out_dir
-  bool set_exclusive = false;  ///< switch the GPU to EXCLUSIVE_PROCESS for MPS blocks (root; restored)
-  bool pin_cpus = true;        ///< pin each worker to its own CPU core
-  bool cpu_stand_in = false;   ///< --cpu-stand-in: duty and xray run as CPU stand-ins (tests, no GPU)
-  bool demo = false;           ///< --demo: results stamped as a demo without GPU data (scripts/run.sh --demo)
-  double settle_s = 0;         ///< idle pause before every worker set (after the last set has exited)
-  int rounds = 0;              ///< repeats one worker set runs (GO rounds); 0: default_rounds()
+  bool resume = false;                                       ///< continue the sweep already in out_dir
+  bool set_exclusive = false;            ///< switch the GPU to EXCLUSIVE_PROCESS for MPS blocks (root; restored)
+  bool pin_cpus = true;                  ///< pin each worker to its own CPU core
+  bool cpu_stand_in = false;             ///< --cpu-stand-in: duty and xray run as CPU stand-ins (tests, no GPU)
+  bool demo = false;                     ///< --demo: results stamped as a demo without GPU data (scripts/run.sh --demo)
+  double settle_s = 0;                   ///< idle pause before every worker set (after the last set has exited)
+  int rounds = 0;                        ///< repeats one worker set runs (GO rounds); 0: default_rounds()
   std::string foreground = "mlp-infer";  ///< interference: the latency-critical (or training) job
   std::string background = "filler";     ///< interference: the N-1 jobs beside it
   std::vector<std::string> argv;
   // Which GPU, and how MPS is reached (harness/plan/device_options.hpp):
-  std::string device;              ///< --device: index, UUID or cpu-<n>; empty: CUDA's device 0
-  std::vector<std::string> gpus;   ///< --gpus: "all" or devices; one child sweep each (harness/sweep/multi_gpu)
-  std::vector<int> cpus;           ///< --cpus: the cores this sweep may use; empty: all it is allowed
-  bool external_mps = false;       ///< --external-mps: clients of the site's daemon, MPS modes only
-  ExternalMps external;            ///< that daemon, as found before the sweep (harness/sweep/external_mps)
+  std::string device;             ///< --device: index, UUID or cpu-<n>; empty: CUDA's device 0
+  std::vector<std::string> gpus;  ///< --gpus: "all" or devices; one child sweep each (harness/sweep/multi_gpu)
+  std::vector<int> cpus;          ///< --cpus: the cores this sweep may use; empty: all it is allowed
+  bool external_mps = false;      ///< --external-mps: clients of the site's daemon, MPS modes only
+  ExternalMps external;           ///< that daemon, as found before the sweep (harness/sweep/external_mps)
 };
 
 /// Untimed tasks a worker of `workload` runs before READY: --warmup, or the workload's default.
@@ -126,14 +127,14 @@ RunLength run_length(const SweepSpec& spec, const std::string& workload);
 int rounds_per_set(const SweepSpec& spec, const std::string& workload);
 
 struct RunSpec {
-  int index = 0;        ///< position in the plan, from 0
-  int repeat = 0;       ///< from 1
+  int index = 0;   ///< position in the plan, from 0
+  int repeat = 0;  ///< from 1
   std::string workload;
-  std::string params;   ///< canonical parameter string
+  std::string params;  ///< canonical parameter string
   Mode mode;
   int procs = 1;
-  long tasks = 0;       ///< per worker; 0 when duration-based
-  double duration_s = 0; ///< per worker, from its first task; 0 when task-count based
+  long tasks = 0;          ///< per worker; 0 when duration-based
+  double duration_s = 0;   ///< per worker, from its first task; 0 when task-count based
   RunScenario scenario;    ///< what the run is inside its sweep's scenario (harness/plan/scenario.hpp)
   std::string background;  ///< interference: the background workload beside the foreground
   /// regimes: this grid point's parameters (its duty workload's burst, host work, steps per task);

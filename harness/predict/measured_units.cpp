@@ -22,11 +22,11 @@ namespace {
 
 /// A copy's counted waits' ends and its steady part, on CLOCK_MONOTONIC.
 struct CopyWaits {
-  bool placed = false;                ///< its profile could be put on CLOCK_MONOTONIC
-  std::string why;                    ///< why there are none to use
-  std::vector<std::int64_t> ends;     ///< counted waits' ends in its steady part
-  std::int64_t from = 0, to = 0;      ///< its steady part
-  double own_step_ms = NAN;           ///< its steady part's step alone (the summary's)
+  bool placed = false;             ///< its profile could be put on CLOCK_MONOTONIC
+  std::string why;                 ///< why there are none to use
+  std::vector<std::int64_t> ends;  ///< counted waits' ends in its steady part
+  std::int64_t from = 0, to = 0;   ///< its steady part
+  double own_step_ms = NAN;        ///< its steady part's step alone (the summary's)
 };
 
 CopyWaits copy_waits(const fs::path& dir, double gap_us) {

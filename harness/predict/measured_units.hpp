@@ -15,11 +15,11 @@ namespace bench_mps::harness {
 struct MeasuredUnit {
   std::string run_id, mode;
   int procs = 0, repeat = 0, worker = 0;
-  std::string status;        ///< the copy's status in runs.csv
-  double run_s = 0;          ///< the command's completion (exec's completion_s), NaN where unknown
-  double unit_ms = 0;        ///< its unit, NaN where none could be measured
-  std::string basis;         ///< "metric", "common window", "own steady part", or why there is none
-  long steps = 0;            ///< the steps (waits) the unit is the mean of
+  std::string status;  ///< the copy's status in runs.csv
+  double run_s = 0;    ///< the command's completion (exec's completion_s), NaN where unknown
+  double unit_ms = 0;  ///< its unit, NaN where none could be measured
+  std::string basis;   ///< "metric", "common window", "own steady part", or why there is none
+  long steps = 0;      ///< the steps (waits) the unit is the mean of
 };
 
 /// Every copy of every run of the exec sweep in `dir` (its runs.csv, and profiles/ where it was profiled).

@@ -155,8 +155,8 @@ void write_md_head(std::ostringstream& md, const std::string& label, const std::
   md << "# Predicted: " << label << "\n\n";
   for (const AloneRun& r : alone) {
     const ProgramTrace& p = r.program;
-    md << "- One copy alone, " << (r.mode == "mps" ? "MPS" : "time-sliced") << " (" << r.source << "): "
-       << (r.metric ? "its metric " : "a step between host waits ") << num(r.unit_ms) << " ms"
+    md << "- One copy alone, " << (r.mode == "mps" ? "MPS" : "time-sliced") << " (" << r.source
+       << "): " << (r.metric ? "its metric " : "a step between host waits ") << num(r.unit_ms) << " ms"
        << (std::isfinite(r.run_s) ? ", the whole run " + num(r.run_s) + " s" : std::string()) << "; duty "
        << fmt_fixed(100 * r.summary.duty, 1) << "%, " << p.trace.steps.size() << " steps cut at " << p.cut << ", "
        << (p.sm_per_span ? "SM share per span" : "SM share from the kernels' mean fill") << "; memory bandwidth demand "
@@ -207,8 +207,13 @@ void add_row(Tables& t, const PredictedRow& c, const char* basis, const ScoredCe
         << fmt_num(unit ? c.regime_low_ms : NAN, 9) << ',' << fmt_num(unit ? c.regime_high_ms : NAN, 9) << ','
         << (values ? values->size() : 0) << ',' << fmt_num(lo, 9) << ',' << fmt_num(hi, 9) << ','
         << (unit && m && m->copies ? fmt_num(static_cast<double>(m->common) / m->copies, 4) : "") << '\n';
-  t.cells.push_back({{"mode", c.mode}, {"procs", c.procs}, {"basis", basis}, {"predicted", jnum(pred)},
-                     {"naive", jnum(naive)}, {"regime", jnum(regime)}, {"measured", jnum(meas)},
+  t.cells.push_back({{"mode", c.mode},
+                     {"procs", c.procs},
+                     {"basis", basis},
+                     {"predicted", jnum(pred)},
+                     {"naive", jnum(naive)},
+                     {"regime", jnum(regime)},
+                     {"measured", jnum(meas)},
                      {"runs", values ? values->size() : 0}});
 }
 
@@ -218,8 +223,8 @@ void write_cells(Tables& t, const std::vector<PredictedRow>& cells,
                  const std::map<std::pair<std::string, int>, ScoredCell>& measured, const std::string& label,
                  bool scored) {
   t.md << "| N | mode | basis | simulator | naive | regime model |"
-       << (scored ? " measured | error | naive error | regime error | runs |" : "")
-       << "\n|---:|---|---|---:|---:|---:|" << (scored ? "---:|---:|---:|---:|---:|" : "") << "\n";
+       << (scored ? " measured | error | naive error | regime error | runs |" : "") << "\n|---:|---|---|---:|---:|---:|"
+       << (scored ? "---:|---:|---:|---:|---:|" : "") << "\n";
   t.csv << "program,mode,procs,basis,predicted,measured,naive,regime,regime_low,regime_high,runs,measured_min,"
            "measured_max,common_share\n";
   for (const PredictedRow& c : cells) {
@@ -244,14 +249,22 @@ nlohmann::json alone_entry(const AloneRun& r, bool stands_for_program) {
     if (!st.items.empty()) span += st.items.back().ready_ns + st.items.back().work_ns - st.items.front().ready_ns;
   }
   const double steps = static_cast<double>(t.steady_to - t.steady_from);
-  return nlohmann::json{{"mode", r.mode}, {"source", r.source}, {"stands_for_program", stands_for_program},
-                        {"unit_ms", jnum(r.unit_ms)}, {"metric", r.metric}, {"run_s", jnum(r.run_s)},
-                        {"duty", jnum(r.summary.duty)}, {"steps", t.steps.size()}, {"steady_steps", steps},
+  return nlohmann::json{{"mode", r.mode},
+                        {"source", r.source},
+                        {"stands_for_program", stands_for_program},
+                        {"unit_ms", jnum(r.unit_ms)},
+                        {"metric", r.metric},
+                        {"run_s", jnum(r.run_s)},
+                        {"duty", jnum(r.summary.duty)},
+                        {"steps", t.steps.size()},
+                        {"steady_steps", steps},
                         {"items_per_step", jnum(steps > 0 ? items / steps : NAN)},
                         {"kernel_ms_per_step", jnum(steps > 0 ? work / steps * 1e-6 : NAN)},
                         {"burst_ms_per_step", jnum(steps > 0 ? span / steps * 1e-6 : NAN)},
-                        {"sm_share", jnum(work > 0 ? sm / work : NAN)}, {"mem_demand", t.mem_demand},
-                        {"profile_s", r.program.profile_ns * 1e-9}, {"dropped_s", r.program.dropped_ns * 1e-9},
+                        {"sm_share", jnum(work > 0 ? sm / work : NAN)},
+                        {"mem_demand", t.mem_demand},
+                        {"profile_s", r.program.profile_ns * 1e-9},
+                        {"dropped_s", r.program.dropped_ns * 1e-9},
                         {"cut", r.program.cut}};
 }
 
@@ -262,10 +275,16 @@ void write_outputs(const PredictArgs& a, const std::string& label, const Schedul
   fs::create_directories(out);
   write_file_atomically(out / "predict.md", t.md.str());
   write_file_atomically(out / "predict.csv", t.csv.str());
-  nlohmann::json j{{"predict_format_version", 1}, {"program", label}, {"alone", a.alone}, {"xray", a.xray},
-                   {"scheduler", {{"slice_ms", sched.slice_ms}, {"switch_ms", sched.switch_ms},
-                                  {"turn_cost_ms", sched.turn_cost_ms}, {"hold_us", jnum(sched.hold_us)},
-                                  {"hold_bound", sched.hold_bound}}},
+  nlohmann::json j{{"predict_format_version", 1},
+                   {"program", label},
+                   {"alone", a.alone},
+                   {"xray", a.xray},
+                   {"scheduler",
+                    {{"slice_ms", sched.slice_ms},
+                     {"switch_ms", sched.switch_ms},
+                     {"turn_cost_ms", sched.turn_cost_ms},
+                     {"hold_us", jnum(sched.hold_us)},
+                     {"hold_bound", sched.hold_bound}}},
                    {"cells", t.cells}};
   if (!a.against.empty()) j["against"] = a.against;
   nlohmann::json jalone = nlohmann::json::array();
@@ -280,27 +299,39 @@ void write_outputs(const PredictArgs& a, const std::string& label, const Schedul
 CLI::App* add_predict_command(CLI::App& app, PredictArgs& args) {
   CLI::App* cmd = app.add_subcommand("predict", "predict N copies from one copy alone and the X-ray (docs/PREDICT.md)");
   cmd->footer(kFooter);
-  cmd->add_option("alone", args.alone, "a results folder of one copy alone run with --profile-gpu (or a profile-<pid>.json)")->check(not_blank());
-  cmd->add_option("--xray", args.xray, "an xray or regimes results folder of the same GPU (the scheduler)")->check(not_blank());
+  cmd->add_option("alone", args.alone,
+                  "a results folder of one copy alone run with --profile-gpu (or a profile-<pid>.json)")
+      ->check(not_blank());
+  cmd->add_option("--xray", args.xray, "an xray or regimes results folder of the same GPU (the scheduler)")
+      ->check(not_blank());
   cmd->add_option("--procs", args.procs, "the N to predict, e.g. 2,4,10 (default 2..--max-procs)")->check(not_blank());
   cmd->add_option("--max-procs", args.max_procs, "the largest N (with --procs not given)")
-      ->check(CLI::Range(2, kMaxProcs))->capture_default_str();
-  cmd->add_option("--against", args.against, "a sweep of the same program at N >= 2 (with --profile-gpu): the error of each cell")->check(not_blank());
-  cmd->add_option("--measure", args.measure, "write DIR/units.csv: each copy's run and unit (predicts nothing)")->check(not_blank());
-  cmd->add_option("--out", args.out, "a new or empty folder for predict.csv, predict.json, predict.md")->check(not_blank());
-  cmd->add_option("--label", args.label, "the program's name in the outputs (default: the alone folder's name)")->check(not_blank());
+      ->check(CLI::Range(2, kMaxProcs))
+      ->capture_default_str();
+  cmd->add_option("--against", args.against,
+                  "a sweep of the same program at N >= 2 (with --profile-gpu): the error of each cell")
+      ->check(not_blank());
+  cmd->add_option("--measure", args.measure, "write DIR/units.csv: each copy's run and unit (predicts nothing)")
+      ->check(not_blank());
+  cmd->add_option("--out", args.out, "a new or empty folder for predict.csv, predict.json, predict.md")
+      ->check(not_blank());
+  cmd->add_option("--label", args.label, "the program's name in the outputs (default: the alone folder's name)")
+      ->check(not_blank());
   cmd->add_option("--gap-us", args.gap_us, "without host waits, an idle gap at least this long ends a step")
-      ->check(finite_in(0.001, 1e6))->capture_default_str();
+      ->check(finite_in(0.001, 1e6))
+      ->capture_default_str();
   return cmd;
 }
 
 int run_predict(const PredictArgs& a) {
   if (!a.measure.empty()) {
     if (!a.alone.empty() || !a.xray.empty() || !a.against.empty() || !a.out.empty())
-      throw UsageError("--measure DIR measures a sweep's units alone: give it without a program, --xray, --against or --out");
+      throw UsageError(
+          "--measure DIR measures a sweep's units alone: give it without a program, --xray, --against or --out");
     return measure_only(a);
   }
-  if (a.alone.empty()) throw UsageError("predict needs one copy alone: a results folder run with --profile-gpu, or a profile");
+  if (a.alone.empty())
+    throw UsageError("predict needs one copy alone: a results folder run with --profile-gpu, or a profile");
   if (a.xray.empty()) throw UsageError("predict needs the scheduler: --xray DIR (bench_mps --scenario xray)");
   const std::vector<int> procs = procs_to_predict(a);
   if (!a.out.empty()) claim_out(a.out);
@@ -319,7 +350,8 @@ int run_predict(const PredictArgs& a) {
   write_cells(tables, cells, measured, label, !units.empty());
   std::cout << tables.md.str();
   // The time it took goes to stderr alone, so that the files stay the same from one run to the next.
-  std::cerr << "predict: " << label << ": " << procs.size() * 2 << " cells predicted in " << fmt_fixed(seconds, 2) << " s\n";
+  std::cerr << "predict: " << label << ": " << procs.size() * 2 << " cells predicted in " << fmt_fixed(seconds, 2)
+            << " s\n";
   if (!a.out.empty()) write_outputs(a, label, sched, alone, tables);
   return 0;
 }

@@ -10,14 +10,14 @@
 namespace bench_mps::harness {
 
 struct PredictArgs {
-  std::string alone;      ///< a results folder with N=1 runs under --profile-gpu, or a profile-<pid>.json
-  std::string xray;       ///< an xray or regimes results folder of the same GPU
-  std::string procs;      ///< "2,4,10"; empty: 2 .. max_procs
+  std::string alone;  ///< a results folder with N=1 runs under --profile-gpu, or a profile-<pid>.json
+  std::string xray;   ///< an xray or regimes results folder of the same GPU
+  std::string procs;  ///< "2,4,10"; empty: 2 .. max_procs
   int max_procs = 10;
-  std::string against;    ///< a sweep of the same program at N >= 2 to score against
-  std::string measure;    ///< a sweep whose units to measure into its units.csv (nothing predicted)
-  std::string out;        ///< a folder for predict.{csv,json,md} (new or empty)
-  std::string label;      ///< the program's name in the outputs (default: the alone folder's name)
+  std::string against;  ///< a sweep of the same program at N >= 2 to score against
+  std::string measure;  ///< a sweep whose units to measure into its units.csv (nothing predicted)
+  std::string out;      ///< a folder for predict.{csv,json,md} (new or empty)
+  std::string label;    ///< the program's name in the outputs (default: the alone folder's name)
   double gap_us = 20;
 };
 

@@ -57,12 +57,14 @@ std::vector<AloneRun> read_alone_runs(const fs::path& path, double gap_us) {
       return r.mode == mode && r.procs == 1 && r.status == RunStatus::ok && r.scenario == RunKind::plain;
     });
     if (row == rows.end()) continue;
-    const auto w = std::find_if(workers.begin(), workers.end(), [&](const WorkerRecord& x) { return x.run_id == row->run_id; });
+    const auto w =
+        std::find_if(workers.begin(), workers.end(), [&](const WorkerRecord& x) { return x.run_id == row->run_id; });
     if (w == workers.end()) throw ResultsError((path / "runs.csv").string() + ": no copy of run " + row->run_id);
     const fs::path dir = path / "profiles" / row->run_id / "w0";
     const std::vector<fs::path> files = gpu_profile_files(dir);
     if (files.empty())
-      throw UsageError(path.string() + ": run " + row->run_id + " has no GPU profile (was the sweep run with --profile-gpu?)");
+      throw UsageError(path.string() + ": run " + row->run_id +
+                       " has no GPU profile (was the sweep run with --profile-gpu?)");
     AloneRun a = alone_from_profile(busiest_profile(files), gap_us, w->fact("profile_gpm_dram_bw_util"));
     a.mode = mode;
     a.source = (path / row->run_id).string();
@@ -137,7 +139,8 @@ double stretched_run_s(const AloneRun& a, double loss) {
 
 /// The regime model's loss at N in `mode` (advise's, without its ladder): time-sliced the midpoint of its
 /// bracket (predict_timesliced_between), MPS its SMs' bound; `low`/`high` the bracket.
-double regime_loss(const AloneRun& a, const std::string& mode, int n, const SchedulerFacts& s, double& low, double& high) {
+double regime_loss(const AloneRun& a, const std::string& mode, int n, const SchedulerFacts& s, double& low,
+                   double& high) {
   const ProfileSummary& m = a.summary;
   std::vector<RegimePoint> points;  // a turn per host wait where recorded, then per idle-gap burst
   if (m.waits_recorded && m.wait_step_ms > 0 && m.wait_burst_ms > 0 && m.wait_kernel_ms > 0)
@@ -147,8 +150,8 @@ double regime_loss(const AloneRun& a, const std::string& mode, int n, const Sche
   low = high = NAN;
   if (points.empty()) return NAN;
   if (mode == "mps") return predict_mps(points.front(), n).loss;
-  const Prediction p = predict_timesliced_between(points.front(), points.size() > 1 ? std::optional(points[1]) : std::nullopt,
-                                                  n, s);
+  const Prediction p =
+      predict_timesliced_between(points.front(), points.size() > 1 ? std::optional(points[1]) : std::nullopt, n, s);
   if (!std::isfinite(p.loss)) return NAN;
   low = p.loss;
   high = std::isfinite(p.upper) ? p.upper : p.loss;
@@ -164,7 +167,7 @@ const AloneRun& program_alone(const std::vector<AloneRun>& alone) {
 }
 
 std::vector<PredictedRow> predict_cells(const std::vector<AloneRun>& alone, const SchedulerFacts& s,
-                                         const std::vector<int>& procs) {
+                                        const std::vector<int>& procs) {
   const AloneRun& a = program_alone(alone);
   std::vector<PredictedRow> out;
   std::map<std::string, Replay> one;  // each mode's replay of the copy alone, once

@@ -19,14 +19,14 @@ namespace bench_mps::harness {
 
 /// One copy alone in one mode, as predict reads it.
 struct AloneRun {
-  std::string mode;         ///< "timeslice" or "mps"
-  std::string source;       ///< where it was read: the run's folder and id, or the profile file
+  std::string mode;    ///< "timeslice" or "mps"
+  std::string source;  ///< where it was read: the run's folder and id, or the profile file
   ProgramTrace program;
   ProfileSummary summary;
-  double run_s = NAN;       ///< its whole run, start-up included (the command's completion); NaN: a bare profile
-  double unit_ms = NAN;     ///< its unit alone: the program's metric, else the steady part's step between host waits
-  bool metric = false;      ///< the unit is the program's own (a paced program's latency: --exec-metric)
-  std::string mem_basis;    ///< how the memory bandwidth demand was had ("GPM DRAM bandwidth over the duty", or why none)
+  double run_s = NAN;     ///< its whole run, start-up included (the command's completion); NaN: a bare profile
+  double unit_ms = NAN;   ///< its unit alone: the program's metric, else the steady part's step between host waits
+  bool metric = false;    ///< the unit is the program's own (a paced program's latency: --exec-metric)
+  std::string mem_basis;  ///< how the memory bandwidth demand was had ("GPM DRAM bandwidth over the duty", or why none)
 };
 
 /// The N=1 runs of a sweep (`path`: a results folder run with --profile-gpu; the time-sliced one required,
@@ -37,10 +37,10 @@ std::vector<AloneRun> read_alone_runs(const std::filesystem::path& path, double 
 struct PredictedRow {
   std::string mode;
   int procs = 0;
-  double unit_ms = NAN, run_s = NAN;               ///< the simulator's
-  double naive_unit_ms = NAN, naive_run_s = NAN;   ///< naive
-  double regime_unit_ms = NAN, regime_run_s = NAN; ///< the regime model's (a bracket's midpoint)
-  double regime_low_ms = NAN, regime_high_ms = NAN; ///< its bracket, where it gives one
+  double unit_ms = NAN, run_s = NAN;                 ///< the simulator's
+  double naive_unit_ms = NAN, naive_run_s = NAN;     ///< naive
+  double regime_unit_ms = NAN, regime_run_s = NAN;   ///< the regime model's (a bracket's midpoint)
+  double regime_low_ms = NAN, regime_high_ms = NAN;  ///< its bracket, where it gives one
 };
 
 /// The scheduler from an X-ray sweep's (or a regimes sweep's) summary.csv in `dir`; ResultsError where it
@@ -57,6 +57,6 @@ const AloneRun& program_alone(const std::vector<AloneRun>& alone);
 
 /// Both modes at each N of `procs`, from program_alone(alone).
 std::vector<PredictedRow> predict_cells(const std::vector<AloneRun>& alone, const SchedulerFacts& s,
-                                         const std::vector<int>& procs);
+                                        const std::vector<int>& procs);
 
 }  // namespace bench_mps::harness

@@ -103,7 +103,7 @@ std::vector<double> cut_steps(const GpuProfile& p, double fill, const std::vecto
                               std::int64_t dropped_from, std::int64_t profile_end, CopyTrace& t) {
   std::vector<double> starts;  // each step's start alone
   std::size_t span = 0;
-  std::int64_t start = 0;      // the profiler's start: CUDA's initialisation
+  std::int64_t start = 0;  // the profiler's start: CUDA's initialisation
   auto add_step = [&](std::int64_t wait_start, std::int64_t wait_end, bool last) {
     TraceStep step;
     std::int64_t last_end = start;

@@ -15,12 +15,12 @@ namespace bench_mps::harness {
 
 struct ProgramTrace {
   CopyTrace trace;
-  std::string cut;          ///< how its steps were cut: "host waits" or "idle gaps of at least X us"
-  double profile_ns = 0;    ///< the profiler's start (CUDA's initialisation) to the profile's writing (exit)
-  double dropped_ns = 0;    ///< the time alone of the spans the profile did not keep (0: it kept all)
-  double active_ns = 0;     ///< the run's first busy span's start to its last one's end (what a baseline stretches)
-  double fill = 0;          ///< the profile's kernel-time-weighted fill (the items' share where spans lack SM time)
-  bool sm_per_span = false; ///< the spans carried their SM time (format_version 3)
+  std::string cut;           ///< how its steps were cut: "host waits" or "idle gaps of at least X us"
+  double profile_ns = 0;     ///< the profiler's start (CUDA's initialisation) to the profile's writing (exit)
+  double dropped_ns = 0;     ///< the time alone of the spans the profile did not keep (0: it kept all)
+  double active_ns = 0;      ///< the run's first busy span's start to its last one's end (what a baseline stretches)
+  double fill = 0;           ///< the profile's kernel-time-weighted fill (the items' share where spans lack SM time)
+  bool sm_per_span = false;  ///< the spans carried their SM time (format_version 3)
 };
 
 /// `s` is the summary of `p` (its steady part); `mem_demand`: the copy's memory bandwidth share while busy.

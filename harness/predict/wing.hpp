@@ -5,5 +5,6 @@
 // Every header of this wing includes this one, so a target that does not link bench_mps::predict cannot
 // include them either (the layering in docs/ARCHITECTURE.md, enforced by the compiler).
 #ifndef BENCH_MPS_WING_PREDICT
-#error "harness/predict/ is not linked by this target: link bench_mps::predict, or see docs/ARCHITECTURE.md for who may use whom"
+#error \
+    "harness/predict/ is not linked by this target: link bench_mps::predict, or see docs/ARCHITECTURE.md for who may use whom"
 #endif

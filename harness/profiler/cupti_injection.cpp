@@ -58,7 +58,9 @@ const Kind kKinds[] = {{CUPTI_ACTIVITY_KIND_DEVICE, "DEVICE"},
 /// Optional: without it the profile has no host waits (waits_status says why), the rest stays valid.
 const Kind kWaitsKind = {CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, "SYNCHRONIZATION"};
 
-std::string enable_call(const Kind& k) { return "cuptiActivityEnable(CUPTI_ACTIVITY_KIND_" + std::string(k.name) + ")"; }
+std::string enable_call(const Kind& k) {
+  return "cuptiActivityEnable(CUPTI_ACTIVITY_KIND_" + std::string(k.name) + ")";
+}
 
 std::string cupti_text(const char* call, CUptiResult r) {
   const char* s = nullptr;
@@ -255,8 +257,10 @@ void write_profile(const std::string& text) {
     why = "cannot create";
   } else {
     const bool ok = write_all(fd, text);
-    if (::close(fd) != 0 || !ok) why = "cannot write";
-    else if (::rename(tmp.c_str(), path.c_str()) != 0) why = "cannot rename into place";
+    if (::close(fd) != 0 || !ok)
+      why = "cannot write";
+    else if (::rename(tmp.c_str(), path.c_str()) != 0)
+      why = "cannot rename into place";
     if (why) ::unlink(tmp.c_str());
   }
   if (why) {  // said on stderr: the one place left to say it, and the program's own output is untouched otherwise
@@ -363,11 +367,12 @@ std::pair<WaitsSource, std::string> waits_source() {
   const char* v = std::getenv("BENCH_MPS_PROFILE_WAITS");
   const std::string value = v ? v : "";
   if (value == "0") return {WaitsSource::off, "none (BENCH_MPS_PROFILE_WAITS=0)"};
-  if (value == "activity") return {WaitsSource::activity, "CUPTI's synchronisation records (BENCH_MPS_PROFILE_WAITS=activity)"};
+  if (value == "activity")
+    return {WaitsSource::activity, "CUPTI's synchronisation records (BENCH_MPS_PROFILE_WAITS=activity)"};
   const std::string words = "callbacks on the synchronising calls";
   if (value.empty() || value == "callbacks") return {WaitsSource::callbacks, words};
-  return {WaitsSource::callbacks, words + " (BENCH_MPS_PROFILE_WAITS='" + value.substr(0, 40) +
-                                      "' is none of 0, activity, callbacks)"};
+  return {WaitsSource::callbacks,
+          words + " (BENCH_MPS_PROFILE_WAITS='" + value.substr(0, 40) + "' is none of 0, activity, callbacks)"};
 }
 
 }  // namespace

@@ -82,8 +82,8 @@ void append_devices(std::string& o, const std::map<std::uint32_t, DeviceLimits>&
          ", \"max_warps_per_sm\": " + num(d.max_warps_per_sm) + ", \"max_blocks_per_sm\": " + num(d.max_blocks_per_sm) +
          ", \"regs_per_sm\": " + num(d.regs_per_sm) + ", \"max_regs_per_block\": " + num(d.max_regs_per_block) +
          ", \"smem_per_sm_bytes\": " + num(d.smem_per_sm) + ", \"smem_per_block_bytes\": " + num(d.smem_per_block) +
-         ", \"compute_capability\": [" + num(d.cc_major) + "," + num(d.cc_minor) + "], \"memory_bytes\": " +
-         num(d.memory_bytes) + "}";
+         ", \"compute_capability\": [" + num(d.cc_major) + "," + num(d.cc_minor) +
+         "], \"memory_bytes\": " + num(d.memory_bytes) + "}";
     first = false;
   }
 }
@@ -329,8 +329,8 @@ std::string ProfileRecorder::json(std::uint64_t end_ns, const ProcessFacts& proc
        ", \"signatures\": [";
   first = true;
   for (const auto& [s, t] : kernels_) {
-    o += std::string(first ? "" : ",") + "\n  {\"name\": " + quoted(readable(s.name)) + ", \"device\": " +
-         num(s.device) + ", \"grid\": " + triple(s.grid) + ", \"block\": " + triple(s.block) +
+    o += std::string(first ? "" : ",") + "\n  {\"name\": " + quoted(readable(s.name)) +
+         ", \"device\": " + num(s.device) + ", \"grid\": " + triple(s.grid) + ", \"block\": " + triple(s.block) +
          ", \"registers\": " + num(s.registers) + ", \"static_smem_bytes\": " + std::to_string(s.static_smem) +
          ", \"dynamic_smem_bytes\": " + std::to_string(s.dynamic_smem) + ", \"count\": " + num(t.count) +
          ", \"total_ns\": " + num(t.total_ns) + "}";
@@ -338,9 +338,9 @@ std::string ProfileRecorder::json(std::uint64_t end_ns, const ProcessFacts& proc
   }
   o += "]},\n";
   o += "\"busy\": {\"min_gap_ns\": " + num(limits_.min_gap_ns) + ", \"intervals\": " + num(intervals_.count()) +
-       ", \"busy_ns\": " + num(busy_total_ns_) + ", \"first_ns\": " + rel(first_ns_) + ", \"last_ns\": " +
-       rel(last_ns_) + ", \"late_spans\": " + num(late_spans_) + ",\n  \"gap_overlaps\": " + num(gaps_overlap_) +
-       ", \"gap_log2_ns_counts\": [";
+       ", \"busy_ns\": " + num(busy_total_ns_) + ", \"first_ns\": " + rel(first_ns_) +
+       ", \"last_ns\": " + rel(last_ns_) + ", \"late_spans\": " + num(late_spans_) +
+       ",\n  \"gap_overlaps\": " + num(gaps_overlap_) + ", \"gap_log2_ns_counts\": [";
   for (std::size_t i = 0; i < gap_bins_.size(); ++i) o += (i ? "," : "") + num(gap_bins_[i]);
   o += "],\n  \"kept_head\": " + num(intervals_.kept_head()) + ", \"kept_tail\": " + num(intervals_.kept_tail()) +
        ",\n  \"spans\": [";

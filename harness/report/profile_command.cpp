@@ -20,11 +20,15 @@ namespace bench_mps::harness {
 
 CLI::App* add_profile_command(CLI::App& app, ProfileArgs& args) {
   CLI::App* cmd = app.add_subcommand("profile", "summarise GPU profiles written by --profile-gpu (docs/PROFILE.md)");
-  cmd->add_option("path", args.path, "a profile-<pid>.json, or a folder searched for them (e.g. OUT/profiles)")->required();
-  cmd->add_option("--gap-us", args.gap_us, "a GPU idle gap at least this long ends a burst (not a host wait: those are recorded)")
-      ->check(finite_in(0.001, 1e6))->capture_default_str();
-  cmd->footer("Example: bench_mps profile OUT/profiles --gap-us 50   (OUT: a sweep run with --profile-gpu)\n"
-              "Exit codes: 0 ok; 2 no profile there, or one that cannot be read (named).");
+  cmd->add_option("path", args.path, "a profile-<pid>.json, or a folder searched for them (e.g. OUT/profiles)")
+      ->required();
+  cmd->add_option("--gap-us", args.gap_us,
+                  "a GPU idle gap at least this long ends a burst (not a host wait: those are recorded)")
+      ->check(finite_in(0.001, 1e6))
+      ->capture_default_str();
+  cmd->footer(
+      "Example: bench_mps profile OUT/profiles --gap-us 50   (OUT: a sweep run with --profile-gpu)\n"
+      "Exit codes: 0 ok; 2 no profile there, or one that cannot be read (named).");
   return cmd;
 }
 
@@ -34,16 +38,17 @@ namespace {
 std::string clock_line(const GpuProfile& p, const ProfileSummary& s) {
   const ProfileClock c = profile_clock(p);
   if (!c.unavailable.empty()) return "NVML and GPM cannot be set beside it: " + c.unavailable;
-  return "on CLOCK_MONOTONIC: steady part " + fmt_fixed(static_cast<double>(c.monotonic_ns(s.steady_from_s)) * 1e-9, 3) +
-         "-" + fmt_fixed(static_cast<double>(c.monotonic_ns(s.steady_to_s)) * 1e-9, 3) + " s (" +
-         std::to_string(c.anchors) + " clock anchors, read within " + fmt_num(static_cast<double>(c.spread_ns) * 1e-3, 3) +
-         " us)";
+  return "on CLOCK_MONOTONIC: steady part " +
+         fmt_fixed(static_cast<double>(c.monotonic_ns(s.steady_from_s)) * 1e-9, 3) + "-" +
+         fmt_fixed(static_cast<double>(c.monotonic_ns(s.steady_to_s)) * 1e-9, 3) + " s (" + std::to_string(c.anchors) +
+         " clock anchors, read within " + fmt_num(static_cast<double>(c.spread_ns) * 1e-3, 3) + " us)";
 }
 
 /// A profile under OUT/profiles/<run id>/w<worker>/: its copy's row of OUT/runs.csv, where that copy's
 /// steady part was this profile's (its pid); null elsewhere.
 const WorkerRecord* copy_row(const fs::path& file, long pid, std::map<fs::path, std::vector<WorkerRecord>>& runs) {
-  const fs::path worker_dir = file.parent_path(), run_dir = worker_dir.parent_path(), out = run_dir.parent_path().parent_path();
+  const fs::path worker_dir = file.parent_path(), run_dir = worker_dir.parent_path(),
+                 out = run_dir.parent_path().parent_path();
   const std::string w = worker_dir.filename().string();
   if (run_dir.parent_path().filename() != "profiles" || w.size() < 2 || w[0] != 'w') return nullptr;
   auto it = runs.find(out);
@@ -59,15 +64,16 @@ const WorkerRecord* copy_row(const fs::path& file, long pid, std::map<fs::path, 
     it = runs.emplace(out, std::move(rows)).first;
   }
   for (const WorkerRecord& r : it->second)
-    if (r.run_id == run_dir.filename().string() && "w" + std::to_string(r.worker) == w && r.fact("profile_pid") == pid &&
-        !std::isnan(r.fact("profile_nvml_samples")))
+    if (r.run_id == run_dir.filename().string() && "w" + std::to_string(r.worker) == w &&
+        r.fact("profile_pid") == pid && !std::isnan(r.fact("profile_nvml_samples")))
       return &r;
   return nullptr;
 }
 
 }  // namespace
 
-void print_profile_summary(std::ostream& out, const GpuProfile& p, const ProfileSummary& s, const ProfileWindow* window) {
+void print_profile_summary(std::ostream& out, const GpuProfile& p, const ProfileSummary& s,
+                           const ProfileWindow* window) {
   out << p.file << "\n  pid " << p.pid << ": " << p.command << "\n";
   if (!p.complete) out << "  status error: " << (p.errors.empty() ? "" : p.errors.front()) << "\n";
   out << "  kernels " << p.kernel_count << " (" << p.signatures.size() << " signatures), copies " << p.copy_count
@@ -82,16 +88,18 @@ void print_profile_summary(std::ostream& out, const GpuProfile& p, const Profile
       << fmt_num(s.burst_mean_ms, 4) << " ms; idle gaps between them p50 " << fmt_num(s.wait_p50_ms, 4) << " ms\n";
   auto ms = [](double v) { return std::isnan(v) ? std::string("-") : fmt_num(v, 4) + " ms"; };
   if (s.waits_recorded)
-    out << "  host waits" << (p.waits_source.empty() ? "" : " (" + p.waits_source + ")") << " in the steady part: "
-        << s.host_waits << "; per wait-to-wait step: " << ms(s.wait_step_ms)
-        << " long, GPU busy " << ms(s.wait_kernel_ms) << ", burst " << ms(s.wait_burst_ms) << " (first start to last end)\n";
+    out << "  host waits" << (p.waits_source.empty() ? "" : " (" + p.waits_source + ")")
+        << " in the steady part: " << s.host_waits << "; per wait-to-wait step: " << ms(s.wait_step_ms)
+        << " long, GPU busy " << ms(s.wait_kernel_ms) << ", burst " << ms(s.wait_burst_ms)
+        << " (first start to last end)\n";
   else
     out << "  host waits: not recorded ("
         << (p.waits_status.empty() ? std::string("a format_version 1 profile") : p.waits_status) << ")\n";
   out << "  fill " << (std::isnan(s.fill) ? std::string("-") : fmt_fixed(100 * s.fill, 1) + "%")
       << " of the GPU (kernel-time-weighted blocks / (SMs x resident blocks per SM))\n";
   out << "  gaps (whole run; " << fmt_fixed(100 * s.gaps_at_threshold_share, 1) << "% at or above the threshold):";
-  for (const GapBin& b : s.gaps) out << " [" << fmt_num(b.from_us, 3) << "," << fmt_num(b.to_us, 3) << ") us " << b.count << ";";
+  for (const GapBin& b : s.gaps)
+    out << " [" << fmt_num(b.from_us, 3) << "," << fmt_num(b.to_us, 3) << ") us " << b.count << ";";
   out << "\n";
 }
 

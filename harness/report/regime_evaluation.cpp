@@ -68,7 +68,8 @@ std::vector<Evaluated> evaluate_cells(const std::vector<RegimeCell>& cells, bool
     e.measured = c.loss;
     e.measured_min = c.loss_min;
     e.measured_max = c.loss_max;
-    e.predicted = c.mode == kTimesliceMode ? predict_timesliced(e.point, c.procs, sched) : predict_mps(e.point, c.procs);
+    e.predicted =
+        c.mode == kTimesliceMode ? predict_timesliced(e.point, c.procs, sched) : predict_mps(e.point, c.procs);
     out.push_back(e);
   }
   return out;
@@ -100,7 +101,8 @@ std::vector<Evaluated> seed_cells(const std::vector<SeedRatio>& seeds, const Sch
       continue;
     }
     if (std::isfinite(e.burst_ms))
-      e.predicted = s.mode == kTimesliceMode ? predict_timesliced(e.point, s.procs, sched) : predict_mps(e.point, s.procs);
+      e.predicted =
+          s.mode == kTimesliceMode ? predict_timesliced(e.point, s.procs, sched) : predict_mps(e.point, s.procs);
     else
       e.predicted = {NAN, NAN, ""};
     out.push_back(e);
@@ -124,8 +126,8 @@ ErrorSummary summarize_errors(const std::vector<Evaluated>& rows, const std::str
 std::string error_line(const ErrorSummary& s, const std::string& what) {
   if (s.count == 0) return "";
   auto pct = [](double x) { return fmt_fixed(100 * x, x < 0.1 ? 1 : 0) + "%"; };
-  return what + ": median error " + pct(s.median_abs) + ", largest " + pct(s.max_abs) + ", " + std::to_string(s.within) +
-         " of " + std::to_string(s.count) + " cells within 15%";
+  return what + ": median error " + pct(s.median_abs) + ", largest " + pct(s.max_abs) + ", " +
+         std::to_string(s.within) + " of " + std::to_string(s.count) + " cells within 15%";
 }
 
 }  // namespace bench_mps::harness

@@ -21,7 +21,7 @@ inline constexpr double kSeed001Steps = 10 * 938;
 struct Evaluated {
   std::string label, kind, source, mode;  ///< kind: grid, placed, seed
   int procs = 0;
-  double burst_ms = NAN, duty = NAN;      ///< the map's coordinates (events, alone)
+  double burst_ms = NAN, duty = NAN;  ///< the map's coordinates (events, alone)
   RegimePoint point;
   double measured = NAN, measured_min = NAN, measured_max = NAN;  ///< loss on the seeds' basis
   Prediction predicted;

@@ -27,22 +27,22 @@ namespace bench_mps::harness {
 
 /// The scheduler as the X-ray saw it (medians over its N).
 struct SchedulerFacts {
-  double slice_ms = 0;       ///< xray_slice_ms: a time slice of a context that always has work
-  double switch_ms = 0;      ///< xray_switch_ms: the switch between two slices
-  double turn_cost_ms = 0;   ///< xray_turn_switch_ms: a turn's cost beyond its work, for short bursts
+  double slice_ms = 0;      ///< xray_slice_ms: a time slice of a context that always has work
+  double switch_ms = 0;     ///< xray_switch_ms: the switch between two slices
+  double turn_cost_ms = 0;  ///< xray_turn_switch_ms: a turn's cost beyond its work, for short bursts
   /// xray_hold_us: how long a context's queue may stay empty (launches still to come, no host wait) and it
   /// keeps the GPU while another context has work; NaN where the X-ray did not run its gaps probe.
   double hold_us = std::numeric_limits<double>::quiet_NaN();
-  bool hold_bound = false;   ///< no sampled idle lost the GPU: hold_us is a lower bound
+  bool hold_bound = false;  ///< no sampled idle lost the GPU: hold_us is a lower bound
   bool usable() const { return slice_ms > 0 && turn_cost_ms >= 0 && switch_ms >= 0; }
 };
 
 /// A workload alone (time-sliced, N=1): its regime.
 struct RegimePoint {
-  double step_ms = 0;        ///< one synchronising step: burst / duty
-  double burst_ms = 0;       ///< the events' span of a step's device work
-  double kernel_ms = 0;      ///< the step's kernels' time (<= burst_ms): see kernel_time_ms()
-  double footprint = 0;      ///< share of the SMs its kernels fill while they run; NaN: unknown
+  double step_ms = 0;    ///< one synchronising step: burst / duty
+  double burst_ms = 0;   ///< the events' span of a step's device work
+  double kernel_ms = 0;  ///< the step's kernels' time (<= burst_ms): see kernel_time_ms()
+  double footprint = 0;  ///< share of the SMs its kernels fill while they run; NaN: unknown
   double duty() const { return burst_ms / step_ms; }
 };
 

@@ -64,7 +64,8 @@ Rendered render_results(const fs::path& dir, const SweepMeta& meta, const fs::pa
   const std::vector<SeedRatio> seeds = seed_ratios(read_seeds(seeds_file));
   ReportData data = aggregate_results(summary, tasks);
   const auto has = [&summary](const char* workload) {
-    return std::any_of(summary.begin(), summary.end(), [workload](const SummaryRecord& r) { return r.workload == workload; });
+    return std::any_of(summary.begin(), summary.end(),
+                       [workload](const SummaryRecord& r) { return r.workload == workload; });
   };
   if (has("exec") || has("membw")) {
     const std::vector<WorkerRecord> workers = read_runs(dir / "runs.csv");
@@ -124,10 +125,12 @@ void write_file(const fs::path& file, const std::string& text) {
 void commit(const Staging& stage, const fs::path& dir) {
   std::error_code ec;
   fs::remove_all(dir / "plots", ec);
-  if (ec) throw FileWriteError("report: cannot replace " + (dir / "plots").string() + ": " + ec.message(), dir, ec.value());
+  if (ec)
+    throw FileWriteError("report: cannot replace " + (dir / "plots").string() + ": " + ec.message(), dir, ec.value());
   fs::rename(stage.path() / "plots", dir / "plots", ec);
   if (!ec) fs::rename(stage.path() / "report.md", dir / "report.md", ec);
-  if (ec) throw FileWriteError("report: cannot move the report into " + dir.string() + ": " + ec.message(), dir, ec.value());
+  if (ec)
+    throw FileWriteError("report: cannot move the report into " + dir.string() + ": " + ec.message(), dir, ec.value());
 }
 
 /// `bench_mps report --help` below the options: what it writes, examples a newcomer can type, exit codes
@@ -156,8 +159,9 @@ constexpr const char* kReportHelpFooter =
 }  // namespace
 
 CLI::App* add_report_command(CLI::App& app, ReportArgs& args) {
-  auto* cmd = app.add_subcommand("report", "render report.md and plots/ for a results (or comparison) folder; the "
-                                            "fleet report for a folder of many");
+  auto* cmd = app.add_subcommand("report",
+                                 "render report.md and plots/ for a results (or comparison) folder; the "
+                                 "fleet report for a folder of many");
   cmd->footer(kReportHelpFooter);
   cmd->add_option("dir", args.dir,
                   "results folder, a folder written by `bench_mps compare --out`, or a folder of many results folders "
@@ -242,7 +246,8 @@ int report_folder(const ReportArgs& args) {
   write_file(stage.path() / "report.md", r.markdown);
   throw_if_stopped();  // the last moment a stop leaves the folder as it was
   commit(stage, dir);
-  if (!args.place.empty() || !args.forget_place.empty()) write_file_atomically(dir / "places.json", places_json(remembered));
+  if (!args.place.empty() || !args.forget_place.empty())
+    write_file_atomically(dir / "places.json", places_json(remembered));
   std::cout << "report: wrote " << (dir / "report.md").string() << " and " << r.plan.figures.size() << " figures in "
             << (dir / "plots").string() << "\n";
   return kExitOk;

@@ -11,17 +11,17 @@
 namespace CLI {
 class App;
 class Option;
-}
+}  // namespace CLI
 
 namespace bench_mps::harness {
 
 struct ReportArgs {
-  std::string dir;    ///< a results folder, or a folder written by `bench_mps compare --out`
-  std::string seeds;  ///< seeds.csv; empty: $BENCH_MPS_SEEDS, else results/seeds.csv of the source tree
+  std::string dir;                 ///< a results folder, or a folder written by `bench_mps compare --out`
+  std::string seeds;               ///< seeds.csv; empty: $BENCH_MPS_SEEDS, else results/seeds.csv of the source tree
   std::vector<std::string> place;  ///< regimes: results folders whose workloads go on the map (--place)
   std::vector<std::string> forget_place;  ///< regimes: folders to drop from DIR/places.json (--forget-place)
   // A folder of many results folders (the fleet report, harness/report/report_fleet.hpp):
-  double threshold_pct = -1;   ///< --threshold; < 0: compare's default
+  double threshold_pct = -1;  ///< --threshold; < 0: compare's default
   std::string metric = "throughput";
   const CLI::Option* fleet_options[2] = {nullptr, nullptr};  ///< --threshold, --metric: given only for a fleet
 };

@@ -38,7 +38,7 @@ double number_of(const json& info, const char* key) {
 /// `before_the_key`, the words a folder written before the key was rendered with (kept byte for byte).
 std::string statistic_or(const json& info, const char* before_the_key) {
   return info.contains("statistic") && info["statistic"].is_string() ? info["statistic"].get<std::string>()
-                                                                      : before_the_key;
+                                                                     : before_the_key;
 }
 
 /// comparison.json's threshold as a fraction (it holds percent: 5 means +-5%); NaN if absent.
@@ -151,7 +151,8 @@ ComparisonFolder read_comparison_folder(const fs::path& dir) {
   if (!f.info.is_object()) throw ResultsError(meta.string() + ": not a JSON object");
   const json version = f.info.value("format_version", json());
   if (!version.is_number_integer())
-    throw ResultsError(meta.string() + ": no format_version (written by a bench_mps older than the versioned files): "
+    throw ResultsError(meta.string() +
+                       ": no format_version (written by a bench_mps older than the versioned files): "
                        "run bench_mps compare again");
   if (version.get<long>() != kComparisonFormatVersion)
     throw ResultsError(meta.string() + ": format version " + version.dump() + ", this bench_mps reads " +
@@ -198,10 +199,10 @@ PlotPlan comparison_plot_plan(const ComparisonFolder& folder) {
                                                      "the whole range up to 8 repeats)")
                                        : "(" + recorded + ")") +
                      ": a change "
-                 "inside it is never called FASTER or SLOWER, and noise wider than the threshold leaves a small "
-                 "change UNSURE. The x range is the same for every comparison chart (the smallest of ±2, 5, 10, "
-                 "20, 50, 100, ...% that holds every bar and whisker), so charts can be set side by side; * marks "
-                 "pairs whose SM clocks differed by more than 2%, where a change may be the clock's."};
+                     "inside it is never called FASTER or SLOWER, and noise wider than the threshold leaves a small "
+                     "change UNSURE. The x range is the same for every comparison chart (the smallest of ±2, 5, 10, "
+                     "20, 50, 100, ...% that holds every bar and whisker), so charts can be set side by side; * marks "
+                     "pairs whose SM clocks differed by more than 2%, where a change may be the clock's."};
   const auto labels = pair_labels(folder.rows);
   json pairs = json::array();
   for (std::size_t i = 0; i < folder.rows.size(); ++i) {
@@ -260,11 +261,11 @@ std::string render_comparison_report(const ComparisonFolder& folder, const PlotP
   for (const FigureInfo& f : plan.figures)
     md += "![" + f.title + "](plots/" + f.name + ".png)\n\n" + f.how_to_read + " ([SVG](plots/" + f.name + ".svg))\n\n";
   for (const std::string& why : plan.not_drawn) md += "Not drawn: " + why + ".\n\n";
-  md +=
-      "## Pairs\n\nMedian over repeats on each side and its noise (" +
-      statistic_or(info, "the median's ~94% confidence interval over the median: the whole range, (max - min) / median, "
-                         "up to 8 repeats") +
-      "); change = (new - base) / |base|.\n\n";
+  md += "## Pairs\n\nMedian over repeats on each side and its noise (" +
+        statistic_or(info,
+                     "the median's ~94% confidence interval over the median: the whole range, (max - min) / median, "
+                     "up to 8 repeats") +
+        "); change = (new - base) / |base|.\n\n";
   MarkdownTable t({"workload", "params", "mode", "N", "metric", "base (n)", "base median", "base spread", "new (n)",
                    "new median", "new spread", "change", "p", "verdict", "clocks differ"},
                   {false, false, false, true, false, true, true, true, true, true, true, true, true, false, false});

@@ -80,7 +80,8 @@ void ratios_from_medians(ReportData& data) {
       point_from_medians(c.task_time_vs_timeslice_alone, c.task_mean_ms.median, ts1->task_mean_ms.median);
       point_from_medians(c.makespan_vs_timeslice_alone, c.makespan_s.median, ts1->makespan_s.median);
     }
-    if (unlimited) point_from_medians(c.task_time_vs_unlimited_mps, c.task_mean_ms.median, unlimited->task_mean_ms.median);
+    if (unlimited)
+      point_from_medians(c.task_time_vs_unlimited_mps, c.task_mean_ms.median, unlimited->task_mean_ms.median);
   }
 }
 
@@ -169,11 +170,15 @@ std::string mode_label(const std::string& mode) {
   const Mode& m = named->mode;
   if (named->external) return "external " + mode_label(m.name);  // --external-mps
   switch (m.kind) {
-    case ModeKind::timeslice: return "time-sliced";
+    case ModeKind::timeslice:
+      return "time-sliced";
     case ModeKind::streams:
-      return "one process, N streams" + (m.max_connections ? " (" + std::to_string(m.max_connections) + " connections)" : "");
-    case ModeKind::threads: return "one process, N threads";
-    case ModeKind::green: return "green contexts" + (m.green_sms ? " of " + std::to_string(m.green_sms) + " SMs" : "");
+      return "one process, N streams" +
+             (m.max_connections ? " (" + std::to_string(m.max_connections) + " connections)" : "");
+    case ModeKind::threads:
+      return "one process, N threads";
+    case ModeKind::green:
+      return "green contexts" + (m.green_sms ? " of " + std::to_string(m.green_sms) + " SMs" : "");
     case ModeKind::mps:
       if (has_mps_options(m)) return mode;
       if (m.auto_pct) return "MPS 100/N% threads";

@@ -50,7 +50,7 @@ struct ReportCell {
   Spread makespan_vs_timeslice_alone;   ///< makespan_s / time-sliced N=1 makespan_s (N copies' completion)
   Spread gpu_util;                      ///< gpu_util_mean, fraction
   Spread gpm_sm_util, gpm_sm_occupancy, gpm_dram_bw_util;  ///< GPM fractions (Hopper+), where recorded
-  Spread dram_gbps;                     ///< membw: bytes its tasks moved per second, all workers together
+  Spread dram_gbps;  ///< membw: bytes its tasks moved per second, all workers together
   /// "seed001" (a fixed amount of work per process whose GPU idles between steps: exec, mlp's seed001
   /// profile), "gpu-bound" (mlp's default), else the workload's name.
   std::string regime;
@@ -81,9 +81,9 @@ struct ReportData {
   std::vector<ReportCell> cells;    ///< ordered by series, mode, N
   int runs_total = 0;
   std::vector<FailedRun> failed;
-  std::vector<ExecCell> exec;       ///< by mode (time-sliced first), then N; empty without exec runs
+  std::vector<ExecCell> exec;                 ///< by mode (time-sliced first), then N; empty without exec runs
   std::vector<SlowFirstRun> exec_slow_first;  ///< exec configurations whose first repeat was much slower
-  double dram_peak_gbps = NAN;      ///< membw: the DRAM's peak as its workers computed it (runs.csv facts)
+  double dram_peak_gbps = NAN;                ///< membw: the DRAM's peak as its workers computed it (runs.csv facts)
   /// The cell of (series, mode, N), or nullptr.
   const ReportCell* find(const std::string& series, const std::string& mode, int procs) const;
 };

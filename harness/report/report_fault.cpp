@@ -29,8 +29,9 @@ namespace {
 /// The fault runs of summary.csv (their baselines left out).
 std::vector<SummaryRecord> read_fault_rows(const fs::path& file) {
   std::vector<SummaryRecord> rows = read_summary(file);
-  rows.erase(std::remove_if(rows.begin(), rows.end(), [](const SummaryRecord& r) { return r.scenario != RunKind::fault; }),
-             rows.end());
+  rows.erase(
+      std::remove_if(rows.begin(), rows.end(), [](const SummaryRecord& r) { return r.scenario != RunKind::fault; }),
+      rows.end());
   return rows;
 }
 
@@ -79,9 +80,7 @@ std::string error_kind(const std::string& reason) {
 
 }  // namespace
 
-bool is_fault_folder(const SweepMeta& meta) {
-  return meta_scenario(meta) == Scenario::fault;
-}
+bool is_fault_folder(const SweepMeta& meta) { return meta_scenario(meta) == Scenario::fault; }
 
 namespace {
 
@@ -126,13 +125,14 @@ std::string fault_verdict(const SweepMeta& meta, const std::vector<SummaryRecord
     if (c.survived && fz.stalls.count(key)) {
       const std::vector<double>& st = fz.stalls[key];
       md << ": each froze at the fault for " << fmt_sig(median(st), 3) << " s (median over victims and repeats; "
-         << fmt_sig(*std::min_element(st.begin(), st.end()), 3) << "-" << fmt_sig(*std::max_element(st.begin(), st.end()), 3)
-         << " s), all resumed within "
+         << fmt_sig(*std::min_element(st.begin(), st.end()), 3) << "-"
+         << fmt_sig(*std::max_element(st.begin(), st.end()), 3) << " s), all resumed within "
          << fmt_sig(*std::max_element(fz.resume_spread_ms[key].begin(), fz.resume_spread_ms[key].end()), 2)
          << " ms of each other, then ran at " << fmt_times(median(c.post_fault_slowdown))
          << " their time without the faulter";
     } else if (c.survived) {
-      md << " and took " << fmt_times(median(c.slowdown)) << " their time without the faulter (median; tasks.csv missing)";
+      md << " and took " << fmt_times(median(c.slowdown))
+         << " their time without the faulter (median; tasks.csv missing)";
     }
     if (!c.victim_error.empty() && c.survived < c.victims)
       md << (c.survived ? ", the others died with " : ": all died with ") << error_kind(c.victim_error);
@@ -165,7 +165,8 @@ std::string victims_section(const std::vector<FaultCell>& cells) {
   return "## Victims of a faulting neighbour\n\n" + table.str() + "\n" +
          "*victim slowdown*: a surviving victim's mean task time over its whole run divided by the victims' mean "
          "task time without the faulter. It is 1 + freeze / run length, so it grows with `--tasks`: read the freeze "
-         "below instead. *after the fault*: the same for the tasks that started after the faulting process had died.\n\n";
+         "below instead. *after the fault*: the same for the tasks that started after the faulting process had "
+         "died.\n\n";
 }
 
 /// "The freeze": per mode and N, then per surviving victim; empty without tasks.csv.
@@ -182,9 +183,9 @@ std::string freeze_section(Freezes& fz) {
         "Medians over victims and repeats, min-max in parentheses; *resumed within*: per run, the first to the "
         "last victim's end of that longest task.\n\n"
      << freeze_table.str() << "\n";
-  MarkdownTable per_victim({"run", "victim", "stall starts (s after GO)", "stall (s)", "resumed (s after GO)",
-                            "typical task (ms)"},
-                           {false, true, true, true, true, true});
+  MarkdownTable per_victim(
+      {"run", "victim", "stall starts (s after GO)", "stall (s)", "resumed (s after GO)", "typical task (ms)"},
+      {false, true, true, true, true, true});
   for (const auto& [run_id, list] : fz.by_run)
     for (const VictimFreeze& v : list)
       per_victim.add_row({run_id, std::to_string(v.worker), fmt_sig(v.stall_start_s, 4), fmt_sig(v.stall_s, 4),
@@ -206,19 +207,23 @@ std::string runs_section(const fs::path& dir, const std::vector<SummaryRecord>& 
     md << "Not in the table: " << frozen
        << ": its victims were still frozen when the run's timeout (meta.json sweep.run_timeout_s) stopped them, so "
           "their stall was at least that long (status `timeout`, below).\n\n";
-  MarkdownTable run_table({"run", "status", "survived", "slowdown", "after the fault", "MPS recovery (s)", "faulting worker"},
-                          {false, false, true, true, true, true, false});
+  MarkdownTable run_table(
+      {"run", "status", "survived", "slowdown", "after the fault", "MPS recovery (s)", "faulting worker"},
+      {false, false, true, true, true, true, false});
   for (const SummaryRecord& r : rows)
-    run_table.add_row({r.run_id, to_string(r.status), std::to_string(r.victims_survived) + "/" + std::to_string(r.victims),
-                       fmt_times(r.victim_slowdown), fmt_times(r.victim_post_fault_slowdown), fmt_sig(r.mps_recovery_s, 3),
-                       error_kind(r.fault_error)});
+    run_table.add_row({r.run_id, to_string(r.status),
+                       std::to_string(r.victims_survived) + "/" + std::to_string(r.victims),
+                       fmt_times(r.victim_slowdown), fmt_times(r.victim_post_fault_slowdown),
+                       fmt_sig(r.mps_recovery_s, 3), error_kind(r.fault_error)});
   md << "## Every fault run\n\n" << run_table.str() << "\n## Driver messages (Xid)\n\n";
-  if (rows.empty() || read_whole_file(dir / "summary.csv").substr(0, 4096).find("driver_messages") == std::string::npos) {
+  if (rows.empty() ||
+      read_whole_file(dir / "summary.csv").substr(0, 4096).find("driver_messages") == std::string::npos) {
     md << "Not recorded: this folder was written before bench_mps read the kernel log.\n";
     return md.str();
   }
   MarkdownTable xid({"run", "kernel log during the run"});
-  for (const SummaryRecord& row : rows) xid.add_row({row.run_id, row.driver_messages.empty() ? "-" : row.driver_messages});
+  for (const SummaryRecord& row : rows)
+    xid.add_row({row.run_id, row.driver_messages.empty() ? "-" : row.driver_messages});
   md << xid.str();
   return md.str();
 }

@@ -28,7 +28,8 @@ std::string mixed_models_warning(const FleetFolder& fleet) {
   if (models.size() < 2) return "";
   std::string list;
   for (const auto& [name, count] : models) list += (list.empty() ? "" : ", ") + name + " x" + std::to_string(count);
-  return "these folders mix GPU models (" + list + "): the fleet median mixes them, so a GPU flagged here may differ "
+  return "these folders mix GPU models (" + list +
+         "): the fleet median mixes them, so a GPU flagged here may differ "
          "only by its model; judge each model's GPUs in a folder of their own, or set two models side by side with "
          "`bench_mps compare --allow-different-gpu`";
 }
@@ -63,7 +64,8 @@ FleetMember read_member(const fs::path& dir, const std::string& label) {
   m.host = meta_text(meta.other, "/host/hostname");
   m.gpu_name = meta_text(gpu, "/name");
   m.uuid = meta_text(gpu, "/uuid");
-  if (m.uuid == "-") m.uuid = meta_text(meta.device.value_or(nlohmann::json()), "/key");  // a CPU-only run: its pretend device
+  if (m.uuid == "-")
+    m.uuid = meta_text(meta.device.value_or(nlohmann::json()), "/key");  // a CPU-only run: its pretend device
   m.driver = meta_text(gpu, "/driver_version");
   m.status = meta.status ? *meta.status : meta_text(meta.other, "/status");  // another type: as it was written
   m.mps = mps_of(meta);
@@ -86,7 +88,8 @@ std::string host_and_gpu(const FleetMember& m) {
 std::string config_heading(const FleetConfig& fc) {
   const RunConfig& c = fc.config;
   std::string h = c.workload + (c.params.empty() ? "" : " (" + c.params + ")") + ", " + mode_label(c.mode);
-  if (c.mode.rfind("external-", 0) == 0 && c.active_thread_pct) h += " at " + std::to_string(c.active_thread_pct) + "% threads";
+  if (c.mode.rfind("external-", 0) == 0 && c.active_thread_pct)
+    h += " at " + std::to_string(c.active_thread_pct) + "% threads";
   return h + ", N=" + std::to_string(c.procs);
 }
 
@@ -102,19 +105,18 @@ std::string direction(double deviation, CompareMetric metric) {
 
 void add_fleet_report_options(CLI::App& report_cmd, ReportArgs& args) {
   const std::string group = "a folder of many results folders (the fleet report)";
-  args.fleet_options[0] =
+  args.fleet_options[0] = report_cmd
+                              .add_option("--threshold", args.threshold_pct,
+                                          "percent from the fleet median that makes a GPU an outlier (default " +
+                                              fmt_num(CompareOptions{}.threshold_pct) + ", as compare)")
+                              ->check(finite_in(0.0, 1000.0))
+                              ->group(group);
+  args.fleet_options[1] =
       report_cmd
-          .add_option("--threshold", args.threshold_pct,
-                      "percent from the fleet median that makes a GPU an outlier (default " +
-                          fmt_num(CompareOptions{}.threshold_pct) + ", as compare)")
-          ->check(finite_in(0.0, 1000.0))
-          ->group(group);
-  args.fleet_options[1] = report_cmd
-                              .add_option("--metric", args.metric,
-                                          "throughput (tasks/s, higher is better), p50 or p99 (per-task ms)")
-                              ->check(CLI::IsMember({"throughput", "p50", "p99"}))
-                              ->group(group)
-                              ->capture_default_str();
+          .add_option("--metric", args.metric, "throughput (tasks/s, higher is better), p50 or p99 (per-task ms)")
+          ->check(CLI::IsMember({"throughput", "p50", "p99"}))
+          ->group(group)
+          ->capture_default_str();
 }
 
 void check_no_fleet_options(const ReportArgs& args) {
@@ -134,21 +136,24 @@ int run_fleet_report(const ReportArgs& args, const std::string& title) {
     if (!fleet.problems.empty())
       throw ResultsError(dir.string() + ": no results folder below it could be read (" + fleet.problems.front().label +
                          ": " + fleet.problems.front().reason + ")");
-    throw ResultsError(dir.string() + ": holds no results folder (meta.json, summary.csv) nor a comparison, at any depth");
+    throw ResultsError(dir.string() +
+                       ": holds no results folder (meta.json, summary.csv) nor a comparison, at any depth");
   }
   const std::vector<FleetConfig> configs = judge_fleet(fleet, options);
   write_file_atomically(dir / "report.md", render_fleet_report(fleet, configs, options, title));
   std::size_t outliers = 0;
   for (const FleetConfig& c : configs)
-    outliers += static_cast<std::size_t>(std::count_if(c.cells.begin(), c.cells.end(), [](const FleetCell& x) { return x.outlier; }));
+    outliers += static_cast<std::size_t>(
+        std::count_if(c.cells.begin(), c.cells.end(), [](const FleetCell& x) { return x.outlier; }));
   for (const FleetProblem& p : fleet.problems)
     std::cerr << "bench_mps: report: " << p.label << " could not be read: " << p.reason << "\n";
   if (const std::string mixed = mixed_models_warning(fleet); !mixed.empty())
     std::cerr << "bench_mps: report: warning: " << mixed << "\n";
   std::cout << "report: wrote " << (dir / "report.md").string() << " (fleet: " << fleet.members.size()
             << " results folders, "
-            << (fleet.conforms.empty() ? "" : std::to_string(fleet.conforms.size()) + " conform folders, ") << configs.size() << " configurations, " << outliers << " outlier(s), "
-            << fleet.problems.size() << " unreadable)\n";
+            << (fleet.conforms.empty() ? "" : std::to_string(fleet.conforms.size()) + " conform folders, ")
+            << configs.size() << " configurations, " << outliers << " outlier(s), " << fleet.problems.size()
+            << " unreadable)\n";
   return kExitOk;
 }
 
@@ -266,7 +271,6 @@ std::vector<FleetConfig> judge_fleet(const FleetFolder& fleet, const CompareOpti
   return configs;
 }
 
-
 std::string render_fleet_report(const FleetFolder& fleet, const std::vector<FleetConfig>& configs,
                                 const CompareOptions& options, const std::string& title) {
   const std::string unit = metric_unit(options.metric);
@@ -275,11 +279,13 @@ std::string render_fleet_report(const FleetFolder& fleet, const std::vector<Flee
   std::set<std::string> hosts;
   for (const FleetMember& m : fleet.members) hosts.insert(m.host);
   std::string md = "# Fleet report: " + title + "\n\n";
-  md += std::to_string(fleet.members.size()) + " results folders from " + std::to_string(hosts.size()) +
-        " host(s)" + (fleet.problems.empty() ? "" : ", " + std::to_string(fleet.problems.size()) + " that could not be read") +
-        ". Each GPU's " + metric + " (" + unit + ") is the median over its ok repeats; the fleet median is the "
+  md += std::to_string(fleet.members.size()) + " results folders from " + std::to_string(hosts.size()) + " host(s)" +
+        (fleet.problems.empty() ? "" : ", " + std::to_string(fleet.problems.size()) + " that could not be read") +
+        ". Each GPU's " + metric + " (" + unit +
+        ") is the median over its ok repeats; the fleet median is the "
         "median of those medians. A GPU is an **outlier** where it differs from the fleet median by more than " +
-        threshold + " (`--threshold`, as `bench_mps compare`). With two GPUs the fleet median lies between "
+        threshold +
+        " (`--threshold`, as `bench_mps compare`). With two GPUs the fleet median lies between "
         "them: both are flagged, or neither.\n\n";
   if (const std::string mixed = mixed_models_warning(fleet); !mixed.empty()) md += "**Warning:** " + mixed + ".\n\n";
   md += render_fleet_conform(fleet.conforms);
@@ -301,9 +307,10 @@ std::string render_fleet_report(const FleetFolder& fleet, const std::vector<Flee
   MarkdownTable gpus({"folder", "host", "GPU", "UUID", "driver", "MPS", "status", "runs ok"},
                      {false, false, false, false, false, false, false, true});
   for (const FleetMember& m : fleet.members) {
-    const long ok = std::count_if(m.runs.begin(), m.runs.end(), [](const SummaryRecord& r) { return r.status == RunStatus::ok; });
-    gpus.add_row({m.label, m.host, m.gpu_name == "-" ? "no GPU (CPU-only run)" : m.gpu_name, short_uuid(m.uuid), m.driver,
-                  m.mps, m.status, std::to_string(ok) + "/" + std::to_string(m.runs.size())});
+    const long ok =
+        std::count_if(m.runs.begin(), m.runs.end(), [](const SummaryRecord& r) { return r.status == RunStatus::ok; });
+    gpus.add_row({m.label, m.host, m.gpu_name == "-" ? "no GPU (CPU-only run)" : m.gpu_name, short_uuid(m.uuid),
+                  m.driver, m.mps, m.status, std::to_string(ok) + "/" + std::to_string(m.runs.size())});
   }
   md += gpus.str() + "\n";
 

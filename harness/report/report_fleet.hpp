@@ -33,7 +33,7 @@ bool is_fleet_folder(const std::filesystem::path& dir);
 
 /// One results folder of the fleet: where it is, the GPU and host it measured, its runs.
 struct FleetMember {
-  std::string label;  ///< its path below DIR, e.g. "cluster-a/node1-gpu0"
+  std::string label;                                      ///< its path below DIR, e.g. "cluster-a/node1-gpu0"
   std::string host, gpu_name, uuid, driver, status, mps;  ///< "-" where meta.json does not say
   std::vector<SummaryRecord> runs;
 };
@@ -57,8 +57,8 @@ FleetFolder read_fleet(const std::filesystem::path& dir);
 
 /// One GPU's value of one configuration against the fleet.
 struct FleetCell {
-  std::size_t member = 0;  ///< index into FleetFolder::members
-  SideSummary side;        ///< its ok repeats: values, median, spread
+  std::size_t member = 0;           ///< index into FleetFolder::members
+  SideSummary side;                 ///< its ok repeats: values, median, spread
   double deviation = std::nan("");  ///< (median - fleet median) / |fleet median|
   bool outlier = false;
 };
@@ -75,6 +75,6 @@ std::vector<FleetConfig> judge_fleet(const FleetFolder& fleet, const CompareOpti
 
 /// report.md of the fleet.
 std::string render_fleet_report(const FleetFolder& fleet, const std::vector<FleetConfig>& configs,
-                                 const CompareOptions& options, const std::string& title);
+                                const CompareOptions& options, const std::string& title);
 
 }  // namespace bench_mps::harness

@@ -38,9 +38,12 @@ std::string render_fleet_conform(const std::vector<FleetConform>& conforms) {
       if (r.verdict == ConformVerdict::fail || r.verdict == ConformVerdict::error)
         findings.add_row({c.label, r.id, conform_verdict_name(r.verdict), r.evidence.empty() ? "-" : r.evidence,
                           r.reason.empty() ? "-" : r.reason});
-  std::string md = "## MPS levers per GPU (conform)\n\nEach conform folder's verdict per lever (`bench_mps conform`; "
-                   "docs/CONFORM.md says what each row expects).\n\n" + verdicts.str() + "\n";
-  md += findings.empty() ? "No lever FAILed or ERRORed.\n\n" : "Rows that FAILed or ERRORed:\n\n" + findings.str() + "\n";
+  std::string md =
+      "## MPS levers per GPU (conform)\n\nEach conform folder's verdict per lever (`bench_mps conform`; "
+      "docs/CONFORM.md says what each row expects).\n\n" +
+      verdicts.str() + "\n";
+  md +=
+      findings.empty() ? "No lever FAILed or ERRORed.\n\n" : "Rows that FAILed or ERRORed:\n\n" + findings.str() + "\n";
   return md;
 }
 

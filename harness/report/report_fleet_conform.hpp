@@ -14,7 +14,7 @@ namespace bench_mps::harness {
 
 /// One conform folder of the fleet.
 struct FleetConform {
-  std::string label;  ///< its path below the fleet folder
+  std::string label;                   ///< its path below the fleet folder
   std::string host, gpu_name, driver;  ///< "-" where conform.json does not say
   std::vector<ConformRow> rows;
 };

@@ -32,10 +32,14 @@ std::string mode_meaning(const std::string& mode) {
   if (!named || named->external) return mode_label(mode);
   const Mode& m = named->mode;
   switch (m.kind) {
-    case ModeKind::timeslice: return "no MPS: the contexts take turns";
-    case ModeKind::threads: return "one process, a host thread and stream per job";
-    case ModeKind::green: return "one process, each job in a green context of its own SMs";
-    case ModeKind::streams: return mode_label(mode);
+    case ModeKind::timeslice:
+      return "no MPS: the contexts take turns";
+    case ModeKind::threads:
+      return "one process, a host thread and stream per job";
+    case ModeKind::green:
+      return "one process, each job in a green context of its own SMs";
+    case ModeKind::streams:
+      return mode_label(mode);
     case ModeKind::mps:
       if (m.prio_first || !m.client_priorities.empty())
         return "MPS, the foreground at normal priority and the background below it (CUDA_MPS_CLIENT_PRIORITY)";
@@ -49,9 +53,7 @@ std::string mode_meaning(const std::string& mode) {
 
 }  // namespace
 
-bool is_interference_folder(const SweepMeta& meta) {
-  return meta_scenario(meta) == Scenario::interference;
-}
+bool is_interference_folder(const SweepMeta& meta) { return meta_scenario(meta) == Scenario::interference; }
 
 namespace {
 
@@ -65,11 +67,16 @@ struct InterferenceRates {
 InterferenceRates collect_rates(const std::vector<SummaryRecord>& summary) {
   InterferenceRates rates;
   for (const SummaryRecord& r : summary) {
-    if (r.status != RunStatus::ok) rates.failed.push_back("`" + r.run_id + "`: " + to_string(r.status) + (r.reason.empty() ? "" : " (" + one_line(r.reason) + ")"));
-    if (r.scenario == RunKind::interference && r.status == RunStatus::ok) rates.util[r.mode + "|" + std::to_string(r.procs)].push_back(r.gpu_util_mean);
+    if (r.status != RunStatus::ok)
+      rates.failed.push_back("`" + r.run_id + "`: " + to_string(r.status) +
+                             (r.reason.empty() ? "" : " (" + one_line(r.reason) + ")"));
+    if (r.scenario == RunKind::interference && r.status == RunStatus::ok)
+      rates.util[r.mode + "|" + std::to_string(r.procs)].push_back(r.gpu_util_mean);
     // The figure's background rates, absolute: beside (keyed by N) and alone (its N-1 jobs, keyed by N too).
-    if (r.status == RunStatus::ok && r.scenario == RunKind::interference) rates.bg_beside[r.mode + "|" + std::to_string(r.procs)].push_back(r.bg_throughput_per_s);
-    if (r.status == RunStatus::ok && r.scenario == RunKind::interference_bg) rates.bg_alone[r.mode + "|" + std::to_string(r.procs + 1)].push_back(r.bg_throughput_per_s);
+    if (r.status == RunStatus::ok && r.scenario == RunKind::interference)
+      rates.bg_beside[r.mode + "|" + std::to_string(r.procs)].push_back(r.bg_throughput_per_s);
+    if (r.status == RunStatus::ok && r.scenario == RunKind::interference_bg)
+      rates.bg_alone[r.mode + "|" + std::to_string(r.procs + 1)].push_back(r.bg_throughput_per_s);
   }
   return rates;
 }
@@ -87,24 +94,30 @@ void add_figure(const std::vector<InterferenceCell>& cells, InterferenceRates& r
     json modes = json::array();
     for (const auto& c : cells)
       if (c.procs == n)
-        modes.push_back({{"mode", c.mode}, {"mode_label", mode_label(c.mode)}, {"p99_vs_alone", json_number(c.p99_vs_alone)},
-                         {"p99_vs_alone_min", json_number(c.p99_vs_alone_min)}, {"p99_vs_alone_max", json_number(c.p99_vs_alone_max)},
-                         {"bg_kept", json_number(c.bg_kept)},
-                         {"bg_per_s", json_number(spread_of(rates.bg_beside[c.mode + "|" + std::to_string(n)]).median)},
-                         {"bg_alone_per_s", json_number(spread_of(rates.bg_alone[c.mode + "|" + std::to_string(n)]).median)}});
+        modes.push_back(
+            {{"mode", c.mode},
+             {"mode_label", mode_label(c.mode)},
+             {"p99_vs_alone", json_number(c.p99_vs_alone)},
+             {"p99_vs_alone_min", json_number(c.p99_vs_alone_min)},
+             {"p99_vs_alone_max", json_number(c.p99_vs_alone_max)},
+             {"bg_kept", json_number(c.bg_kept)},
+             {"bg_per_s", json_number(spread_of(rates.bg_beside[c.mode + "|" + std::to_string(n)]).median)},
+             {"bg_alone_per_s", json_number(spread_of(rates.bg_alone[c.mode + "|" + std::to_string(n)]).median)}});
     groups.push_back({{"n", n}, {"modes", modes}});
   }
-  FigureInfo f{"interference", "The foreground beside " + bg + " background jobs",
-               "Left: the foreground's p99 latency beside the background jobs over its own alone, per mode (log scale; "
-               "1 = undisturbed; bars span the repeats). Right: the background jobs' tasks per second, absolute (median "
-               "over the repeats): the open bar alone, in the same mode, the filled bar beside the foreground, with the "
-               "share kept (*background kept* in the tables: beside over alone in the same mode) written above it. "
-               "Modes differ in what the background does alone, so a share kept compares a mode only with itself; the "
-               "heights compare the modes. A mode that protects the foreground has a short bar on the left; what it "
-               "costs the background shows on the right."};
-  out.plan.data = {{"format_version", kPlotDataFormatVersion},
-                   {"figures", json::array({{{"name", f.name}, {"title", f.title + " (" + gpu_title(meta) + ")"},
-                                              {"groups", groups}}})}};
+  FigureInfo f{
+      "interference", "The foreground beside " + bg + " background jobs",
+      "Left: the foreground's p99 latency beside the background jobs over its own alone, per mode (log scale; "
+      "1 = undisturbed; bars span the repeats). Right: the background jobs' tasks per second, absolute (median "
+      "over the repeats): the open bar alone, in the same mode, the filled bar beside the foreground, with the "
+      "share kept (*background kept* in the tables: beside over alone in the same mode) written above it. "
+      "Modes differ in what the background does alone, so a share kept compares a mode only with itself; the "
+      "heights compare the modes. A mode that protects the foreground has a short bar on the left; what it "
+      "costs the background shows on the right."};
+  out.plan.data = {
+      {"format_version", kPlotDataFormatVersion},
+      {"figures",
+       json::array({{{"name", f.name}, {"title", f.title + " (" + gpu_title(meta) + ")"}, {"groups", groups}}})}};
   if (!groups.empty()) {
     out.plan.figures.push_back(f);
     md += "## Figure\n\n![" + f.title + "](plots/" + f.name + ".png)\n\n" + f.how_to_read + " ([SVG](plots/" + f.name +
@@ -113,7 +126,6 @@ void add_figure(const std::vector<InterferenceCell>& cells, InterferenceRates& r
     out.plan.data["figures"] = json::array();
     out.plan.not_drawn.push_back(f.title + ": no side-by-side run finished");
   }
-
 }
 
 /// The tables: the cells, every run, the failed runs.
@@ -127,9 +139,12 @@ std::string tables_markdown(const std::vector<InterferenceCell>& cells, Interfer
   for (const auto& c : cells) {
     auto& u = rates.util[c.mode + "|" + std::to_string(c.procs)];
     const Spread busy = spread_of(u);
-    t.add_row({c.mode, mode_meaning(c.mode), std::to_string(c.procs), std::to_string(c.runs - c.failed) + "/" + std::to_string(c.runs),
+    t.add_row({c.mode, mode_meaning(c.mode), std::to_string(c.procs),
+               std::to_string(c.runs - c.failed) + "/" + std::to_string(c.runs),
                ms(c.alone_p50_ms) + " → " + ms(c.p50_ms), ms(c.p95_ms), ms(c.alone_p99_ms) + " → " + ms(c.p99_ms),
-               ratio(c.p99_vs_alone) + (std::isnan(c.p99_vs_alone_min) ? "" : " (" + ratio(c.p99_vs_alone_min) + "–" + ratio(c.p99_vs_alone_max) + ")"),
+               ratio(c.p99_vs_alone) + (std::isnan(c.p99_vs_alone_min)
+                                            ? ""
+                                            : " (" + ratio(c.p99_vs_alone_min) + "–" + ratio(c.p99_vs_alone_max) + ")"),
                ratio(c.throughput_vs_alone), fraction(c.bg_kept), fraction(busy.median)});
   }
   md += t.str() + "\n";
@@ -137,8 +152,9 @@ std::string tables_markdown(const std::vector<InterferenceCell>& cells, Interfer
   MarkdownTable every({"run", "status", "fg p50 ms", "fg p99 ms", "p99 vs alone", "fg throughput vs alone",
                        "background tasks/s", "background kept"});
   for (const SummaryRecord& r : summary)
-    every.add_row({r.run_id, to_string(r.status), ms(r.fg_latency_p50_ms), ms(r.fg_latency_p99_ms), ratio(r.fg_p99_vs_alone),
-                   ratio(r.fg_throughput_vs_alone), std::isnan(r.bg_throughput_per_s) ? "-" : fmt_num(r.bg_throughput_per_s, 4),
+    every.add_row({r.run_id, to_string(r.status), ms(r.fg_latency_p50_ms), ms(r.fg_latency_p99_ms),
+                   ratio(r.fg_p99_vs_alone), ratio(r.fg_throughput_vs_alone),
+                   std::isnan(r.bg_throughput_per_s) ? "-" : fmt_num(r.bg_throughput_per_s, 4),
                    fraction(r.bg_throughput_kept)});
   md += every.str() + "\n## Failed runs\n\n";
   if (rates.failed.empty()) md += "None.\n";
@@ -153,15 +169,18 @@ InterferenceReport render_interference_report(const fs::path& dir, const SweepMe
   check_rows_match_meta(dir / "summary.csv", summary, meta);
   InterferenceRates rates = collect_rates(summary);
   const std::vector<InterferenceCell> cells = aggregate_interference_runs(summary);
-  const std::string fg = meta_text(shown_of(meta.sweep), "/foreground"), bg = meta_text(shown_of(meta.sweep), "/background");
+  const std::string fg = meta_text(shown_of(meta.sweep), "/foreground"),
+                    bg = meta_text(shown_of(meta.sweep), "/background");
   const std::string fg_params = workload_params(meta, fg), bg_params = workload_params(meta, bg);
 
   InterferenceReport out;
   const std::string verdict = interference_verdict(cells);
   std::string& md = out.markdown;
-  md = (verdict.empty() ? std::string("No side-by-side run finished.") : "On " + gpu_and_driver(meta) + ": " + verdict) +
-       "\n\n# bench_mps interference report: " + name + "\n\n";
-  md += "One foreground job, `" + fg + "` (`" + fg_params + "`), beside N-1 background jobs, `" + bg + "` (`" + bg_params +
+  md =
+      (verdict.empty() ? std::string("No side-by-side run finished.") : "On " + gpu_and_driver(meta) + ": " + verdict) +
+      "\n\n# bench_mps interference report: " + name + "\n\n";
+  md += "One foreground job, `" + fg + "` (`" + fg_params + "`), beside N-1 background jobs, `" + bg + "` (`" +
+        bg_params +
         "`), in each mode. Every repeat of a mode measures the foreground alone, the background jobs alone and then "
         "both side by side: *p99 vs alone* is the foreground's 99th-percentile latency beside the background over "
         "its own alone, the two medians shown beside it (1 = undisturbed; in brackets the range of the per-repeat "

@@ -78,9 +78,17 @@ std::string runs_phrase(const ReportData& data) {
 std::string results_table(const ReportData& data) {
   bool limited = false;
   for (const ReportCell& c : data.cells) limited |= is_limited_mps_mode(c.mode);
-  std::vector<std::string> header{"workload", "mode", "N", "runs ok", "per-task ms", "p99 ms", "tasks/s",
-                                  "per-task time vs one process time-sliced", "per-task time vs N=1, same mode",
-                                  "throughput vs N=1, same mode", "throughput vs time-sliced, same N"};
+  std::vector<std::string> header{"workload",
+                                  "mode",
+                                  "N",
+                                  "runs ok",
+                                  "per-task ms",
+                                  "p99 ms",
+                                  "tasks/s",
+                                  "per-task time vs one process time-sliced",
+                                  "per-task time vs N=1, same mode",
+                                  "throughput vs N=1, same mode",
+                                  "throughput vs time-sliced, same N"};
   if (limited) header.push_back("per-task time vs unlimited MPS, same N");
   std::vector<bool> right(header.size(), true);
   right[0] = right[1] = false;
@@ -91,13 +99,17 @@ std::string results_table(const ReportData& data) {
     return lo == hi ? m : m + " (" + lo + "–" + hi + ")";
   };
   for (const ReportCell& c : data.cells) {
-    std::vector<std::string> row{c.series, c.mode, std::to_string(c.procs),
-               std::to_string(c.runs - c.failed) + "/" + std::to_string(c.runs),
-               fmt_range(c.task_mean_ms.median, c.task_mean_ms.min, c.task_mean_ms.max),
-               fmt_range(c.task_p99_ms.median, c.task_p99_ms.min, c.task_p99_ms.max),
-               fmt_range(c.throughput.median, c.throughput.min, c.throughput.max),
-               ratio(c.task_time_vs_timeslice_alone), ratio(c.relative_task_time), ratio(c.relative_throughput),
-               c.mode == kTimesliceMode ? "" : ratio(c.speedup_vs_timeslice)};
+    std::vector<std::string> row{c.series,
+                                 c.mode,
+                                 std::to_string(c.procs),
+                                 std::to_string(c.runs - c.failed) + "/" + std::to_string(c.runs),
+                                 fmt_range(c.task_mean_ms.median, c.task_mean_ms.min, c.task_mean_ms.max),
+                                 fmt_range(c.task_p99_ms.median, c.task_p99_ms.min, c.task_p99_ms.max),
+                                 fmt_range(c.throughput.median, c.throughput.min, c.throughput.max),
+                                 ratio(c.task_time_vs_timeslice_alone),
+                                 ratio(c.relative_task_time),
+                                 ratio(c.relative_throughput),
+                                 c.mode == kTimesliceMode ? "" : ratio(c.speedup_vs_timeslice)};
     if (limited) row.push_back(is_limited_mps_mode(c.mode) ? ratio(c.task_time_vs_unlimited_mps) : "");
     t.add_row(row);
   }
@@ -114,8 +126,9 @@ std::string fraction_cell(const Spread& s) {
 std::string gpu_activity_section(const ReportData& data, const std::optional<GpuMeta>& gpu_meta) {
   bool any_gpm = false;
   for (const ReportCell& c : data.cells) any_gpm |= std::isfinite(c.gpm_sm_util.median);
-  const std::string gpm = !gpu_meta ? "no GPU in this run"
-                          : gpu_meta->gpm.value_or("not recorded (this folder was written before bench_mps read GPM)");
+  const std::string gpm =
+      !gpu_meta ? "no GPU in this run"
+                : gpu_meta->gpm.value_or("not recorded (this folder was written before bench_mps read GPM)");
   std::string md =
       "NVML's utilisation is the share of time in which any kernel ran: a 4-block kernel on a 132-SM GPU reads "
       "as busy as one that fills it. GPM (NVML's GPU performance metrics, Hopper and newer) says how much of the "
@@ -123,8 +136,9 @@ std::string gpu_activity_section(const ReportData& data, const std::optional<Gpu
       "SMs' maximum, *DRAM* the bandwidth used over the peak; all over the run's timed window. GPM here: " +
       gpm + ".\n\n";
   if (!any_gpm) return md;
-  MarkdownTable t({"workload", "mode", "N", "NVML utilisation", "GPM SM activity", "GPM occupancy", "GPM DRAM bandwidth"},
-                  {false, false, true, true, true, true, true});
+  MarkdownTable t(
+      {"workload", "mode", "N", "NVML utilisation", "GPM SM activity", "GPM occupancy", "GPM DRAM bandwidth"},
+      {false, false, true, true, true, true, true});
   for (const ReportCell& c : data.cells)
     t.add_row({c.series, c.mode, std::to_string(c.procs), fraction_cell(c.gpu_util), fraction_cell(c.gpm_sm_util),
                fraction_cell(c.gpm_sm_occupancy), fraction_cell(c.gpm_dram_bw_util)});
@@ -147,7 +161,8 @@ std::string memory_bandwidth_section(const ReportData& data) {
   for (const ReportCell& c : data.cells) {
     if (!std::isfinite(c.dram_gbps.median)) continue;
     const ReportCell* alone = data.find(c.series, c.mode, 1);
-    const double vs = alone && std::isfinite(alone->dram_gbps.median) ? c.dram_gbps.median / alone->dram_gbps.median : NAN;
+    const double vs =
+        alone && std::isfinite(alone->dram_gbps.median) ? c.dram_gbps.median / alone->dram_gbps.median : NAN;
     t.add_row({c.mode, std::to_string(c.procs), fmt_range(c.dram_gbps.median, c.dram_gbps.min, c.dram_gbps.max),
                peak ? fmt_fixed(c.dram_gbps.median / data.dram_peak_gbps, 2) : "-",
                std::isfinite(vs) ? fmt_times(vs) : "-"});
@@ -163,7 +178,8 @@ std::string timing_section(const std::optional<nlohmann::json>& timing) {
   const double wall = num("wall_s");
   if (!std::isfinite(wall)) return "";
   return "The sweep took " + fmt_fixed(wall, 1) + " s, of which " + fmt_fixed(num("timed_s"), 1) + " s (" +
-         fmt_fixed(100 * num("timed_share"), 0) + "%) were inside the runs' timed windows (first task's start to "
+         fmt_fixed(100 * num("timed_share"), 0) +
+         "%) were inside the runs' timed windows (first task's start to "
          "last task's end). The harness's own: worker start-up (processes, contexts, warm-up) " +
          fmt_fixed(num("startup_s"), 1) + " s, settle pauses " + fmt_fixed(num("settle_s"), 1) +
          " s, waiting for workers to exit " + fmt_fixed(num("teardown_s"), 1) +
@@ -206,7 +222,8 @@ std::string series_header(const ReportData& data, const std::string& series) {
 /// process, else the per-task time († where the seed timed completion).
 std::string ours_on_seed_basis(const ReportCell& c, const SeedRatio& r) {
   const bool completion = r.metric == "completion_time";
-  const Spread& s = completion && c.regime == "seed001" ? c.makespan_vs_timeslice_alone : c.task_time_vs_timeslice_alone;
+  const Spread& s =
+      completion && c.regime == "seed001" ? c.makespan_vs_timeslice_alone : c.task_time_vs_timeslice_alone;
   if (!std::isfinite(s.median)) return "-";
   std::string v = fmt_fixed(s.median, 2) + (completion && c.regime != "seed001" ? "†" : "");
   if (!r.workload_kind.empty() && c.regime == r.workload_kind) v = "**" + v + "**";
@@ -265,19 +282,20 @@ std::string exec_section(const ReportData& data) {
   const ExecCell* alone = nullptr;
   for (const ExecCell& c : data.exec)
     if (c.mode == kTimesliceMode && c.procs == 1) alone = &c;
-  MarkdownTable t({"mode", "N", "copies ok", "completion s", "start-up s", "steps", "step ms", "step vs one copy time-sliced"},
-                  {false, true, true, true, true, true, true, true});
+  MarkdownTable t(
+      {"mode", "N", "copies ok", "completion s", "start-up s", "steps", "step ms", "step vs one copy time-sliced"},
+      {false, true, true, true, true, true, true, true});
   for (const ExecCell& c : data.exec) {
     const bool steps = std::isfinite(c.step_ms);
-    t.add_row({c.mode, std::to_string(c.procs), std::to_string(c.copies), fmt_fixed(c.completion_s, 2),
-               startup_cell(c),
+    t.add_row({c.mode, std::to_string(c.procs), std::to_string(c.copies), fmt_fixed(c.completion_s, 2), startup_cell(c),
                steps ? fmt_fixed(c.steps, 0) : "-", steps ? fmt_fixed(c.step_ms, 3) : "-",
                steps && alone && std::isfinite(alone->step_ms) ? fmt_times(c.step_ms / alone->step_ms) : "-"});
   }
   std::string notes;
   if (std::any_of(data.exec.begin(), data.exec.end(), startup_is_whole_run))
-    notes += "\n† One reported step per copy: a program that prints its metric once, at the end, spends nearly its "
-             "whole run before that line, so this column measures the run, not its start-up.\n";
+    notes +=
+        "\n† One reported step per copy: a program that prints its metric once, at the end, spends nearly its "
+        "whole run before that line, so this column measures the run, not its start-up.\n";
   for (const SlowFirstRun& slow : data.exec_slow_first)
     notes += "\n**First run slower than the rest**: " + describe_slow_first_run(slow) +
              ". Cold caches (files, CUDA's JIT, Python's bytecode) make a first run slow; more `--exec-warmups` "
@@ -337,18 +355,19 @@ std::string seed001_section(const ReportData& data, const std::vector<SeedRatio>
       for (const ExecCell& e : data.exec)
         if (e.mode == kTimesliceMode && e.procs == 1) step_ms = e.step_ms;
     }
-    if (std::isfinite(step_ms))
-      steps_line += (steps_line.empty() ? "" : "; ") + s + ": " + fmt_num(step_ms, 3) + " ms";
+    if (std::isfinite(step_ms)) steps_line += (steps_line.empty() ? "" : "; ") + s + ": " + fmt_num(step_ms, 3) + " ms";
   }
   if (!steps_line.empty())
-    steps_line = "\n\nOne step alone, time-sliced: " + steps_line +
-                 "; seed 001's: 85 ms (80 s / 938 steps). In our measurements (docs/SEED001.md) time-slicing behaved as "
-                 "if every step that waits for the GPU paid for the other processes' turns, a cost that weighs more "
-                 "the shorter the step: a likely reason a short step loses far more than theirs at the same duty cycle.";
+    steps_line =
+        "\n\nOne step alone, time-sliced: " + steps_line +
+        "; seed 001's: 85 ms (80 s / 938 steps). In our measurements (docs/SEED001.md) time-slicing behaved as "
+        "if every step that waits for the GPU paid for the other processes' turns, a cost that weighs more "
+        "the shorter the step: a likely reason a short step loses far more than theirs at the same duty cycle.";
   return "Seed 001 timed N copies of PyTorch's MNIST training started together until the last had finished, "
          "against one copy alone (time-sliced). Ours is the same: each run's makespan (median over repeats) and, "
          "in brackets, its ratio to one copy alone time-sliced (the two medians); time-sliced / MPS divides the "
-         "two makespans beside it (above 1: MPS finished sooner), as seed 001's row divides its two times. Ideal: MPS 1.00x while the copies fit side by side; time-sliced between "
+         "two makespans beside it (above 1: MPS finished sooner), as seed 001's row divides its two times. Ideal: MPS "
+         "1.00x while the copies fit side by side; time-sliced between "
          "1x (a GPU idle most of the time) and Nx (a GPU kept busy). Their P100 ran an 85 ms step (80 s for "
          "938 steps); what sets ours apart is in docs/SEED001.md." +
          steps_line + "\n\n" + t.str();
@@ -367,9 +386,8 @@ std::string results_verdict(const ReportData& data, const SweepMeta& meta) {
   return "On " + gpu_and_driver(meta) + ", " + clauses + " (" + runs_phrase(data) + ").";
 }
 
-std::string render_results_report(const ReportData& data, const SweepMeta& meta,
-                                  const std::vector<SeedRatio>& seeds, const PlotPlan& plan,
-                                  const std::string& folder_name) {
+std::string render_results_report(const ReportData& data, const SweepMeta& meta, const std::vector<SeedRatio>& seeds,
+                                  const PlotPlan& plan, const std::string& folder_name) {
   std::string md = results_verdict(data, meta) + "\n\n# bench_mps report: " + folder_name + "\n\n";
   md +=
       "Rendered by `bench_mps report` from meta.json, summary.csv and tasks.csv; see docs/REPORT.md for "
@@ -399,11 +417,13 @@ std::string render_results_report(const ReportData& data, const SweepMeta& meta,
   if (const std::string t = timing_section(meta.timing); !t.empty()) md += "\n## Where the sweep's time went\n\n" + t;
   if (const std::string e = exec_section(data); !e.empty()) md += "\n## Your program (exec)\n\n" + e;
   md += "\n## Beside the seed articles\n\n" + seeds_section(data, seeds);
-  if (const std::string s001 = seed001_section(data, seeds); !s001.empty()) md += "\n### Seed 001 on its own basis\n\n" + s001;
+  if (const std::string s001 = seed001_section(data, seeds); !s001.empty())
+    md += "\n### Seed 001 on its own basis\n\n" + s001;
   md += "\n## Failed runs\n\n";
   if (data.failed.empty()) md += "None.\n";
   for (const FailedRun& f : data.failed)
-    md += "- `" + f.run_id + "`: " + to_string(f.status) + (f.reason.empty() ? "" : " (" + one_line(f.reason) + ")") + "\n";
+    md += "- `" + f.run_id + "`: " + to_string(f.status) + (f.reason.empty() ? "" : " (" + one_line(f.reason) + ")") +
+          "\n";
   return md;
 }
 

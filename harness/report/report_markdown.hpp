@@ -19,8 +19,7 @@ namespace bench_mps::harness {
 std::string results_verdict(const ReportData& data, const SweepMeta& meta);
 
 /// The whole report.md; `folder_name` heads it, figures link to plots/<name>.png.
-std::string render_results_report(const ReportData& data, const SweepMeta& meta,
-                                  const std::vector<SeedRatio>& seeds, const PlotPlan& plan,
-                                  const std::string& folder_name);
+std::string render_results_report(const ReportData& data, const SweepMeta& meta, const std::vector<SeedRatio>& seeds,
+                                  const PlotPlan& plan, const std::string& folder_name);
 
 }  // namespace bench_mps::harness

@@ -112,7 +112,9 @@ std::string sweep_row(const SweepMeta& meta) {
 
 }  // namespace
 
-std::string meta_text(const nlohmann::json& shown, const std::string& pointer) { return text(value_at(shown, pointer)); }
+std::string meta_text(const nlohmann::json& shown, const std::string& pointer) {
+  return text(value_at(shown, pointer));
+}
 
 std::string workload_params(const SweepMeta& meta, const std::string& workload) {
   return meta_text(member_of(meta.sweep, &SweepSection::params, "params"), "/" + workload);
@@ -134,8 +136,10 @@ std::string machine_markdown(const SweepMeta& meta) {
   MarkdownTable t({"", ""});
   const json& g = shown_of(meta.gpu);
   t.add_row({"GPU", gpu_row(meta)});
-  t.add_row({"Driver", meta_text(g, "/driver_version") + " (CUDA driver API " + cuda_version(value_at(g, "/cuda_driver_version")) +
-                           ", runtime " + cuda_version(member_of(meta.gpu, &GpuMeta::cuda_runtime_version, "cuda_runtime_version")) + ")"});
+  t.add_row({"Driver", meta_text(g, "/driver_version") + " (CUDA driver API " +
+                           cuda_version(value_at(g, "/cuda_driver_version")) + ", runtime " +
+                           cuda_version(member_of(meta.gpu, &GpuMeta::cuda_runtime_version, "cuda_runtime_version")) +
+                           ")"});
   t.add_row({"Compute mode, MIG", meta_text(g, "/compute_mode") + ", MIG " + meta_text(g, "/mig_mode")});
   t.add_row({"MPS", mps_row(meta)});
   const json device = meta.device.value_or(json());
@@ -147,14 +151,16 @@ std::string machine_markdown(const SweepMeta& meta) {
   const json cpus = meta.cpus.value_or(json());
   if (const json w = value_at(cpus, "/warnings"); w.is_array() && !w.empty())  // shared cores (core_claims)
     t.add_row({"CPU cores", "workers " + join_values(value_at(cpus, "/workers"), ",") + ", harness " +
-                                join_values(value_at(cpus, "/harness"), ",") + "; **warning**: " + join_values(w, "; ")});
+                                join_values(value_at(cpus, "/harness"), ",") +
+                                "; **warning**: " + join_values(w, "; ")});
   std::string tool = "git " + meta_text(meta.other, "/tool/git_sha");
   if (const json dirty = value_at(meta.other, "/tool/git_dirty"); dirty.is_boolean() && dirty.get<bool>())
     tool += " (uncommitted changes)";
   t.add_row({"bench_mps", tool});
   std::string argv;
   if (const json a = member_value(meta.argv, meta.other, "argv"); a.is_array())
-    for (const auto& arg : a) argv += (argv.empty() ? "" : " ") + (arg.is_string() ? arg.get<std::string>() : arg.dump());
+    for (const auto& arg : a)
+      argv += (argv.empty() ? "" : " ") + (arg.is_string() ? arg.get<std::string>() : arg.dump());
   t.add_row({"Command", argv.empty() ? "-" : "`" + argv + "`"});
   t.add_row({"Time (UTC)", text(member_value(meta.started_utc, meta.other, "started_utc")) + " to " +
                                text(member_value(meta.finished_utc, meta.other, "finished_utc")) + ", status " +
@@ -167,10 +173,11 @@ std::string machine_markdown(const SweepMeta& meta) {
 bool is_demo_folder(const SweepMeta& meta) { return meta.sweep && meta.sweep->demo.value_or(false); }
 
 void stamp_demo(std::string& markdown, nlohmann::json& plot_data) {
-  markdown = "> **DEMO, no GPU data.** CPU stand-in workers and the fake MPS daemon of tests/fakes ran this sweep "
-             "(`scripts/run.sh --demo`): it shows what bench_mps runs, records and reports, not how a GPU is "
-             "shared. Run `scripts/run.sh --procs 1,4,10` on a machine with an NVIDIA GPU for that.\n\n" +
-             markdown;
+  markdown =
+      "> **DEMO, no GPU data.** CPU stand-in workers and the fake MPS daemon of tests/fakes ran this sweep "
+      "(`scripts/run.sh --demo`): it shows what bench_mps runs, records and reports, not how a GPU is "
+      "shared. Run `scripts/run.sh --procs 1,4,10` on a machine with an NVIDIA GPU for that.\n\n" +
+      markdown;
   if (!plot_data.contains("figures") || !plot_data["figures"].is_array()) return;
   for (auto& f : plot_data["figures"])
     if (f.is_object() && f.contains("title") && f["title"].is_string())

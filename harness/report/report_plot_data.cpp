@@ -14,7 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-
 /// x, median, min and max of `pick(cell)` along N for one series and mode; points without a value are left out.
 template <typename Pick>
 json line(const ReportData& data, const std::string& series, const std::string& mode, Pick pick) {
@@ -159,7 +158,12 @@ PlotPlan results_plot_plan(const ReportData& data, const std::vector<SeedRatio>&
   add(has, f, entry, "no task of an ok run in tasks.csv");
   has = speedup_figure(data, f, entry);
   add(has, f, entry, "no N with both a time-sliced and an MPS run ok in the same repeat");
-  plan.data = {{"format_version", kPlotDataFormatVersion}, {"kind", "results"}, {"machine", machine}, {"modes", data.modes}, {"series", data.series}, {"figures", figures}};
+  plan.data = {{"format_version", kPlotDataFormatVersion},
+               {"kind", "results"},
+               {"machine", machine},
+               {"modes", data.modes},
+               {"series", data.series},
+               {"figures", figures}};
   return plan;
 }
 

@@ -46,7 +46,8 @@ std::string last_line(const fs::path& file) {
 }  // namespace
 
 ReportStopped::ReportStopped(int sig)
-    : std::runtime_error(std::string("report: stopped by ") + (sigabbrev_np(sig) ? "SIG" + std::string(sigabbrev_np(sig)) : "a signal") +
+    : std::runtime_error(std::string("report: stopped by ") +
+                         (sigabbrev_np(sig) ? "SIG" + std::string(sigabbrev_np(sig)) : "a signal") +
                          "; the plotting script was ended and nothing was written"),
       signal(sig) {}
 

@@ -21,7 +21,8 @@ bool is_regimes_folder(const SweepMeta& meta) {
   return s == Scenario::xray || s == Scenario::regimes;
 }
 
-Places placed_folders(const fs::path& dir, const std::vector<std::string>& add, const std::vector<std::string>& forget) {
+Places placed_folders(const fs::path& dir, const std::vector<std::string>& add,
+                      const std::vector<std::string>& forget) {
   Places out;
   const fs::path file = dir / "places.json";
   std::error_code ec;
@@ -37,7 +38,8 @@ Places placed_folders(const fs::path& dir, const std::vector<std::string>& add, 
     for (const json& f : j["folders"]) {
       if (!f.is_string()) throw ResultsError(file.string() + ": a folder that is not a string");
       if (f.get<std::string>().empty()) throw ResultsError(file.string() + ": an empty folder name");
-      if (std::find(out.remembered.begin(), out.remembered.end(), fs::path(f.get<std::string>())) != out.remembered.end())
+      if (std::find(out.remembered.begin(), out.remembered.end(), fs::path(f.get<std::string>())) !=
+          out.remembered.end())
         throw ResultsError(file.string() + ": lists " + f.get<std::string>().substr(0, 80) + " twice");
       out.remembered.push_back(f.get<std::string>());
     }
@@ -46,7 +48,8 @@ Places placed_folders(const fs::path& dir, const std::vector<std::string>& add, 
     const auto at = std::find(out.remembered.begin(), out.remembered.end(), fs::path(f));
     if (at == out.remembered.end())
       throw UsageError("--forget-place " + f + ": " + file.string() + " does not remember it (it holds " +
-                       std::to_string(out.remembered.size()) + " folder" + (out.remembered.size() == 1 ? "" : "s") + ")");
+                       std::to_string(out.remembered.size()) + " folder" + (out.remembered.size() == 1 ? "" : "s") +
+                       ")");
     out.remembered.erase(at);
   }
   const auto is_results = [&dir, &ec](const fs::path& p) {

@@ -41,6 +41,7 @@ struct RegimesReport {
 
 /// The report of an X-ray or regimes folder; throws ResultsError for a folder it cannot read.
 RegimesReport render_regimes_report(const std::filesystem::path& dir, const SweepMeta& meta, const std::string& name,
-                                    const std::vector<std::filesystem::path>& places, const std::vector<SeedRatio>& seeds);
+                                    const std::vector<std::filesystem::path>& places,
+                                    const std::vector<SeedRatio>& seeds);
 
 }  // namespace bench_mps::harness

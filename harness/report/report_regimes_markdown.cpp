@@ -23,13 +23,15 @@ std::string ms(double v) { return fmt_sig(v, 3); }
 std::string times(double v) { return fmt_times(v); }
 /// The model's loss, with the convoy's upper end where it has one: "1.08x" or "1.08-1.81x".
 std::string model_text(const Prediction& p) {
-  return std::isfinite(p.upper) && p.upper > p.loss * 1.005 ? fmt_fixed(p.loss, 2) + "–" + times(p.upper) : times(p.loss);
+  return std::isfinite(p.upper) && p.upper > p.loss * 1.005 ? fmt_fixed(p.loss, 2) + "–" + times(p.upper)
+                                                            : times(p.loss);
 }
 
 std::string figure(const PlotPlan& plan, const std::string& name) {
   for (const FigureInfo& f : plan.figures)
     if (f.name == name)
-      return "![" + f.title + "](plots/" + f.name + ".png)\n\n" + f.how_to_read + " ([SVG](plots/" + f.name + ".svg))\n\n";
+      return "![" + f.title + "](plots/" + f.name + ".png)\n\n" + f.how_to_read + " ([SVG](plots/" + f.name +
+             ".svg))\n\n";
   for (const std::string& why : plan.not_drawn)
     if (why.rfind(name, 0) == 0) return "(" + why + ")\n\n";
   return "";
@@ -67,8 +69,9 @@ std::string headline(const RegimesInput& in) {
     h += " The regime model's median error over the grid's " + std::to_string(ts.count) + " time-sliced cells is " +
          pct(ts.median_abs) + " (largest " + pct(ts.max_abs);
     const Bracket b = bracket_count(in.evaluated, "grid");  // the grid's cells, as the sentence counts them
-    if (b.cells) h += "; of the " + std::to_string(b.cells) + " whose bursts outlast a slice, " + std::to_string(b.inside) +
-                      " lie in its convoy bracket";
+    if (b.cells)
+      h += "; of the " + std::to_string(b.cells) + " whose bursts outlast a slice, " + std::to_string(b.inside) +
+           " lie in its convoy bracket";
     h += ").";
   }
   return h;
@@ -76,15 +79,16 @@ std::string headline(const RegimesInput& in) {
 
 std::string xray_section(const RegimesInput& in, const PlotPlan& plan) {
   std::string md = "## The time-slice X-ray\n\n";
-  md += "Three probes at each N (`--scenario xray`; kernels/xray.hpp), time-sliced and under MPS for contrast. "
-        "*busy*: N contexts that always have work each run a one-thread kernel that reads the GPU's clock "
-        "(%globaltimer) and logs every interval it ran; an interval is a **time slice**, and a context's pause holds "
-        "the other N-1 contexts' slices and N **switches**: switch = (pause - (N-1) x slice) / N; *lost* = switch / "
-        "(slice + switch), the GPU's time spent switching. *wait*: one context of short synchronising steps (a " +
-        workload_params(in.meta, "xray") +
-        " kernel, then a wait) beside N-1 busy ones: what a step waits beyond its time alone. *turns*: N contexts of "
-        "short steps: a context's kernel start to its next is a round of N turns; a turn's **cost** beyond its "
-        "kernel is what a step that ends before its slice pays to get the GPU. Medians over the repeats.\n\n";
+  md +=
+      "Three probes at each N (`--scenario xray`; kernels/xray.hpp), time-sliced and under MPS for contrast. "
+      "*busy*: N contexts that always have work each run a one-thread kernel that reads the GPU's clock "
+      "(%globaltimer) and logs every interval it ran; an interval is a **time slice**, and a context's pause holds "
+      "the other N-1 contexts' slices and N **switches**: switch = (pause - (N-1) x slice) / N; *lost* = switch / "
+      "(slice + switch), the GPU's time spent switching. *wait*: one context of short synchronising steps (a " +
+      workload_params(in.meta, "xray") +
+      " kernel, then a wait) beside N-1 busy ones: what a step waits beyond its time alone. *turns*: N contexts of "
+      "short steps: a context's kernel start to its next is a round of N turns; a turn's **cost** beyond its "
+      "kernel is what a step that ends before its slice pays to get the GPU. Medians over the repeats.\n\n";
   MarkdownTable t({"mode", "N", "slice ms", "switch ms", "lost", "each context ran", "wait per step ms (p99)",
                    "(N-1) x (slice + switch) ms, the medians over N", "turn ms", "turn cost ms", "runs ok"},
                   {false, true, true, true, true, true, true, true, true, true, true});
@@ -153,7 +157,8 @@ std::string grid_section(const RegimesInput& in, const PlotPlan& plan) {
                                  pct(any->point.footprint)};
     for (int n : ns) {
       const auto it = ts.find(n);
-      row.push_back(it == ts.end() ? "-" : times(it->second->measured) + " (" + model_text(it->second->predicted) + ")");
+      row.push_back(it == ts.end() ? "-"
+                                   : times(it->second->measured) + " (" + model_text(it->second->predicted) + ")");
     }
     const auto m = mps.find(top);
     const auto s = ts.find(top);
@@ -179,13 +184,14 @@ std::string placed_section(const RegimesInput& in) {
     if (e.kind == "placed")
       t.add_row({e.label, e.source, ms(e.burst_ms), pct(e.duty), pct(e.point.kernel_ms / e.point.step_ms),
                  pct(e.point.footprint), mode_label(e.mode), std::to_string(e.procs),
-                 fmt_range(e.measured, e.measured_min, e.measured_max, 3) + "x", model_text(e.predicted), e.predicted.why,
-                 signed_pct(e.error())});
+                 fmt_range(e.measured, e.measured_min, e.measured_max, 3) + "x", model_text(e.predicted),
+                 e.predicted.why, signed_pct(e.error())});
   if (t.empty()) return "";
   std::string md = "## Workloads placed on the map\n\n";
-  md += "The workloads of other results folders (`bench_mps report DIR --place FOLDER`, remembered in places.json): "
-        "their burst and duty cycle alone, and their losses on the seeds' basis (median, min-max over repeats) "
-        "beside the model with this folder's X-ray.";
+  md +=
+      "The workloads of other results folders (`bench_mps report DIR --place FOLDER`, remembered in places.json): "
+      "their burst and duty cycle alone, and their losses on the seeds' basis (median, min-max over repeats) "
+      "beside the model with this folder's X-ray.";
   for (const auto& [path, meta] : in.places) md += " `" + path + "`: " + gpu_and_driver(meta) + ".";
   md += "\n\n" + t.str() + "\n";
   return md;
@@ -196,9 +202,10 @@ std::string seeds_section(const RegimesInput& in) {
                   {false, false, true, true, false, true, true});
   for (const Evaluated& e : in.evaluated)
     if (e.kind == "seed")
-      t.add_row({e.label, mode_label(e.mode), std::to_string(e.procs), times(e.measured),
-                 (std::isfinite(e.burst_ms) ? ms(e.burst_ms) + " ms" : std::string("long, not known")) + ", " + pct(e.duty),
-                 model_text(e.predicted), signed_pct(e.error())});
+      t.add_row(
+          {e.label, mode_label(e.mode), std::to_string(e.procs), times(e.measured),
+           (std::isfinite(e.burst_ms) ? ms(e.burst_ms) + " ms" : std::string("long, not known")) + ", " + pct(e.duty),
+           model_text(e.predicted), signed_pct(e.error())});
   if (t.empty()) return "";
   return "## The seeds at their points\n\n"
          "Their losses on their own basis (results/seeds.csv). Seed 001's point comes from its own numbers: 80 s "
@@ -227,11 +234,13 @@ std::string accuracy_section(const RegimesInput& in, const PlotPlan& plan) {
   std::sort(worst.begin(), worst.end(),
             [](const Evaluated* x, const Evaluated* y) { return std::abs(x->error()) > std::abs(y->error()); });
   if (!worst.empty()) {
-    MarkdownTable t({"cell", "mode", "N", "measured", "model", "why", "error"}, {false, false, true, true, true, false, true});
+    MarkdownTable t({"cell", "mode", "N", "measured", "model", "why", "error"},
+                    {false, false, true, true, true, false, true});
     for (std::size_t i = 0; i < std::min<std::size_t>(6, worst.size()); ++i) {
       const Evaluated& e = *worst[i];
-      t.add_row({e.label + (e.kind == "placed" ? " (" + e.source + ")" : ""), mode_label(e.mode), std::to_string(e.procs),
-                 times(e.measured), model_text(e.predicted), e.predicted.why, signed_pct(e.error())});
+      t.add_row({e.label + (e.kind == "placed" ? " (" + e.source + ")" : ""), mode_label(e.mode),
+                 std::to_string(e.procs), times(e.measured), model_text(e.predicted), e.predicted.why,
+                 signed_pct(e.error())});
     }
     md += "\nThe largest errors:\n\n" + t.str();
   }
@@ -243,7 +252,8 @@ std::string failed_section(const RegimesInput& in) {
   bool any = false;
   for (const SummaryRecord& r : in.rows)
     if (r.status != RunStatus::ok) {
-      md += "- `" + r.run_id + "`: " + to_string(r.status) + (r.reason.empty() ? "" : " (" + one_line(r.reason) + ")") + "\n";
+      md += "- `" + r.run_id + "`: " + to_string(r.status) + (r.reason.empty() ? "" : " (" + one_line(r.reason) + ")") +
+            "\n";
       any = true;
     }
   return md + (any ? "" : "None.\n");
@@ -254,13 +264,14 @@ std::string failed_section(const RegimesInput& in) {
 std::string regimes_markdown(const RegimesInput& in, const PlotPlan& plan) {
   std::string md = headline(in) + "\n\n# bench_mps " + (is_regimes(in) ? "regime map" : "time-slice X-ray") + ": " +
                    in.name + "\n\n";
-  md += is_regimes(in)
-            ? "Why time-slicing costs what it costs. The X-ray measures this GPU's scheduler; the grid measures N copies "
-              "of a synthetic step at each burst (GPU time between two host waits) and duty cycle (its share of the "
-              "time alone); the model predicts each loss from the X-ray and the point alone, and the report holds "
-              "the two side by side, with other workloads and the seeds placed on the same map.\n\n"
-            : "How this GPU's scheduler shares it between contexts: the time slice, the switch, what a short step "
-              "waits.\n\n";
+  md +=
+      is_regimes(in)
+          ? "Why time-slicing costs what it costs. The X-ray measures this GPU's scheduler; the grid measures N copies "
+            "of a synthetic step at each burst (GPU time between two host waits) and duty cycle (its share of the "
+            "time alone); the model predicts each loss from the X-ray and the point alone, and the report holds "
+            "the two side by side, with other workloads and the seeds placed on the same map.\n\n"
+          : "How this GPU's scheduler shares it between contexts: the time slice, the switch, what a short step "
+            "waits.\n\n";
   md += "## Machine\n\n" + machine_markdown(in.meta) + "\n";
   md += xray_section(in, plan) + model_section(in) + grid_section(in, plan) + placed_section(in) + seeds_section(in);
   if (is_regimes(in)) md += accuracy_section(in, plan);

@@ -24,7 +24,7 @@ struct RegimesInput {
   std::vector<TaskSample> tasks;  ///< the X-ray's busy runs' intervals (its timeline)
   std::vector<XrayCell> xray;
   SchedulerFacts sched;
-  std::vector<Evaluated> evaluated;  ///< grid, placed workloads, seeds
+  std::vector<Evaluated> evaluated;                       ///< grid, placed workloads, seeds
   std::vector<std::pair<std::string, SweepMeta>> places;  ///< placed folders: path, meta.json
 };
 

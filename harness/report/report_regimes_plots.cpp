@@ -15,7 +15,6 @@ namespace {
 
 using json = nlohmann::json;
 
-
 /// The busy contexts' intervals of one X-ray run inside [from, from + width] ms after its GO, per worker.
 json timeline(const std::vector<TaskSample>& tasks, const std::string& run_id, double from, double width) {
   std::map<int, json> by_worker;
@@ -40,19 +39,20 @@ json xray_figure(const RegimesInput& in) {
   for (const std::string& mode : {kTimesliceMode, kMpsMode}) {
     const std::string id = "r1-" + std::string(mode) + "-xray-n" + std::to_string(n) + "-xray_busy";
     const json contexts = timeline(in.tasks, id, 200.0, 25.0);
-    if (!contexts.empty()) panels.push_back({{"mode", mode}, {"mode_label", mode_label(mode)}, {"n", n}, {"contexts", contexts}});
+    if (!contexts.empty())
+      panels.push_back({{"mode", mode}, {"mode_label", mode_label(mode)}, {"n", n}, {"contexts", contexts}});
   }
   json waits = json::array();
   for (const XrayCell& c : in.xray)
     if (c.mode == kTimesliceMode && c.procs > 1)
-      waits.push_back({{"n", c.procs}, {"measured", json_number(c.wait_ms)}, {"p99", json_number(c.wait_p99_ms)},
-                       {"predicted", json_number(predict_wait_ms(c.procs, in.sched))}, {"turn_cost", json_number(c.turn_switch_ms)}});
-  return {{"name", "xray"},
-          {"title", "The time-slice X-ray (" + gpu_title(in.meta) + ")"},
-          {"window_ms", 25.0},
-          {"slice_ms", json_number(in.sched.slice_ms)},
-          {"panels", panels},
-          {"waits", waits}};
+      waits.push_back({{"n", c.procs},
+                       {"measured", json_number(c.wait_ms)},
+                       {"p99", json_number(c.wait_p99_ms)},
+                       {"predicted", json_number(predict_wait_ms(c.procs, in.sched))},
+                       {"turn_cost", json_number(c.turn_switch_ms)}});
+  return {{"name", "xray"},    {"title", "The time-slice X-ray (" + gpu_title(in.meta) + ")"},
+          {"window_ms", 25.0}, {"slice_ms", json_number(in.sched.slice_ms)},
+          {"panels", panels},  {"waits", waits}};
 }
 
 /// The model's loss over a dense grid of bursts (log) and duty cycles, for contours.
@@ -66,7 +66,8 @@ json model_surface(const std::string& mode, int n, const SchedulerFacts& sched, 
     for (const json& b : bursts) {
       RegimePoint p = regime_point(b.get<double>(), d.get<double>(), NAN, NAN);
       p.footprint = footprint;
-      row.push_back(json_number(mode == kTimesliceMode ? predict_timesliced(p, n, sched).loss : predict_mps(p, n).loss));
+      row.push_back(
+          json_number(mode == kTimesliceMode ? predict_timesliced(p, n, sched).loss : predict_mps(p, n).loss));
     }
     loss.push_back(row);
   }
@@ -95,10 +96,15 @@ json map_figure(const RegimesInput& in) {
     for (const Evaluated& e : in.evaluated) {
       if (e.mode != mode || e.procs != n) continue;
       if (e.kind == "grid") {
-        cells.push_back({{"label", e.label}, {"burst_ms", e.burst_ms}, {"duty", e.duty}, {"loss", json_number(e.measured)}});
+        cells.push_back(
+            {{"label", e.label}, {"burst_ms", e.burst_ms}, {"duty", e.duty}, {"loss", json_number(e.measured)}});
       } else {
-        points.push_back({{"label", e.label}, {"kind", e.kind}, {"burst_ms", json_number(e.burst_ms)}, {"duty", json_number(e.duty)},
-                          {"loss", json_number(e.measured)}, {"predicted", json_number(e.predicted.loss)}});
+        points.push_back({{"label", e.label},
+                          {"kind", e.kind},
+                          {"burst_ms", json_number(e.burst_ms)},
+                          {"duty", json_number(e.duty)},
+                          {"loss", json_number(e.measured)},
+                          {"predicted", json_number(e.predicted.loss)}});
       }
     }
     panels.push_back({{"mode", mode},
@@ -115,7 +121,11 @@ json accuracy_figure(const RegimesInput& in) {
   json points = json::array();
   for (const Evaluated& e : in.evaluated)
     if (std::isfinite(e.measured) && std::isfinite(e.predicted.loss))
-      points.push_back({{"label", e.label}, {"kind", e.kind}, {"mode", e.mode}, {"n", e.procs}, {"measured", e.measured},
+      points.push_back({{"label", e.label},
+                        {"kind", e.kind},
+                        {"mode", e.mode},
+                        {"n", e.procs},
+                        {"measured", e.measured},
                         {"predicted", e.predicted.loss}});
   if (points.empty()) return json();
   return {{"name", "model_vs_measured"},

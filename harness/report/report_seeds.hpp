@@ -24,9 +24,9 @@ struct SeedPoint {
 struct SeedRatio {
   std::string source_id, title, reference, gpu, their_workload, workload_kind, mode;
   int procs = 0;
-  double value = 0;  ///< median of the source's values at (procs, mode)
-  double alone = 0;  ///< median at N=1 time-sliced (the seeds' basis; the same mode only where that is missing)
-  double ratio = 0;  ///< value / alone
+  double value = 0;    ///< median of the source's values at (procs, mode)
+  double alone = 0;    ///< median at N=1 time-sliced (the seeds' basis; the same mode only where that is missing)
+  double ratio = 0;    ///< value / alone
   std::string metric;  ///< time_per_task, completion_time (N copies until all finished), kernel_time
 };
 

@@ -20,12 +20,19 @@ namespace bench_mps::harness {
 namespace {
 
 constexpr std::array<std::pair<ConformVerdict, const char*>, 5> kVerdictNames{
-    {{ConformVerdict::pass, "PASS"}, {ConformVerdict::fail, "FAIL"}, {ConformVerdict::skip, "SKIP"}, {ConformVerdict::error, "ERROR"},
+    {{ConformVerdict::pass, "PASS"},
+     {ConformVerdict::fail, "FAIL"},
+     {ConformVerdict::skip, "SKIP"},
+     {ConformVerdict::error, "ERROR"},
      {ConformVerdict::inconclusive, "INCONCLUSIVE"}}};
 
 nlohmann::json row_json(const ConformRow& r) {
-  return {{"id", r.id},           {"lever", r.lever},       {"verdict", conform_verdict_name(r.verdict)},
-          {"expectation", r.expectation}, {"evidence", r.evidence}, {"reason", r.reason},
+  return {{"id", r.id},
+          {"lever", r.lever},
+          {"verdict", conform_verdict_name(r.verdict)},
+          {"expectation", r.expectation},
+          {"evidence", r.evidence},
+          {"reason", r.reason},
           {"seconds", r.seconds}};
 }
 
@@ -51,7 +58,8 @@ ConformRow row_from_json(const nlohmann::json& j, const std::string& where) {
 std::string conform_csv(const std::vector<ConformRow>& rows) {
   std::string text = csv_line({"id", "verdict", "lever", "expectation", "evidence", "reason", "seconds_s"}) + "\n";
   for (const ConformRow& r : rows)
-    text += csv_line({r.id, conform_verdict_name(r.verdict), r.lever, r.expectation, r.evidence, r.reason, fmt_fixed(r.seconds, 1)}) +
+    text += csv_line({r.id, conform_verdict_name(r.verdict), r.lever, r.expectation, r.evidence, r.reason,
+                      fmt_fixed(r.seconds, 1)}) +
             "\n";
   return text;
 }
@@ -110,7 +118,8 @@ ConformResults read_conform(const fs::path& dir) {
     for (const nlohmann::json& row : j.at("rows")) {
       results.rows.push_back(row_from_json(row, where));
       const std::string& id = results.rows.back().id;  // one row per lever: a second would hide the first's verdict
-      if (std::count_if(results.rows.begin(), results.rows.end(), [&id](const ConformRow& r) { return r.id == id; }) > 1)
+      if (std::count_if(results.rows.begin(), results.rows.end(), [&id](const ConformRow& r) { return r.id == id; }) >
+          1)
         throw ResultsError(where + ": lever '" + id.substr(0, 40) + "' has two rows");
     }
     j.erase("rows");

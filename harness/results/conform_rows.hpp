@@ -28,8 +28,8 @@ std::string conform_verdict_name(ConformVerdict v);
 std::optional<ConformVerdict> parse_conform_verdict(const std::string& name);
 
 struct ConformRow {
-  std::string id;           ///< e.g. "thread-pct"
-  std::string lever;        ///< what is checked, in words
+  std::string id;     ///< e.g. "thread-pct"
+  std::string lever;  ///< what is checked, in words
   ConformVerdict verdict = ConformVerdict::error;
   std::string expectation;  ///< what PASS needs, with its tolerance
   std::string evidence;     ///< the numbers measured

@@ -16,8 +16,8 @@ struct FaultCell {
   std::string workload, mode;
   int procs = 0, runs = 0, failed = 0, victims = 0, survived = 0;
   std::vector<double> slowdown, post_fault_slowdown, recovery_s;  ///< one value per ok run that has it
-  std::string victim_error;  ///< what the first dead victim reported
-  std::string server_state;  ///< the first MPS server state recorded
+  std::string victim_error;                                       ///< what the first dead victim reported
+  std::string server_state;                                       ///< the first MPS server state recorded
 };
 
 /// Groups the fault runs of `rows` (scenario fault; the baselines are left out) by mode (in order of

@@ -20,7 +20,7 @@ namespace {
 
 constexpr int kFormatVersion = profiler::kProfileFormatVersion;
 constexpr int kOldestFormatVersion = 1;  ///< format_version 1: no host waits; 2: no SM time per span
-constexpr double kWarmupShare = 0.10;  ///< of the kept spans, left out of the steady part
+constexpr double kWarmupShare = 0.10;    ///< of the kept spans, left out of the steady part
 
 /// The member `key` of `j`, or a message naming what is missing.
 const json& need(const json& j, const char* key, const char* where) {
@@ -37,7 +37,8 @@ T number(const json& j, const char* key, const char* where) {
 
 void read_triple(const json& j, const char* key, std::int64_t out[3]) {
   const json& v = need(j, key, "a kernel signature");
-  if (!v.is_array() || v.size() != 3) throw std::invalid_argument(std::string("'") + key + "' of a kernel is not [x,y,z]");
+  if (!v.is_array() || v.size() != 3)
+    throw std::invalid_argument(std::string("'") + key + "' of a kernel is not [x,y,z]");
   for (int i = 0; i < 3; ++i) {
     if (!v[i].is_number_integer() || v[i].get<std::int64_t>() < 1)
       throw std::invalid_argument(std::string("'") + key + "' of a kernel holds a value below 1");
@@ -59,7 +60,8 @@ void read_devices(const json& j, GpuProfile& p) {
     x.smem_per_sm = number<std::uint32_t>(d, "smem_per_sm_bytes", "a device");
     x.smem_per_block = number<std::uint32_t>(d, "smem_per_block_bytes", "a device");
     const json& cc = need(d, "compute_capability", "a device");
-    if (!cc.is_array() || cc.size() != 2) throw std::invalid_argument("'compute_capability' of a device is not [major,minor]");
+    if (!cc.is_array() || cc.size() != 2)
+      throw std::invalid_argument("'compute_capability' of a device is not [major,minor]");
     x.cc_major = cc[0].get<std::uint32_t>();
     x.cc_minor = cc[1].get<std::uint32_t>();
     x.memory_bytes = d.value("memory_bytes", std::uint64_t{0});
@@ -103,7 +105,8 @@ void read_busy(const json& j, int version, GpuProfile& p) {
   std::int64_t previous_end = std::numeric_limits<std::int64_t>::min();
   for (const json& s : need(b, "spans", "busy")) {
     if (!s.is_array() || s.size() != fields)
-      throw std::invalid_argument(fields == 4 ? "a busy span is not [start, end, busy, sm]" : "a busy span is not [start, end, busy]");
+      throw std::invalid_argument(fields == 4 ? "a busy span is not [start, end, busy, sm]"
+                                              : "a busy span is not [start, end, busy]");
     BusySpan x{s[0].get<std::int64_t>(), s[1].get<std::int64_t>(), s[2].get<std::int64_t>()};
     if (fields == 4) {
       if (!s[3].is_number() || !(s[3].get<double>() >= 0))
@@ -160,14 +163,16 @@ void read_waits(const json& j, GpuProfile& p) {
   for (const json& s : spans) {
     if (!s.is_array() || s.size() != 2 || !s[0].is_number_integer() || !s[1].is_number_integer() ||
         s[0].get<std::int64_t>() < 0 || s[1].get<std::int64_t>() < s[0].get<std::int64_t>())
-      throw std::invalid_argument("host wait " + std::to_string(p.waits.size()) + " is not [start, end] with 0 <= start <= end");
+      throw std::invalid_argument("host wait " + std::to_string(p.waits.size()) +
+                                  " is not [start, end] with 0 <= start <= end");
     p.waits.push_back({s[0].get<std::int64_t>(), s[1].get<std::int64_t>()});
   }
   if (p.waits_kept_head > p.waits.size() || p.waits.size() > p.wait_count || p.sync_copies > p.wait_count)
     throw std::invalid_argument("waits: kept_head, spans, sync_copies and count disagree");
   auto by_end = [](const HostWait& a, const HostWait& b) { return a.end_ns < b.end_ns; };
   // Sorted by end: the head and the tail each, or all of them where nothing was left out between.
-  const auto tail = p.waits.begin() + static_cast<std::ptrdiff_t>(p.waits.size() < p.wait_count ? p.waits_kept_head : 0);
+  const auto tail =
+      p.waits.begin() + static_cast<std::ptrdiff_t>(p.waits.size() < p.wait_count ? p.waits_kept_head : 0);
   std::sort(p.waits.begin(), tail, by_end);
   std::sort(tail, p.waits.end(), by_end);
 }
@@ -180,7 +185,8 @@ GpuProfile read_gpu_profile(const fs::path& file) {
   try {
     const json j = json::parse(read_whole_file(file));
     const json& version = need(j, "format_version", "the profile");
-    if (!version.is_number_integer() || version.get<int>() < kOldestFormatVersion || version.get<int>() > kFormatVersion)
+    if (!version.is_number_integer() || version.get<int>() < kOldestFormatVersion ||
+        version.get<int>() > kFormatVersion)
       throw std::invalid_argument("format_version " + version.dump() + " (this bench_mps reads " +
                                   std::to_string(kOldestFormatVersion) + " to " + std::to_string(kFormatVersion) + ")");
     const std::string status = need(j, "status", "the profile").get<std::string>();
@@ -194,7 +200,8 @@ GpuProfile read_gpu_profile(const fs::path& file) {
     p.dropped_records = number<std::uint64_t>(j, "dropped_records", "the profile");
     read_devices(j, p);
     p.contexts = static_cast<int>(need(j, "contexts", "the profile").size());
-    for (const json& m : need(j, "memory", "the profile")) p.memory_peak_bytes += number<std::uint64_t>(m, "peak_bytes", "memory");
+    for (const json& m : need(j, "memory", "the profile"))
+      p.memory_peak_bytes += number<std::uint64_t>(m, "peak_bytes", "memory");
     read_kernels(j, p);
     p.copy_count = number<std::uint64_t>(need(j, "copies", "the profile"), "count", "copies");
     p.copy_ns = number<std::uint64_t>(j["copies"], "total_ns", "copies");
@@ -225,7 +232,8 @@ GpuProfile busiest_profile(const std::vector<fs::path>& files) {
 std::vector<fs::path> gpu_profile_files(const fs::path& dir, bool recursive) {
   std::vector<fs::path> files;
   auto take = [&files](const fs::directory_entry& e) {
-    if (e.is_regular_file() && e.path().filename().string().rfind("profile-", 0) == 0 && e.path().extension() == ".json")
+    if (e.is_regular_file() && e.path().filename().string().rfind("profile-", 0) == 0 &&
+        e.path().extension() == ".json")
       files.push_back(e.path());
   };
   std::error_code ec;
@@ -238,7 +246,9 @@ std::vector<fs::path> gpu_profile_files(const fs::path& dir, bool recursive) {
   return files;
 }
 
-int resident_blocks_per_sm(const KernelSignature& k, const ProfileDevice& d) { return profiler::resident_blocks_per_sm(k, d); }
+int resident_blocks_per_sm(const KernelSignature& k, const ProfileDevice& d) {
+  return profiler::resident_blocks_per_sm(k, d);
+}
 
 double kernel_fill(const KernelSignature& k, const ProfileDevice& d) { return profiler::kernel_fill(k, d); }
 
@@ -281,10 +291,12 @@ ProfileSummary summarise(const GpuProfile& p, double gap_threshold_us) {
   s.contexts = p.contexts;
   s.kernels = p.kernel_count;
   s.waits_recorded = p.waits_status == "ok";
-  if (p.last_ns > p.first_ns) s.duty_whole = static_cast<double>(p.busy_ns) / static_cast<double>(p.last_ns - p.first_ns);
+  if (p.last_ns > p.first_ns)
+    s.duty_whole = static_cast<double>(p.busy_ns) / static_cast<double>(p.last_ns - p.first_ns);
   summarise_gaps(p, s);
   // The steady part: a truncated profile's tail (its last spans, contiguous), else all but the first 10%.
-  const std::size_t from = s.truncated ? p.kept_head : static_cast<std::size_t>(kWarmupShare * static_cast<double>(p.spans.size()));
+  const std::size_t from =
+      s.truncated ? p.kept_head : static_cast<std::size_t>(kWarmupShare * static_cast<double>(p.spans.size()));
   if (from >= p.spans.size()) return s;
   const std::int64_t threshold_ns = static_cast<std::int64_t>(std::llround(gap_threshold_us * 1e3));
   std::vector<double> bursts_ms, waits_ms;

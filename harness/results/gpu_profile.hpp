@@ -44,14 +44,15 @@ struct ClockAnchor {
 };
 
 struct GpuProfile {
-  std::string file;             ///< where it was read from (for messages)
-  bool complete = true;         ///< the file's status "ok"; false for "error" (a CUPTI call failed: errors say which; the rest is partial)
+  std::string file;  ///< where it was read from (for messages)
+  bool complete =
+      true;  ///< the file's status "ok"; false for "error" (a CUPTI call failed: errors say which; the rest is partial)
   std::vector<std::string> errors;
   long pid = 0;
   std::string command;
-  std::int64_t end_ns = 0;      ///< the profile was written (program exit), ns from the profiler's start
+  std::int64_t end_ns = 0;                     ///< the profile was written (program exit), ns from the profiler's start
   std::vector<ClockAnchor> monotonic_anchors;  ///< the first and the last; none in a profile of an older profiler
-  std::string monotonic_error;  ///< why the profiler could not read an anchor ("" where it could)
+  std::string monotonic_error;                 ///< why the profiler could not read an anchor ("" where it could)
   std::uint64_t dropped_records = 0;
   std::vector<ProfileDevice> devices;
   int contexts = 0;
@@ -59,19 +60,19 @@ struct GpuProfile {
   std::uint64_t kernel_count = 0, kernel_ns = 0, other_kernel_count = 0, other_kernel_ns = 0;
   std::vector<KernelSignature> signatures;
   std::uint64_t copy_count = 0, copy_ns = 0, memset_count = 0, memset_ns = 0;
-  std::int64_t min_gap_ns = 0;           ///< gaps below it were merged into one span by the profiler
-  std::uint64_t intervals = 0;           ///< spans in the whole run (kept or not)
-  std::uint64_t busy_ns = 0;             ///< busy time of the whole run
+  std::int64_t min_gap_ns = 0;  ///< gaps below it were merged into one span by the profiler
+  std::uint64_t intervals = 0;  ///< spans in the whole run (kept or not)
+  std::uint64_t busy_ns = 0;    ///< busy time of the whole run
   std::int64_t first_ns = 0, last_ns = 0;
   std::vector<std::uint64_t> gap_log2_counts;  ///< bin i: gaps in [2^i, 2^(i+1)) ns, whole run
-  std::size_t kept_head = 0;             ///< spans[0, kept_head) are the run's first; the rest its last
+  std::size_t kept_head = 0;                   ///< spans[0, kept_head) are the run's first; the rest its last
   std::vector<BusySpan> spans;
-  std::string waits_status;              ///< "ok": host waits recorded; else why not ("" in a format_version 1 profile)
-  std::string waits_source;              ///< where they came from, in words ("" where the profile does not say)
-  std::uint64_t wait_count = 0;          ///< host waits in the whole run (kept or not)
-  std::uint64_t sync_copies = 0;         ///< of them, synchronous copies
-  std::size_t waits_kept_head = 0;       ///< waits[0, waits_kept_head) are the run's first; the rest its last
-  std::vector<HostWait> waits;           ///< sorted by end (the head and the tail each, where some were left out)
+  std::string waits_status;         ///< "ok": host waits recorded; else why not ("" in a format_version 1 profile)
+  std::string waits_source;         ///< where they came from, in words ("" where the profile does not say)
+  std::uint64_t wait_count = 0;     ///< host waits in the whole run (kept or not)
+  std::uint64_t sync_copies = 0;    ///< of them, synchronous copies
+  std::size_t waits_kept_head = 0;  ///< waits[0, waits_kept_head) are the run's first; the rest its last
+  std::vector<HostWait> waits;      ///< sorted by end (the head and the tail each, where some were left out)
 };
 
 /// Reads one profile; throws UsageError "<file>: <what is wrong>".
@@ -93,25 +94,26 @@ struct GapBin {
 
 struct ProfileSummary {
   double gap_threshold_us = 0;
-  bool truncated = false;          ///< the profile kept only the run's first and last spans
+  bool truncated = false;                     ///< the profile kept only the run's first and last spans
   double steady_from_s = 0, steady_to_s = 0;  ///< the steady part, s from the profiler's start
-  double duty = 0;                 ///< busy share of the steady part
-  double duty_whole = 0;           ///< busy share from the first span to the last, whole run
+  double duty = 0;                            ///< busy share of the steady part
+  double duty_whole = 0;                      ///< busy share from the first span to the last, whole run
   std::size_t bursts = 0;
   double burst_p50_ms = 0, burst_p90_ms = 0, burst_mean_ms = 0;
-  double wait_p50_ms = 0;          ///< the idle gaps between the steady part's bursts (host waits: below)
-  std::vector<GapBin> gaps;        ///< whole run, log2 bins; bins with none left out
+  double wait_p50_ms = 0;              ///< the idle gaps between the steady part's bursts (host waits: below)
+  std::vector<GapBin> gaps;            ///< whole run, log2 bins; bins with none left out
   double gaps_at_threshold_share = 0;  ///< of the whole run's gaps, the share >= the threshold (bin-exact)
-  double fill = 0;                 ///< kernel-time-weighted kernel_fill (NaN without kernels)
+  double fill = 0;                     ///< kernel-time-weighted kernel_fill (NaN without kernels)
   std::uint64_t memory_peak_bytes = 0;
   int contexts = 0;
   std::uint64_t kernels = 0;
   // Host waits over the steady part (see summarise_host_waits): what bounds a step for the regime model.
-  bool waits_recorded = false;     ///< the profile recorded host waits (format_version 2, waits_status "ok")
-  std::uint64_t host_waits = 0;    ///< waits that end inside the steady part (after device work)
+  bool waits_recorded = false;   ///< the profile recorded host waits (format_version 2, waits_status "ok")
+  std::uint64_t host_waits = 0;  ///< waits that end inside the steady part (after device work)
   double wait_step_ms = std::numeric_limits<double>::quiet_NaN();    ///< steady length / host_waits
   double wait_kernel_ms = std::numeric_limits<double>::quiet_NaN();  ///< steady busy time / host_waits
-  double wait_burst_ms = std::numeric_limits<double>::quiet_NaN();   ///< mean first-start-to-last-end of a wait-to-wait step
+  double wait_burst_ms =
+      std::numeric_limits<double>::quiet_NaN();  ///< mean first-start-to-last-end of a wait-to-wait step
 };
 
 /// Summarises `p`: bursts are the spans joined across gaps shorter than `gap_threshold_us`, which

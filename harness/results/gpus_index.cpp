@@ -41,13 +41,14 @@ std::string index_markdown(const GpusIndex& index) {
 void write_gpus_index(const fs::path& dir, const GpusIndex& index) {
   nlohmann::json gpus = nlohmann::json::array();
   for (const GpusIndexEntry& e : index.gpus) gpus.push_back(entry_json(e));
-  const nlohmann::json j{{"format", "bench_mps gpus index"},
-                         {"format_version", kGpusIndexFormatVersion},
-                         {"argv", index.argv},
-                         {"started_utc", index.started_utc},
-                         {"finished_utc", index.finished_utc.empty() ? nlohmann::json() : nlohmann::json(index.finished_utc)},
-                         {"status", index.status},
-                         {"gpus", gpus}};
+  const nlohmann::json j{
+      {"format", "bench_mps gpus index"},
+      {"format_version", kGpusIndexFormatVersion},
+      {"argv", index.argv},
+      {"started_utc", index.started_utc},
+      {"finished_utc", index.finished_utc.empty() ? nlohmann::json() : nlohmann::json(index.finished_utc)},
+      {"status", index.status},
+      {"gpus", gpus}};
   write_file_atomically(dir / kGpusIndexFile, json_text(j, 2) + "\n");
   write_file_atomically(dir / "index.md", index_markdown(index));
 }

@@ -16,13 +16,13 @@ inline constexpr const char* kGpusIndexFile = "index.json";
 inline constexpr int kGpusIndexFormatVersion = 1;
 
 struct GpusIndexEntry {
-  std::string folder;           ///< relative to the index's folder, e.g. "0-h100-80gb-hbm3"
-  std::string device;           ///< what the child got as --device (a UUID, or cpu-<n>)
-  std::string gpu_name, uuid;   ///< empty without NVML
-  int index = -1;               ///< NVML index; -1 without NVML
-  std::string cpus;             ///< "0-7", or "" when not confined
-  std::optional<int> exit_code; ///< empty while it runs
-  std::string status;           ///< "running", its meta.json status, or why there are no results
+  std::string folder;            ///< relative to the index's folder, e.g. "0-h100-80gb-hbm3"
+  std::string device;            ///< what the child got as --device (a UUID, or cpu-<n>)
+  std::string gpu_name, uuid;    ///< empty without NVML
+  int index = -1;                ///< NVML index; -1 without NVML
+  std::string cpus;              ///< "0-7", or "" when not confined
+  std::optional<int> exit_code;  ///< empty while it runs
+  std::string status;            ///< "running", its meta.json status, or why there are no results
 };
 
 struct GpusIndex {

@@ -20,7 +20,7 @@ std::string ms(double x) { return std::isnan(x) ? "-" : fmt_num(x, 3); }
 
 std::vector<InterferenceCell> aggregate_interference_runs(const std::vector<SummaryRecord>& rows) {
   std::vector<std::string> modes;
-  std::map<std::string, std::vector<const SummaryRecord*>> alone;                 // by mode
+  std::map<std::string, std::vector<const SummaryRecord*>> alone;                  // by mode
   std::map<std::pair<std::string, int>, std::vector<const SummaryRecord*>> mixed;  // by mode, N
   for (const SummaryRecord& r : rows) {
     if (!r.scenario.is_interference()) continue;
@@ -90,8 +90,8 @@ std::string interference_verdict(const std::vector<InterferenceCell>& cells) {
     out += (out.empty() ? "" : " ") + std::string("At N=") + std::to_string(n) + ", " + best->mode +
            " protects the foreground best: its p99 latency is " + ratio(best->p99_vs_alone) + " its own alone";
     if (timeslice && timeslice != best) out += " (time-sliced: " + ratio(timeslice->p99_vs_alone) + ")";
-    out += ", and the background keeps " + (std::isnan(best->bg_kept) ? std::string("-") : fmt_fixed(best->bg_kept, 2)) +
-           " of its throughput alone";
+    out += ", and the background keeps " +
+           (std::isnan(best->bg_kept) ? std::string("-") : fmt_fixed(best->bg_kept, 2)) + " of its throughput alone";
     if (timeslice && timeslice != best && !std::isnan(timeslice->bg_kept))
       out += " (time-sliced: " + fmt_fixed(timeslice->bg_kept, 2) + ")";
     out += ".";
@@ -108,9 +108,10 @@ void print_interference_table(std::ostream& out, const std::vector<InterferenceC
   for (const InterferenceCell& c : cells) {
     const std::string failed = c.failed ? "  (" + std::to_string(c.failed) + " run(s) failed)" : "";
     std::snprintf(line, sizeof line, "%-16s %4d %14s %14s %14s %16s %16s%s\n", c.mode.c_str(), c.procs,
-                  (ms(c.alone_p50_ms) + " -> " + ms(c.p50_ms)).c_str(), (ms(c.alone_p99_ms) + " -> " + ms(c.p99_ms)).c_str(),
-                  ratio(c.p99_vs_alone).c_str(), ratio(c.throughput_vs_alone).c_str(),
-                  std::isnan(c.bg_kept) ? "-" : fmt_fixed(c.bg_kept, 2).c_str(), failed.c_str());
+                  (ms(c.alone_p50_ms) + " -> " + ms(c.p50_ms)).c_str(),
+                  (ms(c.alone_p99_ms) + " -> " + ms(c.p99_ms)).c_str(), ratio(c.p99_vs_alone).c_str(),
+                  ratio(c.throughput_vs_alone).c_str(), std::isnan(c.bg_kept) ? "-" : fmt_fixed(c.bg_kept, 2).c_str(),
+                  failed.c_str());
     out << line;
   }
   if (const std::string v = interference_verdict(cells); !v.empty()) out << v << "\n";

@@ -110,7 +110,10 @@ std::string machine_line(const nlohmann::json& meta, const std::string& without_
 nlohmann::json make_machine_meta(const std::vector<std::string>& argv, const std::optional<GpuStaticInfo>& gpu,
                                  const std::string& mps_control_path) {
   return {{"tool",
-           {{"name", "bench_mps"}, {"git_sha", BENCH_MPS_GIT_SHA}, {"git_dirty", BENCH_MPS_GIT_DIRTY}, {"build", build_json()}}},
+           {{"name", "bench_mps"},
+            {"git_sha", BENCH_MPS_GIT_SHA},
+            {"git_dirty", BENCH_MPS_GIT_DIRTY},
+            {"build", build_json()}}},
           {"environment", cuda_environment()},
           {"argv", argv},
           {"host", host_json()},
@@ -118,8 +121,9 @@ nlohmann::json make_machine_meta(const std::vector<std::string>& argv, const std
           {"finished_utc", nullptr},
           {"status", sweep_status_name(SweepStatus::running)},
           {"gpu", gpu ? gpu_json(*gpu) : nlohmann::json()},
-          {"mps", {{"control", mps_control_path.empty() ? nlohmann::json() : nlohmann::json(mps_control_path)},
-                   {"version", gpu ? nlohmann::json("driver " + gpu->driver_version) : nlohmann::json()}}}};
+          {"mps",
+           {{"control", mps_control_path.empty() ? nlohmann::json() : nlohmann::json(mps_control_path)},
+            {"version", gpu ? nlohmann::json("driver " + gpu->driver_version) : nlohmann::json()}}}};
 }
 
 namespace {
@@ -131,8 +135,8 @@ nlohmann::json initial_meta(const SweepSpec& spec, const std::optional<GpuStatic
   for (const Mode& m : spec.modes)
     modes.push_back({{"name", m.name},
                      {"mps", m.mps},
-                     {"active_thread_pct", m.mps ? nlohmann::json(m.active_thread_pct ? m.active_thread_pct : 100)
-                                                 : nlohmann::json()}});
+                     {"active_thread_pct",
+                      m.mps ? nlohmann::json(m.active_thread_pct ? m.active_thread_pct : 100) : nlohmann::json()}});
   nlohmann::json params;
   for (const std::string& w : spec.workloads) params[w] = workload_params_string(w, spec.params);
   nlohmann::json tasks, seconds, rounds;
@@ -155,7 +159,7 @@ nlohmann::json initial_meta(const SweepSpec& spec, const std::optional<GpuStatic
       {"tasks_per_worker", tasks},
       {"duration_s", spec.duration_s},
       {"seconds_per_worker", seconds},
-      {"warmup_tasks", spec.warmup},  // -1: each workload's default (2; 0 for exec and seed001)
+      {"warmup_tasks", spec.warmup},        // -1: each workload's default (2; 0 for exec and seed001)
       {"exec_warmups", spec.exec_warmups},  // exec: untimed runs of the command per mode block
       {"run_timeout_s", spec.run_timeout_s},
       {"ready_timeout_s", spec.ready_timeout_s},
@@ -168,8 +172,10 @@ nlohmann::json initial_meta(const SweepSpec& spec, const std::optional<GpuStatic
       {"noise_target_pct", spec.noise_target_pct},
       {"max_repeats", std::max(spec.max_repeats, spec.repeats)},
       {"noise_time_cap_s", spec.noise_time_cap_s},
-      {"regime_bursts_ms", spec.scenario == Scenario::regimes ? nlohmann::json(spec.regime_bursts_ms) : nlohmann::json()},
-      {"regime_duties_pct", spec.scenario == Scenario::regimes ? nlohmann::json(spec.regime_duties_pct) : nlohmann::json()},
+      {"regime_bursts_ms",
+       spec.scenario == Scenario::regimes ? nlohmann::json(spec.regime_bursts_ms) : nlohmann::json()},
+      {"regime_duties_pct",
+       spec.scenario == Scenario::regimes ? nlohmann::json(spec.regime_duties_pct) : nlohmann::json()},
       {"foreground", spec.scenario == Scenario::interference ? nlohmann::json(spec.foreground) : nlohmann::json()},
       {"background", spec.scenario == Scenario::interference ? nlohmann::json(spec.background) : nlohmann::json()}};
   return meta;

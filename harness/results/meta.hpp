@@ -27,7 +27,7 @@ nlohmann::json make_machine_meta(const std::vector<std::string>& argv, const std
 
 /// The metadata known before the first run; status "running".
 SweepMeta make_meta(const SweepSpec& spec, const std::optional<GpuStaticInfo>& gpu,
-                         const std::string& mps_control_path);
+                    const std::string& mps_control_path);
 
 /// meta_scenario (sweep_meta.hpp) of a meta.json held as JSON.
 std::optional<Scenario> meta_scenario(const nlohmann::json& meta);

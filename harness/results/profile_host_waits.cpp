@@ -25,7 +25,8 @@ struct Window {
 
 /// The first span that ends after `t` (spans are in time order: their ends increase).
 std::vector<BusySpan>::const_iterator first_ending_after(const std::vector<BusySpan>& spans, std::int64_t t) {
-  return std::upper_bound(spans.begin(), spans.end(), t, [](std::int64_t v, const BusySpan& b) { return v < b.end_ns; });
+  return std::upper_bound(spans.begin(), spans.end(), t,
+                          [](std::int64_t v, const BusySpan& b) { return v < b.end_ns; });
 }
 
 /// The device busy time inside (from, to]: each span's busy time in proportion to its part inside.

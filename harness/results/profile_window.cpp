@@ -28,17 +28,18 @@ ProfileClock profile_clock(const GpuProfile& p) {
   ProfileClock c;
   c.anchors = p.monotonic_anchors.size();
   if (p.monotonic_anchors.empty()) {
-    c.unavailable = p.monotonic_error.empty()
-                        ? "the profile has no clock anchor (written by an older profiler)"
-                        : "the profiler could not read the clocks: " + p.monotonic_error;
+    c.unavailable = p.monotonic_error.empty() ? "the profile has no clock anchor (written by an older profiler)"
+                                              : "the profiler could not read the clocks: " + p.monotonic_error;
     return c;
   }
   const ClockAnchor& first = p.monotonic_anchors.front();
   const ClockAnchor& last = p.monotonic_anchors.back();
   if (last.profile_ns > first.profile_ns) {
-    c.rate = static_cast<double>(last.monotonic_ns - first.monotonic_ns) / static_cast<double>(last.profile_ns - first.profile_ns);
+    c.rate = static_cast<double>(last.monotonic_ns - first.monotonic_ns) /
+             static_cast<double>(last.profile_ns - first.profile_ns);
     if (!(std::fabs(c.rate - 1) <= kRateTolerance)) {
-      c.unavailable = "CLOCK_MONOTONIC ran " + fmt_num(c.rate, 6) + " times as fast as CUPTI's clock between the anchors";
+      c.unavailable =
+          "CLOCK_MONOTONIC ran " + fmt_num(c.rate, 6) + " times as fast as CUPTI's clock between the anchors";
       return c;
     }
   }
@@ -48,7 +49,8 @@ ProfileClock profile_clock(const GpuProfile& p) {
 }
 
 ProfileWindow profile_window(const GpuProfile& p, const ProfileSummary& s, const std::vector<UtilSample>& util,
-                             const std::vector<GpmPeriod>& gpm, const std::string& nvml_why, const std::string& gpm_why) {
+                             const std::vector<GpmPeriod>& gpm, const std::string& nvml_why,
+                             const std::string& gpm_why) {
   ProfileWindow w;
   const ProfileClock clock = profile_clock(p);
   if (!clock.unavailable.empty()) {
@@ -66,9 +68,9 @@ ProfileWindow profile_window(const GpuProfile& p, const ProfileSummary& s, const
   if (!inside.empty()) {
     w.nvml_util = mean(inside);
   } else {
-    w.nvml_why = !nvml_why.empty()     ? nvml_why
-                 : util.size() < 2     ? "the driver kept fewer than two utilisation samples of the run"
-                                       : "no utilisation sample's period lies inside the steady part";
+    w.nvml_why = !nvml_why.empty() ? nvml_why
+                 : util.size() < 2 ? "the driver kept fewer than two utilisation samples of the run"
+                                   : "no utilisation sample's period lies inside the steady part";
   }
   w.gpm = gpm_within(gpm, w.from_ns, w.to_ns);
   if (w.gpm.periods > 0) {
@@ -91,7 +93,8 @@ std::vector<std::pair<std::string, double>> window_facts(const ProfileWindow& w)
            {"profile_gpm_dram_bw_util", w.gpm.metrics.dram_bw_util},
            {"profile_gpm_from_s", w.gpm_from_s},
            {"profile_gpm_to_s", w.gpm_to_s}};
-  facts.erase(std::remove_if(facts.begin(), facts.end(), [](const auto& f) { return std::isnan(f.second); }), facts.end());
+  facts.erase(std::remove_if(facts.begin(), facts.end(), [](const auto& f) { return std::isnan(f.second); }),
+              facts.end());
   return facts;
 }
 
@@ -106,7 +109,8 @@ ProfileWindow window_from_facts(const std::function<double(const std::string&)>&
   w.nvml_util = fact("profile_nvml_util");
   if (w.nvml_samples == 0) w.nvml_why = "none inside the steady part";
   w.gpm.periods = static_cast<std::size_t>(periods);
-  w.gpm.metrics = GpmMetrics{fact("profile_gpm_sm_util"), fact("profile_gpm_sm_occupancy"), fact("profile_gpm_dram_bw_util")};
+  w.gpm.metrics =
+      GpmMetrics{fact("profile_gpm_sm_util"), fact("profile_gpm_sm_occupancy"), fact("profile_gpm_dram_bw_util")};
   w.gpm_from_s = fact("profile_gpm_from_s");
   w.gpm_to_s = fact("profile_gpm_to_s");
   if (w.gpm.periods == 0) w.gpm_why = "none inside the steady part";
@@ -115,8 +119,9 @@ ProfileWindow window_from_facts(const std::function<double(const std::string&)>&
 
 std::string describe_nvml_gpm(const ProfileWindow& w) {
   if (!w.unavailable.empty()) return "NVML and GPM not beside it: " + w.unavailable;
-  std::string line = w.nvml_why.empty() ? "NVML util " + pct(w.nvml_util) + " (" + std::to_string(w.nvml_samples) + " samples)"
-                                        : "NVML util - (" + w.nvml_why + ")";
+  std::string line = w.nvml_why.empty()
+                         ? "NVML util " + pct(w.nvml_util) + " (" + std::to_string(w.nvml_samples) + " samples)"
+                         : "NVML util - (" + w.nvml_why + ")";
   if (!w.gpm_why.empty()) return line + "; GPM - (" + w.gpm_why + ")";
   auto metric = [](double v) { return std::isnan(v) ? std::string("-") : pct(v); };
   return line + "; GPM SM util " + metric(w.gpm.metrics.sm_util) + ", occupancy " + metric(w.gpm.metrics.sm_occupancy) +

@@ -21,10 +21,10 @@ namespace bench_mps::harness {
 /// A profile's times on CLOCK_MONOTONIC, from its clock anchors: the first anchor's offset, at the
 /// rate between the first and the last.
 struct ProfileClock {
-  std::string unavailable;            ///< why the profile cannot be placed ("" where it can)
-  std::int64_t t0_monotonic_ns = 0;   ///< CLOCK_MONOTONIC at the profiler's start (profile time 0)
-  double rate = 1;                    ///< monotonic ns per profile ns
-  std::int64_t spread_ns = 0;         ///< the widest reading of an anchor: the mapping's uncertainty
+  std::string unavailable;           ///< why the profile cannot be placed ("" where it can)
+  std::int64_t t0_monotonic_ns = 0;  ///< CLOCK_MONOTONIC at the profiler's start (profile time 0)
+  double rate = 1;                   ///< monotonic ns per profile ns
+  std::int64_t spread_ns = 0;        ///< the widest reading of an anchor: the mapping's uncertainty
   std::size_t anchors = 0;
   std::int64_t monotonic_ns(double profile_s) const;
   double profile_s(std::int64_t monotonic_ns) const;
@@ -37,20 +37,22 @@ ProfileClock profile_clock(const GpuProfile& p);
 /// NVML and GPM over a profile's steady part. NVML's and GPM's values are the device's: every process on
 /// it, the other copies of a run included.
 struct ProfileWindow {
-  std::string unavailable;            ///< why none of it ("" where the steady part could be placed)
+  std::string unavailable;              ///< why none of it ("" where the steady part could be placed)
   std::int64_t from_ns = 0, to_ns = 0;  ///< the steady part on CLOCK_MONOTONIC
-  std::size_t nvml_samples = 0;       ///< NVML utilisation samples whose period lies inside it
+  std::size_t nvml_samples = 0;         ///< NVML utilisation samples whose period lies inside it
   double nvml_util = std::numeric_limits<double>::quiet_NaN();  ///< their mean, a fraction
-  std::string nvml_why;               ///< why there is none ("" where there is)
-  GpmWindow gpm;                      ///< GPM periods inside it, the span they cover, their metrics
-  double gpm_from_s = std::numeric_limits<double>::quiet_NaN(), gpm_to_s = gpm_from_s;  ///< that span, s from the profiler's start
-  std::string gpm_why;                ///< why there are none ("" where there are)
+  std::string nvml_why;                                         ///< why there is none ("" where there is)
+  GpmWindow gpm;  ///< GPM periods inside it, the span they cover, their metrics
+  double gpm_from_s = std::numeric_limits<double>::quiet_NaN(),
+         gpm_to_s = gpm_from_s;  ///< that span, s from the profiler's start
+  std::string gpm_why;           ///< why there are none ("" where there are)
 };
 
 /// What the run recorded, over the steady part of `s` (the summary of `p`). `nvml_why` / `gpm_why`:
 /// why the run has no NVML samples / GPM periods at all ("" where it has).
 ProfileWindow profile_window(const GpuProfile& p, const ProfileSummary& s, const std::vector<UtilSample>& util,
-                             const std::vector<GpmPeriod>& gpm, const std::string& nvml_why, const std::string& gpm_why);
+                             const std::vector<GpmPeriod>& gpm, const std::string& nvml_why,
+                             const std::string& gpm_why);
 
 /// The window as a run's facts (runs.csv, docs/PROFILE.md): none where it is unavailable; the counts
 /// (profile_nvml_samples, profile_gpm_periods) 0 where NVML or GPM gave nothing inside it.

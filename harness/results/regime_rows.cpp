@@ -17,7 +17,9 @@ std::string ms(double v) { return std::isnan(v) ? "-" : fmt_num(v, 3); }
 std::string ratio(double v) { return std::isnan(v) ? "-" : fmt_fixed(v, 2) + "x"; }
 
 /// A configuration's identity across modes and N: the grid point's tag, else workload and parameters.
-std::string point_of(const SummaryRecord& r) { return r.scenario == RunKind::plain ? r.workload + "|" + r.params : r.scenario.point; }
+std::string point_of(const SummaryRecord& r) {
+  return r.scenario == RunKind::plain ? r.workload + "|" + r.params : r.scenario.point;
+}
 
 }  // namespace
 
@@ -118,8 +120,9 @@ void print_xray_table(std::ostream& out, const std::vector<XrayCell>& cells) {
     const std::string hold = std::isnan(c.hold_us) ? "-" : (c.hold_bound > 0 ? ">=" : "") + fmt_num(c.hold_us, 3);
     std::snprintf(line, sizeof line, "%-12s %4d %10s %10s %8s %12s %12s %12s %14s %10s%s\n", c.mode.c_str(), c.procs,
                   ms(c.slice_ms).c_str(), ms(c.switch_ms).c_str(),
-                  std::isnan(c.lost_share) ? "-" : (fmt_fixed(100 * c.lost_share, 1) + "%").c_str(), ms(c.wait_ms).c_str(),
-                  ms(c.wait_p99_ms).c_str(), ms(c.turn_ms).c_str(), ms(c.turn_switch_ms).c_str(), hold.c_str(), failed.c_str());
+                  std::isnan(c.lost_share) ? "-" : (fmt_fixed(100 * c.lost_share, 1) + "%").c_str(),
+                  ms(c.wait_ms).c_str(), ms(c.wait_p99_ms).c_str(), ms(c.turn_ms).c_str(), ms(c.turn_switch_ms).c_str(),
+                  hold.c_str(), failed.c_str());
     out << line;
   }
 }

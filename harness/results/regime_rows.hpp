@@ -37,8 +37,9 @@ void print_xray_table(std::ostream& out, const std::vector<XrayCell>& cells);
 /// One grid point (or any workload configuration) at one mode and N, on the seeds' basis: per-task time
 /// over one process alone time-sliced, the same repeat; medians over the repeats.
 struct RegimeCell {
-  std::string point;      ///< the run's scenario tag (regime-b1ms-d50), or workload|params for a placed folder
-  bool grid_point = false;  ///< a grid point of the regimes scenario (RunKind::regime_point), not a placed configuration
+  std::string point;  ///< the run's scenario tag (regime-b1ms-d50), or workload|params for a placed folder
+  bool grid_point =
+      false;  ///< a grid point of the regimes scenario (RunKind::regime_point), not a placed configuration
   std::string workload, params, mode;
   int procs = 0, repeats = 0, failed = 0;
   double burst_alone_ms = NAN;  ///< time-sliced alone: burst_ms (median over repeats)

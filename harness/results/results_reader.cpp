@@ -39,7 +39,8 @@ SweepMeta read_sweep_meta(const fs::path& dir) {
   const fs::path file = dir / "meta.json";
   std::error_code ec;
   if (!fs::exists(file, ec)) throw ResultsError(file.string() + ": no such file");
-  if (!fs::is_regular_file(file, ec)) throw ResultsError(file.string() + ": not a file (a folder or device stands there)");
+  if (!fs::is_regular_file(file, ec))
+    throw ResultsError(file.string() + ": not a file (a folder or device stands there)");
   std::ifstream in(file);
   if (!in) throw ResultsError(file.string() + ": cannot be read");
   nlohmann::json meta;
@@ -51,15 +52,16 @@ SweepMeta read_sweep_meta(const fs::path& dir) {
   if (!meta.is_object() || !meta.contains("schema_version"))
     throw ResultsError(file.string() + ": no schema_version: not a bench_mps results folder");
   if (!meta["schema_version"].is_number_integer())
-    throw ResultsError(file.string() + ": schema_version is a " + std::string(meta["schema_version"].type_name()) + " (" +
-                       meta["schema_version"].dump().substr(0, 40) + "), not a whole number");
+    throw ResultsError(file.string() + ": schema_version is a " + std::string(meta["schema_version"].type_name()) +
+                       " (" + meta["schema_version"].dump().substr(0, 40) + "), not a whole number");
   const int version = meta["schema_version"].get<int>();
   if (version != kResultsSchemaVersion)
     throw ResultsError(file.string() + ": schema version " + std::to_string(version) + ", this bench_mps reads " +
                        std::to_string(kResultsSchemaVersion));
   // The sections every command reads: each an object (gpu may be null: a CPU-only run), argv a list.
   for (const char* section : {"sweep", "gpu", "mps", "tool", "host", "cpus"}) {
-    if (!meta.contains(section) || meta[section].is_object() || (meta[section].is_null() && std::string(section) == "gpu"))
+    if (!meta.contains(section) || meta[section].is_object() ||
+        (meta[section].is_null() && std::string(section) == "gpu"))
       continue;
     throw ResultsError(file.string() + ": \"" + section + "\" is a " + meta[section].type_name() + ", not an object");
   }
@@ -109,7 +111,9 @@ std::vector<SummaryRecord> read_summary(const fs::path& file) {
   return rows;
 }
 
-std::vector<TaskSample> read_tasks(const fs::path& file) { return read_with_schema<kTasksReadColumns>(file, tasks_schema()); }
+std::vector<TaskSample> read_tasks(const fs::path& file) {
+  return read_with_schema<kTasksReadColumns>(file, tasks_schema());
+}
 
 double WorkerRecord::fact(const std::string& key) const {
   for (const std::string& item : split(facts, ';')) {
@@ -125,7 +129,9 @@ double WorkerRecord::fact(const std::string& key) const {
   return std::numeric_limits<double>::quiet_NaN();
 }
 
-std::vector<WorkerRecord> read_runs(const fs::path& file) { return read_with_schema<kRunsReadColumns>(file, runs_schema()); }
+std::vector<WorkerRecord> read_runs(const fs::path& file) {
+  return read_with_schema<kRunsReadColumns>(file, runs_schema());
+}
 
 ResultsFolder read_results_folder(const fs::path& dir) {
   std::error_code ec;

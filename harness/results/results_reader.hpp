@@ -45,7 +45,7 @@ struct WorkerRecord : RunConfig {
   long sm_count_seen = 0;
   bool mps_enabled = false;
   int client_active_thread_pct = 0;  ///< MPS: the percentage this client ran with; 0: none set
-  std::string facts;  ///< "key=value;..."
+  std::string facts;                 ///< "key=value;..."
   /// The number under `key` in facts, NaN if absent.
   double fact(const std::string& key) const;
 };

@@ -39,11 +39,11 @@ inline constexpr std::size_t kTasksReadColumns = 5;
 /// One cell as the reader sees it, with where it came from for error messages.
 struct Cell {
   const std::string& text;
-  const std::string& at;  ///< "FILE line L COLUMN"
-  double real() const;    ///< a number >= 0, or NaN when empty (every metric is a count, time, rate or fraction)
-  double any_real() const;  ///< a number, any sign (times relative to GO); NaN when empty
-  long whole() const;     ///< an integer >= 0 (throws when empty): every whole-number column is a count or an id
-  double length() const;  ///< a number >= 0 that must be there (a task's duration)
+  const std::string& at;     ///< "FILE line L COLUMN"
+  double real() const;       ///< a number >= 0, or NaN when empty (every metric is a count, time, rate or fraction)
+  double any_real() const;   ///< a number, any sign (times relative to GO); NaN when empty
+  long whole() const;        ///< an integer >= 0 (throws when empty): every whole-number column is a count or an id
+  double length() const;     ///< a number >= 0 that must be there (a task's duration)
   RunStatus status() const;  ///< a run status word bench_mps writes (throws when empty or unknown)
 };
 

@@ -58,5 +58,4 @@ void ResultsWriter::append(const RunRecord& r) {
   append_durably(dir_ / "summary.csv", csv_line(summary_columns()), summary);
 }
 
-
 }  // namespace bench_mps::harness

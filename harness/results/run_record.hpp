@@ -25,13 +25,13 @@ struct WorkerRow {
   int sm_count_seen = 0;
   bool mps_enabled = false;
   std::uint64_t mem_bytes = 0;
-  std::string facts;  ///< what the workload reported at the end, "key=value;..." (e.g. loss_first, loss_last)
-  std::string role = "worker";       ///< worker | victim | faulter (fault) | foreground | background (interference)
-  int client_active_thread_pct = 0;  ///< MPS: CUDA_MPS_ACTIVE_THREAD_PERCENTAGE it ran with (0: none set)
-  int client_priority = -1;          ///< MPS: CUDA_MPS_CLIENT_PRIORITY (-1: none set)
+  std::string facts;            ///< what the workload reported at the end, "key=value;..." (e.g. loss_first, loss_last)
+  std::string role = "worker";  ///< worker | victim | faulter (fault) | foreground | background (interference)
+  int client_active_thread_pct = 0;          ///< MPS: CUDA_MPS_ACTIVE_THREAD_PERCENTAGE it ran with (0: none set)
+  int client_priority = -1;                  ///< MPS: CUDA_MPS_CLIENT_PRIORITY (-1: none set)
   std::uint64_t client_mem_limit_bytes = 0;  ///< MPS: CUDA_MPS_PINNED_DEVICE_MEM_LIMIT (0: none set)
-  double slowdown_vs_baseline = NAN;  ///< victim: task_mean_ms / the victims' mean without the faulter
-  double post_fault_task_mean_ms = NAN;  ///< victim: mean of the tasks that started after the faulter died
+  double slowdown_vs_baseline = NAN;         ///< victim: task_mean_ms / the victims' mean without the faulter
+  double post_fault_task_mean_ms = NAN;      ///< victim: mean of the tasks that started after the faulter died
   double burst_ms = NAN;        ///< mean GPU time of its synchronising steps (facts burst_ms; NaN if not measured)
   double gpu_busy_share = NAN;  ///< its bursts' share of its timed window (facts gpu_busy_share)
 };
@@ -62,12 +62,12 @@ struct SummaryRow {
   /// the run's round within it, from 1 (0: a folder written before these columns; worker_sets() then infers
   /// the sets from start-up times).
   int worker_set = 0, round = 0;
-  double victim_slowdown = NAN;        ///< mean over surviving victims of slowdown_vs_baseline
+  double victim_slowdown = NAN;             ///< mean over surviving victims of slowdown_vs_baseline
   double victim_post_fault_slowdown = NAN;  ///< mean post-fault task time / baseline task time
-  std::string fault_error;             ///< what the faulting worker reported
-  std::string mps_server_state;        ///< MPS: the server after the fault ("survived pid ...", "exited", ...)
-  double mps_recovery_s = NAN;         ///< MPS: faulter's death to a new client's first finished task
-  std::string driver_messages;         ///< fault: the Xid lines the run added to the kernel log, or why none
+  std::string fault_error;                  ///< what the faulting worker reported
+  std::string mps_server_state;             ///< MPS: the server after the fault ("survived pid ...", "exited", ...)
+  double mps_recovery_s = NAN;              ///< MPS: faulter's death to a new client's first finished task
+  std::string driver_messages;              ///< fault: the Xid lines the run added to the kernel log, or why none
   // GPM metrics (Hopper and newer) over the run's round, GO to the last worker's DONE; NaN if unavailable.
   double gpm_sm_util = NAN, gpm_sm_occupancy = NAN, gpm_dram_bw_util = NAN;
   // The harness's own time around the run: its worker set's start-up (spawn to every READY) and the settle

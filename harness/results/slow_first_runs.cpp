@@ -22,12 +22,14 @@ std::vector<SlowFirstRun> find_slow_first_runs(const std::vector<SummaryRecord>&
   for (const std::string& mode : modes) {
     for (auto& [key, runs] : configs) {
       if (key.first != mode || runs.size() < 3) continue;
-      std::sort(runs.begin(), runs.end(), [](const SummaryRecord* a, const SummaryRecord* b) { return a->repeat < b->repeat; });
+      std::sort(runs.begin(), runs.end(),
+                [](const SummaryRecord* a, const SummaryRecord* b) { return a->repeat < b->repeat; });
       std::vector<double> others;
       for (std::size_t i = 1; i < runs.size(); ++i) others.push_back(runs[i]->task_mean_ms * 1e-3);
       const double first_s = runs.front()->task_mean_ms * 1e-3, others_median_s = median(others);
       if (first_s > kSlowFirstRunRatio * others_median_s)
-        slow.push_back({mode, key.second, runs.front()->repeat, static_cast<int>(others.size()), first_s, others_median_s});
+        slow.push_back(
+            {mode, key.second, runs.front()->repeat, static_cast<int>(others.size()), first_s, others_median_s});
     }
   }
   return slow;
@@ -40,9 +42,12 @@ std::string describe_slow_first_run(const SlowFirstRun& s) {
 }
 
 nlohmann::json slow_first_run_json(const SlowFirstRun& s) {
-  return {{"mode", s.mode},       {"procs", s.procs},
-          {"first_repeat", s.first_repeat}, {"others", s.others},
-          {"first_s", s.first_s}, {"others_median_s", s.others_median_s},
+  return {{"mode", s.mode},
+          {"procs", s.procs},
+          {"first_repeat", s.first_repeat},
+          {"others", s.others},
+          {"first_s", s.first_s},
+          {"others_median_s", s.others_median_s},
           {"ratio", s.first_s / s.others_median_s}};
 }
 

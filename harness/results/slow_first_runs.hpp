@@ -22,10 +22,10 @@ inline constexpr double kSlowFirstRunRatio = 1.25;
 struct SlowFirstRun {
   std::string mode;
   int procs = 0;
-  int first_repeat = 0;          ///< the first ok repeat
-  int others = 0;                ///< ok repeats after it
-  double first_s = 0;            ///< its completion time, mean over its copies
-  double others_median_s = 0;    ///< the median of the others' completion times
+  int first_repeat = 0;        ///< the first ok repeat
+  int others = 0;              ///< ok repeats after it
+  double first_s = 0;          ///< its completion time, mean over its copies
+  double others_median_s = 0;  ///< the median of the others' completion times
 };
 
 /// The slow first runs among summary.csv's exec rows (plain runs, not the interference scenario's).

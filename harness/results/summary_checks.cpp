@@ -26,11 +26,12 @@ std::set<std::string> listed(const std::optional<std::vector<T>>& list, Word wor
 std::string outside_plan(const SummaryRecord& r, const SweepMeta& meta) {
   const SweepSection none;
   const SweepSection& sweep = meta.sweep ? *meta.sweep : none;
-  const std::set<std::string> workloads = listed(sweep.workloads, [](const std::string& w) { return w; }),
+  const std::set<std::string> workloads = listed(sweep.workloads, [](const std::string&w) { return w; }),
                               procs = listed(sweep.procs, [](long n) { return std::to_string(n); }),
                               modes = listed(meta.mps ? meta.mps->modes : std::nullopt,
-                                             [](const ModeMeta& m) { return m.name.value_or(""); });
-  const std::string mode = r.mode.rfind(kExternalModePrefix, 0) == 0 ? r.mode.substr(std::string(kExternalModePrefix).size()) : r.mode;
+                                             [](const ModeMeta&m) { return m.name.value_or(""); });
+  const std::string mode =
+      r.mode.rfind(kExternalModePrefix, 0) == 0 ? r.mode.substr(std::string(kExternalModePrefix).size()) : r.mode;
   if (!workloads.empty() && !workloads.count(r.workload)) return "workload " + r.workload;
   if (!modes.empty() && !modes.count(r.mode) && !modes.count(mode)) return "mode " + r.mode;
   if (!procs.empty() && !procs.count(std::to_string(r.procs))) return "N=" + std::to_string(r.procs);
@@ -58,8 +59,9 @@ void check_rows_match_meta(const fs::path& file, const std::vector<SummaryRecord
   if (meta.runs_recorded) {
     const long recorded = *meta.runs_recorded;
     if (recorded != static_cast<long>(rows.size()))
-      throw ResultsError(file.string() + ": " + std::to_string(rows.size()) + " runs, but meta.json says the sweep recorded " +
-                         std::to_string(recorded) + " (a file cut short or added to)");
+      throw ResultsError(file.string() + ": " + std::to_string(rows.size()) +
+                         " runs, but meta.json says the sweep recorded " + std::to_string(recorded) +
+                         " (a file cut short or added to)");
   }
 }
 

@@ -54,7 +54,8 @@ void print_summary_table(std::ostream& out, const std::vector<SummaryRecord>& ro
   int mode_width = 11;  // the longest mode name (mps:auto+prio, ...) keeps the columns in line
   for (const std::string& m : mode_order) mode_width = std::max(mode_width, static_cast<int>(m.size()));
   int workload_width = 8;
-  for (const auto& [key, cell] : cells) workload_width = std::max(workload_width, static_cast<int>(std::get<0>(key).size()));
+  for (const auto& [key, cell] : cells)
+    workload_width = std::max(workload_width, static_cast<int>(std::get<0>(key).size()));
   out << line("%-*s %-*s %5s %13s %9s %12s %14s %s\n", workload_width, "workload", mode_width, "mode", "N",
               "per-task ms", "vs N=1", "tasks/s", "vs timeslice", "runs");
   std::set<std::pair<std::string, std::string>> workloads;
@@ -79,8 +80,8 @@ void print_summary_table(std::ostream& out, const std::vector<SummaryRecord>& ro
           vs_alone = fmt_fixed(median(c.task_ms) / median(alone->second.task_ms), 2) + "x";
         const std::string runs = c.failed ? std::to_string(c.runs - c.failed) + "/" + std::to_string(c.runs) + " ok"
                                           : std::to_string(c.runs);
-        out << line("%-*s %-*s %5d %13s %9s %12s %14s %s\n", workload_width, workload.c_str(), mode_width, mode.c_str(), n,
-                    c.task_ms.empty() ? "-" : fmt_fixed(median(c.task_ms), 3).c_str(), vs_alone.c_str(),
+        out << line("%-*s %-*s %5d %13s %9s %12s %14s %s\n", workload_width, workload.c_str(), mode_width, mode.c_str(),
+                    n, c.task_ms.empty() ? "-" : fmt_fixed(median(c.task_ms), 3).c_str(), vs_alone.c_str(),
                     fmt_fixed(tput, 1).c_str(), speedup.c_str(), runs.c_str());
       }
     }

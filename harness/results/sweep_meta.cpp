@@ -2,26 +2,34 @@
 
 #include <type_traits>
 
-
 namespace bench_mps::harness {
 
 const char* sweep_status_name(SweepStatus status) {
   switch (status) {
-    case SweepStatus::running: return "running";
-    case SweepStatus::complete: return "complete";
-    case SweepStatus::failed: return "failed";
-    case SweepStatus::interrupted: return "interrupted";
-    case SweepStatus::environment_error: return "environment_error";
+    case SweepStatus::running:
+      return "running";
+    case SweepStatus::complete:
+      return "complete";
+    case SweepStatus::failed:
+      return "failed";
+    case SweepStatus::interrupted:
+      return "interrupted";
+    case SweepStatus::environment_error:
+      return "environment_error";
   }
   return "running";
 }
 
 namespace {
 
-template <class T> struct is_vector : std::false_type {};
-template <class T> struct is_vector<std::vector<T>> : std::true_type {};
-template <class T> struct is_map : std::false_type {};
-template <class T> struct is_map<std::map<std::string, T>> : std::true_type {};
+template <class T>
+struct is_vector : std::false_type {};
+template <class T>
+struct is_vector<std::vector<T>> : std::true_type {};
+template <class T>
+struct is_map : std::false_type {};
+template <class T>
+struct is_map<std::map<std::string, T>> : std::true_type {};
 
 /// Whether `v` has the type a member of type T holds (numbers: whole ones only, so a value read and
 /// written again dumps the same).

@@ -31,22 +31,22 @@ struct GpuMeta {
   std::optional<long> sm_count;              ///< null until a worker alone on the GPU without MPS reports it
   std::optional<long> cuda_runtime_version;  ///< null until a worker reports it
   std::optional<long> sm_clock_peak_khz;
-  std::optional<std::map<std::string, long>> footprint_bytes;  ///< workload -> device memory it needs
+  std::optional<std::map<std::string, long>> footprint_bytes;      ///< workload -> device memory it needs
   std::optional<nlohmann::json> conditions_start, conditions_end;  ///< conditions_json + timeslice_policy
-  std::optional<std::string> gpm;            ///< "available" or "unavailable: why"
+  std::optional<std::string> gpm;                                  ///< "available" or "unavailable: why"
   nlohmann::json other = nlohmann::json::object();
 };
 
 /// One entry of mps.modes.
 struct ModeMeta {
   std::optional<std::string> name;
-  std::optional<std::vector<long>> server_pids;  ///< the MPS server each block of this mode ran under
+  std::optional<std::vector<long>> server_pids;     ///< the MPS server each block of this mode ran under
   nlohmann::json other = nlohmann::json::object();  ///< mps, active_thread_pct
 };
 
 struct MpsMeta {
   std::optional<std::vector<ModeMeta>> modes;
-  std::optional<nlohmann::json> external;  ///< --external-mps: the site's daemon, as found
+  std::optional<nlohmann::json> external;           ///< --external-mps: the site's daemon, as found
   nlohmann::json other = nlohmann::json::object();  ///< control, version
 };
 
@@ -69,12 +69,13 @@ struct SweepMeta {
   std::optional<std::vector<std::string>> resumed_utc;   ///< one entry per --resume
   std::optional<long> runs_recorded, runs_failed;
   std::optional<std::string> stop_reason, monitor_error;  ///< absent unless set
-  std::optional<GpuMeta> gpu;        ///< null: a CPU-only run
+  std::optional<GpuMeta> gpu;                             ///< null: a CPU-only run
   std::optional<MpsMeta> mps;
   std::optional<SweepSection> sweep;
   // Sections bench_mps writes whole and only shows: named here, their insides JSON.
   std::optional<nlohmann::json> cpus, device, timing, noise, xray, exec_slow_first_runs;
-  std::optional<nlohmann::json> gpu_profile;  ///< --profile-gpu: the library, the gap and where the profiles are (docs/PROFILE.md)
+  std::optional<nlohmann::json>
+      gpu_profile;  ///< --profile-gpu: the library, the gap and where the profiles are (docs/PROFILE.md)
   std::optional<nlohmann::json> exec_warmup_runs;  ///< a list: one entry per exec mode block
   nlohmann::json other = nlohmann::json::object();
 

@@ -15,7 +15,8 @@ std::vector<std::vector<const SummaryRecord*>> worker_sets(std::vector<const Sum
   // start-up (the first round of a set is charged its workers' start-up, later rounds none).
   const bool recorded = std::all_of(runs.begin(), runs.end(), [](const SummaryRecord* r) { return r->worker_set > 0; });
   for (const SummaryRecord* r : runs) {
-    const bool new_set = recorded ? sets.empty() || sets.back().front()->worker_set != r->worker_set : sets.empty() || r->startup_s != 0.0;
+    const bool new_set = recorded ? sets.empty() || sets.back().front()->worker_set != r->worker_set
+                                  : sets.empty() || r->startup_s != 0.0;
     if (new_set) sets.emplace_back();
     sets.back().push_back(r);
   }

@@ -39,7 +39,7 @@ struct CopyTrace {
   /// of that step, or steps.size() where none; its host_ns is their time alone, which the predictor
   /// scales by the steady part's slowdown.
   std::size_t dropped_step = 0;
-  double mem_demand = 0;  ///< MPS: the share of the GPU's memory bandwidth the copy uses while busy
+  double mem_demand = 0;          ///< MPS: the share of the GPU's memory bandwidth the copy uses while busy
   double steady_step_ns() const;  ///< alone: the mean step of the steady part (from the trace itself)
 };
 

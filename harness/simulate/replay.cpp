@@ -14,12 +14,12 @@ constexpr double kEps = 1e-3;  ///< ns: work left below it is done (far above a 
 
 /// Where one copy stands.
 struct CopyState {
-  std::size_t step = 0;       ///< the step it is in
-  double start = 0;           ///< that step's start
-  std::size_t item = 0;       ///< its next item not done
-  double left = 0;            ///< work left of that item (ns at full speed)
-  double work_done_at = kInf; ///< every item of the step done (kInf: not yet)
-  double release_at = kInf;   ///< its wait returns (kInf: not yet known)
+  std::size_t step = 0;        ///< the step it is in
+  double start = 0;            ///< that step's start
+  std::size_t item = 0;        ///< its next item not done
+  double left = 0;             ///< work left of that item (ns at full speed)
+  double work_done_at = kInf;  ///< every item of the step done (kInf: not yet)
+  double release_at = kInf;    ///< its wait returns (kInf: not yet known)
   bool finished = false;
 };
 
@@ -192,7 +192,9 @@ Replay replay(const std::vector<const CopyTrace*>& traces, Arbiter& arbiter, con
 namespace {
 
 /// When copy `c`'s step k ends (the next one's start, or the copy's end).
-double step_end(const CopyRun& c, std::size_t k) { return k + 1 < c.step_start_ns.size() ? c.step_start_ns[k + 1] : c.end_ns; }
+double step_end(const CopyRun& c, std::size_t k) {
+  return k + 1 < c.step_start_ns.size() ? c.step_start_ns[k + 1] : c.end_ns;
+}
 
 /// The window in which every copy is in its steady part: the latest start of a first steady step to the
 /// earliest end of a last one; false where a copy has no steady steps.
@@ -270,7 +272,8 @@ double steady_response_ns(const CopyTrace& trace, const Replay& r) {
 double mean_run_ns(const Replay& r, const std::vector<double>& offsets_ns) {
   if (r.copies.empty()) return NAN;
   double sum = 0;
-  for (std::size_t c = 0; c < r.copies.size(); ++c) sum += r.copies[c].end_ns - (c < offsets_ns.size() ? offsets_ns[c] : 0.0);
+  for (std::size_t c = 0; c < r.copies.size(); ++c)
+    sum += r.copies[c].end_ns - (c < offsets_ns.size() ? offsets_ns[c] : 0.0);
   return sum / static_cast<double>(r.copies.size());
 }
 

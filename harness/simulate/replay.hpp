@@ -16,10 +16,10 @@ namespace bench_mps::harness {
 
 /// What the arbiter sees of a copy at an event.
 struct CopyView {
-  bool runnable = false;     ///< its next item has been launched and is not done
-  bool host_waiting = false; ///< its host has reached its step's wait (or its exit)
-  double sm = 0;             ///< its next item's share of the SMs
-  double mem = 0;            ///< its memory bandwidth demand
+  bool runnable = false;      ///< its next item has been launched and is not done
+  bool host_waiting = false;  ///< its host has reached its step's wait (or its exit)
+  double sm = 0;              ///< its next item's share of the SMs
+  double mem = 0;             ///< its memory bandwidth demand
 };
 
 /// Decides which copies' next items run and how fast, at each event.
@@ -47,7 +47,8 @@ struct Replay {
 /// Replays `n` copies of `trace`, copy c starting at offsets_ns[c] (0 where the vector is shorter).
 Replay replay(const CopyTrace& trace, int n, Arbiter& arbiter, const std::vector<double>& offsets_ns = {});
 /// Replays one copy of each trace (different programs side by side), copy c starting at offsets_ns[c].
-Replay replay(const std::vector<const CopyTrace*>& traces, Arbiter& arbiter, const std::vector<double>& offsets_ns = {});
+Replay replay(const std::vector<const CopyTrace*>& traces, Arbiter& arbiter,
+              const std::vector<double>& offsets_ns = {});
 
 /// Step ends a copy needs inside the window where every copy is in its steady part for its unit to come from
 /// that window (else from its own steady part): the simulator's rule and the measurement's

@@ -60,7 +60,9 @@ CoreClaims::CoreClaims(const fs::path& dir, const std::vector<int>& cpus, std::s
 CoreClaims::~CoreClaims() { release_all(); }
 
 CoreClaims::CoreClaims(CoreClaims&& other) noexcept
-    : dir_(std::move(other.dir_)), held_(std::move(other.held_)), fds_(std::move(other.fds_)),
+    : dir_(std::move(other.dir_)),
+      held_(std::move(other.held_)),
+      fds_(std::move(other.fds_)),
       foreign_(std::move(other.foreign_)) {
   other.held_.clear();
   other.fds_.clear();
@@ -99,7 +101,8 @@ void CoreClaims::release_all() {
   held_.clear();
 }
 
-PinnedCpus pin_cpus(const fs::path& claims_dir, const std::vector<int>& allowed, int max_procs, const std::string& what) {
+PinnedCpus pin_cpus(const fs::path& claims_dir, const std::vector<int>& allowed, int max_procs,
+                    const std::string& what) {
   PinnedCpus out;
   const std::size_t wanted = static_cast<std::size_t>(std::max(max_procs, 1)) + 1;  // the harness's core too
   out.claims = CoreClaims(claims_dir, allowed, wanted, what);
@@ -114,7 +117,8 @@ PinnedCpus pin_cpus(const fs::path& claims_dir, const std::vector<int>& allowed,
     usable = allowed;
     shared = true;
     out.warnings.push_back("the CPU cores " + format_cpu_list(allowed) + " are claimed by other bench_mps sweeps (" +
-                           others + "): this sweep's workers share cores with theirs; give each sweep its own "
+                           others +
+                           "): this sweep's workers share cores with theirs; give each sweep its own "
                            "cores with --cpus, or run them one after the other");
   } else if (!out.claims.foreign().empty()) {
     out.warnings.push_back("cores claimed by other bench_mps sweeps left out (" + others + "); this sweep uses " +
@@ -123,8 +127,9 @@ PinnedCpus pin_cpus(const fs::path& claims_dir, const std::vector<int>& allowed,
   out.plan = plan_cpus(usable, max_procs);
   if (!shared) out.claims.keep_only(usable);
   if (!out.plan.workers.empty() && out.plan.workers.size() < static_cast<std::size_t>(max_procs))
-    out.warnings.push_back("up to " + std::to_string(max_procs) + " workers on " + std::to_string(out.plan.workers.size()) +
-                           " worker cores (" + format_cpu_list(out.plan.workers) +
+    out.warnings.push_back("up to " + std::to_string(max_procs) + " workers on " +
+                           std::to_string(out.plan.workers.size()) + " worker cores (" +
+                           format_cpu_list(out.plan.workers) +
                            "): at the larger N workers share cores, so host-side work is slowed too; the numbers "
                            "at those N measure CPU sharing as well as GPU sharing");
   nlohmann::json foreign = nlohmann::json::array();
@@ -134,7 +139,8 @@ PinnedCpus pin_cpus(const fs::path& claims_dir, const std::vector<int>& allowed,
               {"claims_dir", claims_dir.string()},
               {"claimed_by_others", foreign},
               {"shared_with_other_sweeps", shared},
-              {"workers_share_cores", !out.plan.workers.empty() && out.plan.workers.size() < static_cast<std::size_t>(max_procs)},
+              {"workers_share_cores",
+               !out.plan.workers.empty() && out.plan.workers.size() < static_cast<std::size_t>(max_procs)},
               {"warnings", out.warnings}};
   return out;
 }

@@ -32,7 +32,8 @@ class CoreClaims {
   /// Tries each of `cpus` in order and keeps those no other process holds, until `wanted` are held.
   /// `what` (the GPU) is written into each claim. Never throws for a core someone else holds: it is
   /// listed in foreign(); throws EnvironmentError when the claims folder cannot be created.
-  CoreClaims(const std::filesystem::path& dir, const std::vector<int>& cpus, std::size_t wanted, const std::string& what);
+  CoreClaims(const std::filesystem::path& dir, const std::vector<int>& cpus, std::size_t wanted,
+             const std::string& what);
   ~CoreClaims();
   CoreClaims(CoreClaims&& other) noexcept;
   CoreClaims& operator=(CoreClaims&& other) noexcept;

@@ -51,8 +51,8 @@ void check_cpus_allowed(const std::vector<int>& cpus, const std::string& option)
   const std::vector<int> allowed = allowed_cpus();
   for (int c : cpus)
     if (std::find(allowed.begin(), allowed.end(), c) == allowed.end())
-      throw UsageError(option + ": CPU " + std::to_string(c) + " is not one this process may run on (allowed: " +
-                       format_cpu_list(allowed) + ")");
+      throw UsageError(option + ": CPU " + std::to_string(c) +
+                       " is not one this process may run on (allowed: " + format_cpu_list(allowed) + ")");
 }
 
 std::string confine_process(const std::vector<int>& cpus) {

@@ -20,7 +20,11 @@ namespace fs = std::filesystem;
 /// What one warm-up left for meta.json: the command's completion (the pool's wall time where it
 /// reported no task), its status and reason, and its exit code where the worker reported one.
 nlohmann::json warmup_entry(const PoolResult& pool, double wall_s) {
-  nlohmann::json entry{{"wall_s", wall_s}, {"seconds", wall_s}, {"status", to_string(RunStatus::error)}, {"reason", ""}, {"exit_code", nullptr}};
+  nlohmann::json entry{{"wall_s", wall_s},
+                       {"seconds", wall_s},
+                       {"status", to_string(RunStatus::error)},
+                       {"reason", ""},
+                       {"exit_code", nullptr}};
   if (pool.workers.empty()) {
     entry["reason"] = "no worker ran";
     return entry;
@@ -71,8 +75,8 @@ nlohmann::json run_exec_warmups(const ModeBlock& block, const RunSpec& copy, int
     if (pool.interrupted_by) break;  // the sweep stops: nothing to say of a warm-up cut short
     const nlohmann::json entry =
         warmup_entry(pool, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    std::cerr << "exec warm-up " << k << "/" << count << " (" << block.mode.name << "): "
-              << fmt_fixed(entry["seconds"].get<double>(), 1) << " s";
+    std::cerr << "exec warm-up " << k << "/" << count << " (" << block.mode.name
+              << "): " << fmt_fixed(entry["seconds"].get<double>(), 1) << " s";
     if (parse_run_status(entry["status"].get<std::string>()) != RunStatus::ok)
       std::cerr << ", " << entry["status"].get<std::string>() << " (" << entry["reason"].get<std::string>()
                 << "); the sweep goes on, its timed runs record what the command does";
@@ -82,14 +86,17 @@ nlohmann::json run_exec_warmups(const ModeBlock& block, const RunSpec& copy, int
   return {{"mode", block.mode.name}, {"group", block.group}, {"run_id", copy.run_id()}, {"runs", runs}};
 }
 
-std::vector<std::string> note_slow_first_runs(const SweepSpec& spec, const std::filesystem::path& out, SweepMeta& meta) {
+std::vector<std::string> note_slow_first_runs(const SweepSpec& spec, const std::filesystem::path& out,
+                                              SweepMeta& meta) {
   if (std::find(spec.workloads.begin(), spec.workloads.end(), "exec") == spec.workloads.end()) return {};
   std::vector<std::string> lines;
   nlohmann::json list = nlohmann::json::array();
   try {
     for (const SlowFirstRun& slow : find_slow_first_runs(read_summary(out / "summary.csv"))) {
-      lines.push_back(describe_slow_first_run(slow) + ": its first run was much slower than the rest (cold caches?); "
-                      "warm it up with --exec-warmups" + (spec.exec_warmups ? " (more of them)" : ""));
+      lines.push_back(describe_slow_first_run(slow) +
+                      ": its first run was much slower than the rest (cold caches?); "
+                      "warm it up with --exec-warmups" +
+                      (spec.exec_warmups ? " (more of them)" : ""));
       list.push_back(slow_first_run_json(slow));
     }
   } catch (const std::exception& e) {

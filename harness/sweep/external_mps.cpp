@@ -32,8 +32,9 @@ void attach_external_mps(SweepSpec& spec) {
   check_out_dir(spec);
   const std::string control = find_mps_control();
   if (control.empty())
-    throw EnvironmentError("--external-mps: nvidia-cuda-mps-control is not on PATH; bench_mps asks the site's "
-                           "daemon through it");
+    throw EnvironmentError(
+        "--external-mps: nvidia-cuda-mps-control is not on PATH; bench_mps asks the site's "
+        "daemon through it");
   const char* env_pipe = std::getenv("CUDA_MPS_PIPE_DIRECTORY");
   const bool pipe_set = env_pipe && *env_pipe;
   spec.external.pipe_dir = pipe_set ? env_pipe : "/tmp/nvidia-mps";
@@ -50,14 +51,14 @@ void attach_external_mps(SweepSpec& spec) {
     answer = run_command(control, {}, {{"CUDA_MPS_PIPE_DIRECTORY", spec.external.pipe_dir}},
                          "get_default_active_thread_percentage\n", 15, scratch);
   } catch (const CommandError& e) {
-    throw EnvironmentError("--external-mps: the MPS daemon in " + spec.external.pipe_dir + " does not answer: " +
-                           one_line(e.what()));
+    throw EnvironmentError("--external-mps: the MPS daemon in " + spec.external.pipe_dir +
+                           " does not answer: " + one_line(e.what()));
   }
   const int daemon_pct = parse_active_thread_pct(answer.output);
   if (answer.exit_code != 0 || daemon_pct < 0)
-    throw EnvironmentError("--external-mps: no MPS daemon answers in " + spec.external.pipe_dir + " (" + whence +
-                           "): " + (answer.output.empty() ? "exit " + std::to_string(answer.exit_code)
-                                                          : one_line(answer.output)));
+    throw EnvironmentError(
+        "--external-mps: no MPS daemon answers in " + spec.external.pipe_dir + " (" + whence +
+        "): " + (answer.output.empty() ? "exit " + std::to_string(answer.exit_code) : one_line(answer.output)));
   spec.external.daemon_default_pct = trim(answer.output);
 
   int pct = daemon_pct < 100 ? daemon_pct : 0;  // 0: no limit

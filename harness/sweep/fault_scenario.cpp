@@ -88,7 +88,6 @@ void evaluate_fault_run(RunRecord& record, const PoolResult& pool, double baseli
   s.victim_post_fault_slowdown = mean(post_slowdowns);
 }
 
-
 void print_fault_table(std::ostream& out, const std::vector<SummaryRecord>& rows) {
   const std::vector<FaultCell> cells = aggregate_fault_runs(rows);
   if (cells.empty()) return;

@@ -62,7 +62,8 @@ void add_note(std::string& reason, const std::string& note) { reason += (reason.
 /// the harness's clock; the counts 0 where NVML or GPM gave nothing inside it); the line for the screen.
 std::string add_window_facts(WorkerRow& row, const GpuProfile& p, const ProfileSummary& s, const RunRecord& record,
                              const WindowSources& sources) {
-  const ProfileWindow w = profile_window(p, s, record.util_samples, record.gpm_periods, sources.nvml_why, sources.gpm_why);
+  const ProfileWindow w =
+      profile_window(p, s, record.util_samples, record.gpm_periods, sources.nvml_why, sources.gpm_why);
   add_fact(row, "profile_pid", static_cast<double>(p.pid), 12);
   if (s.bursts > 0) {
     add_fact(row, "profile_steady_from_s", s.steady_from_s);
@@ -89,8 +90,8 @@ std::string summarise_copy(WorkerRow& row, const fs::path& dir, double gap_us, c
   }
   add_fact(row, "profile_processes", static_cast<double>(profiles.size()));
   if (profiles.empty()) return note.empty() ? "the command never initialised CUDA (no GPU profile)" : note;
-  const GpuProfile& main =
-      *std::max_element(profiles.begin(), profiles.end(), [](const GpuProfile& a, const GpuProfile& b) { return a.busy_ns < b.busy_ns; });
+  const GpuProfile& main = *std::max_element(
+      profiles.begin(), profiles.end(), [](const GpuProfile& a, const GpuProfile& b) { return a.busy_ns < b.busy_ns; });
   const ProfileSummary s = summarise(main, std::max(gap_us, static_cast<double>(main.min_gap_ns) * 1e-3));
   std::uint64_t kernels = 0, memory = 0;
   int contexts = 0;
@@ -99,10 +100,11 @@ std::string summarise_copy(WorkerRow& row, const fs::path& dir, double gap_us, c
     memory += p.memory_peak_bytes;
     contexts += p.contexts;
     if (!p.complete)
-      add_note(note, "GPU profile of pid " + std::to_string(p.pid) + " is partial: " +
-                         (p.errors.empty() ? std::string("a CUPTI call failed") : p.errors.front()));
+      add_note(note, "GPU profile of pid " + std::to_string(p.pid) +
+                         " is partial: " + (p.errors.empty() ? std::string("a CUPTI call failed") : p.errors.front()));
     if (p.dropped_records)
-      add_note(note, "GPU profile of pid " + std::to_string(p.pid) + " lost " + std::to_string(p.dropped_records) + " records");
+      add_note(note, "GPU profile of pid " + std::to_string(p.pid) + " lost " + std::to_string(p.dropped_records) +
+                         " records");
     if (p.complete && !p.waits_status.empty() && p.waits_status != "ok")
       add_note(note, "GPU profile of pid " + std::to_string(p.pid) + " has no host waits: " + p.waits_status);
   }
@@ -132,7 +134,8 @@ std::string summarise_copy(WorkerRow& row, const fs::path& dir, double gap_us, c
 
 }  // namespace
 
-std::string record_gpu_profiles(RunRecord& record, const fs::path& out_dir, double gap_us, const WindowSources& sources) {
+std::string record_gpu_profiles(RunRecord& record, const fs::path& out_dir, double gap_us,
+                                const WindowSources& sources) {
   std::vector<ProfileSummary> summaries;
   std::vector<std::string> windows;
   for (WorkerRow& row : record.workers) {
@@ -140,7 +143,8 @@ std::string record_gpu_profiles(RunRecord& record, const fs::path& out_dir, doub
                                             sources, summaries, windows);
     if (note.empty()) continue;
     add_note(row.reason, note);
-    if (record.summary.status == RunStatus::ok) add_note(record.summary.reason, "worker " + std::to_string(row.worker) + ": " + note);
+    if (record.summary.status == RunStatus::ok)
+      add_note(record.summary.reason, "worker " + std::to_string(row.worker) + ": " + note);
   }
   if (summaries.empty()) return "";
   std::string window_lines;
@@ -152,11 +156,13 @@ std::string record_gpu_profiles(RunRecord& record, const fs::path& out_dir, doub
     if (!std::isnan(s.fill)) fill.push_back(s.fill);
     if (!std::isnan(s.wait_step_ms)) step.push_back(s.wait_step_ms), kernel.push_back(s.wait_kernel_ms);
   }
-  return "GPU profile (mean of " + std::to_string(summaries.size()) + " copies): duty " + fmt_fixed(100 * mean(duty), 1) +
-         "%, bursts p50 " + fmt_num(mean(burst), 3) + " ms (split at " + fmt_num(summaries.front().gap_threshold_us) +
-         " us idle), fill " + (fill.empty() ? std::string("-") : fmt_fixed(100 * mean(fill), 1) + "%") +
+  return "GPU profile (mean of " + std::to_string(summaries.size()) + " copies): duty " +
+         fmt_fixed(100 * mean(duty), 1) + "%, bursts p50 " + fmt_num(mean(burst), 3) + " ms (split at " +
+         fmt_num(summaries.front().gap_threshold_us) + " us idle), fill " +
+         (fill.empty() ? std::string("-") : fmt_fixed(100 * mean(fill), 1) + "%") +
          (step.empty() ? std::string()
-                       : "; per host wait: a step of " + fmt_num(mean(step), 3) + " ms, GPU " + fmt_num(mean(kernel), 3) + " ms") +
+                       : "; per host wait: a step of " + fmt_num(mean(step), 3) + " ms, GPU " +
+                             fmt_num(mean(kernel), 3) + " ms") +
          window_lines;
 }
 

@@ -72,8 +72,10 @@ DeviceChoice resolve_device(const std::string& id, bool needs_gpu, const std::ve
   d.id.gpu_count = gpu_count;
   if (is_pretend_device(id) || (visible.empty() && !needs_gpu)) {
     if (is_pretend_device(id) && needs_gpu)
-      throw UsageError("--device: " + id + " is a pretend device for CPU-only sweeps (--workloads cpu); this sweep "
-                       "needs a GPU (visible: " + list_gpus(visible) + ")");
+      throw UsageError("--device: " + id +
+                       " is a pretend device for CPU-only sweeps (--workloads cpu); this sweep "
+                       "needs a GPU (visible: " +
+                       list_gpus(visible) + ")");
     d.id.key = id;
     return d;
   }
@@ -120,12 +122,13 @@ DeviceChoice select_device(const SweepSpec& spec) {
 
 void add_device_meta(SweepMeta& meta, const SweepSpec& spec, const Environment& env) {
   const DeviceChoice& d = env.device;
-  meta.device = nlohmann::json{{"requested", spec.device.empty() ? nlohmann::json() : nlohmann::json(spec.device)},
-                              {"key", d.id.key},
-                              {"uuid", d.id.uuid.empty() ? nlohmann::json() : nlohmann::json(d.id.uuid)},
-                              {"index", d.id.index >= 0 ? nlohmann::json(d.id.index) : nlohmann::json()},
-                              {"lock_file", env.lock ? nlohmann::json(env.lock->path().string()) : nlohmann::json()},
-                              {"cpus_given", spec.cpus.empty() ? nlohmann::json() : nlohmann::json(format_cpu_list(spec.cpus))}};
+  meta.device =
+      nlohmann::json{{"requested", spec.device.empty() ? nlohmann::json() : nlohmann::json(spec.device)},
+                     {"key", d.id.key},
+                     {"uuid", d.id.uuid.empty() ? nlohmann::json() : nlohmann::json(d.id.uuid)},
+                     {"index", d.id.index >= 0 ? nlohmann::json(d.id.index) : nlohmann::json()},
+                     {"lock_file", env.lock ? nlohmann::json(env.lock->path().string()) : nlohmann::json()},
+                     {"cpus_given", spec.cpus.empty() ? nlohmann::json() : nlohmann::json(format_cpu_list(spec.cpus))}};
   if (!spec.external_mps) return;
   nlohmann::json variables = nlohmann::json::object();
   for (const char* name : {"CUDA_MPS_PIPE_DIRECTORY", "CUDA_MPS_LOG_DIRECTORY", "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE",
@@ -134,9 +137,9 @@ void add_device_meta(SweepMeta& meta, const SweepSpec& spec, const Environment& 
     if (const char* v = std::getenv(name)) variables[name] = v;
   if (!meta.mps) meta.mps.emplace();
   meta.mps->external = nlohmann::json{{"pipe_directory", spec.external.pipe_dir},
-                                     {"daemon_default_active_thread_pct", spec.external.daemon_default_pct},
-                                     {"active_thread_pct_source", spec.external.pct_source},
-                                     {"variables", variables}};
+                                      {"daemon_default_active_thread_pct", spec.external.daemon_default_pct},
+                                      {"active_thread_pct_source", spec.external.pct_source},
+                                      {"variables", variables}};
 }
 
 std::string device_folder_name(const DeviceChoice& device) {

@@ -24,9 +24,9 @@ struct Environment;
 
 /// The device one sweep measures.
 struct DeviceChoice {
-  MeasuredDevice id;       ///< key (the UUID where there is one), UUID, index, GPUs on the machine
-  std::string name;        ///< the GPU's name; empty without NVML
-  std::string requested;   ///< --device as given; empty: CUDA's device 0
+  MeasuredDevice id;      ///< key (the UUID where there is one), UUID, index, GPUs on the machine
+  std::string name;       ///< the GPU's name; empty without NVML
+  std::string requested;  ///< --device as given; empty: CUDA's device 0
   /// "GPU 1 (NVIDIA H200, GPU-8d3f...)" or "device cpu-0": for messages.
   std::string describe() const;
 };

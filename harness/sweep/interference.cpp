@@ -47,7 +47,9 @@ void add_interference_args(const RunSpec& run, const SweepSpec& spec, const std:
 void evaluate_interference_run(RunRecord& record, const SummaryRow* fg_alone, const SummaryRow* bg_alone) {
   const RunScenario& scenario = record.spec.scenario;
   for (WorkerRow& row : record.workers)
-    row.role = scenario == RunKind::interference_bg || (scenario == RunKind::interference && row.worker != 0) ? "background" : "foreground";
+    row.role = scenario == RunKind::interference_bg || (scenario == RunKind::interference && row.worker != 0)
+                   ? "background"
+                   : "foreground";
   SummaryRow& s = record.summary;
   std::vector<double> fg_ms;
   double bg_rate = 0;

@@ -11,13 +11,17 @@ namespace fs = std::filesystem;
 namespace bench_mps::harness {
 
 /// "0=512M": CUDA_MPS_PINNED_DEVICE_MEM_LIMIT for the client's device (ordinal 0 of what it sees).
-std::string pinned_limit_value(std::uint64_t bytes) { return "0=" + std::to_string(std::max<std::uint64_t>(1, bytes >> 20)) + "M"; }
+std::string pinned_limit_value(std::uint64_t bytes) {
+  return "0=" + std::to_string(std::max<std::uint64_t>(1, bytes >> 20)) + "M";
+}
 
 /// The workers of run `run`: processes (timeslice, mps) or one process with N instances (in-process).
 int worker_processes(const RunSpec& run) { return run.mode.in_process() ? 1 : run.procs; }
 
 /// exec as the run's workload or as its background: its copies log, and get a margin on --timeout.
-bool has_user_program(const RunSpec& run) { return runs_user_program(run.workload) || runs_user_program(run.background); }
+bool has_user_program(const RunSpec& run) {
+  return runs_user_program(run.workload) || runs_user_program(run.background);
+}
 
 WorkerLaunch make_launch(const SweepSpec& spec, const RunSpec& run, const Environment& env, MpsSession* session,
                          const fs::path& out_dir) {
@@ -25,8 +29,8 @@ WorkerLaunch make_launch(const SweepSpec& spec, const RunSpec& run, const Enviro
   launch.exe = env.worker_exe;
   std::vector<std::string> base;
   if (has_user_program(run))
-    base.insert(base.end(), {"--exec-log-dir", (out_dir / "exec" / run.run_id()).string(),
-                             "--exec-timeout", fmt_num(spec.run_timeout_s, 9)});
+    base.insert(base.end(), {"--exec-log-dir", (out_dir / "exec" / run.run_id()).string(), "--exec-timeout",
+                             fmt_num(spec.run_timeout_s, 9)});
   if (run.tasks > 0) {
     base.insert(base.end(), {"--tasks", std::to_string(run.tasks)});
   } else {
@@ -36,7 +40,8 @@ WorkerLaunch make_launch(const SweepSpec& spec, const RunSpec& run, const Enviro
   if (run.mode.in_process()) {
     base.insert(base.end(), {"--instances", std::to_string(run.procs), "--layout",
                              run.mode.kind == ModeKind::streams ? "streams" : "threads"});
-    if (run.mode.kind == ModeKind::green) base.insert(base.end(), {"--green", "--green-sms", std::to_string(run.mode.green_sms)});
+    if (run.mode.kind == ModeKind::green)
+      base.insert(base.end(), {"--green", "--green-sms", std::to_string(run.mode.green_sms)});
     launch.cores_per_worker = run.procs;  // a host thread (threads, green) per instance, each on a core
   }
   launch.args = workload_worker_args(run.workload, run_params(spec, run));
@@ -49,8 +54,9 @@ WorkerLaunch make_launch(const SweepSpec& spec, const RunSpec& run, const Enviro
   }
   launch.cpus = env.worker_cpus;
   if (hooks.own_worker) hooks.own_worker(run, spec, launch.args_for_worker);  // a worker that is the scenario's alone
-  launch.env_unset = {"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "CUDA_MPS_PIPE_DIRECTORY", "CUDA_MPS_LOG_DIRECTORY",
-                      "CUDA_MPS_CLIENT_PRIORITY", "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", "CUDA_DEVICE_MAX_CONNECTIONS"};
+  launch.env_unset = {
+      "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "CUDA_MPS_PIPE_DIRECTORY",          "CUDA_MPS_LOG_DIRECTORY",
+      "CUDA_MPS_CLIENT_PRIORITY",          "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", "CUDA_DEVICE_MAX_CONNECTIONS"};
   if (session) {
     launch.env_set = session->client_env();
     for (int i = 0; i < run.procs; ++i) {

@@ -163,9 +163,9 @@ std::vector<std::unique_ptr<Child>> plan_children(const std::vector<DeviceChoice
 /// Starts each child: this program with the parent's arguments (less --gpus, --out, --cpus, --device)
 /// and its own device, folder and cores. One that cannot start is entered as not started.
 void start_children(std::vector<std::unique_ptr<Child>>& children, const SweepSpec& spec, const fs::path& out) {
-  const std::vector<std::string> common = without_options(
-      std::vector<std::string>(spec.argv.begin() + (spec.argv.empty() ? 0 : 1), spec.argv.end()),
-      {"--gpus", "--out", "--cpus", "--device"});
+  const std::vector<std::string> common =
+      without_options(std::vector<std::string>(spec.argv.begin() + (spec.argv.empty() ? 0 : 1), spec.argv.end()),
+                      {"--gpus", "--out", "--cpus", "--device"});
   std::error_code ec;
   const std::string self = fs::read_symlink("/proc/self/exe", ec).string();
   for (auto& c : children) {
@@ -235,7 +235,8 @@ void print_children(const GpusIndex& index, const fs::path& out) {
   std::cout << "\n";
   for (const GpusIndexEntry& e : index.gpus)
     std::cout << e.folder << ": " << (e.uuid.empty() ? e.device : e.gpu_name + " " + e.uuid) << ", cores "
-              << (e.cpus.empty() ? "shared" : e.cpus) << ", exit " << e.exit_code.value_or(-1) << ", " << e.status << "\n";
+              << (e.cpus.empty() ? "shared" : e.cpus) << ", exit " << e.exit_code.value_or(-1) << ", " << e.status
+              << "\n";
   std::cout << "\nresults: " << out.string() << "\n";
 }
 

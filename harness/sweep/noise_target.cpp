@@ -14,14 +14,12 @@
 namespace bench_mps::harness {
 namespace {
 
-std::string config_name(const RunSpec& r) {
-  return r.workload + " " + r.mode.name + " N=" + std::to_string(r.procs);
-}
+std::string config_name(const RunSpec& r) { return r.workload + " " + r.mode.name + " N=" + std::to_string(r.procs); }
 
 }  // namespace
 
 std::vector<ConfigNoise> config_noise(const std::vector<SummaryRecord>& rows, const std::vector<ModeBlock>& plan,
-                                     double target) {
+                                      double target) {
   std::map<std::string, RunSpec> planned;  // config_key -> its first planned run
   for (const ModeBlock& block : plan)
     for (const RunSpec& run : block.runs()) planned.emplace(run_config(run).config_key(), run);
@@ -86,19 +84,26 @@ std::vector<ModeBlock> plan_extra_repeats(const std::vector<ConfigNoise>& noise,
   return blocks;
 }
 
-nlohmann::json noise_json(const std::vector<ConfigNoise>& noise, const SweepSpec& spec, int added_runs,
-                          double added_s, bool time_capped) {
+nlohmann::json noise_json(const std::vector<ConfigNoise>& noise, const SweepSpec& spec, int added_runs, double added_s,
+                          bool time_capped) {
   nlohmann::json configs = nlohmann::json::array();
   for (const ConfigNoise& c : noise)
-    configs.push_back({{"workload", c.config.workload}, {"params", c.config.params}, {"mode", c.config.mode.name},
-                       {"procs", c.config.procs}, {"repeats_ok", c.repeats},
+    configs.push_back({{"workload", c.config.workload},
+                       {"params", c.config.params},
+                       {"mode", c.config.mode.name},
+                       {"procs", c.config.procs},
+                       {"repeats_ok", c.repeats},
                        {"noise", std::isfinite(c.noise) ? nlohmann::json(c.noise) : nlohmann::json()},
                        {"target_met", c.met}});
-  return {{"target_pct", spec.noise_target_pct}, {"max_repeats", spec.max_repeats},
-          {"time_cap_s", spec.noise_time_cap_s},  {"added_runs", added_runs},
-          {"added_s", added_s},                    {"time_capped", time_capped},
-          {"statistic", "width of the ~94% Student-t confidence interval of the mean of the worker sets' means of "
-                        "throughput_tasks_per_s, over that mean (harness/results/worker_sets; compare's noise)"},
+  return {{"target_pct", spec.noise_target_pct},
+          {"max_repeats", spec.max_repeats},
+          {"time_cap_s", spec.noise_time_cap_s},
+          {"added_runs", added_runs},
+          {"added_s", added_s},
+          {"time_capped", time_capped},
+          {"statistic",
+           "width of the ~94% Student-t confidence interval of the mean of the worker sets' means of "
+           "throughput_tasks_per_s, over that mean (harness/results/worker_sets; compare's noise)"},
           {"configs", configs}};
 }
 
@@ -106,10 +111,11 @@ std::string noise_misses(const std::vector<ConfigNoise>& noise, const SweepSpec&
   std::string out;
   for (const ConfigNoise& c : noise) {
     if (c.met) continue;
-    const std::string why = !std::isfinite(c.noise)   ? "fewer than two ok repeats"
-                            : c.last_repeat >= spec.max_repeats ? "--max-repeats " + std::to_string(spec.max_repeats) + " reached"
-                            : time_capped                       ? "--noise-time-cap reached"
-                                                                : "stopped";
+    const std::string why = !std::isfinite(c.noise) ? "fewer than two ok repeats"
+                            : c.last_repeat >= spec.max_repeats
+                                ? "--max-repeats " + std::to_string(spec.max_repeats) + " reached"
+                            : time_capped ? "--noise-time-cap reached"
+                                          : "stopped";
     out += "noise: " + config_name(c.config) + " " +
            (std::isfinite(c.noise) ? fmt_fixed(100 * c.noise, 2) + "%" : std::string("unknown")) + " > " +
            fmt_num(spec.noise_target_pct) + "% after " + std::to_string(c.repeats) + " ok repeats (" + why + ")\n";

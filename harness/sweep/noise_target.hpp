@@ -31,7 +31,7 @@ struct ConfigNoise {
 
 /// The noise of every plain configuration in `rows` (the sweep's `plan`) against `target` (a fraction).
 std::vector<ConfigNoise> config_noise(const std::vector<SummaryRecord>& rows, const std::vector<ModeBlock>& plan,
-                                     double target);
+                                      double target);
 
 /// Seconds an MPS block adds to its runs (the daemon's start and stop), for the time estimate.
 inline constexpr double kMpsBlockSeconds = 0.5;
@@ -44,8 +44,8 @@ std::vector<ModeBlock> plan_extra_repeats(const std::vector<ConfigNoise>& noise,
                                           double seconds_left, bool* left_out_for_time = nullptr);
 
 /// meta.json's `noise`: the target, the caps, what was added and each configuration's outcome.
-nlohmann::json noise_json(const std::vector<ConfigNoise>& noise, const SweepSpec& spec, int added_runs,
-                          double added_s, bool time_capped);
+nlohmann::json noise_json(const std::vector<ConfigNoise>& noise, const SweepSpec& spec, int added_runs, double added_s,
+                          bool time_capped);
 
 /// One line per configuration that missed the target ("" when all met), for the screen.
 std::string noise_misses(const std::vector<ConfigNoise>& noise, const SweepSpec& spec, bool time_capped);

@@ -35,7 +35,8 @@ OutDirClaim::OutDirClaim(const fs::path& dir) : path_(dir / kFileName) {
                        (pid.empty() ? std::string("pid not written yet") : "pid " + pid) +
                        "); wait for it to end, or choose another folder");
     }
-    struct stat held {}, named {};
+    struct stat held {
+    }, named{};
     if (::fstat(fd, &held) == 0 && ::stat(path_.c_str(), &named) == 0 && held.st_ino == named.st_ino &&
         held.st_dev == named.st_dev) {
       fd_ = fd;

@@ -42,8 +42,8 @@ std::uint64_t measure_footprint(const std::string& workload, const SweepSpec& sp
   WorkerLaunch launch;
   launch.exe = env.worker_exe;
   launch.args = workload_worker_args(workload, spec.params);
-  launch.args.insert(launch.args.end(),
-                     {"--tasks", "1", "--warmup", std::to_string(std::min(1, default_warmup_tasks(workload, spec.params)))});
+  launch.args.insert(launch.args.end(), {"--tasks", "1", "--warmup",
+                                         std::to_string(std::min(1, default_warmup_tasks(workload, spec.params)))});
   launch.env_unset = {"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "CUDA_MPS_LOG_DIRECTORY"};
   launch.env_set = {{"CUDA_MPS_PIPE_DIRECTORY", no_mps_pipe_dir(env).string()}};
   if (spec.external_mps) {  // the site's GPU may allow MPS clients only (EXCLUSIVE_PROCESS): be one, as the runs are
@@ -89,7 +89,8 @@ void check_fresh_out_dir(const fs::path& out) {
   // Files of the names we write but no meta.json: not ours; never append under someone else's header.
   for (const char* name : {"summary.csv", "runs.csv", "tasks.csv", "timeline.csv"})
     if (fs::exists(out / name, ec))
-      throw UsageError("--out: " + out.string() + " holds a " + name + " but no meta.json: not bench_mps's results, and "
+      throw UsageError("--out: " + out.string() + " holds a " + name +
+                       " but no meta.json: not bench_mps's results, and "
                        "bench_mps appends to no one else's file; choose a new folder");
 }
 
@@ -140,8 +141,7 @@ Environment preflight(const SweepSpec& spec) {
   fs::permissions(env.mps_base, fs::perms::owner_all, ec);
   for (const fs::path& dir : {root, env.mps_base})  // root: restore files of bench_mps before --device
     for (const std::string& line : restore_stale_compute_modes(dir)) std::cerr << "bench_mps: " << line << "\n";
-  for (const std::string& line : stop_stale_sessions(root, env.mps_control))
-    std::cerr << "bench_mps: " << line << "\n";
+  for (const std::string& line : stop_stale_sessions(root, env.mps_control)) std::cerr << "bench_mps: " << line << "\n";
   // exec commands (and what they started) of a bench_mps killed outright: they would share the GPU
   // and the CPUs with this sweep's runs, and no one else would ever end them.
   for (const std::string& line : end_orphaned_exec_processes()) std::cerr << "bench_mps: " << line << "\n";

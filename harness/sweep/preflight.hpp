@@ -25,15 +25,15 @@ namespace bench_mps::harness {
 struct Environment {
   std::unique_ptr<Nvml> nvml;
   std::optional<GpuStaticInfo> gpu;
-  std::string mps_control;           ///< nvidia-cuda-mps-control, if on PATH
-  std::string nvidia_smi;            ///< for --set-exclusive
-  std::filesystem::path mps_base;    ///< private folder for MPS sessions and restore files
+  std::string mps_control;         ///< nvidia-cuda-mps-control, if on PATH
+  std::string nvidia_smi;          ///< for --set-exclusive
+  std::filesystem::path mps_base;  ///< private folder for MPS sessions and restore files
   std::string worker_exe;
-  std::string profiler_library;      ///< --profile-gpu: the CUPTI injection library (gpu_profiling.hpp)
+  std::string profiler_library;  ///< --profile-gpu: the CUPTI injection library (gpu_profiling.hpp)
   std::map<std::string, std::uint64_t> footprint_bytes;  ///< GPU memory one worker of a workload takes
-  std::vector<int> worker_cpus;      ///< worker i is pinned to worker_cpus[i % size]; empty: not pinned
-  DeviceChoice device;               ///< the device measured (--device); mps_base is its own folder
-  std::unique_ptr<GpuLock> lock;     ///< held for the whole sweep: one bench_mps per device
+  std::vector<int> worker_cpus;   ///< worker i is pinned to worker_cpus[i % size]; empty: not pinned
+  DeviceChoice device;            ///< the device measured (--device); mps_base is its own folder
+  std::unique_ptr<GpuLock> lock;  ///< held for the whole sweep: one bench_mps per device
 };
 
 bool sweep_has_mps_mode(const SweepSpec& spec);

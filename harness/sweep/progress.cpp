@@ -23,9 +23,12 @@ void plain_progress(std::ostream& out, const RunScenario&, const SummaryRow& s) 
 void print_progress(const RunRecord& r, int done, int total, double seconds) {
   const SummaryRow& s = r.summary;
   std::cerr << "[" << done << "/" << total << "] " << r.spec.run_id() << ": " << s.status;
-  if (s.status != RunStatus::ok) std::cerr << " (" << s.reason << ")";
-  else run_hooks(r.spec.scenario).progress(std::cerr, r.spec.scenario, s);
-  if (s.status == RunStatus::ok && !s.reason.empty()) std::cerr << "  note: " << s.reason;  // e.g. an exec metric that read nothing
+  if (s.status != RunStatus::ok)
+    std::cerr << " (" << s.reason << ")";
+  else
+    run_hooks(r.spec.scenario).progress(std::cerr, r.spec.scenario, s);
+  if (s.status == RunStatus::ok && !s.reason.empty())
+    std::cerr << "  note: " << s.reason;  // e.g. an exec metric that read nothing
   std::cerr << "  [" << fmt_fixed(seconds, 1) << " s]\n";
 }
 
@@ -53,7 +56,8 @@ bool regime_tables(std::ostream& out, ClosingInput& in) {
   try {
     rows = read_summary(in.out / "summary.csv");
   } catch (const std::exception& e) {
-    std::cerr << "bench_mps: warning: cannot read back " << (in.out / "summary.csv").string() << ": " << e.what() << "\n";
+    std::cerr << "bench_mps: warning: cannot read back " << (in.out / "summary.csv").string() << ": " << e.what()
+              << "\n";
     return false;
   }
   const std::vector<XrayCell> xray = aggregate_xray(rows);
@@ -68,8 +72,11 @@ struct ClosingRow {
   ClosingTables tables;
 };
 constexpr ClosingRow kClosing[] = {
-    {Scenario::sweep, summary_tables},   {Scenario::fault, fault_tables}, {Scenario::interference, interference_tables},
-    {Scenario::xray, regime_tables},     {Scenario::regimes, regime_tables},
+    {Scenario::sweep, summary_tables},
+    {Scenario::fault, fault_tables},
+    {Scenario::interference, interference_tables},
+    {Scenario::xray, regime_tables},
+    {Scenario::regimes, regime_tables},
 };
 
 }  // namespace

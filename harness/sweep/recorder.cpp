@@ -60,7 +60,8 @@ void RunRecorder::resume(std::vector<SummaryRecord> earlier) {
 void RunRecorder::record(FinishedRound& round) {
   const RunSpec& run = round.run;
   name_memory_limit_failures(round.pool, run);
-  const SummaryRecord* alone = run.scenario.is_plain_workload() ? reference(run, run.scenario, 1, run.workload) : nullptr;
+  const SummaryRecord* alone =
+      run.scenario.is_plain_workload() ? reference(run, run.scenario, 1, run.workload) : nullptr;
   RunRecord record = reduce(round, alone);
   check_mps_expectation(record, round.pool);
   std::string profile_line;  // --profile-gpu: said under the run's progress line
@@ -73,7 +74,8 @@ void RunRecorder::record(FinishedRound& round) {
   }
   evaluate_scenario(round, record);
   SummaryRow& s = record.summary;
-  if (round.session && !server_checked_ && s.workers_ok > 0 && (run.scenario.is_plain_workload() || run.scenario.is_xray())) {
+  if (round.session && !server_checked_ && s.workers_ok > 0 &&
+      (run.scenario.is_plain_workload() || run.scenario.is_xray())) {
     server_checked_ = true;
     verify_server(*round.session, *round.block, record, meta_);
   }
@@ -87,9 +89,9 @@ void RunRecorder::record(FinishedRound& round) {
 /// The pool's result reduced to the run's rows, with the harness's own time and the GPM metrics.
 RunRecord RunRecorder::reduce(const FinishedRound& round, const SummaryRecord* alone) {
   const PoolResult& pool = round.pool;
-  RunRecord record = make_run_record(round.run, pool, monitor_.take(pool.go_ns, pool.end_ns),
-                                     alone ? alone->task_mean_ms : 0.0,
-                                     env_.nvml ? env_.nvml->utilization_samples(pool.go_ns) : std::vector<UtilSample>{});
+  RunRecord record =
+      make_run_record(round.run, pool, monitor_.take(pool.go_ns, pool.end_ns), alone ? alone->task_mean_ms : 0.0,
+                      env_.nvml ? env_.nvml->utilization_samples(pool.go_ns) : std::vector<UtilSample>{});
   record.gpm_periods = monitor_.take_gpm(pool.go_ns, pool.end_ns);
   SummaryRow& s = record.summary;
   s.worker_set = round.set;
@@ -109,7 +111,11 @@ RunRecord RunRecorder::reduce(const FinishedRound& round, const SummaryRecord* a
 void RunRecorder::evaluate_scenario(FinishedRound& round, RunRecord& record) {
   const auto evaluate = run_hooks(round.run.scenario).evaluate;
   if (!evaluate) return;
-  const RoundContext ctx{spec_, round.run, round.pool, round.session, round.extras ? &*round.extras : nullptr,
+  const RoundContext ctx{spec_,
+                         round.run,
+                         round.pool,
+                         round.session,
+                         round.extras ? &*round.extras : nullptr,
                          [&](const RunScenario& scenario, int procs, const std::string& workload) {
                            return reference(round.run, scenario, procs, workload);
                          },
@@ -132,7 +138,8 @@ void RunRecorder::tally(const RunRecord& record, const FinishedRound& round) {
 
 /// The recorded ok run of `run`'s repeat and mode with this scenario, N and workload (params too
 /// where the workload is the run's own), or null.
-const SummaryRecord* RunRecorder::reference(const RunSpec& run, const RunScenario& scenario, int procs, const std::string& workload) const {
+const SummaryRecord* RunRecorder::reference(const RunSpec& run, const RunScenario& scenario, int procs,
+                                            const std::string& workload) const {
   for (const SummaryRecord& e : records_)
     if (e.repeat == run.repeat && e.mode == run.mode.name && e.scenario == scenario && e.procs == procs &&
         e.workload == workload && e.status == RunStatus::ok &&

@@ -66,7 +66,8 @@ class RunRecorder {
   RunRecord reduce(const FinishedRound& round, const SummaryRecord* alone);
   void evaluate_scenario(FinishedRound& round, RunRecord& record);
   void tally(const RunRecord& record, const FinishedRound& round);
-  const SummaryRecord* reference(const RunSpec& run, const RunScenario& scenario, int procs, const std::string& workload) const;
+  const SummaryRecord* reference(const RunSpec& run, const RunScenario& scenario, int procs,
+                                 const std::string& workload) const;
 
   const SweepSpec& spec_;
   const Environment& env_;

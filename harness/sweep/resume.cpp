@@ -25,7 +25,8 @@ const char* const kCsvFiles[] = {"summary.csv", "runs.csv", "tasks.csv", "timeli
 nlohmann::json sweep_identity(const SweepMeta& meta) {
   nlohmann::json id = meta.sweep ? nlohmann::json(*meta.sweep) : nlohmann::json::object();
   // A resumed sweep may change its limits and exec's warm-ups (untimed runs; absent from older folders).
-  for (const char* limit : {"run_timeout_s", "ready_timeout_s", "set_exclusive", "pin_cpus", "settle_s", "exec_warmups"})
+  for (const char* limit :
+       {"run_timeout_s", "ready_timeout_s", "set_exclusive", "pin_cpus", "settle_s", "exec_warmups"})
     id.erase(limit);
   nlohmann::json modes = nlohmann::json::array();
   if (meta.mps && meta.mps->modes)
@@ -60,9 +61,11 @@ void check_header(const fs::path& file, const std::string& text) {
   if (text.compare(0, header.size(), header) == 0) return;
   const std::string first = text.substr(0, text.find('\n'));
   if (!first.empty() && first.back() == '\r')
-    throw ResultsError(file.string() + ": has CRLF line ends (saved by another editor?); bench_mps writes LF and appends "
+    throw ResultsError(file.string() +
+                       ": has CRLF line ends (saved by another editor?); bench_mps writes LF and appends "
                        "to no other: convert it back (e.g. sed -i 's/\\r$//') to resume");
-  throw ResultsError(file.string() + ": its first line is not the header this bench_mps writes (another program's file, "
+  throw ResultsError(file.string() +
+                     ": its first line is not the header this bench_mps writes (another program's file, "
                      "or another version's columns: resume it with the version that wrote it)");
 }
 
@@ -148,7 +151,8 @@ ResumeState prepare_resume(const fs::path& dir) {
     if (!fs::exists(dir / name)) throw ResultsError((dir / name).string() + ": no such file");
     const std::string original = read_whole_file(dir / name);
     texts[name] = without_torn_tail(original);
-    if (texts[name].size() != original.size()) state.repairs.push_back(std::string("dropped a torn last line of ") + name);
+    if (texts[name].size() != original.size())
+      state.repairs.push_back(std::string("dropped a torn last line of ") + name);
     std::ofstream(scratch / name, std::ios::binary) << texts[name];
   }
   read_as_users(scratch, dir, [&] {
@@ -162,7 +166,8 @@ ResumeState prepare_resume(const fs::path& dir) {
   for (const char* name : kCsvFiles) {
     int dropped = 0;
     const std::string kept = only_recorded(texts[name], state.recorded_ids, dropped);
-    if (dropped) state.repairs.push_back("dropped " + std::to_string(dropped) + " rows of unrecorded runs from " + name);
+    if (dropped)
+      state.repairs.push_back("dropped " + std::to_string(dropped) + " rows of unrecorded runs from " + name);
     if (kept.size() != read_whole_file(dir / name).size()) write_file_atomically(dir / name, kept);
   }
   return state;

@@ -22,7 +22,7 @@ struct ResumeState {
   SweepMeta meta;
   std::vector<SummaryRecord> recorded;  ///< summary rows already on disk
   std::set<std::string> recorded_ids;
-  std::vector<std::string> repairs;     ///< what was cleaned up, one line each
+  std::vector<std::string> repairs;  ///< what was cleaned up, one line each
 };
 
 /// The sweep stored in DIR/meta.json, rebuilt from its command line.

@@ -24,15 +24,17 @@ void name_memory_limit_failures(PoolResult& pool, const RunSpec& run) {
     if (w.reason.find("out of memory") == std::string::npos && w.reason.find("MemoryAllocation") == std::string::npos)
       continue;
     w.status = RunStatus::mps_mem_limit;
-    w.reason = "exceeded its pinned device memory limit (CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=" + pinned_limit_value(limit) +
-               "): " + w.reason;
+    w.reason =
+        "exceeded its pinned device memory limit (CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=" + pinned_limit_value(limit) +
+        "): " + w.reason;
   }
 }
 
 void verify_server(MpsSession& session, const ModeBlock& block, RunRecord& record, SweepMeta& meta) {
   try {
     const auto servers = session.server_pids();
-    if (servers.empty()) mark_failed(record, RunStatus::mode_mismatch, "the MPS daemon lists no server after a client ran");
+    if (servers.empty())
+      mark_failed(record, RunStatus::mode_mismatch, "the MPS daemon lists no server after a client ran");
     if (meta.mps && meta.mps->modes)
       for (ModeMeta& m : *meta.mps->modes)
         if (m.name == block.mode.name) {

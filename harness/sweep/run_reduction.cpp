@@ -16,7 +16,8 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 std::string fact_text(const nlohmann::json& value) {
   if (!value.is_number()) return value.dump();
   const double v = value.get<double>();
-  if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9007199254740992.0) return fmt_fixed(v + 0.0, 0);  // < 2^53; + 0.0: no "-0"
+  if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9007199254740992.0)
+    return fmt_fixed(v + 0.0, 0);  // < 2^53; + 0.0: no "-0"
   return fmt_num(v);
 }
 }  // namespace
@@ -117,7 +118,8 @@ double energy_between(const std::vector<GpuSample>& samples, std::int64_t from, 
       last = &g;
     }
   if (!first || to <= from || 2 * (last->t_ns - first->t_ns) < to - from) return kNaN;
-  return (*last->energy_j - *first->energy_j) * static_cast<double>(to - from) / static_cast<double>(last->t_ns - first->t_ns);
+  return (*last->energy_j - *first->energy_j) * static_cast<double>(to - from) /
+         static_cast<double>(last->t_ns - first->t_ns);
 }
 
 /// The GPU's clock, power, memory and utilisation over the timed window [first_start, last_end].
@@ -140,7 +142,8 @@ void summarize_gpu(RunRecord& r, std::int64_t first_start, std::int64_t last_end
   } else {
     const auto margin = static_cast<std::int64_t>(kNvmlLongestUtilPeriod_s * 1e9);
     for (const GpuSample& g : r.samples)
-      if (g.gpu_util_pct && g.t_ns - margin >= first_start && g.t_ns <= last_end) util.push_back(*g.gpu_util_pct / 100.0);
+      if (g.gpu_util_pct && g.t_ns - margin >= first_start && g.t_ns <= last_end)
+        util.push_back(*g.gpu_util_pct / 100.0);
     if (!r.samples.empty()) s.gpu_util_source = "polled";
   }
   s.gpu_util_samples = static_cast<int>(util.size());

@@ -55,8 +55,8 @@ struct RunHooks {
   const char* family;
   bool (*matches)(const RunScenario&);
   /// The workers' roles: arguments beyond the workload's (`base`: what every worker gets besides them).
-  void (*add_roles)(const RunSpec&, const SweepSpec&, const std::vector<std::string>& base, std::vector<std::string>& args,
-                    WorkerArgs& args_for_worker);
+  void (*add_roles)(const RunSpec&, const SweepSpec&, const std::vector<std::string>& base,
+                    std::vector<std::string>& args, WorkerArgs& args_for_worker);
   /// A worker whose whole command line is the scenario's (set after the CPU stand-in flag is added).
   void (*own_worker)(const RunSpec&, const SweepSpec&, WorkerArgs& args_for_worker);
   /// What to note before the round.

@@ -64,9 +64,13 @@ class Sweep {
  public:
   Sweep(const SweepSpec& spec, Environment env, fs::path out, std::optional<ResumeState> resumed,
         const nlohmann::json& cpus)
-      : spec_(spec), env_(std::move(env)), out_(std::move(out)),
-        monitor_(monitor_period_from_env().count() > 0 ? env_.nvml.get() : nullptr, monitor_period_from_env(), spec_.profile_gpu),
-        recorder_(spec_, env_, out_, meta_, monitor_), started_(std::chrono::steady_clock::now()) {
+      : spec_(spec),
+        env_(std::move(env)),
+        out_(std::move(out)),
+        monitor_(monitor_period_from_env().count() > 0 ? env_.nvml.get() : nullptr, monitor_period_from_env(),
+                 spec_.profile_gpu),
+        recorder_(spec_, env_, out_, meta_, monitor_),
+        started_(std::chrono::steady_clock::now()) {
     if (resumed) {
       meta_ = resumed->meta;
       meta_.set_status(SweepStatus::running);
@@ -85,7 +89,8 @@ class Sweep {
     }
     meta_.cpus = cpus;
     if (spec_.profile_gpu)  // docs/PROFILE.md
-      meta_.gpu_profile = nlohmann::json{{"library", env_.profiler_library}, {"gap_us", spec_.profile_gap_us},
+      meta_.gpu_profile = nlohmann::json{{"library", env_.profiler_library},
+                                         {"gap_us", spec_.profile_gap_us},
                                          {"folders", "profiles/<run_id>/w<worker>/profile-<pid>.json"}};
     add_device_meta(meta_, spec_, env_);  // --device, --cpus, --external-mps (harness/sweep/gpu_select)
     if (env_.nvml && meta_.gpu) {
@@ -132,15 +137,16 @@ class Sweep {
       if (stop_ || stop_signal().load()) break;
       const double left = spec_.noise_time_cap_s - seconds_between(start, std::chrono::steady_clock::now());
       bool left_out = false;
-      const std::vector<ModeBlock> more = plan_extra_repeats(config_noise(recorder_.records(), plan_, spec_.noise_target_pct / 100),
-                                                             spec_, next_index, left, &left_out);
+      const std::vector<ModeBlock> more = plan_extra_repeats(
+          config_noise(recorder_.records(), plan_, spec_.noise_target_pct / 100), spec_, next_index, left, &left_out);
       if (more.empty()) {
         capped = left_out;
         break;
       }
       for (const ModeBlock& b : more) recorder_.add_to_total(static_cast<int>(b.sets.size()));
-      if (added == 0) std::cerr << "bench_mps: more repeats for configurations above the noise target (--noise-target "
-                                << fmt_num(spec_.noise_target_pct) << "%)\n";
+      if (added == 0)
+        std::cerr << "bench_mps: more repeats for configurations above the noise target (--noise-target "
+                  << fmt_num(spec_.noise_target_pct) << "%)\n";
       for (const ModeBlock& b : more) {
         if (stop_ || stop_signal().load()) break;
         run_block(b);
@@ -148,7 +154,8 @@ class Sweep {
       }
     }
     const std::vector<ConfigNoise> final_noise = config_noise(recorder_.records(), plan_, spec_.noise_target_pct / 100);
-    meta_.noise = noise_json(final_noise, spec_, added, seconds_between(start, std::chrono::steady_clock::now()), capped);
+    meta_.noise =
+        noise_json(final_noise, spec_, added, seconds_between(start, std::chrono::steady_clock::now()), capped);
     noise_misses_ = noise_misses(final_noise, spec_, capped);
   }
 
@@ -158,7 +165,8 @@ class Sweep {
     if (block.mode.mps) {
       try {
         if (spec_.set_exclusive)
-          exclusive = std::make_unique<ExclusiveComputeMode>(env_.nvidia_smi, env_.gpu ? env_.gpu->uuid : "0", env_.mps_base);
+          exclusive =
+              std::make_unique<ExclusiveComputeMode>(env_.nvidia_smi, env_.gpu ? env_.gpu->uuid : "0", env_.mps_base);
         MpsSessionOptions options;
         options.control_exe = env_.mps_control;
         options.base_dir = env_.mps_base;
@@ -196,7 +204,8 @@ class Sweep {
     if (!copy || spec_.exec_warmups == 0 || stop_ || stop_signal().load()) return;
     const auto launch_for = [&](const RunSpec& warm) { return make_launch(spec_, warm, env_, session, out_); };
     if (!meta_.exec_warmup_runs) meta_.exec_warmup_runs = nlohmann::json::array();
-    meta_.exec_warmup_runs->push_back(run_exec_warmups(block, *copy, spec_.exec_warmups, launch_for, limits(*copy), stop_signal()));
+    meta_.exec_warmup_runs->push_back(
+        run_exec_warmups(block, *copy, spec_.exec_warmups, launch_for, limits(*copy), stop_signal()));
     save_meta();
   }
 
@@ -208,7 +217,7 @@ class Sweep {
     while (next < pending.size() && !stop_ && !stop_signal().load()) {
       const RunSpec& first = pending[next];
       const bool overlap = may_overlap(first) && spec_.settle_s <= 0;  // --settle: idle after the exit
-      if (!overlap) finish_closing();  // a fault or exec run starts on an idle machine
+      if (!overlap) finish_closing();                                  // a fault or exec run starts on an idle machine
       if (stop_) return;
       const auto t0 = std::chrono::steady_clock::now();
       const double settled = settle();
@@ -225,8 +234,8 @@ class Sweep {
       if (!started) {
         PoolResult failed = set->finish();
         if (failed.interrupted_by) return stop_interrupted(first);
-        FinishedRound round{&block, first, std::move(failed), o, std::nullopt, nullptr, session, seconds_since(t0),
-                            set_number, 1};
+        FinishedRound round{&block,  first,   std::move(failed), o,          std::nullopt,
+                            nullptr, session, seconds_since(t0), set_number, 1};
         record(round);
         ++next;
         continue;
@@ -240,7 +249,7 @@ class Sweep {
     std::chrono::steady_clock::time_point t0;
     Overhead overhead;  ///< settle and start-up, charged to the set's first round
     bool overlap = false;
-    int set = 0;        ///< its number in the sweep (summary.csv's `set`)
+    int set = 0;  ///< its number in the sweep (summary.csv's `set`)
   };
 
   /// The rounds of a started set, from pending[next], while it stays usable; its last round is
@@ -254,7 +263,8 @@ class Sweep {
       const RunSpec& run = pending[next];
       const auto r0 = std::chrono::steady_clock::now();
       if (session && runs_user_program(run.workload)) watch = std::make_unique<MpsClientWatch>(*session);
-      FinishedRound round{&block, run, {}, {}, extras_before(run, session), watch.get(), session, 0, start.set, ++round_number};
+      FinishedRound round{&block,      run,     {}, {},        extras_before(run, session),
+                          watch.get(), session, 0,  start.set, ++round_number};
       const bool gpm = env_.nvml && env_.nvml->gpm_begin();
       round.pool = set->round();
       if (gpm) round.extras->gpm = env_.nvml->gpm_end();
@@ -308,7 +318,10 @@ class Sweep {
         std::cerr << "bench_mps: warning: terminate_client failed: " << e.what() << "\n";
       }
     };
-    if (runs_user_program(first.workload)) hooks.while_running = [&watch] { if (watch) watch->poll(); };
+    if (runs_user_program(first.workload))
+      hooks.while_running = [&watch] {
+        if (watch) watch->poll();
+      };
     return hooks;
   }
 
@@ -404,8 +417,9 @@ class Sweep {
     std::cout << "\nsweep: " << fmt_fixed(timing["wall_s"].get<double>(), 1) << " s, of which "
               << fmt_fixed(timing["timed_s"].get<double>(), 1) << " s timed ("
               << fmt_fixed(100.0 * timing["timed_share"].get<double>(), 0) << "%); harness: start-up "
-              << fmt_fixed(timing["startup_s"].get<double>(), 1) << " s, settle " << fmt_fixed(timing["settle_s"].get<double>(), 1)
-              << " s, teardown " << fmt_fixed(timing["teardown_s"].get<double>(), 1) << " s\n";
+              << fmt_fixed(timing["startup_s"].get<double>(), 1) << " s, settle "
+              << fmt_fixed(timing["settle_s"].get<double>(), 1) << " s, teardown "
+              << fmt_fixed(timing["teardown_s"].get<double>(), 1) << " s\n";
     if (!noise_misses_.empty()) std::cout << "\n" << noise_misses_;
     std::cout << "results: " << out_.string() << "\n";
     if (!write_error_.empty() && !sig) {
@@ -414,9 +428,9 @@ class Sweep {
         std::cerr << "bench_mps: " << write_error_ << "; stopped before meta.json was written: nothing to resume\n";
         return kExitEnvironment;
       }
-      std::cerr << "bench_mps: " << write_error_ << "; stopped, " << (meta_saved ? "" : "meta.json still says running; ")
-                << "finished runs are in " << out_.string() << " (make room, then continue with --resume " << out_.string()
-                << ")\n";
+      std::cerr << "bench_mps: " << write_error_ << "; stopped, "
+                << (meta_saved ? "" : "meta.json still says running; ") << "finished runs are in " << out_.string()
+                << " (make room, then continue with --resume " << out_.string() << ")\n";
       return kExitEnvironment;
     }
     if (sig) {
@@ -465,17 +479,18 @@ int run_sweep(const SweepSpec& spec) {
   std::error_code ec;
   fs::create_directories(out, ec);
   if (ec) throw UsageError("--out: cannot create " + out.string() + ": " + ec.message());
-  const OutDirClaim claim(out);  // one sweep per folder, from here until we return
+  const OutDirClaim claim(out);                // one sweep per folder, from here until we return
   if (!spec.resume) check_fresh_out_dir(out);  // again, now that no one else can write there
   std::optional<ResumeState> resumed;
   if (spec.resume) resumed = prepare_resume(spec.out_dir);  // repairs only after every check passed
-  if (env.lock) env.lock->record_out_dir(out);  // a second sweep of this GPU names it
+  if (env.lock) env.lock->record_out_dir(out);              // a second sweep of this GPU names it
   if (resumed)
     for (const std::string& line : resumed->repairs) std::cerr << "bench_mps: resume: " << line << "\n";
   install_stop_handlers();
   // Cores claimed against other bench_mps sweeps on this host; held until this function returns.
   PinnedCpus pinned;
-  if (spec.pin_cpus) pinned = pin_cpus(default_core_claims_dir(), allowed_cpus(), max_procs(spec), env.device.describe());
+  if (spec.pin_cpus)
+    pinned = pin_cpus(default_core_claims_dir(), allowed_cpus(), max_procs(spec), env.device.describe());
   for (const std::string& w : pinned.warnings) std::cerr << "bench_mps: warning: " << w << "\n";
   const CpuPlan& cpus = pinned.plan;
   const std::string confined = confine_process(cpus.harness);  // before the monitor and any daemon start

@@ -53,15 +53,15 @@ class EventQueue {
 };
 
 struct Worker {
-  WorkerResult result;                  ///< the process's status so far; tasks/done of the current round
-  std::unique_ptr<PipedChild> child;    ///< null when it could not be started
+  WorkerResult result;                ///< the process's status so far; tasks/done of the current round
+  std::unique_ptr<PipedChild> child;  ///< null when it could not be started
   bool out_eof = false, err_eof = false;
   bool exited = false;
   bool killed = false;
-  int dones = 0;                        ///< DONE lines so far (one per round)
+  int dones = 0;  ///< DONE lines so far (one per round)
   std::int64_t last_done_ns = 0;
   std::thread out_reader, err_reader;
-  std::string exec_token;               ///< BENCH_MPS_EXEC_TOKEN of this worker and whatever its command starts
+  std::string exec_token;                ///< BENCH_MPS_EXEC_TOKEN of this worker and whatever its command starts
   std::vector<ProcInfo> exec_leftovers;  ///< tagged processes still alive once the worker was gone (ended)
 
   bool gone() const { return exited && out_eof && err_eof; }
@@ -122,8 +122,9 @@ void classify_exit(WorkerResult& r, bool barrier_passed, bool round_done) {
 void check_task_count(WorkerResult& r) {
   if (r.status != RunStatus::ok || r.done.is_null()) return;
   if (r.done.value("tasks", -1L) != static_cast<long>(r.tasks.size()))
-    set_status(r, RunStatus::crashed, "reported " + std::to_string(r.done.value("tasks", -1L)) + " tasks but sent " +
-                                 std::to_string(r.tasks.size()));
+    set_status(
+        r, RunStatus::crashed,
+        "reported " + std::to_string(r.done.value("tasks", -1L)) + " tasks but sent " + std::to_string(r.tasks.size()));
 }
 
 /// A worker process that ran N instances gives N results, indexed by instance.
@@ -145,9 +146,11 @@ void expand_instances(const WorkerResult& w, std::vector<WorkerResult>& out) {
     if (w.done.is_object() && w.done.contains("instances") && w.done["instances"].is_array() &&
         static_cast<std::size_t>(i) < w.done["instances"].size())
       r.done = w.done["instances"][static_cast<std::size_t>(i)];
-    if (r.status == RunStatus::ok && !r.done.is_null() && r.done.value("tasks", -1L) != static_cast<long>(r.tasks.size()))
-      set_status(r, RunStatus::crashed, "instance " + std::to_string(i) + " reported " + std::to_string(r.done.value("tasks", -1L)) +
-                                   " tasks but sent " + std::to_string(r.tasks.size()));
+    if (r.status == RunStatus::ok && !r.done.is_null() &&
+        r.done.value("tasks", -1L) != static_cast<long>(r.tasks.size()))
+      set_status(r, RunStatus::crashed,
+                 "instance " + std::to_string(i) + " reported " + std::to_string(r.done.value("tasks", -1L)) +
+                     " tasks but sent " + std::to_string(r.tasks.size()));
     out.push_back(std::move(r));
   }
 }
@@ -199,10 +202,10 @@ struct WorkerSet::Impl {
   PoolHooks hooks;
   std::shared_ptr<EventQueue> queue = std::make_shared<EventQueue>();  // shared with reader threads
   std::vector<std::unique_ptr<Worker>> workers;
-  bool started = false;     // all READY
-  bool dead = false;        // killed, or failed: no more rounds
+  bool started = false;  // all READY
+  bool dead = false;     // killed, or failed: no more rounds
   bool finished = false;
-  bool abandoned = false;   // a killed worker that never went away (uninterruptible sleep)
+  bool abandoned = false;  // a killed worker that never went away (uninterruptible sleep)
   int rounds = 0;
   int interrupted_by = 0;
   bool timed_out = false;
@@ -216,8 +219,7 @@ struct WorkerSet::Impl {
     if (launch.cpus.empty()) return cpus;
     const auto size = launch.cpus.size();
     const int per = std::max(1, launch.cores_per_worker);
-    for (int k = 0; k < per; ++k)
-      cpus.push_back(launch.cpus[static_cast<std::size_t>(i * per + k) % size]);
+    for (int k = 0; k < per; ++k) cpus.push_back(launch.cpus[static_cast<std::size_t>(i * per + k) % size]);
     std::sort(cpus.begin(), cpus.end());
     cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
     return cpus;
@@ -503,7 +505,8 @@ PoolResult WorkerSet::finish(PoolResult last) {
   m.wait_ns = monotonic_ns();
   if (!m.abandoned && !m.all_gone() &&
       m.wait([&m] { return m.all_gone(); }, false, m.close_ns, m.limits.close_timeout_s) == WaitEnd::timed_out)
-    m.kill_all(RunStatus::crashed, "did not exit within " + fmt_num(m.limits.close_timeout_s) + " s of its last round", false);
+    m.kill_all(RunStatus::crashed, "did not exit within " + fmt_num(m.limits.close_timeout_s) + " s of its last round",
+               false);
   m.closed_ns = monotonic_ns();
   m.release();
   m.finished = true;

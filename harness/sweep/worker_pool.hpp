@@ -67,10 +67,10 @@ struct WorkerResult {
   ReadyInfo ready_info;
   std::vector<TaskRecord> tasks;  ///< of the round
   nlohmann::json done;            ///< the round's DONE summary
-  int exit_code = -1;    ///< when it exited normally
-  int term_signal = 0;   ///< when a signal ended it
+  int exit_code = -1;             ///< when it exited normally
+  int term_signal = 0;            ///< when a signal ended it
   std::vector<std::string> stderr_tail;
-  std::int64_t ended_ns = 0;  ///< CLOCK_MONOTONIC when its exit was seen (within the 20 ms poll)
+  std::int64_t ended_ns = 0;        ///< CLOCK_MONOTONIC when its exit was seen (within the 20 ms poll)
   std::vector<long> spawned_pgids;  ///< exec: process groups of the commands it started
 };
 
@@ -82,7 +82,7 @@ struct PoolResult {
   std::int64_t go_ns = 0;   ///< CLOCK_MONOTONIC when GO was sent
   std::int64_t end_ns = 0;  ///< when the last worker finished the round (DONE or gone)
   bool timed_out = false;
-  int interrupted_by = 0;   ///< signal number that stopped the run, 0 if none
+  int interrupted_by = 0;  ///< signal number that stopped the run, 0 if none
 };
 
 /// Called with the live workers' pids before they are killed on a timeout (MPS: terminate_client).

@@ -34,7 +34,8 @@ void busy_wait_us(double us) {
 /// Hangs for good. Tests that must act while a worker hangs set BENCH_MPS_CPU_HANG_MARK to a file,
 /// which the hanging worker creates first, so they wait for the hang itself instead of sleeping.
 [[noreturn]] void hang_forever() {
-  if (const char* mark = std::getenv("BENCH_MPS_CPU_HANG_MARK"); mark && *mark) std::ofstream(mark) << ::getpid() << "\n";
+  if (const char* mark = std::getenv("BENCH_MPS_CPU_HANG_MARK"); mark && *mark)
+    std::ofstream(mark) << ::getpid() << "\n";
   for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
 }
 
@@ -51,7 +52,8 @@ constexpr WordTable<CpuFault, 7> kCpuFaultWords{{
 class CpuWorkload final : public kernels::Workload {
  public:
   CpuWorkload(const CpuParams& params, int worker_index)
-      : params_(params), index_(worker_index),
+      : params_(params),
+        index_(worker_index),
         faulty_(params.fault != CpuFault::none && worker_index == params.fault_worker),
         task_us_(params.fill ? params.task_us * 100 / cpu_stand_in_thread_pct() : params.task_us) {}
 
@@ -63,7 +65,8 @@ class CpuWorkload final : public kernels::Workload {
         bytes > mps_pinned_mem_limit_bytes(limit))
       throw std::runtime_error("cudaMalloc(" + std::to_string(params_.mem_mib) +
                                " MiB) failed: out of memory (cudaErrorMemoryAllocation) [cpu stand-in under "
-                               "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=" + limit + "]");
+                               "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=" +
+                               limit + "]");
     if (!faulty_) return;
     if (params_.fault == CpuFault::hang_before_ready) hang_forever();
     if (params_.fault == CpuFault::exit_before_ready) std::exit(7);
@@ -86,7 +89,7 @@ class CpuWorkload final : public kernels::Workload {
   void start_task() override {
     if (faulty_ && timed_ && tasks_ >= params_.fault_after_tasks) inject();
     async_end_ = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                                          std::chrono::duration<double, std::micro>(task_us_));
+                                                        std::chrono::duration<double, std::micro>(task_us_));
   }
   bool poll_task() override {
     if (std::chrono::steady_clock::now() < async_end_) return false;
@@ -103,9 +106,10 @@ class CpuWorkload final : public kernels::Workload {
     const int count = ::sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : -1;
     kernels::WorkloadFacts f{{"cpu", ::sched_getcpu()}, {"allowed_cpus", count}};
     // The MPS settings this client was given, as a real client's driver would read them.
-    for (const auto& [var, fact] : {std::pair<const char*, const char*>{"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "mps_active_thread_pct"},
-                                    {"CUDA_MPS_CLIENT_PRIORITY", "mps_client_priority"},
-                                    {"CUDA_DEVICE_MAX_CONNECTIONS", "max_connections"}})
+    for (const auto& [var, fact] :
+         {std::pair<const char*, const char*>{"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "mps_active_thread_pct"},
+          {"CUDA_MPS_CLIENT_PRIORITY", "mps_client_priority"},
+          {"CUDA_DEVICE_MAX_CONNECTIONS", "max_connections"}})
       if (const char* v = std::getenv(var); v && *v) f.emplace_back(fact, std::atof(v));
     if (const char* v = std::getenv("CUDA_MPS_PINNED_DEVICE_MEM_LIMIT"); v && *v)
       f.emplace_back("mps_mem_limit_mib", static_cast<double>(mps_pinned_mem_limit_bytes(v) >> 20));
@@ -115,11 +119,18 @@ class CpuWorkload final : public kernels::Workload {
  private:
   void inject() {
     switch (params_.fault) {
-      case CpuFault::error: throw std::runtime_error("injected fault: cpu workload error");
-      case CpuFault::crash: std::_Exit(3);
-      case CpuFault::abort: std::raise(SIGSEGV); return;
-      case CpuFault::hang: hang_forever(); return;
-      default: return;  // none, and the faults of setup
+      case CpuFault::error:
+        throw std::runtime_error("injected fault: cpu workload error");
+      case CpuFault::crash:
+        std::_Exit(3);
+      case CpuFault::abort:
+        std::raise(SIGSEGV);
+        return;
+      case CpuFault::hang:
+        hang_forever();
+        return;
+      default:
+        return;  // none, and the faults of setup
     }
   }
 
@@ -163,10 +174,14 @@ unsigned long long mps_pinned_mem_limit_bytes(const std::string& value) {
   }
   const std::string unit = entry.substr(used);
   double scale = 1;
-  if (unit == "G" || unit == "GB") scale = 1ull << 30;
-  else if (unit == "M" || unit == "MB") scale = 1ull << 20;
-  else if (unit == "K" || unit == "KB") scale = 1ull << 10;
-  else if (!unit.empty()) throw std::invalid_argument("cannot read CUDA_MPS_PINNED_DEVICE_MEM_LIMIT='" + value + "'");
+  if (unit == "G" || unit == "GB")
+    scale = 1ull << 30;
+  else if (unit == "M" || unit == "MB")
+    scale = 1ull << 20;
+  else if (unit == "K" || unit == "KB")
+    scale = 1ull << 10;
+  else if (!unit.empty())
+    throw std::invalid_argument("cannot read CUDA_MPS_PINNED_DEVICE_MEM_LIMIT='" + value + "'");
   return static_cast<unsigned long long>(number * scale);
 }
 

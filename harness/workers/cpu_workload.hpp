@@ -28,13 +28,13 @@ enum class CpuFault {
 };
 
 struct CpuParams {
-  double task_us = 2000;        ///< busy time of one task
+  double task_us = 2000;  ///< busy time of one task
   CpuFault fault = CpuFault::none;
-  int fault_worker = 0;         ///< index of the worker that faults
-  int fault_after_tasks = 2;    ///< tasks it completes before the fault
+  int fault_worker = 0;           ///< index of the worker that faults
+  int fault_after_tasks = 2;      ///< tasks it completes before the fault
   double setup_ms_per_index = 0;  ///< worker i sleeps i x this in setup (staggered READY, for barrier tests)
-  long mem_mib = 0;  ///< "device memory" it claims; more than $CUDA_MPS_PINNED_DEVICE_MEM_LIMIT allows fails
-                     ///< in setup as cudaMalloc does under that MPS limit
+  long mem_mib = 0;   ///< "device memory" it claims; more than $CUDA_MPS_PINNED_DEVICE_MEM_LIMIT allows fails
+                      ///< in setup as cudaMalloc does under that MPS limit
   bool fill = false;  ///< a task fills the device: under an MPS thread percentage p it takes 100/p times as long,
                       ///< as a kernel with more blocks than the SMs it is given would; the worker sleeps
                       ///< through it (a host waiting for its device), so a busy CPU does not stretch it

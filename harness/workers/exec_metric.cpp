@@ -21,8 +21,8 @@ std::regex compile(const std::string& pattern) {
 
 void validate_metric_pattern(const std::string& pattern, const std::string& option) {
   if (pattern.size() > kMetricPatternMaxBytes)
-    throw std::invalid_argument(option + ": the pattern has " + std::to_string(pattern.size()) +
-                                " bytes, at most " + std::to_string(kMetricPatternMaxBytes) + " are accepted");
+    throw std::invalid_argument(option + ": the pattern has " + std::to_string(pattern.size()) + " bytes, at most " +
+                                std::to_string(kMetricPatternMaxBytes) + " are accepted");
   const std::string shown = "'" + pattern + "'";
   std::regex re;
   try {

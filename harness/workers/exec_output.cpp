@@ -30,13 +30,15 @@ std::string LongLine::text(std::size_t keep) const {
   const std::string last = tail();
   if (!cut() && head_.size() + last.size() <= keep) return head_ + last;
   const std::size_t half = keep / 2;
-  const std::string end = last.size() >= half ? last.substr(last.size() - half)
-                                              : head_.substr(head_.size() - std::min(head_.size(), half - last.size())) + last;
+  const std::string end = last.size() >= half
+                              ? last.substr(last.size() - half)
+                              : head_.substr(head_.size() - std::min(head_.size(), half - last.size())) + last;
   const std::uint64_t left_out = size_ - std::min<std::uint64_t>(size_, half + end.size());
   return head_.substr(0, half) + " [... " + std::to_string(left_out) + " bytes left out ...] " + end;
 }
 
-CappedLog::CappedLog(const std::string& path, std::uint64_t cap, OnLine on_line) : cap_(cap), on_line_(std::move(on_line)) {
+CappedLog::CappedLog(const std::string& path, std::uint64_t cap, OnLine on_line)
+    : cap_(cap), on_line_(std::move(on_line)) {
   if (!path.empty()) {
     file_.open(path, std::ios::binary | std::ios::trunc);
     if (!file_) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));

@@ -49,8 +49,8 @@ void reap_orphans() {
 /// What /bin/sh says when it cannot run a command (dash, bash): "sh: 1: foo: not found".
 bool is_shell_complaint(const std::string& line) {
   if (line.rfind("sh: ", 0) != 0) return false;
-  for (const char* what : {"not found", "Permission denied", "No such file", "cannot execute", "Is a directory",
-                           "Exec format error"})
+  for (const char* what :
+       {"not found", "Permission denied", "No such file", "cannot execute", "Is a directory", "Exec format error"})
     if (line.find(what) != std::string::npos) return true;
   return false;
 }
@@ -59,7 +59,8 @@ bool is_shell_complaint(const std::string& line) {
 /// ours, with BENCH_MPS_WORKER_INDEX set to this copy's index. Neither copied nor moved: envp points into it.
 class CommandEnvironment {
  public:
-  explicit CommandEnvironment(int worker_index) : index_entry_("BENCH_MPS_WORKER_INDEX=" + std::to_string(worker_index)) {
+  explicit CommandEnvironment(int worker_index)
+      : index_entry_("BENCH_MPS_WORKER_INDEX=" + std::to_string(worker_index)) {
     for (char** e = environ; *e; ++e)
       if (std::strncmp(*e, "BENCH_MPS_WORKER_INDEX=", 23) != 0) envp_.push_back(*e);
     envp_.push_back(const_cast<char*>(index_entry_.c_str()));
@@ -104,7 +105,8 @@ class ExecWorkload final : public kernels::Workload {
     if (ran_) throw std::logic_error("exec: the command runs once per worker");
     ran_ = true;
     const std::string base = p_.log_dir.empty() ? "" : (fs::path(p_.log_dir) / ("w" + std::to_string(index_))).string();
-    CappedLog out_log(base.empty() ? "" : base + ".stdout", p_.log_cap_bytes, [this](const LongLine& l) { match_metric(l); });
+    CappedLog out_log(base.empty() ? "" : base + ".stdout", p_.log_cap_bytes,
+                      [this](const LongLine& l) { match_metric(l); });
     CappedLog err_log(base.empty() ? "" : base + ".stderr", p_.log_cap_bytes, [this](const LongLine& l) {
       if (l.head().find_first_not_of(" \t\r") == std::string::npos && !l.cut()) return;
       last_err_ = one_line(l.text(kErrorLineKeepBytes));
@@ -144,7 +146,8 @@ class ExecWorkload final : public kernels::Workload {
         f.emplace_back("step_p50_ms", quantile(steps_ms_, 0.5));
         f.emplace_back("step_p99_ms", quantile(steps_ms_, 0.99));
         // Before the first reported step began: imports, context creation, data set-up.
-        f.emplace_back("startup_s", static_cast<double>(first_step_seen_ns_ - start_ns_) * 1e-9 - steps_ms_.front() * 1e-3);
+        f.emplace_back("startup_s",
+                       static_cast<double>(first_step_seen_ns_ - start_ns_) * 1e-9 - steps_ms_.front() * 1e-3);
       }
     }
     return f;
@@ -262,7 +265,8 @@ class ExecWorkload final : public kernels::Workload {
     const int status = ended.status;
     exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     if (WIFSIGNALED(status))
-      throw StatusError(RunStatus::exec_failed, "killed by signal " + std::string(strsignal(WTERMSIG(status))) + also_left + tail);
+      throw StatusError(RunStatus::exec_failed,
+                        "killed by signal " + std::string(strsignal(WTERMSIG(status))) + also_left + tail);
     // 127 and 126 are also what a program may exit with itself: "not found" only when the shell said so.
     if ((exit_code_ == 127 || exit_code_ == 126) && !shell_complaint_.empty())
       throw StatusError(RunStatus::exec_not_found, "the shell could not run it (exit " + std::to_string(exit_code_) +
@@ -302,7 +306,8 @@ class ExecWorkload final : public kernels::Workload {
     std::vector<ProcInfo> found = live_descendants(::getpid());
     auto add = [&found](const std::vector<ProcInfo>& more) {
       for (const ProcInfo& p : more)
-        if (std::none_of(found.begin(), found.end(), [&p](const ProcInfo& f) { return f.pid == p.pid; })) found.push_back(p);
+        if (std::none_of(found.begin(), found.end(), [&p](const ProcInfo& f) { return f.pid == p.pid; }))
+          found.push_back(p);
     };
     add(processes_with_token(token_, ::getpid()));
     add(live_processes_in_group(group));
@@ -326,7 +331,8 @@ class ExecWorkload final : public kernels::Workload {
            reap_orphans();
            return leftovers(group);
          }))
-      if (std::none_of(ended.begin(), ended.end(), [&](const ProcInfo& q) { return q.pid == p.pid && q.start_ticks == p.start_ticks; }))
+      if (std::none_of(ended.begin(), ended.end(),
+                       [&](const ProcInfo& q) { return q.pid == p.pid && q.start_ticks == p.start_ticks; }))
         ended.push_back(p);
     reap_orphans();
     return ended;

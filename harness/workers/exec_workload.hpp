@@ -29,12 +29,12 @@
 namespace bench_mps::harness {
 
 struct ExecParams {
-  std::string command;                        ///< run as /bin/sh -c COMMAND
-  std::string metric;                         ///< regex with one capture group: a step time in ms
-  std::string check;                          ///< regex with one capture group: a value of its result (the last one counts)
-  std::uint64_t log_cap_bytes = 1u << 20;     ///< bytes of stdout and of stderr kept per copy
-  std::string log_dir;                        ///< where w<index>.stdout / .stderr go ("" : discarded)
-  double timeout_s = 0;                       ///< > 0: kill the command's process group after this long
+  std::string command;  ///< run as /bin/sh -c COMMAND
+  std::string metric;   ///< regex with one capture group: a step time in ms
+  std::string check;    ///< regex with one capture group: a value of its result (the last one counts)
+  std::uint64_t log_cap_bytes = 1u << 20;  ///< bytes of stdout and of stderr kept per copy
+  std::string log_dir;                     ///< where w<index>.stdout / .stderr go ("" : discarded)
+  double timeout_s = 0;                    ///< > 0: kill the command's process group after this long
 };
 
 /// Checks the regex (one capture group) and the command; throws std::invalid_argument naming the problem.

@@ -45,9 +45,9 @@ struct WorkerOptions {
   int warmup = 2;
   int instances = 1;
   InstanceLayout layout = InstanceLayout::single;  ///< --layout single | threads | streams
-  bool green = false;             ///< threads whose streams belong to green contexts
-  int green_sms = 0;              ///< SMs per green context (0: an equal share)
-  bool cpu_stand_in = false;      ///< duty, xray: their CPU stand-ins (harness/workers/cpu_standins.hpp)
+  bool green = false;                              ///< threads whose streams belong to green contexts
+  int green_sms = 0;                               ///< SMs per green context (0: an equal share)
+  bool cpu_stand_in = false;  ///< duty, xray: their CPU stand-ins (harness/workers/cpu_standins.hpp)
   WorkloadConfig config;
 };
 
@@ -63,17 +63,26 @@ std::unique_ptr<kernels::Workload> make_workload(WorkloadKind kind, const Worker
   const WorkloadConfig& c = o.config;
   if (o.cpu_stand_in) return make_cpu_stand_in(kind, c.duty, c.xray);
   switch (kind) {
-    case WorkloadKind::spin: return kernels::make_spin_workload(c.spin);
-    case WorkloadKind::mlp: return kernels::make_mlp_workload(c.mlp);
-    case WorkloadKind::membw: return kernels::make_membw_workload(c.membw);
-    case WorkloadKind::filler: return kernels::make_filler_workload(c.filler);
-    case WorkloadKind::mlp_infer: return kernels::make_mlp_infer_workload(c.mlp, c.infer);
-    case WorkloadKind::cpu: return make_cpu_workload(c.cpu, o.worker_index);
+    case WorkloadKind::spin:
+      return kernels::make_spin_workload(c.spin);
+    case WorkloadKind::mlp:
+      return kernels::make_mlp_workload(c.mlp);
+    case WorkloadKind::membw:
+      return kernels::make_membw_workload(c.membw);
+    case WorkloadKind::filler:
+      return kernels::make_filler_workload(c.filler);
+    case WorkloadKind::mlp_infer:
+      return kernels::make_mlp_infer_workload(c.mlp, c.infer);
+    case WorkloadKind::cpu:
+      return make_cpu_workload(c.cpu, o.worker_index);
     case WorkloadKind::exec:
       return make_exec_workload(c.exec, o.worker_index, [](long pgid) { say(format_spawned(pgid)); });
-    case WorkloadKind::fault: return kernels::make_fault_workload({c.spin, c.fault_delay_ms});
-    case WorkloadKind::duty: return kernels::make_duty_workload(c.duty);
-    case WorkloadKind::xray: return kernels::make_xray_workload(c.xray);
+    case WorkloadKind::fault:
+      return kernels::make_fault_workload({c.spin, c.fault_delay_ms});
+    case WorkloadKind::duty:
+      return kernels::make_duty_workload(c.duty);
+    case WorkloadKind::xray:
+      return kernels::make_xray_workload(c.xray);
   }
   throw std::invalid_argument("unknown workload '" + to_string(kind) + "'");
 }
@@ -113,8 +122,8 @@ class TaskReporter {
 int run(const WorkerOptions& o, TaskReporter& reporter) {
   ReadyInfo ready;
   ready.pid = static_cast<long>(getpid());
-  const bool gpu = !o.cpu_stand_in &&
-                   (workload_needs_gpu(o.workload) || (o.fg_workload && workload_needs_gpu(*o.fg_workload)));
+  const bool gpu =
+      !o.cpu_stand_in && (workload_needs_gpu(o.workload) || (o.fg_workload && workload_needs_gpu(*o.fg_workload)));
   if (gpu) {
     const kernels::DeviceContextInfo dev = kernels::open_device_context();
     ready.sm_count_seen = dev.sm_count;
@@ -138,7 +147,8 @@ int run(const WorkerOptions& o, TaskReporter& reporter) {
     green = std::make_unique<kernels::GreenContexts>(o.instances, o.green_sms);
     hooks.enter = [&green](int i) { return green->enter(i); };
   }
-  if (gpu && o.layout != InstanceLayout::single) hooks.probe_sms = [](void* stream) { return kernels::count_sms_used(stream); };
+  if (gpu && o.layout != InstanceLayout::single)
+    hooks.probe_sms = [](void* stream) { return kernels::count_sms_used(stream); };
   std::vector<WorkloadFactory> factories;
   for (int i = 0; i < o.instances; ++i) {
     const WorkloadKind kind = i == 0 && o.fg_workload ? *o.fg_workload : o.workload;
@@ -185,8 +195,10 @@ int main(int argc, char** argv) {
   const auto workload = [&o](const std::string& v) { o.workload = *parse_workload_kind(v); };
   const auto fg_workload = [&o](const std::string& v) { o.fg_workload = parse_workload_kind(v); };
   app.add_option_function<std::string>("--workload", workload, "workload name")
-      ->required()->check(CLI::IsMember(worker_workload_names()));
-  app.add_option_function<std::string>("--fg-workload", fg_workload, "in-process interference: the workload of instance 0")
+      ->required()
+      ->check(CLI::IsMember(worker_workload_names()));
+  app.add_option_function<std::string>("--fg-workload", fg_workload,
+                                       "in-process interference: the workload of instance 0")
       ->check(CLI::IsMember(worker_workload_names()));
   app.add_option("--worker-index", o.worker_index, "index of this worker in its run")->check(whole_in(0, 1000000));
   auto* tasks = app.add_option("--tasks", o.tasks, "timed tasks per round")->check(whole_in(1, 1000000000000LL));
@@ -194,13 +206,15 @@ int main(int argc, char** argv) {
                        ->check(finite_in(1e-9, 1e7));
   tasks->excludes(duration);
   app.add_option("--max-tasks", o.max_tasks, "with --duration-s: also stop after this many tasks")
-      ->check(whole_in(1, 1000000000000LL))->needs(duration);
+      ->check(whole_in(1, 1000000000000LL))
+      ->needs(duration);
   app.add_option("--warmup", o.warmup, "untimed tasks before READY")->check(whole_in(0, 1000000));
   app.add_option("--instances", o.instances, "workload instances in this process")->check(whole_in(1, 1024));
   // The words meet the enum here only.
   const std::map<std::string, InstanceLayout> layouts{
       {"single", InstanceLayout::single}, {"threads", InstanceLayout::threads}, {"streams", InstanceLayout::streams}};
-  app.add_option("--layout", o.layout, "how the instances share the process")->transform(CLI::CheckedTransformer(layouts));
+  app.add_option("--layout", o.layout, "how the instances share the process")
+      ->transform(CLI::CheckedTransformer(layouts));
   app.add_flag("--green", o.green, "threads layout: each instance in a green context of its own");
   app.add_option("--green-sms", o.green_sms, "SMs per green context (0: an equal share)")->check(whole_in(0, 100000));
   app.add_flag("--cpu-stand-in", o.cpu_stand_in, "duty, xray: run the workload's CPU stand-in (no GPU)");
@@ -208,8 +222,10 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
     if (!*tasks && !*duration) throw CLI::ValidationError("one of --tasks or --duration-s is required");
-    if (o.instances > 1 && o.layout == InstanceLayout::single) throw CLI::ValidationError("--instances > 1 needs --layout threads or streams");
-    if (o.green && o.layout != InstanceLayout::threads) throw CLI::ValidationError("--green runs on the threads layout");
+    if (o.instances > 1 && o.layout == InstanceLayout::single)
+      throw CLI::ValidationError("--instances > 1 needs --layout threads or streams");
+    if (o.green && o.layout != InstanceLayout::threads)
+      throw CLI::ValidationError("--green runs on the threads layout");
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {

@@ -29,13 +29,13 @@ struct ReadyInfo {
   long pid = 0;
   int sm_count_seen = 0;
   bool mps_enabled = false;
-  std::uint64_t mem_bytes = 0;       ///< device memory the workload allocated
+  std::uint64_t mem_bytes = 0;  ///< device memory the workload allocated
   std::string device;
   int cuda_runtime_version = 0;
   int cuda_driver_version = 0;
   int clock_khz = 0;
-  int instances = 1;                 ///< workload instances in this process (in-process modes: N)
-  std::vector<int> instance_sms;     ///< SMs each instance's probe counted (in-process modes)
+  int instances = 1;              ///< workload instances in this process (in-process modes: N)
+  std::vector<int> instance_sms;  ///< SMs each instance's probe counted (in-process modes)
 };
 
 struct TaskRecord {
@@ -51,7 +51,7 @@ struct WorkerMessage {
   TaskRecord task;
   nlohmann::json done;
   RunStatus status = RunStatus::error;  ///< the ERROR line's status
-  std::string text;  ///< the ERROR message, or the whole line if unknown
+  std::string text;                     ///< the ERROR message, or the whole line if unknown
   long spawned_pgid = 0;
 };
 

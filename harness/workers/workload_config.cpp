@@ -15,7 +15,6 @@ void resolve_duty_host_us(WorkloadConfig& config) {
   config.duty.host_us = kernels::duty_host_us(config.duty.burst_us, config.duty_pct);
 }
 
-
 const std::map<std::string, kernels::MlpProfile>& mlp_profile_names() {
   static const std::map<std::string, kernels::MlpProfile> names{{"gpu-bound", kernels::MlpProfile::gpu_bound},
                                                                 {"seed001", kernels::MlpProfile::seed001}};
@@ -51,13 +50,21 @@ std::string mlp_launch_name(kernels::MlpLaunch launch) {
 void add_workload_options(CLI::App& app, WorkloadConfig& c) {
   const std::string spin = "spin workload";
   app.add_option("--spin-blocks", c.spin.blocks, "thread blocks per spin launch")
-      ->check(whole_in(1, 1000000))->group(spin)->capture_default_str();
+      ->check(whole_in(1, 1000000))
+      ->group(spin)
+      ->capture_default_str();
   app.add_option("--spin-threads", c.spin.threads, "threads per block")
-      ->check(whole_in(1, 1024))->group(spin)->capture_default_str();
+      ->check(whole_in(1, 1024))
+      ->group(spin)
+      ->capture_default_str();
   app.add_option("--spin-us", c.spin.launch_us, "busy time of one launch, microseconds")
-      ->check(finite_in(0.1, 1e7))->group(spin)->capture_default_str();
+      ->check(finite_in(0.1, 1e7))
+      ->group(spin)
+      ->capture_default_str();
   app.add_option("--spin-launches", c.spin.launches, "launches per task")
-      ->check(whole_in(1, 10000000))->group(spin)->capture_default_str();
+      ->check(whole_in(1, 10000000))
+      ->group(spin)
+      ->capture_default_str();
 
   const std::string mlp = "mlp workload";
   // First, so that its defaults apply before any --mlp-* option given explicitly (CLI11 runs option
@@ -71,88 +78,149 @@ void add_workload_options(CLI::App& app, WorkloadConfig& c) {
          "article's PyTorch MNIST loop at the seed's point (batch assembled on the host, eager launches, loss read "
          "every step, a task is one epoch of 938 steps; 49 hidden layers of 512: a ~2.2 ms burst of small kernels "
          "in an 8.5 ms step, ~26% busy alone; docs/SEED001.md)")
-      ->check(CLI::IsMember(mlp_profile_names()))->group(mlp)->default_str("gpu-bound");
+      ->check(CLI::IsMember(mlp_profile_names()))
+      ->group(mlp)
+      ->default_str("gpu-bound");
   app.add_option("--mlp-host-us", c.mlp.host_us,
                  "seed001: host work per step besides assembling the batch, microseconds (default 6280 for seed001)")
-      ->check(finite_in(0.0, 1e7))->group(mlp);
+      ->check(finite_in(0.0, 1e7))
+      ->group(mlp);
   app.add_option("--mlp-layers", c.mlp.layers, "layer sizes, input first, classes last")
-      ->delimiter(',')->check(whole_in(1, 65536))->group(mlp)->capture_default_str();
+      ->delimiter(',')
+      ->check(whole_in(1, 65536))
+      ->group(mlp)
+      ->capture_default_str();
   app.add_option("--mlp-batch", c.mlp.batch, "samples per step")
-      ->check(whole_in(1, 65536))->group(mlp)->capture_default_str();
+      ->check(whole_in(1, 65536))
+      ->group(mlp)
+      ->capture_default_str();
   app.add_option("--mlp-lr", c.mlp.learning_rate, "SGD learning rate")
-      ->check(finite_in(1e-9, 10.0))->group(mlp)->capture_default_str();
+      ->check(finite_in(1e-9, 10.0))
+      ->group(mlp)
+      ->capture_default_str();
   app.add_option("--mlp-momentum", c.mlp.momentum, "SGD momentum")
-      ->check(finite_in(0.0, 0.999999))->group(mlp)->capture_default_str();
+      ->check(finite_in(0.0, 0.999999))
+      ->group(mlp)
+      ->capture_default_str();
   app.add_option("--mlp-dataset", c.mlp.dataset_size, "synthetic samples")
-      ->check(whole_in(1, 10000000))->group(mlp)->capture_default_str();
+      ->check(whole_in(1, 10000000))
+      ->group(mlp)
+      ->capture_default_str();
   app.add_option("--mlp-seed", c.mlp.seed, "seed of data and initial weights")
       ->check(whole_in(0, 1000000000000000000LL))
       ->group(mlp)
       ->capture_default_str();
   app.add_flag("--mlp-read-loss", c.mlp.read_loss, "copy the loss to the host after every step")->group(mlp);
   app.add_option("--mlp-steps-per-task", c.mlp.steps_per_task, "training steps in one timed task")
-      ->check(whole_in(1, 1000000))->group(mlp)->capture_default_str();
+      ->check(whole_in(1, 1000000))
+      ->group(mlp)
+      ->capture_default_str();
   app.add_option_function<std::string>(
          "--mlp-launch", [&c](const std::string& v) { c.mlp.launch = mlp_launch_names().at(v); },
          "graph: replay each step as one CUDA graph; eager: launch kernel by kernel (CPU-bound, noisier)")
-      ->check(CLI::IsMember(mlp_launch_names()))->group(mlp)->default_str("graph");
+      ->check(CLI::IsMember(mlp_launch_names()))
+      ->group(mlp)
+      ->default_str("graph");
 
   app.add_option("--mlp-extra-us", c.mlp.extra_us,
                  "gpu-bound: an extra busy kernel of this many microseconds in every step (a slower step, as a "
                  "regression would make it: what compare can see)")
-      ->check(finite_in(0.0, 1e6))->group(mlp)->capture_default_str();
+      ->check(finite_in(0.0, 1e6))
+      ->group(mlp)
+      ->capture_default_str();
 
   const std::string membw = "membw workload";
   app.add_option("--membw-mib", c.membw.mib, "size of each of the triad's three arrays, MiB")
-      ->check(whole_in(1, 1 << 20))->group(membw)->capture_default_str();
+      ->check(whole_in(1, 1 << 20))
+      ->group(membw)
+      ->capture_default_str();
   app.add_option("--membw-iters", c.membw.iters, "triads per task")
-      ->check(whole_in(1, 1000000))->group(membw)->capture_default_str();
+      ->check(whole_in(1, 1000000))
+      ->group(membw)
+      ->capture_default_str();
   app.add_option("--membw-blocks", c.membw.blocks, "thread blocks per triad (0: 4 per SM)")
-      ->check(whole_in(0, 10000000))->group(membw)->capture_default_str();
+      ->check(whole_in(0, 10000000))
+      ->group(membw)
+      ->capture_default_str();
 
   const std::string filler = "filler workload";
   app.add_option("--filler-target", c.filler.target_pct, "percent of the time the filler keeps the GPU busy")
-      ->check(finite_in(1.0, 100.0))->group(filler)->capture_default_str();
+      ->check(finite_in(1.0, 100.0))
+      ->group(filler)
+      ->capture_default_str();
   app.add_option("--filler-kernel-us", c.filler.kernel_us, "busy time of one filler kernel, microseconds")
-      ->check(finite_in(10.0, 1e7))->group(filler)->capture_default_str();
+      ->check(finite_in(10.0, 1e7))
+      ->group(filler)
+      ->capture_default_str();
   app.add_option("--filler-blocks", c.filler.blocks, "thread blocks per filler kernel (0: one per SM)")
-      ->check(whole_in(0, 10000000))->group(filler)->capture_default_str();
+      ->check(whole_in(0, 10000000))
+      ->group(filler)
+      ->capture_default_str();
   app.add_flag("--filler-yield", c.filler.yield,
                "step aside (--filler-yield-ms) when a kernel runs 1.5x slower than alone: another job is on the GPU")
       ->group(filler);
   app.add_option("--filler-yield-ms", c.filler.yield_ms, "how long the filler steps aside")
-      ->check(finite_in(0.0, 3.6e6))->group(filler)->capture_default_str();
+      ->check(finite_in(0.0, 3.6e6))
+      ->group(filler)
+      ->capture_default_str();
 
   const std::string infer = "mlp-infer workload (open-loop inference requests; the network is --mlp-layers)";
   app.add_option("--infer-rate", c.infer.rate_per_s, "requests per second, arriving at fixed intervals")
-      ->check(finite_in(0.1, 1e6))->group(infer)->capture_default_str();
+      ->check(finite_in(0.1, 1e6))
+      ->group(infer)
+      ->capture_default_str();
   app.add_option("--infer-batch", c.infer.batch, "samples per request")
-      ->check(whole_in(1, 65536))->group(infer)->capture_default_str();
+      ->check(whole_in(1, 65536))
+      ->group(infer)
+      ->capture_default_str();
 
   const std::string duty = "duty workload (a regime point: host work, then a burst of fixed GPU work, per step)";
   app.add_option("--duty-burst-us", c.duty.burst_us, "GPU work per step, microseconds alone")
-      ->check(finite_in(1.0, 1e7))->group(duty)->capture_default_str();
+      ->check(finite_in(1.0, 1e7))
+      ->group(duty)
+      ->capture_default_str();
   app.add_option("--duty-pct", c.duty_pct, "share of a step alone on the GPU, percent (sets the host work per step)")
-      ->check(finite_in(0.1, 100.0))->group(duty)->capture_default_str();
+      ->check(finite_in(0.1, 100.0))
+      ->group(duty)
+      ->capture_default_str();
   app.add_option("--duty-kernels", c.duty.kernels, "kernels the burst is split into")
-      ->check(whole_in(1, 100000))->group(duty)->capture_default_str();
+      ->check(whole_in(1, 100000))
+      ->group(duty)
+      ->capture_default_str();
   app.add_option("--duty-blocks", c.duty.blocks, "thread blocks per kernel (how much of the GPU one kernel fills)")
-      ->check(whole_in(1, 1000000))->group(duty)->capture_default_str();
+      ->check(whole_in(1, 1000000))
+      ->group(duty)
+      ->capture_default_str();
   app.add_option("--duty-threads", c.duty.threads, "threads per block")
-      ->check(whole_in(1, 1024))->group(duty)->capture_default_str();
+      ->check(whole_in(1, 1024))
+      ->group(duty)
+      ->capture_default_str();
   app.add_option("--duty-steps", c.duty.steps_per_task, "steps in one timed task")
-      ->check(whole_in(1, 10000000))->group(duty)->capture_default_str();
-  app.add_option("--duty-host-us", c.duty.host_us)->check(finite_in(0.0, kMaxDutyHostUs))->group("");  // bench_mps -> bench_worker
+      ->check(whole_in(1, 10000000))
+      ->group(duty)
+      ->capture_default_str();
+  app.add_option("--duty-host-us", c.duty.host_us)
+      ->check(finite_in(0.0, kMaxDutyHostUs))
+      ->group("");  // bench_mps -> bench_worker
 
   const std::string xray = "X-ray probes (--scenario xray, regimes)";
   app.add_option("--xray-busy-ms", c.xray.busy_ms, "how long each always-busy context logs when it runs")
-      ->check(finite_in(1.0, 60000.0))->group(xray)->capture_default_str();
-  app.add_option("--xray-gap-us", c.xray.gap_us, "a pause longer than this in a busy context's clock reads ends its slice")
-      ->check(finite_in(0.1, 1e6))->group(xray)->capture_default_str();
+      ->check(finite_in(1.0, 60000.0))
+      ->group(xray)
+      ->capture_default_str();
+  app.add_option("--xray-gap-us", c.xray.gap_us,
+                 "a pause longer than this in a busy context's clock reads ends its slice")
+      ->check(finite_in(0.1, 1e6))
+      ->group(xray)
+      ->capture_default_str();
   app.add_option("--xray-step-us", c.xray.step_us, "the GPU work of one short synchronising step, microseconds")
-      ->check(finite_in(1.0, 1e6))->group(xray)->capture_default_str();
-  app.add_option_function<std::string>("--xray-role", [&c](const std::string& v) { c.xray.role = xray_role_names().at(v); })
-      ->check(CLI::IsMember(xray_role_names()))->group("");  // set per worker
+      ->check(finite_in(1.0, 1e6))
+      ->group(xray)
+      ->capture_default_str();
+  app.add_option_function<std::string>("--xray-role",
+                                       [&c](const std::string& v) { c.xray.role = xray_role_names().at(v); })
+      ->check(CLI::IsMember(xray_role_names()))
+      ->group("");  // set per worker
 
   const std::string exec = "exec workload (your own program)";
   app.add_option("--command", c.exec.command,
@@ -169,17 +237,23 @@ void add_workload_options(CLI::App& app, WorkloadConfig& c) {
                  "a number from 0 to 1e12 (advise --check-metric holds thread limits to it)")
       ->group(exec);
   app.add_option("--exec-log-cap", c.exec.log_cap_bytes, "exec: bytes of each copy's stdout and of its stderr kept")
-      ->check(whole_in(0, 1LL << 34))->group(exec)->capture_default_str();
-  app.add_option("--exec-log-dir", c.exec.log_dir)->group("");     // set by bench_mps per run
-  app.add_option("--exec-timeout", c.exec.timeout_s)->group("");   // set by bench_mps from --timeout
+      ->check(whole_in(0, 1LL << 34))
+      ->group(exec)
+      ->capture_default_str();
+  app.add_option("--exec-log-dir", c.exec.log_dir)->group("");    // set by bench_mps per run
+  app.add_option("--exec-timeout", c.exec.timeout_s)->group("");  // set by bench_mps from --timeout
 
-  app.add_option("--fault-delay-ms", c.fault_delay_ms, "fault scenario: ms after the start barrier the faulting worker faults")
-      ->check(finite_in(0.0, 3.6e6))->group("fault scenario")->capture_default_str();
+  app.add_option("--fault-delay-ms", c.fault_delay_ms,
+                 "fault scenario: ms after the start barrier the faulting worker faults")
+      ->check(finite_in(0.0, 3.6e6))
+      ->group("fault scenario")
+      ->capture_default_str();
 
   // The CPU stand-in exists for tests; its options stay out of --help.
   app.add_option("--cpu-task-us", c.cpu.task_us)->check(finite_in(0.0, 1e9))->group("");
   app.add_option_function<std::string>("--cpu-fault", [&c](const std::string& v) { c.cpu.fault = *parse_cpu_fault(v); })
-      ->check(CLI::IsMember(cpu_fault_names()))->group("");
+      ->check(CLI::IsMember(cpu_fault_names()))
+      ->group("");
   app.add_option("--cpu-fault-worker", c.cpu.fault_worker)->check(whole_in(0, 1000000))->group("");
   app.add_option("--cpu-fault-after", c.cpu.fault_after_tasks)->check(whole_in(0, 1000000000))->group("");
   app.add_option("--cpu-setup-ms", c.cpu.setup_ms_per_index)->check(finite_in(0.0, 1e6))->group("");
@@ -210,10 +284,10 @@ void spin_args(const WorkloadConfig& c, const AddArg& add, std::vector<std::stri
 }
 
 void mlp_params(const WorkloadConfig& c, std::ostringstream& s) {
-  s << "profile=" << mlp_profile_name(c.mlp.profile) << ";layers=" << join_ints(c.mlp.layers, '-') << ";batch=" << c.mlp.batch << ";lr=" << fmt_num(c.mlp.learning_rate)
-    << ";momentum=" << fmt_num(c.mlp.momentum) << ";dataset=" << c.mlp.dataset_size << ";seed=" << c.mlp.seed
-    << ";read_loss=" << (c.mlp.read_loss ? 1 : 0) << ";launch=" << mlp_launch_name(c.mlp.launch)
-    << ";steps_per_task=" << c.mlp.steps_per_task;
+  s << "profile=" << mlp_profile_name(c.mlp.profile) << ";layers=" << join_ints(c.mlp.layers, '-')
+    << ";batch=" << c.mlp.batch << ";lr=" << fmt_num(c.mlp.learning_rate) << ";momentum=" << fmt_num(c.mlp.momentum)
+    << ";dataset=" << c.mlp.dataset_size << ";seed=" << c.mlp.seed << ";read_loss=" << (c.mlp.read_loss ? 1 : 0)
+    << ";launch=" << mlp_launch_name(c.mlp.launch) << ";steps_per_task=" << c.mlp.steps_per_task;
   if (c.mlp.profile == kernels::MlpProfile::seed001) s << ";host_us=" << fmt_num(c.mlp.host_us);
   if (c.mlp.extra_us > 0) s << ";extra_us=" << fmt_num(c.mlp.extra_us);
 }
@@ -259,8 +333,9 @@ void filler_args(const WorkloadConfig& c, const AddArg& add, std::vector<std::st
 }
 
 void mlp_infer_params(const WorkloadConfig& c, std::ostringstream& s) {
-  s << "layers=" << join_ints(c.mlp.layers, '-') << ";batch=" << c.infer.batch << ";rate=" << fmt_num(c.infer.rate_per_s)
-    << ";dataset=" << c.mlp.dataset_size << ";seed=" << c.mlp.seed << ";launch=" << mlp_launch_name(c.mlp.launch);
+  s << "layers=" << join_ints(c.mlp.layers, '-') << ";batch=" << c.infer.batch
+    << ";rate=" << fmt_num(c.infer.rate_per_s) << ";dataset=" << c.mlp.dataset_size << ";seed=" << c.mlp.seed
+    << ";launch=" << mlp_launch_name(c.mlp.launch);
 }
 
 void mlp_infer_args(const WorkloadConfig& c, const AddArg& add, std::vector<std::string>& a) {
@@ -273,8 +348,9 @@ void mlp_infer_args(const WorkloadConfig& c, const AddArg& add, std::vector<std:
 }
 
 void duty_params(const WorkloadConfig& c, std::ostringstream& s) {
-  s << "burst_us=" << fmt_num(c.duty.burst_us) << ";host_us=" << fmt_num(c.duty.host_us) << ";kernels=" << c.duty.kernels
-    << ";blocks=" << c.duty.blocks << ";threads=" << c.duty.threads << ";steps_per_task=" << c.duty.steps_per_task;
+  s << "burst_us=" << fmt_num(c.duty.burst_us) << ";host_us=" << fmt_num(c.duty.host_us)
+    << ";kernels=" << c.duty.kernels << ";blocks=" << c.duty.blocks << ";threads=" << c.duty.threads
+    << ";steps_per_task=" << c.duty.steps_per_task;
 }
 
 void duty_args(const WorkloadConfig& c, const AddArg& add, std::vector<std::string>& a) {
@@ -287,7 +363,8 @@ void duty_args(const WorkloadConfig& c, const AddArg& add, std::vector<std::stri
 }
 
 void xray_params(const WorkloadConfig& c, std::ostringstream& s) {
-  s << "busy_ms=" << fmt_num(c.xray.busy_ms) << ";gap_us=" << fmt_num(c.xray.gap_us) << ";step_us=" << fmt_num(c.xray.step_us);
+  s << "busy_ms=" << fmt_num(c.xray.busy_ms) << ";gap_us=" << fmt_num(c.xray.gap_us)
+    << ";step_us=" << fmt_num(c.xray.step_us);
 }
 
 void xray_args(const WorkloadConfig& c, const AddArg& add, std::vector<std::string>& a) {
@@ -313,7 +390,8 @@ void exec_args(const WorkloadConfig& c, const AddArg& add, std::vector<std::stri
 void cpu_params(const WorkloadConfig& c, std::ostringstream& s) {
   s << "task_us=" << fmt_num(c.cpu.task_us);
   if (c.cpu.fault != CpuFault::none)
-    s << ";fault=" << cpu_fault_name(c.cpu.fault) << ";fault_worker=" << c.cpu.fault_worker << ";fault_after=" << c.cpu.fault_after_tasks;
+    s << ";fault=" << cpu_fault_name(c.cpu.fault) << ";fault_worker=" << c.cpu.fault_worker
+      << ";fault_after=" << c.cpu.fault_after_tasks;
   if (c.cpu.fill) s << ";fill=1";
 }
 
@@ -334,15 +412,15 @@ void fault_args(const WorkloadConfig& c, const AddArg& add, std::vector<std::str
 
 /// What a workload is, as flags of its row.
 enum Trait : unsigned {
-  kOffered = 1u << 0,        ///< --workloads accepts it (fault and xray come through their scenarios)
-  kUnlisted = 1u << 1,       ///< offered but left out of the names messages list (cpu: the tests' stand-in)
-  kGpu = 1u << 2,            ///< needs a GPU (not cpu; not exec: the user's program may not use one at all)
-  kRounds = 1u << 3,         ///< a process may run several rounds (not exec: its start-up is timed; not the faulter)
-  kStreams = 1u << 4,        ///< a task enqueues its work without waiting on the host: one thread feeds N streams
-  kMlpProfile = 1u << 5,     ///< --mlp-profile applies: a seed001 task is an epoch that waits on the host
-                             ///< (one round, no warm-up, no streams)
-  kUserProgram = 1u << 6,    ///< runs the user's program (exec): once per worker and run, a process of its own
-  kCpuStandIn = 1u << 7,     ///< --cpu-stand-in has a CPU stand-in of it (duty, xray)
+  kOffered = 1u << 0,      ///< --workloads accepts it (fault and xray come through their scenarios)
+  kUnlisted = 1u << 1,     ///< offered but left out of the names messages list (cpu: the tests' stand-in)
+  kGpu = 1u << 2,          ///< needs a GPU (not cpu; not exec: the user's program may not use one at all)
+  kRounds = 1u << 3,       ///< a process may run several rounds (not exec: its start-up is timed; not the faulter)
+  kStreams = 1u << 4,      ///< a task enqueues its work without waiting on the host: one thread feeds N streams
+  kMlpProfile = 1u << 5,   ///< --mlp-profile applies: a seed001 task is an epoch that waits on the host
+                           ///< (one round, no warm-up, no streams)
+  kUserProgram = 1u << 6,  ///< runs the user's program (exec): once per worker and run, a process of its own
+  kCpuStandIn = 1u << 7,   ///< --cpu-stand-in has a CPU stand-in of it (duty, xray)
 };
 
 /// Every workload bench_worker runs, in the order help texts list them: what it is (its traits), its
@@ -351,7 +429,7 @@ enum Trait : unsigned {
 struct WorkloadRow {
   WorkloadKind kind;
   unsigned traits;
-  int warmup;  ///< untimed tasks before READY (exec: none, it runs once; duty: 1, a step can be 0.2 s)
+  int warmup;            ///< untimed tasks before READY (exec: none, it runs once; duty: 1, a step can be 0.2 s)
   DefaultLength length;  ///< without --tasks or --duration (the sweep's scenarios may set their own)
   void (*params)(const WorkloadConfig&, std::ostringstream&);
   void (*args)(const WorkloadConfig&, const AddArg&, std::vector<std::string>&);

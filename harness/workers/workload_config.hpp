@@ -33,9 +33,9 @@ struct WorkloadConfig {
   kernels::MlpInferParams infer;  ///< mlp-infer: the network is mlp's (layers, seed, dataset, launch)
   CpuParams cpu;
   ExecParams exec;
-  kernels::DutyParams duty;  ///< its host_us follows duty_pct (resolve_duty_host_us) in bench_mps
-  double duty_pct = 50;      ///< duty: the target share of a step on the GPU, percent
-  kernels::XrayParams xray;  ///< the X-ray's probes (their role is set per worker by the scenario)
+  kernels::DutyParams duty;     ///< its host_us follows duty_pct (resolve_duty_host_us) in bench_mps
+  double duty_pct = 50;         ///< duty: the target share of a step on the GPU, percent
+  kernels::XrayParams xray;     ///< the X-ray's probes (their role is set per worker by the scenario)
   double fault_delay_ms = 250;  ///< the fault scenario's faulting worker: spin until then, then fault
 };
 
