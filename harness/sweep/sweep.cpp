@@ -35,6 +35,7 @@
 #include "harness/sweep/progress.hpp"
 #include "harness/sweep/recorder.hpp"
 #include "harness/sweep/scenario_hooks.hpp"
+#include "harness/sweep/start_meta.hpp"
 
 namespace fs = std::filesystem;
 
@@ -82,22 +83,7 @@ class Sweep {
     } else {
       meta_ = make_meta(spec, env_.gpu, env_.mps_control);
     }
-    for (const auto& [w, bytes] : env_.footprint_bytes) {
-      if (!meta_.gpu) meta_.gpu.emplace();
-      if (!meta_.gpu->footprint_bytes) meta_.gpu->footprint_bytes.emplace();
-      (*meta_.gpu->footprint_bytes)[w] = static_cast<long>(bytes);
-    }
-    meta_.cpus = cpus;
-    if (spec_.profile_gpu)  // docs/PROFILE.md
-      meta_.gpu_profile = nlohmann::json{{"library", env_.profiler_library},
-                                         {"gap_us", spec_.profile_gap_us},
-                                         {"folders", "profiles/<run_id>/w<worker>/profile-<pid>.json"}};
-    add_device_meta(meta_, spec_, env_);  // --device, --cpus, --external-mps (harness/sweep/gpu_select)
-    if (env_.nvml && meta_.gpu) {
-      meta_.gpu->conditions_start = conditions_now();
-      const std::string gpm = env_.nvml->gpm_unavailable();
-      meta_.gpu->gpm = gpm.empty() ? "available" : "unavailable: " + gpm;
-    }
+    add_start_meta(meta_, spec_, env_, cpus);  // harness/sweep/start_meta
     save_meta();
   }
 
@@ -385,18 +371,10 @@ class Sweep {
     stop_ = true;
   }
 
-  /// The GPU's conditions for meta.json: NVML's, and the time-slice policy nvidia-smi lists.
-  nlohmann::json conditions_now() const {
-    nlohmann::json c = conditions_json(env_.nvml->conditions());
-    if (const auto policy = read_timeslice_policy(find_nvidia_smi(), env_.gpu ? env_.gpu->index : -1, env_.mps_base))
-      c["timeslice_policy"] = *policy;
-    return c;
-  }
-
   int finish() {
     const int sig = stop_signal().load();
     meta_.finished_utc = utc_timestamp();
-    if (env_.nvml && meta_.gpu) meta_.gpu->conditions_end = conditions_now();
+    if (env_.nvml && meta_.gpu) meta_.gpu->conditions_end = gpu_conditions_now(env_);
     const int failed = recorder_.failed();
     meta_.runs_recorded = static_cast<long>(recorder_.records().size());
     meta_.runs_failed = failed;
