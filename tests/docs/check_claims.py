@@ -37,7 +37,6 @@ import sys
 
 GENERATED = re.compile(r"<!-- (\w+): [^>]*-->.*?<!-- /\1 -->", re.S)
 FOLDER = re.compile(r"results/(\d{4}-\d{2}-\d{2}[\w.-]*)")
-SOURCES = re.compile(r"<!-- sources: ([^>]*)-->")
 # A number as prose quotes a result: a decimal, or a whole number with a result's unit; both ends of a range
 # (9.25-12.83x); not a version (580.159.04), a date or a name's digits (784-512-512-10, sm_90).
 NUMBER = re.compile(r"(?<![\w.])(?<![A-Za-z]-)(?<!/)[-+−]?(?:\d+\.\d+(?!\d|\.\d)|\d+(?= ?(?:x(?! ?\d)|%|s|ms|us)(?![\w])))")
@@ -114,9 +113,7 @@ def sections(text):
 
 
 def cited_folders(section_text, root):
-    names = set(FOLDER.findall(section_text))
-    for listed in SOURCES.findall(section_text):
-        names.update(FOLDER.findall(listed))
+    names = set(FOLDER.findall(section_text))  # links, paths and `<!-- sources: ... -->` lines alike
     # A cited path may name a file or a subfolder: keep the top folder, which holds it.
     tops = {n.split("/")[0] for n in names if os.path.isdir(os.path.join(root, "results", n.split("/")[0]))}
     return sorted(tops) + [SEEDS]
@@ -153,9 +150,12 @@ def number_pattern(token):
     return re.compile(r"(?<![\d.])" + re.escape(digits) + r"(?:\.0+)? ?" + re.escape(unit) + r"(?![\w])")
 
 
-def number_found(token, folders, store):
-    pattern = number_pattern(token)
+def occurs(pattern, folders, store):
     return any(store.text(name) and pattern.search(store.text(name)) for name in folders)
+
+
+def number_found(token, folders, store):
+    return occurs(number_pattern(token), folders, store)
 
 
 def rounds_to(printed, value):
@@ -184,12 +184,12 @@ def check_document(path, root, store):
     used = set()
     with open(path, encoding="utf-8") as f:
         text = blank_generated(f.read())
-    constants = {(c["number"]) for c in claims["constants"] if c["doc"] == rel}
+    constants = {c["number"] for c in claims["constants"]}
     problems = []
     for start, lines in sections(text):
         section_text = "\n".join(lines)
         folders = cited_folders(section_text, root)
-        computed = [c for c in claims["computed"] if c["doc"] == rel and c["section"] == lines[0].strip()]
+        computed = [c for c in claims["computed"] if c["section"] == lines[0].strip()]
         in_code = False
         for offset, line in enumerate(lines):
             number_at = start + offset
@@ -208,12 +208,12 @@ def check_document(path, root, store):
             for number in candidates:
                 # A listed constant or sum is checked as listed, even where the number also occurs in a folder.
                 if number in constants:
-                    used.add(("constants", rel, number))
+                    used.add(("constants", number))
                     continue
                 mine = [c for c in computed if c["number"] == number]
                 if mine:
                     for claim in mine:
-                        used.add(("computed", rel, number))
+                        used.add(("computed", number))
                         problems += check_computed(rel, number_at, claim, folders, store)
                     continue
                 if folders and number_found(number, folders, store):
@@ -223,15 +223,14 @@ def check_document(path, root, store):
     problems += check_constants(root, claims)
     for kind in ("constants", "computed"):
         for c in claims[kind]:
-            if (kind, rel, c["number"]) not in used:
+            if (kind, c["number"]) not in used:
                 problems.append("{} claims: {} {} matches no number left unaccounted for".format(rel, kind, c["number"]))
     return problems
 
 
 def check_computed(rel, line, claim, folders, store):
     for operand in re.findall(r"\d+(?:\.\d+)?", claim["from"]):
-        pattern = re.compile(r"(?<![\d.])" + re.escape(operand) + r"(?![\d])")
-        if not any(store.text(name) and pattern.search(store.text(name)) for name in folders):
+        if not occurs(re.compile(r"(?<![\d.])" + re.escape(operand) + r"(?![\d])"), folders, store):
             return ["{}:{}: {}: {} (in '{}') is not in {}".format(rel, line, claim["number"], operand, claim["from"],
                                                                ", ".join(folders))]
     try:
