@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "harness/common/errors.hpp"
+#include "harness/profiler/start_gate.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -24,6 +25,11 @@ std::size_t exec_workloads(const SweepSpec& spec) {
 }
 
 }  // namespace
+
+bool is_exec_gate(const std::string& text) {
+  std::uint64_t k = 0;
+  return text == "steady" || text == "off" || profiler::parse_gate_point(text, k);
+}
 
 bool has_exec(const SweepSpec& spec) { return exec_workloads(spec) > 0; }
 

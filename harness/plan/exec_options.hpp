@@ -13,6 +13,9 @@
 
 namespace bench_mps::harness {
 
+/// Whether `text` is a start gate point --exec-gate takes: steady, off, first-kernel or wait:K (K >= 1).
+bool is_exec_gate(const std::string& text);
+
 /// Whether a workload of `spec` runs the user's program (exec).
 bool has_exec(const SweepSpec& spec);
 

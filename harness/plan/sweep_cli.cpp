@@ -347,6 +347,27 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
           ->check(whole_in(0, 10))
           ->group("exec workload (your own program)")
           ->capture_default_str();
+  raw.exec_gate_option =
+      app.add_option("--exec-gate", spec.exec_gate,
+                     "exec: hold each copy here until every copy of its set has arrived, then release them at once, "
+                     "so that N copies really run together: steady (the host wait where the alone run's steady part "
+                     "began, from its GPU profile), first-kernel, wait:K (after the K-th host wait) or off")
+          ->check(CLI::Validator(
+              [](const std::string& v) {
+                return is_exec_gate(v)
+                           ? std::string()
+                           : "'" + v + "' is not a gate point: steady, first-kernel, wait:K (K >= 1) or off";
+              },
+              "GATE"))
+          ->group("exec workload (your own program)")
+          ->capture_default_str();
+  raw.exec_gate_timeout_option =
+      app.add_option("--exec-gate-timeout", spec.exec_gate_timeout_s,
+                     "exec: seconds after the first copy reaches the gate before the rest are released without the "
+                     "copies still missing (recorded)")
+          ->check(finite_in(0.1, 86400.0))
+          ->group("exec workload (your own program)")
+          ->capture_default_str();
   app.add_flag("--profile-gpu", spec.profile_gpu,
                "exec: a GPU profile of every copy and its CUDA children (a CUPTI library injected through "
                "CUDA_INJECTION64_PATH): OUT/profiles/<run>/w<i>/profile-<pid>.json, a summary per copy in "
@@ -444,7 +465,15 @@ void check_exec_options(const SweepSpec& spec, const SweepCliValues& raw) {
         "--command/--exec-metric/--exec-check: only the exec workload runs a command; add --workloads exec");
   } else if (raw.exec_warmups_option && raw.exec_warmups_option->count() > 0) {
     throw UsageError("--exec-warmups: only the exec workload runs a command; add --workloads exec");
+  } else if (raw.exec_gate_option && raw.exec_gate_option->count() > 0) {
+    throw UsageError("--exec-gate: holds your program's copies; add --workloads exec");
+  } else if (raw.exec_gate_timeout_option && raw.exec_gate_timeout_option->count() > 0) {
+    throw UsageError("--exec-gate-timeout: applies to the start gate of your program's copies; add --workloads exec");
   }
+  if (has_exec(spec) && spec.scenario != Scenario::sweep && raw.exec_gate_option && raw.exec_gate_option->count() > 0 &&
+      spec.exec_gate != "off")
+    throw UsageError("--exec-gate: holds the exec copies of a plain sweep, not --scenario " +
+                     std::string(scenario_name(spec.scenario)));
   if (raw.profile_gap_option && raw.profile_gap_option->count() > 0 && !spec.profile_gpu)
     throw UsageError("--profile-gap-us: applies to --profile-gpu's summaries; add --profile-gpu");
 }

@@ -29,7 +29,9 @@ struct SweepCliValues {
   const CLI::Option* procs_option = nullptr;         ///< --scenario xray defaults to N = 1,2,4,10
   const CLI::Option* exec_warmups_option = nullptr;  ///< given without exec: refused
   const CLI::Option* profile_gap_option = nullptr;   ///< given without --profile-gpu: refused
-  const CLI::Option* max_repeats_option = nullptr;   ///< given where no noise target applies: refused
+  const CLI::Option* exec_gate_option = nullptr;     ///< given without exec: refused
+  const CLI::Option* exec_gate_timeout_option = nullptr;
+  const CLI::Option* max_repeats_option = nullptr;  ///< given where no noise target applies: refused
   const CLI::Option* noise_time_cap_option = nullptr;
   DeviceCliValues device;  ///< --device, --gpus, --cpus, --external-mps
 };

@@ -81,6 +81,10 @@ struct SweepSpec {
   int warmup = -1;        ///< untimed tasks per worker; < 0: default_warmup_tasks() of each workload
   int exec_warmups =
       1;  ///< exec: untimed runs of one copy of the command per mode block (harness/sweep/exec_warmup.hpp)
+  /// exec: where each copy is held until every copy of its worker set is there (harness/sweep/exec_gate.hpp):
+  /// steady, first-kernel, wait:K or off.
+  std::string exec_gate = "steady";
+  double exec_gate_timeout_s = 120;  ///< a copy not there this long after the first arrival releases the rest
   bool profile_gpu = false;    ///< exec: a GPU profile of every copy (CUPTI injection; harness/sweep/gpu_profiling.hpp)
   double profile_gap_us = 20;  ///< --profile-gpu: gaps at least this long end a burst in the recorded summaries
   WorkloadConfig params;

@@ -59,6 +59,16 @@ CopyWaits copy_waits(const fs::path& dir, double gap_us) {
   return c;
 }
 
+/// The least share of a copy's steady part that [from, to] covers (0 where a copy cannot be placed).
+double co_run_coverage(const std::vector<CopyWaits>& copies, std::int64_t from, std::int64_t to) {
+  double least = 1;
+  for (const CopyWaits& c : copies) {
+    if (!c.placed || c.to <= c.from) return 0;
+    least = std::min(least, std::max(0.0, static_cast<double>(to - from) / static_cast<double>(c.to - c.from)));
+  }
+  return least;
+}
+
 std::string csv_cell(const std::string& s) {
   if (s.find_first_of(",\"\n") == std::string::npos) return s;
   std::string out = "\"";
@@ -110,14 +120,14 @@ std::vector<MeasuredUnit> measure_units(const fs::path& dir, double gap_us) {
         if (all_placed && from < to)
           for (std::int64_t t : waits[i].ends)
             if (t >= from && t <= to) in.push_back(t);
-        if (in.size() >= kMinCommonStepEnds) {
+        u.coverage = co_run_coverage(waits, from, to);
+        if (in.size() >= kMinCommonStepEnds && u.coverage >= kMinCoRunCoverage) {
           u.unit_ms = static_cast<double>(in.back() - in.front()) * 1e-6 / static_cast<double>(in.size() - 1);
           u.basis = "common window";
           u.steps = static_cast<long>(in.size()) - 1;
-        } else {
-          u.unit_ms = waits[i].own_step_ms;
-          u.basis = "own steady part";
-          u.steps = static_cast<long>(waits[i].ends.size());
+        } else {  // no other definition stands in: the cell did not measure N copies at once
+          u.basis = "not co-run";
+          u.steps = static_cast<long>(in.size());
         }
       }
       out.push_back(u);

@@ -2,15 +2,21 @@
 // What each copy of a sweep's runs measured, on the two bases a prediction is scored on: its whole run
 // (the command's completion, start-up included) and its unit. A unit is the program's own step where it
 // prints one (--exec-metric), else a step between two host waits that count, from the copy's GPU profile,
-// over the window in which every copy of the run was in its steady part (docs/PREDICT.md "Measured").
+// over the window in which every copy of the run was in its steady part (docs/PREDICT.md "Measured"). A run
+// whose common window covers less than kMinCoRunCoverage of some copy's steady part, or holds fewer than
+// kMinCommonStepEnds step ends, did not run its N copies together: its copies are "not co-run", without a unit.
 // `bench_mps predict --measure DIR` writes them to DIR/units.csv, so that the profiles may go.
 #include "harness/predict/wing.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 namespace bench_mps::harness {
+
+/// The least share of every copy's steady part the common window must cover for a run to count as co-run.
+inline constexpr double kMinCoRunCoverage = 0.8;
 
 struct MeasuredUnit {
   std::string run_id, mode;
@@ -18,8 +24,11 @@ struct MeasuredUnit {
   std::string status;  ///< the copy's status in runs.csv
   double run_s = 0;    ///< the command's completion (exec's completion_s), NaN where unknown
   double unit_ms = 0;  ///< its unit, NaN where none could be measured
-  std::string basis;   ///< "metric", "common window", "own steady part", or why there is none
-  long steps = 0;      ///< the steps (waits) the unit is the mean of
+  /// "metric", "common window", "not co-run" (the copies' steady parts did not overlap enough: left out of
+  /// every score), or why there is none
+  std::string basis;
+  long steps = 0;         ///< the steps (waits) the unit is the mean of
+  double coverage = NAN;  ///< the common window's share of this copy's steady part (not in units.csv)
 };
 
 /// Every copy of every run of the exec sweep in `dir` (its runs.csv, and profiles/ where it was profiled).

@@ -119,6 +119,18 @@ int measure_only(const PredictArgs& a) {
     first = false;
   }
   std::cout << ")\n";
+  std::vector<double> coverage;
+  for (const MeasuredUnit& u : units)
+    if (u.procs >= 2 && std::isfinite(u.coverage)) coverage.push_back(100 * u.coverage);
+  if (!coverage.empty()) {
+    std::sort(coverage.begin(), coverage.end());
+    const auto co_run =
+        std::count_if(coverage.begin(), coverage.end(), [](double c) { return c >= 100 * kMinCoRunCoverage; });
+    std::cout << "co-run (N >= 2): " << co_run << " of " << coverage.size()
+              << " copies in a run whose common window covered at least " << fmt_fixed(100 * kMinCoRunCoverage, 0)
+              << " % of every copy's steady part; coverage median " << fmt_fixed(coverage[coverage.size() / 2], 1)
+              << " %, least " << fmt_fixed(coverage.front(), 1) << " %\n";
+  }
   return 0;
 }
 

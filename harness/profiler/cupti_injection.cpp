@@ -14,6 +14,10 @@
 // between two monotonic readings, the closest of three tries) and written beside the clock's t0: the
 // harness places the profile's steady part on its own clock and NVML's with it (docs/PROFILE.md).
 //
+// With a start gate (BENCH_MPS_GATE_FILE, start_gate.hpp) it holds the program at the gate's point until
+// the gate opens; without BENCH_MPS_PROFILE_DIR beside it, it then records nothing else and writes no
+// profile (the gate alone: its callbacks on the synchronising calls or the launches, nothing more).
+//
 // It never stops the program: a CUPTI call that fails is written into the profile (status "error")
 // and the activity kinds are disabled, so the program runs on without the profiler. A process that
 // ends without running its atexit handlers (killed, _exit) writes no profile.
@@ -33,6 +37,7 @@
 #include <utility>
 
 #include "harness/profiler/profile_recorder.hpp"
+#include "harness/profiler/start_gate.hpp"
 #include "harness/profiler/wait_callbacks.hpp"
 
 namespace bench_mps::profiler {
@@ -375,6 +380,59 @@ std::pair<WaitsSource, std::string> waits_source() {
           words + " (BENCH_MPS_PROFILE_WAITS='" + value.substr(0, 40) + "' is none of 0, activity, callbacks)"};
 }
 
+/// The start gate this copy passes, from the harness's environment (no file: none).
+struct GateConfig {
+  std::string file;
+  int slot = 0;
+  GatePoint point;
+};
+GateConfig g_gate;
+
+/// Says on stderr why the copy was not held (the one place left to say it; the harness notes the copy as
+/// never having arrived).
+void say_gate_problem(const std::string& why) {
+  const std::string line = "bench_mps start gate: " + why + "; this copy is not held\n";
+  if (::write(2, line.data(), line.size()) < 0) return;
+}
+
+void hold_at_gate() {
+  const std::string why = gate_arrive(g_gate.file, g_gate.slot);
+  if (!why.empty()) say_gate_problem(why);
+}
+
+/// The gate from BENCH_MPS_GATE_FILE, _POINT and the copy's BENCH_MPS_WORKER_INDEX (none where unset or
+/// malformed: said on stderr).
+GateConfig gate_from_env() {
+  GateConfig c;
+  const char* file = std::getenv(kGateFileVar);
+  if (!file || !*file) return c;
+  const char* point = std::getenv(kGatePointVar);
+  const char* slot = std::getenv(kGateSlotVar);
+  std::uint64_t k = 0;
+  if (!point || !parse_gate_point(point, k)) {
+    say_gate_problem(std::string(kGatePointVar) + "='" + (point ? point : "") + "' is neither first-kernel nor wait:K");
+    return c;
+  }
+  char* end = nullptr;
+  const long index = slot ? std::strtol(slot, &end, 10) : -1;
+  if (!slot || end == slot || *end != '\0' || index < 0) {
+    say_gate_problem(std::string(kGateSlotVar) + " does not name the copy");
+    return c;
+  }
+  c.file = file;
+  c.slot = static_cast<int>(index);
+  c.point.hold = hold_at_gate;
+  c.point.wait_k = k;
+  return c;
+}
+
+/// The gate alone: callbacks that find its point, no activity, no profile.
+void start_gate_only() {
+  const char* failed = "";
+  const CUptiResult r = start_wait_callbacks(failed, nullptr, false, g_gate.point);
+  if (r != CUPTI_SUCCESS) say_gate_problem(cupti_text(failed, r));
+}
+
 }  // namespace
 }  // namespace bench_mps::profiler
 
@@ -383,23 +441,32 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   using namespace bench_mps::profiler;
   std::lock_guard<std::mutex> lock(g_mutex);
   if (g_recorder) return 1;
+  g_gate = gate_from_env();
+  const char* profile_dir = std::getenv("BENCH_MPS_PROFILE_DIR");
+  if (g_gate.point.hold && !(profile_dir && *profile_dir)) {
+    start_gate_only();
+    return 1;
+  }
   const ClockReading start = read_clocks();
   g_recorder = new (std::nothrow) ProfileRecorder(limits_from_env(), start.cupti_ns);
   if (!g_recorder) return 1;  // no memory for it: the program runs unprofiled
   anchor(*g_recorder, start);
   if (std::atexit(at_exit) != 0) {
     fail_locked("atexit: cannot register the profile's writer");
+    if (g_gate.point.hold) start_gate_only();  // the profile failed: the gate still holds
     return 1;
   }
   const CUptiResult reg = cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
   if (reg != CUPTI_SUCCESS) {
     fail_locked(cupti_text("cuptiActivityRegisterCallbacks", reg));
+    if (g_gate.point.hold) start_gate_only();  // the profile failed: the gate still holds
     return 1;
   }
   for (const Kind& k : kKinds) {
     const CUptiResult r = cuptiActivityEnable(k.kind);
     if (r != CUPTI_SUCCESS) {
       fail_locked(cupti_text(enable_call(k).c_str(), r));
+      if (g_gate.point.hold) start_gate_only();  // the profile failed: the gate still holds
       return 1;
     }
   }
@@ -408,16 +475,21 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   switch (source) {
     case WaitsSource::off:
       g_recorder->waits_unavailable("host waits not recorded (BENCH_MPS_PROFILE_WAITS=0)");
+      if (g_gate.point.hold) start_gate_only();
       break;
     case WaitsSource::callbacks: {
       const char* failed = "";
-      const CUptiResult r = start_wait_callbacks(failed, take_callback_waits);
-      if (r != CUPTI_SUCCESS) g_recorder->waits_unavailable(cupti_text(failed, r));
+      const CUptiResult r = start_wait_callbacks(failed, take_callback_waits, true, g_gate.point);
+      if (r != CUPTI_SUCCESS) {
+        g_recorder->waits_unavailable(cupti_text(failed, r));
+        if (g_gate.point.hold) say_gate_problem(cupti_text(failed, r));
+      }
       break;
     }
     case WaitsSource::activity: {
       const CUptiResult r = cuptiActivityEnable(kWaitsKind.kind);
       if (r != CUPTI_SUCCESS) g_recorder->waits_unavailable(cupti_text(enable_call(kWaitsKind).c_str(), r));
+      if (g_gate.point.hold) start_gate_only();
       break;
     }
   }

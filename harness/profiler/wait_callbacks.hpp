@@ -5,6 +5,10 @@
 // CUPTI's clock. On the PyTorch client both found the same 2533 waits; the records cost its step about +7 %
 // on an H100, the callbacks about +1 % (results/2026-11-26-profile, lease H). Part of the injection library
 // only (it calls CUPTI).
+//
+// The same subscriber (CUPTI allows one) finds the start gate's point (start_gate.hpp): the exit of the K-th
+// outermost host wait, or the entry of the first kernel or graph launch; there it calls the gate's hook once,
+// on the program's own thread, which blocks until the gate opens.
 #include "harness/profiler/wing.hpp"
 
 #include <cupti.h>
@@ -20,15 +24,24 @@ namespace bench_mps::profiler {
 /// completes for a long time (a program that synchronises often and launches little).
 inline constexpr std::size_t kStagedWaits = 1 << 16;
 
-/// Subscribes and enables the callbacks. `on_full` (called on the synchronising thread, no lock of
-/// this file held) should take_waits() into the recorder. On failure returns the result and names the
-/// call in `failed`; then nothing is recorded.
-CUptiResult start_wait_callbacks(const char*& failed, void (*on_full)());
+/// Where the callbacks call `hold` (null: no gate): after the exit of the `wait_k`-th outermost host wait
+/// (wait_k >= 1), or at the entry of the first kernel or graph launch (wait_k 0).
+struct GatePoint {
+  void (*hold)() = nullptr;
+  std::uint64_t wait_k = 0;
+};
+
+/// Subscribes and enables the callbacks: the synchronising calls' where `record_waits` or a gate counts
+/// them, the launches' for a first-kernel gate. `on_full` (called on the synchronising thread, no lock of
+/// this file held) should take_waits() into the recorder. On failure returns the result and names the call
+/// in `failed`; then nothing is recorded and no copy is held.
+CUptiResult start_wait_callbacks(const char*& failed, void (*on_full)(), bool record_waits, GatePoint gate);
 
 /// The waits recorded since the last call, {start, end} in ns on CUPTI's clock.
 std::vector<std::pair<std::uint64_t, std::uint64_t>> take_waits();
 
-/// Stops recording (at exit, or where the profiler detaches); later calls record nothing.
+/// Stops recording (at exit, or where the profiler detaches); later calls record nothing, the gate stays
+/// where it is (a gate not yet reached is never reached).
 void stop_wait_callbacks();
 
 }  // namespace bench_mps::profiler

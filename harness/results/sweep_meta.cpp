@@ -156,6 +156,7 @@ struct Fields<SweepMeta> {
     f("exec_slow_first_runs", m.exec_slow_first_runs);
     f("gpu_profile", m.gpu_profile);
     f("exec_warmup_runs", m.exec_warmup_runs);
+    f("exec_gate", m.exec_gate);
   }
 };
 

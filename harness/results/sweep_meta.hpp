@@ -77,6 +77,8 @@ struct SweepMeta {
   std::optional<nlohmann::json>
       gpu_profile;  ///< --profile-gpu: the library, the gap and where the profiles are (docs/PROFILE.md)
   std::optional<nlohmann::json> exec_warmup_runs;  ///< a list: one entry per exec mode block
+  /// --exec-gate: {asked, timeout_s, runs: one entry per gated run (point, release, arrivals, spreads)}
+  std::optional<nlohmann::json> exec_gate;
   nlohmann::json other = nlohmann::json::object();
 
   void set_status(SweepStatus s) { status = sweep_status_name(s); }

@@ -118,6 +118,14 @@ Environment preflight(const SweepSpec& spec) {
   Environment env;
   env.worker_exe = find_worker(spec);
   if (spec.profile_gpu) env.profiler_library = find_profiler_library();
+  if (!spec.profile_gpu && has_exec(spec) && spec.exec_gate != "off") {  // the start gate's holder (exec_gate.hpp)
+    try {
+      env.profiler_library = find_profiler_library();
+    } catch (const EnvironmentError& e) {
+      std::cerr << "bench_mps: warning: --exec-gate: " << e.what()
+                << "; copies of a CUDA program will not be held at the gate\n";
+    }
+  }
   env.device = select_device(spec);  // before NVML opens "CUDA's device 0": from here on, that is this one
   confine_to_given_cpus(spec.cpus);
   std::string why;

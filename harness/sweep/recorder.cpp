@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "harness/results/results_schema.hpp"
+#include "harness/sweep/exec_gate.hpp"
 #include "harness/sweep/exec_metric_note.hpp"
 #include "harness/sweep/gpu_profiling.hpp"
 #include "harness/sweep/launch.hpp"
@@ -68,6 +69,13 @@ void RunRecorder::record(FinishedRound& round) {
   if (runs_user_program(run.workload)) {
     prove_exec_mode(record, round.pool, round.watch);
     note_exec_metric(record, round.pool);
+    if (round.extras && round.extras->gate) {
+      if (!meta_.exec_gate)
+        meta_.exec_gate = nlohmann::json{
+            {"asked", spec_.exec_gate}, {"timeout_s", spec_.exec_gate_timeout_s}, {"runs", nlohmann::json::array()}};
+      (*meta_.exec_gate)["runs"].push_back(
+          record_gate(record, *round.extras->gate, round.extras->gate_point, round.pool.go_ns));
+    }
     if (spec_.profile_gpu)
       profile_line = record_gpu_profiles(record, out_, spec_.profile_gap_us,
                                          {env_.nvml ? "" : "no NVML: no GPU driver or GPU", monitor_.gpm_error()});

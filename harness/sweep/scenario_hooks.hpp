@@ -19,6 +19,7 @@
 #include "harness/gpu/nvml.hpp"
 #include "harness/plan/scenario.hpp"
 #include "harness/plan/sweep_spec.hpp"
+#include "harness/profiler/start_gate.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/results/run_record.hpp"
 #include "harness/sweep/kernel_log.hpp"
@@ -30,9 +31,11 @@ class MpsSession;
 
 /// What a run's record needs from before and after its round besides the pool's result.
 struct RunExtras {
-  std::vector<pid_t> servers_before;  ///< fault under MPS: the servers before the fault
-  XidLines xid_before;                ///< fault: the kernel log's Xid lines before the run
-  std::optional<GpmMetrics> gpm;      ///< GPM metrics over the round
+  std::vector<pid_t> servers_before;          ///< fault under MPS: the servers before the fault
+  XidLines xid_before;                        ///< fault: the kernel log's Xid lines before the run
+  std::optional<GpmMetrics> gpm;              ///< GPM metrics over the round
+  std::optional<profiler::GateReading> gate;  ///< exec: the start gate's passage (exec_gate.hpp)
+  std::string gate_point;                     ///< the point its copies were held at
 };
 
 /// What a scenario's hooks may ask of the sweep about one finished round.

@@ -23,6 +23,7 @@
 #include "harness/sweep/core_claims.hpp"
 #include "harness/sweep/noise_target.hpp"
 #include "harness/sweep/cpu_affinity.hpp"
+#include "harness/sweep/exec_gate.hpp"
 #include "harness/sweep/exec_proof.hpp"
 #include "harness/sweep/exec_warmup.hpp"
 #include "harness/sweep/gpu_profiling.hpp"
@@ -71,6 +72,7 @@ class Sweep {
         monitor_(monitor_period_from_env().count() > 0 ? env_.nvml.get() : nullptr, monitor_period_from_env(),
                  spec_.profile_gpu),
         recorder_(spec_, env_, out_, meta_, monitor_),
+        gates_(spec_, out_, env_.profiler_library),
         started_(std::chrono::steady_clock::now()) {
     if (resumed) {
       meta_ = resumed->meta;
@@ -188,7 +190,11 @@ class Sweep {
   void warm_up_exec(const ModeBlock& block, MpsSession* session) {
     const std::optional<RunSpec> copy = exec_warmup_run(block, recorded_);
     if (!copy || spec_.exec_warmups == 0 || stop_ || stop_signal().load()) return;
-    const auto launch_for = [&](const RunSpec& warm) { return make_launch(spec_, warm, env_, session, out_); };
+    const auto launch_for = [&](const RunSpec& warm) {
+      WorkerLaunch launch = make_launch(spec_, warm, env_, session, out_);
+      gates_.add_warmup_profiling(launch, warm);  // --exec-gate steady: where its steady part begins
+      return launch;
+    };
     if (!meta_.exec_warmup_runs) meta_.exec_warmup_runs = nlohmann::json::array();
     meta_.exec_warmup_runs->push_back(
         run_exec_warmups(block, *copy, spec_.exec_warmups, launch_for, limits(*copy), stop_signal()));
@@ -210,6 +216,7 @@ class Sweep {
       std::unique_ptr<MpsClientWatch> watch;
       WorkerLaunch launch = make_launch(spec_, first, env_, session, out_);
       if (profiled(first)) add_profiling_env(launch, first, env_.profiler_library, out_);
+      const std::unique_ptr<ExecGate> gate = gates_.for_set(first, launch, recorder_.records());
       auto set = std::make_unique<WorkerSet>(std::move(launch), worker_processes(first), limits(first), stop_signal(),
                                              pool_hooks(first, session, watch));
       const int set_number = ++sets_started_;
@@ -226,7 +233,7 @@ class Sweep {
         ++next;
         continue;
       }
-      run_rounds(block, pending, next, std::move(set), watch, session, {t0, o, overlap, set_number});
+      run_rounds(block, pending, next, std::move(set), watch, session, {t0, o, overlap, set_number, gate.get()});
     }
   }
 
@@ -235,7 +242,8 @@ class Sweep {
     std::chrono::steady_clock::time_point t0;
     Overhead overhead;  ///< settle and start-up, charged to the set's first round
     bool overlap = false;
-    int set = 0;  ///< its number in the sweep (summary.csv's `set`)
+    int set = 0;                     ///< its number in the sweep (summary.csv's `set`)
+    const ExecGate* gate = nullptr;  ///< exec: its start gate (exec_gate.hpp)
   };
 
   /// The rounds of a started set, from pending[next], while it stays usable; its last round is
@@ -254,6 +262,7 @@ class Sweep {
       const bool gpm = env_.nvml && env_.nvml->gpm_begin();
       round.pool = set->round();
       if (gpm) round.extras->gpm = env_.nvml->gpm_end();
+      if (start.gate) round.extras->gate = start.gate->read(), round.extras->gate_point = start.gate->point();
       if (round.pool.interrupted_by) {
         set->finish();
         return stop_interrupted(run);
@@ -430,6 +439,7 @@ class Sweep {
   SweepMeta meta_;
   Monitor monitor_;
   RunRecorder recorder_;
+  ExecGates gates_;
   std::chrono::steady_clock::time_point started_;
   std::set<std::string> recorded_;
   std::vector<ModeBlock> plan_;

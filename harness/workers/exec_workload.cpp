@@ -24,6 +24,7 @@
 #include "harness/common/exec_token.hpp"
 #include "harness/common/proc_scan.hpp"
 #include "harness/common/stats.hpp"
+#include "harness/profiler/start_gate.hpp"
 #include "harness/workers/exec_metric.hpp"
 #include "harness/workers/exec_output.hpp"
 #include "harness/workers/worker_protocol.hpp"
@@ -114,6 +115,7 @@ class ExecWorkload final : public kernels::Workload {
     });
     const Started command = start_command();
     const Ended ended = wait_for_exit(command, out_log, err_log);
+    pass_gate_at_exit();
     out_log.finish();
     err_log.finish();
     out_bytes_ = out_log.total();
@@ -126,13 +128,21 @@ class ExecWorkload final : public kernels::Workload {
 
   std::size_t device_bytes() const override { return 0; }
 
-  std::pair<std::int64_t, std::int64_t> last_task_span() const override { return {start_ns_, end_ns_}; }
+  /// The task is the command's run less its time held at the start gate (harness/profiler/start_gate.hpp):
+  /// what copies started together without a gate would take.
+  std::pair<std::int64_t, std::int64_t> last_task_span() const override {
+    return {std::min(end_ns_, start_ns_ + held_ns_), end_ns_};
+  }
 
   kernels::WorkloadFacts facts() const override {
     kernels::WorkloadFacts f{{"exit_code", exit_code_},
-                             {"completion_s", static_cast<double>(end_ns_ - start_ns_) * 1e-9},
+                             {"completion_s", static_cast<double>(end_ns_ - start_ns_ - held_ns_) * 1e-9},
                              {"stdout_bytes", static_cast<double>(out_bytes_)},
                              {"stderr_bytes", static_cast<double>(err_bytes_)}};
+    if (gated_) {  // its passage: whether it reached the gate, how long it was held (left out of its run)
+      f.emplace_back("gate_arrived", arrived_ ? 1.0 : 0.0);
+      f.emplace_back("gate_held_s", static_cast<double>(held_ns_) * 1e-9);
+    }
     if (!p_.check.empty()) {  // no line matched: no value (advise says the check could not be read)
       f.emplace_back("check_matches", static_cast<double>(check_matches_));
       if (check_matches_ > 0) f.emplace_back("check_value", check_value_);
@@ -146,8 +156,10 @@ class ExecWorkload final : public kernels::Workload {
         f.emplace_back("step_p50_ms", quantile(steps_ms_, 0.5));
         f.emplace_back("step_p99_ms", quantile(steps_ms_, 0.99));
         // Before the first reported step began: imports, context creation, data set-up.
-        f.emplace_back("startup_s",
-                       static_cast<double>(first_step_seen_ns_ - start_ns_) * 1e-9 - steps_ms_.front() * 1e-3);
+        // (Time held at the start gate before it is not start-up.)
+        const std::int64_t held_before = arrived_ && arrive_ns_ < first_step_seen_ns_ ? held_ns_ : 0;
+        f.emplace_back("startup_s", static_cast<double>(first_step_seen_ns_ - start_ns_ - held_before) * 1e-9 -
+                                        steps_ms_.front() * 1e-3);
       }
     }
     return f;
@@ -253,6 +265,17 @@ class ExecWorkload final : public kernels::Workload {
     return ended;
   }
 
+  /// With a start gate: the copy marked gone if it never arrived (the others go on), its time held read.
+  void pass_gate_at_exit() {
+    const char* file = std::getenv(profiler::kGateFileVar);
+    if (!file || !*file) return;
+    gated_ = true;
+    const profiler::GateSlotReading r = profiler::gate_leave(file, index_);
+    arrived_ = r.state == profiler::GateSlotReading::State::arrived;
+    arrive_ns_ = r.arrive_ns;
+    held_ns_ = arrived_ && r.release_ns > r.arrive_ns ? r.release_ns - r.arrive_ns : 0;
+  }
+
   /// Throws the StatusError that says how the command failed, if it did; records its exit code.
   void classify_exit(int exec_errno, const Ended& ended, const std::vector<ProcInfo>& left) {
     const std::string tail = last_err_.empty() ? "" : ": " + last_err_;
@@ -352,6 +375,8 @@ class ExecWorkload final : public kernels::Workload {
   std::string token_;
   bool ran_ = false;
   std::int64_t start_ns_ = 0, end_ns_ = 0, first_step_seen_ns_ = 0;
+  bool gated_ = false, arrived_ = false;  ///< a start gate was set; the copy reached it
+  std::int64_t arrive_ns_ = 0, held_ns_ = 0;
   int exit_code_ = -1;
   std::uint64_t out_bytes_ = 0, err_bytes_ = 0;
   std::vector<double> steps_ms_;

@@ -1,0 +1,40 @@
+# gate[:NAMES]: the start gate (--exec-gate) on zoo programs (default gemm): each at N = GATE_PROCS (1,2,4), both
+# modes, GATE_REPEATS (1) repeats, profiled, once with --exec-gate steady and once with off (the order alternates
+# per program) -> OUT_DIR/runs/gate/<name>/{steady,off}; predict --measure on each (units.csv: co-run or not);
+# prints each folder's co-run line, the gate's arrival and release spreads, and per mode and N the median unit.
+names="${step#gate}"; names="${names#:}"; [ -z "$names" ] && names=gemm
+IFS=, read -r -a progs <<<"$names"
+python3 -c 'import torch; x = torch.ones(64, 64, device="cuda"); (x @ x).sum().item()' >/dev/null 2>&1
+k=0
+for p in "${progs[@]}"; do
+  if past_deadline; then echo "gate $p: skipped (DEADLINE_S=$DEADLINE_S reached)"; continue; fi
+  zoo/run.sh --prepare "$p" >"$out/gate-$p-prepare.log" 2>&1
+  order=(steady off); [ $((k % 2)) = 1 ] && order=(off steady); k=$((k + 1))
+  for g in "${order[@]}"; do
+    d="$out/runs/gate/$p/$g"; mkdir -p "$(dirname "$d")"
+    s0=$(date +%s)
+    "$bench" --workloads exec --command "zoo/run.sh $p" --procs "${GATE_PROCS:-1,2,4}" --modes timeslice,mps \
+      --repeats "${GATE_REPEATS:-1}" --exec-gate "$g" --profile-gpu --out "$d" >"$out/gate-$p-$g.log" 2>&1
+    echo "gate $p $g: rc=$? in $(( $(date +%s) - s0 )) s"
+    grep -E "exec-gate" "$out/gate-$p-$g.log" | sort -u | head -3 | sed 's/^/  /'
+    "$bench" predict --measure "$d" >"$out/gate-$p-$g-measure.log" 2>&1 || echo "  measure: rc=$?"
+    sed 's/^/  /' "$out/gate-$p-$g-measure.log"
+    python3 - "$d" <<'PY'
+import csv, json, statistics, sys
+d = sys.argv[1]
+gate = json.load(open(d + "/meta.json")).get("exec_gate") or {}
+for r in gate.get("runs", []):
+    if r["copies"] > 1:
+        print(f"  {r['run_id']}: {r['point']} {r['release']}, {r['arrived']}/{r['copies']} arrived, "
+              f"arrivals spread {r['arrival_spread_s']:.3f} s, releases spread {r['release_spread_s']:.4f} s")
+cells = {}
+for u in csv.DictReader(open(d + "/units.csv")):
+    cells.setdefault((u["mode"], int(u["procs"])), []).append(u)
+for (mode, n), us in sorted(cells.items()):
+    units = [float(u["unit_ms"]) for u in us if u["unit_ms"]]
+    co = sum(u["unit_basis"] in ("common window", "metric") for u in us)
+    med = f"{statistics.median(units):.4g} ms" if units else "-"
+    print(f"  {mode} N={n}: {co}/{len(us)} copies co-run, unit median {med}")
+PY
+  done
+done

@@ -1,0 +1,175 @@
+// The start gate (--exec-gate, harness/sweep/exec_gate.hpp) on CPU stand-in copies
+// (tests/gate/gate_copy.cpp reaches the gate where the injected profiler would hold a CUDA program): every
+// copy arrives; one dies before the gate; one never arrives (the timeout); one never uses CUDA; Ctrl-C while
+// held; bad values. Real processes, the fake MPS daemon.
+#include <signal.h>
+
+#include <algorithm>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/exec_fixture.hpp"
+
+namespace bench_mps::testing {
+namespace {
+
+using ExecGate = ExecSweep;
+
+const std::string kCopy = BENCH_MPS_GATE_COPY;
+const std::string kMetric = "step_ms=([0-9.]+)";
+
+std::vector<harness::WorkerRecord> rows_of(const fs::path& out, int procs) {
+  std::vector<harness::WorkerRecord> rows;
+  for (const auto& w : harness::read_runs(out / "runs.csv"))
+    if (w.procs == procs) rows.push_back(w);
+  std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.worker < b.worker; });
+  return rows;
+}
+
+nlohmann::json gate_meta(const fs::path& out) {
+  std::ifstream in(out / "meta.json");
+  return nlohmann::json::parse(in).at("exec_gate");
+}
+
+TEST_F(ExecGate, EveryCopyArrivesAndAllAreReleasedTogether) {
+  const auto r =
+      sweep({"--modes", "timeslice", "--procs", "4", "--exec-warmups", "0", "--exec-gate", "first-kernel",
+             "--exec-metric", kMetric, "--command", kCopy + " --arrive-ms 0,300,600,900 --steps 3 --step-ms 20"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = rows_of(out(), 4);
+  ASSERT_EQ(rows.size(), 4u);
+  std::vector<double> release;
+  for (const auto& w : rows) {
+    EXPECT_EQ(w.status, "ok") << w.worker << ": " << w.reason;
+    EXPECT_EQ(w.fact("gate_arrived"), 1) << w.facts;
+    release.push_back(w.fact("gate_release_s"));
+    // Held from its arrival until the last copy's (900 ms after GO, give or take its start-up).
+    EXPECT_NEAR(w.fact("gate_release_s") - w.fact("gate_arrive_s"), w.fact("gate_held_s"), 0.05) << w.facts;
+    // Its run leaves the time held out: about its own arrival, 3 steps of 20 ms and its start.
+    EXPECT_LT(w.fact("completion_s"), 0.3 * w.worker + 0.5) << w.facts;
+    EXPECT_NEAR(w.task_mean_ms, w.fact("completion_s") * 1e3, 1e-3 * w.task_mean_ms) << w.facts;
+  }
+  EXPECT_GT(rows[0].fact("gate_held_s"), 0.6) << rows[0].facts;
+  EXPECT_LT(rows[3].fact("gate_held_s"), 0.2) << rows[3].facts;
+  const auto [lo, hi] = std::minmax_element(release.begin(), release.end());
+  EXPECT_LT(*hi - *lo, 0.1) << "released together";
+  EXPECT_GT(*lo, 0.8) << "none before the last arrival";
+  const nlohmann::json g = gate_meta(out());
+  EXPECT_EQ(g.at("asked"), "first-kernel");
+  const auto run = std::find_if(g.at("runs").begin(), g.at("runs").end(),
+                                [](const nlohmann::json& j) { return j.at("copies") == 4; });
+  ASSERT_NE(run, g.at("runs").end()) << g.dump();
+  EXPECT_EQ(run->at("release"), "every copy arrived");
+  EXPECT_EQ(run->at("arrived"), 4);
+  EXPECT_LT(run->at("release_spread_s").get<double>(), 0.1);
+}
+
+TEST_F(ExecGate, ACopyThatDiesBeforeTheGateReleasesTheRest) {
+  const auto r = sweep({"--modes", "timeslice", "--procs", "3", "--exec-warmups", "0", "--exec-gate", "wait:5",
+                        "--exec-gate-timeout", "60", "--exec-metric", kMetric, "--command",
+                        kCopy + " --arrive-ms 0,100,700 --die 2 --steps 2 --step-ms 10"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;  // a run failed
+  const auto rows = rows_of(out(), 3);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[2].status, "exec_failed") << rows[2].reason;
+  EXPECT_NE(rows[2].reason.find("never reached the start gate (wait:5): it ended first"), std::string::npos)
+      << rows[2].reason;
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(rows[i].status, "ok") << rows[i].reason;
+    // Released when copy 2 ended (about 0.7 s), not at the 60 s timeout.
+    EXPECT_LT(rows[i].fact("gate_release_s"), 5.0) << rows[i].facts;
+  }
+  const auto run = gate_meta(out()).at("runs").back();
+  EXPECT_EQ(run.at("release"), "opened once the copies that never arrived had ended") << run.dump();
+  EXPECT_EQ(run.at("missing"), 1);
+}
+
+TEST_F(ExecGate, ACopyThatNeverArrivesReleasesTheRestAtTheTimeout) {
+  const auto r = sweep({"--modes", "timeslice", "--procs", "3", "--exec-warmups", "0", "--exec-gate", "first-kernel",
+                        "--exec-gate-timeout", "1", "--exec-metric", kMetric, "--command",
+                        kCopy + " --never 1 --never-ms 4000 --steps 2 --step-ms 10"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = rows_of(out(), 3);
+  ASSERT_EQ(rows.size(), 3u);
+  for (int i : {0, 2}) {
+    EXPECT_EQ(rows[i].status, "ok") << rows[i].reason;
+    EXPECT_NEAR(rows[i].fact("gate_held_s"), 1.0, 0.5) << rows[i].facts;  // the timeout, not copy 1's 4 s
+  }
+  EXPECT_EQ(rows[1].fact("gate_arrived"), 0) << rows[1].facts;
+  const auto summary_rows = summary();
+  const auto s =
+      std::find_if(summary_rows.begin(), summary_rows.end(), [](const auto& kv) { return kv.second.procs == 3; });
+  ASSERT_NE(s, summary_rows.end());
+  EXPECT_NE(s->second.reason.find("opened at the timeout: a copy had not arrived (2 of 3 copies arrived)"),
+            std::string::npos)
+      << s->second.reason;
+}
+
+TEST_F(ExecGate, AProgramThatNeverUsesCudaIsNeverHeldAndSaysSo) {
+  // The default gate (steady) without a profile falls back to first-kernel, and says so; a program that never
+  // initialises CUDA never loads the profiler, never arrives, and is never held.
+  const auto r = sweep({"--modes", "timeslice", "--procs", "1,2", "--exec-warmups", "0", "--command", "sleep 0.2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("--exec-gate steady: no alone run was profiled; the copies are held at their first kernel "
+                       "launch instead"),
+            std::string::npos)
+      << r.out;
+  for (const auto& w : harness::read_runs(out() / "runs.csv")) {
+    EXPECT_EQ(w.status, "ok") << w.reason;
+    EXPECT_EQ(w.fact("gate_arrived"), 0) << w.facts;
+    EXPECT_EQ(w.fact("gate_held_s"), 0) << w.facts;
+    EXPECT_EQ(w.reason, "") << "the gate did not hold anything: nothing to note per copy";
+    EXPECT_LT(w.fact("completion_s"), 5.0);
+  }
+  for (const auto& run : gate_meta(out()).at("runs")) {  // noted where the gate's passages are
+    EXPECT_EQ(run.at("arrived"), 0) << run.dump();
+    EXPECT_EQ(run.at("missing"), run.at("copies")) << run.dump();
+  }
+}
+
+TEST_F(ExecGate, CtrlCWhileHeldStopsCleanlyAndLeavesNothing) {
+  BackgroundProgram p(
+      bench_mps_exe(),
+      sweep_args({"--modes", "timeslice,mps", "--procs", "3", "--exec-warmups", "0", "--exec-gate", "first-kernel",
+                  "--exec-gate-timeout", "300", "--command", kCopy + " --never 2 --never-ms 300000"}),
+      env);
+  // Copies 0 and 1 held, copy 2 running without arriving: stop it there.
+  ASSERT_TRUE(wait_until([] { return system("pgrep -f '[b]ench_mps_gate_copy' >/dev/null 2>&1") == 0; }, 60));
+  ::usleep(1'000'000);
+  p.signal(SIGINT);
+  const auto r = p.wait(30);
+  EXPECT_EQ(r.exit_code, 128 + SIGINT) << r.err;
+  EXPECT_TRUE(wait_until([] { return system("pgrep -f '[b]ench_mps_gate_copy' >/dev/null 2>&1") != 0; }, 2))
+      << "a copy was left running";
+  std::ifstream in(out() / "meta.json");
+  EXPECT_EQ(nlohmann::json::parse(in).at("status"), "interrupted");
+  for (const auto& e : fs::directory_iterator(tmp.path()))  // the gates went with their sets (TMPDIR: ours)
+    EXPECT_EQ(e.path().filename().string().rfind("bench_mps-gate-", 0), std::string::npos) << e.path();
+}
+
+TEST_F(ExecGate, BadGateValuesAreOneLineAndWriteNothing) {
+  for (const std::vector<std::string>& bad : {std::vector<std::string>{"--exec-gate", "sometimes"},
+                                              {"--exec-gate", "wait:0"},
+                                              {"--exec-gate", "wait:"},
+                                              {"--exec-gate", "wait:-3"},
+                                              {"--exec-gate-timeout", "-1"},
+                                              {"--exec-gate-timeout", "nan"}}) {
+    std::vector<std::string> a = bad;
+    a.insert(a.end(), {"--command", "true"});
+    const auto r = sweep(a);
+    EXPECT_EQ(r.exit_code, 2) << bad[0] << " " << bad[1] << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(bad[0]), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(out())) << bad[0] << " " << bad[1];
+  }
+  const auto no_exec =
+      run_program(bench_mps_exe(), {"--workloads", "spin", "--exec-gate", "off", "--out", out().string()}, env);
+  EXPECT_EQ(no_exec.exit_code, 2);
+  EXPECT_NE(no_exec.err.find("--exec-gate: holds your program's copies; add --workloads exec"), std::string::npos)
+      << no_exec.err;
+  EXPECT_FALSE(fs::exists(out()));
+}
+
+}  // namespace
+}  // namespace bench_mps::testing
