@@ -29,7 +29,11 @@ struct CopyWaits {
   double own_step_ms = NAN;        ///< its steady part's step alone (the summary's)
 };
 
-CopyWaits copy_waits(const fs::path& dir, double gap_us) {
+/// `release_mono_s`: where the copy left the start gate (CLOCK_MONOTONIC s; NaN: not gated). A gated copy's
+/// part that counts is from there to its steady part's end: every copy of its run was released at that
+/// instant, and a profile that kept only its run's last spans would otherwise start it later, by how many
+/// spans contention split its work into (docs/PREDICT.md "Measured").
+CopyWaits copy_waits(const fs::path& dir, double gap_us, double release_mono_s) {
   CopyWaits c;
   const std::vector<fs::path> files = gpu_profile_files(dir);
   if (files.empty()) {
@@ -51,6 +55,10 @@ CopyWaits copy_waits(const fs::path& dir, double gap_us) {
   c.placed = true;
   c.from = clock.monotonic_ns(s.steady_from_s);
   c.to = clock.monotonic_ns(s.steady_to_s);
+  if (std::isfinite(release_mono_s)) {
+    const auto release = static_cast<std::int64_t>(std::llround(release_mono_s * 1e9));
+    if (release < c.to) c.from = release;
+  }
   const std::size_t from = p.waits.size() < p.wait_count ? p.waits_kept_head : 0;
   for (const HostWait& w : counted_waits(p, from, p.waits.size())) {
     const std::int64_t t = clock.monotonic_ns(static_cast<double>(w.end_ns) * 1e-9);
@@ -93,7 +101,8 @@ std::vector<MeasuredUnit> measure_units(const fs::path& dir, double gap_us) {
     std::int64_t from = std::numeric_limits<std::int64_t>::min(), to = std::numeric_limits<std::int64_t>::max();
     bool all_placed = true;
     for (const WorkerRecord* w : copies) {
-      waits.push_back(copy_waits(dir / "profiles" / id / ("w" + std::to_string(w->worker)), gap_us));
+      waits.push_back(copy_waits(dir / "profiles" / id / ("w" + std::to_string(w->worker)), gap_us,
+                                 w->fact("gate_release_mono_s")));
       all_placed = all_placed && waits.back().placed;
       from = std::max(from, waits.back().from);
       to = std::min(to, waits.back().to);

@@ -160,6 +160,8 @@ nlohmann::json record_gate(RunRecord& record, const profiler::GateReading& gate,
       arrivals.push_back(after_go(s.arrive_ns));
       if (s.release_ns) {
         add_fact(row, "gate_release_s", after_go(s.release_ns));
+        // Where a gated copy's co-run part begins, on CLOCK_MONOTONIC as its profile is placed (measured_units).
+        row.facts += ";gate_release_mono_s=" + fmt_fixed(static_cast<double>(s.release_ns) * 1e-9, 6);
         releases.push_back(after_go(s.release_ns));
       }
     } else if (++missing, gate.arrived() > 0) {  // none arrived: the program never used CUDA (meta.json says so)

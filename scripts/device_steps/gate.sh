@@ -2,6 +2,7 @@
 # modes, GATE_REPEATS (1) repeats, profiled, once with --exec-gate steady and once with off (the order alternates
 # per program) -> OUT_DIR/runs/gate/<name>/{steady,off}; predict --measure on each (units.csv: co-run or not);
 # prints each folder's co-run line, the gate's arrival and release spreads, and per mode and N the median unit.
+# GATES="steady" (default "steady off") runs only those.
 names="${step#gate}"; names="${names#:}"; [ -z "$names" ] && names=gemm
 IFS=, read -r -a progs <<<"$names"
 python3 -c 'import torch; x = torch.ones(64, 64, device="cuda"); (x @ x).sum().item()' >/dev/null 2>&1
@@ -9,7 +10,8 @@ k=0
 for p in "${progs[@]}"; do
   if past_deadline; then echo "gate $p: skipped (DEADLINE_S=$DEADLINE_S reached)"; continue; fi
   zoo/run.sh --prepare "$p" >"$out/gate-$p-prepare.log" 2>&1
-  order=(steady off); [ $((k % 2)) = 1 ] && order=(off steady); k=$((k + 1))
+  read -r -a order <<<"${GATES:-steady off}"
+  [ $((k % 2)) = 1 ] && [ "${#order[@]}" = 2 ] && order=("${order[1]}" "${order[0]}"); k=$((k + 1))
   for g in "${order[@]}"; do
     d="$out/runs/gate/$p/$g"; mkdir -p "$(dirname "$d")"
     s0=$(date +%s)

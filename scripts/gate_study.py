@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Tables of a start-gate study folder (results/2026-11-28-gate): for each sweep folder under it (one per lease,
+program and --exec-gate setting), how many copies of N >= 2 ran co-run (units.csv, written by
+`bench_mps predict --measure`), the gate's arrival and release spreads (meta.json's exec_gate), and per mode and N
+the median unit of the co-run copies. Everything is read from the committed files.
+
+    python3 scripts/gate_study.py results/2026-11-28-gate      # prints the Markdown tables
+"""
+import csv
+import json
+import os
+import statistics
+import sys
+
+
+def folders(root):
+    for dirpath, dirnames, filenames in os.walk(root):
+        if "units.csv" in filenames and "meta.json" in filenames:
+            yield dirpath
+        dirnames.sort()
+
+
+def coverage_row(d, root):
+    units = list(csv.DictReader(open(os.path.join(d, "units.csv"))))
+    meta = json.load(open(os.path.join(d, "meta.json")))
+    gate = meta.get("exec_gate") or {}
+    asked = gate.get("asked", "off")
+    many = [u for u in units if int(u["procs"]) >= 2]
+    co = sum(u["unit_basis"] in ("common window", "metric") for u in many)
+    runs = [r for r in gate.get("runs", []) if r["copies"] > 1]
+    points = sorted({r["point"] for r in runs}) or ["-"]
+    arrive = [r["arrival_spread_s"] for r in runs if r.get("arrival_spread_s") is not None]
+    release = [r["release_spread_s"] for r in runs if r.get("release_spread_s") is not None]
+    rng = lambda v, f: f"{f(min(v))}-{f(max(v))}" if v else "-"
+    cells = {}
+    for u in many:
+        cells.setdefault((u["mode"], u["procs"]), []).append(u["unit_basis"] in ("common window", "metric"))
+    co_cells = sum(all(v) for v in cells.values())
+    return (f"| {os.path.relpath(d, root)} | {asked} | {', '.join(points)} | {co}/{len(many)} | {co_cells}/{len(cells)} | "
+            f"{rng(arrive, lambda x: f'{x:.3f}')} | {rng(release, lambda x: f'{x * 1e3:.2f}')} |")
+
+
+def unit_rows(d, root):
+    cells = {}
+    for u in csv.DictReader(open(os.path.join(d, "units.csv"))):
+        cells.setdefault((u["mode"], int(u["procs"])), []).append(u)
+    out = []
+    for (mode, n), us in sorted(cells.items()):
+        vals = [float(u["unit_ms"]) for u in us if u["unit_ms"]]
+        co = sum(u["unit_basis"] in ("common window", "metric") for u in us)
+        med = f"{statistics.median(vals):.4g}" if vals else "-"
+        out.append(f"| {os.path.relpath(d, root)} | {mode} | {n} | {co}/{len(us)} | {med} |")
+    return out
+
+
+def step_ms(d):
+    for r in csv.DictReader(open(os.path.join(d, "runs.csv"))):
+        facts = dict(kv.split("=", 1) for kv in r["facts"].split(";") if "=" in kv)
+        return float(facts["step_mean_ms"]) if "step_mean_ms" in facts else None
+
+
+def cost_rows(root):
+    """gatecost/<program>/<gate>-<i>: one copy alone, the program's own mean step, steady against off per pair."""
+    base = os.path.join(root, "lease-3", "gatecost")
+    if not os.path.isdir(base):
+        return []
+    out = []
+    for prog in sorted(os.listdir(base)):
+        pairs = sorted({name.split("-")[1] for name in os.listdir(os.path.join(base, prog))})
+        on = [step_ms(os.path.join(base, prog, "steady-" + i)) for i in pairs]
+        off = [step_ms(os.path.join(base, prog, "off-" + i)) for i in pairs]
+        ratios = [a / b for a, b in zip(on, off)]
+        out.append(f"| {prog} | {', '.join(f'{v:.4g}' for v in on)} | {', '.join(f'{v:.4g}' for v in off)} | "
+                   f"{statistics.median(on) / statistics.median(off):.3f}x | "
+                   f"{min(ratios):.3f}x-{max(ratios):.3f}x |")
+    return out
+
+
+def main():
+    root = sys.argv[1]
+    ds = [d for d in folders(root) if "gatecost" not in d]
+    print("| folder | --exec-gate | point | copies co-run (N >= 2) | cells co-run | arrivals spread s | "
+          "releases spread ms |")
+    print("|---|---|---|---:|---:|---:|---:|")
+    for d in ds:
+        print(coverage_row(d, root))
+    print()
+    print("| folder | mode | N | copies co-run | unit median ms (co-run copies) |")
+    print("|---|---|---:|---:|---:|")
+    for d in ds:
+        for r in unit_rows(d, root):
+            print(r)
+    cost = cost_rows(root)
+    if cost:
+        print()
+        print("| program | step ms, gate steady (pairs 1-3) | step ms, gate off | median on / median off | per pair |")
+        print("|---|---|---|---:|---:|")
+        for r in cost:
+            print(r)
+
+
+if __name__ == "__main__":
+    main()
