@@ -268,6 +268,19 @@ TEST(AdviseDecision, MpsClearOfTheLineIsAYesWithItsInterval) {
   EXPECT_NE(r.headline.find(times_with_interval(p.gain)), std::string::npos) << r.headline;
 }
 
+TEST(AdviseDecision, ALadderThatNeverRanTwoCopiesSaysNothingAboutSharing) {
+  // Only N=1 ended ok in either mode: no verdict, and no word on what sharing the GPU bought.
+  std::vector<MeasuredCell> l{cell(1, "timeslice", 10), cell(1, "mps", 10), cell(2, "timeslice", 20, NAN, false),
+                              cell(2, "mps", 11, NAN, false)};
+  set_losses(l);
+  const Recommendation r = recommend(alone_at(10, 3, 0.2), l, {}, {}, NAN);
+  EXPECT_EQ(r.verdict, AdviceVerdict::none);
+  EXPECT_EQ(r.headline.find("bought less than"), std::string::npos) << r.headline;
+  EXPECT_NE(r.headline.find("no rung of two copies or more ended ok, so nothing is said about sharing"),
+            std::string::npos)
+      << r.headline;
+}
+
 TEST(AdviseDecision, AGainWhoseIntervalCrossesTheLineCannotBeTold) {
   // MPS 1.06x the best time-sliced, but two sets per cell 6 % apart: the interval reaches both sides of +5 %.
   std::vector<MeasuredCell> l{cell(1, "timeslice", 10, NAN, true, 0.06, 2), cell(1, "mps", 10, NAN, true, 0.06, 2),
@@ -595,6 +608,30 @@ TEST(AdviseBeside, ThePairsGainIsDecidedFromItsWorkerSets) {
       << a.headline;
 }
 
+TEST(AdviseBeside, OnlyOneSideRanOkSaysWhyTheOtherDidNot) {
+  std::vector<SummaryRecord> rows;
+  for (const char* mode : {"timeslice", "mps"}) {
+    SummaryRecord r;
+    r.run_id = std::string("r1-") + mode + "-x-n2-interference";
+    r.mode = mode;
+    r.procs = 2;
+    r.scenario = RunKind::interference;
+    r.status = std::string(mode) == "mps" ? RunStatus::mps_unproven : RunStatus::ok;
+    if (r.status != RunStatus::ok) r.reason = "copy 1 never appeared in the server's client list";
+    r.fg_throughput_vs_alone = 0.5;
+    r.bg_throughput_kept = 0.5;
+    r.fg_p99_vs_alone = 1.5;
+    rows.push_back(r);
+  }
+  const BesideAdvice a = beside_from_rows(rows, "infer", "mlp");
+  EXPECT_EQ(a.best, "timeslice");
+  EXPECT_NE(a.headline.find("Only time-sliced ran ok for infer beside mlp, nothing to hold it against: MPS did not "
+                            "(r1-mps-x-n2-interference: mps_unproven: "),
+            std::string::npos)
+      << a.headline;
+  EXPECT_NE(a.headline.find("never appeared in the server's client list"), std::string::npos) << a.headline;
+}
+
 /// One advise command line as its parser leaves it: `what` (--command or --workload) and the rest.
 struct AdviseCase {
   std::string name;  ///< "<gpu|cpu>/<what>": the prefix of its children's names
@@ -870,6 +907,27 @@ TEST_F(Advise, RedoRefusesAFolderWithoutAdviceAndOtherOptions) {
   const auto budget = run_program(bench_mps_exe(), {"advise", "--redo", out().string(), "--budget", "100"}, env, 60);
   EXPECT_NE(budget.err.find("--budget: --redo runs nothing"), std::string::npos) << budget.err;
   EXPECT_TRUE(fs::is_empty(out()));
+}
+
+TEST_F(Advise, SigkillOfAdviseMidLadderLeavesNoProcessWithinASecond) {
+  BackgroundProgram p(bench_mps_exe(),
+                      {"advise", "--cpu-stand-in", "--out", out().string(), "--workload", "cpu", "--ladder", "1,2,4,8",
+                       "--", "--duration", "2"},
+                      env);
+  // Killed outright once the ladder's second rung has begun: its child sweep, workers and daemon go with it.
+  ASSERT_TRUE(wait_until([&] { return fs::exists(out() / "sweeps" / "ladder-2"); }, 120));
+  ::usleep(500'000);
+  p.signal(SIGKILL);
+  p.wait(10);
+  const auto ours = [&] {  // every live process of this test's: its TMPDIR, inherited by whatever it started
+    std::vector<std::string> left;
+    for (const auto& [proc, value] : harness::live_processes_with_env("TMPDIR"))
+      if (value == tmp.path().string()) left.push_back(std::to_string(proc.pid) + " " + proc.comm);
+    return left;
+  };
+  EXPECT_TRUE(wait_until([&] { return ours().empty() && live_mps_process_count() == 0; }, 1.0))
+      << "left after 1 s: " << ::testing::PrintToString(ours());
+  EXPECT_TRUE(wait_until([&] { return ours().empty() && live_mps_process_count() == 0; }, 10.0));
 }
 
 TEST_F(Advise, CtrlCInTheLadderWritesWhatRanAndLeavesNoDaemon) {

@@ -7,6 +7,10 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
 #include "tests/test_support.hpp"
 
 namespace bench_mps::testing {
@@ -140,6 +144,98 @@ TEST(Predict, EveryBadInputIsOneLineAndExitTwoWithNothingWritten) {
   // Nothing written anywhere: the user's folder as it was, no units.csv in a folder that was refused.
   EXPECT_EQ(read_text(tmp / "full" / "mine.txt"), "the user's own file");
   EXPECT_EQ(std::distance(fs::directory_iterator(tmp / "full"), fs::directory_iterator()), 1);
+}
+
+}  // namespace
+}  // namespace bench_mps::testing
+
+namespace bench_mps::testing {
+namespace {
+
+TEST(PredictHostile, ALabelWithACommaAQuoteAndANewlineStaysOneCellOfPredictCsv) {
+  TempDir tmp;
+  const std::string label = "run 1, \"big\"\nsecond line";
+  const auto r = run_program(bench_mps_exe(),
+                             {"predict", (study() / "membw" / "alone").string(), "--xray", (study() / "xray").string(),
+                              "--procs", "2", "--label", label, "--out", (tmp / "p").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = csv_records(tmp / "p" / "predict.csv");
+  ASSERT_EQ(rows.size(), 4u);
+  for (const auto& row : rows) {
+    EXPECT_EQ(row.size(), 14u) << "every row as wide as the header";
+    EXPECT_EQ(row.at("program"), "run 1, \"big\" second line") << "a line break in a cell is written as a space";
+    EXPECT_EQ(row.at("procs"), "2");
+  }
+}
+
+TEST(PredictHostile, MeasureRefusesAFolderWithoutProfiledExecRunsAndKeepsUnitsItCannotRemake) {
+  TempDir tmp;
+  // A sweep of our own workloads, no exec: not a ladder; nothing written into it.
+  fs::copy(source_dir() / "results" / "2026-11-27-h100-80gb-hbm3", tmp / "plain", fs::copy_options::recursive);
+  const auto plain = run_program(bench_mps_exe(), {"predict", "--measure", (tmp / "plain").string()});
+  EXPECT_EQ(plain.exit_code, 2) << plain.err;
+  EXPECT_NE(plain.err.find("not a ladder"), std::string::npos) << plain.err;
+  EXPECT_FALSE(fs::exists(tmp / "plain" / "units.csv"));
+  // A ladder whose profiles are gone, with the units measured while they were there: refused, kept as it was.
+  fs::copy(study() / "gemm" / "ladder", tmp / "ladder", fs::copy_options::recursive);
+  const std::string before = read_text(tmp / "ladder" / "units.csv");
+  const auto gone = run_program(bench_mps_exe(), {"predict", "--measure", (tmp / "ladder").string()});
+  EXPECT_EQ(gone.exit_code, 2) << gone.err;
+  EXPECT_EQ(std::count(gone.err.begin(), gone.err.end(), '\n'), 1) << gone.err;
+  EXPECT_EQ(read_text(tmp / "ladder" / "units.csv"), before);
+  // Options of the prediction given to --measure are refused, not ignored.
+  for (const std::vector<std::string>& extra :
+       {std::vector<std::string>{"--procs", "2,4"}, {"--label", "x"}, {"--max-procs", "4"}}) {
+    std::vector<std::string> a{"predict", "--measure", (tmp / "ladder").string()};
+    a.insert(a.end(), extra.begin(), extra.end());
+    const auto r = run_program(bench_mps_exe(), a);
+    EXPECT_EQ(r.exit_code, 2) << extra[0] << ": " << r.err;
+    EXPECT_NE(r.err.find(extra[0] + ": does not apply to --measure"), std::string::npos) << r.err;
+  }
+}
+
+TEST(PredictHostile, AForeignAgainstOrXrayIsRefusedBeforeAnyWork) {
+  TempDir tmp;
+  const std::string alone = (study() / "gemm" / "alone").string(), xray = (study() / "xray").string();
+  struct Case {
+    std::vector<std::string> args;
+    std::string says;
+  };
+  const std::vector<Case> cases{
+      {{"--against", alone}, "is the alone folder itself"},
+      {{"--against", (study() / "membw" / "ladder").string()}, "another program"},
+      {{"--against", (fixtures_dir() / "compare" / "base").string()}, "not a sweep of your program"},
+      {{"--against", (study() / "membw" / "alone").string()}, "holds no run of N >= 2 copies"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> a{"predict", alone, "--xray", xray, "--procs", "2", "--out", (tmp / "p").string()};
+    a.insert(a.end(), c.args.begin(), c.args.end());
+    const auto r = run_program(bench_mps_exe(), a);
+    EXPECT_EQ(r.exit_code, 2) << c.args[1] << ": " << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(c.args[0]), std::string::npos) << "names the option: " << r.err;
+    EXPECT_FALSE(fs::exists(tmp / "p"));
+  }
+  // An X-ray of CPU stand-ins for a program profiled on an H100.
+  fs::copy(study() / "xray", tmp / "cpu-xray", fs::copy_options::recursive);
+  nlohmann::json meta = nlohmann::json::parse(read_text(tmp / "cpu-xray" / "meta.json"));
+  meta.erase("gpu");
+  write_text(tmp / "cpu-xray" / "meta.json", meta.dump());
+  const auto cpu = run_program(bench_mps_exe(), {"predict", alone, "--xray", (tmp / "cpu-xray").string()});
+  EXPECT_EQ(cpu.exit_code, 2) << cpu.err;
+  EXPECT_NE(cpu.err.find("--xray " + (tmp / "cpu-xray").string() + ": an X-ray of CPU stand-ins"), std::string::npos)
+      << cpu.err;
+  // A folder --out cannot write: said before the table.
+  fs::create_directories(tmp / "ro");
+  fs::permissions(tmp / "ro", fs::perms::owner_read | fs::perms::owner_exec);
+  const auto ro = run_program(bench_mps_exe(),
+                              {"predict", alone, "--xray", xray, "--procs", "2", "--out", (tmp / "ro" / "p").string()});
+  fs::permissions(tmp / "ro", fs::perms::owner_all);
+  if (::geteuid() != 0) {  // root writes anywhere
+    EXPECT_EQ(ro.exit_code, 2) << ro.err;
+    EXPECT_NE(ro.err.find("--out"), std::string::npos) << ro.err;
+    EXPECT_TRUE(ro.out.empty()) << ro.out;
+  }
 }
 
 }  // namespace

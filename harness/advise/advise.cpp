@@ -533,7 +533,12 @@ int redo_beside(const fs::path& dir) {
     throw ResultsError(file.string() + ": " + json_value_problem(e));
   }
   write_beside(dir, stored, advice);
-  return advice.best.empty() ? kExitFailed : kExitOk;
+  // Like the ladder: a comparison that could not be made (a side that never ran ok) is a failed run.
+  const auto ran = [&](bool timesliced) {
+    return std::any_of(advice.modes.begin(), advice.modes.end(),
+                       [&](const BesideMode& m) { return m.ok && (m.mode == "timeslice") == timesliced; });
+  };
+  return ran(true) && ran(false) ? kExitOk : kExitFailed;
 }
 
 }  // namespace
@@ -639,7 +644,12 @@ int run_beside(const AdviseSpec& spec) {
   write_beside(out, j, advice);
   if (const int sig = stop_signal().load()) return 128 + sig;
   if (o.exit_code == kExitEnvironment) return kExitEnvironment;
-  return advice.best.empty() ? kExitFailed : kExitOk;
+  // Like the ladder: a comparison that could not be made (a side that never ran ok) is a failed run.
+  const auto ran = [&](bool timesliced) {
+    return std::any_of(advice.modes.begin(), advice.modes.end(),
+                       [&](const BesideMode& m) { return m.ok && (m.mode == "timeslice") == timesliced; });
+  };
+  return ran(true) && ran(false) ? kExitOk : kExitFailed;
 }
 
 }  // namespace

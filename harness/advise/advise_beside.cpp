@@ -117,8 +117,14 @@ BesideAdvice beside_from_rows(const std::vector<SummaryRecord>& rows, const std:
     decide_pair(out, *ts, *shared);
   } else {
     out.best = (ts ? ts : shared)->mode;
-    out.headline = "Only " + mode_words(out.best) + " ran ok for " + a + " beside " + b +
-                   ": nothing to hold it against (see the modes below).";
+    std::string why = "it did not run";  // why the other side did not: its first mode's problem
+    for (const BesideMode& m : out.modes)
+      if (!m.ok && (m.mode == "timeslice") == !ts) {
+        why = m.problem.empty() ? m.mode + ": no run ended ok" : m.problem;
+        break;
+      }
+    out.headline = "Only " + mode_words(out.best) + " ran ok for " + a + " beside " + b + ", nothing to hold it " +
+                   "against: " + (ts ? std::string("MPS") : std::string("time-slicing")) + " did not (" + why + ").";
   }
   for (const BesideMode& m : out.modes) {
     if (!m.ok) {

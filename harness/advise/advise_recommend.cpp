@@ -1,5 +1,7 @@
 #include "harness/advise/advise_recommend.hpp"
 
+#include <algorithm>
+
 #include "harness/common/format.hpp"
 #include "harness/common/markdown_table.hpp"
 
@@ -190,12 +192,17 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
       p.verdict == AdviceVerdict::undecided) {
     if (const std::string why = mps_unmeasured(ladder); !why.empty()) {
       r.verdict = AdviceVerdict::none;
+      // What time-slicing did, only as far as it ran: no word on sharing without two copies that ran together.
+      const bool ts_shared = std::any_of(ladder.begin(), ladder.end(), [](const MeasuredCell& c) {
+        return c.mode == ladder_mode_name(LadderMode::timeslice) && c.procs > 1 && c.ok;
+      });
       r.headline =
           "Can't say whether MPS helps: " + why + ". Time-sliced, " +
           (p.best_ts && p.best_ts->procs > 1
                ? std::to_string(p.best_ts->procs) + " copies ran best: " + fmt_times(p.best_ts->throughput(basis)) +
                      " the throughput of one copy alone " + per + "."
-               : "sharing the GPU bought less than " + pct(kKneeGain) + " throughput.");
+           : ts_shared ? "sharing the GPU bought less than " + pct(kKneeGain) + " throughput."
+                       : std::string("no rung of two copies or more ended ok, so nothing is said about sharing."));
       if (p.best_ts)
         r.reasons.push_back(
             "Time-sliced: " + cell_words(*p.best_ts, predicted, LadderMode::timeslice, alone.unit, basis) +

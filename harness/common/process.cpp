@@ -50,8 +50,15 @@ bool wait_with_timeout(bp::child& child, double timeout_s, const std::atomic<int
   return true;
 }
 
-/// Before exec: the child leads a process group of its own.
-const auto kOwnGroup = bp::extend::on_exec_setup = [](auto&) { ::setpgid(0, 0); };
+/// Before exec: the child leads a process group of its own, and gets SIGTERM when we die, however we die (a
+/// SIGKILL included): a child bench_mps then stops its workers and quits its MPS daemon as on Ctrl-C. A parent
+/// already gone by then (the race before prctl) is told the same way.
+pid_t g_forking_pid = 0;  // set before each fork: the child compares its parent with it
+const auto kOwnGroup = bp::extend::on_exec_setup = [](auto&) {
+  ::setpgid(0, 0);
+  ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (::getppid() != g_forking_pid) ::raise(SIGTERM);
+};
 
 }  // namespace
 
@@ -82,6 +89,7 @@ int run_logged(const std::string& exe, const std::vector<std::string>& args, con
                double timeout_s, const std::atomic<int>* stop, double term_grace_s) {
   std::error_code ec;
   bp::child child;
+  g_forking_pid = ::getpid();
   if (log.empty())
     child = bp::child(exe, bp::args = args, bp::std_in<bp::null, bp::std_out> bp::null, bp::std_err > bp::null,
                       child_environment(env), ec, kOwnGroup);

@@ -13,6 +13,7 @@
 #include "harness/results/gpu_profile.hpp"
 #include "harness/results/profile_window.hpp"
 #include "harness/results/results_reader.hpp"
+#include "harness/results/results_writer.hpp"
 #include "harness/simulate/replay.hpp"  // kMinCommonStepEnds: the simulator's rule is the measurement's
 
 namespace fs = std::filesystem;
@@ -75,13 +76,6 @@ double co_run_coverage(const std::vector<CopyWaits>& copies, std::int64_t from, 
     least = std::min(least, std::max(0.0, static_cast<double>(to - from) / static_cast<double>(c.to - c.from)));
   }
   return least;
-}
-
-std::string csv_cell(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char ch : s) out += ch == '"' ? std::string("\"\"") : std::string(1, ch == '\n' ? ' ' : ch);
-  return out + "\"";
 }
 
 }  // namespace
@@ -147,11 +141,11 @@ std::vector<MeasuredUnit> measure_units(const fs::path& dir, double gap_us) {
 
 void write_units(const fs::path& file, const std::vector<MeasuredUnit>& units) {
   std::ostringstream o;
-  o << "run_id,mode,procs,repeat,worker,status,run_s,unit_ms,unit_basis,steps\n";
+  o << csv_line({"run_id", "mode", "procs", "repeat", "worker", "status", "run_s", "unit_ms", "unit_basis", "steps"});
   for (const MeasuredUnit& u : units)
-    o << csv_cell(u.run_id) << ',' << csv_cell(u.mode) << ',' << u.procs << ',' << u.repeat << ',' << u.worker << ','
-      << csv_cell(u.status) << ',' << (std::isnan(u.run_s) ? "" : fmt_num(u.run_s, 9)) << ','
-      << (std::isnan(u.unit_ms) ? "" : fmt_num(u.unit_ms, 9)) << ',' << csv_cell(u.basis) << ',' << u.steps << '\n';
+    o << csv_line({u.run_id, u.mode, std::to_string(u.procs), std::to_string(u.repeat), std::to_string(u.worker),
+                   u.status, std::isnan(u.run_s) ? "" : fmt_num(u.run_s, 9),
+                   std::isnan(u.unit_ms) ? "" : fmt_num(u.unit_ms, 9), u.basis, std::to_string(u.steps)});
   write_file_atomically(file, o.str());
 }
 

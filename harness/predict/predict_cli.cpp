@@ -20,7 +20,9 @@
 #include "harness/common/format.hpp"
 #include "harness/plan/sweep_cli.hpp"
 #include "harness/predict/measured_units.hpp"
+#include "harness/predict/predict_inputs.hpp"
 #include "harness/predict/prediction.hpp"
+#include "harness/results/results_writer.hpp"
 
 namespace fs = std::filesystem;
 
@@ -105,10 +107,41 @@ void claim_out(const fs::path& out) {
   }
 }
 
+/// Refuses (ResultsError) to write `units` over a units.csv in `dir` that holds a unit they lack: measured
+/// from profiles that are gone, it could not be made again.
+void check_units_replaceable(const fs::path& dir, const std::vector<MeasuredUnit>& units) {
+  std::error_code ec;
+  if (!fs::exists(dir / "units.csv", ec)) return;
+  std::vector<MeasuredUnit> old;
+  try {
+    old = read_units(dir / "units.csv");
+  } catch (const ResultsError&) {
+    return;  // a damaged units.csv holds nothing to keep: measured anew
+  }
+  std::map<std::pair<std::string, int>, const MeasuredUnit*> now;
+  for (const MeasuredUnit& u : units) now[{u.run_id, u.worker}] = &u;
+  for (const MeasuredUnit& o : old) {
+    if (std::isnan(o.unit_ms)) continue;
+    const auto n = now.find({o.run_id, o.worker});
+    if (n == now.end() || (std::isnan(n->second->unit_ms) && n->second->basis != "not co-run"))
+      throw ResultsError((dir / "units.csv").string() + ": holds units these runs can no longer give (" + o.run_id +
+                         " copy " + std::to_string(o.worker) + ": " +
+                         (n == now.end() ? std::string("not in runs.csv") : n->second->basis) +
+                         "); not overwritten: move it away to measure again");
+  }
+}
+
 int measure_only(const PredictArgs& a) {
   const fs::path dir = a.measure;
   const std::vector<MeasuredUnit> units = measure_units(dir, a.gap_us);
   if (units.empty()) throw ResultsError(dir.string() + ": runs.csv holds no copy to measure");
+  const bool any = std::any_of(units.begin(), units.end(), [](const MeasuredUnit& u) {
+    return u.basis == "metric" || u.basis == "common window" || u.basis == "not co-run";
+  });
+  check_units_replaceable(dir, units);
+  if (!any)
+    throw ResultsError(dir.string() + ": not a ladder: it holds no profiled exec run (" + units.front().basis +
+                       "; run it with --workloads exec --profile-gpu)");
   write_units(dir / "units.csv", units);
   std::map<std::string, int> bases;
   for (const MeasuredUnit& u : units) ++bases[u.basis];
@@ -214,11 +247,11 @@ void add_row(Tables& t, const PredictedRow& c, const char* basis, const ScoredCe
     lo = *std::min_element(values->begin(), values->end());
     hi = *std::max_element(values->begin(), values->end());
   }
-  t.csv << label << ',' << c.mode << ',' << c.procs << ',' << basis << ',' << fmt_num(pred, 9) << ','
-        << fmt_num(meas, 9) << ',' << fmt_num(naive, 9) << ',' << fmt_num(regime, 9) << ','
-        << fmt_num(unit ? c.regime_low_ms : NAN, 9) << ',' << fmt_num(unit ? c.regime_high_ms : NAN, 9) << ','
-        << (values ? values->size() : 0) << ',' << fmt_num(lo, 9) << ',' << fmt_num(hi, 9) << ','
-        << (unit && m && m->copies ? fmt_num(static_cast<double>(m->common) / m->copies, 4) : "") << '\n';
+  t.csv << csv_line({label, c.mode, std::to_string(c.procs), basis, fmt_num(pred, 9), fmt_num(meas, 9),
+                     fmt_num(naive, 9), fmt_num(regime, 9), fmt_num(unit ? c.regime_low_ms : NAN, 9),
+                     fmt_num(unit ? c.regime_high_ms : NAN, 9), std::to_string(values ? values->size() : 0),
+                     fmt_num(lo, 9), fmt_num(hi, 9),
+                     unit && m && m->copies ? fmt_num(static_cast<double>(m->common) / m->copies, 4) : ""});
   t.cells.push_back({{"mode", c.mode},
                      {"procs", c.procs},
                      {"basis", basis},
@@ -317,9 +350,14 @@ CLI::App* add_predict_command(CLI::App& app, PredictArgs& args) {
   cmd->add_option("--xray", args.xray, "an xray or regimes results folder of the same GPU (the scheduler)")
       ->check(not_blank());
   cmd->add_option("--procs", args.procs, "the N to predict, e.g. 2,4,10 (default 2..--max-procs)")->check(not_blank());
-  cmd->add_option("--max-procs", args.max_procs, "the largest N (with --procs not given)")
-      ->check(CLI::Range(2, kMaxProcs))
-      ->capture_default_str();
+  cmd->add_option_function<int>(
+         "--max-procs",
+         [&args](int n) {
+           args.max_procs = n;
+           args.max_procs_given = true;
+         },
+         "the largest N (with --procs not given; default 10)")
+      ->check(CLI::Range(2, kMaxProcs));
   cmd->add_option("--against", args.against,
                   "a sweep of the same program at N >= 2 (with --profile-gpu): the error of each cell")
       ->check(not_blank());
@@ -340,12 +378,17 @@ int run_predict(const PredictArgs& a) {
     if (!a.alone.empty() || !a.xray.empty() || !a.against.empty() || !a.out.empty())
       throw UsageError(
           "--measure DIR measures a sweep's units alone: give it without a program, --xray, --against or --out");
+    for (const auto& [given, name] : {std::pair<bool, const char*>{!a.procs.empty(), "--procs"},
+                                      {!a.label.empty(), "--label"},
+                                      {a.max_procs_given, "--max-procs"}})
+      if (given) throw UsageError(std::string(name) + ": does not apply to --measure (it predicts nothing)");
     return measure_only(a);
   }
   if (a.alone.empty())
     throw UsageError("predict needs one copy alone: a results folder run with --profile-gpu, or a profile");
   if (a.xray.empty()) throw UsageError("predict needs the scheduler: --xray DIR (bench_mps --scenario xray)");
   const std::vector<int> procs = procs_to_predict(a);
+  check_predict_inputs(a);
   if (!a.out.empty()) claim_out(a.out);
 
   const auto t0 = std::chrono::steady_clock::now();

@@ -14,10 +14,11 @@ struct PredictArgs {
   std::string xray;   ///< an xray or regimes results folder of the same GPU
   std::string procs;  ///< "2,4,10"; empty: 2 .. max_procs
   int max_procs = 10;
-  std::string against;  ///< a sweep of the same program at N >= 2 to score against
-  std::string measure;  ///< a sweep whose units to measure into its units.csv (nothing predicted)
-  std::string out;      ///< a folder for predict.{csv,json,md} (new or empty)
-  std::string label;    ///< the program's name in the outputs (default: the alone folder's name)
+  bool max_procs_given = false;  ///< --max-procs typed (refused beside --measure)
+  std::string against;           ///< a sweep of the same program at N >= 2 to score against
+  std::string measure;           ///< a sweep whose units to measure into its units.csv (nothing predicted)
+  std::string out;               ///< a folder for predict.{csv,json,md} (new or empty)
+  std::string label;             ///< the program's name in the outputs (default: the alone folder's name)
   double gap_us = 20;
 };
 

@@ -1,0 +1,100 @@
+// predict's inputs checked before any work: see predict_inputs.hpp.
+#include "harness/predict/predict_inputs.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/common/csv_table.hpp"
+#include "harness/common/errors.hpp"
+#include "harness/results/results_reader.hpp"
+
+namespace fs = std::filesystem;
+
+namespace bench_mps::harness {
+namespace {
+
+/// What a results folder is, as far as predict cares.
+struct Folder {
+  std::string gpu;                ///< meta.json's GPU name ("" where it ran on none)
+  std::set<std::string> program;  ///< its exec runs' parameters (command, metric, check)
+  int max_procs = 0;              ///< the largest N of its exec runs
+  bool workloads_other = false;   ///< it ran other workloads too
+};
+
+Folder read_folder(const fs::path& dir, const std::string& option) {
+  Folder f;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw UsageError(option + dir.string() + ": no such results folder");
+  for (const SummaryRecord& r : read_summary(dir / "summary.csv")) {
+    if (r.workload != "exec") {
+      f.workloads_other = true;
+      continue;
+    }
+    f.program.insert(r.params);
+    f.max_procs = std::max(f.max_procs, r.procs);
+  }
+  std::ifstream in(dir / "meta.json");
+  const nlohmann::json meta = nlohmann::json::parse(in, nullptr, false);
+  if (meta.is_discarded() || !meta.is_object())
+    throw ResultsError(option + (dir / "meta.json").string() + ": not JSON");
+  if (const auto g = meta.find("gpu");
+      g != meta.end() && g->is_object() && g->contains("name") && (*g)["name"].is_string())
+    f.gpu = (*g)["name"].get<std::string>();
+  return f;
+}
+
+std::string one_of(const std::set<std::string>& s) { return s.empty() ? std::string("none") : *s.begin(); }
+
+void check_writable(const fs::path& out) {
+  std::error_code ec;
+  fs::path probe = out;
+  while (!probe.empty() && !fs::exists(probe, ec)) probe = probe.parent_path();
+  if (probe.empty()) probe = ".";
+  if (::access(probe.c_str(), W_OK | X_OK) != 0)
+    throw UsageError("--out " + out.string() + ": cannot be written (" + probe.string() + " is not writable)");
+}
+
+}  // namespace
+
+void check_predict_inputs(const PredictArgs& a) {
+  std::error_code ec;
+  const bool alone_folder = fs::is_directory(a.alone, ec);
+  Folder alone;
+  if (alone_folder) {
+    alone = read_folder(a.alone, "");
+    if (alone.program.empty())
+      throw UsageError(a.alone + ": not a sweep of your program (it ran no --workloads exec run)");
+  }
+  if (!a.xray.empty()) {
+    const Folder x = read_folder(a.xray, "--xray ");
+    if (alone_folder && !alone.gpu.empty() && x.gpu.empty())
+      throw UsageError("--xray " + a.xray + ": an X-ray of CPU stand-ins; the program ran on " + alone.gpu);
+    if (alone_folder && !alone.gpu.empty() && x.gpu != alone.gpu)
+      throw UsageError("--xray " + a.xray + ": an X-ray of " + x.gpu + "; the program ran on " + alone.gpu);
+  }
+  if (!a.against.empty()) {
+    if (alone_folder && fs::equivalent(a.against, a.alone, ec))
+      throw UsageError("--against " + a.against + ": is the alone folder itself (give the ladder of N >= 2 copies)");
+    const Folder l = read_folder(a.against, "--against ");
+    if (l.program.empty())
+      throw UsageError("--against " + a.against + ": not a sweep of your program (it ran no --workloads exec run)");
+    if (l.max_procs < 2)
+      throw UsageError("--against " + a.against + ": holds no run of N >= 2 copies (give the ladder, not a run alone)");
+    if (alone_folder && l.program != alone.program)
+      throw UsageError("--against " + a.against + ": another program (" + one_of(l.program) + ") than " + a.alone +
+                       "'s (" + one_of(alone.program) + ")");
+    if (alone_folder && l.gpu != alone.gpu)
+      throw UsageError("--against " + a.against + ": ran on " + (l.gpu.empty() ? std::string("no GPU") : l.gpu) +
+                       "; the program alone on " + (alone.gpu.empty() ? std::string("no GPU") : alone.gpu));
+  }
+  if (!a.out.empty()) check_writable(a.out);
+}
+
+}  // namespace bench_mps::harness
