@@ -76,6 +76,30 @@ def cost_rows(root):
     return out
 
 
+def repeat_rows(d, root):
+    """Cells with two repeats or more, both co-run: each repeat's mean unit over its copies, and how far apart."""
+    runs = {}
+    for u in csv.DictReader(open(os.path.join(d, "units.csv"))):
+        runs.setdefault((u["mode"], int(u["procs"]), int(u["repeat"])), []).append(u)
+    cells = {}
+    for (mode, n, rep), us in runs.items():
+        co = all(u["unit_basis"] in ("common window", "metric") for u in us)
+        mean = statistics.mean(float(u["unit_ms"]) for u in us) if co else None
+        cells.setdefault((mode, n), []).append(mean)
+    out, diffs = [], []
+    for (mode, n), means in sorted(cells.items()):
+        if len(means) < 2 or n < 2:
+            continue
+        if any(m is None for m in means):
+            out.append(f"| {os.path.relpath(d, root)} | {mode} | {n} | not co-run in every repeat | - |")
+            continue
+        diff = 100 * (max(means) / min(means) - 1)
+        diffs.append(diff)
+        out.append(f"| {os.path.relpath(d, root)} | {mode} | {n} | {', '.join(f'{m:.4g}' for m in means)} | "
+                   f"{diff:.1f} % |")
+    return out, diffs
+
+
 def main():
     root = sys.argv[1]
     ds = [d for d in folders(root) if "gatecost" not in d]
@@ -90,6 +114,20 @@ def main():
     for d in ds:
         for r in unit_rows(d, root):
             print(r)
+    rows, diffs = [], []
+    for d in ds:
+        r, x = repeat_rows(d, root)
+        rows += r
+        diffs += x
+    if rows:
+        print()
+        print("| folder | mode | N | each repeat's mean unit, ms | apart (larger over smaller) |")
+        print("|---|---|---:|---|---:|")
+        for r in rows:
+            print(r)
+        print()
+        print(f"Repeats of a co-run cell: {len(diffs)} cells, median {statistics.median(diffs):.1f} % apart, "
+              f"largest {max(diffs):.1f} %.")
     cost = cost_rows(root)
     if cost:
         print()

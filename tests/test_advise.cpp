@@ -844,6 +844,10 @@ TEST_F(Advise, BadInputGetsOneLineAndExitTwoWithNothingWritten) {
     EXPECT_EQ(r.exit_code, 2) << what << " " << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << what << " " << r.err;
     EXPECT_FALSE(fs::exists(out())) << what;
+    if (a.size() == 4 && a[3] == "loss [0-9.]+") {  // refused in the words of the option typed
+      EXPECT_NE(r.err.find("--check-metric: "), std::string::npos) << r.err;
+      EXPECT_EQ(r.err.find("--exec-check"), std::string::npos) << r.err;
+    }
   }
 }
 

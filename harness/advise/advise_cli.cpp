@@ -7,6 +7,7 @@
 #include "harness/common/errors.hpp"
 #include "harness/plan/device_options.hpp"
 #include "harness/plan/sweep_cli.hpp"
+#include "harness/workers/exec_metric.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -115,6 +116,13 @@ void finalize_advise_spec(AdviseSpec& spec, const std::string& ladder_text, cons
     throw UsageError("advise needs what to run: --command 'your program' or --workload NAME");
   if (!spec.command.empty() && spec.command.find_first_not_of(" \t") == std::string::npos)
     throw UsageError("--command is empty");
+  if (!spec.check_metric.empty()) {  // refused in the words of the option typed, not of the child sweep's
+    try {
+      validate_metric_pattern(spec.check_metric, "--check-metric");
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+  }
   if (!ladder_text.empty()) {
     spec.ladder = parse_procs(ladder_text, "--ladder");
     if (std::find(spec.ladder.begin(), spec.ladder.end(), 1) == spec.ladder.end()) spec.ladder.push_back(1);
