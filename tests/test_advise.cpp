@@ -693,9 +693,10 @@ void run_every_child(const AdviseCase& c, ChildSweeps& sweeps) {
     sweeps.run("beside", beside_args(c.spec));
     return;
   }
-  const AdviseChildArgs args(c.spec, advise_workload(c.spec));
+  AdviseChildArgs args(c.spec, advise_workload(c.spec));
   sweeps.run("xray", args.xray());
   sweeps.run("alone", args.alone());
+  args.set_gate("wait:12");  // as run_advise does from the alone run's profile (a program's copies only)
   for (const int n : ladder_rungs(c.spec)) {
     const std::string at = "-n" + std::to_string(n);
     sweeps.run("ladder" + at, args.rung(n));
@@ -731,6 +732,16 @@ TEST(AdviseChildArgs, EveryChildSweepCommandLineParses) {
         "gpu/exec-beside-mlp/beside", "cpu/exec-beside-cpu/beside"})
     EXPECT_TRUE(seen.count(child)) << "no command line seen for " << child;
   EXPECT_EQ(seen.size(), 151u);  // 139 of the ladders, 12 pairs
+  // A program's rungs hold its copies at the gate its alone run gave; bench_mps's own workloads have none.
+  const auto gate_of = [&](const std::string& child) {
+    const auto& a = seen.at(child);
+    const auto at = std::find(a.begin(), a.end(), "--exec-gate");
+    return at == a.end() || at + 1 == a.end() ? std::string() : *(at + 1);
+  };
+  EXPECT_EQ(gate_of("gpu/exec/more-mps-n8"), "wait:12");
+  EXPECT_EQ(gate_of("cpu/exec/limit-mps:50-n4"), "wait:12");
+  EXPECT_EQ(gate_of("gpu/exec/alone"), "");
+  EXPECT_EQ(gate_of("gpu/spin/ladder-n10"), "");
   for (const auto& [child, args] : seen) {
     try {
       const SweepSpec spec = parse_sweep_args(args);

@@ -50,6 +50,10 @@ TEST_F(ExecGate, EveryCopyArrivesAndAllAreReleasedTogether) {
     EXPECT_LT(w.fact("completion_s"), 0.3 * w.worker + 0.5) << w.facts;
     EXPECT_NEAR(w.task_mean_ms, w.fact("completion_s") * 1e3, 1e-3 * w.task_mean_ms) << w.facts;
   }
+  for (const auto& w : rows) EXPECT_GE(w.fact("core"), 0) << "each copy's core: " << w.facts;
+  const nlohmann::json host = nlohmann::json::parse(read_text(out() / "meta.json")).at("host");
+  for (const char* key : {"cpu_model", "smt_threads_per_core", "numa_nodes"})
+    EXPECT_TRUE(host.contains(key)) << key << ": " << host.dump();
   EXPECT_GT(rows[0].fact("gate_held_s"), 0.6) << rows[0].facts;
   EXPECT_LT(rows[3].fact("gate_held_s"), 0.2) << rows[3].facts;
   const auto [lo, hi] = std::minmax_element(release.begin(), release.end());

@@ -22,6 +22,7 @@
 #include "harness/results/results_reader.hpp"
 #include "harness/workers/workload_config.hpp"
 #include "harness/sweep/out_dir_claim.hpp"
+#include "harness/sweep/exec_gate.hpp"
 #include "harness/sweep/preflight.hpp"
 
 namespace fs = std::filesystem;
@@ -124,6 +125,15 @@ class AdviseRun {
     const SweepOutcome o = sweeps_.run("alone", args_.alone());
     if (!o.has_runs()) throw std::runtime_error("one copy alone did not run: " + o.last_error);
     a_.alone = read_alone(o.dir, unit_, gap_us_, &a_.alone_window);
+    if (unit_.exec) {  // the ladder's copies held where the alone run's steady part began: they run together
+      std::string note;
+      fs::path profiled;
+      std::error_code ec;
+      for (const auto& run : fs::directory_iterator(fs::path(o.dir) / "profiles", ec))
+        if (fs::is_directory(run.path() / "w0", ec)) profiled = run.path() / "w0";
+      args_.set_gate(resolve_gate_point("steady", profiled, note));
+      progress_.say(note);
+    }
     a_.basis = choose_basis(spec_.basis, a_.alone);
     progress_.say("deciding " + std::string(a_.basis.basis == Basis::unit ? "per " + a_.alone.unit : "per whole run") +
                   ": " + a_.basis.why);
@@ -389,6 +399,8 @@ std::vector<std::string> AdviseChildArgs::with_workload(std::vector<std::string>
   std::vector<std::string> w = workload_;
   w.insert(w.end(), args.begin(), args.end());
   if (stand_in_) w.push_back("--cpu-stand-in");
+  const bool own_gate = std::find(workload_.begin(), workload_.end(), "--exec-gate") != workload_.end();
+  if (exec_ && !gate_.empty() && !own_gate) w.insert(w.end(), {"--exec-gate", gate_});
   return w;
 }
 

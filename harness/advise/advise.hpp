@@ -55,6 +55,9 @@ class AdviseChildArgs {
   std::vector<std::string> limit(const std::string& mode, int n) const;  ///< a thread limit's sweep at n
   /// The limits tried at n: mps:auto, then twice its share where that is under 100 %.
   static std::vector<std::string> limit_modes(int n);
+  /// A program's start gate for the rungs, more sets and limits (`--exec-gate POINT`): where its alone run's
+  /// steady part began (harness/sweep/exec_gate.hpp); none where the user gave --exec-gate after `--`.
+  void set_gate(const std::string& point) { gate_ = point; }
 
  private:
   std::vector<std::string> with_workload(std::vector<std::string> args) const;
@@ -62,6 +65,7 @@ class AdviseChildArgs {
   bool cpu_stand_in_;                  ///< --cpu-stand-in (the X-ray's stand-in)
   bool exec_;                          ///< a program: no warm-ups after the alone run, which is profiled
   bool stand_in_;                      ///< the workload's CPU stand-in (programs and the cpu workload need none)
+  std::string gate_;                   ///< --exec-gate for the copies of a program ("" : the sweep's default)
 };
 
 /// `--beside B`'s one child sweep (the interference scenario): its own arguments, --device included.

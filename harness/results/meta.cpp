@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <filesystem>
 #include <sstream>
 #include <thread>
 
@@ -28,6 +29,21 @@ std::string version_line() {
 
 namespace {
 
+/// The CPUs a Linux CPU list names ("0-3,8" is 5); 0 where it cannot be read.
+int cpu_list_size(const std::string& list) {
+  int n = 0;
+  std::istringstream in(list);
+  for (std::string item; std::getline(in, item, ',');) {
+    const auto dash = item.find('-');
+    try {
+      n += dash == std::string::npos ? 1 : std::stoi(item.substr(dash + 1)) - std::stoi(item.substr(0, dash)) + 1;
+    } catch (const std::exception&) {
+      return 0;
+    }
+  }
+  return n;
+}
+
 nlohmann::json host_json() {
   nlohmann::json host;
   char name[256] = {};
@@ -47,6 +63,16 @@ nlohmann::json host_json() {
     }
   const std::string governor = trim(read_whole_file("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"));
   host["cpu_governor"] = governor.empty() ? nlohmann::json() : nlohmann::json(governor);
+  // Where copies pinned one to a core may meet: hardware threads per core (SMT) and NUMA nodes (null: unknown).
+  const std::string siblings = trim(read_whole_file("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list"));
+  host["smt_threads_per_core"] = siblings.empty() ? nlohmann::json() : nlohmann::json(cpu_list_size(siblings));
+  int nodes = 0;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/sys/devices/system/node", ec)) {
+    const std::string name = e.path().filename().string();
+    nodes += name.rfind("node", 0) == 0 && name.size() > 4 && std::isdigit(static_cast<unsigned char>(name[4]));
+  }
+  host["numa_nodes"] = nodes > 0 ? nlohmann::json(nodes) : nlohmann::json();
   return host;
 }
 

@@ -242,6 +242,7 @@ struct WorkerSet::Impl {
       options.own_process_group = true;  // Ctrl-C on the terminal reaches only us
       options.die_with_parent = true;    // never outlive a harness killed outright
       options.cpus = cpus_of(i);
+      w->result.cpus = options.cpus;
       try {
         w->child = std::make_unique<PipedChild>(launch.exe, args, options);
       } catch (const CommandError& e) {

@@ -72,6 +72,7 @@ struct WorkerResult {
   std::vector<std::string> stderr_tail;
   std::int64_t ended_ns = 0;        ///< CLOCK_MONOTONIC when its exit was seen (within the 20 ms poll)
   std::vector<long> spawned_pgids;  ///< exec: process groups of the commands it started
+  std::vector<int> cpus;            ///< the cores it was pinned to (empty: not pinned)
 };
 
 struct PoolResult {
