@@ -2,7 +2,7 @@
 # modes, GATE_REPEATS (1) repeats, profiled, once with --exec-gate steady and once with off (the order alternates
 # per program) -> OUT_DIR/runs/gate/<name>/{steady,off}; predict --measure on each (units.csv: co-run or not);
 # prints each folder's co-run line, the gate's arrival and release spreads, and per mode and N the median unit.
-# GATES="steady" (default "steady off") runs only those.
+# GATES="steady" (default "steady off") runs only those; PACK_STEPS=1 packs each program as it ends.
 names="${step#gate}"; names="${names#:}"; [ -z "$names" ] && names=gemm
 IFS=, read -r -a progs <<<"$names"
 python3 -c 'import torch; x = torch.ones(64, 64, device="cuda"); (x @ x).sum().item()' >/dev/null 2>&1
@@ -39,4 +39,6 @@ for (mode, n), us in sorted(cells.items()):
     print(f"  {mode} N={n}: {co}/{len(us)} copies co-run, unit median {med}")
 PY
   done
+  # PACK_STEPS=1: this program's folders and logs packed now, so a command cut by the tool's limit keeps them
+  [ "${PACK_STEPS:-0}" = 1 ] && pack_step "gate-$p" "runs/gate/$p" $(cd "$out" && ls gate-"$p"-*.log)
 done
