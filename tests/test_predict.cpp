@@ -240,3 +240,37 @@ TEST(PredictHostile, AForeignAgainstOrXrayIsRefusedBeforeAnyWork) {
 
 }  // namespace
 }  // namespace bench_mps::testing
+
+namespace bench_mps::testing {
+namespace {
+
+// Issue 42: one unit. `--measure` on a copy alone and predict's unit of the same profile alone (the unit every
+// prediction scales from) agree within 2 % on eight of the study's programs (measured: within 1.8 %, mnist the
+// farthest), and the measurement is the common window's, no other definition standing in.
+TEST(PredictHostile, MeasureAndPredictGiveOneCopyAloneTheSameUnit) {
+  TempDir tmp;
+  // mnist-startup is left out: its steady part holds 4 steps (0.04 to 358 ms), which the two cut differently.
+  for (const char* program :
+       {"membw", "gemm", "cuda-graphs", "wlm-lstm", "wlm-transformer", "vae", "mnist", "mnist-rnn"}) {
+    const fs::path alone = study() / program / "alone";
+    fs::copy(alone, tmp / program, fs::copy_options::recursive);
+    const auto m = run_program(bench_mps_exe(), {"predict", "--measure", (tmp / program).string()});
+    ASSERT_EQ(m.exit_code, 0) << program << ": " << m.err;
+    const auto p =
+        run_program(bench_mps_exe(), {"predict", alone.string(), "--xray", (study() / "xray").string(), "--procs", "2",
+                                      "--out", (tmp / (std::string(program) + "-p")).string()});
+    ASSERT_EQ(p.exit_code, 0) << program << ": " << p.err;
+    const nlohmann::json j = nlohmann::json::parse(read_text(tmp / (std::string(program) + "-p") / "predict.json"));
+    for (const auto& row : csv_records(tmp / program / "units.csv")) {
+      EXPECT_EQ(row.at("unit_basis"), "common window") << program;
+      for (const auto& a : j.at("alone_runs"))
+        if (a.at("mode") == row.at("mode"))
+          EXPECT_NEAR(std::stod(row.at("unit_ms")) / a.at("unit_ms").get<double>(), 1.0, 0.02)
+              << program << " " << row.at("mode") << ": measured " << row.at("unit_ms") << " ms, predict's "
+              << a.at("unit_ms");
+    }
+  }
+}
+
+}  // namespace
+}  // namespace bench_mps::testing
