@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -162,7 +163,7 @@ TEST(PredictHostile, ALabelWithACommaAQuoteAndANewlineStaysOneCellOfPredictCsv) 
   const auto rows = csv_records(tmp / "p" / "predict.csv");
   ASSERT_EQ(rows.size(), 4u);
   for (const auto& row : rows) {
-    EXPECT_EQ(row.size(), 14u) << "every row as wide as the header";
+    EXPECT_EQ(row.size(), 16u) << "every row as wide as the header";
     EXPECT_EQ(row.at("program"), "run 1, \"big\" second line") << "a line break in a cell is written as a space";
     EXPECT_EQ(row.at("procs"), "2");
   }
@@ -270,6 +271,71 @@ TEST(PredictHostile, MeasureAndPredictGiveOneCopyAloneTheSameUnit) {
               << a.at("unit_ms");
     }
   }
+}
+
+}  // namespace
+}  // namespace bench_mps::testing
+
+namespace bench_mps::testing {
+namespace {
+
+/// `text` with every line that begins with `from` begun with `to` instead, followed by the same lines again.
+std::string with_copied_rows(const std::string& text, const std::string& from, const std::string& to) {
+  std::string out = text, added;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(from, 0) == 0) added += to + line.substr(from.size()) + "\n";
+  return out + added;
+}
+
+// Issue 42: the alone anchor with its spread. Three runs of one copy alone time-sliced (the gemm study's own,
+// then its MPS run's profile twice, a lower unit): the middle unit stands for the program, every draw is said
+// with the drift, and every prediction scaled from it carries the draws' spread.
+TEST(PredictHostile, SeveralRunsAloneGiveTheMiddleOneAndTheirSpreadToEveryPrediction) {
+  TempDir tmp;
+  const fs::path alone = tmp / "alone";
+  fs::copy(study() / "gemm" / "alone", alone, fs::copy_options::recursive);
+  const std::string prefix = "r1-mps-exec-n1,1,exec,command=zoo/run.sh gemm,mps,100,1,";
+  for (const char* file : {"summary.csv", "runs.csv"}) {
+    std::string text = read_text(alone / file);
+    ASSERT_NE(text.find(prefix), std::string::npos) << file;
+    for (const char* run : {"r2", "r3"})
+      text = with_copied_rows(
+          text, prefix,
+          std::string(run) + "-timeslice-exec-n1," + run[1] + ",exec,command=zoo/run.sh gemm," + "timeslice,,1,");
+    write_text(alone / file, text);
+  }
+  for (const char* run : {"r2", "r3"})
+    fs::copy(alone / "profiles" / "r1-mps-exec-n1", alone / "profiles" / (std::string(run) + "-timeslice-exec-n1"),
+             fs::copy_options::recursive);
+  const auto r = run_program(bench_mps_exe(), {"predict", alone.string(), "--xray", (study() / "xray").string(),
+                                               "--procs", "2", "--out", (tmp / "p").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(read_text(tmp / "p" / "predict.json"));
+  const auto ts = std::find_if(j.at("alone_runs").begin(), j.at("alone_runs").end(),
+                               [](const nlohmann::json& a) { return a.at("mode") == "timeslice"; });
+  ASSERT_NE(ts, j.at("alone_runs").end());
+  EXPECT_TRUE(ts->at("stands_for_program").get<bool>()) << *ts;
+  const auto draws = ts->at("draws_unit_ms").get<std::vector<double>>();
+  ASSERT_EQ(draws.size(), 3u);
+  EXPECT_EQ(draws[1], draws[2]) << "r2 and r3 are one profile";
+  EXPECT_LT(draws[1], draws[0]) << "the MPS run's unit was the lower";
+  EXPECT_EQ(ts->at("unit_ms").get<double>(), draws[1]) << "the middle of three";
+  EXPECT_NE(r.out.find("3 runs alone in this mode, in order:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("the last over the first -5.4%"), std::string::npos) << r.out;
+  // Every prediction carries the draws' spread: low and high = x draws' min and max over the middle.
+  int checked = 0;
+  for (const auto& row : csv_records(tmp / "p" / "predict.csv")) {
+    if (row.at("predicted_low").empty() || row.at("predicted_low") == "-") continue;
+    const double x = std::stod(row.at("predicted")), lo = std::stod(row.at("predicted_low")),
+                 hi = std::stod(row.at("predicted_high"));
+    if (row.at("basis") == "unit") {
+      EXPECT_NEAR(lo / x, 1.0, 1e-6) << row.at("mode");
+      EXPECT_NEAR(hi / x, draws[0] / draws[1], 1e-6) << row.at("mode");
+    }
+    ++checked;
+  }
+  EXPECT_EQ(checked, 4) << "2 modes x 2 bases at N=2";
 }
 
 }  // namespace

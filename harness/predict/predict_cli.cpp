@@ -206,8 +206,14 @@ void write_md_head(std::ostringstream& md, const std::string& label, const std::
        << fmt_fixed(100 * r.summary.duty, 1) << "%, " << p.trace.steps.size() << " steps cut at " << p.cut << ", "
        << (p.sm_per_span ? "SM share per span" : "SM share from the kernels' mean fill") << "; memory bandwidth demand "
        << fmt_fixed(100 * p.trace.mem_demand, 1) << "% (" << r.mem_basis << ")"
-       << (p.dropped_ns > 0 ? "; " + num(p.dropped_ns * 1e-9) + " s of spans not kept, scaled" : std::string())
-       << ".\n";
+       << (p.dropped_ns > 0 ? "; " + num(p.dropped_ns * 1e-9) + " s of spans not kept, scaled" : std::string());
+    if (r.draws_unit_ms.size() >= 2) {  // the anchor is one draw of a spread: every draw, and the drift
+      md << "; " << r.draws_unit_ms.size() << " runs alone in this mode, in order:";
+      for (double u : r.draws_unit_ms) md << " " << num(u) << " ms";
+      md << " (the middle one stands for the program; the last over the first "
+         << err(r.draws_unit_ms.back(), r.draws_unit_ms.front()) << ")";
+    }
+    md << ".\n";
   }
   md << "- The scheduler (" << xray << "): slice " << num(sched.slice_ms) << " ms, switch " << num(sched.switch_ms)
      << " ms, a turn's cost " << num(sched.turn_cost_ms) << " ms, an empty queue kept "
@@ -229,11 +235,13 @@ void add_row(Tables& t, const PredictedRow& c, const char* basis, const ScoredCe
   const bool unit = std::string(basis) == "unit";
   const double pred = unit ? c.unit_ms : c.run_s, naive = unit ? c.naive_unit_ms : c.naive_run_s,
                regime = unit ? c.regime_unit_ms : c.regime_run_s;
+  const double pred_lo = unit ? c.unit_low_ms : c.run_low_s, pred_hi = unit ? c.unit_high_ms : c.run_high_s;
   const std::vector<double>* values = !m ? nullptr : unit ? &m->unit_ms : &m->run_s;
   const double meas = values ? mean_of(*values) : NAN;
   const std::string unit_word = unit ? " ms" : " s";
   t.md << "| " << c.procs << " | " << c.mode << " | " << (unit ? "unit" : "run") << " | " << num(pred) << unit_word
-       << " | " << num(naive) << " | " << num(regime);
+       << (std::isfinite(pred_lo) ? " (" + num(pred_lo) + "-" + num(pred_hi) + ")" : std::string()) << " | "
+       << num(naive) << " | " << num(regime);
   if (unit && std::isfinite(c.regime_low_ms))
     t.md << " (" << num(c.regime_low_ms) << "-" << num(c.regime_high_ms) << ")";
   t.md << " |";
@@ -251,11 +259,14 @@ void add_row(Tables& t, const PredictedRow& c, const char* basis, const ScoredCe
                      fmt_num(naive, 9), fmt_num(regime, 9), fmt_num(unit ? c.regime_low_ms : NAN, 9),
                      fmt_num(unit ? c.regime_high_ms : NAN, 9), std::to_string(values ? values->size() : 0),
                      fmt_num(lo, 9), fmt_num(hi, 9),
-                     unit && m && m->copies ? fmt_num(static_cast<double>(m->common) / m->copies, 4) : ""});
+                     unit && m && m->copies ? fmt_num(static_cast<double>(m->common) / m->copies, 4) : "",
+                     fmt_num(pred_lo, 9), fmt_num(pred_hi, 9)});
   t.cells.push_back({{"mode", c.mode},
                      {"procs", c.procs},
                      {"basis", basis},
                      {"predicted", jnum(pred)},
+                     {"predicted_low", jnum(pred_lo)},
+                     {"predicted_high", jnum(pred_hi)},
                      {"naive", jnum(naive)},
                      {"regime", jnum(regime)},
                      {"measured", jnum(meas)},
@@ -271,7 +282,7 @@ void write_cells(Tables& t, const std::vector<PredictedRow>& cells,
        << (scored ? " measured | error | naive error | regime error | runs |" : "") << "\n|---:|---|---|---:|---:|---:|"
        << (scored ? "---:|---:|---:|---:|---:|" : "") << "\n";
   t.csv << "program,mode,procs,basis,predicted,measured,naive,regime,regime_low,regime_high,runs,measured_min,"
-           "measured_max,common_share\n";
+           "measured_max,common_share,predicted_low,predicted_high\n";
   for (const PredictedRow& c : cells) {
     const auto m = measured.find({c.mode, c.procs});
     const ScoredCell* scored_cell = m == measured.end() ? nullptr : &m->second;
@@ -300,6 +311,8 @@ nlohmann::json alone_entry(const AloneRun& r, bool stands_for_program) {
                         {"unit_ms", jnum(r.unit_ms)},
                         {"metric", r.metric},
                         {"run_s", jnum(r.run_s)},
+                        {"draws_unit_ms", r.draws_unit_ms},
+                        {"draws_run_s", r.draws_run_s},
                         {"duty", jnum(r.summary.duty)},
                         {"steps", t.steps.size()},
                         {"steady_steps", steps},

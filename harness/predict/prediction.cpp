@@ -53,28 +53,44 @@ std::vector<AloneRun> read_alone_runs(const fs::path& path, double gap_us) {
   const std::vector<WorkerRecord> workers = read_runs(path / "runs.csv");
   std::vector<AloneRun> out;
   for (const char* mode : {"timeslice", "mps"}) {
-    const auto row = std::find_if(rows.begin(), rows.end(), [&](const SummaryRecord& r) {
-      return r.mode == mode && r.procs == 1 && r.status == RunStatus::ok && r.scenario == RunKind::plain;
-    });
-    if (row == rows.end()) continue;
-    const auto w =
-        std::find_if(workers.begin(), workers.end(), [&](const WorkerRecord& x) { return x.run_id == row->run_id; });
-    if (w == workers.end()) throw ResultsError((path / "runs.csv").string() + ": no copy of run " + row->run_id);
-    const fs::path dir = path / "profiles" / row->run_id / "w0";
-    const std::vector<fs::path> files = gpu_profile_files(dir);
-    if (files.empty())
-      throw UsageError(path.string() + ": run " + row->run_id +
-                       " has no GPU profile (was the sweep run with --profile-gpu?)");
-    AloneRun a = alone_from_profile(busiest_profile(files), gap_us, w->fact("profile_gpm_dram_bw_util"));
-    a.mode = mode;
-    a.source = (path / row->run_id).string();
-    a.run_s = w->fact("completion_s");
-    if (!(a.run_s > 0)) a.run_s = row->task_mean_ms * 1e-3;
-    if (const double m = w->fact("step_mean_ms"); m > 0) {
-      a.unit_ms = m;
-      a.metric = true;
+    std::vector<AloneRun> draws;
+    std::string missing;  // the first ok run without a profile
+    for (const SummaryRecord& row : rows) {
+      if (row.mode != mode || row.procs != 1 || row.status != RunStatus::ok || !(row.scenario == RunKind::plain))
+        continue;
+      const auto w =
+          std::find_if(workers.begin(), workers.end(), [&](const WorkerRecord& x) { return x.run_id == row.run_id; });
+      if (w == workers.end()) throw ResultsError((path / "runs.csv").string() + ": no copy of run " + row.run_id);
+      const std::vector<fs::path> files = gpu_profile_files(path / "profiles" / row.run_id / "w0");
+      if (files.empty()) {
+        if (missing.empty()) missing = row.run_id;
+        continue;
+      }
+      AloneRun a = alone_from_profile(busiest_profile(files), gap_us, w->fact("profile_gpm_dram_bw_util"));
+      a.mode = mode;
+      a.source = (path / row.run_id).string();
+      a.run_s = w->fact("completion_s");
+      if (!(a.run_s > 0)) a.run_s = row.task_mean_ms * 1e-3;
+      if (const double m = w->fact("step_mean_ms"); m > 0) {
+        a.unit_ms = m;
+        a.metric = true;
+      }
+      draws.push_back(std::move(a));
     }
-    out.push_back(std::move(a));
+    if (draws.empty() && !missing.empty())
+      throw UsageError(path.string() + ": run " + missing +
+                       " has no GPU profile (was the sweep run with --profile-gpu?)");
+    if (draws.empty()) continue;
+    std::vector<std::size_t> order(draws.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t x, std::size_t y) { return draws[x].unit_ms < draws[y].unit_ms; });
+    AloneRun middle = draws[order[(order.size() - 1) / 2]];
+    for (const AloneRun& d : draws) {
+      middle.draws_unit_ms.push_back(d.unit_ms);
+      middle.draws_run_s.push_back(d.run_s);
+    }
+    out.push_back(std::move(middle));
   }
   if (out.empty() || out.front().mode != "timeslice")
     throw UsageError(path.string() + ": no time-sliced run of one copy that ended ok (predict needs one copy alone)");
@@ -187,6 +203,14 @@ std::vector<PredictedRow> predict_cells(const std::vector<AloneRun>& alone, cons
       const double regime = regime_loss(a, mode, n, s, low, high);
       c.regime_unit_ms = a.unit_ms * regime;
       c.regime_run_s = stretched_run_s(a, regime);
+      if (a.draws_unit_ms.size() >= 2) {  // the anchor's spread, carried into what is scaled from it
+        const auto [u_lo, u_hi] = std::minmax_element(a.draws_unit_ms.begin(), a.draws_unit_ms.end());
+        const auto [r_lo, r_hi] = std::minmax_element(a.draws_run_s.begin(), a.draws_run_s.end());
+        c.unit_low_ms = c.unit_ms * *u_lo / a.unit_ms;
+        c.unit_high_ms = c.unit_ms * *u_hi / a.unit_ms;
+        c.run_low_s = c.run_s * *r_lo / a.run_s;
+        c.run_high_s = c.run_s * *r_hi / a.run_s;
+      }
       if (low < high) {
         c.regime_low_ms = a.unit_ms * low;
         c.regime_high_ms = a.unit_ms * high;

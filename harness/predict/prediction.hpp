@@ -27,11 +27,16 @@ struct AloneRun {
   double unit_ms = NAN;   ///< its unit alone: the program's metric, else the steady part's step between host waits
   bool metric = false;    ///< the unit is the program's own (a paced program's latency: --exec-metric)
   std::string mem_basis;  ///< how the memory bandwidth demand was had ("GPM DRAM bandwidth over the duty", or why none)
+  /// Every ok run of one copy alone in its mode (this one included), in the sweep's order: the anchor is one
+  /// draw of a spread, carried into every prediction scaled from it (PredictedRow's low and high).
+  std::vector<double> draws_unit_ms, draws_run_s;
 };
 
 /// The N=1 runs of a sweep (`path`: a results folder run with --profile-gpu; the time-sliced one required,
-/// MPS's where it ran), or one profile-<pid>.json taken as time-sliced alone (no run time). UsageError
-/// (exit 2) naming the file where none can be read.
+/// MPS's where it ran), or one profile-<pid>.json taken as time-sliced alone (no run time). Where a mode ran
+/// one copy alone several times (profiled), the run of the middle unit stands for it (the lower middle of an
+/// even count) and every run's unit and whole run are its draws. UsageError (exit 2) naming the file where
+/// none can be read.
 std::vector<AloneRun> read_alone_runs(const std::filesystem::path& path, double gap_us);
 
 struct PredictedRow {
@@ -41,6 +46,9 @@ struct PredictedRow {
   double naive_unit_ms = NAN, naive_run_s = NAN;     ///< naive
   double regime_unit_ms = NAN, regime_run_s = NAN;   ///< the regime model's (a bracket's midpoint)
   double regime_low_ms = NAN, regime_high_ms = NAN;  ///< its bracket, where it gives one
+  /// The simulator's values over the alone draws' spread (min and max draw over the one that stands for the
+  /// program); NaN where one copy alone ran once.
+  double unit_low_ms = NAN, unit_high_ms = NAN, run_low_s = NAN, run_high_s = NAN;
 };
 
 /// The scheduler from an X-ray sweep's (or a regimes sweep's) summary.csv in `dir`; ResultsError where it

@@ -141,7 +141,13 @@ std::unique_ptr<ExecGate> ExecGates::for_set(const RunSpec& run, WorkerLaunch& l
   const std::string point = resolve_gate_point(spec_.exec_gate, alone_profile(run, records), note);
   if (!note.empty() && said_.insert(run.mode.name + note).second)
     std::cout << "bench_mps: " << run.mode.name << ": " << note << "\n";
-  auto gate = std::make_unique<ExecGate>(run.procs, spec_.exec_gate_timeout_s, point);
+  std::unique_ptr<ExecGate> gate;
+  try {
+    gate = std::make_unique<ExecGate>(run.procs, spec_.exec_gate_timeout_s, point);
+  } catch (const std::exception& e) {  // no place for the gate: the run goes on ungated, and says so
+    std::cerr << "bench_mps: warning: " << run.run_id() << " runs without its start gate: " << e.what() << "\n";
+    return nullptr;
+  }
   gate->add_env(launch, run.procs, library_);
   return gate;
 }
