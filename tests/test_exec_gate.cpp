@@ -157,6 +157,13 @@ TEST_F(ExecGate, BadGateValuesAreOneLineAndWriteNothing) {
                                               {"--exec-gate", "wait:0"},
                                               {"--exec-gate", "wait:"},
                                               {"--exec-gate", "wait:-3"},
+                                              {"--exec-gate", ""},
+                                              {"--exec-gate", "wait:1.5"},
+                                              {"--exec-gate", "wait:99999999999999999999999"},
+                                              {"--exec-gate-timeout", "inf"},
+                                              {"--exec-gate-timeout", "1e12"},
+                                              {"--exec-gate-timeout", ""},
+                                              {"--exec-gate-timeout", "soon"},
                                               {"--exec-gate-timeout", "-1"},
                                               {"--exec-gate-timeout", "nan"}}) {
     std::vector<std::string> a = bad;
