@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <string>
 
@@ -40,13 +39,14 @@ Folder read_folder(const fs::path& dir, const std::string& option) {
     f.program.insert(r.params);
     f.max_procs = std::max(f.max_procs, r.procs);
   }
-  std::ifstream in(dir / "meta.json");
-  const nlohmann::json meta = nlohmann::json::parse(in, nullptr, false);
-  if (meta.is_discarded() || !meta.is_object())
-    throw ResultsError(option + (dir / "meta.json").string() + ": not JSON");
-  if (const auto g = meta.find("gpu");
-      g != meta.end() && g->is_object() && g->contains("name") && (*g)["name"].is_string())
-    f.gpu = (*g)["name"].get<std::string>();
+  try {
+    const SweepMeta meta = read_sweep_meta(dir);
+    if (meta.gpu && meta.gpu->other.is_object()) f.gpu = meta.gpu->other.value("name", std::string());
+  } catch (const ResultsError& e) {
+    throw ResultsError(option + e.what());
+  } catch (const nlohmann::json::exception&) {
+    throw ResultsError(option + (dir / "meta.json").string() + ": the GPU's name is not a string");
+  }
   return f;
 }
 

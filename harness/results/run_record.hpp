@@ -106,6 +106,13 @@ struct RunRecord {
   std::int64_t go_ns = 0;
 };
 
+/// Appends one `name=value` fact to the row's facts ("key=value;..."), `fact` already so written.
+void add_fact(WorkerRow& row, const std::string& fact);
+/// Appends `name=value`, the value with `significant` digits.
+void add_fact(WorkerRow& row, const std::string& name, double value, int significant = 6);
+/// Appends a note to a reason, "; " between notes.
+void add_note(std::string& reason, const std::string& note);
+
 /// Marks the run failed (first cause wins) without touching its measurements.
 void mark_failed(RunRecord& record, RunStatus status, const std::string& reason);
 

@@ -26,12 +26,6 @@ std::string gate_dir() {
   return ::access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
 }
 
-void add_fact(WorkerRow& row, const std::string& name, double value) {
-  row.facts += (row.facts.empty() ? "" : ";") + name + "=" + fmt_num(value, 9);
-}
-
-void add_note(std::string& reason, const std::string& note) { reason += (reason.empty() ? "" : "; ") + note; }
-
 }  // namespace
 
 bool run_is_gated(const SweepSpec& spec, const RunSpec& run) {
@@ -162,12 +156,12 @@ nlohmann::json record_gate(RunRecord& record, const profiler::GateReading& gate,
     if (row.worker < 0 || row.worker >= static_cast<int>(gate.slots.size())) continue;
     const profiler::GateSlotReading& s = gate.slots[static_cast<std::size_t>(row.worker)];
     if (s.state == State::arrived) {
-      add_fact(row, "gate_arrive_s", after_go(s.arrive_ns));
+      add_fact(row, "gate_arrive_s", after_go(s.arrive_ns), 9);
       arrivals.push_back(after_go(s.arrive_ns));
       if (s.release_ns) {
-        add_fact(row, "gate_release_s", after_go(s.release_ns));
+        add_fact(row, "gate_release_s", after_go(s.release_ns), 9);
         // Where a gated copy's co-run part begins, on CLOCK_MONOTONIC as its profile is placed (measured_units).
-        row.facts += ";gate_release_mono_s=" + fmt_fixed(static_cast<double>(s.release_ns) * 1e-9, 6);
+        add_fact(row, "gate_release_mono_s=" + fmt_fixed(static_cast<double>(s.release_ns) * 1e-9, 6));
         releases.push_back(after_go(s.release_ns));
       }
     } else if (++missing, gate.arrived() > 0) {  // none arrived: the program never used CUDA (meta.json says so)

@@ -25,10 +25,6 @@ void MpsClientWatch::poll() {
   }
 }
 
-namespace {
-void add_fact(WorkerRow& row, const std::string& fact) { row.facts += (row.facts.empty() ? "" : ";") + fact; }
-}  // namespace
-
 void prove_exec_mode(RunRecord& record, const PoolResult& pool, const MpsClientWatch* watch) {
   const bool mps = record.spec.mode.mps;
   const bool servers_alive = !mps && !live_mps_processes().empty();

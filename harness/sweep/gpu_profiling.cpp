@@ -52,12 +52,6 @@ void add_profiling_env(WorkerLaunch& launch, const RunSpec& run, const std::stri
 
 namespace {
 
-void add_fact(WorkerRow& row, const std::string& name, double value, int significant = 6) {
-  row.facts += (row.facts.empty() ? "" : ";") + name + "=" + fmt_num(value, significant);
-}
-
-void add_note(std::string& reason, const std::string& note) { reason += (reason.empty() ? "" : "; ") + note; }
-
 /// NVML and GPM over the steady part of `s`, as facts (none where the steady part cannot be placed on
 /// the harness's clock; the counts 0 where NVML or GPM gave nothing inside it); the line for the screen.
 std::string add_window_facts(WorkerRow& row, const GpuProfile& p, const ProfileSummary& s, const RunRecord& record,

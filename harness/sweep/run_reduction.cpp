@@ -52,11 +52,10 @@ WorkerRow worker_row(const RunSpec& spec, const WorkerResult& w) {
   row.client_priority = spec.mode.client_priority(w.index);
   row.client_mem_limit_bytes = spec.mode.client_mem_limit(w.index);
   if (w.done.is_object() && w.done.contains("facts") && w.done["facts"].is_object())
-    for (const auto& [name, value] : w.done["facts"].items())
-      row.facts += (row.facts.empty() ? "" : ";") + name + "=" + fact_text(value);
+    for (const auto& [name, value] : w.done["facts"].items()) add_fact(row, name + "=" + fact_text(value));
   if (runs_user_program(spec.workload) && !w.cpus.empty()) {  // where a copy of the user's program ran (host placement)
-    row.facts += (row.facts.empty() ? "" : ";") + std::string("core=") + std::to_string(w.cpus.front());
-    if (w.cpus.size() > 1) row.facts += ";cores=" + std::to_string(w.cpus.size());
+    add_fact(row, "core=" + std::to_string(w.cpus.front()));
+    if (w.cpus.size() > 1) add_fact(row, "cores=" + std::to_string(w.cpus.size()));
   }
   row.burst_ms = done_fact(w.done, "burst_ms");
   row.gpu_busy_share = done_fact(w.done, "gpu_busy_share");
