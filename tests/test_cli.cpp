@@ -394,3 +394,51 @@ TEST(WriteErrors, AReportIntoAFolderItCannotWriteIsTwo) {
 
 }  // namespace
 }  // namespace bench_mps::testing
+
+namespace bench_mps::testing {
+namespace {
+
+// Issue 43: a full disk before the first write exits 3, as the README documents, in the sweep, advise and
+// conform alike, and leaves no folder behind. The disk is "full" through a file size limit of 0 bytes (a write
+// fails with EFBIG, as ENOSPC on a full disk; SIGXFSZ ignored), so the test needs no root and no mount; the first
+// write is the GPU lock's pid (under TMPDIR) or the folder's claim (.bench_mps.lock), whichever comes first.
+TEST(WriteErrors, AFullDiskBeforeTheFirstWriteIsThreeAndLeavesNoFolder) {
+  TempDir tmp;
+  const Env env = fake_mps_env(tmp / "journal.log");
+  Env e = env;
+  e.set.emplace_back("TMPDIR", tmp.path().string());
+  const std::string bench = bench_mps_exe().string();
+  const std::vector<std::pair<std::string, std::string>> verbs{
+      {"sweep", bench + " --workloads cpu --cpu-task-us 500 --settle 0 --tasks 10 --repeats 1 --modes timeslice "
+                        "--procs 1 --out "},
+      {"advise", bench + " advise --cpu-stand-in --workload cpu --out "},
+      {"conform", bench + " conform --cpu-stand-in --out "}};
+  for (const auto& [verb, command] : verbs) {
+    const fs::path made = tmp / ("new-" + verb);
+    const CommandOutput out =
+        run_program("/bin/bash", {"-c", "ulimit -f 0; trap '' XFSZ; exec " + command + (made / "out").string()}, e, 60);
+    EXPECT_EQ(out.exit_code, 3) << verb << ": " << out.err;
+    EXPECT_EQ(std::count(out.err.begin(), out.err.end(), '\n'), 1) << verb << ": " << out.err;
+    EXPECT_NE(out.err.find("File too large"), std::string::npos) << verb << ": " << out.err;
+    EXPECT_FALSE(fs::exists(made)) << verb << ": the folder made for the run was left behind";
+  }
+}
+
+// Issue 43: a folder where a JSON file should be is called a folder, not "invalid JSON".
+TEST(InputFiles, AFolderWhereAJsonFileShouldBeIsCalledAFolder) {
+  TempDir tmp;
+  fs::create_directories(tmp / "advice.json");
+  try {
+    harness::read_input_file(tmp / "advice.json");
+    ADD_FAILURE() << "a folder was read as a file";
+  } catch (const harness::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("advice.json: a folder, not a file"), std::string::npos) << e.what();
+  }
+  const CommandOutput out = run_program(bench_mps_exe(), {"advise", "--redo", tmp.path().string()});
+  EXPECT_EQ(out.exit_code, 2) << out.err;
+  EXPECT_NE(out.err.find("a folder, not a file"), std::string::npos) << out.err;
+  EXPECT_EQ(out.err.find("JSON"), std::string::npos) << out.err;
+}
+
+}  // namespace
+}  // namespace bench_mps::testing

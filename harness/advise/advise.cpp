@@ -479,8 +479,9 @@ void write_beside(const fs::path& out, nlohmann::json meta, const BesideAdvice& 
 
 /// A stored advice.json or beside.json, parsed (ResultsError naming the file where it is not JSON).
 nlohmann::json read_stored_json(const fs::path& file) {
+  const std::string text = read_input_file(file);  // a folder or device standing there, named as such
   try {
-    return nlohmann::json::parse(read_whole_file(file));
+    return nlohmann::json::parse(text);
   } catch (const std::exception& e) {
     throw ResultsError(file.string() + ": not JSON: " + one_line(e.what()));
   }
@@ -564,8 +565,7 @@ int redo_advice(const std::string& dir_text, const std::string& basis) {
       throw UsageError("--basis: a side-by-side advice has no basis to choose (" + dir.string() + ")");
     return redo_beside(dir);
   }
-  if (!fs::is_regular_file(file, ec))
-    throw UsageError("--redo: " + file.string() + " not found (not an advise folder)");
+  if (!fs::exists(file, ec)) throw UsageError("--redo: " + file.string() + " not found (not an advise folder)");
   const nlohmann::json stored = read_stored_json(file);
   Advice advice;
   try {
@@ -632,10 +632,11 @@ int run_beside(const AdviseSpec& spec) {
   const std::optional<GpuStaticInfo> gpu = read_tool_gpu(spec.cpu_stand_in, "advise");
   const std::string mps_control = require_mps_control("advise");
   const std::string a = exec ? "`" + spec.command + "`" : spec.workload;
-  const fs::path out =
+  const ToolOutDir tool_out =
       make_tool_out_dir(spec.out_dir, gpu, "beside-" + (exec ? std::string("exec") : spec.workload) + "-" + spec.beside,
                         "beside.json", "a side-by-side advice", {"beside.md", "sweeps"});
-  const OutDirClaim claim(out);
+  const fs::path& out = tool_out.path;
+  const OutDirClaim claim(out, tool_out.made);
   install_stop_handlers();
   std::cerr << "bench_mps advise: " << a << " beside " << spec.beside << ", " << kBesideSets
             << " worker sets per mode (" << kBesideModes << ") -> " << out.string() << std::endl;
@@ -681,9 +682,10 @@ int run_advise(const AdviseSpec& spec) {
   const DeviceChoice device = choose_tool_device(spec.device, spec.cpu_stand_in);
   const std::optional<GpuStaticInfo> gpu = read_tool_gpu(spec.cpu_stand_in, "advise");
   const std::string mps_control = require_mps_control("advise");
-  const fs::path out = make_tool_out_dir(spec.out_dir, gpu, "advise-" + workload.workloads.front(), kAdviceJsonFile,
-                                         "advice", {"advice.md", "plots", "sweeps"});
-  const OutDirClaim claim(out);
+  const ToolOutDir tool_out = make_tool_out_dir(spec.out_dir, gpu, "advise-" + workload.workloads.front(),
+                                                kAdviceJsonFile, "advice", {"advice.md", "plots", "sweeps"});
+  const fs::path& out = tool_out.path;
+  const OutDirClaim claim(out, tool_out.made);
   install_stop_handlers();
   const auto start = std::chrono::steady_clock::now();
 

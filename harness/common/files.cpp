@@ -68,6 +68,18 @@ std::string read_whole_file(const fs::path& path) {
   return text;
 }
 
+std::string read_input_file(const fs::path& path) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (!fs::exists(st)) throw UsageError(path.string() + ": no such file");
+  if (fs::is_directory(st)) throw UsageError(path.string() + ": a folder, not a file");
+  if (!fs::is_regular_file(st)) throw UsageError(path.string() + ": not a file (a device or pipe stands there)");
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw UsageError(path.string() + ": cannot be read: " + std::strerror(errno));
+  ::close(fd);
+  return read_whole_file(path);
+}
+
 void write_file_atomically(const fs::path& path, const std::string& text) {
   const fs::path tmp = path.string() + ".tmp";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

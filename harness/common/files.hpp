@@ -32,6 +32,10 @@ int exit_code_of_write_error(int error);
 /// those apart check existence first).
 std::string read_whole_file(const std::filesystem::path& path);
 
+/// The whole of an input file the user named (or one inside a folder they named): UsageError naming it where
+/// it is missing, is a folder or device, or cannot be read, so a folder is never called "invalid JSON".
+std::string read_input_file(const std::filesystem::path& path);
+
 /// Writes `text` to `path` through a temporary file and rename, so readers never see half a file.
 /// Throws FileWriteError naming the file on an I/O failure, and leaves no temporary file.
 void write_file_atomically(const std::filesystem::path& path, const std::string& text);

@@ -82,9 +82,10 @@ int run_conform(const ConformSpec& spec) {
   const DeviceChoice device = choose_tool_device(spec.device, spec.cpu_stand_in);
   ConformSetup setup{spec.cpu_stand_in, spec.set_exclusive, read_tool_gpu(spec.cpu_stand_in, "conform")};
   const std::string mps_control = require_mps_control("conform");
-  const fs::path out = make_tool_out_dir(spec.out_dir, setup.gpu, "conform", kConformJsonFile, "conform results",
-                                         {"conform.md", "conform.csv", "sweeps"});
-  const OutDirClaim claim(out);
+  const ToolOutDir tool_out = make_tool_out_dir(spec.out_dir, setup.gpu, "conform", kConformJsonFile, "conform results",
+                                                {"conform.md", "conform.csv", "sweeps"});
+  const fs::path& out = tool_out.path;
+  const OutDirClaim claim(out, tool_out.made);
 
   install_stop_handlers();
   ConformResults results;

@@ -33,10 +33,13 @@ std::string require_mps_control(const std::string& command) {
   return path;
 }
 
-fs::path make_tool_out_dir(const std::string& out_dir, const std::optional<GpuStaticInfo>& gpu,
-                           const std::string& label, const std::string& marker_file, const std::string& what,
-                           const std::vector<std::string>& writes) {
-  if (out_dir.empty()) return make_new_results_dir((gpu ? gpu_slug(gpu->name) : std::string("cpu")) + "-" + label);
+ToolOutDir make_tool_out_dir(const std::string& out_dir, const std::optional<GpuStaticInfo>& gpu,
+                             const std::string& label, const std::string& marker_file, const std::string& what,
+                             const std::vector<std::string>& writes) {
+  if (out_dir.empty()) {
+    const fs::path made = make_new_results_dir((gpu ? gpu_slug(gpu->name) : std::string("cpu")) + "-" + label);
+    return {made, made};
+  }
   const fs::path out = out_dir;
   std::error_code ec;
   if (fs::exists(out / marker_file, ec))
@@ -50,9 +53,10 @@ fs::path make_tool_out_dir(const std::string& out_dir, const std::optional<GpuSt
       throw UsageError("--out: " + out.string() + " holds a " + name + " that bench_mps did not write there (no " +
                        marker_file + "); choose a new folder");
   check_fresh_out_dir(out);  // a sweep's results folder is not one of these either
+  const fs::path made = first_missing_folder(out);
   fs::create_directories(out, ec);
   if (ec) throw UsageError("--out: cannot create " + out.string() + ": " + ec.message());
-  return out;
+  return {out, made};
 }
 
 }  // namespace bench_mps::harness

@@ -24,10 +24,17 @@ std::optional<GpuStaticInfo> read_tool_gpu(bool cpu_stand_in, const std::string&
 /// nvidia-cuda-mps-control's path; EnvironmentError when it is not on PATH.
 std::string require_mps_control(const std::string& command);
 
+/// A verb's output folder and the first folder made for it (empty where it was there already): what its
+/// OutDirClaim removes again where it cannot claim the folder.
+struct ToolOutDir {
+  std::filesystem::path path;
+  std::filesystem::path made;
+};
+
 /// `out_dir`, made (UsageError where it already holds `marker_file`, a sweep's results, a file of a name in
 /// `writes` that is not the verb's, or is not a folder); empty: a new results/<date>-<gpu>-<label>.
-std::filesystem::path make_tool_out_dir(const std::string& out_dir, const std::optional<GpuStaticInfo>& gpu,
-                                        const std::string& label, const std::string& marker_file,
-                                        const std::string& what, const std::vector<std::string>& writes = {});
+ToolOutDir make_tool_out_dir(const std::string& out_dir, const std::optional<GpuStaticInfo>& gpu,
+                             const std::string& label, const std::string& marker_file, const std::string& what,
+                             const std::vector<std::string>& writes = {});
 
 }  // namespace bench_mps::harness

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "harness/common/csv_table.hpp"
+#include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
 #include "harness/common/markdown_table.hpp"
 #include "harness/results/results_schema.hpp"
@@ -141,10 +142,9 @@ ComparisonFolder read_comparison_folder(const fs::path& dir) {
       "base_spread", "new_n",  "new_median", "new_spread",        "change", "p_value", "verdict", "clock_flag"};
   ComparisonFolder f;
   const fs::path meta = dir / "comparison.json";
-  std::ifstream in(meta);
-  if (!in) throw ResultsError(meta.string() + ": no such file");
+  const std::string text = read_input_file(meta);
   try {
-    f.info = json::parse(in);
+    f.info = json::parse(text);
   } catch (const json::exception& e) {
     throw ResultsError(meta.string() + ": not valid JSON (" + one_line(e.what()) + ")");
   }

@@ -29,7 +29,7 @@ Places placed_folders(const fs::path& dir, const std::vector<std::string>& add,
   if (fs::exists(file, ec)) {
     json j;
     try {
-      j = json::parse(read_whole_file(file));
+      j = json::parse(read_input_file(file));
     } catch (const json::exception& e) {
       throw ResultsError(file.string() + ": not valid JSON (" + one_line(e.what()) + ")");
     }

@@ -110,7 +110,7 @@ ConformResults read_conform(const fs::path& dir) {
   if (!is_conform_folder(dir)) throw ResultsError(where + ": not found (not a conform results folder)");
   ConformResults results;
   try {
-    nlohmann::json j = nlohmann::json::parse(read_whole_file(file));
+    nlohmann::json j = nlohmann::json::parse(read_input_file(file));
     const int version = j.at("conform_schema_version").get<int>();
     if (version != kConformSchemaVersion)
       throw ResultsError(where + ": conform_schema_version " + std::to_string(version) + ", this bench_mps reads " +

@@ -183,7 +183,7 @@ GpuProfile read_gpu_profile(const fs::path& file) {
   GpuProfile p;
   p.file = file.string();
   try {
-    const json j = json::parse(read_whole_file(file));
+    const json j = json::parse(read_input_file(file));
     const json& version = need(j, "format_version", "the profile");
     if (!version.is_number_integer() || version.get<int>() < kOldestFormatVersion ||
         version.get<int>() > kFormatVersion)

@@ -58,7 +58,7 @@ GpusIndex read_gpus_index(const fs::path& dir) {
   const std::string where = file.string();
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(read_whole_file(file));
+    j = nlohmann::json::parse(read_input_file(file));
   } catch (const nlohmann::json::exception& e) {
     throw ResultsError(where + ": not valid JSON (" + e.what() + ")");
   }

@@ -250,10 +250,11 @@ int run_multi_gpu(const SweepSpec& spec) {
   const fs::path out = choose_parent_dir(spec);
   refuse_used_folder(out);
   const std::vector<std::vector<int>> shares = cpu_shares(spec, gpus.size());
+  const fs::path made = first_missing_folder(out);
   std::error_code ec;
   fs::create_directories(out, ec);
   if (ec) throw UsageError("--out: cannot create " + out.string() + ": " + ec.message());
-  const OutDirClaim claim(out);  // one multi-GPU sweep per folder; each child claims its own
+  const OutDirClaim claim(out, made);  // one multi-GPU sweep per folder; each child claims its own
   refuse_used_folder(out);
 
   // Plan and start: one child sweep per GPU, the index saying so first.

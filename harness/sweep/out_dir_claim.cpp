@@ -18,7 +18,17 @@ namespace fs = std::filesystem;
 
 namespace bench_mps::harness {
 
-OutDirClaim::OutDirClaim(const fs::path& dir) : path_(dir / kFileName) {
+OutDirClaim::OutDirClaim(const fs::path& dir, const fs::path& made) : path_(dir / kFileName) {
+  try {
+    claim(dir);
+  } catch (...) {
+    std::error_code ec;
+    if (!made.empty()) fs::remove_all(made, ec);  // only the empty folders made for this run
+    throw;
+  }
+}
+
+void OutDirClaim::claim(const fs::path& dir) {
   // A holder removes the file as it exits: a lock taken on a file already removed (or replaced)
   // claims nothing, so take it again on the file that is there now.
   for (int attempt = 0; attempt < 100; ++attempt) {
@@ -26,8 +36,8 @@ OutDirClaim::OutDirClaim(const fs::path& dir) : path_(dir / kFileName) {
     int fd = -1;
     try {
       fd = try_lock_file(path_, 0644);
-    } catch (const std::system_error& e) {
-      throw UsageError("--out: " + std::string(e.what()));
+    } catch (const std::system_error& e) {  // its errno decides the exit code: a full disk 3, a read-only folder 2
+      throw FileWriteError("--out: " + std::string(e.what()), path_, e.code().value());
     }
     if (fd < 0) {
       const std::string pid = trim(read_whole_file(path_));
@@ -47,16 +57,26 @@ OutDirClaim::OutDirClaim(const fs::path& dir) : path_(dir / kFileName) {
   if (fd_ < 0) throw UsageError("--out: cannot claim " + dir.string() + ": " + path_.string() + " keeps changing");
   const std::string pid = std::to_string(::getpid()) + "\n";
   if (!rewrite_locked_file(fd_, pid)) {
-    const std::string why = std::strerror(errno);
+    const int error = errno;
     ::unlink(path_.c_str());
     ::close(fd_);
-    throw UsageError("--out: cannot write " + path_.string() + ": " + why);
+    throw FileWriteError("--out: cannot write " + path_.string() + ": " + std::strerror(error), path_, error);
   }
 }
 
 OutDirClaim::~OutDirClaim() {
   ::unlink(path_.c_str());  // while still held: no one else can have taken this inode meanwhile
   ::close(fd_);             // closing the last descriptor releases the flock
+}
+
+fs::path first_missing_folder(const fs::path& dir) {
+  std::error_code ec;
+  fs::path missing;
+  for (fs::path p = fs::absolute(dir, ec); !p.empty() && !fs::exists(p, ec); p = p.parent_path()) {
+    missing = p;
+    if (p == p.parent_path()) break;
+  }
+  return missing;
 }
 
 fs::path make_new_results_dir(const std::string& label) {

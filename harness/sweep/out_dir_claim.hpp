@@ -14,8 +14,10 @@ namespace bench_mps::harness {
 class OutDirClaim {
  public:
   /// Claims `dir` (which exists). Throws UsageError naming the folder and the holder's pid when
-  /// another process holds it, or when the claim file cannot be made.
-  explicit OutDirClaim(const std::filesystem::path& dir);
+  /// another process holds it, FileWriteError (its errno: a full disk exits 3, a read-only folder 2) when
+  /// the claim file cannot be made; then removes `made` (the folders the caller made for this run, see
+  /// first_missing_folder), so a refused run leaves nothing behind.
+  explicit OutDirClaim(const std::filesystem::path& dir, const std::filesystem::path& made = {});
   /// Removes the claim file, then releases the lock.
   ~OutDirClaim();
   OutDirClaim(const OutDirClaim&) = delete;
@@ -25,9 +27,14 @@ class OutDirClaim {
   static constexpr const char* kFileName = ".bench_mps.lock";
 
  private:
+  void claim(const std::filesystem::path& dir);
   int fd_ = -1;
   std::filesystem::path path_;
 };
+
+/// The first folder on `dir`'s path that does not exist yet (empty when `dir` exists): what a verb about to
+/// make `dir` removes again where it cannot claim it.
+std::filesystem::path first_missing_folder(const std::filesystem::path& dir);
 
 /// A new results folder results/<date>-<label>[-<i>] (the first free i from 2), made here by one mkdir,
 /// so two runs started at once never pick the same one. Throws UsageError when it cannot be made.

@@ -464,10 +464,11 @@ int run_sweep(const SweepSpec& spec) {
   if (spec.resume) check_same_sweep(spec, read_sweep_meta(spec.out_dir));
   Environment env = preflight(spec);  // before any repair: a machine that cannot run it changes nothing
   const fs::path out = choose_out_dir(spec, env);
+  const fs::path made = spec.out_dir.empty() ? out : first_missing_folder(out);  // results/<date>-...: made above
   std::error_code ec;
   fs::create_directories(out, ec);
   if (ec) throw UsageError("--out: cannot create " + out.string() + ": " + ec.message());
-  const OutDirClaim claim(out);                // one sweep per folder, from here until we return
+  const OutDirClaim claim(out, made);          // one sweep per folder, from here until we return
   if (!spec.resume) check_fresh_out_dir(out);  // again, now that no one else can write there
   std::optional<ResumeState> resumed;
   if (spec.resume) resumed = prepare_resume(spec.out_dir);  // repairs only after every check passed
