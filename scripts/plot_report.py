@@ -40,7 +40,8 @@ SEED_MARKERS = ["*", "X", "P", "h", "<", ">"]
 # A seed that timed the completion of all N copies (seed 001), drawn on this per-task axis.
 COMPLETION_MARK = " \u2020"
 COMPLETION_NOTE = "\u2020 seed timed the completion of all N copies,\n   not the time per task"
-VERDICT_COLORS = {"FASTER": "#2ca02c", "SLOWER": "#d62728", "SAME": "#7f7f7f", "UNSURE": "#ff7f0e"}
+VERDICT_COLORS = {"FASTER": "#2ca02c", "SLOWER": "#d62728", "SAME": "#7f7f7f", "UNSURE": "#ff7f0e",
+                  "INSUFFICIENT": "#9467bd"}
 
 
 # One colour per mode in every figure of every report: time-sliced red, unlimited MPS blue, and each

@@ -455,8 +455,34 @@ TEST(CompareProgram, OneSidedConfigurationsAndFailedRuns) {
   for (const auto& row : run.rows) {
     const bool crashed_once = row.at("workload") == "spin" && row.at("mode") == "timeslice" && row.at("procs") == "4";
     EXPECT_EQ(row.at("new_n"), crashed_once ? "4" : "5");
-    EXPECT_EQ(row.at("verdict"), "SAME");
+    // Issue 46: a configuration with a run that failed is not what was planned: INSUFFICIENT, never SAME.
+    EXPECT_EQ(row.at("verdict"), crashed_once ? "INSUFFICIENT" : "SAME");
   }
+  EXPECT_NE(run.result.out.find("runs not ok (0 vs 1)"), std::string::npos) << run.result.out;
+  EXPECT_EQ(compare("base", "partial", {"--fail-on-insufficient"}).result.exit_code, 1);
+  EXPECT_EQ(compare("base", "aa", {"--fail-on-insufficient"}).result.exit_code, 0);
+}
+
+// Issue 46: one worker set on a side is not enough to say (INSUFFICIENT), whatever the values; UNSURE keeps
+// "measured enough, too noisy".
+TEST(CompareVerdict, OneWorkerSetASideIsInsufficient) {
+  harness::SideSummary one, many;
+  one.set_means = {100.0};
+  one.spread = NAN;
+  many.set_means = {100.0, 100.1, 99.9};
+  many.spread = 0.002;
+  std::string note;
+  const harness::CompareOptions options;
+  EXPECT_EQ(harness::decide_verdict(one, many, 0.0, NAN, options, &note), harness::Verdict::insufficient);
+  EXPECT_NE(note.find("too few worker sets (1 vs 3)"), std::string::npos) << note;
+  EXPECT_EQ(harness::decide_verdict(many, one, 0.5, NAN, options, &note), harness::Verdict::insufficient);
+  many.not_ok = 1;
+  EXPECT_EQ(harness::decide_verdict(many, many, 0.0, 0.9, options, &note), harness::Verdict::insufficient);
+  EXPECT_NE(note.find("runs not ok (1 vs 1)"), std::string::npos) << note;
+  many.not_ok = 0;
+  harness::SideSummary noisy = many;
+  noisy.spread = 0.05;
+  EXPECT_EQ(harness::decide_verdict(many, noisy, 0.0, 0.9, options, &note), harness::Verdict::unsure);
 }
 
 TEST(CompareProgram, FailOnRegression) {
@@ -494,7 +520,8 @@ TEST(CompareProgram, OutputFiles) {
   EXPECT_EQ(j["threshold"], harness::kDefaultThresholdPct);
   EXPECT_EQ(j["alpha"], 0.05);
   EXPECT_TRUE(j["metadata_diff"].is_array());
-  EXPECT_EQ(j["counts"], (nlohmann::json{{"SAME", 11}, {"FASTER", 0}, {"SLOWER", 1}, {"UNSURE", 0}}));
+  EXPECT_EQ(j["counts"],
+            (nlohmann::json{{"SAME", 11}, {"FASTER", 0}, {"SLOWER", 1}, {"UNSURE", 0}, {"INSUFFICIENT", 0}}));
 }
 
 TEST(CompareProgram, DifferentGpuRefusedUnlessAllowed) {

@@ -68,11 +68,11 @@ TEST(HelpTexts, ReportSaysWhatItWritesWithExamplesAndExitCodes) {
 
 TEST(HelpTexts, CompareGivesExamplesVerdictsAndExitCodes) {
   const std::string help = help_of({"compare", "--help"});
-  expect_all(help,
-             {"Examples:", "bench_mps compare results/", "--threshold 2 --out cmp/", "--allow-different-gpu",
-              "--fail-on-regression", "Verdicts", "FASTER, SLOWER  p < --alpha", "SAME            |change|",
-              "UNSURE          anything else", "worker sets' means", "Exit codes: 0 compared, whatever the verdicts",
-              "comparison.json's \"counts\"", "; 1 with", "2 bad command line", "128+N", "docs/COMPARE.md"});
+  expect_all(help, {"Examples:", "bench_mps compare results/", "--threshold 2 --out cmp/", "--allow-different-gpu",
+                    "--fail-on-regression", "Verdicts", "FASTER, SLOWER  p < --alpha", "SAME            |change|",
+                    "UNSURE          measured enough", "INSUFFICIENT    not measured enough", "worker sets' means",
+                    "Exit codes: 0 compared, whatever the verdicts", "comparison.json's \"counts\"", "; 1 with",
+                    "2 bad command line", "128+N", "docs/COMPARE.md"});
   EXPECT_EQ(examples(help).size(), 4u) << help;
 }
 

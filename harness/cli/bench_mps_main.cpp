@@ -48,7 +48,7 @@ int sweep_command(const CLI::App& app, SweepSpec& spec, const SweepCliValues& ra
 const char* const kMainFooter =
     "Each command has its own help, with examples and exit codes:\n"
     "  bench_mps report --help    render report.md and figures for a results or comparison folder\n"
-    "  bench_mps compare --help   SAME / FASTER / SLOWER / UNSURE per configuration of two folders\n"
+    "  bench_mps compare --help   SAME / FASTER / SLOWER / UNSURE / INSUFFICIENT per configuration\n"
     "  bench_mps profile --help   summarise the GPU profiles of --profile-gpu\n"
     "  bench_mps predict --help   N copies predicted from one profiled copy alone and the X-ray\n"
     "  bench_mps conform --help   PASS / FAIL / INCONCLUSIVE / SKIP / ERROR per MPS lever on this GPU\n"

@@ -79,8 +79,9 @@ constexpr const char* kCompareHelpFooter =
     "Pairs the runs of two results folders by configuration (workload, parameters, mode, N) and\n"
     "prints a markdown table: each side's median over its repeats and its noise, the change, the\n"
     "Welch p and a verdict, then a summary line (\"12 pairs: 12 SAME, 0 FASTER, 0 SLOWER,\n"
-    "0 UNSURE; ...\"). Files only on request: --out DIR writes comparison.csv, comparison.md and\n"
-    "comparison.json (`bench_mps report DIR` charts it), --md FILE and --csv FILE one each.\n"
+    "0 UNSURE, 0 INSUFFICIENT; ...\"). Files only on request: --out DIR writes comparison.csv,\n"
+    "comparison.md and comparison.json (`bench_mps report DIR` charts it), --md FILE and --csv FILE\n"
+    "one each.\n"
     "\n"
     "Examples:\n"
     "  bench_mps compare results/2026-11-25-h100-80gb-hbm3 results/2026-11-26-h100-80gb-hbm3\n"
@@ -100,12 +101,15 @@ constexpr const char* kCompareHelpFooter =
     "  FASTER, SLOWER  p < --alpha, |change| > --threshold and |change| > noise (better or worse\n"
     "                  in --metric: for p50/p99 a fall is FASTER)\n"
     "  SAME            |change| <= --threshold, and p < --alpha or noise <= --threshold\n"
-    "  UNSURE          anything else: fewer than two worker sets on a side, a change within the\n"
-    "                  noise or not significant, or noise above --threshold\n"
+    "  INSUFFICIENT    not measured enough to say: fewer than two worker sets on a side, or runs\n"
+    "                  of the configuration failed or were left out (--fail-on-insufficient: exit 1)\n"
+    "  UNSURE          measured enough, but a change within the noise or not significant, or\n"
+    "                  noise above --threshold\n"
     "\n"
     "Exit codes: 0 compared, whatever the verdicts (without --fail-on-regression a SLOWER row does\n"
     "not change the exit code: gate on the summary line or comparison.json's \"counts\"); 1 with\n"
-    "--fail-on-regression, a row is SLOWER or the folders had no configuration in common;\n"
+    "--fail-on-regression, a row is SLOWER or the folders had no configuration in common, or with\n"
+    "--fail-on-insufficient, a row is INSUFFICIENT;\n"
     "2 bad command line or input (a missing folder, a damaged file, two GPU models without\n"
     "--allow-different-gpu; one line naming it, nothing written); 128+N stopped by signal N.\n"
     "Two conform folders (bench_mps conform): their levers side by side, old and new verdict and\n"
@@ -164,6 +168,10 @@ CLI::App* add_compare_command(CLI::App& app, CompareArgs& args) {
           ->check(finite_in(0.0, 1.0))
           ->capture_default_str());
   cmd->add_flag("--fail-on-regression", args.fail_on_regression, "exit 1 when a configuration is SLOWER");
+  args.results_only.push_back(cmd->add_flag(
+      "--fail-on-insufficient", args.fail_on_insufficient,
+      "exit 1 when a configuration is INSUFFICIENT (under two worker sets a side, or runs not ok): a gate that must "
+      "not pass on data it lacks"));
   cmd->add_flag("--allow-different-gpu", args.allow_different_gpu, "compare folders measured on different GPU models");
   args.results_only.push_back(
       cmd->add_flag("--ignore-params", args.ignore_params,
@@ -243,9 +251,15 @@ int run_compare(const CompareArgs& args) {
   std::cout << md << std::flush;
   if (!std::cout) throw std::runtime_error("compare: cannot write to stdout");
   const auto& pairs = report.comparison.pairs;
-  const bool regressed =
-      std::any_of(pairs.begin(), pairs.end(), [](const ComparedPair& p) { return p.verdict == Verdict::slower; });
-  return args.fail_on_regression && regressed ? kExitFailed : kExitOk;
+  const auto any = [&pairs](Verdict v) {
+    return std::any_of(pairs.begin(), pairs.end(), [v](const ComparedPair& p) { return p.verdict == v; });
+  };
+  if (args.fail_on_insufficient && any(Verdict::insufficient)) {
+    std::cerr << "bench_mps: compare: a configuration is INSUFFICIENT (--fail-on-insufficient): measure it again "
+                 "with more worker sets (--repeats) or see why its runs failed\n";
+    return kExitFailed;
+  }
+  return args.fail_on_regression && any(Verdict::slower) ? kExitFailed : kExitOk;
 }
 
 }  // namespace bench_mps::harness

@@ -21,6 +21,7 @@ struct CompareArgs {
   double threshold_pct = kDefaultThresholdPct;  ///< --threshold, percent
   double alpha = 0.05;
   bool fail_on_regression = false;
+  bool fail_on_insufficient = false;  ///< exit 1 where a configuration was not measured enough to say
   bool allow_different_gpu = false;
   bool ignore_params = false;
   std::string md_file, csv_file, out_dir;  ///< empty: not written
@@ -32,7 +33,8 @@ struct CompareArgs {
 /// Registers the `compare` subcommand on `app`; returns it.
 CLI::App* add_compare_command(CLI::App& app, CompareArgs& args);
 
-/// Returns the exit code (1 with --fail-on-regression when a pair is SLOWER beyond the threshold).
+/// Returns the exit code (1 with --fail-on-regression when a pair is SLOWER beyond the threshold, 1 with
+/// --fail-on-insufficient when a pair is INSUFFICIENT).
 /// Bad options or input folders throw UsageError/ResultsError (exit 2) before anything is written.
 int run_compare(const CompareArgs& args);
 

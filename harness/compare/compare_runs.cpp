@@ -26,6 +26,7 @@ struct ConfigRuns {
   std::vector<std::string> order;
   std::map<std::string, std::vector<const SummaryRecord*>> runs;
   std::size_t not_ok = 0;
+  std::map<std::string, std::size_t> not_ok_by_key;  ///< the runs not ok, by configuration
 };
 
 /// The pairing key: the whole configuration, or without the parameters when they are ignored.
@@ -38,11 +39,12 @@ std::string pairing_key(const SummaryRecord& r, bool ignore_params) {
 ConfigRuns group_ok_runs(const std::vector<SummaryRecord>& records, bool ignore_params) {
   ConfigRuns g;
   for (const auto& r : records) {
+    const std::string key = pairing_key(r, ignore_params);
     if (r.status != RunStatus::ok) {
       ++g.not_ok;
+      ++g.not_ok_by_key[key];
       continue;
     }
-    const std::string key = pairing_key(r, ignore_params);
     auto& list = g.runs[key];
     if (list.empty()) g.order.push_back(key);
     list.push_back(&r);
@@ -66,8 +68,14 @@ SideSummary summarize_side(const std::vector<const SummaryRecord*>& runs, Compar
   return s;
 }
 
+std::size_t not_ok_of(const ConfigRuns& g, const std::string& key) {
+  const auto it = g.not_ok_by_key.find(key);
+  return it == g.not_ok_by_key.end() ? 0 : it->second;
+}
+
 ComparedPair judge_pair(const SummaryRecord& config, const std::vector<const SummaryRecord*>& base_runs,
-                        const std::vector<const SummaryRecord*>& new_runs, const CompareOptions& options) {
+                        const std::vector<const SummaryRecord*>& new_runs, std::size_t base_not_ok,
+                        std::size_t new_not_ok, const CompareOptions& options) {
   ComparedPair p;
   p.workload = config.workload;
   p.params = config.params;
@@ -76,6 +84,8 @@ ComparedPair judge_pair(const SummaryRecord& config, const std::vector<const Sum
   p.procs = config.procs;
   p.base = summarize_side(base_runs, options.metric);
   p.next = summarize_side(new_runs, options.metric);
+  p.base.not_ok = base_not_ok;
+  p.next.not_ok = new_not_ok;
   const bool medians_known = std::isfinite(p.base.median) && std::isfinite(p.next.median) && p.base.median != 0;
   p.change = medians_known ? (p.next.median - p.base.median) / std::fabs(p.base.median) : kNaN;
   p.p_value = welch_t_test(p.next.set_means, p.base.set_means).p_value;
@@ -151,6 +161,8 @@ std::string verdict_name(Verdict verdict) {
       return "SLOWER";
     case Verdict::unsure:
       return "UNSURE";
+    case Verdict::insufficient:
+      return "INSUFFICIENT";
   }
   return "";
 }
@@ -170,8 +182,11 @@ Verdict decide_verdict(const SideSummary& base, const SideSummary& next, double 
     return v;
   };
   const std::size_t nb = base.set_means.size(), nn = next.set_means.size();
+  if (base.not_ok > 0 || next.not_ok > 0)
+    return say(Verdict::insufficient, "runs not ok (" + std::to_string(base.not_ok) + " vs " +
+                                          std::to_string(next.not_ok) + "): a side is not what was planned");
   if (nb < 2 || nn < 2)
-    return say(Verdict::unsure, "too few worker sets (" + std::to_string(nb) + " vs " + std::to_string(nn) + ")");
+    return say(Verdict::insufficient, "too few worker sets (" + std::to_string(nb) + " vs " + std::to_string(nn) + ")");
   if (!std::isfinite(change) || !std::isfinite(p_value)) return say(Verdict::unsure, "no change known");
   const double threshold = options.threshold_pct / 100.0;
   const bool noise_known = !std::isnan(base.spread) && !std::isnan(next.spread);
@@ -206,16 +221,22 @@ RunComparison compare_runs(const std::vector<SummaryRecord>& base, const std::ve
   for (const auto& key : b.order) {
     const SummaryRecord& r = *b.runs.at(key).front();
     const auto other = n.runs.find(key);
-    if (other == n.runs.end()) {
+    if (other == n.runs.end() && not_ok_of(n, key) == 0) {
       out.only_in_base.push_back(config_label(r.workload, r.params, r.mode, r.procs));
       continue;
     }
-    out.pairs.push_back(judge_pair(r, b.runs.at(key), other->second, options));
+    // Every run of NEW failed: a pair without NEW's sets (INSUFFICIENT), never a configuration gone.
+    const std::vector<const SummaryRecord*> none;
+    out.pairs.push_back(judge_pair(r, b.runs.at(key), other == n.runs.end() ? none : other->second, not_ok_of(b, key),
+                                   not_ok_of(n, key), options));
   }
   for (const auto& key : n.order)
     if (b.runs.count(key) == 0) {
       const SummaryRecord& r = *n.runs.at(key).front();
-      out.only_in_new.push_back(config_label(r.workload, r.params, r.mode, r.procs));
+      if (not_ok_of(b, key) > 0)  // every run of BASE failed
+        out.pairs.push_back(judge_pair(r, {}, n.runs.at(key), not_ok_of(b, key), not_ok_of(n, key), options));
+      else
+        out.only_in_new.push_back(config_label(r.workload, r.params, r.mode, r.procs));
     }
   std::stable_sort(out.pairs.begin(), out.pairs.end(), [&](const ComparedPair& x, const ComparedPair& y) {
     const auto rank = [&](const ComparedPair& p) {
@@ -226,8 +247,8 @@ RunComparison compare_runs(const std::vector<SummaryRecord>& base, const std::ve
   return out;
 }
 
-std::array<std::size_t, 4> count_verdicts(const RunComparison& comparison) {
-  std::array<std::size_t, 4> counts{};
+std::array<std::size_t, kAllVerdicts.size()> count_verdicts(const RunComparison& comparison) {
+  std::array<std::size_t, kAllVerdicts.size()> counts{};
   for (const auto& p : comparison.pairs)
     for (std::size_t i = 0; i < kAllVerdicts.size(); ++i)
       if (p.verdict == kAllVerdicts[i]) ++counts[i];

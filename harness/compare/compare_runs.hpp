@@ -25,9 +25,12 @@ std::string metric_column(CompareMetric metric);
 bool higher_is_better(CompareMetric metric);
 double metric_value(const SummaryRecord& run, CompareMetric metric);
 
-enum class Verdict { same, faster, slower, unsure };
-inline constexpr std::array<Verdict, 4> kAllVerdicts{Verdict::same, Verdict::faster, Verdict::slower, Verdict::unsure};
-/// "SAME", "FASTER", "SLOWER", "UNSURE".
+/// UNSURE: measured enough, too noisy (or not significant) to call; INSUFFICIENT: not measured enough to say
+/// (fewer than two worker sets on a side, or runs of the configuration failed or were left out).
+enum class Verdict { same, faster, slower, unsure, insufficient };
+inline constexpr std::array<Verdict, 5> kAllVerdicts{Verdict::same, Verdict::faster, Verdict::slower, Verdict::unsure,
+                                                     Verdict::insufficient};
+/// "SAME", "FASTER", "SLOWER", "UNSURE", "INSUFFICIENT".
 std::string verdict_name(Verdict verdict);
 
 /// The default --threshold: 1%. It must stay below what a 3% slower kernel changes (2.4-3.2% of the
@@ -53,6 +56,7 @@ struct SideSummary {
   std::vector<double> values;     ///< the metric of every ok run (empty cells left out)
   double median = 0;              ///< NaN when there are no values
   std::vector<double> set_means;  ///< the metric's mean over each worker set (harness/results/worker_sets.hpp)
+  std::size_t not_ok = 0;         ///< runs of this configuration that failed or were left out (status not ok)
   double spread = 0;        ///< configuration_noise: the ~94 % interval of the sets' mean, over it; NaN below two sets
   double sm_clock_mhz = 0;  ///< mean of the runs' sm_clock_mean_mhz; NaN when none was measured
 };
@@ -65,7 +69,7 @@ struct ComparedPair {
   double change = 0;   ///< (new - base) / |base| of the medians; NaN when unknown
   double p_value = 0;  ///< two-sided Welch t-test of the worker sets' means; NaN when a side has fewer than two sets
   Verdict verdict = Verdict::unsure;
-  std::string note;  ///< why, when UNSURE ("too few worker sets", "noise 12% > threshold", ...)
+  std::string note;  ///< why, when UNSURE or INSUFFICIENT ("noise 12% > threshold", "too few worker sets", ...)
   /// The smallest change this pair could have called FASTER or SLOWER: the threshold, or the larger
   /// of the two sides' spreads where that is wider; NaN when a side has fewer than two worker sets.
   double detectable = 0;
@@ -91,7 +95,7 @@ Verdict decide_verdict(const SideSummary& base, const SideSummary& next, double 
                        const CompareOptions& options, std::string* note = nullptr);
 
 /// How many pairs got each verdict, in kAllVerdicts order.
-std::array<std::size_t, 4> count_verdicts(const RunComparison& comparison);
+std::array<std::size_t, kAllVerdicts.size()> count_verdicts(const RunComparison& comparison);
 
 /// "spin blocks=4;... mps n=4": a configuration as people read it.
 std::string config_label(const std::string& workload, const std::string& params, const std::string& mode, int procs);

@@ -23,7 +23,7 @@ namespace {
 
 using nlohmann::json;
 
-const std::array<const char*, 4> kVerdicts{"FASTER", "SLOWER", "SAME", "UNSURE"};
+const std::array<const char*, 5> kVerdicts{"FASTER", "SLOWER", "SAME", "UNSURE", "INSUFFICIENT"};
 
 std::string text_of(const json& info, const char* key) {
   if (!info.contains(key) || info[key].is_null()) return "-";
@@ -180,7 +180,8 @@ ComparisonFolder read_comparison_folder(const fs::path& dir) {
     r.p_value = parse_cell_double(c[13], at + " p_value");
     r.verdict = c[14];
     if (std::find(kVerdicts.begin(), kVerdicts.end(), r.verdict) == kVerdicts.end())
-      throw ResultsError(at + ": verdict '" + r.verdict.substr(0, 20) + "' is none of SAME, FASTER, SLOWER, UNSURE");
+      throw ResultsError(at + ": verdict '" + r.verdict.substr(0, 20) +
+                         "' is none of SAME, FASTER, SLOWER, UNSURE, INSUFFICIENT");
     r.clock_flag = !c[15].empty() && parse_cell_long(c[15], at + " clock_flag") != 0;
     f.rows.push_back(r);
   }
@@ -244,7 +245,8 @@ std::string render_comparison_report(const ComparisonFolder& folder, const PlotP
   const double threshold = threshold_fraction(info);
   std::string verdict = "Comparing NEW " + text_of(info, "new") + " with BASE " + text_of(info, "base") + " on " +
                         text_of(info, "metric") + ": ";
-  for (const char* v : kVerdicts) verdict += std::to_string(count[v]) + " " + v + ", ";
+  for (const char* v : kVerdicts)  // INSUFFICIENT only where there is one: earlier reports render as they did
+    if (std::string(v) != "INSUFFICIENT" || count[v] > 0) verdict += std::to_string(count[v]) + " " + v + ", ";
   verdict += "of " + std::to_string(folder.rows.size()) + " pairs (threshold " +
              (std::isfinite(threshold) ? "±" + fmt_fixed(100 * threshold, 1) + "%" : std::string("-")) + ", alpha " +
              text_of(info, "alpha") + ")";
