@@ -669,3 +669,75 @@ TEST(CompareProgram, MetaJsonWithWrongTypesNamesTheFile) {
 
 }  // namespace
 }  // namespace bench_mps::testing
+
+namespace bench_mps::testing {
+namespace {
+
+// Issue 46: the exports, each checked against its format's published schema or example.
+// Bencher Metric Format (https://bencher.dev/bmf.json, draft-07): an object of benchmarks, each an object of
+// measures, each an object with a number `value` (required) and optional numbers `lower_value`, `upper_value`.
+TEST(CompareExports, BencherIsBmfWithEveryNewValueAndItsInterval) {
+  const auto run = compare("base", "aa", {"--format", "bencher"});
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
+  const nlohmann::json bmf = nlohmann::json::parse(run.result.out);
+  ASSERT_TRUE(bmf.is_object());
+  EXPECT_EQ(bmf.size(), run.json["pairs"].size());
+  for (const auto& [benchmark, measures] : bmf.items()) {
+    EXPECT_FALSE(benchmark.empty());
+    EXPECT_LE(benchmark.size(), 1024u) << "Bencher's longest benchmark name";
+    ASSERT_TRUE(measures.is_object()) << benchmark;
+    for (const auto& [measure, metric] : measures.items()) {
+      EXPECT_EQ(measure, "throughput");
+      ASSERT_TRUE(metric.is_object());
+      ASSERT_TRUE(metric.contains("value") && metric["value"].is_number()) << metric.dump();
+      for (const auto& [key, v] : metric.items()) {
+        EXPECT_TRUE(key == "value" || key == "lower_value" || key == "upper_value") << key;
+        EXPECT_TRUE(v.is_number()) << key;
+      }
+      ASSERT_TRUE(metric.contains("lower_value") && metric.contains("upper_value")) << "five worker sets a side";
+      EXPECT_LT(metric["lower_value"].get<double>(), metric["value"].get<double>());
+      EXPECT_GT(metric["upper_value"].get<double>(), metric["value"].get<double>());
+    }
+  }
+}
+
+// github-action-benchmark, tool customBiggerIsBetter / customSmallerIsBetter (its README's example): a JSON array of
+// objects with `name` (string), `unit` (string) and `value` (number), optional `range` and `extra` (strings).
+TEST(CompareExports, GithubBenchmarkIsTheCustomToolsArray) {
+  const auto run = compare("base", "slower", {"--format", "github-benchmark"});
+  ASSERT_EQ(run.result.exit_code, 0) << run.result.err;
+  const nlohmann::json rows = nlohmann::json::parse(run.result.out);
+  ASSERT_TRUE(rows.is_array());
+  EXPECT_EQ(rows.size(), run.json["pairs"].size());
+  bool slower_said = false;
+  for (const auto& row : rows) {
+    ASSERT_TRUE(row.is_object());
+    EXPECT_TRUE(row.at("name").is_string() && row.at("unit").is_string() && row.at("value").is_number()) << row;
+    for (const auto& [key, v] : row.items()) {
+      EXPECT_TRUE(key == "name" || key == "unit" || key == "value" || key == "range" || key == "extra") << key;
+      if (key == "range" || key == "extra") EXPECT_TRUE(v.is_string()) << key;
+    }
+    EXPECT_EQ(row.at("unit"), "tasks/s");
+    slower_said = slower_said || row.at("extra").get<std::string>().rfind("SLOWER ", 0) == 0;
+  }
+  EXPECT_TRUE(slower_said) << run.result.out;
+}
+
+// The Markdown summary for a CI job's page: the counts, then only the rows that are not SAME.
+TEST(CompareExports, MarkdownSummaryListsWhatIsNotSame) {
+  const auto same = compare("base", "aa", {"--format", "markdown"});
+  ASSERT_EQ(same.result.exit_code, 0) << same.result.err;
+  EXPECT_NE(same.result.out.find("**12 pairs:"), std::string::npos) << same.result.out;
+  const auto partial = compare("base", "partial", {"--format", "markdown"});
+  EXPECT_NE(partial.result.out.find("| INSUFFICIENT | runs not ok (0 vs 1)"), std::string::npos) << partial.result.out;
+  EXPECT_EQ(partial.result.out.find("| SAME |"), std::string::npos) << partial.result.out;
+  const auto json = compare("base", "aa", {"--format", "json"});
+  EXPECT_EQ(nlohmann::json::parse(json.result.out), json.json) << "--format json is comparison.json";
+  const auto bad = compare("base", "aa", {"--format", "xml"});
+  EXPECT_EQ(bad.result.exit_code, 2);
+  EXPECT_NE(bad.result.err.find("--format: 'xml' is not one of"), std::string::npos) << bad.result.err;
+  EXPECT_TRUE(bad.json.is_null()) << "nothing written";
+}
+
+}  // namespace
+}  // namespace bench_mps::testing

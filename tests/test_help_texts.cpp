@@ -72,8 +72,8 @@ TEST(HelpTexts, CompareGivesExamplesVerdictsAndExitCodes) {
                     "--fail-on-regression", "Verdicts", "FASTER, SLOWER  p < --alpha", "SAME            |change|",
                     "UNSURE          measured enough", "INSUFFICIENT    not measured enough", "worker sets' means",
                     "Exit codes: 0 compared, whatever the verdicts", "comparison.json's \"counts\"", "; 1 with",
-                    "2 bad command line", "128+N", "docs/COMPARE.md"});
-  EXPECT_EQ(examples(help).size(), 4u) << help;
+                    "2 bad command line", "128+N", "docs/COMPARE.md", "--format markdown"});
+  EXPECT_EQ(examples(help).size(), 5u) << help;
 }
 
 TEST(HelpTexts, AdviseGivesExamplesAndExitCodes) {

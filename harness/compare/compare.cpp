@@ -14,6 +14,7 @@
 #include "harness/common/format.hpp"
 #include "harness/compare/compare_conform.hpp"
 #include "harness/compare/compare_output.hpp"
+#include "harness/compare/exports.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/results/results_writer.hpp"
 
@@ -92,6 +93,8 @@ constexpr const char* kCompareHelpFooter =
     "      two GPU models (refused without the flag)\n"
     "  bench_mps compare BASE NEW --fail-on-regression\n"
     "      a CI gate: exit 1 when any row is SLOWER\n"
+    "  bench_mps compare BASE NEW --format markdown >> \"$GITHUB_STEP_SUMMARY\"\n"
+    "      the job's summary page; --format bencher or github-benchmark for a dashboard\n"
     "\n"
     "Verdicts, per configuration. A worker set is one set of worker processes and the rounds it\n"
     "ran; sets, not rounds, are the independent units (rounds of one set agree more closely).\n"
@@ -180,12 +183,18 @@ CLI::App* add_compare_command(CLI::App& app, CompareArgs& args) {
   cmd->add_option("--csv", args.csv_file, "also write comparison.csv to this file")->check(not_blank());
   cmd->add_option("--out", args.out_dir, "write comparison.csv, comparison.md and comparison.json into this folder")
       ->check(not_blank());
+  args.results_only.push_back(
+      cmd->add_option("--format", args.format,
+                      "what stdout carries: text (the report), json (comparison.json), bencher (Bencher's BMF), "
+                      "github-benchmark (github-action-benchmark's custom JSON), markdown (a CI job summary)")
+          ->capture_default_str());
   return cmd;
 }
 
 int run_compare(const CompareArgs& args) {
   CompareReport report;
   report.options = validated_options(args);
+  const ExportFormat format = parse_export_format(args.format);
   check_output_file("--md", args.md_file, args);
   check_output_file("--csv", args.csv_file, args);
   if (!args.md_file.empty() && !args.csv_file.empty() && resolved(args.md_file) == resolved(args.csv_file))
@@ -248,7 +257,24 @@ int run_compare(const CompareArgs& args) {
   if (!args.csv_file.empty()) write_output(args.csv_file, csv);
   if (!args.md_file.empty()) write_output(args.md_file, md);
 
-  std::cout << md << std::flush;
+  switch (format) {
+    case ExportFormat::text:
+      std::cout << md;
+      break;
+    case ExportFormat::json:
+      std::cout << json;
+      break;
+    case ExportFormat::bencher:
+      std::cout << render_bencher(comparison_points(report));
+      break;
+    case ExportFormat::github_benchmark:
+      std::cout << render_github_benchmark(comparison_points(report));
+      break;
+    case ExportFormat::markdown:
+      std::cout << render_comparison_summary(report);
+      break;
+  }
+  std::cout << std::flush;
   if (!std::cout) throw std::runtime_error("compare: cannot write to stdout");
   const auto& pairs = report.comparison.pairs;
   const auto any = [&pairs](Verdict v) {

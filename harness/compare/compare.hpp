@@ -25,6 +25,7 @@ struct CompareArgs {
   bool allow_different_gpu = false;
   bool ignore_params = false;
   std::string md_file, csv_file, out_dir;  ///< empty: not written
+  std::string format = "text";             ///< what stdout carries: text, json, bencher, github-benchmark, markdown
   /// The options that only apply to results folders (--metric, --threshold, --alpha, --ignore-params), as
   /// registered: given on two conform folders they are refused, not ignored.
   std::vector<const CLI::Option*> results_only;

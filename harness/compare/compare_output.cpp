@@ -13,9 +13,7 @@
 #include "harness/results/results_writer.hpp"
 
 namespace bench_mps::harness {
-namespace {
 
-/// About five significant digits without an exponent: 29603.6 -> "29604", 98.46892 -> "98.469".
 std::string fmt_value(double v) {
   if (!std::isfinite(v)) return "-";
   if (v == 0) return "0";
@@ -31,6 +29,8 @@ std::string fmt_percent(double fraction, bool sign) {
 }
 
 std::string fmt_p(double p) { return std::isfinite(p) ? fmt_fixed(p, 4) : "-"; }
+
+namespace {
 
 std::string md_cell(const std::string& text) {
   std::string out;

@@ -22,6 +22,13 @@ struct CompareReport {
   RunComparison comparison;
 };
 
+/// About five significant digits without an exponent: 29603.6 -> "29604", 98.46892 -> "98.469"; "-" if unknown.
+std::string fmt_value(double v);
+/// A fraction as a percent with one decimal ("+1.3%" with `sign`); "-" if unknown.
+std::string fmt_percent(double fraction, bool sign);
+/// A p value with four decimals; "-" if unknown.
+std::string fmt_p(double p);
+
 /// The header of comparison.csv, exactly; other tools read these names.
 const std::vector<std::string>& comparison_csv_columns();
 
