@@ -10,6 +10,7 @@ with matplotlib's Agg backend (no display needed). See docs/REPORT.md for what e
 import json
 import os
 import sys
+import textwrap
 
 import matplotlib
 import numpy as np  # matplotlib's own dependency
@@ -583,6 +584,57 @@ DRAW = {
 PLOT_DATA_VERSION = 1
 
 
+def draw_history(spec, data):
+    """bench_mps history: one line per mode and N, each folder's mean relative to the series' first sufficient
+    one (in percent), its ~94% interval as whiskers, INSUFFICIENT points hollow, changes called marked."""
+    folders = spec["folders"]
+    x_of = {f["index"]: i for i, f in enumerate(folders)}
+    fig, ax = plt.subplots(figsize=(max(7.5, 0.9 * len(folders) + 4.5), 4.8))
+    threshold = spec.get("threshold")
+    if threshold:
+        ax.axhspan(-100 * threshold, 100 * threshold, color="#7f7f7f", alpha=0.12)
+    ax.axhline(0, color="black", linewidth=0.8)
+    for n, line in enumerate(spec["lines"]):
+        pts = [p for p in line["points"] if p["mean"] is not None and p["folder"] in x_of]
+        base = next((p["mean"] for p in pts if p["sufficient"]), None)
+        if not pts or not base:
+            continue
+        xs = [x_of[p["folder"]] for p in pts]
+        ys = [100 * (p["mean"] / base - 1) for p in pts]
+        color = "C{}".format(n % 10)
+        ax.plot(xs, ys, color=color, linewidth=1.2, label=line["label"])
+        for p, xi, yi in zip(pts, xs, ys):
+            if p["lower"] is not None and p["upper"] is not None:
+                lo, hi = 100 * (p["lower"] / base - 1), 100 * (p["upper"] / base - 1)
+                ax.errorbar([xi], [yi], yerr=[[yi - lo], [hi - yi]], fmt="none", ecolor=color, capsize=3)
+            ax.plot([xi], [yi], marker="o", color=color, markerfacecolor=color if p["sufficient"] else "white")
+        for c in line["changes"]:
+            if c["folder"] in x_of:
+                xi = x_of[c["folder"]]
+                yi = ys[xs.index(xi)] if xi in xs else 0
+                ax.annotate(c["label"], (xi, yi), textcoords="offset points", xytext=(4, 8), fontsize=8, color=color)
+                ax.axvline(xi - 0.5, color=color, linestyle="--", linewidth=0.8)
+    ax.set_xticks(range(len(folders)))
+    ax.set_xticklabels([f["label"] for f in folders], fontsize=7)
+    ax.set_xlim(-0.6, len(folders) - 0.4)
+    ax.set_ylabel("{}: change from the first folder, %".format(spec["metric"]))
+    ax.set_xlabel("folder (driver version, date), in order")
+    width = max(40, int(len(folders) * 9 + 35))  # characters the plot area holds at this size, about
+    ax.set_title("\n".join(textwrap.fill(part, width) for part in spec["title"].split("\n")), fontsize=9)
+    handles, labels = ax.get_legend_handles_labels()
+    handles.append(Line2D([], [], marker="o", color="black", markerfacecolor="white", linestyle="none"))
+    labels.append("INSUFFICIENT (not judged)")
+    handles.append(Line2D([], [], color="black", linestyle="--", linewidth=0.8))
+    labels.append("change called (persisted)")
+    if threshold:
+        handles.append(Patch(color="#7f7f7f", alpha=0.12))
+        labels.append("threshold ±{:.1f}%".format(100 * threshold))
+    ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
+    ax.grid(True, axis="y", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
 def main(argv):
     if len(argv) != 3:
         print("usage: plot_report.py PLOT_DATA_JSON OUT_DIR", file=sys.stderr)
@@ -595,10 +647,11 @@ def main(argv):
               "bench_mps of this checkout)".format(argv[1], version, PLOT_DATA_VERSION), file=sys.stderr)
         return 2
     for spec in data["figures"]:
-        if spec["name"] not in DRAW:
+        draw = draw_history if spec.get("kind") == "history" else DRAW.get(spec["name"])
+        if draw is None:
             print("plot_report.py: unknown figure '{}'".format(spec["name"]), file=sys.stderr)
             return 2
-        save(DRAW[spec["name"]](spec, data), argv[2], spec["name"])
+        save(draw(spec, data), argv[2], spec["name"])
     return 0
 
 

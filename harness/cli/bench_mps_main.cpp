@@ -11,6 +11,7 @@
 #include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
 #include "harness/compare/compare.hpp"
+#include "harness/report/history_cli.hpp"
 #include "harness/conform/conform.hpp"
 #include "harness/conform/conform_cli.hpp"
 #include "harness/plan/sweep_cli.hpp"
@@ -49,6 +50,7 @@ const char* const kMainFooter =
     "Each command has its own help, with examples and exit codes:\n"
     "  bench_mps report --help    render report.md and figures for a results or comparison folder\n"
     "  bench_mps compare --help   SAME / FASTER / SLOWER / UNSURE / INSUFFICIENT per configuration\n"
+    "  bench_mps history --help   each configuration across many folders (driver versions): changes\n"
     "  bench_mps profile --help   summarise the GPU profiles of --profile-gpu\n"
     "  bench_mps predict --help   N copies predicted from one profiled copy alone and the X-ray\n"
     "  bench_mps conform --help   PASS / FAIL / INCONCLUSIVE / SKIP / ERROR per MPS lever on this GPU\n"
@@ -99,6 +101,8 @@ int main(int argc, char** argv) {
   CLI::App* report_cmd = add_report_command(app, report);
   CompareArgs compare;
   CLI::App* compare_cmd = add_compare_command(app, compare);
+  HistoryArgs history;
+  CLI::App* history_cmd = add_history_command(app, history);
   ProfileArgs profile;
   CLI::App* profile_cmd = add_profile_command(app, profile);
   PredictArgs predict;
@@ -130,6 +134,7 @@ int main(int argc, char** argv) {
   return with_exit_codes(spec, [&]() -> int {
     if (report_cmd->parsed()) return run_report(report);
     if (compare_cmd->parsed()) return run_compare(compare);
+    if (history_cmd->parsed()) return run_history(history);
     if (profile_cmd->parsed()) return run_profile(profile);
     if (predict_cmd->parsed()) return run_predict(predict);
     if (conform_cmd->parsed()) {

@@ -257,23 +257,7 @@ int run_compare(const CompareArgs& args) {
   if (!args.csv_file.empty()) write_output(args.csv_file, csv);
   if (!args.md_file.empty()) write_output(args.md_file, md);
 
-  switch (format) {
-    case ExportFormat::text:
-      std::cout << md;
-      break;
-    case ExportFormat::json:
-      std::cout << json;
-      break;
-    case ExportFormat::bencher:
-      std::cout << render_bencher(comparison_points(report));
-      break;
-    case ExportFormat::github_benchmark:
-      std::cout << render_github_benchmark(comparison_points(report));
-      break;
-    case ExportFormat::markdown:
-      std::cout << render_comparison_summary(report);
-      break;
-  }
+  std::cout << render_export(format, md, json, comparison_points(report), render_comparison_summary(report));
   std::cout << std::flush;
   if (!std::cout) throw std::runtime_error("compare: cannot write to stdout");
   const auto& pairs = report.comparison.pairs;

@@ -69,6 +69,23 @@ std::string render_github_benchmark(const std::vector<ExportPoint>& points) {
   return json_text(j, 2) + "\n";
 }
 
+std::string render_export(ExportFormat format, const std::string& text, const std::string& json,
+                          const std::vector<ExportPoint>& points, const std::string& summary) {
+  switch (format) {
+    case ExportFormat::json:
+      return json;
+    case ExportFormat::bencher:
+      return render_bencher(points);
+    case ExportFormat::github_benchmark:
+      return render_github_benchmark(points);
+    case ExportFormat::markdown:
+      return summary;
+    case ExportFormat::text:
+      break;
+  }
+  return text;
+}
+
 std::string render_comparison_summary(const CompareReport& report) {
   std::ostringstream md;
   md << "### bench_mps compare: `" << report.new_dir << "` against `" << report.base_dir << "`\n\n";

@@ -38,6 +38,11 @@ std::string render_bencher(const std::vector<ExportPoint>& points);
 /// github-action-benchmark's customBiggerIsBetter / customSmallerIsBetter JSON: [{name, unit, value, range, extra}].
 std::string render_github_benchmark(const std::vector<ExportPoint>& points);
 
+/// What stdout carries for `format`: `text` (the full report), `json`, the points as BMF or github-benchmark, or
+/// `summary` (the CI job's Markdown).
+std::string render_export(ExportFormat format, const std::string& text, const std::string& json,
+                          const std::vector<ExportPoint>& points, const std::string& summary);
+
 /// A CI job's summary of a comparison: the counts and every row that is not SAME.
 std::string render_comparison_summary(const CompareReport& report);
 

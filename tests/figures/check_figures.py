@@ -14,6 +14,8 @@
 - the regime map (results/2026-11-26-h100-80gb-hbm3-regimes): every cell's value readable, no text over another;
 - `bench_mps report` of results/.../mechanisms/memlimit (no run ok): no figure without data of its own, and
   the plot data of real folders carrying the seeds' metric, each comparison row's noise and the background rates;
+- `bench_mps history` of the committed H100 default sweeps: a figure per workload, texts inside the canvas, a
+  point per folder on every line;
 - no report staging folder can be committed.
 Exit 0 when all hold, 1 with one line per failure, 77 (skipped) where no Python has matplotlib.
 """
@@ -272,6 +274,38 @@ def check_no_staging():
         check(not staged, "a report staging folder is committed: {}".format(staged[:3]))
 
 
+def check_history(tmp):
+    """bench_mps history on the committed H100 default sweeps: a figure per workload, every text inside the canvas,
+    one line per mode and N with a point per folder, the legend naming INSUFFICIENT and the changes called."""
+    folders = [os.path.join(SOURCE, "results", d) for d in (
+        "2026-11-26-h100-80gb-hbm3", "2026-11-27-h100-80gb-hbm3", "2026-11-27-reference-check/h100-lease-a",
+        "2026-11-27-reference-check/h100-lease-d", "2026-11-27-reference-check/h100-lease-h")]
+    out = os.path.join(tmp, "history")
+    proc = subprocess.run([BENCH, "history"] + folders + ["--out", out], capture_output=True, text=True, timeout=300)
+    if not check(proc.returncode == 0, "bench_mps history: exit {}: {}".format(proc.returncode, proc.stderr.strip())):
+        return
+    with open(os.path.join(out, "plots", "plot_data.json")) as f:
+        data = json.load(f)
+    check(len(data["figures"]) == 2, "history: {} figures, expected one per workload (spin, mlp)".format(
+        len(data["figures"])))
+    for spec in data["figures"]:
+        check(os.path.exists(os.path.join(out, "plots", spec["name"] + ".png")), "history: {}.png not drawn".format(
+            spec["name"]))
+        fig = plot_report.draw_history(spec, data)
+        fig.canvas.draw()
+        outside = outside_canvas(fig)
+        check(not outside, "history {}: text outside the canvas: {}".format(spec["name"], outside))
+        check(len(spec["lines"]) == 6, "history {}: {} lines, expected 6 (2 modes x N = 1, 4, 10)".format(
+            spec["name"], len(spec["lines"])))
+        for line in spec["lines"]:
+            check(len(line["points"]) == len(folders), "history {} {}: {} points for {} folders".format(
+                spec["name"], line["label"], len(line["points"]), len(folders)))
+        texts = legend_texts(fig.axes[0])
+        check(any("INSUFFICIENT" in t for t in texts) and any("change called" in t for t in texts),
+              "history {}: the legend does not name INSUFFICIENT and the changes: {}".format(spec["name"], texts))
+        plot_report.plt.close(fig)
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="check_figures.") as tmp:
         check_every_fixture_inside()
@@ -282,6 +316,7 @@ def main():
         check_regime_map()
         if check(os.access(BENCH, os.X_OK), "no bench_mps at {}".format(BENCH)):
             check_reports(tmp)
+            check_history(tmp)
         check_no_staging()
     for f in failures:
         print("FAIL: " + f)

@@ -1,0 +1,291 @@
+// The history subcommand: options, the folders read and ordered, the testbeds checked, the series built and
+// judged, then everything rendered before anything is written. See history_cli.hpp.
+#include "harness/report/history_cli.hpp"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <set>
+
+#include "harness/common/cli_checks.hpp"
+#include "harness/common/errors.hpp"
+#include "harness/common/files.hpp"
+#include "harness/common/format.hpp"
+#include "harness/common/json_text.hpp"
+#include "harness/compare/exports.hpp"
+#include "harness/report/history_output.hpp"
+#include "harness/report/report_plotter.hpp"
+#include "harness/results/results_reader.hpp"
+#include "harness/results/results_schema.hpp"
+#include "harness/results/worker_sets.hpp"
+
+namespace fs = std::filesystem;
+
+namespace bench_mps::harness {
+namespace {
+
+constexpr const char* kHistoryFooter =
+    "Reads results folders (or one folder holding them), orders them by driver version, then by the\n"
+    "sweep's start, and follows each configuration (workload, parameters, mode, N) across them: its\n"
+    "worker sets' mean per folder with its ~94% interval, and the changes that persisted. A folder is\n"
+    "judged against the folders since the last change with compare's verdict rule; FASTER or SLOWER is\n"
+    "a change only when the next folder agrees (one folder off is a blip, the last one pending); under\n"
+    "two worker sets or runs not ok is INSUFFICIENT. Folders of another testbed (GPU model, SMs,\n"
+    "memory, host CPU) are refused unless --allow-different-testbeds, and then never mixed.\n"
+    "\n"
+    "Examples:\n"
+    "  bench_mps history results/driver-archive --out hist/\n"
+    "      every folder below results/driver-archive; hist/history.md, .csv, .json, plots/\n"
+    "  bench_mps history OLD MID NEW --format markdown >> \"$GITHUB_STEP_SUMMARY\"\n"
+    "      the changes for a CI job's page; --format bencher or github-benchmark for a dashboard\n"
+    "\n"
+    "Exit codes: 0 done, whatever it found; 1 with --fail-on-regression a series changed for the\n"
+    "worse, with --fail-on-insufficient a series' newest point is INSUFFICIENT; 2 bad command line or\n"
+    "input (under two folders, a folder twice, a damaged folder, mixed testbeds; nothing written);\n"
+    "3 a full disk. More: docs/COMPARE.md";
+
+/// `path` resolved as far as it exists: two names of one folder compare equal.
+fs::path resolved(const fs::path& path) {
+  std::error_code ec;
+  const fs::path real = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  return ec ? fs::absolute(path, ec).lexically_normal() : real;
+}
+
+/// The folders named, or the results folders inside the one folder named.
+std::vector<fs::path> folders_of(const std::vector<std::string>& dirs) {
+  std::error_code ec;
+  if (dirs.size() == 1 && fs::is_directory(dirs[0], ec) && !fs::exists(fs::path(dirs[0]) / "meta.json", ec)) {
+    std::vector<fs::path> inside;
+    for (const fs::directory_entry& e : fs::directory_iterator(dirs[0], ec))
+      if (e.is_directory() && fs::exists(e.path() / "meta.json", ec)) inside.push_back(e.path());
+    std::sort(inside.begin(), inside.end());
+    if (inside.empty()) throw UsageError(dirs[0] + ": neither a results folder nor a folder holding any");
+    return inside;
+  }
+  std::vector<fs::path> out(dirs.begin(), dirs.end());
+  for (const fs::path& d : out)
+    if (!fs::is_directory(d, ec)) throw UsageError(d.string() + ": no such folder");
+  return out;
+}
+
+/// "580.159.04" before "580.65.06" before "590.1": numeric field by field.
+bool driver_before(const std::string& a, const std::string& b) {
+  const auto fields = [](const std::string& v) {
+    std::vector<long> out;
+    for (const std::string& f : split(v, '.')) out.push_back(std::strtol(f.c_str(), nullptr, 10));
+    return out;
+  };
+  return fields(a) < fields(b);
+}
+
+std::string text_at(const nlohmann::json& j, const char* section, const char* key) {
+  if (!j.contains(section) || !j[section].is_object() || !j[section].contains(key) || j[section][key].is_null())
+    return "";
+  const nlohmann::json& v = j[section][key];
+  return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+/// The testbed a folder measured: GPU model, SMs, memory and host CPU ("?" where meta.json does not say).
+std::vector<std::string> testbed_fields(const nlohmann::json& meta) {
+  const std::string memory = text_at(meta, "gpu", "memory_total_bytes");
+  std::string mem = "?";
+  if (!memory.empty()) mem = fmt_fixed(std::strtod(memory.c_str(), nullptr) / (1024.0 * 1024 * 1024), 1) + " GiB";
+  const std::string name = text_at(meta, "gpu", "name"), sms = text_at(meta, "gpu", "sm_count"),
+                    cpu = text_at(meta, "host", "cpu_model");
+  return {name.empty() ? "no GPU" : name, sms.empty() ? "?" : sms + " SMs", mem, cpu.empty() ? "?" : cpu};
+}
+
+std::string testbed_text(const std::vector<std::string>& f) { return f[0] + ", " + f[1] + ", " + f[2] + "; " + f[3]; }
+
+/// One field each equal, or unknown on one side.
+bool same_testbed(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i] && a[i] != "?" && b[i] != "?") return false;
+  return true;
+}
+
+struct ReadFolder {
+  HistoryFolder info;
+  std::vector<std::string> fields;
+  std::vector<SummaryRecord> summary;
+};
+
+HistoryReport build(const std::vector<ReadFolder>& folders, const CompareOptions& options) {
+  HistoryReport r;
+  r.options = options;
+  std::vector<std::vector<std::string>> testbeds;
+  for (const ReadFolder& f : folders) {
+    r.folders.push_back(f.info);
+    std::size_t t = 0;
+    while (t < testbeds.size() && !same_testbed(testbeds[t], f.fields)) ++t;
+    if (t == testbeds.size()) {
+      testbeds.push_back(f.fields);
+      r.testbeds.push_back(testbed_text(f.fields));
+    }
+    r.folders.back().testbed = r.testbeds[t];
+  }
+  for (std::size_t field = 1; field < 4; ++field) {
+    std::size_t unknown = 0;
+    for (const ReadFolder& f : folders) unknown += f.fields[field] == "?";
+    if (unknown > 0)
+      r.notes.push_back(std::string(field == 1   ? "SM count"
+                                    : field == 2 ? "GPU memory"
+                                                 : "host CPU model") +
+                        " not recorded in " + std::to_string(unknown) + " of " + std::to_string(folders.size()) +
+                        " folders: taken as the same testbed");
+  }
+  // Series: per testbed and configuration, in order of first appearance.
+  std::map<std::string, std::size_t> index;
+  const auto value = [&options](const SummaryRecord& s) { return metric_value(s, options.metric); };
+  for (std::size_t i = 0; i < folders.size(); ++i) {
+    std::map<std::string, std::vector<const SummaryRecord*>> ok;
+    std::map<std::string, std::size_t> not_ok;
+    std::vector<std::string> order;
+    for (const SummaryRecord& s : folders[i].summary) {
+      const std::string key = s.config_key();
+      if (!ok.count(key) && !not_ok.count(key)) order.push_back(key);
+      if (s.status == RunStatus::ok)
+        ok[key].push_back(&s);
+      else
+        ++not_ok[key];
+    }
+    for (const std::string& key : order) {
+      const std::string series_key = r.folders[i].testbed + "|" + key;
+      if (!index.count(series_key)) {
+        const SummaryRecord& s = ok.count(key)
+                                     ? *ok[key].front()
+                                     : *std::find_if(folders[i].summary.begin(), folders[i].summary.end(),
+                                                     [&](const SummaryRecord& x) { return x.config_key() == key; });
+        index[series_key] = r.series.size();
+        r.series.push_back({r.folders[i].testbed, s.workload, s.params, s.mode, s.procs, {}, {}});
+      }
+      r.series[index[series_key]].points.push_back(
+          make_point(i, ok.count(key) ? worker_set_means(ok[key], value) : std::vector<double>{},
+                     not_ok.count(key) ? not_ok[key] : 0));
+    }
+  }
+  for (HistorySeries& s : r.series) s.found = find_changes(s.points, options);
+  return r;
+}
+
+void write_out(const fs::path& file, const std::string& text) { write_file_atomically(file, text); }
+
+}  // namespace
+
+CLI::App* add_history_command(CLI::App& app, HistoryArgs& args) {
+  auto* cmd = app.add_subcommand("history", "follow each configuration across many results folders (driver versions)");
+  cmd->footer(kHistoryFooter);
+  cmd->add_option("dirs", args.dirs, "results folders, or one folder holding them")->required();
+  cmd->add_option("--metric", args.metric, "throughput (tasks/s, higher is better), p50 or p99 (per-task ms)")
+      ->capture_default_str();
+  cmd->add_option("--threshold", args.threshold_pct, "smallest change in percent called a change")
+      ->check(finite_in(0.0, 1000.0))
+      ->capture_default_str();
+  cmd->add_option("--alpha", args.alpha, "significance level of the Welch t-test, strictly between 0 and 1")
+      ->check(finite_in(0.0, 1.0))
+      ->capture_default_str();
+  cmd->add_flag("--allow-different-testbeds", args.allow_different_testbeds,
+                "take folders of several testbeds (GPU model, SMs, memory, host CPU): one series per testbed");
+  cmd->add_flag("--fail-on-regression", args.fail_on_regression, "exit 1 when a series changed for the worse");
+  cmd->add_flag("--fail-on-insufficient", args.fail_on_insufficient,
+                "exit 1 when a series' newest point is INSUFFICIENT");
+  cmd->add_option("--out", args.out_dir, "write history.md, history.csv, history.json and plots/ into this folder")
+      ->check(not_blank());
+  cmd->add_option("--format", args.format,
+                  "what stdout carries: text (history.md), json, bencher, github-benchmark (the newest folder's "
+                  "points), markdown (a CI job summary)")
+      ->capture_default_str();
+  return cmd;
+}
+
+int run_history(const HistoryArgs& args) {
+  CompareOptions options;
+  options.metric = parse_compare_metric(args.metric);
+  if (!(args.alpha > 0 && args.alpha < 1)) throw UsageError("--alpha must lie strictly between 0 and 1, e.g. 0.05");
+  options.threshold_pct = args.threshold_pct;
+  options.alpha = args.alpha;
+  const ExportFormat format = parse_export_format(args.format);
+  if (args.dirs.empty()) throw UsageError("history needs results folders (two or more), or one folder holding them");
+  const std::vector<fs::path> dirs = folders_of(args.dirs);
+  if (dirs.size() < 2)
+    throw UsageError("history needs two results folders or more (got " + std::to_string(dirs.size()) + ")");
+  std::map<fs::path, std::string> seen;
+  for (const fs::path& d : dirs) {
+    const fs::path real = resolved(d);
+    if (seen.count(real)) throw UsageError(d.string() + ": given twice (also as " + seen[real] + ")");
+    seen[real] = d.string();
+  }
+  if (!args.out_dir.empty()) {
+    std::error_code ec;
+    for (const char* name : {"history.md", "history.csv", "history.json"})
+      if (fs::exists(fs::path(args.out_dir) / name, ec))
+        throw UsageError("--out " + args.out_dir + ": already holds a history (" + name + "); choose another folder");
+    for (const char* name : {"summary.csv", "meta.json"})
+      if (fs::exists(fs::path(args.out_dir) / name, ec))
+        throw UsageError("--out " + args.out_dir + ": is a results folder (" + name + "); choose another folder");
+    for (const auto& [real, given] : seen)
+      if (resolved(args.out_dir) == real) throw UsageError("--out " + args.out_dir + ": is one of the folders read");
+  }
+  std::vector<ReadFolder> folders;
+  for (const fs::path& d : dirs) {
+    const ResultsFolder rf = read_results_folder(d);
+    const nlohmann::json meta = rf.meta;
+    ReadFolder f;
+    f.info.dir = d.string();
+    f.info.driver = text_at(meta, "gpu", "driver_version");
+    if (f.info.driver.empty()) f.info.driver = "no driver";
+    f.info.started_utc = meta.contains("started_utc") && meta["started_utc"].is_string()
+                             ? meta["started_utc"].get<std::string>()
+                             : std::string("?");
+    f.fields = testbed_fields(meta);
+    f.summary = rf.summary;
+    folders.push_back(std::move(f));
+  }
+  std::stable_sort(folders.begin(), folders.end(), [](const ReadFolder& a, const ReadFolder& b) {
+    if (a.info.driver != b.info.driver) return driver_before(a.info.driver, b.info.driver);
+    return a.info.started_utc < b.info.started_utc;
+  });
+  const HistoryReport report = build(folders, options);
+  if (report.testbeds.size() > 1 && !args.allow_different_testbeds) {
+    std::string which;
+    for (const std::string& t : report.testbeds) which += (which.empty() ? "" : " | ") + t;
+    throw UsageError("the folders measured " + std::to_string(report.testbeds.size()) + " testbeds (" + which +
+                     "): give --allow-different-testbeds to follow each apart, or pass one testbed's folders");
+  }
+  const std::string md = render_history_markdown(report);
+  const std::string json = json_text(history_json(report), 2) + "\n";
+  if (!args.out_dir.empty()) {
+    const fs::path out = args.out_dir;
+    std::error_code ec;
+    fs::create_directories(out / "plots", ec);
+    if (ec) throw FileWriteError("--out " + out.string() + ": cannot create it: " + ec.message(), out, ec.value());
+    write_out(out / "history.csv", render_history_csv(report));
+    write_out(out / "history.json", json);
+    nlohmann::json plot = history_plot_data(report);
+    plot["format_version"] = kPlotDataFormatVersion;
+    plot["kind"] = "history";
+    plot["machine"] = std::to_string(report.folders.size()) + " folders";
+    write_out(out / "plots" / "plot_data.json", json_text(plot, 2) + "\n");
+    try {
+      run_plot_script(find_plot_python(), plot_script(), out / "plots" / "plot_data.json", out / "plots",
+                      out / "plots" / "plot.log");
+    } catch (const EnvironmentError& e) {
+      std::cerr << "bench_mps history: figures not drawn: " << e.what() << "\n";
+    }
+    write_out(out / "history.md", md);
+  }
+  std::cout << render_export(format, md, json, history_points(report), render_history_summary(report));
+  std::cout << std::flush;
+  bool worse = false, insufficient = false;
+  for (const HistorySeries& s : report.series) {
+    for (const HistoryChange& c : s.found.changes) worse = worse || c.direction == Verdict::slower;
+    insufficient = insufficient || (!s.points.empty() && !s.points.back().sufficient());
+  }
+  if (args.fail_on_insufficient && insufficient) return kExitFailed;
+  return args.fail_on_regression && worse ? kExitFailed : kExitOk;
+}
+
+}  // namespace bench_mps::harness

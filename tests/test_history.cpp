@@ -1,0 +1,227 @@
+// bench_mps history (issue 46): the change-point method on synthetic series with a known step (seeded), the
+// verb on the committed H100 default-sweep folders, INSUFFICIENT points, the exports, and every bad input.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "harness/report/history.hpp"
+#include "tests/test_support.hpp"
+
+namespace bench_mps::testing {
+namespace {
+
+constexpr int kSeries = 100;
+constexpr std::size_t kFolders = 10, kSets = 5;
+
+/// A series of kFolders folders of kSets worker sets each: set means of 1000 x (1 + folder jitter + set noise),
+/// times (1 + step) from folder `step_at` on (and only at `blip_at`, where given).
+std::vector<harness::HistoryPoint> series(std::mt19937& rng, double set_sd, double folder_sd, double step,
+                                          std::size_t step_at, std::size_t blip_at = kFolders) {
+  std::normal_distribution<double> sets(0, set_sd), folders(0, folder_sd);
+  std::vector<harness::HistoryPoint> out;
+  for (std::size_t f = 0; f < kFolders; ++f) {
+    const double level = 1000 * (1 + folders(rng)) * (f >= step_at || f == blip_at ? 1 + step : 1);
+    std::vector<double> means;
+    for (std::size_t s = 0; s < kSets; ++s) means.push_back(level * (1 + sets(rng)));
+    out.push_back(harness::make_point(f, means, 0));
+  }
+  return out;
+}
+
+/// How many of kSeries series call a change at `step_at` (with its interval), how many of those intervals hold
+/// the true ratio, how many changes were called elsewhere, and how many series call any change at all.
+struct Found {
+  int at_step = 0, any = 0;
+  int covered = 0;    ///< of at_step, how many intervals held the true ratio
+  int elsewhere = 0;  ///< changes called at another folder
+  double median_width = 0;
+};
+
+Found run_study(unsigned seed, double set_sd, double folder_sd, double step, std::size_t step_at,
+                std::size_t blip_at = kFolders) {
+  std::mt19937 rng(seed);
+  Found f;
+  const harness::CompareOptions options;  // compare's defaults: 1 % threshold, alpha 0.05
+  std::vector<double> widths;
+  for (int i = 0; i < kSeries; ++i) {
+    const harness::SeriesChanges c =
+        harness::find_changes(series(rng, set_sd, folder_sd, step, step_at, blip_at), options);
+    f.any += !c.changes.empty();
+    for (const harness::HistoryChange& ch : c.changes) {
+      if (ch.at != step_at) {
+        ++f.elsewhere;
+        continue;
+      }
+      f.at_step += std::isfinite(ch.lower);
+      f.covered += ch.lower <= 1 + step && ch.upper >= 1 + step;
+      widths.push_back(ch.upper - ch.lower);
+    }
+  }
+  std::sort(widths.begin(), widths.end());
+  f.median_width = widths.empty() ? NAN : widths[widths.size() / 2];
+  return f;
+}
+
+// The committed H100 references' noise is under 1 % (results/2026-11-27-h100-80gb-hbm3: 0.0-2.2 %, most rows
+// 0.1-0.9 %): sets spread 0.3 % (a 5-set interval of about 0.7 %), folders of one build 0.3 % apart.
+TEST(HistoryMethod, AThreePercentStepIsFoundWhereItIsAndNothingWhereThereIsNone) {
+  const Found step = run_study(46, 0.003, 0.003, 0.03, 5);
+  EXPECT_GE(step.at_step, 95) << "a +3 % step after folder 4 found at folder 5, its interval holding 1.03";
+  const Found down = run_study(47, 0.003, 0.003, -0.03, 3);
+  EXPECT_GE(down.at_step, 95) << "a -3 % step";
+  const Found none = run_study(48, 0.003, 0.003, 0, kFolders);
+  EXPECT_LE(none.any, 5) << "series without a step";
+  const Found blip = run_study(49, 0.003, 0.003, 0.03, kFolders, 4);
+  EXPECT_LE(blip.any, 5) << "one folder 3 % off is a blip, not a change";
+  EXPECT_GE(step.covered + down.covered, 170) << "the ~94 % intervals hold the true step about that often";
+  std::printf(
+      "history: +3%% step found at its folder in %d/100 (-3%%: %d/100), the interval holding the true "
+      "ratio in %d and %d of them (median width %.4f); changes elsewhere %d and %d; no step: a change called in "
+      "%d/100; one-folder blip: %d/100\n",
+      step.at_step, down.at_step, step.covered, down.covered, step.median_width, step.elsewhere, down.elsewhere,
+      none.any, blip.any);
+}
+
+// Where the noise is larger, the smallest step the method finds 95 times in 100 (printed; docs/COMPARE.md).
+TEST(HistoryMethod, TheSmallestStepFoundAtLargerNoiseIsReported) {
+  for (const double sd : {0.01, 0.02}) {
+    double smallest = NAN;
+    for (double step = 0.01; step <= 0.30 + 1e-9; step += 0.01)
+      if (run_study(50, sd, sd, step, 5).at_step >= 95) {
+        smallest = step;
+        break;
+      }
+    EXPECT_TRUE(std::isfinite(smallest)) << "no step up to 30 % found 95 times in 100 at set and folder sd " << sd;
+    const Found none = run_study(51, sd, sd, 0, kFolders);
+    std::printf(
+        "history: set and folder sd %.0f%%: the smallest step found at its folder 95/100 is %.0f%%; "
+        "without a step a change is called in %d/100 series\n",
+        100 * sd, 100 * smallest, none.any);
+  }
+}
+
+TEST(HistoryMethod, InsufficientPointsAreNeverJudged) {
+  std::vector<harness::HistoryPoint> points;
+  for (std::size_t f = 0; f < 4; ++f) points.push_back(harness::make_point(f, {1000, 1001, 999}, 0));
+  points.push_back(harness::make_point(4, {1300}, 0));              // one worker set
+  points.push_back(harness::make_point(5, {1300, 1301, 1299}, 2));  // runs not ok
+  EXPECT_FALSE(points[4].sufficient());
+  EXPECT_FALSE(points[5].sufficient());
+  const harness::SeriesChanges c = harness::find_changes(points, {});
+  EXPECT_TRUE(c.changes.empty());
+  EXPECT_TRUE(c.pending.empty());
+  EXPECT_TRUE(c.blips.empty());
+}
+
+// --- the verb -----------------------------------------------------------------------------------------------
+
+std::vector<std::string> h100_default_sweeps() {
+  const fs::path r = source_dir() / "results";
+  return {(r / "2026-11-26-h100-80gb-hbm3").string(), (r / "2026-11-27-h100-80gb-hbm3").string(),
+          (r / "2026-11-27-reference-check" / "h100-lease-a").string(),
+          (r / "2026-11-27-reference-check" / "h100-lease-d").string(),
+          (r / "2026-11-27-reference-check" / "h100-lease-h").string()};
+}
+
+TEST(History, TheCommittedH100FoldersShowNoChangeAndAFigurePerWorkload) {
+  TempDir tmp;
+  std::vector<std::string> args{"history"};
+  for (const std::string& d : h100_default_sweeps()) args.push_back(d);
+  args.insert(args.end(), {"--out", (tmp / "h").string()});
+  const CommandOutput out = run_program(bench_mps_exe(), args);
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  EXPECT_NE(out.out.find("No change persisted in any series."), std::string::npos) << out.out;
+  const nlohmann::json j = nlohmann::json::parse(read_text(tmp / "h" / "history.json"));
+  EXPECT_EQ(j["folders"].size(), 5u);
+  EXPECT_EQ(j["testbeds"].size(), 1u);
+  EXPECT_EQ(j["series"].size(), 12u);
+  for (const auto& s : j["series"]) EXPECT_TRUE(s["changes"].empty()) << s.dump();
+  EXPECT_TRUE(fs::exists(tmp / "h" / "history.csv"));
+  EXPECT_TRUE(fs::exists(tmp / "h" / "history.md"));
+  if (out.err.find("figures not drawn") == std::string::npos) {
+    EXPECT_TRUE(fs::exists(tmp / "h" / "plots" / "history-1-spin.png"));
+    EXPECT_TRUE(fs::exists(tmp / "h" / "plots" / "history-2-mlp.png"));
+  }
+  // Ordered by driver version, then by the sweep's start.
+  std::string last;
+  for (const auto& f : j["folders"]) {
+    EXPECT_LE(last, f["started_utc"].get<std::string>());
+    last = f["started_utc"].get<std::string>();
+  }
+}
+
+TEST(History, ExportsAreBmfAndTheCustomToolsArray) {
+  std::vector<std::string> args{"history"};
+  for (const std::string& d : h100_default_sweeps()) args.push_back(d);
+  args.insert(args.end(), {"--format", "bencher"});
+  const CommandOutput bmf = run_program(bench_mps_exe(), args);
+  ASSERT_EQ(bmf.exit_code, 0) << bmf.err;
+  const nlohmann::json b = nlohmann::json::parse(bmf.out);
+  ASSERT_TRUE(b.is_object());
+  EXPECT_EQ(b.size(), 12u);
+  for (const auto& [name, measures] : b.items())
+    for (const auto& [measure, metric] : measures.items()) {
+      EXPECT_EQ(measure, "throughput");
+      EXPECT_TRUE(metric.at("value").is_number()) << name;
+    }
+  args.back() = "github-benchmark";
+  const nlohmann::json g = nlohmann::json::parse(run_program(bench_mps_exe(), args).out);
+  ASSERT_TRUE(g.is_array());
+  for (const auto& row : g)
+    EXPECT_TRUE(row.at("name").is_string() && row.at("unit").is_string() && row.at("value").is_number()) << row;
+  args.back() = "markdown";
+  const CommandOutput md = run_program(bench_mps_exe(), args);
+  EXPECT_NE(md.out.find("**0 changes called"), std::string::npos) << md.out;
+}
+
+TEST(History, AFolderWithFailedRunsIsInsufficientThere) {
+  const fs::path f = fixtures_dir() / "compare";
+  const CommandOutput out =
+      run_program(bench_mps_exe(), {"history", (f / "base").string(), (f / "aa").string(), (f / "partial").string(),
+                                    "--format", "json", "--fail-on-insufficient"});
+  EXPECT_EQ(out.exit_code, 1) << out.err;
+  const nlohmann::json j = nlohmann::json::parse(out.out);
+  int insufficient = 0;
+  for (const auto& s : j["series"])
+    for (const auto& p : s["points"]) insufficient += p["status"] == "INSUFFICIENT";
+  EXPECT_EQ(insufficient, 1) << "spin time-sliced N=4, where one run crashed";
+}
+
+TEST(History, BadInputIsOneLineExitTwoAndNothingWritten) {
+  TempDir tmp;
+  const fs::path f = fixtures_dir() / "compare";
+  const std::string base = (f / "base").string();
+  const std::vector<std::vector<std::string>> cases{
+      {"history"},                                                  // an empty list
+      {"history", base},                                            // one folder
+      {"history", base, base},                                      // a folder twice
+      {"history", base, (f / "base" / ".." / "base").string()},     // twice under two names
+      {"history", base, (f / "other_gpu").string()},                // mixed testbeds
+      {"history", base, (f / "bad_garbage").string()},              // a damaged folder
+      {"history", base, (tmp / "nowhere").string()},                // no such folder
+      {"history", base, (f / "aa").string(), "--format", "xml"},    // a format it does not write
+      {"history", base, (f / "aa").string(), "--threshold", "-1"},  // a negative threshold
+      {"history", (tmp.path()).string()}};                          // a folder holding none
+  for (const auto& args : cases) {
+    std::vector<std::string> a = args;
+    a.insert(a.end(), {"--out", (tmp / "out").string()});
+    const CommandOutput out = run_program(bench_mps_exe(), a);
+    std::string joined;
+    for (const auto& x : args) joined += x + " ";
+    EXPECT_EQ(out.exit_code, 2) << joined << out.err;
+    EXPECT_EQ(std::count(out.err.begin(), out.err.end(), '\n'), 1) << joined << out.err;
+    EXPECT_FALSE(fs::exists(tmp / "out")) << joined << ": something was written";
+  }
+  // Mixed testbeds with the flag: one series per testbed, never mixed.
+  const CommandOutput both =
+      run_program(bench_mps_exe(), {"history", base, (f / "aa").string(), (f / "other_gpu").string(),
+                                    "--allow-different-testbeds", "--format", "json"});
+  ASSERT_EQ(both.exit_code, 0) << both.err;
+  EXPECT_EQ(nlohmann::json::parse(both.out)["testbeds"].size(), 2u);
+}
+
+}  // namespace
+}  // namespace bench_mps::testing
