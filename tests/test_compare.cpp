@@ -463,6 +463,30 @@ TEST(CompareProgram, OneSidedConfigurationsAndFailedRuns) {
   EXPECT_EQ(compare("base", "aa", {"--fail-on-insufficient"}).result.exit_code, 0);
 }
 
+// Issue 46: folders with one worker set a side (the fixture's first repeat alone): every pair INSUFFICIENT, never
+// SAME or UNSURE, and --fail-on-insufficient exits 1.
+TEST(CompareProgram, OneWorkerSetASideIsInsufficientEverywhere) {
+  TempDir tmp;
+  for (const char* side : {"base", "aa"}) {
+    fs::copy(fixture(side), tmp / side, fs::copy_options::recursive);
+    const auto lines = read_lines(tmp / side / "summary.csv");
+    std::string kept = lines.at(0) + "\n";
+    for (std::size_t i = 1; i < lines.size(); ++i)
+      if (lines[i].find(",1,") == lines[i].find(',')) kept += lines[i] + "\n";  // repeat 1 only
+    write_text(tmp / side / "summary.csv", kept);
+    nlohmann::json meta = nlohmann::json::parse(read_text(tmp / side / "meta.json"));
+    meta["runs_recorded"] = 12;  // what the folder now holds: a sweep of one repeat
+    write_text(tmp / side / "meta.json", meta.dump(2));
+  }
+  const CommandOutput out = run_program(bench_mps_exe(), {"compare", (tmp / "base").string(), (tmp / "aa").string(),
+                                                          "--format", "json", "--fail-on-insufficient"});
+  EXPECT_EQ(out.exit_code, 1) << out.err;
+  const nlohmann::json j = nlohmann::json::parse(out.out);
+  EXPECT_EQ(j["counts"]["INSUFFICIENT"], 12) << j["counts"].dump();
+  for (const auto& p : j["pairs"])
+    EXPECT_NE(p["note"].get<std::string>().find("too few worker sets (1 vs 1)"), std::string::npos) << p.dump();
+}
+
 // Issue 46: one worker set on a side is not enough to say (INSUFFICIENT), whatever the values; UNSURE keeps
 // "measured enough, too noisy".
 TEST(CompareVerdict, OneWorkerSetASideIsInsufficient) {

@@ -13,6 +13,7 @@
 #include "harness/common/errors.hpp"
 #include "harness/common/format.hpp"
 #include "harness/compare/compare_conform.hpp"
+#include "harness/compare/compare_meta.hpp"
 #include "harness/compare/compare_output.hpp"
 #include "harness/compare/exports.hpp"
 #include "harness/results/results_reader.hpp"
@@ -224,6 +225,7 @@ int run_compare(const CompareArgs& args) {
     const nlohmann::json base_meta = base.meta, next_meta = next.meta;  // compared key by key, as written
     check_same_gpu(base_meta, next_meta, args.allow_different_gpu);
     report.metadata = diff_metadata(base_meta, next_meta);
+    report.testbed = testbed_line(base_meta, next_meta);
   } catch (const nlohmann::json::exception& e) {
     throw ResultsError((fs::path(args.base) / "meta.json").string() + " or " +
                        (fs::path(args.next) / "meta.json").string() + ": " + json_value_problem(e));

@@ -88,4 +88,48 @@ void check_same_gpu(const nlohmann::json& base, const nlohmann::json& next, bool
                    " (pass --allow-different-gpu to compare them anyway)");
 }
 
+std::string meta_text(const nlohmann::json& meta, const char* section, const char* key) {
+  if (!meta.contains(section) || !meta[section].is_object() || !meta[section].contains(key) ||
+      meta[section][key].is_null())
+    return "";
+  const nlohmann::json& v = meta[section][key];
+  return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+std::vector<std::string> testbed_of(const nlohmann::json& meta) {
+  const std::string memory = meta_text(meta, "gpu", "memory_total_bytes");
+  std::string mem = "?";
+  if (!memory.empty()) mem = fmt_fixed(std::strtod(memory.c_str(), nullptr) / (1024.0 * 1024 * 1024), 1) + " GiB";
+  const std::string name = meta_text(meta, "gpu", "name"), sms = meta_text(meta, "gpu", "sm_count"),
+                    cpu = meta_text(meta, "host", "cpu_model");
+  return {name.empty() ? "no GPU" : name, sms.empty() ? "?" : sms + " SMs", mem, cpu.empty() ? "?" : cpu};
+}
+
+std::string testbed_text(const std::vector<std::string>& f) { return f[0] + ", " + f[1] + ", " + f[2] + "; " + f[3]; }
+
+bool same_testbed(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i] && a[i] != "?" && b[i] != "?") return false;
+  return true;
+}
+
+std::string testbed_line(const nlohmann::json& base, const nlohmann::json& next) {
+  const std::vector<std::string> a = testbed_of(base), b = testbed_of(next);
+  static const char* const kNames[] = {"GPU model", "SM count", "GPU memory", "host CPU model"};
+  std::string differs;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i] && a[i] != "?" && b[i] != "?")
+      differs += (differs.empty() ? "" : "; ") + std::string(kNames[i]) + " " + a[i] + " -> " + b[i];
+  if (!differs.empty()) return "Testbed differs: " + differs + ": a change may be the testbed's, not the software's";
+  std::vector<std::string> known = a;
+  std::string missing;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i] == "?" || b[i] == "?") {
+      if (a[i] == "?") known[i] = b[i];
+      missing += (missing.empty() ? "" : ", ") + std::string(kNames[i]);
+    }
+  return "Testbed: the same (" + testbed_text(known) + ")" +
+         (missing.empty() ? std::string() : "; not recorded on one side: " + missing);
+}
+
 }  // namespace bench_mps::harness

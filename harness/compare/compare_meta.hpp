@@ -32,6 +32,19 @@ std::vector<MetaDiffRow> diff_metadata(const nlohmann::json& base, const nlohman
 /// A value as shown in tables: strings bare, numbers and booleans as JSON, null as "-".
 std::string meta_value_text(const nlohmann::json& value);
 
+/// meta.json's section.key as text ("" where absent or null; a number as written).
+std::string meta_text(const nlohmann::json& meta, const char* section, const char* key);
+
+/// A folder's testbed (issue 46): GPU model, SM count, memory and host CPU model, "?" where meta.json does not
+/// record one ("no GPU" for a CPU-only folder).
+std::vector<std::string> testbed_of(const nlohmann::json& meta);
+/// "NVIDIA H100 80GB HBM3, 132 SMs, 79.6 GiB; Intel(R) Xeon(R) Processor".
+std::string testbed_text(const std::vector<std::string>& testbed);
+/// Every field equal, or not recorded on one side.
+bool same_testbed(const std::vector<std::string>& a, const std::vector<std::string>& b);
+/// compare's testbed line: "same testbed (...)" or the fields that differ, each with both values.
+std::string testbed_line(const nlohmann::json& base, const nlohmann::json& next);
+
 /// Throws UsageError (one line) when gpu.name differs between the two folders and `allow` is false.
 void check_same_gpu(const nlohmann::json& base, const nlohmann::json& next, bool allow);
 

@@ -122,6 +122,7 @@ std::string render_comparison_markdown(const CompareReport& report) {
   if (report.same_folder)
     md << "\n**Base and New are the same folder**: every pair compares runs with themselves and is SAME "
           "trivially; this says nothing about a change.\n\n";
+  if (!report.testbed.empty()) md << report.testbed << "\n\n";
   md << "Metric: " << metric_column(o.metric) << " (" << (higher_is_better(o.metric) ? "higher" : "lower")
      << " is better); threshold " << fmt_num(o.threshold_pct) << "%; alpha " << fmt_num(o.alpha) << "; "
      << kCompareStatistic
@@ -180,6 +181,7 @@ nlohmann::json comparison_json(const CompareReport& report) {
   j["alpha"] = report.options.alpha;
   j["statistic"] = kCompareStatistic;
   j["ignore_params"] = report.options.ignore_params;
+  j["testbed"] = report.testbed;
   j["metadata_diff"] = nlohmann::json::array();
   for (const auto& m : report.metadata)
     j["metadata_diff"].push_back(

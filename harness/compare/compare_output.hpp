@@ -19,6 +19,7 @@ struct CompareReport {
   bool same_folder = false;       ///< BASE and NEW resolve to one folder: every pair is SAME trivially
   CompareOptions options;
   std::vector<MetaDiffRow> metadata;
+  std::string testbed;  ///< testbed_line: the same testbed, or the fields that differ
   RunComparison comparison;
 };
 

@@ -90,6 +90,7 @@ std::string render_comparison_summary(const CompareReport& report) {
   std::ostringstream md;
   md << "### bench_mps compare: `" << report.new_dir << "` against `" << report.base_dir << "`\n\n";
   md << "**" << summary_line(report) << "**\n\n";
+  if (!report.testbed.empty()) md << report.testbed << "\n\n";
   md << "Metric: " << metric_column(report.options.metric) << ", threshold " << fmt_num(report.options.threshold_pct)
      << "%, alpha " << fmt_num(report.options.alpha) << ".\n\n";
   std::size_t shown = 0;

@@ -15,6 +15,7 @@
 #include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
 #include "harness/common/json_text.hpp"
+#include "harness/compare/compare_meta.hpp"
 #include "harness/compare/exports.hpp"
 #include "harness/report/history_output.hpp"
 #include "harness/report/report_plotter.hpp"
@@ -79,32 +80,6 @@ bool driver_before(const std::string& a, const std::string& b) {
     return out;
   };
   return fields(a) < fields(b);
-}
-
-std::string text_at(const nlohmann::json& j, const char* section, const char* key) {
-  if (!j.contains(section) || !j[section].is_object() || !j[section].contains(key) || j[section][key].is_null())
-    return "";
-  const nlohmann::json& v = j[section][key];
-  return v.is_string() ? v.get<std::string>() : v.dump();
-}
-
-/// The testbed a folder measured: GPU model, SMs, memory and host CPU ("?" where meta.json does not say).
-std::vector<std::string> testbed_fields(const nlohmann::json& meta) {
-  const std::string memory = text_at(meta, "gpu", "memory_total_bytes");
-  std::string mem = "?";
-  if (!memory.empty()) mem = fmt_fixed(std::strtod(memory.c_str(), nullptr) / (1024.0 * 1024 * 1024), 1) + " GiB";
-  const std::string name = text_at(meta, "gpu", "name"), sms = text_at(meta, "gpu", "sm_count"),
-                    cpu = text_at(meta, "host", "cpu_model");
-  return {name.empty() ? "no GPU" : name, sms.empty() ? "?" : sms + " SMs", mem, cpu.empty() ? "?" : cpu};
-}
-
-std::string testbed_text(const std::vector<std::string>& f) { return f[0] + ", " + f[1] + ", " + f[2] + "; " + f[3]; }
-
-/// One field each equal, or unknown on one side.
-bool same_testbed(const std::vector<std::string>& a, const std::vector<std::string>& b) {
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (a[i] != b[i] && a[i] != "?" && b[i] != "?") return false;
-  return true;
 }
 
 struct ReadFolder {
@@ -235,12 +210,12 @@ int run_history(const HistoryArgs& args) {
     const nlohmann::json meta = rf.meta;
     ReadFolder f;
     f.info.dir = d.string();
-    f.info.driver = text_at(meta, "gpu", "driver_version");
+    f.info.driver = meta_text(meta, "gpu", "driver_version");
     if (f.info.driver.empty()) f.info.driver = "no driver";
     f.info.started_utc = meta.contains("started_utc") && meta["started_utc"].is_string()
                              ? meta["started_utc"].get<std::string>()
                              : std::string("?");
-    f.fields = testbed_fields(meta);
+    f.fields = testbed_of(meta);
     f.summary = rf.summary;
     folders.push_back(std::move(f));
   }
