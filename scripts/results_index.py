@@ -28,7 +28,7 @@ REFERENCES = [
     ("H100", "fault isolation", "2026-11-24-h100-80gb-hbm3-fault"),
     ("H100", "streams, threads, green contexts, membw, the filler, memory limits", "2026-11-24-h100-80gb-hbm3-mechanisms"),
     ("H100", "active-thread limits", "2026-11-22-h100-80gb-hbm3-active-thread-limits"),
-    ("H100", "conform, two cards", "2026-11-27-conform-intervals"),
+    ("H100", "conform, three cards", "2026-11-27-conform-intervals"),
     ("H100", "advise with intervals, six programs on two leases each", "2026-11-27-advise-intervals"),
     ("H100", "two programs side by side (`advise --beside`)", "2026-11-27-beside"),
     ("H100", "the prediction study (`bench_mps predict`, ten zoo programs)", "2026-11-27-predict-study"),
