@@ -22,8 +22,14 @@ OutDirClaim::OutDirClaim(const fs::path& dir, const fs::path& made) : path_(dir 
   try {
     claim(dir);
   } catch (...) {
+    // The folders made for this run, from `dir` up to `made`, each only while empty: another sweep that took
+    // the folder first (the claim's usual refusal) has its claim file there, and keeps its folder.
     std::error_code ec;
-    if (!made.empty()) fs::remove_all(made, ec);  // only the empty folders made for this run
+    if (!made.empty())
+      for (fs::path p = fs::absolute(dir, ec).lexically_normal(); !p.empty(); p = p.parent_path()) {
+        if (!fs::is_empty(p, ec) || !fs::remove(p, ec)) break;
+        if (p == made || p == p.parent_path()) break;
+      }
     throw;
   }
 }

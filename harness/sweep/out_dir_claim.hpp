@@ -15,8 +15,9 @@ class OutDirClaim {
  public:
   /// Claims `dir` (which exists). Throws UsageError naming the folder and the holder's pid when
   /// another process holds it, FileWriteError (its errno: a full disk exits 3, a read-only folder 2) when
-  /// the claim file cannot be made; then removes `made` (the folders the caller made for this run, see
-  /// first_missing_folder), so a refused run leaves nothing behind.
+  /// the claim file cannot be made; then removes the folders the caller made for this run (from `dir` up to
+  /// `made`, see first_missing_folder) where they are empty, so a refused run leaves nothing behind and never
+  /// takes away a folder another sweep claimed meanwhile.
   explicit OutDirClaim(const std::filesystem::path& dir, const std::filesystem::path& made = {});
   /// Removes the claim file, then releases the lock.
   ~OutDirClaim();
