@@ -32,7 +32,9 @@ const std::vector<Lever>& conform_levers() {
        check_priority},
       {"client-ceiling", "the client limit refuses the next client clearly",
        "clients up to the documented limit (48 per device; 60 with CUDA_DEVICE_MAX_CONNECTIONS=2 in newer docs) "
-       "connect; the first past it gets a clear status and the driver's error, no hang; the server serves the rest",
+       "connect; past it at least one client gets a clear status and the driver's error, and none hangs (whether the "
+       "server then serves the others is not measured: a refused client fails its worker set, so at 61 even 0 may "
+       "have connected)",
        check_client_ceiling},
       {"fault", "one client's illegal memory access is contained",
        "the faulter gets an error and no MPS client hangs (20 s cap); time-sliced neighbours do not die (frozen past "
