@@ -19,8 +19,10 @@ namespace bench_mps::harness {
 
 /// Worker sets per mode of the side-by-side sweep.
 inline constexpr int kBesideSets = 3;
-/// beside.json's layout: 2 keeps A's p99 per set and adds `latency` (A's tail under MPS against time-sliced).
-inline constexpr int kBesideFormatVersion = 2;
+/// beside.json's layout: 2 keeps A's p99 per set and adds `latency` (A's tail under MPS against time-sliced);
+/// 3 keeps A's p99 in ms per set (`a_p99_ms`) and makes `latency` a ratio of those p99s themselves, under the MPS
+/// mode the throughput verdict weighs.
+inline constexpr int kBesideFormatVersion = 3;
 /// The modes it runs: time-sliced, MPS, and MPS with the background (B) at below-normal priority.
 inline constexpr const char* kBesideModes = "timeslice,mps,mps+prio";
 
@@ -31,6 +33,7 @@ struct BesideMode {
   std::string problem;                           ///< not ok: the first failed run's status and reason
   std::vector<double> a_kept, b_kept, combined;  ///< per set
   std::vector<double> a_p99;                     ///< per set: A's p99 unit time over A alone's (same mode and set)
+  std::vector<double> a_p99_ms;                  ///< per set: A's p99 unit time beside B, ms
   double mean(const std::vector<double>& v) const;
 };
 
