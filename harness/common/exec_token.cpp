@@ -1,6 +1,7 @@
 #include "harness/common/exec_token.hpp"
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -37,6 +38,20 @@ TokenOwner owner_of(const std::string& token) {
 
 /// Whether the bench_mps that handed out the token still runs (a zombie does not: it was killed).
 bool owner_alive(const TokenOwner& o) { return process_alive(o.pid) && process_start_ticks(o.pid) == o.start_ticks; }
+
+/// The PID namespace of `pid` (its /proc/<pid>/ns/pid inode); 0 where it cannot be read.
+unsigned long long pid_namespace_of(const std::string& pid) {
+  struct stat st {};
+  return ::stat(("/proc/" + pid + "/ns/pid").c_str(), &st) == 0 ? static_cast<unsigned long long>(st.st_ino) : 0;
+}
+
+/// A token's pid is numbered in the PID namespace of the sweep that made it: a process of another namespace (a
+/// container, or a test's isolated sweep, sharing this /tmp and /proc) names an owner this process cannot look up,
+/// so it is never judged orphaned here.
+bool same_pid_namespace(pid_t pid) {
+  static const unsigned long long mine = pid_namespace_of("self");
+  return mine != 0 && pid_namespace_of(std::to_string(pid)) == mine;
+}
 
 /// SIGKILL to `p` if it is still the process that was seen (same start time); false if it is gone.
 bool kill_if_same(const ProcInfo& p) {
@@ -99,7 +114,7 @@ std::vector<std::string> end_orphaned_exec_processes() {
     by_owner.clear();
     for (auto& [proc, token] : live_processes_with_env(kExecTokenVar)) {
       const TokenOwner o = owner_of(token);
-      if (!o.valid || owner_alive(o) || proc.pid == ::getpid()) continue;
+      if (!o.valid || proc.pid == ::getpid() || !same_pid_namespace(proc.pid) || owner_alive(o)) continue;
       found.push_back(proc);
       by_owner[o.pid].push_back(proc);
     }

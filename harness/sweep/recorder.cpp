@@ -4,6 +4,7 @@
 #include <cmath>
 #include <iostream>
 
+#include "harness/common/format.hpp"
 #include "harness/results/results_schema.hpp"
 #include "harness/sweep/exec_gate.hpp"
 #include "harness/sweep/exec_metric_note.hpp"
@@ -157,15 +158,27 @@ const SummaryRecord* RunRecorder::reference(const RunSpec& run, const RunScenari
 }
 
 /// Where this invocation's wall time went: inside timed windows (each run's makespan) and the harness's own.
-nlohmann::json RunRecorder::timing_json(double wall) const {
-  return {{"wall_s", wall},
-          {"timed_s", timing_.timed_s},
-          {"timed_share", wall > 0 ? timing_.timed_s / wall : 0.0},
-          {"startup_s", timing_.startup_s},
-          {"settle_s", timing_.settle_s},
-          {"teardown_s", timing_.teardown_s},
-          {"runs", timing_.runs},
+nlohmann::json SweepTiming::json() const {
+  return {{"wall_s", wall_s},
+          {"timed_s", timed_s},
+          {"timed_share", timed_share()},
+          {"startup_s", startup_s},
+          {"settle_s", settle_s},
+          {"teardown_s", teardown_s},
+          {"runs", runs},
           {"note", "this invocation's runs; wall_s from the end of the preflight to the last run's record"}};
+}
+
+std::string SweepTiming::line() const {
+  return "sweep: " + fmt_fixed(wall_s, 1) + " s, of which " + fmt_fixed(timed_s, 1) + " s timed (" +
+         fmt_fixed(100.0 * timed_share(), 0) + "%); harness: start-up " + fmt_fixed(startup_s, 1) + " s, settle " +
+         fmt_fixed(settle_s, 1) + " s, teardown " + fmt_fixed(teardown_s, 1) + " s";
+}
+
+SweepTiming RunRecorder::timing(double wall) const {
+  SweepTiming t = timing_;
+  t.wall_s = wall;
+  return t;
 }
 
 }  // namespace bench_mps::harness

@@ -22,6 +22,17 @@
 
 namespace bench_mps::harness {
 
+/// Where a sweep invocation's time went (meta.json `timing`, and the `sweep:` line it prints at the end).
+struct SweepTiming {
+  double wall_s = 0;  ///< from the end of the preflight to the last run's record
+  double timed_s = 0, startup_s = 0, settle_s = 0, teardown_s = 0;
+  int runs = 0;
+  double timed_share() const { return wall_s > 0 ? timed_s / wall_s : 0.0; }
+  nlohmann::json json() const;
+  /// "sweep: 73.1 s, of which 26.8 s timed (37%); harness: start-up 38.4 s, settle 0.0 s, teardown 6.1 s"
+  std::string line() const;
+};
+
 class MpsSession;
 
 /// The harness's own time around a run (see SummaryRow).
@@ -60,7 +71,7 @@ class RunRecorder {
   int last_set() const;
   int failed() const { return failed_; }
   /// Where this invocation's `wall_s` went: inside timed windows (each run's makespan) and the harness's own.
-  nlohmann::json timing_json(double wall_s) const;
+  SweepTiming timing(double wall_s) const;
 
  private:
   RunRecord reduce(const FinishedRound& round, const SummaryRecord* alone);
@@ -78,10 +89,7 @@ class RunRecorder {
   std::vector<SummaryRecord> records_;  ///< every run recorded so far (a resumed sweep's earlier ones too)
   int failed_ = 0, done_ = 0, total_ = 0;
   bool server_checked_ = false;
-  struct {
-    double timed_s = 0, startup_s = 0, settle_s = 0, teardown_s = 0;
-    int runs = 0;
-  } timing_;
+  SweepTiming timing_;
 };
 
 }  // namespace bench_mps::harness

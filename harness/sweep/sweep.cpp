@@ -392,8 +392,8 @@ class Sweep {
                      : failed                     ? SweepStatus::failed
                                                   : SweepStatus::complete);
     if (!write_error_.empty()) meta_.stop_reason = write_error_;
-    const nlohmann::json timing = recorder_.timing_json(seconds_between(started_, std::chrono::steady_clock::now()));
-    meta_.timing = timing;
+    const SweepTiming timing = recorder_.timing(seconds_between(started_, std::chrono::steady_clock::now()));
+    meta_.timing = timing.json();
     if (const std::string e = monitor_.error(); !e.empty()) meta_.monitor_error = e;
     const std::vector<std::string> slow_first = note_slow_first_runs(spec_, out_, meta_);
     const bool meta_saved = save_meta();
@@ -401,12 +401,7 @@ class Sweep {
     ClosingInput closing{recorder_.records(), out_, meta_};
     if (closing_tables(spec_.scenario)(std::cout, closing)) save_meta();
     for (const std::string& line : slow_first) std::cerr << "bench_mps: warning: " << line << "\n";
-    std::cout << "\nsweep: " << fmt_fixed(timing["wall_s"].get<double>(), 1) << " s, of which "
-              << fmt_fixed(timing["timed_s"].get<double>(), 1) << " s timed ("
-              << fmt_fixed(100.0 * timing["timed_share"].get<double>(), 0) << "%); harness: start-up "
-              << fmt_fixed(timing["startup_s"].get<double>(), 1) << " s, settle "
-              << fmt_fixed(timing["settle_s"].get<double>(), 1) << " s, teardown "
-              << fmt_fixed(timing["teardown_s"].get<double>(), 1) << " s\n";
+    std::cout << "\n" << timing.line() << "\n";
     if (!noise_misses_.empty()) std::cout << "\n" << noise_misses_;
     std::cout << "results: " << out_.string() << "\n";
     if (!write_error_.empty() && !sig) {
