@@ -225,3 +225,37 @@ TEST(History, BadInputIsOneLineExitTwoAndNothingWritten) {
 
 }  // namespace
 }  // namespace bench_mps::testing
+
+namespace bench_mps::testing {
+namespace {
+
+// The battery for history's options: every bad value one line, exit 2, nothing written, nothing on stdout.
+class HistoryBadValue : public ::testing::TestWithParam<std::vector<std::string>> {};
+
+TEST_P(HistoryBadValue, OneLineExitTwoNothingWritten) {
+  TempDir tmp;
+  const fs::path f = fixtures_dir() / "compare";
+  std::vector<std::string> args{"history", (f / "base").string(), (f / "aa").string(), "--out", (tmp / "out").string()};
+  args.insert(args.end(), GetParam().begin(), GetParam().end());
+  const CommandOutput r = run_program(bench_mps_exe(), args);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(GetParam().front()), std::string::npos) << "the option is named: " << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_FALSE(fs::exists(tmp / "out"));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    History, HistoryBadValue,
+    ::testing::Values(std::vector<std::string>{"--threshold", ""}, std::vector<std::string>{"--threshold", "-1"},
+                      std::vector<std::string>{"--threshold", "nan"}, std::vector<std::string>{"--threshold", "inf"},
+                      std::vector<std::string>{"--threshold", "1e999"}, std::vector<std::string>{"--threshold", "abc"},
+                      std::vector<std::string>{"--alpha", "0"}, std::vector<std::string>{"--alpha", "1"},
+                      std::vector<std::string>{"--alpha", "nan"}, std::vector<std::string>{"--alpha", "-0.5"},
+                      std::vector<std::string>{"--metric", "p90"}, std::vector<std::string>{"--metric", ""},
+                      std::vector<std::string>{"--format", ""}, std::vector<std::string>{"--format", "xml"},
+                      std::vector<std::string>{"--format", std::string(100000, 'b')},
+                      std::vector<std::string>{"--out", ""}));
+
+}  // namespace
+}  // namespace bench_mps::testing

@@ -68,6 +68,12 @@ std::string read_whole_file(const fs::path& path) {
   return text;
 }
 
+fs::path resolved_path(const fs::path& path) {
+  std::error_code ec;
+  const fs::path real = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  return ec ? fs::absolute(path, ec).lexically_normal() : real;
+}
+
 std::string read_input_file(const fs::path& path) {
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);

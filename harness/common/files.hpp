@@ -32,6 +32,9 @@ int exit_code_of_write_error(int error);
 /// those apart check existence first).
 std::string read_whole_file(const std::filesystem::path& path);
 
+/// `path` with links, `.` and `..` resolved as far as it exists: two names of one file or folder compare equal.
+std::filesystem::path resolved_path(const std::filesystem::path& path);
+
 /// The whole of an input file the user named (or one inside a folder they named): UsageError naming it where
 /// it is missing, is a folder or device, or cannot be read, so a folder is never called "invalid JSON".
 std::string read_input_file(const std::filesystem::path& path);

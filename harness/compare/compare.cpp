@@ -11,6 +11,7 @@
 
 #include "harness/common/cli_checks.hpp"
 #include "harness/common/errors.hpp"
+#include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
 #include "harness/compare/compare_conform.hpp"
 #include "harness/compare/compare_meta.hpp"
@@ -36,13 +37,6 @@ CompareOptions validated_options(const CompareArgs& args) {
   return o;
 }
 
-/// `path` with links, `.` and `..` resolved (as far as it exists): two names of one file compare equal.
-fs::path resolved(const fs::path& path) {
-  std::error_code ec;
-  const fs::path real = fs::weakly_canonical(fs::absolute(path, ec), ec);
-  return ec ? fs::absolute(path, ec).lexically_normal() : real;
-}
-
 /// True when `file` lies inside `dir` (both resolved).
 bool lies_inside(const fs::path& file, const fs::path& dir) {
   const fs::path rel = file.lexically_relative(dir);
@@ -59,7 +53,7 @@ void check_output_file(const std::string& option, const std::string& file, const
     throw UsageError(option + " " + file + ": the folder " + parent.string() + " does not exist");
   if (fs::is_directory(file, ec)) throw UsageError(option + " " + file + ": is a folder");
   for (const std::string& input : {args.base, args.next})
-    if (lies_inside(resolved(file), resolved(input)))
+    if (lies_inside(resolved_path(file), resolved_path(input)))
       throw UsageError(option + " " + file + ": lies inside " + input +
                        ", a folder this comparison reads; write it elsewhere (nothing was written)");
 }
@@ -198,11 +192,11 @@ int run_compare(const CompareArgs& args) {
   const ExportFormat format = parse_export_format(args.format);
   check_output_file("--md", args.md_file, args);
   check_output_file("--csv", args.csv_file, args);
-  if (!args.md_file.empty() && !args.csv_file.empty() && resolved(args.md_file) == resolved(args.csv_file))
+  if (!args.md_file.empty() && !args.csv_file.empty() && resolved_path(args.md_file) == resolved_path(args.csv_file))
     throw UsageError("--md and --csv name the same file " + args.csv_file + "; give each its own");
   report.base_dir = args.base;
   report.new_dir = args.next;
-  report.same_folder = resolved(args.base) == resolved(args.next);
+  report.same_folder = resolved_path(args.base) == resolved_path(args.next);
   if (!args.out_dir.empty()) {  // like a sweep's --out: never overwrite what is there
     std::error_code ec;
     for (const char* name : {"comparison.csv", "comparison.md", "comparison.json"})

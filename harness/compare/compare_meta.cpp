@@ -107,9 +107,18 @@ std::vector<std::string> testbed_of(const nlohmann::json& meta) {
 
 std::string testbed_text(const std::vector<std::string>& f) { return f[0] + ", " + f[1] + ", " + f[2] + "; " + f[3]; }
 
+namespace {
+
+/// Field `i` recorded on both sides, and different.
+bool field_differs(const std::vector<std::string>& a, const std::vector<std::string>& b, std::size_t i) {
+  return a[i] != b[i] && a[i] != "?" && b[i] != "?";
+}
+
+}  // namespace
+
 bool same_testbed(const std::vector<std::string>& a, const std::vector<std::string>& b) {
   for (std::size_t i = 0; i < a.size(); ++i)
-    if (a[i] != b[i] && a[i] != "?" && b[i] != "?") return false;
+    if (field_differs(a, b, i)) return false;
   return true;
 }
 
@@ -118,7 +127,7 @@ std::string testbed_line(const nlohmann::json& base, const nlohmann::json& next)
   static const char* const kNames[] = {"GPU model", "SM count", "GPU memory", "host CPU model"};
   std::string differs;
   for (std::size_t i = 0; i < a.size(); ++i)
-    if (a[i] != b[i] && a[i] != "?" && b[i] != "?")
+    if (field_differs(a, b, i))
       differs += (differs.empty() ? "" : "; ") + std::string(kNames[i]) + " " + a[i] + " -> " + b[i];
   if (!differs.empty()) return "Testbed differs: " + differs + ": a change may be the testbed's, not the software's";
   std::vector<std::string> known = a;

@@ -23,20 +23,26 @@ ExportFormat parse_export_format(const std::string& name, const std::string& opt
                    "' is not one of text, json, bencher, github-benchmark, markdown");
 }
 
+ExportPoint export_point(const std::string& name, CompareMetric metric, double value, double lower, double upper) {
+  ExportPoint e;
+  e.name = name;
+  e.measure = metric_name(metric);
+  e.unit = metric == CompareMetric::throughput ? "tasks/s" : "ms";
+  e.higher_is_better = higher_is_better(metric);
+  e.value = value;
+  e.lower = lower;
+  e.upper = upper;
+  return e;
+}
+
 std::vector<ExportPoint> comparison_points(const CompareReport& report) {
   std::vector<ExportPoint> out;
-  const CompareMetric metric = report.options.metric;
   for (const ComparedPair& p : report.comparison.pairs) {
     if (p.next.set_means.empty()) continue;  // NEW has nothing measured here (its runs failed): no point to plot
-    ExportPoint e;
-    e.name = config_label(p.workload, p.params, p.mode, p.procs);
-    e.measure = metric_name(metric);
-    e.unit = metric == CompareMetric::throughput ? "tasks/s" : "ms";
-    e.higher_is_better = higher_is_better(metric);
-    e.value = mean(p.next.set_means);
-    const double half = std::isfinite(p.next.spread) ? p.next.spread * e.value / 2 : NAN;
-    e.lower = e.value - half;
-    e.upper = e.value + half;
+    const double value = mean(p.next.set_means);
+    const double half = std::isfinite(p.next.spread) ? p.next.spread * value / 2 : NAN;
+    ExportPoint e = export_point(config_label(p.workload, p.params, p.mode, p.procs), report.options.metric, value,
+                                 value - half, value + half);
     e.verdict = verdict_name(p.verdict);
     e.detail = "against " + report.base_dir + ": change " + fmt_percent(p.change, true) + ", p " + fmt_p(p.p_value) +
                (p.note.empty() ? std::string() : "; " + p.note);

@@ -29,6 +29,9 @@ struct ExportPoint {
   std::string detail;           ///< the change and p, or why
 };
 
+/// A point of `name` in `metric`'s measure and unit, at `value` with its interval (NaN where unknown).
+ExportPoint export_point(const std::string& name, CompareMetric metric, double value, double lower, double upper);
+
 /// NEW's side of every pair of a comparison.
 std::vector<ExportPoint> comparison_points(const CompareReport& report);
 

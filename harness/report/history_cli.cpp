@@ -48,13 +48,6 @@ constexpr const char* kHistoryFooter =
     "input (under two folders, a folder twice, a damaged folder, mixed testbeds; nothing written);\n"
     "3 a full disk. More: docs/COMPARE.md";
 
-/// `path` resolved as far as it exists: two names of one folder compare equal.
-fs::path resolved(const fs::path& path) {
-  std::error_code ec;
-  const fs::path real = fs::weakly_canonical(fs::absolute(path, ec), ec);
-  return ec ? fs::absolute(path, ec).lexically_normal() : real;
-}
-
 /// The folders named, or the results folders inside the one folder named.
 std::vector<fs::path> folders_of(const std::vector<std::string>& dirs) {
   std::error_code ec;
@@ -118,10 +111,11 @@ HistoryReport build(const std::vector<ReadFolder>& folders, const CompareOptions
   for (std::size_t i = 0; i < folders.size(); ++i) {
     std::map<std::string, std::vector<const SummaryRecord*>> ok;
     std::map<std::string, std::size_t> not_ok;
+    std::map<std::string, const SummaryRecord*> first;  ///< each configuration's first row, in folder order
     std::vector<std::string> order;
     for (const SummaryRecord& s : folders[i].summary) {
       const std::string key = s.config_key();
-      if (!ok.count(key) && !not_ok.count(key)) order.push_back(key);
+      if (first.emplace(key, &s).second) order.push_back(key);
       if (s.status == RunStatus::ok)
         ok[key].push_back(&s);
       else
@@ -129,12 +123,8 @@ HistoryReport build(const std::vector<ReadFolder>& folders, const CompareOptions
     }
     for (const std::string& key : order) {
       const std::string series_key = r.folders[i].testbed + "|" + key;
-      if (!index.count(series_key)) {
-        const SummaryRecord& s = ok.count(key)
-                                     ? *ok[key].front()
-                                     : *std::find_if(folders[i].summary.begin(), folders[i].summary.end(),
-                                                     [&](const SummaryRecord& x) { return x.config_key() == key; });
-        index[series_key] = r.series.size();
+      if (index.emplace(series_key, r.series.size()).second) {
+        const SummaryRecord& s = *first[key];
         r.series.push_back({r.folders[i].testbed, s.workload, s.params, s.mode, s.procs, {}, {}});
       }
       r.series[index[series_key]].points.push_back(
@@ -189,7 +179,7 @@ int run_history(const HistoryArgs& args) {
     throw UsageError("history needs two results folders or more (got " + std::to_string(dirs.size()) + ")");
   std::map<fs::path, std::string> seen;
   for (const fs::path& d : dirs) {
-    const fs::path real = resolved(d);
+    const fs::path real = resolved_path(d);
     if (seen.count(real)) throw UsageError(d.string() + ": given twice (also as " + seen[real] + ")");
     seen[real] = d.string();
   }
@@ -202,7 +192,8 @@ int run_history(const HistoryArgs& args) {
       if (fs::exists(fs::path(args.out_dir) / name, ec))
         throw UsageError("--out " + args.out_dir + ": is a results folder (" + name + "); choose another folder");
     for (const auto& [real, given] : seen)
-      if (resolved(args.out_dir) == real) throw UsageError("--out " + args.out_dir + ": is one of the folders read");
+      if (resolved_path(args.out_dir) == real)
+        throw UsageError("--out " + args.out_dir + ": is one of the folders read");
   }
   std::vector<ReadFolder> folders;
   for (const fs::path& d : dirs) {

@@ -233,14 +233,7 @@ std::vector<ExportPoint> history_points(const HistoryReport& r) {
   for (const HistorySeries& s : r.series) {
     if (s.points.empty()) continue;
     const HistoryPoint& p = s.points.back();
-    ExportPoint e;
-    e.name = label_of(s);
-    e.measure = metric_name(r.options.metric);
-    e.unit = r.options.metric == CompareMetric::throughput ? "tasks/s" : "ms";
-    e.higher_is_better = higher_is_better(r.options.metric);
-    e.value = p.mean;
-    e.lower = p.lower;
-    e.upper = p.upper;
+    ExportPoint e = export_point(label_of(s), r.options.metric, p.mean, p.lower, p.upper);
     e.verdict = p.sufficient() ? std::string() : "INSUFFICIENT";
     e.detail = r.folders[p.folder].dir + ": " + std::to_string(s.found.changes.size()) + " change(s) in the series";
     if (std::isfinite(e.value)) out.push_back(e);
