@@ -2,7 +2,10 @@
 """Tables of a start-gate study folder (results/2026-11-28-gate): for each sweep folder under it (one per lease,
 program and --exec-gate setting), how many copies of N >= 2 ran co-run (units.csv, written by
 `bench_mps predict --measure`), the gate's arrival and release spreads (meta.json's exec_gate), and per mode and N
-the median unit of the co-run copies. Everything is read from the committed files.
+the median unit of the co-run copies; where a folder ran several alone runs per mode (`--exec-alone-runs`), each
+mode's alone units in the order they ran with their median, spread and drift, and every co-run cell's unit over
+the alone median with, in brackets, over the largest and the smallest alone draw. Everything is read from the
+committed files.
 
     python3 scripts/gate_study.py results/2026-11-28-gate      # prints the Markdown tables
 """
@@ -100,6 +103,75 @@ def repeat_rows(d, root):
     return out, diffs
 
 
+def run_order(d):
+    """{run_id: position} in the order the runs ran (runs.csv holds them so)."""
+    order = {}
+    for r in csv.DictReader(open(os.path.join(d, "runs.csv"))):
+        order.setdefault(r["run_id"], len(order))
+    return order
+
+
+def alone_draws(d):
+    """{mode: [unit of each alone run, in run order]} (each run's mean over its copies; co-run or not, N=1)."""
+    order = run_order(d)
+    runs = {}
+    for u in csv.DictReader(open(os.path.join(d, "units.csv"))):
+        if int(u["procs"]) == 1 and u["unit_ms"]:
+            runs.setdefault((u["mode"], u["run_id"]), []).append(float(u["unit_ms"]))
+    draws = {}
+    for (mode, run_id), us in sorted(runs.items(), key=lambda kv: order.get(kv[0][1], 1 << 30)):
+        draws.setdefault(mode, []).append(statistics.mean(us))
+    return draws
+
+
+def over_anchor(value, draws):
+    """"1.62x (1.41-1.88)": value over the draws' median, and over their largest and smallest."""
+    med = statistics.median(draws)
+    if len(draws) < 2:
+        return f"{value / med:.2f}x"
+    return f"{value / med:.2f}x ({value / max(draws):.2f}-{value / min(draws):.2f})"
+
+
+def alone_rows(d, root):
+    """Per mode: the alone draws in run order, their median, spread (+- half the range over the median), drift."""
+    out = []
+    for mode, draws in sorted(alone_draws(d).items()):
+        med = statistics.median(draws)
+        half = 100 * (max(draws) - min(draws)) / 2 / med
+        drift = f"{draws[-1] / draws[0]:.2f}x" if len(draws) > 1 else "-"
+        out.append(f"| {os.path.relpath(d, root)} | {mode} | {len(draws)} | {', '.join(f'{v:.4g}' for v in draws)} | "
+                   f"{med:.4g} | {min(draws):.4g}-{max(draws):.4g} (+-{half:.0f} %) | {drift} |")
+    return out
+
+
+def ratio_rows(d, root):
+    """Each co-run cell at N >= 2: its copies' median unit over the alone runs of its mode and of time-slicing."""
+    draws = alone_draws(d)
+    cells = {}
+    for u in csv.DictReader(open(os.path.join(d, "units.csv"))):
+        if int(u["procs"]) >= 2:
+            cells.setdefault((u["mode"], int(u["procs"])), []).append(u)
+    out = []
+    for (mode, n), us in sorted(cells.items()):
+        if not all(u["unit_basis"] in ("common window", "metric") for u in us):
+            out.append(f"| {os.path.relpath(d, root)} | {mode} | {n} | not co-run | - | - |")
+            continue
+        med = statistics.median(float(u["unit_ms"]) for u in us)
+        same = over_anchor(med, draws[mode]) if draws.get(mode) else "-"
+        ts = over_anchor(med, draws["timeslice"]) if draws.get("timeslice") else "-"
+        out.append(f"| {os.path.relpath(d, root)} | {mode} | {n} | {med:.4g} | {same} | {ts} |")
+    return out
+
+
+def print_table(header, rule, rows):
+    """A blank line, then a Markdown table: its header row, its rule row, its rows."""
+    print()
+    print(header)
+    print(rule)
+    for r in rows:
+        print(r)
+
+
 def main():
     root = sys.argv[1]
     ds = [d for d in folders(root) if "gatecost" not in d]
@@ -108,33 +180,30 @@ def main():
     print("|---|---|---|---:|---:|---:|---:|")
     for d in ds:
         print(coverage_row(d, root))
-    print()
-    print("| folder | mode | N | copies co-run | unit median ms (co-run copies) |")
-    print("|---|---|---:|---:|---:|")
-    for d in ds:
-        for r in unit_rows(d, root):
-            print(r)
+    print_table("| folder | mode | N | copies co-run | unit median ms (co-run copies) |", "|---|---|---:|---:|---:|",
+                [r for d in ds for r in unit_rows(d, root)])
     rows, diffs = [], []
     for d in ds:
         r, x = repeat_rows(d, root)
         rows += r
         diffs += x
     if rows:
-        print()
-        print("| folder | mode | N | each repeat's mean unit, ms | apart (larger over smaller) |")
-        print("|---|---|---:|---|---:|")
-        for r in rows:
-            print(r)
+        print_table("| folder | mode | N | each repeat's mean unit, ms | apart (larger over smaller) |",
+                    "|---|---|---:|---|---:|", rows)
         print()
         print(f"Repeats of a co-run cell: {len(diffs)} cells, median {statistics.median(diffs):.1f} % apart, "
               f"largest {max(diffs):.1f} %.")
+    with_draws = [d for d in ds if any(len(v) > 1 for v in alone_draws(d).values())]
+    if with_draws:
+        print_table("| folder | mode | alone runs | unit ms, in run order | median | spread | last / first |",
+                    "|---|---|---:|---|---:|---|---:|", [r for d in with_draws for r in alone_rows(d, root)])
+        print_table("| folder | mode | N | unit median ms (co-run) | x alone, same mode (over largest-smallest draw) | "
+                    "x alone time-sliced (likewise) |", "|---|---|---:|---:|---|---|",
+                    [r for d in with_draws for r in ratio_rows(d, root)])
     cost = cost_rows(root)
     if cost:
-        print()
-        print("| program | step ms, gate steady (pairs 1-3) | step ms, gate off | median on / median off | per pair |")
-        print("|---|---|---|---:|---:|")
-        for r in cost:
-            print(r)
+        print_table("| program | step ms, gate steady (pairs 1-3) | step ms, gate off | median on / median off | per pair |",
+                    "|---|---|---|---:|---:|", cost)
 
 
 if __name__ == "__main__":

@@ -538,8 +538,9 @@ def draw_model_vs_measured(spec, data):
     return fig
 
 def draw_advice(spec, data):
-    """bench_mps advise: predicted (lines, a band where the model gives a bracket) and measured (markers)
-    throughput of N copies in copies alone, time-sliced and MPS, beside the ideal N."""
+    """bench_mps advise: measured throughput of N copies in copies alone on the basis that decided (markers, each
+    with its ~94% interval over the worker sets as whiskers), time-sliced and MPS, beside the ideal N; where the
+    unit decides, the predictions too (lines, a band where the model gives a bracket)."""
     fig, ax = plt.subplots(figsize=(7.5, 5))
     top = max([spec.get("max_procs") or 1] + [max(line["n"]) for line in spec["lines"] if line["n"]])
     ax.plot([1, top], [1, top], color="gray", linestyle=(0, (8, 4)), linewidth=1, label="ideal (N copies alone)")
@@ -555,13 +556,22 @@ def draw_advice(spec, data):
                 ax.fill_between(line["n"], line["low"], line["throughput"], color=color, alpha=0.15, linewidth=0)
         else:
             ax.plot(line["n"], line["throughput"], color=color, marker="o", linestyle="-", label=label)
+            whiskers = [(n, t, lo, hi) for n, t, lo, hi in
+                        zip(line["n"], line["throughput"], line.get("lo", []), line.get("hi", []))
+                        if lo is not None and hi is not None]
+            if whiskers:
+                ax.errorbar([w[0] for w in whiskers], [w[1] for w in whiskers],
+                            yerr=[[w[1] - w[2] for w in whiskers], [w[3] - w[1] for w in whiskers]],
+                            fmt="none", ecolor=color, capsize=3, linewidth=1)
     ax.set_xlabel("N copies sharing the GPU")
-    ax.set_ylabel("throughput, in copies alone (per {})".format(spec.get("unit") or "task"))
+    per = "whole run" if spec.get("basis") == "run" else spec.get("unit") or "task"
+    ax.set_ylabel("throughput, in copies alone (per {})".format(per))
     ax.set_xlim(left=0.5)
     ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)
     ax.legend(loc="upper left", fontsize=8)
-    ax.set_title("Will MPS help? {}\n{}".format(spec["title"], data["machine"]), fontsize=10)
+    ax.set_title("Will MPS help? {}\n{}; decided per {}, whiskers ~94% over worker sets".format(
+        spec["title"], data["machine"], per), fontsize=10)
     fig.tight_layout()
     return fig
 

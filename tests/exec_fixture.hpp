@@ -3,6 +3,7 @@
 // for the user's program and the fake nvidia-cuda-mps-control for MPS.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -22,9 +23,12 @@ class ExecSweep : public ::testing::Test {
   void TearDown() override { EXPECT_EQ(live_mps_process_count(), 0) << "a daemon was left behind"; }
 
   fs::path out() const { return tmp / "out"; }
-  /// bench_mps --workloads exec --repeats 1 --settle 0 --out out() EXTRA...
+  /// bench_mps --workloads exec --repeats 1 --settle 0 --out out() EXTRA..., with --exec-alone-runs 1 unless EXTRA
+  /// sets it: one run per configuration, as these tests count them (tests of the alone runs set it).
   std::vector<std::string> sweep_args(const std::vector<std::string>& extra) const {
     std::vector<std::string> a{"--workloads", "exec", "--repeats", "1", "--settle", "0", "--out", out().string()};
+    if (std::find(extra.begin(), extra.end(), "--exec-alone-runs") == extra.end())
+      a.insert(a.end(), {"--exec-alone-runs", "1"});
     a.insert(a.end(), extra.begin(), extra.end());
     return a;
   }

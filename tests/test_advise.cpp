@@ -11,6 +11,7 @@
 
 #include "harness/advise/advise.hpp"
 #include "harness/advise/advise_beside.hpp"
+#include "harness/advise/advise_job.hpp"
 #include "harness/advise/advise_ladder.hpp"
 #include "harness/advise/advise_output.hpp"
 #include "harness/advise/advise_recommend.hpp"
@@ -28,8 +29,8 @@ SchedulerFacts h100() { return {2.09, 0.128, 0.138}; }
 
 AloneFacts alone_at(double step_ms, double burst_ms, double footprint) {
   AloneFacts a;
-  a.source = "events";
-  a.unit = "task";
+  a.source = AloneSource::events;
+  a.unit = LadderUnit::task;
   a.unit_ms = step_ms;
   a.point = {step_ms, burst_ms, burst_ms, footprint};
   a.duty = burst_ms / step_ms;
@@ -41,7 +42,7 @@ MeasuredCell cell(int n, const std::string& mode, double unit_ms, double p99_ms 
                   double spread = 0.01, int sets = 3) {
   MeasuredCell c;
   c.procs = n;
-  c.mode = mode;
+  c.mode = parse_mode(mode);
   for (int i = 0; i < sets; ++i) {
     SetMeasurement s;
     s.ok = ok;
@@ -80,14 +81,14 @@ std::vector<MeasuredCell> ladder(const std::vector<std::array<double, 3>>& rows)
 TEST(AdviseModel, ABusyKernelOfFewBlocksIsPredictedToTakeTurnsTimeSlicedAndRunSideBySideUnderMps) {
   const auto p = predict_ladder(alone_at(10.0, 9.98, 0.03), h100(), 10);
   ASSERT_EQ(p.size(), 18u);  // N = 2..10, two modes
-  const PredictedCell* ts = find_predicted(p, LadderMode::timeslice, 4);
-  const PredictedCell* mps = find_predicted(p, LadderMode::mps, 4);
+  const PredictedCell* ts = find_predicted(p, ModeKind::timeslice, 4);
+  const PredictedCell* mps = find_predicted(p, ModeKind::mps, 4);
   ASSERT_TRUE(ts && mps);
   EXPECT_NEAR(ts->throughput_low(), 4 * 10.0 / (10.0 - 9.98 + 4 * (9.98 + 0.138 + 4 * 0.128)), 1e-9);
   EXPECT_GT(ts->prediction.loss, 3.9);
   EXPECT_DOUBLE_EQ(mps->prediction.loss, 1.0);
   EXPECT_DOUBLE_EQ(mps->throughput(), 4.0);
-  EXPECT_DOUBLE_EQ(find_predicted(p, LadderMode::mps, 10)->throughput(), 10.0);
+  EXPECT_DOUBLE_EQ(find_predicted(p, ModeKind::mps, 10)->throughput(), 10.0);
 }
 
 TEST(AdviseModel, AProgramWithHostWaitsGetsABracketBetweenATurnPerWaitAndATurnPerIdleGap) {
@@ -97,13 +98,13 @@ TEST(AdviseModel, AProgramWithHostWaitsGetsABracketBetweenATurnPerWaitAndATurnPe
   a.point.kernel_ms = 0.13;
   a.gap_point = RegimePoint{0.38, 0.0186, 0.0186, 0.05};
   const auto p = predict_ladder(a, h100(), 10);
-  const PredictedCell* ts = find_predicted(p, LadderMode::timeslice, 10);
+  const PredictedCell* ts = find_predicted(p, ModeKind::timeslice, 10);
   ASSERT_TRUE(ts);
   EXPECT_DOUBLE_EQ(ts->prediction.loss, 1.0);  // a turn per wait: 10 x 0.268 ms fits in 2.7 ms
   EXPECT_NEAR(ts->prediction.upper, 10 * (0.0186 + 0.138) / 0.38, 1e-9);
   EXPECT_NEAR(ts->throughput_low(), 10 / ts->prediction.upper, 1e-12);
   EXPECT_NE(ts->prediction.why.find("per idle gap"), std::string::npos) << ts->prediction.why;
-  EXPECT_TRUE(std::isnan(find_predicted(p, LadderMode::mps, 10)->prediction.upper));  // MPS: no bracket
+  EXPECT_TRUE(std::isnan(find_predicted(p, ModeKind::mps, 10)->prediction.upper));  // MPS: no bracket
 }
 
 TEST(AdviseModel, NothingIsPredictedForAWorkloadOffTheMap) {
@@ -113,13 +114,13 @@ TEST(AdviseModel, NothingIsPredictedForAWorkloadOffTheMap) {
 }
 
 TEST(AdviseModel, AnErrorIsPredictedOverMeasuredAndZeroInsideABracket) {
-  Check c{4, LadderMode::mps, 4.0, 4.0, 3.2};
+  Check c{4, ModeKind::mps, 4.0, 4.0, 3.2};
   EXPECT_NEAR(c.error(), 0.25, 1e-12);
-  Check bracket{4, LadderMode::timeslice, 2.0, 1.0, 1.5};
+  Check bracket{4, ModeKind::timeslice, 2.0, 1.0, 1.5};
   EXPECT_EQ(bracket.error(), 0);
-  Check below{4, LadderMode::timeslice, 2.0, 1.0, 0.8};
+  Check below{4, ModeKind::timeslice, 2.0, 1.0, 0.8};
   EXPECT_NEAR(below.error(), 0.25, 1e-12);  // from the bracket's nearer end
-  Check none{4, LadderMode::mps, NAN, NAN, 3.0};
+  Check none{4, ModeKind::mps, NAN, NAN, 3.0};
   EXPECT_TRUE(std::isnan(none.error()));
 }
 
@@ -130,7 +131,7 @@ TEST(AdviseModel, ChecksPairEachRungWithItsPredictionOnTheLaddersOwnBasis) {
   ASSERT_EQ(checks.size(), 4u);  // N=2, 4 in both modes; N=1 is the basis
   for (const Check& c : checks) {
     EXPECT_TRUE(std::isfinite(c.error())) << c.procs;
-    EXPECT_LT(std::abs(c.error()), 0.1) << c.procs << " " << ladder_mode_name(c.mode);
+    EXPECT_LT(std::abs(c.error()), 0.1) << c.procs << " " << mode_kind_word(c.mode);
   }
   EXPECT_NE(errors_at(checks, 4).find("N=4: time-sliced"), std::string::npos) << errors_at(checks, 4);
   EXPECT_EQ(errors_at(checks, 10), "");
@@ -141,22 +142,22 @@ TEST(AdviseModel, MpsContentionIsCalibratedAtNTwoAndCarriedLinearlyToLargerN) {
   auto a = alone_at(1.035, 1.0, 0.19);
   a.duty = 0.966;
   auto p = predict_ladder(a, h100(), 10);
-  EXPECT_DOUBLE_EQ(find_predicted(p, LadderMode::mps, 4)->prediction.loss, 1.0);  // the SMs alone: side by side
+  EXPECT_DOUBLE_EQ(find_predicted(p, ModeKind::mps, 4)->prediction.loss, 1.0);  // the SMs alone: side by side
   const auto l = ladder({{1, 1.035, 1.091}, {2, 4.7, 1.289}});
   const MpsContention c = mps_contention(a, l);
   EXPECT_NEAR(c.measured, 1.289 / 1.091 - 1, 1e-12);
   EXPECT_NEAR(c.cap, 0.966 * 0.966, 1e-12);
   EXPECT_NEAR(c.per_copy, c.measured, 1e-12);  // under the cap: all of it is device contention
   fit_to_ladder(p, a, l);
-  const PredictedCell* two = find_predicted(p, LadderMode::mps, 2);
-  const PredictedCell* ten = find_predicted(p, LadderMode::mps, 10);
+  const PredictedCell* two = find_predicted(p, ModeKind::mps, 2);
+  const PredictedCell* ten = find_predicted(p, ModeKind::mps, 10);
   EXPECT_TRUE(two->calibration);
   EXPECT_FALSE(ten->calibration);
   EXPECT_NEAR(ten->prediction.loss, 1 + 9 * c.per_copy, 1e-12);
   EXPECT_EQ(ten->prediction.why, "contention");
   EXPECT_NEAR(ten->speed, 1.035 / 1.091, 1e-12);  // one copy alone under MPS against time-sliced
   // N=2 set the model: it is held against nothing; N=1 and N=2 of time-sliced still are.
-  for (const Check& k : check_predictions(p, l)) EXPECT_FALSE(k.mode == LadderMode::mps && k.procs == 2);
+  for (const Check& k : check_predictions(p, l)) EXPECT_FALSE(k.mode == ModeKind::mps && k.procs == 2);
   Advice advice;
   advice.meta = nlohmann::json::object();
   advice.alone = a;
@@ -177,14 +178,14 @@ TEST(AdviseModel, ASlowdownAtNTwoBeyondTheBusyShareSquaredIsNotCarriedToLargerN)
   EXPECT_NEAR(c.measured, 0.12, 1e-9);
   EXPECT_NEAR(c.per_copy, 0.04 * 0.04, 1e-12);
   fit_to_ladder(p, a, l);
-  EXPECT_NEAR(find_predicted(p, LadderMode::mps, 10)->prediction.loss, 1 + 9 * 0.0016, 1e-12);
+  EXPECT_NEAR(find_predicted(p, ModeKind::mps, 10)->prediction.loss, 1 + 9 * 0.0016, 1e-12);
   // Faster at N=2 than alone (noise) adds nothing; without N=2 the model's own prediction stands.
   const auto faster = ladder({{1, 2.7, 2.9}, {2, 2.8, 2.8}});
   EXPECT_DOUBLE_EQ(mps_contention(a, faster).per_copy, 0.0);
   auto q = predict_ladder(a, h100(), 10);
   fit_to_ladder(q, a, ladder({{1, 2.7, 2.9}}));
-  EXPECT_FALSE(find_predicted(q, LadderMode::mps, 2)->calibration);
-  EXPECT_DOUBLE_EQ(find_predicted(q, LadderMode::mps, 10)->prediction.loss, 1.0);
+  EXPECT_FALSE(find_predicted(q, ModeKind::mps, 2)->calibration);
+  EXPECT_DOUBLE_EQ(find_predicted(q, ModeKind::mps, 10)->prediction.loss, 1.0);
 }
 
 TEST(AdvisePick, MpsIsAdvisedAtTheKneeWhereItGainsAndTheRecommendationSaysWhy) {
@@ -250,7 +251,7 @@ TEST(AdvisePick, TheP99TargetRulesOutTheRungsThatBreakIt) {
 TEST(AdvisePick, FailedRunsAreNeverAdvised) {
   auto l = ladder({{1, 10, 10}, {2, 20, 10.5}, {4, 40, 11}});
   for (MeasuredCell& c : l)
-    if (c.procs == 4 && c.mode == "mps") c.ok = false;
+    if (c.procs == 4 && c.is(ModeKind::mps)) c.ok = false;
   const Pick p = pick(l, NAN);
   EXPECT_EQ(p.procs, 2);
 }
@@ -365,19 +366,87 @@ TEST(AdviseDecision, TheBasisThatDecidesCanTurnTheVerdict) {
 TEST(AdviseDecision, TheRunDecidesWhereOneRunAloneIsShort) {
   AloneFacts a = alone_at(10, 3, 0.2);
   a.run_s = 40;
-  EXPECT_EQ(choose_basis("auto", a).basis, Basis::unit);  // bench_mps's own workload: its length is a setting
-  a.source = "profile";                                   // a program
-  a.unit = "step";
+  EXPECT_EQ(choose_basis(parse_basis("auto"), a).basis, Basis::unit);  // bench_mps's own workload: a setting
+  a.source = AloneSource::profile;                                     // a program
+  a.unit = LadderUnit::step;
   a.run_s = 40;
   a.startup_s = 9;
-  EXPECT_EQ(choose_basis("auto", a).basis, Basis::run);
-  EXPECT_NE(choose_basis("", a).why.find("9.000 s of it start-up"), std::string::npos) << choose_basis("", a).why;
-  EXPECT_EQ(choose_basis("unit", a).basis, Basis::unit);
+  EXPECT_EQ(choose_basis(std::nullopt, a).basis, Basis::run);
+  EXPECT_NE(choose_basis(parse_basis(""), a).why.find("9.000 s of it start-up"), std::string::npos)
+      << choose_basis(std::nullopt, a).why;
+  EXPECT_EQ(choose_basis(parse_basis("unit"), a).basis, Basis::unit);
   a.run_s = 2 * kRunBasisBelowS;
-  EXPECT_EQ(choose_basis("auto", a).basis, Basis::unit);
-  EXPECT_EQ(choose_basis("run", a).basis, Basis::run);
-  a.unit = "run";  // a program timed by its whole run
-  EXPECT_EQ(choose_basis("unit", a).basis, Basis::run);
+  EXPECT_EQ(choose_basis(std::nullopt, a).basis, Basis::unit);
+  EXPECT_EQ(choose_basis(parse_basis("run"), a).basis, Basis::run);
+  a.unit = LadderUnit::run;  // a program timed by its whole run
+  EXPECT_EQ(choose_basis(Basis::unit, a).basis, Basis::run);
+  // --basis takes auto, unit and run, and nothing else.
+  for (const char* word : {"auto", "unit", "run"}) EXPECT_TRUE(is_basis_word(word)) << word;
+  for (const char* word : {"", "Auto", "units", "whole"}) EXPECT_FALSE(is_basis_word(word)) << word;
+}
+
+/// cell()'s worker sets (their steps 2 % apart), each copy starting up in `startup_s` and running `steps` steps.
+MeasuredCell job_cell(int n, const std::string& mode, double startup_s, double unit_ms, double steps) {
+  const MeasuredCell made = cell(n, mode, unit_ms, NAN, true, 0.02);
+  MeasuredCell c;
+  c.procs = n;
+  c.mode = made.mode;
+  for (SetMeasurement s : made.sets) {
+    s.startup_s = startup_s;
+    s.units = n * steps;
+    c.add(s);
+  }
+  return c;
+}
+
+TEST(AdviseJob, LengthsAreUnitsMultiplesOrTimesAndNothingElse) {
+  EXPECT_EQ(parse_job_length("20000")->kind, JobLength::Kind::units);
+  EXPECT_DOUBLE_EQ(parse_job_length("20000")->value, 20000);
+  EXPECT_EQ(parse_job_length("100x")->kind, JobLength::Kind::times);
+  EXPECT_DOUBLE_EQ(parse_job_length("2.5x")->value, 2.5);
+  EXPECT_EQ(parse_job_length("90s")->kind, JobLength::Kind::seconds);
+  EXPECT_DOUBLE_EQ(parse_job_length("45m")->value, 2700);
+  EXPECT_DOUBLE_EQ(parse_job_length("2h")->value, 7200);
+  for (const char* bad :
+       {"", "0", "0x", "-5", "+5", "10y", "x", "h", "nan", "inf", "1e12", "5 x", " 5", "5xx", "1e9h2"})
+    EXPECT_FALSE(parse_job_length(bad).has_value()) << bad;
+}
+
+TEST(AdviseJob, ALongerJobWeighsTheStepsOverTheStartUp) {
+  // Alone: 10 s of start-up, then 1000 steps of 10 ms (20 s). At N=4, time-sliced: start-up 10 s, steps 40 ms
+  // (no gain while stepping); MPS: start-up 12 s, steps 25 ms. MPS gains more the longer the job: 50 s against
+  // 37 s a job as given (1.35x), 4010 s against 2512 s a hundred times longer (1.60x).
+  const std::vector<MeasuredCell> ladder{job_cell(1, "timeslice", 10, 10, 1000), job_cell(1, "mps", 10, 10, 1000),
+                                         job_cell(4, "timeslice", 10, 40, 1000), job_cell(4, "mps", 12, 25, 1000)};
+  const JobVerdict once = job_verdict(ladder, LadderUnit::step, *parse_job_length("1x"));
+  ASSERT_TRUE(once.problem.empty()) << once.problem;
+  EXPECT_DOUBLE_EQ(once.units, 1000);
+  // One job alone takes 20 s: time-sliced N=4 4 jobs in 50 s (1.60x), MPS N=4 4 in 37 s (2.16x).
+  EXPECT_NEAR(once.ts_jobs, 4.0 / 50 * 20, 0.02);
+  EXPECT_NEAR(once.mps_jobs, 4.0 / 37 * 20, 0.02);
+  EXPECT_EQ(once.side(), 1);
+  const JobVerdict hundred = job_verdict(ladder, LadderUnit::step, *parse_job_length("100x"));
+  EXPECT_DOUBLE_EQ(hundred.units, 100000);
+  EXPECT_NEAR(hundred.gain.ratio, (10 + 4000.0) / (12 + 2500.0), 0.01);  // one copy's job: 4010 s against 2512 s
+  EXPECT_EQ(hundred.side(), 1);
+  // A duration of one copy alone: 10 s of start-up, then 20 s more is 2000 steps.
+  EXPECT_NEAR(job_verdict(ladder, LadderUnit::step, *parse_job_length("30s")).units, 2000, 1e-6);
+  EXPECT_NE(job_verdict(ladder, LadderUnit::step, *parse_job_length("5s")).problem.find("start-up"), std::string::npos);
+  const std::string said = job_sentence(hundred, LadderUnit::step);
+  EXPECT_NE(said.find("For a job of 100x the command as given (100000 steps a copy): MPS at N=4"), std::string::npos)
+      << said;
+  // A program timed by its whole run has no steps to stretch.
+  EXPECT_NE(job_verdict(ladder, LadderUnit::run, *parse_job_length("10x")).problem.find("--exec-metric"),
+            std::string::npos);
+}
+
+TEST(AdviseJob, WhereStartUpCostsTheSharingALongJobTurnsTheVerdict) {
+  // MPS's copies start up 3x slower but step 1.5x faster than time-sliced's: the command as given (short) is
+  // time-slicing's, a job a hundred times longer MPS's.
+  const std::vector<MeasuredCell> ladder{job_cell(1, "timeslice", 10, 10, 100), job_cell(2, "timeslice", 10, 20, 100),
+                                         job_cell(2, "mps", 30, 13, 100)};
+  EXPECT_EQ(job_verdict(ladder, LadderUnit::step, *parse_job_length("1x")).side(), -1);
+  EXPECT_EQ(job_verdict(ladder, LadderUnit::step, *parse_job_length("100x")).side(), 1);
 }
 
 TEST(AdviseDecision, EnergyPerUnitIsTheSetsEnergyOverTheirUnits) {
@@ -472,14 +541,14 @@ TEST(AdviseLadder, APyTorchClientProfiledOnAnH100IsPlacedByItsProfile) {
   const fs::path dir = source_dir() / "results/2026-11-26-profile/client-profiled-1";
   const AloneFacts a = read_alone(dir, {true, true}, 20);
   ASSERT_TRUE(a.placed()) << a.problem;
-  EXPECT_EQ(a.source, "profile");
-  EXPECT_EQ(a.unit, "step");
+  EXPECT_EQ(a.source, AloneSource::profile);
+  EXPECT_EQ(a.unit, LadderUnit::step);
   EXPECT_NEAR(a.unit_ms, 2.68484, 1e-4);  // its step_mean_ms
   EXPECT_NEAR(a.duty, 0.0493, 5e-4);
   EXPECT_NEAR(a.point.footprint, 0.053, 0.002);
   EXPECT_NEAR(a.point.step_ms, a.point.burst_ms / a.duty, 1e-9);
   const AloneFacts as_run = read_alone(dir, {true, false}, 20);
-  EXPECT_EQ(as_run.unit, "run");
+  EXPECT_EQ(as_run.unit, LadderUnit::run);
   EXPECT_GT(as_run.unit_ms, 9000);  // its completion, start-up included
 }
 
@@ -494,7 +563,7 @@ TEST(AdviseLadder, AClientProfiledWithHostWaitsGetsBothEndsOfTheBracket) {
   ASSERT_TRUE(a.gap_point.has_value());
   EXPECT_LT(a.gap_point->step_ms, a.point.step_ms);  // idle gaps cut the step finer than host waits
   const auto p = predict_ladder(a, h100(), 10);
-  const PredictedCell* ts = find_predicted(p, LadderMode::timeslice, 10);
+  const PredictedCell* ts = find_predicted(p, ModeKind::timeslice, 10);
   ASSERT_TRUE(ts && std::isfinite(ts->prediction.upper));
   EXPECT_LT(ts->throughput_low(), ts->throughput());
 }
@@ -603,7 +672,8 @@ TEST(AdviseBeside, ThePairsGainIsDecidedFromItsWorkerSets) {
     tails.push_back(r);
   }
   const BesideAdvice t = beside_from_rows(tails, "infer", "mlp");
-  EXPECT_EQ(t.latency_mode, "mps");
+  ASSERT_TRUE(t.latency_mode.has_value());
+  EXPECT_EQ(t.latency_mode->name, "mps");
   EXPECT_NEAR(t.latency.ratio, 2.0 / 4.30, 0.001);  // run ids of 30 characters: 4.30 ms time-sliced
   EXPECT_LT(t.latency.hi, 0.95);
   EXPECT_NE(t.headline.find("infer's p99 under MPS was 0.47x ("), std::string::npos) << t.headline;
@@ -708,11 +778,12 @@ void run_every_child(const AdviseCase& c, ChildSweeps& sweeps) {
   for (const int n : ladder_rungs(c.spec)) {
     const std::string at = "-n" + std::to_string(n);
     sweeps.run("ladder" + at, args.rung(n));
-    for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps})
-      sweeps.run(std::string("more-") + ladder_mode_name(mode) + at, args.more(ladder_mode_name(mode), n));
+    for (const ModeKind mode : kLadderModes)
+      sweeps.run(std::string("more-") + std::string(mode_kind_word(mode)) + at,
+                 args.more(std::string(mode_kind_word(mode)), n));
     if (n < 2) continue;  // a limit is tried only where MPS is advised at two copies or more
-    for (const std::string& limit : AdviseChildArgs::limit_modes(n))
-      sweeps.run("limit-" + limit + at, args.limit(limit, n));
+    for (const Mode& limit : AdviseChildArgs::limit_modes(n))
+      sweeps.run("limit-" + limit.name + at, args.limit(limit.name, n));
   }
 }
 
@@ -856,6 +927,10 @@ TEST_F(Advise, BadInputGetsOneLineAndExitTwoWithNothingWritten) {
       {"--workload", "cpu", "--beside", "nosuch"},                  // --beside: bench_mps's workloads only
       {"--workload", "cpu", "--beside", "cpu", "--ladder", "1,2"},  // a pair has no ladder
       {"--workload", "cpu", "--beside", ""},
+      {"--command", "true", "--job-length", "0"},
+      {"--command", "true", "--job-length", "1e12"},
+      {"--command", "true", "--job-length", "10 steps"},
+      {"--workload", "cpu", "--beside", "cpu", "--job-length", "10x"},  // a pair has no ladder to stretch
   };
   for (const auto& a : bad) {
     const auto r = advise(a, 60);
@@ -882,6 +957,39 @@ TEST_F(Advise, RedoWritesACommittedFoldersAdviceAgainAsCommitted) {
     EXPECT_EQ(read_text(copy / "advice.md"), read_text(committed / "advice.md")) << subject;
     EXPECT_EQ(read_text(copy / "advice.json"), read_text(committed / "advice.json")) << subject;
   }
+}
+
+// Issue 42: --job-length on a committed folder: the advice for that job too, in the headline, advice.md and
+// advice.json; kept for the next redo; refused for a side-by-side folder.
+TEST_F(Advise, RedoWithAJobLengthAdvisesThatJobToo) {
+  const fs::path committed = source_dir() / "results/2026-11-27-advise-intervals/lease-e/client";
+  const fs::path copy = tmp / "redo" / "client";
+  fs::create_directories(copy.parent_path());
+  fs::copy(committed, copy, fs::copy_options::recursive);
+  const auto r = run_program(bench_mps_exe(), {"advise", "--redo", copy.string(), "--job-length", "2h"}, env, 120);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string headline = r.out.substr(0, r.out.find('\n'));
+  EXPECT_NE(headline.find(" For a job of 2h of one copy alone ("), std::string::npos) << headline;
+  const nlohmann::json j = nlohmann::json::parse(read_text(copy / "advice.json"));
+  EXPECT_EQ(j["advise"]["job_length"], "2h");
+  ASSERT_EQ(j["jobs"].size(), 4u);  // the command as given, 10x, 100x, and the job asked for
+  EXPECT_EQ(j["jobs"][3]["length"], "2h");
+  EXPECT_GT(j["jobs"][3]["units"].get<double>(), j["jobs"][0]["units"].get<double>());
+  const std::string md = read_text(copy / "advice.md");
+  EXPECT_NE(md.find("## A longer job"), std::string::npos);
+  EXPECT_NE(md.find("- For a job of 2h of one copy alone ("), std::string::npos) << md;
+  // The next redo keeps the length asked for.
+  const auto again = run_program(bench_mps_exe(), {"advise", "--redo", copy.string()}, env, 120);
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(read_text(copy / "advice.md"), md);
+  // Bad lengths and a pair: one line, exit 2, the folder untouched.
+  for (const char* bad : {"0", "-1", "10y", "", "nan"}) {
+    const auto b = run_program(bench_mps_exe(), {"advise", "--redo", copy.string(), "--job-length", bad}, env, 60);
+    EXPECT_EQ(b.exit_code, 2) << bad << " " << b.err;
+    EXPECT_NE(b.err.find("--job-length"), std::string::npos) << b.err;
+    EXPECT_EQ(std::count(b.err.begin(), b.err.end(), '\n'), 1) << b.err;
+  }
+  EXPECT_EQ(read_text(copy / "advice.md"), md);
 }
 
 // Issue 35: stored state checked like a results folder's: numbers out of range refused, naming the file.

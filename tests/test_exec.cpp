@@ -68,6 +68,58 @@ TEST_F(Exec, TimesEachCopyReadsItsStepsAndProvesItsMode) {
   EXPECT_NE(md.find("ours: exec (seed 001's regime"), std::string::npos) << md;
 }
 
+TEST_F(Exec, ALadderRunsThreeAloneRunsAndItsRatiosCarryTheirSpread) {
+  // Alone, each run's step is 10 + its repeat ms (11, 12, 13 in the order they run); at N=2 every step is 24 ms.
+  const std::string cmd =
+      "r=${BENCH_MPS_RUN_ID%%-*}; r=${r#r}; if [ \"$BENCH_MPS_PROCS\" = 1 ]; then s=$((10 + r)); else s=24; fi; "
+      "for i in 1 2 3; do echo \"step_ms=$s\"; done";
+  const auto r = sweep({"--command", cmd, "--exec-metric", "step_ms=([0-9.]+)", "--procs", "1,2", "--modes",
+                        "timeslice", "--exec-alone-runs", "3"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = summary();
+  ASSERT_EQ(rows.size(), 4u);
+  for (const char* id :
+       {"r1-timeslice-exec-n1", "r2-timeslice-exec-n1", "r3-timeslice-exec-n1", "r1-timeslice-exec-n2"})
+    EXPECT_EQ(rows.count(id), 1u) << id;
+  // First, middle, last: the order they ran is the order runs.csv holds them.
+  std::vector<std::string> order;
+  for (const auto& w : harness::read_runs(out() / "runs.csv"))
+    if (order.empty() || order.back() != w.run_id) order.push_back(w.run_id);  // a row per copy
+  EXPECT_EQ(order, (std::vector<std::string>{"r1-timeslice-exec-n1", "r2-timeslice-exec-n1", "r1-timeslice-exec-n2",
+                                             "r3-timeslice-exec-n1"}));
+  EXPECT_EQ(read_text(out() / "meta.json").find("\"exec_alone_runs\": 3") != std::string::npos, true);
+
+  const auto rep = run_program(bench_mps_exe(), {"report", out().string()}, env, 120);
+  ASSERT_EQ(rep.exit_code, 0) << rep.err;
+  const std::string md = read_text(out() / "report.md");
+  // The alone draws in run order, median 12, spread 11-13 (+-8 %), drift 13/11; N=2's step over the median
+  // (24/12 = 2.00x) and over the largest and smallest draw (24/13, 24/11).
+  EXPECT_NE(md.find("| timeslice | 3 | 11.000, 12.000, 13.000 | 12.000 | 11.000-13.000 (+-8 %) | 1.18x |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| 24.000 | 2.00x (1.85-2.18) |"), std::string::npos) << md;
+  const auto cells = run_program(
+      "/usr/bin/env",
+      {"python3", (source_dir() / "tests/reports/check_ratio_cells.py").string(), (out() / "report.md").string()});
+  EXPECT_EQ(cells.exit_code, 0) << cells.out;
+  EXPECT_NE(cells.out.find(" 0 contradiction(s)"), std::string::npos) << cells.out;
+}
+
+TEST_F(Exec, AloneRunsRefuseABadCountAndASweepWithoutExec) {
+  for (const char* bad : {"-1", "21", "two", "1.5"}) {
+    const auto r = sweep({"--command", "true", "--procs", "1,2", "--exec-alone-runs", bad});
+    EXPECT_EQ(r.exit_code, 2) << bad << ": " << r.err;
+    EXPECT_NE(r.err.find("--exec-alone-runs"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(out())) << bad;
+  }
+  const auto r =
+      run_program(bench_mps_exe(), {"--workloads", "cpu", "--exec-alone-runs", "3", "--out", out().string()}, env, 60);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--exec-alone-runs: counts your program's alone runs; add --workloads exec"), std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(out()));
+}
+
 TEST_F(Exec, MpsCopyThatNeverConnectsIsUnproven) {
   const auto r = sweep({"--command", "sleep 0.4", "--procs", "2", "--modes", "mps"});
   EXPECT_EQ(r.exit_code, 1) << r.err;

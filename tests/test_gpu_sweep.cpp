@@ -109,7 +109,10 @@ TEST_F(GpuSweep, ExecReferenceClientIsProvenAnMpsClient) {
   const auto rows =
       sweep({"--workloads", "exec", "--command", "python3 " + script + " --samples " + std::to_string(kSamples),
              "--exec-metric", "step_ms=([0-9.]+)", "--modes", "timeslice,mps", "--procs", "1,2"});
-  ASSERT_EQ(rows.size(), 4u);
+  // Per mode: three alone runs (the default --exec-alone-runs: first, middle, last) and N=2.
+  ASSERT_EQ(rows.size(), 8u);
+  for (const char* id : {"r3-timeslice-exec-n1", "r3-mps-exec-n1", "r1-mps-exec-n2"})
+    EXPECT_EQ(rows.count(id), 1u) << id;
   for (const auto& [id, row] : rows) EXPECT_EQ(row.status, "ok") << id << ": " << row.reason;
   for (const auto& w : harness::read_runs(tmp / "out" / "runs.csv")) {
     EXPECT_EQ(w.fact("steps"), kSamples / kScriptBatch) << w.facts;

@@ -116,6 +116,73 @@ TEST(Plan, ConsecutiveRepeatsShareAWorkerSetAndModesInterleaveByGroup) {
   EXPECT_EQ(plan_sweep(spec).size(), 2u);  // one group: timeslice, mps
 }
 
+/// The plan's run ids of `mode`, in plan order.
+std::vector<std::string> run_ids_of(const std::vector<ModeBlock>& blocks, const std::string& mode) {
+  std::vector<std::string> ids;
+  for (const auto& b : blocks)
+    if (b.mode.name == mode)
+      for (const auto& r : b.runs()) ids.push_back(r.run_id());
+  return ids;
+}
+
+TEST(Plan, AnExecLadderRunsThreeAloneRunsPerModeFirstMiddleAndLast) {
+  SweepSpec spec;
+  spec.procs = {1, 2, 4, 10};
+  spec.modes = parse_modes("timeslice,mps");
+  spec.workloads = {"exec"};
+  spec.params.exec.command = "true";
+  spec.repeats = 1;
+  ASSERT_EQ(extra_alone_runs(spec, "exec"), 2);
+  auto blocks = plan_sweep(spec);
+  EXPECT_EQ(run_ids_of(blocks, "timeslice"),
+            (std::vector<std::string>{"r1-timeslice-exec-n1", "r1-timeslice-exec-n2", "r2-timeslice-exec-n1",
+                                      "r1-timeslice-exec-n4", "r1-timeslice-exec-n10", "r3-timeslice-exec-n1"}));
+  EXPECT_EQ(run_ids_of(blocks, "mps").back(), "r3-mps-exec-n1");
+  int expected = 0;
+  for (const auto& b : blocks)
+    for (const auto& r : b.runs()) EXPECT_EQ(r.index, expected++);
+  EXPECT_EQ(expected, 12);
+
+  // Two repeats: the second repeat's alone run is the middle one; one more after the last N.
+  spec.repeats = 2;
+  blocks = plan_sweep(spec);
+  const auto ids = run_ids_of(blocks, "mps");
+  ASSERT_EQ(ids.size(), 9u);
+  EXPECT_EQ(ids[4], "r2-mps-exec-n1");
+  EXPECT_EQ(ids[8], "r3-mps-exec-n1");
+
+  // Four alone runs with two repeats: the extra in the middle of the first repeat runs before the second
+  // repeat's and takes the next repeat number in run order.
+  spec.exec_alone_runs = 4;
+  const auto four = run_ids_of(plan_sweep(spec), "timeslice");
+  EXPECT_EQ(four, (std::vector<std::string>{"r1-timeslice-exec-n1", "r1-timeslice-exec-n2", "r3-timeslice-exec-n1",
+                                            "r1-timeslice-exec-n4", "r1-timeslice-exec-n10", "r2-timeslice-exec-n1",
+                                            "r2-timeslice-exec-n2", "r2-timeslice-exec-n4", "r2-timeslice-exec-n10",
+                                            "r4-timeslice-exec-n1"}));
+}
+
+TEST(Plan, AloneRunsAreAddedOnlyToALadderOfExecThatHoldsNEqualsOne) {
+  SweepSpec spec;
+  spec.modes = parse_modes("timeslice");
+  spec.workloads = {"exec"};
+  spec.params.exec.command = "true";
+  spec.repeats = 1;
+  spec.procs = {2, 4};  // no alone run to add to
+  EXPECT_EQ(extra_alone_runs(spec, "exec"), 0);
+  spec.procs = {1};  // alone only: its repeats are its draws
+  EXPECT_EQ(extra_alone_runs(spec, "exec"), 0);
+  spec.procs = {1, 4};
+  spec.exec_alone_runs = 0;
+  EXPECT_EQ(extra_alone_runs(spec, "exec"), 0);
+  spec.exec_alone_runs = 3;
+  EXPECT_EQ(extra_alone_runs(spec, "exec"), 2);
+  spec.repeats = 3;
+  EXPECT_EQ(extra_alone_runs(spec, "exec"), 0);
+  spec.repeats = 1;
+  spec.workloads = {"spin"};  // its sets already hold several rounds
+  EXPECT_EQ(extra_alone_runs(spec, "spin"), 0);
+}
+
 TEST(WorkloadArgs, EveryWorkloadsParametersReachTheWorkerAsRecorded) {
   // The harness records workload_params_string in runs.csv and passes workload_worker_args to
   // bench_worker, which parses them with the same add_workload_options: what a worker runs must be

@@ -37,7 +37,7 @@ constexpr const char* kOwnOptions[] = {"--procs",        "--modes",    "--repeat
                                        "--exec-warmups", "--rounds"};
 
 /// Where a limit's sweep goes: mps:auto in sweeps/limits, the doubled share in sweeps/limits-2x.
-std::string limit_folder(const std::string& mode) { return mode == "mps:auto" ? "limits" : "limits-2x"; }
+std::string limit_folder(const Mode& mode) { return mode.auto_pct ? "limits" : "limits-2x"; }
 
 /// Where a set added to settle the verdict goes: sweeps/more-<round>-<mode>-n<N>.
 std::string more_folder(int round, const std::string& mode, int n) {
@@ -68,9 +68,9 @@ struct Progress {
 std::string rung_line(const std::vector<MeasuredCell>& cells, const std::vector<PredictedCell>& predicted,
                       int n) {  // per unit
   std::string s = "N=" + std::to_string(n) + ":";
-  for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps}) {
-    const MeasuredCell* m = find_measured(cells, ladder_mode_name(mode), n);
-    s += std::string(mode == LadderMode::timeslice ? " time-sliced " : ", MPS ");
+  for (const ModeKind mode : kLadderModes) {
+    const MeasuredCell* m = find_measured(cells, mode, n);
+    s += std::string(mode == ModeKind::timeslice ? " time-sliced " : ", MPS ");
     s += !m ? "not run" : m->ok ? fmt_times(m->throughput()) : "failed (" + m->problem + ")";
     if (const PredictedCell* p = find_predicted(predicted, mode, n))
       s += p->calibration ? std::string(" (the MPS model's calibration)")
@@ -84,7 +84,7 @@ std::string rung_line(const std::vector<MeasuredCell>& cells, const std::vector<
 /// model's (docs/REGIMES.md).
 std::vector<PredictedCell> predictions(const fs::path& alone_dir, const UnitChoice& unit, double gap_us,
                                        const AloneFacts& alone, const SchedulerFacts& sched, int max_procs) {
-  if (unit.exec && alone.placed() && alone.source == "profile") {
+  if (unit.exec && alone.placed() && alone.source == AloneSource::profile) {
     try {
       return simulate_ladder(alone_dir, unit.metric, gap_us, sched, max_procs);
     } catch (const UsageError&) {  // no replayable profile: the regime model places it as before
@@ -134,9 +134,11 @@ class AdviseRun {
       args_.set_gate(resolve_gate_point("steady", profiled, note));
       progress_.say(note);
     }
-    a_.basis = choose_basis(spec_.basis, a_.alone);
-    progress_.say("deciding " + std::string(a_.basis.basis == Basis::unit ? "per " + a_.alone.unit : "per whole run") +
-                  ": " + a_.basis.why);
+    a_.basis = choose_basis(parse_basis(spec_.basis), a_.alone);
+    progress_.say(
+        "deciding " +
+        std::string(a_.basis.basis == Basis::unit ? "per " + std::string(unit_word(a_.alone.unit)) : "per whole run") +
+        ": " + a_.basis.why);
     a_.predicted = predictions(o.dir, unit_, gap_us_, a_.alone, a_.scheduler, spec_.max_procs);
     if (!a_.alone.placed()) {
       progress_.say("not placed on the map: " + a_.alone.problem + "; the ladder alone will answer");
@@ -211,7 +213,7 @@ class AdviseRun {
       progress_.say("MPS " + times_with_interval(p.gain) + " the best time-sliced: across the " +
                     fmt_fixed(100 * kDecisionBand, 0) + " % line, one more worker set each ...");
       for (const MeasuredCell* c : cells) {
-        const std::string mode = c->mode;
+        const std::string mode = c->mode.name;
         const int n = c->procs;
         try {
           const SweepOutcome o = sweeps_.run(more_folder(round, mode, n), args_.more(mode, n));
@@ -234,18 +236,19 @@ class AdviseRun {
       return;
     }
     // mps:auto (100/N % each, the device plugin's rule), then, where it cost more than 5 %, twice that share.
-    for (const std::string& mode : AdviseChildArgs::limit_modes(p.procs)) {
+    for (const Mode& limit : AdviseChildArgs::limit_modes(p.procs)) {
+      const std::string& mode = limit.name;
       if (!a_.limits.empty() && (!a_.limits.back().ok || limit_keeps(*p.cell, a_.limits.back()).lo >= kLimitKeeps))
         break;
       progress_.say(mode + " at N=" + std::to_string(p.procs) + " ...");
       try {
-        const SweepOutcome o = sweeps_.run(limit_folder(mode), args_.limit(mode, p.procs));
+        const SweepOutcome o = sweeps_.run(limit_folder(limit), args_.limit(mode, p.procs));
         std::vector<MeasuredCell> cells;
         if (o.has_runs()) read_cells(o.dir, unit_, cells);
         if (cells.empty()) {
           cells.emplace_back();
           cells.back().procs = p.procs;
-          cells.back().mode = mode;
+          cells.back().mode = limit;
           cells.back().problem = "its sweep failed: " + o.last_error;
         }
         a_.limits.push_back(cells.front());
@@ -263,9 +266,9 @@ class AdviseRun {
  private:
   std::string predicted_at(int n) const {
     std::string s;
-    for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps})
+    for (const ModeKind mode : kLadderModes)
       if (const PredictedCell* p = find_predicted(a_.predicted, mode, n))
-        s += (s.empty() ? "" : ", ") + std::string(mode == LadderMode::timeslice ? "time-sliced " : "MPS ") +
+        s += (s.empty() ? "" : ", ") + std::string(mode == ModeKind::timeslice ? "time-sliced " : "MPS ") +
              fmt_times(p->throughput());
     return s.empty() ? "-" : s + " the throughput of one copy";
   }
@@ -331,6 +334,9 @@ void finish_advice(Advice& advice, double slo_p99_ms) {
   if (end.rfind("stopped by a signal", 0) == 0 || end.find("time budget") != std::string::npos ||
       end.find("sweep failed") != std::string::npos || end.find("sweep stopped") != std::string::npos)
     advice.recommendation.headline = "The ladder stopped early (" + end + "): " + advice.recommendation.headline;
+  if (const std::optional<JobLength> job = asked_job_length(advice.meta))  // --job-length: that job's advice too
+    advice.recommendation.headline +=
+        " " + job_sentence(job_verdict(advice.ladder, advice.alone.unit, *job), advice.alone.unit);
 }
 
 void print_advice(const Advice& advice, const fs::path& out) {
@@ -433,10 +439,10 @@ std::vector<std::string> AdviseChildArgs::limit(const std::string& mode, int n) 
   return with_workload({"--procs", std::to_string(n), "--modes", mode, "--repeats", std::to_string(kSetsPerRung)});
 }
 
-std::vector<std::string> AdviseChildArgs::limit_modes(int n) {
+std::vector<Mode> AdviseChildArgs::limit_modes(int n) {
   const int doubled = 2 * ((100 + n - 1) / n);
-  std::vector<std::string> modes{"mps:auto"};
-  if (doubled < 100) modes.push_back("mps:" + std::to_string(doubled));
+  std::vector<Mode> modes{parse_mode("mps:auto")};
+  if (doubled < 100) modes.push_back(parse_mode("mps:" + std::to_string(doubled)));
   return modes;
 }
 
@@ -517,8 +523,8 @@ void read_stored_cells(const fs::path& sweeps, const UnitChoice& unit, const std
       read_cells(sweeps / ("ladder-" + std::to_string(n)), unit, advice.ladder);
   for (int round = 1; round <= kMaxSetsPerCell; ++round)
     for (const MeasuredCell& c : std::vector<MeasuredCell>(advice.ladder))
-      if (fs::is_regular_file(sweeps / more_folder(round, c.mode, c.procs) / "summary.csv", ec))
-        read_cells(sweeps / more_folder(round, c.mode, c.procs), unit, advice.ladder);
+      if (fs::is_regular_file(sweeps / more_folder(round, c.mode.name, c.procs) / "summary.csv", ec))
+        read_cells(sweeps / more_folder(round, c.mode.name, c.procs), unit, advice.ladder);
   for (const std::string folder : {"limits", "limits-2x"})
     if (fs::is_regular_file(sweeps / folder / "summary.csv", ec)) {
       std::vector<MeasuredCell> cells;
@@ -548,21 +554,25 @@ int redo_beside(const fs::path& dir) {
   write_beside(dir, stored, advice);
   // Like the ladder: a comparison that could not be made (a side that never ran ok) is a failed run.
   const auto ran = [&](bool timesliced) {
-    return std::any_of(advice.modes.begin(), advice.modes.end(),
-                       [&](const BesideMode& m) { return m.ok && (m.mode == "timeslice") == timesliced; });
+    return std::any_of(advice.modes.begin(), advice.modes.end(), [&](const BesideMode& m) {
+      return m.ok && is_plain(m.mode, ModeKind::timeslice) == timesliced;
+    });
   };
   return ran(true) && ran(false) ? kExitOk : kExitFailed;
 }
 
 }  // namespace
 
-int redo_advice(const std::string& dir_text, const std::string& basis) {
+int redo_advice(const std::string& dir_text, const std::string& basis, const std::string& job_length) {
   const fs::path dir = dir_text;
   const fs::path file = dir / kAdviceJsonFile;
   std::error_code ec;
   if (!fs::is_regular_file(file, ec) && fs::is_regular_file(dir / "beside.json", ec)) {
     if (!basis.empty())
       throw UsageError("--basis: a side-by-side advice has no basis to choose (" + dir.string() + ")");
+    if (!job_length.empty())
+      throw UsageError("--job-length: a side-by-side advice has no ladder to compose a job from (" + dir.string() +
+                       ")");
     return redo_beside(dir);
   }
   if (!fs::exists(file, ec)) throw UsageError("--redo: " + file.string() + " not found (not an advise folder)");
@@ -587,12 +597,13 @@ int redo_advice(const std::string& dir_text, const std::string& basis) {
     advice.alone = read_alone(dir / "sweeps" / "alone", unit, workload.profile_gap_us, &advice.alone_window);
     // The basis as asked then (format 2 and older: auto), unless --basis asks again (and is stored).
     if (!basis.empty()) advice.meta["advise"]["basis"] = basis;
+    if (!job_length.empty()) advice.meta["advise"]["job_length"] = job_length;
     const std::string asked = settings.contains("basis") && settings.at("basis").is_string()
                                   ? settings.at("basis").get<std::string>()
                                   : "auto";
-    if (basis.empty() && asked != "auto" && asked != "unit" && asked != "run")
+    if (basis.empty() && !is_basis_word(asked))
       throw ResultsError(file.string() + ": advise.basis '" + asked.substr(0, 40) + "' is not auto, unit or run");
-    advice.basis = choose_basis(basis.empty() ? asked : basis, advice.alone);
+    advice.basis = choose_basis(parse_basis(basis.empty() ? asked : basis), advice.alone);
     advice.sets_end = stored.value("sets_end", std::string());
     if (!workload.params.exec.check.empty()) {  // --check-metric: its tolerance as stored (1 % by default)
       const nlohmann::json& tol =
@@ -659,8 +670,9 @@ int run_beside(const AdviseSpec& spec) {
   if (o.exit_code == kExitEnvironment) return kExitEnvironment;
   // Like the ladder: a comparison that could not be made (a side that never ran ok) is a failed run.
   const auto ran = [&](bool timesliced) {
-    return std::any_of(advice.modes.begin(), advice.modes.end(),
-                       [&](const BesideMode& m) { return m.ok && (m.mode == "timeslice") == timesliced; });
+    return std::any_of(advice.modes.begin(), advice.modes.end(), [&](const BesideMode& m) {
+      return m.ok && is_plain(m.mode, ModeKind::timeslice) == timesliced;
+    });
   };
   return ran(true) && ran(false) ? kExitOk : kExitFailed;
 }
@@ -668,7 +680,7 @@ int run_beside(const AdviseSpec& spec) {
 }  // namespace
 
 int run_advise(const AdviseSpec& spec) {
-  if (!spec.redo_dir.empty()) return redo_advice(spec.redo_dir, spec.basis);
+  if (!spec.redo_dir.empty()) return redo_advice(spec.redo_dir, spec.basis, spec.job_length);
   if (!spec.beside.empty()) return run_beside(spec);
   const SweepSpec workload = advise_workload(spec);
   {  // the machine, checked as the largest rung's sweep will check it (exit 3 before anything is written)
@@ -702,6 +714,7 @@ int run_advise(const AdviseSpec& spec) {
       {"workload_args", spec.workload_args()},
       {"device", device.id.key},
       {"basis", spec.basis.empty() ? "auto" : spec.basis},
+      {"job_length", spec.job_length.empty() ? nlohmann::json(nullptr) : nlohmann::json(spec.job_length)},
       {"check_tolerance_pct",
        spec.check_metric.empty() ? nlohmann::json(nullptr) : nlohmann::json(spec.check_tolerance_pct)},
       {"cpu_stand_in", spec.cpu_stand_in}};

@@ -25,7 +25,7 @@ int run_advise(const AdviseSpec& spec);
 /// `--redo DIR`: the prediction, checks and recommendation again from DIR/sweeps and DIR/advice.json's
 /// settings and scheduler (after the model changed), advice.md, advice.json and the figure rewritten.
 /// `basis`: decide on it instead of the stored --basis (stored then); empty: as stored.
-int redo_advice(const std::string& dir, const std::string& basis = "");
+int redo_advice(const std::string& dir, const std::string& basis = "", const std::string& job_length = "");
 
 /// Why no more worker sets are run for an open verdict (`p.open()`): the cap of kMaxSetsPerCell, or a budget
 /// that would not hold one more set of each (`seconds_per_round`, with a margin); "" : run one more of each.
@@ -54,7 +54,7 @@ class AdviseChildArgs {
   std::vector<std::string> more(const std::string& mode, int n) const;   ///< one more set of a cell
   std::vector<std::string> limit(const std::string& mode, int n) const;  ///< a thread limit's sweep at n
   /// The limits tried at n: mps:auto, then twice its share where that is under 100 %.
-  static std::vector<std::string> limit_modes(int n);
+  static std::vector<Mode> limit_modes(int n);
   /// A program's start gate for the rungs, more sets and limits (`--exec-gate POINT`): where its alone run's
   /// steady part began (harness/sweep/exec_gate.hpp); none where the user gave --exec-gate after `--`.
   void set_gate(const std::string& point) { gate_ = point; }

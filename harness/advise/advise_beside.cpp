@@ -21,11 +21,12 @@ std::string mean_with_interval(const std::vector<double>& v) {
   return fmt_fixed(m, 2) + " (" + fmt_fixed(m * (1 - w / 2), 2) + "-" + fmt_fixed(m * (1 + w / 2), 2) + ")";
 }
 
-std::string mode_words(const std::string& mode) {
-  if (mode == "timeslice") return "time-sliced";
-  if (mode == "mps") return "under MPS";
-  if (mode == "mps+prio") return "under MPS, the background at below-normal priority";
-  return mode;
+std::string mode_words(const Mode& mode) {
+  if (is_plain(mode, ModeKind::timeslice)) return "time-sliced";
+  if (is_plain(mode, ModeKind::mps)) return "under MPS";
+  if (mode.kind == ModeKind::mps && mode.prio_first && !is_limited_mps(mode))
+    return "under MPS, the background at below-normal priority";
+  return mode.name;
 }
 
 }  // namespace
@@ -42,7 +43,9 @@ std::vector<BesideMode> beside_modes(const std::vector<SummaryRecord>& rows) {
     if (!r.scenario.is_interference()) continue;
     if (std::find(order.begin(), order.end(), r.mode) == order.end()) order.push_back(r.mode);
     BesideMode& m = by_mode[r.mode];
-    m.mode = r.mode;
+    const std::optional<Mode> mode = mode_in_results(r.mode);
+    if (!mode) throw ResultsError("run " + r.run_id + " has a mode no side-by-side sweep runs: '" + r.mode + "'");
+    m.mode = *mode;
     if (r.status != RunStatus::ok) {
       if (m.problem.empty())
         m.problem = r.run_id + ": " + to_string(r.status) + (r.reason.empty() ? "" : ": " + r.reason);
@@ -73,7 +76,7 @@ void decide_pair(BesideAdvice& out, const BesideMode& ts, const BesideMode& shar
   const std::string pair = out.a + " beside " + out.b;
   out.gain = ratio_of_means(shared.combined, ts.combined);
   const int side = side_of_band(out.gain);
-  out.best = side > 0 ? shared.mode : side < 0 ? ts.mode : std::string("undecided");
+  out.best = side > 0 ? shared.mode.name : side < 0 ? ts.mode.name : std::string("undecided");
   out.headline = side > 0 ? "Run " + pair + " " + mode_words(shared.mode) + ": together they did " +
                                 times_with_interval(out.gain) + " the work of the pair time-sliced."
                  : side < 0 ? "Sharing " + mode_words(shared.mode) + " buys the pair under " +
@@ -100,7 +103,7 @@ BesideAdvice beside_from_rows(const std::vector<SummaryRecord>& rows, const std:
   const BesideMode* shared = nullptr;  // the best of the MPS modes: the question is MPS against time-slicing
   for (const BesideMode& m : out.modes) {
     if (!m.ok) continue;
-    if (m.mode == "timeslice")
+    if (is_plain(m.mode, ModeKind::timeslice))
       ts = &m;
     else if (!shared || m.mean(m.combined) > shared->mean(shared->combined))
       shared = &m;
@@ -115,14 +118,15 @@ BesideAdvice beside_from_rows(const std::vector<SummaryRecord>& rows, const std:
   if (ts && shared) {
     decide_pair(out, *ts, *shared);
   } else {
-    out.best = (ts ? ts : shared)->mode;
+    const BesideMode& ran = ts ? *ts : *shared;
+    out.best = ran.mode.name;
     std::string why = "it did not run";  // why the other side did not: its first mode's problem
     for (const BesideMode& m : out.modes)
-      if (!m.ok && (m.mode == "timeslice") == !ts) {
-        why = m.problem.empty() ? m.mode + ": no run ended ok" : m.problem;
+      if (!m.ok && is_plain(m.mode, ModeKind::timeslice) == !ts) {
+        why = m.problem.empty() ? m.mode.name + ": no run ended ok" : m.problem;
         break;
       }
-    out.headline = "Only " + mode_words(out.best) + " ran ok for " + a + " beside " + b + ", nothing to hold it " +
+    out.headline = "Only " + mode_words(ran.mode) + " ran ok for " + a + " beside " + b + ", nothing to hold it " +
                    "against: " + (ts ? std::string("MPS") : std::string("time-slicing")) + " did not (" + why + ").";
   }
   for (const BesideMode& m : out.modes) {
@@ -140,8 +144,8 @@ BesideAdvice beside_from_rows(const std::vector<SummaryRecord>& rows, const std:
 }
 
 std::string beside_latency_sentence(const BesideAdvice& advice) {
-  if (advice.latency_mode.empty() || !std::isfinite(advice.latency.ratio)) return "";
-  const std::string tail = advice.a + "'s p99 " + mode_words(advice.latency_mode) + " was " +
+  if (!advice.latency_mode || !std::isfinite(advice.latency.ratio)) return "";
+  const std::string tail = advice.a + "'s p99 " + mode_words(*advice.latency_mode) + " was " +
                            times_with_interval(advice.latency) + " its p99 time-sliced (p99s in ms, the MPS mode " +
                            "the verdict weighs)";
   if (!advice.latency.has_interval()) return tail + ".";
@@ -177,7 +181,7 @@ std::string beside_markdown(const BesideAdvice& advice, const std::string& machi
 json beside_json(const BesideAdvice& advice) {
   json modes = json::array();
   for (const BesideMode& m : advice.modes)
-    modes.push_back({{"mode", m.mode},
+    modes.push_back({{"mode", m.mode.name},
                      {"ok", m.ok},
                      {"problem", m.problem},
                      {"a_kept", m.a_kept},
@@ -190,7 +194,7 @@ json beside_json(const BesideAdvice& advice) {
           {"modes", modes},
           {"best", advice.best},
           {"gain", interval_json(advice.gain)},
-          {"latency_mode", advice.latency_mode},
+          {"latency_mode", advice.latency_mode ? advice.latency_mode->name : std::string()},
           {"latency", interval_json(advice.latency)},
           {"headline", advice.headline},
           {"reasons", advice.reasons}};

@@ -7,12 +7,14 @@
 // combined throughput (the ideal is 2: both as fast as alone), with intervals over the sets.
 #include "harness/advise/wing.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "harness/common/stats.hpp"
+#include "harness/plan/mode_names.hpp"
 #include "harness/results/results_reader.hpp"
 
 namespace bench_mps::harness {
@@ -28,7 +30,7 @@ inline constexpr const char* kBesideModes = "timeslice,mps,mps+prio";
 
 /// One mode of the pair: per worker set, A's and B's throughput over themselves alone (same mode and set).
 struct BesideMode {
-  std::string mode;
+  Mode mode;
   bool ok = false;
   std::string problem;                           ///< not ok: the first failed run's status and reason
   std::vector<double> a_kept, b_kept, combined;  ///< per set
@@ -42,7 +44,7 @@ struct BesideAdvice {
   std::vector<BesideMode> modes;         ///< in kBesideModes' order, as far as they ran
   std::string best;                      ///< the mode advised, "undecided", or "" where none ran ok
   RatioInterval gain{NAN, NAN, NAN};     ///< the best MPS mode's combined throughput over time-sliced's
-  std::string latency_mode;              ///< the MPS mode with A's lowest p99 ("" where none or no time-sliced ran)
+  std::optional<Mode> latency_mode;      ///< the MPS mode the verdict weighs (none where no time-sliced or MPS ran ok)
   RatioInterval latency{NAN, NAN, NAN};  ///< A's p99 in latency_mode over A's p99 time-sliced, over the sets
   std::string headline;
   std::vector<std::string> reasons;

@@ -4,6 +4,8 @@
 #include <algorithm>
 
 #include "harness/common/cli_checks.hpp"
+#include "harness/advise/advise_job.hpp"
+#include "harness/advise/advise_model.hpp"
 #include "harness/common/errors.hpp"
 #include "harness/plan/device_options.hpp"
 #include "harness/plan/sweep_cli.hpp"
@@ -77,7 +79,23 @@ CLI::App* add_advise_command(CLI::App& app, AdviseSpec& spec, std::string& ladde
   cmd->add_option("--basis", spec.basis,
                   "which throughput decides: unit (per step or task while working), run (per whole run, start-up "
                   "included) or auto (run where one run alone is under 5 minutes)")
-      ->check(CLI::IsMember({"auto", "unit", "run"}));
+      ->check(CLI::Validator(
+          [](const std::string& v) {
+            return is_basis_word(v) ? std::string() : "'" + v + "' is not a basis: auto, unit or run";
+          },
+          "BASIS"));
+  cmd->add_option("--job-length", spec.job_length,
+                  "the advice also for a job of this length, composed from each N's measured start-up and unit: "
+                  "a number of units a copy (20000), a multiple of the command as given (100x) or one copy "
+                  "alone's time (90s, 45m, 2h); advice.md states 10x and 100x in any case")
+      ->check(CLI::Validator(
+          [](const std::string& v) {
+            return parse_job_length(v) ? std::string()
+                                       : "'" + v.substr(0, 40) +
+                                             "' is not a length: units a copy (20000), a multiple of the command "
+                                             "(100x) or a time (90s, 45m, 2h)";
+          },
+          "LENGTH"));
   cmd->add_option("--xray-from", spec.xray_from, "read the scheduler from this xray or regimes results folder")
       ->check(CLI::ExistingDirectory);
   cmd->add_option("--redo", spec.redo_dir,
@@ -108,7 +126,7 @@ void finalize_advise_spec(AdviseSpec& spec, const std::string& ladder_text, cons
     if (std::find(backgrounds.begin(), backgrounds.end(), spec.beside) == backgrounds.end())
       throw UsageError("--beside: '" + spec.beside.substr(0, 40) + "' is not one of filler, spin, membw, mlp");
     for (const char* ladder_only :
-         {"--ladder", "--max-procs", "--slo-p99-ms", "--xray-from", "--check-metric", "--basis"})
+         {"--ladder", "--max-procs", "--slo-p99-ms", "--xray-from", "--check-metric", "--basis", "--job-length"})
       if (cmd.count(ladder_only) > 0)
         throw UsageError(std::string(ladder_only) + ": applies to the ladder of copies; --beside runs a pair");
   }

@@ -21,7 +21,8 @@ namespace {
 
 const SummaryRecord& alone_row(const std::vector<SummaryRecord>& rows, const fs::path& dir) {
   for (const SummaryRecord& r : rows)
-    if (r.mode == kTimesliceMode && r.procs == 1) return r;
+    if (const auto mode = mode_in_results(r.mode); mode && is_plain(*mode, ModeKind::timeslice) && r.procs == 1)
+      return r;
   throw ResultsError(dir.string() + ": no time-sliced run of one copy");
 }
 
@@ -29,7 +30,7 @@ const SummaryRecord& alone_row(const std::vector<SummaryRecord>& rows, const fs:
 /// them (with the same program cut at its idle gaps beside it, AloneFacts::gap_point), else by idle
 /// gaps of at least the profile's threshold.
 void place_by_profile(const WorkerRecord& w, double gap_us, AloneFacts& a) {
-  a.source = "profile";
+  a.source = AloneSource::profile;
   a.duty = w.fact("profile_duty");
   a.footprint_basis = "blocks over what the SMs hold at the kernels' occupancy (CUPTI)";
   const double fill = w.fact("profile_fill");
@@ -119,7 +120,7 @@ AloneFacts read_alone(const fs::path& dir, const UnitChoice& unit, double gap_us
         "one copy alone did not run (" + to_string(row.status) + (row.reason.empty() ? "" : ": " + row.reason) + ")";
     return a;
   }
-  a.unit = unit.exec ? (unit.metric ? "step" : "run") : "task";
+  a.unit = unit.exec ? (unit.metric ? LadderUnit::step : LadderUnit::run) : LadderUnit::task;
   a.unit_ms = row.task_mean_ms;
   const std::vector<WorkerRecord> workers = unit.exec ? read_runs(dir / "runs.csv") : std::vector<WorkerRecord>{};
   {
@@ -129,7 +130,7 @@ AloneFacts read_alone(const fs::path& dir, const UnitChoice& unit, double gap_us
     if (!set.check_values.empty()) a.check_value = set.check_values.front();
   }
   if (!unit.exec) {
-    a.source = "events";
+    a.source = AloneSource::events;
     a.duty = row.gpu_busy_share;
     a.point = regime_point(row.burst_ms, row.gpu_busy_share, row.gpu_util_mean, row.gpm_sm_util);
     a.burst_basis = "CUDA events around each synchronising step";
@@ -152,7 +153,13 @@ void read_cells(const fs::path& dir, const UnitChoice& unit, std::vector<Measure
   const std::vector<SummaryRecord> rows = read_summary(dir / "summary.csv");
   std::vector<WorkerRecord> workers;
   if (unit.exec) workers = read_runs(dir / "runs.csv");
-  for (const SummaryRecord& r : rows) cell_for(cells, r.mode, r.procs).add(read_set(r, unit, workers));
+  for (const SummaryRecord& r : rows) {
+    const std::optional<Mode> mode = mode_in_results(r.mode);
+    if (!mode)
+      throw ResultsError((dir / "summary.csv").string() + ": run " + r.run_id + " has a mode no ladder runs: '" +
+                         r.mode + "'");
+    cell_for(cells, *mode, r.procs).add(read_set(r, unit, workers));
+  }
 }
 
 }  // namespace bench_mps::harness

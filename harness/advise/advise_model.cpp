@@ -5,11 +5,10 @@
 #include "harness/common/format.hpp"
 #include "harness/common/markdown_table.hpp"
 #include "harness/common/stats.hpp"
+#include "harness/common/word_table.hpp"
 #include "harness/predict/prediction.hpp"
 
 namespace bench_mps::harness {
-
-const char* ladder_mode_name(LadderMode m) { return m == LadderMode::timeslice ? "timeslice" : "mps"; }
 
 double PredictedCell::throughput_low() const {
   return std::isfinite(prediction.upper) ? speed * procs / prediction.upper : throughput();
@@ -17,8 +16,8 @@ double PredictedCell::throughput_low() const {
 
 MpsContention mps_contention(const AloneFacts& alone, const std::vector<MeasuredCell>& ladder) {
   MpsContention c;
-  const MeasuredCell* one = find_measured(ladder, ladder_mode_name(LadderMode::mps), 1);
-  const MeasuredCell* two = find_measured(ladder, ladder_mode_name(LadderMode::mps), 2);
+  const MeasuredCell* one = find_measured(ladder, ModeKind::mps, 1);
+  const MeasuredCell* two = find_measured(ladder, ModeKind::mps, 2);
   const double d = std::isfinite(alone.duty) ? alone.duty : alone.point.duty();
   if (!one || !two || !one->ok || !two->ok || !(one->unit_ms > 0) || !(two->unit_ms > 0) || !(d >= 0)) return c;
   c.measured = two->unit_ms / one->unit_ms - 1;
@@ -29,11 +28,11 @@ MpsContention mps_contention(const AloneFacts& alone, const std::vector<Measured
 
 void fit_to_ladder(std::vector<PredictedCell>& predicted, const AloneFacts& alone,
                    const std::vector<MeasuredCell>& ladder) {
-  const MeasuredCell* mps = find_measured(ladder, ladder_mode_name(LadderMode::mps), 1);
+  const MeasuredCell* mps = find_measured(ladder, ModeKind::mps, 1);
   const double speed = mps && mps->ok && mps->throughput() > 0 ? mps->throughput() : 1.0;
   const MpsContention contention = mps_contention(alone, ladder);
   for (PredictedCell& c : predicted) {
-    if (c.mode != LadderMode::mps || c.simulated) continue;
+    if (c.mode != ModeKind::mps || c.simulated) continue;
     c.speed = speed;
     c.prediction = predict_mps(alone.point, c.procs);
     c.calibration = std::isfinite(contention.per_copy) && c.procs == 2;
@@ -51,7 +50,7 @@ std::vector<PredictedCell> simulate_ladder(const std::filesystem::path& alone_di
   for (int n = 2; n <= max_procs; ++n) procs.push_back(n);
   std::vector<PredictedCell> cells;
   for (const PredictedRow& r : predict_cells(alone, sched, procs)) {
-    PredictedCell c{r.procs, r.mode == "mps" ? LadderMode::mps : LadderMode::timeslice, {}};
+    PredictedCell c{r.procs, r.mode, {}};
     const double loss = metric ? r.unit_ms / a.unit_ms : r.run_s / a.run_s;
     c.prediction = {std::max(1e-9, loss), NAN, "simulated"};
     c.simulated = true;
@@ -64,42 +63,69 @@ std::vector<PredictedCell> predict_ladder(const AloneFacts& alone, const Schedul
   std::vector<PredictedCell> cells;
   if (!alone.placed()) return cells;
   for (int n = 2; n <= max_procs; ++n) {
-    cells.push_back({n, LadderMode::timeslice, predict_timesliced_between(alone.point, alone.gap_point, n, sched)});
-    cells.push_back({n, LadderMode::mps, predict_mps(alone.point, n)});
+    cells.push_back({n, ModeKind::timeslice, predict_timesliced_between(alone.point, alone.gap_point, n, sched)});
+    cells.push_back({n, ModeKind::mps, predict_mps(alone.point, n)});
   }
   return cells;
 }
 
-const PredictedCell* find_predicted(const std::vector<PredictedCell>& cells, LadderMode mode, int procs) {
+const PredictedCell* find_predicted(const std::vector<PredictedCell>& cells, ModeKind mode, int procs) {
   for (const PredictedCell& c : cells)
     if (c.mode == mode && c.procs == procs) return &c;
   return nullptr;
 }
 
-const MeasuredCell* find_measured(const std::vector<MeasuredCell>& cells, const std::string& mode, int procs) {
+const MeasuredCell* find_measured(const std::vector<MeasuredCell>& cells, ModeKind kind, int procs) {
   for (const MeasuredCell& c : cells)
-    if (c.mode == mode && c.procs == procs) return &c;
+    if (c.is(kind) && c.procs == procs) return &c;
   return nullptr;
 }
 
-const char* basis_name(Basis b) { return b == Basis::unit ? "unit" : "run"; }
+const MeasuredCell* find_measured(const std::vector<MeasuredCell>& cells, const Mode& mode, int procs) {
+  for (const MeasuredCell& c : cells)
+    if (c.mode.name == mode.name && c.procs == procs) return &c;
+  return nullptr;
+}
 
-BasisChoice choose_basis(const std::string& asked, const AloneFacts& alone) {
-  if (alone.unit == "run") return {Basis::run, "the program is timed by its whole run (no --exec-metric): one basis"};
-  if (asked == "unit") return {Basis::unit, "per " + alone.unit + ", as asked (--basis unit)"};
-  if (asked == "run") return {Basis::run, "per whole run, as asked (--basis run)"};
-  if (alone.source == "events")  // bench_mps's workloads: how long a run is, is a setting of the benchmark (--tasks)
+namespace {
+
+constexpr WordTable<AloneSource, 2> kAloneSourceWords{
+    {{AloneSource::events, "events"}, {AloneSource::profile, "profile"}}};
+constexpr WordTable<LadderUnit, 3> kUnitWords{
+    {{LadderUnit::task, "task"}, {LadderUnit::step, "step"}, {LadderUnit::run, "run"}}};
+constexpr WordTable<Basis, 2> kBasisWords{{{Basis::unit, "unit"}, {Basis::run, "run"}}};
+
+}  // namespace
+
+const char* alone_source_word(AloneSource s) { return word_of(kAloneSourceWords, s).value_or("?").data(); }
+const char* unit_word(LadderUnit u) { return word_of(kUnitWords, u).value_or("?").data(); }
+const char* basis_name(Basis b) { return word_of(kBasisWords, b).value_or("?").data(); }
+std::optional<Basis> parse_basis(const std::string& word) { return value_of(kBasisWords, word); }
+bool is_basis_word(const std::string& word) {
+  enum class Asked { auto_basis, unit, run };
+  constexpr WordTable<Asked, 3> kAsked{{{Asked::auto_basis, "auto"}, {Asked::unit, "unit"}, {Asked::run, "run"}}};
+  return value_of(kAsked, word).has_value();
+}
+
+BasisChoice choose_basis(std::optional<Basis> asked, const AloneFacts& alone) {
+  const std::string unit = unit_word(alone.unit);
+  if (alone.unit == LadderUnit::run)
+    return {Basis::run, "the program is timed by its whole run (no --exec-metric): one basis"};
+  if (asked == Basis::unit) return {Basis::unit, "per " + unit + ", as asked (--basis unit)"};
+  if (asked == Basis::run) return {Basis::run, "per whole run, as asked (--basis run)"};
+  if (alone.source ==
+      AloneSource::events)  // bench_mps's workloads: how long a run is, is a setting of the benchmark (--tasks)
     return {Basis::unit,
             "bench_mps's own workload, whose run length is the benchmark's setting (--tasks), not a job's: "
             "its " +
-                alone.unit + "s decide"};
-  if (!(alone.run_s > 0)) return {Basis::unit, "one run alone has no measured length: per " + alone.unit};
+                unit + "s decide"};
+  if (!(alone.run_s > 0)) return {Basis::unit, "one run alone has no measured length: per " + unit};
   const std::string length =
       "one run alone took " + fmt_sig(alone.run_s) + " s" +
       (std::isfinite(alone.startup_s) ? " (" + fmt_sig(alone.startup_s) + " s of it start-up)" : "");
   if (alone.run_s < kRunBasisBelowS)
     return {Basis::run, length + ", under " + fmt_num(kRunBasisBelowS) + " s: the whole run a user pays for decides"};
-  return {Basis::unit, length + ", " + fmt_num(kRunBasisBelowS) + " s or more: its " + alone.unit + "s decide"};
+  return {Basis::unit, length + ", " + fmt_num(kRunBasisBelowS) + " s or more: its " + unit + "s decide"};
 }
 
 std::vector<double> MeasuredCell::set_rates(Basis b) const {
@@ -159,9 +185,9 @@ std::string check_problem(const MeasuredCell& c, double reference, double tolera
          " (tolerance " + fmt_num(tolerance_pct) + " %)";
 }
 
-MeasuredCell& cell_for(std::vector<MeasuredCell>& cells, const std::string& mode, int procs) {
+MeasuredCell& cell_for(std::vector<MeasuredCell>& cells, const Mode& mode, int procs) {
   for (MeasuredCell& c : cells)
-    if (c.mode == mode && c.procs == procs) return c;
+    if (c.mode.name == mode.name && c.procs == procs) return c;
   MeasuredCell c;
   c.procs = procs;
   c.mode = mode;
@@ -170,7 +196,7 @@ MeasuredCell& cell_for(std::vector<MeasuredCell>& cells, const std::string& mode
 }
 
 void set_losses(std::vector<MeasuredCell>& cells) {
-  const MeasuredCell* alone = find_measured(cells, ladder_mode_name(LadderMode::timeslice), 1);
+  const MeasuredCell* alone = find_measured(cells, ModeKind::timeslice, 1);
   const double base = alone && alone->ok ? alone->unit_ms : NAN;
   const double base_per_s = alone && alone->ok ? alone->per_s : NAN;
   const double base_run = alone && alone->ok ? alone->run_per_s : NAN;
@@ -194,8 +220,8 @@ std::vector<Check> check_predictions(const std::vector<PredictedCell>& predicted
   std::vector<Check> out;
   for (const MeasuredCell& m : measured) {
     if (m.procs < 2 || !m.ok) continue;
-    for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps}) {
-      if (m.mode != ladder_mode_name(mode)) continue;
+    for (const ModeKind mode : kLadderModes) {
+      if (!m.is(mode)) continue;
       const PredictedCell* p = find_predicted(predicted, mode, m.procs);
       if (!p || !std::isfinite(p->prediction.loss) || p->calibration) continue;
       out.push_back({m.procs, mode, p->throughput(), p->throughput_low(), m.throughput()});
@@ -206,8 +232,8 @@ std::vector<Check> check_predictions(const std::vector<PredictedCell>& predicted
 
 double best_throughput(const std::vector<MeasuredCell>& cells, int procs, Basis basis) {
   double best = NAN;
-  for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps}) {
-    const MeasuredCell* c = find_measured(cells, ladder_mode_name(mode), procs);
+  for (const ModeKind mode : kLadderModes) {
+    const MeasuredCell* c = find_measured(cells, mode, procs);
     if (c && c->ok && std::isfinite(c->throughput(basis)))
       best = std::isfinite(best) ? std::max(best, c->throughput(basis)) : c->throughput(basis);
   }

@@ -10,14 +10,25 @@
 #include <string>
 #include <vector>
 
+#include "harness/plan/mode_names.hpp"
 #include "harness/report/regime_model.hpp"
 
 namespace bench_mps::harness {
 
+/// Where advise's facts of one copy alone come from: CUDA events, NVML and GPM (bench_mps's workloads), or
+/// the CUPTI profile of a program.
+enum class AloneSource { events, profile };
+const char* alone_source_word(AloneSource s);  ///< "events", "profile" (advice.json)
+
+/// What the ladder times: a task (bench_mps's workloads), a step (a program's --exec-metric) or a whole run
+/// (a program's completion).
+enum class LadderUnit { task, step, run };
+const char* unit_word(LadderUnit u);  ///< "task", "step", "run" (advice.json, and the prose: "per step")
+
 /// One copy alone (time-sliced, N=1) as advise read it.
 struct AloneFacts {
-  std::string source;  ///< "events" (CUDA events, NVML, GPM: bench_mps's workloads) or "profile" (CUPTI: a program)
-  std::string unit;  ///< what the ladder times: "task", "step" (the program's --exec-metric) or "run" (its completion)
+  AloneSource source = AloneSource::events;
+  LadderUnit unit = LadderUnit::task;
   double unit_ms = NAN;  ///< one unit's time alone
   RegimePoint point;     ///< the model's input (its step: the synchronising step)
   /// A program whose profile has host waits: the same program cut at its idle gaps instead. Time-sliced,
@@ -35,14 +46,10 @@ struct AloneFacts {
   bool placed() const { return problem.empty(); }
 };
 
-/// A mode of the ladder.
-enum class LadderMode { timeslice, mps };
-const char* ladder_mode_name(LadderMode m);  ///< the --modes word: "timeslice", "mps"
-
 /// The model's answer for N copies in one mode.
 struct PredictedCell {
   int procs = 0;
-  LadderMode mode = LadderMode::timeslice;
+  ModeKind mode = ModeKind::timeslice;
   Prediction prediction;  ///< loss (per-unit time over alone in this mode) and, time-sliced, the convoy's upper end
   /// One copy alone in this mode against one copy alone time-sliced, in throughput (1 time-sliced; MPS:
   /// the ladder's N=1 under MPS, where it ran: a program's host calls can cost differently as a client)
@@ -85,7 +92,7 @@ std::vector<PredictedCell> simulate_ladder(const std::filesystem::path& alone_di
 /// the N=2 cell becomes a calibration). Without those rungs, the model's own MPS prediction stands.
 void fit_to_ladder(std::vector<PredictedCell>& predicted, const AloneFacts& alone,
                    const std::vector<MeasuredCell>& ladder);
-const PredictedCell* find_predicted(const std::vector<PredictedCell>& cells, LadderMode mode, int procs);
+const PredictedCell* find_predicted(const std::vector<PredictedCell>& cells, ModeKind mode, int procs);
 
 /// Which throughput decides the advice: per unit (a step or task) while the copies work, or per whole run, the
 /// start-up a user pays for included (docs/ADVISE.md "Two bases").
@@ -96,14 +103,19 @@ const char* basis_name(Basis b);  ///< "unit", "run"
 /// minutes: what users pay for is the run); longer runs are decided by their steady units.
 inline constexpr double kRunBasisBelowS = 300;
 
-/// The basis that decides and why: `asked` ("unit", "run"; "auto" or empty: a program's whole run where it is
+/// --basis as given: one of the two, or auto (nullopt). Nullopt for any other word too: check is_basis_word.
+std::optional<Basis> parse_basis(const std::string& word);
+/// Whether `word` is what --basis takes: auto, unit or run.
+bool is_basis_word(const std::string& word);
+
+/// The basis that decides and why: `asked` (unit, run; nullopt: auto: a program's whole run where it is
 /// shorter than kRunBasisBelowS, bench_mps's own workloads' units, whose run length is a benchmark setting); a
 /// program timed by its whole run (no --exec-metric) has only that one.
 struct BasisChoice {
   Basis basis = Basis::unit;
   std::string why;
 };
-BasisChoice choose_basis(const std::string& asked, const AloneFacts& alone);
+BasisChoice choose_basis(std::optional<Basis> asked, const AloneFacts& alone);
 
 /// One worker set of a cell: one run of the child sweep (advise's sweeps run one round per set).
 struct SetMeasurement {
@@ -125,7 +137,7 @@ struct SetMeasurement {
 /// however long each takes: its throughput is what was served, not N over the loss.
 struct MeasuredCell {
   int procs = 0;
-  std::string mode;     ///< "timeslice", "mps" or a limited MPS mode ("mps:auto")
+  Mode mode;            ///< timeslice, mps or a limited MPS mode (mps:auto), as its sweep ran it
   bool ok = false;      ///< every set ran ok
   std::string problem;  ///< not ok: the first failed set's status and reason, or why nothing was read
   std::vector<SetMeasurement> sets;
@@ -145,11 +157,16 @@ struct MeasuredCell {
   std::vector<double> set_unit_ms() const;
   /// Adds one set and sets the means again (ok and problem from every set).
   void add(const SetMeasurement& s);
+  /// Whether this is the plain `kind` a ladder runs (timeslice, mps; not a limited or optioned MPS mode).
+  bool is(ModeKind kind) const { return is_plain(mode, kind); }
 };
-const MeasuredCell* find_measured(const std::vector<MeasuredCell>& cells, const std::string& mode, int procs);
+/// The ladder's cell of the plain `kind` at `procs`, or null.
+const MeasuredCell* find_measured(const std::vector<MeasuredCell>& cells, ModeKind kind, int procs);
+/// The cell of exactly `mode` (a limited one too) at `procs`, or null.
+const MeasuredCell* find_measured(const std::vector<MeasuredCell>& cells, const Mode& mode, int procs);
 
 /// The cell of `mode` at `procs` in `cells`, made where there is none.
-MeasuredCell& cell_for(std::vector<MeasuredCell>& cells, const std::string& mode, int procs);
+MeasuredCell& cell_for(std::vector<MeasuredCell>& cells, const Mode& mode, int procs);
 
 /// --check-metric: why `c`'s copies fail the check against one copy alone's `reference` value, each within
 /// `tolerance_pct` percent of it; "" where every copy printed a value that holds.
@@ -161,7 +178,7 @@ void set_losses(std::vector<MeasuredCell>& cells);
 /// A prediction held against its rung.
 struct Check {
   int procs = 0;
-  LadderMode mode = LadderMode::timeslice;
+  ModeKind mode = ModeKind::timeslice;
   double predicted = NAN, predicted_low = NAN, measured = NAN;  ///< throughput, copies alone
   /// predicted / measured - 1, or 0 where a bracket [low, predicted] holds the measurement
   double error() const;

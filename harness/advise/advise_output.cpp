@@ -38,7 +38,8 @@ constexpr const char* kDerivedKeys[] = {"advice_format_version",
                                         "seconds",
                                         "figure_note",
                                         "decision",
-                                        "sets_end"};
+                                        "sets_end",
+                                        "jobs"};
 
 /// advise's stored setting `key` (advice.json's "advise" object), NaN where absent or null.
 double number_or_nan(const json& meta, const char* key) {
@@ -49,8 +50,8 @@ double number_or_nan(const json& meta, const char* key) {
 
 json alone_json(const AloneFacts& a) {
   const auto placed = [&a](double v) { return a.placed() ? json_number(v) : json(nullptr); };
-  return {{"source", a.source},
-          {"unit", a.unit},
+  return {{"source", alone_source_word(a.source)},
+          {"unit", unit_word(a.unit)},
           {"unit_ms", json_number(a.unit_ms)},
           {"step_ms", placed(a.point.step_ms)},
           {"burst_ms", placed(a.point.burst_ms)},
@@ -100,7 +101,7 @@ json measured_json(const MeasuredCell& c) {
                        return v;
                      }()}});
   return {{"procs", c.procs},
-          {"mode", c.mode},
+          {"mode", c.mode.name},
           {"ok", c.ok},
           {"problem", c.problem},
           {"unit_ms", json_number(c.unit_ms)},
@@ -124,19 +125,19 @@ std::string against(const MeasuredCell* a, const MeasuredCell* b, Basis basis) {
 /// Every measured cell on both bases: throughput per unit and per whole run (start-up included), the run and
 /// its start-up, energy per unit, and MPS against time-slicing at the same N on each basis, with intervals.
 std::string bases_table(const Advice& a) {
-  const MeasuredCell* alone = find_measured(a.ladder, ladder_mode_name(LadderMode::timeslice), 1);
+  const MeasuredCell* alone = find_measured(a.ladder, ModeKind::timeslice, 1);
   const double alone_energy = alone && alone->ok ? alone->energy_per_unit_j : NAN;
-  const std::string unit = a.alone.unit;
+  const std::string unit = unit_word(a.alone.unit);
   MarkdownTable t(
       {"N", "mode", "worker sets", "per " + unit + " (x alone)", "per whole run (x alone)", "a run, s", "start-up, s",
        "energy per " + unit + ", J", "energy vs alone", "MPS over time-sliced per " + unit, "per whole run"},
       {true, false, true, true, true, true, true, true, true, true, true});
   for (const int n : rungs_of(a.ladder, 1))
-    for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps}) {
-      const MeasuredCell* m = find_measured(a.ladder, ladder_mode_name(mode), n);
+    for (const ModeKind mode : kLadderModes) {
+      const MeasuredCell* m = find_measured(a.ladder, mode, n);
       if (!m) continue;
-      const MeasuredCell* ts = find_measured(a.ladder, ladder_mode_name(LadderMode::timeslice), n);
-      const bool mps = mode == LadderMode::mps;
+      const MeasuredCell* ts = find_measured(a.ladder, ModeKind::timeslice, n);
+      const bool mps = mode == ModeKind::mps;
       if (!m->ok) {
         t.add_row({std::to_string(n), mps ? "MPS" : "time-sliced", std::to_string(m->sets.size()),
                    "failed: " + m->problem, "-", "-", "-", "-", "-", "-", "-"});
@@ -161,7 +162,7 @@ std::string predicted_words(const PredictedCell* p) {
   return fmt_times(p->throughput());
 }
 
-const Check* find_check(const std::vector<Check>& checks, LadderMode mode, int procs) {
+const Check* find_check(const std::vector<Check>& checks, ModeKind mode, int procs) {
   for (const Check& c : checks)
     if (c.mode == mode && c.procs == procs) return &c;
   return nullptr;
@@ -169,13 +170,14 @@ const Check* find_check(const std::vector<Check>& checks, LadderMode mode, int p
 
 std::string ladder_table(const Advice& a, const std::vector<Check>& checks) {
   MarkdownTable t({"N", "ideal", "time-sliced: predicted", "measured", "error", "MPS: predicted", "measured", "error",
-                   "time-sliced " + a.alone.unit + " p99 ms", "MPS " + a.alone.unit + " p99 ms"},
+                   "time-sliced " + std::string(unit_word(a.alone.unit)) + " p99 ms",
+                   "MPS " + std::string(unit_word(a.alone.unit)) + " p99 ms"},
                   {true, true, true, true, true, true, true, true, true, true});
   for (const int n : rungs_of(a.ladder, 1)) {
     std::vector<std::string> row{std::to_string(n), std::to_string(n) + "x"};
     std::vector<std::string> p99;
-    for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps}) {
-      const MeasuredCell* m = find_measured(a.ladder, ladder_mode_name(mode), n);
+    for (const ModeKind mode : kLadderModes) {
+      const MeasuredCell* m = find_measured(a.ladder, mode, n);
       const Check* c = find_check(checks, mode, n);
       row.push_back(n == 1 ? "1.00x" : predicted_words(find_predicted(a.predicted, mode, n)));
       row.push_back(!m ? "-" : m->ok ? fmt_times(m->throughput()) : "failed: " + m->problem);
@@ -191,7 +193,7 @@ std::string ladder_table(const Advice& a, const std::vector<Check>& checks) {
 
 /// One unit alone, time-sliced: the ladder's N=1 (every ratio's basis), else the alone run's.
 double basis_unit_ms(const Advice& a) {
-  const MeasuredCell* c = find_measured(a.ladder, ladder_mode_name(LadderMode::timeslice), 1);
+  const MeasuredCell* c = find_measured(a.ladder, ModeKind::timeslice, 1);
   return c && c->ok && c->unit_ms > 0 ? c->unit_ms : a.alone.unit_ms;
 }
 
@@ -206,7 +208,7 @@ std::string unit_time_table(const Advice& a) {
                   {true, true, true, true, true});
   for (const int n : rungs_of(a.ladder, 2)) {
     std::vector<std::string> row{std::to_string(n)};
-    for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps}) {
+    for (const ModeKind mode : kLadderModes) {
       const PredictedCell* p = find_predicted(a.predicted, mode, n);
       std::string predicted = "-";
       if (p && std::isfinite(p->prediction.loss)) {
@@ -214,7 +216,7 @@ std::string unit_time_table(const Advice& a) {
         if (std::isfinite(p->prediction.upper) && p->prediction.upper > p->prediction.loss)
           predicted += " to " + fmt_sig(predicted_unit_ms(a, *p, true));
       }
-      const MeasuredCell* m = find_measured(a.ladder, ladder_mode_name(mode), n);
+      const MeasuredCell* m = find_measured(a.ladder, mode, n);
       row.push_back(predicted);
       row.push_back(m && m->ok ? fmt_sig(m->unit_ms) : "-");
     }
@@ -226,17 +228,18 @@ std::string unit_time_table(const Advice& a) {
 std::string alone_table(const AloneFacts& a, const std::optional<ProfileWindow>& window,
                         const std::vector<MeasuredCell>& ladder) {
   MarkdownTable t({"", "value", "how"}, {false, true, false});
-  t.add_row({"one " + a.unit + " alone", fmt_sig(a.unit_ms) + " ms",
-             a.source == "profile" ? "the profiled run (sweeps/alone)" : "sweeps/alone"});
-  for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps})
-    if (const MeasuredCell* c = find_measured(ladder, ladder_mode_name(mode), 1); c && c->ok)
-      t.add_row({std::string("one ") + a.unit + " alone, " + (mode == LadderMode::timeslice ? "time-sliced" : "MPS"),
+  t.add_row({"one " + std::string(unit_word(a.unit)) + " alone", fmt_sig(a.unit_ms) + " ms",
+             a.source == AloneSource::profile ? "the profiled run (sweeps/alone)" : "sweeps/alone"});
+  for (const ModeKind mode : kLadderModes)
+    if (const MeasuredCell* c = find_measured(ladder, mode, 1); c && c->ok)
+      t.add_row({std::string("one ") + std::string(unit_word(a.unit)) + " alone, " +
+                     (mode == ModeKind::timeslice ? "time-sliced" : "MPS"),
                  fmt_sig(c->unit_ms) + " ms",
-                 mode == LadderMode::timeslice ? "the ladder's N=1: every ratio's basis"
-                                               : "the ladder's N=1 under MPS: " + fmt_times(c->throughput()) +
-                                                     " time-sliced's throughput, the MPS predictions' scale"});
+                 mode == ModeKind::timeslice ? "the ladder's N=1: every ratio's basis"
+                                             : "the ladder's N=1 under MPS: " + fmt_times(c->throughput()) +
+                                                   " time-sliced's throughput, the MPS predictions' scale"});
   t.add_row({"busy share (duty)", fmt_fixed(100 * a.duty, 1) + " %",
-             a.source == "profile" ? "CUPTI, steady part" : "CUDA events"});
+             a.source == AloneSource::profile ? "CUPTI, steady part" : "CUDA events"});
   if (window)
     t.add_row({"NVML and GPM over that steady part", describe_nvml_gpm(*window),
                "the device's, over the same window (docs/PROFILE.md \"One clock\")"});
@@ -252,13 +255,30 @@ std::string alone_table(const AloneFacts& a, const std::optional<ProfileWindow>&
   return t.str();
 }
 
+/// The measured line of `mode` on the basis that decided: each ok cell's throughput in copies alone and its
+/// ~94 % interval over the worker sets (the interval of the sets' mean, relative; none with one set).
+json measured_line(const Advice& a, ModeKind mode) {
+  const Basis b = a.basis.basis;
+  json meas{{"mode", mode_kind_word(mode)}, {"kind", "measured"},  {"n", json::array()},
+            {"throughput", json::array()},  {"lo", json::array()}, {"hi", json::array()}};
+  for (const MeasuredCell& m : a.ladder) {
+    if (!m.is(mode) || !m.ok || !std::isfinite(m.throughput(b))) continue;
+    const double w = relative_mean_ci_width(m.set_rates(b));
+    meas["n"].push_back(m.procs);
+    meas["throughput"].push_back(m.throughput(b));
+    meas["lo"].push_back(json_number(std::isfinite(w) ? m.throughput(b) * (1 - w / 2) : NAN));
+    meas["hi"].push_back(json_number(std::isfinite(w) ? m.throughput(b) * (1 + w / 2) : NAN));
+  }
+  return meas;
+}
+
 json plot_data(const Advice& a) {
   json lines = json::array();
-  for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps}) {
+  for (const ModeKind mode : kLadderModes) {
     double alone = 1;  // one copy alone in this mode: the MPS predictions' scale
     for (const PredictedCell& p : a.predicted)
       if (p.mode == mode) alone = p.speed;
-    json pred{{"mode", ladder_mode_name(mode)},
+    json pred{{"mode", mode_kind_word(mode)},
               {"kind", "predicted"},
               {"n", json::array({1})},
               {"throughput", json::array({alone})},
@@ -269,15 +289,9 @@ json plot_data(const Advice& a) {
         pred["throughput"].push_back(p.throughput());
         pred["low"].push_back(p.throughput_low());
       }
-    json meas{
-        {"mode", ladder_mode_name(mode)}, {"kind", "measured"}, {"n", json::array()}, {"throughput", json::array()}};
-    for (const MeasuredCell& m : a.ladder)
-      if (m.mode == ladder_mode_name(mode) && m.ok && std::isfinite(m.throughput())) {
-        meas["n"].push_back(m.procs);
-        meas["throughput"].push_back(m.throughput());
-      }
-    if (pred["n"].size() > 1) lines.push_back(pred);
-    lines.push_back(meas);
+    // The predictions are per unit: drawn where the unit decides, left to the tables where the whole run does.
+    if (pred["n"].size() > 1 && a.basis.basis == Basis::unit) lines.push_back(pred);
+    lines.push_back(measured_line(a, mode));
   }
   const std::string machine = machine_line(a.meta, "no GPU (CPU stand-ins)");
   return {{"format_version", 1},
@@ -285,7 +299,8 @@ json plot_data(const Advice& a) {
           {"modes", {"timeslice", "mps"}},
           {"figures", json::array({{{"name", "advice"},
                                     {"title", a.subject},
-                                    {"unit", a.alone.unit},
+                                    {"unit", unit_word(a.alone.unit)},
+                                    {"basis", basis_name(a.basis.basis)},
                                     {"lines", lines},
                                     {"max_procs", a.predicted.empty() ? 0 : a.predicted.back().procs}}})}};
 }
@@ -309,7 +324,8 @@ void draw_figure(const fs::path& out, Advice& a) {
 std::string contention_words(const Advice& a) {
   const MpsContention c = mps_contention(a.alone, a.ladder);
   if (!std::isfinite(c.per_copy)) return "";
-  std::string s = "\nMPS contention: two copies under MPS ran each " + a.alone.unit + " " + pct_signed(c.measured) +
+  std::string s = "\nMPS contention: two copies under MPS ran each " + std::string(unit_word(a.alone.unit)) + " " +
+                  pct_signed(c.measured) +
                   " against one copy under MPS. Device work side by side can account for at most the busy share "
                   "squared, " +
                   fmt_fixed(100 * c.cap, 2) + " %";
@@ -323,16 +339,52 @@ std::string contention_words(const Advice& a) {
 
 std::string errors_at(const std::vector<Check>& checks, int procs) {
   std::string s;
-  for (const LadderMode mode : {LadderMode::timeslice, LadderMode::mps})
+  for (const ModeKind mode : kLadderModes)
     if (const Check* c = find_check(checks, mode, procs))
       s += std::string(s.empty() ? "N=" + std::to_string(procs) + ": " : ", ") +
-           (mode == LadderMode::timeslice ? "time-sliced " : "MPS ") + pct_signed(c->error());
+           (mode == ModeKind::timeslice ? "time-sliced " : "MPS ") + pct_signed(c->error());
   return s;
 }
 
 json advice_meta(json stored) {
   for (const char* derived : kDerivedKeys) stored.erase(derived);
   return stored;
+}
+
+std::optional<JobLength> asked_job_length(const json& meta) {
+  if (!meta.contains("advise") || !meta.at("advise").is_object()) return std::nullopt;
+  const json& advise = meta.at("advise");
+  if (!advise.contains("job_length") || !advise.at("job_length").is_string()) return std::nullopt;
+  return parse_job_length(advise.at("job_length").get<std::string>());
+}
+
+/// Whether advice.md and advice.json state longer jobs: a program timed per step (its start-up apart), or a
+/// length asked for.
+bool states_jobs(const Advice& a) {
+  return (a.alone.source == AloneSource::profile && a.alone.unit == LadderUnit::step) ||
+         asked_job_length(a.meta).has_value();
+}
+
+std::vector<JobVerdict> job_verdicts(const Advice& a) {
+  std::vector<JobVerdict> out;
+  if (!states_jobs(a)) return out;
+  for (const JobLength& l : stated_job_lengths(asked_job_length(a.meta)))
+    out.push_back(job_verdict(a.ladder, a.alone.unit, l));
+  return out;
+}
+
+/// advice.md's "A longer job": each stated length's verdict, per job.
+std::string jobs_section(const Advice& a) {
+  const std::vector<JobVerdict> jobs = job_verdicts(a);
+  if (jobs.empty()) return "";
+  std::string md = "\n## A longer job\nEach N's measured start-up and time per " +
+                   std::string(unit_word(a.alone.unit)) + ", composed into one copy's job (start-up + the job's " +
+                   unit_word(a.alone.unit) + "s x the time per " + unit_word(a.alone.unit) +
+                   " at that N), and per mode the N whose copies finish the most jobs; MPS's best over "
+                   "time-slicing's best with its ~94 % interval over the worker sets. It assumes a job's copies "
+                   "spend the whole job at the time per unit measured at its N.\n\n";
+  for (const JobVerdict& v : jobs) md += "- " + job_sentence(v, a.alone.unit) + "\n";
+  return md;
 }
 
 json advice_json(const Advice& a) {
@@ -350,7 +402,7 @@ json advice_json(const Advice& a) {
   j["predicted"] = json::array();
   for (const PredictedCell& p : a.predicted) {
     j["predicted"].push_back({{"procs", p.procs},
-                              {"mode", ladder_mode_name(p.mode)},
+                              {"mode", mode_kind_word(p.mode)},
                               {"loss", json_number(p.prediction.loss)},
                               {"loss_upper", json_number(p.prediction.upper)},
                               {"throughput", json_number(p.throughput())},
@@ -367,7 +419,7 @@ json advice_json(const Advice& a) {
   j["checks"] = json::array();
   for (const Check& c : check_predictions(a.predicted, a.ladder))
     j["checks"].push_back({{"procs", c.procs},
-                           {"mode", ladder_mode_name(c.mode)},
+                           {"mode", mode_kind_word(c.mode)},
                            {"predicted", json_number(c.predicted)},
                            {"predicted_low", json_number(c.predicted_low)},
                            {"measured", json_number(c.measured)},
@@ -390,6 +442,16 @@ json advice_json(const Advice& a) {
                          {"procs", r.procs},
                          {"headline", r.headline},
                          {"reasons", r.reasons}};
+  for (const JobVerdict& v : job_verdicts(a))  // programs timed per step, or a length asked for
+    j["jobs"].push_back({{"length", v.length.text},
+                         {"units", json_number(v.units)},
+                         {"timeslice_procs", v.ts_procs},
+                         {"mps_procs", v.mps_procs},
+                         {"timeslice_jobs", json_number(v.ts_jobs)},
+                         {"mps_jobs", json_number(v.mps_jobs)},
+                         {"mps_over_timeslice", interval_json(v.gain)},
+                         {"side", v.side()},
+                         {"problem", v.problem}});
   j["seconds"] = a.seconds;
   j["figure_note"] = a.figure_note;
   return j;
@@ -407,7 +469,7 @@ std::string advice_markdown(const Advice& a) {
       "\n## Predicted and measured\nThroughput of N copies together in copies alone (one copy alone, time-sliced, is "
       "1; "
       "the ideal is N), per " +
-      a.alone.unit + ". " +
+      std::string(unit_word(a.alone.unit)) + ". " +
       (simulated
            ? std::string("Predicted by the simulator (docs/PREDICT.md): the program's GPU trace alone "
                          "(`sweeps/alone`) replayed N times through the X-ray's scheduler; nothing of the ladder "
@@ -420,28 +482,30 @@ std::string advice_markdown(const Advice& a) {
       (simulated ? " How well the simulator predicts: docs/PREDICT.md." : "") + "\n\n";
   md += ladder_table(a, checks);
   if (const std::string times = unit_time_table(a); !times.empty() && a.alone.placed())
-    md += "\nEach copy's time per " + a.alone.unit + " (predicted: the model's loss times one " + a.alone.unit +
-          " alone time-sliced, " + fmt_sig(basis_unit_ms(a)) +
-          " ms, over the mode's scale; for a paced program it is the " + a.alone.unit + "'s latency):\n\n" + times;
+    md += "\nEach copy's time per " + std::string(unit_word(a.alone.unit)) +
+          " (predicted: the model's loss times one " + std::string(unit_word(a.alone.unit)) + " alone time-sliced, " +
+          fmt_sig(basis_unit_ms(a)) + " ms, over the mode's scale; for a paced program it is the " +
+          std::string(unit_word(a.alone.unit)) + "'s latency):\n\n" + times;
   if (!simulated) md += contention_words(a);
-  md += "\n## Both bases\nThroughput per " + a.alone.unit +
+  md += "\n## Both bases\nThroughput per " + std::string(unit_word(a.alone.unit)) +
         " while the copies work and per whole run (start-up included), in "
         "copies alone (one copy alone, time-sliced, is 1); a copy's run and its start-up; the board's energy per " +
-        a.alone.unit +
+        std::string(unit_word(a.alone.unit)) +
         " (NVML's energy counter over each run, idle draw included) and against one copy alone; MPS over "
         "time-slicing at the same N with its ~94 % interval over the worker sets. The advice is decided " +
-        (a.basis.basis == Basis::unit ? "per " + a.alone.unit : std::string("per whole run")) + ": " + a.basis.why +
-        ".\n\n";
+        (a.basis.basis == Basis::unit ? "per " + std::string(unit_word(a.alone.unit)) : std::string("per whole run")) +
+        ": " + a.basis.why + ".\n\n";
   md += bases_table(a);
+  md += jobs_section(a);
   if (!a.sets_end.empty()) md += "\nSets added to settle MPS against time-slicing: " + a.sets_end + ".\n";
   md += "\nThe ladder stopped: " + a.ladder_end + ".\n";
   for (const int n : {4, 10})
     if (const std::string e = errors_at(checks, n); !e.empty()) md += "Model error at " + e + ".\n";
   for (const MeasuredCell& c : a.limits) {
-    const MeasuredCell* unlimited = find_measured(a.ladder, ladder_mode_name(LadderMode::mps), c.procs);
-    md += "\n`" + c.mode + "` at N=" + std::to_string(c.procs) + ": " +
-          (c.ok ? fmt_sig(c.unit_ms) + " ms per " + a.alone.unit + " (p99 " + fmt_sig(c.p99_ms) + " ms, " +
-                      std::to_string(c.sets.size()) + " worker sets)" +
+    const MeasuredCell* unlimited = find_measured(a.ladder, ModeKind::mps, c.procs);
+    md += "\n`" + c.mode.name + "` at N=" + std::to_string(c.procs) + ": " +
+          (c.ok ? fmt_sig(c.unit_ms) + " ms per " + std::string(unit_word(a.alone.unit)) + " (p99 " +
+                      fmt_sig(c.p99_ms) + " ms, " + std::to_string(c.sets.size()) + " worker sets)" +
                       (unlimited && unlimited->ok
                            ? ", " + times_with_interval(limit_keeps(*unlimited, c)) + " unlimited MPS's speed"
                            : "")

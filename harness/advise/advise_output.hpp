@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/advise/advise_job.hpp"
 #include "harness/advise/advise_model.hpp"
 #include "harness/advise/advise_recommend.hpp"
 #include "harness/results/profile_window.hpp"
@@ -42,6 +43,8 @@ struct Advice {
 };
 
 nlohmann::json advice_json(const Advice& a);
+/// --job-length as stored in advice.json's settings (meta "advise"."job_length"); nullopt where none.
+std::optional<JobLength> asked_job_length(const nlohmann::json& meta);
 /// A stored advice.json less what advice_json derived (format 1's `limited` too): Advice::meta again.
 nlohmann::json advice_meta(nlohmann::json stored);
 std::string advice_markdown(const Advice& a);

@@ -15,13 +15,13 @@ bool feasible(const MeasuredCell& c, double slo, Basis basis) {
 
 /// The best cell of `mode` and the knee: the smallest N within kKneeGain of the best.
 std::pair<const MeasuredCell*, const MeasuredCell*> best_and_knee(const std::vector<MeasuredCell>& ladder,
-                                                                  const std::string& mode, double slo, Basis b) {
+                                                                  ModeKind mode, double slo, Basis b) {
   const MeasuredCell* best = nullptr;
   for (const MeasuredCell& c : ladder)
-    if (c.mode == mode && feasible(c, slo, b) && (!best || c.throughput(b) > best->throughput(b))) best = &c;
+    if (c.is(mode) && feasible(c, slo, b) && (!best || c.throughput(b) > best->throughput(b))) best = &c;
   const MeasuredCell* knee = best;
   for (const MeasuredCell& c : ladder)
-    if (best && c.mode == mode && feasible(c, slo, b) && c.throughput(b) >= (1 - kKneeGain) * best->throughput(b) &&
+    if (best && c.is(mode) && feasible(c, slo, b) && c.throughput(b) >= (1 - kKneeGain) * best->throughput(b) &&
         c.procs < knee->procs)
       knee = &c;
   return {best, knee};
@@ -43,10 +43,10 @@ std::string regime_words(const AloneFacts& a) {
   return s + ".";
 }
 
-std::string cell_words(const MeasuredCell& c, const std::vector<PredictedCell>& predicted, LadderMode mode,
+std::string cell_words(const MeasuredCell& c, const std::vector<PredictedCell>& predicted, ModeKind mode,
                        const std::string& unit, Basis b) {
   std::string s = std::to_string(c.procs) + (c.procs == 1 ? " copy " : " copies ") +
-                  (mode == LadderMode::timeslice ? "time-sliced" : "under MPS") + " ran " + fmt_times(c.throughput(b)) +
+                  (mode == ModeKind::timeslice ? "time-sliced" : "under MPS") + " ran " + fmt_times(c.throughput(b)) +
                   " the throughput of one copy alone " + basis_words(b, unit) + " (ideal " + std::to_string(c.procs) +
                   "x; " + std::to_string(c.sets.size()) + " worker set" + (c.sets.size() == 1 ? "" : "s") + "), each " +
                   unit + " " + fmt_times(c.loss) + " the time alone";
@@ -55,9 +55,9 @@ std::string cell_words(const MeasuredCell& c, const std::vector<PredictedCell>& 
   return s;
 }
 
-std::string limit_words(const std::string& mode, int procs) {
-  return mode == "mps:auto" ? "each client limited to 100/N = " + fmt_fixed(100.0 / procs, 0) + " % of the SMs"
-                            : "each client limited to " + mode.substr(mode.find(':') + 1) + " % of the SMs";
+std::string limit_words(const Mode& mode, int procs) {
+  return mode.auto_pct ? "each client limited to 100/N = " + fmt_fixed(100.0 / procs, 0) + " % of the SMs"
+                       : "each client limited to " + std::to_string(mode.active_thread_pct) + " % of the SMs";
 }
 
 }  // namespace
@@ -97,8 +97,8 @@ const char* verdict_name(AdviceVerdict v) {
 }
 
 RatioInterval one_copy_mode_gap(const std::vector<MeasuredCell>& ladder) {
-  const MeasuredCell* ts = find_measured(ladder, ladder_mode_name(LadderMode::timeslice), 1);
-  const MeasuredCell* mps = find_measured(ladder, ladder_mode_name(LadderMode::mps), 1);
+  const MeasuredCell* ts = find_measured(ladder, ModeKind::timeslice, 1);
+  const MeasuredCell* mps = find_measured(ladder, ModeKind::mps, 1);
   if (!ts || !mps || !ts->ok || !mps->ok) return {NAN, NAN, NAN};
   return ratio_of_means(ts->set_unit_ms(), mps->set_unit_ms());
 }
@@ -106,8 +106,8 @@ RatioInterval one_copy_mode_gap(const std::vector<MeasuredCell>& ladder) {
 Pick pick(const std::vector<MeasuredCell>& ladder, double slo, Basis basis) {
   Pick p;
   p.basis = basis;
-  const auto [best_ts, knee_ts] = best_and_knee(ladder, ladder_mode_name(LadderMode::timeslice), slo, basis);
-  const auto [best_mps, knee_mps] = best_and_knee(ladder, ladder_mode_name(LadderMode::mps), slo, basis);
+  const auto [best_ts, knee_ts] = best_and_knee(ladder, ModeKind::timeslice, slo, basis);
+  const auto [best_mps, knee_mps] = best_and_knee(ladder, ModeKind::mps, slo, basis);
   p.best_ts = best_ts;
   p.best_mps = best_mps;
   if (best_ts && best_mps) {
@@ -126,7 +126,7 @@ Pick pick(const std::vector<MeasuredCell>& ladder, double slo, Basis basis) {
     // The same throughput per unit, but each unit faster under MPS (a program that paces itself: its units per
     // second are its rate in either mode): MPS at that N. A program whose units run faster but whose throughput
     // per unit rose too is not paced, and on the whole-run basis its faster units did not pay.
-    const MeasuredCell* mps = find_measured(ladder, ladder_mode_name(LadderMode::mps), knee_ts->procs);
+    const MeasuredCell* mps = find_measured(ladder, ModeKind::mps, knee_ts->procs);
     const bool paced = mps && mps->ok &&
                        side_of_band(ratio_of_means(mps->set_rates(Basis::unit), knee_ts->set_rates(Basis::unit))) < 0;
     if (knee_ts->procs > 1 && paced && feasible(*mps, slo, basis) && mps->unit_ms > 0) {
@@ -148,7 +148,7 @@ namespace {
 std::string mps_unmeasured(const std::vector<MeasuredCell>& ladder) {
   const MeasuredCell* failed = nullptr;
   for (const MeasuredCell& c : ladder) {
-    if (c.mode != ladder_mode_name(LadderMode::mps) || c.procs < 2) continue;
+    if (!c.is(ModeKind::mps) || c.procs < 2) continue;
     if (c.ok) return "";
     if (!failed) failed = &c;
   }
@@ -180,7 +180,7 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
                          const std::vector<PredictedCell>& predicted, const std::vector<MeasuredCell>& limits,
                          double slo, Basis basis) {
   const Pick p = pick(ladder, slo, basis);
-  const std::string per = basis_words(basis, alone.unit);
+  const std::string per = basis_words(basis, std::string(unit_word(alone.unit)));
   Recommendation r;
   r.verdict = p.verdict;
   r.procs = p.procs;
@@ -194,7 +194,7 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
       r.verdict = AdviceVerdict::none;
       // What time-slicing did, only as far as it ran: no word on sharing without two copies that ran together.
       const bool ts_shared = std::any_of(ladder.begin(), ladder.end(), [](const MeasuredCell& c) {
-        return c.mode == ladder_mode_name(LadderMode::timeslice) && c.procs > 1 && c.ok;
+        return c.is(ModeKind::timeslice) && c.procs > 1 && c.ok;
       });
       r.headline =
           "Can't say whether MPS helps: " + why + ". Time-sliced, " +
@@ -205,7 +205,8 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
                        : std::string("no rung of two copies or more ended ok, so nothing is said about sharing."));
       if (p.best_ts)
         r.reasons.push_back(
-            "Time-sliced: " + cell_words(*p.best_ts, predicted, LadderMode::timeslice, alone.unit, basis) +
+            "Time-sliced: " +
+            cell_words(*p.best_ts, predicted, ModeKind::timeslice, std::string(unit_word(alone.unit)), basis) +
             " (its best rung).");
       return r;
     }
@@ -229,26 +230,26 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
                              "two per mode; this ladder ran one).";
       break;
     case AdviceVerdict::one_copy:
-      r.mode = ladder_mode_name(LadderMode::timeslice);
+      r.mode = mode_kind_word(ModeKind::timeslice);
       r.headline = "Run one copy at a time: sharing the GPU bought less than " + pct(kKneeGain) +
                    " throughput in either mode " + per +
                    (std::isfinite(p.gain.ratio) ? " (MPS's best " + times_with_interval(p.gain) + against + ")" : "") +
                    ".";
       break;
     case AdviceVerdict::timeslice:
-      r.mode = ladder_mode_name(LadderMode::timeslice);
+      r.mode = mode_kind_word(ModeKind::timeslice);
       r.headline = "No, MPS buys nothing here: run " + std::to_string(p.procs) +
                    " copies time-sliced; MPS's best throughput was " + times_with_interval(p.gain) +
                    " time-slicing's " + per + ".";
       break;
     case AdviceVerdict::mps:
-      r.mode = ladder_mode_name(LadderMode::mps);
+      r.mode = mode_kind_word(ModeKind::mps);
       if (std::isfinite(p.mps_speedup) && p.cell->procs == p.procs && side_of_band(p.gain) <= 0) {
-        const MeasuredCell* ts = find_measured(ladder, ladder_mode_name(LadderMode::timeslice), p.procs);
+        const MeasuredCell* ts = find_measured(ladder, ModeKind::timeslice, p.procs);
         r.headline = "Yes: run " + std::to_string(p.procs) + " copies under MPS: the same throughput as time-sliced (" +
-                     fmt_times(p.cell->throughput(basis)) + " one copy alone " + per + "), each " + alone.unit + " " +
-                     times_with_interval(p.speedup) + " faster (" + fmt_sig(p.cell->unit_ms) + " ms against " +
-                     fmt_sig(ts->unit_ms) + " ms).";
+                     fmt_times(p.cell->throughput(basis)) + " one copy alone " + per + "), each " +
+                     std::string(unit_word(alone.unit)) + " " + times_with_interval(p.speedup) + " faster (" +
+                     fmt_sig(p.cell->unit_ms) + " ms against " + fmt_sig(ts->unit_ms) + " ms).";
         break;
       }
       r.headline = "Yes: run " + std::to_string(p.procs) + " copies under MPS, " +
@@ -257,30 +258,35 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
       break;
   }
   if (p.best_ts)
-    r.reasons.push_back("Time-sliced: " + cell_words(*p.best_ts, predicted, LadderMode::timeslice, alone.unit, basis) +
-                        " (its best rung).");
+    r.reasons.push_back(
+        "Time-sliced: " +
+        cell_words(*p.best_ts, predicted, ModeKind::timeslice, std::string(unit_word(alone.unit)), basis) +
+        " (its best rung).");
   if (p.best_mps)
-    r.reasons.push_back("MPS: " + cell_words(*p.best_mps, predicted, LadderMode::mps, alone.unit, basis) +
-                        " (its best rung).");
+    r.reasons.push_back(
+        "MPS: " + cell_words(*p.best_mps, predicted, ModeKind::mps, std::string(unit_word(alone.unit)), basis) +
+        " (its best rung).");
   if (p.verdict == AdviceVerdict::mps || p.verdict == AdviceVerdict::timeslice || p.verdict == AdviceVerdict::undecided)
     r.reasons.push_back(
         "MPS over time-slicing, best against best " + per + ": " + times_with_interval(p.gain) +
         " (~94 % interval over the worker sets, Welch). MPS is advised where the interval lies above +" +
         pct(kDecisionBand) + ", not where it lies below; across it the ladder cannot tell.");
-  if (alone.unit != "run") {  // a program timed by its whole run has one basis only
+  if (alone.unit != LadderUnit::run) {  // a program timed by its whole run has one basis only
     const Basis other = basis == Basis::unit ? Basis::run : Basis::unit;
     const Pick q = pick(ladder, slo, other);
-    r.reasons.push_back(
-        "Decided " + per + "; " + basis_words(other, alone.unit) + " the ladder says: " + verdict_words(q) +
-        (std::isfinite(q.gain.ratio) ? " (MPS's best " + times_with_interval(q.gain) + " the best time-sliced)"
-                                     : std::string()) +
-        ".");
+    r.reasons.push_back("Decided " + per + "; " + basis_words(other, std::string(unit_word(alone.unit))) +
+                        " the ladder says: " + verdict_words(q) +
+                        (std::isfinite(q.gain.ratio)
+                             ? " (MPS's best " + times_with_interval(q.gain) + " the best time-sliced)"
+                             : std::string()) +
+                        ".");
   }
   if (const RatioInterval gap = one_copy_mode_gap(ladder); std::isfinite(gap.ratio)) {
     const bool beyond = gap.has_interval() && (gap.lo > 1 || gap.hi < 1);
     const bool large = beyond && (gap.lo >= 1 + kDecisionBand || gap.hi <= 1 / (1 + kDecisionBand));
     r.reasons.push_back(
-        "One copy alone ran each " + alone.unit + " " + times_with_interval(gap) + " as fast under MPS as time-sliced" +
+        "One copy alone ran each " + std::string(unit_word(alone.unit)) + " " + times_with_interval(gap) +
+        " as fast under MPS as time-sliced" +
         (large ? ": beyond the noise and over " + pct(kDecisionBand) +
                      " (flagged): every MPS cell carries "
                      "this one-copy difference (a program's host calls can cost differently as an MPS client)."
@@ -291,9 +297,9 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
     r.reasons.push_back("N=" + std::to_string(p.procs) + " is the knee: within " + pct(kKneeGain) +
                         " of the best throughput with fewer copies.");
   if (p.cell && std::isfinite(p.cell->p99_ms))
-    r.reasons.push_back("At N=" + std::to_string(p.procs) + " a " + alone.unit + " took " + fmt_sig(p.cell->unit_ms) +
-                        " ms on average, p99 " + fmt_sig(p.cell->p99_ms) + " ms (alone " + fmt_sig(alone.unit_ms) +
-                        " ms)" + slo_words + ".");
+    r.reasons.push_back("At N=" + std::to_string(p.procs) + " a " + std::string(unit_word(alone.unit)) + " took " +
+                        fmt_sig(p.cell->unit_ms) + " ms on average, p99 " + fmt_sig(p.cell->p99_ms) + " ms (alone " +
+                        fmt_sig(alone.unit_ms) + " ms)" + slo_words + ".");
   if (p.verdict != AdviceVerdict::mps) return r;
   if (limits.empty()) {
     r.reasons.push_back(
@@ -303,18 +309,19 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
   for (const MeasuredCell& limit : limits) {
     const std::string at = " at N=" + std::to_string(p.procs);
     if (!limit.ok) {
-      r.reasons.push_back(limit.mode + at + " did not run: " + limit.problem + ".");
+      r.reasons.push_back(limit.mode.name + at + " did not run: " + limit.problem + ".");
       continue;
     }
     const RatioInterval keeps = limit_keeps(*p.cell, limit);
-    const std::string ran = limit.mode + " (" + limit_words(limit.mode, p.procs) + ") ran each " + alone.unit + " at " +
-                            times_with_interval(keeps) + " unlimited MPS's speed" + at;
+    const std::string ran = limit.mode.name + " (" + limit_words(limit.mode, p.procs) + ") ran each " +
+                            std::string(unit_word(alone.unit)) + " at " + times_with_interval(keeps) +
+                            " unlimited MPS's speed" + at;
     if (!limit.check_problem.empty()) {  // --check-metric: its output no longer what one copy alone gives
       r.reasons.push_back(ran + ", but its output failed the check: " + limit.check_problem + ".");
       continue;
     }
     if (keeps.has_interval() && keeps.lo >= kLimitKeeps) {
-      r.mode = limit.mode;
+      r.mode = limit.mode.name;
       r.reasons.push_back(ran + ": take the limit, it stops one copy from taking every SM.");
       return r;
     }

@@ -29,6 +29,7 @@ struct AdviseSpec {
   double check_tolerance_pct = 1;       ///< --check-tolerance: how far from one copy alone's value a limit may take it
   std::string beside;         ///< --beside: one of bench_mps's workloads run beside the subject (advise_beside)
   std::string basis;          ///< --basis: "unit", "run" or "auto"; empty: auto (--redo: as stored)
+  std::string job_length;     ///< --job-length as given (advise_job.hpp); empty: none (--redo: as stored)
   std::string xray_from;      ///< --xray-from: a folder with the X-ray's runs (skips measuring it)
   bool cpu_stand_in = false;  ///< CPU stand-ins and the fake daemon (tests)
   std::string redo_dir;       ///< --redo: the advice again from that folder's sweeps, nothing run

@@ -1,9 +1,25 @@
 #include "harness/plan/mode_names.hpp"
 
 #include "harness/common/errors.hpp"
+#include "harness/common/word_table.hpp"
 #include "harness/plan/sweep_cli.hpp"
 
 namespace bench_mps::harness {
+namespace {
+
+constexpr WordTable<ModeKind, 5> kModeKindWords{{{ModeKind::timeslice, "timeslice"},
+                                                 {ModeKind::mps, "mps"},
+                                                 {ModeKind::streams, "streams"},
+                                                 {ModeKind::threads, "threads"},
+                                                 {ModeKind::green, "green"}}};
+
+}  // namespace
+
+std::string_view mode_kind_word(ModeKind kind) { return word_of(kModeKindWords, kind).value_or("?"); }
+
+Mode plain_mode(ModeKind kind) { return parse_mode(std::string(mode_kind_word(kind))); }
+
+bool is_plain(const Mode& mode, ModeKind kind) { return mode.name == mode_kind_word(kind); }
 
 std::optional<NamedMode> mode_of_name(const std::string& name) {
   static const std::string external = "external-";  // --external-mps's runs (harness/sweep/external_mps)
@@ -19,6 +35,12 @@ std::optional<NamedMode> mode_of_name(const std::string& name) {
     return std::nullopt;
   }
   return named;
+}
+
+std::optional<Mode> mode_in_results(const std::string& name) {
+  const std::optional<NamedMode> named = mode_of_name(name);
+  if (!named || named->external) return std::nullopt;
+  return named->mode;
 }
 
 bool has_mps_options(const Mode& mode) {

@@ -3,8 +3,10 @@
 // readers compare against, and the name parsed back into its Mode for the questions they ask of it.
 #include "harness/plan/wing.hpp"
 
+#include <array>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "harness/plan/sweep_spec.hpp"
 
@@ -14,6 +16,16 @@ namespace bench_mps::harness {
 inline const std::string kTimesliceMode = "timeslice";
 inline const std::string kMpsMode = "mps";
 
+/// The two modes a ladder runs and every ratio is taken against, as the type advise and predict hold them.
+inline constexpr std::array<ModeKind, 2> kLadderModes{ModeKind::timeslice, ModeKind::mps};
+/// The --modes word of a mode kind: "timeslice", "mps", "streams", "threads", "green".
+std::string_view mode_kind_word(ModeKind kind);
+/// The plain mode of a kind (no limit, no options): what a ladder runs; its name is mode_kind_word(kind).
+Mode plain_mode(ModeKind kind);
+/// Whether `mode` is the plain `kind` (no limit, no options, not external): `timeslice` or `mps` as a ladder
+/// runs it, not `mps:auto` or `mps+prio`.
+bool is_plain(const Mode& mode, ModeKind kind);
+
 /// A mode name parsed back: its Mode, and whether it was an --external-mps run ("external-<mode>").
 struct NamedMode {
   Mode mode;
@@ -21,6 +33,9 @@ struct NamedMode {
 };
 /// Nullopt for a name no sweep writes.
 std::optional<NamedMode> mode_of_name(const std::string& name);
+
+/// The Mode a results file's `mode` column names (an external run's too); nullopt for a name no sweep writes.
+std::optional<Mode> mode_in_results(const std::string& name);
 
 /// Any MPS option (+prio, +prio=, +mem=) or client list: what makes a mode more than its kind and percentage.
 bool has_mps_options(const Mode& mode);

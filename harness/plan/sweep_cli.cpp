@@ -361,6 +361,14 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
               "GATE"))
           ->group("exec workload (your own program)")
           ->capture_default_str();
+  raw.exec_alone_runs_option =
+      app.add_option("--exec-alone-runs", spec.exec_alone_runs,
+                     "exec: alone runs (N=1) per mode at least, where --procs holds 1 and a larger N: the repeats' "
+                     "own first, then more after the largest N and in the middle of the ladder; their median is "
+                     "the alone value every ratio divides by, their spread its interval; 0 or 1: only the repeats'")
+          ->check(whole_in(0, 20))
+          ->group("exec workload (your own program)")
+          ->capture_default_str();
   raw.exec_gate_timeout_option =
       app.add_option("--exec-gate-timeout", spec.exec_gate_timeout_s,
                      "exec: seconds after the first copy reaches the gate before the rest are released without the "
@@ -467,6 +475,8 @@ void check_exec_options(const SweepSpec& spec, const SweepCliValues& raw) {
     throw UsageError("--exec-warmups: only the exec workload runs a command; add --workloads exec");
   } else if (raw.exec_gate_option && raw.exec_gate_option->count() > 0) {
     throw UsageError("--exec-gate: holds your program's copies; add --workloads exec");
+  } else if (raw.exec_alone_runs_option && raw.exec_alone_runs_option->count() > 0) {
+    throw UsageError("--exec-alone-runs: counts your program's alone runs; add --workloads exec");
   } else if (raw.exec_gate_timeout_option && raw.exec_gate_timeout_option->count() > 0) {
     throw UsageError("--exec-gate-timeout: applies to the start gate of your program's copies; add --workloads exec");
   }

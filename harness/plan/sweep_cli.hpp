@@ -24,12 +24,13 @@ struct SweepCliValues {
   std::string regime_bursts, regime_duties;           ///< --regime-bursts-ms, --regime-duties
   const CLI::Option* regime_bursts_option = nullptr;  ///< given (even empty) or not
   const CLI::Option* regime_duties_option = nullptr;
-  const CLI::Option* workloads_option = nullptr;     ///< tells "not given" from "given empty"
-  const CLI::Option* repeats_option = nullptr;       ///< the scenarios xray and regimes default to 2 repeats
-  const CLI::Option* procs_option = nullptr;         ///< --scenario xray defaults to N = 1,2,4,10
-  const CLI::Option* exec_warmups_option = nullptr;  ///< given without exec: refused
-  const CLI::Option* profile_gap_option = nullptr;   ///< given without --profile-gpu: refused
-  const CLI::Option* exec_gate_option = nullptr;     ///< given without exec: refused
+  const CLI::Option* workloads_option = nullptr;        ///< tells "not given" from "given empty"
+  const CLI::Option* repeats_option = nullptr;          ///< the scenarios xray and regimes default to 2 repeats
+  const CLI::Option* procs_option = nullptr;            ///< --scenario xray defaults to N = 1,2,4,10
+  const CLI::Option* exec_warmups_option = nullptr;     ///< given without exec: refused
+  const CLI::Option* profile_gap_option = nullptr;      ///< given without --profile-gpu: refused
+  const CLI::Option* exec_alone_runs_option = nullptr;  ///< given without exec: refused
+  const CLI::Option* exec_gate_option = nullptr;        ///< given without exec: refused
   const CLI::Option* exec_gate_timeout_option = nullptr;
   const CLI::Option* max_repeats_option = nullptr;  ///< given where no noise target applies: refused
   const CLI::Option* noise_time_cap_option = nullptr;

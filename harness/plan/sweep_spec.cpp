@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "harness/common/errors.hpp"
 #include "harness/common/format.hpp"
@@ -249,7 +250,69 @@ void add_sets(const SweepSpec& spec, ModeBlock& block, int first, int last, cons
   }
 }
 
+/// Where extra alone run `k` (from 0) of a mode goes among its blocks `mine` (the mode's blocks in plan
+/// order): the first after the last block's last set, the next after the middle N of the first block's
+/// ladder, then of the next block's (wrapping round). {block, set index to insert before}.
+std::pair<std::size_t, std::size_t> alone_position(const std::vector<std::size_t>& mine,
+                                                   const std::vector<ModeBlock>& blocks, const std::string& workload,
+                                                   int k) {
+  if (k == 0) {
+    const std::size_t last = mine.back();
+    std::size_t at = 0;  // after the workload's last set in the block
+    for (std::size_t i = 0; i < blocks[last].sets.size(); ++i)
+      if (blocks[last].sets[i].runs.front().workload == workload) at = i + 1;
+    return {last, at};
+  }
+  const std::size_t b = mine[static_cast<std::size_t>(k - 1) % mine.size()];
+  std::vector<std::size_t> ladder;  // the workload's sets in the block
+  for (std::size_t i = 0; i < blocks[b].sets.size(); ++i)
+    if (blocks[b].sets[i].runs.front().workload == workload) ladder.push_back(i);
+  return {b, ladder[ladder.size() / 2]};
+}
+
+/// The extra alone runs of extra_alone_runs(), placed by alone_position and numbered after the repeats in
+/// the order they run; then every run's index is its place in the plan again.
+void add_alone_runs(const SweepSpec& spec, std::vector<ModeBlock>& blocks) {
+  bool added = false;
+  for (const Mode& mode : spec.modes) {
+    std::vector<std::size_t> mine;
+    for (std::size_t b = 0; b < blocks.size(); ++b)
+      if (blocks[b].mode.name == mode.name) mine.push_back(b);
+    if (mine.empty()) continue;
+    for (const std::string& workload : spec.workloads) {
+      const int extra = extra_alone_runs(spec, workload);
+      for (int k = 0; k < extra; ++k) {
+        const auto [b, at] = alone_position(mine, blocks, workload, k);
+        RunSpec run = planned_run(spec, workload, mode, 1, RunKind::plain);
+        WorkerSetPlan set;
+        set.runs.push_back(run);
+        blocks[b].sets.insert(blocks[b].sets.begin() + static_cast<std::ptrdiff_t>(at), set);
+        added = true;
+      }
+    }
+  }
+  if (!added) return;
+  std::map<std::string, int> next_repeat;  // (mode, workload): the next extra's repeat, in plan order
+  int index = 0;
+  for (ModeBlock& block : blocks)
+    for (WorkerSetPlan& set : block.sets)
+      for (RunSpec& run : set.runs) {
+        if (run.repeat == 0) {
+          int& r = next_repeat.try_emplace(run.mode.name + "|" + run.workload, spec.repeats).first->second;
+          run.repeat = ++r;
+        }
+        run.index = index++;
+      }
+}
+
 }  // namespace
+
+int extra_alone_runs(const SweepSpec& spec, const std::string& workload) {
+  if (spec.scenario != Scenario::sweep || !runs_user_program(workload) || rounds_per_set(spec, workload) > 1) return 0;
+  const bool alone = std::find(spec.procs.begin(), spec.procs.end(), 1) != spec.procs.end();
+  const bool shared = std::any_of(spec.procs.begin(), spec.procs.end(), [](int n) { return n >= 2; });
+  return alone && shared ? std::max(0, spec.exec_alone_runs - spec.repeats) : 0;
+}
 
 std::vector<ModeBlock> plan_sweep(const SweepSpec& spec) {
   // Group size: the largest number of rounds any workload of the sweep runs per set.
@@ -276,6 +339,7 @@ std::vector<ModeBlock> plan_sweep(const SweepSpec& spec) {
       blocks.push_back(block);
     }
   }
+  add_alone_runs(spec, blocks);
   return blocks;
 }
 

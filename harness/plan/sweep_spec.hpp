@@ -65,6 +65,9 @@ inline constexpr int kNoiseTargetRepeats = 2;
 /// configurations), and the whole default sweep is meant to end within 75 s there.
 inline constexpr double kNoiseTimeCapS = 30;
 
+/// Default --exec-alone-runs: the fewest alone runs that give a median and a spread (first, middle, last).
+inline constexpr int kExecAloneRuns = 3;
+
 struct SweepSpec {
   std::vector<int> procs{1, 4, 10};
   std::vector<Mode> modes;
@@ -85,6 +88,9 @@ struct SweepSpec {
   /// steady, first-kernel, wait:K or off.
   std::string exec_gate = "steady";
   double exec_gate_timeout_s = 120;  ///< a copy not there this long after the first arrival releases the rest
+  /// exec: alone runs (N=1) per mode and workload at least, where the ladder also runs N >= 2: the repeats'
+  /// own, then more after the last repeat's largest N and in the middle of the ladder (exec_alone_positions).
+  int exec_alone_runs = kExecAloneRuns;
   bool profile_gpu = false;    ///< exec: a GPU profile of every copy (CUPTI injection; harness/sweep/gpu_profiling.hpp)
   double profile_gap_us = 20;  ///< --profile-gpu: gaps at least this long end a burst in the recorded summaries
   WorkloadConfig params;
@@ -187,8 +193,16 @@ struct ModeBlock {
 /// reference) precedes the larger N of its repeat. In the fault scenario every N >= 2 gives two
 /// runs: N-1 victims alone (fault_baseline), then the same victims beside a faulter. In the
 /// interference scenario each repeat of a mode runs the foreground alone, then for every N the N-1
-/// background jobs alone and then beside the foreground.
+/// background jobs alone and then beside the foreground. Where extra_alone_runs() adds alone runs (exec),
+/// the first goes after the last repeat's largest N, the next after the middle N of the first repeat's
+/// ladder, then of the next repeat's: with one repeat the alone runs are first, middle and last. They take
+/// the repeats after the sweep's own (r<repeats+1>...) in the order they run.
 std::vector<ModeBlock> plan_sweep(const SweepSpec& spec);
+
+/// How many alone runs (N=1) of one mode and workload the plan adds beyond its repeats' own: where the
+/// workload runs one set per repeat (exec), the sweep is plain and its N hold 1 and a larger one,
+/// max(0, exec_alone_runs - repeats); else 0.
+int extra_alone_runs(const SweepSpec& spec, const std::string& workload);
 
 /// Whether the sweep measures a GPU: a GPU workload that is not a CPU stand-in.
 bool sweep_needs_gpu(const SweepSpec& spec);

@@ -10,6 +10,7 @@
 #include "harness/common/csv_table.hpp"
 #include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
+#include "harness/common/word_table.hpp"
 #include "harness/results/gpu_profile.hpp"
 #include "harness/results/profile_window.hpp"
 #include "harness/results/results_reader.hpp"
@@ -20,6 +21,10 @@ namespace fs = std::filesystem;
 
 namespace bench_mps::harness {
 namespace {
+
+constexpr WordTable<UnitBasis, 3> kUnitBasisWords{{{UnitBasis::metric, "metric"},
+                                                   {UnitBasis::common_window, "common window"},
+                                                   {UnitBasis::not_co_run, "not co-run"}}};
 
 /// A copy's counted waits' ends and its steady part, on CLOCK_MONOTONIC.
 struct CopyWaits {
@@ -80,6 +85,8 @@ double co_run_coverage(const std::vector<CopyWaits>& copies, std::int64_t from, 
 
 }  // namespace
 
+const char* unit_basis_word(UnitBasis b) { return word_of(kUnitBasisWords, b).value_or("").data(); }
+
 std::vector<MeasuredUnit> measure_units(const fs::path& dir, double gap_us) {
   const std::vector<WorkerRecord> rows = read_runs(dir / "runs.csv");
   std::map<std::string, std::vector<const WorkerRecord*>> by_run;
@@ -105,19 +112,23 @@ std::vector<MeasuredUnit> measure_units(const fs::path& dir, double gap_us) {
       const WorkerRecord& w = *copies[i];
       MeasuredUnit u;
       u.run_id = w.run_id;
-      u.mode = w.mode;
+      const std::optional<Mode> mode = mode_in_results(w.mode);
+      if (!mode)
+        throw ResultsError((dir / "runs.csv").string() + ": run " + w.run_id + " has a mode no sweep runs: '" + w.mode +
+                           "'");
+      u.mode = *mode;
       u.procs = w.procs;
       u.repeat = w.repeat;
       u.worker = w.worker;
-      u.status = to_string(w.status);
+      u.status = w.status;
       u.run_s = w.fact("completion_s");
       u.unit_ms = NAN;
       if (const double metric = w.fact("step_mean_ms"); metric > 0) {
         u.unit_ms = metric;
-        u.basis = "metric";
+        u.basis = UnitBasis::metric;
         u.steps = static_cast<long>(w.fact("steps"));
       } else if (!waits[i].why.empty()) {
-        u.basis = waits[i].why;
+        u.why = waits[i].why;
       } else {
         std::vector<std::int64_t> in;
         if (all_placed && from < to)
@@ -126,10 +137,10 @@ std::vector<MeasuredUnit> measure_units(const fs::path& dir, double gap_us) {
         u.coverage = co_run_coverage(waits, from, to);
         if (in.size() >= kMinCommonStepEnds && u.coverage >= kMinCoRunCoverage) {
           u.unit_ms = static_cast<double>(in.back() - in.front()) * 1e-6 / static_cast<double>(in.size() - 1);
-          u.basis = "common window";
+          u.basis = UnitBasis::common_window;
           u.steps = static_cast<long>(in.size()) - 1;
         } else {  // no other definition stands in: the cell did not measure N copies at once
-          u.basis = "not co-run";
+          u.basis = UnitBasis::not_co_run;
           u.steps = static_cast<long>(in.size());
         }
       }
@@ -143,9 +154,9 @@ void write_units(const fs::path& file, const std::vector<MeasuredUnit>& units) {
   std::ostringstream o;
   o << csv_line({"run_id", "mode", "procs", "repeat", "worker", "status", "run_s", "unit_ms", "unit_basis", "steps"});
   for (const MeasuredUnit& u : units)
-    o << csv_line({u.run_id, u.mode, std::to_string(u.procs), std::to_string(u.repeat), std::to_string(u.worker),
-                   u.status, std::isnan(u.run_s) ? "" : fmt_num(u.run_s, 9),
-                   std::isnan(u.unit_ms) ? "" : fmt_num(u.unit_ms, 9), u.basis, std::to_string(u.steps)});
+    o << csv_line({u.run_id, u.mode.name, std::to_string(u.procs), std::to_string(u.repeat), std::to_string(u.worker),
+                   to_string(u.status), std::isnan(u.run_s) ? "" : fmt_num(u.run_s, 9),
+                   std::isnan(u.unit_ms) ? "" : fmt_num(u.unit_ms, 9), u.basis_text(), std::to_string(u.steps)});
   write_file_atomically(file, o.str());
 }
 
@@ -159,17 +170,23 @@ std::vector<MeasuredUnit> read_units(const fs::path& file) {
     const std::string where = file.string() + ":" + std::to_string(line);
     MeasuredUnit u;
     u.run_id = r[0];
-    u.mode = r[1];
+    const std::optional<Mode> mode = mode_in_results(r[1]);
+    if (!mode) throw ResultsError(where + ": mode '" + r[1].substr(0, 40) + "' is no mode a sweep runs");
+    u.mode = *mode;
     u.procs = static_cast<int>(parse_cell_long(r[2], where + " procs"));
     u.repeat = static_cast<int>(parse_cell_long(r[3], where + " repeat"));
     u.worker = static_cast<int>(parse_cell_long(r[4], where + " worker"));
-    u.status = r[5];
+    const std::optional<RunStatus> status = parse_run_status(r[5]);
+    if (!status) throw ResultsError(where + ": status '" + r[5].substr(0, 40) + "' is no run status");
+    u.status = *status;
     u.run_s = parse_cell_double(r[6], where + " run_s");
     u.unit_ms = parse_cell_double(r[7], where + " unit_ms");
-    u.basis = r[8];
+    const std::optional<UnitBasis> basis = value_of(kUnitBasisWords, r[8]);
+    u.basis = basis.value_or(UnitBasis::none);
+    if (!basis) u.why = r[8];
     u.steps = parse_cell_long(r[9], where + " steps");
-    if (u.procs < 1 || u.repeat < 1 || u.worker < 0 || u.worker >= u.procs || u.run_id.empty() || u.mode.empty() ||
-        u.steps < 0 || (!std::isnan(u.run_s) && !(u.run_s >= 0)) || (!std::isnan(u.unit_ms) && !(u.unit_ms > 0)))
+    if (u.procs < 1 || u.repeat < 1 || u.worker < 0 || u.worker >= u.procs || u.run_id.empty() || u.steps < 0 ||
+        (!std::isnan(u.run_s) && !(u.run_s >= 0)) || (!std::isnan(u.unit_ms) && !(u.unit_ms > 0)))
       throw ResultsError(where + ": a row out of range (procs, repeat, worker, run_s, unit_ms or steps)");
     out.push_back(u);
   }

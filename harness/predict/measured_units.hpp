@@ -8,6 +8,9 @@
 // `bench_mps predict --measure DIR` writes them to DIR/units.csv, so that the profiles may go.
 #include "harness/predict/wing.hpp"
 
+#include "harness/common/run_status.hpp"
+#include "harness/plan/mode_names.hpp"
+
 #include <cmath>
 #include <filesystem>
 #include <string>
@@ -18,15 +21,26 @@ namespace bench_mps::harness {
 /// The least share of every copy's steady part the common window must cover for a run to count as co-run.
 inline constexpr double kMinCoRunCoverage = 0.8;
 
+/// How a copy's unit was had: the program's own metric, the run's common window, none because the copies'
+/// steady parts did not overlap enough (`not co-run`: left out of every score), or none for another reason
+/// (MeasuredUnit::why: no GPU profile, no host waits recorded, ...).
+enum class UnitBasis { metric, common_window, not_co_run, none };
+/// units.csv's word: "metric", "common window", "not co-run"; for none the reason is written instead.
+const char* unit_basis_word(UnitBasis b);
+/// Whether the unit counts as N copies at once (metric, common window).
+inline bool co_run(UnitBasis b) { return b == UnitBasis::metric || b == UnitBasis::common_window; }
+
 struct MeasuredUnit {
-  std::string run_id, mode;
+  std::string run_id;
+  Mode mode;
   int procs = 0, repeat = 0, worker = 0;
-  std::string status;  ///< the copy's status in runs.csv
-  double run_s = 0;    ///< the command's completion (exec's completion_s), NaN where unknown
-  double unit_ms = 0;  ///< its unit, NaN where none could be measured
-  /// "metric", "common window", "not co-run" (the copies' steady parts did not overlap enough: left out of
-  /// every score), or why there is none
-  std::string basis;
+  RunStatus status = RunStatus::ok;  ///< the copy's status in runs.csv
+  double run_s = 0;                  ///< the command's completion (exec's completion_s), NaN where unknown
+  double unit_ms = 0;                ///< its unit, NaN where none could be measured
+  UnitBasis basis = UnitBasis::none;
+  std::string why;  ///< basis none: why there is no unit
+  /// units.csv's unit_basis cell: the basis's word, or why there is none.
+  std::string basis_text() const { return basis == UnitBasis::none ? why : unit_basis_word(basis); }
   long steps = 0;         ///< the steps (waits) the unit is the mean of
   double coverage = NAN;  ///< the common window's share of this copy's steady part (not in units.csv)
 };

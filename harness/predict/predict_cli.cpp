@@ -66,15 +66,15 @@ std::map<std::pair<std::string, int>, ScoredCell> measured_cells(const std::vect
   for (const MeasuredUnit& u : units) runs[u.run_id].push_back(&u);
   std::map<std::pair<std::string, int>, ScoredCell> out;
   for (const auto& [id, copies] : runs) {
-    ScoredCell& c = out[{copies.front()->mode, copies.front()->procs}];
+    ScoredCell& c = out[{copies.front()->mode.name, copies.front()->procs}];
     bool ok = static_cast<int>(copies.size()) == copies.front()->procs;
     std::vector<double> run, unit;
     int common = 0;
     for (const MeasuredUnit* u : copies) {
-      ok = ok && u->status == "ok";
+      ok = ok && u->status == RunStatus::ok;
       run.push_back(u->run_s);
       unit.push_back(u->unit_ms);
-      common += u->basis == "common window" || u->basis == "metric";
+      common += co_run(u->basis);
     }
     if (!ok) {
       ++c.failed;
@@ -123,10 +123,10 @@ void check_units_replaceable(const fs::path& dir, const std::vector<MeasuredUnit
   for (const MeasuredUnit& o : old) {
     if (std::isnan(o.unit_ms)) continue;
     const auto n = now.find({o.run_id, o.worker});
-    if (n == now.end() || (std::isnan(n->second->unit_ms) && n->second->basis != "not co-run"))
+    if (n == now.end() || (std::isnan(n->second->unit_ms) && n->second->basis != UnitBasis::not_co_run))
       throw ResultsError((dir / "units.csv").string() + ": holds units these runs can no longer give (" + o.run_id +
                          " copy " + std::to_string(o.worker) + ": " +
-                         (n == now.end() ? std::string("not in runs.csv") : n->second->basis) +
+                         (n == now.end() ? std::string("not in runs.csv") : n->second->basis_text()) +
                          "); not overwritten: move it away to measure again");
   }
 }
@@ -135,16 +135,15 @@ int measure_only(const PredictArgs& a) {
   const fs::path dir = a.measure;
   const std::vector<MeasuredUnit> units = measure_units(dir, a.gap_us);
   if (units.empty()) throw ResultsError(dir.string() + ": runs.csv holds no copy to measure");
-  const bool any = std::any_of(units.begin(), units.end(), [](const MeasuredUnit& u) {
-    return u.basis == "metric" || u.basis == "common window" || u.basis == "not co-run";
-  });
+  const bool any =
+      std::any_of(units.begin(), units.end(), [](const MeasuredUnit& u) { return u.basis != UnitBasis::none; });
   check_units_replaceable(dir, units);
   if (!any)
-    throw ResultsError(dir.string() + ": not a ladder: it holds no profiled exec run (" + units.front().basis +
+    throw ResultsError(dir.string() + ": not a ladder: it holds no profiled exec run (" + units.front().basis_text() +
                        "; run it with --workloads exec --profile-gpu)");
   write_units(dir / "units.csv", units);
   std::map<std::string, int> bases;
-  for (const MeasuredUnit& u : units) ++bases[u.basis];
+  for (const MeasuredUnit& u : units) ++bases[u.basis_text()];
   std::cout << "units.csv: " << units.size() << " copies of " << dir.string() << " (";
   bool first = true;
   for (const auto& [b, n] : bases) {
@@ -200,7 +199,7 @@ void write_md_head(std::ostringstream& md, const std::string& label, const std::
   md << "# Predicted: " << label << "\n\n";
   for (const AloneRun& r : alone) {
     const ProgramTrace& p = r.program;
-    md << "- One copy alone, " << (r.mode == "mps" ? "MPS" : "time-sliced") << " (" << r.source
+    md << "- One copy alone, " << (r.mode == ModeKind::mps ? "MPS" : "time-sliced") << " (" << r.source
        << "): " << (r.metric ? "its metric " : "a step between host waits ") << num(r.unit_ms) << " ms"
        << (std::isfinite(r.run_s) ? ", the whole run " + num(r.run_s) + " s" : std::string()) << "; duty "
        << fmt_fixed(100 * r.summary.duty, 1) << "%, " << p.trace.steps.size() << " steps cut at " << p.cut << ", "
@@ -228,20 +227,19 @@ struct Tables {
   nlohmann::json cells = nlohmann::json::array();
 };
 
-/// One cell on one basis ("unit" or "run") as a row of each table, scored against its measured runs `m` (null:
+/// One cell on one basis (per unit, else per whole run) as a row of each table, scored against its measured runs `m` (null:
 /// none) where `scored`.
-void add_row(Tables& t, const PredictedRow& c, const char* basis, const ScoredCell* m, const std::string& label,
-             bool scored) {
-  const bool unit = std::string(basis) == "unit";
+void add_row(Tables& t, const PredictedRow& c, bool unit, const ScoredCell* m, const std::string& label, bool scored) {
+  const char* basis = unit ? "unit" : "run";
   const double pred = unit ? c.unit_ms : c.run_s, naive = unit ? c.naive_unit_ms : c.naive_run_s,
                regime = unit ? c.regime_unit_ms : c.regime_run_s;
   const double pred_lo = unit ? c.unit_low_ms : c.run_low_s, pred_hi = unit ? c.unit_high_ms : c.run_high_s;
   const std::vector<double>* values = !m ? nullptr : unit ? &m->unit_ms : &m->run_s;
   const double meas = values ? mean_of(*values) : NAN;
   const std::string unit_word = unit ? " ms" : " s";
-  t.md << "| " << c.procs << " | " << c.mode << " | " << (unit ? "unit" : "run") << " | " << num(pred) << unit_word
-       << (std::isfinite(pred_lo) ? " (" + num(pred_lo) + "-" + num(pred_hi) + ")" : std::string()) << " | "
-       << num(naive) << " | " << num(regime);
+  t.md << "| " << c.procs << " | " << mode_kind_word(c.mode) << " | " << (unit ? "unit" : "run") << " | " << num(pred)
+       << unit_word << (std::isfinite(pred_lo) ? " (" + num(pred_lo) + "-" + num(pred_hi) + ")" : std::string())
+       << " | " << num(naive) << " | " << num(regime);
   if (unit && std::isfinite(c.regime_low_ms))
     t.md << " (" << num(c.regime_low_ms) << "-" << num(c.regime_high_ms) << ")";
   t.md << " |";
@@ -255,13 +253,13 @@ void add_row(Tables& t, const PredictedRow& c, const char* basis, const ScoredCe
     lo = *std::min_element(values->begin(), values->end());
     hi = *std::max_element(values->begin(), values->end());
   }
-  t.csv << csv_line({label, c.mode, std::to_string(c.procs), basis, fmt_num(pred, 9), fmt_num(meas, 9),
-                     fmt_num(naive, 9), fmt_num(regime, 9), fmt_num(unit ? c.regime_low_ms : NAN, 9),
+  t.csv << csv_line({label, std::string(mode_kind_word(c.mode)), std::to_string(c.procs), basis, fmt_num(pred, 9),
+                     fmt_num(meas, 9), fmt_num(naive, 9), fmt_num(regime, 9), fmt_num(unit ? c.regime_low_ms : NAN, 9),
                      fmt_num(unit ? c.regime_high_ms : NAN, 9), std::to_string(values ? values->size() : 0),
                      fmt_num(lo, 9), fmt_num(hi, 9),
                      unit && m && m->copies ? fmt_num(static_cast<double>(m->common) / m->copies, 4) : "",
                      fmt_num(pred_lo, 9), fmt_num(pred_hi, 9)});
-  t.cells.push_back({{"mode", c.mode},
+  t.cells.push_back({{"mode", mode_kind_word(c.mode)},
                      {"procs", c.procs},
                      {"basis", basis},
                      {"predicted", jnum(pred)},
@@ -284,9 +282,9 @@ void write_cells(Tables& t, const std::vector<PredictedRow>& cells,
   t.csv << "program,mode,procs,basis,predicted,measured,naive,regime,regime_low,regime_high,runs,measured_min,"
            "measured_max,common_share,predicted_low,predicted_high\n";
   for (const PredictedRow& c : cells) {
-    const auto m = measured.find({c.mode, c.procs});
+    const auto m = measured.find({std::string(mode_kind_word(c.mode)), c.procs});
     const ScoredCell* scored_cell = m == measured.end() ? nullptr : &m->second;
-    for (const char* basis : {"unit", "run"}) add_row(t, c, basis, scored_cell, label, scored);
+    for (const bool unit : {true, false}) add_row(t, c, unit, scored_cell, label, scored);
   }
 }
 
@@ -305,7 +303,7 @@ nlohmann::json alone_entry(const AloneRun& r, bool stands_for_program) {
     if (!st.items.empty()) span += st.items.back().ready_ns + st.items.back().work_ns - st.items.front().ready_ns;
   }
   const double steps = static_cast<double>(t.steady_to - t.steady_from);
-  return nlohmann::json{{"mode", r.mode},
+  return nlohmann::json{{"mode", mode_kind_word(r.mode)},
                         {"source", r.source},
                         {"stands_for_program", stands_for_program},
                         {"unit_ms", jnum(r.unit_ms)},

@@ -13,6 +13,7 @@
 #include "harness/common/csv_table.hpp"
 #include "harness/common/errors.hpp"
 #include "harness/results/results_reader.hpp"
+#include "harness/workers/workload_config.hpp"
 
 namespace fs = std::filesystem;
 
@@ -32,7 +33,7 @@ Folder read_folder(const fs::path& dir, const std::string& option) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) throw UsageError(option + dir.string() + ": no such results folder");
   for (const SummaryRecord& r : read_summary(dir / "summary.csv")) {
-    if (r.workload != "exec") {
+    if (!runs_user_program(r.workload)) {
       f.workloads_other = true;
       continue;
     }

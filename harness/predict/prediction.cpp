@@ -44,7 +44,7 @@ std::vector<AloneRun> read_alone_runs(const fs::path& path, double gap_us) {
   std::error_code ec;
   if (fs::is_regular_file(path, ec)) {
     AloneRun a = alone_from_profile(read_gpu_profile(path), gap_us, NAN);
-    a.mode = "timeslice";
+    a.mode = ModeKind::timeslice;
     a.source = path.string();
     return {a};
   }
@@ -52,11 +52,13 @@ std::vector<AloneRun> read_alone_runs(const fs::path& path, double gap_us) {
   const std::vector<SummaryRecord> rows = read_summary(path / "summary.csv");
   const std::vector<WorkerRecord> workers = read_runs(path / "runs.csv");
   std::vector<AloneRun> out;
-  for (const char* mode : {"timeslice", "mps"}) {
+  for (const ModeKind mode : kLadderModes) {
     std::vector<AloneRun> draws;
     std::string missing;  // the first ok run without a profile
     for (const SummaryRecord& row : rows) {
-      if (row.mode != mode || row.procs != 1 || row.status != RunStatus::ok || !(row.scenario == RunKind::plain))
+      const std::optional<Mode> ran = mode_in_results(row.mode);
+      if (!ran || !is_plain(*ran, mode) || row.procs != 1 || row.status != RunStatus::ok ||
+          !(row.scenario == RunKind::plain))
         continue;
       const auto w =
           std::find_if(workers.begin(), workers.end(), [&](const WorkerRecord& x) { return x.run_id == row.run_id; });
@@ -92,7 +94,7 @@ std::vector<AloneRun> read_alone_runs(const fs::path& path, double gap_us) {
     }
     out.push_back(std::move(middle));
   }
-  if (out.empty() || out.front().mode != "timeslice")
+  if (out.empty() || out.front().mode != ModeKind::timeslice)
     throw UsageError(path.string() + ": no time-sliced run of one copy that ended ok (predict needs one copy alone)");
   return out;
 }
@@ -120,12 +122,12 @@ struct Simulated {
   double unit_ms = NAN, run_s = NAN;
 };
 
-std::unique_ptr<Arbiter> arbiter_for(const std::string& mode, int copies, const SchedulerFacts& s) {
-  return mode == "mps" ? make_mps_arbiter(MpsModel{}) : make_timeslice_arbiter(timeslice_model(s), copies);
+std::unique_ptr<Arbiter> arbiter_for(ModeKind mode, int copies, const SchedulerFacts& s) {
+  return mode == ModeKind::mps ? make_mps_arbiter(MpsModel{}) : make_timeslice_arbiter(timeslice_model(s), copies);
 }
 
 /// `one`: the same copy replayed alone through `mode`'s arbiter (the basis every N is scaled from).
-Simulated simulate(const AloneRun& a, const std::string& mode, int n, const SchedulerFacts& s, const Replay& one) {
+Simulated simulate(const AloneRun& a, ModeKind mode, int n, const SchedulerFacts& s, const Replay& one) {
   const CopyTrace& t = a.program.trace;
   const double alone_step = t.steady_step_ns();
   std::vector<double> offsets;  // copy c starts c/N of a step after copy 0
@@ -155,8 +157,7 @@ double stretched_run_s(const AloneRun& a, double loss) {
 
 /// The regime model's loss at N in `mode` (advise's, without its ladder): time-sliced the midpoint of its
 /// bracket (predict_timesliced_between), MPS its SMs' bound; `low`/`high` the bracket.
-double regime_loss(const AloneRun& a, const std::string& mode, int n, const SchedulerFacts& s, double& low,
-                   double& high) {
+double regime_loss(const AloneRun& a, ModeKind mode, int n, const SchedulerFacts& s, double& low, double& high) {
   const ProfileSummary& m = a.summary;
   std::vector<RegimePoint> points;  // a turn per host wait where recorded, then per idle-gap burst
   if (m.waits_recorded && m.wait_step_ms > 0 && m.wait_burst_ms > 0 && m.wait_kernel_ms > 0)
@@ -165,7 +166,7 @@ double regime_loss(const AloneRun& a, const std::string& mode, int n, const Sche
     points.push_back({m.burst_mean_ms / m.duty, m.burst_mean_ms, m.burst_mean_ms, a.program.fill});
   low = high = NAN;
   if (points.empty()) return NAN;
-  if (mode == "mps") return predict_mps(points.front(), n).loss;
+  if (mode == ModeKind::mps) return predict_mps(points.front(), n).loss;
   const Prediction p =
       predict_timesliced_between(points.front(), points.size() > 1 ? std::optional(points[1]) : std::nullopt, n, s);
   if (!std::isfinite(p.loss)) return NAN;
@@ -186,17 +187,17 @@ std::vector<PredictedRow> predict_cells(const std::vector<AloneRun>& alone, cons
                                         const std::vector<int>& procs) {
   const AloneRun& a = program_alone(alone);
   std::vector<PredictedRow> out;
-  std::map<std::string, Replay> one;  // each mode's replay of the copy alone, once
-  for (const char* mode : {"timeslice", "mps"}) one[mode] = replay(a.program.trace, 1, *arbiter_for(mode, 1, s));
+  std::map<ModeKind, Replay> one;  // each mode's replay of the copy alone, once
+  for (const ModeKind mode : kLadderModes) one[mode] = replay(a.program.trace, 1, *arbiter_for(mode, 1, s));
   for (int n : procs)
-    for (const char* mode : {"timeslice", "mps"}) {
+    for (const ModeKind mode : kLadderModes) {
       PredictedRow c;
       c.mode = mode;
       c.procs = n;
       const Simulated sim = simulate(a, mode, n, s, one[mode]);
       c.unit_ms = sim.unit_ms;
       c.run_s = sim.run_s;
-      const double naive = c.mode == "mps" ? std::max(1.0, n * a.summary.duty) : static_cast<double>(n);
+      const double naive = c.mode == ModeKind::mps ? std::max(1.0, n * a.summary.duty) : static_cast<double>(n);
       c.naive_unit_ms = a.unit_ms * naive;
       c.naive_run_s = stretched_run_s(a, naive);
       double low = NAN, high = NAN;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "harness/predict/trace_from_profile.hpp"
+#include "harness/plan/mode_names.hpp"
 #include "harness/report/regime_model.hpp"
 #include "harness/results/gpu_profile.hpp"
 #include "harness/simulate/gpu_models.hpp"
@@ -19,8 +20,8 @@ namespace bench_mps::harness {
 
 /// One copy alone in one mode, as predict reads it.
 struct AloneRun {
-  std::string mode;    ///< "timeslice" or "mps"
-  std::string source;  ///< where it was read: the run's folder and id, or the profile file
+  ModeKind mode = ModeKind::timeslice;  ///< timeslice or mps
+  std::string source;                   ///< where it was read: the run's folder and id, or the profile file
   ProgramTrace program;
   ProfileSummary summary;
   double run_s = NAN;     ///< its whole run, start-up included (the command's completion); NaN: a bare profile
@@ -40,7 +41,7 @@ struct AloneRun {
 std::vector<AloneRun> read_alone_runs(const std::filesystem::path& path, double gap_us);
 
 struct PredictedRow {
-  std::string mode;
+  ModeKind mode = ModeKind::timeslice;
   int procs = 0;
   double unit_ms = NAN, run_s = NAN;                 ///< the simulator's
   double naive_unit_ms = NAN, naive_run_s = NAN;     ///< naive

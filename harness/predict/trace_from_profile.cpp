@@ -37,7 +37,7 @@ void sort_by_end(std::vector<Boundary>& cuts) {
 /// of bursts; `cut` says which, in words.
 std::vector<Boundary> step_boundaries(const GpuProfile& p, const ProfileSummary& s, std::string& cut) {
   std::vector<Boundary> cuts;
-  if (p.waits_status == "ok" && !p.waits.empty()) {
+  if (s.waits_recorded && !p.waits.empty()) {
     cut = "host waits";
     const bool waits_cut = p.waits.size() < p.wait_count;
     cuts = counted_waits(p, 0, waits_cut ? p.waits_kept_head : p.waits.size());

@@ -87,6 +87,47 @@ void ratios_from_medians(ReportData& data) {
 
 }  // namespace
 
+namespace {
+
+/// data.exec_alone from the ok copies of the cells at N=1 (in runs.csv's order: the order they ran).
+void aggregate_exec_alone(const std::map<std::pair<int, int>, std::vector<const WorkerRecord*>>& cells,
+                          ReportData& data) {
+  for (const auto& [key, copies] : cells) {
+    if (key.second != 1) continue;
+    ExecAloneRuns a;
+    a.mode = data.modes[static_cast<std::size_t>(key.first)];
+    std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> per_run;  // step, completion
+    for (const WorkerRecord* w : copies) {
+      if (!per_run.count(w->run_id)) a.run_ids.push_back(w->run_id);
+      per_run[w->run_id].first.push_back(w->fact("step_mean_ms"));
+      per_run[w->run_id].second.push_back(w->fact("completion_s"));
+    }
+    for (const std::string& id : a.run_ids) {
+      a.step_ms.push_back(mean(per_run[id].first));
+      a.completion_s.push_back(mean(per_run[id].second));
+    }
+    a.step = spread_of(a.step_ms);
+    a.completion = spread_of(a.completion_s);
+    data.exec_alone.push_back(a);
+  }
+}
+
+/// The last of `values` over the first; NaN with fewer than two.
+double last_over_first(const std::vector<double>& values) {
+  return values.size() < 2 ? NAN : values.back() / values.front();
+}
+
+}  // namespace
+
+double ExecAloneRuns::step_drift() const { return last_over_first(step_ms); }
+double ExecAloneRuns::completion_drift() const { return last_over_first(completion_s); }
+
+const ExecAloneRuns* ReportData::find_exec_alone(const std::string& mode) const {
+  for (const ExecAloneRuns& a : exec_alone)
+    if (a.mode == mode) return &a;
+  return nullptr;
+}
+
 void aggregate_exec(const std::vector<WorkerRecord>& workers, ReportData& data) {
   std::set<std::string> failed;
   for (const FailedRun& f : data.failed) failed.insert(f.run_id);
@@ -115,6 +156,7 @@ void aggregate_exec(const std::vector<WorkerRecord>& workers, ReportData& data) 
     c.step_ms = mean(step_ms);
     data.exec.push_back(c);
   }
+  aggregate_exec_alone(cells, data);
 }
 
 std::string regime_of(const std::string& workload, const std::string& params) {

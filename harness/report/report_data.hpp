@@ -74,6 +74,19 @@ struct ExecCell {
   double step_ms = 0;       ///< mean over copies of their mean step time
 };
 
+/// The exec workload's alone runs (N=1, ok) of one mode, in the order they ran: the anchor every "vs one copy"
+/// ratio divides by is their median, and their spread is that ratio's interval (docs/SWEEP.md "Alone runs").
+struct ExecAloneRuns {
+  std::string mode;
+  std::vector<std::string> run_ids;
+  std::vector<double> step_ms;       ///< each run's mean step over its copy (NaN without a metric)
+  std::vector<double> completion_s;  ///< each run's completion (mean over its copies)
+  Spread step, completion;
+  /// The last run's over the first's (NaN with fewer than 2 runs or no value).
+  double step_drift() const;
+  double completion_drift() const;
+};
+
 struct ReportData {
   std::vector<std::string> series;  ///< first-seen order
   std::vector<std::string> modes;   ///< `timeslice` first, then first-seen order
@@ -82,8 +95,11 @@ struct ReportData {
   int runs_total = 0;
   std::vector<FailedRun> failed;
   std::vector<ExecCell> exec;                 ///< by mode (time-sliced first), then N; empty without exec runs
+  std::vector<ExecAloneRuns> exec_alone;      ///< by mode (time-sliced first): the exec alone runs
   std::vector<SlowFirstRun> exec_slow_first;  ///< exec configurations whose first repeat was much slower
   double dram_peak_gbps = NAN;                ///< membw: the DRAM's peak as its workers computed it (runs.csv facts)
+  /// The exec alone runs of `mode`, or nullptr.
+  const ExecAloneRuns* find_exec_alone(const std::string& mode) const;
   /// The cell of (series, mode, N), or nullptr.
   const ReportCell* find(const std::string& series, const std::string& mode, int procs) const;
 };

@@ -275,21 +275,60 @@ std::string startup_cell(const ExecCell& c) {
          (startup_is_whole_run(c) ? " †" : "");
 }
 
+/// `value` over the anchor's median, and in brackets over its largest and smallest draw: "1.62x (1.41-1.88)";
+/// the median alone where the anchor has one draw; "-" where either is missing.
+std::string ratio_to_alone(double value, const Spread& anchor) {
+  if (!std::isfinite(value) || !std::isfinite(anchor.median) || anchor.median <= 0) return "-";
+  const std::string mid = fmt_times(value / anchor.median);
+  if (anchor.count < 2 || anchor.min <= 0) return mid;
+  return mid + " (" + fmt_fixed(value / anchor.max, 2) + "-" + fmt_fixed(value / anchor.min, 2) + ")";
+}
+
+/// Numbers in run order, "a, b, c" with `digits` decimals ("-" for a missing one).
+std::string in_run_order(const std::vector<double>& values, int digits) {
+  std::string out;
+  for (double v : values) out += (out.empty() ? "" : ", ") + (std::isfinite(v) ? fmt_fixed(v, digits) : "-");
+  return out;
+}
+
+/// "1.06-1.50 (+-17 %)": the spread of the alone runs around their median; "-" without two draws.
+std::string alone_spread(const Spread& s, int digits) {
+  if (s.count < 2 || !std::isfinite(s.median) || s.median <= 0) return "-";
+  const double half = 100 * (s.max - s.min) / 2 / s.median;
+  return fmt_fixed(s.min, digits) + "-" + fmt_fixed(s.max, digits) + " (+-" + fmt_fixed(half, 0) + " %)";
+}
+
+/// The exec alone runs of each mode: every draw in the order they ran, their median, spread and drift.
+std::string exec_alone_table(const ReportData& data) {
+  MarkdownTable t({"mode", "alone runs", "step ms, in run order", "median", "spread", "last / first",
+                   "completion s, in run order", "median", "spread", "last / first"},
+                  {false, true, false, true, false, true, false, true, false, true});
+  for (const ExecAloneRuns& a : data.exec_alone) {
+    const bool steps = std::isfinite(a.step.median);
+    t.add_row({a.mode, std::to_string(a.run_ids.size()), steps ? in_run_order(a.step_ms, 3) : "-",
+               steps ? fmt_fixed(a.step.median, 3) : "-", steps ? alone_spread(a.step, 3) : "-",
+               std::isfinite(a.step_drift()) ? fmt_times(a.step_drift()) : "-", in_run_order(a.completion_s, 2),
+               fmt_fixed(a.completion.median, 2), alone_spread(a.completion, 2),
+               std::isfinite(a.completion_drift()) ? fmt_times(a.completion_drift()) : "-"});
+  }
+  return t.str();
+}
+
 /// The exec workload: completion, start-up and steps per mode and N, then what to distrust in them;
 /// "" without exec runs.
 std::string exec_section(const ReportData& data) {
   if (data.exec.empty()) return "";
-  const ExecCell* alone = nullptr;
-  for (const ExecCell& c : data.exec)
-    if (c.mode == kTimesliceMode && c.procs == 1) alone = &c;
-  MarkdownTable t(
-      {"mode", "N", "copies ok", "completion s", "start-up s", "steps", "step ms", "step vs one copy time-sliced"},
-      {false, true, true, true, true, true, true, true});
+  const ExecAloneRuns* alone = data.find_exec_alone(kTimesliceMode);
+  const Spread none;
+  MarkdownTable t({"mode", "N", "copies ok", "completion s", "start-up s", "steps", "step ms",
+                   "step vs one copy time-sliced (alone runs' spread)", "completion vs one copy time-sliced"},
+                  {false, true, true, true, true, true, true, true, true});
   for (const ExecCell& c : data.exec) {
     const bool steps = std::isfinite(c.step_ms);
     t.add_row({c.mode, std::to_string(c.procs), std::to_string(c.copies), fmt_fixed(c.completion_s, 2), startup_cell(c),
                steps ? fmt_fixed(c.steps, 0) : "-", steps ? fmt_fixed(c.step_ms, 3) : "-",
-               steps && alone && std::isfinite(alone->step_ms) ? fmt_times(c.step_ms / alone->step_ms) : "-"});
+               steps ? ratio_to_alone(c.step_ms, alone ? alone->step : none) : "-",
+               ratio_to_alone(c.completion_s, alone ? alone->completion : none)});
   }
   std::string notes;
   if (std::any_of(data.exec.begin(), data.exec.end(), startup_is_whole_run))
@@ -300,11 +339,19 @@ std::string exec_section(const ReportData& data) {
     notes += "\n**First run slower than the rest**: " + describe_slow_first_run(slow) +
              ". Cold caches (files, CUDA's JIT, Python's bytecode) make a first run slow; more `--exec-warmups` "
              "(an untimed run of the command in each mode block before its timed ones) take that out.\n";
+  const std::string alone_part =
+      data.exec_alone.empty()
+          ? ""
+          : "\n**Alone runs.** One copy alone is not one number: each alone run below is a draw, in the order the "
+            "sweep ran them (`--exec-alone-runs`: the repeats' own, then more after the largest N and in the "
+            "middle of the ladder). The ratios above divide by the time-sliced draws' median; in brackets, by "
+            "their largest and smallest draw. Last / first is the drift over the sweep (ideal: 1.00x).\n\n" +
+                exec_alone_table(data);
   return "Each copy of the command ran once per run; completion is its start to its exit, start-up (imports, "
          "context creation, data set-up) the time before its first reported step, and its share of completion "
          "in brackets. Means over every copy of the ok runs. Step time against one copy alone time-sliced sees "
          "the sharing without the start-up; ideal: 1.00x under MPS.\n\n" +
-         t.str() + notes;
+         t.str() + notes + alone_part;
 }
 
 /// Seed 001 side by side on its own basis, for every series in its regime; "" if none or no seed 001 rows.

@@ -185,8 +185,9 @@ nlohmann::json initial_meta(const SweepSpec& spec, const std::optional<GpuStatic
       {"tasks_per_worker", tasks},
       {"duration_s", spec.duration_s},
       {"seconds_per_worker", seconds},
-      {"warmup_tasks", spec.warmup},        // -1: each workload's default (2; 0 for exec and seed001)
-      {"exec_warmups", spec.exec_warmups},  // exec: untimed runs of the command per mode block
+      {"warmup_tasks", spec.warmup},              // -1: each workload's default (2; 0 for exec and seed001)
+      {"exec_warmups", spec.exec_warmups},        // exec: untimed runs of the command per mode block
+      {"exec_alone_runs", spec.exec_alone_runs},  // exec: alone runs per mode at least (ladders with N=1)
       {"run_timeout_s", spec.run_timeout_s},
       {"ready_timeout_s", spec.ready_timeout_s},
       {"set_exclusive", spec.set_exclusive},

@@ -2,15 +2,19 @@
 # modes, GATE_REPEATS (1) repeats, profiled, once with --exec-gate steady and once with off (the order alternates
 # per program) -> OUT_DIR/runs/gate/<name>/{steady,off}; predict --measure on each (units.csv: co-run or not);
 # prints each folder's co-run line, the gate's arrival and release spreads, and per mode and N the median unit.
-# GATES="steady" (default "steady off") runs only those; PACK_STEPS=1 packs each program as it ends.
+# GATES="steady" (default "steady off") runs only those; PACK_STEPS=1 packs each program as it ends; with LIMIT_S a
+# program starts only where 1.5x its zoo_seconds per gate setting (alone runs and warm-ups added) still fits.
+# The ladder has the sweep's default --exec-alone-runs (3 alone runs per mode: first, middle, last) where
+# GATE_PROCS holds 1 and a larger N.
 names="${step#gate}"; names="${names#:}"; [ -z "$names" ] && names=gemm
 IFS=, read -r -a progs <<<"$names"
 python3 -c 'import torch; x = torch.ones(64, 64, device="cuda"); (x @ x).sum().item()' >/dev/null 2>&1
 k=0
 for p in "${progs[@]}"; do
   if past_deadline; then echo "gate $p: skipped (DEADLINE_S=$DEADLINE_S reached)"; continue; fi
-  zoo/run.sh --prepare "$p" >"$out/gate-$p-prepare.log" 2>&1
   read -r -a order <<<"${GATES:-steady off}"
+  if ! fits $(( $(zoo_seconds "$p") * 3 / 2 * ${#order[@]} )); then echo "gate $p: skipped (would end past LIMIT_S=$LIMIT_S)"; continue; fi
+  zoo/run.sh --prepare "$p" >"$out/gate-$p-prepare.log" 2>&1
   [ $((k % 2)) = 1 ] && [ "${#order[@]}" = 2 ] && order=("${order[1]}" "${order[0]}"); k=$((k + 1))
   for g in "${order[@]}"; do
     d="$out/runs/gate/$p/$g"; mkdir -p "$(dirname "$d")"
@@ -36,9 +40,13 @@ for (mode, n), us in sorted(cells.items()):
     units = [float(u["unit_ms"]) for u in us if u["unit_ms"]]
     co = sum(u["unit_basis"] in ("common window", "metric") for u in us)
     med = f"{statistics.median(units):.4g} ms" if units else "-"
-    print(f"  {mode} N={n}: {co}/{len(us)} copies co-run, unit median {med}")
+    draws = f", alone draws {', '.join(f'{v:.4g}' for v in units)} ms" if n == 1 and len(units) > 1 else ""
+    print(f"  {mode} N={n}: {co}/{len(us)} copies co-run, unit median {med}{draws}")
 PY
   done
   # PACK_STEPS=1: this program's folders and logs packed now, so a command cut by the tool's limit keeps them
+  # DROP_PROFILES=1: the profiles (1-25 MB a copy) go once units.csv holds what predict --measure read from them,
+  # so that a program's archive stays under the device tool's 16 MiB a file.
+  [ "${DROP_PROFILES:-0}" = 1 ] && find "$out/runs/gate/$p" -type d \( -name profiles -o -name profile \) -prune -exec rm -rf {} +
   [ "${PACK_STEPS:-0}" = 1 ] && pack_step "gate-$p" "runs/gate/$p" $(cd "$out" && ls gate-"$p"-*.log)
 done

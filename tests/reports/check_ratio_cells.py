@@ -12,7 +12,9 @@ ratios beside medians of times) does as soon as it differs by more than the roun
 Tables checked, by their headers:
 - the results table (`per-task ms`, `tasks/s` and the ratio columns against other rows of the table);
 - seed 001 on its own basis (`time-sliced / MPS` against the two times beside it);
-- the exec table (`step vs one copy time-sliced` against the time-sliced N=1 row's step ms);
+- the exec table (`step vs one copy time-sliced` against the time-sliced N=1 row's step ms; where the report has
+  an alone-runs table, `step vs one copy time-sliced (alone runs' spread)` and `completion vs one copy
+  time-sliced` against the time-sliced alone runs' median, and the bracket against their largest and smallest);
 - the interference table (`p99 vs alone` against `fg p99 ms alone -> beside`);
 - comparison tables (`%Diff` against Ref and Cmp);
 - the duty-cycle table (`MPS / time-sliced` against the two slowdowns beside it);
@@ -136,6 +138,48 @@ def check_exec_table(ck, header, rows):
             ck.check(line, "step vs one copy time-sliced", value(r[ratio]), quotient(value(r[step]), value(alone[step])))
 
 
+ALONE_STEP = "step vs one copy time-sliced (alone runs' spread)"
+ALONE_COMPLETION = "completion vs one copy time-sliced"
+
+
+def alone_anchors(lines):
+    """{"step": (median, min, max), "completion": ...} of the time-sliced row of an alone-runs table."""
+    for header, rows in tables(lines):
+        if "step ms, in run order" not in header:
+            continue
+        for _, r in rows:
+            if len(r) == len(header) and r[0] == "timeslice":
+                anchors = {}
+                for key, col in (("step", 2), ("completion", 6)):
+                    draws = [value(x) for x in r[col].split(",") if value(x)]
+                    med = value(r[col + 1])
+                    if draws and med:
+                        anchors[key] = (med, min(draws, key=lambda v: v.value), max(draws, key=lambda v: v.value))
+                return anchors
+    return {}
+
+
+def check_ratio_to_alone(ck, line, name, cell, num, anchor):
+    """`cell` ("1.62x (1.41-1.88)") against num over the anchor's median, max and min."""
+    if anchor is None or not num or cell.strip() == "-":
+        return
+    med, lo, hi = anchor
+    ck.check(line, name, value(cell), quotient(num, med))
+    bracket = re.search(r"\(([-+\d.]+)-([-+\d.]+)\)", cell)
+    if bracket:
+        ck.check(line, name + " (over the largest alone draw)", value(bracket.group(1)), quotient(num, hi))
+        ck.check(line, name + " (over the smallest alone draw)", value(bracket.group(2)), quotient(num, lo))
+
+
+def check_exec_alone_table(ck, header, rows, anchors):
+    step, completion = column(header, "step ms"), column(header, "completion s")
+    for line, r in rows:
+        check_ratio_to_alone(ck, line, ALONE_STEP, r[column(header, ALONE_STEP)], value(r[step]), anchors.get("step"))
+        if column(header, ALONE_COMPLETION) is not None:
+            check_ratio_to_alone(ck, line, ALONE_COMPLETION, r[column(header, ALONE_COMPLETION)], value(r[completion]),
+                                 anchors.get("completion"))
+
+
 def check_interference_table(ck, header, rows):
     p99, ratio = column(header, "fg p99 ms alone → beside"), column(header, "p99 vs alone (min–max)")
     for line, r in rows:
@@ -148,12 +192,15 @@ def check_file(path):
     with open(path, encoding="utf-8") as f:
         lines = f.read().splitlines()
     ck = Checker(path)
+    anchors = alone_anchors(lines)
     for header, rows in tables(lines):
         rows = [(line, r) for line, r in rows if len(r) == len(header)]
         if "per-task ms" in header and "tasks/s" in header:
             check_results_table(ck, header, rows)
         elif "time-sliced / MPS" in header and "time-sliced" in header and "MPS" in header:
             check_quotient_column(ck, rows, header, "time-sliced", "MPS", "time-sliced / MPS", "time-sliced / MPS")
+        elif ALONE_STEP in header:
+            check_exec_alone_table(ck, header, rows, anchors)
         elif "step vs one copy time-sliced" in header:
             check_exec_table(ck, header, rows)
         elif "p99 vs alone (min–max)" in header and "fg p99 ms alone → beside" in header:

@@ -1,0 +1,159 @@
+#include "harness/advise/advise_job.hpp"
+
+#include <cmath>
+#include <cctype>
+#include <cstdlib>
+#include <string_view>
+
+#include "harness/advise/advise_recommend.hpp"
+#include "harness/common/format.hpp"
+#include "harness/common/markdown_table.hpp"
+#include "harness/common/word_table.hpp"
+
+namespace bench_mps::harness {
+namespace {
+
+/// --job-length's suffixes: none (units), x (the command as given), s, m, h (one copy alone's time).
+enum class Suffix { none, times, seconds, minutes, hours };
+constexpr WordTable<Suffix, 5> kSuffixes{
+    {{Suffix::none, ""}, {Suffix::times, "x"}, {Suffix::seconds, "s"}, {Suffix::minutes, "m"}, {Suffix::hours, "h"}}};
+
+/// The job's rate in each worker set of `c`: its copies over one copy's job (start-up + units x unit time).
+std::vector<double> job_rates(const MeasuredCell& c, double units) {
+  std::vector<double> out;
+  for (const SetMeasurement& s : c.sets)
+    if (s.ok && s.startup_s >= 0 && s.unit_ms > 0) out.push_back(c.procs / (s.startup_s + units * s.unit_ms / 1000));
+  return out;
+}
+
+/// One copy alone's units per copy, start-up and unit time: means over its sets.
+struct AloneJob {
+  double units = NAN, startup_s = NAN, unit_ms = NAN;
+};
+AloneJob alone_job(const MeasuredCell& alone) {
+  std::vector<double> units, startup, unit;
+  for (const SetMeasurement& s : alone.sets)
+    if (s.ok) {
+      units.push_back(s.units);
+      startup.push_back(s.startup_s);
+      unit.push_back(s.unit_ms);
+    }
+  return {mean(units), mean(startup), mean(unit)};
+}
+
+/// The best cell of `kind` on the job's rate (NaN rate: none).
+struct Best {
+  const MeasuredCell* cell = nullptr;
+  std::vector<double> rates;
+};
+Best best_of(const std::vector<MeasuredCell>& ladder, ModeKind kind, double units) {
+  Best best;
+  for (const MeasuredCell& c : ladder) {
+    if (!c.is(kind) || !c.ok) continue;
+    std::vector<double> r = job_rates(c, units);
+    if (!r.empty() && (!best.cell || mean(r) > mean(best.rates))) best = {&c, std::move(r)};
+  }
+  return best;
+}
+
+}  // namespace
+
+std::optional<JobLength> parse_job_length(const std::string& text) {
+  if (text.empty() || text.size() > 40 || !(std::isdigit(static_cast<unsigned char>(text.front())) || text[0] == '.'))
+    return std::nullopt;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  const std::optional<Suffix> suffix = value_of(kSuffixes, std::string_view(end));
+  if (!suffix || !std::isfinite(v) || !(v > 0) || v > 1e9) return std::nullopt;
+  const JobLength::Kind kind = *suffix == Suffix::none    ? JobLength::Kind::units
+                               : *suffix == Suffix::times ? JobLength::Kind::times
+                                                          : JobLength::Kind::seconds;
+  const double scale = *suffix == Suffix::hours ? 3600 : *suffix == Suffix::minutes ? 60 : 1;
+  return JobLength{kind, v * scale, text};
+}
+
+std::string job_length_words(const JobLength& length, LadderUnit unit) {
+  switch (length.kind) {
+    case JobLength::Kind::times:
+      return length.value == 1 ? std::string("the command as given") : length.text + " the command as given";
+    case JobLength::Kind::units:
+      return length.text + " " + unit_word(unit) + "s a copy";
+    case JobLength::Kind::seconds:
+      return length.text + " of one copy alone";
+  }
+  return length.text;
+}
+
+int JobVerdict::side() const { return problem.empty() ? side_of_band(gain) : 0; }
+
+JobVerdict job_verdict(const std::vector<MeasuredCell>& ladder, LadderUnit unit, const JobLength& length) {
+  JobVerdict v;
+  v.length = length;
+  if (unit == LadderUnit::run) {
+    v.problem =
+        "the program is timed by its whole run: give --exec-metric, so that its start-up and its steps "
+        "are measured apart";
+    return v;
+  }
+  const MeasuredCell* alone = find_measured(ladder, ModeKind::timeslice, 1);
+  const AloneJob a = alone && alone->ok ? alone_job(*alone) : AloneJob{};
+  if (!(a.unit_ms > 0) || !(a.startup_s >= 0) || !(a.units > 0)) {
+    v.problem = "one copy alone (time-sliced) has no start-up and unit time measured";
+    return v;
+  }
+  switch (length.kind) {
+    case JobLength::Kind::units:
+      v.units = length.value;
+      break;
+    case JobLength::Kind::times:
+      v.units = length.value * a.units;
+      break;
+    case JobLength::Kind::seconds:
+      v.units = (length.value - a.startup_s) / (a.unit_ms / 1000);
+      break;
+  }
+  if (!(v.units >= 1)) {
+    v.problem =
+        "not one " + std::string(unit_word(unit)) + " after one copy alone's start-up (" + fmt_sig(a.startup_s) + " s)";
+    return v;
+  }
+  const std::vector<double> base = job_rates(*alone, v.units);
+  const Best ts = best_of(ladder, ModeKind::timeslice, v.units), mps = best_of(ladder, ModeKind::mps, v.units);
+  if (!ts.cell || !mps.cell || base.empty()) {
+    v.problem = "the ladder has no ok cell of " + std::string(!ts.cell ? "time-slicing" : "MPS");
+    return v;
+  }
+  v.ts_procs = ts.cell->procs;
+  v.mps_procs = mps.cell->procs;
+  v.ts_jobs = mean(ts.rates) / mean(base);
+  v.mps_jobs = mean(mps.rates) / mean(base);
+  v.gain = ratio_of_means(mps.rates, ts.rates);
+  return v;
+}
+
+std::string job_sentence(const JobVerdict& v, LadderUnit unit) {
+  std::string s = "For a job of " + job_length_words(v.length, unit);
+  if (std::isfinite(v.units) && v.length.kind != JobLength::Kind::units)
+    s += " (" + fmt_fixed(v.units, 0) + " " + unit_word(unit) + "s a copy)";
+  if (!v.problem.empty()) return s + ": no verdict: " + v.problem + ".";
+  const std::string gain = times_with_interval(v.gain) + " time-slicing's best (N=" + std::to_string(v.ts_procs) +
+                           ", " + fmt_times(v.ts_jobs) + " the jobs of one copy alone) per job";
+  switch (v.side()) {
+    case 1:
+      return s + ": MPS at N=" + std::to_string(v.mps_procs) + ", " + gain + ".";
+    case -1:
+      return s + ": time-sliced at N=" + std::to_string(v.ts_procs) + "; MPS's best (N=" + std::to_string(v.mps_procs) +
+             ") " + gain + ".";
+    default:
+      return s + ": can't tell; MPS's best (N=" + std::to_string(v.mps_procs) + ") " + gain +
+             (v.gain.has_interval() ? ", an interval across the line" : "") + ".";
+  }
+}
+
+std::vector<JobLength> stated_job_lengths(const std::optional<JobLength>& asked) {
+  std::vector<JobLength> out{*parse_job_length("1x"), *parse_job_length("10x"), *parse_job_length("100x")};
+  if (asked) out.push_back(*asked);
+  return out;
+}
+
+}  // namespace bench_mps::harness
