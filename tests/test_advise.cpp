@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <functional>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
@@ -990,6 +991,33 @@ TEST_F(Advise, RedoWithAJobLengthAdvisesThatJobToo) {
     EXPECT_EQ(std::count(b.err.begin(), b.err.end(), '\n'), 1) << b.err;
   }
   EXPECT_EQ(read_text(copy / "advice.md"), md);
+}
+
+// Issue 44: how the ladder ended is a kind stored beside its words: rewording the words changes nothing a redo
+// decides; a kind no advise writes is refused; a folder stored before the kind reads it from its words once.
+TEST_F(Advise, HowTheLadderEndedIsAKindNotItsWords) {
+  const fs::path committed = source_dir() / "results/2026-11-27-advise-intervals/lease-c/client";
+  const fs::path copy = tmp / "redo" / "client";
+  fs::create_directories(copy.parent_path());
+  const auto redo_with = [&](const std::function<void(nlohmann::json&)>& change) {
+    fs::remove_all(copy);
+    fs::copy(committed, copy, fs::copy_options::recursive);
+    nlohmann::json j = nlohmann::json::parse(read_text(committed / "advice.json"));
+    change(j);
+    write_text(copy / "advice.json", j.dump(2));
+    return run_program(bench_mps_exe(), {"advise", "--redo", copy.string()}, env, 120);
+  };
+  ASSERT_EQ(nlohmann::json::parse(read_text(committed / "advice.json"))["ladder_end_kind"], "budget");
+  const auto reworded = redo_with([](nlohmann::json& j) { j["ladder_end"] = "N=4 did not fit what was left"; });
+  ASSERT_EQ(reworded.exit_code, 0) << reworded.err;
+  EXPECT_EQ(reworded.out.rfind("The ladder stopped early (N=4 did not fit what was left): ", 0), 0u) << reworded.out;
+  const auto legacy = redo_with([](nlohmann::json& j) { j.erase("ladder_end_kind"); });
+  ASSERT_EQ(legacy.exit_code, 0) << legacy.err;
+  EXPECT_EQ(read_text(copy / "advice.md"), read_text(committed / "advice.md"));
+  EXPECT_EQ(nlohmann::json::parse(read_text(copy / "advice.json"))["ladder_end_kind"], "budget");
+  const auto bad = redo_with([](nlohmann::json& j) { j["ladder_end_kind"] = "fell over"; });
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.err.find("ladder_end_kind 'fell over' is no way a ladder ends"), std::string::npos) << bad.err;
 }
 
 // Issue 35: stored state checked like a results folder's: numbers out of range refused, naming the file.

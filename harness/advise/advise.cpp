@@ -157,35 +157,38 @@ class AdviseRun {
     const bool explicit_rungs = !spec_.ladder.empty();
     double last_seconds = 0, last_best = NAN;
     a_.ladder_end = "every rung ran (N up to " + std::to_string(rungs.back()) + ")";
+    a_.ladder_end_kind = LadderEnd::complete;
     for (std::size_t i = 0; i < rungs.size(); ++i) {
       const int n = rungs[i];
-      if (stop_signal().load()) return end("stopped by a signal");
+      if (stop_signal().load()) return end(LadderEnd::signal, "stopped by a signal");
       if (i > 0 && sweeps_.seconds_left() < last_seconds * n / rungs[i - 1])
-        return end("the time budget would not hold N=" + std::to_string(n) + " (" +
-                   fmt_fixed(sweeps_.seconds_left(), 0) + " s left)");
+        return end(LadderEnd::budget, "the time budget would not hold N=" + std::to_string(n) + " (" +
+                                          fmt_fixed(sweeps_.seconds_left(), 0) + " s left)");
       progress_.say("ladder N=" + std::to_string(n) + ", time-sliced and MPS, " + std::to_string(kSetsPerRung) +
                     " worker sets each ...");
       SweepOutcome o;
       try {
         o = sweeps_.run("ladder-" + std::to_string(n), args_.rung(n));
       } catch (const BudgetSpent& e) {
-        return end(std::string("the time budget ran out before N=") + std::to_string(n));
+        return end(LadderEnd::budget, std::string("the time budget ran out before N=") + std::to_string(n));
       }
       last_seconds = o.seconds;
       seconds_per_set_[n] = o.seconds / (2 * kSetsPerRung);
-      if (!o.has_runs()) return end("N=" + std::to_string(n) + "'s sweep failed: " + o.last_error);
+      if (!o.has_runs())
+        return end(LadderEnd::sweep_failed, "N=" + std::to_string(n) + "'s sweep failed: " + o.last_error);
       if (o.exit_code == kExitEnvironment) {  // what ran is kept; the machine stopped the rest (MPS unavailable, ...)
         read_cells(o.dir, unit_, a_.ladder);
         set_losses(a_.ladder);
         a_.ladder_exit = kExitEnvironment;
         const std::string said = o.last_error.rfind("bench_mps: ", 0) == 0 ? o.last_error.substr(11) : o.last_error;
-        return end("N=" + std::to_string(n) + "'s sweep stopped: " + said);
+        return end(LadderEnd::sweep_stopped, "N=" + std::to_string(n) + "'s sweep stopped: " + said);
       }
       read_cells(o.dir, unit_, a_.ladder);
       set_losses(a_.ladder);
       fit_to_ladder(a_.predicted, a_.alone, a_.ladder);  // MPS: one copy alone under MPS, N=2's contention
       progress_.say(rung_line(a_.ladder, a_.predicted, n) + " (" + fmt_fixed(o.seconds, 0) + " s)");
-      if (const std::string why = stop_after(n, last_best); !why.empty() && !explicit_rungs) return end(why);
+      if (const std::string why = stop_after(n, last_best); !why.empty() && !explicit_rungs)
+        return end(LadderEnd::decided, why);
       last_best = best_throughput(a_.ladder, n, a_.basis.basis);
     }
   }
@@ -297,8 +300,9 @@ class AdviseRun {
     progress_.say("the verdict stays open: " + why);
   }
 
-  void end(const std::string& why) {
+  void end(LadderEnd kind, const std::string& why) {
     a_.ladder_end = why;
+    a_.ladder_end_kind = kind;
     progress_.say("ladder stops: " + why);
   }
 
@@ -330,10 +334,9 @@ void finish_advice(Advice& advice, double slo_p99_ms) {
       recommend(advice.alone, advice.ladder, advice.predicted, advice.limits, slo_p99_ms, advice.basis.basis);
   // A ladder that stopped before its end (a signal, the budget, a sweep that failed) says so first, also when
   // its folder is redone: what did not run is not in the advice.
-  const std::string& end = advice.ladder_end;
-  if (end.rfind("stopped by a signal", 0) == 0 || end.find("time budget") != std::string::npos ||
-      end.find("sweep failed") != std::string::npos || end.find("sweep stopped") != std::string::npos)
-    advice.recommendation.headline = "The ladder stopped early (" + end + "): " + advice.recommendation.headline;
+  if (stopped_early(advice.ladder_end_kind))
+    advice.recommendation.headline =
+        "The ladder stopped early (" + advice.ladder_end + "): " + advice.recommendation.headline;
   if (const std::optional<JobLength> job = asked_job_length(advice.meta))  // --job-length: that job's advice too
     advice.recommendation.headline +=
         " " + job_sentence(job_verdict(advice.ladder, advice.alone.unit, *job), advice.alone.unit);
@@ -593,6 +596,14 @@ int redo_advice(const std::string& dir_text, const std::string& basis, const std
     advice.scheduler.hold_us = sched.contains("hold_us") ? number(sched.at("hold_us")) : NAN;  // since the gaps probe
     advice.scheduler_source = sched.at("source").get<std::string>();
     advice.ladder_end = stored.at("ladder_end").get<std::string>();
+    if (!stored.contains("ladder_end_kind")) {  // stored before the kind was: from its words, once
+      advice.ladder_end_kind = ladder_end_of_stored_words(advice.ladder_end);
+    } else if (const auto kind = parse_ladder_end(stored.at("ladder_end_kind").get<std::string>())) {
+      advice.ladder_end_kind = *kind;
+    } else {
+      throw ResultsError(file.string() + ": ladder_end_kind '" +
+                         stored.at("ladder_end_kind").get<std::string>().substr(0, 40) + "' is no way a ladder ends");
+    }
     advice.seconds = stored.at("seconds").get<double>();
     advice.alone = read_alone(dir / "sweeps" / "alone", unit, workload.profile_gap_us, &advice.alone_window);
     // The basis as asked then (format 2 and older: auto), unless --basis asks again (and is stored).
@@ -732,8 +743,10 @@ int run_advise(const AdviseSpec& spec) {
     if (!stop_signal().load()) run.limits();
   } catch (const BudgetSpent& e) {
     advice.ladder_end = std::string("the time budget ran out: ") + e.what();
+    advice.ladder_end_kind = LadderEnd::budget;
   } catch (const std::runtime_error& e) {
     advice.ladder_end = one_line(e.what());
+    advice.ladder_end_kind = LadderEnd::error;
     status = kExitFailed;
   }
   finish_advice(advice, spec.slo_p99_ms);

@@ -7,6 +7,7 @@
 #include "harness/common/markdown_table.hpp"
 #include "harness/common/signals.hpp"
 #include "harness/common/stats.hpp"
+#include "harness/common/word_table.hpp"
 #include "harness/report/report_plotter.hpp"
 
 namespace fs = std::filesystem;
@@ -39,7 +40,8 @@ constexpr const char* kDerivedKeys[] = {"advice_format_version",
                                         "figure_note",
                                         "decision",
                                         "sets_end",
-                                        "jobs"};
+                                        "jobs",
+                                        "ladder_end_kind"};
 
 /// advise's stored setting `key` (advice.json's "advise" object), NaN where absent or null.
 double number_or_nan(const json& meta, const char* key) {
@@ -387,6 +389,31 @@ std::string jobs_section(const Advice& a) {
   return md;
 }
 
+namespace {
+
+constexpr WordTable<LadderEnd, 7> kLadderEndWords{{{LadderEnd::complete, "complete"},
+                                                   {LadderEnd::decided, "decided"},
+                                                   {LadderEnd::signal, "signal"},
+                                                   {LadderEnd::budget, "budget"},
+                                                   {LadderEnd::sweep_failed, "sweep-failed"},
+                                                   {LadderEnd::sweep_stopped, "sweep-stopped"},
+                                                   {LadderEnd::error, "error"}}};
+
+}  // namespace
+
+const char* ladder_end_word(LadderEnd e) { return word_of(kLadderEndWords, e).value_or("?").data(); }
+std::optional<LadderEnd> parse_ladder_end(const std::string& word) { return value_of(kLadderEndWords, word); }
+bool stopped_early(LadderEnd e) { return e != LadderEnd::complete && e != LadderEnd::decided; }
+
+LadderEnd ladder_end_of_stored_words(const std::string& words) {
+  // advise up to format 3 wrote these openings (advise.cpp's end() and run_advise); they are read, never written.
+  if (words.rfind("stopped by a signal", 0) == 0) return LadderEnd::signal;
+  if (words.find("time budget") != std::string::npos) return LadderEnd::budget;
+  if (words.find("sweep failed") != std::string::npos) return LadderEnd::sweep_failed;
+  if (words.find("sweep stopped") != std::string::npos) return LadderEnd::sweep_stopped;
+  return words.rfind("every rung ran", 0) == 0 ? LadderEnd::complete : LadderEnd::decided;
+}
+
 json advice_json(const Advice& a) {
   json j = a.meta;
   j["advice_format_version"] = kAdviceFormatVersion;
@@ -425,6 +452,7 @@ json advice_json(const Advice& a) {
                            {"measured", json_number(c.measured)},
                            {"error", json_number(c.error())}});
   j["ladder_end"] = a.ladder_end;
+  j["ladder_end_kind"] = ladder_end_word(a.ladder_end_kind);
   j["sets_end"] = a.sets_end;
   {
     const Pick p = pick(a.ladder, number_or_nan(a.meta, "slo_p99_ms"), a.basis.basis);

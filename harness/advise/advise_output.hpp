@@ -22,6 +22,18 @@ namespace bench_mps::harness {
 inline constexpr int kAdviceFormatVersion = 3;
 inline constexpr const char* kAdviceJsonFile = "advice.json";
 
+/// Why the ladder stopped, as a kind (its words are Advice::ladder_end): every rung ran; the ladder decided to
+/// stop (the knee, the p99 target, a rung with no ok run); or it was stopped early: a signal, the budget, a
+/// rung's sweep that failed or that the machine stopped, an error. advice.json stores it (`ladder_end_kind`).
+enum class LadderEnd { complete, decided, signal, budget, sweep_failed, sweep_stopped, error };
+const char* ladder_end_word(LadderEnd e);
+std::optional<LadderEnd> parse_ladder_end(const std::string& word);
+/// Stopped before the ladder had its say: the advice says so first.
+bool stopped_early(LadderEnd e);
+/// The kind of a folder stored before advice.json held it (format 3 and older), from its words as advise then
+/// wrote them; nothing else reads the words.
+LadderEnd ladder_end_of_stored_words(const std::string& words);
+
 struct Advice {
   nlohmann::json meta;  ///< the machine and invocation (make_machine_meta) and advise's settings
   std::string subject;  ///< "exec: python3 train.py", "mlp (profile=gpu-bound;...)"
@@ -35,8 +47,9 @@ struct Advice {
   BasisChoice basis;                 ///< which throughput decides, and why
   double check_tolerance_pct = NAN;  ///< --check-metric's tolerance (NaN: no check)
   std::string sets_end;              ///< why the sets added to settle the verdict stopped ("" : none were needed)
-  std::string ladder_end;            ///< why the ladder stopped
-  int ladder_exit = 0;               ///< a rung's sweep that stopped for the machine (3: MPS unavailable, ...); 0: none
+  std::string ladder_end;            ///< why the ladder stopped, in words
+  LadderEnd ladder_end_kind = LadderEnd::complete;
+  int ladder_exit = 0;  ///< a rung's sweep that stopped for the machine (3: MPS unavailable, ...); 0: none
   Recommendation recommendation;
   double seconds = 0;
   std::string figure_note;  ///< why the figure is missing (empty: drawn)
