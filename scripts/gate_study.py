@@ -145,21 +145,32 @@ def alone_rows(d, root):
 
 
 def ratio_rows(d, root):
-    """Each co-run cell at N >= 2: its copies' median unit over the alone runs of its mode and of time-slicing."""
+    """Each co-run cell at N >= 2: its copies' median unit over the alone runs of its mode and of time-slicing, and
+    the throughput of all copies together over the common window (each run's sum over its copies of 1000 / unit:
+    steps per second; the median over the cell's runs) in copies alone (time-sliced), the interval over the
+    alone draws as for the unit."""
     draws = alone_draws(d)
-    cells = {}
+    cells, runs = {}, {}
     for u in csv.DictReader(open(os.path.join(d, "units.csv"))):
         if int(u["procs"]) >= 2:
             cells.setdefault((u["mode"], int(u["procs"])), []).append(u)
+            runs.setdefault((u["mode"], int(u["procs"]), u["run_id"]), []).append(u)
     out = []
     for (mode, n), us in sorted(cells.items()):
         if not all(u["unit_basis"] in ("common window", "metric") for u in us):
-            out.append(f"| {os.path.relpath(d, root)} | {mode} | {n} | not co-run | - | - |")
+            out.append(f"| {os.path.relpath(d, root)} | {mode} | {n} | not co-run | - | - | - | - |")
             continue
         med = statistics.median(float(u["unit_ms"]) for u in us)
         same = over_anchor(med, draws[mode]) if draws.get(mode) else "-"
         ts = over_anchor(med, draws["timeslice"]) if draws.get("timeslice") else "-"
-        out.append(f"| {os.path.relpath(d, root)} | {mode} | {n} | {med:.4g} | {same} | {ts} |")
+        rates = [sum(1000 / float(u["unit_ms"]) for u in r) for (m, k, _), r in runs.items() if (m, k) == (mode, n)]
+        rate = statistics.median(rates)
+        alone = draws.get("timeslice")
+        # copies alone: the rate over one copy's (1000 / its unit); the largest draw gives the highest ratio
+        together = (f"{rate * statistics.median(alone) / 1000:.2f} ({rate * min(alone) / 1000:.2f}-"
+                    f"{rate * max(alone) / 1000:.2f})" if alone else "-")
+        out.append(f"| {os.path.relpath(d, root)} | {mode} | {n} | {med:.4g} | {same} | {ts} | {rate:.4g} | "
+                   f"{together} |")
     return out
 
 
@@ -198,7 +209,8 @@ def main():
         print_table("| folder | mode | alone runs | unit ms, in run order | median | spread | last / first |",
                     "|---|---|---:|---|---:|---|---:|", [r for d in with_draws for r in alone_rows(d, root)])
         print_table("| folder | mode | N | unit median ms (co-run) | x alone, same mode (over largest-smallest draw) | "
-                    "x alone time-sliced (likewise) |", "|---|---|---:|---:|---|---|",
+                    "x alone time-sliced (likewise) | steps/s, all copies | in copies alone, time-sliced "
+                    "(smallest-largest draw) |", "|---|---|---:|---:|---|---|---:|---|",
                     [r for d in with_draws for r in ratio_rows(d, root)])
     cost = cost_rows(root)
     if cost:
