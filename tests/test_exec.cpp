@@ -8,6 +8,8 @@
 #include <map>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/common/proc_scan.hpp"
 #include "harness/results/results_reader.hpp"
 #include "tests/exec_fixture.hpp"
@@ -103,6 +105,27 @@ TEST_F(Exec, ALadderRunsThreeAloneRunsAndItsRatiosCarryTheirSpread) {
       {"python3", (source_dir() / "tests/reports/check_ratio_cells.py").string(), (out() / "report.md").string()});
   EXPECT_EQ(cells.exit_code, 0) << cells.out;
   EXPECT_NE(cells.out.find(" 0 contradiction(s)"), std::string::npos) << cells.out;
+}
+
+TEST_F(Exec, AFolderFromBeforeTheAloneRunsResumesAsZeroAndOnlyAsZero) {
+  const std::vector<std::string> args{"--command", "true", "--procs", "1,2", "--modes", "timeslice"};
+  ASSERT_EQ(sweep(args).exit_code, 0);
+  // As a bench_mps before --exec-alone-runs wrote it: no such key, and no added alone runs.
+  nlohmann::json meta = nlohmann::json::parse(read_text(out() / "meta.json"));
+  ASSERT_EQ(meta["sweep"]["exec_alone_runs"], 1);  // the fixture's
+  meta["sweep"].erase("exec_alone_runs");
+  write_text(out() / "meta.json", meta.dump(2));
+  const auto resume = [&](const char* alone_runs) {
+    std::vector<std::string> a{"--workloads",       "exec",     "--repeats", "1",           "--settle", "0",
+                               "--exec-alone-runs", alone_runs, "--resume",  out().string()};
+    a.insert(a.end(), args.begin(), args.end());
+    return run_program(bench_mps_exe(), a, env, 120);
+  };
+  const auto refused = resume("3");
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("exec_alone_runs 0 there vs 3 here"), std::string::npos) << refused.err;
+  const auto resumed = resume("0");
+  EXPECT_EQ(resumed.exit_code, 0) << resumed.err;
 }
 
 TEST_F(Exec, AloneRunsRefuseABadCountAndASweepWithoutExec) {

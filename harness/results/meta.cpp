@@ -15,6 +15,7 @@
 #include "bench_mps_git_info.hpp"
 #include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
+#include "harness/plan/exec_options.hpp"
 #include "harness/results/results_schema.hpp"
 
 namespace bench_mps::harness {
@@ -185,9 +186,8 @@ nlohmann::json initial_meta(const SweepSpec& spec, const std::optional<GpuStatic
       {"tasks_per_worker", tasks},
       {"duration_s", spec.duration_s},
       {"seconds_per_worker", seconds},
-      {"warmup_tasks", spec.warmup},              // -1: each workload's default (2; 0 for exec and seed001)
-      {"exec_warmups", spec.exec_warmups},        // exec: untimed runs of the command per mode block
-      {"exec_alone_runs", spec.exec_alone_runs},  // exec: alone runs per mode at least (ladders with N=1)
+      {"warmup_tasks", spec.warmup},        // -1: each workload's default (2; 0 for exec and seed001)
+      {"exec_warmups", spec.exec_warmups},  // exec: untimed runs of the command per mode block
       {"run_timeout_s", spec.run_timeout_s},
       {"ready_timeout_s", spec.ready_timeout_s},
       {"set_exclusive", spec.set_exclusive},
@@ -205,6 +205,7 @@ nlohmann::json initial_meta(const SweepSpec& spec, const std::optional<GpuStatic
        spec.scenario == Scenario::regimes ? nlohmann::json(spec.regime_duties_pct) : nlohmann::json()},
       {"foreground", spec.scenario == Scenario::interference ? nlohmann::json(spec.foreground) : nlohmann::json()},
       {"background", spec.scenario == Scenario::interference ? nlohmann::json(spec.background) : nlohmann::json()}};
+  if (has_exec(spec)) meta["sweep"]["exec_alone_runs"] = spec.exec_alone_runs;  // exec: alone runs per mode, at least
   return meta;
 }
 

@@ -13,6 +13,7 @@
 #include "harness/results/meta.hpp"
 #include "harness/results/results_schema.hpp"
 #include "harness/results/results_writer.hpp"
+#include "harness/workers/workload_config.hpp"
 
 namespace fs = std::filesystem;
 
@@ -32,6 +33,11 @@ nlohmann::json sweep_identity(const SweepMeta& meta) {
   if (meta.mps && meta.mps->modes)
     for (const ModeMeta& m : *meta.mps->modes) modes.push_back(m.name.value_or(""));
   id["modes"] = modes;
+  // An exec folder written before --exec-alone-runs planned no added alone runs: what 0 asks.
+  bool exec = false;
+  for (const auto& w : id.value("workloads", nlohmann::json::array()))
+    exec = exec || (w.is_string() && runs_user_program(w.get<std::string>()));
+  if (exec && !id.contains("exec_alone_runs")) id["exec_alone_runs"] = 0;
   return id;
 }
 
