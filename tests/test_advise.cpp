@@ -929,6 +929,12 @@ TEST_F(Advise, BadInputGetsOneLineAndExitTwoWithNothingWritten) {
       {"--workload", "cpu", "--beside", "cpu", "--ladder", "1,2"},  // a pair has no ladder
       {"--workload", "cpu", "--beside", ""},
       {"--command", "true", "--job-length", "0"},
+      {"--command", "true", "--job-length", "-1"},
+      {"--command", "true", "--job-length", ""},
+      {"--command", "true", "--job-length", "nan"},
+      {"--command", "true", "--job-length", "inf"},
+      {"--command", "true", "--job-length", "garbage"},
+      {"--command", "true", "--job-length", "99999999999x"},
       {"--command", "true", "--job-length", "1e12"},
       {"--command", "true", "--job-length", "10 steps"},
       {"--workload", "cpu", "--beside", "cpu", "--job-length", "10x"},  // a pair has no ladder to stretch

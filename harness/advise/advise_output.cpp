@@ -486,6 +486,7 @@ json advice_json(const Advice& a) {
 }
 
 std::string advice_markdown(const Advice& a) {
+  const std::string unit = unit_word(a.alone.unit);
   const std::vector<Check> checks = check_predictions(a.predicted, a.ladder);
   std::string md = "# Will MPS help? " + a.subject + "\n\n";
   md += machine_line(a.meta, "no GPU (CPU stand-ins: the numbers describe the CPU, not a GPU)") + ", " +
@@ -497,7 +498,7 @@ std::string advice_markdown(const Advice& a) {
       "\n## Predicted and measured\nThroughput of N copies together in copies alone (one copy alone, time-sliced, is "
       "1; "
       "the ideal is N), per " +
-      std::string(unit_word(a.alone.unit)) + ". " +
+      unit + ". " +
       (simulated
            ? std::string("Predicted by the simulator (docs/PREDICT.md): the program's GPU trace alone "
                          "(`sweeps/alone`) replayed N times through the X-ray's scheduler; nothing of the ladder "
@@ -510,19 +511,17 @@ std::string advice_markdown(const Advice& a) {
       (simulated ? " How well the simulator predicts: docs/PREDICT.md." : "") + "\n\n";
   md += ladder_table(a, checks);
   if (const std::string times = unit_time_table(a); !times.empty() && a.alone.placed())
-    md += "\nEach copy's time per " + std::string(unit_word(a.alone.unit)) +
-          " (predicted: the model's loss times one " + std::string(unit_word(a.alone.unit)) + " alone time-sliced, " +
-          fmt_sig(basis_unit_ms(a)) + " ms, over the mode's scale; for a paced program it is the " +
-          std::string(unit_word(a.alone.unit)) + "'s latency):\n\n" + times;
+    md += "\nEach copy's time per " + unit + " (predicted: the model's loss times one " + unit +
+          " alone time-sliced, " + fmt_sig(basis_unit_ms(a)) +
+          " ms, over the mode's scale; for a paced program it is the " + unit + "'s latency):\n\n" + times;
   if (!simulated) md += contention_words(a);
-  md += "\n## Both bases\nThroughput per " + std::string(unit_word(a.alone.unit)) +
+  md += "\n## Both bases\nThroughput per " + unit +
         " while the copies work and per whole run (start-up included), in "
         "copies alone (one copy alone, time-sliced, is 1); a copy's run and its start-up; the board's energy per " +
-        std::string(unit_word(a.alone.unit)) +
+        unit +
         " (NVML's energy counter over each run, idle draw included) and against one copy alone; MPS over "
         "time-slicing at the same N with its ~94 % interval over the worker sets. The advice is decided " +
-        (a.basis.basis == Basis::unit ? "per " + std::string(unit_word(a.alone.unit)) : std::string("per whole run")) +
-        ": " + a.basis.why + ".\n\n";
+        (a.basis.basis == Basis::unit ? "per " + unit : std::string("per whole run")) + ": " + a.basis.why + ".\n\n";
   md += bases_table(a);
   md += jobs_section(a);
   if (!a.sets_end.empty()) md += "\nSets added to settle MPS against time-slicing: " + a.sets_end + ".\n";
@@ -532,8 +531,8 @@ std::string advice_markdown(const Advice& a) {
   for (const MeasuredCell& c : a.limits) {
     const MeasuredCell* unlimited = find_measured(a.ladder, ModeKind::mps, c.procs);
     md += "\n`" + c.mode.name + "` at N=" + std::to_string(c.procs) + ": " +
-          (c.ok ? fmt_sig(c.unit_ms) + " ms per " + std::string(unit_word(a.alone.unit)) + " (p99 " +
-                      fmt_sig(c.p99_ms) + " ms, " + std::to_string(c.sets.size()) + " worker sets)" +
+          (c.ok ? fmt_sig(c.unit_ms) + " ms per " + unit + " (p99 " + fmt_sig(c.p99_ms) + " ms, " +
+                      std::to_string(c.sets.size()) + " worker sets)" +
                       (unlimited && unlimited->ok
                            ? ", " + times_with_interval(limit_keeps(*unlimited, c)) + " unlimited MPS's speed"
                            : "")

@@ -180,7 +180,8 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
                          const std::vector<PredictedCell>& predicted, const std::vector<MeasuredCell>& limits,
                          double slo, Basis basis) {
   const Pick p = pick(ladder, slo, basis);
-  const std::string per = basis_words(basis, std::string(unit_word(alone.unit)));
+  const std::string unit = unit_word(alone.unit);  // "step", "task", "run": the prose's word
+  const std::string per = basis_words(basis, unit);
   Recommendation r;
   r.verdict = p.verdict;
   r.procs = p.procs;
@@ -204,10 +205,8 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
            : ts_shared ? "sharing the GPU bought less than " + pct(kKneeGain) + " throughput."
                        : std::string("no rung of two copies or more ended ok, so nothing is said about sharing."));
       if (p.best_ts)
-        r.reasons.push_back(
-            "Time-sliced: " +
-            cell_words(*p.best_ts, predicted, ModeKind::timeslice, std::string(unit_word(alone.unit)), basis) +
-            " (its best rung).");
+        r.reasons.push_back("Time-sliced: " + cell_words(*p.best_ts, predicted, ModeKind::timeslice, unit, basis) +
+                            " (its best rung).");
       return r;
     }
   }
@@ -247,9 +246,9 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
       if (std::isfinite(p.mps_speedup) && p.cell->procs == p.procs && side_of_band(p.gain) <= 0) {
         const MeasuredCell* ts = find_measured(ladder, ModeKind::timeslice, p.procs);
         r.headline = "Yes: run " + std::to_string(p.procs) + " copies under MPS: the same throughput as time-sliced (" +
-                     fmt_times(p.cell->throughput(basis)) + " one copy alone " + per + "), each " +
-                     std::string(unit_word(alone.unit)) + " " + times_with_interval(p.speedup) + " faster (" +
-                     fmt_sig(p.cell->unit_ms) + " ms against " + fmt_sig(ts->unit_ms) + " ms).";
+                     fmt_times(p.cell->throughput(basis)) + " one copy alone " + per + "), each " + unit + " " +
+                     times_with_interval(p.speedup) + " faster (" + fmt_sig(p.cell->unit_ms) + " ms against " +
+                     fmt_sig(ts->unit_ms) + " ms).";
         break;
       }
       r.headline = "Yes: run " + std::to_string(p.procs) + " copies under MPS, " +
@@ -258,14 +257,10 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
       break;
   }
   if (p.best_ts)
-    r.reasons.push_back(
-        "Time-sliced: " +
-        cell_words(*p.best_ts, predicted, ModeKind::timeslice, std::string(unit_word(alone.unit)), basis) +
-        " (its best rung).");
+    r.reasons.push_back("Time-sliced: " + cell_words(*p.best_ts, predicted, ModeKind::timeslice, unit, basis) +
+                        " (its best rung).");
   if (p.best_mps)
-    r.reasons.push_back(
-        "MPS: " + cell_words(*p.best_mps, predicted, ModeKind::mps, std::string(unit_word(alone.unit)), basis) +
-        " (its best rung).");
+    r.reasons.push_back("MPS: " + cell_words(*p.best_mps, predicted, ModeKind::mps, unit, basis) + " (its best rung).");
   if (p.verdict == AdviceVerdict::mps || p.verdict == AdviceVerdict::timeslice || p.verdict == AdviceVerdict::undecided)
     r.reasons.push_back(
         "MPS over time-slicing, best against best " + per + ": " + times_with_interval(p.gain) +
@@ -274,8 +269,7 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
   if (alone.unit != LadderUnit::run) {  // a program timed by its whole run has one basis only
     const Basis other = basis == Basis::unit ? Basis::run : Basis::unit;
     const Pick q = pick(ladder, slo, other);
-    r.reasons.push_back("Decided " + per + "; " + basis_words(other, std::string(unit_word(alone.unit))) +
-                        " the ladder says: " + verdict_words(q) +
+    r.reasons.push_back("Decided " + per + "; " + basis_words(other, unit) + " the ladder says: " + verdict_words(q) +
                         (std::isfinite(q.gain.ratio)
                              ? " (MPS's best " + times_with_interval(q.gain) + " the best time-sliced)"
                              : std::string()) +
@@ -285,8 +279,7 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
     const bool beyond = gap.has_interval() && (gap.lo > 1 || gap.hi < 1);
     const bool large = beyond && (gap.lo >= 1 + kDecisionBand || gap.hi <= 1 / (1 + kDecisionBand));
     r.reasons.push_back(
-        "One copy alone ran each " + std::string(unit_word(alone.unit)) + " " + times_with_interval(gap) +
-        " as fast under MPS as time-sliced" +
+        "One copy alone ran each " + unit + " " + times_with_interval(gap) + " as fast under MPS as time-sliced" +
         (large ? ": beyond the noise and over " + pct(kDecisionBand) +
                      " (flagged): every MPS cell carries "
                      "this one-copy difference (a program's host calls can cost differently as an MPS client)."
@@ -297,9 +290,9 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
     r.reasons.push_back("N=" + std::to_string(p.procs) + " is the knee: within " + pct(kKneeGain) +
                         " of the best throughput with fewer copies.");
   if (p.cell && std::isfinite(p.cell->p99_ms))
-    r.reasons.push_back("At N=" + std::to_string(p.procs) + " a " + std::string(unit_word(alone.unit)) + " took " +
-                        fmt_sig(p.cell->unit_ms) + " ms on average, p99 " + fmt_sig(p.cell->p99_ms) + " ms (alone " +
-                        fmt_sig(alone.unit_ms) + " ms)" + slo_words + ".");
+    r.reasons.push_back("At N=" + std::to_string(p.procs) + " a " + unit + " took " + fmt_sig(p.cell->unit_ms) +
+                        " ms on average, p99 " + fmt_sig(p.cell->p99_ms) + " ms (alone " + fmt_sig(alone.unit_ms) +
+                        " ms)" + slo_words + ".");
   if (p.verdict != AdviceVerdict::mps) return r;
   if (limits.empty()) {
     r.reasons.push_back(
@@ -313,9 +306,8 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
       continue;
     }
     const RatioInterval keeps = limit_keeps(*p.cell, limit);
-    const std::string ran = limit.mode.name + " (" + limit_words(limit.mode, p.procs) + ") ran each " +
-                            std::string(unit_word(alone.unit)) + " at " + times_with_interval(keeps) +
-                            " unlimited MPS's speed" + at;
+    const std::string ran = limit.mode.name + " (" + limit_words(limit.mode, p.procs) + ") ran each " + unit + " at " +
+                            times_with_interval(keeps) + " unlimited MPS's speed" + at;
     if (!limit.check_problem.empty()) {  // --check-metric: its output no longer what one copy alone gives
       r.reasons.push_back(ran + ", but its output failed the check: " + limit.check_problem + ".");
       continue;
