@@ -2,7 +2,9 @@
 """Tables of a start-gate study folder (results/2026-11-28-gate): for each sweep folder under it (one per lease,
 program and --exec-gate setting), how many copies of N >= 2 ran co-run (units.csv, written by
 `bench_mps predict --measure`), the gate's arrival and release spreads (meta.json's exec_gate), and per mode and N
-the median unit of the co-run copies; where a folder ran several alone runs per mode (`--exec-alone-runs`), each
+the median unit of the co-run copies, the steps the units follow (units.csv's phase) and per run its least
+coverage and its longest over shortest kept steady part (steady_s, coverage), with each core's copies' steady
+parts over their runs' medians (runs.csv's core); where a folder ran several alone runs per mode (`--exec-alone-runs`), each
 mode's alone units in the order they ran with their median, spread and drift, and every co-run cell's unit over
 the alone median with, in brackets, over the largest and the smallest alone draw. Everything is read from the
 committed files.
@@ -52,8 +54,65 @@ def unit_rows(d, root):
         vals = [float(u["unit_ms"]) for u in us if u["unit_ms"]]
         co = sum(u["unit_basis"] in ("common window", "metric") for u in us)
         med = f"{statistics.median(vals):.4g}" if vals else "-"
-        out.append(f"| {os.path.relpath(d, root)} | {mode} | {n} | {co}/{len(us)} | {med} |")
+        out.append(f"| {os.path.relpath(d, root)} | {mode} | {n} | {co}/{len(us)} | {med} | {phase_cell(us)} | "
+                   f"{parting_cell(us)} |")
     return out
+
+
+def parting_cell(us):
+    """Per run of the cell (units.csv's steady_s and coverage): the least coverage of a copy's steady part by the
+    common window, and its longest steady part over its shortest (copies released together that part by their
+    rates); '-' for a units.csv written before the columns or a cell of one copy."""
+    runs = {}
+    for u in us:
+        if u.get("coverage") and u.get("steady_s"):
+            runs.setdefault(u["run_id"], []).append((float(u["coverage"]), float(u["steady_s"])))
+    cells = []
+    for rid, v in sorted(runs.items()):
+        if len(v) < 2:
+            continue
+        least = min(c for c, _ in v)
+        longest, shortest = max(x for _, x in v), min(x for _, x in v)
+        cells.append(f"{least * 100:.0f} %, {longest / shortest:.2f}x" if shortest > 0 else f"{least * 100:.0f} %, -")
+    return "; ".join(cells) or "-"
+
+
+def phase_cell(us):
+    """Which steps the copies' units followed (units.csv's phase, docs/PREDICT.md "One kind of step"): how many
+    copies kept the whole steady part, left out a head, a tail; '-' for a units.csv written before the column."""
+    phases = [u.get("phase") or "" for u in us if u.get("phase")]
+    if not phases:
+        return "-"
+    whole = sum(p == "whole steady part" for p in phases)
+    head = sum("a head" in p for p in phases)
+    tail = sum("a tail" in p for p in phases)
+    parts = [f"whole {whole}"] if whole else []
+    parts += [f"head out {head}"] if head else []
+    parts += [f"tail out {tail}"] if tail else []
+    return ", ".join(parts) + f" of {len(us)}"
+
+
+def core_row(d, root):
+    """Each core's copies at N >= 4: their kept steady part (units.csv steady_s) over their run's median, averaged
+    (runs.csv's core fact): a core that slows what runs on it shows above 1. None without steady_s or cores."""
+    cores = {}
+    for r in csv.DictReader(open(os.path.join(d, "runs.csv"))):
+        facts = dict(x.split("=", 1) for x in (r.get("facts") or "").split(";") if "=" in x)
+        cores[(r["run_id"], r["worker"])] = facts.get("core")
+    runs = {}
+    for u in csv.DictReader(open(os.path.join(d, "units.csv"))):
+        core = cores.get((u["run_id"], u["worker"]))
+        if int(u["procs"]) >= 4 and u.get("steady_s") and core is not None:
+            runs.setdefault(u["run_id"], []).append((core, float(u["steady_s"])))
+    by_core = {}
+    for copies in runs.values():
+        med = statistics.median(x for _, x in copies)
+        for core, x in copies:
+            by_core.setdefault(int(core), []).append(x / med)
+    if not by_core:
+        return None
+    cells = ", ".join(f"{c}: {statistics.mean(v):.2f}" for c, v in sorted(by_core.items()))
+    return f"| {os.path.relpath(d, root)} | {cells} |"
 
 
 def step_ms(d):
@@ -191,7 +250,8 @@ def main():
     print("|---|---|---|---:|---:|---:|---:|")
     for d in ds:
         print(coverage_row(d, root))
-    print_table("| folder | mode | N | copies co-run | unit median ms (co-run copies) |", "|---|---|---:|---:|---:|",
+    print_table("| folder | mode | N | copies co-run | unit median ms (co-run copies) | steps the unit follows | "
+                "per run: least coverage, longest over shortest steady part |", "|---|---|---:|---:|---:|---|---|",
                 [r for d in ds for r in unit_rows(d, root)])
     rows, diffs = [], []
     for d in ds:
@@ -212,6 +272,10 @@ def main():
                     "x alone time-sliced (likewise) | steps/s, all copies | in copies alone, time-sliced "
                     "(smallest-largest draw) |", "|---|---|---:|---:|---|---|---:|---|",
                     [r for d in with_draws for r in ratio_rows(d, root)])
+    by_core = [r for r in (core_row(d, root) for d in ds) if r]
+    if by_core:
+        print_table("| folder | per core (N >= 4): mean of a copy's kept steady part over its run's median |",
+                    "|---|---|", by_core)
     cost = cost_rows(root)
     if cost:
         print_table("| program | step ms, gate steady (pairs 1-3) | step ms, gate off | median on / median off | per pair |",

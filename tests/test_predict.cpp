@@ -83,8 +83,15 @@ TEST(Predict, MeasureWritesEachCopysRunAndUnit) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("units.csv: 64 copies"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("64 metric"), std::string::npos) << "paced-infer prints its own latency: " << r.out;
-  // The same as the device measured (the profiles are not needed for a program's own metric).
-  EXPECT_EQ(read_text(tmp / "ladder" / "units.csv"), read_text(study() / "paced-infer" / "ladder" / "units.csv"));
+  // The same as the device measured (the profiles are not needed for a program's own metric), and a phase
+  // column the device's older units.csv lacks: empty, a metric follows no steps.
+  const auto now = csv_records(tmp / "ladder" / "units.csv");
+  const auto then = csv_records(study() / "paced-infer" / "ladder" / "units.csv");
+  ASSERT_EQ(now.size(), then.size());
+  for (std::size_t i = 0; i < now.size(); ++i) {
+    EXPECT_EQ(now[i].at("phase"), "") << i;
+    for (const auto& [column, cell] : then[i]) EXPECT_EQ(now[i].at(column), cell) << "row " << i << " " << column;
+  }
 }
 
 TEST(Predict, EveryBadInputIsOneLineAndExitTwoWithNothingWritten) {
@@ -246,8 +253,9 @@ namespace bench_mps::testing {
 namespace {
 
 // Issue 42: one unit. `--measure` on a copy alone and predict's unit of the same profile alone (the unit every
-// prediction scales from) agree within 2 % on eight of the study's programs (measured: within 1.8 %, mnist the
-// farthest), and the measurement is the common window's, no other definition standing in.
+// prediction scales from) agree within 2 % on eight of the study's programs (measured: within 0.7 %, vae the
+// farthest), the measurement is the common window's, no other definition standing in, and both keep the same
+// phase (mnist's and mnist-rnn's test pass, wlm's evaluation batches, gemm's slow head left out on both sides).
 TEST(PredictHostile, MeasureAndPredictGiveOneCopyAloneTheSameUnit) {
   TempDir tmp;
   // mnist-startup is left out: its steady part holds 4 steps (0.04 to 358 ms), which the two cut differently.
@@ -264,11 +272,24 @@ TEST(PredictHostile, MeasureAndPredictGiveOneCopyAloneTheSameUnit) {
     const nlohmann::json j = nlohmann::json::parse(read_text(tmp / (std::string(program) + "-p") / "predict.json"));
     for (const auto& row : csv_records(tmp / program / "units.csv")) {
       EXPECT_EQ(row.at("unit_basis"), "common window") << program;
+      // One copy: the window is its whole kept steady part, which holds its steps (from its first step end on).
+      EXPECT_EQ(row.at("coverage"), "1") << program;
+      EXPECT_GE(std::stod(row.at("steady_s")) * 1e3, std::stod(row.at("unit_ms")) * std::stod(row.at("steps")))
+          << program;
+      EXPECT_LE(std::stod(row.at("steady_s")) * 1e3, std::stod(row.at("unit_ms")) * (std::stod(row.at("steps")) + 2))
+          << program;
       for (const auto& a : j.at("alone_runs"))
-        if (a.at("mode") == row.at("mode"))
+        if (a.at("mode") == row.at("mode")) {
+          // One kind of step on both sides: the same phase kept (a test pass, evaluation batches, a slow head).
+          const std::string mine = row.at("phase"), theirs = a.at("phase");
+          EXPECT_EQ(mine == "whole steady part", theirs == "whole steady part")
+              << program << ": " << mine << " | " << theirs;
+          EXPECT_EQ(mine.find("a head") == std::string::npos, theirs.find("a head") == std::string::npos) << program;
+          EXPECT_EQ(mine.find("a tail") == std::string::npos, theirs.find("a tail") == std::string::npos) << program;
           EXPECT_NEAR(std::stod(row.at("unit_ms")) / a.at("unit_ms").get<double>(), 1.0, 0.02)
               << program << " " << row.at("mode") << ": measured " << row.at("unit_ms") << " ms, predict's "
               << a.at("unit_ms");
+        }
     }
   }
 }
@@ -289,7 +310,7 @@ std::string with_copied_rows(const std::string& text, const std::string& from, c
 }
 
 // Issue 42: the alone anchor with its spread. Three runs of one copy alone time-sliced (the gemm study's own,
-// then its MPS run's profile twice, a lower unit): the middle unit stands for the program, every draw is said
+// then its MPS run's profile twice, another unit): the middle unit stands for the program, every draw is said
 // with the drift, and every prediction scaled from it carries the draws' spread.
 TEST(PredictHostile, SeveralRunsAloneGiveTheMiddleOneAndTheirSpreadToEveryPrediction) {
   TempDir tmp;
@@ -319,10 +340,12 @@ TEST(PredictHostile, SeveralRunsAloneGiveTheMiddleOneAndTheirSpreadToEveryPredic
   const auto draws = ts->at("draws_unit_ms").get<std::vector<double>>();
   ASSERT_EQ(draws.size(), 3u);
   EXPECT_EQ(draws[1], draws[2]) << "r2 and r3 are one profile";
-  EXPECT_LT(draws[1], draws[0]) << "the MPS run's unit was the lower";
+  EXPECT_GT(std::abs(draws[1] / draws[0] - 1), 0.01) << "the MPS run's unit is another draw";
   EXPECT_EQ(ts->at("unit_ms").get<double>(), draws[1]) << "the middle of three";
   EXPECT_NE(r.out.find("3 runs alone in this mode, in order:"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("the last over the first -5.4%"), std::string::npos) << r.out;
+  // gemm, the slow head left out: 0.8470 ms time-sliced, 0.8613 ms from the MPS profile (+1.7 %).
+  EXPECT_NE(r.out.find("the last over the first +1.7%"), std::string::npos) << r.out;
+  const double low = std::min(draws[0], draws[1]), high = std::max(draws[0], draws[1]);
   // Every prediction carries the draws' spread: low and high = x draws' min and max over the middle.
   int checked = 0;
   for (const auto& row : csv_records(tmp / "p" / "predict.csv")) {
@@ -330,8 +353,8 @@ TEST(PredictHostile, SeveralRunsAloneGiveTheMiddleOneAndTheirSpreadToEveryPredic
     const double x = std::stod(row.at("predicted")), lo = std::stod(row.at("predicted_low")),
                  hi = std::stod(row.at("predicted_high"));
     if (row.at("basis") == "unit") {
-      EXPECT_NEAR(lo / x, 1.0, 1e-6) << row.at("mode");
-      EXPECT_NEAR(hi / x, draws[0] / draws[1], 1e-6) << row.at("mode");
+      EXPECT_NEAR(lo / x, low / draws[1], 1e-6) << row.at("mode");
+      EXPECT_NEAR(hi / x, high / draws[1], 1e-6) << row.at("mode");
     }
     ++checked;
   }

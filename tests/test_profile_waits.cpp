@@ -17,6 +17,7 @@
 #include "harness/profiler/profile_recorder.hpp"
 #include "harness/results/gpu_profile.hpp"
 #include "harness/results/results_reader.hpp"
+#include "harness/results/step_phase.hpp"
 #include "tests/exec_fixture.hpp"
 
 namespace bench_mps::testing {
@@ -349,6 +350,62 @@ TEST_F(ProfileWaitsExec, ACopyWithoutWaitsSaysWhyAndKeepsTheRest) {
   EXPECT_TRUE(std::isnan(w.fact("profile_wait_step_ms"))) << w.facts;
   EXPECT_EQ(w.fact("profile_bursts"), 36) << w.facts;
   EXPECT_EQ(r.err.find("per host wait"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace bench_mps::testing
+
+namespace bench_mps::testing {
+namespace {
+
+using harness::main_phase;
+using harness::StepPhase;
+
+/// Step ends (ns) of `counts[i]` steps of `steps_ms[i]` each, in turn, from 0.
+std::vector<std::int64_t> ends_of(const std::vector<std::pair<int, double>>& runs) {
+  std::vector<std::int64_t> ends{0};
+  for (const auto& [count, ms] : runs)
+    for (int i = 0; i < count; ++i) ends.push_back(ends.back() + static_cast<std::int64_t>(ms * kMs));
+  return ends;
+}
+
+// Issue 42 item 3: one kind of step. A training loop ending in a test pass of slower steps keeps the loop; a
+// loop followed by many faster evaluation steps keeps the loop (it took longer); a slow head goes; steps of
+// one kind, or two kinds less than 2x apart, or too few, are never parted; and the words say what was kept.
+TEST(StepPhase, AStepOfAnotherKindAtEitherEndIsLeftOutAndOneKindIsKeptWhole) {
+  const StepPhase test_pass = main_phase(ends_of({{220, 7.5}, {12, 27}}));
+  EXPECT_EQ(test_pass.first, 0u);
+  EXPECT_EQ(test_pass.last, 220u);
+  EXPECT_EQ(test_pass.ends, 233u);
+  EXPECT_NEAR(test_pass.tail_ratio, 27 / 7.5, 0.01);
+  EXPECT_EQ(test_pass.words(), "steps 1-221 of 233 (left out: a tail of 12 ends at 3.60x the step)");
+
+  const StepPhase evaluation = main_phase(ends_of({{190, 5}, {230, 1.8}}));  // 0.95 s, then 0.41 s
+  EXPECT_EQ(evaluation.first, 0u);
+  EXPECT_EQ(evaluation.last, 190u);
+  EXPECT_NEAR(evaluation.tail_ratio, 0.36, 0.01);
+
+  const StepPhase slow_head = main_phase(ends_of({{37, 5}, {700, 0.85}}));
+  EXPECT_EQ(slow_head.first, 37u);
+  EXPECT_EQ(slow_head.last, 737u);
+  EXPECT_NEAR(slow_head.head_ratio, 5 / 0.85, 0.01);
+  EXPECT_EQ(slow_head.words(), "steps 38-738 of 738 (left out: a head of 37 ends at 5.88x the step)");
+
+  const StepPhase both = main_phase(ends_of({{40, 6}, {400, 1}, {30, 4}}));
+  EXPECT_NEAR(static_cast<double>(both.first), 40, 1);
+  EXPECT_NEAR(static_cast<double>(both.last), 440, 1);
+  EXPECT_TRUE(both.cut());
+
+  // Steps alternating short and long (two host waits a training step) are one kind: the line fits their mean.
+  std::vector<std::pair<int, double>> alternating;
+  for (int i = 0; i < 120; ++i) alternating.insert(alternating.end(), {{1, 0.03}, {1, 15}});
+  EXPECT_EQ(main_phase(ends_of(alternating)).words(), "whole steady part");
+  EXPECT_FALSE(main_phase(ends_of({{300, 4.25}})).cut());
+  EXPECT_FALSE(main_phase(ends_of({{150, 6}, {150, 3.2}})).cut()) << "1.9x apart: not two kinds";
+  EXPECT_FALSE(main_phase(ends_of({{6, 100}, {4, 1}})).cut()) << "too few ends to part";
+  EXPECT_FALSE(main_phase(ends_of({{150, 5}, {1, 400}, {150, 5}})).cut()) << "one stall is no phase";
+  EXPECT_FALSE(main_phase({}).cut());
+  EXPECT_EQ(main_phase({}).words(), "whole steady part");
 }
 
 }  // namespace

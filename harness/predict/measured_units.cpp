@@ -15,6 +15,7 @@
 #include "harness/results/profile_window.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/results/results_writer.hpp"
+#include "harness/results/step_phase.hpp"
 #include "harness/simulate/replay.hpp"  // kMinCommonStepEnds: the simulator's rule is the measurement's
 
 namespace fs = std::filesystem;
@@ -33,6 +34,7 @@ struct CopyWaits {
   std::vector<std::int64_t> ends;  ///< counted waits' ends in its steady part
   std::int64_t from = 0, to = 0;   ///< its steady part
   double own_step_ms = NAN;        ///< its steady part's step alone (the summary's)
+  StepPhase phase;                 ///< the steps of one kind its unit follows (of the ends in its steady part)
 };
 
 /// `release_mono_s`: where the copy left the start gate (CLOCK_MONOTONIC s; NaN: not gated). A gated copy's
@@ -69,6 +71,14 @@ CopyWaits copy_waits(const fs::path& dir, double gap_us, double release_mono_s) 
   for (const HostWait& w : counted_waits(p, from, p.waits.size())) {
     const std::int64_t t = clock.monotonic_ns(static_cast<double>(w.end_ns) * 1e-9);
     if (t >= c.from && t <= c.to) c.ends.push_back(t);
+  }
+  // One kind of step: a head or a tail of another kind (a test pass, evaluation batches) is no part of it.
+  c.phase = main_phase(c.ends);
+  if (c.phase.cut()) {
+    if (c.phase.first > 0) c.from = c.ends[c.phase.first];
+    if (c.phase.last + 1 < c.ends.size()) c.to = c.ends[c.phase.last];
+    c.ends = std::vector<std::int64_t>(c.ends.begin() + static_cast<std::ptrdiff_t>(c.phase.first),
+                                       c.ends.begin() + static_cast<std::ptrdiff_t>(c.phase.last) + 1);
   }
   return c;
 }
@@ -130,6 +140,9 @@ std::vector<MeasuredUnit> measure_units(const fs::path& dir, double gap_us) {
       } else if (!waits[i].why.empty()) {
         u.why = waits[i].why;
       } else {
+        u.phase = waits[i].phase.words();
+        if (waits[i].placed && waits[i].to > waits[i].from)
+          u.steady_s = static_cast<double>(waits[i].to - waits[i].from) * 1e-9;
         std::vector<std::int64_t> in;
         if (all_placed && from < to)
           for (std::int64_t t : waits[i].ends)
@@ -152,17 +165,24 @@ std::vector<MeasuredUnit> measure_units(const fs::path& dir, double gap_us) {
 
 void write_units(const fs::path& file, const std::vector<MeasuredUnit>& units) {
   std::ostringstream o;
-  o << csv_line({"run_id", "mode", "procs", "repeat", "worker", "status", "run_s", "unit_ms", "unit_basis", "steps"});
+  o << csv_line({"run_id", "mode", "procs", "repeat", "worker", "status", "run_s", "unit_ms", "unit_basis", "steps",
+                 "phase", "steady_s", "coverage"});
   for (const MeasuredUnit& u : units)
     o << csv_line({u.run_id, u.mode.name, std::to_string(u.procs), std::to_string(u.repeat), std::to_string(u.worker),
                    to_string(u.status), std::isnan(u.run_s) ? "" : fmt_num(u.run_s, 9),
-                   std::isnan(u.unit_ms) ? "" : fmt_num(u.unit_ms, 9), u.basis_text(), std::to_string(u.steps)});
+                   std::isnan(u.unit_ms) ? "" : fmt_num(u.unit_ms, 9), u.basis_text(), std::to_string(u.steps), u.phase,
+                   std::isnan(u.steady_s) ? "" : fmt_num(u.steady_s, 6),
+                   std::isnan(u.coverage) ? "" : fmt_num(u.coverage, 4)});
   write_file_atomically(file, o.str());
 }
 
 std::vector<MeasuredUnit> read_units(const fs::path& file) {
-  const auto rows = read_csv_columns<10>(
-      file, {"run_id", "mode", "procs", "repeat", "worker", "status", "run_s", "unit_ms", "unit_basis", "steps"});
+  // phase, steady_s, coverage: none in a units.csv written before the unit followed one kind of step.
+  const auto rows =
+      read_csv_columns<13>(file,
+                           {"run_id", "mode", "procs", "repeat", "worker", "status", "run_s", "unit_ms", "unit_basis",
+                            "steps", "phase", "steady_s", "coverage"},
+                           {false, false, false, false, false, false, false, false, false, false, true, true, true});
   std::vector<MeasuredUnit> out;
   std::size_t line = 1;
   for (const auto& r : rows) {
@@ -185,9 +205,14 @@ std::vector<MeasuredUnit> read_units(const fs::path& file) {
     u.basis = basis.value_or(UnitBasis::none);
     if (!basis) u.why = r[8];
     u.steps = parse_cell_long(r[9], where + " steps");
+    u.phase = r[10];
+    u.steady_s = parse_cell_double(r[11], where + " steady_s");
+    u.coverage = parse_cell_double(r[12], where + " coverage");
     if (u.procs < 1 || u.repeat < 1 || u.worker < 0 || u.worker >= u.procs || u.run_id.empty() || u.steps < 0 ||
-        (!std::isnan(u.run_s) && !(u.run_s >= 0)) || (!std::isnan(u.unit_ms) && !(u.unit_ms > 0)))
-      throw ResultsError(where + ": a row out of range (procs, repeat, worker, run_s, unit_ms or steps)");
+        (!std::isnan(u.run_s) && !(u.run_s >= 0)) || (!std::isnan(u.unit_ms) && !(u.unit_ms > 0)) ||
+        (!std::isnan(u.steady_s) && !(u.steady_s >= 0)) || (!std::isnan(u.coverage) && !(u.coverage >= 0)))
+      throw ResultsError(where +
+                         ": a row out of range (procs, repeat, worker, run_s, unit_ms, steps, steady_s or coverage)");
     out.push_back(u);
   }
   return out;

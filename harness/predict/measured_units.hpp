@@ -42,7 +42,11 @@ struct MeasuredUnit {
   /// units.csv's unit_basis cell: the basis's word, or why there is none.
   std::string basis_text() const { return basis == UnitBasis::none ? why : unit_basis_word(basis); }
   long steps = 0;         ///< the steps (waits) the unit is the mean of
-  double coverage = NAN;  ///< the common window's share of this copy's steady part (not in units.csv)
+  double steady_s = NAN;  ///< its steady part (from its release where gated, the kept phase), s
+  double coverage = NAN;  ///< the common window's share of it (the run is co-run where every copy's >= 0.8)
+  /// The steps of one kind its unit follows (StepPhase::words; "" where it has no profiled unit or was read
+  /// from a units.csv written before, harness/results/step_phase.hpp).
+  std::string phase;
 };
 
 /// Every copy of every run of the exec sweep in `dir` (its runs.csv, and profiles/ where it was profiled).

@@ -23,6 +23,7 @@
 #include "harness/predict/predict_inputs.hpp"
 #include "harness/predict/prediction.hpp"
 #include "harness/results/results_writer.hpp"
+#include "harness/simulate/replay.hpp"  // kMinCommonStepEnds
 
 namespace fs = std::filesystem;
 
@@ -152,16 +153,19 @@ int measure_only(const PredictArgs& a) {
   }
   std::cout << ")\n";
   std::vector<double> coverage;
+  long co_run = 0;  // by the basis: a window that covers enough but holds too few step ends is no co-run either
   for (const MeasuredUnit& u : units)
-    if (u.procs >= 2 && std::isfinite(u.coverage)) coverage.push_back(100 * u.coverage);
+    if (u.procs >= 2 && std::isfinite(u.coverage)) {
+      coverage.push_back(100 * u.coverage);
+      co_run += harness::co_run(u.basis) ? 1 : 0;
+    }
   if (!coverage.empty()) {
     std::sort(coverage.begin(), coverage.end());
-    const auto co_run =
-        std::count_if(coverage.begin(), coverage.end(), [](double c) { return c >= 100 * kMinCoRunCoverage; });
     std::cout << "co-run (N >= 2): " << co_run << " of " << coverage.size()
               << " copies in a run whose common window covered at least " << fmt_fixed(100 * kMinCoRunCoverage, 0)
-              << " % of every copy's steady part; coverage median " << fmt_fixed(coverage[coverage.size() / 2], 1)
-              << " %, least " << fmt_fixed(coverage.front(), 1) << " %\n";
+              << " % of every copy's steady part and held at least " << kMinCommonStepEnds
+              << " of its step ends; coverage median " << fmt_fixed(coverage[coverage.size() / 2], 1) << " %, least "
+              << fmt_fixed(coverage.front(), 1) << " %\n";
   }
   return 0;
 }
@@ -203,9 +207,9 @@ void write_md_head(std::ostringstream& md, const std::string& label, const std::
        << "): " << (r.metric ? "its metric " : "a step between host waits ") << num(r.unit_ms) << " ms"
        << (std::isfinite(r.run_s) ? ", the whole run " + num(r.run_s) + " s" : std::string()) << "; duty "
        << fmt_fixed(100 * r.summary.duty, 1) << "%, " << p.trace.steps.size() << " steps cut at " << p.cut << ", "
-       << (p.sm_per_span ? "SM share per span" : "SM share from the kernels' mean fill") << "; memory bandwidth demand "
-       << fmt_fixed(100 * p.trace.mem_demand, 1) << "% (" << r.mem_basis << ")"
-       << (p.dropped_ns > 0 ? "; " + num(p.dropped_ns * 1e-9) + " s of spans not kept, scaled" : std::string());
+       << (p.sm_per_span ? "SM share per span" : "SM share from the kernels' mean fill") << ", the unit over the "
+       << p.phase << "; memory bandwidth demand " << fmt_fixed(100 * p.trace.mem_demand, 1) << "% (" << r.mem_basis
+       << ")" << (p.dropped_ns > 0 ? "; " + num(p.dropped_ns * 1e-9) + " s of spans not kept, scaled" : std::string());
     if (r.draws_unit_ms.size() >= 2) {  // the anchor is one draw of a spread: every draw, and the drift
       md << "; " << r.draws_unit_ms.size() << " runs alone in this mode, in order:";
       for (double u : r.draws_unit_ms) md << " " << num(u) << " ms";
@@ -321,7 +325,8 @@ nlohmann::json alone_entry(const AloneRun& r, bool stands_for_program) {
                         {"mem_demand", t.mem_demand},
                         {"profile_s", r.program.profile_ns * 1e-9},
                         {"dropped_s", r.program.dropped_ns * 1e-9},
-                        {"cut", r.program.cut}};
+                        {"cut", r.program.cut},
+                        {"phase", r.program.phase}};
 }
 
 /// predict.md, predict.csv and predict.json into --out.

@@ -1,0 +1,107 @@
+// One kind of step: see step_phase.hpp.
+#include "harness/results/step_phase.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include "harness/common/format.hpp"
+
+namespace bench_mps::harness {
+namespace {
+
+/// Prefix sums of x = the end's index, y = its time (ms from the first end), for least-squares lines over
+/// any run of ends in O(1).
+class LineFits {
+ public:
+  explicit LineFits(const std::vector<std::int64_t>& ends) : t_(ends.size()) {
+    sx_.assign(ends.size() + 1, 0);
+    sy_ = sxx_ = sxy_ = syy_ = sx_;
+    for (std::size_t i = 0; i < ends.size(); ++i) {
+      const double x = static_cast<double>(i), y = static_cast<double>(ends[i] - ends.front()) * 1e-6;
+      t_[i] = y;
+      sx_[i + 1] = sx_[i] + x;
+      sy_[i + 1] = sy_[i] + y;
+      sxx_[i + 1] = sxx_[i] + x * x;
+      sxy_[i + 1] = sxy_[i] + x * y;
+      syy_[i + 1] = syy_[i] + y * y;
+    }
+  }
+  struct Fit {
+    double sse = 0, slope = 0;
+  };
+  /// The least-squares line through ends [a, b).
+  Fit fit(std::size_t a, std::size_t b) const {
+    const double m = static_cast<double>(b - a);
+    const double x = sx_[b] - sx_[a], y = sy_[b] - sy_[a];
+    const double xx = sxx_[b] - sxx_[a] - x * x / m, xy = sxy_[b] - sxy_[a] - x * y / m;
+    const double yy = syy_[b] - syy_[a] - y * y / m;
+    if (!(xx > 0)) return {0, 0};
+    return {std::max(0.0, yy - xy * xy / xx), xy / xx};
+  }
+  double time(std::size_t i) const { return t_[i]; }
+
+ private:
+  std::vector<double> t_, sx_, sy_, sxx_, sxy_, syy_;
+};
+
+struct Split {
+  std::size_t at = 0;  ///< the end both parts share
+  double first_slope = 0, second_slope = 0;
+};
+
+/// The best split of ends [a, b) where one part's step is at least kPhaseSlopeRatio times the other's.
+std::optional<Split> best_split(const LineFits& f, std::size_t a, std::size_t b) {
+  const std::size_t n = b - a;
+  const std::size_t least = std::max(kMinPhaseEnds, static_cast<std::size_t>(std::ceil(kMinPhaseShare * n)));
+  std::optional<Split> best;
+  double best_sse = 0;
+  for (std::size_t k = a + least; k + least <= b; ++k) {
+    const LineFits::Fit one = f.fit(a, k + 1), two = f.fit(k, b);
+    if (!(one.slope > 0 && two.slope > 0)) continue;
+    if (std::max(one.slope, two.slope) < kPhaseSlopeRatio * std::min(one.slope, two.slope)) continue;
+    if (!best || one.sse + two.sse < best_sse) {
+      best = Split{k, one.slope, two.slope};
+      best_sse = one.sse + two.sse;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+std::string StepPhase::words() const {
+  if (!cut()) return "whole steady part";
+  std::string w = "steps " + std::to_string(first + 1) + "-" + std::to_string(last + 1) + " of " +
+                  std::to_string(ends) + " (left out:";
+  if (first > 0) w += " a head of " + std::to_string(first) + " ends at " + fmt_fixed(head_ratio, 2) + "x the step";
+  if (first > 0 && last + 1 < ends) w += ",";
+  if (last + 1 < ends)
+    w += " a tail of " + std::to_string(ends - 1 - last) + " ends at " + fmt_fixed(tail_ratio, 2) + "x the step";
+  return w + ")";
+}
+
+StepPhase main_phase(const std::vector<std::int64_t>& ends) {
+  StepPhase p;
+  p.ends = ends.size();
+  p.last = ends.empty() ? 0 : ends.size() - 1;
+  if (ends.size() < 2 * kMinPhaseEnds + 2) return p;
+  const LineFits f(ends);
+  std::size_t a = 0, b = ends.size();  // the kept ends [a, b)
+  for (int cut = 0; cut < kMaxPhaseCuts && b - a >= 2 * kMinPhaseEnds + 2; ++cut) {
+    const std::optional<Split> s = best_split(f, a, b);
+    if (!s) break;
+    if (f.time(s->at) - f.time(a) >= f.time(b - 1) - f.time(s->at)) {  // the first part took longer: the tail goes
+      b = s->at + 1;
+      p.tail_ratio = s->second_slope / s->first_slope;
+    } else {
+      a = s->at;
+      p.head_ratio = s->first_slope / s->second_slope;
+    }
+  }
+  p.first = a;
+  p.last = b - 1;
+  return p;
+}
+
+}  // namespace bench_mps::harness

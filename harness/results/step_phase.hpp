@@ -1,0 +1,39 @@
+#pragma once
+// One kind of step: where a steady part holds phases of another kind (a test pass after training, evaluation
+// batches after training steps, a slow stretch at its start), the unit follows one. The steps are cut at the
+// ends given (a copy's counted host waits, in order); the cumulative time over the step index is fitted with
+// two lines, and the split whose fit is closest (least squares) among those where one line's slope is at least
+// kPhaseSlopeRatio times the other's parts the steady part there. The part that took longer is kept, and split
+// once more the same way (kMaxPhaseCuts). docs/PREDICT.md "One kind of step". `bench_mps predict --measure`
+// and predict's unit alone both follow it, so a unit measured and a unit predicted are of the same steps.
+#include "harness/results/wing.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bench_mps::harness {
+
+/// How much faster one phase's steps must be than the other's for the steady part to be parted there.
+inline constexpr double kPhaseSlopeRatio = 2.0;
+/// A phase holds at least this many step ends, and at least kMinPhaseShare of them.
+inline constexpr std::size_t kMinPhaseEnds = 5;
+inline constexpr double kMinPhaseShare = 0.05;
+/// At most this many splits (a slow head and an evaluation tail, say).
+inline constexpr int kMaxPhaseCuts = 2;
+
+/// The kept phase: the steps between ends[first] and ends[last] (first <= last; every end where none was left
+/// out). `left_out_head`/`left_out_tail`: step ends before first / after last.
+struct StepPhase {
+  std::size_t first = 0, last = 0, ends = 0;
+  double head_ratio = 0, tail_ratio = 0;  ///< the left-out head's / tail's step over the kept one's (0: none)
+  bool cut() const { return first > 0 || last + 1 < ends; }
+  /// "whole steady part", or "steps 38-755 of 755 (a head of 37 ends at 4.40x the step left out)".
+  std::string words() const;
+};
+
+/// `ends`: step ends in order (ns, any origin). Fewer than 2 x kMinPhaseEnds + 2 ends are never parted.
+StepPhase main_phase(const std::vector<std::int64_t>& ends);
+
+}  // namespace bench_mps::harness
