@@ -68,4 +68,17 @@ void write_advice(const std::filesystem::path& out, Advice& a);
 /// The checks at N (time-sliced and MPS) as "N=4: time-sliced +3.1 %, MPS -12 %", "" if none.
 std::string errors_at(const std::vector<Check>& checks, int procs);
 
+// Shared by advice.json (advise_output.cpp) and advice.md (advice_markdown.cpp):
+/// One unit alone, time-sliced: the ladder's N=1 (every ratio's basis), else the alone run's.
+double basis_unit_ms(const Advice& a);
+/// A prediction's time per unit (the model's loss on the basis, over its mode's scale); `upper`: the bracket's
+/// other end.
+double predicted_unit_ms(const Advice& a, const PredictedCell& p, bool upper = false);
+/// Whether advice.md and advice.json state longer jobs: a program timed per step (its start-up apart), or a
+/// length asked for.
+bool states_jobs(const Advice& a);
+/// Each stated job length's verdict (the command as given, 10x and 100x, the length asked), none where
+/// states_jobs is false.
+std::vector<JobVerdict> job_verdicts(const Advice& a);
+
 }  // namespace bench_mps::harness

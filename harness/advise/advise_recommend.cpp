@@ -174,49 +174,38 @@ std::string verdict_words(const Pick& q) {
   return "no verdict";
 }
 
-}  // namespace
-
-Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell>& ladder,
-                         const std::vector<PredictedCell>& predicted, const std::vector<MeasuredCell>& limits,
-                         double slo, Basis basis) {
-  const Pick p = pick(ladder, slo, basis);
-  const std::string unit = unit_word(alone.unit);  // "step", "task", "run": the prose's word
+/// No verdict where MPS never ran beside another copy (`why`): what time-slicing did, only as far as it ran.
+void headline_without_mps(const Pick& p, const std::vector<MeasuredCell>& ladder,
+                          const std::vector<PredictedCell>& predicted, const std::string& unit, Basis basis,
+                          const std::string& why, Recommendation& r) {
   const std::string per = basis_words(basis, unit);
-  Recommendation r;
-  r.verdict = p.verdict;
-  r.procs = p.procs;
-  r.reasons.push_back(regime_words(alone));
-  const std::string slo_words = std::isnan(slo) ? "" : " and met the p99 target of " + fmt_sig(slo) + " ms";
-  // Nothing is concluded about MPS from runs that never happened: without an MPS run beside another copy
-  // there is no verdict (what time-slicing did is said, and advise exits as a sweep whose runs failed).
-  if (p.verdict == AdviceVerdict::timeslice || p.verdict == AdviceVerdict::one_copy ||
-      p.verdict == AdviceVerdict::undecided) {
-    if (const std::string why = mps_unmeasured(ladder); !why.empty()) {
-      r.verdict = AdviceVerdict::none;
-      // What time-slicing did, only as far as it ran: no word on sharing without two copies that ran together.
-      const bool ts_shared = std::any_of(ladder.begin(), ladder.end(), [](const MeasuredCell& c) {
-        return c.is(ModeKind::timeslice) && c.procs > 1 && c.ok;
-      });
-      r.headline =
-          "Can't say whether MPS helps: " + why + ". Time-sliced, " +
-          (p.best_ts && p.best_ts->procs > 1
-               ? std::to_string(p.best_ts->procs) + " copies ran best: " + fmt_times(p.best_ts->throughput(basis)) +
-                     " the throughput of one copy alone " + per + "."
-           : ts_shared ? "sharing the GPU bought less than " + pct(kKneeGain) + " throughput."
-                       : std::string("no rung of two copies or more ended ok, so nothing is said about sharing."));
-      if (p.best_ts)
-        r.reasons.push_back("Time-sliced: " + cell_words(*p.best_ts, predicted, ModeKind::timeslice, unit, basis) +
-                            " (its best rung).");
-      return r;
-    }
-  }
+  r.verdict = AdviceVerdict::none;
+  // No word on sharing without two copies that ran together.
+  const bool ts_shared = std::any_of(ladder.begin(), ladder.end(), [](const MeasuredCell& c) {
+    return c.is(ModeKind::timeslice) && c.procs > 1 && c.ok;
+  });
+  r.headline = "Can't say whether MPS helps: " + why + ". Time-sliced, " +
+               (p.best_ts && p.best_ts->procs > 1 ? std::to_string(p.best_ts->procs) +
+                                                        " copies ran best: " + fmt_times(p.best_ts->throughput(basis)) +
+                                                        " the throughput of one copy alone " + per + "."
+                : ts_shared ? "sharing the GPU bought less than " + pct(kKneeGain) + " throughput."
+                            : std::string("no rung of two copies or more ended ok, so nothing is said about sharing."));
+  if (p.best_ts)
+    r.reasons.push_back("Time-sliced: " + cell_words(*p.best_ts, predicted, ModeKind::timeslice, unit, basis) +
+                        " (its best rung).");
+}
+
+/// The headline of a verdict (and the mode it advises, r.mode); false for no verdict (nothing else to say).
+bool verdict_headline(const Pick& p, const std::vector<MeasuredCell>& ladder, const std::string& unit, Basis basis,
+                      const std::string& slo_words, Recommendation& r) {
+  const std::string per = basis_words(basis, unit);
   const std::string against = p.best_ts ? " the best time-sliced (" + fmt_times(p.best_ts->throughput(basis)) +
                                               " at N=" + std::to_string(p.best_ts->procs) + ")"
                                         : std::string();
   switch (p.verdict) {
     case AdviceVerdict::none:
       r.headline = "No advice: no configuration of the ladder ran" + slo_words + ".";
-      return r;
+      return false;
     case AdviceVerdict::undecided:
       r.headline = p.gain.has_interval()
                        ? "Can't tell within the budget whether MPS helps: its best throughput was " +
@@ -227,20 +216,20 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
                              " " + per +
                              ", from one worker set of each: no interval, so no verdict (advise runs at least " +
                              "two per mode; this ladder ran one).";
-      break;
+      return true;
     case AdviceVerdict::one_copy:
       r.mode = mode_kind_word(ModeKind::timeslice);
       r.headline = "Run one copy at a time: sharing the GPU bought less than " + pct(kKneeGain) +
                    " throughput in either mode " + per +
                    (std::isfinite(p.gain.ratio) ? " (MPS's best " + times_with_interval(p.gain) + against + ")" : "") +
                    ".";
-      break;
+      return true;
     case AdviceVerdict::timeslice:
       r.mode = mode_kind_word(ModeKind::timeslice);
       r.headline = "No, MPS buys nothing here: run " + std::to_string(p.procs) +
                    " copies time-sliced; MPS's best throughput was " + times_with_interval(p.gain) +
                    " time-slicing's " + per + ".";
-      break;
+      return true;
     case AdviceVerdict::mps:
       r.mode = mode_kind_word(ModeKind::mps);
       if (std::isfinite(p.mps_speedup) && p.cell->procs == p.procs && side_of_band(p.gain) <= 0) {
@@ -249,13 +238,23 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
                      fmt_times(p.cell->throughput(basis)) + " one copy alone " + per + "), each " + unit + " " +
                      times_with_interval(p.speedup) + " faster (" + fmt_sig(p.cell->unit_ms) + " ms against " +
                      fmt_sig(ts->unit_ms) + " ms).";
-        break;
+        return true;
       }
       r.headline = "Yes: run " + std::to_string(p.procs) + " copies under MPS, " +
                    fmt_times(p.cell->throughput(basis)) + " the throughput of one copy alone " + per +
                    (p.best_ts ? ", " + times_with_interval(p.gain) + against : std::string()) + ".";
-      break;
+      return true;
   }
+  return true;
+}
+
+/// The reasons behind a verdict: each mode's best rung, MPS over time-slicing, the other basis, one copy's two
+/// modes, the knee, the p99.
+void verdict_reasons(const Pick& p, const AloneFacts& alone, const std::vector<MeasuredCell>& ladder,
+                     const std::vector<PredictedCell>& predicted, double slo, Basis basis, const std::string& slo_words,
+                     Recommendation& r) {
+  const std::string unit = unit_word(alone.unit);
+  const std::string per = basis_words(basis, unit);
   if (p.best_ts)
     r.reasons.push_back("Time-sliced: " + cell_words(*p.best_ts, predicted, ModeKind::timeslice, unit, basis) +
                         " (its best rung).");
@@ -293,11 +292,15 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
     r.reasons.push_back("At N=" + std::to_string(p.procs) + " a " + unit + " took " + fmt_sig(p.cell->unit_ms) +
                         " ms on average, p99 " + fmt_sig(p.cell->p99_ms) + " ms (alone " + fmt_sig(alone.unit_ms) +
                         " ms)" + slo_words + ".");
-  if (p.verdict != AdviceVerdict::mps) return r;
+}
+
+/// MPS advised at p.procs: the first thread limit measured to keep kLimitKeeps of unlimited MPS's speed (with
+/// its output checked, where --check-metric asked) becomes r.mode; each limit tried is a reason.
+void choose_limit(const Pick& p, const std::vector<MeasuredCell>& limits, const std::string& unit, Recommendation& r) {
   if (limits.empty()) {
     r.reasons.push_back(
         "Thread limits were not measured (the time budget ran out first): the advice is unlimited MPS.");
-    return r;
+    return;
   }
   for (const MeasuredCell& limit : limits) {
     const std::string at = " at N=" + std::to_string(p.procs);
@@ -315,7 +318,7 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
     if (keeps.has_interval() && keeps.lo >= kLimitKeeps) {
       r.mode = limit.mode.name;
       r.reasons.push_back(ran + ": take the limit, it stops one copy from taking every SM.");
-      return r;
+      return;
     }
     r.reasons.push_back(ran +
                         (keeps.has_interval() && keeps.hi >= kLimitKeeps
@@ -324,6 +327,31 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
   }
   r.reasons.push_back("No limit tried was shown to keep " + pct(kLimitKeeps) +
                       " of unlimited MPS's speed: leave the thread percentage unlimited.");
+}
+
+}  // namespace
+
+Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell>& ladder,
+                         const std::vector<PredictedCell>& predicted, const std::vector<MeasuredCell>& limits,
+                         double slo, Basis basis) {
+  const Pick p = pick(ladder, slo, basis);
+  const std::string unit = unit_word(alone.unit);  // "step", "task", "run": the prose's word
+  Recommendation r;
+  r.verdict = p.verdict;
+  r.procs = p.procs;
+  r.reasons.push_back(regime_words(alone));
+  const std::string slo_words = std::isnan(slo) ? "" : " and met the p99 target of " + fmt_sig(slo) + " ms";
+  // Nothing is concluded about MPS from runs that never happened: without an MPS run beside another copy
+  // there is no verdict (what time-slicing did is said, and advise exits as a sweep whose runs failed).
+  if (p.verdict == AdviceVerdict::timeslice || p.verdict == AdviceVerdict::one_copy ||
+      p.verdict == AdviceVerdict::undecided)
+    if (const std::string why = mps_unmeasured(ladder); !why.empty()) {
+      headline_without_mps(p, ladder, predicted, unit, basis, why, r);
+      return r;
+    }
+  if (!verdict_headline(p, ladder, unit, basis, slo_words, r)) return r;
+  verdict_reasons(p, alone, ladder, predicted, slo, basis, slo_words, r);
+  if (p.verdict == AdviceVerdict::mps) choose_limit(p, limits, unit, r);
   return r;
 }
 

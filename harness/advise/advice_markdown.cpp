@@ -1,0 +1,256 @@
+// advice.md: the advice in plain words and its tables (advise_output.hpp: advice_markdown).
+#include "harness/advise/advise_output.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "harness/common/format.hpp"
+#include "harness/common/markdown_table.hpp"
+#include "harness/common/stats.hpp"
+#include "harness/results/meta.hpp"
+
+namespace bench_mps::harness {
+namespace {
+
+/// The ladder's N from `from` up, in the order they ran.
+std::vector<int> rungs_of(const std::vector<MeasuredCell>& ladder, int from) {
+  std::vector<int> rungs;
+  for (const MeasuredCell& c : ladder)
+    if (c.procs >= from && std::find(rungs.begin(), rungs.end(), c.procs) == rungs.end()) rungs.push_back(c.procs);
+  return rungs;
+}
+
+/// "1.09x (1.03-1.15)" of a cell's throughput on `b` against another's, over their sets.
+std::string against(const MeasuredCell* a, const MeasuredCell* b, Basis basis) {
+  if (!a || !b || !a->ok || !b->ok) return "-";
+  return times_with_interval(ratio_of_means(a->set_rates(basis), b->set_rates(basis)));
+}
+
+/// Every measured cell on both bases: throughput per unit and per whole run (start-up included), the run and
+/// its start-up, energy per unit, and MPS against time-slicing at the same N on each basis, with intervals.
+std::string bases_table(const Advice& a) {
+  const MeasuredCell* alone = find_measured(a.ladder, ModeKind::timeslice, 1);
+  const double alone_energy = alone && alone->ok ? alone->energy_per_unit_j : NAN;
+  const std::string unit = unit_word(a.alone.unit);
+  MarkdownTable t(
+      {"N", "mode", "worker sets", "per " + unit + " (x alone)", "per whole run (x alone)", "a run, s", "start-up, s",
+       "energy per " + unit + ", J", "energy vs alone", "MPS over time-sliced per " + unit, "per whole run"},
+      {true, false, true, true, true, true, true, true, true, true, true});
+  for (const int n : rungs_of(a.ladder, 1))
+    for (const ModeKind mode : kLadderModes) {
+      const MeasuredCell* m = find_measured(a.ladder, mode, n);
+      if (!m) continue;
+      const MeasuredCell* ts = find_measured(a.ladder, ModeKind::timeslice, n);
+      const bool mps = mode == ModeKind::mps;
+      if (!m->ok) {
+        t.add_row({std::to_string(n), mps ? "MPS" : "time-sliced", std::to_string(m->sets.size()),
+                   "failed: " + m->problem, "-", "-", "-", "-", "-", "-", "-"});
+        continue;
+      }
+      t.add_row({std::to_string(n), mps ? "MPS" : "time-sliced", std::to_string(m->sets.size()),
+                 fmt_times(m->throughput()), fmt_times(m->relative_run), fmt_sig(m->run_s),
+                 std::isfinite(m->startup_s) ? fmt_sig(m->startup_s) : "-",
+                 std::isfinite(m->energy_per_unit_j) ? fmt_sig(m->energy_per_unit_j) : "-",
+                 alone_energy > 0 ? fmt_times(m->energy_per_unit_j / alone_energy) : "-",
+                 mps ? against(m, ts, Basis::unit) : "", mps ? against(m, ts, Basis::run) : ""});
+    }
+  return t.str();
+}
+
+std::string pct_signed(double e) { return std::isfinite(e) ? (e >= 0 ? "+" : "") + fmt_fixed(100 * e, 1) + " %" : "-"; }
+
+std::string predicted_words(const PredictedCell* p) {
+  if (!p || !std::isfinite(p->prediction.loss)) return "-";
+  if (std::isfinite(p->prediction.upper) && p->prediction.upper > p->prediction.loss)
+    return fmt_times(p->throughput_low()) + " to " + fmt_times(p->throughput());
+  return fmt_times(p->throughput());
+}
+
+const Check* find_check(const std::vector<Check>& checks, ModeKind mode, int procs) {
+  for (const Check& c : checks)
+    if (c.mode == mode && c.procs == procs) return &c;
+  return nullptr;
+}
+
+std::string ladder_table(const Advice& a, const std::vector<Check>& checks) {
+  MarkdownTable t({"N", "ideal", "time-sliced: predicted", "measured", "error", "MPS: predicted", "measured", "error",
+                   "time-sliced " + std::string(unit_word(a.alone.unit)) + " p99 ms",
+                   "MPS " + std::string(unit_word(a.alone.unit)) + " p99 ms"},
+                  {true, true, true, true, true, true, true, true, true, true});
+  for (const int n : rungs_of(a.ladder, 1)) {
+    std::vector<std::string> row{std::to_string(n), std::to_string(n) + "x"};
+    std::vector<std::string> p99;
+    for (const ModeKind mode : kLadderModes) {
+      const MeasuredCell* m = find_measured(a.ladder, mode, n);
+      const Check* c = find_check(checks, mode, n);
+      row.push_back(n == 1 ? "1.00x" : predicted_words(find_predicted(a.predicted, mode, n)));
+      row.push_back(!m ? "-" : m->ok ? fmt_times(m->throughput()) : "failed: " + m->problem);
+      const PredictedCell* p = find_predicted(a.predicted, mode, n);
+      row.push_back(c ? pct_signed(c->error()) : p && p->calibration && m && m->ok ? "calibration" : "-");
+      p99.push_back(m && m->ok ? fmt_sig(m->p99_ms) : "-");
+    }
+    row.insert(row.end(), p99.begin(), p99.end());
+    t.add_row(row);
+  }
+  return t.str();
+}
+
+/// Per unit: the time the model predicts at each N (its bracket's ends where it gives one) beside the ladder's.
+std::string unit_time_table(const Advice& a) {
+  MarkdownTable t({"N", "time-sliced: predicted ms", "measured ms", "MPS: predicted ms", "measured ms"},
+                  {true, true, true, true, true});
+  for (const int n : rungs_of(a.ladder, 2)) {
+    std::vector<std::string> row{std::to_string(n)};
+    for (const ModeKind mode : kLadderModes) {
+      const PredictedCell* p = find_predicted(a.predicted, mode, n);
+      std::string predicted = "-";
+      if (p && std::isfinite(p->prediction.loss)) {
+        predicted = fmt_sig(predicted_unit_ms(a, *p));
+        if (std::isfinite(p->prediction.upper) && p->prediction.upper > p->prediction.loss)
+          predicted += " to " + fmt_sig(predicted_unit_ms(a, *p, true));
+      }
+      const MeasuredCell* m = find_measured(a.ladder, mode, n);
+      row.push_back(predicted);
+      row.push_back(m && m->ok ? fmt_sig(m->unit_ms) : "-");
+    }
+    t.add_row(row);
+  }
+  return t.empty() ? "" : t.str();
+}
+
+std::string alone_table(const AloneFacts& a, const std::optional<ProfileWindow>& window,
+                        const std::vector<MeasuredCell>& ladder) {
+  MarkdownTable t({"", "value", "how"}, {false, true, false});
+  t.add_row({"one " + std::string(unit_word(a.unit)) + " alone", fmt_sig(a.unit_ms) + " ms",
+             a.source == AloneSource::profile ? "the profiled run (sweeps/alone)" : "sweeps/alone"});
+  for (const ModeKind mode : kLadderModes)
+    if (const MeasuredCell* c = find_measured(ladder, mode, 1); c && c->ok)
+      t.add_row({std::string("one ") + std::string(unit_word(a.unit)) + " alone, " +
+                     (mode == ModeKind::timeslice ? "time-sliced" : "MPS"),
+                 fmt_sig(c->unit_ms) + " ms",
+                 mode == ModeKind::timeslice ? "the ladder's N=1: every ratio's basis"
+                                             : "the ladder's N=1 under MPS: " + fmt_times(c->throughput()) +
+                                                   " time-sliced's throughput, the MPS predictions' scale"});
+  t.add_row({"busy share (duty)", fmt_fixed(100 * a.duty, 1) + " %",
+             a.source == AloneSource::profile ? "CUPTI, steady part" : "CUDA events"});
+  if (window)
+    t.add_row({"NVML and GPM over that steady part", describe_nvml_gpm(*window),
+               "the device's, over the same window (docs/PROFILE.md \"One clock\")"});
+  t.add_row({"burst", fmt_sig(a.point.burst_ms) + " ms", a.burst_basis});
+  t.add_row({"step (burst to burst)", fmt_sig(a.point.step_ms) + " ms", "burst / duty, or host wait to host wait"});
+  t.add_row({"kernel time per step", fmt_sig(a.point.kernel_ms) + " ms", "the burst less launch gaps"});
+  if (a.gap_point)
+    t.add_row({"cut at idle gaps instead",
+               fmt_sig(a.gap_point->burst_ms) + " ms every " + fmt_sig(a.gap_point->step_ms) + " ms",
+               "a turn per idle gap: the time-sliced bracket's other end"});
+  t.add_row({"footprint", std::isfinite(a.point.footprint) ? fmt_fixed(100 * a.point.footprint, 1) + " %" : "-",
+             a.footprint_basis});
+  return t.str();
+}
+
+/// The MPS model's calibration in words ("" where N=2 under MPS did not run ok).
+std::string contention_words(const Advice& a) {
+  const MpsContention c = mps_contention(a.alone, a.ladder);
+  if (!std::isfinite(c.per_copy)) return "";
+  std::string s = "\nMPS contention: two copies under MPS ran each " + std::string(unit_word(a.alone.unit)) + " " +
+                  pct_signed(c.measured) +
+                  " against one copy under MPS. Device work side by side can account for at most the busy share "
+                  "squared, " +
+                  fmt_fixed(100 * c.cap, 2) + " %";
+  s += c.per_copy < c.measured ? "; the rest is host contention or noise, so the model adds " +
+                                     fmt_fixed(100 * c.per_copy, 2) + " % per further copy, not the whole.\n"
+                               : "; the model adds " + fmt_fixed(100 * c.per_copy, 2) + " % per further copy.\n";
+  return s;
+}
+
+/// advice.md's "A longer job": each stated length's verdict, per job.
+std::string jobs_section(const Advice& a) {
+  const std::vector<JobVerdict> jobs = job_verdicts(a);
+  if (jobs.empty()) return "";
+  std::string md = "\n## A longer job\nEach N's measured start-up and time per " +
+                   std::string(unit_word(a.alone.unit)) + ", composed into one copy's job (start-up + the job's " +
+                   unit_word(a.alone.unit) + "s x the time per " + unit_word(a.alone.unit) +
+                   " at that N), and per mode the N whose copies finish the most jobs; MPS's best over "
+                   "time-slicing's best with its ~94 % interval over the worker sets. It assumes a job's copies "
+                   "spend the whole job at the time per unit measured at its N.\n\n";
+  for (const JobVerdict& v : jobs) md += "- " + job_sentence(v, a.alone.unit) + "\n";
+  return md;
+}
+
+}  // namespace
+
+std::string errors_at(const std::vector<Check>& checks, int procs) {
+  std::string s;
+  for (const ModeKind mode : kLadderModes)
+    if (const Check* c = find_check(checks, mode, procs))
+      s += std::string(s.empty() ? "N=" + std::to_string(procs) + ": " : ", ") +
+           (mode == ModeKind::timeslice ? "time-sliced " : "MPS ") + pct_signed(c->error());
+  return s;
+}
+
+std::string advice_markdown(const Advice& a) {
+  const std::string unit = unit_word(a.alone.unit);
+  const std::vector<Check> checks = check_predictions(a.predicted, a.ladder);
+  std::string md = "# Will MPS help? " + a.subject + "\n\n";
+  md += machine_line(a.meta, "no GPU (CPU stand-ins: the numbers describe the CPU, not a GPU)") + ", " +
+        a.meta.value("started_utc", std::string()) + ", " + fmt_fixed(a.seconds, 0) + " s\n\n";
+  md += "**" + a.recommendation.headline + "**\n\n## Why\n";
+  for (const std::string& reason : a.recommendation.reasons) md += "- " + reason + "\n";
+  const bool simulated = !a.predicted.empty() && a.predicted.front().simulated;
+  md +=
+      "\n## Predicted and measured\nThroughput of N copies together in copies alone (one copy alone, time-sliced, is "
+      "1; "
+      "the ideal is N), per " +
+      unit + ". " +
+      (simulated
+           ? std::string("Predicted by the simulator (docs/PREDICT.md): the program's GPU trace alone "
+                         "(`sweeps/alone`) replayed N times through the X-ray's scheduler; nothing of the ladder "
+                         "enters it")
+           : std::string("Predicted by the regime model (docs/REGIMES.md) from one copy alone and the X-ray; "
+                         "MPS's scaled by one copy alone under MPS (the ladder's N=1) and slowed by the contention "
+                         "two copies under MPS showed (the ladder's N=2: a calibration, not a prediction)")) +
+      "; measured by the ladder (`sweeps/ladder-N`). Error: predicted over measured, less 1 (0 where the measurement "
+      "lies inside a predicted bracket)." +
+      (simulated ? " How well the simulator predicts: docs/PREDICT.md." : "") + "\n\n";
+  md += ladder_table(a, checks);
+  if (const std::string times = unit_time_table(a); !times.empty() && a.alone.placed())
+    md += "\nEach copy's time per " + unit + " (predicted: the model's loss times one " + unit +
+          " alone time-sliced, " + fmt_sig(basis_unit_ms(a)) +
+          " ms, over the mode's scale; for a paced program it is the " + unit + "'s latency):\n\n" + times;
+  if (!simulated) md += contention_words(a);
+  md += "\n## Both bases\nThroughput per " + unit +
+        " while the copies work and per whole run (start-up included), in "
+        "copies alone (one copy alone, time-sliced, is 1); a copy's run and its start-up; the board's energy per " +
+        unit +
+        " (NVML's energy counter over each run, idle draw included) and against one copy alone; MPS over "
+        "time-slicing at the same N with its ~94 % interval over the worker sets. The advice is decided " +
+        (a.basis.basis == Basis::unit ? "per " + unit : std::string("per whole run")) + ": " + a.basis.why + ".\n\n";
+  md += bases_table(a);
+  md += jobs_section(a);
+  if (!a.sets_end.empty()) md += "\nSets added to settle MPS against time-slicing: " + a.sets_end + ".\n";
+  md += "\nThe ladder stopped: " + a.ladder_end + ".\n";
+  for (const int n : {4, 10})
+    if (const std::string e = errors_at(checks, n); !e.empty()) md += "Model error at " + e + ".\n";
+  for (const MeasuredCell& c : a.limits) {
+    const MeasuredCell* unlimited = find_measured(a.ladder, ModeKind::mps, c.procs);
+    md += "\n`" + c.mode.name + "` at N=" + std::to_string(c.procs) + ": " +
+          (c.ok ? fmt_sig(c.unit_ms) + " ms per " + unit + " (p99 " + fmt_sig(c.p99_ms) + " ms, " +
+                      std::to_string(c.sets.size()) + " worker sets)" +
+                      (unlimited && unlimited->ok
+                           ? ", " + times_with_interval(limit_keeps(*unlimited, c)) + " unlimited MPS's speed"
+                           : "")
+                : "failed: " + c.problem) +
+          ".\n";
+  }
+  md += "\n## One copy alone\n" + alone_table(a.alone, a.alone_window, a.ladder);
+  if (!a.alone.placed()) md += "\nNot placed on the map: " + a.alone.problem + ". No prediction.\n";
+  md += "\n## The scheduler (time-slice X-ray)\nA time slice " + fmt_sig(a.scheduler.slice_ms) + " ms, a switch " +
+        fmt_sig(a.scheduler.switch_ms) + " ms, a turn's cost beyond its work " + fmt_sig(a.scheduler.turn_cost_ms) +
+        " ms (" + a.scheduler_source + ").\n";
+  md += a.figure_note.empty() ? "\n![Predicted and measured throughput](plots/advice.png)\n"
+                              : "\nThe figure was not drawn: " + a.figure_note + "\n";
+  md += "\nEach step's child sweep is under `sweeps/` (its log beside it); advice.json holds every number above.\n";
+  return md;
+}
+
+}  // namespace bench_mps::harness

@@ -1,0 +1,110 @@
+// `bench_mps advise --beside B` run, and redone from its folder: see advise_parts.hpp.
+#include "harness/advise/advise_parts.hpp"
+
+#include <algorithm>
+#include <iostream>
+
+#include "harness/advise/advise.hpp"
+#include "harness/advise/advise_beside.hpp"
+#include "harness/common/errors.hpp"
+#include "harness/common/files.hpp"
+#include "harness/common/json_text.hpp"
+#include "harness/common/signals.hpp"
+#include "harness/conform/child_sweeps.hpp"
+#include "harness/conform/tool_setup.hpp"
+#include "harness/plan/sweep_cli.hpp"
+#include "harness/results/meta.hpp"
+#include "harness/results/results_reader.hpp"
+#include "harness/sweep/out_dir_claim.hpp"
+#include "harness/sweep/preflight.hpp"
+
+namespace fs = std::filesystem;
+
+namespace bench_mps::harness {
+namespace {
+
+/// beside.json (`meta` with the advice) and beside.md into `out`, and the advice on screen.
+void write_beside(const fs::path& out, nlohmann::json meta, const BesideAdvice& advice) {
+  meta["beside_format_version"] = kBesideFormatVersion;
+  meta["beside"] = beside_json(advice);
+  const std::string machine = machine_line(meta, "no GPU (CPU stand-ins: the numbers describe the CPU, not a GPU)");
+  write_file_atomically(out / "beside.json", json_text(meta, 2) + "\n");
+  write_file_atomically(out / "beside.md", beside_markdown(advice, machine));
+  std::cout << advice.headline << "\n";
+  for (const std::string& r : advice.reasons) std::cout << "  - " << r << "\n";
+  std::cout << "advice: " << (out / "beside.md").string() << "\n" << std::flush;
+}
+
+}  // namespace
+
+int redo_beside(const fs::path& dir) {
+  const fs::path file = dir / "beside.json";
+  const nlohmann::json stored = read_stored_json(file);
+  BesideAdvice advice;
+  try {
+    if (const int v = stored.at("beside_format_version").get<int>(); v < 1 || v > kBesideFormatVersion)
+      throw ResultsError(file.string() + ": beside_format_version " + std::to_string(v) + ", this bench_mps reads " +
+                         std::to_string(kBesideFormatVersion));
+    const fs::path summary = dir / "sweeps" / "beside" / "summary.csv";
+    std::error_code ec;
+    if (!fs::is_regular_file(summary, ec))
+      throw ResultsError(summary.string() + " not found: the pair's sweep never wrote it");
+    advice = beside_from_rows(read_summary(summary), stored.at("beside").at("a").get<std::string>(),
+                              stored.at("beside").at("b").get<std::string>());
+  } catch (const nlohmann::json::exception& e) {
+    throw ResultsError(file.string() + ": " + json_value_problem(e));
+  }
+  write_beside(dir, stored, advice);
+  // Like the ladder: a comparison that could not be made (a side that never ran ok) is a failed run.
+  const auto ran = [&](bool timesliced) {
+    return std::any_of(advice.modes.begin(), advice.modes.end(), [&](const BesideMode& m) {
+      return m.ok && is_plain(m.mode, ModeKind::timeslice) == timesliced;
+    });
+  };
+  return ran(true) && ran(false) ? kExitOk : kExitFailed;
+}
+
+int run_beside(const AdviseSpec& spec) {
+  const bool exec = !spec.command.empty();
+  const std::vector<std::string> args = beside_args(spec);
+  SweepSpec checked = parse_sweep_args(args);  // what the child sweep would refuse, refused here (exit 2)
+  checked.device = spec.device;
+  preflight(checked);
+  const std::optional<GpuStaticInfo> gpu = read_tool_gpu(spec.cpu_stand_in, "advise");
+  const std::string mps_control = require_mps_control("advise");
+  const std::string a = exec ? "`" + spec.command + "`" : spec.workload;
+  const ToolOutDir tool_out =
+      make_tool_out_dir(spec.out_dir, gpu, "beside-" + (exec ? std::string("exec") : spec.workload) + "-" + spec.beside,
+                        "beside.json", "a side-by-side advice", {"beside.md", "sweeps"});
+  const fs::path& out = tool_out.path;
+  const OutDirClaim claim(out, tool_out.made);
+  install_stop_handlers();
+  std::cerr << "bench_mps advise: " << a << " beside " << spec.beside << ", " << kBesideSets
+            << " worker sets per mode (" << kBesideModes << ") -> " << out.string() << std::endl;
+  ChildSweeps sweeps(out / "sweeps", {}, spec.budget_s);
+  SweepOutcome o;
+  try {
+    o = sweeps.run("beside", args);
+  } catch (const BudgetSpent& e) {
+    throw std::runtime_error(std::string("the pair's sweep did not start: ") + e.what());
+  }
+  BesideAdvice advice;
+  if (o.has_runs())
+    advice = beside_from_rows(read_summary(o.dir / "summary.csv"), a, spec.beside);
+  else
+    advice.headline = "No advice: the pair's sweep failed (" + o.last_error + ").";
+  nlohmann::json j = make_machine_meta(spec.argv, gpu, mps_control);
+  j["status"] = stop_signal().load() ? "interrupted" : "complete";
+  write_beside(out, j, advice);
+  if (const int sig = stop_signal().load()) return 128 + sig;
+  if (o.exit_code == kExitEnvironment) return kExitEnvironment;
+  // Like the ladder: a comparison that could not be made (a side that never ran ok) is a failed run.
+  const auto ran = [&](bool timesliced) {
+    return std::any_of(advice.modes.begin(), advice.modes.end(), [&](const BesideMode& m) {
+      return m.ok && is_plain(m.mode, ModeKind::timeslice) == timesliced;
+    });
+  };
+  return ran(true) && ran(false) ? kExitOk : kExitFailed;
+}
+
+}  // namespace bench_mps::harness

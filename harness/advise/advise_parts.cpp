@@ -1,0 +1,74 @@
+// What the files of `bench_mps advise` share: see advise_parts.hpp.
+#include "harness/advise/advise_parts.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+
+#include "harness/advise/advise.hpp"
+#include "harness/advise/advise_job.hpp"
+#include "harness/advise/advise_ladder.hpp"
+#include "harness/advise/advise_recommend.hpp"
+#include "harness/common/errors.hpp"
+#include "harness/common/format.hpp"
+
+namespace fs = std::filesystem;
+
+namespace bench_mps::harness {
+
+std::string more_folder(int round, const std::string& mode, int n) {
+  return "more-" + std::to_string(round) + "-" + mode + "-n" + std::to_string(n);
+}
+
+std::vector<PredictedCell> predictions(const fs::path& alone_dir, const UnitChoice& unit, double gap_us,
+                                       const AloneFacts& alone, const SchedulerFacts& sched, int max_procs) {
+  if (unit.exec && alone.placed() && alone.source == AloneSource::profile) {
+    try {
+      return simulate_ladder(alone_dir, unit.metric, gap_us, sched, max_procs);
+    } catch (const UsageError&) {  // no replayable profile: the regime model places it as before
+    }
+  }
+  return predict_ladder(alone, sched, max_procs);
+}
+
+void finish_advice(Advice& advice, double slo_p99_ms) {
+  set_losses(advice.ladder);
+  if (std::isfinite(advice.check_tolerance_pct))  // --check-metric: a limit's copies against one copy alone
+    for (MeasuredCell& limit : advice.limits)
+      limit.check_problem = check_problem(limit, advice.alone.check_value, advice.check_tolerance_pct);
+  fit_to_ladder(advice.predicted, advice.alone, advice.ladder);
+  if (!advice.limits.empty()) {  // their losses on the ladder's basis
+    std::vector<MeasuredCell> with = advice.ladder;
+    with.insert(with.end(), advice.limits.begin(), advice.limits.end());
+    set_losses(with);
+    std::copy(with.end() - static_cast<long>(advice.limits.size()), with.end(), advice.limits.begin());
+  }
+  advice.recommendation =
+      recommend(advice.alone, advice.ladder, advice.predicted, advice.limits, slo_p99_ms, advice.basis.basis);
+  // A ladder that stopped before its end (a signal, the budget, a sweep that failed) says so first, also when
+  // its folder is redone: what did not run is not in the advice.
+  if (stopped_early(advice.ladder_end_kind))
+    advice.recommendation.headline =
+        "The ladder stopped early (" + advice.ladder_end + "): " + advice.recommendation.headline;
+  if (const std::optional<JobLength> job = asked_job_length(advice.meta))  // --job-length: that job's advice too
+    advice.recommendation.headline +=
+        " " + job_sentence(job_verdict(advice.ladder, advice.alone.unit, *job), advice.alone.unit);
+}
+
+void print_advice(const Advice& advice, const fs::path& out) {
+  std::cout << advice.recommendation.headline << "\n";
+  for (const std::string& r : advice.recommendation.reasons) std::cout << "  - " << r << "\n";
+  std::cout << "advice: " << (out / "advice.md").string() << "\n" << std::flush;
+}
+
+std::string why_no_more_sets(const Pick& p, double seconds_left, double seconds_per_round) {
+  if (!p.open()) return "";
+  if (p.best_ts->sets.size() >= kMaxSetsPerCell && p.best_mps->sets.size() >= kMaxSetsPerCell)
+    return std::to_string(kMaxSetsPerCell) + " worker sets each and the interval still crosses the line";
+  if (seconds_left < 1.5 * seconds_per_round + 5)
+    return "the time budget would not hold another set (" + fmt_fixed(seconds_left, 0) +
+           " s left, a set of each takes about " + fmt_fixed(seconds_per_round, 0) + " s)";
+  return "";
+}
+
+}  // namespace bench_mps::harness

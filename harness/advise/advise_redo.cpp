@@ -1,0 +1,152 @@
+// `bench_mps advise --redo DIR`: see advise.hpp (redo_advice).
+#include "harness/advise/advise.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "harness/advise/advise_ladder.hpp"
+#include "harness/advise/advise_output.hpp"
+#include "harness/advise/advise_parts.hpp"
+#include "harness/common/csv_table.hpp"
+#include "harness/common/errors.hpp"
+#include "harness/common/format.hpp"
+#include "harness/common/files.hpp"
+#include "harness/common/json_text.hpp"
+#include "harness/plan/sweep_cli.hpp"
+#include "harness/results/results_reader.hpp"
+#include "harness/workers/workload_config.hpp"
+
+namespace fs = std::filesystem;
+
+namespace bench_mps::harness {
+
+nlohmann::json read_stored_json(const fs::path& file) {
+  const std::string text = read_input_file(file);  // a folder or device standing there, named as such
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const std::exception& e) {
+    throw ResultsError(file.string() + ": not JSON: " + one_line(e.what()));
+  }
+}
+
+namespace {
+
+/// The ladder an advice.json stored, checked like a results folder's numbers (issue 35): a whole N from 2 to the
+/// largest advise takes as max_procs, a ladder of distinct whole N from 1 up to it.
+std::vector<int> stored_ladder(const nlohmann::json& settings, const fs::path& file) {
+  const nlohmann::json& max_procs = settings.at("max_procs");
+  if (!max_procs.is_number_integer() || max_procs.get<long long>() < 2 || max_procs.get<long long>() > kAdviseMaxProcs)
+    throw ResultsError(file.string() + ": advise.max_procs " + max_procs.dump().substr(0, 40) +
+                       " is not a whole N from 2 to " + std::to_string(kAdviseMaxProcs));
+  std::vector<int> rungs;
+  const nlohmann::json& ladder = settings.at("ladder");
+  if (!ladder.is_array() || ladder.empty() || ladder.size() > static_cast<std::size_t>(kAdviseMaxProcs))
+    throw ResultsError(file.string() + ": advise.ladder is not a list of N");
+  for (const nlohmann::json& n : ladder) {
+    if (!n.is_number_integer() || n.get<long long>() < 1 || n.get<long long>() > kAdviseMaxProcs ||
+        std::find(rungs.begin(), rungs.end(), n.get<int>()) != rungs.end())
+      throw ResultsError(file.string() + ": advise.ladder holds " + n.dump().substr(0, 40) +
+                         ", not a distinct whole N from 1 to " + std::to_string(kAdviseMaxProcs));
+    rungs.push_back(n.get<int>());
+  }
+  return rungs;
+}
+
+/// The measured cells of an advise folder's child sweeps (`sweeps`): each rung, the sets added to settle the
+/// verdict (in their order), the thread limits (in the order they ran: limit_folder).
+void read_stored_cells(const fs::path& sweeps, const UnitChoice& unit, const std::vector<int>& rungs, Advice& advice) {
+  std::error_code ec;
+  for (const int n : rungs)
+    if (fs::is_regular_file(sweeps / ("ladder-" + std::to_string(n)) / "summary.csv", ec))
+      read_cells(sweeps / ("ladder-" + std::to_string(n)), unit, advice.ladder);
+  for (int round = 1; round <= kMaxSetsPerCell; ++round)
+    for (const MeasuredCell& c : std::vector<MeasuredCell>(advice.ladder))
+      if (fs::is_regular_file(sweeps / more_folder(round, c.mode.name, c.procs) / "summary.csv", ec))
+        read_cells(sweeps / more_folder(round, c.mode.name, c.procs), unit, advice.ladder);
+  for (const std::string folder : {"limits", "limits-2x"})
+    if (fs::is_regular_file(sweeps / folder / "summary.csv", ec)) {
+      std::vector<MeasuredCell> cells;
+      read_cells(sweeps / folder, unit, cells);
+      if (!cells.empty()) advice.limits.push_back(cells.front());
+    }
+}
+
+}  // namespace
+
+int redo_advice(const std::string& dir_text, const std::string& basis, const std::string& job_length) {
+  const fs::path dir = dir_text;
+  const fs::path file = dir / kAdviceJsonFile;
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec) && fs::is_regular_file(dir / "beside.json", ec)) {
+    if (!basis.empty())
+      throw UsageError("--basis: a side-by-side advice has no basis to choose (" + dir.string() + ")");
+    if (!job_length.empty())
+      throw UsageError("--job-length: a side-by-side advice has no ladder to compose a job from (" + dir.string() +
+                       ")");
+    return redo_beside(dir);
+  }
+  if (!fs::exists(file, ec)) throw UsageError("--redo: " + file.string() + " not found (not an advise folder)");
+  const nlohmann::json stored = read_stored_json(file);
+  Advice advice;
+  try {
+    if (const int v = stored.at("advice_format_version").get<int>(); v < 1 || v > kAdviceFormatVersion)
+      throw ResultsError(file.string() + ": advice_format_version " + stored.at("advice_format_version").dump() +
+                         ", this bench_mps reads " + std::to_string(kAdviceFormatVersion));
+    advice.meta = advice_meta(stored);
+    const nlohmann::json& settings = stored.at("advise");
+    const SweepSpec workload = parse_sweep_args(settings.at("workload_args").get<std::vector<std::string>>());
+    const UnitChoice unit{runs_user_program(workload.workloads.front()), !workload.params.exec.metric.empty()};
+    advice.subject = stored.at("subject").get<std::string>();
+    const nlohmann::json& sched = stored.at("scheduler");
+    const auto number = [](const nlohmann::json& v) { return v.is_number() ? v.get<double>() : NAN; };
+    advice.scheduler = {number(sched.at("slice_ms")), number(sched.at("switch_ms")), number(sched.at("turn_cost_ms"))};
+    advice.scheduler.hold_us = sched.contains("hold_us") ? number(sched.at("hold_us")) : NAN;  // since the gaps probe
+    advice.scheduler_source = sched.at("source").get<std::string>();
+    advice.ladder_end = stored.at("ladder_end").get<std::string>();
+    if (!stored.contains("ladder_end_kind")) {  // stored before the kind was: from its words, once
+      advice.ladder_end_kind = ladder_end_of_stored_words(advice.ladder_end);
+    } else if (const auto kind = parse_ladder_end(stored.at("ladder_end_kind").get<std::string>())) {
+      advice.ladder_end_kind = *kind;
+    } else {
+      throw ResultsError(file.string() + ": ladder_end_kind '" +
+                         stored.at("ladder_end_kind").get<std::string>().substr(0, 40) + "' is no way a ladder ends");
+    }
+    advice.seconds = stored.at("seconds").get<double>();
+    advice.alone = read_alone(dir / "sweeps" / "alone", unit, workload.profile_gap_us, &advice.alone_window);
+    // The basis as asked then (format 2 and older: auto), unless --basis asks again (and is stored).
+    if (!basis.empty()) advice.meta["advise"]["basis"] = basis;
+    if (!job_length.empty()) advice.meta["advise"]["job_length"] = job_length;
+    const std::string asked = settings.contains("basis") && settings.at("basis").is_string()
+                                  ? settings.at("basis").get<std::string>()
+                                  : "auto";
+    if (basis.empty() && !is_basis_word(asked))
+      throw ResultsError(file.string() + ": advise.basis '" + asked.substr(0, 40) + "' is not auto, unit or run");
+    advice.basis = choose_basis(parse_basis(basis.empty() ? asked : basis), advice.alone);
+    advice.sets_end = stored.value("sets_end", std::string());
+    if (!workload.params.exec.check.empty()) {  // --check-metric: its tolerance as stored (1 % by default)
+      const nlohmann::json& tol =
+          settings.contains("check_tolerance_pct") ? settings.at("check_tolerance_pct") : nlohmann::json(1.0);
+      if (!tol.is_number() || !(tol.get<double>() >= 0 && tol.get<double>() <= 100))
+        throw ResultsError(file.string() + ": advise.check_tolerance_pct " + tol.dump().substr(0, 40) +
+                           " is not a percentage");
+      advice.check_tolerance_pct = tol.get<double>();
+    }
+    const nlohmann::json& max_procs = settings.at("max_procs");
+    const std::vector<int> rungs = stored_ladder(settings, file);
+    advice.predicted = predictions(dir / "sweeps" / "alone", unit, workload.profile_gap_us, advice.alone,
+                                   advice.scheduler, max_procs.get<int>());
+    read_stored_cells(dir / "sweeps", unit, rungs, advice);
+    const double slo = number(settings.at("slo_p99_ms"));  // null (none) or a target --slo-p99-ms would take
+    if (!settings.at("slo_p99_ms").is_null() && !(slo >= 0.001 && slo <= 1e7))
+      throw ResultsError(file.string() + ": advise.slo_p99_ms " + settings.at("slo_p99_ms").dump().substr(0, 40) +
+                         " is not a p99 target in ms (0.001 to 1e7, or null)");
+    finish_advice(advice, slo);
+  } catch (const nlohmann::json::exception& e) {
+    throw ResultsError(file.string() + ": " + json_value_problem(e));
+  }
+  write_advice(dir, advice);
+  print_advice(advice, dir);
+  return advice.recommendation.verdict == AdviceVerdict::none ? kExitFailed : kExitOk;
+}
+
+}  // namespace bench_mps::harness
