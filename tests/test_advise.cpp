@@ -16,7 +16,7 @@
 #include "harness/advise/advise_ladder.hpp"
 #include "harness/advise/advise_output.hpp"
 #include "harness/advise/advise_recommend.hpp"
-#include "harness/conform/child_sweeps.hpp"
+#include "harness/tools/child_sweeps.hpp"
 #include "harness/plan/sweep_cli.hpp"
 #include "tests/sweep_fixture.hpp"
 

@@ -15,8 +15,8 @@
 #include "harness/common/format.hpp"
 #include "harness/common/markdown_table.hpp"
 #include "harness/common/signals.hpp"
-#include "harness/conform/child_sweeps.hpp"
-#include "harness/conform/tool_setup.hpp"
+#include "harness/tools/child_sweeps.hpp"
+#include "harness/tools/tool_session.hpp"
 #include "harness/mps/mps_session.hpp"
 #include "harness/plan/sweep_cli.hpp"
 #include "harness/results/meta.hpp"
@@ -305,20 +305,23 @@ int run_advise(const AdviseSpec& spec) {
     largest.cpu_stand_in = spec.cpu_stand_in && workload_needs_gpu(workload.workloads.front());
     preflight(largest);  // its GPU lock is let go at once: each child sweep takes it in turn
   }
-  const DeviceChoice device = choose_tool_device(spec.device, spec.cpu_stand_in);
-  const std::optional<GpuStaticInfo> gpu = read_tool_gpu(spec.cpu_stand_in, "advise");
-  const std::string mps_control = require_mps_control("advise");
-  const ToolOutDir tool_out = make_tool_out_dir(spec.out_dir, gpu, "advise-" + workload.workloads.front(),
-                                                kAdviceJsonFile, "advice", {"advice.md", "plots", "sweeps"});
-  const fs::path& out = tool_out.path;
-  const OutDirClaim claim(out, tool_out.made);
-  install_stop_handlers();
+  ToolSession session({"advise",
+                       spec.argv,
+                       spec.device,
+                       spec.cpu_stand_in,
+                       spec.out_dir,
+                       "advise-" + workload.workloads.front(),
+                       kAdviceJsonFile,
+                       "advice",
+                       {"advice.md", "plots", "sweeps"}});
+  const fs::path& out = session.out();
+  const DeviceChoice& device = session.device();
   const auto start = std::chrono::steady_clock::now();
 
   Advice advice;
   advice.subject = subject_of(workload);
   if (!spec.check_metric.empty()) advice.check_tolerance_pct = spec.check_tolerance_pct;
-  advice.meta = make_machine_meta(spec.argv, gpu, mps_control);
+  advice.meta = session.meta();
   advice.meta["advise"] = {
       {"budget_s", spec.budget_s},
       {"max_procs", spec.max_procs},
@@ -332,7 +335,7 @@ int run_advise(const AdviseSpec& spec) {
       {"check_tolerance_pct",
        spec.check_metric.empty() ? nlohmann::json(nullptr) : nlohmann::json(spec.check_tolerance_pct)},
       {"cpu_stand_in", spec.cpu_stand_in}};
-  ChildSweeps sweeps(out / "sweeps", advise_common_args(spec.device.empty() ? "" : device.id.key), spec.budget_s);
+  ChildSweeps sweeps(out / "sweeps", advise_common_args(session.device_key()), spec.budget_s);
   std::cerr << "bench_mps advise: " << advice.subject << " on " << device.describe() << ", at most "
             << fmt_num(spec.budget_s) << " s -> " << out.string() << std::endl;
 
@@ -354,13 +357,12 @@ int run_advise(const AdviseSpec& spec) {
   }
   finish_advice(advice, spec.slo_p99_ms);
   advice.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const fs::path base = default_mps_base_dir();  // a child killed at the budget's end cannot quit its daemon
-  for (const std::string& line : stop_stale_sessions(base, mps_control)) std::cerr << "bench_mps: " << line << "\n";
-  advice.meta["finished_utc"] = utc_timestamp();
-  advice.meta["status"] = stop_signal().load() ? "interrupted" : "complete";
+  session.finish();
+  advice.meta["finished_utc"] = session.meta()["finished_utc"];
+  advice.meta["status"] = session.meta()["status"];
   write_advice(out, advice);
   print_advice(advice, out);
-  if (const int sig = stop_signal().load()) return 128 + sig;
+  if (const int exit = ToolSession::signal_exit()) return exit;
   if (advice.ladder_exit == kExitEnvironment) return kExitEnvironment;  // as the sweep that stopped exits
   return advice.recommendation.verdict == AdviceVerdict::none ? kExitFailed : status;
 }

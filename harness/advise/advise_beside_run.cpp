@@ -10,8 +10,8 @@
 #include "harness/common/files.hpp"
 #include "harness/common/json_text.hpp"
 #include "harness/common/signals.hpp"
-#include "harness/conform/child_sweeps.hpp"
-#include "harness/conform/tool_setup.hpp"
+#include "harness/tools/child_sweeps.hpp"
+#include "harness/tools/tool_session.hpp"
 #include "harness/plan/sweep_cli.hpp"
 #include "harness/results/meta.hpp"
 #include "harness/results/results_reader.hpp"
@@ -70,15 +70,17 @@ int run_beside(const AdviseSpec& spec) {
   SweepSpec checked = parse_sweep_args(args);  // what the child sweep would refuse, refused here (exit 2)
   checked.device = spec.device;
   preflight(checked);
-  const std::optional<GpuStaticInfo> gpu = read_tool_gpu(spec.cpu_stand_in, "advise");
-  const std::string mps_control = require_mps_control("advise");
   const std::string a = exec ? "`" + spec.command + "`" : spec.workload;
-  const ToolOutDir tool_out =
-      make_tool_out_dir(spec.out_dir, gpu, "beside-" + (exec ? std::string("exec") : spec.workload) + "-" + spec.beside,
-                        "beside.json", "a side-by-side advice", {"beside.md", "sweeps"});
-  const fs::path& out = tool_out.path;
-  const OutDirClaim claim(out, tool_out.made);
-  install_stop_handlers();
+  ToolSession session({"advise",
+                       spec.argv,
+                       spec.device,
+                       spec.cpu_stand_in,
+                       spec.out_dir,
+                       "beside-" + (exec ? std::string("exec") : spec.workload) + "-" + spec.beside,
+                       "beside.json",
+                       "a side-by-side advice",
+                       {"beside.md", "sweeps"}});
+  const fs::path& out = session.out();
   std::cerr << "bench_mps advise: " << a << " beside " << spec.beside << ", " << kBesideSets
             << " worker sets per mode (" << kBesideModes << ") -> " << out.string() << std::endl;
   ChildSweeps sweeps(out / "sweeps", {}, spec.budget_s);
@@ -93,10 +95,9 @@ int run_beside(const AdviseSpec& spec) {
     advice = beside_from_rows(read_summary(o.dir / "summary.csv"), a, spec.beside);
   else
     advice.headline = "No advice: the pair's sweep failed (" + o.last_error + ").";
-  nlohmann::json j = make_machine_meta(spec.argv, gpu, mps_control);
-  j["status"] = stop_signal().load() ? "interrupted" : "complete";
-  write_beside(out, j, advice);
-  if (const int sig = stop_signal().load()) return 128 + sig;
+  session.finish();
+  write_beside(out, session.meta(), advice);
+  if (const int exit = ToolSession::signal_exit()) return exit;
   if (o.exit_code == kExitEnvironment) return kExitEnvironment;
   // Like the ladder: a comparison that could not be made (a side that never ran ok) is a failed run.
   const auto ran = [&](bool timesliced) {

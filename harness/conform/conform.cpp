@@ -8,7 +8,7 @@
 #include "harness/common/format.hpp"
 #include "harness/common/signals.hpp"
 #include "harness/conform/levers.hpp"
-#include "harness/conform/tool_setup.hpp"
+#include "harness/tools/tool_session.hpp"
 #include "harness/mps/compute_mode.hpp"
 #include "harness/mps/mps_session.hpp"
 #include "harness/results/meta.hpp"
@@ -79,23 +79,26 @@ int run_conform(const ConformSpec& spec) {
     probe.cpu_stand_in = spec.cpu_stand_in;
     preflight(probe);  // its GPU lock is let go at once: each child sweep takes it in turn
   }
-  const DeviceChoice device = choose_tool_device(spec.device, spec.cpu_stand_in);
-  ConformSetup setup{spec.cpu_stand_in, spec.set_exclusive, read_tool_gpu(spec.cpu_stand_in, "conform")};
-  const std::string mps_control = require_mps_control("conform");
-  const ToolOutDir tool_out = make_tool_out_dir(spec.out_dir, setup.gpu, "conform", kConformJsonFile, "conform results",
-                                                {"conform.md", "conform.csv", "sweeps"});
-  const fs::path& out = tool_out.path;
-  const OutDirClaim claim(out, tool_out.made);
-
-  install_stop_handlers();
+  ToolSession session({"conform",
+                       spec.argv,
+                       spec.device,
+                       spec.cpu_stand_in,
+                       spec.out_dir,
+                       "conform",
+                       kConformJsonFile,
+                       "conform results",
+                       {"conform.md", "conform.csv", "sweeps"}});
+  const fs::path& out = session.out();
+  const DeviceChoice& device = session.device();
+  ConformSetup setup{spec.cpu_stand_in, spec.set_exclusive, session.gpu()};
   ConformResults results;
-  results.meta = make_machine_meta(spec.argv, setup.gpu, mps_control);
+  results.meta = session.meta();
   results.meta["conform"] = {{"budget_s", spec.budget_s},
                              {"cpu_stand_in", spec.cpu_stand_in},
                              {"set_exclusive", spec.set_exclusive},
                              {"only", spec.only},
                              {"device", device.id.key}};
-  ChildSweeps sweeps(out / "sweeps", conform_common_args(spec.device.empty() ? "" : device.id.key), spec.budget_s);
+  ChildSweeps sweeps(out / "sweeps", conform_common_args(session.device_key()), spec.budget_s);
 
   std::cerr << "bench_mps conform: " << levers.size() << " levers on " << device.describe() << ", at most "
             << fmt_num(spec.budget_s) << " s -> " << out.string() << "\n";
@@ -110,18 +113,12 @@ int run_conform(const ConformSpec& spec) {
     write_conform(out, results);  // each row durable as it is judged
   }
 
-  // A child killed at the budget's end cannot quit its daemon or restore a compute mode: do it here.
-  const fs::path base = default_mps_base_dir();
-  for (const std::string& line : restore_stale_compute_modes(base / device_dir_name(device.id)))
-    std::cerr << "bench_mps: " << line << "\n";
-  for (const std::string& line : stop_stale_sessions(base, mps_control)) std::cerr << "bench_mps: " << line << "\n";
-
-  const int sig = stop_signal().load();
-  results.meta["status"] = sig ? "interrupted" : "complete";
-  results.meta["finished_utc"] = utc_timestamp();
+  session.finish();
+  results.meta["status"] = session.meta()["status"];
+  results.meta["finished_utc"] = session.meta()["finished_utc"];
   write_conform(out, results);
   std::cout << conform_table_markdown(results.rows) << "\nresults: " << out.string() << "\n" << std::flush;
-  if (sig) return 128 + sig;
+  if (const int exit = ToolSession::signal_exit()) return exit;
   const bool failed = std::any_of(results.rows.begin(), results.rows.end(), [](const ConformRow& r) {
     return r.verdict == ConformVerdict::fail || r.verdict == ConformVerdict::error;
   });

@@ -1,6 +1,6 @@
 #pragma once
 // `bench_mps conform`: does each MPS lever hold on this driver and GPU? Runs each lever's child
-// sweeps (harness/conform/child_sweeps) within one time budget, judges them (harness/conform/levers)
+// sweeps (harness/tools/child_sweeps) within one time budget, judges them (harness/conform/levers)
 // and writes conform.json / .csv / .md (harness/results/conform_rows). See docs/CONFORM.md.
 #include "harness/conform/wing.hpp"
 

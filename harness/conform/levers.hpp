@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "harness/common/stats.hpp"
-#include "harness/conform/child_sweeps.hpp"
+#include "harness/tools/child_sweeps.hpp"
 #include "harness/gpu/nvml.hpp"
 #include "harness/results/conform_rows.hpp"
 

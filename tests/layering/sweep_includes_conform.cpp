@@ -1,2 +1,2 @@
 // Must not build: the sweep sits below conform, whose child sweeps run it (tests/layering/check.sh).
-#include "harness/conform/child_sweeps.hpp"
+#include "harness/conform/conform.hpp"

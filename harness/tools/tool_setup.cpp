@@ -1,4 +1,4 @@
-#include "harness/conform/tool_setup.hpp"
+#include "harness/tools/tool_setup.hpp"
 
 #include <memory>
 

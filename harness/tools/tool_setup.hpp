@@ -1,8 +1,8 @@
 #pragma once
-// What the commands built on child sweeps (conform, advise) do before their first sweep: resolve the
+// What the commands built on child sweeps (conform, advise, advise --beside) do before their first sweep: resolve the
 // device once (exit 2 / 3 as a sweep would), read the GPU, find nvidia-cuda-mps-control and make the
 // results folder.
-#include "harness/conform/wing.hpp"
+#include "harness/tools/wing.hpp"
 
 #include <filesystem>
 #include <optional>

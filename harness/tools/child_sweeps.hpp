@@ -1,10 +1,10 @@
 #pragma once
-// The sweeps behind conform's rows: each a child bench_mps (`bench_mps <args> --out OUT/sweeps/<name>`,
-// its output in OUT/sweeps/<name>.log), so every row gets the sweep's own guarantees (preflight, the GPU
+// The sweeps behind a tool's steps (conform's rows, advise's ladder): each a child bench_mps
+// (`bench_mps <args> --out OUT/sweeps/<name>`, its output in OUT/sweeps/<name>.log), so every step gets the sweep's own guarantees (preflight, the GPU
 // lock, one private MPS daemon per mode block that quits on every exit path, recorded statuses). All
 // of them share one time budget: a child that outlives its share gets SIGTERM (it quits its daemon and
 // records what it has), and SIGKILL 15 s later.
-#include "harness/conform/wing.hpp"
+#include "harness/tools/wing.hpp"
 
 #include <filesystem>
 #include <functional>

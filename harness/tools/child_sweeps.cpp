@@ -1,4 +1,4 @@
-#include "harness/conform/child_sweeps.hpp"
+#include "harness/tools/child_sweeps.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -1,0 +1,2 @@
+// Must not build: tools sit below conform and advise, which use them (tests/layering/check.sh).
+#include "harness/conform/conform.hpp"
