@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -359,6 +360,50 @@ TEST(PredictHostile, SeveralRunsAloneGiveTheMiddleOneAndTheirSpreadToEveryPredic
     ++checked;
   }
   EXPECT_EQ(checked, 4) << "2 modes x 2 bases at N=2";
+}
+
+}  // namespace
+}  // namespace bench_mps::testing
+
+namespace bench_mps::testing {
+namespace {
+
+// Issue 45 item 7: --against an advise folder scores its ladder: every rung's sweep and every set added to settle
+// the verdict (sweeps/ladder-N, sweeps/more-K-MODE-nN; their run ids alike, kept apart), not its alone run or
+// limits; an advise folder without a ladder is one line and exit 2.
+TEST(PredictHostile, AgainstAnAdviseFolderScoresItsLadderAndTheSetsAddedToIt) {
+  TempDir tmp;
+  const fs::path advise = source_dir() / "results" / "2026-11-27-advise-intervals" / "lease-e" / "client";
+  const auto r = run_program(bench_mps_exe(), {"predict", (advise / "sweeps" / "alone").string(), "--xray",
+                                               (advise / "sweeps" / "xray").string(), "--procs", "2,4", "--against",
+                                               advise.string(), "--out", (tmp / "p").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::map<std::string, std::string> runs;
+  for (const auto& row : csv_records(tmp / "p" / "predict.csv"))
+    runs[row.at("mode") + " " + row.at("procs") + " " + row.at("basis")] = row.at("runs");
+  // ladder-2 and ladder-4 ran two worker sets per mode; six more sets per mode were added at N=4.
+  EXPECT_EQ(runs["timeslice 2 run"], "2");
+  EXPECT_EQ(runs["mps 2 run"], "2");
+  EXPECT_EQ(runs["timeslice 4 run"], "8");
+  EXPECT_EQ(runs["mps 4 run"], "8");
+  EXPECT_EQ(runs["mps 4 unit"], "8") << "the client prints its step (--exec-metric): a unit in every set";
+  // The same rung's sweep alone gives its own two.
+  const auto one =
+      run_program(bench_mps_exe(), {"predict", (advise / "sweeps" / "alone").string(), "--xray",
+                                    (advise / "sweeps" / "xray").string(), "--procs", "4", "--against",
+                                    (advise / "sweeps" / "ladder-4").string(), "--out", (tmp / "one").string()});
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  for (const auto& row : csv_records(tmp / "one" / "predict.csv")) EXPECT_EQ(row.at("runs"), "2") << row.at("mode");
+  // An advise folder whose ladder never ran.
+  fs::create_directories(tmp / "empty" / "sweeps");
+  fs::copy(advise / "advice.json", tmp / "empty" / "advice.json");
+  const auto e = run_program(bench_mps_exe(), {"predict", (advise / "sweeps" / "alone").string(), "--xray",
+                                               (advise / "sweeps" / "xray").string(), "--against",
+                                               (tmp / "empty").string(), "--out", (tmp / "e").string()});
+  EXPECT_EQ(e.exit_code, 2) << e.err;
+  EXPECT_NE(e.err.find("an advise folder whose ladder wrote no summary.csv"), std::string::npos) << e.err;
+  EXPECT_EQ(std::count(e.err.begin(), e.err.end(), '\n'), 1) << e.err;
+  EXPECT_FALSE(fs::exists(tmp / "e"));
 }
 
 }  // namespace

@@ -185,14 +185,21 @@ std::vector<int> procs_to_predict(const PredictArgs& a) {
   return procs;
 }
 
-/// The units to score against: --against's units.csv where it has one, else measured from its runs now (none
-/// without --against).
+/// The units to score against: of each sweep --against names (against_sweeps), its units.csv where it has one,
+/// else measured from its runs now (none without --against). Where it names several (an advise folder's
+/// ladder), each run id is prefixed with its sweep's folder (`ladder-4/r1-mps-exec-n4`): the sweeps number
+/// their runs alike.
 std::vector<MeasuredUnit> against_units(const PredictArgs& a) {
   std::vector<MeasuredUnit> units;
-  if (!a.against.empty()) {
-    const fs::path dir = a.against;
+  if (a.against.empty()) return units;
+  const std::vector<fs::path> sweeps = against_sweeps(a.against);
+  for (const fs::path& dir : sweeps) {
     std::error_code ec;
-    units = fs::is_regular_file(dir / "units.csv", ec) ? read_units(dir / "units.csv") : measure_units(dir, a.gap_us);
+    std::vector<MeasuredUnit> these =
+        fs::is_regular_file(dir / "units.csv", ec) ? read_units(dir / "units.csv") : measure_units(dir, a.gap_us);
+    if (sweeps.size() > 1)
+      for (MeasuredUnit& u : these) u.run_id = dir.filename().string() + "/" + u.run_id;
+    units.insert(units.end(), these.begin(), these.end());
   }
   return units;
 }
@@ -375,7 +382,8 @@ CLI::App* add_predict_command(CLI::App& app, PredictArgs& args) {
          "the largest N (with --procs not given; default 10)")
       ->check(CLI::Range(2, kMaxProcs));
   cmd->add_option("--against", args.against,
-                  "a sweep of the same program at N >= 2 (with --profile-gpu): the error of each cell")
+                  "a sweep of the same program at N >= 2 (with --profile-gpu), or an advise folder (its ladder): "
+                  "the error of each cell")
       ->check(not_blank());
   cmd->add_option("--measure", args.measure, "write DIR/units.csv: each copy's run and unit (predicts nothing)")
       ->check(not_blank());

@@ -51,6 +51,23 @@ Folder read_folder(const fs::path& dir, const std::string& option) {
   return f;
 }
 
+/// The folders of `sweeps` (each a sweep of the --against folder), as one: their exec parameters together, the
+/// largest N, and the GPU all of them ran on (ResultsError where two ran on different GPUs).
+Folder read_sweeps(const std::vector<fs::path>& sweeps, const std::string& option) {
+  Folder all;
+  for (std::size_t i = 0; i < sweeps.size(); ++i) {
+    const Folder f = read_folder(sweeps[i], option);
+    all.program.insert(f.program.begin(), f.program.end());
+    all.max_procs = std::max(all.max_procs, f.max_procs);
+    all.workloads_other = all.workloads_other || f.workloads_other;
+    if (i > 0 && f.gpu != all.gpu)
+      throw ResultsError(option + sweeps[i].string() + ": ran on " + (f.gpu.empty() ? "no GPU" : f.gpu) + ", " +
+                         sweeps.front().string() + " on " + (all.gpu.empty() ? "no GPU" : all.gpu));
+    all.gpu = f.gpu;
+  }
+  return all;
+}
+
 std::string one_of(const std::set<std::string>& s) { return s.empty() ? std::string("none") : *s.begin(); }
 
 void check_writable(const fs::path& out) {
@@ -83,7 +100,7 @@ void check_predict_inputs(const PredictArgs& a) {
   if (!a.against.empty()) {
     if (alone_folder && fs::equivalent(a.against, a.alone, ec))
       throw UsageError("--against " + a.against + ": is the alone folder itself (give the ladder of N >= 2 copies)");
-    const Folder l = read_folder(a.against, "--against ");
+    const Folder l = read_sweeps(against_sweeps(a.against), "--against ");
     if (l.program.empty())
       throw UsageError("--against " + a.against + ": not a sweep of your program (it ran no --workloads exec run)");
     if (l.max_procs < 2)
@@ -96,6 +113,23 @@ void check_predict_inputs(const PredictArgs& a) {
                        "; the program alone on " + (alone.gpu.empty() ? std::string("no GPU") : alone.gpu));
   }
   if (!a.out.empty()) check_writable(a.out);
+}
+
+std::vector<fs::path> against_sweeps(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::is_regular_file(dir / "advice.json", ec) || !fs::is_directory(dir / "sweeps", ec)) return {dir};
+  std::vector<fs::path> sweeps;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir / "sweeps", ec)) {
+    const std::string name = e.path().filename().string();
+    if ((name.rfind("ladder-", 0) == 0 || name.rfind("more-", 0) == 0) &&
+        fs::is_regular_file(e.path() / "summary.csv", ec))
+      sweeps.push_back(e.path());
+  }
+  if (sweeps.empty())
+    throw UsageError("--against " + dir.string() +
+                     ": an advise folder whose ladder wrote no summary.csv (sweeps/ladder-N)");
+  std::sort(sweeps.begin(), sweeps.end());
+  return sweeps;
 }
 
 }  // namespace bench_mps::harness
