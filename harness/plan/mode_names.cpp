@@ -17,8 +17,6 @@ constexpr WordTable<ModeKind, 5> kModeKindWords{{{ModeKind::timeslice, "timeslic
 
 std::string_view mode_kind_word(ModeKind kind) { return word_of(kModeKindWords, kind).value_or("?"); }
 
-Mode plain_mode(ModeKind kind) { return parse_mode(std::string(mode_kind_word(kind))); }
-
 bool is_plain(const Mode& mode, ModeKind kind) { return mode.name == mode_kind_word(kind); }
 
 std::optional<NamedMode> mode_of_name(const std::string& name) {

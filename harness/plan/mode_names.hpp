@@ -20,8 +20,6 @@ inline const std::string kMpsMode = "mps";
 inline constexpr std::array<ModeKind, 2> kLadderModes{ModeKind::timeslice, ModeKind::mps};
 /// The --modes word of a mode kind: "timeslice", "mps", "streams", "threads", "green".
 std::string_view mode_kind_word(ModeKind kind);
-/// The plain mode of a kind (no limit, no options): what a ladder runs; its name is mode_kind_word(kind).
-Mode plain_mode(ModeKind kind);
 /// Whether `mode` is the plain `kind` (no limit, no options, not external): `timeslice` or `mps` as a ladder
 /// runs it, not `mps:auto` or `mps+prio`.
 bool is_plain(const Mode& mode, ModeKind kind);

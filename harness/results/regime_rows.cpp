@@ -80,12 +80,6 @@ std::vector<XrayCell> aggregate_xray(const std::vector<SummaryRecord>& rows) {
   return cells;
 }
 
-const XrayCell* find_xray(const std::vector<XrayCell>& cells, const std::string& mode, int procs) {
-  for (const XrayCell& c : cells)
-    if (c.mode == mode && c.procs == procs) return &c;
-  return nullptr;
-}
-
 nlohmann::json xray_json(const std::vector<XrayCell>& cells) {
   nlohmann::json out = nlohmann::json::object();
   for (const XrayCell& c : cells)

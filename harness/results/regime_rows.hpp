@@ -30,8 +30,6 @@ struct XrayCell {
 std::vector<XrayCell> aggregate_xray(const std::vector<SummaryRecord>& rows);
 /// meta.json's "xray": {"<mode>": {"<N>": {slice_ms, switch_ms, ...}}} (null where not measured).
 nlohmann::json xray_json(const std::vector<XrayCell>& cells);
-/// The X-ray cell of `mode` and N, or null.
-const XrayCell* find_xray(const std::vector<XrayCell>& cells, const std::string& mode, int procs);
 void print_xray_table(std::ostream& out, const std::vector<XrayCell>& cells);
 
 /// One grid point (or any workload configuration) at one mode and N, on the seeds' basis: per-task time

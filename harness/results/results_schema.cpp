@@ -179,11 +179,6 @@ SummaryRecord summary_record(const RunRecord& run) {
   return record;
 }
 
-const std::vector<std::string>& config_columns() {
-  static const std::vector<std::string> cols = names(config_schema());
-  return cols;
-}
-
 const std::vector<Column<RunRecord, SummaryRecord>>& summary_schema() {
   static const std::vector<S> cols = joined(
       config_part<RunRecord, SummaryRecord>([](const RunRecord& r) -> const RunSpec& { return r.spec; }),

@@ -86,9 +86,6 @@ RunConfig run_config(const RunSpec& spec);
 /// same type a resumed sweep, report and compare read back.
 SummaryRecord summary_record(const RunRecord& run);
 
-/// The configuration columns that runs.csv and summary.csv start with (compare pairs runs on these,
-/// minus run_id and repeat).
-const std::vector<std::string>& config_columns();
 std::vector<std::string> runs_columns();
 std::vector<std::string> summary_columns();
 std::vector<std::string> tasks_columns();
