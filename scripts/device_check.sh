@@ -42,6 +42,8 @@
 #   zoo-ladder:NAMES|all  the same, then N = ZOO_PROCS (2,4,10) in both modes -> OUT_DIR/zoo/<name>/ladder
 #   gatecost[:NAMES]  the gate's cost on one copy alone (gemm, cuda-graphs): steady against off, 3 pairs -> OUT_DIR/gatecost
 #   pin[:NAMES]   host placement: zoo programs (mnist) at N = 1,4, both modes, gated, pinned and --no-pin -> OUT_DIR/pin/<name>
+#   study[:NAMES]  the pre-registered study (cuda-graphs): the X-ray, then each program's gated ladder (N = 1,2,4,10,
+#               both modes, 2 repeats) with its units and its prediction scored -> OUT_DIR/study/<name>
 #   gate[:NAMES]  the start gate: zoo programs (gemm) at N = 1,2,4, both modes, --exec-gate steady and off -> OUT_DIR/gate/<name>
 # DEADLINE_S=N skips what would start N seconds after the script began; LIMIT_S=N skips a zoo program whose
 # expected time would end past N; PACK_STEPS=1 packs the xray and each zoo program as it ends
@@ -77,6 +79,7 @@ for step in "$@"; do
     gate|gate:*) step_file=gate ;;
     gatecost|gatecost:*) step_file=gatecost ;;
     pin|pin:*) step_file=pin ;;
+    study|study:*) step_file=study ;;
     *) step_file=""; echo "unknown step $step" ;;
   esac
   # shellcheck source=/dev/null

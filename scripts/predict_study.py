@@ -10,8 +10,9 @@ STUDY holds xray/ (bench_mps --scenario xray) and one folder per program with al
 PROGRAM/ladder --out PROGRAM/predict` (replacing PROGRAM/predict), gathers the cells into STUDY/study.csv and
 writes STUDY/README.md: per mode and basis the median, p90 and largest |error| of the simulator and of both
 baselines, over the held-out programs, the calibration programs and all; a table per program; every miss
-above 25 % with the trace features beside it. Nothing is typed by hand: run it again and the files come back
-the same.
+above 25 % with the trace features beside it. Nothing is typed by hand. It runs predict with --phases 0 (the
+simulator as scored then); since "one kind of step" (2026-12-01) predict keeps one phase of the alone profiles, so
+a run now gives other numbers for the programs whose steady part mixes two (docs/PREDICT.md).
 """
 import argparse
 import csv
@@ -66,8 +67,10 @@ def run_predict(bench, study, program):
     out = os.path.join(study, program, "predict")
     if os.path.isdir(out):
         shutil.rmtree(out)
+    # --phases 0: the simulator as this study scored it (one replay, copies a step/N apart), before phase draws.
     cmd = [bench, "predict", os.path.join(study, program, "alone"), "--xray", os.path.join(study, "xray"),
-           "--procs", "2,4,10", "--against", os.path.join(study, program, "ladder"), "--label", program, "--out", out]
+           "--procs", "2,4,10", "--phases", "0", "--against", os.path.join(study, program, "ladder"), "--label", program,
+           "--out", out]
     start = time.monotonic()
     r = subprocess.run(cmd, capture_output=True, text=True)
     took = time.monotonic() - start

@@ -63,8 +63,14 @@ TEST(Predict, AgainstASweepEveryCellGetsItsMeasurementAndError) {
                              {"predict", (study() / "gemm" / "alone").string(), "--xray", (study() / "xray").string(),
                               "--procs", "2,4,10", "--against", (study() / "gemm" / "ladder").string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("| measured | error | naive error | regime error | runs |"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| measured | error | in interval | naive error | regime error | runs |"), std::string::npos)
+      << r.out;
   EXPECT_EQ(count_of(r.out, "% | 2 |"), 12u) << "every cell measured twice: " << r.out;
+  // Issue 45 item 5: each cell says whether its measurement lies in the simulator's interval, and the table's
+  // foot counts them per basis.
+  EXPECT_EQ(count_of(r.out, "% | yes | ") + count_of(r.out, "% | no | "), 12u) << r.out;
+  EXPECT_NE(r.out.find("Measured inside the simulator's interval"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" of 6 cells; per whole run "), std::string::npos) << r.out;
 }
 
 TEST(Predict, AProfileOfTheOlderFormatStillPredicts) {
@@ -130,6 +136,10 @@ TEST(Predict, EveryBadInputIsOneLineAndExitTwoWithNothingWritten) {
       {"predict", alone, "--xray", xray, "--max-procs", "1"},
       {"predict", alone, "--xray", xray, "--max-procs", "nan"},
       {"predict", alone, "--xray", xray, "--gap-us", "inf"},
+      {"predict", alone, "--xray", xray, "--phases", "-1"},
+      {"predict", alone, "--xray", xray, "--phases", "257"},
+      {"predict", alone, "--xray", xray, "--phases", "1.5"},
+      {"predict", alone, "--xray", xray, "--phases", ""},
       {"predict", alone, "--xray", xray, "--out", ""},
       {"predict", alone, "--xray", xray, "--out", (tmp / "full").string()},
       {"predict", alone, "--xray", xray, "--out", (tmp / "profile-2.json").string()},
@@ -171,7 +181,7 @@ TEST(PredictHostile, ALabelWithACommaAQuoteAndANewlineStaysOneCellOfPredictCsv) 
   const auto rows = csv_records(tmp / "p" / "predict.csv");
   ASSERT_EQ(rows.size(), 4u);
   for (const auto& row : rows) {
-    EXPECT_EQ(row.size(), 16u) << "every row as wide as the header";
+    EXPECT_EQ(row.size(), 18u) << "every row as wide as the header";
     EXPECT_EQ(row.at("program"), "run 1, \"big\" second line") << "a line break in a cell is written as a space";
     EXPECT_EQ(row.at("procs"), "2");
   }
@@ -194,7 +204,7 @@ TEST(PredictHostile, MeasureRefusesAFolderWithoutProfiledExecRunsAndKeepsUnitsIt
   EXPECT_EQ(read_text(tmp / "ladder" / "units.csv"), before);
   // Options of the prediction given to --measure are refused, not ignored.
   for (const std::vector<std::string>& extra :
-       {std::vector<std::string>{"--procs", "2,4"}, {"--label", "x"}, {"--max-procs", "4"}}) {
+       {std::vector<std::string>{"--procs", "2,4"}, {"--label", "x"}, {"--max-procs", "4"}, {"--phases", "4"}}) {
     std::vector<std::string> a{"predict", "--measure", (tmp / "ladder").string()};
     a.insert(a.end(), extra.begin(), extra.end());
     const auto r = run_program(bench_mps_exe(), a);
@@ -330,8 +340,9 @@ TEST(PredictHostile, SeveralRunsAloneGiveTheMiddleOneAndTheirSpreadToEveryPredic
   for (const char* run : {"r2", "r3"})
     fs::copy(alone / "profiles" / "r1-mps-exec-n1", alone / "profiles" / (std::string(run) + "-timeslice-exec-n1"),
              fs::copy_options::recursive);
+  // One replay (--phases 0): the interval is the draws' spread alone.
   const auto r = run_program(bench_mps_exe(), {"predict", alone.string(), "--xray", (study() / "xray").string(),
-                                               "--procs", "2", "--out", (tmp / "p").string()});
+                                               "--procs", "2", "--phases", "0", "--out", (tmp / "p").string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const nlohmann::json j = nlohmann::json::parse(read_text(tmp / "p" / "predict.json"));
   const auto ts = std::find_if(j.at("alone_runs").begin(), j.at("alone_runs").end(),
@@ -360,6 +371,49 @@ TEST(PredictHostile, SeveralRunsAloneGiveTheMiddleOneAndTheirSpreadToEveryPredic
     ++checked;
   }
   EXPECT_EQ(checked, 4) << "2 modes x 2 bases at N=2";
+  // With phase draws (the default, 16), the interval is the draws' least and largest, each over that spread:
+  // it holds the value scaled by the spread, and the value is the draws' mean.
+  const auto phased = run_program(bench_mps_exe(), {"predict", alone.string(), "--xray", (study() / "xray").string(),
+                                                    "--procs", "2", "--out", (tmp / "q").string()});
+  ASSERT_EQ(phased.exit_code, 0) << phased.err;
+  const nlohmann::json q = nlohmann::json::parse(read_text(tmp / "q" / "predict.json"));
+  EXPECT_EQ(q.at("phases"), 16);
+  for (const auto& row : csv_records(tmp / "q" / "predict.csv")) {
+    EXPECT_EQ(row.at("phases"), "16");
+    if (row.at("basis") != "unit") continue;
+    const double x = std::stod(row.at("predicted")), lo = std::stod(row.at("predicted_low")),
+                 hi = std::stod(row.at("predicted_high"));
+    EXPECT_LE(lo, x * low / draws[1] * (1 + 1e-9)) << row.at("mode");
+    EXPECT_GE(hi, x * high / draws[1] * (1 - 1e-9)) << row.at("mode");
+  }
+}
+
+}  // namespace
+}  // namespace bench_mps::testing
+
+namespace bench_mps::testing {
+namespace {
+
+// A gated ladder with its own runs alone (--exec-alone-runs) is both the alone folder and the ladder: its N=1 runs
+// feed the prediction, its runs of N >= 2 score it (docs/PREDICT.md). Made here from the study's gemm: the alone
+// runs' rows and profiles added to a copy of its ladder.
+TEST(PredictHostile, ALadderWithItsOwnRunsAloneIsBothAloneAndAgainst) {
+  TempDir tmp;
+  const fs::path both = tmp / "both";
+  fs::copy(study() / "gemm" / "ladder", both, fs::copy_options::recursive);
+  for (const char* file : {"summary.csv", "runs.csv"}) {
+    const std::string alone = read_text(study() / "gemm" / "alone" / file);
+    write_text(both / file, read_text(both / file) + alone.substr(alone.find('\n') + 1));
+  }
+  fs::copy(study() / "gemm" / "alone" / "profiles", both / "profiles",
+           fs::copy_options::recursive | fs::copy_options::skip_existing);
+  const auto r =
+      run_program(bench_mps_exe(), {"predict", both.string(), "--xray", (study() / "xray").string(), "--procs", "2",
+                                    "--against", both.string(), "--out", (tmp / "p").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = csv_records(tmp / "p" / "predict.csv");
+  ASSERT_EQ(rows.size(), 4u);
+  for (const auto& row : rows) EXPECT_EQ(row.at("runs"), "2") << row.at("mode") << " " << row.at("basis");
 }
 
 }  // namespace

@@ -6,6 +6,9 @@
 
 #include <vector>
 
+#include <memory>
+
+#include "harness/simulate/phases.hpp"
 #include "harness/simulate/replay.hpp"
 
 namespace bench_mps::testing {
@@ -156,6 +159,73 @@ TEST(Simulate, ResponseIsLaunchToWaitReturn) {
   EXPECT_NEAR(steady_response_ns(t, replay(t, 1, *alone)) / kUs, 100, 1e-3);
   auto ts = make_timeslice_arbiter(model(2090, 130, 140, 0), 2);
   EXPECT_NEAR(steady_response_ns(t, replay(t, 2, *ts, {0, 50 * kUs})) / kUs, (100 + 240 + 100) / 2.0 + 20, 60);
+}
+
+}  // namespace
+}  // namespace bench_mps::testing
+
+namespace bench_mps::testing {
+namespace {
+
+using namespace harness;
+
+/// Steps of different lengths (the steady part's host time 100, 200, ..., 800 us, one 60 us kernel each), the
+/// first two and the last two outside the steady part.
+CopyTrace uneven() {
+  CopyTrace t;
+  for (int k = 0; k < 12; ++k) t.steps.push_back(step({item(0, 60)}, 100.0 * (k < 2 || k >= 10 ? 1 : k - 1)));
+  t.steady_from = 2, t.steady_to = 10, t.dropped_step = 12;
+  return t;
+}
+
+// Issue 45 item 1: one copy, whatever its offset and the rotation of its steady steps, reduces to the closed
+// form: its unit between step ends is its steady steps' mean but the first (whose start is no step end of the
+// part), its run the trace's length.
+TEST(SimulatePhases, OneCopyWithRandomPhasesReducesToTheClosedForm) {
+  const CopyTrace t = uneven();
+  const double closed = (200.0 + 300 + 400 + 500 + 600 + 700 + 800) / 7 * kUs;
+  EXPECT_NEAR(t.steady_step_ns() / kUs, 450, 1e-6) << "every steady step: (100 + ... + 800) / 8";
+  auto alone = make_timeslice_arbiter(model(2000, 150, 140, 0), 1);
+  const Replay unrotated = replay(t, 1, *alone);
+  EXPECT_NEAR(steady_step_ns(t, unrotated), closed, 1e-3);
+  const double run_alone = unrotated.copies.at(0).end_ns;
+  for (const PhaseDraw& d : draw_phases(t, 1, 16)) {
+    ASSERT_EQ(d.offsets_ns.size(), 1u);
+    EXPECT_GE(d.offsets_ns[0], 0);
+    EXPECT_LT(d.offsets_ns[0], closed);
+    const CopyTrace r = rotate_steady(t, d.shifts[0]);
+    for (auto* arbiter :
+         {make_timeslice_arbiter(model(2000, 150, 140, 0), 1).release(), make_mps_arbiter(MpsModel{}).release()}) {
+      const std::unique_ptr<Arbiter> own(arbiter);
+      const Replay one = replay({&r}, *own, d.offsets_ns);
+      EXPECT_NEAR(steady_step_ns({&r}, one), closed, 1e-3) << "shift " << d.shifts[0];
+      EXPECT_NEAR(mean_run_ns(one, d.offsets_ns), run_alone, 1e-3);
+    }
+  }
+}
+
+TEST(SimulatePhases, ARotationMovesOnlyTheSteadyStepsAndTheDrawsAreTheSameEveryTime) {
+  const CopyTrace t = uneven();
+  const CopyTrace r = rotate_steady(t, 3);
+  for (std::size_t k : {0u, 1u, 2u, 10u, 11u}) EXPECT_EQ(r.steps[k].host_ns, t.steps[k].host_ns) << k;
+  EXPECT_EQ(r.steps[3].host_ns, t.steps[6].host_ns);
+  EXPECT_EQ(r.steps[9].host_ns, t.steps[5].host_ns);
+  EXPECT_EQ(rotate_steady(t, 7).steps[3].host_ns, t.steps[3].host_ns) << "a whole turn is no rotation";
+  // A steady part holding the dropped step (spans the profile did not keep) is not rotated.
+  CopyTrace holed = t;
+  holed.dropped_step = 5;
+  EXPECT_EQ(rotate_steady(holed, 3).steps[3].host_ns, t.steps[3].host_ns);
+  for (const PhaseDraw& d : draw_phases(holed, 4, 8))
+    for (std::size_t s : d.shifts) EXPECT_EQ(s, 0u);
+  // The same draws on every call (a fixed seed), different across copies.
+  const auto a = draw_phases(t, 4, 8), b = draw_phases(t, 4, 8);
+  ASSERT_EQ(a.size(), 8u);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].offsets_ns, b[i].offsets_ns);
+    EXPECT_EQ(a[i].shifts, b[i].shifts);
+    for (std::size_t s : a[i].shifts) EXPECT_LT(s, 7u);
+  }
+  EXPECT_NE(a[0].offsets_ns[0], a[0].offsets_ns[1]);
 }
 
 }  // namespace

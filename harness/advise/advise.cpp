@@ -24,6 +24,7 @@
 #include "harness/workers/workload_config.hpp"
 #include "harness/sweep/out_dir_claim.hpp"
 #include "harness/sweep/exec_gate.hpp"
+#include "harness/simulate/phases.hpp"
 #include "harness/sweep/preflight.hpp"
 
 namespace fs = std::filesystem;
@@ -114,7 +115,7 @@ class AdviseRun {
         "deciding " +
         std::string(a_.basis.basis == Basis::unit ? "per " + std::string(unit_word(a_.alone.unit)) : "per whole run") +
         ": " + a_.basis.why);
-    a_.predicted = predictions(o.dir, unit_, gap_us_, a_.alone, a_.scheduler, spec_.max_procs);
+    a_.predicted = predictions(o.dir, unit_, gap_us_, a_.alone, a_.scheduler, spec_.max_procs, kDefaultPhaseDraws);
     if (!a_.alone.placed()) {
       progress_.say("not placed on the map: " + a_.alone.problem + "; the ladder alone will answer");
       return;
@@ -325,6 +326,7 @@ int run_advise(const AdviseSpec& spec) {
   advice.meta["advise"] = {
       {"budget_s", spec.budget_s},
       {"max_procs", spec.max_procs},
+      {"phase_draws", kDefaultPhaseDraws},
       {"ladder", ladder_rungs(spec)},
       {"ladder_given", !spec.ladder.empty()},
       {"slo_p99_ms", std::isnan(spec.slo_p99_ms) ? nlohmann::json(nullptr) : nlohmann::json(spec.slo_p99_ms)},

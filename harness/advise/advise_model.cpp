@@ -43,13 +43,13 @@ void fit_to_ladder(std::vector<PredictedCell>& predicted, const AloneFacts& alon
 }
 
 std::vector<PredictedCell> simulate_ladder(const std::filesystem::path& alone_dir, bool metric, double gap_us,
-                                           const SchedulerFacts& sched, int max_procs) {
+                                           const SchedulerFacts& sched, int max_procs, int phases) {
   const std::vector<AloneRun> alone = read_alone_runs(alone_dir, gap_us);
   const AloneRun& a = program_alone(alone);
   std::vector<int> procs;
   for (int n = 2; n <= max_procs; ++n) procs.push_back(n);
   std::vector<PredictedCell> cells;
-  for (const PredictedRow& r : predict_cells(alone, sched, procs)) {
+  for (const PredictedRow& r : predict_cells(alone, sched, procs, phases)) {
     PredictedCell c{r.procs, r.mode, {}};
     const double loss = metric ? r.unit_ms / a.unit_ms : r.run_s / a.run_s;
     c.prediction = {std::max(1e-9, loss), NAN, "simulated"};

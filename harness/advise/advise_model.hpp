@@ -83,9 +83,10 @@ MpsContention mps_contention(const AloneFacts& alone, const std::vector<Measured
 
 /// The simulator's predictions for a program profiled alone (the time-sliced N=1 run of the sweep in
 /// `alone_dir`), N = 2 .. max_procs, both modes, on the ladder's unit (a step with --exec-metric, else the
-/// whole run) over that run's. UsageError where the run has no profile to replay.
+/// whole run) over that run's, over `phases` phase draws (predict_cells). UsageError where the run has no profile
+/// to replay.
 std::vector<PredictedCell> simulate_ladder(const std::filesystem::path& alone_dir, bool metric, double gap_us,
-                                           const SchedulerFacts& sched, int max_procs);
+                                           const SchedulerFacts& sched, int max_procs, int phases);
 
 /// Fits the MPS predictions to the ladder's rungs so far: their speed to one copy alone under MPS (the
 /// ladder's N=1; 1 where it did not run ok) and their loss to the contention of N=2 (mps_contention;

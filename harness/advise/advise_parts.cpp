@@ -21,10 +21,11 @@ std::string more_folder(int round, const std::string& mode, int n) {
 }
 
 std::vector<PredictedCell> predictions(const fs::path& alone_dir, const UnitChoice& unit, double gap_us,
-                                       const AloneFacts& alone, const SchedulerFacts& sched, int max_procs) {
+                                       const AloneFacts& alone, const SchedulerFacts& sched, int max_procs,
+                                       int phases) {
   if (unit.exec && alone.placed() && alone.source == AloneSource::profile) {
     try {
-      return simulate_ladder(alone_dir, unit.metric, gap_us, sched, max_procs);
+      return simulate_ladder(alone_dir, unit.metric, gap_us, sched, max_procs, phases);
     } catch (const UsageError&) {  // no replayable profile: the regime model places it as before
     }
   }

@@ -22,9 +22,10 @@ std::string more_folder(int round, const std::string& mode, int n);
 
 /// A program profiled alone: the simulator's predictions from its trace (docs/PREDICT.md); bench_mps's own
 /// workloads (no trace: their events place them) and a program whose profile cannot be replayed: the regime
-/// model's (docs/REGIMES.md).
+/// model's (docs/REGIMES.md). `phases`: the simulator's phase draws (advice.json's advise.phase_draws; a folder
+/// stored before them: 0, its one replay).
 std::vector<PredictedCell> predictions(const std::filesystem::path& alone_dir, const UnitChoice& unit, double gap_us,
-                                       const AloneFacts& alone, const SchedulerFacts& sched, int max_procs);
+                                       const AloneFacts& alone, const SchedulerFacts& sched, int max_procs, int phases);
 
 /// Everything the ladder's cells decide: losses and throughputs on the ladder's own N=1, the MPS
 /// predictions anchored to one copy alone under MPS, and the recommendation.

@@ -14,6 +14,7 @@
 #include "harness/common/json_text.hpp"
 #include "harness/plan/sweep_cli.hpp"
 #include "harness/results/results_reader.hpp"
+#include "harness/simulate/phases.hpp"
 #include "harness/workers/workload_config.hpp"
 
 namespace fs = std::filesystem;
@@ -133,8 +134,13 @@ int redo_advice(const std::string& dir_text, const std::string& basis, const std
     }
     const nlohmann::json& max_procs = settings.at("max_procs");
     const std::vector<int> rungs = stored_ladder(settings, file);
+    // The simulator's phase draws as stored (a folder stored before them: 0, one replay, as it was made).
+    const nlohmann::json draws = settings.value("phase_draws", nlohmann::json(0));
+    if (!draws.is_number_integer() || draws.get<int>() < 0 || draws.get<int>() > kMaxPhaseDraws)
+      throw ResultsError(file.string() + ": advise.phase_draws " + draws.dump().substr(0, 40) +
+                         " is not a count from 0 to " + std::to_string(kMaxPhaseDraws));
     advice.predicted = predictions(dir / "sweeps" / "alone", unit, workload.profile_gap_us, advice.alone,
-                                   advice.scheduler, max_procs.get<int>());
+                                   advice.scheduler, max_procs.get<int>(), draws.get<int>());
     read_stored_cells(dir / "sweeps", unit, rungs, advice);
     const double slo = number(settings.at("slo_p99_ms"));  // null (none) or a target --slo-p99-ms would take
     if (!settings.at("slo_p99_ms").is_null() && !(slo >= 0.001 && slo <= 1e7))

@@ -238,15 +238,22 @@ struct Tables {
   nlohmann::json cells = nlohmann::json::array();
 };
 
+/// Whether `measured` lies in [low, high]: 1 inside, 0 outside, -1 where either is unknown.
+int covered(double measured, double low, double high) {
+  if (!std::isfinite(measured) || !std::isfinite(low) || !std::isfinite(high)) return -1;
+  return measured >= low && measured <= high ? 1 : 0;
+}
+
 /// One cell on one basis (per unit, else per whole run) as a row of each table, scored against its measured runs `m` (null:
-/// none) where `scored`.
-void add_row(Tables& t, const PredictedRow& c, bool unit, const ScoredCell* m, const std::string& label, bool scored) {
+/// none) where `scored`. Returns whether the measured value lies in the simulator's interval (covered()).
+int add_row(Tables& t, const PredictedRow& c, bool unit, const ScoredCell* m, const std::string& label, bool scored) {
   const char* basis = unit ? "unit" : "run";
   const double pred = unit ? c.unit_ms : c.run_s, naive = unit ? c.naive_unit_ms : c.naive_run_s,
                regime = unit ? c.regime_unit_ms : c.regime_run_s;
   const double pred_lo = unit ? c.unit_low_ms : c.run_low_s, pred_hi = unit ? c.unit_high_ms : c.run_high_s;
   const std::vector<double>* values = !m ? nullptr : unit ? &m->unit_ms : &m->run_s;
   const double meas = values ? mean_of(*values) : NAN;
+  const int inside = covered(meas, pred_lo, pred_hi);
   const std::string unit_word = unit ? " ms" : " s";
   t.md << "| " << c.procs << " | " << mode_kind_word(c.mode) << " | " << (unit ? "unit" : "run") << " | " << num(pred)
        << unit_word << (std::isfinite(pred_lo) ? " (" + num(pred_lo) + "-" + num(pred_hi) + ")" : std::string())
@@ -255,8 +262,12 @@ void add_row(Tables& t, const PredictedRow& c, bool unit, const ScoredCell* m, c
     t.md << " (" << num(c.regime_low_ms) << "-" << num(c.regime_high_ms) << ")";
   t.md << " |";
   if (scored)
-    t.md << " " << num(meas) << " | " << err(pred, meas) << " | " << err(naive, meas) << " | " << err(regime, meas)
-         << " | " << (values ? std::to_string(values->size()) : "0")
+    t.md << " " << num(meas) << " | " << err(pred, meas) << " | "
+         << (inside < 0 ? "-"
+             : inside   ? "yes"
+                        : "no")
+         << " | " << err(naive, meas) << " | " << err(regime, meas) << " | "
+         << (values ? std::to_string(values->size()) : "0")
          << (m && m->failed ? " (+" + std::to_string(m->failed) + " failed)" : "") << " |";
   t.md << "\n";
   double lo = NAN, hi = NAN;
@@ -264,12 +275,12 @@ void add_row(Tables& t, const PredictedRow& c, bool unit, const ScoredCell* m, c
     lo = *std::min_element(values->begin(), values->end());
     hi = *std::max_element(values->begin(), values->end());
   }
-  t.csv << csv_line({label, std::string(mode_kind_word(c.mode)), std::to_string(c.procs), basis, fmt_num(pred, 9),
-                     fmt_num(meas, 9), fmt_num(naive, 9), fmt_num(regime, 9), fmt_num(unit ? c.regime_low_ms : NAN, 9),
-                     fmt_num(unit ? c.regime_high_ms : NAN, 9), std::to_string(values ? values->size() : 0),
-                     fmt_num(lo, 9), fmt_num(hi, 9),
-                     unit && m && m->copies ? fmt_num(static_cast<double>(m->common) / m->copies, 4) : "",
-                     fmt_num(pred_lo, 9), fmt_num(pred_hi, 9)});
+  t.csv << csv_line(
+      {label, std::string(mode_kind_word(c.mode)), std::to_string(c.procs), basis, fmt_num(pred, 9), fmt_num(meas, 9),
+       fmt_num(naive, 9), fmt_num(regime, 9), fmt_num(unit ? c.regime_low_ms : NAN, 9),
+       fmt_num(unit ? c.regime_high_ms : NAN, 9), std::to_string(values ? values->size() : 0), fmt_num(lo, 9),
+       fmt_num(hi, 9), unit && m && m->copies ? fmt_num(static_cast<double>(m->common) / m->copies, 4) : "",
+       fmt_num(pred_lo, 9), fmt_num(pred_hi, 9), std::to_string(c.phases), inside < 0 ? "" : std::to_string(inside)});
   t.cells.push_back({{"mode", mode_kind_word(c.mode)},
                      {"procs", c.procs},
                      {"basis", basis},
@@ -279,7 +290,10 @@ void add_row(Tables& t, const PredictedRow& c, bool unit, const ScoredCell* m, c
                      {"naive", jnum(naive)},
                      {"regime", jnum(regime)},
                      {"measured", jnum(meas)},
+                     {"covered", inside < 0 ? nlohmann::json() : nlohmann::json(inside == 1)},
+                     {"phases", c.phases},
                      {"runs", values ? values->size() : 0}});
+  return inside;
 }
 
 /// Every cell, per unit and per whole run, into the tables: predict.md's table (scored: with the measured
@@ -288,15 +302,30 @@ void write_cells(Tables& t, const std::vector<PredictedRow>& cells,
                  const std::map<std::pair<std::string, int>, ScoredCell>& measured, const std::string& label,
                  bool scored) {
   t.md << "| N | mode | basis | simulator | naive | regime model |"
-       << (scored ? " measured | error | naive error | regime error | runs |" : "") << "\n|---:|---|---|---:|---:|---:|"
-       << (scored ? "---:|---:|---:|---:|---:|" : "") << "\n";
+       << (scored ? " measured | error | in interval | naive error | regime error | runs |" : "")
+       << "\n|---:|---|---|---:|---:|---:|" << (scored ? "---:|---:|---|---:|---:|---:|" : "") << "\n";
   t.csv << "program,mode,procs,basis,predicted,measured,naive,regime,regime_low,regime_high,runs,measured_min,"
-           "measured_max,common_share,predicted_low,predicted_high\n";
+           "measured_max,common_share,predicted_low,predicted_high,phases,covered\n";
+  std::map<bool, std::pair<int, int>> coverage;  // per unit (true) and per run: inside, of cells with both
   for (const PredictedRow& c : cells) {
     const auto m = measured.find({std::string(mode_kind_word(c.mode)), c.procs});
     const ScoredCell* scored_cell = m == measured.end() ? nullptr : &m->second;
-    for (const bool unit : {true, false}) add_row(t, c, unit, scored_cell, label, scored);
+    for (const bool unit : {true, false}) {
+      const int inside = add_row(t, c, unit, scored_cell, label, scored);
+      if (inside >= 0) {
+        coverage[unit].first += inside;
+        ++coverage[unit].second;
+      }
+    }
   }
+  if (!scored) return;
+  t.md << "\nMeasured inside the simulator's interval (its phase draws' least to largest, over the alone runs' "
+          "spread): ";
+  for (const bool unit : {true, false}) {
+    const auto [inside, of] = coverage[unit];
+    t.md << (unit ? "per unit " : "; per whole run ") << inside << " of " << of << " cells";
+  }
+  t.md << ".\n";
 }
 
 /// A copy alone in predict.json: what it was, and its trace's steady part per step.
@@ -314,6 +343,9 @@ nlohmann::json alone_entry(const AloneRun& r, bool stands_for_program) {
     if (!st.items.empty()) span += st.items.back().ready_ns + st.items.back().work_ns - st.items.front().ready_ns;
   }
   const double steps = static_cast<double>(t.steady_to - t.steady_from);
+  double busy = 0;  // the GPU's busy time over the whole trace (its kept spans)
+  for (const TraceStep& st : t.steps)
+    for (const TraceItem& i : st.items) busy += i.work_ns;
   return nlohmann::json{{"mode", mode_kind_word(r.mode)},
                         {"source", r.source},
                         {"stands_for_program", stands_for_program},
@@ -331,6 +363,8 @@ nlohmann::json alone_entry(const AloneRun& r, bool stands_for_program) {
                         {"sm_share", jnum(work > 0 ? sm / work : NAN)},
                         {"mem_demand", t.mem_demand},
                         {"profile_s", r.program.profile_ns * 1e-9},
+                        {"active_s", r.program.active_ns * 1e-9},
+                        {"gpu_busy_s", busy * 1e-9},
                         {"dropped_s", r.program.dropped_ns * 1e-9},
                         {"cut", r.program.cut},
                         {"phase", r.program.phase}};
@@ -353,6 +387,7 @@ void write_outputs(const PredictArgs& a, const std::string& label, const Schedul
                      {"turn_cost_ms", sched.turn_cost_ms},
                      {"hold_us", jnum(sched.hold_us)},
                      {"hold_bound", sched.hold_bound}}},
+                   {"phases", a.phases},
                    {"cells", t.cells}};
   if (!a.against.empty()) j["against"] = a.against;
   nlohmann::json jalone = nlohmann::json::array();
@@ -391,6 +426,16 @@ CLI::App* add_predict_command(CLI::App& app, PredictArgs& args) {
       ->check(not_blank());
   cmd->add_option("--label", args.label, "the program's name in the outputs (default: the alone folder's name)")
       ->check(not_blank());
+  cmd->add_option_function<int>(
+         "--phases",
+         [&args](int k) {
+           args.phases = k;
+           args.phases_given = true;
+         },
+         "copies out of phase: replays with random start offsets and steady steps rotated, their mean the "
+         "prediction and their spread its interval (0: one replay, copies a step/N apart; default " +
+             std::to_string(kDefaultPhaseDraws) + ")")
+      ->check(CLI::Range(0, kMaxPhaseDraws));
   cmd->add_option("--gap-us", args.gap_us, "without host waits, an idle gap at least this long ends a step")
       ->check(finite_in(0.001, 1e6))
       ->capture_default_str();
@@ -404,7 +449,8 @@ int run_predict(const PredictArgs& a) {
           "--measure DIR measures a sweep's units alone: give it without a program, --xray, --against or --out");
     for (const auto& [given, name] : {std::pair<bool, const char*>{!a.procs.empty(), "--procs"},
                                       {!a.label.empty(), "--label"},
-                                      {a.max_procs_given, "--max-procs"}})
+                                      {a.max_procs_given, "--max-procs"},
+                                      {a.phases_given, "--phases"}})
       if (given) throw UsageError(std::string(name) + ": does not apply to --measure (it predicts nothing)");
     return measure_only(a);
   }
@@ -419,7 +465,7 @@ int run_predict(const PredictArgs& a) {
   const SchedulerFacts sched = read_scheduler(a.xray);
   const std::vector<AloneRun> alone = read_alone_runs(a.alone, a.gap_us);
   const std::vector<MeasuredUnit> units = against_units(a);
-  const std::vector<PredictedRow> cells = predict_cells(alone, sched, procs);
+  const std::vector<PredictedRow> cells = predict_cells(alone, sched, procs, a.phases);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const auto measured = measured_cells(units);
   const std::string label = !a.label.empty() ? a.label : fs::path(a.alone).filename().string();

@@ -7,6 +7,8 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "harness/simulate/phases.hpp"
+
 namespace bench_mps::harness {
 
 struct PredictArgs {
@@ -20,6 +22,8 @@ struct PredictArgs {
   std::string out;               ///< a folder for predict.{csv,json,md} (new or empty)
   std::string label;             ///< the program's name in the outputs (default: the alone folder's name)
   double gap_us = 20;
+  int phases = kDefaultPhaseDraws;  ///< --phases: phase draws replayed per cell (0: one replay, copies c/N apart)
+  bool phases_given = false;        ///< --phases typed (refused beside --measure)
 };
 
 CLI::App* add_predict_command(CLI::App& app, PredictArgs& args);

@@ -98,9 +98,11 @@ void check_predict_inputs(const PredictArgs& a) {
       throw UsageError("--xray " + a.xray + ": an X-ray of " + x.gpu + "; the program ran on " + alone.gpu);
   }
   if (!a.against.empty()) {
-    if (alone_folder && fs::equivalent(a.against, a.alone, ec))
-      throw UsageError("--against " + a.against + ": is the alone folder itself (give the ladder of N >= 2 copies)");
     const Folder l = read_sweeps(against_sweeps(a.against), "--against ");
+    // A ladder with its own runs alone (--exec-alone-runs) is both: its N=1 runs feed the prediction, its runs
+    // of N >= 2 score it. A folder of runs alone only is refused as the alone folder itself.
+    if (alone_folder && fs::equivalent(a.against, a.alone, ec) && l.max_procs < 2)
+      throw UsageError("--against " + a.against + ": is the alone folder itself (give the ladder of N >= 2 copies)");
     if (l.program.empty())
       throw UsageError("--against " + a.against + ": not a sweep of your program (it ran no --workloads exec run)");
     if (l.max_procs < 2)

@@ -12,6 +12,7 @@
 #include "harness/report/regime_evaluation.hpp"
 #include "harness/results/regime_rows.hpp"
 #include "harness/results/results_reader.hpp"
+#include "harness/simulate/phases.hpp"
 #include "harness/simulate/replay.hpp"
 
 namespace fs = std::filesystem;
@@ -117,27 +118,27 @@ TimeSliceModel timeslice_model(const SchedulerFacts& s) {
 namespace {
 
 /// The simulator at N: per-unit and per-run, scaled to the copy's own measurements alone (the replay of one
-/// copy is its trace again; what N copies add is the replay's difference).
+/// copy is its trace again; what N copies add is the replay's difference). With phase draws, the mean over
+/// them and their least and largest; without, one replay with copy c c/N of a step after copy 0.
 struct Simulated {
   double unit_ms = NAN, run_s = NAN;
+  double unit_low_ms = NAN, unit_high_ms = NAN, run_low_s = NAN, run_high_s = NAN;
 };
 
 std::unique_ptr<Arbiter> arbiter_for(ModeKind mode, int copies, const SchedulerFacts& s) {
   return mode == ModeKind::mps ? make_mps_arbiter(MpsModel{}) : make_timeslice_arbiter(timeslice_model(s), copies);
 }
 
-/// `one`: the same copy replayed alone through `mode`'s arbiter (the basis every N is scaled from).
-Simulated simulate(const AloneRun& a, ModeKind mode, int n, const SchedulerFacts& s, const Replay& one) {
+/// One replay of `n` copies, copy c running traces[c] from offsets[c]: its unit and whole run, scaled.
+Simulated simulate_once(const AloneRun& a, ModeKind mode, const SchedulerFacts& s, const Replay& one,
+                        const std::vector<const CopyTrace*>& traces, const std::vector<double>& offsets) {
   const CopyTrace& t = a.program.trace;
-  const double alone_step = t.steady_step_ns();
-  std::vector<double> offsets;  // copy c starts c/N of a step after copy 0
-  for (int c = 0; c < n; ++c) offsets.push_back(std::isfinite(alone_step) ? alone_step * c / n : 0.0);
-  const std::unique_ptr<Arbiter> arbiter = arbiter_for(mode, n, s);
-  const Replay many = replay(t, n, *arbiter, offsets);
+  const std::unique_ptr<Arbiter> arbiter = arbiter_for(mode, static_cast<int>(traces.size()), s);
+  const Replay many = replay(traces, *arbiter, offsets);
   Simulated out;
-  const double step1 = steady_step_ns(t, one), stepn = steady_step_ns(t, many);
+  const double step1 = steady_step_ns(t, one), stepn = steady_step_ns(traces, many);
   if (a.metric) {
-    out.unit_ms = a.unit_ms + (steady_response_ns(t, many) - steady_response_ns(t, one)) * 1e-6;
+    out.unit_ms = a.unit_ms + (steady_response_ns(traces, many) - steady_response_ns(t, one)) * 1e-6;
   } else {
     out.unit_ms = a.unit_ms * stepn / step1;
   }
@@ -146,6 +147,47 @@ Simulated simulate(const AloneRun& a, ModeKind mode, int n, const SchedulerFacts
     const double dropped = a.program.dropped_ns * (std::isfinite(ratio) ? ratio - 1 : 0.0);
     out.run_s = a.run_s + (mean_run_ns(many, offsets) - mean_run_ns(one, {0.0}) + dropped) * 1e-9;
   }
+  return out;
+}
+
+/// Mean, least and largest of the finite values (NaN where none is).
+void spread_of(const std::vector<double>& v, double& mean, double& low, double& high) {
+  double sum = 0;
+  int n = 0;
+  low = high = NAN;
+  for (const double x : v) {
+    if (!std::isfinite(x)) continue;
+    sum += x;
+    ++n;
+    low = n == 1 ? x : std::min(low, x);
+    high = n == 1 ? x : std::max(high, x);
+  }
+  mean = n ? sum / n : NAN;
+}
+
+/// `one`: the same copy replayed alone through `mode`'s arbiter (the basis every N is scaled from).
+Simulated simulate(const AloneRun& a, ModeKind mode, int n, const SchedulerFacts& s, const Replay& one, int phases) {
+  const CopyTrace& t = a.program.trace;
+  if (phases <= 0) {  // copy c starts c/N of a step after copy 0, every copy its trace as recorded
+    const double alone_step = t.steady_step_ns();
+    std::vector<double> offsets;
+    for (int c = 0; c < n; ++c) offsets.push_back(std::isfinite(alone_step) ? alone_step * c / n : 0.0);
+    return simulate_once(a, mode, s, one, std::vector<const CopyTrace*>(static_cast<std::size_t>(n), &t), offsets);
+  }
+  std::vector<double> units, runs;
+  for (const PhaseDraw& d : draw_phases(t, n, phases)) {
+    std::vector<CopyTrace> rotated;
+    rotated.reserve(d.shifts.size());
+    for (const std::size_t shift : d.shifts) rotated.push_back(rotate_steady(t, shift));
+    std::vector<const CopyTrace*> traces;
+    for (const CopyTrace& r : rotated) traces.push_back(&r);
+    const Simulated one_draw = simulate_once(a, mode, s, one, traces, d.offsets_ns);
+    units.push_back(one_draw.unit_ms);
+    runs.push_back(one_draw.run_s);
+  }
+  Simulated out;
+  spread_of(units, out.unit_ms, out.unit_low_ms, out.unit_high_ms);
+  spread_of(runs, out.run_s, out.run_low_s, out.run_high_s);
   return out;
 }
 
@@ -184,7 +226,7 @@ const AloneRun& program_alone(const std::vector<AloneRun>& alone) {
 }
 
 std::vector<PredictedRow> predict_cells(const std::vector<AloneRun>& alone, const SchedulerFacts& s,
-                                        const std::vector<int>& procs) {
+                                        const std::vector<int>& procs, int phases) {
   const AloneRun& a = program_alone(alone);
   std::vector<PredictedRow> out;
   std::map<ModeKind, Replay> one;  // each mode's replay of the copy alone, once
@@ -194,9 +236,14 @@ std::vector<PredictedRow> predict_cells(const std::vector<AloneRun>& alone, cons
       PredictedRow c;
       c.mode = mode;
       c.procs = n;
-      const Simulated sim = simulate(a, mode, n, s, one[mode]);
+      const Simulated sim = simulate(a, mode, n, s, one[mode], phases);
+      c.phases = std::max(0, phases);
       c.unit_ms = sim.unit_ms;
       c.run_s = sim.run_s;
+      c.unit_phase_low_ms = sim.unit_low_ms;
+      c.unit_phase_high_ms = sim.unit_high_ms;
+      c.run_phase_low_s = sim.run_low_s;
+      c.run_phase_high_s = sim.run_high_s;
       const double naive = c.mode == ModeKind::mps ? std::max(1.0, n * a.summary.duty) : static_cast<double>(n);
       c.naive_unit_ms = a.unit_ms * naive;
       c.naive_run_s = stretched_run_s(a, naive);
@@ -204,13 +251,20 @@ std::vector<PredictedRow> predict_cells(const std::vector<AloneRun>& alone, cons
       const double regime = regime_loss(a, mode, n, s, low, high);
       c.regime_unit_ms = a.unit_ms * regime;
       c.regime_run_s = stretched_run_s(a, regime);
-      if (a.draws_unit_ms.size() >= 2) {  // the anchor's spread, carried into what is scaled from it
-        const auto [u_lo, u_hi] = std::minmax_element(a.draws_unit_ms.begin(), a.draws_unit_ms.end());
-        const auto [r_lo, r_hi] = std::minmax_element(a.draws_run_s.begin(), a.draws_run_s.end());
-        c.unit_low_ms = c.unit_ms * *u_lo / a.unit_ms;
-        c.unit_high_ms = c.unit_ms * *u_hi / a.unit_ms;
-        c.run_low_s = c.run_s * *r_lo / a.run_s;
-        c.run_high_s = c.run_s * *r_hi / a.run_s;
+      // The interval: the phases' least and largest, each over the anchor's spread (the least and the largest
+      // alone draw over the one that stands for the program); NaN where neither has a spread.
+      double u_lo = 1, u_hi = 1, r_lo = 1, r_hi = 1;
+      const bool draws = a.draws_unit_ms.size() >= 2;
+      if (draws) {
+        const auto [ul, uh] = std::minmax_element(a.draws_unit_ms.begin(), a.draws_unit_ms.end());
+        const auto [rl, rh] = std::minmax_element(a.draws_run_s.begin(), a.draws_run_s.end());
+        u_lo = *ul / a.unit_ms, u_hi = *uh / a.unit_ms, r_lo = *rl / a.run_s, r_hi = *rh / a.run_s;
+      }
+      if (draws || c.phases > 0) {
+        c.unit_low_ms = (c.phases > 0 ? sim.unit_low_ms : c.unit_ms) * u_lo;
+        c.unit_high_ms = (c.phases > 0 ? sim.unit_high_ms : c.unit_ms) * u_hi;
+        c.run_low_s = (c.phases > 0 ? sim.run_low_s : c.run_s) * r_lo;
+        c.run_high_s = (c.phases > 0 ? sim.run_high_s : c.run_s) * r_hi;
       }
       if (low < high) {
         c.regime_low_ms = a.unit_ms * low;

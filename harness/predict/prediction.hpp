@@ -47,9 +47,13 @@ struct PredictedRow {
   double naive_unit_ms = NAN, naive_run_s = NAN;     ///< naive
   double regime_unit_ms = NAN, regime_run_s = NAN;   ///< the regime model's (a bracket's midpoint)
   double regime_low_ms = NAN, regime_high_ms = NAN;  ///< its bracket, where it gives one
-  /// The simulator's values over the alone draws' spread (min and max draw over the one that stands for the
-  /// program); NaN where one copy alone ran once.
+  /// The simulator's interval: its phase draws' least and largest (the value itself without draws), each over
+  /// the alone draws' spread (the least and the largest draw over the one that stands for the program); NaN
+  /// where there are neither phase draws nor two alone runs.
   double unit_low_ms = NAN, unit_high_ms = NAN, run_low_s = NAN, run_high_s = NAN;
+  int phases = 0;  ///< the phase draws replayed (0: one replay, copy c c/N of a step after copy 0)
+  /// The phase draws' least and largest alone (NaN without draws).
+  double unit_phase_low_ms = NAN, unit_phase_high_ms = NAN, run_phase_low_s = NAN, run_phase_high_s = NAN;
 };
 
 /// The scheduler from an X-ray sweep's (or a regimes sweep's) summary.csv in `dir`; ResultsError where it
@@ -64,8 +68,10 @@ TimeSliceModel timeslice_model(const SchedulerFacts& s);
 /// runs of a program differed by up to 1.7x; docs/PREDICT.md "One copy alone").
 const AloneRun& program_alone(const std::vector<AloneRun>& alone);
 
-/// Both modes at each N of `procs`, from program_alone(alone).
+/// Both modes at each N of `procs`, from program_alone(alone): the simulator's value the mean over `phases`
+/// phase draws (harness/simulate/phases.hpp), its interval their spread over the alone runs'; with `phases` 0
+/// one replay of copies c/N of a step apart (the simulator before phases: advise's stored folders redo with it).
 std::vector<PredictedRow> predict_cells(const std::vector<AloneRun>& alone, const SchedulerFacts& s,
-                                        const std::vector<int>& procs);
+                                        const std::vector<int>& procs, int phases);
 
 }  // namespace bench_mps::harness

@@ -226,10 +226,12 @@ double own_steady_mean(const CopyTrace& trace, const CopyRun& c, Measure measure
 
 }  // namespace
 
-double steady_step_ns(const CopyTrace& trace, const Replay& r) {
+double steady_step_ns(const std::vector<const CopyTrace*>& traces, const Replay& r) {
   // As the measurement has it (harness/predict/measured_units.hpp): a copy's step over the window in which
   // every copy is in its steady part, from the step ends inside it (at least kMinCommonStepEnds), else the mean
-  // of its own steady steps.
+  // of its own steady steps. The copies' traces differ at most in the order of their steady steps.
+  if (traces.empty() || traces.size() != r.copies.size()) return NAN;
+  const CopyTrace& trace = *traces.front();
   double from = 0, to = 0;
   if (!common_window(trace, r, from, to)) return NAN;
   double sum = 0;
@@ -253,12 +255,18 @@ double steady_step_ns(const CopyTrace& trace, const Replay& r) {
   return copies ? sum / copies : NAN;
 }
 
-double steady_response_ns(const CopyTrace& trace, const Replay& r) {
+double steady_step_ns(const CopyTrace& trace, const Replay& r) {
+  return steady_step_ns(std::vector<const CopyTrace*>(r.copies.size(), &trace), r);
+}
+
+double steady_response_ns(const std::vector<const CopyTrace*>& traces, const Replay& r) {
   // A paced program's latency is its own metric over all its requests: each copy's own steady steps.
+  if (traces.size() != r.copies.size()) return NAN;
   double sum = 0;
   int copies = 0;
-  for (const CopyRun& c : r.copies) {
-    const double v = own_steady_mean(trace, c, [&trace](std::size_t k, double a, double b) {
+  for (std::size_t i = 0; i < r.copies.size(); ++i) {
+    const CopyTrace& trace = *traces[i];
+    const double v = own_steady_mean(trace, r.copies[i], [&trace](std::size_t k, double a, double b) {
       const TraceStep& s = trace.steps[k];
       return s.items.empty() ? NAN : b - (a + s.items.front().ready_ns);
     });
@@ -267,6 +275,10 @@ double steady_response_ns(const CopyTrace& trace, const Replay& r) {
     ++copies;
   }
   return copies ? sum / copies : NAN;
+}
+
+double steady_response_ns(const CopyTrace& trace, const Replay& r) {
+  return steady_response_ns(std::vector<const CopyTrace*>(r.copies.size(), &trace), r);
 }
 
 double mean_run_ns(const Replay& r, const std::vector<double>& offsets_ns) {

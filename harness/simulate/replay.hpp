@@ -59,9 +59,12 @@ inline constexpr std::size_t kMinCommonStepEnds = 3;
 /// between its step ends inside the window where every copy is in its steady part (at least 3 of them), else
 /// over its own steady part; averaged over the copies (ns); NaN without steady steps.
 double steady_step_ns(const CopyTrace& trace, const Replay& r);
+/// The same where each copy ran its own trace (traces[c]: the same steps, its steady ones in its own order).
+double steady_step_ns(const std::vector<const CopyTrace*>& traces, const Replay& r);
 /// A step's response at N: from its first item's launch to its wait's return, each copy's mean over its own
 /// steady steps, averaged over the copies (ns): a paced program's latency (its metric covers every request).
 double steady_response_ns(const CopyTrace& trace, const Replay& r);
+double steady_response_ns(const std::vector<const CopyTrace*>& traces, const Replay& r);
 /// Each copy's whole run (its end less its start), averaged (ns).
 double mean_run_ns(const Replay& r, const std::vector<double>& offsets_ns);
 

@@ -1,0 +1,36 @@
+# study[:NAMES]: the pre-registered study's ladders (scripts/gated_study.py, docs/PREDICT.md "The pre-registered
+# study"): the X-ray once -> OUT_DIR/runs/study/xray (or STUDY_XRAY=DIR, an X-ray of this GPU model carried in the
+# tree, copied there), then each zoo program's gated ladder: N = 1,2,4,10, both modes, 2 repeats, --exec-gate
+# steady, --profile-gpu, three runs alone per mode inside it -> OUT_DIR/runs/study/<name>/ladder; its units.csv
+# (predict --measure) and its prediction from its own runs alone, scored against its runs of N >= 2
+# (OUT_DIR/runs/study/<name>/predict); then its profiles removed (units.csv and predict/ hold what was read from
+# them) and the program packed at once (OUT_DIR/study-<name>.tar.xz), so a command cut by the tool's limit keeps it.
+names="${step#study}"; names="${names#:}"; [ -z "$names" ] && names=cuda-graphs
+IFS=, read -r -a progs <<<"$names"
+xray="$out/runs/study/xray"
+if [ ! -d "$xray" ]; then
+  if [ -n "${STUDY_XRAY:-}" ]; then
+    mkdir -p "$(dirname "$xray")" && cp -r "$STUDY_XRAY" "$xray" && echo "study xray: carried from $STUDY_XRAY"
+  else
+    "$bench" --scenario xray --out "$xray" >"$out/study-xray.log" 2>&1
+    echo "study xray: rc=$?"; sed -n '/^time-slice X-ray/,/^$/p' "$out/study-xray.log"
+    tar -cf - -C "$out" runs/study/xray study-xray.log | xz -T0 -6 >"$out/study-xray.tar.xz"
+  fi
+fi
+python3 -c 'import torch; x = torch.ones(64, 64, device="cuda"); (x @ x).sum().item()' >/dev/null 2>&1
+for p in "${progs[@]}"; do
+  if past_deadline; then echo "study $p: skipped (DEADLINE_S=$DEADLINE_S reached)"; continue; fi
+  zoo/run.sh --prepare "$p" >"$out/study-$p-prepare.log" 2>&1
+  d="$out/runs/study/$p/ladder"; mkdir -p "$(dirname "$d")"
+  s0=$(date +%s)
+  "$bench" --workloads exec --command "zoo/run.sh $p" --procs 1,2,4,10 --modes timeslice,mps --repeats 2 \
+    --exec-gate steady --profile-gpu --out "$d" >"$out/study-$p-ladder.log" 2>&1
+  echo "study $p ladder: rc=$? in $(( $(date +%s) - s0 )) s"
+  "$bench" predict --measure "$d" >"$out/study-$p-measure.log" 2>&1 || echo "  measure: rc=$?"
+  sed 's/^/  /' "$out/study-$p-measure.log"
+  "$bench" predict "$d" --xray "$xray" --procs 2,4,10 --against "$d" --label "$p" \
+    --out "$out/runs/study/$p/predict" >"$out/study-$p-predict.log" 2>&1 || echo "  predict: rc=$?"
+  grep -E "^\| [0-9]+ \||^Measured inside|^predict" "$out/study-$p-predict.log" | sed 's/^/  /'
+  find "$d" -type d \( -name profiles -o -name profile \) -prune -exec rm -rf {} +
+  pack_step "study-$p" "runs/study/$p" $(cd "$out" && ls study-"$p"-*.log)
+done
