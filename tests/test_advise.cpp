@@ -1039,6 +1039,9 @@ TEST_F(Advise, RedoRefusesAStoredLadderOrLargestNOutOfRange) {
                                                            {"ladder", 4},
                                                            {"slo_p99_ms", -3},
                                                            {"slo_p99_ms", 1e300},
+                                                           {"phase_draws", -1},
+                                                           {"phase_draws", 1e6},
+                                                           {"phase_draws", "many"},
                                                            {"basis", "sideways"}}) {
     const fs::path copy = tmp / "damaged";
     fs::remove_all(copy);
@@ -1071,7 +1074,33 @@ TEST_F(Advise, RedoRefusesAFolderWithoutAdviceAndOtherOptions) {
   }
   const auto budget = run_program(bench_mps_exe(), {"advise", "--redo", out().string(), "--budget", "100"}, env, 60);
   EXPECT_NE(budget.err.find("--budget: --redo runs nothing"), std::string::npos) << budget.err;
+  const auto ladder = run_program(bench_mps_exe(), {"advise", "--redo", out().string(), "--ladder", "1,2"}, env, 60);
+  EXPECT_EQ(ladder.exit_code, 2) << ladder.err;
+  EXPECT_NE(ladder.err.find("--ladder: --redo reads the rungs"), std::string::npos) << ladder.err;
   EXPECT_TRUE(fs::is_empty(out()));
+}
+
+// Issue 43, the second battery: a stored rung that lost its runs, and a stored scheduler no card has, are refused
+// (the rung had vanished from the advice without a word; the scheduler replayed for hours).
+TEST_F(Advise, RedoRefusesARungThatLostItsRunsAndASchedulerNoCardHas) {
+  const fs::path committed = source_dir() / "results/2026-11-26-advise/lease-a/mlp";
+  const fs::path copy = tmp / "damaged";
+  fs::copy(committed, copy, fs::copy_options::recursive);
+  const std::string summary = read_text(copy / "sweeps" / "ladder-2" / "summary.csv");
+  write_text(copy / "sweeps" / "ladder-2" / "summary.csv", summary.substr(0, summary.find('\n') + 1));
+  const std::string before = read_text(copy / "advice.md");
+  const auto rung = run_program(bench_mps_exe(), {"advise", "--redo", copy.string()}, env, 60);
+  EXPECT_EQ(rung.exit_code, 2) << rung.err;
+  EXPECT_NE(rung.err.find("holds no run of N=2, a rung advice.json says ran"), std::string::npos) << rung.err;
+  EXPECT_EQ(read_text(copy / "advice.md"), before) << "nothing written";
+  fs::remove_all(copy);
+  fs::copy(committed, copy, fs::copy_options::recursive);
+  nlohmann::json j = nlohmann::json::parse(read_text(copy / "advice.json"));
+  j["scheduler"]["slice_ms"] = 1e-9;
+  write_text(copy / "advice.json", j.dump(2));
+  const auto slice = run_program(bench_mps_exe(), {"advise", "--redo", copy.string()}, env, 60);
+  EXPECT_EQ(slice.exit_code, 2) << slice.err;
+  EXPECT_NE(slice.err.find("scheduler's slice 1e-09 ms is not a scheduler's"), std::string::npos) << slice.err;
 }
 
 TEST_F(Advise, SigkillOfAdviseMidLadderLeavesNoProcessWithinASecond) {

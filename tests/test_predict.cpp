@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <filesystem>
 #include <sstream>
@@ -407,6 +408,11 @@ TEST(PredictHostile, ALadderWithItsOwnRunsAloneIsBothAloneAndAgainst) {
   }
   fs::copy(study() / "gemm" / "alone" / "profiles", both / "profiles",
            fs::copy_options::recursive | fs::copy_options::skip_existing);
+  // units.csv holds every copy of runs.csv: the runs alone's too (as --measure writes them, their own units).
+  std::string units = read_text(both / "units.csv");
+  units += "r1-timeslice-exec-n1,timeslice,1,1,0,ok,5.04406,0.847,common window,717\n";
+  units += "r1-mps-exec-n1,mps,1,1,0,ok,4.57186,0.8613,common window,717\n";
+  write_text(both / "units.csv", units);
   const auto r =
       run_program(bench_mps_exe(), {"predict", both.string(), "--xray", (study() / "xray").string(), "--procs", "2",
                                     "--against", both.string(), "--out", (tmp / "p").string()});
@@ -458,6 +464,142 @@ TEST(PredictHostile, AgainstAnAdviseFolderScoresItsLadderAndTheSetsAddedToIt) {
   EXPECT_NE(e.err.find("an advise folder whose ladder wrote no summary.csv"), std::string::npos) << e.err;
   EXPECT_EQ(std::count(e.err.begin(), e.err.end(), '\n'), 1) << e.err;
   EXPECT_FALSE(fs::exists(tmp / "e"));
+}
+
+}  // namespace
+}  // namespace bench_mps::testing
+
+namespace bench_mps::testing {
+namespace {
+
+/// `file` with every non-empty cell of `column` set to `value` (plain CSV: no quoted commas).
+void set_column(const fs::path& file, const std::string& column, const std::string& value) {
+  std::istringstream in(read_text(file));
+  std::string line, out;
+  long at = -1;
+  for (bool header = true; std::getline(in, line); header = false) {
+    std::vector<std::string> cells;
+    std::stringstream split(line);
+    for (std::string c; std::getline(split, c, ',');) cells.push_back(c);
+    if (!line.empty() && line.back() == ',') cells.emplace_back();
+    if (header) at = std::find(cells.begin(), cells.end(), column) - cells.begin();
+    if (!header && at >= 0 && at < static_cast<long>(cells.size()) && !cells[at].empty()) cells[at] = value;
+    for (std::size_t i = 0; i < cells.size(); ++i) out += (i ? "," : "") + cells[i];
+    out += "\n";
+  }
+  write_text(file, out);
+}
+
+// Issue 43, the second battery: what was still taken for what it is not, or answered with a hang or exit 1.
+TEST(PredictHostile, ASchedulerNoCardHasAForeignProfileAndAPathLoopAreRefused) {
+  TempDir tmp;
+  const std::string alone = (study() / "gemm" / "alone").string(), xray = (study() / "xray").string();
+  struct Case {
+    std::string name;
+    std::vector<std::string> args;
+    std::string says;
+  };
+  std::vector<Case> cases;
+  // An X-ray whose slice or switch no card has: refused at once (replayed, it ran for hours).
+  for (const auto& [column, value] : {std::pair<std::string, std::string>{"xray_slice_ms", "1e-9"},
+                                      {"xray_switch_ms", "1e10"},
+                                      {"xray_hold_us", "1e300"}}) {
+    const fs::path x = tmp / ("x-" + column);
+    fs::copy(study() / "xray", x, fs::copy_options::recursive);
+    set_column(x / "summary.csv", column, value);
+    cases.push_back({column, {"predict", alone, "--xray", x.string(), "--procs", "2"}, "is not a scheduler's"});
+  }
+  // Another process's profile under this run's file name (membw's over gemm's): not this run's.
+  const fs::path foreign = tmp / "foreign";
+  fs::copy(study() / "gemm" / "alone", foreign, fs::copy_options::recursive);
+  fs::copy_file(study() / "membw" / "alone" / "profiles" / "r1-mps-exec-n1" / "w0" / "profile-5094.json",
+                foreign / "profiles" / "r1-mps-exec-n1" / "w0" / "profile-2204.json",
+                fs::copy_options::overwrite_existing);
+  cases.push_back({"foreign profile", {"predict", foreign.string(), "--xray", xray}, "another process's profile"});
+  // A folder whose meta.json names no GPU is checked by its profiles' GPU; a bare profile names no program.
+  const fs::path nogpu = tmp / "nogpu", a100 = tmp / "a100";
+  fs::copy(study() / "gemm" / "alone", nogpu, fs::copy_options::recursive);
+  nlohmann::json meta = nlohmann::json::parse(read_text(nogpu / "meta.json"));
+  meta.erase("gpu");
+  write_text(nogpu / "meta.json", meta.dump());
+  fs::copy(study() / "xray", a100, fs::copy_options::recursive);
+  nlohmann::json xmeta = nlohmann::json::parse(read_text(a100 / "meta.json"));
+  xmeta["gpu"]["name"] = "NVIDIA A100-SXM4-40GB";
+  write_text(a100 / "meta.json", xmeta.dump());
+  cases.push_back({"no gpu", {"predict", nogpu.string(), "--xray", a100.string()}, "the program's profiles ran on"});
+  const std::string profile =
+      (study() / "gemm" / "alone" / "profiles" / "r1-mps-exec-n1" / "w0" / "profile-2204.json").string();
+  cases.push_back({"profile, a100", {"predict", profile, "--xray", a100.string()}, "the program's profiles ran on"});
+  cases.push_back({"profile against",
+                   {"predict", profile, "--xray", xray, "--against", (study() / "membw" / "ladder").string()},
+                   "names no program"});
+  // --out inside a folder predict reads; --procs with --max-procs; a loop of links for --out and in a profile.
+  cases.push_back({"out inside", {"predict", alone, "--xray", xray, "--out", alone + "/scored"}, "lies inside"});
+  cases.push_back({"max-procs",
+                   {"predict", alone, "--xray", xray, "--procs", "2", "--max-procs", "4"},
+                   "--max-procs: does not apply with --procs"});
+  fs::create_symlink(tmp / "loop-b", tmp / "loop-a");
+  fs::create_symlink(tmp / "loop-a", tmp / "loop-b");
+  cases.push_back({"out loop", {"predict", alone, "--xray", xray, "--out", (tmp / "loop-a").string()}, "--out"});
+  fs::create_symlink(tmp / "nowhere" / "x", tmp / "dangling");
+  cases.push_back(
+      {"out dangling", {"predict", alone, "--xray", xray, "--out", (tmp / "dangling").string()}, "a link to nothing"});
+  const fs::path looped = tmp / "looped";
+  fs::copy(study() / "gemm" / "alone", looped, fs::copy_options::recursive);
+  const fs::path w0 = looped / "profiles" / "r1-mps-exec-n1" / "w0";
+  fs::create_symlink(w0 / "profile-2.json", w0 / "profile-1.json");
+  fs::create_symlink(w0 / "profile-1.json", w0 / "profile-2.json");
+  cases.push_back({"profile loop", {"predict", looped.string(), "--xray", xray}, ""});
+  for (const Case& c : cases) {
+    const auto start = std::chrono::steady_clock::now();
+    const auto r = run_program(bench_mps_exe(), c.args);
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 30) << c.name;
+    EXPECT_EQ(r.exit_code, 2) << c.name << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << c.name << ": " << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << c.name << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << c.name << ": " << r.out;
+  }
+  EXPECT_FALSE(fs::exists(fs::path(alone) / "scored"));
+  // A trailing "/" keeps the program's name.
+  const auto named = run_program(bench_mps_exe(), {"predict", alone + "/", "--xray", xray, "--procs", "2"});
+  ASSERT_EQ(named.exit_code, 0) << named.err;
+  EXPECT_NE(named.out.find("# Predicted: alone\n"), std::string::npos) << named.out;
+}
+
+TEST(PredictHostile, ADamagedOrStaleUnitsCsvIsRefusedAndCopiesNotCoRunScoreNothing) {
+  TempDir tmp;
+  const std::string alone = (study() / "gemm" / "alone").string(), xray = (study() / "xray").string();
+  const fs::path ladder = study() / "gemm" / "ladder";
+  const std::string units = read_text(ladder / "units.csv");
+  const std::string header = units.substr(0, units.find('\n') + 1), rows = units.substr(header.size());
+  std::string first_n2;  // the ladder's rows without its N=2 runs: rows of runs.csv it lacks
+  for (std::istringstream in(rows); std::getline(in, first_n2);) break;
+  struct Case {
+    std::string name, units, says;
+  };
+  const std::vector<Case> cases{
+      {"header only", header, "lacks copy"},
+      {"twice", header + rows + rows, "twice"},
+      {"stale", header + rows + "r9-mps-exec-n2,mps,2,9,0,ok,5,1,common window,100\n", "is not in its runs.csv"}};
+  for (const Case& c : cases) {
+    const fs::path l = tmp / c.name;
+    fs::copy(ladder, l, fs::copy_options::recursive);
+    write_text(l / "units.csv", c.units);
+    const auto r = run_program(bench_mps_exe(), {"predict", alone, "--xray", xray, "--against", l.string()});
+    EXPECT_EQ(r.exit_code, 2) << c.name << ": " << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << c.name << ": " << r.err;
+    EXPECT_NE(r.err.find("--against"), std::string::npos) << c.name << ": " << r.err;
+  }
+  // Every copy not co-run: no cell measured N copies at once, on either basis.
+  const fs::path apart = tmp / "apart";
+  fs::copy(ladder, apart, fs::copy_options::recursive);
+  set_column(apart / "units.csv", "unit_basis", "not co-run");
+  set_column(apart / "units.csv", "unit_ms", "");
+  const auto r = run_program(bench_mps_exe(), {"predict", alone, "--xray", xray, "--procs", "2,4,10", "--against",
+                                               apart.string(), "--out", (tmp / "p").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(count_of(r.out, "| 0 (+2 not co-run) |"), 12u) << r.out;
+  for (const auto& row : csv_records(tmp / "p" / "predict.csv")) EXPECT_EQ(row.at("runs"), "0") << row.at("basis");
 }
 
 }  // namespace

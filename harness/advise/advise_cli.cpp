@@ -110,8 +110,14 @@ CLI::App* add_advise_command(CLI::App& app, AdviseSpec& spec, std::string& ladde
 
 void finalize_advise_spec(AdviseSpec& spec, const std::string& ladder_text, const CLI::App& cmd) {
   if (!spec.redo_dir.empty()) {
-    if (!spec.workload.empty() || !spec.sweep_args.empty() || !ladder_text.empty())
-      throw UsageError("--redo reads what ran from the folder: give it alone (with --redo DIR)");
+    // Named as typed: the ladder's rungs, the workload, its options after --.
+    if (!ladder_text.empty())
+      throw UsageError("--ladder: --redo reads the rungs that ran from the folder; give --redo DIR alone");
+    if (!spec.workload.empty())
+      throw UsageError("--workload: --redo reads the workload from the folder; give --redo DIR alone");
+    if (!spec.sweep_args.empty())
+      throw UsageError("-- " + spec.sweep_args.front() +
+                       ": --redo reads the workload's options from the folder; give --redo DIR alone");
     // Options that only shape a new ladder would change nothing in a redone folder: said, not ignored.
     for (const char* running :
          {"--budget", "--max-procs", "--slo-p99-ms", "--xray-from", "--device", "--out", "--beside"})

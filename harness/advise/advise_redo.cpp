@@ -57,9 +57,17 @@ std::vector<int> stored_ladder(const nlohmann::json& settings, const fs::path& f
 /// verdict (in their order), the thread limits (in the order they ran: limit_folder).
 void read_stored_cells(const fs::path& sweeps, const UnitChoice& unit, const std::vector<int>& rungs, Advice& advice) {
   std::error_code ec;
-  for (const int n : rungs)
-    if (fs::is_regular_file(sweeps / ("ladder-" + std::to_string(n)) / "summary.csv", ec))
-      read_cells(sweeps / ("ladder-" + std::to_string(n)), unit, advice.ladder);
+  for (const int n : rungs) {
+    const fs::path rung = sweeps / ("ladder-" + std::to_string(n));
+    if (!fs::is_regular_file(rung / "summary.csv", ec)) continue;
+    read_cells(rung, unit, advice.ladder);
+    // A ladder that ran to its end ran every rung: a rung's folder without a run of its N is damaged, and what it
+    // lost would silently leave the advice.
+    if (!stopped_early(advice.ladder_end_kind) &&
+        std::none_of(advice.ladder.begin(), advice.ladder.end(), [n](const MeasuredCell& c) { return c.procs == n; }))
+      throw ResultsError((rung / "summary.csv").string() + ": holds no run of N=" + std::to_string(n) +
+                         ", a rung advice.json says ran (" + advice.ladder_end + ")");
+  }
   for (int round = 1; round <= kMaxSetsPerCell; ++round)
     for (const MeasuredCell& c : std::vector<MeasuredCell>(advice.ladder))
       if (fs::is_regular_file(sweeps / more_folder(round, c.mode.name, c.procs) / "summary.csv", ec))
@@ -102,6 +110,7 @@ int redo_advice(const std::string& dir_text, const std::string& basis, const std
     const auto number = [](const nlohmann::json& v) { return v.is_number() ? v.get<double>() : NAN; };
     advice.scheduler = {number(sched.at("slice_ms")), number(sched.at("switch_ms")), number(sched.at("turn_cost_ms"))};
     advice.scheduler.hold_us = sched.contains("hold_us") ? number(sched.at("hold_us")) : NAN;  // since the gaps probe
+    check_scheduler_bounds(advice.scheduler, file.string() + ": scheduler's");
     advice.scheduler_source = sched.at("source").get<std::string>();
     advice.ladder_end = stored.at("ladder_end").get<std::string>();
     if (!stored.contains("ladder_end_kind")) {  // stored before the kind was: from its words, once

@@ -148,6 +148,10 @@ int exit_code_of_write_error(int error) {
     case EROFS:
     case EACCES:
     case EPERM:
+    case ELOOP:
+    case EISDIR:
+    case ENOTDIR:
+    case ENAMETOOLONG:
       return 2;
     default:
       return 1;

@@ -25,7 +25,8 @@ class FileWriteError : public std::runtime_error {
 
 /// The exit code of a file that could not be written, by its errno, the same for every verb (docs: README's
 /// exit codes): 3 where the machine ran out of room (ENOSPC, EDQUOT, EFBIG: a full disk, a quota, a file size
-/// limit), 2 where the folder given cannot be written (EROFS, EACCES, EPERM: read-only, not permitted), else 1.
+/// limit), 2 where the path given cannot be used (EROFS, EACCES, EPERM: read-only, not permitted; ELOOP, EISDIR,
+/// ENOTDIR, ENAMETOOLONG: a loop of links, a folder where a file should be or the reverse, a name too long), else 1.
 int exit_code_of_write_error(int error);
 
 /// The whole file as bytes; "" when it does not exist or cannot be read (callers that must tell

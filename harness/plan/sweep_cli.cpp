@@ -45,11 +45,11 @@ int parse_positive(const std::string& item, const std::string& what, int max_val
 
 }  // namespace
 
-std::vector<int> parse_procs(const std::string& text, const std::string& what) {
+std::vector<int> parse_procs(const std::string& text, const std::string& what, int most) {
   std::vector<int> procs;
   std::set<int> seen;
   for (const std::string& item : list_items(text, what)) {
-    const int n = parse_positive(item, what, 1024);
+    const int n = parse_positive(item, what, most);
     if (!seen.insert(n).second) throw UsageError(what + ": " + std::to_string(n) + " is listed twice");
     procs.push_back(n);
   }

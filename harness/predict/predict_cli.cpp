@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -22,6 +23,7 @@
 #include "harness/predict/measured_units.hpp"
 #include "harness/predict/predict_inputs.hpp"
 #include "harness/predict/prediction.hpp"
+#include "harness/results/results_reader.hpp"
 #include "harness/results/results_writer.hpp"
 #include "harness/simulate/replay.hpp"  // kMinCommonStepEnds
 
@@ -53,6 +55,7 @@ constexpr const char* kFooter =
 struct ScoredCell {
   std::vector<double> run_s, unit_ms;  ///< one per run (repeat) whose copies all ended ok
   int failed = 0;                      ///< runs with a copy not ok
+  int not_co_run = 0;                  ///< ok runs with a copy not co-run: not N copies at once, left out of both bases
   int copies = 0, common = 0;          ///< copies of the ok runs, and of them those measured in the common window
 };
 
@@ -83,6 +86,11 @@ std::map<std::pair<std::string, int>, ScoredCell> measured_cells(const std::vect
     }
     c.copies += static_cast<int>(copies.size());
     c.common += common;
+    if (std::any_of(copies.begin(), copies.end(),
+                    [](const MeasuredUnit* u) { return u->basis == UnitBasis::not_co_run; })) {
+      ++c.not_co_run;  // its copies did not run their steady parts together: neither basis measured N at once
+      continue;
+    }
     c.run_s.push_back(mean_of(run));
     c.unit_ms.push_back(mean_of(unit));
   }
@@ -97,11 +105,30 @@ std::string err(double predicted, double measured) {
 }
 nlohmann::json jnum(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
 
+/// The name of the alone folder (or profile) as the outputs call the program: its last part, a trailing "/" or
+/// "." aside (its resolved name where it has none, e.g. "..").
+std::string folder_name(const std::string& path) {
+  fs::path p = fs::path(path).lexically_normal();
+  if (p.filename().empty()) p = p.parent_path();
+  std::string name = p.filename().string();
+  if (name.find_first_not_of('.') == std::string::npos) {  // "", ".", "..": no name of its own
+    std::error_code ec;
+    name = fs::weakly_canonical(path, ec).filename().string();
+  }
+  return name.empty() ? std::string("program") : name;
+}
+
 /// The folder for predict.*: new, or empty (a folder holding anything is refused: nothing of the user's
 /// is overwritten).
 void claim_out(const fs::path& out) {
   std::error_code ec;
-  if (fs::exists(out, ec)) {
+  const fs::file_status st = fs::status(out, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory)
+    throw UsageError("--out " + out.string() + ": cannot be used (" + ec.message() + ")");
+  std::error_code lec;
+  if (!fs::exists(st) && fs::is_symlink(fs::symlink_status(out, lec)))
+    throw UsageError("--out " + out.string() + ": a link to nothing (give a new or empty folder)");
+  if (fs::exists(st)) {
     if (!fs::is_directory(out, ec)) throw UsageError("--out " + out.string() + ": exists and is not a folder");
     if (fs::directory_iterator(out, ec) != fs::directory_iterator())
       throw UsageError("--out " + out.string() + ": not empty (give a new or empty folder)");
@@ -174,7 +201,10 @@ int measure_only(const PredictArgs& a) {
 std::vector<int> procs_to_predict(const PredictArgs& a) {
   std::vector<int> procs;
   if (!a.procs.empty()) {
-    procs = parse_procs(a.procs, "--procs");
+    if (a.max_procs_given)
+      throw UsageError(
+          "--max-procs: does not apply with --procs (it bounds the N predicted where --procs is not given)");
+    procs = parse_procs(a.procs, "--procs", kMaxProcs);
     for (int n : procs)
       if (n < 2 || n > kMaxProcs)
         throw UsageError("--procs: " + std::to_string(n) + " is not an N from 2 to " + std::to_string(kMaxProcs));
@@ -189,14 +219,34 @@ std::vector<int> procs_to_predict(const PredictArgs& a) {
 /// else measured from its runs now (none without --against). Where it names several (an advise folder's
 /// ladder), each run id is prefixed with its sweep's folder (`ladder-4/r1-mps-exec-n4`): the sweeps number
 /// their runs alike.
+/// units.csv of the sweep `dir` holds each copy of its runs.csv once, and no other (ResultsError naming --against
+/// where not: a damaged or stale units.csv scores nothing).
+void check_units_match_runs(const std::string& option, const fs::path& dir, const std::vector<MeasuredUnit>& units) {
+  std::set<std::pair<std::string, int>> runs, seen;
+  for (const WorkerRecord& w : read_runs(dir / "runs.csv")) runs.insert({w.run_id, w.worker});
+  const std::string file = option + (dir / "units.csv").string() + ": ";
+  const std::string again = " (run bench_mps predict --measure " + dir.string() + " again)";
+  for (const MeasuredUnit& u : units) {
+    const std::string copy = "copy " + std::to_string(u.worker) + " of run " + u.run_id;
+    if (!seen.insert({u.run_id, u.worker}).second) throw ResultsError(file + copy + " twice: damaged" + again);
+    if (!runs.count({u.run_id, u.worker}))
+      throw ResultsError(file + copy + " is not in its runs.csv: stale or of another sweep" + again);
+  }
+  for (const auto& [run, worker] : runs)
+    if (!seen.count({run, worker}))
+      throw ResultsError(file + "lacks copy " + std::to_string(worker) + " of run " + run +
+                         ", which its runs.csv holds" + again);
+}
+
 std::vector<MeasuredUnit> against_units(const PredictArgs& a) {
   std::vector<MeasuredUnit> units;
   if (a.against.empty()) return units;
   const std::vector<fs::path> sweeps = against_sweeps(a.against);
   for (const fs::path& dir : sweeps) {
     std::error_code ec;
-    std::vector<MeasuredUnit> these =
-        fs::is_regular_file(dir / "units.csv", ec) ? read_units(dir / "units.csv") : measure_units(dir, a.gap_us);
+    const bool stored = fs::exists(dir / "units.csv", ec);
+    std::vector<MeasuredUnit> these = stored ? read_units(dir / "units.csv") : measure_units(dir, a.gap_us);
+    if (stored) check_units_match_runs("--against ", dir, these);
     if (sweeps.size() > 1)
       for (MeasuredUnit& u : these) u.run_id = dir.filename().string() + "/" + u.run_id;
     units.insert(units.end(), these.begin(), these.end());
@@ -268,7 +318,8 @@ int add_row(Tables& t, const PredictedRow& c, bool unit, const ScoredCell* m, co
                         : "no")
          << " | " << err(naive, meas) << " | " << err(regime, meas) << " | "
          << (values ? std::to_string(values->size()) : "0")
-         << (m && m->failed ? " (+" + std::to_string(m->failed) + " failed)" : "") << " |";
+         << (m && m->failed ? " (+" + std::to_string(m->failed) + " failed)" : "")
+         << (m && m->not_co_run ? " (+" + std::to_string(m->not_co_run) + " not co-run)" : "") << " |";
   t.md << "\n";
   double lo = NAN, hi = NAN;
   if (values && !values->empty()) {
@@ -370,11 +421,28 @@ nlohmann::json alone_entry(const AloneRun& r, bool stands_for_program) {
                         {"phase", r.program.phase}};
 }
 
-/// predict.md, predict.csv and predict.json into --out.
+void write_tables(const PredictArgs& a, const fs::path& out, const std::string& label, const SchedulerFacts& sched,
+                  const std::vector<AloneRun>& alone, const Tables& t);
+
+/// predict.md, predict.csv and predict.json into --out (none of them where one cannot be written).
 void write_outputs(const PredictArgs& a, const std::string& label, const SchedulerFacts& sched,
                    const std::vector<AloneRun>& alone, const Tables& t) {
   const fs::path out = a.out;
+  std::error_code ec;
+  const bool made = !fs::exists(out, ec);
   fs::create_directories(out);
+  try {
+    write_tables(a, out, label, sched, alone, t);
+  } catch (...) {  // a full disk midway: what was written goes, and the folder where predict made it
+    for (const char* f : {"predict.md", "predict.csv", "predict.json"}) fs::remove(out / f, ec);
+    if (made) fs::remove(out, ec);
+    throw;
+  }
+}
+
+/// The three files, one after the other.
+void write_tables(const PredictArgs& a, const fs::path& out, const std::string& label, const SchedulerFacts& sched,
+                  const std::vector<AloneRun>& alone, const Tables& t) {
   write_file_atomically(out / "predict.md", t.md.str());
   write_file_atomically(out / "predict.csv", t.csv.str());
   nlohmann::json j{{"predict_format_version", 1},
@@ -462,13 +530,29 @@ int run_predict(const PredictArgs& a) {
   if (!a.out.empty()) claim_out(a.out);
 
   const auto t0 = std::chrono::steady_clock::now();
-  const SchedulerFacts sched = read_scheduler(a.xray);
+  SchedulerFacts sched;
+  try {
+    sched = read_scheduler(a.xray);
+  } catch (const ResultsError& e) {
+    throw ResultsError("--xray " + std::string(e.what()));
+  }
   const std::vector<AloneRun> alone = read_alone_runs(a.alone, a.gap_us);
+  std::vector<std::string> profiles_gpu;
+  for (const AloneRun& r : alone) profiles_gpu.push_back(r.gpu);
+  check_profiles_gpu(a, profiles_gpu);
   const std::vector<MeasuredUnit> units = against_units(a);
-  const std::vector<PredictedRow> cells = predict_cells(alone, sched, procs, a.phases);
+  // One N at a time, saying how far it got where that takes a while (64 N x 16 phase draws: minutes).
+  std::vector<PredictedRow> cells;
+  for (std::size_t i = 0; i < procs.size(); ++i) {
+    for (PredictedRow& c : predict_cells(alone, sched, {procs[i]}, a.phases)) cells.push_back(c);
+    const double so_far = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (so_far > 5 && i + 1 < procs.size())
+      std::cerr << "predict: N=" << procs[i] << " done, " << i + 1 << " of " << procs.size() << " N in "
+                << fmt_fixed(so_far, 0) << " s" << std::endl;
+  }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const auto measured = measured_cells(units);
-  const std::string label = !a.label.empty() ? a.label : fs::path(a.alone).filename().string();
+  const std::string label = !a.label.empty() ? a.label : folder_name(a.alone);
 
   Tables tables;
   write_md_head(tables.md, label, alone, sched, a.xray);

@@ -32,7 +32,13 @@ Folder read_folder(const fs::path& dir, const std::string& option) {
   Folder f;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) throw UsageError(option + dir.string() + ": no such results folder");
-  for (const SummaryRecord& r : read_summary(dir / "summary.csv")) {
+  std::vector<SummaryRecord> rows;
+  try {
+    rows = read_summary(dir / "summary.csv");
+  } catch (const ResultsError& e) {
+    throw ResultsError(option + e.what());
+  }
+  for (const SummaryRecord& r : rows) {
     if (!runs_user_program(r.workload)) {
       f.workloads_other = true;
       continue;
@@ -79,6 +85,36 @@ void check_writable(const fs::path& out) {
     throw UsageError("--out " + out.string() + ": cannot be written (" + probe.string() + " is not writable)");
 }
 
+/// Whether `inner` is `outer` or lies inside it (both as they resolve; a path not yet made by its nearest
+/// existing folder).
+bool lies_inside(const fs::path& inner, const fs::path& outer) {
+  std::error_code ec;
+  fs::path existing = inner, rest;
+  while (!existing.empty() && !fs::exists(existing, ec)) {
+    rest = existing.filename() / rest;
+    existing = existing.parent_path();
+  }
+  const fs::path in =
+      (fs::weakly_canonical(existing.empty() ? fs::current_path(ec) : existing, ec) / rest).lexically_normal();
+  fs::path out = fs::weakly_canonical(outer, ec).lexically_normal();
+  if (ec) return false;
+  if (out.filename().empty()) out = out.parent_path();  // "a/b/" as "a/b"
+  // Every part of `out`, in order, begins `in`.
+  return std::mismatch(out.begin(), out.end(), in.begin(), in.end()).first == out.end();
+}
+
+/// --out neither inside nor holding a folder predict reads (the alone folder, the X-ray, the ladder).
+void check_out_apart(const PredictArgs& a) {
+  for (const auto& [given, option] : {std::pair<const std::string*, const char*>{&a.alone, "the alone folder"},
+                                      {&a.xray, "--xray"},
+                                      {&a.against, "--against"}}) {
+    std::error_code ec;
+    if (given->empty() || !fs::is_directory(*given, ec)) continue;
+    if (lies_inside(a.out, *given))
+      throw UsageError("--out " + a.out + ": lies inside " + *given + ", " + option + ", which predict reads");
+  }
+}
+
 }  // namespace
 
 void check_predict_inputs(const PredictArgs& a) {
@@ -97,6 +133,11 @@ void check_predict_inputs(const PredictArgs& a) {
     if (alone_folder && !alone.gpu.empty() && x.gpu != alone.gpu)
       throw UsageError("--xray " + a.xray + ": an X-ray of " + x.gpu + "; the program ran on " + alone.gpu);
   }
+  if (!alone_folder && !a.against.empty())
+    throw UsageError("--against " + a.against + ": " + a.alone +
+                     " is a profile alone, which names no program to check the ladder against (give the results "
+                     "folder it was recorded in)");
+  if (!a.out.empty()) check_out_apart(a);
   if (!a.against.empty()) {
     const Folder l = read_sweeps(against_sweeps(a.against), "--against ");
     // A ladder with its own runs alone (--exec-alone-runs) is both: its N=1 runs feed the prediction, its runs
@@ -115,6 +156,31 @@ void check_predict_inputs(const PredictArgs& a) {
                        "; the program alone on " + (alone.gpu.empty() ? std::string("no GPU") : alone.gpu));
   }
   if (!a.out.empty()) check_writable(a.out);
+}
+
+void check_profiles_gpu(const PredictArgs& a, const std::vector<std::string>& profiles_gpu) {
+  std::error_code ec;
+  const bool alone_folder = fs::is_directory(a.alone, ec);
+  const std::string meta_gpu = alone_folder ? read_folder(a.alone, "").gpu : std::string();
+  std::string gpu = meta_gpu;  // what the program ran on: its folder's meta.json, else its profiles
+  for (const std::string& g : profiles_gpu) {
+    if (g.empty()) continue;
+    if (!gpu.empty() && g != gpu)
+      throw UsageError(a.alone + ": a profile of " + g + " among runs on " + gpu +
+                       " (a profile of another GPU copied in)");
+    gpu = g;
+  }
+  if (gpu.empty() || !meta_gpu.empty()) return;  // a folder naming its GPU was checked against --xray and --against
+  const Folder x = read_folder(a.xray, "--xray ");
+  if (x.gpu != gpu)
+    throw UsageError("--xray " + a.xray + ": an X-ray of " + (x.gpu.empty() ? std::string("CPU stand-ins") : x.gpu) +
+                     "; the program's profiles ran on " + gpu);
+  if (!a.against.empty()) {
+    const Folder l = read_sweeps(against_sweeps(a.against), "--against ");
+    if (l.gpu != gpu)
+      throw UsageError("--against " + a.against + ": ran on " + (l.gpu.empty() ? std::string("no GPU") : l.gpu) +
+                       "; the program's profiles on " + gpu);
+  }
 }
 
 std::vector<fs::path> against_sweeps(const fs::path& dir) {

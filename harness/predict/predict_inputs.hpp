@@ -13,8 +13,14 @@
 
 namespace bench_mps::harness {
 
-/// Throws UsageError (or ResultsError) naming the first input that is not what its option says.
+/// Throws UsageError (or ResultsError) naming the first input that is not what its option says; --out inside a
+/// folder predict reads is refused too.
 void check_predict_inputs(const PredictArgs& args);
+
+/// Once the runs alone are read: the GPU their profiles name (`profiles_gpu`, one per run alone; "" where one
+/// names none) is one, the alone folder's where its meta.json names it, and, where it does not (or the program is
+/// a profile alone), the X-ray's and the ladder's. UsageError naming the input where not.
+void check_profiles_gpu(const PredictArgs& args, const std::vector<std::string>& profiles_gpu);
 
 /// The sweeps --against `dir` names: an advise folder's ladder (its advice.json beside sweeps/ladder-N and the
 /// sets added to settle the verdict, sweeps/more-K-MODE-nN; not its alone run, X-ray or thread limits), else

@@ -36,6 +36,7 @@ AloneRun alone_from_profile(const GpuProfile& p, double gap_us, double dram_bw) 
   a.summary = summarise(p, std::max(gap_us, static_cast<double>(p.min_gap_ns) * 1e-3));
   a.program = trace_from_profile(p, a.summary, mem_demand(dram_bw, a.summary.duty, a.mem_basis));
   a.unit_ms = a.program.trace.steady_step_ns() * 1e-6;
+  if (!p.devices.empty()) a.gpu = p.devices.front().name;
   return a;
 }
 
@@ -100,9 +101,24 @@ std::vector<AloneRun> read_alone_runs(const fs::path& path, double gap_us) {
   return out;
 }
 
+void check_scheduler_bounds(const SchedulerFacts& s, const std::string& where) {
+  // Far beyond what any card measured: a value outside is a damaged folder, and replayed it would take hours (a
+  // slice of 1e-9 ms, a switch of 1e10 ms).
+  const auto check = [&where](double v, double lo, double hi, const char* what, const char* unit) {
+    if (!(v >= lo && v <= hi))
+      throw ResultsError(where + " " + what + " " + fmt_num(v) + " " + unit + " is not a scheduler's (" + fmt_num(lo) +
+                         " to " + fmt_num(hi) + " " + unit + ")");
+  };
+  check(s.slice_ms, kSchedulerMinSliceMs, kSchedulerMaxMs, "slice", "ms");
+  check(s.switch_ms, 0, kSchedulerMaxMs, "switch", "ms");
+  check(s.turn_cost_ms, 0, kSchedulerMaxMs, "turn's cost", "ms");
+  if (std::isfinite(s.hold_us)) check(s.hold_us, 0, kSchedulerMaxMs * 1000, "hold", "us");
+}
+
 SchedulerFacts read_scheduler(const fs::path& dir) {
   const SchedulerFacts s = scheduler_of(aggregate_xray(read_summary(dir / "summary.csv")));
   if (!s.usable()) throw ResultsError(dir.string() + ": no time-sliced X-ray at N >= 2 to read the scheduler from");
+  check_scheduler_bounds(s, (dir / "summary.csv").string() + ": its X-ray's");
   return s;
 }
 

@@ -28,6 +28,7 @@ struct AloneRun {
   double unit_ms = NAN;   ///< its unit alone: the program's metric, else the steady part's step between host waits
   bool metric = false;    ///< the unit is the program's own (a paced program's latency: --exec-metric)
   std::string mem_basis;  ///< how the memory bandwidth demand was had ("GPM DRAM bandwidth over the duty", or why none)
+  std::string gpu;        ///< the GPU its profile names ("" where it names none)
   /// Every ok run of one copy alone in its mode (this one included), in the sweep's order: the anchor is one
   /// draw of a spread, carried into every prediction scaled from it (PredictedRow's low and high).
   std::vector<double> draws_unit_ms, draws_run_s;
@@ -56,8 +57,16 @@ struct PredictedRow {
   double unit_phase_low_ms = NAN, unit_phase_high_ms = NAN, run_phase_low_s = NAN, run_phase_high_s = NAN;
 };
 
+/// The bounds of a scheduler read from a folder: a slice of at least 0.01 ms, and no slice, switch, turn's cost
+/// or hold over 1000 ms (cards measure about 2 ms, 0.1 ms, 0.1 ms and 2 us).
+inline constexpr double kSchedulerMinSliceMs = 0.01;
+inline constexpr double kSchedulerMaxMs = 1000;
+
+/// ResultsError naming `where` (e.g. "FILE: its X-ray's") where a value of `s` lies outside the bounds above.
+void check_scheduler_bounds(const SchedulerFacts& s, const std::string& where);
+
 /// The scheduler from an X-ray sweep's (or a regimes sweep's) summary.csv in `dir`; ResultsError where it
-/// holds no time-sliced X-ray at N >= 2.
+/// holds no time-sliced X-ray at N >= 2, or values outside the bounds above.
 SchedulerFacts read_scheduler(const std::filesystem::path& dir);
 
 /// The simulator's model of time-slicing from the X-ray (hold 0 where the X-ray had no gaps probe).

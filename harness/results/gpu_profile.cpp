@@ -223,6 +223,12 @@ GpuProfile busiest_profile(const std::vector<fs::path>& files) {
   bool have = false;
   for (const fs::path& f : files) {
     GpuProfile p = read_gpu_profile(f);
+    // A run's copy's profiles are named by their process: profile-<pid>.json holding another pid is another
+    // process's profile under this name (copied or renamed in), not this copy's.
+    const std::string name = f.filename().string(), pid = std::to_string(p.pid);
+    if (name.size() > 13 && name.compare(8, name.size() - 13, pid) != 0 &&
+        name.find_first_not_of("0123456789", 8) == name.size() - 5)
+      throw UsageError(f.string() + ": holds process " + pid + ", not its file name's (another process's profile)");
     if (!have || p.busy_ns > best.busy_ns) best = std::move(p);
     have = true;
   }

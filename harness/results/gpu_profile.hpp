@@ -125,7 +125,8 @@ ProfileSummary summarise(const GpuProfile& p, double gap_threshold_us);
 /// since the wait before it ended (docs/PROFILE.md "Host waits").
 std::vector<HostWait> counted_waits(const GpuProfile& p, std::size_t from, std::size_t to);
 
-/// The busiest profile (the most busy time) of those read from `files`; UsageError where none can be read.
+/// The busiest profile (the most busy time) of those read from `files` (a copy's profiles in a run's folder);
+/// UsageError where none can be read, or a profile-<pid>.json holds another process than its name's.
 GpuProfile busiest_profile(const std::vector<std::filesystem::path>& files);
 
 /// Where s.waits_recorded, the host-wait fields of `s` (host_waits, wait_*_ms) over the steady part, whose

@@ -96,8 +96,9 @@ using G = Column<SampleCells, NoRecord>;
 /// A summary column: the number at `field` of the run's SummaryRow, read back as a number >= 0 into
 /// the same field of the record.
 S summary_real(const char* name, const char* unit, const char* meaning, double SummaryRow::*field) {
+  const bool ratio = std::string(unit) == "x";  // a ratio of two measurements: bounded (Cell::ratio)
   return {name, unit, meaning, [field](const RunRecord& r) { return num(r.summary.*field); },
-          [field](SummaryRecord& o, const Cell& c) { o.*field = c.real(); }};
+          [field, ratio](SummaryRecord& o, const Cell& c) { o.*field = ratio ? c.ratio() : c.real(); }};
 }
 
 /// A summary column newer than the first results folders: readable, empty (NaN) where a file lacks it.
@@ -141,6 +142,11 @@ bool has_set(const RunRecord& r) { return r.summary.worker_set > 0; }
 double Cell::real() const {
   const double v = parse_cell_double(text, at);
   if (v < 0) throw ResultsError(at + ": " + text + " is negative");
+  return v;
+}
+double Cell::ratio() const {
+  const double v = real();
+  if (v > 1e6) throw ResultsError(at + ": " + text + " is no ratio of two measurements (over 1e6)");
   return v;
 }
 double Cell::any_real() const { return parse_cell_double(text, at); }

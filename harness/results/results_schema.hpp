@@ -41,6 +41,7 @@ struct Cell {
   const std::string& text;
   const std::string& at;     ///< "FILE line L COLUMN"
   double real() const;       ///< a number >= 0, or NaN when empty (every metric is a count, time, rate or fraction)
+  double ratio() const;      ///< real(), and at most 1e6: a ratio of two measurements (its unit "x")
   double any_real() const;   ///< a number, any sign (times relative to GO); NaN when empty
   long whole() const;        ///< an integer >= 0 (throws when empty): every whole-number column is a count or an id
   double length() const;     ///< a number >= 0 that must be there (a task's duration)
