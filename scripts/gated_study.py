@@ -197,6 +197,17 @@ def main(argv):
         if a.bench and has_profiles(os.path.join(a.study, p, "ladder")):
             predict_again(a.bench, a.study, p)
         cells += cells_of(a.study, p)
+    # The folder's meta.json: what the study is and where its numbers come from (the device's from the X-ray's).
+    with open(os.path.join(a.study, "xray", "meta.json")) as f:
+        xmeta = json.load(f)
+    meta = {"kind": "gated-study", "generated_by": "python3 scripts/gated_study.py " + a.study, "programs": programs,
+            "calibration": CALIBRATION, "busy": BUSY, "procs": [2, 4, 10], "modes": MODES, "repeats": 2,
+            "gpu": xmeta.get("gpu"), "started_utc": xmeta.get("started_utc"),
+            "files": {"cells.csv": "every cell: predicted against measured, counted or not, beside the baselines",
+                      "SCORE.md": "the scores per mode and basis, and each goal met, missed or not decided"}}
+    with open(os.path.join(a.study, "meta.json"), "w") as f:
+        json.dump(meta, f, indent=1, sort_keys=True)
+        f.write("\n")
     with open(os.path.join(a.study, "cells.csv"), "w", newline="") as f:
         w = csv.writer(f)
         keys = ["program", "set", "duty", "mode", "procs", "basis", "counted", "predicted", "low", "high", "measured",
