@@ -74,6 +74,11 @@ fs::path resolved_path(const fs::path& path) {
   return ec ? fs::absolute(path, ec).lexically_normal() : real;
 }
 
+bool lies_inside(const fs::path& file, const fs::path& dir) {
+  const fs::path rel = resolved_path(file).lexically_relative(resolved_path(dir));
+  return !rel.empty() && *rel.begin() != "..";
+}
+
 std::string read_input_file(const fs::path& path) {
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);

@@ -35,6 +35,8 @@ std::string read_whole_file(const std::filesystem::path& path);
 
 /// `path` with links, `.` and `..` resolved as far as it exists: two names of one file or folder compare equal.
 std::filesystem::path resolved_path(const std::filesystem::path& path);
+/// True when `file` is `dir` or lies inside it, both as they resolve (resolved_path).
+bool lies_inside(const std::filesystem::path& file, const std::filesystem::path& dir);
 
 /// The whole of an input file the user named (or one inside a folder they named): UsageError naming it where
 /// it is missing, is a folder or device, or cannot be read, so a folder is never called "invalid JSON".

@@ -37,12 +37,6 @@ CompareOptions validated_options(const CompareArgs& args) {
   return o;
 }
 
-/// True when `file` lies inside `dir` (both resolved).
-bool lies_inside(const fs::path& file, const fs::path& dir) {
-  const fs::path rel = file.lexically_relative(dir);
-  return !rel.empty() && *rel.begin() != "..";
-}
-
 /// Refuses, before anything is written, an output file whose folder does not exist, or one inside
 /// BASE or NEW: it would overwrite what this comparison reads (or the runs beside it).
 void check_output_file(const std::string& option, const std::string& file, const CompareArgs& args) {
@@ -53,7 +47,7 @@ void check_output_file(const std::string& option, const std::string& file, const
     throw UsageError(option + " " + file + ": the folder " + parent.string() + " does not exist");
   if (fs::is_directory(file, ec)) throw UsageError(option + " " + file + ": is a folder");
   for (const std::string& input : {args.base, args.next})
-    if (lies_inside(resolved_path(file), resolved_path(input)))
+    if (lies_inside(file, input))
       throw UsageError(option + " " + file + ": lies inside " + input +
                        ", a folder this comparison reads; write it elsewhere (nothing was written)");
 }

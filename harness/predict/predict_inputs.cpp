@@ -12,6 +12,7 @@
 
 #include "harness/common/csv_table.hpp"
 #include "harness/common/errors.hpp"
+#include "harness/common/files.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/workers/workload_config.hpp"
 
@@ -85,25 +86,7 @@ void check_writable(const fs::path& out) {
     throw UsageError("--out " + out.string() + ": cannot be written (" + probe.string() + " is not writable)");
 }
 
-/// Whether `inner` is `outer` or lies inside it (both as they resolve; a path not yet made by its nearest
-/// existing folder).
-bool lies_inside(const fs::path& inner, const fs::path& outer) {
-  std::error_code ec;
-  fs::path existing = inner, rest;
-  while (!existing.empty() && !fs::exists(existing, ec)) {
-    rest = existing.filename() / rest;
-    existing = existing.parent_path();
-  }
-  const fs::path in =
-      (fs::weakly_canonical(existing.empty() ? fs::current_path(ec) : existing, ec) / rest).lexically_normal();
-  fs::path out = fs::weakly_canonical(outer, ec).lexically_normal();
-  if (ec) return false;
-  if (out.filename().empty()) out = out.parent_path();  // "a/b/" as "a/b"
-  // Every part of `out`, in order, begins `in`.
-  return std::mismatch(out.begin(), out.end(), in.begin(), in.end()).first == out.end();
-}
-
-/// --out neither inside nor holding a folder predict reads (the alone folder, the X-ray, the ladder).
+/// --out not inside a folder predict reads (the alone folder, the X-ray, the ladder).
 void check_out_apart(const PredictArgs& a) {
   for (const auto& [given, option] : {std::pair<const std::string*, const char*>{&a.alone, "the alone folder"},
                                       {&a.xray, "--xray"},
