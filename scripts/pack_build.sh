@@ -21,3 +21,15 @@ else
      ! -path './Testing/*' ! -name 'compile_commands.json' -print0 | tar --null -T - -cf -) | tar -xf - -C "$dest"
 fi
 du -sh "$dest" | sed 's/^/pack_build: /'
+# The sha and dirty flag a result's meta.json will carry are the build's (written when make ran): say when they
+# are not the tree's, so a device run is not labelled with another commit.
+info="$build/generated/bench_mps_git_info.hpp"
+if [ -f "$info" ]; then
+  built_sha=$(sed -n 's/^#define BENCH_MPS_GIT_SHA "\(.*\)"$/\1/p' "$info")
+  built_dirty=$(sed -n 's/^#define BENCH_MPS_GIT_DIRTY \(.*\)$/\1/p' "$info")
+  head_sha=$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)
+  if [ "$built_sha" != "$head_sha" ] || [ "$built_dirty" != false ]; then
+    echo "pack_build: warning: the build says ${built_sha:0:7} (dirty: $built_dirty), the tree is at ${head_sha:0:7}:" \
+      "results will carry the build's; commit, then run make again before packing" >&2
+  fi
+fi

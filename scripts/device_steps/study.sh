@@ -4,7 +4,7 @@
 # steady, --profile-gpu, three runs alone per mode inside it -> OUT_DIR/runs/study/<name>/ladder; its units.csv
 # (predict --measure) and its prediction from its own runs alone, scored against its runs of N >= 2
 # (OUT_DIR/runs/study/<name>/predict); then its profiles removed (units.csv and predict/ hold what was read from
-# them) and the program packed at once (OUT_DIR/study-<name>.tar.xz), so a command cut by the tool's limit keeps it.
+# them) but for the runs alone's, kept as LADDER/alone-profiles.tar.xz; and the program packed at once (OUT_DIR/study-<name>.tar.xz), so a command cut by the tool's limit keeps it.
 names="${step#study}"; names="${names#:}"; [ -z "$names" ] && names=cuda-graphs
 IFS=, read -r -a progs <<<"$names"
 xray="$out/runs/study/xray"
@@ -31,6 +31,10 @@ for p in "${progs[@]}"; do
   "$bench" predict "$d" --xray "$xray" --procs 2,4,10 --against "$d" --label "$p" \
     --out "$out/runs/study/$p/predict" >"$out/study-$p-predict.log" 2>&1 || echo "  predict: rc=$?"
   grep -E "^\| [0-9]+ \||^Measured inside|^predict" "$out/study-$p-predict.log" | sed 's/^/  /'
+  # The runs alone keep their profiles (xz, a few hundred KB a program): a later simulator re-scores the ladder
+  # from them (tar -xJf alone-profiles.tar.xz -C LADDER, then predict LADDER --against LADDER).
+  alone=$(cd "$d" && find . -path '*/profiles/*-n1' -type d -prune | sort)
+  [ -n "$alone" ] && (cd "$d" && tar -cf - $alone | xz -T0 -6 >alone-profiles.tar.xz)
   find "$d" -type d \( -name profiles -o -name profile \) -prune -exec rm -rf {} +
   pack_step "study-$p" "runs/study/$p" $(cd "$out" && ls study-"$p"-*.log)
 done
