@@ -59,6 +59,30 @@ TEST(Predict, ATableFromOneProfiledCopyAloneAndTheXray) {
   EXPECT_EQ(read_text(tmp / "p" / "predict.csv"), before);
 }
 
+// Issue 45 item 4: paced-infer's requests are due on the clock. Replayed closed-loop, ten time-sliced copies never
+// fall behind (about 1.8 ms, where its study ladder measured 108.2 ms); with --paced they build a backlog.
+TEST(Predict, APacedProgramReplayedOpenLoopBuildsABacklog) {
+  TempDir tmp;
+  double unit[2] = {0, 0};
+  for (const bool paced : {false, true}) {
+    std::vector<std::string> a{"predict",  (study() / "paced-infer" / "alone").string(),
+                               "--xray",   (study() / "xray").string(),
+                               "--procs",  "10",
+                               "--phases", "4",
+                               "--out",    (tmp / (paced ? "open" : "closed")).string()};
+    if (paced) a.push_back("--paced");
+    const auto r = run_program(bench_mps_exe(), a);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.find("replayed open-loop") != std::string::npos, paced) << r.out;
+    const nlohmann::json j = nlohmann::json::parse(read_text(tmp / (paced ? "open" : "closed") / "predict.json"));
+    for (const nlohmann::json& alone : j.at("alone_runs")) EXPECT_EQ(alone.at("open_loop").get<bool>(), paced);
+    for (const auto& row : csv_records(tmp / (paced ? "open" : "closed") / "predict.csv"))
+      if (row.at("mode") == "timeslice" && row.at("basis") == "unit") unit[paced] = std::stod(row.at("predicted"));
+  }
+  EXPECT_LT(unit[0], 5) << "closed loop: no backlog";
+  EXPECT_GT(unit[1], 20 * unit[0]) << "open loop: the copies fall behind";
+}
+
 TEST(Predict, AgainstASweepEveryCellGetsItsMeasurementAndError) {
   const auto r = run_program(bench_mps_exe(),
                              {"predict", (study() / "gemm" / "alone").string(), "--xray", (study() / "xray").string(),
@@ -204,8 +228,11 @@ TEST(PredictHostile, MeasureRefusesAFolderWithoutProfiledExecRunsAndKeepsUnitsIt
   EXPECT_EQ(std::count(gone.err.begin(), gone.err.end(), '\n'), 1) << gone.err;
   EXPECT_EQ(read_text(tmp / "ladder" / "units.csv"), before);
   // Options of the prediction given to --measure are refused, not ignored.
-  for (const std::vector<std::string>& extra :
-       {std::vector<std::string>{"--procs", "2,4"}, {"--label", "x"}, {"--max-procs", "4"}, {"--phases", "4"}}) {
+  for (const std::vector<std::string>& extra : {std::vector<std::string>{"--procs", "2,4"},
+                                                {"--label", "x"},
+                                                {"--max-procs", "4"},
+                                                {"--phases", "4"},
+                                                {"--paced"}}) {
     std::vector<std::string> a{"predict", "--measure", (tmp / "ladder").string()};
     a.insert(a.end(), extra.begin(), extra.end());
     const auto r = run_program(bench_mps_exe(), a);

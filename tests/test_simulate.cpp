@@ -4,10 +4,14 @@
 // unit), the simulator's in ns.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include <vector>
 
 #include <memory>
 
+#include "harness/simulate/open_loop.hpp"
 #include "harness/simulate/phases.hpp"
 #include "harness/simulate/replay.hpp"
 
@@ -226,6 +230,73 @@ TEST(SimulatePhases, ARotationMovesOnlyTheSteadyStepsAndTheDrawsAreTheSameEveryT
     for (std::size_t s : a[i].shifts) EXPECT_LT(s, 7u);
   }
   EXPECT_NE(a[0].offsets_ns[0], a[0].offsets_ns[1]);
+}
+
+}  // namespace
+}  // namespace bench_mps::testing
+
+namespace bench_mps::testing {
+namespace {
+
+using namespace harness;
+
+/// A paced server (zoo/here/paced_infer.py's loop, as a queue): request j due at j x period, its work `service`
+/// long, run when due or, late, as soon as the one before it is done. Each request's response from its due time.
+std::vector<double> paced_stand_in(int requests, double period, double service) {
+  std::vector<double> out;
+  double free_at = 0;
+  for (int j = 0; j < requests; ++j) {
+    const double due = j * period;
+    free_at = std::max(free_at, due) + service;
+    out.push_back(free_at - due);
+  }
+  return out;
+}
+
+double mean_of(const std::vector<double>& v) {
+  double s = 0;
+  for (const double x : v) s += x;
+  return v.empty() ? NAN : s / static_cast<double>(v.size());
+}
+
+/// 40 steps of a paced server alone: 700 us asleep until due, a 300 us kernel filling the SMs, the host
+/// waiting for it (a request every 1000 us); steps 10-29 the steady part.
+CopyTrace paced_trace() { return repeated(step({item(700, 300)}, 700), 40); }
+
+// Issue 45 item 4: four copies under MPS each need 1200 us of GPU for a request due every 1000 us. Replayed
+// closed-loop each request waits only for its own work; open-loop the copies fall behind by 200 us a request,
+// as a paced server (the stand-in queue above, served 4x slower) does.
+TEST(SimulateOpenLoop, AnOpenLoopReplayBuildsTheBacklogAPacedStandInBuilds) {
+  CopyTrace open = paced_trace();
+  ASSERT_TRUE(make_open_loop(open));
+  EXPECT_TRUE(std::isnan(open.steps[9].due_ns)) << "the warm-up before the steady part is not paced";
+  EXPECT_NEAR(open.steps[10].due_ns, 0, 1e-9);
+  EXPECT_NEAR(open.steps[29].due_ns / kUs, 19 * 1000, 1e-6);
+  auto mps = make_mps_arbiter(MpsModel{});
+  // Alone both loops are the trace again: every response is the kernel.
+  EXPECT_NEAR(steady_response_ns(open, replay(open, 1, *mps)) / kUs, 300, 1e-6);
+  const CopyTrace closed = paced_trace();
+  EXPECT_NEAR(steady_response_ns(closed, replay(closed, 4, *mps)) / kUs, 1200, 1e-6) << "closed loop: no backlog";
+  const double stand_in = mean_of(paced_stand_in(20, 1000, 4 * 300));
+  EXPECT_NEAR(stand_in, 1200 + 200 * 9.5, 1e-9);
+  EXPECT_NEAR(steady_response_ns(open, replay(open, 4, *mps)) / kUs, stand_in, 1e-6);
+  // Two copies need 600 us a request: they keep up, as the stand-in does.
+  EXPECT_NEAR(steady_response_ns(open, replay(open, 2, *mps)) / kUs, mean_of(paced_stand_in(20, 1000, 600)), 1e-6);
+  // An open loop's steps keep their places (each due where its run alone launched it): its phase draws vary the
+  // offsets alone, and one copy replays its trace again whatever its draw.
+  CopyTrace uneven_open = paced_trace();
+  uneven_open.steps[12].host_ns = 1900;  // a late step: the one after it launched at once alone
+  ASSERT_TRUE(make_open_loop(uneven_open));
+  EXPECT_EQ(rotate_steady(uneven_open, 5).steps[12].host_ns, 1900);
+  for (const PhaseDraw& d : draw_phases(uneven_open, 2, 8))
+    for (std::size_t s : d.shifts) EXPECT_EQ(s, 0u);
+  for (const PhaseDraw& d : draw_phases(uneven_open, 1, 8))
+    EXPECT_NEAR(steady_response_ns({&uneven_open}, replay({&uneven_open}, *mps, d.offsets_ns)),
+                steady_response_ns(uneven_open, replay(uneven_open, 1, *mps)), 1e-3);
+  // A trace whose steady steps launch nothing cannot be paced.
+  CopyTrace host_only = repeated(step({}, 500), 8);
+  EXPECT_FALSE(make_open_loop(host_only));
+  EXPECT_FALSE(host_only.open_loop);
 }
 
 }  // namespace

@@ -25,6 +25,7 @@
 #include "harness/predict/prediction.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/results/results_writer.hpp"
+#include "harness/simulate/open_loop.hpp"
 #include "harness/simulate/replay.hpp"  // kMinCommonStepEnds
 
 namespace fs = std::filesystem;
@@ -266,7 +267,9 @@ void write_md_head(std::ostringstream& md, const std::string& label, const std::
        << fmt_fixed(100 * r.summary.duty, 1) << "%, " << p.trace.steps.size() << " steps cut at " << p.cut << ", "
        << (p.sm_per_span ? "SM share per span" : "SM share from the kernels' mean fill") << ", the unit over the "
        << p.phase << "; memory bandwidth demand " << fmt_fixed(100 * p.trace.mem_demand, 1) << "% (" << r.mem_basis
-       << ")" << (p.dropped_ns > 0 ? "; " + num(p.dropped_ns * 1e-9) + " s of spans not kept, scaled" : std::string());
+       << ")" << (p.dropped_ns > 0 ? "; " + num(p.dropped_ns * 1e-9) + " s of spans not kept, scaled" : std::string())
+       << (p.trace.open_loop ? "; paced: its steady steps replayed open-loop, each due when it was alone (--paced)"
+                             : std::string());
     if (r.draws_unit_ms.size() >= 2) {  // the anchor is one draw of a spread: every draw, and the drift
       md << "; " << r.draws_unit_ms.size() << " runs alone in this mode, in order:";
       for (double u : r.draws_unit_ms) md << " " << num(u) << " ms";
@@ -402,6 +405,7 @@ nlohmann::json alone_entry(const AloneRun& r, bool stands_for_program) {
                         {"stands_for_program", stands_for_program},
                         {"unit_ms", jnum(r.unit_ms)},
                         {"metric", r.metric},
+                        {"open_loop", r.program.trace.open_loop},
                         {"run_s", jnum(r.run_s)},
                         {"draws_unit_ms", r.draws_unit_ms},
                         {"draws_run_s", r.draws_run_s},
@@ -504,6 +508,9 @@ CLI::App* add_predict_command(CLI::App& app, PredictArgs& args) {
          "prediction and their spread its interval (0: one replay, copies a step/N apart; default " +
              std::to_string(kDefaultPhaseDraws) + ")")
       ->check(CLI::Range(0, kMaxPhaseDraws));
+  cmd->add_flag("--paced", args.paced,
+                "the program serves requests due on the clock (sleeping until due, late ones at once): replay its "
+                "steady steps open-loop, so copies that fall behind build a backlog");
   cmd->add_option("--gap-us", args.gap_us, "without host waits, an idle gap at least this long ends a step")
       ->check(finite_in(0.001, 1e6))
       ->capture_default_str();
@@ -518,7 +525,8 @@ int run_predict(const PredictArgs& a) {
     for (const auto& [given, name] : {std::pair<bool, const char*>{!a.procs.empty(), "--procs"},
                                       {!a.label.empty(), "--label"},
                                       {a.max_procs_given, "--max-procs"},
-                                      {a.phases_given, "--phases"}})
+                                      {a.phases_given, "--phases"},
+                                      {a.paced, "--paced"}})
       if (given) throw UsageError(std::string(name) + ": does not apply to --measure (it predicts nothing)");
     return measure_only(a);
   }
@@ -536,7 +544,11 @@ int run_predict(const PredictArgs& a) {
   } catch (const ResultsError& e) {
     throw ResultsError("--xray " + std::string(e.what()));
   }
-  const std::vector<AloneRun> alone = read_alone_runs(a.alone, a.gap_us);
+  std::vector<AloneRun> alone = read_alone_runs(a.alone, a.gap_us);
+  if (a.paced)
+    for (AloneRun& r : alone)
+      if (!make_open_loop(r.program.trace))
+        throw UsageError("--paced: " + r.source + ": its steady part launches no GPU work, nothing to pace");
   std::vector<std::string> profiles_gpu;
   for (const AloneRun& r : alone) profiles_gpu.push_back(r.gpu);
   check_profiles_gpu(a, profiles_gpu);

@@ -13,6 +13,7 @@
 #include "harness/simulate/wing.hpp"
 
 #include <cstddef>
+#include <limits>
 #include <vector>
 
 namespace bench_mps::harness {
@@ -28,6 +29,9 @@ struct TraceStep {
   std::vector<TraceItem> items;  ///< in order of their start alone
   double host_ns = 0;            ///< after the step's start the host reaches its wait (or, the last step, exits)
   double release_ns = 0;         ///< the wait returns this long after its work is done and the host is there
+  /// Open loop (harness/simulate/open_loop.hpp): when its first item is due on the clock, ns after the copy's
+  /// pacing began (NaN: a step of a closed loop, begun when the wait before it returns).
+  double due_ns = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct CopyTrace {
@@ -39,7 +43,9 @@ struct CopyTrace {
   /// of that step, or steps.size() where none; its host_ns is their time alone, which the predictor
   /// scales by the steady part's slowdown.
   std::size_t dropped_step = 0;
-  double mem_demand = 0;          ///< MPS: the share of the GPU's memory bandwidth the copy uses while busy
+  double mem_demand = 0;  ///< MPS: the share of the GPU's memory bandwidth the copy uses while busy
+  /// Open loop (harness/simulate/open_loop.hpp): its paced steps start their work at their due times.
+  bool open_loop = false;
   double steady_step_ns() const;  ///< alone: the mean step of the steady part (from the trace itself)
 };
 

@@ -12,6 +12,10 @@ namespace {
 /// dropped step is not among them. The first stays: a unit between step ends leaves it out (replay.hpp), so the
 /// steps it is taken over stay the same steps, and one copy alone keeps its unit whatever the rotation.
 std::size_t rotatable_steps(const CopyTrace& t) {
+  // An open loop's steps keep their places: each step's due time is where its run alone launched it, which a late
+  // step before it had pushed back; moved elsewhere, a long step would make the one after it late where alone
+  // nothing was, and one copy alone would no longer replay its trace. Its draws vary the offsets alone.
+  if (t.open_loop) return 0;
   if (t.steady_to <= t.steady_from + 1 || t.steady_to > t.steps.size()) return 0;
   if (t.dropped_step >= t.steady_from && t.dropped_step < t.steady_to) return 0;
   const std::size_t n = t.steady_to - t.steady_from - 1;

@@ -28,7 +28,7 @@ struct PhaseDraw {
 
 /// `draws` draws for `copies` copies of `trace` (offsets over [0, its steady step alone), 0 where it has none;
 /// shifts over its steady steps after the first, 0 where the steady part holds the dropped step or fewer than
-/// three steps).
+/// three steps, or the trace is an open loop: open_loop.hpp).
 std::vector<PhaseDraw> draw_phases(const CopyTrace& trace, int copies, int draws, std::uint64_t seed = 1);
 
 /// `trace` with its steady steps (steady_from, steady_to) rotated left by `shift` (modulo their count), the first

@@ -21,7 +21,16 @@ struct CopyState {
   double work_done_at = kInf;  ///< every item of the step done (kInf: not yet)
   double release_at = kInf;    ///< its wait returns (kInf: not yet known)
   bool finished = false;
+  /// Open loop (open_loop.hpp): how much later (or earlier) than recorded this step's launches and host wait
+  /// come, its first launch moved to its due time; and when, on the replay's clock, the copy's due times count
+  /// from (NaN until its first paced step).
+  double shift = 0;
+  double pace_zero = NAN;
 };
+
+/// When the copy's host launches `i` of its current step, and reaches the step's wait.
+double ready_at(const CopyState& s, const TraceItem& i) { return s.start + std::max(0.0, i.ready_ns + s.shift); }
+double host_at(const CopyState& s, const TraceStep& step) { return s.start + std::max(0.0, step.host_ns + s.shift); }
 
 }  // namespace
 
@@ -65,7 +74,7 @@ void settle(ReplayState& r, std::size_t c, double now) {
   CopyState& s = r.st[c];
   const TraceStep& step = r.trace_of(c).steps[s.step];
   s.work_done_at = now;
-  s.release_at = std::max(now, s.start + step.host_ns) + step.release_ns;
+  s.release_at = std::max(now, host_at(s, step)) + step.release_ns;
 }
 
 /// Copy c begins its step s.step at `now` (and its result records that start).
@@ -75,7 +84,19 @@ void begin_step(ReplayState& r, std::size_t c, double now) {
   s.item = 0;
   s.work_done_at = kInf;
   s.release_at = kInf;
-  const TraceStep& step = r.trace_of(c).steps[s.step];
+  s.shift = 0;
+  const CopyTrace& trace = r.trace_of(c);
+  const TraceStep& step = trace.steps[s.step];
+  double due = NAN;
+  if (trace.open_loop && std::isfinite(step.due_ns) && !step.items.empty()) {
+    // Paced: the first paced step launches as it did alone and sets the clock its due times count from; a later
+    // one launches at its due time, or at once where it starts late.
+    const double ready = step.items.front().ready_ns;
+    if (std::isnan(s.pace_zero)) s.pace_zero = now + ready - step.due_ns;
+    due = s.pace_zero + step.due_ns;
+    s.shift = std::max(due, now) - (now + ready);
+  }
+  r.out.copies[c].step_due_ns.push_back(due);
   s.left = step.items.empty() ? 0 : step.items[0].work_ns;
   if (step.items.empty()) settle(r, c, now);
   r.out.copies[c].step_start_ns.push_back(now);
@@ -103,8 +124,8 @@ void fill_views(const ReplayState& r, double now, std::vector<CopyView>& views) 
     v.mem = r.trace_of(c).mem_demand;
     if (s.finished) continue;
     const TraceStep& step = r.trace_of(c).steps[s.step];
-    v.host_waiting = now + kEps >= s.start + step.host_ns;
-    if (s.item < step.items.size() && now + kEps >= s.start + step.items[s.item].ready_ns) {
+    v.host_waiting = now + kEps >= host_at(s, step);
+    if (s.item < step.items.size() && now + kEps >= ready_at(s, step.items[s.item])) {
       v.runnable = true;
       v.sm = step.items[s.item].sm;
     }
@@ -123,10 +144,10 @@ bool earliest_event(const ReplayState& r, const std::vector<CopyView>& views, co
     const TraceStep& step = r.trace_of(c).steps[s.step];
     if (rates[c] > 0 && views[c].runnable) next = std::min(next, now + s.left / rates[c]);
     if (s.item < step.items.size()) {
-      const double launch = s.start + step.items[s.item].ready_ns;
+      const double launch = ready_at(s, step.items[s.item]);
       if (launch > now + kEps) next = std::min(next, launch);
     }
-    const double host = s.start + step.host_ns;
+    const double host = host_at(s, step);
     if (host > now + kEps) next = std::min(next, host);
     if (s.release_at < kInf) next = std::min(next, s.release_at);
   }
@@ -266,8 +287,10 @@ double steady_response_ns(const std::vector<const CopyTrace*>& traces, const Rep
   int copies = 0;
   for (std::size_t i = 0; i < r.copies.size(); ++i) {
     const CopyTrace& trace = *traces[i];
-    const double v = own_steady_mean(trace, r.copies[i], [&trace](std::size_t k, double a, double b) {
+    const CopyRun& run = r.copies[i];
+    const double v = own_steady_mean(trace, run, [&trace, &run](std::size_t k, double a, double b) {
       const TraceStep& s = trace.steps[k];
+      if (k < run.step_due_ns.size() && std::isfinite(run.step_due_ns[k])) return b - run.step_due_ns[k];
       return s.items.empty() ? NAN : b - (a + s.items.front().ready_ns);
     });
     if (std::isnan(v)) continue;

@@ -36,6 +36,7 @@ std::unique_ptr<Arbiter> make_mps_arbiter(const MpsModel& m);
 
 struct CopyRun {
   std::vector<double> step_start_ns;  ///< when each step began (the first: the copy's offset)
+  std::vector<double> step_due_ns;    ///< open loop: when each step's work was due (NaN: a closed-loop step)
   double end_ns = 0;                  ///< its last step ended (its exit)
 };
 
@@ -61,8 +62,9 @@ inline constexpr std::size_t kMinCommonStepEnds = 3;
 double steady_step_ns(const CopyTrace& trace, const Replay& r);
 /// The same where each copy ran its own trace (traces[c]: the same steps, its steady ones in its own order).
 double steady_step_ns(const std::vector<const CopyTrace*>& traces, const Replay& r);
-/// A step's response at N: from its first item's launch to its wait's return, each copy's mean over its own
-/// steady steps, averaged over the copies (ns): a paced program's latency (its metric covers every request).
+/// A step's response at N: from its first item's launch (an open-loop step's: its due time) to its wait's return,
+/// each copy's mean over its own steady steps, averaged over the copies (ns): a paced program's latency (its
+/// metric covers every request).
 double steady_response_ns(const CopyTrace& trace, const Replay& r);
 double steady_response_ns(const std::vector<const CopyTrace*>& traces, const Replay& r);
 /// Each copy's whole run (its end less its start), averaged (ns).
