@@ -17,7 +17,8 @@ set -euo pipefail
 ZOO="$(cd "$(dirname "$0")" && pwd)"
 EX="$ZOO/pytorch-examples"
 HERE="$ZOO/here"
-NAMES=(mnist mnist-startup mnist-rnn vae wlm-transformer wlm-lstm gemm membw paced-infer cuda-graphs)
+NAMES=(mnist mnist-startup mnist-rnn vae wlm-transformer wlm-lstm gemm membw paced-infer cuda-graphs
+       dcgan siamese mnist-ff ddp-single-gpu batched-infer amp-train)
 
 die() { echo "zoo/run.sh: $*" >&2; exit 2; }
 
@@ -108,20 +109,24 @@ run_child() {
 
 PY=python3
 case "$NAME" in
-  mnist|mnist-startup|mnist-rnn|vae)
+  mnist|mnist-startup|mnist-rnn|vae|siamese|mnist-ff)
     mnist_root
     [[ $PREPARE == 1 ]] && exit 0
     setnum test ZOO_MNIST_TEST 1000
     [[ "$NAME" != vae || $test -ge 128 ]] \
       || die "vae needs ZOO_MNIST_TEST >= 128 (it views its first test batch as 128 images)"
     new_work
-    ln -s "$ROOT" "$WORK/data"   # they read '../data' from WORK/run
+    ln -s "$ROOT" "$WORK/data"   # they read '../data' from WORK/run (mnist-ff './data': linked there too)
     case "$NAME" in
       mnist)         run_child $PY "$EX/mnist/main.py" --epochs 1 "$@" ;;
       mnist-startup) run_child $PY "$EX/mnist/main.py" --dry-run --epochs 1 "$@" ;;
       mnist-rnn)     run_child $PY "$EX/mnist_rnn/main.py" --epochs 1 --accel "$@" ;;
       vae)           mkdir "$WORK/run/results"   # it saves its images into results/
                      run_child $PY "$EX/vae/main.py" --epochs 1 "$@" ;;
+      siamese)       run_child $PY "$EX/siamese_network/main.py" --epochs 1 "$@" ;;
+      mnist-ff)      ln -s "$ROOT" "$WORK/run/data"
+                     setnum epochs ZOO_FF_EPOCHS 300
+                     run_child $PY "$EX/mnist_forward_forward/main.py" --epochs "$epochs" "$@" ;;
     esac ;;
   wlm-transformer|wlm-lstm)
     corpus_dir
@@ -130,7 +135,17 @@ case "$NAME" in
     if [[ "$NAME" == wlm-transformer ]]; then model=(--model Transformer --lr 5); else model=(--model LSTM); fi
     run_child $PY "$EX/word_language_model/main.py" "${model[@]}" --epochs 1 --accel --data "$CORPUS" \
       --save "$WORK/model.pt" "$@" ;;
-  gemm|membw|paced-infer|cuda-graphs) [[ $PREPARE == 1 ]] && exit 0 ;;&  # no data: nothing to prepare
+  dcgan|ddp-single-gpu)  # no data (random images, random tensors made on the fly); they write files
+    [[ $PREPARE == 1 ]] && exit 0
+    new_work
+    if [[ "$NAME" == dcgan ]]; then
+      setnum epochs ZOO_DCGAN_EPOCHS 2
+      run_child $PY "$EX/dcgan/main.py" --dataset fake --niter "$epochs" --accel --outf "$WORK/out" "$@"
+    else  # single_gpu.py saves checkpoint.pt into its CWD every SAVE_EVERY epochs (from epoch 0)
+      setnum epochs ZOO_DDP_EPOCHS 20
+      run_child $PY "$EX/distributed/ddp-tutorial-series/single_gpu.py" "$epochs" 1000 "$@"
+    fi ;;
+  gemm|membw|paced-infer|cuda-graphs|batched-infer|amp-train) [[ $PREPARE == 1 ]] && exit 0 ;;&  # no data
   gemm)
     setnum iters ZOO_GEMM_ITERS 3000; setnum n ZOO_GEMM_N 4096
     exec $PY "$HERE/gemm.py" --iters "$iters" --n "$n" "$@" ;;
@@ -143,4 +158,10 @@ case "$NAME" in
   cuda-graphs)
     setnum iters ZOO_GRAPHS_ITERS 1500
     exec $PY "$HERE/cuda_graphs.py" --iters "$iters" "$@" ;;
+  batched-infer)
+    setnum iters ZOO_INFER_BATCHES 2000
+    exec $PY "$HERE/batched_infer.py" --iters "$iters" "$@" ;;
+  amp-train)
+    setnum iters ZOO_AMP_ITERS 600
+    exec $PY "$HERE/amp_train.py" --iters "$iters" "$@" ;;
 esac

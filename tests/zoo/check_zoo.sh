@@ -174,6 +174,12 @@ declare -A WANT=(
   [membw]="HERE/membw.py --iters 600|"
   [paced-infer]="HERE/paced_infer.py --requests 1200 --rate 400|"
   [cuda-graphs]="HERE/cuda_graphs.py --iters 1500|"
+  [dcgan]="EX/dcgan/main.py --dataset fake --niter 2 --accel --outf WORK/out|"
+  [siamese]="EX/siamese_network/main.py --epochs 1|mnist=../data"
+  [mnist-ff]="EX/mnist_forward_forward/main.py --epochs 300|mnist=../data mnist=./data"
+  [ddp-single-gpu]="EX/distributed/ddp-tutorial-series/single_gpu.py 20 1000|"
+  [batched-infer]="HERE/batched_infer.py --iters 2000|"
+  [amp-train]="HERE/amp_train.py --iters 600|"
 )
 for name in $("$ZOO/run.sh" --list); do
   [[ -n "${WANT[$name]:-}" ]] || fail "check 7 has no expectation for program $name"
