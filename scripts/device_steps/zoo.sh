@@ -19,9 +19,11 @@ for e in json.load(open("zoo/programs.json")):
   margs=(); [ -n "$metric" ] && margs=(--exec-metric "$metric")
   d="$out/runs/zoo/$p"; mkdir -p "$d"
   s0=$(date +%s)
-  zoo/run.sh --prepare "$p" >"$out/zoo-$p-warm.log" 2>&1  # its data, made once (untimed)
-  [ -n "${ZOO_WARM:-}" ] && zoo/run.sh "$p" >>"$out/zoo-$p-warm.log" 2>&1  # and one whole run, unprofiled
-  echo "zoo $p prepared: rc=$? in $(( $(date +%s) - s0 )) s"
+  zoo/run.sh --prepare "$p" >"$out/zoo-$p-warm.log" 2>&1; rc=$?  # its data, made once (untimed)
+  if [ "$rc" = 0 ] && [ -n "${ZOO_WARM:-}" ]; then  # and one whole run, unprofiled
+    zoo/run.sh "$p" >>"$out/zoo-$p-warm.log" 2>&1; rc=$?
+  fi
+  echo "zoo $p prepared: rc=$rc in $(( $(date +%s) - s0 )) s"
   s0=$(date +%s)
   "$bench" --workloads exec --command "zoo/run.sh $p" "${margs[@]}" --procs 1 --modes timeslice,mps --repeats 1 \
     --exec-warmups 0 --profile-gpu --out "$d/alone" >"$out/zoo-$p-alone.log" 2>&1
