@@ -93,6 +93,31 @@ TEST_F(Reliability, ResumeCompletesASweepKilledWithSigkill) {
   EXPECT_EQ(meta["resumed_utc"].size(), 1u);
 }
 
+// A crash of bench_mps itself (here a SIGSEGV sent to it while an MPS block runs) says what it was doing, where
+// (a backtrace) and how to stop the MPS daemon it leaves; the next bench_mps (--resume) stops any it left and
+// finishes the sweep (TearDown: no daemon alive after).
+TEST_F(Reliability, ACrashOfTheHarnessSaysWhereAndNamesTheMpsDaemonItLeft) {
+  const auto sweep =
+      args({"--modes", "mps", "--procs", "1,2", "--repeats", "2", "--tasks", "200", "--cpu-task-us", "5000"});
+  {
+    BackgroundProgram b(bench_mps_exe(), sweep, env);
+    ASSERT_TRUE(wait_until([&] { return read_lines(out() / "summary.csv").size() >= 2; }, 60));
+    b.signal(SIGSEGV);  // r1-mps-cpu-n2 is running: its block's daemon is up
+    const CommandOutput r = b.wait(30);
+    EXPECT_EQ(r.exit_code, 128 + SIGSEGV) << r.err;
+    EXPECT_NE(r.err.find("bench_mps: crashed: SIGSEGV sent by process " + std::to_string(::getpid())),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find(" while "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("bench_mps: backtrace (addr2line"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("echo quit | CUDA_MPS_PIPE_DIRECTORY=" + (tmp / "bench_mps-").string()), std::string::npos)
+        << r.err;
+  }
+  const auto again = bench({"--resume", out().string()});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  expect_consistent(4, 200);
+}
+
 TEST_F(Reliability, ResumeRepairsATornWriteAndRerunsThatRun) {
   ASSERT_EQ(bench(args({"--modes", "timeslice", "--procs", "1,2", "--tasks", "5"})).exit_code, 0);
   // A crash in the middle of the last run's writes: its summary row is cut short, tasks.csv too.

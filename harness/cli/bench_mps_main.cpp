@@ -8,6 +8,7 @@
 #include "harness/advise/advise_cli.hpp"
 #include "harness/common/cli_checks.hpp"
 #include "harness/common/errors.hpp"
+#include "harness/common/fatal_signal.hpp"
 #include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
 #include "harness/compare/compare.hpp"
@@ -91,6 +92,7 @@ int with_exit_codes(const SweepSpec& spec, const std::function<int()>& command) 
 }  // namespace
 
 int main(int argc, char** argv) {
+  install_fatal_signal_report();  // a crash of ours says where, and where it left an MPS daemon
   CLI::App app{
       "bench_mps: N processes sharing one GPU, time-sliced vs NVIDIA MPS.\n"
       "Example: bench_mps --procs 1,4,10"};

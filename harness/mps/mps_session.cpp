@@ -12,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "harness/common/fatal_signal.hpp"
 #include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
 
@@ -147,6 +148,7 @@ MpsSession::MpsSession(const MpsSessionOptions& options) : options_(options) {
                    (log.empty() ? "" : " | control.log: " + log));
   }
   running_ = true;
+  fatal_signal_mps_pipe(pipe_dir_.string());  // a crash of ours says where it is left
 
   if (options_.default_active_thread_pct) {
     const int pct = *options_.default_active_thread_pct;
@@ -231,6 +233,7 @@ void MpsSession::quit() {
     if (problem.empty()) problem = "the daemon was still running 10 s after quit";
   }
   fs::remove_all(dir_, ec);
+  fatal_signal_mps_pipe("");
   if (!problem.empty()) throw MpsError("MPS quit: " + problem + " (it was stopped by signal instead)");
 }
 

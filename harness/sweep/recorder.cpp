@@ -4,6 +4,7 @@
 #include <cmath>
 #include <iostream>
 
+#include "harness/common/fatal_signal.hpp"
 #include "harness/common/format.hpp"
 #include "harness/results/results_schema.hpp"
 #include "harness/sweep/exec_gate.hpp"
@@ -61,6 +62,7 @@ void RunRecorder::resume(std::vector<SummaryRecord> earlier) {
 /// A finished round, reduced to its record, completed (references, proofs, scenarios) and written.
 void RunRecorder::record(FinishedRound& round) {
   const RunSpec& run = round.run;
+  fatal_signal_context("recording run " + run.run_id());
   name_memory_limit_failures(round.pool, run);
   const SummaryRecord* alone =
       run.scenario.is_plain_workload() ? reference(run, run.scenario, 1, run.workload) : nullptr;
@@ -93,6 +95,7 @@ void RunRecorder::record(FinishedRound& round) {
   writer_.append(record);  // FileWriteError: not recorded (nothing counted), and the sweep stops (a full disk)
   tally(record, round);
   if (!profile_line.empty()) std::cerr << "  " << profile_line << "\n";
+  fatal_signal_context("between runs (the last recorded: " + run.run_id() + ")");
 }
 
 /// The pool's result reduced to the run's rows, with the harness's own time and the GPM metrics.
