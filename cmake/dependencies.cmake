@@ -5,6 +5,7 @@ set(Boost_USE_STATIC_LIBS ON)                       # the binaries must also run
 find_package(Boost 1.71 REQUIRED COMPONENTS filesystem)  # Boost.Process (header-only) needs filesystem
 find_package(CLI11 CONFIG REQUIRED)
 find_package(nlohmann_json 3.9 CONFIG REQUIRED)
+find_package(ZLIB REQUIRED)  # big CSVs committed gzip-packed (NAME.csv.gz) are read as they unpack (zlib1g-dev)
 find_path(FCCP_INCLUDE_DIR csv.h PATH_SUFFIXES libfccp REQUIRED
           DOC "fast-cpp-csv-parser (Debian: libfccp-dev)")
 add_library(bench_mps_fccp INTERFACE)

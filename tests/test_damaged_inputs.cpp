@@ -222,6 +222,55 @@ TEST(DamagedFolder, ResumeNamesTheUsersFileNotAScratchCopy) {
   }
 }
 
+// ---- a folder packed for the repository (scripts/pack_results.py) ---------------------------------
+
+/// Packs `dir`'s tasks.csv as the repository's folders are (every size).
+void pack(const fs::path& dir) {
+  const auto r = run_program("/usr/bin/env", {"python3", (source_dir() / "scripts" / "pack_results.py").string(),
+                                              dir.string(), "--min-kib", "0"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_FALSE(fs::exists(dir / "tasks.csv"));
+  ASSERT_TRUE(fs::is_regular_file(dir / "tasks.csv.gz"));
+}
+
+TEST(PackedFolder, ReadsAsItWasAndReportsTheSame) {
+  TempDir tmp;
+  fs::create_directories(tmp / "a");
+  fs::create_directories(tmp / "b");
+  // One folder name (the report's title is it), two places.
+  const fs::path plain = copy_of(smoke_fixture(), tmp / "a" / "f"), packed = copy_of(smoke_fixture(), tmp / "b" / "f");
+  const std::vector<TaskSample> before = read_tasks(plain / "tasks.csv");
+  pack(packed);
+  const std::vector<TaskSample> after = read_tasks(packed / "tasks.csv");
+  ASSERT_EQ(after.size(), before.size());
+  ASSERT_GT(after.size(), 10u);
+  for (std::size_t i = 0; i < after.size(); ++i) {
+    EXPECT_EQ(after[i].run_id, before[i].run_id) << i;
+    EXPECT_EQ(after[i].duration_ms, before[i].duration_ms) << i;
+  }
+  const auto a = report(plain), b = report(packed);
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  EXPECT_EQ(read_text(packed / "report.md"), read_text(plain / "report.md"));
+}
+
+TEST(PackedFolder, ADamagedPackIsRefusedNamingItAndResumeAsksToUnpack) {
+  TempDir tmp;
+  const fs::path dir = copy_of(smoke_fixture(), tmp / "d");
+  add_facts_column(dir);
+  pack(dir);
+  try {
+    prepare_resume(dir);
+    ADD_FAILURE() << "--resume took a packed folder";
+  } catch (const ResultsError& e) {
+    EXPECT_NE(std::string(e.what()).find("tasks.csv.gz: the folder was packed"), std::string::npos) << e.what();
+  }
+  std::string bytes = read_text(dir / "tasks.csv.gz");
+  write_text(dir / "tasks.csv.gz", bytes.substr(0, bytes.size() / 2));  // cut in the middle
+  expect_refused(report(dir), dir / "tasks.csv.gz", "tasks.csv.gz");
+  EXPECT_FALSE(fs::exists(dir / "report.md"));
+}
+
 // ---- compare's options and outputs ----------------------------------------------------------------
 
 TEST(CompareOptions, EmptyTextOrNegativeNumbersAreRefused) {

@@ -1,12 +1,14 @@
 #pragma once
 // Reads named columns of a CSV file with fast-cpp-csv-parser (Debian's libfccp-dev): quoted cells,
-// columns in any order, unknown extra columns ignored. Any defect (missing file or column, a torn
-// or garbage line) throws ResultsError naming the file, and the line where there is one.
+// columns in any order, unknown extra columns ignored; a file committed gzip-packed (NAME.csv.gz, where
+// NAME.csv is not there) read as it is unpacked. Any defect (missing file or column, a torn or garbage
+// line, a damaged gzip stream) throws ResultsError naming the file, and the line where there is one.
 #include "harness/common/wing.hpp"
 
 #include <array>
 #include <cstddef>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -49,17 +51,33 @@ void read_all(Reader& in, const std::filesystem::path& file, const std::array<co
 
 /// Every row of `file`, the cells of `columns` in that order. A column marked optional may be absent
 /// (a file written before the column existed): its cells are then empty.
+/// A CSV file committed packed: `file` + ".gz" (gzip, scripts/pack_results.py) where `file` itself is not
+/// there; empty where it is, or where neither is.
+std::filesystem::path packed_csv(const std::filesystem::path& file);
+/// Whether `file` can be read: there, or packed beside (packed_csv).
+bool csv_exists(const std::filesystem::path& file);
+/// The bytes of a gzip file as the CSV reader takes them, decompressed as they are read (zlib); errors name it.
+std::unique_ptr<io::ByteSourceBase> gzip_source(const std::filesystem::path& gz);
+
+/// Every row of `file` (or, where only its packed copy is there, of `file`.gz: packed_csv), the cells of
+/// `columns` in that order. A column marked optional may be absent (a file written before the column
+/// existed): its cells are then empty.
 template <std::size_t N>
 CsvRows<N> read_csv_columns(const std::filesystem::path& file, const std::array<const char*, N>& columns,
                             const std::array<bool, N>& optional = {}) {
   CsvRows<N> rows;
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(file, ec)) throw ResultsError(file.string() + ": no such file");
+  const std::filesystem::path packed = packed_csv(file);
+  const std::filesystem::path& source = packed.empty() ? file : packed;
+  if (packed.empty() && !std::filesystem::is_regular_file(file, ec))
+    throw ResultsError(file.string() + ": no such file");
   try {
-    io::CSVReader<N, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>> in(file.string());
-    detail::read_all<N>(in, file, columns, optional, rows, std::make_index_sequence<N>{});
+    using Reader = io::CSVReader<N, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>>;
+    std::unique_ptr<Reader> in = packed.empty() ? std::make_unique<Reader>(file.string())
+                                                : std::make_unique<Reader>(packed.string(), gzip_source(packed));
+    detail::read_all<N>(*in, source, columns, optional, rows, std::make_index_sequence<N>{});
   } catch (const io::error::base& e) {
-    throw ResultsError(file.string() + ": " + e.what());
+    throw ResultsError(source.string() + ": " + e.what());
   }
   return rows;
 }

@@ -91,9 +91,8 @@ struct Freezes {
 };
 
 Freezes measure_freezes(const fs::path& dir, const std::vector<SummaryRecord>& rows) {
-  std::error_code ec;
   const std::vector<TaskSample> tasks =
-      fs::exists(dir / "tasks.csv", ec) ? read_tasks(dir / "tasks.csv") : std::vector<TaskSample>{};
+      csv_exists(dir / "tasks.csv") ? read_tasks(dir / "tasks.csv") : std::vector<TaskSample>{};
   Freezes out;
   for (const SummaryRecord& row : rows) {
     if (row.status != RunStatus::ok || row.victims_survived == 0) continue;

@@ -154,6 +154,9 @@ ResumeState prepare_resume(const fs::path& dir) {
 
   std::map<std::string, std::string> texts;
   for (const char* name : kCsvFiles) {
+    if (const fs::path packed = packed_csv(dir / name); !packed.empty())
+      throw ResultsError(packed.string() + ": the folder was packed for the repository (scripts/pack_results.py); " +
+                         "gunzip it to resume the sweep");
     if (!fs::exists(dir / name)) throw ResultsError((dir / name).string() + ": no such file");
     const std::string original = read_whole_file(dir / name);
     texts[name] = without_torn_tail(original);
