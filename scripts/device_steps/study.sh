@@ -5,6 +5,7 @@
 # (predict --measure) and its prediction from its own runs alone, scored against its runs of N >= 2
 # (OUT_DIR/runs/study/<name>/predict); then its profiles removed (units.csv and predict/ hold what was read from
 # them) but for the runs alone's, kept as LADDER/alone-profiles.tar.xz; and the program packed at once (OUT_DIR/study-<name>.tar.xz), so a command cut by the tool's limit keeps it.
+# With LIMIT_S a ladder is stopped (SIGINT: it records what it has) a minute before the limit, so it is packed too.
 names="${step#study}"; names="${names#:}"; [ -z "$names" ] && names=cuda-graphs
 IFS=, read -r -a progs <<<"$names"
 xray="$out/runs/study/xray"
@@ -22,8 +23,16 @@ for p in "${progs[@]}"; do
   if past_deadline; then echo "study $p: skipped (DEADLINE_S=$DEADLINE_S reached)"; continue; fi
   zoo/run.sh --prepare "$p" >"$out/study-$p-prepare.log" 2>&1
   d="$out/runs/study/$p/ladder"; mkdir -p "$(dirname "$d")"
+  # LIMIT_S (the device call's limit, from the runner's start): the ladder gets what is left less a minute, and is
+  # then stopped as by Ctrl-C (it records what it measured), so its measure, prediction and pack still run.
+  cap=()
+  if [ -n "${LIMIT_S:-}" ]; then
+    left=$(( LIMIT_S - ($(date +%s) - began) - 60 ))
+    if [ "$left" -lt 60 ]; then echo "study $p: skipped (under 2 minutes left of LIMIT_S=$LIMIT_S)"; continue; fi
+    cap=(timeout -s INT -k 30 "$left")
+  fi
   s0=$(date +%s)
-  "$bench" --workloads exec --command "zoo/run.sh $p" --procs 1,2,4,10 --modes timeslice,mps --repeats 2 \
+  "${cap[@]}" "$bench" --workloads exec --command "zoo/run.sh $p" --procs 1,2,4,10 --modes timeslice,mps --repeats 2 \
     --exec-gate steady --profile-gpu --out "$d" >"$out/study-$p-ladder.log" 2>&1
   echo "study $p ladder: rc=$? in $(( $(date +%s) - s0 )) s"
   "$bench" predict --measure "$d" >"$out/study-$p-measure.log" 2>&1 || echo "  measure: rc=$?"
