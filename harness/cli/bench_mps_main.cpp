@@ -17,6 +17,7 @@
 #include "harness/conform/conform_cli.hpp"
 #include "harness/plan/sweep_cli.hpp"
 #include "harness/predict/predict_cli.hpp"
+#include "harness/predict/predict_columns.hpp"
 #include "harness/report/profile_command.hpp"
 #include "harness/report/report.hpp"
 #include "harness/results/meta.hpp"
@@ -150,6 +151,7 @@ int main(int argc, char** argv) {
     }
     if (columns_cmd->parsed()) {
       print_column_docs(std::cout);
+      print_predict_column_docs(std::cout);
       return 0;
     }
     return sweep_command(app, spec, raw);

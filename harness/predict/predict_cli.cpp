@@ -21,6 +21,7 @@
 #include "harness/common/format.hpp"
 #include "harness/plan/sweep_cli.hpp"
 #include "harness/predict/measured_units.hpp"
+#include "harness/predict/predict_columns.hpp"
 #include "harness/predict/predict_inputs.hpp"
 #include "harness/predict/prediction.hpp"
 #include "harness/results/results_reader.hpp"
@@ -329,12 +330,26 @@ int add_row(Tables& t, const PredictedRow& c, bool unit, const ScoredCell* m, co
     lo = *std::min_element(values->begin(), values->end());
     hi = *std::max_element(values->begin(), values->end());
   }
-  t.csv << csv_line(
-      {label, std::string(mode_kind_word(c.mode)), std::to_string(c.procs), basis, fmt_num(pred, 9), fmt_num(meas, 9),
-       fmt_num(naive, 9), fmt_num(regime, 9), fmt_num(unit ? c.regime_low_ms : NAN, 9),
-       fmt_num(unit ? c.regime_high_ms : NAN, 9), std::to_string(values ? values->size() : 0), fmt_num(lo, 9),
-       fmt_num(hi, 9), unit && m && m->copies ? fmt_num(static_cast<double>(m->common) / m->copies, 4) : "",
-       fmt_num(pred_lo, 9), fmt_num(pred_hi, 9), std::to_string(c.phases), inside < 0 ? "" : std::to_string(inside)});
+  PredictCsvRow row;
+  row.program = label;
+  row.mode = c.mode;
+  row.procs = c.procs;
+  row.unit = unit;
+  row.predicted = pred;
+  row.measured = meas;
+  row.naive = naive;
+  row.regime = regime;
+  row.regime_low = unit ? c.regime_low_ms : NAN;
+  row.regime_high = unit ? c.regime_high_ms : NAN;
+  row.runs = values ? values->size() : 0;
+  row.measured_min = lo;
+  row.measured_max = hi;
+  row.common_share = unit && m && m->copies ? static_cast<double>(m->common) / m->copies : NAN;
+  row.predicted_low = pred_lo;
+  row.predicted_high = pred_hi;
+  row.phases = c.phases;
+  row.covered = inside;
+  t.csv << csv_line(column_cells(predict_csv_schema(), row));
   t.cells.push_back({{"mode", mode_kind_word(c.mode)},
                      {"procs", c.procs},
                      {"basis", basis},
@@ -358,8 +373,7 @@ void write_cells(Tables& t, const std::vector<PredictedRow>& cells,
   t.md << "| N | mode | basis | simulator | naive | regime model |"
        << (scored ? " measured | error | in interval | naive error | regime error | runs |" : "")
        << "\n|---:|---|---|---:|---:|---:|" << (scored ? "---:|---:|---|---:|---:|---:|" : "") << "\n";
-  t.csv << "program,mode,procs,basis,predicted,measured,naive,regime,regime_low,regime_high,runs,measured_min,"
-           "measured_max,common_share,predicted_low,predicted_high,phases,covered\n";
+  t.csv << csv_line(column_names(predict_csv_schema()));
   std::map<bool, std::pair<int, int>> coverage;  // per unit (true) and per run: inside, of cells with both
   for (const PredictedRow& c : cells) {
     const auto m = measured.find({std::string(mode_kind_word(c.mode)), c.procs});

@@ -81,13 +81,6 @@ std::vector<T> joined(std::vector<T> head, const std::vector<T>& tail) {
   return head;
 }
 
-template <class In, class Out>
-std::vector<std::string> names(const std::vector<Column<In, Out>>& cols) {
-  std::vector<std::string> out;
-  for (const auto& c : cols) out.push_back(c.name);
-  return out;
-}
-
 using S = Column<RunRecord, SummaryRecord>;
 using W = Column<WorkerCells, WorkerRecord>;
 using T = Column<TaskCells, TaskSample>;
@@ -554,33 +547,31 @@ const std::vector<Column<SampleCells, NoRecord>>& timeline_schema() {
   return cols;
 }
 
-std::vector<std::string> runs_columns() { return names(runs_schema()); }
-std::vector<std::string> summary_columns() { return names(summary_schema()); }
-std::vector<std::string> tasks_columns() { return names(tasks_schema()); }
-std::vector<std::string> timeline_columns() { return names(timeline_schema()); }
+std::vector<std::string> runs_columns() { return column_names(runs_schema()); }
+std::vector<std::string> summary_columns() { return column_names(summary_schema()); }
+std::vector<std::string> tasks_columns() { return column_names(tasks_schema()); }
+std::vector<std::string> timeline_columns() { return column_names(timeline_schema()); }
 
-namespace {
-template <class In, class Out>
-void doc_table(std::ostream& out, const std::vector<Column<In, Out>>& cols, std::size_t skip) {
+void print_column_table(std::ostream& out, const std::vector<std::string>& names, const std::vector<std::string>& units,
+                        const std::vector<std::string>& meanings, std::size_t skip) {
   MarkdownTable t({"column", "unit", "meaning"});
-  for (std::size_t i = skip; i < cols.size(); ++i)
-    t.add_row({cols[i].name, cols[i].unit.empty() ? "-" : cols[i].unit, cols[i].meaning});
+  for (std::size_t i = skip; i < names.size(); ++i)
+    t.add_row({names[i], units[i].empty() ? "-" : units[i], meanings[i]});
   out << t.str();
 }
-}  // namespace
 
 void print_column_docs(std::ostream& out) {
   const std::size_t config = config_schema().size();
   out << "### Configuration columns (runs.csv and summary.csv start with these)\n";
-  doc_table(out, config_schema(), 0);
+  print_column_table(out, config_schema(), 0);
   out << "\n### summary.csv: one row per run\n";
-  doc_table(out, summary_schema(), config);
+  print_column_table(out, summary_schema(), config);
   out << "\n### runs.csv: one row per worker per run\n";
-  doc_table(out, runs_schema(), config);
+  print_column_table(out, runs_schema(), config);
   out << "\n### tasks.csv: one row per task\n";
-  doc_table(out, tasks_schema(), 0);
+  print_column_table(out, tasks_schema(), 0);
   out << "\n### timeline.csv: NVML samples\n";
-  doc_table(out, timeline_schema(), 0);
+  print_column_table(out, timeline_schema(), 0);
 }
 
 }  // namespace bench_mps::harness

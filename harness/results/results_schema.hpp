@@ -95,4 +95,33 @@ std::vector<std::string> timeline_columns();
 /// docs/RESULTS.md's column lists: one markdown table per file (`bench_mps columns` prints them).
 void print_column_docs(std::ostream& out);
 
+/// A table's column names, in order (its CSV header).
+template <class In, class Out>
+std::vector<std::string> column_names(const std::vector<Column<In, Out>>& cols) {
+  std::vector<std::string> out;
+  for (const auto& c : cols) out.push_back(c.name);
+  return out;
+}
+/// The cells `cols` make of `in`, in order (one CSV line's, before quoting).
+template <class In, class Out>
+std::vector<std::string> column_cells(const std::vector<Column<In, Out>>& cols, const In& in) {
+  std::vector<std::string> cells;
+  cells.reserve(cols.size());
+  for (const auto& column : cols) cells.push_back(column.write(in));
+  return cells;
+}
+/// The markdown table (column, unit, meaning) of `cols` from the `skip`-th on, as docs/RESULTS.md lists them.
+void print_column_table(std::ostream& out, const std::vector<std::string>& names, const std::vector<std::string>& units,
+                        const std::vector<std::string>& meanings, std::size_t skip = 0);
+template <class In, class Out>
+void print_column_table(std::ostream& out, const std::vector<Column<In, Out>>& cols, std::size_t skip = 0) {
+  std::vector<std::string> names, units, meanings;
+  for (const auto& c : cols) {
+    names.push_back(c.name);
+    units.push_back(c.unit);
+    meanings.push_back(c.meaning);
+  }
+  print_column_table(out, names, units, meanings, skip);
+}
+
 }  // namespace bench_mps::harness

@@ -14,10 +14,7 @@ namespace {
 /// One CSV line of the cells `schema` makes from `in`.
 template <class In, class Out>
 std::string line_of(const std::vector<Column<In, Out>>& schema, const In& in) {
-  std::vector<std::string> cells;
-  cells.reserve(schema.size());
-  for (const auto& column : schema) cells.push_back(column.write(in));
-  return csv_line(cells);
+  return csv_line(column_cells(schema, in));
 }
 
 }  // namespace
