@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <map>
 #include <filesystem>
 #include <sstream>
@@ -14,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/predict/measured_units.hpp"
 #include "tests/test_support.hpp"
 
 namespace bench_mps::testing {
@@ -81,6 +83,18 @@ TEST(Predict, APacedProgramReplayedOpenLoopBuildsABacklog) {
   }
   EXPECT_LT(unit[0], 5) << "closed loop: no backlog";
   EXPECT_GT(unit[1], 20 * unit[0]) << "open loop: the copies fall behind";
+}
+
+// units.csv goes through its column table both ways: a committed file read and written again is the same bytes
+// (one written on the device by the code before the table, with every column; one older, without the last three).
+TEST(Predict, UnitsCsvReadAndWrittenAgainIsTheSameFile) {
+  TempDir tmp;
+  const fs::path current = source_dir() / "results" / "2026-12-02-study" / "mnist-startup" / "ladder" / "units.csv";
+  harness::write_units(tmp / "again.csv", harness::read_units(current));
+  EXPECT_EQ(read_text(tmp / "again.csv"), read_text(current));
+  const auto older = harness::read_units(study() / "gemm" / "ladder" / "units.csv");
+  ASSERT_FALSE(older.empty());
+  EXPECT_TRUE(std::isnan(older.front().coverage)) << "a column the older file lacks reads as none";
 }
 
 TEST(Predict, AgainstASweepEveryCellGetsItsMeasurementAndError) {

@@ -14,6 +14,7 @@
 #include "harness/results/gpu_profile.hpp"
 #include "harness/results/profile_window.hpp"
 #include "harness/results/results_reader.hpp"
+#include "harness/results/results_schema.hpp"
 #include "harness/results/results_writer.hpp"
 #include "harness/results/step_phase.hpp"
 #include "harness/simulate/replay.hpp"  // kMinCommonStepEnds: the simulator's rule is the measurement's
@@ -163,57 +164,86 @@ std::vector<MeasuredUnit> measure_units(const fs::path& dir, double gap_us) {
   return out;
 }
 
+namespace {
+
+using U = Column<MeasuredUnit, MeasuredUnit>;
+
+/// A whole-number column of MeasuredUnit (procs, repeat, worker, steps).
+template <class T>
+U whole(const char* name, const char* meaning, T MeasuredUnit::*field) {
+  return {name, "", meaning, [field](const MeasuredUnit& u) { return std::to_string(u.*field); },
+          [field](MeasuredUnit& u, const Cell& c) { u.*field = static_cast<T>(c.whole()); }};
+}
+/// A number column (>= 0, empty for none) written with `digits` significant digits; `optional`: absent from a
+/// units.csv written before it.
+U real(const char* name, const char* unit, const char* meaning, double MeasuredUnit::*field, int digits,
+       bool optional) {
+  return {name,
+          unit,
+          meaning,
+          [field, digits](const MeasuredUnit& u) { return std::isnan(u.*field) ? "" : fmt_num(u.*field, digits); },
+          [field](MeasuredUnit& u, const Cell& c) { u.*field = c.real(); },
+          optional};
+}
+
+}  // namespace
+
+const std::vector<Column<MeasuredUnit, MeasuredUnit>>& units_csv_schema() {
+  // phase, steady_s, coverage: none in a units.csv written before the unit followed one kind of step.
+  static const std::vector<U> schema{
+      {"run_id", "", "the run (runs.csv's)", [](const MeasuredUnit& u) { return u.run_id; },
+       [](MeasuredUnit& u, const Cell& c) { u.run_id = c.text; }},
+      {"mode", "", "the run's mode (runs.csv's)", [](const MeasuredUnit& u) { return u.mode.name; },
+       [](MeasuredUnit& u, const Cell& c) {
+         const std::optional<Mode> mode = mode_in_results(c.text);
+         if (!mode) throw ResultsError(c.at + ": '" + c.text.substr(0, 40) + "' is no mode a sweep runs");
+         u.mode = *mode;
+       }},
+      whole("procs", "N: the run's copies", &MeasuredUnit::procs),
+      whole("repeat", "the run's repeat", &MeasuredUnit::repeat),
+      whole("worker", "the copy's index in its run", &MeasuredUnit::worker),
+      {"status", "", "the copy's status in runs.csv",
+       [](const MeasuredUnit& u) { return std::string(to_string(u.status)); },
+       [](MeasuredUnit& u, const Cell& c) { u.status = c.status(); }},
+      real("run_s", "s", "the copy's whole run: its command's completion, start-up included (empty: unknown)",
+           &MeasuredUnit::run_s, 9, false),
+      real("unit_ms", "ms",
+           "its unit: the program's metric, else a step between host waits in the common window "
+           "(empty: none, unit_basis says why)",
+           &MeasuredUnit::unit_ms, 9, false),
+      {"unit_basis", "", "metric, common window, not co-run (left out of every score), or why there is no unit",
+       [](const MeasuredUnit& u) { return u.basis_text(); },
+       [](MeasuredUnit& u, const Cell& c) {
+         const std::optional<UnitBasis> basis = value_of(kUnitBasisWords, c.text);
+         u.basis = basis.value_or(UnitBasis::none);
+         if (!basis) u.why = c.text;
+       }},
+      whole("steps", "the steps (waits) the unit is the mean of", &MeasuredUnit::steps),
+      {"phase", "", "the steps of one kind the unit follows (whole steady part, or which were kept)",
+       [](const MeasuredUnit& u) { return u.phase; }, [](MeasuredUnit& u, const Cell& c) { u.phase = c.text; }, true},
+      real("steady_s", "s", "the copy's steady part (from its release where gated; the kept phase)",
+           &MeasuredUnit::steady_s, 6, true),
+      real("coverage", "fraction", "the common window's share of the run's least covered copy's steady part",
+           &MeasuredUnit::coverage, 4, true),
+  };
+  return schema;
+}
+
 void write_units(const fs::path& file, const std::vector<MeasuredUnit>& units) {
   std::ostringstream o;
-  o << csv_line({"run_id", "mode", "procs", "repeat", "worker", "status", "run_s", "unit_ms", "unit_basis", "steps",
-                 "phase", "steady_s", "coverage"});
-  for (const MeasuredUnit& u : units)
-    o << csv_line({u.run_id, u.mode.name, std::to_string(u.procs), std::to_string(u.repeat), std::to_string(u.worker),
-                   to_string(u.status), std::isnan(u.run_s) ? "" : fmt_num(u.run_s, 9),
-                   std::isnan(u.unit_ms) ? "" : fmt_num(u.unit_ms, 9), u.basis_text(), std::to_string(u.steps), u.phase,
-                   std::isnan(u.steady_s) ? "" : fmt_num(u.steady_s, 6),
-                   std::isnan(u.coverage) ? "" : fmt_num(u.coverage, 4)});
+  o << csv_line(column_names(units_csv_schema()));
+  for (const MeasuredUnit& u : units) o << csv_line(column_cells(units_csv_schema(), u));
   write_file_atomically(file, o.str());
 }
 
 std::vector<MeasuredUnit> read_units(const fs::path& file) {
-  // phase, steady_s, coverage: none in a units.csv written before the unit followed one kind of step.
-  const auto rows =
-      read_csv_columns<13>(file,
-                           {"run_id", "mode", "procs", "repeat", "worker", "status", "run_s", "unit_ms", "unit_basis",
-                            "steps", "phase", "steady_s", "coverage"},
-                           {false, false, false, false, false, false, false, false, false, false, true, true, true});
-  std::vector<MeasuredUnit> out;
+  std::vector<MeasuredUnit> out = read_columns<13>(file, units_csv_schema());
   std::size_t line = 1;
-  for (const auto& r : rows) {
-    ++line;
-    const std::string where = file.string() + ":" + std::to_string(line);
-    MeasuredUnit u;
-    u.run_id = r[0];
-    const std::optional<Mode> mode = mode_in_results(r[1]);
-    if (!mode) throw ResultsError(where + ": mode '" + r[1].substr(0, 40) + "' is no mode a sweep runs");
-    u.mode = *mode;
-    u.procs = static_cast<int>(parse_cell_long(r[2], where + " procs"));
-    u.repeat = static_cast<int>(parse_cell_long(r[3], where + " repeat"));
-    u.worker = static_cast<int>(parse_cell_long(r[4], where + " worker"));
-    const std::optional<RunStatus> status = parse_run_status(r[5]);
-    if (!status) throw ResultsError(where + ": status '" + r[5].substr(0, 40) + "' is no run status");
-    u.status = *status;
-    u.run_s = parse_cell_double(r[6], where + " run_s");
-    u.unit_ms = parse_cell_double(r[7], where + " unit_ms");
-    const std::optional<UnitBasis> basis = value_of(kUnitBasisWords, r[8]);
-    u.basis = basis.value_or(UnitBasis::none);
-    if (!basis) u.why = r[8];
-    u.steps = parse_cell_long(r[9], where + " steps");
-    u.phase = r[10];
-    u.steady_s = parse_cell_double(r[11], where + " steady_s");
-    u.coverage = parse_cell_double(r[12], where + " coverage");
-    if (u.procs < 1 || u.repeat < 1 || u.worker < 0 || u.worker >= u.procs || u.run_id.empty() || u.steps < 0 ||
-        (!std::isnan(u.run_s) && !(u.run_s >= 0)) || (!std::isnan(u.unit_ms) && !(u.unit_ms > 0)) ||
-        (!std::isnan(u.steady_s) && !(u.steady_s >= 0)) || (!std::isnan(u.coverage) && !(u.coverage >= 0)))
-      throw ResultsError(where +
-                         ": a row out of range (procs, repeat, worker, run_s, unit_ms, steps, steady_s or coverage)");
-    out.push_back(u);
+  for (const MeasuredUnit& u : out) {
+    const std::string where = file.string() + " line " + std::to_string(++line);
+    if (u.procs < 1 || u.repeat < 1 || u.worker >= u.procs || u.run_id.empty() ||
+        (!std::isnan(u.unit_ms) && !(u.unit_ms > 0)))
+      throw ResultsError(where + ": a row out of range (procs, repeat, worker, run_id or unit_ms)");
   }
   return out;
 }

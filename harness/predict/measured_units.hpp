@@ -10,6 +10,7 @@
 
 #include "harness/common/run_status.hpp"
 #include "harness/plan/mode_names.hpp"
+#include "harness/results/results_schema.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -52,6 +53,9 @@ struct MeasuredUnit {
 /// Every copy of every run of the exec sweep in `dir` (its runs.csv, and profiles/ where it was profiled).
 /// ResultsError where runs.csv cannot be read.
 std::vector<MeasuredUnit> measure_units(const std::filesystem::path& dir, double gap_us);
+
+/// units.csv's columns (harness/results/results_schema.hpp's Column): written and read through it.
+const std::vector<Column<MeasuredUnit, MeasuredUnit>>& units_csv_schema();
 
 /// units.csv: written (replacing any) and read back (ResultsError where damaged).
 void write_units(const std::filesystem::path& file, const std::vector<MeasuredUnit>& units);

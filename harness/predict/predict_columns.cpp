@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "harness/common/format.hpp"
+#include "harness/predict/measured_units.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -76,6 +77,8 @@ const std::vector<Column<PredictCsvRow, NoRecord>>& predict_csv_schema() {
 void print_predict_column_docs(std::ostream& out) {
   out << "\n### predict.csv: one row per cell and basis (bench_mps predict --out)\n";
   print_column_table(out, predict_csv_schema());
+  out << "\n### units.csv: one row per copy of an exec sweep's runs (bench_mps predict --measure DIR)\n";
+  print_column_table(out, units_csv_schema());
 }
 
 }  // namespace bench_mps::harness

@@ -32,7 +32,7 @@ struct PredictCsvRow {
 
 const std::vector<Column<PredictCsvRow, NoRecord>>& predict_csv_schema();
 
-/// predict.csv's column list as docs/RESULTS.md has it (`bench_mps columns`).
+/// predict.csv's and units.csv's column lists as docs/RESULTS.md has them (`bench_mps columns`).
 void print_predict_column_docs(std::ostream& out);
 
 }  // namespace bench_mps::harness

@@ -72,47 +72,14 @@ SweepMeta read_sweep_meta(const fs::path& dir) {
 
 nlohmann::json read_meta(const fs::path& dir) { return read_sweep_meta(dir); }
 
-namespace {
-
-/// Rows of `file` read through `schema`: every column with a reader, found by its name.
-template <std::size_t N, class In, class Out>
-std::vector<Out> read_with_schema(const fs::path& file, const std::vector<Column<In, Out>>& schema) {
-  std::vector<const Column<In, Out>*> readable;
-  for (const auto& c : schema)
-    if (c.read) readable.push_back(&c);
-  if (readable.size() != N)  // the schema and its reader's arity drifted apart: a bug, caught by the tests
-    throw std::logic_error("results schema: " + std::to_string(readable.size()) + " readable columns, reader expects " +
-                           std::to_string(N));
-  std::array<const char*, N> names{};
-  std::array<bool, N> optional{};
-  for (std::size_t i = 0; i < N; ++i) {
-    names[i] = readable[i]->name.c_str();
-    optional[i] = readable[i]->optional;
-  }
-  std::vector<Out> out;
-  std::size_t line = 1;
-  for (const auto& cells : read_csv_columns(file, names, optional)) {
-    const std::string at = file.string() + " line " + std::to_string(++line);
-    Out record;
-    for (std::size_t i = 0; i < N; ++i) {
-      const std::string where = at + " " + readable[i]->name;
-      readable[i]->read(record, Cell{cells[i], where});
-    }
-    out.push_back(std::move(record));
-  }
-  return out;
-}
-
-}  // namespace
-
 std::vector<SummaryRecord> read_summary(const fs::path& file) {
-  std::vector<SummaryRecord> rows = read_with_schema<kSummaryReadColumns>(file, summary_schema());
+  std::vector<SummaryRecord> rows = read_columns<kSummaryReadColumns>(file, summary_schema());
   check_unique_run_ids(file, rows);
   return rows;
 }
 
 std::vector<TaskSample> read_tasks(const fs::path& file) {
-  return read_with_schema<kTasksReadColumns>(file, tasks_schema());
+  return read_columns<kTasksReadColumns>(file, tasks_schema());
 }
 
 double WorkerRecord::fact(const std::string& key) const {
@@ -130,7 +97,7 @@ double WorkerRecord::fact(const std::string& key) const {
 }
 
 std::vector<WorkerRecord> read_runs(const fs::path& file) {
-  return read_with_schema<kRunsReadColumns>(file, runs_schema());
+  return read_columns<kRunsReadColumns>(file, runs_schema());
 }
 
 ResultsFolder read_results_folder(const fs::path& dir) {

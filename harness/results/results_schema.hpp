@@ -6,12 +6,16 @@
 // readers bumps kResultsSchemaVersion (stored in meta.json).
 #include "harness/results/wing.hpp"
 
+#include <array>
 #include <cstddef>
+#include <filesystem>
+#include <stdexcept>
 #include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "harness/common/csv_table.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/results/run_record.hpp"
 
@@ -94,6 +98,36 @@ std::vector<std::string> timeline_columns();
 
 /// docs/RESULTS.md's column lists: one markdown table per file (`bench_mps columns` prints them).
 void print_column_docs(std::ostream& out);
+
+/// Rows of `file` read through `schema`: every column with a reader, found by its name (N: how many have one;
+/// fast-cpp-csv-parser wants it at compile time). ResultsError naming the file, line and column of a bad cell.
+template <std::size_t N, class In, class Out>
+std::vector<Out> read_columns(const std::filesystem::path& file, const std::vector<Column<In, Out>>& schema) {
+  std::vector<const Column<In, Out>*> readable;
+  for (const auto& c : schema)
+    if (c.read) readable.push_back(&c);
+  if (readable.size() != N)  // the schema and its reader's arity drifted apart: a bug, caught by the tests
+    throw std::logic_error("results schema: " + std::to_string(readable.size()) + " readable columns, reader expects " +
+                           std::to_string(N));
+  std::array<const char*, N> names{};
+  std::array<bool, N> optional{};
+  for (std::size_t i = 0; i < N; ++i) {
+    names[i] = readable[i]->name.c_str();
+    optional[i] = readable[i]->optional;
+  }
+  std::vector<Out> out;
+  std::size_t line = 1;
+  for (const auto& cells : read_csv_columns(file, names, optional)) {
+    const std::string at = file.string() + " line " + std::to_string(++line);
+    Out record;
+    for (std::size_t i = 0; i < N; ++i) {
+      const std::string where = at + " " + readable[i]->name;
+      readable[i]->read(record, Cell{cells[i], where});
+    }
+    out.push_back(std::move(record));
+  }
+  return out;
+}
 
 /// A table's column names, in order (its CSV header).
 template <class In, class Out>
