@@ -173,6 +173,8 @@ TEST(Predict, EveryBadInputIsOneLineAndExitTwoWithNothingWritten) {
       {"predict", alone, "--xray", xray, "--procs", "-4"},
       {"predict", alone, "--xray", xray, "--procs", ""},
       {"predict", alone, "--xray", xray, "--max-procs", "1"},
+      {"predict", alone, "--xray", xray, "--paced=maybe"},
+      {"predict", alone, "--xray", xray, "--paced=-1"},
       {"predict", alone, "--xray", xray, "--max-procs", "nan"},
       {"predict", alone, "--xray", xray, "--gap-us", "inf"},
       {"predict", alone, "--xray", xray, "--phases", "-1"},

@@ -524,7 +524,8 @@ CLI::App* add_predict_command(CLI::App& app, PredictArgs& args) {
       ->check(CLI::Range(0, kMaxPhaseDraws));
   cmd->add_flag("--paced", args.paced,
                 "the program serves requests due on the clock (sleeping until due, late ones at once): replay its "
-                "steady steps open-loop, so copies that fall behind build a backlog");
+                "steady steps open-loop, so copies that fall behind build a backlog")
+      ->disable_flag_override();  // a flag: --paced=anything is refused, not read as on or off
   cmd->add_option("--gap-us", args.gap_us, "without host waits, an idle gap at least this long ends a step")
       ->check(finite_in(0.001, 1e6))
       ->capture_default_str();

@@ -9,17 +9,14 @@
 namespace bench_mps::harness {
 
 bool make_open_loop(CopyTrace& trace) {
-  // Alone a step starts when the one before it ends: its items back to back from their launches, the host at
-  // its wait, then the release (CopyTrace::steady_step_ns's step, summed).
+  // Alone a step starts when the one before it ends (TraceStep::alone_ns, summed).
   std::vector<double> launch(trace.steps.size(), std::numeric_limits<double>::quiet_NaN());
   double start = 0;
   for (std::size_t k = 0; k < trace.steps.size(); ++k) {
     const TraceStep& s = trace.steps[k];
-    double t = 0;
-    for (const TraceItem& i : s.items) t = std::max(t, i.ready_ns) + i.work_ns;
     const bool paced = k >= trace.steady_from && k < trace.steady_to && k != trace.dropped_step && !s.items.empty();
     if (paced) launch[k] = start + s.items.front().ready_ns;
-    start += std::max(t, s.host_ns) + s.release_ns;
+    start += s.alone_ns();
   }
   const auto first = std::find_if(launch.begin(), launch.end(), [](double v) { return std::isfinite(v); });
   if (first == launch.end()) return false;

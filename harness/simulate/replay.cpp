@@ -34,17 +34,19 @@ double host_at(const CopyState& s, const TraceStep& step) { return s.start + std
 
 }  // namespace
 
+double TraceStep::alone_ns() const {
+  double t = 0;
+  for (const TraceItem& i : items) t = std::max(t, i.ready_ns) + i.work_ns;
+  return std::max(t, host_ns) + release_ns;
+}
+
 double CopyTrace::steady_step_ns() const {
   if (steady_to <= steady_from) return NAN;
   double sum = 0;
   std::size_t n = 0;
   for (std::size_t k = steady_from; k < steady_to && k < steps.size(); ++k) {
     if (k == dropped_step) continue;
-    const TraceStep& s = steps[k];
-    // Alone, a step lasts until its wait returns: the host or its work, whichever is later, then the release.
-    double t = 0;
-    for (const TraceItem& i : s.items) t = std::max(t, i.ready_ns) + i.work_ns;
-    sum += std::max(t, s.host_ns) + s.release_ns;
+    sum += steps[k].alone_ns();
     ++n;
   }
   return n ? sum / static_cast<double>(n) : NAN;
