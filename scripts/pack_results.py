@@ -1,15 +1,22 @@
 #!/usr/bin/env python3
-"""Packs the big tasks.csv files of committed results folders: results/ is read from the repository by every
-report, compare and test, and its tasks.csv files (one row per timed task) were most of its size.
+"""Packs the big files of committed results folders: results/ is read from the repository by every report,
+compare and test, and its tasks.csv files (one row per timed task), the copies' GPU profiles and the programs'
+printed output were most of its size.
 
     python3 scripts/pack_results.py [ROOT] [--min-kib K] [--check]
 
-Every tasks.csv under ROOT (default: results/) of at least K KiB (default 256) becomes tasks.csv.gz: gzip at
-level 9 with no name and no time in its header (the same bytes on every machine), checked to unpack to exactly
-the file it replaces before that file is removed. bench_mps reads NAME.csv.gz wherever NAME.csv is not there
-(harness/common/csv_table.hpp); `--resume` refuses a packed folder (gunzip tasks.csv.gz first). --check packs
-nothing and exits 1 naming every tasks.csv at or over the size (CI keeps results/ packed).
+Under ROOT (default: results/), each of these becomes NAME.gz: gzip at level 9 with no name and no time in its
+header (the same bytes on every machine), checked to unpack to exactly the file it replaces before that file is
+removed:
+- every tasks.csv of at least K KiB (default 256): bench_mps reads NAME.csv.gz wherever NAME.csv is not there
+  (harness/common/csv_table.hpp); `--resume` refuses a packed folder (gunzip tasks.csv.gz first);
+- every profile-<pid>.json (--profile-gpu's): bench_mps reads profile-<pid>.json.gz where the .json is not there
+  (harness/results/gpu_profile.hpp);
+- every copy's w<i>.stdout and w<i>.stderr of at least 4 KiB (an exec copy's printed output, kept as evidence and
+  read by no tool: `zcat` it).
+--check packs nothing and exits 1 naming every file that should be packed (CI keeps results/ packed).
 """
+import re
 import argparse
 import gzip
 import io
@@ -24,11 +31,24 @@ def gzip_bytes(data):
     return out.getvalue()
 
 
-def big_tasks_files(root, min_bytes):
+PROFILE = re.compile(r"^profile-[0-9]+\.json$")
+PRINTED = re.compile(r"^w[0-9]+\.std(out|err)$")
+PRINTED_MIN_BYTES = 4096
+
+
+def files_to_pack(root, min_bytes):
     for folder, _, files in os.walk(root):
-        if "tasks.csv" in files:
-            path = os.path.join(folder, "tasks.csv")
-            if os.path.getsize(path) >= min_bytes:
+        for name in files:
+            path = os.path.join(folder, name)
+            if name == "tasks.csv":
+                least = min_bytes
+            elif PROFILE.match(name):
+                least = 0
+            elif PRINTED.match(name):
+                least = PRINTED_MIN_BYTES
+            else:
+                continue
+            if os.path.getsize(path) >= least:
                 yield path
 
 
@@ -41,7 +61,7 @@ def main():
     if not os.path.isdir(a.root):
         print(f"pack_results: {a.root}: not a folder", file=sys.stderr)
         return 2
-    found = sorted(big_tasks_files(a.root, a.min_kib * 1024))
+    found = sorted(files_to_pack(a.root, a.min_kib * 1024))
     if a.check:
         for path in found:
             print(f"pack_results: {path} is not packed ({os.path.getsize(path) // 1024} KiB): "
@@ -65,7 +85,7 @@ def main():
         os.remove(path)
         before += len(data)
         after += len(packed)
-    print(f"pack_results: {len(found)} tasks.csv packed, {before / 1e6:.1f} MB -> {after / 1e6:.1f} MB")
+    print(f"pack_results: {len(found)} files packed, {before / 1e6:.1f} MB -> {after / 1e6:.1f} MB")
     return 0
 
 

@@ -7,7 +7,7 @@ Reads every pair of results folders util-<point>/ and <point>/ under OUT_DIR and
 scripts/duty_cycle.sh and scripts/device_check.sh), and writes into OUT_DIR:
   duty_cycle.csv  one row per point: GPU utilisation alone, and at N=10 the per-process slowdown of each
                   mode and MPS's throughput over time-slicing (median, min, max over the paired repeats)
-  duty_cycle.png / .svg  the figure
+  duty_cycle.png  the figure
   report.md       the table, the figure and the verdict read from them
   meta.json       what made these files, from which results folders (with their git sha), on which GPU
 x: NVML's GPU utilisation of one process alone (util-<point>: time-sliced, N=1, >= ~3 s).
@@ -202,8 +202,7 @@ def plot(points):
     # the points' names, once, on the left panel, each where it overprints no other (after the layout)
     place_labels(ax1, [(short_label(p), 100 * p["gpu_util_alone"], p["ratio"][0])
                        for p in points if math.isfinite(p["ratio"][0])])
-    for ext in ("png", "svg"):
-        fig.savefig(os.path.join(OUT, f"duty_cycle.{ext}"), dpi=110)
+    fig.savefig(os.path.join(OUT, "duty_cycle.png"), dpi=110)
     return fig
 
 
@@ -291,7 +290,7 @@ def write_meta(points):
                             "git_dirty": m.get("tool", {}).get("git_dirty"), "started_utc": m.get("started_utc"),
                             "gpu_uuid": (m.get("gpu") or {}).get("uuid")})
     meta = {"what": "duty-cycle map derived from the results folders in `sources` by scripts/plot_duty_cycle.py",
-            "files": ["duty_cycle.csv", "duty_cycle.png", "duty_cycle.svg", "report.md"],
+            "files": ["duty_cycle.csv", "duty_cycle.png", "report.md"],
             "command": ["python3", "scripts/plot_duty_cycle.py"] + sys.argv[1:],
             "generated_utc": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "generator_git_sha": git or None, "procs": N, "gpu": first.get("gpu"), "host": first.get("host"),

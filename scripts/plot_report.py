@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Draws the figures of `bench_mps report` from plots/plot_data.json.
 
-Usage: plot_report.py PLOT_DATA_JSON OUT_DIR
+Usage: plot_report.py PLOT_DATA_JSON OUT_DIR [--svg]
 
 bench_mps computes every statistic (medians, ranges, quantiles, ratios) in C++ and writes them to
-plot_data.json; this script only draws them, each figure as OUT_DIR/<name>.png and <name>.svg,
-with matplotlib's Agg backend (no display needed). See docs/REPORT.md for what each figure shows.
+plot_data.json; this script only draws them, each figure as OUT_DIR/<name>.png (and, with --svg, as
+<name>.svg too: a vector copy drawn again from a folder's plots/plot_data.json when one is wanted; bench_mps
+itself writes one format), with matplotlib's Agg backend (no display needed). See docs/REPORT.md for what each
+figure shows.
 """
 import json
 import os
@@ -95,10 +97,11 @@ def finish(fig):
     return fig
 
 
-def save(fig, out_dir, name):
+def save(fig, out_dir, name, svg):
     finish(fig)
     fig.savefig(os.path.join(out_dir, name + ".png"), dpi=120)
-    fig.savefig(os.path.join(out_dir, name + ".svg"), metadata={"Date": None})
+    if svg:
+        fig.savefig(os.path.join(out_dir, name + ".svg"), metadata={"Date": None})
     plt.close(fig)
 
 
@@ -646,8 +649,9 @@ def draw_history(spec, data):
 
 
 def main(argv):
-    if len(argv) != 3:
-        print("usage: plot_report.py PLOT_DATA_JSON OUT_DIR", file=sys.stderr)
+    svg = argv[3:] == ["--svg"]
+    if len(argv) != 3 and not svg:
+        print("usage: plot_report.py PLOT_DATA_JSON OUT_DIR [--svg]", file=sys.stderr)
         return 2
     with open(argv[1], encoding="utf-8") as f:
         data = json.load(f)
@@ -661,7 +665,7 @@ def main(argv):
         if draw is None:
             print("plot_report.py: unknown figure '{}'".format(spec["name"]), file=sys.stderr)
             return 2
-        save(draw(spec, data), argv[2], spec["name"])
+        save(draw(spec, data), argv[2], spec["name"], svg)
     return 0
 
 

@@ -14,6 +14,7 @@ scripts/device_check.sh's profilecost and profilevariants steps.
 import argparse
 import csv
 import glob
+import gzip
 import json
 import os
 import statistics
@@ -32,10 +33,12 @@ def records(folder):
     """Records and kernels of every profile under `folder`, summed."""
     total = kernels = 0
     files = glob.glob(os.path.join(folder, "**", "profile-*.json"), recursive=True)
+    files += [f for f in glob.glob(os.path.join(folder, "**", "profile-*.json.gz"), recursive=True)
+              if not os.path.exists(f[:-3])]  # a committed folder's, packed (scripts/pack_results.py)
     if not files:
         return None, None
     for f in files:
-        p = json.load(open(f))
+        p = json.load(gzip.open(f, "rt") if f.endswith(".gz") else open(f))
         k = p["kernels"]["count"]
         kernels += k
         total += k + p["copies"]["count"] + p["memsets"]["count"] + p.get("waits", {}).get("count", 0)

@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/common/csv_table.hpp"
 #include "harness/predict/measured_units.hpp"
 #include "tests/test_support.hpp"
 
@@ -144,11 +145,11 @@ TEST(Predict, EveryBadInputIsOneLineAndExitTwoWithNothingWritten) {
   TempDir tmp;
   const std::string alone = (study() / "membw" / "alone").string(), xray = (study() / "xray").string();
   // A damaged profile (cut short) and a file that is no profile at all.
-  fs::path one;
+  fs::path one;  // committed packed (scripts/pack_results.py): profile-<pid>.json.gz
   for (const auto& e : fs::recursive_directory_iterator(study() / "membw" / "alone" / "profiles"))
-    if (e.path().extension() == ".json") one = e.path();
+    if (e.path().extension() == ".gz") one = e.path();
   ASSERT_FALSE(one.empty());
-  const std::string text = read_text(one);
+  const std::string text = harness::read_gzip_text(one);
   write_text(tmp / "profile-1.json", text.substr(0, text.size() / 2));
   write_text(tmp / "profile-2.json", "run_id,mode\nx,y\n");
   fs::create_directories(tmp / "full");
@@ -555,8 +556,8 @@ TEST(PredictHostile, ASchedulerNoCardHasAForeignProfileAndAPathLoopAreRefused) {
   // Another process's profile under this run's file name (membw's over gemm's): not this run's.
   const fs::path foreign = tmp / "foreign";
   fs::copy(study() / "gemm" / "alone", foreign, fs::copy_options::recursive);
-  fs::copy_file(study() / "membw" / "alone" / "profiles" / "r1-mps-exec-n1" / "w0" / "profile-5094.json",
-                foreign / "profiles" / "r1-mps-exec-n1" / "w0" / "profile-2204.json",
+  fs::copy_file(study() / "membw" / "alone" / "profiles" / "r1-mps-exec-n1" / "w0" / "profile-5094.json.gz",
+                foreign / "profiles" / "r1-mps-exec-n1" / "w0" / "profile-2204.json.gz",
                 fs::copy_options::overwrite_existing);
   cases.push_back({"foreign profile", {"predict", foreign.string(), "--xray", xray}, "another process's profile"});
   // A folder whose meta.json names no GPU is checked by its profiles' GPU; a bare profile names no program.
@@ -571,7 +572,7 @@ TEST(PredictHostile, ASchedulerNoCardHasAForeignProfileAndAPathLoopAreRefused) {
   write_text(a100 / "meta.json", xmeta.dump());
   cases.push_back({"no gpu", {"predict", nogpu.string(), "--xray", a100.string()}, "the program's profiles ran on"});
   const std::string profile =
-      (study() / "gemm" / "alone" / "profiles" / "r1-mps-exec-n1" / "w0" / "profile-2204.json").string();
+      (study() / "gemm" / "alone" / "profiles" / "r1-mps-exec-n1" / "w0" / "profile-2204.json.gz").string();
   cases.push_back({"profile, a100", {"predict", profile, "--xray", a100.string()}, "the program's profiles ran on"});
   cases.push_back({"profile against",
                    {"predict", profile, "--xray", xray, "--against", (study() / "membw" / "ladder").string()},

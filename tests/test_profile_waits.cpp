@@ -408,5 +408,34 @@ TEST(StepPhase, AStepOfAnotherKindAtEitherEndIsLeftOutAndOneKindIsKeptWhole) {
   EXPECT_EQ(main_phase({}).words(), "whole steady part");
 }
 
+// A ladder keeps one kind of step at every N. mnist-ff on an H200 (results/2026-12-02-study): alone, a head of
+// about 11,200 short host waits (0.5 s) then 83 steps of about 20 ms (1.7 s), the tail kept; at N=10 time-sliced
+// each short wait took 0.69 ms behind nine other copies, the head outlasted the tail and was kept instead. With
+// the runs alone's sides to follow, every copy keeps the tail; a copy the runs alone never parted stays whole.
+TEST(StepPhase, ALadderFollowsThePartsItsRunsAloneKept) {
+  using harness::ladder_sides;
+  using harness::PhaseSide;
+  using harness::PhaseSides;
+  const std::vector<std::int64_t> alone = ends_of({{2000, 0.25}, {83, 20}});
+  const std::vector<std::int64_t> crowded = ends_of({{2000, 3.5}, {83, 60}});
+  const StepPhase a = main_phase(alone);
+  EXPECT_EQ(a.first, 2000u) << a.words();
+  // The tail (84 ends) is under 5 % of the ends: the first cut leaves 105, the second the rest of the head.
+  EXPECT_EQ(a.sides, (PhaseSides{PhaseSide::after, PhaseSide::after}));
+  const StepPhase own = main_phase(crowded);
+  EXPECT_EQ(own.first, 0u) << "by its own times the head took longer: " << own.words();
+  EXPECT_LT(own.last, 2000u);
+  const StepPhase followed = main_phase(crowded, a.sides);
+  EXPECT_EQ(followed.first, 2000u) << followed.words();
+  EXPECT_EQ(followed.last, 2083u);
+  EXPECT_FALSE(main_phase(crowded, PhaseSides{}).cut()) << "runs alone never parted: the whole steady part";
+
+  EXPECT_EQ(ladder_sides({}), std::nullopt);
+  const PhaseSides head{PhaseSide::after}, tail{PhaseSide::before};
+  EXPECT_EQ(ladder_sides({tail, head, head}), head) << "the most of them";
+  EXPECT_EQ(ladder_sides({tail, head}), tail) << "a tie: the earliest run's";
+  EXPECT_EQ(ladder_sides({PhaseSides{}, PhaseSides{}, head}), PhaseSides{});
+}
+
 }  // namespace
 }  // namespace bench_mps::testing

@@ -1,4 +1,4 @@
-// The regime model (harness/report/regime_model) and the regimes scenario's plan, directly.
+// The regime model (harness/model/regime_model) and the regimes scenario's plan, directly.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -7,7 +7,10 @@
 
 #include "harness/plan/sweep_cli.hpp"
 #include "harness/plan/sweep_spec.hpp"
-#include "harness/report/regime_model.hpp"
+#include "harness/model/regime_model.hpp"
+#include "harness/model/scheduler_models.hpp"
+#include "harness/model/xray_scheduler.hpp"
+#include "harness/plan/mode_names.hpp"
 #include "harness/results/regime_rows.hpp"
 #include "kernels/xray_stats.hpp"
 
@@ -125,6 +128,39 @@ TEST(RegimeRows, ParamNumberReadsAKeyOfTheCanonicalString) {
   EXPECT_TRUE(std::isnan(param_number("burst_us=1000", "host_us")));
   EXPECT_TRUE(std::isnan(param_number("host_us=abc", "host_us")));
   EXPECT_TRUE(std::isnan(param_number("xhost_us=5", "host_us")));
+}
+
+// Issue 44 item 4: the scheduler models are rows. One per mode a ladder runs, in kLadderModes' order; each row's
+// rules are the regime model's and the naive rule predict states; its arbiter replays; a mode no row covers is
+// refused by name.
+TEST(SchedulerModels, OneRowPerLadderModeWithItsArbiterNaiveAndRegimeRules) {
+  const std::vector<SchedulerModel>& models = scheduler_models();
+  ASSERT_EQ(models.size(), kLadderModes.size());
+  for (std::size_t i = 0; i < models.size(); ++i) EXPECT_EQ(models[i].mode, kLadderModes[i]);
+  const SchedulerFacts s{2.0, 0.1, 0.15};
+  const RegimePoint waits{4.0, 1.0, 1.0, 0.5}, gaps{2.0, 0.5, 0.5, 0.5};
+  const SchedulerModel& ts = scheduler_model(ModeKind::timeslice);
+  const SchedulerModel& mps = scheduler_model(ModeKind::mps);
+  for (int n : {1, 2, 4, 10}) {
+    EXPECT_EQ(ts.naive(0.3, n), n);
+    EXPECT_EQ(ts.regime(waits, gaps, n, s).loss, predict_timesliced_between(waits, gaps, n, s).loss);
+    EXPECT_EQ(ts.regime(waits, std::nullopt, n, s).loss, predict_timesliced(waits, n, s).loss);
+    EXPECT_EQ(mps.naive(0.3, n), std::max(1.0, 0.3 * n));
+    EXPECT_EQ(mps.regime(waits, gaps, n, s).loss, predict_mps(waits, n).loss);
+    EXPECT_TRUE(ts.arbiter(s, n));
+    EXPECT_TRUE(mps.arbiter(s, n));
+  }
+  EXPECT_TRUE(ts.regime_bracket);
+  EXPECT_FALSE(mps.regime_bracket);
+  try {
+    scheduler_model(ModeKind::streams);
+    ADD_FAILURE() << "streams has no scheduler model";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("'streams'"), std::string::npos) << e.what();
+  }
+  const TimeSliceModel m = timeslice_model(s);
+  EXPECT_EQ(m.slice_ns, 2.0e6);
+  EXPECT_EQ(m.hold_ns, 0) << "no gaps probe: no hold";
 }
 
 }  // namespace

@@ -14,8 +14,6 @@
 namespace bench_mps::harness {
 namespace {
 
-constexpr int kMaxProcs = kAdviseMaxProcs;
-
 constexpr const char* kAdviseHelpFooter =
     "Profiles one copy alone, places it on this GPU's regime map (docs/REGIMES.md), predicts what N\n"
     "copies get time-sliced and under MPS, verifies with a ladder of short sweeps (N = 1, 2, 4, ...,\n"
@@ -50,7 +48,7 @@ CLI::App* add_advise_command(CLI::App& app, AdviseSpec& spec, std::string& ladde
       ->check(not_blank());
   add_one_device_option(*cmd, spec.device);
   cmd->add_option("--max-procs", spec.max_procs, "the largest N predicted and tried")
-      ->check(CLI::Range(2, kMaxProcs))
+      ->check(CLI::Range(2, kAdviseMaxProcs))
       ->capture_default_str();
   cmd->add_option("--ladder", ladder_text, "these N exactly, every one run (1 is added), e.g. 1,2,4,10")
       ->check(CLI::Validator(
@@ -151,9 +149,9 @@ void finalize_advise_spec(AdviseSpec& spec, const std::string& ladder_text, cons
     spec.ladder = parse_procs(ladder_text, "--ladder");
     if (std::find(spec.ladder.begin(), spec.ladder.end(), 1) == spec.ladder.end()) spec.ladder.push_back(1);
     std::sort(spec.ladder.begin(), spec.ladder.end());
-    if (spec.ladder.back() > kMaxProcs)
+    if (spec.ladder.back() > kAdviseMaxProcs)
       throw UsageError("--ladder: " + std::to_string(spec.ladder.back()) + " copies is more than " +
-                       std::to_string(kMaxProcs));
+                       std::to_string(kAdviseMaxProcs));
     if (spec.ladder.size() < 2) throw UsageError("--ladder: give at least one N above 1");
     spec.max_procs = spec.ladder.back();
   }

@@ -10,7 +10,8 @@
 #include "harness/common/format.hpp"
 #include "harness/common/stats.hpp"
 #include "harness/plan/mode_names.hpp"
-#include "harness/report/regime_evaluation.hpp"
+#include "harness/model/scheduler_models.hpp"
+#include "harness/model/xray_scheduler.hpp"
 #include "harness/results/regime_rows.hpp"
 #include "harness/results/results_reader.hpp"
 

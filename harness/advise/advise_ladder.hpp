@@ -11,7 +11,7 @@
 
 #include "harness/advise/advise_model.hpp"
 #include "harness/predict/prediction.hpp"  // read_scheduler
-#include "harness/report/regime_model.hpp"
+#include "harness/model/regime_model.hpp"
 #include "harness/results/profile_window.hpp"
 
 namespace bench_mps::harness {

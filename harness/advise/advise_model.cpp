@@ -6,6 +6,7 @@
 #include "harness/common/markdown_table.hpp"
 #include "harness/common/stats.hpp"
 #include "harness/common/word_table.hpp"
+#include "harness/model/scheduler_models.hpp"
 #include "harness/predict/prediction.hpp"
 
 namespace bench_mps::harness {
@@ -62,10 +63,9 @@ std::vector<PredictedCell> simulate_ladder(const std::filesystem::path& alone_di
 std::vector<PredictedCell> predict_ladder(const AloneFacts& alone, const SchedulerFacts& sched, int max_procs) {
   std::vector<PredictedCell> cells;
   if (!alone.placed()) return cells;
-  for (int n = 2; n <= max_procs; ++n) {
-    cells.push_back({n, ModeKind::timeslice, predict_timesliced_between(alone.point, alone.gap_point, n, sched)});
-    cells.push_back({n, ModeKind::mps, predict_mps(alone.point, n)});
-  }
+  for (int n = 2; n <= max_procs; ++n)
+    for (const SchedulerModel& m : scheduler_models())
+      cells.push_back({n, m.mode, m.regime(alone.point, alone.gap_point, n, sched)});
   return cells;
 }
 

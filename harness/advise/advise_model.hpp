@@ -1,6 +1,6 @@
 #pragma once
 // advise's arithmetic, apart from any process or file: where one copy alone sits on the regime map,
-// what the model (report/regime_model.hpp) predicts for N copies in each mode, what the ladder measured,
+// what the model (model/regime_model.hpp) predicts for N copies in each mode, what the ladder measured,
 // and how far apart the two are. Every ratio is on the seeds' basis: one copy alone, time-sliced.
 #include "harness/advise/wing.hpp"
 
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "harness/plan/mode_names.hpp"
-#include "harness/report/regime_model.hpp"
+#include "harness/model/regime_model.hpp"
 
 namespace bench_mps::harness {
 

@@ -1,6 +1,6 @@
 #pragma once
 // advise's results: advice.json (versioned, every number behind the advice), advice.md (the advice in
-// plain words, the tables of predicted and measured throughput) and plots/advice.png|svg (predicted
+// plain words, the tables of predicted and measured throughput) and plots/advice.png (predicted
 // and measured throughput against N, both modes; scripts/plot_report.py draws it).
 #include "harness/advise/wing.hpp"
 

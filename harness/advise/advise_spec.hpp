@@ -1,6 +1,7 @@
 #pragma once
 // What `bench_mps advise` was asked to do.
 #include "harness/advise/wing.hpp"
+#include "harness/plan/sweep_spec.hpp"
 
 #include <cmath>
 #include <string>
@@ -8,8 +9,8 @@
 
 namespace bench_mps::harness {
 
-/// The largest N advise predicts and tries (the sweep's default --mps-max-clients).
-inline constexpr int kAdviseMaxProcs = 48;
+/// The largest N advise predicts and tries: MPS's clients per server (the sweep's default --mps-max-clients).
+inline constexpr int kAdviseMaxProcs = kMpsClientCeiling;
 /// Worker sets each rung of the ladder runs per mode: two, the fewest that give an interval.
 inline constexpr int kSetsPerRung = 2;
 /// The most worker sets the best cell of each mode gets while the verdict is open (within --budget).

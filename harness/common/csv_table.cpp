@@ -55,6 +55,14 @@ std::unique_ptr<io::ByteSourceBase> gzip_source(const std::filesystem::path& gz)
   return std::make_unique<GzipSource>(gz);
 }
 
+std::string read_gzip_text(const std::filesystem::path& gz) {
+  GzipSource source(gz);
+  std::string text;
+  char buffer[1 << 16];
+  for (int n; (n = source.read(buffer, sizeof buffer)) > 0;) text.append(buffer, static_cast<std::size_t>(n));
+  return text;
+}
+
 double parse_cell_double(const std::string& cell, const std::string& where, bool allow_empty) {
   if (cell.empty()) {
     if (allow_empty) return std::numeric_limits<double>::quiet_NaN();

@@ -58,6 +58,8 @@ std::filesystem::path packed_csv(const std::filesystem::path& file);
 bool csv_exists(const std::filesystem::path& file);
 /// The bytes of a gzip file as the CSV reader takes them, decompressed as they are read (zlib); errors name it.
 std::unique_ptr<io::ByteSourceBase> gzip_source(const std::filesystem::path& gz);
+/// The whole unpacked text of a gzip file (a committed profile-<pid>.json.gz); errors name it.
+std::string read_gzip_text(const std::filesystem::path& gz);
 
 /// Every row of `file` (or, where only its packed copy is there, of `file`.gz: packed_csv), the cells of
 /// `columns` in that order. A column marked optional may be absent (a file written before the column

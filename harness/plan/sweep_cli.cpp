@@ -430,7 +430,7 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
       ->group(limits)
       ->capture_default_str();
   app.add_option("--mps-max-clients", spec.mps_max_clients, "clients one MPS server accepts (48 on Volta and newer)")
-      ->check(whole_in(1, 1024))
+      ->check(whole_in(1, kMaxProcs))
       ->group(limits)
       ->capture_default_str();
   app.add_option("--settle", spec.settle_s, "idle seconds before every set of workers (after the last set's exit)")

@@ -53,7 +53,7 @@ bool sweep_defined_on_command_line(const CLI::App& app);
 SweepSpec with_limits_given(SweepSpec stored, const SweepSpec& given, const CLI::App& app);
 
 /// Parses "1,4,10" (positive, distinct integers). `what` names the option in errors.
-std::vector<int> parse_procs(const std::string& text, const std::string& what = "--procs", int most = 1024);
+std::vector<int> parse_procs(const std::string& text, const std::string& what = "--procs", int most = kMaxProcs);
 /// Parses one mode, "mps:25+prio" (its canonical name in Mode::name); UsageError for an unknown one.
 Mode parse_mode(const std::string& item);
 /// Parses "timeslice,mps,mps:25".

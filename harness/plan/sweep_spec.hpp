@@ -13,6 +13,12 @@
 
 namespace bench_mps::harness {
 
+/// The ceilings on N, named once. A sweep runs at most kMaxProcs copies at once (--procs, --mps-max-clients).
+inline constexpr int kMaxProcs = 1024;
+/// MPS's documented clients per server on Volta and newer, the sweep's default --mps-max-clients: advise and
+/// predict put every N under MPS as well, so they go no higher (conform's client-ceiling row measures it).
+inline constexpr int kMpsClientCeiling = 48;
+
 /// How the N workload instances of a run share the GPU.
 enum class ModeKind {
   timeslice,  ///< N processes, no MPS: the driver time-slices their contexts
@@ -97,7 +103,7 @@ struct SweepSpec {
   std::string out_dir;  ///< empty: results/<date>-<gpu>
   double run_timeout_s = 300;
   double ready_timeout_s = 120;
-  int mps_max_clients = 48;
+  int mps_max_clients = kMpsClientCeiling;
   std::string worker_exe;  ///< empty: bench_worker beside bench_mps
   Scenario scenario = Scenario::sweep;
   std::vector<double> regime_bursts_ms{0.1, 0.3, 1, 3, 10};  ///< regimes: GPU work per step of the grid's points

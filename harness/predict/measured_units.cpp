@@ -42,7 +42,8 @@ struct CopyWaits {
 /// part that counts is from there to its steady part's end: every copy of its run was released at that
 /// instant, and a profile that kept only its run's last spans would otherwise start it later, by how many
 /// spans contention split its work into (docs/PREDICT.md "Measured").
-CopyWaits copy_waits(const fs::path& dir, double gap_us, double release_mono_s) {
+CopyWaits copy_waits(const fs::path& dir, double gap_us, double release_mono_s,
+                     const std::optional<PhaseSides>& follow = std::nullopt) {
   CopyWaits c;
   const std::vector<fs::path> files = gpu_profile_files(dir);
   if (files.empty()) {
@@ -74,7 +75,7 @@ CopyWaits copy_waits(const fs::path& dir, double gap_us, double release_mono_s) 
     if (t >= c.from && t <= c.to) c.ends.push_back(t);
   }
   // One kind of step: a head or a tail of another kind (a test pass, evaluation batches) is no part of it.
-  c.phase = main_phase(c.ends);
+  c.phase = main_phase(c.ends, follow);
   if (c.phase.cut()) {
     if (c.phase.first > 0) c.from = c.ends[c.phase.first];
     if (c.phase.last + 1 < c.ends.size()) c.to = c.ends[c.phase.last];
@@ -106,6 +107,17 @@ std::vector<MeasuredUnit> measure_units(const fs::path& dir, double gap_us) {
     if (!by_run.count(r.run_id)) order.push_back(r.run_id);
     by_run[r.run_id].push_back(&r);
   }
+  auto copy_dir = [&dir](const WorkerRecord& w) {
+    return dir / "profiles" / w.run_id / ("w" + std::to_string(w.worker));
+  };
+  // One kind of step at every N: the parts the runs alone kept (the most of them) are kept in every copy.
+  std::vector<PhaseSides> alone_sides;
+  for (const WorkerRecord& r : rows)
+    if (r.procs == 1 && r.fact("step_mean_ms") <= 0) {
+      const CopyWaits c = copy_waits(copy_dir(r), gap_us, r.fact("gate_release_mono_s"));
+      if (c.why.empty()) alone_sides.push_back(c.phase.sides);
+    }
+  const std::optional<PhaseSides> follow = ladder_sides(alone_sides);
   std::vector<MeasuredUnit> out;
   for (const std::string& id : order) {
     const std::vector<const WorkerRecord*>& copies = by_run[id];
@@ -113,8 +125,7 @@ std::vector<MeasuredUnit> measure_units(const fs::path& dir, double gap_us) {
     std::int64_t from = std::numeric_limits<std::int64_t>::min(), to = std::numeric_limits<std::int64_t>::max();
     bool all_placed = true;
     for (const WorkerRecord* w : copies) {
-      waits.push_back(copy_waits(dir / "profiles" / id / ("w" + std::to_string(w->worker)), gap_us,
-                                 w->fact("gate_release_mono_s")));
+      waits.push_back(copy_waits(copy_dir(*w), gap_us, w->fact("gate_release_mono_s"), follow));
       all_placed = all_placed && waits.back().placed;
       from = std::max(from, waits.back().from);
       to = std::min(to, waits.back().to);

@@ -34,7 +34,8 @@ namespace fs = std::filesystem;
 namespace bench_mps::harness {
 namespace {
 
-constexpr int kMaxProcs = 64;
+/// The largest N predicted: it predicts every N under MPS too, whose server takes this many clients.
+constexpr int kMaxPredictProcs = kMpsClientCeiling;
 
 constexpr const char* kFooter =
     "Predicts N copies of a program, time-sliced and under MPS, per unit (its steps: between two host\n"
@@ -199,17 +200,18 @@ int measure_only(const PredictArgs& a) {
   return 0;
 }
 
-/// The N to predict: --procs (each from 2 to kMaxProcs), sorted, else 2 to --max-procs.
+/// The N to predict: --procs (each from 2 to kMaxPredictProcs), sorted, else 2 to --max-procs.
 std::vector<int> procs_to_predict(const PredictArgs& a) {
   std::vector<int> procs;
   if (!a.procs.empty()) {
     if (a.max_procs_given)
       throw UsageError(
           "--max-procs: does not apply with --procs (it bounds the N predicted where --procs is not given)");
-    procs = parse_procs(a.procs, "--procs", kMaxProcs);
+    procs = parse_procs(a.procs, "--procs", kMaxPredictProcs);
     for (int n : procs)
-      if (n < 2 || n > kMaxProcs)
-        throw UsageError("--procs: " + std::to_string(n) + " is not an N from 2 to " + std::to_string(kMaxProcs));
+      if (n < 2 || n > kMaxPredictProcs)
+        throw UsageError("--procs: " + std::to_string(n) + " is not an N from 2 to " +
+                         std::to_string(kMaxPredictProcs));
     std::sort(procs.begin(), procs.end());
   } else {
     for (int n = 2; n <= a.max_procs; ++n) procs.push_back(n);
@@ -501,7 +503,7 @@ CLI::App* add_predict_command(CLI::App& app, PredictArgs& args) {
            args.max_procs_given = true;
          },
          "the largest N (with --procs not given; default 10)")
-      ->check(CLI::Range(2, kMaxProcs));
+      ->check(CLI::Range(2, kMaxPredictProcs));
   cmd->add_option("--against", args.against,
                   "a sweep of the same program at N >= 2 (with --profile-gpu), or an advise folder (its ladder): "
                   "the error of each cell")

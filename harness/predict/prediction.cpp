@@ -9,7 +9,8 @@
 
 #include "harness/common/errors.hpp"
 #include "harness/common/format.hpp"
-#include "harness/report/regime_evaluation.hpp"
+#include "harness/model/scheduler_models.hpp"
+#include "harness/model/xray_scheduler.hpp"
 #include "harness/results/regime_rows.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/simulate/phases.hpp"
@@ -31,10 +32,11 @@ double mem_demand(double dram_bw, double duty, std::string& basis) {
   return std::min(1.0, dram_bw / duty);
 }
 
-AloneRun alone_from_profile(const GpuProfile& p, double gap_us, double dram_bw) {
+AloneRun alone_from_profile(const GpuProfile& p, double gap_us, double dram_bw,
+                            const std::optional<PhaseSides>& follow = std::nullopt) {
   AloneRun a;
   a.summary = summarise(p, std::max(gap_us, static_cast<double>(p.min_gap_ns) * 1e-3));
-  a.program = trace_from_profile(p, a.summary, mem_demand(dram_bw, a.summary.duty, a.mem_basis));
+  a.program = trace_from_profile(p, a.summary, mem_demand(dram_bw, a.summary.duty, a.mem_basis), follow);
   a.unit_ms = a.program.trace.steady_step_ns() * 1e-6;
   if (!p.devices.empty()) a.gpu = p.devices.front().name;
   return a;
@@ -53,9 +55,12 @@ std::vector<AloneRun> read_alone_runs(const fs::path& path, double gap_us) {
   if (!fs::is_directory(path, ec)) throw UsageError(path.string() + ": no such profile or results folder");
   const std::vector<SummaryRecord> rows = read_summary(path / "summary.csv");
   const std::vector<WorkerRecord> workers = read_runs(path / "runs.csv");
-  std::vector<AloneRun> out;
+  std::vector<std::vector<AloneRun>> by_mode;  // each mode's draws, in kLadderModes' order
+  std::vector<GpuProfile> profiles;            // each draw's, to read again with the ladder's phase
+  std::vector<double> dram;                    // and its GPM DRAM bandwidth
+  std::vector<PhaseSides> sides;
   for (const ModeKind mode : kLadderModes) {
-    std::vector<AloneRun> draws;
+    std::vector<AloneRun>& draws = by_mode.emplace_back();
     std::string missing;  // the first ok run without a profile
     for (const SummaryRecord& row : rows) {
       const std::optional<Mode> ran = mode_in_results(row.mode);
@@ -70,7 +75,10 @@ std::vector<AloneRun> read_alone_runs(const fs::path& path, double gap_us) {
         if (missing.empty()) missing = row.run_id;
         continue;
       }
-      AloneRun a = alone_from_profile(busiest_profile(files), gap_us, w->fact("profile_gpm_dram_bw_util"));
+      profiles.push_back(busiest_profile(files));
+      dram.push_back(w->fact("profile_gpm_dram_bw_util"));
+      AloneRun a = alone_from_profile(profiles.back(), gap_us, dram.back());
+      if (!(w->fact("step_mean_ms") > 0)) sides.push_back(a.program.phase_sides);
       a.mode = mode;
       a.source = (path / row.run_id).string();
       a.run_s = w->fact("completion_s");
@@ -84,6 +92,19 @@ std::vector<AloneRun> read_alone_runs(const fs::path& path, double gap_us) {
     if (draws.empty() && !missing.empty())
       throw UsageError(path.string() + ": run " + missing +
                        " has no GPU profile (was the sweep run with --profile-gpu?)");
+  }
+  // One kind of step in every draw: the parts most runs alone kept (as `predict --measure` keeps in every copy).
+  const std::optional<PhaseSides> follow = ladder_sides(sides);
+  std::size_t k = 0;
+  std::vector<AloneRun> out;
+  for (std::vector<AloneRun>& draws : by_mode) {
+    for (AloneRun& a : draws) {
+      const std::size_t i = k++;
+      if (a.metric || !follow || a.program.phase_sides == *follow) continue;
+      AloneRun again = alone_from_profile(profiles[i], gap_us, dram[i], follow);
+      a.program = std::move(again.program);
+      a.unit_ms = again.unit_ms;
+    }
     if (draws.empty()) continue;
     std::vector<std::size_t> order(draws.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -122,15 +143,6 @@ SchedulerFacts read_scheduler(const fs::path& dir) {
   return s;
 }
 
-TimeSliceModel timeslice_model(const SchedulerFacts& s) {
-  TimeSliceModel m;
-  m.slice_ns = s.slice_ms * 1e6;
-  m.switch_ns = s.switch_ms * 1e6;
-  m.turn_ns = s.turn_cost_ms * 1e6;
-  m.hold_ns = std::isfinite(s.hold_us) ? s.hold_us * 1e3 : 0.0;
-  return m;
-}
-
 namespace {
 
 /// The simulator at N: per-unit and per-run, scaled to the copy's own measurements alone (the replay of one
@@ -141,15 +153,11 @@ struct Simulated {
   double unit_low_ms = NAN, unit_high_ms = NAN, run_low_s = NAN, run_high_s = NAN;
 };
 
-std::unique_ptr<Arbiter> arbiter_for(ModeKind mode, int copies, const SchedulerFacts& s) {
-  return mode == ModeKind::mps ? make_mps_arbiter(MpsModel{}) : make_timeslice_arbiter(timeslice_model(s), copies);
-}
-
 /// One replay of `n` copies, copy c running traces[c] from offsets[c]: its unit and whole run, scaled.
 Simulated simulate_once(const AloneRun& a, ModeKind mode, const SchedulerFacts& s, const Replay& one,
                         const std::vector<const CopyTrace*>& traces, const std::vector<double>& offsets) {
   const CopyTrace& t = a.program.trace;
-  const std::unique_ptr<Arbiter> arbiter = arbiter_for(mode, static_cast<int>(traces.size()), s);
+  const std::unique_ptr<Arbiter> arbiter = scheduler_model(mode).arbiter(s, static_cast<int>(traces.size()));
   const Replay many = replay(traces, *arbiter, offsets);
   Simulated out;
   const double step1 = steady_step_ns(t, one), stepn = steady_step_ns(traces, many);
@@ -224,9 +232,9 @@ double regime_loss(const AloneRun& a, ModeKind mode, int n, const SchedulerFacts
     points.push_back({m.burst_mean_ms / m.duty, m.burst_mean_ms, m.burst_mean_ms, a.program.fill});
   low = high = NAN;
   if (points.empty()) return NAN;
-  if (mode == ModeKind::mps) return predict_mps(points.front(), n).loss;
-  const Prediction p =
-      predict_timesliced_between(points.front(), points.size() > 1 ? std::optional(points[1]) : std::nullopt, n, s);
+  const SchedulerModel& model = scheduler_model(mode);
+  const Prediction p = model.regime(points.front(), points.size() > 1 ? std::optional(points[1]) : std::nullopt, n, s);
+  if (!model.regime_bracket) return p.loss;
   if (!std::isfinite(p.loss)) return NAN;
   low = p.loss;
   high = std::isfinite(p.upper) ? p.upper : p.loss;
@@ -246,7 +254,7 @@ std::vector<PredictedRow> predict_cells(const std::vector<AloneRun>& alone, cons
   const AloneRun& a = program_alone(alone);
   std::vector<PredictedRow> out;
   std::map<ModeKind, Replay> one;  // each mode's replay of the copy alone, once
-  for (const ModeKind mode : kLadderModes) one[mode] = replay(a.program.trace, 1, *arbiter_for(mode, 1, s));
+  for (const ModeKind mode : kLadderModes) one[mode] = replay(a.program.trace, 1, *scheduler_model(mode).arbiter(s, 1));
   for (int n : procs)
     for (const ModeKind mode : kLadderModes) {
       PredictedRow c;
@@ -260,7 +268,7 @@ std::vector<PredictedRow> predict_cells(const std::vector<AloneRun>& alone, cons
       c.unit_phase_high_ms = sim.unit_high_ms;
       c.run_phase_low_s = sim.run_low_s;
       c.run_phase_high_s = sim.run_high_s;
-      const double naive = c.mode == ModeKind::mps ? std::max(1.0, n * a.summary.duty) : static_cast<double>(n);
+      const double naive = scheduler_model(c.mode).naive(a.summary.duty, n);
       c.naive_unit_ms = a.unit_ms * naive;
       c.naive_run_s = stretched_run_s(a, naive);
       double low = NAN, high = NAN;

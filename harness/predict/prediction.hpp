@@ -2,7 +2,7 @@
 // N copies of a program predicted from one copy alone in each mode and the X-ray (docs/PREDICT.md):
 // by the simulator (its trace replayed through the scheduler), and beside it the two baselines the study
 // holds it against: naive (time-sliced N copies share one GPU's worth: each unit N times as long; MPS:
-// max(1, N x the busy share)) and the regime model of advise (report/regime_model.hpp, without the ladder).
+// max(1, N x the busy share)) and the regime model of advise (model/regime_model.hpp, without the ladder).
 // Nothing from a run of the program at N >= 2 enters a prediction.
 #include "harness/predict/wing.hpp"
 
@@ -12,7 +12,8 @@
 
 #include "harness/predict/trace_from_profile.hpp"
 #include "harness/plan/mode_names.hpp"
-#include "harness/report/regime_model.hpp"
+#include "harness/model/regime_model.hpp"
+#include "harness/model/scheduler_models.hpp"
 #include "harness/results/gpu_profile.hpp"
 #include "harness/simulate/gpu_models.hpp"
 
@@ -68,9 +69,6 @@ void check_scheduler_bounds(const SchedulerFacts& s, const std::string& where);
 /// The scheduler from an X-ray sweep's (or a regimes sweep's) summary.csv in `dir`; ResultsError where it
 /// holds no time-sliced X-ray at N >= 2, or values outside the bounds above.
 SchedulerFacts read_scheduler(const std::filesystem::path& dir);
-
-/// The simulator's model of time-slicing from the X-ray (hold 0 where the X-ray had no gaps probe).
-TimeSliceModel timeslice_model(const SchedulerFacts& s);
 
 /// The copy alone that stands for the program: the fastest of `alone` (the lowest unit). At N=1 the mode
 /// shares nothing, and an alone run slower than another was slowed by something else (the zoo's two alone

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "harness/results/gpu_profile.hpp"
+#include "harness/results/step_phase.hpp"
 #include "harness/simulate/copy_trace.hpp"
 
 namespace bench_mps::harness {
@@ -17,6 +18,7 @@ struct ProgramTrace {
   CopyTrace trace;
   std::string cut;           ///< how its steps were cut: "host waits" or "idle gaps of at least X us"
   std::string phase;         ///< the steps of one kind its steady part keeps (StepPhase::words)
+  PhaseSides phase_sides;    ///< the parts its cuts kept (StepPhase::sides)
   double profile_ns = 0;     ///< the profiler's start (CUDA's initialisation) to the profile's writing (exit)
   double dropped_ns = 0;     ///< the time alone of the spans the profile did not keep (0: it kept all)
   double active_ns = 0;      ///< the run's first busy span's start to its last one's end (what a baseline stretches)
@@ -24,8 +26,10 @@ struct ProgramTrace {
   bool sm_per_span = false;  ///< the spans carried their SM time (format_version 3)
 };
 
-/// `s` is the summary of `p` (its steady part); `mem_demand`: the copy's memory bandwidth share while busy.
+/// `s` is the summary of `p` (its steady part); `mem_demand`: the copy's memory bandwidth share while busy;
+/// `follow`: the parts its steady part keeps where it mixes phases (main_phase's; none: the longer ones).
 /// UsageError naming the profile where it holds no busy span.
-ProgramTrace trace_from_profile(const GpuProfile& p, const ProfileSummary& s, double mem_demand);
+ProgramTrace trace_from_profile(const GpuProfile& p, const ProfileSummary& s, double mem_demand,
+                                const std::optional<PhaseSides>& follow = std::nullopt);
 
 }  // namespace bench_mps::harness

@@ -7,7 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/report/regime_model.hpp"
+#include "harness/model/regime_model.hpp"
+#include "harness/model/xray_scheduler.hpp"
 #include "harness/report/report_seeds.hpp"
 #include "harness/results/regime_rows.hpp"
 
@@ -27,9 +28,6 @@ struct Evaluated {
   Prediction predicted;
   double error() const { return predicted.loss / measured - 1; }
 };
-
-/// The scheduler as the X-ray saw it: medians over its time-sliced N >= 2.
-SchedulerFacts scheduler_of(const std::vector<XrayCell>& xray);
 
 /// Every cell with N >= 2 (time-sliced and MPS) of the grid (`grid`) or of the other configurations
 /// (a placed folder's workloads), beside the model.

@@ -136,7 +136,7 @@ void commit(const Staging& stage, const fs::path& dir) {
 /// `bench_mps report --help` below the options: what it writes, examples a newcomer can type, exit codes
 /// (those of run_report and main; docs/REPORT.md has the table). Lines under 100 columns.
 constexpr const char* kReportHelpFooter =
-    "Writes DIR/report.md and DIR/plots/ (each figure as .png and .svg, and plot_data.json); fault\n"
+    "Writes DIR/report.md and DIR/plots/ (each figure as .png, and plot_data.json); fault\n"
     "isolation and fleet reports write report.md alone. Rerun it at any time: it replaces them. The\n"
     "folder decides the report: a sweep's results (regimes, interference and fault folders have their\n"
     "own), a comparison (`bench_mps compare BASE NEW --out DIR`), or a folder of many results folders\n"
@@ -236,13 +236,11 @@ int report_folder(const ReportArgs& args) {
   const fs::path plots = stage.path() / "plots";
   write_file(plots / "plot_data.json", json_text(r.plan.data, 2) + "\n");
   run_plot_script(python, script, plots / "plot_data.json", plots, stage.path() / "plot.log");
-  for (const FigureInfo& f : r.plan.figures)
-    for (const char* ext : {".png", ".svg"}) {
-      const fs::path file = plots / (f.name + ext);
-      if (!fs::is_regular_file(file, ec) || fs::file_size(file, ec) == 0)
-        throw std::runtime_error("report: " + script.filename().string() + " did not write " +
-                                 file.filename().string());
-    }
+  for (const FigureInfo& f : r.plan.figures) {
+    const fs::path file = plots / (f.name + ".png");
+    if (!fs::is_regular_file(file, ec) || fs::file_size(file, ec) == 0)
+      throw std::runtime_error("report: " + script.filename().string() + " did not write " + file.filename().string());
+  }
   write_file(stage.path() / "report.md", r.markdown);
   throw_if_stopped();  // the last moment a stop leaves the folder as it was
   commit(stage, dir);

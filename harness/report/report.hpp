@@ -1,5 +1,5 @@
 #pragma once
-// `bench_mps report DIR`: renders DIR/report.md and DIR/plots/*.png|svg from a results folder, with
+// `bench_mps report DIR`: renders DIR/report.md and DIR/plots/*.png from a results folder, with
 // the seed articles' figures (results/seeds.csv) beside ours, or from a comparison folder written by
 // `bench_mps compare --out`; for a folder of many results folders, the fleet report (report_fleet.hpp).
 // See docs/REPORT.md.

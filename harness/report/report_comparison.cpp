@@ -260,8 +260,7 @@ std::string render_comparison_report(const ComparisonFolder& folder, const PlotP
   const char* diff_key = info.contains("metadata_diff") ? "metadata_diff" : "metadata";
   md += metadata_markdown(info.contains(diff_key) ? info[diff_key] : json());
   md += "\n## Figure\n\n";
-  for (const FigureInfo& f : plan.figures)
-    md += "![" + f.title + "](plots/" + f.name + ".png)\n\n" + f.how_to_read + " ([SVG](plots/" + f.name + ".svg))\n\n";
+  for (const FigureInfo& f : plan.figures) md += figure_markdown(f);
   for (const std::string& why : plan.not_drawn) md += "Not drawn: " + why + ".\n\n";
   md += "## Pairs\n\nMedian over repeats on each side and its noise (" +
         statistic_or(info,

@@ -1,7 +1,7 @@
 #pragma once
 // `bench_mps report` on a folder written by `bench_mps compare BASE NEW --out DIR`
 // (comparison.csv + comparison.json, no summary.csv): report.md with the pair table and
-// plots/comparison.png|svg, the change of every pair coloured by its verdict.
+// plots/comparison.png, the change of every pair coloured by its verdict.
 #include "harness/report/wing.hpp"
 
 #include <filesystem>

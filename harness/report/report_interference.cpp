@@ -120,8 +120,7 @@ void add_figure(const std::vector<InterferenceCell>& cells, InterferenceRates& r
        json::array({{{"name", f.name}, {"title", f.title + " (" + gpu_title(meta) + ")"}, {"groups", groups}}})}};
   if (!groups.empty()) {
     out.plan.figures.push_back(f);
-    md += "## Figure\n\n![" + f.title + "](plots/" + f.name + ".png)\n\n" + f.how_to_read + " ([SVG](plots/" + f.name +
-          ".svg))\n\n";
+    md += "## Figure\n\n" + figure_markdown(f);
   } else {
     out.plan.data["figures"] = json::array();
     out.plan.not_drawn.push_back(f.title + ": no side-by-side run finished");

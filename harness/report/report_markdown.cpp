@@ -441,9 +441,7 @@ std::string render_results_report(const ReportData& data, const SweepMeta& meta,
       "how to read it. Statistics count only runs with status ok: " +
       runs_phrase(data) + ".\n\n## Machine\n\n" + machine_markdown(meta);
   md += "\n## Figures\n\n";
-  for (const FigureInfo& f : plan.figures)
-    md += "### " + f.title + "\n\n![" + f.title + "](plots/" + f.name + ".png)\n\n" + f.how_to_read + " ([SVG](plots/" +
-          f.name + ".svg))\n\n";
+  for (const FigureInfo& f : plan.figures) md += "### " + f.title + "\n\n" + figure_markdown(f);
   for (const std::string& why : plan.not_drawn) md += "Not drawn: " + why + ".\n\n";
   md +=
       "## Per workload, mode and N\n\n"

@@ -12,11 +12,15 @@
 
 namespace bench_mps::harness {
 
-/// A figure the script writes as plots/<name>.png and plots/<name>.svg.
+/// A figure the script writes as plots/<name>.png.
 struct FigureInfo {
   std::string name, title;
   std::string how_to_read;  ///< one paragraph for report.md
 };
+/// A figure in report.md: its image (plots/<name>.png) and how to read it.
+inline std::string figure_markdown(const FigureInfo& f) {
+  return "![" + f.title + "](plots/" + f.name + ".png)\n\n" + f.how_to_read + "\n\n";
+}
 
 struct PlotPlan {
   nlohmann::json data;                 ///< the content of plot_data.json

@@ -29,9 +29,7 @@ std::string model_text(const Prediction& p) {
 
 std::string figure(const PlotPlan& plan, const std::string& name) {
   for (const FigureInfo& f : plan.figures)
-    if (f.name == name)
-      return "![" + f.title + "](plots/" + f.name + ".png)\n\n" + f.how_to_read + " ([SVG](plots/" + f.name +
-             ".svg))\n\n";
+    if (f.name == name) return figure_markdown(f);
   for (const std::string& why : plan.not_drawn)
     if (why.rfind(name, 0) == 0) return "(" + why + ")\n\n";
   return "";

@@ -78,7 +78,8 @@ struct GpuProfile {
 /// Reads one profile; throws UsageError "<file>: <what is wrong>".
 GpuProfile read_gpu_profile(const std::filesystem::path& file);
 
-/// The profile-*.json files of `dir` (and its subfolders if `recursive`), sorted; none or no folder: empty.
+/// The profile-*.json files of `dir` (and its subfolders if `recursive`), sorted; none or no folder: empty. A
+/// profile committed packed (profile-<pid>.json.gz, scripts/pack_results.py) counts where its .json is not there.
 std::vector<std::filesystem::path> gpu_profile_files(const std::filesystem::path& dir, bool recursive = false);
 
 /// Blocks of one kernel signature resident on one SM at once, from its threads, registers and shared

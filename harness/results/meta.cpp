@@ -70,8 +70,8 @@ nlohmann::json host_json() {
   int nodes = 0;
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator("/sys/devices/system/node", ec)) {
-    const std::string name = e.path().filename().string();
-    nodes += name.rfind("node", 0) == 0 && name.size() > 4 && std::isdigit(static_cast<unsigned char>(name[4]));
+    const std::string node = e.path().filename().string();
+    nodes += node.rfind("node", 0) == 0 && node.size() > 4 && std::isdigit(static_cast<unsigned char>(node[4]));
   }
   host["numa_nodes"] = nodes > 0 ? nlohmann::json(nodes) : nlohmann::json();
   return host;

@@ -1,7 +1,7 @@
 #pragma once
 // The X-ray's and the regime map's runs as their tables read them (summary.csv rows), grouped: the
 // X-ray per mode and N, the map per grid point, mode and N. The sweep prints them and stores the
-// X-ray in meta.json; the report renders them and holds them against the model (report/regime_model).
+// X-ray in meta.json; the report renders them and holds them against the model (model/regime_model).
 #include "harness/results/wing.hpp"
 
 #include <cmath>

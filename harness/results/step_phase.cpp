@@ -81,27 +81,45 @@ std::string StepPhase::words() const {
   return w + ")";
 }
 
-StepPhase main_phase(const std::vector<std::int64_t>& ends) {
+StepPhase main_phase(const std::vector<std::int64_t>& ends, const std::optional<PhaseSides>& follow) {
   StepPhase p;
   p.ends = ends.size();
   p.last = ends.empty() ? 0 : ends.size() - 1;
   if (ends.size() < 2 * kMinPhaseEnds + 2) return p;
   const LineFits f(ends);
+  const std::size_t cuts = follow ? std::min(follow->size(), static_cast<std::size_t>(kMaxPhaseCuts))
+                                  : static_cast<std::size_t>(kMaxPhaseCuts);
   std::size_t a = 0, b = ends.size();  // the kept ends [a, b)
-  for (int cut = 0; cut < kMaxPhaseCuts && b - a >= 2 * kMinPhaseEnds + 2; ++cut) {
+  for (std::size_t cut = 0; cut < cuts && b - a >= 2 * kMinPhaseEnds + 2; ++cut) {
     const std::optional<Split> s = best_split(f, a, b);
     if (!s) break;
-    if (f.time(s->at) - f.time(a) >= f.time(b - 1) - f.time(s->at)) {  // the first part took longer: the tail goes
+    const bool first_longer = f.time(s->at) - f.time(a) >= f.time(b - 1) - f.time(s->at);
+    const PhaseSide keep = follow ? (*follow)[cut] : first_longer ? PhaseSide::before : PhaseSide::after;
+    if (keep == PhaseSide::before) {  // the tail goes
       b = s->at + 1;
       p.tail_ratio = s->second_slope / s->first_slope;
     } else {
       a = s->at;
       p.head_ratio = s->first_slope / s->second_slope;
     }
+    p.sides.push_back(keep);
   }
   p.first = a;
   p.last = b - 1;
   return p;
+}
+
+std::optional<PhaseSides> ladder_sides(const std::vector<PhaseSides>& alone) {
+  if (alone.empty()) return std::nullopt;
+  std::size_t best = 0, best_count = 0;
+  for (std::size_t i = 0; i < alone.size(); ++i) {
+    const auto count = static_cast<std::size_t>(std::count(alone.begin(), alone.end(), alone[i]));
+    if (count > best_count) {
+      best = i;
+      best_count = count;
+    }
+  }
+  return alone[best];
 }
 
 }  // namespace bench_mps::harness

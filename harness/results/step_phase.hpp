@@ -6,10 +6,14 @@
 // kPhaseSlopeRatio times the other's parts the steady part there. The part that took longer is kept, and split
 // once more the same way (kMaxPhaseCuts). docs/PREDICT.md "One kind of step". `bench_mps predict --measure`
 // and predict's unit alone both follow it, so a unit measured and a unit predicted are of the same steps.
+// Which part took longer can change with contention (a head of short host waits slowed 14x by nine other
+// copies outlasts the tail it was shorter than alone), so in a ladder every copy keeps the parts its runs alone
+// kept (ladder_sides): one kind of step at every N.
 #include "harness/results/wing.hpp"
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,17 +27,28 @@ inline constexpr double kMinPhaseShare = 0.05;
 /// At most this many splits (a slow head and an evaluation tail, say).
 inline constexpr int kMaxPhaseCuts = 2;
 
+/// Which part of a steady part a cut keeps: the one before the cut (a tail left out) or after it (a head).
+enum class PhaseSide : std::uint8_t { before, after };
+/// The parts a copy's cuts kept, in order (empty: never parted).
+using PhaseSides = std::vector<PhaseSide>;
+
 /// The kept phase: the steps between ends[first] and ends[last] (first <= last; every end where none was left
 /// out). `left_out_head`/`left_out_tail`: step ends before first / after last.
 struct StepPhase {
   std::size_t first = 0, last = 0, ends = 0;
   double head_ratio = 0, tail_ratio = 0;  ///< the left-out head's / tail's step over the kept one's (0: none)
+  PhaseSides sides;                       ///< the part each cut kept
   bool cut() const { return first > 0 || last + 1 < ends; }
   /// "whole steady part", or "steps 38-755 of 755 (a head of 37 ends at 4.40x the step left out)".
   std::string words() const;
 };
 
 /// `ends`: step ends in order (ns, any origin). Fewer than 2 x kMinPhaseEnds + 2 ends are never parted.
-StepPhase main_phase(const std::vector<std::int64_t>& ends);
+/// `follow` (a ladder's runs alone's sides): each cut keeps the part it names, not the longer one, and no more
+/// cuts are made than it holds (none where the runs alone were never parted).
+StepPhase main_phase(const std::vector<std::int64_t>& ends, const std::optional<PhaseSides>& follow = std::nullopt);
+
+/// The sides most of a ladder's runs alone kept (a tie: the earliest run's of them); none without a run alone.
+std::optional<PhaseSides> ladder_sides(const std::vector<PhaseSides>& alone);
 
 }  // namespace bench_mps::harness

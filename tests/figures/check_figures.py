@@ -170,6 +170,7 @@ def check_duty_cycle(tmp):
     plot_duty_cycle.OUT = dc
     points = plot_duty_cycle.collect([dc, s1])
     fig = plot_duty_cycle.plot(points) or plot_report.plt.gcf()  # the figure it drew
+    fig.canvas.draw()  # at the figure's own dpi (its savefig drew at the PNG's)
     renderer = fig.canvas.get_renderer()
     labels = fig.axes[0].texts
     boxes = [Text.get_window_extent(t, renderer) for t in labels]  # the words, leaders aside
