@@ -22,9 +22,10 @@ of a result (x, %, s, ms, us). Each one must be accounted for in one of four way
 Text in backticks counts too: a quoted line with a number in it (`sweep: 71.1 s, of which ...`) must occur
 in the section's folders as it is (its spaces aside), unless it is a command line or an option.
 A listed constant or sum is checked as listed even where the number also occurs in a folder. Way 2 is a
-presence check: it catches a number that drifted from what the tool printed or that names the wrong folder,
-not one that also happens to occur elsewhere in a large folder (a CSV cell); list a sum under "computed" to
-tie such a number to its operands.
+presence check in what the tool and the people wrote (reports, READMEs, logs, JSON): a number that occurs in a
+cited folder only as a CSV cell (a data file's thousands of samples hold most two-digit decimals by chance) must
+name its file and column in the section, `<!-- sources: results/<date>-.../file.csv#column -->`, and occur in that
+column (a cell that prints or rounds to it, or text holding it), or be listed under "computed".
 Prints one line per number not accounted for (file:line: number, the folders searched) and exits 1 if any;
 also fails on a claims file's entry that matches nothing, so the lists cannot outlive the prose.
 """
@@ -49,6 +50,8 @@ NOT_OUTPUT = re.compile(r"^(bench_mps|scripts/|python3|cmake|ctest|nvidia-|--|-[
                         r"harness/|tests/|zoo/|plots/|kernels/|build/|[\w.]+\.(?:csv|json|md|py|sh|cpp|hpp|png)\b)")
 SEEDS = "seeds.csv"  # the seed articles' numbers, a source of every section
 TEXT_FILES = (".md", ".json", ".csv", ".log", ".txt", ".tsv", ".out")
+DATA_FILES = (".csv", ".tsv")  # cells of data: a number found only here needs its column cited
+COLUMN = re.compile(r"results/([\w.-]+(?:/[\w.-]+)*\.csv)#(\w+)")
 SKIP_FILES = ("tasks.csv", "tasks.csv.gz")
 
 
@@ -61,9 +64,11 @@ def docs_of(root, given):
 class Folders:
     """The text of a results folder's files, read once, with spaces collapsed."""
 
-    def __init__(self, root):
+    def __init__(self, root, prose_only=False):
         self.root = root
         self.cache = {}
+        self.prose_only = prose_only
+        self.prose = None if prose_only else Folders(root, True)
 
     def text(self, name):
         if name == SEEDS:
@@ -73,11 +78,27 @@ class Folders:
             base = os.path.join(self.root, "results", name)
             for here, _, files in os.walk(base):
                 for file in sorted(files):
+                    if self.prose_only and file.endswith(DATA_FILES):
+                        continue
                     if file.endswith(TEXT_FILES) and file not in SKIP_FILES and not (file.startswith("profile-") and file.endswith(".json")):
                         with open(os.path.join(here, file), encoding="utf-8", errors="replace") as f:
                             parts.append(f.read())
             self.cache[name] = squeeze("\n".join(parts)) if parts else None
         return self.cache[name]
+
+    def column(self, path, column):
+        """The cells of `column` in results/`path` (None where the file or the column is not there)."""
+        key = ("column", path, column)
+        if key not in self.cache:
+            cells = None
+            file = os.path.join(self.root, "results", path)
+            if os.path.isfile(file):
+                with open(file, encoding="utf-8", errors="replace", newline="") as f:
+                    rows = list(csv.DictReader(f))
+                if rows and column in rows[0]:
+                    cells = [r[column] or "" for r in rows]
+            self.cache[key] = cells
+        return self.cache[key]
 
 
     def seeds(self):
@@ -158,6 +179,24 @@ def number_found(token, folders, store):
     return occurs(number_pattern(token), folders, store)
 
 
+def in_cited_column(token, columns, store):
+    """Whether a cited file#column holds the number: a cell that rounds to it (as a share too: 0.0075 for 0.75 %),
+    or text holding it."""
+    digits = re.match(r"-?[\d.]+", token.replace("−", "-")).group(0)
+    pattern = number_pattern(token)
+    for path, column in columns:
+        for cell in store.column(path, column) or []:
+            if pattern.search(cell):
+                return True
+            try:
+                value = float(cell)
+            except ValueError:
+                continue
+            if "." in digits and any(rounds_to(digits.lstrip("-"), abs(v)) for v in (value, 100 * value)):
+                return True
+    return False
+
+
 def rounds_to(printed, value):
     digits = printed.split(".")[1] if "." in printed else ""
     half = 0.5 * 10 ** -len(digits)
@@ -189,6 +228,7 @@ def check_document(path, root, store):
     for start, lines in sections(text):
         section_text = "\n".join(lines)
         folders = cited_folders(section_text, root)
+        columns = COLUMN.findall(section_text)
         computed = [c for c in claims["computed"] if c["section"] == lines[0].strip()]
         in_code = False
         for offset, line in enumerate(lines):
@@ -216,9 +256,16 @@ def check_document(path, root, store):
                         used.add(("computed", number))
                         problems += check_computed(rel, number_at, claim, folders, store)
                     continue
-                if folders and number_found(number, folders, store):
+                if folders and number_found(number, folders, store.prose or store):
                     continue
                 where = ", ".join(folders)
+                if folders and number_found(number, folders, store):
+                    if in_cited_column(number, columns, store):
+                        continue
+                    problems.append("{}:{}: {} occurs in {} only as a CSV cell: cite its file and column "
+                                    "(<!-- sources: results/.../file.csv#column -->) or list it under computed"
+                                    .format(rel, number_at, number, where))
+                    continue
                 problems.append("{}:{}: {} is not in {}".format(rel, number_at, number, where))
     problems += check_constants(root, claims)
     for kind in ("constants", "computed"):
