@@ -10,6 +10,7 @@
 
 #include "harness/common/errors.hpp"
 #include "harness/common/files.hpp"
+#include "harness/plan/scenario.hpp"
 #include "harness/plan/sweep_cli.hpp"
 #include "tests/test_support.hpp"
 
@@ -458,6 +459,33 @@ TEST(InputFiles, AFolderWhereAJsonFileShouldBeIsCalledAFolder) {
   EXPECT_EQ(out.exit_code, 2) << out.err;
   EXPECT_NE(out.err.find("a folder, not a file"), std::string::npos) << out.err;
   EXPECT_EQ(out.err.find("JSON"), std::string::npos) << out.err;
+}
+
+// Issue 44 item 4: a scenario's plan side is one row. Every --scenario has its own, named as it is parsed; the
+// command line takes its defaults and limits from it (the sweep's spin,mlp; the fault's N >= 2; xray's own).
+TEST(ScenarioPlans, EveryScenarioHasItsRowAndTheCommandLineFollowsIt) {
+  for (const std::string& name : harness::scenario_names()) {
+    const harness::Scenario s = *harness::parse_scenario(name);
+    EXPECT_EQ(harness::scenario_plan(s).scenario, s) << name;
+    EXPECT_EQ(harness::scenario_plan(s).name, name);
+  }
+  auto spec = [](std::vector<std::string> args) { return harness::parse_sweep_args(args); };
+  EXPECT_EQ(spec({}).workloads, (std::vector<std::string>{"spin", "mlp"}));
+  EXPECT_EQ(spec({"--scenario", "fault", "--procs", "2"}).workloads, std::vector<std::string>{"spin"});
+  EXPECT_EQ(spec({"--scenario", "regimes"}).workloads, (std::vector<std::string>{"xray", "duty"}));
+  try {
+    spec({"--scenario", "fault", "--procs", "1"});
+    ADD_FAILURE() << "the fault scenario needs N >= 2";
+  } catch (const harness::UsageError& e) {
+    EXPECT_STREQ(e.what(), "--scenario fault: needs N >= 2 in --procs (N-1 victims and one faulting worker)");
+  }
+  try {
+    spec({"--scenario", "interference", "--procs", "1,4"});
+    ADD_FAILURE() << "interference needs every N >= 2";
+  } catch (const harness::UsageError& e) {
+    EXPECT_STREQ(e.what(),
+                 "--scenario interference: every N in --procs must be at least 2 (one foreground, N-1 background)");
+  }
 }
 
 }  // namespace

@@ -46,6 +46,34 @@ std::vector<std::string> scenario_names() {
 
 std::ostream& operator<<(std::ostream& out, Scenario scenario) { return out << scenario_name(scenario); }
 
+const ScenarioPlan& scenario_plan(Scenario scenario) {
+  static const std::vector<ScenarioPlan> plans = [] {
+    std::vector<ScenarioPlan> rows(5);
+    rows[0].scenario = Scenario::sweep;
+    rows[0].default_workloads = "spin,mlp";
+    rows[0].exec_copies = rows[0].noise_target = true;
+    rows[1].scenario = Scenario::fault;
+    rows[1].default_workloads = "spin";
+    rows[1].least_largest_n = 2;
+    rows[1].procs_why = "N-1 victims and one faulting worker";
+    rows[1].processes_only = true;
+    rows[1].runs_exec = false;
+    rows[2].scenario = Scenario::interference;
+    rows[2].workloads_from = "--foreground and --background";
+    rows[2].least_every_n = 2;
+    rows[2].procs_why = "one foreground, N-1 background";
+    rows[3].scenario = Scenario::xray;
+    rows[3].own_workloads = {"xray"};
+    rows[4].scenario = Scenario::regimes;
+    rows[4].own_workloads = {"xray", "duty"};
+    for (ScenarioPlan& r : rows) r.name = scenario_name(r.scenario);
+    return rows;
+  }();
+  for (const ScenarioPlan& p : plans)
+    if (p.scenario == scenario) return p;
+  return plans.front();  // every Scenario has its row above (tests/test_cli.cpp)
+}
+
 RunScenario RunScenario::regime(std::string tag) {
   RunScenario s(RunKind::regime_point);
   s.point = std::move(tag);

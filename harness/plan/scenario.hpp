@@ -25,6 +25,26 @@ std::optional<Scenario> parse_scenario(std::string_view name);
 std::vector<std::string> scenario_names();
 std::ostream& operator<<(std::ostream& out, Scenario scenario);
 
+/// A scenario's plan side, one row each (scenario.cpp): what the command line fills in and checks for it. Its run
+/// side is its row in sweep/scenario_hooks; its runs' lengths and probe runs are plan_sweep's (sweep_spec.cpp).
+struct ScenarioPlan {
+  Scenario scenario = Scenario::sweep;
+  std::string_view name;
+  /// Its workloads where the scenario sets them (xray, regimes); empty: --workloads, or `default_workloads`.
+  std::vector<std::string_view> own_workloads;
+  std::string_view default_workloads;  ///< --workloads when not given ("" where another option names them)
+  std::string_view workloads_from;     ///< the options that name its workloads instead of --workloads ("" none)
+  int least_largest_n = 1;             ///< some N in --procs at least this (the fault's victims and faulter)
+  int least_every_n = 1;               ///< every N in --procs at least this (a foreground and its background)
+  std::string_view procs_why;          ///< why, in the refusal of --procs
+  bool processes_only = false;         ///< no in-process modes (streams, threads, green)
+  bool runs_exec = true;               ///< exec may run in it
+  bool exec_copies = false;            ///< --profile-gpu and --exec-gate apply (a plain sweep's exec copies)
+  bool noise_target = false;           ///< --noise-target applies
+};
+/// The row of `scenario`.
+const ScenarioPlan& scenario_plan(Scenario scenario);
+
 /// What one run is inside its scenario.
 enum class RunKind {
   plain,            ///< a workload alone or beside copies of itself ("" in summary.csv)

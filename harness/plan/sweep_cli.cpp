@@ -188,8 +188,9 @@ namespace {
 void check_modes_fit_workloads(const SweepSpec& spec) {
   for (const Mode& m : spec.modes) {
     if (!m.in_process()) continue;
-    if (spec.scenario == Scenario::fault)
-      throw UsageError("--modes " + m.name + ": the fault scenario runs processes (timeslice, mps)");
+    if (scenario_plan(spec.scenario).processes_only)
+      throw UsageError("--modes " + m.name + ": the " + std::string(scenario_name(spec.scenario)) +
+                       " scenario runs processes (timeslice, mps)");
     for (const std::string& w : spec.workloads) {
       if (runs_user_program(w))
         throw UsageError("--modes " + m.name +
@@ -455,15 +456,18 @@ namespace {
 
 /// exec's own options (--command, --exec-metric, --exec-warmups, --profile-gpu) against the workloads asked for.
 void check_exec_options(const SweepSpec& spec, const SweepCliValues& raw) {
+  const ScenarioPlan& plan = scenario_plan(spec.scenario);
   if (has_exec(spec)) {
-    if (spec.scenario == Scenario::fault) throw UsageError("--scenario fault: runs our own spin workload, not exec");
+    if (!plan.runs_exec)
+      throw UsageError("--scenario " + std::string(plan.name) + ": runs our own " +
+                       std::string(plan.default_workloads) + " workload, not exec");
     try {
       validate_exec_params(spec.params.exec);
     } catch (const std::invalid_argument& e) {
       throw UsageError(e.what());
     }
     check_exec_only_options(spec);
-    if (spec.profile_gpu && spec.scenario != Scenario::sweep)
+    if (spec.profile_gpu && !plan.exec_copies)
       throw UsageError("--profile-gpu: profiles the exec copies of a plain sweep, not --scenario " +
                        std::string(scenario_name(spec.scenario)));
   } else if (spec.profile_gpu) {
@@ -480,7 +484,7 @@ void check_exec_options(const SweepSpec& spec, const SweepCliValues& raw) {
   } else if (raw.exec_gate_timeout_option && raw.exec_gate_timeout_option->count() > 0) {
     throw UsageError("--exec-gate-timeout: applies to the start gate of your program's copies; add --workloads exec");
   }
-  if (has_exec(spec) && spec.scenario != Scenario::sweep && raw.exec_gate_option && raw.exec_gate_option->count() > 0 &&
+  if (has_exec(spec) && !plan.exec_copies && raw.exec_gate_option && raw.exec_gate_option->count() > 0 &&
       spec.exec_gate != "off")
     throw UsageError("--exec-gate: holds the exec copies of a plain sweep, not --scenario " +
                      std::string(scenario_name(spec.scenario)));
@@ -510,18 +514,19 @@ void choose_workloads(SweepSpec& spec, const SweepCliValues& raw, bool workloads
     throw UsageError("--foreground: '" + spec.foreground + "' is not one of mlp-infer, mlp, spin, membw, exec");
   if (std::find(backgrounds.begin(), backgrounds.end(), spec.background) == backgrounds.end())
     throw UsageError("--background: '" + spec.background + "' is not one of filler, spin, membw, mlp, exec");
-  if (spec.scenario == Scenario::interference) {
-    if (workloads_given) throw UsageError("--workloads: the interference scenario runs --foreground and --background");
+  const ScenarioPlan& plan = scenario_plan(spec.scenario);
+  if (!plan.workloads_from.empty()) {  // interference: its foreground and background
+    if (workloads_given)
+      throw UsageError("--workloads: the " + std::string(plan.name) + " scenario runs " +
+                       std::string(plan.workloads_from));
     if (runs_user_program(spec.foreground) && runs_user_program(spec.background))
       throw UsageError("--foreground/--background: one --command serves only one of them");
     spec.workloads = {spec.foreground};
     if (spec.background != spec.foreground) spec.workloads.push_back(spec.background);
-  } else if (spec.scenario == Scenario::xray || spec.scenario == Scenario::regimes) {
-    spec.workloads =
-        spec.scenario == Scenario::xray ? std::vector<std::string>{"xray"} : std::vector<std::string>{"xray", "duty"};
+  } else if (!plan.own_workloads.empty()) {
+    spec.workloads.assign(plan.own_workloads.begin(), plan.own_workloads.end());
   } else {
-    spec.workloads =
-        parse_workloads(workloads_given ? raw.workloads : (spec.scenario == Scenario::fault ? "spin" : "spin,mlp"));
+    spec.workloads = parse_workloads(workloads_given ? raw.workloads : std::string(plan.default_workloads));
   }
 }
 
@@ -548,7 +553,8 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
   for (const CLI::Option* o : {raw.max_repeats_option, raw.noise_time_cap_option})
     if (o && o->count() > 0 && !noise_target_applies(spec))
       throw UsageError(o->get_name() + ": applies to --noise-target, which is off for this sweep (" +
-                       (spec.scenario != Scenario::sweep ? std::string("--scenario ") + raw.scenario + " has none"
+                       (!scenario_plan(spec.scenario).noise_target
+                            ? std::string("--scenario ") + raw.scenario + " has none"
                         : spec.noise_target_pct == 0 ? std::string("--noise-target 0, or the CPU stand-ins' default")
                                                      : std::string("off")) +
                        ")");
@@ -574,15 +580,18 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
     spec.resume = true;
     spec.out_dir = raw.resume_dir;
   }
-  if (spec.scenario == Scenario::fault && *std::max_element(spec.procs.begin(), spec.procs.end()) < 2)
-    throw UsageError("--scenario fault: needs N >= 2 in --procs (N-1 victims and one faulting worker)");
+  const ScenarioPlan& plan = scenario_plan(spec.scenario);
   const int max_procs = *std::max_element(spec.procs.begin(), spec.procs.end());
+  if (max_procs < plan.least_largest_n)
+    throw UsageError("--scenario " + std::string(plan.name) + ": needs N >= " + std::to_string(plan.least_largest_n) +
+                     " in --procs (" + std::string(plan.procs_why) + ")");
   for (const Mode& m : spec.modes)
     if (m.mps && max_procs > spec.mps_max_clients)
       throw UsageError("--procs: " + std::to_string(max_procs) + " processes under " + m.name + " is more than the " +
                        std::to_string(spec.mps_max_clients) + " clients an MPS server accepts (--mps-max-clients)");
-  if (spec.scenario == Scenario::interference && *std::min_element(spec.procs.begin(), spec.procs.end()) < 2)
-    throw UsageError("--scenario interference: every N in --procs must be at least 2 (one foreground, N-1 background)");
+  if (*std::min_element(spec.procs.begin(), spec.procs.end()) < plan.least_every_n)
+    throw UsageError("--scenario " + std::string(plan.name) + ": every N in --procs must be at least " +
+                     std::to_string(plan.least_every_n) + " (" + std::string(plan.procs_why) + ")");
   check_modes_fit_workloads(spec);
   check_exec_options(spec, raw);
   check_mlp_options(spec.params.mlp);

@@ -127,7 +127,7 @@ std::vector<RunSpec> ModeBlock::runs() const {
 }
 
 bool noise_target_applies(const SweepSpec& spec) {
-  return spec.scenario == Scenario::sweep && spec.noise_target_pct > 0;
+  return scenario_plan(spec.scenario).noise_target && spec.noise_target_pct > 0;
 }
 
 bool sweep_needs_gpu(const SweepSpec& spec) {
