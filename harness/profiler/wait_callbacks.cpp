@@ -2,18 +2,21 @@
 
 #include <atomic>
 #include <mutex>
+#include <system_error>
+#include <thread>
 
 namespace bench_mps::profiler {
 namespace {
 
 std::mutex g_waits_mutex;  // apart from the recorder's: a wait never queues behind a buffer being read
 std::vector<std::pair<std::uint64_t, std::uint64_t>> g_waits;
-CUpti_SubscriberHandle g_subscriber = nullptr;
+std::atomic<CUpti_SubscriberHandle> g_subscriber{nullptr};  // atomic: the gate's switch-off and exit may both stop
 void (*g_on_full)() = nullptr;
 std::atomic<bool> g_recording{false};
 GatePoint g_gate;
 std::atomic<std::uint64_t> g_waits_seen{0};  // outermost waits since CUDA's initialisation (the gate counts them)
 std::atomic<bool> g_gate_passed{false};
+bool g_gate_only = false;  // no waits recorded: once the gate has passed, nothing needs the callbacks
 thread_local std::uint64_t t_enter_ns = 0;
 thread_local int t_depth = 0;  // a runtime synchronize may call the driver's: the outermost call is the wait
 
@@ -53,9 +56,22 @@ bool is_launch(CUpti_CallbackDomain domain, CUpti_CallbackId id) {
   return false;
 }
 
+/// With the gate alone, once it has opened: unsubscribes, so the program's later waits and launches run
+/// without a CUPTI callback (the gate's cost on one copy, results/2026-12-02-gatecost). From a thread of its
+/// own: CUPTI says cuptiUnsubscribe is thread safe, not that a callback may call it. Where no thread can be
+/// made the callbacks stay on (they only count).
+void switch_off_after_gate() {
+  try {
+    std::thread([] { stop_wait_callbacks(); }).detach();
+  } catch (const std::system_error&) {
+  }
+}
+
 /// The gate's hook, once per process (the first thread to reach the point; the others go on).
 void pass_gate() {
-  if (g_gate.hold && !g_gate_passed.exchange(true)) g_gate.hold();
+  if (!g_gate.hold || g_gate_passed.exchange(true)) return;
+  g_gate.hold();
+  if (g_gate_only) switch_off_after_gate();
 }
 
 void CUPTIAPI on_call(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
@@ -95,13 +111,15 @@ CUptiResult enable(CUpti_CallbackDomain domain, CUpti_CallbackId id, const char*
 CUptiResult start_wait_callbacks(const char*& failed, void (*on_full)(), bool record_waits, GatePoint gate) {
   g_on_full = on_full;
   g_gate = gate;
+  g_gate_only = !record_waits;
   const bool count_waits = record_waits || (gate.hold && gate.wait_k > 0);
-  CUptiResult r = cuptiSubscribe(&g_subscriber, on_call, nullptr);
+  CUpti_SubscriberHandle subscriber = nullptr;
+  CUptiResult r = cuptiSubscribe(&subscriber, on_call, nullptr);
   if (r != CUPTI_SUCCESS) {
     failed = "cuptiSubscribe";
-    g_subscriber = nullptr;
     return r;
   }
+  g_subscriber = subscriber;
   if (count_waits)
     for (const Site& s : kSyncSites)
       if ((r = enable(s.domain, s.id, failed)) != CUPTI_SUCCESS) break;
@@ -126,8 +144,7 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> take_waits() {
 
 void stop_wait_callbacks() {
   g_recording = false;
-  if (g_subscriber) cuptiUnsubscribe(g_subscriber);
-  g_subscriber = nullptr;
+  if (CUpti_SubscriberHandle s = g_subscriber.exchange(nullptr)) cuptiUnsubscribe(s);
 }
 
 }  // namespace bench_mps::profiler

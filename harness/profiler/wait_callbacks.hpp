@@ -8,7 +8,8 @@
 //
 // The same subscriber (CUPTI allows one) finds the start gate's point (start_gate.hpp): the exit of the K-th
 // outermost host wait, or the entry of the first kernel or graph launch; there it calls the gate's hook once,
-// on the program's own thread, which blocks until the gate opens.
+// on the program's own thread, which blocks until the gate opens. With the gate alone (no waits recorded) it
+// then unsubscribes, so the rest of the program runs without a callback.
 #include "harness/profiler/wing.hpp"
 
 #include <cupti.h>
