@@ -41,6 +41,7 @@
 #   zoo-alone:NAMES|all  each zoo program alone, profiled, time-sliced and under MPS -> OUT_DIR/zoo/<name>/alone
 #   zoo-ladder:NAMES|all  the same, then N = ZOO_PROCS (2,4,10) in both modes -> OUT_DIR/zoo/<name>/ladder
 #   gatecost[:NAMES]  the gate's cost on one copy alone (gemm, cuda-graphs): steady against off, 3 pairs -> OUT_DIR/gatecost
+#   hostcal[:KINDS]  the host calibration: host_loop.py launch and cpu, N = 1,2,4,10, both modes, gated -> OUT_DIR/hostcal
 #   pin[:NAMES]   host placement: zoo programs (mnist) at N = 1,4, both modes, gated, pinned and --no-pin -> OUT_DIR/pin/<name>
 #   study[:NAMES]  the pre-registered study (cuda-graphs): the X-ray, then each program's gated ladder (N = 1,2,4,10,
 #               both modes, 2 repeats) with its units and its prediction scored -> OUT_DIR/study/<name>
@@ -78,6 +79,7 @@ for step in "$@"; do
     zoo-alone:*|zoo-ladder:*) step_file=zoo ;;
     gate|gate:*) step_file=gate ;;
     gatecost|gatecost:*) step_file=gatecost ;;
+    hostcal|hostcal:*) step_file=hostcal ;;
     pin|pin:*) step_file=pin ;;
     study|study:*) step_file=study ;;
     *) step_file=""; echo "unknown step $step" ;;

@@ -11,6 +11,7 @@
 
 #include <memory>
 
+#include "harness/simulate/host_stretch.hpp"
 #include "harness/simulate/open_loop.hpp"
 #include "harness/simulate/phases.hpp"
 #include "harness/simulate/replay.hpp"
@@ -57,6 +58,27 @@ TEST(Simulate, AloneTheReplayIsTheTraceAgain) {
   EXPECT_NEAR(end_us(r, 0), 6 * 155, 1e-6);
   EXPECT_NEAR(steady_step_ns(t, r) / kUs, 155, 1e-6);
   EXPECT_NEAR(t.steady_step_ns() / kUs, 155, 1e-6);
+}
+
+// Issue 45 item 3: a host slowed by h runs its part of each step h times longer and launches h times later; the
+// device work, the release and the step standing for spans not kept stay as they are.
+TEST(Simulate, AHostStretchedByHReachesItsWaitAndLaunchesHTimesLater) {
+  CopyTrace t = repeated(step({item(0, 50), item(100, 50)}, 120, 5), 6);
+  t.steps[5] = step({}, 1000);
+  t.dropped_step = 5;
+  const CopyTrace s = stretch_host(t, 2);
+  ASSERT_EQ(s.steps.size(), t.steps.size());
+  EXPECT_NEAR(s.steps[0].host_ns / kUs, 240, 1e-9);
+  EXPECT_NEAR(s.steps[0].items[1].ready_ns / kUs, 200, 1e-9);
+  EXPECT_NEAR(s.steps[0].items[1].work_ns / kUs, 50, 1e-9);
+  EXPECT_NEAR(s.steps[0].release_ns / kUs, 5, 1e-9);
+  EXPECT_NEAR(s.steps[5].host_ns / kUs, 1000, 1e-9) << "the dropped step is scaled by the predictor, not here";
+  // Alone, a step that was GPU-bound (150 us of kernels from 0, host at 120) becomes host-bound: 250 + 5 us.
+  auto ts = make_timeslice_arbiter(model(2000, 150, 140, 0), 1);
+  EXPECT_NEAR(steady_step_ns(s, replay(s, 1, *ts)) / kUs, 255, 1e-6);
+  EXPECT_NEAR(steady_step_ns(t, replay(t, 1, *ts)) / kUs, 155, 1e-6);
+  // h = 1, or no usable h: the trace as it is.
+  for (const double h : {1.0, 0.0, -2.0, std::nan("")}) EXPECT_EQ(stretch_host(t, h).steps[0].host_ns, t.steps[0].host_ns);
 }
 
 TEST(Simulate, AKernelLongerThanTheSliceIsCutAndResumes) {

@@ -260,7 +260,7 @@ std::vector<MeasuredUnit> against_units(const PredictArgs& a) {
 
 /// predict.md's heading: the program, each copy alone and the scheduler it is predicted with.
 void write_md_head(std::ostringstream& md, const std::string& label, const std::vector<AloneRun>& alone,
-                   const SchedulerFacts& sched, const std::string& xray) {
+                   const SchedulerFacts& sched, const std::string& xray, const HostCalibration& host) {
   md << "# Predicted: " << label << "\n\n";
   for (const AloneRun& r : alone) {
     const ProgramTrace& p = r.program;
@@ -285,7 +285,24 @@ void write_md_head(std::ostringstream& md, const std::string& label, const std::
      << " ms, a turn's cost " << num(sched.turn_cost_ms) << " ms, an empty queue kept "
      << (std::isfinite(sched.hold_us) ? (sched.hold_bound ? ">= " : "") + num(sched.hold_us) + " us"
                                       : std::string("0 us (this X-ray has no gaps probe)"))
-     << ".\n\n";
+     << ".\n";
+  if (!host.empty()) {
+    md << "- The host (--host-calibration " << host.folder << ": `" << host.command << "` on "
+       << (host.cpu.empty() ? std::string("a CPU its meta.json does not name") : host.cpu)
+       << "): each copy's host time and launches stretched by h, the copies at N over the runs alone in that mode:";
+    for (const ModeKind mode : kLadderModes) {
+      md << (mode == ModeKind::timeslice ? " time-sliced" : "; MPS");
+      bool any = false;
+      for (const HostFactor& f : host.factors)
+        if (f.mode == mode) {
+          md << (any ? "," : "") << " N=" << f.procs << " " << fmt_fixed(f.factor, 3) << "x";
+          any = true;
+        }
+      if (!any) md << " none (1x)";
+    }
+    md << "; between them linear in N, past the largest the largest's.\n";
+  }
+  md << "\n";
 }
 
 /// What is written of the cells: predict.md (its heading first), predict.csv, and predict.json's cells.
@@ -351,6 +368,7 @@ int add_row(Tables& t, const PredictedRow& c, bool unit, const ScoredCell* m, co
   row.predicted_high = pred_hi;
   row.phases = c.phases;
   row.covered = inside;
+  row.host_factor = c.host_factor;
   t.csv << csv_line(column_cells(predict_csv_schema(), row));
   t.cells.push_back({{"mode", mode_kind_word(c.mode)},
                      {"procs", c.procs},
@@ -363,6 +381,7 @@ int add_row(Tables& t, const PredictedRow& c, bool unit, const ScoredCell* m, co
                      {"measured", jnum(meas)},
                      {"covered", inside < 0 ? nlohmann::json() : nlohmann::json(inside == 1)},
                      {"phases", c.phases},
+                     {"host_factor", jnum(c.host_factor)},
                      {"runs", values ? values->size() : 0}});
   return inside;
 }
@@ -442,17 +461,30 @@ nlohmann::json alone_entry(const AloneRun& r, bool stands_for_program) {
 }
 
 void write_tables(const PredictArgs& a, const fs::path& out, const std::string& label, const SchedulerFacts& sched,
-                  const std::vector<AloneRun>& alone, const Tables& t);
+                  const std::vector<AloneRun>& alone, const HostCalibration& host, const Tables& t);
+
+/// A host calibration is of one machine: refused (exit 2) where its CPU is not the one the program ran on (where
+/// both folders name theirs).
+void check_host_machine(const PredictArgs& a, const HostCalibration& host) {
+  std::error_code ec;
+  if (host.empty() || host.cpu.empty() || !fs::is_directory(a.alone, ec)) return;
+  const nlohmann::json meta = read_meta(a.alone);
+  if (!meta.contains("host") || !meta["host"].contains("cpu_model") || !meta["host"]["cpu_model"].is_string()) return;
+  const std::string cpu = meta["host"]["cpu_model"].get<std::string>();
+  if (cpu != host.cpu)
+    throw UsageError("--host-calibration " + host.folder + ": calibrated on " + host.cpu + "; the program ran on " +
+                     cpu + " (calibrate on its machine: scripts/device_steps/hostcal.sh)");
+}
 
 /// predict.md, predict.csv and predict.json into --out (none of them where one cannot be written).
 void write_outputs(const PredictArgs& a, const std::string& label, const SchedulerFacts& sched,
-                   const std::vector<AloneRun>& alone, const Tables& t) {
+                   const std::vector<AloneRun>& alone, const HostCalibration& host, const Tables& t) {
   const fs::path out = a.out;
   std::error_code ec;
   const bool made = !fs::exists(out, ec);
   fs::create_directories(out);
   try {
-    write_tables(a, out, label, sched, alone, t);
+    write_tables(a, out, label, sched, alone, host, t);
   } catch (...) {  // a full disk midway: what was written goes, and the folder where predict made it
     for (const char* f : {"predict.md", "predict.csv", "predict.json"}) fs::remove(out / f, ec);
     if (made) fs::remove(out, ec);
@@ -462,7 +494,7 @@ void write_outputs(const PredictArgs& a, const std::string& label, const Schedul
 
 /// The three files, one after the other.
 void write_tables(const PredictArgs& a, const fs::path& out, const std::string& label, const SchedulerFacts& sched,
-                  const std::vector<AloneRun>& alone, const Tables& t) {
+                  const std::vector<AloneRun>& alone, const HostCalibration& host, const Tables& t) {
   write_file_atomically(out / "predict.md", t.md.str());
   write_file_atomically(out / "predict.csv", t.csv.str());
   nlohmann::json j{{"predict_format_version", 1},
@@ -478,6 +510,19 @@ void write_tables(const PredictArgs& a, const fs::path& out, const std::string& 
                    {"phases", a.phases},
                    {"cells", t.cells}};
   if (!a.against.empty()) j["against"] = a.against;
+  if (!host.empty()) {
+    nlohmann::json factors = nlohmann::json::array();
+    for (const HostFactor& f : host.factors)
+      factors.push_back({{"mode", mode_kind_word(f.mode)},
+                         {"procs", f.procs},
+                         {"factor", jnum(f.factor)},
+                         {"alone_ms", jnum(f.alone_ms)},
+                         {"at_n_ms", jnum(f.at_n_ms)},
+                         {"copies", f.copies},
+                         {"alone_runs", f.alone_runs}});
+    j["host_calibration"] =
+        nlohmann::json{{"folder", host.folder}, {"command", host.command}, {"cpu", host.cpu}, {"factors", factors}};
+  }
   nlohmann::json jalone = nlohmann::json::array();
   const AloneRun& program = program_alone(alone);
   for (const AloneRun& r : alone) jalone.push_back(alone_entry(r, &r == &program));
@@ -528,6 +573,10 @@ CLI::App* add_predict_command(CLI::App& app, PredictArgs& args) {
                 "the program serves requests due on the clock (sleeping until due, late ones at once): replay its "
                 "steady steps open-loop, so copies that fall behind build a backlog")
       ->disable_flag_override();  // a flag: --paced=anything is refused, not read as on or off
+  cmd->add_option("--host-calibration", args.host_calibration,
+                  "a host calibration of this machine (scripts/device_steps/hostcal.sh): each copy's host time and "
+                  "launches stretched by how N copies slowed its host loop (docs/PREDICT.md)")
+      ->check(not_blank());
   cmd->add_option("--gap-us", args.gap_us, "without host waits, an idle gap at least this long ends a step")
       ->check(finite_in(0.001, 1e6))
       ->capture_default_str();
@@ -543,7 +592,8 @@ int run_predict(const PredictArgs& a) {
                                       {!a.label.empty(), "--label"},
                                       {a.max_procs_given, "--max-procs"},
                                       {a.phases_given, "--phases"},
-                                      {a.paced, "--paced"}})
+                                      {a.paced, "--paced"},
+                                      {!a.host_calibration.empty(), "--host-calibration"}})
       if (given) throw UsageError(std::string(name) + ": does not apply to --measure (it predicts nothing)");
     return measure_only(a);
   }
@@ -562,6 +612,9 @@ int run_predict(const PredictArgs& a) {
     throw ResultsError("--xray " + std::string(e.what()));
   }
   std::vector<AloneRun> alone = read_alone_runs(a.alone, a.gap_us);
+  const HostCalibration host =
+      a.host_calibration.empty() ? HostCalibration{} : read_host_calibration(a.host_calibration);
+  check_host_machine(a, host);
   if (a.paced)
     for (AloneRun& r : alone)
       if (!make_open_loop(r.program.trace))
@@ -573,7 +626,7 @@ int run_predict(const PredictArgs& a) {
   // One N at a time, saying how far it got where that takes a while (64 N x 16 phase draws: minutes).
   std::vector<PredictedRow> cells;
   for (std::size_t i = 0; i < procs.size(); ++i) {
-    for (PredictedRow& c : predict_cells(alone, sched, {procs[i]}, a.phases)) cells.push_back(c);
+    for (PredictedRow& c : predict_cells(alone, sched, {procs[i]}, a.phases, host)) cells.push_back(c);
     const double so_far = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (so_far > 5 && i + 1 < procs.size())
       std::cerr << "predict: N=" << procs[i] << " done, " << i + 1 << " of " << procs.size() << " N in "
@@ -584,13 +637,13 @@ int run_predict(const PredictArgs& a) {
   const std::string label = !a.label.empty() ? a.label : folder_name(a.alone);
 
   Tables tables;
-  write_md_head(tables.md, label, alone, sched, a.xray);
+  write_md_head(tables.md, label, alone, sched, a.xray, host);
   write_cells(tables, cells, measured, label, !units.empty());
   std::cout << tables.md.str();
   // The time it took goes to stderr alone, so that the files stay the same from one run to the next.
   std::cerr << "predict: " << label << ": " << procs.size() * 2 << " cells predicted in " << fmt_fixed(seconds, 2)
             << " s\n";
-  if (!a.out.empty()) write_outputs(a, label, sched, alone, tables);
+  if (!a.out.empty()) write_outputs(a, label, sched, alone, host, tables);
   return 0;
 }
 

@@ -70,6 +70,10 @@ const std::vector<Column<PredictCsvRow, NoRecord>>& predict_csv_schema() {
        "1: measured inside the interval, 0: outside, empty: not scored",
        [](const PredictCsvRow& r) { return r.covered < 0 ? std::string() : std::to_string(r.covered); },
        {}},
+      number("host_factor", "x",
+             "the host calibration's h(mode, N) each copy's host time and launches were stretched by "
+             "(predict --host-calibration; 1: none given)",
+             &PredictCsvRow::host_factor),
   };
   return schema;
 }

@@ -27,7 +27,8 @@ struct PredictCsvRow {
   double common_share = 0;  ///< per unit, scored: the copies' share that co-ran (NaN: none)
   double predicted_low = 0, predicted_high = 0;
   int phases = 0;
-  int covered = -1;  ///< 1: measured inside [predicted_low, predicted_high]; 0: outside; -1: not scored
+  int covered = -1;        ///< 1: measured inside [predicted_low, predicted_high]; 0: outside; -1: not scored
+  double host_factor = 1;  ///< the host calibration's h the copies' host was stretched by (1: none)
 };
 
 const std::vector<Column<PredictCsvRow, NoRecord>>& predict_csv_schema();

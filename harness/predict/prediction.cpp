@@ -14,6 +14,7 @@
 #include "harness/results/regime_rows.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/simulate/phases.hpp"
+#include "harness/simulate/host_stretch.hpp"
 #include "harness/simulate/replay.hpp"
 
 namespace fs = std::filesystem;
@@ -189,11 +190,14 @@ void spread_of(const std::vector<double>& v, double& mean, double& low, double& 
   mean = n ? sum / n : NAN;
 }
 
-/// `one`: the same copy replayed alone through `mode`'s arbiter (the basis every N is scaled from).
-Simulated simulate(const AloneRun& a, ModeKind mode, int n, const SchedulerFacts& s, const Replay& one, int phases) {
-  const CopyTrace& t = a.program.trace;
+/// `one`: the same copy replayed alone through `mode`'s arbiter (the basis every N is scaled from); `h` the
+/// host's stretch at N (1: none).
+Simulated simulate(const AloneRun& a, ModeKind mode, int n, const SchedulerFacts& s, const Replay& one, int phases,
+                   double h) {
+  const CopyTrace stretched = stretch_host(a.program.trace, h);
+  const CopyTrace& t = stretched;
   if (phases <= 0) {  // copy c starts c/N of a step after copy 0, every copy its trace as recorded
-    const double alone_step = t.steady_step_ns();
+    const double alone_step = a.program.trace.steady_step_ns();
     std::vector<double> offsets;
     for (int c = 0; c < n; ++c) offsets.push_back(std::isfinite(alone_step) ? alone_step * c / n : 0.0);
     return simulate_once(a, mode, s, one, std::vector<const CopyTrace*>(static_cast<std::size_t>(n), &t), offsets);
@@ -250,7 +254,7 @@ const AloneRun& program_alone(const std::vector<AloneRun>& alone) {
 }
 
 std::vector<PredictedRow> predict_cells(const std::vector<AloneRun>& alone, const SchedulerFacts& s,
-                                        const std::vector<int>& procs, int phases) {
+                                        const std::vector<int>& procs, int phases, const HostCalibration& host) {
   const AloneRun& a = program_alone(alone);
   std::vector<PredictedRow> out;
   std::map<ModeKind, Replay> one;  // each mode's replay of the copy alone, once
@@ -260,7 +264,8 @@ std::vector<PredictedRow> predict_cells(const std::vector<AloneRun>& alone, cons
       PredictedRow c;
       c.mode = mode;
       c.procs = n;
-      const Simulated sim = simulate(a, mode, n, s, one[mode], phases);
+      c.host_factor = host.at(mode, n);
+      const Simulated sim = simulate(a, mode, n, s, one[mode], phases, c.host_factor);
       c.phases = std::max(0, phases);
       c.unit_ms = sim.unit_ms;
       c.run_s = sim.run_s;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/predict/host_calibration.hpp"
 #include "harness/predict/trace_from_profile.hpp"
 #include "harness/plan/mode_names.hpp"
 #include "harness/model/regime_model.hpp"
@@ -56,6 +57,8 @@ struct PredictedRow {
   int phases = 0;  ///< the phase draws replayed (0: one replay, copy c c/N of a step after copy 0)
   /// The phase draws' least and largest alone (NaN without draws).
   double unit_phase_low_ms = NAN, unit_phase_high_ms = NAN, run_phase_low_s = NAN, run_phase_high_s = NAN;
+  /// The host calibration's h at this mode and N, by which each copy's host was stretched (1: none given).
+  double host_factor = 1;
 };
 
 /// The bounds of a scheduler read from a folder: a slice of at least 0.01 ms, and no slice, switch, turn's cost
@@ -78,7 +81,9 @@ const AloneRun& program_alone(const std::vector<AloneRun>& alone);
 /// Both modes at each N of `procs`, from program_alone(alone): the simulator's value the mean over `phases`
 /// phase draws (harness/simulate/phases.hpp), its interval their spread over the alone runs'; with `phases` 0
 /// one replay of copies c/N of a step apart (the simulator before phases: advise's stored folders redo with it).
+/// With a host calibration each of the N copies replays with its host stretched by h(mode, N)
+/// (simulate/host_stretch.hpp); the copy alone that every N is scaled from is replayed as recorded.
 std::vector<PredictedRow> predict_cells(const std::vector<AloneRun>& alone, const SchedulerFacts& s,
-                                        const std::vector<int>& procs, int phases);
+                                        const std::vector<int>& procs, int phases, const HostCalibration& host = {});
 
 }  // namespace bench_mps::harness
