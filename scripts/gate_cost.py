@@ -3,10 +3,11 @@
 
     python3 scripts/gate_cost.py DIR
 
-DIR/gatecost/<program>/{steady,off}-<i>/ are single-copy sweeps, time-sliced, `--exec-gate steady` or `off`, in
-pairs whose order alternates (scripts/device_steps/gatecost.sh); the unit is the program's own summary line (the
-`step_mean_ms` fact). Prints per program each pair's units and their ratio (gate on over off), the median of the
-pair ratios with their range, and the median on over the median off.
+DIR/gatecost/<program>/{steady,keep,off}-<i>/ are single-copy sweeps, time-sliced, `--exec-gate steady` or `off`
+(keep: steady with the gate's callbacks left on after it opens), in rounds whose order alternates
+(scripts/device_steps/gatecost.sh); the unit is the program's own summary line (the `step_mean_ms` fact). Prints per
+program each round's units and each gated arm's ratio to off, the median of those ratios with their range, and the
+arm's median over off's median.
 """
 import csv
 import glob
@@ -31,25 +32,38 @@ def main():
         print("usage: gate_cost.py DIR (a folder holding gatecost/<program>/<gate>-<i>/)", file=sys.stderr)
         return 2
     root = os.path.join(sys.argv[1], "gatecost")
-    print("| program | pair | gate on, ms | gate off, ms | on / off |")
-    print("|---|---:|---:|---:|---:|")
+    programs = sorted(os.listdir(root))
+    # The gated arms beside `off`: steady, and keep (steady with the gate's callbacks left on) where it ran.
+    arms = [a for a in ("steady", "keep")
+            if any(glob.glob(os.path.join(root, p, a + "-*")) for p in programs)]
+    print("| program | round | " + " | ".join("%s, ms" % a for a in arms) + " | off, ms | " +
+          " | ".join("%s / off" % a for a in arms) + " |")
+    print("|---|---:|" + "---:|" * (2 * len(arms) + 1))
     summary = []
-    for program in sorted(os.listdir(root)):
-        on, off, ratios = [], [], []
-        pairs = sorted({int(p.rsplit("-", 1)[1]) for p in os.listdir(os.path.join(root, program))})
-        for i in pairs:
-            a = unit_ms(os.path.join(root, program, "steady-%d" % i))
-            b = unit_ms(os.path.join(root, program, "off-%d" % i))
-            if a is None or b is None:
+    for program in programs:
+        ratios = {a: [] for a in arms}
+        units = {a: [] for a in arms + ["off"]}
+        rounds = sorted({int(p.rsplit("-", 1)[1]) for p in os.listdir(os.path.join(root, program))})
+        for i in rounds:
+            u = {a: unit_ms(os.path.join(root, program, "%s-%d" % (a, i)))
+                 if os.path.isdir(os.path.join(root, program, "%s-%d" % (a, i))) else None for a in arms + ["off"]}
+            if u["off"] is None or all(u[a] is None for a in arms):
                 continue
-            on.append(a)
-            off.append(b)
-            ratios.append(a / b)
-            print("| %s | %d | %.4f | %.4f | %.3fx |" % (program, i, a, b, a / b))
-        if ratios:
-            summary.append("%s: %d pairs, on / off per pair median %.3fx (%.3fx-%.3fx); median on over median off "
-                           "%.3fx" % (program, len(ratios), statistics.median(ratios), min(ratios), max(ratios),
-                                      statistics.median(on) / statistics.median(off)))
+            for a in arms + ["off"]:
+                if u[a] is not None:
+                    units[a].append(u[a])
+            for a in arms:
+                if u[a] is not None:
+                    ratios[a].append(u[a] / u["off"])
+            print("| %s | %d | " % (program, i) + " | ".join("-" if u[a] is None else "%.4f" % u[a] for a in arms) +
+                  " | %.4f | " % u["off"] +
+                  " | ".join("-" if u[a] is None else "%.3fx" % (u[a] / u["off"]) for a in arms) + " |")
+        for a in arms:
+            r = ratios[a]
+            if r:
+                summary.append("%s, %s: %d pairs, %s / off per pair median %.3fx (%.3fx-%.3fx); median %s over "
+                               "median off %.3fx" % (program, a, len(r), a, statistics.median(r), min(r), max(r), a,
+                                                    statistics.median(units[a]) / statistics.median(units["off"])))
     print()
     for line in summary:
         print(line)

@@ -27,11 +27,12 @@ class HostCalibrationSweep : public ExecSweep {
   /// The calibration sweep: time-sliced each copy prints N ms (h = N), under MPS 1.5 ms (h = 1); N = 1, 2, 4. An
   /// MPS copy lists itself with the fake daemon and lives a second, so it is polled as a client on a loaded machine too.
   void calibrate() {
-    const auto r = sweep({"--command",
-                          "if [ \"$BENCH_MPS_MODE\" = mps ]; then echo $$ >> \"$CUDA_MPS_PIPE_DIRECTORY/clients\"; sleep 1; "
-                          "echo '1.5 ms each'; "
-                          "else echo \"$BENCH_MPS_PROCS.0 ms each\"; fi",
-                          "--exec-metric", "([0-9.]+) ms each", "--procs", "1,2,4", "--modes", "timeslice,mps"});
+    const auto r =
+        sweep({"--command",
+               "if [ \"$BENCH_MPS_MODE\" = mps ]; then echo $$ >> \"$CUDA_MPS_PIPE_DIRECTORY/clients\"; sleep 1; "
+               "echo '1.5 ms each'; "
+               "else echo \"$BENCH_MPS_PROCS.0 ms each\"; fi",
+               "--exec-metric", "([0-9.]+) ms each", "--procs", "1,2,4", "--modes", "timeslice,mps"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
   /// Sets the calibration's CPU to the one the H100 profiles of the study name (this machine's is another).

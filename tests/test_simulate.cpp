@@ -78,7 +78,8 @@ TEST(Simulate, AHostStretchedByHReachesItsWaitAndLaunchesHTimesLater) {
   EXPECT_NEAR(steady_step_ns(s, replay(s, 1, *ts)) / kUs, 255, 1e-6);
   EXPECT_NEAR(steady_step_ns(t, replay(t, 1, *ts)) / kUs, 155, 1e-6);
   // h = 1, or no usable h: the trace as it is.
-  for (const double h : {1.0, 0.0, -2.0, std::nan("")}) EXPECT_EQ(stretch_host(t, h).steps[0].host_ns, t.steps[0].host_ns);
+  for (const double h : {1.0, 0.0, -2.0, std::nan("")})
+    EXPECT_EQ(stretch_host(t, h).steps[0].host_ns, t.steps[0].host_ns);
 }
 
 TEST(Simulate, AKernelLongerThanTheSliceIsCutAndResumes) {

@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <optional>
 
 #include "harness/common/csv_table.hpp"
 #include "harness/common/stats.hpp"
 #include "harness/plan/mode_names.hpp"
 #include "harness/results/results_reader.hpp"
+#include "harness/workers/workload_kind.hpp"
 
 namespace fs = std::filesystem;
 
@@ -61,7 +64,8 @@ HostCalibration read_host_calibration(const fs::path& dir) {
   // Per mode and N: every ok copy's unit (each alone run is one copy).
   std::map<std::pair<ModeKind, int>, std::vector<double>> units;
   for (const WorkerRecord& w : runs) {
-    if (w.workload != "exec") throw ResultsError(where + ": run " + w.run_id + " is not an exec run");
+    if (parse_workload_kind(w.workload) != WorkloadKind::exec)
+      throw ResultsError(where + ": run " + w.run_id + " is not an exec run");
     const std::optional<Mode> mode = mode_in_results(w.mode);
     if (!mode) throw ResultsError(where + ": run " + w.run_id + ": unknown mode '" + w.mode + "'");
     if (c.command.empty()) c.command = command_of(w.params);

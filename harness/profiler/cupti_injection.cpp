@@ -423,6 +423,8 @@ GateConfig gate_from_env() {
   c.slot = static_cast<int>(index);
   c.point.hold = hold_at_gate;
   c.point.wait_k = k;
+  const char* callbacks = std::getenv(kGateCallbacksVar);
+  c.point.keep_after = callbacks && std::string(callbacks) == "keep";
   return c;
 }
 

@@ -71,7 +71,7 @@ void switch_off_after_gate() {
 void pass_gate() {
   if (!g_gate.hold || g_gate_passed.exchange(true)) return;
   g_gate.hold();
-  if (g_gate_only) switch_off_after_gate();
+  if (g_gate_only && !g_gate.keep_after) switch_off_after_gate();
 }
 
 void CUPTIAPI on_call(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {

@@ -30,6 +30,9 @@ inline constexpr std::size_t kStagedWaits = 1 << 16;
 struct GatePoint {
   void (*hold)() = nullptr;
   std::uint64_t wait_k = 0;
+  /// With the gate alone, keep the callbacks on after the gate opens (BENCH_MPS_GATE_CALLBACKS=keep: the
+  /// library before 2026-12-02, kept to measure what switching them off buys; scripts/device_steps/gatecost.sh).
+  bool keep_after = false;
 };
 
 /// Subscribes and enables the callbacks: the synchronising calls' where `record_waits` or a gate counts

@@ -1,18 +1,24 @@
 # gatecost[:NAMES]: what the start gate costs one copy alone: each zoo program (default gemm,cuda-graphs) at N=1,
-# time-sliced, GATECOST_PAIRS (3) pairs of runs with --exec-gate steady and off, the order alternating, each its own
-# sweep (one warm-up, no --profile-gpu: the gate alone) -> OUT_DIR/runs/gatecost/<name>/<gate>-<i>. The unit is the
-# program's own summary line ("<ms> ms each", its timed iterations' mean). Prints each run and the ratio per pair.
+# time-sliced, GATECOST_PAIRS (3) rounds of runs with --exec-gate steady and off, the order alternating, each its own
+# sweep (one warm-up, no --profile-gpu: the gate alone) -> OUT_DIR/runs/gatecost/<name>/<gate>-<i>. GATECOST_ARMS
+# ("steady off") names the arms of a round: `keep` is steady with BENCH_MPS_GATE_CALLBACKS=keep (the gate's
+# callbacks left on after it opens, as the library had them before 2026-12-02). The unit is the program's own
+# summary line ("<ms> ms each", its timed iterations' mean). Prints each run; scripts/gate_cost.py the ratios.
 names="${step#gatecost}"; names="${names#:}"; [ -z "$names" ] && names=gemm,cuda-graphs
 IFS=, read -r -a progs <<<"$names"
+read -r -a arms <<<"${GATECOST_ARMS:-steady off}"
 for p in "${progs[@]}"; do
   zoo/run.sh --prepare "$p" >"$out/gatecost-$p-prepare.log" 2>&1
   for i in $(seq 1 "${GATECOST_PAIRS:-3}"); do
-    if past_deadline; then echo "gatecost $p pair $i: skipped (DEADLINE_S=$DEADLINE_S reached)"; continue; fi
-    order=(steady off); [ $((i % 2)) = 0 ] && order=(off steady)
+    if past_deadline; then echo "gatecost $p round $i: skipped (DEADLINE_S=$DEADLINE_S reached)"; continue; fi
+    order=("${arms[@]}")  # even rounds run the arms in reverse
+    if [ $((i % 2)) = 0 ]; then order=(); for ((j = ${#arms[@]} - 1; j >= 0; j--)); do order+=("${arms[j]}"); done; fi
     for g in "${order[@]}"; do
       d="$out/runs/gatecost/$p/$g-$i"; mkdir -p "$(dirname "$d")"
-      "$bench" --workloads exec --command "zoo/run.sh $p" --exec-metric '([0-9.]+) ms each' --procs 1 \
-        --modes timeslice --repeats 1 --exec-gate "$g" --out "$d" >"$out/gatecost-$p-$g-$i.log" 2>&1
+      gate="$g"; keep=""; [ "$g" = keep ] && { gate=steady; keep=keep; }
+      BENCH_MPS_GATE_CALLBACKS="$keep" "$bench" --workloads exec --command "zoo/run.sh $p" \
+        --exec-metric '([0-9.]+) ms each' --procs 1 --modes timeslice --repeats 1 --exec-gate "$gate" --out "$d" \
+        >"$out/gatecost-$p-$g-$i.log" 2>&1
       echo "gatecost $p $g-$i: rc=$? $(python3 scripts/show_columns.py "$d/runs.csv" status facts | tr '\n' ' ' | \
         grep -oE 'ok|step_mean_ms=[0-9.]+|gate_held_s=[0-9.e-]+|gate_arrived=[01]' | paste -sd' ')"
     done
