@@ -1,20 +1,25 @@
 #!/usr/bin/env python3
 """The start gate's cost on one copy alone, from a device_check `gatecost` step's folders (issue 42):
 
-    python3 scripts/gate_cost.py DIR
+    python3 scripts/gate_cost.py DIR...
 
 DIR/gatecost/<program>/{steady,keep,off}-<i>/ are single-copy sweeps, time-sliced, `--exec-gate steady` or `off`
 (keep: steady with the gate's callbacks left on after it opens), in rounds whose order alternates
 (scripts/device_steps/gatecost.sh); the unit is the program's own summary line (the `step_mean_ms` fact). Prints per
 program each round's units and each gated arm's ratio to off, the median of those ratios with their range, and the
-arm's median over off's median.
+arm's median over off's median. Given several folders (calls, leases), also each arm's pairs pooled: their median
+ratio with a 90 % interval by resampling pairs, and whether that interval decides a cost within 1 %.
 """
 import csv
 import glob
 import os
+import random
 import re
 import statistics
 import sys
+
+BOOTSTRAP = 2000
+SEED = 42
 
 
 def unit_ms(folder):
@@ -27,11 +32,9 @@ def unit_ms(folder):
     return None
 
 
-def main():
-    if len(sys.argv) != 2 or not os.path.isdir(os.path.join(sys.argv[1], "gatecost")):
-        print("usage: gate_cost.py DIR (a folder holding gatecost/<program>/<gate>-<i>/)", file=sys.stderr)
-        return 2
-    root = os.path.join(sys.argv[1], "gatecost")
+def one_folder(folder, pooled):
+    """Prints one folder's table and summary lines; adds its ratios to pooled[(program, arm)]."""
+    root = os.path.join(folder, "gatecost")
     programs = sorted(os.listdir(root))
     # The gated arms beside `off`: steady, and keep (steady with the gate's callbacks left on) where it ran.
     arms = [a for a in ("steady", "keep")
@@ -55,6 +58,7 @@ def main():
             for a in arms:
                 if u[a] is not None:
                     ratios[a].append(u[a] / u["off"])
+                    pooled.setdefault((program, a), []).append(u[a] / u["off"])
             print("| %s | %d | " % (program, i) + " | ".join("-" if u[a] is None else "%.4f" % u[a] for a in arms) +
                   " | %.4f | " % u["off"] +
                   " | ".join("-" if u[a] is None else "%.3fx" % (u[a] / u["off"]) for a in arms) + " |")
@@ -67,6 +71,35 @@ def main():
     print()
     for line in summary:
         print(line)
+
+
+def bootstrap_median(values):
+    """A 90 % interval of the median by resampling the pairs (fixed seed)."""
+    rng = random.Random(SEED)
+    meds = sorted(statistics.median(rng.choice(values) for _ in values) for _ in range(BOOTSTRAP))
+    return meds[int(0.05 * BOOTSTRAP)], meds[int(0.95 * BOOTSTRAP) - 1]
+
+
+def main():
+    folders = sys.argv[1:]
+    if not folders or not all(os.path.isdir(os.path.join(f, "gatecost")) for f in folders):
+        print("usage: gate_cost.py DIR... (folders holding gatecost/<program>/<gate>-<i>/)", file=sys.stderr)
+        return 2
+    pooled = {}
+    for f in folders:
+        if len(folders) > 1:
+            print("%s:\n" % f)
+        one_folder(f, pooled)
+        print()
+    if len(folders) > 1:
+        print("Pooled over the %d folders (each pair its own ratio; the median's 90 %% interval by resampling pairs, "
+              "seed %d):" % (len(folders), SEED))
+        for (program, arm), r in sorted(pooled.items()):
+            lo, hi = bootstrap_median(r)
+            verdict = ("within 1 %" if lo >= 0.99 and hi <= 1.01 else
+                       "a cost over 1 %" if lo > 1.01 else "not decided at 1 %")
+            print("%s, %s: %d pairs, %s / off median %.3fx (90 %% interval %.3fx-%.3fx; pairs %.3fx-%.3fx): %s" % (
+                program, arm, len(r), arm, statistics.median(r), lo, hi, min(r), max(r), verdict))
     return 0
 
 

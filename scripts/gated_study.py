@@ -220,21 +220,24 @@ def main(argv):
     if a.host_calibration and not a.bench:
         sys.exit("gated_study: --host-calibration predicts again: give --bench too")
     folder, suffix = ("predict-host", "-host") if a.host_calibration else ("predict", "")
-    cells, first, not_again = [], [], []
+    cells, first, again, not_again = [], [], [], []
     for p in programs:
         ladder = os.path.join(a.study, p, "ladder")
         if a.host_calibration:
             # A second score covers the programs whose runs alone's profiles were kept; beside it the first score of
             # the same programs (cells.csv's), so the two are over the same cells.
-            extra = ["--host-calibration", a.host_calibration]
-            if has_profiles(ladder):
-                predict_again(a.bench, a.study, p, folder, extra)
-            elif alone_profiles_kept(ladder):
-                predict_from_kept_profiles(a.bench, a.study, p, folder, extra)
-            else:
+            # Beside both, the same programs predicted again by this build without the calibration (predict-again/):
+            # what the calibration changes, apart from what the code changed since the first score.
+            if not (has_profiles(ladder) or alone_profiles_kept(ladder)):
                 not_again.append(p)
                 continue
+            for f, extra in ((folder, ["--host-calibration", a.host_calibration]), ("predict-again", [])):
+                if has_profiles(ladder):
+                    predict_again(a.bench, a.study, p, f, extra)
+                else:
+                    predict_from_kept_profiles(a.bench, a.study, p, f, extra)
             first += cells_of(a.study, p)
+            again += cells_of(a.study, p, "predict-again")
         elif a.bench and has_profiles(ladder):
             predict_again(a.bench, a.study, p)
         cells += cells_of(a.study, p, folder)
@@ -278,15 +281,18 @@ def main(argv):
                                             ", ".join(sorted({c["program"] for c in held})) or "none"), ""]
     md += busy_lines + [""] + idle_lines + [""] + cal_lines + ["", "## Goals (held out)", ""] + goals(busy, idle)
     if a.host_calibration:
-        fheld = [c for c in first if c["set"] == "held-out"]
-        fbusy_lines, fbusy = score_rows([c for c in fheld if c["busy"]], "The first score of the same programs: held "
-                                        "out, busy at least %s of the time" % pct(BUSY))
-        fidle_lines, fidle = score_rows([c for c in fheld if not c["busy"]], "The first score of the same programs: "
-                                        "held out, busy under %s" % pct(BUSY))
         md += ["", "Not predicted again (their runs alone's profiles were not kept): %s." % (", ".join(not_again) or
-                                                                                            "none"), ""]
-        md += fbusy_lines + [""] + fidle_lines + ["", "## Goals (held out), the first score of the same programs",
-                                                  ""] + goals(fbusy, fidle)
+                                                                                            "none")]
+        for name, group in (("the first score of the same programs (predict/, SCORE.md's cells)", first),
+                            ("the same programs predicted again by this build without the calibration "
+                             "(predict-again/)", again)):
+            held_g = [c for c in group if c["set"] == "held-out"]
+            gbusy_lines, gbusy = score_rows([c for c in held_g if c["busy"]],
+                                            "Beside it, %s: held out, busy at least %s of the time" % (name, pct(BUSY)))
+            gidle_lines, gidle = score_rows([c for c in held_g if not c["busy"]],
+                                            "Beside it, %s: held out, busy under %s" % (name, pct(BUSY)))
+            md += [""] + gbusy_lines + [""] + gidle_lines + ["", "### Goals (held out), " + name, ""] + goals(gbusy,
+                                                                                                          gidle)
     md += ["", "## Cells not counted (not co-run, or not measured; listed per unit, the whole run's alike)", ""]
     left = [c for c in cells if c["basis"] == "unit" and not c["counted"]]
     md += ["- %s %s N=%d (copies co-run %s)" % (c["program"], c["mode"], c["procs"], pct(c["common_share"]))
