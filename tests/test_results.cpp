@@ -8,6 +8,9 @@
 #include <set>
 #include <sstream>
 
+#include <zlib.h>
+
+#include "harness/common/packed_files.hpp"
 #include "harness/mps/compute_mode.hpp"
 #include "harness/plan/sweep_cli.hpp"
 #include "harness/results/results_reader.hpp"
@@ -20,6 +23,37 @@ namespace bench_mps::testing {
 namespace {
 
 using namespace harness;
+
+// The one rule for files committed packed (scripts/pack_results.py): NAME.gz stands for NAME only where NAME is not
+// there, and reads as its unpacked text; a cut stream is a ResultsError naming the file.
+TEST(PackedFiles, APackedCopyStandsForItsFileOnlyWhereTheFileIsNotThere) {
+  TempDir tmp;
+  const fs::path plain = tmp / "profile-7.json", gz = tmp / "profile-7.json.gz";
+  gzFile out = gzopen(gz.c_str(), "wb");
+  ASSERT_NE(out, nullptr);
+  const std::string text = "{\"format_version\": 3}\n";
+  ASSERT_EQ(gzwrite(out, text.data(), static_cast<unsigned>(text.size())), static_cast<int>(text.size()));
+  ASSERT_EQ(gzclose(out), Z_OK);
+  EXPECT_EQ(packed_copy(plain), gz);
+  EXPECT_TRUE(exists_or_packed(plain));
+  EXPECT_FALSE(exists_or_packed(tmp / "other.json"));
+  EXPECT_EQ(unpacked_name(gz), "profile-7.json");
+  EXPECT_EQ(unpacked_name(plain), "profile-7.json");
+  EXPECT_FALSE(packed_beside_plain(gz));
+  EXPECT_EQ(read_text_unpacked(gz), text);
+  write_text(plain, "plain");
+  EXPECT_TRUE(packed_copy(plain).empty()) << "the plain file is read where it is there";
+  EXPECT_TRUE(packed_beside_plain(gz));
+  EXPECT_EQ(read_text_unpacked(plain), "plain");
+  const std::string bytes = read_text(gz);
+  write_text(gz, bytes.substr(0, bytes.size() / 2));
+  try {
+    read_gzip_text(gz);
+    ADD_FAILURE() << "a cut stream was read";
+  } catch (const ResultsError& e) {
+    EXPECT_NE(std::string(e.what()).find("profile-7.json.gz"), std::string::npos) << e.what();
+  }
+}
 
 RunRecord sample_record(int repeat, int procs, const std::string& reason = "") {
   RunRecord r;

@@ -1,7 +1,5 @@
 #include "harness/common/csv_table.hpp"
 
-#include <zlib.h>
-
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -13,54 +11,17 @@ namespace {
 /// A gzip file's bytes for the CSV reader, unpacked by zlib as they are read.
 class GzipSource final : public io::ByteSourceBase {
  public:
-  explicit GzipSource(const std::filesystem::path& gz) : name_(gz.string()), file_(gzopen(name_.c_str(), "rb")) {
-    if (!file_) throw ResultsError(name_ + ": cannot be opened");
-  }
-  ~GzipSource() override {
-    if (file_) gzclose(file_);
-  }
-  GzipSource(const GzipSource&) = delete;
-  GzipSource& operator=(const GzipSource&) = delete;
-  int read(char* buffer, int size) override {
-    const int n = gzread(file_, buffer, static_cast<unsigned>(size));
-    if (n < 0) {
-      int code = 0;
-      const char* why = gzerror(file_, &code);
-      throw ResultsError(name_ + ": not a readable gzip file (" + std::string(why ? why : "zlib error") + ")");
-    }
-    return n;
-  }
+  explicit GzipSource(const std::filesystem::path& gz) : reader_(gz) {}
+  int read(char* buffer, int size) override { return reader_.read(buffer, size); }
 
  private:
-  std::string name_;
-  gzFile file_;
+  GzipReader reader_;
 };
 
 }  // namespace
 
-std::filesystem::path packed_csv(const std::filesystem::path& file) {
-  std::error_code ec;
-  if (std::filesystem::exists(file, ec)) return {};
-  std::filesystem::path gz = file;
-  gz += ".gz";
-  return std::filesystem::is_regular_file(gz, ec) ? gz : std::filesystem::path();
-}
-
-bool csv_exists(const std::filesystem::path& file) {
-  std::error_code ec;
-  return std::filesystem::is_regular_file(file, ec) || !packed_csv(file).empty();
-}
-
 std::unique_ptr<io::ByteSourceBase> gzip_source(const std::filesystem::path& gz) {
   return std::make_unique<GzipSource>(gz);
-}
-
-std::string read_gzip_text(const std::filesystem::path& gz) {
-  GzipSource source(gz);
-  std::string text;
-  char buffer[1 << 16];
-  for (int n; (n = source.read(buffer, sizeof buffer)) > 0;) text.append(buffer, static_cast<std::size_t>(n));
-  return text;
 }
 
 double parse_cell_double(const std::string& cell, const std::string& where, bool allow_empty) {

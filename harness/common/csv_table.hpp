@@ -24,14 +24,9 @@
 #endif
 
 #include "harness/common/errors.hpp"
+#include "harness/common/packed_files.hpp"
 
 namespace bench_mps::harness {
-
-/// A results folder or file that cannot be used: exit 2.
-class ResultsError : public UsageError {
- public:
-  using UsageError::UsageError;
-};
 
 template <std::size_t N>
 using CsvRows = std::vector<std::array<std::string, N>>;
@@ -51,17 +46,10 @@ void read_all(Reader& in, const std::filesystem::path& file, const std::array<co
 
 /// Every row of `file`, the cells of `columns` in that order. A column marked optional may be absent
 /// (a file written before the column existed): its cells are then empty.
-/// A CSV file committed packed: `file` + ".gz" (gzip, scripts/pack_results.py) where `file` itself is not
-/// there; empty where it is, or where neither is.
-std::filesystem::path packed_csv(const std::filesystem::path& file);
-/// Whether `file` can be read: there, or packed beside (packed_csv).
-bool csv_exists(const std::filesystem::path& file);
 /// The bytes of a gzip file as the CSV reader takes them, decompressed as they are read (zlib); errors name it.
 std::unique_ptr<io::ByteSourceBase> gzip_source(const std::filesystem::path& gz);
-/// The whole unpacked text of a gzip file (a committed profile-<pid>.json.gz); errors name it.
-std::string read_gzip_text(const std::filesystem::path& gz);
 
-/// Every row of `file` (or, where only its packed copy is there, of `file`.gz: packed_csv), the cells of
+/// Every row of `file` (or, where only its packed copy is there, of `file`.gz: packed_copy), the cells of
 /// `columns` in that order. A column marked optional may be absent (a file written before the column
 /// existed): its cells are then empty.
 template <std::size_t N>
@@ -69,7 +57,7 @@ CsvRows<N> read_csv_columns(const std::filesystem::path& file, const std::array<
                             const std::array<bool, N>& optional = {}) {
   CsvRows<N> rows;
   std::error_code ec;
-  const std::filesystem::path packed = packed_csv(file);
+  const std::filesystem::path packed = packed_copy(file);
   const std::filesystem::path& source = packed.empty() ? file : packed;
   if (packed.empty() && !std::filesystem::is_regular_file(file, ec))
     throw ResultsError(file.string() + ": no such file");

@@ -12,6 +12,12 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A results folder or file that cannot be used: exit 2.
+class ResultsError : public UsageError {
+ public:
+  using UsageError::UsageError;
+};
+
 /// The machine cannot run what was asked (no GPU, foreign MPS daemon, compute mode): exit 3.
 class EnvironmentError : public std::runtime_error {
  public:

@@ -13,6 +13,7 @@
 #include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
 #include "harness/common/markdown_table.hpp"
+#include "harness/common/packed_files.hpp"
 #include "harness/common/stats.hpp"
 #include "harness/report/report_meta.hpp"
 #include "harness/results/fault_rows.hpp"
@@ -92,7 +93,7 @@ struct Freezes {
 
 Freezes measure_freezes(const fs::path& dir, const std::vector<SummaryRecord>& rows) {
   const std::vector<TaskSample> tasks =
-      csv_exists(dir / "tasks.csv") ? read_tasks(dir / "tasks.csv") : std::vector<TaskSample>{};
+      exists_or_packed(dir / "tasks.csv") ? read_tasks(dir / "tasks.csv") : std::vector<TaskSample>{};
   Freezes out;
   for (const SummaryRecord& row : rows) {
     if (row.status != RunStatus::ok || row.victims_survived == 0) continue;

@@ -11,6 +11,7 @@
 #include "harness/common/errors.hpp"
 #include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
+#include "harness/common/packed_files.hpp"
 #include "harness/common/stats.hpp"
 
 namespace fs = std::filesystem;
@@ -21,11 +22,6 @@ namespace {
 
 constexpr int kFormatVersion = profiler::kProfileFormatVersion;
 
-/// A profile's name as the profiler wrote it: profile-<pid>.json, also where committed packed (.json.gz).
-std::string profile_stem(const fs::path& file) {
-  const std::string name = file.filename().string();
-  return file.extension() == ".gz" ? name.substr(0, name.size() - 3) : name;
-}
 constexpr int kOldestFormatVersion = 1;  ///< format_version 1: no host waits; 2: no SM time per span
 constexpr double kWarmupShare = 0.10;    ///< of the kept spans, left out of the steady part
 
@@ -190,7 +186,7 @@ GpuProfile read_gpu_profile(const fs::path& file) {
   GpuProfile p;
   p.file = file.string();
   try {
-    const json j = json::parse(file.extension() == ".gz" ? read_gzip_text(file) : read_input_file(file));
+    const json j = json::parse(read_text_unpacked(file));
     const json& version = need(j, "format_version", "the profile");
     if (!version.is_number_integer() || version.get<int>() < kOldestFormatVersion ||
         version.get<int>() > kFormatVersion)
@@ -232,7 +228,7 @@ GpuProfile busiest_profile(const std::vector<fs::path>& files) {
     GpuProfile p = read_gpu_profile(f);
     // A run's copy's profiles are named by their process: profile-<pid>.json holding another pid is another
     // process's profile under this name (copied or renamed in), not this copy's.
-    const std::string name = profile_stem(f), pid = std::to_string(p.pid);
+    const std::string name = unpacked_name(f), pid = std::to_string(p.pid);
     if (name.size() > 13 && name.compare(8, name.size() - 13, pid) != 0 &&
         name.find_first_not_of("0123456789", 8) == name.size() - 5)
       throw UsageError(f.string() + ": holds process " + pid + ", not its file name's (another process's profile)");
@@ -245,12 +241,11 @@ GpuProfile busiest_profile(const std::vector<fs::path>& files) {
 std::vector<fs::path> gpu_profile_files(const fs::path& dir, bool recursive) {
   std::vector<fs::path> files;
   auto take = [&files](const fs::directory_entry& e) {
-    const std::string name = profile_stem(e.path());
+    const std::string name = unpacked_name(e.path());  // profile-<pid>.json, also where committed packed
     if (!e.is_regular_file() || name.rfind("profile-", 0) != 0 || name.size() < 5 ||
         name.compare(name.size() - 5, 5, ".json") != 0)
       return;
-    std::error_code ec;  // a committed folder's profile packed (profile-<pid>.json.gz): read where it is alone
-    if (e.path().extension() == ".gz" && fs::exists(e.path().parent_path() / name, ec)) return;
+    if (packed_beside_plain(e.path())) return;  // a packed profile is read where it is alone
     files.push_back(e.path());
   };
   std::error_code ec;

@@ -9,6 +9,7 @@
 #include "harness/common/errors.hpp"
 #include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
+#include "harness/common/packed_files.hpp"
 #include "harness/plan/sweep_cli.hpp"
 #include "harness/results/meta.hpp"
 #include "harness/results/results_schema.hpp"
@@ -154,7 +155,7 @@ ResumeState prepare_resume(const fs::path& dir) {
 
   std::map<std::string, std::string> texts;
   for (const char* name : kCsvFiles) {
-    if (const fs::path packed = packed_csv(dir / name); !packed.empty())
+    if (const fs::path packed = packed_copy(dir / name); !packed.empty())
       throw ResultsError(packed.string() + ": the folder was packed for the repository (scripts/pack_results.py); " +
                          "gunzip it to resume the sweep");
     if (!fs::exists(dir / name)) throw ResultsError((dir / name).string() + ": no such file");
