@@ -6,7 +6,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${BENCH_MPS_BUILD_DIR:-$root/build}"
 
 packages=(cmake make g++ git libboost-dev libboost-filesystem-dev libcli11-dev nlohmann-json3-dev
-          libgtest-dev libbenchmark-dev libfccp-dev zlib1g-dev python3 python3-matplotlib python3-yaml clang-format)
+          libgtest-dev libbenchmark-dev libfccp-dev zlib1g-dev python3 python3-matplotlib python3-yaml clang-format clang-tidy)
 missing=()
 if command -v dpkg-query >/dev/null; then
   for p in "${packages[@]}"; do

@@ -15,7 +15,6 @@ namespace bench_mps::harness {
 namespace {
 
 constexpr int kMemLimitMib = 1024;
-constexpr int kMemGranuleMib = 32;
 /// Allocations under the limit, tried largest first until one runs: the limit counts what the client's
 /// context itself holds (the H100 run of 2026-11-26 refused 960 MiB under 1024 MiB), so the largest that
 /// runs says how much of the limit the context takes.
