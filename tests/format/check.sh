@@ -5,17 +5,9 @@
 # Usage: check.sh SOURCE_DIR        To format: clang-format-14 -i $(git ls-files '*.cpp' '*.hpp' '*.cu' '*.cuh')
 set -u
 src=$1
-tool=""
-for candidate in clang-format-14 clang-format; do
-  if command -v "$candidate" >/dev/null && "$candidate" --version | grep -q "version 14\."; then
-    tool=$candidate
-    break
-  fi
-done
-if [ -z "$tool" ]; then
-  echo "SKIP: clang-format 14 not found (scripts/setup.sh installs it on Debian 12)"
-  exit 77
-fi
+# shellcheck source=tests/format/llvm14.sh
+source "$(dirname "$0")/llvm14.sh"
+llvm14 clang-format
 cd "$src" || exit 1
 if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   echo "SKIP: $src is not a git checkout (the check formats the files git tracks)"

@@ -12,17 +12,9 @@ shift 2
 checks='-*,clang-diagnostic-unused-variable,clang-diagnostic-unused-const-variable,clang-diagnostic-unused-function'
 checks+=',clang-diagnostic-unused-private-field,misc-unused-using-decls,misc-unused-alias-decls'
 checks+=',bugprone-use-after-move,misc-definitions-in-headers'
-tool=""
-for candidate in clang-tidy-14 clang-tidy; do
-  if command -v "$candidate" >/dev/null && "$candidate" --version | grep -q "version 14\."; then
-    tool=$candidate
-    break
-  fi
-done
-if [ -z "$tool" ]; then
-  echo "SKIP: clang-tidy 14 not found (scripts/setup.sh installs it on Debian 12)"
-  exit 77
-fi
+# shellcheck source=tests/format/llvm14.sh
+source "$(dirname "$0")/llvm14.sh"
+llvm14 clang-tidy
 cd "$src" || exit 1
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
