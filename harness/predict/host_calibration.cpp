@@ -44,6 +44,17 @@ int HostCalibration::largest(ModeKind mode) const {
   return out;
 }
 
+std::string cpu_model_of(const fs::path& dir) {
+  try {
+    const nlohmann::json meta = read_meta(dir);
+    if (meta.contains("host") && meta["host"].contains("cpu_model") && meta["host"]["cpu_model"].is_string())
+      return meta["host"]["cpu_model"].get<std::string>();
+  } catch (const ResultsError&) {
+    // a folder without meta.json names no CPU
+  }
+  return "";
+}
+
 HostCalibration read_host_calibration(const fs::path& dir) {
   const std::string where = "--host-calibration " + dir.string();
   std::vector<WorkerRecord> runs;
@@ -54,13 +65,7 @@ HostCalibration read_host_calibration(const fs::path& dir) {
   }
   HostCalibration c;
   c.folder = dir.string();
-  try {
-    const nlohmann::json meta = read_meta(dir);
-    if (meta.contains("host") && meta["host"].contains("cpu_model") && meta["host"]["cpu_model"].is_string())
-      c.cpu = meta["host"]["cpu_model"].get<std::string>();
-  } catch (const ResultsError&) {
-    // a folder without meta.json still calibrates; its CPU is then not named
-  }
+  c.cpu = cpu_model_of(dir);
   // Per mode and N: every ok copy's unit (each alone run is one copy).
   std::map<std::pair<ModeKind, int>, std::vector<double>> units;
   for (const WorkerRecord& w : runs) {

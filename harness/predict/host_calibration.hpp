@@ -39,6 +39,9 @@ struct HostCalibration {
   int largest(ModeKind mode) const;
 };
 
+/// The CPU a results folder's meta.json names (`host.cpu_model`); "" where it names none or has no meta.json.
+std::string cpu_model_of(const std::filesystem::path& dir);
+
 /// Reads `dir` (a sweep with --workloads exec and --exec-metric: each copy's unit is its step_mean_ms fact).
 /// Throws ResultsError where it is not such a sweep, has no ok run alone or no N >= 2 in a ladder mode.
 HostCalibration read_host_calibration(const std::filesystem::path& dir);

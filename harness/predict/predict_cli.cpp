@@ -206,10 +206,8 @@ std::vector<MeasuredUnit> against_units(const PredictArgs& a) {
 void check_host_machine(const PredictArgs& a, const HostCalibration& host) {
   std::error_code ec;
   if (host.empty() || host.cpu.empty() || !fs::is_directory(a.alone, ec)) return;
-  const nlohmann::json meta = read_meta(a.alone);
-  if (!meta.contains("host") || !meta["host"].contains("cpu_model") || !meta["host"]["cpu_model"].is_string()) return;
-  const std::string cpu = meta["host"]["cpu_model"].get<std::string>();
-  if (cpu != host.cpu)
+  const std::string cpu = cpu_model_of(a.alone);
+  if (!cpu.empty() && cpu != host.cpu)
     throw UsageError("--host-calibration " + host.folder + ": calibrated on " + host.cpu + "; the program ran on " +
                      cpu + " (calibrate on its machine: scripts/device_steps/hostcal.sh)");
 }
