@@ -42,6 +42,8 @@
 #   zoo-ladder:NAMES|all  the same, then N = ZOO_PROCS (2,4,10) in both modes -> OUT_DIR/zoo/<name>/ladder
 #   gatecost[:NAMES]  the gate's cost on one copy alone (gemm, cuda-graphs): steady against off, 3 pairs -> OUT_DIR/gatecost
 #   hostcal[:KINDS]  the host calibration: host_loop.py launch and cpu, N = 1,2,4,10, both modes, gated -> OUT_DIR/hostcal
+#   mpscal[:KINDS]  the MPS contention calibration: contention_loop.py gemm1024, gemm8192, stream256, N = 1,2,4,10,
+#               MPS, gated, profiled -> OUT_DIR/mpscal
 #   pin[:NAMES]   host placement: zoo programs (mnist) at N = 1,4, both modes, gated, pinned and --no-pin -> OUT_DIR/pin/<name>
 #   study[:NAMES]  the pre-registered study (cuda-graphs): the X-ray, then each program's gated ladder (N = 1,2,4,10,
 #               both modes, 2 repeats) with its units and its prediction scored -> OUT_DIR/study/<name>
@@ -80,6 +82,7 @@ for step in "$@"; do
     gate|gate:*) step_file=gate ;;
     gatecost|gatecost:*) step_file=gatecost ;;
     hostcal|hostcal:*) step_file=hostcal ;;
+    mpscal|mpscal:*) step_file=mpscal ;;
     pin|pin:*) step_file=pin ;;
     study|study:*) step_file=study ;;
     *) step_file=""; echo "unknown step $step" ;;

@@ -23,6 +23,8 @@
 #include <optional>
 #include <string>
 
+#include "harness/simulate/gpu_models.hpp"
+
 namespace bench_mps::harness {
 
 /// The scheduler as the X-ray saw it (medians over its N).
@@ -34,6 +36,9 @@ struct SchedulerFacts {
   /// keeps the GPU while another context has work; NaN where the X-ray did not run its gaps probe.
   double hold_us = std::numeric_limits<double>::quiet_NaN();
   bool hold_bound = false;  ///< no sampled idle lost the GPU: hold_us is a lower bound
+  /// MPS contention below saturation: not the X-ray's, the MPS calibration's where predict was given one
+  /// (harness/predict/mps_calibration.hpp); empty, the SMs and memory shared out in proportion alone.
+  MpsModel mps{};
   bool usable() const { return slice_ms > 0 && turn_cost_ms >= 0 && switch_ms >= 0; }
 };
 

@@ -29,7 +29,7 @@ const std::vector<SchedulerModel>& scheduler_models() {
          return predict_timesliced_between(waits, gaps, n, s);
        },
        true},
-      {ModeKind::mps, "MPS", [](const SchedulerFacts&, int) { return make_mps_arbiter(MpsModel{}); },
+      {ModeKind::mps, "MPS", [](const SchedulerFacts& s, int) { return make_mps_arbiter(s.mps); },
        // side by side until the copies' busy shares add up to the whole GPU
        [](double duty, int n) { return std::max(1.0, n * duty); },
        [](const RegimePoint& waits, const std::optional<RegimePoint>&, int n, const SchedulerFacts&) {

@@ -212,6 +212,16 @@ void check_host_machine(const PredictArgs& a, const HostCalibration& host) {
                      cpu + " (calibrate on its machine: scripts/device_steps/hostcal.sh)");
 }
 
+/// An MPS calibration is of one GPU: refused (exit 2) where its shapes ran on another GPU than the program (where
+/// both name theirs).
+void check_mps_gpu(const MpsCalibration& mps, const std::vector<std::string>& profiles_gpu) {
+  if (mps.empty() || mps.gpu.empty()) return;
+  for (const std::string& g : profiles_gpu)
+    if (!g.empty() && g != mps.gpu)
+      throw UsageError("--mps-calibration " + mps.folder + ": calibrated on " + mps.gpu + "; the program ran on " + g +
+                       " (calibrate on its GPU: scripts/device_steps/mpscal.sh)");
+}
+
 }  // namespace
 
 CLI::App* add_predict_command(CLI::App& app, PredictArgs& args) {
@@ -259,6 +269,10 @@ CLI::App* add_predict_command(CLI::App& app, PredictArgs& args) {
                   "a host calibration of this machine (scripts/device_steps/hostcal.sh): each copy's host time and "
                   "launches stretched by how N copies slowed its host loop (docs/PREDICT.md)")
       ->check(not_blank());
+  cmd->add_option("--mps-calibration", args.mps_calibration,
+                  "an MPS contention calibration of this GPU (scripts/device_steps/mpscal.sh): kernels running "
+                  "together under MPS slowed beyond their shares as synthetic shapes were (docs/PREDICT.md)")
+      ->check(not_blank());
   cmd->add_option("--gap-us", args.gap_us, "without host waits, an idle gap at least this long ends a step")
       ->check(finite_in(0.001, 1e6))
       ->capture_default_str();
@@ -275,7 +289,8 @@ int run_predict(const PredictArgs& a) {
                                       {a.max_procs_given, "--max-procs"},
                                       {a.phases_given, "--phases"},
                                       {a.paced, "--paced"},
-                                      {!a.host_calibration.empty(), "--host-calibration"}})
+                                      {!a.host_calibration.empty(), "--host-calibration"},
+                                      {!a.mps_calibration.empty(), "--mps-calibration"}})
       if (given) throw UsageError(std::string(name) + ": does not apply to --measure (it predicts nothing)");
     return measure_only(a);
   }
@@ -294,9 +309,12 @@ int run_predict(const PredictArgs& a) {
     throw ResultsError("--xray " + std::string(e.what()));
   }
   std::vector<AloneRun> alone = read_alone_runs(a.alone, a.gap_us);
-  const HostCalibration host =
-      a.host_calibration.empty() ? HostCalibration{} : read_host_calibration(a.host_calibration);
+  Calibrations cal;
+  if (!a.host_calibration.empty()) cal.host = read_host_calibration(a.host_calibration);
+  const HostCalibration& host = cal.host;
   check_host_machine(a, host);
+  if (!a.mps_calibration.empty()) cal.mps = read_mps_calibration(a.mps_calibration, a.gap_us);
+  sched.mps = cal.mps.model();
   if (a.paced)
     for (AloneRun& r : alone)
       if (!make_open_loop(r.program.trace))
@@ -304,6 +322,7 @@ int run_predict(const PredictArgs& a) {
   std::vector<std::string> profiles_gpu;
   for (const AloneRun& r : alone) profiles_gpu.push_back(r.gpu);
   check_profiles_gpu(a, profiles_gpu);
+  check_mps_gpu(cal.mps, profiles_gpu);
   const std::vector<MeasuredUnit> units = against_units(a);
   // One N at a time, saying how far it got where that takes a while (64 N x 16 phase draws: minutes).
   std::vector<PredictedRow> cells;
@@ -319,13 +338,13 @@ int run_predict(const PredictArgs& a) {
   const std::string label = !a.label.empty() ? a.label : folder_name(a.alone);
 
   PredictTables tables;
-  write_md_head(tables.md, label, alone, sched, a.xray, host);
+  write_md_head(tables.md, label, alone, sched, a.xray, cal);
   write_cells(tables, cells, measured, label, !units.empty());
   std::cout << tables.md.str();
   // The time it took goes to stderr alone, so that the files stay the same from one run to the next.
   std::cerr << "predict: " << label << ": " << procs.size() * 2 << " cells predicted in " << fmt_fixed(seconds, 2)
             << " s\n";
-  if (!a.out.empty()) write_outputs(a, label, sched, alone, host, tables);
+  if (!a.out.empty()) write_outputs(a, label, sched, alone, cal, tables);
   return 0;
 }
 

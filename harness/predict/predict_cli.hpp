@@ -25,6 +25,7 @@ struct PredictArgs {
   int phases = kDefaultPhaseDraws;  ///< --phases: phase draws replayed per cell (0: one replay, copies c/N apart)
   bool phases_given = false;        ///< --phases typed (refused beside --measure)
   std::string host_calibration;     ///< --host-calibration: a hostcal sweep (harness/predict/host_calibration.hpp)
+  std::string mps_calibration;      ///< --mps-calibration: mpscal sweeps (harness/predict/mps_calibration.hpp)
   bool paced = false;  ///< --paced: its steps are due on the clock, replayed open-loop (harness/simulate/open_loop.hpp)
 };
 

@@ -153,7 +153,8 @@ nlohmann::json alone_entry(const AloneRun& r, bool stands_for_program) {
 
 /// The three files, one after the other.
 void write_tables(const PredictArgs& a, const fs::path& out, const std::string& label, const SchedulerFacts& sched,
-                  const std::vector<AloneRun>& alone, const HostCalibration& host, const PredictTables& t) {
+                  const std::vector<AloneRun>& alone, const Calibrations& cal, const PredictTables& t) {
+  const HostCalibration& host = cal.host;
   write_file_atomically(out / "predict.md", t.md.str());
   write_file_atomically(out / "predict.csv", t.csv.str());
   nlohmann::json j{{"predict_format_version", 1},
@@ -181,6 +182,27 @@ void write_tables(const PredictArgs& a, const fs::path& out, const std::string& 
                          {"alone_runs", f.alone_runs}});
     j["host_calibration"] =
         nlohmann::json{{"folder", host.folder}, {"command", host.command}, {"cpu", host.cpu}, {"factors", factors}};
+  }
+  if (!cal.mps.empty()) {
+    nlohmann::json points = nlohmann::json::array();
+    for (const MpsCalibrationPoint& p : cal.mps.points)
+      points.push_back({{"shape", p.shape},
+                        {"procs", p.procs},
+                        {"sm_share", jnum(p.sm)},
+                        {"mem_demand", jnum(p.mem)},
+                        {"alone_ms", jnum(p.alone_ms)},
+                        {"at_n_ms", jnum(p.at_n_ms)},
+                        {"copies", p.copies},
+                        {"alone_runs", p.alone_runs},
+                        {"measured", jnum(p.measured)},
+                        {"shares", jnum(p.shares)},
+                        {"factor", jnum(p.factor)},
+                        {"reproduced", jnum(p.reproduced)}});
+    j["mps_calibration"] = nlohmann::json{{"folder", cal.mps.folder},
+                                          {"gpu", cal.mps.gpu},
+                                          {"fit_rounds", cal.mps.fit_rounds},
+                                          {"worst_fit", jnum(cal.mps.worst_fit())},
+                                          {"points", points}};
   }
   nlohmann::json jalone = nlohmann::json::array();
   const AloneRun& program = program_alone(alone);
@@ -224,7 +246,8 @@ std::map<std::pair<std::string, int>, ScoredCell> measured_cells(const std::vect
 }
 
 void write_md_head(std::ostringstream& md, const std::string& label, const std::vector<AloneRun>& alone,
-                   const SchedulerFacts& sched, const std::string& xray, const HostCalibration& host) {
+                   const SchedulerFacts& sched, const std::string& xray, const Calibrations& cal) {
+  const HostCalibration& host = cal.host;
   md << "# Predicted: " << label << "\n\n";
   for (const AloneRun& r : alone) {
     const ProgramTrace& p = r.program;
@@ -266,6 +289,16 @@ void write_md_head(std::ostringstream& md, const std::string& label, const std::
     }
     md << "; between them linear in N, past the largest the largest's.\n";
   }
+  if (!cal.mps.empty()) {
+    md << "- MPS contention (--mps-calibration " << cal.mps.folder << ", "
+       << (cal.mps.gpu.empty() ? std::string("a GPU its profiles do not name") : cal.mps.gpu)
+       << "): pieces running together slowed beyond their shares by the factor fitted to synthetic shapes, measured "
+          "at N over alone (the share model's own answer, the factor):";
+    for (const MpsCalibrationPoint& p : cal.mps.points)
+      md << " " << p.shape << " N=" << p.procs << " " << fmt_fixed(p.measured, 3) << "x (" << fmt_fixed(p.shares, 3)
+         << "x, " << fmt_fixed(p.factor, 3) << ");";
+    md << " reproduced within " << fmt_fixed(100 * cal.mps.worst_fit(), 1) << "%.\n";
+  }
   md << "\n";
 }
 
@@ -299,13 +332,13 @@ void write_cells(PredictTables& t, const std::vector<PredictedRow>& cells,
 }
 
 void write_outputs(const PredictArgs& a, const std::string& label, const SchedulerFacts& sched,
-                   const std::vector<AloneRun>& alone, const HostCalibration& host, const PredictTables& t) {
+                   const std::vector<AloneRun>& alone, const Calibrations& cal, const PredictTables& t) {
   const fs::path out = a.out;
   std::error_code ec;
   const bool made = !fs::exists(out, ec);
   fs::create_directories(out);
   try {
-    write_tables(a, out, label, sched, alone, host, t);
+    write_tables(a, out, label, sched, alone, cal, t);
   } catch (...) {  // a full disk midway: what was written goes, and the folder where predict made it
     for (const char* f : {"predict.md", "predict.csv", "predict.json"}) fs::remove(out / f, ec);
     if (made) fs::remove(out, ec);

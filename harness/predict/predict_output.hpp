@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/predict/host_calibration.hpp"
+#include "harness/predict/mps_calibration.hpp"
 #include "harness/predict/measured_units.hpp"
 #include "harness/predict/predict_cli.hpp"
 #include "harness/predict/prediction.hpp"
@@ -35,9 +36,16 @@ struct PredictTables {
   nlohmann::json cells = nlohmann::json::array();
 };
 
-/// predict.md's heading: the program, each copy alone, the scheduler and the host calibration (where given).
+/// The calibrations predict was given (each empty where not): the host's (--host-calibration) and MPS contention's
+/// (--mps-calibration).
+struct Calibrations {
+  HostCalibration host;
+  MpsCalibration mps;
+};
+
+/// predict.md's heading: the program, each copy alone, the scheduler and the calibrations (where given).
 void write_md_head(std::ostringstream& md, const std::string& label, const std::vector<AloneRun>& alone,
-                   const SchedulerFacts& sched, const std::string& xray, const HostCalibration& host);
+                   const SchedulerFacts& sched, const std::string& xray, const Calibrations& cal);
 
 /// Every cell, per unit and per whole run, into the tables: predict.md's table (scored: with the measured
 /// columns), predict.csv with its header, predict.json's cells.
@@ -47,6 +55,6 @@ void write_cells(PredictTables& t, const std::vector<PredictedRow>& cells,
 
 /// predict.md, predict.csv and predict.json into --out (none of them where one cannot be written).
 void write_outputs(const PredictArgs& a, const std::string& label, const SchedulerFacts& sched,
-                   const std::vector<AloneRun>& alone, const HostCalibration& host, const PredictTables& t);
+                   const std::vector<AloneRun>& alone, const Calibrations& cal, const PredictTables& t);
 
 }  // namespace bench_mps::harness

@@ -45,7 +45,7 @@ AloneRun alone_from_profile(const GpuProfile& p, double gap_us, double dram_bw,
 
 }  // namespace
 
-std::vector<AloneRun> read_alone_runs(const fs::path& path, double gap_us) {
+std::vector<AloneRun> read_alone_draws(const fs::path& path, double gap_us) {
   std::error_code ec;
   if (fs::is_regular_file(path, ec)) {
     AloneRun a = alone_from_profile(read_gpu_profile(path), gap_us, NAN);
@@ -118,6 +118,11 @@ std::vector<AloneRun> read_alone_runs(const fs::path& path, double gap_us) {
     }
     out.push_back(std::move(middle));
   }
+  return out;
+}
+
+std::vector<AloneRun> read_alone_runs(const fs::path& path, double gap_us) {
+  std::vector<AloneRun> out = read_alone_draws(path, gap_us);
   if (out.empty() || out.front().mode != ModeKind::timeslice)
     throw UsageError(path.string() + ": no time-sliced run of one copy that ended ok (predict needs one copy alone)");
   return out;

@@ -42,6 +42,8 @@ struct AloneRun {
 /// even count) and every run's unit and whole run are its draws. UsageError (exit 2) naming the file where
 /// none can be read.
 std::vector<AloneRun> read_alone_runs(const std::filesystem::path& path, double gap_us);
+/// The same, whichever modes ran (none required; a bare profile is a time-sliced run): a calibration's sweep.
+std::vector<AloneRun> read_alone_draws(const std::filesystem::path& path, double gap_us);
 
 struct PredictedRow {
   ModeKind mode = ModeKind::timeslice;

@@ -4,6 +4,7 @@
 #include "harness/simulate/wing.hpp"
 
 #include <limits>
+#include <vector>
 
 namespace bench_mps::harness {
 
@@ -20,9 +21,27 @@ struct TimeSliceModel {
   double hold_ns = 0;
 };
 
+/// One point of the MPS contention calibration (harness/predict/mps_calibration.hpp): `copies` copies of one
+/// synthetic shape running together, their SM shares and memory bandwidth demands added up (`sm`, `mem`), ran
+/// `factor` times as long as the shares alone say (1 / max(1, sm, mem) of their speed alone).
+struct ContentionPoint {
+  int copies = 2;
+  double sm = 0, mem = 0;
+  double factor = 1;
+};
+
 /// MPS: every copy's work runs at once. A piece asking for a share s of the SMs, beside others, runs at
 /// 1 / max(1, the shares of all pieces running, the copies' memory bandwidth demands added up) of its
-/// speed alone (the SMs and the memory shared out in proportion; docs/PREDICT.md).
-struct MpsModel {};
+/// speed alone (the SMs and the memory shared out in proportion; docs/PREDICT.md), and, where the GPU was
+/// calibrated, slower again by the contention factor of the pieces running (co-resident kernels share issue
+/// slots, caches and DRAM below saturation too).
+struct MpsModel {
+  std::vector<ContentionPoint> contention;  ///< none: the shares alone (no contention below saturation)
+  /// The factor for `running` pieces with SM shares `sm` and memory demands `mem` added up: 1 for one piece or
+  /// without points; at a calibrated count, the points of that count weighted by the inverse square of their
+  /// distance in (sm, mem) (a point itself where the sums are its own); between two calibrated counts linear
+  /// in the count, from 1 at one piece up to the smallest, the largest's past it.
+  double factor(int running, double sm, double mem) const;
+};
 
 }  // namespace bench_mps::harness

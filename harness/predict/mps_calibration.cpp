@@ -1,0 +1,175 @@
+// MPS contention, calibrated once per GPU: see mps_calibration.hpp.
+#include "harness/predict/mps_calibration.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "harness/common/errors.hpp"
+#include "harness/common/stats.hpp"
+#include "harness/plan/mode_names.hpp"
+#include "harness/predict/prediction.hpp"
+#include "harness/results/results_reader.hpp"
+#include "harness/simulate/replay.hpp"
+#include "harness/workers/workload_kind.hpp"
+
+namespace fs = std::filesystem;
+
+namespace bench_mps::harness {
+namespace {
+
+constexpr int kMaxFitRounds = 12;
+constexpr double kFitTolerance = 0.002;  ///< the fit stops where every point is reproduced within 0.2 %
+
+/// The calibration's sweeps: `dir` itself where it holds runs.csv, else its folders that do, by name.
+std::vector<fs::path> calibration_sweeps(const fs::path& dir, const std::string& where) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw ResultsError(where + ": no such folder");
+  if (fs::exists(dir / "runs.csv", ec)) return {dir};
+  std::vector<fs::path> out;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir, ec))
+    if (e.is_directory() && fs::exists(e.path() / "runs.csv", ec)) out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  if (out.empty())
+    throw ResultsError(where + ": neither a sweep (runs.csv) nor a folder of sweeps (scripts/device_steps/mpscal.sh)");
+  return out;
+}
+
+/// One copy's SM share while busy: its steady items' shares weighted by their work.
+double busy_sm_share(const CopyTrace& t) {
+  double work = 0, weighted = 0;
+  for (std::size_t k = t.steady_from; k < t.steady_to && k < t.steps.size(); ++k)
+    for (const TraceItem& i : t.steps[k].items) {
+      work += i.work_ns;
+      weighted += i.work_ns * i.sm;
+    }
+  return work > 0 ? weighted / work : 0;
+}
+
+/// A shape's points: its trace alone (the MPS run alone) and its measured medians at each N >= 2 under MPS.
+struct Shape {
+  CopyTrace trace;
+  std::vector<MpsCalibrationPoint> points;
+};
+
+Shape read_shape(const fs::path& sweep, double gap_us, const std::string& where, std::string& gpu) {
+  const std::string name = sweep.filename().string();
+  std::vector<WorkerRecord> runs;
+  std::vector<AloneRun> alone;
+  try {
+    runs = read_runs(sweep / "runs.csv");
+    alone = read_alone_draws(sweep, gap_us);
+  } catch (const std::exception& e) {
+    throw ResultsError(where + ": " + name + ": " + e.what());
+  }
+  const auto mps = std::find_if(alone.begin(), alone.end(), [](const AloneRun& a) { return a.mode == ModeKind::mps; });
+  if (mps == alone.end())
+    throw ResultsError(where + ": " + name +
+                       ": no profiled MPS run of one copy that ended ok (run it with "
+                       "--modes mps --profile-gpu: scripts/device_steps/mpscal.sh)");
+  if (!gpu.empty() && !mps->gpu.empty() && mps->gpu != gpu)
+    throw ResultsError(where + ": " + name + " ran on " + mps->gpu + ", the shapes before it on " + gpu);
+  if (gpu.empty()) gpu = mps->gpu;
+  std::map<int, std::vector<double>> units;  // N -> every ok MPS copy's unit
+  for (const WorkerRecord& w : runs) {
+    if (parse_workload_kind(w.workload) != WorkloadKind::exec)
+      throw ResultsError(where + ": " + name + ": run " + w.run_id + " is not an exec run");
+    const std::optional<Mode> mode = mode_in_results(w.mode);
+    const double unit = w.fact("step_mean_ms");
+    if (mode && is_plain(*mode, ModeKind::mps) && w.status == RunStatus::ok && unit > 0) units[w.procs].push_back(unit);
+  }
+  const auto at1 = units.find(1);
+  if (at1 == units.end() || units.size() < 2)
+    throw ResultsError(where + ": " + name +
+                       ": no ok MPS run alone and at N >= 2 with a unit (step_mean_ms: run it with --exec-metric)");
+  Shape s;
+  s.trace = mps->program.trace;
+  const double sm = busy_sm_share(s.trace);
+  for (const auto& [n, at_n] : units) {
+    if (n < 2) continue;
+    MpsCalibrationPoint p;
+    p.shape = name;
+    p.procs = n;
+    p.sm = sm;
+    p.mem = s.trace.mem_demand;
+    p.alone_ms = median(at1->second);
+    p.at_n_ms = median(at_n);
+    p.copies = static_cast<int>(at_n.size());
+    p.alone_runs = static_cast<int>(at1->second.size());
+    p.measured = p.at_n_ms / p.alone_ms;
+    s.points.push_back(p);
+  }
+  return s;
+}
+
+}  // namespace
+
+MpsModel MpsCalibration::model() const {
+  MpsModel m;
+  for (const MpsCalibrationPoint& p : points)
+    m.contention.push_back({p.procs, p.procs * p.sm, p.procs * p.mem, p.factor});
+  return m;
+}
+
+double MpsCalibration::worst_fit() const {
+  double worst = 0;
+  for (const MpsCalibrationPoint& p : points) worst = std::max(worst, std::abs(p.reproduced / p.measured - 1));
+  return worst;
+}
+
+double mps_replay_ratio(const CopyTrace& trace, int n, const MpsModel& model) {
+  const std::unique_ptr<Arbiter> alone_arbiter = make_mps_arbiter(model);
+  const double one = steady_step_ns(trace, replay(trace, 1, *alone_arbiter));
+  const double step = trace.steady_step_ns();
+  std::vector<double> offsets;
+  for (int c = 0; c < n; ++c) offsets.push_back(std::isfinite(step) ? step * c / n : 0.0);
+  const std::unique_ptr<Arbiter> arbiter = make_mps_arbiter(model);
+  return steady_step_ns(trace, replay(trace, n, *arbiter, offsets)) / one;
+}
+
+MpsCalibration read_mps_calibration(const fs::path& dir, double gap_us) {
+  const std::string where = "--mps-calibration " + dir.string();
+  MpsCalibration c;
+  c.folder = dir.string();
+  std::vector<Shape> shapes;
+  for (const fs::path& sweep : calibration_sweeps(dir, where))
+    shapes.push_back(read_shape(sweep, gap_us, where, c.gpu));
+  // The share model's own answer, then the factors: each scaled by measured over reproduced until every point is
+  // reproduced (a point's factor moves the replay at its own sums most, but a replay's moments with fewer pieces
+  // running read the other counts' factors, hence rounds).
+  for (Shape& s : shapes)
+    for (MpsCalibrationPoint& p : s.points) {
+      p.shares = mps_replay_ratio(s.trace, p.procs, MpsModel{});
+      if (!(p.shares > 0) || !std::isfinite(p.shares))
+        throw ResultsError(where + ": " + p.shape + ": its trace alone has no steady steps to replay");
+      p.factor = std::clamp(p.measured / p.shares, kMinContentionFactor, kMaxContentionFactor);
+    }
+  const auto all_points = [&] {
+    MpsCalibration whole = c;
+    for (const Shape& s : shapes) whole.points.insert(whole.points.end(), s.points.begin(), s.points.end());
+    return whole;
+  };
+  for (c.fit_rounds = 1; c.fit_rounds <= kMaxFitRounds; ++c.fit_rounds) {
+    const MpsModel model = all_points().model();
+    double worst = 0;
+    for (Shape& s : shapes)
+      for (MpsCalibrationPoint& p : s.points) {
+        p.reproduced = mps_replay_ratio(s.trace, p.procs, model);
+        worst = std::max(worst, std::abs(p.reproduced / p.measured - 1));
+      }
+    if (worst < kFitTolerance) break;
+    for (Shape& s : shapes)
+      for (MpsCalibrationPoint& p : s.points)
+        p.factor = std::clamp(p.factor * p.measured / p.reproduced, kMinContentionFactor, kMaxContentionFactor);
+  }
+  c.fit_rounds = std::min(c.fit_rounds, kMaxFitRounds);
+  // The reproduced values are those of the factors kept (the last round's replay where the fit ran out of rounds
+  // came before the last scaling: replay once more with what is kept).
+  const MpsModel kept = all_points().model();
+  for (Shape& s : shapes)
+    for (MpsCalibrationPoint& p : s.points) p.reproduced = mps_replay_ratio(s.trace, p.procs, kept);
+  c.points = all_points().points;
+  return c;
+}
+
+}  // namespace bench_mps::harness

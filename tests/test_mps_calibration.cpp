@@ -1,0 +1,173 @@
+// MPS contention, calibrated (issue 45 item 2; harness/predict/mps_calibration.hpp): the arbiter's factor between
+// calibrated points, a calibration pair reproduced by the arbiter, a real exec sweep of CPU-only copies (their unit
+// known: 1 ms alone, 1.5 ms at every N) with a committed MPS profile alone read back and fitted, predict with it, and
+// every bad calibration one line and exit 2 with nothing written.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/common/csv_table.hpp"
+#include "harness/common/packed_files.hpp"
+#include "harness/predict/mps_calibration.hpp"
+#include "harness/simulate/replay.hpp"
+#include "tests/exec_fixture.hpp"
+
+namespace bench_mps::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using harness::ContentionPoint;
+using harness::MpsModel;
+
+fs::path study() { return source_dir() / "results" / "2026-11-27-predict-study"; }
+
+/// A copy that is always on the GPU: `steps` steps of one item of 1 ms asking for `sm` of the SMs, no host between.
+harness::CopyTrace busy_trace(double sm, int steps = 60) {
+  harness::CopyTrace t;
+  for (int k = 0; k < steps; ++k) {
+    harness::TraceStep s;
+    s.items.push_back({0, 1e6, sm});
+    t.steps.push_back(s);
+  }
+  t.steady_from = 5;
+  t.steady_to = static_cast<std::size_t>(steps - 5);
+  t.dropped_step = t.steps.size();
+  return t;
+}
+
+TEST(MpsContention, OnePieceOrNoPointsIsTheShareModelAndPointsAreHitExactly) {
+  MpsModel m;
+  EXPECT_DOUBLE_EQ(m.factor(4, 0.5, 0), 1) << "no calibration";
+  m.contention = {{2, 0.6, 0, 1.4}, {2, 2.0, 0.2, 1.1}, {4, 1.2, 0, 2.0}};
+  EXPECT_DOUBLE_EQ(m.factor(1, 0.6, 0), 1) << "one piece runs as alone";
+  EXPECT_DOUBLE_EQ(m.factor(2, 0.6, 0), 1.4);
+  EXPECT_DOUBLE_EQ(m.factor(2, 2.0, 0.2), 1.1);
+  const double between = m.factor(2, 1.3, 0.1);
+  EXPECT_GT(between, 1.1);
+  EXPECT_LT(between, 1.4) << "inverse-distance weighted between the two points of its count";
+  EXPECT_DOUBLE_EQ(m.factor(3, 1.2, 0), (m.factor(2, 1.2, 0) + 2.0) / 2) << "linear in the count between 2 and 4";
+  EXPECT_DOUBLE_EQ(m.factor(10, 1.2, 0), 2.0) << "past the largest count: the largest's";
+  MpsModel from_four;
+  from_four.contention = {{4, 1.2, 0, 2.5}};
+  EXPECT_DOUBLE_EQ(from_four.factor(2, 1.2, 0), 1.5) << "from 1 at one piece up to the smallest count";
+}
+
+TEST(MpsContention, ACalibrationPairIsReproducedByTheArbiter) {
+  const harness::CopyTrace t = busy_trace(0.3);
+  EXPECT_NEAR(harness::mps_replay_ratio(t, 2, MpsModel{}), 1.0, 1e-9) << "0.6 of the SMs: room for both";
+  EXPECT_NEAR(harness::mps_replay_ratio(t, 4, MpsModel{}), 1.2, 1e-9) << "1.2 of the SMs: shared out";
+  MpsModel m;
+  m.contention = {{2, 0.6, 0, 1.4}};
+  EXPECT_NEAR(harness::mps_replay_ratio(t, 2, m), 1.4, 1e-9) << "the measured pair, replayed";
+  EXPECT_NEAR(harness::mps_replay_ratio(t, 1, m), 1.0, 1e-12) << "alone is alone";
+}
+
+class MpsCalibrationSweep : public ExecSweep {
+ protected:
+  /// The calibration sweep under MPS: each copy prints 1 ms alone and 1.5 ms at N >= 2; N = 1, 2, 4. The run alone
+  /// gets membw's MPS profile from the study (an H100's), as if the shape had been profiled.
+  void calibrate(const fs::path& to) {
+    const auto r = run_program(bench_mps_exe(),
+                               {"--workloads", "exec", "--repeats", "1", "--settle", "0", "--exec-alone-runs", "1",
+                                "--out", to.string(), "--command",
+                                "echo $$ >> \"$CUDA_MPS_PIPE_DIRECTORY/clients\"; sleep 1; "
+                                "if [ \"$BENCH_MPS_PROCS\" = 1 ]; then echo '1.0 ms each'; else echo '1.5 ms each'; fi",
+                                "--exec-metric", "([0-9.]+) ms each", "--procs", "1,2,4", "--modes", "mps"},
+                               env, 120);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::string alone;
+    for (const auto& row : harness::read_summary(to / "summary.csv"))
+      if (row.procs == 1) alone = row.run_id;
+    ASSERT_FALSE(alone.empty());
+    const fs::path w0 = to / "profiles" / alone / "w0";
+    fs::create_directories(w0);
+    fs::copy_file(study() / "membw" / "alone" / "profiles" / "r1-mps-exec-n1" / "w0" / "profile-5094.json.gz",
+                  w0 / "profile-5094.json.gz");
+  }
+  CommandOutput predict(const fs::path& calibration, const fs::path& to) {
+    return run_program(bench_mps_exe(), {"predict", (study() / "gemm" / "alone").string(), "--xray",
+                                         (study() / "xray").string(), "--procs", "2,4", "--phases", "0",
+                                         "--mps-calibration", calibration.string(), "--out", to.string()});
+  }
+};
+
+TEST_F(MpsCalibrationSweep, EachShapeAtNIsFittedUntilTheArbiterReproducesItAndPredictUsesIt) {
+  calibrate(tmp / "cal" / "membwshape");
+  const harness::MpsCalibration c = harness::read_mps_calibration(tmp / "cal", 20);
+  ASSERT_EQ(c.points.size(), 2u) << "N = 2 and 4 of one shape";
+  EXPECT_FALSE(c.gpu.empty()) << "the profile names its GPU";
+  for (const harness::MpsCalibrationPoint& p : c.points) {
+    EXPECT_EQ(p.shape, "membwshape");
+    EXPECT_DOUBLE_EQ(p.measured, 1.5);
+    EXPECT_EQ(p.copies, p.procs);
+    EXPECT_NEAR(p.reproduced, 1.5, 0.015) << "N=" << p.procs << ": the fitted factor replays the measured value";
+    EXPECT_GT(p.sm, 0);
+  }
+  EXPECT_LT(c.worst_fit(), 0.01);
+  EXPECT_EQ(harness::read_mps_calibration(tmp / "cal" / "membwshape", 20).points.size(), 2u) << "one sweep alone";
+
+  const auto with = predict(tmp / "cal", tmp / "with");
+  ASSERT_EQ(with.exit_code, 0) << with.err;
+  EXPECT_NE(with.out.find("MPS contention (--mps-calibration"), std::string::npos) << with.out;
+  const auto without = run_program(
+      bench_mps_exe(), {"predict", (study() / "gemm" / "alone").string(), "--xray", (study() / "xray").string(),
+                        "--procs", "2,4", "--phases", "0", "--out", (tmp / "without").string()});
+  ASSERT_EQ(without.exit_code, 0) << without.err;
+  std::map<std::string, std::string> w, wo;  // "mode N basis" -> predicted
+  for (const auto& row : csv_records(tmp / "with" / "predict.csv"))
+    w[row.at("mode") + " " + row.at("procs") + " " + row.at("basis")] = row.at("predicted");
+  for (const auto& row : csv_records(tmp / "without" / "predict.csv"))
+    wo[row.at("mode") + " " + row.at("procs") + " " + row.at("basis")] = row.at("predicted");
+  EXPECT_EQ(w.at("timeslice 2 unit"), wo.at("timeslice 2 unit")) << "time-slicing is not MPS's calibration's";
+  EXPECT_NE(w.at("mps 2 unit"), wo.at("mps 2 unit"));
+  const nlohmann::json j = nlohmann::json::parse(read_text(tmp / "with" / "predict.json"));
+  ASSERT_TRUE(j.contains("mps_calibration"));
+  EXPECT_EQ(j["mps_calibration"]["points"].size(), 2u);
+  EXPECT_FALSE(nlohmann::json::parse(read_text(tmp / "without" / "predict.json")).contains("mps_calibration"));
+}
+
+TEST_F(MpsCalibrationSweep, ABadCalibrationIsOneLineAndExitTwoWithNothingWritten) {
+  calibrate(tmp / "cal" / "shape");
+  std::vector<CommandOutput> bad;
+  // Not there; a folder of no sweep; a sweep whose run alone has no profile; another GPU's; beside --measure.
+  bad.push_back(predict(tmp / "nowhere", tmp / "p1"));
+  EXPECT_NE(bad.back().err.find("--mps-calibration " + (tmp / "nowhere").string() + ": no such folder"),
+            std::string::npos)
+      << bad.back().err;
+  fs::create_directories(tmp / "empty");
+  bad.push_back(predict(tmp / "empty", tmp / "p2"));
+  EXPECT_NE(bad.back().err.find("neither a sweep"), std::string::npos) << bad.back().err;
+  fs::copy(tmp / "cal" / "shape", tmp / "noprofile", fs::copy_options::recursive);
+  fs::remove_all(tmp / "noprofile" / "profiles");
+  bad.push_back(predict(tmp / "noprofile", tmp / "p3"));
+  EXPECT_NE(bad.back().err.find("has no GPU profile"), std::string::npos) << bad.back().err;
+  for (const auto& f : fs::recursive_directory_iterator(tmp / "cal"))
+    if (f.path().extension() == ".gz") {
+      const std::string text = harness::read_gzip_text(f.path());
+      nlohmann::json p = nlohmann::json::parse(text);
+      p["devices"][0]["name"] = "Some Other GPU";
+      fs::remove(f.path());
+      write_text(f.path().parent_path() / f.path().stem(), p.dump());
+      break;
+    }
+  bad.push_back(predict(tmp / "cal", tmp / "p4"));
+  EXPECT_NE(bad.back().err.find("calibrated on Some Other GPU; the program ran on"), std::string::npos)
+      << bad.back().err;
+  bad.push_back(
+      run_program(bench_mps_exe(), {"predict", "--measure", out().string(), "--mps-calibration", out().string()}));
+  EXPECT_NE(bad.back().err.find("--mps-calibration: does not apply to --measure"), std::string::npos) << bad.back().err;
+  for (int i = 1; i <= 4; ++i) EXPECT_FALSE(fs::exists(tmp / ("p" + std::to_string(i))));
+  for (const CommandOutput& r : bad) {
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace bench_mps::testing
