@@ -51,6 +51,8 @@ TEST(MpsContention, OnePieceOrNoPointsIsTheShareModelAndPointsAreHitExactly) {
   const double between = m.factor(2, 1.3, 0.1);
   EXPECT_GT(between, 1.1);
   EXPECT_LT(between, 1.4) << "inverse-distance weighted between the two points of its count";
+  EXPECT_LT(m.factor(2, 0.05, 0), 1.05) << "near sums (0, 0) the factor nears 1: nothing asked, nothing met";
+  EXPECT_DOUBLE_EQ(m.factor(2, 0, 0), 1);
   EXPECT_DOUBLE_EQ(m.factor(3, 1.2, 0), (m.factor(2, 1.2, 0) + 2.0) / 2) << "linear in the count between 2 and 4";
   EXPECT_DOUBLE_EQ(m.factor(10, 1.2, 0), 2.0) << "past the largest count: the largest's";
   MpsModel from_four;

@@ -38,8 +38,9 @@ struct ContentionPoint {
 struct MpsModel {
   std::vector<ContentionPoint> contention;  ///< none: the shares alone (no contention below saturation)
   /// The factor for `running` pieces with SM shares `sm` and memory demands `mem` added up: 1 for one piece or
-  /// without points; at a calibrated count, the points of that count weighted by the inverse square of their
-  /// distance in (sm, mem) (a point itself where the sums are its own); between two calibrated counts linear
+  /// without points; at a calibrated count, the points of that count and a factor of 1 at sums (0, 0) weighted by
+  /// the inverse square of their distance in (sm, mem) (a point itself where the sums are its own); between two
+  /// calibrated counts linear
   /// in the count, from 1 at one piece up to the smallest, the largest's past it.
   double factor(int running, double sm, double mem) const;
 };

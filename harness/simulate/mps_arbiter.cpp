@@ -11,9 +11,12 @@
 namespace bench_mps::harness {
 namespace {
 
-/// The calibrated points of one count, inverse-square weighted by their distance from (sm, mem).
+/// The calibrated points of one count, inverse-square weighted by their distance from (sm, mem), beside the point
+/// that needs no calibration: at sums (0, 0) a factor of 1 (pieces that ask for nothing of the SMs or the memory do
+/// not meet there).
 double factor_at_count(const std::vector<ContentionPoint>& points, double sm, double mem) {
-  double weighted = 0, weights = 0;
+  if (sm * sm + mem * mem < 1e-18) return 1;
+  double weighted = 1 / (sm * sm + mem * mem), weights = weighted;
   for (const ContentionPoint& p : points) {
     const double d2 = (p.sm - sm) * (p.sm - sm) + (p.mem - mem) * (p.mem - mem);
     if (d2 < 1e-18) return p.factor;
