@@ -62,7 +62,6 @@ TEST_F(HostCalibrationSweep, EachModesCopiesAtNOverItsRunsAloneLinearBetweenAndH
   EXPECT_DOUBLE_EQ(c.at(ModeKind::timeslice, 4), 4);
   EXPECT_DOUBLE_EQ(c.at(ModeKind::timeslice, 10), 4) << "past the largest calibrated N: the largest's";
   EXPECT_DOUBLE_EQ(c.at(ModeKind::mps, 4), 1);
-  EXPECT_EQ(c.largest(ModeKind::timeslice), 4);
   for (const harness::HostFactor& f : c.factors) {
     EXPECT_EQ(f.alone_runs, 1) << "--exec-alone-runs 1";
     EXPECT_EQ(f.copies, f.procs) << "every copy ok";

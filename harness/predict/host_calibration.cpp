@@ -37,13 +37,6 @@ double HostCalibration::at(ModeKind mode, int n) const {
   return below + (above - below) * (n - below_n) / (above_n - below_n);
 }
 
-int HostCalibration::largest(ModeKind mode) const {
-  int out = 0;
-  for (const HostFactor& f : factors)
-    if (f.mode == mode) out = std::max(out, f.procs);
-  return out;
-}
-
 std::string cpu_model_of(const fs::path& dir) {
   try {
     const nlohmann::json meta = read_meta(dir);

@@ -35,8 +35,6 @@ struct HostCalibration {
   /// h(mode, n): 1 at n <= 1 or where the mode has no factor; between two calibrated N linear in N; past the
   /// largest calibrated N, the largest's (said in predict.md).
   double at(ModeKind mode, int n) const;
-  /// The largest N calibrated in `mode` (0: none).
-  int largest(ModeKind mode) const;
 };
 
 /// The CPU a results folder's meta.json names (`host.cpu_model`); "" where it names none or has no meta.json.

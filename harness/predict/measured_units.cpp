@@ -38,20 +38,38 @@ struct CopyWaits {
   StepPhase phase;                 ///< the steps of one kind its unit follows (of the ends in its steady part)
 };
 
-/// `release_mono_s`: where the copy left the start gate (CLOCK_MONOTONIC s; NaN: not gated). A gated copy's
-/// part that counts is from there to its steady part's end: every copy of its run was released at that
-/// instant, and a profile that kept only its run's last spans would otherwise start it later, by how many
-/// spans contention split its work into (docs/PREDICT.md "Measured").
-CopyWaits copy_waits(const fs::path& dir, double gap_us, double release_mono_s,
-                     const std::optional<PhaseSides>& follow = std::nullopt) {
-  CopyWaits c;
+/// A copy's busiest profile and its summary, read once (`why`: where there is none).
+struct LoadedCopy {
+  std::string why;
+  GpuProfile profile;
+  ProfileSummary summary;
+};
+
+LoadedCopy load_copy(const fs::path& dir, double gap_us) {
+  LoadedCopy c;
   const std::vector<fs::path> files = gpu_profile_files(dir);
   if (files.empty()) {
     c.why = "no GPU profile";
     return c;
   }
-  const GpuProfile p = busiest_profile(files);
-  const ProfileSummary s = summarise(p, std::max(gap_us, static_cast<double>(p.min_gap_ns) * 1e-3));
+  c.profile = busiest_profile(files);
+  c.summary = summarise(c.profile, std::max(gap_us, static_cast<double>(c.profile.min_gap_ns) * 1e-3));
+  return c;
+}
+
+/// `release_mono_s`: where the copy left the start gate (CLOCK_MONOTONIC s; NaN: not gated). A gated copy's
+/// part that counts is from there to its steady part's end: every copy of its run was released at that
+/// instant, and a profile that kept only its run's last spans would otherwise start it later, by how many
+/// spans contention split its work into (docs/PREDICT.md "Measured").
+CopyWaits copy_waits(const LoadedCopy& copy, double release_mono_s,
+                     const std::optional<PhaseSides>& follow = std::nullopt) {
+  CopyWaits c;
+  if (!copy.why.empty()) {
+    c.why = copy.why;
+    return c;
+  }
+  const GpuProfile& p = copy.profile;
+  const ProfileSummary& s = copy.summary;
   if (!s.waits_recorded) {
     c.why = "no host waits recorded";
     return c;
@@ -112,9 +130,11 @@ std::vector<MeasuredUnit> measure_units(const fs::path& dir, double gap_us) {
   };
   // One kind of step at every N: the parts the runs alone kept (the most of them) are kept in every copy.
   std::vector<PhaseSides> alone_sides;
+  std::map<fs::path, LoadedCopy> alone;  // the runs alone's profiles, read once for both uses
   for (const WorkerRecord& r : rows)
     if (r.procs == 1 && r.fact("step_mean_ms") <= 0) {
-      const CopyWaits c = copy_waits(copy_dir(r), gap_us, r.fact("gate_release_mono_s"));
+      const LoadedCopy& loaded = alone[copy_dir(r)] = load_copy(copy_dir(r), gap_us);
+      const CopyWaits c = copy_waits(loaded, r.fact("gate_release_mono_s"));
       if (c.why.empty()) alone_sides.push_back(c.phase.sides);
     }
   const std::optional<PhaseSides> follow = ladder_sides(alone_sides);
@@ -125,7 +145,9 @@ std::vector<MeasuredUnit> measure_units(const fs::path& dir, double gap_us) {
     std::int64_t from = std::numeric_limits<std::int64_t>::min(), to = std::numeric_limits<std::int64_t>::max();
     bool all_placed = true;
     for (const WorkerRecord* w : copies) {
-      waits.push_back(copy_waits(copy_dir(*w), gap_us, w->fact("gate_release_mono_s"), follow));
+      const auto read = alone.find(copy_dir(*w));
+      waits.push_back(copy_waits(read != alone.end() ? read->second : load_copy(copy_dir(*w), gap_us),
+                                 w->fact("gate_release_mono_s"), follow));
       all_placed = all_placed && waits.back().placed;
       from = std::max(from, waits.back().from);
       to = std::min(to, waits.back().to);

@@ -199,8 +199,9 @@ void spread_of(const std::vector<double>& v, double& mean, double& low, double& 
 /// host's stretch at N (1: none).
 Simulated simulate(const AloneRun& a, ModeKind mode, int n, const SchedulerFacts& s, const Replay& one, int phases,
                    double h) {
-  const CopyTrace stretched = stretch_host(a.program.trace, h);
-  const CopyTrace& t = stretched;
+  const bool stretch = h != 1 && std::isfinite(h) && h > 0;  // else the trace as it is, not a copy of it
+  const CopyTrace stretched = stretch ? stretch_host(a.program.trace, h) : CopyTrace{};
+  const CopyTrace& t = stretch ? stretched : a.program.trace;
   if (phases <= 0) {  // copy c starts c/N of a step after copy 0, every copy its trace as recorded
     const double alone_step = a.program.trace.steady_step_ns();
     std::vector<double> offsets;
