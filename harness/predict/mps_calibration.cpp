@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include "harness/common/errors.hpp"
@@ -18,7 +19,10 @@ namespace fs = std::filesystem;
 namespace bench_mps::harness {
 namespace {
 
-constexpr int kMaxFitRounds = 12;
+constexpr int kMaxFitRounds = 16;
+/// The steady steps of a shape the fit replays: a shape repeats one step, and its calibration is of its steady
+/// state; a profile's thousands of steps would only make the fit slow (each point replayed every round).
+constexpr std::size_t kFitSteps = 400;
 constexpr double kFitTolerance = 0.002;  ///< the fit stops where every point is reproduced within 0.2 %
 
 /// The calibration's sweeps: `dir` itself where it holds runs.csv, else its folders that do, by name.
@@ -44,6 +48,18 @@ double busy_sm_share(const CopyTrace& t) {
       weighted += i.work_ns * i.sm;
     }
   return work > 0 ? weighted / work : 0;
+}
+
+/// The first `most` steps of t's steady part alone, as a trace whose whole is steady (no hole, no warm-up).
+CopyTrace steady_steps(const CopyTrace& t, std::size_t most) {
+  CopyTrace out;
+  out.mem_demand = t.mem_demand;
+  for (std::size_t k = t.steady_from; k < t.steady_to && k < t.steps.size() && out.steps.size() < most; ++k)
+    if (k != t.dropped_step) out.steps.push_back(t.steps[k]);
+  out.steady_from = 0;
+  out.steady_to = out.steps.size();
+  out.dropped_step = out.steps.size();
+  return out;
 }
 
 /// A shape's points: its trace alone (the MPS run alone) and its measured medians at each N >= 2 under MPS.
@@ -83,7 +99,8 @@ Shape read_shape(const fs::path& sweep, double gap_us, const std::string& where,
     throw ResultsError(where + ": " + name +
                        ": no ok MPS run alone and at N >= 2 with a unit (step_mean_ms: run it with --exec-metric)");
   Shape s;
-  s.trace = mps->program.trace;
+  s.trace = steady_steps(mps->program.trace, kFitSteps);
+  if (s.trace.steps.empty()) throw ResultsError(where + ": " + name + ": its run alone has no steady steps to replay");
   const double sm = busy_sm_share(s.trace);
   for (const auto& [n, at_n] : units) {
     if (n < 2) continue;
@@ -149,7 +166,13 @@ MpsCalibration read_mps_calibration(const fs::path& dir, double gap_us) {
     for (const Shape& s : shapes) whole.points.insert(whole.points.end(), s.points.begin(), s.points.end());
     return whole;
   };
-  for (c.fit_rounds = 1; c.fit_rounds <= kMaxFitRounds; ++c.fit_rounds) {
+  // Each round replays every point with the factors so far and keeps them where their worst point is the best yet;
+  // then moves each factor halfway (geometrically) towards measured over reproduced. A replay of small pieces that
+  // hardly overlap answers a factor in steps, so a full step can overshoot; the best round is what is kept.
+  std::vector<double> best;
+  double best_worst = std::numeric_limits<double>::infinity();
+  for (c.fit_rounds = 0; c.fit_rounds < kMaxFitRounds && best_worst >= kFitTolerance;) {
+    ++c.fit_rounds;
     const MpsModel model = all_points().model();
     double worst = 0;
     for (Shape& s : shapes)
@@ -157,14 +180,21 @@ MpsCalibration read_mps_calibration(const fs::path& dir, double gap_us) {
         p.reproduced = mps_replay_ratio(s.trace, p.procs, model);
         worst = std::max(worst, std::abs(p.reproduced / p.measured - 1));
       }
-    if (worst < kFitTolerance) break;
+    if (worst < best_worst) {
+      best_worst = worst;
+      best.clear();
+      for (const Shape& s : shapes)
+        for (const MpsCalibrationPoint& p : s.points) best.push_back(p.factor);
+    }
     for (Shape& s : shapes)
       for (MpsCalibrationPoint& p : s.points)
-        p.factor = std::clamp(p.factor * p.measured / p.reproduced, kMinContentionFactor, kMaxContentionFactor);
+        p.factor =
+            std::clamp(p.factor * std::sqrt(p.measured / p.reproduced), kMinContentionFactor, kMaxContentionFactor);
   }
-  c.fit_rounds = std::min(c.fit_rounds, kMaxFitRounds);
-  // The reproduced values are those of the factors kept (the last round's replay where the fit ran out of rounds
-  // came before the last scaling: replay once more with what is kept).
+  std::size_t i = 0;
+  for (Shape& s : shapes)
+    for (MpsCalibrationPoint& p : s.points) p.factor = best[i++];
+  // What the kept factors replay.
   const MpsModel kept = all_points().model();
   for (Shape& s : shapes)
     for (MpsCalibrationPoint& p : s.points) p.reproduced = mps_replay_ratio(s.trace, p.procs, kept);

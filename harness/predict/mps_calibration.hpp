@@ -37,7 +37,7 @@ struct MpsCalibration {
   std::string folder;  ///< as given
   std::string gpu;     ///< the GPU the shapes' profiles name
   std::vector<MpsCalibrationPoint> points;
-  int fit_rounds = 0;  ///< rounds of the fit (each factor scaled by measured over reproduced)
+  int fit_rounds = 0;  ///< rounds of the fit (each factor moved halfway towards measured over reproduced)
 
   bool empty() const { return points.empty(); }
   /// The arbiter's model: a contention point per (shape, N), N x the shape's shares.
