@@ -77,6 +77,14 @@ def main(argv):
         elif "comparison.json" in files:
             with open(os.path.join(dirpath, "comparison.json"), encoding="utf-8") as f:
                 current = "statistic" in json.load(f)
+            with open(os.path.join(dirpath, "comparison.json"), encoding="utf-8") as f:
+                info = json.load(f)
+            # A comparison made on another machine names folders that were not committed: its verdicts stay.
+            absent = [p for p in (info.get("base", ""), info.get("new", "")) if not os.path.isdir(os.path.join(ROOT, p))]
+            if current and absent:
+                print(folder + ": report (its inputs are not in the tree: {}; its verdicts kept)".format(", ".join(absent)))
+                ok &= run([bench, "report", folder])
+                continue
             print(folder + (": compare + report" if current else ": report (an earlier statistic's verdicts, kept)"))
             ok &= recompare(bench, folder) if current else run([bench, "report", folder])
         elif "duty_cycle.csv" in files:
