@@ -14,7 +14,29 @@ set -uo pipefail
 src="$(cd "$1" && pwd)"
 build="$(cd "$2" && pwd)"
 bench="$build/harness/bench_mps"
-ctl_port="${BENCH_MPS_SLURM_PORT:-17817}"
+# Two free ports in a row (slurmctld's, slurmd's), not fixed ones: another run of this test on the machine (a
+# second CI checkout) would otherwise meet this cluster's daemons. BENCH_MPS_SLURM_PORT names them.
+free_port_pair() {
+  python3 - <<'PY'
+import socket
+for _ in range(200):
+    s = socket.socket()
+    s.bind(("", 0))
+    port = s.getsockname()[1]
+    t = socket.socket()
+    try:
+        t.bind(("", port + 1))
+    except OSError:
+        continue
+    finally:
+        s.close()
+        t.close()
+    print(port)
+    break
+PY
+}
+ctl_port="${BENCH_MPS_SLURM_PORT:-$(free_port_pair)}"
+[ -n "$ctl_port" ] || { echo "FAIL: no two free ports in a row for slurmctld and slurmd"; exit 1; }
 export PATH="$PATH:/usr/sbin:/sbin"  # the daemons live there; a CI runner's PATH may lack them
 
 skip() {
@@ -165,11 +187,16 @@ Name=mps Count=200 File=$work/gpu[0-1]
 GRES
 export SLURM_CONF="$work/slurm.conf"
 env "$marker" slurmctld -D -f "$SLURM_CONF" >"$work/log/slurmctld.out" 2>&1 &
-pids+=($!)
+ctld=$!
+pids+=($ctld)
 env "$marker" slurmd -D -f "$SLURM_CONF" >"$work/log/slurmd.out" 2>&1 &
-pids+=($!)
+slurmd_pid=$!
+pids+=($slurmd_pid)
 state=""
 for _ in $(seq 300); do
+  # A daemon that exited (its port taken, say) is a cluster that will not come up: said at once, not after 30 s.
+  kill -0 "$ctld" 2>/dev/null || { dump_logs; skip "slurmctld exited while starting (port $ctl_port; its log above)"; }
+  kill -0 "$slurmd_pid" 2>/dev/null || { dump_logs; skip "slurmd exited while starting (port $((ctl_port + 1)); its log above)"; }
   state="$(sinfo -h -N -n "$host" -o %T 2>/dev/null)"
   [ "$state" = idle ] && break
   sleep 0.1
