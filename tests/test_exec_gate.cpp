@@ -126,7 +126,8 @@ TEST_F(ExecGate, AProgramThatNeverUsesCudaIsNeverHeldAndSaysSo) {
     EXPECT_EQ(w.reason, "") << "the gate did not hold anything: nothing to note per copy";
     EXPECT_LT(w.fact("completion_s"), 5.0);
   }
-  for (const auto& run : gate_meta(out()).at("runs")) {  // noted where the gate's passages are
+  const nlohmann::json gate = gate_meta(out());  // held: .at() of a temporary would outlive it in the loop
+  for (const auto& run : gate.at("runs")) {      // noted where the gate's passages are
     EXPECT_EQ(run.at("arrived"), 0) << run.dump();
     EXPECT_EQ(run.at("missing"), run.at("copies")) << run.dump();
   }

@@ -70,8 +70,10 @@ TEST_F(Orchestration, XrayPlansEveryProbeAtEachNAndKeepsItsMediansInMeta) {
     if (id.find("-xray_gaps") != std::string::npos)
       EXPECT_EQ(row.at("role"), row.at("worker") == "0" ? "gaps" : "busy") << id;
   }
-  for (const auto& w : workers_by_run(out() / "runs.csv").at("r1-timeslice-xray-n2-xray_busy"))
-    EXPECT_GT(w.fact("intervals"), 0) << w.facts;
+  // The map held here: a range-for over .at() of a temporary would read a destroyed map (C++17 extends only the
+  // lifetime of the range expression's own value).
+  const auto by_run = workers_by_run(out() / "runs.csv");
+  for (const auto& w : by_run.at("r1-timeslice-xray-n2-xray_busy")) EXPECT_GT(w.fact("intervals"), 0) << w.facts;
   // meta.json keeps the medians per mode and N, beside the time-slice policy.
   const auto meta = harness::read_meta(out());
   ASSERT_TRUE(meta.contains("xray")) << meta.dump();
