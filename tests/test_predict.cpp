@@ -192,6 +192,14 @@ TEST(Predict, EveryBadInputIsOneLineAndExitTwoWithNothingWritten) {
       {"predict", "--measure", (tmp / "full").string()},
       {"predict", "--measure", (study() / "gemm" / "ladder").string(), "--xray", xray},
       {"predict", "--measure", ""},
+      {"predict", alone, "--xray", xray, "--mps-calibration", ""},
+      {"predict", alone, "--xray", xray, "--mps-calibration", "/nonexistent/mpscal"},
+      {"predict", alone, "--xray", xray, "--mps-calibration", (tmp / "profile-2.json").string()},
+      {"predict", alone, "--xray", xray, "--mps-calibration", (tmp / "full").string()},
+      {"predict", alone, "--xray", xray, "--mps-calibration", (fixtures_dir() / "compare" / "base").string()},
+      {"predict", alone, "--xray", xray, "--host-calibration", ""},
+      {"predict", alone, "--xray", xray, "--host-calibration", "/nonexistent/hostcal"},
+      {"predict", alone, "--xray", xray, "--host-calibration", (tmp / "full").string()},
       {"predict", alone, "--xray", xray, "--nosuch"},
   };
   for (const auto& args : cases) {
