@@ -134,14 +134,21 @@ double MpsCalibration::worst_fit() const {
   return worst;
 }
 
-double mps_replay_ratio(const CopyTrace& trace, int n, const MpsModel& model) {
-  const std::unique_ptr<Arbiter> alone_arbiter = make_mps_arbiter(model);
-  const double one = steady_step_ns(trace, replay(trace, 1, *alone_arbiter));
+namespace {
+
+/// `trace`'s unit at `n` copies under `model`, copy c c/N of a step after copy 0 (ns).
+double step_at(const CopyTrace& trace, int n, const MpsModel& model) {
   const double step = trace.steady_step_ns();
   std::vector<double> offsets;
   for (int c = 0; c < n; ++c) offsets.push_back(std::isfinite(step) ? step * c / n : 0.0);
   const std::unique_ptr<Arbiter> arbiter = make_mps_arbiter(model);
-  return steady_step_ns(trace, replay(trace, n, *arbiter, offsets)) / one;
+  return steady_step_ns(trace, replay(trace, n, *arbiter, offsets));
+}
+
+}  // namespace
+
+double mps_replay_ratio(const CopyTrace& trace, int n, const MpsModel& model) {
+  return step_at(trace, n, model) / step_at(trace, 1, model);
 }
 
 MpsCalibration read_mps_calibration(const fs::path& dir, double gap_us) {
@@ -151,12 +158,17 @@ MpsCalibration read_mps_calibration(const fs::path& dir, double gap_us) {
   std::vector<Shape> shapes;
   for (const fs::path& sweep : calibration_sweeps(dir, where))
     shapes.push_back(read_shape(sweep, gap_us, where, c.gpu));
-  // The share model's own answer, then the factors: each scaled by measured over reproduced until every point is
-  // reproduced (a point's factor moves the replay at its own sums most, but a replay's moments with fewer pieces
-  // running read the other counts' factors, hence rounds).
-  for (Shape& s : shapes)
-    for (MpsCalibrationPoint& p : s.points) {
-      p.shares = mps_replay_ratio(s.trace, p.procs, MpsModel{});
+  // The share model's own answer, then the factors, fitted in rounds (a point's factor moves the replay at its own
+  // sums most, but a replay's moments with fewer pieces running read the other counts' factors). One copy alone
+  // runs as alone under any calibration (no factor for one piece): its step is replayed once per shape.
+  std::vector<double> alone_ns;
+  for (const Shape& s : shapes) alone_ns.push_back(step_at(s.trace, 1, MpsModel{}));
+  const auto ratio = [&](std::size_t shape, int n, const MpsModel& model) {
+    return step_at(shapes[shape].trace, n, model) / alone_ns[shape];
+  };
+  for (std::size_t k = 0; k < shapes.size(); ++k)
+    for (MpsCalibrationPoint& p : shapes[k].points) {
+      p.shares = ratio(k, p.procs, MpsModel{});
       if (!(p.shares > 0) || !std::isfinite(p.shares))
         throw ResultsError(where + ": " + p.shape + ": its trace alone has no steady steps to replay");
       p.factor = std::clamp(p.measured / p.shares, kMinContentionFactor, kMaxContentionFactor);
@@ -169,36 +181,27 @@ MpsCalibration read_mps_calibration(const fs::path& dir, double gap_us) {
   // Each round replays every point with the factors so far and keeps them where their worst point is the best yet;
   // then moves each factor halfway (geometrically) towards measured over reproduced. A replay of small pieces that
   // hardly overlap answers a factor in steps, so a full step can overshoot; the best round is what is kept.
-  std::vector<double> best;
+  std::vector<MpsCalibrationPoint> best;  // the best round's points: their factors and what those replayed
   double best_worst = std::numeric_limits<double>::infinity();
   for (c.fit_rounds = 0; c.fit_rounds < kMaxFitRounds && best_worst >= kFitTolerance;) {
     ++c.fit_rounds;
     const MpsModel model = all_points().model();
     double worst = 0;
-    for (Shape& s : shapes)
-      for (MpsCalibrationPoint& p : s.points) {
-        p.reproduced = mps_replay_ratio(s.trace, p.procs, model);
+    for (std::size_t k = 0; k < shapes.size(); ++k)
+      for (MpsCalibrationPoint& p : shapes[k].points) {
+        p.reproduced = ratio(k, p.procs, model);
         worst = std::max(worst, std::abs(p.reproduced / p.measured - 1));
       }
     if (worst < best_worst) {
       best_worst = worst;
-      best.clear();
-      for (const Shape& s : shapes)
-        for (const MpsCalibrationPoint& p : s.points) best.push_back(p.factor);
+      best = all_points().points;
     }
     for (Shape& s : shapes)
       for (MpsCalibrationPoint& p : s.points)
         p.factor =
             std::clamp(p.factor * std::sqrt(p.measured / p.reproduced), kMinContentionFactor, kMaxContentionFactor);
   }
-  std::size_t i = 0;
-  for (Shape& s : shapes)
-    for (MpsCalibrationPoint& p : s.points) p.factor = best[i++];
-  // What the kept factors replay.
-  const MpsModel kept = all_points().model();
-  for (Shape& s : shapes)
-    for (MpsCalibrationPoint& p : s.points) p.reproduced = mps_replay_ratio(s.trace, p.procs, kept);
-  c.points = all_points().points;
+  c.points = std::move(best);
   return c;
 }
 
