@@ -53,11 +53,35 @@ TEST(MpsContention, OnePieceOrNoPointsIsTheShareModelAndPointsAreHitExactly) {
   EXPECT_LT(between, 1.4) << "inverse-distance weighted between the two points of its count";
   EXPECT_LT(m.factor(2, 0.05, 0), 1.05) << "near sums (0, 0) the factor nears 1: nothing asked, nothing met";
   EXPECT_DOUBLE_EQ(m.factor(2, 0, 0), 1);
-  EXPECT_DOUBLE_EQ(m.factor(3, 1.2, 0), (m.factor(2, 1.2, 0) + 2.0) / 2) << "linear in the count between 2 and 4";
-  EXPECT_DOUBLE_EQ(m.factor(10, 1.2, 0), 2.0) << "past the largest count: the largest's";
+  EXPECT_DOUBLE_EQ(m.factor(10, 1.2, 0), 2.0) << "past the largest count: the largest's at the sums";
   MpsModel from_four;
   from_four.contention = {{4, 1.2, 0, 2.5}};
-  EXPECT_DOUBLE_EQ(from_four.factor(2, 1.2, 0), 1.5) << "from 1 at one piece up to the smallest count";
+  EXPECT_DOUBLE_EQ(from_four.factor(2, 0.6, 0), 1 + (1.2 * 2.5 - 1) / 3)
+      << "the slowdown from 1 at one piece up to 1.2 x 2.5 at 4, a third of the way";
+}
+
+TEST(MpsContention, TheSlowdownCannotFallWithTheCount) {
+  // A launch-bound shape's fit gave N=2 a larger factor than N=4 (results/2026-12-02-mpscal-check: the ladder's
+  // N=4 predicted below its N=2); more pieces of one ask are held at the slowdown fewer of them get.
+  MpsModel m;
+  m.contention = {{2, 0.6, 0, 3.0}, {4, 1.2, 0, 1.5}, {10, 3.0, 0, 1.2}};
+  EXPECT_DOUBLE_EQ(m.factor(2, 0.6, 0), 3.0) << "a point itself";
+  EXPECT_DOUBLE_EQ(m.factor(4, 1.2, 0), 3.0 / 1.2) << "N=4's own 1.5 x 1.2 held at N=2's slowdown, 3.0";
+  EXPECT_DOUBLE_EQ(m.factor(10, 3.0, 0), 1.2) << "3.0 x 1.2 = 3.6: above the held 3.0, its own";
+  EXPECT_DOUBLE_EQ(m.factor(3, 0.9, 0), 3.0 / 1.0) << "between two counts held alike: 3.0";
+  EXPECT_DOUBLE_EQ(m.factor(7, 2.1, 0), (3.0 + 0.6 * 0.5) / 2.1) << "slowdown linear from 3.0 at 4 to 3.6 at 10";
+  EXPECT_DOUBLE_EQ(m.factor(16, 4.8, 0), (1 / 23.04 + 1.2 / 3.24) / (1 / 23.04 + 1 / 3.24))
+      << "past the largest: its points at the sums (above its held slowdown over the shares, 3.6 / 4.8)";
+  for (double each : {0.05, 0.3, 0.6, 1.0})
+    for (int n = 2; n < 16; ++n) {
+      const auto slowdown = [&](int k) { return std::max(1.0, k * each) * m.factor(k, k * each, 0); };
+      EXPECT_LE(slowdown(n), slowdown(n + 1) + 1e-12) << "n " << n << ", each piece " << each;
+      EXPECT_GE(slowdown(n), 1 - 1e-12) << "never faster than alone";
+    }
+  MpsModel fast;  // a fit under the share model (a memory-bound shape took 1.5x, not 2x, at N=2) stays its own
+  fast.contention = {{2, 0, 2.0, 0.75}, {4, 0, 4.0, 0.375}};
+  EXPECT_DOUBLE_EQ(fast.factor(2, 0, 2.0), 0.75);
+  EXPECT_DOUBLE_EQ(fast.factor(4, 0, 4.0), 0.375) << "4 x 0.375 = 1.5: as slow as N=2, not faster";
 }
 
 TEST(MpsContention, ACalibrationPairIsReproducedByTheArbiter) {

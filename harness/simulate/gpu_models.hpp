@@ -38,10 +38,12 @@ struct ContentionPoint {
 struct MpsModel {
   std::vector<ContentionPoint> contention;  ///< none: the shares alone (no contention below saturation)
   /// The factor for `running` pieces with SM shares `sm` and memory demands `mem` added up: 1 for one piece or
-  /// without points; at a calibrated count, the points of that count and a factor of 1 at sums (0, 0) weighted by
-  /// the inverse square of their distance in (sm, mem) (a point itself where the sums are its own); between two
-  /// calibrated counts linear
-  /// in the count, from 1 at one piece up to the smallest, the largest's past it.
+  /// without points. At a calibrated count, the points of that count and a factor of 1 at sums (0, 0) weighted by
+  /// the inverse square of their distance in (sm, mem) (a point itself where the sums are its own); the slowdown it
+  /// gives, max(1, sm, mem) x factor, is held at least what the smaller calibrated counts give the same pieces (each
+  /// asking sm / running, mem / running) and at least 1: more pieces of one ask never run faster than fewer. Between
+  /// two calibrated counts the slowdown is linear in the count, from 1 at one piece up to the smallest; past the
+  /// largest, the largest's points at the sums themselves, held at least its slowdown.
   double factor(int running, double sm, double mem) const;
 };
 

@@ -1,7 +1,6 @@
 // MPS (gpu_models.hpp MpsModel): every copy's next item runs; together they share the SMs and the memory, and
 // where the GPU was calibrated, contend below saturation by the calibrated factor.
 #include <algorithm>
-#include <iterator>
 #include <limits>
 #include <map>
 #include <memory>
@@ -35,20 +34,27 @@ CountGroups by_count(const std::vector<ContentionPoint>& points) {
   return out;
 }
 
+/// The factor at `running` pieces asking for sums (sm, mem), through the slowdown it gives, max(1, sm, mem) x
+/// factor, for `running` pieces of one average ask (sm / running, mem / running): at each calibrated count k that
+/// ask adds up to k times itself, and the slowdown there is held at least the smaller counts' and at least 1 (more
+/// pieces of the same ask never run faster than fewer, nor faster than alone: a fit cannot make N=4 faster than N=2);
+/// linear in the count between two calibrated counts (from 1 at one piece up to the smallest); past the largest,
+/// its points at the sums themselves, held at least its slowdown.
 double factor_of(const CountGroups& groups, int running, double sm, double mem) {
   if (running <= 1 || groups.empty()) return 1;
-  const auto above = groups.lower_bound(running);
-  if (above != groups.end() && above->first == running) return factor_at_count(above->second, sm, mem);
-  if (above == groups.end()) return factor_at_count(groups.rbegin()->second, sm, mem);  // past the largest
-  const double hi = factor_at_count(above->second, sm, mem);
+  const double sm_each = sm / running, mem_each = mem / running;
+  const double shares = std::max({1.0, sm, mem});
   int lo_n = 1;
-  double lo = 1;  // one piece: as alone
-  if (above != groups.begin()) {
-    const auto below = std::prev(above);
-    lo_n = below->first;
-    lo = factor_at_count(below->second, sm, mem);
+  double lo = 1;  // the held slowdown at lo_n pieces; one piece: as alone
+  for (const auto& [k, points] : groups) {
+    const double k_shares = std::max({1.0, k * sm_each, k * mem_each});
+    const double at_k = std::max(lo, k_shares * factor_at_count(points, k * sm_each, k * mem_each));
+    if (k == running) return at_k / shares;
+    if (k > running) return (lo + (at_k - lo) * (running - lo_n) / (k - lo_n)) / shares;
+    lo_n = k;
+    lo = at_k;
   }
-  return lo + (hi - lo) * (running - lo_n) / (above->first - lo_n);
+  return std::max(lo / shares, factor_at_count(groups.rbegin()->second, sm, mem));  // past the largest
 }
 
 class MpsArbiter final : public Arbiter {
