@@ -34,6 +34,7 @@ import json
 import math
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -216,7 +217,13 @@ def main(argv):
     ap.add_argument("--mps-calibration", metavar="DIR",
                     help="a later score (issue 45 item 2): predicted again with predict --mps-calibration DIR, into "
                          "PROGRAM/predict-mps, cells-mps.csv and SCORE-mps.md (both calibrations: -host-mps)")
+    ap.add_argument("--score-name", metavar="WORD",
+                    help="a later score of the same calibrations by a changed model: its files get -WORD after the "
+                         "calibrations' suffix (PROGRAM/predict-mps-WORD, cells-mps-WORD.csv, SCORE-mps-WORD.md), "
+                         "so the earlier score stays beside it")
     a = ap.parse_args(argv[1:])
+    if a.score_name is not None and not re.fullmatch(r"[a-z0-9]+", a.score_name):
+        sys.exit("gated_study: --score-name %r: lower-case letters and digits" % a.score_name)
     programs = programs_of(a.study)
     if not programs:
         sys.exit("gated_study: %s holds no PROGRAM/ladder" % a.study)
@@ -228,7 +235,9 @@ def main(argv):
          "kernels running together under MPS slowed beyond their shares as synthetic shapes were on the GPU")) if d]
     if calibrations and not a.bench:
         sys.exit("gated_study: %s predicts again: give --bench too" % calibrations[0][0])
-    suffix = "".join("-" + c[2] for c in calibrations)
+    if a.score_name and not calibrations:
+        sys.exit("gated_study: --score-name names a later score: give --host-calibration or --mps-calibration too")
+    suffix = "".join("-" + c[2] for c in calibrations) + ("-" + a.score_name if a.score_name else "")
     folder = "predict" + suffix
     calibrated = [x for c in calibrations for x in c[:2]]
     cells, first, again, not_again = [], [], [], []
@@ -277,7 +286,8 @@ def main(argv):
     idle_lines, idle = score_rows([c for c in held if not c["busy"]], "Held out, busy under %s" % pct(BUSY))
     cal_lines, _ = score_rows([c for c in cells if c["set"] == "calibration"], "Calibration programs")
     how = " ".join(["python3 scripts/gated_study.py", a.study] + (["--bench", a.bench] + calibrated if calibrations
-                                                                    else []))
+                                                                    else []) +
+                   (["--score-name", a.score_name] if a.score_name else []))
     named = " and ".join("the %s calibration" % c[2].replace("mps", "MPS contention") for c in calibrations)
     md = ["# The pre-registered study on the gated ladder: " +
           ("a later score, with " + named if calibrations else "scored"), "",

@@ -467,7 +467,7 @@ TEST(ScenarioPlans, EveryScenarioHasItsRowAndTheCommandLineFollowsIt) {
   for (const std::string& name : harness::scenario_names()) {
     const harness::Scenario s = *harness::parse_scenario(name);
     EXPECT_EQ(harness::scenario_plan(s).scenario, s) << name;
-    EXPECT_EQ(harness::scenario_plan(s).name, name);
+    EXPECT_EQ(harness::scenario_name(harness::scenario_plan(s).scenario), name);
   }
   auto spec = [](std::vector<std::string> args) { return harness::parse_sweep_args(args); };
   EXPECT_EQ(spec({}).workloads, (std::vector<std::string>{"spin", "mlp"}));

@@ -1,7 +1,7 @@
 // MPS contention, calibrated (issue 45 item 2; harness/predict/mps_calibration.hpp): the arbiter's factor between
 // calibrated points, a calibration pair reproduced by the arbiter, a real exec sweep of CPU-only copies (their unit
 // known: 1 ms alone, 1.5 ms at every N) with a committed MPS profile alone read back and fitted, predict with it, and
-// every bad calibration one line and exit 2 with nothing written.
+// every bad calibration one line and exit 2 with nothing written; the worker's shapes (worker_shape.sh) as copies.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +15,7 @@
 #include "harness/common/csv_table.hpp"
 #include "harness/common/packed_files.hpp"
 #include "harness/predict/mps_calibration.hpp"
+#include "harness/results/results_reader.hpp"
 #include "harness/simulate/replay.hpp"
 #include "tests/exec_fixture.hpp"
 
@@ -156,6 +157,42 @@ TEST_F(MpsCalibrationSweep, EachShapeAtNIsFittedUntilTheArbiterReproducesItAndPr
   ASSERT_TRUE(j.contains("mps_calibration"));
   EXPECT_EQ(j["mps_calibration"]["points"].size(), 2u);
   EXPECT_FALSE(nlohmann::json::parse(read_text(tmp / "without" / "predict.json")).contains("mps_calibration"));
+}
+
+TEST_F(MpsCalibrationSweep, TheWorkersShapesRunAsCopiesUnderMpsAndGiveTheirMeanStep) {
+  // scripts/mps_calibration/worker_shape.sh as the mpscal step runs it (the worker's CPU stand-in for its kernels):
+  // every copy's unit is the mean of its timed steps, read by the step's --exec-metric.
+  const fs::path script = source_dir() / "scripts" / "mps_calibration" / "worker_shape.sh";
+  Env with_worker = env;
+  with_worker.set.emplace_back("BENCH_WORKER", bench_worker_exe().string());
+  const auto r =
+      run_program(bench_mps_exe(),
+                  {"--workloads", "exec", "--repeats", "1", "--settle", "0", "--exec-alone-runs", "1", "--out",
+                   (tmp / "fma").string(), "--command",
+                   // the fake MPS server lists the copy as its client (tests/fakes)
+                   "echo $$ >> \"$CUDA_MPS_PIPE_DIRECTORY/clients\"; " + script.string() + " fma8 0.3 --cpu-stand-in",
+                   "--exec-metric", "([0-9.]+) ms each", "--procs", "1,2", "--modes", "mps"},
+                  with_worker, 120);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto runs = harness::read_runs(tmp / "fma" / "runs.csv");
+  ASSERT_EQ(runs.size(), 3u);
+  for (const harness::WorkerRecord& w : runs) {
+    EXPECT_EQ(w.status, harness::RunStatus::ok) << w.run_id;
+    // the stand-in's step: 10 bursts of 200 us of CPU work, then its sync (a few ms, not seconds)
+    EXPECT_GT(w.fact("step_mean_ms"), 1.9) << w.run_id;
+    EXPECT_LT(w.fact("step_mean_ms"), 100) << w.run_id;
+  }
+  for (const std::string& bad : {"gemm8", "fma0", "mem-1", "fma8 nan", "fma8 0.01"}) {
+    const auto b = run_program("/bin/sh", {"-c", "'" + script.string() + "' " + bad}, with_worker, 30);
+    EXPECT_EQ(b.exit_code, 2) << bad << ": " << b.err;
+    EXPECT_EQ(std::count(b.err.begin(), b.err.end(), '\n'), 1) << bad << ": " << b.err;
+    EXPECT_TRUE(b.out.empty()) << bad;
+  }
+  Env no_worker = env;
+  no_worker.set.emplace_back("BENCH_WORKER", (tmp / "none").string());
+  const auto missing = run_program("/bin/sh", {"-c", "'" + script.string() + "' fma8"}, no_worker, 30);
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("no worker at"), std::string::npos) << missing.err;
 }
 
 TEST_F(MpsCalibrationSweep, ABadCalibrationIsOneLineAndExitTwoWithNothingWritten) {

@@ -66,7 +66,6 @@ const ScenarioPlan& scenario_plan(Scenario scenario) {
     rows[3].own_workloads = {"xray"};
     rows[4].scenario = Scenario::regimes;
     rows[4].own_workloads = {"xray", "duty"};
-    for (ScenarioPlan& r : rows) r.name = scenario_name(r.scenario);
     return rows;
   }();
   for (const ScenarioPlan& p : plans)

@@ -28,8 +28,7 @@ std::ostream& operator<<(std::ostream& out, Scenario scenario);
 /// A scenario's plan side, one row each (scenario.cpp): what the command line fills in and checks for it. Its run
 /// side is its row in sweep/scenario_hooks; its runs' lengths and probe runs are plan_sweep's (sweep_spec.cpp).
 struct ScenarioPlan {
-  Scenario scenario = Scenario::sweep;
-  std::string_view name;
+  Scenario scenario = Scenario::sweep;  ///< its name is scenario_name(scenario)
   /// Its workloads where the scenario sets them (xray, regimes); empty: --workloads, or `default_workloads`.
   std::vector<std::string_view> own_workloads;
   std::string_view default_workloads;  ///< --workloads when not given ("" where another option names them)

@@ -459,7 +459,7 @@ void check_exec_options(const SweepSpec& spec, const SweepCliValues& raw) {
   const ScenarioPlan& plan = scenario_plan(spec.scenario);
   if (has_exec(spec)) {
     if (!plan.runs_exec)
-      throw UsageError("--scenario " + std::string(plan.name) + ": runs our own " +
+      throw UsageError("--scenario " + std::string(scenario_name(plan.scenario)) + ": runs our own " +
                        std::string(plan.default_workloads) + " workload, not exec");
     try {
       validate_exec_params(spec.params.exec);
@@ -517,7 +517,7 @@ void choose_workloads(SweepSpec& spec, const SweepCliValues& raw, bool workloads
   const ScenarioPlan& plan = scenario_plan(spec.scenario);
   if (!plan.workloads_from.empty()) {  // interference: its foreground and background
     if (workloads_given)
-      throw UsageError("--workloads: the " + std::string(plan.name) + " scenario runs " +
+      throw UsageError("--workloads: the " + std::string(scenario_name(plan.scenario)) + " scenario runs " +
                        std::string(plan.workloads_from));
     if (runs_user_program(spec.foreground) && runs_user_program(spec.background))
       throw UsageError("--foreground/--background: one --command serves only one of them");
@@ -583,14 +583,14 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
   const ScenarioPlan& plan = scenario_plan(spec.scenario);
   const int max_procs = *std::max_element(spec.procs.begin(), spec.procs.end());
   if (max_procs < plan.least_largest_n)
-    throw UsageError("--scenario " + std::string(plan.name) + ": needs N >= " + std::to_string(plan.least_largest_n) +
+    throw UsageError("--scenario " + std::string(scenario_name(plan.scenario)) + ": needs N >= " + std::to_string(plan.least_largest_n) +
                      " in --procs (" + std::string(plan.procs_why) + ")");
   for (const Mode& m : spec.modes)
     if (m.mps && max_procs > spec.mps_max_clients)
       throw UsageError("--procs: " + std::to_string(max_procs) + " processes under " + m.name + " is more than the " +
                        std::to_string(spec.mps_max_clients) + " clients an MPS server accepts (--mps-max-clients)");
   if (*std::min_element(spec.procs.begin(), spec.procs.end()) < plan.least_every_n)
-    throw UsageError("--scenario " + std::string(plan.name) + ": every N in --procs must be at least " +
+    throw UsageError("--scenario " + std::string(scenario_name(plan.scenario)) + ": every N in --procs must be at least " +
                      std::to_string(plan.least_every_n) + " (" + std::string(plan.procs_why) + ")");
   check_modes_fit_workloads(spec);
   check_exec_options(spec, raw);

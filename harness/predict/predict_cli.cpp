@@ -201,25 +201,15 @@ std::vector<MeasuredUnit> against_units(const PredictArgs& a) {
   return units;
 }
 
-/// A host calibration is of one machine: refused (exit 2) where its CPU is not the one the program ran on (where
-/// both folders name theirs).
-void check_host_machine(const PredictArgs& a, const HostCalibration& host) {
-  std::error_code ec;
-  if (host.empty() || host.cpu.empty() || !fs::is_directory(a.alone, ec)) return;
-  const std::string cpu = cpu_model_of(a.alone);
-  if (!cpu.empty() && cpu != host.cpu)
-    throw UsageError("--host-calibration " + host.folder + ": calibrated on " + host.cpu + "; the program ran on " +
-                     cpu + " (calibrate on its machine: scripts/device_steps/hostcal.sh)");
-}
-
-/// An MPS calibration is of one GPU: refused (exit 2) where its shapes ran on another GPU than the program (where
-/// both name theirs).
-void check_mps_gpu(const MpsCalibration& mps, const std::vector<std::string>& profiles_gpu) {
-  if (mps.empty() || mps.gpu.empty()) return;
-  for (const std::string& g : profiles_gpu)
-    if (!g.empty() && g != mps.gpu)
-      throw UsageError("--mps-calibration " + mps.folder + ": calibrated on " + mps.gpu + "; the program ran on " + g +
-                       " (calibrate on its GPU: scripts/device_steps/mpscal.sh)");
+/// A calibration is of one machine (the host's) or one GPU (MPS contention): refused (exit 2) where what it was
+/// calibrated on (`on`) is not what the program ran on (`ran_on`), where both are named; `how` says what to do.
+void check_calibrated_on(const std::string& option, const std::string& folder, const std::string& on,
+                         const std::vector<std::string>& ran_on, const std::string& how) {
+  if (on.empty()) return;
+  for (const std::string& r : ran_on)
+    if (!r.empty() && r != on)
+      throw UsageError(option + " " + folder + ": calibrated on " + on + "; the program ran on " + r + " (" + how +
+                       ")");
 }
 
 }  // namespace
@@ -312,7 +302,10 @@ int run_predict(const PredictArgs& a) {
   Calibrations cal;
   if (!a.host_calibration.empty()) cal.host = read_host_calibration(a.host_calibration);
   const HostCalibration& host = cal.host;
-  check_host_machine(a, host);
+  std::error_code ec;
+  if (!host.empty() && fs::is_directory(a.alone, ec))
+    check_calibrated_on("--host-calibration", host.folder, host.cpu, {cpu_model_of(a.alone)},
+                        "calibrate on its machine: scripts/device_steps/hostcal.sh");
   if (!a.mps_calibration.empty()) cal.mps = read_mps_calibration(a.mps_calibration, a.gap_us);
   sched.mps = cal.mps.model();
   if (a.paced)
@@ -322,7 +315,9 @@ int run_predict(const PredictArgs& a) {
   std::vector<std::string> profiles_gpu;
   for (const AloneRun& r : alone) profiles_gpu.push_back(r.gpu);
   check_profiles_gpu(a, profiles_gpu);
-  check_mps_gpu(cal.mps, profiles_gpu);
+  if (!cal.mps.empty())
+    check_calibrated_on("--mps-calibration", cal.mps.folder, cal.mps.gpu, profiles_gpu,
+                        "calibrate on its GPU: scripts/device_steps/mpscal.sh");
   const std::vector<MeasuredUnit> units = against_units(a);
   // One N at a time, saying how far it got where that takes a while (64 N x 16 phase draws: minutes).
   std::vector<PredictedRow> cells;
