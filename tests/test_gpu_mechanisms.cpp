@@ -4,10 +4,14 @@
 // limit, and the interference scenario end to end.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <map>
 #include <set>
+#include <thread>
 
+#include "harness/gpu/monitor.hpp"
+#include "harness/gpu/nvml.hpp"
 #include "harness/mps/mps_session.hpp"
 #include "harness/results/results_reader.hpp"
 #include "tests/test_support.hpp"
@@ -154,6 +158,32 @@ TEST_F(GpuMechanisms, RegimePointOfShortBurstsCostsTimeSlicingMoreThanMps) {
   EXPECT_LT(mps.slowdown_vs_alone, 1.3);
   EXPECT_NEAR(ts.burst_alone_ms, 0.1, 0.03);
   EXPECT_NEAR(ts.duty_alone, 0.75, 0.1);
+}
+
+// The sweep's GPM window (main thread) and the Monitor's GPM ticker (its thread) at once, as every profiled run has
+// them: a SIGSEGV inside nvmlGpmSampleGet ended bench_mps between two runs of a profiled sweep
+// (results/2026-12-02-mpscal-worker/logs); every GPM call is now made by one thread at a time (harness/gpu/nvml.cpp).
+// Windows as short as the driver allows beside a ticker at 1 ms, for 5 s: thousands of samples each side.
+TEST(GpuNvml, GpmWindowsBesideTheMonitorsTickerDoNotMeet) {
+  if (!gpu_available()) GTEST_SKIP() << "no GPU visible";
+  std::string why;
+  const std::unique_ptr<harness::Nvml> nvml = harness::Nvml::open(why);
+  ASSERT_NE(nvml, nullptr) << why;
+  if (const std::string no = nvml->gpm_unavailable(); !no.empty()) GTEST_SKIP() << "no GPM: " << no;
+  int windows = 0;
+  {
+    harness::Monitor monitor(nvml.get(), std::chrono::milliseconds(1), true);
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (std::chrono::steady_clock::now() < until) {
+      ASSERT_TRUE(nvml->gpm_begin());
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+      nvml->gpm_end();
+      ++windows;
+    }
+    EXPECT_EQ(monitor.gpm_error(), "");
+    EXPECT_EQ(monitor.error(), "");
+  }
+  EXPECT_GT(windows, 1000);
 }
 
 }  // namespace
