@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <mutex>
 #include <ctime>
 #include <utility>
 
@@ -138,6 +139,11 @@ struct Nvml::Api {
   nvmlReturn_t (*gpm_get)(nvmlDevice_t, nvmlGpmSample_t) = nullptr;
   nvmlReturn_t (*gpm_metrics)(nvmlGpmMetricsGet_t*) = nullptr;
   // GPM state: probed once; two samples, the window's start and end.
+  /// Every GPM call (support, alloc, free, sample, metrics) is made under it. The sweep's window (gpm_begin/end, the
+  /// main thread) and the Monitor's ticker (its own thread) each take samples; two nvmlGpmSampleGet at once on one
+  /// device crashed bench_mps inside libnvidia-ml (SIGSEGV in nvmlGpmSampleGet from gpm_end, driver 580.159.04, an
+  /// H200: results/2026-12-02-mpscal-worker/logs), so GPM is used by one thread at a time.
+  mutable std::mutex gpm_mutex;
   mutable bool gpm_probed = false;
   mutable std::string gpm_reason;
   mutable nvmlGpmSample_t gpm_first = nullptr, gpm_second = nullptr;
@@ -395,6 +401,7 @@ std::uint64_t Nvml::memory_free_bytes() const {
 
 std::string Nvml::gpm_unavailable() const {
   const Api& a = *api_;
+  std::lock_guard<std::mutex> lock(a.gpm_mutex);
   if (a.gpm_probed) return a.gpm_reason;
   a.gpm_probed = true;
   auto fail = [&a](const std::string& why) -> std::string { return a.gpm_reason = why; };
@@ -416,6 +423,7 @@ std::string Nvml::gpm_unavailable() const {
 bool Nvml::gpm_begin() const {
   const Api& a = *api_;
   if (!gpm_unavailable().empty()) return false;
+  std::lock_guard<std::mutex> lock(a.gpm_mutex);
   a.gpm_open = a.gpm_get(a.device, a.gpm_first) == NVML_SUCCESS;
   return a.gpm_open;
 }
@@ -446,6 +454,7 @@ std::optional<GpmMetrics> gpm_metrics_between(nvmlReturn_t (*metrics_get)(nvmlGp
 
 std::optional<GpmMetrics> Nvml::gpm_end() const {
   const Api& a = *api_;
+  std::lock_guard<std::mutex> lock(a.gpm_mutex);
   if (!a.gpm_open) return std::nullopt;
   a.gpm_open = false;
   if (a.gpm_get(a.device, a.gpm_second) != NVML_SUCCESS) return std::nullopt;
@@ -461,6 +470,7 @@ struct Nvml::GpmTicker::State {
 Nvml::GpmTicker::GpmTicker(std::unique_ptr<State> state) : state_(std::move(state)) {}
 
 Nvml::GpmTicker::~GpmTicker() {
+  std::lock_guard<std::mutex> lock(state_->api->gpm_mutex);
   if (state_->last) state_->api->gpm_free(state_->last);
   if (state_->next) state_->api->gpm_free(state_->next);
 }
@@ -468,6 +478,7 @@ Nvml::GpmTicker::~GpmTicker() {
 std::optional<GpmPeriod> Nvml::GpmTicker::tick() {
   State& s = *state_;
   const Api& a = *s.api;
+  std::lock_guard<std::mutex> lock(a.gpm_mutex);
   const std::int64_t before = monotonic_ns();
   a.check(a.gpm_get(a.device, s.next), "nvmlGpmSampleGet");
   const std::int64_t at = before + (monotonic_ns() - before) / 2;
@@ -485,6 +496,9 @@ std::unique_ptr<Nvml::GpmTicker> Nvml::gpm_ticker(std::string& why) const {
     why = "this driver's NVML has no GPM functions";
     return nullptr;
   }
+  std::unique_ptr<GpmTicker>
+      ticker;  // where a sample fails, freed after the lock below is let go (its destructor takes it)
+  std::lock_guard<std::mutex> lock(a.gpm_mutex);
   nvmlGpmSupport_t support{NVML_GPM_SUPPORT_VERSION, 0};
   if (const nvmlReturn_t rc = a.gpm_support(a.device, &support); rc != NVML_SUCCESS) {
     why = std::string("nvmlGpmQueryDeviceSupport: ") + a.error_string(rc);
@@ -496,7 +510,7 @@ std::unique_ptr<Nvml::GpmTicker> Nvml::gpm_ticker(std::string& why) const {
   }
   auto state = std::make_unique<GpmTicker::State>();
   state->api = &a;
-  std::unique_ptr<GpmTicker> ticker(new GpmTicker(std::move(state)));  // frees what it allocated
+  ticker.reset(new GpmTicker(std::move(state)));  // frees what it allocated
   for (nvmlGpmSample_t* sample : {&ticker->state_->last, &ticker->state_->next})
     if (const nvmlReturn_t rc = a.gpm_alloc(sample); rc != NVML_SUCCESS) {
       *sample = nullptr;
