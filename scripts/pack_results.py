@@ -8,7 +8,7 @@ printed output were most of its size.
 Under ROOT (default: results/), each of these becomes NAME.gz: gzip at level 9 with no name and no time in its
 header (the same bytes on every machine), checked to unpack to exactly the file it replaces before that file is
 removed:
-- every tasks.csv of at least K KiB (default 256): bench_mps reads NAME.csv.gz wherever NAME.csv is not there
+- every tasks.csv of at least K KiB (default 32): bench_mps reads NAME.csv.gz wherever NAME.csv is not there
   (harness/common/csv_table.hpp); `--resume` refuses a packed folder (gunzip tasks.csv.gz first);
 - every profile-<pid>.json (--profile-gpu's): bench_mps reads profile-<pid>.json.gz where the .json is not there
   (harness/results/gpu_profile.hpp);
@@ -55,7 +55,7 @@ def files_to_pack(root, min_bytes):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("root", nargs="?", default="results")
-    p.add_argument("--min-kib", type=int, default=256)
+    p.add_argument("--min-kib", type=int, default=32)
     p.add_argument("--check", action="store_true")
     a = p.parse_args()
     if not os.path.isdir(a.root):

@@ -583,15 +583,16 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
   const ScenarioPlan& plan = scenario_plan(spec.scenario);
   const int max_procs = *std::max_element(spec.procs.begin(), spec.procs.end());
   if (max_procs < plan.least_largest_n)
-    throw UsageError("--scenario " + std::string(scenario_name(plan.scenario)) + ": needs N >= " + std::to_string(plan.least_largest_n) +
-                     " in --procs (" + std::string(plan.procs_why) + ")");
+    throw UsageError("--scenario " + std::string(scenario_name(plan.scenario)) + ": needs N >= " +
+                     std::to_string(plan.least_largest_n) + " in --procs (" + std::string(plan.procs_why) + ")");
   for (const Mode& m : spec.modes)
     if (m.mps && max_procs > spec.mps_max_clients)
       throw UsageError("--procs: " + std::to_string(max_procs) + " processes under " + m.name + " is more than the " +
                        std::to_string(spec.mps_max_clients) + " clients an MPS server accepts (--mps-max-clients)");
   if (*std::min_element(spec.procs.begin(), spec.procs.end()) < plan.least_every_n)
-    throw UsageError("--scenario " + std::string(scenario_name(plan.scenario)) + ": every N in --procs must be at least " +
-                     std::to_string(plan.least_every_n) + " (" + std::string(plan.procs_why) + ")");
+    throw UsageError("--scenario " + std::string(scenario_name(plan.scenario)) +
+                     ": every N in --procs must be at least " + std::to_string(plan.least_every_n) + " (" +
+                     std::string(plan.procs_why) + ")");
   check_modes_fit_workloads(spec);
   check_exec_options(spec, raw);
   check_mlp_options(spec.params.mlp);
