@@ -10,6 +10,7 @@ header (the same bytes on every machine), checked to unpack to exactly the file 
 removed:
 - every tasks.csv of at least K KiB (default 32): bench_mps reads NAME.csv.gz wherever NAME.csv is not there
   (harness/common/csv_table.hpp); `--resume` refuses a packed folder (gunzip tasks.csv.gz first);
+- every timeline.csv (the NVML samples) of at least K KiB: read by no tool (`zcat` it), packed alike;
 - every profile-<pid>.json (--profile-gpu's): bench_mps reads profile-<pid>.json.gz where the .json is not there
   (harness/results/gpu_profile.hpp);
 - every copy's w<i>.stdout and w<i>.stderr of at least 4 KiB (an exec copy's printed output, kept as evidence and
@@ -40,7 +41,7 @@ def files_to_pack(root, min_bytes):
     for folder, _, files in os.walk(root):
         for name in files:
             path = os.path.join(folder, name)
-            if name == "tasks.csv":
+            if name in ("tasks.csv", "timeline.csv"):
                 least = min_bytes
             elif PROFILE.match(name):
                 least = 0
