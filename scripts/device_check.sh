@@ -42,8 +42,8 @@
 #   zoo-ladder:NAMES|all  the same, then N = ZOO_PROCS (2,4,10) in both modes -> OUT_DIR/zoo/<name>/ladder
 #   gatecost[:NAMES]  the gate's cost on one copy alone (gemm, cuda-graphs): steady against off, 3 pairs -> OUT_DIR/gatecost
 #   hostcal[:KINDS]  the host calibration: host_loop.py launch and cpu, N = 1,2,4,10, both modes, gated -> OUT_DIR/hostcal
-#   mpscal[:KINDS]  the MPS contention calibration: contention_loop.py gemm1024, gemm8192, stream256, N = 1,2,4,10,
-#               MPS, gated, profiled -> OUT_DIR/mpscal
+#   mpscal[:KINDS]  the MPS contention calibration: worker_shape.sh fma16, fma66, fma1056, tiny132, mem16, mem0 (or
+#               contention_loop.py's gemmS, streamM), N = 1,2,4,10, MPS, gated, profiled -> OUT_DIR/runs/mpscal
 #   pin[:NAMES]   host placement: zoo programs (mnist) at N = 1,4, both modes, gated, pinned and --no-pin -> OUT_DIR/pin/<name>
 #   study[:NAMES]  the pre-registered study (cuda-graphs): the X-ray, then each program's gated ladder (N = 1,2,4,10,
 #               both modes, 2 repeats) with its units and its prediction scored -> OUT_DIR/study/<name>
