@@ -2,7 +2,7 @@
 # N copies of scripts/mps_calibration/worker_shape.sh KIND (fmaB, tinyB, memB: this project's worker, set grids, half
 # a second to start; MPSCAL_SECONDS timed, default 1.5; the default kinds fma16,fma66,fma1056,tiny132,mem16,mem0 took
 # 148 s on an H200, results/2026-12-02-mpscal-worker) or of scripts/mps_calibration/contention_loop.py KIND
-# (gemmS, streamM: torch's, launched from Python, 70-100 s a shape, results/2026-12-02-mpscal), each pinned to its
+# (gemmS, streamM: torch's, launched from Python, 70-101 s a shape, results/2026-12-02-mpscal), each pinned to its
 # own core, released together by the start gate at their first kernel,
 # at N = MPSCAL_PROCS (1,2,4,10), under MPS, MPSCAL_REPEATS (2) repeats, profiled (the runs alone's profiles give the
 # shapes' SM shares and memory demand as predict reads a program's) -> OUT_DIR/runs/mpscal/<kind>. Each copy's unit
