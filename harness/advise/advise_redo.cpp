@@ -80,6 +80,31 @@ void read_stored_cells(const fs::path& sweeps, const UnitChoice& unit, const std
     }
 }
 
+/// A stored number, NaN where it is null (or anything but a number).
+double number(const nlohmann::json& v) { return v.is_number() ? v.get<double>() : NAN; }
+
+/// The scheduler the advice was made with, as stored (its hold since the gaps probe), in bounds.
+void read_stored_scheduler(const nlohmann::json& stored, const fs::path& file, Advice& advice) {
+  const nlohmann::json& sched = stored.at("scheduler");
+  advice.scheduler = {number(sched.at("slice_ms")), number(sched.at("switch_ms")), number(sched.at("turn_cost_ms"))};
+  advice.scheduler.hold_us = sched.contains("hold_us") ? number(sched.at("hold_us")) : NAN;
+  check_scheduler_bounds(advice.scheduler, file.string() + ": scheduler's");
+  advice.scheduler_source = sched.at("source").get<std::string>();
+}
+
+/// How the ladder ended, its words and its kind (stored before the kind was: from its words, once).
+void read_stored_ladder_end(const nlohmann::json& stored, const fs::path& file, Advice& advice) {
+  advice.ladder_end = stored.at("ladder_end").get<std::string>();
+  if (!stored.contains("ladder_end_kind")) {
+    advice.ladder_end_kind = ladder_end_of_stored_words(advice.ladder_end);
+  } else if (const auto kind = parse_ladder_end(stored.at("ladder_end_kind").get<std::string>())) {
+    advice.ladder_end_kind = *kind;
+  } else {
+    throw ResultsError(file.string() + ": ladder_end_kind '" +
+                       stored.at("ladder_end_kind").get<std::string>().substr(0, 40) + "' is no way a ladder ends");
+  }
+}
+
 }  // namespace
 
 int redo_advice(const std::string& dir_text, const std::string& basis, const std::string& job_length) {
@@ -106,21 +131,8 @@ int redo_advice(const std::string& dir_text, const std::string& basis, const std
     const SweepSpec workload = parse_sweep_args(settings.at("workload_args").get<std::vector<std::string>>());
     const UnitChoice unit{runs_user_program(workload.workloads.front()), !workload.params.exec.metric.empty()};
     advice.subject = stored.at("subject").get<std::string>();
-    const nlohmann::json& sched = stored.at("scheduler");
-    const auto number = [](const nlohmann::json& v) { return v.is_number() ? v.get<double>() : NAN; };
-    advice.scheduler = {number(sched.at("slice_ms")), number(sched.at("switch_ms")), number(sched.at("turn_cost_ms"))};
-    advice.scheduler.hold_us = sched.contains("hold_us") ? number(sched.at("hold_us")) : NAN;  // since the gaps probe
-    check_scheduler_bounds(advice.scheduler, file.string() + ": scheduler's");
-    advice.scheduler_source = sched.at("source").get<std::string>();
-    advice.ladder_end = stored.at("ladder_end").get<std::string>();
-    if (!stored.contains("ladder_end_kind")) {  // stored before the kind was: from its words, once
-      advice.ladder_end_kind = ladder_end_of_stored_words(advice.ladder_end);
-    } else if (const auto kind = parse_ladder_end(stored.at("ladder_end_kind").get<std::string>())) {
-      advice.ladder_end_kind = *kind;
-    } else {
-      throw ResultsError(file.string() + ": ladder_end_kind '" +
-                         stored.at("ladder_end_kind").get<std::string>().substr(0, 40) + "' is no way a ladder ends");
-    }
+    read_stored_scheduler(stored, file, advice);
+    read_stored_ladder_end(stored, file, advice);
     advice.seconds = stored.at("seconds").get<double>();
     advice.alone = read_alone(dir / "sweeps" / "alone", unit, workload.profile_gap_us, &advice.alone_window);
     // The basis as asked then (format 2 and older: auto), unless --basis asks again (and is stored).
