@@ -16,7 +16,7 @@ if [ $# -lt 1 ]; then
   exit 2
 fi
 kind=$1
-secs=${2:-1.5}
+secs=${2-1.5}
 shift $(($# >= 2 ? 2 : 1))
 here=$(cd "$(dirname "$0")" && pwd)
 worker=${BENCH_WORKER:-$here/../../build/harness/bench_worker}
@@ -29,7 +29,8 @@ if ! [[ $kind =~ ^(fma|tiny|mem)([0-9]+)$ ]]; then
   exit 2
 fi
 shape=${BASH_REMATCH[1]}
-blocks=$((10#${BASH_REMATCH[2]}))
+digits=${BASH_REMATCH[2]}
+blocks=$((${#digits} > 6 ? 100001 : 10#$digits))  # more than six digits: too many, whatever their value
 if [ "$blocks" -gt 100000 ] || { [ "$shape" != mem ] && [ "$blocks" -lt 1 ]; }; then
   echo "worker_shape.sh: kind '$kind': B must be 1-100000 (mem: 0-100000)" >&2
   exit 2
