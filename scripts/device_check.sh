@@ -47,6 +47,8 @@
 #   pin[:NAMES]   host placement: zoo programs (mnist) at N = 1,4, both modes, gated, pinned and --no-pin -> OUT_DIR/pin/<name>
 #   study[:NAMES]  the pre-registered study (cuda-graphs): the X-ray, then each program's gated ladder (N = 1,2,4,10,
 #               both modes, 2 repeats) with its units and its prediction scored -> OUT_DIR/study/<name>
+#   unitrange   --exec-unit-range on a PyTorch program marking its training steps with NVTX (N = 1,2,4, both modes),
+#               measured by the range and by the steps' lengths -> OUT_DIR/unitrange/{marked,lengths}
 #   gate[:NAMES]  the start gate: zoo programs (gemm) at N = 1,2,4, both modes, --exec-gate steady and off -> OUT_DIR/gate/<name>
 # DEADLINE_S=N skips what would start N seconds after the script began; LIMIT_S=N skips a zoo program whose
 # expected time would end past N; PACK_STEPS=1 packs the xray and each zoo program as it ends
@@ -85,6 +87,7 @@ for step in "$@"; do
     mpscal|mpscal:*) step_file=mpscal ;;
     pin|pin:*) step_file=pin ;;
     study|study:*) step_file=study ;;
+    unitrange) step_file=unitrange ;;
     *) step_file=""; echo "unknown step $step" ;;
   esac
   # shellcheck source=/dev/null

@@ -14,7 +14,7 @@ mkdir -p "$dest"
 if [ "${1:-}" = --slim ]; then
   (cd "$build" && find . -maxdepth 1 -name CMakeCache.txt -print0 && find harness -maxdepth 2 -type f \
      \( -name bench_mps -o -name bench_worker -o -name 'libbench_mps_profiler.so*' \) -print0 && \
-     find tests -maxdepth 1 -type f -name 'test_gpu_*' -perm -u+x -print0) | (cd "$build" && tar --null -T - -cf -) \
+     find tests -maxdepth 1 -type f \( -name 'test_gpu_*' -o -name nvtx_steps \) -perm -u+x -print0) | (cd "$build" && tar --null -T - -cf -) \
     | tar -xf - -C "$dest"
 else
   (cd "$build" && find . -type f ! -name '*.o' ! -name '*.a' ! -name '*.log' ! -path '*/CMakeFiles/*' \

@@ -11,6 +11,7 @@
 // printed, and under 10% here.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iostream>
@@ -181,6 +182,69 @@ TEST_F(GpuProfile, ProfilesEveryCopyTimeSlicedAndUnderMps) {
               << w.fact("profile_burst_p50_ms") << " ms, host waits " << w.fact("profile_host_waits") << ", a step of "
               << w.fact("profile_wait_step_ms") << " ms per wait\n";
     EXPECT_GT(w.fact("profile_host_waits"), 0) << w.run_id << ": " << w.reason;
+  }
+}
+
+/// The middle of `spans`' lengths, ms.
+double median_ms(const std::vector<harness::HostWait>& spans) {
+  std::vector<double> ms;
+  for (const harness::HostWait& w : spans) ms.push_back(static_cast<double>(w.end_ns - w.start_ns) * 1e-6);
+  if (ms.empty()) return NAN;
+  std::nth_element(ms.begin(), ms.begin() + static_cast<std::ptrdiff_t>(ms.size() / 2), ms.end());
+  return ms[ms.size() / 2];
+}
+
+// --exec-unit-range through a real program's NVTX calls (tests/programs/nvtx_steps.cu, 3 rounds of 200 training
+// steps of about 0.2 ms each in a push/pop "train", then 20 evaluation steps of about 1 ms, each in a push of the
+// registered string "eval-step" of a domain, all 20 in one start/end "eval"): a profile following each name holds
+// each occurrence, of about its length; through a sweep, `predict --measure` keeps the training steps.
+TEST_F(GpuProfile, AProgramsNvtxRangesAreRecordedAndTheUnitFollowsThem) {
+  const fs::path program = build_dir() / "tests" / "nvtx_steps";
+  const std::string library = (build_dir() / "harness" / "libbench_mps_profiler.so").string();
+  struct Name {
+    const char* name;
+    std::uint64_t count;
+    double from_ms, to_ms;  ///< the occurrences' middle length, nominal 0.2 ms, 1 ms, 20 ms
+  };
+  for (const Name& n : {Name{"train", 600, 0.15, 0.6}, Name{"eval-step", 60, 0.8, 1.6}, Name{"eval", 3, 16, 30}}) {
+    const fs::path dir = tmp / n.name;
+    fs::create_directories(dir);
+    const Env env{{{"CUDA_INJECTION64_PATH", library},
+                   {"NVTX_INJECTION64_PATH", library},
+                   {"BENCH_MPS_UNIT_RANGE", n.name},
+                   {"BENCH_MPS_PROFILE_DIR", dir.string()}},
+                  {}};
+    const auto r = run_program(program, {"200", "20", "3"}, env, 120);
+    ASSERT_EQ(r.exit_code, 0) << n.name << ": " << r.err;
+    const auto files = harness::gpu_profile_files(dir);
+    ASSERT_EQ(files.size(), 1u) << n.name;
+    const harness::GpuProfile p = harness::read_gpu_profile(files.front());
+    EXPECT_EQ(p.unit_range.name, n.name);
+    EXPECT_EQ(p.unit_range.status, "ok") << n.name;
+    EXPECT_EQ(p.unit_range.count, n.count) << n.name;
+    EXPECT_EQ(p.unit_range.spans.size(), n.count) << n.name;
+    const double ms = median_ms(p.unit_range.spans);
+    std::cout << n.name << ": " << p.unit_range.count << " occurrences, middle length " << ms << " ms\n";
+    EXPECT_GE(ms, n.from_ms) << n.name;
+    EXPECT_LE(ms, n.to_ms) << n.name;
+  }
+  // Through a sweep: the copy's unit is a training step's, and units.csv says it followed the range.
+  const fs::path out = tmp / "sweep";
+  const auto r = run_program(bench_mps_exe(),
+                             {"--workloads", "exec", "--command", "'" + program.string() + "' 200 20 3", "--repeats",
+                              "1", "--exec-warmups", "0", "--procs", "1", "--modes", "timeslice", "--profile-gpu",
+                              "--exec-unit-range", "train", "--out", out.string()},
+                             {}, 300);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto m = run_program(bench_mps_exe(), {"predict", "--measure", out.string()});
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  const auto rows = csv_records(out / "units.csv");
+  ASSERT_FALSE(rows.empty());
+  for (const auto& row : rows) {
+    std::cout << "units.csv: " << row.at("unit_ms") << " ms, " << row.at("phase") << "\n";
+    EXPECT_NE(row.at("phase").find(" in NVTX range 'train'"), std::string::npos) << row.at("phase");
+    EXPECT_GE(std::stod(row.at("unit_ms")), 0.15);
+    EXPECT_LE(std::stod(row.at("unit_ms")), 0.6);
   }
 }
 

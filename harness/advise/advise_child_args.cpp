@@ -22,6 +22,11 @@ constexpr const char* kOwnOptions[] = {"--procs",        "--modes",    "--repeat
 /// UsageError for an option after `--` that advise sets itself (it would contradict its plan).
 void refuse_own_options(const std::vector<std::string>& sweep_args) {
   for (const std::string& a : sweep_args)
+    if (a == "--exec-unit-range" || a.rfind("--exec-unit-range=", 0) == 0)
+      throw UsageError(
+          "advise: --exec-unit-range is not followed by advise's ladder (its units are the program's "
+          "metric or its tasks); give it to a --profile-gpu sweep and bench_mps predict");
+  for (const std::string& a : sweep_args)
     for (const char* own : kOwnOptions)
       if (a == own || a.rfind(std::string(own) + "=", 0) == 0)
         throw UsageError(std::string("advise sets ") + own + " itself; leave it out of the options after -- (" +

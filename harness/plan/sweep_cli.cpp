@@ -388,6 +388,21 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
                                ->check(finite_in(1.0, 1e6))
                                ->group("exec workload (your own program)")
                                ->capture_default_str();
+  raw.exec_unit_range_option =
+      app.add_option("--exec-unit-range", spec.exec_unit_range,
+                     "--profile-gpu: the NVTX range that marks your program's step (its name as pushed or started, "
+                     "e.g. torch.cuda.nvtx.range_push(\"train_step\")): the profiles record its occurrences and the "
+                     "unit follows the steps that overlap them, not the steps' lengths (docs/PREDICT.md)")
+          ->check(CLI::Validator(
+              [](const std::string& v) {
+                if (v.empty() || v.size() > 256) return std::string("an NVTX range's name of 1 to 256 characters");
+                for (const char c : v)
+                  if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+                    return std::string("an NVTX range's name holds no control character");
+                return std::string();
+              },
+              "NAME"))
+          ->group("exec workload (your own program)");
   auto* out = app.add_option("--out", spec.out_dir, "results folder (default results/<date>-<gpu>)")
                   ->group(sweep)
                   ->check(not_blank());
@@ -490,6 +505,8 @@ void check_exec_options(const SweepSpec& spec, const SweepCliValues& raw) {
                      std::string(scenario_name(spec.scenario)));
   if (raw.profile_gap_option && raw.profile_gap_option->count() > 0 && !spec.profile_gpu)
     throw UsageError("--profile-gap-us: applies to --profile-gpu's summaries; add --profile-gpu");
+  if (raw.exec_unit_range_option && raw.exec_unit_range_option->count() > 0 && !spec.profile_gpu)
+    throw UsageError("--exec-unit-range: the unit is read from the copies' GPU profiles; add --profile-gpu");
 }
 
 /// mlp's layers, data set and launch against each other.

@@ -31,6 +31,7 @@ struct SweepCliValues {
   const CLI::Option* profile_gap_option = nullptr;      ///< given without --profile-gpu: refused
   const CLI::Option* exec_alone_runs_option = nullptr;  ///< given without exec: refused
   const CLI::Option* exec_gate_option = nullptr;        ///< given without exec: refused
+  const CLI::Option* exec_unit_range_option = nullptr;  ///< given without --profile-gpu: refused
   const CLI::Option* exec_gate_timeout_option = nullptr;
   const CLI::Option* max_repeats_option = nullptr;  ///< given where no noise target applies: refused
   const CLI::Option* noise_time_cap_option = nullptr;

@@ -99,6 +99,9 @@ struct SweepSpec {
   int exec_alone_runs = kExecAloneRuns;
   bool profile_gpu = false;    ///< exec: a GPU profile of every copy (CUPTI injection; harness/sweep/gpu_profiling.hpp)
   double profile_gap_us = 20;  ///< --profile-gpu: gaps at least this long end a burst in the recorded summaries
+  /// --profile-gpu: the NVTX range marking the program's step, whose occurrences the profiles record and the unit
+  /// follows (harness/results/step_phase.hpp unit_phase); "" for none.
+  std::string exec_unit_range;
   WorkloadConfig params;
   std::string out_dir;  ///< empty: results/<date>-<gpu>
   double run_timeout_s = 300;

@@ -92,8 +92,13 @@ CopyWaits copy_waits(const LoadedCopy& copy, double release_mono_s,
     const std::int64_t t = clock.monotonic_ns(static_cast<double>(w.end_ns) * 1e-9);
     if (t >= c.from && t <= c.to) c.ends.push_back(t);
   }
-  // One kind of step: a head or a tail of another kind (a test pass, evaluation batches) is no part of it.
-  c.phase = main_phase(c.ends, follow);
+  // One kind of step: a head or a tail of another kind (a test pass, evaluation batches) is no part of it; the
+  // program's NVTX range says which where it was followed.
+  FollowedRange range = followed_range(p);
+  for (RangeSpan& r : range.spans)
+    r = {clock.monotonic_ns(static_cast<double>(r.first) * 1e-9),
+         clock.monotonic_ns(static_cast<double>(r.second) * 1e-9)};
+  c.phase = unit_phase(c.ends, range, follow);
   if (c.phase.cut()) {
     if (c.phase.first > 0) c.from = c.ends[c.phase.first];
     if (c.phase.last + 1 < c.ends.size()) c.to = c.ends[c.phase.last];

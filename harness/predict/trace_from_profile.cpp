@@ -151,13 +151,15 @@ void mark_steady(CopyTrace& t, const std::vector<double>& starts, const ProfileS
   }
 }
 
-/// Narrows t's steady part to the steps of one kind (harness/results/step_phase.hpp), as `predict --measure`
-/// narrows a copy's: the ends of its steps are the starts of the steps after them.
-StepPhase keep_main_phase(CopyTrace& t, const std::vector<double>& starts, const std::optional<PhaseSides>& follow) {
+/// Narrows t's steady part to the steps of one kind (harness/results/step_phase.hpp: those of the NVTX range the
+/// profile followed, else by their lengths), as `predict --measure` narrows a copy's: the ends of its steps are the
+/// starts of the steps after them.
+StepPhase keep_main_phase(CopyTrace& t, const std::vector<double>& starts, const FollowedRange& range,
+                          const std::optional<PhaseSides>& follow) {
   if (t.steady_to >= starts.size()) return main_phase({});  // a run of one step: nothing to part
   std::vector<std::int64_t> ends;
   for (std::size_t k = t.steady_from; k <= t.steady_to; ++k) ends.push_back(std::llround(starts[k]));
-  const StepPhase phase = main_phase(ends, follow);
+  const StepPhase phase = unit_phase(ends, range, follow);
   const std::size_t from = t.steady_from;
   t.steady_from = from + phase.first;
   t.steady_to = from + phase.last;
@@ -186,7 +188,7 @@ ProgramTrace trace_from_profile(const GpuProfile& p, const ProfileSummary& s, do
   const std::vector<double> starts =
       cut_steps(p, out.fill, cuts, hole.from, static_cast<std::int64_t>(out.profile_ns), t);
   mark_steady(t, starts, s, truncated && !hole.cut_after ? t.dropped_step + 1 : t.steps.size());
-  const StepPhase phase = keep_main_phase(t, starts, follow);
+  const StepPhase phase = keep_main_phase(t, starts, followed_range(p), follow);
   out.phase = phase.words();
   out.phase_sides = phase.sides;
   return out;

@@ -18,9 +18,14 @@
 // the gate opens; without BENCH_MPS_PROFILE_DIR beside it, it then records nothing else and writes no
 // profile (the gate alone: its callbacks on the synchronising calls or the launches, nothing more).
 //
+// With BENCH_MPS_UNIT_RANGE=NAME (--exec-unit-range) it records the occurrences of the NVTX range NAME
+// (nvtx_ranges.hpp): NVTX_INJECTION64_PATH names this library, whose InitializeInjectionNvtx2 hands the
+// program's NVTX calls to CUPTI's, and CUPTI's NVTX callbacks come through the host waits' subscriber.
+//
 // It never stops the program: a CUPTI call that fails is written into the profile (status "error")
 // and the activity kinds are disabled, so the program runs on without the profiler. A process that
 // ends without running its atexit handlers (killed, _exit) writes no profile.
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <time.h>
 #include <unistd.h>
@@ -36,6 +41,7 @@
 #include <string>
 #include <utility>
 
+#include "harness/profiler/nvtx_ranges.hpp"
 #include "harness/profiler/profile_recorder.hpp"
 #include "harness/profiler/start_gate.hpp"
 #include "harness/profiler/wait_callbacks.hpp"
@@ -78,6 +84,7 @@ void fail_locked(const std::string& what) {
   if (g_recorder) {
     g_recorder->error(what);
     g_recorder->waits_unavailable("the profiler detached: " + what);
+    g_recorder->unit_range_unavailable("the profiler detached: " + what);
   }
   if (g_detached) return;
   g_detached = true;
@@ -90,6 +97,7 @@ void fail_locked(const std::string& what) {
 void take_callback_waits_locked() {
   if (!g_recorder) return;
   for (const auto& [start, end] : take_waits()) g_recorder->host_wait(start, end);
+  for (const auto& [start, end] : take_ranges()) g_recorder->unit_range_span(start, end);
 }
 
 /// The callbacks staged kStagedWaits: into the recorder now (lock order: g_mutex, then the staging's).
@@ -428,6 +436,19 @@ GateConfig gate_from_env() {
   return c;
 }
 
+/// The NVTX range the profile follows (BENCH_MPS_UNIT_RANGE; "" where none is asked).
+std::string unit_range_from_env() {
+  const char* v = std::getenv(kUnitRangeVar);
+  return v ? std::string(v).substr(0, 256) : std::string();
+}
+
+/// The NVTX callbacks on the host waits' subscriber, or why the range's occurrences are not recorded.
+void start_unit_range() {
+  const char* failed = "";
+  const CUptiResult r = start_nvtx_callbacks(failed);
+  if (r != CUPTI_SUCCESS) g_recorder->unit_range_unavailable(cupti_text(failed, r));
+}
+
 /// The gate alone: callbacks that find its point, no activity, no profile.
 void start_gate_only() {
   const char* failed = "";
@@ -474,6 +495,12 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   }
   const auto [source, source_words] = waits_source();
   g_recorder->waits_source(source_words);
+  const std::string unit_range = unit_range_from_env();
+  g_recorder->unit_range(unit_range);
+  follow_nvtx_range(unit_range);
+  if (!unit_range.empty() && source != WaitsSource::callbacks)
+    g_recorder->unit_range_unavailable("NVTX ranges come through the host waits' callbacks, not kept with " +
+                                       source_words);
   switch (source) {
     case WaitsSource::off:
       g_recorder->waits_unavailable("host waits not recorded (BENCH_MPS_PROFILE_WAITS=0)");
@@ -484,7 +511,10 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
       const CUptiResult r = start_wait_callbacks(failed, take_callback_waits, true, g_gate.point);
       if (r != CUPTI_SUCCESS) {
         g_recorder->waits_unavailable(cupti_text(failed, r));
+        g_recorder->unit_range_unavailable(cupti_text(failed, r));
         if (g_gate.point.hold) say_gate_problem(cupti_text(failed, r));
+      } else if (!unit_range.empty()) {
+        start_unit_range();
       }
       break;
     }
@@ -496,4 +526,17 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
     }
   }
   return 1;
+}
+
+/// Called by NVTX once, at the program's first NVTX call, where NVTX_INJECTION64_PATH names this library (the
+/// harness names it with --exec-unit-range): hands over to CUPTI's own, in the libcupti this library is linked
+/// to, so that CUPTI's NVTX callbacks see the program's ranges. 0 (NVTX then stays off) where it cannot be found.
+extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(void* get_export_table) {
+  Dl_info cupti{};
+  if (::dladdr(reinterpret_cast<void*>(&cuptiGetTimestamp), &cupti) == 0 || !cupti.dli_fname) return 0;
+  void* library = ::dlopen(cupti.dli_fname, RTLD_NOW | RTLD_NOLOAD);  // kept open: CUPTI stays loaded anyway
+  if (!library) return 0;
+  using Init = int (*)(void*);
+  const auto init = reinterpret_cast<Init>(::dlsym(library, "InitializeInjectionNvtx2"));
+  return init ? init(get_export_table) : 0;
 }

@@ -13,6 +13,11 @@ namespace bench_mps::profiler {
 /// 2: host waits; 3: each busy span's SM time (its kernels' time x their fill). The reader still reads 1 and 2.
 constexpr int kProfileFormatVersion = 3;
 
+/// The environment naming the NVTX range whose occurrences a profile records (--exec-unit-range; the profile's
+/// "unit_range"). NVTX hands the program's calls to the profiler where kNvtxInjectionVar names its library.
+inline constexpr const char* kUnitRangeVar = "BENCH_MPS_UNIT_RANGE";
+inline constexpr const char* kNvtxInjectionVar = "NVTX_INJECTION64_PATH";
+
 /// Limits of one device, as a kernel's occupancy needs them (from CUPTI's device record).
 struct DeviceLimits {
   std::uint32_t id = 0;

@@ -104,7 +104,8 @@ ProfileRecorder::ProfileRecorder(RecorderLimits limits, std::uint64_t t0_ns)
     : limits_(limits),
       t0_ns_(t0_ns),
       intervals_(limits.head_intervals, limits.tail_intervals),
-      waits_(limits.head_waits, limits.tail_waits) {
+      waits_(limits.head_waits, limits.tail_waits),
+      ranges_(limits.head_ranges, limits.tail_ranges) {
   pending_.reserve(limits_.pending_batch);
 }
 
@@ -158,13 +159,25 @@ void ProfileRecorder::waits_unavailable(const std::string& why) {
   if (waits_available()) waits_status_ = why;
 }
 
-/// Waits arrive in completion order per thread: sorted by end a batch at a time.
-void ProfileRecorder::keep_pending_waits() {
-  std::sort(pending_waits_.begin(), pending_waits_.end(),
-            [](const Wait& a, const Wait& b) { return a.end < b.end || (a.end == b.end && a.start < b.start); });
-  for (const Wait& w : pending_waits_) waits_.push(w);
-  pending_waits_.clear();
+void ProfileRecorder::unit_range_span(std::uint64_t start_ns, std::uint64_t end_ns) {
+  if (end_ns < start_ns || start_ns == 0 || unit_range_name_.empty()) return;
+  pending_ranges_.push_back({start_ns, end_ns});
+  if (pending_ranges_.size() >= limits_.pending_batch) keep_sorted(pending_ranges_, ranges_);
 }
+
+void ProfileRecorder::unit_range_unavailable(const std::string& why) {
+  if (unit_range_status_ == "ok") unit_range_status_ = why;
+}
+
+/// Waits (and ranges) arrive in completion order per thread: sorted by end a batch at a time.
+void ProfileRecorder::keep_sorted(std::vector<Wait>& pending, HeadTail<Wait>& into) {
+  std::sort(pending.begin(), pending.end(),
+            [](const Wait& a, const Wait& b) { return a.end < b.end || (a.end == b.end && a.start < b.start); });
+  for (const Wait& w : pending) into.push(w);
+  pending.clear();
+}
+
+void ProfileRecorder::keep_pending_waits() { keep_sorted(pending_waits_, waits_); }
 
 void ProfileRecorder::memory(std::uint32_t device, bool allocation, std::uint64_t bytes) {
   Memory& m = memory_[device];
@@ -297,6 +310,7 @@ std::string ProfileRecorder::json(std::uint64_t end_ns, const ProcessFacts& proc
   merge_pending();
   close_open();  // the last interval: a later call starts a new one after it
   keep_pending_waits();
+  keep_sorted(pending_ranges_, ranges_);
   auto rel = [this](std::uint64_t t) { return std::to_string(t >= t0_ns_ ? t - t0_ns_ : 0); };
   std::string o;
   append_head(o, errors_, waits_status_, waits_source_, process);
@@ -351,6 +365,17 @@ std::string ProfileRecorder::json(std::uint64_t end_ns, const ProcessFacts& proc
     first = false;
   });
   o += "]},\n";
+  if (!unit_range_name_.empty()) {  // where asked: its occurrences, or why there are none
+    o += "\"unit_range\": {\"name\": " + quoted(unit_range_name_) + ", \"status\": " + quoted(unit_range_status_) +
+         ", \"count\": " + num(ranges_.count()) + ", \"kept_head\": " + num(ranges_.kept_head()) +
+         ", \"kept_tail\": " + num(ranges_.kept_tail()) + ",\n  \"spans\": [";
+    first = true;
+    ranges_.for_each([&](const Wait& w) {
+      o += std::string(first ? "" : ",") + "[" + rel(w.start) + "," + rel(w.end) + "]";
+      first = false;
+    });
+    o += "]},\n";
+  }
   o += "\"waits\": {\"count\": " + num(waits_.count()) + ", \"sync_copies\": " + num(sync_copies_) +
        ", \"kept_head\": " + num(waits_.kept_head()) + ", \"kept_tail\": " + num(waits_.kept_tail()) +
        ",\n  \"spans\": [";

@@ -11,6 +11,8 @@
 // - device memory allocated, released and its peak per device; contexts; the devices' limits;
 // - the host waits (synchronising calls, synchronous copies): [start, end] of the first `head_waits`
 //   and the last `tail_waits`, every one counted, and whether they could be recorded at all;
+// - where asked (--exec-unit-range), the occurrences of one NVTX range by its name, [start, end] of the first
+//   `head_ranges` and the last `tail_ranges`, every one counted, or why they could not be recorded;
 // - where CLOCK_MONOTONIC stood at CUPTI times (the first and the last anchor the injection read), so
 //   that the harness can place the profile on its own clock and NVML's (docs/PROFILE.md "One clock").
 // Its JSON (format_version 3) is read by harness/results/gpu_profile.hpp; it is written by hand, since
@@ -40,6 +42,8 @@ struct RecorderLimits {
   std::size_t tail_intervals = 45000;   ///< a ring of the last ones
   std::size_t head_waits = 5000;        ///< the first host waits, always kept
   std::size_t tail_waits = 45000;       ///< a ring of the last ones
+  std::size_t head_ranges = 5000;       ///< the first occurrences of the NVTX range followed, always kept
+  std::size_t tail_ranges = 45000;      ///< a ring of the last ones
   std::size_t max_signatures = 2000;    ///< kernel signatures beyond it count as "other"
   std::size_t pending_batch = 1 << 16;  ///< activity spans (and waits) sorted and merged this many at a time
 };
@@ -67,6 +71,12 @@ class ProfileRecorder {
   bool waits_available() const { return waits_status_ == "ok"; }
   /// Where the host waits come from, in words (the profile's waits_source; "" leaves it out).
   void waits_source(const std::string& source) { waits_source_ = source; }
+  /// The NVTX range whose occurrences the profile records (its "unit_range"); "" (the default) records none.
+  void unit_range(const std::string& name) { unit_range_name_ = name; }
+  /// One occurrence of it, from its push (start) to its pop (end).
+  void unit_range_span(std::uint64_t start_ns, std::uint64_t end_ns);
+  /// Its occurrences cannot be recorded (`why`); the rest of the profile can.
+  void unit_range_unavailable(const std::string& why);
   /// Device memory allocated (`allocation`) or released.
   void memory(std::uint32_t device, bool allocation, std::uint64_t bytes);
   void device(const DeviceLimits& d);
@@ -122,6 +132,8 @@ class ProfileRecorder {
   double fill_of(const Piece& p);
   void merge_pending();
   void keep_pending_waits();
+  /// Sorts `pending` by end and keeps it in `into`.
+  static void keep_sorted(std::vector<Wait>& pending, HeadTail<Wait>& into);
   void close_open();
   void count_gap(std::uint64_t gap_ns);
 
@@ -147,6 +159,9 @@ class ProfileRecorder {
   std::uint64_t sync_copies_ = 0;
   std::string waits_status_ = "ok";
   std::string waits_source_;
+  std::vector<Wait> pending_ranges_;
+  HeadTail<Wait> ranges_;
+  std::string unit_range_name_, unit_range_status_ = "ok";
   std::size_t dropped_records_ = 0;
   std::vector<Anchor> anchors_;  ///< the first and the latest
   std::string monotonic_why_;    ///< why an anchor could not be read ("" where each could)

@@ -1,5 +1,7 @@
 #include "harness/profiler/wait_callbacks.hpp"
 
+#include "harness/profiler/nvtx_ranges.hpp"
+
 #include <atomic>
 #include <mutex>
 #include <system_error>
@@ -75,6 +77,10 @@ void pass_gate() {
 }
 
 void CUPTIAPI on_call(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
+  if (domain == CUPTI_CB_DOMAIN_NVTX) {
+    if (on_nvtx_call(id, data) && g_on_full) g_on_full();
+    return;
+  }
   const auto* info = static_cast<const CUpti_CallbackData*>(data);
   if (is_launch(domain, id)) {
     if (info->callbackSite == CUPTI_API_ENTER && g_gate.wait_k == 0) pass_gate();
@@ -132,6 +138,16 @@ CUptiResult start_wait_callbacks(const char*& failed, void (*on_full)(), bool re
     return r;
   }
   g_recording = record_waits;
+  return CUPTI_SUCCESS;
+}
+
+CUptiResult start_nvtx_callbacks(const char*& failed) {
+  if (!g_subscriber.load()) {
+    failed = "cuptiSubscribe";
+    return CUPTI_ERROR_NOT_INITIALIZED;
+  }
+  for (CUpti_CallbackId id : nvtx_range_sites())
+    if (const CUptiResult r = enable(CUPTI_CB_DOMAIN_NVTX, id, failed); r != CUPTI_SUCCESS) return r;
   return CUPTI_SUCCESS;
 }
 

@@ -9,7 +9,8 @@
 // The same subscriber (CUPTI allows one) finds the start gate's point (start_gate.hpp): the exit of the K-th
 // outermost host wait, or the entry of the first kernel or graph launch; there it calls the gate's hook once,
 // on the program's own thread, which blocks until the gate opens. With the gate alone (no waits recorded) it
-// then unsubscribes, so the rest of the program runs without a callback.
+// then unsubscribes, so the rest of the program runs without a callback. Where the profile follows an NVTX range
+// (nvtx_ranges.hpp), its callbacks come through the same subscriber.
 #include "harness/profiler/wing.hpp"
 
 #include <cupti.h>
@@ -40,6 +41,11 @@ struct GatePoint {
 /// this file held) should take_waits() into the recorder. On failure returns the result and names the call
 /// in `failed`; then nothing is recorded and no copy is held.
 CUptiResult start_wait_callbacks(const char*& failed, void (*on_full)(), bool record_waits, GatePoint gate);
+
+/// Enables the NVTX callbacks of nvtx_ranges.hpp on the subscriber start_wait_callbacks made (after it succeeded):
+/// each occurrence of the range followed is staged there, `on_full` called where that staging is full. Their
+/// failure (the call named in `failed`) leaves the waits recorded.
+CUptiResult start_nvtx_callbacks(const char*& failed);
 
 /// The waits recorded since the last call, {start, end} in ns on CUPTI's clock.
 std::vector<std::pair<std::uint64_t, std::uint64_t>> take_waits();

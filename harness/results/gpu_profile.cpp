@@ -148,6 +148,25 @@ void read_clock(const json& j, GpuProfile& p) {
   }
 }
 
+/// [[start, end], ...] into `out` (`what`: "host wait", "NVTX range"), then sorted by end: the head and the
+/// tail each, or all of them where `count` says nothing was left out between; `disagree`: the message where
+/// kept_head, the spans and count cannot all be right.
+void read_spans(const json& spans, const std::string& what, std::uint64_t count, std::size_t kept_head,
+                std::vector<HostWait>& out, const char* disagree) {
+  for (const json& s : spans) {
+    if (!s.is_array() || s.size() != 2 || !s[0].is_number_integer() || !s[1].is_number_integer() ||
+        s[0].get<std::int64_t>() < 0 || s[1].get<std::int64_t>() < s[0].get<std::int64_t>())
+      throw std::invalid_argument(what + " " + std::to_string(out.size()) +
+                                  " is not [start, end] with 0 <= start <= end");
+    out.push_back({s[0].get<std::int64_t>(), s[1].get<std::int64_t>()});
+  }
+  if (kept_head > out.size() || out.size() > count) throw std::invalid_argument(disagree);
+  auto by_end = [](const HostWait& a, const HostWait& b) { return a.end_ns < b.end_ns; };
+  const auto tail = out.begin() + static_cast<std::ptrdiff_t>(out.size() < count ? kept_head : 0);
+  std::sort(out.begin(), tail, by_end);
+  std::sort(tail, out.end(), by_end);
+}
+
 /// format_version 2's host waits: waits_status, and waits {count, sync_copies, kept_head, spans: [[start, end], ...]}.
 void read_waits(const json& j, GpuProfile& p) {
   const json& status = need(j, "waits_status", "the profile");
@@ -163,24 +182,40 @@ void read_waits(const json& j, GpuProfile& p) {
   p.waits_kept_head = number<std::size_t>(w, "kept_head", "waits");
   const json& spans = need(w, "spans", "waits");
   if (!spans.is_array()) throw std::invalid_argument("'spans' in waits is not an array");
-  for (const json& s : spans) {
-    if (!s.is_array() || s.size() != 2 || !s[0].is_number_integer() || !s[1].is_number_integer() ||
-        s[0].get<std::int64_t>() < 0 || s[1].get<std::int64_t>() < s[0].get<std::int64_t>())
-      throw std::invalid_argument("host wait " + std::to_string(p.waits.size()) +
-                                  " is not [start, end] with 0 <= start <= end");
-    p.waits.push_back({s[0].get<std::int64_t>(), s[1].get<std::int64_t>()});
-  }
-  if (p.waits_kept_head > p.waits.size() || p.waits.size() > p.wait_count || p.sync_copies > p.wait_count)
-    throw std::invalid_argument("waits: kept_head, spans, sync_copies and count disagree");
-  auto by_end = [](const HostWait& a, const HostWait& b) { return a.end_ns < b.end_ns; };
-  // Sorted by end: the head and the tail each, or all of them where nothing was left out between.
-  const auto tail =
-      p.waits.begin() + static_cast<std::ptrdiff_t>(p.waits.size() < p.wait_count ? p.waits_kept_head : 0);
-  std::sort(p.waits.begin(), tail, by_end);
-  std::sort(tail, p.waits.end(), by_end);
+  const char* disagree = "waits: kept_head, spans, sync_copies and count disagree";
+  if (p.sync_copies > p.wait_count) throw std::invalid_argument(disagree);
+  read_spans(spans, "host wait", p.wait_count, p.waits_kept_head, p.waits, disagree);
+}
+
+/// The NVTX range followed, where the profile has one (written since --exec-unit-range, 2026-12-02):
+/// unit_range {name, status, count, kept_head, spans: [[start, end], ...]}.
+void read_unit_range(const json& j, GpuProfile& p) {
+  const auto it = j.find("unit_range");
+  if (it == j.end()) return;
+  const json& r = *it;
+  const json& name = need(r, "name", "unit_range");
+  const json& status = need(r, "status", "unit_range");
+  if (!name.is_string() || name.get<std::string>().empty() || !status.is_string())
+    throw std::invalid_argument("unit_range: 'name' is not a name or 'status' not a string");
+  UnitRange& u = p.unit_range;
+  u.status = status.get<std::string>();
+  u.count = number<std::uint64_t>(r, "count", "unit_range");
+  u.kept_head = number<std::size_t>(r, "kept_head", "unit_range");
+  const json& spans = need(r, "spans", "unit_range");
+  if (!spans.is_array()) throw std::invalid_argument("'spans' in unit_range is not an array");
+  read_spans(spans, "NVTX range", u.count, u.kept_head, u.spans, "unit_range: kept_head, spans and count disagree");
+  u.name = name.get<std::string>();
 }
 
 }  // namespace
+
+FollowedRange followed_range(const GpuProfile& p) {
+  FollowedRange r;
+  r.name = p.unit_range.name;
+  if (!r.name.empty() && !p.unit_range.recorded()) r.why_not = p.unit_range.status;
+  for (const HostWait& w : p.unit_range.spans) r.spans.emplace_back(w.start_ns, w.end_ns);
+  return r;
+}
 
 GpuProfile read_gpu_profile(const fs::path& file) {
   GpuProfile p;
@@ -212,6 +247,7 @@ GpuProfile read_gpu_profile(const fs::path& file) {
     p.memset_ns = number<std::uint64_t>(j["memsets"], "total_ns", "memsets");
     read_busy(j, version.get<int>(), p);
     if (version.get<int>() >= 2) read_waits(j, p);
+    read_unit_range(j, p);
   } catch (const UsageError&) {
     throw;
   } catch (const std::exception& e) {  // nlohmann's parse and type errors, ours above, a file that cannot be read

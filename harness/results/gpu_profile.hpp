@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "harness/profiler/profile_format.hpp"
+#include "harness/results/step_phase.hpp"
 
 namespace bench_mps::harness {
 
@@ -41,6 +42,16 @@ struct ClockAnchor {
   std::int64_t profile_ns = 0;    ///< ns from the profiler's start
   std::int64_t monotonic_ns = 0;  ///< CLOCK_MONOTONIC then
   std::int64_t spread_ns = 0;     ///< the two monotonic readings around CUPTI's were this far apart
+};
+
+/// The occurrences of the NVTX range a profile followed (--exec-unit-range; docs/PROFILE.md "NVTX range").
+struct UnitRange {
+  std::string name;             ///< "" where the profile followed none
+  std::string status;           ///< "ok": its occurrences recorded; else why not
+  std::uint64_t count = 0;      ///< its occurrences in the whole run (kept or not)
+  std::size_t kept_head = 0;    ///< spans[0, kept_head) are the run's first; the rest its last
+  std::vector<HostWait> spans;  ///< each from its push (start) to its pop (end), sorted by end (head, tail each)
+  bool recorded() const { return !name.empty() && status == "ok"; }
 };
 
 struct GpuProfile {
@@ -73,7 +84,11 @@ struct GpuProfile {
   std::uint64_t sync_copies = 0;    ///< of them, synchronous copies
   std::size_t waits_kept_head = 0;  ///< waits[0, waits_kept_head) are the run's first; the rest its last
   std::vector<HostWait> waits;      ///< sorted by end (the head and the tail each, where some were left out)
+  UnitRange unit_range;             ///< none (no name) in a profile that followed no NVTX range
 };
+
+/// The NVTX range `p` followed, for unit_phase (step_phase.hpp), its occurrences on the profile's clock.
+FollowedRange followed_range(const GpuProfile& p);
 
 /// Reads one profile; throws UsageError "<file>: <what is wrong>".
 GpuProfile read_gpu_profile(const std::filesystem::path& file);

@@ -71,6 +71,14 @@ std::optional<Split> best_split(const LineFits& f, std::size_t a, std::size_t b)
 }  // namespace
 
 std::string StepPhase::words() const {
+  if (!range.empty())
+    return "steps " + std::to_string(first + 1) + "-" + std::to_string(last + 1) + " of " + std::to_string(ends) +
+           " in NVTX range '" + range + "'";
+  if (!note.empty()) {
+    StepPhase plain = *this;
+    plain.note.clear();
+    return note + ": " + plain.words();
+  }
   if (!cut()) return "whole steady part";
   std::string w = "steps " + std::to_string(first + 1) + "-" + std::to_string(last + 1) + " of " +
                   std::to_string(ends) + " (left out:";
@@ -106,6 +114,52 @@ StepPhase main_phase(const std::vector<std::int64_t>& ends, const std::optional<
   }
   p.first = a;
   p.last = b - 1;
+  return p;
+}
+
+std::optional<StepPhase> range_phase(const std::vector<std::int64_t>& ends, std::vector<RangeSpan> ranges,
+                                     const std::string& name) {
+  std::sort(ranges.begin(), ranges.end());
+  std::vector<std::int64_t> reach(ranges.size());  // the latest end of ranges[0..i]
+  for (std::size_t i = 0; i < ranges.size(); ++i)
+    reach[i] = std::max(ranges[i].second, i ? reach[i - 1] : ranges[i].second);
+  auto overlaps = [&](std::int64_t from, std::int64_t to) {  // some occurrence opens before `to`, closes after `from`
+    const auto opened = std::lower_bound(ranges.begin(), ranges.end(), RangeSpan{to, std::int64_t{0}},
+                                         [](const RangeSpan& a, const RangeSpan& b) { return a.first < b.first; });
+    const auto n = static_cast<std::size_t>(opened - ranges.begin());
+    return n > 0 && reach[n - 1] > from;
+  };
+  std::size_t best_from = 0, best_steps = 0, run_from = 0, run = 0;
+  for (std::size_t k = 1; k < ends.size(); ++k) {
+    run = overlaps(ends[k - 1], ends[k]) ? run + 1 : 0;
+    if (run == 1) run_from = k;
+    if (run > best_steps) {
+      best_steps = run;
+      best_from = run_from;
+    }
+  }
+  if (best_steps == 0) return std::nullopt;
+  StepPhase p;
+  p.ends = ends.size();
+  p.first = best_from - 1;
+  p.last = best_from - 1 + best_steps;
+  p.range = name;
+  return p;
+}
+
+StepPhase unit_phase(const std::vector<std::int64_t>& ends, const FollowedRange& range,
+                     const std::optional<PhaseSides>& follow) {
+  if (range.name.empty()) return main_phase(ends, follow);
+  std::string note;
+  if (!range.why_not.empty()) {
+    note = "NVTX range '" + range.name + "' not recorded (" + range.why_not + ")";
+  } else if (std::optional<StepPhase> p = range_phase(ends, range.spans, range.name)) {
+    return *p;
+  } else {
+    note = "NVTX range '" + range.name + "' not seen in the steady part";
+  }
+  StepPhase p = main_phase(ends, follow);
+  p.note = note;
   return p;
 }
 

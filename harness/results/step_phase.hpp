@@ -8,13 +8,16 @@
 // and predict's unit alone both follow it, so a unit measured and a unit predicted are of the same steps.
 // Which part took longer can change with contention (a head of short host waits slowed 14x by nine other
 // copies outlasts the tail it was shorter than alone), so in a ladder every copy keeps the parts its runs alone
-// kept (ladder_sides): one kind of step at every N.
+// kept (ladder_sides): one kind of step at every N. Where the program marks its steps with an NVTX range
+// (--exec-unit-range, the profile's unit_range), the steps that overlap its occurrences are that kind instead
+// (range_phase), whatever their lengths; unit_phase chooses, and the words say which.
 #include "harness/results/wing.hpp"
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace bench_mps::harness {
@@ -38,15 +41,39 @@ struct StepPhase {
   std::size_t first = 0, last = 0, ends = 0;
   double head_ratio = 0, tail_ratio = 0;  ///< the left-out head's / tail's step over the kept one's (0: none)
   PhaseSides sides;                       ///< the part each cut kept
+  std::string range;                      ///< the NVTX range whose steps were kept ("" where the steps' lengths chose)
+  std::string note;  ///< why an NVTX range asked for did not choose ("" where none was asked or it chose)
   bool cut() const { return first > 0 || last + 1 < ends; }
-  /// "whole steady part", or "steps 38-755 of 755 (a head of 37 ends at 4.40x the step left out)".
+  /// "whole steady part", "steps 38-755 of 755 (left out: a head of 37 ends at 4.40x the step)", or with a
+  /// range "steps 2-41 of 60 in NVTX range 'train'"; a note before them where a range asked for did not choose.
   std::string words() const;
 };
+
+/// A span on the ends' clock: one occurrence of an NVTX range, {start, end}.
+using RangeSpan = std::pair<std::int64_t, std::int64_t>;
 
 /// `ends`: step ends in order (ns, any origin). Fewer than 2 x kMinPhaseEnds + 2 ends are never parted.
 /// `follow` (a ladder's runs alone's sides): each cut keeps the part it names, not the longer one, and no more
 /// cuts are made than it holds (none where the runs alone were never parted).
 StepPhase main_phase(const std::vector<std::int64_t>& ends, const std::optional<PhaseSides>& follow = std::nullopt);
+
+/// Of the steps between `ends` (step k from ends[k-1] to ends[k]), the longest run of consecutive ones that each
+/// overlap an occurrence of the range `name` in `ranges` (on the ends' clock, any order); the earliest of equals.
+/// None where no step overlaps one.
+std::optional<StepPhase> range_phase(const std::vector<std::int64_t>& ends, std::vector<RangeSpan> ranges,
+                                     const std::string& name);
+
+/// The NVTX range a profile followed, for unit_phase: its name ("" where none was asked), whether its
+/// occurrences were recorded (`why_not` otherwise) and they, on the ends' clock.
+struct FollowedRange {
+  std::string name, why_not;
+  std::vector<RangeSpan> spans;
+};
+
+/// The kept phase of a steady part: the range's steps where the range was recorded and a step overlaps it
+/// (range_phase), else main_phase(ends, follow) with a note saying why the range did not choose.
+StepPhase unit_phase(const std::vector<std::int64_t>& ends, const FollowedRange& range,
+                     const std::optional<PhaseSides>& follow = std::nullopt);
 
 /// The sides most of a ladder's runs alone kept (a tie: the earliest run's of them); none without a run alone.
 std::optional<PhaseSides> ladder_sides(const std::vector<PhaseSides>& alone);

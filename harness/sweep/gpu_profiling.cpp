@@ -38,7 +38,8 @@ fs::path profile_dir(const fs::path& out_dir, const std::string& run_id, int wor
   return out_dir / "profiles" / run_id / ("w" + std::to_string(worker));
 }
 
-void add_profiling_env(WorkerLaunch& launch, const RunSpec& run, const std::string& library, const fs::path& out_dir) {
+void add_profiling_env(WorkerLaunch& launch, const RunSpec& run, const std::string& library, const fs::path& out_dir,
+                       const std::string& unit_range) {
   for (int i = 0; i < run.procs; ++i) {
     const fs::path dir = fs::absolute(profile_dir(out_dir, run.run_id(), i));
     std::error_code ec;
@@ -47,6 +48,10 @@ void add_profiling_env(WorkerLaunch& launch, const RunSpec& run, const std::stri
     EnvVars& env = launch.env_for_worker[i];
     env.emplace_back("CUDA_INJECTION64_PATH", library);
     env.emplace_back("BENCH_MPS_PROFILE_DIR", dir.string());
+    if (!unit_range.empty()) {
+      env.emplace_back(profiler::kUnitRangeVar, unit_range);
+      env.emplace_back(profiler::kNvtxInjectionVar, library);
+    }
   }
 }
 

@@ -24,9 +24,11 @@ std::string find_profiler_library();
 /// Where copy `worker` of `run_id` writes its profiles.
 std::filesystem::path profile_dir(const std::filesystem::path& out_dir, const std::string& run_id, int worker);
 
-/// Creates each copy's profile folder and gives copy i CUDA_INJECTION64_PATH and BENCH_MPS_PROFILE_DIR.
+/// Creates each copy's profile folder and gives copy i CUDA_INJECTION64_PATH and BENCH_MPS_PROFILE_DIR; with a
+/// `unit_range` (--exec-unit-range) also its name and NVTX_INJECTION64_PATH, the library again (NVTX's calls
+/// handed to it: harness/profiler/nvtx_ranges.hpp).
 void add_profiling_env(WorkerLaunch& launch, const RunSpec& run, const std::string& library,
-                       const std::filesystem::path& out_dir);
+                       const std::filesystem::path& out_dir, const std::string& unit_range = "");
 
 /// Why a run has no NVML utilisation samples / GPM periods at all ("" where it has them).
 struct WindowSources {

@@ -24,6 +24,7 @@ void add_start_meta(SweepMeta& meta, const SweepSpec& spec, const Environment& e
     meta.gpu_profile = nlohmann::json{{"library", env.profiler_library},
                                       {"gap_us", spec.profile_gap_us},
                                       {"folders", "profiles/<run_id>/w<worker>/profile-<pid>.json"}};
+  if (spec.profile_gpu && !spec.exec_unit_range.empty()) (*meta.gpu_profile)["unit_range"] = spec.exec_unit_range;
   add_device_meta(meta, spec, env);  // --device, --cpus, --external-mps (harness/sweep/gpu_select)
   if (env.nvml && meta.gpu) {
     meta.gpu->conditions_start = gpu_conditions_now(env);

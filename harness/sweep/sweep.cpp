@@ -215,7 +215,7 @@ class Sweep {
       const double settled = settle();
       std::unique_ptr<MpsClientWatch> watch;
       WorkerLaunch launch = make_launch(spec_, first, env_, session, out_);
-      if (profiled(first)) add_profiling_env(launch, first, env_.profiler_library, out_);
+      if (profiled(first)) add_profiling_env(launch, first, env_.profiler_library, out_, spec_.exec_unit_range);
       const std::unique_ptr<ExecGate> gate = gates_.for_set(first, launch, recorder_.records());
       auto set = std::make_unique<WorkerSet>(std::move(launch), worker_processes(first), limits(first), stop_signal(),
                                              pool_hooks(first, session, watch));

@@ -26,23 +26,15 @@ for p in "${progs[@]}"; do
     "$bench" predict --measure "$d" >"$out/gate-$p-$g-measure.log" 2>&1 || echo "  measure: rc=$?"
     sed 's/^/  /' "$out/gate-$p-$g-measure.log"
     python3 - "$d" <<'PY'
-import csv, json, statistics, sys
+import json, sys
 d = sys.argv[1]
 gate = json.load(open(d + "/meta.json")).get("exec_gate") or {}
 for r in gate.get("runs", []):
     if r["copies"] > 1:
         print(f"  {r['run_id']}: {r['point']} {r['release']}, {r['arrived']}/{r['copies']} arrived, "
               f"arrivals spread {r['arrival_spread_s']:.3f} s, releases spread {r['release_spread_s']:.4f} s")
-cells = {}
-for u in csv.DictReader(open(d + "/units.csv")):
-    cells.setdefault((u["mode"], int(u["procs"])), []).append(u)
-for (mode, n), us in sorted(cells.items()):
-    units = [float(u["unit_ms"]) for u in us if u["unit_ms"]]
-    co = sum(u["unit_basis"] in ("common window", "metric") for u in us)
-    med = f"{statistics.median(units):.4g} ms" if units else "-"
-    draws = f", alone draws {', '.join(f'{v:.4g}' for v in units)} ms" if n == 1 and len(units) > 1 else ""
-    print(f"  {mode} N={n}: {co}/{len(us)} copies co-run, unit median {med}{draws}")
 PY
+    python3 scripts/units_by_cell.py "$d"
   done
   # PACK_STEPS=1: this program's folders and logs packed now, so a command cut by the tool's limit keeps them
   # DROP_PROFILES=1: the profiles (1-25 MB a copy) go once units.csv holds what predict --measure read from them,

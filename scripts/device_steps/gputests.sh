@@ -13,4 +13,5 @@ done
 echo "gputests: rc=$rc $(grep -cE '^\[       OK \]' "$out/gputests.log") OK, $(grep -cE '^\[  FAILED  \] .* \([0-9]+ ms\)$' "$out/gputests.log") failed, $(grep -cE '^\[  SKIPPED \] .* \([0-9]+ ms\)$' "$out/gputests.log") skipped"
 grep -E "^\[  FAILED  \] .* \([0-9]+ ms\)$|Failure" "$out/gputests.log" | head -10
 grep -E "^clock: " "$out/gputests.log" | sed 's/^/  profile /'  # test_gpu_profile: NVML and GPM over the steady part
+grep -E "occurrences, middle length|^units.csv: " "$out/gputests.log" | head -4 | sed 's/^/  /'  # test_gpu_profile: NVTX
 grep -E "^energy: " "$out/gputests.log" | head -4 | sed 's/^/  /'  # test_gpu_sweep: NVML's energy counter  # test_gpu_profile: NVML and GPM over the steady part
