@@ -86,13 +86,26 @@ TEST(Predict, APacedProgramReplayedOpenLoopBuildsABacklog) {
   EXPECT_GT(unit[1], 20 * unit[0]) << "open loop: the copies fall behind";
 }
 
-// units.csv goes through its column table both ways: a committed file read and written again is the same bytes
-// (one written on the device by the code before the table, with every column; one older, without the last three).
+/// `text` with the last field of every line left out.
+std::string without_last_field(const std::string& text) {
+  std::string out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out += line.substr(0, line.rfind(',')) + "\n";
+  return out;
+}
+
+// units.csv goes through its column table both ways: a committed file read and written again is the same bytes but
+// for the column added since (run_steps_per_s, empty in it), and that written file again is the same bytes (one
+// written on the device by the code before the table; one older, without phase, steady_s and coverage).
 TEST(Predict, UnitsCsvReadAndWrittenAgainIsTheSameFile) {
   TempDir tmp;
   const fs::path current = source_dir() / "results" / "2026-12-02-study" / "mnist-startup" / "ladder" / "units.csv";
   harness::write_units(tmp / "again.csv", harness::read_units(current));
-  EXPECT_EQ(read_text(tmp / "again.csv"), read_text(current));
+  const std::string again = read_text(tmp / "again.csv");
+  EXPECT_EQ(again.substr(0, again.find('\n')).substr(again.rfind(',', again.find('\n'))), ",run_steps_per_s");
+  EXPECT_EQ(without_last_field(again), read_text(current));
+  harness::write_units(tmp / "third.csv", harness::read_units(tmp / "again.csv"));
+  EXPECT_EQ(read_text(tmp / "third.csv"), again);
   const auto older = harness::read_units(study() / "gemm" / "ladder" / "units.csv");
   ASSERT_FALSE(older.empty());
   EXPECT_TRUE(std::isnan(older.front().coverage)) << "a column the older file lacks reads as none";
@@ -135,10 +148,15 @@ TEST(Predict, MeasureWritesEachCopysRunAndUnit) {
   const auto now = csv_records(tmp / "ladder" / "units.csv");
   const auto then = csv_records(study() / "paced-infer" / "ladder" / "units.csv");
   ASSERT_EQ(now.size(), then.size());
+  std::map<std::string, double> per_s;  // each run's copies' steps per second, summed
   for (std::size_t i = 0; i < now.size(); ++i) {
     EXPECT_EQ(now[i].at("phase"), "") << i;
     for (const auto& [column, cell] : then[i]) EXPECT_EQ(now[i].at(column), cell) << "row " << i << " " << column;
+    per_s[now[i].at("run_id")] += 1e3 / std::stod(now[i].at("unit_ms"));
   }
+  // Beside each copy's unit, its run's throughput: the same on every copy of the run, the sum of 1 / unit.
+  for (const auto& row : now)
+    EXPECT_NEAR(std::stod(row.at("run_steps_per_s")) / per_s.at(row.at("run_id")), 1.0, 1e-5) << row.at("run_id");
 }
 
 TEST(Predict, EveryBadInputIsOneLineAndExitTwoWithNothingWritten) {

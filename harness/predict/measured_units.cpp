@@ -198,6 +198,11 @@ std::vector<MeasuredUnit> measure_units(const fs::path& dir, double gap_us) {
       }
       out.push_back(u);
     }
+    // Beside each copy's unit, the run's throughput: every copy's steps per second over the same window.
+    const auto run = out.end() - static_cast<std::ptrdiff_t>(copies.size());
+    double per_s = 0;
+    for (auto u = run; u != out.end(); ++u) per_s += co_run(u->basis) ? 1e3 / u->unit_ms : NAN;
+    for (auto u = run; u != out.end(); ++u) u->run_steps_per_s = per_s;
   }
   return out;
 }
@@ -227,7 +232,8 @@ U real(const char* name, const char* unit, const char* meaning, double MeasuredU
 }  // namespace
 
 const std::vector<Column<MeasuredUnit, MeasuredUnit>>& units_csv_schema() {
-  // phase, steady_s, coverage: none in a units.csv written before the unit followed one kind of step.
+  // phase, steady_s, coverage: none in a units.csv written before the unit followed one kind of step;
+  // run_steps_per_s: none in one written before 2026-12-02's evening.
   static const std::vector<U> schema{
       {"run_id", "", "the run (runs.csv's)", [](const MeasuredUnit& u) { return u.run_id; },
        [](MeasuredUnit& u, const Cell& c) { u.run_id = c.text; }},
@@ -263,6 +269,10 @@ const std::vector<Column<MeasuredUnit, MeasuredUnit>>& units_csv_schema() {
            &MeasuredUnit::steady_s, 6, true),
       real("coverage", "fraction", "the common window's share of the run's least covered copy's steady part",
            &MeasuredUnit::coverage, 4, true),
+      real("run_steps_per_s", "1/s",
+           "the run's steps per second, all its copies together, over the common window (the sum of 1 / unit; "
+           "empty where a copy of the run has no co-run unit)",
+           &MeasuredUnit::run_steps_per_s, 6, true),
   };
   return schema;
 }
@@ -275,7 +285,7 @@ void write_units(const fs::path& file, const std::vector<MeasuredUnit>& units) {
 }
 
 std::vector<MeasuredUnit> read_units(const fs::path& file) {
-  std::vector<MeasuredUnit> out = read_columns<13>(file, units_csv_schema());
+  std::vector<MeasuredUnit> out = read_columns<14>(file, units_csv_schema());
   std::size_t line = 1;
   for (const MeasuredUnit& u : out) {
     const std::string where = file.string() + " line " + std::to_string(++line);

@@ -45,6 +45,9 @@ struct MeasuredUnit {
   long steps = 0;         ///< the steps (waits) the unit is the mean of
   double steady_s = NAN;  ///< its steady part (from its release where gated, the kept phase), s
   double coverage = NAN;  ///< the common window's share of it (the run is co-run where every copy's >= 0.8)
+  /// The run's steps per second, all its copies together, over the common window: the sum of 1 / unit over its
+  /// copies (NaN where some copy of the run has no co-run unit, and in a units.csv written before 2026-12-02).
+  double run_steps_per_s = NAN;
   /// The steps of one kind its unit follows (StepPhase::words; "" where it has no profiled unit or was read
   /// from a units.csv written before, harness/results/step_phase.hpp).
   std::string phase;
