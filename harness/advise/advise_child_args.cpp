@@ -19,16 +19,24 @@ constexpr const char* kOwnOptions[] = {"--procs",        "--modes",    "--repeat
                                        "--noise-target", "--demo",     "--workloads", "--command",     "--settle",
                                        "--exec-warmups", "--rounds"};
 
-/// UsageError for an option after `--` that advise sets itself (it would contradict its plan).
+/// A sweep option advise's ladder does not follow: its units are the program's metric or its tasks.
+constexpr const char* kUnitRangeOption = "--exec-unit-range";
+
+/// Whether the argument `a` is the option `option` (alone, or with its value after '=').
+bool is_option(const std::string& a, const char* option) {
+  return a == option || a.rfind(std::string(option) + "=", 0) == 0;
+}
+
+/// UsageError for an option after `--` that advise sets itself (it would contradict its plan) or does not follow.
 void refuse_own_options(const std::vector<std::string>& sweep_args) {
   for (const std::string& a : sweep_args)
-    if (a == "--exec-unit-range" || a.rfind("--exec-unit-range=", 0) == 0)
-      throw UsageError(
-          "advise: --exec-unit-range is not followed by advise's ladder (its units are the program's "
-          "metric or its tasks); give it to a --profile-gpu sweep and bench_mps predict");
+    if (is_option(a, kUnitRangeOption))
+      throw UsageError("advise: " + std::string(kUnitRangeOption) +
+                       " is not followed by advise's ladder (its units are the program's metric or its tasks); give "
+                       "it to a --profile-gpu sweep and bench_mps predict");
   for (const std::string& a : sweep_args)
     for (const char* own : kOwnOptions)
-      if (a == own || a.rfind(std::string(own) + "=", 0) == 0)
+      if (is_option(a, own))
         throw UsageError(std::string("advise sets ") + own + " itself; leave it out of the options after -- (" +
                          "--command or --workload name what to run)");
 }
