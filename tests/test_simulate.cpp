@@ -231,6 +231,25 @@ TEST(SimulatePhases, OneCopyWithRandomPhasesReducesToTheClosedForm) {
   }
 }
 
+// --exec-unit-range: steps of another kind between an NVTX range's steps are replayed (they take their time and
+// share the GPU) but left out of the unit, alone and after any rotation, which moves each step with its mark.
+TEST(SimulatePhases, StepsOfAnotherKindRunButTheUnitLeavesThemOut) {
+  CopyTrace t = uneven();
+  t.steps[4].counted = t.steps[7].counted = false;  // host 300 and 600 us
+  EXPECT_NEAR(t.steady_step_ns() / kUs, (100.0 + 200 + 400 + 500 + 700 + 800) / 6, 1e-6);
+  const double closed = (200.0 + 400 + 500 + 700 + 800) / 5 * kUs;
+  auto alone = make_timeslice_arbiter(model(2000, 150, 140, 0), 1);
+  const Replay marked = replay(t, 1, *alone);
+  EXPECT_NEAR(steady_step_ns(t, marked), closed, 1e-3);
+  auto again = make_timeslice_arbiter(model(2000, 150, 140, 0), 1);
+  EXPECT_NEAR(marked.copies.at(0).end_ns, replay(uneven(), 1, *again).copies.at(0).end_ns, 1e-3) << "they still run";
+  for (std::size_t shift = 1; shift < 7; ++shift) {
+    const CopyTrace r = rotate_steady(t, shift);
+    auto own = make_mps_arbiter(MpsModel{});
+    EXPECT_NEAR(steady_step_ns({&r}, replay({&r}, *own)), closed, 1e-3) << "shift " << shift;
+  }
+}
+
 TEST(SimulatePhases, ARotationMovesOnlyTheSteadyStepsAndTheDrawsAreTheSameEveryTime) {
   const CopyTrace t = uneven();
   const CopyTrace r = rotate_steady(t, 3);

@@ -142,13 +142,16 @@ struct Loop {
 };
 
 TEST(UnitRange, TheStepsThatOverlapItAreKeptWhateverTheirLengths) {
-  // Training marked: of its two stretches the longer (the second).
+  // Training marked, an evaluation pass between its two stretches: kept from the first training step to the last,
+  // the unit counting the training steps alone.
   const Loop train(12, 10, 20, true);
   const std::optional<StepPhase> t = harness::range_phase(train.ends, train.ranges, "train");
   ASSERT_TRUE(t);
-  EXPECT_EQ(t->first, 22u);
+  EXPECT_EQ(t->first, 0u);
   EXPECT_EQ(t->last, 42u);
-  EXPECT_EQ(t->words(), "steps 23-43 of 43 in NVTX range 'train'");
+  ASSERT_EQ(t->counted.size(), 42u);
+  for (std::size_t k = 1; k <= 42; ++k) EXPECT_EQ(t->counts(k), k <= 12 || k > 22) << k;
+  EXPECT_EQ(t->words(), "steps 1-43 of 43 in NVTX range 'train' (32 of them; 10 others between left out)");
   // The evaluation batches marked: they are kept, where the lengths alone keep the training steps around them.
   const Loop eval(20, 10, 20, false);
   const std::optional<StepPhase> e = harness::range_phase(eval.ends, eval.ranges, "eval");
@@ -157,9 +160,7 @@ TEST(UnitRange, TheStepsThatOverlapItAreKeptWhateverTheirLengths) {
   EXPECT_EQ(e->last, 30u);
   EXPECT_EQ(harness::unit_phase(eval.ends, {"eval", "", eval.ranges}).words(),
             "steps 21-31 of 51 in NVTX range 'eval'");
-  // Equal stretches: the earliest. One occurrence over several steps marks every one of them.
-  const Loop even(10, 5, 10, true);
-  EXPECT_EQ(harness::range_phase(even.ends, even.ranges, "train")->first, 0u);
+  // One occurrence over several steps marks every one of them.
   const std::optional<StepPhase> one =
       harness::range_phase(eval.ends, {{eval.ends[20] + kUs, eval.ends[30] - kUs}}, "eval");
   ASSERT_TRUE(one);
@@ -174,23 +175,26 @@ TEST(UnitRange, TheStepsThatOverlapItAreKeptWhateverTheirLengths) {
   EXPECT_EQ(lengths.last, harness::main_phase(eval.ends).last);
 }
 
-/// `alone` (a copy of a study's alone folder) with each profile's test pass (the tail its steady part's lengths
-/// leave out) marked by one occurrence of the NVTX range "test"; the profiles written unpacked.
-void mark_test_pass(const fs::path& alone) {
+/// The steady part's counted host waits' ends of a profile (as `predict --measure` finds them, on its own clock).
+std::vector<std::int64_t> steady_ends(const harness::GpuProfile& p) {
+  const harness::ProfileSummary s = harness::summarise(p, 20);
+  std::vector<std::int64_t> ends;
+  for (const harness::HostWait& w : harness::counted_waits(p, 0, p.waits.size()))
+    if (w.end_ns >= s.steady_from_s * 1e9 && w.end_ns <= s.steady_to_s * 1e9) ends.push_back(w.end_ns);
+  return ends;
+}
+
+/// `alone` (a copy of a study's alone folder) with each profile's unit_range "test" set to what `mark` makes of the
+/// steady part's step ends; the profiles written unpacked.
+void mark_profiles(const fs::path& alone,
+                   const std::function<std::vector<RangeSpan>(const std::vector<std::int64_t>&)>& mark) {
   for (const fs::path& file : harness::gpu_profile_files(alone / "profiles", true)) {
-    const harness::GpuProfile p = harness::read_gpu_profile(file);
-    const harness::ProfileSummary s = harness::summarise(p, 20);
-    std::vector<std::int64_t> ends;
-    for (const harness::HostWait& w : harness::counted_waits(p, 0, p.waits.size()))
-      if (w.end_ns >= s.steady_from_s * 1e9 && w.end_ns <= s.steady_to_s * 1e9) ends.push_back(w.end_ns);
-    const StepPhase lengths = harness::main_phase(ends);
-    ASSERT_LT(lengths.last + 1, ends.size()) << file << ": no tail left out: " << lengths.words();
+    const std::vector<RangeSpan> spans = mark(steady_ends(harness::read_gpu_profile(file)));
     Json j = Json::parse(harness::read_text_unpacked(file));
-    j["unit_range"] = {{"name", "test"},
-                       {"status", "ok"},
-                       {"count", 1},
-                       {"kept_head", 1},
-                       {"spans", Json::array({Json::array({ends[lengths.last], ends.back()})})}};
+    Json list = Json::array();
+    for (const RangeSpan& r : spans) list.push_back(Json::array({r.first, r.second}));
+    j["unit_range"] = {
+        {"name", "test"}, {"status", "ok"}, {"count", spans.size()}, {"kept_head", spans.size()}, {"spans", list}};
     fs::path plain = file;
     if (plain.extension() == ".gz") {
       fs::remove(file);
@@ -200,42 +204,86 @@ void mark_test_pass(const fs::path& alone) {
   }
 }
 
+/// The test pass: the tail the steady part's lengths leave out, one occurrence over all its steps.
+std::vector<RangeSpan> test_pass(const std::vector<std::int64_t>& ends) {
+  const StepPhase lengths = harness::main_phase(ends);
+  EXPECT_LT(lengths.last + 1, ends.size()) << "no tail left out: " << lengths.words();
+  return {{ends[lengths.last], ends.back()}};
+}
+
+/// Two stretches of training steps, the steps from 10 % to 40 % and from 60 % to 90 % of the steady part's ends,
+/// one occurrence per step (within its ends); the steps between them are of another kind for the range.
+std::vector<RangeSpan> two_stretches(const std::vector<std::int64_t>& ends) {
+  std::vector<RangeSpan> out;
+  const std::size_t n = ends.size();
+  for (std::size_t k = 1; k < n; ++k)
+    if ((k > n / 10 && k <= 4 * n / 10) || (k > 6 * n / 10 && k <= 9 * n / 10))
+      out.push_back({ends[k - 1] + 1, ends[k] - 1});
+  return out;
+}
+
+/// `predict --measure` and predict's alone runs of `alone` (against the study's X-ray): units.csv's rows and the
+/// alone runs of predict.json.
+std::pair<std::vector<std::map<std::string, std::string>>, Json> measure_and_predict(const fs::path& alone,
+                                                                                     const fs::path& out) {
+  const auto m = run_program(bench_mps_exe(), {"predict", "--measure", alone.string()});
+  EXPECT_EQ(m.exit_code, 0) << m.err;
+  const auto p = run_program(bench_mps_exe(), {"predict", alone.string(), "--xray", (study() / "xray").string(),
+                                               "--procs", "2", "--out", out.string()});
+  EXPECT_EQ(p.exit_code, 0) << p.err;
+  return {csv_records(alone / "units.csv"), Json::parse(read_text(out / "predict.json")).at("alone_runs")};
+}
+
 // One unit on both sides: `--measure` on mnist's copies alone and predict's unit of the same profiles both keep the
-// steps of the range (its test pass, which the lengths leave out), within 2 % of each other, and say so.
+// steps of the range, within 2 % of each other, and say so: its test pass (which the lengths leave out), and two
+// stretches of its training steps with others between them (kept in the steady part, left out of the unit).
 TEST(UnitRange, MeasureAndPredictFollowTheSameRangeOfOneRecordedProfile) {
   TempDir tmp;
-  const fs::path alone = tmp / "mnist";
-  fs::copy(study() / "mnist" / "alone", alone, fs::copy_options::recursive);
-  const auto before = run_program(bench_mps_exe(), {"predict", "--measure", alone.string()});
-  ASSERT_EQ(before.exit_code, 0) << before.err;
-  std::map<std::string, double> by_lengths;
-  for (const auto& row : csv_records(alone / "units.csv")) by_lengths[row.at("mode")] = std::stod(row.at("unit_ms"));
-  mark_test_pass(alone);
-  const auto m = run_program(bench_mps_exe(), {"predict", "--measure", alone.string()});
-  ASSERT_EQ(m.exit_code, 0) << m.err;
-  const auto p = run_program(bench_mps_exe(), {"predict", alone.string(), "--xray", (study() / "xray").string(),
-                                               "--procs", "2", "--out", (tmp / "p").string()});
-  ASSERT_EQ(p.exit_code, 0) << p.err;
-  const Json j = Json::parse(read_text(tmp / "p" / "predict.json"));
-  int compared = 0;
-  for (const auto& row : csv_records(alone / "units.csv")) {
-    const std::string mode = row.at("mode");
-    EXPECT_EQ(row.at("unit_basis"), "common window") << mode;
-    EXPECT_NE(row.at("phase").find(" in NVTX range 'test'"), std::string::npos) << row.at("phase");
-    // The test pass's steps are several training steps long (2.00-5.16x, docs/PREDICT.md).
-    EXPECT_GT(std::stod(row.at("unit_ms")), 1.5 * by_lengths.at(mode)) << mode;
-    for (const auto& a : j.at("alone_runs"))
-      if (a.at("mode") == mode) {
-        // The same steps ("steps 224-240 of"): predict's trace counts one end more, its exit.
-        const std::string theirs = a.at("phase"), mine = row.at("phase");
-        EXPECT_EQ(theirs.substr(0, theirs.find(" of ")), mine.substr(0, mine.find(" of "))) << theirs << " | " << mine;
-        EXPECT_NE(theirs.find(" in NVTX range 'test'"), std::string::npos) << theirs;
-        EXPECT_NEAR(std::stod(row.at("unit_ms")) / a.at("unit_ms").get<double>(), 1.0, 0.02)
-            << mode << ": measured " << row.at("unit_ms") << " ms, predict's " << a.at("unit_ms");
-        ++compared;
-      }
+  fs::copy(study() / "mnist" / "alone", tmp / "plain", fs::copy_options::recursive);
+  std::map<std::string, double> by_lengths, steps_by_lengths;
+  for (const auto& row : measure_and_predict(tmp / "plain", tmp / "plain-p").first) {
+    by_lengths[row.at("mode")] = std::stod(row.at("unit_ms"));
+    steps_by_lengths[row.at("mode")] = std::stod(row.at("steps"));
   }
-  EXPECT_EQ(compared, 2);
+  ASSERT_EQ(by_lengths.size(), 2u);
+  struct Marking {
+    const char* name;
+    std::vector<RangeSpan> (*mark)(const std::vector<std::int64_t>&);
+    const char* words;  ///< in the phase of both sides
+  };
+  for (const Marking& k : {Marking{"test-pass", test_pass, " in NVTX range 'test'"},
+                           Marking{"two-stretches", two_stretches, " others between left out)"}}) {
+    SCOPED_TRACE(k.name);
+    const fs::path alone = tmp / k.name;
+    fs::copy(study() / "mnist" / "alone", alone, fs::copy_options::recursive);
+    mark_profiles(alone, k.mark);
+    const auto [units, alone_runs] = measure_and_predict(alone, tmp / (std::string(k.name) + "-p"));
+    int compared = 0;
+    for (const auto& row : units) {
+      const std::string mode = row.at("mode");
+      EXPECT_EQ(row.at("unit_basis"), "common window") << mode;
+      EXPECT_NE(row.at("phase").find(k.words), std::string::npos) << row.at("phase");
+      // The test pass's steps are several training steps long (2.00-5.16x, docs/PREDICT.md).
+      if (k.mark == test_pass) EXPECT_GT(std::stod(row.at("unit_ms")), 1.5 * by_lengths.at(mode)) << mode;
+      // Six tenths of the steady part's steps counted, the middle fifth between them not.
+      if (k.mark == two_stretches) {
+        EXPECT_LT(std::stod(row.at("steps")), 0.65 * steps_by_lengths.at(mode)) << mode;
+        EXPECT_GT(std::stod(row.at("steps")), 0.5 * steps_by_lengths.at(mode)) << mode;
+      }
+      for (const auto& a : alone_runs)
+        if (a.at("mode") == mode) {
+          // The same steps ("steps 224-240 of"): predict's trace counts one end more, its exit.
+          const std::string theirs = a.at("phase"), mine = row.at("phase");
+          EXPECT_EQ(theirs.substr(0, theirs.find(" of ")), mine.substr(0, mine.find(" of ")))
+              << theirs << " | " << mine;
+          EXPECT_NE(theirs.find(k.words), std::string::npos) << theirs;
+          EXPECT_NEAR(std::stod(row.at("unit_ms")) / a.at("unit_ms").get<double>(), 1.0, 0.02)
+              << mode << ": measured " << row.at("unit_ms") << " ms, predict's " << a.at("unit_ms");
+          ++compared;
+        }
+    }
+    EXPECT_EQ(compared, 2);
+  }
 }
 
 class UnitRangeSweep : public ExecSweep {};

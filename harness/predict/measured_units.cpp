@@ -36,6 +36,9 @@ struct CopyWaits {
   std::int64_t from = 0, to = 0;   ///< its steady part
   double own_step_ms = NAN;        ///< its steady part's step alone (the summary's)
   StepPhase phase;                 ///< the steps of one kind its unit follows (of the ends in its steady part)
+  /// Which steps of `ends` the unit counts (counted[k - 1]: the step ending at ends[k]); empty: all of them.
+  std::vector<bool> counted;
+  bool counts(std::size_t k) const { return counted.empty() || counted[k - 1]; }
 };
 
 /// A copy's busiest profile and its summary, read once (`why`: where there is none).
@@ -105,6 +108,7 @@ CopyWaits copy_waits(const LoadedCopy& copy, double release_mono_s,
     c.ends = std::vector<std::int64_t>(c.ends.begin() + static_cast<std::ptrdiff_t>(c.phase.first),
                                        c.ends.begin() + static_cast<std::ptrdiff_t>(c.phase.last) + 1);
   }
+  c.counted = c.phase.counted;
   return c;
 }
 
@@ -182,18 +186,28 @@ std::vector<MeasuredUnit> measure_units(const fs::path& dir, double gap_us) {
         u.phase = waits[i].phase.words();
         if (waits[i].placed && waits[i].to > waits[i].from)
           u.steady_s = static_cast<double>(waits[i].to - waits[i].from) * 1e-9;
-        std::vector<std::int64_t> in;
+        // The step ends inside the common window, and the steps between them the unit counts (all but those of
+        // another kind between an NVTX range's).
+        const CopyWaits& c = waits[i];
+        std::size_t in = 0;
+        std::int64_t counted_ns = 0;
+        long counted = 0;
         if (all_placed && from < to)
-          for (std::int64_t t : waits[i].ends)
-            if (t >= from && t <= to) in.push_back(t);
+          for (std::size_t k = 0; k < c.ends.size(); ++k) {
+            if (c.ends[k] < from || c.ends[k] > to) continue;
+            if (in++ > 0 && c.counts(k)) {
+              counted_ns += c.ends[k] - c.ends[k - 1];
+              ++counted;
+            }
+          }
         u.coverage = co_run_coverage(waits, from, to);
-        if (in.size() >= kMinCommonStepEnds && u.coverage >= kMinCoRunCoverage) {
-          u.unit_ms = static_cast<double>(in.back() - in.front()) * 1e-6 / static_cast<double>(in.size() - 1);
+        if (counted + 1 >= static_cast<long>(kMinCommonStepEnds) && u.coverage >= kMinCoRunCoverage) {
+          u.unit_ms = static_cast<double>(counted_ns) * 1e-6 / static_cast<double>(counted);
           u.basis = UnitBasis::common_window;
-          u.steps = static_cast<long>(in.size()) - 1;
+          u.steps = counted;
         } else {  // no other definition stands in: the cell did not measure N copies at once
           u.basis = UnitBasis::not_co_run;
-          u.steps = static_cast<long>(in.size());
+          u.steps = static_cast<long>(in);
         }
       }
       out.push_back(u);

@@ -112,8 +112,10 @@ int add_row(PredictTables& t, const PredictedRow& c, bool unit, const ScoredCell
 nlohmann::json alone_entry(const AloneRun& r, bool stands_for_program) {
   const CopyTrace& t = r.program.trace;
   double items = 0, work = 0, sm = 0, span = 0;
+  std::size_t steps = t.steady_to - t.steady_from;  // less those of another kind (an NVTX range followed)
   for (std::size_t k = t.steady_from; k < t.steady_to; ++k) {
-    if (k == t.dropped_step) continue;
+    if (!t.steps[k].counted) --steps;
+    if (k == t.dropped_step || !t.steps[k].counted) continue;
     const TraceStep& st = t.steps[k];
     items += static_cast<double>(st.items.size());
     for (const TraceItem& i : st.items) {
@@ -122,7 +124,6 @@ nlohmann::json alone_entry(const AloneRun& r, bool stands_for_program) {
     }
     if (!st.items.empty()) span += st.items.back().ready_ns + st.items.back().work_ns - st.items.front().ready_ns;
   }
-  const double steps = static_cast<double>(t.steady_to - t.steady_from);
   double busy = 0;  // the GPU's busy time over the whole trace (its kept spans)
   for (const TraceStep& st : t.steps)
     for (const TraceItem& i : st.items) busy += i.work_ns;
@@ -137,10 +138,10 @@ nlohmann::json alone_entry(const AloneRun& r, bool stands_for_program) {
                         {"draws_run_s", r.draws_run_s},
                         {"duty", jnum(r.summary.duty)},
                         {"steps", t.steps.size()},
-                        {"steady_steps", steps},
-                        {"items_per_step", jnum(steps > 0 ? items / steps : NAN)},
-                        {"kernel_ms_per_step", jnum(steps > 0 ? work / steps * 1e-6 : NAN)},
-                        {"burst_ms_per_step", jnum(steps > 0 ? span / steps * 1e-6 : NAN)},
+                        {"steady_steps", static_cast<double>(steps)},
+                        {"items_per_step", jnum(steps > 0 ? items / static_cast<double>(steps) : NAN)},
+                        {"kernel_ms_per_step", jnum(steps > 0 ? work / static_cast<double>(steps) * 1e-6 : NAN)},
+                        {"burst_ms_per_step", jnum(steps > 0 ? span / static_cast<double>(steps) * 1e-6 : NAN)},
                         {"sm_share", jnum(work > 0 ? sm / work : NAN)},
                         {"mem_demand", t.mem_demand},
                         {"profile_s", r.program.profile_ns * 1e-9},

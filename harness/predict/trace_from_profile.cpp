@@ -163,6 +163,8 @@ StepPhase keep_main_phase(CopyTrace& t, const std::vector<double>& starts, const
   const std::size_t from = t.steady_from;
   t.steady_from = from + phase.first;
   t.steady_to = from + phase.last;
+  for (std::size_t i = 0; i < phase.counted.size(); ++i)  // the steps of another kind between an NVTX range's
+    t.steps[t.steady_from + i].counted = phase.counted[i];
   return phase;
 }
 

@@ -71,9 +71,14 @@ std::optional<Split> best_split(const LineFits& f, std::size_t a, std::size_t b)
 }  // namespace
 
 std::string StepPhase::words() const {
-  if (!range.empty())
-    return "steps " + std::to_string(first + 1) + "-" + std::to_string(last + 1) + " of " + std::to_string(ends) +
-           " in NVTX range '" + range + "'";
+  if (!range.empty()) {
+    std::string w = "steps " + std::to_string(first + 1) + "-" + std::to_string(last + 1) + " of " +
+                    std::to_string(ends) + " in NVTX range '" + range + "'";
+    const auto in = static_cast<std::size_t>(std::count(counted.begin(), counted.end(), true));
+    if (in < counted.size())
+      w += " (" + std::to_string(in) + " of them; " + std::to_string(counted.size() - in) + " others between left out)";
+    return w;
+  }
   if (!note.empty()) {
     StepPhase plain = *this;
     plain.note.clear();
@@ -129,20 +134,19 @@ std::optional<StepPhase> range_phase(const std::vector<std::int64_t>& ends, std:
     const auto n = static_cast<std::size_t>(opened - ranges.begin());
     return n > 0 && reach[n - 1] > from;
   };
-  std::size_t best_from = 0, best_steps = 0, run_from = 0, run = 0;
-  for (std::size_t k = 1; k < ends.size(); ++k) {
-    run = overlaps(ends[k - 1], ends[k]) ? run + 1 : 0;
-    if (run == 1) run_from = k;
-    if (run > best_steps) {
-      best_steps = run;
-      best_from = run_from;
+  std::vector<bool> in(ends.size(), false);  // in[k]: step k (from ends[k-1] to ends[k]) overlaps one
+  std::size_t a = 0, b = 0;                  // the first and the last step that does
+  for (std::size_t k = 1; k < ends.size(); ++k)
+    if ((in[k] = overlaps(ends[k - 1], ends[k]))) {
+      if (a == 0) a = k;
+      b = k;
     }
-  }
-  if (best_steps == 0) return std::nullopt;
+  if (a == 0) return std::nullopt;
   StepPhase p;
   p.ends = ends.size();
-  p.first = best_from - 1;
-  p.last = best_from - 1 + best_steps;
+  p.first = a - 1;
+  p.last = b;
+  p.counted.assign(in.begin() + static_cast<std::ptrdiff_t>(a), in.begin() + static_cast<std::ptrdiff_t>(b) + 1);
   p.range = name;
   return p;
 }

@@ -10,7 +10,8 @@
 // copies outlasts the tail it was shorter than alone), so in a ladder every copy keeps the parts its runs alone
 // kept (ladder_sides): one kind of step at every N. Where the program marks its steps with an NVTX range
 // (--exec-unit-range, the profile's unit_range), the steps that overlap its occurrences are that kind instead
-// (range_phase), whatever their lengths; unit_phase chooses, and the words say which.
+// (range_phase), whatever their lengths, and steps of another kind between them are left out of the unit, not
+// out of the steady part; unit_phase chooses, and the words say which.
 #include "harness/results/wing.hpp"
 
 #include <cstddef>
@@ -42,10 +43,17 @@ struct StepPhase {
   double head_ratio = 0, tail_ratio = 0;  ///< the left-out head's / tail's step over the kept one's (0: none)
   PhaseSides sides;                       ///< the part each cut kept
   std::string range;                      ///< the NVTX range whose steps were kept ("" where the steps' lengths chose)
+  /// With a range: of the steps between ends[first] and ends[last], which the unit counts (counted[i]: the step
+  /// ending at ends[first + 1 + i]); the others, steps of another kind between the range's, stay in the steady
+  /// part (they run, and share the GPU) but not in the unit. Empty: every step counts.
+  std::vector<bool> counted;
   std::string note;  ///< why an NVTX range asked for did not choose ("" where none was asked or it chose)
   bool cut() const { return first > 0 || last + 1 < ends; }
+  /// Whether the unit counts the step ending at ends[k] (first < k <= last).
+  bool counts(std::size_t k) const { return counted.empty() || counted[k - first - 1]; }
   /// "whole steady part", "steps 38-755 of 755 (left out: a head of 37 ends at 4.40x the step)", or with a
-  /// range "steps 2-41 of 60 in NVTX range 'train'"; a note before them where a range asked for did not choose.
+  /// range "steps 2-41 of 60 in NVTX range 'train'" (and where steps of another kind lie between its steps,
+  /// "(32 of them; 8 others between left out)"); a note before them where a range asked for did not choose.
   std::string words() const;
 };
 
@@ -57,9 +65,9 @@ using RangeSpan = std::pair<std::int64_t, std::int64_t>;
 /// cuts are made than it holds (none where the runs alone were never parted).
 StepPhase main_phase(const std::vector<std::int64_t>& ends, const std::optional<PhaseSides>& follow = std::nullopt);
 
-/// Of the steps between `ends` (step k from ends[k-1] to ends[k]), the longest run of consecutive ones that each
-/// overlap an occurrence of the range `name` in `ranges` (on the ends' clock, any order); the earliest of equals.
-/// None where no step overlaps one.
+/// Of the steps between `ends` (step k from ends[k-1] to ends[k]), those that overlap an occurrence of the range
+/// `name` in `ranges` (on the ends' clock, any order): kept from the first of them to the last, the unit counting
+/// them alone (StepPhase::counted). None where no step overlaps one.
 std::optional<StepPhase> range_phase(const std::vector<std::int64_t>& ends, std::vector<RangeSpan> ranges,
                                      const std::string& name);
 

@@ -32,6 +32,9 @@ struct TraceStep {
   /// Open loop (harness/simulate/open_loop.hpp): when its first item is due on the clock, ns after the copy's
   /// pacing began (NaN: a step of a closed loop, begun when the wait before it returns).
   double due_ns = std::numeric_limits<double>::quiet_NaN();
+  /// Whether a unit over the steady part counts it: false for a step of another kind between the steps of the NVTX
+  /// range a unit follows (harness/results/step_phase.hpp), replayed (it shares the GPU) but no part of the unit.
+  bool counted = true;
   /// Its length alone: until its wait returns (its items back to back from their launches, or the host at its
   /// wait, whichever is later, then the release).
   double alone_ns() const;

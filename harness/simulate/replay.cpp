@@ -45,7 +45,7 @@ double CopyTrace::steady_step_ns() const {
   double sum = 0;
   std::size_t n = 0;
   for (std::size_t k = steady_from; k < steady_to && k < steps.size(); ++k) {
-    if (k == dropped_step) continue;
+    if (k == dropped_step || !steps[k].counted) continue;
     sum += steps[k].alone_ns();
     ++n;
   }
@@ -238,7 +238,7 @@ double own_steady_mean(const CopyTrace& trace, const CopyRun& c, Measure measure
   double total = 0;
   int n = 0;
   for (std::size_t k = trace.steady_from; k < trace.steady_to && k < c.step_start_ns.size(); ++k) {
-    if (k == trace.dropped_step) continue;
+    if (k == trace.dropped_step || !trace.steps[k].counted) continue;
     const double v = measure(k, c.step_start_ns[k], step_end(c, k));
     if (std::isnan(v)) continue;
     total += v;
@@ -259,18 +259,27 @@ double steady_step_ns(const std::vector<const CopyTrace*>& traces, const Replay&
   if (!common_window(trace, r, from, to)) return NAN;
   double sum = 0;
   int copies = 0;
-  for (const CopyRun& c : r.copies) {
-    std::vector<double> ends;
+  for (std::size_t i = 0; i < r.copies.size(); ++i) {
+    const CopyRun& c = r.copies[i];
+    const CopyTrace& mine = *traces[i];  // its steps in its order (a rotation moves a step's `counted` with it)
+    std::size_t ends = 0, counted = 0;
+    double counted_ns = 0, first = 0, last = 0;
     bool hole = false;
     for (std::size_t k = trace.steady_from; k < trace.steady_to; ++k) {
       const double e = step_end(c, k);
       if (e < from - kEps || e > to + kEps) continue;
-      hole = hole || (k == trace.dropped_step && !ends.empty());
-      ends.push_back(e);
+      hole = hole || (k == trace.dropped_step && ends > 0);
+      if (ends++ > 0 && mine.steps[k].counted) {  // the step from the end before to this one
+        counted_ns += e - last;
+        ++counted;
+      }
+      if (ends == 1) first = e;
+      last = e;
     }
-    const double v = ends.size() >= kMinCommonStepEnds && !hole
-                         ? (ends.back() - ends.front()) / static_cast<double>(ends.size() - 1)
-                         : own_steady_mean(trace, c, [](std::size_t, double a, double b) { return b - a; });
+    // Every step counted: the window's ends over their steps, as before steps could be left out (the same double).
+    const double v = counted + 1 >= kMinCommonStepEnds && !hole
+                         ? (counted + 1 == ends ? last - first : counted_ns) / static_cast<double>(counted)
+                         : own_steady_mean(mine, c, [](std::size_t, double a, double b) { return b - a; });
     if (std::isnan(v)) continue;
     sum += v;
     ++copies;
