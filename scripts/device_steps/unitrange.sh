@@ -11,23 +11,7 @@ s0=$(date +%s)
   --modes timeslice,mps --repeats 1 --profile-gpu --exec-unit-range train_step --out "$d" >"$out/unitrange.log" 2>&1
 echo "unitrange sweep: rc=$? in $(( $(date +%s) - s0 )) s"
 grep -hE "^step_ms" "$d"/exec/*/w0.stdout 2>/dev/null | head -2 | sed 's/^/  program: /'
-python3 - "$d" "$out/runs/unitrange/lengths" <<'PY'
-import glob, gzip, json, os, shutil, sys
-src, dst = sys.argv[1], sys.argv[2]
-shutil.copytree(src, dst)
-n = 0
-for f in glob.glob(dst + "/profiles/**/profile-*.json*", recursive=True):
-    opener = gzip.open if f.endswith(".gz") else open
-    with opener(f, "rt") as fh:
-        j = json.load(fh)
-    r = j.pop("unit_range", None)
-    if r is not None:
-        n += 1
-        print(f"  {os.path.relpath(f, dst)}: unit_range {r['name']} {r['status']}, {r['count']} occurrences")
-    with opener(f, "wt") as fh:
-        json.dump(j, fh)
-print(f"  {n} profiles had their unit_range taken out for the lengths' copy")
-PY
+python3 scripts/without_unit_range.py "$d" "$out/runs/unitrange/lengths"
 for v in marked lengths; do
   "$bench" predict --measure "$out/runs/unitrange/$v" >"$out/unitrange-$v-measure.log" 2>&1 || echo "  $v measure: rc=$?"
   python3 scripts/units_by_cell.py "$out/runs/unitrange/$v" --label "$v" --phase
@@ -41,6 +25,6 @@ for i in $(seq 1 "${UNITRANGE_COST_PAIRS:-3}"); do
     extra=(); [ "$v" = on ] && extra=(BENCH_MPS_UNIT_RANGE=train_step NVTX_INJECTION64_PATH="$lib")
     line=$(env CUDA_INJECTION64_PATH="$lib" BENCH_MPS_PROFILE_DIR="$dir" "${extra[@]}" \
       taskset -c 2 python3 tests/programs/torch_phases.py 2>"$dir/stderr.log" | tail -1)
-    echo "  cost pair $i range $v: $line"
+    echo "  cost pair $i range $v: $line" | tee -a "$out/unitrange-cost.log"
   done
 done
