@@ -123,7 +123,8 @@ TEST(UnitRange, AMalformedOneIsRefusedNamingWhatIsWrong) {
 }
 
 /// Step ends of a loop: `train` steps of 1 ms, then `eval` of 5 ms, then `train` of 1 ms again (from 0); with
-/// each training step inside an occurrence of the range where `mark_train`, else each evaluation step.
+/// each training step in an occurrence of the range where `mark_train`, else each evaluation step: pushed 10 us
+/// after the wait before it returned, popped 5 us after its own wait returned (a sliver of the next step).
 struct Loop {
   std::vector<std::int64_t> ends{0};
   std::vector<RangeSpan> ranges;
@@ -132,7 +133,7 @@ struct Loop {
       for (int i = 0; i < n; ++i) {
         const std::int64_t from = ends.back();
         ends.push_back(from + length);
-        if (marked) ranges.push_back({from + 10 * kUs, from + length - 10 * kUs});
+        if (marked) ranges.push_back({from + 10 * kUs, from + length + 5 * kUs});
       }
     };
     steps(train, kMs, mark_train);
@@ -150,7 +151,7 @@ TEST(UnitRange, TheStepsThatOverlapItAreKeptWhateverTheirLengths) {
   EXPECT_EQ(t->first, 0u);
   EXPECT_EQ(t->last, 42u);
   ASSERT_EQ(t->counted.size(), 42u);
-  for (std::size_t k = 1; k <= 42; ++k) EXPECT_EQ(t->counts(k), k <= 12 || k > 22) << k;
+  for (std::size_t k = 1; k <= 42; ++k) EXPECT_EQ(t->counts(k), k <= 12 || k > 22) << k;  // not 13 nor 23's sliver
   EXPECT_EQ(t->words(), "steps 1-43 of 43 in NVTX range 'train' (32 of them; 10 others between left out)");
   // The evaluation batches marked: they are kept, where the lengths alone keep the training steps around them.
   const Loop eval(20, 10, 20, false);
@@ -162,10 +163,22 @@ TEST(UnitRange, TheStepsThatOverlapItAreKeptWhateverTheirLengths) {
             "steps 21-31 of 51 in NVTX range 'eval'");
   // One occurrence over several steps marks every one of them.
   const std::optional<StepPhase> one =
-      harness::range_phase(eval.ends, {{eval.ends[20] + kUs, eval.ends[30] - kUs}}, "eval");
+      harness::range_phase(eval.ends, {{eval.ends[20] + kUs, eval.ends[30] + kUs}}, "eval");
   ASSERT_TRUE(one);
   EXPECT_EQ(one->first, 20u);
   EXPECT_EQ(one->last, 30u);
+  // An occurrence that closes just inside the step after it does not make that one the range's; one pushed before a
+  // step's start and open past its end does.
+  EXPECT_FALSE(harness::range_phase(eval.ends, {{eval.ends[0] - kUs, eval.ends[0] + 5 * kUs}}, "eval"));
+  const std::optional<StepPhase> sliver =
+      harness::range_phase(eval.ends, {{eval.ends[2] + kUs, eval.ends[3] + 5 * kUs}}, "eval");
+  ASSERT_TRUE(sliver);
+  EXPECT_EQ(sliver->first, 2u);
+  EXPECT_EQ(sliver->last, 3u);
+  const std::optional<StepPhase> over = harness::range_phase(eval.ends, {{eval.ends[3], eval.ends[5]}}, "eval");
+  ASSERT_TRUE(over);
+  EXPECT_EQ(over->first, 3u);
+  EXPECT_EQ(over->last, 5u);
   // An occurrence that only touches a step's end, or none at all: no step overlaps it, the lengths choose.
   EXPECT_FALSE(harness::range_phase(eval.ends, {{eval.ends.back(), eval.ends.back() + kMs}}, "eval"));
   EXPECT_FALSE(harness::range_phase(eval.ends, {}, "eval"));

@@ -128,16 +128,20 @@ std::optional<StepPhase> range_phase(const std::vector<std::int64_t>& ends, std:
   std::vector<std::int64_t> reach(ranges.size());  // the latest end of ranges[0..i]
   for (std::size_t i = 0; i < ranges.size(); ++i)
     reach[i] = std::max(ranges[i].second, i ? reach[i - 1] : ranges[i].second);
-  auto overlaps = [&](std::int64_t from, std::int64_t to) {  // some occurrence opens before `to`, closes after `from`
-    const auto opened = std::lower_bound(ranges.begin(), ranges.end(), RangeSpan{to, std::int64_t{0}},
-                                         [](const RangeSpan& a, const RangeSpan& b) { return a.first < b.first; });
-    const auto n = static_cast<std::size_t>(opened - ranges.begin());
-    return n > 0 && reach[n - 1] > from;
+  auto by_start = [](const RangeSpan& a, const RangeSpan& b) { return a.first < b.first; };
+  // Step (from, to] is the range's where an occurrence opens inside it, or one opened at or before its start is
+  // still open at its end. One that opened before and closes inside it does not make it the range's: a range around
+  // a training step pops after the step's wait has returned, a few microseconds into the step after it.
+  auto of_range = [&](std::int64_t from, std::int64_t to) {
+    const auto after = std::upper_bound(ranges.begin(), ranges.end(), RangeSpan{from, 0}, by_start);
+    if (after != ranges.end() && after->first < to) return true;
+    const auto n = static_cast<std::size_t>(after - ranges.begin());
+    return n > 0 && reach[n - 1] >= to;
   };
-  std::vector<bool> in(ends.size(), false);  // in[k]: step k (from ends[k-1] to ends[k]) overlaps one
+  std::vector<bool> in(ends.size(), false);  // in[k]: step k (from ends[k-1] to ends[k]) is the range's
   std::size_t a = 0, b = 0;                  // the first and the last step that does
   for (std::size_t k = 1; k < ends.size(); ++k)
-    if ((in[k] = overlaps(ends[k - 1], ends[k]))) {
+    if ((in[k] = of_range(ends[k - 1], ends[k]))) {
       if (a == 0) a = k;
       b = k;
     }

@@ -1,14 +1,16 @@
 # unitrange: --exec-unit-range on a PyTorch program that marks its training steps with NVTX
 # (tests/programs/torch_phases.py: 3 epochs of 400 training steps in "train_step", each then a test pass of 100
-# longer steps): N = UNITRANGE_PROCS (1,2,4), both modes, gated, profiled, following "train_step"
-# -> OUT_DIR/runs/unitrange/marked; predict --measure on it, and on a copy whose profiles have their unit_range taken
-# out (the steps' lengths choose, as before --exec-unit-range) -> OUT_DIR/runs/unitrange/lengths. Prints each
-# folder's units per mode and N (median, co-run copies, the phase kept) and the program's own step_ms line.
+# steps): N = UNITRANGE_PROCS (1,2,4), both modes, UNITRANGE_REPEATS (1) repeats, gated, profiled, following
+# "train_step" -> OUT_DIR/runs/unitrange/marked; predict --measure on it, and on a copy whose profiles have their
+# unit_range taken out (scripts/without_unit_range.py: the steps' lengths choose, as before --exec-unit-range)
+# -> OUT_DIR/runs/unitrange/lengths. Prints each folder's units per mode and N (median, co-run copies, the phase
+# kept) and the program's own step_ms line; then UNITRANGE_COST_PAIRS (3) pairs for the range's cost (below).
 python3 -c 'import torch; x = torch.ones(64, 64, device="cuda"); (x @ x).sum().item()' >/dev/null 2>&1
 d="$out/runs/unitrange/marked"; mkdir -p "$(dirname "$d")"
 s0=$(date +%s)
 "$bench" --workloads exec --command "python3 tests/programs/torch_phases.py" --procs "${UNITRANGE_PROCS:-1,2,4}" \
-  --modes timeslice,mps --repeats 1 --profile-gpu --exec-unit-range train_step --out "$d" >"$out/unitrange.log" 2>&1
+  --modes timeslice,mps --repeats "${UNITRANGE_REPEATS:-1}" --profile-gpu --exec-unit-range train_step --out "$d" \
+  >"$out/unitrange.log" 2>&1
 echo "unitrange sweep: rc=$? in $(( $(date +%s) - s0 )) s"
 grep -hE "^step_ms" "$d"/exec/*/w0.stdout 2>/dev/null | head -2 | sed 's/^/  program: /'
 python3 scripts/without_unit_range.py "$d" "$out/runs/unitrange/lengths"

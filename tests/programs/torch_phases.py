@@ -5,9 +5,9 @@ the device step `unitrange` (scripts/device_steps/unitrange.sh) of --exec-unit-r
 
 Each epoch: STEPS training steps of an MLP (784-1024-1024-10, batch 256, SGD, loss.item() each step: one host
 wait), each inside torch.cuda.nvtx.range_push("train_step"); then a test pass of TEST batches of 8192 without
-gradients (one .item() each), inside "test". The test pass's steps are several training steps long and take about
-as long in all, so the steps' lengths alone may keep either; the range keeps the training steps. At the end one
-line: step_ms (training steps' mean over all epochs, by the host's clock) and test_ms.
+gradients (one .item() each), inside "test": steps of another kind (no backward pass, a larger batch) that the
+steps' lengths alone need not tell apart; the range keeps the training steps. At the end one line: step_ms (the
+training steps' mean over all epochs, by the host's clock) and test_ms (the test batches').
 """
 import sys
 import time
