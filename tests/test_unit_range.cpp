@@ -1,5 +1,5 @@
 // Issue 42, one kind of step by the program's own mark: --exec-unit-range NAME. Without a GPU: the recorder keeps
-// an NVTX range's occurrences and the reader reads them back (malformed ones refused), the steps that overlap them
+// an NVTX range's occurrences and the reader reads them back (malformed ones refused), the steps they open in or span
 // are the unit's whatever their lengths (range_phase, unit_phase), `predict --measure` and predict's unit alone
 // follow the same range on one recorded profile of the study, and the sweep hands the copies the range and NVTX's
 // injection (bad values refused, nothing written). The library's NVTX callbacks themselves: test_gpu_profile.cpp.
@@ -179,7 +179,7 @@ TEST(UnitRange, TheStepsThatOverlapItAreKeptWhateverTheirLengths) {
   ASSERT_TRUE(over);
   EXPECT_EQ(over->first, 3u);
   EXPECT_EQ(over->last, 5u);
-  // An occurrence that only touches a step's end, or none at all: no step overlaps it, the lengths choose.
+  // An occurrence that only touches a step's end, or none at all: no step is the range's, the lengths choose.
   EXPECT_FALSE(harness::range_phase(eval.ends, {{eval.ends.back(), eval.ends.back() + kMs}}, "eval"));
   EXPECT_FALSE(harness::range_phase(eval.ends, {}, "eval"));
   const StepPhase lengths = harness::unit_phase(eval.ends, {"eval", "", {}});

@@ -389,10 +389,11 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
                                ->group("exec workload (your own program)")
                                ->capture_default_str();
   raw.exec_unit_range_option =
-      app.add_option("--exec-unit-range", spec.exec_unit_range,
-                     "--profile-gpu: the NVTX range that marks your program's step (its name as pushed or started, "
-                     "e.g. torch.cuda.nvtx.range_push(\"train_step\")): the profiles record its occurrences and the "
-                     "unit follows the steps that overlap them, not the steps' lengths (docs/PREDICT.md)")
+      app.add_option(
+             "--exec-unit-range", spec.exec_unit_range,
+             "--profile-gpu: the NVTX range that marks your program's step (its name as pushed or started, "
+             "e.g. torch.cuda.nvtx.range_push(\"train_step\")): the profiles record its occurrences and the "
+             "unit counts the steps they open in or span, not those the steps' lengths choose (docs/PREDICT.md)")
           ->check(CLI::Validator(
               [](const std::string& v) {
                 if (v.empty() || v.size() > 256) return std::string("an NVTX range's name of 1 to 256 characters");

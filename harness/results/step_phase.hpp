@@ -9,7 +9,7 @@
 // Which part took longer can change with contention (a head of short host waits slowed 14x by nine other
 // copies outlasts the tail it was shorter than alone), so in a ladder every copy keeps the parts its runs alone
 // kept (ladder_sides): one kind of step at every N. Where the program marks its steps with an NVTX range
-// (--exec-unit-range, the profile's unit_range), the steps that overlap its occurrences are that kind instead
+// (--exec-unit-range, the profile's unit_range), the steps its occurrences open in or span are that kind instead
 // (range_phase), whatever their lengths, and steps of another kind between them are left out of the unit, not
 // out of the steady part; unit_phase chooses, and the words say which.
 #include "harness/results/wing.hpp"
@@ -65,9 +65,10 @@ using RangeSpan = std::pair<std::int64_t, std::int64_t>;
 /// cuts are made than it holds (none where the runs alone were never parted).
 StepPhase main_phase(const std::vector<std::int64_t>& ends, const std::optional<PhaseSides>& follow = std::nullopt);
 
-/// Of the steps between `ends` (step k from ends[k-1] to ends[k]), those that overlap an occurrence of the range
-/// `name` in `ranges` (on the ends' clock, any order): kept from the first of them to the last, the unit counting
-/// them alone (StepPhase::counted). None where no step overlaps one.
+/// Of the steps between `ends` (step k from ends[k-1] to ends[k]), the range's: those in which an occurrence of
+/// `name` in `ranges` (on the ends' clock, any order) opens, or which one opened before spans to their end (one
+/// that closes a sliver into a step does not make it the range's): kept from the first of them to the last, the
+/// unit counting them alone (StepPhase::counted). None where no step is the range's.
 std::optional<StepPhase> range_phase(const std::vector<std::int64_t>& ends, std::vector<RangeSpan> ranges,
                                      const std::string& name);
 
@@ -78,7 +79,7 @@ struct FollowedRange {
   std::vector<RangeSpan> spans;
 };
 
-/// The kept phase of a steady part: the range's steps where the range was recorded and a step overlaps it
+/// The kept phase of a steady part: the range's steps where the range was recorded and a step is its
 /// (range_phase), else main_phase(ends, follow) with a note saying why the range did not choose.
 StepPhase unit_phase(const std::vector<std::int64_t>& ends, const FollowedRange& range,
                      const std::optional<PhaseSides>& follow = std::nullopt);
