@@ -49,6 +49,8 @@
 #               both modes, 2 repeats) with its units and its prediction scored -> OUT_DIR/study/<name>
 #   unitrange   --exec-unit-range on a PyTorch program marking its training steps with NVTX (N = 1,2,4, both modes),
 #               measured by the range and by the steps' lengths -> OUT_DIR/unitrange/{marked,lengths}
+#   rangecost   the NVTX range's cost on a step: tests/programs/nvtx_steps alone under the profiler, without and with
+#               --exec-unit-range's environment, 8 alternated pairs -> OUT_DIR/rangecost
 #   gate[:NAMES]  the start gate: zoo programs (gemm) at N = 1,2,4, both modes, --exec-gate steady and off -> OUT_DIR/gate/<name>
 # DEADLINE_S=N skips what would start N seconds after the script began; LIMIT_S=N skips a zoo program whose
 # expected time would end past N; PACK_STEPS=1 packs the xray and each zoo program as it ends
@@ -87,7 +89,7 @@ for step in "$@"; do
     mpscal|mpscal:*) step_file=mpscal ;;
     pin|pin:*) step_file=pin ;;
     study|study:*) step_file=study ;;
-    unitrange) step_file=unitrange ;;
+    unitrange|rangecost) step_file="$step" ;;
     *) step_file=""; echo "unknown step $step" ;;
   esac
   # shellcheck source=/dev/null
