@@ -13,8 +13,8 @@ for i in $(seq 1 "${RANGECOST_PAIRS:-8}"); do
     extra=(); [ "$v" = on ] && extra=(BENCH_MPS_UNIT_RANGE=train NVTX_INJECTION64_PATH="$lib")
     env CUDA_INJECTION64_PATH="$lib" BENCH_MPS_PROFILE_DIR="$dir" "${extra[@]}" \
       taskset -c 2 build/tests/nvtx_steps 5000 0 1 >"$dir/stdout.log" 2>&1 || echo "  rangecost $i $v: rc=$?"
-    step=$("$bench" profile "$dir"/profile-*.json 2>&1 | sed -n 's/.*per wait-to-wait step: \([0-9.]*\) ms long.*/\1/p')
-    echo "pair $i range $v: step ${step:-?} ms" | tee -a "$out/rangecost.log" | sed 's/^/  /'
+    wait_step=$("$bench" profile "$dir"/profile-*.json 2>&1 | sed -n 's/.*per wait-to-wait step: \([0-9.]*\) ms long.*/\1/p')
+    echo "pair $i range $v: step ${wait_step:-?} ms" | tee -a "$out/rangecost.log" | sed 's/^/  /'
   done
 done
 python3 - "$out/rangecost.log" <<'PY'
