@@ -58,6 +58,13 @@ TEST(UnitRange, TheRecorderKeepsItsFirstAndLastOccurrencesAndTheReaderReadsThem)
     EXPECT_EQ(p.unit_range.spans[i].start_ns, starts_ms[i] * kMs) << i;
     EXPECT_EQ(p.unit_range.spans[i].end_ns, starts_ms[i] * kMs + 500 * kUs) << i;
   }
+  // `bench_mps profile` says it: the count, what was kept, the occurrences' middle length (all 0.5 ms here).
+  const auto shown = run_program(bench_mps_exe(), {"profile", (tmp / "profile-1.json").string()});
+  EXPECT_EQ(shown.exit_code, 0) << shown.err;
+  EXPECT_NE(shown.out.find("  NVTX range 'train_step': 10 occurrences (the first 2 and the last 3 kept), middle "
+                           "length 0.5 ms\n"),
+            std::string::npos)
+      << shown.out;
   const harness::FollowedRange followed = harness::followed_range(p);
   EXPECT_EQ(followed.name, "train_step");
   EXPECT_EQ(followed.why_not, "");
@@ -79,6 +86,11 @@ TEST(UnitRange, TheRecorderKeepsItsFirstAndLastOccurrencesAndTheReaderReadsThem)
   write_text(tmp / "profile-3.json", failed.json(t0 + 20 * kMs, {3, 0, ""}));
   const harness::GpuProfile q = harness::read_gpu_profile(tmp / "profile-3.json");
   EXPECT_FALSE(q.unit_range.recorded());
+  const auto said = run_program(bench_mps_exe(), {"profile", (tmp / "profile-3.json").string()});
+  EXPECT_NE(said.out.find("  NVTX range 'train_step': not recorded (cuptiEnableCallback: CUPTI_ERROR_NOT_SUPPORTED "
+                          "(22))\n"),
+            std::string::npos)
+      << said.out;
   const harness::FollowedRange none = harness::followed_range(q);
   EXPECT_EQ(none.why_not, "cuptiEnableCallback: CUPTI_ERROR_NOT_SUPPORTED (22)");
   EXPECT_EQ(harness::unit_phase({0, kMs, 2 * kMs}, none).words(),

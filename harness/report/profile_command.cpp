@@ -10,6 +10,7 @@
 #include "harness/common/cli_checks.hpp"
 #include "harness/common/errors.hpp"
 #include "harness/common/format.hpp"
+#include "harness/common/stats.hpp"
 #include "harness/results/gpu_profile.hpp"
 #include "harness/results/profile_window.hpp"
 #include "harness/results/results_reader.hpp"
@@ -95,6 +96,20 @@ void print_profile_summary(std::ostream& out, const GpuProfile& p, const Profile
   else
     out << "  host waits: not recorded ("
         << (p.waits_status.empty() ? std::string("a format_version 1 profile") : p.waits_status) << ")\n";
+  if (const UnitRange& r = p.unit_range; !r.name.empty()) {  // --exec-unit-range: the range followed
+    out << "  NVTX range '" << r.name << "': ";
+    if (r.recorded()) {
+      std::vector<double> lengths;
+      for (const HostWait& w : r.spans) lengths.push_back(static_cast<double>(w.end_ns - w.start_ns) * 1e-6);
+      out << r.count << " occurrences"
+          << (r.spans.size() < r.count ? " (the first " + std::to_string(r.kept_head) + " and the last " +
+                                             std::to_string(r.spans.size() - r.kept_head) + " kept)"
+                                       : std::string())
+          << ", middle length " << (lengths.empty() ? std::string("-") : ms(median(lengths))) << "\n";
+    } else {
+      out << "not recorded (" << r.status << ")\n";
+    }
+  }
   out << "  fill " << (std::isnan(s.fill) ? std::string("-") : fmt_fixed(100 * s.fill, 1) + "%")
       << " of the GPU (kernel-time-weighted blocks / (SMs x resident blocks per SM))\n";
   out << "  gaps (whole run; " << fmt_fixed(100 * s.gaps_at_threshold_share, 1) << "% at or above the threshold):";
