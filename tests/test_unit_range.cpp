@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -309,6 +310,41 @@ TEST(UnitRange, MeasureAndPredictFollowTheSameRangeOfOneRecordedProfile) {
     }
     EXPECT_EQ(compared, 2);
   }
+}
+
+// The device step's two helpers on a committed ladder (results/2026-12-02-unitrange lease 3): units_by_cell.py says
+// each cell as the README quotes it; without_unit_range.py copies the folder with every profile's unit_range taken
+// out (its runs alone's six), and --measure on the copy keeps the steps by their lengths again.
+TEST(UnitRange, TheDeviceStepsHelpersReadACommittedLadder) {
+  TempDir tmp;
+  const fs::path ladder = source_dir() / "results" / "2026-12-02-unitrange" / "lease-3" / "marked";
+  const fs::path scripts = source_dir() / "scripts";
+  const auto cells = run_program(scripts / "units_by_cell.py", {ladder.string()});
+  EXPECT_EQ(cells.exit_code, 0) << cells.err;
+  EXPECT_NE(cells.out.find("  timeslice N=10: 20/20 copies co-run, unit median 3.589 ms\n"), std::string::npos)
+      << cells.out;
+  EXPECT_NE(cells.out.find("  mps N=10: 0/20 copies co-run, unit median -\n"), std::string::npos) << cells.out;
+  const auto bad = run_program(scripts / "units_by_cell.py", {(tmp / "none").string()});
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+
+  const fs::path copy = tmp / "lengths";
+  const auto strip = run_program(scripts / "without_unit_range.py", {ladder.string(), copy.string()});
+  ASSERT_EQ(strip.exit_code, 0) << strip.err;
+  EXPECT_NE(strip.out.find("  6 profiles had their unit_range taken out\n"), std::string::npos) << strip.out;
+  const auto again = run_program(scripts / "without_unit_range.py", {ladder.string(), copy.string()});
+  EXPECT_EQ(again.exit_code, 2) << "an existing folder is not written over: " << again.err;
+  for (const fs::path& file : harness::gpu_profile_files(copy / "profiles", true))
+    EXPECT_EQ(harness::read_gpu_profile(file).unit_range.name, "") << file;
+  fs::remove(copy / "units.csv");  // its ladder's profiles were not committed: measure the runs alone only
+  std::string runs = read_text(copy / "runs.csv"), alone;
+  std::istringstream lines(runs);
+  for (std::string line; std::getline(lines, line);)
+    if (alone.empty() || line.find("-exec-n1,") != std::string::npos) alone += line + "\n";
+  write_text(copy / "runs.csv", alone);
+  const auto m = run_program(bench_mps_exe(), {"predict", "--measure", copy.string()});
+  ASSERT_EQ(m.exit_code, 0) << m.err;
+  for (const auto& row : csv_records(copy / "units.csv"))
+    EXPECT_EQ(row.at("phase").find("NVTX"), std::string::npos) << row.at("phase");
 }
 
 class UnitRangeSweep : public ExecSweep {};
