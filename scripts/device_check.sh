@@ -69,9 +69,10 @@ source "$steps_dir/lib.sh"
 
 nvidia-smi --query-gpu=name,driver_version,compute_mode,clocks.max.sm,memory.total --format=csv,noheader | sed 's/^/GPU: /'
 check_clean "start"
-for step in "$@"; do
+for step_asked in "$@"; do
+  step="$step_asked"
   if past_deadline; then echo "$step: skipped (DEADLINE_S=$DEADLINE_S reached)"; continue; fi
-  t0=$(date +%s)
+  step_t0=$(date +%s)
   # The step's file, sourced: it sees $out, $bench, $here, $step (advise:spin,mlp whole) and lib.sh's helpers.
   case "$step" in
     tests|gputests|bench|monitorcost|modes|filler|membw|memlimit|conform|pergpu) step_file="$step" ;;
@@ -94,8 +95,9 @@ for step in "$@"; do
   esac
   # shellcheck source=/dev/null
   [ -z "$step_file" ] || source "$steps_dir/$step_file.sh"
-  echo "  [$step took $(( $(date +%s) - t0 )) s]"
-  check_clean "$step"
+  # Said by the name asked and the time read before it: a sourced step may set variables of its own.
+  echo "  [$step_asked took $(( $(date +%s) - step_t0 )) s]"
+  check_clean "$step_asked"
 done
 # Everything in one archive (the device tool brings back at most 8 files of 16 MiB): result folders and
 # logs, xz-compressed and cut into 15 MiB parts (cat results.tar.xz.part-* | tar -xJ).
