@@ -67,13 +67,19 @@ def alone_profiles_kept(ladder):
     return os.path.isfile(os.path.join(ladder, "alone-profiles.tar.xz"))
 
 
+def refuse(message):
+    """Bad input: one line on stderr and exit 2, as argparse does for a bad command line (a failed step exits 1)."""
+    print(message, file=sys.stderr)
+    sys.exit(2)
+
+
 def predict_from_kept_profiles(bench, study, program, folder, extra):
     """Predicts again from the ladder's kept runs alone's profiles (ladder/alone-profiles.tar.xz), unpacked into the
     ladder for the call and removed after."""
     ladder = os.path.join(study, program, "ladder")
     unpacked = os.path.join(ladder, "profiles")
     if os.path.exists(unpacked):
-        sys.exit("gated_study: %s already holds profiles/: not unpacking over it" % ladder)
+        refuse("gated_study: %s already holds profiles/: not unpacking over it" % ladder)
     with tarfile.open(os.path.join(ladder, "alone-profiles.tar.xz")) as t:
         t.extractall(ladder, filter="data")
     try:
@@ -223,10 +229,12 @@ def main(argv):
                          "so the earlier score stays beside it")
     a = ap.parse_args(argv[1:])
     if a.score_name is not None and not re.fullmatch(r"[a-z0-9]+", a.score_name):
-        sys.exit("gated_study: --score-name %r: lower-case letters and digits" % a.score_name)
+        refuse("gated_study: --score-name %r: lower-case letters and digits" % a.score_name)
+    if not os.path.isdir(a.study):
+        refuse("gated_study: %s is not a folder (a study: PROGRAM/ladder under it)" % a.study)
     programs = programs_of(a.study)
     if not programs:
-        sys.exit("gated_study: %s holds no PROGRAM/ladder" % a.study)
+        refuse("gated_study: %s holds no PROGRAM/ladder" % a.study)
     # Each calibration given: its predict option, its folder's name, and what it does in words.
     calibrations = [(opt, d, name, words) for opt, d, name, words in (
         ("--host-calibration", a.host_calibration, "host",
@@ -234,9 +242,9 @@ def main(argv):
         ("--mps-calibration", a.mps_calibration, "mps",
          "kernels running together under MPS slowed beyond their shares as synthetic shapes were on the GPU")) if d]
     if calibrations and not a.bench:
-        sys.exit("gated_study: %s predicts again: give --bench too" % calibrations[0][0])
+        refuse("gated_study: %s predicts again: give --bench too" % calibrations[0][0])
     if a.score_name and not calibrations:
-        sys.exit("gated_study: --score-name names a later score: give --host-calibration or --mps-calibration too")
+        refuse("gated_study: --score-name names a later score: give --host-calibration or --mps-calibration too")
     suffix = "".join("-" + c[2] for c in calibrations) + ("-" + a.score_name if a.score_name else "")
     folder = "predict" + suffix
     calibrated = [x for c in calibrations for x in c[:2]]
