@@ -36,9 +36,8 @@ struct CopyWaits {
   std::int64_t from = 0, to = 0;   ///< its steady part
   double own_step_ms = NAN;        ///< its steady part's step alone (the summary's)
   StepPhase phase;                 ///< the steps of one kind its unit follows (of the ends in its steady part)
-  /// Which steps of `ends` the unit counts (counted[k - 1]: the step ending at ends[k]); empty: all of them.
-  std::vector<bool> counted;
-  bool counts(std::size_t k) const { return counted.empty() || counted[k - 1]; }
+  /// Whether the unit counts the step ending at ends[k] (ends holds the phase's ends, from its first on).
+  bool counts(std::size_t k) const { return phase.counts(phase.first + k); }
 };
 
 /// A copy's busiest profile and its summary, read once (`why`: where there is none).
@@ -108,7 +107,6 @@ CopyWaits copy_waits(const LoadedCopy& copy, double release_mono_s,
     c.ends = std::vector<std::int64_t>(c.ends.begin() + static_cast<std::ptrdiff_t>(c.phase.first),
                                        c.ends.begin() + static_cast<std::ptrdiff_t>(c.phase.last) + 1);
   }
-  c.counted = c.phase.counted;
   return c;
 }
 
