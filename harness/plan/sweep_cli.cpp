@@ -13,6 +13,7 @@
 #include "harness/common/format.hpp"
 #include "harness/common/word_table.hpp"
 #include "harness/plan/exec_options.hpp"
+#include "harness/profiler/profile_format.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -396,7 +397,8 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
              "unit counts the steps they open in or span, not those the steps' lengths choose (docs/PREDICT.md)")
           ->check(CLI::Validator(
               [](const std::string& v) {
-                if (v.empty() || v.size() > 256) return std::string("an NVTX range's name of 1 to 256 characters");
+                if (v.empty() || v.size() > profiler::kUnitRangeNameMax)
+                  return "an NVTX range's name of 1 to " + std::to_string(profiler::kUnitRangeNameMax) + " characters";
                 for (const char c : v)
                   if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
                     return std::string("an NVTX range's name holds no control character");

@@ -439,7 +439,7 @@ GateConfig gate_from_env() {
 /// The NVTX range the profile follows (BENCH_MPS_UNIT_RANGE; "" where none is asked).
 std::string unit_range_from_env() {
   const char* v = std::getenv(kUnitRangeVar);
-  return v ? std::string(v).substr(0, 256) : std::string();
+  return v ? std::string(v).substr(0, kUnitRangeNameMax) : std::string();
 }
 
 /// The NVTX callbacks on the host waits' subscriber, or why the range's occurrences are not recorded.

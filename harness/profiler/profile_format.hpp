@@ -4,6 +4,7 @@
 #include "harness/profiler/wing.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <tuple>
@@ -17,6 +18,8 @@ constexpr int kProfileFormatVersion = 3;
 /// "unit_range"). NVTX hands the program's calls to the profiler where kNvtxInjectionVar names its library.
 inline constexpr const char* kUnitRangeVar = "BENCH_MPS_UNIT_RANGE";
 inline constexpr const char* kNvtxInjectionVar = "NVTX_INJECTION64_PATH";
+/// The longest NVTX range name --exec-unit-range takes (the library reads no more of kUnitRangeVar).
+inline constexpr std::size_t kUnitRangeNameMax = 256;
 
 /// Limits of one device, as a kernel's occupancy needs them (from CUPTI's device record).
 struct DeviceLimits {
