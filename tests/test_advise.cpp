@@ -16,6 +16,8 @@
 #include "harness/advise/advise_ladder.hpp"
 #include "harness/advise/advise_output.hpp"
 #include "harness/advise/advise_recommend.hpp"
+#include "harness/common/stats.hpp"
+#include "harness/predict/measured_units.hpp"
 #include "harness/tools/child_sweeps.hpp"
 #include "harness/plan/sweep_cli.hpp"
 #include "tests/sweep_fixture.hpp"
@@ -569,6 +571,80 @@ TEST(AdviseLadder, AClientProfiledWithHostWaitsGetsBothEndsOfTheBracket) {
   EXPECT_LT(ts->throughput_low(), ts->throughput());
 }
 
+// Issue 42 item 5: a program without --exec-metric is timed per step from its copies' profiles, predict's unit over
+// each run's common window (units.csv); a worker set whose copies did not run together has no unit and is left
+// out of every per-unit mean and interval, and still counts per whole run. The gated ladder of
+// results/2026-12-02-unitrange lease-3 (torch_phases.py, NVTX-marked steps, H200): MPS N=4 co-run in one repeat
+// of two, N=10 in neither; time-sliced every run co-run.
+TEST(AdviseLadder, AProfiledLadderTimesCoRunStepsAndLeavesTheOthersOutPerUnitOnly) {
+  const fs::path dir = source_dir() / "results/2026-12-02-unitrange/lease-3/marked";
+  const std::vector<MeasuredUnit> units = read_units(dir / "units.csv");
+  const auto units_of = [&units](const std::string& run_id) {
+    std::vector<double> ms;
+    for (const MeasuredUnit& u : units)
+      if (u.run_id == run_id) ms.push_back(u.unit_ms);
+    return ms;
+  };
+  const UnitChoice unit{true, false, true};
+  std::vector<MeasuredCell> cells;
+  read_cells(dir, unit, cells);
+  set_losses(cells);
+  const MeasuredCell* ts10 = find_measured(cells, ModeKind::timeslice, 10);
+  const MeasuredCell* mps4 = find_measured(cells, ModeKind::mps, 4);
+  const MeasuredCell* mps10 = find_measured(cells, ModeKind::mps, 10);
+  ASSERT_TRUE(ts10 && mps4 && mps10);
+  ASSERT_EQ(ts10->sets.size(), 2u);
+  EXPECT_EQ(ts10->co_run_sets(), 2);
+  const std::vector<double> ts10_units = units_of("r1-timeslice-exec-n10");
+  ASSERT_EQ(ts10_units.size(), 10u);
+  double steps_per_s = 0;
+  for (const double ms : ts10_units) steps_per_s += 1000 / ms;
+  EXPECT_NEAR(ts10->sets[0].unit_ms, mean(ts10_units), 1e-9);
+  EXPECT_NEAR(ts10->sets[0].per_s, steps_per_s, 1e-6 * steps_per_s);
+  for (const MeasuredUnit& u : units)  // units.csv's own steps per second of the run (as written, 6 digits)
+    if (u.run_id == "r1-timeslice-exec-n10") EXPECT_NEAR(ts10->sets[0].per_s, u.run_steps_per_s, 1e-4 * steps_per_s);
+  EXPECT_TRUE(std::isnan(ts10->sets[0].p99_ms));  // a step's p99 is not in the units
+  // MPS N=4: one set co-run, one not: the unit is the co-run set's, per whole run both count.
+  ASSERT_EQ(mps4->sets.size(), 2u);
+  EXPECT_TRUE(mps4->ok);
+  EXPECT_EQ(mps4->co_run_sets(), 1);
+  const SetMeasurement& apart = mps4->sets[0].co_run ? mps4->sets[1] : mps4->sets[0];
+  const SetMeasurement& together = mps4->sets[0].co_run ? mps4->sets[0] : mps4->sets[1];
+  EXPECT_TRUE(std::isnan(apart.unit_ms));
+  EXPECT_NE(apart.not_co_run.find("copies without a co-run unit (not co-run)"), std::string::npos) << apart.not_co_run;
+  EXPECT_NEAR(mps4->unit_ms, together.unit_ms, 1e-12);
+  EXPECT_EQ(mps4->set_rates(Basis::unit).size(), 1u);
+  EXPECT_EQ(mps4->set_unit_ms().size(), 1u);
+  EXPECT_EQ(mps4->set_rates(Basis::run).size(), 2u);
+  EXPECT_TRUE(std::isfinite(mps4->relative));
+  // MPS N=10: no set co-run: no throughput per unit, per whole run as before.
+  EXPECT_EQ(mps10->co_run_sets(), 0);
+  EXPECT_TRUE(mps10->ok);
+  EXPECT_TRUE(std::isnan(mps10->relative));
+  EXPECT_TRUE(std::isnan(mps10->loss));
+  EXPECT_GT(mps10->relative_run, 0);
+  EXPECT_TRUE(mps10->set_rates(Basis::unit).empty());
+  // ... so per unit the best MPS cell is one that ran together.
+  const Pick p = pick(cells, NAN, Basis::unit);
+  ASSERT_NE(p.best_mps, nullptr);
+  EXPECT_GT(p.best_mps->co_run_sets(), 0);
+  // One copy alone: its step from the same units (the first time-sliced run of one copy), not its whole run.
+  const AloneFacts a = read_alone(dir, unit, 20);
+  EXPECT_EQ(a.unit, LadderUnit::step);
+  EXPECT_NEAR(a.unit_ms, mean(units_of("r1-timeslice-exec-n1")), 1e-12);
+  EXPECT_NE(a.unit_basis.find("from its GPU profile"), std::string::npos) << a.unit_basis;
+  // Without units.csv a profiled ladder is not read at all (never a whole run taken for a step).
+  TempDir tmp;
+  for (const char* f : {"summary.csv", "runs.csv", "meta.json"}) fs::copy_file(dir / f, tmp.path() / f);
+  std::vector<MeasuredCell> none;
+  try {
+    read_cells(tmp.path(), unit, none);
+    ADD_FAILURE() << "read a profiled ladder without its units.csv";
+  } catch (const ResultsError& e) {
+    EXPECT_NE(std::string(e.what()).find("units.csv not found"), std::string::npos) << e.what();
+  }
+}
+
 TEST(AdviseLadder, ARecordedSweepOfTwoWorkloadsGivesEveryModeAndNAsACell) {
   const fs::path dir = source_dir() / "results/2026-11-26-profile/client-profiled-1";
   std::vector<MeasuredCell> cells;
@@ -776,6 +852,9 @@ void run_every_child(const AdviseCase& c, ChildSweeps& sweeps) {
   sweeps.run("xray", args.xray());
   sweeps.run("alone", args.alone());
   args.set_gate("wait:12");  // as run_advise does from the alone run's profile (a program's copies only)
+  // ... and a program without --exec-metric timed from its profiles (where one copy alone had a step)
+  const auto& extra = c.spec.sweep_args;
+  args.set_profiled(!c.spec.command.empty() && std::find(extra.begin(), extra.end(), "--exec-metric") == extra.end());
   for (const int n : ladder_rungs(c.spec)) {
     const std::string at = "-n" + std::to_string(n);
     sweeps.run("ladder" + at, args.rung(n));
@@ -822,6 +901,16 @@ TEST(AdviseChildArgs, EveryChildSweepCommandLineParses) {
   EXPECT_EQ(gate_of("cpu/exec/limit-mps:50-n4"), "wait:12");
   EXPECT_EQ(gate_of("gpu/exec/alone"), "");
   EXPECT_EQ(gate_of("gpu/spin/ladder-n10"), "");
+  // A program without --exec-metric: every sweep after the alone run profiled too, once; with it, none of them.
+  const auto profiled = [&](const std::string& child) {
+    const auto& a = seen.at(child);
+    return std::count(a.begin(), a.end(), "--profile-gpu");
+  };
+  for (const char* child : {"gpu/exec-plain/alone", "gpu/exec-plain/ladder-n4", "gpu/exec-plain/more-mps-n2",
+                            "gpu/exec-plain/limit-mps:auto-n4", "gpu/exec/alone"})
+    EXPECT_EQ(profiled(child), 1) << child;
+  for (const char* child : {"gpu/exec/ladder-n10", "gpu/exec/more-mps-n8", "gpu/spin/ladder-n10"})
+    EXPECT_EQ(profiled(child), 0) << child;
   for (const auto& [child, args] : seen) {
     try {
       const SweepSpec spec = parse_sweep_args(args);

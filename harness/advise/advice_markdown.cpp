@@ -26,6 +26,16 @@ std::string against(const MeasuredCell* a, const MeasuredCell* b, Basis basis) {
   return times_with_interval(ratio_of_means(a->set_rates(basis), b->set_rates(basis)));
 }
 
+/// A cell's throughput per unit, or "not co-run" where none of its sets' copies ran together (a profiled unit),
+/// with how many did where only some did.
+std::string per_unit_words(const MeasuredCell& m) {
+  const int co_run = m.co_run_sets(), sets = static_cast<int>(m.sets.size());
+  if (sets > 0 && co_run == 0) return "not co-run";
+  return fmt_times(m.throughput()) +
+         (co_run < sets ? " (" + std::to_string(co_run) + " of " + std::to_string(sets) + " sets co-run)"
+                        : std::string());
+}
+
 /// Every measured cell on both bases: throughput per unit and per whole run (start-up included), the run and
 /// its start-up, energy per unit, and MPS against time-slicing at the same N on each basis, with intervals.
 std::string bases_table(const Advice& a) {
@@ -47,8 +57,8 @@ std::string bases_table(const Advice& a) {
                    "failed: " + m->problem, "-", "-", "-", "-", "-", "-", "-"});
         continue;
       }
-      t.add_row({std::to_string(n), mps ? "MPS" : "time-sliced", std::to_string(m->sets.size()),
-                 fmt_times(m->throughput()), fmt_times(m->relative_run), fmt_sig(m->run_s),
+      t.add_row({std::to_string(n), mps ? "MPS" : "time-sliced", std::to_string(m->sets.size()), per_unit_words(*m),
+                 fmt_times(m->relative_run), fmt_sig(m->run_s),
                  std::isfinite(m->startup_s) ? fmt_sig(m->startup_s) : "-",
                  std::isfinite(m->energy_per_unit_j) ? fmt_sig(m->energy_per_unit_j) : "-",
                  alone_energy > 0 ? fmt_times(m->energy_per_unit_j / alone_energy) : "-",
@@ -84,7 +94,7 @@ std::string ladder_table(const Advice& a, const std::vector<Check>& checks) {
       const MeasuredCell* m = find_measured(a.ladder, mode, n);
       const Check* c = find_check(checks, mode, n);
       row.push_back(n == 1 ? "1.00x" : predicted_words(find_predicted(a.predicted, mode, n)));
-      row.push_back(!m ? "-" : m->ok ? fmt_times(m->throughput()) : "failed: " + m->problem);
+      row.push_back(!m ? "-" : m->ok ? per_unit_words(*m) : "failed: " + m->problem);
       const PredictedCell* p = find_predicted(a.predicted, mode, n);
       row.push_back(c ? pct_signed(c->error()) : p && p->calibration && m && m->ok ? "calibration" : "-");
       p99.push_back(m && m->ok ? fmt_sig(m->p99_ms) : "-");
@@ -111,7 +121,7 @@ std::string unit_time_table(const Advice& a) {
       }
       const MeasuredCell* m = find_measured(a.ladder, mode, n);
       row.push_back(predicted);
-      row.push_back(m && m->ok ? fmt_sig(m->unit_ms) : "-");
+      row.push_back(!m || !m->ok ? "-" : std::isfinite(m->unit_ms) ? fmt_sig(m->unit_ms) : per_unit_words(*m));
     }
     t.add_row(row);
   }
@@ -122,7 +132,8 @@ std::string alone_table(const AloneFacts& a, const std::optional<ProfileWindow>&
                         const std::vector<MeasuredCell>& ladder) {
   MarkdownTable t({"", "value", "how"}, {false, true, false});
   t.add_row({"one " + std::string(unit_word(a.unit)) + " alone", fmt_sig(a.unit_ms) + " ms",
-             a.source == AloneSource::profile ? "the profiled run (sweeps/alone)" : "sweeps/alone"});
+             (a.source == AloneSource::profile ? "the profiled run (sweeps/alone)" : "sweeps/alone") +
+                 (a.unit_basis.empty() ? std::string() : ": " + a.unit_basis)});
   for (const ModeKind mode : kLadderModes)
     if (const MeasuredCell* c = find_measured(ladder, mode, 1); c && c->ok)
       t.add_row({std::string("one ") + std::string(unit_word(a.unit)) + " alone, " +

@@ -58,6 +58,8 @@ std::string rung_line(const std::vector<MeasuredCell>& cells, const std::vector<
     const MeasuredCell* m = find_measured(cells, mode, n);
     s += std::string(mode == ModeKind::timeslice ? " time-sliced " : ", MPS ");
     s += !m ? "not run" : m->ok ? fmt_times(m->throughput()) : "failed (" + m->problem + ")";
+    if (m && m->co_run_sets() < static_cast<int>(m->sets.size()))  // a profiled unit: sets whose copies ran apart
+      s += " [" + std::to_string(m->co_run_sets()) + " of " + std::to_string(m->sets.size()) + " sets co-run]";
     if (const PredictedCell* p = find_predicted(predicted, mode, n))
       s += p->calibration ? std::string(" (the MPS model's calibration)")
                           : " (predicted " + fmt_times(p->throughput()) + ")";
@@ -73,7 +75,7 @@ class AdviseRun {
  public:
   AdviseRun(const AdviseSpec& spec, const SweepSpec& workload, ChildSweeps& sweeps, Advice& advice)
       : spec_(spec),
-        unit_{runs_user_program(workload.workloads.front()), !workload.params.exec.metric.empty()},
+        unit_(unit_choice(workload, true)),  // profiled until one copy alone shows no step
         gap_us_(workload.profile_gap_us),
         args_(spec, workload),
         sweeps_(sweeps),
@@ -100,7 +102,14 @@ class AdviseRun {
     progress_.say(std::string("one copy alone, time-sliced") + (unit_.exec ? ", profiled (CUPTI)" : "") + " ...");
     const SweepOutcome o = sweeps_.run("alone", args_.alone());
     if (!o.has_runs()) throw std::runtime_error("one copy alone did not run: " + o.last_error);
+    measured(o);
     a_.alone = read_alone(o.dir, unit_, gap_us_, &a_.alone_window);
+    unit_.profiled = unit_.profiled && a_.alone.unit == LadderUnit::step;  // else its whole run (unit_basis: why)
+    args_.set_profiled(unit_.profiled);
+    a_.meta["advise"]["unit_from_profiles"] = unit_.profiled;
+    if (!a_.alone.unit_basis.empty())
+      progress_.say("timed per " + std::string(unit_word(a_.alone.unit)) + ": " + a_.alone.unit_basis +
+                    (unit_.profiled ? ", " + fmt_sig(a_.alone.unit_ms) + " ms alone; every rung profiled" : ""));
     if (unit_.exec) {  // the ladder's copies held where the alone run's steady part began: they run together
       std::string note;
       fs::path profiled;
@@ -152,6 +161,7 @@ class AdviseRun {
       seconds_per_set_[n] = o.seconds / (2 * kSetsPerRung);
       if (!o.has_runs())
         return end(LadderEnd::sweep_failed, "N=" + std::to_string(n) + "'s sweep failed: " + o.last_error);
+      measured(o);
       if (o.exit_code == kExitEnvironment) {  // what ran is kept; the machine stopped the rest (MPS unavailable, ...)
         read_cells(o.dir, unit_, a_.ladder);
         set_losses(a_.ladder);
@@ -197,6 +207,7 @@ class AdviseRun {
         try {
           const SweepOutcome o = sweeps_.run(more_folder(round, mode, n), args_.more(mode, n));
           if (!o.has_runs()) return settled("a set's sweep failed: " + o.last_error);
+          measured(o);
           read_cells(o.dir, unit_, a_.ladder);  // c may move: the cells are read again from a_.ladder
           set_losses(a_.ladder);
         } catch (const BudgetSpent&) {
@@ -223,7 +234,10 @@ class AdviseRun {
       try {
         const SweepOutcome o = sweeps_.run(limit_folder(limit), args_.limit(mode, p.procs));
         std::vector<MeasuredCell> cells;
-        if (o.has_runs()) read_cells(o.dir, unit_, cells);
+        if (o.has_runs()) {
+          measured(o);
+          read_cells(o.dir, unit_, cells);
+        }
         if (cells.empty()) {
           cells.emplace_back();
           cells.back().procs = p.procs;
@@ -243,6 +257,11 @@ class AdviseRun {
   }
 
  private:
+  /// A profiled sweep's units, measured from its copies' profiles into its units.csv (what read_cells reads).
+  void measured(const SweepOutcome& o) const {
+    if (unit_.profiled && o.has_runs()) write_ladder_units(o.dir, gap_us_);
+  }
+
   std::string predicted_at(int n) const {
     std::string s;
     for (const ModeKind mode : kLadderModes)

@@ -58,6 +58,9 @@ class AdviseChildArgs {
   /// A program's start gate for the rungs, more sets and limits (`--exec-gate POINT`): where its alone run's
   /// steady part began (harness/sweep/exec_gate.hpp); none where the user gave --exec-gate after `--`.
   void set_gate(const std::string& point) { gate_ = point; }
+  /// Profile the rungs, more sets and limits too (`--profile-gpu`): a program timed per step from its profiles
+  /// (UnitChoice::profiled).
+  void set_profiled(bool profiled) { profiled_ = profiled; }
 
  private:
   std::vector<std::string> with_workload(std::vector<std::string> args) const;
@@ -66,6 +69,7 @@ class AdviseChildArgs {
   bool exec_;                          ///< a program: no warm-ups after the alone run, which is profiled
   bool stand_in_;                      ///< the workload's CPU stand-in (programs and the cpu workload need none)
   std::string gate_;                   ///< --exec-gate for the copies of a program ("" : the sweep's default)
+  bool profiled_ = false;              ///< --profile-gpu on every sweep after the alone run's
 };
 
 /// `--beside B`'s one child sweep (the interference scenario): its own arguments, --device included.

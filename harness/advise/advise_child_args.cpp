@@ -19,7 +19,8 @@ constexpr const char* kOwnOptions[] = {"--procs",        "--modes",    "--repeat
                                        "--noise-target", "--demo",     "--workloads", "--command",     "--settle",
                                        "--exec-warmups", "--rounds"};
 
-/// A sweep option advise's ladder does not follow: its units are the program's metric or its tasks.
+/// A sweep option advise's ladder does not follow: its units are the program's metric, its profile's steps between
+/// host waits, or its tasks.
 constexpr const char* kUnitRangeOption = "--exec-unit-range";
 
 /// Whether the argument `a` is the option `option` (alone, or with its value after '=').
@@ -32,8 +33,8 @@ void refuse_own_options(const std::vector<std::string>& sweep_args) {
   for (const std::string& a : sweep_args)
     if (is_option(a, kUnitRangeOption))
       throw UsageError("advise: " + std::string(kUnitRangeOption) +
-                       " is not followed by advise's ladder (its units are the program's metric or its tasks); give "
-                       "it to a --profile-gpu sweep and bench_mps predict");
+                       " is not followed by advise's ladder (its unit is the program's --exec-metric, else its "
+                       "profile's steps between host waits); give it to a --profile-gpu sweep and bench_mps predict");
   for (const std::string& a : sweep_args)
     for (const char* own : kOwnOptions)
       if (is_option(a, own))
@@ -93,6 +94,7 @@ std::vector<std::string> AdviseChildArgs::with_workload(std::vector<std::string>
   if (stand_in_) w.push_back("--cpu-stand-in");
   const bool own_gate = std::find(workload_.begin(), workload_.end(), "--exec-gate") != workload_.end();
   if (exec_ && !gate_.empty() && !own_gate) w.insert(w.end(), {"--exec-gate", gate_});
+  if (exec_ && profiled_) w.push_back("--profile-gpu");
   return w;
 }
 
@@ -104,7 +106,7 @@ std::vector<std::string> AdviseChildArgs::xray() const {
 
 std::vector<std::string> AdviseChildArgs::alone() const {
   std::vector<std::string> args = with_workload({"--procs", "1", "--modes", "timeslice", "--repeats", "1"});
-  if (exec_) args.push_back("--profile-gpu");
+  if (exec_ && !profiled_) args.push_back("--profile-gpu");
   return args;
 }
 

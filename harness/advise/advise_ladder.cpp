@@ -10,10 +10,12 @@
 #include "harness/common/format.hpp"
 #include "harness/common/stats.hpp"
 #include "harness/plan/mode_names.hpp"
+#include "harness/predict/measured_units.hpp"
 #include "harness/model/scheduler_models.hpp"
 #include "harness/model/xray_scheduler.hpp"
 #include "harness/results/regime_rows.hpp"
 #include "harness/results/results_reader.hpp"
+#include "harness/workers/workload_config.hpp"
 
 namespace fs = std::filesystem;
 
@@ -63,8 +65,51 @@ std::vector<double> finite_only(const std::vector<double>& x) {
   return out;
 }
 
+/// The units.csv of a profiled child sweep (write_ladder_units), or none where the unit is not profiled.
+std::vector<MeasuredUnit> ladder_units(const fs::path& dir, const UnitChoice& unit) {
+  if (!unit.profiled) return {};
+  std::error_code ec;
+  if (!fs::is_regular_file(dir / "units.csv", ec))
+    throw ResultsError((dir / "units.csv").string() +
+                       " not found: a profiled ladder's sweep keeps its copies' units there (bench_mps predict "
+                       "--measure " +
+                       dir.string() + " writes it from its profiles)");
+  return read_units(dir / "units.csv");
+}
+
+/// A profiled set's unit: its copies' steps over the run's common window, where every copy ran together.
+void time_by_profile(const SummaryRecord& r, const std::vector<MeasuredUnit>& units, SetMeasurement& m) {
+  std::vector<double> ms;
+  int copies = 0, apart = 0;
+  std::string why;
+  for (const MeasuredUnit& u : units) {
+    if (u.run_id != r.run_id) continue;
+    ++copies;
+    if (co_run(u.basis) && u.unit_ms > 0) {
+      ms.push_back(u.unit_ms);
+    } else {
+      ++apart;
+      if (why.empty()) why = u.basis_text();
+    }
+  }
+  m.p99_ms = NAN;  // a step's p99 is not in a profile's units
+  m.startup_s = NAN;
+  if (copies > 0 && apart == 0) {
+    m.unit_ms = mean(ms);
+    m.per_s = 0;  // steps per second of all copies over the common window
+    for (const double x : ms) m.per_s += 1000 / x;
+    return;
+  }
+  m.co_run = false;
+  m.unit_ms = m.per_s = NAN;
+  m.not_co_run = copies == 0 ? std::string("no copy of the run in units.csv")
+                             : std::to_string(apart) + " of " + std::to_string(copies) +
+                                   " copies without a co-run unit (" + why + ")";
+}
+
 /// One run of a cell's sweep: one worker set (advise runs one round per set).
-SetMeasurement read_set(const SummaryRecord& r, const UnitChoice& unit, const std::vector<WorkerRecord>& workers) {
+SetMeasurement read_set(const SummaryRecord& r, const UnitChoice& unit, const std::vector<WorkerRecord>& workers,
+                        const std::vector<MeasuredUnit>& units) {
   SetMeasurement m;
   m.ok = r.status == RunStatus::ok;
   if (!m.ok) m.problem = to_string(r.status) + (r.reason.empty() ? "" : ": " + r.reason);
@@ -84,6 +129,7 @@ SetMeasurement read_set(const SummaryRecord& r, const UnitChoice& unit, const st
   m.run_per_s = r.makespan_s > 0 ? m.units / r.makespan_s : NAN;
   for (const WorkerRecord& w : workers)  // --check-metric: each copy's last value (NaN where it printed none)
     if (w.run_id == r.run_id && std::isfinite(w.fact("check_matches"))) m.check_values.push_back(w.fact("check_value"));
+  if (unit.profiled) time_by_profile(r, units, m);
   if (!unit.metric) return m;
   std::vector<double> means, p99s, startups, steps;  // the copies' steps: their mean, and the worst copy's p99
   for (const WorkerRecord& w : workers)
@@ -111,6 +157,15 @@ SetMeasurement read_set(const SummaryRecord& r, const UnitChoice& unit, const st
 
 }  // namespace
 
+UnitChoice unit_choice(const SweepSpec& workload, bool profiled) {
+  const bool exec = runs_user_program(workload.workloads.front()), metric = !workload.params.exec.metric.empty();
+  return {exec, metric, exec && !metric && profiled};
+}
+
+void write_ladder_units(const fs::path& dir, double gap_us) {
+  write_units(dir / "units.csv", measure_units(dir, gap_us));
+}
+
 AloneFacts read_alone(const fs::path& dir, const UnitChoice& unit, double gap_us,
                       std::optional<ProfileWindow>* window) {
   const std::vector<SummaryRecord> rows = read_summary(dir / "summary.csv");
@@ -121,11 +176,19 @@ AloneFacts read_alone(const fs::path& dir, const UnitChoice& unit, double gap_us
         "one copy alone did not run (" + to_string(row.status) + (row.reason.empty() ? "" : ": " + row.reason) + ")";
     return a;
   }
-  a.unit = unit.exec ? (unit.metric ? LadderUnit::step : LadderUnit::run) : LadderUnit::task;
+  a.unit = unit.exec ? (unit.metric || unit.profiled ? LadderUnit::step : LadderUnit::run) : LadderUnit::task;
   a.unit_ms = row.task_mean_ms;
   const std::vector<WorkerRecord> workers = unit.exec ? read_runs(dir / "runs.csv") : std::vector<WorkerRecord>{};
   {
-    const SetMeasurement set = read_set(row, unit, workers);
+    const SetMeasurement set = read_set(row, unit, workers, ladder_units(dir, unit));
+    if (unit.profiled && set.co_run) {
+      a.unit_ms = set.unit_ms;
+      a.unit_basis = "a step between host waits, from its GPU profile (CUPTI), over the copies' common window";
+    } else if (unit.profiled) {
+      a.unit = LadderUnit::run;
+      a.unit_ms = row.task_mean_ms;
+      a.unit_basis = "its whole run: its GPU profile gives no step (" + set.not_co_run + ")";
+    }
     a.run_s = set.run_s;
     a.startup_s = set.startup_s;
     if (!set.check_values.empty()) a.check_value = set.check_values.front();
@@ -143,7 +206,7 @@ AloneFacts read_alone(const fs::path& dir, const UnitChoice& unit, double gap_us
       std::find_if(workers.begin(), workers.end(), [&](const WorkerRecord& x) { return x.run_id == row.run_id; });
   if (w == workers.end()) throw ResultsError((dir / "runs.csv").string() + ": no copy of run " + row.run_id);
   if (unit.metric) a.unit_ms = w->fact("step_mean_ms");
-  if (!(a.unit_ms > 0)) a.problem = "its copy printed no step time for --exec-metric";
+  if (!(a.unit_ms > 0)) a.problem = "its copy printed no step time for --exec-metric";  // (a whole run is > 0)
   if (a.problem.empty()) place_by_profile(*w, gap_us, a);
   if (window && std::isfinite(w->fact("profile_nvml_samples")))
     *window = window_from_facts([&w](const std::string& key) { return w->fact(key); });
@@ -154,12 +217,13 @@ void read_cells(const fs::path& dir, const UnitChoice& unit, std::vector<Measure
   const std::vector<SummaryRecord> rows = read_summary(dir / "summary.csv");
   std::vector<WorkerRecord> workers;
   if (unit.exec) workers = read_runs(dir / "runs.csv");
+  const std::vector<MeasuredUnit> units = ladder_units(dir, unit);
   for (const SummaryRecord& r : rows) {
     const std::optional<Mode> mode = mode_in_results(r.mode);
     if (!mode)
       throw ResultsError((dir / "summary.csv").string() + ": run " + r.run_id + " has a mode no ladder runs: '" +
                          r.mode + "'");
-    cell_for(cells, *mode, r.procs).add(read_set(r, unit, workers));
+    cell_for(cells, *mode, r.procs).add(read_set(r, unit, workers, units));
   }
 }
 

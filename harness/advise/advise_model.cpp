@@ -43,7 +43,7 @@ void fit_to_ladder(std::vector<PredictedCell>& predicted, const AloneFacts& alon
   }
 }
 
-std::vector<PredictedCell> simulate_ladder(const std::filesystem::path& alone_dir, bool metric, double gap_us,
+std::vector<PredictedCell> simulate_ladder(const std::filesystem::path& alone_dir, bool per_step, double gap_us,
                                            const SchedulerFacts& sched, int max_procs, int phases) {
   const std::vector<AloneRun> alone = read_alone_runs(alone_dir, gap_us);
   const AloneRun& a = program_alone(alone);
@@ -52,7 +52,7 @@ std::vector<PredictedCell> simulate_ladder(const std::filesystem::path& alone_di
   std::vector<PredictedCell> cells;
   for (const PredictedRow& r : predict_cells(alone, sched, procs, phases)) {
     PredictedCell c{r.procs, r.mode, {}};
-    const double loss = metric ? r.unit_ms / a.unit_ms : r.run_s / a.run_s;
+    const double loss = per_step ? r.unit_ms / a.unit_ms : r.run_s / a.run_s;
     c.prediction = {std::max(1e-9, loss), NAN, "simulated"};
     c.simulated = true;
     cells.push_back(c);
@@ -131,15 +131,21 @@ BasisChoice choose_basis(std::optional<Basis> asked, const AloneFacts& alone) {
 std::vector<double> MeasuredCell::set_rates(Basis b) const {
   if (sets.empty()) return {b == Basis::unit ? per_s : run_per_s};
   std::vector<double> out;
-  for (const SetMeasurement& s : sets) out.push_back(b == Basis::unit ? s.per_s : s.run_per_s);
+  for (const SetMeasurement& s : sets)
+    if (b == Basis::run || s.co_run) out.push_back(b == Basis::unit ? s.per_s : s.run_per_s);
   return out;
 }
 
 std::vector<double> MeasuredCell::set_unit_ms() const {
   if (sets.empty()) return {unit_ms};
   std::vector<double> out;
-  for (const SetMeasurement& s : sets) out.push_back(s.unit_ms);
+  for (const SetMeasurement& s : sets)
+    if (s.co_run) out.push_back(s.unit_ms);
   return out;
+}
+
+int MeasuredCell::co_run_sets() const {
+  return static_cast<int>(std::count_if(sets.begin(), sets.end(), [](const SetMeasurement& s) { return s.co_run; }));
 }
 
 void MeasuredCell::add(const SetMeasurement& set) {
@@ -154,13 +160,14 @@ void MeasuredCell::add(const SetMeasurement& set) {
                                                    std::to_string(sets.size()) + ")"
                                              : std::string());
     }
-  const auto over_sets = [this](double SetMeasurement::*field) {
+  const auto over_sets = [this](double SetMeasurement::*field, bool co_run_only = false) {
     std::vector<double> v;
-    for (const SetMeasurement& s : sets) v.push_back(s.*field);
+    for (const SetMeasurement& s : sets)
+      if (!co_run_only || s.co_run) v.push_back(s.*field);
     return mean(v);  // NaN where a set has none: no mean of part of the sets
   };
-  unit_ms = over_sets(&SetMeasurement::unit_ms);
-  per_s = over_sets(&SetMeasurement::per_s);
+  unit_ms = over_sets(&SetMeasurement::unit_ms, true);  // per unit: the sets whose copies ran together
+  per_s = over_sets(&SetMeasurement::per_s, true);
   run_per_s = over_sets(&SetMeasurement::run_per_s);
   run_s = over_sets(&SetMeasurement::run_s);
   startup_s = over_sets(&SetMeasurement::startup_s);

@@ -30,7 +30,10 @@ struct AloneFacts {
   AloneSource source = AloneSource::events;
   LadderUnit unit = LadderUnit::task;
   double unit_ms = NAN;  ///< one unit's time alone
-  RegimePoint point;     ///< the model's input (its step: the synchronising step)
+  /// How a unit is timed ("" for the usual: a task's events, a program's --exec-metric, its whole run without
+  /// one): a step from the GPU profile, or why a program without --exec-metric is timed by its whole run.
+  std::string unit_basis;
+  RegimePoint point;  ///< the model's input (its step: the synchronising step)
   /// A program whose profile has host waits: the same program cut at its idle gaps instead. Time-sliced,
   /// a copy waiting for the GPU keeps launching, so its kernels up to the next host wait share one turn
   /// (`point`); a copy that finds the GPU idle runs each burst as it comes, a turn per idle gap. The
@@ -82,10 +85,10 @@ struct MpsContention {
 MpsContention mps_contention(const AloneFacts& alone, const std::vector<MeasuredCell>& ladder);
 
 /// The simulator's predictions for a program profiled alone (the time-sliced N=1 run of the sweep in
-/// `alone_dir`), N = 2 .. max_procs, both modes, on the ladder's unit (a step with --exec-metric, else the
-/// whole run) over that run's, over `phases` phase draws (predict_cells). UsageError where the run has no profile
-/// to replay.
-std::vector<PredictedCell> simulate_ladder(const std::filesystem::path& alone_dir, bool metric, double gap_us,
+/// `alone_dir`), N = 2 .. max_procs, both modes, on the ladder's unit (`per_step`: a step, the program's
+/// --exec-metric or from its profile; else the whole run) over that run's, over `phases` phase draws
+/// (predict_cells). UsageError where the run has no profile to replay.
+std::vector<PredictedCell> simulate_ladder(const std::filesystem::path& alone_dir, bool per_step, double gap_us,
                                            const SchedulerFacts& sched, int max_procs, int phases);
 
 /// Fits the MPS predictions to the ladder's rungs so far: their speed to one copy alone under MPS (the
@@ -130,6 +133,12 @@ struct SetMeasurement {
   double energy_j = NAN;             ///< the board's energy over the run (NaN without NVML's counter)
   std::vector<double> check_values;  ///< --check-metric: each copy's last value (NaN: it printed none)
   double units = NAN;                ///< units all copies finished
+  /// Per unit, whether its N copies ran together: always where the unit is the program's metric or a task; a
+  /// ladder timed from its profiles (UnitChoice::profiled) only where every copy's unit is had over the run's
+  /// common window (harness/predict/measured_units.hpp). A set that is not co-run has no unit_ms nor per_s and
+  /// is left out of every per-unit mean and interval; per whole run it counts.
+  bool co_run = true;
+  std::string not_co_run;  ///< not co-run: why ("2 of 4 copies not co-run", ...)
 };
 
 /// What one mode at one N of the ladder measured, over its worker sets: the unit's time, averaged over
@@ -142,7 +151,7 @@ struct MeasuredCell {
   bool ok = false;      ///< every set ran ok
   std::string problem;  ///< not ok: the first failed set's status and reason, or why nothing was read
   std::vector<SetMeasurement> sets;
-  double unit_ms = NAN, p99_ms = NAN;                                 ///< means over the sets (p99: the worst set's)
+  double unit_ms = NAN, p99_ms = NAN;  ///< means over the (co-run) sets (p99: the worst set's)
   double per_s = NAN, run_per_s = NAN, run_s = NAN, startup_s = NAN;  ///< means over the sets
   double energy_per_unit_j = NAN;    ///< the sets' energy over their units (NaN where a set has none)
   std::vector<double> check_values;  ///< --check-metric: every copy's last value over the sets
@@ -152,10 +161,12 @@ struct MeasuredCell {
   double relative_run = NAN;         ///< per whole run: run_per_s over the same N=1's
   double throughput() const { return relative; }  ///< per unit (what the predictions are on)
   double throughput(Basis b) const { return b == Basis::unit ? relative : relative_run; }
-  /// Each set's units per second on `b`: the independent values every interval is over. A cell built
-  /// without sets (tests) gives its one mean.
+  /// Each set's units per second on `b`: the independent values every interval is over (per unit the co-run
+  /// sets only). A cell built without sets (tests) gives its one mean.
   std::vector<double> set_rates(Basis b) const;
-  std::vector<double> set_unit_ms() const;
+  std::vector<double> set_unit_ms() const;  ///< each co-run set's unit
+  /// The sets whose copies ran together (SetMeasurement::co_run): the ones the per-unit means are over.
+  int co_run_sets() const;
   /// Adds one set and sets the means again (ok and problem from every set).
   void add(const SetMeasurement& s);
   /// Whether this is the plain `kind` a ladder runs (timeslice, mps; not a limited or optioned MPS mode).

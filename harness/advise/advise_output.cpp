@@ -44,23 +44,25 @@ double number_or_nan(const json& meta, const char* key) {
 
 json alone_json(const AloneFacts& a) {
   const auto placed = [&a](double v) { return a.placed() ? json_number(v) : json(nullptr); };
-  return {{"source", alone_source_word(a.source)},
-          {"unit", unit_word(a.unit)},
-          {"unit_ms", json_number(a.unit_ms)},
-          {"step_ms", placed(a.point.step_ms)},
-          {"burst_ms", placed(a.point.burst_ms)},
-          {"kernel_ms", placed(a.point.kernel_ms)},
-          {"duty", json_number(a.duty)},
-          {"footprint", json_number(a.point.footprint)},
-          {"burst_basis", a.burst_basis},
-          {"footprint_basis", a.footprint_basis},
-          {"problem", a.problem},
-          {"run_s", json_number(a.run_s)},
-          {"startup_s", json_number(a.startup_s)},
-          {"check_value", json_number(a.check_value)},
-          {"by_idle_gaps", a.gap_point ? json{{"step_ms", json_number(a.gap_point->step_ms)},
-                                              {"burst_ms", json_number(a.gap_point->burst_ms)}}
-                                       : json(nullptr)}};
+  json j{{"source", alone_source_word(a.source)},
+         {"unit", unit_word(a.unit)},
+         {"unit_ms", json_number(a.unit_ms)},
+         {"step_ms", placed(a.point.step_ms)},
+         {"burst_ms", placed(a.point.burst_ms)},
+         {"kernel_ms", placed(a.point.kernel_ms)},
+         {"duty", json_number(a.duty)},
+         {"footprint", json_number(a.point.footprint)},
+         {"burst_basis", a.burst_basis},
+         {"footprint_basis", a.footprint_basis},
+         {"problem", a.problem},
+         {"run_s", json_number(a.run_s)},
+         {"startup_s", json_number(a.startup_s)},
+         {"check_value", json_number(a.check_value)},
+         {"by_idle_gaps", a.gap_point ? json{{"step_ms", json_number(a.gap_point->step_ms)},
+                                             {"burst_ms", json_number(a.gap_point->burst_ms)}}
+                                      : json(nullptr)}};
+  if (!a.unit_basis.empty()) j["unit_basis"] = a.unit_basis;  // a program without --exec-metric: how it is timed
+  return j;
 }
 
 /// NVML and GPM over the profile's steady part (docs/PROFILE.md "One clock"): fractions, null where none.
@@ -76,7 +78,9 @@ json window_json(const ProfileWindow& w) {
           {"unavailable", w.unavailable}};
 }
 
-json measured_json(const MeasuredCell& c) {
+/// A cell as advice.json holds it; `profiled` (a unit from the copies' profiles): whether each set's copies ran
+/// together (`co_run`, `not_co_run`) and the cell's `co_run_sets`.
+json measured_json(const MeasuredCell& c, bool profiled) {
   json sets = json::array();
   for (const SetMeasurement& s : c.sets)
     sets.push_back({{"ok", s.ok},
@@ -94,20 +98,27 @@ json measured_json(const MeasuredCell& c) {
                        for (const double x : s.check_values) v.push_back(json_number(x));
                        return v;
                      }()}});
-  return {{"procs", c.procs},
-          {"mode", c.mode.name},
-          {"ok", c.ok},
-          {"problem", c.problem},
-          {"unit_ms", json_number(c.unit_ms)},
-          {"p99_ms", json_number(c.p99_ms)},
-          {"loss", json_number(c.loss)},
-          {"throughput", json_number(c.throughput())},
-          {"throughput_run", json_number(c.relative_run)},
-          {"run_s", json_number(c.run_s)},
-          {"startup_s", json_number(c.startup_s)},
-          {"energy_per_unit_j", json_number(c.energy_per_unit_j)},
-          {"sets", sets},
-          {"check_problem", c.check_problem}};
+  if (profiled)
+    for (std::size_t i = 0; i < c.sets.size(); ++i) {
+      sets[i]["co_run"] = c.sets[i].co_run;
+      sets[i]["not_co_run"] = c.sets[i].not_co_run;
+    }
+  json j{{"procs", c.procs},
+         {"mode", c.mode.name},
+         {"ok", c.ok},
+         {"problem", c.problem},
+         {"unit_ms", json_number(c.unit_ms)},
+         {"p99_ms", json_number(c.p99_ms)},
+         {"loss", json_number(c.loss)},
+         {"throughput", json_number(c.throughput())},
+         {"throughput_run", json_number(c.relative_run)},
+         {"run_s", json_number(c.run_s)},
+         {"startup_s", json_number(c.startup_s)},
+         {"energy_per_unit_j", json_number(c.energy_per_unit_j)},
+         {"sets", sets},
+         {"check_problem", c.check_problem}};
+  if (profiled) j["co_run_sets"] = c.co_run_sets();
+  return j;
 }
 
 /// The measured line of `mode` on the basis that decided: each ok cell's throughput in copies alone and its
@@ -266,9 +277,10 @@ json advice_json(const Advice& a) {
     if (p.simulated) j["predicted"].back()["simulated"] = true;
   }
   j["ladder"] = json::array();
-  for (const MeasuredCell& c : a.ladder) j["ladder"].push_back(measured_json(c));
+  const bool profiled = a.meta.value("advise", json()).value("unit_from_profiles", false);
+  for (const MeasuredCell& c : a.ladder) j["ladder"].push_back(measured_json(c, profiled));
   j["limits"] = json::array();
-  for (const MeasuredCell& c : a.limits) j["limits"].push_back(measured_json(c));
+  for (const MeasuredCell& c : a.limits) j["limits"].push_back(measured_json(c, profiled));
   j["checks"] = json::array();
   for (const Check& c : check_predictions(a.predicted, a.ladder))
     j["checks"].push_back({{"procs", c.procs},

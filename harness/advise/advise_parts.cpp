@@ -25,7 +25,7 @@ std::vector<PredictedCell> predictions(const fs::path& alone_dir, const UnitChoi
                                        int phases) {
   if (unit.exec && alone.placed() && alone.source == AloneSource::profile) {
     try {
-      return simulate_ladder(alone_dir, unit.metric, gap_us, sched, max_procs, phases);
+      return simulate_ladder(alone_dir, unit.metric || unit.profiled, gap_us, sched, max_procs, phases);
     } catch (const UsageError&) {  // no replayable profile: the regime model places it as before
     }
   }

@@ -129,12 +129,23 @@ int redo_advice(const std::string& dir_text, const std::string& basis, const std
     advice.meta = advice_meta(stored);
     const nlohmann::json& settings = stored.at("advise");
     const SweepSpec workload = parse_sweep_args(settings.at("workload_args").get<std::vector<std::string>>());
-    const UnitChoice unit{runs_user_program(workload.workloads.front()), !workload.params.exec.metric.empty()};
+    const nlohmann::json& profiled = settings.value("unit_from_profiles", nlohmann::json(false));
+    if (!profiled.is_boolean())
+      throw ResultsError(file.string() + ": advise.unit_from_profiles " + profiled.dump().substr(0, 40) +
+                         " is not true or false");
+    const UnitChoice unit = unit_choice(workload, profiled.get<bool>());
     advice.subject = stored.at("subject").get<std::string>();
     read_stored_scheduler(stored, file, advice);
     read_stored_ladder_end(stored, file, advice);
     advice.seconds = stored.at("seconds").get<double>();
-    advice.alone = read_alone(dir / "sweeps" / "alone", unit, workload.profile_gap_us, &advice.alone_window);
+    // One copy alone timed as the run timed it: from its profile where advise measured its units (since
+    // 2026-12-03: every program without --exec-metric), whichever unit the ladder then took.
+    const fs::path alone_dir = dir / "sweeps" / "alone";
+    const UnitChoice alone_unit = unit_choice(workload, fs::is_regular_file(alone_dir / "units.csv", ec));
+    advice.alone = read_alone(alone_dir, alone_unit, workload.profile_gap_us, &advice.alone_window);
+    if (unit.profiled && advice.alone.unit != LadderUnit::step)
+      throw ResultsError(file.string() + ": advise.unit_from_profiles is true, but one copy alone has no step (" +
+                         advice.alone.unit_basis + ")");
     // The basis as asked then (format 2 and older: auto), unless --basis asks again (and is stored).
     if (!basis.empty()) advice.meta["advise"]["basis"] = basis;
     if (!job_length.empty()) advice.meta["advise"]["job_length"] = job_length;
