@@ -20,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path membw_alone() { return source_dir() / "results" / "2026-11-27-predict-study" / "membw" / "alone"; }
-fs::path study_xray() { return source_dir() / "results" / "2026-11-27-predict-study" / "xray"; }
+fs::path study_xray() { return study() / "xray"; }
 
 class HostCalibrationSweep : public ExecSweep {
  protected:

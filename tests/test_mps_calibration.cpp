@@ -26,8 +26,6 @@ namespace fs = std::filesystem;
 using harness::ContentionPoint;
 using harness::MpsModel;
 
-fs::path study() { return source_dir() / "results" / "2026-11-27-predict-study"; }
-
 /// A copy that is always on the GPU: `steps` steps of one item of 1 ms asking for `sm` of the SMs, no host between.
 harness::CopyTrace busy_trace(double sm, int steps = 60) {
   harness::CopyTrace t;

@@ -24,8 +24,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path study() { return source_dir() / "results" / "2026-11-27-predict-study"; }
-
 std::size_t count_of(const std::string& text, const std::string& what) {
   std::size_t n = 0;
   for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;

@@ -20,6 +20,7 @@ fs::path build_dir() { return BENCH_MPS_BUILD_DIR; }
 fs::path bench_mps_exe() { return build_dir() / "harness" / "bench_mps"; }
 fs::path bench_worker_exe() { return build_dir() / "harness" / "bench_worker"; }
 fs::path fakes_dir() { return source_dir() / "tests" / "fakes"; }
+fs::path study() { return source_dir() / "results" / "2026-11-27-predict-study"; }
 fs::path fixtures_dir() { return source_dir() / "tests" / "fixtures"; }
 
 struct BackgroundProgram::Impl {

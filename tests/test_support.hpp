@@ -23,6 +23,8 @@ fs::path bench_worker_exe();
 /// tests/fakes: the fake nvidia-cuda-mps-control and nvidia-cuda-mps-server.
 fs::path fakes_dir();
 fs::path fixtures_dir();
+/// results/2026-11-27-predict-study: the committed prediction study (its xray, each program's alone and ladder).
+fs::path study();
 
 struct Env {
   std::vector<std::pair<std::string, std::string>> set;

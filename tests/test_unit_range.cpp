@@ -30,8 +30,6 @@ using Json = nlohmann::json;
 
 constexpr std::int64_t kUs = 1000, kMs = 1000 * kUs;
 
-fs::path study() { return source_dir() / "results" / "2026-11-27-predict-study"; }
-
 TEST(UnitRange, TheRecorderKeepsItsFirstAndLastOccurrencesAndTheReaderReadsThem) {
   TempDir tmp;
   const std::uint64_t t0 = 1'000'000'000;
