@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/sweep/exec_gate.hpp"
 #include "tests/exec_fixture.hpp"
 
 namespace bench_mps::testing {
@@ -181,6 +182,28 @@ TEST_F(ExecGate, BadGateValuesAreOneLineAndWriteNothing) {
   EXPECT_NE(no_exec.err.find("--exec-gate: holds your program's copies; add --workloads exec"), std::string::npos)
       << no_exec.err;
   EXPECT_FALSE(fs::exists(out()));
+}
+
+// `--exec-gate steady` holds the copies where the unit's steady part begins (the host wait measure_units and
+// predict start counting from), not where the profile summary's steady part begins: on an H200 the GEMM loop's
+// summary began before its first host wait (the copies were held at their first kernel, and its warm-up of 38
+// steps at 3.69x the step spread them apart), while its unit leaves that head out
+// (results/2026-12-03-advise-profiled/gemm: sweeps/alone/units.csv, "steps 39-754 of 754").
+TEST(ExecGateSteady, TheGateIsWhereTheUnitsSteadyPartBeginsAfterAWarmUpOfSlowerSteps) {
+  const fs::path dir =
+      source_dir() / "results/2026-12-03-advise-profiled/gemm/sweeps/alone/profiles/r1-timeslice-exec-n1/w0";
+  std::string why, note;
+  const long k = harness::waits_before_steady(dir, why);
+  EXPECT_TRUE(why.empty()) << why;
+  EXPECT_GE(k, 38);  // the head of 38 step ends the unit leaves out, and the waits before the first of them
+  EXPECT_LE(k, 45);
+  EXPECT_EQ(harness::resolve_gate_point("steady", dir, note), "wait:" + std::to_string(k));
+  EXPECT_NE(note.find("after host wait " + std::to_string(k)), std::string::npos) << note;
+  // Given points pass through; no profile: the first kernel, and why.
+  EXPECT_EQ(harness::resolve_gate_point("wait:7", dir, note), "wait:7");
+  TempDir empty;
+  EXPECT_EQ(harness::resolve_gate_point("steady", empty.path(), note), "first-kernel");
+  EXPECT_NE(note.find("no GPU profile of the alone run"), std::string::npos) << note;
 }
 
 }  // namespace

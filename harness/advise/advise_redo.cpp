@@ -53,13 +53,43 @@ std::vector<int> stored_ladder(const nlohmann::json& settings, const fs::path& f
   return rungs;
 }
 
+/// Whether advise read the child sweep in `dir` when it ran: one that it stopped (the budget ran out, a signal; its
+/// meta.json says "interrupted") it did not, so neither does a redo (the finished runs such a folder keeps would
+/// otherwise turn into cells the advice never had).
+bool read_when_run(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::is_regular_file(dir / "summary.csv", ec)) return false;
+  if (!fs::is_regular_file(dir / "meta.json", ec)) return true;
+  const nlohmann::json meta = read_stored_json(dir / "meta.json");
+  return !meta.is_object() || meta.value("status", std::string()) != "interrupted";
+}
+
+/// A thread limit whose sweep advise stopped: failed, for the reason advice.json stored (the stored entry of its
+/// mode), as it was when advise ran.
+MeasuredCell stopped_limit(const nlohmann::json& stored, const std::string& folder) {
+  MeasuredCell c;
+  c.problem = "its sweep did not finish (" + folder + "/meta.json: interrupted)";
+  c.mode = parse_mode("mps:auto");
+  for (const nlohmann::json& l : stored.value("limits", nlohmann::json::array())) {
+    const std::string mode = l.value("mode", std::string());
+    if ((folder == "limits") != (mode == "mps:auto")) continue;
+    c.mode = parse_mode(mode);
+    c.procs = l.value("procs", 0);
+    c.problem = l.value("problem", c.problem);
+    break;
+  }
+  return c;
+}
+
 /// The measured cells of an advise folder's child sweeps (`sweeps`): each rung, the sets added to settle the
-/// verdict (in their order), the thread limits (in the order they ran: limit_folder).
-void read_stored_cells(const fs::path& sweeps, const UnitChoice& unit, const std::vector<int>& rungs, Advice& advice) {
+/// verdict (in their order), the thread limits (in the order they ran: limit_folder); none of a sweep advise
+/// stopped (read_when_run).
+void read_stored_cells(const fs::path& sweeps, const UnitChoice& unit, const std::vector<int>& rungs,
+                       const nlohmann::json& stored, Advice& advice) {
   std::error_code ec;
   for (const int n : rungs) {
     const fs::path rung = sweeps / ("ladder-" + std::to_string(n));
-    if (!fs::is_regular_file(rung / "summary.csv", ec)) continue;
+    if (!read_when_run(rung)) continue;
     read_cells(rung, unit, advice.ladder);
     // A ladder that ran to its end ran every rung: a rung's folder without a run of its N is damaged, and what it
     // lost would silently leave the advice.
@@ -70,13 +100,15 @@ void read_stored_cells(const fs::path& sweeps, const UnitChoice& unit, const std
   }
   for (int round = 1; round <= kMaxSetsPerCell; ++round)
     for (const MeasuredCell& c : std::vector<MeasuredCell>(advice.ladder))
-      if (fs::is_regular_file(sweeps / more_folder(round, c.mode.name, c.procs) / "summary.csv", ec))
+      if (read_when_run(sweeps / more_folder(round, c.mode.name, c.procs)))
         read_cells(sweeps / more_folder(round, c.mode.name, c.procs), unit, advice.ladder);
   for (const std::string folder : {"limits", "limits-2x"})
-    if (fs::is_regular_file(sweeps / folder / "summary.csv", ec)) {
+    if (read_when_run(sweeps / folder)) {
       std::vector<MeasuredCell> cells;
       read_cells(sweeps / folder, unit, cells);
       if (!cells.empty()) advice.limits.push_back(cells.front());
+    } else if (fs::is_regular_file(sweeps / folder / "summary.csv", ec)) {
+      advice.limits.push_back(stopped_limit(stored, folder));
     }
 }
 
@@ -173,7 +205,7 @@ int redo_advice(const std::string& dir_text, const std::string& basis, const std
                          " is not a count from 0 to " + std::to_string(kMaxPhaseDraws));
     advice.predicted = predictions(dir / "sweeps" / "alone", unit, workload.profile_gap_us, advice.alone,
                                    advice.scheduler, max_procs.get<int>(), draws.get<int>());
-    read_stored_cells(dir / "sweeps", unit, rungs, advice);
+    read_stored_cells(dir / "sweeps", unit, rungs, stored, advice);
     const double slo = number(settings.at("slo_p99_ms"));  // null (none) or a target --slo-p99-ms would take
     if (!settings.at("slo_p99_ms").is_null() && !(slo >= 0.001 && slo <= 1e7))
       throw ResultsError(file.string() + ": advise.slo_p99_ms " + settings.at("slo_p99_ms").dump().substr(0, 40) +

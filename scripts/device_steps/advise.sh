@@ -2,7 +2,8 @@
 # ADVISE_BUDGET (300), on each subject (lib.sh's subject_args: spin, mlp, seed001, seed001short, membw, infer, client,
 # zoo-NAME); the first measures the X-ray, the others read it -> OUT_DIR/advise-<subject>; prints the advice and the
 # model's error at N=4 and N=10. ADVISE_EXEC_LADDER=default: advise's own ladder (no --ladder); ADVISE_ARGS: more advise
-# options (words, e.g. "--basis unit"); ADVISE_PACK=1: each subject's folder and log packed at once (pack_step).
+# options (words, e.g. "--basis unit"); ADVISE_PACK=1: each subject's folder and log packed at once (pack_step);
+# ADVISE_DROP_PROFILES=1: the copies' profiles removed after advise measured them (units.csv), one copy alone's kept.
 
 IFS=, read -r -a subjects <<<"${step#advise:}"
 xray_from=()
@@ -24,10 +25,11 @@ for subject in "${subjects[@]}"; do
 import json, sys
 a = json.load(open(sys.argv[1]))
 print("alone:", {k: a["alone"][k] for k in ("unit", "unit_ms", "step_ms", "burst_ms", "kernel_ms", "duty", "footprint")})
+num = lambda v: "-" if v is None else "%.3f" % v  # a cell not co-run has no measured throughput per unit
 for c in a["checks"]:
-    print("N={procs} {mode}: predicted {predicted:.3f} (low {low}) measured {measured:.3f} error {error}".format(
-        low="-" if c["predicted_low"] is None else "%.3f" % c["predicted_low"],
-        error="-" if c["error"] is None else "%+.1f%%" % (100 * c["error"]), **{k: c[k] for k in ("procs", "mode", "predicted", "measured")}))
+    print("N={procs} {mode}: predicted {predicted} (low {low}) measured {measured} error {error}".format(
+        procs=c["procs"], mode=c["mode"], predicted=num(c["predicted"]), low=num(c["predicted_low"]),
+        measured=num(c["measured"]), error="-" if c["error"] is None else "%+.1f%%" % (100 * c["error"])))
 print("ladder end:", a["ladder_end"], "| sets added:", a.get("sets_end") or "-")
 d = a.get("decision", {})
 iv = lambda r: "-" if not r or r.get("ratio") is None else "%.3f (%s-%s)" % (r["ratio"], "-" if r["lo"] is None else "%.3f" % r["lo"], "-" if r["hi"] is None else "%.3f" % r["hi"])
@@ -38,6 +40,10 @@ for c in a["ladder"]:
 PY
   check_clean "advise $subject"
   [ -d "$out/runs/advise-$subject/sweeps/xray" ] && xray_from=(--xray-from "$out/runs/advise-$subject/sweeps/xray")
+  if [ "${ADVISE_DROP_PROFILES:-0}" = 1 ]; then  # units.csv keeps each sweep's units; one copy alone's profile stays
+    find "$out/runs/advise-$subject/sweeps" -mindepth 2 -maxdepth 2 -name profiles -type d -not -path '*/alone/*' \
+      -exec rm -rf {} +
+  fi
   if [ "${ADVISE_PACK:-0}" = 1 ]; then
     cp -r "$out/runs/advise-$subject/sweeps/xray" "$out/xray-kept" 2>/dev/null && xray_from=(--xray-from "$out/xray-kept")
     pack_step "advise-$subject" "runs/advise-$subject" "advise-$subject.log"
