@@ -190,8 +190,10 @@ class AdviseRun {
           a_.sets_end =
               "decided after " + std::to_string(round - 1) + " more worker set" + (round == 2 ? "" : "s") + " each";
         progress_.say(round > 1 ? a_.sets_end
-                                : "MPS against time-slicing: " + std::string(verdict_name(p.verdict)) +
-                                      (std::isfinite(p.gain.ratio) ? " at " + times_with_interval(p.gain) : ""));
+                      : !p.unmeasured.empty()
+                          ? "MPS against time-slicing cannot be decided per unit: " + p.unmeasured
+                          : "MPS against time-slicing: " + std::string(verdict_name(p.verdict)) +
+                                (std::isfinite(p.gain.ratio) ? " at " + times_with_interval(p.gain) : ""));
         return;
       }
       if (stop_signal().load()) return settled("stopped by a signal");

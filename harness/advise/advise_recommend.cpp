@@ -60,6 +60,25 @@ std::string limit_words(const Mode& mode, int procs) {
                        : "each client limited to " + std::to_string(mode.active_thread_pct) + " % of the SMs";
 }
 
+/// Per unit, the modes whose N >= 2 copies never ran together: every ok cell of the mode at N >= 2 has worker sets
+/// and none of them co-run ("" where each mode has a co-run cell there, or none that ran ok).
+std::string never_co_run(const std::vector<MeasuredCell>& ladder) {
+  std::string out;
+  for (const ModeKind mode : kLadderModes) {
+    std::string at;
+    bool together = false;
+    for (const MeasuredCell& c : ladder)
+      if (c.is(mode) && c.procs >= 2 && c.ok && !c.sets.empty()) {
+        if (c.co_run_sets() > 0) together = true;
+        at += (at.empty() ? "N=" : ", ") + std::to_string(c.procs);
+      }
+    if (together || at.empty()) continue;
+    out += (out.empty() ? "" : "; ") + std::string(mode == ModeKind::timeslice ? "time-sliced" : "under MPS") +
+           ", no run of N >= 2 copies ran together (" + at + ": not co-run)";
+  }
+  return out;
+}
+
 }  // namespace
 
 RatioInterval limit_keeps(const MeasuredCell& unlimited, const MeasuredCell& limit) {
@@ -139,6 +158,12 @@ Pick pick(const std::vector<MeasuredCell>& ladder, double slo, Basis basis) {
       }
     }
   }
+  // A best over the cells that ran together leaves out a mode's sharing where none of its N >= 2 cells did.
+  if (basis == Basis::unit && p.verdict != AdviceVerdict::none) p.unmeasured = never_co_run(ladder);
+  if (!p.unmeasured.empty()) {
+    p.verdict = AdviceVerdict::undecided;
+    p.cell = nullptr;
+  }
   p.procs = p.cell ? p.cell->procs : 0;
   return p;
 }
@@ -207,6 +232,15 @@ bool verdict_headline(const Pick& p, const std::vector<MeasuredCell>& ladder, co
       r.headline = "No advice: no configuration of the ladder ran" + slo_words + ".";
       return false;
     case AdviceVerdict::undecided:
+      if (!p.unmeasured.empty()) {
+        r.headline = "Can't tell whether MPS helps " + per + ": " + p.unmeasured +
+                     ", so that mode's sharing was not measured" +
+                     (std::isfinite(p.gain.ratio)
+                          ? " (over the cells that did: MPS's best " + times_with_interval(p.gain) + against + ")"
+                          : std::string()) +
+                     ". The whole runs count every run; --basis run decides on them.";
+        return true;
+      }
       r.headline = p.gain.has_interval()
                        ? "Can't tell within the budget whether MPS helps: its best throughput was " +
                              times_with_interval(p.gain) + against + " " + per + ", an interval across the " +

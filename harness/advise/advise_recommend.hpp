@@ -47,8 +47,12 @@ struct Pick {
   /// time-sliced unit time over MPS's; MPS is advised where its interval lies above 1 + kDecisionBand
   RatioInterval speedup{NAN, NAN, NAN};
   double mps_speedup = NAN;  ///< speedup.ratio (NaN: not compared)
+  /// Per unit, why a mode's best is not known: its copies never ran together at N >= 2 (every ok cell of it there
+  /// not co-run, a unit from the profiles), so a best over its other cells would leave its sharing out ("": known).
+  /// The verdict is then undecided, and more sets of the best cells would not settle it.
+  std::string unmeasured;
   /// The cells whose sets would settle an undecided verdict: the best of each mode.
-  bool open() const { return verdict == AdviceVerdict::undecided && best_ts && best_mps; }
+  bool open() const { return verdict == AdviceVerdict::undecided && best_ts && best_mps && unmeasured.empty(); }
 };
 Pick pick(const std::vector<MeasuredCell>& ladder, double slo_p99_ms, Basis basis = Basis::unit);
 
