@@ -317,6 +317,9 @@ TEST(AdviseDecision, AModeWhoseCopiesNeverRanTogetherLeavesTheVerdictPerUnitOpen
   const Recommendation r = recommend(alone_at(10, 3, 0.2), l, {}, {}, NAN, Basis::unit);
   EXPECT_EQ(r.verdict, AdviceVerdict::undecided);
   EXPECT_NE(r.headline.find("so that mode's sharing was not measured"), std::string::npos) << r.headline;
+  // A longer job's steps run at each N's unit: no job verdict either.
+  const JobVerdict job = job_verdict(l, LadderUnit::step, *parse_job_length("100x"));
+  EXPECT_NE(job.problem.find("time-sliced, no run of N >= 2 copies ran together"), std::string::npos) << job.problem;
   // Per whole run the same ladder decides; and one co-run cell of the mode is enough to measure it.
   EXPECT_TRUE(pick(l, NAN, Basis::run).unmeasured.empty());
   l[4] = cell(4, "timeslice", 44);
@@ -645,6 +648,16 @@ TEST(AdviseLadder, AProfiledLadderTimesCoRunStepsAndLeavesTheOthersOutPerUnitOnl
   for (const MeasuredUnit& u : units)  // units.csv's own steps per second of the run (as written, 6 digits)
     if (u.run_id == "r1-timeslice-exec-n10") EXPECT_NEAR(ts10->sets[0].per_s, u.run_steps_per_s, 1e-4 * steps_per_s);
   EXPECT_TRUE(std::isnan(ts10->sets[0].p99_ms));  // a step's p99 is not in the units
+  // For a longer job: a copy's "start-up" is the rest of its run outside its steady part, its units the steps of
+  // that part at its unit.
+  double rest = 0, steps = 0;
+  for (const MeasuredUnit& u : units)
+    if (u.run_id == "r1-timeslice-exec-n10") {
+      rest += (u.run_s - u.steady_s) / 10;
+      steps += u.steady_s * 1000 / u.unit_ms;
+    }
+  EXPECT_NEAR(ts10->sets[0].startup_s, rest, 1e-9);
+  EXPECT_NEAR(ts10->sets[0].units, steps, 1e-6 * steps);
   // MPS N=4: one set co-run, one not: the unit is the co-run set's, per whole run both count.
   ASSERT_EQ(mps4->sets.size(), 2u);
   EXPECT_TRUE(mps4->ok);
@@ -652,6 +665,7 @@ TEST(AdviseLadder, AProfiledLadderTimesCoRunStepsAndLeavesTheOthersOutPerUnitOnl
   const SetMeasurement& apart = mps4->sets[0].co_run ? mps4->sets[1] : mps4->sets[0];
   const SetMeasurement& together = mps4->sets[0].co_run ? mps4->sets[0] : mps4->sets[1];
   EXPECT_TRUE(std::isnan(apart.unit_ms));
+  EXPECT_TRUE(std::isnan(apart.units));  // no steps measured: no energy per step, no part in a longer job
   EXPECT_NE(apart.not_co_run.find("copies without a co-run unit (not co-run)"), std::string::npos) << apart.not_co_run;
   EXPECT_NEAR(mps4->unit_ms, together.unit_ms, 1e-12);
   EXPECT_EQ(mps4->set_rates(Basis::unit).size(), 1u);

@@ -95,6 +95,10 @@ JobVerdict job_verdict(const std::vector<MeasuredCell>& ladder, LadderUnit unit,
         "are measured apart";
     return v;
   }
+  if (const std::string apart = never_co_run(ladder); !apart.empty()) {  // a job's steps run at N's unit
+    v.problem = apart + ", so that mode's sharing was not measured per " + unit_word(unit);
+    return v;
+  }
   const MeasuredCell* alone = find_measured(ladder, ModeKind::timeslice, 1);
   const AloneJob a = alone && alone->ok ? alone_job(*alone) : AloneJob{};
   if (!(a.unit_ms > 0) || !(a.startup_s >= 0) || !(a.units > 0)) {

@@ -77,9 +77,12 @@ std::vector<MeasuredUnit> ladder_units(const fs::path& dir, const UnitChoice& un
   return read_units(dir / "units.csv");
 }
 
-/// A profiled set's unit: its copies' steps over the run's common window, where every copy ran together.
+/// A profiled set's unit: its copies' steps over the run's common window, where every copy ran together. For a
+/// longer job (advise_job.hpp) its start-up is the rest of a copy's run outside its steady part (start-up, warm-up,
+/// what follows its steps: a test pass, the exit), and its units the steps of its steady part at its unit.
 void time_by_profile(const SummaryRecord& r, const std::vector<MeasuredUnit>& units, SetMeasurement& m) {
-  std::vector<double> ms;
+  std::vector<double> ms, rest;
+  double steady_steps = 0;
   int copies = 0, apart = 0;
   std::string why;
   for (const MeasuredUnit& u : units) {
@@ -87,6 +90,8 @@ void time_by_profile(const SummaryRecord& r, const std::vector<MeasuredUnit>& un
     ++copies;
     if (co_run(u.basis) && u.unit_ms > 0) {
       ms.push_back(u.unit_ms);
+      rest.push_back(u.run_s - u.steady_s);  // NaN where either is unknown (a units.csv of before 2026-12-02)
+      steady_steps += u.steady_s * 1000 / u.unit_ms;
     } else {
       ++apart;
       if (why.empty()) why = u.basis_text();
@@ -98,10 +103,13 @@ void time_by_profile(const SummaryRecord& r, const std::vector<MeasuredUnit>& un
     m.unit_ms = mean(ms);
     m.per_s = 0;  // steps per second of all copies over the common window
     for (const double x : ms) m.per_s += 1000 / x;
+    m.startup_s = mean(rest);
+    if (std::isfinite(steady_steps) && steady_steps > 0) m.units = steady_steps;
     return;
   }
   m.co_run = false;
   m.unit_ms = m.per_s = NAN;
+  m.units = NAN;  // its steps are not measured: no energy per step, no part in a longer job
   m.not_co_run = copies == 0 ? std::string("no copy of the run in units.csv")
                              : std::to_string(apart) + " of " + std::to_string(copies) +
                                    " copies without a co-run unit (" + why + ")";

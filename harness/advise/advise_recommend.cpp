@@ -60,8 +60,8 @@ std::string limit_words(const Mode& mode, int procs) {
                        : "each client limited to " + std::to_string(mode.active_thread_pct) + " % of the SMs";
 }
 
-/// Per unit, the modes whose N >= 2 copies never ran together: every ok cell of the mode at N >= 2 has worker sets
-/// and none of them co-run ("" where each mode has a co-run cell there, or none that ran ok).
+}  // namespace
+
 std::string never_co_run(const std::vector<MeasuredCell>& ladder) {
   std::string out;
   for (const ModeKind mode : kLadderModes) {
@@ -78,8 +78,6 @@ std::string never_co_run(const std::vector<MeasuredCell>& ladder) {
   }
   return out;
 }
-
-}  // namespace
 
 RatioInterval limit_keeps(const MeasuredCell& unlimited, const MeasuredCell& limit) {
   if (!limit.ok || !(limit.unit_ms > 0) || !(unlimited.unit_ms > 0)) return {NAN, NAN, NAN};

@@ -56,6 +56,11 @@ struct Pick {
 };
 Pick pick(const std::vector<MeasuredCell>& ladder, double slo_p99_ms, Basis basis = Basis::unit);
 
+/// Per unit, the modes whose N >= 2 copies never ran together: every ok cell of the mode at N >= 2 has worker sets
+/// and none of them co-run (a unit from the profiles), in words ("" where each mode has a co-run cell there, or
+/// none that ran ok): a best over that mode's other cells would leave its sharing out.
+std::string never_co_run(const std::vector<MeasuredCell>& ladder);
+
 /// One copy alone under MPS against time-sliced, per unit (the ladder's N=1 cells): their speed ratio and
 /// interval; NaN where either did not run ok.
 RatioInterval one_copy_mode_gap(const std::vector<MeasuredCell>& ladder);
