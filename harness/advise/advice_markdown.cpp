@@ -184,7 +184,7 @@ std::string jobs_section(const Advice& a) {
                    " at that N), and per mode the N whose copies finish the most jobs; MPS's best over "
                    "time-slicing's best with its ~94 % interval over the worker sets. It assumes a job's copies "
                    "spend the whole job at the time per unit measured at its N." +
-                   (a.meta.value("advise", nlohmann::json()).value("unit_from_profiles", false)
+                   (timed_from_profiles(a.meta)
                         ? std::string(" Timed from its profiles, a copy's start-up here is the rest of its run "
                                       "outside its steady part (its start-up, warm-up and what follows its steps, "
                                       "a test pass and its exit, say), taken as the same for a longer job; the "

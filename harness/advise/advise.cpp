@@ -30,12 +30,6 @@
 namespace fs = std::filesystem;
 
 namespace bench_mps::harness {
-namespace {
-
-/// Where a limit's sweep goes: mps:auto in sweeps/limits, the doubled share in sweeps/limits-2x.
-std::string limit_folder(const Mode& mode) { return mode.auto_pct ? "limits" : "limits-2x"; }
-
-}  // namespace
 
 namespace {
 

@@ -204,6 +204,13 @@ json advice_meta(json stored) {
   return stored;
 }
 
+bool timed_from_profiles(const json& meta) {
+  if (!meta.is_object() || !meta.contains("advise") || !meta.at("advise").is_object()) return false;
+  const json& settings = meta.at("advise");
+  return settings.contains("unit_from_profiles") && settings.at("unit_from_profiles").is_boolean() &&
+         settings.at("unit_from_profiles").get<bool>();
+}
+
 std::optional<JobLength> asked_job_length(const json& meta) {
   if (!meta.contains("advise") || !meta.at("advise").is_object()) return std::nullopt;
   const json& advise = meta.at("advise");
@@ -277,7 +284,7 @@ json advice_json(const Advice& a) {
     if (p.simulated) j["predicted"].back()["simulated"] = true;
   }
   j["ladder"] = json::array();
-  const bool profiled = a.meta.value("advise", json()).value("unit_from_profiles", false);
+  const bool profiled = timed_from_profiles(a.meta);
   for (const MeasuredCell& c : a.ladder) j["ladder"].push_back(measured_json(c, profiled));
   j["limits"] = json::array();
   for (const MeasuredCell& c : a.limits) j["limits"].push_back(measured_json(c, profiled));

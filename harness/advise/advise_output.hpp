@@ -58,6 +58,8 @@ struct Advice {
 nlohmann::json advice_json(const Advice& a);
 /// --job-length as stored in advice.json's settings (meta "advise"."job_length"); nullopt where none.
 std::optional<JobLength> asked_job_length(const nlohmann::json& meta);
+/// Whether the ladder was timed per step from its copies' profiles (meta "advise"."unit_from_profiles" true).
+bool timed_from_profiles(const nlohmann::json& meta);
 /// A stored advice.json less what advice_json derived (format 1's `limited` too): Advice::meta again.
 nlohmann::json advice_meta(nlohmann::json stored);
 std::string advice_markdown(const Advice& a);

@@ -20,6 +20,8 @@ std::string more_folder(int round, const std::string& mode, int n) {
   return "more-" + std::to_string(round) + "-" + mode + "-n" + std::to_string(n);
 }
 
+std::string limit_folder(const Mode& mode) { return mode.auto_pct ? "limits" : "limits-2x"; }
+
 std::vector<PredictedCell> predictions(const fs::path& alone_dir, const UnitChoice& unit, double gap_us,
                                        const AloneFacts& alone, const SchedulerFacts& sched, int max_procs,
                                        int phases) {

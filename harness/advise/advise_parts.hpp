@@ -19,6 +19,8 @@ namespace bench_mps::harness {
 
 /// Where a set added to settle the verdict goes: sweeps/more-<round>-<mode>-n<N>.
 std::string more_folder(int round, const std::string& mode, int n);
+/// Where a thread limit's sweep goes: mps:auto in sweeps/limits, the doubled share in sweeps/limits-2x.
+std::string limit_folder(const Mode& mode);
 
 /// A program profiled alone: the simulator's predictions from its trace (docs/PREDICT.md); bench_mps's own
 /// workloads (no trace: their events place them) and a program whose profile cannot be replayed: the regime

@@ -14,6 +14,7 @@
 #include "harness/common/json_text.hpp"
 #include "harness/plan/sweep_cli.hpp"
 #include "harness/results/results_reader.hpp"
+#include "harness/results/sweep_meta.hpp"
 #include "harness/simulate/phases.hpp"
 #include "harness/workers/workload_config.hpp"
 
@@ -61,7 +62,8 @@ bool read_when_run(const fs::path& dir) {
   if (!fs::is_regular_file(dir / "summary.csv", ec)) return false;
   if (!fs::is_regular_file(dir / "meta.json", ec)) return true;
   const nlohmann::json meta = read_stored_json(dir / "meta.json");
-  return !meta.is_object() || meta.value("status", std::string()) != "interrupted";
+  const std::string interrupted = sweep_status_name(SweepStatus::interrupted);
+  return !meta.is_object() || meta.value("status", std::string()) != interrupted;
 }
 
 /// A thread limit whose sweep advise stopped: failed, for the reason advice.json stored (the stored entry of its
@@ -71,9 +73,11 @@ MeasuredCell stopped_limit(const nlohmann::json& stored, const std::string& fold
   c.problem = "its sweep did not finish (" + folder + "/meta.json: interrupted)";
   c.mode = parse_mode("mps:auto");
   for (const nlohmann::json& l : stored.value("limits", nlohmann::json::array())) {
-    const std::string mode = l.value("mode", std::string());
-    if ((folder == "limits") != (mode == "mps:auto")) continue;
-    c.mode = parse_mode(mode);
+    const std::optional<Mode> mode = l.contains("mode") && l.at("mode").is_string()
+                                         ? mode_in_results(l.at("mode").get<std::string>())
+                                         : std::nullopt;
+    if (!mode || limit_folder(*mode) != folder) continue;
+    c.mode = *mode;
     c.procs = l.value("procs", 0);
     c.problem = l.value("problem", c.problem);
     break;
