@@ -871,7 +871,8 @@ std::vector<AdviseCase> ladder_cases() {
       advise_case("exec-plain", false, "sleep 0.01", ""),
       advise_case("duty", true, "", "duty", {"--duty-burst-us", "1000", "--duty-pct", "25", "--duration", "0.4"}),
       advise_case("cpu", true, "", "cpu", {"--cpu-task-us", "500", "--duration", "0.4"}, "cpu-0"),
-      advise_case("exec", true, "sleep 0.01", "", metric)};
+      advise_case("exec", true, "sleep 0.01", "", metric),
+      advise_case("exec-range", false, "python3 train.py", "", {"--exec-unit-range", "train_step"})};
   cases[1].spec.ladder = {1, 3, kAdviseMaxProcs};
   cases[1].spec.max_procs = kAdviseMaxProcs;
   cases[2].spec.check_metric = "final loss ([0-9.]+)";
@@ -945,7 +946,7 @@ TEST(AdviseChildArgs, EveryChildSweepCommandLineParses) {
         "gpu/exec/alone", "gpu/exec/more-mps-n8", "cpu/duty/ladder-n4", "cpu/cpu/xray", "cpu/exec/limit-mps:50-n4",
         "gpu/exec-beside-mlp/beside", "cpu/exec-beside-cpu/beside"})
     EXPECT_TRUE(seen.count(child)) << "no command line seen for " << child;
-  EXPECT_EQ(seen.size(), 151u);  // 139 of the ladders, 12 pairs
+  EXPECT_EQ(seen.size(), 175u);  // 163 of the ladders, 12 pairs
   // A program's rungs hold its copies at the gate its alone run gave; bench_mps's own workloads have none.
   const auto gate_of = [&](const std::string& child) {
     const auto& a = seen.at(child);
@@ -966,6 +967,11 @@ TEST(AdviseChildArgs, EveryChildSweepCommandLineParses) {
     EXPECT_EQ(profiled(child), 1) << child;
   for (const char* child : {"gpu/exec/ladder-n10", "gpu/exec/more-mps-n8", "gpu/spin/ladder-n10"})
     EXPECT_EQ(profiled(child), 0) << child;
+  // --exec-unit-range: every sweep profiled (the range is read from the profiles), the range passed to each.
+  for (const char* child : {"gpu/exec-range/alone", "gpu/exec-range/ladder-n10", "gpu/exec-range/limit-mps:auto-n4"}) {
+    EXPECT_EQ(profiled(child), 1) << child;
+    EXPECT_EQ(std::count(seen.at(child).begin(), seen.at(child).end(), "train_step"), 1) << child;
+  }
   for (const auto& [child, args] : seen) {
     try {
       const SweepSpec spec = parse_sweep_args(args);

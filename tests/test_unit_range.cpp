@@ -381,13 +381,19 @@ TEST_F(UnitRangeSweep, ABadValueIsOneLineAndNothingWritten) {
     EXPECT_NE(r.err.find("--exec-unit-range"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(out())) << c[1];
   }
-  const auto advise = run_program(bench_mps_exe(),
-                                  {"advise", "--command", "true", "--out", (tmp / "advice").string(), "--cpu-stand-in",
-                                   "--", "--exec-unit-range", "train"},
-                                  env, 60);
-  EXPECT_EQ(advise.exit_code, 2) << advise.err;
-  EXPECT_NE(advise.err.find("--exec-unit-range"), std::string::npos) << advise.err;
-  EXPECT_FALSE(fs::exists(tmp / "advice"));
+  // advise follows the range where the program prints no --exec-metric; beside one (two units) it refuses it, and a
+  // side-by-side pair (whole runs) too: one line, exit 2, nothing written.
+  for (const std::vector<std::string>& extra :
+       {std::vector<std::string>{"--", "--exec-unit-range", "train", "--exec-metric", "step_ms=([0-9.]+)"},
+        std::vector<std::string>{"--beside", "cpu", "--", "--exec-unit-range", "train"}}) {
+    std::vector<std::string> a{"advise", "--command", "true", "--out", (tmp / "advice").string(), "--cpu-stand-in"};
+    a.insert(a.end(), extra.begin(), extra.end());
+    const auto advise = run_program(bench_mps_exe(), a, env, 60);
+    EXPECT_EQ(advise.exit_code, 2) << advise.err;
+    EXPECT_EQ(std::count(advise.err.begin(), advise.err.end(), '\n'), 1) << advise.err;
+    EXPECT_NE(advise.err.find("--exec-unit-range"), std::string::npos) << advise.err;
+    EXPECT_FALSE(fs::exists(tmp / "advice"));
+  }
 }
 
 }  // namespace

@@ -70,6 +70,7 @@ class AdviseChildArgs {
   bool stand_in_;                      ///< the workload's CPU stand-in (programs and the cpu workload need none)
   std::string gate_;                   ///< --exec-gate for the copies of a program ("" : the sweep's default)
   bool profiled_ = false;              ///< --profile-gpu on every sweep after the alone run's
+  bool unit_range_ = false;            ///< --exec-unit-range after `--`: every sweep profiled (the range is read there)
 };
 
 /// `--beside B`'s one child sweep (the interference scenario): its own arguments, --device included.

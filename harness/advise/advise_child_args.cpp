@@ -19,22 +19,31 @@ constexpr const char* kOwnOptions[] = {"--procs",        "--modes",    "--repeat
                                        "--noise-target", "--demo",     "--workloads", "--command",     "--settle",
                                        "--exec-warmups", "--rounds"};
 
-/// A sweep option advise's ladder does not follow: its units are the program's metric, its profile's steps between
-/// host waits, or its tasks.
+/// A program's own unit (the steps of an NVTX range, from its profiles): advise's ladder follows it where the program
+/// prints no --exec-metric (two units otherwise); a side-by-side pair times whole runs and does not.
 constexpr const char* kUnitRangeOption = "--exec-unit-range";
+constexpr const char* kMetricOption = "--exec-metric";
 
 /// Whether the argument `a` is the option `option` (alone, or with its value after '=').
 bool is_option(const std::string& a, const char* option) {
   return a == option || a.rfind(std::string(option) + "=", 0) == 0;
 }
 
-/// UsageError for an option after `--` that advise sets itself (it would contradict its plan) or does not follow.
-void refuse_own_options(const std::vector<std::string>& sweep_args) {
-  for (const std::string& a : sweep_args)
-    if (is_option(a, kUnitRangeOption))
-      throw UsageError("advise: " + std::string(kUnitRangeOption) +
-                       " is not followed by advise's ladder (its unit is the program's --exec-metric, else its "
-                       "profile's steps between host waits); give it to a --profile-gpu sweep and bench_mps predict");
+/// Whether `args` hold the option `option`.
+bool has_option(const std::vector<std::string>& args, const char* option) {
+  return std::any_of(args.begin(), args.end(), [option](const std::string& a) { return is_option(a, option); });
+}
+
+/// UsageError for an option after `--` that advise sets itself (it would contradict its plan) or does not follow
+/// (`ladder`: advise's ladder, else a side-by-side pair).
+void refuse_own_options(const std::vector<std::string>& sweep_args, bool ladder = true) {
+  if (has_option(sweep_args, kUnitRangeOption) && !ladder)
+    throw UsageError("advise --beside: " + std::string(kUnitRangeOption) +
+                     " is not followed by a side-by-side pair (it times whole runs); give it to advise's ladder or a "
+                     "--profile-gpu sweep");
+  if (has_option(sweep_args, kUnitRangeOption) && has_option(sweep_args, kMetricOption))
+    throw UsageError("advise: " + std::string(kUnitRangeOption) + " and " + kMetricOption +
+                     " name two units of the program; give the one advise's ladder should time");
   for (const std::string& a : sweep_args)
     for (const char* own : kOwnOptions)
       if (is_option(a, own))
@@ -67,6 +76,7 @@ SweepSpec advise_workload(const AdviseSpec& spec) {
   refuse_own_options(spec.sweep_args);
   std::vector<std::string> args = spec.workload_args();
   args.insert(args.end(), {"--procs", "1", "--modes", "timeslice"});
+  if (has_option(spec.sweep_args, kUnitRangeOption)) args.push_back("--profile-gpu");  // as every child sweep has it
   SweepSpec s = parse_sweep_args(args);
   if (s.workloads.size() != 1) throw UsageError("advise takes one workload (--workload NAME or --command CMD)");
   if (spec.cpu_stand_in && workload_needs_gpu(s.workloads.front())) {  // its stand-in must exist
@@ -86,7 +96,8 @@ AdviseChildArgs::AdviseChildArgs(const AdviseSpec& spec, const SweepSpec& worklo
     : workload_(spec.workload_args()),
       cpu_stand_in_(spec.cpu_stand_in),
       exec_(runs_user_program(workload.workloads.front())),
-      stand_in_(spec.cpu_stand_in && workload_needs_gpu(workload.workloads.front())) {}
+      stand_in_(spec.cpu_stand_in && workload_needs_gpu(workload.workloads.front())),
+      unit_range_(!workload.exec_unit_range.empty()) {}
 
 std::vector<std::string> AdviseChildArgs::with_workload(std::vector<std::string> args) const {
   std::vector<std::string> w = workload_;
@@ -94,7 +105,7 @@ std::vector<std::string> AdviseChildArgs::with_workload(std::vector<std::string>
   if (stand_in_) w.push_back("--cpu-stand-in");
   const bool own_gate = std::find(workload_.begin(), workload_.end(), "--exec-gate") != workload_.end();
   if (exec_ && !gate_.empty() && !own_gate) w.insert(w.end(), {"--exec-gate", gate_});
-  if (exec_ && profiled_) w.push_back("--profile-gpu");
+  if (exec_ && (profiled_ || unit_range_)) w.push_back("--profile-gpu");  // a range is read from the profiles
   return w;
 }
 
@@ -106,7 +117,7 @@ std::vector<std::string> AdviseChildArgs::xray() const {
 
 std::vector<std::string> AdviseChildArgs::alone() const {
   std::vector<std::string> args = with_workload({"--procs", "1", "--modes", "timeslice", "--repeats", "1"});
-  if (exec_ && !profiled_) args.push_back("--profile-gpu");
+  if (exec_ && !profiled_ && !unit_range_) args.push_back("--profile-gpu");
   return args;
 }
 
@@ -148,7 +159,7 @@ std::vector<std::string> beside_args(const AdviseSpec& spec) {
     args.insert(args.end(), {"--command", spec.command});
   else
     args.insert(args.end(), {"--rounds", "1"});  // each set its own processes (exec runs once per worker anyway)
-  refuse_own_options(spec.sweep_args);
+  refuse_own_options(spec.sweep_args, false);
   args.insert(args.end(), spec.sweep_args.begin(), spec.sweep_args.end());
   // The CPU stand-ins (tests) where a workload needs a GPU; the cpu workload is its own.
   if (spec.cpu_stand_in && ((!exec && workload_needs_gpu(spec.workload)) || workload_needs_gpu(spec.beside)))
