@@ -199,6 +199,13 @@ TEST(ExecGateSteady, TheGateIsWhereTheUnitsSteadyPartBeginsAfterAWarmUpOfSlowerS
   EXPECT_LE(k, 45);
   EXPECT_EQ(harness::resolve_gate_point("steady", dir, note), "wait:" + std::to_string(k));
   EXPECT_NE(note.find("after host wait " + std::to_string(k)), std::string::npos) << note;
+  // `bench_mps profile` says where the gate would hold copies with this run as their alone run.
+  const auto printed = run_program(bench_mps_exe(), {"profile", dir.string()});
+  ASSERT_EQ(printed.exit_code, 0) << printed.err;
+  EXPECT_NE(printed.out.find("start gate (--exec-gate steady, from this run alone): after host wait " +
+                             std::to_string(k) + ", where its unit's steady part begins"),
+            std::string::npos)
+      << printed.out;
   // Given points pass through; no profile: the first kernel, and why.
   EXPECT_EQ(harness::resolve_gate_point("wait:7", dir, note), "wait:7");
   TempDir empty;

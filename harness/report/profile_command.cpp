@@ -93,7 +93,14 @@ void print_profile_summary(std::ostream& out, const GpuProfile& p, const Profile
         << " in the steady part: " << s.host_waits << "; per wait-to-wait step: " << ms(s.wait_step_ms)
         << " long, GPU busy " << ms(s.wait_kernel_ms) << ", burst " << ms(s.wait_burst_ms)
         << " (first start to last end)\n";
-  else
+  if (s.waits_recorded && !p.waits.empty()) {  // where `--exec-gate steady` holds copies, this run alone
+    const long k = waits_before_unit(p, s);
+    out << "  start gate (--exec-gate steady, from this run alone): "
+        << (k > 0 ? "after host wait " + std::to_string(k) + ", where its unit's steady part begins"
+                  : std::string("at the first kernel (its unit's steady part begins before its first host wait)"))
+        << "\n";
+  }
+  if (!s.waits_recorded)
     out << "  host waits: not recorded ("
         << (p.waits_status.empty() ? std::string("a format_version 1 profile") : p.waits_status) << ")\n";
   if (const UnitRange& r = p.unit_range; !r.name.empty()) {  // --exec-unit-range: the range followed

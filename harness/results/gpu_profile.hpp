@@ -141,6 +141,14 @@ ProfileSummary summarise(const GpuProfile& p, double gap_threshold_us);
 /// since the wait before it ended (docs/PROFILE.md "Host waits").
 std::vector<HostWait> counted_waits(const GpuProfile& p, std::size_t from, std::size_t to);
 
+/// Where the unit's steady part begins on `p`'s clock (ns from its t0): the summary's steady part less a head of
+/// steps of another kind that the unit leaves out (unit_phase, step_phase.hpp: a warm-up of slower steps, say), so
+/// that copies held there start where every one's unit begins (measure_units, bench_mps predict).
+std::int64_t unit_steady_from_ns(const GpuProfile& p, const ProfileSummary& s);
+/// The host waits that ended before it: `--exec-gate steady`'s K (wait:K; 0: it began before the first wait),
+/// counted back from the run's end where the profile kept only a head and a tail of its waits.
+long waits_before_unit(const GpuProfile& p, const ProfileSummary& s);
+
 /// The busiest profile (the most busy time) of those read from `files` (a copy's profiles in a run's folder);
 /// UsageError where none can be read, or a profile-<pid>.json holds another process than its name's.
 GpuProfile busiest_profile(const std::vector<std::filesystem::path>& files);

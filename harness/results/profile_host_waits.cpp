@@ -10,11 +10,13 @@
 // whole wait-to-wait steps; where
 // the profile kept only the first and last waits, no earlier than its kept last ones.
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <vector>
 
 #include "harness/common/stats.hpp"
 #include "harness/results/gpu_profile.hpp"
+#include "harness/results/step_phase.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -89,6 +91,36 @@ void summarise_host_waits(const GpuProfile& p, std::size_t steady_from, ProfileS
   s.wait_step_ms = static_cast<double>(w.to - w.from) * 1e-6 / n;
   s.wait_kernel_ms = busy_ns_within(p.spans, w) * 1e-6 / n;
   if (!bursts_ms.empty()) s.wait_burst_ms = mean(bursts_ms);
+}
+
+std::int64_t unit_steady_from_ns(const GpuProfile& p, const ProfileSummary& s) {
+  const auto from_ns = static_cast<std::int64_t>(std::llround(s.steady_from_s * 1e9));
+  const auto to_ns = static_cast<std::int64_t>(std::llround(s.steady_to_s * 1e9));
+  const std::size_t complete_from = p.waits.size() < p.wait_count ? p.waits_kept_head : 0;
+  std::vector<std::int64_t> ends;
+  for (const HostWait& w : counted_waits(p, complete_from, p.waits.size()))
+    if (w.end_ns >= from_ns && w.end_ns <= to_ns) ends.push_back(w.end_ns);
+  const StepPhase phase = unit_phase(ends, followed_range(p));
+  return phase.first > 0 && phase.first < ends.size() ? ends[phase.first] : from_ns;
+}
+
+long waits_before_unit(const GpuProfile& p, const ProfileSummary& s) {
+  const auto from_ns = unit_steady_from_ns(p, s);
+  const auto before = [&](const HostWait& w) { return w.end_ns <= from_ns; };
+  const std::size_t head = p.waits.size() < p.wait_count ? p.waits_kept_head : p.waits.size();
+  if (head == p.waits.size() || (head > 0 && p.waits[head - 1].end_ns >= from_ns))
+    return static_cast<long>(std::count_if(p.waits.begin(), p.waits.begin() + static_cast<long>(head), before));
+  // The steady part began after the kept head: counted back from the run's end over the kept tail (where
+  // it began inside the dropped middle, the middle's waits are taken as evenly spread over its time).
+  const auto tail_begin = p.waits.begin() + static_cast<long>(head);
+  const long after = static_cast<long>(
+      std::count_if(tail_begin, p.waits.end(), [&](const HostWait& w) { return w.end_ns > from_ns; }));
+  if (after < static_cast<long>(p.waits.size() - head)) return static_cast<long>(p.wait_count) - after;
+  const double hole_from = static_cast<double>(p.waits[head - 1].end_ns),
+               hole_to = static_cast<double>(tail_begin->end_ns);
+  const double dropped = static_cast<double>(p.wait_count - p.waits.size());
+  const double share = hole_to > hole_from ? (static_cast<double>(from_ns) - hole_from) / (hole_to - hole_from) : 0;
+  return static_cast<long>(head) + std::lround(std::clamp(share, 0.0, 1.0) * dropped);
 }
 
 }  // namespace bench_mps::harness

@@ -11,7 +11,6 @@
 #include "harness/common/format.hpp"
 #include "harness/results/gpu_profile.hpp"
 #include "harness/results/run_record.hpp"
-#include "harness/results/step_phase.hpp"
 #include "harness/sweep/gpu_profiling.hpp"
 #include "harness/sweep/worker_pool.hpp"
 
@@ -25,20 +24,6 @@ std::string gate_dir() {
   const char* tmp = std::getenv("TMPDIR");
   if (tmp && *tmp) return tmp;
   return ::access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
-}
-
-/// Where the unit's steady part begins on `p`'s clock (ns from its t0): the summary's steady part less a head of
-/// steps of another kind that the unit leaves out (unit_phase, harness/results/step_phase.hpp: a warm-up of slower
-/// steps, say), so that the copies are released where every one's unit begins (measure_units, bench_mps predict).
-std::int64_t unit_steady_from_ns(const GpuProfile& p, const ProfileSummary& s) {
-  const auto from_ns = static_cast<std::int64_t>(std::llround(s.steady_from_s * 1e9));
-  const auto to_ns = static_cast<std::int64_t>(std::llround(s.steady_to_s * 1e9));
-  const std::size_t complete_from = p.waits.size() < p.wait_count ? p.waits_kept_head : 0;
-  std::vector<std::int64_t> ends;
-  for (const HostWait& w : counted_waits(p, complete_from, p.waits.size()))
-    if (w.end_ns >= from_ns && w.end_ns <= to_ns) ends.push_back(w.end_ns);
-  const StepPhase phase = unit_phase(ends, followed_range(p));
-  return phase.first > 0 && phase.first < ends.size() ? ends[phase.first] : from_ns;
 }
 
 }  // namespace
@@ -61,22 +46,7 @@ long waits_before_steady(const fs::path& dir, std::string& why) {
       why = "the alone run's profile has no host waits";
       return -1;
     }
-    const auto from_ns = unit_steady_from_ns(p, s);
-    const auto before = [&](const HostWait& w) { return w.end_ns <= from_ns; };
-    const std::size_t head = p.waits.size() < p.wait_count ? p.waits_kept_head : p.waits.size();
-    if (head == p.waits.size() || (head > 0 && p.waits[head - 1].end_ns >= from_ns))
-      return static_cast<long>(std::count_if(p.waits.begin(), p.waits.begin() + static_cast<long>(head), before));
-    // The steady part began after the kept head: counted back from the run's end over the kept tail (where
-    // it began inside the dropped middle, the middle's waits are taken as evenly spread over its time).
-    const auto tail_begin = p.waits.begin() + static_cast<long>(head);
-    const long after = static_cast<long>(
-        std::count_if(tail_begin, p.waits.end(), [&](const HostWait& w) { return w.end_ns > from_ns; }));
-    if (after < static_cast<long>(p.waits.size() - head)) return static_cast<long>(p.wait_count) - after;
-    const double hole_from = static_cast<double>(p.waits[head - 1].end_ns),
-                 hole_to = static_cast<double>(tail_begin->end_ns);
-    const double dropped = static_cast<double>(p.wait_count - p.waits.size());
-    const double share = hole_to > hole_from ? (static_cast<double>(from_ns) - hole_from) / (hole_to - hole_from) : 0;
-    return static_cast<long>(head) + std::lround(std::clamp(share, 0.0, 1.0) * dropped);
+    return waits_before_unit(p, s);
   } catch (const std::exception& e) {
     why = std::string("the alone run's profile cannot be read: ") + e.what();
     return -1;
