@@ -1075,6 +1075,7 @@ TEST_F(Advise, BadInputGetsOneLineAndExitTwoWithNothingWritten) {
       {"--command", "true", "--check-metric", ""},
       {"--command", "true", "--basis", ""},
       {"--command", "true", "--basis", "weekly"},
+      {"--command", "true", "--slo-p99-ms", "50"},                  // a step's p99 needs the program's --exec-metric
       {"--workload", "cpu", "--beside", "nosuch"},                  // --beside: bench_mps's workloads only
       {"--workload", "cpu", "--beside", "cpu", "--ladder", "1,2"},  // a pair has no ladder
       {"--workload", "cpu", "--beside", ""},

@@ -3,6 +3,7 @@
 #include "harness/advise/advise.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "harness/advise/advise_beside.hpp"
 #include "harness/advise/advise_ladder.hpp"
@@ -79,6 +80,10 @@ SweepSpec advise_workload(const AdviseSpec& spec) {
   if (has_option(spec.sweep_args, kUnitRangeOption)) args.push_back("--profile-gpu");  // as every child sweep has it
   SweepSpec s = parse_sweep_args(args);
   if (s.workloads.size() != 1) throw UsageError("advise takes one workload (--workload NAME or --command CMD)");
+  if (!std::isnan(spec.slo_p99_ms) && runs_user_program(s.workloads.front()) && s.params.exec.metric.empty())
+    throw UsageError(
+        "--slo-p99-ms: a program's p99 step is read from what it prints (--exec-metric after --); without it advise "
+        "times its steps from its profiles, which hold no p99");
   if (spec.cpu_stand_in && workload_needs_gpu(s.workloads.front())) {  // its stand-in must exist
     args.push_back("--cpu-stand-in");
     parse_sweep_args(args);
