@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -17,6 +18,8 @@
 
 #include "harness/common/csv_table.hpp"
 #include "harness/predict/measured_units.hpp"
+#include "harness/results/gpu_profile.hpp"
+#include "harness/results/profile_window.hpp"
 #include "tests/test_support.hpp"
 
 namespace bench_mps::testing {
@@ -251,6 +254,59 @@ TEST(PredictHostile, ALabelWithACommaAQuoteAndANewlineStaysOneCellOfPredictCsv) 
     EXPECT_EQ(row.at("program"), "run 1, \"big\" second line") << "a line break in a cell is written as a space";
     EXPECT_EQ(row.at("procs"), "2");
   }
+}
+
+// A profile that kept only a head and a tail of its spans has a hole between them; a host wait there counts only where
+// one of the few spans recorded late lies before it (counted_waits), so a gated copy released before the tail had a
+// few "steps" spanning the hole. cuda-graphs at N=8 under MPS on an H200 (results/2026-12-03-advise-profiled: the
+// one copy whose profile is kept) measured 10.44 ms a step that way, where its steps were 4.5 ms (its other worker
+// sets: 4.57 ms). The part that counts begins at the tail's first span.
+TEST(Predict, AGatedCopyReleasedBeforeTheProfilesTailCountsFromTheTail) {
+  const fs::path ladder = source_dir() / "results/2026-12-03-advise-profiled/cuda-graphs/sweeps/ladder-8";
+  TempDir tmp;
+  const fs::path dir = tmp / "one";
+  fs::create_directories(dir / "profiles" / "r2-mps-exec-n8");
+  fs::copy(ladder / "profiles" / "r2-mps-exec-n8" / "w0", dir / "profiles" / "r2-mps-exec-n8" / "w0");
+  std::istringstream runs(read_text(ladder / "runs.csv"));
+  std::string header, line, mine;
+  std::getline(runs, header);
+  while (std::getline(runs, line))
+    if (line.rfind("r2-mps-exec-n8,", 0) == 0 && line.find(",exec,") != std::string::npos && mine.empty() &&
+        line.find(",8,0,") != std::string::npos)
+      mine = line;
+  ASSERT_FALSE(mine.empty());
+  ASSERT_NE(mine.find("gate_release_mono_s="), std::string::npos) << "a gated copy";
+  std::ofstream(dir / "runs.csv") << header << "\n" << mine << "\n";
+  const harness::GpuProfile p =
+      harness::read_gpu_profile(harness::gpu_profile_files(dir / "profiles" / "r2-mps-exec-n8" / "w0").front());
+  ASSERT_GT(p.intervals, p.spans.size()) << "the profile has a hole";
+  const std::vector<harness::MeasuredUnit> units = harness::measure_units(dir, 20);
+  ASSERT_EQ(units.size(), 1u);
+  ASSERT_EQ(units[0].basis, harness::UnitBasis::common_window) << units[0].basis_text();
+  EXPECT_NEAR(units[0].unit_ms, 4.52, 0.1) << "its steps, not the hole's: " << units[0].phase;
+  EXPECT_LT(units[0].steady_s, 3.0) << "from the tail's first span on";
+}
+
+// measure_units keeps the parts the runs alone kept in every copy (ladder_sides), as predict's draws do; it once asked
+// the runs alone for a metric "<= 0", which an absent one (NaN) never is, and followed nothing. An advise folder's
+// rungs follow its ladder's N=1 (sweeps/ladder-1, held at the same gate): zoo mnist on an H200, whose copies alone
+// leave out a tail (the test pass); one of its N=1 copies would by its own lengths leave out a head as well.
+TEST(Predict, EachCopyKeepsThePartsItsRunsAloneKept) {
+  const fs::path sweeps = source_dir() / "results/2026-12-03-advise-profiled/mnist/sweeps";
+  EXPECT_EQ(harness::alone_sweeps_beside(sweeps / "ladder-2"),
+            std::vector<fs::path>{fs::absolute(sweeps / "ladder-1")});
+  EXPECT_TRUE(harness::alone_sweeps_beside(sweeps / "ladder-1").empty());
+  EXPECT_TRUE(harness::alone_sweeps_beside(study() / "mnist" / "ladder").empty()) << "not an advise folder";
+  int copies = 0;
+  for (const harness::MeasuredUnit& u : harness::measure_units(sweeps / "ladder-1", 20)) {
+    EXPECT_NE(u.phase.find("(left out: a tail of"), std::string::npos) << u.run_id << ": " << u.phase;
+    EXPECT_EQ(u.phase.find("a head of"), std::string::npos) << u.run_id << ": " << u.phase;
+    ++copies;
+  }
+  EXPECT_EQ(copies, 4);
+  // The device's build (90b4498), which followed nothing, left out a head too in one of them.
+  const std::string before = read_text(sweeps / "ladder-1" / "units-device-90b4498.csv");
+  EXPECT_NE(before.find("left out: a head of"), std::string::npos);
 }
 
 TEST(PredictHostile, MeasureRefusesAFolderWithoutProfiledExecRunsAndKeepsUnitsItCannotRemake) {

@@ -335,7 +335,12 @@ void choose_limit(const Pick& p, const std::vector<MeasuredCell>& limits, const 
     return;
   }
   for (const MeasuredCell& limit : limits) {
-    const std::string at = " at N=" + std::to_string(p.procs);
+    const std::string at = " at N=" + std::to_string(limit.procs > 0 ? limit.procs : p.procs);
+    if (limit.procs > 0 && limit.procs != p.procs) {  // a redo that advises another N than advise ran the limit at
+      r.reasons.push_back(limit.mode.name + at + " was tried where MPS was advised when advise ran; at N=" +
+                          std::to_string(p.procs) + " no limit was measured.");
+      continue;
+    }
     if (!limit.ok) {
       r.reasons.push_back(limit.mode.name + at + " did not run: " + limit.problem + ".");
       continue;

@@ -89,6 +89,11 @@ CopyWaits copy_waits(const LoadedCopy& copy, double release_mono_s,
     const auto release = static_cast<std::int64_t>(std::llround(release_mono_s * 1e9));
     if (release < c.to) c.from = release;
   }
+  // Where the profile kept only a head and a tail of its spans, a wait in the hole between them has no device work
+  // recorded before it and does not count (counted_waits): steps there would merge into a few long ones. The part
+  // that counts begins no earlier than the tail's first span, as the simulator leaves the hole's step out.
+  if (p.kept_head < p.spans.size() && p.intervals > p.spans.size())
+    c.from = std::max(c.from, clock.monotonic_ns(static_cast<double>(p.spans[p.kept_head].start_ns) * 1e-9));
   const std::size_t from = p.waits.size() < p.wait_count ? p.waits_kept_head : 0;
   for (const HostWait& w : counted_waits(p, from, p.waits.size())) {
     const std::int64_t t = clock.monotonic_ns(static_cast<double>(w.end_ns) * 1e-9);
@@ -124,6 +129,18 @@ double co_run_coverage(const std::vector<CopyWaits>& copies, std::int64_t from, 
 
 const char* unit_basis_word(UnitBasis b) { return word_of(kUnitBasisWords, b).value_or("").data(); }
 
+std::vector<fs::path> alone_sweeps_beside(const fs::path& dir) {
+  // advise's folders (advise.cpp: ChildSweeps): its ladder's N=1, gated as every rung is (sweeps/alone is not)
+  const fs::path kChildSweeps = "sweeps", kAloneRung = "ladder-1";
+  std::error_code ec;
+  const fs::path sweeps = fs::absolute(dir, ec).parent_path();
+  const fs::path alone = sweeps / kAloneRung;
+  if (ec || sweeps.filename() != kChildSweeps || fs::equivalent(alone, dir, ec) ||
+      !fs::is_regular_file(alone / "runs.csv", ec))
+    return {};
+  return {alone};
+}
+
 std::vector<MeasuredUnit> measure_units(const fs::path& dir, double gap_us) {
   const std::vector<WorkerRecord> rows = read_runs(dir / "runs.csv");
   std::map<std::string, std::vector<const WorkerRecord*>> by_run;
@@ -135,15 +152,25 @@ std::vector<MeasuredUnit> measure_units(const fs::path& dir, double gap_us) {
   auto copy_dir = [&dir](const WorkerRecord& w) {
     return dir / "profiles" / w.run_id / ("w" + std::to_string(w.worker));
   };
-  // One kind of step at every N: the parts the runs alone kept (the most of them) are kept in every copy.
+  // One kind of step at every N: the parts the runs alone kept (the most of them) are kept in every copy, as
+  // predict's draws keep them (prediction.cpp): the runs of one copy without a metric of its own, here, and where
+  // this sweep is a rung of an advise folder, its ladder's N=1, held at the same start gate (alone_sweeps_beside).
   std::vector<PhaseSides> alone_sides;
   std::map<fs::path, LoadedCopy> alone;  // the runs alone's profiles, read once for both uses
   for (const WorkerRecord& r : rows)
-    if (r.procs == 1 && r.fact("step_mean_ms") <= 0) {
+    if (r.procs == 1 && !(r.fact("step_mean_ms") > 0)) {
       const LoadedCopy& loaded = alone[copy_dir(r)] = load_copy(copy_dir(r), gap_us);
       const CopyWaits c = copy_waits(loaded, r.fact("gate_release_mono_s"));
       if (c.why.empty()) alone_sides.push_back(c.phase.sides);
     }
+  for (const fs::path& other : alone_sweeps_beside(dir))
+    for (const WorkerRecord& r : read_runs(other / "runs.csv"))
+      if (r.procs == 1 && !(r.fact("step_mean_ms") > 0)) {
+        const CopyWaits c =
+            copy_waits(load_copy(other / "profiles" / r.run_id / ("w" + std::to_string(r.worker)), gap_us),
+                       r.fact("gate_release_mono_s"));
+        if (c.why.empty()) alone_sides.push_back(c.phase.sides);
+      }
   const std::optional<PhaseSides> follow = ladder_sides(alone_sides);
   std::vector<MeasuredUnit> out;
   for (const std::string& id : order) {

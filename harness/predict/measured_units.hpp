@@ -54,8 +54,15 @@ struct MeasuredUnit {
 };
 
 /// Every copy of every run of the exec sweep in `dir` (its runs.csv, and profiles/ where it was profiled).
-/// ResultsError where runs.csv cannot be read.
+/// ResultsError where runs.csv cannot be read. Each copy keeps the parts of its steps that the runs alone kept
+/// (ladder_sides): its own runs of one copy, and an advise folder's ladder N=1 beside it (alone_sweeps_beside).
+/// Where the profile kept only a head and a tail of its spans, a copy's part that counts begins in the tail.
 std::vector<MeasuredUnit> measure_units(const std::filesystem::path& dir, double gap_us);
+
+/// An advise folder's ladder N=1 (`sweeps/ladder-1`: one copy, held at the start gate every rung is held at) where
+/// `dir` is another of its child sweeps (`sweeps/ladder-4`, `sweeps/more-1-mps-n4`): the runs alone its units
+/// follow; none for any other folder.
+std::vector<std::filesystem::path> alone_sweeps_beside(const std::filesystem::path& dir);
 
 /// units.csv's columns (harness/results/results_schema.hpp's Column): written and read through it.
 const std::vector<Column<MeasuredUnit, MeasuredUnit>>& units_csv_schema();
