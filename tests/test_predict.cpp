@@ -296,6 +296,7 @@ TEST(Predict, EachCopyKeepsThePartsItsRunsAloneKept) {
   EXPECT_EQ(harness::alone_sweeps_beside(sweeps / "ladder-2"),
             std::vector<fs::path>{fs::absolute(sweeps / "ladder-1")});
   EXPECT_TRUE(harness::alone_sweeps_beside(sweeps / "ladder-1").empty());
+  EXPECT_TRUE(harness::alone_sweeps_beside(sweeps / "alone").empty()) << "measured before any rung ran";
   EXPECT_TRUE(harness::alone_sweeps_beside(study() / "mnist" / "ladder").empty()) << "not an advise folder";
   int copies = 0;
   for (const harness::MeasuredUnit& u : harness::measure_units(sweeps / "ladder-1", 20)) {

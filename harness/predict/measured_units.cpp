@@ -131,12 +131,13 @@ const char* unit_basis_word(UnitBasis b) { return word_of(kUnitBasisWords, b).va
 
 std::vector<fs::path> alone_sweeps_beside(const fs::path& dir) {
   // advise's folders (advise.cpp: ChildSweeps): its ladder's N=1, gated as every rung is (sweeps/alone is not)
-  const fs::path kChildSweeps = "sweeps", kAloneRung = "ladder-1";
+  // (its alone run, measured before any rung ran, follows none: as advise measured it)
+  const fs::path kChildSweeps = "sweeps", kAloneRung = "ladder-1", kAloneRun = "alone";
   std::error_code ec;
   const fs::path sweeps = fs::absolute(dir, ec).parent_path();
   const fs::path alone = sweeps / kAloneRung;
-  if (ec || sweeps.filename() != kChildSweeps || fs::equivalent(alone, dir, ec) ||
-      !fs::is_regular_file(alone / "runs.csv", ec))
+  if (ec || sweeps.filename() != kChildSweeps || fs::absolute(dir, ec).filename() == kAloneRun ||
+      fs::equivalent(alone, dir, ec) || !fs::is_regular_file(alone / "runs.csv", ec))
     return {};
   return {alone};
 }
