@@ -134,10 +134,10 @@ std::vector<fs::path> alone_sweeps_beside(const fs::path& dir) {
   // (its alone run, measured before any rung ran, follows none: as advise measured it)
   const fs::path kChildSweeps = "sweeps", kAloneRung = "ladder-1", kAloneRun = "alone";
   std::error_code ec;
-  const fs::path sweeps = fs::absolute(dir, ec).parent_path();
+  const fs::path whole = fs::absolute(dir, ec), sweeps = whole.parent_path();
   const fs::path alone = sweeps / kAloneRung;
-  if (ec || sweeps.filename() != kChildSweeps || fs::absolute(dir, ec).filename() == kAloneRun ||
-      fs::equivalent(alone, dir, ec) || !fs::is_regular_file(alone / "runs.csv", ec))
+  if (ec || sweeps.filename() != kChildSweeps || whole.filename() == kAloneRun || fs::equivalent(alone, dir, ec) ||
+      !fs::is_regular_file(alone / "runs.csv", ec))
     return {};
   return {alone};
 }
@@ -150,28 +150,25 @@ std::vector<MeasuredUnit> measure_units(const fs::path& dir, double gap_us) {
     if (!by_run.count(r.run_id)) order.push_back(r.run_id);
     by_run[r.run_id].push_back(&r);
   }
-  auto copy_dir = [&dir](const WorkerRecord& w) {
-    return dir / "profiles" / w.run_id / ("w" + std::to_string(w.worker));
+  auto copy_dir = [](const fs::path& sweep, const WorkerRecord& w) {
+    return sweep / "profiles" / w.run_id / ("w" + std::to_string(w.worker));
   };
   // One kind of step at every N: the parts the runs alone kept (the most of them) are kept in every copy, as
   // predict's draws keep them (prediction.cpp): the runs of one copy without a metric of its own, here, and where
   // this sweep is a rung of an advise folder, its ladder's N=1, held at the same start gate (alone_sweeps_beside).
   std::vector<PhaseSides> alone_sides;
-  std::map<fs::path, LoadedCopy> alone;  // the runs alone's profiles, read once for both uses
-  for (const WorkerRecord& r : rows)
-    if (r.procs == 1 && !(r.fact("step_mean_ms") > 0)) {
-      const LoadedCopy& loaded = alone[copy_dir(r)] = load_copy(copy_dir(r), gap_us);
+  std::map<fs::path, LoadedCopy> alone;  // this sweep's runs alone's profiles, read once for both uses
+  const auto add_sides = [&](const fs::path& sweep, const std::vector<WorkerRecord>& runs, bool keep) {
+    for (const WorkerRecord& r : runs) {
+      if (r.procs != 1 || r.fact("step_mean_ms") > 0) continue;
+      LoadedCopy loaded = load_copy(copy_dir(sweep, r), gap_us);
       const CopyWaits c = copy_waits(loaded, r.fact("gate_release_mono_s"));
       if (c.why.empty()) alone_sides.push_back(c.phase.sides);
+      if (keep) alone[copy_dir(sweep, r)] = std::move(loaded);
     }
-  for (const fs::path& other : alone_sweeps_beside(dir))
-    for (const WorkerRecord& r : read_runs(other / "runs.csv"))
-      if (r.procs == 1 && !(r.fact("step_mean_ms") > 0)) {
-        const CopyWaits c =
-            copy_waits(load_copy(other / "profiles" / r.run_id / ("w" + std::to_string(r.worker)), gap_us),
-                       r.fact("gate_release_mono_s"));
-        if (c.why.empty()) alone_sides.push_back(c.phase.sides);
-      }
+  };
+  add_sides(dir, rows, true);
+  for (const fs::path& other : alone_sweeps_beside(dir)) add_sides(other, read_runs(other / "runs.csv"), false);
   const std::optional<PhaseSides> follow = ladder_sides(alone_sides);
   std::vector<MeasuredUnit> out;
   for (const std::string& id : order) {
@@ -180,8 +177,8 @@ std::vector<MeasuredUnit> measure_units(const fs::path& dir, double gap_us) {
     std::int64_t from = std::numeric_limits<std::int64_t>::min(), to = std::numeric_limits<std::int64_t>::max();
     bool all_placed = true;
     for (const WorkerRecord* w : copies) {
-      const auto read = alone.find(copy_dir(*w));
-      waits.push_back(copy_waits(read != alone.end() ? read->second : load_copy(copy_dir(*w), gap_us),
+      const auto read = alone.find(copy_dir(dir, *w));
+      waits.push_back(copy_waits(read != alone.end() ? read->second : load_copy(copy_dir(dir, *w), gap_us),
                                  w->fact("gate_release_mono_s"), follow));
       all_placed = all_placed && waits.back().placed;
       from = std::max(from, waits.back().from);
