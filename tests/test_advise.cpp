@@ -1197,7 +1197,9 @@ TEST_F(Advise, RedoRefusesAStoredLadderOrLargestNOutOfRange) {
                                                            {"phase_draws", -1},
                                                            {"phase_draws", 1e6},
                                                            {"phase_draws", "many"},
-                                                           {"basis", "sideways"}}) {
+                                                           {"basis", "sideways"},
+                                                           {"unit_from_profiles", "yes"},
+                                                           {"unit_from_profiles", 1}}) {
     const fs::path copy = tmp / "damaged";
     fs::remove_all(copy);
     fs::copy(committed, copy, fs::copy_options::recursive);
@@ -1209,6 +1211,27 @@ TEST_F(Advise, RedoRefusesAStoredLadderOrLargestNOutOfRange) {
     EXPECT_EQ(r.exit_code, 2) << key << "=" << value.dump() << ": " << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_NE(r.err.find("advice.json: advise." + key), std::string::npos) << r.err;
+    EXPECT_EQ(read_text(copy / "advice.md"), before) << "nothing written";
+  }
+}
+
+// A folder timed from its profiles: its units are read from each sweep's units.csv; one that lost them, or an alone
+// run that no longer gives the step advice.json says it timed, is refused, naming the file, and nothing is written.
+TEST_F(Advise, RedoRefusesAProfiledFolderThatLostItsUnits) {
+  const fs::path committed = source_dir() / "results/2026-12-03-advise-profiled/mnist";
+  for (const char* lost : {"alone", "ladder-2"}) {
+    const fs::path copy = tmp / "lost";
+    fs::remove_all(copy);
+    fs::copy(committed, copy, fs::copy_options::recursive);
+    fs::remove(copy / "sweeps" / lost / "units.csv");
+    const std::string before = read_text(copy / "advice.md");
+    const auto r = run_program(bench_mps_exe(), {"advise", "--redo", copy.string()}, env, 60);
+    EXPECT_EQ(r.exit_code, 2) << lost << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(std::string(lost) == "alone" ? "advice.json: advise.unit_from_profiles is true"
+                                                      : "ladder-2/units.csv not found"),
+              std::string::npos)
+        << r.err;
     EXPECT_EQ(read_text(copy / "advice.md"), before) << "nothing written";
   }
 }
