@@ -5,7 +5,9 @@
 # GATES="steady" (default "steady off") runs only those; PACK_STEPS=1 packs each program as it ends; with LIMIT_S a
 # program starts only where 1.5x its zoo_seconds per gate setting (alone runs and warm-ups added) still fits.
 # The ladder has the sweep's default --exec-alone-runs (3 alone runs per mode: first, middle, last) where
-# GATE_PROCS holds 1 and a larger N.
+# GATE_PROCS holds 1 and a larger N. GATE_ENV ("ZOO_MNIST_TRAIN=32000 ..."): the zoo's size variables for the run, put
+# in the command (`env GATE_ENV zoo/run.sh NAME`, so meta.json's command names them) and in the data's preparation;
+# the folders are then <gate>-<GATE_TAG> (default "sized").
 names="${step#gate}"; names="${names#:}"; [ -z "$names" ] && names=gemm
 IFS=, read -r -a progs <<<"$names"
 python3 -c 'import torch; x = torch.ones(64, 64, device="cuda"); (x @ x).sum().item()' >/dev/null 2>&1
@@ -14,17 +16,20 @@ for p in "${progs[@]}"; do
   if past_deadline; then echo "gate $p: skipped (DEADLINE_S=$DEADLINE_S reached)"; continue; fi
   read -r -a order <<<"${GATES:-steady off}"
   if ! fits $(( $(zoo_seconds "$p") * 3 / 2 * ${#order[@]} )); then echo "gate $p: skipped (would end past LIMIT_S=$LIMIT_S)"; continue; fi
-  zoo/run.sh --prepare "$p" >"$out/gate-$p-prepare.log" 2>&1
+  read -r -a zoo_env <<<"${GATE_ENV:-}"
+  env "${zoo_env[@]}" zoo/run.sh --prepare "$p" >"$out/gate-$p-prepare.log" 2>&1
+  command="zoo/run.sh $p"; tag=""
+  [ "${#zoo_env[@]}" -gt 0 ] && { command="env ${zoo_env[*]} $command"; tag="-${GATE_TAG:-sized}"; }
   [ $((k % 2)) = 1 ] && [ "${#order[@]}" = 2 ] && order=("${order[1]}" "${order[0]}"); k=$((k + 1))
   for g in "${order[@]}"; do
-    d="$out/runs/gate/$p/$g"; mkdir -p "$(dirname "$d")"
+    d="$out/runs/gate/$p/$g$tag"; mkdir -p "$(dirname "$d")"
     s0=$(date +%s)
-    "$bench" --workloads exec --command "zoo/run.sh $p" --procs "${GATE_PROCS:-1,2,4}" --modes timeslice,mps \
-      --repeats "${GATE_REPEATS:-1}" --exec-gate "$g" --profile-gpu --out "$d" >"$out/gate-$p-$g.log" 2>&1
-    echo "gate $p $g: rc=$? in $(( $(date +%s) - s0 )) s"
-    grep -E "exec-gate" "$out/gate-$p-$g.log" | sort -u | head -3 | sed 's/^/  /'
-    "$bench" predict --measure "$d" >"$out/gate-$p-$g-measure.log" 2>&1 || echo "  measure: rc=$?"
-    sed 's/^/  /' "$out/gate-$p-$g-measure.log"
+    "$bench" --workloads exec --command "$command" --procs "${GATE_PROCS:-1,2,4}" --modes timeslice,mps \
+      --repeats "${GATE_REPEATS:-1}" --exec-gate "$g" --profile-gpu --out "$d" >"$out/gate-$p-$g$tag.log" 2>&1
+    echo "gate $p $g$tag: rc=$? in $(( $(date +%s) - s0 )) s"
+    grep -E "exec-gate" "$out/gate-$p-$g$tag.log" | sort -u | head -3 | sed 's/^/  /'
+    "$bench" predict --measure "$d" >"$out/gate-$p-$g$tag-measure.log" 2>&1 || echo "  measure: rc=$?"
+    sed 's/^/  /' "$out/gate-$p-$g$tag-measure.log"
     python3 - "$d" <<'PY'
 import json, sys
 d = sys.argv[1]
