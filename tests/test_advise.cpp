@@ -16,6 +16,8 @@
 #include "harness/advise/advise_ladder.hpp"
 #include "harness/advise/advise_output.hpp"
 #include "harness/advise/advise_recommend.hpp"
+#include "harness/common/format.hpp"
+#include "harness/common/markdown_table.hpp"
 #include "harness/common/stats.hpp"
 #include "harness/predict/measured_units.hpp"
 #include "harness/tools/child_sweeps.hpp"
@@ -270,6 +272,36 @@ TEST(AdviseDecision, MpsClearOfTheLineIsAYesWithItsInterval) {
   EXPECT_GT(p.gain.hi, p.gain.ratio);
   const Recommendation r = recommend(alone_at(10, 3, 0.2), l, {}, {}, NAN);
   EXPECT_NE(r.headline.find(times_with_interval(p.gain)), std::string::npos) << r.headline;
+}
+
+// Issue 42 item 4: one copy alone is a draw of a spread, carried into every "x alone" that divides by it.
+TEST(AdviseDecision, EveryXAloneCarriesTheSpreadOfOneCopyAlone) {
+  const auto steady = ladder({{1, 10, 10}, {2, 20, 10.5}, {4, 40, 11}});
+  auto wide = steady;  // the same cells, one copy alone's sets 30 % apart instead of 1 %
+  wide[0] = cell(1, "timeslice", 10, NAN, true, 0.3);
+  set_losses(wide);
+  const MeasuredCell& mps4 = *find_measured(steady, ModeKind::mps, 4);
+  const RatioInterval narrow_r = ratio_of_means(mps4.set_rates(Basis::unit), steady[0].set_rates(Basis::unit));
+  const RatioInterval wide_r =
+      ratio_of_means(find_measured(wide, ModeKind::mps, 4)->set_rates(Basis::unit), wide[0].set_rates(Basis::unit));
+  EXPECT_GT(wide_r.hi - wide_r.lo, 5 * (narrow_r.hi - narrow_r.lo));  // the alone sets' spread widens it
+  const std::string words = times_alone(mps4, steady, Basis::unit);
+  EXPECT_EQ(words,
+            fmt_times(mps4.throughput()) + " (" + fmt_fixed(narrow_r.lo, 2) + "-" + fmt_fixed(narrow_r.hi, 2) + ")");
+  const std::string wide_words = times_alone(*find_measured(wide, ModeKind::mps, 4), wide, Basis::unit);
+  EXPECT_NE(wide_words.find(fmt_fixed(wide_r.lo, 2) + "-" + fmt_fixed(wide_r.hi, 2)), std::string::npos) << wide_words;
+  // One copy alone itself: 1x with its own mean's interval, which its spread sets.
+  const std::string base = times_alone(wide[0], wide, Basis::unit);
+  EXPECT_EQ(base.rfind("1.00x (0.", 0), 0u) << base;
+  // The headline and the reasons quote the advised cell with it.
+  const Recommendation r = recommend(alone_at(10, 3, 0.2), wide, {}, {}, NAN);
+  EXPECT_NE(r.headline.find(wide_words + " the throughput of one copy alone"), std::string::npos) << r.headline;
+  EXPECT_NE(nlohmann::json(r.reasons).dump().find("ran " + wide_words), std::string::npos);
+  // A cell of one worker set has no interval to give.
+  auto single = ladder({{1, 10, 10}});
+  single.push_back(cell(2, "mps", 10.5, NAN, true, 0.01, 1));
+  set_losses(single);
+  EXPECT_EQ(times_alone(single.back(), single, Basis::unit), fmt_times(single.back().throughput()));
 }
 
 TEST(AdviseDecision, ALadderThatNeverRanTwoCopiesSaysNothingAboutSharing) {

@@ -28,10 +28,10 @@ std::string against(const MeasuredCell* a, const MeasuredCell* b, Basis basis) {
 
 /// A cell's throughput per unit, or "not co-run" where none of its sets' copies ran together (a profiled unit),
 /// with how many did where only some did.
-std::string per_unit_words(const MeasuredCell& m) {
+std::string per_unit_words(const MeasuredCell& m, const std::vector<MeasuredCell>& ladder) {
   const int co_run = m.co_run_sets(), sets = static_cast<int>(m.sets.size());
   if (sets > 0 && co_run == 0) return "not co-run";
-  return fmt_times(m.throughput()) +
+  return times_alone(m, ladder, Basis::unit) +
          (co_run < sets ? " (" + std::to_string(co_run) + " of " + std::to_string(sets) + " sets co-run)"
                         : std::string());
 }
@@ -57,8 +57,8 @@ std::string bases_table(const Advice& a) {
                    "failed: " + m->problem, "-", "-", "-", "-", "-", "-", "-"});
         continue;
       }
-      t.add_row({std::to_string(n), mps ? "MPS" : "time-sliced", std::to_string(m->sets.size()), per_unit_words(*m),
-                 fmt_times(m->relative_run), fmt_sig(m->run_s),
+      t.add_row({std::to_string(n), mps ? "MPS" : "time-sliced", std::to_string(m->sets.size()),
+                 per_unit_words(*m, a.ladder), times_alone(*m, a.ladder, Basis::run), fmt_sig(m->run_s),
                  std::isfinite(m->startup_s) ? fmt_sig(m->startup_s) : "-",
                  std::isfinite(m->energy_per_unit_j) ? fmt_sig(m->energy_per_unit_j) : "-",
                  alone_energy > 0 ? fmt_times(m->energy_per_unit_j / alone_energy) : "-",
@@ -94,7 +94,7 @@ std::string ladder_table(const Advice& a, const std::vector<Check>& checks) {
       const MeasuredCell* m = find_measured(a.ladder, mode, n);
       const Check* c = find_check(checks, mode, n);
       row.push_back(n == 1 ? "1.00x" : predicted_words(find_predicted(a.predicted, mode, n)));
-      row.push_back(!m ? "-" : m->ok ? per_unit_words(*m) : "failed: " + m->problem);
+      row.push_back(!m ? "-" : m->ok ? per_unit_words(*m, a.ladder) : "failed: " + m->problem);
       const PredictedCell* p = find_predicted(a.predicted, mode, n);
       row.push_back(c ? pct_signed(c->error()) : p && p->calibration && m && m->ok ? "calibration" : "-");
       p99.push_back(m && m->ok ? fmt_sig(m->p99_ms) : "-");
@@ -121,7 +121,9 @@ std::string unit_time_table(const Advice& a) {
       }
       const MeasuredCell* m = find_measured(a.ladder, mode, n);
       row.push_back(predicted);
-      row.push_back(!m || !m->ok ? "-" : std::isfinite(m->unit_ms) ? fmt_sig(m->unit_ms) : per_unit_words(*m));
+      row.push_back(!m || !m->ok                ? "-"
+                    : std::isfinite(m->unit_ms) ? fmt_sig(m->unit_ms)
+                                                : per_unit_words(*m, a.ladder));
     }
     t.add_row(row);
   }
@@ -228,7 +230,8 @@ std::string advice_markdown(const Advice& a) {
                          "MPS's scaled by one copy alone under MPS (the ladder's N=1) and slowed by the contention "
                          "two copies under MPS showed (the ladder's N=2: a calibration, not a prediction)")) +
       "; measured by the ladder (`sweeps/ladder-N`). Error: predicted over measured, less 1 (0 where the measurement "
-      "lies inside a predicted bracket)." +
+      "lies inside a predicted bracket). A measured value's interval (~94 %, Welch) is over its worker sets and one "
+      "copy alone's, whose spread every ratio to it carries; one copy alone's own is its mean's." +
       (simulated ? " How well the simulator predicts: docs/PREDICT.md." : "") + "\n\n";
   md += ladder_table(a, checks);
   if (const std::string times = unit_time_table(a); !times.empty() && a.alone.placed())
@@ -236,13 +239,15 @@ std::string advice_markdown(const Advice& a) {
           " alone time-sliced, " + fmt_sig(basis_unit_ms(a)) +
           " ms, over the mode's scale; for a paced program it is the " + unit + "'s latency):\n\n" + times;
   if (!simulated) md += contention_words(a);
-  md += "\n## Both bases\nThroughput per " + unit +
-        " while the copies work and per whole run (start-up included), in "
-        "copies alone (one copy alone, time-sliced, is 1); a copy's run and its start-up; the board's energy per " +
-        unit +
-        " (NVML's energy counter over each run, idle draw included) and against one copy alone; MPS over "
-        "time-slicing at the same N with its ~94 % interval over the worker sets. The advice is decided " +
-        (a.basis.basis == Basis::unit ? "per " + unit : std::string("per whole run")) + ": " + a.basis.why + ".\n\n";
+  md +=
+      "\n## Both bases\nThroughput per " + unit +
+      " while the copies work and per whole run (start-up included), in "
+      "copies alone (one copy alone, time-sliced, is 1; each with its ~94 % interval over its worker sets and one copy "
+      "alone's); a copy's run and its start-up; the board's energy per " +
+      unit +
+      " (NVML's energy counter over each run, idle draw included) and against one copy alone; MPS over "
+      "time-slicing at the same N with its ~94 % interval over the worker sets. The advice is decided " +
+      (a.basis.basis == Basis::unit ? "per " + unit : std::string("per whole run")) + ": " + a.basis.why + ".\n\n";
   md += bases_table(a);
   md += jobs_section(a);
   if (!a.sets_end.empty()) md += "\nSets added to settle MPS against time-slicing: " + a.sets_end + ".\n";

@@ -43,10 +43,10 @@ std::string regime_words(const AloneFacts& a) {
   return s + ".";
 }
 
-std::string cell_words(const MeasuredCell& c, const std::vector<PredictedCell>& predicted, ModeKind mode,
-                       const std::string& unit, Basis b) {
+std::string cell_words(const MeasuredCell& c, const std::vector<MeasuredCell>& ladder,
+                       const std::vector<PredictedCell>& predicted, ModeKind mode, const std::string& unit, Basis b) {
   std::string s = std::to_string(c.procs) + (c.procs == 1 ? " copy " : " copies ") +
-                  (mode == ModeKind::timeslice ? "time-sliced" : "under MPS") + " ran " + fmt_times(c.throughput(b)) +
+                  (mode == ModeKind::timeslice ? "time-sliced" : "under MPS") + " ran " + times_alone(c, ladder, b) +
                   " the throughput of one copy alone " + basis_words(b, unit) + " (ideal " + std::to_string(c.procs) +
                   "x; " + std::to_string(c.sets.size()) + " worker set" + (c.sets.size() == 1 ? "" : "s") + "), each " +
                   unit + " " + fmt_times(c.loss) + " the time alone";
@@ -88,6 +88,32 @@ std::string times_with_interval(const RatioInterval& r) {
   if (!std::isfinite(r.ratio)) return "-";
   return fmt_times(r.ratio) + (r.has_interval() ? " (" + fmt_fixed(r.lo, 2) + "-" + fmt_fixed(r.hi, 2) + ")"
                                                 : std::string(" (one worker set: no interval)"));
+}
+
+std::string times_alone(const MeasuredCell& c, const std::vector<MeasuredCell>& ladder, Basis b) {
+  const double x = c.throughput(b);
+  const MeasuredCell* alone = find_measured(ladder, ModeKind::timeslice, 1);
+  if (!std::isfinite(x) || !alone || !alone->ok) return fmt_times(x);
+  double lo = NAN, hi = NAN;
+  if (alone == &c) {  // its own mean's interval, on the log scale as ratio_of_means' (never below 0)
+    const std::vector<double> rates = c.set_rates(b);
+    const double n = static_cast<double>(rates.size());
+    double mean = 0, ss = 0;
+    for (const double r : rates) mean += r / n;
+    for (const double r : rates) ss += (r - mean) * (r - mean);
+    if (rates.size() >= 2 && mean > 0) {
+      const double half = student_t_quantile((1 + kMedianCiCoverage) / 2, n - 1) *
+                          std::sqrt(ss / (n - 1) / (n * mean * mean));
+      lo = x * std::exp(-half);
+      hi = x * std::exp(half);
+    }
+  } else {
+    const RatioInterval r = ratio_of_means(c.set_rates(b), alone->set_rates(b));
+    lo = r.lo;
+    hi = r.hi;
+  }
+  if (!std::isfinite(lo) || !std::isfinite(hi)) return fmt_times(x);
+  return fmt_times(x) + " (" + fmt_fixed(lo, 2) + "-" + fmt_fixed(hi, 2) + ")";
 }
 
 int side_of_band(const RatioInterval& r) {
@@ -208,13 +234,13 @@ void headline_without_mps(const Pick& p, const std::vector<MeasuredCell>& ladder
     return c.is(ModeKind::timeslice) && c.procs > 1 && c.ok;
   });
   r.headline = "Can't say whether MPS helps: " + why + ". Time-sliced, " +
-               (p.best_ts && p.best_ts->procs > 1 ? std::to_string(p.best_ts->procs) +
-                                                        " copies ran best: " + fmt_times(p.best_ts->throughput(basis)) +
-                                                        " the throughput of one copy alone " + per + "."
+               (p.best_ts && p.best_ts->procs > 1
+                    ? std::to_string(p.best_ts->procs) + " copies ran best: " + times_alone(*p.best_ts, ladder, basis) +
+                          " the throughput of one copy alone " + per + "."
                 : ts_shared ? "sharing the GPU bought less than " + pct(kKneeGain) + " throughput."
                             : std::string("no rung of two copies or more ended ok, so nothing is said about sharing."));
   if (p.best_ts)
-    r.reasons.push_back("Time-sliced: " + cell_words(*p.best_ts, predicted, ModeKind::timeslice, unit, basis) +
+    r.reasons.push_back("Time-sliced: " + cell_words(*p.best_ts, ladder, predicted, ModeKind::timeslice, unit, basis) +
                         " (its best rung).");
 }
 
@@ -267,13 +293,13 @@ bool verdict_headline(const Pick& p, const std::vector<MeasuredCell>& ladder, co
       if (std::isfinite(p.mps_speedup) && p.cell->procs == p.procs && side_of_band(p.gain) <= 0) {
         const MeasuredCell* ts = find_measured(ladder, ModeKind::timeslice, p.procs);
         r.headline = "Yes: run " + std::to_string(p.procs) + " copies under MPS: the same throughput as time-sliced (" +
-                     fmt_times(p.cell->throughput(basis)) + " one copy alone " + per + "), each " + unit + " " +
+                     times_alone(*p.cell, ladder, basis) + " one copy alone " + per + "), each " + unit + " " +
                      times_with_interval(p.speedup) + " faster (" + fmt_sig(p.cell->unit_ms) + " ms against " +
                      fmt_sig(ts->unit_ms) + " ms).";
         return true;
       }
-      r.headline = "Yes: run " + std::to_string(p.procs) + " copies under MPS, " +
-                   fmt_times(p.cell->throughput(basis)) + " the throughput of one copy alone " + per +
+      r.headline = "Yes: run " + std::to_string(p.procs) + " copies under MPS, " + times_alone(*p.cell, ladder, basis) +
+                   " the throughput of one copy alone " + per +
                    (p.best_ts ? ", " + times_with_interval(p.gain) + against : std::string()) + ".";
       return true;
   }
@@ -288,10 +314,11 @@ void verdict_reasons(const Pick& p, const AloneFacts& alone, const std::vector<M
   const std::string unit = unit_word(alone.unit);
   const std::string per = basis_words(basis, unit);
   if (p.best_ts)
-    r.reasons.push_back("Time-sliced: " + cell_words(*p.best_ts, predicted, ModeKind::timeslice, unit, basis) +
+    r.reasons.push_back("Time-sliced: " + cell_words(*p.best_ts, ladder, predicted, ModeKind::timeslice, unit, basis) +
                         " (its best rung).");
   if (p.best_mps)
-    r.reasons.push_back("MPS: " + cell_words(*p.best_mps, predicted, ModeKind::mps, unit, basis) + " (its best rung).");
+    r.reasons.push_back("MPS: " + cell_words(*p.best_mps, ladder, predicted, ModeKind::mps, unit, basis) +
+                        " (its best rung).");
   if (p.verdict == AdviceVerdict::mps || p.verdict == AdviceVerdict::timeslice || p.verdict == AdviceVerdict::undecided)
     r.reasons.push_back(
         "MPS over time-slicing, best against best " + per + ": " + times_with_interval(p.gain) +
