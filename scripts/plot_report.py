@@ -542,7 +542,7 @@ def draw_model_vs_measured(spec, data):
 
 def draw_advice(spec, data):
     """bench_mps advise: measured throughput of N copies in copies alone on the basis that decided (markers, each
-    with its ~94% interval over the worker sets as whiskers), time-sliced and MPS, beside the ideal N; where the
+    with its ~94% interval over its worker sets and one copy alone's as whiskers), time-sliced and MPS, beside the ideal N; where the
     unit decides, the predictions too (lines, a band where the model gives a bracket)."""
     fig, ax = plt.subplots(figsize=(7.5, 5))
     top = max([spec.get("max_procs") or 1] + [max(line["n"]) for line in spec["lines"] if line["n"]])
@@ -573,7 +573,7 @@ def draw_advice(spec, data):
     ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)
     ax.legend(loc="upper left", fontsize=8)
-    ax.set_title("Will MPS help? {}\n{}; decided per {}, whiskers ~94% over worker sets".format(
+    ax.set_title("Will MPS help? {}\n{}; decided per {}, whiskers ~94% over its and one copy alone's worker sets".format(
         spec["title"], data["machine"], per), fontsize=10)
     fig.tight_layout()
     return fig

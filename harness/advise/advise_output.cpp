@@ -122,18 +122,18 @@ json measured_json(const MeasuredCell& c, bool profiled) {
 }
 
 /// The measured line of `mode` on the basis that decided: each ok cell's throughput in copies alone and its
-/// ~94 % interval over the worker sets (the interval of the sets' mean, relative; none with one set).
+/// ~94 % interval over its worker sets and one copy alone's (interval_alone; none with one set).
 json measured_line(const Advice& a, ModeKind mode) {
   const Basis b = a.basis.basis;
   json meas{{"mode", mode_kind_word(mode)}, {"kind", "measured"},  {"n", json::array()},
             {"throughput", json::array()},  {"lo", json::array()}, {"hi", json::array()}};
   for (const MeasuredCell& m : a.ladder) {
     if (!m.is(mode) || !m.ok || !std::isfinite(m.throughput(b))) continue;
-    const double w = relative_mean_ci_width(m.set_rates(b));
+    const RatioInterval r = interval_alone(m, a.ladder, b);
     meas["n"].push_back(m.procs);
     meas["throughput"].push_back(m.throughput(b));
-    meas["lo"].push_back(json_number(std::isfinite(w) ? m.throughput(b) * (1 - w / 2) : NAN));
-    meas["hi"].push_back(json_number(std::isfinite(w) ? m.throughput(b) * (1 + w / 2) : NAN));
+    meas["lo"].push_back(json_number(r.lo));
+    meas["hi"].push_back(json_number(r.hi));
   }
   return meas;
 }

@@ -90,30 +90,35 @@ std::string times_with_interval(const RatioInterval& r) {
                                                 : std::string(" (one worker set: no interval)"));
 }
 
-std::string times_alone(const MeasuredCell& c, const std::vector<MeasuredCell>& ladder, Basis b) {
+RatioInterval interval_alone(const MeasuredCell& c, const std::vector<MeasuredCell>& ladder, Basis b) {
   const double x = c.throughput(b);
+  RatioInterval r{x, NAN, NAN};
   const MeasuredCell* alone = find_measured(ladder, ModeKind::timeslice, 1);
-  if (!std::isfinite(x) || !alone || !alone->ok) return fmt_times(x);
-  double lo = NAN, hi = NAN;
-  if (alone == &c) {  // its own mean's interval, on the log scale as ratio_of_means' (never below 0)
-    const std::vector<double> rates = c.set_rates(b);
-    const double n = static_cast<double>(rates.size());
-    double mean = 0, ss = 0;
-    for (const double r : rates) mean += r / n;
-    for (const double r : rates) ss += (r - mean) * (r - mean);
-    if (rates.size() >= 2 && mean > 0) {
-      const double half = student_t_quantile((1 + kMedianCiCoverage) / 2, n - 1) *
-                          std::sqrt(ss / (n - 1) / (n * mean * mean));
-      lo = x * std::exp(-half);
-      hi = x * std::exp(half);
-    }
-  } else {
-    const RatioInterval r = ratio_of_means(c.set_rates(b), alone->set_rates(b));
-    lo = r.lo;
-    hi = r.hi;
+  if (!std::isfinite(x) || !alone || !alone->ok) return r;
+  if (alone != &c) {
+    const RatioInterval of_means = ratio_of_means(c.set_rates(b), alone->set_rates(b));
+    r.lo = of_means.lo;
+    r.hi = of_means.hi;
+    return r;
   }
-  if (!std::isfinite(lo) || !std::isfinite(hi)) return fmt_times(x);
-  return fmt_times(x) + " (" + fmt_fixed(lo, 2) + "-" + fmt_fixed(hi, 2) + ")";
+  // One copy alone itself: its own mean's interval, on the log scale as ratio_of_means' (never below 0).
+  const std::vector<double> rates = c.set_rates(b);
+  const double n = static_cast<double>(rates.size());
+  double mean = 0, ss = 0;
+  for (const double v : rates) mean += v / n;
+  for (const double v : rates) ss += (v - mean) * (v - mean);
+  if (rates.size() < 2 || !(mean > 0)) return r;
+  const double half =
+      student_t_quantile((1 + kMedianCiCoverage) / 2, n - 1) * std::sqrt(ss / (n - 1) / (n * mean * mean));
+  r.lo = x * std::exp(-half);
+  r.hi = x * std::exp(half);
+  return r;
+}
+
+std::string times_alone(const MeasuredCell& c, const std::vector<MeasuredCell>& ladder, Basis b) {
+  const RatioInterval r = interval_alone(c, ladder, b);
+  if (!r.has_interval()) return fmt_times(r.ratio);
+  return fmt_times(r.ratio) + " (" + fmt_fixed(r.lo, 2) + "-" + fmt_fixed(r.hi, 2) + ")";
 }
 
 int side_of_band(const RatioInterval& r) {

@@ -28,10 +28,12 @@ inline constexpr double kDecisionBand = 0.05;
 
 /// "1.09x (1.03-1.15)", or "1.09x (one worker set each: no interval)".
 std::string times_with_interval(const RatioInterval& r);
-/// A cell's throughput in copies alone on `b` ("1.88x (1.80-1.95)"): its ~94 % interval over the cell's worker sets
-/// and one copy alone's (the ladder's time-sliced N=1, which every "x alone" divides by: issue 42's alone runs with
-/// their spread); for that cell itself, the interval of its own mean (Student's t on the log, as ratio_of_means').
-/// The bare ratio where either side has one set.
+/// A cell's throughput in copies alone on `b` (ratio) and its ~94 % interval over the cell's worker sets and one copy
+/// alone's (the ladder's time-sliced N=1, which every "x alone" divides by: issue 42's alone runs with their
+/// spread); for that cell itself, the interval of its own mean (Student's t on the log, as ratio_of_means'). lo and
+/// hi NaN where either side has one set.
+RatioInterval interval_alone(const MeasuredCell& c, const std::vector<MeasuredCell>& ladder, Basis b);
+/// interval_alone in words: "1.88x (1.86-1.90)", the bare ratio where it has no interval.
 std::string times_alone(const MeasuredCell& c, const std::vector<MeasuredCell>& ladder, Basis b);
 /// Where `r` lies against 1 + kDecisionBand: 1 above, -1 below, 0 across it (or without an interval).
 int side_of_band(const RatioInterval& r);
