@@ -699,6 +699,20 @@ TEST(AdviseLadder, AProfiledLadderTimesCoRunStepsAndLeavesTheOthersOutPerUnitOnl
   EXPECT_TRUE(std::isnan(apart.unit_ms));
   EXPECT_TRUE(std::isnan(apart.units));  // no steps measured: no energy per step, no part in a longer job
   EXPECT_NE(apart.not_co_run.find("copies without a co-run unit (not co-run)"), std::string::npos) << apart.not_co_run;
+  // How they parted: the run's coverage and its copies' steady parts, as units.csv has them.
+  double least = INFINITY, most = 0, coverage = NAN;
+  for (const MeasuredUnit& u : units)
+    if (u.procs == 4 && u.mode.name == "mps" && u.repeat == (mps4->sets[0].co_run ? 2 : 1)) {
+      least = std::min(least, u.steady_s);
+      most = std::max(most, u.steady_s);
+      coverage = u.coverage;
+    }
+  ASSERT_TRUE(std::isfinite(coverage));
+  EXPECT_NE(
+      apart.not_co_run.find("the window in which all were steady covered " + fmt_fixed(100 * coverage, 0) +
+                            " % of a copy's steady part, which lasted " + fmt_sig(least) + "-" + fmt_sig(most) + " s"),
+      std::string::npos)
+      << apart.not_co_run;
   EXPECT_NEAR(mps4->unit_ms, together.unit_ms, 1e-12);
   EXPECT_EQ(mps4->set_rates(Basis::unit).size(), 1u);
   EXPECT_EQ(mps4->set_unit_ms().size(), 1u);

@@ -8,6 +8,7 @@
 #include "harness/common/errors.hpp"
 #include "harness/common/csv_table.hpp"
 #include "harness/common/format.hpp"
+#include "harness/common/markdown_table.hpp"
 #include "harness/common/stats.hpp"
 #include "harness/plan/mode_names.hpp"
 #include "harness/predict/measured_units.hpp"
@@ -77,17 +78,30 @@ std::vector<MeasuredUnit> ladder_units(const fs::path& dir, const UnitChoice& un
   return read_units(dir / "units.csv");
 }
 
+/// How a run's copies parted, from units.csv: the window in which all were steady against their steady parts
+/// ("; the window in which all were steady covered 70 % of a copy's steady part, which lasted 1.36-1.93 s"), or ""
+/// where units.csv has neither (written before 2026-12-02).
+std::string parted_words(const std::vector<double>& steady_s, double coverage) {
+  if (steady_s.empty() || !std::isfinite(coverage)) return "";
+  const auto [lo, hi] = std::minmax_element(steady_s.begin(), steady_s.end());
+  return "; the window in which all were steady covered " + fmt_fixed(100 * coverage, 0) +
+         " % of a copy's steady part, which lasted " + (*hi > *lo ? fmt_sig(*lo) + "-" + fmt_sig(*hi) : fmt_sig(*lo)) +
+         " s";
+}
+
 /// A profiled set's unit: its copies' steps over the run's common window, where every copy ran together. For a
 /// longer job (advise_job.hpp) its start-up is the rest of a copy's run outside its steady part (start-up, warm-up,
 /// what follows its steps: a test pass, the exit), and its units the steps of its steady part at its unit.
 void time_by_profile(const SummaryRecord& r, const std::vector<MeasuredUnit>& units, SetMeasurement& m) {
-  std::vector<double> ms, rest;
-  double steady_steps = 0;
+  std::vector<double> ms, rest, steady;
+  double steady_steps = 0, coverage = NAN;
   int copies = 0, apart = 0;
   std::string why;
   for (const MeasuredUnit& u : units) {
     if (u.run_id != r.run_id) continue;
     ++copies;
+    if (std::isfinite(u.steady_s)) steady.push_back(u.steady_s);
+    if (std::isfinite(u.coverage)) coverage = u.coverage;  // the run's: every copy of it carries the same
     if (co_run(u.basis) && u.unit_ms > 0) {
       ms.push_back(u.unit_ms);
       rest.push_back(u.run_s - u.steady_s);  // NaN where either is unknown (a units.csv of before 2026-12-02)
@@ -112,7 +126,7 @@ void time_by_profile(const SummaryRecord& r, const std::vector<MeasuredUnit>& un
   m.units = NAN;  // its steps are not measured: no energy per step, no part in a longer job
   m.not_co_run = copies == 0 ? std::string("no copy of the run in units.csv")
                              : std::to_string(apart) + " of " + std::to_string(copies) +
-                                   " copies without a co-run unit (" + why + ")";
+                                   " copies without a co-run unit (" + why + ")" + parted_words(steady, coverage);
 }
 
 /// One run of a cell's sweep: one worker set (advise runs one round per set).
