@@ -349,6 +349,22 @@ TEST(AdviseDecision, AModeWhoseCopiesNeverRanTogetherLeavesTheVerdictPerUnitOpen
   const Recommendation r = recommend(alone_at(10, 3, 0.2), l, {}, {}, NAN, Basis::unit);
   EXPECT_EQ(r.verdict, AdviceVerdict::undecided);
   EXPECT_NE(r.headline.find("so that mode's sharing was not measured"), std::string::npos) << r.headline;
+  // Where units.csv gave the sets' coverage, the words say how far they were from co-run.
+  auto covered = l;
+  for (const int i : {2, 4}) {
+    std::vector<SetMeasurement> sets = covered[i].sets;
+    covered[i].sets.clear();
+    for (std::size_t k = 0; k < sets.size(); ++k) {
+      sets[k].coverage = 0.70 + 0.045 * static_cast<double>(k) + (i == 4 ? 0.005 : 0);  // 0.70 .. 0.795
+      covered[i].add(sets[k]);
+    }
+  }
+  set_losses(covered);
+  EXPECT_NE(pick(covered, NAN, Basis::unit)
+                .unmeasured.find("(N=2, 4: not co-run; the window in which all copies were steady covered 70-79 % of "
+                                 "a copy's steady part, under the 80 % a co-run set needs)"),
+            std::string::npos)
+      << pick(covered, NAN, Basis::unit).unmeasured;
   // A longer job's steps run at each N's unit: no job verdict either.
   const JobVerdict job = job_verdict(l, LadderUnit::step, *parse_job_length("100x"));
   EXPECT_NE(job.problem.find("time-sliced, no run of N >= 2 copies ran together"), std::string::npos) << job.problem;
@@ -709,7 +725,7 @@ TEST(AdviseLadder, AProfiledLadderTimesCoRunStepsAndLeavesTheOthersOutPerUnitOnl
     }
   ASSERT_TRUE(std::isfinite(coverage));
   EXPECT_NE(
-      apart.not_co_run.find("the window in which all were steady covered " + fmt_fixed(100 * coverage, 0) +
+      apart.not_co_run.find("the window in which all were steady covered " + fmt_fixed(std::floor(100 * coverage), 0) +
                             " % of a copy's steady part, which lasted " + fmt_sig(least) + "-" + fmt_sig(most) + " s"),
       std::string::npos)
       << apart.not_co_run;

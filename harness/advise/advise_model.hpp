@@ -139,6 +139,9 @@ struct SetMeasurement {
   /// is left out of every per-unit mean and interval; per whole run it counts.
   bool co_run = true;
   std::string not_co_run;  ///< not co-run: why ("2 of 4 copies not co-run", ...)
+  /// A ladder timed from its profiles: the share of its copies' steady parts the window in which all were steady
+  /// covered (units.csv's coverage; a set is co-run from 0.8); NaN where units.csv has none.
+  double coverage = NAN;
 };
 
 /// What one mode at one N of the ladder measured, over its worker sets: the unit's time, averaged over

@@ -4,6 +4,7 @@
 
 #include "harness/common/format.hpp"
 #include "harness/common/markdown_table.hpp"
+#include "harness/predict/measured_units.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -67,14 +68,26 @@ std::string never_co_run(const std::vector<MeasuredCell>& ladder) {
   for (const ModeKind mode : kLadderModes) {
     std::string at;
     bool together = false;
+    double least = INFINITY, most = -INFINITY;  // the sets' coverage (shown rounded down: 0.795 is not 80 %)
     for (const MeasuredCell& c : ladder)
       if (c.is(mode) && c.procs >= 2 && c.ok && !c.sets.empty()) {
         if (c.co_run_sets() > 0) together = true;
         at += (at.empty() ? "N=" : ", ") + std::to_string(c.procs);
+        for (const SetMeasurement& s : c.sets)
+          if (std::isfinite(s.coverage)) {
+            least = std::min(least, s.coverage);
+            most = std::max(most, s.coverage);
+          }
       }
     if (together || at.empty()) continue;
+    const std::string covered =
+        most < least ? std::string()
+                     : "; the window in which all copies were steady covered " + fmt_fixed(std::floor(100 * least), 0) +
+                           (most > least ? "-" + fmt_fixed(std::floor(100 * most), 0) : std::string()) +
+                           " % of a copy's steady part, under the " + fmt_fixed(100 * kMinCoRunCoverage, 0) +
+                           " % a co-run set needs";
     out += (out.empty() ? "" : "; ") + std::string(mode == ModeKind::timeslice ? "time-sliced" : "under MPS") +
-           ", no run of N >= 2 copies ran together (" + at + ": not co-run)";
+           ", no run of N >= 2 copies ran together (" + at + ": not co-run" + covered + ")";
   }
   return out;
 }
