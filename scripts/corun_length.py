@@ -5,7 +5,7 @@ A copy is co-run when the window in which every copy of its run was steady cover
 part (docs/PREDICT.md). Released together by the start gate, copies that do the same work part only by their
 rates, and the window then covers the fastest copy's steady time over the slowest's. This script reads the alone
 runs (N=1) of gated, profiled sweeps: each run's steps after its gate (the host waits' ends, profiles/RUN/w0),
-the part its units.csv kept ("steps A-B of C"), and draws N copies' steady times by a block bootstrap over those
+the part its units.csv kept ("steps A-B of C", or a "whole steady part" of `steps` steps), and draws N copies' steady times by a block bootstrap over those
 steps (blocks of --block steps, from any alone run of the mode: the rate's swings within a run, and between runs,
 the draws see), for the steady part as measured (k = 1) and k times as long (k x the steps, the same swings).
 It prints, per mode, k and N, the share of draws whose fastest over slowest steady time is at least 0.80 and the
@@ -36,15 +36,17 @@ def alone_runs(sweep):
             continue
         found = glob.glob(os.path.join(sweep, "profiles", row["run_id"], "w0", "*.json*"))
         kept = re.match(r"steps (\d+)-(\d+) of (\d+)", row.get("phase", ""))
+        whole = row.get("phase", "") == "whole steady part" and row.get("steps", "").isdigit()
         point = re.fullmatch(r"wait:(\d+)", points.get(row["run_id"], ""))
-        if not found or not kept or not point:
+        if not found or not (kept or whole) or not point:
             print(f"{sweep} {row['run_id']}: left out (no profile, no kept steps or no gate at a host wait)")
             continue
         opener = gzip.open if found[0].endswith(".gz") else open
         ends = [span[1] for span in json.load(opener(found[0]))["waits"]["spans"]]
         after_gate = ends[int(point.group(1)) - 1:]
         steps = [(b - a) / 1e6 for a, b in zip(after_gate, after_gate[1:])]
-        first, last = int(kept.group(1)), int(kept.group(2))
+        # "steps A-B of C": the part kept; "whole steady part": its first `steps` steps after the gate
+        first, last = (int(kept.group(1)), int(kept.group(2))) if kept else (1, int(row["steps"]))
         yield row["mode"], steps[first - 1:last]
 
 
