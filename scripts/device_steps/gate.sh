@@ -7,7 +7,8 @@
 # The ladder has the sweep's default --exec-alone-runs (3 alone runs per mode: first, middle, last) where
 # GATE_PROCS holds 1 and a larger N. GATE_ENV ("ZOO_MNIST_TRAIN=32000 ..."): the zoo's size variables for the run, put
 # in the command (`env GATE_ENV zoo/run.sh NAME`, so meta.json's command names them) and in the data's preparation;
-# the folders are then <gate>-<GATE_TAG> (default "sized").
+# the folders are then <gate>-<GATE_TAG> (default "sized"). GATE_ARGS: more sweep options (words, e.g. "--no-pin"),
+# with GATE_TAG naming the folders <gate>-<GATE_TAG> as well.
 names="${step#gate}"; names="${names#:}"; [ -z "$names" ] && names=gemm
 IFS=, read -r -a progs <<<"$names"
 python3 -c 'import torch; x = torch.ones(64, 64, device="cuda"); (x @ x).sum().item()' >/dev/null 2>&1
@@ -20,12 +21,14 @@ for p in "${progs[@]}"; do
   env "${zoo_env[@]}" zoo/run.sh --prepare "$p" >"$out/gate-$p-prepare.log" 2>&1
   command="zoo/run.sh $p"; tag=""
   [ "${#zoo_env[@]}" -gt 0 ] && { command="env ${zoo_env[*]} $command"; tag="-${GATE_TAG:-sized}"; }
+  read -r -a more_args <<<"${GATE_ARGS:-}"
+  [ -n "${GATE_TAG:-}" ] && tag="-$GATE_TAG"
   [ $((k % 2)) = 1 ] && [ "${#order[@]}" = 2 ] && order=("${order[1]}" "${order[0]}"); k=$((k + 1))
   for g in "${order[@]}"; do
     d="$out/runs/gate/$p/$g$tag"; mkdir -p "$(dirname "$d")"
     s0=$(date +%s)
     "$bench" --workloads exec --command "$command" --procs "${GATE_PROCS:-1,2,4}" --modes timeslice,mps \
-      --repeats "${GATE_REPEATS:-1}" --exec-gate "$g" --profile-gpu --out "$d" >"$out/gate-$p-$g$tag.log" 2>&1
+      --repeats "${GATE_REPEATS:-1}" --exec-gate "$g" --profile-gpu "${more_args[@]}" --out "$d" >"$out/gate-$p-$g$tag.log" 2>&1
     echo "gate $p $g$tag: rc=$? in $(( $(date +%s) - s0 )) s"
     grep -E "exec-gate" "$out/gate-$p-$g$tag.log" | sort -u | head -3 | sed 's/^/  /'
     "$bench" predict --measure "$d" >"$out/gate-$p-$g$tag-measure.log" 2>&1 || echo "  measure: rc=$?"
