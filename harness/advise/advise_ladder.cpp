@@ -84,7 +84,7 @@ std::vector<MeasuredUnit> ladder_units(const fs::path& dir, const UnitChoice& un
 std::string parted_words(const std::vector<double>& steady_s, double coverage) {
   if (steady_s.empty() || !std::isfinite(coverage)) return "";
   const auto [lo, hi] = std::minmax_element(steady_s.begin(), steady_s.end());
-  return "; the window in which all were steady covered " + fmt_fixed(std::floor(100 * coverage), 0) +
+  return "; the window in which all were steady covered " + coverage_percent(coverage, coverage) +
          " % of a copy's steady part, which lasted " + (*hi > *lo ? fmt_sig(*lo) + "-" + fmt_sig(*hi) : fmt_sig(*lo)) +
          " s";
 }

@@ -192,6 +192,11 @@ std::string check_problem(const MeasuredCell& c, double reference, double tolera
          " (tolerance " + fmt_num(tolerance_pct) + " %)";
 }
 
+std::string coverage_percent(double least, double most) {
+  const std::string lo = fmt_fixed(std::floor(100 * least), 0), hi = fmt_fixed(std::floor(100 * most), 0);
+  return hi == lo ? lo : lo + "-" + hi;
+}
+
 MeasuredCell& cell_for(std::vector<MeasuredCell>& cells, const Mode& mode, int procs) {
   for (MeasuredCell& c : cells)
     if (c.mode.name == mode.name && c.procs == procs) return c;

@@ -144,6 +144,10 @@ struct SetMeasurement {
   double coverage = NAN;
 };
 
+/// Coverage shares in whole percent, rounded down (0.795 is not 80 %, the co-run line): "70" for one share, "70-79"
+/// for a range.
+std::string coverage_percent(double least, double most);
+
 /// What one mode at one N of the ladder measured, over its worker sets: the unit's time, averaged over
 /// its copies and sets, and the units all copies finished per second. A program that paces itself
 /// (mlp-infer's requests at a set rate) finishes as many units in either mode as long as it keeps up,

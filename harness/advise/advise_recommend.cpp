@@ -68,7 +68,7 @@ std::string never_co_run(const std::vector<MeasuredCell>& ladder) {
   for (const ModeKind mode : kLadderModes) {
     std::string at;
     bool together = false;
-    double least = INFINITY, most = -INFINITY;  // the sets' coverage (shown rounded down: 0.795 is not 80 %)
+    double least = INFINITY, most = -INFINITY;  // the sets' coverage
     for (const MeasuredCell& c : ladder)
       if (c.is(mode) && c.procs >= 2 && c.ok && !c.sets.empty()) {
         if (c.co_run_sets() > 0) together = true;
@@ -80,12 +80,11 @@ std::string never_co_run(const std::vector<MeasuredCell>& ladder) {
           }
       }
     if (together || at.empty()) continue;
-    const std::string covered =
-        most < least ? std::string()
-                     : "; the window in which all copies were steady covered " + fmt_fixed(std::floor(100 * least), 0) +
-                           (most > least ? "-" + fmt_fixed(std::floor(100 * most), 0) : std::string()) +
-                           " % of a copy's steady part, under the " + fmt_fixed(100 * kMinCoRunCoverage, 0) +
-                           " % a co-run set needs";
+    const std::string covered = most < least
+                                    ? std::string()
+                                    : "; the window in which all copies were steady covered " +
+                                          coverage_percent(least, most) + " % of a copy's steady part, under the " +
+                                          fmt_fixed(100 * kMinCoRunCoverage, 0) + " % a co-run set needs";
     out += (out.empty() ? "" : "; ") + std::string(mode == ModeKind::timeslice ? "time-sliced" : "under MPS") +
            ", no run of N >= 2 copies ran together (" + at + ": not co-run" + covered + ")";
   }
@@ -116,13 +115,11 @@ RatioInterval interval_alone(const MeasuredCell& c, const std::vector<MeasuredCe
   }
   // One copy alone itself: its own mean's interval, on the log scale as ratio_of_means' (never below 0).
   const std::vector<double> rates = c.set_rates(b);
-  const double n = static_cast<double>(rates.size());
-  double mean = 0, ss = 0;
-  for (const double v : rates) mean += v / n;
-  for (const double v : rates) ss += (v - mean) * (v - mean);
-  if (rates.size() < 2 || !(mean > 0)) return r;
+  if (rates.size() < 2) return r;
+  const double n = static_cast<double>(rates.size()), m = mean(rates);
+  if (!(m > 0)) return r;
   const double half =
-      student_t_quantile((1 + kMedianCiCoverage) / 2, n - 1) * std::sqrt(ss / (n - 1) / (n * mean * mean));
+      student_t_quantile((1 + kMedianCiCoverage) / 2, n - 1) * std::sqrt(sample_variance(rates) / (n * m * m));
   r.lo = x * std::exp(-half);
   r.hi = x * std::exp(half);
   return r;
