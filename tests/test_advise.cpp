@@ -1166,11 +1166,13 @@ TEST_F(Advise, BadInputGetsOneLineAndExitTwoWithNothingWritten) {
 }
 
 TEST_F(Advise, RedoWritesACommittedFoldersAdviceAgainAsCommitted) {
-  // client: the simulator's; the zoo's four of 2026-12-03: a program timed per step from its profiles (units.csv per
-  // child sweep), cuda-graphs' thread limit stopped by the budget (its folder interrupted: not read, as when run).
-  for (const char* subject : {"2026-11-26-advise/lease-b/client", "2026-11-26-advise/lease-b/infer",
-                              "2026-11-26-advise/lease-a/mlp", "2026-12-03-advise-profiled/gemm",
-                              "2026-12-03-advise-profiled/cuda-graphs", "2026-12-03-advise-profiled/mnist"}) {
+  // client: the simulator's; the zoo's of 2026-12-03: a program timed per step from its profiles (units.csv per
+  // child sweep), cuda-graphs' thread limit stopped by the budget (its folder interrupted: not read, as when run);
+  // gemm on a third lease, gated after its warm-up, with sets added to decide.
+  for (const char* subject :
+       {"2026-11-26-advise/lease-b/client", "2026-11-26-advise/lease-b/infer", "2026-11-26-advise/lease-a/mlp",
+        "2026-12-03-advise-profiled/gemm", "2026-12-03-advise-profiled/cuda-graphs", "2026-12-03-advise-profiled/mnist",
+        "2026-12-03-advise-lease3/gemm"}) {
     const fs::path committed = source_dir() / "results" / subject;
     const fs::path copy = tmp / "redo" / subject;
     fs::create_directories(copy.parent_path());
