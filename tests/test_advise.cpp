@@ -1088,6 +1088,34 @@ TEST_F(Advise, AProgramThatNeverTouchesCudaIsNotPlacedButTheLadderStillAnswers) 
   EXPECT_NE(read_text(out() / "advice.md").find("Not placed on the map"), std::string::npos);
 }
 
+// A paced server (--exec-metric-kind latency): its throughput is the requests it served per second, N copies N times
+// one's, however short its latency; with its latency read as a step time each copy would "serve" 500 a second.
+TEST_F(Advise, APacedServersThroughputIsTheRateItServedNotOneOverItsLatency) {
+  const auto r = advise({"--command", kPacedStandIn, "--max-procs", "2", "--budget", "200", "--", "--exec-metric",
+                         "latency_ms=([0-9.]+)", "--exec-metric-kind", "latency"});
+  ASSERT_NE(r.exit_code, 2) << r.err;
+  const nlohmann::json j = advice();
+  ASSERT_EQ(j.at("ladder").size(), 4u) << j.at("ladder");  // N = 1, 2 in two modes
+  for (const auto& c : j.at("ladder")) {
+    ASSERT_TRUE(c.at("ok").get<bool>()) << c;
+    for (const auto& s : c.at("sets")) {
+      EXPECT_EQ(s.at("unit_ms").get<double>(), 2.0) << s;  // the latency it printed
+      EXPECT_GT(s.at("per_s").get<double>(), 5.0 * c.at("procs").get<int>()) << c;
+      EXPECT_LT(s.at("per_s").get<double>(), 51.0 * c.at("procs").get<int>()) << c;
+    }
+  }
+  for (const auto& c : j.at("ladder"))
+    if (c.at("procs") == 2) EXPECT_GT(c.at("throughput").get<double>(), 1.5) << c;  // two copies serve about twice
+  // A job of 2 s of one copy alone holds the requests it serves in 2 s (at most 100 on its clock of 20 ms), not 2 s
+  // over its latency of 2 ms.
+  const auto redo = run_program(bench_mps_exe(), {"advise", "--redo", out().string(), "--job-length", "2s"}, env, 120);
+  ASSERT_EQ(redo.exit_code, r.exit_code) << redo.err;
+  const nlohmann::json job = advice().at("jobs").back();
+  ASSERT_EQ(job.at("length"), "2s") << job;
+  EXPECT_GT(job.at("units").get<double>(), 10.0) << job;
+  EXPECT_LE(job.at("units").get<double>(), 100.0) << job;
+}
+
 TEST_F(Advise, BadInputGetsOneLineAndExitTwoWithNothingWritten) {
   // The cpu workload needs no stand-in, so each line is refused for its own bad value.
   const std::vector<std::vector<std::string>> bad{

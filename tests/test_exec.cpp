@@ -222,6 +222,26 @@ TEST_F(Exec, TheCheckValueIsTheLastOneACopyPrinted) {
   EXPECT_TRUE(std::isnan(none.fact("check_value"))) << "no line matched: no value";
 }
 
+// --exec-metric-kind latency: each copy's lines are requests served; the span from its first to its last line is
+// recorded (steps_span_s), so that its rate is what it served (about 50/s here), not 1000 over its latency (500/s).
+TEST_F(Exec, ALatencyMetricRecordsTheSpanItsRequestsWereServedIn) {
+  const auto r = sweep({"--command", kPacedStandIn, "--exec-metric", "latency_ms=([0-9.]+)", "--exec-metric-kind",
+                        "latency", "--procs", "2", "--modes", "timeslice"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(summary().begin()->second.params.find("metric=latency_ms=([0-9.]+);metric_kind=latency;command="),
+            std::string::npos)
+      << summary().begin()->second.params;
+  const auto workers = harness::read_runs(out() / "runs.csv");
+  ASSERT_EQ(workers.size(), 2u);
+  for (const auto& w : workers) {
+    EXPECT_EQ(w.fact("steps"), 30) << w.facts;
+    EXPECT_EQ(w.fact("step_mean_ms"), 2.0) << w.facts;
+    const double served = (w.fact("steps") - 1) / w.fact("steps_span_s");  // 29 gaps of at least 20 ms
+    EXPECT_GT(served, 5.0) << w.facts;
+    EXPECT_LT(served, 51.0) << w.facts;
+  }
+}
+
 TEST_F(Exec, BadExecOptionsAreUsageErrors) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
       {{"--procs", "1"}, "--command: the exec workload needs a command"},
@@ -230,17 +250,25 @@ TEST_F(Exec, BadExecOptionsAreUsageErrors) {
       {{"--command", "true", "--exec-metric", "step_ms=([0-9.]+"}, "is not a valid regular expression"},
       {{"--command", "true", "--exec-check", "loss [0-9.]+"},
        "--exec-check: 'loss [0-9.]+' must have exactly one capture group"},
+      {{"--command", "true", "--exec-metric-kind", "latency"}, "--exec-metric-kind latency: says what --exec-metric"},
+      {{"--command", "true", "--exec-metric", "x=([0-9]+)", "--exec-metric-kind", "rate"}, "--exec-metric-kind"},
+      {{"--command", "true", "--exec-metric", "x=([0-9]+)", "--exec-metric-kind", ""}, "--exec-metric-kind"},
   };
   for (const auto& [extra, message] : cases) {
     const auto r = sweep(extra);
     EXPECT_EQ(r.exit_code, 2) << message;
     EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_FALSE(fs::exists(out())) << "nothing may be written: " << message;
   }
   const auto r =
       run_program(bench_mps_exe(), {"--workloads", "cpu", "--command", "true", "--out", out().string()}, env);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("add --workloads exec"), std::string::npos) << r.err;
+  const auto kind = run_program(bench_mps_exe(),
+                                {"--workloads", "cpu", "--exec-metric-kind", "latency", "--out", out().string()}, env);
+  EXPECT_EQ(kind.exit_code, 2);
+  EXPECT_NE(kind.err.find("--exec-metric-kind"), std::string::npos) << kind.err;
 }
 
 }  // namespace

@@ -64,6 +64,13 @@ bool wait_until(const std::function<bool()>& condition, double timeout_s);
 /// Env with the fakes first on PATH and the fake daemon's journal at `journal`.
 Env fake_mps_env(const fs::path& journal);
 
+/// A paced server's CPU stand-in for --command: registers with the fake MPS daemon where there is one, then serves 30
+/// requests due every 20 ms, each printed `latency_ms=2.0` (answered 2 ms after it was due): it serves at most 50
+/// requests a second, while 1000 over its latency is 500.
+inline const std::string kPacedStandIn =
+    "[ -e \"$CUDA_MPS_PIPE_DIRECTORY/control\" ] && echo $$ >> \"$CUDA_MPS_PIPE_DIRECTORY/clients\"; "
+    "for i in $(seq 1 30); do sleep 0.02; echo latency_ms=2.0; done";
+
 /// A fresh folder under the system temp dir, removed with everything in it at scope exit.
 class TempDir {
  public:

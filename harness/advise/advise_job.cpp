@@ -18,11 +18,15 @@ enum class Suffix { none, times, seconds, minutes, hours };
 constexpr WordTable<Suffix, 5> kSuffixes{
     {{Suffix::none, ""}, {Suffix::times, "x"}, {Suffix::seconds, "s"}, {Suffix::minutes, "m"}, {Suffix::hours, "h"}}};
 
+/// What a copy of set `s` takes per unit of a job: its unit time, or a paced server's time per request served.
+double job_unit_ms(const SetMeasurement& s) { return std::isnan(s.served_ms) ? s.unit_ms : s.served_ms; }
+
 /// The job's rate in each worker set of `c`: its copies over one copy's job (start-up + units x unit time).
 std::vector<double> job_rates(const MeasuredCell& c, double units) {
   std::vector<double> out;
   for (const SetMeasurement& s : c.sets)
-    if (s.ok && s.startup_s >= 0 && s.unit_ms > 0) out.push_back(c.procs / (s.startup_s + units * s.unit_ms / 1000));
+    if (s.ok && s.startup_s >= 0 && job_unit_ms(s) > 0)
+      out.push_back(c.procs / (s.startup_s + units * job_unit_ms(s) / 1000));
   return out;
 }
 
@@ -36,7 +40,7 @@ AloneJob alone_job(const MeasuredCell& alone) {
     if (s.ok) {
       units.push_back(s.units);
       startup.push_back(s.startup_s);
-      unit.push_back(s.unit_ms);
+      unit.push_back(job_unit_ms(s));
     }
   return {mean(units), mean(startup), mean(unit)};
 }

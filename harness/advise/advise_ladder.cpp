@@ -130,6 +130,13 @@ void time_by_profile(const SummaryRecord& r, const std::vector<MeasuredUnit>& un
                                    " copies without a co-run unit (" + why + ")" + parted_words(steady, coverage);
 }
 
+/// A copy's requests served per second (--exec-metric-kind latency): the lines after its first over the time from its
+/// first line to its last. Its latencies say how long each waited, not how many it served. NaN without the span.
+double served_per_s(const WorkerRecord& w) {
+  const double n = w.fact("steps"), span = w.fact("steps_span_s");
+  return n >= 2 && span > 0 ? (n - 1) / span : NAN;
+}
+
 /// One run of a cell's sweep: one worker set (advise runs one round per set).
 SetMeasurement read_set(const SummaryRecord& r, const UnitChoice& unit, const std::vector<WorkerRecord>& workers,
                         const std::vector<MeasuredUnit>& units) {
@@ -154,19 +161,24 @@ SetMeasurement read_set(const SummaryRecord& r, const UnitChoice& unit, const st
     if (w.run_id == r.run_id && std::isfinite(w.fact("check_matches"))) m.check_values.push_back(w.fact("check_value"));
   if (unit.profiled) time_by_profile(r, units, m);
   if (!unit.metric) return m;
-  std::vector<double> means, p99s, startups, steps;  // the copies' steps: their mean, and the worst copy's p99
+  std::vector<double> means, p99s, startups, steps, served;  // the copies' steps: mean, the worst p99, rate served
   for (const WorkerRecord& w : workers)
     if (w.run_id == r.run_id) {
       means.push_back(w.fact("step_mean_ms"));
       p99s.push_back(w.fact("step_p99_ms"));
       startups.push_back(w.fact("startup_s"));
       steps.push_back(w.fact("steps"));
+      served.push_back(served_per_s(w));
     }
   const std::vector<double> mm = finite_only(means), p = finite_only(p99s);
   m.unit_ms = mm.size() == means.size() ? mean(mm) : NAN;  // a copy without steps: no step time for the run
   m.p99_ms = p.empty() ? NAN : *std::max_element(p.begin(), p.end());
-  m.per_s = 0;  // steps per second while the copies step, all together
-  for (const double ms : mm) m.per_s += 1000 / ms;
+  m.per_s = 0;         // steps per second while the copies step, all together
+  if (unit.latency) {  // requests served: a paced server's latency is not its rate
+    for (const double x : served) m.per_s += x;
+    m.served_ms = 1000 * static_cast<double>(served.size()) / m.per_s;
+  } else
+    for (const double ms : mm) m.per_s += 1000 / ms;
   m.startup_s = mean(startups);
   m.units = 0;
   for (const double n : steps) m.units += n;
@@ -174,6 +186,11 @@ SetMeasurement read_set(const SummaryRecord& r, const UnitChoice& unit, const st
   if (m.ok && !(m.unit_ms > 0)) {
     m.ok = false;
     m.problem = "its copies printed no step time for --exec-metric";
+  } else if (m.ok && !(m.per_s > 0)) {  // (a rate is NaN where a copy lacks it)
+    m.ok = false;
+    m.problem =
+        "--exec-metric-kind latency: a copy printed fewer than 2 requests, or its runs.csv has no "
+        "steps_span_s (a sweep of before 2026-12-03): no rate served";
   }
   return m;
 }
@@ -182,7 +199,7 @@ SetMeasurement read_set(const SummaryRecord& r, const UnitChoice& unit, const st
 
 UnitChoice unit_choice(const SweepSpec& workload, bool profiled) {
   const bool exec = runs_user_program(workload.workloads.front()), metric = !workload.params.exec.metric.empty();
-  return {exec, metric, exec && !metric && profiled};
+  return {exec, metric, exec && !metric && profiled, metric && workload.params.exec.metric_is_latency};
 }
 
 void write_ladder_units(const fs::path& dir, double gap_us) {

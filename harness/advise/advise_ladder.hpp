@@ -25,6 +25,8 @@ struct UnitChoice {
   /// and the unit is predict's (harness/predict/measured_units.hpp), over each run's common window, from the
   /// sweep's units.csv (write_ladder_units); a run whose copies did not run together has no unit (not co-run).
   bool profiled = false;
+  /// --exec-metric-kind latency: a step's number is a request's latency; throughput is the lines' rate
+  bool latency = false;
 };
 
 /// A program's UnitChoice from the workload options: profiled where it has no --exec-metric and `profiled`.

@@ -133,6 +133,9 @@ struct SetMeasurement {
   double energy_j = NAN;             ///< the board's energy over the run (NaN without NVML's counter)
   std::vector<double> check_values;  ///< --check-metric: each copy's last value (NaN: it printed none)
   double units = NAN;                ///< units all copies finished
+  /// --exec-metric-kind latency: a copy's time per request served (its copies over per_s, in ms), which a longer job
+  /// takes per unit; its unit_ms is a request's latency. NaN for every other unit (a job takes unit_ms per unit).
+  double served_ms = NAN;
   /// Per unit, whether its N copies ran together: always where the unit is the program's metric or a task; a
   /// ladder timed from its profiles (UnitChoice::profiled) only where every copy's unit is had over the run's
   /// common window (harness/predict/measured_units.hpp). A set that is not co-run has no unit_ms nor per_s and

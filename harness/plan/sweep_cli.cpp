@@ -490,9 +490,11 @@ void check_exec_options(const SweepSpec& spec, const SweepCliValues& raw) {
                        std::string(scenario_name(spec.scenario)));
   } else if (spec.profile_gpu) {
     throw UsageError("--profile-gpu: profiles your program's copies; add --workloads exec");
-  } else if (!spec.params.exec.command.empty() || !spec.params.exec.metric.empty() || !spec.params.exec.check.empty()) {
+  } else if (!spec.params.exec.command.empty() || !spec.params.exec.metric.empty() || !spec.params.exec.check.empty() ||
+             spec.params.exec.metric_is_latency) {
     throw UsageError(
-        "--command/--exec-metric/--exec-check: only the exec workload runs a command; add --workloads exec");
+        "--command/--exec-metric/--exec-metric-kind/--exec-check: only the exec workload runs a command; add "
+        "--workloads exec");
   } else if (raw.exec_warmups_option && raw.exec_warmups_option->count() > 0) {
     throw UsageError("--exec-warmups: only the exec workload runs a command; add --workloads exec");
   } else if (raw.exec_gate_option && raw.exec_gate_option->count() > 0) {

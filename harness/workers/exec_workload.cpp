@@ -36,6 +36,8 @@ namespace bench_mps::harness {
 void validate_exec_params(const ExecParams& p) {
   if (trim(p.command).empty()) throw std::invalid_argument("--command: the exec workload needs a command to run");
   if (!p.metric.empty()) validate_metric_pattern(p.metric);
+  if (p.metric_is_latency && p.metric.empty())
+    throw std::invalid_argument("--exec-metric-kind latency: says what --exec-metric reads; give --exec-metric too");
   if (!p.check.empty()) validate_metric_pattern(p.check, "--exec-check");
 }
 
@@ -160,6 +162,9 @@ class ExecWorkload final : public kernels::Workload {
         const std::int64_t held_before = arrived_ && arrive_ns_ < first_step_seen_ns_ ? held_ns_ : 0;
         f.emplace_back("startup_s", static_cast<double>(first_step_seen_ns_ - start_ns_ - held_before) * 1e-9 -
                                         steps_ms_.front() * 1e-3);
+        // From the first matched line read to the last: steps - 1 of them came in this time (a served rate).
+        if (steps_ms_.size() >= 2)
+          f.emplace_back("steps_span_s", static_cast<double>(last_step_seen_ns_ - first_step_seen_ns_) * 1e-9);
       }
     }
     return f;
@@ -309,7 +314,8 @@ class ExecWorkload final : public kernels::Workload {
     if (!metric_) return;
     const std::optional<double> v = metric_->read(line);
     if (!v) return;
-    if (steps_ms_.empty()) first_step_seen_ns_ = monotonic_ns();
+    last_step_seen_ns_ = monotonic_ns();
+    if (steps_ms_.empty()) first_step_seen_ns_ = last_step_seen_ns_;
     steps_ms_.push_back(*v);
   }
 
@@ -374,7 +380,7 @@ class ExecWorkload final : public kernels::Workload {
   long check_matches_ = 0;
   std::string token_;
   bool ran_ = false;
-  std::int64_t start_ns_ = 0, end_ns_ = 0, first_step_seen_ns_ = 0;
+  std::int64_t start_ns_ = 0, end_ns_ = 0, first_step_seen_ns_ = 0, last_step_seen_ns_ = 0;
   bool gated_ = false, arrived_ = false;  ///< a start gate was set; the copy reached it
   std::int64_t arrive_ns_ = 0, held_ns_ = 0;
   int exit_code_ = -1;

@@ -31,7 +31,10 @@ namespace bench_mps::harness {
 struct ExecParams {
   std::string command;  ///< run as /bin/sh -c COMMAND
   std::string metric;   ///< regex with one capture group: a step time in ms
-  std::string check;    ///< regex with one capture group: a value of its result (the last one counts)
+  /// --exec-metric-kind latency: each matched line is one request served and its number that request's latency (a
+  /// paced server's), so its copies' throughput is the lines' rate (steps_span_s), not 1000 over the number
+  bool metric_is_latency = false;
+  std::string check;  ///< regex with one capture group: a value of its result (the last one counts)
   std::uint64_t log_cap_bytes = 1u << 20;  ///< bytes of stdout and of stderr kept per copy
   std::string log_dir;                     ///< where w<index>.stdout / .stderr go ("" : discarded)
   double timeout_s = 0;                    ///< > 0: kill the command's process group after this long

@@ -231,6 +231,13 @@ void add_workload_options(CLI::App& app, WorkloadConfig& c) {
                  "command's stdout, e.g. 'step_ms=([0-9.]+)' (at most 256 bytes, no back-references; a line is "
                  "matched on its first and last 256 bytes)")
       ->group(exec);
+  app.add_option_function<std::string>(
+         "--exec-metric-kind", [&c](const std::string& v) { c.exec.metric_is_latency = v == "latency"; },
+         "exec: what --exec-metric's number is: 'step' (the default: a step's time; throughput is 1000 over it) or "
+         "'latency' (one line per request served, its latency, as a paced server prints; throughput is the lines' "
+         "rate)")
+      ->check(CLI::IsMember({"step", "latency"}))
+      ->group(exec);
   app.add_option("--exec-check", c.exec.check,
                  "exec: regular expression with one capture group reading a value of the command's result from its "
                  "stdout, e.g. 'final loss ([0-9.]+)'; the last match is recorded (runs.csv facts check_value), "
@@ -376,6 +383,7 @@ void xray_args(const WorkloadConfig& c, const AddArg& add, std::vector<std::stri
 
 void exec_params(const WorkloadConfig& c, std::ostringstream& s) {
   if (!c.exec.metric.empty()) s << "metric=" << c.exec.metric << ";";
+  if (c.exec.metric_is_latency) s << "metric_kind=latency;";
   if (!c.exec.check.empty()) s << "check=" << c.exec.check << ";";
   s << "command=" << c.exec.command;  // last: a command may hold ';' or '='
 }
@@ -383,6 +391,7 @@ void exec_params(const WorkloadConfig& c, std::ostringstream& s) {
 void exec_args(const WorkloadConfig& c, const AddArg& add, std::vector<std::string>& a) {
   add("--command", c.exec.command);
   if (!c.exec.metric.empty()) add("--exec-metric", c.exec.metric);
+  if (c.exec.metric_is_latency) add("--exec-metric-kind", "latency");
   if (!c.exec.check.empty()) add("--exec-check", c.exec.check);
   add("--exec-log-cap", std::to_string(c.exec.log_cap_bytes));
 }

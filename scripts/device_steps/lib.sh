@@ -24,6 +24,17 @@ zoo_seconds() { case "$1" in gemm|membw) echo 120 ;; paced-infer) echo 135 ;; wl
 pack_step() { local name="$1"; shift
               tar -cf - -C "$out" "$@" 2>/dev/null | xz -T0 -6 >"$out/$name.tar.xz" && (cd "$out" && rm -rf "$@"); }
 
+# zoo_metric_args NAME: a zoo program's --exec-metric (zoo/programs.json), with --exec-metric-kind latency where its
+# unit is a request's latency (paced-infer: its throughput is the requests served), into the array `margs`; empty for
+# a program timed by its profile.
+zoo_metric_args() {
+  mapfile -d '' -t margs < <(python3 -c 'import json, sys
+for e in json.load(open("zoo/programs.json")):
+    if e["name"] == sys.argv[1] and e["metric"]:
+        a = ["--exec-metric", e["metric"]] + (["--exec-metric-kind", "latency"] if e["unit"] == "latency" else [])
+        sys.stdout.write("".join(x + "\0" for x in a))' "$1")
+}
+
 # subject_args SUBJECT: the advise options naming SUBJECT (spin, membw, infer, mlp, seed001, seed001short,
 # client, zoo-NAME) into the array `what`; 1 for an unknown one. A zoo program's data is made first (untimed).
 subject_args() {
@@ -35,13 +46,11 @@ subject_args() {
     seed001short) what=(--workload mlp -- --mlp-profile seed001 --mlp-layers 784,512,512,10 --mlp-host-us 500) ;;
     client) what=(--command "python3 scripts/examples/mnist_train.py" -- --exec-metric 'step_ms=([0-9.]+)') ;;
     zoo-*)  # a zoo program with its own step metric (zoo/programs.json)
-      local p="${1#zoo-}" metric
+      local p="${1#zoo-}"
       zoo/run.sh --prepare "$p" >"$out/prepare-$1.log" 2>&1
-      metric=$(python3 -c 'import json,sys
-for e in json.load(open("zoo/programs.json")):
-    if e["name"] == sys.argv[1]: print(e["metric"] or "")' "$p")
+      zoo_metric_args "$p"
       what=(--command "zoo/run.sh $p")
-      if [ -n "$metric" ]; then what+=(-- --exec-metric "$metric"); fi ;;
+      if [ "${#margs[@]}" -gt 0 ]; then what+=(-- "${margs[@]}"); fi ;;
     *) return 1 ;;
   esac
 }

@@ -13,10 +13,7 @@ for p in "${progs[@]}"; do
   if past_deadline; then echo "zoo $p: skipped (DEADLINE_S=$DEADLINE_S reached)"; continue; fi
   case "$step" in zoo-ladder:*) need=$(zoo_seconds "$p") ;; *) need=40 ;; esac
   if ! fits "$need"; then echo "zoo $p: skipped (about $need s would not fit in LIMIT_S=$LIMIT_S)"; continue; fi
-  metric=$(python3 -c 'import json,sys
-for e in json.load(open("zoo/programs.json")):
-    if e["name"] == sys.argv[1]: print(e["metric"] or "")' "$p")
-  margs=(); [ -n "$metric" ] && margs=(--exec-metric "$metric")
+  zoo_metric_args "$p"
   d="$out/runs/zoo/$p"; mkdir -p "$d"
   s0=$(date +%s)
   zoo/run.sh --prepare "$p" >"$out/zoo-$p-warm.log" 2>&1; rc=$?  # its data, made once (untimed)
