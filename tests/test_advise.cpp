@@ -129,6 +129,27 @@ TEST(AdviseModel, AnErrorIsPredictedOverMeasuredAndZeroInsideABracket) {
   EXPECT_TRUE(std::isnan(none.error()));
 }
 
+// Issue 45 item 5: a simulated prediction carries its phase draws' interval; a check says whether the measurement
+// lies inside it, and advice.md counts the cells that do.
+TEST(AdviseModel, APredictionsIntervalIsInThroughputAndAChecksMeasurementLiesInsideItOrNot) {
+  PredictedCell p{4, ModeKind::mps, {2.0, NAN, "simulated"}};
+  EXPECT_TRUE(std::isnan(p.throughput_interval().first));  // no phase draws: no interval
+  p.loss_low = 1.6;
+  p.loss_high = 2.5;
+  const auto [low, high] = p.throughput_interval();
+  EXPECT_DOUBLE_EQ(low, 4 / 2.5);  // the most loss gives the least throughput
+  EXPECT_DOUBLE_EQ(high, 4 / 1.6);
+  p.loss_high = 1.5;  // an interval upside down is none
+  EXPECT_TRUE(std::isnan(p.throughput_interval().first));
+  const Check in{4, ModeKind::mps, 2.0, 2.0, 1.7, 1.6, 2.5}, out{4, ModeKind::mps, 2.0, 2.0, 2.6, 1.6, 2.5},
+      none{4, ModeKind::timeslice, 2.0, 2.0, 1.7};
+  EXPECT_EQ(in.inside(), 1);
+  EXPECT_EQ(out.inside(), 0);
+  EXPECT_EQ(none.inside(), -1);
+  EXPECT_EQ(coverage_words({in, out, none}), "1 of 2");
+  EXPECT_EQ(coverage_words({none}), "");
+}
+
 TEST(AdviseModel, ChecksPairEachRungWithItsPredictionOnTheLaddersOwnBasis) {
   const auto p = predict_ladder(alone_at(10.0, 9.98, 0.03), h100(), 4);
   auto l = ladder({{1, 10, 10.1}, {2, 20.5, 10.2}, {4, 41, 10.4}});
@@ -1200,7 +1221,7 @@ TEST_F(Advise, RedoWritesACommittedFoldersAdviceAgainAsCommitted) {
   for (const char* subject :
        {"2026-11-26-advise/lease-b/client", "2026-11-26-advise/lease-b/infer", "2026-11-26-advise/lease-a/mlp",
         "2026-12-03-advise-profiled/gemm", "2026-12-03-advise-profiled/cuda-graphs", "2026-12-03-advise-profiled/mnist",
-        "2026-12-03-advise-lease3/gemm"}) {
+        "2026-12-03-advise-lease2/gemm", "2026-12-03-advise-lease2/membw", "2026-12-03-advise-lease3/gemm"}) {
     const fs::path committed = source_dir() / "results" / subject;
     const fs::path copy = tmp / "redo" / subject;
     fs::create_directories(copy.parent_path());

@@ -73,6 +73,8 @@ std::string predicted_words(const PredictedCell* p) {
   if (!p || !std::isfinite(p->prediction.loss)) return "-";
   if (std::isfinite(p->prediction.upper) && p->prediction.upper > p->prediction.loss)
     return fmt_times(p->throughput_low()) + " to " + fmt_times(p->throughput());
+  if (const auto [low, high] = p->throughput_interval(); std::isfinite(low))
+    return fmt_times(p->throughput()) + " (" + fmt_fixed(low, 2) + "-" + fmt_fixed(high, 2) + ")";
   return fmt_times(p->throughput());
 }
 
@@ -234,6 +236,11 @@ std::string advice_markdown(const Advice& a) {
       "copy alone's, whose spread every ratio to it carries; one copy alone's own is its mean's." +
       (simulated ? " How well the simulator predicts: docs/PREDICT.md." : "") + "\n\n";
   md += ladder_table(a, checks);
+  if (const std::string inside = coverage_words(checks); !inside.empty())
+    md +=
+        "\nA simulated prediction's interval (in brackets) is the least and the largest throughput of its phase "
+        "draws (copies out of phase, docs/PREDICT.md). The measured mean lies inside it in " +
+        inside + " cells.\n";
   if (const std::string times = unit_time_table(a); !times.empty() && a.alone.placed())
     md += "\nEach copy's time per " + unit + " (predicted: the model's loss times one " + unit +
           " alone time-sliced, " + fmt_sig(basis_unit_ms(a)) +

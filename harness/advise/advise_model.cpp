@@ -15,6 +15,11 @@ double PredictedCell::throughput_low() const {
   return std::isfinite(prediction.upper) ? speed * procs / prediction.upper : throughput();
 }
 
+std::pair<double, double> PredictedCell::throughput_interval() const {
+  if (!(loss_low > 0) || !(loss_high >= loss_low)) return {NAN, NAN};
+  return {speed * procs / loss_high, speed * procs / loss_low};
+}
+
 MpsContention mps_contention(const AloneFacts& alone, const std::vector<MeasuredCell>& ladder) {
   MpsContention c;
   const MeasuredCell* one = find_measured(ladder, ModeKind::mps, 1);
@@ -54,6 +59,8 @@ std::vector<PredictedCell> simulate_ladder(const std::filesystem::path& alone_di
     PredictedCell c{r.procs, r.mode, {}};
     const double loss = per_step ? r.unit_ms / a.unit_ms : r.run_s / a.run_s;
     c.prediction = {std::max(1e-9, loss), NAN, "simulated"};
+    c.loss_low = per_step ? r.unit_low_ms / a.unit_ms : r.run_low_s / a.run_s;
+    c.loss_high = per_step ? r.unit_high_ms / a.unit_ms : r.run_high_s / a.run_s;
     c.simulated = true;
     cells.push_back(c);
   }
@@ -227,6 +234,21 @@ double Check::error() const {
   return nearest / measured - 1;
 }
 
+int Check::inside() const {
+  if (!std::isfinite(interval_low) || !std::isfinite(interval_high) || !(measured > 0)) return -1;
+  return measured >= interval_low && measured <= interval_high ? 1 : 0;
+}
+
+std::string coverage_words(const std::vector<Check>& checks) {
+  int with = 0, in = 0;
+  for (const Check& c : checks)
+    if (const int i = c.inside(); i >= 0) {
+      ++with;
+      in += i;
+    }
+  return with == 0 ? "" : std::to_string(in) + " of " + std::to_string(with);
+}
+
 std::vector<Check> check_predictions(const std::vector<PredictedCell>& predicted,
                                      const std::vector<MeasuredCell>& measured) {
   std::vector<Check> out;
@@ -236,7 +258,8 @@ std::vector<Check> check_predictions(const std::vector<PredictedCell>& predicted
       if (!m.is(mode)) continue;
       const PredictedCell* p = find_predicted(predicted, mode, m.procs);
       if (!p || !std::isfinite(p->prediction.loss) || p->calibration) continue;
-      out.push_back({m.procs, mode, p->throughput(), p->throughput_low(), m.throughput()});
+      const auto [low, high] = p->throughput_interval();
+      out.push_back({m.procs, mode, p->throughput(), p->throughput_low(), m.throughput(), low, high});
     }
   }
   return out;

@@ -63,8 +63,13 @@ struct PredictedCell {
   /// By the simulator (docs/PREDICT.md) from the program's profile alone and the X-ray: nothing of the
   /// ladder feeds it (fit_to_ladder leaves it as it is).
   bool simulated = false;
+  /// The simulator's interval on the loss: its phase draws' least and largest (copies out of phase, docs/PREDICT.md),
+  /// each over the alone runs' spread where there are two or more; NaN without phase draws.
+  double loss_low = NAN, loss_high = NAN;
   double throughput() const { return speed * procs / prediction.loss; }  ///< in copies alone (time-sliced)
   double throughput_low() const;  ///< with the upper end of a bracket (= throughput() without one)
+  /// The interval in throughput (the most loss gives the least), {NaN, NaN} without one.
+  std::pair<double, double> throughput_interval() const;
 };
 
 /// Predictions for N = 2 .. max_procs, time-sliced then MPS for each N.
@@ -202,9 +207,15 @@ struct Check {
   int procs = 0;
   ModeKind mode = ModeKind::timeslice;
   double predicted = NAN, predicted_low = NAN, measured = NAN;  ///< throughput, copies alone
+  double interval_low = NAN, interval_high = NAN;               ///< the prediction's interval in throughput (NaN: none)
   /// predicted / measured - 1, or 0 where a bracket [low, predicted] holds the measurement
   double error() const;
+  /// Whether the measurement lies inside the prediction's interval: 1 inside, 0 outside, -1 without an interval.
+  int inside() const;
 };
+/// "k of m": the checks whose measurement lies inside their prediction's interval, of those with an interval; ""
+/// where none has one.
+std::string coverage_words(const std::vector<Check>& checks);
 std::vector<Check> check_predictions(const std::vector<PredictedCell>& predicted,
                                      const std::vector<MeasuredCell>& measured);
 

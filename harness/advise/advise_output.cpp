@@ -282,6 +282,8 @@ json advice_json(const Advice& a) {
                               {"why", p.prediction.why},
                               {"calibration", p.calibration}});
     if (p.simulated) j["predicted"].back()["simulated"] = true;
+    if (const auto [low, high] = p.throughput_interval(); std::isfinite(low))
+      j["predicted"].back()["throughput_interval"] = {low, high};
   }
   j["ladder"] = json::array();
   const bool profiled = timed_from_profiles(a.meta);
@@ -289,13 +291,15 @@ json advice_json(const Advice& a) {
   j["limits"] = json::array();
   for (const MeasuredCell& c : a.limits) j["limits"].push_back(measured_json(c, profiled));
   j["checks"] = json::array();
-  for (const Check& c : check_predictions(a.predicted, a.ladder))
+  for (const Check& c : check_predictions(a.predicted, a.ladder)) {
     j["checks"].push_back({{"procs", c.procs},
                            {"mode", mode_kind_word(c.mode)},
                            {"predicted", json_number(c.predicted)},
                            {"predicted_low", json_number(c.predicted_low)},
                            {"measured", json_number(c.measured)},
                            {"error", json_number(c.error())}});
+    if (c.inside() >= 0) j["checks"].back()["inside_interval"] = c.inside() == 1;  // a prediction with an interval
+  }
   j["ladder_end"] = a.ladder_end;
   j["ladder_end_kind"] = ladder_end_word(a.ladder_end_kind);
   j["sets_end"] = a.sets_end;
