@@ -1137,6 +1137,21 @@ TEST_F(Advise, APacedServersThroughputIsTheRateItServedNotOneOverItsLatency) {
   EXPECT_LE(job.at("units").get<double>(), 100.0) << job;
 }
 
+// Lines that reach bench_mps in batches (a block-buffered stdout) time nothing: no rate is read from them, and the
+// ladder says why and what to do.
+TEST_F(Advise, APacedServerWhoseLinesComeInBatchesIsNotGivenARate) {
+  const auto r = advise({"--command", kBufferedStandIn, "--max-procs", "2", "--budget", "200", "--", "--exec-metric",
+                         "latency_ms=([0-9.]+)", "--exec-metric-kind", "latency"});
+  ASSERT_NE(r.exit_code, 2) << r.err;
+  const nlohmann::json j = advice();
+  ASSERT_FALSE(j.at("ladder").empty());
+  for (const auto& c : j.at("ladder")) {
+    EXPECT_FALSE(c.at("ok").get<bool>()) << c;
+    EXPECT_NE(c.at("problem").get<std::string>().find("came in batches"), std::string::npos) << c;
+    EXPECT_NE(c.at("problem").get<std::string>().find("python3 -u"), std::string::npos) << c;
+  }
+}
+
 TEST_F(Advise, BadInputGetsOneLineAndExitTwoWithNothingWritten) {
   // The cpu workload needs no stand-in, so each line is refused for its own bad value.
   const std::vector<std::vector<std::string>> bad{

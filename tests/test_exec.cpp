@@ -239,7 +239,17 @@ TEST_F(Exec, ALatencyMetricRecordsTheSpanItsRequestsWereServedIn) {
     const double served = (w.fact("steps") - 1) / w.fact("steps_span_s");  // 29 gaps of at least 20 ms
     EXPECT_GT(served, 5.0) << w.facts;
     EXPECT_LT(served, 51.0) << w.facts;
+    EXPECT_LT(w.fact("steps_batched"), 15) << w.facts;  // each line read as it came
   }
+  // Through a block-buffered stdout the lines come in one batch: steps_batched says so (advise then reads no rate).
+  fs::remove_all(out());
+  ASSERT_EQ(sweep({"--command", kBufferedStandIn, "--exec-metric", "latency_ms=([0-9.]+)", "--exec-metric-kind",
+                   "latency", "--procs", "1", "--modes", "timeslice"})
+                .exit_code,
+            0);
+  const auto batched = harness::read_runs(out() / "runs.csv").front();
+  EXPECT_EQ(batched.fact("steps"), 30) << batched.facts;
+  EXPECT_GE(batched.fact("steps_batched"), 15) << batched.facts;
 }
 
 TEST_F(Exec, BadExecOptionsAreUsageErrors) {

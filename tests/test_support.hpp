@@ -70,6 +70,10 @@ Env fake_mps_env(const fs::path& journal);
 inline const std::string kPacedStandIn =
     "[ -e \"$CUDA_MPS_PIPE_DIRECTORY/control\" ] && echo $$ >> \"$CUDA_MPS_PIPE_DIRECTORY/clients\"; "
     "for i in $(seq 1 30); do sleep 0.02; echo latency_ms=2.0; done";
+/// The same 30 lines through a block-buffered stdout (sed into a pipe): they reach bench_mps in one batch at its exit.
+inline const std::string kBufferedStandIn =
+    "[ -e \"$CUDA_MPS_PIPE_DIRECTORY/control\" ] && echo $$ >> \"$CUDA_MPS_PIPE_DIRECTORY/clients\"; "
+    "for i in $(seq 1 30); do sleep 0.02; echo $i; done | sed 's/.*/latency_ms=2.0/'";
 
 /// A fresh folder under the system temp dir, removed with everything in it at scope exit.
 class TempDir {

@@ -130,11 +130,17 @@ void time_by_profile(const SummaryRecord& r, const std::vector<MeasuredUnit>& un
                                    " copies without a co-run unit (" + why + ")" + parted_words(steady, coverage);
 }
 
+/// Whether most of a copy's matched lines after its first came in the same read of its stdout as the one before.
+bool batched_lines(const WorkerRecord& w) { return w.fact("steps_batched") > 0.5 * (w.fact("steps") - 1); }
+
 /// A copy's requests served per second (--exec-metric-kind latency): the lines after its first over the time from its
-/// first line to its last. Its latencies say how long each waited, not how many it served. NaN without the span.
+/// first line to its last. Its latencies say how long each waited, not how many it served. NaN without the span, and
+/// where most lines came in the same read as the one before (a block-buffered stdout: their arrival is not when
+/// they were served).
 double served_per_s(const WorkerRecord& w) {
   const double n = w.fact("steps"), span = w.fact("steps_span_s");
-  return n >= 2 && span > 0 ? (n - 1) / span : NAN;
+  if (!(n >= 2 && span > 0) || batched_lines(w)) return NAN;
+  return (n - 1) / span;
 }
 
 /// One run of a cell's sweep: one worker set (advise runs one round per set).
@@ -188,9 +194,13 @@ SetMeasurement read_set(const SummaryRecord& r, const UnitChoice& unit, const st
     m.problem = "its copies printed no step time for --exec-metric";
   } else if (m.ok && !(m.per_s > 0)) {  // (a rate is NaN where a copy lacks it)
     m.ok = false;
-    m.problem =
-        "--exec-metric-kind latency: a copy printed fewer than 2 requests, or its runs.csv has no "
-        "steps_span_s (a sweep of before 2026-12-03): no rate served";
+    const bool batched = std::any_of(workers.begin(), workers.end(),
+                                     [&r](const WorkerRecord& w) { return w.run_id == r.run_id && batched_lines(w); });
+    m.problem = batched ? "--exec-metric-kind latency: a copy's lines came in batches (most in the same read of its "
+                          "stdout as the one before: is it block-buffered? run python3 -u, or print with flush=True), "
+                          "so when they came does not say when its requests were served"
+                        : "--exec-metric-kind latency: a copy printed fewer than 2 requests, or its runs.csv has no "
+                          "steps_span_s (a sweep of before 2026-12-03): no rate served";
   }
   return m;
 }

@@ -163,8 +163,10 @@ class ExecWorkload final : public kernels::Workload {
         f.emplace_back("startup_s", static_cast<double>(first_step_seen_ns_ - start_ns_ - held_before) * 1e-9 -
                                         steps_ms_.front() * 1e-3);
         // From the first matched line read to the last: steps - 1 of them came in this time (a served rate).
-        if (steps_ms_.size() >= 2)
+        if (steps_ms_.size() >= 2) {
           f.emplace_back("steps_span_s", static_cast<double>(last_step_seen_ns_ - first_step_seen_ns_) * 1e-9);
+          f.emplace_back("steps_batched", static_cast<double>(steps_batched_));
+        }
       }
     }
     return f;
@@ -248,6 +250,7 @@ class ExecWorkload final : public kernels::Workload {
         if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
         const ssize_t n = ::read(fds[k].fd, buf, sizeof buf);
         if (n > 0) {
+          if (k == 0) ++stdout_reads_;
           (k == 0 ? out_log : err_log).add(buf, static_cast<std::size_t>(n));
         } else if (n == 0 || errno != EINTR) {
           ::close(fds[k].fd);
@@ -316,6 +319,8 @@ class ExecWorkload final : public kernels::Workload {
     if (!v) return;
     last_step_seen_ns_ = monotonic_ns();
     if (steps_ms_.empty()) first_step_seen_ns_ = last_step_seen_ns_;
+    if (!steps_ms_.empty() && stdout_reads_ == last_step_read_) ++steps_batched_;  // read with the one before
+    last_step_read_ = stdout_reads_;
     steps_ms_.push_back(*v);
   }
 
@@ -381,6 +386,10 @@ class ExecWorkload final : public kernels::Workload {
   std::string token_;
   bool ran_ = false;
   std::int64_t start_ns_ = 0, end_ns_ = 0, first_step_seen_ns_ = 0, last_step_seen_ns_ = 0;
+  /// Reads of the command's stdout so far, the read that brought the last matched line, and the matched lines that
+  /// came in the same read as the one before: a block-buffered stdout delivers its lines in batches, so their
+  /// arrival times say nothing of when they were printed.
+  std::uint64_t stdout_reads_ = 0, last_step_read_ = 0, steps_batched_ = 0;
   bool gated_ = false, arrived_ = false;  ///< a start gate was set; the copy reached it
   std::int64_t arrive_ns_ = 0, held_ns_ = 0;
   int exit_code_ = -1;
