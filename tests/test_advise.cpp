@@ -1201,9 +1201,11 @@ TEST_F(Advise, BadInputGetsOneLineAndExitTwoWithNothingWritten) {
       {"--command", "true", "--check-metric", ""},
       {"--command", "true", "--basis", ""},
       {"--command", "true", "--basis", "weekly"},
-      {"--command", "true", "--slo-p99-ms", "50"},                  // a step's p99 needs the program's --exec-metric
-      {"--workload", "cpu", "--beside", "nosuch"},                  // --beside: bench_mps's workloads only
-      {"--workload", "cpu", "--beside", "cpu", "--ladder", "1,2"},  // a pair has no ladder
+      {"--command", "true", "--slo-p99-ms", "50"},  // a step's p99 needs the program's --exec-metric
+      {"--command", "true", "--", "--exec-metric", "x=([0-9]+)", "--exec-metric-kind", "nan"},  // step or latency
+      {"--command", "true", "--", "--exec-metric-kind", "latency"},  // says what a metric it was not given reads
+      {"--workload", "cpu", "--beside", "nosuch"},                   // --beside: bench_mps's workloads only
+      {"--workload", "cpu", "--beside", "cpu", "--ladder", "1,2"},   // a pair has no ladder
       {"--workload", "cpu", "--beside", ""},
       {"--command", "true", "--job-length", "0"},
       {"--command", "true", "--job-length", "-1"},

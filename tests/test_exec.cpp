@@ -19,7 +19,7 @@ namespace {
 
 // Registers with the fake daemon where there is one, then reports 5 steps of 100.1..100.5 ms.
 const std::string kClient =
-    "[ -e \"$CUDA_MPS_PIPE_DIRECTORY/control\" ] && echo $$ >> \"$CUDA_MPS_PIPE_DIRECTORY/clients\"; "
+    kJoinFakeMps +
     "echo \"env idx=$BENCH_MPS_WORKER_INDEX n=$BENCH_MPS_PROCS mode=$BENCH_MPS_MODE\"; "
     "for i in 1 2 3 4 5; do sleep 0.2; echo \"train step_ms=100.$i\"; done";  // 1 s: polled as a client under load
 
@@ -263,6 +263,11 @@ TEST_F(Exec, BadExecOptionsAreUsageErrors) {
       {{"--command", "true", "--exec-metric-kind", "latency"}, "--exec-metric-kind latency: says what --exec-metric"},
       {{"--command", "true", "--exec-metric", "x=([0-9]+)", "--exec-metric-kind", "rate"}, "--exec-metric-kind"},
       {{"--command", "true", "--exec-metric", "x=([0-9]+)", "--exec-metric-kind", ""}, "--exec-metric-kind"},
+      {{"--command", "true", "--exec-metric", "x=([0-9]+)", "--exec-metric-kind", "-1"}, "--exec-metric-kind"},
+      {{"--command", "true", "--exec-metric", "x=([0-9]+)", "--exec-metric-kind", "nan"}, "--exec-metric-kind"},
+      {{"--command", "true", "--exec-metric", "x=([0-9]+)", "--exec-metric-kind", "inf"}, "--exec-metric-kind"},
+      {{"--command", "true", "--exec-metric", "x=([0-9]+)", "--exec-metric-kind", std::string(5000, 'L')},
+       "--exec-metric-kind"},
   };
   for (const auto& [extra, message] : cases) {
     const auto r = sweep(extra);
