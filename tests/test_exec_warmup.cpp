@@ -20,8 +20,7 @@ namespace {
 // is alive, so a copy of 0.1 s could end between two reads (a fresh-clone CI run on 2026-12-02: `r3-mps-exec-n1:
 // mps_unproven (worker 0: never listed among the MPS server's clients (get_client_list, 1 polls))`).
 const std::string kColdOnce =
-    "[ -e \"$CUDA_MPS_PIPE_DIRECTORY/control\" ] && echo $$ >> \"$CUDA_MPS_PIPE_DIRECTORY/clients\"; "
-    "[ -e \"$WARM_DIR/warm\" ] || { sleep 1; touch \"$WARM_DIR/warm\"; }; sleep 0.3; echo step_ms=100";
+    kJoinFakeMps + "[ -e \"$WARM_DIR/warm\" ] || { sleep 1; touch \"$WARM_DIR/warm\"; }; sleep 0.3; echo step_ms=100";
 
 class ExecWarmup : public ExecSweep {
  protected:

@@ -311,7 +311,7 @@ TEST_F(ProfileExec, EachCopysProfileIsSummarisedIntoItsFacts) {
 TEST_F(ProfileExec, ACommandThatNeverTouchesCudaIsSaidNotFailed) {
   // Under the fake daemon a copy proves it was an MPS client by listing itself (as in test_exec).
   const std::string command =
-      "[ -e \"$CUDA_MPS_PIPE_DIRECTORY/control\" ] && echo $$ >> \"$CUDA_MPS_PIPE_DIRECTORY/clients\"; "
+      kJoinFakeMps +
       "echo no gpu here; sleep 1";  // long enough for the client list to be polled on a loaded machine (with 0.3 s
                                     // this test failed once in a full ctest on 2 cores, its output not kept)
   const auto r = sweep(

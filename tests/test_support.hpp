@@ -64,16 +64,19 @@ bool wait_until(const std::function<bool()>& condition, double timeout_s);
 /// Env with the fakes first on PATH and the fake daemon's journal at `journal`.
 Env fake_mps_env(const fs::path& journal);
 
+/// The start of a stand-in command that "connects" to the fake MPS daemon where there is one (its pid appended to
+/// $CUDA_MPS_PIPE_DIRECTORY/clients, which the fake's get_client_list reports).
+inline const std::string kJoinFakeMps =
+    "[ -e \"$CUDA_MPS_PIPE_DIRECTORY/control\" ] && echo $$ >> \"$CUDA_MPS_PIPE_DIRECTORY/clients\"; ";
+
 /// A paced server's CPU stand-in for --command: registers with the fake MPS daemon where there is one, then serves 30
 /// requests due every 20 ms, each printed `latency_ms=2.0` (answered 2 ms after it was due): it serves at most 50
 /// requests a second, while 1000 over its latency is 500.
 inline const std::string kPacedStandIn =
-    "[ -e \"$CUDA_MPS_PIPE_DIRECTORY/control\" ] && echo $$ >> \"$CUDA_MPS_PIPE_DIRECTORY/clients\"; "
-    "for i in $(seq 1 30); do sleep 0.02; echo latency_ms=2.0; done";
+    kJoinFakeMps + "for i in $(seq 1 30); do sleep 0.02; echo latency_ms=2.0; done";
 /// The same 30 lines through a block-buffered stdout (sed into a pipe): they reach bench_mps in one batch at its exit.
 inline const std::string kBufferedStandIn =
-    "[ -e \"$CUDA_MPS_PIPE_DIRECTORY/control\" ] && echo $$ >> \"$CUDA_MPS_PIPE_DIRECTORY/clients\"; "
-    "for i in $(seq 1 30); do sleep 0.02; echo $i; done | sed 's/.*/latency_ms=2.0/'";
+    kJoinFakeMps + "for i in $(seq 1 30); do sleep 0.02; echo $i; done | sed 's/.*/latency_ms=2.0/'";
 
 /// A fresh folder under the system temp dir, removed with everything in it at scope exit.
 class TempDir {
