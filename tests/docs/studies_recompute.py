@@ -29,6 +29,9 @@ STUDIES = [
     ("results/2026-12-03-no-pin",
      ["scripts/corun_length.py", "--swings", "95", "--k", "1,2", "results/2026-12-03-no-pin/mnist-4x/unpinned"],
      unpinned_timesliced),
+    ("results/2026-12-03-advise-lease4",
+     ["scripts/advise_acceptance.py"] + ["results/2026-12-03-advise-" + f for f in ("profiled", "lease2", "lease3", "lease4")],
+     everything),
 ]
 
 
