@@ -20,9 +20,13 @@ fits() { [ -z "${LIMIT_S:-}" ] || [ $(( $(date +%s) - began + $1 )) -le "$LIMIT_
 zoo_seconds() { case "$1" in gemm|membw) echo 120 ;; paced-infer) echo 135 ;; wlm-*) echo 145 ;; mnist-startup|mnist) echo 200 ;;
                 mnist-rnn|vae) echo 215 ;; cuda-graphs) echo 270 ;; *) echo 270 ;; esac; }
 # pack_step NAME PATH...: PATHs (under OUT_DIR/runs, and logs) into OUT_DIR/NAME.tar.xz at once, so that a
-# command stopped later still returns what finished (the device tool returns at most 8 files).
+# command stopped later still returns what finished (the device tool returns at most 8 files, each at most 16 MiB:
+# a bigger archive is cut into 15 MiB parts, NAME.tar.xz.part-aa, -ab, ...: cat NAME.tar.xz.part-* | tar -xJ).
 pack_step() { local name="$1"; shift
-              tar -cf - -C "$out" "$@" 2>/dev/null | xz -T0 -6 >"$out/$name.tar.xz" && (cd "$out" && rm -rf "$@"); }
+              tar -cf - -C "$out" "$@" 2>/dev/null | xz -T0 -6 >"$out/$name.tar.xz" && (cd "$out" && rm -rf "$@")
+              if [ "$(stat -c %s "$out/$name.tar.xz")" -gt $((15 * 1024 * 1024)) ]; then
+                split -b 15m "$out/$name.tar.xz" "$out/$name.tar.xz.part-" && rm "$out/$name.tar.xz"
+              fi; }
 
 # zoo_metric_args NAME: a zoo program's --exec-metric (zoo/programs.json), with --exec-metric-kind latency where its
 # unit is a request's latency (paced-infer: its throughput is the requests served), into the array `margs`; empty for
