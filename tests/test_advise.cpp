@@ -1224,6 +1224,8 @@ TEST_F(Advise, BadInputGetsOneLineAndExitTwoWithNothingWritten) {
     EXPECT_EQ(r.exit_code, 2) << what << " " << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << what << " " << r.err;
     EXPECT_FALSE(fs::exists(out())) << what;
+    // Options just typed are refused in their own words, not as a stored command line read back (that is redo's).
+    EXPECT_EQ(r.err.find("stored command line"), std::string::npos) << what << " " << r.err;
     if (a.size() == 4 && a[3] == "loss [0-9.]+") {  // refused in the words of the option typed
       EXPECT_NE(r.err.find("--check-metric: "), std::string::npos) << r.err;
       EXPECT_EQ(r.err.find("--exec-check"), std::string::npos) << r.err;

@@ -36,6 +36,36 @@ std::string per_unit_words(const MeasuredCell& m, const std::vector<MeasuredCell
                         : std::string());
 }
 
+/// Cells measured above their ideal per unit (N times the same mode's N=1 throughput, beyond kAboveIdeal): N
+/// copies together should not step faster than N copies alone, so one copy alone's sets were slower than these
+/// copies; said with one copy alone's spread, which every ratio to it carries ("" where none is).
+std::string above_ideal_words(const Advice& a, const std::string& unit) {
+  constexpr double kAboveIdeal = 0.05;
+  std::string cells;
+  for (const int n : rungs_of(a.ladder, 2))
+    for (const ModeKind mode : kLadderModes) {
+      const MeasuredCell* m = find_measured(a.ladder, mode, n);
+      const MeasuredCell* one = find_measured(a.ladder, mode, 1);
+      if (!m || !m->ok || !one || !one->ok || !std::isfinite(m->throughput()) || !std::isfinite(one->throughput()))
+        continue;
+      const double ideal = n * one->throughput();
+      if (m->throughput() <= (1 + kAboveIdeal) * ideal) continue;
+      cells += (cells.empty() ? "" : ", ") + std::string(mode == ModeKind::timeslice ? "time-sliced" : "MPS") +
+               " N=" + std::to_string(n) + " " + fmt_times(m->throughput()) + " (ideal " + fmt_times(ideal) + ")";
+    }
+  const MeasuredCell* alone = find_measured(a.ladder, ModeKind::timeslice, 1);
+  if (cells.empty() || !alone) return "";  // (a throughput is relative to the time-sliced N=1: there is one)
+  const bool spread = alone->sets.size() >= 2;
+  return "\nAbove the ideal (N times the same mode's one copy alone): " + cells + ". N copies together should not do " +
+         "more " + unit + "s a second than N copies alone, so each of these copies ran faster than one copy alone " +
+         "did in its worker sets. " +
+         (spread ? "One copy alone varies between its worker sets (time-sliced " + per_unit_words(*alone, a.ladder) +
+                       " per " + unit +
+                       "), and every ratio to it carries that spread; more worker sets (a larger --budget) narrow it.\n"
+                 : std::string("One copy alone ran one worker set, so its spread is not measured: every ratio to it "
+                               "rests on that one draw.\n"));
+}
+
 /// Every measured cell on both bases: throughput per unit and per whole run (start-up included), the run and
 /// its start-up, energy per unit, and MPS against time-slicing at the same N on each basis, with intervals.
 std::string bases_table(const Advice& a) {
@@ -241,6 +271,7 @@ std::string advice_markdown(const Advice& a) {
         "\nA simulated prediction's interval (in brackets) is the least and the largest throughput of its phase "
         "draws (copies out of phase, docs/PREDICT.md). The measured mean lies inside it in " +
         inside + " cells.\n";
+  md += above_ideal_words(a, unit);
   if (const std::string times = unit_time_table(a); !times.empty() && a.alone.placed())
     md += "\nEach copy's time per " + unit + " (predicted: the model's loss times one " + unit +
           " alone time-sliced, " + fmt_sig(basis_unit_ms(a)) +

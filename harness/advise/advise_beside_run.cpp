@@ -67,7 +67,7 @@ int redo_beside(const fs::path& dir) {
 int run_beside(const AdviseSpec& spec) {
   const bool exec = !spec.command.empty();
   const std::vector<std::string> args = beside_args(spec);
-  SweepSpec checked = parse_sweep_args(args);  // what the child sweep would refuse, refused here (exit 2)
+  SweepSpec checked = parse_sweep_args(args, "");  // what the child sweep would refuse, refused here (exit 2)
   checked.device = spec.device;
   preflight(checked);
   const std::string a = exec ? "`" + spec.command + "`" : spec.workload;

@@ -78,7 +78,7 @@ SweepSpec advise_workload(const AdviseSpec& spec) {
   std::vector<std::string> args = spec.workload_args();
   args.insert(args.end(), {"--procs", "1", "--modes", "timeslice"});
   if (has_option(spec.sweep_args, kUnitRangeOption)) args.push_back("--profile-gpu");  // as every child sweep has it
-  SweepSpec s = parse_sweep_args(args);
+  SweepSpec s = parse_sweep_args(args, "");  // what the user typed: refused in its own words
   if (s.workloads.size() != 1) throw UsageError("advise takes one workload (--workload NAME or --command CMD)");
   if (!std::isnan(spec.slo_p99_ms) && runs_user_program(s.workloads.front()) && s.params.exec.metric.empty())
     throw UsageError(
@@ -86,7 +86,7 @@ SweepSpec advise_workload(const AdviseSpec& spec) {
         "times its steps from its profiles, which hold no p99");
   if (spec.cpu_stand_in && workload_needs_gpu(s.workloads.front())) {  // its stand-in must exist
     args.push_back("--cpu-stand-in");
-    parse_sweep_args(args);
+    parse_sweep_args(args, "");
   }
   return s;
 }

@@ -622,7 +622,7 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
   check_client_lists(spec);  // last: the plan's every N, with the modes --external-mps may have chosen
 }
 
-SweepSpec parse_sweep_args(const std::vector<std::string>& args) {
+SweepSpec parse_sweep_args(const std::vector<std::string>& args, const std::string& origin) {
   CLI::App app{"bench_mps"};
   SweepSpec spec;
   SweepCliValues raw;
@@ -631,7 +631,7 @@ SweepSpec parse_sweep_args(const std::vector<std::string>& args) {
   try {
     app.parse(reversed);
   } catch (const CLI::ParseError& e) {
-    throw UsageError(std::string("stored command line: ") + e.what());
+    throw UsageError((origin.empty() ? std::string() : origin + ": ") + e.what());
   }
   finalize_sweep_spec(spec, raw);
   return spec;

@@ -43,8 +43,10 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw);
 /// Validates the raw values into `spec`; throws UsageError with a one-line message.
 void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw);
 
-/// Parses a whole sweep command line (without the program name), as stored in meta.json's argv.
-SweepSpec parse_sweep_args(const std::vector<std::string>& args);
+/// Parses a whole sweep command line (without the program name), as stored in meta.json's argv. A parse error is
+/// a UsageError prefixed by `origin` ("stored command line: ..."); an empty origin, for options the user has just
+/// typed (advise's after --), leaves the option's own words alone.
+SweepSpec parse_sweep_args(const std::vector<std::string>& args, const std::string& origin = "stored command line");
 
 /// True if the command line set options that define a sweep (anything but --resume and the limits).
 bool sweep_defined_on_command_line(const CLI::App& app);
