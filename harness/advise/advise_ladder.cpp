@@ -174,7 +174,17 @@ SetMeasurement read_set(const SummaryRecord& r, const UnitChoice& unit, const st
       p99s.push_back(w.fact("step_p99_ms"));
       startups.push_back(w.fact("startup_s"));
       steps.push_back(w.fact("steps"));
-      if (unit.latency) served.push_back(served_per_s(w));
+      if (unit.latency) {
+        served.push_back(served_per_s(w));
+        const double held = w.fact("gate_held_s");
+        if (std::isfinite(held)) {
+          m.held_max_s = std::isfinite(m.held_max_s) ? std::max(m.held_max_s, held) : held;
+          if (!(held >= m.least_held_s)) {  // (NaN at first)
+            m.least_held_s = held;
+            m.least_held_p99_ms = w.fact("step_p99_ms");
+          }
+        }
+      }
     }
   const std::vector<double> mm = finite_only(means), p = finite_only(p99s);
   m.unit_ms = mm.size() == means.size() ? mean(mm) : NAN;  // a copy without steps: no step time for the run

@@ -141,6 +141,10 @@ struct SetMeasurement {
   /// --exec-metric-kind latency: a copy's time per request served (its copies over per_s, in ms), which a longer job
   /// takes per unit; its unit_ms is a request's latency. NaN for every other unit (a job takes unit_ms per unit).
   double served_ms = NAN;
+  /// --exec-metric-kind latency, copies held at the start gate: the longest hold of any copy, and the copy held
+  /// least with its p99. A paced program owes the requests that fell due while it was held, so a held copy's
+  /// latency holds its hold (results/2026-12-03-advise-lease4); NaN where no copy recorded a hold.
+  double held_max_s = NAN, least_held_s = NAN, least_held_p99_ms = NAN;
   /// Per unit, whether its N copies ran together: always where the unit is the program's metric or a task; a
   /// ladder timed from its profiles (UnitChoice::profiled) only where every copy's unit is had over the run's
   /// common window (harness/predict/measured_units.hpp). A set that is not co-run has no unit_ms nor per_s and

@@ -61,6 +61,28 @@ std::string limit_words(const Mode& mode, int procs) {
                        : "each client limited to " + std::to_string(mode.active_thread_pct) + " % of the SMs";
 }
 
+/// A latency program's copies held at the start gate longer than kBacklogHoldS: a paced program owes the requests
+/// that fell due while it was held, so their latency holds the hold; said with the copy held least ("" otherwise).
+std::string gate_backlog_words(const MeasuredCell& c) {
+  constexpr double kBacklogHoldS = 0.05;
+  double held_max = NAN, least = NAN, least_p99 = NAN;
+  for (const SetMeasurement& s : c.sets) {
+    if (!std::isfinite(s.held_max_s)) continue;
+    held_max = std::isfinite(held_max) ? std::max(held_max, s.held_max_s) : s.held_max_s;
+    if (!(s.least_held_s >= least)) {  // (NaN at first)
+      least = s.least_held_s;
+      least_p99 = s.least_held_p99_ms;
+    }
+  }
+  if (!(held_max > kBacklogHoldS)) return "";
+  return " Its copies were held at the start gate for up to " + fmt_sig(held_max) +
+         " s, and a paced program owes the requests that fell due while it was held, so that p99 includes up to "
+         "that long a wait. The copy held least (" +
+         fmt_sig(1000 * least) + " ms) had a p99 of " + fmt_sig(least_p99) +
+         " ms. For a program with its own clock, gate it before the clock starts (--exec-gate wait:K) or not at all "
+         "(--exec-gate off): docs/ADVISE.md.";
+}
+
 }  // namespace
 
 std::string never_co_run(const std::vector<MeasuredCell>& ladder) {
@@ -365,7 +387,7 @@ void verdict_reasons(const Pick& p, const AloneFacts& alone, const std::vector<M
   if (p.cell && std::isfinite(p.cell->p99_ms))
     r.reasons.push_back("At N=" + std::to_string(p.procs) + " a " + unit + " took " + fmt_sig(p.cell->unit_ms) +
                         " ms on average, p99 " + fmt_sig(p.cell->p99_ms) + " ms (alone " + fmt_sig(alone.unit_ms) +
-                        " ms)" + slo_words + ".");
+                        " ms)" + slo_words + "." + gate_backlog_words(*p.cell));
 }
 
 /// MPS advised at p.procs: the first thread limit measured to keep kLimitKeeps of unlimited MPS's speed (with
