@@ -55,7 +55,9 @@
 # DEADLINE_S=N skips what would start N seconds after the script began; LIMIT_S=N skips a zoo program whose
 # expected time would end past N; PACK_STEPS=1 packs the xray and each zoo program as it ends
 # (OUT_DIR/<step>.tar.xz). ZOO_WARM=1: one whole unprofiled run of each zoo program first. Full logs go to OUT_DIR/*.log; the result folders are packed into OUT_DIR/results.tar.xz.part-* (15 MiB parts). It never
-# changes the GPU's settings and checks that no MPS daemon is left after every step.
+# changes the GPU's settings and checks that no MPS daemon is left after every step. Exit status: 1 where a step
+# said it failed (lib.sh's step_failed: gputests, advise, gate, an unknown step, MPS processes left), named at the
+# end after everything is packed; else 0.
 set -uo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 source "$here/scripts/device_env.sh"
@@ -91,7 +93,7 @@ for step_asked in "$@"; do
     pin|pin:*) step_file=pin ;;
     study|study:*) step_file=study ;;
     unitrange|rangecost) step_file="$step" ;;
-    *) step_file=""; echo "unknown step $step" ;;
+    *) step_file=""; echo "unknown step $step"; step_failed "unknown step $step" ;;
   esac
   # shellcheck source=/dev/null
   [ -z "$step_file" ] || source "$steps_dir/$step_file.sh"
@@ -107,3 +109,9 @@ pack() { mkdir -p "$out/runs/logs" && mv "$out"/*.log "$out"/*.json "$out/runs/l
          tar -cf - -C "$out/runs" . | "${z[@]}" | split -b 15m - "$out/results.tar.$ext.part-" && rm -rf "$out/runs"
          ls -l "$out"/results.tar.*.part-* | awk '{print "packed: " $NF " " $5 " bytes"}'; }
 pack
+# Exit 1 where a step said it failed (step_failed: gputests, advise, gate, an unknown step, MPS processes left):
+# what ran is packed above all the same; other steps print their rc and are read from their lines.
+if [ "${#failed_steps[@]}" -gt 0 ]; then
+  printf 'device_check: failed: %s\n' "${failed_steps[@]}"
+  exit 1
+fi

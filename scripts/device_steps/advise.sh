@@ -9,7 +9,7 @@ IFS=, read -r -a subjects <<<"${step#advise:}"
 xray_from=()
 for subject in "${subjects[@]}"; do
   if past_deadline; then echo "advise $subject: skipped (DEADLINE_S=$DEADLINE_S reached)"; continue; fi
-  subject_args "$subject" || { echo "advise: unknown subject $subject"; continue; }
+  subject_args "$subject" || { echo "advise: unknown subject $subject"; step_failed "advise: unknown subject $subject"; continue; }
   start=$(date +%s)
   # "${what[@]}" last: it may end with `--` and the workload's own options.
   ladder="${ADVISE_LADDER:-1,2,4,10}"  # programs (a run of seconds each): ADVISE_EXEC_LADDER, 1,2,4
@@ -19,7 +19,9 @@ for subject in "${subjects[@]}"; do
   read -r -a more_args <<<"${ADVISE_ARGS:-}"
   "$bench" advise "${ladder_args[@]}" --budget "${ADVISE_BUDGET:-300}" "${more_args[@]}" "${xray_from[@]}" \
     --out "$out/runs/advise-$subject" "${what[@]}" >"$out/advise-$subject.log" 2>&1
-  echo "advise $subject: rc=$? in $(( $(date +%s) - start )) s"
+  arc=$?
+  echo "advise $subject: rc=$arc in $(( $(date +%s) - start )) s"
+  [ "$arc" -eq 0 ] || step_failed "advise $subject (rc=$arc)"
   grep -v '^\[' "$out/advise-$subject.log" | sed 's/^/  /'
   python3 - "$out/runs/advise-$subject/advice.json" <<'PY' | sed 's/^/  /'
 import json, sys

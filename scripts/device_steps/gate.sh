@@ -29,7 +29,9 @@ for p in "${progs[@]}"; do
     s0=$(date +%s)
     "$bench" --workloads exec --command "$command" --procs "${GATE_PROCS:-1,2,4}" --modes timeslice,mps \
       --repeats "${GATE_REPEATS:-1}" --exec-gate "$g" --profile-gpu "${more_args[@]}" --out "$d" >"$out/gate-$p-$g$tag.log" 2>&1
-    echo "gate $p $g$tag: rc=$? in $(( $(date +%s) - s0 )) s"
+    grc=$?
+    echo "gate $p $g$tag: rc=$grc in $(( $(date +%s) - s0 )) s"
+    [ "$grc" -eq 0 ] || step_failed "gate $p $g$tag (rc=$grc)"
     grep -E "exec-gate" "$out/gate-$p-$g$tag.log" | sort -u | head -3 | sed 's/^/  /'
     "$bench" predict --measure "$d" >"$out/gate-$p-$g$tag-measure.log" 2>&1 || echo "  measure: rc=$?"
     sed 's/^/  /' "$out/gate-$p-$g$tag-measure.log"

@@ -12,6 +12,7 @@ done
 # gtest names each failed or skipped test twice (as it ends, and in the closing list): count the first.
 echo "gputests: rc=$rc $(grep -cE '^\[       OK \]' "$out/gputests.log") OK, $(grep -cE '^\[  FAILED  \] .* \([0-9]+ ms\)$' "$out/gputests.log") failed, $(grep -cE '^\[  SKIPPED \] .* \([0-9]+ ms\)$' "$out/gputests.log") skipped"
 grep -E "^\[  FAILED  \] .* \([0-9]+ ms\)$|Failure" "$out/gputests.log" | head -10
+[ "$rc" -eq 0 ] || step_failed "gputests (rc=$rc)"
 grep -E "^clock: " "$out/gputests.log" | sed 's/^/  profile /'  # test_gpu_profile: NVML and GPM over the steady part
 grep -E "occurrences, middle length|^units.csv: " "$out/gputests.log" | head -4 | sed 's/^/  /'  # test_gpu_profile: NVTX
 grep -E "^energy: " "$out/gputests.log" | head -4 | sed 's/^/  /'  # test_gpu_sweep: NVML's energy counter  # test_gpu_profile: NVML and GPM over the steady part

@@ -3,10 +3,13 @@
 # fits (counted from `began`, set here as it is sourced), zoo_seconds, pack_step, subject_args.
 
 live_mps() { ps -eo stat=,comm= | awk '$1 !~ /^Z/ && $2 ~ /^nvidia-cuda-mps/' | wc -l; }
+# step_failed WHAT: a step (or a part of one) that failed, said again at the end, where device_check.sh exits 1.
+failed_steps=()
+step_failed() { failed_steps+=("$1"); }
 check_clean() {
   local n; n=$(live_mps)
   echo "  live nvidia-cuda-mps processes after $1: $n"
-  [ "$n" -eq 0 ] || ps -eo pid,stat,comm,args | grep -i "[n]vidia-cuda-mps"
+  [ "$n" -eq 0 ] || { ps -eo pid,stat,comm,args | grep -i "[n]vidia-cuda-mps"; step_failed "$1: $n live MPS processes"; }
 }
 
 # DEADLINE_S (seconds from here): steps, and zoo programs, that would start later are skipped and said,
