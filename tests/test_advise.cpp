@@ -351,6 +351,30 @@ MeasuredCell apart(MeasuredCell c) {
   return c;
 }
 
+// The knee ends the ladder where its best throughput rose under 5 %; a rung where a mode's copies did not run
+// together has no best of that mode, so it is not judged (zoo wlm-transformer on an H200: N=10 under MPS not co-run,
+// and time-sliced alone "raised the best throughput by -49.8 %", results/2026-12-03-advise-lease4).
+TEST(AdviseLadder, TheKneeIsJudgedOnWholeRungsAndSaysAFallAsAFall) {
+  std::vector<MeasuredCell> l{cell(1, "timeslice", 10), cell(1, "mps", 10), cell(2, "timeslice", 10),
+                              cell(2, "mps", 10.2)};
+  set_losses(l);
+  const double at_1 = best_throughput(l, 1, Basis::unit);
+  EXPECT_EQ(knee_reason(l, 1, NAN, Basis::unit), "");
+  EXPECT_EQ(knee_reason(l, 2, at_1, Basis::unit), "");  // 1x to 2x: it rose
+  const double at_2 = best_throughput(l, 2, Basis::unit);
+  l.push_back(cell(4, "timeslice", 20.4));  // 1.96x: 2 % under N=2's best
+  l.push_back(cell(4, "mps", 20.6));
+  set_losses(l);
+  EXPECT_EQ(knee_reason(l, 4, at_2, Basis::unit), "the knee: N=4's best throughput was 2.0 % below the rung before's");
+  l[5] = cell(4, "mps", 19.8);  // 2.02x: up 1 %
+  set_losses(l);
+  EXPECT_EQ(knee_reason(l, 4, at_2, Basis::unit), "the knee: N=4 raised the best throughput by 1.0 % (under 5 %)");
+  l[5] = apart(cell(4, "mps", 21));  // MPS did not run together: half a rung, not judged
+  set_losses(l);
+  EXPECT_EQ(knee_reason(l, 4, at_2, Basis::unit), "");
+  EXPECT_NE(knee_reason(l, 4, best_throughput(l, 2, Basis::run), Basis::run), "");  // per whole run: judged
+}
+
 // Issue 42: per unit, a mode whose N >= 2 copies never ran together has no measured sharing; the best of its
 // other cells (N=1) must not stand for it. zoo mnist on an H200 (results/2026-12-03-advise-profiled/mnist):
 // time-sliced N=2 and 4 not co-run, MPS 3.32x "the best time-sliced (1.00x at N=1)".

@@ -279,15 +279,7 @@ class AdviseRun {
       return "no run at N=" + std::to_string(n) + " ended ok (memory, the client limit or the program: see the table)";
     if (!any_within_slo)
       return "both modes broke the p99 target of " + fmt_sig(spec_.slo_p99_ms) + " ms at N=" + std::to_string(n);
-    const double best = best_throughput(a_.ladder, n, a_.basis.basis);
-    if (n > 1 && std::isfinite(previous_best) && best < (1 + kKneeGain) * previous_best)
-      return "the knee: N=" + std::to_string(n) +
-             (best < previous_best
-                  ? "'s best throughput was " + fmt_fixed(100 * (1 - best / previous_best), 1) +
-                        " % below the rung before's"
-                  : " raised the best throughput by " + fmt_fixed(100 * (best / previous_best - 1), 1) + " % (under " +
-                        fmt_fixed(100 * kKneeGain, 0) + " %)");
-    return "";
+    return knee_reason(a_.ladder, n, previous_best, a_.basis.basis);
   }
 
   void settled(const std::string& why) {

@@ -275,4 +275,18 @@ double best_throughput(const std::vector<MeasuredCell>& cells, int procs, Basis 
   return best;
 }
 
+std::string knee_reason(const std::vector<MeasuredCell>& cells, int n, double previous_best, Basis basis) {
+  if (n <= 1 || !std::isfinite(previous_best)) return "";
+  for (const ModeKind mode : kLadderModes)
+    if (const MeasuredCell* c = find_measured(cells, mode, n); c && c->ok && !std::isfinite(c->throughput(basis)))
+      return "";
+  const double best = best_throughput(cells, n, basis);
+  if (!(best < (1 + kKneeGain) * previous_best)) return "";
+  return "the knee: N=" + std::to_string(n) +
+         (best < previous_best ? "'s best throughput was " + fmt_fixed(100 * (1 - best / previous_best), 1) +
+                                     " % below the rung before's"
+                               : " raised the best throughput by " + fmt_fixed(100 * (best / previous_best - 1), 1) +
+                                     " % (under " + fmt_fixed(100 * kKneeGain, 0) + " %)");
+}
+
 }  // namespace bench_mps::harness

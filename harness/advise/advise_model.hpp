@@ -227,5 +227,10 @@ std::vector<Check> check_predictions(const std::vector<PredictedCell>& predicted
 inline constexpr double kKneeGain = 0.05;
 /// The best throughput on `basis` of the ok time-sliced or MPS cells at N (NaN: none).
 double best_throughput(const std::vector<MeasuredCell>& cells, int procs, Basis basis = Basis::unit);
+/// Whether the ladder ends at rung n > 1 for its knee: its best throughput on `basis` rose less than kKneeGain over
+/// `previous_best` (the rung before's), said in words ("the knee: ..."); "" where it rose more, or where the knee
+/// cannot be judged: no previous best, or an ok cell of n with no throughput on `basis` (a mode whose copies did not
+/// run together: its best is unknown, and the other mode's alone would end the ladder on half a rung).
+std::string knee_reason(const std::vector<MeasuredCell>& cells, int n, double previous_best, Basis basis);
 
 }  // namespace bench_mps::harness
