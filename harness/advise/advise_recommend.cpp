@@ -75,11 +75,14 @@ std::string gate_backlog_words(const MeasuredCell& c) {
     }
   }
   if (!(held_max > kBacklogHoldS)) return "";
+  const std::string least_words = std::isfinite(least_p99) ? " The copy held least (" + fmt_sig(1000 * least) +
+                                                                 " ms) had a p99 of " + fmt_sig(least_p99) + " ms."
+                                                           : std::string();
   return " Its copies were held at the start gate for up to " + fmt_sig(held_max) +
          " s, and a paced program owes the requests that fell due while it was held, so that p99 includes up to "
-         "that long a wait. The copy held least (" +
-         fmt_sig(1000 * least) + " ms) had a p99 of " + fmt_sig(least_p99) +
-         " ms. For a program with its own clock, gate it before the clock starts (--exec-gate wait:K) or not at all "
+         "that long a wait." +
+         least_words +
+         " For a program with its own clock, gate it before the clock starts (--exec-gate wait:K) or not at all "
          "(--exec-gate off): docs/ADVISE.md.";
 }
 
