@@ -375,6 +375,32 @@ TEST(AdviseLadder, TheKneeIsJudgedOnWholeRungsAndSaysAFallAsAFall) {
   EXPECT_NE(knee_reason(l, 4, best_throughput(l, 2, Basis::run), Basis::run), "");  // per whole run: judged
 }
 
+// A paced program held at the start gate owes the requests due while it was held: its p99 holds the hold, and
+// advise says so beside it, with the copy held least (zoo paced-infer on an H200, results/2026-12-03-advise-lease4:
+// p99 817.7 ms for a copy held 0.840 s, 1.1 ms for one held 0).
+TEST(AdviseLadder, APacedProgramsHoldAtTheGateIsSaidBesideItsP99) {
+  const auto held = [](double held_max_s, double least_s, double least_p99_ms) {
+    MeasuredCell c = cell(10, "mps", 95, 968);
+    std::vector<SetMeasurement> sets = c.sets;
+    c.sets.clear();
+    for (SetMeasurement& s : sets) {
+      s.held_max_s = held_max_s;
+      s.least_held_s = least_s;
+      s.least_held_p99_ms = least_p99_ms;
+      c.add(s);
+    }
+    return c;
+  };
+  EXPECT_EQ(gate_backlog_words(cell(10, "mps", 95, 968)), "");  // no hold recorded (not a latency program)
+  EXPECT_EQ(gate_backlog_words(held(0.03, 0, 1.1)), "");        // 30 ms: under the line
+  const std::string w = gate_backlog_words(held(0.84, 0.00002, 1.1));
+  EXPECT_NE(w.find("held at the start gate for up to 0.8400 s"), std::string::npos) << w;
+  EXPECT_NE(w.find("The copy held least (0.02000 ms) had a p99 of 1.100 ms."), std::string::npos) << w;
+  EXPECT_NE(w.find("--exec-gate wait:K"), std::string::npos) << w;
+  const std::string no_p99 = gate_backlog_words(held(0.84, 0.00002, NAN));  // the least-held copy printed nothing
+  EXPECT_EQ(no_p99.find("The copy held least"), std::string::npos) << no_p99;
+}
+
 // Issue 42: per unit, a mode whose N >= 2 copies never ran together has no measured sharing; the best of its
 // other cells (N=1) must not stand for it. zoo mnist on an H200 (results/2026-12-03-advise-profiled/mnist):
 // time-sliced N=2 and 4 not co-run, MPS 3.32x "the best time-sliced (1.00x at N=1)".

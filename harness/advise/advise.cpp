@@ -277,8 +277,14 @@ class AdviseRun {
       }
     if (!any_ok)
       return "no run at N=" + std::to_string(n) + " ended ok (memory, the client limit or the program: see the table)";
-    if (!any_within_slo)
-      return "both modes broke the p99 target of " + fmt_sig(spec_.slo_p99_ms) + " ms at N=" + std::to_string(n);
+    if (!any_within_slo) {  // a paced program's p99 may be its hold at the gate: said, where it is
+      std::string why =
+          "both modes broke the p99 target of " + fmt_sig(spec_.slo_p99_ms) + " ms at N=" + std::to_string(n);
+      for (const MeasuredCell& c : a_.ladder)
+        if (c.procs == n && c.ok)
+          if (const std::string held = gate_backlog_words(c); !held.empty()) return why + "." + held;
+      return why;
+    }
     return knee_reason(a_.ladder, n, previous_best, a_.basis.basis);
   }
 

@@ -61,6 +61,8 @@ std::string limit_words(const Mode& mode, int procs) {
                        : "each client limited to " + std::to_string(mode.active_thread_pct) + " % of the SMs";
 }
 
+}  // namespace
+
 /// A latency program's copies held at the start gate longer than kBacklogHoldS: a paced program owes the requests
 /// that fell due while it was held, so their latency holds the hold; said with the copy held least ("" otherwise).
 std::string gate_backlog_words(const MeasuredCell& c) {
@@ -85,8 +87,6 @@ std::string gate_backlog_words(const MeasuredCell& c) {
          " For a program with its own clock, gate it before the clock starts (--exec-gate wait:K) or not at all "
          "(--exec-gate off): docs/ADVISE.md.";
 }
-
-}  // namespace
 
 std::string never_co_run(const std::vector<MeasuredCell>& ladder) {
   std::string out;

@@ -83,6 +83,10 @@ struct Recommendation {
 /// The recommendation: `pick`'s, with the first of `limits` (the advised N under mps:auto, then under a
 /// larger percentage, as far as measured) whose units ran at least 95% as fast as under unlimited MPS.
 /// `basis` decides; what the other basis would say is among the reasons.
+/// A latency program (--exec-metric-kind latency) whose copies were held at the start gate over 50 ms: a sentence
+/// (with a leading space) saying that its p99 holds the hold, with the least-held copy's p99; "" otherwise.
+std::string gate_backlog_words(const MeasuredCell& c);
+
 Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell>& ladder,
                          const std::vector<PredictedCell>& predicted, const std::vector<MeasuredCell>& limits,
                          double slo_p99_ms, Basis basis = Basis::unit);
