@@ -375,6 +375,17 @@ TEST(AdviseLadder, TheKneeIsJudgedOnWholeRungsAndSaysAFallAsAFall) {
   EXPECT_NE(knee_reason(l, 4, best_throughput(l, 2, Basis::run), Basis::run), "");  // per whole run: judged
 }
 
+// How long the next rung should take: a rung's time is mostly its copies' start-up, spent at once, so it hardly grows
+// with N (zoo cuda-graphs on an H200: 53, 50, 60 s for N = 1, 2, 4, and "the time budget would not hold N=8 (102 s
+// left)" where twice N=4's was asked, results/2026-12-03-advise-lease4); a GPU-bound program's grows with N.
+TEST(AdviseLadder, TheNextRungsTimeFollowsTheLastTwoRungs) {
+  EXPECT_EQ(rung_seconds_estimate({}, 1), 0);                                   // nothing run yet: run it
+  EXPECT_DOUBLE_EQ(rung_seconds_estimate({{1, 53}}, 2), 106);                   // one rung: in proportion to N
+  EXPECT_DOUBLE_EQ(rung_seconds_estimate({{1, 53}, {2, 50}, {4, 60}}, 8), 80);  // the line through 2 and 4
+  EXPECT_DOUBLE_EQ(rung_seconds_estimate({{1, 53}, {2, 50}}, 4), 50);           // falling: never below the last
+  EXPECT_DOUBLE_EQ(rung_seconds_estimate({{2, 20}, {4, 40}}, 10), 100);         // time-sliced, GPU-bound: N x
+}
+
 // A paced program held at the start gate owes the requests due while it was held: its p99 holds the hold, and
 // advise says so beside it, with the copy held least (zoo paced-infer on an H200, results/2026-12-03-advise-lease4:
 // p99 817.7 ms for a copy held 0.840 s, 1.1 ms for one held 0).

@@ -134,15 +134,17 @@ class AdviseRun {
     progress_.step = 3;
     const std::vector<int> rungs = ladder_rungs(spec_);
     const bool explicit_rungs = !spec_.ladder.empty();
-    double last_seconds = 0, last_best = NAN;
+    std::vector<std::pair<int, double>> rung_seconds;  // {N, seconds} of each rung run
+    double last_best = NAN;
     a_.ladder_end = "every rung ran (N up to " + std::to_string(rungs.back()) + ")";
     a_.ladder_end_kind = LadderEnd::complete;
     for (std::size_t i = 0; i < rungs.size(); ++i) {
       const int n = rungs[i];
       if (stop_signal().load()) return end(LadderEnd::signal, "stopped by a signal");
-      if (i > 0 && sweeps_.seconds_left() < last_seconds * n / rungs[i - 1])
-        return end(LadderEnd::budget, "the time budget would not hold N=" + std::to_string(n) + " (" +
-                                          fmt_fixed(sweeps_.seconds_left(), 0) + " s left)");
+      if (const double need = rung_seconds_estimate(rung_seconds, n); sweeps_.seconds_left() < need)
+        return end(LadderEnd::budget, "the time budget would not hold N=" + std::to_string(n) + " (about " +
+                                          fmt_fixed(need, 0) + " s, " + fmt_fixed(sweeps_.seconds_left(), 0) +
+                                          " s left)");
       progress_.say("ladder N=" + std::to_string(n) + ", time-sliced and MPS, " + std::to_string(kSetsPerRung) +
                     " worker sets each ...");
       SweepOutcome o;
@@ -151,7 +153,7 @@ class AdviseRun {
       } catch (const BudgetSpent& e) {
         return end(LadderEnd::budget, std::string("the time budget ran out before N=") + std::to_string(n));
       }
-      last_seconds = o.seconds;
+      rung_seconds.emplace_back(n, o.seconds);
       seconds_per_set_[n] = o.seconds / (2 * kSetsPerRung);
       if (!o.has_runs())
         return end(LadderEnd::sweep_failed, "N=" + std::to_string(n) + "'s sweep failed: " + o.last_error);

@@ -275,6 +275,15 @@ double best_throughput(const std::vector<MeasuredCell>& cells, int procs, Basis 
   return best;
 }
 
+double rung_seconds_estimate(const std::vector<std::pair<int, double>>& done, int n) {
+  if (done.empty()) return 0;
+  const auto [n2, t2] = done.back();
+  if (done.size() == 1 || n2 <= done[done.size() - 2].first) return t2 * n / n2;
+  const auto [n1, t1] = done[done.size() - 2];
+  const double per_copy = std::max(0.0, (t2 - t1) / (n2 - n1));
+  return t2 + per_copy * (n - n2);
+}
+
 std::string knee_reason(const std::vector<MeasuredCell>& cells, int n, double previous_best, Basis basis) {
   if (n <= 1 || !std::isfinite(previous_best)) return "";
   for (const ModeKind mode : kLadderModes)

@@ -227,6 +227,12 @@ std::vector<Check> check_predictions(const std::vector<PredictedCell>& predicted
 inline constexpr double kKneeGain = 0.05;
 /// The best throughput on `basis` of the ok time-sliced or MPS cells at N (NaN: none).
 double best_throughput(const std::vector<MeasuredCell>& cells, int procs, Basis basis = Basis::unit);
+/// The seconds the ladder's rung of N copies should take, from the rungs run so far ({N, seconds}, in order): none,
+/// 0 (run it); one, in proportion to N; two or more, on the line through the last two, never below the last
+/// (a rung's time is mostly its copies' start-up, which N copies spend at once: 29, 30, 35, 35, 38 s for N = 1,
+/// 2, 4, 8, 10 of zoo paced-infer on an H200, results/2026-12-03-advise-lease4; a GPU-bound program's time-sliced
+/// sets grow with N, which the line follows too).
+double rung_seconds_estimate(const std::vector<std::pair<int, double>>& done, int n);
 /// Whether the ladder ends at rung n > 1 for its knee: its best throughput on `basis` rose less than kKneeGain over
 /// `previous_best` (the rung before's), said in words ("the knee: ..."); "" where it rose more, or where the knee
 /// cannot be judged: no previous best, or an ok cell of n with no throughput on `basis` (a mode whose copies did not
