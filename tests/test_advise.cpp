@@ -395,9 +395,7 @@ TEST(AdviseLadder, APacedProgramsHoldAtTheGateIsSaidBesideItsP99) {
     std::vector<SetMeasurement> sets = c.sets;
     c.sets.clear();
     for (SetMeasurement& s : sets) {
-      s.held_max_s = held_max_s;
-      s.least_held_s = least_s;
-      s.least_held_p99_ms = least_p99_ms;
+      s.holds = {held_max_s, least_s, least_p99_ms};
       c.add(s);
     }
     return c;

@@ -176,14 +176,7 @@ SetMeasurement read_set(const SummaryRecord& r, const UnitChoice& unit, const st
       steps.push_back(w.fact("steps"));
       if (unit.latency) {
         served.push_back(served_per_s(w));
-        const double held = w.fact("gate_held_s");
-        if (std::isfinite(held)) {
-          m.held_max_s = std::isfinite(m.held_max_s) ? std::max(m.held_max_s, held) : held;
-          if (!(held >= m.least_held_s)) {  // (NaN at first)
-            m.least_held_s = held;
-            m.least_held_p99_ms = w.fact("step_p99_ms");
-          }
-        }
+        m.holds.add(w.fact("gate_held_s"), w.fact("step_p99_ms"));
       }
     }
   const std::vector<double> mm = finite_only(means), p = finite_only(p99s);

@@ -284,6 +284,21 @@ double rung_seconds_estimate(const std::vector<std::pair<int, double>>& done, in
   return t2 + per_copy * (n - n2);
 }
 
+void GateHolds::add(double held_s, double p99_ms) {
+  if (!std::isfinite(held_s)) return;
+  max_s = std::isfinite(max_s) ? std::max(max_s, held_s) : held_s;
+  if (!(held_s >= least_s)) {  // (NaN at first)
+    least_s = held_s;
+    least_p99_ms = p99_ms;
+  }
+}
+
+void GateHolds::add(const GateHolds& other) {
+  if (!std::isfinite(other.max_s)) return;
+  add(other.least_s, other.least_p99_ms);
+  max_s = std::max(max_s, other.max_s);
+}
+
 std::string knee_reason(const std::vector<MeasuredCell>& cells, int n, double previous_best, Basis basis) {
   if (n <= 1 || !std::isfinite(previous_best)) return "";
   for (const ModeKind mode : kLadderModes)

@@ -127,6 +127,15 @@ struct BasisChoice {
 BasisChoice choose_basis(std::optional<Basis> asked, const AloneFacts& alone);
 
 /// One worker set of a cell: one run of the child sweep (advise's sweeps run one round per set).
+/// Copies of a latency program held at the start gate: the longest hold of any copy, and the copy held least with its
+/// p99. A paced program owes the requests that fell due while it was held, so a held copy's latency holds its hold
+/// (results/2026-12-03-advise-lease4); NaN where no copy recorded a hold.
+struct GateHolds {
+  double max_s = NAN, least_s = NAN, least_p99_ms = NAN;
+  void add(double held_s, double p99_ms);  ///< one copy (a NaN hold: none recorded, left out)
+  void add(const GateHolds& other);        ///< another set's copies
+};
+
 struct SetMeasurement {
   bool ok = false;
   std::string problem;  ///< not ok: the status and reason of the run, or why nothing was read
@@ -141,10 +150,8 @@ struct SetMeasurement {
   /// --exec-metric-kind latency: a copy's time per request served (its copies over per_s, in ms), which a longer job
   /// takes per unit; its unit_ms is a request's latency. NaN for every other unit (a job takes unit_ms per unit).
   double served_ms = NAN;
-  /// --exec-metric-kind latency, copies held at the start gate: the longest hold of any copy, and the copy held
-  /// least with its p99. A paced program owes the requests that fell due while it was held, so a held copy's
-  /// latency holds its hold (results/2026-12-03-advise-lease4); NaN where no copy recorded a hold.
-  double held_max_s = NAN, least_held_s = NAN, least_held_p99_ms = NAN;
+  /// --exec-metric-kind latency: its copies' holds at the start gate (GateHolds).
+  GateHolds holds;
   /// Per unit, whether its N copies ran together: always where the unit is the program's metric or a task; a
   /// ladder timed from its profiles (UnitChoice::profiled) only where every copy's unit is had over the run's
   /// common window (harness/predict/measured_units.hpp). A set that is not co-run has no unit_ms nor per_s and

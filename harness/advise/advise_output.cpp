@@ -104,10 +104,10 @@ json measured_json(const MeasuredCell& c, bool profiled) {
       sets[i]["not_co_run"] = c.sets[i].not_co_run;
     }
   for (std::size_t i = 0; i < c.sets.size(); ++i)  // a latency program held at the gate (only there: as before)
-    if (const SetMeasurement& s = c.sets[i]; std::isfinite(s.held_max_s)) {
-      sets[i]["gate_held_max_s"] = json_number(s.held_max_s);
-      sets[i]["least_held_s"] = json_number(s.least_held_s);
-      sets[i]["least_held_p99_ms"] = json_number(s.least_held_p99_ms);
+    if (const GateHolds& h = c.sets[i].holds; std::isfinite(h.max_s)) {
+      sets[i]["gate_held_max_s"] = json_number(h.max_s);
+      sets[i]["least_held_s"] = json_number(h.least_s);
+      sets[i]["least_held_p99_ms"] = json_number(h.least_p99_ms);
     }
   json j{{"procs", c.procs},
          {"mode", c.mode.name},

@@ -67,15 +67,9 @@ std::string limit_words(const Mode& mode, int procs) {
 /// that fell due while it was held, so their latency holds the hold; said with the copy held least ("" otherwise).
 std::string gate_backlog_words(const MeasuredCell& c) {
   constexpr double kBacklogHoldS = 0.05;
-  double held_max = NAN, least = NAN, least_p99 = NAN;
-  for (const SetMeasurement& s : c.sets) {
-    if (!std::isfinite(s.held_max_s)) continue;
-    held_max = std::isfinite(held_max) ? std::max(held_max, s.held_max_s) : s.held_max_s;
-    if (!(s.least_held_s >= least)) {  // (NaN at first)
-      least = s.least_held_s;
-      least_p99 = s.least_held_p99_ms;
-    }
-  }
+  GateHolds holds;
+  for (const SetMeasurement& s : c.sets) holds.add(s.holds);
+  const double held_max = holds.max_s, least = holds.least_s, least_p99 = holds.least_p99_ms;
   if (!(held_max > kBacklogHoldS)) return "";
   const std::string least_words = std::isfinite(least_p99) ? " The copy held least (" + fmt_sig(1000 * least) +
                                                                  " ms) had a p99 of " + fmt_sig(least_p99) + " ms."
