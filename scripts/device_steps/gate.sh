@@ -1,6 +1,7 @@
 # gate[:NAMES]: the start gate (--exec-gate) on zoo programs (default gemm): each at N = GATE_PROCS (1,2,4), both
-# modes, GATE_REPEATS (1) repeats, profiled, once with --exec-gate steady and once with off (the order alternates
-# per program) -> OUT_DIR/runs/gate/<name>/{steady,off}; predict --measure on each (units.csv: co-run or not);
+# modes, GATE_REPEATS (1) repeats, profiled, with its own step metric where zoo/programs.json names one, once with
+# --exec-gate steady and once with off (the order alternates per program) -> OUT_DIR/runs/gate/<name>/{steady,off};
+# predict --measure on each (units.csv: co-run or not);
 # prints each folder's co-run line, the gate's arrival and release spreads, and per mode and N the median unit.
 # GATES="steady" (default "steady off") runs only those; PACK_STEPS=1 packs each program as it ends; with LIMIT_S a
 # program starts only where 1.5x its zoo_seconds per gate setting (alone runs and warm-ups added) still fits.
@@ -22,19 +23,22 @@ for p in "${progs[@]}"; do
   command="zoo/run.sh $p"; tag=""
   [ "${#zoo_env[@]}" -gt 0 ] && { command="env ${zoo_env[*]} $command"; tag="-${GATE_TAG:-sized}"; }
   read -r -a more_args <<<"${GATE_ARGS:-}"
+  zoo_metric_args "$p"  # margs: the program's own step metric (zoo/programs.json), a latency program's p99 with it
   [ -n "${GATE_TAG:-}" ] && tag="-$GATE_TAG"
   [ $((k % 2)) = 1 ] && [ "${#order[@]}" = 2 ] && order=("${order[1]}" "${order[0]}"); k=$((k + 1))
   for g in "${order[@]}"; do
     d="$out/runs/gate/$p/$g$tag"; mkdir -p "$(dirname "$d")"
     s0=$(date +%s)
     "$bench" --workloads exec --command "$command" --procs "${GATE_PROCS:-1,2,4}" --modes timeslice,mps \
-      --repeats "${GATE_REPEATS:-1}" --exec-gate "$g" --profile-gpu "${more_args[@]}" --out "$d" >"$out/gate-$p-$g$tag.log" 2>&1
+      --repeats "${GATE_REPEATS:-1}" --exec-gate "$g" --profile-gpu "${margs[@]}" "${more_args[@]}" --out "$d" >"$out/gate-$p-$g$tag.log" 2>&1
     grc=$?
     echo "gate $p $g$tag: rc=$grc in $(( $(date +%s) - s0 )) s"
     [ "$grc" -eq 0 ] || step_failed "gate $p $g$tag (rc=$grc)"
     grep -E "exec-gate" "$out/gate-$p-$g$tag.log" | sort -u | head -3 | sed 's/^/  /'
     "$bench" predict --measure "$d" >"$out/gate-$p-$g$tag-measure.log" 2>&1 || echo "  measure: rc=$?"
     sed 's/^/  /' "$out/gate-$p-$g$tag-measure.log"
+    # a latency program: the backlog rule of results/2026-12-03-advise-lease4/PLAN-paced-gate.md
+    [[ " ${margs[*]} " == *" latency "* ]] && python3 scripts/paced_gate_rule.py "$d" 2>&1 | sed 's/^/  /'
     python3 - "$d" <<'PY'
 import json, sys
 d = sys.argv[1]
