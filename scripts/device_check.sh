@@ -69,7 +69,7 @@ steps_dir="$here/scripts/device_steps"
 # live_mps, check_clean, past_deadline (DEADLINE_S, counted from here), fits (LIMIT_S), zoo_seconds, pack_step, subject_args
 source "$steps_dir/lib.sh"
 
-nvidia-smi --query-gpu=name,driver_version,compute_mode,clocks.max.sm,memory.total --format=csv,noheader | sed 's/^/GPU: /'
+nvidia-smi --query-gpu=name,uuid,driver_version,compute_mode,clocks.max.sm,memory.total --format=csv,noheader | sed 's/^/GPU: /'
 check_clean "start"
 for step_asked in "$@"; do
   step="$step_asked"

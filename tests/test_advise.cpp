@@ -1186,6 +1186,11 @@ TEST_F(Advise, APacedServersThroughputIsTheRateItServedNotOneOverItsLatency) {
   }
   for (const auto& c : j.at("ladder"))
     if (c.at("procs") == 2) EXPECT_GT(c.at("throughput").get<double>(), 1.5) << c;  // two copies serve about twice
+  // Held before its own clock starts, at its first kernel launch (the plan of results/2026-12-03-advise-lease4):
+  // held later, a copy owes the requests that fell due while it was held.
+  const nlohmann::json gate =
+      nlohmann::json::parse(read_text(out() / "sweeps" / "ladder-2" / "meta.json")).at("exec_gate");
+  EXPECT_EQ(gate.at("asked"), "first-kernel") << gate;
   // A job of 2 s of one copy alone holds the requests it serves in 2 s (at most 100 on its clock of 20 ms), not 2 s
   // over its latency of 2 ms.
   const auto redo = run_program(bench_mps_exe(), {"advise", "--redo", out().string(), "--job-length", "2s"}, env, 120);
@@ -1297,13 +1302,15 @@ TEST_F(Advise, RedoWritesACommittedFoldersAdviceAgainAsCommitted) {
   // child sweep), cuda-graphs' thread limit stopped by the budget (its folder interrupted: not read, as when run);
   // gemm on a third lease, gated after its warm-up, with sets added to decide; a fourth lease: paced-infer timed by
   // its requests served (--exec-metric-kind latency), and batched-infer and wlm-transformer without their ladders'
-  // profiles (redo reads the alone run's and the units.csv the device wrote).
+  // profiles (redo reads the alone run's and the units.csv the device wrote); a fifth lease: batched-infer and
+  // paced-infer again (their second leases).
   for (const char* subject :
        {"2026-11-26-advise/lease-b/client", "2026-11-26-advise/lease-b/infer", "2026-11-26-advise/lease-a/mlp",
         "2026-12-03-advise-profiled/gemm", "2026-12-03-advise-profiled/cuda-graphs", "2026-12-03-advise-profiled/mnist",
         "2026-12-03-advise-lease2/gemm", "2026-12-03-advise-lease2/membw", "2026-12-03-advise-lease3/gemm",
         "2026-12-03-advise-lease4/paced-infer", "2026-12-03-advise-lease4/cuda-graphs",
-        "2026-12-03-advise-lease4/batched-infer", "2026-12-03-advise-lease4/wlm-transformer"}) {
+        "2026-12-03-advise-lease4/batched-infer", "2026-12-03-advise-lease4/wlm-transformer",
+        "2026-12-03-advise-lease5/batched-infer", "2026-12-03-advise-lease5/paced-infer"}) {
     const fs::path committed = source_dir() / "results" / subject;
     const fs::path copy = tmp / "redo" / subject;
     fs::create_directories(copy.parent_path());

@@ -104,7 +104,12 @@ class AdviseRun {
     if (!a_.alone.unit_basis.empty())
       progress_.say("timed per " + std::string(unit_word(a_.alone.unit)) + ": " + a_.alone.unit_basis +
                     (unit_.profiled ? ", " + fmt_sig(a_.alone.unit_ms) + " ms alone; every rung profiled" : ""));
-    if (unit_.exec) {  // the ladder's copies held where the alone run's steady part began: they run together
+    if (unit_.exec && unit_.latency) {  // a paced program: held before its clock starts, it owes no requests
+      args_.set_gate("first-kernel");
+      progress_.say(
+          "--exec-gate first-kernel: a program timed by its requests' latency is held at its first kernel "
+          "launch, before its own clock starts (results/2026-12-03-advise-lease5)");
+    } else if (unit_.exec) {  // the ladder's copies held where the alone run's steady part began: they run together
       std::string note;
       fs::path profiled;
       std::error_code ec;

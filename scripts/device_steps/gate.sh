@@ -3,7 +3,8 @@
 # --exec-gate steady and once with off (the order alternates per program) -> OUT_DIR/runs/gate/<name>/{steady,off};
 # predict --measure on each (units.csv: co-run or not);
 # prints each folder's co-run line, the gate's arrival and release spreads, and per mode and N the median unit.
-# GATES="steady" (default "steady off") runs only those; PACK_STEPS=1 packs each program as it ends; with LIMIT_S a
+# GATES="steady" (default "steady off") runs only those (a folder is named by its point, wait:21 as wait-21);
+# PACK_STEPS=1 packs each gate setting's folder as it ends; with LIMIT_S a
 # program starts only where 1.5x its zoo_seconds per gate setting (alone runs and warm-ups added) still fits.
 # The ladder has the sweep's default --exec-alone-runs (3 alone runs per mode: first, middle, last) where
 # GATE_PROCS holds 1 and a larger N. GATE_ENV ("ZOO_MNIST_TRAIN=32000 ..."): the zoo's size variables for the run, put
@@ -27,16 +28,18 @@ for p in "${progs[@]}"; do
   [ -n "${GATE_TAG:-}" ] && tag="-$GATE_TAG"
   [ $((k % 2)) = 1 ] && [ "${#order[@]}" = 2 ] && order=("${order[1]}" "${order[0]}"); k=$((k + 1))
   for g in "${order[@]}"; do
-    d="$out/runs/gate/$p/$g$tag"; mkdir -p "$(dirname "$d")"
+    # names without ':' (wait:21 -> wait-21): the device tool returns no file whose name holds one
+    gn="${g//:/-}"
+    d="$out/runs/gate/$p/$gn$tag"; mkdir -p "$(dirname "$d")"
     s0=$(date +%s)
     "$bench" --workloads exec --command "$command" --procs "${GATE_PROCS:-1,2,4}" --modes timeslice,mps \
-      --repeats "${GATE_REPEATS:-1}" --exec-gate "$g" --profile-gpu "${margs[@]}" "${more_args[@]}" --out "$d" >"$out/gate-$p-$g$tag.log" 2>&1
+      --repeats "${GATE_REPEATS:-1}" --exec-gate "$g" --profile-gpu "${margs[@]}" "${more_args[@]}" --out "$d" >"$out/gate-$p-$gn$tag.log" 2>&1
     grc=$?
     echo "gate $p $g$tag: rc=$grc in $(( $(date +%s) - s0 )) s"
     [ "$grc" -eq 0 ] || step_failed "gate $p $g$tag (rc=$grc)"
-    grep -E "exec-gate" "$out/gate-$p-$g$tag.log" | sort -u | head -3 | sed 's/^/  /'
-    "$bench" predict --measure "$d" >"$out/gate-$p-$g$tag-measure.log" 2>&1 || echo "  measure: rc=$?"
-    sed 's/^/  /' "$out/gate-$p-$g$tag-measure.log"
+    grep -E "exec-gate" "$out/gate-$p-$gn$tag.log" | sort -u | head -3 | sed 's/^/  /'
+    "$bench" predict --measure "$d" >"$out/gate-$p-$gn$tag-measure.log" 2>&1 || echo "  measure: rc=$?"
+    sed 's/^/  /' "$out/gate-$p-$gn$tag-measure.log"
     # a latency program: the backlog rule of results/2026-12-03-advise-lease4/PLAN-paced-gate.md
     [[ " ${margs[*]} " == *" latency "* ]] && python3 scripts/paced_gate_rule.py "$d" 2>&1 | sed 's/^/  /'
     python3 - "$d" <<'PY'
@@ -49,10 +52,11 @@ for r in gate.get("runs", []):
               f"arrivals spread {r['arrival_spread_s']:.3f} s, releases spread {r['release_spread_s']:.4f} s")
 PY
     python3 scripts/units_by_cell.py "$d"
+    # DROP_PROFILES=1: the profiles (1-25 MB a copy) go once units.csv holds what predict --measure read from them,
+    # so that an archive stays under the device tool's 16 MiB a file. PACK_STEPS=1: this gate setting's folder and
+    # logs packed as soon as it ends, so a command cut by the tool's limit keeps every setting that finished.
+    [ "${DROP_PROFILES:-0}" = 1 ] && find "$d" -type d \( -name profiles -o -name profile \) -prune -exec rm -rf {} +
+    [ "${PACK_STEPS:-0}" = 1 ] && pack_step "gate-$p-$gn$tag" "runs/gate/$p/$gn$tag" $(cd "$out" && ls gate-"$p"-"$gn$tag"*.log)
   done
-  # PACK_STEPS=1: this program's folders and logs packed now, so a command cut by the tool's limit keeps them
-  # DROP_PROFILES=1: the profiles (1-25 MB a copy) go once units.csv holds what predict --measure read from them,
-  # so that a program's archive stays under the device tool's 16 MiB a file.
-  [ "${DROP_PROFILES:-0}" = 1 ] && find "$out/runs/gate/$p" -type d \( -name profiles -o -name profile \) -prune -exec rm -rf {} +
-  [ "${PACK_STEPS:-0}" = 1 ] && pack_step "gate-$p" "runs/gate/$p" $(cd "$out" && ls gate-"$p"-*.log)
+  [ "${PACK_STEPS:-0}" = 1 ] && [ -f "$out/gate-$p-prepare.log" ] && pack_step "gate-$p-prepare" "gate-$p-prepare.log"
 done

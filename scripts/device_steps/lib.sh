@@ -42,8 +42,19 @@ for e in json.load(open("zoo/programs.json")):
         sys.stdout.write("".join(x + "\0" for x in a))' "$1")
 }
 
+# zoo_gate_args NAME: a zoo program's own start gate (zoo/programs.json's gate: paced-infer's wait:21, before its
+# clock starts, results/2026-12-03-advise-lease5), as `--exec-gate POINT` into the array `gargs`; empty where it has
+# none (the step's or advise's default).
+zoo_gate_args() {
+  mapfile -d '' -t gargs < <(python3 -c 'import json, sys
+for e in json.load(open("zoo/programs.json")):
+    if e["name"] == sys.argv[1] and e.get("gate"):
+        sys.stdout.write("--exec-gate\0" + e["gate"] + "\0")' "$1")
+}
+
 # subject_args SUBJECT: the advise options naming SUBJECT (spin, membw, infer, mlp, seed001, seed001short,
-# client, zoo-NAME) into the array `what`; 1 for an unknown one. A zoo program's data is made first (untimed).
+# client, zoo-NAME: its metric and its own gate, zoo_metric_args and zoo_gate_args) into the array `what`; 1 for an
+# unknown one. A zoo program's data is made first (untimed).
 subject_args() {
   case "$1" in
     spin|membw) what=(--workload "$1") ;;
@@ -56,8 +67,9 @@ subject_args() {
       local p="${1#zoo-}"
       zoo/run.sh --prepare "$p" >"$out/prepare-$1.log" 2>&1
       zoo_metric_args "$p"
+      zoo_gate_args "$p"
       what=(--command "zoo/run.sh $p")
-      if [ "${#margs[@]}" -gt 0 ]; then what+=(-- "${margs[@]}"); fi ;;
+      if [ "$(( ${#margs[@]} + ${#gargs[@]} ))" -gt 0 ]; then what+=(-- "${margs[@]}" "${gargs[@]}"); fi ;;
     *) return 1 ;;
   esac
 }

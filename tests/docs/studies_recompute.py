@@ -32,6 +32,11 @@ STUDIES = [
     ("results/2026-12-03-advise-lease4",
      ["scripts/advise_acceptance.py"] + ["results/2026-12-03-advise-" + f for f in ("profiled", "lease2", "lease3", "lease4")],
      everything),
+    ("results/2026-12-03-advise-lease5",
+     ["scripts/advise_acceptance.py"] +
+     ["results/2026-12-03-advise-" + f for f in ("profiled", "lease2", "lease3", "lease4", "lease5")], everything),
+    ("results/2026-12-03-advise-lease5",
+     ["scripts/paced_gate_rule.py", "results/2026-12-03-advise-lease5/paced-gate/first-kernel-n10"], everything),
 ]
 
 

@@ -54,7 +54,7 @@ python3 - "$ZOO/programs.json" > "$T/json_names" <<'EOF' || fail "zoo/programs.j
 import json, re, sys
 progs = json.load(open(sys.argv[1]))
 assert isinstance(progs, list) and progs, "not a non-empty array"
-keys = {"name", "shape", "origin", "command", "unit", "metric"}
+keys = {"name", "shape", "origin", "command", "unit", "metric", "gate"}
 for p in progs:
     assert set(p) == keys, "%r: keys %s, expected %s" % (p.get("name"), sorted(p), sorted(keys))
     assert p["command"] == "zoo/run.sh " + p["name"], "%s: command %r" % (p["name"], p["command"])
@@ -65,6 +65,9 @@ for p in progs:
     if p["metric"] is not None:
         assert re.compile(p["metric"]).groups == 1, "%s: metric needs one capture group" % p["name"]
     assert (p["unit"] == "latency") == (p["metric"] is not None), "%s: latency needs a metric" % p["name"]
+    g = p["gate"]  # its own start gate for the device steps (null: theirs); a point --exec-gate takes
+    assert g is None or g in ("steady", "first-kernel", "off") or re.fullmatch(r"wait:[1-9][0-9]*", g), \
+        "%s: gate %r" % (p["name"], g)
 names = [p["name"] for p in progs]
 assert len(set(names)) == len(names), "duplicate names"
 print("\n".join(names))
