@@ -1178,7 +1178,10 @@ TEST_F(Advise, APacedServersThroughputIsTheRateItServedNotOneOverItsLatency) {
   ASSERT_EQ(j.at("ladder").size(), 4u) << j.at("ladder");  // N = 1, 2 in two modes
   for (const auto& c : j.at("ladder")) {
     ASSERT_TRUE(c.at("ok").get<bool>()) << c;
+    // Its copies' lines were checked for overlap (runs.csv's span of them) and met: every set co-run.
+    EXPECT_EQ(c.at("co_run_sets"), c.at("sets").size()) << c;
     for (const auto& s : c.at("sets")) {
+      EXPECT_TRUE(s.at("co_run").get<bool>()) << s;
       EXPECT_EQ(s.at("unit_ms").get<double>(), 2.0) << s;  // the latency it printed
       EXPECT_GT(s.at("per_s").get<double>(), 5.0 * c.at("procs").get<int>()) << c;
       EXPECT_LT(s.at("per_s").get<double>(), 51.0 * c.at("procs").get<int>()) << c;

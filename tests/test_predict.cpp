@@ -256,6 +256,54 @@ TEST(PredictHostile, ALabelWithACommaAQuoteAndANewlineStaysOneCellOfPredictCsv) 
   }
 }
 
+// A program's own metric is N copies at once only where its copies printed together (MetricWindow): two copies of
+// paced-infer's N=2 run (the study's, whose rows have no span of their lines: unchecked, "metric" as read) given
+// spans that meet, then spans 1.6 s apart on a 3.2 s run.
+TEST(Predict, AMetricRunIsCoRunOnlyWhereItsCopiesLinesMet) {
+  std::istringstream runs(read_text(study() / "paced-infer" / "ladder" / "runs.csv"));
+  std::string header, line;
+  std::vector<std::string> two;
+  std::getline(runs, header);
+  while (std::getline(runs, line))
+    if (line.rfind("r1-timeslice-exec-n2,", 0) == 0) two.push_back(line);
+  ASSERT_EQ(two.size(), 2u);
+  const auto measured = [&](double apart_s) {
+    TempDir tmp;
+    std::ofstream out(tmp / "runs.csv");
+    out << header << "\n";
+    for (std::size_t w = 0; w < two.size(); ++w) {
+      std::string row = two[w];
+      if (apart_s >= 0) {  // each copy's lines over 3.2 s, the second's starting apart_s after the first's
+        const double first = 1e12 + static_cast<double>(w) * apart_s * 1e9;
+        const std::string span = "steps_first_mono_ns=" + std::to_string(static_cast<long long>(first)) +
+                                 ";steps_last_mono_ns=" + std::to_string(static_cast<long long>(first + 3.2e9)) + ";";
+        row.insert(row.find("completion_s="), span);
+      }
+      out << row << "\n";
+    }
+    out.close();
+    return harness::measure_units(tmp.path(), 20);
+  };
+  for (const harness::MeasuredUnit& u : measured(-1)) {  // rows of before 2026-12-03: unchecked
+    EXPECT_EQ(u.basis, harness::UnitBasis::metric);
+    EXPECT_TRUE(std::isnan(u.coverage));
+  }
+  for (const harness::MeasuredUnit& u : measured(0.1)) {  // 3.1 of 3.2 s together
+    EXPECT_EQ(u.basis, harness::UnitBasis::metric) << u.basis_text();
+    EXPECT_NEAR(u.coverage, 3.1 / 3.2, 1e-6);
+    EXPECT_NEAR(u.steady_s, 3.2, 1e-6);
+    EXPECT_GT(u.unit_ms, 0);
+  }
+  for (const harness::MeasuredUnit& u : measured(1.6)) {  // half of each copy's lines alone
+    EXPECT_EQ(u.basis, harness::UnitBasis::not_co_run) << u.basis_text();
+    EXPECT_NEAR(u.coverage, 0.5, 1e-6);
+    EXPECT_TRUE(std::isnan(u.unit_ms)) << "no unit stands in";
+    EXPECT_TRUE(std::isnan(u.run_steps_per_s));
+  }
+  for (const harness::MeasuredUnit& u : measured(4.0))  // never together
+    EXPECT_EQ(u.coverage, 0) << u.basis_text();
+}
+
 // A profile that kept only a head and a tail of its spans has a hole between them; a host wait there counts only where
 // one of the few spans recorded late lies before it (counted_waits), so a gated copy released before the tail had a
 // few "steps" spanning the hole. cuda-graphs at N=8 under MPS on an H200 (results/2026-12-03-advise-profiled: the

@@ -16,6 +16,7 @@
 #include "harness/model/xray_scheduler.hpp"
 #include "harness/results/regime_rows.hpp"
 #include "harness/results/results_reader.hpp"
+#include "harness/simulate/replay.hpp"  // kMinCommonStepEnds
 #include "harness/workers/workload_config.hpp"
 
 namespace fs = std::filesystem;
@@ -143,6 +144,26 @@ double served_per_s(const WorkerRecord& w) {
   return (n - 1) / span;
 }
 
+/// A set timed by the program's metric: whether its copies printed their lines together (measured_units.hpp's
+/// MetricWindow, the same rule as predict's). Not co-run: no unit and no rate per unit (left out of every per-unit
+/// mean and interval); per whole run it counts. Unchecked where runs.csv has no span of the lines (before 2026-12-03).
+void metric_co_run(const SummaryRecord& r, const std::vector<WorkerRecord>& workers, SetMeasurement& m) {
+  std::vector<const WorkerRecord*> copies;
+  for (const WorkerRecord& w : workers)
+    if (w.run_id == r.run_id) copies.push_back(&w);
+  const MetricWindow lines = metric_window(copies);
+  if (!lines.checked()) return;
+  m.coverage = lines.coverage;
+  if (lines.co_run()) return;
+  m.co_run = false;
+  m.unit_ms = m.per_s = m.served_ms = NAN;
+  const auto [lo, hi] = std::minmax_element(lines.span_s.begin(), lines.span_s.end());
+  m.not_co_run = "the window in which all printed covered " + coverage_percent(lines.coverage, lines.coverage) +
+                 " % of a copy's lines (their span " + (*hi > *lo ? fmt_sig(*lo) + "-" + fmt_sig(*hi) : fmt_sig(*lo)) +
+                 " s), under the " + coverage_percent(kMinCoRunCoverage, kMinCoRunCoverage) +
+                 " % a co-run set needs, or held under " + std::to_string(kMinCommonStepEnds) + " lines of one";
+}
+
 /// One run of a cell's sweep: one worker set (advise runs one round per set).
 SetMeasurement read_set(const SummaryRecord& r, const UnitChoice& unit, const std::vector<WorkerRecord>& workers,
                         const std::vector<MeasuredUnit>& units) {
@@ -205,6 +226,7 @@ SetMeasurement read_set(const SummaryRecord& r, const UnitChoice& unit, const st
                         : "--exec-metric-kind latency: a copy printed fewer than 2 requests, or its runs.csv has no "
                           "steps_span_s (a sweep of before 2026-12-03): no rate served";
   }
+  if (m.ok) metric_co_run(r, workers, m);
   return m;
 }
 

@@ -152,14 +152,16 @@ struct SetMeasurement {
   double served_ms = NAN;
   /// --exec-metric-kind latency: its copies' holds at the start gate (GateHolds).
   GateHolds holds;
-  /// Per unit, whether its N copies ran together: always where the unit is the program's metric or a task; a
+  /// Per unit, whether its N copies ran together: always where the unit is a task; where it is the program's
+  /// metric, where its copies' lines met (MetricWindow; unchecked, so co-run, in a sweep of before 2026-12-03); a
   /// ladder timed from its profiles (UnitChoice::profiled) only where every copy's unit is had over the run's
   /// common window (harness/predict/measured_units.hpp). A set that is not co-run has no unit_ms nor per_s and
   /// is left out of every per-unit mean and interval; per whole run it counts.
   bool co_run = true;
   std::string not_co_run;  ///< not co-run: why ("2 of 4 copies not co-run", ...)
   /// A ladder timed from its profiles: the share of its copies' steady parts the window in which all were steady
-  /// covered (units.csv's coverage; a set is co-run from 0.8); NaN where units.csv has none.
+  /// covered (units.csv's coverage; a set is co-run from 0.8); NaN where units.csv has none. Timed by the metric:
+  /// the share of its copies' lines' spans the window in which all printed covered (NaN: unchecked).
   double coverage = NAN;
 };
 

@@ -10,6 +10,9 @@
 #include "harness/common/word_table.hpp"
 #include "harness/report/report_plotter.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 
@@ -78,8 +81,8 @@ json window_json(const ProfileWindow& w) {
           {"unavailable", w.unavailable}};
 }
 
-/// A cell as advice.json holds it; `profiled` (a unit from the copies' profiles): whether each set's copies ran
-/// together (`co_run`, `not_co_run`) and the cell's `co_run_sets`.
+/// A cell as advice.json holds it; `profiled` (a unit from the copies' profiles), or a metric's sets whose lines'
+/// overlap was checked: whether each set's copies ran together (`co_run`, `not_co_run`) and the cell's `co_run_sets`.
 json measured_json(const MeasuredCell& c, bool profiled) {
   json sets = json::array();
   for (const SetMeasurement& s : c.sets)
@@ -98,7 +101,10 @@ json measured_json(const MeasuredCell& c, bool profiled) {
                        for (const double x : s.check_values) v.push_back(json_number(x));
                        return v;
                      }()}});
-  if (profiled)
+  // a unit from the profiles, or a metric whose lines' overlap was checked (a sweep of 2026-12-03 or later)
+  const bool checked = profiled || std::any_of(c.sets.begin(), c.sets.end(),
+                                               [](const SetMeasurement& s) { return std::isfinite(s.coverage); });
+  if (checked)
     for (std::size_t i = 0; i < c.sets.size(); ++i) {
       sets[i]["co_run"] = c.sets[i].co_run;
       sets[i]["not_co_run"] = c.sets[i].not_co_run;
@@ -123,7 +129,7 @@ json measured_json(const MeasuredCell& c, bool profiled) {
          {"energy_per_unit_j", json_number(c.energy_per_unit_j)},
          {"sets", sets},
          {"check_problem", c.check_problem}};
-  if (profiled) j["co_run_sets"] = c.co_run_sets();
+  if (checked) j["co_run_sets"] = c.co_run_sets();
   return j;
 }
 

@@ -127,6 +127,32 @@ double co_run_coverage(const std::vector<CopyWaits>& copies, std::int64_t from, 
 
 }  // namespace
 
+bool MetricWindow::co_run() const {
+  return !checked() || (coverage >= kMinCoRunCoverage && least_lines >= static_cast<double>(kMinCommonStepEnds));
+}
+
+MetricWindow metric_window(const std::vector<const WorkerRecord*>& copies) {
+  MetricWindow m;
+  double from = -std::numeric_limits<double>::infinity(), to = std::numeric_limits<double>::infinity();
+  for (const WorkerRecord* w : copies) {
+    const double first = w->fact("steps_first_mono_ns"), last = w->fact("steps_last_mono_ns");
+    if (!(std::isfinite(first) && std::isfinite(last) && last > first)) return MetricWindow{};
+    m.span_s.push_back((last - first) * 1e-9);
+    from = std::max(from, first);
+    to = std::min(to, last);
+  }
+  if (copies.empty()) return m;
+  m.coverage = 1;
+  m.least_lines = std::numeric_limits<double>::infinity();
+  for (const WorkerRecord* w : copies) {
+    const double first = w->fact("steps_first_mono_ns"), last = w->fact("steps_last_mono_ns");
+    const double share = std::max(0.0, to - from) / (last - first);
+    m.coverage = std::min(m.coverage, share);
+    m.least_lines = std::min(m.least_lines, share * w->fact("steps"));
+  }
+  return m;
+}
+
 const char* unit_basis_word(UnitBasis b) { return word_of(kUnitBasisWords, b).value_or("").data(); }
 
 std::vector<fs::path> alone_sweeps_beside(const fs::path& dir) {
@@ -184,6 +210,7 @@ std::vector<MeasuredUnit> measure_units(const fs::path& dir, double gap_us) {
       from = std::max(from, waits.back().from);
       to = std::min(to, waits.back().to);
     }
+    const MetricWindow lines = metric_window(copies);  // unchecked (NaN) where no copy printed a metric
     for (std::size_t i = 0; i < copies.size(); ++i) {
       const WorkerRecord& w = *copies[i];
       MeasuredUnit u;
@@ -203,6 +230,14 @@ std::vector<MeasuredUnit> measure_units(const fs::path& dir, double gap_us) {
         u.unit_ms = metric;
         u.basis = UnitBasis::metric;
         u.steps = static_cast<long>(w.fact("steps"));
+        if (lines.checked()) {  // its lines' span, and whether the run's copies printed together
+          u.steady_s = lines.span_s[i];
+          u.coverage = lines.coverage;
+          if (!lines.co_run()) {
+            u.basis = UnitBasis::not_co_run;
+            u.unit_ms = NAN;
+          }
+        }
       } else if (!waits[i].why.empty()) {
         u.why = waits[i].why;
       } else {

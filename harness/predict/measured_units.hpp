@@ -10,6 +10,7 @@
 
 #include "harness/common/run_status.hpp"
 #include "harness/plan/mode_names.hpp"
+#include "harness/results/results_reader.hpp"
 #include "harness/results/results_schema.hpp"
 
 #include <cmath>
@@ -28,7 +29,8 @@ inline constexpr double kMinCoRunCoverage = 0.8;
 enum class UnitBasis { metric, common_window, not_co_run, none };
 /// units.csv's word: "metric", "common window", "not co-run"; for none the reason is written instead.
 const char* unit_basis_word(UnitBasis b);
-/// Whether the unit counts as N copies at once (metric, common window).
+/// Whether the unit counts as N copies at once (metric, common window): a metric's run is not co-run where its
+/// copies' lines did not overlap (MetricWindow), unchecked where runs.csv has no span of them.
 inline bool co_run(UnitBasis b) { return b == UnitBasis::metric || b == UnitBasis::common_window; }
 
 struct MeasuredUnit {
@@ -42,8 +44,9 @@ struct MeasuredUnit {
   std::string why;  ///< basis none: why there is no unit
   /// units.csv's unit_basis cell: the basis's word, or why there is none.
   std::string basis_text() const { return basis == UnitBasis::none ? why : unit_basis_word(basis); }
-  long steps = 0;         ///< the steps (waits) the unit is the mean of
-  double steady_s = NAN;  ///< its steady part (from its release where gated, the kept phase), s
+  long steps = 0;  ///< the steps (waits) the unit is the mean of
+  /// its steady part (from its release where gated, the kept phase), s; a metric's: its lines' span (MetricWindow)
+  double steady_s = NAN;
   double coverage = NAN;  ///< the common window's share of it (the run is co-run where every copy's >= 0.8)
   /// The run's steps per second, all its copies together, over the common window: the sum of 1 / unit over its
   /// copies (NaN where some copy of the run has no co-run unit, and in a units.csv written before 2026-12-02).
@@ -52,6 +55,23 @@ struct MeasuredUnit {
   /// from a units.csv written before, harness/results/step_phase.hpp).
   std::string phase;
 };
+
+/// Where a unit is the program's metric (--exec-metric), whether its copies printed it together: each copy's lines
+/// span its first matched line to its last (runs.csv's steps_first_mono_ns, steps_last_mono_ns, CLOCK_MONOTONIC), and
+/// the window is where every copy's span lies. A run whose window covers less than kMinCoRunCoverage of some copy's
+/// span, or holds fewer than kMinCommonStepEnds of some copy's lines (its lines times its share: lines read evenly
+/// over its span), did not run its N copies together. Unchecked (coverage NaN) where a copy has no span: fewer than 2
+/// lines, or a sweep of before 2026-12-03, whose metric units stand as they were read.
+struct MetricWindow {
+  double coverage = NAN;       ///< the least share of a copy's span inside the window (0 where they do not meet)
+  double least_lines = NAN;    ///< the fewest lines of one copy inside the window
+  std::vector<double> span_s;  ///< each copy's span, s
+  bool checked() const { return std::isfinite(coverage); }
+  /// Unchecked, or its window covers kMinCoRunCoverage of every copy's span and holds kMinCommonStepEnds lines of each.
+  bool co_run() const;
+};
+/// The metric window of one run's copies (each a runs.csv row of the run).
+MetricWindow metric_window(const std::vector<const WorkerRecord*>& copies);
 
 /// Every copy of every run of the exec sweep in `dir` (its runs.csv, and profiles/ where it was profiled).
 /// ResultsError where runs.csv cannot be read. Each copy keeps the parts of its steps that the runs alone kept

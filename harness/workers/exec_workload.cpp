@@ -166,6 +166,10 @@ class ExecWorkload final : public kernels::Workload {
         if (steps_ms_.size() >= 2) {
           f.emplace_back("steps_span_s", static_cast<double>(last_step_seen_ns_ - first_step_seen_ns_) * 1e-9);
           f.emplace_back("steps_batched", static_cast<double>(steps_batched_));
+          // The first and last line read, on CLOCK_MONOTONIC in whole ns (runs.csv writes whole numbers whole):
+          // where a run's copies printed together (measured_units.hpp's metric_window).
+          f.emplace_back("steps_first_mono_ns", static_cast<double>(first_step_seen_ns_));
+          f.emplace_back("steps_last_mono_ns", static_cast<double>(last_step_seen_ns_));
         }
       }
     }
