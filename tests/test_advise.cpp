@@ -1204,6 +1204,36 @@ TEST_F(Advise, APacedServersThroughputIsTheRateItServedNotOneOverItsLatency) {
   EXPECT_LE(job.at("units").get<double>(), 100.0) << job;
 }
 
+// A metric is N copies at once only where the copies printed together (MetricWindow, predict's rule): copy 0 prints
+// its lines at once and the others a second later, so no N=2 set co-ran; per unit nothing stands in for them.
+TEST_F(Advise, AMetricsSetsWhoseCopiesPrintedApartAreNotCoRun) {
+  const std::string apart = kJoinFakeMps +
+                            "[ \"$BENCH_MPS_WORKER_INDEX\" = 0 ] || sleep 1; "
+                            "for i in $(seq 1 20); do sleep 0.02; echo latency_ms=2.0; done";
+  const auto r = advise({"--command", apart, "--max-procs", "2", "--budget", "200", "--", "--exec-metric",
+                         "latency_ms=([0-9.]+)", "--exec-metric-kind", "latency"});
+  ASSERT_NE(r.exit_code, 2) << r.err;
+  const nlohmann::json j = advice();
+  int apart_cells = 0;
+  for (const auto& c : j.at("ladder")) {
+    if (c.at("procs") != 2) continue;
+    ++apart_cells;
+    EXPECT_EQ(c.at("co_run_sets"), 0) << c;
+    for (const auto& s : c.at("sets")) {
+      EXPECT_FALSE(s.at("co_run").get<bool>()) << s;
+      EXPECT_TRUE(s.at("per_s").is_null()) << "no rate per unit stands in: " << s;
+      EXPECT_NE(s.at("not_co_run").get<std::string>().find("the window in which all printed covered 0 %"),
+                std::string::npos)
+          << s;
+    }
+  }
+  EXPECT_EQ(apart_cells, 2) << j.at("ladder");
+  // advice.md shows those cells as not co-run, and per step the ladder cannot tell.
+  const std::string md = read_text(out() / "advice.md");
+  EXPECT_NE(md.find("| 2 | 2x | - | not co-run |"), std::string::npos) << md;
+  EXPECT_NE(md.find("per step the ladder says: can't tell"), std::string::npos) << md;
+}
+
 // Lines that reach bench_mps in batches (a block-buffered stdout) time nothing: no rate is read from them, and the
 // ladder says why and what to do.
 TEST_F(Advise, APacedServerWhoseLinesComeInBatchesIsNotGivenARate) {
