@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/predict/measured_units.hpp"
 #include "harness/sweep/exec_gate.hpp"
 #include "tests/exec_fixture.hpp"
 
@@ -31,6 +32,31 @@ std::vector<harness::WorkerRecord> rows_of(const fs::path& out, int procs) {
 nlohmann::json gate_meta(const fs::path& out) {
   std::ifstream in(out / "meta.json");
   return nlohmann::json::parse(in).at("exec_gate");
+}
+
+// Lines a copy printed before the gate released it (a warm-up before the gate point) are not the steps its N copies
+// share: its step time, count and span are from its release on, and those before are counted apart.
+TEST_F(ExecGate, LinesPrintedBeforeTheReleaseAreCountedApart) {
+  const auto r = sweep({"--modes", "timeslice", "--procs", "2", "--exec-warmups", "0", "--exec-gate", "first-kernel",
+                        "--exec-metric", kMetric, "--command",
+                        kCopy + " --arrive-ms 0,300 --warmup-steps 4 --steps 5 --step-ms 20"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = rows_of(out(), 2);
+  ASSERT_EQ(rows.size(), 2u);
+  for (const auto& w : rows) {
+    EXPECT_EQ(w.fact("steps_before_release"), 4) << w.facts;
+    EXPECT_EQ(w.fact("steps"), 5) << w.facts;
+    EXPECT_NEAR(w.fact("step_mean_ms"), 20, 5) << "not the warm-up's 99 ms: " << w.facts;
+    EXPECT_LT(w.fact("step_p99_ms"), 50) << w.facts;
+    EXPECT_LT(w.fact("steps_span_s"), 0.2) << "from its release on: " << w.facts;
+  }
+  // Released together, the two copies' lines met: the run is co-run by its metric.
+  std::vector<const harness::WorkerRecord*> copies;
+  for (const auto& w : rows) copies.push_back(&w);
+  const harness::MetricWindow lines = harness::metric_window(copies);
+  ASSERT_TRUE(lines.checked()) << rows[0].facts;
+  EXPECT_GT(lines.coverage, 0.8) << rows[0].facts << " | " << rows[1].facts;
+  EXPECT_TRUE(lines.co_run());
 }
 
 TEST_F(ExecGate, EveryCopyArrivesAndAllAreReleasedTogether) {

@@ -215,7 +215,14 @@ SetMeasurement read_set(const SummaryRecord& r, const UnitChoice& unit, const st
   m.run_per_s = r.makespan_s > 0 && m.units > 0 ? m.units / r.makespan_s : NAN;
   if (m.ok && !(m.unit_ms > 0)) {
     m.ok = false;
-    m.problem = "its copies printed no step time for --exec-metric";
+    double before = 0;  // lines printed before the start gate released the copies: not their shared steps
+    for (const WorkerRecord& w : workers)
+      if (w.run_id == r.run_id && w.fact("steps_before_release") > 0) before += w.fact("steps_before_release");
+    m.problem = before > 0 ? "its copies printed no step time for --exec-metric after the start gate released them (" +
+                                 fmt_sig(before) +
+                                 " lines before it): hold them before their steps (--exec-gate first-kernel, or "
+                                 "wait:K with a smaller K)"
+                           : "its copies printed no step time for --exec-metric";
   } else if (m.ok && !(m.per_s > 0)) {  // (a rate is NaN where a copy lacks it)
     m.ok = false;
     const bool batched = std::any_of(workers.begin(), workers.end(),

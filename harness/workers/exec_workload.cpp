@@ -150,26 +150,35 @@ class ExecWorkload final : public kernels::Workload {
       if (check_matches_ > 0) f.emplace_back("check_value", check_value_);
     }
     if (!p_.metric.empty()) {
-      f.emplace_back("steps", static_cast<double>(steps_ms_.size()));
+      // Held at the start gate: the lines from its release on, the steps its N copies share (alone: from its
+      // arrival); those printed before (a warm-up before the gate point) are counted apart.
+      const std::size_t from = lines_before_release();
+      if (gated_ && arrived_) f.emplace_back("steps_before_release", static_cast<double>(from));
+      const std::vector<double> steps_ms(steps_ms_.begin() + static_cast<std::ptrdiff_t>(from), steps_ms_.end());
+      std::uint64_t batched = 0;  // lines read with the one before, among those kept
+      for (std::size_t k = from + 1; k < steps_ms_.size(); ++k) batched += step_read_[k] == step_read_[k - 1];
+      const std::int64_t first_step_seen_ns = steps_ms.empty() ? 0 : step_seen_ns_[from];
+      const std::int64_t last_step_seen_ns = steps_ms.empty() ? 0 : step_seen_ns_.back();
+      f.emplace_back("steps", static_cast<double>(steps_ms.size()));
       if (metric_->lines_cut()) f.emplace_back("metric_lines_cut", static_cast<double>(metric_->lines_cut()));
       if (metric_->stopped()) f.emplace_back("metric_stopped", 1.0);
-      if (!steps_ms_.empty()) {
-        f.emplace_back("step_mean_ms", mean(steps_ms_));
-        f.emplace_back("step_p50_ms", quantile(steps_ms_, 0.5));
-        f.emplace_back("step_p99_ms", quantile(steps_ms_, 0.99));
+      if (!steps_ms.empty()) {
+        f.emplace_back("step_mean_ms", mean(steps_ms));
+        f.emplace_back("step_p50_ms", quantile(steps_ms, 0.5));
+        f.emplace_back("step_p99_ms", quantile(steps_ms, 0.99));
         // Before the first reported step began: imports, context creation, data set-up.
         // (Time held at the start gate before it is not start-up.)
-        const std::int64_t held_before = arrived_ && arrive_ns_ < first_step_seen_ns_ ? held_ns_ : 0;
-        f.emplace_back("startup_s", static_cast<double>(first_step_seen_ns_ - start_ns_ - held_before) * 1e-9 -
-                                        steps_ms_.front() * 1e-3);
+        const std::int64_t held_before = arrived_ && arrive_ns_ < first_step_seen_ns ? held_ns_ : 0;
+        f.emplace_back("startup_s", static_cast<double>(first_step_seen_ns - start_ns_ - held_before) * 1e-9 -
+                                        steps_ms.front() * 1e-3);
         // From the first matched line read to the last: steps - 1 of them came in this time (a served rate).
-        if (steps_ms_.size() >= 2) {
-          f.emplace_back("steps_span_s", static_cast<double>(last_step_seen_ns_ - first_step_seen_ns_) * 1e-9);
-          f.emplace_back("steps_batched", static_cast<double>(steps_batched_));
+        if (steps_ms.size() >= 2) {
+          f.emplace_back("steps_span_s", static_cast<double>(last_step_seen_ns - first_step_seen_ns) * 1e-9);
+          f.emplace_back("steps_batched", static_cast<double>(batched));
           // The first and last line read, on CLOCK_MONOTONIC in whole ns (runs.csv writes whole numbers whole):
           // where a run's copies printed together (measured_units.hpp's metric_window).
-          f.emplace_back("steps_first_mono_ns", static_cast<double>(first_step_seen_ns_));
-          f.emplace_back("steps_last_mono_ns", static_cast<double>(last_step_seen_ns_));
+          f.emplace_back("steps_first_mono_ns", static_cast<double>(first_step_seen_ns));
+          f.emplace_back("steps_last_mono_ns", static_cast<double>(last_step_seen_ns));
         }
       }
     }
@@ -277,6 +286,14 @@ class ExecWorkload final : public kernels::Workload {
     return ended;
   }
 
+  /// The matched lines read before the start gate released the copy (0 where it was not held at one).
+  std::size_t lines_before_release() const {
+    if (!gated_ || !arrived_) return 0;
+    const std::int64_t release = arrive_ns_ + held_ns_;
+    return static_cast<std::size_t>(std::lower_bound(step_seen_ns_.begin(), step_seen_ns_.end(), release) -
+                                    step_seen_ns_.begin());
+  }
+
   /// With a start gate: the copy marked gone if it never arrived (the others go on), its time held read.
   void pass_gate_at_exit() {
     const char* file = std::getenv(profiler::kGateFileVar);
@@ -321,10 +338,8 @@ class ExecWorkload final : public kernels::Workload {
     if (!metric_) return;
     const std::optional<double> v = metric_->read(line);
     if (!v) return;
-    last_step_seen_ns_ = monotonic_ns();
-    if (steps_ms_.empty()) first_step_seen_ns_ = last_step_seen_ns_;
-    if (!steps_ms_.empty() && stdout_reads_ == last_step_read_) ++steps_batched_;  // read with the one before
-    last_step_read_ = stdout_reads_;
+    step_seen_ns_.push_back(monotonic_ns());
+    step_read_.push_back(stdout_reads_);
     steps_ms_.push_back(*v);
   }
 
@@ -389,16 +404,18 @@ class ExecWorkload final : public kernels::Workload {
   long check_matches_ = 0;
   std::string token_;
   bool ran_ = false;
-  std::int64_t start_ns_ = 0, end_ns_ = 0, first_step_seen_ns_ = 0, last_step_seen_ns_ = 0;
+  std::int64_t start_ns_ = 0, end_ns_ = 0;
   /// Reads of the command's stdout so far, the read that brought the last matched line, and the matched lines that
   /// came in the same read as the one before: a block-buffered stdout delivers its lines in batches, so their
   /// arrival times say nothing of when they were printed.
-  std::uint64_t stdout_reads_ = 0, last_step_read_ = 0, steps_batched_ = 0;
+  std::uint64_t stdout_reads_ = 0;
   bool gated_ = false, arrived_ = false;  ///< a start gate was set; the copy reached it
   std::int64_t arrive_ns_ = 0, held_ns_ = 0;
   int exit_code_ = -1;
   std::uint64_t out_bytes_ = 0, err_bytes_ = 0;
-  std::vector<double> steps_ms_;
+  std::vector<double> steps_ms_;            ///< each matched line's number
+  std::vector<std::int64_t> step_seen_ns_;  ///< when each came (CLOCK_MONOTONIC)
+  std::vector<std::uint64_t> step_read_;    ///< the read of stdout that brought it
   std::string last_err_, shell_complaint_;
 };
 

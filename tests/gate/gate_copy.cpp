@@ -6,6 +6,8 @@
 //   --die I                 copy I exits 1 instead of reaching the gate (a program that fails in its start-up)
 //   --never I               copy I never reaches the gate: it runs --never-ms ms and exits 0 (no CUDA)
 //   --steps K --step-ms S   after the gate, K steps of S ms, each printed as "step_ms=<ms>"
+//   --warmup-steps W        before the gate, W warm-up lines "step_ms=99.000" at once (a program that prints
+//                           its warm-up steps before the gate point: they are not the steps N copies share)
 // It prints "released_ns=<CLOCK_MONOTONIC>" when the gate let it go. Without BENCH_MPS_GATE_FILE it runs
 // the same, never held.
 #include <time.h>
@@ -47,7 +49,7 @@ int main(int argc, char** argv) {
   std::vector<double> arrive{0};
   int die = -1, never = -1;
   double never_ms = 1000, step_ms = 10;
-  long steps = 5;
+  long steps = 5, warmup_steps = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
     if (k == "--arrive-ms")
@@ -62,6 +64,8 @@ int main(int argc, char** argv) {
       steps = std::atol(v.c_str());
     else if (k == "--step-ms")
       step_ms = std::atof(v.c_str());
+    else if (k == "--warmup-steps")
+      warmup_steps = std::atol(v.c_str());
     else {
       std::fprintf(stderr, "bench_mps_gate_copy: unknown option %s\n", k.c_str());
       return 2;
@@ -78,6 +82,11 @@ int main(int argc, char** argv) {
   if (index == never) {
     sleep_ms(never_ms);
     return 0;
+  }
+  for (long s = 0; s < warmup_steps; ++s) {
+    std::printf("step_ms=99.000\n");
+    std::fflush(stdout);
+    sleep_ms(2);
   }
   if (gate && *gate) {
     const std::string why = bench_mps::profiler::gate_arrive(gate, index);
