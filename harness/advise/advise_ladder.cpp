@@ -189,8 +189,10 @@ SetMeasurement read_set(const SummaryRecord& r, const UnitChoice& unit, const st
   if (unit.profiled) time_by_profile(r, units, m);
   if (!unit.metric) return m;
   std::vector<double> means, p99s, startups, steps, served;  // the copies' steps: mean, the worst p99, rate served
+  double before = 0;  // lines printed before the start gate released the copies: not their shared steps
   for (const WorkerRecord& w : workers)
     if (w.run_id == r.run_id) {
+      if (w.fact("steps_before_release") > 0) before += w.fact("steps_before_release");
       means.push_back(w.fact("step_mean_ms"));
       p99s.push_back(w.fact("step_p99_ms"));
       startups.push_back(w.fact("startup_s"));
@@ -215,9 +217,6 @@ SetMeasurement read_set(const SummaryRecord& r, const UnitChoice& unit, const st
   m.run_per_s = r.makespan_s > 0 && m.units > 0 ? m.units / r.makespan_s : NAN;
   if (m.ok && !(m.unit_ms > 0)) {
     m.ok = false;
-    double before = 0;  // lines printed before the start gate released the copies: not their shared steps
-    for (const WorkerRecord& w : workers)
-      if (w.run_id == r.run_id && w.fact("steps_before_release") > 0) before += w.fact("steps_before_release");
     m.problem = before > 0 ? "its copies printed no step time for --exec-metric after the start gate released them (" +
                                  fmt_sig(before) +
                                  " lines before it): hold them before their steps (--exec-gate first-kernel, or "

@@ -144,11 +144,11 @@ MetricWindow metric_window(const std::vector<const WorkerRecord*>& copies) {
   if (copies.empty()) return m;
   m.coverage = 1;
   m.least_lines = std::numeric_limits<double>::infinity();
-  for (const WorkerRecord* w : copies) {
-    const double first = w->fact("steps_first_mono_ns"), last = w->fact("steps_last_mono_ns");
-    const double share = std::max(0.0, to - from) / (last - first);
+  const double together_s = std::max(0.0, to - from) * 1e-9;
+  for (std::size_t i = 0; i < copies.size(); ++i) {
+    const double share = together_s / m.span_s[i];
     m.coverage = std::min(m.coverage, share);
-    m.least_lines = std::min(m.least_lines, share * w->fact("steps"));
+    m.least_lines = std::min(m.least_lines, share * copies[i]->fact("steps"));
   }
   return m;
 }

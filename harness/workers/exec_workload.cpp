@@ -405,9 +405,9 @@ class ExecWorkload final : public kernels::Workload {
   std::string token_;
   bool ran_ = false;
   std::int64_t start_ns_ = 0, end_ns_ = 0;
-  /// Reads of the command's stdout so far, the read that brought the last matched line, and the matched lines that
-  /// came in the same read as the one before: a block-buffered stdout delivers its lines in batches, so their
-  /// arrival times say nothing of when they were printed.
+  /// Reads of the command's stdout so far (step_read_ keeps the one that brought each matched line): a
+  /// block-buffered stdout delivers its lines in batches, so their arrival times say nothing of when they were
+  /// printed.
   std::uint64_t stdout_reads_ = 0;
   bool gated_ = false, arrived_ = false;  ///< a start gate was set; the copy reached it
   std::int64_t arrive_ns_ = 0, held_ns_ = 0;
