@@ -37,6 +37,14 @@ STUDIES = [
      ["results/2026-12-03-advise-" + f for f in ("profiled", "lease2", "lease3", "lease4", "lease5")], everything),
     ("results/2026-12-03-advise-lease5",
      ["scripts/paced_gate_rule.py", "results/2026-12-03-advise-lease5/paced-gate/first-kernel-n10"], everything),
+    ("results/2026-12-03-advise-lease6",
+     ["scripts/advise_acceptance.py"] +
+     ["results/2026-12-03-advise-" + f for f in ("profiled", "lease2", "lease3", "lease4", "lease5", "lease6", "lease7")],
+     everything),
+    ("results/2026-12-03-advise-lease6",
+     ["scripts/paced_gate_rule.py", "results/2026-12-03-advise-lease6/paced-gate/wait-21"], everything),
+    ("results/2026-12-03-advise-lease6", ["scripts/gate_study.py", "results/2026-12-03-advise-lease6/paced-gate"],
+     everything),
 ]
 
 
