@@ -25,6 +25,14 @@ def folders(root):
         dirnames.sort()
 
 
+def cells_co_run(units):
+    """{(mode, procs): True where every copy of every repeat of that cell co-ran} over units.csv's rows."""
+    cells = {}
+    for u in units:
+        cells.setdefault((u["mode"], int(u["procs"])), []).append(u["unit_basis"] in ("common window", "metric"))
+    return {cell: all(v) for cell, v in cells.items()}
+
+
 def coverage_row(d, root):
     units = list(csv.DictReader(open(os.path.join(d, "units.csv"))))
     meta = json.load(open(os.path.join(d, "meta.json")))
@@ -37,10 +45,8 @@ def coverage_row(d, root):
     arrive = [r["arrival_spread_s"] for r in runs if r.get("arrival_spread_s") is not None]
     release = [r["release_spread_s"] for r in runs if r.get("release_spread_s") is not None]
     rng = lambda v, f: f"{f(min(v))}-{f(max(v))}" if v else "-"
-    cells = {}
-    for u in many:
-        cells.setdefault((u["mode"], u["procs"]), []).append(u["unit_basis"] in ("common window", "metric"))
-    co_cells = sum(all(v) for v in cells.values())
+    cells = cells_co_run(many)
+    co_cells = sum(cells.values())
     return (f"| {os.path.relpath(d, root)} | {asked} | {', '.join(points)} | {co}/{len(many)} | {co_cells}/{len(cells)} | "
             f"{rng(arrive, lambda x: f'{x:.3f}')} | {rng(release, lambda x: f'{x * 1e3:.2f}')} |")
 

@@ -45,6 +45,7 @@ STUDIES = [
      ["scripts/paced_gate_rule.py", "results/2026-12-03-advise-lease6/paced-gate/wait-21"], everything),
     ("results/2026-12-03-advise-lease6", ["scripts/gate_study.py", "results/2026-12-03-advise-lease6/paced-gate"],
      everything),
+    ("results/2026-12-03-advise-lease6", ["scripts/ladder_acceptance.py", "."], everything),
 ]
 
 

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Issue 42's ladder acceptance, counted from the committed gated ladders of the zoo's programs.
+
+    python3 scripts/ladder_acceptance.py [ROOT]        # ROOT: the repository (default .)
+
+A gated ladder is a committed sweep (meta.json and units.csv) of `zoo/run.sh NAME` as the zoo gives it (no
+environment or other prefix), with the start gate on (`--exec-gate` not off), N = 2, 4 and 10 among its --procs,
+both modes and two repeats, each copy pinned (the default: not --no-pin). Per ladder it prints its cells co-run
+(a mode at one N >= 2 whose copies of both repeats all co-ran, units.csv's unit_basis), how far apart its co-run
+cells' two repeats lie (the larger mean unit over the smaller, median over the cells) and its alone runs per
+mode with their spread (+- half the range over the median). Per program its latest complete ladder (meta.json's
+started_utc and status; the latest of any status where none completed) stands for it; a program without one has its
+six cells unmeasured. Then the acceptance's counts:
+cells co-run over the zoo's 6 per program (the acceptance asks 90 %) and the median of the co-run cells' repeats
+apart (it asks 5 %). zoo/programs.json names the programs. Everything is read from the committed files.
+"""
+import csv
+import json
+import os
+import statistics
+import sys
+
+from gate_study import alone_draws, cells_co_run, folders, repeat_rows
+
+NS = (2, 4, 10)
+MODES = ("timeslice", "mps")
+WANTED_CO_RUN = 90.0     # % of the zoo's cells (issue 42's acceptance)
+WANTED_REPEATS = 5.0     # % apart, median over co-run cells
+
+
+def arg(argv, name):
+    return argv[argv.index(name) + 1] if name in argv[:-1] else None
+
+
+def zoo_program(meta):
+    """The zoo program a sweep's meta.json ran as a gated ladder, or None."""
+    argv = meta.get("argv", [])
+    command = arg(argv, "--command") or ""
+    words = command.split()
+    if len(words) != 2 or words[0] != "zoo/run.sh" or "--no-pin" in argv:
+        return None
+    procs = {int(p) for p in (arg(argv, "--procs") or "").split(",") if p.isdigit()}
+    modes = set((arg(argv, "--modes") or "").split(","))
+    gate = (meta.get("exec_gate") or {}).get("asked", "off")
+    if not set(NS) <= procs or modes != set(MODES) or arg(argv, "--repeats") != "2" or gate == "off":
+        return None
+    return words[1]
+
+
+def ladders(root):
+    found = []
+    for d in folders(os.path.join(root, "results")):
+        meta = json.load(open(os.path.join(d, "meta.json")))
+        program = zoo_program(meta)
+        if program:
+            found.append((program, meta.get("started_utc", ""), d, meta))
+    return sorted(found)
+
+
+def ladder_counts(d):
+    """(cells co-run at N >= 2 of the six, the co-run cells' repeats apart in %, {mode: alone draws})."""
+    units = [u for u in csv.DictReader(open(os.path.join(d, "units.csv"))) if int(u["procs"]) in NS]
+    co = cells_co_run(units)
+    _, apart = repeat_rows(d, d)
+    return sum(co.get((m, n), False) for m in MODES for n in NS), apart, alone_draws(d)
+
+
+def spread_text(draws):
+    if not draws:
+        return "none"
+    med = statistics.median(draws)
+    return "%d (+-%.0f %%)" % (len(draws), 100 * (max(draws) - min(draws)) / 2 / med)
+
+
+def main(root):
+    zoo = [p["name"] for p in json.load(open(os.path.join(root, "zoo", "programs.json")))]
+    latest = {}
+    for program, started, d, meta in ladders(root):
+        cells, apart, draws = ladder_counts(d)
+        gate = meta["exec_gate"]["asked"]
+        status = "" if meta.get("status") == "complete" else ", status %s" % meta.get("status")
+        print("ladder: %s (%s, %s, %s, --exec-gate %s%s): %d of 6 cells co-run; repeats of co-run cells %s; "
+              "alone runs time-sliced %s, MPS %s" % (
+                  program, os.path.relpath(d, root), started, meta["gpu"]["uuid"][:12], gate, status, cells,
+                  "median %.1f %% apart (%d of them)" % (statistics.median(apart), len(apart)) if apart else "none",
+                  spread_text(draws.get("timeslice")), spread_text(draws.get("mps"))))
+        complete = meta.get("status") == "complete"
+        if complete or not latest.get(program, (0, 0, 0, False))[3]:
+            latest[program] = (cells, apart, os.path.relpath(d, root), complete)
+    cells_all, apart_all = 0, []
+    for program in zoo:
+        if program in latest:
+            cells, apart, where, _ = latest[program]
+            cells_all += cells
+            apart_all += apart
+            print("program: %s: latest ladder %s, %d of 6 cells co-run" % (program, where, cells))
+        else:
+            print("program: %s: no gated ladder committed (6 cells unmeasured)" % program)
+    total = 6 * len(zoo)
+    measured = 6 * len(latest)
+    print("zoo's gated ladder: %d of %d programs with a ladder; cells co-run %d of %d (%.1f %%; %d of the %d "
+          "measured, %.1f %%); the acceptance asks %.0f %%" % (
+              len(latest), len(zoo), cells_all, total, 100 * cells_all / total, cells_all, measured,
+              100 * cells_all / measured if measured else 0.0, WANTED_CO_RUN))
+    if apart_all:
+        print("co-run cells' two repeats: median %.1f %% apart over %d cells (largest %.1f %%); the acceptance asks "
+              "within a median %.0f %%" % (statistics.median(apart_all), len(apart_all), max(apart_all),
+                                           WANTED_REPEATS))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "."))
