@@ -16,6 +16,8 @@ import json
 import os
 import sys
 
+from gate_study import cells_co_run  # the same count of a cell as gate_study.py's
+
 HELD_S = 0.1  # the plan's "held at least 0.1 s"
 TIMES = 3.0  # the plan's "under 3x its run's least-held copy's"
 
@@ -59,11 +61,8 @@ def rule_b(folder):
     path = os.path.join(folder, "units.csv")
     if not os.path.exists(path):
         return "no units.csv"
-    cells = {}
-    for u in csv.DictReader(open(path)):
-        if int(u["procs"]) >= 2:
-            cells.setdefault((u["mode"], int(u["procs"])), []).append(u["unit_basis"] in ("common window", "metric"))
-    co = sum(all(v) for v in cells.values())
+    cells = cells_co_run([u for u in csv.DictReader(open(path)) if int(u["procs"]) >= 2])
+    co = sum(cells.values())
     return f"{co} of {len(cells)} cells co-run (N >= 2, every copy of both repeats)"
 
 

@@ -1234,6 +1234,32 @@ TEST_F(Advise, AMetricsSetsWhoseCopiesPrintedApartAreNotCoRun) {
   EXPECT_NE(md.find("per step the ladder says: can't tell"), std::string::npos) << md;
 }
 
+// Copies that print together but too few lines inside their common window are not co-run either, and the set says
+// which rule it missed: 3 lines a second apart each, copy 1 starting 0.2 s later (the window covers about 90 % of a
+// copy's span, under 3 of its lines).
+TEST_F(Advise, AMetricsSetWithTooFewLinesTogetherSaysSo) {
+  const std::string few = kJoinFakeMps +
+                          "[ \"$BENCH_MPS_WORKER_INDEX\" = 0 ] || sleep 0.2; "
+                          "for i in 1 2 3; do echo latency_ms=2.0; [ $i = 3 ] || sleep 1; done";
+  const auto r = advise({"--command", few, "--max-procs", "2", "--budget", "200", "--", "--exec-metric",
+                         "latency_ms=([0-9.]+)", "--exec-metric-kind", "latency"});
+  ASSERT_NE(r.exit_code, 2) << r.err;
+  const nlohmann::json j = advice();
+  int cells = 0;
+  for (const auto& c : j.at("ladder")) {
+    if (c.at("procs") != 2) continue;
+    ++cells;
+    for (const auto& s : c.at("sets")) {
+      EXPECT_FALSE(s.at("co_run").get<bool>()) << s;
+      const std::string why = s.at("not_co_run").get<std::string>();
+      EXPECT_NE(why.find("lines of one copy"), std::string::npos) << s;
+      EXPECT_NE(why.find("under the 3 a co-run set needs"), std::string::npos) << s;
+      EXPECT_EQ(why.find("covered"), std::string::npos) << "the coverage rule held: " << s;
+    }
+  }
+  EXPECT_EQ(cells, 2) << j.at("ladder");
+}
+
 // Lines that reach bench_mps in batches (a block-buffered stdout) time nothing: no rate is read from them, and the
 // ladder says why and what to do.
 TEST_F(Advise, APacedServerWhoseLinesComeInBatchesIsNotGivenARate) {

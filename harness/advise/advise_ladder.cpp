@@ -158,10 +158,15 @@ void metric_co_run(const SummaryRecord& r, const std::vector<WorkerRecord>& work
   m.co_run = false;
   m.unit_ms = m.per_s = m.served_ms = NAN;
   const auto [lo, hi] = std::minmax_element(lines.span_s.begin(), lines.span_s.end());
-  m.not_co_run = "the window in which all printed covered " + coverage_percent(lines.coverage, lines.coverage) +
-                 " % of a copy's lines (their span " + (*hi > *lo ? fmt_sig(*lo) + "-" + fmt_sig(*hi) : fmt_sig(*lo)) +
-                 " s), under the " + coverage_percent(kMinCoRunCoverage, kMinCoRunCoverage) +
-                 " % a co-run set needs, or held under " + std::to_string(kMinCommonStepEnds) + " lines of one";
+  const std::string spans = *hi > *lo ? fmt_sig(*lo) + "-" + fmt_sig(*hi) : fmt_sig(*lo);
+  if (lines.coverage < kMinCoRunCoverage)  // the copies printed apart
+    m.not_co_run = "the window in which all printed covered " + coverage_percent(lines.coverage, lines.coverage) +
+                   " % of a copy's lines (their span " + spans + " s), under the " +
+                   coverage_percent(kMinCoRunCoverage, kMinCoRunCoverage) + " % a co-run set needs";
+  else  // together, but too few lines inside the window to time a step by
+    m.not_co_run = "the window in which all printed held " + fmt_sig(lines.least_lines) +
+                   " lines of one copy (their span " + spans + " s), under the " + std::to_string(kMinCommonStepEnds) +
+                   " a co-run set needs";
 }
 
 /// One run of a cell's sweep: one worker set (advise runs one round per set).
