@@ -543,7 +543,8 @@ def draw_model_vs_measured(spec, data):
 def draw_advice(spec, data):
     """bench_mps advise: measured throughput of N copies in copies alone on the basis that decided (markers, each
     with its ~94% interval over its worker sets and one copy alone's as whiskers), time-sliced and MPS, beside the ideal N; where the
-    unit decides, the predictions too (lines, a band where the model gives a bracket)."""
+    unit decides, the predictions too (lines, a band where the model gives a bracket); a cell whose worker sets did
+    not co-run, a cross on the axis (no value per unit)."""
     fig, ax = plt.subplots(figsize=(7.5, 5))
     top = max([spec.get("max_procs") or 1] + [max(line["n"]) for line in spec["lines"] if line["n"]])
     ax.plot([1, top], [1, top], color="gray", linestyle=(0, (8, 4)), linewidth=1, label="ideal (N copies alone)")
@@ -566,6 +567,11 @@ def draw_advice(spec, data):
                 ax.errorbar([w[0] for w in whiskers], [w[1] for w in whiskers],
                             yerr=[[w[1] - w[2] for w in whiskers], [w[3] - w[1] for w in whiskers]],
                             fmt="none", ecolor=color, capsize=3, linewidth=1)
+        apart = line.get("not_co_run") or []  # cells none of whose worker sets co-ran: no value per unit
+        if line["kind"] == "measured" and apart:
+            ax.plot(apart, [0] * len(apart), color=color, marker="x", markersize=8, linestyle="none", clip_on=False,
+                    label="{} not co-run (N={}; left out)".format(names.get(line["mode"], line["mode"]),
+                                                                 ", ".join(str(n) for n in apart)))
     ax.set_xlabel("N copies sharing the GPU")
     per = "whole run" if spec.get("basis") == "run" else spec.get("unit") or "task"
     ax.set_ylabel("throughput, in copies alone (per {})".format(per))

@@ -1236,13 +1236,13 @@ TEST_F(Advise, AMetricsSetsWhoseCopiesPrintedApartAreNotCoRun) {
 
 // Copies that print together but too few lines inside their common window are not co-run either, and the set says
 // which rule it missed: 3 lines a second apart each, copy 1 starting 0.2 s later (the window covers about 90 % of a
-// copy's span, under 3 of its lines).
+// copy's span, under 3 of its lines). Per step, advice.png draws those cells apart.
 TEST_F(Advise, AMetricsSetWithTooFewLinesTogetherSaysSo) {
   const std::string few = kJoinFakeMps +
                           "[ \"$BENCH_MPS_WORKER_INDEX\" = 0 ] || sleep 0.2; "
                           "for i in 1 2 3; do echo latency_ms=2.0; [ $i = 3 ] || sleep 1; done";
-  const auto r = advise({"--command", few, "--max-procs", "2", "--budget", "200", "--", "--exec-metric",
-                         "latency_ms=([0-9.]+)", "--exec-metric-kind", "latency"});
+  const auto r = advise({"--command", few, "--max-procs", "2", "--budget", "200", "--basis", "unit", "--",
+                         "--exec-metric", "latency_ms=([0-9.]+)", "--exec-metric-kind", "latency"});
   ASSERT_NE(r.exit_code, 2) << r.err;
   const nlohmann::json j = advice();
   int cells = 0;
@@ -1258,6 +1258,16 @@ TEST_F(Advise, AMetricsSetWithTooFewLinesTogetherSaysSo) {
     }
   }
   EXPECT_EQ(cells, 2) << j.at("ladder");
+  // advice.png's data, per step as asked: N=2 is no point of either measured line, but a cell drawn apart as not co-run.
+  const nlohmann::json plot = nlohmann::json::parse(read_text(out() / "plots" / "plot_data.json"));
+  int measured = 0;
+  for (const auto& line : plot.at("figures").at(0).at("lines")) {
+    if (line.at("kind") != "measured") continue;
+    ++measured;
+    EXPECT_EQ(line.at("not_co_run"), nlohmann::json::array({2})) << line;
+    for (const auto& n : line.at("n")) EXPECT_NE(n, 2) << line;
+  }
+  EXPECT_EQ(measured, 2) << plot;
 }
 
 // Lines that reach bench_mps in batches (a block-buffered stdout) time nothing: no rate is read from them, and the

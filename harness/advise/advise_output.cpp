@@ -134,13 +134,19 @@ json measured_json(const MeasuredCell& c, bool profiled) {
 }
 
 /// The measured line of `mode` on the basis that decided: each ok cell's throughput in copies alone and its
-/// ~94 % interval over its worker sets and one copy alone's (interval_alone; none with one set).
+/// ~94 % interval over its worker sets and one copy alone's (interval_alone; none with one set); `not_co_run`: the
+/// N of the ok cells left out per unit because none of their worker sets co-ran (drawn apart, not as a point).
 json measured_line(const Advice& a, ModeKind mode) {
   const Basis b = a.basis.basis;
   json meas{{"mode", mode_kind_word(mode)}, {"kind", "measured"},  {"n", json::array()},
-            {"throughput", json::array()},  {"lo", json::array()}, {"hi", json::array()}};
+            {"throughput", json::array()},  {"lo", json::array()}, {"hi", json::array()},
+            {"not_co_run", json::array()}};
   for (const MeasuredCell& m : a.ladder) {
-    if (!m.is(mode) || !m.ok || !std::isfinite(m.throughput(b))) continue;
+    if (!m.is(mode) || !m.ok) continue;
+    if (!std::isfinite(m.throughput(b))) {
+      if (b == Basis::unit && m.co_run_sets() == 0) meas["not_co_run"].push_back(m.procs);
+      continue;
+    }
     const RatioInterval r = interval_alone(m, a.ladder, b);
     meas["n"].push_back(m.procs);
     meas["throughput"].push_back(m.throughput(b));
