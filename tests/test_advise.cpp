@@ -774,7 +774,9 @@ TEST(AdviseLadder, AProfiledLadderTimesCoRunStepsAndLeavesTheOthersOutPerUnitOnl
   EXPECT_NEAR(ts10->sets[0].unit_ms, mean(ts10_units), 1e-9);
   EXPECT_NEAR(ts10->sets[0].per_s, steps_per_s, 1e-6 * steps_per_s);
   for (const MeasuredUnit& u : units)  // units.csv's own steps per second of the run (as written, 6 digits)
-    if (u.run_id == "r1-timeslice-exec-n10") EXPECT_NEAR(ts10->sets[0].per_s, u.run_steps_per_s, 1e-4 * steps_per_s);
+    if (u.run_id == "r1-timeslice-exec-n10") {
+      EXPECT_NEAR(ts10->sets[0].per_s, u.run_steps_per_s, 1e-4 * steps_per_s);
+    }
   EXPECT_TRUE(std::isnan(ts10->sets[0].p99_ms));  // a step's p99 is not in the units
   // For a longer job: a copy's "start-up" is the rest of its run outside its steady part, its units the steps of
   // that part at its unit.
@@ -1188,7 +1190,9 @@ TEST_F(Advise, APacedServersThroughputIsTheRateItServedNotOneOverItsLatency) {
     }
   }
   for (const auto& c : j.at("ladder"))
-    if (c.at("procs") == 2) EXPECT_GT(c.at("throughput").get<double>(), 1.5) << c;  // two copies serve about twice
+    if (c.at("procs") == 2) {
+      EXPECT_GT(c.at("throughput").get<double>(), 1.5) << c;  // two copies serve about twice
+    }
   // Held before its own clock starts, at its first kernel launch (the plan of results/2026-12-03-advise-lease4):
   // held later, a copy owes the requests that fell due while it was held.
   const nlohmann::json gate =
