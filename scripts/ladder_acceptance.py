@@ -85,7 +85,8 @@ def main(root):
                   "median %.1f %% apart (%d of them)" % (statistics.median(apart), len(apart)) if apart else "none",
                   spread_text(draws.get("timeslice")), spread_text(draws.get("mps"))))
         complete = meta.get("status") == "complete"
-        if complete or not latest.get(program, (0, 0, 0, False))[3]:
+        kept = latest.get(program)  # ladders come in start order: a later complete one replaces any
+        if complete or kept is None or not kept[3]:
             latest[program] = (cells, apart, os.path.relpath(d, root), complete)
     cells_all, apart_all = 0, []
     for program in zoo:
