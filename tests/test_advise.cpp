@@ -496,6 +496,23 @@ TEST(AdviseDecision, AnOpenVerdictGetsMoreSetsUntilTheCapOrTheBudget) {
   EXPECT_EQ(why_no_more_sets(pick(decided, NAN), 0, 10), "");  // nothing open: nothing to add
 }
 
+// Issue 42 item 4: one copy alone after the ladder, against its first sets.
+TEST(AdviseLadder, TheAloneAnchorsLastDrawIsComparedWithItsFirstSets) {
+  MeasuredCell one = cell(1, "timeslice", 10, NAN, true, 0, kSetsPerRung);
+  EXPECT_TRUE(std::isnan(alone_drift(one, Basis::unit, kSetsPerRung)));  // no last draw
+  SetMeasurement last = one.sets.front();
+  last.per_s = 0.9 * last.per_s;
+  one.add(last);
+  EXPECT_TRUE(std::isnan(alone_drift(one, Basis::unit, kSetsPerRung)));  // a set added to settle is not the last draw
+  one.sets.pop_back();
+  last.after_ladder = true;
+  one.add(last);
+  EXPECT_NEAR(alone_drift(one, Basis::unit, kSetsPerRung), 0.9, 1e-9);
+  last.co_run = false;  // per unit a set whose copy has no unit has no rate
+  one.sets.back() = last;
+  EXPECT_TRUE(std::isnan(alone_drift(one, Basis::unit, kSetsPerRung)));
+}
+
 TEST(AdviseDecision, OneWorkerSetPerModeDecidesNothing) {
   std::vector<MeasuredCell> l{cell(1, "timeslice", 10, NAN, true, 0, 1), cell(1, "mps", 10, NAN, true, 0, 1),
                               cell(2, "timeslice", 20, NAN, true, 0, 1), cell(2, "mps", 10, NAN, true, 0, 1)};
@@ -1153,6 +1170,29 @@ TEST_F(Advise, ACpuStandInOfShortBurstsIsProfiledPredictedVerifiedAndAdvised) {
   // One copy alone and the X-ray run once; every rung twice per mode (its worker sets).
   EXPECT_EQ(read_summary(out() / "sweeps" / "alone" / "summary.csv").size(), 1u);
   EXPECT_EQ(read_summary(out() / "sweeps" / "ladder-4" / "summary.csv").size(), 2u * kSetsPerRung);
+  // Issue 42 item 4: one copy alone again after the ladder, one set per mode; the N=1 cells hold it last.
+  const std::vector<SummaryRecord> last = read_summary(out() / "sweeps" / kAloneLastFolder / "summary.csv");
+  ASSERT_EQ(last.size(), 2u);
+  for (const SummaryRecord& row : last) EXPECT_EQ(row.procs, 1);
+  for (const auto& c : j.at("ladder"))
+    if (c.at("procs") == 1) EXPECT_EQ(c.at("sets").size(), kSetsPerRung + 1u) << c;
+  const nlohmann::json& again = j.at("alone_last");
+  EXPECT_EQ(again.at("ran"), true) << again;
+  EXPECT_EQ(again.at("left_out"), "") << again;
+  for (const char* mode : {"timeslice", "mps"}) {
+    ASSERT_TRUE(again.at("drift").at(mode).is_number()) << again;
+    EXPECT_GT(again.at("drift").at(mode).get<double>(), 0.2) << again;
+    EXPECT_LT(again.at("drift").at(mode).get<double>(), 5) << again;
+  }
+  EXPECT_NE(md.find("One copy alone again after the ladder (`sweeps/alone-last`"), std::string::npos) << md;
+  EXPECT_NE(md.find("over all 3 of its time-sliced worker sets"), std::string::npos) << md;
+  EXPECT_NE(r.err.find("[4/5] one copy alone again, time-sliced and MPS"), std::string::npos) << r.err;
+  // Redone, the folder gives the same advice: the last sets are read back where advise read them.
+  const std::string json_before = read_text(out() / "advice.json"), md_before = read_text(out() / "advice.md");
+  const auto redo = run_program(bench_mps_exe(), {"advise", "--redo", out().string()}, {}, 120);
+  ASSERT_EQ(redo.exit_code, 0) << redo.err;
+  EXPECT_EQ(read_text(out() / "advice.json"), json_before);
+  EXPECT_EQ(read_text(out() / "advice.md"), md_before);
 }
 
 TEST_F(Advise, AProgramThatNeverTouchesCudaIsNotPlacedButTheLadderStillAnswers) {

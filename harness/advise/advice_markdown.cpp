@@ -1,6 +1,8 @@
 // advice.md: the advice in plain words and its tables (advise_output.hpp: advice_markdown).
 #include "harness/advise/advise_output.hpp"
 
+#include "harness/advise/advise_spec.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -231,6 +233,28 @@ std::string jobs_section(const Advice& a) {
 
 }  // namespace
 
+std::string alone_last_words(const Advice& a) {
+  const MeasuredCell* ts = find_measured(a.ladder, ModeKind::timeslice, 1);
+  if (!a.alone_last_ran)
+    return a.alone_last_skipped.empty() ? ""
+                                        : "One copy alone was not run again after the ladder (" + a.alone_last_skipped +
+                                              "): every ratio to it is over the ladder's first N=1 worker sets only.";
+  const std::string per =
+      a.basis.basis == Basis::unit ? "per " + std::string(unit_word(a.alone.unit)) : std::string("per whole run");
+  std::string drift;
+  for (const ModeKind mode : kLadderModes) {
+    const MeasuredCell* c = find_measured(a.ladder, mode, 1);
+    const double d = c ? alone_drift(*c, a.basis.basis, kSetsPerRung) : NAN;
+    drift += (drift.empty() ? "" : ", ") + std::string(mode == ModeKind::timeslice ? "time-sliced " : "MPS ") +
+             (std::isfinite(d) ? fmt_times(d) : std::string("-"));
+  }
+  return "One copy alone again after the ladder (`sweeps/" + std::string(kAloneLastFolder) +
+         "`, one worker set per mode): " + drift + " the rate of the ladder's first N=1 worker sets " + per +
+         " (1.00x: no drift)" + (a.alone_last_skipped.empty() ? "" : "; left out: " + a.alone_last_skipped) +
+         ". Every ratio to one copy alone is over all " + std::to_string(ts ? ts->sets.size() : 0) +
+         " of its time-sliced worker sets, their spread in each interval.";
+}
+
 std::string errors_at(const std::vector<Check>& checks, int procs) {
   std::string s;
   for (const ModeKind mode : kLadderModes)
@@ -304,6 +328,7 @@ std::string advice_markdown(const Advice& a) {
           ".\n";
   }
   md += "\n## One copy alone\n" + alone_table(a.alone, a.alone_window, a.ladder);
+  if (const std::string last = alone_last_words(a); !last.empty()) md += "\n" + last + "\n";
   if (!a.alone.placed()) md += "\nNot placed on the map: " + a.alone.problem + ". No prediction.\n";
   md += "\n## The scheduler (time-slice X-ray)\nA time slice " + fmt_sig(a.scheduler.slice_ms) + " ms, a switch " +
         fmt_sig(a.scheduler.switch_ms) + " ms, a turn's cost beyond its work " + fmt_sig(a.scheduler.turn_cost_ms) +

@@ -146,10 +146,10 @@ class AdviseRun {
     for (std::size_t i = 0; i < rungs.size(); ++i) {
       const int n = rungs[i];
       if (stop_signal().load()) return end(LadderEnd::signal, "stopped by a signal");
-      if (const double need = rung_seconds_estimate(rung_seconds, n); sweeps_.seconds_left() < need)
+      if (const double need = rung_seconds_estimate(rung_seconds, n); sweeps_.seconds_left() - kept() < need)
         return end(LadderEnd::budget, "the time budget would not hold N=" + std::to_string(n) + " (about " +
                                           fmt_fixed(need, 0) + " s, " + fmt_fixed(sweeps_.seconds_left(), 0) +
-                                          " s left)");
+                                          " s left" + kept_words() + ")");
       progress_.say("ladder N=" + std::to_string(n) + ", time-sliced and MPS, " + std::to_string(kSetsPerRung) +
                     " worker sets each ...");
       SweepOutcome o;
@@ -201,7 +201,8 @@ class AdviseRun {
       const std::vector<const MeasuredCell*> cells{p.best_ts, p.best_mps};
       double need = 0;
       for (const MeasuredCell* c : cells) need += seconds_per_set_.count(c->procs) ? seconds_per_set_.at(c->procs) : 0;
-      if (const std::string why = why_no_more_sets(p, sweeps_.seconds_left(), need); !why.empty()) return settled(why);
+      if (const std::string why = why_no_more_sets(p, sweeps_.seconds_left() - kept(), need); !why.empty())
+        return settled(why + (why.rfind("the time budget", 0) == 0 ? kept_words() : ""));
       progress_.say("MPS " + times_with_interval(p.gain) + " the best time-sliced: across the " +
                     fmt_fixed(100 * kDecisionBand, 0) + " % line, one more worker set each ...");
       for (const MeasuredCell* c : cells) {
@@ -220,8 +221,34 @@ class AdviseRun {
     }
   }
 
-  void limits() {
+  /// One copy alone again, one worker set per mode, after the ladder and the sets that settled it: the N=1 cells'
+  /// last draw, and how far the anchor drifted from its first sets (issue 42 item 4).
+  void alone_last() {
     progress_.step = 4;
+    const auto skip = [this](const std::string& why) {
+      a_.alone_last_skipped = why;
+      progress_.say("one copy alone again after the ladder: not run (" + why + ")");
+    };
+    if (!find_measured(a_.ladder, ModeKind::timeslice, 1) || !seconds_per_set_.count(1))
+      return skip("the ladder ran no N=1");
+    if (const double need = 2 * seconds_per_set_.at(1); sweeps_.seconds_left() < kept())
+      return skip("the time budget would not hold it: " + fmt_fixed(sweeps_.seconds_left(), 0) + " s left, about " +
+                  fmt_fixed(need, 0) + " s");
+    progress_.say("one copy alone again, time-sliced and MPS, one worker set each: the alone anchor's last draw ...");
+    try {
+      const SweepOutcome o = sweeps_.run(kAloneLastFolder, args_.alone_last());
+      if (!o.has_runs()) return skip("its sweep failed: " + o.last_error);
+      measured(o);
+      a_.alone_last_ran = true;
+      a_.alone_last_skipped = add_alone_last(o.dir, unit_, a_.ladder);
+      set_losses(a_.ladder);
+    } catch (const BudgetSpent&) {
+      return skip("the time budget ran out");
+    }
+    progress_.say(alone_last_words(a_));
+  }
+
+  void limits() {
     progress_.step = 5;
     const Pick p = pick(a_.ladder, spec_.slo_p99_ms, a_.basis.basis);
     if (p.verdict != AdviceVerdict::mps || p.procs < 2) {
@@ -263,6 +290,13 @@ class AdviseRun {
   /// A profiled sweep's units, measured from its copies' profiles into its units.csv (what read_cells reads).
   void measured(const SweepOutcome& o) const {
     if (unit_.profiled && o.has_runs()) write_ladder_units(o.dir, gap_us_);
+  }
+
+  /// The seconds kept for one copy alone after the ladder (alone_last), with the margin a set added to settle the
+  /// verdict gets (why_no_more_sets); 0 before the ladder's N=1 ran.
+  double kept() const { return seconds_per_set_.count(1) ? 1.5 * 2 * seconds_per_set_.at(1) + 5 : 0; }
+  std::string kept_words() const {
+    return kept() > 0 ? ", " + fmt_fixed(kept(), 0) + " s of them kept for one copy alone after the ladder" : "";
   }
 
   std::string predicted_at(int n) const {
@@ -372,6 +406,7 @@ int run_advise(const AdviseSpec& spec) {
     run.alone();
     run.ladder();
     if (!stop_signal().load()) run.settle();
+    if (!stop_signal().load()) run.alone_last();
     if (!stop_signal().load()) run.limits();
   } catch (const BudgetSpent& e) {
     advice.ladder_end = std::string("the time budget ran out: ") + e.what();

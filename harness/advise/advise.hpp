@@ -7,6 +7,8 @@
 //      knee (the best throughput rose by less than 5 %), at a broken --slo-p99-ms, at failures or at
 //      the budget; then, while MPS's gain over time-slicing has an interval across +5 %, one more set
 //      for the best cell of each mode (up to 8, within the budget);
+//      then one copy alone again, one set per mode (sweeps/alone-last: the alone anchor's last draw, its time
+//      kept aside from the ladder's and the added sets' budget);
 //   5. mps:auto at the N advised, if MPS is advised and time is left (two sets);
 // then advice.md, advice.json and plots/advice.png. Exit 0 with advice written, 1 when nothing ran.
 #include "harness/advise/wing.hpp"
@@ -51,7 +53,8 @@ class AdviseChildArgs {
   std::vector<std::string> xray() const;       ///< sweeps/xray: the time-slice X-ray
   std::vector<std::string> alone() const;      ///< sweeps/alone: one copy time-sliced (a program's profiled)
   std::vector<std::string> rung(int n) const;  ///< sweeps/ladder-<n>: both modes, kSetsPerRung sets
-  std::vector<std::string> more(const std::string& mode, int n) const;   ///< one more set of a cell
+  std::vector<std::string> more(const std::string& mode, int n) const;  ///< one more set of a cell
+  std::vector<std::string> alone_last() const;  ///< sweeps/alone-last: N=1, both modes, one set each
   std::vector<std::string> limit(const std::string& mode, int n) const;  ///< a thread limit's sweep at n
   /// The limits tried at n: mps:auto, then twice its share where that is under 100 %.
   static std::vector<Mode> limit_modes(int n);

@@ -139,6 +139,12 @@ std::vector<std::string> AdviseChildArgs::more(const std::string& mode, int n) c
   return args;
 }
 
+std::vector<std::string> AdviseChildArgs::alone_last() const {
+  std::vector<std::string> args = with_workload({"--procs", "1", "--modes", "timeslice,mps", "--repeats", "1"});
+  if (exec_) args.insert(args.end(), {"--exec-warmups", "0"});  // as the ladder's rungs
+  return args;
+}
+
 std::vector<std::string> AdviseChildArgs::limit(const std::string& mode, int n) const {
   return with_workload({"--procs", std::to_string(n), "--modes", mode, "--repeats", std::to_string(kSetsPerRung)});
 }

@@ -313,4 +313,24 @@ void read_cells(const fs::path& dir, const UnitChoice& unit, std::vector<Measure
   }
 }
 
+std::string add_alone_last(const fs::path& dir, const UnitChoice& unit, std::vector<MeasuredCell>& ladder) {
+  std::vector<MeasuredCell> last;
+  read_cells(dir, unit, last);
+  std::string left_out;
+  for (const MeasuredCell& c : last) {
+    const std::string what = std::string(c.is(ModeKind::timeslice) ? "time-sliced" : "MPS");
+    if (c.procs != 1 || !find_measured(ladder, c.mode, 1)) {
+      left_out += (left_out.empty() ? "" : "; ") + what + " at N=" + std::to_string(c.procs) + ": no such cell alone";
+      continue;
+    }
+    for (SetMeasurement s : c.sets)
+      if (s.ok) {
+        s.after_ladder = true;
+        cell_for(ladder, c.mode, 1).add(s);
+      } else
+        left_out += (left_out.empty() ? "" : "; ") + what + ": " + s.problem;
+  }
+  return left_out;
+}
+
 }  // namespace bench_mps::harness

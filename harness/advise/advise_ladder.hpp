@@ -47,4 +47,9 @@ AloneFacts read_alone(const std::filesystem::path& dir, const UnitChoice& unit, 
 /// Every (mode, N) run of the sweep in `dir`, appended to `cells` (losses not yet set).
 void read_cells(const std::filesystem::path& dir, const UnitChoice& unit, std::vector<MeasuredCell>& cells);
 
+/// One copy alone again after the ladder (sweeps/alone-last): each ok set of the sweep in `dir` appended to its mode's
+/// N=1 cell in `ladder` (a set that failed is left out, so that one failed draw does not fail the anchor every ratio
+/// divides by). Returns what was left out ("MPS: failed (...)"), "" where every set was added.
+std::string add_alone_last(const std::filesystem::path& dir, const UnitChoice& unit, std::vector<MeasuredCell>& ladder);
+
 }  // namespace bench_mps::harness

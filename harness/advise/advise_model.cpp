@@ -143,6 +143,18 @@ std::vector<double> MeasuredCell::set_rates(Basis b) const {
   return out;
 }
 
+double alone_drift(const MeasuredCell& c, Basis b, std::size_t first_sets) {
+  if (first_sets == 0 || c.sets.size() <= first_sets || !c.sets.back().after_ladder) return NAN;
+  const auto rate = [b](const SetMeasurement& s) -> double {
+    if (!s.ok || (b == Basis::unit && !s.co_run)) return NAN;
+    return b == Basis::unit ? s.per_s : s.run_per_s;
+  };
+  double first = 0;
+  for (std::size_t i = 0; i < first_sets; ++i) first += rate(c.sets[i]) / static_cast<double>(first_sets);
+  const double last = rate(c.sets.back());
+  return first > 0 && last > 0 ? last / first : NAN;
+}
+
 std::vector<double> MeasuredCell::set_unit_ms() const {
   if (sets.empty()) return {unit_ms};
   std::vector<double> out;

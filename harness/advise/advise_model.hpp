@@ -163,6 +163,8 @@ struct SetMeasurement {
   /// covered (units.csv's coverage; a set is co-run from 0.8); NaN where units.csv has none. Timed by the metric:
   /// the share of its copies' lines' spans the window in which all printed covered (NaN: unchecked).
   double coverage = NAN;
+  /// One copy alone again after the ladder (kAloneLastFolder): the anchor's last draw (alone_drift).
+  bool after_ladder = false;
 };
 
 /// Coverage shares in whole percent, rounded down (0.795 is not 80 %, the co-run line): "70" for one share, "70-79"
@@ -200,6 +202,11 @@ struct MeasuredCell {
   /// Whether this is the plain `kind` a ladder runs (timeslice, mps; not a limited or optioned MPS mode).
   bool is(ModeKind kind) const { return is_plain(mode, kind); }
 };
+/// One copy alone again after the ladder (kAloneLastFolder): its last set's units per second on `b` over the mean of
+/// its first `first_sets` (the ladder's N=1); 1 is no drift. NaN where either is not measured (a set not ok, not
+/// co-run, fewer than first_sets + 1 sets, or a last set that is not SetMeasurement::after_ladder).
+double alone_drift(const MeasuredCell& c, Basis b, std::size_t first_sets);
+
 /// The ladder's cell of the plain `kind` at `procs`, or null.
 const MeasuredCell* find_measured(const std::vector<MeasuredCell>& cells, ModeKind kind, int procs);
 /// The cell of exactly `mode` (a limited one too) at `procs`, or null.

@@ -1,4 +1,6 @@
 #include "harness/advise/advise_output.hpp"
+
+#include "harness/advise/advise_spec.hpp"
 #include "harness/results/meta.hpp"
 #include "harness/common/json_text.hpp"
 
@@ -36,7 +38,8 @@ constexpr const char* kDerivedKeys[] = {"advice_format_version",
                                         "decision",
                                         "sets_end",
                                         "jobs",
-                                        "ladder_end_kind"};
+                                        "ladder_end_kind",
+                                        "alone_last"};
 
 /// advise's stored setting `key` (advice.json's "advise" object), NaN where absent or null.
 double number_or_nan(const json& meta, const char* key) {
@@ -321,6 +324,16 @@ json advice_json(const Advice& a) {
   j["ladder_end"] = a.ladder_end;
   j["ladder_end_kind"] = ladder_end_word(a.ladder_end_kind);
   j["sets_end"] = a.sets_end;
+  if (a.alone_last_ran || !a.alone_last_skipped.empty()) {  // (an advice of before it: no key, as it was written)
+    j["alone_last"] = {{"ran", a.alone_last_ran}, {"folder", kAloneLastFolder}};
+    j["alone_last"][a.alone_last_ran ? "left_out" : "why_not"] = a.alone_last_skipped;
+    for (const ModeKind mode : kLadderModes) {
+      const MeasuredCell* c = find_measured(a.ladder, mode, 1);
+      j["alone_last"]["drift"][mode_kind_word(mode)] =
+          json_number(c && a.alone_last_ran ? alone_drift(*c, a.basis.basis, kSetsPerRung) : NAN);
+    }
+    j["alone_last"]["drift"]["basis"] = basis_name(a.basis.basis);
+  }
   {
     const Pick p = pick(a.ladder, number_or_nan(a.meta, "slo_p99_ms"), a.basis.basis);
     j["decision"] = {{"basis", basis_name(a.basis.basis)},

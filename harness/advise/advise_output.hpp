@@ -47,7 +47,11 @@ struct Advice {
   BasisChoice basis;                 ///< which throughput decides, and why
   double check_tolerance_pct = NAN;  ///< --check-metric's tolerance (NaN: no check)
   std::string sets_end;              ///< why the sets added to settle the verdict stopped ("" : none were needed)
-  std::string ladder_end;            ///< why the ladder stopped, in words
+  /// One copy alone again after the ladder (sweeps/alone-last, kAloneLastFolder): whether it ran (its sets are then
+  /// the N=1 cells' last), and where it did not, why ("" with ran false: an advise of before 2026-12-04).
+  bool alone_last_ran = false;
+  std::string alone_last_skipped;
+  std::string ladder_end;  ///< why the ladder stopped, in words
   LadderEnd ladder_end_kind = LadderEnd::complete;
   int ladder_exit = 0;  ///< a rung's sweep that stopped for the machine (3: MPS unavailable, ...); 0: none
   Recommendation recommendation;
@@ -71,6 +75,9 @@ void write_advice(const std::filesystem::path& out, Advice& a);
 std::string errors_at(const std::vector<Check>& checks, int procs);
 
 // Shared by advice.json (advise_output.cpp) and advice.md (advice_markdown.cpp):
+/// One copy alone again after the ladder, in words: its drift on the deciding basis (alone_drift), or why it did not
+/// run; "" for an advice of before it was run.
+std::string alone_last_words(const Advice& a);
 /// One unit alone, time-sliced: the ladder's N=1 (every ratio's basis), else the alone run's.
 double basis_unit_ms(const Advice& a);
 /// A prediction's time per unit (the model's loss on the basis, over its mode's scale); `upper`: the bracket's

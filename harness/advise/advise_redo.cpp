@@ -106,6 +106,13 @@ void read_stored_cells(const fs::path& sweeps, const UnitChoice& unit, const std
     for (const MeasuredCell& c : std::vector<MeasuredCell>(advice.ladder))
       if (read_when_run(sweeps / more_folder(round, c.mode.name, c.procs)))
         read_cells(sweeps / more_folder(round, c.mode.name, c.procs), unit, advice.ladder);
+  // One copy alone again after the ladder (since 2026-12-04): read where advise read it, else why it did not run.
+  if (read_when_run(sweeps / kAloneLastFolder)) {
+    advice.alone_last_ran = true;
+    advice.alone_last_skipped = add_alone_last(sweeps / kAloneLastFolder, unit, advice.ladder);
+  } else if (stored.contains("alone_last") && stored.at("alone_last").is_object()) {
+    advice.alone_last_skipped = stored.at("alone_last").value("why_not", std::string());
+  }
   for (const std::string folder : {"limits", "limits-2x"})
     if (read_when_run(sweeps / folder)) {
       std::vector<MeasuredCell> cells;

@@ -15,6 +15,9 @@ inline constexpr int kAdviseMaxProcs = kMpsClientCeiling;
 inline constexpr int kSetsPerRung = 2;
 /// The most worker sets the best cell of each mode gets while the verdict is open (within --budget).
 inline constexpr int kMaxSetsPerCell = 8;
+/// One copy alone again, one worker set per mode, after the ladder and the sets that settled it: the alone
+/// anchor's last draw (issue 42 item 4), so that every ratio divides by sets from both ends of the run.
+inline constexpr const char* kAloneLastFolder = "alone-last";
 
 struct AdviseSpec {
   std::string command;                  ///< --command: the program (exec); empty with --workload

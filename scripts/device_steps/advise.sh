@@ -33,6 +33,7 @@ for c in a["checks"]:
         procs=c["procs"], mode=c["mode"], predicted=num(c["predicted"]), low=num(c["predicted_low"]),
         measured=num(c["measured"]), error="-" if c["error"] is None else "%+.1f%%" % (100 * c["error"])))
 print("ladder end:", a["ladder_end"], "| sets added:", a.get("sets_end") or "-")
+print("one copy alone again after the ladder:", a.get("alone_last", "-"))
 d = a.get("decision", {})
 iv = lambda r: "-" if not r or r.get("ratio") is None else "%.3f (%s-%s)" % (r["ratio"], "-" if r["lo"] is None else "%.3f" % r["lo"], "-" if r["hi"] is None else "%.3f" % r["hi"])
 print("decision: verdict", a["recommendation"]["verdict"], "basis", d.get("basis"), "| MPS/TS", iv(d.get("mps_over_timeslice")), "| one copy MPS speed", iv(d.get("one_copy_mps_speed")))
