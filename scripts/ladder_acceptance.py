@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Issue 42's ladder acceptance, counted from the committed gated ladders of the zoo's programs.
 
-    python3 scripts/ladder_acceptance.py [ROOT]        # ROOT: the repository (default .)
+    python3 scripts/ladder_acceptance.py [ROOT] [--before UTC]   # ROOT: the repository (default .)
+
+--before 2026-12-03T16:00:00Z counts only the ladders started before that time (meta.json's started_utc): what a
+results folder quoted when later ladders were not yet committed.
 
 A gated ladder is a committed sweep (meta.json and units.csv) of `zoo/run.sh NAME` as the zoo gives it (no
 environment or other prefix), with the start gate on (`--exec-gate` not off), N = 2, 4 and 10 among its --procs,
@@ -12,7 +15,8 @@ mode with their spread (+- half the range over the median). Per program its late
 started_utc and status; the latest of any status where none completed) stands for it; a program without one has its
 six cells unmeasured. Then the acceptance's counts:
 cells co-run over the zoo's 6 per program (the acceptance asks 90 %) and the median of the co-run cells' repeats
-apart (it asks 5 %). zoo/programs.json names the programs. Everything is read from the committed files.
+apart (it asks 5 %), and the cells co-run per mode over the programs' latest ladders. zoo/programs.json names the
+programs. Everything is read from the committed files.
 """
 import csv
 import json
@@ -58,11 +62,13 @@ def ladders(root):
 
 
 def ladder_counts(d):
-    """(cells co-run at N >= 2 of the six, the co-run cells' repeats apart in %, {mode: alone draws})."""
+    """(cells co-run at N >= 2 of the six, {mode: its cells co-run of three}, the co-run cells' repeats apart in %,
+    {mode: alone draws})."""
     units = [u for u in csv.DictReader(open(os.path.join(d, "units.csv"))) if int(u["procs"]) in NS]
     co = cells_co_run(units)
     _, apart = repeat_rows(d, d)
-    return sum(co.get((m, n), False) for m in MODES for n in NS), apart, alone_draws(d)
+    by_mode = {m: sum(co.get((m, n), False) for n in NS) for m in MODES}
+    return sum(by_mode.values()), by_mode, apart, alone_draws(d)
 
 
 def spread_text(draws):
@@ -72,11 +78,13 @@ def spread_text(draws):
     return "%d (+-%.0f %%)" % (len(draws), 100 * (max(draws) - min(draws)) / 2 / med)
 
 
-def main(root):
+def main(root, before=None):
     zoo = [p["name"] for p in json.load(open(os.path.join(root, "zoo", "programs.json")))]
     latest = {}
     for program, started, d, meta in ladders(root):
-        cells, apart, draws = ladder_counts(d)
+        if before and not started < before:
+            continue
+        cells, by_mode, apart, draws = ladder_counts(d)
         gate = meta["exec_gate"]["asked"]
         status = "" if meta.get("status") == "complete" else ", status %s" % meta.get("status")
         print("ladder: %s (%s, %s, %s, --exec-gate %s%s): %d of 6 cells co-run; repeats of co-run cells %s; "
@@ -87,13 +95,16 @@ def main(root):
         complete = meta.get("status") == "complete"
         kept = latest.get(program)  # ladders come in start order: a later complete one replaces any
         if complete or kept is None or not kept[3]:
-            latest[program] = (cells, apart, os.path.relpath(d, root), complete)
+            latest[program] = (cells, apart, os.path.relpath(d, root), complete, by_mode)
     cells_all, apart_all = 0, []
+    mode_all = {m: 0 for m in MODES}
     for program in zoo:
         if program in latest:
-            cells, apart, where, _ = latest[program]
+            cells, apart, where, _, by_mode = latest[program]
             cells_all += cells
             apart_all += apart
+            for m in MODES:
+                mode_all[m] += by_mode[m]
             print("program: %s: latest ladder %s, %d of 6 cells co-run" % (program, where, cells))
         else:
             print("program: %s: no gated ladder committed (6 cells unmeasured)" % program)
@@ -103,6 +114,9 @@ def main(root):
           "measured, %.1f %%); the acceptance asks %.0f %%" % (
               len(latest), len(zoo), cells_all, total, 100 * cells_all / total, cells_all, measured,
               100 * cells_all / measured if measured else 0.0, WANTED_CO_RUN))
+    if latest:
+        print("by mode over those ladders: time-sliced %d of %d cells co-run, MPS %d of %d" % (
+            mode_all["timeslice"], 3 * len(latest), mode_all["mps"], 3 * len(latest)))
     if apart_all:
         print("co-run cells' two repeats: median %.1f %% apart over %d cells (largest %.1f %%); the acceptance asks "
               "within a median %.0f %%" % (statistics.median(apart_all), len(apart_all), max(apart_all),
@@ -111,4 +125,13 @@ def main(root):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "."))
+    args = sys.argv[1:]
+    cut = None
+    if "--before" in args:
+        i = args.index("--before")
+        if i + 1 >= len(args) or not args[i + 1].endswith("Z"):
+            print("ladder_acceptance.py: --before takes a UTC time such as 2026-12-03T16:00:00Z", file=sys.stderr)
+            sys.exit(2)
+        cut = args[i + 1]
+        del args[i:i + 2]
+    sys.exit(main(args[0] if args else ".", cut))

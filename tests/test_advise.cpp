@@ -1416,15 +1416,28 @@ TEST_F(Advise, RedoWritesACommittedFoldersAdviceAgainAsCommitted) {
   // gemm on a third lease, gated after its warm-up, with sets added to decide; a fourth lease: paced-infer timed by
   // its requests served (--exec-metric-kind latency), and batched-infer and wlm-transformer without their ladders'
   // profiles (redo reads the alone run's and the units.csv the device wrote); a fifth lease: batched-infer and
-  // paced-infer again (their second leases); a sixth and a seventh: wlm-lstm on each.
-  for (const char* subject :
-       {"2026-11-26-advise/lease-b/client", "2026-11-26-advise/lease-b/infer", "2026-11-26-advise/lease-a/mlp",
-        "2026-12-03-advise-profiled/gemm", "2026-12-03-advise-profiled/cuda-graphs", "2026-12-03-advise-profiled/mnist",
-        "2026-12-03-advise-lease2/gemm", "2026-12-03-advise-lease2/membw", "2026-12-03-advise-lease3/gemm",
-        "2026-12-03-advise-lease4/paced-infer", "2026-12-03-advise-lease4/cuda-graphs",
-        "2026-12-03-advise-lease4/batched-infer", "2026-12-03-advise-lease4/wlm-transformer",
-        "2026-12-03-advise-lease5/batched-infer", "2026-12-03-advise-lease5/paced-infer",
-        "2026-12-03-advise-lease6/wlm-lstm", "2026-12-03-advise-lease7/wlm-lstm"}) {
+  // paced-infer again (their second leases); a sixth and a seventh: wlm-lstm on each; an eighth: wlm-lstm, gemm and
+  // membw with one copy alone again after the ladder (sweeps/alone-last).
+  for (const char* subject : {"2026-11-26-advise/lease-b/client",
+                              "2026-11-26-advise/lease-b/infer",
+                              "2026-11-26-advise/lease-a/mlp",
+                              "2026-12-03-advise-profiled/gemm",
+                              "2026-12-03-advise-profiled/cuda-graphs",
+                              "2026-12-03-advise-profiled/mnist",
+                              "2026-12-03-advise-lease2/gemm",
+                              "2026-12-03-advise-lease2/membw",
+                              "2026-12-03-advise-lease3/gemm",
+                              "2026-12-03-advise-lease4/paced-infer",
+                              "2026-12-03-advise-lease4/cuda-graphs",
+                              "2026-12-03-advise-lease4/batched-infer",
+                              "2026-12-03-advise-lease4/wlm-transformer",
+                              "2026-12-03-advise-lease5/batched-infer",
+                              "2026-12-03-advise-lease5/paced-infer",
+                              "2026-12-03-advise-lease6/wlm-lstm",
+                              "2026-12-03-advise-lease7/wlm-lstm",
+                              "2026-12-03-advise-lease8/wlm-lstm",
+                              "2026-12-03-advise-lease8/gemm",
+                              "2026-12-03-advise-lease8/membw"}) {
     const fs::path committed = source_dir() / "results" / subject;
     const fs::path copy = tmp / "redo" / subject;
     fs::create_directories(copy.parent_path());

@@ -48,7 +48,7 @@ struct Advice {
   double check_tolerance_pct = NAN;  ///< --check-metric's tolerance (NaN: no check)
   std::string sets_end;              ///< why the sets added to settle the verdict stopped ("" : none were needed)
   /// One copy alone again after the ladder (sweeps/alone-last, kAloneLastFolder): whether it ran (its sets are then
-  /// the N=1 cells' last), and where it did not, why ("" with ran false: an advise of before 2026-12-04).
+  /// the N=1 cells' last), and where it did not, why ("" with ran false: an advise of before 4f055cb6).
   bool alone_last_ran = false;
   std::string alone_last_skipped;
   std::string ladder_end;  ///< why the ladder stopped, in words

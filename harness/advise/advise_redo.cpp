@@ -106,7 +106,7 @@ void read_stored_cells(const fs::path& sweeps, const UnitChoice& unit, const std
     for (const MeasuredCell& c : std::vector<MeasuredCell>(advice.ladder))
       if (read_when_run(sweeps / more_folder(round, c.mode.name, c.procs)))
         read_cells(sweeps / more_folder(round, c.mode.name, c.procs), unit, advice.ladder);
-  // One copy alone again after the ladder (since 2026-12-04): read where advise read it, else why it did not run.
+  // One copy alone again after the ladder (since 4f055cb6, 2026-12-03): read where advise read it, else why it did not run.
   if (read_when_run(sweeps / kAloneLastFolder)) {
     advice.alone_last_ran = true;
     advice.alone_last_skipped = add_alone_last(sweeps / kAloneLastFolder, unit, advice.ladder);

@@ -19,6 +19,15 @@ def unpinned_timesliced(lines):
     return [line for line in lines if "unpinned timeslice:" in line] + lines[at:at + 2]
 
 
+def lease8_ladders(lines):
+    """The lease-8 README quotes ladder_acceptance.py's lines on the programs it gave a ladder (and dcgan, still
+    without), and its totals."""
+    names = ("amp-train", "ddp-single-gpu", "dcgan")
+    return [line for line in lines if any(line.startswith(f"{kind}: {n} ") or line.startswith(f"{kind}: {n}:")
+                                          for kind in ("ladder", "program") for n in names)
+            or not line.startswith(("ladder: ", "program: "))]
+
+
 # (the README's folder, the script and its arguments run from ROOT, the printed lines the README quotes)
 STUDIES = [
     ("results/2026-12-03-corun-length",
@@ -45,7 +54,15 @@ STUDIES = [
      ["scripts/paced_gate_rule.py", "results/2026-12-03-advise-lease6/paced-gate/wait-21"], everything),
     ("results/2026-12-03-advise-lease6", ["scripts/gate_study.py", "results/2026-12-03-advise-lease6/paced-gate"],
      everything),
-    ("results/2026-12-03-advise-lease6", ["scripts/ladder_acceptance.py", "."], everything),
+    ("results/2026-12-03-advise-lease6", ["scripts/ladder_acceptance.py", ".", "--before", "2026-12-03T16:00:00Z"],
+     everything),
+    ("results/2026-12-03-advise-lease8",
+     ["scripts/advise_acceptance.py"] +
+     ["results/2026-12-03-advise-" + f for f in ("profiled", "lease2", "lease3", "lease4", "lease5", "lease6", "lease7",
+                                                 "lease8")], everything),
+    ("results/2026-12-03-advise-lease8", ["scripts/gate_study.py", "results/2026-12-03-advise-lease8/gate"],
+     everything),
+    ("results/2026-12-03-advise-lease8", ["scripts/ladder_acceptance.py", "."], lease8_ladders),
 ]
 
 
