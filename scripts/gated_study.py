@@ -10,6 +10,9 @@ PROGRAM/ladder: `bench_mps --workloads exec --command "zoo/run.sh PROGRAM" --pro
 `bench_mps predict --measure`), and PROGRAM/predict: `bench_mps predict PROGRAM/ladder --xray xray --procs 2,4,10
 --against PROGRAM/ladder --label PROGRAM --out PROGRAM/predict` (made where the profiles were; with --bench and the
 profiles still in the ladder it is made again here). It writes STUDY/cells.csv (every cell) and STUDY/SCORE.md.
+A program whose ladder was committed elsewhere (the same sweep, run by another step) has, instead of PROGRAM/ladder,
+a file PROGRAM/LADDER holding that folder's path relative to PROGRAM (where to read it from; no rule below depends
+on it).
 
 Fixed before the first held-out ladder ran (the commit that adds this file; nothing here may change after a
 held-out score without a second score beside the first):
@@ -55,8 +58,23 @@ GOAL_COVERAGE = 0.80
 NOISE_MARGIN = 0.05
 
 
+def ladder_of(study, program):
+    """PROGRAM/ladder, or the folder PROGRAM/LADDER names (relative to PROGRAM); None where neither is."""
+    here = os.path.join(study, program, "ladder")
+    if os.path.isdir(here):
+        return here
+    pointer = os.path.join(study, program, "LADDER")
+    if os.path.isfile(pointer):
+        with open(pointer) as f:
+            there = os.path.normpath(os.path.join(study, program, f.read().strip()))
+        if not os.path.isfile(os.path.join(there, "units.csv")):
+            refuse("gated_study: %s names %s, which holds no units.csv" % (pointer, there))
+        return there
+    return None
+
+
 def programs_of(study):
-    return sorted(p for p in os.listdir(study) if os.path.isdir(os.path.join(study, p, "ladder")))
+    return sorted(p for p in os.listdir(study) if ladder_of(study, p))
 
 
 def has_profiles(ladder):
@@ -76,7 +94,7 @@ def refuse(message):
 def predict_from_kept_profiles(bench, study, program, folder, extra):
     """Predicts again from the ladder's kept runs alone's profiles (ladder/alone-profiles.tar.xz), unpacked into the
     ladder for the call and removed after."""
-    ladder = os.path.join(study, program, "ladder")
+    ladder = ladder_of(study, program)
     unpacked = os.path.join(ladder, "profiles")
     if os.path.exists(unpacked):
         refuse("gated_study: %s already holds profiles/: not unpacking over it" % ladder)
@@ -90,7 +108,7 @@ def predict_from_kept_profiles(bench, study, program, folder, extra):
 
 def predict_again(bench, study, program, folder="predict", extra=()):
     out = os.path.join(study, program, folder)
-    ladder = os.path.join(study, program, "ladder")
+    ladder = ladder_of(study, program)
     tmp = out + ".new"
     cmd = [bench, "predict", ladder, "--xray", os.path.join(study, "xray"), "--procs", "2,4,10", "--against", ladder,
            "--label", program, "--out", tmp] + list(extra)
@@ -250,7 +268,7 @@ def main(argv):
     calibrated = [x for c in calibrations for x in c[:2]]
     cells, first, again, not_again = [], [], [], []
     for p in programs:
-        ladder = os.path.join(a.study, p, "ladder")
+        ladder = ladder_of(a.study, p)
         if calibrations:
             # A later score covers the programs whose runs alone's profiles were kept; beside it the first score of
             # the same programs (cells.csv's), so the two are over the same cells.
