@@ -5,6 +5,10 @@
 
 --before 2026-12-03T16:00:00Z counts only the ladders started before that time (meta.json's started_utc): what a
 results folder quoted when later ladders were not yet committed.
+--parting adds how far the copies of a run parted, per mode and N over the programs' latest ladders: each run's
+longest steady part over its shortest (units.csv's steady_s; ladders written before 2026-12-02 have none), the
+median over the runs, and how many runs lie within 1.25x (copies released together cover 80 % of the longest
+copy's steady part, the co-run line, only where it is within 1.25x of the shortest).
 
 A gated ladder is a committed sweep (meta.json and units.csv) of `zoo/run.sh NAME` as the zoo gives it (no
 environment or other prefix), with the start gate on (`--exec-gate` not off), N = 2, 4 and 10 among its --procs,
@@ -71,6 +75,19 @@ def ladder_counts(d):
     return sum(by_mode.values()), by_mode, apart, alone_draws(d)
 
 
+def parting(d):
+    """{(mode, N): [each run's longest steady part over its shortest]} of the ladder in d (N >= 2)."""
+    runs = {}
+    for u in csv.DictReader(open(os.path.join(d, "units.csv"))):
+        if int(u["procs"]) in NS and u.get("steady_s"):
+            runs.setdefault((u["mode"], int(u["procs"]), u["run_id"]), []).append(float(u["steady_s"]))
+    out = {}
+    for (mode, n, _), steady in runs.items():
+        if len(steady) >= 2 and min(steady) > 0:
+            out.setdefault((mode, n), []).append(max(steady) / min(steady))
+    return out
+
+
 def spread_text(draws):
     if not draws:
         return "none"
@@ -78,7 +95,7 @@ def spread_text(draws):
     return "%d (+-%.0f %%)" % (len(draws), 100 * (max(draws) - min(draws)) / 2 / med)
 
 
-def main(root, before=None):
+def main(root, before=None, show_parting=False):
     zoo = [p["name"] for p in json.load(open(os.path.join(root, "zoo", "programs.json")))]
     latest = {}
     for program, started, d, meta in ladders(root):
@@ -117,6 +134,16 @@ def main(root, before=None):
     if latest:
         print("by mode over those ladders: time-sliced %d of %d cells co-run, MPS %d of %d" % (
             mode_all["timeslice"], 3 * len(latest), mode_all["mps"], 3 * len(latest)))
+    if show_parting:
+        parted = {}
+        for program in latest:
+            for key, ratios in parting(os.path.join(root, latest[program][2])).items():
+                parted.setdefault(key, []).extend(ratios)
+        for mode in MODES:
+            print("copies parted, %s: %s" % (mode, "; ".join(
+                "N=%d %.2fx (%d of %d runs within 1.25x)" % (
+                    n, statistics.median(parted[(mode, n)]), sum(r <= 1.25 for r in parted[(mode, n)]),
+                    len(parted[(mode, n)])) for n in NS if parted.get((mode, n)))))
     if apart_all:
         print("co-run cells' two repeats: median %.1f %% apart over %d cells (largest %.1f %%); the acceptance asks "
               "within a median %.0f %%" % (statistics.median(apart_all), len(apart_all), max(apart_all),
@@ -134,4 +161,7 @@ if __name__ == "__main__":
             sys.exit(2)
         cut = args[i + 1]
         del args[i:i + 2]
-    sys.exit(main(args[0] if args else ".", cut))
+    show = "--parting" in args
+    if show:
+        args.remove("--parting")
+    sys.exit(main(args[0] if args else ".", cut, show))

@@ -28,6 +28,10 @@ def lease8_ladders(lines):
             or not line.startswith(("ladder: ", "program: "))]
 
 
+def parting_lines(lines):
+    return [line for line in lines if line.startswith("copies parted, ")]
+
+
 # (the README's folder, the script and its arguments run from ROOT, the printed lines the README quotes)
 STUDIES = [
     ("results/2026-12-03-corun-length",
@@ -63,6 +67,7 @@ STUDIES = [
     ("results/2026-12-03-advise-lease8", ["scripts/gate_study.py", "results/2026-12-03-advise-lease8/gate"],
      everything),
     ("results/2026-12-03-advise-lease8", ["scripts/ladder_acceptance.py", "."], lease8_ladders),
+    ("results/2026-12-03-advise-lease8", ["scripts/ladder_acceptance.py", ".", "--parting"], parting_lines),
 ]
 
 
