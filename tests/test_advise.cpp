@@ -513,6 +513,40 @@ TEST(AdviseLadder, TheAloneAnchorsLastDrawIsComparedWithItsFirstSets) {
   EXPECT_TRUE(std::isnan(alone_drift(one, Basis::unit, kSetsPerRung)));
 }
 
+// One copy alone run again after the ladder, its last set `rate` times its first ones' rate; the cells' losses again.
+void drift_alone(std::vector<MeasuredCell>& cells, ModeKind mode, double rate) {
+  for (MeasuredCell& c : cells)
+    if (c.procs == 1 && c.is(mode)) {
+      std::vector<SetMeasurement> sets = c.sets;
+      sets.back().after_ladder = true;
+      sets.back().per_s *= rate;
+      sets.back().unit_ms /= rate;
+      c.sets.clear();
+      for (const SetMeasurement& s : sets) c.add(s);
+    }
+  set_losses(cells);
+}
+
+std::string reason_with(const Recommendation& r, const std::string& words) {
+  for (const std::string& reason : r.reasons)
+    if (reason.find(words) != std::string::npos) return reason;
+  return "";
+}
+
+TEST(AdviseDecision, AnAloneAnchorThatDriftedOverTheBandIsFlaggedInTheReasons) {
+  auto l = ladder({{1, 10, 10}, {2, 20, 10.5}, {4, 40, 11}});
+  drift_alone(l, ModeKind::timeslice, 1.02);
+  drift_alone(l, ModeKind::mps, 1.03);  // within 5 % both: nothing said
+  EXPECT_EQ(reason_with(recommend(alone_at(10, 3, 0.2), l, {}, {}, NAN), "run again after the ladder"), "");
+  auto drifted = ladder({{1, 10, 10}, {2, 20, 10.5}, {4, 40, 11}});
+  drift_alone(drifted, ModeKind::mps, 0.8);
+  const std::string said =
+      reason_with(recommend(alone_at(10, 3, 0.2), drifted, {}, {}, NAN), "run again after the ladder");
+  // (the last set was already the slowest of three 1 % apart: 0.8 of its rate is 0.79x the first two's)
+  EXPECT_NE(said.find("ran 0.79x under MPS the rate of its first worker sets per task"), std::string::npos) << said;
+  EXPECT_NE(said.find("(flagged)"), std::string::npos) << said;
+}
+
 TEST(AdviseDecision, OneWorkerSetPerModeDecidesNothing) {
   std::vector<MeasuredCell> l{cell(1, "timeslice", 10, NAN, true, 0, 1), cell(1, "mps", 10, NAN, true, 0, 1),
                               cell(2, "timeslice", 20, NAN, true, 0, 1), cell(2, "mps", 10, NAN, true, 0, 1)};
@@ -1563,6 +1597,30 @@ TEST_F(Advise, RedoRefusesAProfiledFolderThatLostItsUnits) {
         << r.err;
     EXPECT_EQ(read_text(copy / "advice.md"), before) << "nothing written";
   }
+}
+
+// Settling can run more rounds than kMaxSetsPerCell where the best cells change between rounds (the cap is per
+// cell): a redo reads every round that ran. gemm on lease 3 ran one round (MPS N=2 and time-sliced N=1); copied into
+// rounds 2 to 9, its cells hold 2 + 9 sets each.
+TEST_F(Advise, RedoReadsEverySettlingRoundEvenPastTheCapOfOneCell) {
+  const fs::path committed = source_dir() / "results/2026-12-03-advise-lease3/gemm";
+  const fs::path copy = tmp / "rounds";
+  fs::copy(committed, copy, fs::copy_options::recursive);
+  constexpr int kRounds = kMaxSetsPerCell + 1;
+  for (int round = 2; round <= kRounds; ++round)
+    for (const char* cell : {"mps-n2", "timeslice-n1"})
+      fs::copy(copy / "sweeps" / (std::string("more-1-") + cell),
+               copy / "sweeps" / ("more-" + std::to_string(round) + "-" + cell), fs::copy_options::recursive);
+  const auto r = run_program(bench_mps_exe(), {"advise", "--redo", copy.string()}, env, 120);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(read_text(copy / "advice.json"));
+  int seen = 0;
+  for (const auto& c : j.at("ladder"))
+    if ((c.at("mode") == "mps" && c.at("procs") == 2) || (c.at("mode") == "timeslice" && c.at("procs") == 1)) {
+      EXPECT_EQ(c.at("sets").size(), static_cast<std::size_t>(kSetsPerRung + kRounds)) << c.at("mode");
+      ++seen;
+    }
+  EXPECT_EQ(seen, 2);
 }
 
 TEST_F(Advise, RedoRefusesAFolderWithoutAdviceAndOtherOptions) {

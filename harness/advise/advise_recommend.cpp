@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "harness/advise/advise_spec.hpp"
 #include "harness/common/format.hpp"
 #include "harness/common/markdown_table.hpp"
 #include "harness/predict/measured_units.hpp"
@@ -340,6 +341,25 @@ bool verdict_headline(const Pick& p, const std::vector<MeasuredCell>& ladder, co
   return true;
 }
 
+/// One copy alone run again after the ladder (alone_drift) where it drifted beyond the decision band in a mode: its
+/// rate against its first sets, flagged ("" where it did not drift so far, or did not run again).
+std::string drift_words(const std::vector<MeasuredCell>& ladder, Basis basis, const std::string& per) {
+  std::string modes;
+  bool beyond = false;
+  for (const ModeKind mode : kLadderModes) {
+    const MeasuredCell* c = find_measured(ladder, mode, 1);
+    const double d = c ? alone_drift(*c, basis, kSetsPerRung) : NAN;
+    if (!std::isfinite(d)) continue;
+    beyond = beyond || d > 1 + kDecisionBand || d < 1 / (1 + kDecisionBand);
+    modes +=
+        (modes.empty() ? "" : " and ") + fmt_times(d) + (mode == ModeKind::timeslice ? " time-sliced" : " under MPS");
+  }
+  if (!beyond) return "";
+  return "One copy alone, run again after the ladder, ran " + modes + " the rate of its first worker sets " + per +
+         ": it drifted by more than " + pct(kDecisionBand) +
+         " (flagged), and every ratio to one copy alone carries that spread in its interval.";
+}
+
 /// The reasons behind a verdict: each mode's best rung, MPS over time-slicing, the other basis, one copy's two
 /// modes, the knee, the p99.
 void verdict_reasons(const Pick& p, const AloneFacts& alone, const std::vector<MeasuredCell>& ladder,
@@ -378,6 +398,7 @@ void verdict_reasons(const Pick& p, const AloneFacts& alone, const std::vector<M
          : beyond ? ": beyond the noise, but under " + pct(kDecisionBand) + "."
                   : ": within the noise."));
   }
+  if (const std::string drift = drift_words(ladder, basis, per); !drift.empty()) r.reasons.push_back(drift);
   if (p.cell && p.cell != p.best_ts && p.cell != p.best_mps)
     r.reasons.push_back("N=" + std::to_string(p.procs) + " is the knee: within " + pct(kKneeGain) +
                         " of the best throughput with fewer copies.");

@@ -102,10 +102,17 @@ void read_stored_cells(const fs::path& sweeps, const UnitChoice& unit, const std
       throw ResultsError((rung / "summary.csv").string() + ": holds no run of N=" + std::to_string(n) +
                          ", a rung advice.json says ran (" + advice.ladder_end + ")");
   }
-  for (int round = 1; round <= kMaxSetsPerCell; ++round)
-    for (const MeasuredCell& c : std::vector<MeasuredCell>(advice.ladder))
-      if (read_when_run(sweeps / more_folder(round, c.mode.name, c.procs)))
-        read_cells(sweeps / more_folder(round, c.mode.name, c.procs), unit, advice.ladder);
+  // Every round advise ran, in order: a round adds a set to the best cell of each mode, and the best cells may change
+  // from round to round, so there can be more rounds than kMaxSetsPerCell (one cell's cap is not the other's).
+  for (int round = 1;; ++round) {
+    bool ran = false;
+    for (const MeasuredCell& c : std::vector<MeasuredCell>(advice.ladder)) {
+      const fs::path more = sweeps / more_folder(round, c.mode.name, c.procs);
+      ran = ran || fs::exists(more, ec);
+      if (read_when_run(more)) read_cells(more, unit, advice.ladder);
+    }
+    if (!ran) break;
+  }
   // One copy alone again after the ladder (since 4f055cb6, 2026-12-03): read where advise read it, else why it did not run.
   if (read_when_run(sweeps / kAloneLastFolder)) {
     advice.alone_last_ran = true;
