@@ -65,22 +65,27 @@ def unit_rows(d, root):
     return out
 
 
-def parting_cell(us):
-    """Per run of the cell (units.csv's steady_s and coverage): the least coverage of a copy's steady part by the
-    common window, and its longest steady part over its shortest (copies released together that part by their
-    rates); '-' for a units.csv written before the columns or a cell of one copy."""
+def run_parting(us):
+    """Per run of these units.csv rows, in run order (its steady_s and coverage; none for a units.csv written before
+    the columns or a run of one copy): (the least coverage of a copy's steady part by the common window, its longest
+    steady part over its shortest, None where the shortest is 0). Copies released together part by their rates."""
     runs = {}
     for u in us:
         if u.get("coverage") and u.get("steady_s"):
             runs.setdefault(u["run_id"], []).append((float(u["coverage"]), float(u["steady_s"])))
-    cells = []
-    for rid, v in sorted(runs.items()):
+    out = []
+    for _, v in sorted(runs.items()):
         if len(v) < 2:
             continue
-        least = min(c for c, _ in v)
         longest, shortest = max(x for _, x in v), min(x for _, x in v)
-        cells.append(f"{least * 100:.0f} %, {longest / shortest:.2f}x" if shortest > 0 else f"{least * 100:.0f} %, -")
-    return "; ".join(cells) or "-"
+        out.append((min(c for c, _ in v), longest / shortest if shortest > 0 else None))
+    return out
+
+
+def parting_cell(us):
+    """Per run of the cell: run_parting's least coverage and longest over shortest steady part; '-' for none."""
+    return "; ".join(f"{least * 100:.0f} %, " + (f"{ratio:.2f}x" if ratio is not None else "-")
+                     for least, ratio in run_parting(us)) or "-"
 
 
 def phase_cell(us):

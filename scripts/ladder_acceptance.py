@@ -28,7 +28,7 @@ import os
 import statistics
 import sys
 
-from gate_study import alone_draws, cells_co_run, folders, repeat_rows
+from gate_study import alone_draws, cells_co_run, folders, repeat_rows, run_parting
 
 NS = (2, 4, 10)
 MODES = ("timeslice", "mps")
@@ -76,16 +76,13 @@ def ladder_counts(d):
 
 
 def parting(d):
-    """{(mode, N): [each run's longest steady part over its shortest]} of the ladder in d (N >= 2)."""
-    runs = {}
+    """{(mode, N): [each run's longest steady part over its shortest]} of the ladder in d (N >= 2; gate_study's
+    run_parting)."""
+    cells = {}
     for u in csv.DictReader(open(os.path.join(d, "units.csv"))):
-        if int(u["procs"]) in NS and u.get("steady_s"):
-            runs.setdefault((u["mode"], int(u["procs"]), u["run_id"]), []).append(float(u["steady_s"]))
-    out = {}
-    for (mode, n, _), steady in runs.items():
-        if len(steady) >= 2 and min(steady) > 0:
-            out.setdefault((mode, n), []).append(max(steady) / min(steady))
-    return out
+        if int(u["procs"]) in NS:
+            cells.setdefault((u["mode"], int(u["procs"])), []).append(u)
+    return {key: [r for _, r in run_parting(us) if r is not None] for key, us in cells.items()}
 
 
 def spread_text(draws):

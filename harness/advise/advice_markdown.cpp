@@ -243,8 +243,7 @@ std::string alone_last_words(const Advice& a) {
       a.basis.basis == Basis::unit ? "per " + std::string(unit_word(a.alone.unit)) : std::string("per whole run");
   std::string drift;
   for (const ModeKind mode : kLadderModes) {
-    const MeasuredCell* c = find_measured(a.ladder, mode, 1);
-    const double d = c ? alone_drift(*c, a.basis.basis, kSetsPerRung) : NAN;
+    const double d = alone_drift(a.ladder, mode, a.basis.basis);
     drift += (drift.empty() ? "" : ", ") + std::string(mode == ModeKind::timeslice ? "time-sliced " : "MPS ") +
              (std::isfinite(d) ? fmt_times(d) : std::string("-"));
   }

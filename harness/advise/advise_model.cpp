@@ -1,5 +1,7 @@
 #include "harness/advise/advise_model.hpp"
 
+#include "harness/advise/advise_spec.hpp"
+
 #include <algorithm>
 
 #include "harness/common/format.hpp"
@@ -153,6 +155,11 @@ double alone_drift(const MeasuredCell& c, Basis b, std::size_t first_sets) {
   for (std::size_t i = 0; i < first_sets; ++i) first += rate(c.sets[i]) / static_cast<double>(first_sets);
   const double last = rate(c.sets.back());
   return first > 0 && last > 0 ? last / first : NAN;
+}
+
+double alone_drift(const std::vector<MeasuredCell>& ladder, ModeKind mode, Basis b) {
+  const MeasuredCell* c = find_measured(ladder, mode, 1);
+  return c ? alone_drift(*c, b, kSetsPerRung) : NAN;
 }
 
 std::vector<double> MeasuredCell::set_unit_ms() const {

@@ -206,6 +206,9 @@ struct MeasuredCell {
 /// its first `first_sets` (the ladder's N=1); 1 is no drift. NaN where either is not measured (a set not ok, not
 /// co-run, fewer than first_sets + 1 sets, or a last set that is not SetMeasurement::after_ladder).
 double alone_drift(const MeasuredCell& c, Basis b, std::size_t first_sets);
+/// alone_drift of the ladder's plain N=1 cell of `mode`, its first sets the first rung's (kSetsPerRung); NaN where
+/// the ladder has no such cell or it did not run again.
+double alone_drift(const std::vector<MeasuredCell>& ladder, ModeKind mode, Basis b);
 
 /// The ladder's cell of the plain `kind` at `procs`, or null.
 const MeasuredCell* find_measured(const std::vector<MeasuredCell>& cells, ModeKind kind, int procs);

@@ -327,11 +327,8 @@ json advice_json(const Advice& a) {
   if (a.alone_last_ran || !a.alone_last_skipped.empty()) {  // (an advice of before it: no key, as it was written)
     j["alone_last"] = {{"ran", a.alone_last_ran}, {"folder", kAloneLastFolder}};
     j["alone_last"][a.alone_last_ran ? "left_out" : "why_not"] = a.alone_last_skipped;
-    for (const ModeKind mode : kLadderModes) {
-      const MeasuredCell* c = find_measured(a.ladder, mode, 1);
-      j["alone_last"]["drift"][mode_kind_word(mode)] =
-          json_number(c && a.alone_last_ran ? alone_drift(*c, a.basis.basis, kSetsPerRung) : NAN);
-    }
+    for (const ModeKind mode : kLadderModes)
+      j["alone_last"]["drift"][mode_kind_word(mode)] = json_number(alone_drift(a.ladder, mode, a.basis.basis));
     j["alone_last"]["drift"]["basis"] = basis_name(a.basis.basis);
   }
   {

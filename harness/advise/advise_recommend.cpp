@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "harness/advise/advise_spec.hpp"
 #include "harness/common/format.hpp"
 #include "harness/common/markdown_table.hpp"
 #include "harness/predict/measured_units.hpp"
@@ -347,8 +346,7 @@ std::string drift_words(const std::vector<MeasuredCell>& ladder, Basis basis, co
   std::string modes;
   bool beyond = false;
   for (const ModeKind mode : kLadderModes) {
-    const MeasuredCell* c = find_measured(ladder, mode, 1);
-    const double d = c ? alone_drift(*c, basis, kSetsPerRung) : NAN;
+    const double d = alone_drift(ladder, mode, basis);
     if (!std::isfinite(d)) continue;
     beyond = beyond || d > 1 + kDecisionBand || d < 1 / (1 + kDecisionBand);
     modes +=
