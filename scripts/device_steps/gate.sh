@@ -10,7 +10,9 @@
 # GATE_PROCS holds 1 and a larger N. GATE_ENV ("ZOO_MNIST_TRAIN=32000 ..."): the zoo's size variables for the run, put
 # in the command (`env GATE_ENV zoo/run.sh NAME`, so meta.json's command names them) and in the data's preparation;
 # the folders are then <gate>-<GATE_TAG> (default "sized"). GATE_ARGS: more sweep options (words, e.g. "--no-pin"),
-# with GATE_TAG naming the folders <gate>-<GATE_TAG> as well.
+# with GATE_TAG naming the folders <gate>-<GATE_TAG> as well. GATE_KEEP=DIR and GATE_STOP_S=S: a ladder longer than
+# one device call: the sweep writes under DIR and is stopped S seconds after device_check.sh began; the same
+# command again, on the machine still warm, resumes it (--resume) and, complete, measures and packs it.
 names="${step#gate}"; names="${names#:}"; [ -z "$names" ] && names=gemm
 IFS=, read -r -a progs <<<"$names"
 python3 -c 'import torch; x = torch.ones(64, 64, device="cuda"); (x @ x).sum().item()' >/dev/null 2>&1
@@ -32,10 +34,34 @@ for p in "${progs[@]}"; do
     gn="${g//:/-}"
     d="$out/runs/gate/$p/$gn$tag"; mkdir -p "$(dirname "$d")"
     s0=$(date +%s)
-    "$bench" --workloads exec --command "$command" --procs "${GATE_PROCS:-1,2,4}" --modes timeslice,mps \
-      --repeats "${GATE_REPEATS:-1}" --exec-gate "$g" --profile-gpu "${margs[@]}" "${more_args[@]}" --out "$d" >"$out/gate-$p-$gn$tag.log" 2>&1
+    # GATE_KEEP: the sweep's folder lives there (outside OUT_DIR, kept while the machine stays warm) and is copied
+    # into OUT_DIR only once it is complete; a folder already there is continued with --resume.
+    sweep=(--workloads exec --command "$command" --procs "${GATE_PROCS:-1,2,4}" --modes timeslice,mps
+           --repeats "${GATE_REPEATS:-1}" --exec-gate "$g" --profile-gpu "${margs[@]}" "${more_args[@]}" --out "$d")
+    kd=""; log="$out/gate-$p-$gn$tag.log"
+    if [ -n "${GATE_KEEP:-}" ]; then
+      kd="$GATE_KEEP/gate/$p/$gn$tag"; mkdir -p "$(dirname "$kd")"
+      if [ -f "$kd/meta.json" ]; then
+        sweep=(--resume "$kd"); cat "$kd.log" >"$log" 2>/dev/null; echo "gate $p $g$tag: resuming $kd"
+      else sweep[${#sweep[@]}-1]="$kd"; fi
+    fi
+    # GATE_STOP_S: the sweep is stopped (SIGINT: it ends its run in progress and saves) that many seconds after
+    # device_check.sh began; with GATE_KEEP, a later call on the same warm machine resumes it.
+    stop=()
+    [ -n "${GATE_STOP_S:-}" ] && stop=(timeout -s INT -k 90 "$(( GATE_STOP_S - ($(date +%s) - began) ))")
+    "${stop[@]}" "$bench" "${sweep[@]}" >>"$log" 2>&1
     grc=$?
     echo "gate $p $g$tag: rc=$grc in $(( $(date +%s) - s0 )) s"
+    if [ -n "$kd" ]; then
+      cp "$log" "$kd.log"
+      if [ "${#stop[@]}" -gt 0 ] && [ "$grc" = 124 ]; then
+        echo "gate $p $g$tag: stopped at GATE_STOP_S=$GATE_STOP_S: $(grep -c . "$kd/summary.csv") lines in" \
+          "summary.csv; the same GATE_KEEP on this machine resumes $kd"
+        grep -E "^bench_mps: stopped" "$log" | tail -1 | sed 's/^/  /'
+        continue
+      fi
+      rm -rf "$d" && cp -a "$kd" "$d"
+    fi
     [ "$grc" -eq 0 ] || step_failed "gate $p $g$tag (rc=$grc)"
     grep -E "exec-gate" "$out/gate-$p-$gn$tag.log" | sort -u | head -3 | sed 's/^/  /'
     "$bench" predict --measure "$d" >"$out/gate-$p-$gn$tag-measure.log" 2>&1 || echo "  measure: rc=$?"
