@@ -82,6 +82,10 @@ PY
     # so that an archive stays under the device tool's 16 MiB a file. PACK_STEPS=1: this gate setting's folder and
     # logs packed as soon as it ends, so a command cut by the tool's limit keeps every setting that finished.
     [ "${DROP_PROFILES:-0}" = 1 ] && find "$d" -type d \( -name profiles -o -name profile \) -prune -exec rm -rf {} +
+    # DROP_PROFILES=n2: only the runs' at N >= 2 (profiles/r<i>-<mode>-exec-n<N>); the alone runs', which predict
+    # reads, stay.
+    [ "${DROP_PROFILES:-0}" = n2 ] && [ -d "$d/profiles" ] && \
+      find "$d/profiles" -mindepth 1 -maxdepth 1 -type d ! -name '*-n1' -exec rm -rf {} +
     [ "${PACK_STEPS:-0}" = 1 ] && pack_step "gate-$p-$gn$tag" "runs/gate/$p/$gn$tag" $(cd "$out" && ls gate-"$p"-"$gn$tag"*.log)
   done
   [ "${PACK_STEPS:-0}" = 1 ] && [ -f "$out/gate-$p-prepare.log" ] && pack_step "gate-$p-prepare" "gate-$p-prepare.log"
