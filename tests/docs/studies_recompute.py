@@ -28,6 +28,14 @@ def lease8_ladders(lines):
             or not line.startswith(("ladder: ", "program: "))]
 
 
+def gate_ladders(lines):
+    """The gate-ladders README quotes ladder_acceptance.py's lines on dcgan and amp-train, its totals and parting."""
+    names = ("amp-train", "dcgan")
+    return [line for line in lines if any(line.startswith(f"{kind}: {n} ") or line.startswith(f"{kind}: {n}:")
+                                          for kind in ("ladder", "program") for n in names)
+            or not line.startswith(("ladder: ", "program: "))]
+
+
 def parting_lines(lines):
     return [line for line in lines if line.startswith("copies parted, ")]
 
@@ -66,8 +74,12 @@ STUDIES = [
                                                  "lease8")], everything),
     ("results/2026-12-03-advise-lease8", ["scripts/gate_study.py", "results/2026-12-03-advise-lease8/gate"],
      everything),
-    ("results/2026-12-03-advise-lease8", ["scripts/ladder_acceptance.py", "."], lease8_ladders),
-    ("results/2026-12-03-advise-lease8", ["scripts/ladder_acceptance.py", ".", "--parting"], parting_lines),
+    ("results/2026-12-03-advise-lease8", ["scripts/ladder_acceptance.py", ".", "--before", "2026-12-03T18:50:00Z"],
+     lease8_ladders),
+    ("results/2026-12-03-advise-lease8",
+     ["scripts/ladder_acceptance.py", ".", "--before", "2026-12-03T18:50:00Z", "--parting"], parting_lines),
+    ("results/2026-12-03-gate-ladders", ["scripts/ladder_acceptance.py", ".", "--parting"], gate_ladders),
+    ("results/2026-12-03-gate-ladders", ["scripts/gate_study.py", "results/2026-12-03-gate-ladders/gate"], everything),
 ]
 
 
