@@ -36,19 +36,22 @@ for p in "${progs[@]}"; do
     s0=$(date +%s)
     # GATE_KEEP: the sweep's folder lives there (outside OUT_DIR, kept while the machine stays warm) and is copied
     # into OUT_DIR only once it is complete; a folder already there is continued with --resume.
-    sweep=(--workloads exec --command "$command" --procs "${GATE_PROCS:-1,2,4}" --modes timeslice,mps
-           --repeats "${GATE_REPEATS:-1}" --exec-gate "$g" --profile-gpu "${margs[@]}" "${more_args[@]}" --out "$d")
     kd=""; log="$out/gate-$p-$gn$tag.log"
-    if [ -n "${GATE_KEEP:-}" ]; then
-      kd="$GATE_KEEP/gate/$p/$gn$tag"; mkdir -p "$(dirname "$kd")"
-      if [ -f "$kd/meta.json" ]; then
-        sweep=(--resume "$kd"); cat "$kd.log" >"$log" 2>/dev/null; echo "gate $p $g$tag: resuming $kd"
-      else sweep[${#sweep[@]}-1]="$kd"; fi
+    [ -n "${GATE_KEEP:-}" ] && { kd="$GATE_KEEP/gate/$p/$gn$tag"; mkdir -p "$(dirname "$kd")"; }
+    sweep=(--workloads exec --command "$command" --procs "${GATE_PROCS:-1,2,4}" --modes timeslice,mps
+           --repeats "${GATE_REPEATS:-1}" --exec-gate "$g" --profile-gpu "${margs[@]}" "${more_args[@]}" --out "${kd:-$d}")
+    if [ -n "$kd" ] && [ -f "$kd/meta.json" ]; then
+      sweep=(--resume "$kd"); cat "$kd.log" >"$log" 2>/dev/null; echo "gate $p $g$tag: resuming $kd"
     fi
     # GATE_STOP_S: the sweep is stopped (SIGINT: it ends its run in progress and saves) that many seconds after
     # device_check.sh began; with GATE_KEEP, a later call on the same warm machine resumes it.
+    # (a time left of 0 would be no limit to timeout: the sweep is skipped instead)
     stop=()
-    [ -n "${GATE_STOP_S:-}" ] && stop=(timeout -s INT -k 90 "$(( GATE_STOP_S - ($(date +%s) - began) ))")
+    if [ -n "${GATE_STOP_S:-}" ]; then
+      left=$(( GATE_STOP_S - ($(date +%s) - began) ))
+      [ "$left" -le 0 ] && { echo "gate $p $g$tag: skipped (GATE_STOP_S=$GATE_STOP_S reached)"; continue; }
+      stop=(timeout -s INT -k 90 "$left")
+    fi
     "${stop[@]}" "$bench" "${sweep[@]}" >>"$log" 2>&1
     grc=$?
     echo "gate $p $g$tag: rc=$grc in $(( $(date +%s) - s0 )) s"

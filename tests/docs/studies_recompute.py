@@ -19,21 +19,13 @@ def unpinned_timesliced(lines):
     return [line for line in lines if "unpinned timeslice:" in line] + lines[at:at + 2]
 
 
-def lease8_ladders(lines):
-    """The lease-8 README quotes ladder_acceptance.py's lines on the programs it gave a ladder (and dcgan, still
-    without), and its totals."""
-    names = ("amp-train", "ddp-single-gpu", "dcgan")
-    return [line for line in lines if any(line.startswith(f"{kind}: {n} ") or line.startswith(f"{kind}: {n}:")
-                                          for kind in ("ladder", "program") for n in names)
-            or not line.startswith(("ladder: ", "program: "))]
-
-
-def gate_ladders(lines):
-    """The gate-ladders README quotes ladder_acceptance.py's lines on dcgan and amp-train, its totals and parting."""
-    names = ("amp-train", "dcgan")
-    return [line for line in lines if any(line.startswith(f"{kind}: {n} ") or line.startswith(f"{kind}: {n}:")
-                                          for kind in ("ladder", "program") for n in names)
-            or not line.startswith(("ladder: ", "program: "))]
+def ladder_lines(*names):
+    """A README that quotes ladder_acceptance.py's lines on the programs it gave a ladder (NAMES), and its totals."""
+    def quoted(lines):
+        return [line for line in lines if any(line.startswith(f"{kind}: {n} ") or line.startswith(f"{kind}: {n}:")
+                                              for kind in ("ladder", "program") for n in names)
+                or not line.startswith(("ladder: ", "program: "))]
+    return quoted
 
 
 def parting_lines(lines):
@@ -75,10 +67,11 @@ STUDIES = [
     ("results/2026-12-03-advise-lease8", ["scripts/gate_study.py", "results/2026-12-03-advise-lease8/gate"],
      everything),
     ("results/2026-12-03-advise-lease8", ["scripts/ladder_acceptance.py", ".", "--before", "2026-12-03T18:50:00Z"],
-     lease8_ladders),
+     ladder_lines("amp-train", "ddp-single-gpu", "dcgan")),
     ("results/2026-12-03-advise-lease8",
      ["scripts/ladder_acceptance.py", ".", "--before", "2026-12-03T18:50:00Z", "--parting"], parting_lines),
-    ("results/2026-12-03-gate-ladders", ["scripts/ladder_acceptance.py", ".", "--parting"], gate_ladders),
+    ("results/2026-12-03-gate-ladders", ["scripts/ladder_acceptance.py", ".", "--parting"],
+     ladder_lines("amp-train", "dcgan")),
     ("results/2026-12-03-gate-ladders", ["scripts/gate_study.py", "results/2026-12-03-gate-ladders/gate"], everything),
 ]
 
