@@ -40,7 +40,7 @@
 #   calib001    mlp's seed001 loop alone with deeper and wider stacks of small layers -> OUT_DIR/calib001/<layers>
 #   zoo-alone:NAMES|all  each zoo program alone, profiled, time-sliced and under MPS -> OUT_DIR/zoo/<name>/alone
 #   zoo-ladder:NAMES|all  the same, then N = ZOO_PROCS (2,4,10) in both modes -> OUT_DIR/zoo/<name>/ladder
-#   gatecost[:NAMES]  the gate's cost on one copy alone (gemm, cuda-graphs): steady against off, 3 pairs -> OUT_DIR/gatecost
+#   gatecost[:NAMES]  the gate's cost on one copy alone (gemm, cuda-graphs): steady against off (GATECOST_ARMS: also keep, detach), 3 pairs -> OUT_DIR/gatecost
 #   hostcal[:KINDS]  the host calibration: host_loop.py launch and cpu, N = 1,2,4,10, both modes, gated -> OUT_DIR/hostcal
 #   mpscal[:KINDS]  the MPS contention calibration: worker_shape.sh fma16, fma66, fma1056, tiny132, mem16, mem0 (or
 #               contention_loop.py's gemmS, streamM), N = 1,2,4,10, MPS, gated, profiled -> OUT_DIR/runs/mpscal

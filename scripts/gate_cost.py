@@ -3,8 +3,9 @@
 
     python3 scripts/gate_cost.py DIR...
 
-DIR/gatecost/<program>/{steady,keep,off}-<i>/ are single-copy sweeps, time-sliced, `--exec-gate steady` or `off`
-(keep: steady with the gate's callbacks left on after it opens), in rounds whose order alternates
+DIR/gatecost/<program>/{steady,keep,detach,off}-<i>/ are single-copy sweeps, time-sliced, `--exec-gate steady` or
+`off` (keep: steady with the gate's callbacks left on after it opens; detach: steady with CUPTI detached from the
+copy once it opens), in rounds whose order alternates
 (scripts/device_steps/gatecost.sh); the unit is the program's own summary line (the `step_mean_ms` fact). Prints per
 program each round's units and each gated arm's ratio to off, the median of those ratios with their range, and the
 arm's median over off's median. Given several folders (calls, leases), also each arm's pairs pooled: their median
@@ -36,8 +37,9 @@ def one_folder(folder, pooled):
     """Prints one folder's table and summary lines; adds its ratios to pooled[(program, arm)]."""
     root = os.path.join(folder, "gatecost")
     programs = sorted(os.listdir(root))
-    # The gated arms beside `off`: steady, and keep (steady with the gate's callbacks left on) where it ran.
-    arms = [a for a in ("steady", "keep")
+    # The gated arms beside `off`: steady, and keep (steady with the gate's callbacks left on) and detach (steady,
+    # CUPTI detached once the gate opened) where they ran.
+    arms = [a for a in ("steady", "keep", "detach")
             if any(glob.glob(os.path.join(root, p, a + "-*")) for p in programs)]
     print("| program | round | " + " | ".join("%s, ms" % a for a in arms) + " | off, ms | " +
           " | ".join("%s / off" % a for a in arms) + " |")

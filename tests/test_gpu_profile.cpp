@@ -148,6 +148,30 @@ TEST_F(GpuProfile, FindsTheDutyAndBurstOfAKnownProgram) {
   EXPECT_LT(cost, 0.10);
 }
 
+// The gate alone (no --profile-gpu), once it has opened: its callbacks are switched off (the default), or CUPTI
+// leaves the copy (BENCH_MPS_GATE_CALLBACKS=detach: cuptiFinalize at the exit of the callback that passed it). At a
+// host wait and at the first kernel, both copies are held, released together and run to their end, and neither
+// says a word about the gate on its stderr (a failed cuptiFinalize would).
+TEST_F(GpuProfile, TheGateAloneLetsGoOfCuptiOnceItOpens) {
+  for (const std::string after : {"", "detach"})
+    for (const std::string point : {"wait:50", "first-kernel"}) {
+      SCOPED_TRACE("BENCH_MPS_GATE_CALLBACKS='" + after + "' --exec-gate " + point);
+      Env env;
+      if (!after.empty()) env.set.emplace_back("BENCH_MPS_GATE_CALLBACKS", after);
+      const fs::path out = tmp / ((after.empty() ? "default" : after) + "-" + point.substr(0, 4));
+      const auto rows = sweep(out, {"--modes", "timeslice", "--procs", "2", "--exec-gate", point}, env);
+      ASSERT_EQ(rows.size(), 2u);
+      for (const auto& w : rows) {
+        const fs::path copy = out / "exec" / w.run_id / ("w" + std::to_string(w.worker));
+        EXPECT_EQ(w.status, "ok") << w.reason;
+        EXPECT_EQ(w.fact("gate_arrived"), 1) << w.facts;
+        EXPECT_TRUE(done_line(copy.string() + ".stdout").is_object()) << "no DONE line from copy " << w.worker;
+        const std::string err = read_text(copy.string() + ".stderr");
+        EXPECT_EQ(err.find("bench_mps start gate"), std::string::npos) << err;
+      }
+    }
+}
+
 // Host waits from CUPTI's synchronisation records (BENCH_MPS_PROFILE_WAITS=activity) find the same steps
 // as the default's callbacks on the synchronising calls: one wait per step, a step of the worker's length.
 TEST_F(GpuProfile, HostWaitsFromSynchronisationRecordsFindTheSameSteps) {

@@ -403,6 +403,12 @@ void say_gate_problem(const std::string& why) {
   if (::write(2, line.data(), line.size()) < 0) return;
 }
 
+/// Says on stderr what went wrong after the copy passed the gate (it was held and released as the others).
+void say_after_gate(const std::string& why) {
+  const std::string line = "bench_mps start gate: " + why + "\n";
+  if (::write(2, line.data(), line.size()) < 0) return;
+}
+
 void hold_at_gate() {
   const std::string why = gate_arrive(g_gate.file, g_gate.slot);
   if (!why.empty()) say_gate_problem(why);
@@ -431,8 +437,10 @@ GateConfig gate_from_env() {
   c.slot = static_cast<int>(index);
   c.point.hold = hold_at_gate;
   c.point.wait_k = k;
-  const char* callbacks = std::getenv(kGateCallbacksVar);
-  c.point.keep_after = callbacks && std::string(callbacks) == "keep";
+  const std::string callbacks = std::getenv(kGateCallbacksVar) ? std::getenv(kGateCallbacksVar) : "";
+  if (callbacks == "keep") c.point.after = AfterGate::keep;
+  if (callbacks == "detach") c.point.after = AfterGate::detach;
+  c.point.say = say_after_gate;
   return c;
 }
 

@@ -21,7 +21,8 @@ namespace bench_mps::profiler {
 /// The environment the harness gives each copy: the gate's file and where to stop (gate_point_words).
 inline constexpr const char* kGateFileVar = "BENCH_MPS_GATE_FILE";
 inline constexpr const char* kGatePointVar = "BENCH_MPS_GATE_POINT";
-/// "keep" in the copy's environment: the gate alone keeps its callbacks on after it opens (wait_callbacks.hpp).
+/// "keep" or "detach" in the copy's environment: what the gate alone does after it opens (wait_callbacks.hpp's
+/// AfterGate; measured by scripts/device_steps/gatecost.sh's arms).
 inline constexpr const char* kGateCallbacksVar = "BENCH_MPS_GATE_CALLBACKS";
 /// The copy's slot: the worker index exec sets for its command (exec_workload.cpp).
 inline constexpr const char* kGateSlotVar = "BENCH_MPS_WORKER_INDEX";

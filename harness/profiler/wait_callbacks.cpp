@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <mutex>
+#include <string>
 #include <system_error>
 #include <thread>
 
@@ -69,11 +70,34 @@ void switch_off_after_gate() {
   }
 }
 
+/// With the gate alone and AfterGate::detach: set once the gate has passed, taken by the first callback exit after.
+std::atomic<bool> g_detach_due{false};
+
 /// The gate's hook, once per process (the first thread to reach the point; the others go on).
 void pass_gate() {
   if (!g_gate.hold || g_gate_passed.exchange(true)) return;
   g_gate.hold();
-  if (g_gate_only && !g_gate.keep_after) switch_off_after_gate();
+  if (!g_gate_only || g_gate.after == AfterGate::keep) return;
+  if (g_gate.after == AfterGate::detach)
+    g_detach_due = true;  // at this callback's exit (a wait's), or the launch's that passed it
+  else
+    switch_off_after_gate();
+}
+
+/// AfterGate::detach, at a callback's exit site: CUPTI leaves the process (its subscriber with it). Where
+/// cuptiFinalize fails, the callbacks are switched off as by default, and why is said.
+void detach_if_due() {
+  if (!g_detach_due.exchange(false)) return;
+  CUpti_SubscriberHandle s = g_subscriber.exchange(nullptr);
+  if (!s) return;  // stopped meanwhile (the program is exiting)
+  const CUptiResult r = cuptiFinalize();
+  if (r == CUPTI_SUCCESS) return;
+  g_subscriber = s;
+  const char* text = nullptr;
+  if (cuptiGetResultString(r, &text) != CUPTI_SUCCESS || !text) text = "unknown CUPTI error";
+  if (g_gate.say)
+    g_gate.say("cuptiFinalize after the gate: " + std::string(text) + "; its callbacks are switched off instead");
+  switch_off_after_gate();
 }
 
 void CUPTIAPI on_call(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
@@ -84,6 +108,7 @@ void CUPTIAPI on_call(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, c
   const auto* info = static_cast<const CUpti_CallbackData*>(data);
   if (is_launch(domain, id)) {
     if (info->callbackSite == CUPTI_API_ENTER && g_gate.wait_k == 0) pass_gate();
+    if (info->callbackSite == CUPTI_API_EXIT) detach_if_due();
     return;
   }
   const bool recording = g_recording.load(std::memory_order_relaxed);
@@ -104,6 +129,7 @@ void CUPTIAPI on_call(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, c
     if (full && g_on_full) g_on_full();
   }
   if (g_gate.wait_k > 0 && g_waits_seen.fetch_add(1) + 1 == g_gate.wait_k) pass_gate();
+  detach_if_due();
 }
 
 CUptiResult enable(CUpti_CallbackDomain domain, CUpti_CallbackId id, const char*& failed) {

@@ -9,7 +9,7 @@
 // The same subscriber (CUPTI allows one) finds the start gate's point (start_gate.hpp): the exit of the K-th
 // outermost host wait, or the entry of the first kernel or graph launch; there it calls the gate's hook once,
 // on the program's own thread, which blocks until the gate opens. With the gate alone (no waits recorded) it
-// then unsubscribes, so the rest of the program runs without a callback. Where the profile follows an NVTX range
+// then unsubscribes, so the rest of the program runs without a callback (or detaches CUPTI: AfterGate). Where the profile follows an NVTX range
 // (nvtx_ranges.hpp), its callbacks come through the same subscriber.
 #include "harness/profiler/wing.hpp"
 
@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -26,14 +27,24 @@ namespace bench_mps::profiler {
 /// completes for a long time (a program that synchronises often and launches little).
 inline constexpr std::size_t kStagedWaits = 1 << 16;
 
+/// With the gate alone, what follows once the gate has opened (BENCH_MPS_GATE_CALLBACKS; the arms of
+/// scripts/device_steps/gatecost.sh, which measures what each costs one copy).
+enum class AfterGate : std::uint8_t {
+  unsubscribe,  ///< the default: the callbacks are switched off (cuptiUnsubscribe, from a thread of its own)
+  keep,         ///< "keep": they stay on (the library before 2026-12-02)
+  /// "detach": CUPTI leaves the process (cuptiFinalize, at the exit of the callback after the gate, on the
+  /// program's thread, as CUPTI's documentation on detaching asks); where it fails, the callbacks are switched
+  /// off and `say` is told why
+  detach,
+};
+
 /// Where the callbacks call `hold` (null: no gate): after the exit of the `wait_k`-th outermost host wait
 /// (wait_k >= 1), or at the entry of the first kernel or graph launch (wait_k 0).
 struct GatePoint {
   void (*hold)() = nullptr;
   std::uint64_t wait_k = 0;
-  /// With the gate alone, keep the callbacks on after the gate opens (BENCH_MPS_GATE_CALLBACKS=keep: the
-  /// library before 2026-12-02, kept to measure what switching them off buys; scripts/device_steps/gatecost.sh).
-  bool keep_after = false;
+  AfterGate after = AfterGate::unsubscribe;
+  void (*say)(const std::string& line) = nullptr;  ///< where a problem after the gate is said (stderr)
 };
 
 /// Subscribes and enables the callbacks: the synchronising calls' where `record_waits` or a gate counts

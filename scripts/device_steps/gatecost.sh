@@ -2,7 +2,8 @@
 # time-sliced, GATECOST_PAIRS (3) rounds of runs with --exec-gate steady and off, the order alternating, each its own
 # sweep (one warm-up, no --profile-gpu: the gate alone) -> OUT_DIR/runs/gatecost/<name>/<gate>-<i>. GATECOST_ARMS
 # ("steady off") names the arms of a round: `keep` is steady with BENCH_MPS_GATE_CALLBACKS=keep (the gate's
-# callbacks left on after it opens, as the library had them before 2026-12-02). The unit is the program's own
+# callbacks left on after it opens, as the library had them before 2026-12-02), `detach` steady with
+# BENCH_MPS_GATE_CALLBACKS=detach (CUPTI detached from the copy once the gate opens: cuptiFinalize). The unit is the program's own
 # summary line ("<ms> ms each", its timed iterations' mean). Prints each run; scripts/gate_cost.py the ratios.
 names="${step#gatecost}"; names="${names#:}"; [ -z "$names" ] && names=gemm,cuda-graphs
 IFS=, read -r -a progs <<<"$names"
@@ -15,12 +16,13 @@ for p in "${progs[@]}"; do
     if [ $((i % 2)) = 0 ]; then order=(); for ((j = ${#arms[@]} - 1; j >= 0; j--)); do order+=("${arms[j]}"); done; fi
     for g in "${order[@]}"; do
       d="$out/runs/gatecost/$p/$g-$i"; mkdir -p "$(dirname "$d")"
-      gate="$g"; keep=""; [ "$g" = keep ] && { gate=steady; keep=keep; }
-      BENCH_MPS_GATE_CALLBACKS="$keep" "$bench" --workloads exec --command "zoo/run.sh $p" \
+      gate="$g"; after=""; case "$g" in keep | detach) gate=steady; after="$g" ;; esac
+      BENCH_MPS_GATE_CALLBACKS="$after" "$bench" --workloads exec --command "zoo/run.sh $p" \
         --exec-metric '([0-9.]+) ms each' --procs 1 --modes timeslice --repeats 1 --exec-gate "$gate" --out "$d" \
         >"$out/gatecost-$p-$g-$i.log" 2>&1
       echo "gatecost $p $g-$i: rc=$? $(python3 scripts/show_columns.py "$d/runs.csv" status facts | tr '\n' ' ' | \
         grep -oE 'ok|step_mean_ms=[0-9.]+|gate_held_s=[0-9.e-]+|gate_arrived=[01]' | paste -sd' ')"
+      grep -h "bench_mps start gate" "$d"/exec/*/w*.stderr 2>/dev/null | sort | uniq -c | sed "s/^/  gatecost $p $g-$i:/"
     done
   done
 done
