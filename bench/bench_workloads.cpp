@@ -10,9 +10,9 @@
 #include <cstdio>
 #include <string>
 
+#include "bench/bench_gpu_context.hpp"
 #include "kernels/cuda_check.hpp"
 #include "kernels/cuda_handles.cuh"
-#include "kernels/device_context.hpp"
 #include "kernels/mlp.hpp"
 #include "kernels/spin.hpp"
 #include "kernels/spin_kernel.cuh"
@@ -88,13 +88,7 @@ int main(int argc, char** argv) {
     return 77;
   }
   try {
-    const DeviceContextInfo dev = open_device_context();
-    benchmark::AddCustomContext("gpu", dev.name);
-    benchmark::AddCustomContext("sm_count", std::to_string(dev.sm_count));
-    benchmark::AddCustomContext("sm_clock_peak_khz", std::to_string(dev.clock_khz));
-    benchmark::AddCustomContext("cuda_driver_version", std::to_string(dev.driver_version));
-    benchmark::AddCustomContext("cuda_runtime_version", std::to_string(dev.runtime_version));
-    benchmark::AddCustomContext("mps_enabled", dev.mps_enabled ? "true" : "false");
+    bench_mps::bench::stamp_gpu_context();
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
     benchmark::RunSpecifiedBenchmarks();

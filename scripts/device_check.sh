@@ -40,6 +40,8 @@
 #   calib001    mlp's seed001 loop alone with deeper and wider stacks of small layers -> OUT_DIR/calib001/<layers>
 #   zoo-alone:NAMES|all  each zoo program alone, profiled, time-sliced and under MPS -> OUT_DIR/zoo/<name>/alone
 #   zoo-ladder:NAMES|all  the same, then N = ZOO_PROCS (2,4,10) in both modes -> OUT_DIR/zoo/<name>/ladder
+#   cupticost   what the gate's CUPTI callbacks leave per CUDA call once it opened: bench_cupti_after_gate's four
+#               states, CUPTICOST_ROUNDS (5) alternated rounds -> OUT_DIR/cupticost
 #   gatecost[:NAMES]  the gate's cost on one copy alone (gemm, cuda-graphs): steady against off (GATECOST_ARMS: also keep, detach), 3 pairs -> OUT_DIR/gatecost
 #   hostcal[:KINDS]  the host calibration: host_loop.py launch and cpu, N = 1,2,4,10, both modes, gated -> OUT_DIR/hostcal
 #   mpscal[:KINDS]  the MPS contention calibration: worker_shape.sh fma16, fma66, fma1056, tiny132, mem16, mem0 (or
@@ -77,7 +79,7 @@ for step_asked in "$@"; do
   step_t0=$(date +%s)
   # The step's file, sourced: it sees $out, $bench, $here, $step (advise:spin,mlp whole) and lib.sh's helpers.
   case "$step" in
-    tests|gputests|bench|monitorcost|modes|filler|membw|memlimit|conform|pergpu) step_file="$step" ;;
+    tests|gputests|bench|cupticost|monitorcost|modes|filler|membw|memlimit|conform|pergpu) step_file="$step" ;;
     interference|interrupt|fault|exec|seed001|calibrate|xray|twogpu|execwarm) step_file="$step" ;;
     profile|profileclient|profilecost|profilevariants|firstset|calib001) step_file="$step" ;;
     reference|aa*|spin110|spin103|mlp105|rounds5|rounds1|rounds2|cap60|fresh) step_file=reference ;;

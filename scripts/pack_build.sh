@@ -3,8 +3,9 @@
 # programs, the test binaries and ctest's files, without object files and static libraries, so that
 # the working tree and the build fit in the device tool's 64 MiB. On the device machine:
 #   rm -rf build && mv .device/build build && scripts/device_check.sh "$OUT" STEP...
-#   scripts/pack_build.sh --slim   only bench_mps, bench_worker, the profiler library and the GPU test
-#                                  programs (the device_check steps but `tests`: the whole build is over 64 MiB)
+#   scripts/pack_build.sh --slim   only bench_mps, bench_worker, the profiler library, the GPU test programs and
+#                                  the micro-benchmarks (the device_check steps but `tests`: the whole build is
+#                                  over 64 MiB)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${BENCH_MPS_BUILD_DIR:-$root/build}"
@@ -14,7 +15,9 @@ mkdir -p "$dest"
 if [ "${1:-}" = --slim ]; then
   (cd "$build" && find . -maxdepth 1 -name CMakeCache.txt -print0 && find harness -maxdepth 2 -type f \
      \( -name bench_mps -o -name bench_worker -o -name 'libbench_mps_profiler.so*' \) -print0 && \
-     find tests -maxdepth 1 -type f \( -name 'test_gpu_*' -o -name nvtx_steps \) -perm -u+x -print0) | (cd "$build" && tar --null -T - -cf -) \
+     find tests -maxdepth 1 -type f \( -name 'test_gpu_*' -o -name nvtx_steps \) -perm -u+x -print0 && \
+     { [ ! -d bench ] || find bench -maxdepth 1 -type f \( -name 'bench_*' -perm -u+x -o -name 'libbenchmark*' \) -print0; }) \
+    | (cd "$build" && tar --null -T - -cf -) \
     | tar -xf - -C "$dest"
 else
   (cd "$build" && find . -type f ! -name '*.o' ! -name '*.a' ! -name '*.log' ! -path '*/CMakeFiles/*' \

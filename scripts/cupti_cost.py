@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""What the start gate's CUPTI callbacks leave in a process once the gate has opened, per CUDA call, from a device_check
+`cupticost` step's folder (issue 42: the gate's cost on one copy alone):
+
+    python3 scripts/cupti_cost.py DIR...
+
+DIR/cupticost/<state>-<i>.json are Google Benchmark files of bench/bench_cupti_after_gate, one process per state
+(never, callbacks, unsubscribed, detached) in rounds whose order alternates (scripts/device_steps/cupticost.sh). The
+step is BM_SyncStep's real time (an empty launch and a cudaStreamSynchronize, on the host's clock). Prints each
+round's steps and each state's ratio to never in that round, then per state over every round of every DIR: the
+median step, the median ratio to never with its range, and the median extra time a step in microseconds.
+"""
+import glob
+import json
+import os
+import re
+import statistics
+import sys
+
+STATES = ("never", "callbacks", "unsubscribed", "detached")
+NAME = re.compile(r"^(%s)-([0-9]+)\.json$" % "|".join(STATES))
+TO_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+
+
+def step_us(path):
+    """BM_SyncStep's real time in microseconds, or None where the file holds none."""
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    for b in data.get("benchmarks", []):
+        if b.get("name") == "BM_SyncStep" and b.get("run_type", "iteration") == "iteration":
+            return b["real_time"] * TO_US[b.get("time_unit", "ns")], data.get("context", {})
+    return None, data.get("context", {})
+
+
+def rounds_of(folder):
+    """{round: {state: step us}} and the GPU named in the files' context."""
+    found, gpu = {}, set()
+    for path in sorted(glob.glob(os.path.join(folder, "cupticost", "*.json"))):
+        m = NAME.match(os.path.basename(path))
+        if not m:
+            continue
+        us, context = step_us(path)
+        if us is not None:
+            found.setdefault(int(m.group(2)), {})[m.group(1)] = us
+            gpu.add("%s, driver %s" % (context.get("gpu", "?"), context.get("cuda_driver_version", "?")))
+    return found, sorted(gpu)
+
+
+def main(args):
+    if not args:
+        print(__doc__.strip().splitlines()[3].strip())
+        return 2
+    ratios = {s: [] for s in STATES}
+    steps = {s: [] for s in STATES}
+    for folder in args:
+        found, gpu = rounds_of(folder)
+        if not found:
+            print("%s: no cupticost/<state>-<i>.json with a BM_SyncStep" % folder, file=sys.stderr)
+            return 1
+        print("%s (%s):\n" % (folder, "; ".join(gpu)))
+        print("| round | " + " | ".join("%s, us" % s for s in STATES) + " | " +
+              " | ".join("%s / never" % s for s in STATES[1:]) + " |")
+        print("|---:|" + "---:|" * (2 * len(STATES) - 1))
+        for i in sorted(found):
+            r = found[i]
+            for s in STATES:
+                if s in r:
+                    steps[s].append(r[s])
+                    if s != "never" and "never" in r:
+                        ratios[s].append(r[s] / r["never"])
+            print("| %d | " % i + " | ".join("%.3f" % r[s] if s in r else "-" for s in STATES) + " | " +
+                  " | ".join("%.3fx" % (r[s] / r["never"]) if s in r and "never" in r else "-"
+                             for s in STATES[1:]) + " |")
+        print()
+    never = statistics.median(steps["never"]) if steps["never"] else None
+    for s in STATES:
+        if not steps[s]:
+            continue
+        line = "%s: %d runs, step median %.3f us" % (s, len(steps[s]), statistics.median(steps[s]))
+        if s != "never" and ratios[s]:
+            line += "; over never in its round: median %.3fx (%.3fx-%.3fx), %+.3f us a step" % (
+                statistics.median(ratios[s]), min(ratios[s]), max(ratios[s]), statistics.median(steps[s]) - never)
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
