@@ -9,8 +9,8 @@
 // The same subscriber (CUPTI allows one) finds the start gate's point (start_gate.hpp): the exit of the K-th
 // outermost host wait, or the entry of the first kernel or graph launch; there it calls the gate's hook once,
 // on the program's own thread, which blocks until the gate opens. With the gate alone (no waits recorded) it
-// then unsubscribes, so the rest of the program runs without a callback (or detaches CUPTI: AfterGate). Where the profile follows an NVTX range
-// (nvtx_ranges.hpp), its callbacks come through the same subscriber.
+// then unsubscribes, so the rest of the program runs without a callback (or detaches CUPTI: AfterGate). Where
+// the profile follows an NVTX range (nvtx_ranges.hpp), its callbacks come through the same subscriber.
 #include "harness/profiler/wing.hpp"
 
 #include <cupti.h>

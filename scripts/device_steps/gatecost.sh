@@ -3,8 +3,9 @@
 # sweep (one warm-up, no --profile-gpu: the gate alone) -> OUT_DIR/runs/gatecost/<name>/<gate>-<i>. GATECOST_ARMS
 # ("steady off") names the arms of a round: `keep` is steady with BENCH_MPS_GATE_CALLBACKS=keep (the gate's
 # callbacks left on after it opens, as the library had them before 2026-12-02), `detach` steady with
-# BENCH_MPS_GATE_CALLBACKS=detach (CUPTI detached from the copy once the gate opens: cuptiFinalize). The unit is the program's own
-# summary line ("<ms> ms each", its timed iterations' mean). Prints each run; scripts/gate_cost.py the ratios.
+# BENCH_MPS_GATE_CALLBACKS=detach (CUPTI detached from the copy once the gate opens: cuptiFinalize). The unit is
+# the program's own summary line ("<ms> ms each", its timed iterations' mean). Prints each run, and any line a copy
+# wrote about the gate; scripts/gate_cost.py the ratios.
 names="${step#gatecost}"; names="${names#:}"; [ -z "$names" ] && names=gemm,cuda-graphs
 IFS=, read -r -a progs <<<"$names"
 read -r -a arms <<<"${GATECOST_ARMS:-steady off}"
@@ -22,7 +23,8 @@ for p in "${progs[@]}"; do
         >"$out/gatecost-$p-$g-$i.log" 2>&1
       echo "gatecost $p $g-$i: rc=$? $(python3 scripts/show_columns.py "$d/runs.csv" status facts | tr '\n' ' ' | \
         grep -oE 'ok|step_mean_ms=[0-9.]+|gate_held_s=[0-9.e-]+|gate_arrived=[01]' | paste -sd' ')"
-      grep -h "bench_mps start gate" "$d"/exec/*/w*.stderr 2>/dev/null | sort | uniq -c | sed "s/^/  gatecost $p $g-$i:/"
+      grep -h "bench_mps start gate" "$d"/exec/*/w*.stderr 2>/dev/null | sort | uniq -c |
+        sed "s/^/  gatecost $p $g-$i:/"
     done
   done
 done
