@@ -8,7 +8,8 @@ DIR/cupticost/<state>-<i>.json are Google Benchmark files of bench/bench_cupti_a
 (never, callbacks, unsubscribed, detached) in rounds whose order alternates (scripts/device_steps/cupticost.sh). The
 step is BM_SyncStep's real time (an empty launch and a cudaStreamSynchronize, on the host's clock). Prints each
 round's steps and each state's ratio to never in that round, then per state over every round of every DIR: the
-median step, the median ratio to never with its range, and the median extra time a step in microseconds.
+median step, the median ratio to never in its round with their range, and the median of its step less never's in
+the same round, in microseconds.
 """
 import glob
 import json
@@ -51,6 +52,7 @@ def main(args):
         print(__doc__.strip().splitlines()[3].strip())
         return 2
     ratios = {s: [] for s in STATES}
+    extra = {s: [] for s in STATES}  # the state's step less never's, in the same round (us)
     steps = {s: [] for s in STATES}
     for folder in args:
         found, gpu = rounds_of(folder)
@@ -68,18 +70,18 @@ def main(args):
                     steps[s].append(r[s])
                     if s != "never" and "never" in r:
                         ratios[s].append(r[s] / r["never"])
+                        extra[s].append(r[s] - r["never"])
             print("| %d | " % i + " | ".join("%.3f" % r[s] if s in r else "-" for s in STATES) + " | " +
                   " | ".join("%.3fx" % (r[s] / r["never"]) if s in r and "never" in r else "-"
                              for s in STATES[1:]) + " |")
         print()
-    never = statistics.median(steps["never"]) if steps["never"] else None
     for s in STATES:
         if not steps[s]:
             continue
         line = "%s: %d runs, step median %.3f us" % (s, len(steps[s]), statistics.median(steps[s]))
         if s != "never" and ratios[s]:
             line += "; over never in its round: median %.3fx (%.3fx-%.3fx), %+.3f us a step" % (
-                statistics.median(ratios[s]), min(ratios[s]), max(ratios[s]), statistics.median(steps[s]) - never)
+                statistics.median(ratios[s]), min(ratios[s]), max(ratios[s]), statistics.median(extra[s]))
         print(line)
     return 0
 
