@@ -437,7 +437,8 @@ GateConfig gate_from_env() {
   c.slot = static_cast<int>(index);
   c.point.hold = hold_at_gate;
   c.point.wait_k = k;
-  const std::string callbacks = std::getenv(kGateCallbacksVar) ? std::getenv(kGateCallbacksVar) : "";
+  const char* set = std::getenv(kGateCallbacksVar);
+  const std::string callbacks = set ? set : "";
   if (callbacks == "keep") c.point.after = AfterGate::keep;
   if (callbacks == "detach") c.point.after = AfterGate::detach;
   c.point.say = say_after_gate;

@@ -87,7 +87,8 @@ void pass_gate() {
 /// AfterGate::detach, at a callback's exit site: CUPTI leaves the process (its subscriber with it). Where
 /// cuptiFinalize fails, the callbacks are switched off as by default, and why is said.
 void detach_if_due() {
-  if (!g_detach_due.exchange(false)) return;
+  // A load first: every wait's and launch's exit comes here, and most find nothing due (no write to share).
+  if (!g_detach_due.load(std::memory_order_relaxed) || !g_detach_due.exchange(false)) return;
   CUpti_SubscriberHandle s = g_subscriber.exchange(nullptr);
   if (!s) return;  // stopped meanwhile (the program is exiting)
   const CUptiResult r = cuptiFinalize();

@@ -7,8 +7,8 @@ mkdir -p "$out/cupticost"
 states=(never callbacks unsubscribed detached)
 for i in $(seq 1 "${CUPTICOST_ROUNDS:-5}"); do
   if past_deadline; then echo "cupticost round $i: skipped (DEADLINE_S=$DEADLINE_S reached)"; continue; fi
-  order=("${states[@]}")
-  if [ $((i % 2)) = 0 ]; then order=(detached unsubscribed callbacks never); fi
+  order=("${states[@]}")  # even rounds run the states in reverse
+  if [ $((i % 2)) = 0 ]; then order=(); for ((j = ${#states[@]} - 1; j >= 0; j--)); do order+=("${states[j]}"); done; fi
   for s in "${order[@]}"; do
     build/bench/bench_cupti_after_gate --cupti="$s" --benchmark_min_time=2 \
       --benchmark_out="$out/cupticost/$s-$i.json" --benchmark_out_format=json >"$out/cupticost/$s-$i.log" 2>&1
