@@ -3,7 +3,7 @@
 # in a process of its own: never, callbacks (kept on), unsubscribed (the default), detached (cuptiFinalize).
 # CUPTICOST_ROUNDS (5) rounds, the order reversed every other round -> OUT_DIR/cupticost/<state>-<i>.json and .log;
 # prints each run's step; scripts/cupti_cost.py OUT_DIR the ratios to never.
-mkdir -p "$out/cupticost"
+mkdir -p "$out/runs/cupticost"
 states=(never callbacks unsubscribed detached)
 for i in $(seq 1 "${CUPTICOST_ROUNDS:-5}"); do
   if past_deadline; then echo "cupticost round $i: skipped (DEADLINE_S=$DEADLINE_S reached)"; continue; fi
@@ -11,9 +11,9 @@ for i in $(seq 1 "${CUPTICOST_ROUNDS:-5}"); do
   if [ $((i % 2)) = 0 ]; then order=(); for ((j = ${#states[@]} - 1; j >= 0; j--)); do order+=("${states[j]}"); done; fi
   for s in "${order[@]}"; do
     build/bench/bench_cupti_after_gate --cupti="$s" --benchmark_min_time=2 \
-      --benchmark_out="$out/cupticost/$s-$i.json" --benchmark_out_format=json >"$out/cupticost/$s-$i.log" 2>&1
+      --benchmark_out="$out/runs/cupticost/$s-$i.json" --benchmark_out_format=json >"$out/runs/cupticost/$s-$i.log" 2>&1
     rc=$?
-    echo "cupticost $s-$i: rc=$rc $(grep -E '^BM_SyncStep' "$out/cupticost/$s-$i.log" | tr -s ' ')"
-    [ "$rc" = 0 ] || { echo "cupticost $s-$i: $(tail -1 "$out/cupticost/$s-$i.log")"; step_failed "cupticost $s-$i"; }
+    echo "cupticost $s-$i: rc=$rc $(grep -E '^BM_SyncStep' "$out/runs/cupticost/$s-$i.log" | tr -s ' ')"
+    [ "$rc" = 0 ] || { echo "cupticost $s-$i: $(tail -1 "$out/runs/cupticost/$s-$i.log")"; step_failed "cupticost $s-$i"; }
   done
 done
