@@ -8,8 +8,9 @@ DIR/cupticost/<state>-<i>.json are Google Benchmark files of bench/bench_cupti_a
 (never, callbacks, unsubscribed, detached) in rounds whose order alternates (scripts/device_steps/cupticost.sh). The
 step is BM_SyncStep's real time (an empty launch and a cudaStreamSynchronize, on the host's clock). Prints each
 round's steps and each state's ratio to never in that round, then per state over every round of every DIR: the
-median step, the median ratio to never in its round with their range, and the median of its step less never's in
-the same round, in microseconds.
+median step, the median ratio to never in its round with the median's 90 % interval (resampling rounds, as
+gate_cost.py resamples pairs) and the ratios' range, and the median of its step less never's in the same round, in
+microseconds.
 """
 import glob
 import json
@@ -17,6 +18,8 @@ import os
 import re
 import statistics
 import sys
+
+from gate_cost import bootstrap_median
 
 STATES = ("never", "callbacks", "unsubscribed", "detached")
 NAME = re.compile(r"^(%s)-([0-9]+)\.json$" % "|".join(STATES))
@@ -43,7 +46,7 @@ def rounds_of(folder):
         us, context = step_us(path)
         if us is not None:
             found.setdefault(int(m.group(2)), {})[m.group(1)] = us
-            gpu.add("%s, driver %s" % (context.get("gpu", "?"), context.get("cuda_driver_version", "?")))
+            gpu.add("%s, CUDA driver API %s" % (context.get("gpu", "?"), context.get("cuda_driver_version", "?")))
     return found, sorted(gpu)
 
 
@@ -80,8 +83,10 @@ def main(args):
             continue
         line = "%s: %d runs, step median %.3f us" % (s, len(steps[s]), statistics.median(steps[s]))
         if s != "never" and ratios[s]:
-            line += "; over never in its round: median %.3fx (%.3fx-%.3fx), %+.3f us a step" % (
-                statistics.median(ratios[s]), min(ratios[s]), max(ratios[s]), statistics.median(extra[s]))
+            lo, hi = bootstrap_median(ratios[s])
+            line += "; over never in its round: median %.3fx (90 %% interval %.3fx-%.3fx; rounds %.3fx-%.3fx), " \
+                    "%+.3f us a step" % (statistics.median(ratios[s]), lo, hi, min(ratios[s]), max(ratios[s]),
+                                         statistics.median(extra[s]))
         print(line)
     return 0
 

@@ -38,6 +38,12 @@ STUDIES = [
      ["scripts/gate_cost.py"] + ["results/2026-12-02-gatecost-off/" + d for d in
                                  ("lease1", "lease2", "lease3", "lease4", "lease5/call1", "lease5/call2", "lease5/call3")],
      everything),
+    ("results/2026-12-02-gatecost-off",
+     ["scripts/gate_cost.py"] + ["results/2026-12-02-gatecost-off/" + d for d in
+                                 ("lease1", "lease2", "lease3", "lease4", "lease5/call1", "lease5/call2", "lease5/call3",
+                                  "lease6/call1", "lease6/call2", "lease6/call3")],
+     everything),
+    ("results/2026-12-04-cupticost", ["scripts/cupti_cost.py", "results/2026-12-04-cupticost"], everything),
     ("results/2026-12-03-corun-length",
      ["scripts/corun_length.py", "--swings", "95", "--k", "1,2", "results/2026-12-03-corun-length/mnist-4x"],
      everything),
