@@ -10,10 +10,11 @@ for i in $(seq 1 "${CUPTICOST_ROUNDS:-5}"); do
   order=("${states[@]}")  # even rounds run the states in reverse
   if [ $((i % 2)) = 0 ]; then order=(); for ((j = ${#states[@]} - 1; j >= 0; j--)); do order+=("${states[j]}"); done; fi
   for s in "${order[@]}"; do
+    f="$out/runs/cupticost/$s-$i"  # under runs/: device_check packs that folder
     build/bench/bench_cupti_after_gate --cupti="$s" --benchmark_min_time=2 \
-      --benchmark_out="$out/runs/cupticost/$s-$i.json" --benchmark_out_format=json >"$out/runs/cupticost/$s-$i.log" 2>&1
+      --benchmark_out="$f.json" --benchmark_out_format=json >"$f.log" 2>&1
     rc=$?
-    echo "cupticost $s-$i: rc=$rc $(grep -E '^BM_SyncStep' "$out/runs/cupticost/$s-$i.log" | tr -s ' ')"
-    [ "$rc" = 0 ] || { echo "cupticost $s-$i: $(tail -1 "$out/runs/cupticost/$s-$i.log")"; step_failed "cupticost $s-$i"; }
+    echo "cupticost $s-$i: rc=$rc $(grep -E '^BM_SyncStep' "$f.log" | tr -s ' ')"
+    [ "$rc" = 0 ] || { echo "cupticost $s-$i: $(tail -1 "$f.log")"; step_failed "cupticost $s-$i"; }
   done
 done

@@ -38,13 +38,16 @@ def main(root):
             "| 2 | 20.000 | 22.000 | 20.000 | - | 1.100x | 1.000x | - |",
             "| 3 | 15.000 | - | - | - | - | - | - |",
             "never: 3 runs, step median 15.000 us",
-            "callbacks: 2 runs, step median 17.000 us; over never in its round: median 1.150x (90 % interval 1.100x-1.200x; "
+            "callbacks: 2 runs, step median 17.000 us; over never in its round: "
+            "median 1.150x (90 % interval 1.100x-1.200x; "
             "rounds 1.100x-1.200x), "
             "+2.000 us a step",
-            "unsubscribed: 2 runs, step median 15.250 us; over never in its round: median 1.025x (90 % interval 1.000x-1.050x; "
+            "unsubscribed: 2 runs, step median 15.250 us; over never in its round: "
+            "median 1.025x (90 % interval 1.000x-1.050x; "
             "rounds 1.000x-1.050x), "
             "+0.250 us a step",
-            "detached: 1 runs, step median 10.100 us; over never in its round: median 1.010x (90 % interval 1.010x-1.010x; "
+            "detached: 1 runs, step median 10.100 us; over never in its round: "
+            "median 1.010x (90 % interval 1.010x-1.010x; "
             "rounds 1.010x-1.010x), "
             "+0.100 us a step",
         ]
