@@ -5,9 +5,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <map>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -356,6 +357,25 @@ TEST(Predict, EachCopyKeepsThePartsItsRunsAloneKept) {
   // The device's build (90b4498), which followed nothing, left out a head too in one of them.
   const std::string before = read_text(sweeps / "ladder-1" / "units-device-90b4498.csv");
   EXPECT_NE(before.find("left out: a head of"), std::string::npos);
+}
+
+// The copies of one gated run keep the same steps (shared_phase): wlm-lstm's eight copies under MPS on an H200
+// (results/2026-12-03-advise-lease7), each with 187 step ends in its steady part, left out a tail of evaluation
+// batches; by their own times, as the device's build measured them, some cut it 62 or 63 steps in, the rest 64.
+TEST(Predict, TheCopiesOfOneGatedRunKeepTheSameSteps) {
+  const fs::path limits = source_dir() / "results/2026-12-03-advise-lease7/wlm-lstm/sweeps/limits";
+  std::map<std::string, std::set<std::string>> kept;
+  for (const harness::MeasuredUnit& u : harness::measure_units(limits, 20)) {
+    kept[u.run_id].insert(u.phase);
+    EXPECT_EQ(u.basis, harness::UnitBasis::common_window) << u.run_id << " " << u.worker;
+  }
+  ASSERT_EQ(kept.size(), 2u);
+  for (const auto& [run, phases] : kept) {
+    ASSERT_EQ(phases.size(), 1u) << run << ": " << *phases.begin() << " | " << *phases.rbegin();
+    EXPECT_EQ(phases.begin()->rfind("steps 1-64 of 187 (left out: a tail of 123 ends at", 0), 0u) << *phases.begin();
+  }
+  const std::string device = read_text(limits / "units.csv");
+  EXPECT_NE(device.find("steps 1-62 of 187"), std::string::npos) << "the device's build: each copy its own cut";
 }
 
 TEST(PredictHostile, MeasureRefusesAFolderWithoutProfiledExecRunsAndKeepsUnitsItCannotRemake) {

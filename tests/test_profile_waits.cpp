@@ -437,5 +437,37 @@ TEST(StepPhase, ALadderFollowsThePartsItsRunsAloneKept) {
   EXPECT_EQ(ladder_sides({PhaseSides{}, PhaseSides{}, head}), PhaseSides{});
 }
 
+// The copies of one gated run keep the same steps: released together from one host wait, a copy's k-th end closes
+// the same step of the program in every copy. dcgan's ten copies under MPS on an H200
+// (results/2026-12-03-gate-ladders) each had 627 ends, and by their own times kept heads cut 164 to 445 steps in.
+// siamese's copies at N=2 (results/2026-12-02-study) kept, one a head left out, the other its whole steady part: behind
+// its neighbour a copy's short steps slowed more than its long ones (2.5x against 1.1x here), under the 2x that parts
+// a steady part by its own times; the run's mean parts both where the program's phase changes.
+TEST(StepPhase, TheCopiesOfOneRunKeepTheSameSteps) {
+  using harness::shared_phase;
+  const std::vector<std::int64_t> one = ends_of({{190, 1}, {300, 4}});
+  const std::vector<std::int64_t> two = ends_of({{190, 2.5}, {300, 4.4}});
+  ASSERT_EQ(one.size(), two.size());
+  EXPECT_EQ(main_phase(one).first, 190u) << main_phase(one).words();
+  EXPECT_FALSE(main_phase(two).cut()) << "by its own times: " << main_phase(two).words();
+  const std::optional<StepPhase> both = shared_phase({one, two});
+  ASSERT_TRUE(both.has_value());
+  EXPECT_EQ(both->first, 190u) << both->words();
+  EXPECT_EQ(both->last, 490u);
+  // Ends on their own origins: a copy's clock offset changes nothing.
+  std::vector<std::int64_t> later = two;
+  for (std::int64_t& e : later) e += 7'000'000'000;
+  EXPECT_EQ(shared_phase({one, later})->words(), both->words());
+  // The runs alone's sides are followed as each copy's own cut follows them.
+  using harness::PhaseSide;
+  using harness::PhaseSides;
+  EXPECT_FALSE(shared_phase({one, two}, PhaseSides{})->cut()) << "runs alone never parted";
+  EXPECT_EQ(shared_phase({one, two}, PhaseSides{PhaseSide::after})->first, 190u);
+  // None where the copies' counts differ (not the same steps) or there is one copy.
+  EXPECT_EQ(shared_phase({one, ends_of({{190, 1}, {301, 4}})}), std::nullopt);
+  EXPECT_EQ(shared_phase({one}), std::nullopt);
+  EXPECT_EQ(shared_phase({}), std::nullopt);
+}
+
 }  // namespace
 }  // namespace bench_mps::testing

@@ -106,13 +106,38 @@ CopyWaits copy_waits(const LoadedCopy& copy, double release_mono_s,
     r = {clock.monotonic_ns(static_cast<double>(r.first) * 1e-9),
          clock.monotonic_ns(static_cast<double>(r.second) * 1e-9)};
   c.phase = unit_phase(c.ends, range, follow);
-  if (c.phase.cut()) {
-    if (c.phase.first > 0) c.from = c.ends[c.phase.first];
-    if (c.phase.last + 1 < c.ends.size()) c.to = c.ends[c.phase.last];
-    c.ends = std::vector<std::int64_t>(c.ends.begin() + static_cast<std::ptrdiff_t>(c.phase.first),
-                                       c.ends.begin() + static_cast<std::ptrdiff_t>(c.phase.last) + 1);
-  }
   return c;
+}
+
+/// Narrows a copy's steady part to its phase's steps (copy_waits found the phase; keep_run_phase may replace it).
+void cut_to_phase(CopyWaits& c) {
+  if (!c.phase.cut()) return;
+  if (c.phase.first > 0) c.from = c.ends[c.phase.first];
+  if (c.phase.last + 1 < c.ends.size()) c.to = c.ends[c.phase.last];
+  c.ends = std::vector<std::int64_t>(c.ends.begin() + static_cast<std::ptrdiff_t>(c.phase.first),
+                                     c.ends.begin() + static_cast<std::ptrdiff_t>(c.phase.last) + 1);
+}
+
+/// One kind of step in every copy of a run: copies held at one start gate and released together run one program
+/// from one host wait, so where each has as many step ends in its steady part, each keeps the same steps
+/// (shared_phase), not the ones its own times alone would choose (dcgan's ten copies under MPS on an H200 kept heads
+/// cut anywhere from 164 to 445 steps in, and their steady parts lay 5.91x apart). Copies not gated, not all placed,
+/// with an NVTX range that chose (its own steps), or with differing counts keep their own.
+void keep_run_phase(std::vector<CopyWaits>& copies, const std::vector<double>& releases,
+                    const std::optional<PhaseSides>& follow) {
+  std::vector<std::vector<std::int64_t>> ends;
+  for (std::size_t i = 0; i < copies.size(); ++i) {
+    if (!copies[i].why.empty() || !copies[i].placed || !std::isfinite(releases[i]) || !copies[i].phase.range.empty())
+      return;
+    ends.push_back(copies[i].ends);
+  }
+  const std::optional<StepPhase> shared = shared_phase(ends, follow);
+  if (!shared) return;
+  for (CopyWaits& c : copies) {
+    const std::string note = c.phase.note;
+    c.phase = *shared;
+    c.phase.note = note;
+  }
 }
 
 /// The least share of a copy's steady part that [from, to] covers (0 where a copy cannot be placed).
@@ -200,15 +225,21 @@ std::vector<MeasuredUnit> measure_units(const fs::path& dir, double gap_us) {
   for (const std::string& id : order) {
     const std::vector<const WorkerRecord*>& copies = by_run[id];
     std::vector<CopyWaits> waits;
-    std::int64_t from = std::numeric_limits<std::int64_t>::min(), to = std::numeric_limits<std::int64_t>::max();
-    bool all_placed = true;
+    std::vector<double> releases;
     for (const WorkerRecord* w : copies) {
       const auto read = alone.find(copy_dir(dir, *w));
+      releases.push_back(w->fact("gate_release_mono_s"));
       waits.push_back(copy_waits(read != alone.end() ? read->second : load_copy(copy_dir(dir, *w), gap_us),
-                                 w->fact("gate_release_mono_s"), follow));
-      all_placed = all_placed && waits.back().placed;
-      from = std::max(from, waits.back().from);
-      to = std::min(to, waits.back().to);
+                                 releases.back(), follow));
+    }
+    keep_run_phase(waits, releases, follow);
+    std::int64_t from = std::numeric_limits<std::int64_t>::min(), to = std::numeric_limits<std::int64_t>::max();
+    bool all_placed = true;
+    for (CopyWaits& c : waits) {
+      cut_to_phase(c);
+      all_placed = all_placed && c.placed;
+      from = std::max(from, c.from);
+      to = std::min(to, c.to);
     }
     const MetricWindow lines = metric_window(copies);  // unchecked (NaN) where no copy printed a metric
     for (std::size_t i = 0; i < copies.size(); ++i) {

@@ -171,6 +171,21 @@ StepPhase unit_phase(const std::vector<std::int64_t>& ends, const FollowedRange&
   return p;
 }
 
+std::optional<StepPhase> shared_phase(const std::vector<std::vector<std::int64_t>>& ends,
+                                      const std::optional<PhaseSides>& follow) {
+  if (ends.size() < 2) return std::nullopt;
+  const std::size_t n = ends.front().size();
+  if (std::any_of(ends.begin(), ends.end(), [n](const std::vector<std::int64_t>& e) { return e.size() != n; }))
+    return std::nullopt;
+  std::vector<std::int64_t> mean(n, 0);
+  for (std::size_t k = 0; k < n; ++k) {
+    double sum = 0;
+    for (const std::vector<std::int64_t>& e : ends) sum += static_cast<double>(e[k] - e.front());
+    mean[k] = static_cast<std::int64_t>(std::llround(sum / static_cast<double>(ends.size())));
+  }
+  return main_phase(mean, follow);
+}
+
 std::optional<PhaseSides> ladder_sides(const std::vector<PhaseSides>& alone) {
   if (alone.empty()) return std::nullopt;
   std::size_t best = 0, best_count = 0;

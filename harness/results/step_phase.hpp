@@ -8,7 +8,8 @@
 // and predict's unit alone both follow it, so a unit measured and a unit predicted are of the same steps.
 // Which part took longer can change with contention (a head of short host waits slowed 14x by nine other
 // copies outlasts the tail it was shorter than alone), so in a ladder every copy keeps the parts its runs alone
-// kept (ladder_sides): one kind of step at every N. Where the program marks its steps with an NVTX range
+// kept (ladder_sides): one kind of step at every N; and the copies of one gated run keep the same steps
+// (shared_phase), cut on their mean time to each step end. Where the program marks its steps with an NVTX range
 // (--exec-unit-range, the profile's unit_range), the steps its occurrences open in or span are that kind instead
 // (range_phase), whatever their lengths, and steps of another kind between them are left out of the unit, not
 // out of the steady part; unit_phase chooses, and the words say which.
@@ -83,6 +84,13 @@ struct FollowedRange {
 /// (range_phase), else main_phase(ends, follow) with a note saying why the range did not choose.
 StepPhase unit_phase(const std::vector<std::int64_t>& ends, const FollowedRange& range,
                      const std::optional<PhaseSides>& follow = std::nullopt);
+
+/// The phase a run's copies share: `ends` holds each copy's step ends (ns, each on its own origin), the copies held
+/// at one start gate and released together, so that where each has as many ends its k-th closes the same step of the
+/// program in every copy. main_phase(the copies' mean time from their first end to each, follow). None where fewer
+/// than two copies or their counts differ.
+std::optional<StepPhase> shared_phase(const std::vector<std::vector<std::int64_t>>& ends,
+                                      const std::optional<PhaseSides>& follow = std::nullopt);
 
 /// The sides most of a ladder's runs alone kept (a tie: the earliest run's of them); none without a run alone.
 std::optional<PhaseSides> ladder_sides(const std::vector<PhaseSides>& alone);

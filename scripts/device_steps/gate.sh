@@ -69,6 +69,19 @@ for p in "${progs[@]}"; do
     grep -E "exec-gate" "$out/gate-$p-$gn$tag.log" | sort -u | head -3 | sed 's/^/  /'
     "$bench" predict --measure "$d" >"$out/gate-$p-$gn$tag-measure.log" 2>&1 || echo "  measure: rc=$?"
     sed 's/^/  /' "$out/gate-$p-$gn$tag-measure.log"
+    # GATE_MEASURE_ALSO=BIN: another build's predict --measure beside it, from the same profiles, into
+    # units-also-<its 8-hex git sha>.csv (a rule that changed: both on one ladder); units.csv stays this build's.
+    if [ -n "${GATE_MEASURE_ALSO:-}" ]; then
+      also_sha=$("$GATE_MEASURE_ALSO" --version 2>/dev/null | sed -n 's/.*(git \([0-9a-f]\{8\}\).*/\1/p')
+      cp "$d/units.csv" "$d/units-this.tmp"
+      if "$GATE_MEASURE_ALSO" predict --measure "$d" >"$out/gate-$p-$gn$tag-measure-also.log" 2>&1; then
+        python3 scripts/units_by_cell.py "$d" --label "also ${also_sha:-unknown}:"
+        mv "$d/units.csv" "$d/units-also-${also_sha:-unknown}.csv"
+      else
+        echo "  measure also: rc=$? ($GATE_MEASURE_ALSO)"
+      fi
+      mv "$d/units-this.tmp" "$d/units.csv"
+    fi
     # a latency program: the backlog rule of results/2026-12-03-advise-lease4/PLAN-paced-gate.md
     [[ " ${margs[*]} " == *" latency "* ]] && python3 scripts/paced_gate_rule.py "$d" 2>&1 | sed 's/^/  /'
     python3 - "$d" <<'PY'
