@@ -10,12 +10,15 @@ the alone median with, in brackets, over the largest and the smallest alone draw
 committed files.
 
     python3 scripts/gate_study.py results/2026-11-28-gate      # prints the Markdown tables
+    python3 scripts/gate_study.py DIR --units units-also-88079fe7.csv   # another build's units of the same runs
 """
 import csv
 import json
 import os
 import statistics
 import sys
+
+UNITS = "units.csv"  # --units NAME: another measurement of the same folders (gate.sh GATE_MEASURE_ALSO)
 
 
 def folders(root):
@@ -34,7 +37,7 @@ def cells_co_run(units):
 
 
 def coverage_row(d, root):
-    units = list(csv.DictReader(open(os.path.join(d, "units.csv"))))
+    units = list(csv.DictReader(open(os.path.join(d, UNITS))))
     meta = json.load(open(os.path.join(d, "meta.json")))
     gate = meta.get("exec_gate") or {}
     asked = gate.get("asked", "off")
@@ -53,7 +56,7 @@ def coverage_row(d, root):
 
 def unit_rows(d, root):
     cells = {}
-    for u in csv.DictReader(open(os.path.join(d, "units.csv"))):
+    for u in csv.DictReader(open(os.path.join(d, UNITS))):
         cells.setdefault((u["mode"], int(u["procs"])), []).append(u)
     out = []
     for (mode, n), us in sorted(cells.items()):
@@ -111,7 +114,7 @@ def core_row(d, root):
         facts = dict(x.split("=", 1) for x in (r.get("facts") or "").split(";") if "=" in x)
         cores[(r["run_id"], r["worker"])] = facts.get("core")
     runs = {}
-    for u in csv.DictReader(open(os.path.join(d, "units.csv"))):
+    for u in csv.DictReader(open(os.path.join(d, UNITS))):
         core = cores.get((u["run_id"], u["worker"]))
         if int(u["procs"]) >= 4 and u.get("steady_s") and core is not None:
             runs.setdefault(u["run_id"], []).append((core, float(u["steady_s"])))
@@ -152,7 +155,7 @@ def cost_rows(root):
 def repeat_rows(d, root):
     """Cells with two repeats or more, both co-run: each repeat's mean unit over its copies, and how far apart."""
     runs = {}
-    for u in csv.DictReader(open(os.path.join(d, "units.csv"))):
+    for u in csv.DictReader(open(os.path.join(d, UNITS))):
         runs.setdefault((u["mode"], int(u["procs"]), int(u["repeat"])), []).append(u)
     cells = {}
     for (mode, n, rep), us in runs.items():
@@ -185,7 +188,7 @@ def alone_draws(d):
     """{mode: [unit of each alone run, in run order]} (each run's mean over its copies; co-run or not, N=1)."""
     order = run_order(d)
     runs = {}
-    for u in csv.DictReader(open(os.path.join(d, "units.csv"))):
+    for u in csv.DictReader(open(os.path.join(d, UNITS))):
         if int(u["procs"]) == 1 and u["unit_ms"]:
             runs.setdefault((u["mode"], u["run_id"]), []).append(float(u["unit_ms"]))
     draws = {}
@@ -221,7 +224,7 @@ def ratio_rows(d, root):
     alone draws as for the unit."""
     draws = alone_draws(d)
     cells, runs = {}, {}
-    for u in csv.DictReader(open(os.path.join(d, "units.csv"))):
+    for u in csv.DictReader(open(os.path.join(d, UNITS))):
         if int(u["procs"]) >= 2:
             cells.setdefault((u["mode"], int(u["procs"])), []).append(u)
             runs.setdefault((u["mode"], int(u["procs"]), u["run_id"]), []).append(u)
@@ -254,7 +257,18 @@ def print_table(header, rule, rows):
 
 
 def main():
-    root = sys.argv[1]
+    global UNITS
+    args = sys.argv[1:]
+    if len(args) == 3 and args[1] == "--units":
+        UNITS = args[2]
+    elif len(args) != 1:
+        print("gate_study.py: usage: gate_study.py FOLDER [--units NAME]", file=sys.stderr)
+        sys.exit(2)
+    root = args[0]
+    lacking = [d for d in folders(root) if "gatecost" not in d and not os.path.isfile(os.path.join(d, UNITS))]
+    if lacking:
+        print(f"gate_study.py: {lacking[0]} has no {UNITS}", file=sys.stderr)
+        sys.exit(2)
     ds = [d for d in folders(root) if "gatecost" not in d]
     print("| folder | --exec-gate | point | copies co-run (N >= 2) | cells co-run | arrivals spread s | "
           "releases spread ms |")

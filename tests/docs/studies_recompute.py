@@ -28,6 +28,19 @@ def ladder_lines(*names):
     return quoted
 
 
+def program_lines(*names):
+    """A README that quotes ladder_acceptance.py's per-program lines of NAMES and its totals, not its ladders."""
+    def quoted(lines):
+        return [line for line in lines if any(line.startswith(f"program: {n}:") for n in names)
+                or not line.startswith(("ladder: ", "program: "))]
+    return quoted
+
+
+def first_table(lines):
+    """gate_study.py's first table (co-run copies and cells per folder), up to the first blank line."""
+    return lines[:lines.index("")] if "" in lines else lines
+
+
 def parting_lines(lines):
     return [line for line in lines if line.startswith("copies parted, ")]
 
@@ -78,9 +91,16 @@ STUDIES = [
      ladder_lines("amp-train", "ddp-single-gpu", "dcgan")),
     ("results/2026-12-03-advise-lease8",
      ["scripts/ladder_acceptance.py", ".", "--before", "2026-12-03T18:50:00Z", "--parting"], parting_lines),
-    ("results/2026-12-03-gate-ladders", ["scripts/ladder_acceptance.py", ".", "--parting"],
+    ("results/2026-12-03-gate-ladders",
+     ["scripts/ladder_acceptance.py", ".", "--parting", "--before", "2026-12-04T00:00:00Z"],
      ladder_lines("amp-train", "dcgan")),
     ("results/2026-12-03-gate-ladders", ["scripts/gate_study.py", "results/2026-12-03-gate-ladders/gate"], everything),
+    ("results/2026-12-04-shared-phase", ["scripts/gate_study.py", "results/2026-12-04-shared-phase/gate"], everything),
+    ("results/2026-12-04-shared-phase",
+     ["scripts/gate_study.py", "results/2026-12-04-shared-phase/gate", "--units", "units-also-88079fe7.csv"],
+     first_table),
+    ("results/2026-12-04-shared-phase", ["scripts/ladder_acceptance.py", ".", "--before", "2026-12-04T12:00:00Z"],
+     program_lines("mnist", "vae", "wlm-lstm", "siamese", "mnist-ff")),
 ]
 
 
