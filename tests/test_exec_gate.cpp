@@ -202,6 +202,24 @@ TEST_F(ExecGate, BadGateValuesAreOneLineAndWriteNothing) {
     EXPECT_NE(r.err.find(bad[0]), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(out())) << bad[0] << " " << bad[1];
   }
+  // What the gate does once it opens, asked of the environment: keep or detach, else refused before a copy starts.
+  for (const std::string& value : {"remove", "Keep", "detach ", "1"}) {
+    Env asked = env;
+    asked.set.emplace_back("BENCH_MPS_GATE_CALLBACKS", value);
+    const auto r = run_program(bench_mps_exe(), sweep_args({"--command", "true"}), asked, 120);
+    EXPECT_EQ(r.exit_code, 2) << value << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find("BENCH_MPS_GATE_CALLBACKS='" + value + "': neither keep nor detach"), std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(out())) << value;
+  }
+  Env ungated = env;  // no copy held: nothing for it to do, nothing refused
+  ungated.set.emplace_back("BENCH_MPS_GATE_CALLBACKS", "remove");
+  const auto off = run_program(bench_mps_exe(), sweep_args({"--command", "true", "--exec-gate", "off"}), ungated, 120);
+  EXPECT_NE(off.exit_code, 2) << off.err;  // `true` is never an MPS client of the fake daemon: those runs fail
+  EXPECT_EQ(off.err.find("neither keep nor detach"), std::string::npos) << off.err;
+  EXPECT_TRUE(fs::exists(out() / "runs.csv")) << "the sweep ran";
+  fs::remove_all(out());
   const auto no_exec =
       run_program(bench_mps_exe(), {"--workloads", "spin", "--exec-gate", "off", "--out", out().string()}, env);
   EXPECT_EQ(no_exec.exit_code, 2);

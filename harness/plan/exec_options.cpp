@@ -1,6 +1,7 @@
 #include "harness/plan/exec_options.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "harness/common/errors.hpp"
 #include "harness/profiler/start_gate.hpp"
@@ -32,6 +33,14 @@ bool is_exec_gate(const std::string& text) {
 }
 
 bool has_exec(const SweepSpec& spec) { return exec_workloads(spec) > 0; }
+
+void check_gate_environment(const SweepSpec& spec) {
+  const char* set = std::getenv(profiler::kGateCallbacksVar);
+  if (!has_exec(spec) || spec.exec_gate == "off" || !set || profiler::is_gate_callbacks(set)) return;
+  throw UsageError(std::string(profiler::kGateCallbacksVar) + "='" + std::string(set).substr(0, 40) +
+                   "': neither keep nor detach (what the start gate does once it opens; unset, it unsubscribes its "
+                   "callbacks)");
+}
 
 void check_exec_only_options(const SweepSpec& spec) {
   if (!has_exec(spec) || exec_workloads(spec) < spec.workloads.size()) return;

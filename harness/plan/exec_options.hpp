@@ -19,6 +19,10 @@ bool is_exec_gate(const std::string& text);
 /// Whether a workload of `spec` runs the user's program (exec).
 bool has_exec(const SweepSpec& spec);
 
+/// Throws UsageError where the environment asks the start gate of `spec`'s exec copies for what it does not do
+/// (BENCH_MPS_GATE_CALLBACKS neither keep nor detach); nothing where no copy is gated.
+void check_gate_environment(const SweepSpec& spec);
+
 /// Throws UsageError naming the first such option given when every workload of `spec` is exec.
 void check_exec_only_options(const SweepSpec& spec);
 

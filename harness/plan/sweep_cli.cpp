@@ -484,6 +484,7 @@ void check_exec_options(const SweepSpec& spec, const SweepCliValues& raw) {
     } catch (const std::invalid_argument& e) {
       throw UsageError(e.what());
     }
+    check_gate_environment(spec);
     check_exec_only_options(spec);
     if (spec.profile_gpu && !plan.exec_copies)
       throw UsageError("--profile-gpu: profiles the exec copies of a plain sweep, not --scenario " +

@@ -439,6 +439,9 @@ GateConfig gate_from_env() {
   c.point.wait_k = k;
   const char* set = std::getenv(kGateCallbacksVar);
   const std::string callbacks = set ? set : "";
+  if (!is_gate_callbacks(callbacks))  // bench_mps refuses it before a copy starts; a copy run by hand says so here
+    say_after_gate(std::string(kGateCallbacksVar) + "='" + callbacks.substr(0, 40) +
+                   "' is neither keep nor detach: the gate unsubscribes its callbacks once it opens");
   if (callbacks == "keep") c.point.after = AfterGate::keep;
   if (callbacks == "detach") c.point.after = AfterGate::detach;
   c.point.say = say_after_gate;

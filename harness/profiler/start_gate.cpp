@@ -189,6 +189,8 @@ void GateFile::open_now() {
   if (g->word.load() == 0) open_gate(*g, GateRelease::harness);
 }
 
+bool is_gate_callbacks(const std::string& value) { return value.empty() || value == "keep" || value == "detach"; }
+
 bool parse_gate_point(const std::string& text, std::uint64_t& wait_k) {
   wait_k = 0;
   if (text == "first-kernel") return true;

@@ -24,6 +24,8 @@ inline constexpr const char* kGatePointVar = "BENCH_MPS_GATE_POINT";
 /// "keep" or "detach" in the copy's environment: what the gate alone does after it opens (wait_callbacks.hpp's
 /// AfterGate; measured by scripts/device_steps/gatecost.sh's arms).
 inline constexpr const char* kGateCallbacksVar = "BENCH_MPS_GATE_CALLBACKS";
+/// Whether `value` of kGateCallbacksVar is one the gate knows: "keep", "detach", or "" (unset: it unsubscribes).
+bool is_gate_callbacks(const std::string& value);
 /// The copy's slot: the worker index exec sets for its command (exec_workload.cpp).
 inline constexpr const char* kGateSlotVar = "BENCH_MPS_WORKER_INDEX";
 
