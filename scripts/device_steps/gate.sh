@@ -13,6 +13,8 @@
 # with GATE_TAG naming the folders <gate>-<GATE_TAG> as well. GATE_KEEP=DIR and GATE_STOP_S=S: a ladder longer than
 # one device call: the sweep writes under DIR and is stopped S seconds after device_check.sh began; the same
 # command again, on the machine still warm, resumes it (--resume) and, complete, measures and packs it.
+# GATE_MEASURE_ALSO=BIN: another build's predict --measure of the same profiles, beside units.csv
+# (units-also-<its sha>.csv): a measuring rule that changed, both on one ladder (results/2026-12-04-shared-phase).
 names="${step#gate}"; names="${names#:}"; [ -z "$names" ] && names=gemm
 IFS=, read -r -a progs <<<"$names"
 python3 -c 'import torch; x = torch.ones(64, 64, device="cuda"); (x @ x).sum().item()' >/dev/null 2>&1
@@ -69,8 +71,7 @@ for p in "${progs[@]}"; do
     grep -E "exec-gate" "$out/gate-$p-$gn$tag.log" | sort -u | head -3 | sed 's/^/  /'
     "$bench" predict --measure "$d" >"$out/gate-$p-$gn$tag-measure.log" 2>&1 || echo "  measure: rc=$?"
     sed 's/^/  /' "$out/gate-$p-$gn$tag-measure.log"
-    # GATE_MEASURE_ALSO=BIN: another build's predict --measure beside it, from the same profiles, into
-    # units-also-<its 8-hex git sha>.csv (a rule that changed: both on one ladder); units.csv stays this build's.
+    # GATE_MEASURE_ALSO (see above): units.csv stays this build's
     if [ -n "${GATE_MEASURE_ALSO:-}" ]; then
       also_sha=$("$GATE_MEASURE_ALSO" --version 2>/dev/null | sed -n 's/.*(git \([0-9a-f]\{8\}\).*/\1/p')
       cp "$d/units.csv" "$d/units-this.tmp"
