@@ -125,6 +125,7 @@ void cut_to_phase(CopyWaits& c) {
 /// with an NVTX range that chose (its own steps), or with differing counts keep their own.
 void keep_run_phase(std::vector<CopyWaits>& copies, const std::vector<double>& releases,
                     const std::optional<PhaseSides>& follow) {
+  if (copies.size() < 2) return;  // a run alone keeps its own cut (and its ends are not copied for nothing)
   std::vector<std::vector<std::int64_t>> ends;
   for (std::size_t i = 0; i < copies.size(); ++i) {
     if (!copies[i].why.empty() || !copies[i].placed || !std::isfinite(releases[i]) || !copies[i].phase.range.empty())
