@@ -101,6 +101,11 @@ STUDIES = [
      first_table),
     ("results/2026-12-04-shared-phase", ["scripts/ladder_acceptance.py", ".", "--before", "2026-12-04T12:00:00Z"],
      program_lines("mnist", "vae", "wlm-lstm", "siamese", "mnist-ff")),
+    ("results/2026-12-04-reladder", ["scripts/gate_study.py", "results/2026-12-04-reladder/gate"], everything),
+    ("results/2026-12-04-reladder", ["scripts/ladder_acceptance.py", ".", "--before", "2026-12-04T13:00:00Z"],
+     program_lines("gemm", "mnist-rnn", "mnist-startup", "wlm-transformer", "ddp-single-gpu")),
+    ("results/2026-12-04-reladder",
+     ["scripts/ladder_acceptance.py", ".", "--before", "2026-12-04T13:00:00Z", "--parting"], program_lines()),
 ]
 
 
