@@ -220,6 +220,10 @@ TEST(Predict, EveryBadInputIsOneLineAndExitTwoWithNothingWritten) {
       {"predict", alone, "--xray", xray, "--host-calibration", ""},
       {"predict", alone, "--xray", xray, "--host-calibration", "/nonexistent/hostcal"},
       {"predict", alone, "--xray", xray, "--host-calibration", (tmp / "full").string()},
+      {"predict", alone, "--xray", xray, "--draws", "some"},
+      {"predict", alone, "--xray", xray, "--draws", ""},
+      {"predict", alone, "--xray", xray, "--draws", "ALL"},
+      {"predict", "--measure", (study() / "gemm" / "ladder").string(), "--draws", "all"},
       {"predict", alone, "--xray", xray, "--nosuch"},
   };
   for (const auto& args : cases) {
@@ -517,9 +521,9 @@ std::string with_copied_rows(const std::string& text, const std::string& from, c
 // Issue 42: the alone anchor with its spread. Three runs of one copy alone time-sliced (the gemm study's own,
 // then its MPS run's profile twice, another unit): the middle unit stands for the program, every draw is said
 // with the drift, and every prediction scaled from it carries the draws' spread.
-TEST(PredictHostile, SeveralRunsAloneGiveTheMiddleOneAndTheirSpreadToEveryPrediction) {
-  TempDir tmp;
-  const fs::path alone = tmp / "alone";
+/// The gemm study's runs alone in `alone`, with two more time-sliced runs alone whose rows and profile are its MPS
+/// run's: three draws time-sliced (the MPS profile's twice), one under MPS.
+void three_runs_alone(const fs::path& alone) {
   fs::copy(study() / "gemm" / "alone", alone, fs::copy_options::recursive);
   const std::string prefix = "r1-mps-exec-n1,1,exec,command=zoo/run.sh gemm,mps,100,1,";
   for (const char* file : {"summary.csv", "runs.csv"}) {
@@ -534,6 +538,12 @@ TEST(PredictHostile, SeveralRunsAloneGiveTheMiddleOneAndTheirSpreadToEveryPredic
   for (const char* run : {"r2", "r3"})
     fs::copy(alone / "profiles" / "r1-mps-exec-n1", alone / "profiles" / (std::string(run) + "-timeslice-exec-n1"),
              fs::copy_options::recursive);
+}
+
+TEST(PredictHostile, SeveralRunsAloneGiveTheMiddleOneAndTheirSpreadToEveryPrediction) {
+  TempDir tmp;
+  const fs::path alone = tmp / "alone";
+  three_runs_alone(alone);
   // One replay (--phases 0): the interval is the draws' spread alone.
   const auto r = run_program(bench_mps_exe(), {"predict", alone.string(), "--xray", (study() / "xray").string(),
                                                "--procs", "2", "--phases", "0", "--out", (tmp / "p").string()});
@@ -580,6 +590,47 @@ TEST(PredictHostile, SeveralRunsAloneGiveTheMiddleOneAndTheirSpreadToEveryPredic
     EXPECT_LE(lo, x * low / draws[1] * (1 + 1e-9)) << row.at("mode");
     EXPECT_GE(hi, x * high / draws[1] * (1 - 1e-9)) << row.at("mode");
   }
+}
+
+// Issue 45 items 1 and 5: --draws all replays every run alone from its own trace. Of the four here (three
+// time-sliced, one MPS), three are one profile, the one that stands for the program (the middle time-sliced); so
+// the median of the runs' ratios is its ratio and each cell's value is --draws one's, while the interval now spans
+// the other trace's replay too.
+TEST(PredictHostile, EveryRunAloneReplayedGivesTheMedianOfTheirRatiosAndTheirSpread) {
+  TempDir tmp;
+  const fs::path alone = tmp / "alone";
+  three_runs_alone(alone);
+  std::map<std::string, std::vector<std::map<std::string, std::string>>> rows;
+  for (const char* draws : {"one", "all"}) {
+    const auto r =
+        run_program(bench_mps_exe(), {"predict", alone.string(), "--xray", (study() / "xray").string(), "--procs",
+                                      "2,4", "--phases", "0", "--draws", draws, "--out", (tmp / draws).string()});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    rows[draws] = csv_records(tmp / draws / "predict.csv");
+    const nlohmann::json j = nlohmann::json::parse(read_text(tmp / draws / "predict.json"));
+    EXPECT_EQ(j.contains("draws"), std::string(draws) == "all") << "absent where one, as before --draws";
+    EXPECT_EQ(r.out.find("Every run alone replayed (--draws all): 4 runs") != std::string::npos,
+              std::string(draws) == "all")
+        << r.out;
+  }
+  ASSERT_EQ(rows["one"].size(), rows["all"].size());
+  int wider = 0;
+  for (std::size_t i = 0; i < rows["one"].size(); ++i) {
+    const auto& one = rows["one"][i];
+    const auto& all = rows["all"][i];
+    ASSERT_EQ(one.at("mode") + one.at("procs") + one.at("basis"), all.at("mode") + all.at("procs") + all.at("basis"));
+    const std::string cell = all.at("mode") + " N=" + all.at("procs") + " " + all.at("basis");
+    const double x = std::stod(one.at("predicted"));
+    EXPECT_NEAR(std::stod(all.at("predicted")), x, 1e-6 * x) << cell;
+    const double lo1 = std::stod(one.at("predicted_low")), hi1 = std::stod(one.at("predicted_high"));
+    const double lo = std::stod(all.at("predicted_low")), hi = std::stod(all.at("predicted_high"));
+    EXPECT_LE(lo, lo1 * (1 + 1e-9)) << cell;
+    EXPECT_GE(hi, hi1 * (1 - 1e-9)) << cell;
+    EXPECT_LE(lo, std::stod(all.at("predicted")) * (1 + 1e-9)) << cell;
+    EXPECT_GE(hi, std::stod(all.at("predicted")) * (1 - 1e-9)) << cell;
+    wider += lo < lo1 * (1 - 1e-6) || hi > hi1 * (1 + 1e-6);
+  }
+  EXPECT_GT(wider, 0) << "the other trace's replay differs somewhere, and widens an interval";
 }
 
 }  // namespace

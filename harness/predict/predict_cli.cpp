@@ -255,6 +255,11 @@ CLI::App* add_predict_command(CLI::App& app, PredictArgs& args) {
                 "the program serves requests due on the clock (sleeping until due, late ones at once): replay its "
                 "steady steps open-loop, so copies that fall behind build a backlog")
       ->disable_flag_override();  // a flag: --paced=anything is refused, not read as on or off
+  cmd->add_option("--draws", args.draws,
+                  "which runs alone are replayed: one (the one that stands for the program) or all (each its own "
+                  "trace; a cell the median of their ratios to their own unit alone, the interval their spread)")
+      ->check(CLI::IsMember({"one", "all"}))
+      ->capture_default_str();
   cmd->add_option("--host-calibration", args.host_calibration,
                   "a host calibration of this machine (scripts/device_steps/hostcal.sh): each copy's host time and "
                   "launches stretched by how N copies slowed its host loop (docs/PREDICT.md)")
@@ -279,6 +284,7 @@ int run_predict(const PredictArgs& a) {
                                       {a.max_procs_given, "--max-procs"},
                                       {a.phases_given, "--phases"},
                                       {a.paced, "--paced"},
+                                      {a.draws != "one", "--draws"},
                                       {!a.host_calibration.empty(), "--host-calibration"},
                                       {!a.mps_calibration.empty(), "--mps-calibration"}})
       if (given) throw UsageError(std::string(name) + ": does not apply to --measure (it predicts nothing)");
@@ -309,9 +315,13 @@ int run_predict(const PredictArgs& a) {
   if (!a.mps_calibration.empty()) cal.mps = read_mps_calibration(a.mps_calibration, a.gap_us);
   sched.mps = cal.mps.model();
   if (a.paced)
-    for (AloneRun& r : alone)
+    for (AloneRun& r : alone) {
       if (!make_open_loop(r.program.trace))
         throw UsageError("--paced: " + r.source + ": its steady part launches no GPU work, nothing to pace");
+      for (AloneRun& d : r.draws)  // replayed too where --draws all
+        if (a.draws == "all" && !make_open_loop(d.program.trace))
+          throw UsageError("--paced: " + d.source + ": its steady part launches no GPU work, nothing to pace");
+    }
   std::vector<std::string> profiles_gpu;
   for (const AloneRun& r : alone) profiles_gpu.push_back(r.gpu);
   check_profiles_gpu(a, profiles_gpu);
@@ -322,7 +332,8 @@ int run_predict(const PredictArgs& a) {
   // One N at a time, saying how far it got where that takes a while (64 N x 16 phase draws: minutes).
   std::vector<PredictedRow> cells;
   for (std::size_t i = 0; i < procs.size(); ++i) {
-    for (PredictedRow& c : predict_cells(alone, sched, {procs[i]}, a.phases, host)) cells.push_back(c);
+    for (PredictedRow& c : predict_cells(alone, sched, {procs[i]}, a.phases, host, a.draws == "all"))
+      cells.push_back(c);
     const double so_far = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (so_far > 5 && i + 1 < procs.size())
       std::cerr << "predict: N=" << procs[i] << " done, " << i + 1 << " of " << procs.size() << " N in "
@@ -333,7 +344,7 @@ int run_predict(const PredictArgs& a) {
   const std::string label = !a.label.empty() ? a.label : folder_name(a.alone);
 
   PredictTables tables;
-  write_md_head(tables.md, label, alone, sched, a.xray, cal);
+  write_md_head(tables.md, label, alone, sched, a.xray, cal, a.draws == "all");
   write_cells(tables, cells, measured, label, !units.empty());
   std::cout << tables.md.str();
   // The time it took goes to stderr alone, so that the files stay the same from one run to the next.

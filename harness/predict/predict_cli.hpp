@@ -27,6 +27,7 @@ struct PredictArgs {
   std::string host_calibration;     ///< --host-calibration: a hostcal sweep (harness/predict/host_calibration.hpp)
   std::string mps_calibration;      ///< --mps-calibration: mpscal sweeps (harness/predict/mps_calibration.hpp)
   bool paced = false;  ///< --paced: its steps are due on the clock, replayed open-loop (harness/simulate/open_loop.hpp)
+  std::string draws = "one";  ///< --draws: "one" replays the run alone that stands for the program, "all" every one
 };
 
 CLI::App* add_predict_command(CLI::App& app, PredictArgs& args);

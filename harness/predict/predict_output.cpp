@@ -170,6 +170,7 @@ void write_tables(const PredictArgs& a, const fs::path& out, const std::string& 
                      {"hold_bound", sched.hold_bound}}},
                    {"phases", a.phases},
                    {"cells", t.cells}};
+  if (a.draws != "one") j["draws"] = a.draws;  // (absent: one, as every predict.json before --draws)
   if (!a.against.empty()) j["against"] = a.against;
   if (!host.empty()) {
     nlohmann::json factors = nlohmann::json::array();
@@ -247,7 +248,7 @@ std::map<std::pair<std::string, int>, ScoredCell> measured_cells(const std::vect
 }
 
 void write_md_head(std::ostringstream& md, const std::string& label, const std::vector<AloneRun>& alone,
-                   const SchedulerFacts& sched, const std::string& xray, const Calibrations& cal) {
+                   const SchedulerFacts& sched, const std::string& xray, const Calibrations& cal, bool every_draw) {
   const HostCalibration& host = cal.host;
   md << "# Predicted: " << label << "\n\n";
   for (const AloneRun& r : alone) {
@@ -268,6 +269,18 @@ void write_md_head(std::ostringstream& md, const std::string& label, const std::
          << err(r.draws_unit_ms.back(), r.draws_unit_ms.front()) << ")";
     }
     md << ".\n";
+  }
+  if (every_draw) {  // --draws all: how many traces a cell's value is the median over (predict_cells)
+    std::size_t runs = 0;
+    for (const AloneRun& r : alone) runs += r.draws.size();
+    md << "- Every run alone replayed (--draws all): "
+       << (runs >= 2 ? std::to_string(runs) +
+                           " runs, each its own trace; a cell's unit is the one that stands for the program times the "
+                           "median of the runs' units at N over their own alone, its whole run plus the median of "
+                           "what N added; the interval their least and largest"
+                     : std::string("fewer than two runs alone with a trace, so the one that stands for the program "
+                                   "alone, as --draws one"))
+       << ".\n";
   }
   md << "- The scheduler (" << xray << "): slice " << num(sched.slice_ms) << " ms, switch " << num(sched.switch_ms)
      << " ms, a turn's cost " << num(sched.turn_cost_ms) << " ms, an empty queue kept "

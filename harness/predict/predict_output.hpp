@@ -43,9 +43,11 @@ struct Calibrations {
   MpsCalibration mps;
 };
 
-/// predict.md's heading: the program, each copy alone, the scheduler and the calibrations (where given).
+/// predict.md's heading: the program, each copy alone, the scheduler and the calibrations (where given), and
+/// with `every_draw` (--draws all) which runs alone were replayed.
 void write_md_head(std::ostringstream& md, const std::string& label, const std::vector<AloneRun>& alone,
-                   const SchedulerFacts& sched, const std::string& xray, const Calibrations& cal);
+                   const SchedulerFacts& sched, const std::string& xray, const Calibrations& cal,
+                   bool every_draw = false);
 
 /// Every cell, per unit and per whole run, into the tables: predict.md's table (scored: with the measured
 /// columns), predict.csv with its header, predict.json's cells.

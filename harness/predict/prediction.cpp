@@ -9,6 +9,7 @@
 
 #include "harness/common/errors.hpp"
 #include "harness/common/format.hpp"
+#include "harness/common/stats.hpp"
 #include "harness/model/scheduler_models.hpp"
 #include "harness/model/xray_scheduler.hpp"
 #include "harness/results/regime_rows.hpp"
@@ -116,6 +117,7 @@ std::vector<AloneRun> read_alone_draws(const fs::path& path, double gap_us) {
       middle.draws_unit_ms.push_back(d.unit_ms);
       middle.draws_run_s.push_back(d.run_s);
     }
+    middle.draws = std::move(draws);
     out.push_back(std::move(middle));
   }
   return out;
@@ -259,19 +261,81 @@ const AloneRun& program_alone(const std::vector<AloneRun>& alone) {
   });
 }
 
+namespace {
+
+/// Every run alone of both modes, each with its trace, where `every_draw` asks for them and there are two or more;
+/// else none (the anchor alone is replayed).
+std::vector<const AloneRun*> replayed_draws(const std::vector<AloneRun>& alone, bool every_draw) {
+  std::vector<const AloneRun*> out;
+  if (!every_draw) return out;
+  for (const AloneRun& m : alone)
+    for (const AloneRun& d : m.draws)
+      if (d.unit_ms > 0) out.push_back(&d);
+  if (out.size() < 2) out.clear();
+  return out;
+}
+
+/// The cell from every draw's replay: each draw's unit at N over its own alone (its phases' least and largest
+/// likewise) and what N added to its whole run, taken to `a` (the anchor) by their median; the least and largest
+/// over the draws in place of one replay's phase spread.
+Simulated from_draws(const AloneRun& a, const std::vector<Simulated>& sims, const std::vector<const AloneRun*>& draws) {
+  std::vector<double> ratio, ratio_lo, ratio_hi, added, added_lo, added_hi;
+  for (std::size_t i = 0; i < sims.size(); ++i) {
+    const Simulated& x = sims[i];
+    const AloneRun& d = *draws[i];
+    const auto lo_or = [](double lo, double v) { return std::isfinite(lo) ? lo : v; };
+    ratio.push_back(x.unit_ms / d.unit_ms);
+    ratio_lo.push_back(lo_or(x.unit_low_ms, x.unit_ms) / d.unit_ms);
+    ratio_hi.push_back(lo_or(x.unit_high_ms, x.unit_ms) / d.unit_ms);
+    added.push_back(x.run_s - d.run_s);
+    added_lo.push_back(lo_or(x.run_low_s, x.run_s) - d.run_s);
+    added_hi.push_back(lo_or(x.run_high_s, x.run_s) - d.run_s);
+  }
+  Simulated out;
+  double unused = NAN;  // spread_of's other results, not wanted here
+  out.unit_ms = a.unit_ms * median_finite(ratio);
+  spread_of(ratio_lo, unused, out.unit_low_ms, unused);
+  spread_of(ratio_hi, unused, unused, out.unit_high_ms);
+  out.unit_low_ms *= a.unit_ms;
+  out.unit_high_ms *= a.unit_ms;
+  out.run_s = a.run_s + median_finite(added);
+  spread_of(added_lo, unused, out.run_low_s, unused);
+  spread_of(added_hi, unused, unused, out.run_high_s);
+  out.run_low_s += a.run_s;
+  out.run_high_s += a.run_s;
+  return out;
+}
+
+}  // namespace
+
 std::vector<PredictedRow> predict_cells(const std::vector<AloneRun>& alone, const SchedulerFacts& s,
-                                        const std::vector<int>& procs, int phases, const HostCalibration& host) {
+                                        const std::vector<int>& procs, int phases, const HostCalibration& host,
+                                        bool every_draw) {
   const AloneRun& a = program_alone(alone);
+  const std::vector<const AloneRun*> draws = replayed_draws(alone, every_draw);
   std::vector<PredictedRow> out;
-  std::map<ModeKind, Replay> one;  // each mode's replay of the copy alone, once
-  for (const ModeKind mode : kLadderModes) one[mode] = replay(a.program.trace, 1, *scheduler_model(mode).arbiter(s, 1));
+  std::map<ModeKind, Replay> one;                     // each mode's replay of the copy alone, once
+  std::map<ModeKind, std::vector<Replay>> draws_one;  // and of each draw, where every draw is replayed
+  for (const ModeKind mode : kLadderModes) {
+    const std::unique_ptr<Arbiter> arbiter = scheduler_model(mode).arbiter(s, 1);
+    one[mode] = replay(a.program.trace, 1, *arbiter);
+    for (const AloneRun* d : draws) draws_one[mode].push_back(replay(d->program.trace, 1, *arbiter));
+  }
   for (int n : procs)
     for (const ModeKind mode : kLadderModes) {
       PredictedRow c;
       c.mode = mode;
       c.procs = n;
       c.host_factor = host.at(mode, n);
-      const Simulated sim = simulate(a, mode, n, s, one[mode], phases, c.host_factor);
+      Simulated sim;
+      if (draws.empty()) {
+        sim = simulate(a, mode, n, s, one[mode], phases, c.host_factor);
+      } else {
+        std::vector<Simulated> each;
+        for (std::size_t i = 0; i < draws.size(); ++i)
+          each.push_back(simulate(*draws[i], mode, n, s, draws_one[mode][i], phases, c.host_factor));
+        sim = from_draws(a, each, draws);
+      }
       c.phases = std::max(0, phases);
       c.unit_ms = sim.unit_ms;
       c.run_s = sim.run_s;
@@ -289,17 +353,19 @@ std::vector<PredictedRow> predict_cells(const std::vector<AloneRun>& alone, cons
       // The interval: the phases' least and largest, each over the anchor's spread (the least and the largest
       // alone draw over the one that stands for the program); NaN where neither has a spread.
       double u_lo = 1, u_hi = 1, r_lo = 1, r_hi = 1;
-      const bool draws = a.draws_unit_ms.size() >= 2;
-      if (draws) {
+      const bool has_draws = a.draws_unit_ms.size() >= 2;
+      if (has_draws) {
         const auto [ul, uh] = std::minmax_element(a.draws_unit_ms.begin(), a.draws_unit_ms.end());
         const auto [rl, rh] = std::minmax_element(a.draws_run_s.begin(), a.draws_run_s.end());
         u_lo = *ul / a.unit_ms, u_hi = *uh / a.unit_ms, r_lo = *rl / a.run_s, r_hi = *rh / a.run_s;
       }
-      if (draws || c.phases > 0) {
-        c.unit_low_ms = (c.phases > 0 ? sim.unit_low_ms : c.unit_ms) * u_lo;
-        c.unit_high_ms = (c.phases > 0 ? sim.unit_high_ms : c.unit_ms) * u_hi;
-        c.run_low_s = (c.phases > 0 ? sim.run_low_s : c.run_s) * r_lo;
-        c.run_high_s = (c.phases > 0 ? sim.run_high_s : c.run_s) * r_hi;
+      // (every draw replayed: their spread stands where the phase draws' would, with or without phases)
+      const bool spread = c.phases > 0 || !draws.empty();
+      if (has_draws || spread) {
+        c.unit_low_ms = (spread ? sim.unit_low_ms : c.unit_ms) * u_lo;
+        c.unit_high_ms = (spread ? sim.unit_high_ms : c.unit_ms) * u_hi;
+        c.run_low_s = (spread ? sim.run_low_s : c.run_s) * r_lo;
+        c.run_high_s = (spread ? sim.run_high_s : c.run_s) * r_hi;
       }
       if (low < high) {
         c.regime_low_ms = a.unit_ms * low;

@@ -34,6 +34,9 @@ struct AloneRun {
   /// Every ok run of one copy alone in its mode (this one included), in the sweep's order: the anchor is one
   /// draw of a spread, carried into every prediction scaled from it (PredictedRow's low and high).
   std::vector<double> draws_unit_ms, draws_run_s;
+  /// Those runs themselves, each with its own trace (where read from a folder; their own `draws` empty): what
+  /// `predict --draws all` replays (predict_cells' `every_draw`).
+  std::vector<AloneRun> draws;
 };
 
 /// The N=1 runs of a sweep (`path`: a results folder run with --profile-gpu; the time-sliced one required,
@@ -85,7 +88,12 @@ const AloneRun& program_alone(const std::vector<AloneRun>& alone);
 /// one replay of copies c/N of a step apart (the simulator before phases: advise's stored folders redo with it).
 /// With a host calibration each of the N copies replays with its host stretched by h(mode, N)
 /// (simulate/host_stretch.hpp); the copy alone that every N is scaled from is replayed as recorded.
+/// With `every_draw` (`predict --draws all`) and two runs alone or more (both modes' `draws` together), each run's
+/// own trace is replayed the same way: a cell's unit is program_alone's times the median over the runs of each
+/// one's unit at N over its own alone, its whole run program_alone's plus the median of what N added to each; the
+/// interval spans every run's (and phase draw's) least and largest, over the anchor's spread as above.
 std::vector<PredictedRow> predict_cells(const std::vector<AloneRun>& alone, const SchedulerFacts& s,
-                                        const std::vector<int>& procs, int phases, const HostCalibration& host = {});
+                                        const std::vector<int>& procs, int phases, const HostCalibration& host = {},
+                                        bool every_draw = false);
 
 }  // namespace bench_mps::harness
