@@ -267,7 +267,8 @@ def main(argv):
          "every run alone replayed from its own trace, a cell the median of the runs' ratios to their own unit alone "
          "times the run that stands for the program, its interval their spread")) if d]
     if calibrations and not a.bench:
-        refuse("gated_study: %s predicts again: give --bench too" % calibrations[0][0])
+        refuse("gated_study: %s predicts again: give --bench too" %
+               ("--all-draws" if calibrations[0][2] == "draws" else calibrations[0][0]))
     if a.score_name and not calibrations:
         refuse("gated_study: --score-name names a later score: give --host-calibration, --mps-calibration or "
                "--all-draws too")
@@ -319,7 +320,9 @@ def main(argv):
     busy_lines, busy = score_rows([c for c in held if c["busy"]], "Held out, busy at least %s of the time" % pct(BUSY))
     idle_lines, idle = score_rows([c for c in held if not c["busy"]], "Held out, busy under %s" % pct(BUSY))
     cal_lines, _ = score_rows([c for c in cells if c["set"] == "calibration"], "Calibration programs")
-    how = " ".join(["python3 scripts/gated_study.py", a.study] + (["--bench", a.bench] + calibrated if calibrations
+    # (this script's own options: --draws all is predict's, --all-draws this script's)
+    given = [x for c in calibrations for x in (["--all-draws"] if c[2] == "draws" else list(c[:2]))]
+    how = " ".join(["python3 scripts/gated_study.py", a.study] + (["--bench", a.bench] + given if calibrations
                                                                     else []) +
                    (["--score-name", a.score_name] if a.score_name else []))
     named = " and ".join("every run alone replayed" if c[2] == "draws" else
