@@ -17,6 +17,7 @@
 #include "harness/common/errors.hpp"
 #include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
+#include "harness/common/word_table.hpp"
 #include "harness/plan/sweep_cli.hpp"
 #include "harness/predict/measured_units.hpp"
 #include "harness/predict/predict_inputs.hpp"
@@ -30,6 +31,8 @@ namespace fs = std::filesystem;
 
 namespace bench_mps::harness {
 namespace {
+
+constexpr WordTable<AloneDraws, 2> kAloneDrawsWords{{{AloneDraws::one, "one"}, {AloneDraws::all, "all"}}};
 
 /// The largest N predicted: it predicts every N under MPS too, whose server takes this many clients.
 constexpr int kMaxPredictProcs = kMpsClientCeiling;
@@ -214,6 +217,8 @@ void check_calibrated_on(const std::string& option, const std::string& folder, c
 
 }  // namespace
 
+const char* alone_draws_word(AloneDraws d) { return word_of(kAloneDrawsWords, d).value_or("").data(); }
+
 CLI::App* add_predict_command(CLI::App& app, PredictArgs& args) {
   CLI::App* cmd = app.add_subcommand("predict", "predict N copies from one copy alone and the X-ray (docs/PREDICT.md)");
   cmd->footer(kFooter);
@@ -255,11 +260,15 @@ CLI::App* add_predict_command(CLI::App& app, PredictArgs& args) {
                 "the program serves requests due on the clock (sleeping until due, late ones at once): replay its "
                 "steady steps open-loop, so copies that fall behind build a backlog")
       ->disable_flag_override();  // a flag: --paced=anything is refused, not read as on or off
-  cmd->add_option("--draws", args.draws,
-                  "which runs alone are replayed: one (the one that stands for the program) or all (each its own "
-                  "trace; a cell the median of their ratios to their own unit alone, the interval their spread)")
-      ->check(CLI::IsMember({"one", "all"}))
-      ->capture_default_str();
+  cmd->add_option_function<std::string>(
+         "--draws", [&args](const std::string& word) { args.draws = *value_of(kAloneDrawsWords, word); },
+         "which runs alone are replayed: one (the one that stands for the program; default) or all (each its own "
+         "trace; a cell the median of their ratios to their own unit alone, the interval their spread)")
+      ->check(CLI::Validator(
+          [](const std::string& v) {
+            return value_of(kAloneDrawsWords, v) ? std::string() : "'" + v + "' is not a choice of runs: one or all";
+          },
+          "one|all", "draws"));
   cmd->add_option("--host-calibration", args.host_calibration,
                   "a host calibration of this machine (scripts/device_steps/hostcal.sh): each copy's host time and "
                   "launches stretched by how N copies slowed its host loop (docs/PREDICT.md)")
@@ -284,7 +293,7 @@ int run_predict(const PredictArgs& a) {
                                       {a.max_procs_given, "--max-procs"},
                                       {a.phases_given, "--phases"},
                                       {a.paced, "--paced"},
-                                      {a.draws != "one", "--draws"},
+                                      {a.draws != AloneDraws::one, "--draws"},
                                       {!a.host_calibration.empty(), "--host-calibration"},
                                       {!a.mps_calibration.empty(), "--mps-calibration"}})
       if (given) throw UsageError(std::string(name) + ": does not apply to --measure (it predicts nothing)");
@@ -319,7 +328,7 @@ int run_predict(const PredictArgs& a) {
       if (!make_open_loop(r.program.trace))
         throw UsageError("--paced: " + r.source + ": its steady part launches no GPU work, nothing to pace");
       for (AloneRun& d : r.draws)  // replayed too where --draws all
-        if (a.draws == "all" && !make_open_loop(d.program.trace))
+        if (a.draws == AloneDraws::all && !make_open_loop(d.program.trace))
           throw UsageError("--paced: " + d.source + ": its steady part launches no GPU work, nothing to pace");
     }
   std::vector<std::string> profiles_gpu;
@@ -332,7 +341,7 @@ int run_predict(const PredictArgs& a) {
   // One N at a time, saying how far it got where that takes a while (64 N x 16 phase draws: minutes).
   std::vector<PredictedRow> cells;
   for (std::size_t i = 0; i < procs.size(); ++i) {
-    for (PredictedRow& c : predict_cells(alone, sched, {procs[i]}, a.phases, host, a.draws == "all"))
+    for (PredictedRow& c : predict_cells(alone, sched, {procs[i]}, a.phases, host, a.draws == AloneDraws::all))
       cells.push_back(c);
     const double so_far = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (so_far > 5 && i + 1 < procs.size())
@@ -344,7 +353,7 @@ int run_predict(const PredictArgs& a) {
   const std::string label = !a.label.empty() ? a.label : folder_name(a.alone);
 
   PredictTables tables;
-  write_md_head(tables.md, label, alone, sched, a.xray, cal, a.draws == "all");
+  write_md_head(tables.md, label, alone, sched, a.xray, cal, a.draws == AloneDraws::all);
   write_cells(tables, cells, measured, label, !units.empty());
   std::cout << tables.md.str();
   // The time it took goes to stderr alone, so that the files stay the same from one run to the next.

@@ -11,6 +11,11 @@
 
 namespace bench_mps::harness {
 
+/// Which runs alone `predict` replays (--draws): the one that stands for the program, or every one.
+enum class AloneDraws { one, all };
+/// Its word on the command line and in predict.json ("one", "all").
+const char* alone_draws_word(AloneDraws d);
+
 struct PredictArgs {
   std::string alone;  ///< a results folder with N=1 runs under --profile-gpu, or a profile-<pid>.json
   std::string xray;   ///< an xray or regimes results folder of the same GPU
@@ -27,7 +32,7 @@ struct PredictArgs {
   std::string host_calibration;     ///< --host-calibration: a hostcal sweep (harness/predict/host_calibration.hpp)
   std::string mps_calibration;      ///< --mps-calibration: mpscal sweeps (harness/predict/mps_calibration.hpp)
   bool paced = false;  ///< --paced: its steps are due on the clock, replayed open-loop (harness/simulate/open_loop.hpp)
-  std::string draws = "one";  ///< --draws: "one" replays the run alone that stands for the program, "all" every one
+  AloneDraws draws = AloneDraws::one;  ///< --draws: the run alone that stands for the program replayed, or every one
 };
 
 CLI::App* add_predict_command(CLI::App& app, PredictArgs& args);

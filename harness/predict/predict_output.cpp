@@ -170,7 +170,7 @@ void write_tables(const PredictArgs& a, const fs::path& out, const std::string& 
                      {"hold_bound", sched.hold_bound}}},
                    {"phases", a.phases},
                    {"cells", t.cells}};
-  if (a.draws != "one") j["draws"] = a.draws;  // (absent: one, as every predict.json before --draws)
+  if (a.draws != AloneDraws::one) j["draws"] = alone_draws_word(a.draws);  // (absent: one, as before --draws)
   if (!a.against.empty()) j["against"] = a.against;
   if (!host.empty()) {
     nlohmann::json factors = nlohmann::json::array();

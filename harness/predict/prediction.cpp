@@ -283,13 +283,13 @@ Simulated from_draws(const AloneRun& a, const std::vector<Simulated>& sims, cons
   for (std::size_t i = 0; i < sims.size(); ++i) {
     const Simulated& x = sims[i];
     const AloneRun& d = *draws[i];
-    const auto lo_or = [](double lo, double v) { return std::isfinite(lo) ? lo : v; };
+    const auto or_value = [](double end, double v) { return std::isfinite(end) ? end : v; };  // an end, else the value
     ratio.push_back(x.unit_ms / d.unit_ms);
-    ratio_lo.push_back(lo_or(x.unit_low_ms, x.unit_ms) / d.unit_ms);
-    ratio_hi.push_back(lo_or(x.unit_high_ms, x.unit_ms) / d.unit_ms);
+    ratio_lo.push_back(or_value(x.unit_low_ms, x.unit_ms) / d.unit_ms);
+    ratio_hi.push_back(or_value(x.unit_high_ms, x.unit_ms) / d.unit_ms);
     added.push_back(x.run_s - d.run_s);
-    added_lo.push_back(lo_or(x.run_low_s, x.run_s) - d.run_s);
-    added_hi.push_back(lo_or(x.run_high_s, x.run_s) - d.run_s);
+    added_lo.push_back(or_value(x.run_low_s, x.run_s) - d.run_s);
+    added_hi.push_back(or_value(x.run_high_s, x.run_s) - d.run_s);
   }
   Simulated out;
   double unused = NAN;  // spread_of's other results, not wanted here
