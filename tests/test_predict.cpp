@@ -223,6 +223,10 @@ TEST(Predict, EveryBadInputIsOneLineAndExitTwoWithNothingWritten) {
       {"predict", alone, "--xray", xray, "--draws", "some"},
       {"predict", alone, "--xray", xray, "--draws", ""},
       {"predict", alone, "--xray", xray, "--draws", "ALL"},
+      {"predict", alone, "--xray", xray, "--draws", "-1"},
+      {"predict", alone, "--xray", xray, "--draws", "nan"},
+      {"predict", alone, "--xray", xray, "--draws", "inf"},
+      {"predict", alone, "--xray", xray, "--draws", std::string(100000, 'a')},
       {"predict", "--measure", (study() / "gemm" / "ladder").string(), "--draws", "all"},
       {"predict", alone, "--xray", xray, "--nosuch"},
   };

@@ -266,7 +266,8 @@ CLI::App* add_predict_command(CLI::App& app, PredictArgs& args) {
          "trace; a cell the median of their ratios to their own unit alone, the interval their spread)")
       ->check(CLI::Validator(
           [](const std::string& v) {
-            return value_of(kAloneDrawsWords, v) ? std::string() : "'" + v + "' is not a choice of runs: one or all";
+            return value_of(kAloneDrawsWords, v) ? std::string()
+                                                 : "'" + v.substr(0, 40) + "' is not a choice of runs: one or all";
           },
           "one|all", "draws"));
   cmd->add_option("--host-calibration", args.host_calibration,
@@ -325,11 +326,12 @@ int run_predict(const PredictArgs& a) {
   sched.mps = cal.mps.model();
   if (a.paced)
     for (AloneRun& r : alone) {
-      if (!make_open_loop(r.program.trace))
-        throw UsageError("--paced: " + r.source + ": its steady part launches no GPU work, nothing to pace");
-      for (AloneRun& d : r.draws)  // replayed too where --draws all
-        if (a.draws == AloneDraws::all && !make_open_loop(d.program.trace))
-          throw UsageError("--paced: " + d.source + ": its steady part launches no GPU work, nothing to pace");
+      std::vector<AloneRun*> replayed{&r};  // and each run alone where --draws all replays them all
+      if (a.draws == AloneDraws::all)
+        for (AloneRun& d : r.draws) replayed.push_back(&d);
+      for (AloneRun* x : replayed)
+        if (!make_open_loop(x->program.trace))
+          throw UsageError("--paced: " + x->source + ": its steady part launches no GPU work, nothing to pace");
     }
   std::vector<std::string> profiles_gpu;
   for (const AloneRun& r : alone) profiles_gpu.push_back(r.gpu);

@@ -134,8 +134,8 @@ nlohmann::json alone_entry(const AloneRun& r, bool stands_for_program) {
                         {"metric", r.metric},
                         {"open_loop", r.program.trace.open_loop},
                         {"run_s", jnum(r.run_s)},
-                        {"draws_unit_ms", r.draws_unit_ms},
-                        {"draws_run_s", r.draws_run_s},
+                        {"draws_unit_ms", r.draws_unit_ms()},
+                        {"draws_run_s", r.draws_run_s()},
                         {"duty", jnum(r.summary.duty)},
                         {"steps", t.steps.size()},
                         {"steady_steps", static_cast<double>(steps)},
@@ -262,11 +262,11 @@ void write_md_head(std::ostringstream& md, const std::string& label, const std::
        << ")" << (p.dropped_ns > 0 ? "; " + num(p.dropped_ns * 1e-9) + " s of spans not kept, scaled" : std::string())
        << (p.trace.open_loop ? "; paced: its steady steps replayed open-loop, each due when it was alone (--paced)"
                              : std::string());
-    if (r.draws_unit_ms.size() >= 2) {  // the anchor is one draw of a spread: every draw, and the drift
-      md << "; " << r.draws_unit_ms.size() << " runs alone in this mode, in order:";
-      for (double u : r.draws_unit_ms) md << " " << num(u) << " ms";
-      md << " (the middle one stands for the program; the last over the first "
-         << err(r.draws_unit_ms.back(), r.draws_unit_ms.front()) << ")";
+    if (const std::vector<double> units = r.draws_unit_ms(); units.size() >= 2) {  // every draw, and the drift
+      md << "; " << units.size() << " runs alone in this mode, in order:";
+      for (double u : units) md << " " << num(u) << " ms";
+      md << " (the middle one stands for the program; the last over the first " << err(units.back(), units.front())
+         << ")";
     }
     md << ".\n";
   }

@@ -46,6 +46,18 @@ AloneRun alone_from_profile(const GpuProfile& p, double gap_us, double dram_bw,
 
 }  // namespace
 
+std::vector<double> AloneRun::draws_unit_ms() const {
+  std::vector<double> out;
+  for (const AloneRun& d : draws) out.push_back(d.unit_ms);
+  return out;
+}
+
+std::vector<double> AloneRun::draws_run_s() const {
+  std::vector<double> out;
+  for (const AloneRun& d : draws) out.push_back(d.run_s);
+  return out;
+}
+
 std::vector<AloneRun> read_alone_draws(const fs::path& path, double gap_us) {
   std::error_code ec;
   if (fs::is_regular_file(path, ec)) {
@@ -113,10 +125,6 @@ std::vector<AloneRun> read_alone_draws(const fs::path& path, double gap_us) {
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t x, std::size_t y) { return draws[x].unit_ms < draws[y].unit_ms; });
     AloneRun middle = draws[order[(order.size() - 1) / 2]];
-    for (const AloneRun& d : draws) {
-      middle.draws_unit_ms.push_back(d.unit_ms);
-      middle.draws_run_s.push_back(d.run_s);
-    }
     middle.draws = std::move(draws);
     out.push_back(std::move(middle));
   }
@@ -353,10 +361,11 @@ std::vector<PredictedRow> predict_cells(const std::vector<AloneRun>& alone, cons
       // The interval: the phases' least and largest, each over the anchor's spread (the least and the largest
       // alone draw over the one that stands for the program); NaN where neither has a spread.
       double u_lo = 1, u_hi = 1, r_lo = 1, r_hi = 1;
-      const bool has_draws = a.draws_unit_ms.size() >= 2;
+      const bool has_draws = a.draws.size() >= 2;
       if (has_draws) {
-        const auto [ul, uh] = std::minmax_element(a.draws_unit_ms.begin(), a.draws_unit_ms.end());
-        const auto [rl, rh] = std::minmax_element(a.draws_run_s.begin(), a.draws_run_s.end());
+        const std::vector<double> units = a.draws_unit_ms(), runs = a.draws_run_s();
+        const auto [ul, uh] = std::minmax_element(units.begin(), units.end());
+        const auto [rl, rh] = std::minmax_element(runs.begin(), runs.end());
         u_lo = *ul / a.unit_ms, u_hi = *uh / a.unit_ms, r_lo = *rl / a.run_s, r_hi = *rh / a.run_s;
       }
       // (every draw replayed: their spread stands where the phase draws' would, with or without phases)

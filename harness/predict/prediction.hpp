@@ -31,12 +31,13 @@ struct AloneRun {
   bool metric = false;    ///< the unit is the program's own (a paced program's latency: --exec-metric)
   std::string mem_basis;  ///< how the memory bandwidth demand was had ("GPM DRAM bandwidth over the duty", or why none)
   std::string gpu;        ///< the GPU its profile names ("" where it names none)
-  /// Every ok run of one copy alone in its mode (this one included), in the sweep's order: the anchor is one
-  /// draw of a spread, carried into every prediction scaled from it (PredictedRow's low and high).
-  std::vector<double> draws_unit_ms, draws_run_s;
-  /// Those runs themselves, each with its own trace (where read from a folder; their own `draws` empty): what
-  /// `predict --draws all` replays (predict_cells' `every_draw`).
+  /// Every ok run of one copy alone in its mode (this one included), in the sweep's order, each with its own trace
+  /// (where read from a folder; their own `draws` empty): the anchor is one draw of a spread, carried into every
+  /// prediction scaled from it (PredictedRow's low and high); `predict --draws all` replays each.
   std::vector<AloneRun> draws;
+  /// The draws' units and whole runs, in their order.
+  std::vector<double> draws_unit_ms() const;
+  std::vector<double> draws_run_s() const;
 };
 
 /// The N=1 runs of a sweep (`path`: a results folder run with --profile-gpu; the time-sliced one required,
