@@ -106,6 +106,11 @@ STUDIES = [
      program_lines("gemm", "mnist-rnn", "mnist-startup", "wlm-transformer", "ddp-single-gpu")),
     ("results/2026-12-04-reladder",
      ["scripts/ladder_acceptance.py", ".", "--before", "2026-12-04T13:00:00Z", "--parting"], program_lines()),
+    ("results/2026-12-04-regate", ["scripts/gate_study.py", "results/2026-12-04-regate/gate"], everything),
+    ("results/2026-12-04-regate", ["scripts/ladder_acceptance.py", ".", "--before", "2026-12-04T16:00:00Z"],
+     program_lines("dcgan", "amp-train", "cuda-graphs")),
+    ("results/2026-12-04-regate",
+     ["scripts/ladder_acceptance.py", ".", "--before", "2026-12-04T16:00:00Z", "--parting"], program_lines()),
 ]
 
 
