@@ -41,6 +41,13 @@ def first_table(lines):
     return lines[:lines.index("")] if "" in lines else lines
 
 
+def alone_table(lines):
+    """gate_study.py's table of the alone runs (the one whose heading names them)."""
+    at = next(i for i, line in enumerate(lines) if line.startswith("| folder | mode | alone runs |"))
+    end = lines.index("", at) if "" in lines[at:] else len(lines)
+    return lines[at:end]
+
+
 def parting_lines(lines):
     return [line for line in lines if line.startswith("copies parted, ")]
 
@@ -111,6 +118,10 @@ STUDIES = [
      program_lines("dcgan", "amp-train", "cuda-graphs")),
     ("results/2026-12-04-regate",
      ["scripts/ladder_acceptance.py", ".", "--before", "2026-12-04T16:00:00Z", "--parting"], program_lines()),
+    ("results/2026-12-04-core-steal",
+     ["scripts/core_steal.py", "results/2026-12-04-core-steal/mnist-alone", "results/2026-12-04-core-steal/procstat.txt.gz"],
+     everything),
+    ("results/2026-12-04-core-steal", ["scripts/gate_study.py", "results/2026-12-04-core-steal"], alone_table),
 ]
 
 
