@@ -437,6 +437,39 @@ TEST(StepPhase, ALadderFollowsThePartsItsRunsAloneKept) {
   EXPECT_EQ(ladder_sides({PhaseSides{}, PhaseSides{}, head}), PhaseSides{});
 }
 
+// A following cut keeps enough of the steps. dcgan on an H200 (results/2026-12-04-regate): its runs alone left out a
+// slow head and an evaluation tail and kept about 70 % of their steps; its two copies under MPS, following those
+// sides, kept steps 118-212 of 835 and left the rest out as "a tail of 623 ends at 0.49x the step". Here the copies'
+// training steps begin with a stretch twice as slow as the rest, and contention slowed their training more than their
+// evaluation (1.3x a training step, not 2.3x): the one split the second cut finds is the stretch's end. With the runs
+// alone's share to keep (half of it at least) that split is passed over, and no other parts the rest 2x apart.
+TEST(StepPhase, AFollowingCutKeepsAtLeastHalfTheShareItsRunsAloneKept) {
+  using harness::ladder_follow;
+  using harness::PhaseFollow;
+  const std::vector<std::int64_t> alone = ends_of({{100, 4.5}, {580, 1.0}, {136, 2.3}});
+  const std::vector<std::int64_t> crowded = ends_of({{117, 4.5}, {95, 2.2}, {487, 1.0}, {136, 1.3}});
+  const StepPhase a = main_phase(alone);
+  EXPECT_EQ(a.words(),
+            "steps 110-681 of 817 (left out: a head of 109 ends at 3.93x the step, a tail of 136 ends at "
+            "2.30x the step)");
+  EXPECT_NEAR(a.kept_share(), 571.0 / 816, 1e-12);
+  const StepPhase sides_only = main_phase(crowded, a.sides);
+  EXPECT_LT(sides_only.kept_share(), 0.1) << "a stretch: " << sides_only.words();
+  const std::optional<PhaseFollow> follow = ladder_follow({a, a, a});
+  ASSERT_TRUE(follow.has_value());
+  EXPECT_EQ(follow->sides, a.sides);
+  EXPECT_NEAR(follow->least_kept_share, harness::kFollowKeptShare * a.kept_share(), 1e-12);
+  const StepPhase kept = main_phase(crowded, follow);
+  EXPECT_GE(kept.kept_share(), follow->least_kept_share) << kept.words();
+  EXPECT_LE(kept.first, 212u) << "every training step after the stretch: " << kept.words();
+  EXPECT_EQ(kept.last, 835u) << kept.words();
+  // A run alone that kept other sides does not set the share; none without a run alone.
+  const StepPhase other = main_phase(ends_of({{300, 1.0}, {40, 6.0}}));
+  ASSERT_NE(other.sides, a.sides);
+  EXPECT_NEAR(ladder_follow({a, other, a})->least_kept_share, harness::kFollowKeptShare * a.kept_share(), 1e-12);
+  EXPECT_EQ(ladder_follow({}), std::nullopt);
+}
+
 // The copies of one gated run keep the same steps: released together from one host wait, a copy's k-th end closes
 // the same step of the program in every copy. dcgan's ten copies under MPS on an H200
 // (results/2026-12-03-gate-ladders) each had 627 ends, and by their own times kept heads cut 164 to 445 steps in.

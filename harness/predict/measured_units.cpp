@@ -64,7 +64,7 @@ LoadedCopy load_copy(const fs::path& dir, double gap_us) {
 /// instant, and a profile that kept only its run's last spans would otherwise start it later, by how many
 /// spans contention split its work into (docs/PREDICT.md "Measured").
 CopyWaits copy_waits(const LoadedCopy& copy, double release_mono_s,
-                     const std::optional<PhaseSides>& follow = std::nullopt) {
+                     const std::optional<PhaseFollow>& follow = std::nullopt) {
   CopyWaits c;
   if (!copy.why.empty()) {
     c.why = copy.why;
@@ -124,7 +124,7 @@ void cut_to_phase(CopyWaits& c) {
 /// cut anywhere from 164 to 445 steps in, and their steady parts lay 5.91x apart). Copies not gated, not all placed,
 /// with an NVTX range that chose (its own steps), or with differing counts keep their own.
 void keep_run_phase(std::vector<CopyWaits>& copies, const std::vector<double>& releases,
-                    const std::optional<PhaseSides>& follow) {
+                    const std::optional<PhaseFollow>& follow) {
   if (copies.size() < 2) return;  // a run alone keeps its own cut (and its ends are not copied for nothing)
   std::vector<std::vector<std::int64_t>> ends;
   for (std::size_t i = 0; i < copies.size(); ++i) {
@@ -208,20 +208,20 @@ std::vector<MeasuredUnit> measure_units(const fs::path& dir, double gap_us) {
   // One kind of step at every N: the parts the runs alone kept (the most of them) are kept in every copy, as
   // predict's draws keep them (prediction.cpp): the runs of one copy without a metric of its own, here, and where
   // this sweep is a rung of an advise folder, its ladder's N=1, held at the same start gate (alone_sweeps_beside).
-  std::vector<PhaseSides> alone_sides;
+  std::vector<StepPhase> alone_phases;
   std::map<fs::path, LoadedCopy> alone;  // this sweep's runs alone's profiles, read once for both uses
   const auto add_sides = [&](const fs::path& sweep, const std::vector<WorkerRecord>& runs, bool keep) {
     for (const WorkerRecord& r : runs) {
       if (r.procs != 1 || r.fact("step_mean_ms") > 0) continue;
       LoadedCopy loaded = load_copy(copy_dir(sweep, r), gap_us);
       const CopyWaits c = copy_waits(loaded, r.fact("gate_release_mono_s"));
-      if (c.why.empty()) alone_sides.push_back(c.phase.sides);
+      if (c.why.empty()) alone_phases.push_back(c.phase);
       if (keep) alone[copy_dir(sweep, r)] = std::move(loaded);
     }
   };
   add_sides(dir, rows, true);
   for (const fs::path& other : alone_sweeps_beside(dir)) add_sides(other, read_runs(other / "runs.csv"), false);
-  const std::optional<PhaseSides> follow = ladder_sides(alone_sides);
+  const std::optional<PhaseFollow> follow = ladder_follow(alone_phases);
   std::vector<MeasuredUnit> out;
   for (const std::string& id : order) {
     const std::vector<const WorkerRecord*>& copies = by_run[id];

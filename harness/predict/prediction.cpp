@@ -35,7 +35,7 @@ double mem_demand(double dram_bw, double duty, std::string& basis) {
 }
 
 AloneRun alone_from_profile(const GpuProfile& p, double gap_us, double dram_bw,
-                            const std::optional<PhaseSides>& follow = std::nullopt) {
+                            const std::optional<PhaseFollow>& follow = std::nullopt) {
   AloneRun a;
   a.summary = summarise(p, std::max(gap_us, static_cast<double>(p.min_gap_ns) * 1e-3));
   a.program = trace_from_profile(p, a.summary, mem_demand(dram_bw, a.summary.duty, a.mem_basis), follow);
@@ -72,7 +72,7 @@ std::vector<AloneRun> read_alone_draws(const fs::path& path, double gap_us) {
   std::vector<std::vector<AloneRun>> by_mode;  // each mode's draws, in kLadderModes' order
   std::vector<GpuProfile> profiles;            // each draw's, to read again with the ladder's phase
   std::vector<double> dram;                    // and its GPM DRAM bandwidth
-  std::vector<PhaseSides> sides;
+  std::vector<StepPhase> phases;               // the runs alone's without a metric of their own
   for (const ModeKind mode : kLadderModes) {
     std::vector<AloneRun>& draws = by_mode.emplace_back();
     std::string missing;  // the first ok run without a profile
@@ -92,7 +92,7 @@ std::vector<AloneRun> read_alone_draws(const fs::path& path, double gap_us) {
       profiles.push_back(busiest_profile(files));
       dram.push_back(w->fact("profile_gpm_dram_bw_util"));
       AloneRun a = alone_from_profile(profiles.back(), gap_us, dram.back());
-      if (!(w->fact("step_mean_ms") > 0)) sides.push_back(a.program.phase_sides);
+      if (!(w->fact("step_mean_ms") > 0)) phases.push_back(a.program.kept_phase);
       a.mode = mode;
       a.source = (path / row.run_id).string();
       a.run_s = w->fact("completion_s");
@@ -108,13 +108,14 @@ std::vector<AloneRun> read_alone_draws(const fs::path& path, double gap_us) {
                        " has no GPU profile (was the sweep run with --profile-gpu?)");
   }
   // One kind of step in every draw: the parts most runs alone kept (as `predict --measure` keeps in every copy).
-  const std::optional<PhaseSides> follow = ladder_sides(sides);
+  const std::optional<PhaseFollow> follow = ladder_follow(phases);
   std::size_t k = 0;
   std::vector<AloneRun> out;
   for (std::vector<AloneRun>& draws : by_mode) {
     for (AloneRun& a : draws) {
       const std::size_t i = k++;
-      if (a.metric || !follow || a.program.phase_sides == *follow) continue;
+      const StepPhase& own = a.program.kept_phase;
+      if (a.metric || !follow || (own.sides == follow->sides && own.kept_share() >= follow->least_kept_share)) continue;
       AloneRun again = alone_from_profile(profiles[i], gap_us, dram[i], follow);
       a.program = std::move(again.program);
       a.unit_ms = again.unit_ms;

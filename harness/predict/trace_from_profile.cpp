@@ -155,7 +155,7 @@ void mark_steady(CopyTrace& t, const std::vector<double>& starts, const ProfileS
 /// profile followed, else by their lengths), as `predict --measure` narrows a copy's: the ends of its steps are the
 /// starts of the steps after them.
 StepPhase keep_main_phase(CopyTrace& t, const std::vector<double>& starts, const FollowedRange& range,
-                          const std::optional<PhaseSides>& follow) {
+                          const std::optional<PhaseFollow>& follow) {
   if (t.steady_to >= starts.size()) return main_phase({});  // a run of one step: nothing to part
   std::vector<std::int64_t> ends;
   for (std::size_t k = t.steady_from; k <= t.steady_to; ++k) ends.push_back(std::llround(starts[k]));
@@ -171,7 +171,7 @@ StepPhase keep_main_phase(CopyTrace& t, const std::vector<double>& starts, const
 }  // namespace
 
 ProgramTrace trace_from_profile(const GpuProfile& p, const ProfileSummary& s, double mem_demand,
-                                const std::optional<PhaseSides>& follow) {
+                                const std::optional<PhaseFollow>& follow) {
   if (p.spans.empty()) throw UsageError(p.file + ": the profile holds no busy span (no GPU work to replay)");
   ProgramTrace out;
   out.profile_ns = static_cast<double>(std::max(p.end_ns, p.spans.back().end_ns));
@@ -190,9 +190,8 @@ ProgramTrace trace_from_profile(const GpuProfile& p, const ProfileSummary& s, do
   const std::vector<double> starts =
       cut_steps(p, out.fill, cuts, hole.from, static_cast<std::int64_t>(out.profile_ns), t);
   mark_steady(t, starts, s, truncated && !hole.cut_after ? t.dropped_step + 1 : t.steps.size());
-  const StepPhase phase = keep_main_phase(t, starts, followed_range(p), follow);
-  out.phase = phase.words();
-  out.phase_sides = phase.sides;
+  out.kept_phase = keep_main_phase(t, starts, followed_range(p), follow);
+  out.phase = out.kept_phase.words();
   return out;
 }
 

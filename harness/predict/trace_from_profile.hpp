@@ -18,7 +18,7 @@ struct ProgramTrace {
   CopyTrace trace;
   std::string cut;           ///< how its steps were cut: "host waits" or "idle gaps of at least X us"
   std::string phase;         ///< the steps of one kind its steady part keeps (StepPhase::words)
-  PhaseSides phase_sides;    ///< the parts its cuts kept (StepPhase::sides)
+  StepPhase kept_phase;      ///< the phase it kept: the parts its cuts kept and their share of the steady part
   double profile_ns = 0;     ///< the profiler's start (CUDA's initialisation) to the profile's writing (exit)
   double dropped_ns = 0;     ///< the time alone of the spans the profile did not keep (0: it kept all)
   double active_ns = 0;      ///< the run's first busy span's start to its last one's end (what a baseline stretches)
@@ -30,6 +30,6 @@ struct ProgramTrace {
 /// `follow`: the parts its steady part keeps where it mixes phases (main_phase's; none: the longer ones).
 /// UsageError naming the profile where it holds no busy span.
 ProgramTrace trace_from_profile(const GpuProfile& p, const ProfileSummary& s, double mem_demand,
-                                const std::optional<PhaseSides>& follow = std::nullopt);
+                                const std::optional<PhaseFollow>& follow = std::nullopt);
 
 }  // namespace bench_mps::harness

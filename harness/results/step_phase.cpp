@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "harness/common/format.hpp"
+#include "harness/common/stats.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -50,13 +51,16 @@ struct Split {
   double first_slope = 0, second_slope = 0;
 };
 
-/// The best split of ends [a, b) where one part's step is at least kPhaseSlopeRatio times the other's.
-std::optional<Split> best_split(const LineFits& f, std::size_t a, std::size_t b) {
+/// The best split of ends [a, b) where one part's step is at least kPhaseSlopeRatio times the other's; where
+/// `keep` names the part to be kept, only splits that leave it at least `least_kept` steps.
+std::optional<Split> best_split(const LineFits& f, std::size_t a, std::size_t b,
+                                std::optional<PhaseSide> keep = std::nullopt, double least_kept = 0) {
   const std::size_t n = b - a;
   const std::size_t least = std::max(kMinPhaseEnds, static_cast<std::size_t>(std::ceil(kMinPhaseShare * n)));
   std::optional<Split> best;
   double best_sse = 0;
   for (std::size_t k = a + least; k + least <= b; ++k) {
+    if (keep && static_cast<double>(*keep == PhaseSide::before ? k - a : b - 1 - k) < least_kept) continue;
     const LineFits::Fit one = f.fit(a, k + 1), two = f.fit(k, b);
     if (!(one.slope > 0 && two.slope > 0)) continue;
     if (std::max(one.slope, two.slope) < kPhaseSlopeRatio * std::min(one.slope, two.slope)) continue;
@@ -94,20 +98,22 @@ std::string StepPhase::words() const {
   return w + ")";
 }
 
-StepPhase main_phase(const std::vector<std::int64_t>& ends, const std::optional<PhaseSides>& follow) {
+StepPhase main_phase(const std::vector<std::int64_t>& ends, const std::optional<PhaseFollow>& follow) {
   StepPhase p;
   p.ends = ends.size();
   p.last = ends.empty() ? 0 : ends.size() - 1;
   if (ends.size() < 2 * kMinPhaseEnds + 2) return p;
   const LineFits f(ends);
-  const std::size_t cuts = follow ? std::min(follow->size(), static_cast<std::size_t>(kMaxPhaseCuts))
+  const std::size_t cuts = follow ? std::min(follow->sides.size(), static_cast<std::size_t>(kMaxPhaseCuts))
                                   : static_cast<std::size_t>(kMaxPhaseCuts);
+  const double least_kept = follow ? follow->least_kept_share * static_cast<double>(ends.size() - 1) : 0;
   std::size_t a = 0, b = ends.size();  // the kept ends [a, b)
   for (std::size_t cut = 0; cut < cuts && b - a >= 2 * kMinPhaseEnds + 2; ++cut) {
-    const std::optional<Split> s = best_split(f, a, b);
+    const std::optional<PhaseSide> named = follow ? std::optional<PhaseSide>(follow->sides[cut]) : std::nullopt;
+    const std::optional<Split> s = best_split(f, a, b, named, least_kept);
     if (!s) break;
     const bool first_longer = f.time(s->at) - f.time(a) >= f.time(b - 1) - f.time(s->at);
-    const PhaseSide keep = follow ? (*follow)[cut] : first_longer ? PhaseSide::before : PhaseSide::after;
+    const PhaseSide keep = named ? *named : first_longer ? PhaseSide::before : PhaseSide::after;
     if (keep == PhaseSide::before) {  // the tail goes
       b = s->at + 1;
       p.tail_ratio = s->second_slope / s->first_slope;
@@ -156,7 +162,7 @@ std::optional<StepPhase> range_phase(const std::vector<std::int64_t>& ends, std:
 }
 
 StepPhase unit_phase(const std::vector<std::int64_t>& ends, const FollowedRange& range,
-                     const std::optional<PhaseSides>& follow) {
+                     const std::optional<PhaseFollow>& follow) {
   if (range.name.empty()) return main_phase(ends, follow);
   std::string note;
   if (!range.why_not.empty()) {
@@ -172,7 +178,7 @@ StepPhase unit_phase(const std::vector<std::int64_t>& ends, const FollowedRange&
 }
 
 std::optional<StepPhase> shared_phase(const std::vector<std::vector<std::int64_t>>& ends,
-                                      const std::optional<PhaseSides>& follow) {
+                                      const std::optional<PhaseFollow>& follow) {
   if (ends.size() < 2) return std::nullopt;
   const std::size_t n = ends.front().size();
   if (std::any_of(ends.begin(), ends.end(), [n](const std::vector<std::int64_t>& e) { return e.size() != n; }))
@@ -197,6 +203,17 @@ std::optional<PhaseSides> ladder_sides(const std::vector<PhaseSides>& alone) {
     }
   }
   return alone[best];
+}
+
+std::optional<PhaseFollow> ladder_follow(const std::vector<StepPhase>& alone) {
+  std::vector<PhaseSides> sides;
+  for (const StepPhase& p : alone) sides.push_back(p.sides);
+  const std::optional<PhaseSides> chosen = ladder_sides(sides);
+  if (!chosen) return std::nullopt;
+  std::vector<double> shares;
+  for (const StepPhase& p : alone)
+    if (p.sides == *chosen) shares.push_back(p.kept_share());
+  return PhaseFollow{*chosen, kFollowKeptShare * median(shares)};
 }
 
 }  // namespace bench_mps::harness

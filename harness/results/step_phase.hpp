@@ -8,7 +8,8 @@
 // and predict's unit alone both follow it, so a unit measured and a unit predicted are of the same steps.
 // Which part took longer can change with contention (a head of short host waits slowed 14x by nine other
 // copies outlasts the tail it was shorter than alone), so in a ladder every copy keeps the parts its runs alone
-// kept (ladder_sides): one kind of step at every N; and the copies of one gated run keep the same steps
+// kept, by a split that keeps at least half as large a share of its steps as they did (ladder_follow): one kind
+// of step at every N; and the copies of one gated run keep the same steps
 // (shared_phase), cut on their mean time to each step end. Where the program marks its steps with an NVTX range
 // (--exec-unit-range, the profile's unit_range), the steps its occurrences open in or span are that kind instead
 // (range_phase), whatever their lengths, and steps of another kind between them are left out of the unit, not
@@ -37,6 +38,22 @@ enum class PhaseSide : std::uint8_t { before, after };
 /// The parts a copy's cuts kept, in order (empty: never parted).
 using PhaseSides = std::vector<PhaseSide>;
 
+/// A following cut keeps at least this share of what the runs alone kept (their median share of a steady part's
+/// steps; ladder_follow).
+inline constexpr double kFollowKeptShare = 0.5;
+
+/// What a ladder's copies follow (ladder_follow): the parts its runs alone kept, and the least share of a steady
+/// part's steps a cut may leave kept. A cut on the side the runs alone kept can still keep a short stretch where that
+/// stretch runs at another pace than the rest: under MPS on an H200 (results/2026-12-04-regate) dcgan's two copies
+/// kept steps 118-212 of 835, the stretch before the bulk of their training steps, where its runs alone kept about
+/// 70 % of theirs. A split that keeps less than `least_kept_share` is passed over for the best one that keeps enough.
+struct PhaseFollow {
+  PhaseSides sides;
+  double least_kept_share = 0;  ///< of the steady part's steps (0: any)
+  // Implicit from a list of sides: followed with no least share.
+  PhaseFollow(PhaseSides s = {}, double least = 0) : sides(std::move(s)), least_kept_share(least) {}
+};
+
 /// The kept phase: the steps between ends[first] and ends[last] (first <= last; every end where none was left
 /// out). `left_out_head`/`left_out_tail`: step ends before first / after last.
 struct StepPhase {
@@ -50,6 +67,8 @@ struct StepPhase {
   std::vector<bool> counted;
   std::string note;  ///< why an NVTX range asked for did not choose ("" where none was asked or it chose)
   bool cut() const { return first > 0 || last + 1 < ends; }
+  /// The kept steps' share of the steady part's (1 where it has no step).
+  double kept_share() const { return ends > 1 ? static_cast<double>(last - first) / static_cast<double>(ends - 1) : 1; }
   /// Whether the unit counts the step ending at ends[k] (first < k <= last).
   bool counts(std::size_t k) const { return counted.empty() || counted[k - first - 1]; }
   /// "whole steady part", "steps 38-755 of 755 (left out: a head of 37 ends at 4.40x the step)", or with a
@@ -62,9 +81,10 @@ struct StepPhase {
 using RangeSpan = std::pair<std::int64_t, std::int64_t>;
 
 /// `ends`: step ends in order (ns, any origin). Fewer than 2 x kMinPhaseEnds + 2 ends are never parted.
-/// `follow` (a ladder's runs alone's sides): each cut keeps the part it names, not the longer one, and no more
-/// cuts are made than it holds (none where the runs alone were never parted).
-StepPhase main_phase(const std::vector<std::int64_t>& ends, const std::optional<PhaseSides>& follow = std::nullopt);
+/// `follow` (a ladder's runs alone's sides): each cut keeps the part it names, not the longer one, among the splits
+/// that leave at least its least share of the steps kept, and no more cuts are made than it holds (none where the
+/// runs alone were never parted).
+StepPhase main_phase(const std::vector<std::int64_t>& ends, const std::optional<PhaseFollow>& follow = std::nullopt);
 
 /// Of the steps between `ends` (step k from ends[k-1] to ends[k]), the range's: those in which an occurrence of
 /// `name` in `ranges` (on the ends' clock, any order) opens, or which one opened before spans to their end (one
@@ -83,16 +103,20 @@ struct FollowedRange {
 /// The kept phase of a steady part: the range's steps where the range was recorded and a step is its
 /// (range_phase), else main_phase(ends, follow) with a note saying why the range did not choose.
 StepPhase unit_phase(const std::vector<std::int64_t>& ends, const FollowedRange& range,
-                     const std::optional<PhaseSides>& follow = std::nullopt);
+                     const std::optional<PhaseFollow>& follow = std::nullopt);
 
 /// The phase a run's copies share: `ends` holds each copy's step ends (ns, each on its own origin), the copies held
 /// at one start gate and released together, so that where each has as many ends its k-th closes the same step of the
 /// program in every copy. main_phase(the copies' mean time from their first end to each, follow). None where fewer
 /// than two copies or their counts differ.
 std::optional<StepPhase> shared_phase(const std::vector<std::vector<std::int64_t>>& ends,
-                                      const std::optional<PhaseSides>& follow = std::nullopt);
+                                      const std::optional<PhaseFollow>& follow = std::nullopt);
 
 /// The sides most of a ladder's runs alone kept (a tie: the earliest run's of them); none without a run alone.
 std::optional<PhaseSides> ladder_sides(const std::vector<PhaseSides>& alone);
+
+/// What a ladder's copies follow, from its runs alone's phases: the sides most of them kept (ladder_sides), and
+/// kFollowKeptShare of the median share of their steps that those which kept them kept. None without a run alone.
+std::optional<PhaseFollow> ladder_follow(const std::vector<StepPhase>& alone);
 
 }  // namespace bench_mps::harness
