@@ -191,19 +191,25 @@ Simulated simulate_once(const AloneRun& a, ModeKind mode, const SchedulerFacts& 
   return out;
 }
 
-/// Mean, least and largest of the finite values (NaN where none is).
-void spread_of(const std::vector<double>& v, double& mean, double& low, double& high) {
+/// Mean, least and largest of some values.
+struct FiniteSpread {
+  double mean = NAN, low = NAN, high = NAN;
+};
+
+/// Of the finite values (NaN where none is).
+FiniteSpread finite_spread(const std::vector<double>& v) {
+  FiniteSpread out;
   double sum = 0;
   int n = 0;
-  low = high = NAN;
   for (const double x : v) {
     if (!std::isfinite(x)) continue;
     sum += x;
     ++n;
-    low = n == 1 ? x : std::min(low, x);
-    high = n == 1 ? x : std::max(high, x);
+    out.low = n == 1 ? x : std::min(out.low, x);
+    out.high = n == 1 ? x : std::max(out.high, x);
   }
-  mean = n ? sum / n : NAN;
+  if (n) out.mean = sum / n;
+  return out;
 }
 
 /// `one`: the same copy replayed alone through `mode`'s arbiter (the basis every N is scaled from); `h` the
@@ -231,8 +237,13 @@ Simulated simulate(const AloneRun& a, ModeKind mode, int n, const SchedulerFacts
     runs.push_back(one_draw.run_s);
   }
   Simulated out;
-  spread_of(units, out.unit_ms, out.unit_low_ms, out.unit_high_ms);
-  spread_of(runs, out.run_s, out.run_low_s, out.run_high_s);
+  const FiniteSpread unit = finite_spread(units), run = finite_spread(runs);
+  out.unit_ms = unit.mean;
+  out.unit_low_ms = unit.low;
+  out.unit_high_ms = unit.high;
+  out.run_s = run.mean;
+  out.run_low_s = run.low;
+  out.run_high_s = run.high;
   return out;
 }
 
@@ -301,17 +312,12 @@ Simulated from_draws(const AloneRun& a, const std::vector<Simulated>& sims, cons
     added_hi.push_back(or_value(x.run_high_s, x.run_s) - d.run_s);
   }
   Simulated out;
-  double unused = NAN;  // spread_of's other results, not wanted here
   out.unit_ms = a.unit_ms * median_finite(ratio);
-  spread_of(ratio_lo, unused, out.unit_low_ms, unused);
-  spread_of(ratio_hi, unused, unused, out.unit_high_ms);
-  out.unit_low_ms *= a.unit_ms;
-  out.unit_high_ms *= a.unit_ms;
+  out.unit_low_ms = a.unit_ms * finite_spread(ratio_lo).low;
+  out.unit_high_ms = a.unit_ms * finite_spread(ratio_hi).high;
   out.run_s = a.run_s + median_finite(added);
-  spread_of(added_lo, unused, out.run_low_s, unused);
-  spread_of(added_hi, unused, unused, out.run_high_s);
-  out.run_low_s += a.run_s;
-  out.run_high_s += a.run_s;
+  out.run_low_s = a.run_s + finite_spread(added_lo).low;
+  out.run_high_s = a.run_s + finite_spread(added_hi).high;
   return out;
 }
 
