@@ -26,7 +26,7 @@ FIELDS = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal")
 
 def samples(path):
     """[(t, {cpu name: {field: ticks}})] in log order, complete samples only (every cpu line of the first)."""
-    out, names = [], None
+    out = []
     with gzip.open(path, "rt", encoding="utf-8") as f:
         for line in f:
             if line.startswith("T "):
@@ -81,9 +81,9 @@ def main(sweep, procstat):
                 print(f"| {r['run_id']} | {r['worker']} | {facts['core']} | - | - | - | outside the log | | | |")
                 continue
             d = delta(*pair, "cpu" + facts["core"])
-            print(f"| {r['run_id']} | {r['worker']} | {facts['core']} | {float(u.get('unit_ms') or 'nan'):.3f} | "
-                  f"{float(u.get('steady_s') or 'nan'):.3f} | {pair[1][0] - pair[0][0]:.2f} | {busy(d)} | {d['idle']} | "
-                  f"{d['iowait']} | {d['steal']} |")
+            unit, steady = float(u.get("unit_ms") or "nan"), float(u.get("steady_s") or "nan")
+            print(f"| {r['run_id']} | {r['worker']} | {facts['core']} | {unit:.3f} | {steady:.3f} | "
+                  f"{pair[1][0] - pair[0][0]:.2f} | {busy(d)} | {d['idle']} | {d['iowait']} | {d['steal']} |")
     total = delta(log[0], log[-1], "cpu")
     share = 100.0 * total["steal"] / max(1, sum(total.values()))
     print(f"every core over the log: busy {busy(total)} ticks, idle {total['idle']}, iowait {total['iowait']}, "

@@ -75,7 +75,8 @@ MetricWindow metric_window(const std::vector<const WorkerRecord*>& copies);
 
 /// Every copy of every run of the exec sweep in `dir` (its runs.csv, and profiles/ where it was profiled).
 /// ResultsError where runs.csv cannot be read. Each copy keeps the parts of its steps that the runs alone kept, and
-/// at least half as large a share of them (ladder_follow): its own runs of one copy, and an advise folder's ladder N=1 beside it (alone_sweeps_beside).
+/// at least half as large a share of them (ladder_follow): its own runs of one copy, and an advise folder's ladder
+/// N=1 beside it (alone_sweeps_beside).
 /// Where the profile kept only a head and a tail of its spans, a copy's part that counts begins in the tail.
 std::vector<MeasuredUnit> measure_units(const std::filesystem::path& dir, double gap_us);
 
