@@ -189,6 +189,31 @@ TEST_F(Exec, EveryFailureIsARecordedStatusAndTheSweepGoesOn) {
   }
 }
 
+// Each copy says what CPU its processes used (getrusage of the worker's reaped children: the command and what it
+// waited for): a copy that counts in a child shell it waits for used CPU for about as long as it ran, one that sleeps
+// next to none, and its sleep is a voluntary context switch.
+TEST_F(Exec, EachCopyRecordsTheCpuItsProcessesUsed) {
+  const auto r = sweep({"--command",
+                        "if [ \"$BENCH_MPS_WORKER_INDEX\" = 0 ]; then sh -c 'i=0; while [ $i -lt 300000 ]; do "
+                        "i=$((i+1)); done'; else sleep 0.4; fi",
+                        "--procs", "2", "--modes", "timeslice"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = harness::read_runs(out() / "runs.csv");
+  ASSERT_EQ(rows.size(), 2u);
+  for (const auto& w : rows)
+    for (const char* f : {"cpu_user_s", "cpu_system_s", "context_switches_voluntary", "context_switches_involuntary"})
+      EXPECT_GE(w.fact(f), 0) << f << ": " << w.facts;
+  const auto& counting = rows[0].worker == 0 ? rows[0] : rows[1];
+  const auto& sleeping = rows[0].worker == 0 ? rows[1] : rows[0];
+  const double counted = counting.fact("cpu_user_s") + counting.fact("cpu_system_s");
+  EXPECT_GT(counted, 0.1) << counting.facts;
+  EXPECT_LT(counted, counting.fact("completion_s") * 1.2 + 0.05)
+      << "one process at a time, on its core: " << counting.facts;
+  EXPECT_LT(sleeping.fact("cpu_user_s") + sleeping.fact("cpu_system_s"), 0.1) << sleeping.facts;
+  EXPECT_GE(sleeping.fact("completion_s"), 0.4) << sleeping.facts;
+  EXPECT_GE(sleeping.fact("context_switches_voluntary"), 1) << sleeping.facts;
+}
+
 TEST_F(Exec, OutputIsKeptUpToTheCap) {
   const auto r = sweep({"--command", "head -c 10000 /dev/zero | tr '\\0' x; echo; echo oops >&2", "--procs", "1",
                         "--modes", "timeslice", "--exec-log-cap", "100"});

@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -125,6 +126,7 @@ class ExecWorkload final : public kernels::Workload {
     // Every process the command started, in its group or not, still alive: given a moment to exit
     // with their parent (none after a timeout), then ended.
     const std::vector<ProcInfo> left = end_leftovers(command.pid, ended.timed_out ? 0.0 : 0.5);
+    read_usage();
     classify_exit(command.exec_errno, ended, left);
   }
 
@@ -141,6 +143,12 @@ class ExecWorkload final : public kernels::Workload {
                              {"completion_s", static_cast<double>(end_ns_ - start_ns_ - held_ns_) * 1e-9},
                              {"stdout_bytes", static_cast<double>(out_bytes_)},
                              {"stderr_bytes", static_cast<double>(err_bytes_)}};
+    if (usage_read_) {  // the CPU the command's processes used, each reaped by it or by this worker
+      f.emplace_back("cpu_user_s", seconds(usage_.ru_utime));
+      f.emplace_back("cpu_system_s", seconds(usage_.ru_stime));
+      f.emplace_back("context_switches_voluntary", static_cast<double>(usage_.ru_nvcsw));
+      f.emplace_back("context_switches_involuntary", static_cast<double>(usage_.ru_nivcsw));
+    }
     if (gated_) {  // its passage: whether it reached the gate, how long it was held (left out of its run)
       f.emplace_back("gate_arrived", arrived_ ? 1.0 : 0.0);
       f.emplace_back("gate_held_s", static_cast<double>(held_ns_) * 1e-9);
@@ -286,6 +294,14 @@ class ExecWorkload final : public kernels::Workload {
     return ended;
   }
 
+  /// What every process the command started used, once each has been reaped: the worker's only children are the
+  /// command and the orphans it inherits as their subreaper, and a process's own reaped children count in its usage.
+  void read_usage() { usage_read_ = ::getrusage(RUSAGE_CHILDREN, &usage_) == 0; }
+
+  static double seconds(const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+  }
+
   /// The matched lines read before the start gate released the copy (0 where it was not held at one).
   std::size_t lines_before_release() const {
     if (!gated_ || !arrived_) return 0;
@@ -412,6 +428,8 @@ class ExecWorkload final : public kernels::Workload {
   bool gated_ = false, arrived_ = false;  ///< a start gate was set; the copy reached it
   std::int64_t arrive_ns_ = 0, held_ns_ = 0;
   int exit_code_ = -1;
+  rusage usage_{};
+  bool usage_read_ = false;
   std::uint64_t out_bytes_ = 0, err_bytes_ = 0;
   std::vector<double> steps_ms_;            ///< each matched line's number
   std::vector<std::int64_t> step_seen_ns_;  ///< when each came (CLOCK_MONOTONIC)
