@@ -328,13 +328,13 @@ std::vector<PredictedRow> predict_cells(const std::vector<AloneRun>& alone, cons
                                         bool every_draw) {
   const AloneRun& a = program_alone(alone);
   const std::vector<const AloneRun*> draws = replayed_draws(alone, every_draw);
+  // The runs replayed: the anchor, or every draw (the anchor among them); each replayed alone once per mode.
+  const std::vector<const AloneRun*> replayed = draws.empty() ? std::vector<const AloneRun*>{&a} : draws;
   std::vector<PredictedRow> out;
-  std::map<ModeKind, Replay> one;                     // each mode's replay of the copy alone, once
-  std::map<ModeKind, std::vector<Replay>> draws_one;  // and of each draw, where every draw is replayed
+  std::map<ModeKind, std::vector<Replay>> one;
   for (const ModeKind mode : kLadderModes) {
     const std::unique_ptr<Arbiter> arbiter = scheduler_model(mode).arbiter(s, 1);
-    one[mode] = replay(a.program.trace, 1, *arbiter);
-    for (const AloneRun* d : draws) draws_one[mode].push_back(replay(d->program.trace, 1, *arbiter));
+    for (const AloneRun* d : replayed) one[mode].push_back(replay(d->program.trace, 1, *arbiter));
   }
   for (int n : procs)
     for (const ModeKind mode : kLadderModes) {
@@ -342,15 +342,10 @@ std::vector<PredictedRow> predict_cells(const std::vector<AloneRun>& alone, cons
       c.mode = mode;
       c.procs = n;
       c.host_factor = host.at(mode, n);
-      Simulated sim;
-      if (draws.empty()) {
-        sim = simulate(a, mode, n, s, one[mode], phases, c.host_factor);
-      } else {
-        std::vector<Simulated> each;
-        for (std::size_t i = 0; i < draws.size(); ++i)
-          each.push_back(simulate(*draws[i], mode, n, s, draws_one[mode][i], phases, c.host_factor));
-        sim = from_draws(a, each, draws);
-      }
+      std::vector<Simulated> each;
+      for (std::size_t i = 0; i < replayed.size(); ++i)
+        each.push_back(simulate(*replayed[i], mode, n, s, one[mode][i], phases, c.host_factor));
+      const Simulated sim = draws.empty() ? each.front() : from_draws(a, each, draws);
       c.phases = std::max(0, phases);
       c.unit_ms = sim.unit_ms;
       c.run_s = sim.run_s;
