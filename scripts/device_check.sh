@@ -43,6 +43,8 @@
 #   cupticost   what the gate's CUPTI callbacks leave per CUDA call once it opened: bench_cupti_after_gate's four
 #               states, CUPTICOST_ROUNDS (5) alternated rounds -> OUT_DIR/cupticost
 #   gatecost[:NAMES]  the gate's cost on one copy alone (gemm, cuda-graphs): steady against off (GATECOST_ARMS: also keep, detach), 3 pairs -> OUT_DIR/gatecost
+#   cpurate     scripts/host_calibration/cpu_rate_probe.py: a Python loop on each core alone, all at once, in pairs
+#               (no GPU) -> OUT_DIR/runs/cpurate
 #   hostcal[:KINDS]  the host calibration: host_loop.py launch and cpu, N = 1,2,4,10, both modes, gated -> OUT_DIR/hostcal
 #   mpscal[:KINDS]  the MPS contention calibration: worker_shape.sh fma16, fma66, fma1056, tiny132, mem16, mem0 (or
 #               contention_loop.py's gemmS, streamM), N = 1,2,4,10, MPS, gated, profiled -> OUT_DIR/runs/mpscal
@@ -94,7 +96,7 @@ for step_asked in "$@"; do
     mpscal|mpscal:*) step_file=mpscal ;;
     pin|pin:*) step_file=pin ;;
     study|study:*) step_file=study ;;
-    unitrange|rangecost) step_file="$step" ;;
+    unitrange|rangecost|cpurate) step_file="$step" ;;
     *) step_file=""; echo "unknown step $step"; step_failed "unknown step $step" ;;
   esac
   # shellcheck source=/dev/null
