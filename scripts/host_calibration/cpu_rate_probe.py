@@ -15,13 +15,16 @@ slower than the others; where the host moves the guest's cores about, a core's r
 
     cpu_rate_probe.py run OUT.csv [--cores LIST] [--alone-s S] [--together-s S] [--pair-s S] [--slice-ms MS]
                                   [--pairs all|none]
-    cpu_rate_probe.py report OUT.csv
+    cpu_rate_probe.py report OUT.csv[.gz]
 
 OUT.csv: phase, run (a number per launch of processes), core, slice_mono_s (CLOCK_MONOTONIC at the slice's start),
 iterations, seconds. `report` prints each phase's rates per core (ns an iteration, the median of its slices), how
-far apart the cores were, each core's slices' spread, and the pairs that slowed a core by 1.25x or more.
+far apart the cores were, each core's slices' spread, whether the cores that were fastest over a 0.2 s look stayed
+closer over the next 2 s (all at once: could a sweep pick its cores by a look?), and the pairs that slowed a core by
+1.25x or more.
 """
 import csv
+import gzip
 import itertools
 import os
 import statistics
@@ -166,14 +169,35 @@ def quantile(vals, q):
     return v[min(len(v) - 1, int(q * len(v)))]
 
 
+def picked_by_a_look(slices, look_s=0.2, next_s=2.0, every_s=2.0):
+    """Could a sweep pick fast cores by a short look? slices: {core: [(mono, ns)]} of one launch of every core at
+    once. At each look (every every_s from the first slice, while look_s + next_s fit), the fastest two thirds of the
+    cores over the look's look_s, and then every core's median over the next_s after it. Returns (picked, of,
+    [(the picked cores' slowest / fastest over next_s, every core's)]) per look."""
+    t0 = min(t for s in slices.values() for t, _ in s)
+    end = max(t for s in slices.values() for t, _ in s) - t0
+    picked_n, looks, start = max(2, 2 * len(slices) // 3), [], 0.0
+    while start + look_s + next_s <= end + 1e-9:
+        a = {c: [x for t, x in s if start <= t - t0 < start + look_s] for c, s in slices.items()}
+        b = {c: [x for t, x in s if start + look_s <= t - t0 < start + look_s + next_s] for c, s in slices.items()}
+        if all(a.values()) and all(b.values()):
+            a = {c: statistics.median(v) for c, v in a.items()}
+            b = {c: statistics.median(v) for c, v in b.items()}
+            chosen = [b[c] for c in sorted(a, key=a.get)[:picked_n]]
+            looks.append((max(chosen) / min(chosen), max(b.values()) / min(b.values())))
+        start += every_s
+    return picked_n, len(slices), looks
+
+
 def report(argv):
     if len(argv) != 1:
         fail("report needs OUT.csv")
     try:
-        with open(argv[0], newline="", encoding="utf-8") as f:
+        opener = gzip.open if argv[0].endswith(".gz") else open
+        with opener(argv[0], "rt", newline="", encoding="utf-8") as f:
             rows = list(csv.DictReader(f))
-    except OSError as e:
-        fail("cannot read %s: %s" % (argv[0], e.strerror))
+    except (OSError, EOFError) as e:
+        fail("cannot read %s: %s" % (argv[0], getattr(e, "strerror", None) or e))
     if not rows or set(FIELDS) - set(rows[0]):
         fail("%s is not a cpu_rate_probe.py output (columns %s)" % (argv[0], ",".join(FIELDS)))
     by = {}
@@ -197,6 +221,14 @@ def report(argv):
             statistics.median(wide.values()), max(wide.values()), max(wide, key=wide.get)))
         if phase.startswith("alone"):
             alone[phase] = med
+        else:
+            series = {c: [(float(r["slice_mono_s"]), 1e9 * float(r["seconds"]) / int(r["iterations"]))
+                          for r in rows if r["phase"] == phase and int(r["core"]) == c] for c in cores}
+            picked, of, looks = picked_by_a_look(series)
+            if looks:
+                print("  the fastest %d of %d cores by a 0.2 s look, over the next 2 s: slowest / fastest median "
+                      "%.2fx over %d looks (every core: %.2fx)" % (picked, of, statistics.median(x for x, _ in looks),
+                                                                  len(looks), statistics.median(y for _, y in looks)))
     if "alone-first" in alone and "alone-last" in alone:
         both = sorted(set(alone["alone-first"]) & set(alone["alone-last"]))
         drift = [alone["alone-last"][c] / alone["alone-first"][c] for c in both]

@@ -48,6 +48,19 @@ def known_file(path):
         w.writerows(rows)
 
 
+def look_file(path):
+    """Three cores at once for 2.3 s, a slice every 20 ms: core 1 at 50 ns throughout; core 2 at 50 ns over the first
+    0.2 s and 80 after; core 3 at 100 throughout. The look picks cores 1 and 2 (2 of 3): over the next 2 s they lie
+    80 / 50 = 1.60x apart, every core 100 / 50 = 2.00x."""
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["phase", "run", "core", "slice_mono_s", "iterations", "seconds"])
+        for k in range(115):
+            t = 100.01 + 0.02 * k
+            for core, ns_each in ((1, 50), (2, 50 if t < 100.2 else 80), (3, 100)):
+                w.writerow(["together", 1, core, "%.3f" % t, 1000, ns_each * 1000 / 1e9])
+
+
 def main(root):
     with tempfile.TemporaryDirectory() as tmp:
         cores = sorted(os.sched_getaffinity(0))
@@ -81,6 +94,13 @@ def main(root):
                      "  pairs with a core 1.25x or more slower: 1",
                      "  cores 1+2: 2.00x, 1.00x"):
             check(line in so.splitlines(), "the report says %r:\n%s" % (line, so))
+
+        looked = os.path.join(tmp, "look.csv")
+        look_file(looked)
+        rc, so, se = probe(root, "report", looked)
+        line = ("  the fastest 2 of 3 cores by a 0.2 s look, over the next 2 s: slowest / fastest median 1.60x over 1 "
+                "looks (every core: 2.00x)")
+        check(rc == 0 and line in so.splitlines(), "a look picks the cores fast over it: %r %r" % (so, se))
 
         bad = os.path.join(tmp, "bad.csv")
         for args, says in ((["--cores", "3-1"], "backwards"), (["--cores", "x"], "not a list of cores"),
