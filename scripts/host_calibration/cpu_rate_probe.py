@@ -213,7 +213,8 @@ def report(argv):
         print("%s: ns an iteration per core (median of its slices): %s" % (
             phase, ", ".join("%d: %.1f" % (c, med[c]) for c in cores)))
         lo, hi = min(med.values()), max(med.values())
-        print("  cores %.1f-%.1f ns, slowest / fastest %.2fx" % (lo, hi, hi / lo))
+        print("  cores %.1f-%.1f ns (median core %.1f), slowest / fastest %.2fx" % (
+            lo, hi, statistics.median(med.values()), hi / lo))
         spreads = {c: [1e9 * s / n for (p, _, cc), sl in by.items() if p == phase and cc == c for n, s in sl]
                    for c in cores}
         wide = {c: quantile(v, 0.9) / quantile(v, 0.1) for c, v in spreads.items()}

@@ -48,6 +48,11 @@ def alone_table(lines):
     return lines[at:end]
 
 
+def without_pair_list(lines):
+    """cpu_rate_probe.py's report without its list of slow pairs (the README quotes their count)."""
+    return [line for line in lines if not line.startswith("  cores ") or "+" not in line.split(":")[0]]
+
+
 def parting_lines(lines):
     return [line for line in lines if line.startswith("copies parted, ")]
 
@@ -122,6 +127,16 @@ STUDIES = [
      ["scripts/core_steal.py", "results/2026-12-04-core-steal/mnist-alone", "results/2026-12-04-core-steal/procstat.txt.gz"],
      everything),
     ("results/2026-12-04-core-steal", ["scripts/gate_study.py", "results/2026-12-04-core-steal"], alone_table),
+] + [("results/2026-12-04-cpu-rate", ["scripts/host_calibration/cpu_rate_probe.py", "report",
+                                     f"results/2026-12-04-cpu-rate/{probe}.csv.gz"], without_pair_list)
+     for probe in ("lease-1/probe", "lease-2/probe", "lease-3/ten")] + [
+    ("results/2026-12-04-cpu-rate", ["scripts/cpu_share.py", "results/2026-12-04-cpu-rate/lease-2/gate/vae/steady"],
+     everything),
+    ("results/2026-12-04-cpu-rate", ["scripts/gate_study.py", "results/2026-12-04-cpu-rate"], everything),
+    ("results/2026-12-04-cpu-rate", ["scripts/ladder_acceptance.py", ".", "--before", "2026-12-04T18:00:00Z"],
+     program_lines("vae")),
+    ("results/2026-12-04-cpu-rate",
+     ["scripts/ladder_acceptance.py", ".", "--before", "2026-12-04T18:00:00Z", "--parting"], program_lines()),
 ]
 
 

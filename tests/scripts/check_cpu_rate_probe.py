@@ -88,7 +88,7 @@ def main(root):
         check(rc == 0, "report of the known file: rc %d %r" % (rc, se))
         for line in ("alone-first: ns an iteration per core (median of its slices): 1: 50.0, 2: 50.0",
                      "together: ns an iteration per core (median of its slices): 1: 50.0, 2: 75.0",
-                     "  cores 50.0-75.0 ns, slowest / fastest 1.50x",
+                     "  cores 50.0-75.0 ns (median core 62.5), slowest / fastest 1.50x",
                      "alone, last / first per core: median 1.10x, 1.00-1.20x",
                      "pairs: 1, each core's time an iteration over its alone runs' mean: median 1.50x, largest 2.00x",
                      "  pairs with a core 1.25x or more slower: 1",
