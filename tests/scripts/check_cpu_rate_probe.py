@@ -7,23 +7,13 @@ spread between cores, the drift and the slow pair as computed by hand; bad input
 """
 import csv
 import os
-import subprocess
-import sys
 import tempfile
 
-FAILS = []
-
-
-def check(ok, what):
-    if not ok:
-        FAILS.append(what)
-        print("FAIL: " + what)
+from script_check import check, main_of, run_script
 
 
 def probe(root, *args):
-    p = subprocess.run([sys.executable, os.path.join(root, "scripts/host_calibration/cpu_rate_probe.py")] + list(args),
-                       capture_output=True, text=True, timeout=120)
-    return p.returncode, p.stdout, p.stderr
+    return run_script(root, "scripts/host_calibration/cpu_rate_probe.py", *args)
 
 
 def known_file(path):
@@ -119,12 +109,7 @@ def main(root):
         check(rc == 2 and "not a cpu_rate_probe.py output" in se, "report of another csv: rc %d %r" % (rc, se))
         rc, so, se = probe(root)
         check(rc == 2 and "usage" in se, "no arguments: rc %d %r" % (rc, se))
-    print("%d failed" % len(FAILS) if FAILS else "cpu_rate_probe: all checks passed")
-    return 1 if FAILS else 0
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        print("usage: check_cpu_rate_probe.py ROOT", file=sys.stderr)
-        sys.exit(2)
-    sys.exit(main(sys.argv[1]))
+    main_of("cpu_rate_probe", main)

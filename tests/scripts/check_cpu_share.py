@@ -7,17 +7,9 @@ counted and left out; a sweep with none, a missing folder and no argument exit 2
 """
 import csv
 import os
-import subprocess
-import sys
 import tempfile
 
-FAILS = []
-
-
-def check(ok, what):
-    if not ok:
-        FAILS.append(what)
-        print("FAIL: " + what)
+from script_check import check, main_of, run_script
 
 
 def write(d, rows):
@@ -29,9 +21,7 @@ def write(d, rows):
 
 
 def run(root, *args):
-    p = subprocess.run([sys.executable, os.path.join(root, "scripts/cpu_share.py")] + list(args),
-                       capture_output=True, text=True, timeout=60)
-    return p.returncode, p.stdout, p.stderr
+    return run_script(root, "scripts/cpu_share.py", *args)
 
 
 def main(root):
@@ -58,12 +48,7 @@ def main(root):
         check(rc == 2 and "cannot read" in se, "a missing folder: rc %d %r" % (rc, se))
         rc, so, se = run(root)
         check(rc == 2 and "usage" in se, "no argument: rc %d %r" % (rc, se))
-    print("%d failed" % len(FAILS) if FAILS else "cpu_share: all checks passed")
-    return 1 if FAILS else 0
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        print("usage: check_cpu_share.py ROOT", file=sys.stderr)
-        sys.exit(2)
-    sys.exit(main(sys.argv[1]))
+    main_of("cpu_share", main)
