@@ -20,6 +20,7 @@
 #include "harness/common/word_table.hpp"
 #include "harness/plan/sweep_cli.hpp"
 #include "harness/predict/measured_units.hpp"
+#include "harness/predict/not_co_run_note.hpp"
 #include "harness/predict/predict_inputs.hpp"
 #include "harness/predict/predict_output.hpp"
 #include "harness/predict/prediction.hpp"
@@ -143,6 +144,8 @@ int measure_only(const PredictArgs& a) {
               << " of its step ends; coverage median " << fmt_fixed(coverage[coverage.size() / 2], 1) << " %, least "
               << fmt_fixed(coverage.front(), 1) << " %\n";
   }
+  const std::string note = not_co_run_line(not_co_run_note(units, read_runs(dir / "runs.csv")));
+  if (!note.empty()) std::cout << note << "\n";
   return 0;
 }
 

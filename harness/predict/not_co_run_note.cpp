@@ -1,0 +1,64 @@
+#include "harness/predict/not_co_run_note.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <utility>
+
+#include "harness/common/format.hpp"
+#include "harness/common/stats.hpp"
+
+namespace bench_mps::harness {
+
+NotCoRunNote not_co_run_note(const std::vector<MeasuredUnit>& units, const std::vector<WorkerRecord>& rows) {
+  std::map<std::pair<std::string, int>, const WorkerRecord*> row_of;
+  for (const WorkerRecord& r : rows) row_of[{r.run_id, r.worker}] = &r;
+  std::map<std::string, std::vector<const MeasuredUnit*>> runs;
+  for (const MeasuredUnit& u : units)
+    if (u.procs >= 2 && u.basis == UnitBasis::not_co_run) runs[u.run_id].push_back(&u);
+  NotCoRunNote note;
+  note.runs = static_cast<int>(runs.size());
+  for (const auto& [run_id, copies] : runs) {
+    std::vector<double> steady, share;
+    for (const MeasuredUnit* u : copies) {
+      if (std::isfinite(u->steady_s) && u->steady_s > 0) steady.push_back(u->steady_s);
+      const auto r = row_of.find({run_id, u->worker});
+      if (r == row_of.end()) continue;
+      const double user = r->second->fact("cpu_user_s"), sys = r->second->fact("cpu_system_s");
+      const double completion = r->second->fact("completion_s");
+      if (std::isfinite(user) && std::isfinite(sys) && completion > 0) share.push_back((user + sys) / completion);
+    }
+    if (steady.size() >= 2)
+      note.parting.push_back(*std::max_element(steady.begin(), steady.end()) /
+                             *std::min_element(steady.begin(), steady.end()));
+    if (!share.empty()) note.cpu_share.push_back(median(share));
+  }
+  return note;
+}
+
+std::string not_co_run_line(const NotCoRunNote& note) {
+  if (note.runs == 0) return "";
+  std::string line = "not co-run (N >= 2): " + std::to_string(note.runs) + (note.runs == 1 ? " run" : " runs");
+  if (!note.parting.empty()) {
+    const auto [lo, hi] = std::minmax_element(note.parting.begin(), note.parting.end());
+    line += "; their copies' steady parts lay " + fmt_fixed(*lo, 2) + "x-" + fmt_fixed(*hi, 2) + "x apart, median " +
+            fmt_fixed(median(note.parting), 2) + "x (longest over shortest)";
+  }
+  if (note.cpu_share.empty())
+    return line + "; their copies' CPU use is not in runs.csv (an exec sweep of before 2026-12-04)";
+  const auto [lo, hi] = std::minmax_element(note.cpu_share.begin(), note.cpu_share.end());
+  line += "; the median copy of each kept its CPU busy for " + fmt_fixed(*lo, 2) + "-" + fmt_fixed(*hi, 2) +
+          " of its run (cpu_user_s + cpu_system_s over completion_s; spinning on the GPU counts as busy";
+  if (note.cpu_share.size() < static_cast<std::size_t>(note.runs))
+    line += "; " + std::to_string(note.runs - static_cast<int>(note.cpu_share.size())) + " without those facts";
+  line += ")";
+  const long waited =
+      std::count_if(note.cpu_share.begin(), note.cpu_share.end(), [](double s) { return s < kCpuBoundShare; });
+  if (waited == 0)
+    return line + ": copies bound by their cores part as the cores' speeds do, which the host sets on a VM " +
+           "(docs/SWEEP.md)";
+  return line + ": in " + std::to_string(waited) + " of them the median copy kept it busy under " +
+         fmt_fixed(kCpuBoundShare, 1) + " of its run, and waited (for the GPU, data or a clock) for the rest";
+}
+
+}  // namespace bench_mps::harness
