@@ -133,10 +133,12 @@ STUDIES = [
     ("results/2026-12-04-cpu-rate", ["scripts/cpu_share.py", "results/2026-12-04-cpu-rate/lease-2/gate/vae/steady"],
      everything),
     ("results/2026-12-04-cpu-rate", ["scripts/gate_study.py", "results/2026-12-04-cpu-rate"], everything),
-    ("results/2026-12-04-cpu-rate", ["scripts/ladder_acceptance.py", ".", "--before", "2026-12-04T18:00:00Z"],
-     program_lines("vae")),
+    ("results/2026-12-04-cpu-rate", ["scripts/ladder_acceptance.py", ".", "--before", "2026-12-04T18:30:00Z"],
+     program_lines("vae", "mnist-startup")),
     ("results/2026-12-04-cpu-rate",
-     ["scripts/ladder_acceptance.py", ".", "--before", "2026-12-04T18:00:00Z", "--parting"], program_lines()),
+     ["scripts/ladder_acceptance.py", ".", "--before", "2026-12-04T18:30:00Z", "--parting"], program_lines()),
+    ("results/2026-12-04-cpu-rate",
+     ["scripts/cpu_share.py", "results/2026-12-04-cpu-rate/lease-4/gate/mnist-startup/steady"], everything),
 ]
 
 
