@@ -21,6 +21,21 @@ def facts(text):
     return dict(kv.split("=", 1) for kv in text.split(";") if "=" in kv)
 
 
+def copy_shares(rows):
+    """{run_id: [(CPU over completion, CPU s, completion s, involuntary switches) per copy]} of runs.csv's rows, and
+    how many copies lacked the facts."""
+    runs, missing = {}, 0
+    for r in rows:
+        f = facts(r.get("facts", ""))
+        if "cpu_user_s" not in f or "completion_s" not in f or float(f["completion_s"]) <= 0:
+            missing += 1
+            continue
+        cpu = float(f["cpu_user_s"]) + float(f.get("cpu_system_s", 0))
+        runs.setdefault(r["run_id"], []).append((cpu / float(f["completion_s"]), cpu, float(f["completion_s"]),
+                                                 int(f.get("context_switches_involuntary", 0))))
+    return runs, missing
+
+
 def main(argv):
     if len(argv) != 1:
         print("usage: cpu_share.py SWEEP", file=sys.stderr)
@@ -32,15 +47,7 @@ def main(argv):
     except OSError as e:
         print("cpu_share.py: cannot read %s: %s" % (path, e.strerror), file=sys.stderr)
         return 2
-    runs, missing = {}, 0
-    for r in rows:
-        f = facts(r.get("facts", ""))
-        if "cpu_user_s" not in f or "completion_s" not in f or float(f["completion_s"]) <= 0:
-            missing += 1
-            continue
-        cpu = float(f["cpu_user_s"]) + float(f.get("cpu_system_s", 0))
-        runs.setdefault(r["run_id"], []).append((cpu / float(f["completion_s"]), cpu, float(f["completion_s"]),
-                                                 int(f.get("context_switches_involuntary", 0))))
+    runs, missing = copy_shares(rows)
     if not runs:
         print("cpu_share.py: %s has no copy with cpu_user_s and completion_s (an exec sweep measured since "
               "2026-12-04)" % path, file=sys.stderr)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Issue 42's ladder acceptance, counted from the committed gated ladders of the zoo's programs.
 
-    python3 scripts/ladder_acceptance.py [ROOT] [--before UTC]   # ROOT: the repository (default .)
+    python3 scripts/ladder_acceptance.py [ROOT] [--before UTC] [--parting] [--cpu]   # ROOT: the repository (default .)
 
 --before 2026-12-03T16:00:00Z counts only the ladders started before that time (meta.json's started_utc): what a
 results folder quoted when later ladders were not yet committed.
@@ -9,6 +9,9 @@ results folder quoted when later ladders were not yet committed.
 longest steady part over its shortest (units.csv's steady_s; ladders written before 2026-12-02 have none), the
 median over the runs, and how many runs lie within 1.25x (copies released together cover 80 % of the longest
 copy's steady part, the co-run line, only where it is within 1.25x of the shortest).
+--cpu adds, over the cells not co-run in the programs' latest ladders, those whose copies' CPU use is recorded
+(runs.csv's cpu_user_s, since 2026-12-04) and how many of them were bound by their cores: every run of the cell had
+its median copy busy for at least 0.9 of its run (scripts/cpu_share.py; spinning on the GPU counts as busy).
 
 A gated ladder is a committed sweep (meta.json and units.csv) of `zoo/run.sh NAME` as the zoo gives it (no
 environment or other prefix), with the start gate on (`--exec-gate` not off), N = 2, 4 and 10 among its --procs,
@@ -28,6 +31,7 @@ import os
 import statistics
 import sys
 
+from cpu_share import copy_shares
 from gate_study import alone_draws, cells_co_run, folders, repeat_rows, run_parting
 
 NS = (2, 4, 10)
@@ -85,6 +89,29 @@ def parting(d):
     return {key: [r for _, r in run_parting(us) if r is not None] for key, us in cells.items()}
 
 
+CPU_BOUND = 0.9  # a copy busy for at least this share of its run is bound by its core (not_co_run_note.hpp)
+
+
+def cells_not_co_run_by_cpu(d):
+    """{(mode, N): the least of the cell's runs' median copy CPU share, or None where not recorded} of the cells at
+    N >= 2 not co-run in the ladder in d."""
+    units = [u for u in csv.DictReader(open(os.path.join(d, "units.csv"))) if int(u["procs"]) in NS]
+    co = cells_co_run(units)
+    shares, _ = copy_shares(csv.DictReader(open(os.path.join(d, "runs.csv"))))
+    cells = {}
+    for u in units:
+        key = (u["mode"], int(u["procs"]))
+        if co.get(key):
+            continue
+        run = shares.get(u["run_id"])
+        share = statistics.median(c[0] for c in run) if run else None
+        if key not in cells:
+            cells[key] = share
+        elif cells[key] is not None:
+            cells[key] = None if share is None else min(cells[key], share)
+    return cells
+
+
 def spread_text(draws):
     if not draws:
         return "none"
@@ -92,7 +119,7 @@ def spread_text(draws):
     return "%d (+-%.0f %%)" % (len(draws), 100 * (max(draws) - min(draws)) / 2 / med)
 
 
-def main(root, before=None, show_parting=False):
+def main(root, before=None, show_parting=False, show_cpu=False):
     zoo = [p["name"] for p in json.load(open(os.path.join(root, "zoo", "programs.json")))]
     latest = {}
     for program, started, d, meta in ladders(root):
@@ -141,6 +168,19 @@ def main(root, before=None, show_parting=False):
                 "N=%d %.2fx (%d of %d runs within 1.25x)" % (
                     n, statistics.median(parted[(mode, n)]), sum(r <= 1.25 for r in parted[(mode, n)]),
                     len(parted[(mode, n)])) for n in NS if parted.get((mode, n)))))
+    if show_cpu:
+        recorded, bound, programs = 0, 0, set()
+        not_co_run = 0
+        for program in latest:
+            for share in cells_not_co_run_by_cpu(os.path.join(root, latest[program][2])).values():
+                not_co_run += 1
+                if share is not None:
+                    recorded += 1
+                    bound += share >= CPU_BOUND
+                    programs.add(program)
+        print("cells not co-run: %d; with each copy's CPU recorded %d (%s); bound by their cores (every run's median "
+              "copy busy for at least %.1f of its run) %d of those" % (
+                  not_co_run, recorded, ", ".join(sorted(programs)) or "none", CPU_BOUND, bound))
     if apart_all:
         print("co-run cells' two repeats: median %.1f %% apart over %d cells (largest %.1f %%); the acceptance asks "
               "within a median %.0f %%" % (statistics.median(apart_all), len(apart_all), max(apart_all),
@@ -158,7 +198,6 @@ if __name__ == "__main__":
             sys.exit(2)
         cut = args[i + 1]
         del args[i:i + 2]
-    show = "--parting" in args
-    if show:
-        args.remove("--parting")
-    sys.exit(main(args[0] if args else ".", cut, show))
+    flags = {f: f in args for f in ("--parting", "--cpu")}
+    args = [a for a in args if a not in flags]
+    sys.exit(main(args[0] if args else ".", cut, flags["--parting"], flags["--cpu"]))

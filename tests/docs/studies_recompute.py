@@ -139,6 +139,8 @@ STUDIES = [
      ["scripts/ladder_acceptance.py", ".", "--before", "2026-12-04T18:30:00Z", "--parting"], program_lines()),
     ("results/2026-12-04-cpu-rate",
      ["scripts/cpu_share.py", "results/2026-12-04-cpu-rate/lease-4/gate/mnist-startup/steady"], everything),
+    ("results/2026-12-04-cpu-rate",
+     ["scripts/ladder_acceptance.py", ".", "--before", "2026-12-04T18:30:00Z", "--cpu"], program_lines()),
 ]
 
 
