@@ -3,8 +3,8 @@
 # OUT_DIR/runs/cpurate/probe.csv, and the machine it ran on (host.txt: the GPU, lscpu, the kernel, /proc/uptime, steal
 # in /proc/stat before and after); prints the probe's report.
 d="$out/runs/cpurate"; mkdir -p "$d"
-{ nvidia-smi -L; nvidia-smi --query-gpu=driver_version --format=csv,noheader; uname -r; lscpu; echo "uptime: $(cat /proc/uptime)"
-  echo "before: $(grep '^cpu ' /proc/stat)"; } >"$d/host.txt" 2>&1
+{ nvidia-smi -L; nvidia-smi --query-gpu=driver_version --format=csv,noheader; uname -r; lscpu
+  echo "uptime: $(cat /proc/uptime)"; echo "before: $(grep '^cpu ' /proc/stat)"; } >"$d/host.txt" 2>&1
 s0=$(date +%s)
 python3 scripts/host_calibration/cpu_rate_probe.py run "$d/probe.csv" --cores "${CPURATE_CORES:-1-15}" \
   --alone-s "${CPURATE_ALONE_S:-1}" --together-s "${CPURATE_TOGETHER_S:-10}" --pair-s "${CPURATE_PAIR_S:-0.3}" \
