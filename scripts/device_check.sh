@@ -63,6 +63,10 @@
 # said it failed (lib.sh's step_failed: gputests, advise, gate, an unknown step, MPS processes left), named at the
 # end after everything is packed; else 0.
 set -uo pipefail
+# A reader that stops early (`| head`, a dropped connection) must not end the check before it packs what it measured:
+# with SIGPIPE ignored, a write to a closed stdout fails and the script goes on (results/2026-12-04-cpu-rate lost a
+# probe that way).
+trap '' PIPE
 here="$(cd "$(dirname "$0")/.." && pwd)"
 source "$here/scripts/device_env.sh"
 out="$1"; shift
