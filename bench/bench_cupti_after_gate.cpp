@@ -11,6 +11,9 @@
 //   BM_SyncStep: one step of a program that reads back every step: an empty kernel launch and a
 //     cudaStreamSynchronize, timed on the host (the calls' cost is host time). Compare the states' step times
 //     across processes run in alternation (scripts/device_steps/cupticost.sh, scripts/cupti_cost.py).
+//   BM_GraphStep: one step of zoo/here/cuda_graphs.py's shape, the program the gate costs about 1 %: two
+//     device-to-device copies of a new batch, a CUDA graph of kGraphNodes kernels replayed, a 4-byte read back
+//     (.item()) and a cudaStreamSynchronize. BM_SyncStep does not launch a graph.
 // Exits 77 (ctest: skipped) where no GPU is visible, 2 on a bad --cupti, 1 where a state could not be set up.
 #include <benchmark/benchmark.h>
 #include <cuda_runtime.h>
@@ -25,6 +28,7 @@
 #include "harness/profiler/wait_callbacks.hpp"
 #include "kernels/cuda_check.hpp"
 #include "kernels/cuda_handles.cuh"
+#include "kernels/device_buffer.cuh"
 #include "kernels/spin_kernel.cuh"
 
 namespace {
@@ -42,6 +46,37 @@ void BM_SyncStep(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_SyncStep)->Unit(benchmark::kMicrosecond);
+
+constexpr int kGraphNodes = 24;          // kernels in the replayed graph (an 8-layer MLP step, forward and back)
+constexpr std::size_t kBatch = 1 << 18;  // floats per copied batch tensor (a 256 x 1024 batch)
+
+void BM_GraphStep(benchmark::State& state) {
+  const kernels::CudaStream owner = kernels::make_nonblocking_stream();
+  cudaStream_t stream = owner.get();
+  const kernels::DeviceBuffer<float> pool(2 * kBatch), input(kBatch), target(kBatch);
+  const kernels::PinnedBuffer<float> loss = kernels::make_pinned<float>(1);
+  BENCH_CUDA_CHECK(cudaMemsetAsync(pool.get(), 0, pool.bytes(), stream));
+  BENCH_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  for (int i = 0; i < kGraphNodes; ++i) kernels::launch_spin(0, 1, 32, stream);
+  cudaGraph_t raw = nullptr;
+  BENCH_CUDA_CHECK(cudaStreamEndCapture(stream, &raw));
+  const kernels::CudaGraph graph(raw);
+  cudaGraphExec_t exec_raw = nullptr;
+  BENCH_CUDA_CHECK(cudaGraphInstantiate(&exec_raw, graph.get(), 0));
+  const kernels::CudaGraphExec exec(exec_raw);
+  const auto step = [&] {
+    BENCH_CUDA_CHECK(
+        cudaMemcpyAsync(input.get(), pool.get(), kBatch * sizeof(float), cudaMemcpyDeviceToDevice, stream));
+    BENCH_CUDA_CHECK(
+        cudaMemcpyAsync(target.get(), pool.get() + kBatch, kBatch * sizeof(float), cudaMemcpyDeviceToDevice, stream));
+    BENCH_CUDA_CHECK(cudaGraphLaunch(exec.get(), stream));
+    BENCH_CUDA_CHECK(cudaMemcpyAsync(loss.get(), input.get(), sizeof(float), cudaMemcpyDeviceToHost, stream));
+    BENCH_CUDA_CHECK(cudaStreamSynchronize(stream));
+  };
+  step();  // warm-up: the graph uploaded, the copies' paths set up
+  for (auto _ : state) step();
+}
+BENCHMARK(BM_GraphStep)->Unit(benchmark::kMicrosecond);
 
 std::string g_said;  // what the callbacks said after the gate (a failed cuptiFinalize)
 void hold_nothing() {}

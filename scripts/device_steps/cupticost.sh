@@ -1,8 +1,9 @@
 # cupticost: what the start gate's CUPTI callbacks leave in a process once the gate has opened, per CUDA call
-# (bench/bench_cupti_after_gate: an empty launch and a cudaStreamSynchronize a step, timed on the host), each state
+# (bench/bench_cupti_after_gate: an empty launch and a cudaStreamSynchronize a step, BM_SyncStep, and cuda-graphs'
+# step shape, BM_GraphStep: two copies, a graph replayed, a read back; timed on the host), each state
 # in a process of its own: never, callbacks (kept on), unsubscribed (the default), detached (cuptiFinalize).
 # CUPTICOST_ROUNDS (5) rounds, the order reversed every other round -> OUT_DIR/cupticost/<state>-<i>.json and .log;
-# prints each run's step; scripts/cupti_cost.py OUT_DIR the ratios to never.
+# prints each run's steps; scripts/cupti_cost.py [--step BM_GraphStep] OUT_DIR the ratios to never.
 mkdir -p "$out/runs/cupticost"
 states=(never callbacks unsubscribed detached)
 for i in $(seq 1 "${CUPTICOST_ROUNDS:-5}"); do
@@ -14,7 +15,7 @@ for i in $(seq 1 "${CUPTICOST_ROUNDS:-5}"); do
     build/bench/bench_cupti_after_gate --cupti="$s" --benchmark_min_time=2 \
       --benchmark_out="$f.json" --benchmark_out_format=json >"$f.log" 2>&1
     rc=$?
-    echo "cupticost $s-$i: rc=$rc $(grep -E '^BM_SyncStep' "$f.log" | tr -s ' ')"
+    echo "cupticost $s-$i: rc=$rc $(grep -E '^BM_(Sync|Graph)Step' "$f.log" | tr -s ' ' | paste -sd ';')"
     [ "$rc" = 0 ] || { echo "cupticost $s-$i: $(tail -1 "$f.log")"; step_failed "cupticost $s-$i"; }
   done
 done

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """scripts/cupti_cost.py on Google Benchmark files made here with known steps: the ratios to never per round and
 their medians come out as computed by hand; a state missing from a round, a file of another name and a time unit
-other than ns are taken as they should be; a folder without files exits 1, no argument exits 2.
+other than ns are taken as they should be; --step reads another benchmark of the files; a folder without files
+exits 1, no argument or a bad --step exits 2.
 
     python3 tests/scripts/check_cupti_cost.py ROOT
 """
@@ -12,11 +13,14 @@ import sys
 import tempfile
 
 
-def bench_file(path, real_time, unit="ns"):
+def bench_file(path, real_time, unit="ns", graph_time=None):
+    """A file of BM_SyncStep at real_time, and of BM_GraphStep at graph_time where given."""
+    benchmarks = [{"name": "BM_SyncStep", "run_type": "iteration", "real_time": real_time, "time_unit": unit}]
+    if graph_time is not None:
+        benchmarks.append({"name": "BM_GraphStep", "run_type": "iteration", "real_time": graph_time,
+                           "time_unit": unit})
     with open(path, "w", encoding="utf-8") as f:
-        json.dump({"context": {"gpu": "Stand-in GPU", "cuda_driver_version": "13000"},
-                   "benchmarks": [{"name": "BM_SyncStep", "run_type": "iteration", "real_time": real_time,
-                                   "time_unit": unit}]}, f)
+        json.dump({"context": {"gpu": "Stand-in GPU", "cuda_driver_version": "13000"}, "benchmarks": benchmarks}, f)
 
 
 def main(root):
@@ -65,6 +69,21 @@ def main(root):
         r = subprocess.run([sys.executable, script], capture_output=True, text=True)
         if r.returncode != 2:
             problems.append("no argument: exit %d" % r.returncode)
+        # --step BM_GraphStep reads that benchmark of the same files: 100 us never, 102 us unsubscribed.
+        graph = os.path.join(tmp, "graph")
+        os.makedirs(os.path.join(graph, "cupticost"))
+        bench_file(os.path.join(graph, "cupticost", "never-1.json"), 10000, graph_time=100000)
+        bench_file(os.path.join(graph, "cupticost", "unsubscribed-1.json"), 10000, graph_time=102000)
+        r = subprocess.run([sys.executable, script, "--step", "BM_GraphStep", graph], capture_output=True, text=True)
+        if r.returncode != 0 or "| 1 | 100.000 | - | 102.000 | - | - | 1.020x | - |" not in r.stdout.splitlines():
+            problems.append("--step BM_GraphStep: exit %d, %r" % (r.returncode, r.stdout))
+        r = subprocess.run([sys.executable, script, "--step", "BM_GraphStep", tmp], capture_output=True, text=True)
+        if r.returncode != 1 or "with a BM_GraphStep" not in r.stderr:
+            problems.append("--step on files without it: exit %d, %r" % (r.returncode, r.stderr))
+        for bad in (["--step"], ["--step", "sync;rm", tmp]):
+            r = subprocess.run([sys.executable, script] + bad, capture_output=True, text=True)
+            if r.returncode != 2 or len(r.stderr.strip().splitlines()) != 1:
+                problems.append("%s: exit %d, %r" % (bad, r.returncode, r.stderr))
     for p in problems:
         print("check_cupti_cost: " + p)
     if not problems:
