@@ -15,6 +15,9 @@
 # command again, on the machine still warm, resumes it (--resume) and, complete, measures and packs it.
 # GATE_MEASURE_ALSO=BIN: another build's predict --measure of the same profiles, beside units.csv
 # (units-also-<its sha>.csv): a measuring rule that changed, both on one ladder (results/2026-12-04-shared-phase).
+# Before each new sweep, unless GATE_PROBE=0, scripts/host_calibration/cpu_rate_probe.py (about 15 s) on cores 1 to
+# the largest N of GATE_PROCS, alone and all at once, no pairs: how far apart the lease's cores ran just before the
+# ladder (results/2026-12-04-cpu-rate), kept in the sweep's folder as cores-before.csv.gz.
 names="${step#gate}"; names="${names#:}"; [ -z "$names" ] && names=gemm
 IFS=, read -r -a progs <<<"$names"
 python3 -c 'import torch; x = torch.ones(64, 64, device="cuda"); (x @ x).sum().item()' >/dev/null 2>&1
@@ -42,8 +45,20 @@ for p in "${progs[@]}"; do
     [ -n "${GATE_KEEP:-}" ] && { kd="$GATE_KEEP/gate/$p/$gn$tag"; mkdir -p "$(dirname "$kd")"; }
     sweep=(--workloads exec --command "$command" --procs "${GATE_PROCS:-1,2,4}" --modes timeslice,mps
            --repeats "${GATE_REPEATS:-1}" --exec-gate "$g" --profile-gpu "${margs[@]}" "${more_args[@]}" --out "${kd:-$d}")
+    probe="${kd:-$d}.cores-before.csv"  # beside the sweep's folder (under GATE_KEEP while a ladder spans calls)
     if [ -n "$kd" ] && [ -f "$kd/meta.json" ]; then
       sweep=(--resume "$kd"); cat "$kd.log" >"$log" 2>/dev/null; echo "gate $p $g$tag: resuming $kd"
+    elif [ "${GATE_PROBE:-1}" = 1 ]; then
+      top=$(tr ',' '\n' <<<"${GATE_PROCS:-1,2,4}" | sort -n | tail -1); cores=$(( $(nproc) - 1 ))
+      [ "$top" -lt "$cores" ] && cores=$top
+      if python3 scripts/host_calibration/cpu_rate_probe.py run "$probe" --cores "1-$cores" --pairs none \
+           --alone-s 0.3 --together-s 3 >"$out/gate-$p-$gn$tag-cores.log" 2>&1; then
+        python3 scripts/host_calibration/cpu_rate_probe.py report "$probe" >>"$out/gate-$p-$gn$tag-cores.log" 2>&1
+        grep -E "slowest / fastest [0-9.]+x$" "$out/gate-$p-$gn$tag-cores.log" | head -2 | sed 's/^ *//' | \
+          paste -sd ';' | sed "s/^/  cores 1-$cores before the sweep (alone; all at once): /"
+      else
+        echo "  cores before the sweep: the probe failed: $(tail -1 "$out/gate-$p-$gn$tag-cores.log")"
+      fi
     fi
     # GATE_STOP_S: the sweep is stopped (SIGINT: it ends its run in progress and saves) that many seconds after
     # device_check.sh began; with GATE_KEEP, a later call on the same warm machine resumes it.
@@ -68,6 +83,7 @@ for p in "${progs[@]}"; do
       rm -rf "$d" && cp -a "$kd" "$d"
     fi
     [ "$grc" -eq 0 ] || step_failed "gate $p $g$tag (rc=$grc)"
+    [ -f "$probe" ] && [ -d "$d" ] && gzip -9 -n -c "$probe" >"$d/cores-before.csv.gz" && rm -f "$probe"
     grep -E "exec-gate" "$out/gate-$p-$gn$tag.log" | sort -u | head -3 | sed 's/^/  /'
     "$bench" predict --measure "$d" >"$out/gate-$p-$gn$tag-measure.log" 2>&1 || echo "  measure: rc=$?"
     sed 's/^/  /' "$out/gate-$p-$gn$tag-measure.log"
