@@ -100,6 +100,10 @@ def launch(cores, seconds, slice_s):
     for c, p in procs.items():
         text, _ = p.communicate()
         if p.returncode != 0:
+            for other in procs.values():  # none left running on its core after the probe gave up
+                if other.poll() is None:
+                    other.kill()
+                    other.wait()
             print("cpu_rate_probe.py: the process on core %d exited %d" % (c, p.returncode), file=sys.stderr)
             sys.exit(1)
         out[c] = [(float(a), int(b), float(s)) for a, b, s in
