@@ -149,7 +149,7 @@ nlohmann::json alone_entry(const AloneRun& r, bool stands_for_program) {
                         {"gpu_busy_s", busy * 1e-9},
                         {"dropped_s", r.program.dropped_ns * 1e-9},
                         {"cut", r.program.cut},
-                        {"phase", r.program.phase}};
+                        {"phase", r.program.kept_phase.words()}};
 }
 
 /// The three files, one after the other.
@@ -258,8 +258,9 @@ void write_md_head(std::ostringstream& md, const std::string& label, const std::
        << (std::isfinite(r.run_s) ? ", the whole run " + num(r.run_s) + " s" : std::string()) << "; duty "
        << fmt_fixed(100 * r.summary.duty, 1) << "%, " << p.trace.steps.size() << " steps cut at " << p.cut << ", "
        << (p.sm_per_span ? "SM share per span" : "SM share from the kernels' mean fill") << ", the unit over the "
-       << p.phase << "; memory bandwidth demand " << fmt_fixed(100 * p.trace.mem_demand, 1) << "% (" << r.mem_basis
-       << ")" << (p.dropped_ns > 0 ? "; " + num(p.dropped_ns * 1e-9) + " s of spans not kept, scaled" : std::string())
+       << p.kept_phase.words() << "; memory bandwidth demand " << fmt_fixed(100 * p.trace.mem_demand, 1) << "% ("
+       << r.mem_basis << ")"
+       << (p.dropped_ns > 0 ? "; " + num(p.dropped_ns * 1e-9) + " s of spans not kept, scaled" : std::string())
        << (p.trace.open_loop ? "; paced: its steady steps replayed open-loop, each due when it was alone (--paced)"
                              : std::string());
     if (const std::vector<double> units = r.draws_unit_ms(); units.size() >= 2) {  // every draw, and the drift

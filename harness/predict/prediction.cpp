@@ -114,8 +114,7 @@ std::vector<AloneRun> read_alone_draws(const fs::path& path, double gap_us) {
   for (std::vector<AloneRun>& draws : by_mode) {
     for (AloneRun& a : draws) {
       const std::size_t i = k++;
-      const StepPhase& own = a.program.kept_phase;
-      if (a.metric || !follow || (own.sides == follow->sides && own.kept_share() >= follow->least_kept_share)) continue;
+      if (a.metric || !follow || follow->kept_by(a.program.kept_phase)) continue;
       AloneRun again = alone_from_profile(profiles[i], gap_us, dram[i], follow);
       a.program = std::move(again.program);
       a.unit_ms = again.unit_ms;

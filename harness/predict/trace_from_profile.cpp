@@ -191,7 +191,6 @@ ProgramTrace trace_from_profile(const GpuProfile& p, const ProfileSummary& s, do
       cut_steps(p, out.fill, cuts, hole.from, static_cast<std::int64_t>(out.profile_ns), t);
   mark_steady(t, starts, s, truncated && !hole.cut_after ? t.dropped_step + 1 : t.steps.size());
   out.kept_phase = keep_main_phase(t, starts, followed_range(p), follow);
-  out.phase = out.kept_phase.words();
   return out;
 }
 

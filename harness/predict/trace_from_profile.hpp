@@ -17,8 +17,7 @@ namespace bench_mps::harness {
 struct ProgramTrace {
   CopyTrace trace;
   std::string cut;           ///< how its steps were cut: "host waits" or "idle gaps of at least X us"
-  std::string phase;         ///< the steps of one kind its steady part keeps (StepPhase::words)
-  StepPhase kept_phase;      ///< the phase it kept: the parts its cuts kept and their share of the steady part
+  StepPhase kept_phase;      ///< the steps of one kind its steady part keeps (its words: StepPhase::words)
   double profile_ns = 0;     ///< the profiler's start (CUDA's initialisation) to the profile's writing (exit)
   double dropped_ns = 0;     ///< the time alone of the spans the profile did not keep (0: it kept all)
   double active_ns = 0;      ///< the run's first busy span's start to its last one's end (what a baseline stretches)

@@ -205,6 +205,8 @@ std::optional<PhaseSides> ladder_sides(const std::vector<PhaseSides>& alone) {
   return alone[best];
 }
 
+bool PhaseFollow::kept_by(const StepPhase& p) const { return p.sides == sides && p.kept_share() >= least_kept_share; }
+
 std::optional<PhaseFollow> ladder_follow(const std::vector<StepPhase>& alone) {
   std::vector<PhaseSides> sides;
   for (const StepPhase& p : alone) sides.push_back(p.sides);

@@ -38,6 +38,8 @@ enum class PhaseSide : std::uint8_t { before, after };
 /// The parts a copy's cuts kept, in order (empty: never parted).
 using PhaseSides = std::vector<PhaseSide>;
 
+struct StepPhase;
+
 /// A following cut keeps at least this share of what the runs alone kept (their median share of a steady part's
 /// steps; ladder_follow).
 inline constexpr double kFollowKeptShare = 0.5;
@@ -52,6 +54,8 @@ struct PhaseFollow {
   double least_kept_share = 0;  ///< of the steady part's steps (0: any)
   // Implicit from a list of sides: followed with no least share.
   PhaseFollow(PhaseSides s = {}, double least = 0) : sides(std::move(s)), least_kept_share(least) {}
+  /// Whether `p` already is what following this would keep: the same sides, and at least the least share.
+  bool kept_by(const StepPhase& p) const;
 };
 
 /// The kept phase: the steps between ends[first] and ends[last] (first <= last; every end where none was left
