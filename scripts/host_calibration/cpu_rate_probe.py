@@ -33,6 +33,7 @@ import sys
 import time
 
 CHUNK = 1000  # iterations between two looks at the clock (about 40 us)
+MAX_SECONDS = 3600  # the longest phase (or slice) a run of the probe takes: more is a typing slip, not a probe
 PAIR_SLOW = 1.25  # a pair whose core ran this much slower than alone is listed
 FIELDS = ["phase", "run", "core", "slice_mono_s", "iterations", "seconds"]
 
@@ -128,11 +129,12 @@ def run(argv):
             vals[k] = float(opts[k])
         except ValueError:
             vals[k] = float("nan")
-        if not vals[k] > 0 or vals[k] == float("inf"):
-            fail("%s %r must be a positive number" % (k, opts[k]))
+        if not 0 < vals[k] <= MAX_SECONDS * (1000 if k == "--slice-ms" else 1):
+            fail("%s %r must be a positive number, at most %d %s" % (
+                k, opts[k], MAX_SECONDS * (1000 if k == "--slice-ms" else 1), "ms" if k == "--slice-ms" else "s"))
     if opts["--pairs"] not in ("all", "none"):
         fail("--pairs %r is neither all nor none" % opts["--pairs"])
-    cores = parse_cores(opts["--cores"]) if opts["--cores"] else sorted(os.sched_getaffinity(0))[1:]
+    cores = parse_cores(opts["--cores"]) if opts["--cores"] is not None else sorted(os.sched_getaffinity(0))[1:]
     if len(cores) < 2:
         fail("needs at least two cores (--cores)")
     slice_s = vals["--slice-ms"] / 1000

@@ -97,6 +97,8 @@ def main(root):
                            (["--cores", "%d,%d" % (cores[0], cores[0])], "names a core twice"),
                            (["--cores", "100000"], "may not use"), (["--alone-s", "0"], "positive number"),
                            (["--pair-s", "nan"], "positive number"), (["--together-s", "inf"], "positive number"),
+                           (["--together-s", "1e9"], "at most 3600 s"), (["--slice-ms", "-5"], "at most 3600000 ms"),
+                           (["--alone-s", ""], "positive number"), (["--cores", ""], "not a list of cores"),
                            (["--pairs", "some"], "neither all nor none"), (["--what", "1"], "unknown option")):
             rc, so, se = probe(root, "run", bad, *args)
             check(rc == 2 and says in se and len(se.strip().splitlines()) == 1 and not os.path.exists(bad),
