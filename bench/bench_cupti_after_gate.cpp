@@ -6,8 +6,10 @@
 //   never         CUPTI not called (--exec-gate off);
 //   callbacks     the callbacks on every synchronising call stay on (BENCH_MPS_GATE_CALLBACKS=keep, and the gate
 //                 before it opens);
-//   unsubscribed  switched off once the gate opened (the default);
-//   detached      CUPTI detached once the gate opened (BENCH_MPS_GATE_CALLBACKS=detach: cuptiFinalize).
+//   unsubscribed  switched off once the gate opened (BENCH_MPS_GATE_CALLBACKS=unsubscribe; the default until
+//                 2026-12-04);
+//   detached      CUPTI detached once the gate opened (cuptiFinalize: the default since 2026-12-04, when this
+//                 benchmark's graph steps showed the other two costing each graph launch 4-7 us on an H200).
 //   BM_SyncStep: one step of a program that reads back every step: an empty kernel launch and a
 //     cudaStreamSynchronize, timed on the host (the calls' cost is host time). Compare the states' step times
 //     across processes run in alternation (scripts/device_steps/cupticost.sh, scripts/cupti_cost.py).

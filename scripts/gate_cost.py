@@ -3,16 +3,18 @@
 
     python3 scripts/gate_cost.py DIR...
 
-DIR/gatecost/<program>/{steady,keep,detach,off}-<i>/ are single-copy sweeps, time-sliced, `--exec-gate steady` or
-`off` (keep: steady with the gate's callbacks left on after it opens; detach: steady with CUPTI detached from the
-copy once it opens), in rounds whose order alternates
+DIR/gatecost/<program>/{steady,keep,unsubscribe,detach,wait<K>,off}-<i>/ are single-copy sweeps, time-sliced,
+`--exec-gate steady` or `off` (steady: what its build does once the gate opens, meta.json's exec_gate.after_open
+where recorded; keep: steady with the gate's callbacks left on after it opens; unsubscribe: steady with them switched
+off; detach: steady with CUPTI detached from the copy once it opens; wait<K>: `--exec-gate wait:K`, a gate point
+given, so no profiled warm-up finds it), in rounds whose order alternates
 (scripts/device_steps/gatecost.sh); the unit is the program's own summary line (the `step_mean_ms` fact). Prints per
 program each round's units and each gated arm's ratio to off, the median of those ratios with their range, and the
 arm's median over off's median. Given several folders (calls, leases), also each arm's pairs pooled: their median
 ratio with a 90 % interval by resampling pairs, and whether that interval decides a cost within 1 %.
 """
 import csv
-import glob
+import json
 import os
 import random
 import re
@@ -33,14 +35,35 @@ def unit_ms(folder):
     return None
 
 
+def arm_of(folder):
+    """The arm a `<arm>-<i>` folder ran: its name's, but a `steady` sweep whose meta.json records what the gate did
+    once it opened (exec_gate.after_open, since 2026-12-04) is that arm (detach, unsubscribe or keep)."""
+    arm = os.path.basename(folder).rsplit("-", 1)[0]
+    if arm != "steady":
+        return arm
+    try:
+        with open(os.path.join(folder, "meta.json")) as f:
+            after = (json.load(f).get("exec_gate") or {}).get("after_open")
+    except (OSError, ValueError):
+        return arm
+    return after if after in ("detach", "unsubscribe", "keep") else arm
+
+
 def one_folder(folder, pooled):
     """Prints one folder's table and summary lines; adds its ratios to pooled[(program, arm)]."""
     root = os.path.join(folder, "gatecost")
     programs = sorted(os.listdir(root))
-    # The gated arms beside `off`: steady, and keep (steady with the gate's callbacks left on) and detach (steady,
-    # CUPTI detached once the gate opened) where they ran.
-    arms = [a for a in ("steady", "keep", "detach")
-            if any(glob.glob(os.path.join(root, p, a + "-*")) for p in programs)]
+    # The gated arms beside `off` where they ran: steady, keep, unsubscribe, detach, then wait<K> by K.
+    runs = {p: {} for p in programs}  # {program: {(arm, round): folder}}
+    for p in programs:
+        for d in sorted(os.listdir(os.path.join(root, p))):
+            name, i = d.rsplit("-", 1)
+            arm = arm_of(os.path.join(root, p, d))
+            # a steady run beside an arm of the same effect in its round keeps its own name
+            runs[p][(arm if (arm, int(i)) not in runs[p] else name, int(i))] = os.path.join(root, p, d)
+    named = {arm for p in programs for arm, _ in runs[p]}
+    arms = [a for a in ("steady", "keep", "unsubscribe", "detach") if a in named]
+    arms += sorted((a for a in named if re.match(r"^wait[0-9]+$", a)), key=lambda a: int(a[4:]))
     print("| program | round | " + " | ".join("%s, ms" % a for a in arms) + " | off, ms | " +
           " | ".join("%s / off" % a for a in arms) + " |")
     print("|---|---:|" + "---:|" * (2 * len(arms) + 1))
@@ -48,10 +71,9 @@ def one_folder(folder, pooled):
     for program in programs:
         ratios = {a: [] for a in arms}
         units = {a: [] for a in arms + ["off"]}
-        rounds = sorted({int(p.rsplit("-", 1)[1]) for p in os.listdir(os.path.join(root, program))})
+        rounds = sorted({i for _, i in runs[program]})
         for i in rounds:
-            u = {a: unit_ms(os.path.join(root, program, "%s-%d" % (a, i)))
-                 if os.path.isdir(os.path.join(root, program, "%s-%d" % (a, i))) else None for a in arms + ["off"]}
+            u = {a: unit_ms(runs[program][(a, i)]) if (a, i) in runs[program] else None for a in arms + ["off"]}
             if u["off"] is None or all(u[a] is None for a in arms):
                 continue
             for a in arms + ["off"]:

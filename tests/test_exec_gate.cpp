@@ -88,6 +88,7 @@ TEST_F(ExecGate, EveryCopyArrivesAndAllAreReleasedTogether) {
   EXPECT_GT(*lo, 0.8) << "none before the last arrival";
   const nlohmann::json g = gate_meta(out());
   EXPECT_EQ(g.at("asked"), "first-kernel");
+  EXPECT_EQ(g.at("after_open"), "detach") << "BENCH_MPS_GATE_CALLBACKS unset: the default";
   const auto run = std::find_if(g.at("runs").begin(), g.at("runs").end(),
                                 [](const nlohmann::json& j) { return j.at("copies") == 4; });
   ASSERT_NE(run, g.at("runs").end()) << g.dump();
@@ -202,7 +203,8 @@ TEST_F(ExecGate, BadGateValuesAreOneLineAndWriteNothing) {
     EXPECT_NE(r.err.find(bad[0]), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(out())) << bad[0] << " " << bad[1];
   }
-  // What the gate does once it opens, asked of the environment: keep or detach, else refused before a copy starts.
+  // What the gate does once it opens, asked of the environment: detach, unsubscribe or keep, else refused before a
+  // copy starts.
   // (set but empty is unset: the default)
   for (const std::string& value :
        {std::string("remove"), std::string("Keep"), std::string("detach "), std::string("1"), std::string("-1"),
@@ -212,7 +214,7 @@ TEST_F(ExecGate, BadGateValuesAreOneLineAndWriteNothing) {
     const auto r = run_program(bench_mps_exe(), sweep_args({"--command", "true"}), asked, 120);
     EXPECT_EQ(r.exit_code, 2) << value.substr(0, 40) << ": " << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-    EXPECT_NE(r.err.find("BENCH_MPS_GATE_CALLBACKS='" + value.substr(0, 40) + "': neither keep nor detach"),
+    EXPECT_NE(r.err.find("BENCH_MPS_GATE_CALLBACKS='" + value.substr(0, 40) + "': none of detach, unsubscribe, keep"),
               std::string::npos)
         << r.err.substr(0, 300);
     EXPECT_LT(r.err.size(), 300u) << "a huge value is cut, not echoed whole";
@@ -222,8 +224,16 @@ TEST_F(ExecGate, BadGateValuesAreOneLineAndWriteNothing) {
   ungated.set.emplace_back("BENCH_MPS_GATE_CALLBACKS", "remove");
   const auto off = run_program(bench_mps_exe(), sweep_args({"--command", "true", "--exec-gate", "off"}), ungated, 120);
   EXPECT_NE(off.exit_code, 2) << off.err;  // `true` is never an MPS client of the fake daemon: those runs fail
-  EXPECT_EQ(off.err.find("neither keep nor detach"), std::string::npos) << off.err;
+  EXPECT_EQ(off.err.find("none of detach"), std::string::npos) << off.err;
   EXPECT_TRUE(fs::exists(out() / "runs.csv")) << "the sweep ran";
+  fs::remove_all(out());
+  Env unsubscribing = env;  // a value it knows, gated: taken, and meta.json says it
+  unsubscribing.set.emplace_back("BENCH_MPS_GATE_CALLBACKS", "unsubscribe");
+  const auto taken = run_program(
+      bench_mps_exe(), sweep_args({"--command", "true", "--exec-gate", "first-kernel", "--modes", "timeslice"}),
+      unsubscribing, 120);
+  EXPECT_EQ(taken.exit_code, 0) << taken.err;
+  EXPECT_EQ(gate_meta(out()).at("after_open"), "unsubscribe");
   fs::remove_all(out());
   const auto no_exec =
       run_program(bench_mps_exe(), {"--workloads", "spin", "--exec-gate", "off", "--out", out().string()}, env);

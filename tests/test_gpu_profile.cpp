@@ -52,7 +52,9 @@ class GpuProfile : public ::testing::Test {
     checked_ = true;  // a test skipped above started nothing: whatever MPS processes run are not its
   }
   void TearDown() override {
-    if (checked_) EXPECT_EQ(live_mps_process_count(), 0) << "a daemon was left behind";
+    if (checked_) {
+      EXPECT_EQ(live_mps_process_count(), 0) << "a daemon was left behind";
+    }
   }
   bool checked_ = false;
 
@@ -148,12 +150,12 @@ TEST_F(GpuProfile, FindsTheDutyAndBurstOfAKnownProgram) {
   EXPECT_LT(cost, 0.10);
 }
 
-// The gate alone (no --profile-gpu), once it has opened: its callbacks are switched off (the default), or CUPTI
-// leaves the copy (BENCH_MPS_GATE_CALLBACKS=detach: cuptiFinalize at the exit of the callback that passed it). At a
+// The gate alone (no --profile-gpu), once it has opened: CUPTI leaves the copy (the default, detach: cuptiFinalize at
+// the exit of the callback that passed it), or its callbacks are switched off (BENCH_MPS_GATE_CALLBACKS=unsubscribe). At a
 // host wait and at the first kernel, both copies are held, released together and run to their end, and neither
 // says a word about the gate on its stderr (a failed cuptiFinalize would).
 TEST_F(GpuProfile, TheGateAloneLetsGoOfCuptiOnceItOpens) {
-  for (const std::string after : {"", "detach"})
+  for (const std::string after : {"", "unsubscribe"})
     for (const std::string point : {"wait:50", "first-kernel"}) {
       SCOPED_TRACE("BENCH_MPS_GATE_CALLBACKS='" + after + "' --exec-gate " + point);
       Env env;

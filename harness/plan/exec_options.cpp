@@ -38,8 +38,8 @@ void check_gate_environment(const SweepSpec& spec) {
   const char* set = std::getenv(profiler::kGateCallbacksVar);
   if (!has_exec(spec) || spec.exec_gate == "off" || !set || profiler::is_gate_callbacks(set)) return;
   throw UsageError(std::string(profiler::kGateCallbacksVar) + "='" + std::string(set).substr(0, 40) +
-                   "': neither keep nor detach (what the start gate does once it opens; unset, it unsubscribes its "
-                   "callbacks)");
+                   "': none of detach, unsubscribe, keep (what the start gate does once it opens; unset, it "
+                   "detaches CUPTI)");
 }
 
 void check_exec_only_options(const SweepSpec& spec) {

@@ -20,7 +20,7 @@ bool is_exec_gate(const std::string& text);
 bool has_exec(const SweepSpec& spec);
 
 /// Throws UsageError where the environment asks the start gate of `spec`'s exec copies for what it does not do
-/// (BENCH_MPS_GATE_CALLBACKS neither keep nor detach); nothing where no copy is gated.
+/// (BENCH_MPS_GATE_CALLBACKS none of detach, unsubscribe, keep); nothing where no copy is gated.
 void check_gate_environment(const SweepSpec& spec);
 
 /// Throws UsageError naming the first such option given when every workload of `spec` is exec.

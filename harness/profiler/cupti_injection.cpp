@@ -441,9 +441,9 @@ GateConfig gate_from_env() {
   const std::string callbacks = set ? set : "";
   if (!is_gate_callbacks(callbacks))  // bench_mps refuses it before a copy starts; a copy run by hand says so here
     say_after_gate(std::string(kGateCallbacksVar) + "='" + callbacks.substr(0, 40) +
-                   "' is neither keep nor detach: the gate unsubscribes its callbacks once it opens");
+                   "' is none of detach, unsubscribe, keep: the gate detaches CUPTI once it opens");
   if (callbacks == "keep") c.point.after = AfterGate::keep;
-  if (callbacks == "detach") c.point.after = AfterGate::detach;
+  if (callbacks == "unsubscribe") c.point.after = AfterGate::unsubscribe;
   c.point.say = say_after_gate;
   return c;
 }

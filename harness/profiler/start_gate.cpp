@@ -189,7 +189,11 @@ void GateFile::open_now() {
   if (g->word.load() == 0) open_gate(*g, GateRelease::harness);
 }
 
-bool is_gate_callbacks(const std::string& value) { return value.empty() || value == "keep" || value == "detach"; }
+bool is_gate_callbacks(const std::string& value) {
+  return value.empty() || value == "keep" || value == "unsubscribe" || value == "detach";
+}
+
+std::string gate_callbacks_in_effect(const std::string& value) { return value.empty() ? "detach" : value; }
 
 bool parse_gate_point(const std::string& text, std::uint64_t& wait_k) {
   wait_k = 0;

@@ -21,11 +21,14 @@ namespace bench_mps::profiler {
 /// The environment the harness gives each copy: the gate's file and where to stop (gate_point_words).
 inline constexpr const char* kGateFileVar = "BENCH_MPS_GATE_FILE";
 inline constexpr const char* kGatePointVar = "BENCH_MPS_GATE_POINT";
-/// "keep" or "detach" in the copy's environment: what the gate alone does after it opens (wait_callbacks.hpp's
-/// AfterGate; measured by scripts/device_steps/gatecost.sh's arms).
+/// "detach", "unsubscribe" or "keep" in the copy's environment: what the gate alone does after it opens
+/// (wait_callbacks.hpp's AfterGate; measured by scripts/device_steps/gatecost.sh's arms and cupticost's states).
 inline constexpr const char* kGateCallbacksVar = "BENCH_MPS_GATE_CALLBACKS";
-/// Whether `value` of kGateCallbacksVar is one the gate knows: "keep", "detach", or "" (unset: it unsubscribes).
+/// Whether `value` of kGateCallbacksVar is one the gate knows: "detach", "unsubscribe", "keep", or "" (unset).
 bool is_gate_callbacks(const std::string& value);
+/// What the gate alone does once it opens, `value` of kGateCallbacksVar known (is_gate_callbacks): its name,
+/// "detach" where unset or empty (the default since 2026-12-04).
+std::string gate_callbacks_in_effect(const std::string& value);
 /// The copy's slot: the worker index exec sets for its command (exec_workload.cpp).
 inline constexpr const char* kGateSlotVar = "BENCH_MPS_WORKER_INDEX";
 

@@ -59,9 +59,8 @@ bool is_launch(CUpti_CallbackDomain domain, CUpti_CallbackId id) {
   return false;
 }
 
-/// With the gate alone, once it has opened: unsubscribes, so the program's later waits and launches run
-/// without a CUPTI callback (the gate's cost on one copy, results/2026-12-02-gatecost). From a thread of its
-/// own: CUPTI says cuptiUnsubscribe is thread safe, not that a callback may call it. Where no thread can be
+/// With the gate alone, once it has opened (AfterGate::unsubscribe, or where cuptiFinalize failed): unsubscribes,
+/// so the program's later waits and launches run without a CUPTI callback. From a thread of its own: CUPTI says cuptiUnsubscribe is thread safe, not that a callback may call it. Where no thread can be
 /// made the callbacks stay on (they only count).
 void switch_off_after_gate() {
   try {

@@ -9,7 +9,7 @@
 // The same subscriber (CUPTI allows one) finds the start gate's point (start_gate.hpp): the exit of the K-th
 // outermost host wait, or the entry of the first kernel or graph launch; there it calls the gate's hook once,
 // on the program's own thread, which blocks until the gate opens. With the gate alone (no waits recorded) it
-// then unsubscribes, so the rest of the program runs without a callback (or detaches CUPTI: AfterGate). Where
+// then detaches CUPTI, so the rest of the program runs without it (or unsubscribes, or keeps on: AfterGate). Where
 // the profile follows an NVTX range (nvtx_ranges.hpp), its callbacks come through the same subscriber.
 #include "harness/profiler/wing.hpp"
 
@@ -30,12 +30,13 @@ inline constexpr std::size_t kStagedWaits = 1 << 16;
 /// With the gate alone, what follows once the gate has opened (BENCH_MPS_GATE_CALLBACKS; the arms of
 /// scripts/device_steps/gatecost.sh, which measures what each costs one copy).
 enum class AfterGate : std::uint8_t {
-  unsubscribe,  ///< the default: the callbacks are switched off (cuptiUnsubscribe, from a thread of its own)
-  keep,         ///< "keep": they stay on (the library before 2026-12-02)
-  /// "detach": CUPTI leaves the process (cuptiFinalize, at the exit of the callback after the gate, on the
-  /// program's thread, as CUPTI's documentation on detaching asks); where it fails, the callbacks are switched
-  /// off and `say` is told why
+  /// the default ("detach" or unset, since 2026-12-04): CUPTI leaves the process (cuptiFinalize, at the exit of
+  /// the callback after the gate, on the program's thread, as CUPTI's documentation on detaching asks); where it
+  /// fails, the callbacks are switched off and `say` is told why. Left subscribed or unsubscribed, CUPTI made each
+  /// graph launch about 4-7 us slower on an H200; detached, none (results/2026-12-04-cupticost-graph)
   detach,
+  unsubscribe,  ///< "unsubscribe": the callbacks are switched off (cuptiUnsubscribe, from a thread of its own)
+  keep,         ///< "keep": they stay on (the library before 2026-12-02)
 };
 
 /// Where the callbacks call `hold` (null: no gate): after the exit of the `wait_k`-th outermost host wait
@@ -43,7 +44,7 @@ enum class AfterGate : std::uint8_t {
 struct GatePoint {
   void (*hold)() = nullptr;
   std::uint64_t wait_k = 0;
-  AfterGate after = AfterGate::unsubscribe;
+  AfterGate after = AfterGate::detach;
   void (*say)(const std::string& line) = nullptr;  ///< where a problem after the gate is said (stderr)
 };
 

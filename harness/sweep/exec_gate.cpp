@@ -131,6 +131,12 @@ std::unique_ptr<ExecGate> ExecGates::for_set(const RunSpec& run, WorkerLaunch& l
   return gate;
 }
 
+std::string gate_after_open(bool profile_gpu) {
+  if (profile_gpu) return "profile";
+  const char* set = std::getenv(profiler::kGateCallbacksVar);
+  return profiler::gate_callbacks_in_effect(set ? set : "");
+}
+
 nlohmann::json record_gate(RunRecord& record, const profiler::GateReading& gate, const std::string& point,
                            std::int64_t go_ns) {
   using State = profiler::GateSlotReading::State;

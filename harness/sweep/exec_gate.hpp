@@ -87,4 +87,8 @@ class ExecGates {
 nlohmann::json record_gate(RunRecord& record, const profiler::GateReading& gate, const std::string& point,
                            std::int64_t go_ns);
 
+/// What the copies' CUPTI does once their gate opens, for meta.json's exec_gate.after_open: "profile" with
+/// --profile-gpu (the profile goes on), else BENCH_MPS_GATE_CALLBACKS's value in effect ("detach" unset).
+std::string gate_after_open(bool profile_gpu);
+
 }  // namespace bench_mps::harness

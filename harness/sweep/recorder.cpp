@@ -74,8 +74,10 @@ void RunRecorder::record(FinishedRound& round) {
     note_exec_metric(record, round.pool);
     if (round.extras && round.extras->gate) {
       if (!meta_.exec_gate)
-        meta_.exec_gate = nlohmann::json{
-            {"asked", spec_.exec_gate}, {"timeout_s", spec_.exec_gate_timeout_s}, {"runs", nlohmann::json::array()}};
+        meta_.exec_gate = nlohmann::json{{"asked", spec_.exec_gate},
+                                         {"timeout_s", spec_.exec_gate_timeout_s},
+                                         {"after_open", gate_after_open(spec_.profile_gpu)},
+                                         {"runs", nlohmann::json::array()}};
       (*meta_.exec_gate)["runs"].push_back(
           record_gate(record, *round.extras->gate, round.extras->gate_point, round.pool.go_ns));
     }
