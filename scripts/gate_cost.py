@@ -10,7 +10,7 @@ off; detach: steady with CUPTI detached from the copy once it opens; wait<K>: `-
 given, so no profiled warm-up finds it), in rounds whose order alternates
 (scripts/device_steps/gatecost.sh); the unit is the program's own summary line (the `step_mean_ms` fact). Prints per
 program each round's units and each gated arm's ratio to off, the median of those ratios with their range, and the
-arm's median over off's median. Given several folders (calls, leases), also each arm's pairs pooled: their median
+arm's median over off's median. Then each arm's pairs (pooled, given several folders: calls, leases): their median
 ratio with a 90 % interval by resampling pairs, and whether that interval decides a cost within 1 %.
 """
 import csv
@@ -118,6 +118,9 @@ def main():
     if len(folders) > 1:
         print("Pooled over the %d folders (each pair its own ratio; the median's 90 %% interval by resampling pairs, "
               "seed %d):" % (len(folders), SEED))
+    else:
+        print("Its pairs (each its own ratio; the median's 90 %% interval by resampling pairs, seed %d):" % SEED)
+    if folders:
         for (program, arm), r in sorted(pooled.items()):
             lo, hi = bootstrap_median(r)
             verdict = ("within 1 %" if lo >= 0.99 and hi <= 1.01 else

@@ -36,6 +36,12 @@ def program_lines(*names):
     return quoted
 
 
+def pooled_lines(lines):
+    """gate_cost.py's pooled lines, from the heading on (a README that quotes several folders' pairs pooled)."""
+    at = next(i for i, line in enumerate(lines) if line.startswith("Pooled over"))
+    return lines[at:]
+
+
 def first_table(lines):
     """gate_study.py's first table (co-run copies and cells per folder), up to the first blank line."""
     return lines[:lines.index("")] if "" in lines else lines
@@ -67,6 +73,15 @@ STUDIES = [
     ("results/2026-12-02-gatecost-off", ["scripts/gate_cost.py"] + GATECOST_OFF[:7], everything),
     ("results/2026-12-02-gatecost-off", ["scripts/gate_cost.py"] + GATECOST_OFF, everything),
     ("results/2026-12-04-cupticost", ["scripts/cupti_cost.py", "results/2026-12-04-cupticost"], everything),
+    *[("results/2026-12-04-cupticost-graph",
+       ["scripts/cupti_cost.py", "--step", step, "results/2026-12-04-cupticost-graph/" + lease], everything)
+      for lease, steps in (("lease1", ("BM_GraphStep", "BM_SyncStep")),
+                           ("lease2", ("BM_GraphStep", "BM_GraphStepBuiltBeforeGate", "BM_SyncStep")))
+      for step in steps],
+    ("results/2026-12-04-gatecost-detach", ["scripts/gate_cost.py", "results/2026-12-04-gatecost-detach"], everything),
+    # the README quotes the pooled lines of the detach pairs, earlier and these
+    ("results/2026-12-04-gatecost-detach",
+     ["scripts/gate_cost.py"] + GATECOST_OFF[-3:] + ["results/2026-12-04-gatecost-detach"], pooled_lines),
     ("results/2026-12-03-corun-length",
      ["scripts/corun_length.py", "--swings", "95", "--k", "1,2", "results/2026-12-03-corun-length/mnist-4x"],
      everything),
