@@ -20,7 +20,8 @@ both modes and two repeats, each copy pinned (the default: not --no-pin). Per la
 cells' two repeats lie (the larger mean unit over the smaller, median over the cells) and its alone runs per
 mode with their spread (+- half the range over the median). Per program its latest complete ladder (meta.json's
 started_utc and status; the latest of any status where none completed) stands for it; a program without one has its
-six cells unmeasured. Then the acceptance's counts:
+six cells unmeasured. A sweep not asked for every N of 2, 4 and 10 (meta.json's sweep.procs: a check of a few N) is
+not a ladder and is not read. Then the acceptance's counts:
 cells co-run over the zoo's 6 per program (the acceptance asks 90 %) and the median of the co-run cells' repeats
 apart (it asks 5 %), and the cells co-run per mode over the programs' latest ladders. zoo/programs.json names the
 programs. Everything is read from the committed files.
@@ -64,7 +65,8 @@ def ladders(root):
     for d in folders(os.path.join(root, "results")):
         meta = json.load(open(os.path.join(d, "meta.json")))
         program = zoo_program(meta)
-        if program:
+        # a sweep not asked for every N of the ladder (a check of a few N) is not one
+        if program and set(NS) <= set((meta.get("sweep") or {}).get("procs") or NS):
             found.append((program, meta.get("started_utc", ""), d, meta))
     return sorted(found)
 
@@ -200,4 +202,12 @@ if __name__ == "__main__":
         del args[i:i + 2]
     flags = {f: f in args for f in ("--parting", "--cpu")}
     args = [a for a in args if a not in flags]
+    unknown = [a for a in args if a.startswith("-")]
+    if unknown or len(args) > 1:
+        print("ladder_acceptance.py: %s; usage: ladder_acceptance.py [ROOT] [--before UTC] [--parting] [--cpu]" % (
+            "unknown option %s" % unknown[0] if unknown else "one ROOT at most"), file=sys.stderr)
+        sys.exit(2)
+    if args and not os.path.isdir(os.path.join(args[0], "results")):
+        print("ladder_acceptance.py: %s has no results/ folder (ROOT is the repository)" % args[0], file=sys.stderr)
+        sys.exit(2)
     sys.exit(main(args[0] if args else ".", cut, flags["--parting"], flags["--cpu"]))
