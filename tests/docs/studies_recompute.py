@@ -79,6 +79,9 @@ STUDIES = [
                            ("lease2", ("BM_GraphStep", "BM_GraphStepBuiltBeforeGate", "BM_SyncStep")))
       for step in steps],
     ("results/2026-12-04-gatecost-detach", ["scripts/gate_cost.py", "results/2026-12-04-gatecost-detach"], everything),
+    ("results/2026-12-04-gate-probe-check",
+     ["scripts/host_calibration/cpu_rate_probe.py", "report",
+      "results/2026-12-04-gate-probe-check/gate/gemm/steady/cores-before.csv.gz"], everything),
     # the README quotes the pooled lines of the detach pairs, earlier and these
     ("results/2026-12-04-gatecost-detach",
      ["scripts/gate_cost.py"] + GATECOST_OFF[-3:] + ["results/2026-12-04-gatecost-detach"], pooled_lines),
