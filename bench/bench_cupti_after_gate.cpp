@@ -114,13 +114,18 @@ std::string g_said;  // what the callbacks said after the gate (a failed cuptiFi
 void hold_nothing() {}
 void keep_said(const std::string& line) { g_said += line; }
 
+/// BM_GraphStepBuiltBeforeGate's rig, made and its step queued, then the first host wait (where the gate passes).
+void build_before_first_wait() {
+  g_built_before = std::make_unique<GraphStepRig>();
+  g_built_before->queue();
+  BENCH_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
 /// Sets CUPTI up as the gate alone leaves it, `state` one of the four; "" where it is set, else why not.
 /// BM_GraphStepBuiltBeforeGate's rig is made and replayed once before the first host wait, in every state.
 std::string set_cupti(const std::string& state) {
   if (state == "never") {
-    g_built_before = std::make_unique<GraphStepRig>();
-    g_built_before->queue();
-    BENCH_CUDA_CHECK(cudaDeviceSynchronize());
+    build_before_first_wait();
     return "";
   }
   profiler::GatePoint gate;
@@ -136,10 +141,8 @@ std::string set_cupti(const std::string& state) {
     if (cuptiGetResultString(r, &text) != CUPTI_SUCCESS || !text) text = "unknown CUPTI error";
     return std::string(failed) + ": " + text;
   }
-  g_built_before = std::make_unique<GraphStepRig>();
-  g_built_before->queue();
-  BENCH_CUDA_CHECK(cudaDeviceSynchronize());  // the first host wait: the gate passes, then what follows it
-  // The default switches the callbacks off from a thread of its own: give it time to.
+  build_before_first_wait();  // the gate passes at its wait, then what follows it
+  // unsubscribed switches the callbacks off from a thread of its own: give it time to.
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   return g_said;
 }

@@ -60,8 +60,9 @@ bool is_launch(CUpti_CallbackDomain domain, CUpti_CallbackId id) {
 }
 
 /// With the gate alone, once it has opened (AfterGate::unsubscribe, or where cuptiFinalize failed): unsubscribes,
-/// so the program's later waits and launches run without a CUPTI callback. From a thread of its own: CUPTI says cuptiUnsubscribe is thread safe, not that a callback may call it. Where no thread can be
-/// made the callbacks stay on (they only count).
+/// so the program's later waits and launches run without a CUPTI callback. From a thread of its own: CUPTI says
+/// cuptiUnsubscribe is thread safe, not that a callback may call it. Where no thread can be made the callbacks stay
+/// on (they only count).
 void switch_off_after_gate() {
   try {
     std::thread([] { stop_wait_callbacks(); }).detach();
