@@ -2,7 +2,7 @@
 """The pre-registered study's first score is generated, not written: scripts/gated_study.py on a copy of
 results/2026-12-02-study (its programs' ladders where they are, PROGRAM/ladder or the folder PROGRAM/LADDER names)
 must write the committed SCORE.md, cells.csv and meta.json byte for byte; and so on the same simulator's score of
-later ladders (results/2026-12-04-shared-phase/replication).
+later ladders (results/2026-12-04-shared-phase/replication, results/2026-12-04-rescore/replication).
 
     python3 tests/docs/study_score_current.py ROOT
 """
@@ -13,7 +13,8 @@ import subprocess
 import sys
 import tempfile
 
-STUDIES = ("results/2026-12-02-study", "results/2026-12-04-shared-phase/replication")
+STUDIES = ("results/2026-12-02-study", "results/2026-12-04-shared-phase/replication",
+           "results/2026-12-04-rescore/replication")
 WRITTEN = ("SCORE.md", "cells.csv", "meta.json")
 
 
