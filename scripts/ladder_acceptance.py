@@ -20,8 +20,7 @@ both modes and two repeats, each copy pinned (the default: not --no-pin). Per la
 cells' two repeats lie (the larger mean unit over the smaller, median over the cells) and its alone runs per
 mode with their spread (+- half the range over the median). Per program its latest complete ladder (meta.json's
 started_utc and status; the latest of any status where none completed) stands for it; a program without one has its
-six cells unmeasured. A sweep not asked for every N of 2, 4 and 10 (meta.json's sweep.procs: a check of a few N) is
-not a ladder and is not read. Then the acceptance's counts:
+six cells unmeasured. Then the acceptance's counts:
 cells co-run over the zoo's 6 per program (the acceptance asks 90 %) and the median of the co-run cells' repeats
 apart (it asks 5 %), and the cells co-run per mode over the programs' latest ladders. zoo/programs.json names the
 programs. Everything is read from the committed files.
@@ -65,8 +64,7 @@ def ladders(root):
     for d in folders(os.path.join(root, "results")):
         meta = json.load(open(os.path.join(d, "meta.json")))
         program = zoo_program(meta)
-        # a sweep not asked for every N of the ladder (a check of a few N) is not one
-        if program and set(NS) <= set((meta.get("sweep") or {}).get("procs") or NS):
+        if program:
             found.append((program, meta.get("started_utc", ""), d, meta))
     return sorted(found)
 

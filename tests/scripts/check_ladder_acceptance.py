@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """scripts/ladder_acceptance.py on a root holding one committed gated ladder (gemm's, copied): it stands for its
-program; a later sweep of the same program asked for only some of the ladder's N (a check of N = 1, 2) does not
-replace it; an unknown option, two roots and a root without results/ are one line and exit 2.
+program; a later sweep of the same program asked for only some of the ladder's N (a check of N = 1, 2: its argv's
+--procs) is no ladder (zoo_program) and does not replace it; an unknown option, two roots and a root without results/ are one line and exit 2.
 
     python3 tests/scripts/check_ladder_acceptance.py ROOT
 """
@@ -28,6 +28,8 @@ def main(root):
         shutil.copytree(ladder, few)
         with open(os.path.join(few, "meta.json")) as f:
             meta = json.load(f)
+        argv = meta["argv"]
+        argv[argv.index("--procs") + 1] = "1,2"  # as the gate step's GATE_PROCS=1,2 asks it
         meta["sweep"]["procs"] = [1, 2]
         meta["started_utc"] = "2099-01-01T00:00:00Z"  # later than the ladder: it would stand if it were one
         with open(os.path.join(few, "meta.json"), "w") as f:
