@@ -53,6 +53,11 @@ INSTANTIATE_TEST_SUITE_P(
     Battery, BadInputTest,
     ::testing::Values(
         BadInput{{"--procs", ""}, "--procs: empty list"}, BadInput{{"--procs", "0"}, "not a positive integer"},
+        // an empty --resume (an unset variable) is no folder to continue, not a new sweep
+        BadInput{{"--workloads", "cpu", "--resume", ""}, "--resume: it is empty"},
+        BadInput{
+            {"--workloads", "exec", "--command", "true", "--cpu-stand-in", "--out", "/tmp/bench_mps_never_written"},
+            "--cpu-stand-in: the exec workload has no CPU stand-in"},
         // --exec-alone-runs (issue 42): a whole number 0..20 of an exec sweep
         BadInput{{"--workloads", "exec", "--command", "true", "--out", "/tmp/bench_mps_never_written",
                   "--exec-alone-runs", ""},

@@ -50,6 +50,23 @@ TEST(Welch, FewerThanTwoValuesTellNothingAndNoSpreadIsDecisive) {
   EXPECT_NEAR(one.t, -2 / std::sqrt(1.0 / 3.0), 1e-12);
 }
 
+// t and df do not depend on the unit: R's example scaled by 1e150 (squares of its variances would overflow a
+// double) and by 1e-150 gives the same test, not a distribution with NaN degrees of freedom.
+TEST(Welch, AnyFiniteScaleGivesTheSameTest) {
+  const std::vector<double> g1{0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0};
+  const std::vector<double> g2{1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4};
+  const WelchResult r = welch_t_test(g1, g2);
+  for (double scale : {1e150, 1e-150, 1e300}) {
+    std::vector<double> a(g1), b(g2);
+    for (double& v : a) v *= scale;
+    for (double& v : b) v *= scale;
+    const WelchResult s = welch_t_test(a, b);
+    EXPECT_NEAR(s.t, r.t, 1e-9) << scale;
+    EXPECT_NEAR(s.df, r.df, 1e-9) << scale;
+    EXPECT_NEAR(s.p_value, r.p_value, 1e-9) << scale;
+  }
+}
+
 // Student-t quantiles against tables, and the interval's width in closed form: with one degree of
 // freedom t is Cauchy, quantile tan(pi (p - 1/2)).
 TEST(StudentT, QuantilesAndTheIntervalWidth) {

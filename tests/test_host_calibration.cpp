@@ -4,6 +4,8 @@
 // calibration one line and exit 2 with nothing written.
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include <cmath>
 #include <filesystem>
 #include <string>
@@ -130,6 +132,18 @@ TEST_F(HostCalibrationSweep, ABadCalibrationIsOneLineAndExitTwoWithNothingWritte
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("no ok run alone and at N >= 2"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(tmp / "p3"));
+  // A damaged unit (copies at N=2 at 1e308 ms a step): refused, not a host factor of inf carried into predictions.
+  same_cpu_as_the_study();
+  fs::copy(out(), tmp / "damaged", fs::copy_options::recursive);
+  const std::string runs = read_text(tmp / "damaged" / "runs.csv");
+  write_text(tmp / "damaged" / "runs.csv",
+             std::regex_replace(runs, std::regex("step_mean_ms=2([;,\"])"), "step_mean_ms=1e308$1"));
+  ASSERT_NE(read_text(tmp / "damaged" / "runs.csv"), runs);
+  r = predict(tmp / "damaged", tmp / "p4");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("N=2 took 1e+308 ms a step"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_FALSE(fs::exists(tmp / "p4"));
   r = run_program(bench_mps_exe(), {"predict", "--measure", out().string(), "--host-calibration", out().string()});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("--host-calibration: does not apply to --measure"), std::string::npos) << r.err;

@@ -309,6 +309,34 @@ INSTANTIATE_TEST_SUITE_P(Signals, Interrupt, ::testing::Values(SIGINT, SIGTERM),
   return p.param == SIGINT ? std::string("SIGINT") : std::string("SIGTERM");
 });
 
+// A daemon whose control commands never answer: Ctrl-C cuts the hung command short, the way out gives each command
+// a few seconds (harness/mps: kStoppingCommandTimeoutS) and then forces the daemon down. The sweep ends within
+// seconds, not a 15 s timeout per command, the run whose server check was cut short is not recorded (--resume runs
+// it), and nothing a control client started (the fake's hung `sleep`) is left.
+TEST_F(Orchestration, CtrlCWhileTheDaemonsCommandsHangEndsWithinSeconds) {
+  env.set.emplace_back("FAKE_MPS_HANG_COMMANDS", "1");
+  BackgroundProgram bench(bench_mps_exe(), args({"--modes", "mps", "--procs", "1"}), env);
+  ASSERT_TRUE(wait_until([&] { return journal_count("cmd get_server_list") >= 1; }, 30)) << "no command was sent";
+  const auto signalled = std::chrono::steady_clock::now();
+  bench.signal(SIGINT);
+  const auto r = bench.wait(40);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - signalled).count();
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 130) << r.err;
+  EXPECT_LT(took, 12.0) << r.err;
+  EXPECT_NE(r.err.find("interrupted while its MPS server was checked; it is not recorded"), std::string::npos) << r.err;
+  EXPECT_EQ(harness::read_meta(out())["status"], "interrupted");
+  EXPECT_TRUE(!fs::exists(out() / "summary.csv") || read_summary(out() / "summary.csv").empty());
+  EXPECT_TRUE(wait_until(
+      [&] {
+        for (const auto& [p, journal] : harness::live_processes_with_env("FAKE_MPS_JOURNAL"))
+          if (journal == this->journal().string()) return false;
+        return true;
+      },
+      5))
+      << "a process the fake control client started is still running";
+}
+
 TEST_F(Orchestration, ForeignDaemonIsRefused) {
   const ForeignDaemon foreign(env, tmp.path());  // quit at the end, however the test ends
   ASSERT_TRUE(foreign.running());

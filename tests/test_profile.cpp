@@ -216,6 +216,47 @@ TEST(ProfileRecorder, SmTimeOfKernelsSeenBeforeTheirDevice) {
   EXPECT_NEAR(p.spans[1].sm_ns, 4'000, 1);
 }
 
+// A span reported after later spans were closed (another stream's copy in a later buffer) reaches back over time
+// already counted: that part goes to late_ns, not busy_ns, so busy_ns never exceeds the run's length (it once did,
+// up to thousands of times over on DataLoader programs) and brackets the union with busy_ns + late_ns.
+TEST(ProfileRecorder, LateSpansDoNotCountClosedTimeTwice) {
+  profiler::RecorderLimits limits;
+  limits.pending_batch = 1;  // every span merged as it comes
+  profiler::ProfileRecorder rec(limits, 0);
+  const std::uint64_t at = 1'000'000;  // (a start of 0 is CUPTI's "unknown")
+  for (std::uint64_t i = 0; i < 10; ++i) rec.copy(at + i * 100'000, at + i * 100'000 + 10'000, 1);  // 10 us a 100 us
+  for (int late = 0; late < 50; ++late) rec.copy(at, at + 905'000, 1);  // each over all of them, reported after
+  TempDir tmp;
+  write_text(tmp / "profile-3.json", rec.json(at + 1'000'000, {3, 1, ""}));
+  const GpuProfile p = harness::read_gpu_profile(tmp / "profile-3.json");
+  const nlohmann::json j = nlohmann::json::parse(read_text(tmp / "profile-3.json"));
+  const std::uint64_t late_ns = j["busy"]["late_ns"].get<std::uint64_t>();
+  EXPECT_EQ(j["busy"]["late_spans"].get<int>(), 50);
+  const std::uint64_t run = static_cast<std::uint64_t>(p.last_ns - p.first_ns), union_ns = 910'000;
+  EXPECT_LE(p.busy_ns, run);
+  EXPECT_LE(p.busy_ns, union_ns);                                   // a lower bound of the union
+  EXPECT_GE(p.busy_ns + late_ns, union_ns);                         // and with late_ns an upper one
+  EXPECT_EQ(p.busy_ns, 9 * 10'000u + (905'000 - 810'000) + 5'000);  // closed, then the last reached back to 810 us
+  const ProfileSummary s = harness::summarise(p, 5);
+  EXPECT_LE(s.duty_whole, 1.0);
+}
+
+// A profile written before late_ns existed whose busy total is longer than its run: its whole run's duty is not
+// known (NaN), the rest of its summary is read as before.
+TEST(GpuProfileReader, ABusyTotalLongerThanTheRunIsNotAWholeRunDuty) {
+  profiler::RecorderLimits limits;
+  profiler::ProfileRecorder rec(limits, 0);
+  for (std::uint64_t i = 1; i <= 10; ++i) rec.copy(i * 100'000, i * 100'000 + 10'000, 1);
+  TempDir tmp;
+  nlohmann::json j = nlohmann::json::parse(rec.json(2'000'000, {4, 1, ""}));
+  j["busy"]["busy_ns"] = 5'000'000'000ULL;  // as the old recorder could write it
+  j["busy"].erase("late_ns");
+  write_text(tmp / "profile-4.json", j.dump());
+  const ProfileSummary s = harness::summarise(harness::read_gpu_profile(tmp / "profile-4.json"), 5);
+  EXPECT_TRUE(std::isnan(s.duty_whole));
+  EXPECT_GT(s.duty, 0);
+}
+
 TEST(ProfileRecorder, KeepsItsFirstAndLastSpansAndCountsTheRest) {
   profiler::RecorderLimits limits;
   limits.head_intervals = 3;

@@ -223,7 +223,7 @@ TEST(AppendDurably, NeverAppendsUnderAnotherHeader) {
   EXPECT_EQ(read_text(file), "a,b\n1,2\n3,4\n");
 }
 
-// --- 6. SIGQUIT and SIGHUP stop a sweep like Ctrl-C ----------------------------------------------
+// --- 6. SIGQUIT, SIGHUP and a batch job's SIGUSR1/SIGALRM stop a sweep like Ctrl-C ----------------------------------------------
 
 class StopSignals : public Orchestration, public ::testing::WithParamInterface<int> {};
 
@@ -242,9 +242,12 @@ TEST_P(StopSignals, StopTheDaemonRecordInterruptedAndExitWith128PlusTheSignal) {
   EXPECT_FALSE(fs::exists(out() / ".bench_mps.lock"));
 }
 
-INSTANTIATE_TEST_SUITE_P(Signals, StopSignals, ::testing::Values(SIGQUIT, SIGHUP),
+INSTANTIATE_TEST_SUITE_P(Signals, StopSignals, ::testing::Values(SIGQUIT, SIGHUP, SIGUSR1, SIGALRM),
                          [](const ::testing::TestParamInfo<int>& p) {
-                           return p.param == SIGQUIT ? "SIGQUIT" : "SIGHUP";
+                           return p.param == SIGQUIT   ? "SIGQUIT"
+                                  : p.param == SIGHUP  ? "SIGHUP"
+                                  : p.param == SIGUSR1 ? "SIGUSR1"
+                                                       : "SIGALRM";
                          });
 
 // --- 7. a full disk: stop cleanly, say how to go on ----------------------------------------------

@@ -136,10 +136,15 @@ int main(int argc, char** argv) {
 
   return with_exit_codes(spec, [&]() -> int {
     if (report_cmd->parsed()) return run_report(report);
-    if (compare_cmd->parsed()) return run_compare(compare);
-    if (history_cmd->parsed()) return run_history(history);
-    if (profile_cmd->parsed()) return run_profile(profile);
-    if (predict_cmd->parsed()) return run_predict(predict);
+    // The verbs whose answer is what they print: it reached its reader, or the exit code says it did not.
+    const auto printed = [](int rc) {
+      check_stdout_written();
+      return rc;
+    };
+    if (compare_cmd->parsed()) return printed(run_compare(compare));
+    if (history_cmd->parsed()) return printed(run_history(history));
+    if (profile_cmd->parsed()) return printed(run_profile(profile));
+    if (predict_cmd->parsed()) return printed(run_predict(predict));
     if (conform_cmd->parsed()) {
       conform.argv = spec.argv;
       return run_conform(conform);
@@ -152,7 +157,7 @@ int main(int argc, char** argv) {
     if (columns_cmd->parsed()) {
       print_column_docs(std::cout);
       print_predict_column_docs(std::cout);
-      return 0;
+      return printed(0);
     }
     return sweep_command(app, spec, raw);
   });

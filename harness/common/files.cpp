@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
+#include <iostream>
 #include <cstring>
 #include <system_error>
 
@@ -104,6 +106,37 @@ void write_file_atomically(const fs::path& path, const std::string& text) {
   throw ok ? rename_error : error;
 }
 
+void write_files_together(const std::vector<std::pair<fs::path, std::string>>& files) {
+  std::vector<fs::path> written;  // the .tmp of each file so far
+  auto drop = [&written] {
+    for (const fs::path& tmp : written) ::unlink(tmp.c_str());
+  };
+  for (const auto& [path, text] : files) {
+    const fs::path tmp = path.string() + ".tmp";
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+      const FileWriteError error = io_error("cannot create", tmp);
+      drop();
+      throw error;
+    }
+    written.push_back(tmp);
+    const bool ok = write_all(fd, text) && ::fsync(fd) == 0;
+    const FileWriteError error = io_error("cannot write", tmp);
+    ::close(fd);
+    if (!ok) {
+      drop();
+      throw error;
+    }
+  }
+  for (std::size_t i = 0; i < files.size(); ++i)
+    if (::rename(written[i].c_str(), files[i].first.c_str()) != 0) {
+      const FileWriteError error = io_error("cannot rename into", files[i].first);
+      written.erase(written.begin(), written.begin() + static_cast<std::ptrdiff_t>(i));
+      drop();
+      throw error;
+    }
+}
+
 void append_durably(const fs::path& path, const std::string& header, const std::string& text) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) throw io_error("cannot open", path);
@@ -144,6 +177,19 @@ bool rewrite_locked_file(int fd, const std::string& text) {
   return ::ftruncate(fd, 0) == 0 && ::pwrite(fd, text.data(), text.size(), 0) == static_cast<ssize_t>(text.size());
 }
 
+void check_stdout_written() {
+  errno = 0;
+  std::cout.flush();
+  const bool lost = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout);
+  int error = errno;
+  if (!lost || error == EPIPE) return;
+  // A write that failed mid-way (a full buffer) left no errno by now: a closed descriptor says so itself; anything
+  // else is taken as the device refusing more (exit 3, as for a full disk: /dev/full, a full filesystem).
+  if (error == 0 || exit_code_of_write_error(error) == 1) error = ::fcntl(STDOUT_FILENO, F_GETFL) < 0 ? EBADF : ENOSPC;
+  throw FileWriteError(std::string("cannot write to standard output: ") + std::strerror(error), "standard output",
+                       error);
+}
+
 int exit_code_of_write_error(int error) {
   switch (error) {
     case ENOSPC:
@@ -157,6 +203,7 @@ int exit_code_of_write_error(int error) {
     case EISDIR:
     case ENOTDIR:
     case ENAMETOOLONG:
+    case EBADF:
       return 2;
     default:
       return 1;

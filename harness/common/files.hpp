@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
+#include <utility>
 
 namespace bench_mps::harness {
 
@@ -26,8 +28,14 @@ class FileWriteError : public std::runtime_error {
 /// The exit code of a file that could not be written, by its errno, the same for every verb (docs: README's
 /// exit codes): 3 where the machine ran out of room (ENOSPC, EDQUOT, EFBIG: a full disk, a quota, a file size
 /// limit), 2 where the path given cannot be used (EROFS, EACCES, EPERM: read-only, not permitted; ELOOP, EISDIR,
-/// ENOTDIR, ENAMETOOLONG: a loop of links, a folder where a file should be or the reverse, a name too long), else 1.
+/// ENOTDIR, ENAMETOOLONG: a loop of links, a folder where a file should be or the reverse, a name too long;
+/// EBADF: a closed standard output), else 1.
 int exit_code_of_write_error(int error);
+
+/// Flushes standard output; throws FileWriteError (path "standard output", exit code by its errno: a full disk 3,
+/// a closed or unusable one 2) when what was written to it is lost. A reader that went away (EPIPE: `| head`)
+/// is not an error: it had what it wanted.
+void check_stdout_written();
 
 /// The whole file as bytes; "" when it does not exist or cannot be read (callers that must tell
 /// those apart check existence first).
@@ -45,6 +53,10 @@ std::string read_input_file(const std::filesystem::path& path);
 /// Writes `text` to `path` through a temporary file and rename, so readers never see half a file.
 /// Throws FileWriteError naming the file on an I/O failure, and leaves no temporary file.
 void write_file_atomically(const std::filesystem::path& path, const std::string& text);
+
+/// Several files written as one: each into its `.tmp` first, and only when all are whole renamed into place, so a
+/// full disk or a folder that refuses one leaves none of them (nor a .tmp). FileWriteError as above.
+void write_files_together(const std::vector<std::pair<std::filesystem::path, std::string>>& files);
 
 /// Appends `text` (preceded by `header` when the file is new or empty) in one write and fsyncs.
 /// Throws UsageError when the file holds something that does not begin with `header` (never

@@ -13,6 +13,8 @@
 
 #include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
+#include "harness/common/proc_scan.hpp"
+#include "harness/common/signals.hpp"
 
 namespace bp = boost::process;
 namespace fs = std::filesystem;
@@ -66,7 +68,8 @@ std::string find_on_path(const std::string& name) { return bp::search_path(name)
 
 CommandResult run_command(const std::string& exe, const std::vector<std::string>& args,
                           const std::vector<std::pair<std::string, std::string>>& env_set, const std::string& input,
-                          double timeout_s, const fs::path& scratch_dir) {
+                          double timeout_s, const fs::path& scratch_dir, bool stop_on_signal) {
+  const int signals_before = stop_signals_received();
   static int counter = 0;
   const std::string stem = "cmd-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
   const fs::path in_file = scratch_dir / (stem + ".in");
@@ -76,8 +79,23 @@ CommandResult run_command(const std::string& exe, const std::vector<std::string>
   bp::child child(exe, bp::args = args, bp::std_in<in_file.string(), (bp::std_out & bp::std_err)> out_file.string(),
                   child_environment({{}, env_set}), ec);
   if (ec) throw CommandError("could not run " + exe + ": " + ec.message());
-  if (!wait_with_timeout(child, timeout_s))
-    throw CommandError(exe + " did not answer within " + fmt_num(timeout_s) + " s (input: " + one_line(input) + ")");
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  bool signalled = false, late = false;
+  while (child.running(ec)) {
+    signalled = stop_on_signal && stop_signals_received() != signals_before;
+    late = std::chrono::steady_clock::now() > until;
+    if (signalled || late) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (signalled || late) {  // it and what it started (a helper it forked, not yet a daemon of its own)
+    for (const ProcInfo& p : live_descendants(static_cast<pid_t>(child.id()))) ::kill(p.pid, SIGKILL);
+    child.terminate(ec);
+    fs::remove(in_file, ec);
+    fs::remove(out_file, ec);
+    throw CommandError(
+        exe + (signalled ? " was stopped by a signal" : " did not answer within " + fmt_num(timeout_s) + " s") +
+        " (input: " + one_line(input) + ")");
+  }
   child.wait(ec);
   CommandResult result{child.exit_code(), trim(read_whole_file(out_file))};
   fs::remove(in_file, ec);

@@ -41,11 +41,12 @@ struct CommandResult {
 };
 
 /// Runs `exe args` with `env_set` added to our environment and `input` on stdin; scratch files go to
-/// `scratch_dir`. Throws CommandError if it cannot start or does not finish within timeout_s (it is
-/// killed then).
+/// `scratch_dir`. Throws CommandError if it cannot start or does not finish within timeout_s, or, with
+/// `stop_on_signal`, when a stop signal (common/signals) arrives while it runs: it is killed then, with every
+/// process it started that is still its descendant.
 CommandResult run_command(const std::string& exe, const std::vector<std::string>& args,
                           const std::vector<std::pair<std::string, std::string>>& env_set, const std::string& input,
-                          double timeout_s, const std::filesystem::path& scratch_dir);
+                          double timeout_s, const std::filesystem::path& scratch_dir, bool stop_on_signal = false);
 
 /// Runs `exe args` in a process group of its own, with stdin /dev/null and stdout+stderr to `log`
 /// (empty: discarded). The exit code, or -1 if it could not start, did not finish within timeout_s, or

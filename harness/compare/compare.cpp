@@ -52,13 +52,21 @@ void check_output_file(const std::string& option, const std::string& file, const
                        ", a folder this comparison reads; write it elsewhere (nothing was written)");
 }
 
-void write_output(const fs::path& file, const std::string& text) {
+/// What compare writes (--out's files, --csv, --md) as one: all of it or, on a failure, none (and a --out folder
+/// made for it removed again).
+void write_outputs(const std::string& out_dir, const std::vector<std::pair<fs::path, std::string>>& files) {
+  std::error_code ec;
+  const bool made = !out_dir.empty() && !fs::exists(out_dir, ec);
+  if (!out_dir.empty()) {
+    fs::create_directories(out_dir, ec);
+    if (ec || !fs::is_directory(out_dir))
+      throw UsageError("--out " + out_dir + ": cannot create the folder" + (ec ? " (" + ec.message() + ")" : ""));
+  }
   try {
-    write_file_atomically(file, text);
+    write_files_together(files);
   } catch (const FileWriteError& e) {  // its errno decides the exit code: a full disk 3, a read-only folder 2
-    throw FileWriteError(std::string("compare: ") + e.what(), e.path(), e.error());
-  } catch (const std::runtime_error& e) {
-    throw UsageError(std::string("compare: ") + e.what());
+    if (made) fs::remove(out_dir, ec);
+    throw FileWriteError(std::string("compare: ") + e.what() + " (nothing was written)", e.path(), e.error());
   }
 }
 
@@ -123,16 +131,17 @@ int run_conform_compare(const CompareArgs& args) {
       if (fs::exists(fs::path(args.out_dir) / name, ec))
         throw UsageError("--out " + args.out_dir + ": already holds a comparison (" + name +
                          "); choose another folder");
-    fs::create_directories(args.out_dir, ec);
-    if (ec || !fs::is_directory(args.out_dir))
-      throw UsageError("--out " + args.out_dir + ": cannot create the folder" + (ec ? " (" + ec.message() + ")" : ""));
-    write_output(fs::path(args.out_dir) / "conform_comparison.csv", c.csv);
-    write_output(fs::path(args.out_dir) / "conform_comparison.md", c.markdown);
   }
-  if (!args.csv_file.empty()) write_output(args.csv_file, c.csv);
-  if (!args.md_file.empty()) write_output(args.md_file, c.markdown);
+  std::vector<std::pair<fs::path, std::string>> files;
+  if (!args.out_dir.empty()) {
+    files.emplace_back(fs::path(args.out_dir) / "conform_comparison.csv", c.csv);
+    files.emplace_back(fs::path(args.out_dir) / "conform_comparison.md", c.markdown);
+  }
+  if (!args.csv_file.empty()) files.emplace_back(args.csv_file, c.csv);
+  if (!args.md_file.empty()) files.emplace_back(args.md_file, c.markdown);
+  write_outputs(args.out_dir, files);
   std::cout << c.markdown << std::flush;
-  if (!std::cout) throw std::runtime_error("compare: cannot write to stdout");
+  check_stdout_written();
   if (args.fail_on_regression && c.paired == 0) {  // as for results folders: nothing compared is no pass
     std::cerr << "bench_mps: compare: the two conform folders have no lever in common: nothing was compared\n";
     return kExitFailed;
@@ -235,21 +244,19 @@ int run_compare(const CompareArgs& args) {
   const std::string md = render_comparison_markdown(report);
   const std::string csv = render_comparison_csv(report);
   const std::string json = json_text(comparison_json(report), 2) + "\n";
+  std::vector<std::pair<fs::path, std::string>> files;
   if (!args.out_dir.empty()) {
-    std::error_code ec;
-    fs::create_directories(args.out_dir, ec);
-    if (ec || !fs::is_directory(args.out_dir))
-      throw UsageError("--out " + args.out_dir + ": cannot create the folder" + (ec ? " (" + ec.message() + ")" : ""));
-    write_output(fs::path(args.out_dir) / "comparison.csv", csv);
-    write_output(fs::path(args.out_dir) / "comparison.md", md);
-    write_output(fs::path(args.out_dir) / "comparison.json", json);
+    files.emplace_back(fs::path(args.out_dir) / "comparison.csv", csv);
+    files.emplace_back(fs::path(args.out_dir) / "comparison.md", md);
+    files.emplace_back(fs::path(args.out_dir) / "comparison.json", json);
   }
-  if (!args.csv_file.empty()) write_output(args.csv_file, csv);
-  if (!args.md_file.empty()) write_output(args.md_file, md);
+  if (!args.csv_file.empty()) files.emplace_back(args.csv_file, csv);
+  if (!args.md_file.empty()) files.emplace_back(args.md_file, md);
+  write_outputs(args.out_dir, files);
 
   std::cout << render_export(format, md, json, comparison_points(report), render_comparison_summary(report));
   std::cout << std::flush;
-  if (!std::cout) throw std::runtime_error("compare: cannot write to stdout");
+  check_stdout_written();
   const auto& pairs = report.comparison.pairs;
   const auto any = [&pairs](Verdict v) {
     return std::any_of(pairs.begin(), pairs.end(), [v](const ComparedPair& p) { return p.verdict == v; });

@@ -15,6 +15,7 @@
 #include "harness/common/fatal_signal.hpp"
 #include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
+#include "harness/common/signals.hpp"
 
 namespace fs = std::filesystem;
 
@@ -37,14 +38,16 @@ pid_t read_pid_file(const fs::path& path) {
   return in >> pid ? static_cast<pid_t>(pid) : 0;
 }
 
-/// Waits until none of `pids` is alive; returns true if they all went within timeout_s.
-bool wait_gone(const std::vector<pid_t>& pids, double timeout_s) {
+/// Waits until none of `pids` is alive; returns true if they all went within timeout_s (false at once when
+/// `signals_before` is given and another stop signal has come since).
+bool wait_gone(const std::vector<pid_t>& pids, double timeout_s, int signals_before = -1) {
   const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   for (;;) {
     bool any = false;
     for (pid_t p : pids) any |= process_alive(p);
     if (!any) return true;
     if (std::chrono::steady_clock::now() > until) return false;
+    if (signals_before >= 0 && stop_signals_received() != signals_before) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
 }
@@ -96,7 +99,7 @@ CommandResult mps_command(const std::string& exe, const std::vector<std::string>
                           const std::vector<std::pair<std::string, std::string>>& env_set, const std::string& input,
                           double timeout_s, const fs::path& scratch_dir) {
   try {
-    return run_command(exe, args, env_set, input, timeout_s, scratch_dir);
+    return run_command(exe, args, env_set, input, timeout_s, scratch_dir, /*stop_on_signal=*/true);
   } catch (const CommandError& e) {
     throw MpsError(e.what());
   }
@@ -178,8 +181,12 @@ std::vector<std::pair<std::string, std::string>> MpsSession::client_env() const 
 }
 
 std::string MpsSession::command(const std::string& line) {
-  const CommandResult r =
-      mps_command(options_.control_exe, {}, client_env(), line + "\n", options_.command_timeout_s, dir_);
+  // Once a stop signal has come, the control client is part of the way out: it gets a few seconds, not the
+  // full timeout (a daemon that hangs would hold Ctrl-C up for a timeout per command); a responsive one
+  // answers in milliseconds.
+  const double timeout_s = stop_signal().load() ? std::min(options_.command_timeout_s, kStoppingCommandTimeoutS)
+                                                : options_.command_timeout_s;
+  const CommandResult r = mps_command(options_.control_exe, {}, client_env(), line + "\n", timeout_s, dir_);
   if (r.exit_code != 0)
     throw MpsError("MPS command '" + line + "' failed (exit " + std::to_string(r.exit_code) +
                    "): " + one_line(r.output));
@@ -214,6 +221,7 @@ void MpsSession::quit() {
     fs::remove_all(dir_, ec);
     return;
   }
+  const int signals_before = stop_signals_received();  // one more (a second Ctrl-C) forces them down at once
   std::vector<pid_t> pids{control_pid_};
   try {
     server_pids();
@@ -228,7 +236,7 @@ void MpsSession::quit() {
   } catch (const MpsError& e) {
     problem = e.what();
   }
-  if (!wait_gone(pids, 10)) {
+  if (!wait_gone(pids, problem.empty() ? 10 : 1, signals_before)) {  // one that did not take quit is not leaving
     force_stop(pids);
     if (problem.empty()) problem = "the daemon was still running 10 s after quit";
   }

@@ -25,11 +25,15 @@ class MpsError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Seconds an nvidia-cuda-mps-control command gets once a stop signal has come (MpsSessionOptions'
+/// command_timeout_s before).
+inline constexpr double kStoppingCommandTimeoutS = 3;
+
 struct MpsSessionOptions {
   std::string control_exe;         ///< path of nvidia-cuda-mps-control
   std::filesystem::path base_dir;  ///< where private session folders live
   std::optional<int> default_active_thread_pct;
-  double command_timeout_s = 15;
+  double command_timeout_s = 15;  ///< each nvidia-cuda-mps-control command (after a stop signal: at most 3 s)
   /// Non-empty: attach to the daemon the site runs with this pipe folder (--external-mps) instead of
   /// starting one; it is never sent quit nor given a default percentage.
   std::string external_pipe_dir;

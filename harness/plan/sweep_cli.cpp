@@ -411,6 +411,7 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
                   ->check(not_blank());
   app.add_option("--resume", raw.resume_dir, "continue the interrupted sweep in this results folder")
       ->group(sweep)
+      ->check(not_blank())
       ->excludes(out);
   app.add_option("--scenario", raw.scenario,
                  "sweep; fault: N-1 victims beside one worker that faults; interference: one --foreground job "
@@ -567,7 +568,7 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
   finalize_regime_options(spec, raw, workloads_given);
   if (spec.cpu_stand_in)
     for (const std::string& w : spec.workloads)
-      if (workload_needs_gpu(w) && !has_cpu_stand_in(w))
+      if ((workload_needs_gpu(w) || runs_user_program(w)) && !has_cpu_stand_in(w))
         throw UsageError("--cpu-stand-in: the " + w + " workload has no CPU stand-in (duty and xray have; cpu is one)");
   if (spec.noise_target_pct < 0) {  // a CPU stand-in's noise is the host's, not worth chasing by default
     spec.noise_target_pct = sweep_needs_gpu(spec) ? 1.0 : 0.0;

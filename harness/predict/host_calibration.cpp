@@ -8,6 +8,7 @@
 #include "harness/common/csv_table.hpp"
 #include "harness/common/stats.hpp"
 #include "harness/plan/mode_names.hpp"
+#include "harness/predict/calibration_ratio.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/workers/workload_kind.hpp"
 
@@ -83,7 +84,7 @@ HostCalibration read_host_calibration(const fs::path& dir) {
       f.procs = key.second;
       f.alone_ms = alone_ms;
       f.at_n_ms = median(at_n);
-      f.factor = f.at_n_ms / alone_ms;
+      f.factor = calibration_ratio(f.at_n_ms, alone_ms, f.procs, where);
       f.copies = static_cast<int>(at_n.size());
       f.alone_runs = static_cast<int>(alone->second.size());
       c.factors.push_back(f);

@@ -9,6 +9,7 @@
 #include "harness/common/errors.hpp"
 #include "harness/common/stats.hpp"
 #include "harness/plan/mode_names.hpp"
+#include "harness/predict/calibration_ratio.hpp"
 #include "harness/predict/prediction.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/simulate/replay.hpp"
@@ -113,7 +114,7 @@ Shape read_shape(const fs::path& sweep, double gap_us, const std::string& where,
     p.at_n_ms = median(at_n);
     p.copies = static_cast<int>(at_n.size());
     p.alone_runs = static_cast<int>(at1->second.size());
-    p.measured = p.at_n_ms / p.alone_ms;
+    p.measured = calibration_ratio(p.at_n_ms, p.alone_ms, n, where + ": " + name);
     s.points.push_back(p);
   }
   return s;

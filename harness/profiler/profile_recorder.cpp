@@ -246,7 +246,9 @@ void ProfileRecorder::count_gap(std::uint64_t gap_ns) {
 /// Spans arrive by buffer, in completion order per stream: sorted by start a batch at a time and
 /// merged into the open interval. A span that began before the open interval (a long kernel of
 /// another stream that completed in a later buffer) extends it backwards, no further than the last
-/// closed interval; its time before that is added to the busy total only (`late_spans`).
+/// closed interval; its time before that, which may lie over closed intervals already counted, is counted apart
+/// (`late_ns`: busy_ns is a lower bound of the union and busy_ns + late_ns an upper one), `late_spans` of them.
+/// (Before 2026-12-05 that time went into busy_ns, which could then exceed the run's length many times over.)
 void ProfileRecorder::merge_pending() {
   std::sort(pending_.begin(), pending_.end());
   for (const Piece& piece : pending_) {
@@ -266,7 +268,7 @@ void ProfileRecorder::merge_pending() {
         open_.busy += open_.start - from;
         open_.start = from;
       }
-      busy_total_ns_ += from - start;
+      late_ns_ += from - start;
       if (end > open_.end) {
         open_.busy += end - open_.end;
         open_.end = end;
@@ -353,7 +355,7 @@ std::string ProfileRecorder::json(std::uint64_t end_ns, const ProcessFacts& proc
   o += "]},\n";
   o += "\"busy\": {\"min_gap_ns\": " + num(limits_.min_gap_ns) + ", \"intervals\": " + num(intervals_.count()) +
        ", \"busy_ns\": " + num(busy_total_ns_) + ", \"first_ns\": " + rel(first_ns_) +
-       ", \"last_ns\": " + rel(last_ns_) + ", \"late_spans\": " + num(late_spans_) +
+       ", \"last_ns\": " + rel(last_ns_) + ", \"late_spans\": " + num(late_spans_) + ", \"late_ns\": " + num(late_ns_) +
        ",\n  \"gap_overlaps\": " + num(gaps_overlap_) + ", \"gap_log2_ns_counts\": [";
   for (std::size_t i = 0; i < gap_bins_.size(); ++i) o += (i ? "," : "") + num(gap_bins_[i]);
   o += "],\n  \"kept_head\": " + num(intervals_.kept_head()) + ", \"kept_tail\": " + num(intervals_.kept_tail()) +

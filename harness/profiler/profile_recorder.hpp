@@ -145,6 +145,7 @@ class ProfileRecorder {
   std::uint64_t last_closed_end_ = 0;
   HeadTail<Interval> intervals_;
   std::uint64_t busy_total_ns_ = 0, first_ns_ = 0, last_ns_ = 0, late_spans_ = 0;
+  std::uint64_t late_ns_ = 0;  ///< late spans' time before the last closed interval: maybe counted already
   std::uint64_t gaps_overlap_ = 0;
   std::vector<std::uint64_t> gap_bins_ = std::vector<std::uint64_t>(48, 0);  ///< bin i: [2^i, 2^(i+1)) ns
   std::map<KernelShape, KernelTotals> kernels_;

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -15,6 +16,8 @@
 #include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
 #include "harness/common/json_text.hpp"
+#include "harness/common/signals.hpp"
+#include "harness/common/staged_folder.hpp"
 #include "harness/compare/compare_meta.hpp"
 #include "harness/compare/exports.hpp"
 #include "harness/report/history_output.hpp"
@@ -166,7 +169,8 @@ CLI::App* add_history_command(CLI::App& app, HistoryArgs& args) {
   return cmd;
 }
 
-int run_history(const HistoryArgs& args) {
+/// run_history's work; a stop signal comes out of it as ReportStopped.
+static int history_command(const HistoryArgs& args) {
   CompareOptions options;
   options.metric = parse_compare_metric(args.metric);
   if (!(args.alpha > 0 && args.alpha < 1)) throw UsageError("--alpha must lie strictly between 0 and 1, e.g. 0.05");
@@ -197,6 +201,7 @@ int run_history(const HistoryArgs& args) {
   }
   std::vector<ReadFolder> folders;
   for (const fs::path& d : dirs) {
+    throw_if_stopped();  // Ctrl-C while many folders are read
     const ResultsFolder rf = read_results_folder(d);
     const nlohmann::json meta = rf.meta;
     ReadFolder f;
@@ -224,10 +229,16 @@ int run_history(const HistoryArgs& args) {
   const std::string md = render_history_markdown(report);
   const std::string json = json_text(history_json(report), 2) + "\n";
   if (!args.out_dir.empty()) {
-    const fs::path out = args.out_dir;
+    // Written into a staging folder and moved in together: a failure, a full disk or Ctrl-C leaves --out as it
+    // was (a folder made for it removed again), so the same command can be run again.
+    StagedFolder stage(args.out_dir, "history");
+    const fs::path out = stage.path();
     std::error_code ec;
     fs::create_directories(out / "plots", ec);
-    if (ec) throw FileWriteError("--out " + out.string() + ": cannot create it: " + ec.message(), out, ec.value());
+    if (ec)
+      throw FileWriteError(
+          "--out " + args.out_dir + ": cannot create " + (out / "plots").string() + ": " + ec.message(), out,
+          ec.value());
     write_out(out / "history.csv", render_history_csv(report));
     write_out(out / "history.json", json);
     nlohmann::json plot = history_plot_data(report);
@@ -242,7 +253,10 @@ int run_history(const HistoryArgs& args) {
       std::cerr << "bench_mps history: figures not drawn: " << e.what() << "\n";
     }
     write_out(out / "history.md", md);
+    throw_if_stopped();  // the last moment a stop leaves --out as it was
+    stage.commit({"history.csv", "history.json", "plots", "history.md"});
   }
+  throw_if_stopped();
   std::cout << render_export(format, md, json, history_points(report), render_history_summary(report));
   std::cout << std::flush;
   bool worse = false, insufficient = false;
@@ -252,6 +266,18 @@ int run_history(const HistoryArgs& args) {
   }
   if (args.fail_on_insufficient && insufficient) return kExitFailed;
   return args.fail_on_regression && worse ? kExitFailed : kExitOk;
+}
+
+int run_history(const HistoryArgs& args) {
+  install_stop_handlers();  // a stop ends the plotting script and leaves --out as it was (ReportStopped)
+  try {
+    return history_command(args);
+  } catch (const ReportStopped& e) {
+    std::cerr << "bench_mps: history: stopped by "
+              << (sigabbrev_np(e.signal) ? "SIG" + std::string(sigabbrev_np(e.signal)) : std::string("a signal"))
+              << "; nothing was written\n";
+    return 128 + e.signal;
+  }
 }
 
 }  // namespace bench_mps::harness

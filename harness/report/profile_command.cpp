@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -82,7 +83,11 @@ void print_profile_summary(std::ostream& out, const GpuProfile& p, const Profile
       << fmt_fixed(static_cast<double>(p.memory_peak_bytes) / (1 << 20), 1) << " MiB\n";
   out << "  steady part " << fmt_fixed(s.steady_from_s, 3) << "-" << fmt_fixed(s.steady_to_s, 3) << " s"
       << (s.truncated ? " (the run's last spans: the profile kept its first and last)" : "") << ": duty "
-      << fmt_fixed(100 * s.duty, 1) << "% (whole run " << fmt_fixed(100 * s.duty_whole, 1) << "%)\n";
+      << fmt_fixed(100 * s.duty, 1) << "% (whole run "
+      << (std::isnan(s.duty_whole) ? std::string("-: its busy total counts late spans twice, a profile before "
+                                                 "2026-12-05")
+                                   : fmt_fixed(100 * s.duty_whole, 1) + "%")
+      << ")\n";
   out << "  " << (window ? "over it, as its run recorded: " + describe_nvml_gpm(*window) : clock_line(p, s)) << "\n";
   out << "  bursts split at " << fmt_num(s.gap_threshold_us) << " us idle: " << s.bursts << ", p50 "
       << fmt_num(s.burst_p50_ms, 4) << " ms, p90 " << fmt_num(s.burst_p90_ms, 4) << " ms, mean "
@@ -137,16 +142,20 @@ int run_profile(const ProfileArgs& args) {
   }
   if (files.empty()) throw UsageError("profile: no profile-<pid>.json under " + args.path);
   std::map<fs::path, std::vector<WorkerRecord>> runs;  // each results folder's runs.csv, read once
+  // Every profile read and summarised before the first line is printed: a bad one is the command's one line
+  // (exit 2) without the summaries of those before it.
+  std::ostringstream text;
   for (const fs::path& f : files) {
     const GpuProfile p = read_gpu_profile(f);
     const ProfileSummary s = summarise(p, args.gap_us);
     if (const WorkerRecord* row = copy_row(f, p.pid, runs)) {
       const ProfileWindow w = window_from_facts([row](const std::string& key) { return row->fact(key); });
-      print_profile_summary(std::cout, p, s, &w);
+      print_profile_summary(text, p, s, &w);
     } else {
-      print_profile_summary(std::cout, p, s);
+      print_profile_summary(text, p, s);
     }
   }
+  std::cout << text.str();
   return 0;
 }
 

@@ -5,6 +5,7 @@
 #include "harness/report/report.hpp"
 #include "harness/common/cli_checks.hpp"
 #include "harness/common/json_text.hpp"
+#include "harness/common/staged_folder.hpp"
 
 #include <algorithm>
 #include <unistd.h>
@@ -93,44 +94,11 @@ Rendered render_comparison(const fs::path& dir) {
   return r;
 }
 
-/// A folder inside DIR removed with its content unless committed.
-class Staging {
- public:
-  explicit Staging(const fs::path& dir) : path_(dir / (".report-staging-" + std::to_string(::getpid()))) {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-    if (!fs::create_directories(path_ / "plots", ec) || ec)  // read-only 2, full disk 3 (exit_code_of_write_error)
-      throw FileWriteError("report: cannot create " + path_.string() + ": " + ec.message(), path_, ec.value());
-  }
-  ~Staging() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  Staging(const Staging&) = delete;
-  Staging& operator=(const Staging&) = delete;
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
 void write_file(const fs::path& file, const std::string& text) {
   std::ofstream out(file, std::ios::binary | std::ios::trunc);
   out << text;
   out.close();
   if (!out) throw FileWriteError("report: cannot write " + file.string() + ": " + std::strerror(errno), file, errno);
-}
-
-/// Replaces DIR/plots and DIR/report.md by the staged ones.
-void commit(const Staging& stage, const fs::path& dir) {
-  std::error_code ec;
-  fs::remove_all(dir / "plots", ec);
-  if (ec)
-    throw FileWriteError("report: cannot replace " + (dir / "plots").string() + ": " + ec.message(), dir, ec.value());
-  fs::rename(stage.path() / "plots", dir / "plots", ec);
-  if (!ec) fs::rename(stage.path() / "report.md", dir / "report.md", ec);
-  if (ec)
-    throw FileWriteError("report: cannot move the report into " + dir.string() + ": " + ec.message(), dir, ec.value());
 }
 
 /// `bench_mps report --help` below the options: what it writes, examples a newcomer can type, exit codes
@@ -232,8 +200,10 @@ int report_folder(const ReportArgs& args) {
   const std::string python = find_plot_python();
   const fs::path script = plot_script();
 
-  Staging stage(dir);
+  StagedFolder stage(dir, "report");
   const fs::path plots = stage.path() / "plots";
+  fs::create_directories(plots, ec);
+  if (ec) throw FileWriteError("report: cannot create " + plots.string() + ": " + ec.message(), plots, ec.value());
   write_file(plots / "plot_data.json", json_text(r.plan.data, 2) + "\n");
   run_plot_script(python, script, plots / "plot_data.json", plots, stage.path() / "plot.log");
   for (const FigureInfo& f : r.plan.figures) {
@@ -242,8 +212,8 @@ int report_folder(const ReportArgs& args) {
       throw std::runtime_error("report: " + script.filename().string() + " did not write " + file.filename().string());
   }
   write_file(stage.path() / "report.md", r.markdown);
-  throw_if_stopped();  // the last moment a stop leaves the folder as it was
-  commit(stage, dir);
+  throw_if_stopped();                    // the last moment a stop leaves the folder as it was
+  stage.commit({"plots", "report.md"});  // plot.log stays behind in the staging folder, removed with it
   if (!args.place.empty() || !args.forget_place.empty())
     write_file_atomically(dir / "places.json", places_json(remembered));
   std::cout << "report: wrote " << (dir / "report.md").string() << " and " << r.plan.figures.size() << " figures in "

@@ -2,6 +2,9 @@
 // with a time limit and its output kept in a log for the error message.
 #include "harness/report/report_plotter.hpp"
 
+#include <sys/statvfs.h>
+
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -11,6 +14,7 @@
 #include <vector>
 
 #include "harness/common/errors.hpp"
+#include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
 #include "harness/common/process.hpp"
 #include "harness/common/signals.hpp"
@@ -31,6 +35,13 @@ int run_child(const std::string& exe, const std::vector<std::string>& args, cons
   const int rc = run_logged(exe, args, kPlotEnv, log, timeout_s, &stop_signal());
   throw_if_stopped();
   return rc;
+}
+
+/// Whether the filesystem of `dir` has less than 1 MiB left for us (a figure is larger).
+bool out_of_room(const fs::path& dir) {
+  struct statvfs v {};
+  if (::statvfs(dir.c_str(), &v) != 0) return false;
+  return static_cast<unsigned long long>(v.f_bavail) * v.f_frsize < (1ull << 20);
 }
 
 bool has_matplotlib(const std::string& python) { return run_child(python, {"-c", "import matplotlib"}, {}, 60) == 0; }
@@ -89,6 +100,12 @@ void run_plot_script(const std::string& python, const fs::path& script, const fs
   const int rc = run_child(python, {script.string(), plot_data.string(), out_dir.string()}, log, timeout_s);
   if (rc != 0) {
     const std::string why = last_line(log);
+    // A full disk or quota is the machine's (exit 3, as for bench_mps's own files), not a failed report.
+    const bool quota = why.find("Disk quota exceeded") != std::string::npos;
+    if (quota || why.find("No space left on device") != std::string::npos || out_of_room(out_dir))
+      throw FileWriteError("report: " + script.filename().string() + " could not write its figures into " +
+                               out_dir.string() + ": " + (why.empty() ? "no space left on device" : why),
+                           out_dir, quota ? EDQUOT : ENOSPC);
     throw std::runtime_error("report: " + script.filename().string() +
                              (rc < 0 ? " did not finish" : " failed (exit " + std::to_string(rc) + ")") +
                              (why.empty() ? "" : ": " + why));

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
@@ -35,6 +36,16 @@ template <typename T>
 T number(const json& j, const char* key, const char* where) {
   const json& v = need(j, key, where);
   if (!v.is_number()) throw std::invalid_argument(std::string("'") + key + "' in " + where + " is not a number");
+  if constexpr (std::is_integral_v<T>) {  // a count or a time in ns: whole, and one T holds (no -1 read as 2^64-1)
+    bool fits = false;
+    if (v.is_number_unsigned())
+      fits = v.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<T>::max());
+    else if (v.is_number_integer())
+      fits = std::is_signed_v<T> && v.get<std::int64_t>() >= static_cast<std::int64_t>(std::numeric_limits<T>::min());
+    if (!fits)
+      throw std::invalid_argument(std::string("'") + key + "' in " + where + " is not a whole number " +
+                                  (std::is_signed_v<T> ? "a 64-bit integer holds" : "from 0 up"));
+  }
   return v.get<T>();
 }
 
@@ -103,7 +114,12 @@ void read_busy(const json& j, int version, GpuProfile& p) {
   p.busy_ns = number<std::uint64_t>(b, "busy_ns", "busy");
   p.first_ns = number<std::int64_t>(b, "first_ns", "busy");
   p.last_ns = number<std::int64_t>(b, "last_ns", "busy");
-  p.gap_log2_counts = need(b, "gap_log2_ns_counts", "busy").get<std::vector<std::uint64_t>>();
+  const json& counts = need(b, "gap_log2_ns_counts", "busy");
+  if (!counts.is_array()) throw std::invalid_argument("'gap_log2_ns_counts' in busy is not a list");
+  for (const json& c : counts)
+    if (!c.is_number_unsigned())
+      throw std::invalid_argument("'gap_log2_ns_counts' in busy holds a value that is not a count from 0 up");
+  p.gap_log2_counts = counts.get<std::vector<std::uint64_t>>();
   p.kept_head = number<std::size_t>(b, "kept_head", "busy");
   std::int64_t previous_end = std::numeric_limits<std::int64_t>::min();
   for (const json& s : need(b, "spans", "busy")) {
@@ -339,8 +355,12 @@ ProfileSummary summarise(const GpuProfile& p, double gap_threshold_us) {
   s.contexts = p.contexts;
   s.kernels = p.kernel_count;
   s.waits_recorded = p.waits_status == "ok";
-  if (p.last_ns > p.first_ns)
+  // A busy total longer than the run is a profile of the recorder before 2026-12-05 that counted late spans'
+  // time twice (docs/PROFILE.md): not known.
+  if (p.last_ns > p.first_ns && p.busy_ns <= static_cast<std::uint64_t>(p.last_ns - p.first_ns))
     s.duty_whole = static_cast<double>(p.busy_ns) / static_cast<double>(p.last_ns - p.first_ns);
+  else if (p.last_ns > p.first_ns)
+    s.duty_whole = std::numeric_limits<double>::quiet_NaN();
   summarise_gaps(p, s);
   // The steady part: a truncated profile's tail (its last spans, contiguous), else all but the first 10%.
   const std::size_t from =

@@ -113,7 +113,7 @@ struct ProfileSummary {
   bool truncated = false;                     ///< the profile kept only the run's first and last spans
   double steady_from_s = 0, steady_to_s = 0;  ///< the steady part, s from the profiler's start
   double duty = 0;                            ///< busy share of the steady part
-  double duty_whole = 0;                      ///< busy share from the first span to the last, whole run
+  double duty_whole = 0;  ///< busy share from the first span to the last, whole run (NaN: its busy total is not known)
   std::size_t bursts = 0;
   double burst_p50_ms = 0, burst_p90_ms = 0, burst_mean_ms = 0;
   double wait_p50_ms = 0;              ///< the idle gaps between the steady part's bursts (host waits: below)

@@ -142,7 +142,9 @@ Environment preflight(const SweepSpec& spec) {
   env.mps_base = root / device_dir_name(env.device.id);  // sessions and restore files of this device only
   env.mps_control = find_mps_control();
   if (sweep_has_mps_mode(spec) && env.mps_control.empty())
-    throw EnvironmentError("nvidia-cuda-mps-control is not on PATH: MPS modes need it (or run --modes timeslice)");
+    throw EnvironmentError(
+        "nvidia-cuda-mps-control is not on PATH: MPS modes need it (it comes with the NVIDIA driver's utilities; "
+        "a plain sweep can leave MPS out with --modes timeslice)");
   env.lock = std::make_unique<GpuLock>(root, device_dir_name(env.device.id), env.device.describe());
   std::error_code ec;
   fs::create_directories(env.mps_base, ec);  // restore files of --set-exclusive go here before any session

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <optional>
 
 #include "harness/common/fatal_signal.hpp"
 #include "harness/common/format.hpp"
@@ -68,19 +69,13 @@ void RunRecorder::record(FinishedRound& round) {
       run.scenario.is_plain_workload() ? reference(run, run.scenario, 1, run.workload) : nullptr;
   RunRecord record = reduce(round, alone);
   check_mps_expectation(record, round.pool);
-  std::string profile_line;  // --profile-gpu: said under the run's progress line
+  std::string profile_line;                // --profile-gpu: said under the run's progress line
+  std::optional<nlohmann::json> gate_run;  // its copies' passage of the start gate, for meta.json once recorded
   if (runs_user_program(run.workload)) {
     prove_exec_mode(record, round.pool, round.watch);
     note_exec_metric(record, round.pool);
-    if (round.extras && round.extras->gate) {
-      if (!meta_.exec_gate)
-        meta_.exec_gate = nlohmann::json{{"asked", spec_.exec_gate},
-                                         {"timeout_s", spec_.exec_gate_timeout_s},
-                                         {"after_open", gate_after_open(spec_.profile_gpu)},
-                                         {"runs", nlohmann::json::array()}};
-      (*meta_.exec_gate)["runs"].push_back(
-          record_gate(record, *round.extras->gate, round.extras->gate_point, round.pool.go_ns));
-    }
+    if (round.extras && round.extras->gate)
+      gate_run = record_gate(record, *round.extras->gate, round.extras->gate_point, round.pool.go_ns);
     if (spec_.profile_gpu)
       profile_line = record_gpu_profiles(record, out_, spec_.profile_gap_us,
                                          {env_.nvml ? "" : "no NVML: no GPU driver or GPU", monitor_.gpm_error()});
@@ -90,7 +85,19 @@ void RunRecorder::record(FinishedRound& round) {
   if (round.session && !server_checked_ && s.workers_ok > 0 &&
       (run.scenario.is_plain_workload() || run.scenario.is_xray())) {
     server_checked_ = true;
-    verify_server(*round.session, *round.block, record, meta_);
+    if (!verify_server(*round.session, *round.block, record, meta_)) {  // a signal: --resume runs it again
+      std::cerr << "bench_mps: " << run.run_id()
+                << " interrupted while its MPS server was checked; it is not recorded\n";
+      return;
+    }
+  }
+  if (gate_run) {
+    if (!meta_.exec_gate)
+      meta_.exec_gate = nlohmann::json{{"asked", spec_.exec_gate},
+                                       {"timeout_s", spec_.exec_gate_timeout_s},
+                                       {"after_open", gate_after_open(spec_.profile_gpu)},
+                                       {"runs", nlohmann::json::array()}};
+    (*meta_.exec_gate)["runs"].push_back(std::move(*gate_run));
   }
   set_coordinates(record, alone);
   note_device(round.pool, meta_);

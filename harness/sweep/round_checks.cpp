@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "harness/common/signals.hpp"
 #include "harness/mps/mps_session.hpp"
 #include "harness/sweep/launch.hpp"
 
@@ -30,7 +31,7 @@ void name_memory_limit_failures(PoolResult& pool, const RunSpec& run) {
   }
 }
 
-void verify_server(MpsSession& session, const ModeBlock& block, RunRecord& record, SweepMeta& meta) {
+bool verify_server(MpsSession& session, const ModeBlock& block, RunRecord& record, SweepMeta& meta) {
   try {
     const auto servers = session.server_pids();
     if (servers.empty())
@@ -42,8 +43,10 @@ void verify_server(MpsSession& session, const ModeBlock& block, RunRecord& recor
           m.server_pids->push_back(servers.empty() ? 0 : servers.front());
         }
   } catch (const MpsError& e) {
+    if (stop_signal().load()) return false;  // cut short by Ctrl-C: not proven under MPS, not the daemon's fault
     mark_failed(record, RunStatus::mps_error, e.what());
   }
+  return true;
 }
 
 void note_device(const PoolResult& pool, SweepMeta& meta) {

@@ -18,7 +18,8 @@ void check_mps_expectation(RunRecord& record, const PoolResult& pool);
 /// Under a pinned memory limit, a worker whose allocation failed hit its limit: mps_mem_limit, said so.
 void name_memory_limit_failures(PoolResult& pool, const RunSpec& run);
 /// The daemon lists a server after a client ran (mode_mismatch otherwise); its pid into the mode's meta.
-void verify_server(MpsSession& session, const ModeBlock& block, RunRecord& record, SweepMeta& meta);
+/// False when a stop signal cut the check short: the run is then not proven under MPS and not to be recorded.
+bool verify_server(MpsSession& session, const ModeBlock& block, RunRecord& record, SweepMeta& meta);
 /// The device as the workers saw it (SMs alone, CUDA runtime, SM clock peak) into meta.json's gpu.
 void note_device(const PoolResult& pool, SweepMeta& meta);
 

@@ -39,22 +39,29 @@ void validate_metric_pattern(const std::string& pattern, const std::string& opti
 
 MetricReader::MetricReader(const std::string& pattern) : re_(compile(pattern)) {}
 
-std::optional<double> MetricReader::read(const LongLine& line) {
-  if (stopped()) return std::nullopt;
-  const std::int64_t t0 = monotonic_ns();
-  std::optional<double> value;
+MetricText MetricText::of(const LongLine& line) {
+  MetricText t;
   const std::string& head = line.head();
   if (line.size() <= kMetricWindowBytes) {
-    value = search(head);
-  } else {
+    t.head = head;
+    return t;
+  }
+  t.cut = true;
+  t.head = head.substr(0, kMetricWindowBytes);
+  std::string end = line.tail();  // the line's last bytes: from the head too when the tail is short
+  if (end.size() < kMetricWindowBytes)
+    end = head.substr(head.size() - std::min(head.size(), kMetricWindowBytes - end.size())) + end;
+  t.end = end.substr(end.size() - kMetricWindowBytes);
+  return t;
+}
+
+std::optional<double> MetricReader::read(const MetricText& text) {
+  if (stopped()) return std::nullopt;
+  const std::int64_t t0 = monotonic_ns();
+  std::optional<double> value = search(text.head);
+  if (text.cut) {
     ++lines_cut_;
-    value = search(head.substr(0, kMetricWindowBytes));
-    if (!value) {
-      std::string end = line.tail();  // the line's last bytes: from the head too when the tail is short
-      if (end.size() < kMetricWindowBytes)
-        end = head.substr(head.size() - std::min(head.size(), kMetricWindowBytes - end.size())) + end;
-      value = search(end.substr(end.size() - kMetricWindowBytes));
-    }
+    if (!value) value = search(text.end);
   }
   spent_ns_ += monotonic_ns() - t0;
   return value;

@@ -31,12 +31,22 @@ inline constexpr double kMetricBudgetS = 2.0;
 /// `option` names the option in the message (--exec-metric, --exec-check).
 void validate_metric_pattern(const std::string& pattern, const std::string& option = "--exec-metric");
 
+/// What of a line a pattern is matched on: its first kMetricWindowBytes bytes and, for a longer line, its
+/// last kMetricWindowBytes (about 512 bytes whatever the line: small enough to keep lines for matching later).
+struct MetricText {
+  std::string head;  ///< the whole line if it is short, else its first kMetricWindowBytes bytes
+  std::string end;   ///< a longer line's last kMetricWindowBytes bytes; empty for a short one
+  bool cut = false;  ///< the line was longer than the window
+  static MetricText of(const LongLine& line);
+};
+
 class MetricReader {
  public:
   /// `pattern` as validate_metric_pattern accepts it.
   explicit MetricReader(const std::string& pattern);
   /// The value the line gives, if it matches and its capture is a number in [0, 1e12].
-  std::optional<double> read(const LongLine& line);
+  std::optional<double> read(const LongLine& line) { return read(MetricText::of(line)); }
+  std::optional<double> read(const MetricText& text);
   /// Lines longer than the window (matched on their head and tail only).
   std::uint64_t lines_cut() const { return lines_cut_; }
   /// Whether matching stopped because it had taken kMetricBudgetS.

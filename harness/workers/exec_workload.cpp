@@ -2,6 +2,7 @@
 #include "harness/workers/exec_workload.hpp"
 
 #include <fcntl.h>
+#include <linux/close_range.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -110,7 +111,7 @@ class ExecWorkload final : public kernels::Workload {
     ran_ = true;
     const std::string base = p_.log_dir.empty() ? "" : (fs::path(p_.log_dir) / ("w" + std::to_string(index_))).string();
     CappedLog out_log(base.empty() ? "" : base + ".stdout", p_.log_cap_bytes,
-                      [this](const LongLine& l) { match_metric(l); });
+                      [this](const LongLine& l) { keep_for_matching(l); });
     CappedLog err_log(base.empty() ? "" : base + ".stderr", p_.log_cap_bytes, [this](const LongLine& l) {
       if (l.head().find_first_not_of(" \t\r") == std::string::npos && !l.cut()) return;
       last_err_ = one_line(l.text(kErrorLineKeepBytes));
@@ -121,6 +122,7 @@ class ExecWorkload final : public kernels::Workload {
     pass_gate_at_exit();
     out_log.finish();
     err_log.finish();
+    match_kept_lines();  // after the command's end: matching takes none of its time
     out_bytes_ = out_log.total();
     err_bytes_ = err_log.total();
     // Every process the command started, in its group or not, still alive: given a moment to exit
@@ -234,6 +236,12 @@ class ExecWorkload final : public kernels::Workload {
     if (devnull >= 0) ::dup2(devnull, 0);
     ::dup2(out_fd, 1);
     ::dup2(err_fd, 2);
+    // Only 0-2 reach the command: the worker's logs (their cap) and its pipes to the harness close on exec.
+    if (::syscall(SYS_close_range, 3u, ~0u, CLOSE_RANGE_CLOEXEC) != 0) {  // kernels before 5.11: one by one
+      const long open_max = ::sysconf(_SC_OPEN_MAX);
+      const int last = open_max > 0 && open_max < 65536 ? static_cast<int>(open_max) : 65536;
+      for (int fd = 3; fd < last; ++fd) ::fcntl(fd, F_SETFD, FD_CLOEXEC);
+    }
     // Signals the harness ignores (SIGPIPE, SIGXFSZ) stay ignored across exec, and the mask stays: the
     // user's command starts with every disposition at its default, as from a shell.
     struct sigaction dfl {};
@@ -345,17 +353,49 @@ class ExecWorkload final : public kernels::Workload {
       throw StatusError(RunStatus::exec_left_children, "exited 0 but left " + left_text(left) + "; they were ended");
   }
 
-  void match_metric(const LongLine& line) {
+  /// A line of stdout, with when it was read and which read brought it, kept to be matched once the command has
+  /// ended: matching as it comes would take CPU from the command (its worker shares its core) and, where the
+  /// reader falls behind, stall it on a full pipe. Past kKeptLinesMaxBytes the lines kept are matched, and the
+  /// rest as they come (a flood of output).
+  struct KeptLine {
+    MetricText text;
+    std::int64_t seen_ns;
+    std::uint64_t read;
+  };
+  static constexpr std::size_t kKeptLinesMaxBytes = std::size_t{64} << 20;
+
+  void keep_for_matching(const LongLine& line) {
+    if (!metric_ && !check_) return;
+    KeptLine kept{MetricText::of(line), monotonic_ns(), stdout_reads_};
+    if (!matching_as_read_) {
+      kept_bytes_ += sizeof(KeptLine) + kept.text.head.size() + kept.text.end.size();
+      if (kept_bytes_ <= kKeptLinesMaxBytes) {
+        kept_lines_.push_back(std::move(kept));
+        return;
+      }
+      match_kept_lines();
+      matching_as_read_ = true;
+    }
+    match_metric(kept);
+  }
+
+  void match_kept_lines() {
+    for (const KeptLine& k : kept_lines_) match_metric(k);
+    kept_lines_.clear();
+    kept_lines_.shrink_to_fit();
+  }
+
+  void match_metric(const KeptLine& line) {
     if (check_)  // the last value a line gives is the run's: a final loss or accuracy
-      if (const std::optional<double> c = check_->read(line)) {
+      if (const std::optional<double> c = check_->read(line.text)) {
         check_value_ = *c;
         ++check_matches_;
       }
     if (!metric_) return;
-    const std::optional<double> v = metric_->read(line);
+    const std::optional<double> v = metric_->read(line.text);
     if (!v) return;
-    step_seen_ns_.push_back(monotonic_ns());
-    step_read_.push_back(stdout_reads_);
+    step_seen_ns_.push_back(line.seen_ns);
+    step_read_.push_back(line.read);
     steps_ms_.push_back(*v);
   }
 
@@ -435,6 +475,9 @@ class ExecWorkload final : public kernels::Workload {
   std::vector<std::int64_t> step_seen_ns_;  ///< when each came (CLOCK_MONOTONIC)
   std::vector<std::uint64_t> step_read_;    ///< the read of stdout that brought it
   std::string last_err_, shell_complaint_;
+  std::vector<KeptLine> kept_lines_;  ///< stdout's lines read, not matched yet
+  std::size_t kept_bytes_ = 0;
+  bool matching_as_read_ = false;  ///< past kKeptLinesMaxBytes
 };
 
 }  // namespace
