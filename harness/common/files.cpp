@@ -81,10 +81,16 @@ bool lies_inside(const fs::path& file, const fs::path& dir) {
   return !rel.empty() && *rel.begin() != "..";
 }
 
+std::string missing_file_why(const fs::path& path) {
+  std::error_code ec;
+  return fs::is_symlink(fs::symlink_status(path, ec)) ? "a link that leads nowhere or into a loop of links"
+                                                      : "no such file";
+}
+
 std::string read_input_file(const fs::path& path) {
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
-  if (!fs::exists(st)) throw UsageError(path.string() + ": no such file");
+  if (!fs::exists(st)) throw UsageError(path.string() + ": " + missing_file_why(path));
   if (fs::is_directory(st)) throw UsageError(path.string() + ": a folder, not a file");
   if (!fs::is_regular_file(st)) throw UsageError(path.string() + ": not a file (a device or pipe stands there)");
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);

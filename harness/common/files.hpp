@@ -37,6 +37,10 @@ int exit_code_of_write_error(int error);
 /// is not an error: it had what it wanted.
 void check_stdout_written();
 
+/// Why `path` cannot be opened when it does not exist as itself: "no such file", or, where a link stands there,
+/// "a link that leads nowhere or into a loop of links".
+std::string missing_file_why(const std::filesystem::path& path);
+
 /// The whole file as bytes; "" when it does not exist or cannot be read (callers that must tell
 /// those apart check existence first).
 std::string read_whole_file(const std::filesystem::path& path);

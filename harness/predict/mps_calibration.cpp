@@ -33,7 +33,7 @@ std::vector<fs::path> calibration_sweeps(const fs::path& dir, const std::string&
   if (fs::exists(dir / "runs.csv", ec)) return {dir};
   std::vector<fs::path> out;
   for (const fs::directory_entry& e : fs::directory_iterator(dir, ec))
-    if (e.is_directory() && fs::exists(e.path() / "runs.csv", ec)) out.push_back(e.path());
+    if (e.is_directory(ec) && fs::exists(e.path() / "runs.csv", ec)) out.push_back(e.path());
   std::sort(out.begin(), out.end());
   if (out.empty())
     throw ResultsError(where + ": neither a sweep (runs.csv) nor a folder of sweeps (scripts/device_steps/mpscal.sh)");

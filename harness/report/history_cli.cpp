@@ -57,7 +57,7 @@ std::vector<fs::path> folders_of(const std::vector<std::string>& dirs) {
   if (dirs.size() == 1 && fs::is_directory(dirs[0], ec) && !fs::exists(fs::path(dirs[0]) / "meta.json", ec)) {
     std::vector<fs::path> inside;
     for (const fs::directory_entry& e : fs::directory_iterator(dirs[0], ec))
-      if (e.is_directory() && fs::exists(e.path() / "meta.json", ec)) inside.push_back(e.path());
+      if (e.is_directory(ec) && fs::exists(e.path() / "meta.json", ec)) inside.push_back(e.path());  // a loop: none
     std::sort(inside.begin(), inside.end());
     if (inside.empty()) throw UsageError(dirs[0] + ": neither a results folder nor a folder holding any");
     return inside;

@@ -294,15 +294,21 @@ std::vector<fs::path> gpu_profile_files(const fs::path& dir, bool recursive) {
   std::vector<fs::path> files;
   auto take = [&files](const fs::directory_entry& e) {
     const std::string name = unpacked_name(e.path());  // profile-<pid>.json, also where committed packed
-    if (!e.is_regular_file() || name.rfind("profile-", 0) != 0 || name.size() < 5 ||
-        name.compare(name.size() - 5, 5, ".json") != 0)
-      return;
+    if (name.rfind("profile-", 0) != 0 || name.size() < 5 || name.compare(name.size() - 5, 5, ".json") != 0)
+      return;  // another file: not looked at (a loop of links there is not the walk's end)
+    std::error_code ec;
+    const bool file = e.is_regular_file(ec);
+    if (ec && fs::is_symlink(e.symlink_status(ec)))  // a profile's name on a loop of links: a damaged folder
+      throw UsageError(e.path().string() + ": " + missing_file_why(e.path()));
+    if (!file) return;
     if (packed_beside_plain(e.path())) return;  // a packed profile is read where it is alone
     files.push_back(e.path());
   };
   std::error_code ec;
   if (recursive) {
-    for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) take(*it);
+    for (fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
+         !ec && it != end; it.increment(ec))
+      take(*it);
   } else {
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) take(*it);
   }

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <limits>
 
+#include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
 
 #include "harness/results/results_schema.hpp"
@@ -38,7 +39,7 @@ std::string json_value_problem(const std::exception& error) {
 SweepMeta read_sweep_meta(const fs::path& dir) {
   const fs::path file = dir / "meta.json";
   std::error_code ec;
-  if (!fs::exists(file, ec)) throw ResultsError(file.string() + ": no such file");
+  if (!fs::exists(file, ec)) throw ResultsError(file.string() + ": " + missing_file_why(file));
   if (!fs::is_regular_file(file, ec))
     throw ResultsError(file.string() + ": not a file (a folder or device stands there)");
   std::ifstream in(file);
