@@ -241,6 +241,38 @@ TEST(ProfileRecorder, LateSpansDoNotCountClosedTimeTwice) {
   EXPECT_LE(s.duty_whole, 1.0);
 }
 
+// Where a late span lies decides what it changes: wholly over closed history, only late_ns (the gap before the open
+// interval stays idle); in that gap, an interval of its own; reaching the open interval, the open one grows back.
+TEST(ProfileRecorder, ALateSpanChangesOnlyTheTimeWhereItLies) {
+  const std::uint64_t at = 1'000'000;
+  auto record = [&](std::uint64_t late_start_us, std::uint64_t late_end_us) {
+    profiler::RecorderLimits limits;
+    limits.pending_batch = 1;
+    profiler::ProfileRecorder rec(limits, 0);
+    for (std::uint64_t i = 0; i < 10; ++i) rec.copy(at + i * 100'000, at + i * 100'000 + 10'000, 1);
+    rec.copy(at + late_start_us * 1000, at + late_end_us * 1000, 1);
+    TempDir tmp;
+    write_text(tmp / "profile-5.json", rec.json(at + 1'000'000, {5, 1, ""}));
+    return harness::read_gpu_profile(tmp / "profile-5.json");
+  };
+  // Wholly before the last closed interval's end (810 us): the spans are the ten as they were.
+  GpuProfile p = record(150, 160);
+  ASSERT_EQ(p.spans.size(), 10u);
+  EXPECT_EQ(p.busy_ns, 10 * 10'000u);
+  EXPECT_EQ(p.spans[9].start_ns - p.spans[8].end_ns, 90'000) << "the gap before the last span stays idle";
+  // In the gap between 810 and 900 us, clear of both: a span of its own.
+  p = record(850, 860);
+  ASSERT_EQ(p.spans.size(), 11u);
+  EXPECT_EQ(p.spans[9].start_ns, static_cast<std::int64_t>(at + 850'000));
+  EXPECT_EQ(p.spans[9].end_ns, static_cast<std::int64_t>(at + 860'000));
+  EXPECT_EQ(p.busy_ns, 11 * 10'000u);
+  // From 800 us (10 us over closed history) into the last span: it grows back to 810 us.
+  p = record(800, 905);
+  ASSERT_EQ(p.spans.size(), 10u);
+  EXPECT_EQ(p.spans[9].start_ns, static_cast<std::int64_t>(at + 810'000));
+  EXPECT_EQ(p.busy_ns, 9 * 10'000u + 100'000u);
+}
+
 // A profile written before late_ns existed whose busy total is longer than its run: its whole run's duty is not
 // known (NaN), the rest of its summary is read as before.
 TEST(GpuProfileReader, ABusyTotalLongerThanTheRunIsNotAWholeRunDuty) {

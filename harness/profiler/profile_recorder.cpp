@@ -244,11 +244,14 @@ void ProfileRecorder::count_gap(std::uint64_t gap_ns) {
 }
 
 /// Spans arrive by buffer, in completion order per stream: sorted by start a batch at a time and
-/// merged into the open interval. A span that began before the open interval (a long kernel of
-/// another stream that completed in a later buffer) extends it backwards, no further than the last
-/// closed interval; its time before that, which may lie over closed intervals already counted, is counted apart
-/// (`late_ns`: busy_ns is a lower bound of the union and busy_ns + late_ns an upper one), `late_spans` of them.
-/// (Before 2026-12-05 that time went into busy_ns, which could then exceed the run's length many times over.)
+/// merged into the open interval. A span that began before the open interval (another stream's records in a
+/// buffer delivered later: on DataLoader programs a quarter of the records, up to a second late) is a late span
+/// (`late_spans`). Its time before the last closed interval's end may lie over intervals already closed (kept or
+/// counted): it goes to `late_ns`, not busy_ns (busy_ns a lower bound of the union, busy_ns + late_ns an upper one).
+/// Its time after that end joins the open interval where it reaches it (closer than the min gap), or is closed as
+/// an interval of its own between the two where it ends in the gap. (Before 2026-12-05 every late span moved the
+/// open interval's start back to the last closed end, marking that gap busy wherever the span lay, and added the
+/// distance from its start to that end to busy_ns, which could exceed the run's length many times over.)
 void ProfileRecorder::merge_pending() {
   std::sort(pending_.begin(), pending_.end());
   for (const Piece& piece : pending_) {
@@ -262,13 +265,19 @@ void ProfileRecorder::merge_pending() {
     }
     if (start < open_.start) {
       ++late_spans_;
-      open_.sm += sm;  // its SM time before the open interval (counted as busy only) stays with it too
-      const std::uint64_t from = std::max(start, last_closed_end_);
-      if (from < open_.start) {
-        open_.busy += open_.start - from;
-        open_.start = from;
+      const std::uint64_t from = std::min(end, std::max(start, last_closed_end_));
+      late_ns_ += from - start;  // over closed history: maybe counted already
+      if (end <= from) continue;
+      const double sm_after = end > start ? sm * static_cast<double>(end - from) / static_cast<double>(end - start) : 0;
+      if (end < open_.start && open_.start - end >= limits_.min_gap_ns) {  // in the gap, apart from the open one
+        busy_total_ns_ += end - from;
+        intervals_.push({from, end, end - from, sm_after});
+        last_closed_end_ = end;
+        continue;
       }
-      late_ns_ += from - start;
+      open_.sm += sm_after;
+      open_.busy += std::min(end, open_.start) - from;  // a gap under the min gap between them is not busy
+      open_.start = from;
       if (end > open_.end) {
         open_.busy += end - open_.end;
         open_.end = end;
