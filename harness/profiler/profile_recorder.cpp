@@ -245,7 +245,7 @@ void ProfileRecorder::count_gap(std::uint64_t gap_ns) {
 
 /// Spans arrive by buffer, in completion order per stream: sorted by start a batch at a time and
 /// merged into the open interval. A span that began before the open interval (another stream's records in a
-/// buffer delivered later: on DataLoader programs a quarter of the records, up to a second late) is a late span
+/// buffer delivered later: results/2026-12-04-late-spans) is a late span
 /// (`late_spans`). Its time before the last closed interval's end may lie over intervals already closed (kept or
 /// counted): it goes to `late_ns`, not busy_ns (busy_ns a lower bound of the union, busy_ns + late_ns an upper one).
 /// Its time after that end joins the open interval where it reaches it (closer than the min gap), or is closed as
