@@ -25,6 +25,9 @@ import os
 import random
 import re
 import statistics
+import sys
+
+from script_input import run_main
 
 
 def alone_runs(sweep):
@@ -77,6 +80,10 @@ def main():
             if a.swings > 0:
                 sums = [sum(steps[i:i + a.swings]) for i in range(0, len(steps) - a.swings + 1, a.swings)]
                 print(f"{sweep} {mode}: {a.swings} steps at a time, ms: " + " ".join("%.0f" % x for x in sums))
+    if not pools:
+        print("corun_length.py: %s: no run alone with kept steps (units.csv's alone runs, N=1)" % " ".join(a.sweeps),
+              file=sys.stderr)
+        return 2
     for mode, pool in sorted(pools.items()):
         kept = statistics.median(len(s) for s in pool)
         block = a.block or max(1, int(kept) // 2)
@@ -97,4 +104,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run_main("corun_length.py", __doc__, main)

@@ -16,6 +16,8 @@ import os
 import statistics
 import sys
 
+from script_input import run_main
+
 
 def facts(text):
     return dict(kv.split("=", 1) for kv in text.split(";") if "=" in kv)
@@ -65,4 +67,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    run_main("cpu_share.py", __doc__, lambda: main(sys.argv[1:]))

@@ -21,6 +21,8 @@ import re
 import statistics
 import sys
 
+from script_input import run_main
+
 BOOTSTRAP = 2000
 SEED = 42
 
@@ -115,6 +117,10 @@ def main():
             print("%s:\n" % f)
         one_folder(f, pooled)
         print()
+    if not pooled:
+        print("gate_cost.py: %s: no round with an arm and off both measured (their runs.csv's step_mean_ms)" %
+              " ".join(folders), file=sys.stderr)
+        return 2
     if len(folders) > 1:
         print("Pooled over the %d folders (each pair its own ratio; the median's 90 %% interval by resampling pairs, "
               "seed %d):" % (len(folders), SEED))
@@ -131,4 +137,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_main("gate_cost.py", __doc__, main)

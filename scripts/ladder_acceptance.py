@@ -33,6 +33,7 @@ import sys
 
 from cpu_share import copy_shares
 from gate_study import alone_draws, cells_co_run, folders, repeat_rows, run_parting
+from script_input import run_main
 
 NS = (2, 4, 10)
 MODES = ("timeslice", "mps")
@@ -188,14 +189,14 @@ def main(root, before=None, show_parting=False, show_cpu=False):
     return 0
 
 
-if __name__ == "__main__":
+def command_line():
     args = sys.argv[1:]
     cut = None
     if "--before" in args:
         i = args.index("--before")
         if i + 1 >= len(args) or not args[i + 1].endswith("Z"):
             print("ladder_acceptance.py: --before takes a UTC time such as 2026-12-03T16:00:00Z", file=sys.stderr)
-            sys.exit(2)
+            return 2
         cut = args[i + 1]
         del args[i:i + 2]
     flags = {f: f in args for f in ("--parting", "--cpu")}
@@ -204,8 +205,14 @@ if __name__ == "__main__":
     if unknown or len(args) > 1:
         print("ladder_acceptance.py: %s; usage: ladder_acceptance.py [ROOT] [--before UTC] [--parting] [--cpu]" % (
             "unknown option %s" % unknown[0] if unknown else "one ROOT at most"), file=sys.stderr)
-        sys.exit(2)
-    if args and not os.path.isdir(os.path.join(args[0], "results")):
-        print("ladder_acceptance.py: %s has no results/ folder (ROOT is the repository)" % args[0], file=sys.stderr)
-        sys.exit(2)
-    sys.exit(main(args[0] if args else ".", cut, flags["--parting"], flags["--cpu"]))
+        return 2
+    root = args[0] if args else "."
+    if not os.path.isdir(os.path.join(root, "results")) or not os.path.isfile(os.path.join(root, "zoo", "programs.json")):
+        print("ladder_acceptance.py: %s has no results/ folder and zoo/programs.json (ROOT is the repository)" % (
+            args[0] if args else "this folder"), file=sys.stderr)
+        return 2
+    return main(root, cut, flags["--parting"], flags["--cpu"])
+
+
+if __name__ == "__main__":
+    run_main("ladder_acceptance.py", __doc__, command_line)

@@ -88,8 +88,15 @@ def render():
 
 
 def main(argv):
+    if argv in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        return 0
+    if argv not in ([], ["--check"]):
+        print("results_index.py: takes no argument but --check (got %s); nothing was written" % " ".join(argv),
+              file=sys.stderr)
+        return 2
     text = render()
-    if "--check" in argv:
+    if argv == ["--check"]:
         current = open(INDEX, encoding="utf-8").read() if os.path.isfile(INDEX) else ""
         if current != text:
             print("results_index.py: results/README.md is not current (a folder added, removed or retitled): "

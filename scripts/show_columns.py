@@ -5,7 +5,10 @@
     python3 scripts/show_columns.py DIR/runs.csv run_id worker facts --where worker=0
 """
 import csv
+import os
 import sys
+
+from script_input import run_main
 
 
 def main(argv):
@@ -27,6 +30,9 @@ def main(argv):
     except OSError as e:
         print(f"show_columns.py: {path}: {e.strerror}", file=sys.stderr)
         return 2
+    if os.path.getsize(path) == 0:
+        print(f"show_columns.py: {path}: empty (not even a header)", file=sys.stderr)
+        return 2
     missing = [c for c in columns + list(where) if rows and c not in rows[0]]
     if missing:
         print(f"show_columns.py: {path}: no column {', '.join(missing)}", file=sys.stderr)
@@ -38,4 +44,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    run_main("show_columns.py", __doc__, lambda: main(sys.argv))

@@ -48,6 +48,14 @@ def main(root):
         check(rc == 2 and "cannot read" in se, "a missing folder: rc %d %r" % (rc, se))
         rc, so, se = run(root)
         check(rc == 2 and "usage" in se, "no argument: rc %d %r" % (rc, se))
+        # Damaged numbers: one line and 2 (scripts/script_input.py), not a traceback; --help is the description.
+        bad = os.path.join(tmp, "bad")
+        write(bad, [("r1-mps-exec-n1", 0, "ok", "completion_s=1x3;cpu_user_s=9;cpu_system_s=1")])
+        rc, so, se = run(root, bad)
+        check(rc == 2 and se.count("\n") == 1 and "Traceback" not in se and "cannot read its input" in se,
+              "a damaged number: rc %d %r" % (rc, se))
+        rc, so, se = run(root, "--help")
+        check(rc == 0 and so.startswith("cpu_share:"), "--help: rc %d %r" % (rc, so[:80]))
 
 
 if __name__ == "__main__":
