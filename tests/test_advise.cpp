@@ -1561,6 +1561,9 @@ TEST_F(Advise, RedoRefusesAStoredLadderOrLargestNOutOfRange) {
                                                            {"phase_draws", 1e6},
                                                            {"phase_draws", "many"},
                                                            {"basis", "sideways"},
+                                                           {"basis", 5},
+                                                           {"job_length", "garbage"},
+                                                           {"job_length", 5},
                                                            {"unit_from_profiles", "yes"},
                                                            {"unit_from_profiles", 1}}) {
     const fs::path copy = tmp / "damaged";
@@ -1575,6 +1578,20 @@ TEST_F(Advise, RedoRefusesAStoredLadderOrLargestNOutOfRange) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_NE(r.err.find("advice.json: advise." + key), std::string::npos) << r.err;
     EXPECT_EQ(read_text(copy / "advice.md"), before) << "nothing written";
+  }
+  // Outside advise's settings: the folder's format and the seconds it took.
+  for (const auto& [key, value] : std::vector<std::pair<std::string, nlohmann::json>>{
+           {"advice_format_version", 2.5}, {"seconds", -5}, {"seconds", "long"}}) {
+    const fs::path copy = tmp / "damaged";
+    fs::remove_all(copy);
+    fs::copy(committed, copy, fs::copy_options::recursive);
+    nlohmann::json j = nlohmann::json::parse(read_text(copy / "advice.json"));
+    j[key] = value;
+    write_text(copy / "advice.json", j.dump(2));
+    const auto r = run_program(bench_mps_exe(), {"advise", "--redo", copy.string()}, env, 60);
+    EXPECT_EQ(r.exit_code, 2) << key << "=" << value.dump() << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find("advice.json: " + key), std::string::npos) << r.err;
   }
 }
 

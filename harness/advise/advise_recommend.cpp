@@ -37,6 +37,8 @@ std::string pct(double share) { return fmt_fixed(100 * share, 1) + " %"; }
 
 std::string regime_words(const AloneFacts& a) {
   if (!a.placed()) return "One copy alone: " + a.problem + ", so the model could not place it.";
+  if (!std::isfinite(a.duty) || !(a.point.step_ms > 0))  // its sweep never gave a run to read (advise.cpp's alone())
+    return "One copy alone was not measured, so the model could not place it.";
   std::string s = "One copy alone keeps the GPU busy " + pct(a.duty) + " of the time, in bursts of " +
                   fmt_sig(a.point.burst_ms) + " ms (" + a.burst_basis + ") every " + fmt_sig(a.point.step_ms) + " ms";
   if (std::isfinite(a.point.footprint))

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "harness/advise/advise_job.hpp"
 #include "harness/advise/advise_ladder.hpp"
 #include "harness/advise/advise_output.hpp"
 #include "harness/advise/advise_parts.hpp"
@@ -173,6 +174,9 @@ int redo_advice(const std::string& dir_text, const std::string& basis, const std
   const nlohmann::json stored = read_stored_json(file);
   Advice advice;
   try {
+    if (!stored.at("advice_format_version").is_number_integer())
+      throw ResultsError(file.string() + ": advice_format_version " +
+                         stored.at("advice_format_version").dump().substr(0, 40) + " is not a whole number");
     if (const int v = stored.at("advice_format_version").get<int>(); v < 1 || v > kAdviceFormatVersion)
       throw ResultsError(file.string() + ": advice_format_version " + stored.at("advice_format_version").dump() +
                          ", this bench_mps reads " + std::to_string(kAdviceFormatVersion));
@@ -187,7 +191,10 @@ int redo_advice(const std::string& dir_text, const std::string& basis, const std
     advice.subject = stored.at("subject").get<std::string>();
     read_stored_scheduler(stored, file, advice);
     read_stored_ladder_end(stored, file, advice);
-    advice.seconds = stored.at("seconds").get<double>();
+    const nlohmann::json& seconds = stored.at("seconds");
+    if (!seconds.is_number() || !(seconds.get<double>() >= 0) || !std::isfinite(seconds.get<double>()))
+      throw ResultsError(file.string() + ": seconds " + seconds.dump().substr(0, 40) + " is not a duration in seconds");
+    advice.seconds = seconds.get<double>();
     // One copy alone timed as the run timed it: from its profile where advise measured its units (since
     // 2026-12-03: every program without --exec-metric), whichever unit the ladder then took.
     const fs::path alone_dir = dir / "sweeps" / "alone";
@@ -199,9 +206,16 @@ int redo_advice(const std::string& dir_text, const std::string& basis, const std
     // The basis as asked then (format 2 and older: auto), unless --basis asks again (and is stored).
     if (!basis.empty()) advice.meta["advise"]["basis"] = basis;
     if (!job_length.empty()) advice.meta["advise"]["job_length"] = job_length;
-    const std::string asked = settings.contains("basis") && settings.at("basis").is_string()
-                                  ? settings.at("basis").get<std::string>()
-                                  : "auto";
+    // As stored: absent (format 2 and older: auto) or a word; anything else is a damaged folder, never auto.
+    if (settings.contains("basis") && !settings.at("basis").is_string())
+      throw ResultsError(file.string() + ": advise.basis " + settings.at("basis").dump().substr(0, 40) +
+                         " is not auto, unit or run");
+    const nlohmann::json stored_job = settings.value("job_length", nlohmann::json(nullptr));
+    if (job_length.empty() && !stored_job.is_null() &&
+        !(stored_job.is_string() && parse_job_length(stored_job.get<std::string>())))
+      throw ResultsError(file.string() + ": advise.job_length " + stored_job.dump().substr(0, 40) +
+                         " is not a job length (a duration such as 2h, a count of units, or 10x; null for none)");
+    const std::string asked = settings.contains("basis") ? settings.at("basis").get<std::string>() : "auto";
     if (basis.empty() && !is_basis_word(asked))
       throw ResultsError(file.string() + ": advise.basis '" + asked.substr(0, 40) + "' is not auto, unit or run");
     advice.basis = choose_basis(parse_basis(basis.empty() ? asked : basis), advice.alone);

@@ -70,10 +70,15 @@ SweepOutcome ChildSweeps::run(const std::string& name, const std::vector<std::st
   }
   outcome.seconds = now_s() - start;
   outcome.last_error = last_error_line(log);
+  // -1: stopped (a signal, or its share of the budget spent), or it could not be started or waited for: well
+  // within its share, that is what it was, not the budget.
+  const bool budget = outcome.seconds + 1 >= left;
   if (outcome.exit_code < 0)
     outcome.last_error = (stop_signal().load() ? std::string("stopped by a signal")
-                                               : "stopped when the time budget ran out (it ran " +
-                                                     fmt_fixed(outcome.seconds, 1) + " s, the stop included)") +
+                          : budget ? "stopped when the time budget ran out (it ran " + fmt_fixed(outcome.seconds, 1) +
+                                         " s, the stop included)"
+                                   : "ended after " + fmt_fixed(outcome.seconds, 1) +
+                                         " s without an exit status (it could not be started or waited for)") +
                          (outcome.last_error.empty() ? "" : "; its last line: " + outcome.last_error);
   return outcome;
 }
