@@ -56,7 +56,10 @@ TEST_F(Orchestration, XrayPlansEveryProbeAtEachNAndKeepsItsMediansInMeta) {
     EXPECT_LE(waits.at("0"), 400) << "the wait probe's step context stops after 400 steps";
     // The gaps context: its kernels after an idle queue kept the CPU stand-in's "GPU" (their own core).
     const auto& gaps = rows.at(p + "n2-xray_gaps");
-    EXPECT_NEAR(gaps.xray_idle_kept_share, 1.0, 1e-9) << gaps.run_id;
+    // Nearly all: the stand-in's "GPU" is its core, and on a loaded machine the core can be taken between its launch
+    // and its start (CI at dda94f4, two cores, two tests at once: 0.9978, one kernel of several hundred), a real
+    // loss; hold_us needs under half of a bin lost, which one kernel is not.
+    EXPECT_GE(gaps.xray_idle_kept_share, 0.99) << gaps.run_id;
     EXPECT_EQ(gaps.xray_hold_bound, 1) << "no idle lost it: a lower bound";
     EXPECT_GE(gaps.xray_hold_us, 512);
   }

@@ -10,6 +10,7 @@
 
 #include <zlib.h>
 
+#include "harness/common/csv_table.hpp"
 #include "harness/common/packed_files.hpp"
 #include "harness/mps/compute_mode.hpp"
 #include "harness/plan/sweep_cli.hpp"
@@ -85,6 +86,16 @@ RunRecord sample_record(int repeat, int procs, const std::string& reason = "") {
     r.tasks.push_back({w, 0, 0.5, 10.5});
   }
   return r;
+}
+
+// A cell's number: one below a double's normal range (1e-320) is the tiny number it is; one beyond its range, not a
+// number at all or not finite is named as such.
+TEST(CsvCells, TinyNumbersAreReadAndOutOfRangeOnesRefused) {
+  EXPECT_GT(harness::parse_cell_double("1e-320", "x"), 0.0);
+  EXPECT_LT(harness::parse_cell_double("1e-320", "x"), 1e-300);
+  EXPECT_EQ(harness::parse_cell_double("-1e-400", "x"), 0.0);
+  for (const char* bad : {"1e999", "-1e999", "nan", "inf", "1x"})
+    EXPECT_THROW(harness::parse_cell_double(bad, "x"), ResultsError) << bad;
 }
 
 TEST(ResultsWriter, HeadersOnceAndRowsAppended) {

@@ -28,8 +28,8 @@ CLI::Validator finite_in(double lo, double hi) {
         errno = 0;
         char* end = nullptr;
         const double v = std::strtod(text.c_str(), &end);
-        if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(v) || v < lo ||
-            v > hi)
+        if (text.empty() || end != text.c_str() + text.size() || (errno == ERANGE && std::fabs(v) > 1) ||
+            !std::isfinite(v) || v < lo || v > hi)
           return "'" + text.substr(0, 40) + "' is not a number in " + range;
         return "";
       },
