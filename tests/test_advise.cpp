@@ -1593,6 +1593,21 @@ TEST_F(Advise, RedoRefusesAStoredLadderOrLargestNOutOfRange) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_NE(r.err.find("advice.json: " + key), std::string::npos) << r.err;
   }
+  // A stored command line is named as such, in words of its own, not CLI11's or as if just typed.
+  for (const auto& [args, says] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"--help"}, "stored command line: holds --help, which is no part of a sweep"},
+           {{"--workloads", "mlp", "--procs", "1000000"}, "stored command line: --procs"}}) {
+    const fs::path copy = tmp / "damaged";
+    fs::remove_all(copy);
+    fs::copy(committed, copy, fs::copy_options::recursive);
+    nlohmann::json j = nlohmann::json::parse(read_text(copy / "advice.json"));
+    j["advise"]["workload_args"] = args;
+    write_text(copy / "advice.json", j.dump(2));
+    const auto r = run_program(bench_mps_exe(), {"advise", "--redo", copy.string()}, env, 60);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+  }
 }
 
 // A folder timed from its profiles: its units are read from each sweep's units.csv; one that lost them, or an alone

@@ -630,12 +630,24 @@ SweepSpec parse_sweep_args(const std::vector<std::string>& args, const std::stri
   SweepCliValues raw;
   add_sweep_options(app, spec, raw);
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
+  const std::string from = origin.empty() ? std::string() : origin + ": ";
   try {
     app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {  // CLI11's own words for these are meant for a main(), not for a user
+    throw UsageError(from + "holds --help, which is no part of a sweep");
+  } catch (const CLI::CallForAllHelp&) {
+    throw UsageError(from + "holds --help-all, which is no part of a sweep");
+  } catch (const CLI::CallForVersion&) {
+    throw UsageError(from + "holds --version, which is no part of a sweep");
   } catch (const CLI::ParseError& e) {
-    throw UsageError((origin.empty() ? std::string() : origin + ": ") + e.what());
+    throw UsageError(from + e.what());
   }
-  finalize_sweep_spec(spec, raw);
+  try {
+    finalize_sweep_spec(spec, raw);
+  } catch (const UsageError& e) {  // a stored command line's value: said as that, not as if just typed
+    if (origin.empty()) throw;
+    throw UsageError(from + e.what());
+  }
   return spec;
 }
 

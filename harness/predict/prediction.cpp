@@ -143,8 +143,9 @@ void check_scheduler_bounds(const SchedulerFacts& s, const std::string& where) {
   // slice of 1e-9 ms, a switch of 1e10 ms).
   const auto check = [&where](double v, double lo, double hi, const char* what, const char* unit) {
     if (!(v >= lo && v <= hi))
-      throw ResultsError(where + " " + what + " " + fmt_num(v) + " " + unit + " is not a scheduler's (" + fmt_num(lo) +
-                         " to " + fmt_num(hi) + " " + unit + ")");
+      throw ResultsError(where + " " + what + " " +
+                         (std::isnan(v) ? std::string("(none: missing or null)") : fmt_num(v)) + " " + unit +
+                         " is not a scheduler's (" + fmt_num(lo) + " to " + fmt_num(hi) + " " + unit + ")");
   };
   check(s.slice_ms, kSchedulerMinSliceMs, kSchedulerMaxMs, "slice", "ms");
   check(s.switch_ms, 0, kSchedulerMaxMs, "switch", "ms");
