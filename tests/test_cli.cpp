@@ -474,7 +474,8 @@ TEST(ScenarioPlans, EveryScenarioHasItsRowAndTheCommandLineFollowsIt) {
     EXPECT_EQ(harness::scenario_plan(s).scenario, s) << name;
     EXPECT_EQ(harness::scenario_name(harness::scenario_plan(s).scenario), name);
   }
-  auto spec = [](std::vector<std::string> args) { return harness::parse_sweep_args(args); };
+  // As typed (no origin): a stored command line's messages carry "stored command line: " before the same words.
+  auto spec = [](std::vector<std::string> args) { return harness::parse_sweep_args(args, ""); };
   EXPECT_EQ(spec({}).workloads, (std::vector<std::string>{"spin", "mlp"}));
   EXPECT_EQ(spec({"--scenario", "fault", "--procs", "2"}).workloads, std::vector<std::string>{"spin"});
   EXPECT_EQ(spec({"--scenario", "regimes"}).workloads, (std::vector<std::string>{"xray", "duty"}));
