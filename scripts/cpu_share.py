@@ -25,9 +25,13 @@ def facts(text):
 
 def copy_shares(rows):
     """{run_id: [(CPU over completion, CPU s, completion s, involuntary switches) per copy]} of runs.csv's rows, and
-    how many copies lacked the facts."""
+    how many copies lacked the facts. A failed copy (status other than ok; its facts are kept since 2026-12-05) is
+    counted with those, as it was before its facts were kept."""
     runs, missing = {}, 0
     for r in rows:
+        if r.get("status", "ok") != "ok":
+            missing += 1
+            continue
         f = facts(r.get("facts", ""))
         if "cpu_user_s" not in f or "completion_s" not in f or float(f["completion_s"]) <= 0:
             missing += 1

@@ -28,6 +28,7 @@ programs. Everything is read from the committed files.
 import csv
 import json
 import os
+import re
 import statistics
 import sys
 
@@ -90,7 +91,14 @@ def parting(d):
     return {key: [r for _, r in run_parting(us) if r is not None] for key, us in cells.items()}
 
 
-CPU_BOUND = 0.9  # a copy busy for at least this share of its run is bound by its core (not_co_run_note.hpp)
+def cpu_bound_share():
+    """The share of its run a copy keeps its CPU busy at or above which it is bound by its core: the one value, read
+    from harness/predict/not_co_run_note.hpp beside this script (kCpuBoundShare), which `predict --measure` uses."""
+    header = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness", "predict", "not_co_run_note.hpp")
+    found = re.search(r"kCpuBoundShare = ([0-9.]+);", open(header).read())
+    if not found:
+        raise ValueError("%s: no kCpuBoundShare" % os.path.normpath(header))
+    return float(found.group(1))
 
 
 def cells_not_co_run_by_cpu(d):
@@ -171,17 +179,18 @@ def main(root, before=None, show_parting=False, show_cpu=False):
                     len(parted[(mode, n)])) for n in NS if parted.get((mode, n)))))
     if show_cpu:
         recorded, bound, programs = 0, 0, set()
+        cpu_bound = cpu_bound_share()
         not_co_run = 0
         for program in latest:
             for share in cells_not_co_run_by_cpu(os.path.join(root, latest[program][2])).values():
                 not_co_run += 1
                 if share is not None:
                     recorded += 1
-                    bound += share >= CPU_BOUND
+                    bound += share >= cpu_bound
                     programs.add(program)
         print("cells not co-run: %d; with each copy's CPU recorded %d (%s); bound by their cores (every run's median "
               "copy busy for at least %.1f of its run) %d of those" % (
-                  not_co_run, recorded, ", ".join(sorted(programs)) or "none", CPU_BOUND, bound))
+                  not_co_run, recorded, ", ".join(sorted(programs)) or "none", cpu_bound, bound))
     if apart_all:
         print("co-run cells' two repeats: median %.1f %% apart over %d cells (largest %.1f %%); the acceptance asks "
               "within a median %.0f %%" % (statistics.median(apart_all), len(apart_all), max(apart_all),

@@ -633,8 +633,8 @@ TEST(AdviseJob, LengthsAreUnitsMultiplesOrTimesAndNothingElse) {
   EXPECT_EQ(parse_job_length("90s")->kind, JobLength::Kind::seconds);
   EXPECT_DOUBLE_EQ(parse_job_length("45m")->value, 2700);
   EXPECT_DOUBLE_EQ(parse_job_length("2h")->value, 7200);
-  for (const char* bad :
-       {"", "0", "0x", "-5", "+5", "10y", "x", "h", "nan", "inf", "1e12", "5 x", " 5", "5xx", "1e9h2"})
+  for (const char* bad : {"", "0", "0x", "-5", "+5", "10y", "x", "h", "nan", "inf", "1e12", "5 x", " 5", "5xx", "1e9h2",
+                          "1e-300s", "0.5", "1e-4x", "0.0000001h"})
     EXPECT_FALSE(parse_job_length(bad).has_value()) << bad;
 }
 
@@ -1427,6 +1427,7 @@ TEST_F(Advise, BadInputGetsOneLineAndExitTwoWithNothingWritten) {
       {"--command", "true", "--job-length", "99999999999x"},
       {"--command", "true", "--job-length", "1e12"},
       {"--command", "true", "--job-length", "10 steps"},
+      {"--command", "true", "--job-length", "1e-300s"},
       {"--workload", "cpu", "--beside", "cpu", "--job-length", "10x"},  // a pair has no ladder to stretch
   };
   for (const auto& a : bad) {

@@ -327,6 +327,11 @@ TEST(BadInput, OutIsAFile) {
   const auto r = run_program(bench_mps_exe(), {"--workloads", "cpu", "--out", (tmp / "file").string()});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("not a folder"), std::string::npos) << r.err;
+  // A file on the way to --out is called a file, not "not writable".
+  const auto below = run_program(bench_mps_exe(), {"--workloads", "cpu", "--out", (tmp / "file" / "sub").string()});
+  EXPECT_EQ(below.exit_code, 2) << below.err;
+  EXPECT_NE(below.err.find((tmp / "file").string() + " is a file, not a folder"), std::string::npos) << below.err;
+  EXPECT_FALSE(fs::exists(tmp / "file" / "sub"));
 }
 
 TEST(BadInput, OutAlreadyHoldsResults) {

@@ -3,6 +3,8 @@
 // (made by make_fixtures.py there: 5 repeats synthesized from a real H200 run).
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -478,6 +480,43 @@ TEST(CompareProgram, OneSidedConfigurationsAndFailedRuns) {
   EXPECT_NE(run.result.out.find("runs not ok (0 vs 1)"), std::string::npos) << run.result.out;
   EXPECT_EQ(compare("base", "partial", {"--fail-on-insufficient"}).result.exit_code, 1);
   EXPECT_EQ(compare("base", "aa", {"--fail-on-insufficient"}).result.exit_code, 0);
+}
+
+// --fail-on-insufficient: data NEW lacks fails the gate, though no row is INSUFFICIENT: a configuration of BASE
+// missing from NEW, or nothing in common. A configuration only in NEW does not.
+TEST(CompareProgram, FailOnInsufficientAlsoFailsWhereNewLacksAConfigurationOrNothingIsCompared) {
+  TempDir tmp;
+  const auto kept_rows = [&](const std::string& name, const std::function<bool(const std::string&)>& keep) {
+    fs::copy(fixture("aa"), tmp / name, fs::copy_options::recursive);
+    const auto lines = read_lines(tmp / name / "summary.csv");
+    std::string text = lines.at(0) + "\n";
+    long rows = 0;
+    for (std::size_t i = 1; i < lines.size(); ++i)
+      if (keep(lines[i])) {
+        text += lines[i] + "\n";
+        ++rows;
+      }
+    write_text(tmp / name / "summary.csv", text);
+    nlohmann::json meta = nlohmann::json::parse(read_text(tmp / name / "meta.json"));
+    meta["runs_recorded"] = rows;
+    write_text(tmp / name / "meta.json", meta.dump(2));
+    return (tmp / name).string();
+  };
+  const std::string fewer =
+      kept_rows("fewer", [](const std::string& l) { return l.find("-n4,") == std::string::npos; });
+  const std::string none = kept_rows("none", [](const std::string&) { return false; });
+  const std::string base = fixture("base").string();
+  const auto gate = [](const std::string& a, const std::string& b) {
+    return run_program(bench_mps_exe(), {"compare", a, b, "--fail-on-insufficient"});
+  };
+  const CommandOutput lacks = gate(base, fewer);
+  EXPECT_EQ(lacks.exit_code, 1) << lacks.err;
+  EXPECT_NE(lacks.err.find("of base are missing from new (--fail-on-insufficient)"), std::string::npos) << lacks.err;
+  EXPECT_EQ(gate(fewer, base).exit_code, 0) << "only in new: nothing lacking";
+  EXPECT_EQ(run_program(bench_mps_exe(), {"compare", base, fewer}).exit_code, 0) << "without the gate: a finding";
+  const CommandOutput nothing = gate(base, none);
+  EXPECT_EQ(nothing.exit_code, 1) << nothing.err;
+  EXPECT_NE(nothing.err.find("no configuration in common"), std::string::npos) << nothing.err;
 }
 
 // Issue 46: folders with one worker set a side (the fixture's first repeat alone): every pair INSUFFICIENT, never

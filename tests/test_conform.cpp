@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <csignal>
 #include <map>
 #include <ostream>
 #include <sstream>
@@ -68,11 +69,36 @@ TEST_F(Conform, NormalFakeDaemonPassesWhatACpuStandInCanSayAndSkipsTheRest) {
   EXPECT_NE(by_id.at("thread-pct").evidence.find("25 %: 25 SMs"), std::string::npos) << show(by_id.at("thread-pct"));
   EXPECT_NE(by_id.at("mem-limit").evidence.find("1056 MiB: mps_mem_limit"), std::string::npos)
       << show(by_id.at("mem-limit"));
-  EXPECT_TRUE(fs::exists(out() / "conform.csv"));
+  // conform.csv: the header and one line a row, no blank line between them.
+  const std::vector<std::string> csv = read_lines(out() / "conform.csv");
+  EXPECT_EQ(csv.size(), by_id.size() + 1) << read_text(out() / "conform.csv");
+  for (const std::string& line : csv) EXPECT_FALSE(line.empty()) << read_text(out() / "conform.csv");
   EXPECT_NE(read_text(out() / "conform.md").find("| thread-pct | PASS |"), std::string::npos);
   EXPECT_NE(r.out.find("| proof | PASS |"), std::string::npos) << r.out;  // the table on screen
   EXPECT_NE(r.err.find("[1/12] proof"), std::string::npos) << r.err;      // progress
   EXPECT_EQ(harness::read_conform(out()).meta.at("status"), "complete");
+}
+
+TEST_F(Conform, CtrlCJudgesNoLeverItStoppedAndNamesTheOnesNotJudged) {
+  // The lever whose sweep a Ctrl-C stopped is not an ERROR (nothing failed): it and the levers not reached are
+  // named as not judged, in conform.json and conform.md, and the run exits 130.
+  const fs::path out = tmp / "stopped";
+  BackgroundProgram c(bench_mps_exe(),
+                      {"conform", "--cpu-stand-in", "--only", "thread-pct,uneven-split", "--out", out.string()}, env);
+  ASSERT_TRUE(wait_until([&] { return fs::exists(out / "sweeps" / "thread-pct" / "meta.json"); }, 60));
+  c.signal(SIGINT);
+  const auto r = c.wait(60);
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 128 + SIGINT) << r.err;
+  const harness::ConformResults results = harness::read_conform(out);
+  EXPECT_EQ(results.meta.at("status"), "interrupted");
+  EXPECT_EQ(results.meta.at("not_judged"), nlohmann::json({"thread-pct", "uneven-split"})) << results.meta.dump();
+  for (const auto& row : results.rows) EXPECT_NE(row.verdict, ConformVerdict::error) << show(row);
+  EXPECT_NE(read_text(out / "conform.md")
+                .find("**Interrupted** by a stop signal: not judged: thread-pct, "
+                      "uneven-split."),
+            std::string::npos)
+      << read_text(out / "conform.md");
 }
 
 TEST_F(Conform, ADaemonThatIgnoresTheThreadPercentageFailsThoseRows) {
@@ -111,6 +137,11 @@ TEST_F(Conform, CompareCallsPassToFailARegressionAndTheFleetReportListsBoth) {
   EXPECT_NE(gated.out.find("| sm-partitions | SKIP | SKIP | same |"), std::string::npos) << gated.out;
   EXPECT_EQ(bench({"compare", good.string(), bad.string()}).exit_code, 0)
       << "without the gate a regression is a finding";
+  const fs::path compared = tmp / "compared";
+  ASSERT_EQ(bench({"compare", good.string(), bad.string(), "--out", compared.string()}).exit_code, 0);
+  const std::vector<std::string> csv = read_lines(compared / "conform_comparison.csv");
+  EXPECT_EQ(csv.size(), 3u) << "the header and one line a lever: " << read_text(compared / "conform_comparison.csv");
+  for (const std::string& line : csv) EXPECT_FALSE(line.empty()) << read_text(compared / "conform_comparison.csv");
   const auto back = bench({"compare", bad.string(), good.string(), "--fail-on-regression"});
   EXPECT_EQ(back.exit_code, 0) << back.out;
   EXPECT_NE(back.out.find("| fixed |"), std::string::npos) << back.out;

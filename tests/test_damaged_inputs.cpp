@@ -4,16 +4,20 @@
 // no staging folder behind.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <functional>
 #include <csignal>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "harness/common/csv_table.hpp"
 #include "harness/results/results_reader.hpp"
+#include "harness/results/sweep_meta.hpp"
 #include "harness/sweep/resume.hpp"
 #include "tests/test_support.hpp"
 
@@ -167,6 +171,73 @@ TEST(DamagedMeta, StringSchemaVersionIsAWrongTypeNotMissing) {
   const auto r = compare(compare_fixture("base"), dir);
   expect_refused(r, dir / "meta.json", "schema_version is a string (\"1\"), not a whole number");
   EXPECT_EQ(r.err.find("no schema_version"), std::string::npos) << r.err;
+}
+
+TEST(DamagedMeta, AMissingGpuSectionOrAValueOfTheWrongTypeIsDamageNotACpuRun) {
+  // Every sweep writes "gpu" (null for a CPU-only run) and each value it reads by name with its type: a file
+  // without it, or with "a" for a count, was damaged after, and is refused rather than shown as another run.
+  TempDir tmp;
+  const fs::path base = copy_of(smoke_fixture(), tmp / "base");
+  add_facts_column(base);
+  const nlohmann::json intact = nlohmann::json::parse(read_text(base / "meta.json"));
+  struct Damage {
+    std::string name, expected;
+    std::function<void(nlohmann::json&)> apply;
+  };
+  const std::vector<Damage> damages{
+      {"nogpu", "no \"gpu\" section", [](nlohmann::json& m) { m.erase("gpu"); }},
+      {"smcount", "gpu.sm_count is \"a\", not a whole number", [](nlohmann::json& m) { m["gpu"]["sm_count"] = "a"; }},
+      {"procs", "sweep.procs is [1,\"4\"], not a list, each a whole number",
+       [](nlohmann::json& m) {
+         m["sweep"]["procs"] = nlohmann::json::array({1, "4"});
+       }},
+      {"pids", "mps.modes[1].server_pids is \"x\", not a list",
+       [](nlohmann::json& m) { m["mps"]["modes"][1]["server_pids"] = "x"; }},
+  };
+  for (const Damage& d : damages) {
+    nlohmann::json meta = intact;
+    d.apply(meta);
+    const fs::path dir = copy_of(base, tmp / d.name);
+    write_text(dir / "meta.json", meta.dump(2));
+    const auto r = report(dir);
+    expect_refused(r, dir / "meta.json", d.expected);
+    EXPECT_FALSE(fs::exists(dir / "report.md")) << d.name;
+    expect_refused(compare(dir, base), dir / "meta.json", d.expected);
+  }
+  EXPECT_EQ(meta_misfit(intact), "");
+  EXPECT_EQ(meta_misfit(nlohmann::json{{"gpu", nullptr}, {"sweep", {{"procs", nullptr}}}}), "") << "null stays null";
+}
+
+/// `args` run by bench_mps as a user without rights to what root made (nobody, through setpriv, where the tests run
+/// as root: root reads every folder); nullopt where neither is possible.
+std::optional<CommandOutput> as_unprivileged(const std::vector<std::string>& args) {
+  if (::geteuid() != 0) return run_program(bench_mps_exe(), args);
+  if (::access("/usr/bin/setpriv", X_OK) != 0) return std::nullopt;
+  std::vector<std::string> a{"--reuid=65534", "--regid=65534", "--clear-groups", bench_mps_exe().string()};
+  a.insert(a.end(), args.begin(), args.end());
+  return run_program("/usr/bin/setpriv", a);
+}
+
+TEST(DamagedFolder, AFolderThisUserMayNotReadIsSaidSoNotCalledEmpty) {
+  TempDir tmp;
+  fs::permissions(tmp.path(), fs::perms::all);  // nobody may reach what lies below
+  const fs::path locked = copy_of(smoke_fixture(), tmp / "locked");
+  fs::permissions(locked, fs::perms::owner_read | fs::perms::owner_write);  // 600: listed by its owner only
+  const auto r = as_unprivileged({"report", locked.string()});
+  if (!r) GTEST_SKIP() << "root, and no setpriv to read as another user";
+  expect_refused(*r, locked, "cannot be read: Permission denied");
+  EXPECT_EQ(r->err.find("holds no results folder"), std::string::npos) << r->err;
+  // In a fleet, the folder it may not enter is named among the unreadable ones.
+  const fs::path fleet = tmp / "fleet";
+  fs::create_directories(fleet / "hidden");
+  fs::permissions(fleet, fs::perms::all);
+  copy_of(smoke_fixture(), fleet / "open");
+  copy_of(smoke_fixture(), fleet / "hidden" / "x");
+  fs::permissions(fleet / "hidden", fs::perms::owner_all);
+  const auto f = as_unprivileged({"report", fleet.string()});
+  ASSERT_TRUE(f);
+  EXPECT_NE(f->err.find("hidden could not be read: Permission denied"), std::string::npos) << f->err;
+  fs::permissions(locked, fs::perms::owner_all);
 }
 
 TEST(DamagedMeta, MetaJsonThatIsAFolderIsExitTwoOneLine) {

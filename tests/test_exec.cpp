@@ -183,6 +183,12 @@ TEST_F(Exec, EveryFailureIsARecordedStatusAndTheSweepGoesOn) {
   EXPECT_EQ(worker_status(run, 3).rfind("exec_left_children: ", 0), 0u) << worker_status(run, 3);
   EXPECT_NE(worker_status(run, 3).find("(sleep)"), std::string::npos) << worker_status(run, 3);
   EXPECT_EQ(worker_status(run, 4), "ok: ");
+  // A failed copy's facts are kept as an ok copy's are: its exit code a number, not only words in its reason.
+  for (const auto& w : harness::read_runs(out() / "runs.csv"))
+    if (w.run_id == run && w.worker == 1) {
+      EXPECT_EQ(w.fact("exit_code"), 3) << w.facts;
+      EXPECT_GE(w.fact("completion_s"), 0) << w.facts;
+    }
   for (const char* f : {"hung.pid", "left.pid"}) {
     const pid_t pid = static_cast<pid_t>(std::stol(read_text(d / f)));
     EXPECT_TRUE(wait_until([&] { return !harness::process_alive(pid); }, 2)) << f << ": pid " << pid << " still runs";

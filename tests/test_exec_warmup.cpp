@@ -143,6 +143,7 @@ TEST_F(ExecWarmup, AFailingWarmUpIsSaidAndTheSweepGoesOn) {
   for (const auto& w : runs) {
     EXPECT_EQ(w["status"], "exec_failed") << w.dump();
     EXPECT_EQ(w["reason"], "exited with code 3: cold") << w.dump();
+    EXPECT_EQ(w["exit_code"], 3) << w.dump();
   }
 }
 

@@ -385,6 +385,67 @@ TEST_F(Fleet, GpusPassesCtrlCToEveryChildAndRecordsItInTheIndex) {
   EXPECT_EQ(count_lines_with(journal("fleet"), "daemon stopped"), 2) << "each child quits its daemon";
 }
 
+TEST_F(Fleet, GpusRecordsAChildKilledWhileRunningAsDiedNotAsRunning) {
+  // A child sweep killed outright (SIGKILL, the OOM killer) leaves "running" in its meta.json: the index says it died.
+  const fs::path out = tmp / "fleet";
+  BackgroundProgram parent(bench_mps_exe(),
+                           gated_sweep("fleet", {"--gpus", "cpu-0,cpu-1", "--modes", "timeslice", "--procs", "1"}),
+                           env_of("fleet"));
+  const Finish finish{*this, parent};
+  const auto cmdline = [](pid_t pid) {
+    std::string text = read_text("/proc/" + std::to_string(pid) + "/cmdline");
+    std::replace(text.begin(), text.end(), '\0', ' ');
+    return text;
+  };
+  pid_t child = 0;
+  ASSERT_TRUE(wait_until(
+      [&] {
+        for (const harness::ProcInfo& p : harness::live_descendants(parent.pid()))
+          if (harness::parent_pid(p.pid) == parent.pid() &&
+              cmdline(p.pid).find("--device cpu-0 ") != std::string::npos && fs::exists(out / "cpu-0" / "meta.json"))
+            child = p.pid;
+        return child > 0 && waiting("r1-timeslice-exec-n1");
+      },
+      60));
+  ::kill(child, SIGKILL);
+  open_gate();
+  const auto r = parent.wait(60);
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_NE(r.exit_code, 0) << r.err;
+  const harness::GpusIndex index = harness::read_gpus_index(out);
+  ASSERT_EQ(index.gpus.size(), 2u);
+  EXPECT_EQ(index.gpus[0].exit_code, 128 + SIGKILL);
+  EXPECT_EQ(index.gpus[0].status.rfind("died while running (exit 137, SIGKILL)", 0), 0u) << index.gpus[0].status;
+  EXPECT_EQ(index.gpus[1].status, "complete");
+  EXPECT_EQ(read_text(out / "index.md").find("| running |"), std::string::npos) << read_text(out / "index.md");
+  // What the killed child could not stop (its daemon, its MPS folder) goes here, as the next sweep would stop it.
+  for (const harness::ProcInfo& p : harness::live_mps_processes()) {
+    const auto pipe = harness::process_env(p.pid, "CUDA_MPS_PIPE_DIRECTORY");
+    if (pipe && pipe->find("/cpu-0/") != std::string::npos) ::kill(p.pid, SIGKILL);
+  }
+  std::error_code ec;
+  fs::remove_all(tmp / ("bench_mps-" + std::to_string(::getuid())) / "cpu-0", ec);
+}
+
+TEST_F(Fleet, GpusUnpinnedKeepsEveryChildToTheCpusGiven) {
+  // --no-pin with --cpus: no share each, but every child keeps to the cores given, as one sweep does.
+  const std::string core = std::to_string(harness::allowed_cpus().back());
+  const fs::path out = tmp / "fleet";
+  const auto r = run_program(
+      bench_mps_exe(),
+      cpu_sweep("fleet", {"--gpus", "cpu-0,cpu-1", "--cpus", core, "--no-pin", "--procs", "1", "--modes", "timeslice"}),
+      env_of("fleet"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const harness::GpusIndex index = harness::read_gpus_index(out);
+  ASSERT_EQ(index.gpus.size(), 2u);
+  for (const auto& g : index.gpus) {
+    EXPECT_EQ(g.cpus, core) << g.folder;
+    EXPECT_EQ(harness::read_meta(out / g.folder)["device"]["cpus_given"], core) << g.folder;
+    for (const auto& w : harness::read_runs(out / g.folder / "runs.csv"))
+      EXPECT_EQ(std::to_string(static_cast<int>(w.fact("cpu"))), core) << g.folder << " " << w.run_id;
+  }
+}
+
 TEST_F(Fleet, GpusThatNameOneDeviceTwiceOrAreResumedAreRefused) {
   auto r = run_program(bench_mps_exe(), cpu_sweep("x", {"--gpus", "cpu-0,cpu-0"}), env_of("x"));
   EXPECT_EQ(r.exit_code, 2) << r.err;

@@ -2,6 +2,8 @@
 // verb on the committed H100 default-sweep folders, INSUFFICIENT points, the exports, and every bad input.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -221,6 +223,114 @@ TEST(History, BadInputIsOneLineExitTwoAndNothingWritten) {
                                     "--allow-different-testbeds", "--format", "json"});
   ASSERT_EQ(both.exit_code, 0) << both.err;
   EXPECT_EQ(nlohmann::json::parse(both.out)["testbeds"].size(), 2u);
+}
+
+TEST(History, AFolderLackingAFieldJoinsTheOneTestbedItMatchesNeverTwo) {
+  // A folder without an SM count (an older bench_mps's) sorted first used to take in every GPU after it: a 132-SM and
+  // a 114-SM H200 became one testbed. Now it joins the one testbed it matches, and one matching two is refused.
+  TempDir tmp;
+  const fs::path f = fixtures_dir() / "compare";
+  const auto edited = [&](const std::string& from, const std::string& to,
+                          const std::function<void(nlohmann::json&)>& e) {
+    fs::copy(f / from, tmp / to, fs::copy_options::recursive);
+    nlohmann::json meta = nlohmann::json::parse(read_text(tmp / to / "meta.json"));
+    e(meta);
+    write_text(tmp / to / "meta.json", meta.dump(2));
+    return (tmp / to).string();
+  };
+  const std::string unknown = edited("base", "unknown", [](nlohmann::json& m) {
+    m["gpu"]["sm_count"] = nullptr;
+    m["gpu"]["driver_version"] = "570.1";  // the oldest: first in the history
+  });
+  const std::string fewer = edited("aa", "fewer", [](nlohmann::json& m) { m["gpu"]["sm_count"] = 114; });
+  const std::string base = (f / "base").string();
+
+  const CommandOutput one = run_program(bench_mps_exe(), {"history", unknown, base, "--format", "json"});
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  const nlohmann::json j = nlohmann::json::parse(one.out);
+  ASSERT_EQ(j["testbeds"].size(), 1u) << one.out;
+  EXPECT_NE(j["testbeds"][0].get<std::string>().find("132 SMs"), std::string::npos) << "filled by the folder that "
+                                                                                       "recorded it: "
+                                                                                    << one.out;
+  const CommandOutput two = run_program(bench_mps_exe(), {"history", base, fewer});
+  EXPECT_EQ(two.exit_code, 2) << two.out;
+  EXPECT_NE(two.err.find("the folders measured 2 testbeds"), std::string::npos) << two.err;
+  for (const bool allowed : {false, true}) {  // its points could be either's: refused with the flag too
+    std::vector<std::string> a{"history", unknown, base, fewer};
+    if (allowed) a.push_back("--allow-different-testbeds");
+    const CommandOutput either = run_program(bench_mps_exe(), a);
+    EXPECT_EQ(either.exit_code, 2) << either.out;
+    EXPECT_EQ(std::count(either.err.begin(), either.err.end(), '\n'), 1) << either.err;
+    EXPECT_NE(either.err.find(unknown + ": its testbed"), std::string::npos) << either.err;
+    EXPECT_NE(either.err.find("matches 2 testbeds"), std::string::npos) << either.err;
+  }
+}
+
+TEST(History, AConfigurationTheNewestFolderLacksIsExportedFromNoOlderFolderAndFailsTheGate) {
+  TempDir tmp;
+  const fs::path f = fixtures_dir() / "compare";
+  fs::copy(f / "aa", tmp / "newest", fs::copy_options::recursive);
+  const auto lines = read_lines(tmp / "newest" / "summary.csv");
+  std::string kept = lines.at(0) + "\n";
+  long rows = 0;
+  for (std::size_t i = 1; i < lines.size(); ++i)
+    if (lines[i].find("-n4,") == std::string::npos) {
+      kept += lines[i] + "\n";
+      ++rows;
+    }
+  write_text(tmp / "newest" / "summary.csv", kept);
+  nlohmann::json meta = nlohmann::json::parse(read_text(tmp / "newest" / "meta.json"));
+  meta["runs_recorded"] = rows;
+  meta["gpu"]["driver_version"] = "999.1";  // the newest
+  write_text(tmp / "newest" / "meta.json", meta.dump(2));
+  const std::vector<std::string> folders{(f / "base").string(), (f / "aa").string(), (tmp / "newest").string()};
+  auto args = [&](std::vector<std::string> extra) {
+    std::vector<std::string> a{"history"};
+    a.insert(a.end(), folders.begin(), folders.end());
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+  };
+  const CommandOutput exported = run_program(bench_mps_exe(), args({"--format", "github-benchmark"}));
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  const nlohmann::json points = nlohmann::json::parse(exported.out);
+  ASSERT_FALSE(points.empty());
+  for (const auto& p : points) {
+    EXPECT_EQ(p["name"].get<std::string>().find("n=4"), std::string::npos) << "an older folder's point: " << p.dump();
+    EXPECT_NE(p["extra"].get<std::string>().find("newest"), std::string::npos) << p.dump();
+  }
+  const CommandOutput summary = run_program(bench_mps_exe(), args({"--format", "markdown"}));
+  EXPECT_NE(summary.out.find(" missing from it**"), std::string::npos) << summary.out;
+  EXPECT_EQ(run_program(bench_mps_exe(), args({"--fail-on-insufficient"})).exit_code, 1);
+  EXPECT_EQ(run_program(bench_mps_exe(), args({})).exit_code, 0) << "without the gate: a finding";
+}
+
+TEST(History, AnOutThatCannotBeMadeIsExitTwoNamingTheUsersFolder) {
+  TempDir tmp;
+  const fs::path f = fixtures_dir() / "compare";
+  fs::create_symlink(tmp / "nowhere" / "deeper", tmp / "dangling");
+  for (const fs::path& out : {tmp / "dangling" / "x", fs::path("/proc/bench_mps_history_out")}) {
+    const CommandOutput r =
+        run_program(bench_mps_exe(), {"history", (f / "base").string(), (f / "aa").string(), "--out", out.string()});
+    EXPECT_EQ(r.exit_code, 2) << out << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find("cannot create " + out.string()), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("staging"), std::string::npos) << "an internal folder named: " << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+}
+
+TEST(History, AnOutHoldingAnotherVerbsPlotsIsRefusedAndLeftAsItWas) {
+  TempDir tmp;
+  const fs::path f = fixtures_dir() / "compare";
+  const fs::path out = tmp / "compared";
+  fs::create_directories(out / "plots");
+  write_text(out / "plots" / "figure.png", "a comparison's figure");
+  const CommandOutput r =
+      run_program(bench_mps_exe(), {"history", (f / "base").string(), (f / "aa").string(), "--out", out.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("already holds a plots folder"), std::string::npos) << r.err;
+  EXPECT_EQ(read_text(out / "plots" / "figure.png"), "a comparison's figure");
+  EXPECT_FALSE(fs::exists(out / "history.md"));
 }
 
 }  // namespace

@@ -440,7 +440,7 @@ TEST(PredictHostile, AForeignAgainstOrXrayIsRefusedBeforeAnyWork) {
   // An X-ray of CPU stand-ins for a program profiled on an H100.
   fs::copy(study() / "xray", tmp / "cpu-xray", fs::copy_options::recursive);
   nlohmann::json meta = nlohmann::json::parse(read_text(tmp / "cpu-xray" / "meta.json"));
-  meta.erase("gpu");
+  meta["gpu"] = nullptr;  // what a CPU-only run writes
   write_text(tmp / "cpu-xray" / "meta.json", meta.dump());
   const auto cpu = run_program(bench_mps_exe(), {"predict", alone, "--xray", (tmp / "cpu-xray").string()});
   EXPECT_EQ(cpu.exit_code, 2) << cpu.err;
@@ -768,7 +768,7 @@ TEST(PredictHostile, ASchedulerNoCardHasAForeignProfileAndAPathLoopAreRefused) {
   const fs::path nogpu = tmp / "nogpu", a100 = tmp / "a100";
   fs::copy(study() / "gemm" / "alone", nogpu, fs::copy_options::recursive);
   nlohmann::json meta = nlohmann::json::parse(read_text(nogpu / "meta.json"));
-  meta.erase("gpu");
+  meta["gpu"] = nullptr;  // a CPU-only run
   write_text(nogpu / "meta.json", meta.dump());
   fs::copy(study() / "xray", a100, fs::copy_options::recursive);
   nlohmann::json xmeta = nlohmann::json::parse(read_text(a100 / "meta.json"));

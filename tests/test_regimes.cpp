@@ -162,6 +162,21 @@ TEST_F(Orchestration, RegimesReportPlacesOtherFoldersAndRemembersThem) {
   // Rendered again without --place, the map still holds the placed folder.
   ASSERT_EQ(run_program(bench_mps_exe(), {"report", out().string()}, env, 120).exit_code, 0);
   EXPECT_NE(read_text(out() / "report.md").find("| duty 0.3 ms at 60% | placed |"), std::string::npos);
+  // A folder whose workloads measure no burst (cpu) is taken, and said to show nothing, not placed silently.
+  const fs::path cpu = tmp / "cpu";
+  ASSERT_EQ(run_program(bench_mps_exe(),
+                        {"--workloads", "cpu", "--cpu-task-us", "500", "--procs", "1,2", "--modes", "timeslice",
+                         "--repeats", "1", "--tasks", "5", "--settle", "0", "--out", cpu.string()},
+                        env, 120)
+                .exit_code,
+            0);
+  const auto cpu_placed = run_program(bench_mps_exe(), {"report", out().string(), "--place", cpu.string()}, env, 120);
+  ASSERT_EQ(cpu_placed.exit_code, 0) << cpu_placed.err;
+  EXPECT_NE(cpu_placed.err.find("warning: --place ../cpu: nothing of it is on the map"), std::string::npos)
+      << cpu_placed.err;
+  EXPECT_NE(read_text(out() / "report.md").find("Not placed: `../cpu`"), std::string::npos);
+  ASSERT_EQ(run_program(bench_mps_exe(), {"report", out().string(), "--forget-place", "../cpu"}, env, 120).exit_code,
+            0);
   // --place needs a map, and a results folder to place: one line, exit 2, nothing changed.
   const std::string before = read_text(out() / "report.md");
   const auto not_results =

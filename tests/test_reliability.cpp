@@ -219,11 +219,15 @@ INSTANTIATE_TEST_SUITE_P(
                   write_text(d / "meta.json", m.dump(2));
                 },
                 {},
-                "holds another sweep (procs \"one and two\" there vs [1,2] here)"},
+                "meta.json: sweep.procs is \"one and two\", not a list, each a whole number: the file is damaged"},
         Refusal{"other_sweep",
                 [](const fs::path&) {},
                 {"--workloads", "cpu", "--procs", "1,4", "--modes", "timeslice"},
-                "holds another sweep (procs [1,2] there vs [1,4] here)"},
+                "holds another sweep (procs [1,2] there vs [1,4] here; repeats 1 there vs 5 here;"},
+        Refusal{"other_sweep_in_two_fields",  // every difference named, not the first in key order only
+                [](const fs::path&) {},
+                {"--workloads", "cpu", "--procs", "1,4", "--modes", "timeslice,mps"},
+                "(modes [\"timeslice\"] there vs [\"timeslice\",\"mps\"] here; procs [1,2] there vs [1,4] here;"},
         Refusal{"garbage_row",
                 [](const fs::path& d) {
                   std::string s = read_text(d / "summary.csv");

@@ -14,6 +14,7 @@
 #include "harness/common/packed_files.hpp"
 #include "harness/mps/compute_mode.hpp"
 #include "harness/plan/sweep_cli.hpp"
+#include "harness/results/interference_rows.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/results/results_schema.hpp"
 #include "harness/results/results_writer.hpp"
@@ -96,6 +97,31 @@ TEST(CsvCells, TinyNumbersAreReadAndOutOfRangeOnesRefused) {
   EXPECT_EQ(harness::parse_cell_double("-1e-400", "x"), 0.0);
   for (const char* bad : {"1e999", "-1e999", "nan", "inf", "1x"})
     EXPECT_THROW(harness::parse_cell_double(bad, "x"), ResultsError) << bad;
+}
+
+TEST(InterferenceRows, TheRangeOfTheP99RatioHoldsItsPoint) {
+  // One repeat: the point is the ratio of the medians, the range the ratio the sweep wrote (rounded): a range that
+  // missed its point by a rounding once made the report's error bars negative (matplotlib refused them).
+  const auto row = [](RunKind kind, int procs, double p99_ms) {
+    SummaryRecord r;
+    r.run_id = "r1-mps-cpu-n2-" + kind.name();
+    r.mode = "mps";
+    r.procs = procs;
+    r.scenario = kind;
+    r.status = RunStatus::ok;
+    r.fg_latency_p99_ms = p99_ms;
+    return r;
+  };
+  std::vector<SummaryRecord> rows{row(RunKind::interference_fg, 1, 1.0000003),
+                                  row(RunKind::interference, 2, 0.9796686)};
+  rows[1].fg_p99_vs_alone = 0.9796685;  // written rounded: above the point 0.97966826...
+  const std::vector<InterferenceCell> cells = aggregate_interference_runs(rows);
+  ASSERT_EQ(cells.size(), 1u);
+  const InterferenceCell& c = cells[0];
+  EXPECT_LT(c.p99_vs_alone, 0.9796685);
+  EXPECT_LE(c.p99_vs_alone_min, c.p99_vs_alone);
+  EXPECT_GE(c.p99_vs_alone_max, c.p99_vs_alone);
+  EXPECT_DOUBLE_EQ(c.p99_vs_alone_max, 0.9796685);
 }
 
 TEST(ResultsWriter, HeadersOnceAndRowsAppended) {
@@ -443,7 +469,7 @@ class ReaderDefect : public ::testing::Test {
     ResultsWriter w(tmp.path());
     w.append(sample_record(1, 1));
     w.append(sample_record(2, 1));
-    write_text(tmp / "meta.json", "{\"schema_version\": " + std::to_string(kResultsSchemaVersion) + "}");
+    write_text(tmp / "meta.json", "{\"schema_version\": " + std::to_string(kResultsSchemaVersion) + ", \"gpu\": null}");
   }
   std::string error_of(const std::function<void()>& f) {
     try {

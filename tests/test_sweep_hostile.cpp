@@ -146,8 +146,18 @@ TEST_F(Orchestration, AFolderClaimedByAnotherSweepIsRefusedNamingItsPid) {
   ASSERT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
   ASSERT_EQ(::write(fd, "4242\n", 5), 5);
   const auto r = sweep({"--modes", "timeslice", "--procs", "1"});
+  // A folder the holder has already written meta.json into: named with the holder's pid too, not "holds results";
+  // and so is a --resume of it (not the GPU's lock, exit 3).
+  write_text(out() / "meta.json", "{}");
+  const auto written = sweep({"--modes", "timeslice", "--procs", "1"});
+  const auto resumed = run_program(bench_mps_exe(), {"--resume", out().string()}, env);
   ::close(fd);
+  fs::remove(out() / "meta.json");
   expect_refused(r, out(), {out().string(), "pid 4242"});
+  EXPECT_EQ(written.exit_code, 2) << written.err;
+  EXPECT_TRUE(contains(written.err, "in use by another bench_mps sweep (pid 4242)")) << written.err;
+  EXPECT_EQ(resumed.exit_code, 2) << resumed.err;
+  EXPECT_TRUE(contains(resumed.err, "in use by another bench_mps sweep (pid 4242)")) << resumed.err;
   // Released (as a crashed sweep's is): the stale file is taken over, and removed at the end.
   const auto again = sweep({"--modes", "timeslice", "--procs", "1"});
   EXPECT_EQ(again.exit_code, 0) << again.err;

@@ -73,6 +73,8 @@ std::optional<JobLength> parse_job_length(const std::string& text) {
                                : *suffix == Suffix::times ? JobLength::Kind::times
                                                           : JobLength::Kind::seconds;
   const double scale = *suffix == Suffix::hours ? 3600 : *suffix == Suffix::minutes ? 60 : 1;
+  // Not one unit, a thousandth of the command or a millisecond: a typo, not a job.
+  if (v * scale < (kind == JobLength::Kind::units ? 1 : 1e-3)) return std::nullopt;
   return JobLength{kind, v * scale, text};
 }
 

@@ -90,6 +90,9 @@ std::string missing_file_why(const fs::path& path) {
 std::string read_input_file(const fs::path& path) {
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory &&
+      ec != std::errc::too_many_symbolic_link_levels)  // a folder on the way it may not enter
+    throw UsageError(path.string() + ": cannot be read: " + ec.message());
   if (!fs::exists(st)) throw UsageError(path.string() + ": " + missing_file_why(path));
   if (fs::is_directory(st)) throw UsageError(path.string() + ": a folder, not a file");
   if (!fs::is_regular_file(st)) throw UsageError(path.string() + ": not a file (a device or pipe stands there)");
@@ -99,18 +102,18 @@ std::string read_input_file(const fs::path& path) {
   return read_whole_file(path);
 }
 
-void write_file_atomically(const fs::path& path, const std::string& text) {
-  const fs::path tmp = path.string() + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw io_error("cannot create", tmp);
-  const bool ok = write_all(fd, text) && ::fsync(fd) == 0;
-  const FileWriteError error = io_error("cannot write", tmp);
-  ::close(fd);
-  if (ok && ::rename(tmp.c_str(), path.c_str()) == 0) return;
-  const FileWriteError rename_error = io_error("cannot rename into", path);
-  ::unlink(tmp.c_str());  // a full disk leaves no .tmp behind
-  throw ok ? rename_error : error;
+void require_readable_folder(const fs::path& dir) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(dir, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory &&
+      ec != std::errc::too_many_symbolic_link_levels)
+    throw ResultsError(dir.string() + ": cannot be read: " + ec.message());
+  if (!fs::is_directory(st)) throw ResultsError(dir.string() + ": not a folder");
+  if (::access(dir.c_str(), R_OK | X_OK) != 0)
+    throw ResultsError(dir.string() + ": cannot be read: " + std::strerror(errno));
 }
+
+void write_file_atomically(const fs::path& path, const std::string& text) { write_files_together({{path, text}}); }
 
 void write_files_together(const std::vector<std::pair<fs::path, std::string>>& files) {
   std::vector<fs::path> written;  // the .tmp of each file so far
@@ -210,6 +213,8 @@ int exit_code_of_write_error(int error) {
     case ENOTDIR:
     case ENAMETOOLONG:
     case EBADF:
+    case EEXIST:  // a file or a dangling link where a folder was to be made
+    case ENOENT:  // a folder on the way that cannot be made (under /proc) or vanished
       return 2;
     default:
       return 1;

@@ -29,6 +29,7 @@ class FileWriteError : public std::runtime_error {
 /// exit codes): 3 where the machine ran out of room (ENOSPC, EDQUOT, EFBIG: a full disk, a quota, a file size
 /// limit), 2 where the path given cannot be used (EROFS, EACCES, EPERM: read-only, not permitted; ELOOP, EISDIR,
 /// ENOTDIR, ENAMETOOLONG: a loop of links, a folder where a file should be or the reverse, a name too long;
+/// EEXIST, ENOENT: a file or a dangling link where a folder was to be made, a folder on the way that cannot be made;
 /// EBADF: a closed standard output), else 1.
 int exit_code_of_write_error(int error);
 
@@ -49,6 +50,10 @@ std::string read_whole_file(const std::filesystem::path& path);
 std::filesystem::path resolved_path(const std::filesystem::path& path);
 /// True when `file` is `dir` or lies inside it, both as they resolve (resolved_path).
 bool lies_inside(const std::filesystem::path& file, const std::filesystem::path& dir);
+
+/// A folder the user named for reading: ResultsError "not a folder", or "cannot be read: <why>" where this user may not
+/// list or enter it (a folder of mode 600, another user's), so it is never called empty.
+void require_readable_folder(const std::filesystem::path& dir);
 
 /// The whole of an input file the user named (or one inside a folder they named): UsageError naming it where
 /// it is missing, is a folder or device, or cannot be read, so a folder is never called "invalid JSON".

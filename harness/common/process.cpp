@@ -9,6 +9,7 @@
 #include <boost/process/extend.hpp>
 #include <chrono>
 #include <fstream>
+#include <functional>
 #include <thread>
 
 #include "harness/common/files.hpp"
@@ -29,27 +30,37 @@ bp::environment child_environment(const ChildEnv& changes) {
   return env;
 }
 
-/// Polls `child` until it exits, `timeout_s` passes or `*stop` is set (then kills it, with its process
-/// group when `group`, after SIGTERM and up to `term_grace_s` to end by itself); false when it was stopped.
-bool wait_with_timeout(bp::child& child, double timeout_s, const std::atomic<int>* stop = nullptr, bool group = false,
-                       double term_grace_s = 0) {
+/// How a wait for a child ended.
+enum class WaitEnd { exited, late, stopped };
+
+/// Polls `child` until it exits, `timeout_s` passes or `stopped()` says so; then kills it: with its process group
+/// when `group` (after SIGTERM and up to `term_grace_s` to end by itself), else with what it started (a helper it
+/// forked, not yet a daemon of its own).
+WaitEnd wait_with_timeout(bp::child& child, double timeout_s, const std::function<bool()>& stopped, bool group,
+                          double term_grace_s = 0) {
   std::error_code ec;
   const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   while (child.running(ec)) {
-    if (std::chrono::steady_clock::now() > until || (stop && stop->load())) {
+    const WaitEnd end = stopped()                                  ? WaitEnd::stopped
+                        : std::chrono::steady_clock::now() > until ? WaitEnd::late
+                                                                   : WaitEnd::exited;
+    if (end != WaitEnd::exited) {
       if (group && term_grace_s > 0) {
         ::kill(-static_cast<pid_t>(child.id()), SIGTERM);
         const auto grace = std::chrono::steady_clock::now() + std::chrono::duration<double>(term_grace_s);
         while (child.running(ec) && std::chrono::steady_clock::now() < grace)
           std::this_thread::sleep_for(std::chrono::milliseconds(10));
       }
-      if (group) ::kill(-static_cast<pid_t>(child.id()), SIGKILL);
+      if (group)
+        ::kill(-static_cast<pid_t>(child.id()), SIGKILL);
+      else
+        for (const ProcInfo& p : live_descendants(static_cast<pid_t>(child.id()))) ::kill(p.pid, SIGKILL);
       child.terminate(ec);
-      return false;
+      return end;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  return true;
+  return WaitEnd::exited;
 }
 
 /// Before exec: the child leads a process group of its own, and gets SIGTERM when we die, however we die (a
@@ -79,21 +90,14 @@ CommandResult run_command(const std::string& exe, const std::vector<std::string>
   bp::child child(exe, bp::args = args, bp::std_in<in_file.string(), (bp::std_out & bp::std_err)> out_file.string(),
                   child_environment({{}, env_set}), ec);
   if (ec) throw CommandError("could not run " + exe + ": " + ec.message());
-  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
-  bool signalled = false, late = false;
-  while (child.running(ec)) {
-    signalled = stop_on_signal && stop_signals_received() != signals_before;
-    late = std::chrono::steady_clock::now() > until;
-    if (signalled || late) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  if (signalled || late) {  // it and what it started (a helper it forked, not yet a daemon of its own)
-    for (const ProcInfo& p : live_descendants(static_cast<pid_t>(child.id()))) ::kill(p.pid, SIGKILL);
-    child.terminate(ec);
+  const WaitEnd end = wait_with_timeout(
+      child, timeout_s, [&] { return stop_on_signal && stop_signals_received() != signals_before; }, false);
+  if (end != WaitEnd::exited) {
     fs::remove(in_file, ec);
     fs::remove(out_file, ec);
     throw CommandError(
-        exe + (signalled ? " was stopped by a signal" : " did not answer within " + fmt_num(timeout_s) + " s") +
+        exe +
+        (end == WaitEnd::stopped ? " was stopped by a signal" : " did not answer within " + fmt_num(timeout_s) + " s") +
         " (input: " + one_line(input) + ")");
   }
   child.wait(ec);
@@ -116,7 +120,9 @@ int run_logged(const std::string& exe, const std::vector<std::string>& args, con
                       child_environment(env), ec, kOwnGroup);
   if (ec) return -1;
   ::setpgid(child.id(), child.id());  // whichever runs first: the group exists before we may kill it
-  if (!wait_with_timeout(child, timeout_s, stop, true, term_grace_s)) return -1;
+  if (wait_with_timeout(
+          child, timeout_s, [stop] { return stop && stop->load(); }, true, term_grace_s) != WaitEnd::exited)
+    return -1;
   child.wait(ec);
   return ec ? -1 : child.exit_code();
 }

@@ -20,14 +20,21 @@ StagedFolder::StagedFolder(fs::path dir, const std::string& tag) : dir_(std::mov
   aside_ = dir_ / ("." + tag + "-replaced" + suffix);
   fs::create_directories(dir_, ec);
   if (!ec && !fs::is_directory(dir_)) ec = std::make_error_code(std::errc::not_a_directory);
-  if (!ec) {
-    fs::remove_all(stage_, ec);
-    fs::create_directories(stage_, ec);
+  if (ec) {  // the user's folder itself: named, not the staging folder inside it
+    const int error = ec.value();
+    throw FileWriteError("cannot create " + dir_.string() + ": " +
+                             (error == EEXIST || error == ENOTDIR
+                                  ? std::string("something not a folder stands on its path (a file, or a link that "
+                                                "leads nowhere)")
+                                  : std::generic_category().message(error)),
+                         dir_, error);
   }
+  fs::remove_all(stage_, ec);
+  fs::create_directories(stage_, ec);
   if (ec) {
     const int error = ec.value();
     if (made_dir_) fs::remove_all(dir_, ec);
-    throw FileWriteError("cannot create " + stage_.string() + ": " + std::generic_category().message(error), stage_,
+    throw FileWriteError("cannot write into " + dir_.string() + ": " + std::generic_category().message(error), stage_,
                          error);
   }
 }

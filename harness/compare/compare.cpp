@@ -102,14 +102,16 @@ constexpr const char* kCompareHelpFooter =
     "                  in --metric: for p50/p99 a fall is FASTER)\n"
     "  SAME            |change| <= --threshold, and p < --alpha or noise <= --threshold\n"
     "  INSUFFICIENT    not measured enough to say: fewer than two worker sets on a side, or runs\n"
-    "                  of the configuration failed or were left out (--fail-on-insufficient: exit 1)\n"
+    "                  of the configuration failed or were left out (--fail-on-insufficient: exit 1,\n"
+    "                  as for a configuration of BASE missing from NEW, or nothing compared)\n"
     "  UNSURE          measured enough, but a change within the noise or not significant, or\n"
     "                  noise above --threshold\n"
     "\n"
     "Exit codes: 0 compared, whatever the verdicts (without --fail-on-regression a SLOWER row does\n"
     "not change the exit code: gate on the summary line or comparison.json's \"counts\"); 1 with\n"
     "--fail-on-regression, a row is SLOWER or the folders had no configuration in common, or with\n"
-    "--fail-on-insufficient, a row is INSUFFICIENT;\n"
+    "--fail-on-insufficient, a row is INSUFFICIENT, a configuration of BASE is missing from NEW or\n"
+    "nothing was compared;\n"
     "2 bad command line or input (a missing folder, a damaged file, two GPU models without\n"
     "--allow-different-gpu; one line naming it, nothing written); 128+N stopped by signal N.\n"
     "Two conform folders (bench_mps conform): their levers side by side, old and new verdict and\n"
@@ -171,8 +173,8 @@ CLI::App* add_compare_command(CLI::App& app, CompareArgs& args) {
   cmd->add_flag("--fail-on-regression", args.fail_on_regression, "exit 1 when a configuration is SLOWER");
   args.results_only.push_back(cmd->add_flag(
       "--fail-on-insufficient", args.fail_on_insufficient,
-      "exit 1 when a configuration is INSUFFICIENT (under two worker sets a side, or runs not ok): a gate that must "
-      "not pass on data it lacks"));
+      "exit 1 when a configuration is INSUFFICIENT (under two worker sets a side, or runs not ok), one of BASE is "
+      "missing from NEW, or nothing was compared: a gate that must not pass on data it lacks"));
   cmd->add_flag("--allow-different-gpu", args.allow_different_gpu, "compare folders measured on different GPU models");
   args.results_only.push_back(
       cmd->add_flag("--ignore-params", args.ignore_params,
@@ -238,7 +240,7 @@ int run_compare(const CompareArgs& args) {
     }
     std::cerr << "bench_mps: compare: the two folders have no configuration in common, nothing was compared" << hint
               << "\n";
-    if (args.fail_on_regression) return kExitFailed;
+    if (args.fail_on_regression || args.fail_on_insufficient) return kExitFailed;  // a gate never passes on nothing
   }
 
   const std::string md = render_comparison_markdown(report);
@@ -264,6 +266,12 @@ int run_compare(const CompareArgs& args) {
   if (args.fail_on_insufficient && any(Verdict::insufficient)) {
     std::cerr << "bench_mps: compare: a configuration is INSUFFICIENT (--fail-on-insufficient): measure it again "
                  "with more worker sets (--repeats) or see why its runs failed\n";
+    return kExitFailed;
+  }
+  if (args.fail_on_insufficient && !report.comparison.only_in_base.empty()) {  // NEW lacks what BASE measured
+    std::cerr << "bench_mps: compare: " << report.comparison.only_in_base.size()
+              << " configuration(s) of base are missing from new (--fail-on-insufficient), the first "
+              << report.comparison.only_in_base.front() << "\n";
     return kExitFailed;
   }
   return args.fail_on_regression && any(Verdict::slower) ? kExitFailed : kExitOk;

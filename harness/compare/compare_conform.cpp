@@ -49,7 +49,8 @@ ConformComparison compare_conform(const ConformResults& base, const ConformResul
       if (std::find(ids.begin(), ids.end(), r.id) == ids.end()) ids.push_back(r.id);
   ConformComparison c;
   MarkdownTable table({"lever", "base", "new", "change", "base evidence", "new evidence"});
-  c.csv = csv_line({"lever", "base_verdict", "new_verdict", "change", "base_evidence", "new_evidence"}) + "\n";
+  c.csv =
+      csv_line({"lever", "base_verdict", "new_verdict", "change", "base_evidence", "new_evidence"});  // ends the line
   for (const std::string& id : ids) {
     const std::optional<ConformRow> b = row_of(base, id), n = row_of(next, id);
     const std::string change = change_of(b, n);
@@ -57,7 +58,7 @@ ConformComparison compare_conform(const ConformResults& base, const ConformResul
     if (change == "REGRESSION") ++c.regressions;
     table.add_row({id, verdict_of(b), verdict_of(n), change == "REGRESSION" ? "**REGRESSION**" : change, finding_of(b),
                    finding_of(n)});
-    c.csv += csv_line({id, verdict_of(b), verdict_of(n), change, finding_of(b), finding_of(n)}) + "\n";
+    c.csv += csv_line({id, verdict_of(b), verdict_of(n), change, finding_of(b), finding_of(n)});
   }
   c.markdown = "# conform: " + base_label + " vs " + next_label + "\n\nbase: " + machine(base) +
                "; new: " + machine(next) + "\n\n" + table.str() + "\n" + std::to_string(c.paired) +

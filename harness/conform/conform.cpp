@@ -102,10 +102,13 @@ int run_conform(const ConformSpec& spec) {
 
   std::cerr << "bench_mps conform: " << levers.size() << " levers on " << device.describe() << ", at most "
             << fmt_num(spec.budget_s) << " s -> " << out.string() << "\n";
+  std::size_t judged = 0;
   for (std::size_t i = 0; i < levers.size() && !stop_signal().load(); ++i) {
     std::cerr << "[" << i + 1 << "/" << levers.size() << "] " << levers[i]->id << ": " << levers[i]->lever << " ..."
               << std::endl;
     ConformRow row = run_lever(*levers[i], setup, sweeps);
+    if (stop_signal().load()) break;  // stopped part way: not judged (its sweep was stopped, not failed)
+    ++judged;
     std::cerr << "[" << i + 1 << "/" << levers.size() << "] " << row.id << ": " << conform_verdict_name(row.verdict)
               << " (" << fmt_fixed(row.seconds, 1) << " s)" << (row.evidence.empty() ? "" : ": " + row.evidence)
               << (row.reason.empty() ? "" : ": " + row.reason) << std::endl;
@@ -113,6 +116,10 @@ int run_conform(const ConformSpec& spec) {
     write_conform(out, results);  // each row durable as it is judged
   }
 
+  if (judged < levers.size()) {  // a stop: the levers not judged are named, not left out silently
+    results.meta["not_judged"] = nlohmann::json::array();
+    for (std::size_t i = judged; i < levers.size(); ++i) results.meta["not_judged"].push_back(levers[i]->id);
+  }
   session.finish();
   results.meta["status"] = session.meta()["status"];
   results.meta["finished_utc"] = session.meta()["finished_utc"];

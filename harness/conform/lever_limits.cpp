@@ -113,7 +113,13 @@ Judgement check_priority(const ConformSetup& setup, ChildSweeps& sweeps) {
   RatioInterval r{NAN, NAN, NAN};
   int batches = 0;
   for (; batches < kPriorityMaxBatches; ++batches) {
-    const SweepOutcome o = sweeps.run(batches == 0 ? "priority" : "priority-" + std::to_string(batches + 1), args);
+    SweepOutcome o;
+    try {
+      o = sweeps.run(batches == 0 ? "priority" : "priority-" + std::to_string(batches + 1), args);
+    } catch (const BudgetSpent&) {
+      if (batches == 0) throw;
+      break;  // no time for another batch: what ran before decides, as where one was stopped part way
+    }
     if (!o.has_runs()) {
       if (batches == 0) return sweep_error(o);
       break;  // what ran before decides

@@ -128,28 +128,38 @@ MpsSession::MpsSession(const MpsSessionOptions& options) : options_(options) {
   if (!fs::create_directories(pipe_dir_, ec) || !fs::create_directories(log_dir_, ec))
     throw MpsError("cannot create the MPS session folder " + dir_.string() + ": " + ec.message());
 
-  const CommandResult start =
-      mps_command(options_.control_exe, {"-d"}, client_env(), "", options_.command_timeout_s, dir_);
-  if (start.exit_code != 0) {
+  // A start that does not end well stops what it may have started: the daemon forks into a session of its own
+  // at once, so a control client stopped part way (a Ctrl-C, its timeout) can leave one that no one would quit.
+  const auto abandon = [this](const std::string& why) {
     const std::string log = log_tail(log_dir_ / "control.log");
-    fs::remove_all(dir_, ec);
-    throw MpsError("nvidia-cuda-mps-control -d failed (exit " + std::to_string(start.exit_code) +
-                   "): " + one_line(start.output) + (log.empty() ? "" : " | control.log: " + log));
+    for (int look = 0; look < 2; ++look) {  // again a moment later: one forking as the client was stopped
+      force_stop(mps_processes_of(pipe_dir_));
+      if (look == 0) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    std::error_code ignored;
+    fs::remove_all(dir_, ignored);
+    return MpsError(why + (log.empty() ? "" : " | control.log: " + log));
+  };
+  CommandResult start;
+  try {
+    start = mps_command(options_.control_exe, {"-d"}, client_env(), "", options_.command_timeout_s, dir_);
+  } catch (const MpsError& e) {
+    throw abandon(e.what());
   }
+  if (start.exit_code != 0)
+    throw abandon("nvidia-cuda-mps-control -d failed (exit " + std::to_string(start.exit_code) +
+                  "): " + one_line(start.output));
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (!control_pid_ && std::chrono::steady_clock::now() < until) {
+  while (!control_pid_ && std::chrono::steady_clock::now() < until && !stop_signal().load()) {
     const pid_t pid = read_pid_file(pipe_dir_ / kPidFile);
     if (pid > 0 && process_alive(pid)) control_pid_ = pid;
     for (pid_t p : mps_processes_of(pipe_dir_))
       if (!control_pid_) control_pid_ = p;
     if (!control_pid_) std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
-  if (!control_pid_) {
-    const std::string log = log_tail(log_dir_ / "control.log");
-    fs::remove_all(dir_, ec);
-    throw MpsError("the MPS control daemon did not come up in " + pipe_dir_.string() +
-                   (log.empty() ? "" : " | control.log: " + log));
-  }
+  if (!control_pid_)
+    throw abandon(stop_signal().load() ? "stopped by a signal while the MPS control daemon started"
+                                       : "the MPS control daemon did not come up in " + pipe_dir_.string());
   running_ = true;
   fatal_signal_mps_pipe(pipe_dir_.string());  // a crash of ours says where it is left
 

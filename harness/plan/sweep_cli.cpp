@@ -298,7 +298,7 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
       ->capture_default_str();
   raw.workloads_option =
       app.add_option("--workloads", raw.workloads,
-                     "spin, mlp, membw, filler, mlp-infer, exec (your --command) (default spin,mlp; spin for "
+                     "spin, mlp, membw, filler, mlp-infer, duty, exec (your --command) (default spin,mlp; spin for "
                      "--scenario fault)")
           ->group(sweep);
   raw.repeats_option =

@@ -47,7 +47,8 @@ constexpr const char* kHistoryFooter =
     "      the changes for a CI job's page; --format bencher or github-benchmark for a dashboard\n"
     "\n"
     "Exit codes: 0 done, whatever it found; 1 with --fail-on-regression a series changed for the\n"
-    "worse, with --fail-on-insufficient a series' newest point is INSUFFICIENT; 2 bad command line or\n"
+    "worse, with --fail-on-insufficient a series' newest point is INSUFFICIENT or its testbed's newest\n"
+    "folder lacks it; 2 bad command line or\n"
     "input (under two folders, a folder twice, a damaged folder, mixed testbeds; nothing written);\n"
     "3 a full disk. More: docs/COMPARE.md";
 
@@ -87,16 +88,47 @@ struct ReadFolder {
 HistoryReport build(const std::vector<ReadFolder>& folders, const CompareOptions& options) {
   HistoryReport r;
   r.options = options;
-  std::vector<std::vector<std::string>> testbeds;
-  for (const ReadFolder& f : folders) {
-    r.folders.push_back(f.info);
-    std::size_t t = 0;
-    while (t < testbeds.size() && !same_testbed(testbeds[t], f.fields)) ++t;
-    if (t == testbeds.size()) {
-      testbeds.push_back(f.fields);
-      r.testbeds.push_back(testbed_text(f.fields));
+  // The folders that recorded the most fields make the testbeds first; then each folder lacking more ("?") joins
+  // the one testbed it matches: in folder order, a folder without an SM count would take in every GPU after it.
+  // One that matches two is refused: its points could belong to either.
+  std::vector<std::vector<std::string>> testbeds;  // each one's fields, a "?" filled by a folder that recorded it
+  std::vector<std::size_t> testbed_of(folders.size());
+  std::vector<std::size_t> order(folders.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const auto unrecorded = [&folders](std::size_t i) {
+    return std::count(folders[i].fields.begin(), folders[i].fields.end(), "?");
+  };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return unrecorded(a) < unrecorded(b); });
+  for (const std::size_t i : order) {
+    const std::vector<std::string>& f = folders[i].fields;
+    std::vector<std::size_t> matches;
+    for (std::size_t t = 0; t < testbeds.size(); ++t)
+      if (same_testbed(testbeds[t], f)) matches.push_back(t);
+    if (matches.size() > 1) {
+      std::string which;
+      for (const std::size_t t : matches) which += (which.empty() ? "" : " | ") + testbed_text(testbeds[t]);
+      throw UsageError(folders[i].info.dir + ": its testbed (" + testbed_text(f) + ") is not recorded whole and " +
+                       "matches " + std::to_string(matches.size()) + " testbeds (" + which +
+                       "): pass it with one testbed's folders only");
     }
-    r.folders.back().testbed = r.testbeds[t];
+    if (matches.empty()) {
+      testbeds.push_back(f);
+      matches.push_back(testbeds.size() - 1);
+    }
+    std::vector<std::string>& joined = testbeds[matches.front()];
+    for (std::size_t k = 0; k < joined.size(); ++k)
+      if (joined[k] == "?") joined[k] = f[k];
+    testbed_of[i] = matches.front();
+  }
+  std::map<std::size_t, std::string> text_of;  // each testbed's text, listed in order of its first folder
+  for (std::size_t i = 0; i < folders.size(); ++i) {
+    if (!text_of.count(testbed_of[i])) {
+      text_of[testbed_of[i]] = testbed_text(testbeds[testbed_of[i]]);
+      r.testbeds.push_back(text_of[testbed_of[i]]);
+    }
+    r.folders.push_back(folders[i].info);
+    r.folders.back().testbed = text_of[testbed_of[i]];
   }
   for (std::size_t field = 1; field < 4; ++field) {
     std::size_t unknown = 0;
@@ -159,7 +191,7 @@ CLI::App* add_history_command(CLI::App& app, HistoryArgs& args) {
                 "take folders of several testbeds (GPU model, SMs, memory, host CPU): one series per testbed");
   cmd->add_flag("--fail-on-regression", args.fail_on_regression, "exit 1 when a series changed for the worse");
   cmd->add_flag("--fail-on-insufficient", args.fail_on_insufficient,
-                "exit 1 when a series' newest point is INSUFFICIENT");
+                "exit 1 when a series' newest point is INSUFFICIENT, or its testbed's newest folder lacks it");
   cmd->add_option("--out", args.out_dir, "write history.md, history.csv, history.json and plots/ into this folder")
       ->check(not_blank());
   cmd->add_option("--format", args.format,
@@ -195,6 +227,9 @@ static int history_command(const HistoryArgs& args) {
     for (const char* name : {"summary.csv", "meta.json"})
       if (fs::exists(fs::path(args.out_dir) / name, ec))
         throw UsageError("--out " + args.out_dir + ": is a results folder (" + name + "); choose another folder");
+    if (fs::exists(fs::path(args.out_dir) / "plots", ec))  // history's would take its place: never another verb's
+      throw UsageError("--out " + args.out_dir + ": already holds a plots folder (a report's or a comparison's?); " +
+                       "choose another folder");
     for (const auto& [real, given] : seen)
       if (resolved_path(args.out_dir) == real)
         throw UsageError("--out " + args.out_dir + ": is one of the folders read");
@@ -262,7 +297,8 @@ static int history_command(const HistoryArgs& args) {
   bool worse = false, insufficient = false;
   for (const HistorySeries& s : report.series) {
     for (const HistoryChange& c : s.found.changes) worse = worse || c.direction == Verdict::slower;
-    insufficient = insufficient || (!s.points.empty() && !s.points.back().sufficient());
+    const HistoryPoint* newest = newest_point(report, s);  // missing from the newest folder: data it lacks
+    insufficient = insufficient || !newest || !newest->sufficient();
   }
   if (args.fail_on_insufficient && insufficient) return kExitFailed;
   return args.fail_on_regression && worse ? kExitFailed : kExitOk;

@@ -228,11 +228,19 @@ nlohmann::json history_plot_data(const HistoryReport& r) {
   return {{"figures", figures}};
 }
 
+const HistoryPoint* newest_point(const HistoryReport& r, const HistorySeries& s) {
+  std::size_t newest = 0;
+  for (std::size_t i = 0; i < r.folders.size(); ++i)
+    if (r.folders[i].testbed == s.testbed) newest = i;
+  return !s.points.empty() && s.points.back().folder == newest ? &s.points.back() : nullptr;
+}
+
 std::vector<ExportPoint> history_points(const HistoryReport& r) {
   std::vector<ExportPoint> out;
   for (const HistorySeries& s : r.series) {
-    if (s.points.empty()) continue;
-    const HistoryPoint& p = s.points.back();
+    const HistoryPoint* newest = newest_point(r, s);
+    if (!newest) continue;  // the newest folder did not measure it: no point of an older one stands in
+    const HistoryPoint& p = *newest;
     ExportPoint e = export_point(label_of(s), r.options.metric, p.mean, p.lower, p.upper);
     e.verdict = p.sufficient() ? std::string() : "INSUFFICIENT";
     e.detail = r.folders[p.folder].dir + ": " + std::to_string(s.found.changes.size()) + " change(s) in the series";
@@ -243,7 +251,7 @@ std::vector<ExportPoint> history_points(const HistoryReport& r) {
 
 std::string render_history_summary(const HistoryReport& r) {
   std::ostringstream md;
-  std::size_t changes = 0, blips = 0, pending = 0, insufficient = 0;
+  std::size_t changes = 0, blips = 0, pending = 0, insufficient = 0, missing = 0;
   std::vector<std::vector<std::string>> rows;
   for (const HistorySeries& s : r.series) {
     for (const HistoryChange& c : s.found.changes)
@@ -252,11 +260,16 @@ std::string render_history_summary(const HistoryReport& r) {
     changes += s.found.changes.size();
     blips += s.found.blips.size();
     pending += s.found.pending.size();
-    if (!s.points.empty() && !s.points.back().sufficient()) ++insufficient;
+    const HistoryPoint* newest = newest_point(r, s);
+    if (!newest)
+      ++missing;
+    else if (!newest->sufficient())
+      ++insufficient;
   }
   md << "### bench_mps history: " << r.folders.size() << " folders, " << r.series.size() << " series\n\n";
   md << "**" << changes << " changes called, " << blips << " blips not called, " << pending << " pending, "
-     << insufficient << " series INSUFFICIENT in their newest folder**\n\n";
+     << insufficient << " series INSUFFICIENT in their newest folder"
+     << (missing > 0 ? ", " + std::to_string(missing) + " missing from it" : std::string()) << "**\n\n";
   if (!rows.empty()) md << table_of({"configuration", "at", "verdict", "change", "~94% interval"}, rows, {}) << "\n";
   return md.str();
 }

@@ -44,8 +44,13 @@ std::string render_history_csv(const HistoryReport& report);
 nlohmann::json history_json(const HistoryReport& report);
 /// plot_report.py's data: one figure per testbed and workload + parameters (kind "history").
 nlohmann::json history_plot_data(const HistoryReport& report);
-/// Every series' point in the newest folder that has one, for --format bencher / github-benchmark.
+/// Every series' point in its testbed's newest folder (a series that folder lacks has none), for --format bencher /
+/// github-benchmark.
 std::vector<ExportPoint> history_points(const HistoryReport& report);
+
+/// The series' point in the newest folder of its testbed; nullptr where that folder lacks the configuration (an
+/// interrupted sweep, a shorter --procs): an older folder's point is not what the newest measured.
+const HistoryPoint* newest_point(const HistoryReport& report, const HistorySeries& series);
 /// A CI job's summary: the changes called, the blips and pending folders, the INSUFFICIENT newest points.
 std::string render_history_summary(const HistoryReport& report);
 

@@ -19,6 +19,7 @@
 #include <optional>
 
 #include "harness/common/errors.hpp"
+#include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
 #include "harness/common/signals.hpp"
 #include "harness/report/report_comparison.hpp"
@@ -152,8 +153,7 @@ namespace {
 
 int report_folder(const ReportArgs& args) {
   const fs::path dir = args.dir;
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) throw ResultsError(dir.string() + ": not a folder");
+  require_readable_folder(dir);
   if (is_fleet_folder(dir)) return run_fleet_report(args, folder_name(dir));  // many results folders below
   check_no_fleet_options(args);
   const bool comparison = is_comparison_folder(dir);
@@ -186,6 +186,7 @@ int report_folder(const ReportArgs& args) {
       remembered = p.remembered;
       const fs::path seeds = args.seeds.empty() ? default_seeds() : fs::path(args.seeds);
       RegimesReport rr = render_regimes_report(dir, *meta, folder_name(dir), places, seed_ratios(read_seeds(seeds)));
+      for (const std::string& w : rr.warnings) std::cerr << "bench_mps: warning: " << w << "\n";
       r = {std::move(rr.plan), std::move(rr.markdown)};
     } else if (is_interference_folder(*meta)) {
       InterferenceReport ir = render_interference_report(dir, *meta, folder_name(dir));
@@ -202,6 +203,7 @@ int report_folder(const ReportArgs& args) {
 
   StagedFolder stage(dir, "report");
   const fs::path plots = stage.path() / "plots";
+  std::error_code ec;
   fs::create_directories(plots, ec);
   if (ec) throw FileWriteError("report: cannot create " + plots.string() + ": " + ec.message(), plots, ec.value());
   write_file(plots / "plot_data.json", json_text(r.plan.data, 2) + "\n");

@@ -1,7 +1,10 @@
 #include "harness/report/report_fleet.hpp"
 
 #include <CLI/CLI.hpp>
+#include <unistd.h>
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 #include <map>
 #include <set>
@@ -183,6 +186,11 @@ FleetFolder read_fleet(const fs::path& dir) {
     if (!it->is_directory(ec)) continue;
     const std::string name = it->path().filename().string();
     if (!name.empty() && name[0] == '.') {  // staging folders of a report being written
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (::access(it->path().c_str(), R_OK | X_OK) != 0) {  // skipped by the walk: said, not dropped
+      fleet.problems.push_back({relative_label(it->path(), dir), std::strerror(errno)});
       it.disable_recursion_pending();
       continue;
     }

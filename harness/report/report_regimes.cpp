@@ -105,12 +105,15 @@ RegimesReport render_regimes_report(const fs::path& dir, const SweepMeta& meta, 
         evaluate_cells(aggregate_regimes(read_summary(at / "summary.csv")), false, p.filename().string(), in.sched);
     in.evaluated.insert(in.evaluated.end(), more.begin(), more.end());
     in.places.emplace_back(p.generic_string(), read_sweep_meta(at));
+    if (more.empty()) in.unplaced.push_back(p.generic_string());
   }
   const std::vector<Evaluated> seeded = seed_cells(seeds, in.sched);
   in.evaluated.insert(in.evaluated.end(), seeded.begin(), seeded.end());
   RegimesReport out;
   out.plan = regimes_plot_plan(in);
   out.markdown = regimes_markdown(in, out.plan);
+  for (const std::string& p : in.unplaced)
+    out.warnings.push_back("--place " + p + ": nothing of it is on the map: " + kUnplacedWhy);
   return out;
 }
 

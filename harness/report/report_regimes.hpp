@@ -37,6 +37,7 @@ std::string places_json(const std::vector<std::filesystem::path>& folders);
 struct RegimesReport {
   PlotPlan plan;
   std::string markdown;
+  std::vector<std::string> warnings;  ///< a placed folder of which nothing could be placed
 };
 
 /// The report of an X-ray or regimes folder; throws ResultsError for a folder it cannot read.

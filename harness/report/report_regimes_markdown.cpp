@@ -184,8 +184,11 @@ std::string placed_section(const RegimesInput& in) {
                  pct(e.point.footprint), mode_label(e.mode), std::to_string(e.procs),
                  fmt_range(e.measured, e.measured_min, e.measured_max, 3) + "x", model_text(e.predicted),
                  e.predicted.why, signed_pct(e.error())});
-  if (t.empty()) return "";
-  std::string md = "## Workloads placed on the map\n\n";
+  std::string unplaced;
+  for (const std::string& p : in.unplaced) unplaced += (unplaced.empty() ? "" : ", ") + ("`" + p + "`");
+  if (!unplaced.empty()) unplaced = "Not placed: " + unplaced + ": " + kUnplacedWhy + ".\n\n";
+  if (t.empty()) return unplaced.empty() ? "" : "## Workloads placed on the map\n\n" + unplaced;
+  std::string md = "## Workloads placed on the map\n\n" + unplaced;
   md +=
       "The workloads of other results folders (`bench_mps report DIR --place FOLDER`, remembered in places.json): "
       "their burst and duty cycle alone, and their losses on the seeds' basis (median, min-max over repeats) "

@@ -26,7 +26,13 @@ struct RegimesInput {
   SchedulerFacts sched;
   std::vector<Evaluated> evaluated;                       ///< grid, placed workloads, seeds
   std::vector<std::pair<std::string, SweepMeta>> places;  ///< placed folders: path, meta.json
+  std::vector<std::string> unplaced;  ///< placed folders with no cell the map can show (no burst measured alone)
 };
+
+/// Why a placed folder shows nothing on the map.
+inline constexpr const char* kUnplacedWhy =
+    "it has no time-sliced run alone with a measured burst beside runs at N >= 2 time-sliced or under plain MPS "
+    "(workloads that measure their burst, such as duty, are placed; cpu and exec are not)";
 
 /// The figures: the X-ray's timeline and waits, the regime map, predicted against measured.
 PlotPlan regimes_plot_plan(const RegimesInput& in);

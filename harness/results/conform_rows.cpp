@@ -56,11 +56,10 @@ ConformRow row_from_json(const nlohmann::json& j, const std::string& where) {
 }
 
 std::string conform_csv(const std::vector<ConformRow>& rows) {
-  std::string text = csv_line({"id", "verdict", "lever", "expectation", "evidence", "reason", "seconds_s"}) + "\n";
-  for (const ConformRow& r : rows)
-    text += csv_line({r.id, conform_verdict_name(r.verdict), r.lever, r.expectation, r.evidence, r.reason,
-                      fmt_fixed(r.seconds, 1)}) +
-            "\n";
+  std::string text = csv_line({"id", "verdict", "lever", "expectation", "evidence", "reason", "seconds_s"});
+  for (const ConformRow& r : rows)  // csv_line ends each line
+    text += csv_line(
+        {r.id, conform_verdict_name(r.verdict), r.lever, r.expectation, r.evidence, r.reason, fmt_fixed(r.seconds, 1)});
   return text;
 }
 
@@ -94,8 +93,14 @@ void write_conform(const fs::path& dir, const ConformResults& results) {
   write_file_atomically(dir / kConformJsonFile, json_text(j, 2) + "\n");
   write_file_atomically(dir / "conform.csv", conform_csv(results.rows));
   const std::string machine = machine_line(results.meta, "no GPU (CPU stand-ins)");
+  std::string stopped;
+  if (results.meta.contains("not_judged") && results.meta["not_judged"].is_array()) {
+    for (const nlohmann::json& id : results.meta["not_judged"])
+      stopped += (stopped.empty() ? "" : ", ") + (id.is_string() ? id.get<std::string>() : id.dump());
+    stopped = "**Interrupted** by a stop signal: not judged: " + stopped + ".\n\n";
+  }
   write_file_atomically(dir / "conform.md", "# Does each MPS lever hold? (bench_mps conform)\n\n" + machine + ", " +
-                                                results.meta.value("started_utc", std::string()) + "\n\n" +
+                                                results.meta.value("started_utc", std::string()) + "\n\n" + stopped +
                                                 conform_table_markdown(results.rows));
 }
 

@@ -67,6 +67,12 @@ std::vector<InterferenceCell> aggregate_interference_runs(const std::vector<Summ
       if (!vs.empty()) {
         c.p99_vs_alone_min = *std::min_element(vs.begin(), vs.end());
         c.p99_vs_alone_max = *std::max_element(vs.begin(), vs.end());
+        // The point, a ratio of medians, may lie outside the per-repeat ratios (each written rounded; repeats
+        // without a partner): the range reaches it, as the main tables' do (report_data's point_from_medians).
+        if (std::isfinite(c.p99_vs_alone)) {
+          c.p99_vs_alone_min = std::min(c.p99_vs_alone_min, c.p99_vs_alone);
+          c.p99_vs_alone_max = std::max(c.p99_vs_alone_max, c.p99_vs_alone);
+        }
       }
       cells.push_back(c);
     }

@@ -68,6 +68,10 @@ SweepMeta read_sweep_meta(const fs::path& dir) {
   }
   if (meta.contains("argv") && !meta["argv"].is_array())
     throw ResultsError(file.string() + ": \"argv\" is a " + std::string(meta["argv"].type_name()) + ", not a list");
+  if (!meta.contains("gpu"))  // every sweep writes it: null for a CPU-only run
+    throw ResultsError(file.string() + ": no \"gpu\" section (null for a CPU-only run): the file is damaged");
+  if (const std::string misfit = meta_misfit(meta); !misfit.empty())
+    throw ResultsError(file.string() + ": " + misfit + ": the file is damaged");
   return meta.get<SweepMeta>();
 }
 
@@ -102,8 +106,7 @@ std::vector<WorkerRecord> read_runs(const fs::path& file) {
 }
 
 ResultsFolder read_results_folder(const fs::path& dir) {
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) throw ResultsError(dir.string() + ": not a folder");
+  require_readable_folder(dir);
   ResultsFolder f;
   f.dir = dir;
   f.meta = read_sweep_meta(dir);

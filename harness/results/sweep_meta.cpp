@@ -174,7 +174,63 @@ void write_fields(nlohmann::json& j, const T& m) {
   Fields<T>::each(m, Put{j});
 }
 
+/// What a member of type T holds, in words ("a whole number", "a list of strings").
+template <class T>
+std::string kind_words() {
+  if constexpr (std::is_same_v<T, std::string>) {
+    return "a string";
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return "true or false";
+  } else if constexpr (std::is_integral_v<T>) {
+    return "a whole number";
+  } else if constexpr (std::is_same_v<T, nlohmann::json>) {
+    return "a value";
+  } else if constexpr (is_vector<T>::value) {
+    return "a list, each " + kind_words<typename T::value_type>();
+  } else if constexpr (is_map<T>::value) {
+    return "an object, each value " + kind_words<typename T::mapped_type>();
+  } else {
+    return "an object";
+  }
+}
+
+/// Finds the first key of a section whose value is neither null nor of its member's type, sections within included.
+struct Misfit {
+  const nlohmann::json& j;
+  std::string prefix;
+  std::string& found;
+  template <class T>
+  void operator()(const char* key, const std::optional<T>& /*member*/) const {
+    const auto it = j.find(key);
+    if (!found.empty() || it == j.end() || it->is_null()) return;
+    if (!fits<T>(*it)) {
+      const std::string text = it->dump();
+      found =
+          prefix + key + " is " + (text.size() > 40 ? text.substr(0, 40) + "..." : text) + ", not " + kind_words<T>();
+    } else if constexpr (is_vector<T>::value) {
+      if constexpr (std::is_class_v<typename T::value_type> &&
+                    !std::is_same_v<typename T::value_type, std::string>)  // sections in a list: mps.modes
+        for (std::size_t i = 0; i < it->size() && found.empty(); ++i) {
+          const typename T::value_type none{};
+          Fields<typename T::value_type>::each(none,
+                                               Misfit{(*it)[i], prefix + key + "[" + std::to_string(i) + "].", found});
+        }
+    } else if constexpr (std::is_class_v<T> && !std::is_same_v<T, std::string> && !std::is_same_v<T, nlohmann::json> &&
+                         !is_map<T>::value) {
+      const T none{};
+      Fields<T>::each(none, Misfit{*it, prefix + key + ".", found});
+    }
+  }
+};
+
 }  // namespace
+
+std::string meta_misfit(const nlohmann::json& meta) {
+  std::string found;
+  const SweepMeta none{};
+  if (meta.is_object()) Fields<SweepMeta>::each(none, Misfit{meta, "", found});
+  return found;
+}
 
 void to_json(nlohmann::json& j, const GpuMeta& m) { write_fields(j, m); }
 void from_json(const nlohmann::json& j, GpuMeta& m) { read_fields(j, m); }

@@ -96,6 +96,11 @@ void from_json(const nlohmann::json& j, SweepSection& m);
 void to_json(nlohmann::json& j, const SweepMeta& m);
 void from_json(const nlohmann::json& j, SweepMeta& m);
 
+/// The first member of meta.json (sections within included) whose value is neither null nor of its member's type,
+/// in words ("gpu.sm_count is \"a\", not a whole number"); "" where every one fits. bench_mps never writes such a
+/// value: a reader that finds one has a damaged file, not a value to show as it is.
+std::string meta_misfit(const nlohmann::json& meta);
+
 /// meta.json's sweep.scenario: sweep where a folder predates scenarios (no such key), nullopt for a
 /// word bench_mps never wrote; a value that is not a word throws nlohmann's type_error (the caller
 /// names the file).

@@ -126,6 +126,12 @@ PinnedCpus pin_cpus(const fs::path& claims_dir, const std::vector<int>& allowed,
   }
   out.plan = plan_cpus(usable, max_procs);
   if (!shared) out.claims.keep_only(usable);
+  const bool one_core = usable.size() < 2;  // no plan: the harness and every worker on that core
+  if (one_core)
+    out.warnings.push_back("one CPU core (" + format_cpu_list(usable) + ") for the harness and up to " +
+                           std::to_string(max_procs) +
+                           " workers: they all share it, so host-side work is slowed too; the numbers measure CPU "
+                           "sharing as well as GPU sharing (give --cpus more cores)");
   if (!out.plan.workers.empty() && out.plan.workers.size() < static_cast<std::size_t>(max_procs))
     out.warnings.push_back("up to " + std::to_string(max_procs) + " workers on " +
                            std::to_string(out.plan.workers.size()) + " worker cores (" +
@@ -139,8 +145,8 @@ PinnedCpus pin_cpus(const fs::path& claims_dir, const std::vector<int>& allowed,
               {"claims_dir", claims_dir.string()},
               {"claimed_by_others", foreign},
               {"shared_with_other_sweeps", shared},
-              {"workers_share_cores",
-               !out.plan.workers.empty() && out.plan.workers.size() < static_cast<std::size_t>(max_procs)},
+              {"workers_share_cores", one_core || (!out.plan.workers.empty() &&
+                                                   out.plan.workers.size() < static_cast<std::size_t>(max_procs))},
               {"warnings", out.warnings}};
   return out;
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -92,10 +93,17 @@ void copy_lines(std::istream& in, std::ostream& to, Child& child, bool is_err) {
   }
 }
 
-/// The status a finished child left: its meta.json's, or why it left none.
+/// The status a finished child left: its meta.json's, or why it left none. A child that ended while its meta.json
+/// still said "running" (killed, out of memory, crashed) died: said so, never left "running".
 std::string child_status(const fs::path& dir, const Child& child) {
   try {
-    if (const std::optional<std::string> status = read_sweep_meta(dir).status) return *status;
+    if (const std::optional<std::string> status = read_sweep_meta(dir).status) {
+      if (*status != sweep_status_name(SweepStatus::running)) return *status;
+      const int code = child.entry.exit_code.value_or(-1);
+      return "died while running (exit " + std::to_string(code) +
+             (code > 128 && sigabbrev_np(code - 128) ? ", SIG" + std::string(sigabbrev_np(code - 128)) : "") + ")" +
+             (child.last_err.empty() ? "" : ": " + child.last_err);
+    }
   } catch (const ResultsError&) {
     // no results: say why below
   }
@@ -129,10 +137,14 @@ void refuse_used_folder(const fs::path& out) {
     throw UsageError("--out: " + out.string() + " already holds results; choose a new folder");
 }
 
-/// --pin-cpus: each sweep's share of the cores (empty: they share them all, with a warning).
+/// --pin-cpus: each sweep's share of the cores (empty: they share them all, with a warning). Unpinned, each sweep
+/// keeps to the --cpus given, all of them (empty where none was given: every core the machine allows).
 std::vector<std::vector<int>> cpu_shares(const SweepSpec& spec, std::size_t sweeps) {
   std::vector<std::vector<int>> shares;
-  if (!spec.pin_cpus) return shares;
+  if (!spec.pin_cpus) {
+    if (!spec.cpus.empty()) shares.assign(sweeps, spec.cpus);
+    return shares;
+  }
   const std::vector<int> allowed = spec.cpus.empty() ? allowed_cpus() : spec.cpus;
   shares = split_cpus(allowed, static_cast<int>(sweeps));
   if (shares.empty())

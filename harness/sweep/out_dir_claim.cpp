@@ -18,6 +18,26 @@ namespace fs = std::filesystem;
 
 namespace bench_mps::harness {
 
+namespace {
+
+UsageError in_use(const fs::path& dir, const fs::path& claim_file) {
+  const std::string pid = trim(read_whole_file(claim_file));
+  return UsageError("--out: " + dir.string() + " is in use by another bench_mps sweep (" +
+                    (pid.empty() ? std::string("pid not written yet") : "pid " + pid) +
+                    "); wait for it to end, or choose another folder");
+}
+
+}  // namespace
+
+void refuse_if_claimed(const fs::path& dir) {
+  const fs::path file = dir / OutDirClaim::kFileName;
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  const bool held = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  ::close(fd);  // a shared lock taken here goes with it
+  if (held) throw in_use(dir, file);
+}
+
 OutDirClaim::OutDirClaim(const fs::path& dir, const fs::path& made) : path_(dir / kFileName) {
   try {
     claim(dir);
@@ -45,12 +65,7 @@ void OutDirClaim::claim(const fs::path& dir) {
     } catch (const std::system_error& e) {  // its errno decides the exit code: a full disk 3, a read-only folder 2
       throw FileWriteError("--out: " + std::string(e.what()), path_, e.code().value());
     }
-    if (fd < 0) {
-      const std::string pid = trim(read_whole_file(path_));
-      throw UsageError("--out: " + dir.string() + " is in use by another bench_mps sweep (" +
-                       (pid.empty() ? std::string("pid not written yet") : "pid " + pid) +
-                       "); wait for it to end, or choose another folder");
-    }
+    if (fd < 0) throw in_use(dir, path_);
     struct stat held {
     }, named{};
     if (::fstat(fd, &held) == 0 && ::stat(path_.c_str(), &named) == 0 && held.st_ino == named.st_ino &&

@@ -33,6 +33,10 @@ class OutDirClaim {
   std::filesystem::path path_;
 };
 
+/// Throws the UsageError a second sweep's claim gets (naming the holder's pid) where a sweep holds `dir`'s claim now;
+/// returns where none does. A check before the claim (a folder that already holds results) calls it first.
+void refuse_if_claimed(const std::filesystem::path& dir);
+
 /// The first folder on `dir`'s path that does not exist yet (empty when `dir` exists): what a verb about to
 /// make `dir` removes again where it cannot claim it.
 std::filesystem::path first_missing_folder(const std::filesystem::path& dir);

@@ -15,6 +15,7 @@
 #include "harness/plan/exec_options.hpp"
 #include "harness/sweep/cpu_affinity.hpp"
 #include "harness/sweep/gpu_profiling.hpp"
+#include "harness/sweep/out_dir_claim.hpp"
 #include "harness/sweep/worker_pool.hpp"
 
 namespace fs = std::filesystem;
@@ -95,14 +96,19 @@ void check_fresh_out_dir(const fs::path& out) {
 }
 
 void check_out_dir(const SweepSpec& spec) {
-  if (spec.resume) return;  // prepare_resume checks the folder it continues
   const fs::path out = spec.out_dir.empty() ? fs::path("results") : fs::path(spec.out_dir);
+  // A sweep writing the folder now: exit 2 naming its pid (before this sweep holds the claim itself, and before
+  // the machine's checks, which would name the GPU's lock instead).
+  if (!spec.out_dir.empty()) refuse_if_claimed(out);
+  if (spec.resume) return;  // prepare_resume checks the folder it continues
   std::error_code ec;
   if (!spec.out_dir.empty()) check_fresh_out_dir(out);
   fs::path probe = fs::absolute(out, ec);
   while (!probe.empty() && !fs::exists(probe, ec)) probe = probe.parent_path();
   // access() says yes to root everywhere (even in /proc): try a folder there and take it away again.
   const fs::path trial = probe / (".bench_mps-write-test-" + std::to_string(::getpid()));
+  if (!probe.empty() && fs::exists(probe, ec) && !fs::is_directory(probe, ec))
+    throw UsageError("--out: cannot create " + out.string() + ": " + probe.string() + " is a file, not a folder");
   if (probe.empty() || !fs::is_directory(probe, ec) || !fs::create_directory(trial, ec)) {
     if (ec && exit_code_of_write_error(ec.value()) == kExitEnvironment)  // a full disk: the machine's, exit 3
       throw EnvironmentError("--out: cannot create " + out.string() + ": " + ec.message() + " in " + probe.string());

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <boost/algorithm/string/join.hpp>
+
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -14,6 +16,7 @@
 #include "harness/results/meta.hpp"
 #include "harness/results/results_schema.hpp"
 #include "harness/results/results_writer.hpp"
+#include "harness/sweep/out_dir_claim.hpp"
 #include "harness/workers/workload_config.hpp"
 
 namespace fs = std::filesystem;
@@ -42,14 +45,17 @@ nlohmann::json sweep_identity(const SweepMeta& meta) {
   return id;
 }
 
-/// The first difference between two identities, as "procs 1,4 there vs 1,4,10 here".
-std::string first_difference(const nlohmann::json& stored, const nlohmann::json& asked) {
+/// Every difference between two identities, as "procs [1,4] there vs [1,4,10] here; demo ..." (a `--procs` given
+/// to a demo's folder changes both, and naming only the first in key order would hide the one the user typed).
+std::string differences(const nlohmann::json& stored, const nlohmann::json& asked) {
+  std::vector<std::string> found;
   for (const auto& [key, value] : asked.items())
     if (!stored.contains(key) || stored[key] != value)
-      return key + " " + (stored.contains(key) ? stored[key].dump() : "(none)") + " there vs " + value.dump() + " here";
+      found.push_back(key + " " + (stored.contains(key) ? stored[key].dump() : "(none)") + " there vs " + value.dump() +
+                      " here");
   for (const auto& [key, value] : stored.items())
-    if (!asked.contains(key)) return key + " " + value.dump() + " there, not set here";
-  return "";
+    if (!asked.contains(key)) found.push_back(key + " " + value.dump() + " there, not set here");
+  return boost::algorithm::join(found, "; ");
 }
 
 /// The header this bench_mps writes to `name` (ResultsWriter's).
@@ -120,6 +126,7 @@ void read_as_users(const fs::path& scratch, const fs::path& dir, Read read) {
 }  // namespace
 
 SweepSpec stored_sweep(const fs::path& dir) {
+  refuse_if_claimed(dir);  // a sweep writing it now: exit 2 naming its pid, before its meta.json is read
   const SweepMeta meta = read_sweep_meta(dir);
   if (!meta.argv || meta.argv->empty())
     throw ResultsError((dir / "meta.json").string() + ": no stored command line (argv)");
@@ -129,7 +136,7 @@ SweepSpec stored_sweep(const fs::path& dir) {
 }
 
 void check_same_sweep(const SweepSpec& spec, const SweepMeta& meta) {
-  const std::string diff = first_difference(sweep_identity(meta), sweep_identity(make_meta(spec, std::nullopt, "")));
+  const std::string diff = differences(sweep_identity(meta), sweep_identity(make_meta(spec, std::nullopt, "")));
   if (!diff.empty()) throw UsageError("--resume: the folder holds another sweep (" + diff + ")");
 }
 

@@ -292,6 +292,9 @@ struct WorkerSet::Impl {
           ++w.dones;
           w.last_done_ns = e.at_ns;
           break;
+        case WorkerMessage::Kind::facts:  // a failed round's: runs.csv's facts as a DONE's would be
+          if (!w.result.done.is_object()) w.result.done = nlohmann::json{{"facts", m.done}};
+          break;
         case WorkerMessage::Kind::spawned:
           w.result.spawned_pgids.push_back(m.spawned_pgid);
           break;

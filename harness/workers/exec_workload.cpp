@@ -141,10 +141,13 @@ class ExecWorkload final : public kernels::Workload {
   }
 
   kernels::WorkloadFacts facts() const override {
-    kernels::WorkloadFacts f{{"exit_code", exit_code_},
-                             {"completion_s", static_cast<double>(end_ns_ - start_ns_ - held_ns_) * 1e-9},
-                             {"stdout_bytes", static_cast<double>(out_bytes_)},
-                             {"stderr_bytes", static_cast<double>(err_bytes_)}};
+    // A failed copy's facts are said too: its exit code where it exited (not killed by a signal or the timeout), its
+    // completion where it ended.
+    kernels::WorkloadFacts f;
+    if (exit_code_ >= 0) f.emplace_back("exit_code", exit_code_);
+    if (end_ns_ > 0) f.emplace_back("completion_s", static_cast<double>(end_ns_ - start_ns_ - held_ns_) * 1e-9);
+    f.emplace_back("stdout_bytes", static_cast<double>(out_bytes_));
+    f.emplace_back("stderr_bytes", static_cast<double>(err_bytes_));
     if (usage_read_) {  // the CPU the command's processes used, each reaped by it or by this worker
       f.emplace_back("cpu_user_s", seconds(usage_.ru_utime));
       f.emplace_back("cpu_system_s", seconds(usage_.ru_stime));

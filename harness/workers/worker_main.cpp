@@ -166,9 +166,18 @@ int run(const WorkerOptions& o, TaskReporter& reporter) {
   for (std::string line; std::getline(std::cin, line);) {  // the harness closes stdin after the last round
     if (line != "GO") throw std::runtime_error("expected GO from the harness, got '" + line + "'");
     const std::int64_t t0 = monotonic_ns();
-    runner.round(length, [&reporter](int instance, std::int64_t start, std::int64_t end) {
-      reporter.add({start, end, instance});
-    });
+    try {
+      runner.round(length, [&reporter](int instance, std::int64_t start, std::int64_t end) {
+        reporter.add({start, end, instance});
+      });
+    } catch (...) {  // what the failed round learnt (exec's exit code) is said before its ERROR
+      try {
+        reporter.flush(monotonic_ns());
+        say(format_facts(runner.instance_summaries().front()["facts"]));
+      } catch (...) {  // no facts: the ERROR still comes
+      }
+      throw;
+    }
     const std::int64_t now = monotonic_ns();
     reporter.flush(now);
     const nlohmann::json instances = runner.instance_summaries();

@@ -45,6 +45,8 @@ std::string format_task(const TaskRecord& t, bool with_instance) {
 
 std::string format_done(const nlohmann::json& summary) { return "DONE " + json_text(summary); }
 
+std::string format_facts(const nlohmann::json& facts) { return "FACTS " + json_text(facts); }
+
 std::string format_error(const std::string& message, RunStatus status) {
   return "ERROR " + to_string(status) + " " + one_line(message);
 }
@@ -92,6 +94,9 @@ WorkerMessage parse_worker_line(const std::string& raw) {
     } else if (word == "DONE") {
       m.done = nlohmann::json::parse(rest);
       if (m.done.is_object()) m.kind = WorkerMessage::Kind::done;
+    } else if (word == "FACTS") {
+      m.done = nlohmann::json::parse(rest);
+      if (m.done.is_object()) m.kind = WorkerMessage::Kind::facts;
     } else if (word == "ERROR") {
       m.kind = WorkerMessage::Kind::error;
       read_error(rest, m);

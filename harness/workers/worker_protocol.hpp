@@ -8,6 +8,7 @@
 //   worker:  SPAWNED <pgid>                          exec: the user's command runs in this process group
 //   worker:  DONE {json summary of the round}
 //   and at the end the harness closes the worker's stdin: it exits 0. On any failure the worker says
+//   FACTS {json} (where a round failed: what its workload learnt, exec's exit_code, as DONE's "facts") and
 //   ERROR <status> <message> (after the tasks it finished) and exits non-zero: the status is `error`, or
 //   the one a StatusError named (exec's exec_failed, ...); a line without a status word (an older
 //   worker's ERROR <message>) reads as `error` with its whole text.
@@ -45,11 +46,11 @@ struct TaskRecord {
 };
 
 struct WorkerMessage {
-  enum class Kind { ready, task, spawned, done, error, unknown };
+  enum class Kind { ready, task, spawned, done, facts, error, unknown };
   Kind kind = Kind::unknown;
   ReadyInfo ready;
   TaskRecord task;
-  nlohmann::json done;
+  nlohmann::json done;                  ///< DONE's summary; FACTS's object
   RunStatus status = RunStatus::error;  ///< the ERROR line's status
   std::string text;                     ///< the ERROR message, or the whole line if unknown
   long spawned_pgid = 0;
@@ -59,6 +60,8 @@ std::string format_ready(const ReadyInfo& info);
 /// The instance field is written only where the worker runs several (`with_instance`).
 std::string format_task(const TaskRecord& task, bool with_instance = false);
 std::string format_done(const nlohmann::json& summary);
+/// A failed round's facts (an object), said before its ERROR.
+std::string format_facts(const nlohmann::json& facts);
 std::string format_error(const std::string& message, RunStatus status = RunStatus::error);
 std::string format_spawned(long pgid);
 
