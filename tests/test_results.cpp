@@ -102,7 +102,7 @@ TEST(CsvCells, TinyNumbersAreReadAndOutOfRangeOnesRefused) {
 TEST(InterferenceRows, TheRangeOfTheP99RatioHoldsItsPoint) {
   // One repeat: the point is the ratio of the medians, the range the ratio the sweep wrote (rounded): a range that
   // missed its point by a rounding once made the report's error bars negative (matplotlib refused them).
-  const auto row = [](RunKind kind, int procs, double p99_ms) {
+  const auto row = [](RunScenario kind, int procs, double p99_ms) {
     SummaryRecord r;
     r.run_id = "r1-mps-cpu-n2-" + kind.name();
     r.mode = "mps";

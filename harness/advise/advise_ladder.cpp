@@ -189,8 +189,10 @@ SetMeasurement read_set(const SummaryRecord& r, const UnitChoice& unit, const st
   // A program: each copy's run is its task, from its start to its exit (its start-up inside).
   m.run_s = r.task_mean_ms / 1000;
   m.run_per_s = r.makespan_s > 0 ? m.units / r.makespan_s : NAN;
-  for (const WorkerRecord& w : workers)  // --check-metric: each copy's last value (NaN where it printed none)
-    if (w.run_id == r.run_id && std::isfinite(w.fact("check_matches"))) m.check_values.push_back(w.fact("check_value"));
+  for (const WorkerRecord& w : workers)  // --check-metric: each copy's last value (NaN where it printed none); a
+    // failed copy's (its facts are kept since 2026-12-05) is no value of a finished run
+    if (w.run_id == r.run_id && w.status == RunStatus::ok && std::isfinite(w.fact("check_matches")))
+      m.check_values.push_back(w.fact("check_value"));
   if (unit.profiled) time_by_profile(r, units, m);
   if (!unit.metric) return m;
   std::vector<double> means, p99s, startups, steps, served;  // the copies' steps: mean, the worst p99, rate served

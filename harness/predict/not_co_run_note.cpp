@@ -23,7 +23,7 @@ NotCoRunNote not_co_run_note(const std::vector<MeasuredUnit>& units, const std::
     for (const MeasuredUnit* u : copies) {
       if (std::isfinite(u->steady_s) && u->steady_s > 0) steady.push_back(u->steady_s);
       const auto r = row_of.find({run_id, u->worker});
-      if (r == row_of.end()) continue;
+      if (r == row_of.end() || r->second->status != RunStatus::ok) continue;  // a failed copy's run is not its share
       const double user = r->second->fact("cpu_user_s"), sys = r->second->fact("cpu_system_s");
       const double completion = r->second->fact("completion_s");
       if (std::isfinite(user) && std::isfinite(sys) && completion > 0) share.push_back((user + sys) / completion);
