@@ -305,8 +305,12 @@ def draw_comparison(spec, data):
             whisker.lines[2][0].set_gid("noise")
     for yi, p, c in zip(y, pairs, changes):
         text = "n/a" if p["change"] is None else "{:+.1f}%".format(c)
-        ax.annotate(text, (c, yi), textcoords="offset points", xytext=(4 if c >= 0 else -4, 9),
-                    ha="left" if c >= 0 else "right", va="center", fontsize=8)
+        beyond = abs(c) > limit  # a bar past the widest range: cut at its edge, its label inside and marked so
+        at = max(-limit, min(limit, c))
+        ax.annotate(text + (" (cut)" if beyond else ""), (at, yi), textcoords="offset points",
+                    xytext=((4 if c >= 0 else -4) * (-1 if beyond else 1), 9),
+                    ha=("left" if c >= 0 else "right") if not beyond else ("right" if c >= 0 else "left"),
+                    va="center", fontsize=8)
     ax.set_yticks(y)
     ax.set_yticklabels([p["label"] for p in pairs])
     ax.set_xlim(-limit, limit)
@@ -389,7 +393,8 @@ def draw_xray(spec, data):
     """The X-ray: a Gantt chart of busy contexts per mode, and the wait of a short step against N."""
     panels = spec["panels"]
     fig, axes = plt.subplots(1, len(panels) + 1, figsize=(5.2 * len(panels) + 4.6, 3.9),
-                             gridspec_kw={"width_ratios": [1.4] * len(panels) + [1]})
+                             gridspec_kw={"width_ratios": [1.4] * len(panels) + [1]}, squeeze=False)
+    axes = list(axes[0])  # a list however many panels (none: no busy run finished)
     for ax, panel in zip(axes, panels):
         color = mode_color(panel["mode"])
         for i, spans in enumerate(panel["contexts"]):
@@ -402,13 +407,21 @@ def draw_xray(spec, data):
         ax.set_title("{}: N={} busy contexts".format(panel["mode_label"], panel["n"]), fontsize=10)
         ax.grid(True, axis="x", alpha=0.3)
     ax = axes[-1]
-    waits = spec["waits"]
+    waits = [w for w in spec["waits"] if w["measured"] is not None]  # a probe that did not finish has no wait
+    if not waits:
+        ax.text(0.5, 0.5, "no wait measured\n(no time-sliced wait probe finished)", ha="center", va="center",
+                transform=ax.transAxes, fontsize=9)
+        ax.set_axis_off()
+        fig.suptitle(spec["title"], fontsize=11)
+        fig.tight_layout()
+        return fig
     ns = [w["n"] for w in waits]
     measured = [w["measured"] for w in waits]
     p99 = [w["p99"] if w["p99"] is not None else w["measured"] for w in waits]
     ax.errorbar(ns, measured, yerr=[[0] * len(ns), [max(0, a - b) for a, b in zip(p99, measured)]], fmt="o",
                 color=mode_color("timeslice"), capsize=3, label="measured (p99 whisker)")
-    ax.plot(ns, [w["predicted"] for w in waits], color="#7f7f7f", linestyle=(0, (8, 4)),
+    ax.plot(ns, [w["predicted"] if w["predicted"] is not None else float("nan") for w in waits], color="#7f7f7f",
+            linestyle=(0, (8, 4)),
             label="(N-1) x (slice + switch)")
     ax.set_xlabel("N contexts")
     ax.set_ylabel("wait per short step, ms")

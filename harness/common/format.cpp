@@ -15,9 +15,16 @@ std::string fmt_num(double value, int significant) {
 
 std::string fmt_fixed(double value, int decimals) {
   if (std::isnan(value)) return "-";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
-  return buf;
+  return printed("%.*f", decimals, value);
+}
+
+std::string printed(const char* format, int precision, double value) {
+  const int size = std::snprintf(nullptr, 0, format, precision, value);  // 1e300 with "%.2f" is 303 characters
+  if (size < 0) return "-";
+  std::string out(static_cast<std::size_t>(size) + 1, '\0');
+  std::snprintf(out.data(), out.size(), format, precision, value);
+  out.resize(static_cast<std::size_t>(size));
+  return out;
 }
 
 std::vector<std::string> split(const std::string& text, char sep) {

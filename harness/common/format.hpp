@@ -11,6 +11,8 @@ namespace bench_mps::harness {
 std::string fmt_num(double value, int significant = 6);
 /// Fixed decimals: fmt_fixed(3.14159, 2) -> "3.14"; NaN -> "-".
 std::string fmt_fixed(double value, int decimals);
+/// `format` (one precision, one double: "%.*f", "%.*g") as long as it comes out, never cut at a buffer's end.
+std::string printed(const char* format, int precision, double value);
 /// Splits on `sep`, keeping empty fields.
 std::vector<std::string> split(const std::string& text, char sep);
 std::string trim(const std::string& text);

@@ -48,10 +48,10 @@ std::string fmt_sig(double value, int significant) {
   if (!std::isfinite(value)) return "-";
   if (value == 0) return "0";
   const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(value))));
+  // Far from 1 the digits would be mostly zeros (1e-70) or past what a double holds (1e80): written as 1.234e+80.
+  if (magnitude < -6 || magnitude >= 15) return printed("%.*g", significant, value);
   const int decimals = std::max(0, significant - 1 - magnitude);
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
-  return buf;
+  return printed("%.*f", decimals, value);
 }
 
 std::string fmt_range(double median, double min, double max, int significant) {

@@ -262,6 +262,8 @@ std::string render_comparison_report(const ComparisonFolder& folder, const PlotP
   md += "\n## Figure\n\n";
   for (const FigureInfo& f : plan.figures) md += figure_markdown(f);
   for (const std::string& why : plan.not_drawn) md += "Not drawn: " + why + ".\n\n";
+  if (folder.rows.empty())  // compare wrote the folder of two results folders with no configuration in common
+    return md + "## Pairs\n\nNone: the two folders had no configuration in common, so nothing was compared.\n";
   md += "## Pairs\n\nMedian over repeats on each side and its noise (" +
         statistic_or(info,
                      "the median's ~94% confidence interval over the median: the whole range, (max - min) / median, "

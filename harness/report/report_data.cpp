@@ -146,6 +146,8 @@ void aggregate_exec(const std::vector<WorkerRecord>& workers, ReportData& data) 
     std::vector<double> completion, startup, steps, step_ms;
     for (const WorkerRecord* w : copies) {
       completion.push_back(w->fact("completion_s"));
+      if (!std::isfinite(w->fact("step_mean_ms"))) continue;  // printed no step: its steps are the others'
+      ++c.copies_with_steps;
       startup.push_back(w->fact("startup_s"));
       steps.push_back(w->fact("steps"));
       step_ms.push_back(w->fact("step_mean_ms"));

@@ -72,6 +72,9 @@ struct ExecCell {
   double startup_s = 0;     ///< mean time before its first reported step (NaN without --exec-metric)
   double steps = 0;         ///< mean steps reported per copy
   double step_ms = 0;       ///< mean over copies of their mean step time
+  /// The copies that printed a step: start-up, steps and step time are theirs (NaN where none did); one copy
+  /// without a metric does not blank the others'.
+  int copies_with_steps = 0;
 };
 
 /// The exec workload's alone runs (N=1, ok) of one mode, in the order they ran: the anchor every "vs one copy"

@@ -119,6 +119,12 @@ std::string fault_verdict(const SweepMeta& meta, const std::vector<SummaryRecord
   md << "On " << gpu_and_driver(meta) << ", when one of N processes made an illegal memory access";
   std::string sep = ": ";
   for (const FaultCell& c : cells) {
+    if (c.victims == 0) {  // no run of the cell told of its victims: said so, never "0/0 survived"
+      md << sep << c.mode << " (N=" << c.procs << ", " << c.workload << ") no run measured its victims (" << c.failed
+         << " of " << c.runs << " run" << (c.runs == 1 ? "" : "s") << " failed)";
+      sep = "; ";
+      continue;
+    }
     md << sep << c.mode << " (N=" << c.procs << ", " << c.workload << ") " << c.survived << "/" << c.victims
        << " victims survived";
     const auto key = std::make_pair(c.mode, c.procs);

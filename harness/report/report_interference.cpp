@@ -93,7 +93,7 @@ void add_figure(const std::vector<InterferenceCell>& cells, InterferenceRates& r
   for (int n : ns) {
     json modes = json::array();
     for (const auto& c : cells)
-      if (c.procs == n)
+      if (c.procs == n && c.runs > c.failed)  // a mode whose side-by-side runs all failed has no bar to draw
         modes.push_back(
             {{"mode", c.mode},
              {"mode_label", mode_label(c.mode)},
@@ -103,7 +103,7 @@ void add_figure(const std::vector<InterferenceCell>& cells, InterferenceRates& r
              {"bg_kept", json_number(c.bg_kept)},
              {"bg_per_s", json_number(spread_of(rates.bg_beside[c.mode + "|" + std::to_string(n)]).median)},
              {"bg_alone_per_s", json_number(spread_of(rates.bg_alone[c.mode + "|" + std::to_string(n)]).median)}});
-    groups.push_back({{"n", n}, {"modes", modes}});
+    if (!modes.empty()) groups.push_back({{"n", n}, {"modes", modes}});
   }
   FigureInfo f{
       "interference", "The foreground beside " + bg + " background jobs",
@@ -174,10 +174,14 @@ InterferenceReport render_interference_report(const fs::path& dir, const SweepMe
 
   InterferenceReport out;
   const std::string verdict = interference_verdict(cells);
+  const bool side_by_side =
+      std::any_of(cells.begin(), cells.end(), [](const InterferenceCell& c) { return c.runs > c.failed; });
   std::string& md = out.markdown;
-  md =
-      (verdict.empty() ? std::string("No side-by-side run finished.") : "On " + gpu_and_driver(meta) + ": " + verdict) +
-      "\n\n# bench_mps interference report: " + name + "\n\n";
+  md = (!verdict.empty() ? "On " + gpu_and_driver(meta) + ": " + verdict
+        : side_by_side ? std::string("Side-by-side runs finished, but no run of the foreground alone did: no ratio to "
+                                     "its alone to say which mode protects it.")
+                       : std::string("No side-by-side run finished.")) +
+       "\n\n# bench_mps interference report: " + name + "\n\n";
   md += "One foreground job, `" + fg + "` (`" + fg_params + "`), beside N-1 background jobs, `" + bg + "` (`" +
         bg_params +
         "`), in each mode. Every repeat of a mode measures the foreground alone, the background jobs alone and then "

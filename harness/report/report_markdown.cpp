@@ -51,9 +51,9 @@ std::string verdict_clause(const ReportData& data, const std::string& series, co
   for (auto it = data.procs.rbegin(); it != data.procs.rend() && !mps.empty(); ++it) {
     const ReportCell* c = data.find(series, mps, *it);
     if (c && std::isfinite(c->speedup_vs_timeslice.median))
-      return (first ? "" : "for " + series + ", ") + mps_name + " ran " + std::to_string(*it) + " processes at " +
-             fmt_times(c->speedup_vs_timeslice.median) + " the throughput of time-slicing" +
-             (first ? " for " + series : "");
+      return (first ? "" : "for " + series + ", ") + mps_name + " ran " + std::to_string(*it) +
+             (*it == 1 ? " process at " : " processes at ") + fmt_times(c->speedup_vs_timeslice.median) +
+             " the throughput of time-slicing" + (first ? " for " + series : "");
   }
   // One mode only: its scaling.
   for (auto it = data.procs.rbegin(); it != data.procs.rend(); ++it) {
@@ -71,7 +71,8 @@ std::string verdict_clause(const ReportData& data, const std::string& series, co
 std::string runs_phrase(const ReportData& data) {
   const int failed = static_cast<int>(data.failed.size());
   if (data.runs_total == 0) return "no runs recorded";
-  if (failed == 0) return "all " + std::to_string(data.runs_total) + " runs ok";
+  if (failed == 0)
+    return data.runs_total == 1 ? "its one run ok" : "all " + std::to_string(data.runs_total) + " runs ok";
   return std::to_string(failed) + " of " + std::to_string(data.runs_total) + " runs failed and are left out";
 }
 
@@ -325,8 +326,12 @@ std::string exec_section(const ReportData& data) {
                   {false, true, true, true, true, true, true, true, true});
   for (const ExecCell& c : data.exec) {
     const bool steps = std::isfinite(c.step_ms);
+    const std::string some =
+        steps && c.copies_with_steps < c.copies
+            ? " (" + std::to_string(c.copies_with_steps) + " of " + std::to_string(c.copies) + " copies)"
+            : "";
     t.add_row({c.mode, std::to_string(c.procs), std::to_string(c.copies), fmt_fixed(c.completion_s, 2), startup_cell(c),
-               steps ? fmt_fixed(c.steps, 0) : "-", steps ? fmt_fixed(c.step_ms, 3) : "-",
+               steps ? fmt_fixed(c.steps, 0) : "-", steps ? fmt_fixed(c.step_ms, 3) + some : "-",
                steps ? ratio_to_alone(c.step_ms, alone ? alone->step : none) : "-",
                ratio_to_alone(c.completion_s, alone ? alone->completion : none)});
   }
@@ -368,9 +373,9 @@ std::string seed001_section(const ReportData& data, const std::vector<SeedRatio>
     if (r.workload_kind == "seed001" && r.metric == "completion_time") theirs[r.procs][r.mode] = &r;
   if (ours.empty() || theirs.empty()) return "";
   MarkdownTable t({"N", "", "time-sliced", "MPS", "time-sliced / MPS"}, {true, false, true, true, true});
-  auto cell = [](double seconds, double ratio) {
-    if (!std::isfinite(seconds) || !std::isfinite(ratio)) return std::string("-");
-    return fmt_num(seconds, 3) + " s (" + fmt_fixed(ratio, 2) + "x)";
+  auto cell = [](double seconds, double ratio) {  // the seconds alone where there is no run alone to divide by
+    if (!std::isfinite(seconds)) return std::string("-");
+    return fmt_num(seconds, 3) + " s" + (std::isfinite(ratio) ? " (" + fmt_fixed(ratio, 2) + "x)" : std::string());
   };
   for (const auto& [n, modes] : theirs) {
     const SeedRatio* ts = modes.count(kTimesliceMode) ? modes.at(kTimesliceMode) : nullptr;

@@ -37,8 +37,14 @@ json xray_figure(const RegimesInput& in) {
   const int n = ns.count(4) ? 4 : *ns.rbegin();
   json panels = json::array();
   for (const std::string& mode : {kTimesliceMode, kMpsMode}) {
-    const std::string id = "r1-" + std::string(mode) + "-xray-n" + std::to_string(n) + "-xray_busy";
-    const json contexts = timeline(in.tasks, id, 200.0, 25.0);
+    // The first repeat's busy run at N that finished: a failed one's tasks are no timeline of N busy contexts.
+    const SummaryRecord* run = nullptr;
+    for (const SummaryRecord& r : in.rows)
+      if (r.scenario == RunKind::xray_busy && r.mode == mode && r.procs == n && r.status == RunStatus::ok &&
+          (!run || r.repeat < run->repeat))
+        run = &r;
+    if (!run) continue;
+    const json contexts = timeline(in.tasks, run->run_id, 200.0, 25.0);
     if (!contexts.empty())
       panels.push_back({{"mode", mode}, {"mode_label", mode_label(mode)}, {"n", n}, {"contexts", contexts}});
   }
@@ -107,6 +113,8 @@ json map_figure(const RegimesInput& in) {
                           {"predicted", json_number(e.predicted.loss)}});
       }
     }
+    const bool measured = std::any_of(cells.begin(), cells.end(), [](const json& c) { return !c["loss"].is_null(); });
+    if (!measured) continue;  // no grid point measured in that mode at N (MPS not run, or every run failed)
     panels.push_back({{"mode", mode},
                       {"mode_label", mode_label(mode)},
                       {"n", n},
@@ -114,6 +122,7 @@ json map_figure(const RegimesInput& in) {
                       {"points", points},
                       {"model", model_surface(mode, n, in.sched, footprint)}});
   }
+  if (panels.empty()) return json();
   return {{"name", "regime_map"}, {"title", "The regime map (" + gpu_title(in.meta) + ")"}, {"panels", panels}};
 }
 

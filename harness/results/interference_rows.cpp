@@ -87,14 +87,19 @@ std::string interference_verdict(const std::vector<InterferenceCell>& cells) {
   for (int n : ns) {
     const InterferenceCell* best = nullptr;
     const InterferenceCell* timeslice = nullptr;
+    int measured = 0;
     for (const auto& c : cells) {
       if (c.procs != n || std::isnan(c.p99_vs_alone)) continue;
+      ++measured;
       if (!best || c.p99_vs_alone < best->p99_vs_alone) best = &c;
       if (c.mode == kTimesliceMode) timeslice = &c;
     }
     if (!best) continue;
+    // One mode measured at N protects nothing "best": it is said as measured, beside nothing.
     out += (out.empty() ? "" : " ") + std::string("At N=") + std::to_string(n) + ", " + best->mode +
-           " protects the foreground best: its p99 latency is " + ratio(best->p99_vs_alone) + " its own alone";
+           (measured > 1 ? " protects the foreground best: its p99 latency is "
+                         : " (the only mode measured there) keeps the foreground's p99 latency at ") +
+           ratio(best->p99_vs_alone) + " its own alone";
     if (timeslice && timeslice != best) out += " (time-sliced: " + ratio(timeslice->p99_vs_alone) + ")";
     out += ", and the background keeps " +
            (std::isnan(best->bg_kept) ? std::string("-") : fmt_fixed(best->bg_kept, 2)) + " of its throughput alone";

@@ -209,10 +209,12 @@ def check_duty_cycle(tmp):
     plot_report.plt.close(fig)
 
 
-def report_copy(tmp, folder, name):
+def report_copy(tmp, folder, name, edit=None):
     dst = os.path.join(tmp, name)
     shutil.copytree(os.path.join(SOURCE, "results", folder), dst,
                     ignore=lambda d, files: [f for f in files if f in ("plots", "report.md") or f.startswith(".report-staging")])
+    if edit:
+        edit(dst)
     proc = subprocess.run([BENCH, "report", dst], capture_output=True, text=True, timeout=300)
     check(proc.returncode == 0, "bench_mps report {}: exit {}: {}".format(folder, proc.returncode, proc.stderr.strip()[-300:]))
     with open(os.path.join(dst, "plots", "plot_data.json")) as f:
@@ -239,6 +241,55 @@ def check_reports(tmp):
     if "timeslice" in by and "mps" in by and by["timeslice"].get("bg_alone_per_s"):
         check(by["timeslice"]["bg_alone_per_s"] < 0.6 * by["mps"]["bg_alone_per_s"],
               "interference plot data: time-sliced fillers alone are not at about half MPS's rate")
+
+
+def edit_rows(folder, name, change):
+    """Rewrites folder/NAME (a .csv, or its committed .csv.gz unpacked) with change(row) applied to each row; a row
+    for which it returns False is dropped."""
+    path = os.path.join(folder, name)
+    if not os.path.exists(path) and os.path.exists(path + ".gz"):
+        import gzip
+        with gzip.open(path + ".gz", "rt", newline="") as g, open(path, "w", newline="") as f:
+            f.write(g.read())
+        os.remove(path + ".gz")
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+        header = list(rows[0].keys()) if rows else []
+    kept = [r for r in rows if change(r) is not False]
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, header, lineterminator="\n")
+        w.writeheader()
+        w.writerows(kept)
+
+
+def check_edge_reports(tmp):
+    """Data the docs call valid that once made the plotting fail (exit 1): an X-ray whose first repeat's busy runs
+    at the N the timeline shows failed (no tasks), and whose time-sliced wait probe at N=10 recorded no wait."""
+    xray = "2026-11-26-h100-80gb-hbm3-xray"
+    failed = set()
+
+    def edit(dst):
+        def summary(r):
+            if r["repeat"] == "1" and r["procs"] == "4" and r["scenario"] == "xray_busy":
+                r.update(status="crashed", reason="worker 0 killed by SIGSEGV")
+                failed.add(r["run_id"])
+            if r["scenario"] == "xray_wait" and r["mode"] == "timeslice" and r["procs"] == "10":
+                r.update(xray_wait_ms="", xray_wait_p99_ms="")
+        edit_rows(dst, "summary.csv", summary)
+        edit_rows(dst, "runs.csv", lambda r: r.update(status="crashed") if r["run_id"] in failed else None)
+        edit_rows(dst, "tasks.csv", lambda r: r["run_id"] not in failed)
+        with open(os.path.join(dst, "meta.json")) as f:
+            meta = json.load(f)
+        meta["runs_failed"] = meta.get("runs_failed", 0) + len(failed)
+        with open(os.path.join(dst, "meta.json"), "w") as f:
+            json.dump(meta, f, indent=2)
+
+    dst, data, report = report_copy(tmp, xray, "xray-edges", edit)
+    check(failed, "xray edges: no busy run of repeat 1 at N=4 to fail")
+    spec = next((f for f in data["figures"] if f["name"] == "xray"), None)
+    if check(spec is not None, "xray edges: no X-ray figure"):
+        check(all(w["n"] != 10 or w["measured"] is None for w in spec["waits"]), "xray edges: the blank wait came back")
+        check(os.path.exists(os.path.join(dst, "plots", "xray.png")), "xray edges: xray.png not drawn")
 
 
 def check_regime_map():
@@ -317,6 +368,7 @@ def main():
         check_regime_map()
         if check(os.access(BENCH, os.X_OK), "no bench_mps at {}".format(BENCH)):
             check_reports(tmp)
+            check_edge_reports(tmp)
             check_history(tmp)
         check_no_staging()
     for f in failures:
