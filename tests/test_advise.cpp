@@ -274,6 +274,23 @@ TEST(AdvisePick, TheP99TargetRulesOutTheRungsThatBreakIt) {
   EXPECT_NE(recommend(alone_at(10, 3, 0.2), l, {}, {}, 5.0).headline.find("No advice"), std::string::npos);
 }
 
+TEST(AdviseRedo, WithoutOneCopyAloneTimeSlicedTheHeadlineSaysSoNotThatNothingRan) {
+  // Every throughput is divided by the time-sliced N=1 cell: a ladder without it (its sweep gone) picks nothing,
+  // and the headline names it; it said "no configuration of the ladder ran" beside nine cells that ran ok.
+  TempDir tmp;
+  const fs::path dir = tmp / "wlm-transformer";
+  fs::copy(source_dir() / "results/2026-12-03-advise-lease4/wlm-transformer", dir, fs::copy_options::recursive);
+  fs::remove_all(dir / "sweeps" / "ladder-1");
+  fs::remove(dir / "sweeps" / "ladder-1.log");
+  const CommandOutput r = run_program(bench_mps_exe(), {"advise", "--redo", dir.string()}, {}, 120);
+  EXPECT_EQ(r.exit_code, 1) << "no advice: " << r.err;
+  EXPECT_NE(r.out.find("No advice: one copy alone, time-sliced, is not in the ladder, and every throughput is "
+                       "divided by it."),
+            std::string::npos)
+      << r.out << r.err;
+  EXPECT_EQ(r.out.find("no configuration of the ladder ran"), std::string::npos) << r.out;
+}
+
 TEST(AdvisePick, FailedRunsAreNeverAdvised) {
   auto l = ladder({{1, 10, 10}, {2, 20, 10.5}, {4, 40, 11}});
   for (MeasuredCell& c : l)
@@ -657,7 +674,11 @@ TEST(AdviseJob, ALongerJobWeighsTheStepsOverTheStartUp) {
   EXPECT_EQ(hundred.side(), 1);
   // A duration of one copy alone: 10 s of start-up, then 20 s more is 2000 steps.
   EXPECT_NEAR(job_verdict(ladder, LadderUnit::step, *parse_job_length("30s")).units, 2000, 1e-6);
-  EXPECT_NE(job_verdict(ladder, LadderUnit::step, *parse_job_length("5s")).problem.find("start-up"), std::string::npos);
+  const JobVerdict too_short = job_verdict(ladder, LadderUnit::step, *parse_job_length("5s"));
+  EXPECT_NE(too_short.problem.find("start-up"), std::string::npos);
+  EXPECT_TRUE(std::isnan(too_short.units)) << "no negative count of steps: " << too_short.units;
+  EXPECT_EQ(job_sentence(too_short, LadderUnit::step).find("(-"), std::string::npos)
+      << job_sentence(too_short, LadderUnit::step);
   const std::string said = job_sentence(hundred, LadderUnit::step);
   EXPECT_NE(said.find("For a job of 100x the command as given (100000 steps a copy): MPS at N=4"), std::string::npos)
       << said;

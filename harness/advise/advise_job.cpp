@@ -125,6 +125,7 @@ JobVerdict job_verdict(const std::vector<MeasuredCell>& ladder, LadderUnit unit,
   if (!(v.units >= 1)) {
     v.problem =
         "not one " + std::string(unit_word(unit)) + " after one copy alone's start-up (" + fmt_sig(a.startup_s) + " s)";
+    v.units = NAN;  // a job shorter than the start-up has no count of units (never a negative one)
     return v;
   }
   const std::vector<double> base = job_rates(*alone, v.units);

@@ -280,6 +280,24 @@ void headline_without_mps(const Pick& p, const std::vector<MeasuredCell>& ladder
                         " (its best rung).");
 }
 
+/// How many worker sets each side's best cell had, and (per unit) how many of them co-ran: what an interval rests on.
+std::string sets_words(const Pick& p, Basis basis) {
+  const auto one = [basis](const std::string& side, const MeasuredCell* c) {
+    if (!c) return side + ": none";
+    const int sets = static_cast<int>(c->sets.size()), co_run = c->co_run_sets();
+    return side + " at N=" + std::to_string(c->procs) + ": " + std::to_string(sets) + " set" + (sets == 1 ? "" : "s") +
+           (basis == Basis::unit && co_run < sets ? ", " + std::to_string(co_run) + " of them co-run" : "");
+  };
+  return one("MPS's best", p.best_mps) + "; time-sliced's best" + one("", p.best_ts);
+}
+
+/// Whether each side's best cell ran one worker set: "from one worker set of each" is then the whole story.
+bool one_set_each(const Pick& p) {
+  for (const MeasuredCell* c : {p.best_mps, p.best_ts})
+    if (!c || c->sets.size() != 1) return false;
+  return true;
+}
+
 /// The headline of a verdict (and the mode it advises, r.mode); false for no verdict (nothing else to say).
 bool verdict_headline(const Pick& p, const std::vector<MeasuredCell>& ladder, const std::string& unit, Basis basis,
                       const std::string& slo_words, Recommendation& r) {
@@ -288,9 +306,16 @@ bool verdict_headline(const Pick& p, const std::vector<MeasuredCell>& ladder, co
                                               " at N=" + std::to_string(p.best_ts->procs) + ")"
                                         : std::string();
   switch (p.verdict) {
-    case AdviceVerdict::none:
-      r.headline = "No advice: no configuration of the ladder ran" + slo_words + ".";
+    case AdviceVerdict::none: {
+      // Every throughput is divided by one copy alone, time-sliced: without it nothing can be picked, however
+      // many cells ran.
+      const MeasuredCell* alone = find_measured(ladder, ModeKind::timeslice, 1);
+      r.headline = alone && alone->ok ? "No advice: no configuration of the ladder ran" + slo_words + "."
+                                      : std::string("No advice: one copy alone, time-sliced, ") +
+                                            (alone ? "did not finish" : "is not in the ladder") +
+                                            ", and every throughput is divided by it" + slo_words + ".";
       return false;
+    }
     case AdviceVerdict::undecided:
       if (!p.unmeasured.empty()) {
         r.headline = "Can't tell whether MPS helps " + per + ": " + p.unmeasured +
@@ -308,8 +333,11 @@ bool verdict_headline(const Pick& p, const std::vector<MeasuredCell>& ladder, co
                              std::to_string(p.best_ts->sets.size()) + " worker sets). A larger --budget runs more sets."
                        : "Can't tell whether MPS helps: its best throughput was " + fmt_times(p.gain.ratio) + against +
                              " " + per +
-                             ", from one worker set of each: no interval, so no verdict (advise runs at least " +
-                             "two per mode; this ladder ran one).";
+                             (one_set_each(p)
+                                  ? ", from one worker set of each: no interval, so no verdict (advise runs at least "
+                                    "two per mode; this ladder ran one)."
+                                  : ", from too few worker sets for an interval (" + sets_words(p, basis) +
+                                        "), so no verdict: an interval needs two on each side.");
       return true;
     case AdviceVerdict::one_copy:
       r.mode = mode_kind_word(ModeKind::timeslice);
