@@ -190,9 +190,27 @@ TEST_F(GpuProfile, HostWaitsFromSynchronisationRecordsFindTheSameSteps) {
   std::cout << "activity: host waits " << waits << " over " << steps << " steps; a step of "
             << w.fact("profile_wait_step_ms") << " ms (worker " << step_ms << " ms), GPU "
             << w.fact("profile_wait_kernel_ms") << " ms per wait\n";
+  EXPECT_GE(w.fact("profile_kernels"), kSteps) << "the profile ended early (the gate detached CUPTI?)";
   ASSERT_FALSE(std::isnan(waits)) << "no host waits recorded: " << w.reason << " " << w.facts;
   EXPECT_NEAR(waits, steps, 0.05 * steps);
   EXPECT_NEAR(w.fact("profile_wait_step_ms"), step_ms, 0.05 * step_ms);
+}
+
+// A profile whose records all come from CUPTI's activity (host waits not recorded, BENCH_MPS_PROFILE_WAITS=0)
+// outlives the start gate (on by default): once the gate opens its callbacks go, CUPTI stays, and every
+// kernel of every copy is in the profile.
+TEST_F(GpuProfile, AProfileWithoutWaitCallbacksOutlivesTheStartGate) {
+  Env env;
+  env.set.emplace_back("BENCH_MPS_PROFILE_WAITS", "0");
+  const auto rows = sweep(tmp / "nowaits", {"--modes", "timeslice", "--procs", "2", "--profile-gpu"}, env);
+  ASSERT_EQ(rows.size(), 2u);
+  for (const auto& w : rows) {
+    EXPECT_EQ(w.status, "ok") << w.reason;
+    EXPECT_EQ(w.fact("gate_arrived"), 1) << w.facts;
+    EXPECT_GE(w.fact("profile_kernels"), kSteps) << w.facts;
+    EXPECT_GT(w.fact("profile_duty"), 0.2) << w.facts;
+    EXPECT_TRUE(std::isnan(w.fact("profile_host_waits"))) << w.facts;
+  }
 }
 
 TEST_F(GpuProfile, ProfilesEveryCopyTimeSlicedAndUnderMps) {

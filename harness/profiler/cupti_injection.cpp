@@ -468,6 +468,14 @@ void start_gate_only() {
   if (r != CUPTI_SUCCESS) say_gate_problem(cupti_text(failed, r));
 }
 
+/// The gate's callbacks beside a profile whose records all come from CUPTI's activity (host waits from the
+/// synchronisation records, or none): CUPTI stays attached for them, so a gate asked to detach once it opens
+/// unsubscribes its callbacks instead (cuptiFinalize would end the profile there: meta.json says "profile").
+void start_gate_beside_profile() {
+  if (g_gate.point.after == AfterGate::detach) g_gate.point.after = AfterGate::unsubscribe;
+  start_gate_only();
+}
+
 }  // namespace
 }  // namespace bench_mps::profiler
 
@@ -516,7 +524,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   switch (source) {
     case WaitsSource::off:
       g_recorder->waits_unavailable("host waits not recorded (BENCH_MPS_PROFILE_WAITS=0)");
-      if (g_gate.point.hold) start_gate_only();
+      if (g_gate.point.hold) start_gate_beside_profile();
       break;
     case WaitsSource::callbacks: {
       const char* failed = "";
@@ -533,7 +541,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
     case WaitsSource::activity: {
       const CUptiResult r = cuptiActivityEnable(kWaitsKind.kind);
       if (r != CUPTI_SUCCESS) g_recorder->waits_unavailable(cupti_text(enable_call(kWaitsKind).c_str(), r));
-      if (g_gate.point.hold) start_gate_only();
+      if (g_gate.point.hold) start_gate_beside_profile();
       break;
     }
   }
