@@ -66,12 +66,18 @@ TEST_F(Orchestration, XrayPlansEveryProbeAtEachNAndKeepsItsMediansInMeta) {
   // Roles: worker 0 of a wait run steps, the others are busy; every worker of a turns run steps.
   for (const auto& row : csv_records(out() / "runs.csv")) {
     const std::string& id = row.at("run_id");
-    if (id.find("-xray_wait") != std::string::npos)
+    if (id.find("-xray_wait") != std::string::npos) {
       EXPECT_EQ(row.at("role"), row.at("worker") == "0" ? "step" : "busy") << id;
-    if (id.find("-xray_turns") != std::string::npos) EXPECT_EQ(row.at("role"), "step") << id;
-    if (id.find("-xray_busy") != std::string::npos) EXPECT_EQ(row.at("role"), "busy") << id;
-    if (id.find("-xray_gaps") != std::string::npos)
+    }
+    if (id.find("-xray_turns") != std::string::npos) {
+      EXPECT_EQ(row.at("role"), "step") << id;
+    }
+    if (id.find("-xray_busy") != std::string::npos) {
+      EXPECT_EQ(row.at("role"), "busy") << id;
+    }
+    if (id.find("-xray_gaps") != std::string::npos) {
       EXPECT_EQ(row.at("role"), row.at("worker") == "0" ? "gaps" : "busy") << id;
+    }
   }
   // The map held here: a range-for over .at() of a temporary would read a destroyed map (C++17 extends only the
   // lifetime of the range expression's own value).

@@ -182,6 +182,14 @@ int try_lock_file(const std::filesystem::path& path, unsigned mode) {
   throw std::system_error(err, std::generic_category(), "cannot lock " + path.string());
 }
 
+bool file_is_locked(const std::filesystem::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool held = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  ::close(fd);  // a shared lock taken here goes with it
+  return held;
+}
+
 bool rewrite_locked_file(int fd, const std::string& text) {
   return ::ftruncate(fd, 0) == 0 && ::pwrite(fd, text.data(), text.size(), 0) == static_cast<ssize_t>(text.size());
 }

@@ -79,6 +79,10 @@ void append_durably(const std::filesystem::path& path, const std::string& header
 /// goes with the last descriptor, however its holder ends.
 int try_lock_file(const std::filesystem::path& path, unsigned mode);
 
+/// Whether another process holds try_lock_file's lock on `path` now: a shared lock tried without waiting (and let go
+/// at once); false where the file is missing or cannot be opened.
+bool file_is_locked(const std::filesystem::path& path);
+
 /// Replaces a locked file's content in place (ftruncate + pwrite: its flock belongs to the inode, so
 /// never by rename). False, with errno set, on failure.
 bool rewrite_locked_file(int fd, const std::string& text);

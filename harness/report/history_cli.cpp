@@ -85,14 +85,14 @@ struct ReadFolder {
   std::vector<SummaryRecord> summary;
 };
 
-HistoryReport build(const std::vector<ReadFolder>& folders, const CompareOptions& options) {
-  HistoryReport r;
-  r.options = options;
-  // The folders that recorded the most fields make the testbeds first; then each folder lacking more ("?") joins
-  // the one testbed it matches: in folder order, a folder without an SM count would take in every GPU after it.
-  // One that matches two is refused: its points could belong to either.
-  std::vector<std::vector<std::string>> testbeds;  // each one's fields, a "?" filled by a folder that recorded it
-  std::vector<std::size_t> testbed_of(folders.size());
+/// The testbeds the folders ran on (each one's fields, a "?" filled by a folder that recorded it), and each folder's
+/// (`testbed_of`). The folders that recorded the most fields make the testbeds first; then each folder lacking more
+/// ("?") joins the one testbed it matches: in folder order, a folder without an SM count would take in every GPU after
+/// it. One that matches two is refused (UsageError): its points could belong to either.
+std::vector<std::vector<std::string>> assign_testbeds(const std::vector<ReadFolder>& folders,
+                                                      std::vector<std::size_t>& testbed_of) {
+  std::vector<std::vector<std::string>> testbeds;
+  testbed_of.assign(folders.size(), 0);
   std::vector<std::size_t> order(folders.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   const auto unrecorded = [&folders](std::size_t i) {
@@ -121,6 +121,14 @@ HistoryReport build(const std::vector<ReadFolder>& folders, const CompareOptions
       if (joined[k] == "?") joined[k] = f[k];
     testbed_of[i] = matches.front();
   }
+  return testbeds;
+}
+
+HistoryReport build(const std::vector<ReadFolder>& folders, const CompareOptions& options) {
+  HistoryReport r;
+  r.options = options;
+  std::vector<std::size_t> testbed_of;
+  const std::vector<std::vector<std::string>> testbeds = assign_testbeds(folders, testbed_of);
   std::map<std::size_t, std::string> text_of;  // each testbed's text, listed in order of its first folder
   for (std::size_t i = 0; i < folders.size(); ++i) {
     if (!text_of.count(testbed_of[i])) {

@@ -1,7 +1,5 @@
 #include "harness/sweep/out_dir_claim.hpp"
 
-#include <fcntl.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -31,11 +29,7 @@ UsageError in_use(const fs::path& dir, const fs::path& claim_file) {
 
 void refuse_if_claimed(const fs::path& dir) {
   const fs::path file = dir / OutDirClaim::kFileName;
-  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  const bool held = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
-  ::close(fd);  // a shared lock taken here goes with it
-  if (held) throw in_use(dir, file);
+  if (file_is_locked(file)) throw in_use(dir, file);
 }
 
 OutDirClaim::OutDirClaim(const fs::path& dir, const fs::path& made) : path_(dir / kFileName) {
