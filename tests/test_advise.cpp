@@ -1230,7 +1230,9 @@ TEST_F(Advise, ACpuStandInOfShortBurstsIsProfiledPredictedVerifiedAndAdvised) {
   ASSERT_EQ(last.size(), 2u);
   for (const SummaryRecord& row : last) EXPECT_EQ(row.procs, 1);
   for (const auto& c : j.at("ladder"))
-    if (c.at("procs") == 1) EXPECT_EQ(c.at("sets").size(), kSetsPerRung + 1u) << c;
+    if (c.at("procs") == 1) {
+      EXPECT_EQ(c.at("sets").size(), kSetsPerRung + 1u) << c;
+    }
   const nlohmann::json& again = j.at("alone_last");
   EXPECT_EQ(again.at("ran"), true) << again;
   EXPECT_EQ(again.at("left_out"), "") << again;

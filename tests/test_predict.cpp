@@ -53,8 +53,9 @@ TEST(Predict, ATableFromOneProfiledCopyAloneAndTheXray) {
   for (const auto& row : rows) EXPECT_GT(std::stod(row.at("predicted")), 0) << row.at("mode") << row.at("procs");
   // Membw fills the GPU: time-sliced, each of 4 copies' steps takes about 4 alone (4.25 ms).
   for (const auto& row : rows)
-    if (row.at("mode") == "timeslice" && row.at("procs") == "4" && row.at("basis") == "unit")
+    if (row.at("mode") == "timeslice" && row.at("procs") == "4" && row.at("basis") == "unit") {
       EXPECT_NEAR(std::stod(row.at("predicted")), 4 * 4.25, 2.5);
+    }
   // The folder now holds files: a second run there is refused, the files untouched.
   const std::string before = read_text(tmp / "p" / "predict.csv");
   const auto again = run_program(bench_mps_exe(), {"predict", (study() / "membw" / "alone").string(), "--xray",
@@ -848,6 +849,66 @@ TEST(PredictHostile, ADamagedOrStaleUnitsCsvIsRefusedAndCopiesNotCoRunScoreNothi
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(count_of(r.out, "| 0 (+2 not co-run) |"), 12u) << r.out;
   for (const auto& row : csv_records(tmp / "p" / "predict.csv")) EXPECT_EQ(row.at("runs"), "0") << row.at("basis");
+}
+
+// A stored units.csv measured before copies followed their runs alone can hold a copy of N >= 2 that kept the steps
+// its runs alone left out: mnist-ff's at N=10 time-sliced in the study (results/2026-12-02-study), the head of short
+// host waits where every run alone kept the tail of training steps. predict --against marks those copies "other
+// phase" and leaves their run out of every score; a copy whose phase says nothing of its ends (an NVTX range, the
+// whole steady part, no words) and a copy not co-run stay as they were.
+TEST(PredictHostile, AStoredCopyOfTheStepsItsRunsAloneLeftOutIsAnotherPhaseAndScoresNothing) {
+  const fs::path gated = source_dir() / "results" / "2026-12-02-study";
+  std::vector<harness::MeasuredUnit> units = harness::read_units(gated / "mnist-ff" / "ladder" / "units.csv");
+  EXPECT_EQ(harness::mark_other_phase(units), 10);
+  for (const harness::MeasuredUnit& u : units)
+    EXPECT_EQ(u.basis == harness::UnitBasis::other_phase, u.run_id == "r2-timeslice-exec-n10")
+        << u.run_id << " copy " << u.worker << ": " << u.phase;
+  EXPECT_EQ(harness::unit_basis_word(harness::UnitBasis::other_phase), std::string("other phase"));
+
+  const auto copy = [](int procs, const std::string& phase, harness::UnitBasis basis) {
+    harness::MeasuredUnit u;
+    u.run_id = "r1-timeslice-exec-n" + std::to_string(procs);
+    u.procs = procs;
+    u.basis = basis;
+    u.phase = phase;
+    return u;
+  };
+  const std::string head = "steps 38-755 of 755 (left out: a head of 37 ends at 4.40x the step)";
+  const std::string tail = "steps 1-229 of 240 (left out: a tail of 11 ends at 3.61x the step)";
+  const std::string both =
+      "steps 3-229 of 240 (left out: a head of 2 ends at 5.00x the step, a tail of 11 ends at "
+      "3.61x the step)";
+  using B = harness::UnitBasis;
+  std::vector<harness::MeasuredUnit> mixed{copy(1, tail, B::common_window),
+                                           copy(1, tail, B::common_window),
+                                           copy(1, head, B::common_window),
+                                           copy(2, head, B::common_window),
+                                           copy(2, both, B::common_window),
+                                           copy(2, "whole steady part", B::common_window),
+                                           copy(2, "steps 2-41 of 60 in NVTX range 'train'", B::common_window),
+                                           copy(2, head, B::not_co_run),
+                                           copy(2, "", B::metric),
+                                           copy(4, tail, B::common_window)};
+  EXPECT_EQ(harness::mark_other_phase(mixed), 1) << "the runs alone left out a tail: only a head alone is other";
+  EXPECT_EQ(mixed[3].basis, B::other_phase);
+  EXPECT_EQ(mixed[7].basis, B::not_co_run);
+  EXPECT_EQ(mixed[2].basis, B::common_window) << "a run alone is never another phase";
+  std::vector<harness::MeasuredUnit> unparted{copy(1, "whole steady part", B::common_window),
+                                              copy(2, tail, B::common_window)};
+  EXPECT_EQ(harness::mark_other_phase(unparted), 0) << "runs alone never parted: nothing to be the other side of";
+
+  // Through predict: the cell of that run scores nothing, and predict.md says why under its table.
+  TempDir tmp;
+  const fs::path ladder = tmp / "ladder";
+  fs::copy(gated / "mnist-ff" / "ladder", ladder, fs::copy_options::recursive);
+  ASSERT_EQ(
+      run_program("/bin/tar", {"-xJf", (ladder / "alone-profiles.tar.xz").string(), "-C", ladder.string()}).exit_code,
+      0);
+  const auto r = run_program(bench_mps_exe(), {"predict", ladder.string(), "--xray", (gated / "xray").string(),
+                                               "--procs", "10", "--phases", "0", "--against", ladder.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(count_of(r.out, "| 0 (+1 not co-run) (+1 other phase) |"), 2u) << r.out;
+  EXPECT_NE(r.out.find("1 run (\"other phase\") left out of the scores"), std::string::npos) << r.out;
 }
 
 }  // namespace

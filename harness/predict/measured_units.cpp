@@ -24,9 +24,22 @@ namespace fs = std::filesystem;
 namespace bench_mps::harness {
 namespace {
 
-constexpr WordTable<UnitBasis, 3> kUnitBasisWords{{{UnitBasis::metric, "metric"},
+constexpr WordTable<UnitBasis, 4> kUnitBasisWords{{{UnitBasis::metric, "metric"},
                                                    {UnitBasis::common_window, "common window"},
-                                                   {UnitBasis::not_co_run, "not co-run"}}};
+                                                   {UnitBasis::not_co_run, "not co-run"},
+                                                   {UnitBasis::other_phase, "other phase"}}};
+
+/// Which ends of its steady part a copy's kept steps left out, from its phase's words (StepPhase::words): "head",
+/// "tail", "both", "none"; "" where they do not say (no profiled unit, an NVTX range chose, an older units.csv).
+std::string left_out_ends(const std::string& phase) {
+  if (phase.empty() || phase.find("in NVTX range") != std::string::npos) return "";
+  if (phase.find("whole steady part") != std::string::npos) return "none";
+  const auto at = phase.find("(left out:");
+  if (at == std::string::npos) return "";
+  const bool head = phase.find(" a head of ", at) != std::string::npos;
+  const bool tail = phase.find(" a tail of ", at) != std::string::npos;
+  return head && tail ? "both" : head ? "head" : tail ? "tail" : "";
+}
 
 /// A copy's counted waits' ends and its steady part, on CLOCK_MONOTONIC.
 struct CopyWaits {
@@ -180,6 +193,25 @@ MetricWindow metric_window(const std::vector<const WorkerRecord*>& copies) {
 }
 
 const char* unit_basis_word(UnitBasis b) { return word_of(kUnitBasisWords, b).value_or("").data(); }
+
+int mark_other_phase(std::vector<MeasuredUnit>& units) {
+  std::map<std::string, int> alone;  // what the runs alone left out, and how many copies did
+  for (const MeasuredUnit& u : units)
+    if (u.procs == 1 && u.status == RunStatus::ok)
+      if (const std::string ends = left_out_ends(u.phase); !ends.empty()) ++alone[ends];
+  if (alone.empty()) return 0;
+  const auto most =
+      std::max_element(alone.begin(), alone.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  if (most->first != "head" && most->first != "tail") return 0;
+  const std::string other = most->first == "head" ? "tail" : "head";
+  int marked = 0;
+  for (MeasuredUnit& u : units)
+    if (u.procs >= 2 && co_run(u.basis) && left_out_ends(u.phase) == other) {
+      u.basis = UnitBasis::other_phase;
+      ++marked;
+    }
+  return marked;
+}
 
 std::vector<fs::path> alone_sweeps_beside(const fs::path& dir) {
   // advise's folders (advise.cpp: ChildSweeps): its ladder's N=1, gated as every rung is (sweeps/alone is not)
@@ -359,7 +391,9 @@ const std::vector<Column<MeasuredUnit, MeasuredUnit>>& units_csv_schema() {
            "its unit: the program's metric, else a step between host waits in the common window "
            "(empty: none, unit_basis says why)",
            &MeasuredUnit::unit_ms, 9, false),
-      {"unit_basis", "", "metric, common window, not co-run (left out of every score), or why there is no unit",
+      {"unit_basis", "",
+       "metric, common window, not co-run (left out of every score), other phase (predict --against: left out of every "
+       "score), or why there is no unit",
        [](const MeasuredUnit& u) { return u.basis_text(); },
        [](MeasuredUnit& u, const Cell& c) {
          const std::optional<UnitBasis> basis = value_of(kUnitBasisWords, c.text);

@@ -26,8 +26,9 @@ inline constexpr double kMinCoRunCoverage = 0.8;
 /// How a copy's unit was had: the program's own metric, the run's common window, none because the copies'
 /// steady parts did not overlap enough (`not co-run`: left out of every score), or none for another reason
 /// (MeasuredUnit::why: no GPU profile, no host waits recorded, ...).
-enum class UnitBasis { metric, common_window, not_co_run, none };
-/// units.csv's word: "metric", "common window", "not co-run"; for none the reason is written instead.
+enum class UnitBasis { metric, common_window, not_co_run, other_phase, none };
+/// units.csv's word: "metric", "common window", "not co-run", "other phase"; for none the reason is written instead.
+/// other_phase: a copy of N >= 2 that kept the part of its steps its sweep's runs alone left out (mark_other_phase).
 const char* unit_basis_word(UnitBasis b);
 /// Whether the unit counts as N copies at once (metric, common window): a metric's run is not co-run where its
 /// copies' lines did not overlap (MetricWindow), unchecked where runs.csv has no span of them.
@@ -79,6 +80,14 @@ MetricWindow metric_window(const std::vector<const WorkerRecord*>& copies);
 /// N=1 beside it (alone_sweeps_beside).
 /// Where the profile kept only a head and a tail of its spans, a copy's part that counts begins in the tail.
 std::vector<MeasuredUnit> measure_units(const std::filesystem::path& dir, double gap_us);
+
+/// The copies of N >= 2 whose kept steps are the part the runs alone among `units` left out: where most of those
+/// runs left out a head alone (or a tail alone), a copy that left out a tail alone (a head alone) kept the other
+/// kind of step. measure_units never keeps it (each copy follows its runs alone, ladder_follow); a units.csv measured
+/// before it did can hold one (results/2026-12-02-study/mnist-ff: at N=10, 0.69 ms host waits of the head where the
+/// runs alone kept steps of about 20 ms). Each is marked other_phase (not the unit the runs alone give, left out of
+/// every score as not co-run cells are); how many were.
+int mark_other_phase(std::vector<MeasuredUnit>& units);
 
 /// An advise folder's ladder N=1 (`sweeps/ladder-1`: one copy, held at the start gate every rung is held at) where
 /// `dir` is another of its child sweeps (`sweeps/ladder-4`, `sweeps/more-1-mps-n4`): the runs alone its units

@@ -204,6 +204,7 @@ std::vector<MeasuredUnit> against_units(const PredictArgs& a) {
       for (MeasuredUnit& u : these) u.run_id = dir.filename().string() + "/" + u.run_id;
     units.insert(units.end(), these.begin(), these.end());
   }
+  mark_other_phase(units);  // a stored units.csv of before copies followed their runs alone
   return units;
 }
 

@@ -46,7 +46,7 @@ const std::vector<Column<PredictCsvRow, NoRecord>>& predict_csv_schema() {
       number("regime_high", "ms", "per unit: the regime model's bracket, high end", &PredictCsvRow::regime_high),
       {"runs",
        "",
-       "the scored runs of this cell (runs with a copy failed or not co-run are left out)",
+       "the scored runs of this cell (runs with a copy failed, not co-run or of another phase are left out)",
        [](const PredictCsvRow& r) { return std::to_string(r.runs); },
        {}},
       number("measured_min", "ms or s", "the least of the scored runs' values", &PredictCsvRow::measured_min),

@@ -64,7 +64,8 @@ int add_row(PredictTables& t, const PredictedRow& c, bool unit, const ScoredCell
          << " | " << err(naive, meas) << " | " << err(regime, meas) << " | "
          << (values ? std::to_string(values->size()) : "0")
          << (m && m->failed ? " (+" + std::to_string(m->failed) + " failed)" : "")
-         << (m && m->not_co_run ? " (+" + std::to_string(m->not_co_run) + " not co-run)" : "") << " |";
+         << (m && m->not_co_run ? " (+" + std::to_string(m->not_co_run) + " not co-run)" : "")
+         << (m && m->other_phase ? " (+" + std::to_string(m->other_phase) + " other phase)" : "") << " |";
   t.md << "\n";
   double lo = NAN, hi = NAN;
   if (values && !values->empty()) {
@@ -241,6 +242,11 @@ std::map<std::pair<std::string, int>, ScoredCell> measured_cells(const std::vect
       ++c.not_co_run;  // its copies did not run their steady parts together: neither basis measured N at once
       continue;
     }
+    if (std::any_of(copies.begin(), copies.end(),
+                    [](const MeasuredUnit* u) { return u->basis == UnitBasis::other_phase; })) {
+      ++c.other_phase;  // a copy's unit is of steps the prediction does not replay
+      continue;
+    }
     c.run_s.push_back(mean_of(run));
     c.unit_ms.push_back(mean_of(unit));
   }
@@ -344,6 +350,14 @@ void write_cells(PredictTables& t, const std::vector<PredictedRow>& cells,
     t.md << (unit ? "per unit " : "; per whole run ") << inside << " of " << of << " cells";
   }
   t.md << ".\n";
+  int other_phase = 0;
+  for (const auto& [key, m] : measured) other_phase += m.other_phase;
+  if (other_phase > 0)
+    t.md << "\n"
+         << other_phase << (other_phase == 1 ? " run" : " runs")
+         << " (\"other phase\") left out of the scores: a copy kept the steps its sweep's runs alone left out (its "
+            "units.csv measured before copies followed their runs alone; `bench_mps predict --measure` with its "
+            "profiles measures it again).\n";
 }
 
 void write_outputs(const PredictArgs& a, const std::string& label, const SchedulerFacts& sched,

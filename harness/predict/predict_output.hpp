@@ -24,7 +24,8 @@ struct ScoredCell {
   std::vector<double> run_s, unit_ms;  ///< one per run (repeat) whose copies all ended ok
   int failed = 0;                      ///< runs with a copy not ok
   int not_co_run = 0;                  ///< ok runs with a copy not co-run: not N copies at once, left out of both bases
-  int copies = 0, common = 0;          ///< copies of the ok runs, and of them those measured in the common window
+  int other_phase = 0;  ///< ok runs with a copy of another kind of step (mark_other_phase), left out of both bases
+  int copies = 0, common = 0;  ///< copies of the ok runs, and of them those measured in the common window
 };
 
 /// The measured cells of `units`, by mode name and N.
