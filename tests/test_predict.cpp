@@ -896,6 +896,10 @@ TEST(PredictHostile, AStoredCopyOfTheStepsItsRunsAloneLeftOutIsAnotherPhaseAndSc
   std::vector<harness::MeasuredUnit> unparted{copy(1, "whole steady part", B::common_window),
                                               copy(2, tail, B::common_window)};
   EXPECT_EQ(harness::mark_other_phase(unparted), 0) << "runs alone never parted: nothing to be the other side of";
+  std::vector<harness::MeasuredUnit> tie{copy(1, head, B::common_window), copy(1, tail, B::common_window),
+                                         copy(2, tail, B::common_window), copy(2, head, B::common_window)};
+  EXPECT_EQ(harness::mark_other_phase(tie), 1) << "a tie: the earliest run alone's";
+  EXPECT_EQ(tie[2].basis, B::other_phase);
 
   // Through predict: the cell of that run scores nothing, and predict.md says why under its table.
   TempDir tmp;

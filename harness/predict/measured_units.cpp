@@ -195,10 +195,18 @@ MetricWindow metric_window(const std::vector<const WorkerRecord*>& copies) {
 const char* unit_basis_word(UnitBasis b) { return word_of(kUnitBasisWords, b).value_or("").data(); }
 
 int mark_other_phase(std::vector<MeasuredUnit>& units) {
-  std::map<std::string, int> alone;  // what the runs alone left out, and how many copies did
+  // What the runs alone left out, each with how many copies did, in the order first seen: a tie goes to the
+  // earliest, as ladder_sides has it.
+  std::vector<std::pair<std::string, int>> alone;
   for (const MeasuredUnit& u : units)
     if (u.procs == 1 && u.status == RunStatus::ok)
-      if (const std::string ends = left_out_ends(u.phase); !ends.empty()) ++alone[ends];
+      if (const std::string ends = left_out_ends(u.phase); !ends.empty()) {
+        const auto it = std::find_if(alone.begin(), alone.end(), [&ends](const auto& a) { return a.first == ends; });
+        if (it == alone.end())
+          alone.emplace_back(ends, 1);
+        else
+          ++it->second;
+      }
   if (alone.empty()) return 0;
   const auto most =
       std::max_element(alone.begin(), alone.end(), [](const auto& a, const auto& b) { return a.second < b.second; });

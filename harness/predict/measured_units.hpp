@@ -81,12 +81,12 @@ MetricWindow metric_window(const std::vector<const WorkerRecord*>& copies);
 /// Where the profile kept only a head and a tail of its spans, a copy's part that counts begins in the tail.
 std::vector<MeasuredUnit> measure_units(const std::filesystem::path& dir, double gap_us);
 
-/// The copies of N >= 2 whose kept steps are the part the runs alone among `units` left out: where most of those
-/// runs left out a head alone (or a tail alone), a copy that left out a tail alone (a head alone) kept the other
-/// kind of step. measure_units never keeps it (each copy follows its runs alone, ladder_follow); a units.csv measured
-/// before it did can hold one (results/2026-12-02-study/mnist-ff: at N=10, 0.69 ms host waits of the head where the
-/// runs alone kept steps of about 20 ms). Each is marked other_phase (not the unit the runs alone give, left out of
-/// every score as not co-run cells are); how many were.
+/// The copies of N >= 2 whose kept steps are the part the runs alone among `units` left out: where most of those runs
+/// left out a head alone (or a tail alone; a tie: the earliest run's), a copy that left out a tail alone (a head alone)
+/// kept the other kind of step. measure_units never keeps it (each copy follows its runs alone, ladder_follow); a
+/// units.csv measured before it did can hold one (results/2026-12-02-study/mnist-ff: at N=10, 0.69 ms host waits of the
+/// head where the runs alone kept steps of about 20 ms). Each is marked other_phase (not the unit the runs alone give,
+/// left out of every score as not co-run cells are); how many were.
 int mark_other_phase(std::vector<MeasuredUnit>& units);
 
 /// An advise folder's ladder N=1 (`sweeps/ladder-1`: one copy, held at the start gate every rung is held at) where
