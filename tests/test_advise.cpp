@@ -1229,9 +1229,13 @@ TEST_F(Advise, ACpuStandInOfShortBurstsIsProfiledPredictedVerifiedAndAdvised) {
   const std::vector<SummaryRecord> last = read_summary(out() / "sweeps" / kAloneLastFolder / "summary.csv");
   ASSERT_EQ(last.size(), 2u);
   for (const SummaryRecord& row : last) EXPECT_EQ(row.procs, 1);
+  // Each N=1 cell: its ladder sets, the one again after the ladder, and any more sets a close interval bought (on
+  // a loaded machine the stand-in's spread can ask for them: 9 and 4 sets in one CI run).
+  std::size_t alone_ts_sets = 0;
   for (const auto& c : j.at("ladder"))
     if (c.at("procs") == 1) {
-      EXPECT_EQ(c.at("sets").size(), kSetsPerRung + 1u) << c;
+      EXPECT_GE(c.at("sets").size(), kSetsPerRung + 1u) << c;
+      if (c.at("mode") == "timeslice") alone_ts_sets = c.at("sets").size();
     }
   const nlohmann::json& again = j.at("alone_last");
   EXPECT_EQ(again.at("ran"), true) << again;
@@ -1242,7 +1246,8 @@ TEST_F(Advise, ACpuStandInOfShortBurstsIsProfiledPredictedVerifiedAndAdvised) {
     EXPECT_LT(again.at("drift").at(mode).get<double>(), 5) << again;
   }
   EXPECT_NE(md.find("One copy alone again after the ladder (`sweeps/alone-last`"), std::string::npos) << md;
-  EXPECT_NE(md.find("over all 3 of its time-sliced worker sets"), std::string::npos) << md;
+  EXPECT_NE(md.find("over all " + std::to_string(alone_ts_sets) + " of its time-sliced worker sets"), std::string::npos)
+      << md;
   EXPECT_NE(r.err.find("[4/5] one copy alone again, time-sliced and MPS"), std::string::npos) << r.err;
   // Redone, the folder gives the same advice: the last sets are read back where advise read them.
   const std::string json_before = read_text(out() / "advice.json"), md_before = read_text(out() / "advice.md");
