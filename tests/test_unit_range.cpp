@@ -288,7 +288,9 @@ TEST(UnitRange, MeasureAndPredictFollowTheSameRangeOfOneRecordedProfile) {
       EXPECT_EQ(row.at("unit_basis"), "common window") << mode;
       EXPECT_NE(row.at("phase").find(k.words), std::string::npos) << row.at("phase");
       // The test pass's steps are several training steps long (2.00-5.16x, docs/PREDICT.md).
-      if (k.mark == test_pass) EXPECT_GT(std::stod(row.at("unit_ms")), 1.5 * by_lengths.at(mode)) << mode;
+      if (k.mark == test_pass) {
+        EXPECT_GT(std::stod(row.at("unit_ms")), 1.5 * by_lengths.at(mode)) << mode;
+      }
       // Six tenths of the steady part's steps counted, the middle fifth between them not.
       if (k.mark == two_stretches) {
         EXPECT_LT(std::stod(row.at("steps")), 0.65 * steps_by_lengths.at(mode)) << mode;

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
 #include <limits>
 #include <map>
 #include <sstream>
@@ -29,19 +28,6 @@ constexpr WordTable<UnitBasis, 4> kUnitBasisWords{{{UnitBasis::metric, "metric"}
                                                    {UnitBasis::common_window, "common window"},
                                                    {UnitBasis::not_co_run, "not co-run"},
                                                    {UnitBasis::other_phase, "other phase"}}};
-
-/// Which ends of its steady part a copy's kept steps left out, from its phase's words (StepPhase::words); unsaid
-/// where they do not say (no profiled unit, an NVTX range chose, an older units.csv).
-enum class LeftOut : std::uint8_t { unsaid, nothing, head, tail, both };
-LeftOut left_out_ends(const std::string& phase) {
-  if (phase.empty() || phase.find("in NVTX range") != std::string::npos) return LeftOut::unsaid;
-  if (phase.find("whole steady part") != std::string::npos) return LeftOut::nothing;
-  const auto at = phase.find("(left out:");
-  if (at == std::string::npos) return LeftOut::unsaid;
-  const bool head = phase.find(" a head of ", at) != std::string::npos;
-  const bool tail = phase.find(" a tail of ", at) != std::string::npos;
-  return head && tail ? LeftOut::both : head ? LeftOut::head : tail ? LeftOut::tail : LeftOut::unsaid;
-}
 
 /// A copy's counted waits' ends and its steady part, on CLOCK_MONOTONIC.
 struct CopyWaits {
@@ -197,27 +183,16 @@ MetricWindow metric_window(const std::vector<const WorkerRecord*>& copies) {
 const char* unit_basis_word(UnitBasis b) { return word_of(kUnitBasisWords, b).value_or("").data(); }
 
 int mark_other_phase(std::vector<MeasuredUnit>& units) {
-  // What the runs alone left out, each with how many copies did, in the order first seen: a tie goes to the
-  // earliest, as ladder_sides has it.
-  std::vector<std::pair<LeftOut, int>> alone;
+  std::vector<PhaseSides> alone;  // what the runs alone kept, as their words say
   for (const MeasuredUnit& u : units)
     if (u.procs == 1 && u.status == RunStatus::ok)
-      if (const LeftOut ends = left_out_ends(u.phase); ends != LeftOut::unsaid) {
-        const auto it = std::find_if(alone.begin(), alone.end(), [ends](const auto& a) { return a.first == ends; });
-        if (it == alone.end())
-          alone.emplace_back(ends, 1);
-        else
-          ++it->second;
-      }
-  if (alone.empty()) return 0;
-  const LeftOut most = std::max_element(alone.begin(), alone.end(), [](const auto& a, const auto& b) {
-                         return a.second < b.second;
-                       })->first;
-  if (most != LeftOut::head && most != LeftOut::tail) return 0;
-  const LeftOut other = most == LeftOut::head ? LeftOut::tail : LeftOut::head;
+      if (std::optional<PhaseSides> sides = sides_in_words(u.phase)) alone.push_back(*sides);
+  const std::optional<PhaseSides> most = ladder_sides(alone);  // a tie: the earliest run's
+  if (!most || most->size() != 1) return 0;                    // one cut, a head or a tail left out: one other side
+  const PhaseSides other{most->front() == PhaseSide::after ? PhaseSide::before : PhaseSide::after};
   int marked = 0;
   for (MeasuredUnit& u : units)
-    if (u.procs >= 2 && co_run(u.basis) && left_out_ends(u.phase) == other) {
+    if (u.procs >= 2 && co_run(u.basis) && sides_in_words(u.phase) == other) {
       u.basis = UnitBasis::other_phase;
       ++marked;
     }

@@ -237,13 +237,14 @@ std::map<std::pair<std::string, int>, ScoredCell> measured_cells(const std::vect
     }
     c.copies += static_cast<int>(copies.size());
     c.common += common;
-    if (std::any_of(copies.begin(), copies.end(),
-                    [](const MeasuredUnit* u) { return u->basis == UnitBasis::not_co_run; })) {
+    const auto any_copy = [&in_run = copies](UnitBasis b) {
+      return std::any_of(in_run.begin(), in_run.end(), [b](const MeasuredUnit* u) { return u->basis == b; });
+    };
+    if (any_copy(UnitBasis::not_co_run)) {
       ++c.not_co_run;  // its copies did not run their steady parts together: neither basis measured N at once
       continue;
     }
-    if (std::any_of(copies.begin(), copies.end(),
-                    [](const MeasuredUnit* u) { return u->basis == UnitBasis::other_phase; })) {
+    if (any_copy(UnitBasis::other_phase)) {
       ++c.other_phase;  // a copy's unit is of steps the prediction does not replay
       continue;
     }

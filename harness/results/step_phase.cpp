@@ -98,6 +98,19 @@ std::string StepPhase::words() const {
   return w + ")";
 }
 
+std::optional<PhaseSides> sides_in_words(const std::string& words) {
+  if (words.empty() || words.find("in NVTX range") != std::string::npos) return std::nullopt;
+  if (words.find("whole steady part") != std::string::npos) return PhaseSides{};
+  const auto at = words.find("(left out:");
+  if (at == std::string::npos) return std::nullopt;
+  const bool head = words.find(" a head of ", at) != std::string::npos;
+  const bool tail = words.find(" a tail of ", at) != std::string::npos;
+  if (head && tail) return PhaseSides{PhaseSide::after, PhaseSide::before};
+  if (head) return PhaseSides{PhaseSide::after};
+  if (tail) return PhaseSides{PhaseSide::before};
+  return std::nullopt;
+}
+
 StepPhase main_phase(const std::vector<std::int64_t>& ends, const std::optional<PhaseFollow>& follow) {
   StepPhase p;
   p.ends = ends.size();

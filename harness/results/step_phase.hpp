@@ -81,6 +81,11 @@ struct StepPhase {
   std::string words() const;
 };
 
+/// The sides a phase's words (StepPhase::words) say its cuts kept: {after} where they left out a head alone, {before}
+/// a tail alone, {after, before} both, {} the whole steady part; none where they do not say (an NVTX range chose, no
+/// words, words of another kind). What a stored units.csv, which keeps the words alone, can tell of its copies' sides.
+std::optional<PhaseSides> sides_in_words(const std::string& words);
+
 /// A span on the ends' clock: one occurrence of an NVTX range, {start, end}.
 using RangeSpan = std::pair<std::int64_t, std::int64_t>;
 
