@@ -2,6 +2,9 @@
 
 - place_labels: point labels that neither overprint one another nor leave the axes;
 - fit_titles: titles wrapped to the figure's width, so that none is clipped;
+- wrapped: a label on lines of at most LEGEND_CHARS characters;
+- fit_legends: legend entries wrapped onto lines of at most LEGEND_CHARS, so that a long label (a user's
+  command) neither runs off the canvas nor squeezes the axes away;
 - title_texts: every title, axis label, legend entry and annotation of a figure (what must stay inside it).
 """
 import textwrap
@@ -79,6 +82,55 @@ def title_texts(fig):
     for legend in legends:
         out += list(legend.get_texts()) + [legend.get_title()]
     return [t for t in out if t.get_visible() and t.get_text()]
+
+
+LEGEND_CHARS = 48  # characters of a legend line: the longest label the project writes itself fits
+MIN_AXES_INCHES = 3.0  # what an axes keeps across beside a legend drawn outside it
+
+
+def wrapped(text, chars=LEGEND_CHARS):
+    """`text` on lines of at most `chars` characters (a word longer than a line, a path, broken inside)."""
+    return "\n".join(textwrap.fill(line, chars) for line in text.split("\n"))
+
+
+def fit_legends(fig, relayout):
+    """Wraps every legend entry (and legend title) longer than LEGEND_CHARS onto more lines, breaking inside a
+    word (a path) where it must; then widens the figure where a legend would leave its axes under
+    MIN_AXES_INCHES across (a legend beside the axes) or is wider than the figure (a legend above them), and
+    lays the figure out again with `relayout(fig)`. A long label (a user's command) thus neither runs off the
+    canvas nor squeezes the data away."""
+    legends = list(fig.legends) + [ax.get_legend() for ax in fig.axes if ax.get_legend() is not None]
+    changed = False
+    for legend in legends:
+        for t in list(legend.get_texts()) + [legend.get_title()]:
+            lines = t.get_text().split("\n")
+            if max(len(line) for line in lines) <= LEGEND_CHARS:
+                continue
+            t.set_text(wrapped(t.get_text()))
+            changed = True
+    if not legends:
+        return changed
+    if changed:
+        relayout(fig)
+    for _ in range(3):  # widen by what is missing, lay out again, and look once more
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        missing = 0.0
+        for legend in legends:
+            box = legend.get_window_extent(renderer)
+            axes = legend.axes if legend.axes is not None else fig.axes[0]
+            across = axes.get_window_extent(renderer)
+            if box.x0 >= across.x1 - 1:  # drawn right of its axes: they keep MIN_AXES_INCHES
+                missing = max(missing, MIN_AXES_INCHES - across.width / fig.dpi)
+            else:  # above or inside: no wider than the figure
+                missing = max(missing, box.width / fig.dpi + 0.4 - fig.get_figwidth())
+        if missing <= 0.02:
+            break
+        columns = len({round(a.get_position().x0, 2) for a in fig.axes if a.get_visible()})  # side by side
+        fig.set_figwidth(fig.get_figwidth() + columns * missing + 0.05)
+        relayout(fig)
+        changed = True
+    return changed
 
 
 def fit_titles(fig, relayout):

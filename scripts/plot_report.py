@@ -24,7 +24,7 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import FixedLocator, FormatStrFormatter, LogLocator, NullLocator, ScalarFormatter  # noqa: E402
 
-from plot_layout import fit_titles, place_labels  # noqa: E402  (scripts/plot_layout.py, beside this script)
+from plot_layout import fit_legends, fit_titles, place_labels, wrapped  # noqa: E402  (scripts/plot_layout.py, beside this script)
 
 plt.rcParams.update({
     "svg.hashsalt": "bench_mps",  # stable ids: the same data gives the same SVG
@@ -92,7 +92,9 @@ def relayout(fig):
 
 
 def finish(fig):
-    """The last layout step of every figure: no title wider than the figure (wrapped, never clipped)."""
+    """The last layout steps of every figure: no legend entry longer than a legend line and no title wider than
+    the figure (both wrapped, never clipped)."""
+    fit_legends(fig, relayout)
     fit_titles(fig, relayout)
     return fig
 
@@ -171,7 +173,8 @@ def draw_throughput(spec, data):
         ticks = []
         for line in panel["lines"]:
             ax.errorbar(line["n"], line["median"], yerr=error_bars(line["median"], line["min"], line["max"]),
-                        color=mode_color(line["mode"], modes), marker="o", capsize=4, label=line["mode_label"])
+                        color=mode_color(line["mode"], modes), marker="o", capsize=4, label=line["mode_label"],
+                        clip_on=False)  # a cell of 0 tasks/s (every task failed) sits on the axis, drawn over it
             ticks += line["n"]
         ax.set_xticks(sorted(set(ticks)))
         ax.set_ylim(bottom=0)
@@ -287,7 +290,9 @@ def comparison_range(extent):
 
 def draw_comparison(spec, data):
     pairs = list(reversed(spec["pairs"]))  # first row of comparison.csv on top
-    fig, ax = plt.subplots(figsize=(10.5, max(3.0, 0.38 * len(pairs) + 1.8)))
+    row_labels = [wrapped(p["label"]) for p in pairs]  # a long workload label (a user's command) on more lines
+    extra_lines = sum(label.count("\n") for label in row_labels)
+    fig, ax = plt.subplots(figsize=(10.5, max(3.0, 0.38 * len(pairs) + 0.16 * extra_lines + 1.8)))
     threshold = spec.get("threshold")
     if threshold is not None:
         ax.axvspan(-100 * threshold, 100 * threshold, color="#7f7f7f", alpha=0.15)
@@ -312,7 +317,7 @@ def draw_comparison(spec, data):
                     ha=("left" if c >= 0 else "right") if not beyond else ("right" if c >= 0 else "left"),
                     va="center", fontsize=8)
     ax.set_yticks(y)
-    ax.set_yticklabels([p["label"] for p in pairs])
+    ax.set_yticklabels(row_labels)
     ax.set_xlim(-limit, limit)
     ax.set_xlabel("change of {}: (new - base) / |base|, %".format(spec["metric"]))
     ax.set_title("{}\n{}".format(spec["title"], data["machine"]))

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -11,6 +12,7 @@
 #include <zlib.h>
 
 #include "harness/common/csv_table.hpp"
+#include "harness/common/format.hpp"
 #include "harness/common/packed_files.hpp"
 #include "harness/mps/compute_mode.hpp"
 #include "harness/plan/sweep_cli.hpp"
@@ -25,6 +27,19 @@ namespace bench_mps::testing {
 namespace {
 
 using namespace harness;
+
+// A number printed in a table: fixed decimals as far as a measurement goes, an exponent beyond (a damaged file's 1e300
+// would otherwise fill a report's cell with 301 digits).
+TEST(FixedDecimals, AreKeptForMeasurementsAndGiveWayToAnExponentForAbsurdSizes) {
+  EXPECT_EQ(fmt_fixed(3.14159, 2), "3.14");
+  EXPECT_EQ(fmt_fixed(-0.5, 1), "-0.5");
+  EXPECT_EQ(fmt_fixed(123456789012.345, 1), "123456789012.3");
+  EXPECT_EQ(fmt_fixed(std::nan(""), 2), "-");
+  EXPECT_EQ(fmt_fixed(1e300, 2), "1.000e+300");
+  EXPECT_EQ(fmt_fixed(-2.5e17, 0), "-2.500e+17");
+  EXPECT_EQ(fmt_fixed(kFixedUpTo, 3), "1.000e+15");
+  EXPECT_EQ(fmt_fixed(std::numeric_limits<double>::infinity(), 1), "inf");
+}
 
 // The one rule for files committed packed (scripts/pack_results.py): NAME.gz stands for NAME only where NAME is not
 // there, and reads as its unpacked text; a cut stream is a ResultsError naming the file.

@@ -15,6 +15,7 @@ std::string fmt_num(double value, int significant) {
 
 std::string fmt_fixed(double value, int decimals) {
   if (std::isnan(value)) return "-";
+  if (std::fabs(value) >= kFixedUpTo) return printed("%.*e", 3, value);  // 1e300: "1.000e+300", not 301 digits
   return printed("%.*f", decimals, value);
 }
 

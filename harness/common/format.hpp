@@ -9,7 +9,10 @@ namespace bench_mps::harness {
 
 /// Shortest faithful text of a number: 100 -> "100", 0.1 -> "0.1", NaN -> "" (an empty CSV cell).
 std::string fmt_num(double value, int significant = 6);
-/// Fixed decimals: fmt_fixed(3.14159, 2) -> "3.14"; NaN -> "-".
+/// Where fmt_fixed gives up fixed decimals: a number this large (a damaged or hostile file's) reads as 1.000e+15.
+inline constexpr double kFixedUpTo = 1e15;
+/// Fixed decimals: fmt_fixed(3.14159, 2) -> "3.14"; NaN -> "-"; from kFixedUpTo on, 4 significant digits and an
+/// exponent, so a table cell stays a cell.
 std::string fmt_fixed(double value, int decimals);
 /// `format` (one precision, one double: "%.*f", "%.*g") as long as it comes out, never cut at a buffer's end.
 std::string printed(const char* format, int precision, double value);

@@ -4,6 +4,7 @@
     check_figures.py SOURCE_DIR BENCH_MPS
 
 - every figure of tests/figures/fixtures/*.json: each title, label and legend entry inside the canvas;
+- long workload labels (a user's command): wrapped, and every axes keeps its room;
 - relative task time: a time-sliced line on the very same values as the MPS line still shows; seeds that
   timed the completion of all N are marked so on this per-task axis;
 - comparison charts: each row's noise drawn, one x range for two comparisons of one day;
@@ -96,6 +97,20 @@ def check_every_fixture_inside():
             fig = render(data, spec["name"])
             out = outside_canvas(fig)
             check(not out, "{} {}: text outside the canvas: {}".format(os.path.basename(path), spec["name"], out))
+            plot_report.plt.close(fig)
+
+
+def check_long_labels():
+    """A user's long command as a workload label: wrapped in legends and row labels, and the data keeps its room
+    (each axes at least plot_layout.MIN_AXES_INCHES across), where it once squeezed the axes to under an inch."""
+    for name in ("long_labels.json", "long_comparison_labels.json"):
+        data = fixture(name)
+        for spec in data["figures"]:
+            fig = render(data, spec["name"])
+            renderer = fig.canvas.get_renderer()
+            narrow = [round(ax.get_window_extent(renderer).width / fig.dpi, 2) for ax in fig.axes
+                      if ax.get_window_extent(renderer).width / fig.dpi < plot_layout.MIN_AXES_INCHES - 0.05]
+            check(not narrow, "{} {}: axes squeezed to {} inches by long labels".format(name, spec["name"], narrow))
             plot_report.plt.close(fig)
 
 
@@ -361,6 +376,7 @@ def check_history(tmp):
 def main():
     with tempfile.TemporaryDirectory(prefix="check_figures.") as tmp:
         check_every_fixture_inside()
+        check_long_labels()
         check_relative_task_time()
         check_comparisons()
         check_interference()
