@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/common/csv_table.hpp"
+#include "harness/common/parallel.hpp"
 #include "harness/predict/measured_units.hpp"
 #include "harness/results/gpu_profile.hpp"
 #include "harness/results/profile_window.hpp"
@@ -63,6 +64,30 @@ TEST(Predict, ATableFromOneProfiledCopyAloneAndTheXray) {
   EXPECT_EQ(again.exit_code, 2) << again.err;
   EXPECT_NE(again.err.find("not empty"), std::string::npos) << again.err;
   EXPECT_EQ(read_text(tmp / "p" / "predict.csv"), before);
+}
+
+// The phase draws spread over the CPUs: one CPU (taskset) or all of them, the same files to the byte.
+TEST(Predict, PhaseDrawsOnOneCpuOrManyGiveTheSameFiles) {
+  if (!fs::exists("/usr/bin/taskset")) GTEST_SKIP() << "no /usr/bin/taskset";
+  if (harness::usable_cpus() < 2) GTEST_SKIP() << "one usable CPU: nothing to spread";
+  TempDir tmp;
+  const std::vector<std::string> args{"predict",  (study() / "membw" / "alone").string(),
+                                      "--xray",   (study() / "xray").string(),
+                                      "--procs",  "2,4",
+                                      "--phases", "8",
+                                      "--out"};
+  std::vector<std::string> one{"-c", "0", bench_mps_exe().string()}, many = args;
+  one.insert(one.end(), args.begin(), args.end());
+  one.push_back((tmp / "one").string());
+  many.push_back((tmp / "many").string());
+  const auto r1 = run_program("/usr/bin/taskset", one), rn = run_program(bench_mps_exe(), many);
+  ASSERT_EQ(r1.exit_code, 0) << r1.err;
+  ASSERT_EQ(rn.exit_code, 0) << rn.err;
+  for (const char* f : {"predict.md", "predict.csv", "predict.json"})
+    EXPECT_EQ(read_text(tmp / "one" / f), read_text(tmp / "many" / f)) << f;
+  const auto rows = csv_records(tmp / "many" / "predict.csv");
+  EXPECT_EQ(rows.size(), 8u);
+  for (const auto& row : rows) EXPECT_EQ(row.at("phases"), "8") << row.at("mode") << row.at("procs");
 }
 
 // Issue 45 item 4: paced-infer's requests are due on the clock. Replayed closed-loop, ten time-sliced copies never

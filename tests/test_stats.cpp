@@ -2,8 +2,12 @@
 #include <gtest/gtest.h>
 
 #include <CLI/CLI.hpp>
+#include <atomic>
 #include <cmath>
+#include <stdexcept>
+#include <vector>
 
+#include "harness/common/parallel.hpp"
 #include "harness/common/stats.hpp"
 #include "harness/plan/sweep_cli.hpp"
 #include "harness/plan/sweep_spec.hpp"
@@ -41,6 +45,27 @@ TEST(Stats, TheRatioOfTwoMeansHasWelchsIntervalOnTheLogScale) {
   EXPECT_DOUBLE_EQ(exact.hi, 2);
   EXPECT_FALSE(ratio_of_means({2}, {1, 1}).has_interval());
   EXPECT_DOUBLE_EQ(ratio_of_means({2}, {1, 1}).ratio, 2);
+}
+
+// Predict's phase draws run through it: every index once, whatever the threads; a throw reaches the caller (the
+// lowest index's first) once every piece has ended; nothing to do is nothing done.
+TEST(ForEachIndex, RunsEveryIndexOnceAndRethrowsTheFirstFailureAfterAll) {
+  EXPECT_GE(harness::usable_cpus(), 1u);
+  std::vector<std::atomic<int>> seen(257);
+  harness::for_each_index(seen.size(), [&seen](std::size_t i) { ++seen[i]; });
+  for (std::size_t i = 0; i < seen.size(); ++i) EXPECT_EQ(seen[i].load(), 1) << i;
+  std::atomic<int> ran{0};
+  try {
+    harness::for_each_index(40, [&ran](std::size_t i) {
+      ++ran;
+      if (i == 7 || i == 30) throw std::runtime_error("piece " + std::to_string(i));
+    });
+    ADD_FAILURE() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "piece 7");
+  }
+  EXPECT_EQ(ran.load(), 40) << "every piece ran before the rethrow";
+  harness::for_each_index(0, [](std::size_t) { ADD_FAILURE() << "called for nothing"; });
 }
 
 TEST(Stats, JainFairness) {

@@ -9,6 +9,7 @@
 
 #include "harness/common/errors.hpp"
 #include "harness/common/format.hpp"
+#include "harness/common/parallel.hpp"
 #include "harness/common/stats.hpp"
 #include "harness/model/scheduler_models.hpp"
 #include "harness/model/xray_scheduler.hpp"
@@ -225,14 +226,20 @@ Simulated simulate(const AloneRun& a, ModeKind mode, int n, const SchedulerFacts
     for (int c = 0; c < n; ++c) offsets.push_back(std::isfinite(alone_step) ? alone_step * c / n : 0.0);
     return simulate_once(a, mode, s, one, std::vector<const CopyTrace*>(static_cast<std::size_t>(n), &t), offsets);
   }
-  std::vector<double> units, runs;
-  for (const PhaseDraw& d : draw_phases(t, n, phases)) {
+  // The draws are independent replays: spread over the CPUs, each into its own slot (the same result on any count).
+  const std::vector<PhaseDraw> draws = draw_phases(t, n, phases);
+  std::vector<Simulated> each(draws.size());
+  for_each_index(draws.size(), [&](std::size_t i) {
+    const PhaseDraw& d = draws[i];
     std::vector<CopyTrace> rotated;
     rotated.reserve(d.shifts.size());
     for (const std::size_t shift : d.shifts) rotated.push_back(rotate_steady(t, shift));
     std::vector<const CopyTrace*> traces;
     for (const CopyTrace& r : rotated) traces.push_back(&r);
-    const Simulated one_draw = simulate_once(a, mode, s, one, traces, d.offsets_ns);
+    each[i] = simulate_once(a, mode, s, one, traces, d.offsets_ns);
+  });
+  std::vector<double> units, runs;
+  for (const Simulated& one_draw : each) {
     units.push_back(one_draw.unit_ms);
     runs.push_back(one_draw.run_s);
   }

@@ -1,0 +1,45 @@
+// Work spread over the usable CPUs: see parallel.hpp.
+#include "harness/common/parallel.hpp"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <exception>
+#include <vector>
+
+#include <boost/asio/post.hpp>
+#include <boost/asio/thread_pool.hpp>
+
+namespace bench_mps::harness {
+
+unsigned usable_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+  return static_cast<unsigned>(std::max(1, CPU_COUNT(&set)));
+}
+
+void for_each_index(std::size_t count, const std::function<void(std::size_t)>& fn) {
+  const std::size_t threads = std::min<std::size_t>(count, usable_cpus());
+  if (threads <= 1) {
+    for (std::size_t i = 0; i < count; ++i) fn(i);
+    return;
+  }
+  std::vector<std::exception_ptr> failed(count);
+  {
+    boost::asio::thread_pool pool(threads);
+    for (std::size_t i = 0; i < count; ++i)
+      boost::asio::post(pool, [&fn, &failed, i] {
+        try {
+          fn(i);
+        } catch (...) {
+          failed[i] = std::current_exception();
+        }
+      });
+    pool.join();
+  }
+  for (const std::exception_ptr& e : failed)
+    if (e) std::rethrow_exception(e);
+}
+
+}  // namespace bench_mps::harness
