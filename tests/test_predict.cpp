@@ -66,26 +66,36 @@ TEST(Predict, ATableFromOneProfiledCopyAloneAndTheXray) {
   EXPECT_EQ(read_text(tmp / "p" / "predict.csv"), before);
 }
 
-// The phase draws spread over the CPUs: one CPU (taskset) or all of them, the same files to the byte.
-TEST(Predict, PhaseDrawsOnOneCpuOrManyGiveTheSameFiles) {
-  if (!fs::exists("/usr/bin/taskset")) GTEST_SKIP() << "no /usr/bin/taskset";
-  if (harness::usable_cpus() < 2) GTEST_SKIP() << "one usable CPU: nothing to spread";
-  TempDir tmp;
-  const std::vector<std::string> args{"predict",  (study() / "membw" / "alone").string(),
-                                      "--xray",   (study() / "xray").string(),
-                                      "--procs",  "2,4",
-                                      "--phases", "8",
-                                      "--out"};
+/// `predict ARGS --out DIR` under `taskset -c 0` and on every CPU: the same files to the byte. Returns the rows of
+/// the second's predict.csv.
+std::vector<std::map<std::string, std::string>> same_files_on_one_cpu_or_many(const std::vector<std::string>& args,
+                                                                              const fs::path& tmp) {
   std::vector<std::string> one{"-c", "0", bench_mps_exe().string()}, many = args;
   one.insert(one.end(), args.begin(), args.end());
-  one.push_back((tmp / "one").string());
-  many.push_back((tmp / "many").string());
+  one.insert(one.end(), {"--out", (tmp / "one").string()});
+  many.insert(many.end(), {"--out", (tmp / "many").string()});
   const auto r1 = run_program("/usr/bin/taskset", one), rn = run_program(bench_mps_exe(), many);
-  ASSERT_EQ(r1.exit_code, 0) << r1.err;
-  ASSERT_EQ(rn.exit_code, 0) << rn.err;
+  EXPECT_EQ(r1.exit_code, 0) << r1.err;
+  EXPECT_EQ(rn.exit_code, 0) << rn.err;
   for (const char* f : {"predict.md", "predict.csv", "predict.json"})
     EXPECT_EQ(read_text(tmp / "one" / f), read_text(tmp / "many" / f)) << f;
-  const auto rows = csv_records(tmp / "many" / "predict.csv");
+  return csv_records(tmp / "many" / "predict.csv");
+}
+
+bool can_spread(std::string& why) {
+  if (!fs::exists("/usr/bin/taskset")) why = "no /usr/bin/taskset";
+  if (harness::usable_cpus() < 2) why = "one usable CPU: nothing to spread";
+  return why.empty();
+}
+
+// A cell's phase draws spread over the CPUs: one CPU (taskset) or all of them, the same files to the byte.
+TEST(Predict, PhaseDrawsOnOneCpuOrManyGiveTheSameFiles) {
+  std::string why;
+  if (!can_spread(why)) GTEST_SKIP() << why;
+  TempDir tmp;
+  const auto rows = same_files_on_one_cpu_or_many({"predict", (study() / "membw" / "alone").string(), "--xray",
+                                                   (study() / "xray").string(), "--procs", "2,4", "--phases", "8"},
+                                                  tmp.path());
   EXPECT_EQ(rows.size(), 8u);
   for (const auto& row : rows) EXPECT_EQ(row.at("phases"), "8") << row.at("mode") << row.at("procs");
 }
@@ -661,6 +671,19 @@ TEST(PredictHostile, EveryRunAloneReplayedGivesTheMedianOfTheirRatiosAndTheirSpr
     wider += lo < lo1 * (1 - 1e-6) || hi > hi1 * (1 + 1e-6);
   }
   EXPECT_GT(wider, 0) << "the other trace's replay differs somewhere, and widens an interval";
+}
+
+// Without phase draws, --draws all's runs alone are what spreads over the CPUs: the same files on one or many.
+TEST(PredictHostile, EveryRunAloneReplayedOnOneCpuOrManyGivesTheSameFiles) {
+  std::string why;
+  if (!can_spread(why)) GTEST_SKIP() << why;
+  TempDir tmp;
+  three_runs_alone(tmp / "alone");
+  const auto rows =
+      same_files_on_one_cpu_or_many({"predict", (tmp / "alone").string(), "--xray", (study() / "xray").string(),
+                                     "--procs", "2,4", "--phases", "0", "--draws", "all"},
+                                    tmp.path());
+  EXPECT_EQ(rows.size(), 8u);
 }
 
 }  // namespace

@@ -349,9 +349,17 @@ std::vector<PredictedRow> predict_cells(const std::vector<AloneRun>& alone, cons
       c.mode = mode;
       c.procs = n;
       c.host_factor = host.at(mode, n);
-      std::vector<Simulated> each;
-      for (std::size_t i = 0; i < replayed.size(); ++i)
-        each.push_back(simulate(*replayed[i], mode, n, s, one[mode][i], phases, c.host_factor));
+      // Each run replayed is independent: with phase draws those spread over the CPUs inside simulate; without,
+      // the runs do (never both: no pool inside a pool).
+      std::vector<Simulated> each(replayed.size());
+      const std::vector<Replay>& alone_replays = one.at(mode);  // looked up here, not by each thread
+      const auto run_i = [&](std::size_t i) {
+        each[i] = simulate(*replayed[i], mode, n, s, alone_replays[i], phases, c.host_factor);
+      };
+      if (phases > 0)
+        for (std::size_t i = 0; i < replayed.size(); ++i) run_i(i);
+      else
+        for_each_index(replayed.size(), run_i);
       const Simulated sim = draws.empty() ? each.front() : from_draws(a, each, draws);
       c.phases = std::max(0, phases);
       c.unit_ms = sim.unit_ms;
