@@ -108,7 +108,7 @@ def fit_legends(fig, relayout):
                 continue
             t.set_text(wrapped(t.get_text()))
             changed = True
-    if not legends:
+    if not legends or not fig.axes:
         return changed
     if changed:
         relayout(fig)

@@ -258,7 +258,9 @@ CLI::App* add_predict_command(CLI::App& app, PredictArgs& args) {
          },
          "copies out of phase: replays with random start offsets and steady steps rotated, their mean the "
          "prediction and their spread its interval (0: one replay, copies a step/N apart; default " +
-             std::to_string(kDefaultPhaseDraws) + ")")
+             std::to_string(kDefaultPhaseDraws) +
+             "); the draws replay on the CPUs this process may use (taskset -c to limit them), the same files on "
+             "any count")
       ->check(CLI::Range(0, kMaxPhaseDraws));
   cmd->add_flag("--paced", args.paced,
                 "the program serves requests due on the clock (sleeping until due, late ones at once): replay its "
