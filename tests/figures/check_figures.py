@@ -102,7 +102,8 @@ def check_every_fixture_inside():
 
 def check_long_labels():
     """A user's long command as a workload label: wrapped in legends and row labels, and the data keeps its room
-    (each axes at least plot_layout.MIN_AXES_INCHES across), where it once squeezed the axes to under an inch."""
+    (each axes at least plot_layout.MIN_AXES_INCHES across). Before, such legends ran off the canvas (tight_layout found
+    no room and left the figure as it was); wrapped alone, they squeezed the distribution's axes under 3 inches."""
     for name in ("long_labels.json", "long_comparison_labels.json"):
         data = fixture(name)
         for spec in data["figures"]:
