@@ -23,13 +23,13 @@ import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
 from matplotlib.colors import LogNorm  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
+from matplotlib.ticker import FixedLocator, FormatStrFormatter, LogLocator, NullLocator, ScalarFormatter  # noqa: E402
+
+from plot_layout import fit_legends, fit_titles, place_labels, wrapped  # noqa: E402  (scripts/plot_layout.py, beside this script)
 
 # A draw's first tight_layout, before finish() wraps long legend entries and widens the figure, may find no room for
 # them yet and say so; finish() makes the room (tests/figures checks that every text ends inside the canvas).
 warnings.filterwarnings("ignore", message="Tight layout not applied", category=UserWarning)
-from matplotlib.ticker import FixedLocator, FormatStrFormatter, LogLocator, NullLocator, ScalarFormatter  # noqa: E402
-
-from plot_layout import fit_legends, fit_titles, place_labels, wrapped  # noqa: E402  (scripts/plot_layout.py, beside this script)
 
 plt.rcParams.update({
     "svg.hashsalt": "bench_mps",  # stable ids: the same data gives the same SVG

@@ -1,4 +1,4 @@
-// Work spread over the usable CPUs: see parallel.hpp.
+// The usable CPUs and work spread over them: see parallel.hpp.
 #include "harness/common/parallel.hpp"
 
 #include <sched.h>
@@ -12,12 +12,17 @@
 
 namespace bench_mps::harness {
 
-unsigned usable_cpus() {
+std::vector<int> allowed_cpus() {
+  std::vector<int> cpus;
   cpu_set_t set;
   CPU_ZERO(&set);
-  if (::sched_getaffinity(0, sizeof set, &set) != 0) return 1;
-  return static_cast<unsigned>(std::max(1, CPU_COUNT(&set)));
+  if (::sched_getaffinity(0, sizeof set, &set) != 0) return cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set)) cpus.push_back(c);
+  return cpus;
 }
+
+unsigned usable_cpus() { return static_cast<unsigned>(std::max<std::size_t>(1, allowed_cpus().size())); }
 
 void for_each_index(std::size_t count, const std::function<void(std::size_t)>& fn) {
   const std::size_t threads = std::min<std::size_t>(count, usable_cpus());

@@ -13,16 +13,6 @@
 
 namespace bench_mps::harness {
 
-std::vector<int> allowed_cpus() {
-  std::vector<int> cpus;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (::sched_getaffinity(0, sizeof set, &set) != 0) return cpus;
-  for (int c = 0; c < CPU_SETSIZE; ++c)
-    if (CPU_ISSET(c, &set)) cpus.push_back(c);
-  return cpus;
-}
-
 CpuPlan plan_cpus(const std::vector<int>& allowed, int max_procs) {
   CpuPlan plan;
   if (allowed.size() < 2 || max_procs < 1) return plan;

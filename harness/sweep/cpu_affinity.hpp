@@ -7,15 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "harness/common/parallel.hpp"  // allowed_cpus
+
 namespace bench_mps::harness {
 
 struct CpuPlan {
   std::vector<int> workers;  ///< worker i runs on workers[i % size]; empty: workers are not pinned
   std::vector<int> harness;  ///< the harness's cores; empty: left as they were
 };
-
-/// The CPUs the calling thread may run on, ascending.
-std::vector<int> allowed_cpus();
 
 /// Splits `allowed` for up to `max_procs` workers: the first CPU always stays with the harness, the
 /// next min(max_procs, n - 1) go to the workers, any left over also to the harness. Fewer than two
