@@ -12,7 +12,9 @@
 #include <fstream>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
+#include "harness/common/parallel.hpp"
 #include "harness/common/word_table.hpp"
 
 namespace bench_mps::harness {
@@ -101,9 +103,8 @@ class CpuWorkload final : public kernels::Workload {
 
   /// Where the worker ran: the CPU it ended on and how many it was allowed (the harness pins it).
   kernels::WorkloadFacts facts() const override {
-    cpu_set_t allowed;
-    CPU_ZERO(&allowed);
-    const int count = ::sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : -1;
+    const std::vector<int> allowed = allowed_cpus();
+    const int count = allowed.empty() ? -1 : static_cast<int>(allowed.size());  // -1: the mask could not be read
     kernels::WorkloadFacts f{{"cpu", ::sched_getcpu()}, {"allowed_cpus", count}};
     // The MPS settings this client was given, as a real client's driver would read them.
     for (const auto& [var, fact] :
