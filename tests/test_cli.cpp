@@ -141,6 +141,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--mlp-batch", "99999999999"}, "--mlp-batch: '99999999999' is not a whole number"},
         BadInput{{"--warmup", "-1"}, "--warmup"}, BadInput{{"--exec-log-cap", "-5"}, "--exec-log-cap"},
         BadInput{{"--mps-max-clients", "0"}, "--mps-max-clients"}, BadInput{{"--repeats", "1.5"}, "--repeats"},
+        BadInput{{"--cores-per-worker", "0"}, "--cores-per-worker: '0' is not a whole number in 1..1024"},
+        BadInput{{"--cores-per-worker", "2.5"}, "--cores-per-worker: '2.5' is not a whole number"},
+        BadInput{{"--cores-per-worker", "2", "--no-pin"}, "--no-pin and --cores-per-worker cannot be given together"},
         // mlp profiles and exec
         BadInput{{"--mlp-profile", "cpu-bound"}, "--mlp-profile"},
         BadInput{{"--mlp-profile", "seed001", "--mlp-launch", "graph"}, "launches eagerly"},

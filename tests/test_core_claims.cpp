@@ -105,5 +105,23 @@ TEST(PinCpus, MoreWorkersThanCoresWarns) {
   EXPECT_FALSE(fits.meta["workers_share_cores"].get<bool>());
 }
 
+TEST(PinCpus, CoresPerWorkerClaimsThatManyForEachAndWarnsWhereTheyRunShort) {
+  TempDir dir;
+  const auto p = pin_cpus(dir.path(), kEight, 3, "GPU A", 2);
+  EXPECT_EQ(p.plan.harness, (std::vector<int>{0}));
+  EXPECT_EQ(p.plan.workers, (std::vector<int>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(p.meta["claimed"], (std::vector<int>{0, 1, 2, 3, 4, 5, 6}))
+      << "1 + 3 x 2 cores wanted, the eighth left free";
+  EXPECT_EQ(p.meta["cores_per_worker"], 2);
+  EXPECT_TRUE(p.warnings.empty()) << p.warnings.front();
+  EXPECT_FALSE(p.meta["workers_share_cores"].get<bool>());
+  const auto short_of = pin_cpus(dir.path() / "other", {0, 1, 2, 3}, 2, "GPU B", 2);
+  EXPECT_EQ(short_of.plan.workers, (std::vector<int>{1, 2, 3}));
+  EXPECT_TRUE(short_of.meta["workers_share_cores"].get<bool>());
+  ASSERT_EQ(short_of.warnings.size(), 1u);
+  EXPECT_NE(short_of.warnings[0].find("up to 2 workers of 2 cores each on 3 worker cores (1-3)"), std::string::npos)
+      << short_of.warnings[0];
+}
+
 }  // namespace
 }  // namespace bench_mps::testing

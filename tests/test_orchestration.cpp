@@ -128,6 +128,30 @@ TEST_F(Orchestration, NoPinLeavesEveryoneOnAllCores) {
     EXPECT_EQ(w.fact("allowed_cpus"), static_cast<double>(harness::allowed_cpus().size())) << w.facts;
 }
 
+TEST_F(Orchestration, CoresPerWorkerPinsEachWorkerToThatManyCoresOfItsOwn) {
+  const std::vector<int> allowed = harness::allowed_cpus();
+  if (allowed.size() < 2) GTEST_SKIP() << "one CPU: nothing to pin";
+  const auto r = sweep({"--modes", "timeslice,mps", "--procs", "1,2", "--cores-per-worker", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto meta = harness::read_meta(out());
+  EXPECT_EQ(meta["sweep"]["cores_per_worker"], 2);
+  EXPECT_EQ(meta["cpus"]["cores_per_worker"], 2);
+  // 1 + 2 x 2 cores wanted; with fewer the workers wrap around the ones they got (and the sweep warns).
+  const std::vector<int> claimed(
+      allowed.begin(), allowed.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(5, allowed.size())));
+  const harness::CpuPlan plan = harness::plan_cpus(claimed, 4);
+  ASSERT_EQ(meta["cpus"]["workers"].get<std::vector<int>>(), plan.workers);
+  if (plan.workers.size() < 4) EXPECT_NE(r.err.find("of 2 cores each on"), std::string::npos) << r.err;
+  for (const auto& w : harness::read_runs(out() / "runs.csv")) {
+    std::set<int> mine;
+    for (int k = 0; k < 2; ++k)
+      mine.insert(plan.workers[static_cast<std::size_t>(w.worker * 2 + k) % plan.workers.size()]);
+    EXPECT_EQ(w.fact("allowed_cpus"), static_cast<double>(mine.size()))
+        << w.run_id << " worker " << w.worker << ": " << w.facts;
+    EXPECT_EQ(mine.count(static_cast<int>(w.fact("cpu"))), 1u) << w.run_id << " worker " << w.worker << ": " << w.facts;
+  }
+}
+
 TEST_F(Orchestration, RunShDemoRendersAStampedReportWithoutAGpu) {
   // scripts/run.sh --demo: what a newcomer without a GPU can try (the fakes are put on PATH by run.sh).
   const auto start = std::chrono::steady_clock::now();

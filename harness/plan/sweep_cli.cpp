@@ -457,7 +457,14 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
       ->check(finite_in(0.0, 600.0))
       ->group(limits)
       ->capture_default_str();
-  app.add_flag("!--no-pin", spec.pin_cpus, "do not pin each worker to its own CPU core")->group(limits);
+  auto* no_pin = app.add_flag("!--no-pin", spec.pin_cpus, "do not pin each worker to its own CPU core")->group(limits);
+  app.add_option("--cores-per-worker", spec.cores_per_worker,
+                 "CPU cores of its own each worker, and the program it runs, is pinned to: a program with CPU "
+                 "threads of its own (DataLoader workers: 1 + num_workers) keeps them off the other copies' cores")
+      ->check(whole_in(1, kMaxCoresPerWorker))
+      ->excludes(no_pin)
+      ->group(limits)
+      ->capture_default_str();
   app.add_option("--worker", spec.worker_exe, "worker executable (default: bench_worker beside bench_mps)")->group("");
   app.add_flag("--cpu-stand-in", spec.cpu_stand_in,
                "the regime workloads (duty, xray) as CPU stand-ins: try --scenario xray/regimes without a GPU")
@@ -652,8 +659,9 @@ SweepSpec parse_sweep_args(const std::vector<std::string>& args, const std::stri
 }
 
 bool sweep_defined_on_command_line(const CLI::App& app) {
-  static const std::set<std::string> not_defining{"--resume",          "--timeout", "--ready-timeout", "--worker",
-                                                  "--mps-max-clients", "--settle",  "--no-pin",        "--help"};
+  static const std::set<std::string> not_defining{"--resume", "--timeout",          "--ready-timeout",
+                                                  "--worker", "--mps-max-clients",  "--settle",
+                                                  "--no-pin", "--cores-per-worker", "--help"};
   for (const CLI::Option* opt : app.get_options()) {
     if (opt->count() == 0) continue;
     bool defining = true;
@@ -674,6 +682,7 @@ SweepSpec with_limits_given(SweepSpec stored, const SweepSpec& given, const CLI:
   if (set("--mps-max-clients")) stored.mps_max_clients = given.mps_max_clients;
   if (set("--settle")) stored.settle_s = given.settle_s;
   if (set("--no-pin")) stored.pin_cpus = given.pin_cpus;
+  if (set("--cores-per-worker")) stored.cores_per_worker = given.cores_per_worker;
   stored.worker_exe = given.worker_exe;
   return stored;
 }

@@ -52,7 +52,8 @@ SweepSpec parse_sweep_args(const std::vector<std::string>& args, const std::stri
 bool sweep_defined_on_command_line(const CLI::App& app);
 
 /// `--resume DIR` alone: the sweep `stored` in DIR/meta.json, with the limits given on this command
-/// line (--timeout, --ready-timeout, --mps-max-clients, --settle, --no-pin, --worker) in place of its own.
+/// line (--timeout, --ready-timeout, --mps-max-clients, --settle, --no-pin, --cores-per-worker,
+/// --worker) in place of its own.
 SweepSpec with_limits_given(SweepSpec stored, const SweepSpec& given, const CLI::App& app);
 
 /// Parses "1,4,10" (positive, distinct integers). `what` names the option in errors.

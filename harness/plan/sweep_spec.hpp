@@ -18,6 +18,8 @@ inline constexpr int kMaxProcs = 1024;
 /// MPS's documented clients per server on Volta and newer, the sweep's default --mps-max-clients: advise and
 /// predict put every N under MPS as well, so they go no higher (conform's client-ceiling row measures it).
 inline constexpr int kMpsClientCeiling = 48;
+/// --cores-per-worker's ceiling (CPU_SETSIZE: the cores a cpu_set_t can name).
+inline constexpr int kMaxCoresPerWorker = 1024;
 
 /// How the N workload instances of a run share the GPU.
 enum class ModeKind {
@@ -114,6 +116,7 @@ struct SweepSpec {
   bool resume = false;                                       ///< continue the sweep already in out_dir
   bool set_exclusive = false;            ///< switch the GPU to EXCLUSIVE_PROCESS for MPS blocks (root; restored)
   bool pin_cpus = true;                  ///< pin each worker to its own CPU core
+  int cores_per_worker = 1;              ///< pinned: the cores of its own each worker (and the program it runs) gets
   bool cpu_stand_in = false;             ///< --cpu-stand-in: duty and xray run as CPU stand-ins (tests, no GPU)
   bool demo = false;                     ///< --demo: results stamped as a demo without GPU data (scripts/run.sh --demo)
   double settle_s = 0;                   ///< idle pause before every worker set (after the last set has exited)

@@ -192,6 +192,7 @@ nlohmann::json initial_meta(const SweepSpec& spec, const std::optional<GpuStatic
       {"ready_timeout_s", spec.ready_timeout_s},
       {"set_exclusive", spec.set_exclusive},
       {"pin_cpus", spec.pin_cpus},
+      {"cores_per_worker", spec.cores_per_worker},
       {"settle_s", spec.settle_s},
       {"rounds_per_set", rounds},
       {"cpu_stand_in", spec.cpu_stand_in},

@@ -101,10 +101,12 @@ void CoreClaims::release_all() {
   held_.clear();
 }
 
-PinnedCpus pin_cpus(const fs::path& claims_dir, const std::vector<int>& allowed, int max_procs,
-                    const std::string& what) {
+PinnedCpus pin_cpus(const fs::path& claims_dir, const std::vector<int>& allowed, int max_procs, const std::string& what,
+                    int cores_per_worker) {
   PinnedCpus out;
-  const std::size_t wanted = static_cast<std::size_t>(std::max(max_procs, 1)) + 1;  // the harness's core too
+  const int per = std::max(cores_per_worker, 1);
+  const int cores = std::max(max_procs, 1) * per;                  // the workers'
+  const std::size_t wanted = static_cast<std::size_t>(cores) + 1;  // the harness's core too
   out.claims = CoreClaims(claims_dir, allowed, wanted, what);
   std::vector<int> usable = out.claims.held();
   std::string others;
@@ -124,7 +126,7 @@ PinnedCpus pin_cpus(const fs::path& claims_dir, const std::vector<int>& allowed,
     out.warnings.push_back("cores claimed by other bench_mps sweeps left out (" + others + "); this sweep uses " +
                            format_cpu_list(usable));
   }
-  out.plan = plan_cpus(usable, max_procs);
+  out.plan = plan_cpus(usable, cores);
   if (!shared) out.claims.keep_only(usable);
   const bool one_core = usable.size() < 2;  // no plan: the harness and every worker on that core
   if (one_core)
@@ -132,8 +134,10 @@ PinnedCpus pin_cpus(const fs::path& claims_dir, const std::vector<int>& allowed,
                            std::to_string(max_procs) +
                            " workers: they all share it, so host-side work is slowed too; the numbers measure CPU "
                            "sharing as well as GPU sharing (give --cpus more cores)");
-  if (!out.plan.workers.empty() && out.plan.workers.size() < static_cast<std::size_t>(max_procs))
-    out.warnings.push_back("up to " + std::to_string(max_procs) + " workers on " +
+  const bool short_of_cores = !out.plan.workers.empty() && out.plan.workers.size() < static_cast<std::size_t>(cores);
+  if (short_of_cores)
+    out.warnings.push_back("up to " + std::to_string(max_procs) + " workers" +
+                           (per > 1 ? " of " + std::to_string(per) + " cores each" : std::string()) + " on " +
                            std::to_string(out.plan.workers.size()) + " worker cores (" +
                            format_cpu_list(out.plan.workers) +
                            "): at the larger N workers share cores, so host-side work is slowed too; the numbers "
@@ -145,8 +149,8 @@ PinnedCpus pin_cpus(const fs::path& claims_dir, const std::vector<int>& allowed,
               {"claims_dir", claims_dir.string()},
               {"claimed_by_others", foreign},
               {"shared_with_other_sweeps", shared},
-              {"workers_share_cores", one_core || (!out.plan.workers.empty() &&
-                                                   out.plan.workers.size() < static_cast<std::size_t>(max_procs))},
+              {"cores_per_worker", per},
+              {"workers_share_cores", one_core || short_of_cores},
               {"warnings", out.warnings}};
   return out;
 }

@@ -68,10 +68,10 @@ struct PinnedCpus {
 };
 
 /// Plans the cores of a sweep of up to `max_procs` workers from `allowed`, claiming one core for the
-/// harness and one per worker among those no other sweep holds. Too few free cores: the plan uses
-/// the allowed ones, shared with the sweeps named in the warning; more workers than cores: they share
+/// harness and `cores_per_worker` per worker among those no other sweep holds. Too few free cores: the plan uses
+/// the allowed ones, shared with the sweeps named in the warning; more workers' cores than cores: they share
 /// (warned, and `workers_share_cores` in meta).
 PinnedCpus pin_cpus(const std::filesystem::path& claims_dir, const std::vector<int>& allowed, int max_procs,
-                    const std::string& what);
+                    const std::string& what, int cores_per_worker = 1);
 
 }  // namespace bench_mps::harness

@@ -42,8 +42,9 @@ WorkerLaunch make_launch(const SweepSpec& spec, const RunSpec& run, const Enviro
                              run.mode.kind == ModeKind::streams ? "streams" : "threads"});
     if (run.mode.kind == ModeKind::green)
       base.insert(base.end(), {"--green", "--green-sms", std::to_string(run.mode.green_sms)});
-    launch.cores_per_worker = run.procs;  // a host thread (threads, green) per instance, each on a core
   }
+  // A host thread (threads, green) per instance, each on cores of its own.
+  launch.cores_per_worker = spec.cores_per_worker * (run.mode.in_process() ? run.procs : 1);
   launch.args = workload_worker_args(run.workload, run_params(spec, run));
   launch.args.insert(launch.args.end(), base.begin(), base.end());
   const RunHooks& hooks = run_hooks(run.scenario);

@@ -30,8 +30,8 @@ const char* const kCsvFiles[] = {"summary.csv", "runs.csv", "tasks.csv", "timeli
 nlohmann::json sweep_identity(const SweepMeta& meta) {
   nlohmann::json id = meta.sweep ? nlohmann::json(*meta.sweep) : nlohmann::json::object();
   // A resumed sweep may change its limits and exec's warm-ups (untimed runs; absent from older folders).
-  for (const char* limit :
-       {"run_timeout_s", "ready_timeout_s", "set_exclusive", "pin_cpus", "settle_s", "exec_warmups"})
+  for (const char* limit : {"run_timeout_s", "ready_timeout_s", "set_exclusive", "pin_cpus", "cores_per_worker",
+                            "settle_s", "exec_warmups"})
     id.erase(limit);
   nlohmann::json modes = nlohmann::json::array();
   if (meta.mps && meta.mps->modes)

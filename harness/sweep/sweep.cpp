@@ -474,7 +474,8 @@ int run_sweep(const SweepSpec& spec) {
   // Cores claimed against other bench_mps sweeps on this host; held until this function returns.
   PinnedCpus pinned;
   if (spec.pin_cpus)
-    pinned = pin_cpus(default_core_claims_dir(), allowed_cpus(), max_procs(spec), env.device.describe());
+    pinned = pin_cpus(default_core_claims_dir(), allowed_cpus(), max_procs(spec), env.device.describe(),
+                      spec.cores_per_worker);
   for (const std::string& w : pinned.warnings) std::cerr << "bench_mps: warning: " << w << "\n";
   const CpuPlan& cpus = pinned.plan;
   const std::string confined = confine_process(cpus.harness);  // before the monitor and any daemon start
