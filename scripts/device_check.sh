@@ -48,7 +48,8 @@
 #   hostcal[:KINDS]  the host calibration: host_loop.py launch and cpu, N = 1,2,4,10, both modes, gated -> OUT_DIR/hostcal
 #   mpscal[:KINDS]  the MPS contention calibration: worker_shape.sh fma16, fma66, fma1056, tiny132, mem16, mem0 (or
 #               contention_loop.py's gemmS, streamM), N = 1,2,4,10, MPS, gated, profiled -> OUT_DIR/runs/mpscal
-#   pin[:NAMES]   host placement: zoo programs (mnist) at N = 1,4, both modes, gated, pinned and --no-pin -> OUT_DIR/pin/<name>
+#   pin[:NAMES]   host placement: zoo programs (mnist) at N = 1,4, both modes, gated, pinned and --no-pin (PIN_PLACEMENTS:
+#               also coresK, --cores-per-worker K) -> OUT_DIR/pin/<name>
 #   study[:NAMES]  the pre-registered study (cuda-graphs): the X-ray, then each program's gated ladder (N = 1,2,4,10,
 #               both modes, 2 repeats) with its units and its prediction scored -> OUT_DIR/study/<name>
 #   unitrange   --exec-unit-range on a PyTorch program marking its training steps with NVTX (N = 1,2,4, both modes),

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The host-placement table (issue 42 item 6) of a `pin` device step's program folder (runs/pin/<name>/, holding
-pinned/ and unpinned/ sweeps, each measured by `bench_mps predict --measure`): per placement, mode and N, the copies'
+pinned/, unpinned/ and cores<K>/ (--cores-per-worker K) sweeps, each measured by `bench_mps predict --measure`): per placement, mode and N, the copies'
 arrival at the start gate (seconds from launch to the steady part: start-up and warm-up), their completion (whole
 run, gate time left out), the per-step unit of units.csv (median over copies) and how many copies were co-run.
 Everything is read from the committed files.
@@ -24,10 +24,16 @@ def span(values, fmt):
     return f"{fmt(med)} ({fmt(min(values))}-{fmt(max(values))})"
 
 
+def placements(root):
+    """pinned, unpinned, then cores<K> by K: the folders a pin step wrote."""
+    cores = sorted((n for n in os.listdir(root) if n.startswith("cores") and n[5:].isdigit()), key=lambda n: int(n[5:]))
+    return ["pinned", "unpinned"] + cores
+
+
 def rows(root):
     yield "| placement | mode | N | arrival at the gate, s | completion, s | unit, ms | co-run | cores |"
     yield "|---|---|---:|---|---|---|---|---|"
-    for placement in ("pinned", "unpinned"):
+    for placement in placements(root):
         d = os.path.join(root, placement)
         if not os.path.isfile(os.path.join(d, "runs.csv")):
             continue
@@ -47,7 +53,7 @@ def rows(root):
             us = [units.get((r["run_id"], r["worker"])) for r in rs]
             vals = [float(u["unit_ms"]) for u in us if u and u["unit_ms"]]
             co = sum(1 for u in us if u and u["unit_basis"] in ("common window", "metric"))
-            cores = sorted({x.get("core", "-") for x in f})
+            cores = sorted({x.get("core", "-") + (f" (x{x['cores']})" if "cores" in x else "") for x in f})
             ok = sum(r["status"] == "ok" for r in rs)
             yield (f"| {placement} | {mode} | {n} | {span(arrive, lambda v: f'{v:.2f}')} | "
                    f"{span(done, lambda v: f'{v:.2f}')} | {span(vals, lambda v: f'{v:.4g}')} | {co}/{len(rs)}"
