@@ -143,6 +143,12 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--mps-max-clients", "0"}, "--mps-max-clients"}, BadInput{{"--repeats", "1.5"}, "--repeats"},
         BadInput{{"--cores-per-worker", "0"}, "--cores-per-worker: '0' is not a whole number in 1..1024"},
         BadInput{{"--cores-per-worker", "2.5"}, "--cores-per-worker: '2.5' is not a whole number"},
+        BadInput{{"--cores-per-worker", ""}, "--cores-per-worker"},
+        BadInput{{"--cores-per-worker", "-1"}, "--cores-per-worker: '-1' is not a whole number in 1..1024"},
+        BadInput{{"--cores-per-worker", "nan"}, "--cores-per-worker: 'nan' is not a whole number"},
+        BadInput{{"--cores-per-worker", "inf"}, "--cores-per-worker: 'inf' is not a whole number"},
+        BadInput{{"--cores-per-worker", "two"}, "--cores-per-worker: 'two' is not a whole number"},
+        BadInput{{"--cores-per-worker", "99999999999"}, "--cores-per-worker: '99999999999' is not a whole number"},
         BadInput{{"--cores-per-worker", "2", "--no-pin"}, "--no-pin and --cores-per-worker cannot be given together"},
         // mlp profiles and exec
         BadInput{{"--mlp-profile", "cpu-bound"}, "--mlp-profile"},
