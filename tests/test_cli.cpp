@@ -1,7 +1,9 @@
 // The bad-input battery: every bad value gets one line on stderr naming the problem, exit code 2, and
 // nothing written. Each case runs the real bench_mps.
+#include <CLI/CLI.hpp>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <regex>
 
 #include <unistd.h>
@@ -367,6 +369,34 @@ TEST(ParseLists, ProcsModesWorkloads) {
   EXPECT_EQ(parse_modes("mps:025")[0].name, "mps:25");
   EXPECT_EQ(parse_workloads("spin,mlp"), (std::vector<std::string>{"spin", "mlp"}));
   EXPECT_THROW(parse_procs("1,x"), UsageError);
+}
+
+// `--resume DIR` with a placement: the one given replaces the stored one whole, never half of each.
+TEST(ResumeLimits, APlacementGivenReplacesTheStoredOneWhole) {
+  using namespace harness;
+  const auto resumed = [](const std::vector<std::string>& stored_args, std::vector<std::string> given_args) {
+    CLI::App app;
+    SweepSpec given;
+    SweepCliValues raw;
+    add_sweep_options(app, given, raw);
+    given_args.insert(given_args.begin(), {"--resume", "somewhere"});
+    std::reverse(given_args.begin(), given_args.end());  // CLI11 parses a vector from its back
+    app.parse(given_args);
+    finalize_sweep_spec(given, raw);
+    EXPECT_FALSE(sweep_defined_on_command_line(app));
+    return with_limits_given(parse_sweep_args(stored_args), given, app);
+  };
+  const auto pinned_k = resumed({"--workloads", "cpu", "--no-pin"}, {"--cores-per-worker", "2"});
+  EXPECT_TRUE(pinned_k.pin_cpus) << "K cores each given on a folder swept unpinned must pin";
+  EXPECT_EQ(pinned_k.cores_per_worker, 2);
+  const auto unpinned = resumed({"--workloads", "cpu", "--cores-per-worker", "3"}, {"--no-pin"});
+  EXPECT_FALSE(unpinned.pin_cpus);
+  EXPECT_EQ(unpinned.cores_per_worker, 1) << "a stored K must not outlive --no-pin";
+  const auto kept = resumed({"--workloads", "cpu", "--cores-per-worker", "3"}, {"--timeout", "9"});
+  EXPECT_TRUE(kept.pin_cpus);
+  EXPECT_EQ(kept.cores_per_worker, 3);
+  const auto kept_unpinned = resumed({"--workloads", "cpu", "--no-pin"}, {"--settle", "1"});
+  EXPECT_FALSE(kept_unpinned.pin_cpus);
 }
 
 TEST(Version, NamesVersionGitShaAndCuda) {

@@ -681,8 +681,16 @@ SweepSpec with_limits_given(SweepSpec stored, const SweepSpec& given, const CLI:
   if (set("--ready-timeout")) stored.ready_timeout_s = given.ready_timeout_s;
   if (set("--mps-max-clients")) stored.mps_max_clients = given.mps_max_clients;
   if (set("--settle")) stored.settle_s = given.settle_s;
-  if (set("--no-pin")) stored.pin_cpus = given.pin_cpus;
-  if (set("--cores-per-worker")) stored.cores_per_worker = given.cores_per_worker;
+  // The two placements exclude each other on one command line; on a resume the one given replaces the stored one
+  // whole: --no-pin drops a stored K, and K cores each pins a folder swept with --no-pin.
+  if (set("--no-pin")) {
+    stored.pin_cpus = given.pin_cpus;
+    stored.cores_per_worker = given.cores_per_worker;
+  }
+  if (set("--cores-per-worker")) {
+    stored.cores_per_worker = given.cores_per_worker;
+    stored.pin_cpus = true;
+  }
   stored.worker_exe = given.worker_exe;
   return stored;
 }

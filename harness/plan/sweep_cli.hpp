@@ -53,7 +53,8 @@ bool sweep_defined_on_command_line(const CLI::App& app);
 
 /// `--resume DIR` alone: the sweep `stored` in DIR/meta.json, with the limits given on this command
 /// line (--timeout, --ready-timeout, --mps-max-clients, --settle, --no-pin, --cores-per-worker,
-/// --worker) in place of its own.
+/// --worker) in place of its own. A placement given (--no-pin, or --cores-per-worker K) replaces the stored one
+/// whole: K cores each pins workers that the folder's sweep left unpinned.
 SweepSpec with_limits_given(SweepSpec stored, const SweepSpec& given, const CLI::App& app);
 
 /// Parses "1,4,10" (positive, distinct integers). `what` names the option in errors.
