@@ -427,22 +427,25 @@ TEST_F(Fleet, GpusRecordsAChildKilledWhileRunningAsDiedNotAsRunning) {
   fs::remove_all(tmp / ("bench_mps-" + std::to_string(::getuid())) / "cpu-0", ec);
 }
 
-TEST_F(Fleet, GpusUnpinnedKeepsEveryChildToTheCpusGiven) {
-  // --no-pin with --cpus: no share each, but every child keeps to the cores given, as one sweep does.
+TEST_F(Fleet, GpusKeepEveryChildToTheCpusGivenPinnedOrNot) {
+  // --cpus with one core for two sweeps: no share each (unpinned, or pinned with fewer cores than sweeps), but every
+  // child keeps to the cores given, as one sweep does.
   const std::string core = std::to_string(harness::allowed_cpus().back());
-  const fs::path out = tmp / "fleet";
-  const auto r = run_program(
-      bench_mps_exe(),
-      cpu_sweep("fleet", {"--gpus", "cpu-0,cpu-1", "--cpus", core, "--no-pin", "--procs", "1", "--modes", "timeslice"}),
-      env_of("fleet"));
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  const harness::GpusIndex index = harness::read_gpus_index(out);
-  ASSERT_EQ(index.gpus.size(), 2u);
-  for (const auto& g : index.gpus) {
-    EXPECT_EQ(g.cpus, core) << g.folder;
-    EXPECT_EQ(harness::read_meta(out / g.folder)["device"]["cpus_given"], core) << g.folder;
-    for (const auto& w : harness::read_runs(out / g.folder / "runs.csv"))
-      EXPECT_EQ(std::to_string(static_cast<int>(w.fact("cpu"))), core) << g.folder << " " << w.run_id;
+  for (const std::vector<std::string>& placement : {std::vector<std::string>{"--no-pin"}, std::vector<std::string>{}}) {
+    const std::string name = placement.empty() ? "pinned" : "unpinned";
+    const fs::path out = tmp / name;
+    std::vector<std::string> args{"--gpus", "cpu-0,cpu-1", "--cpus", core, "--procs", "1", "--modes", "timeslice"};
+    args.insert(args.end(), placement.begin(), placement.end());
+    const auto r = run_program(bench_mps_exe(), cpu_sweep(name, args), env_of(name));
+    ASSERT_EQ(r.exit_code, 0) << name << ": " << r.err;
+    const harness::GpusIndex index = harness::read_gpus_index(out);
+    ASSERT_EQ(index.gpus.size(), 2u);
+    for (const auto& g : index.gpus) {
+      EXPECT_EQ(g.cpus, core) << name << " " << g.folder;
+      EXPECT_EQ(harness::read_meta(out / g.folder)["device"]["cpus_given"], core) << name << " " << g.folder;
+      for (const auto& w : harness::read_runs(out / g.folder / "runs.csv"))
+        EXPECT_EQ(std::to_string(static_cast<int>(w.fact("cpu"))), core) << name << " " << g.folder << " " << w.run_id;
+    }
   }
 }
 

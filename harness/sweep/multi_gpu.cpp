@@ -137,8 +137,9 @@ void refuse_used_folder(const fs::path& out) {
     throw UsageError("--out: " + out.string() + " already holds results; choose a new folder");
 }
 
-/// --pin-cpus: each sweep's share of the cores (empty: they share them all, with a warning). Unpinned, each sweep
-/// keeps to the --cpus given, all of them (empty where none was given: every core the machine allows).
+/// Pinned: each sweep's share of the cores; fewer cores than sweeps, they share them all, with a warning (each the
+/// --cpus given, or empty where none was: every core the machine allows). Unpinned, each sweep keeps to the --cpus
+/// given, all of them (empty where none was given).
 std::vector<std::vector<int>> cpu_shares(const SweepSpec& spec, std::size_t sweeps) {
   std::vector<std::vector<int>> shares;
   if (!spec.pin_cpus) {
@@ -147,9 +148,11 @@ std::vector<std::vector<int>> cpu_shares(const SweepSpec& spec, std::size_t swee
   }
   const std::vector<int> allowed = spec.cpus.empty() ? allowed_cpus() : spec.cpus;
   shares = split_cpus(allowed, static_cast<int>(sweeps));
-  if (shares.empty())
+  if (shares.empty()) {
     std::cerr << "bench_mps: warning: " << allowed.size() << " CPU cores for " << sweeps
               << " sweeps: they share the cores\n";
+    if (!spec.cpus.empty()) shares.assign(sweeps, spec.cpus);  // shared, but still only the cores given
+  }
   return shares;
 }
 
