@@ -129,6 +129,47 @@ TEST_F(Exec, AFolderFromBeforeTheAloneRunsResumesAsZeroAndOnlyAsZero) {
   EXPECT_EQ(resumed.exit_code, 0) << resumed.err;
 }
 
+// A resume gated at another point, or profiled otherwise, would mix two measurements in one folder: refused (exit 2,
+// one line, nothing changed), saying how --resume is given; so is a resume given part of a sweep.
+TEST_F(Exec, AResumeGatedOtherwiseIsRefusedAndSaysHowToResume) {
+  const std::vector<std::string> args{"--command", "true", "--procs", "1,2", "--modes", "timeslice"};
+  std::vector<std::string> gated = args;
+  gated.insert(gated.end(), {"--exec-gate", "wait:2"});
+  ASSERT_EQ(sweep(gated).exit_code, 0);
+  std::map<std::string, std::string> before;
+  for (const auto& e : fs::directory_iterator(out()))
+    if (e.is_regular_file()) before[e.path().filename()] = read_text(e.path());
+  const auto resume = [&](const std::vector<std::string>& extra) {
+    std::vector<std::string> a{"--workloads",       "exec", "--repeats", "1",           "--settle", "0",
+                               "--exec-alone-runs", "1",    "--resume",  out().string()};
+    a.insert(a.end(), extra.begin(), extra.end());
+    return run_program(bench_mps_exe(), a, env, 120);
+  };
+  for (const auto& other : {std::vector<std::string>{"--exec-gate", "first-kernel"},
+                            std::vector<std::string>{"--exec-gate", "wait:2", "--exec-gate-timeout", "9"},
+                            std::vector<std::string>{"--exec-gate", "wait:2", "--profile-gpu"}}) {
+    std::vector<std::string> a = args;
+    a.insert(a.end(), other.begin(), other.end());
+    const auto r = resume(a);
+    EXPECT_EQ(r.exit_code, 2) << other[1] << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find("the folder holds another sweep ("), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("give --resume DIR alone"), std::string::npos) << r.err;
+  }
+  EXPECT_NE(resume({"--command", "true", "--procs", "1,2", "--modes", "timeslice", "--exec-gate", "first-kernel"})
+                .err.find("exec_gate \"wait:2\" there vs \"first-kernel\" here"),
+            std::string::npos);
+  const auto part = run_program(bench_mps_exe(), {"--resume", out().string(), "--exec-gate", "off"}, env, 60);
+  EXPECT_EQ(part.exit_code, 2) << part.err;
+  EXPECT_EQ(std::count(part.err.begin(), part.err.end(), '\n'), 1) << part.err;
+  EXPECT_NE(part.err.find("with --resume, give --resume DIR alone"), std::string::npos) << part.err;
+  for (const auto& [name, text] : before) EXPECT_EQ(read_text(out() / name), text) << name << " changed";
+  gated = args;
+  gated.insert(gated.end(), {"--exec-gate", "wait:2"});
+  const auto same = resume(gated);
+  EXPECT_EQ(same.exit_code, 0) << same.err;
+}
+
 TEST_F(Exec, AloneRunsRefuseABadCountAndASweepWithoutExec) {
   for (const char* bad : {"-1", "21", "two", "1.5"}) {
     const auto r = sweep({"--command", "true", "--procs", "1,2", "--exec-alone-runs", bad});

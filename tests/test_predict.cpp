@@ -841,6 +841,12 @@ TEST(PredictHostile, ASchedulerNoCardHasAForeignProfileAndAPathLoopAreRefused) {
   fs::create_symlink(tmp / "nowhere" / "x", tmp / "dangling");
   cases.push_back(
       {"out dangling", {"predict", alone, "--xray", xray, "--out", (tmp / "dangling").string()}, "a link to nothing"});
+  // --out where nothing can be made (root may write everywhere by access(), but not in /proc), or under a file.
+  cases.push_back({"out in proc", {"predict", alone, "--xray", xray, "--out", "/proc/x"}, "/proc is not writable"});
+  write_text(tmp / "afile", "");
+  cases.push_back({"out under a file",
+                   {"predict", alone, "--xray", xray, "--out", (tmp / "afile" / "x").string()},
+                   "is a file, not a folder"});
   const fs::path looped = tmp / "looped";
   fs::copy(study() / "gemm" / "alone", looped, fs::copy_options::recursive);
   const fs::path w0 = looped / "profiles" / "r1-mps-exec-n1" / "w0";

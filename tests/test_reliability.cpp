@@ -11,6 +11,7 @@
 #include <set>
 
 #include "harness/common/csv_table.hpp"
+#include "harness/common/parallel.hpp"
 #include "harness/results/results_reader.hpp"
 #include "tests/test_support.hpp"
 
@@ -91,6 +92,48 @@ TEST_F(Reliability, ResumeCompletesASweepKilledWithSigkill) {
   const auto meta = harness::read_meta(out());
   EXPECT_EQ(meta["status"], "complete");
   EXPECT_EQ(meta["resumed_utc"].size(), 1u);
+}
+
+// --resume with limits: meta.json's sweep section says what the runs from there on used, and `resumes` names each
+// limit that changed (was, now) with the runs recorded before; a stored --cpus this process may not use is refused
+// with the way on, and --cpus given then resumes it elsewhere.
+TEST_F(Reliability, AResumeWithLimitsSaysInMetaWhatChangedAndFromWhichRun) {
+  ASSERT_EQ(bench(args({"--modes", "timeslice", "--procs", "1", "--tasks", "5", "--no-pin"})).exit_code, 0);
+  const std::size_t recorded = summary().size();
+  auto r = bench({"--resume", out().string(), "--cores-per-worker", "2", "--timeout", "77"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto meta = harness::read_meta(out());
+  EXPECT_EQ(meta["sweep"]["pin_cpus"], true);
+  EXPECT_EQ(meta["sweep"]["cores_per_worker"], 2);
+  EXPECT_EQ(meta["sweep"]["run_timeout_s"], 77.0);
+  ASSERT_EQ(meta["resumes"].size(), 1u) << meta.dump(2);
+  const auto& first = meta["resumes"][0];
+  EXPECT_EQ(first["utc"], meta["resumed_utc"][0]);
+  EXPECT_EQ(first["runs_recorded_before"], recorded);
+  const auto& changed = first["limits_changed"];
+  EXPECT_EQ(changed["pin_cpus"], (nlohmann::json{{"was", false}, {"now", true}})) << changed.dump();
+  EXPECT_EQ(changed["cores_per_worker"], (nlohmann::json{{"was", 1}, {"now", 2}})) << changed.dump();
+  EXPECT_EQ(changed["run_timeout_s"], (nlohmann::json{{"was", 300.0}, {"now", 77.0}})) << changed.dump();
+  EXPECT_FALSE(changed.contains("settle_s")) << changed.dump();
+
+  // As if swept with --cpus 1023, a core this process may not use.
+  auto stored = nlohmann::json::parse(read_text(out() / "meta.json"));
+  stored["argv"].push_back("--cpus");
+  stored["argv"].push_back("1023");
+  write_text(out() / "meta.json", stored.dump(2));
+  r = bench({"--resume", out().string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("keeps to --cpus 1023, but CPU 1023 is not one this process may run on"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("give --cpus to go on with other cores"), std::string::npos) << r.err;
+  const std::string core = std::to_string(harness::allowed_cpus().back());
+  r = bench({"--resume", out().string(), "--cpus", core});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  meta = harness::read_meta(out());
+  ASSERT_EQ(meta["resumes"].size(), 2u);
+  EXPECT_EQ(meta["resumes"][1]["limits_changed"]["cpus"]["now"], core) << meta["resumes"].dump();
+  EXPECT_EQ(meta["device"]["cpus_given"], core);
 }
 
 // A crash of bench_mps itself (here a SIGSEGV sent to it while an MPS block runs) says what it was doing, where

@@ -1,6 +1,7 @@
 // bench_mps: how much do processes sharing one GPU lose to time-slicing, and how much does MPS win
 // back? See README.md for the commands and docs/RESULTS.md for what they write.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <functional>
 #include <iostream>
 
@@ -11,6 +12,7 @@
 #include "harness/common/fatal_signal.hpp"
 #include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
+#include "harness/common/parallel.hpp"
 #include "harness/compare/compare.hpp"
 #include "harness/report/history_cli.hpp"
 #include "harness/conform/conform.hpp"
@@ -35,12 +37,24 @@ namespace {
 /// The sweep the command line asks for (or, `--resume DIR` alone, the one DIR/meta.json stored): on one
 /// GPU, or one child bench_mps per GPU (--gpus).
 int sweep_command(const CLI::App& app, SweepSpec& spec, const SweepCliValues& raw) {
-  finalize_sweep_spec(spec, raw);
-  if (spec.resume && !sweep_defined_on_command_line(app)) {
+  const bool resume_alone = !raw.resume_dir.empty() && !sweep_defined_on_command_line(app);
+  try {
+    finalize_sweep_spec(spec, raw);
+  } catch (const UsageError& e) {  // --resume with part of a sweep: say how --resume is given
+    if (raw.resume_dir.empty() || resume_alone) throw;
+    throw UsageError(std::string(e.what()) + "; with --resume, " + kResumeForms);
+  }
+  if (resume_alone) {
     SweepSpec stored = with_limits_given(stored_sweep(spec.out_dir), spec, app);
     stored.out_dir = spec.out_dir;
     stored.resume = true;
     spec = stored;
+    const std::vector<int> allowed = allowed_cpus();  // the stored --cpus, on cores this process may lack
+    for (int c : spec.cpus)
+      if (std::find(allowed.begin(), allowed.end(), c) == allowed.end())
+        throw UsageError("--resume: the sweep in " + spec.out_dir + " keeps to --cpus " + format_cpu_list(spec.cpus) +
+                         ", but CPU " + std::to_string(c) + " is not one this process may run on (allowed: " +
+                         format_cpu_list(allowed) + "); give --cpus to go on with other cores");
   }
   if (!spec.gpus.empty()) return run_multi_gpu(spec);  // --gpus: one child bench_mps per GPU
   attach_external_mps(spec);                           // --external-mps: the site's daemon

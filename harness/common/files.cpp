@@ -229,4 +229,21 @@ int exit_code_of_write_error(int error) {
   }
 }
 
+void check_folder_creatable(const std::filesystem::path& out, const std::string& option) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path probe = fs::absolute(out, ec);
+  while (!probe.empty() && !fs::exists(probe, ec)) probe = probe.parent_path();
+  const fs::path trial = probe / (".bench_mps-write-test-" + std::to_string(::getpid()));
+  if (!probe.empty() && fs::exists(probe, ec) && !fs::is_directory(probe, ec))
+    throw UsageError(option + ": cannot create " + out.string() + ": " + probe.string() + " is a file, not a folder");
+  if (probe.empty() || !fs::is_directory(probe, ec) || !fs::create_directory(trial, ec)) {
+    if (ec && exit_code_of_write_error(ec.value()) == kExitEnvironment)  // a full disk: the machine's, exit 3
+      throw EnvironmentError(option + ": cannot create " + out.string() + ": " + ec.message() + " in " +
+                             probe.string());
+    throw UsageError(option + ": cannot create " + out.string() + ": " + probe.string() + " is not writable");
+  }
+  fs::remove(trial, ec);
+}
+
 }  // namespace bench_mps::harness

@@ -33,6 +33,12 @@ class FileWriteError : public std::runtime_error {
 /// EBADF: a closed standard output), else 1.
 int exit_code_of_write_error(int error);
 
+/// Checks that the folder `out` (new, or there already) can be made and written, before any work: tries a folder
+/// in the nearest one that exists and takes it away again (access() says yes to root everywhere, even in /proc).
+/// Throws UsageError "OPTION: cannot create OUT: P is not writable" (or "P is a file, not a folder"), or
+/// EnvironmentError where the disk is full (exit 3).
+void check_folder_creatable(const std::filesystem::path& out, const std::string& option);
+
 /// Flushes standard output; throws FileWriteError (path "standard output", exit code by its errno: a full disk 3,
 /// a closed or unusable one 2) when what was written to it is lost. A reader that went away (EPIPE: `| head`)
 /// is not an error: it had what it wanted.

@@ -659,9 +659,9 @@ SweepSpec parse_sweep_args(const std::vector<std::string>& args, const std::stri
 }
 
 bool sweep_defined_on_command_line(const CLI::App& app) {
-  static const std::set<std::string> not_defining{"--resume", "--timeout",          "--ready-timeout",
-                                                  "--worker", "--mps-max-clients",  "--settle",
-                                                  "--no-pin", "--cores-per-worker", "--help"};
+  static const std::set<std::string> not_defining{
+      "--resume", "--timeout", "--ready-timeout",    "--worker", "--mps-max-clients",
+      "--settle", "--no-pin",  "--cores-per-worker", "--cpus",   "--help"};
   for (const CLI::Option* opt : app.get_options()) {
     if (opt->count() == 0) continue;
     bool defining = true;
@@ -691,6 +691,7 @@ SweepSpec with_limits_given(SweepSpec stored, const SweepSpec& given, const CLI:
     stored.cores_per_worker = given.cores_per_worker;
     stored.pin_cpus = true;
   }
+  if (set("--cpus")) stored.cpus = given.cpus;
   stored.worker_exe = given.worker_exe;
   return stored;
 }

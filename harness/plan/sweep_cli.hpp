@@ -52,7 +52,7 @@ SweepSpec parse_sweep_args(const std::vector<std::string>& args, const std::stri
 bool sweep_defined_on_command_line(const CLI::App& app);
 
 /// `--resume DIR` alone: the sweep `stored` in DIR/meta.json, with the limits given on this command
-/// line (--timeout, --ready-timeout, --mps-max-clients, --settle, --no-pin, --cores-per-worker,
+/// line (--timeout, --ready-timeout, --mps-max-clients, --settle, --no-pin, --cores-per-worker, --cpus,
 /// --worker) in place of its own. A placement given (--no-pin, or --cores-per-worker K) replaces the stored one
 /// whole: K cores each pins workers that the folder's sweep left unpinned.
 SweepSpec with_limits_given(SweepSpec stored, const SweepSpec& given, const CLI::App& app);

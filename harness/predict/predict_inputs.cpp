@@ -77,15 +77,6 @@ Folder read_sweeps(const std::vector<fs::path>& sweeps, const std::string& optio
 
 std::string one_of(const std::set<std::string>& s) { return s.empty() ? std::string("none") : *s.begin(); }
 
-void check_writable(const fs::path& out) {
-  std::error_code ec;
-  fs::path probe = out;
-  while (!probe.empty() && !fs::exists(probe, ec)) probe = probe.parent_path();
-  if (probe.empty()) probe = ".";
-  if (::access(probe.c_str(), W_OK | X_OK) != 0)
-    throw UsageError("--out " + out.string() + ": cannot be written (" + probe.string() + " is not writable)");
-}
-
 /// --out not inside a folder predict reads (the alone folder, the X-ray, the ladder).
 void check_out_apart(const PredictArgs& a) {
   for (const auto& [given, option] : {std::pair<const std::string*, const char*>{&a.alone, "the alone folder"},
@@ -138,7 +129,7 @@ void check_predict_inputs(const PredictArgs& a) {
       throw UsageError("--against " + a.against + ": ran on " + (l.gpu.empty() ? std::string("no GPU") : l.gpu) +
                        "; the program alone on " + (alone.gpu.empty() ? std::string("no GPU") : alone.gpu));
   }
-  if (!a.out.empty()) check_writable(a.out);
+  if (!a.out.empty()) check_folder_creatable(a.out, "--out");
 }
 
 void check_profiles_gpu(const PredictArgs& a, const std::vector<std::string>& profiles_gpu) {

@@ -141,6 +141,7 @@ struct Fields<SweepMeta> {
     f("started_utc", m.started_utc);
     f("finished_utc", m.finished_utc);
     f("resumed_utc", m.resumed_utc);
+    f("resumes", m.resumes);
     f("runs_recorded", m.runs_recorded);
     f("runs_failed", m.runs_failed);
     f("stop_reason", m.stop_reason);

@@ -67,6 +67,8 @@ struct SweepMeta {
   std::optional<std::string> status;  ///< a sweep_status_name word (another version's word is kept as read)
   std::optional<std::string> started_utc, finished_utc;  ///< finished_utc: null while running
   std::optional<std::vector<std::string>> resumed_utc;   ///< one entry per --resume
+  /// One entry per --resume: {utc, runs_recorded_before, limits_changed: {limit: {was, now}}}; absent in older folders
+  std::optional<nlohmann::json> resumes;
   std::optional<long> runs_recorded, runs_failed;
   std::optional<std::string> stop_reason, monitor_error;  ///< absent unless set
   std::optional<GpuMeta> gpu;                             ///< null: a CPU-only run

@@ -101,20 +101,8 @@ void check_out_dir(const SweepSpec& spec) {
   // the machine's checks, which would name the GPU's lock instead).
   if (!spec.out_dir.empty()) refuse_if_claimed(out);
   if (spec.resume) return;  // prepare_resume checks the folder it continues
-  std::error_code ec;
   if (!spec.out_dir.empty()) check_fresh_out_dir(out);
-  fs::path probe = fs::absolute(out, ec);
-  while (!probe.empty() && !fs::exists(probe, ec)) probe = probe.parent_path();
-  // access() says yes to root everywhere (even in /proc): try a folder there and take it away again.
-  const fs::path trial = probe / (".bench_mps-write-test-" + std::to_string(::getpid()));
-  if (!probe.empty() && fs::exists(probe, ec) && !fs::is_directory(probe, ec))
-    throw UsageError("--out: cannot create " + out.string() + ": " + probe.string() + " is a file, not a folder");
-  if (probe.empty() || !fs::is_directory(probe, ec) || !fs::create_directory(trial, ec)) {
-    if (ec && exit_code_of_write_error(ec.value()) == kExitEnvironment)  // a full disk: the machine's, exit 3
-      throw EnvironmentError("--out: cannot create " + out.string() + ": " + ec.message() + " in " + probe.string());
-    throw UsageError("--out: cannot create " + out.string() + ": " + probe.string() + " is not writable");
-  }
-  fs::remove(trial, ec);
+  check_folder_creatable(out, "--out");
 }
 
 fs::path no_mps_pipe_dir(const Environment& env) { return env.mps_base / "no-mps-daemon"; }

@@ -12,6 +12,7 @@
 #include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
 #include "harness/common/packed_files.hpp"
+#include "harness/plan/exec_options.hpp"
 #include "harness/plan/sweep_cli.hpp"
 #include "harness/results/meta.hpp"
 #include "harness/results/results_schema.hpp"
@@ -26,13 +27,15 @@ namespace {
 
 const char* const kCsvFiles[] = {"summary.csv", "runs.csv", "tasks.csv", "timeline.csv"};
 
+/// The keys of meta's sweep section a resumed sweep may change: its limits and exec's warm-ups (untimed runs; absent
+/// from older folders).
+const char* const kResumableLimits[] = {"run_timeout_s",    "ready_timeout_s", "set_exclusive", "pin_cpus",
+                                        "cores_per_worker", "settle_s",        "exec_warmups"};
+
 /// What identifies a sweep: everything in meta's sweep section but the limits, plus the modes.
 nlohmann::json sweep_identity(const SweepMeta& meta) {
   nlohmann::json id = meta.sweep ? nlohmann::json(*meta.sweep) : nlohmann::json::object();
-  // A resumed sweep may change its limits and exec's warm-ups (untimed runs; absent from older folders).
-  for (const char* limit : {"run_timeout_s", "ready_timeout_s", "set_exclusive", "pin_cpus", "cores_per_worker",
-                            "settle_s", "exec_warmups"})
-    id.erase(limit);
+  for (const char* limit : kResumableLimits) id.erase(limit);
   nlohmann::json modes = nlohmann::json::array();
   if (meta.mps && meta.mps->modes)
     for (const ModeMeta& m : *meta.mps->modes) modes.push_back(m.name.value_or(""));
@@ -43,6 +46,20 @@ nlohmann::json sweep_identity(const SweepMeta& meta) {
     exec = exec || (w.is_string() && runs_user_program(w.get<std::string>()));
   if (exec && !id.contains("exec_alone_runs")) id["exec_alone_runs"] = 0;
   return id;
+}
+
+/// What identifies a sweep beyond meta's sweep section, read from its command line: where exec copies are held, and
+/// what is profiled (a resumed sweep gated or profiled otherwise would mix two measurements in one folder).
+void add_measurement_options(nlohmann::json& id, const SweepSpec& spec) {
+  if (has_exec(spec)) {
+    id["exec_gate"] = spec.exec_gate;
+    id["exec_gate_timeout_s"] = spec.exec_gate_timeout_s;
+  }
+  id["profile_gpu"] = spec.profile_gpu;
+  if (spec.profile_gpu) {
+    id["profile_gap_us"] = spec.profile_gap_us;
+    id["exec_unit_range"] = spec.exec_unit_range;
+  }
 }
 
 /// Every difference between two identities, as "procs [1,4] there vs [1,4,10] here; demo ..." (a `--procs` given
@@ -136,8 +153,34 @@ SweepSpec stored_sweep(const fs::path& dir) {
 }
 
 void check_same_sweep(const SweepSpec& spec, const SweepMeta& meta) {
-  const std::string diff = differences(sweep_identity(meta), sweep_identity(make_meta(spec, std::nullopt, "")));
-  if (!diff.empty()) throw UsageError("--resume: the folder holds another sweep (" + diff + ")");
+  nlohmann::json stored = sweep_identity(meta), asked = sweep_identity(make_meta(spec, std::nullopt, ""));
+  if (meta.argv && !meta.argv->empty()) {
+    add_measurement_options(stored,
+                            parse_sweep_args(std::vector<std::string>(meta.argv->begin() + 1, meta.argv->end())));
+    add_measurement_options(asked, spec);
+  }
+  const std::string diff = differences(stored, asked);
+  if (!diff.empty()) throw UsageError("--resume: the folder holds another sweep (" + diff + "); " + kResumeForms);
+}
+
+void note_resumed_limits(SweepMeta& meta, const SweepSpec& spec, const std::string& utc, std::size_t recorded) {
+  const nlohmann::json now = nlohmann::json(*make_meta(spec, std::nullopt, "").sweep);
+  nlohmann::json sweep = meta.sweep ? nlohmann::json(*meta.sweep) : nlohmann::json::object();
+  nlohmann::json changed = nlohmann::json::object();
+  const auto note = [&changed](const std::string& key, const nlohmann::json& was, const nlohmann::json& is) {
+    if (was != is) changed[key] = {{"was", was}, {"now", is}};
+  };
+  for (const char* limit : kResumableLimits) {
+    if (!now.contains(limit)) continue;
+    note(limit, sweep.value(limit, nlohmann::json()), now[limit]);
+    sweep[limit] = now[limit];
+  }
+  const nlohmann::json device = meta.device.value_or(nlohmann::json::object());
+  note("cpus", device.is_object() ? device.value("cpus_given", nlohmann::json()) : nlohmann::json(),
+       spec.cpus.empty() ? nlohmann::json() : nlohmann::json(format_cpu_list(spec.cpus)));
+  meta.sweep = sweep.get<SweepSection>();
+  if (!meta.resumes || !meta.resumes->is_array()) meta.resumes = nlohmann::json::array();
+  meta.resumes->push_back({{"utc", utc}, {"runs_recorded_before", recorded}, {"limits_changed", changed}});
 }
 
 ResumeState prepare_resume(const fs::path& dir) {

@@ -25,11 +25,21 @@ struct ResumeState {
   std::vector<std::string> repairs;  ///< what was cleaned up, one line each
 };
 
+/// How --resume is given, said after a command line that does not fit it.
+inline constexpr const char* kResumeForms =
+    "give --resume DIR alone, with limits only (--timeout, --ready-timeout, --mps-max-clients, --settle, --no-pin, "
+    "--cores-per-worker, --cpus, --worker), or with the whole command line that started it";
+
 /// The sweep stored in DIR/meta.json, rebuilt from its command line.
 SweepSpec stored_sweep(const std::filesystem::path& dir);
 
 /// Throws UsageError unless `spec` is the sweep DIR/meta.json describes (limits may differ).
 void check_same_sweep(const SweepSpec& spec, const SweepMeta& meta);
+
+/// A resumed sweep's meta: its sweep section takes the limits this run goes on with (so meta.json says what the runs
+/// from here on used), and `resumes` gets an entry naming each limit that changed, was and now, with the runs recorded
+/// before it (those ran with the values before). --cpus counts as a limit: meta's device.cpus_given.
+void note_resumed_limits(SweepMeta& meta, const SweepSpec& spec, const std::string& utc, std::size_t recorded);
 
 /// Validates DIR, repairs a crash's leftovers and returns what is recorded.
 ResumeState prepare_resume(const std::filesystem::path& dir);

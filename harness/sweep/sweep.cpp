@@ -79,6 +79,7 @@ class Sweep {
       meta_.set_status(SweepStatus::running);
       if (!meta_.resumed_utc) meta_.resumed_utc.emplace();
       meta_.resumed_utc->push_back(utc_timestamp());
+      note_resumed_limits(meta_, spec_, meta_.resumed_utc->back(), resumed->recorded_ids.size());
       recorded_ = resumed->recorded_ids;
       recorder_.resume(resumed->recorded);
       sets_started_ = recorder_.last_set();
