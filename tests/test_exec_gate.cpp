@@ -133,7 +133,7 @@ TEST_F(ExecGate, ACopyThatNeverArrivesReleasesTheRestAtTheTimeout) {
   const auto s =
       std::find_if(summary_rows.begin(), summary_rows.end(), [](const auto& kv) { return kv.second.procs == 3; });
   ASSERT_NE(s, summary_rows.end());
-  EXPECT_NE(s->second.reason.find("opened at the timeout: a copy had not arrived (2 of 3 copies arrived)"),
+  EXPECT_NE(s->second.reason.find("opened at the timeout, before every copy had arrived (2 of 3 copies arrived)"),
             std::string::npos)
       << s->second.reason;
 }
@@ -143,10 +143,10 @@ TEST_F(ExecGate, AProgramThatNeverUsesCudaIsNeverHeldAndSaysSo) {
   // initialises CUDA never loads the profiler, never arrives, and is never held.
   const auto r = sweep({"--modes", "timeslice", "--procs", "1,2", "--exec-warmups", "0", "--command", "sleep 0.2"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("--exec-gate steady: no alone run was profiled; the copies are held at their first kernel "
+  EXPECT_NE(r.err.find("--exec-gate steady: no alone run was profiled; the copies are held at their first kernel "
                        "launch instead"),
             std::string::npos)
-      << r.out;
+      << r.err;
   for (const auto& w : harness::read_runs(out() / "runs.csv")) {
     EXPECT_EQ(w.status, "ok") << w.reason;
     EXPECT_EQ(w.fact("gate_arrived"), 0) << w.facts;
@@ -159,6 +159,25 @@ TEST_F(ExecGate, AProgramThatNeverUsesCudaIsNeverHeldAndSaysSo) {
     EXPECT_EQ(run.at("arrived"), 0) << run.dump();
     EXPECT_EQ(run.at("missing"), run.at("copies")) << run.dump();
   }
+}
+
+TEST_F(ExecGate, APointPastWhereTheProgramGetsSaysTheRunWentUngated) {
+  // wait:K past the program's last host wait: every copy starts CUDA and ends before the point. Not a program
+  // without CUDA: each copy and the run say so, and meta.json counts the copies that started.
+  const auto r = sweep({"--modes", "timeslice", "--procs", "2", "--exec-warmups", "0", "--exec-gate", "wait:50",
+                        "--command", kCopy + " --short all --never-ms 100"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const auto& w : harness::read_runs(out() / "runs.csv"))
+    EXPECT_NE(w.reason.find("never reached the start gate (wait:50): it ended first"), std::string::npos) << w.reason;
+  const auto rows = summary();
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_NE(rows.begin()->second.reason.find("start gate wait:50: no copy got there (2 of 2 started CUDA and ended "
+                                             "first): the run was not gated"),
+            std::string::npos)
+      << rows.begin()->second.reason;
+  const auto run = gate_meta(out()).at("runs").back();
+  EXPECT_EQ(run.at("arrived"), 0) << run.dump();
+  EXPECT_EQ(run.at("attached"), 2) << run.dump();
 }
 
 TEST_F(ExecGate, CtrlCWhileHeldStopsCleanlyAndLeavesNothing) {

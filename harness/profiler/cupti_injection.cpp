@@ -435,6 +435,7 @@ GateConfig gate_from_env() {
   }
   c.file = file;
   c.slot = static_cast<int>(index);
+  gate_attach(c.file, c.slot);  // CUDA started here: a copy that ends before the point is told from one without CUDA
   c.point.hold = hold_at_gate;
   c.point.wait_k = k;
   const char* set = std::getenv(kGateCallbacksVar);

@@ -125,7 +125,7 @@ const char* gate_release_words(GateRelease r) {
     case GateRelease::some_left:
       return "opened once the copies that never arrived had ended";
     case GateRelease::timed_out:
-      return "opened at the timeout: a copy had not arrived";
+      return "opened at the timeout, before every copy had arrived";
     case GateRelease::harness:
       return "opened by the harness";
   }
@@ -238,6 +238,13 @@ std::string gate_arrive(const std::string& path, int slot) {
   std::int64_t unset = 0;
   s.release_ns.compare_exchange_strong(unset, now_ns());
   return "";
+}
+
+void gate_attach(const std::string& path, int slot) {
+  const Mapping m(path);
+  if (!m.why.empty() || slot < 0 || slot >= m.g->copies) return;
+  std::int64_t none = 0;
+  m.g->slots()[slot].pid.compare_exchange_strong(none, ::getpid());
 }
 
 GateSlotReading gate_leave(const std::string& path, int slot) {

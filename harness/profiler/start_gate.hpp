@@ -91,6 +91,11 @@ bool parse_gate_point(const std::string& text, std::uint64_t& wait_k);
 /// not held (a file that cannot be mapped, a slot out of range: the copy runs on, never held).
 std::string gate_arrive(const std::string& path, int slot);
 
+/// A copy whose CUDA has started (the injected library loaded): records its pid in slot `slot`, so that a copy that
+/// then ends before the gate point (a wait:K past its last host wait) is told from one that never used CUDA. Does
+/// nothing where the file cannot be mapped or the slot is taken.
+void gate_attach(const std::string& path, int slot);
+
 /// A worker whose copy has ended: marks slot `slot` gone if it never arrived, releasing the others when
 /// every copy has arrived or gone. Its reading of the slot after that (state none where it cannot be read).
 GateSlotReading gate_leave(const std::string& path, int slot);

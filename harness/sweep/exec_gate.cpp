@@ -119,7 +119,7 @@ std::unique_ptr<ExecGate> ExecGates::for_set(const RunSpec& run, WorkerLaunch& l
   std::string note;
   const std::string point = resolve_gate_point(spec_.exec_gate, alone_profile(run, records), note);
   if (!note.empty() && said_.insert(run.mode.name + note).second)
-    std::cout << "bench_mps: " << run.mode.name << ": " << note << "\n";
+    std::cerr << "bench_mps: " << run.mode.name << ": " << note << "\n";  // beside the runs' progress
   std::unique_ptr<ExecGate> gate;
   try {
     gate = std::make_unique<ExecGate>(run.procs, spec_.exec_gate_timeout_s, point);
@@ -142,10 +142,11 @@ nlohmann::json record_gate(RunRecord& record, const profiler::GateReading& gate,
   using State = profiler::GateSlotReading::State;
   const auto after_go = [go_ns](std::int64_t t) { return static_cast<double>(t - go_ns) * 1e-9; };
   std::vector<double> arrivals, releases;
-  int missing = 0;
+  int missing = 0, attached = 0;
   for (WorkerRow& row : record.workers) {
     if (row.worker < 0 || row.worker >= static_cast<int>(gate.slots.size())) continue;
     const profiler::GateSlotReading& s = gate.slots[static_cast<std::size_t>(row.worker)];
+    if (s.pid != 0) ++attached;  // its CUDA started (or it arrived)
     if (s.state == State::arrived) {
       add_fact(row, "gate_arrive_s", after_go(s.arrive_ns), 9);
       arrivals.push_back(after_go(s.arrive_ns));
@@ -155,17 +156,23 @@ nlohmann::json record_gate(RunRecord& record, const profiler::GateReading& gate,
         add_fact(row, "gate_release_mono_s=" + fmt_fixed(static_cast<double>(s.release_ns) * 1e-9, 6));
         releases.push_back(after_go(s.release_ns));
       }
-    } else if (++missing, gate.arrived() > 0) {  // none arrived: the program never used CUDA (meta.json says so)
+    } else if (++missing, gate.arrived() > 0 || s.pid != 0) {  // neither: it never used CUDA (meta.json says so)
       add_note(row.reason, "never reached the start gate (" + point +
                                (s.state == State::left ? "): it ended first" : "): it did not get there"));
     }
   }
   const std::string opened = profiler::gate_release_words(gate.release);
   if (record.workers.size() > 1 && gate.arrived() > 0 && gate.release != profiler::GateRelease::all_arrived) {
+    const bool all_late = gate.arrived() == gate.copies;  // the last arrived after the timeout had opened it
     const std::string note = "start gate " + point + ": " + opened + " (" + std::to_string(gate.arrived()) + " of " +
-                             std::to_string(gate.copies) + " copies arrived)";
+                             std::to_string(gate.copies) + " copies arrived" +
+                             (all_late ? ", the last after it opened" : "") + ")";
     add_note(record.summary.reason, note);
   }
+  if (gate.arrived() == 0 && attached > 0)  // the point lies past where the program got: the run went ungated
+    add_note(record.summary.reason, "start gate " + point + ": no copy got there (" + std::to_string(attached) +
+                                        " of " + std::to_string(gate.copies) +
+                                        " started CUDA and ended first): the run was not gated");
   const auto spread = [](const std::vector<double>& v) {
     return v.empty() ? nlohmann::json()
                      : nlohmann::json(*std::max_element(v.begin(), v.end()) - *std::min_element(v.begin(), v.end()));
@@ -176,6 +183,7 @@ nlohmann::json record_gate(RunRecord& record, const profiler::GateReading& gate,
           {"arrived", gate.arrived()},
           {"copies", gate.copies},
           {"missing", missing},
+          {"attached", attached},
           {"arrival_spread_s", spread(arrivals)},
           {"release_spread_s", spread(releases)},
           {"opened_s", gate.release_ns ? nlohmann::json(after_go(gate.release_ns)) : nlohmann::json()}};

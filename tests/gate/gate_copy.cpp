@@ -5,6 +5,8 @@
 //   --arrive-ms A0,A1,...   sleep Ai ms, then reach the gate (a copy past the list's end takes the last entry)
 //   --die I                 copy I exits 1 instead of reaching the gate (a program that fails in its start-up)
 //   --never I               copy I never reaches the gate: it runs --never-ms ms and exits 0 (no CUDA)
+//   --short I               copy I starts CUDA (the injected library's gate_attach) but ends before the gate point,
+//                           after --never-ms ms (a wait:K past its last host wait); "all": every copy
 //   --steps K --step-ms S   after the gate, K steps of S ms, each printed as "step_ms=<ms>"
 //   --warmup-steps W        before the gate, W warm-up lines "step_ms=99.000" at once (a program that prints
 //                           its warm-up steps before the gate point: they are not the steps N copies share)
@@ -47,7 +49,7 @@ std::vector<double> numbers(const std::string& text) {
 
 int main(int argc, char** argv) {
   std::vector<double> arrive{0};
-  int die = -1, never = -1;
+  int die = -1, never = -1, short_copy = -2;  // -1: every copy is short
   double never_ms = 1000, step_ms = 10;
   long steps = 5, warmup_steps = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -58,6 +60,8 @@ int main(int argc, char** argv) {
       die = std::atoi(v.c_str());
     else if (k == "--never")
       never = std::atoi(v.c_str());
+    else if (k == "--short")
+      short_copy = v == "all" ? -1 : std::atoi(v.c_str());
     else if (k == "--never-ms")
       never_ms = std::atof(v.c_str());
     else if (k == "--steps")
@@ -80,6 +84,11 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (index == never) {
+    sleep_ms(never_ms);
+    return 0;
+  }
+  if (short_copy == -1 || index == short_copy) {
+    if (gate && *gate) bench_mps::profiler::gate_attach(gate, index);
     sleep_ms(never_ms);
     return 0;
   }
