@@ -650,9 +650,23 @@ TEST(AdviseJob, LengthsAreUnitsMultiplesOrTimesAndNothingElse) {
   EXPECT_EQ(parse_job_length("90s")->kind, JobLength::Kind::seconds);
   EXPECT_DOUBLE_EQ(parse_job_length("45m")->value, 2700);
   EXPECT_DOUBLE_EQ(parse_job_length("2h")->value, 7200);
-  for (const char* bad : {"", "0", "0x", "-5", "+5", "10y", "x", "h", "nan", "inf", "1e12", "5 x", " 5", "5xx", "1e9h2",
-                          "1e-300s", "0.5", "1e-4x", "0.0000001h"})
+  for (const char* bad :
+       {"",    "0",     "0x",      "-5",  "+5",    "10y",        "x",    "h",      "nan", "inf",  "1e12", "5 x",   " 5",
+        "5xx", "1e9h2", "1e-300s", "0.5", "1e-4x", "0.0000001h", "0x10", "0x1p4h", "1.5", "1e9h", "3e5h", "1e1000"})
     EXPECT_FALSE(parse_job_length(bad).has_value()) << bad;
+  EXPECT_DOUBLE_EQ(parse_job_length("2e4")->value, 20000);
+  EXPECT_DOUBLE_EQ(parse_job_length(".5h")->value, 1800);
+  std::string why;
+  EXPECT_FALSE(parse_job_length("0.5", &why));
+  EXPECT_EQ(why, "units a copy come whole");
+  EXPECT_FALSE(parse_job_length("0.0009s", &why));
+  EXPECT_EQ(why, "under a millisecond");
+  EXPECT_FALSE(parse_job_length("1e9h", &why));
+  EXPECT_EQ(why, "over 1e+09 s: not a job");
+  EXPECT_FALSE(parse_job_length("0x10", &why));
+  EXPECT_EQ(why, "'x10' is none of x, s, m, h (nothing: units a copy)");
+  EXPECT_EQ(job_length_words(*parse_job_length("1"), LadderUnit::step), "1 step a copy");
+  EXPECT_EQ(job_length_words(*parse_job_length("20000"), LadderUnit::step), "20000 steps a copy");
 }
 
 TEST(AdviseJob, ALongerJobWeighsTheStepsOverTheStartUp) {
@@ -1455,6 +1469,9 @@ TEST_F(Advise, BadInputGetsOneLineAndExitTwoWithNothingWritten) {
       {"--command", "true", "--job-length", "99999999999x"},
       {"--command", "true", "--job-length", "1e12"},
       {"--command", "true", "--job-length", "10 steps"},
+      {"--command", "true", "--job-length", "0x10"},
+      {"--command", "true", "--job-length", "1.5"},
+      {"--command", "true", "--job-length", "1e9h"},
       {"--command", "true", "--job-length", "1e-300s"},
       {"--workload", "cpu", "--beside", "cpu", "--job-length", "10x"},  // a pair has no ladder to stretch
   };

@@ -89,10 +89,8 @@ CLI::App* add_advise_command(CLI::App& app, AdviseSpec& spec, std::string& ladde
                   "alone's time (90s, 45m, 2h); advice.md states 10x and 100x in any case")
       ->check(CLI::Validator(
           [](const std::string& v) {
-            return parse_job_length(v) ? std::string()
-                                       : "'" + v.substr(0, 40) +
-                                             "' is not a length: units a copy (20000), a multiple of the command "
-                                             "(100x) or a time (90s, 45m, 2h)";
+            std::string why;
+            return parse_job_length(v, &why) ? std::string() : "'" + v.substr(0, 40) + "' is not a length: " + why;
           },
           "LENGTH"));
   cmd->add_option("--xray-from", spec.xray_from, "read the scheduler from this xray or regimes results folder")

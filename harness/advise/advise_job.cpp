@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cctype>
 #include <cstdlib>
+#include <regex>
 #include <string_view>
 
 #include "harness/advise/advise_recommend.hpp"
@@ -62,20 +63,32 @@ Best best_of(const std::vector<MeasuredCell>& ladder, ModeKind kind, double unit
 
 }  // namespace
 
-std::optional<JobLength> parse_job_length(const std::string& text) {
-  if (text.empty() || text.size() > 40 || !(std::isdigit(static_cast<unsigned char>(text.front())) || text[0] == '.'))
-    return std::nullopt;
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  const std::optional<Suffix> suffix = value_of(kSuffixes, std::string_view(end));
-  if (!suffix || !std::isfinite(v) || !(v > 0) || v > 1e9) return std::nullopt;
+std::optional<JobLength> parse_job_length(const std::string& text, std::string* why) {
+  const auto no = [why](const std::string& reason) {
+    if (why) *why = reason;
+    return std::optional<JobLength>();
+  };
+  // Decimal only: strtod alone would also read hex (0x10, 0x1p4) and "inf".
+  static const std::regex form(R"(((?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)(.*))");
+  std::smatch m;
+  if (text.size() > 40 || !std::regex_match(text, m, form))
+    return no("a decimal number of units a copy (20000), a multiple of the command (100x) or a time (90s, 45m, 2h)");
+  const std::optional<Suffix> suffix = value_of(kSuffixes, std::string_view(text).substr(m.position(2)));
+  if (!suffix) return no("'" + m.str(2).substr(0, 10) + "' is none of x, s, m, h (nothing: units a copy)");
+  const double v = std::strtod(m.str(1).c_str(), nullptr);
   const JobLength::Kind kind = *suffix == Suffix::none    ? JobLength::Kind::units
                                : *suffix == Suffix::times ? JobLength::Kind::times
                                                           : JobLength::Kind::seconds;
   const double scale = *suffix == Suffix::hours ? 3600 : *suffix == Suffix::minutes ? 60 : 1;
+  const double value = v * scale;
+  if (!(value > 0)) return no("not above zero");
+  if (!(value <= kMaxJobLength))
+    return no("over " + fmt_num(kMaxJobLength) + (kind == JobLength::Kind::seconds ? " s" : "") + ": not a job");
   // Not one unit, a thousandth of the command or a millisecond: a typo, not a job.
-  if (v * scale < (kind == JobLength::Kind::units ? 1 : 1e-3)) return std::nullopt;
-  return JobLength{kind, v * scale, text};
+  if (kind == JobLength::Kind::units && value != std::floor(value)) return no("units a copy come whole");
+  if (value < (kind == JobLength::Kind::units ? 1 : 1e-3))
+    return no(kind == JobLength::Kind::seconds ? "under a millisecond" : "under a thousandth of the command");
+  return JobLength{kind, value, text};
 }
 
 std::string job_length_words(const JobLength& length, LadderUnit unit) {
@@ -83,7 +96,7 @@ std::string job_length_words(const JobLength& length, LadderUnit unit) {
     case JobLength::Kind::times:
       return length.value == 1 ? std::string("the command as given") : length.text + " the command as given";
     case JobLength::Kind::units:
-      return length.text + " " + unit_word(unit) + "s a copy";
+      return length.text + " " + unit_word(unit) + (length.value == 1 ? "" : "s") + " a copy";
     case JobLength::Kind::seconds:
       return length.text + " of one copy alone";
   }

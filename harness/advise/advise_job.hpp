@@ -21,8 +21,11 @@ struct JobLength {
   double value = 1;
   std::string text;  ///< as given
 };
-/// Nullopt for anything else (a sign, a zero, no number, an unknown suffix, over 1e9 of it).
-std::optional<JobLength> parse_job_length(const std::string& text);
+/// The longest job --job-length takes, in units, multiples or seconds (31 years of one copy alone).
+inline constexpr double kMaxJobLength = 1e9;
+/// Nullopt for anything else (a sign, a zero, no decimal number, an unknown suffix, a part of a unit, over
+/// kMaxJobLength once scaled), with why in `why` where given.
+std::optional<JobLength> parse_job_length(const std::string& text, std::string* why = nullptr);
 /// "100x the command as given", "20000 steps a copy", "2h of one copy alone".
 std::string job_length_words(const JobLength& length, LadderUnit unit);
 
