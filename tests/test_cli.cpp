@@ -124,6 +124,10 @@ INSTANTIATE_TEST_SUITE_P(
         // Not a number, or no finite one: CLI11's own ranges let NaN through.
         BadInput{{"--duration", "nan"}, "--duration: 'nan' is not a number in"},
         BadInput{{"--duration", "inf"}, "--duration: 'inf' is not a number in"},
+        // strtod reads hex: 0x10 would be 16 s, 0x1p4 16 s too; only decimal is a number typed here.
+        BadInput{{"--duration", "0x10"}, "--duration: '0x10' is not a number in"},
+        BadInput{{"--timeout", "0x1p4"}, "--timeout: '0x1p4' is not a number in"},
+        BadInput{{"--modes", "mps+mem=0x10M"}, "is not a size such as 512M or 2G"},
         BadInput{{"--timeout", "nan"}, "--timeout: 'nan'"},
         BadInput{{"--ready-timeout", "nan"}, "--ready-timeout: 'nan'"},
         BadInput{{"--settle", "nan"}, "--settle: 'nan'"}, BadInput{{"--settle", "-0.5"}, "--settle: '-0.5'"},

@@ -213,7 +213,8 @@ TEST_F(ExecGate, BadGateValuesAreOneLineAndWriteNothing) {
                                               {"--exec-gate-timeout", ""},
                                               {"--exec-gate-timeout", "soon"},
                                               {"--exec-gate-timeout", "-1"},
-                                              {"--exec-gate-timeout", "nan"}}) {
+                                              {"--exec-gate-timeout", "nan"},
+                                              {"--exec-gate-timeout", "0x10"}}) {
     std::vector<std::string> a = bad;
     a.insert(a.end(), {"--command", "true"});
     const auto r = sweep(a);

@@ -3,10 +3,10 @@
 #include <cmath>
 #include <cctype>
 #include <cstdlib>
-#include <regex>
 #include <string_view>
 
 #include "harness/advise/advise_recommend.hpp"
+#include "harness/common/cli_checks.hpp"
 #include "harness/common/format.hpp"
 #include "harness/common/markdown_table.hpp"
 #include "harness/common/word_table.hpp"
@@ -68,14 +68,13 @@ std::optional<JobLength> parse_job_length(const std::string& text, std::string* 
     if (why) *why = reason;
     return std::optional<JobLength>();
   };
-  // Decimal only: strtod alone would also read hex (0x10, 0x1p4) and "inf".
-  static const std::regex form(R"(((?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)(.*))");
-  std::smatch m;
-  if (text.size() > 40 || !std::regex_match(text, m, form))
+  const std::size_t digits = decimal_prefix(text);  // unsigned: a job is no difference
+  if (text.size() > 40 || digits == 0 || text[0] == '-' || text[0] == '+')
     return no("a decimal number of units a copy (20000), a multiple of the command (100x) or a time (90s, 45m, 2h)");
-  const std::optional<Suffix> suffix = value_of(kSuffixes, std::string_view(text).substr(m.position(2)));
-  if (!suffix) return no("'" + m.str(2).substr(0, 10) + "' is none of x, s, m, h (nothing: units a copy)");
-  const double v = std::strtod(m.str(1).c_str(), nullptr);
+  const std::string rest = text.substr(digits);
+  const std::optional<Suffix> suffix = value_of(kSuffixes, std::string_view(rest));
+  if (!suffix) return no("'" + rest.substr(0, 10) + "' is none of x, s, m, h (nothing: units a copy)");
+  const double v = std::strtod(text.substr(0, digits).c_str(), nullptr);
   const JobLength::Kind kind = *suffix == Suffix::none    ? JobLength::Kind::units
                                : *suffix == Suffix::times ? JobLength::Kind::times
                                                           : JobLength::Kind::seconds;

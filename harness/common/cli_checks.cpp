@@ -21,6 +21,12 @@ CLI::Validator not_blank() {
       "TEXT");
 }
 
+std::size_t decimal_prefix(const std::string& text) {
+  static const std::regex decimal(R"(^[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)");
+  std::smatch m;
+  return std::regex_search(text, m, decimal) ? static_cast<std::size_t>(m.length(0)) : 0;
+}
+
 CLI::Validator finite_in(double lo, double hi) {
   const std::string range = fmt_num(lo) + ".." + fmt_num(hi);
   return CLI::Validator(
@@ -28,8 +34,8 @@ CLI::Validator finite_in(double lo, double hi) {
         errno = 0;
         char* end = nullptr;
         const double v = std::strtod(text.c_str(), &end);
-        if (text.empty() || end != text.c_str() + text.size() || (errno == ERANGE && std::fabs(v) > 1) ||
-            !std::isfinite(v) || v < lo || v > hi)
+        if (text.empty() || decimal_prefix(text) != text.size() || end != text.c_str() + text.size() ||
+            (errno == ERANGE && std::fabs(v) > 1) || !std::isfinite(v) || v < lo || v > hi)
           return "'" + text.substr(0, 40) + "' is not a number in " + range;
         return "";
       },

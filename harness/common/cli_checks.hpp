@@ -4,6 +4,7 @@
 // finite number in [lo, hi] and say so in one short line: "--duration: nan is not a number in 0.001..86400".
 #include "harness/common/wing.hpp"
 
+#include <cstddef>
 #include <string>
 
 namespace CLI {
@@ -13,7 +14,11 @@ class Error;
 
 namespace bench_mps::harness {
 
-/// A finite real number in [lo, hi].
+/// How many leading characters of `text` spell a decimal number ([-+]digits[.digits][e[-+]digits]); 0 for none.
+/// strtod alone would also read hex (0x10 as 16, 0x1p4), "inf" and "nan": where a value is typed, only this is.
+std::size_t decimal_prefix(const std::string& text);
+
+/// A finite real number in [lo, hi], written in decimal.
 CLI::Validator finite_in(double lo, double hi);
 /// A whole number in [lo, hi] (no sign tricks, no exponent, no fraction, no leading zero).
 CLI::Validator whole_in(long long lo, long long hi);

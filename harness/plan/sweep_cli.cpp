@@ -62,13 +62,8 @@ namespace {
 /// "512M", "2G", "1.5G": bytes (> 0), a whole number of MiB: CUDA_MPS_PINNED_DEVICE_MEM_LIMIT takes
 /// whole M or G, so a size it cannot express is refused rather than rounded (name, record and limit agree).
 std::uint64_t parse_size(const std::string& text, const std::string& what) {
-  std::size_t used = 0;
-  double number = 0;
-  try {
-    number = std::stod(text, &used);
-  } catch (const std::exception&) {
-    throw UsageError(what + ": '" + text + "' is not a size such as 512M or 2G");
-  }
+  const std::size_t used = decimal_prefix(text);
+  const double number = used ? std::strtod(text.substr(0, used).c_str(), nullptr) : 0;
   const std::string unit = text.substr(used);
   const double scale = unit == "G" ? 1024.0 * 1024 * 1024 : unit == "M" ? 1024.0 * 1024 : 0;
   if (scale == 0 || !(number > 0) || !std::isfinite(number) || number * scale > 1e15)
@@ -254,14 +249,8 @@ std::vector<Mode> parse_modes(const std::string& text) {
 std::vector<double> parse_number_list(const std::string& text, double lo, double hi, const std::string& what) {
   std::vector<double> out;
   for (const std::string& item : list_items(text, what)) {
-    std::size_t used = 0;
-    double v = 0;
-    try {
-      v = std::stod(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != item.size() || !std::isfinite(v)) throw UsageError(what + ": '" + item + "' is not a number");
+    const double v = decimal_prefix(item) == item.size() ? std::strtod(item.c_str(), nullptr) : NAN;
+    if (!std::isfinite(v)) throw UsageError(what + ": '" + item + "' is not a number");
     if (v < lo || v > hi) throw UsageError(what + ": " + item + " is outside " + fmt_num(lo) + ".." + fmt_num(hi));
     if (std::find(out.begin(), out.end(), v) != out.end()) throw UsageError(what + ": " + item + " is listed twice");
     out.push_back(v);
