@@ -233,6 +233,8 @@ TEST(Predict, EveryBadInputIsOneLineAndExitTwoWithNothingWritten) {
       {"predict", alone, "--xray", xray, "--paced=maybe"},
       {"predict", alone, "--xray", xray, "--paced=-1"},
       {"predict", alone, "--xray", xray, "--max-procs", "nan"},
+      {"predict", alone, "--xray", xray, "--max-procs", "1"},
+      {"predict", alone, "--xray", xray, "--max-procs", "0x10"},
       {"predict", alone, "--xray", xray, "--gap-us", "inf"},
       {"predict", alone, "--xray", xray, "--phases", "-1"},
       {"predict", alone, "--xray", xray, "--phases", "257"},
@@ -299,6 +301,9 @@ TEST(PredictHostile, ALabelWithACommaAQuoteAndANewlineStaysOneCellOfPredictCsv) 
     EXPECT_EQ(row.at("program"), "run 1, \"big\" second line") << "a line break in a cell is written as a space";
     EXPECT_EQ(row.at("procs"), "2");
   }
+  const std::string md = read_text(tmp / "p" / "predict.md");  // its heading one line too
+  EXPECT_NE(md.find("run 1, \"big\" second line\n"), std::string::npos) << md;
+  EXPECT_EQ(md.find("\nsecond line"), std::string::npos) << md;
 }
 
 // A program's own metric is N copies at once only where its copies printed together (MetricWindow): two copies of

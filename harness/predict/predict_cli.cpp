@@ -111,7 +111,12 @@ void check_units_replaceable(const fs::path& dir, const std::vector<MeasuredUnit
 
 int measure_only(const PredictArgs& a) {
   const fs::path dir = a.measure;
-  const std::vector<MeasuredUnit> units = measure_units(dir, a.gap_us);
+  std::vector<MeasuredUnit> units;
+  try {
+    units = measure_units(dir, a.gap_us);
+  } catch (const ResultsError& e) {  // the folder given: named by its option, as every input of predict is
+    throw ResultsError("--measure " + std::string(e.what()));
+  }
   if (units.empty()) throw ResultsError(dir.string() + ": runs.csv holds no copy to measure");
   const bool any =
       std::any_of(units.begin(), units.end(), [](const MeasuredUnit& u) { return u.basis != UnitBasis::none; });
@@ -239,7 +244,7 @@ CLI::App* add_predict_command(CLI::App& app, PredictArgs& args) {
            args.max_procs_given = true;
          },
          "the largest N (with --procs not given; default 10)")
-      ->check(CLI::Range(2, kMaxPredictProcs));
+      ->check(whole_in(2, kMaxPredictProcs));
   cmd->add_option("--against", args.against,
                   "a sweep of the same program at N >= 2 (with --profile-gpu), or an advise folder (its ladder): "
                   "the error of each cell")
@@ -358,7 +363,10 @@ int run_predict(const PredictArgs& a) {
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const auto measured = measured_cells(units);
-  const std::string label = !a.label.empty() ? a.label : folder_name(a.alone);
+  // One line in every output: a line break or tab in the name (given, or the folder's) is a space, as in predict.csv.
+  std::string label = !a.label.empty() ? a.label : folder_name(a.alone);
+  std::replace_if(
+      label.begin(), label.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }, ' ');
 
   PredictTables tables;
   write_md_head(tables.md, label, alone, sched, a.xray, cal, a.draws == AloneDraws::all);
