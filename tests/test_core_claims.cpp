@@ -121,6 +121,12 @@ TEST(PinCpus, CoresPerWorkerClaimsThatManyForEachAndWarnsWhereTheyRunShort) {
   ASSERT_EQ(short_of.warnings.size(), 1u);
   EXPECT_NE(short_of.warnings[0].find("up to 2 workers of 2 cores each on 3 worker cores (1-3)"), std::string::npos)
       << short_of.warnings[0];
+  const auto one = pin_cpus(dir.path() / "third", {4, 5}, 1, "GPU C", 2);  // one worker, one core of the two asked
+  EXPECT_FALSE(one.meta["workers_share_cores"].get<bool>()) << "one worker shares its core with no other";
+  ASSERT_EQ(one.warnings.size(), 1u);
+  EXPECT_NE(one.warnings[0].find("a worker of 2 cores on 1 worker core (5): it gets fewer cores than asked"),
+            std::string::npos)
+      << one.warnings[0];
 }
 
 }  // namespace

@@ -135,12 +135,19 @@ PinnedCpus pin_cpus(const fs::path& claims_dir, const std::vector<int>& allowed,
                            " workers: they all share it, so host-side work is slowed too; the numbers measure CPU "
                            "sharing as well as GPU sharing (give --cpus more cores)");
   const bool short_of_cores = !out.plan.workers.empty() && out.plan.workers.size() < static_cast<std::size_t>(cores);
-  if (short_of_cores)
-    out.warnings.push_back("up to " + std::to_string(max_procs) + " workers" +
-                           (per > 1 ? " of " + std::to_string(per) + " cores each" : std::string()) + " on " +
-                           std::to_string(out.plan.workers.size()) + " worker cores (" +
-                           format_cpu_list(out.plan.workers) +
-                           "): at the larger N workers share cores, so host-side work is slowed too; the numbers "
+  const auto counted = [](std::size_t n, const std::string& word) {
+    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+  };
+  const std::string on_cores =
+      " on " + counted(out.plan.workers.size(), "worker core") + " (" + format_cpu_list(out.plan.workers) + ")";
+  if (short_of_cores && max_procs <= 1)  // one worker, fewer cores than --cores-per-worker gives it
+    out.warnings.push_back("a worker of " + std::to_string(per) + " cores" + on_cores +
+                           ": it gets fewer cores than asked, so its host-side work is slowed too (give --cpus "
+                           "more cores, or a smaller --cores-per-worker)");
+  else if (short_of_cores)
+    out.warnings.push_back("up to " + counted(static_cast<std::size_t>(max_procs), "worker") +
+                           (per > 1 ? " of " + std::to_string(per) + " cores each" : std::string()) + on_cores +
+                           ": at the larger N workers share cores, so host-side work is slowed too; the numbers "
                            "at those N measure CPU sharing as well as GPU sharing");
   nlohmann::json foreign = nlohmann::json::array();
   for (const ForeignClaim& f : out.claims.foreign()) foreign.push_back({{"cpu", f.cpu}, {"owner", f.owner}});
@@ -150,7 +157,7 @@ PinnedCpus pin_cpus(const fs::path& claims_dir, const std::vector<int>& allowed,
               {"claimed_by_others", foreign},
               {"shared_with_other_sweeps", shared},
               {"cores_per_worker", per},
-              {"workers_share_cores", one_core || short_of_cores},
+              {"workers_share_cores", one_core || (short_of_cores && max_procs > 1)},
               {"warnings", out.warnings}};
   return out;
 }
