@@ -214,7 +214,8 @@ TEST_F(ExecGate, BadGateValuesAreOneLineAndWriteNothing) {
                                               {"--exec-gate-timeout", "soon"},
                                               {"--exec-gate-timeout", "-1"},
                                               {"--exec-gate-timeout", "nan"},
-                                              {"--exec-gate-timeout", "0x10"}}) {
+                                              {"--exec-gate-timeout", "0x10"},
+                                              {"--exec-gate-timeout", "5", "--exec-gate", "off"}}) {
     std::vector<std::string> a = bad;
     a.insert(a.end(), {"--command", "true"});
     const auto r = sweep(a);

@@ -506,6 +506,9 @@ void check_exec_options(const SweepSpec& spec, const SweepCliValues& raw) {
       spec.exec_gate != "off")
     throw UsageError("--exec-gate: holds the exec copies of a plain sweep, not --scenario " +
                      std::string(scenario_name(spec.scenario)));
+  if (has_exec(spec) && spec.exec_gate == "off" && raw.exec_gate_timeout_option &&
+      raw.exec_gate_timeout_option->count() > 0)
+    throw UsageError("--exec-gate-timeout: times out the start gate, and --exec-gate off holds no copy");
   if (raw.profile_gap_option && raw.profile_gap_option->count() > 0 && !spec.profile_gpu)
     throw UsageError("--profile-gap-us: applies to --profile-gpu's summaries; add --profile-gpu");
   if (raw.exec_unit_range_option && raw.exec_unit_range_option->count() > 0 && !spec.profile_gpu)
@@ -636,7 +639,7 @@ SweepSpec parse_sweep_args(const std::vector<std::string>& args, const std::stri
   } catch (const CLI::CallForVersion&) {
     throw UsageError(from + "holds --version, which is no part of a sweep");
   } catch (const CLI::ParseError& e) {
-    throw UsageError(from + e.what());
+    throw UsageError(from + plain_cli_error(e));
   }
   try {
     finalize_sweep_spec(spec, raw);
