@@ -455,6 +455,16 @@ TEST_F(Fleet, GpusThatNameOneDeviceTwiceOrAreResumedAreRefused) {
   r = run_program(bench_mps_exe(), {"--gpus", "cpu-0", "--resume", (tmp / "x").string()}, env_of("x"));
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_FALSE(fs::exists(tmp / "x"));
+  // A --gpus folder resumed whole: each GPU's sweep is resumed on its own, and the refusal says how.
+  ASSERT_EQ(run_program(bench_mps_exe(), cpu_sweep("y", {"--gpus", "cpu-0", "--procs", "1", "--modes", "timeslice"}),
+                        env_of("y"))
+                .exit_code,
+            0);
+  r = run_program(bench_mps_exe(), {"--resume", (tmp / "y").string()}, env_of("y"));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("holds one sweep per GPU (--gpus): resume each GPU's folder on its own"), std::string::npos)
+      << r.err;
 }
 
 /// A daemon the site runs, as Slurm's prolog or the device plugin would: the fake, in its own folders.

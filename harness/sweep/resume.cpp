@@ -14,6 +14,7 @@
 #include "harness/common/packed_files.hpp"
 #include "harness/plan/exec_options.hpp"
 #include "harness/plan/sweep_cli.hpp"
+#include "harness/results/gpus_index.hpp"
 #include "harness/results/meta.hpp"
 #include "harness/results/results_schema.hpp"
 #include "harness/results/results_writer.hpp"
@@ -144,6 +145,10 @@ void read_as_users(const fs::path& scratch, const fs::path& dir, Read read) {
 
 SweepSpec stored_sweep(const fs::path& dir) {
   refuse_if_claimed(dir);  // a sweep writing it now: exit 2 naming its pid, before its meta.json is read
+  std::error_code ec;
+  if (!fs::exists(dir / "meta.json", ec) && fs::exists(dir / kGpusIndexFile, ec))
+    throw UsageError("--resume: " + dir.string() + " holds one sweep per GPU (--gpus): resume each GPU's folder on " +
+                     "its own (--resume " + (dir / "<i>-<gpu>").string() + ", listed in its " + kGpusIndexFile + ")");
   const SweepMeta meta = read_sweep_meta(dir);
   if (!meta.argv || meta.argv->empty())
     throw ResultsError((dir / "meta.json").string() + ": no stored command line (argv)");
