@@ -161,6 +161,20 @@ TEST_F(ExecGate, AProgramThatNeverUsesCudaIsNeverHeldAndSaysSo) {
   }
 }
 
+TEST_F(ExecGate, CopiesStillHeldWhenTheRunTimesOutSaySoAndTheTimeoutsWarn) {
+  // The run's --timeout (2 s) comes before the gate's (60 s): warned at the start; copy 1 never arrives, so the
+  // others are still held when the run is ended, and their reasons say where they were.
+  const auto r = sweep({"--modes", "timeslice", "--procs", "2", "--exec-warmups", "0", "--exec-gate", "first-kernel",
+                        "--exec-gate-timeout", "60", "--timeout", "2", "--command",
+                        kCopy + " --never 1 --never-ms 30000 --steps 2 --step-ms 10"});
+  EXPECT_NE(r.err.find("warning: --exec-gate-timeout 60 s is not under --timeout 2 s"), std::string::npos) << r.err;
+  const auto rows = rows_of(out(), 2);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_NE(rows[0].reason.find("held at the start gate (first-kernel) when the run ended"), std::string::npos)
+      << rows[0].reason;
+  EXPECT_EQ(rows[1].reason.find("held at the start gate"), std::string::npos) << rows[1].reason;
+}
+
 TEST_F(ExecGate, APointPastWhereTheProgramGetsSaysTheRunWentUngated) {
   // wait:K past the program's last host wait: every copy starts CUDA and ends before the point. Not a program
   // without CUDA: each copy and the run say so, and meta.json counts the copies that started.

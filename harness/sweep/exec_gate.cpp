@@ -150,6 +150,7 @@ nlohmann::json record_gate(RunRecord& record, const profiler::GateReading& gate,
     if (s.state == State::arrived) {
       add_fact(row, "gate_arrive_s", after_go(s.arrive_ns), 9);
       arrivals.push_back(after_go(s.arrive_ns));
+      if (!s.release_ns) add_note(row.reason, "held at the start gate (" + point + ") when the run ended");
       if (s.release_ns) {
         add_fact(row, "gate_release_s", after_go(s.release_ns), 9);
         // Where a gated copy's co-run part begins, on CLOCK_MONOTONIC as its profile is placed (measured_units).

@@ -112,6 +112,10 @@ Environment preflight(const SweepSpec& spec) {
   Environment env;
   env.worker_exe = find_worker(spec);
   if (spec.profile_gpu) env.profiler_library = find_profiler_library();
+  if (has_exec(spec) && spec.exec_gate != "off" && spec.exec_gate_timeout_s >= spec.run_timeout_s)
+    std::cerr << "bench_mps: warning: --exec-gate-timeout " << fmt_num(spec.exec_gate_timeout_s)
+              << " s is not under --timeout " << fmt_num(spec.run_timeout_s)
+              << " s: a copy that never arrives ends the run before the gate would release the rest\n";
   if (!spec.profile_gpu && has_exec(spec) && spec.exec_gate != "off") {  // the start gate's holder (exec_gate.hpp)
     try {
       env.profiler_library = find_profiler_library();
