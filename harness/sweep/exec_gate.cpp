@@ -138,7 +138,7 @@ std::string gate_after_open(bool profile_gpu) {
 }
 
 nlohmann::json record_gate(RunRecord& record, const profiler::GateReading& gate, const std::string& point,
-                           std::int64_t go_ns) {
+                           std::int64_t go_ns, std::int64_t deadline_ns) {
   using State = profiler::GateSlotReading::State;
   const auto after_go = [go_ns](std::int64_t t) { return static_cast<double>(t - go_ns) * 1e-9; };
   std::vector<double> arrivals, releases;
@@ -150,7 +150,8 @@ nlohmann::json record_gate(RunRecord& record, const profiler::GateReading& gate,
     if (s.state == State::arrived) {
       add_fact(row, "gate_arrive_s", after_go(s.arrive_ns), 9);
       arrivals.push_back(after_go(s.arrive_ns));
-      if (!s.release_ns) add_note(row.reason, "held at the start gate (" + point + ") when the run ended");
+      if (!s.release_ns || s.release_ns >= deadline_ns)
+        add_note(row.reason, "held at the start gate (" + point + ") when the run ended");
       if (s.release_ns) {
         add_fact(row, "gate_release_s", after_go(s.release_ns), 9);
         // Where a gated copy's co-run part begins, on CLOCK_MONOTONIC as its profile is placed (measured_units).

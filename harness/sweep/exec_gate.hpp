@@ -82,10 +82,11 @@ class ExecGates {
 };
 
 /// The round's passage into its rows' facts (gate_arrive_s, gate_release_s after `go_ns`; gate_held_s is
-/// the worker's) and notes: a copy that never arrived, a release at the timeout. Returns the run's entry for
-/// meta.json's exec_gate.runs.
+/// the worker's) and notes: a copy that never arrived, a release at the timeout, a copy still held at `deadline_ns`
+/// (the run's --timeout on the same clock: a copy released then was let go by the others' killing). Returns the
+/// run's entry for meta.json's exec_gate.runs.
 nlohmann::json record_gate(RunRecord& record, const profiler::GateReading& gate, const std::string& point,
-                           std::int64_t go_ns);
+                           std::int64_t go_ns, std::int64_t deadline_ns);
 
 /// What the copies' CUPTI does once their gate opens, for meta.json's exec_gate.after_open: "profile" with
 /// --profile-gpu (the profile goes on), else BENCH_MPS_GATE_CALLBACKS's value in effect ("detach" unset).

@@ -75,7 +75,8 @@ void RunRecorder::record(FinishedRound& round) {
     prove_exec_mode(record, round.pool, round.watch);
     note_exec_metric(record, round.pool);
     if (round.extras && round.extras->gate)
-      gate_run = record_gate(record, *round.extras->gate, round.extras->gate_point, round.pool.go_ns);
+      gate_run = record_gate(record, *round.extras->gate, round.extras->gate_point, round.pool.go_ns,
+                             round.pool.go_ns + static_cast<std::int64_t>(spec_.run_timeout_s * 1e9));
     if (spec_.profile_gpu)
       profile_line = record_gpu_profiles(record, out_, spec_.profile_gap_us,
                                          {env_.nvml ? "" : "no NVML: no GPU driver or GPU", monitor_.gpm_error()});
