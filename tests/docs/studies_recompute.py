@@ -145,6 +145,7 @@ STUDIES = [
      ["scripts/core_steal.py", "results/2026-12-04-core-steal/mnist-alone", "results/2026-12-04-core-steal/procstat.txt.gz"],
      everything),
     ("results/2026-12-04-core-steal", ["scripts/gate_study.py", "results/2026-12-04-core-steal"], alone_table),
+    ("results/2026-12-05-cores2-ladder", ["scripts/gate_study.py", "results/2026-12-05-cores2-ladder"], everything),
 ] + [("results/2026-12-04-cpu-rate", ["scripts/host_calibration/cpu_rate_probe.py", "report",
                                      f"results/2026-12-04-cpu-rate/{probe}.csv.gz"], without_pair_list)
      for probe in ("lease-1/probe", "lease-2/probe", "lease-3/ten")] + [
