@@ -1414,6 +1414,7 @@ TEST_F(Advise, BadInputGetsOneLineAndExitTwoWithNothingWritten) {
       {"--workload", "cpu", "--", "--modes=mps"},
       {"--workload", "cpu", "--", "--settle", "1"},  // advise sets these too (issue 35)
       {"--workload", "cpu", "--", "--exec-warmups", "2"},
+      {"--workload", "cpu", "--", "--exec-gate", "off"},  // a program's option: its hint is --command
       {"--workload", "cpu", "--ladder", "0,2"},
       {"--workload", "cpu", "--ladder", "1"},
       {"--workload", "cpu", "--max-procs", "1"},
@@ -1483,6 +1484,11 @@ TEST_F(Advise, BadInputGetsOneLineAndExitTwoWithNothingWritten) {
     EXPECT_FALSE(fs::exists(out())) << what;
     // Options just typed are refused in their own words, not as a stored command line read back (that is redo's).
     EXPECT_EQ(r.err.find("stored command line"), std::string::npos) << what << " " << r.err;
+    if (a.size() == 5 && a[3] == "--exec-gate") {  // advise sets --workloads: it does not ask for it
+      EXPECT_NE(r.err.find("advise --workload cpu runs none of your programs; give --command"), std::string::npos)
+          << r.err;
+      EXPECT_EQ(r.err.find("--workloads exec"), std::string::npos) << r.err;
+    }
     if (a.size() == 4 && a[3] == "loss [0-9.]+") {  // refused in the words of the option typed
       EXPECT_NE(r.err.find("--check-metric: "), std::string::npos) << r.err;
       EXPECT_EQ(r.err.find("--exec-check"), std::string::npos) << r.err;

@@ -166,6 +166,7 @@ INSTANTIATE_TEST_SUITE_P(
             {"--workloads", "exec", "--command", "true", "--exec-metric", "x", "--out", "/tmp/bench_mps_never_written"},
             "exactly one capture group"},
         BadInput{{"--command", "true"}, "add --workloads exec"},
+        BadInput{{"comapre", "a", "b"}, "unknown command 'comapre' (commands: report, compare,"},  // a verb mistyped
         BadInput{{"--workloads", "exec", "--command", "true", "--scenario", "fault", "--procs", "2", "--out",
                   "/tmp/bench_mps_never_written"},
                  "not exec"},

@@ -2,12 +2,14 @@
 // (R's documented example, t tables, closed forms), the verdict rule, and the real program on the fixtures of tests/fixtures/compare
 // (made by make_fixtures.py there: 5 repeats synthesized from a real H200 run).
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <functional>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 #include <nlohmann/json.hpp>
 
 #include "harness/common/format.hpp"
@@ -708,6 +710,82 @@ TEST(CompareProgram, NothingInCommonFailsUnderFailOnRegressionAndSuggestsIgnoreP
   r = run_program(bench_mps_exe(), {"compare", fixture("base").string(), other.string(), "--fail-on-regression"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_EQ(r.err.find("--ignore-params"), std::string::npos) << "no hint where parameters are not the difference";
+}
+
+// A gate flag with nothing in common still prints and writes the report: the exit code says it failed, the files why.
+TEST(CompareProgram, NothingInCommonUnderAGateStillWritesTheReport) {
+  TempDir tmp;
+  const fs::path other =
+      edited_copy(tmp, "other", "s/,spin,/,cpu,/;s/,mlp,/,cpu2,/", "s/\"spin\"/\"cpu\"/g;s/\"mlp\"/\"cpu2\"/g");
+  const auto r = run_program(bench_mps_exe(), {"compare", fixture("base").string(), other.string(),
+                                               "--fail-on-regression", "--out", (tmp / "cmp").string()});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.out.find("# bench_mps compare"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::is_regular_file(tmp / "cmp" / "comparison.json"));
+}
+
+// A SLOWER row under --fail-on-regression says so on stderr, as --fail-on-insufficient does.
+TEST(CompareProgram, FailOnRegressionSaysWhichRowsFailed) {
+  const auto r = compare("base", "slower", {"--fail-on-regression"}).result;
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("1 configuration(s) SLOWER (--fail-on-regression)"), std::string::npos) << r.err;
+}
+
+// An ok run whose throughput is 0, missing, beyond any rate or written in hexadecimal is a damaged file, not a
+// change within the noise (a fall to 0 read as UNSURE passed the regression gate).
+TEST(CompareProgram, AnOkRunWithoutAMeasuredRateIsADamagedFile) {
+  TempDir tmp;
+  for (const auto& [name, cell, says] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"zero", "0", "is ok but its throughput_tasks_per_s is 0"},
+           {"empty", "", "is ok but its throughput_tasks_per_s is missing"},
+           {"huge", "1e308", "(beyond any rate a run measures)"},
+           {"hex", "0x10", "'0x10' is not a number"}}) {
+    const fs::path bad = edited_copy(tmp, name, "2s/,ok,,1,30,0.3057828,98.10888,/,ok,,1,30,0.3057828," + cell + ",/");
+    ASSERT_NE(read_text(bad / "summary.csv"), read_text(fixture("base") / "summary.csv")) << name;
+    const auto r = run_program(bench_mps_exe(), {"compare", fixture("base").string(), bad.string(),
+                                                 "--fail-on-regression", "--out", (tmp / ("o-" + name)).string()});
+    EXPECT_EQ(r.exit_code, 2) << name << " " << r.out;
+    EXPECT_NE(r.err.find(says), std::string::npos) << name << " " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_FALSE(fs::exists(tmp / ("o-" + name))) << name;
+  }
+}
+
+// --md or --csv never replace a device, a pipe or a link that leads nowhere (as root, renaming over /dev/null
+// made it a plain file); a link to a file is written through and stays a link; a file --out gets is refused.
+TEST(CompareProgram, OutputFilesReplaceOnlyPlainFiles) {
+  TempDir tmp;
+  const std::vector<std::string> both{fixture("base").string(), fixture("aa").string()};
+  ASSERT_EQ(::mkfifo((tmp / "fifo.md").c_str(), 0644), 0);
+  fs::create_symlink(tmp / "nowhere", tmp / "dangling.md");
+  write_text(tmp / "target.md", "old");
+  fs::create_symlink("target.md", tmp / "link.md");
+  for (const std::string& refused : {"fifo.md", "dangling.md"}) {
+    const auto r = run_program(bench_mps_exe(), {"compare", both[0], both[1], "--md", (tmp / refused).string()});
+    EXPECT_EQ(r.exit_code, 2) << refused << " " << r.err;
+    EXPECT_NE(r.err.find("cannot replace " + (tmp / refused).string()), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  EXPECT_EQ(fs::symlink_status(tmp / "fifo.md").type(), fs::file_type::fifo);
+  EXPECT_TRUE(fs::is_symlink(fs::symlink_status(tmp / "dangling.md")));
+  const auto through = run_program(bench_mps_exe(), {"compare", both[0], both[1], "--md", (tmp / "link.md").string()});
+  ASSERT_EQ(through.exit_code, 0) << through.err;
+  EXPECT_TRUE(fs::is_symlink(fs::symlink_status(tmp / "link.md")));
+  EXPECT_EQ(read_text(tmp / "target.md"), through.out);
+  EXPECT_FALSE(fs::exists(tmp / "target.md.tmp"));
+
+  const auto clash = run_program(bench_mps_exe(), {"compare", both[0], both[1], "--out", (tmp / "cmp").string(), "--md",
+                                                   (tmp / "cmp" / "comparison.csv").string()});
+  EXPECT_EQ(clash.exit_code, 2) << clash.err;
+  EXPECT_NE(clash.err.find("is the comparison.csv that --out"), std::string::npos) << clash.err;
+  EXPECT_FALSE(fs::exists(tmp / "cmp"));
+  TempDir copy;
+  fs::copy(fixture("aa"), copy / "aa", fs::copy_options::recursive);
+  const auto inside = run_program(
+      bench_mps_exe(), {"compare", both[0], (copy / "aa").string(), "--out", (copy / "aa" / "cmp").string()});
+  EXPECT_EQ(inside.exit_code, 2) << inside.err;
+  EXPECT_NE(inside.err.find("a folder this comparison reads"), std::string::npos) << inside.err;
+  EXPECT_FALSE(fs::exists(copy / "aa" / "cmp"));
 }
 
 TEST(CompareProgram, OutThatHoldsAComparisonIsRefused) {

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <chrono>
 #include <csignal>
+#include <functional>
 #include <map>
 #include <ostream>
 #include <sstream>
@@ -189,6 +190,39 @@ TEST_F(Conform, CompareCallsPassToFailARegressionAndTheFleetReportListsBoth) {
   EXPECT_NE(md.find("| thread-pct | FAIL | PASS |"), std::string::npos) << md;  // bad sorts before good
 }
 
+// A gate on conform folders does not pass on what new did not judge: a run not complete, a lever of base missing
+// from new or ERROR there fail --fail-on-insufficient (the report says which); without the flag they are shown.
+TEST_F(Conform, CompareWithFailOnInsufficientFailsOnLeversNewDidNotJudge) {
+  const fs::path good = tmp / "fleet" / "good";
+  ASSERT_EQ(conform(good, {"--only", "thread-pct,sm-partitions"}).exit_code, 0);
+  const auto with_conform = [&](const std::string& name, const std::function<void(nlohmann::json&)>& edit) {
+    const fs::path dir = tmp / "fleet" / name;
+    fs::copy(good, dir, fs::copy_options::recursive);
+    nlohmann::json j = nlohmann::json::parse(read_text(dir / "conform.json"));
+    edit(j);
+    write_text(dir / "conform.json", j.dump(2));
+    return dir;
+  };
+  const fs::path partial = with_conform("partial", [](nlohmann::json& j) {
+    j["status"] = "running";
+    j["rows"].erase(j["rows"].begin());
+  });
+  const fs::path errored = with_conform("errored", [](nlohmann::json& j) { j["rows"][0]["verdict"] = "ERROR"; });
+
+  const auto shown = bench({"compare", good.string(), partial.string()});
+  EXPECT_EQ(shown.exit_code, 0) << shown.err;
+  EXPECT_NE(shown.out.find("**Not a complete run** (new: status running)"), std::string::npos) << shown.out;
+  const auto gated = bench({"compare", good.string(), partial.string(), "--fail-on-insufficient"});
+  EXPECT_EQ(gated.exit_code, 1) << gated.err;
+  EXPECT_NE(gated.err.find("not a complete conform run (new: status running); 1 lever(s) of base missing or ERROR"),
+            std::string::npos)
+      << gated.err;
+  const auto error = bench({"compare", good.string(), errored.string(), "--fail-on-insufficient"});
+  EXPECT_EQ(error.exit_code, 1) << error.err;
+  EXPECT_NE(error.err.find("1 lever(s) of base missing or ERROR in new"), std::string::npos) << error.err;
+  EXPECT_EQ(bench({"compare", good.string(), good.string(), "--fail-on-insufficient"}).exit_code, 0);
+}
+
 struct BadConform {
   std::vector<std::string> args;
   std::string message;
@@ -225,6 +259,14 @@ TEST_F(Conform, AFolderThatHoldsConformOrSweepResultsIsRefused) {
   const auto again = conform(done, {"--only", "sm-partitions"});
   EXPECT_EQ(again.exit_code, 2);
   EXPECT_NE(again.err.find("already holds conform results"), std::string::npos) << again.err;
+  // Without the stand-in too: the folder is looked at before the machine (exit 2 on one without a GPU, not 3).
+  const auto no_stand_in = bench({"conform", "--out", done.string(), "--only", "sm-partitions"});
+  EXPECT_EQ(no_stand_in.exit_code, 2) << no_stand_in.err;
+  EXPECT_NE(no_stand_in.err.find("already holds conform results"), std::string::npos) << no_stand_in.err;
+  write_text(tmp / "a-file", "x\n");
+  const auto under_a_file = bench({"conform", "--out", (tmp / "a-file" / "c").string(), "--only", "sm-partitions"});
+  EXPECT_EQ(under_a_file.exit_code, 2) << under_a_file.err;
+  EXPECT_NE(under_a_file.err.find("is a file, not a folder"), std::string::npos) << under_a_file.err;
 
   ASSERT_EQ(sweep({"--modes", "timeslice", "--procs", "1"}).exit_code, 0);
   const auto into_sweep = conform(out(), {"--only", "sm-partitions"});

@@ -356,6 +356,10 @@ int run_advise(const AdviseSpec& spec) {
   if (!spec.redo_dir.empty()) return redo_advice(spec.redo_dir, spec.basis, spec.job_length);
   if (!spec.beside.empty()) return run_beside(spec);
   const SweepSpec workload = advise_workload(spec);
+  const ToolSessionSpec session_spec{"advise",          spec.argv,    spec.device,
+                                     spec.cpu_stand_in, spec.out_dir, "advise-" + workload.workloads.front(),
+                                     kAdviceJsonFile,   "advice",     {"advice.md", "plots", "sweeps"}};
+  check_session_out_dir(session_spec);  // a folder that cannot be used: exit 2 on any machine
   {  // the machine, checked as the largest rung's sweep will check it (exit 3 before anything is written)
     SweepSpec largest = workload;
     largest.procs = {spec.max_procs};
@@ -364,15 +368,7 @@ int run_advise(const AdviseSpec& spec) {
     largest.cpu_stand_in = spec.cpu_stand_in && workload_needs_gpu(workload.workloads.front());
     preflight(largest);  // its GPU lock is let go at once: each child sweep takes it in turn
   }
-  ToolSession session({"advise",
-                       spec.argv,
-                       spec.device,
-                       spec.cpu_stand_in,
-                       spec.out_dir,
-                       "advise-" + workload.workloads.front(),
-                       kAdviceJsonFile,
-                       "advice",
-                       {"advice.md", "plots", "sweeps"}});
+  ToolSession session(session_spec);
   const fs::path& out = session.out();
   const DeviceChoice& device = session.device();
   const auto start = std::chrono::steady_clock::now();

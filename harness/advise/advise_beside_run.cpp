@@ -69,17 +69,19 @@ int run_beside(const AdviseSpec& spec) {
   const std::vector<std::string> args = beside_args(spec);
   SweepSpec checked = parse_sweep_args(args, "");  // what the child sweep would refuse, refused here (exit 2)
   checked.device = spec.device;
+  const ToolSessionSpec session_spec{"advise",
+                                     spec.argv,
+                                     spec.device,
+                                     spec.cpu_stand_in,
+                                     spec.out_dir,
+                                     "beside-" + (exec ? std::string("exec") : spec.workload) + "-" + spec.beside,
+                                     "beside.json",
+                                     "a side-by-side advice",
+                                     {"beside.md", "sweeps"}};
+  check_session_out_dir(session_spec);  // a folder that cannot be used: exit 2 on any machine
   preflight(checked);
   const std::string a = exec ? "`" + spec.command + "`" : spec.workload;
-  ToolSession session({"advise",
-                       spec.argv,
-                       spec.device,
-                       spec.cpu_stand_in,
-                       spec.out_dir,
-                       "beside-" + (exec ? std::string("exec") : spec.workload) + "-" + spec.beside,
-                       "beside.json",
-                       "a side-by-side advice",
-                       {"beside.md", "sweeps"}});
+  ToolSession session(session_spec);
   const fs::path& out = session.out();
   std::cerr << "bench_mps advise: " << a << " beside " << spec.beside << ", " << kBesideSets
             << " worker sets per mode (" << kBesideModes << ") -> " << out.string() << std::endl;

@@ -78,7 +78,17 @@ SweepSpec advise_workload(const AdviseSpec& spec) {
   std::vector<std::string> args = spec.workload_args();
   args.insert(args.end(), {"--procs", "1", "--modes", "timeslice"});
   if (has_option(spec.sweep_args, kUnitRangeOption)) args.push_back("--profile-gpu");  // as every child sweep has it
-  SweepSpec s = parse_sweep_args(args, "");  // what the user typed: refused in its own words
+  SweepSpec s;
+  try {
+    s = parse_sweep_args(args, "");  // what the user typed: refused in its own words
+  } catch (const UsageError& e) {    // but advise sets --workloads itself: its hint is --command
+    std::string message = e.what();
+    const std::size_t at = message.rfind(kAddExecHint);
+    if (at == std::string::npos || spec.workload.empty()) throw;
+    throw UsageError(message.replace(
+        at, message.size() - at,
+        "advise --workload " + spec.workload + " runs none of your programs; give --command to advise on one"));
+  }
   if (s.workloads.size() != 1) throw UsageError("advise takes one workload (--workload NAME or --command CMD)");
   if (!std::isnan(spec.slo_p99_ms) && runs_user_program(s.workloads.front()) && s.params.exec.metric.empty())
     throw UsageError(

@@ -25,6 +25,7 @@
 #include "harness/results/meta.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/results/results_schema.hpp"
+#include "harness/sweep/cpu_affinity.hpp"
 #include "harness/sweep/external_mps.hpp"
 #include "harness/sweep/multi_gpu.hpp"
 #include "harness/sweep/resume.hpp"
@@ -49,12 +50,9 @@ int sweep_command(const CLI::App& app, SweepSpec& spec, const SweepCliValues& ra
     stored.out_dir = spec.out_dir;
     stored.resume = true;
     spec = stored;
-    const std::vector<int> allowed = allowed_cpus();  // the stored --cpus, on cores this process may lack
-    for (int c : spec.cpus)
-      if (std::find(allowed.begin(), allowed.end(), c) == allowed.end())
-        throw UsageError("--resume: the sweep in " + spec.out_dir + " keeps to --cpus " + format_cpu_list(spec.cpus) +
-                         ", but CPU " + std::to_string(c) + " is not one this process may run on (allowed: " +
-                         format_cpu_list(allowed) + "); give --cpus to go on with other cores");
+    check_cpus_allowed(spec.cpus, "--resume",  // the stored --cpus, on cores this process may lack
+                       "the sweep in " + spec.out_dir + " keeps to --cpus " + format_cpu_list(spec.cpus),
+                       "give --cpus to go on with other cores");
   }
   if (!spec.gpus.empty()) return run_multi_gpu(spec);  // --gpus: one child bench_mps per GPU
   attach_external_mps(spec);                           // --external-mps: the site's daemon
@@ -143,6 +141,27 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::ExtrasError& e) {
+    // Arguments no option took, named in the order typed (CLI11 lists them last first); a word that is no command
+    // ("comapre") is said to be that.
+    const std::vector<std::string> extra = app.remaining(true);
+    std::vector<std::string> typed;
+    for (int i = 1; i < argc; ++i)
+      if (std::find(extra.begin(), extra.end(), argv[i]) != extra.end()) typed.emplace_back(argv[i]);
+    std::string commands;
+    for (const CLI::App* sub : app.get_subcommands({})) commands += (commands.empty() ? "" : ", ") + sub->get_name();
+    if (app.get_subcommands().empty() && !typed.empty() && !typed.front().empty() && typed.front()[0] != '-') {
+      std::cerr << "bench_mps: error: unknown command '" << one_line(typed.front().substr(0, 40))
+                << "' (commands: " << commands << "; a sweep takes options only: see --help)\n";
+      return kExitUsage;
+    }
+    std::string listed;
+    for (const std::string& a : typed) listed += (listed.empty() ? "" : " ") + a.substr(0, 40);
+    std::cerr << "bench_mps: error: "
+              << one_line(typed.empty() ? plain_cli_error(e)
+                                        : "unknown option or extra argument: " + listed + " (see --help)")
+              << "\n";
+    return kExitUsage;
   } catch (const CLI::ParseError& e) {
     std::cerr << "bench_mps: error: " << one_line(plain_cli_error(e)) << "\n";
     return kExitUsage;

@@ -32,7 +32,9 @@ double parse_cell_double(const std::string& cell, const std::string& where, bool
   errno = 0;
   char* end = nullptr;
   const double v = std::strtod(cell.c_str(), &end);
-  if (end != cell.c_str() + cell.size()) throw ResultsError(where + ": '" + cell.substr(0, 40) + "' is not a number");
+  // strtod reads hexadecimal too ("0x10" as 16); bench_mps writes decimal numbers only.
+  if (end != cell.c_str() + cell.size() || cell.find_first_of("xX") != std::string::npos)
+    throw ResultsError(where + ": '" + cell.substr(0, 40) + "' is not a number");
   // ERANGE: past a double's range (HUGE_VAL), or below its normal numbers (1e-320: read as the tiny number it is).
   if ((errno == ERANGE && std::fabs(v) > 1) || !std::isfinite(v))
     throw ResultsError(where + ": '" + cell.substr(0, 40) + "' is not a finite number");

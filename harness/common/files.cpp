@@ -115,14 +115,39 @@ void require_readable_folder(const fs::path& dir) {
 
 void write_file_atomically(const fs::path& path, const std::string& text) { write_files_together({{path, text}}); }
 
-void write_files_together(const std::vector<std::pair<fs::path, std::string>>& files) {
+namespace {
+
+/// Where a replacement of `path` goes: `path` itself when nothing or a plain file stands there, the file a link there
+/// leads to where that is a plain file. Anything else (a device such as /dev/null, a pipe, a folder, a link that
+/// leads nowhere) is refused, FileWriteError with EEXIST (exit 2): renaming over it would replace the device or
+/// the link, as root even /dev/null.
+fs::path replaceable_target(const fs::path& path) {
+  std::error_code ec;
+  const fs::file_status own = fs::symlink_status(path, ec);
+  if (!fs::exists(own) || fs::is_regular_file(own)) return path;
+  const fs::path target = fs::is_symlink(own) ? fs::canonical(path, ec) : path;
+  if (!ec && fs::is_regular_file(fs::status(target, ec))) return target;
+  throw FileWriteError("cannot replace " + path.string() + ": " +
+                           (fs::is_symlink(own) && !fs::exists(fs::status(path, ec))
+                                ? std::string("a link that leads nowhere stands there")
+                                : std::string("not a plain file (a device, pipe or folder stands there)")) +
+                           "; give the path of a file",
+                       path, EEXIST);
+}
+
+}  // namespace
+
+void write_files_together(const std::vector<std::pair<fs::path, std::string>>& given) {
+  std::vector<std::pair<fs::path, const std::string*>> files;  // each file where it will be written
+  for (const auto& [path, text] : given) files.emplace_back(replaceable_target(path), &text);
   std::vector<fs::path> written;  // the .tmp of each file so far
   auto drop = [&written] {
     for (const fs::path& tmp : written) ::unlink(tmp.c_str());
   };
-  for (const auto& [path, text] : files) {
+  for (const auto& [path, text_of] : files) {
+    const std::string& text = *text_of;
     const fs::path tmp = path.string() + ".tmp";
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (fd < 0) {
       const FileWriteError error = io_error("cannot create", tmp);
       drop();

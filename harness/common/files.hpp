@@ -70,7 +70,9 @@ std::string read_input_file(const std::filesystem::path& path);
 void write_file_atomically(const std::filesystem::path& path, const std::string& text);
 
 /// Several files written as one: each into its `.tmp` first, and only when all are whole renamed into place, so a
-/// full disk or a folder that refuses one leaves none of them (nor a .tmp). FileWriteError as above.
+/// full disk or a folder that refuses one leaves none of them (nor a .tmp). FileWriteError as above. A link to a
+/// plain file is written through (the file it leads to is replaced, the link stays); a path where a device, pipe,
+/// folder or a link that leads nowhere stands is refused before anything is written (EEXIST: exit 2).
 void write_files_together(const std::vector<std::pair<std::filesystem::path, std::string>>& files);
 
 /// Appends `text` (preceded by `header` when the file is new or empty) in one write and fsyncs.

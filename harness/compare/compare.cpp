@@ -8,6 +8,8 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <iterator>
+#include <vector>
 
 #include "harness/common/cli_checks.hpp"
 #include "harness/common/errors.hpp"
@@ -37,10 +39,21 @@ CompareOptions validated_options(const CompareArgs& args) {
   return o;
 }
 
-/// Refuses, before anything is written, an output file whose folder does not exist, or one inside
+/// The files --out DIR gets: of two results folders, and of two conform folders.
+constexpr const char* kOutFiles[] = {"comparison.csv", "comparison.md", "comparison.json"};
+constexpr const char* kConformOutFiles[] = {"conform_comparison.csv", "conform_comparison.md"};
+
+/// Refuses, before anything is written, an output file whose folder does not exist, one of --out's files, or one inside
 /// BASE or NEW: it would overwrite what this comparison reads (or the runs beside it).
 void check_output_file(const std::string& option, const std::string& file, const CompareArgs& args) {
   if (file.empty()) return;
+  std::vector<const char*> out_files(std::begin(kOutFiles), std::end(kOutFiles));
+  out_files.insert(out_files.end(), std::begin(kConformOutFiles), std::end(kConformOutFiles));
+  if (!args.out_dir.empty())
+    for (const char* name : out_files)
+      if (resolved_path(file) == resolved_path(fs::path(args.out_dir) / name))
+        throw UsageError(option + " " + file + ": is the " + name + " that --out " + args.out_dir +
+                         " gets; give it another name (nothing was written)");
   const fs::path parent = fs::path(file).parent_path();
   std::error_code ec;
   if (!parent.empty() && !fs::is_directory(parent, ec))
@@ -49,6 +62,15 @@ void check_output_file(const std::string& option, const std::string& file, const
   for (const std::string& input : {args.base, args.next})
     if (lies_inside(file, input))
       throw UsageError(option + " " + file + ": lies inside " + input +
+                       ", a folder this comparison reads; write it elsewhere (nothing was written)");
+}
+
+/// Refuses a --out folder inside BASE or NEW: its files would land among the runs this comparison reads.
+void check_out_folder(const CompareArgs& args) {
+  if (args.out_dir.empty()) return;
+  for (const std::string& input : {args.base, args.next})
+    if (lies_inside(args.out_dir, input))
+      throw UsageError("--out " + args.out_dir + ": lies inside " + input +
                        ", a folder this comparison reads; write it elsewhere (nothing was written)");
 }
 
@@ -129,7 +151,7 @@ int run_conform_compare(const CompareArgs& args) {
   const ConformComparison c = compare_conform(read_conform(args.base), read_conform(args.next), args.base, args.next);
   if (!args.out_dir.empty()) {
     std::error_code ec;
-    for (const char* name : {"conform_comparison.csv", "conform_comparison.md"})
+    for (const char* name : kConformOutFiles)
       if (fs::exists(fs::path(args.out_dir) / name, ec))
         throw UsageError("--out " + args.out_dir + ": already holds a comparison (" + name +
                          "); choose another folder");
@@ -144,11 +166,24 @@ int run_conform_compare(const CompareArgs& args) {
   write_outputs(args.out_dir, files);
   std::cout << c.markdown << std::flush;
   check_stdout_written();
-  if (args.fail_on_regression && c.paired == 0) {  // as for results folders: nothing compared is no pass
+  if ((args.fail_on_regression || args.fail_on_insufficient) && c.paired == 0) {  // as for results folders
     std::cerr << "bench_mps: compare: the two conform folders have no lever in common: nothing was compared\n";
     return kExitFailed;
   }
-  return args.fail_on_regression && c.regressions > 0 ? kExitFailed : kExitOk;
+  if (args.fail_on_insufficient && (c.unjudged > 0 || !c.incomplete.empty())) {
+    std::cerr << "bench_mps: compare: "
+              << (c.incomplete.empty()
+                      ? ""
+                      : "not a complete conform run (" + c.incomplete + ")" + (c.unjudged > 0 ? "; " : ""))
+              << (c.unjudged > 0 ? std::to_string(c.unjudged) + " lever(s) of base missing or ERROR in new" : "")
+              << " (--fail-on-insufficient)\n";
+    return kExitFailed;
+  }
+  if (args.fail_on_regression && c.regressions > 0) {
+    std::cerr << "bench_mps: compare: " << c.regressions << " lever(s) went from PASS to FAIL (--fail-on-regression)\n";
+    return kExitFailed;
+  }
+  return kExitOk;
 }
 
 }  // namespace
@@ -171,10 +206,11 @@ CLI::App* add_compare_command(CLI::App& app, CompareArgs& args) {
           ->check(finite_in(0.0, 1.0))
           ->capture_default_str());
   cmd->add_flag("--fail-on-regression", args.fail_on_regression, "exit 1 when a configuration is SLOWER");
-  args.results_only.push_back(cmd->add_flag(
+  cmd->add_flag(
       "--fail-on-insufficient", args.fail_on_insufficient,
-      "exit 1 when a configuration is INSUFFICIENT (under two worker sets a side, or runs not ok), one of BASE is "
-      "missing from NEW, or nothing was compared: a gate that must not pass on data it lacks"));
+      "exit 1 when a configuration is INSUFFICIENT (under two worker sets a side, or runs not ok), one of BASE "
+      "is missing from NEW, or nothing was compared (conform folders: a lever of BASE missing or ERROR in "
+      "NEW, or a run not complete): a gate that must not pass on data it lacks");
   cmd->add_flag("--allow-different-gpu", args.allow_different_gpu, "compare folders measured on different GPU models");
   args.results_only.push_back(
       cmd->add_flag("--ignore-params", args.ignore_params,
@@ -197,6 +233,7 @@ int run_compare(const CompareArgs& args) {
   const ExportFormat format = parse_export_format(args.format);
   check_output_file("--md", args.md_file, args);
   check_output_file("--csv", args.csv_file, args);
+  check_out_folder(args);
   if (!args.md_file.empty() && !args.csv_file.empty() && resolved_path(args.md_file) == resolved_path(args.csv_file))
     throw UsageError("--md and --csv name the same file " + args.csv_file + "; give each its own");
   report.base_dir = args.base;
@@ -204,7 +241,7 @@ int run_compare(const CompareArgs& args) {
   report.same_folder = resolved_path(args.base) == resolved_path(args.next);
   if (!args.out_dir.empty()) {  // like a sweep's --out: never overwrite what is there
     std::error_code ec;
-    for (const char* name : {"comparison.csv", "comparison.md", "comparison.json"})
+    for (const char* name : kOutFiles)
       if (fs::exists(fs::path(args.out_dir) / name, ec))
         throw UsageError("--out " + args.out_dir + ": already holds a comparison (" + name +
                          "); choose another folder");
@@ -240,7 +277,6 @@ int run_compare(const CompareArgs& args) {
     }
     std::cerr << "bench_mps: compare: the two folders have no configuration in common, nothing was compared" << hint
               << "\n";
-    if (args.fail_on_regression || args.fail_on_insufficient) return kExitFailed;  // a gate never passes on nothing
   }
 
   const std::string md = render_comparison_markdown(report);
@@ -260,6 +296,8 @@ int run_compare(const CompareArgs& args) {
   std::cout << std::flush;
   check_stdout_written();
   const auto& pairs = report.comparison.pairs;
+  if (pairs.empty() && (args.fail_on_regression || args.fail_on_insufficient))
+    return kExitFailed;  // a gate never passes on nothing (the line above says why); the report is written
   const auto any = [&pairs](Verdict v) {
     return std::any_of(pairs.begin(), pairs.end(), [v](const ComparedPair& p) { return p.verdict == v; });
   };
@@ -274,7 +312,13 @@ int run_compare(const CompareArgs& args) {
               << report.comparison.only_in_base.front() << "\n";
     return kExitFailed;
   }
-  return args.fail_on_regression && any(Verdict::slower) ? kExitFailed : kExitOk;
+  if (args.fail_on_regression && any(Verdict::slower)) {
+    const auto slower =
+        std::count_if(pairs.begin(), pairs.end(), [](const ComparedPair& p) { return p.verdict == Verdict::slower; });
+    std::cerr << "bench_mps: compare: " << slower << " configuration(s) SLOWER (--fail-on-regression)\n";
+    return kExitFailed;
+  }
+  return kExitOk;
 }
 
 }  // namespace bench_mps::harness

@@ -34,6 +34,13 @@ std::string machine(const ConformResults& r) {
   return gpu.value("name", std::string("?")) + ", driver " + gpu.value("driver_version", std::string("?"));
 }
 
+/// "LABEL: status S" where `r`'s run did not complete (stopped, or still running), "" where it did.
+std::string incomplete_side(const ConformResults& r, const std::string& label) {
+  const nlohmann::json status = r.meta.value("status", nlohmann::json());
+  if (status.is_string() && status.get<std::string>() == "complete") return "";
+  return label + ": status " + (status.is_string() ? status.get<std::string>() : std::string("not recorded"));
+}
+
 std::optional<ConformRow> row_of(const ConformResults& r, const std::string& id) {
   const auto it = std::find_if(r.rows.begin(), r.rows.end(), [&](const ConformRow& x) { return x.id == id; });
   return it == r.rows.end() ? std::nullopt : std::optional<ConformRow>(*it);
@@ -56,13 +63,20 @@ ConformComparison compare_conform(const ConformResults& base, const ConformResul
     const std::string change = change_of(b, n);
     if (b && n) ++c.paired;
     if (change == "REGRESSION") ++c.regressions;
+    if (b && (!n || n->verdict == ConformVerdict::error)) ++c.unjudged;
     table.add_row({id, verdict_of(b), verdict_of(n), change == "REGRESSION" ? "**REGRESSION**" : change, finding_of(b),
                    finding_of(n)});
     c.csv += csv_line({id, verdict_of(b), verdict_of(n), change, finding_of(b), finding_of(n)});
   }
-  c.markdown = "# conform: " + base_label + " vs " + next_label + "\n\nbase: " + machine(base) +
-               "; new: " + machine(next) + "\n\n" + table.str() + "\n" + std::to_string(c.paired) +
-               " levers in both: " + std::to_string(c.regressions) + " REGRESSION (PASS -> FAIL)\n";
+  for (const std::string& side : {incomplete_side(base, "base"), incomplete_side(next, "new")})
+    if (!side.empty()) c.incomplete += (c.incomplete.empty() ? "" : "; ") + side;
+  c.markdown =
+      "# conform: " + base_label + " vs " + next_label + "\n\nbase: " + machine(base) + "; new: " + machine(next) +
+      "\n\n" +
+      (c.incomplete.empty() ? std::string()
+                            : "**Not a complete run** (" + c.incomplete + "): its missing levers are not judged.\n\n") +
+      table.str() + "\n" + std::to_string(c.paired) + " levers in both: " + std::to_string(c.regressions) +
+      " REGRESSION (PASS -> FAIL); " + std::to_string(c.unjudged) + " of base's not judged in new (missing or ERROR)\n";
   return c;
 }
 

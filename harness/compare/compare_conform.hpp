@@ -12,8 +12,10 @@ namespace bench_mps::harness {
 
 struct ConformComparison {
   std::string markdown, csv;
-  int paired = 0;       ///< levers in both
-  int regressions = 0;  ///< PASS -> FAIL
+  int paired = 0;          ///< levers in both
+  int regressions = 0;     ///< PASS -> FAIL
+  int unjudged = 0;        ///< levers of base that new lacks or could not judge (ERROR): --fail-on-insufficient
+  std::string incomplete;  ///< the sides whose run did not complete ("new: status running"), "" where both did
 };
 
 /// Pairs the rows of `base` and `next` by lever id (base's order, then levers only `next` has).

@@ -69,6 +69,10 @@ ConformRow run_lever(const Lever& lever, const ConformSetup& setup, ChildSweeps&
 
 int run_conform(const ConformSpec& spec) {
   const std::vector<const Lever*> levers = chosen_levers(spec.only);
+  const ToolSessionSpec session_spec{"conform",         spec.argv,         spec.device,
+                                     spec.cpu_stand_in, spec.out_dir,      "conform",
+                                     kConformJsonFile,  "conform results", {"conform.md", "conform.csv", "sweeps"}};
+  check_session_out_dir(session_spec);  // a folder that cannot be used: exit 2 on any machine
   {  // the machine, checked as its child sweeps will check it: a busy GPU, a foreign MPS daemon, the compute
      // mode are exit 3 before anything is written, as for a sweep and advise (issue 35)
     SweepSpec probe;
@@ -79,15 +83,7 @@ int run_conform(const ConformSpec& spec) {
     probe.cpu_stand_in = spec.cpu_stand_in;
     preflight(probe);  // its GPU lock is let go at once: each child sweep takes it in turn
   }
-  ToolSession session({"conform",
-                       spec.argv,
-                       spec.device,
-                       spec.cpu_stand_in,
-                       spec.out_dir,
-                       "conform",
-                       kConformJsonFile,
-                       "conform results",
-                       {"conform.md", "conform.csv", "sweeps"}});
+  ToolSession session(session_spec);
   const fs::path& out = session.out();
   const DeviceChoice& device = session.device();
   ConformSetup setup{spec.cpu_stand_in, spec.set_exclusive, session.gpu()};

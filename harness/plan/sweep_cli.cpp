@@ -487,20 +487,22 @@ void check_exec_options(const SweepSpec& spec, const SweepCliValues& raw) {
       throw UsageError("--profile-gpu: profiles the exec copies of a plain sweep, not --scenario " +
                        std::string(scenario_name(spec.scenario)));
   } else if (spec.profile_gpu) {
-    throw UsageError("--profile-gpu: profiles your program's copies; add --workloads exec");
+    throw UsageError(std::string("--profile-gpu: profiles your program's copies; ") + kAddExecHint);
   } else if (!spec.params.exec.command.empty() || !spec.params.exec.metric.empty() || !spec.params.exec.check.empty() ||
              spec.params.exec.metric_is_latency) {
     throw UsageError(
-        "--command/--exec-metric/--exec-metric-kind/--exec-check: only the exec workload runs a command; add "
-        "--workloads exec");
+        std::string(
+            "--command/--exec-metric/--exec-metric-kind/--exec-check: only the exec workload runs a command; ") +
+        kAddExecHint);
   } else if (raw.exec_warmups_option && raw.exec_warmups_option->count() > 0) {
-    throw UsageError("--exec-warmups: only the exec workload runs a command; add --workloads exec");
+    throw UsageError(std::string("--exec-warmups: only the exec workload runs a command; ") + kAddExecHint);
   } else if (raw.exec_gate_option && raw.exec_gate_option->count() > 0) {
-    throw UsageError("--exec-gate: holds your program's copies; add --workloads exec");
+    throw UsageError(std::string("--exec-gate: holds your program's copies; ") + kAddExecHint);
   } else if (raw.exec_alone_runs_option && raw.exec_alone_runs_option->count() > 0) {
-    throw UsageError("--exec-alone-runs: counts your program's alone runs; add --workloads exec");
+    throw UsageError(std::string("--exec-alone-runs: counts your program's alone runs; ") + kAddExecHint);
   } else if (raw.exec_gate_timeout_option && raw.exec_gate_timeout_option->count() > 0) {
-    throw UsageError("--exec-gate-timeout: applies to the start gate of your program's copies; add --workloads exec");
+    throw UsageError(std::string("--exec-gate-timeout: applies to the start gate of your program's copies; ") +
+                     kAddExecHint);
   }
   if (has_exec(spec) && !plan.exec_copies && raw.exec_gate_option && raw.exec_gate_option->count() > 0 &&
       spec.exec_gate != "off")

@@ -14,6 +14,10 @@ class Option;
 
 namespace bench_mps::harness {
 
+/// How a message about an option of the exec workload's, given without it, ends (advise, which sets
+/// --workloads itself, says its own).
+inline constexpr const char* kAddExecHint = "add --workloads exec";
+
 /// Raw option values that need validation beyond what CLI11 checks.
 struct SweepCliValues {
   std::string procs = "1,4,10";

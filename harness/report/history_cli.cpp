@@ -42,7 +42,8 @@ constexpr const char* kHistoryFooter =
     "\n"
     "Examples:\n"
     "  bench_mps history results/driver-archive --out hist/\n"
-    "      every folder below results/driver-archive; hist/history.md, .csv, .json, plots/\n"
+    "      each results folder directly inside results/driver-archive; hist/history.md, .csv,\n"
+    "      .json, plots/\n"
     "  bench_mps history OLD MID NEW --format markdown >> \"$GITHUB_STEP_SUMMARY\"\n"
     "      the changes for a CI job's page; --format bencher or github-benchmark for a dashboard\n"
     "\n"
@@ -60,7 +61,8 @@ std::vector<fs::path> folders_of(const std::vector<std::string>& dirs) {
     for (const fs::directory_entry& e : fs::directory_iterator(dirs[0], ec))
       if (e.is_directory(ec) && fs::exists(e.path() / "meta.json", ec)) inside.push_back(e.path());  // a loop: none
     std::sort(inside.begin(), inside.end());
-    if (inside.empty()) throw UsageError(dirs[0] + ": neither a results folder nor a folder holding any");
+    if (inside.empty())
+      throw UsageError(dirs[0] + ": neither a results folder nor a folder holding any directly inside it");
     return inside;
   }
   std::vector<fs::path> out(dirs.begin(), dirs.end());

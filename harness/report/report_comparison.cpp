@@ -269,8 +269,8 @@ std::string render_comparison_report(const ComparisonFolder& folder, const PlotP
                      "the median's ~94% confidence interval over the median: the whole range, (max - min) / median, "
                      "up to 8 repeats") +
         "); change = (new - base) / |base|.\n\n";
-  MarkdownTable t({"workload", "params", "mode", "N", "metric", "base (n)", "base median", "base spread", "new (n)",
-                   "new median", "new spread", "change", "p", "verdict", "clocks differ"},
+  MarkdownTable t({"workload", "params", "mode", "N", "metric", "base (n)", "base median", "base noise", "new (n)",
+                   "new median", "new noise", "change", "p", "verdict", "clocks differ"},
                   {false, false, false, true, false, true, true, true, true, true, true, true, true, false, false});
   for (const auto& r : folder.rows)
     t.add_row({r.workload, r.params, r.mode, std::to_string(r.procs), r.metric, std::to_string(r.base_n),

@@ -80,6 +80,7 @@ nlohmann::json read_meta(const fs::path& dir) { return read_sweep_meta(dir); }
 std::vector<SummaryRecord> read_summary(const fs::path& file) {
   std::vector<SummaryRecord> rows = read_columns<kSummaryReadColumns>(file, summary_schema());
   check_unique_run_ids(file, rows);
+  check_ok_runs_measured(file, rows);
   return rows;
 }
 

@@ -3,9 +3,11 @@
 #include "harness/results/sweep_meta.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
+#include "harness/common/format.hpp"
 #include "harness/plan/device_options.hpp"
 
 namespace fs = std::filesystem;
@@ -48,6 +50,18 @@ void check_unique_run_ids(const fs::path& file, const std::vector<SummaryRecord>
   for (const SummaryRecord& r : rows)
     if (!seen.insert(r.run_id).second)
       throw ResultsError(file.string() + ": run " + r.run_id + " appears twice (a damaged or merged file)");
+}
+
+void check_ok_runs_measured(const fs::path& file, const std::vector<SummaryRecord>& rows) {
+  for (const SummaryRecord& r : rows) {
+    if (r.status != RunStatus::ok) continue;
+    const double t = r.throughput_tasks_per_s;
+    if (std::isfinite(t) && t > 0 && t <= kMostTasksPerSecond) continue;
+    throw ResultsError(file.string() + ": run " + r.run_id + " is ok but its throughput_tasks_per_s is " +
+                       (std::isnan(t) ? std::string("missing") : fmt_num(t)) +
+                       (t > kMostTasksPerSecond ? " (beyond any rate a run measures)" : "") +
+                       ": an ok run did tasks at a measured rate; the file is damaged");
+  }
 }
 
 void check_rows_match_meta(const fs::path& file, const std::vector<SummaryRecord>& rows, const SweepMeta& meta) {

@@ -18,6 +18,12 @@ namespace bench_mps::harness {
 /// Throws ResultsError naming `file` at the first run id that appears twice.
 void check_unique_run_ids(const std::filesystem::path& file, const std::vector<SummaryRecord>& rows);
 
+/// The most tasks a second a run's throughput may be read as (a task is at least a synchronised step: far slower).
+inline constexpr double kMostTasksPerSecond = 1e12;
+/// Throws ResultsError naming the first run whose status is ok but whose throughput is missing, zero, negative
+/// or beyond kMostTasksPerSecond: a rate no ok run measures (compare would read a fall to 0 as noise).
+void check_ok_runs_measured(const std::filesystem::path& file, const std::vector<SummaryRecord>& rows);
+
 /// Throws ResultsError naming `file` at the first row meta.json's sweep did not plan, or when the
 /// number of rows differs from meta.json's runs_recorded. Only a plain sweep's plan is checked (the
 /// other scenarios add runs of their own); runs_recorded is checked wherever meta.json has it.

@@ -37,12 +37,14 @@ std::vector<std::vector<int>> split_cpus(const std::vector<int>& allowed, int pa
   return shares;
 }
 
-void check_cpus_allowed(const std::vector<int>& cpus, const std::string& option) {
+void check_cpus_allowed(const std::vector<int>& cpus, const std::string& option, const std::string& given_as,
+                        const std::string& then) {
   const std::vector<int> allowed = allowed_cpus();
   for (int c : cpus)
     if (std::find(allowed.begin(), allowed.end(), c) == allowed.end())
-      throw UsageError(option + ": CPU " + std::to_string(c) +
-                       " is not one this process may run on (allowed: " + format_cpu_list(allowed) + ")");
+      throw UsageError(option + ": " + (given_as.empty() ? "" : given_as + ", but ") + "CPU " + std::to_string(c) +
+                       " is not one this process may run on (allowed: " + format_cpu_list(allowed) + ")" +
+                       (then.empty() ? "" : "; " + then));
 }
 
 std::string confine_process(const std::vector<int>& cpus) {

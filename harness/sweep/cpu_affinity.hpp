@@ -25,8 +25,10 @@ CpuPlan plan_cpus(const std::vector<int>& allowed, int max_procs);
 /// ones one longer): the cores of concurrent sweeps (--gpus). Fewer cores than parts: empty (they share).
 std::vector<std::vector<int>> split_cpus(const std::vector<int>& allowed, int parts);
 
-/// Throws UsageError naming `option` and the first of `cpus` this process may not run on.
-void check_cpus_allowed(const std::vector<int>& cpus, const std::string& option);
+/// Throws UsageError naming `option` and the first of `cpus` this process may not run on; `given_as` (how the
+/// cores were given, e.g. a stored sweep's --cpus) goes before it and `then` (how to go on) after it.
+void check_cpus_allowed(const std::vector<int>& cpus, const std::string& option, const std::string& given_as = {},
+                        const std::string& then = {});
 
 /// Restricts every thread of this process to `cpus` (threads started later inherit it). Returns an
 /// empty string, or why it failed.

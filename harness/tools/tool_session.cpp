@@ -11,6 +11,10 @@
 
 namespace bench_mps::harness {
 
+void check_session_out_dir(const ToolSessionSpec& spec) {
+  check_tool_out_dir(spec.out_dir, spec.marker_file, spec.what, spec.writes);
+}
+
 ToolSession::ToolSession(const ToolSessionSpec& spec)
     : spec_(spec),
       device_(choose_tool_device(spec.device, spec.cpu_stand_in)),

@@ -32,6 +32,9 @@ struct ToolSessionSpec {
   std::vector<std::string> writes;  ///< the other files and folders it writes there
 };
 
+/// make_tool_out_dir's checks of `spec`'s --out (check_tool_out_dir), before the machine is looked at.
+void check_session_out_dir(const ToolSessionSpec& spec);
+
 class ToolSession {
  public:
   explicit ToolSession(const ToolSessionSpec& spec);

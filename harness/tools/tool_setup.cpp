@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "harness/common/errors.hpp"
+#include "harness/common/files.hpp"
 #include "harness/mps/mps_session.hpp"
 #include "harness/results/meta.hpp"
 #include "harness/sweep/out_dir_claim.hpp"
@@ -40,6 +41,18 @@ ToolOutDir make_tool_out_dir(const std::string& out_dir, const std::optional<Gpu
     const fs::path made = make_new_results_dir((gpu ? gpu_slug(gpu->name) : std::string("cpu")) + "-" + label);
     return {made, made};
   }
+  check_tool_out_dir(out_dir, marker_file, what, writes);
+  const fs::path out = out_dir;
+  std::error_code ec;
+  const fs::path made = first_missing_folder(out);
+  fs::create_directories(out, ec);
+  if (ec) throw UsageError("--out: cannot create " + out.string() + ": " + ec.message());
+  return {out, made};
+}
+
+void check_tool_out_dir(const std::string& out_dir, const std::string& marker_file, const std::string& what,
+                        const std::vector<std::string>& writes) {
+  if (out_dir.empty()) return;
   const fs::path out = out_dir;
   std::error_code ec;
   if (fs::exists(out / marker_file, ec))
@@ -53,10 +66,7 @@ ToolOutDir make_tool_out_dir(const std::string& out_dir, const std::optional<Gpu
       throw UsageError("--out: " + out.string() + " holds a " + name + " that bench_mps did not write there (no " +
                        marker_file + "); choose a new folder");
   check_fresh_out_dir(out);  // a sweep's results folder is not one of these either
-  const fs::path made = first_missing_folder(out);
-  fs::create_directories(out, ec);
-  if (ec) throw UsageError("--out: cannot create " + out.string() + ": " + ec.message());
-  return {out, made};
+  check_folder_creatable(out, "--out");
 }
 
 }  // namespace bench_mps::harness

@@ -37,4 +37,10 @@ ToolOutDir make_tool_out_dir(const std::string& out_dir, const std::optional<Gpu
                              const std::string& label, const std::string& marker_file, const std::string& what,
                              const std::vector<std::string>& writes = {});
 
+/// The checks of make_tool_out_dir on a given `out_dir`, and that it can be made and written there
+/// (check_folder_creatable), without making it: a verb calls it before it looks at the machine, so a folder that
+/// cannot be used is exit 2 on a machine without a GPU too. Nothing where `out_dir` is empty.
+void check_tool_out_dir(const std::string& out_dir, const std::string& marker_file, const std::string& what,
+                        const std::vector<std::string>& writes = {});
+
 }  // namespace bench_mps::harness
