@@ -197,6 +197,30 @@ TEST(Predict, MeasureWritesEachCopysRunAndUnit) {
     EXPECT_NEAR(std::stod(row.at("run_steps_per_s")) / per_s.at(row.at("run_id")), 1.0, 1e-5) << row.at("run_id");
 }
 
+// Three runs alone per mode, one of them without its profile: refused, naming it. Left out, another draw would
+// stand for the program without a word (an audit found the MPS prediction moved 16.49 s -> 14.10 s).
+TEST(Predict, AnAloneRunWithoutItsProfileIsRefusedNotLeftOut) {
+  TempDir tmp;
+  const fs::path from = source_dir() / "results" / "2026-12-03-gate-ladders" / "gate" / "amp-train" / "steady";
+  const fs::path alone = tmp / "alone";
+  fs::create_directories(alone / "profiles");
+  for (const char* f : {"meta.json", "summary.csv", "runs.csv"}) fs::copy(from / f, alone / f);
+  for (const auto& e : fs::directory_iterator(from / "profiles"))
+    if (e.path().filename().string().find("-n1") != std::string::npos)
+      fs::copy(e.path(), alone / "profiles" / e.path().filename(), fs::copy_options::recursive);
+  const fs::path xray = source_dir() / "results" / "2026-12-02-study" / "xray";  // the same GPU model's
+  const std::vector<std::string> args{"predict", alone.string(), "--xray", xray.string(), "--procs",
+                                      "2",       "--phases",     "0"};
+  ASSERT_EQ(run_program(bench_mps_exe(), args).exit_code, 0);
+  fs::remove_all(alone / "profiles" / "r1-mps-exec-n1");
+  const auto r = run_program(bench_mps_exe(), args);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("run r1-mps-exec-n1 has no GPU profile (its profiles folder is missing or damaged"),
+            std::string::npos)
+      << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
 TEST(Predict, EveryBadInputIsOneLineAndExitTwoWithNothingWritten) {
   TempDir tmp;
   const std::string alone = (study() / "membw" / "alone").string(), xray = (study() / "xray").string();
@@ -240,6 +264,8 @@ TEST(Predict, EveryBadInputIsOneLineAndExitTwoWithNothingWritten) {
       {"predict", alone, "--xray", xray, "--phases", "257"},
       {"predict", alone, "--xray", xray, "--phases", "1.5"},
       {"predict", alone, "--xray", xray, "--phases", ""},
+      {"predict", alone, "--xray", xray, "--phases", "010"},  // decimal only: CLI11 would read 8
+      {"predict", alone, "--xray", xray, "--phases", "0x10"},
       {"predict", alone, "--xray", xray, "--out", ""},
       {"predict", alone, "--xray", xray, "--out", (tmp / "full").string()},
       {"predict", alone, "--xray", xray, "--out", (tmp / "profile-2.json").string()},

@@ -56,6 +56,7 @@ TEST(GpuProfileReader, SummarisesDutyBurstsFillAndGaps) {
   EXPECT_NEAR(s.gaps[0].from_us, 4.096, 1e-9);
   EXPECT_EQ(s.gaps[1].count, 9u);
   EXPECT_NEAR(s.gaps_at_threshold_share, 9.0 / 19, 1e-9);
+  EXPECT_NEAR(s.gaps_share_from_us, 32.768, 1e-9);  // the share's edge: the first bin edge at or above 20 us
 
   // A threshold under the 5 us gaps splits every step in two: 18 bursts of 100 and 95 us.
   const ProfileSummary fine = harness::summarise(p, 2);

@@ -49,7 +49,7 @@ CLI::App* add_advise_command(CLI::App& app, AdviseSpec& spec, std::string& ladde
       ->check(not_blank());
   add_one_device_option(*cmd, spec.device);
   cmd->add_option("--max-procs", spec.max_procs, "the largest N predicted and tried")
-      ->check(CLI::Range(2, kAdviseMaxProcs))
+      ->check(whole_in(2, kAdviseMaxProcs))
       ->capture_default_str();
   cmd->add_option("--ladder", ladder_text, "these N exactly, every one run (1 is added), e.g. 1,2,4,10")
       ->check(CLI::Validator(

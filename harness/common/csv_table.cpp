@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <limits>
 
+#include "harness/common/files.hpp"
+
 namespace bench_mps::harness {
 namespace {
 
@@ -22,6 +24,21 @@ class GzipSource final : public io::ByteSourceBase {
 
 std::unique_ptr<io::ByteSourceBase> gzip_source(const std::filesystem::path& gz) {
   return std::make_unique<GzipSource>(gz);
+}
+
+std::string not_a_readable_file_why(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (std::filesystem::exists(file, ec)) return "not a file (a folder or device stands there)";
+  return missing_file_why(file);
+}
+
+std::string csv_error_text(const std::string& what) {
+  if (what.rfind("Header missing", 0) == 0) return "no header line (an empty file)";
+  std::string text = what;
+  const std::size_t in_file = text.find(" in file \"");
+  if (in_file != std::string::npos) text.erase(in_file);
+  while (!text.empty() && (text.back() == '.' || text.back() == ' ')) text.pop_back();
+  return text;
 }
 
 double parse_cell_double(const std::string& cell, const std::string& where, bool allow_empty) {

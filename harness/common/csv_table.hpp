@@ -44,6 +44,14 @@ void read_all(Reader& in, const std::filesystem::path& file, const std::array<co
 }
 }  // namespace detail
 
+/// Why `file`, not a plain file, cannot be read as one: "no such file", "a link that leads nowhere or into a loop of
+/// links", or "not a file (a folder or device stands there)".
+std::string not_a_readable_file_why(const std::filesystem::path& file);
+
+/// The CSV reader's message without the file it names again (the caller names it first), e.g. "Too few columns in
+/// line 8"; "no header line (an empty file)" for a file without one.
+std::string csv_error_text(const std::string& what);
+
 /// Every row of `file`, the cells of `columns` in that order. A column marked optional may be absent
 /// (a file written before the column existed): its cells are then empty.
 /// The bytes of a gzip file as the CSV reader takes them, decompressed as they are read (zlib); errors name it.
@@ -60,14 +68,14 @@ CsvRows<N> read_csv_columns(const std::filesystem::path& file, const std::array<
   const std::filesystem::path packed = packed_copy(file);
   const std::filesystem::path& source = packed.empty() ? file : packed;
   if (packed.empty() && !std::filesystem::is_regular_file(file, ec))
-    throw ResultsError(file.string() + ": no such file");
+    throw ResultsError(file.string() + ": " + not_a_readable_file_why(file));
   try {
     using Reader = io::CSVReader<N, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>>;
     std::unique_ptr<Reader> in = packed.empty() ? std::make_unique<Reader>(file.string())
                                                 : std::make_unique<Reader>(packed.string(), gzip_source(packed));
     detail::read_all<N>(*in, source, columns, optional, rows, std::make_index_sequence<N>{});
   } catch (const io::error::base& e) {
-    throw ResultsError(source.string() + ": " + e.what());
+    throw ResultsError(source.string() + ": " + csv_error_text(e.what()));
   }
   return rows;
 }

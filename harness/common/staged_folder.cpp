@@ -52,6 +52,11 @@ void StagedFolder::commit(const std::vector<std::string>& names) {
     const fs::path there = dir_ / name;
     const fs::file_status now = fs::symlink_status(there, ec);
     if (!fs::exists(now)) continue;
+    if (!fs::is_directory(now) && !fs::is_regular_file(now))  // renamed over, a device or pipe would be replaced
+      throw FileWriteError("cannot write " + there.string() +
+                               ": something not a plain file stands there (a device, pipe or link; nothing was "
+                               "written)",
+                           there, EEXIST);
     if (fs::is_directory(now) != fs::is_directory(stage_ / name))
       throw FileWriteError("cannot write " + there.string() + ": a " +
                                (fs::is_directory(now) ? std::string("folder") : std::string("file")) +

@@ -26,7 +26,8 @@ class StagedFolder {
   const std::filesystem::path& path() const { return stage_; }
   /// Moves each of `names` (files or folders in the staging folder) into the folder, replacing what stands there
   /// under that name. Refused before anything moves where a name stands there as another kind (a folder where a
-  /// file goes). Where a move fails, those before it are undone and what they replaced put back; FileWriteError.
+  /// file goes) or as something not a plain file nor a folder (a device, a pipe, a link: renaming over it would
+  /// replace it; EEXIST, exit 2). Where a move fails, those before it are undone and what they replaced put back; FileWriteError.
   void commit(const std::vector<std::string>& names);
 
  private:

@@ -266,7 +266,7 @@ CLI::App* add_predict_command(CLI::App& app, PredictArgs& args) {
              std::to_string(kDefaultPhaseDraws) +
              "); the draws replay on the CPUs this process may use (taskset -c to limit them), the same files on "
              "any count")
-      ->check(CLI::Range(0, kMaxPhaseDraws));
+      ->check(whole_in(0, kMaxPhaseDraws));  // decimal only, as every whole number typed
   cmd->add_flag("--paced", args.paced,
                 "the program serves requests due on the clock (sleeping until due, late ones at once): replay its "
                 "steady steps open-loop, so copies that fall behind build a backlog")

@@ -273,8 +273,8 @@ void write_md_head(std::ostringstream& md, const std::string& label, const std::
     if (const std::vector<double> units = r.draws_unit_ms(); units.size() >= 2) {  // every draw, and the drift
       md << "; " << units.size() << " runs alone in this mode, in order:";
       for (double u : units) md << " " << num(u) << " ms";
-      md << " (the middle one stands for the program; the last over the first " << err(units.back(), units.front())
-         << ")";
+      md << " (" << (units.size() % 2 == 0 ? "the lower of the two middle ones" : "the middle one")
+         << " by unit stands for the program; the last over the first " << err(units.back(), units.front()) << ")";
     }
     md << ".\n";
   }
@@ -327,6 +327,7 @@ void write_md_head(std::ostringstream& md, const std::string& label, const std::
 void write_cells(PredictTables& t, const std::vector<PredictedRow>& cells,
                  const std::map<std::pair<std::string, int>, ScoredCell>& measured, const std::string& label,
                  bool scored) {
+  if (scored) t.md << "Each error is (predicted - measured) / measured, in the cell's basis.\n\n";
   t.md << "| N | mode | basis | simulator | naive | regime model |"
        << (scored ? " measured | error | in interval | naive error | regime error | runs |" : "")
        << "\n|---:|---|---|---:|---:|---:|" << (scored ? "---:|---:|---|---:|---:|---:|" : "") << "\n";

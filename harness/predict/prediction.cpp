@@ -104,9 +104,10 @@ std::vector<AloneRun> read_alone_draws(const fs::path& path, double gap_us) {
       }
       draws.push_back(std::move(a));
     }
-    if (draws.empty() && !missing.empty())
-      throw UsageError(path.string() + ": run " + missing +
-                       " has no GPU profile (was the sweep run with --profile-gpu?)");
+    if (!missing.empty())  // a draw left out silently would change which one stands for the program
+      throw UsageError(path.string() + ": run " + missing + " has no GPU profile" +
+                       (draws.empty() ? " (was the sweep run with --profile-gpu?)"
+                                      : " (its profiles folder is missing or damaged; the other runs alone have one)"));
   }
   // One kind of step in every draw: the parts most runs alone kept (as `predict --measure` keeps in every copy).
   const std::optional<PhaseFollow> follow = ladder_follow(phases);

@@ -124,7 +124,9 @@ void print_profile_summary(std::ostream& out, const GpuProfile& p, const Profile
   }
   out << "  fill " << (std::isnan(s.fill) ? std::string("-") : fmt_fixed(100 * s.fill, 1) + "%")
       << " of the GPU (kernel-time-weighted blocks / (SMs x resident blocks per SM))\n";
-  out << "  gaps (whole run; " << fmt_fixed(100 * s.gaps_at_threshold_share, 1) << "% at or above the threshold):";
+  out << "  gaps (whole run; " << fmt_fixed(100 * s.gaps_at_threshold_share, 1) << "% at or above "
+      << fmt_num(s.gaps_share_from_us, 3) << " us, the first bin edge at or above the " << fmt_num(s.gap_threshold_us)
+      << " us threshold):";
   for (const GapBin& b : s.gaps)
     out << " [" << fmt_num(b.from_us, 3) << "," << fmt_num(b.to_us, 3) << ") us " << b.count << ";";
   out << "\n";

@@ -65,6 +65,7 @@ Rendered render_results(const fs::path& dir, const SweepMeta& meta, const fs::pa
   const std::vector<TaskSample> tasks = read_tasks(dir / "tasks.csv");
   const std::vector<SeedRatio> seeds = seed_ratios(read_seeds(seeds_file));
   ReportData data = aggregate_results(summary, tasks);
+  data.tasks_note = tasks_short_of_summary(summary, tasks);
   const auto has = [&summary](const char* workload) {
     return std::any_of(summary.begin(), summary.end(),
                        [workload](const SummaryRecord& r) { return r.workload == workload; });

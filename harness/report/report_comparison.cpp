@@ -14,6 +14,7 @@
 #include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
 #include "harness/common/markdown_table.hpp"
+#include "harness/results/results_reader.hpp"
 #include "harness/results/results_schema.hpp"
 
 namespace fs = std::filesystem;
@@ -146,10 +147,13 @@ ComparisonFolder read_comparison_folder(const fs::path& dir) {
   try {
     f.info = json::parse(text);
   } catch (const json::exception& e) {
-    throw ResultsError(meta.string() + ": not valid JSON (" + one_line(e.what()) + ")");
+    throw ResultsError(meta.string() + ": " + json_value_problem(e));
   }
   if (!f.info.is_object()) throw ResultsError(meta.string() + ": not a JSON object");
   const json version = f.info.value("format_version", json());
+  if (!version.is_null() && !version.is_number_integer())
+    throw ResultsError(meta.string() + ": format_version is " + version.dump().substr(0, 40) +
+                       ", not a whole number: the file is damaged");
   if (!version.is_number_integer())
     throw ResultsError(meta.string() +
                        ": no format_version (written by a bench_mps older than the versioned files): "

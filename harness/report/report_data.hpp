@@ -91,6 +91,7 @@ struct ExecAloneRuns {
 };
 
 struct ReportData {
+  std::string tasks_note;           ///< tasks.csv short of summary.csv's tasks_total (tasks_short_of_summary), or ""
   std::vector<std::string> series;  ///< first-seen order
   std::vector<std::string> modes;   ///< `timeslice` first, then first-seen order
   std::vector<int> procs;           ///< ascending

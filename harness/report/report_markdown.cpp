@@ -444,7 +444,9 @@ std::string render_results_report(const ReportData& data, const SweepMeta& meta,
   md +=
       "Rendered by `bench_mps report` from meta.json, summary.csv and tasks.csv; see docs/REPORT.md for "
       "how to read it. Statistics count only runs with status ok: " +
-      runs_phrase(data) + ".\n\n## Machine\n\n" + machine_markdown(meta);
+      runs_phrase(data) + ".\n\n" +
+      (data.tasks_note.empty() ? std::string() : "**Note:** " + data.tasks_note + ".\n\n") + "## Machine\n\n" +
+      machine_markdown(meta);
   md += "\n## Figures\n\n";
   for (const FigureInfo& f : plan.figures) md += "### " + f.title + "\n\n" + figure_markdown(f);
   for (const std::string& why : plan.not_drawn) md += "Not drawn: " + why + ".\n\n";

@@ -31,7 +31,7 @@ Places placed_folders(const fs::path& dir, const std::vector<std::string>& add,
     try {
       j = json::parse(read_input_file(file));
     } catch (const json::exception& e) {
-      throw ResultsError(file.string() + ": not valid JSON (" + one_line(e.what()) + ")");
+      throw ResultsError(file.string() + ": " + json_value_problem(e));
     }
     if (!j.is_object() || !j.contains("folders") || !j["folders"].is_array())
       throw ResultsError(file.string() + ": expected {\"folders\": [...]}");

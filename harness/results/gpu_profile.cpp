@@ -14,6 +14,7 @@
 #include "harness/common/format.hpp"
 #include "harness/common/packed_files.hpp"
 #include "harness/common/stats.hpp"
+#include "harness/results/results_reader.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -266,7 +267,9 @@ GpuProfile read_gpu_profile(const fs::path& file) {
     read_unit_range(j, p);
   } catch (const UsageError&) {
     throw;
-  } catch (const std::exception& e) {  // nlohmann's parse and type errors, ours above, a file that cannot be read
+  } catch (const nlohmann::json::exception& e) {  // its parse and type errors, in words
+    throw UsageError(file.string() + ": not a readable GPU profile: " + json_value_problem(e));
+  } catch (const std::exception& e) {  // ours above, a file that cannot be read
     throw UsageError(file.string() + ": not a readable GPU profile: " + e.what());
   }
   return p;
@@ -337,6 +340,8 @@ double weighted_fill(const GpuProfile& p) {
 
 void summarise_gaps(const GpuProfile& p, ProfileSummary& s) {
   std::uint64_t all = 0, above = 0;
+  s.gaps_share_from_us = 1e-3;  // the first bin edge at or above the threshold: 2^k ns
+  while (s.gaps_share_from_us < s.gap_threshold_us) s.gaps_share_from_us *= 2;
   for (std::size_t i = 0; i < p.gap_log2_counts.size(); ++i) {
     const std::uint64_t n = p.gap_log2_counts[i];
     all += n;

@@ -118,8 +118,10 @@ struct ProfileSummary {
   double burst_p50_ms = 0, burst_p90_ms = 0, burst_mean_ms = 0;
   double wait_p50_ms = 0;              ///< the idle gaps between the steady part's bursts (host waits: below)
   std::vector<GapBin> gaps;            ///< whole run, log2 bins; bins with none left out
-  double gaps_at_threshold_share = 0;  ///< of the whole run's gaps, the share >= the threshold (bin-exact)
-  double fill = 0;                     ///< kernel-time-weighted kernel_fill (NaN without kernels)
+  double gaps_at_threshold_share = 0;  ///< of the whole run's gaps, the share in the bins from gaps_share_from_us up
+  double gaps_share_from_us = 0;  ///< the first bin edge at or above the threshold (log2 bins: a gap inside the bin
+                                  ///< that holds the threshold cannot be placed on either side of it)
+  double fill = 0;                ///< kernel-time-weighted kernel_fill (NaN without kernels)
   std::uint64_t memory_peak_bytes = 0;
   int contexts = 0;
   std::uint64_t kernels = 0;

@@ -33,7 +33,13 @@ std::string without_json_prefix(std::string what) {
 }  // namespace
 
 std::string json_value_problem(const std::exception& error) {
-  return "a value has the wrong type: " + without_json_prefix(error.what());
+  const std::string what = error.what();
+  if (what.rfind("[json.exception.parse_error", 0) == 0) return "not valid JSON (" + without_json_prefix(what) + ")";
+  if (what.rfind("[json.exception.out_of_range.406]", 0) == 0)  // a number past a double's range
+    return "a number out of range (" + without_json_prefix(what) + ")";
+  if (what.rfind("[json.exception.out_of_range.403]", 0) == 0)  // at() of a key the object lacks
+    return "a key it needs is missing (" + without_json_prefix(what) + ")";
+  return "a value has the wrong type: " + without_json_prefix(what);
 }
 
 SweepMeta read_sweep_meta(const fs::path& dir) {

@@ -18,6 +18,10 @@ namespace bench_mps::harness {
 /// Throws ResultsError naming `file` at the first run id that appears twice.
 void check_unique_run_ids(const std::filesystem::path& file, const std::vector<SummaryRecord>& rows);
 
+/// Where tasks.csv holds another number of tasks of an ok run than its summary row's tasks_total (a file cut short
+/// at a line's end reads as whole; a fixture trimmed on purpose), a sentence saying so for a report; "" where none.
+std::string tasks_short_of_summary(const std::vector<SummaryRecord>& rows, const std::vector<TaskSample>& tasks);
+
 /// The most tasks a second a run's throughput may be read as (a task is at least a synchronised step: far slower).
 inline constexpr double kMostTasksPerSecond = 1e12;
 /// Throws ResultsError naming the first run whose status is ok but whose throughput is missing, zero, negative
