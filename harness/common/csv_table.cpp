@@ -26,12 +26,6 @@ std::unique_ptr<io::ByteSourceBase> gzip_source(const std::filesystem::path& gz)
   return std::make_unique<GzipSource>(gz);
 }
 
-std::string not_a_readable_file_why(const std::filesystem::path& file) {
-  std::error_code ec;
-  if (std::filesystem::exists(file, ec)) return "not a file (a folder or device stands there)";
-  return missing_file_why(file);
-}
-
 std::string csv_error_text(const std::string& what) {
   if (what.rfind("Header missing", 0) == 0) return "no header line (an empty file)";
   std::string text = what;

@@ -24,6 +24,7 @@
 #endif
 
 #include "harness/common/errors.hpp"
+#include "harness/common/files.hpp"  // not_a_readable_file_why
 #include "harness/common/packed_files.hpp"
 
 namespace bench_mps::harness {
@@ -43,10 +44,6 @@ void read_all(Reader& in, const std::filesystem::path& file, const std::array<co
   while (in.read_row(row[I]...)) rows.push_back(row);  // a missing optional column's cell stays ""
 }
 }  // namespace detail
-
-/// Why `file`, not a plain file, cannot be read as one: "no such file", "a link that leads nowhere or into a loop of
-/// links", or "not a file (a folder or device stands there)".
-std::string not_a_readable_file_why(const std::filesystem::path& file);
 
 /// The CSV reader's message without the file it names again (the caller names it first), e.g. "Too few columns in
 /// line 8"; "no header line (an empty file)" for a file without one.

@@ -87,6 +87,12 @@ std::string missing_file_why(const fs::path& path) {
                                                       : "no such file";
 }
 
+std::string not_a_readable_file_why(const fs::path& file) {
+  std::error_code ec;
+  if (fs::exists(file, ec)) return "not a file (a folder or device stands there)";
+  return missing_file_why(file);
+}
+
 std::string read_input_file(const fs::path& path) {
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);

@@ -48,6 +48,10 @@ void check_stdout_written();
 /// "a link that leads nowhere or into a loop of links".
 std::string missing_file_why(const std::filesystem::path& path);
 
+/// Why `file`, not a plain file, cannot be read as one: "no such file", "a link that leads nowhere or into a loop of
+/// links", or "not a file (a folder or device stands there)".
+std::string not_a_readable_file_why(const std::filesystem::path& file);
+
 /// The whole file as bytes; "" when it does not exist or cannot be read (callers that must tell
 /// those apart check existence first).
 std::string read_whole_file(const std::filesystem::path& path);

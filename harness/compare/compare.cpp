@@ -8,7 +8,6 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
-#include <iterator>
 #include <vector>
 
 #include "harness/common/cli_checks.hpp"
@@ -47,13 +46,13 @@ constexpr const char* kConformOutFiles[] = {"conform_comparison.csv", "conform_c
 /// BASE or NEW: it would overwrite what this comparison reads (or the runs beside it).
 void check_output_file(const std::string& option, const std::string& file, const CompareArgs& args) {
   if (file.empty()) return;
-  std::vector<const char*> out_files(std::begin(kOutFiles), std::end(kOutFiles));
-  out_files.insert(out_files.end(), std::begin(kConformOutFiles), std::end(kConformOutFiles));
-  if (!args.out_dir.empty())
-    for (const char* name : out_files)
-      if (resolved_path(file) == resolved_path(fs::path(args.out_dir) / name))
-        throw UsageError(option + " " + file + ": is the " + name + " that --out " + args.out_dir +
-                         " gets; give it another name (nothing was written)");
+  const auto refuse_clash = [&](const char* name) {
+    if (!args.out_dir.empty() && resolved_path(file) == resolved_path(fs::path(args.out_dir) / name))
+      throw UsageError(option + " " + file + ": is the " + name + " that --out " + args.out_dir +
+                       " gets; give it another name (nothing was written)");
+  };
+  for (const char* name : kOutFiles) refuse_clash(name);
+  for (const char* name : kConformOutFiles) refuse_clash(name);
   const fs::path parent = fs::path(file).parent_path();
   std::error_code ec;
   if (!parent.empty() && !fs::is_directory(parent, ec))

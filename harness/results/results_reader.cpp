@@ -45,9 +45,7 @@ std::string json_value_problem(const std::exception& error) {
 SweepMeta read_sweep_meta(const fs::path& dir) {
   const fs::path file = dir / "meta.json";
   std::error_code ec;
-  if (!fs::exists(file, ec)) throw ResultsError(file.string() + ": " + missing_file_why(file));
-  if (!fs::is_regular_file(file, ec))
-    throw ResultsError(file.string() + ": not a file (a folder or device stands there)");
+  if (!fs::is_regular_file(file, ec)) throw ResultsError(file.string() + ": " + not_a_readable_file_why(file));
   std::ifstream in(file);
   if (!in) throw ResultsError(file.string() + ": cannot be read");
   nlohmann::json meta;
