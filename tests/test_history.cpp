@@ -146,6 +146,7 @@ TEST(History, TheCommittedH100FoldersShowNoChangeAndAFigurePerWorkload) {
   if (out.err.find("figures not drawn") == std::string::npos) {
     EXPECT_TRUE(fs::exists(tmp / "h" / "plots" / "history-1-spin.png"));
     EXPECT_TRUE(fs::exists(tmp / "h" / "plots" / "history-2-mlp.png"));
+    EXPECT_FALSE(fs::exists(tmp / "h" / "plots" / "plot.log")) << "a script that drew in silence leaves no empty log";
   }
   // Ordered by driver version, then by the sweep's start.
   std::string last;

@@ -335,6 +335,17 @@ TEST(Report, CpuOnlyRunWithOwnSeedsFile) {
   expect_valid_png(dir / "plots" / "relative_task_time.png");
 }
 
+TEST(Report, BlankSeedsFileIsRefused) {
+  TempDir tmp;
+  const fs::path dir = copy_fixture(tmp, "results_h200_smoke");
+  for (const std::string blank : {"", " "}) {
+    const CommandOutput out = report(dir, {}, {"--seeds", blank});
+    EXPECT_EQ(out.exit_code, 2) << "'" << blank << "'";
+    EXPECT_NE(out.err.find("--seeds: it is empty"), std::string::npos) << out.err;
+    EXPECT_FALSE(fs::exists(dir / "report.md"));
+  }
+}
+
 /// `file` with the cell of `column` (by header name) in data row `row` (1 = the first) set to `value`.
 void set_csv_cell(const fs::path& file, std::size_t row, const std::string& column, const std::string& value) {
   const auto split_row = [](const std::string& line) { return harness::split(line, ','); };

@@ -138,7 +138,8 @@ CLI::App* add_report_command(CLI::App& app, ReportArgs& args) {
                   "(a cluster's, a --gpus run's)")
       ->required();
   cmd->add_option("--seeds", args.seeds,
-                  "the seed articles' figures (default: $BENCH_MPS_SEEDS, else results/seeds.csv of the source tree)");
+                  "the seed articles' figures (default: $BENCH_MPS_SEEDS, else results/seeds.csv of the source tree)")
+      ->check(not_blank());
   cmd->add_option("--place", args.place,
                   "a regimes folder: also place this results folder's workloads on the map (repeatable; remembered in "
                   "DIR/places.json)")

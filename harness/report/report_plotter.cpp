@@ -110,6 +110,8 @@ void run_plot_script(const std::string& python, const fs::path& script, const fs
                              (rc < 0 ? " did not finish" : " failed (exit " + std::to_string(rc) + ")") +
                              (why.empty() ? "" : ": " + why));
   }
+  std::error_code ec;  // a script that drew and said nothing leaves no empty log beside its figures
+  if (fs::is_regular_file(log, ec) && fs::file_size(log, ec) == 0 && !ec) fs::remove(log, ec);
 }
 
 }  // namespace bench_mps::harness

@@ -30,7 +30,7 @@ std::filesystem::path plot_script();
 
 /// `python script plot_data out_dir`, its output into `log`; throws std::runtime_error quoting the
 /// script's last line of output when it fails or runs past `timeout_s`, ReportStopped when a stop
-/// signal ended it.
+/// signal ended it. An empty log is removed after a script that succeeded.
 void run_plot_script(const std::string& python, const std::filesystem::path& script,
                      const std::filesystem::path& plot_data, const std::filesystem::path& out_dir,
                      const std::filesystem::path& log, double timeout_s = 300);
