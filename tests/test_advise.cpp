@@ -667,6 +667,11 @@ TEST(AdviseJob, LengthsAreUnitsMultiplesOrTimesAndNothingElse) {
   EXPECT_EQ(why, "'x10' is none of x, s, m, h (nothing: units a copy)");
   EXPECT_EQ(job_length_words(*parse_job_length("1"), LadderUnit::step), "1 step a copy");
   EXPECT_EQ(job_length_words(*parse_job_length("20000"), LadderUnit::step), "20000 steps a copy");
+  // advice.md states 1x, 10x and 100x, and a length asked for once: 100x asked is not stated twice.
+  EXPECT_EQ(stated_job_lengths(std::nullopt).size(), 3u);
+  EXPECT_EQ(stated_job_lengths(parse_job_length("100x")).size(), 3u);
+  EXPECT_EQ(stated_job_lengths(parse_job_length("100")).size(), 4u) << "100 units a copy is not 100x";
+  EXPECT_EQ(stated_job_lengths(parse_job_length("5x")).back().text, "5x");
 }
 
 TEST(AdviseJob, ALongerJobWeighsTheStepsOverTheStartUp) {

@@ -306,6 +306,15 @@ TEST_F(Fleet, ADaemonServingAnotherDeviceIsNotForeignOneServingThisDeviceIs) {
   const auto ok =
       run_program(bench_mps_exe(), cpu_sweep("a", {"--device", "cpu-0", "--modes", "timeslice,mps"}), env_of("a"));
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  // A time-sliced exec run beside another device's daemon (a --gpus sibling's): proven time-sliced, not a mismatch.
+  const auto exec =
+      run_program(bench_mps_exe(),
+                  {"--device", "cpu-0", "--workloads", "exec", "--command", "sleep 0.1", "--modes", "timeslice",
+                   "--procs", "1", "--repeats", "1", "--settle", "0", "--out", (tmp / "exec").string()},
+                  env_of("exec"));
+  EXPECT_EQ(exec.exit_code, 0) << exec.err;
+  EXPECT_NE(read_text(tmp / "exec" / "runs.csv").find("mps_proof=no_mps_server"), std::string::npos)
+      << read_text(tmp / "exec" / "runs.csv");
   const Env same = start_daemon("same", "cpu-0");
   const auto refused =
       run_program(bench_mps_exe(), cpu_sweep("b", {"--device", "cpu-0", "--modes", "timeslice"}), env_of("b"));

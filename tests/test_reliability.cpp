@@ -390,6 +390,15 @@ TEST_F(SetExclusive, SwitchesForMpsBlocksAndRestores) {
   EXPECT_EQ(trim_line(read_text(tmp / "smi-state")), "Default");
 }
 
+TEST_F(SetExclusive, SwitchesTheDeviceMeasuredNotGpuZero) {
+  const auto r =
+      bench(args({"--modes", "mps", "--procs", "1", "--tasks", "3", "--device", "cpu-3", "--set-exclusive"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto calls = smi_calls();
+  ASSERT_FALSE(calls.empty());
+  for (const auto& call : calls) EXPECT_NE(call.find("-i cpu-3"), std::string::npos) << call;
+}
+
 TEST_F(SetExclusive, RestoredAfterCtrlCAndAfterSigkill) {
   const auto hang = args({"--modes", "mps", "--procs", "2", "--tasks", "3", "--cpu-fault", "hang", "--cpu-fault-worker",
                           "1", "--set-exclusive"});

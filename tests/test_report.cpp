@@ -335,6 +335,19 @@ TEST(Report, CpuOnlyRunWithOwnSeedsFile) {
   expect_valid_png(dir / "plots" / "relative_task_time.png");
 }
 
+TEST(Report, AConformComparisonIsNamedNotCalledEmpty) {
+  TempDir tmp;
+  const fs::path dir = tmp.path() / "conform-cmp";
+  fs::create_directories(dir);
+  write_text(dir / "conform_comparison.csv", "lever,base,new\n");
+  write_text(dir / "conform_comparison.md", "# a conform comparison\n");
+  const CommandOutput out = report(dir);
+  EXPECT_EQ(out.exit_code, 2) << out.err;
+  EXPECT_NE(out.err.find("a comparison of two conform folders"), std::string::npos) << out.err;
+  EXPECT_NE(out.err.find("conform_comparison.md"), std::string::npos) << out.err;
+  EXPECT_FALSE(fs::exists(dir / "report.md"));
+}
+
 TEST(Report, BlankSeedsFileIsRefused) {
   TempDir tmp;
   const fs::path dir = copy_fixture(tmp, "results_h200_smoke");

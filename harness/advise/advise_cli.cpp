@@ -100,8 +100,8 @@ CLI::App* add_advise_command(CLI::App& app, AdviseSpec& spec, std::string& ladde
       ->excludes(command)
       ->check(CLI::ExistingDirectory);
   cmd->add_option("sweep_args", spec.sweep_args, "after --: options every sweep gets (workload options)");
-  cmd->add_flag("--cpu-stand-in", spec.cpu_stand_in, "CPU stand-ins and the fake MPS daemon in place of a GPU (tests)")
-      ->group("");
+  cmd->add_flag("--cpu-stand-in", spec.cpu_stand_in,
+                "CPU stand-ins and the fake MPS daemon in place of a GPU: to try the flow (tests; no GPU data)");
   return cmd;
 }
 

@@ -1,5 +1,6 @@
 #include "harness/advise/advise_job.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cctype>
 #include <cstdlib>
@@ -175,7 +176,8 @@ std::string job_sentence(const JobVerdict& v, LadderUnit unit) {
 
 std::vector<JobLength> stated_job_lengths(const std::optional<JobLength>& asked) {
   std::vector<JobLength> out{*parse_job_length("1x"), *parse_job_length("10x"), *parse_job_length("100x")};
-  if (asked) out.push_back(*asked);
+  const auto same = [&](const JobLength& l) { return l.kind == asked->kind && l.value == asked->value; };
+  if (asked && std::none_of(out.begin(), out.end(), same)) out.push_back(*asked);  // 100x asked: stated once
   return out;
 }
 

@@ -69,6 +69,7 @@ const char* const kMainFooter =
     "  bench_mps predict --help   N copies predicted from one profiled copy alone and the X-ray\n"
     "  bench_mps conform --help   PASS / FAIL / INCONCLUSIVE / SKIP / ERROR per MPS lever on this GPU\n"
     "  bench_mps advise --help    will MPS help my program? profile, predict, verify, advise\n"
+    "  bench_mps columns --help   the results files' columns (RESULTS.md's table), as markdown\n"
     "\n"
     "Exit codes: 0 ok; 1 a run failed, or compare --fail-on-regression found a regression (or\n"
     "compared nothing); 2 bad command line or input files, or a folder it may not write (read-only,\n"
@@ -129,6 +130,8 @@ int main(int argc, char** argv) {
   CLI::App* advise_cmd = add_advise_command(app, advise, advise_ladder);
   CLI::App* columns_cmd =
       app.add_subcommand("columns", "print the columns of the results files (name, unit, meaning) as markdown");
+  columns_cmd->footer(
+      "Example: bench_mps columns > columns.md   (docs/RESULTS.md holds the same table)\nExit codes: 0 ok.");
   spec.argv.assign(argv, argv + argc);
   app.set_version_flag("--version", version_line(), "print the version, git sha and CUDA version, then exit");
   app.footer(kMainFooter);

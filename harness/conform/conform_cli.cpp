@@ -45,8 +45,8 @@ CLI::App* add_conform_command(CLI::App& app, ConformSpec& spec) {
   cmd->add_flag("--set-exclusive", spec.set_exclusive,
                 "let the exclusive row set EXCLUSIVE_PROCESS compute mode for its sweep (restored after)");
   cmd->add_flag("--cpu-stand-in", spec.cpu_stand_in,
-                "CPU workers and the fake MPS daemon's conventions in place of a GPU (tests)")
-      ->group("");
+                "CPU workers and the fake MPS daemon's conventions in place of a GPU: to try the flow (tests; no GPU "
+                "data)");
   return cmd;
 }
 

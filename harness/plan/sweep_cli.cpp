@@ -286,15 +286,17 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
       ->group(sweep)
       ->capture_default_str();
   raw.workloads_option =
-      app.add_option("--workloads", raw.workloads,
-                     "spin, mlp, membw, filler, mlp-infer, duty, exec (your --command) (default spin,mlp; spin for "
-                     "--scenario fault)")
+      app.add_option(
+             "--workloads", raw.workloads,
+             "spin, mlp, membw, filler, mlp-infer, duty, exec (your --command); cpu (a CPU stand-in, no GPU) (default "
+             "spin,mlp; spin for "
+             "--scenario fault)")
           ->group(sweep);
   raw.repeats_option =
       app.add_option("--repeats", spec.repeats,
                      "repeats of every configuration (default: 2 where --noise-target covers the sweep and "
                      "adds more to noisy configurations, 2 for --scenario xray and regimes, else 5; "
-                     "README: \"Two worker sets, then as many as the noise needs\")")
+                     "docs/COMPARE.md: \"How many repeats: two worker sets, then as many as the noise needs\")")
           ->check(whole_in(1, 1000))
           ->group(sweep);
   app.add_option("--noise-target", spec.noise_target_pct,
@@ -455,13 +457,14 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
       ->group(limits)
       ->capture_default_str();
   app.add_option("--worker", spec.worker_exe, "worker executable (default: bench_worker beside bench_mps)")->group("");
+  const std::string no_gpu = "without a GPU (CPU stand-ins: to try the flow; no GPU data)";
   app.add_flag("--cpu-stand-in", spec.cpu_stand_in,
                "the regime workloads (duty, xray) as CPU stand-ins: try --scenario xray/regimes without a GPU")
-      ->group("");
+      ->group(no_gpu);
   app.add_flag("--demo", spec.demo,
                "stamp the results as a demo without GPU data: CPU workloads only (scripts/run.sh --demo runs one with "
                "the fake MPS daemon of tests/fakes)")
-      ->group("");
+      ->group(no_gpu);
 
   add_workload_options(app, spec.params);
   add_device_options(app, spec, raw.device);

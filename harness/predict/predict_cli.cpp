@@ -53,7 +53,8 @@ constexpr const char* kFooter =
     "  bench_mps predict --measure ladder                  # ladder/units.csv: each copy's run and unit\n"
     "\n"
     "Exit codes: 0 ok; 2 bad command line or input (a missing, damaged or foreign folder or profile,\n"
-    "a bad N; one line naming it, nothing written).";
+    "a bad N; one line naming it, nothing written); 3 a full disk or quota where --out goes; 128+N\n"
+    "stopped by signal N.";
 
 /// The name of the alone folder (or profile) as the outputs call the program: its last part, a trailing "/" or
 /// "." aside (its resolved name where it has none, e.g. "..").
@@ -289,8 +290,10 @@ CLI::App* add_predict_command(CLI::App& app, PredictArgs& args) {
                   "an MPS contention calibration of this GPU (scripts/device_steps/mpscal.sh): kernels running "
                   "together under MPS slowed beyond their shares as synthetic shapes were (docs/PREDICT.md)")
       ->check(not_blank());
-  cmd->add_option("--gap-us", args.gap_us, "without host waits, an idle gap at least this long ends a step")
-      ->check(finite_in(0.001, 1e6))
+  cmd->add_option("--gap-us", args.gap_us,
+                  "without host waits, an idle gap at least this long ends a step (raised to a profile's min gap where "
+                  "that is longer)")
+      ->check(finite_in(1.0, 1e6))
       ->capture_default_str();
   return cmd;
 }

@@ -51,7 +51,7 @@ constexpr const char* kHistoryFooter =
     "worse, with --fail-on-insufficient a series' newest point is INSUFFICIENT or its testbed's newest\n"
     "folder lacks it; 2 bad command line or\n"
     "input (under two folders, a folder twice, a damaged folder, mixed testbeds; nothing written);\n"
-    "3 a full disk. More: docs/COMPARE.md";
+    "3 a full disk or quota; 128+N stopped by signal N. More: docs/COMPARE.md";
 
 /// The folders named, or the results folders inside the one folder named.
 std::vector<fs::path> folders_of(const std::vector<std::string>& dirs) {

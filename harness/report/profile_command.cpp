@@ -26,11 +26,11 @@ CLI::App* add_profile_command(CLI::App& app, ProfileArgs& args) {
       ->required();
   cmd->add_option("--gap-us", args.gap_us,
                   "a GPU idle gap at least this long ends a burst (not a host wait: those are recorded)")
-      ->check(finite_in(0.001, 1e6))
+      ->check(finite_in(1.0, 1e6))
       ->capture_default_str();
   cmd->footer(
       "Example: bench_mps profile OUT/profiles --gap-us 50   (OUT: a sweep run with --profile-gpu)\n"
-      "Exit codes: 0 ok; 2 no profile there, or one that cannot be read (named).");
+      "Exit codes: 0 ok; 2 no profile there, or one that cannot be read (named); 128+N stopped by signal N.");
   return cmd;
 }
 

@@ -156,6 +156,12 @@ namespace {
 int report_folder(const ReportArgs& args) {
   const fs::path dir = args.dir;
   require_readable_folder(dir);
+  std::error_code conform_ec;
+  if (fs::is_regular_file(dir / "conform_comparison.csv",
+                          conform_ec))  // compare of two conform folders: its own report
+    throw ResultsError(dir.string() +
+                       ": a comparison of two conform folders, whose report compare wrote there already "
+                       "(conform_comparison.md); report renders results folders, sweep comparisons and fleets");
   if (is_fleet_folder(dir)) return run_fleet_report(args, folder_name(dir));  // many results folders below
   check_no_fleet_options(args);
   const bool comparison = is_comparison_folder(dir);

@@ -1,6 +1,5 @@
 #include "harness/sweep/exec_proof.hpp"
 
-#include "harness/common/proc_scan.hpp"
 #include "harness/mps/mps_session.hpp"
 #include "harness/results/run_record.hpp"
 #include "harness/sweep/worker_pool.hpp"
@@ -25,9 +24,11 @@ void MpsClientWatch::poll() {
   }
 }
 
-void prove_exec_mode(RunRecord& record, const PoolResult& pool, const MpsClientWatch* watch) {
+void prove_exec_mode(RunRecord& record, const PoolResult& pool, const MpsClientWatch* watch,
+                     const std::filesystem::path& own_mps_dir, const MeasuredDevice& device) {
   const bool mps = record.spec.mode.mps;
-  const bool servers_alive = !mps && !live_mps_processes().empty();
+  // A daemon that may serve this GPU (the preflight's notion): another GPU's, such as a --gpus sibling's, is not.
+  const bool servers_alive = !mps && !foreign_mps_processes(own_mps_dir, device).empty();
   for (WorkerRow& row : record.workers) {
     const WorkerResult* w = nullptr;
     for (const WorkerResult& r : pool.workers)

@@ -3,18 +3,20 @@
 // touching the program: while an exec run is under way the harness polls the MPS server's client list
 // (get_client_list) and remembers every client with all its ancestors. A worker is proven an MPS
 // client if one of the listed clients descends from it (the command itself or any child it started).
-// Time-sliced, the proof is that no MPS server was alive on the machine during the run.
+// Time-sliced, the proof is that no MPS server that may serve its GPU was alive at the run's end.
 #include "harness/sweep/wing.hpp"
 
 #include <sys/types.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <set>
 #include <string>
 
 namespace bench_mps::harness {
 
 class MpsSession;
+struct MeasuredDevice;
 struct RunRecord;
 struct PoolResult;
 
@@ -39,7 +41,9 @@ class MpsClientWatch {
 
 /// Checks every exec worker of `record` against the run's mode, adds "mps_proof=..." to its facts and
 /// marks those that cannot be proven (status mps_unproven, or mode_mismatch for a time-sliced run
-/// with an MPS server alive). `watch` is null for time-sliced runs.
-void prove_exec_mode(RunRecord& record, const PoolResult& pool, const MpsClientWatch* watch);
+/// with an MPS server alive that may serve `device`, this sweep's own sessions under `own_mps_dir` aside).
+/// `watch` is null for time-sliced runs.
+void prove_exec_mode(RunRecord& record, const PoolResult& pool, const MpsClientWatch* watch,
+                     const std::filesystem::path& own_mps_dir, const MeasuredDevice& device);
 
 }  // namespace bench_mps::harness

@@ -72,7 +72,7 @@ void RunRecorder::record(FinishedRound& round) {
   std::string profile_line;                // --profile-gpu: said under the run's progress line
   std::optional<nlohmann::json> gate_run;  // its copies' passage of the start gate, for meta.json once recorded
   if (runs_user_program(run.workload)) {
-    prove_exec_mode(record, round.pool, round.watch);
+    prove_exec_mode(record, round.pool, round.watch, env_.mps_base, env_.device.id);
     note_exec_metric(record, round.pool);
     if (round.extras && round.extras->gate)
       gate_run = record_gate(record, *round.extras->gate, round.extras->gate_point, round.pool.go_ns,

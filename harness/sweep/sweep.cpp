@@ -148,14 +148,19 @@ class Sweep {
     noise_misses_ = noise_misses(final_noise, spec_, capped);
   }
 
+  /// nvidia-smi -i of the device measured: its UUID, else the key --device chose (never another GPU's index).
+  std::string exclusive_target() const {
+    if (env_.gpu && !env_.gpu->uuid.empty()) return env_.gpu->uuid;
+    return env_.device.id.key.empty() ? "0" : env_.device.id.key;
+  }
+
   void run_block(const ModeBlock& block) {
     std::unique_ptr<ExclusiveComputeMode> exclusive;
     std::unique_ptr<MpsSession> session;
     if (block.mode.mps) {
       try {
         if (spec_.set_exclusive)
-          exclusive =
-              std::make_unique<ExclusiveComputeMode>(env_.nvidia_smi, env_.gpu ? env_.gpu->uuid : "0", env_.mps_base);
+          exclusive = std::make_unique<ExclusiveComputeMode>(env_.nvidia_smi, exclusive_target(), env_.mps_base);
         MpsSessionOptions options;
         options.control_exe = env_.mps_control;
         options.base_dir = env_.mps_base;

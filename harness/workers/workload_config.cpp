@@ -256,8 +256,12 @@ void add_workload_options(CLI::App& app, WorkloadConfig& c) {
       ->group("fault scenario")
       ->capture_default_str();
 
-  // The CPU stand-in exists for tests; its options stay out of --help.
-  app.add_option("--cpu-task-us", c.cpu.task_us)->check(finite_in(0.0, 1e9))->group("");
+  // The CPU stand-in exists for tests and for trying the flow without a GPU: its length is in --help, the
+  // fault and shape options for tests stay out of it.
+  app.add_option("--cpu-task-us", c.cpu.task_us,
+                 "the cpu workload's task: this many microseconds of a busy host loop (--workloads cpu)")
+      ->check(finite_in(0.0, 1e9))
+      ->group("without a GPU (CPU stand-ins: to try the flow; no GPU data)");
   app.add_option_function<std::string>("--cpu-fault", [&c](const std::string& v) { c.cpu.fault = *parse_cpu_fault(v); })
       ->check(CLI::IsMember(cpu_fault_names()))
       ->group("");
