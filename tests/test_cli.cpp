@@ -497,6 +497,14 @@ TEST(WriteErrors, AFullDiskBeforeTheFirstWriteIsThreeAndLeavesNoFolder) {
     EXPECT_NE(out.err.find("File too large"), std::string::npos) << verb << ": " << out.err;
     EXPECT_FALSE(fs::exists(made)) << verb << ": the folder made for the run was left behind";
   }
+  // Room for the CSV headers, not for meta.json: the files begun go again, and the folder made for the run.
+  const fs::path made = tmp / "new-headers";
+  const CommandOutput out = run_program(
+      "/bin/bash", {"-c", "ulimit -f 1; trap '' XFSZ; exec " + verbs[0].second + (made / "out").string()}, e, 60);
+  EXPECT_EQ(out.exit_code, 3) << out.err;
+  EXPECT_NE(out.err.find("meta.json.tmp: File too large"), std::string::npos) << out.err;
+  EXPECT_NE(out.err.find("were removed"), std::string::npos) << out.err;
+  EXPECT_FALSE(fs::exists(made)) << "the folder made for the run was left behind";
 }
 
 // Issue 43: a folder where a JSON file should be is called a folder, not "invalid JSON".

@@ -303,7 +303,10 @@ TEST_F(Orchestration, WorkerThatNeverGetsReadyTimesOut) {
   EXPECT_EQ(r.exit_code, 1);
   const auto rows = summary_by_id();
   EXPECT_EQ(rows.at("r1-timeslice-cpu-n2").status, "timeout");
-  EXPECT_NE(rows.at("r1-timeslice-cpu-n2").reason.find("not READY"), std::string::npos);
+  EXPECT_NE(rows.at("r1-timeslice-cpu-n2").reason.find("worker 1: not READY"), std::string::npos)
+      << "the late worker is the cause, not worker 0, which was READY: " << rows.at("r1-timeslice-cpu-n2").reason;
+  const std::string runs = read_text(out() / "runs.csv");
+  EXPECT_NE(runs.find("aborted,another worker was not READY within 1 s"), std::string::npos) << runs;
   expect_worker_processes_gone();
 }
 

@@ -94,6 +94,23 @@ TEST_F(Reliability, ResumeCompletesASweepKilledWithSigkill) {
   EXPECT_EQ(meta["resumed_utc"].size(), 1u);
 }
 
+// A resume of a finished sweep runs nothing and keeps the sweep's time: its timing sums both invocations.
+TEST_F(Reliability, ANoOpResumeKeepsTheSweepsTime) {
+  ASSERT_EQ(bench(args({"--modes", "timeslice", "--procs", "1,2", "--tasks", "5", "--cpu-task-us", "20000"})).exit_code,
+            0);
+  const auto first = harness::read_meta(out())["timing"];
+  ASSERT_GT(first["wall_s"].get<double>(), 0.1) << first.dump();
+  const auto r = bench({"--resume", out().string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("(2 already recorded)"), std::string::npos) << r.err;
+  const auto again = harness::read_meta(out())["timing"];
+  EXPECT_GE(again["wall_s"].get<double>(), first["wall_s"].get<double>()) << again.dump();
+  EXPECT_DOUBLE_EQ(again["timed_s"].get<double>(), first["timed_s"].get<double>()) << again.dump();
+  EXPECT_EQ(again["runs"], first["runs"]);
+  EXPECT_EQ(again["invocations"], 2);
+  EXPECT_NE(r.out.find("over 2 invocations (a first run and its resumes)"), std::string::npos) << r.out;
+}
+
 // --resume with limits: meta.json's sweep section says what the runs from there on used, and `resumes` names each
 // limit that changed (was, now) with the runs recorded before; a stored --cpus this process may not use is refused
 // with the way on, and --cpus given then resumes it elsewhere.
@@ -271,6 +288,20 @@ INSTANTIATE_TEST_SUITE_P(
                 [](const fs::path&) {},
                 {"--workloads", "cpu", "--procs", "1,4", "--modes", "timeslice,mps"},
                 "(modes [\"timeslice\"] there vs [\"timeslice\",\"mps\"] here; procs [1,2] there vs [1,4] here;"},
+        Refusal{"other_device",  // the whole command line retyped with another --device (or without it)
+                [](const fs::path&) {},
+                {"--workloads", "cpu", "--settle", "0", "--repeats", "1", "--modes", "timeslice", "--procs", "1,2",
+                 "--tasks", "5", "--device", "cpu-5"},
+                "holds another sweep (device \"\" there vs \"cpu-5\" here)"},
+        Refusal{"row_of_unplanned_configuration",  // a copied row renamed to an N the sweep never planned
+                [](const fs::path& d) {
+                  const std::vector<std::string> lines = read_lines(d / "summary.csv");
+                  std::string row = lines.back();
+                  row.replace(0, row.find(','), "r9-timeslice-cpu-n7");
+                  write_text(d / "summary.csv", read_text(d / "summary.csv") + row + "\n");
+                },
+                {},
+                "summary.csv: run r9-timeslice-cpu-n7 is none of this sweep's configurations"},
         Refusal{"garbage_row",
                 [](const fs::path& d) {
                   std::string s = read_text(d / "summary.csv");

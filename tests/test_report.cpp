@@ -22,6 +22,7 @@
 #include "harness/report/report_meta.hpp"
 #include "harness/report/report_plotter.hpp"
 #include "harness/report/report_seeds.hpp"
+#include "harness/results/summary_checks.hpp"
 #include "harness/results/results_reader.hpp"
 #include "tests/test_support.hpp"
 
@@ -157,6 +158,29 @@ TEST_F(ReportFixture, ATasksCsvShortOfTheSummarySaysSo) {
                      "runs (the first, run r1-timeslice-mlp-n1: 100 of 1000)"),
             std::string::npos)
       << md_.substr(0, 1500);
+}
+
+TEST(ReportTasksNote, RowsAddedAreNotCalledCutShort) {
+  harness::SummaryRecord a, b;
+  a.run_id = "r1-mps-cpu-n1";
+  b.run_id = "r1-mps-cpu-n2";
+  a.status = b.status = harness::RunStatus::ok;
+  a.tasks_total = 2;
+  b.tasks_total = 2;
+  const auto tasks = [](std::vector<std::pair<std::string, int>> counts) {
+    std::vector<harness::TaskSample> out;
+    for (const auto& [id, n] : counts)
+      for (int i = 0; i < n; ++i) out.push_back({id, 0, i, 0, 1});
+    return out;
+  };
+  EXPECT_EQ(harness::tasks_short_of_summary({a, b}, tasks({{a.run_id, 2}, {b.run_id, 2}})), "");
+  EXPECT_NE(harness::tasks_short_of_summary({a, b}, tasks({{a.run_id, 1}, {b.run_id, 2}})).find("a file cut short"),
+            std::string::npos);
+  EXPECT_NE(
+      harness::tasks_short_of_summary({a, b}, tasks({{a.run_id, 4}, {b.run_id, 2}})).find("rows repeated or added"),
+      std::string::npos);
+  EXPECT_NE(harness::tasks_short_of_summary({a, b}, tasks({{a.run_id, 4}, {b.run_id, 1}})).find("missing for some"),
+            std::string::npos);
 }
 
 TEST_F(ReportFixture, VerdictNamesGpuDriverAndMeasuredRatios) {

@@ -543,6 +543,11 @@ TEST_F(ReaderDefect, WrongSchemaAndBadMeta) {
   EXPECT_NE(error_of([&] { read_results_folder(tmp.path()); }).find("not valid JSON"), std::string::npos);
   fs::remove(tmp / "meta.json");
   EXPECT_NE(error_of([&] { read_results_folder(tmp.path()); }).find("meta.json: no such file"), std::string::npos);
+  // A file or a missing path where the folder goes is named as it is, not as its meta.json.
+  write_text(tmp / "a-file", "x");
+  EXPECT_EQ(error_of([&] { read_sweep_meta(tmp / "a-file"); }),
+            (tmp / "a-file").string() + ": not a folder (a results folder holds meta.json)");
+  EXPECT_EQ(error_of([&] { read_sweep_meta(tmp / "gone"); }), (tmp / "gone").string() + ": no such folder");
 }
 
 TEST_F(ReaderDefect, MissingFile) {

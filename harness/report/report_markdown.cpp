@@ -178,8 +178,10 @@ std::string timing_section(const std::optional<nlohmann::json>& timing) {
   auto num = [&t](const char* key) { return t.contains(key) && t[key].is_number() ? t[key].get<double>() : NAN; };
   const double wall = num("wall_s");
   if (!std::isfinite(wall)) return "";
-  return "The sweep took " + fmt_fixed(wall, 1) + " s, of which " + fmt_fixed(num("timed_s"), 1) + " s (" +
-         fmt_fixed(100 * num("timed_share"), 0) +
+  const double invocations = num("invocations");
+  return "The sweep took " + fmt_fixed(wall, 1) + " s" +
+         (invocations > 1 ? " over " + fmt_fixed(invocations, 0) + " invocations (a first run and its resumes)" : "") +
+         ", of which " + fmt_fixed(num("timed_s"), 1) + " s (" + fmt_fixed(100 * num("timed_share"), 0) +
          "%) were inside the runs' timed windows (first task's start to "
          "last task's end). The harness's own: worker start-up (processes, contexts, warm-up) " +
          fmt_fixed(num("startup_s"), 1) + " s, settle pauses " + fmt_fixed(num("settle_s"), 1) +

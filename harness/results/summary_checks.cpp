@@ -55,7 +55,7 @@ void check_unique_run_ids(const fs::path& file, const std::vector<SummaryRecord>
 std::string tasks_short_of_summary(const std::vector<SummaryRecord>& rows, const std::vector<TaskSample>& tasks) {
   std::map<std::string, long> counted;
   for (const TaskSample& t : tasks) ++counted[t.run_id];
-  int ok = 0, off = 0;
+  int ok = 0, off = 0, over = 0;
   std::string first;
   for (const SummaryRecord& r : rows) {
     if (r.status != RunStatus::ok) continue;
@@ -63,12 +63,16 @@ std::string tasks_short_of_summary(const std::vector<SummaryRecord>& rows, const
     const auto it = counted.find(r.run_id);
     const long n = it == counted.end() ? 0 : it->second;
     if (n == r.tasks_total) continue;
+    over += n > r.tasks_total;
     if (off++ == 0) first = "run " + r.run_id + ": " + std::to_string(n) + " of " + std::to_string(r.tasks_total);
   }
   if (off == 0) return "";
   return "tasks.csv holds another number of tasks than summary.csv's tasks_total for " + std::to_string(off) + " of " +
          std::to_string(ok) + " ok runs (the first, " + first +
-         "): a file cut short or trimmed; the per-task figures and percentiles drawn from it use the tasks it holds";
+         (over == off ? "): rows repeated or added (a merged or edited file)"
+          : over == 0 ? "): a file cut short or trimmed"
+                      : "): rows missing for some runs and added for others (an edited file)") +
+         "; the per-task figures and percentiles drawn from it use the tasks it holds";
 }
 
 void check_ok_runs_measured(const fs::path& file, const std::vector<SummaryRecord>& rows) {

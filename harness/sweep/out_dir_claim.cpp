@@ -32,18 +32,26 @@ void refuse_if_claimed(const fs::path& dir) {
   if (file_is_locked(file)) throw in_use(dir, file);
 }
 
-OutDirClaim::OutDirClaim(const fs::path& dir, const fs::path& made) : path_(dir / kFileName) {
+namespace {
+
+/// The folders made for a run, from `dir` up to `made`, each only while empty: another sweep that took the folder
+/// first (the claim's usual refusal) has its claim file there, and keeps its folder.
+void remove_empty_made_folders(const fs::path& dir, const fs::path& made) {
+  std::error_code ec;
+  if (made.empty()) return;
+  for (fs::path p = fs::absolute(dir, ec).lexically_normal(); !p.empty(); p = p.parent_path()) {
+    if (!fs::is_empty(p, ec) || !fs::remove(p, ec)) break;
+    if (p == made || p == p.parent_path()) break;
+  }
+}
+
+}  // namespace
+
+OutDirClaim::OutDirClaim(const fs::path& dir, const fs::path& made) : path_(dir / kFileName), dir_(dir), made_(made) {
   try {
     claim(dir);
   } catch (...) {
-    // The folders made for this run, from `dir` up to `made`, each only while empty: another sweep that took
-    // the folder first (the claim's usual refusal) has its claim file there, and keeps its folder.
-    std::error_code ec;
-    if (!made.empty())
-      for (fs::path p = fs::absolute(dir, ec).lexically_normal(); !p.empty(); p = p.parent_path()) {
-        if (!fs::is_empty(p, ec) || !fs::remove(p, ec)) break;
-        if (p == made || p == p.parent_path()) break;
-      }
+    remove_empty_made_folders(dir, made);
     throw;
   }
 }
@@ -82,6 +90,7 @@ void OutDirClaim::claim(const fs::path& dir) {
 OutDirClaim::~OutDirClaim() {
   ::unlink(path_.c_str());  // while still held: no one else can have taken this inode meanwhile
   ::close(fd_);             // closing the last descriptor releases the flock
+  if (remove_made_) remove_empty_made_folders(dir_, made_);
 }
 
 fs::path first_missing_folder(const fs::path& dir) {

@@ -27,10 +27,15 @@ class OutDirClaim {
   /// The claim file's name inside the folder.
   static constexpr const char* kFileName = ".bench_mps.lock";
 
+  /// As the claim is released, the folders made for this run go again where they are empty (a run that could
+  /// write nothing).
+  void remove_made_folders_on_release() { remove_made_ = true; }
+
  private:
   void claim(const std::filesystem::path& dir);
   int fd_ = -1;
-  std::filesystem::path path_;
+  std::filesystem::path path_, dir_, made_;
+  bool remove_made_ = false;
 };
 
 /// Throws the UsageError a second sweep's claim gets (naming the holder's pid) where a sweep holds `dir`'s claim now;

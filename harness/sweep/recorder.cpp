@@ -179,13 +179,39 @@ nlohmann::json SweepTiming::json() const {
           {"settle_s", settle_s},
           {"teardown_s", teardown_s},
           {"runs", runs},
-          {"note", "this invocation's runs; wall_s from the end of the preflight to the last run's record"}};
+          {"invocations", invocations},
+          {"note", invocations == 1 ? "this invocation's runs; wall_s from the end of the preflight to the last run's "
+                                      "record"
+                                    : "the first invocation's and its resumes' runs, summed; each one's wall_s from "
+                                      "the end of its preflight to its last run's record"}};
+}
+
+void SweepTiming::add_earlier(const nlohmann::json& earlier) {
+  if (!earlier.is_object()) return;
+  const auto num = [&earlier](const char* key) {
+    const auto it = earlier.find(key);
+    return it != earlier.end() && it->is_number() && std::isfinite(it->get<double>()) && it->get<double>() >= 0
+               ? it->get<double>()
+               : 0.0;
+  };
+  wall_s += num("wall_s");
+  timed_s += num("timed_s");
+  startup_s += num("startup_s");
+  settle_s += num("settle_s");
+  teardown_s += num("teardown_s");
+  runs += static_cast<int>(num("runs"));
+  const auto it = earlier.find("invocations");
+  invocations +=
+      it != earlier.end() && it->is_number_integer() && it->get<long>() >= 1 ? static_cast<int>(it->get<long>()) : 1;
 }
 
 std::string SweepTiming::line() const {
-  return "sweep: " + fmt_fixed(wall_s, 1) + " s, of which " + fmt_fixed(timed_s, 1) + " s timed (" +
-         fmt_fixed(100.0 * timed_share(), 0) + "%); harness: start-up " + fmt_fixed(startup_s, 1) + " s, settle " +
-         fmt_fixed(settle_s, 1) + " s, teardown " + fmt_fixed(teardown_s, 1) + " s";
+  return "sweep: " + fmt_fixed(wall_s, 1) + " s" +
+         (invocations > 1 ? " over " + std::to_string(invocations) + " invocations (a first run and its resumes)"
+                          : "") +
+         ", of which " + fmt_fixed(timed_s, 1) + " s timed (" + fmt_fixed(100.0 * timed_share(), 0) +
+         "%); harness: start-up " + fmt_fixed(startup_s, 1) + " s, settle " + fmt_fixed(settle_s, 1) + " s, teardown " +
+         fmt_fixed(teardown_s, 1) + " s";
 }
 
 SweepTiming RunRecorder::timing(double wall) const {

@@ -27,7 +27,11 @@ struct SweepTiming {
   double wall_s = 0;  ///< from the end of the preflight to the last run's record
   double timed_s = 0, startup_s = 0, settle_s = 0, teardown_s = 0;
   int runs = 0;
+  int invocations = 1;  ///< the first run and its resumes, whose times add_earlier summed
   double timed_share() const { return wall_s > 0 ? timed_s / wall_s : 0.0; }
+  /// Adds a resumed folder's meta.json timing (its earlier invocations'), so a resume, even one that runs nothing,
+  /// keeps the sweep's whole time; a timing that is not an object of numbers adds nothing.
+  void add_earlier(const nlohmann::json& earlier);
   nlohmann::json json() const;
   /// "sweep: 73.1 s, of which 26.8 s timed (37%); harness: start-up 38.4 s, settle 0.0 s, teardown 6.1 s"
   std::string line() const;

@@ -49,12 +49,16 @@ nlohmann::json sweep_identity(const SweepMeta& meta) {
   return id;
 }
 
-/// What identifies a sweep beyond meta's sweep section, read from its command line: where exec copies are held, and
-/// what is profiled (a resumed sweep gated or profiled otherwise would mix two measurements in one folder).
+/// What identifies a sweep beyond meta's sweep section, read from its command line: the device it measures (a
+/// command line retyped without --device would go on with CUDA's device 0), where exec copies are held, what of
+/// their output is kept, and what is profiled (a resumed sweep gated or profiled otherwise would mix two
+/// measurements in one folder).
 void add_measurement_options(nlohmann::json& id, const SweepSpec& spec) {
+  id["device"] = spec.device;
   if (has_exec(spec)) {
     id["exec_gate"] = spec.exec_gate;
     id["exec_gate_timeout_s"] = spec.exec_gate_timeout_s;
+    id["exec_log_cap_bytes"] = spec.params.exec.log_cap_bytes;
   }
   id["profile_gpu"] = spec.profile_gpu;
   if (spec.profile_gpu) {
@@ -141,6 +145,23 @@ void read_as_users(const fs::path& scratch, const fs::path& dir, Read read) {
   }
 }
 
+/// "mps-cpu-n2" of "r3-mps-cpu-n2": a run's configuration, which repeats (and --noise-target's added ones) share.
+std::string configuration_of(const std::string& run_id) {
+  const auto dash = run_id.find('-');
+  return dash == std::string::npos ? run_id : run_id.substr(dash + 1);
+}
+
+void check_recorded_in_plan(const std::set<std::string>& recorded, const SweepSpec& spec, const fs::path& summary) {
+  std::set<std::string> planned;
+  for (const ModeBlock& block : plan_sweep(spec))
+    for (const RunSpec& r : block.runs()) planned.insert(configuration_of(r.run_id()));
+  for (const std::string& id : recorded)
+    if (!planned.count(configuration_of(id)))
+      throw ResultsError(summary.string() + ": run " + id +
+                         " is none of this sweep's configurations (an edited file, or rows of another sweep); "
+                         "remove its rows, or start the sweep again in a new folder");
+}
+
 }  // namespace
 
 SweepSpec stored_sweep(const fs::path& dir) {
@@ -188,7 +209,7 @@ void note_resumed_limits(SweepMeta& meta, const SweepSpec& spec, const std::stri
   meta.resumes->push_back({{"utc", utc}, {"runs_recorded_before", recorded}, {"limits_changed", changed}});
 }
 
-ResumeState prepare_resume(const fs::path& dir) {
+ResumeState prepare_resume(const fs::path& dir, const SweepSpec* spec) {
   ResumeState state;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) throw ResultsError("--resume: " + dir.string() + " is not a folder");
@@ -226,6 +247,7 @@ ResumeState prepare_resume(const fs::path& dir) {
     read_tasks(scratch / "tasks.csv");
   });
   for (const auto& r : state.recorded) state.recorded_ids.insert(r.run_id);
+  if (spec) check_recorded_in_plan(state.recorded_ids, *spec, dir / "summary.csv");
   for (const char* name : kCsvFiles) check_header(dir / name, texts[name]);  // still before any file changes
 
   for (const char* name : kCsvFiles) {

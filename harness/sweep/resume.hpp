@@ -41,7 +41,9 @@ void check_same_sweep(const SweepSpec& spec, const SweepMeta& meta);
 /// before it (those ran with the values before). --cpus counts as a limit: meta's device.cpus_given.
 void note_resumed_limits(SweepMeta& meta, const SweepSpec& spec, const std::string& utc, std::size_t recorded);
 
-/// Validates DIR, repairs a crash's leftovers and returns what is recorded.
-ResumeState prepare_resume(const std::filesystem::path& dir);
+/// Validates DIR, repairs a crash's leftovers and returns what is recorded. With `spec`, a recorded run whose
+/// configuration (its id less the repeat) the sweep does not plan is refused before any repair: an edited
+/// summary.csv, or rows of another sweep.
+ResumeState prepare_resume(const std::filesystem::path& dir, const SweepSpec* spec = nullptr);
 
 }  // namespace bench_mps::harness

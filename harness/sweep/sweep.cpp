@@ -398,11 +398,22 @@ class Sweep {
                      : failed                     ? SweepStatus::failed
                                                   : SweepStatus::complete);
     if (!write_error_.empty()) meta_.stop_reason = write_error_;
-    const SweepTiming timing = recorder_.timing(seconds_between(started_, std::chrono::steady_clock::now()));
+    SweepTiming timing = recorder_.timing(seconds_between(started_, std::chrono::steady_clock::now()));
+    if (meta_.timing) timing.add_earlier(*meta_.timing);  // resumed: the invocations before this one
     meta_.timing = timing.json();
     if (const std::string e = monitor_.error(); !e.empty()) meta_.monitor_error = e;
     const std::vector<std::string> slow_first = note_slow_first_runs(spec_, out_, meta_);
     const bool meta_saved = save_meta();
+    if (!meta_saved && !spec_.resume && recorder_.records().empty() && !fs::exists(out_ / "meta.json")) {
+      // Not one file of results could be started (a full disk, a file size limit): what was written goes again,
+      // so the same --out can be given again once there is room.
+      std::error_code ec;
+      for (const char* name : {"summary.csv", "runs.csv", "tasks.csv", "timeline.csv", "meta.json.tmp"})
+        fs::remove(out_ / name, ec);
+      std::cerr << "bench_mps: " << write_error_ << "; stopped before meta.json was written: nothing was measured, "
+                << "and the files begun in " << out_.string() << " were removed\n";
+      return kExitEnvironment;
+    }
     std::cout << "\n";
     ClosingInput closing{recorder_.records(), out_, meta_};
     if (closing_tables(spec_.scenario)(std::cout, closing)) save_meta();
@@ -469,11 +480,11 @@ int run_sweep(const SweepSpec& spec) {
   std::error_code ec;
   fs::create_directories(out, ec);
   if (ec) throw UsageError("--out: cannot create " + out.string() + ": " + ec.message());
-  const OutDirClaim claim(out, made);          // one sweep per folder, from here until we return
+  OutDirClaim claim(out, made);                // one sweep per folder, from here until we return
   if (!spec.resume) check_fresh_out_dir(out);  // again, now that no one else can write there
   std::optional<ResumeState> resumed;
-  if (spec.resume) resumed = prepare_resume(spec.out_dir);  // repairs only after every check passed
-  if (env.lock) env.lock->record_out_dir(out);              // a second sweep of this GPU names it
+  if (spec.resume) resumed = prepare_resume(spec.out_dir, &spec);  // repairs only after every check passed
+  if (env.lock) env.lock->record_out_dir(out);                     // a second sweep of this GPU names it
   if (resumed)
     for (const std::string& line : resumed->repairs) std::cerr << "bench_mps: resume: " << line << "\n";
   install_stop_handlers();
@@ -492,7 +503,9 @@ int run_sweep(const SweepSpec& spec) {
   cpus_json["harness"] = confined.empty() ? cpus.harness : std::vector<int>{};
   try {
     Sweep sweep(spec, std::move(env), out, std::move(resumed), cpus_json);
-    return sweep.run();
+    const int rc = sweep.run();
+    if (!spec.resume && !fs::exists(out / "meta.json", ec)) claim.remove_made_folders_on_release();  // wrote nothing
+    return rc;
   } catch (const FileWriteError& e) {  // the CSV headers, before any run
     throw EnvironmentError(std::string(e.what()) + "; nothing was measured");
   }

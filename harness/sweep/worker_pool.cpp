@@ -431,7 +431,10 @@ bool WorkerSet::start() {
   if (end == WaitEnd::stopped) return false;
   if (end == WaitEnd::timed_out) {
     m.timed_out = true;
-    m.kill_all(RunStatus::timeout, "not READY within " + fmt_num(m.limits.ready_timeout_s) + " s", true);
+    const std::string late = "not READY within " + fmt_num(m.limits.ready_timeout_s) + " s";
+    for (auto& w : m.workers)  // those that were READY only wait on the late ones: the late ones are the cause
+      if (w->result.ready) set_status(w->result, RunStatus::aborted, "another worker was " + late);
+    m.kill_all(RunStatus::timeout, late, true, [](const Worker& w) { return !w.result.ready; });
     return false;
   }
   if (any_failed) {
