@@ -348,6 +348,12 @@ TEST(BadInput, OutIsAFile) {
   EXPECT_EQ(below.exit_code, 2) << below.err;
   EXPECT_NE(below.err.find((tmp / "file").string() + " is a file, not a folder"), std::string::npos) << below.err;
   EXPECT_FALSE(fs::exists(tmp / "file" / "sub"));
+  // A link to nothing is called one, not "File exists".
+  fs::create_symlink(tmp / "nowhere", tmp / "dangling");
+  const auto link = run_program(bench_mps_exe(), {"--workloads", "cpu", "--out", (tmp / "dangling").string()});
+  EXPECT_EQ(link.exit_code, 2) << link.err;
+  EXPECT_NE(link.err.find((tmp / "dangling").string() + " is a link to nothing"), std::string::npos) << link.err;
+  EXPECT_FALSE(fs::exists(tmp / "nowhere"));
 }
 
 TEST(BadInput, OutAlreadyHoldsResults) {
@@ -428,7 +434,11 @@ TEST(Help, ListsTheMainOptions) {
   for (const char* flag : {"--procs", "--modes", "--workloads", "--repeats", "--out", "--spin-us", "--mlp-layers",
                            "--mlp-profile", "--command", "--exec-metric", "--version"})
     EXPECT_NE(r.out.find(flag), std::string::npos) << flag;
-  EXPECT_EQ(r.out.find("--cpu-fault"), std::string::npos) << "test-only options stay hidden";
+  // The CPU stand-in's options, the tests' faults among them, in a group of their own that says what they are.
+  const auto group = r.out.find("without a GPU (CPU stand-ins: to try the flow; no GPU data):");
+  ASSERT_NE(group, std::string::npos) << r.out;
+  for (const char* flag : {"--cpu-task-us", "--cpu-fault", "--demo", "--cpu-stand-in"})
+    EXPECT_GT(r.out.find(flag), group) << flag;
 }
 
 }  // namespace

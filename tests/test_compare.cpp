@@ -288,7 +288,7 @@ TEST(CompareProgram, MetadataDiffAboveTheTable) {
   std::vector<std::string> columns;
   for (const auto& cell : harness::split(out.substr(header_at, out.find('\n', header_at) - header_at), '|'))
     columns.push_back(harness::trim(cell));
-  EXPECT_EQ(columns, (std::vector<std::string>{"", "Mode", "N", "Ref", "Ref noise", "Cmp", "Cmp noise", "%Diff", "p",
+  EXPECT_EQ(columns, (std::vector<std::string>{"", "Mode", "N", "Base", "Base noise", "New", "New noise", "%Diff", "p",
                                                "Detectable", "Status", "Note", ""}));
 }
 

@@ -167,6 +167,28 @@ TEST_F(ExecHostile, MetricThatNeverMatchesIsSaid) {
   EXPECT_NE(row.reason.find("matched no stdout line"), std::string::npos) << row.reason;
 }
 
+TEST_F(ExecHostile, MatchedLinesWithoutANumberInRangeAreCountedAndSaid) {
+  const auto r =
+      sweep({"--command", "printf 'step_ms=1.5\\nstep_ms=nan\\nstep_ms=-5\\nstep_ms=2\\nloss=inf\\n'", "--exec-metric",
+             "step_ms=([-0-9.a-z]+)", "--exec-check", "loss=([a-z0-9.]+)", "--procs", "1", "--modes", "timeslice"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string runs = read_text(out() / "runs.csv");
+  EXPECT_NE(runs.find("steps=2"), std::string::npos) << runs;
+  EXPECT_NE(runs.find("metric_rejected=2"), std::string::npos) << runs;
+  EXPECT_NE(runs.find("check_rejected=1"), std::string::npos) << runs;
+  const auto row = summary().at(kRun);
+  EXPECT_EQ(row.status, "ok");
+  EXPECT_NE(row.reason.find("--exec-metric matched 2 line(s) whose number was none in 0..1e12"), std::string::npos)
+      << row.reason;
+  EXPECT_NE(row.reason.find("--exec-check matched 1 line(s), none with a number in 0..1e12"), std::string::npos)
+      << row.reason;
+  for (const std::string blank : {"--exec-metric", "--exec-check"}) {
+    const auto bad = sweep({"--command", "true", blank, "", "--procs", "1", "--modes", "timeslice"});
+    EXPECT_EQ(bad.exit_code, 2) << blank << ": " << bad.err;
+    EXPECT_NE(bad.err.find(blank + ": it is empty"), std::string::npos) << bad.err;
+  }
+}
+
 TEST_F(ExecHostile, ProgramsOwnExit127IsAFailureNotNotFound) {
   const auto r = sweep({"--command", "echo 'it broke' >&2; exit 127", "--procs", "1", "--modes", "timeslice"});
   EXPECT_EQ(r.exit_code, 1) << r.err;

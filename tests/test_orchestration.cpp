@@ -172,6 +172,11 @@ TEST_F(Orchestration, RunShDemoRendersAStampedReportWithoutAGpu) {
   EXPECT_EQ(gpu.exit_code, 2) << gpu.err;
   EXPECT_NE(gpu.err.find("--demo: the spin workload would measure a GPU"), std::string::npos) << gpu.err;
   EXPECT_FALSE(fs::exists(tmp / "gpu"));
+  const auto exec = run_program(
+      bench_mps_exe(), {"--demo", "--workloads", "exec", "--command", "true", "--out", (tmp / "exec").string()}, env);
+  EXPECT_EQ(exec.exit_code, 2) << exec.err;
+  EXPECT_NE(exec.err.find("--demo: the exec workload would measure your program"), std::string::npos) << exec.err;
+  EXPECT_FALSE(fs::exists(tmp / "exec"));
 }
 
 TEST_F(Orchestration, NoiseTargetAddsRepeatsUntilItsCapsAndSaysWhichMissed) {
@@ -389,7 +394,7 @@ TEST_F(Orchestration, DaemonThatWillNotStartIsAnEnvironmentError) {
 TEST_F(Orchestration, DaemonThatIgnoresQuitIsStoppedBySignal) {
   const auto r = sweep({"--modes", "mps", "--procs", "1"}, Env{{{"FAKE_MPS_IGNORE_QUIT", "1"}}, {}});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.err.find("stopped by signal instead"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("ended with SIGTERM/SIGKILL instead"), std::string::npos) << r.err;
   EXPECT_EQ(journal_count("daemon ignores quit"), 1);
 }
 

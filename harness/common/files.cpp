@@ -264,7 +264,12 @@ void check_folder_creatable(const std::filesystem::path& out, const std::string&
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::path probe = fs::absolute(out, ec);
-  while (!probe.empty() && !fs::exists(probe, ec)) probe = probe.parent_path();
+  while (!probe.empty() && !fs::exists(probe, ec)) {
+    if (fs::is_symlink(probe, ec))  // exists() follows it: a link to nothing, which no folder can be made at
+      throw UsageError(option + ": cannot create " + out.string() + ": " + probe.string() +
+                       " is a link to nothing (it points at " + fs::read_symlink(probe, ec).string() + ")");
+    probe = probe.parent_path();
+  }
   const fs::path trial = probe / (".bench_mps-write-test-" + std::to_string(::getpid()));
   if (!probe.empty() && fs::exists(probe, ec) && !fs::is_directory(probe, ec))
     throw UsageError(option + ": cannot create " + out.string() + ": " + probe.string() + " is a file, not a folder");

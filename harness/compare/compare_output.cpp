@@ -138,8 +138,9 @@ std::string render_comparison_markdown(const CompareReport& report) {
                                        : ""});
   md << pipe_table({"Key", "Base", "New", "Diff"}, meta_rows, {false, false, false, false}) << "\n";
 
-  const std::vector<std::string> header{"Mode",  "N", "Ref",        "Ref noise", "Cmp", "Cmp noise",
-                                        "%Diff", "p", "Detectable", "Status",    "Note"};
+  // Base and New, as the header lines and the metadata table call the two folders (Ref and Cmp before 2026-12-05).
+  const std::vector<std::string> header{"Mode",  "N", "Base",       "Base noise", "New", "New noise",
+                                        "%Diff", "p", "Detectable", "Status",     "Note"};
   const std::vector<bool> right{false, true, true, true, true, true, true, true, true, false, false};
   const auto& pairs = report.comparison.pairs;
   for (std::size_t i = 0; i < pairs.size();) {

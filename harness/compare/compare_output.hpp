@@ -36,7 +36,7 @@ const std::vector<std::string>& comparison_csv_columns();
 /// comparison.csv: one row per pair; change and spreads as fractions; empty cells where unknown.
 std::string render_comparison_csv(const CompareReport& report);
 
-/// The human report: metadata diff, one table per workload + params (Ref, Ref noise, Cmp, Cmp noise,
+/// The human report: metadata diff, one table per workload + params (Base, Base noise, New, New noise,
 /// %Diff, p, Status, Note), configurations on one side only, and the summary line.
 std::string render_comparison_markdown(const CompareReport& report);
 

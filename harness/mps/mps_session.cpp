@@ -252,7 +252,7 @@ void MpsSession::quit() {
   }
   fs::remove_all(dir_, ec);
   fatal_signal_mps_pipe("");
-  if (!problem.empty()) throw MpsError("MPS quit: " + problem + " (it was stopped by signal instead)");
+  if (!problem.empty()) throw MpsError("MPS quit: " + problem + " (the daemon was ended with SIGTERM/SIGKILL instead)");
 }
 
 fs::path default_mps_base_dir() {

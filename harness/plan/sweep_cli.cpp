@@ -456,8 +456,9 @@ void add_sweep_options(CLI::App& app, SweepSpec& spec, SweepCliValues& raw) {
       ->excludes(no_pin)
       ->group(limits)
       ->capture_default_str();
-  app.add_option("--worker", spec.worker_exe, "worker executable (default: bench_worker beside bench_mps)")->group("");
   const std::string no_gpu = "without a GPU (CPU stand-ins: to try the flow; no GPU data)";
+  app.add_option("--worker", spec.worker_exe, "worker executable (default: bench_worker beside bench_mps)")
+      ->group(no_gpu);
   app.add_flag("--cpu-stand-in", spec.cpu_stand_in,
                "the regime workloads (duty, xray) as CPU stand-ins: try --scenario xray/regimes without a GPU")
       ->group(no_gpu);
@@ -594,10 +595,10 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
     spec.repeats = kNoiseTargetRepeats;
   if (spec.demo)
     for (const std::string& w : spec.workloads)
-      if (workload_needs_gpu(w) && !(spec.cpu_stand_in && has_cpu_stand_in(w)))
-        throw UsageError("--demo: the " + w +
-                         " workload would measure a GPU; a demo runs cpu (or duty/xray with "
-                         "--cpu-stand-in) only");
+      if ((workload_needs_gpu(w) || runs_user_program(w)) && !(spec.cpu_stand_in && has_cpu_stand_in(w)))
+        throw UsageError("--demo: the " + w + " workload would measure " +
+                         (runs_user_program(w) ? "your program" : "a GPU") +
+                         "; a demo runs cpu (or duty/xray with --cpu-stand-in) only");
   resolve_duty_host_us(spec.params);
   if (spec.params.duty.host_us > kMaxDutyHostUs)
     throw UsageError("--duty-burst-us " + fmt_num(spec.params.duty.burst_us) + " with --duty-pct " +

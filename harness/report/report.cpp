@@ -226,8 +226,8 @@ int report_folder(const ReportArgs& args) {
   stage.commit({"plots", "report.md"});  // plot.log stays behind in the staging folder, removed with it
   if (!args.place.empty() || !args.forget_place.empty())
     write_file_atomically(dir / "places.json", places_json(remembered));
-  std::cout << "report: wrote " << (dir / "report.md").string() << " and " << r.plan.figures.size() << " figures in "
-            << (dir / "plots").string() << "\n";
+  std::cout << "report: wrote " << (dir / "report.md").string() << " and " << r.plan.figures.size()
+            << (r.plan.figures.size() == 1 ? " figure in " : " figures in ") << (dir / "plots").string() << "\n";
   return kExitOk;
 }
 

@@ -57,7 +57,7 @@ void print_summary_table(std::ostream& out, const std::vector<SummaryRecord>& ro
   for (const auto& [key, cell] : cells)
     workload_width = std::max(workload_width, static_cast<int>(std::get<0>(key).size()));
   out << line("%-*s %-*s %5s %13s %9s %12s %14s %s\n", workload_width, "workload", mode_width, "mode", "N",
-              "per-task ms", "vs N=1", "tasks/s", "vs timeslice", "runs");
+              "per-task ms", "ms vs N=1", "tasks/s", "vs timeslice", "runs");
   std::set<std::pair<std::string, std::string>> workloads;
   for (const auto& [key, cell] : cells) workloads.insert({std::get<0>(key), std::get<1>(key)});
   for (const auto& [workload, params] : workloads) {
@@ -67,7 +67,7 @@ void print_summary_table(std::ostream& out, const std::vector<SummaryRecord>& ro
         const int n = std::get<3>(key);
         const double tput = c.throughput.empty() ? NAN : median(c.throughput);
         std::string speedup = "";
-        if (mode != kTimesliceMode) {
+        if (mode != kTimesliceMode && !c.throughput.empty()) {  // a cell with no ok run has no ratio, not "-x"
           auto ts = cells.find({workload, params, kTimesliceMode, n});
           if (ts != cells.end() && !ts->second.throughput.empty())
             speedup = fmt_fixed(tput / median(ts->second.throughput), 2) + "x";

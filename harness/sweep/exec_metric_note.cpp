@@ -11,9 +11,20 @@ namespace {
 /// What went wrong with the metric of one copy that ran fine, or "".
 std::string metric_problem(const WorkerResult& w) {
   if (w.status != RunStatus::ok) return "";
-  if (done_fact(w.done, "metric_stopped") == 1) return "--exec-metric stopped matching at its time budget";
-  if (done_fact(w.done, "steps") == 0) return "--exec-metric matched no stdout line (steps=0)";
-  return "";
+  std::string problem;
+  const auto add = [&problem](const std::string& p) { problem += (problem.empty() ? "" : "; ") + p; };
+  const auto count = [&w](const char* fact) {
+    const double n = done_fact(w.done, fact);
+    return n == n && n > 0 ? static_cast<long>(n) : 0L;  // NaN: not said
+  };
+  if (done_fact(w.done, "metric_stopped") == 1) add("--exec-metric stopped matching at its time budget");
+  if (const long n = count("metric_rejected"))
+    add("--exec-metric matched " + std::to_string(n) + " line(s) whose number was none in 0..1e12 (nan, inf, a sign, " +
+        "not a number): left out (metric_rejected)");
+  if (done_fact(w.done, "steps") == 0) add("--exec-metric matched no stdout line (steps=0)");
+  if (const long n = count("check_rejected"); n && done_fact(w.done, "check_matches") == 0)
+    add("--exec-check matched " + std::to_string(n) + " line(s), none with a number in 0..1e12: no check_value");
+  return problem;
 }
 
 }  // namespace

@@ -58,18 +58,21 @@ MetricText MetricText::of(const LongLine& line) {
 std::optional<double> MetricReader::read(const MetricText& text) {
   if (stopped()) return std::nullopt;
   const std::int64_t t0 = monotonic_ns();
-  std::optional<double> value = search(text.head);
+  bool matched = false;
+  std::optional<double> value = search(text.head, matched);
   if (text.cut) {
     ++lines_cut_;
-    if (!value) value = search(text.end);
+    if (!value) value = search(text.end, matched);
   }
+  if (!value && matched) ++rejected_;
   spent_ns_ += monotonic_ns() - t0;
   return value;
 }
 
-std::optional<double> MetricReader::search(const std::string& text) const {
+std::optional<double> MetricReader::search(const std::string& text, bool& matched) const {
   std::smatch m;
   if (!std::regex_search(text, m, re_)) return std::nullopt;
+  matched = true;
   try {
     std::size_t used = 0;
     const std::string s = m[1].str();

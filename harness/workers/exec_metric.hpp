@@ -49,13 +49,16 @@ class MetricReader {
   std::optional<double> read(const MetricText& text);
   /// Lines longer than the window (matched on their head and tail only).
   std::uint64_t lines_cut() const { return lines_cut_; }
+  /// Lines the pattern matched whose capture was no number in [0, 1e12] (nan, inf, a sign, "1.2.3"): not counted.
+  std::uint64_t rejected() const { return rejected_; }
   /// Whether matching stopped because it had taken kMetricBudgetS.
   bool stopped() const { return spent_ns_ > static_cast<std::int64_t>(kMetricBudgetS * 1e9); }
 
  private:
-  std::optional<double> search(const std::string& text) const;
+  /// The value, or nullopt with `matched` set where the pattern matched but its capture was no number in range.
+  std::optional<double> search(const std::string& text, bool& matched) const;
   std::regex re_;
-  std::uint64_t lines_cut_ = 0;
+  std::uint64_t lines_cut_ = 0, rejected_ = 0;
   std::int64_t spent_ns_ = 0;
 };
 

@@ -161,6 +161,7 @@ class ExecWorkload final : public kernels::Workload {
     if (!p_.check.empty()) {  // no line matched: no value (advise says the check could not be read)
       f.emplace_back("check_matches", static_cast<double>(check_matches_));
       if (check_matches_ > 0) f.emplace_back("check_value", check_value_);
+      if (check_->rejected()) f.emplace_back("check_rejected", static_cast<double>(check_->rejected()));
     }
     if (!p_.metric.empty()) {
       // Held at the start gate: the lines from its release on, the steps its N copies share (alone: from its
@@ -174,6 +175,7 @@ class ExecWorkload final : public kernels::Workload {
       const std::int64_t last_step_seen_ns = steps_ms.empty() ? 0 : step_seen_ns_.back();
       f.emplace_back("steps", static_cast<double>(steps_ms.size()));
       if (metric_->lines_cut()) f.emplace_back("metric_lines_cut", static_cast<double>(metric_->lines_cut()));
+      if (metric_->rejected()) f.emplace_back("metric_rejected", static_cast<double>(metric_->rejected()));
       if (metric_->stopped()) f.emplace_back("metric_stopped", 1.0);
       if (!steps_ms.empty()) {
         f.emplace_back("step_mean_ms", mean(steps_ms));

@@ -230,6 +230,7 @@ void add_workload_options(CLI::App& app, WorkloadConfig& c) {
                  "exec: regular expression with one capture group reading a per-step time in ms from the "
                  "command's stdout, e.g. 'step_ms=([0-9.]+)' (at most 256 bytes, no back-references; a line is "
                  "matched on its first and last 256 bytes)")
+      ->check(not_blank())
       ->group(exec);
   app.add_option_function<std::string>(
          "--exec-metric-kind", [&c](const std::string& v) { c.exec.metric_is_latency = v == "latency"; },
@@ -242,6 +243,7 @@ void add_workload_options(CLI::App& app, WorkloadConfig& c) {
                  "exec: regular expression with one capture group reading a value of the command's result from its "
                  "stdout, e.g. 'final loss ([0-9.]+)'; the last match is recorded (runs.csv facts check_value), "
                  "a number from 0 to 1e12 (advise --check-metric holds thread limits to it)")
+      ->check(not_blank())
       ->group(exec);
   app.add_option("--exec-log-cap", c.exec.log_cap_bytes, "exec: bytes of each copy's stdout and of its stderr kept")
       ->check(whole_in(0, 1LL << 34))
@@ -256,20 +258,38 @@ void add_workload_options(CLI::App& app, WorkloadConfig& c) {
       ->group("fault scenario")
       ->capture_default_str();
 
-  // The CPU stand-in exists for tests and for trying the flow without a GPU: its length is in --help, the
-  // fault and shape options for tests stay out of it.
+  // The CPU stand-in exists for tests and for trying the flow without a GPU: in --help with the rest (CLI11 names a
+  // hidden option in none of its errors).
+  const std::string no_gpu = "without a GPU (CPU stand-ins: to try the flow; no GPU data)";
   app.add_option("--cpu-task-us", c.cpu.task_us,
                  "the cpu workload's task: this many microseconds of a busy host loop (--workloads cpu)")
       ->check(finite_in(0.0, 1e9))
-      ->group("without a GPU (CPU stand-ins: to try the flow; no GPU data)");
-  app.add_option_function<std::string>("--cpu-fault", [&c](const std::string& v) { c.cpu.fault = *parse_cpu_fault(v); })
+      ->group(no_gpu);
+  app.add_option_function<std::string>(
+         "--cpu-fault", [&c](const std::string& v) { c.cpu.fault = *parse_cpu_fault(v); },
+         "cpu: a fault to inject in one worker (tests): none, error, crash, abort, hang, hang-before-ready, "
+         "exit-before-ready")
       ->check(CLI::IsMember(cpu_fault_names()))
-      ->group("");
-  app.add_option("--cpu-fault-worker", c.cpu.fault_worker)->check(whole_in(0, 1000000))->group("");
-  app.add_option("--cpu-fault-after", c.cpu.fault_after_tasks)->check(whole_in(0, 1000000000))->group("");
-  app.add_option("--cpu-setup-ms", c.cpu.setup_ms_per_index)->check(finite_in(0.0, 1e6))->group("");
-  app.add_option("--cpu-mem-mib", c.cpu.mem_mib)->check(whole_in(0, 1 << 30))->group("");
-  app.add_flag("--cpu-fill", c.cpu.fill)->group("");
+      ->group(no_gpu);
+  app.add_option("--cpu-fault-worker", c.cpu.fault_worker, "cpu: the index of the worker that faults (default 0)")
+      ->check(whole_in(0, 1000000))
+      ->group(no_gpu);
+  app.add_option("--cpu-fault-after", c.cpu.fault_after_tasks,
+                 "cpu: the tasks it completes before the fault (default 2)")
+      ->check(whole_in(0, 1000000000))
+      ->group(no_gpu);
+  app.add_option("--cpu-setup-ms", c.cpu.setup_ms_per_index,
+                 "cpu: worker i sleeps i x this many ms in its set-up (READY staggered; tests of the barrier)")
+      ->check(finite_in(0.0, 1e6))
+      ->group(no_gpu);
+  app.add_option("--cpu-mem-mib", c.cpu.mem_mib,
+                 "cpu: the 'device memory' each worker claims; over CUDA_MPS_PINNED_DEVICE_MEM_LIMIT it fails in "
+                 "set-up, as cudaMalloc does under that MPS limit")
+      ->check(whole_in(0, 1 << 30))
+      ->group(no_gpu);
+  app.add_flag("--cpu-fill", c.cpu.fill,
+               "cpu: a task fills the 'device': under an MPS thread percentage p it takes 100/p times as long")
+      ->group(no_gpu);
 }
 
 namespace {

@@ -16,7 +16,7 @@ Tables checked, by their headers:
   an alone-runs table, `step vs one copy time-sliced (alone runs' spread)` and `completion vs one copy
   time-sliced` against the time-sliced alone runs' median, and the bracket against their largest and smallest);
 - the interference table (`p99 vs alone` against `fg p99 ms alone -> beside`);
-- comparison tables (`%Diff` against Ref and Cmp);
+- comparison tables (`%Diff` against Base and New; Ref and Cmp before 2026-12-05);
 - the duty-cycle table (`MPS / time-sliced` against the two slowdowns beside it);
 - the regimes tables (`error` against `measured` and `model`).
 Prints one line per contradiction (file, table row, cell, the recomputed interval); exit 1 if any.
@@ -205,7 +205,9 @@ def check_file(path):
             check_exec_table(ck, header, rows)
         elif "p99 vs alone (min–max)" in header and "fg p99 ms alone → beside" in header:
             check_interference_table(ck, header, rows)
-        elif "%Diff" in header and "Ref" in header and "Cmp" in header:
+        elif "%Diff" in header and "Base" in header and "New" in header:
+            check_quotient_column(ck, rows, header, "New", "Base", "%Diff", "%Diff", 100.0, -100.0)
+        elif "%Diff" in header and "Ref" in header and "Cmp" in header:  # comparisons written before 2026-12-05
             check_quotient_column(ck, rows, header, "Cmp", "Ref", "%Diff", "%Diff", 100.0, -100.0)
         elif "MPS / time-sliced" in header and "time-sliced slowdown" in header:
             check_quotient_column(ck, rows, header, "time-sliced slowdown", "MPS slowdown", "MPS / time-sliced",
