@@ -1541,6 +1541,39 @@ TEST_F(Advise, RedoWritesACommittedFoldersAdviceAgainAsCommitted) {
   }
 }
 
+// A pair whose sweep did not run to its end: --redo keeps "No advice" and exit 1 (it said an answer from what the
+// stopped sweep left), with both names.
+TEST_F(Advise, RedoOfAPairWhoseSweepFailedKeepsNoAdvice) {
+  const fs::path committed = source_dir() / "results/2026-11-27-beside/lease-e/infer-beside-mlp";
+  const fs::path copy = tmp / "redo" / "pair";
+  fs::create_directories(copy.parent_path());
+  fs::copy(committed, copy, fs::copy_options::recursive);
+  nlohmann::json j = nlohmann::json::parse(read_text(copy / "beside.json"));
+  const std::string a = j["beside"]["a"], b = j["beside"]["b"];
+  j["beside"]["headline"] = "No advice: the pair's sweep failed (stopped when the time budget ran out).";
+  write_text(copy / "beside.json", j.dump(2));
+  const auto r = run_program(bench_mps_exe(), {"advise", "--redo", copy.string()}, env, 120);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.out.rfind("No advice: the pair's sweep failed (stopped when the time budget ran out).", 0), 0u) << r.out;
+  const std::string md = read_text(copy / "beside.md");
+  EXPECT_EQ(md.rfind("# " + a + " beside " + b + "\n", 0), 0u) << md.substr(0, 200);
+}
+
+// A folder whose sweeps/alone-last advice.json says ran, gone: refused (every ratio's anchor would lose a draw).
+TEST_F(Advise, RedoRefusesAFolderThatLostItsLastAloneRun) {
+  const fs::path committed = source_dir() / "results/2026-12-03-advise-lease8/gemm";
+  const fs::path copy = tmp / "redo" / "gemm";
+  fs::create_directories(copy.parent_path());
+  fs::copy(committed, copy, fs::copy_options::recursive);
+  fs::remove_all(copy / "sweeps" / "alone-last");
+  const auto r = run_program(bench_mps_exe(), {"advise", "--redo", copy.string()}, env, 120);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("alone-last: no such folder, though advice.json says one copy alone ran again"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(read_text(copy / "advice.md"), read_text(committed / "advice.md"));
+}
+
 // Issue 42: --job-length on a committed folder: the advice for that job too, in the headline, advice.md and
 // advice.json; kept for the next redo; refused for a side-by-side folder.
 TEST_F(Advise, RedoWithAJobLengthAdvisesThatJobToo) {
@@ -1802,6 +1835,7 @@ TEST_F(Advise, CtrlCInTheLadderWritesWhatRanAndLeavesNoDaemon) {
   EXPECT_EQ(headline.rfind("The ladder stopped early (", 0), 0u) << headline;
   EXPECT_NE(headline.find("stopped by a signal"), std::string::npos) << headline;
   EXPECT_NE(headline.find("Can't say whether MPS helps"), std::string::npos) << headline;
+  EXPECT_EQ(j.at("ladder_end_kind"), "signal") << "a Ctrl-C is no failed sweep";
   // ... also when the folder is redone.
   const auto redo = run_program(bench_mps_exe(), {"advise", "--redo", out().string()}, env, 120);
   EXPECT_EQ(advice().at("recommendation").at("headline"), j.at("recommendation").at("headline")) << redo.err;

@@ -372,6 +372,18 @@ TEST(Report, AConformComparisonIsNamedNotCalledEmpty) {
   EXPECT_FALSE(fs::exists(dir / "report.md"));
 }
 
+TEST(Report, AnAdviseFolderIsNamedNotReportedAsAFleet) {
+  TempDir tmp;
+  const fs::path dir = tmp.path() / "advise";
+  fs::create_directories(dir / "sweeps");
+  fs::copy(copy_fixture(tmp, "results_h200_smoke"), dir / "sweeps" / "alone", fs::copy_options::recursive);
+  write_text(dir / "advice.json", "{}\n");
+  const CommandOutput out = report(dir);
+  EXPECT_EQ(out.exit_code, 2) << out.err;
+  EXPECT_NE(out.err.find("an advise folder, whose report is its advice.md"), std::string::npos) << out.err;
+  EXPECT_FALSE(fs::exists(dir / "report.md"));
+}
+
 TEST(Report, BlankSeedsFileIsRefused) {
   TempDir tmp;
   const fs::path dir = copy_fixture(tmp, "results_h200_smoke");

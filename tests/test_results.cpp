@@ -28,6 +28,16 @@ namespace {
 
 using namespace harness;
 
+// A command line said so a shell reads it back: words with spaces, quotes or shell characters in single quotes.
+TEST(ShellWords, QuoteWhatAShellWouldSplitOrExpand) {
+  EXPECT_EQ(shell_words({"bench_mps", "--procs", "1,4,10", "--out", "/tmp/a-b_c.d"}),
+            "bench_mps --procs 1,4,10 --out /tmp/a-b_c.d");
+  EXPECT_EQ(shell_words({"--command", "python3 train.py --epochs 1"}), "--command 'python3 train.py --epochs 1'");
+  EXPECT_EQ(shell_words({"--exec-metric", "step_ms=([0-9.]+)"}), "--exec-metric 'step_ms=([0-9.]+)'");
+  EXPECT_EQ(shell_words({"echo", "it's"}), "echo 'it'\\''s'");
+  EXPECT_EQ(shell_words({"", "$HOME", "a`b`"}), "'' '$HOME' 'a`b`'");
+}
+
 // A number printed in a table: fixed decimals as far as a measurement goes, an exponent beyond (a damaged file's 1e300
 // would otherwise fill a report's cell with 301 digits).
 TEST(FixedDecimals, AreKeptForMeasurementsAndGiveWayToAnExponentForAbsurdSizes) {

@@ -1,6 +1,7 @@
 #include "harness/advise/advise.hpp"
 
 #include <chrono>
+#include <cstring>
 #include <map>
 #include <iostream>
 
@@ -160,6 +161,9 @@ class AdviseRun {
       }
       rung_seconds.emplace_back(n, o.seconds);
       seconds_per_set_[n] = o.seconds / (2 * kSetsPerRung);
+      if (stop_signal().load() && !o.has_runs())  // Ctrl-C during the rung: stopped, not a failed sweep
+        return end(LadderEnd::signal, "stopped by a signal (" + std::string(strsignal(stop_signal().load())) +
+                                          ") during N=" + std::to_string(n) + "'s sweep");
       if (!o.has_runs())
         return end(LadderEnd::sweep_failed, "N=" + std::to_string(n) + "'s sweep failed: " + o.last_error);
       measured(o);

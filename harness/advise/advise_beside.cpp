@@ -77,14 +77,15 @@ void decide_pair(BesideAdvice& out, const BesideMode& ts, const BesideMode& shar
   out.gain = ratio_of_means(shared.combined, ts.combined);
   const int side = side_of_band(out.gain);
   out.best = side > 0 ? shared.mode.name : side < 0 ? ts.mode.name : std::string("undecided");
-  out.headline = side > 0 ? "Run " + pair + " " + mode_words(shared.mode) + ": together they did " +
-                                times_with_interval(out.gain) + " the work of the pair time-sliced."
-                 : side < 0 ? "Sharing " + mode_words(shared.mode) + " buys the pair under " +
-                                  fmt_fixed(100 * kDecisionBand, 0) + " % over time-slicing (" +
-                                  times_with_interval(out.gain) + "): run " + pair + " time-sliced."
-                            : "Can't tell whether " + mode_words(shared.mode) + " beats time-slicing for " + pair +
-                                  ": " + times_with_interval(out.gain) + " the pair's work, an interval across +" +
-                                  fmt_fixed(100 * kDecisionBand, 0) + " %.";
+  out.headline =
+      side > 0 ? "Run " + pair + " " + mode_words(shared.mode) + ": together they did " +
+                     times_with_interval(out.gain) + " the work of the pair time-sliced."
+      : side < 0 ? "Sharing " + mode_words(shared.mode) + " buys the pair under " + fmt_fixed(100 * kDecisionBand, 0) +
+                       " % over time-slicing (" + times_with_interval(out.gain) + "): run " + pair + " time-sliced."
+                 : "Can't tell whether " + mode_words(shared.mode) + " beats time-slicing for " + pair + ": " +
+                       times_with_interval(out.gain) + " the pair's work" +
+                       (out.gain.has_interval() ? ", an interval across +" + fmt_fixed(100 * kDecisionBand, 0) + " %."
+                                                : ": too few worker sets to tell.");
   // A's tail on one basis: its p99 under the MPS mode the verdict weighs (chosen by the pair's throughput, before
   // the tail is looked at) over its p99 time-sliced, the p99s themselves (not each over its own mode's alone run).
   out.latency_mode = shared.mode;

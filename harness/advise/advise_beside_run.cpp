@@ -23,6 +23,9 @@ namespace fs = std::filesystem;
 namespace bench_mps::harness {
 namespace {
 
+/// The headline of a pair whose sweep did not run to its end; --redo keeps it (and the exit) as it was.
+constexpr const char* kBesideSweepFailed = "No advice: the pair's sweep failed (";
+
 /// beside.json (`meta` with the advice) and beside.md into `out`, and the advice on screen.
 void write_beside(const fs::path& out, nlohmann::json meta, const BesideAdvice& advice) {
   meta["beside_format_version"] = kBesideFormatVersion;
@@ -49,8 +52,17 @@ int redo_beside(const fs::path& dir) {
     std::error_code ec;
     if (!fs::is_regular_file(summary, ec))
       throw ResultsError(summary.string() + " not found: the pair's sweep never wrote it");
-    advice = beside_from_rows(read_summary(summary), stored.at("beside").at("a").get<std::string>(),
-                              stored.at("beside").at("b").get<std::string>());
+    const std::string a = stored.at("beside").at("a").get<std::string>(),
+                      b = stored.at("beside").at("b").get<std::string>();
+    const std::string said = stored.at("beside").value("headline", std::string());
+    if (said.rfind(kBesideSweepFailed, 0) == 0) {  // as when it ran: the pair's sweep stopped, whatever it left
+      advice.a = a;
+      advice.b = b;
+      advice.headline = said;
+      write_beside(dir, stored, advice);
+      return kExitFailed;
+    }
+    advice = beside_from_rows(read_summary(summary), a, b);
   } catch (const nlohmann::json::exception& e) {
     throw ResultsError(file.string() + ": " + json_value_problem(e));
   }
@@ -93,10 +105,13 @@ int run_beside(const AdviseSpec& spec) {
     throw std::runtime_error(std::string("the pair's sweep did not start: ") + e.what());
   }
   BesideAdvice advice;
-  if (o.has_runs())
+  if (o.has_runs()) {
     advice = beside_from_rows(read_summary(o.dir / "summary.csv"), a, spec.beside);
-  else
-    advice.headline = "No advice: the pair's sweep failed (" + o.last_error + ").";
+  } else {
+    advice.a = a;  // named in beside.md and beside.json all the same, and kept for --redo
+    advice.b = spec.beside;
+    advice.headline = std::string(kBesideSweepFailed) + o.last_error + ").";
+  }
   session.finish();
   write_beside(out, session.meta(), advice);
   if (const int exit = ToolSession::signal_exit()) return exit;

@@ -259,12 +259,13 @@ AloneFacts read_alone(const fs::path& dir, const UnitChoice& unit, double gap_us
   const std::vector<SummaryRecord> rows = read_summary(dir / "summary.csv");
   const SummaryRecord& row = alone_row(rows, dir);
   AloneFacts a;
+  a.unit = unit.exec ? (unit.metric || unit.profiled ? LadderUnit::step : LadderUnit::run) : LadderUnit::task;
+  if (unit.exec) a.source = AloneSource::profile;  // a program's, even where its run failed: not bench_mps's own
   if (row.status != RunStatus::ok) {
     a.problem =
         "one copy alone did not run (" + to_string(row.status) + (row.reason.empty() ? "" : ": " + row.reason) + ")";
     return a;
   }
-  a.unit = unit.exec ? (unit.metric || unit.profiled ? LadderUnit::step : LadderUnit::run) : LadderUnit::task;
   a.unit_ms = row.task_mean_ms;
   const std::vector<WorkerRecord> workers = unit.exec ? read_runs(dir / "runs.csv") : std::vector<WorkerRecord>{};
   {
@@ -294,7 +295,13 @@ AloneFacts read_alone(const fs::path& dir, const UnitChoice& unit, double gap_us
       std::find_if(workers.begin(), workers.end(), [&](const WorkerRecord& x) { return x.run_id == row.run_id; });
   if (w == workers.end()) throw ResultsError((dir / "runs.csv").string() + ": no copy of run " + row.run_id);
   if (unit.metric) a.unit_ms = w->fact("step_mean_ms");
-  if (!(a.unit_ms > 0)) a.problem = "its copy printed no step time for --exec-metric";  // (a whole run is > 0)
+  if (!(a.unit_ms > 0)) {  // (a whole run is > 0)
+    const double rejected = w->fact("metric_rejected");
+    a.problem = rejected > 0 ? "its copy's " + fmt_sig(rejected) +
+                                   " lines --exec-metric matched held no number in 0..1e12 (nan, inf, a sign, not a "
+                                   "number): no step time"
+                             : "its copy printed no step time for --exec-metric";
+  }
   if (a.problem.empty()) place_by_profile(*w, gap_us, a);
   if (window && std::isfinite(w->fact("profile_nvml_samples")))
     *window = window_from_facts([&w](const std::string& key) { return w->fact(key); });

@@ -242,7 +242,7 @@ std::optional<JobLength> asked_job_length(const json& meta) {
 /// Whether advice.md and advice.json state longer jobs: a program timed per step (its start-up apart), or a
 /// length asked for.
 bool states_jobs(const Advice& a) {
-  return (a.alone.source == AloneSource::profile && a.alone.unit == LadderUnit::step) ||
+  return (a.alone.source == AloneSource::profile && a.alone.unit == LadderUnit::step && a.alone.placed()) ||
          asked_job_length(a.meta).has_value();
 }
 

@@ -476,6 +476,15 @@ void choose_limit(const Pick& p, const std::vector<MeasuredCell>& limits, const 
                       " of unlimited MPS's speed: leave the thread percentage unlimited.");
 }
 
+/// `r` with the drift of one copy alone run again flagged, where the verdict's reasons (which say it) were not given:
+/// a ladder that stopped or measured no MPS still says its anchor moved.
+Recommendation with_drift(Recommendation& r, const std::vector<MeasuredCell>& ladder, Basis basis,
+                          const std::string& unit) {
+  if (const std::string drift = drift_words(ladder, basis, basis_words(basis, unit)); !drift.empty())
+    r.reasons.push_back(drift);
+  return r;
+}
+
 }  // namespace
 
 Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell>& ladder,
@@ -494,9 +503,9 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
       p.verdict == AdviceVerdict::undecided)
     if (const std::string why = mps_unmeasured(ladder); !why.empty()) {
       headline_without_mps(p, ladder, predicted, unit, basis, why, r);
-      return r;
+      return with_drift(r, ladder, basis, unit);
     }
-  if (!verdict_headline(p, ladder, unit, basis, slo_words, r)) return r;
+  if (!verdict_headline(p, ladder, unit, basis, slo_words, r)) return with_drift(r, ladder, basis, unit);
   verdict_reasons(p, alone, ladder, predicted, slo, basis, slo_words, r);
   if (p.verdict == AdviceVerdict::mps) choose_limit(p, limits, unit, r);
   return r;

@@ -119,6 +119,10 @@ void read_stored_cells(const fs::path& sweeps, const UnitChoice& unit, const std
     advice.alone_last_ran = true;
     advice.alone_last_skipped = add_alone_last(sweeps / kAloneLastFolder, unit, advice.ladder);
   } else if (stored.contains("alone_last") && stored.at("alone_last").is_object()) {
+    // A run advice.json says ran, whose folder is gone: every ratio's anchor would lose a draw, silently.
+    if (stored.at("alone_last").value("ran", false) && !fs::exists(sweeps / kAloneLastFolder, ec))
+      throw ResultsError((sweeps / kAloneLastFolder).string() +
+                         ": no such folder, though advice.json says one copy alone ran again there after the ladder");
     advice.alone_last_skipped = stored.at("alone_last").value("why_not", std::string());
   }
   for (const std::string folder : {"limits", "limits-2x"})

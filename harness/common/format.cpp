@@ -62,4 +62,20 @@ std::string utc_timestamp() {
   return buf;
 }
 
+std::string shell_words(const std::vector<std::string>& words) {
+  std::string out;
+  for (const std::string& w : words) {
+    const bool plain = !w.empty() && w.find_first_not_of(
+                                         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                         "0123456789_./:=,+@%-") == std::string::npos;
+    std::string word = plain ? w : "'";
+    if (!plain) {
+      for (const char c : w) word += c == '\'' ? std::string("'\\''") : std::string(1, c);
+      word += "'";
+    }
+    out += (out.empty() ? "" : " ") + word;
+  }
+  return out;
+}
+
 }  // namespace bench_mps::harness

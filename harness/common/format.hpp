@@ -23,5 +23,8 @@ std::string trim(const std::string& text);
 std::string one_line(const std::string& text);
 /// UTC time as 2026-11-21T22:59:01Z.
 std::string utc_timestamp();
+/// A command line as a POSIX shell reads it back: each word that holds more than letters, digits and _./:=,+@%-
+/// in single quotes (a ' inside as '\''), an empty word as ''.
+std::string shell_words(const std::vector<std::string>& words);
 
 }  // namespace bench_mps::harness

@@ -162,6 +162,10 @@ int report_folder(const ReportArgs& args) {
     throw ResultsError(dir.string() +
                        ": a comparison of two conform folders, whose report compare wrote there already "
                        "(conform_comparison.md); report renders results folders, sweep comparisons and fleets");
+  if (fs::is_regular_file(dir / "advice.json", conform_ec))  // advise's folder: its sweeps are one program's ladder
+    throw ResultsError(dir.string() + ": an advise folder, whose report is its advice.md (bench_mps advise --redo " +
+                       dir.string() + " writes it again); report renders one of its sweeps (" +
+                       (dir / "sweeps" / "<name>").string() + "), not the folder as a fleet of GPUs");
   if (is_fleet_folder(dir)) return run_fleet_report(args, folder_name(dir));  // many results folders below
   check_no_fleet_options(args);
   const bool comparison = is_comparison_folder(dir);

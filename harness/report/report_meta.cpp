@@ -157,11 +157,13 @@ std::string machine_markdown(const SweepMeta& meta) {
   if (const json dirty = value_at(meta.other, "/tool/git_dirty"); dirty.is_boolean() && dirty.get<bool>())
     tool += " (uncommitted changes)";
   t.add_row({"bench_mps", tool});
-  std::string argv;
+  std::vector<std::string> words;
   if (const json a = member_value(meta.argv, meta.other, "argv"); a.is_array())
-    for (const auto& arg : a)
-      argv += (argv.empty() ? "" : " ") + (arg.is_string() ? arg.get<std::string>() : arg.dump());
-  t.add_row({"Command", argv.empty() ? "-" : "`" + argv + "`"});
+    for (const auto& arg : a) words.push_back(arg.is_string() ? arg.get<std::string>() : arg.dump());
+  // As a shell reads it back (a --command in quotes), in a code span a backtick inside does not end.
+  const std::string argv = shell_words(words);
+  const std::string fence = argv.find('`') == std::string::npos ? "`" : "`` ";
+  t.add_row({"Command", words.empty() ? "-" : fence + argv + (fence == "`" ? "`" : " ``")});
   t.add_row({"Time (UTC)", text(member_value(meta.started_utc, meta.other, "started_utc")) + " to " +
                                text(member_value(meta.finished_utc, meta.other, "finished_utc")) + ", status " +
                                text(member_value(meta.status, meta.other, "status"))});

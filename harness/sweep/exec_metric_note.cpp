@@ -21,7 +21,8 @@ std::string metric_problem(const WorkerResult& w) {
   if (const long n = count("metric_rejected"))
     add("--exec-metric matched " + std::to_string(n) + " line(s) whose number was none in 0..1e12 (nan, inf, a sign, " +
         "not a number): left out (metric_rejected)");
-  if (done_fact(w.done, "steps") == 0) add("--exec-metric matched no stdout line (steps=0)");
+  if (done_fact(w.done, "steps") == 0 && count("metric_rejected") == 0)  // else the line above says why
+    add("--exec-metric matched no stdout line (steps=0)");
   if (const long n = count("check_rejected"); n && done_fact(w.done, "check_matches") == 0)
     add("--exec-check matched " + std::to_string(n) + " line(s), none with a number in 0..1e12: no check_value");
   return problem;

@@ -186,7 +186,9 @@ void check_same_sweep(const SweepSpec& spec, const SweepMeta& meta) {
     add_measurement_options(asked, spec);
   }
   const std::string diff = differences(stored, asked);
-  if (!diff.empty()) throw UsageError("--resume: the folder holds another sweep (" + diff + "); " + kResumeForms);
+  if (diff.empty()) return;
+  const std::string started = meta.argv && !meta.argv->empty() ? "; it was started as: " + shell_words(*meta.argv) : "";
+  throw UsageError("--resume: the folder holds another sweep (" + diff + "); " + kResumeForms + started);
 }
 
 void note_resumed_limits(SweepMeta& meta, const SweepSpec& spec, const std::string& utc, std::size_t recorded) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <system_error>
 
 #include "harness/common/files.hpp"
@@ -74,12 +75,14 @@ SweepOutcome ChildSweeps::run(const std::string& name, const std::vector<std::st
   // within its share, that is what it was, not the budget.
   const bool budget = outcome.seconds + 1 >= left;
   if (outcome.exit_code < 0)
-    outcome.last_error = (stop_signal().load() ? std::string("stopped by a signal")
-                          : budget ? "stopped when the time budget ran out (it ran " + fmt_fixed(outcome.seconds, 1) +
-                                         " s, the stop included)"
-                                   : "ended after " + fmt_fixed(outcome.seconds, 1) +
-                                         " s without an exit status (it could not be started or waited for)") +
-                         (outcome.last_error.empty() ? "" : "; its last line: " + outcome.last_error);
+    outcome.last_error =
+        (stop_signal().load() ? std::string("stopped by a signal (") + strsignal(stop_signal().load()) +
+                                    "; the sweep it ran was ended with SIGTERM)"
+         : budget ? "stopped when the time budget ran out (it ran " + fmt_fixed(outcome.seconds, 1) +
+                        " s, the stop included)"
+                  : "ended after " + fmt_fixed(outcome.seconds, 1) +
+                        " s without an exit status (it could not be started or waited for)") +
+        (outcome.last_error.empty() ? "" : "; its last line: " + outcome.last_error);
   return outcome;
 }
 
