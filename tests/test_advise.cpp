@@ -562,6 +562,11 @@ TEST(AdviseDecision, AnAloneAnchorThatDriftedOverTheBandIsFlaggedInTheReasons) {
   // (the last set was already the slowest of three 1 % apart: 0.8 of its rate is 0.79x the first two's)
   EXPECT_NE(said.find("ran 0.79x under MPS the rate of its first worker sets per task"), std::string::npos) << said;
   EXPECT_NE(said.find("(flagged)"), std::string::npos) << said;
+  // A ladder that stopped at N=1 (no verdict's reasons) still says its anchor moved.
+  auto stopped = ladder({{1, 10, 10}});
+  drift_alone(stopped, ModeKind::timeslice, 0.86);
+  const Recommendation r = recommend(alone_at(10, 3, 0.2), stopped, {}, {}, NAN);
+  EXPECT_NE(reason_with(r, "run again after the ladder").find("(flagged)"), std::string::npos) << r.headline;
 }
 
 TEST(AdviseDecision, OneWorkerSetPerModeDecidesNothing) {
