@@ -1435,6 +1435,7 @@ TEST_F(Advise, BadInputGetsOneLineAndExitTwoWithNothingWritten) {
       {"--command", "  "},
       {"--workload", "cpu", "--xray-from", "/nonexistent/folder"},
       {"--workload", "cpu", "--xray-from", ""},
+      {"--redo", ""},
       {"--workload", "cpu", "--budget", "nan"},
       {"--workload", "cpu", "--budget", "inf"},
       {"--workload", "cpu", "--budget", ""},

@@ -243,6 +243,7 @@ TEST_P(ConformBadInput, OneLineExitTwoNothingWritten) {
 
 INSTANTIATE_TEST_SUITE_P(Inputs, ConformBadInput,
                          ::testing::Values(BadConform{{"--only", "thread-pct,nope"}, "--only: unknown lever 'nope'"},
+                                           BadConform{{"--only", "proof,proof"}, "--only: 'proof' is listed twice"},
                                            BadConform{{"--budget-s", "0"}, "--budget-s"},
                                            BadConform{{"--device", "not a gpu"}, "--device"},
                                            BadConform{{"--bogus"}, "--bogus"}),
@@ -250,7 +251,7 @@ INSTANTIATE_TEST_SUITE_P(Inputs, ConformBadInput,
                            std::string name;
                            for (char c : p.param.args.front())
                              name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-                           return name;
+                           return name + "_" + std::to_string(p.index);
                          });
 
 TEST_F(Conform, AFolderThatHoldsConformOrSweepResultsIsRefused) {

@@ -44,7 +44,8 @@ CLI::App* add_advise_command(CLI::App& app, AdviseSpec& spec, std::string& ladde
   cmd->footer(kAdviseHelpFooter);
   auto* command = cmd->add_option("--command", spec.command, "the program to advise on, run by /bin/sh -c");
   cmd->add_option("--workload", spec.workload, "one of bench_mps's workloads instead (spin, mlp, membw, ...)")
-      ->excludes(command);
+      ->excludes(command)
+      ->check(not_blank());
   cmd->add_option("--out", spec.out_dir, "results folder (default results/<date>-<gpu>-advise-<workload>)")
       ->check(not_blank());
   add_one_device_option(*cmd, spec.device);
@@ -94,10 +95,12 @@ CLI::App* add_advise_command(CLI::App& app, AdviseSpec& spec, std::string& ladde
           },
           "LENGTH"));
   cmd->add_option("--xray-from", spec.xray_from, "read the scheduler from this xray or regimes results folder")
+      ->check(not_blank())
       ->check(CLI::ExistingDirectory);
   cmd->add_option("--redo", spec.redo_dir,
                   "the advice (or a --beside pair's) again from DIR's sweeps (after a model change); runs nothing")
       ->excludes(command)
+      ->check(not_blank())
       ->check(CLI::ExistingDirectory);
   cmd->add_option("sweep_args", spec.sweep_args, "after --: options every sweep gets (workload options)");
   cmd->add_flag("--cpu-stand-in", spec.cpu_stand_in,

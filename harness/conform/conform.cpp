@@ -25,7 +25,11 @@ namespace {
 /// The levers --only names (all when empty); an unknown name is a UsageError listing the known ones.
 std::vector<const Lever*> chosen_levers(const std::vector<std::string>& only) {
   std::vector<const Lever*> chosen;
-  for (const std::string& id : only) {
+  for (std::size_t i = 0; i < only.size(); ++i) {
+    const std::string& id = only[i];
+    if (trim(id).empty()) throw UsageError("--only: an empty lever id (a comma too many?)");
+    if (std::find(only.begin(), only.begin() + static_cast<std::ptrdiff_t>(i), id) != only.begin() + i)
+      throw UsageError("--only: '" + id + "' is listed twice");
     const auto& all = conform_levers();
     if (std::none_of(all.begin(), all.end(), [&](const Lever& l) { return l.id == id; })) {
       std::string known;
