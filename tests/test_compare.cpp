@@ -667,7 +667,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"text_threshold", {"@base", "@base", "--threshold", "abc"}, "--threshold: 'abc' is not a number"},
         BadInput{"alpha_zero", {"@base", "@base", "--alpha", "0"}, "--alpha must lie strictly between 0 and 1"},
         BadInput{"alpha_one", {"@base", "@base", "--alpha", "1"}, "--alpha must lie strictly between 0 and 1"},
-        BadInput{"one_folder", {"@base"}, "missing new (see --help)"},
+        BadInput{"one_folder", {"@base"}, "missing NEW (see --help)"},
         BadInput{"format_empty", {"@base", "@base", "--format", ""}, "--format: '' is not one of"},
         BadInput{"format_garbage", {"@base", "@base", "--format", "x\x01ml"}, "is not one of text, json, bencher"},
         BadInput{"format_huge", {"@base", "@base", "--format", std::string(100000, 'b')}, "--format: 'bbbb"},

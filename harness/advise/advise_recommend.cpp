@@ -348,7 +348,7 @@ bool verdict_headline(const Pick& p, const std::vector<MeasuredCell>& ladder, co
       return true;
     case AdviceVerdict::timeslice:
       r.mode = mode_kind_word(ModeKind::timeslice);
-      r.headline = "No, MPS buys nothing here: run " + std::to_string(p.procs) +
+      r.headline = "No, MPS buys under " + pct(kDecisionBand) + " here: run " + std::to_string(p.procs) +
                    " copies time-sliced; MPS's best throughput was " + times_with_interval(p.gain) +
                    " time-slicing's " + per + ".";
       return true;

@@ -191,8 +191,8 @@ int run_conform_compare(const CompareArgs& args) {
 CLI::App* add_compare_command(CLI::App& app, CompareArgs& args) {
   auto* cmd = app.add_subcommand("compare", "compare two results folders (driver upgrade, other GPU)");
   cmd->footer(kCompareHelpFooter);
-  cmd->add_option("base", args.base, "baseline results folder")->required();
-  cmd->add_option("new", args.next, "new results folder")->required();
+  cmd->add_option("BASE", args.base, "the baseline results folder (or conform folder)")->required();
+  cmd->add_option("NEW", args.next, "the new results folder, compared against BASE")->required();
   args.results_only.push_back(
       cmd->add_option("--metric", args.metric, "throughput (tasks/s, higher is better), p50 or p99 (per-task ms)")
           ->capture_default_str());
