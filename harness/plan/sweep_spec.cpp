@@ -113,11 +113,18 @@ int rounds_per_set(const SweepSpec& spec, const std::string& workload) {
   return std::min(spec.repeats, spec.rounds > 0 ? spec.rounds : (spec.repeats + 1) / 2);
 }
 
-std::string RunSpec::run_id() const {
+std::string RunSpec::configuration_id() const {
   std::string mode_part = mode.name;
   std::replace(mode_part.begin(), mode_part.end(), '/', '_');
-  return "r" + std::to_string(repeat) + "-" + mode_part + "-" + workload + "-n" + std::to_string(procs) +
+  return mode_part + "-" + workload + "-n" + std::to_string(procs) +
          (scenario == RunKind::plain ? "" : "-" + scenario.name());
+}
+
+std::string RunSpec::run_id() const { return "r" + std::to_string(repeat) + "-" + configuration_id(); }
+
+std::string configuration_of_run_id(const std::string& run_id) {
+  const auto dash = run_id.find('-');
+  return dash == std::string::npos ? run_id : run_id.substr(dash + 1);
 }
 
 std::vector<RunSpec> ModeBlock::runs() const {

@@ -166,7 +166,14 @@ struct RunSpec {
   /// It names files too (exec's logs), so it is a safe file name: a '/' of the mode's per-client lists
   /// becomes '_' (which no mode name holds), e.g. "r1-mps:60_20_20-spin-n3".
   std::string run_id() const;
+  /// run_id() without its repeat: "mps-spin-n4" of "r2-mps-spin-n4", which a run's repeats (and
+  /// --noise-target's added ones) share.
+  std::string configuration_id() const;
 };
+
+/// RunSpec::configuration_id() of a stored run id ("mps-cpu-n2" of "r3-mps-cpu-n2"); an id without a
+/// dash is its own.
+std::string configuration_of_run_id(const std::string& run_id);
 
 /// The workload parameters of `run`: its grid point's, else the sweep's.
 const WorkloadConfig& run_params(const SweepSpec& spec, const RunSpec& run);

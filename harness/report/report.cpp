@@ -153,19 +153,24 @@ CLI::App* add_report_command(CLI::App& app, ReportArgs& args) {
 
 namespace {
 
-int report_folder(const ReportArgs& args) {
-  const fs::path dir = args.dir;
-  require_readable_folder(dir);
-  std::error_code conform_ec;
-  if (fs::is_regular_file(dir / "conform_comparison.csv",
-                          conform_ec))  // compare of two conform folders: its own report
+/// Refuses a folder another verb wrote with its own report: a comparison of two conform folders (compare wrote
+/// conform_comparison.md) and an advise folder (its advice.md), which would otherwise read as a fleet.
+void refuse_folder_with_own_report(const fs::path& dir) {
+  std::error_code ec;
+  if (fs::is_regular_file(dir / "conform_comparison.csv", ec))
     throw ResultsError(dir.string() +
                        ": a comparison of two conform folders, whose report compare wrote there already "
                        "(conform_comparison.md); report renders results folders, sweep comparisons and fleets");
-  if (fs::is_regular_file(dir / "advice.json", conform_ec))  // advise's folder: its sweeps are one program's ladder
+  if (fs::is_regular_file(dir / "advice.json", ec))
     throw ResultsError(dir.string() + ": an advise folder, whose report is its advice.md (bench_mps advise --redo " +
                        dir.string() + " writes it again); report renders one of its sweeps (" +
                        (dir / "sweeps" / "<name>").string() + "), not the folder as a fleet of GPUs");
+}
+
+int report_folder(const ReportArgs& args) {
+  const fs::path dir = args.dir;
+  require_readable_folder(dir);
+  refuse_folder_with_own_report(dir);
   if (is_fleet_folder(dir)) return run_fleet_report(args, folder_name(dir));  // many results folders below
   check_no_fleet_options(args);
   const bool comparison = is_comparison_folder(dir);

@@ -1,5 +1,6 @@
 #include "harness/sweep/exec_metric_note.hpp"
 
+#include <cmath>
 #include <string>
 
 #include "harness/sweep/run_reduction.hpp"
@@ -15,13 +16,14 @@ std::string metric_problem(const WorkerResult& w) {
   const auto add = [&problem](const std::string& p) { problem += (problem.empty() ? "" : "; ") + p; };
   const auto count = [&w](const char* fact) {
     const double n = done_fact(w.done, fact);
-    return n == n && n > 0 ? static_cast<long>(n) : 0L;  // NaN: not said
+    return !std::isnan(n) && n > 0 ? static_cast<long>(n) : 0L;  // NaN: not said
   };
+  const long metric_rejected = count("metric_rejected");
   if (done_fact(w.done, "metric_stopped") == 1) add("--exec-metric stopped matching at its time budget");
-  if (const long n = count("metric_rejected"))
-    add("--exec-metric matched " + std::to_string(n) + " line(s) whose number was none in 0..1e12 (nan, inf, a sign, " +
-        "not a number): left out (metric_rejected)");
-  if (done_fact(w.done, "steps") == 0 && count("metric_rejected") == 0)  // else the line above says why
+  if (metric_rejected)
+    add("--exec-metric matched " + std::to_string(metric_rejected) +
+        " line(s) whose number was none in 0..1e12 (nan, inf, a sign, " + "not a number): left out (metric_rejected)");
+  if (done_fact(w.done, "steps") == 0 && metric_rejected == 0)  // else the line above says why
     add("--exec-metric matched no stdout line (steps=0)");
   if (const long n = count("check_rejected"); n && done_fact(w.done, "check_matches") == 0)
     add("--exec-check matched " + std::to_string(n) + " line(s), none with a number in 0..1e12: no check_value");

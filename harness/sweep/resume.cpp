@@ -145,18 +145,12 @@ void read_as_users(const fs::path& scratch, const fs::path& dir, Read read) {
   }
 }
 
-/// "mps-cpu-n2" of "r3-mps-cpu-n2": a run's configuration, which repeats (and --noise-target's added ones) share.
-std::string configuration_of(const std::string& run_id) {
-  const auto dash = run_id.find('-');
-  return dash == std::string::npos ? run_id : run_id.substr(dash + 1);
-}
-
 void check_recorded_in_plan(const std::set<std::string>& recorded, const SweepSpec& spec, const fs::path& summary) {
   std::set<std::string> planned;
   for (const ModeBlock& block : plan_sweep(spec))
-    for (const RunSpec& r : block.runs()) planned.insert(configuration_of(r.run_id()));
+    for (const RunSpec& r : block.runs()) planned.insert(r.configuration_id());
   for (const std::string& id : recorded)
-    if (!planned.count(configuration_of(id)))
+    if (!planned.count(configuration_of_run_id(id)))
       throw ResultsError(summary.string() + ": run " + id +
                          " is none of this sweep's configurations (an edited file, or rows of another sweep); "
                          "remove its rows, or start the sweep again in a new folder");
