@@ -50,11 +50,11 @@ class Orchestration : public ::testing::Test {
   }
 
   /// The cpu workload, 10 tasks of 0.5 ms, one repeat, unless `extra` says otherwise (--duration
-  /// replaces the task count; --scenario interference, xray and regimes name their own workloads).
+  /// replaces the task count; --workloads, and --scenario interference, xray and regimes name their own).
   std::vector<std::string> args(std::vector<std::string> extra) const {
     auto has = [&extra](const char* flag) { return std::find(extra.begin(), extra.end(), flag) != extra.end(); };
     // Scenarios that name their own workloads: interference (--foreground/--background), xray, regimes.
-    const bool own_workloads = has("interference") || has("xray") || has("regimes");
+    const bool own_workloads = has("interference") || has("xray") || has("regimes") || has("--workloads");
     std::vector<std::string> a{"--cpu-task-us", "500", "--settle", "0", "--out", out().string()};
     if (!own_workloads) a.insert(a.end(), {"--workloads", "cpu"});
     if (!has("--duration")) a.insert(a.end(), {"--tasks", "10"});

@@ -221,5 +221,17 @@ TEST_F(Orchestration, RegimesReportPlacesOtherFoldersAndRemembersThem) {
   EXPECT_NE(dup.err.find("places.json: lists ../moved twice"), std::string::npos) << dup.err;
 }
 
+// --cpu-stand-in is the whole sweep's: cpu, a CPU workload already, runs beside duty's stand-in as itself (its
+// workers refused the flag, every run of `--workloads cpu,duty --cpu-stand-in` was an error).
+TEST_F(Orchestration, TheCpuWorkloadRunsAsItselfInACpuStandInSweep) {
+  const auto r = sweep({"--cpu-stand-in", "--workloads", "cpu,duty", "--procs", "1,2", "--modes", "timeslice"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = summary_by_id();
+  for (const char* id : {"r1-timeslice-cpu-n1", "r1-timeslice-cpu-n2", "r1-timeslice-duty-n2"}) {
+    ASSERT_TRUE(rows.count(id)) << id;
+    EXPECT_EQ(rows.at(id).status, "ok") << id << ": " << rows.at(id).reason;
+  }
+}
+
 }  // namespace
 }  // namespace bench_mps::testing

@@ -61,7 +61,8 @@ void say(const std::string& line) {
 
 std::unique_ptr<kernels::Workload> make_workload(WorkloadKind kind, const WorkerOptions& o) {
   const WorkloadConfig& c = o.config;
-  if (o.cpu_stand_in) return make_cpu_stand_in(kind, c.duty, c.xray);
+  // cpu runs on the CPU already: --cpu-stand-in (given the whole sweep, --workloads cpu,duty) leaves it as it is
+  if (o.cpu_stand_in && kind != WorkloadKind::cpu) return make_cpu_stand_in(kind, c.duty, c.xray);
   switch (kind) {
     case WorkloadKind::spin:
       return kernels::make_spin_workload(c.spin);
