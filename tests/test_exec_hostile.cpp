@@ -14,6 +14,7 @@
 
 #include "harness/common/exec_token.hpp"
 #include "harness/common/proc_scan.hpp"
+#include "harness/workers/exec_output.hpp"
 #include "tests/exec_fixture.hpp"
 
 namespace bench_mps::testing {
@@ -281,6 +282,24 @@ namespace {
 // its tokens name owners by that namespace's pids, so an owner this process cannot find there is not gone. Seen
 // in a fresh-clone CI run: a sweep started beside the tests ended an isolated test's workers as "left running by
 // bench_mps pid 60, which is gone".
+// The cut line is written once, where a byte past --exec-log-cap came: with a cap of 0 it is the file's one line
+// (it wrote nothing, as if no output came), and output of exactly the cap is whole, not said cut.
+TEST(CappedLogCut, TheCutLineMarksOutputPastTheCapOnly) {
+  const fs::path dir = fs::temp_directory_path() / ("capped_log_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const auto kept = [&dir](std::uint64_t cap, const std::vector<std::string>& chunks) {
+    const std::string path = (dir / ("cap" + std::to_string(cap))).string();
+    harness::CappedLog log(path, cap, [](const harness::LongLine&) {});
+    for (const std::string& c : chunks) log.add(c.data(), c.size());
+    log.finish();
+    return read_text(path);
+  };
+  EXPECT_EQ(kept(0, {"abc\n"}), "[bench_mps: output cut here, 0 bytes kept]\n");
+  EXPECT_EQ(kept(4, {"ab", "c\n"}), "abc\n");
+  EXPECT_EQ(kept(3, {"ab", "c\n", "more\n"}), "abc\n[bench_mps: output cut here, 3 bytes kept]\n");
+  fs::remove_all(dir);
+}
+
 TEST(ExecTokens, AProcessOfAnotherPidNamespaceIsNeverTakenForAnOrphan) {
   if (::system("unshare --pid --fork --mount-proc true >/dev/null 2>&1") != 0)
     GTEST_SKIP() << "no PID namespaces here (unshare --pid needs privileges)";

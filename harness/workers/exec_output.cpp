@@ -47,11 +47,14 @@ CappedLog::CappedLog(const std::string& path, std::uint64_t cap, OnLine on_line)
 
 void CappedLog::add(const char* data, std::size_t n) {
   total_ += n;
-  if (file_.is_open() && kept_ < cap_) {
+  if (file_.is_open()) {
     const std::size_t keep = static_cast<std::size_t>(std::min<std::uint64_t>(n, cap_ - kept_));
     file_.write(data, static_cast<std::streamsize>(keep));
     kept_ += keep;
-    if (kept_ == cap_) file_ << "\n[bench_mps: output cut here, " << cap_ << " bytes kept]\n";
+    if (keep < n && !cut_said_) {  // said once, where a byte past the cap came (--exec-log-cap 0: the file's one line)
+      file_ << (kept_ > 0 ? "\n" : "") << "[bench_mps: output cut here, " << cap_ << " bytes kept]\n";
+      cut_said_ = true;
+    }
   }
   for (std::size_t i = 0; i < n; ++i) {
     if (data[i] == '\n') {

@@ -49,6 +49,7 @@ class CappedLog {
  private:
   std::ofstream file_;
   std::uint64_t cap_ = 0, kept_ = 0, total_ = 0;
+  bool cut_said_ = false;  ///< the cut line is in the file
   LongLine partial_;
   OnLine on_line_;
 };
