@@ -386,9 +386,22 @@ TEST_F(Orchestration, DaemonThatWillNotStartIsAnEnvironmentError) {
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_NE(r.err.find("MPS unavailable"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("fake: cannot start"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("did not start; finished runs are in " + out().string() +
+                       " (once that is mended, continue "
+                       "with --resume " +
+                       out().string() + ")"),
+            std::string::npos)
+      << r.err;
   const auto rows = summary_by_id();
   ASSERT_EQ(rows.size(), 1u);  // the time-sliced run before the MPS block is kept
   EXPECT_EQ(rows.begin()->second.status, "ok");
+}
+
+TEST_F(Orchestration, AnMpsOnlySweepWhoseDaemonWillNotStartSaysNoRunFinished) {
+  const auto r = sweep({"--modes", "mps", "--procs", "1,2"}, Env{{{"FAKE_MPS_FAIL_START", "1"}}, {}});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.out.find("no run finished in this invocation"), std::string::npos) << r.out;  // not a bare blank
+  EXPECT_TRUE(summary_by_id().empty());
 }
 
 TEST_F(Orchestration, DaemonThatIgnoresQuitIsStoppedBySignal) {

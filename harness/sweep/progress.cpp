@@ -35,6 +35,7 @@ void print_progress(const RunRecord& r, int done, int total, double seconds) {
 namespace {
 
 bool summary_tables(std::ostream& out, ClosingInput& in) {
+  if (in.records.empty()) out << "no run finished in this invocation: nothing to tabulate\n";  // not a bare blank
   print_summary_table(out, in.records);
   return false;
 }

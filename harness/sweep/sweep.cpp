@@ -437,8 +437,11 @@ class Sweep {
                 << " (continue with --resume " << out_.string() << ")\n";
       return 128 + sig;
     }
-    if (!env_error_.empty()) {
-      std::cerr << "bench_mps: " << env_error_ << "\n";
+    if (!env_error_.empty()) {  // the runs it stopped are in no file: --resume runs them once the machine allows
+      // The hint is a line of its own, unprefixed: the "bench_mps:" line stays the last, the one advise quotes.
+      std::cerr << "  the runs from there on did not start; finished runs are in " << out_.string()
+                << " (once that is mended, continue with --resume " << out_.string() << ")\n"
+                << "bench_mps: " << env_error_ << "\n";
       return kExitEnvironment;
     }
     if (failed) std::cerr << "bench_mps: " << failed << " run(s) failed; see the status column of summary.csv\n";
