@@ -189,6 +189,9 @@ TEST_F(Orchestration, RegimesReportPlacesOtherFoldersAndRemembersThem) {
       run_program(bench_mps_exe(), {"report", out().string(), "--place", tmp.path().string()}, env);
   EXPECT_EQ(not_results.exit_code, 2) << not_results.err;
   EXPECT_NE(not_results.err.find("not a results folder"), std::string::npos) << not_results.err;
+  const auto itself = run_program(bench_mps_exe(), {"report", out().string(), "--place", out().string() + "/"}, env);
+  EXPECT_EQ(itself.exit_code, 2) << itself.err;
+  EXPECT_NE(itself.err.find("the regimes folder itself"), std::string::npos) << itself.err;
   const auto no_map = run_program(bench_mps_exe(), {"report", placed.string(), "--place", out().string()}, env);
   EXPECT_EQ(no_map.exit_code, 2) << no_map.err;
   EXPECT_NE(no_map.err.find("--place: only a regimes or xray folder"), std::string::npos) << no_map.err;

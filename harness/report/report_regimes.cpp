@@ -69,6 +69,10 @@ Places placed_folders(const fs::path& dir, const std::vector<std::string>& add,
     fs::path p = fs::absolute(a, ec).lexically_normal();
     const fs::path rel = p.lexically_relative(fs::absolute(dir, ec).lexically_normal());
     if (!rel.empty()) p = rel;
+    if (p == ".")  // placed on its own map, it would be remembered as "." and drawn twice
+      throw UsageError("--place " + a +
+                       ": the regimes folder itself, whose workloads are the map; give another "
+                       "results folder");
     if (!is_results(p))
       throw UsageError("--place " + a + ": not a results folder (no summary.csv and meta.json in " +
                        (p.is_absolute() ? p : dir / p).string() + ")");
