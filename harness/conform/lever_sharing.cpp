@@ -79,6 +79,14 @@ Judgement check_proof(const ConformSetup& setup, ChildSweeps& sweeps) {
                     problems);
 }
 
+/// Where the SMs a client saw are not its percentage's share, the time its percentage alone would give, so a FAIL
+/// whose SMs were never cut does not read "ideal 1.00x" alone: " for the SMs it saw; 4.00x at 25 %".
+std::string share_ideal(double ideal_by_sms, int pct) {
+  const double by_pct = 100.0 / pct;
+  if (std::isfinite(ideal_by_sms) && std::abs(ideal_by_sms / by_pct - 1) < 0.01) return "";
+  return " for the SMs it saw; " + fmt_sig(by_pct, 3) + "x at " + std::to_string(pct) + " % of them";
+}
+
 Judgement check_thread_pct(const ConformSetup& setup, ChildSweeps& sweeps) {
   const SweepOutcome o =
       sweeps.run("thread-pct", with(fill_workload_args(setup), {"--modes", "mps:25,mps:50,mps", "--procs", "1",
@@ -100,7 +108,7 @@ Judgement check_thread_pct(const ConformSetup& setup, ChildSweeps& sweeps) {
     ok = ok && std::abs(w.sm_count_seen - ideal_sms) <= kSmSlack && within(ratio, ideal_ratio, kTimeTolerance);
     evidence += "; " + std::to_string(p) + " %: " + std::to_string(w.sm_count_seen) + " SMs (ideal " +
                 fmt_sig(ideal_sms, 3) + "), " + fmt_sig(w.task_mean_ms) + " ms = " + fmt_sig(ratio, 3) + "x (ideal " +
-                fmt_sig(ideal_ratio, 3) + "x)";
+                fmt_sig(ideal_ratio, 3) + "x" + share_ideal(ideal_ratio, p) + ")";
   }
   return judged(ok, evidence);
 }
