@@ -1296,6 +1296,21 @@ TEST_F(Advise, AProgramThatNeverTouchesCudaIsNotPlacedButTheLadderStillAnswers) 
   EXPECT_NE(read_text(out() / "advice.md").find("Not placed on the map"), std::string::npos);
 }
 
+// A command that fails alone is not run N times over: the ladder and the alone-last sets, which run the same
+// command, are not started (they were, each failing the same way), and the advice says why in one headline.
+TEST_F(Advise, ACommandThatFailsAloneStartsNoLadder) {
+  const auto r = advise({"--command", "exit 3", "--max-procs", "4", "--budget", "200"});
+  ASSERT_EQ(r.exit_code, 1) << r.err << r.out;
+  EXPECT_NE(r.out.find("The ladder stopped early (one copy alone failed (exec_failed: worker 0: exited with code 3); "
+                       "the ladder, which runs the same command, was not started): No advice: no rung of the "
+                       "ladder ran."),
+            std::string::npos)
+      << r.out;
+  EXPECT_TRUE(advice().at("ladder").empty());
+  EXPECT_FALSE(fs::exists(out() / "sweeps" / "ladder-1")) << "no rung";
+  EXPECT_FALSE(fs::exists(out() / "sweeps" / "alone-last"));
+}
+
 // A paced server (--exec-metric-kind latency): its throughput is the requests it served per second, N copies N times
 // one's, however short its latency; with its latency read as a step time each copy would "serve" 500 a second.
 TEST_F(Advise, APacedServersThroughputIsTheRateItServedNotOneOverItsLatency) {

@@ -99,6 +99,11 @@ class AdviseRun {
     if (!o.has_runs()) throw std::runtime_error("one copy alone did not run: " + o.last_error);
     measured(o);
     a_.alone = read_alone(o.dir, unit_, gap_us_, &a_.alone_window);
+    // The ladder runs the same command: a copy that failed alone is not run N times over (an advise of a command
+    // that exits 3 ran every rung and the alone-last sets, each failing the same way).
+    if (a_.alone.run_failed)
+      throw std::runtime_error(a_.alone.problem + "; the ladder, which runs the same " +
+                               (unit_.exec ? "command" : "workload") + ", was not started");
     unit_.profiled = unit_.profiled && a_.alone.unit == LadderUnit::step;  // else its whole run (unit_basis: why)
     args_.set_profiled(unit_.profiled);
     a_.meta["advise"]["unit_from_profiles"] = unit_.profiled;

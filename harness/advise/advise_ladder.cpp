@@ -262,8 +262,8 @@ AloneFacts read_alone(const fs::path& dir, const UnitChoice& unit, double gap_us
   a.unit = unit.exec ? (unit.metric || unit.profiled ? LadderUnit::step : LadderUnit::run) : LadderUnit::task;
   if (unit.exec) a.source = AloneSource::profile;  // a program's, even where its run failed: not bench_mps's own
   if (row.status != RunStatus::ok) {
-    a.problem =
-        "one copy alone did not run (" + to_string(row.status) + (row.reason.empty() ? "" : ": " + row.reason) + ")";
+    a.run_failed = true;
+    a.problem = "one copy alone failed (" + to_string(row.status) + (row.reason.empty() ? "" : ": " + row.reason) + ")";
     return a;
   }
   a.unit_ms = row.task_mean_ms;

@@ -46,6 +46,7 @@ struct AloneFacts {
   double startup_s = NAN;       ///< its start-up before the first unit (NaN where not known)
   double check_value = NAN;     ///< --check-metric: the last value its copy printed (NaN: none, or no check)
   std::string problem;          ///< why the model cannot place it (no burst measured, ...); empty: placed
+  bool run_failed = false;      ///< its run ended other than ok (problem says how): nothing of it was measured
   bool placed() const { return problem.empty(); }
 };
 

@@ -310,6 +310,10 @@ bool verdict_headline(const Pick& p, const std::vector<MeasuredCell>& ladder, co
       // Every throughput is divided by one copy alone, time-sliced: without it nothing can be picked, however
       // many cells ran.
       const MeasuredCell* alone = find_measured(ladder, ModeKind::timeslice, 1);
+      if (ladder.empty()) {  // stopped before its first rung (one copy alone failed): its end says why
+        r.headline = "No advice: no rung of the ladder ran.";
+        return false;
+      }
       r.headline = alone && alone->ok ? "No advice: no configuration of the ladder ran" + slo_words + "."
                                       : std::string("No advice: one copy alone, time-sliced, ") +
                                             (alone ? "did not finish" : "is not in the ladder") +
