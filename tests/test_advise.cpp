@@ -291,6 +291,21 @@ TEST(AdviseRedo, WithoutOneCopyAloneTimeSlicedTheHeadlineSaysSoNotThatNothingRan
   EXPECT_EQ(r.out.find("no configuration of the ladder ran"), std::string::npos) << r.out;
 }
 
+// One copy alone again after the ladder that gave no rate (its sets failed): no drift is said, "1.00x" or other
+// (it printed "time-sliced -, MPS - the rate of ... (1.00x: no drift)").
+TEST(AdviseAloneLast, NoRateAfterTheLadderSaysItsDriftIsNotKnown) {
+  Advice a;
+  a.ladder = ladder({{1, 10, 10}, {2, 20, 10.5}});
+  a.alone_last_ran = true;
+  a.alone_last_skipped = "time-sliced: exec_failed: worker 0: exited with code 3";
+  const std::string words = alone_last_words(a);
+  EXPECT_NE(words.find("gave no rate to set beside the ladder's first N=1 worker sets (left out: time-sliced: "
+                       "exec_failed"),
+            std::string::npos)
+      << words;
+  EXPECT_EQ(words.find("no drift)"), std::string::npos) << words;
+}
+
 TEST(AdvisePick, FailedRunsAreNeverAdvised) {
   auto l = ladder({{1, 10, 10}, {2, 20, 10.5}, {4, 40, 11}});
   for (MeasuredCell& c : l)

@@ -242,11 +242,18 @@ std::string alone_last_words(const Advice& a) {
   const std::string per =
       a.basis.basis == Basis::unit ? "per " + std::string(unit_word(a.alone.unit)) : std::string("per whole run");
   std::string drift;
+  bool measured = false;
   for (const ModeKind mode : kLadderModes) {
     const double d = alone_drift(a.ladder, mode, a.basis.basis);
+    measured = measured || std::isfinite(d);
     drift += (drift.empty() ? "" : ", ") + std::string(mode == ModeKind::timeslice ? "time-sliced " : "MPS ") +
              (std::isfinite(d) ? fmt_times(d) : std::string("-"));
   }
+  const std::string left_out = a.alone_last_skipped.empty() ? "" : " (left out: " + a.alone_last_skipped + ")";
+  if (!measured)  // neither mode gave a rate beside the ladder's first sets: no drift to state, "1.00x" or other
+    return "One copy alone again after the ladder (`sweeps/" + std::string(kAloneLastFolder) +
+           "`, one worker set per mode) gave no rate to set beside the ladder's first N=1 worker sets" + left_out +
+           ": its drift is not known.";
   return "One copy alone again after the ladder (`sweeps/" + std::string(kAloneLastFolder) +
          "`, one worker set per mode): " + drift + " the rate of the ladder's first N=1 worker sets " + per +
          " (1.00x: no drift)" + (a.alone_last_skipped.empty() ? "" : "; left out: " + a.alone_last_skipped) +
