@@ -392,6 +392,20 @@ TEST_F(Fleet, GpusPassesCtrlCToEveryChildAndRecordsItInTheIndex) {
     EXPECT_EQ(g.status, "interrupted") << g.folder;
   }
   EXPECT_EQ(count_lines_with(journal("fleet"), "daemon stopped"), 2) << "each child quits its daemon";
+  // Each GPU's folder resumed on its own: the index follows it (it kept "interrupted" for a finished sweep).
+  open_gate();
+  for (std::size_t i = 0; i < index.gpus.size(); ++i) {
+    const auto resumed =
+        run_program(bench_mps_exe(), {"--resume", (out / index.gpus[i].folder).string()}, env_of("fleet"), 120);
+    ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+    EXPECT_NE(resumed.err.find(index.gpus[i].folder + " now says exit 0, complete; the run: " +
+                               (i + 1 == index.gpus.size() ? "complete" : "failed")),
+              std::string::npos)
+        << resumed.err;
+  }
+  const harness::GpusIndex after = harness::read_gpus_index(out);
+  EXPECT_EQ(after.status, "complete");
+  for (const auto& g : after.gpus) EXPECT_EQ(g.status, "complete") << g.folder;
 }
 
 TEST_F(Fleet, GpusRecordsAChildKilledWhileRunningAsDiedNotAsRunning) {

@@ -56,7 +56,9 @@ int sweep_command(const CLI::App& app, SweepSpec& spec, const SweepCliValues& ra
   }
   if (!spec.gpus.empty()) return run_multi_gpu(spec);  // --gpus: one child bench_mps per GPU
   attach_external_mps(spec);                           // --external-mps: the site's daemon
-  return run_sweep(spec);
+  const int code = run_sweep(spec);
+  if (spec.resume) note_resumed_gpu(spec.out_dir, code);  // one GPU's folder of a --gpus run: its index follows
+  return code;
 }
 
 /// The footer of `bench_mps --help`.

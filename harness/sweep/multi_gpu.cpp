@@ -295,4 +295,33 @@ int run_multi_gpu(const SweepSpec& spec) {
   return worst;
 }
 
+void note_resumed_gpu(const fs::path& dir, int exit_code) {
+  const fs::path parent = fs::absolute(dir).lexically_normal().parent_path();
+  const std::string name = fs::absolute(dir).lexically_normal().filename().string();
+  std::error_code ec;
+  if (!fs::is_regular_file(parent / kGpusIndexFile, ec)) return;
+  try {
+    GpusIndex index = read_gpus_index(parent);
+    const auto member = std::find_if(index.gpus.begin(), index.gpus.end(),
+                                     [&name](const GpusIndexEntry& e) { return e.folder == name; });
+    if (member == index.gpus.end()) return;
+    member->exit_code = exit_code;
+    std::string status;
+    try {
+      status = read_sweep_meta(dir).status.value_or("");
+    } catch (const ResultsError&) {
+    }
+    member->status = status.empty() ? "no results (exit " + std::to_string(exit_code) + ")" : status;
+    const bool all_ok = std::all_of(index.gpus.begin(), index.gpus.end(),
+                                    [](const GpusIndexEntry& e) { return e.exit_code && *e.exit_code == 0; });
+    index.status = all_ok ? "complete" : "failed";
+    write_gpus_index(parent, index);
+    std::cerr << "bench_mps: " << (parent / kGpusIndexFile).string() << ": " << name << " now says exit " << exit_code
+              << ", " << member->status << "; the run: " << index.status << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "bench_mps: warning: " << (parent / kGpusIndexFile).string()
+              << " not updated after the resume: " << one_line(e.what()) << "\n";
+  }
+}
+
 }  // namespace bench_mps::harness

@@ -8,6 +8,7 @@
 // GPU instead: scripts/slurm, scripts/k8s.)
 #include "harness/sweep/wing.hpp"
 
+#include <filesystem>
 #include <vector>
 
 #include "harness/plan/sweep_spec.hpp"
@@ -17,6 +18,11 @@ namespace bench_mps::harness {
 /// Runs the children; returns the worst exit code among them (128 + signal when stopped by one).
 /// Throws UsageError (exit 2) or EnvironmentError (exit 3) before anything is started or written.
 int run_multi_gpu(const SweepSpec& spec);
+
+/// After `--resume DIR` of one GPU's folder of a --gpus run: DIR's entry in its parent's index.json takes the
+/// resumed sweep's exit code and status, and the index's own status follows (complete where every GPU's sweep
+/// exited 0). A DIR that is no such member is left alone; an index that cannot be read or written is a warning.
+void note_resumed_gpu(const std::filesystem::path& dir, int exit_code);
 
 /// `args` without the options named in `drop` (each as "--opt value" or "--opt=value").
 std::vector<std::string> without_options(const std::vector<std::string>& args, const std::vector<std::string>& drop);
