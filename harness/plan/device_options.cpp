@@ -84,8 +84,9 @@ void add_device_options(CLI::App& app, SweepSpec& spec, DeviceCliValues& raw) {
           ->group(group);
   CLI::Option* gpus =
       app.add_option("--gpus", raw.gpus,
-                     "all, or a list of indices/UUIDs: one sweep per GPU at once, each in --out/<i>-<gpu>/, "
-                     "plus index.json (then `bench_mps report` on --out compares them)")
+                     "all, or a list of indices/UUIDs: one sweep per GPU at once, each in --out/<i>-<gpu>/ "
+                     "(cpu-<n>/ for a stand-in device), plus index.json (then `bench_mps report` on --out compares "
+                     "them; --resume each GPU's folder on its own)")
           ->group(group);
   raw.cpus_option =
       app.add_option("--cpus", raw.cpus, "the CPU cores this sweep may use, e.g. 0-7 (default: all it is allowed)")
