@@ -688,8 +688,9 @@ fs::path edited_copy(const TempDir& tmp, const std::string& name, const std::str
   const fs::path dir = tmp / name;
   fs::copy(fixture("base"), dir, fs::copy_options::recursive);
   EXPECT_EQ(run_program("/bin/sed", {"-i", sed, (dir / "summary.csv").string()}).exit_code, 0);
-  if (!meta_sed.empty())
+  if (!meta_sed.empty()) {
     EXPECT_EQ(run_program("/bin/sed", {"-i", meta_sed, (dir / "meta.json").string()}).exit_code, 0);
+  }
   return dir;
 }
 
@@ -760,7 +761,7 @@ TEST(CompareProgram, OutputFilesReplaceOnlyPlainFiles) {
   fs::create_symlink(tmp / "nowhere", tmp / "dangling.md");
   write_text(tmp / "target.md", "old");
   fs::create_symlink("target.md", tmp / "link.md");
-  for (const std::string& refused : {"fifo.md", "dangling.md"}) {
+  for (const std::string refused : {"fifo.md", "dangling.md"}) {
     const auto r = run_program(bench_mps_exe(), {"compare", both[0], both[1], "--md", (tmp / refused).string()});
     EXPECT_EQ(r.exit_code, 2) << refused << " " << r.err;
     EXPECT_NE(r.err.find("cannot replace " + (tmp / refused).string()), std::string::npos) << r.err;
@@ -877,7 +878,9 @@ TEST(CompareExports, GithubBenchmarkIsTheCustomToolsArray) {
     EXPECT_TRUE(row.at("name").is_string() && row.at("unit").is_string() && row.at("value").is_number()) << row;
     for (const auto& [key, v] : row.items()) {
       EXPECT_TRUE(key == "name" || key == "unit" || key == "value" || key == "range" || key == "extra") << key;
-      if (key == "range" || key == "extra") EXPECT_TRUE(v.is_string()) << key;
+      if (key == "range" || key == "extra") {
+        EXPECT_TRUE(v.is_string()) << key;
+      }
     }
     EXPECT_EQ(row.at("unit"), "tasks/s");
     slower_said = slower_said || row.at("extra").get<std::string>().rfind("SLOWER ", 0) == 0;

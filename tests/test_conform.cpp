@@ -103,7 +103,7 @@ TEST_F(Conform, CtrlCJudgesNoLeverItStoppedAndNamesTheOnesNotJudged) {
 }
 
 TEST_F(Conform, ADaemonThatIgnoresTheThreadPercentageFailsThoseRows) {
-  const auto r = conform(out(), {"--only", "thread-pct,uneven-split"}, {{{"FAKE_MPS_IGNORE_THREAD_PCT", "1"}}});
+  const auto r = conform(out(), {"--only", "thread-pct,uneven-split"}, {{{"FAKE_MPS_IGNORE_THREAD_PCT", "1"}}, {}});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   const auto by_id = rows(out());
   ASSERT_EQ(by_id.size(), 2u);
@@ -116,7 +116,7 @@ TEST_F(Conform, ADaemonThatIgnoresTheThreadPercentageFailsThoseRows) {
 }
 
 TEST_F(Conform, ADaemonThatIgnoresTheMemoryLimitFailsThatRow) {
-  const auto r = conform(out(), {"--only", "mem-limit"}, {{{"FAKE_MPS_IGNORE_MEM_LIMIT", "1"}}});
+  const auto r = conform(out(), {"--only", "mem-limit"}, {{{"FAKE_MPS_IGNORE_MEM_LIMIT", "1"}}, {}});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   const auto row = rows(out()).at("mem-limit");
   EXPECT_EQ(row.verdict, ConformVerdict::fail) << show(row);
@@ -133,7 +133,8 @@ TEST_F(Conform, ExclusiveRowSetsTheModeOnlyWhenAskedAndRestoresIt) {
 TEST_F(Conform, CompareCallsPassToFailARegressionAndTheFleetReportListsBoth) {
   const fs::path good = tmp / "fleet" / "good", bad = tmp / "fleet" / "bad";
   ASSERT_EQ(conform(good, {"--only", "thread-pct,sm-partitions"}).exit_code, 0);
-  ASSERT_EQ(conform(bad, {"--only", "thread-pct,sm-partitions"}, {{{"FAKE_MPS_IGNORE_THREAD_PCT", "1"}}}).exit_code, 1);
+  ASSERT_EQ(conform(bad, {"--only", "thread-pct,sm-partitions"}, {{{"FAKE_MPS_IGNORE_THREAD_PCT", "1"}}, {}}).exit_code,
+            1);
 
   const auto gated = bench({"compare", good.string(), bad.string(), "--fail-on-regression"});
   EXPECT_EQ(gated.exit_code, 1) << gated.err;
@@ -306,7 +307,7 @@ TEST_F(Conform, TheTimeBudgetStopsTheRowsLeftAsErrorAndLeavesNoDaemon) {
 
 TEST_F(Conform, ADaemonThatNeverStartsIsNoFailOfTheProof) {
   // Issue 35: "0/0 clients MPS-enabled" was a FAIL; nothing ran under MPS, so nothing is concluded: ERROR.
-  const auto r = conform(out(), {"--only", "proof"}, {{{"FAKE_MPS_FAIL_START", "1"}}});
+  const auto r = conform(out(), {"--only", "proof"}, {{{"FAKE_MPS_FAIL_START", "1"}}, {}});
   EXPECT_EQ(r.exit_code, 1) << r.err << r.out;
   const auto by_id = rows(out());
   EXPECT_EQ(by_id.at("proof").verdict, ConformVerdict::error) << show(by_id.at("proof"));

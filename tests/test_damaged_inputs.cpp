@@ -253,7 +253,7 @@ TEST(DamagedMeta, MetaJsonThatIsAFolderIsExitTwoOneLine) {
 
 TEST(DamagedNumbers, NegativeOrNonFiniteTaskDurationIsRefusedByReport) {
   TempDir tmp;
-  for (const std::string& value : {"-10.1", "nan", "inf", ""}) {
+  for (const std::string value : {"-10.1", "nan", "inf", ""}) {
     const fs::path dir = copy_of(smoke_fixture(), tmp / ("d" + std::to_string(value.size()) + value.substr(0, 1)));
     auto lines = lines_of(dir / "tasks.csv");
     lines[5] = with_cell(lines[5], 4, value);
@@ -461,7 +461,7 @@ TEST_P(ReportStopSignal, EndsThePlotterRemovesStagingExits128PlusSignal) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Signals, ReportStopSignal, ::testing::Values(SIGINT, SIGTERM),
-                         [](const auto& info) { return std::string(sigabbrev_np(info.param)); });
+                         [](const auto& signal) { return std::string(sigabbrev_np(signal.param)); });
 
 }  // namespace
 }  // namespace bench_mps::testing
