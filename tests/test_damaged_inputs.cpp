@@ -124,6 +124,22 @@ TEST(DamagedFolder, UnknownStatusIsRefused) {
   }
 }
 
+// An active thread percentage is 1..100 and only under MPS: 150 on a time-sliced row was read by compare as a
+// configuration of its own ("only in new") and by report as the time-sliced one's.
+TEST(DamagedFolder, AThreadPercentageOutOfRangeOrBesideTimeSlicingIsRefused) {
+  TempDir tmp;
+  for (const auto& [row, value, problem] : std::vector<std::tuple<int, std::string, std::string>>{
+           {2, "150", "150 is no percentage of the SMs (1 to 100)"}, {2, "50", "50 beside mode timeslice"}}) {
+    const fs::path dir = copy_of(smoke_fixture(), tmp / ("pct" + value));
+    auto lines = lines_of(dir / "summary.csv");
+    ASSERT_NE(lines[row].find(",timeslice,"), std::string::npos) << lines[row];
+    lines[row] = with_cell(lines[row], column_of(lines[0], "active_thread_pct"), value);
+    write_text(dir / "summary.csv", joined(lines));
+    expect_refused(report(dir), dir / "summary.csv", problem);
+    expect_refused(compare(dir, dir), dir / "summary.csv", problem);
+  }
+}
+
 TEST(DamagedFolder, RowOfARunNeverPlannedIsRefused) {
   TempDir tmp;
   struct Case {
@@ -193,6 +209,18 @@ TEST(DamagedMeta, AMissingGpuSectionOrAValueOfTheWrongTypeIsDamageNotACpuRun) {
        }},
       {"pids", "mps.modes[1].server_pids is \"x\", not a list",
        [](nlohmann::json& m) { m["mps"]["modes"][1]["server_pids"] = "x"; }},
+      // Values of the right type that no sweep writes: a report printed "The sweep took -5.0 s", "-1 SMs".
+      {"wall", "timing.wall_s is -5, not a duration", [](nlohmann::json& m) { m["timing"]["wall_s"] = -5; }},
+      {"timing", "timing is \"x\", not an object", [](nlohmann::json& m) { m["timing"] = "x"; }},
+      {"sms", "gpu.sm_count is -1, not a count above 0", [](nlohmann::json& m) { m["gpu"]["sm_count"] = -1; }},
+      {"memory", "gpu.memory_total_bytes is -5, not a count above 0",
+       [](nlohmann::json& m) { m["gpu"]["memory_total_bytes"] = -5; }},
+      {"name", "gpu.name is 5, not a GPU's name", [](nlohmann::json& m) { m["gpu"]["name"] = 5; }},
+      {"repeats", "sweep.repeats is -2, not a whole number of 1 or more",
+       [](nlohmann::json& m) { m["sweep"]["repeats"] = -2; }},
+      {"tasks", "sweep.tasks_per_worker is \"x\", not an object",
+       [](nlohmann::json& m) { m["sweep"]["tasks_per_worker"] = "x"; }},
+      {"status", "status is \"weird\", none a sweep writes", [](nlohmann::json& m) { m["status"] = "weird"; }},
   };
   for (const Damage& d : damages) {
     nlohmann::json meta = intact;

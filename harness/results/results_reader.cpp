@@ -1,5 +1,7 @@
 #include "harness/results/results_reader.hpp"
 
+#include <cmath>
+
 #include <array>
 #include <fstream>
 #include <stdexcept>
@@ -42,6 +44,58 @@ std::string json_value_problem(const std::exception& error) {
   return "a value has the wrong type: " + without_json_prefix(what);
 }
 
+namespace {
+
+/// The first value of meta.json a report would print as nonsense (a negative duration, -1 SMs, a status no sweep
+/// writes), or "": what each reader trusts, checked once where the file is read.
+std::string meta_value_problem(const nlohmann::json& meta) {
+  const auto shown = [](const nlohmann::json& v) {
+    const std::string text = v.dump();
+    return text.size() > 40 ? text.substr(0, 40) + "..." : text;
+  };
+  const auto at = [&meta](const char* section, const char* key) -> const nlohmann::json* {
+    const auto s = meta.find(section);
+    if (s == meta.end() || !s->is_object()) return nullptr;
+    const auto v = s->find(key);
+    return v == s->end() || v->is_null() ? nullptr : &*v;
+  };
+  const auto positive = [](const nlohmann::json& v) { return v.is_number() && v.get<double>() > 0; };
+  if (const auto st = meta.find("status"); st != meta.end() && !st->is_null()) {
+    bool known = false;
+    for (const SweepStatus k : {SweepStatus::running, SweepStatus::complete, SweepStatus::failed,
+                                SweepStatus::interrupted, SweepStatus::environment_error})
+      known = known || (st->is_string() && st->get<std::string>() == sweep_status_name(k));
+    if (!known) return "status is " + shown(*st) + ", none a sweep writes (complete, failed, interrupted, ...)";
+  }
+  if (const auto t = meta.find("timing"); t != meta.end() && !t->is_null()) {
+    if (!t->is_object()) return "timing is " + shown(*t) + ", not an object";
+    for (const auto& [key, v] : t->items())
+      if (key.size() > 2 && key.compare(key.size() - 2, 2, "_s") == 0 &&
+          !(v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() >= 0))
+        return "timing." + key + " is " + shown(v) + ", not a duration (seconds, 0 or more)";
+  }
+  for (const char* key : {"sm_count", "memory_total_bytes"})
+    if (const nlohmann::json* v = at("gpu", key); v && !positive(*v))
+      return std::string("gpu.") + key + " is " + shown(*v) + ", not a count above 0";
+  if (const nlohmann::json* v = at("gpu", "name"); v && (!v->is_string() || v->get<std::string>().empty()))
+    return "gpu.name is " + shown(*v) + ", not a GPU's name";
+  if (const nlohmann::json* v = at("sweep", "repeats"); v && !(v->is_number_integer() && v->get<long>() >= 1))
+    return "sweep.repeats is " + shown(*v) + ", not a whole number of 1 or more";
+  if (const nlohmann::json* v = at("sweep", "procs"))
+    for (const auto& n : *v)
+      if (!(n.is_number_integer() && n.get<long>() >= 1))
+        return "sweep.procs holds " + shown(n) + ", not a number of processes";
+  if (const nlohmann::json* v = at("sweep", "tasks_per_worker")) {
+    if (!v->is_object()) return "sweep.tasks_per_worker is " + shown(*v) + ", not an object (tasks per workload)";
+    for (const auto& [workload, n] : v->items())
+      if (!(n.is_number() && n.get<double>() >= 0))
+        return "sweep.tasks_per_worker." + workload + " is " + shown(n) + ", not a count";
+  }
+  return "";
+}
+
+}  // namespace
+
 SweepMeta read_sweep_meta(const fs::path& dir) {
   const fs::path file = dir / "meta.json";
   std::error_code ec;
@@ -79,6 +133,8 @@ SweepMeta read_sweep_meta(const fs::path& dir) {
     throw ResultsError(file.string() + ": no \"gpu\" section (null for a CPU-only run): the file is damaged");
   if (const std::string misfit = meta_misfit(meta); !misfit.empty())
     throw ResultsError(file.string() + ": " + misfit + ": the file is damaged");
+  if (const std::string problem = meta_value_problem(meta); !problem.empty())
+    throw ResultsError(file.string() + ": " + problem + ": the file is damaged");
   return meta.get<SweepMeta>();
 }
 

@@ -54,7 +54,12 @@ const std::vector<ConfigColumn>& config_schema() {
          const int pct = s.mode.uniform_active_thread_pct(s.procs);
          return pct < 0 ? std::string() : whole(pct ? pct : 100);
        },
-       [](RunConfig& r, const Cell& c) { r.active_thread_pct = c.text.empty() ? 0 : static_cast<int>(c.whole()); }},
+       [](RunConfig& r, const Cell& c) {  // after mode: a percentage beside a mode not under MPS is damage
+         r.active_thread_pct = c.text.empty() ? 0 : c.percent();
+         if (r.active_thread_pct && r.mode.rfind("mps", 0) != 0)
+           throw ResultsError(c.at + ": " + c.text + " beside mode " + r.mode.substr(0, 40) +
+                              ", which is not under MPS (empty there)");
+       }},
       {"procs", "", "N, worker processes sharing the GPU", [](const RunSpec& s) { return whole(s.procs); },
        [](RunConfig& r, const Cell& c) {
          r.procs = static_cast<int>(c.whole());
@@ -147,6 +152,12 @@ long Cell::whole() const {
   const long v = parse_cell_long(text, at);
   if (v < 0) throw ResultsError(at + ": " + text + " is negative");  // every whole-number column is a count or an id
   return v;
+}
+
+int Cell::percent() const {
+  const long v = whole();
+  if (v < 1 || v > 100) throw ResultsError(at + ": " + text + " is no percentage of the SMs (1 to 100)");
+  return static_cast<int>(v);
 }
 
 double Cell::length() const {
@@ -462,10 +473,7 @@ const std::vector<Column<WorkerCells, WorkerRecord>>& runs_schema() {
            [](const WorkerCells& w) {
              return w.worker.client_active_thread_pct ? whole(w.worker.client_active_thread_pct) : std::string();
            },
-           [](WorkerRecord& o, const Cell& c) {
-             o.client_active_thread_pct = c.text.empty() ? 0 : static_cast<int>(c.whole());
-           },
-           true},
+           [](WorkerRecord& o, const Cell& c) { o.client_active_thread_pct = c.text.empty() ? 0 : c.percent(); }, true},
           {"client_priority",
            "",
            "MPS: CUDA_MPS_CLIENT_PRIORITY (0 normal, 1 below normal); empty: none set",

@@ -48,6 +48,7 @@ struct Cell {
   double ratio() const;      ///< real(), and at most 1e6: a ratio of two measurements (its unit "x")
   double any_real() const;   ///< a number, any sign (times relative to GO); NaN when empty
   long whole() const;        ///< an integer >= 0 (throws when empty): every whole-number column is a count or an id
+  int percent() const;       ///< an active thread percentage: a whole number 1..100 (throws when empty)
   double length() const;     ///< a number >= 0 that must be there (a task's duration)
   RunStatus status() const;  ///< a run status word bench_mps writes (throws when empty or unknown)
 };
