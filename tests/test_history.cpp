@@ -118,6 +118,25 @@ TEST(HistoryMethod, InsufficientPointsAreNeverJudged) {
   EXPECT_TRUE(c.blips.empty());
 }
 
+// A FASTER or SLOWER last folder is pending, and sized as a change would be: its direction, its ratio to the segment
+// and the interval (it was named alone: "pending ... at #3").
+TEST(HistoryMethod, APendingLastFolderCarriesItsDirectionSizeAndInterval) {
+  std::vector<harness::HistoryPoint> points;
+  for (std::size_t f = 0; f < 3; ++f) points.push_back(harness::make_point(f, {1000, 1001, 999}, 0));
+  points.push_back(harness::make_point(3, {900, 901, 899}, 0));
+  const harness::SeriesChanges c = harness::find_changes(points, {});
+  ASSERT_EQ(c.pending, std::vector<std::size_t>{3});
+  ASSERT_EQ(c.pending_changes.size(), 1u);
+  const harness::HistoryChange& p = c.pending_changes[0];
+  EXPECT_EQ(p.at, 3u);
+  EXPECT_EQ(p.segment_from, 0u);
+  EXPECT_EQ(p.direction, harness::Verdict::slower) << "throughput 10 % lower";
+  EXPECT_NEAR(p.ratio, 0.9, 1e-9);
+  EXPECT_LT(p.lower, 0.9);
+  EXPECT_GT(p.upper, 0.9);
+  EXPECT_TRUE(c.changes.empty()) << "not called before the next folder agrees";
+}
+
 // --- the verb -----------------------------------------------------------------------------------------------
 
 std::vector<std::string> h100_default_sweeps() {
@@ -301,7 +320,12 @@ TEST(History, AConfigurationTheNewestFolderLacksIsExportedFromNoOlderFolderAndFa
   }
   const CommandOutput summary = run_program(bench_mps_exe(), args({"--format", "markdown"}));
   EXPECT_NE(summary.out.find(" missing from it**"), std::string::npos) << summary.out;
-  EXPECT_EQ(run_program(bench_mps_exe(), args({"--fail-on-insufficient"})).exit_code, 1);
+  EXPECT_NE(summary.out.find("n=4 | newest folder | missing |"), std::string::npos) << "named: " << summary.out;
+  const CommandOutput gate = run_program(bench_mps_exe(), args({"--fail-on-insufficient"}));
+  EXPECT_EQ(gate.exit_code, 1);
+  EXPECT_NE(gate.err.find("bench_mps: history: newest folder INSUFFICIENT or missing for: "), std::string::npos)
+      << "exit 1 says why: " << gate.err;
+  EXPECT_NE(gate.err.find("n=4 (missing)"), std::string::npos) << gate.err;
   EXPECT_EQ(run_program(bench_mps_exe(), args({})).exit_code, 0) << "without the gate: a finding";
 }
 

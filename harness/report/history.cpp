@@ -110,6 +110,11 @@ SeriesChanges find_changes(const std::vector<HistoryPoint>& points, const Compar
     }
     if (u + 1 == usable.size()) {
       out.pending.push_back(p.folder);
+      HistoryChange c = sized({p.set_means}, segment);  // its direction, size and interval, said beside "pending"
+      c.at = c.confirmed_by = p.folder;
+      c.segment_from = segment_from;
+      c.direction = v;
+      out.pending_changes.push_back(c);
       break;
     }
     const HistoryPoint& next = points[usable[u + 1]];

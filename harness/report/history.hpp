@@ -42,6 +42,8 @@ struct SeriesChanges {
   std::vector<HistoryChange> changes;
   std::vector<std::size_t> blips;    ///< FASTER/SLOWER folders the next one did not confirm (not called)
   std::vector<std::size_t> pending;  ///< a FASTER/SLOWER last folder: the next folder must agree
+  /// Each pending folder sized as a change would be, against its segment alone (confirmed_by: itself, not yet).
+  std::vector<HistoryChange> pending_changes;
 };
 
 /// The method on one series, points in history order (see above).

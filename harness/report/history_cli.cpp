@@ -305,14 +305,26 @@ static int history_command(const HistoryArgs& args) {
   throw_if_stopped();
   std::cout << render_export(format, md, json, history_points(report), render_history_summary(report));
   std::cout << std::flush;
-  bool worse = false, insufficient = false;
+  // Exit 1 says why on stderr, naming the series, as compare does: a CI log shows more than an exit status.
+  std::string worse, insufficient;
   for (const HistorySeries& s : report.series) {
-    for (const HistoryChange& c : s.found.changes) worse = worse || c.direction == Verdict::slower;
+    const std::string label = config_label(s.workload, s.params, s.mode, s.procs);
+    for (const HistoryChange& c : s.found.changes)
+      if (c.direction == Verdict::slower) worse += (worse.empty() ? "" : "; ") + label;
     const HistoryPoint* newest = newest_point(report, s);  // missing from the newest folder: data it lacks
-    insufficient = insufficient || !newest || !newest->sufficient();
+    if (!newest || !newest->sufficient())
+      insufficient += (insufficient.empty() ? "" : "; ") + label + (newest ? " (INSUFFICIENT)" : " (missing)");
   }
-  if (args.fail_on_insufficient && insufficient) return kExitFailed;
-  return args.fail_on_regression && worse ? kExitFailed : kExitOk;
+  if (args.fail_on_insufficient && !insufficient.empty()) {
+    std::cerr << "bench_mps: history: newest folder INSUFFICIENT or missing for: " << insufficient
+              << " (--fail-on-insufficient)\n";
+    return kExitFailed;
+  }
+  if (args.fail_on_regression && !worse.empty()) {
+    std::cerr << "bench_mps: history: changed for the worse: " << worse << " (--fail-on-regression)\n";
+    return kExitFailed;
+  }
+  return kExitOk;
 }
 
 int run_history(const HistoryArgs& args) {

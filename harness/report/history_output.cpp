@@ -43,6 +43,14 @@ const HistoryChange* change_at(const HistorySeries& s, std::size_t folder) {
   return nullptr;
 }
 
+/// A change called at `folder`, or the one pending there (the last folder, not yet confirmed).
+const HistoryChange* change_or_pending_at(const HistorySeries& s, std::size_t folder) {
+  if (const HistoryChange* c = change_at(s, folder)) return c;
+  for (const HistoryChange& c : s.found.pending_changes)
+    if (c.at == folder) return &c;
+  return nullptr;
+}
+
 std::string ratio_text(double ratio) { return fmt_percent(ratio - 1, true); }
 
 std::string interval_text(const HistoryChange& c) {
@@ -80,7 +88,10 @@ std::string render_history_markdown(const HistoryReport& r) {
       rows.push_back({label_of(s), folder_label(r, c.at), folder_label(r, c.segment_from), verdict_name(c.direction),
                       ratio_text(c.ratio), interval_text(c), folder_label(r, c.confirmed_by)});
     if (!s.found.blips.empty()) blips.push_back(label_of(s) + " at " + folder_list(r, s.found.blips));
-    if (!s.found.pending.empty()) pending.push_back(label_of(s) + " at " + folder_list(r, s.found.pending));
+    for (const HistoryChange& c : s.found.pending_changes)
+      pending.push_back(label_of(s) + " at " + folder_label(r, c.at) + ": " + verdict_name(c.direction) + " " +
+                        ratio_text(c.ratio) + " (" + interval_text(c) + ", ~94 %) against the segment from " +
+                        folder_label(r, c.segment_from));
   }
   if (rows.empty())
     md << "No change persisted in any series.\n\n";
@@ -131,12 +142,14 @@ std::string render_history_csv(const HistoryReport& r) {
                  "mean", "lower", "upper", "status", "change", "change_lower", "change_upper", "verdict"});
   for (const HistorySeries& s : r.series)
     for (const HistoryPoint& p : s.points) {
-      const HistoryChange* c = change_at(s, p.folder);
+      const HistoryChange* c = change_or_pending_at(s, p.folder);  // pending: "SLOWER pending"
+      const bool pending = c && c->confirmed_by == c->at;
       const HistoryFolder& f = r.folders[p.folder];
       o << csv_line({s.testbed, s.workload, s.params, s.mode, std::to_string(s.procs), f.dir, f.driver, f.started_utc,
                      std::to_string(p.set_means.size()), fmt_num(p.mean, 9), fmt_num(p.lower, 9), fmt_num(p.upper, 9),
                      status_of(p), c ? fmt_num(c->ratio - 1, 6) : "", c ? fmt_num(c->lower - 1, 6) : "",
-                     c ? fmt_num(c->upper - 1, 6) : "", c ? verdict_name(c->direction) : ""});
+                     c ? fmt_num(c->upper - 1, 6) : "",
+                     c ? std::string(verdict_name(c->direction)) + (pending ? " pending" : "") : ""});
     }
   return o.str();
 }
@@ -188,7 +201,18 @@ nlohmann::json history_json(const HistoryReport& r) {
                            {"points", points},
                            {"changes", changes},
                            {"blips", s.found.blips},
-                           {"pending", s.found.pending}});
+                           {"pending", s.found.pending},
+                           {"pending_changes", [&s] {
+                              nlohmann::json list = nlohmann::json::array();
+                              for (const HistoryChange& c : s.found.pending_changes)
+                                list.push_back({{"at", c.at},
+                                                {"segment_from", c.segment_from},
+                                                {"verdict", verdict_name(c.direction)},
+                                                {"ratio", number_or_null(c.ratio)},
+                                                {"lower", number_or_null(c.lower)},
+                                                {"upper", number_or_null(c.upper)}});
+                              return list;
+                            }()}});
   }
   return j;
 }
@@ -253,18 +277,24 @@ std::string render_history_summary(const HistoryReport& r) {
   std::ostringstream md;
   std::size_t changes = 0, blips = 0, pending = 0, insufficient = 0, missing = 0;
   std::vector<std::vector<std::string>> rows;
-  for (const HistorySeries& s : r.series) {
+  for (const HistorySeries& s : r.series) {  // a row per change, pending change and newest point lacking: named
     for (const HistoryChange& c : s.found.changes)
       rows.push_back(
           {label_of(s), folder_label(r, c.at), verdict_name(c.direction), ratio_text(c.ratio), interval_text(c)});
+    for (const HistoryChange& c : s.found.pending_changes)
+      rows.push_back({label_of(s), folder_label(r, c.at), std::string(verdict_name(c.direction)) + " pending",
+                      ratio_text(c.ratio), interval_text(c)});
     changes += s.found.changes.size();
     blips += s.found.blips.size();
     pending += s.found.pending.size();
     const HistoryPoint* newest = newest_point(r, s);
-    if (!newest)
+    if (!newest) {
       ++missing;
-    else if (!newest->sufficient())
+      rows.push_back({label_of(s), "newest folder", "missing", "-", "-"});
+    } else if (!newest->sufficient()) {
       ++insufficient;
+      rows.push_back({label_of(s), folder_label(r, newest->folder), "INSUFFICIENT", "-", "-"});
+    }
   }
   md << "### bench_mps history: " << r.folders.size() << " folders, " << r.series.size() << " series\n\n";
   md << "**" << changes << " changes called, " << blips << " blips not called, " << pending << " pending, "
