@@ -344,6 +344,20 @@ TEST(History, AnOutThatCannotBeMadeIsExitTwoNamingTheUsersFolder) {
   }
 }
 
+// An --out inside a folder it reads (its plots/, which the next report replaces whole): refused, as compare refuses.
+TEST(History, AnOutInsideAFolderReadIsRefused) {
+  TempDir tmp;
+  const fs::path f = fixtures_dir() / "compare";
+  fs::copy(f / "base", tmp / "base", fs::copy_options::recursive);
+  const fs::path out = tmp / "base" / "hist";
+  const CommandOutput r =
+      run_program(bench_mps_exe(), {"history", (tmp / "base").string(), (f / "aa").string(), "--out", out.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("lies inside " + (tmp / "base").string() + ", a folder this history reads"), std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(out));
+}
+
 TEST(History, AnOutHoldingAnotherVerbsPlotsIsRefusedAndLeftAsItWas) {
   TempDir tmp;
   const fs::path f = fixtures_dir() / "compare";

@@ -241,9 +241,13 @@ static int history_command(const HistoryArgs& args) {
     if (fs::exists(fs::path(args.out_dir) / "plots", ec))  // history's would take its place: never another verb's
       throw UsageError("--out " + args.out_dir + ": already holds a plots folder (a report's or a comparison's?); " +
                        "choose another folder");
-    for (const auto& [real, given] : seen)
+    for (const auto& [real, given] : seen) {
       if (resolved_path(args.out_dir) == real)
         throw UsageError("--out " + args.out_dir + ": is one of the folders read");
+      if (lies_inside(args.out_dir, real))  // its plots/ a report replaces whole, or among the runs read
+        throw UsageError("--out " + args.out_dir + ": lies inside " + given +
+                         ", a folder this history reads; write it elsewhere (nothing was written)");
+    }
   }
   std::vector<ReadFolder> folders;
   for (const fs::path& d : dirs) {
@@ -256,7 +260,7 @@ static int history_command(const HistoryArgs& args) {
     if (f.info.driver.empty()) f.info.driver = "no driver";
     f.info.started_utc = meta.contains("started_utc") && meta["started_utc"].is_string()
                              ? meta["started_utc"].get<std::string>()
-                             : std::string("?");
+                             : std::string("not recorded");
     f.fields = testbed_of(meta);
     f.summary = rf.summary;
     folders.push_back(std::move(f));
