@@ -634,7 +634,18 @@ TEST(FleetReport, FlagsTheGpuSlowerThanTheFleetAndListsTheFolderItCannotRead) {
   const auto wide = run_program(bench_mps_exe(), {"report", dir.string(), "--threshold", "15"});
   ASSERT_EQ(wide.exit_code, 0) << wide.err;
   EXPECT_NE(wide.out.find(", 0 outlier(s)"), std::string::npos) << wide.out;
-  EXPECT_NE(read_text(dir / "report.md").find("None: every GPU is within 15%"), std::string::npos);
+  EXPECT_NE(read_text(dir / "report.md")
+                .find("None: every GPU is within 15% of the fleet median in every "
+                      "configuration measured on two GPUs or more (12 of 12)"),
+            std::string::npos);
+  // One GPU alone has no fleet to be within: not judged, not "None" (REPORT.md: "nothing is judged").
+  TempDir one;
+  fs::create_directories(one / "fleet" / "node1-gpu0");
+  fs::copy(fixtures_dir() / "compare" / "base", one / "fleet" / "node1-gpu0", fs::copy_options::recursive);
+  ASSERT_EQ(run_program(bench_mps_exe(), {"report", (one / "fleet").string()}).exit_code, 0);
+  const std::string alone = read_text(one / "fleet" / "report.md");
+  EXPECT_NE(alone.find("Not judged: no configuration was measured on two GPUs or more"), std::string::npos) << alone;
+  EXPECT_EQ(alone.find("None: every GPU"), std::string::npos) << alone;
   const auto p99 = run_program(bench_mps_exe(), {"report", dir.string(), "--metric", "p99"});
   ASSERT_EQ(p99.exit_code, 0) << p99.err;
   EXPECT_NE(read_text(dir / "report.md").find("p99 ms"), std::string::npos);

@@ -308,8 +308,22 @@ std::string render_fleet_report(const FleetFolder& fleet, const std::vector<Flee
         outliers.add_row({fleet.members[cell.member].label, host_and_gpu(fleet.members[cell.member]), config_heading(c),
                           fmt_sig(cell.side.median), fmt_sig(c.fleet_median), percent(cell.deviation),
                           direction(cell.deviation, options.metric)});
-  md += outliers.empty() ? "None: every GPU is within " + threshold + " of the fleet median in every configuration.\n\n"
-                         : outliers.str() + "\n";
+  // Judged only where two GPUs or more measured a configuration: one GPU has no fleet to be within.
+  const auto judged = std::count_if(configs.begin(), configs.end(), [](const FleetConfig& c) {
+    return std::count_if(c.cells.begin(), c.cells.end(),
+                         [](const FleetCell& cell) { return std::isfinite(cell.deviation); }) >= 2;
+  });
+  if (!outliers.empty())
+    md += outliers.str() + "\n";
+  else if (judged == 0)
+    md +=
+        "Not judged: no configuration was measured on two GPUs or more, and one GPU has no fleet median to differ "
+        "from.\n\n";
+  else
+    md += "None: every GPU is within " + threshold +
+          " of the fleet median in every configuration measured on two "
+          "GPUs or more (" +
+          std::to_string(judged) + " of " + std::to_string(configs.size()) + ").\n\n";
 
   md += "## GPUs\n\n";
   MarkdownTable gpus({"folder", "host", "GPU", "UUID", "driver", "MPS", "status", "runs ok"},
