@@ -659,7 +659,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"garbage_cell", {"@base", "@bad_cell"}, "'fast' is not a number"},
         BadInput{"runs_csv_as_summary", {"@bad_wrong_csv", "@base"}, "Missing column \"workers_ok\""},
         BadInput{"no_summary", {"@base", "@bad_no_summary"}, "bad_no_summary/summary.csv: no such file"},
-        BadInput{"no_folder", {"@base", "@does_not_exist"}, "does_not_exist: not a folder"},
+        BadInput{"no_folder", {"@base", "@does_not_exist"}, "does_not_exist: no such folder"},
         BadInput{"bad_metric", {"@base", "@base", "--metric", "p90"}, "--metric: 'p90' is not one of"},
         BadInput{"negative_threshold",
                  {"@base", "@base", "--threshold", "-1"},

@@ -558,6 +558,10 @@ TEST_F(ReaderDefect, WrongSchemaAndBadMeta) {
   EXPECT_EQ(error_of([&] { read_sweep_meta(tmp / "a-file"); }),
             (tmp / "a-file").string() + ": not a folder (a results folder holds meta.json)");
   EXPECT_EQ(error_of([&] { read_sweep_meta(tmp / "gone"); }), (tmp / "gone").string() + ": no such folder");
+  fs::create_symlink(tmp / "loop-b", tmp / "loop-a");
+  fs::create_symlink(tmp / "loop-a", tmp / "loop-b");
+  EXPECT_EQ(error_of([&] { read_sweep_meta(tmp / "loop-a"); }),
+            (tmp / "loop-a").string() + ": a link that leads nowhere or into a loop of links");
 }
 
 TEST_F(ReaderDefect, MissingFile) {

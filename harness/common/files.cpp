@@ -87,6 +87,13 @@ std::string missing_file_why(const fs::path& path) {
                                                       : "no such file";
 }
 
+std::string not_a_folder_why(const fs::path& path) {
+  std::error_code ec;
+  if (fs::exists(path, ec)) return "not a folder";
+  if (fs::is_symlink(fs::symlink_status(path, ec))) return "a link that leads nowhere or into a loop of links";
+  return "no such folder";
+}
+
 std::string not_a_readable_file_why(const fs::path& file) {
   std::error_code ec;
   if (fs::exists(file, ec)) return "not a file (a folder or device stands there)";
@@ -114,7 +121,7 @@ void require_readable_folder(const fs::path& dir) {
   if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory &&
       ec != std::errc::too_many_symbolic_link_levels)
     throw ResultsError(dir.string() + ": cannot be read: " + ec.message());
-  if (!fs::is_directory(st)) throw ResultsError(dir.string() + ": not a folder");
+  if (!fs::is_directory(st)) throw ResultsError(dir.string() + ": " + not_a_folder_why(dir));
   if (::access(dir.c_str(), R_OK | X_OK) != 0)
     throw ResultsError(dir.string() + ": cannot be read: " + std::strerror(errno));
 }

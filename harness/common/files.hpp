@@ -47,6 +47,9 @@ void check_stdout_written();
 /// Why `path` cannot be opened when it does not exist as itself: "no such file", or, where a link stands there,
 /// "a link that leads nowhere or into a loop of links".
 std::string missing_file_why(const std::filesystem::path& path);
+/// Why `path` is no folder: "not a folder" (a file stands there), "a link that leads nowhere or into a loop of
+/// links", or "no such folder".
+std::string not_a_folder_why(const std::filesystem::path& path);
 
 /// Why `file`, not a plain file, cannot be read as one: "no such file", "a link that leads nowhere or into a loop of
 /// links", or "not a file (a folder or device stands there)".

@@ -29,8 +29,7 @@ constexpr double kFitTolerance = 0.002;  ///< the fit stops where every point is
 /// The calibration's sweeps: `dir` itself where it holds runs.csv, else its folders that do, by name.
 std::vector<fs::path> calibration_sweeps(const fs::path& dir, const std::string& where) {
   std::error_code ec;
-  if (!fs::is_directory(dir, ec))
-    throw ResultsError(where + ": " + (fs::exists(dir, ec) ? "not a folder" : "no such folder"));
+  if (!fs::is_directory(dir, ec)) throw ResultsError(where + ": " + not_a_folder_why(dir));
   if (fs::exists(dir / "runs.csv", ec)) return {dir};
   std::vector<fs::path> out;
   for (const fs::directory_entry& e : fs::directory_iterator(dir, ec))

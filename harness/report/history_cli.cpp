@@ -67,8 +67,7 @@ std::vector<fs::path> folders_of(const std::vector<std::string>& dirs) {
   }
   std::vector<fs::path> out(dirs.begin(), dirs.end());
   for (const fs::path& d : out)
-    if (!fs::is_directory(d, ec))
-      throw UsageError(d.string() + ": " + (fs::exists(d, ec) ? "not a folder" : "no such folder"));
+    if (!fs::is_directory(d, ec)) throw UsageError(d.string() + ": " + not_a_folder_why(d));
   return out;
 }
 

@@ -100,8 +100,9 @@ SweepMeta read_sweep_meta(const fs::path& dir) {
   const fs::path file = dir / "meta.json";
   std::error_code ec;
   if (!fs::is_directory(dir, ec))  // the folder itself, named as it is: not its meta.json
-    throw ResultsError(dir.string() + ": " +
-                       (fs::exists(dir, ec) ? "not a folder (a results folder holds meta.json)" : "no such folder"));
+    throw ResultsError(
+        dir.string() + ": " +
+        (fs::exists(dir, ec) ? "not a folder (a results folder holds meta.json)" : not_a_folder_why(dir)));
   if (!fs::is_regular_file(file, ec)) throw ResultsError(file.string() + ": " + not_a_readable_file_why(file));
   std::ifstream in(file);
   if (!in) throw ResultsError(file.string() + ": cannot be read");
