@@ -653,7 +653,9 @@ INSTANTIATE_TEST_SUITE_P(
     Compare, CompareBadInput,
     ::testing::Values(
         BadInput{"truncated", {"@base", "@bad_truncated"}, "Too few columns in line 8"},
-        BadInput{"garbage", {"@bad_garbage", "@base"}, "bad_garbage/summary.csv"},
+        BadInput{"garbage",
+                 {"@bad_garbage", "@base"},
+                 "bad_garbage/summary.csv: a quoted cell is not closed in the header line"},
         BadInput{"wrong_schema_version", {"@base", "@bad_schema"}, "schema version 2, this bench_mps reads 1"},
         BadInput{"missing_column", {"@base", "@bad_missing_column"}, "Missing column \"throughput_tasks_per_s\""},
         BadInput{"garbage_cell", {"@base", "@bad_cell"}, "'fast' is not a number"},

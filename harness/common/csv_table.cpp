@@ -32,6 +32,11 @@ std::string csv_error_text(const std::string& what) {
   const std::size_t in_file = text.find(" in file \"");
   if (in_file != std::string::npos) text.erase(in_file);
   while (!text.empty() && (text.back() == '.' || text.back() == ' ')) text.pop_back();
+  // The parser's words for a quote left open, and "line -1" for its header line (it counts lines from the first row).
+  if (const std::size_t at = text.find("Escaped string was not closed"); at != std::string::npos)
+    text.replace(at, std::string("Escaped string was not closed").size(), "a quoted cell is not closed");
+  if (const std::size_t at = text.find(" in line -1"); at != std::string::npos)
+    text.replace(at, std::string(" in line -1").size(), " in the header line (not a CSV file bench_mps wrote?)");
   return text;
 }
 
