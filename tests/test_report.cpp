@@ -574,7 +574,11 @@ TEST(Report, NotAFolderExitsTwo) {
   TempDir tmp;
   const CommandOutput out = report(tmp / "absent");
   EXPECT_EQ(out.exit_code, 2);
-  EXPECT_NE(out.err.find("not a folder"), std::string::npos) << out.err;
+  EXPECT_NE(out.err.find("absent: no such folder"), std::string::npos) << out.err;
+  write_text(tmp / "a-file", "x");
+  const CommandOutput file = report(tmp / "a-file");
+  EXPECT_EQ(file.exit_code, 2);
+  EXPECT_NE(file.err.find("a-file: not a folder"), std::string::npos) << file.err;
 }
 
 TEST(Report, WithoutMatplotlibExitsThreeAndWritesNothing) {

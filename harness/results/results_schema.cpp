@@ -7,6 +7,7 @@
 #include "harness/common/csv_table.hpp"
 #include "harness/common/format.hpp"
 #include "harness/common/markdown_table.hpp"
+#include "harness/plan/mode_names.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -56,7 +57,8 @@ const std::vector<ConfigColumn>& config_schema() {
        },
        [](RunConfig& r, const Cell& c) {  // after mode: a percentage beside a mode not under MPS is damage
          r.active_thread_pct = c.text.empty() ? 0 : c.percent();
-         if (r.active_thread_pct && r.mode.rfind("mps", 0) != 0)
+         const std::optional<Mode> mode = mode_in_results(r.mode);  // external-mps too; an unknown name: elsewhere
+         if (r.active_thread_pct && mode && !mode->mps)
            throw ResultsError(c.at + ": " + c.text + " beside mode " + r.mode.substr(0, 40) +
                               ", which is not under MPS (empty there)");
        }},
