@@ -114,6 +114,7 @@ SeriesChanges find_changes(const std::vector<HistoryPoint>& points, const Compar
       c.at = c.confirmed_by = p.folder;
       c.segment_from = segment_from;
       c.direction = v;
+      c.pending = true;
       out.pending_changes.push_back(c);
       break;
     }

@@ -35,6 +35,7 @@ struct HistoryChange {
   std::size_t at = 0, confirmed_by = 0, segment_from = 0;  ///< folder indices; the segment it is measured against
   Verdict direction = Verdict::same;                       ///< FASTER or SLOWER
   double ratio = 1, lower = 1, upper = 1;  ///< (at and confirmed_by's sets) over the segment's, ~94 % interval
+  bool pending = false;                    ///< the last folder, not yet confirmed (confirmed_by: itself)
 };
 
 /// What the method found in one series.

@@ -143,13 +143,12 @@ std::string render_history_csv(const HistoryReport& r) {
   for (const HistorySeries& s : r.series)
     for (const HistoryPoint& p : s.points) {
       const HistoryChange* c = change_or_pending_at(s, p.folder);  // pending: "SLOWER pending"
-      const bool pending = c && c->confirmed_by == c->at;
       const HistoryFolder& f = r.folders[p.folder];
       o << csv_line({s.testbed, s.workload, s.params, s.mode, std::to_string(s.procs), f.dir, f.driver, f.started_utc,
                      std::to_string(p.set_means.size()), fmt_num(p.mean, 9), fmt_num(p.lower, 9), fmt_num(p.upper, 9),
                      status_of(p), c ? fmt_num(c->ratio - 1, 6) : "", c ? fmt_num(c->lower - 1, 6) : "",
                      c ? fmt_num(c->upper - 1, 6) : "",
-                     c ? std::string(verdict_name(c->direction)) + (pending ? " pending" : "") : ""});
+                     c ? std::string(verdict_name(c->direction)) + (c->pending ? " pending" : "") : ""});
     }
   return o.str();
 }
