@@ -93,22 +93,30 @@ void copy_lines(std::istream& in, std::ostream& to, Child& child, bool is_err) {
   }
 }
 
-/// The status a finished child left: its meta.json's, or why it left none. A child that ended while its meta.json
-/// still said "running" (killed, out of memory, crashed) died: said so, never left "running".
-std::string child_status(const fs::path& dir, const Child& child) {
+/// The status a sweep that ended with `exit_code` left in `dir`: its meta.json's, or why it left none (`last_err`:
+/// its last line on stderr, or empty). A sweep that ended while its meta.json still said "running" (killed, out of
+/// memory, crashed) died: said so, never left "running".
+std::string ended_status(const fs::path& dir, int exit_code, const std::string& last_err) {
   try {
     if (const std::optional<std::string> status = read_sweep_meta(dir).status) {
       if (*status != sweep_status_name(SweepStatus::running)) return *status;
-      const int code = child.entry.exit_code.value_or(-1);
-      return "died while running (exit " + std::to_string(code) +
-             (code > 128 && sigabbrev_np(code - 128) ? ", SIG" + std::string(sigabbrev_np(code - 128)) : "") + ")" +
-             (child.last_err.empty() ? "" : ": " + child.last_err);
+      return "died while running (exit " + std::to_string(exit_code) +
+             (exit_code > 128 && sigabbrev_np(exit_code - 128) ? ", SIG" + std::string(sigabbrev_np(exit_code - 128))
+                                                               : "") +
+             ")" + (last_err.empty() ? "" : ": " + last_err);
     }
   } catch (const ResultsError&) {
     // no results: say why below
   }
-  return "no results (exit " + std::to_string(child.entry.exit_code.value_or(-1)) + ")" +
-         (child.last_err.empty() ? "" : ": " + child.last_err);
+  return "no results (exit " + std::to_string(exit_code) + ")" + (last_err.empty() ? "" : ": " + last_err);
+}
+
+/// The index's status once its members ended: complete where every one exited 0.
+std::string ended_index_status(const std::vector<GpusIndexEntry>& gpus, int stop_signal) {
+  if (stop_signal) return "interrupted";
+  const bool all_ok =
+      std::all_of(gpus.begin(), gpus.end(), [](const GpusIndexEntry& e) { return e.exit_code && *e.exit_code == 0; });
+  return all_ok ? "complete" : "failed";
 }
 
 }  // namespace
@@ -239,7 +247,7 @@ int collect_children(std::vector<std::unique_ptr<Child>>& children, const fs::pa
   for (auto& c : children) {
     if (c->out_copier.joinable()) c->out_copier.join();
     if (c->err_copier.joinable()) c->err_copier.join();
-    if (c->process) c->entry.status = child_status(out / c->entry.folder, *c);
+    if (c->process) c->entry.status = ended_status(out / c->entry.folder, c->entry.exit_code.value_or(-1), c->last_err);
     worst = std::max(worst, c->entry.exit_code.value_or(kExitFailed));
     index.gpus.push_back(c->entry);
   }
@@ -288,7 +296,7 @@ int run_multi_gpu(const SweepSpec& spec) {
   const int worst = collect_children(children, out, index);
   const int sig = stop_signal().load();
   index.finished_utc = utc_timestamp();
-  index.status = sig ? "interrupted" : worst == 0 ? "complete" : "failed";
+  index.status = ended_index_status(index.gpus, sig);
   write_gpus_index(out, index);
   print_children(index, out);
   if (sig) return 128 + sig;
@@ -296,8 +304,9 @@ int run_multi_gpu(const SweepSpec& spec) {
 }
 
 void note_resumed_gpu(const fs::path& dir, int exit_code) {
-  const fs::path parent = fs::absolute(dir).lexically_normal().parent_path();
-  const std::string name = fs::absolute(dir).lexically_normal().filename().string();
+  const fs::path member_dir = fs::absolute(dir).lexically_normal();
+  const fs::path parent = member_dir.parent_path();
+  const std::string name = member_dir.filename().string();
   std::error_code ec;
   if (!fs::is_regular_file(parent / kGpusIndexFile, ec)) return;
   try {
@@ -306,15 +315,8 @@ void note_resumed_gpu(const fs::path& dir, int exit_code) {
                                      [&name](const GpusIndexEntry& e) { return e.folder == name; });
     if (member == index.gpus.end()) return;
     member->exit_code = exit_code;
-    std::string status;
-    try {
-      status = read_sweep_meta(dir).status.value_or("");
-    } catch (const ResultsError&) {
-    }
-    member->status = status.empty() ? "no results (exit " + std::to_string(exit_code) + ")" : status;
-    const bool all_ok = std::all_of(index.gpus.begin(), index.gpus.end(),
-                                    [](const GpusIndexEntry& e) { return e.exit_code && *e.exit_code == 0; });
-    index.status = all_ok ? "complete" : "failed";
+    member->status = ended_status(dir, exit_code, "");
+    index.status = ended_index_status(index.gpus, 0);
     write_gpus_index(parent, index);
     std::cerr << "bench_mps: " << (parent / kGpusIndexFile).string() << ": " << name << " now says exit " << exit_code
               << ", " << member->status << "; the run: " << index.status << "\n";
