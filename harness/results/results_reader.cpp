@@ -61,11 +61,8 @@ std::string meta_value_problem(const nlohmann::json& meta) {
   };
   const auto positive = [](const nlohmann::json& v) { return v.is_number() && v.get<double>() > 0; };
   if (const auto st = meta.find("status"); st != meta.end() && !st->is_null()) {
-    bool known = false;
-    for (const SweepStatus k : {SweepStatus::running, SweepStatus::complete, SweepStatus::failed,
-                                SweepStatus::interrupted, SweepStatus::environment_error})
-      known = known || (st->is_string() && st->get<std::string>() == sweep_status_name(k));
-    if (!known) return "status is " + shown(*st) + ", none a sweep writes (complete, failed, interrupted, ...)";
+    if (!st->is_string() || !sweep_status_of_name(st->get<std::string>()))
+      return "status is " + shown(*st) + ", none a sweep writes (complete, failed, interrupted, ...)";
   }
   if (const auto t = meta.find("timing"); t != meta.end() && !t->is_null()) {
     if (!t->is_object()) return "timing is " + shown(*t) + ", not an object";

@@ -20,6 +20,13 @@ const char* sweep_status_name(SweepStatus status) {
   return "running";
 }
 
+std::optional<SweepStatus> sweep_status_of_name(const std::string& name) {
+  for (const SweepStatus k : {SweepStatus::running, SweepStatus::complete, SweepStatus::failed,
+                              SweepStatus::interrupted, SweepStatus::environment_error})
+    if (name == sweep_status_name(k)) return k;
+  return std::nullopt;
+}
+
 namespace {
 
 template <class T>

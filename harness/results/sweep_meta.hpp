@@ -25,6 +25,8 @@ namespace bench_mps::harness {
 /// meta.json's status words: the one place that names them.
 enum class SweepStatus { running, complete, failed, interrupted, environment_error };
 const char* sweep_status_name(SweepStatus status);
+/// The status `name` names (as sweep_status_name writes it), or none.
+std::optional<SweepStatus> sweep_status_of_name(const std::string& name);
 
 /// The GPU section's facts the sweep learns at run time (the static ones stay in `other`).
 struct GpuMeta {

@@ -22,7 +22,7 @@ std::string metric_problem(const WorkerResult& w) {
   if (done_fact(w.done, "metric_stopped") == 1) add("--exec-metric stopped matching at its time budget");
   if (metric_rejected)
     add("--exec-metric matched " + std::to_string(metric_rejected) +
-        " line(s) whose number was none in 0..1e12 (nan, inf, a sign, " + "not a number): left out (metric_rejected)");
+        " line(s) whose number was none in 0..1e12 (nan, inf, a sign, not a number): left out (metric_rejected)");
   if (done_fact(w.done, "steps") == 0 && metric_rejected == 0)  // else the line above says why
     add("--exec-metric matched no stdout line (steps=0)");
   if (const long n = count("check_rejected"); n && done_fact(w.done, "check_matches") == 0)
