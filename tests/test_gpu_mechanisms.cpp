@@ -27,7 +27,9 @@ class GpuMechanisms : public ::testing::Test {
     checked_ = true;  // a test skipped above started nothing: whatever MPS processes run are not its
   }
   void TearDown() override {
-    if (checked_) EXPECT_EQ(live_mps_process_count(), 0) << "a daemon was left behind";
+    if (checked_) {
+      EXPECT_EQ(live_mps_process_count(), 0) << "a daemon was left behind";
+    }
   }
   bool checked_ = false;
 
