@@ -321,6 +321,28 @@ TEST(DamagedFolder, ResumeNamesTheUsersFileNotAScratchCopy) {
   }
 }
 
+TEST(DamagedFolder, ResumeRefusesARecordedRunMissingWorkerRowsAndLeavesTheFolder) {
+  // A copy whose runs.csv lost a recorded run's workers was sealed complete by --resume, those rows gone for good.
+  TempDir tmp;
+  const fs::path dir = copy_of(smoke_fixture(), tmp / "resume");
+  add_facts_column(dir);
+  std::vector<std::string> kept;
+  for (const std::string& line : lines_of(dir / "runs.csv"))
+    if (line.rfind("r1-timeslice-spin-n4,", 0) != 0) kept.push_back(line);
+  write_text(dir / "runs.csv", joined(kept));
+  const std::string before = read_text(dir / "runs.csv") + read_text(dir / "summary.csv");
+  try {
+    prepare_resume(dir);
+    ADD_FAILURE() << "a recorded run without its runs.csv rows was taken by --resume";
+  } catch (const ResultsError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find((dir / "runs.csv").string() + ": run r1-timeslice-spin-n4 has 0 worker rows of its 4"),
+              std::string::npos)
+        << what;
+  }
+  EXPECT_EQ(read_text(dir / "runs.csv") + read_text(dir / "summary.csv"), before);
+}
+
 // ---- a folder packed for the repository (scripts/pack_results.py) ---------------------------------
 
 /// Packs `dir`'s tasks.csv as the repository's folders are (every size).

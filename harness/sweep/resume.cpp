@@ -145,6 +145,20 @@ void read_as_users(const fs::path& scratch, const fs::path& dir, Read read) {
   }
 }
 
+/// A recorded run (a summary row) has a runs.csv row per worker, as every sweep writes them: one with fewer or more
+/// is a damaged or edited folder, refused before any repair (a resume would seal it complete without them).
+void check_recorded_workers(const std::vector<SummaryRecord>& recorded, const std::vector<WorkerRecord>& workers,
+                            const fs::path& runs) {
+  std::map<std::string, int> rows;
+  for (const WorkerRecord& w : workers) ++rows[w.run_id];
+  for (const SummaryRecord& r : recorded)
+    if (const int n = rows[r.run_id]; n != r.procs)
+      throw ResultsError(runs.string() + ": run " + r.run_id + " has " + std::to_string(n) + " worker rows of its " +
+                         std::to_string(r.procs) +
+                         " (summary.csv records it): the folder was edited or damaged; resume a copy made before, "
+                         "or start the sweep again");
+}
+
 void check_recorded_in_plan(const std::set<std::string>& recorded, const SweepSpec& spec, const fs::path& summary) {
   std::set<std::string> planned;
   for (const ModeBlock& block : plan_sweep(spec))
@@ -237,13 +251,15 @@ ResumeState prepare_resume(const fs::path& dir, const SweepSpec* spec) {
       state.repairs.push_back(std::string("dropped a torn last line of ") + name);
     std::ofstream(scratch / name, std::ios::binary) << texts[name];
   }
+  std::vector<WorkerRecord> workers;
   read_as_users(scratch, dir, [&] {
     state.recorded = read_summary(scratch / "summary.csv");
-    read_runs(scratch / "runs.csv");
+    workers = read_runs(scratch / "runs.csv");
     read_tasks(scratch / "tasks.csv");
   });
   for (const auto& r : state.recorded) state.recorded_ids.insert(r.run_id);
   if (spec) check_recorded_in_plan(state.recorded_ids, *spec, dir / "summary.csv");
+  check_recorded_workers(state.recorded, workers, dir / "runs.csv");
   for (const char* name : kCsvFiles) check_header(dir / name, texts[name]);  // still before any file changes
 
   for (const char* name : kCsvFiles) {

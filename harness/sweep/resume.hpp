@@ -2,8 +2,8 @@
 // --resume DIR: continue an interrupted sweep in its own folder. The sweep comes from DIR/meta.json
 // (the command line it stored), or must match it when given again; runs already recorded (a row in
 // summary.csv) are skipped. A crash can leave a torn last line and rows of a run whose summary row
-// never made it: both are removed before the sweep goes on. Anything else wrong with the folder is a
-// ResultsError (exit 2) and the folder is left untouched.
+// never made it: both are removed before the sweep goes on. Anything else wrong with the folder (a recorded run
+// without its runs.csv rows among it) is a ResultsError (exit 2) and the folder is left untouched.
 #include "harness/sweep/wing.hpp"
 
 #include <filesystem>
