@@ -1465,6 +1465,7 @@ TEST_F(Advise, BadInputGetsOneLineAndExitTwoWithNothingWritten) {
       {"--command", "  "},
       {"--workload", "cpu", "--xray-from", "/nonexistent/folder"},
       {"--workload", "cpu", "--xray-from", ""},
+      {"--workload", "cpu", "--xray-from", (fixtures_dir() / "results_h200_smoke").string()},  // a sweep, no X-ray
       {"--redo", ""},
       {"--workload", "cpu", "--budget", "nan"},
       {"--workload", "cpu", "--budget", "inf"},

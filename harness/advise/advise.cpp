@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <iostream>
 
 #include "harness/advise/advise_beside.hpp"
@@ -76,10 +77,11 @@ class AdviseRun {
         sweeps_(sweeps),
         a_(advice) {}
 
-  void scheduler() {
+  /// `given`: the scheduler --xray-from holds, read before anything was written (bad input: exit 2).
+  void scheduler(const std::optional<SchedulerFacts>& given) {
     progress_.step = 1;
-    if (!spec_.xray_from.empty()) {
-      a_.scheduler = read_scheduler(spec_.xray_from);
+    if (given) {
+      a_.scheduler = *given;
       a_.scheduler_source = "read from " + spec_.xray_from;
     } else {
       progress_.say("the time-slice X-ray: 2 contexts that always have work, short steps beside them ...");
@@ -359,6 +361,17 @@ class AdviseRun {
   std::map<int, double> seconds_per_set_;  ///< N: one worker set of one mode, as the ladder's rung took
 };
 
+/// The scheduler --xray-from holds (none without it), read before anything is written: a folder that holds no
+/// X-ray is bad input.
+std::optional<SchedulerFacts> scheduler_given(const std::string& xray_from) {
+  if (xray_from.empty()) return std::nullopt;
+  try {
+    return read_scheduler(xray_from);
+  } catch (const ResultsError& e) {
+    throw UsageError("--xray-from: " + one_line(e.what()));
+  }
+}
+
 }  // namespace
 
 int run_advise(const AdviseSpec& spec) {
@@ -369,6 +382,7 @@ int run_advise(const AdviseSpec& spec) {
                                      spec.cpu_stand_in, spec.out_dir, "advise-" + workload.workloads.front(),
                                      kAdviceJsonFile,   "advice",     {"advice.md", "plots", "sweeps"}};
   check_session_out_dir(session_spec);  // a folder that cannot be used: exit 2 on any machine
+  const std::optional<SchedulerFacts> given_scheduler = scheduler_given(spec.xray_from);
   {  // the machine, checked as the largest rung's sweep will check it (exit 3 before anything is written)
     SweepSpec largest = workload;
     largest.procs = {spec.max_procs};
@@ -407,7 +421,7 @@ int run_advise(const AdviseSpec& spec) {
   AdviseRun run(spec, workload, sweeps, advice);
   int status = kExitOk;
   try {
-    run.scheduler();
+    run.scheduler(given_scheduler);
     run.alone();
     run.ladder();
     if (!stop_signal().load()) run.settle();
