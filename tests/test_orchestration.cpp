@@ -371,6 +371,23 @@ TEST_F(Orchestration, CtrlCWhileTheDaemonsCommandsHangEndsWithinSeconds) {
       << "a process the fake control client started is still running";
 }
 
+// A daemon whose control commands stop answering: only the block's first run was checked, so it alone was mps_error
+// and the later runs of the block ok, though nothing proved a server there either. Every run of the block is
+// checked until one is proven, so they fail alike, each saying why; the time the hung commands took is said as
+// the sweep's "other" time.
+TEST_F(Orchestration, ADaemonThatStopsAnsweringFailsEveryRunOfItsBlockAlike) {
+  const auto r = sweep({"--modes", "mps", "--procs", "1", "--repeats", "2", "--rounds", "2"},
+                       Env{{{"FAKE_MPS_HANG_COMMANDS", "1"}}, {}});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const auto rows = harness::read_summary(out() / "summary.csv");
+  ASSERT_EQ(rows.size(), 2u) << r.err;
+  for (const auto& row : rows) {
+    EXPECT_EQ(row.status, harness::RunStatus::mps_error) << row.run_id;
+    EXPECT_NE(row.reason.find("did not answer within 15 s (input: get_server_list)"), std::string::npos) << row.reason;
+  }
+  EXPECT_NE(r.out.find(" s, other "), std::string::npos) << r.out;
+}
+
 TEST_F(Orchestration, ForeignDaemonIsRefused) {
   const ForeignDaemon foreign(env, tmp.path());  // quit at the end, however the test ends
   ASSERT_TRUE(foreign.running());

@@ -85,8 +85,9 @@ void RunRecorder::record(FinishedRound& round) {
   SummaryRow& s = record.summary;
   if (round.session && !server_checked_ && s.workers_ok > 0 &&
       (run.scenario.is_plain_workload() || run.scenario.is_xray())) {
-    server_checked_ = true;
-    if (!verify_server(*round.session, *round.block, record, meta_)) {  // a signal: --resume runs it again
+    const ServerCheck check = verify_server(*round.session, *round.block, record, meta_);
+    server_checked_ = check == ServerCheck::proven;  // a daemon that did not answer is asked again by the next run
+    if (check == ServerCheck::interrupted) {         // --resume runs it again
       std::cerr << "bench_mps: " << run.run_id()
                 << " interrupted while its MPS server was checked; it is not recorded\n";
       return;
@@ -211,7 +212,7 @@ std::string SweepTiming::line() const {
                           : "") +
          ", of which " + fmt_fixed(timed_s, 1) + " s timed (" + fmt_fixed(100.0 * timed_share(), 0) +
          "%); harness: start-up " + fmt_fixed(startup_s, 1) + " s, settle " + fmt_fixed(settle_s, 1) + " s, teardown " +
-         fmt_fixed(teardown_s, 1) + " s";
+         fmt_fixed(teardown_s, 1) + " s, other " + fmt_fixed(other_s(), 1) + " s";
 }
 
 SweepTiming RunRecorder::timing(double wall) const {

@@ -5,6 +5,7 @@
 // reference, appended to the CSV files, counted, and said in one progress line.
 #include "harness/sweep/wing.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -29,11 +30,13 @@ struct SweepTiming {
   int runs = 0;
   int invocations = 1;  ///< the first run and its resumes, whose times add_earlier summed
   double timed_share() const { return wall_s > 0 ? timed_s / wall_s : 0.0; }
+  /// The rest: MPS daemons started and stopped, their checks, the files written, a resume's repairs.
+  double other_s() const { return std::max(0.0, wall_s - timed_s - startup_s - settle_s - teardown_s); }
   /// Adds a resumed folder's meta.json timing (its earlier invocations'), so a resume, even one that runs nothing,
   /// keeps the sweep's whole time; a timing that is not an object of numbers adds nothing.
   void add_earlier(const nlohmann::json& earlier);
   nlohmann::json json() const;
-  /// "sweep: 73.1 s, of which 26.8 s timed (37%); harness: start-up 38.4 s, settle 0.0 s, teardown 6.1 s"
+  /// "sweep: 73.1 s, of which 26.8 s timed (37%); harness: start-up 38.4 s, settle 0.0 s, teardown 6.1 s, other 1.8 s"
   std::string line() const;
 };
 

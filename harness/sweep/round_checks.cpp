@@ -31,22 +31,22 @@ void name_memory_limit_failures(PoolResult& pool, const RunSpec& run) {
   }
 }
 
-bool verify_server(MpsSession& session, const ModeBlock& block, RunRecord& record, SweepMeta& meta) {
+ServerCheck verify_server(MpsSession& session, const ModeBlock& block, RunRecord& record, SweepMeta& meta) {
   try {
     const auto servers = session.server_pids();
-    if (servers.empty())
-      mark_failed(record, RunStatus::mode_mismatch, "the MPS daemon lists no server after a client ran");
     if (meta.mps && meta.mps->modes)
       for (ModeMeta& m : *meta.mps->modes)
         if (m.name == block.mode.name) {
           if (!m.server_pids) m.server_pids.emplace();
           m.server_pids->push_back(servers.empty() ? 0 : servers.front());
         }
+    if (!servers.empty()) return ServerCheck::proven;
+    mark_failed(record, RunStatus::mode_mismatch, "the MPS daemon lists no server after a client ran");
   } catch (const MpsError& e) {
-    if (stop_signal().load()) return false;  // cut short by Ctrl-C: not proven under MPS, not the daemon's fault
+    if (stop_signal().load()) return ServerCheck::interrupted;  // cut short by Ctrl-C: not the daemon's fault
     mark_failed(record, RunStatus::mps_error, e.what());
   }
-  return true;
+  return ServerCheck::failed;
 }
 
 void note_device(const PoolResult& pool, SweepMeta& meta) {

@@ -17,9 +17,15 @@ class MpsSession;
 void check_mps_expectation(RunRecord& record, const PoolResult& pool);
 /// Under a pinned memory limit, a worker whose allocation failed hit its limit: mps_mem_limit, said so.
 void name_memory_limit_failures(PoolResult& pool, const RunSpec& run);
-/// The daemon lists a server after a client ran (mode_mismatch otherwise); its pid into the mode's meta.
-/// False when a stop signal cut the check short: the run is then not proven under MPS and not to be recorded.
-bool verify_server(MpsSession& session, const ModeBlock& block, RunRecord& record, SweepMeta& meta);
+/// How the check of a block's MPS server ended.
+enum class ServerCheck {
+  proven,       ///< the daemon listed a server: the block's later runs need no check
+  failed,       ///< the run marked (mode_mismatch, mps_error): the next run of the block is checked again
+  interrupted,  ///< a stop signal cut it short: the run is not proven under MPS and not to be recorded
+};
+/// The daemon lists a server after a client ran (mode_mismatch otherwise; mps_error where it does not answer); its
+/// pid into the mode's meta.
+ServerCheck verify_server(MpsSession& session, const ModeBlock& block, RunRecord& record, SweepMeta& meta);
 /// The device as the workers saw it (SMs alone, CUDA runtime, SM clock peak) into meta.json's gpu.
 void note_device(const PoolResult& pool, SweepMeta& meta);
 
