@@ -391,20 +391,23 @@ TEST(AdviseLadder, TheKneeIsJudgedOnWholeRungsAndSaysAFallAsAFall) {
                               cell(2, "mps", 10.2)};
   set_losses(l);
   const double at_1 = best_throughput(l, 1, Basis::unit);
-  EXPECT_EQ(knee_reason(l, 1, NAN, Basis::unit), "");
-  EXPECT_EQ(knee_reason(l, 2, at_1, Basis::unit), "");  // 1x to 2x: it rose
+  EXPECT_EQ(knee_reason(l, 1, NAN, Basis::unit, LadderUnit::step), "");
+  EXPECT_EQ(knee_reason(l, 2, at_1, Basis::unit, LadderUnit::step), "");  // 1x to 2x: it rose
   const double at_2 = best_throughput(l, 2, Basis::unit);
   l.push_back(cell(4, "timeslice", 20.4));  // 1.96x: 2 % under N=2's best
   l.push_back(cell(4, "mps", 20.6));
   set_losses(l);
-  EXPECT_EQ(knee_reason(l, 4, at_2, Basis::unit), "the knee: N=4's best throughput was 2.0 % below the rung before's");
+  EXPECT_EQ(knee_reason(l, 4, at_2, Basis::unit, LadderUnit::step),
+            "the knee: N=4's best throughput per step was 2.0 % below the rung before's");
   l[5] = cell(4, "mps", 19.8);  // 2.02x: up 1 %
   set_losses(l);
-  EXPECT_EQ(knee_reason(l, 4, at_2, Basis::unit), "the knee: N=4 raised the best throughput by 1.0 % (under 5 %)");
+  EXPECT_EQ(knee_reason(l, 4, at_2, Basis::unit, LadderUnit::step),
+            "the knee: N=4 raised the best throughput per step by 1.0 % (under 5 %)");
   l[5] = apart(cell(4, "mps", 21));  // MPS did not run together: half a rung, not judged
   set_losses(l);
-  EXPECT_EQ(knee_reason(l, 4, at_2, Basis::unit), "");
-  EXPECT_NE(knee_reason(l, 4, best_throughput(l, 2, Basis::run), Basis::run), "");  // per whole run: judged
+  EXPECT_EQ(knee_reason(l, 4, at_2, Basis::unit, LadderUnit::step), "");
+  EXPECT_NE(knee_reason(l, 4, best_throughput(l, 2, Basis::run), Basis::run, LadderUnit::step),
+            "");  // per whole run: judged
 }
 
 // How long the next rung should take: a rung's time is mostly its copies' start-up, spent at once, so it hardly grows

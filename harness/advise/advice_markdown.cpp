@@ -239,8 +239,7 @@ std::string alone_last_words(const Advice& a) {
     return a.alone_last_skipped.empty() ? ""
                                         : "One copy alone was not run again after the ladder (" + a.alone_last_skipped +
                                               "): every ratio to it is over the ladder's first N=1 worker sets only.";
-  const std::string per =
-      a.basis.basis == Basis::unit ? "per " + std::string(unit_word(a.alone.unit)) : std::string("per whole run");
+  const std::string per = basis_words(a.basis.basis, a.alone.unit);
   std::string drift;
   bool measured = false;
   for (const ModeKind mode : kLadderModes) {
@@ -315,7 +314,7 @@ std::string advice_markdown(const Advice& a) {
       unit +
       " (NVML's energy counter over each run, idle draw included) and against one copy alone; MPS over "
       "time-slicing at the same N with its ~94 % interval over the worker sets. The advice is decided " +
-      (a.basis.basis == Basis::unit ? "per " + unit : std::string("per whole run")) + ": " + a.basis.why + ".\n\n";
+      basis_words(a.basis.basis, a.alone.unit) + ": " + a.basis.why + ".\n\n";
   md += bases_table(a);
   md += jobs_section(a);
   if (!a.sets_end.empty()) md += "\nSets added to settle MPS against time-slicing: " + a.sets_end + ".\n";

@@ -46,9 +46,10 @@ struct Progress {
   void say(const std::string& what) const { std::cerr << "[" << step << "/" << steps << "] " << what << std::endl; }
 };
 
-/// "N=4: time-sliced 1.02x (predicted 1.00x), MPS 3.91x (predicted 4.00x)" for the screen.
-std::string rung_line(const std::vector<MeasuredCell>& cells, const std::vector<PredictedCell>& predicted,
-                      int n) {  // per unit
+/// "N=4: time-sliced 1.02x (predicted 1.00x), MPS 3.91x (predicted 4.00x) the throughput of one copy alone, per
+/// step" for the screen (per unit, whatever basis decides).
+std::string rung_line(const std::vector<MeasuredCell>& cells, const std::vector<PredictedCell>& predicted, int n,
+                      LadderUnit unit) {
   std::string s = "N=" + std::to_string(n) + ":";
   for (const ModeKind mode : kLadderModes) {
     const MeasuredCell* m = find_measured(cells, mode, n);
@@ -60,7 +61,7 @@ std::string rung_line(const std::vector<MeasuredCell>& cells, const std::vector<
       s += p->calibration ? std::string(" (the MPS model's calibration)")
                           : " (predicted " + fmt_times(p->throughput()) + ")";
   }
-  return s + " the throughput of one copy alone";
+  return s + " the throughput of one copy alone, " + basis_words(Basis::unit, unit);
 }
 
 }  // namespace
@@ -127,10 +128,7 @@ class AdviseRun {
       progress_.say(note);
     }
     a_.basis = choose_basis(parse_basis(spec_.basis), a_.alone);
-    progress_.say(
-        "deciding " +
-        std::string(a_.basis.basis == Basis::unit ? "per " + std::string(unit_word(a_.alone.unit)) : "per whole run") +
-        ": " + a_.basis.why);
+    progress_.say("deciding " + basis_words(a_.basis.basis, a_.alone.unit) + ": " + a_.basis.why);
     a_.predicted = predictions(o.dir, unit_, gap_us_, a_.alone, a_.scheduler, spec_.max_procs, kDefaultPhaseDraws);
     if (!a_.alone.placed()) {
       progress_.say("not placed on the map: " + a_.alone.problem + "; the ladder alone will answer");
@@ -184,7 +182,7 @@ class AdviseRun {
       read_cells(o.dir, unit_, a_.ladder);
       set_losses(a_.ladder);
       fit_to_ladder(a_.predicted, a_.alone, a_.ladder);  // MPS: one copy alone under MPS, N=2's contention
-      progress_.say(rung_line(a_.ladder, a_.predicted, n) + " (" + fmt_fixed(o.seconds, 0) + " s)");
+      progress_.say(rung_line(a_.ladder, a_.predicted, n, a_.alone.unit) + " (" + fmt_fixed(o.seconds, 0) + " s)");
       if (const std::string why = stop_after(n, last_best); !why.empty() && !explicit_rungs)
         return end(LadderEnd::decided, why);
       last_best = best_throughput(a_.ladder, n, a_.basis.basis);
@@ -337,7 +335,7 @@ class AdviseRun {
           if (const std::string held = gate_backlog_words(c); !held.empty()) return why + "." + held;
       return why;
     }
-    return knee_reason(a_.ladder, n, previous_best, a_.basis.basis);
+    return knee_reason(a_.ladder, n, previous_best, a_.basis.basis, a_.alone.unit);
   }
 
   void settled(const std::string& why) {

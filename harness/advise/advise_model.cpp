@@ -110,6 +110,9 @@ const char* alone_source_word(AloneSource s) { return word_of(kAloneSourceWords,
 const char* unit_word(LadderUnit u) { return word_of(kUnitWords, u).value_or("?").data(); }
 const char* basis_name(Basis b) { return word_of(kBasisWords, b).value_or("?").data(); }
 std::optional<Basis> parse_basis(const std::string& word) { return value_of(kBasisWords, word); }
+std::string basis_words(Basis b, LadderUnit unit) {
+  return b == Basis::unit ? "per " + std::string(unit_word(unit)) : std::string("per whole run");
+}
 bool is_basis_word(const std::string& word) {
   enum class Asked { auto_basis, unit, run };
   constexpr WordTable<Asked, 3> kAsked{{{Asked::auto_basis, "auto"}, {Asked::unit, "unit"}, {Asked::run, "run"}}};
@@ -318,7 +321,8 @@ void GateHolds::add(const GateHolds& other) {
   max_s = std::max(max_s, other.max_s);
 }
 
-std::string knee_reason(const std::vector<MeasuredCell>& cells, int n, double previous_best, Basis basis) {
+std::string knee_reason(const std::vector<MeasuredCell>& cells, int n, double previous_best, Basis basis,
+                        LadderUnit unit) {
   if (n <= 1 || !std::isfinite(previous_best)) return "";
   for (const ModeKind mode : kLadderModes)
     if (const MeasuredCell* c = find_measured(cells, mode, n); c && c->ok && !std::isfinite(c->throughput(basis)))
@@ -326,10 +330,11 @@ std::string knee_reason(const std::vector<MeasuredCell>& cells, int n, double pr
   const double best = best_throughput(cells, n, basis);
   if (!(best < (1 + kKneeGain) * previous_best)) return "";
   return "the knee: N=" + std::to_string(n) +
-         (best < previous_best ? "'s best throughput was " + fmt_fixed(100 * (1 - best / previous_best), 1) +
-                                     " % below the rung before's"
-                               : " raised the best throughput by " + fmt_fixed(100 * (best / previous_best - 1), 1) +
-                                     " % (under " + fmt_fixed(100 * kKneeGain, 0) + " %)");
+         (best < previous_best ? "'s best throughput " + basis_words(basis, unit) + " was " +
+                                     fmt_fixed(100 * (1 - best / previous_best), 1) + " % below the rung before's"
+                               : " raised the best throughput " + basis_words(basis, unit) + " by " +
+                                     fmt_fixed(100 * (best / previous_best - 1), 1) + " % (under " +
+                                     fmt_fixed(100 * kKneeGain, 0) + " %)");
 }
 
 }  // namespace bench_mps::harness

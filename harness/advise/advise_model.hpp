@@ -108,6 +108,8 @@ const PredictedCell* find_predicted(const std::vector<PredictedCell>& cells, Mod
 /// start-up a user pays for included (docs/ADVISE.md "Two bases").
 enum class Basis { unit, run };
 const char* basis_name(Basis b);  ///< "unit", "run"
+/// The basis in prose: "per step" (per `unit`'s word), "per whole run".
+std::string basis_words(Basis b, LadderUnit unit);
 
 /// --basis auto: the whole run decides where one run alone, start-up included, is shorter than this (a few
 /// minutes: what users pay for is the run); longer runs are decided by their steady units.
@@ -257,6 +259,7 @@ double rung_seconds_estimate(const std::vector<std::pair<int, double>>& done, in
 /// `previous_best` (the rung before's), said in words ("the knee: ..."); "" where it rose more, or where the knee
 /// cannot be judged: no previous best, or an ok cell of n with no throughput on `basis` (a mode whose copies did not
 /// run together: its best is unknown, and the other mode's alone would end the ladder on half a rung).
-std::string knee_reason(const std::vector<MeasuredCell>& cells, int n, double previous_best, Basis basis);
+std::string knee_reason(const std::vector<MeasuredCell>& cells, int n, double previous_best, Basis basis,
+                        LadderUnit unit);
 
 }  // namespace bench_mps::harness
