@@ -273,6 +273,18 @@ TEST_F(Exec, OutputIsKeptUpToTheCap) {
   EXPECT_EQ(harness::read_runs(out() / "runs.csv").front().fact("stdout_bytes"), 10001);
 }
 
+TEST_F(Exec, AFailingProgramsStderrQuotedInItsReasonHoldsNoControlBytes) {
+  // Its last stderr line was quoted raw: an ESC recoloured the terminal, random bytes reached summary.csv.
+  const auto r = sweep(
+      {"--command", "printf 'bad\\033[31mRED\\bBS \\377end\\n' >&2; exit 1", "--procs", "1", "--modes", "timeslice"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const auto rows = harness::read_summary(out() / "summary.csv");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_NE(rows[0].reason.find("exited with code 1: bad?[31mRED?BS ?end"), std::string::npos) << rows[0].reason;
+  EXPECT_EQ(r.err.find('\033'), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find('\b'), std::string::npos) << r.err;
+}
+
 // Issue 34: --exec-check records the last value a copy printed of its result (advise --check-metric's input).
 TEST_F(Exec, TheCheckValueIsTheLastOneACopyPrinted) {
   const auto r = sweep({"--command", "echo 'loss 0.75'; echo 'loss 0.5'; echo 'accuracy 97'", "--exec-check",

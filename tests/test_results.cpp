@@ -53,6 +53,15 @@ TEST(FixedDecimals, AreKeptForMeasurementsAndGiveWayToAnExponentForAbsurdSizes) 
 
 // The one rule for files committed packed (scripts/pack_results.py): NAME.gz stands for NAME only where NAME is not
 // there, and reads as its unpacked text; a cut stream is a ResultsError naming the file.
+TEST(OneLine, KeepsUtf8AndMarksControlBytesAndBrokenSequences) {
+  // A program's stderr quoted in a reason: an ESC recoloured the user's terminal, a backspace hid text.
+  EXPECT_EQ(one_line("bad\033[31mRED\rCR\bBS end\n"), "bad?[31mRED CR?BS end");
+  EXPECT_EQ(one_line("\t caf\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x98\x80 "), "caf\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x98\x80");
+  EXPECT_EQ(one_line("a\xff b\xc3 c\xe2\x9c d\x7f"), "a? b? c?? d?");            // stray and cut sequences
+  EXPECT_EQ(one_line("\xc0\xaf \xed\xa0\x80 \xf4\x90\x80\x80"), "?? ??? ????");  // overlong, surrogate, > U+10FFFF
+  EXPECT_EQ(one_line(std::string("nul\0byte", 8)), "nul?byte");
+}
+
 TEST(PackedFiles, APackedCopyStandsForItsFileOnlyWhereTheFileIsNotThere) {
   TempDir tmp;
   const fs::path plain = tmp / "profile-7.json", gz = tmp / "profile-7.json.gz";

@@ -46,10 +46,44 @@ std::string trim(const std::string& text) {
   return text.substr(first, last - first + 1);
 }
 
+namespace {
+
+/// The length of the valid UTF-8 sequence at text[i] (1 for ASCII), or 0 where none starts there.
+std::size_t utf8_sequence_at(const std::string& text, std::size_t i) {
+  const auto byte = [&text](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char b = byte(i);
+  if (b < 0x80) return 1;
+  const std::size_t n = b >= 0xC2 && b <= 0xDF ? 2 : b >= 0xE0 && b <= 0xEF ? 3 : b >= 0xF0 && b <= 0xF4 ? 4 : 0;
+  if (n == 0 || i + n > text.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k)
+    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+  const unsigned char b1 = byte(i + 1);  // no overlong forms, surrogates or code points past U+10FFFF
+  if ((b == 0xE0 && b1 < 0xA0) || (b == 0xED && b1 > 0x9F) || (b == 0xF0 && b1 < 0x90) || (b == 0xF4 && b1 > 0x8F))
+    return 0;
+  return n;
+}
+
+}  // namespace
+
 std::string one_line(const std::string& text) {
-  std::string out = text;
-  for (char& c : out)
-    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c == '\n' || c == '\r' || c == '\t') {
+      out += ' ';
+      ++i;
+    } else if (c < 0x20 || c == 0x7F) {
+      out += '?';
+      ++i;
+    } else if (const std::size_t n = utf8_sequence_at(text, i)) {
+      out.append(text, i, n);
+      i += n;
+    } else {
+      out += '?';
+      ++i;
+    }
+  }
   return trim(out);
 }
 

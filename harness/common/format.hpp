@@ -19,7 +19,9 @@ std::string printed(const char* format, int precision, double value);
 /// Splits on `sep`, keeping empty fields.
 std::vector<std::string> split(const std::string& text, char sep);
 std::string trim(const std::string& text);
-/// Replaces newlines and tabs by spaces, so a message stays on one line.
+/// Replaces newlines and tabs by spaces, so a message stays on one line, and every other control byte and every
+/// byte that is not part of valid UTF-8 by '?': a program's stderr quoted in a message cannot recolour or clear
+/// the terminal, nor leave bytes a CSV or JSON reader refuses.
 std::string one_line(const std::string& text);
 /// UTC time as 2026-11-21T22:59:01Z.
 std::string utc_timestamp();
