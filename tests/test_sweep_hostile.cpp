@@ -205,6 +205,21 @@ TEST_F(Orchestration, ResumeTakesOverTheClaimOfASweepKilledMidRun) {
   EXPECT_FALSE(fs::exists(out() / ".bench_mps.lock"));
 }
 
+TEST_F(Orchestration, AWorkerTheUserNamedThatCannotRunIsBadInput) {
+  // It exited 3 ("the machine cannot run it") and called a file that is there "not found".
+  write_text(tmp / "plain-file", "not a program\n");
+  const std::vector<std::pair<std::string, std::string>> cases{{(tmp / "nosuch").string(), "no such file"},
+                                                               {(tmp / "plain-file").string(), "not executable"},
+                                                               {tmp.path().string(), "a folder, not a program"}};
+  for (const auto& [worker, why] : cases) {
+    const auto r = sweep({"--modes", "timeslice", "--procs", "1", "--worker", worker});
+    EXPECT_EQ(r.exit_code, 2) << worker << ": " << r.err;
+    EXPECT_TRUE(contains(r.err, "--worker: " + worker + ": " + why)) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_FALSE(fs::exists(out())) << worker;
+  }
+}
+
 // --- 5. never append under someone else's header -------------------------------------------------
 
 TEST_F(Orchestration, AFolderHoldingTheUsersOwnCsvIsRefusedAndLeftAlone) {

@@ -23,16 +23,25 @@ namespace fs = std::filesystem;
 namespace bench_mps::harness {
 namespace {
 
+/// The worker executable: --worker, else $BENCH_MPS_WORKER, else bench_worker beside bench_mps. One the user named
+/// that cannot run is bad input (exit 2); the one beside bench_mps missing is a broken install (exit 3).
 std::string find_worker(const SweepSpec& spec) {
-  std::string exe = spec.worker_exe;
+  std::string exe = spec.worker_exe, given_by = "--worker";
   if (exe.empty())
-    if (const char* env = std::getenv("BENCH_MPS_WORKER")) exe = env;
+    if (const char* env = std::getenv("BENCH_MPS_WORKER")) exe = env, given_by = "BENCH_MPS_WORKER";
   if (exe.empty()) {
     std::error_code ec;
     exe = (fs::read_symlink("/proc/self/exe", ec).parent_path() / "bench_worker").string();
+    given_by.clear();
   }
-  if (::access(exe.c_str(), X_OK) != 0) throw EnvironmentError("worker executable not found: " + exe);
-  return exe;
+  if (::access(exe.c_str(), X_OK) == 0 && !fs::is_directory(exe)) return exe;
+  std::error_code ec;
+  const std::string why = !fs::exists(exe, ec)        ? "no such file"
+                          : fs::is_directory(exe, ec) ? "a folder, not a program"
+                                                      : "not executable (chmod +x, or name the program)";
+  if (given_by.empty())
+    throw EnvironmentError("worker executable " + exe + ": " + why + " (bench_worker beside bench_mps)");
+  throw UsageError(given_by + ": " + exe + ": " + why);
 }
 
 std::string gib(std::uint64_t bytes) { return fmt_fixed(static_cast<double>(bytes) / (1ull << 30), 2) + " GiB"; }
