@@ -1448,6 +1448,13 @@ TEST_F(Advise, APacedServerWhoseLinesComeInBatchesIsNotGivenARate) {
   }
 }
 
+TEST_F(Advise, AnUnknownWorkloadIsNamedInTheWordsOfItsOptionWithTheStandIn) {
+  const auto r = advise({"--workload", "nosuch"}, 60);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--workload: unknown workload 'nosuch' (known: spin, mlp,"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("; cpu, a CPU stand-in that needs no GPU)"), std::string::npos) << r.err;
+}
+
 TEST_F(Advise, BadInputGetsOneLineAndExitTwoWithNothingWritten) {
   // The cpu workload needs no stand-in, so each line is refused for its own bad value.
   const std::vector<std::vector<std::string>> bad{

@@ -75,6 +75,7 @@ std::vector<int> ladder_rungs(const AdviseSpec& spec) {
 
 SweepSpec advise_workload(const AdviseSpec& spec) {
   refuse_own_options(spec.sweep_args);
+  if (!spec.workload.empty()) check_known_workload(spec.workload, "--workload");  // in the words of its option
   std::vector<std::string> args = spec.workload_args();
   args.insert(args.end(), {"--procs", "1", "--modes", "timeslice"});
   if (has_option(spec.sweep_args, kUnitRangeOption)) args.push_back("--profile-gpu");  // as every child sweep has it

@@ -259,15 +259,17 @@ std::vector<double> parse_number_list(const std::string& text, double lo, double
   return out;
 }
 
+void check_known_workload(const std::string& name, const std::string& option) {
+  if (is_known_workload(name)) return;
+  std::string known;
+  for (const auto& k : listed_workload_names()) known += (known.empty() ? "" : ", ") + k;
+  throw UsageError(option + ": unknown workload '" + name.substr(0, 40) + "' (known: " + known +
+                   "; cpu, a CPU stand-in that needs no GPU)");
+}
+
 std::vector<std::string> parse_workloads(const std::string& text) {
   std::vector<std::string> names = list_items(text, "--workloads");
-  for (const std::string& name : names) {
-    if (!is_known_workload(name)) {
-      std::string known;
-      for (const auto& k : listed_workload_names()) known += (known.empty() ? "" : ", ") + k;
-      throw UsageError("--workloads: unknown workload '" + name + "' (known: " + known + ")");
-    }
-  }
+  for (const std::string& name : names) check_known_workload(name, "--workloads");
   return names;
 }
 

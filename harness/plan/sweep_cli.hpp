@@ -69,6 +69,8 @@ Mode parse_mode(const std::string& item);
 std::vector<Mode> parse_modes(const std::string& text);
 /// Parses "spin,mlp".
 std::vector<std::string> parse_workloads(const std::string& text);
+/// Throws UsageError naming `option` (--workloads, advise's --workload) unless `name` is a workload --workloads takes.
+void check_known_workload(const std::string& name, const std::string& option);
 /// Parses "0.1,1,10": distinct finite numbers in [lo, hi], ascending as given or not (returned sorted).
 std::vector<double> parse_number_list(const std::string& text, double lo, double hi, const std::string& what);
 
