@@ -267,8 +267,9 @@ void add_workload_options(CLI::App& app, WorkloadConfig& c) {
       ->group(no_gpu);
   app.add_option_function<std::string>(
          "--cpu-fault", [&c](const std::string& v) { c.cpu.fault = *parse_cpu_fault(v); },
-         "cpu: a fault to inject in one worker (tests): none, error, crash, abort, hang, hang-before-ready, "
-         "exit-before-ready")
+         "cpu: a fault to inject in one worker (tests): none, error (reports an error), crash (exits 3 without a "
+         "word), abort (dies of SIGSEGV, as a crashed GPU program does), hang, hang-before-ready, exit-before-ready; "
+         "a worker of that index only (--cpu-fault-worker), in runs with that many workers")
       ->check(CLI::IsMember(cpu_fault_names()))
       ->group(no_gpu);
   app.add_option("--cpu-fault-worker", c.cpu.fault_worker, "cpu: the index of the worker that faults (default 0)")
