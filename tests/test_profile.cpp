@@ -6,7 +6,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -100,6 +103,31 @@ TEST(GpuProfileReader, BadFilesAreNamedWithWhatIsWrong) {
       const std::string msg = e.what();
       EXPECT_EQ(msg.rfind(profile_fixture(name).string() + ": ", 0), 0u) << msg;
       EXPECT_NE(msg.find(what), std::string::npos) << msg;
+    }
+  }
+}
+
+TEST(GpuProfileReader, ValuesNoProfilerWritesAreRefusedNotSummarised) {
+  // Each was read and printed: fill 50.3 % of a device with room for 0 blocks, "whole run 0.0%" from a negative end.
+  const nlohmann::json good = nlohmann::json::parse(read_text(profile_fixture("anchored_1ms_steps.json")));
+  const std::vector<std::pair<std::function<void(nlohmann::json&)>, std::string>> cases{
+      {[](nlohmann::json& j) { j["devices"][0]["max_blocks_per_sm"] = 0; }, "room for 0 warps or 0 blocks"},
+      {[](nlohmann::json& j) { j["devices"][0]["max_warps_per_sm"] = 0; }, "room for 0 warps or 0 blocks"},
+      {[](nlohmann::json& j) { j["busy"]["last_ns"] = -100; }, "first_ns and last_ns are not 0 <= first <= last"},
+      {[](nlohmann::json& j) { j["clock"]["end_ns"] = -1; }, "'end_ns' in clock is below 0"},
+  };
+  TempDir tmp;
+  harness::read_gpu_profile(profile_fixture("anchored_1ms_steps.json"));  // as committed: read
+  for (const auto& [edit, what] : cases) {
+    nlohmann::json j = good;
+    edit(j);
+    const fs::path file = tmp / "profile-1.json";
+    write_text(file, j.dump());
+    try {
+      harness::read_gpu_profile(file);
+      ADD_FAILURE() << "read: " << what;
+    } catch (const harness::UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
     }
   }
 }

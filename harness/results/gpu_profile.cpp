@@ -80,7 +80,8 @@ void read_devices(const json& j, GpuProfile& p) {
     x.cc_major = cc[0].get<std::uint32_t>();
     x.cc_minor = cc[1].get<std::uint32_t>();
     x.memory_bytes = d.value("memory_bytes", std::uint64_t{0});
-    if (x.sm_count == 0 || x.warp_size == 0) throw std::invalid_argument("a device with 0 SMs or a warp of 0 threads");
+    if (x.sm_count == 0 || x.warp_size == 0 || x.max_warps_per_sm == 0 || x.max_blocks_per_sm == 0)
+      throw std::invalid_argument("a device with 0 SMs, a warp of 0 threads or room for 0 warps or 0 blocks on an SM");
     p.devices.push_back(x);
   }
 }
@@ -115,6 +116,8 @@ void read_busy(const json& j, int version, GpuProfile& p) {
   p.busy_ns = number<std::uint64_t>(b, "busy_ns", "busy");
   p.first_ns = number<std::int64_t>(b, "first_ns", "busy");
   p.last_ns = number<std::int64_t>(b, "last_ns", "busy");
+  if (p.first_ns < 0 || p.last_ns < p.first_ns)
+    throw std::invalid_argument("busy: first_ns and last_ns are not 0 <= first <= last");
   const json& counts = need(b, "gap_log2_ns_counts", "busy");
   if (!counts.is_array()) throw std::invalid_argument("'gap_log2_ns_counts' in busy is not a list");
   for (const json& c : counts)
@@ -148,6 +151,7 @@ void read_busy(const json& j, int version, GpuProfile& p) {
 void read_clock(const json& j, GpuProfile& p) {
   const json& c = need(j, "clock", "the profile");
   p.end_ns = number<std::int64_t>(c, "end_ns", "clock");
+  if (p.end_ns < 0) throw std::invalid_argument("'end_ns' in clock is below 0");
   if (c.contains("monotonic_error")) {
     if (!c["monotonic_error"].is_string()) throw std::invalid_argument("'monotonic_error' in clock is not a string");
     p.monotonic_error = c["monotonic_error"].get<std::string>();
