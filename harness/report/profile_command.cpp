@@ -76,7 +76,7 @@ const WorkerRecord* copy_row(const fs::path& file, long pid, std::map<fs::path, 
 
 void print_profile_summary(std::ostream& out, const GpuProfile& p, const ProfileSummary& s,
                            const ProfileWindow* window) {
-  out << p.file << "\n  pid " << p.pid << ": " << p.command << "\n";
+  out << p.file << "\n  pid " << p.pid << ": " << one_line(p.command) << "\n";  // a file's bytes: no control codes
   if (!p.complete) out << "  status error: " << (p.errors.empty() ? "" : p.errors.front()) << "\n";
   out << "  kernels " << p.kernel_count << " (" << p.signatures.size() << " signatures), copies " << p.copy_count
       << ", memsets " << p.memset_count << ", contexts " << p.contexts << ", device memory peak "
