@@ -175,9 +175,20 @@ void check_recorded_in_plan(const std::set<std::string>& recorded, const SweepSp
 SweepSpec stored_sweep(const fs::path& dir) {
   refuse_if_claimed(dir);  // a sweep writing it now: exit 2 naming its pid, before its meta.json is read
   std::error_code ec;
-  if (!fs::exists(dir / "meta.json", ec) && fs::exists(dir / kGpusIndexFile, ec))
+  if (!fs::exists(dir / "meta.json", ec) && fs::exists(dir / kGpusIndexFile, ec)) {
+    std::string members;  // the folders its index lists, those that did not complete first
+    try {
+      const GpusIndex index = read_gpus_index(dir);
+      for (const bool complete : {false, true})
+        for (const GpusIndexEntry& e : index.gpus)
+          if ((e.status == "complete") == complete)
+            members += (members.empty() ? "" : ", ") + (dir / e.folder).string() + " (" + e.status + ")";
+    } catch (const std::exception&) {
+      // an index that does not read: the general form below
+    }
     throw UsageError("--resume: " + dir.string() + " holds one sweep per GPU (--gpus): resume each GPU's folder on " +
-                     "its own (--resume " + (dir / "<i>-<gpu>").string() + ", listed in its " + kGpusIndexFile + ")");
+                     "its own: " + (members.empty() ? (dir / "<i>-<gpu>").string() : members));
+  }
   const SweepMeta meta = read_sweep_meta(dir);
   if (!meta.argv || meta.argv->empty())
     throw ResultsError((dir / "meta.json").string() + ": no stored command line (argv)");
