@@ -1350,7 +1350,10 @@ TEST_F(Advise, APacedServersThroughputIsTheRateItServedNotOneOverItsLatency) {
   }
   for (const auto& c : j.at("ladder"))
     if (c.at("procs") == 2) {
-      EXPECT_GT(c.at("throughput").get<double>(), 1.5) << c;  // two copies serve about twice
+      // Two copies serve more than one: their rates add (each copy's alone would be ~1.0). Not "about twice": the
+      // stand-in forks a `sleep` per request, and on a loaded 2-core CI host two copies served 1.31x one's (the
+      // fresh-clone CI at 7406f0d, results/2026-12-06-ci).
+      EXPECT_GT(c.at("throughput").get<double>(), 1.2) << c;
     }
   // Held before its own clock starts, at its first kernel launch (the plan of results/2026-12-03-advise-lease4):
   // held later, a copy owes the requests that fell due while it was held.
