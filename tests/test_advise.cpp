@@ -1558,7 +1558,8 @@ TEST_F(Advise, RedoWritesACommittedFoldersAdviceAgainAsCommitted) {
   // its requests served (--exec-metric-kind latency), and batched-infer and wlm-transformer without their ladders'
   // profiles (redo reads the alone run's and the units.csv the device wrote); a fifth lease: batched-infer and
   // paced-infer again (their second leases); a sixth and a seventh: wlm-lstm on each; an eighth: wlm-lstm, gemm and
-  // membw with one copy alone again after the ladder (sweeps/alone-last).
+  // membw with one copy alone again after the ladder (sweeps/alone-last); a ninth (an H100): mnist and wlm-transformer
+  // again, their second leases.
   for (const char* subject : {"2026-11-26-advise/lease-b/client",
                               "2026-11-26-advise/lease-b/infer",
                               "2026-11-26-advise/lease-a/mlp",
@@ -1578,7 +1579,9 @@ TEST_F(Advise, RedoWritesACommittedFoldersAdviceAgainAsCommitted) {
                               "2026-12-03-advise-lease7/wlm-lstm",
                               "2026-12-03-advise-lease8/wlm-lstm",
                               "2026-12-03-advise-lease8/gemm",
-                              "2026-12-03-advise-lease8/membw"}) {
+                              "2026-12-03-advise-lease8/membw",
+                              "2026-12-06-advise-lease9/mnist",
+                              "2026-12-06-advise-lease9/wlm-transformer"}) {
     const fs::path committed = source_dir() / "results" / subject;
     const fs::path copy = tmp / "redo" / subject;
     fs::create_directories(copy.parent_path());
