@@ -531,6 +531,52 @@ TEST(AdviseDecision, AnOpenVerdictGetsMoreSetsUntilTheCapOrTheBudget) {
   EXPECT_EQ(why_no_more_sets(pick(decided, NAN), 0, 10), "");  // nothing open: nothing to add
 }
 
+// Per unit, one side's best with one co-run set of two has no interval whatever the other side does: one more set
+// of that side alone (wlm-transformer on an H100, results/2026-12-06-advise-lease9: MPS N=10 had 1 co-run set of 2,
+// time-sliced 2 of 2, and the 24 s left did not hold "a set of each", about 25 s).
+TEST(AdviseDecision, OneSideShortOfCoRunSetsGetsTheNextSetAlone) {
+  MeasuredCell mps2 = cell(2, "mps", 10, NAN, true, 0.01, 2);
+  std::vector<SetMeasurement> sets = mps2.sets;
+  mps2.sets.clear();
+  sets[1].co_run = false;
+  sets[1].not_co_run = "2 of 2 copies without a co-run unit (not co-run)";
+  sets[1].unit_ms = sets[1].per_s = NAN;
+  for (const SetMeasurement& x : sets) mps2.add(x);
+  std::vector<MeasuredCell> l{cell(1, "timeslice", 10, NAN, true, 0.01, 2), cell(1, "mps", 10, NAN, true, 0.01, 2),
+                              cell(2, "timeslice", 20, NAN, true, 0.01, 2), mps2};
+  set_losses(l);
+  const Pick p = pick(l, NAN, Basis::unit);
+  ASSERT_TRUE(p.open()) << verdict_name(p.verdict);
+  ASSERT_EQ(p.best_mps->co_run_sets(), 1);
+  const std::vector<const MeasuredCell*> cells = cells_to_settle(p);
+  ASSERT_EQ(cells.size(), 1u);
+  EXPECT_EQ(cells.front(), p.best_mps);
+  EXPECT_EQ(settle_side(*cells.front()), "MPS's best (N=2)");
+  // Its set alone fits where a set of each would not; the words name the side.
+  EXPECT_EQ(why_no_more_sets(p, 24, 12.5), "");
+  EXPECT_EQ(why_no_more_sets(p, 20, 12.5),
+            "the time budget would not hold another set (20 s left, a set of MPS's best (N=2) takes about 12 s)");
+  // At the cap, that side's sets still not two co-run: no more.
+  MeasuredCell capped = l[3];
+  for (int i = 2; i < kMaxSetsPerCell; ++i) capped.add(capped.sets[1]);
+  std::vector<MeasuredCell> c{l[0], l[1], l[2], capped};
+  set_losses(c);
+  EXPECT_EQ(why_no_more_sets(pick(c, NAN, Basis::unit), 1000, 10),
+            "8 worker sets of MPS's best (N=2) and still fewer than two of them co-ran");
+  // Per whole run every set counts: both sides have two, so a set of each, as before.
+  const Pick whole = pick(l, NAN, Basis::run);
+  if (whole.open()) {
+    EXPECT_EQ(cells_to_settle(whole).size(), 2u);
+  }
+  // Both sides short, or neither: a set of each.
+  std::vector<MeasuredCell> both{cell(1, "timeslice", 10, NAN, true, 0.06, 2), cell(1, "mps", 10, NAN, true, 0.06, 2),
+                                 cell(2, "timeslice", 20, NAN, true, 0.06, 2),
+                                 cell(2, "mps", 18.87, NAN, true, 0.06, 2)};
+  set_losses(both);
+  ASSERT_TRUE(pick(both, NAN).open());
+  EXPECT_EQ(cells_to_settle(pick(both, NAN)).size(), 2u);
+}
+
 // Issue 42 item 4: one copy alone after the ladder, against its first sets.
 TEST(AdviseLadder, TheAloneAnchorsLastDrawIsComparedWithItsFirstSets) {
   MeasuredCell one = cell(1, "timeslice", 10, NAN, true, 0, kSetsPerRung);

@@ -198,8 +198,14 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--scenario", "fault", "--modes", "threads", "--procs", "2"}, "fault scenario runs processes"},
         // Rounds and the new workloads' parameters.
         BadInput{{"--rounds", "0"}, "--rounds"}, BadInput{{"--rounds", "nan"}, "--rounds"},
-        BadInput{{"--rounds", "-2"}, "--rounds"}, BadInput{{"--filler-target", "0"}, "--filler-target"},
-        BadInput{{"--filler-target", "101"}, "--filler-target"},
+        BadInput{{"--rounds", "-2"}, "--rounds"},
+        BadInput{{"--repeats", "1", "--rounds", "5"}, "--rounds 5 with --repeats 1: a set of workers runs at most"},
+        // The CPU stand-in's own: a task of no time (its fault scenario divided by it) and a fault no run could have.
+        BadInput{{"--cpu-task-us", "0"}, "--cpu-task-us: '0' is not a number in 0.001..1e+09"},
+        BadInput{{"--procs", "1,2", "--cpu-fault", "crash", "--cpu-fault-worker", "2"},
+                 "--cpu-fault-worker 2: workers are numbered from 0, and no run of --procs has more than 2, so "
+                 "--cpu-fault crash would never happen"},
+        BadInput{{"--filler-target", "0"}, "--filler-target"}, BadInput{{"--filler-target", "101"}, "--filler-target"},
         BadInput{{"--filler-target", "nan"}, "--filler-target: 'nan'"},
         BadInput{{"--filler-kernel-us", "inf"}, "--filler-kernel-us"},
         BadInput{{"--filler-blocks", "-1"}, "--filler-blocks"},

@@ -248,6 +248,8 @@ TEST_P(ConformBadInput, OneLineExitTwoNothingWritten) {
 INSTANTIATE_TEST_SUITE_P(Inputs, ConformBadInput,
                          ::testing::Values(BadConform{{"--only", "thread-pct,nope"}, "--only: unknown lever 'nope'"},
                                            BadConform{{"--only", "proof,proof"}, "--only: 'proof' is listed twice"},
+                                           BadConform{{"--only", "proof,"}, "--only: an empty lever id"},
+                                           BadConform{{"--only", ""}, "--only: an empty lever id"},
                                            BadConform{{"--budget-s", "0"}, "--budget-s"},
                                            BadConform{{"--device", "not a gpu"}, "--device"},
                                            BadConform{{"--bogus"}, "--bogus"}),

@@ -190,15 +190,24 @@ class AdviseRun {
   }
 
   /// While MPS against time-slicing is open (its interval across the line), one more worker set for the best
-  /// cell of each mode, as far as kMaxSetsPerCell and the budget go.
+  /// cell of each mode, or of the one side too short of sets for an interval (cells_to_settle), as far as
+  /// kMaxSetsPerCell and the budget go.
   void settle() {
     progress_.step = 4;
+    std::vector<std::string> added;  // each round's sets, in words
+    bool each = true;                // every round added a set of each mode
     for (int round = 1;; ++round) {
       const Pick p = pick(a_.ladder, spec_.slo_p99_ms, a_.basis.basis);
       if (!p.open()) {
-        if (round > 1)
+        if (round > 1 && each)
           a_.sets_end =
               "decided after " + std::to_string(round - 1) + " more worker set" + (round == 2 ? "" : "s") + " each";
+        else if (round > 1) {
+          std::string rounds;
+          for (const std::string& r : added) rounds += (rounds.empty() ? "" : ", then ") + r;
+          a_.sets_end = "decided after " + std::to_string(round - 1) + " more round" + (round == 2 ? "" : "s") +
+                        " of worker sets: " + rounds;
+        }
         progress_.say(round > 1 ? a_.sets_end
                       : !p.unmeasured.empty()
                           ? "MPS against time-slicing cannot be decided per unit: " + p.unmeasured
@@ -207,21 +216,30 @@ class AdviseRun {
         return;
       }
       if (stop_signal().load()) return settled("stopped by a signal");
-      const std::vector<const MeasuredCell*> cells{p.best_ts, p.best_mps};
+      const std::vector<const MeasuredCell*> cells = cells_to_settle(p);
       double need = 0;
       for (const MeasuredCell* c : cells) need += seconds_per_set_.count(c->procs) ? seconds_per_set_.at(c->procs) : 0;
       if (const std::string why = why_no_more_sets(p, sweeps_.seconds_left() - kept(), need); !why.empty())
         return settled(why + (why.rfind("the time budget", 0) == 0 ? kept_words() : ""));
-      progress_.say("MPS " + times_with_interval(p.gain) + " the best time-sliced: across the " +
-                    fmt_fixed(100 * kDecisionBand, 0) + " % line, one more worker set each ...");
-      for (const MeasuredCell* c : cells) {
-        const std::string mode = c->mode.name;
-        const int n = c->procs;
+      if (cells.size() == 1) {
+        each = false;
+        added.push_back("one set of " + settle_side(*cells.front()));
+        progress_.say("MPS " + times_with_interval(p.gain) + " the best time-sliced: " + settle_side(*cells.front()) +
+                      " has too few worker sets for an interval, one more of it ...");
+      } else {
+        added.push_back("one set of each");
+        progress_.say("MPS " + times_with_interval(p.gain) + " the best time-sliced: across the " +
+                      fmt_fixed(100 * kDecisionBand, 0) + " % line, one more worker set each ...");
+      }
+      // The cells' modes and Ns first: reading a set's cells may move them (the pointers then dangle).
+      std::vector<std::pair<std::string, int>> targets;
+      for (const MeasuredCell* c : cells) targets.emplace_back(c->mode.name, c->procs);
+      for (const auto& [mode, n] : targets) {
         try {
           const SweepOutcome o = sweeps_.run(more_folder(round, mode, n), args_.more(mode, n));
           if (!o.has_runs()) return settled("a set's sweep failed: " + o.last_error);
           measured(o);
-          read_cells(o.dir, unit_, a_.ladder);  // c may move: the cells are read again from a_.ladder
+          read_cells(o.dir, unit_, a_.ladder);
           set_losses(a_.ladder);
         } catch (const BudgetSpent&) {
           return settled("the time budget ran out");

@@ -30,8 +30,16 @@ int run_advise(const AdviseSpec& spec);
 int redo_advice(const std::string& dir, const std::string& basis = "", const std::string& job_length = "");
 
 /// Why no more worker sets are run for an open verdict (`p.open()`): the cap of kMaxSetsPerCell, or a budget
-/// that would not hold one more set of each (`seconds_per_round`, with a margin); "" : run one more of each.
+/// that would not hold one more round (a set of each, or of the one side cells_to_settle names: `seconds_per_round`,
+/// with a margin); "" : run one more round.
 std::string why_no_more_sets(const Pick& p, double seconds_left, double seconds_per_round);
+
+/// The best cells one more round of settling an open verdict adds a worker set to: both, or, where one side's sets
+/// are too few for an interval (fewer than two; per unit, co-run) and the other's are not, that side alone, which
+/// alone can give the interval (half the time of a set of each). None where nothing is open.
+std::vector<const MeasuredCell*> cells_to_settle(const Pick& p);
+/// A best cell in words: "MPS's best (N=10)".
+std::string settle_side(const MeasuredCell& c);
 
 /// The rungs: `spec.ladder` if given, else 1, 2, 4, ... below max_procs, then max_procs.
 std::vector<int> ladder_rungs(const AdviseSpec& spec);

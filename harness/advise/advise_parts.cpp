@@ -64,13 +64,32 @@ void print_advice(const Advice& advice, const fs::path& out) {
   std::cout << "advice: " << (out / "advice.md").string() << "\n" << std::flush;
 }
 
+std::vector<const MeasuredCell*> cells_to_settle(const Pick& p) {
+  if (!p.open()) return {};
+  // The sets an interval rests on: per unit the co-run ones (a set whose copies ran apart has no rate per unit).
+  const auto too_few = [&p](const MeasuredCell* c) {
+    return (p.basis == Basis::unit ? c->co_run_sets() : static_cast<int>(c->sets.size())) < 2;
+  };
+  if (too_few(p.best_mps) != too_few(p.best_ts)) return {too_few(p.best_mps) ? p.best_mps : p.best_ts};
+  return {p.best_ts, p.best_mps};
+}
+
+std::string settle_side(const MeasuredCell& c) {
+  return std::string(c.is(ModeKind::mps) ? "MPS's" : "time-sliced's") + " best (N=" + std::to_string(c.procs) + ")";
+}
+
 std::string why_no_more_sets(const Pick& p, double seconds_left, double seconds_per_round) {
-  if (!p.open()) return "";
-  if (p.best_ts->sets.size() >= kMaxSetsPerCell && p.best_mps->sets.size() >= kMaxSetsPerCell)
+  const std::vector<const MeasuredCell*> cells = cells_to_settle(p);
+  if (cells.empty()) return "";
+  if (cells.size() == 1 && cells.front()->sets.size() >= kMaxSetsPerCell)
+    return std::to_string(cells.front()->sets.size()) + " worker sets of " + settle_side(*cells.front()) +
+           " and still fewer than two of them " + (p.basis == Basis::unit ? "co-ran" : "ran ok");
+  if (cells.size() == 2 && p.best_ts->sets.size() >= kMaxSetsPerCell && p.best_mps->sets.size() >= kMaxSetsPerCell)
     return std::to_string(kMaxSetsPerCell) + " worker sets each and the interval still crosses the line";
   if (seconds_left < 1.5 * seconds_per_round + 5)
-    return "the time budget would not hold another set (" + fmt_fixed(seconds_left, 0) +
-           " s left, a set of each takes about " + fmt_fixed(seconds_per_round, 0) + " s)";
+    return "the time budget would not hold another set (" + fmt_fixed(seconds_left, 0) + " s left, a set " +
+           (cells.size() == 1 ? "of " + settle_side(*cells.front()) : std::string("of each")) + " takes about " +
+           fmt_fixed(seconds_per_round, 0) + " s)";
   return "";
 }
 

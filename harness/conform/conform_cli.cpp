@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include "harness/common/cli_checks.hpp"
+#include "harness/common/format.hpp"
 #include "harness/plan/device_options.hpp"
 
 namespace bench_mps::harness {
@@ -38,7 +39,11 @@ CLI::App* add_conform_command(CLI::App& app, ConformSpec& spec) {
   cmd->footer(kConformHelpFooter);
   cmd->add_option("--out", spec.out_dir, "results folder (default results/<date>-<gpu>-conform)")->check(not_blank());
   add_one_device_option(*cmd, spec.device);
-  cmd->add_option("--only", spec.only, "these levers only, comma-separated (ids as in the table)")->delimiter(',');
+  // Split here, not by CLI11's delimiter, which drops an empty last item: 'proof,' is refused as a comma too many.
+  cmd->add_option_function<std::string>(
+         "--only", [&spec](const std::string& list) { spec.only = split(list, ','); },
+         "these levers only, comma-separated (ids as in the table)")
+      ->type_name("LIST");
   cmd->add_option("--budget-s", spec.budget_s, "seconds all the rows' sweeps may take together")
       ->check(finite_in(10.0, 3600.0))
       ->capture_default_str();

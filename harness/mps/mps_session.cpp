@@ -194,9 +194,18 @@ std::string MpsSession::command(const std::string& line) {
   // Once a stop signal has come, the control client is part of the way out: it gets a few seconds, not the
   // full timeout (a daemon that hangs would hold Ctrl-C up for a timeout per command); a responsive one
   // answers in milliseconds.
-  const double timeout_s = stop_signal().load() ? std::min(options_.command_timeout_s, kStoppingCommandTimeoutS)
-                                                : options_.command_timeout_s;
-  const CommandResult r = mps_command(options_.control_exe, {}, client_env(), line + "\n", timeout_s, dir_);
+  // So does each command after one that did not answer: the daemon that hung once is asked again (the way out's
+  // get_server_list and quit), but not held for 15 s a command (a teardown took 30 s more).
+  const double timeout_s = stop_signal().load() || unanswered_
+                               ? std::min(options_.command_timeout_s, kStoppingCommandTimeoutS)
+                               : options_.command_timeout_s;
+  CommandResult r;
+  try {
+    r = mps_command(options_.control_exe, {}, client_env(), line + "\n", timeout_s, dir_);
+  } catch (const MpsError& e) {
+    if (std::string(e.what()).find(" did not answer within ") != std::string::npos) unanswered_ = true;
+    throw;
+  }
   if (r.exit_code != 0)
     throw MpsError("MPS command '" + line + "' failed (exit " + std::to_string(r.exit_code) +
                    "): " + one_line(r.output));

@@ -70,6 +70,7 @@ class MpsSession {
   pid_t control_pid_ = 0;
   std::vector<pid_t> seen_servers_;
   bool running_ = false;
+  bool unanswered_ = false;  ///< a command timed out: the later ones get the stopping timeout (a few seconds)
   bool external_ = false;
 };
 

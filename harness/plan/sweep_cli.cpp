@@ -626,6 +626,18 @@ void finalize_sweep_spec(SweepSpec& spec, const SweepCliValues& raw) {
                      std::string(plan.procs_why) + ")");
   check_modes_fit_workloads(spec);
   check_exec_options(spec, raw);
+  // A fault for a worker index no run has would never fire: the sweep would measure no fault, silently.
+  const bool runs_cpu = std::find(spec.workloads.begin(), spec.workloads.end(), "cpu") != spec.workloads.end();
+  if (runs_cpu && spec.scenario != Scenario::fault && spec.params.cpu.fault != CpuFault::none &&
+      spec.params.cpu.fault_worker >= max_procs)
+    throw UsageError("--cpu-fault-worker " + std::to_string(spec.params.cpu.fault_worker) +
+                     ": workers are numbered from 0, and no run of --procs has more than " + std::to_string(max_procs) +
+                     ", so --cpu-fault " + cpu_fault_name(spec.params.cpu.fault) + " would never happen");
+  // A set runs at most the repeats asked for: more rounds than that would be cut to them without a word.
+  if (spec.rounds > spec.repeats && raw.repeats_option && raw.repeats_option->count() > 0)
+    throw UsageError("--rounds " + std::to_string(spec.rounds) + " with --repeats " + std::to_string(spec.repeats) +
+                     ": a set of workers runs at most the repeats asked for; give --rounds " +
+                     std::to_string(spec.repeats) + " or fewer, or more --repeats");
   check_mlp_options(spec.params.mlp);
   finalize_device_options(spec, raw.device);
   check_client_lists(spec);  // last: the plan's every N, with the modes --external-mps may have chosen

@@ -28,7 +28,9 @@ std::vector<std::string> faulter_args(const RunSpec& run, const SweepSpec& spec,
     WorkloadConfig c = spec.params;
     c.cpu.fault = CpuFault::error;
     c.cpu.fault_worker = faulter_index;
-    c.cpu.fault_after_tasks = std::max(1, static_cast<int>(spec.params.fault_delay_ms * 1000 / c.cpu.task_us));
+    // The delay in tasks, held to what an int and --cpu-fault-after take (1 h over a 1 ns task is 3.6e12 tasks).
+    const double tasks = spec.params.fault_delay_ms * 1000 / c.cpu.task_us;
+    c.cpu.fault_after_tasks = static_cast<int>(std::clamp(tasks, 1.0, 1e9));
     args = workload_worker_args("cpu", c);
   } else {
     args = workload_worker_args("fault", spec.params);

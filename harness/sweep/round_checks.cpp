@@ -31,7 +31,8 @@ void name_memory_limit_failures(PoolResult& pool, const RunSpec& run) {
   }
 }
 
-ServerCheck verify_server(MpsSession& session, const ModeBlock& block, RunRecord& record, SweepMeta& meta) {
+ServerCheck verify_server(MpsSession& session, const ModeBlock& block, RunRecord& record, SweepMeta& meta,
+                          std::string& why) {
   try {
     const auto servers = session.server_pids();
     if (meta.mps && meta.mps->modes)
@@ -42,11 +43,13 @@ ServerCheck verify_server(MpsSession& session, const ModeBlock& block, RunRecord
         }
     if (!servers.empty()) return ServerCheck::proven;
     mark_failed(record, RunStatus::mode_mismatch, "the MPS daemon lists no server after a client ran");
+    return ServerCheck::failed;
   } catch (const MpsError& e) {
     if (stop_signal().load()) return ServerCheck::interrupted;  // cut short by Ctrl-C: not the daemon's fault
-    mark_failed(record, RunStatus::mps_error, e.what());
+    why = e.what();
+    mark_failed(record, RunStatus::mps_error, why);
+    return ServerCheck::unanswered;
   }
-  return ServerCheck::failed;
 }
 
 void note_device(const PoolResult& pool, SweepMeta& meta) {

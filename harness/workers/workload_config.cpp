@@ -262,8 +262,9 @@ void add_workload_options(CLI::App& app, WorkloadConfig& c) {
   // hidden option in none of its errors).
   const std::string no_gpu = "without a GPU (CPU stand-ins: to try the flow; no GPU data)";
   app.add_option("--cpu-task-us", c.cpu.task_us,
-                 "the cpu workload's task: this many microseconds of a busy host loop (--workloads cpu)")
-      ->check(finite_in(0.0, 1e9))
+                 "the cpu workload's task: this many microseconds of a busy host loop (--workloads cpu; at least "
+                 "0.001: a task of no time has no rate)")
+      ->check(finite_in(0.001, 1e9))
       ->group(no_gpu);
   app.add_option_function<std::string>(
          "--cpu-fault", [&c](const std::string& v) { c.cpu.fault = *parse_cpu_fault(v); },
