@@ -373,8 +373,8 @@ TEST_F(Orchestration, CtrlCWhileTheDaemonsCommandsHangEndsWithinSeconds) {
 
 // A daemon whose control commands stop answering: only the block's first run was checked, so it alone was mps_error
 // and the later runs of the block ok, though nothing proved a server there either. Every run of the block fails
-// alike, each saying why; the daemon is asked once (each unanswered command waited 15 s: three runs and the way out's
-// two commands took 75 s), the later runs naming that check, and the way out's commands get 3 s each; the time the
+// alike, each saying why; the daemon is asked once (each run asked, and each unanswered command waited 15 s, the
+// way out's two as well), the later runs naming that check, and the way out's commands get 3 s each; the time the
 // hung commands took is said as the sweep's "other" time.
 TEST_F(Orchestration, ADaemonThatStopsAnsweringFailsEveryRunOfItsBlockAlike) {
   const auto started = std::chrono::steady_clock::now();
