@@ -138,14 +138,22 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", version_line(), "print the version, git sha and CUDA version, then exit");
   app.footer(kMainFooter);
 
+  // --help and --version are printed answers too: a reader who did not get them hears so (> /dev/full said 0).
+  const auto printed_exit = [&](const CLI::Error& e) {
+    return with_exit_codes(spec, [&]() -> int {
+      const int rc = app.exit(e);
+      check_stdout_written();
+      return rc;
+    });
+  };
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    return printed_exit(e);
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    return printed_exit(e);
   } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    return printed_exit(e);
   } catch (const CLI::ExtrasError& e) {
     // Arguments no option took, named in the order typed (CLI11 lists them last first); a word that is no command
     // ("comapre") is said to be that.
