@@ -524,7 +524,7 @@ TEST(WriteErrors, AFullDiskBeforeTheFirstWriteIsThreeAndLeavesNoFolder) {
 }
 
 // What bench_mps prints as its answer reached its reader, or the exit code says not: --help and --version too (to
-// /dev/full they said 0), as columns and the printing verbs do. A reader who left (a closed pipe) is no error.
+// /dev/full they said 0), as columns and the printing verbs do.
 TEST(WriteErrors, HelpAndVersionThatCannotBeWrittenExitThree) {
   if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full here";
   const std::string bench = bench_mps_exe().string();
@@ -533,10 +533,6 @@ TEST(WriteErrors, HelpAndVersionThatCannotBeWrittenExitThree) {
     EXPECT_EQ(out.exit_code, 3) << args << ": " << out.err;
     EXPECT_EQ(out.err, "bench_mps: cannot write to standard output: No space left on device\n") << args;
   }
-  const CommandOutput piped =
-      run_program("/bin/bash", {"-c", "set -o pipefail; " + bench + " --help | head -1"}, {}, 60);
-  EXPECT_EQ(piped.exit_code, 0) << piped.err;
-  EXPECT_EQ(piped.out, "bench_mps: N processes sharing one GPU, time-sliced vs NVIDIA MPS.\n");
 }
 
 // Issue 43: a folder where a JSON file should be is called a folder, not "invalid JSON".
