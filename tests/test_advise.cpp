@@ -1627,7 +1627,11 @@ TEST_F(Advise, RedoWritesACommittedFoldersAdviceAgainAsCommitted) {
                               "2026-12-03-advise-lease8/gemm",
                               "2026-12-03-advise-lease8/membw",
                               "2026-12-06-advise-lease9/mnist",
-                              "2026-12-06-advise-lease9/wlm-transformer"}) {
+                              "2026-12-06-advise-lease9/wlm-transformer",
+                              "2026-12-06-advise-lease10/mnist",
+                              "2026-12-06-advise-lease10/wlm-transformer",
+                              "2026-12-06-advise-lease11/mnist",
+                              "2026-12-06-advise-lease11/wlm-transformer"}) {
     const fs::path committed = source_dir() / "results" / subject;
     const fs::path copy = tmp / "redo" / subject;
     fs::create_directories(copy.parent_path());
