@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "harness/common/proc_scan.hpp"
+#include "harness/mps/mps_session.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/sweep/cpu_affinity.hpp"
 #include "tests/sweep_fixture.hpp"
@@ -388,12 +389,47 @@ TEST_F(Orchestration, ADaemonThatStopsAnsweringFailsEveryRunOfItsBlockAlike) {
   for (const auto& row : rows) {
     EXPECT_EQ(row.status, harness::RunStatus::mps_error) << row.run_id;
     EXPECT_NE(row.reason.find("did not answer within 15 s (input: get_server_list)"), std::string::npos) << row.reason;
-    not_asked += row.reason.find("(at an earlier run's check of this block; not asked again)") != std::string::npos;
+    not_asked +=
+        row.reason.find("(at an earlier command to this block's daemon; not asked again)") != std::string::npos;
   }
   EXPECT_EQ(not_asked, 2);
   EXPECT_EQ(journal_count("cmd get_server_list"), 2);  // the first run's check, and the way out's
   EXPECT_NE(r.err.find("did not answer within 3 s (input: quit)"), std::string::npos) << r.err;
   EXPECT_NE(r.out.find(" s, other "), std::string::npos) << r.out;
+}
+
+// The session tells a daemon that did not answer from one that answered with a failure by the error's type: a
+// command not answered in time is an MpsTimeout and the session keeps why (the block's later server checks fail on
+// it at once, unasked); a command the control client refused (exit 1) is a plain MpsError and leaves nothing kept.
+TEST(MpsSessionCommands, OnlyACommandNotAnsweredInTimeLeavesTheDaemonUnanswered) {
+  const TempDir tmp;
+  ::setenv("FAKE_MPS_JOURNAL", (tmp / "journal").c_str(), 1);
+  harness::MpsSessionOptions options;
+  options.control_exe = (fakes_dir() / "nvidia-cuda-mps-control").string();
+  options.base_dir = tmp / "mps";
+  options.command_timeout_s = 2;
+  harness::MpsSession session(options);
+  EXPECT_FALSE(session.server_pids().empty());
+  const fs::path control = session.dir() / "pipe" / "control";  // the fake's "a daemon runs here"
+  ASSERT_TRUE(fs::remove(control));
+  try {
+    session.command("get_server_list");
+    ADD_FAILURE() << "a refused command returned";
+  } catch (const harness::MpsTimeout& e) {
+    ADD_FAILURE() << "a refused command was taken for a timeout: " << e.what();
+  } catch (const harness::MpsError& e) {
+    EXPECT_NE(std::string(e.what()).find("failed (exit 1)"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(session.unanswered(), "");
+  write_text(control, "");
+  ::setenv("FAKE_MPS_HANG_COMMANDS", "1", 1);
+  EXPECT_THROW(session.command("get_server_list"), harness::MpsTimeout);
+  ::unsetenv("FAKE_MPS_HANG_COMMANDS");
+  EXPECT_NE(session.unanswered().find("did not answer within 2 s (input: get_server_list)"), std::string::npos)
+      << session.unanswered();
+  EXPECT_FALSE(session.server_pids().empty());  // it answers again; what it once failed to answer is kept
+  EXPECT_NE(session.unanswered().find("did not answer within 2 s"), std::string::npos);
+  ::unsetenv("FAKE_MPS_JOURNAL");  // the daemon is quit (or ended) as the session goes
 }
 
 TEST_F(Orchestration, ForeignDaemonIsRefused) {

@@ -1,5 +1,6 @@
 #include "harness/advise/advise.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <map>
@@ -194,12 +195,12 @@ class AdviseRun {
   /// kMaxSetsPerCell and the budget go.
   void settle() {
     progress_.step = 4;
-    std::vector<std::string> added;  // each round's sets, in words
-    bool each = true;                // every round added a set of each mode
+    const std::string kEach = "one set of each";
+    std::vector<std::string> added;  // each round's sets, in words (kEach: a set of each mode)
     for (int round = 1;; ++round) {
       const Pick p = pick(a_.ladder, spec_.slo_p99_ms, a_.basis.basis);
       if (!p.open()) {
-        if (round > 1 && each)
+        if (round > 1 && std::all_of(added.begin(), added.end(), [&](const std::string& a) { return a == kEach; }))
           a_.sets_end =
               "decided after " + std::to_string(round - 1) + " more worker set" + (round == 2 ? "" : "s") + " each";
         else if (round > 1) {
@@ -222,12 +223,11 @@ class AdviseRun {
       if (const std::string why = why_no_more_sets(p, sweeps_.seconds_left() - kept(), need); !why.empty())
         return settled(why + (why.rfind("the time budget", 0) == 0 ? kept_words() : ""));
       if (cells.size() == 1) {
-        each = false;
         added.push_back("one set of " + settle_side(*cells.front()));
         progress_.say("MPS " + times_with_interval(p.gain) + " the best time-sliced: " + settle_side(*cells.front()) +
                       " has too few worker sets for an interval, one more of it ...");
       } else {
-        added.push_back("one set of each");
+        added.push_back(kEach);
         progress_.say("MPS " + times_with_interval(p.gain) + " the best time-sliced: across the " +
                       fmt_fixed(100 * kDecisionBand, 0) + " % line, one more worker set each ...");
       }

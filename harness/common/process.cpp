@@ -95,10 +95,9 @@ CommandResult run_command(const std::string& exe, const std::vector<std::string>
   if (end != WaitEnd::exited) {
     fs::remove(in_file, ec);
     fs::remove(out_file, ec);
-    throw CommandError(
-        exe +
-        (end == WaitEnd::stopped ? " was stopped by a signal" : " did not answer within " + fmt_num(timeout_s) + " s") +
-        " (input: " + one_line(input) + ")");
+    const std::string said = " (input: " + one_line(input) + ")";
+    if (end == WaitEnd::stopped) throw CommandError(exe + " was stopped by a signal" + said);
+    throw CommandTimeout(exe + " did not answer within " + fmt_num(timeout_s) + " s" + said);
   }
   child.wait(ec);
   CommandResult result{child.exit_code(), trim(read_whole_file(out_file))};

@@ -25,6 +25,11 @@ class CommandError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+/// The command did not finish within its timeout (run_command); its other failures are plain CommandError.
+class CommandTimeout : public CommandError {
+ public:
+  using CommandError::CommandError;
+};
 
 /// Changes to our own environment for a child: names removed, then names set.
 struct ChildEnv {

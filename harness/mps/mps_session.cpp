@@ -94,12 +94,14 @@ bool is_running_bench_mps(pid_t pid) {
 
 namespace {
 
-/// run_command, its failures reported as MpsError.
+/// run_command, its failures reported as MpsError (MpsTimeout where the command did not answer in time).
 CommandResult mps_command(const std::string& exe, const std::vector<std::string>& args,
                           const std::vector<std::pair<std::string, std::string>>& env_set, const std::string& input,
                           double timeout_s, const fs::path& scratch_dir) {
   try {
     return run_command(exe, args, env_set, input, timeout_s, scratch_dir, /*stop_on_signal=*/true);
+  } catch (const CommandTimeout& e) {
+    throw MpsTimeout(e.what());
   } catch (const CommandError& e) {
     throw MpsError(e.what());
   }
@@ -196,14 +198,14 @@ std::string MpsSession::command(const std::string& line) {
   // answers in milliseconds.
   // So does each command after one that did not answer: the daemon that hung once is asked again (the way out's
   // get_server_list and quit), but not held for 15 s a command (a teardown took 30 s more).
-  const double timeout_s = stop_signal().load() || unanswered_
+  const double timeout_s = stop_signal().load() || !unanswered_.empty()
                                ? std::min(options_.command_timeout_s, kStoppingCommandTimeoutS)
                                : options_.command_timeout_s;
   CommandResult r;
   try {
     r = mps_command(options_.control_exe, {}, client_env(), line + "\n", timeout_s, dir_);
-  } catch (const MpsError& e) {
-    if (std::string(e.what()).find(" did not answer within ") != std::string::npos) unanswered_ = true;
+  } catch (const MpsTimeout& e) {
+    if (unanswered_.empty()) unanswered_ = e.what();
     throw;
   }
   if (r.exit_code != 0)

@@ -24,6 +24,11 @@ class MpsError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+/// The daemon did not answer a command within its timeout.
+class MpsTimeout : public MpsError {
+ public:
+  using MpsError::MpsError;
+};
 
 /// Seconds an nvidia-cuda-mps-control command gets once a stop signal has come (MpsSessionOptions'
 /// command_timeout_s before).
@@ -53,8 +58,11 @@ class MpsSession {
   const std::filesystem::path& dir() const { return dir_; }
   pid_t control_pid() const { return control_pid_; }
 
-  /// Sends one command line to the daemon and returns what it printed (trimmed).
+  /// Sends one command line to the daemon and returns what it printed (trimmed); MpsTimeout where it does not
+  /// answer in time, MpsError on any other failure.
   std::string command(const std::string& line);
+  /// Why the daemon did not answer a command of this session (the first such; "": it answered every one).
+  const std::string& unanswered() const { return unanswered_; }
   /// PIDs from get_server_list.
   std::vector<pid_t> server_pids();
   /// PIDs from get_client_list: the processes `server` serves now.
@@ -70,7 +78,7 @@ class MpsSession {
   pid_t control_pid_ = 0;
   std::vector<pid_t> seen_servers_;
   bool running_ = false;
-  bool unanswered_ = false;  ///< a command timed out: the later ones get the stopping timeout (a few seconds)
+  std::string unanswered_;  ///< a command timed out (why): the later ones get the stopping timeout (a few seconds)
   bool external_ = false;
 };
 

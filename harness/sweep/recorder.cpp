@@ -85,14 +85,8 @@ void RunRecorder::record(FinishedRound& round) {
   SummaryRow& s = record.summary;
   if (round.session && !server_checked_ && s.workers_ok > 0 &&
       (run.scenario.is_plain_workload() || run.scenario.is_xray())) {
-    // A daemon that did not answer one check (each waits up to 15 s) is not asked again in its block: the later
-    // runs fail alike at once, each saying why; one that listed no server is asked again by the next run.
-    const ServerCheck check =
-        server_unanswered_.empty()
-            ? verify_server(*round.session, *round.block, record, meta_, server_unanswered_)
-            : (mark_failed(record, RunStatus::mps_error,
-                           server_unanswered_ + " (at an earlier run's check of this block; not asked again)"),
-               ServerCheck::unanswered);
+    // One that listed no server is asked again by the next run; one that did not answer is not (verify_server).
+    const ServerCheck check = verify_server(*round.session, *round.block, record, meta_);
     server_checked_ = check == ServerCheck::proven;
     if (check == ServerCheck::interrupted) {  // --resume runs it again
       std::cerr << "bench_mps: " << run.run_id()

@@ -70,10 +70,7 @@ class RunRecorder {
   /// The round reduced, checked, completed and written; FileWriteError (nothing counted) where a file cannot be.
   void record(FinishedRound& round);
   /// A new block of runs (a new daemon): its first MPS run checks the server again.
-  void new_block() {
-    server_checked_ = false;
-    server_unanswered_.clear();
-  }
+  void new_block() { server_checked_ = false; }
   void add_to_total(int runs) { total_ += runs; }
 
   const std::vector<SummaryRecord>& records() const { return records_; }
@@ -99,7 +96,6 @@ class RunRecorder {
   std::vector<SummaryRecord> records_;  ///< every run recorded so far (a resumed sweep's earlier ones too)
   int failed_ = 0, done_ = 0, total_ = 0;
   bool server_checked_ = false;
-  std::string server_unanswered_;  ///< why the block's daemon did not answer a server check ("": it did, or none yet)
   SweepTiming timing_;
 };
 

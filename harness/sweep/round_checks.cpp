@@ -31,8 +31,14 @@ void name_memory_limit_failures(PoolResult& pool, const RunSpec& run) {
   }
 }
 
-ServerCheck verify_server(MpsSession& session, const ModeBlock& block, RunRecord& record, SweepMeta& meta,
-                          std::string& why) {
+ServerCheck verify_server(MpsSession& session, const ModeBlock& block, RunRecord& record, SweepMeta& meta) {
+  // A daemon that did not answer once (each command waits up to 15 s) is not asked again in its block: the later
+  // runs fail alike at once, each saying why.
+  if (!session.unanswered().empty()) {
+    mark_failed(record, RunStatus::mps_error,
+                session.unanswered() + " (at an earlier command to this block's daemon; not asked again)");
+    return ServerCheck::unanswered;
+  }
   try {
     const auto servers = session.server_pids();
     if (meta.mps && meta.mps->modes)
@@ -46,9 +52,8 @@ ServerCheck verify_server(MpsSession& session, const ModeBlock& block, RunRecord
     return ServerCheck::failed;
   } catch (const MpsError& e) {
     if (stop_signal().load()) return ServerCheck::interrupted;  // cut short by Ctrl-C: not the daemon's fault
-    why = e.what();
-    mark_failed(record, RunStatus::mps_error, why);
-    return ServerCheck::unanswered;
+    mark_failed(record, RunStatus::mps_error, e.what());
+    return session.unanswered().empty() ? ServerCheck::failed : ServerCheck::unanswered;
   }
 }
 

@@ -20,14 +20,14 @@ void name_memory_limit_failures(PoolResult& pool, const RunSpec& run);
 /// How the check of a block's MPS server ended.
 enum class ServerCheck {
   proven,       ///< the daemon listed a server: the block's later runs need no check
-  failed,       ///< the daemon lists no server (mode_mismatch): the next run of the block is checked again
-  unanswered,   ///< the daemon did not answer (mps_error, `why`): the block's later runs fail alike, not asked again
+  failed,       ///< the daemon lists no server (mode_mismatch), or its answer failed (mps_error): asked again next run
+  unanswered,   ///< the daemon did not answer this or an earlier command of the block (mps_error): not asked again
   interrupted,  ///< a stop signal cut it short: the run is not proven under MPS and not to be recorded
 };
-/// The daemon lists a server after a client ran (mode_mismatch otherwise; mps_error where it does not answer, the
-/// reason also in `why`); its pid into the mode's meta.
-ServerCheck verify_server(MpsSession& session, const ModeBlock& block, RunRecord& record, SweepMeta& meta,
-                          std::string& why);
+/// The daemon lists a server after a client ran (mode_mismatch otherwise; mps_error where it fails to answer, and
+/// at once, without asking, where it did not answer an earlier command of the session); its pid into the mode's
+/// meta.
+ServerCheck verify_server(MpsSession& session, const ModeBlock& block, RunRecord& record, SweepMeta& meta);
 /// The device as the workers saw it (SMs alone, CUDA runtime, SM clock peak) into meta.json's gpu.
 void note_device(const PoolResult& pool, SweepMeta& meta);
 
