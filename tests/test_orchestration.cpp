@@ -398,6 +398,19 @@ TEST_F(Orchestration, ADaemonThatStopsAnsweringFailsEveryRunOfItsBlockAlike) {
   EXPECT_NE(r.out.find(" s, other "), std::string::npos) << r.out;
 }
 
+// A run's progress line says its own time: a set's last run is recorded while the next set starts (its MPS server
+// check inside, here 2 s), and those seconds went into the next run's `[x s]` (with a 3 s check: 3.2 s for 0.2 s).
+TEST_F(Orchestration, ARunsSecondsLeaveOutTheRecordingOfTheSetBefore) {
+  const auto r =
+      sweep({"--modes", "mps", "--procs", "1,2", "--repeats", "1"}, Env{{{"FAKE_MPS_SLOW_SERVER_LIST", "2"}}, {}});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::regex line(R"(\[2/2\] r1-mps-cpu-n2: ok .*\[([0-9.]+) s\])");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.err, m, line)) << r.err;
+  EXPECT_LT(std::stod(m[1]), 1.5) << r.err;
+  EXPECT_EQ(journal_count("cmd get_server_list"), 2);  // the N=1 run's check, and the way out's
+}
+
 // The session tells a daemon that did not answer from one that answered with a failure by the error's type: a
 // command not answered in time is an MpsTimeout and the session keeps why (the block's later server checks fail on
 // it at once, unasked); a command the control client refused (exit 1) is a plain MpsError and leaves nothing kept.

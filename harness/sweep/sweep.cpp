@@ -227,26 +227,31 @@ class Sweep {
                                              pool_hooks(first, session, watch));
       const int set_number = ++sets_started_;
       const bool started = set->start();
+      const auto c0 = std::chrono::steady_clock::now();
       finish_closing();  // the last set has exited before this one's first round: no timed overlap
+      const double closing_s = seconds_since(c0);  // the last set's recording (its server check): not this set's time
       if (stop_) return;
       const Overhead o{settled, set->overhead().startup_s, set->overhead().teardown_s};
       if (!started) {
         PoolResult failed = set->finish();
         if (failed.interrupted_by) return stop_interrupted(first);
-        FinishedRound round{&block,  first,   std::move(failed), o,          std::nullopt,
-                            nullptr, session, seconds_since(t0), set_number, 1};
+        FinishedRound round{&block,       first,   std::move(failed), o,
+                            std::nullopt, nullptr, session,           seconds_since(t0) - closing_s,
+                            set_number,   1};
         record(round);
         ++next;
         continue;
       }
-      run_rounds(block, pending, next, std::move(set), watch, session, {t0, o, overlap, set_number, gate.get()});
+      run_rounds(block, pending, next, std::move(set), watch, session,
+                 {t0, closing_s, o, overlap, set_number, gate.get()});
     }
   }
 
   /// How a set began: when, its start-up, and whether its workers may exit while the next set starts.
   struct SetStart {
     std::chrono::steady_clock::time_point t0;
-    Overhead overhead;  ///< settle and start-up, charged to the set's first round
+    double closing_s = 0;  ///< seconds after t0 spent recording the set before (left out of this one's time)
+    Overhead overhead;     ///< settle and start-up, charged to the set's first round
     bool overlap = false;
     int set = 0;                     ///< its number in the sweep (summary.csv's `set`)
     const ExecGate* gate = nullptr;  ///< exec: its start gate (exec_gate.hpp)
@@ -275,7 +280,7 @@ class Sweep {
       }
       const bool last = next + 1 == pending.size() || !set->usable();
       if (first_round) round.overhead = {start.overhead.settle_s, start.overhead.startup_s, 0.0};
-      round.seconds = seconds_since(first_round ? start.t0 : r0);
+      round.seconds = first_round ? seconds_since(start.t0) - start.closing_s : seconds_since(r0);
       first_round = false;
       ++next;
       if (!last) {
