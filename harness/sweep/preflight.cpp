@@ -34,11 +34,12 @@ std::string find_worker(const SweepSpec& spec) {
     exe = (fs::read_symlink("/proc/self/exe", ec).parent_path() / "bench_worker").string();
     given_by.clear();
   }
-  if (::access(exe.c_str(), X_OK) == 0 && !fs::is_directory(exe)) return exe;
-  std::error_code ec;
-  const std::string why = !fs::exists(exe, ec)        ? "no such file"
-                          : fs::is_directory(exe, ec) ? "a folder, not a program"
-                                                      : "not executable (chmod +x, or name the program)";
+  std::error_code ec;  // the forms that do not throw: a path that cannot be looked at is said below, not thrown
+  const bool folder = fs::is_directory(exe, ec);
+  if (::access(exe.c_str(), X_OK) == 0 && !folder) return exe;
+  const std::string why = !fs::exists(exe, ec) ? "no such file"
+                          : folder             ? "a folder, not a program"
+                                               : "not executable (chmod +x, or name the program)";
   if (given_by.empty())
     throw EnvironmentError("worker executable " + exe + ": " + why + " (bench_worker beside bench_mps)");
   throw UsageError(given_by + ": " + exe + ": " + why);
