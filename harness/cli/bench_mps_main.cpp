@@ -148,11 +148,7 @@ int main(int argc, char** argv) {
   };
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return printed_exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return printed_exit(e);
-  } catch (const CLI::CallForVersion& e) {
+  } catch (const CLI::Success& e) {  // --help or --version: printed, then checked that it was written
     return printed_exit(e);
   } catch (const CLI::ExtrasError& e) {
     // Arguments no option took, named in the order typed (CLI11 lists them last first); a word that is no command
