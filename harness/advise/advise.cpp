@@ -283,13 +283,24 @@ class AdviseRun {
       return;
     }
     // mps:auto (100/N % each, the device plugin's rule), then, where it cost more than 5 %, twice that share.
+    // Each started only where the budget holds what the one before took (the first: its sets at the ladder's pace).
+    double need = seconds_per_set_.count(p.procs) ? kSetsPerRung * seconds_per_set_.at(p.procs) : NAN;
     for (const Mode& limit : AdviseChildArgs::limit_modes(p.procs)) {
       const std::string& mode = limit.name;
       if (!a_.limits.empty() && (!a_.limits.back().ok || limit_keeps(*p.cell, a_.limits.back()).lo >= kLimitKeeps))
         break;
+      if (const std::string why = why_no_limit(sweeps_.seconds_left(), need); !why.empty()) {
+        a_.limits.emplace_back();
+        a_.limits.back().procs = p.procs;
+        a_.limits.back().mode = limit;
+        a_.limits.back().problem = why;
+        progress_.say(mode + " at N=" + std::to_string(p.procs) + ": not run (" + why + ")");
+        return;
+      }
       progress_.say(mode + " at N=" + std::to_string(p.procs) + " ...");
       try {
         const SweepOutcome o = sweeps_.run(limit_folder(limit), args_.limit(mode, p.procs));
+        need = o.seconds;
         std::vector<MeasuredCell> cells;
         if (o.has_runs()) {
           measured(o);

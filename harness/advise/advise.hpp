@@ -34,6 +34,11 @@ int redo_advice(const std::string& dir, const std::string& basis = "", const std
 /// with a margin); "" : run one more round.
 std::string why_no_more_sets(const Pick& p, double seconds_left, double seconds_per_round);
 
+/// Why a thread limit's sweep is not started ("" to start it): `need_s`, what the limit before it took (the first:
+/// its worker sets at the ladder's pace; not finite or 0: no estimate), over the `seconds_left` of the budget. A
+/// sweep the budget stops mid-way measures nothing and leaves a --resume hint for a folder advise never resumes.
+std::string why_no_limit(double seconds_left, double need_s);
+
 /// The best cells one more round of settling an open verdict adds a worker set to: both, or, where one side's sets
 /// are too few for an interval (fewer than two; per unit, co-run) and the other's are not, that side alone, which
 /// alone can give the interval (half the time of a set of each). None where nothing is open.

@@ -93,4 +93,10 @@ std::string why_no_more_sets(const Pick& p, double seconds_left, double seconds_
   return "";
 }
 
+std::string why_no_limit(double seconds_left, double need_s) {
+  if (!(need_s > 0) || seconds_left >= need_s) return "";
+  return "the time budget would not hold its sweep (about " + fmt_fixed(need_s, 0) + " s, " +
+         fmt_fixed(std::max(seconds_left, 0.0), 0) + " s left)";
+}
+
 }  // namespace bench_mps::harness
