@@ -531,6 +531,17 @@ TEST(AdviseDecision, AnOpenVerdictGetsMoreSetsUntilTheCapOrTheBudget) {
   EXPECT_EQ(why_no_more_sets(pick(decided, NAN), 0, 10), "");  // nothing open: nothing to add
 }
 
+// A thread limit's sweep the budget would stop mid-way is not started (mnist on an H100,
+// results/2026-12-06-advise-lease12: mps:auto's sweep took 36 s, then mps:20's was started with about 32 s left
+// and stopped by the budget after one of its runs, its --resume hint in advice.md).
+TEST(AdviseDecision, ALimitIsStartedOnlyWhereTheBudgetHoldsWhatTheOneBeforeTook) {
+  EXPECT_EQ(why_no_limit(32, 36.1), "the time budget would not hold its sweep (about 36 s, 32 s left)");
+  EXPECT_EQ(why_no_limit(-3, 36.1), "the time budget would not hold its sweep (about 36 s, 0 s left)");
+  EXPECT_EQ(why_no_limit(40, 36.1), "");
+  EXPECT_EQ(why_no_limit(5, NAN), "");  // no estimate (no rung at that N): the budget stops it if it must
+  EXPECT_EQ(why_no_limit(5, 0), "");
+}
+
 // Per unit, one side's best with one co-run set of two has no interval whatever the other side does: one more set
 // of that side alone (wlm-transformer on an H100, results/2026-12-06-advise-lease9: MPS N=10 had 1 co-run set of 2,
 // time-sliced 2 of 2, and the 24 s left did not hold "a set of each", about 25 s).
@@ -1631,7 +1642,8 @@ TEST_F(Advise, RedoWritesACommittedFoldersAdviceAgainAsCommitted) {
                               "2026-12-06-advise-lease10/mnist",
                               "2026-12-06-advise-lease10/wlm-transformer",
                               "2026-12-06-advise-lease11/mnist",
-                              "2026-12-06-advise-lease11/wlm-transformer"}) {
+                              "2026-12-06-advise-lease11/wlm-transformer",
+                              "2026-12-06-advise-lease12/mnist"}) {
     const fs::path committed = source_dir() / "results" / subject;
     const fs::path copy = tmp / "redo" / subject;
     fs::create_directories(copy.parent_path());
