@@ -870,6 +870,16 @@ TEST(AdviseRecommend, ALimitIsTakenWhereItKeepsNinetyFivePercentMpsAutoFirstThen
   EXPECT_EQ(half.mode, "mps:50");  // twice mps:auto's share kept 98 %
   EXPECT_NE(nlohmann::json(half.reasons).dump().find("limited to 50 % of the SMs"), std::string::npos);
   EXPECT_EQ(recommend(alone_at(10, 3, 0.2), l, {}, {}, NAN).mode, "mps");
+  // A limit the budget would not hold (why_no_limit) is a limit that did not run, in advice.md's words.
+  MeasuredCell unrun;
+  unrun.procs = 4;
+  unrun.mode = parse_mode("mps:50");
+  unrun.problem = why_no_limit(32, 36.1);
+  const std::string skipped = nlohmann::json(recommend(alone_at(10, 3, 0.2), l, {}, {dear, unrun}, NAN).reasons).dump();
+  EXPECT_NE(
+      skipped.find("mps:50 at N=4 did not run: the time budget would not hold its sweep (about 36 s, 32 s left)."),
+      std::string::npos)
+      << skipped;
 }
 
 TEST(AdviseLadder, RungsDoubleUpToTheLargestNOrAreTheOnesGiven) {
