@@ -236,7 +236,10 @@ double mean_period_ms(const std::vector<harness::HostWait>& spans, double middle
   int n = 0;
   for (std::size_t i = 1; i < spans.size(); ++i) {
     const double ms = static_cast<double>(spans[i].start_ns - spans[i - 1].start_ns) * 1e-6;
-    if (spans[i].start_ns > spans[i - 1].start_ns && ms < 3 * middle_ms) sum += ms, ++n;
+    if (spans[i].start_ns > spans[i - 1].start_ns && ms < 3 * middle_ms) {
+      sum += ms;
+      ++n;
+    }
   }
   return n > 0 ? sum / n : NAN;
 }

@@ -290,10 +290,7 @@ class AdviseRun {
       if (!a_.limits.empty() && (!a_.limits.back().ok || limit_keeps(*p.cell, a_.limits.back()).lo >= kLimitKeeps))
         break;
       if (const std::string why = why_no_limit(sweeps_.seconds_left(), need); !why.empty()) {
-        a_.limits.emplace_back();
-        a_.limits.back().procs = p.procs;
-        a_.limits.back().mode = limit;
-        a_.limits.back().problem = why;
+        a_.limits.push_back(unmeasured_limit(limit, p.procs, why));
         progress_.say(mode + " at N=" + std::to_string(p.procs) + ": not run (" + why + ")");
         return;
       }
@@ -306,13 +303,8 @@ class AdviseRun {
           measured(o);
           read_cells(o.dir, unit_, cells);
         }
-        if (cells.empty()) {
-          cells.emplace_back();
-          cells.back().procs = p.procs;
-          cells.back().mode = limit;
-          cells.back().problem = "its sweep failed: " + o.last_error;
-        }
-        a_.limits.push_back(cells.front());
+        a_.limits.push_back(cells.empty() ? unmeasured_limit(limit, p.procs, "its sweep failed: " + o.last_error)
+                                          : cells.front());
         progress_.say(mode + ": " +
                       (a_.limits.back().ok
                            ? times_with_interval(limit_keeps(*p.cell, a_.limits.back())) + " unlimited MPS's speed"
@@ -325,6 +317,15 @@ class AdviseRun {
   }
 
  private:
+  /// A thread limit at `procs` that measured nothing, and why (advice.md: "<mode> at N=<procs> did not run: why").
+  static MeasuredCell unmeasured_limit(const Mode& limit, int procs, const std::string& why) {
+    MeasuredCell c;
+    c.procs = procs;
+    c.mode = limit;
+    c.problem = why;
+    return c;
+  }
+
   /// A profiled sweep's units, measured from its copies' profiles into its units.csv (what read_cells reads).
   void measured(const SweepOutcome& o) const {
     if (unit_.profiled && o.has_runs()) write_ladder_units(o.dir, gap_us_);
