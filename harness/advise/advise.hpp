@@ -80,6 +80,8 @@ class AdviseChildArgs {
 
  private:
   std::vector<std::string> with_workload(std::vector<std::string> args) const;
+  /// with_workload for a sweep after the alone run: a program runs it without warm-ups (`--exec-warmups 0`).
+  std::vector<std::string> after_alone(std::vector<std::string> args) const;
   std::vector<std::string> workload_;  ///< spec.workload_args()
   bool cpu_stand_in_;                  ///< --cpu-stand-in (the X-ray's stand-in)
   bool exec_;                          ///< a program: no warm-ups after the alone run, which is profiled

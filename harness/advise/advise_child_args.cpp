@@ -125,6 +125,14 @@ std::vector<std::string> AdviseChildArgs::with_workload(std::vector<std::string>
   return w;
 }
 
+std::vector<std::string> AdviseChildArgs::after_alone(std::vector<std::string> args) const {
+  std::vector<std::string> w = with_workload(std::move(args));
+  // The alone run warmed the program up; every sweep after it (rungs, more sets, the last alone run, the limits)
+  // measures its sets alike, so a limit's cell compares with the ladder's MPS cell it is read against.
+  if (exec_) w.insert(w.end(), {"--exec-warmups", "0"});
+  return w;
+}
+
 std::vector<std::string> AdviseChildArgs::xray() const {
   std::vector<std::string> args{"--scenario", "xray", "--procs", "2", "--xray-busy-ms", "300", "--repeats", "1"};
   if (cpu_stand_in_) args.push_back("--cpu-stand-in");
@@ -138,26 +146,20 @@ std::vector<std::string> AdviseChildArgs::alone() const {
 }
 
 std::vector<std::string> AdviseChildArgs::rung(int n) const {
-  std::vector<std::string> args = with_workload(
+  return after_alone(
       {"--procs", std::to_string(n), "--modes", "timeslice,mps", "--repeats", std::to_string(kSetsPerRung)});
-  if (exec_) args.insert(args.end(), {"--exec-warmups", "0"});  // the alone run warmed the program up
-  return args;
 }
 
 std::vector<std::string> AdviseChildArgs::more(const std::string& mode, int n) const {
-  std::vector<std::string> args = with_workload({"--procs", std::to_string(n), "--modes", mode, "--repeats", "1"});
-  if (exec_) args.insert(args.end(), {"--exec-warmups", "0"});  // as the ladder's rungs
-  return args;
+  return after_alone({"--procs", std::to_string(n), "--modes", mode, "--repeats", "1"});
 }
 
 std::vector<std::string> AdviseChildArgs::alone_last() const {
-  std::vector<std::string> args = with_workload({"--procs", "1", "--modes", "timeslice,mps", "--repeats", "1"});
-  if (exec_) args.insert(args.end(), {"--exec-warmups", "0"});  // as the ladder's rungs
-  return args;
+  return after_alone({"--procs", "1", "--modes", "timeslice,mps", "--repeats", "1"});
 }
 
 std::vector<std::string> AdviseChildArgs::limit(const std::string& mode, int n) const {
-  return with_workload({"--procs", std::to_string(n), "--modes", mode, "--repeats", std::to_string(kSetsPerRung)});
+  return after_alone({"--procs", std::to_string(n), "--modes", mode, "--repeats", std::to_string(kSetsPerRung)});
 }
 
 std::vector<Mode> AdviseChildArgs::limit_modes(int n) {
