@@ -1660,7 +1660,8 @@ TEST_F(Advise, RedoWritesACommittedFoldersAdviceAgainAsCommitted) {
                               "2026-12-06-advise-lease10/wlm-transformer",
                               "2026-12-06-advise-lease11/mnist",
                               "2026-12-06-advise-lease11/wlm-transformer",
-                              "2026-12-06-advise-lease12/mnist"}) {
+                              "2026-12-06-advise-lease12/mnist",
+                              "2026-12-06-advise-lease13/mnist"}) {
     const fs::path committed = source_dir() / "results" / subject;
     const fs::path copy = tmp / "redo" / subject;
     fs::create_directories(copy.parent_path());
