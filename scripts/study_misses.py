@@ -19,16 +19,12 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gated_study import BUSY, GOAL_COVERAGE, GOAL_MEDIAN, GOAL_P90, MODES, NOISE_MARGIN, goals, score_rows  # noqa: E402
-from predict_study import number, pct  # noqa: E402
+from gated_study import (BUSY, GOAL_COVERAGE, GOAL_MEDIAN, GOAL_P90, MODES, NOISE_MARGIN, goals, refuse,  # noqa: E402
+                         score_rows)
+from predict_study import error, number, pct, quantile  # noqa: E402
 from script_input import run_main  # noqa: E402
 
 FIRST = ""  # cells.csv and SCORE.md: the first score; a later one is cells-WORD.csv and SCORE-WORD.md
-
-
-def refuse(message):
-    print(message, file=sys.stderr)
-    sys.exit(2)
 
 
 def read_cells(path):
@@ -43,8 +39,8 @@ def read_cells(path):
                      counted=r["counted"] == "True", runs=int(r["runs"]),
                      covered=None if r["covered"] == "" else r["covered"] == "True")
             c["busy"] = c["duty"] >= BUSY
-            c["noise"] = ([abs(c["min"] / c["max"] - 1), abs(c["max"] / c["min"] - 1)]
-                          if c["runs"] == 2 and c["min"] > 0 and c["max"] > 0 else [])
+            # As cells_of: each repeat as the predictor of the other.
+            c["noise"] = [abs(error(c["min"], c["max"])), abs(error(c["max"], c["min"]))] if c["runs"] == 2 else []
             cells.append(c)
     if not cells:
         raise ValueError("%s holds no cell" % path)
@@ -117,9 +113,7 @@ def by_program(cells, key):
     out = {}
     for c in cells:
         out.setdefault(c["program"], []).append(abs(c[key]))
-    return ", ".join("%s %s (%d)" % (p, pct(sorted(v)[len(v) // 2] if len(v) % 2 else
-                                            (sorted(v)[len(v) // 2 - 1] + sorted(v)[len(v) // 2]) / 2), len(v))
-                     for p, v in sorted(out.items()))
+    return ", ".join("%s %s (%d)" % (p, pct(quantile(v, 0.5)), len(v)) for p, v in sorted(out.items()))
 
 
 def explain(cells, busy, idle, said):
@@ -146,10 +140,10 @@ def explain(cells, busy, idle, said):
                 pct(u["p90"]), pct(GOAL_P90), len(past), pct(GOAL_P90),
                 "; ".join("%s N=%d %s" % (c["program"], c["procs"], pct(c["err"], True)) for c in past)))
         if missed(said, "per unit, %s, beats naive and the regime model on the median" % mode):
-            for name, key in (("naive", "naive_err"), ("the regime model", "regime_err")):
+            for name, key, median in (("naive", "naive_err", "naive"), ("the regime model", "regime_err", "regime")):
                 nearer = [c for c in unit if abs(c[key]) < abs(c["err"])]
                 misses.append("- **beats %s**: %s's median %s against the simulator's %s; it came nearer on %d of %d "
-                              "cells (%s)." % (name, name, pct(u[key.split("_")[0]]), pct(u["median"]), len(nearer),
+                              "cells (%s)." % (name, name, pct(u[median]), pct(u["median"]), len(nearer),
                                                len(unit), "; ".join("%s N=%d %s against %s" % (
                                                    c["program"], c["procs"], pct(c[key], True), pct(c["err"], True))
                                                    for c in nearer) or "none"))
