@@ -1816,6 +1816,27 @@ TEST_F(Advise, RedoRefusesAStoredLadderOrLargestNOutOfRange) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_NE(r.err.find("advice.json: " + key), std::string::npos) << r.err;
   }
+  // Read only by advice.md and advice.json as written again (when it started, the GPU's name): refused before
+  // anything is written, naming advice.json, not after the figure and advice.json were (a fuzzed redo found it).
+  for (const auto& [key, value] : std::vector<std::pair<std::string, nlohmann::json>>{
+           {"started_utc", 5}, {"started_utc", nullptr}, {"gpu", {{"name", 7}}}}) {
+    const fs::path copy = tmp / "damaged";
+    fs::remove_all(copy);
+    fs::copy(committed, copy, fs::copy_options::recursive);
+    fs::remove_all(copy / "plots");
+    nlohmann::json j = nlohmann::json::parse(read_text(copy / "advice.json"));
+    j[key] = value;
+    const std::string damaged = j.dump(2);
+    write_text(copy / "advice.json", damaged);
+    const std::string before = read_text(copy / "advice.md");
+    const auto r = run_program(bench_mps_exe(), {"advise", "--redo", copy.string()}, env, 60);
+    EXPECT_EQ(r.exit_code, 2) << key << "=" << value.dump() << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find("advice.json: a value has the wrong type"), std::string::npos) << r.err;
+    EXPECT_TRUE(read_text(copy / "advice.json") == damaged) << key << ": advice.json written";
+    EXPECT_TRUE(read_text(copy / "advice.md") == before) << key << ": advice.md written";
+    EXPECT_FALSE(fs::exists(copy / "plots")) << key << ": no figure drawn";
+  }
   // A stored command line is named as such, in words of its own, not CLI11's or as if just typed.
   for (const auto& [args, says] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"--help"}, "stored command line: holds --help, which is no part of a sweep"},

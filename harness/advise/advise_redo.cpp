@@ -247,6 +247,10 @@ int redo_advice(const std::string& dir_text, const std::string& basis, const std
       throw ResultsError(file.string() + ": advise.slo_p99_ms " + settings.at("slo_p99_ms").dump().substr(0, 40) +
                          " is not a p99 target in ms (0.001 to 1e7, or null)");
     finish_advice(advice, slo);
+    // What advice.md and advice.json read back of the stored settings (started_utc, the machine's names): a value
+    // of the wrong type is this file's, refused before anything is written.
+    (void)advice_json(advice);
+    (void)advice_markdown(advice);
   } catch (const nlohmann::json::exception& e) {
     throw ResultsError(file.string() + ": " + json_value_problem(e));
   }
