@@ -419,6 +419,12 @@ TEST(Predict, EachCopyKeepsThePartsItsRunsAloneKept) {
   const fs::path sweeps = source_dir() / "results/2026-12-03-advise-profiled/mnist/sweeps";
   EXPECT_EQ(harness::alone_sweeps_beside(sweeps / "ladder-2"),
             std::vector<fs::path>{fs::absolute(sweeps / "ladder-1")});
+  // A path as typed or tab-completed names the same rung (a trailing slash once followed nothing: amp-train's
+  // ladder-2 on an H100, results/2026-12-06-advise-lease14, measured another way than the device had).
+  for (const fs::path& typed :
+       {fs::path(sweeps.string() + "/ladder-2/"), sweeps / "." / "ladder-2", sweeps / "ladder-1" / ".." / "ladder-2"})
+    EXPECT_EQ(harness::alone_sweeps_beside(typed), std::vector<fs::path>{fs::absolute(sweeps / "ladder-1")}) << typed;
+  EXPECT_TRUE(harness::alone_sweeps_beside(fs::path(sweeps.string() + "/ladder-1/")).empty());
   EXPECT_TRUE(harness::alone_sweeps_beside(sweeps / "ladder-1").empty());
   EXPECT_TRUE(harness::alone_sweeps_beside(sweeps / "alone").empty()) << "measured before any rung ran";
   EXPECT_TRUE(harness::alone_sweeps_beside(study() / "mnist" / "ladder").empty()) << "not an advise folder";

@@ -204,7 +204,11 @@ std::vector<fs::path> alone_sweeps_beside(const fs::path& dir) {
   // (its alone run, measured before any rung ran, follows none: as advise measured it)
   const fs::path kChildSweeps = "sweeps", kAloneRung = "ladder-1", kAloneRun = "alone";
   std::error_code ec;
-  const fs::path whole = fs::absolute(dir, ec), sweeps = whole.parent_path();
+  // As typed or tab-completed ("sweeps/ladder-2/", "sweeps/./ladder-2"): the same folder, so the same rung (a
+  // trailing slash once made its parent the rung itself, and the rung followed nothing).
+  fs::path whole = fs::absolute(dir, ec).lexically_normal();
+  if (whole.filename().empty()) whole = whole.parent_path();
+  const fs::path sweeps = whole.parent_path();
   const fs::path alone = sweeps / kAloneRung;
   if (ec || sweeps.filename() != kChildSweeps || whole.filename() == kAloneRun || fs::equivalent(alone, dir, ec) ||
       !fs::is_regular_file(alone / "runs.csv", ec))
