@@ -821,6 +821,36 @@ TEST(AdviseDecision, ALimitIsTakenOnlyWhereItsWholeIntervalKeepsNinetyFivePercen
   EXPECT_NE(nlohmann::json(r.reasons).dump().find("not shown to keep it"), std::string::npos);
 }
 
+// A limit none of whose sets co-ran has no time per unit: said so, with its sets' coverage, never "at - unlimited
+// MPS's speed" (amp-train's mps:auto at N=4 on an H100, 2026-12-06). Unlimited MPS not co-run at that N: said too.
+TEST(AdviseDecision, ALimitWhoseCopiesDidNotCoRunSaysSoNotADash) {
+  const auto l = ladder({{1, 10, 10}, {2, 20, 10.5}, {4, 40, 11}});
+  MeasuredCell apart = cell(4, "mps:auto", 11.5, NAN, true, 0.01, 0);
+  for (const double coverage : {0.70, 0.68}) {
+    SetMeasurement s = cell(4, "mps:auto", 11.5, NAN, true, 0.01, 1).sets.front();
+    s.co_run = false;
+    s.unit_ms = s.per_s = NAN;
+    s.coverage = coverage;
+    apart.add(s);
+  }
+  const Recommendation r = recommend(alone_at(10, 3, 0.2), l, {}, {apart}, NAN);
+  EXPECT_EQ(r.mode, "mps");
+  const std::string said = nlohmann::json(r.reasons).dump();
+  EXPECT_NE(said.find("mps:auto (each client limited to 100/N = 25 % of the SMs) at N=4: its copies did not co-run in "
+                      "its 2 worker sets (the window in which all were steady covered 68-70 % of a copy's steady "
+                      "part, under the 80 % a co-run set needs): no time per task to set beside unlimited MPS's, so "
+                      "it is not shown to keep it."),
+            std::string::npos)
+      << said;
+  EXPECT_EQ(said.find(" at - "), std::string::npos) << said;
+  MeasuredCell unlimited_apart = l.back();
+  for (SetMeasurement& s : unlimited_apart.sets) s.co_run = false;
+  unlimited_apart.add(unlimited_apart.sets.back());  // the means again, over no co-run set
+  EXPECT_EQ(limit_unmeasured_words(unlimited_apart, cell(4, "mps:auto", 11.5), "step"),
+            "unlimited MPS at N=4 has no co-run worker set: no time per step to set beside the limit's");
+  EXPECT_EQ(limit_unmeasured_words(l.back(), cell(4, "mps:auto", 11.5), "step"), "");
+}
+
 TEST(AdviseDecision, ALimitWhoseOutputFailsTheCheckIsNotAdvised) {
   auto limited = cell(4, "mps:auto", 11.1);  // 99 % of unlimited MPS's speed, well inside the interval rule
   for (SetMeasurement& s : limited.sets) s.check_values = {0.51, 0.62};
@@ -1633,7 +1663,8 @@ TEST_F(Advise, RedoWritesACommittedFoldersAdviceAgainAsCommitted) {
   // profiles (redo reads the alone run's and the units.csv the device wrote); a fifth lease: batched-infer and
   // paced-infer again (their second leases); a sixth and a seventh: wlm-lstm on each; an eighth: wlm-lstm, gemm and
   // membw with one copy alone again after the ladder (sweeps/alone-last); a ninth (an H100): mnist and wlm-transformer
-  // again, their second leases.
+  // again, their second leases; a fourteenth (an H100): vae, and amp-train, whose second limit the budget never
+  // started (no folder: said as advise said it).
   for (const char* subject : {"2026-11-26-advise/lease-b/client",
                               "2026-11-26-advise/lease-b/infer",
                               "2026-11-26-advise/lease-a/mlp",
@@ -1661,7 +1692,9 @@ TEST_F(Advise, RedoWritesACommittedFoldersAdviceAgainAsCommitted) {
                               "2026-12-06-advise-lease11/mnist",
                               "2026-12-06-advise-lease11/wlm-transformer",
                               "2026-12-06-advise-lease12/mnist",
-                              "2026-12-06-advise-lease13/mnist"}) {
+                              "2026-12-06-advise-lease13/mnist",
+                              "2026-12-06-advise-lease14/vae",
+                              "2026-12-06-advise-lease14/amp-train"}) {
     const fs::path committed = source_dir() / "results" / subject;
     const fs::path copy = tmp / "redo" / subject;
     fs::create_directories(copy.parent_path());
@@ -1690,6 +1723,29 @@ TEST_F(Advise, RedoOfAPairWhoseSweepFailedKeepsNoAdvice) {
   EXPECT_EQ(r.out.rfind("No advice: the pair's sweep failed (stopped when the time budget ran out).", 0), 0u) << r.out;
   const std::string md = read_text(copy / "beside.md");
   EXPECT_EQ(md.rfind("# " + a + " beside " + b + "\n", 0), 0u) << md.substr(0, 200);
+}
+
+// A thread limit the budget never started has no folder: --redo says it did not run, as advise did (it once left
+// it out); one advice.json says ran, whose folder is gone, is refused, naming it, and nothing is written.
+TEST_F(Advise, RedoKeepsALimitNeverStartedAndRefusesOneThatRanAndIsGone) {
+  const fs::path committed = source_dir() / "results/2026-12-06-advise-lease14/amp-train";
+  ASSERT_FALSE(fs::exists(committed / "sweeps" / "limits-2x")) << "mps:50 never started";
+  const fs::path copy = tmp / "redo" / "amp-train";
+  fs::create_directories(copy.parent_path());
+  fs::copy(committed, copy, fs::copy_options::recursive);
+  auto r = run_program(bench_mps_exe(), {"advise", "--redo", copy.string()}, env, 120);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(read_text(copy / "advice.md")
+                .find("- mps:50 at N=4 did not run: the time budget would not hold its sweep (about 31 s, 30 s left)."),
+            std::string::npos);
+  fs::remove_all(copy / "sweeps" / "limits");  // mps:auto ran there
+  const std::string before = read_text(copy / "advice.md");
+  r = run_program(bench_mps_exe(), {"advise", "--redo", copy.string()}, env, 120);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("limits: no such folder, though advice.json says mps:auto ran there"), std::string::npos)
+      << r.err;
+  EXPECT_TRUE(read_text(copy / "advice.md") == before) << "nothing written";
 }
 
 // A folder whose sweeps/alone-last advice.json says ran, gone: refused (every ratio's anchor would lose a draw).

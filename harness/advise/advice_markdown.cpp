@@ -323,11 +323,19 @@ std::string advice_markdown(const Advice& a) {
     if (const std::string e = errors_at(checks, n); !e.empty()) md += "Model error at " + e + ".\n";
   for (const MeasuredCell& c : a.limits) {
     const MeasuredCell* unlimited = find_measured(a.ladder, ModeKind::mps, c.procs);
+    if (c.ok && c.co_run_sets() == 0 && !c.sets.empty()) {  // per unit nothing to show but why
+      md += "\n`" + c.mode.name + "` at N=" + std::to_string(c.procs) + ": " + sets_not_co_run_words(c) +
+            ": no time per " + unit + ".\n";
+      continue;
+    }
+    const std::string unmeasured = unlimited && unlimited->ok ? limit_unmeasured_words(*unlimited, c, unit) : "";
     md += "\n`" + c.mode.name + "` at N=" + std::to_string(c.procs) + ": " +
           (c.ok ? fmt_sig(c.unit_ms) + " ms per " + unit + " (p99 " + fmt_sig(c.p99_ms) + " ms, " +
                       std::to_string(c.sets.size()) + " worker sets)" +
                       (unlimited && unlimited->ok
-                           ? ", " + times_with_interval(limit_keeps(*unlimited, c)) + " unlimited MPS's speed"
+                           ? ", " + (unmeasured.empty()
+                                         ? times_with_interval(limit_keeps(*unlimited, c)) + " unlimited MPS's speed"
+                                         : unmeasured)
                            : "")
                 : "failed: " + c.problem) +
           ".\n";

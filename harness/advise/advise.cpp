@@ -305,10 +305,12 @@ class AdviseRun {
         }
         a_.limits.push_back(cells.empty() ? unmeasured_limit(limit, p.procs, "its sweep failed: " + o.last_error)
                                           : cells.front());
+        const std::string unmeasured = limit_unmeasured_words(*p.cell, a_.limits.back(), unit_word(a_.alone.unit));
         progress_.say(mode + ": " +
-                      (a_.limits.back().ok
+                      (!a_.limits.back().ok ? a_.limits.back().problem
+                       : unmeasured.empty()
                            ? times_with_interval(limit_keeps(*p.cell, a_.limits.back())) + " unlimited MPS's speed"
-                           : a_.limits.back().problem));
+                           : unmeasured));
       } catch (const BudgetSpent&) {
         progress_.say("thread limits: the time budget ran out");
         return;

@@ -117,6 +117,30 @@ RatioInterval limit_keeps(const MeasuredCell& unlimited, const MeasuredCell& lim
   return ratio_of_means(unlimited.set_unit_ms(), limit.set_unit_ms());
 }
 
+std::string sets_not_co_run_words(const MeasuredCell& c) {
+  double least = INFINITY, most = -INFINITY;
+  for (const SetMeasurement& s : c.sets)
+    if (std::isfinite(s.coverage)) {
+      least = std::min(least, s.coverage);
+      most = std::max(most, s.coverage);
+    }
+  const std::string sets = std::to_string(c.sets.size()) + " worker set" + (c.sets.size() == 1 ? "" : "s");
+  return "its copies did not co-run in its " + sets +
+         (most < least ? std::string()
+                       : " (the window in which all were steady covered " + coverage_percent(least, most) +
+                             " % of a copy's steady part, under the " + fmt_fixed(100 * kMinCoRunCoverage, 0) +
+                             " % a co-run set needs)");
+}
+
+std::string limit_unmeasured_words(const MeasuredCell& unlimited, const MeasuredCell& limit, const std::string& unit) {
+  if (!limit.ok || std::isfinite(limit_keeps(unlimited, limit).ratio)) return "";
+  const std::string none = "no time per " + unit + " to set beside ";
+  if (limit.sets.empty() || limit.co_run_sets() > 0 || limit.unit_ms > 0)
+    return "unlimited MPS at N=" + std::to_string(unlimited.procs) + " has no co-run worker set: " + none +
+           "the limit's";
+  return sets_not_co_run_words(limit) + ": " + none + "unlimited MPS's";
+}
+
 std::string times_with_interval(const RatioInterval& r) {
   if (!std::isfinite(r.ratio)) return "-";
   return fmt_times(r.ratio) + (r.has_interval() ? " (" + fmt_fixed(r.lo, 2) + "-" + fmt_fixed(r.hi, 2) + ")"
@@ -457,6 +481,11 @@ void choose_limit(const Pick& p, const std::vector<MeasuredCell>& limits, const 
     }
     if (!limit.ok) {
       r.reasons.push_back(limit.mode.name + at + " did not run: " + limit.problem + ".");
+      continue;
+    }
+    if (const std::string why = limit_unmeasured_words(*p.cell, limit, unit); !why.empty()) {
+      r.reasons.push_back(limit.mode.name + " (" + limit_words(limit.mode, p.procs) + ")" + at + ": " + why +
+                          ", so it is not shown to keep it.");
       continue;
     }
     const RatioInterval keeps = limit_keeps(*p.cell, limit);

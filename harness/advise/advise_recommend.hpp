@@ -94,6 +94,13 @@ Recommendation recommend(const AloneFacts& alone, const std::vector<MeasuredCell
 /// Units under `limit` run at this share of unlimited MPS's speed (its unit time over the limit's, over
 /// their worker sets, with the interval), or NaN.
 RatioInterval limit_keeps(const MeasuredCell& unlimited, const MeasuredCell& limit);
+/// "its copies did not co-run in its 2 worker sets (the window in which all were steady covered 68-70 % of a
+/// copy's steady part, under the 80 % a co-run set needs)": a cell none of whose sets co-ran.
+std::string sets_not_co_run_words(const MeasuredCell& c);
+/// Why limit_keeps has no ratio, in words ("" where it has one): none of the limit's worker sets co-ran (with how
+/// much of a copy's steady part their common window covered), or none of unlimited MPS's at that N did, so there is
+/// no time per `unit` to set one beside the other.
+std::string limit_unmeasured_words(const MeasuredCell& unlimited, const MeasuredCell& limit, const std::string& unit);
 /// A limit is advised where its units run at least this fast, the whole interval above it.
 inline constexpr double kLimitKeeps = 0.95;
 

@@ -67,22 +67,27 @@ bool read_when_run(const fs::path& dir) {
   return !meta.is_object() || meta.value("status", std::string()) != interrupted;
 }
 
-/// A thread limit whose sweep advise stopped: failed, for the reason advice.json stored (the stored entry of its
-/// mode), as it was when advise ran.
-MeasuredCell stopped_limit(const nlohmann::json& stored, const std::string& folder) {
-  MeasuredCell c;
-  c.problem = "its sweep did not finish (" + folder + "/meta.json: interrupted)";
-  c.mode = parse_mode("mps:auto");
-  for (const nlohmann::json& l : stored.value("limits", nlohmann::json::array())) {
-    const std::optional<Mode> mode = l.contains("mode") && l.at("mode").is_string()
+/// advice.json's entry for the thread limit advise ran (or meant to run) in `folder` (limit_folder), if any.
+const nlohmann::json* stored_limit(const nlohmann::json& stored, const std::string& folder) {
+  if (!stored.contains("limits") || !stored.at("limits").is_array()) return nullptr;
+  for (const nlohmann::json& l : stored.at("limits")) {
+    const std::optional<Mode> mode = l.is_object() && l.contains("mode") && l.at("mode").is_string()
                                          ? mode_in_results(l.at("mode").get<std::string>())
                                          : std::nullopt;
-    if (!mode || limit_folder(*mode) != folder) continue;
-    c.mode = *mode;
-    c.procs = l.value("procs", 0);
-    c.problem = l.value("problem", c.problem);
-    break;
+    if (mode && limit_folder(*mode) == folder) return &l;
   }
+  return nullptr;
+}
+
+/// A thread limit that measured nothing, as advice.json stored it (its mode, N and why), else `problem`.
+MeasuredCell unrun_limit(const nlohmann::json* l, const std::string& problem) {
+  MeasuredCell c;
+  c.problem = problem;
+  c.mode = parse_mode("mps:auto");
+  if (!l) return c;
+  c.mode = *mode_in_results(l->at("mode").get<std::string>());
+  c.procs = l->value("procs", 0);
+  c.problem = l->value("problem", c.problem);
   return c;
 }
 
@@ -130,8 +135,15 @@ void read_stored_cells(const fs::path& sweeps, const UnitChoice& unit, const std
       std::vector<MeasuredCell> cells;
       read_cells(sweeps / folder, unit, cells);
       if (!cells.empty()) advice.limits.push_back(cells.front());
-    } else if (fs::is_regular_file(sweeps / folder / "summary.csv", ec)) {
-      advice.limits.push_back(stopped_limit(stored, folder));
+    } else if (fs::is_regular_file(sweeps / folder / "summary.csv", ec)) {  // a sweep advise stopped
+      advice.limits.push_back(unrun_limit(stored_limit(stored, folder),
+                                          "its sweep did not finish (" + folder + "/meta.json: interrupted)"));
+    } else if (const nlohmann::json* l = stored_limit(stored, folder); l && !fs::exists(sweeps / folder, ec)) {
+      // Never started (the budget would not hold it, c5ef13aa): said as advise said it. One that ran, gone: refused.
+      if (l->value("ok", false) || !l->value("sets", nlohmann::json::array()).empty())
+        throw ResultsError((sweeps / folder).string() + ": no such folder, though advice.json says " +
+                           l->at("mode").get<std::string>() + " ran there");
+      advice.limits.push_back(unrun_limit(l, ""));
     }
 }
 
