@@ -363,10 +363,6 @@ json advice_json(const Advice& a) {
 }
 
 void write_advice(const fs::path& out, Advice& a) {
-  // Rendered once before anything is written: a stored value of the wrong type (advise --redo on a damaged
-  // advice.json) throws here, with no figure nor advice.json half-written beside the old advice.md.
-  (void)advice_json(a);
-  (void)advice_markdown(a);
   draw_figure(out, a);
   write_file_atomically(out / kAdviceJsonFile, json_text(advice_json(a), 2) + "\n");
   write_file_atomically(out / "advice.md", advice_markdown(a));

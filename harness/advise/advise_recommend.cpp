@@ -84,28 +84,42 @@ std::string gate_backlog_words(const MeasuredCell& c) {
          "(--exec-gate off): docs/ADVISE.md.";
 }
 
+/// The least and largest coverage over the sets of `cells` (least > most where none has one).
+std::pair<double, double> coverage_range(const std::vector<const MeasuredCell*>& cells) {
+  double least = INFINITY, most = -INFINITY;
+  for (const MeasuredCell* c : cells)
+    for (const SetMeasurement& s : c->sets)
+      if (std::isfinite(s.coverage)) {
+        least = std::min(least, s.coverage);
+        most = std::max(most, s.coverage);
+      }
+  return {least, most};
+}
+
+/// "68-70 % of a copy's steady part, under the 80 % a co-run set needs" ("" where no set has a coverage).
+std::string coverage_under_line(const std::vector<const MeasuredCell*>& cells) {
+  const auto [least, most] = coverage_range(cells);
+  if (most < least) return "";
+  return coverage_percent(least, most) + " % of a copy's steady part, under the " +
+         fmt_fixed(100 * kMinCoRunCoverage, 0) + " % a co-run set needs";
+}
+
 std::string never_co_run(const std::vector<MeasuredCell>& ladder) {
   std::string out;
   for (const ModeKind mode : kLadderModes) {
     std::string at;
     bool together = false;
-    double least = INFINITY, most = -INFINITY;  // the sets' coverage
+    std::vector<const MeasuredCell*> cells;
     for (const MeasuredCell& c : ladder)
       if (c.is(mode) && c.procs >= 2 && c.ok && !c.sets.empty()) {
         if (c.co_run_sets() > 0) together = true;
         at += (at.empty() ? "N=" : ", ") + std::to_string(c.procs);
-        for (const SetMeasurement& s : c.sets)
-          if (std::isfinite(s.coverage)) {
-            least = std::min(least, s.coverage);
-            most = std::max(most, s.coverage);
-          }
+        cells.push_back(&c);
       }
     if (together || at.empty()) continue;
-    const std::string covered = most < least
-                                    ? std::string()
-                                    : "; the window in which all copies were steady covered " +
-                                          coverage_percent(least, most) + " % of a copy's steady part, under the " +
-                                          fmt_fixed(100 * kMinCoRunCoverage, 0) + " % a co-run set needs";
+    const std::string under = coverage_under_line(cells);
+    const std::string covered =
+        under.empty() ? std::string() : "; the window in which all copies were steady covered " + under;
     out += (out.empty() ? "" : "; ") + std::string(mode == ModeKind::timeslice ? "time-sliced" : "under MPS") +
            ", no run of N >= 2 copies ran together (" + at + ": not co-run" + covered + ")";
   }
@@ -118,18 +132,10 @@ RatioInterval limit_keeps(const MeasuredCell& unlimited, const MeasuredCell& lim
 }
 
 std::string sets_not_co_run_words(const MeasuredCell& c) {
-  double least = INFINITY, most = -INFINITY;
-  for (const SetMeasurement& s : c.sets)
-    if (std::isfinite(s.coverage)) {
-      least = std::min(least, s.coverage);
-      most = std::max(most, s.coverage);
-    }
+  const std::string under = coverage_under_line({&c});
   const std::string sets = std::to_string(c.sets.size()) + " worker set" + (c.sets.size() == 1 ? "" : "s");
   return "its copies did not co-run in its " + sets +
-         (most < least ? std::string()
-                       : " (the window in which all were steady covered " + coverage_percent(least, most) +
-                             " % of a copy's steady part, under the " + fmt_fixed(100 * kMinCoRunCoverage, 0) +
-                             " % a co-run set needs)");
+         (under.empty() ? std::string() : " (the window in which all were steady covered " + under + ")");
 }
 
 std::string limit_unmeasured_words(const MeasuredCell& unlimited, const MeasuredCell& limit, const std::string& unit) {
