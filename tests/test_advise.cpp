@@ -851,6 +851,31 @@ TEST(AdviseDecision, ALimitWhoseCopiesDidNotCoRunSaysSoNotADash) {
   EXPECT_EQ(limit_unmeasured_words(l.back(), cell(4, "mps:auto", 11.5), "step"), "");
 }
 
+// Worker sets at N >= 2 that did not co-run say why in one line, predict --measure's: how far apart their copies'
+// steady parts lay and how busy their CPUs were; a ladder whose sets all co-ran says nothing of it.
+TEST(AdviseDecision, SetsThatDidNotCoRunSayWhyInOneLine) {
+  auto l = ladder({{1, 10, 10}, {2, 20, 10.5}, {4, 40, 11}});
+  const std::string together = nlohmann::json(recommend(alone_at(10, 3, 0.2), l, {}, {}, NAN).reasons).dump();
+  EXPECT_EQ(together.find("Not co-run"), std::string::npos) << together;
+  for (MeasuredCell& c : l) {
+    if (c.procs < 2) continue;
+    SetMeasurement s = c.sets.front();
+    s.co_run = false;
+    s.unit_ms = s.per_s = NAN;
+    s.parting = c.procs == 2 ? 1.2 : 1.5;
+    s.cpu_share = c.is(ModeKind::mps) ? 0.97 : 0.6;
+    c.add(s);
+  }
+  const std::string said = nlohmann::json(recommend(alone_at(10, 3, 0.2), l, {}, {}, NAN).reasons).dump();
+  EXPECT_NE(said.find("Not co-run (N >= 2): 4 worker sets; their copies' steady parts lay 1.20x-1.50x apart, median "
+                      "1.35x (longest over shortest); the median copy of each kept its CPU busy for 0.60-0.97 of its "
+                      "run (cpu_user_s + cpu_system_s over completion_s; spinning on the GPU counts as busy): in 2 of "
+                      "them the median copy kept it busy under 0.9 of its run, and waited (for the GPU, data or a "
+                      "clock) for the rest."),
+            std::string::npos)
+      << said;
+}
+
 TEST(AdviseDecision, ALimitWhoseOutputFailsTheCheckIsNotAdvised) {
   auto limited = cell(4, "mps:auto", 11.1);  // 99 % of unlimited MPS's speed, well inside the interval rule
   for (SetMeasurement& s : limited.sets) s.check_values = {0.51, 0.62};
@@ -1663,8 +1688,8 @@ TEST_F(Advise, RedoWritesACommittedFoldersAdviceAgainAsCommitted) {
   // profiles (redo reads the alone run's and the units.csv the device wrote); a fifth lease: batched-infer and
   // paced-infer again (their second leases); a sixth and a seventh: wlm-lstm on each; an eighth: wlm-lstm, gemm and
   // membw with one copy alone again after the ladder (sweeps/alone-last); a ninth (an H100): mnist and wlm-transformer
-  // again, their second leases; a fourteenth (an H100): vae, and amp-train, whose second limit the budget never
-  // started (no folder: said as advise said it).
+  // again, their second leases; a tenth and an eleventh: both again; a twelfth and a thirteenth: mnist; a fourteenth
+  // (an H100): vae, and amp-train, whose second limit the budget never started (no folder: said as advise said it).
   for (const char* subject : {"2026-11-26-advise/lease-b/client",
                               "2026-11-26-advise/lease-b/infer",
                               "2026-11-26-advise/lease-a/mlp",

@@ -58,7 +58,7 @@ TEST(NotCoRunNote, SaysHowFarApartTheCopiesEndedAndHowBusyTheyKeptTheirCores) {
   EXPECT_DOUBLE_EQ(note.cpu_share[0], 0.97);  // the median of 0.95 and 0.99
   EXPECT_EQ(harness::not_co_run_line(note),
             "not co-run (N >= 2): 2 runs; their copies' steady parts lay 1.20x-2.00x apart, median 1.60x (longest "
-            "over shortest); the median copy of each kept its CPU busy for 0.97-0.97 of its run (cpu_user_s + "
+            "over shortest); the median copy of each kept its CPU busy for 0.97 of its run (cpu_user_s + "
             "cpu_system_s over completion_s; spinning on the GPU counts as busy; 1 without those facts): copies "
             "bound by their cores part as the cores' speeds do, which the host sets on a VM (docs/SWEEP.md)");
 }
@@ -70,13 +70,13 @@ TEST(NotCoRunNote, ACopyThatWaitedIsSaidSoAndAnOlderSweepHasNoCpuFacts) {
       row("r1-timeslice-exec-n2", 0, "completion_s=10;cpu_user_s=4;cpu_system_s=1"),
       row("r1-timeslice-exec-n2", 1, "completion_s=10;cpu_user_s=5;cpu_system_s=0")};
   EXPECT_EQ(harness::not_co_run_line(harness::not_co_run_note(units, busy_half)),
-            "not co-run (N >= 2): 1 run; their copies' steady parts lay 1.30x-1.30x apart, median 1.30x (longest "
-            "over shortest); the median copy of each kept its CPU busy for 0.50-0.50 of its run (cpu_user_s + "
+            "not co-run (N >= 2): 1 run; their copies' steady parts lay 1.30x apart (longest over shortest); the "
+            "median copy of each kept its CPU busy for 0.50 of its run (cpu_user_s + "
             "cpu_system_s over completion_s; spinning on the GPU counts as busy): in 1 of them the median copy "
             "kept it busy under 0.9 of its run, and waited (for the GPU, data or a clock) for the rest");
   EXPECT_EQ(harness::not_co_run_line(harness::not_co_run_note(units, {})),
-            "not co-run (N >= 2): 1 run; their copies' steady parts lay 1.30x-1.30x apart, median 1.30x (longest "
-            "over shortest); their copies' CPU use is not in runs.csv (an exec sweep of before 2026-12-04)");
+            "not co-run (N >= 2): 1 run; their copies' steady parts lay 1.30x apart (longest over shortest); their "
+            "copies' CPU use is not in runs.csv (an exec sweep of before 2026-12-04)");
   // Every run co-ran: no note.
   EXPECT_EQ(harness::not_co_run_line(
                 harness::not_co_run_note({copy("r1-mps-exec-n2", 2, 0, UnitBasis::common_window, 1.0)}, {})),

@@ -12,6 +12,7 @@
 #include "harness/common/stats.hpp"
 #include "harness/plan/mode_names.hpp"
 #include "harness/predict/measured_units.hpp"
+#include "harness/predict/not_co_run_note.hpp"
 #include "harness/model/scheduler_models.hpp"
 #include "harness/model/xray_scheduler.hpp"
 #include "harness/results/regime_rows.hpp"
@@ -243,6 +244,20 @@ SetMeasurement read_set(const SummaryRecord& r, const UnitChoice& unit, const st
   return m;
 }
 
+/// A set whose N >= 2 copies did not co-run: how far apart their steady parts lay and how busy their CPUs were
+/// (not_co_run_note's two facts, over this one run).
+void note_parting(const SummaryRecord& r, const std::vector<WorkerRecord>& workers,
+                  const std::vector<MeasuredUnit>& units, SetMeasurement& m) {
+  if (m.co_run || r.procs < 2) return;
+  std::vector<double> steady, share;
+  for (const MeasuredUnit& u : units)
+    if (u.run_id == r.run_id) steady.push_back(u.steady_s);
+  for (const WorkerRecord& w : workers)
+    if (const double x = w.run_id == r.run_id ? copy_cpu_share(w) : NAN; std::isfinite(x)) share.push_back(x);
+  m.parting = steady_parting(steady);
+  if (!share.empty()) m.cpu_share = median(share);
+}
+
 }  // namespace
 
 UnitChoice unit_choice(const SweepSpec& workload, bool profiled) {
@@ -318,7 +333,9 @@ void read_cells(const fs::path& dir, const UnitChoice& unit, std::vector<Measure
     if (!mode)
       throw ResultsError((dir / "summary.csv").string() + ": run " + r.run_id + " has a mode no ladder runs: '" +
                          r.mode + "'");
-    cell_for(cells, *mode, r.procs).add(read_set(r, unit, workers, units));
+    SetMeasurement m = read_set(r, unit, workers, units);
+    note_parting(r, workers, units, m);
+    cell_for(cells, *mode, r.procs).add(m);
   }
 }
 

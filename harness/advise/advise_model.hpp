@@ -166,6 +166,9 @@ struct SetMeasurement {
   /// covered (units.csv's coverage; a set is co-run from 0.8); NaN where units.csv has none. Timed by the metric:
   /// the share of its copies' lines' spans the window in which all printed covered (NaN: unchecked).
   double coverage = NAN;
+  /// Not co-run at N >= 2 (harness/predict/not_co_run_note): its longest copy steady part over its shortest (NaN
+  /// where not timed from the profiles), and its median copy's CPU busy share of its run (NaN without the facts).
+  double parting = NAN, cpu_share = NAN;
   /// One copy alone again after the ladder (kAloneLastFolder): the anchor's last draw (alone_drift).
   bool after_ladder = false;
 };

@@ -111,6 +111,10 @@ json measured_json(const MeasuredCell& c, bool profiled) {
     for (std::size_t i = 0; i < c.sets.size(); ++i) {
       sets[i]["co_run"] = c.sets[i].co_run;
       sets[i]["not_co_run"] = c.sets[i].not_co_run;
+      if (!c.sets[i].co_run && c.procs >= 2) {  // why, in two numbers (the reasons' "Not co-run" line)
+        sets[i]["parting"] = json_number(c.sets[i].parting);
+        sets[i]["cpu_share"] = json_number(c.sets[i].cpu_share);
+      }
     }
   for (std::size_t i = 0; i < c.sets.size(); ++i)  // a latency program held at the gate (only there: as before)
     if (const GateHolds& h = c.sets[i].holds; std::isfinite(h.max_s)) {

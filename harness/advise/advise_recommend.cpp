@@ -5,6 +5,7 @@
 #include "harness/common/format.hpp"
 #include "harness/common/markdown_table.hpp"
 #include "harness/predict/measured_units.hpp"
+#include "harness/predict/not_co_run_note.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -422,6 +423,24 @@ std::string drift_words(const std::vector<MeasuredCell>& ladder, Basis basis, co
          " (flagged), and every ratio to one copy alone carries that spread in its interval.";
 }
 
+/// Why the ladder's worker sets at N >= 2 that did not co-run did not (not_co_run_note's line, over their sets):
+/// how far apart their copies' steady parts lay and how busy their CPUs were; "" where every set co-ran.
+std::string not_co_run_reason(const std::vector<MeasuredCell>& ladder) {
+  NotCoRunNote note;
+  for (const MeasuredCell& c : ladder)
+    if (c.procs >= 2)
+      for (const SetMeasurement& s : c.sets)
+        if (!s.co_run) {
+          ++note.runs;
+          if (std::isfinite(s.parting)) note.parting.push_back(s.parting);
+          if (std::isfinite(s.cpu_share)) note.cpu_share.push_back(s.cpu_share);
+        }
+  std::string line = not_co_run_line(note, "worker set");
+  if (line.empty()) return "";
+  line[0] = 'N';  // "not co-run (N >= 2): ..."
+  return line + ".";
+}
+
 /// The reasons behind a verdict: each mode's best rung, MPS over time-slicing, the other basis, one copy's two
 /// modes, the knee, the p99.
 void verdict_reasons(const Pick& p, const AloneFacts& alone, const std::vector<MeasuredCell>& ladder,
@@ -461,6 +480,7 @@ void verdict_reasons(const Pick& p, const AloneFacts& alone, const std::vector<M
                   : ": within the noise."));
   }
   if (const std::string drift = drift_words(ladder, basis, per); !drift.empty()) r.reasons.push_back(drift);
+  if (const std::string parted = not_co_run_reason(ladder); !parted.empty()) r.reasons.push_back(parted);
   if (p.cell && p.cell != p.best_ts && p.cell != p.best_mps)
     r.reasons.push_back("N=" + std::to_string(p.procs) + " is the knee: within " + pct(kKneeGain) +
                         " of the best throughput with fewer copies.");
@@ -515,12 +535,13 @@ void choose_limit(const Pick& p, const std::vector<MeasuredCell>& limits, const 
                       " of unlimited MPS's speed: leave the thread percentage unlimited.");
 }
 
-/// `r` with the drift of one copy alone run again flagged, where the verdict's reasons (which say it) were not given:
-/// a ladder that stopped or measured no MPS still says its anchor moved.
+/// `r` with the drift of one copy alone run again flagged, and why sets did not co-run, where the verdict's reasons
+/// (which say both) were not given: a ladder that stopped or measured no MPS still says its anchor moved.
 Recommendation with_drift(Recommendation& r, const std::vector<MeasuredCell>& ladder, Basis basis,
                           const std::string& unit) {
   if (const std::string drift = drift_words(ladder, basis, basis_words(basis, unit)); !drift.empty())
     r.reasons.push_back(drift);
+  if (const std::string parted = not_co_run_reason(ladder); !parted.empty()) r.reasons.push_back(parted);
   return r;
 }
 

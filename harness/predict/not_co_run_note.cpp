@@ -10,6 +10,20 @@
 
 namespace bench_mps::harness {
 
+double copy_cpu_share(const WorkerRecord& row) {
+  if (row.status != RunStatus::ok) return NAN;
+  const double user = row.fact("cpu_user_s"), sys = row.fact("cpu_system_s"), completion = row.fact("completion_s");
+  return std::isfinite(user) && std::isfinite(sys) && completion > 0 ? (user + sys) / completion : NAN;
+}
+
+double steady_parting(const std::vector<double>& steady_s) {
+  std::vector<double> steady;
+  for (const double s : steady_s)
+    if (std::isfinite(s) && s > 0) steady.push_back(s);
+  if (steady.size() < 2) return NAN;
+  return *std::max_element(steady.begin(), steady.end()) / *std::min_element(steady.begin(), steady.end());
+}
+
 NotCoRunNote not_co_run_note(const std::vector<MeasuredUnit>& units, const std::vector<WorkerRecord>& rows) {
   std::map<std::pair<std::string, int>, const WorkerRecord*> row_of;
   for (const WorkerRecord& r : rows) row_of[{r.run_id, r.worker}] = &r;
@@ -21,33 +35,40 @@ NotCoRunNote not_co_run_note(const std::vector<MeasuredUnit>& units, const std::
   for (const auto& [run_id, copies] : runs) {
     std::vector<double> steady, share;
     for (const MeasuredUnit* u : copies) {
-      if (std::isfinite(u->steady_s) && u->steady_s > 0) steady.push_back(u->steady_s);
+      steady.push_back(u->steady_s);
       const auto r = row_of.find({run_id, u->worker});
-      if (r == row_of.end() || r->second->status != RunStatus::ok) continue;  // a failed copy's run is not its share
-      const double user = r->second->fact("cpu_user_s"), sys = r->second->fact("cpu_system_s");
-      const double completion = r->second->fact("completion_s");
-      if (std::isfinite(user) && std::isfinite(sys) && completion > 0) share.push_back((user + sys) / completion);
+      if (r == row_of.end()) continue;
+      if (const double x = copy_cpu_share(*r->second); std::isfinite(x)) share.push_back(x);
     }
-    if (steady.size() >= 2)
-      note.parting.push_back(*std::max_element(steady.begin(), steady.end()) /
-                             *std::min_element(steady.begin(), steady.end()));
+    if (const double parting = steady_parting(steady); std::isfinite(parting)) note.parting.push_back(parting);
     if (!share.empty()) note.cpu_share.push_back(median(share));
   }
   return note;
 }
 
-std::string not_co_run_line(const NotCoRunNote& note) {
+namespace {
+
+/// "1.20x-2.00x", or "1.30x" where the least and the largest print alike (one run, say).
+std::string range_words(const std::vector<double>& values, const std::string& suffix) {
+  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  const std::string low = fmt_fixed(*lo, 2) + suffix, high = fmt_fixed(*hi, 2) + suffix;
+  return low == high ? low : low + "-" + high;
+}
+
+}  // namespace
+
+std::string not_co_run_line(const NotCoRunNote& note, const std::string& noun) {
   if (note.runs == 0) return "";
-  std::string line = "not co-run (N >= 2): " + std::to_string(note.runs) + (note.runs == 1 ? " run" : " runs");
+  std::string line = "not co-run (N >= 2): " + std::to_string(note.runs) + " " + noun + (note.runs == 1 ? "" : "s");
   if (!note.parting.empty()) {
-    const auto [lo, hi] = std::minmax_element(note.parting.begin(), note.parting.end());
-    line += "; their copies' steady parts lay " + fmt_fixed(*lo, 2) + "x-" + fmt_fixed(*hi, 2) + "x apart, median " +
-            fmt_fixed(median(note.parting), 2) + "x (longest over shortest)";
+    const std::string range = range_words(note.parting, "x");
+    line += "; their copies' steady parts lay " + range + " apart" +
+            (range.find('-') == std::string::npos ? "" : ", median " + fmt_fixed(median(note.parting), 2) + "x") +
+            " (longest over shortest)";
   }
   if (note.cpu_share.empty())
     return line + "; their copies' CPU use is not in runs.csv (an exec sweep of before 2026-12-04)";
-  const auto [lo, hi] = std::minmax_element(note.cpu_share.begin(), note.cpu_share.end());
-  line += "; the median copy of each kept its CPU busy for " + fmt_fixed(*lo, 2) + "-" + fmt_fixed(*hi, 2) +
+  line += "; the median copy of each kept its CPU busy for " + range_words(note.cpu_share, "") +
           " of its run (cpu_user_s + cpu_system_s over completion_s; spinning on the GPU counts as busy";
   if (note.cpu_share.size() < static_cast<std::size_t>(note.runs))
     line += "; " + std::to_string(note.runs - static_cast<int>(note.cpu_share.size())) + " without those facts";

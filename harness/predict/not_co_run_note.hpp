@@ -29,7 +29,15 @@ struct NotCoRunNote {
 /// The note of `units` (one sweep's, as measured) with `rows` (its runs.csv, for the CPU facts).
 NotCoRunNote not_co_run_note(const std::vector<MeasuredUnit>& units, const std::vector<WorkerRecord>& rows);
 
-/// The line `predict --measure` prints; empty where no run at N >= 2 is `not co-run`.
-std::string not_co_run_line(const NotCoRunNote& note);
+/// A copy's cpu_user_s + cpu_system_s over its completion_s; NaN where runs.csv lacks them (before 2026-12-04) or
+/// the copy did not end ok (a failed copy's run is not its share).
+double copy_cpu_share(const WorkerRecord& row);
+
+/// A run's longest copy steady part over its shortest (the positive ones); NaN with fewer than two.
+double steady_parting(const std::vector<double>& steady_s);
+
+/// The line `predict --measure` prints; empty where no run at N >= 2 is `not co-run`. `noun` counts the runs
+/// (advise says "worker set": each of its sets is one run).
+std::string not_co_run_line(const NotCoRunNote& note, const std::string& noun = "run");
 
 }  // namespace bench_mps::harness
