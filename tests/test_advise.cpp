@@ -1689,7 +1689,8 @@ TEST_F(Advise, RedoWritesACommittedFoldersAdviceAgainAsCommitted) {
   // paced-infer again (their second leases); a sixth and a seventh: wlm-lstm on each; an eighth: wlm-lstm, gemm and
   // membw with one copy alone again after the ladder (sweeps/alone-last); a ninth (an H100): mnist and wlm-transformer
   // again, their second leases; a tenth and an eleventh: both again; a twelfth and a thirteenth: mnist; a fourteenth
-  // (an H100): vae, and amp-train, whose second limit the budget never started (no folder: said as advise said it).
+  // (an H100): vae, and amp-train, whose second limit the budget never started (no folder: said as advise said it);
+  // a fifteenth (an H100): both again, their second leases.
   for (const char* subject : {"2026-11-26-advise/lease-b/client",
                               "2026-11-26-advise/lease-b/infer",
                               "2026-11-26-advise/lease-a/mlp",
@@ -1719,7 +1720,9 @@ TEST_F(Advise, RedoWritesACommittedFoldersAdviceAgainAsCommitted) {
                               "2026-12-06-advise-lease12/mnist",
                               "2026-12-06-advise-lease13/mnist",
                               "2026-12-06-advise-lease14/vae",
-                              "2026-12-06-advise-lease14/amp-train"}) {
+                              "2026-12-06-advise-lease14/amp-train",
+                              "2026-12-06-advise-lease15/vae",
+                              "2026-12-06-advise-lease15/amp-train"}) {
     const fs::path committed = source_dir() / "results" / subject;
     const fs::path copy = tmp / "redo" / subject;
     fs::create_directories(copy.parent_path());
