@@ -507,6 +507,33 @@ TEST(AdviseDecision, AGainWhoseIntervalCrossesTheLineCannotBeTold) {
   EXPECT_EQ(r.mode, "");
   EXPECT_NE(r.headline.find("Can't tell within the budget"), std::string::npos) << r.headline;
   EXPECT_NE(r.headline.find("2 and 2 worker sets"), std::string::npos) << r.headline;
+  // 1.06x, its sets 6 % apart: were more sets to spread as these did, 100 more of each would not clear the line.
+  EXPECT_EQ(more_samples_to_clear(p.best_mps->set_rates(Basis::unit), p.best_ts->set_rates(Basis::unit),
+                                  1 + kDecisionBand, kMoreSetsCap),
+            -1);
+  const std::string said = nlohmann::json(r.reasons).dump();
+  EXPECT_NE(said.find("MPS's best lies 1.0 points from the +5.0 % line: were more worker sets to spread as these did, "
+                      "even 100 more of each would leave that interval across it, so no budget within reach decides "
+                      "it: for this program the two modes are that close."),
+            std::string::npos)
+      << said;
+  // 1.10x with the same spread: a number of sets within reach, the one more_samples_to_clear estimates.
+  std::vector<MeasuredCell> wider{cell(1, "timeslice", 10, NAN, true, 0.06, 2), cell(1, "mps", 10, NAN, true, 0.06, 2),
+                                  cell(2, "timeslice", 20, NAN, true, 0.06, 2),
+                                  cell(2, "mps", 20 / 1.10, NAN, true, 0.06, 2)};
+  set_losses(wider);
+  const Pick w = pick(wider, NAN);
+  ASSERT_EQ(w.verdict, AdviceVerdict::undecided);
+  const int more = more_samples_to_clear(w.best_mps->set_rates(Basis::unit), w.best_ts->set_rates(Basis::unit),
+                                         1 + kDecisionBand, kMoreSetsCap);
+  ASSERT_GT(more, 0);
+  const std::string within = nlohmann::json(recommend(alone_at(10, 3, 0.2), wider, {}, {}, NAN).reasons).dump();
+  EXPECT_NE(
+      within.find("Were more worker sets to spread as these did, about " + std::to_string(more) +
+                  " more of each (MPS at N=2, time-sliced at N=" + std::to_string(w.best_ts->procs) +
+                  ") would put that interval wholly on one side of the +5.0 % line: a larger --budget runs them."),
+      std::string::npos)
+      << within;
   // The same gain from sets that agree: decided.
   std::vector<MeasuredCell> tight{cell(1, "timeslice", 10, NAN, true, 0.002), cell(1, "mps", 10, NAN, true, 0.002),
                                   cell(2, "timeslice", 20, NAN, true, 0.002), cell(2, "mps", 18.0, NAN, true, 0.002)};

@@ -47,6 +47,26 @@ TEST(Stats, TheRatioOfTwoMeansHasWelchsIntervalOnTheLogScale) {
   EXPECT_DOUBLE_EQ(ratio_of_means({2}, {1, 1}).ratio, 2);
 }
 
+// How many more sets would decide: none where the interval is already on one side; more the nearer the ratio lies
+// to the line; -1 where the cap would not do (a ratio on the line itself), and with one value on a side.
+TEST(Stats, MoreSamplesToClearALineGrowAsTheRatioNearsIt) {
+  const std::vector<double> ts = {1.00, 1.04, 0.96, 1.02};
+  const std::vector<double> mps = {1.08, 1.16, 1.04, 1.12}, nearer = {1.06, 1.14, 1.02, 1.10};
+  EXPECT_EQ(more_samples_to_clear({1.30, 1.34, 1.26, 1.32}, ts, 1.05, 100), 0);  // 1.30x: above already
+  EXPECT_LT(ratio_of_means(mps, ts).lo, 1.05);                                   // 1.09x, across the line
+  EXPECT_EQ(more_samples_to_clear(mps, ts, 1.05, 100), 5);
+  EXPECT_EQ(more_samples_to_clear(nearer, ts, 1.05, 100), 20);  // 1.07x: nearer the line, more sets
+  EXPECT_EQ(more_samples_to_clear(nearer, ts, 1.05, 10), -1);   // past the cap
+  EXPECT_EQ(more_samples_to_clear({1.2}, ts, 1.05, 100), -1);   // one value: no interval to narrow
+  // Each side twice over (four more values each, the same means, a spread 6/7 as wide): wholly above the line, as
+  // the five more at the first spread said it would nearly be.
+  std::vector<double> mps8 = mps, ts8 = ts;
+  mps8.insert(mps8.end(), mps.begin(), mps.end());
+  ts8.insert(ts8.end(), ts.begin(), ts.end());
+  EXPECT_GE(ratio_of_means(mps8, ts8).lo, 1.05);
+  EXPECT_EQ(more_samples_to_clear(mps8, ts8, 1.05, 100), 0);
+}
+
 // Predict's phase draws run through it: every index once, whatever the threads; a throw reaches the caller (the
 // lowest index's first) once every piece has ended; nothing to do is nothing done.
 TEST(ForEachIndex, RunsEveryIndexOnceAndRethrowsTheFirstFailureAfterAll) {

@@ -423,6 +423,26 @@ std::string drift_words(const std::vector<MeasuredCell>& ladder, Basis basis, co
          " (flagged), and every ratio to one copy alone carries that spread in its interval.";
 }
 
+/// An interval across the line: how many more worker sets of each best cell would put it on one side, were they to
+/// spread as these did (more_samples_to_clear), or that even kMoreSetsCap more would not; "" where it is decided.
+std::string more_sets_words(const Pick& p, Basis basis) {
+  if (p.verdict != AdviceVerdict::undecided || !p.gain.has_interval() || !p.best_mps || !p.best_ts) return "";
+  const std::string line = "the +" + pct(kDecisionBand) + " line";
+  const int k =
+      more_samples_to_clear(p.best_mps->set_rates(basis), p.best_ts->set_rates(basis), 1 + kDecisionBand, kMoreSetsCap);
+  if (k > 0)
+    return "Were more worker sets to spread as these did, about " + std::to_string(k) +
+           " more of each (MPS at N=" + std::to_string(p.best_mps->procs) +
+           ", time-sliced at N=" + std::to_string(p.best_ts->procs) +
+           ") would put that interval wholly on one side of " + line + ": a larger --budget runs them.";
+  if (k < 0)
+    return "MPS's best lies " + fmt_fixed(100 * std::abs(p.gain.ratio - (1 + kDecisionBand)), 1) + " points from " +
+           line + ": were more worker sets to spread as these did, even " + std::to_string(kMoreSetsCap) +
+           " more of each would leave that interval across it, so no budget within reach decides it: for this "
+           "program the two modes are that close.";
+  return "";
+}
+
 /// Why the ladder's worker sets at N >= 2 that did not co-run did not (not_co_run_note's line, over their sets):
 /// how far apart their copies' steady parts lay and how busy their CPUs were; "" where every set co-ran.
 std::string not_co_run_reason(const std::vector<MeasuredCell>& ladder) {
@@ -459,6 +479,7 @@ void verdict_reasons(const Pick& p, const AloneFacts& alone, const std::vector<M
         "MPS over time-slicing, best against best " + per + ": " + times_with_interval(p.gain) +
         " (~94 % interval over the worker sets, Welch). MPS is advised where the interval lies above +" +
         pct(kDecisionBand) + ", not where it lies below; across it the ladder cannot tell.");
+  if (const std::string more = more_sets_words(p, basis); !more.empty()) r.reasons.push_back(more);
   if (alone.unit != LadderUnit::run) {  // a program timed by its whole run has one basis only
     const Basis other = basis == Basis::unit ? Basis::run : Basis::unit;
     const Pick q = pick(ladder, slo, other);

@@ -25,6 +25,9 @@ const char* verdict_name(AdviceVerdict v);  ///< "mps", "timeslice", "one-copy",
 /// MPS is advised where its throughput's interval over time-slicing's lies above 1 + kDecisionBand, and
 /// not where it lies below; otherwise the ladder cannot tell (more worker sets may).
 inline constexpr double kDecisionBand = 0.05;
+/// An interval across the line: the most more worker sets of each that advise.md estimates (more_samples_to_clear)
+/// before it says no budget within reach decides it.
+inline constexpr int kMoreSetsCap = 100;
 
 /// "1.09x (1.03-1.15)", or "1.09x (one worker set each: no interval)".
 std::string times_with_interval(const RatioInterval& r);

@@ -62,22 +62,43 @@ double relative_mean_ci_width(const std::vector<double>& x, double coverage) {
 
 bool RatioInterval::has_interval() const { return std::isfinite(lo) && std::isfinite(hi); }
 
-RatioInterval ratio_of_means(const std::vector<double>& a, const std::vector<double>& b, double coverage) {
-  const double ma = mean(a), mb = mean(b);
+namespace {
+
+/// ratio_of_means's interval from each side's mean, sample variance and count (na, nb: at least 2).
+RatioInterval welch_ratio(double ma, double s2a, double na, double mb, double s2b, double nb, double coverage) {
   RatioInterval r{ma / mb, kNaN, kNaN};
-  if (a.size() < 2 || b.size() < 2 || !(ma > 0) || !(mb > 0)) return r;
-  const double va = sample_variance(a) / (static_cast<double>(a.size()) * ma * ma);
-  const double vb = sample_variance(b) / (static_cast<double>(b.size()) * mb * mb);
+  const double va = s2a / (na * ma * ma), vb = s2b / (nb * mb * mb);
   if (va + vb == 0) {
     r.lo = r.hi = r.ratio;
     return r;
   }
-  const double df = (va + vb) * (va + vb) /
-                    (va * va / static_cast<double>(a.size() - 1) + vb * vb / static_cast<double>(b.size() - 1));
+  const double df = (va + vb) * (va + vb) / (va * va / (na - 1) + vb * vb / (nb - 1));
   const double half = student_t_quantile((1 + coverage) / 2, df) * std::sqrt(va + vb);
   r.lo = r.ratio * std::exp(-half);
   r.hi = r.ratio * std::exp(half);
   return r;
+}
+
+}  // namespace
+
+RatioInterval ratio_of_means(const std::vector<double>& a, const std::vector<double>& b, double coverage) {
+  const double ma = mean(a), mb = mean(b);
+  if (a.size() < 2 || b.size() < 2 || !(ma > 0) || !(mb > 0)) return {ma / mb, kNaN, kNaN};
+  return welch_ratio(ma, sample_variance(a), static_cast<double>(a.size()), mb, sample_variance(b),
+                     static_cast<double>(b.size()), coverage);
+}
+
+int more_samples_to_clear(const std::vector<double>& a, const std::vector<double>& b, double line, int cap,
+                          double coverage) {
+  const double ma = mean(a), mb = mean(b);
+  if (a.size() < 2 || b.size() < 2 || !(ma > 0) || !(mb > 0)) return -1;
+  const double s2a = sample_variance(a), s2b = sample_variance(b);  // kept as measured: the same spread, more sets
+  for (int k = 0; k <= cap; ++k) {
+    const RatioInterval r =
+        welch_ratio(ma, s2a, static_cast<double>(a.size() + k), mb, s2b, static_cast<double>(b.size() + k), coverage);
+    if (r.lo >= line || r.hi < line) return k;  // wholly on one side, as advise's decision band reads it
+  }
+  return -1;
 }
 
 double jain_fairness(const std::vector<double>& x) {

@@ -54,6 +54,14 @@ struct RatioInterval {
 RatioInterval ratio_of_means(const std::vector<double>& a, const std::vector<double>& b,
                              double coverage = kMedianCiCoverage);
 
+/// How many more values of each of a and b would put ratio_of_means's interval wholly on one side of `line` (its lo
+/// at or above it, or its hi below it), were their means and spreads (coefficients of variation) to stay as
+/// measured: 0 where it lies on one side already, the least k up to `cap`, -1 where `cap` more would not (or fewer
+/// than two values on a side). An estimate of what more worker sets buy, not a promise: the next sets may spread
+/// more or less.
+int more_samples_to_clear(const std::vector<double>& a, const std::vector<double>& b, double line, int cap,
+                          double coverage = kMedianCiCoverage);
+
 /// Jain's fairness index (sum x)^2 / (n sum x^2): 1 when all equal, 1/n when one takes everything.
 double jain_fairness(const std::vector<double>& x);
 
