@@ -7,6 +7,7 @@
 #include <csignal>
 #include <functional>
 #include <iostream>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -517,23 +518,33 @@ TEST(AdviseDecision, AGainWhoseIntervalCrossesTheLineCannotBeTold) {
                       "it: for this program the two modes are that close."),
             std::string::npos)
       << said;
-  // 1.10x with the same spread: a number of sets within reach, the one more_samples_to_clear estimates.
-  std::vector<MeasuredCell> wider{cell(1, "timeslice", 10, NAN, true, 0.06, 2), cell(1, "mps", 10, NAN, true, 0.06, 2),
-                                  cell(2, "timeslice", 20, NAN, true, 0.06, 2),
-                                  cell(2, "mps", 20 / 1.10, NAN, true, 0.06, 2)};
-  set_losses(wider);
-  const Pick w = pick(wider, NAN);
-  ASSERT_EQ(w.verdict, AdviceVerdict::undecided);
-  const int more = more_samples_to_clear(w.best_mps->set_rates(Basis::unit), w.best_ts->set_rates(Basis::unit),
-                                         1 + kDecisionBand, kMoreSetsCap);
-  ASSERT_GT(more, 0);
-  const std::string within = nlohmann::json(recommend(alone_at(10, 3, 0.2), wider, {}, {}, NAN).reasons).dump();
-  EXPECT_NE(
-      within.find("Were more worker sets to spread as these did, about " + std::to_string(more) +
-                  " more of each (MPS at N=2, time-sliced at N=" + std::to_string(w.best_ts->procs) +
-                  ") would put that interval wholly on one side of the +5.0 % line: a larger --budget runs them."),
-      std::string::npos)
-      << within;
+  // With the same spread, MPS's best at `gain`: the sets more_samples_to_clear estimates, and what advise says of them.
+  const auto more_for = [](double gain) {
+    std::vector<MeasuredCell> g{cell(1, "timeslice", 10, NAN, true, 0.06, 2), cell(1, "mps", 10, NAN, true, 0.06, 2),
+                                cell(2, "timeslice", 20, NAN, true, 0.06, 2),
+                                cell(2, "mps", 20 / gain, NAN, true, 0.06, 2)};
+    set_losses(g);
+    const Pick q = pick(g, NAN);
+    EXPECT_EQ(q.verdict, AdviceVerdict::undecided) << gain;
+    const int k = more_samples_to_clear(q.best_mps->set_rates(Basis::unit), q.best_ts->set_rates(Basis::unit),
+                                        1 + kDecisionBand, kMoreSetsCap);
+    const std::string words = "about " + std::to_string(k) +
+                              " more of each (MPS at N=2, time-sliced at N=" + std::to_string(q.best_ts->procs) +
+                              ") would put that interval wholly on one side of the +5.0 % line: ";
+    return std::make_tuple(k, words, nlohmann::json(recommend(alone_at(10, 3, 0.2), g, {}, {}, NAN).reasons).dump());
+  };
+  // 1.10x: within the sets advise runs a cell (kMaxSetsPerCell), so a larger budget runs them.
+  const auto [more, words, within] = more_for(1.10);
+  EXPECT_GT(more, 0);
+  EXPECT_LE(2 + more, kMaxSetsPerCell);
+  EXPECT_NE(within.find(words + "a larger --budget runs them."), std::string::npos) << within;
+  // 1.08x: more than advise runs a cell, so no budget of advise's runs them.
+  const auto [many, past_words, past] = more_for(1.08);
+  EXPECT_GT(2 + many, kMaxSetsPerCell);
+  EXPECT_NE(past.find(past_words + "more than the 8 a cell advise runs, so run those cells as a sweep of their own "
+                                   "(--repeats)."),
+            std::string::npos)
+      << past;
   // The same gain from sets that agree: decided.
   std::vector<MeasuredCell> tight{cell(1, "timeslice", 10, NAN, true, 0.002), cell(1, "mps", 10, NAN, true, 0.002),
                                   cell(2, "timeslice", 20, NAN, true, 0.002), cell(2, "mps", 18.0, NAN, true, 0.002)};

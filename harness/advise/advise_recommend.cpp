@@ -1,4 +1,5 @@
 #include "harness/advise/advise_recommend.hpp"
+#include "harness/advise/advise_spec.hpp"
 
 #include <algorithm>
 
@@ -430,11 +431,18 @@ std::string more_sets_words(const Pick& p, Basis basis) {
   const std::string line = "the +" + pct(kDecisionBand) + " line";
   const int k =
       more_samples_to_clear(p.best_mps->set_rates(basis), p.best_ts->set_rates(basis), 1 + kDecisionBand, kMoreSetsCap);
+  // advise adds sets to a cell up to kMaxSetsPerCell: past it a larger budget runs none
+  const bool capped = static_cast<int>(p.best_mps->sets.size()) + k > kMaxSetsPerCell ||
+                      static_cast<int>(p.best_ts->sets.size()) + k > kMaxSetsPerCell;
   if (k > 0)
     return "Were more worker sets to spread as these did, about " + std::to_string(k) +
            " more of each (MPS at N=" + std::to_string(p.best_mps->procs) +
            ", time-sliced at N=" + std::to_string(p.best_ts->procs) +
-           ") would put that interval wholly on one side of " + line + ": a larger --budget runs them.";
+           ") would put that interval wholly on one side of " + line +
+           (capped ? ": more than the " + std::to_string(kMaxSetsPerCell) +
+                         " a cell advise runs, so run those cells as a sweep of their own (--repeats)"
+                   : ": a larger --budget runs them") +
+           ".";
   if (k < 0)
     return "MPS's best lies " + fmt_fixed(100 * std::abs(p.gain.ratio - (1 + kDecisionBand)), 1) + " points from " +
            line + ": were more worker sets to spread as these did, even " + std::to_string(kMoreSetsCap) +
