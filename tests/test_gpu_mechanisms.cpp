@@ -72,6 +72,7 @@ TEST_F(GpuMechanisms, GreenContextsSplitTheSmsAndBothHalvesRunSideBySide) {
   const auto& n2 = rows.at("r1-green-spin-n2");
   ASSERT_EQ(n2.status, "ok") << n2.reason;
   EXPECT_LE(n2.slowdown_vs_alone, 1.15);
+  RecordProperty("green_n2_vs_alone", std::to_string(n2.slowdown_vs_alone));
   int device_sms = 0;
   for (const auto& w : workers())
     if (w.run_id == "r1-green-spin-n2") {
