@@ -249,13 +249,15 @@ SetMeasurement read_set(const SummaryRecord& r, const UnitChoice& unit, const st
 void note_parting(const SummaryRecord& r, const std::vector<WorkerRecord>& workers,
                   const std::vector<MeasuredUnit>& units, SetMeasurement& m) {
   if (m.co_run || r.procs < 2) return;
-  std::vector<double> steady, share;
+  std::vector<double> steady;
   for (const MeasuredUnit& u : units)
     if (u.run_id == r.run_id) steady.push_back(u.steady_s);
+  std::vector<const WorkerRecord*> copies;
   for (const WorkerRecord& w : workers)
-    if (const double x = w.run_id == r.run_id ? copy_cpu_share(w) : NAN; std::isfinite(x)) share.push_back(x);
-  m.parting = steady_parting(steady);
-  if (!share.empty()) m.cpu_share = median(share);
+    if (w.run_id == r.run_id) copies.push_back(&w);
+  const RunParting run = run_parting(steady, copies);
+  m.parting = run.parting;
+  m.cpu_share = run.cpu_share;
 }
 
 }  // namespace

@@ -24,6 +24,13 @@ double steady_parting(const std::vector<double>& steady_s) {
   return *std::max_element(steady.begin(), steady.end()) / *std::min_element(steady.begin(), steady.end());
 }
 
+RunParting run_parting(const std::vector<double>& steady_s, const std::vector<const WorkerRecord*>& copies) {
+  std::vector<double> share;
+  for (const WorkerRecord* w : copies)
+    if (const double x = copy_cpu_share(*w); std::isfinite(x)) share.push_back(x);
+  return {steady_parting(steady_s), share.empty() ? NAN : median(share)};
+}
+
 NotCoRunNote not_co_run_note(const std::vector<MeasuredUnit>& units, const std::vector<WorkerRecord>& rows) {
   std::map<std::pair<std::string, int>, const WorkerRecord*> row_of;
   for (const WorkerRecord& r : rows) row_of[{r.run_id, r.worker}] = &r;
@@ -33,15 +40,15 @@ NotCoRunNote not_co_run_note(const std::vector<MeasuredUnit>& units, const std::
   NotCoRunNote note;
   note.runs = static_cast<int>(runs.size());
   for (const auto& [run_id, copies] : runs) {
-    std::vector<double> steady, share;
+    std::vector<double> steady;
+    std::vector<const WorkerRecord*> copy_rows;
     for (const MeasuredUnit* u : copies) {
       steady.push_back(u->steady_s);
-      const auto r = row_of.find({run_id, u->worker});
-      if (r == row_of.end()) continue;
-      if (const double x = copy_cpu_share(*r->second); std::isfinite(x)) share.push_back(x);
+      if (const auto r = row_of.find({run_id, u->worker}); r != row_of.end()) copy_rows.push_back(r->second);
     }
-    if (const double parting = steady_parting(steady); std::isfinite(parting)) note.parting.push_back(parting);
-    if (!share.empty()) note.cpu_share.push_back(median(share));
+    const RunParting run = run_parting(steady, copy_rows);
+    if (std::isfinite(run.parting)) note.parting.push_back(run.parting);
+    if (std::isfinite(run.cpu_share)) note.cpu_share.push_back(run.cpu_share);
   }
   return note;
 }

@@ -8,6 +8,7 @@
 #include "harness/predict/measured_units.hpp"
 #include "harness/results/results_reader.hpp"
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,13 @@ double copy_cpu_share(const WorkerRecord& row);
 
 /// A run's longest copy steady part over its shortest (the positive ones); NaN with fewer than two.
 double steady_parting(const std::vector<double>& steady_s);
+
+/// One run's two facts: its longest copy steady part over its shortest (steady_parting) and its median copy's CPU
+/// share (copy_cpu_share over `copies`, those with one); each NaN where unknown.
+struct RunParting {
+  double parting = NAN, cpu_share = NAN;
+};
+RunParting run_parting(const std::vector<double>& steady_s, const std::vector<const WorkerRecord*>& copies);
 
 /// The line `predict --measure` prints; empty where no run at N >= 2 is `not co-run`. `noun` counts the runs
 /// (advise says "worker set": each of its sets is one run).
