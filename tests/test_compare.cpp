@@ -110,6 +110,15 @@ Verdict verdict_of(const std::vector<double>& base, const std::vector<double>& n
   return decide_verdict(b, n, (n.median - b.median) / b.median, welch_t_test(n.set_means, b.set_means).p_value, o);
 }
 
+TEST(CompareOutput, APercentThatRoundsToZeroHasNoMinusSign) {
+  EXPECT_EQ(fmt_percent(-0.0001, false), "0.0%");
+  EXPECT_EQ(fmt_percent(-0.0004, true), "+0.0%");
+  EXPECT_EQ(fmt_percent(-0.0006, true), "-0.1%");
+  EXPECT_EQ(fmt_percent(0.013, true), "+1.3%");
+  EXPECT_EQ(fmt_percent(-0.25, false), "-25.0%");
+  EXPECT_EQ(fmt_percent(NAN, true), "-");
+}
+
 TEST(VerdictRule, RealChangeOutsideTheNoise) {
   const std::vector<double> base{100, 100.4, 99.7, 100.2, 99.9};
   const std::vector<double> slower{90, 90.3, 89.8, 90.1, 89.6};

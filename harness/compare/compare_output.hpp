@@ -25,7 +25,8 @@ struct CompareReport {
 
 /// About five significant digits without an exponent: 29603.6 -> "29604", 98.46892 -> "98.469"; "-" if unknown.
 std::string fmt_value(double v);
-/// A fraction as a percent with one decimal ("+1.3%" with `sign`); "-" if unknown.
+/// A fraction as a percent with one decimal ("+1.3%" with `sign`; a change that rounds to zero "0.0%", "+0.0%" with
+/// `sign`, never "-0.0%"); "-" if unknown.
 std::string fmt_percent(double fraction, bool sign);
 /// A p value with four decimals; "-" if unknown.
 std::string fmt_p(double p);
