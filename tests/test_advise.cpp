@@ -507,7 +507,9 @@ TEST(AdviseDecision, AGainWhoseIntervalCrossesTheLineCannotBeTold) {
   EXPECT_EQ(r.verdict, AdviceVerdict::undecided);
   EXPECT_EQ(r.mode, "");
   EXPECT_NE(r.headline.find("Can't tell within the budget"), std::string::npos) << r.headline;
-  EXPECT_NE(r.headline.find("2 and 2 worker sets"), std::string::npos) << r.headline;
+  EXPECT_NE(r.headline.find("2 and 2 worker sets). No budget within reach decides it: the two modes are that close."),
+            std::string::npos)
+      << r.headline;
   // 1.06x, its sets 6 % apart: were more sets to spread as these did, 100 more of each would not clear the line.
   EXPECT_EQ(more_samples_to_clear(p.best_mps->set_rates(Basis::unit), p.best_ts->set_rates(Basis::unit),
                                   1 + kDecisionBand, kMoreSetsCap),
@@ -531,20 +533,28 @@ TEST(AdviseDecision, AGainWhoseIntervalCrossesTheLineCannotBeTold) {
     const std::string words = "about " + std::to_string(k) +
                               " more of each (MPS at N=2, time-sliced at N=" + std::to_string(q.best_ts->procs) +
                               ") would put that interval wholly on one side of the +5.0 % line: ";
-    return std::make_tuple(k, words, nlohmann::json(recommend(alone_at(10, 3, 0.2), g, {}, {}, NAN).reasons).dump());
+    const Recommendation rec = recommend(alone_at(10, 3, 0.2), g, {}, {}, NAN);
+    return std::make_tuple(k, words, nlohmann::json(rec.reasons).dump(), rec.headline);
   };
-  // 1.10x: within the sets advise runs a cell (kMaxSetsPerCell), so a larger budget runs them.
-  const auto [more, words, within] = more_for(1.10);
+  // 1.10x: within the sets advise runs a cell (kMaxSetsPerCell), so a larger budget runs them; the headline says so.
+  const auto [more, words, within, within_headline] = more_for(1.10);
   EXPECT_GT(more, 0);
   EXPECT_LE(2 + more, kMaxSetsPerCell);
   EXPECT_NE(within.find(words + "a larger --budget runs them."), std::string::npos) << within;
-  // 1.08x: more than advise runs a cell, so no budget of advise's runs them.
-  const auto [many, past_words, past] = more_for(1.08);
+  EXPECT_NE(within_headline.find("worker sets). A larger --budget runs more sets."), std::string::npos)
+      << within_headline;
+  // 1.08x: more than advise runs a cell, so no budget of advise's runs them, and the headline does not offer one.
+  const auto [many, past_words, past, past_headline] = more_for(1.08);
   EXPECT_GT(2 + many, kMaxSetsPerCell);
   EXPECT_NE(past.find(past_words + "more than the 8 a cell advise runs, so run those cells as a sweep of their own "
                                    "(--repeats)."),
             std::string::npos)
       << past;
+  EXPECT_NE(past_headline.find("worker sets). Deciding it takes more sets than the 8 a cell advise runs: a sweep of "
+                               "those cells (--repeats) runs them."),
+            std::string::npos)
+      << past_headline;
+  EXPECT_EQ(past_headline.find("--budget"), std::string::npos) << past_headline;
   // The same gain from sets that agree: decided.
   std::vector<MeasuredCell> tight{cell(1, "timeslice", 10, NAN, true, 0.002), cell(1, "mps", 10, NAN, true, 0.002),
                                   cell(2, "timeslice", 20, NAN, true, 0.002), cell(2, "mps", 18.0, NAN, true, 0.002)};

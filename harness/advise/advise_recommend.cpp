@@ -323,6 +323,34 @@ std::string sets_words(const Pick& p, Basis basis) {
   return one("MPS's best", p.best_mps) + "; time-sliced's best" + one("", p.best_ts);
 }
 
+/// An interval across the line, what more worker sets would do: k more of each best cell would put it on one side,
+/// were they to spread as these did (more_samples_to_clear; -1: even kMoreSetsCap more would not), and whether that
+/// takes either cell past the kMaxSetsPerCell sets advise runs one (so that no larger --budget runs them).
+struct MoreSets {
+  int k = 0;
+  bool capped = false;
+};
+MoreSets more_sets(const Pick& p, Basis basis) {
+  MoreSets m;
+  m.k =
+      more_samples_to_clear(p.best_mps->set_rates(basis), p.best_ts->set_rates(basis), 1 + kDecisionBand, kMoreSetsCap);
+  // "k more of each" adds k to both cells, so either may pass the cap
+  m.capped = m.k > 0 && (static_cast<int>(p.best_mps->sets.size()) + m.k > kMaxSetsPerCell ||
+                         static_cast<int>(p.best_ts->sets.size()) + m.k > kMaxSetsPerCell);
+  return m;
+}
+
+/// The last sentence of an undecided headline with an interval: what runs more sets, where more sets could decide
+/// it (more_sets_words gives the reason at length).
+std::string more_sets_headline(const Pick& p, Basis basis) {
+  const MoreSets m = more_sets(p, basis);
+  if (m.k < 0) return "No budget within reach decides it: the two modes are that close.";
+  if (m.capped)
+    return "Deciding it takes more sets than the " + std::to_string(kMaxSetsPerCell) +
+           " a cell advise runs: a sweep of those cells (--repeats) runs them.";
+  return "A larger --budget runs more sets.";
+}
+
 /// Whether each side's best cell ran one worker set: "from one worker set of each" is then the whole story.
 bool one_set_each(const Pick& p) {
   for (const MeasuredCell* c : {p.best_mps, p.best_ts})
@@ -366,7 +394,7 @@ bool verdict_headline(const Pick& p, const std::vector<MeasuredCell>& ladder, co
                        ? "Can't tell within the budget whether MPS helps: its best throughput was " +
                              times_with_interval(p.gain) + against + " " + per + ", an interval across the " +
                              pct(kDecisionBand) + " line (" + std::to_string(p.best_mps->sets.size()) + " and " +
-                             std::to_string(p.best_ts->sets.size()) + " worker sets). A larger --budget runs more sets."
+                             std::to_string(p.best_ts->sets.size()) + " worker sets). " + more_sets_headline(p, basis)
                        : "Can't tell whether MPS helps: its best throughput was " + fmt_times(p.gain.ratio) + against +
                              " " + per +
                              (one_set_each(p)
@@ -425,15 +453,11 @@ std::string drift_words(const std::vector<MeasuredCell>& ladder, Basis basis, co
 }
 
 /// An interval across the line: how many more worker sets of each best cell would put it on one side, were they to
-/// spread as these did (more_samples_to_clear), or that even kMoreSetsCap more would not; "" where it is decided.
+/// spread as these did (more_sets), or that even kMoreSetsCap more would not; "" where it is decided.
 std::string more_sets_words(const Pick& p, Basis basis) {
   if (p.verdict != AdviceVerdict::undecided || !p.gain.has_interval() || !p.best_mps || !p.best_ts) return "";
   const std::string line = "the +" + pct(kDecisionBand) + " line";
-  const int k =
-      more_samples_to_clear(p.best_mps->set_rates(basis), p.best_ts->set_rates(basis), 1 + kDecisionBand, kMoreSetsCap);
-  // advise adds sets to a cell up to kMaxSetsPerCell: past it a larger budget runs none
-  const bool capped = static_cast<int>(p.best_mps->sets.size()) + k > kMaxSetsPerCell ||
-                      static_cast<int>(p.best_ts->sets.size()) + k > kMaxSetsPerCell;
+  const auto [k, capped] = more_sets(p, basis);
   if (k > 0)
     return "Were more worker sets to spread as these did, about " + std::to_string(k) +
            " more of each (MPS at N=" + std::to_string(p.best_mps->procs) +
