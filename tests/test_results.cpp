@@ -51,8 +51,23 @@ TEST(FixedDecimals, AreKeptForMeasurementsAndGiveWayToAnExponentForAbsurdSizes) 
   EXPECT_EQ(fmt_fixed(std::numeric_limits<double>::infinity(), 1), "inf");
 }
 
-// The one rule for files committed packed (scripts/pack_results.py): NAME.gz stands for NAME only where NAME is not
-// there, and reads as its unpacked text; a cut stream is a ResultsError naming the file.
+// A negative that rounds to zero has no sign to show: "0.0", and "+0.0" where the sign is always shown (advise's and
+// predict's model errors printed "-0.0 %" for an error of -0.01 % before).
+TEST(FixedDecimals, ANegativeThatRoundsToZeroPrintsAsZero) {
+  EXPECT_EQ(fmt_fixed(-0.04, 1), "0.0");
+  EXPECT_EQ(fmt_fixed(-0.0, 2), "0.00");
+  EXPECT_EQ(fmt_fixed(-0.4, 0), "0");
+  EXPECT_EQ(fmt_fixed(-0.06, 1), "-0.1");
+  EXPECT_EQ(fmt_signed(-0.04, 1), "+0.0");
+  EXPECT_EQ(fmt_signed(0.04, 1), "+0.0");
+  EXPECT_EQ(fmt_signed(-0.04, 1, false), "0.0");
+  EXPECT_EQ(fmt_signed(0.04, 1, false), "0.0");
+  EXPECT_EQ(fmt_signed(2.34, 1), "+2.3");
+  EXPECT_EQ(fmt_signed(-2.34, 1, false), "-2.3");
+  EXPECT_EQ(fmt_signed(2.5e17, 0), "+2.500e+17");
+  EXPECT_EQ(fmt_signed(std::nan(""), 1), "-");
+}
+
 TEST(OneLine, KeepsUtf8AndMarksControlBytesAndBrokenSequences) {
   // A program's stderr quoted in a reason: an ESC recoloured the user's terminal, a backspace hid text.
   EXPECT_EQ(one_line("bad\033[31mRED\rCR\bBS end\n"), "bad?[31mRED CR?BS end");
@@ -62,6 +77,8 @@ TEST(OneLine, KeepsUtf8AndMarksControlBytesAndBrokenSequences) {
   EXPECT_EQ(one_line(std::string("nul\0byte", 8)), "nul?byte");
 }
 
+// The one rule for files committed packed (scripts/pack_results.py): NAME.gz stands for NAME only where NAME is not
+// there, and reads as its unpacked text; a cut stream is a ResultsError naming the file.
 TEST(PackedFiles, APackedCopyStandsForItsFileOnlyWhereTheFileIsNotThere) {
   TempDir tmp;
   const fs::path plain = tmp / "profile-7.json", gz = tmp / "profile-7.json.gz";

@@ -99,7 +99,7 @@ std::string bases_table(const Advice& a) {
   return t.str();
 }
 
-std::string pct_signed(double e) { return std::isfinite(e) ? (e >= 0 ? "+" : "") + fmt_fixed(100 * e, 1) + " %" : "-"; }
+std::string pct_signed(double e) { return std::isfinite(e) ? fmt_signed(100 * e, 1) + " %" : "-"; }
 
 std::string predicted_words(const PredictedCell* p) {
   if (!p || !std::isfinite(p->prediction.loss)) return "-";

@@ -16,7 +16,17 @@ std::string fmt_num(double value, int significant) {
 std::string fmt_fixed(double value, int decimals) {
   if (std::isnan(value)) return "-";
   if (std::fabs(value) >= kFixedUpTo) return printed("%.*e", 3, value);  // 1e300: "1.000e+300", not 301 digits
-  return printed("%.*f", decimals, value);
+  std::string text = printed("%.*f", decimals, value);
+  if (text[0] == '-' && text.find_first_of("123456789") == std::string::npos) text.erase(0, 1);  // "-0.0"
+  return text;
+}
+
+std::string fmt_signed(double value, int decimals, bool sign_zero) {
+  if (std::isnan(value)) return "-";
+  const std::string text = fmt_fixed(value, decimals);
+  if (text[0] == '-') return text;
+  const bool zero = text.find_first_of("123456789") == std::string::npos;
+  return zero && !sign_zero ? text : "+" + text;
 }
 
 std::string printed(const char* format, int precision, double value) {

@@ -12,8 +12,12 @@ std::string fmt_num(double value, int significant = 6);
 /// Where fmt_fixed gives up fixed decimals: a number this large (a damaged or hostile file's) reads as 1.000e+15.
 inline constexpr double kFixedUpTo = 1e15;
 /// Fixed decimals: fmt_fixed(3.14159, 2) -> "3.14"; NaN -> "-"; from kFixedUpTo on, 4 significant digits and an
-/// exponent, so a table cell stays a cell.
+/// exponent, so a table cell stays a cell. A negative that rounds to zero prints as zero: fmt_fixed(-0.01, 1) -> "0.0",
+/// never "-0.0" (a sign the shown number does not have).
 std::string fmt_fixed(double value, int decimals);
+/// fmt_fixed with its sign always shown: fmt_signed(2.34, 1) -> "+2.3", fmt_signed(-2.34, 1) -> "-2.3"; what rounds to
+/// zero, either side, prints "+0.0", or "0.0" where `sign_zero` is false. NaN -> "-".
+std::string fmt_signed(double value, int decimals, bool sign_zero = true);
 /// `format` (one precision, one double: "%.*f", "%.*g") as long as it comes out, never cut at a buffer's end.
 std::string printed(const char* format, int precision, double value);
 /// Splits on `sep`, keeping empty fields.

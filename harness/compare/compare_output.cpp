@@ -23,11 +23,8 @@ std::string fmt_value(double v) {
 
 std::string fmt_percent(double fraction, bool sign) {
   if (!std::isfinite(fraction)) return "-";
-  // Under half a tenth of a point prints as zero: not "-0.0%", which reads as a change too small to show.
-  const double percent = std::fabs(100.0 * fraction) < 0.05 ? 0.0 : 100.0 * fraction;
-  char buf[64];
-  std::snprintf(buf, sizeof buf, sign ? "%+.1f%%" : "%.1f%%", percent);
-  return buf;
+  // Under half a tenth of a point prints as zero (fmt_fixed): not "-0.0%", which reads as a change too small to show.
+  return (sign ? fmt_signed(100.0 * fraction, 1) : fmt_fixed(100.0 * fraction, 1)) + "%";
 }
 
 std::string fmt_p(double p) { return std::isfinite(p) ? fmt_fixed(p, 4) : "-"; }

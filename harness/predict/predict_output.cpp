@@ -28,7 +28,7 @@ std::string num(double v, int digits = 4) { return std::isfinite(v) ? fmt_sig(v,
 std::string err(double predicted, double measured) {
   if (!std::isfinite(predicted) || !std::isfinite(measured) || measured <= 0) return "-";
   const double e = 100 * (predicted / measured - 1);
-  return (e >= 0 ? "+" : "") + fmt_fixed(e, 1) + "%";
+  return fmt_signed(e, 1) + "%";
 }
 nlohmann::json jnum(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
 

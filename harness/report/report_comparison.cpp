@@ -58,7 +58,7 @@ std::string cell_text(const json& v) {
 
 std::string percent(double fraction) {
   if (!std::isfinite(fraction)) return "-";
-  return (fraction > 0 ? "+" : "") + fmt_fixed(100 * fraction, 1) + "%";
+  return fmt_signed(100 * fraction, 1, false) + "%";
 }
 
 std::string spread_percent(double fraction) {

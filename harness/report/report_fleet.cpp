@@ -77,7 +77,7 @@ FleetMember read_member(const fs::path& dir, const std::string& label) {
 }
 
 std::string percent(double fraction) {
-  return std::isfinite(fraction) ? (fraction > 0 ? "+" : "") + fmt_fixed(100.0 * fraction, 1) + "%" : "-";
+  return std::isfinite(fraction) ? fmt_signed(100.0 * fraction, 1, false) + "%" : "-";
 }
 
 /// "GPU-8d3f1a2b" from "GPU-8d3f1a2b-...": enough to tell a fleet's GPUs apart in a table.

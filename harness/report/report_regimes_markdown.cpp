@@ -18,7 +18,9 @@ namespace {
 std::string pct(double share) {
   return std::isfinite(share) ? fmt_fixed(100 * share, std::abs(share) < 0.1 ? 1 : 0) + "%" : "-";
 }
-std::string signed_pct(double e) { return std::isfinite(e) ? std::string(e >= 0 ? "+" : "") + pct(e) : "-"; }
+std::string signed_pct(double e) {
+  return std::isfinite(e) ? fmt_signed(100 * e, std::abs(e) < 0.1 ? 1 : 0) + "%" : "-";
+}
 std::string ms(double v) { return fmt_sig(v, 3); }
 std::string times(double v) { return fmt_times(v); }
 /// The model's loss, with the convoy's upper end where it has one: "1.08x" or "1.08-1.81x".
