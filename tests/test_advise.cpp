@@ -575,6 +575,17 @@ TEST(AdviseDecision, AnOpenVerdictGetsMoreSetsUntilTheCapOrTheBudget) {
   set_losses(capped);
   ASSERT_TRUE(pick(capped, NAN).open());
   EXPECT_NE(why_no_more_sets(pick(capped, NAN), 1000, 10).find("8 worker sets each"), std::string::npos);
+  // One side's best at the cap, the other's below it (its best moved to another N): a set of each would take the
+  // first past the cap, so none is added.
+  std::vector<MeasuredCell> one_full{
+      cell(1, "timeslice", 10, NAN, true, 0.06, 2), cell(1, "mps", 10, NAN, true, 0.06, 2),
+      cell(2, "timeslice", 20, NAN, true, 0.3, kMaxSetsPerCell), cell(2, "mps", 18.87, NAN, true, 0.3, 3)};
+  set_losses(one_full);
+  ASSERT_TRUE(pick(one_full, NAN).open());
+  ASSERT_EQ(cells_to_settle(pick(one_full, NAN)).size(), 2u);
+  EXPECT_EQ(
+      why_no_more_sets(pick(one_full, NAN), 1000, 10),
+      "8 worker sets of time-sliced's best (N=2) (a cell runs at most 8) and the interval still crosses the line");
   const auto decided = ladder({{1, 10, 10}, {2, 20, 10.5}});
   EXPECT_EQ(why_no_more_sets(pick(decided, NAN), 0, 10), "");  // nothing open: nothing to add
 }

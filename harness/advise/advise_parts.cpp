@@ -84,8 +84,17 @@ std::string why_no_more_sets(const Pick& p, double seconds_left, double seconds_
   if (cells.size() == 1 && cells.front()->sets.size() >= kMaxSetsPerCell)
     return std::to_string(cells.front()->sets.size()) + " worker sets of " + settle_side(*cells.front()) +
            " and still fewer than two of them " + (p.basis == Basis::unit ? "co-ran" : "ran ok");
-  if (cells.size() == 2 && p.best_ts->sets.size() >= kMaxSetsPerCell && p.best_mps->sets.size() >= kMaxSetsPerCell)
-    return std::to_string(kMaxSetsPerCell) + " worker sets each and the interval still crosses the line";
+  if (cells.size() == 2) {  // a set of each: none where either cell has its kMaxSetsPerCell (its best moved there)
+    const bool ts_full = p.best_ts->sets.size() >= kMaxSetsPerCell,
+               mps_full = p.best_mps->sets.size() >= kMaxSetsPerCell;
+    if (ts_full && mps_full)
+      return std::to_string(kMaxSetsPerCell) + " worker sets each and the interval still crosses the line";
+    if (ts_full || mps_full) {
+      const MeasuredCell& full = ts_full ? *p.best_ts : *p.best_mps;
+      return std::to_string(full.sets.size()) + " worker sets of " + settle_side(full) + " (a cell runs at most " +
+             std::to_string(kMaxSetsPerCell) + ") and the interval still crosses the line";
+    }
+  }
   if (seconds_left < 1.5 * seconds_per_round + 5)
     return "the time budget would not hold another set (" + fmt_fixed(seconds_left, 0) + " s left, a set " +
            (cells.size() == 1 ? "of " + settle_side(*cells.front()) : std::string("of each")) + " takes about " +
