@@ -562,6 +562,54 @@ TEST(AdviseDecision, AGainWhoseIntervalCrossesTheLineCannotBeTold) {
   EXPECT_EQ(pick(tight, NAN).verdict, AdviceVerdict::mps);
 }
 
+// The words say what the numbers beside them support (a review of the committed advice, 2026-12-07): a knee
+// advised below MPS's best names whose ratio the best-against-best gain is; one copy's two modes without an interval
+// are not "within the noise", and a gap shown beyond the noise but not past 5 % is not called "under 5 %"; where
+// neither mode's copies co-ran, neither mode's sharing was measured.
+TEST(AdviseWords, SayWhatTheNumbersBesideThemSupport) {
+  // MPS's best at N=4, N=2 within 5 % of it with fewer copies: the knee, advised; the gain is N=4's.
+  std::vector<MeasuredCell> knee{cell(1, "timeslice", 10, NAN, true, 0.002), cell(1, "mps", 10, NAN, true, 0.002),
+                                 cell(2, "timeslice", 20, NAN, true, 0.002), cell(2, "mps", 10.2, NAN, true, 0.002),
+                                 cell(4, "timeslice", 40, NAN, true, 0.002), cell(4, "mps", 20, NAN, true, 0.002)};
+  set_losses(knee);
+  const Pick k = pick(knee, NAN);
+  ASSERT_EQ(k.verdict, AdviceVerdict::mps);
+  ASSERT_EQ(k.procs, 2);
+  ASSERT_EQ(k.best_mps->procs, 4);
+  const Recommendation rk = recommend(alone_at(10, 3, 0.2), knee, {}, {}, NAN);
+  EXPECT_NE(rk.headline.find("Yes: run 2 copies under MPS, "), std::string::npos) << rk.headline;
+  EXPECT_NE(rk.headline.find("; MPS's best, at N=4, was 2.00x"), std::string::npos) << rk.headline;
+  // One copy alone 3 % faster under MPS, tightly: beyond the noise, not shown past 5 %; from one set each: no interval.
+  const auto one_copy_words = [](int sets) {
+    std::vector<MeasuredCell> l{
+        cell(1, "timeslice", 10, NAN, true, 0.002, sets), cell(1, "mps", 9.7, NAN, true, 0.002, sets),
+        cell(2, "timeslice", 20, NAN, true, 0.002, sets), cell(2, "mps", 12, NAN, true, 0.002, sets)};
+    set_losses(l);
+    return nlohmann::json(recommend(alone_at(10, 3, 0.2), l, {}, {}, NAN).reasons).dump();
+  };
+  const std::string tight = one_copy_words(3);
+  EXPECT_NE(tight.find("as fast under MPS as time-sliced: beyond the noise, but not shown beyond 5.0 % either way"),
+            std::string::npos)
+      << tight;
+  const std::string one = one_copy_words(1);
+  EXPECT_NE(one.find("1.03x (no interval: a side has under two worker sets that count) as fast under MPS as "
+                     "time-sliced: without an interval, no telling whether that is noise."),
+            std::string::npos)
+      << one;
+  EXPECT_EQ(one.find("within the noise"), std::string::npos) << one;
+  // Neither mode's copies co-ran at N >= 2: neither mode's sharing was measured.
+  std::vector<MeasuredCell> apart_both{cell(1, "timeslice", 10), cell(1, "mps", 10), apart(cell(2, "timeslice", 20)),
+                                       apart(cell(2, "mps", 11))};
+  set_losses(apart_both);
+  const std::string never = never_co_run(apart_both);
+  EXPECT_EQ(sharing_unmeasured(never), ", so neither mode's sharing was measured") << never;
+  EXPECT_EQ(sharing_unmeasured(never_co_run(
+                {cell(1, "timeslice", 10), cell(1, "mps", 10), apart(cell(2, "timeslice", 20)), cell(2, "mps", 11)})),
+            ", so that mode's sharing was not measured");
+  const Recommendation ra = recommend(alone_at(10, 3, 0.2), apart_both, {}, {}, NAN, Basis::unit);
+  EXPECT_NE(ra.headline.find("so neither mode's sharing was measured"), std::string::npos) << ra.headline;
+}
+
 TEST(AdviseDecision, AnOpenVerdictGetsMoreSetsUntilTheCapOrTheBudget) {
   std::vector<MeasuredCell> l{cell(1, "timeslice", 10, NAN, true, 0.06, 2), cell(1, "mps", 10, NAN, true, 0.06, 2),
                               cell(2, "timeslice", 20, NAN, true, 0.06, 2), cell(2, "mps", 18.87, NAN, true, 0.06, 2)};

@@ -263,7 +263,7 @@ std::string alone_last_words(const Advice& a) {
 std::string errors_at(const std::vector<Check>& checks, int procs) {
   std::string s;
   for (const ModeKind mode : kLadderModes)
-    if (const Check* c = find_check(checks, mode, procs))
+    if (const Check* c = find_check(checks, mode, procs); c && std::isfinite(c->error()))  // not co-run: none
       s += std::string(s.empty() ? "N=" + std::to_string(procs) + ": " : ", ") +
            (mode == ModeKind::timeslice ? "time-sliced " : "MPS ") + pct_signed(c->error());
   return s;

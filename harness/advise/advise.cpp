@@ -200,14 +200,17 @@ class AdviseRun {
     for (int round = 1;; ++round) {
       const Pick p = pick(a_.ladder, spec_.slo_p99_ms, a_.basis.basis);
       if (!p.open()) {
+        // not open: decided, or per unit a mode's copies never co-ran (pick's unmeasured), which no set settles
+        const std::string how = p.unmeasured.empty() ? "decided" : "stopped";
+        const std::string why = p.unmeasured.empty() ? "" : " (per unit it cannot be decided: " + p.unmeasured + ")";
         if (round > 1 && std::all_of(added.begin(), added.end(), [&](const std::string& a) { return a == kEach; }))
-          a_.sets_end =
-              "decided after " + std::to_string(round - 1) + " more worker set" + (round == 2 ? "" : "s") + " each";
+          a_.sets_end = how + " after " + std::to_string(round - 1) + " more worker set" + (round == 2 ? "" : "s") +
+                        " each" + why;
         else if (round > 1) {
           std::string rounds;
           for (const std::string& r : added) rounds += (rounds.empty() ? "" : ", then ") + r;
-          a_.sets_end = "decided after " + std::to_string(round - 1) + " more round" + (round == 2 ? "" : "s") +
-                        " of worker sets: " + rounds;
+          a_.sets_end = how + " after " + std::to_string(round - 1) + " more round" + (round == 2 ? "" : "s") +
+                        " of worker sets: " + rounds + why;
         }
         progress_.say(round > 1 ? a_.sets_end
                       : !p.unmeasured.empty()
@@ -221,7 +224,7 @@ class AdviseRun {
       double need = 0;
       for (const MeasuredCell* c : cells) need += seconds_per_set_.count(c->procs) ? seconds_per_set_.at(c->procs) : 0;
       if (const std::string why = why_no_more_sets(p, sweeps_.seconds_left() - kept(), need); !why.empty())
-        return settled(why + (why.rfind("the time budget", 0) == 0 ? kept_words() : ""));
+        return settled(why + (why.rfind("the time budget", 0) == 0 ? kept_beyond_words() : ""));
       if (cells.size() == 1) {
         added.push_back("one set of " + settle_side(*cells.front()));
         progress_.say("MPS " + times_with_interval(p.gain) + " the best time-sliced: " + settle_side(*cells.front()) +
@@ -338,6 +341,10 @@ class AdviseRun {
   double kept() const { return seconds_per_set_.count(1) ? 1.5 * 2 * seconds_per_set_.at(1) + 5 : 0; }
   std::string kept_words() const {
     return kept() > 0 ? ", " + fmt_fixed(kept(), 0) + " s of them kept for one copy alone after the ladder" : "";
+  }
+  /// kept_words where the seconds said left are those beyond the kept ones (settle's: the kept are not its to use).
+  std::string kept_beyond_words() const {
+    return kept() > 0 ? ", beyond the " + fmt_fixed(kept(), 0) + " s kept for one copy alone after the ladder" : "";
   }
 
   std::string predicted_at(int n) const {

@@ -115,7 +115,7 @@ JobVerdict job_verdict(const std::vector<MeasuredCell>& ladder, LadderUnit unit,
     return v;
   }
   if (const std::string apart = never_co_run(ladder); !apart.empty()) {  // a job's steps run at N's unit
-    v.problem = apart + ", so that mode's sharing was not measured per " + unit_word(unit);
+    v.problem = apart + sharing_unmeasured(apart) + " per " + unit_word(unit);
     return v;
   }
   const MeasuredCell* alone = find_measured(ladder, ModeKind::timeslice, 1);

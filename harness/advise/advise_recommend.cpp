@@ -128,6 +128,12 @@ std::string never_co_run(const std::vector<MeasuredCell>& ladder) {
   return out;
 }
 
+std::string sharing_unmeasured(const std::string& never_co_run_words) {
+  const bool both = never_co_run_words.find("time-sliced, no run") != std::string::npos &&
+                    never_co_run_words.find("under MPS, no run") != std::string::npos;
+  return both ? ", so neither mode's sharing was measured" : ", so that mode's sharing was not measured";
+}
+
 RatioInterval limit_keeps(const MeasuredCell& unlimited, const MeasuredCell& limit) {
   if (!limit.ok || !(limit.unit_ms > 0) || !(unlimited.unit_ms > 0)) return {NAN, NAN, NAN};
   return ratio_of_means(unlimited.set_unit_ms(), limit.set_unit_ms());
@@ -151,8 +157,9 @@ std::string limit_unmeasured_words(const MeasuredCell& unlimited, const Measured
 
 std::string times_with_interval(const RatioInterval& r) {
   if (!std::isfinite(r.ratio)) return "-";
-  return fmt_times(r.ratio) + (r.has_interval() ? " (" + fmt_fixed(r.lo, 2) + "-" + fmt_fixed(r.hi, 2) + ")"
-                                                : std::string(" (one worker set: no interval)"));
+  return fmt_times(r.ratio) + (r.has_interval()
+                                   ? " (" + fmt_fixed(r.lo, 2) + "-" + fmt_fixed(r.hi, 2) + ")"
+                                   : std::string(" (no interval: a side has under two worker sets that count)"));
 }
 
 RatioInterval interval_alone(const MeasuredCell& c, const std::vector<MeasuredCell>& ladder, Basis b) {
@@ -351,6 +358,18 @@ std::string more_sets_headline(const Pick& p, Basis basis) {
   return "A larger --budget runs more sets.";
 }
 
+/// The worker sets an interval of MPS's best against time-sliced's rests on: "4 and 4 worker sets", or per unit where
+/// some did not co-run, "2 and 4 worker sets that co-ran" (a set whose copies ran apart has no rate per unit).
+std::string interval_sets_words(const Pick& p, Basis basis) {
+  const auto counted = [basis](const MeasuredCell* c) {
+    return basis == Basis::unit ? c->co_run_sets() : static_cast<int>(c->sets.size());
+  };
+  const bool parted = basis == Basis::unit && (p.best_mps->co_run_sets() < static_cast<int>(p.best_mps->sets.size()) ||
+                                               p.best_ts->co_run_sets() < static_cast<int>(p.best_ts->sets.size()));
+  return std::to_string(counted(p.best_mps)) + " and " + std::to_string(counted(p.best_ts)) + " worker sets" +
+         (parted ? " that co-ran" : "");
+}
+
 /// Whether each side's best cell ran one worker set: "from one worker set of each" is then the whole story.
 bool one_set_each(const Pick& p) {
   for (const MeasuredCell* c : {p.best_mps, p.best_ts})
@@ -382,8 +401,7 @@ bool verdict_headline(const Pick& p, const std::vector<MeasuredCell>& ladder, co
     }
     case AdviceVerdict::undecided:
       if (!p.unmeasured.empty()) {
-        r.headline = "Can't tell whether MPS helps " + per + ": " + p.unmeasured +
-                     ", so that mode's sharing was not measured" +
+        r.headline = "Can't tell whether MPS helps " + per + ": " + p.unmeasured + sharing_unmeasured(p.unmeasured) +
                      (std::isfinite(p.gain.ratio)
                           ? " (over the cells that did: MPS's best " + times_with_interval(p.gain) + against + ")"
                           : std::string()) +
@@ -392,9 +410,9 @@ bool verdict_headline(const Pick& p, const std::vector<MeasuredCell>& ladder, co
       }
       r.headline = p.gain.has_interval()
                        ? "Can't tell within the budget whether MPS helps: its best throughput was " +
-                             times_with_interval(p.gain) + against + " " + per + ", an interval across the " +
-                             pct(kDecisionBand) + " line (" + std::to_string(p.best_mps->sets.size()) + " and " +
-                             std::to_string(p.best_ts->sets.size()) + " worker sets). " + more_sets_headline(p, basis)
+                             times_with_interval(p.gain) + against + " " + per + ", an interval across the +" +
+                             pct(kDecisionBand) + " line (" + interval_sets_words(p, basis) + "). " +
+                             more_sets_headline(p, basis)
                        : "Can't tell whether MPS helps: its best throughput was " + fmt_times(p.gain.ratio) + against +
                              " " + per +
                              (one_set_each(p)
@@ -426,9 +444,14 @@ bool verdict_headline(const Pick& p, const std::vector<MeasuredCell>& ladder, co
                      fmt_sig(ts->unit_ms) + " ms).";
         return true;
       }
+      // p.gain is MPS's best against time-sliced's best: where the knee advised is not MPS's best, say whose it is
       r.headline = "Yes: run " + std::to_string(p.procs) + " copies under MPS, " + times_alone(*p.cell, ladder, basis) +
                    " the throughput of one copy alone " + per +
-                   (p.best_ts ? ", " + times_with_interval(p.gain) + against : std::string()) + ".";
+                   (!p.best_ts             ? std::string()
+                    : p.cell == p.best_mps ? ", " + times_with_interval(p.gain) + against
+                                           : "; MPS's best, at N=" + std::to_string(p.best_mps->procs) + ", was " +
+                                                 times_with_interval(p.gain) + against) +
+                   ".";
       return true;
   }
   return true;
@@ -529,8 +552,10 @@ void verdict_reasons(const Pick& p, const AloneFacts& alone, const std::vector<M
         (large ? ": beyond the noise and over " + pct(kDecisionBand) +
                      " (flagged): every MPS cell carries "
                      "this one-copy difference (a program's host calls can cost differently as an MPS client)."
-         : beyond ? ": beyond the noise, but under " + pct(kDecisionBand) + "."
-                  : ": within the noise."));
+         : beyond ? ": beyond the noise, but not shown beyond " + pct(kDecisionBand) +
+                        " either way (its interval reaches inside that band)."
+         : gap.has_interval() ? ": within the noise."
+                              : ": without an interval, no telling whether that is noise."));
   }
   if (const std::string drift = drift_words(ladder, basis, per); !drift.empty()) r.reasons.push_back(drift);
   if (const std::string parted = not_co_run_reason(ladder); !parted.empty()) r.reasons.push_back(parted);

@@ -70,6 +70,9 @@ Pick pick(const std::vector<MeasuredCell>& ladder, double slo_p99_ms, Basis basi
 /// and none of them co-run (a unit from the profiles), in words ("" where each mode has a co-run cell there, or
 /// none that ran ok): a best over that mode's other cells would leave its sharing out.
 std::string never_co_run(const std::vector<MeasuredCell>& ladder);
+/// never_co_run's words on what follows: ", so that mode's sharing was not measured", or where both modes are
+/// named, ", so neither mode's sharing was measured".
+std::string sharing_unmeasured(const std::string& never_co_run_words);
 
 /// One copy alone under MPS against time-sliced, per unit (the ladder's N=1 cells): their speed ratio and
 /// interval; NaN where either did not run ok.
