@@ -317,7 +317,13 @@ std::string advice_markdown(const Advice& a) {
       basis_words(a.basis.basis, a.alone.unit) + ": " + a.basis.why + ".\n\n";
   md += bases_table(a);
   md += jobs_section(a);
-  if (!a.sets_end.empty()) md += "\nSets added to settle MPS against time-slicing: " + a.sets_end + ".\n";
+  if (!a.sets_end.empty()) {
+    // decided when its sets were added, then open again (one copy alone's last sets moved the anchor, or a later
+    // advise --redo reads the sets otherwise): the record stays, beside what the headline says now
+    const bool reopened = a.sets_end.rfind("decided", 0) == 0 && a.recommendation.verdict == AdviceVerdict::undecided;
+    md += "\nSets added to settle MPS against time-slicing: " + a.sets_end +
+          (reopened ? "; the headline, from every set as the folder holds them now, cannot tell" : "") + ".\n";
+  }
   md += "\nThe ladder stopped: " + a.ladder_end + ".\n";
   for (const int n : {4, 10})
     if (const std::string e = errors_at(checks, n); !e.empty()) md += "Model error at " + e + ".\n";
