@@ -66,6 +66,10 @@ TEST(FixedDecimals, ANegativeThatRoundsToZeroPrintsAsZero) {
   EXPECT_EQ(fmt_signed(-2.34, 1, false), "-2.3");
   EXPECT_EQ(fmt_signed(2.5e17, 0), "+2.500e+17");
   EXPECT_EQ(fmt_signed(std::nan(""), 1), "-");
+  EXPECT_EQ(fmt_change(0.123), "+12.3%");
+  EXPECT_EQ(fmt_change(-0.0004), "+0.0%");
+  EXPECT_EQ(fmt_change(-0.0004, false), "0.0%");
+  EXPECT_EQ(fmt_change(std::numeric_limits<double>::infinity()), "-");
 }
 
 TEST(OneLine, KeepsUtf8AndMarksControlBytesAndBrokenSequences) {

@@ -364,8 +364,8 @@ std::string interval_sets_words(const Pick& p, Basis basis) {
   const auto counted = [basis](const MeasuredCell* c) {
     return basis == Basis::unit ? c->co_run_sets() : static_cast<int>(c->sets.size());
   };
-  const bool parted = basis == Basis::unit && (p.best_mps->co_run_sets() < static_cast<int>(p.best_mps->sets.size()) ||
-                                               p.best_ts->co_run_sets() < static_cast<int>(p.best_ts->sets.size()));
+  const bool parted = counted(p.best_mps) < static_cast<int>(p.best_mps->sets.size()) ||
+                      counted(p.best_ts) < static_cast<int>(p.best_ts->sets.size());  // per unit only
   return std::to_string(counted(p.best_mps)) + " and " + std::to_string(counted(p.best_ts)) + " worker sets" +
          (parted ? " that co-ran" : "");
 }

@@ -29,6 +29,10 @@ std::string fmt_signed(double value, int decimals, bool sign_zero) {
   return zero && !sign_zero ? text : "+" + text;
 }
 
+std::string fmt_change(double fraction, bool sign_zero) {
+  return std::isfinite(fraction) ? fmt_signed(100 * fraction, 1, sign_zero) + "%" : "-";
+}
+
 std::string printed(const char* format, int precision, double value) {
   const int size = std::snprintf(nullptr, 0, format, precision, value);  // 1e300 with "%.2f" is 303 characters
   if (size < 0) return "-";

@@ -18,6 +18,9 @@ std::string fmt_fixed(double value, int decimals);
 /// fmt_fixed with its sign always shown: fmt_signed(2.34, 1) -> "+2.3", fmt_signed(-2.34, 1) -> "-2.3"; what rounds to
 /// zero, either side, prints "+0.0", or "0.0" where `sign_zero` is false. NaN -> "-".
 std::string fmt_signed(double value, int decimals, bool sign_zero = true);
+/// A change as a fraction, in signed percent to a tenth: fmt_change(0.123) -> "+12.3%", fmt_change(-0.0004) -> "+0.0%"
+/// ("0.0%" where `sign_zero` is false); NaN or infinite -> "-".
+std::string fmt_change(double fraction, bool sign_zero = true);
 /// `format` (one precision, one double: "%.*f", "%.*g") as long as it comes out, never cut at a buffer's end.
 std::string printed(const char* format, int precision, double value);
 /// Splits on `sep`, keeping empty fields.

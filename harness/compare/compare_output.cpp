@@ -22,9 +22,9 @@ std::string fmt_value(double v) {
 }
 
 std::string fmt_percent(double fraction, bool sign) {
-  if (!std::isfinite(fraction)) return "-";
+  if (sign) return fmt_change(fraction);
   // Under half a tenth of a point prints as zero (fmt_fixed): not "-0.0%", which reads as a change too small to show.
-  return (sign ? fmt_signed(100.0 * fraction, 1) : fmt_fixed(100.0 * fraction, 1)) + "%";
+  return std::isfinite(fraction) ? fmt_fixed(100.0 * fraction, 1) + "%" : "-";
 }
 
 std::string fmt_p(double p) { return std::isfinite(p) ? fmt_fixed(p, 4) : "-"; }

@@ -27,8 +27,7 @@ double mean_of(const std::vector<double>& v) {
 std::string num(double v, int digits = 4) { return std::isfinite(v) ? fmt_sig(v, digits) : "-"; }
 std::string err(double predicted, double measured) {
   if (!std::isfinite(predicted) || !std::isfinite(measured) || measured <= 0) return "-";
-  const double e = 100 * (predicted / measured - 1);
-  return fmt_signed(e, 1) + "%";
+  return fmt_change(predicted / measured - 1);
 }
 nlohmann::json jnum(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
 

@@ -56,11 +56,6 @@ std::string cell_text(const json& v) {
   return v.dump();
 }
 
-std::string percent(double fraction) {
-  if (!std::isfinite(fraction)) return "-";
-  return fmt_signed(100 * fraction, 1, false) + "%";
-}
-
 std::string spread_percent(double fraction) {
   return std::isfinite(fraction) ? fmt_fixed(100 * fraction, 1) + "%" : "-";
 }
@@ -279,8 +274,8 @@ std::string render_comparison_report(const ComparisonFolder& folder, const PlotP
   for (const auto& r : folder.rows)
     t.add_row({r.workload, r.params, r.mode, std::to_string(r.procs), r.metric, std::to_string(r.base_n),
                fmt_sig(r.base_median), spread_percent(r.base_spread), std::to_string(r.new_n), fmt_sig(r.new_median),
-               spread_percent(r.new_spread), percent(r.change), std::isfinite(r.p_value) ? fmt_num(r.p_value, 3) : "-",
-               r.verdict, r.clock_flag ? "yes" : ""});
+               spread_percent(r.new_spread), fmt_change(r.change, false),
+               std::isfinite(r.p_value) ? fmt_num(r.p_value, 3) : "-", r.verdict, r.clock_flag ? "yes" : ""});
   md += t.str();
   return md;
 }

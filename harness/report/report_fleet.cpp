@@ -76,10 +76,6 @@ FleetMember read_member(const fs::path& dir, const std::string& label) {
   return m;
 }
 
-std::string percent(double fraction) {
-  return std::isfinite(fraction) ? fmt_signed(100.0 * fraction, 1, false) + "%" : "-";
-}
-
 /// "GPU-8d3f1a2b" from "GPU-8d3f1a2b-...": enough to tell a fleet's GPUs apart in a table.
 std::string short_uuid(const std::string& uuid) { return uuid.size() > 12 ? uuid.substr(0, 12) : uuid; }
 
@@ -306,7 +302,7 @@ std::string render_fleet_report(const FleetFolder& fleet, const std::vector<Flee
     for (const FleetCell& cell : c.cells)
       if (cell.outlier)
         outliers.add_row({fleet.members[cell.member].label, host_and_gpu(fleet.members[cell.member]), config_heading(c),
-                          fmt_sig(cell.side.median), fmt_sig(c.fleet_median), percent(cell.deviation),
+                          fmt_sig(cell.side.median), fmt_sig(c.fleet_median), fmt_change(cell.deviation, false),
                           direction(cell.deviation, options.metric)});
   // Judged only where two GPUs or more measured a configuration: one GPU has no fleet to be within.
   const auto judged = std::count_if(configs.begin(), configs.end(), [](const FleetConfig& c) {
@@ -352,7 +348,7 @@ std::string render_fleet_report(const FleetFolder& fleet, const std::vector<Flee
       t.add_row({fleet.members[cell.member].label, host_and_gpu(fleet.members[cell.member]),
                  std::to_string(cell.side.values.size()), fmt_sig(cell.side.median),
                  std::isfinite(cell.side.spread) ? fmt_fixed(100.0 * cell.side.spread, 1) + "%" : "-",
-                 percent(cell.deviation),
+                 fmt_change(cell.deviation, false),
                  cell.outlier ? "**outlier (" + direction(cell.deviation, options.metric) + ")**" : ""});
     t.add_row({"fleet median", "", "", fmt_sig(c.fleet_median), "", "", ""});
     md += t.str() + "\n";
