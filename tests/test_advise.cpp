@@ -265,6 +265,33 @@ TEST(AdvisePick, SharingThatBuysNothingAdvisesOneCopy) {
   EXPECT_EQ(pick(l, NAN).procs, 1);
 }
 
+// One copy under MPS beat every time-sliced rung by more than the line, and MPS's sharing bought nothing over it:
+// the advice is one copy under MPS (the mode it names), not one copy time-sliced; where MPS's sharing bought
+// something but not the line, "in either mode" is not said of it.
+TEST(AdvisePick, OneCopyUnderMpsThatBeatsEveryTimeSlicedRungIsAdvisedUnderMps) {
+  const auto l = ladder({{1, 10, 9}, {2, 20, 18.2}, {4, 40, 36.6}});
+  const Pick p = pick(l, NAN);
+  EXPECT_EQ(p.verdict, AdviceVerdict::one_copy);
+  ASSERT_TRUE(p.cell);
+  EXPECT_TRUE(p.cell->is(ModeKind::mps));
+  const Recommendation r = recommend(alone_at(10, 1, 0.1), l, {}, {}, NAN, Basis::unit);
+  EXPECT_EQ(r.mode, "mps");
+  EXPECT_EQ(r.headline.rfind("Run one copy at a time, under MPS: MPS's best was 1.11x (", 0), 0u) << r.headline;
+  EXPECT_NE(r.headline.find("sharing the GPU under MPS bought less than 5.0 % over one copy."), std::string::npos)
+      << r.headline;
+
+  const auto some = ladder({{1, 10, 10.8}, {2, 20, 20.2}, {4, 40, 40.4}});  // MPS: 0.93x alone at N=1, 0.99x at N=2
+  const Recommendation t = recommend(alone_at(10, 1, 0.1), some, {}, {}, NAN, Basis::unit);
+  EXPECT_EQ(t.verdict, AdviceVerdict::one_copy);
+  EXPECT_EQ(t.mode, "timeslice");
+  EXPECT_EQ(t.headline.find("either mode"), std::string::npos) << t.headline;
+  EXPECT_NE(t.headline.find("Run one copy at a time: time-sliced, sharing the GPU bought less than 5.0 % throughput "
+                            "per task; MPS's best, at N=2, was 0.99x ("),
+            std::string::npos)
+      << t.headline;
+  EXPECT_NE(t.headline.find(", below the +5.0 % line."), std::string::npos) << t.headline;
+}
+
 TEST(AdvisePick, TheP99TargetRulesOutTheRungsThatBreakIt) {
   auto l = ladder({{1, 10, 10}, {2, 20, 10.5}, {4, 40, 11.76}, {8, 80, 22.9}});
   for (MeasuredCell& c : l) c.p99_ms = c.unit_ms * 1.1;  // MPS p99: 11, 11.6, 12.9, 25.2

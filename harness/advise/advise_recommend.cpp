@@ -228,6 +228,7 @@ Pick pick(const std::vector<MeasuredCell>& ladder, double slo, Basis basis) {
   const auto [best_mps, knee_mps] = best_and_knee(ladder, ModeKind::mps, slo, basis);
   p.best_ts = best_ts;
   p.best_mps = best_mps;
+  p.knee_mps = knee_mps;
   if (best_ts && best_mps) {
     p.gain = ratio_of_means(best_mps->set_rates(basis), best_ts->set_rates(basis));
     p.mps_gain = p.gain.ratio;
@@ -289,7 +290,7 @@ std::string verdict_words(const Pick& q) {
     case AdviceVerdict::timeslice:
       return "time-sliced at N=" + std::to_string(q.procs) + ", MPS buys under " + pct(kDecisionBand);
     case AdviceVerdict::one_copy:
-      return "one copy at a time";
+      return q.cell && q.cell->is(ModeKind::mps) ? "one copy at a time, under MPS" : "one copy at a time";
     case AdviceVerdict::undecided:
       return "can't tell";
     case AdviceVerdict::none:
@@ -421,13 +422,27 @@ bool verdict_headline(const Pick& p, const std::vector<MeasuredCell>& ladder, co
                                   : ", from too few worker sets for an interval (" + sets_words(p, basis) +
                                         "), so no verdict: an interval needs two on each side.");
       return true;
-    case AdviceVerdict::one_copy:
-      r.mode = mode_kind_word(ModeKind::timeslice);
-      r.headline = "Run one copy at a time: sharing the GPU bought less than " + pct(kKneeGain) +
-                   " throughput in either mode " + per +
-                   (std::isfinite(p.gain.ratio) ? " (MPS's best " + times_with_interval(p.gain) + against + ")" : "") +
-                   ".";
+    case AdviceVerdict::one_copy: {
+      const bool under_mps = p.cell && p.cell->is(ModeKind::mps);
+      r.mode = mode_kind_word(under_mps ? ModeKind::mps : ModeKind::timeslice);
+      const std::string mps_best =
+          "MPS's best" +
+          (p.best_mps && p.best_mps->procs > 1 ? ", at N=" + std::to_string(p.best_mps->procs) + "," : "");
+      if (under_mps)  // one copy under MPS beat every time-sliced rung: the one-copy gap below says by how much
+        r.headline = "Run one copy at a time, under MPS: " + mps_best + " was " + times_with_interval(p.gain) +
+                     against + " " + per + ", and sharing the GPU under MPS bought less than " + pct(kKneeGain) +
+                     " over one copy.";
+      else if (!p.knee_mps || p.knee_mps->procs == 1)
+        r.headline =
+            "Run one copy at a time: sharing the GPU bought less than " + pct(kKneeGain) +
+            " throughput in either mode " + per +
+            (std::isfinite(p.gain.ratio) ? " (MPS's best " + times_with_interval(p.gain) + against + ")" : "") + ".";
+      else  // MPS's sharing bought something, but not enough to clear time-slicing's one copy by the line
+        r.headline = "Run one copy at a time: time-sliced, sharing the GPU bought less than " + pct(kKneeGain) +
+                     " throughput " + per + "; " + mps_best + " was " + times_with_interval(p.gain) + against +
+                     ", below the +" + pct(kDecisionBand) + " line.";
       return true;
+    }
     case AdviceVerdict::timeslice:
       r.mode = mode_kind_word(ModeKind::timeslice);
       r.headline = "No, MPS buys under " + pct(kDecisionBand) + " here: run " + std::to_string(p.procs) +

@@ -51,8 +51,9 @@ struct Pick {
   const MeasuredCell* cell = nullptr;  ///< the advised cell
   const MeasuredCell* best_ts = nullptr;
   const MeasuredCell* best_mps = nullptr;
-  RatioInterval gain{NAN, NAN, NAN};  ///< best MPS throughput over best time-sliced throughput, its interval
-  double mps_gain = NAN;              ///< gain.ratio
+  const MeasuredCell* knee_mps = nullptr;  ///< MPS's fewest copies within kKneeGain of its best
+  RatioInterval gain{NAN, NAN, NAN};       ///< best MPS throughput over best time-sliced throughput, its interval
+  double mps_gain = NAN;                   ///< gain.ratio
   /// At the N advised when throughput ties (a paced program serves its rate in either mode): the
   /// time-sliced unit time over MPS's; MPS is advised where its interval lies above 1 + kDecisionBand
   RatioInterval speedup{NAN, NAN, NAN};
