@@ -486,9 +486,7 @@ TEST(AdviseDecision, AModeWhoseCopiesNeverRanTogetherLeavesTheVerdictPerUnitOpen
   const Pick p = pick(l, NAN, Basis::unit);
   EXPECT_EQ(p.verdict, AdviceVerdict::undecided);
   EXPECT_FALSE(p.open());  // more sets of the best cells (time-sliced N=1) cannot settle it
-  EXPECT_NE(p.unmeasured.find("time-sliced, no run of N >= 2 copies ran together (N=2, 4: not co-run)"),
-            std::string::npos)
-      << p.unmeasured;
+  EXPECT_EQ(p.unmeasured.words(), "time-sliced, no run of N >= 2 copies ran together (N=2, 4: not co-run)");
   const Recommendation r = recommend(alone_at(10, 3, 0.2), l, {}, {}, NAN, Basis::unit);
   EXPECT_EQ(r.verdict, AdviceVerdict::undecided);
   EXPECT_NE(r.headline.find("so that mode's sharing was not measured"), std::string::npos) << r.headline;
@@ -504,10 +502,11 @@ TEST(AdviseDecision, AModeWhoseCopiesNeverRanTogetherLeavesTheVerdictPerUnitOpen
   }
   set_losses(covered);
   EXPECT_NE(pick(covered, NAN, Basis::unit)
-                .unmeasured.find("(N=2, 4: not co-run; the window in which all copies were steady covered 70-79 % of "
-                                 "a copy's steady part, under the 80 % a co-run set needs)"),
+                .unmeasured.words()
+                .find("(N=2, 4: not co-run; the window in which all copies were steady covered 70-79 % of "
+                      "a copy's steady part, under the 80 % a co-run set needs)"),
             std::string::npos)
-      << pick(covered, NAN, Basis::unit).unmeasured;
+      << pick(covered, NAN, Basis::unit).unmeasured.words();
   // A longer job's steps run at each N's unit: no job verdict either.
   const JobVerdict job = job_verdict(l, LadderUnit::step, *parse_job_length("100x"));
   EXPECT_NE(job.problem.find("time-sliced, no run of N >= 2 copies ran together"), std::string::npos) << job.problem;
@@ -628,11 +627,17 @@ TEST(AdviseWords, SayWhatTheNumbersBesideThemSupport) {
   std::vector<MeasuredCell> apart_both{cell(1, "timeslice", 10), cell(1, "mps", 10), apart(cell(2, "timeslice", 20)),
                                        apart(cell(2, "mps", 11))};
   set_losses(apart_both);
-  const std::string never = never_co_run(apart_both);
-  EXPECT_EQ(sharing_unmeasured(never), ", so neither mode's sharing was measured") << never;
-  EXPECT_EQ(sharing_unmeasured(never_co_run(
-                {cell(1, "timeslice", 10), cell(1, "mps", 10), apart(cell(2, "timeslice", 20)), cell(2, "mps", 11)})),
-            ", so that mode's sharing was not measured");
+  const NeverCoRun never = never_co_run(apart_both);
+  EXPECT_EQ(never.modes.size(), 2u);
+  EXPECT_NE(never.said().find("); under MPS, no run of N >= 2 copies ran together (N=2: not co-run), so neither "
+                              "mode's sharing was measured"),
+            std::string::npos)
+      << never.said();
+  EXPECT_EQ(
+      never_co_run({cell(1, "timeslice", 10), cell(1, "mps", 10), apart(cell(2, "timeslice", 20)), cell(2, "mps", 11)})
+          .said(),
+      "time-sliced, no run of N >= 2 copies ran together (N=2: not co-run), so that mode's sharing was not "
+      "measured");
   const Recommendation ra = recommend(alone_at(10, 3, 0.2), apart_both, {}, {}, NAN, Basis::unit);
   EXPECT_NE(ra.headline.find("so neither mode's sharing was measured"), std::string::npos) << ra.headline;
 }

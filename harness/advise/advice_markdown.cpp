@@ -320,7 +320,7 @@ std::string advice_markdown(const Advice& a) {
   if (!a.sets_end.empty()) {
     // decided when its sets were added, then open again (one copy alone's last sets moved the anchor, or a later
     // advise --redo reads the sets otherwise): the record stays, beside what the headline says now
-    const bool reopened = a.sets_end.rfind("decided", 0) == 0 && a.recommendation.verdict == AdviceVerdict::undecided;
+    const bool reopened = a.sets_end_decided() && a.recommendation.verdict == AdviceVerdict::undecided;
     md += "\nSets added to settle MPS against time-slicing: " + a.sets_end +
           (reopened ? "; the headline, from every set as the folder holds them now, cannot tell" : "") + ".\n";
   }

@@ -201,8 +201,9 @@ class AdviseRun {
       const Pick p = pick(a_.ladder, spec_.slo_p99_ms, a_.basis.basis);
       if (!p.open()) {
         // not open: decided, or per unit a mode's copies never co-ran (pick's unmeasured), which no set settles
-        const std::string how = p.unmeasured.empty() ? "decided" : "stopped";
-        const std::string why = p.unmeasured.empty() ? "" : " (per unit it cannot be decided: " + p.unmeasured + ")";
+        const std::string how = p.unmeasured.empty() ? std::string(kSetsEndDecided) : "stopped";
+        const std::string why =
+            p.unmeasured.empty() ? "" : " (per unit it cannot be decided: " + p.unmeasured.words() + ")";
         if (round > 1 && std::all_of(added.begin(), added.end(), [&](const std::string& a) { return a == kEach; }))
           a_.sets_end = how + " after " + std::to_string(round - 1) + " more worker set" + (round == 2 ? "" : "s") +
                         " each" + why;
@@ -214,7 +215,7 @@ class AdviseRun {
         }
         progress_.say(round > 1 ? a_.sets_end
                       : !p.unmeasured.empty()
-                          ? "MPS against time-slicing cannot be decided per unit: " + p.unmeasured
+                          ? "MPS against time-slicing cannot be decided per unit: " + p.unmeasured.words()
                           : "MPS against time-slicing: " + std::string(verdict_name(p.verdict)) +
                                 (std::isfinite(p.gain.ratio) ? " at " + times_with_interval(p.gain) : ""));
         return;

@@ -114,8 +114,8 @@ JobVerdict job_verdict(const std::vector<MeasuredCell>& ladder, LadderUnit unit,
         "are measured apart";
     return v;
   }
-  if (const std::string apart = never_co_run(ladder); !apart.empty()) {  // a job's steps run at N's unit
-    v.problem = apart + sharing_unmeasured(apart) + " per " + unit_word(unit);
+  if (const NeverCoRun apart = never_co_run(ladder); !apart.empty()) {  // a job's steps run at N's unit
+    v.problem = apart.said() + " per " + unit_word(unit);
     return v;
   }
   const MeasuredCell* alone = find_measured(ladder, ModeKind::timeslice, 1);

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -34,6 +35,9 @@ bool stopped_early(LadderEnd e);
 /// wrote them; nothing else reads the words.
 LadderEnd ladder_end_of_stored_words(const std::string& words);
 
+/// The first word of an Advice's sets_end where the sets added decided the verdict.
+inline constexpr std::string_view kSetsEndDecided = "decided";
+
 struct Advice {
   nlohmann::json meta;  ///< the machine and invocation (make_machine_meta) and advise's settings
   std::string subject;  ///< "exec: python3 train.py", "mlp (profile=gpu-bound;...)"
@@ -47,6 +51,9 @@ struct Advice {
   BasisChoice basis;                 ///< which throughput decides, and why
   double check_tolerance_pct = NAN;  ///< --check-metric's tolerance (NaN: no check)
   std::string sets_end;              ///< why the sets added to settle the verdict stopped ("" : none were needed)
+  /// Whether sets_end says the added sets decided it: it starts with kSetsEndDecided (the words are what advice.json
+  /// stores, so the one prefix both writes and reads them).
+  bool sets_end_decided() const { return sets_end.rfind(kSetsEndDecided, 0) == 0; }
   /// One copy alone again after the ladder (sweeps/alone-last, kAloneLastFolder): whether it ran (its sets are then
   /// the N=1 cells' last), and where it did not, why ("" with ran false: an advise of before 4f055cb6).
   bool alone_last_ran = false;

@@ -106,8 +106,8 @@ std::string coverage_under_line(const std::vector<const MeasuredCell*>& cells) {
          fmt_fixed(100 * kMinCoRunCoverage, 0) + " % a co-run set needs";
 }
 
-std::string never_co_run(const std::vector<MeasuredCell>& ladder) {
-  std::string out;
+NeverCoRun never_co_run(const std::vector<MeasuredCell>& ladder) {
+  NeverCoRun out;
   for (const ModeKind mode : kLadderModes) {
     std::string at;
     bool together = false;
@@ -122,16 +122,21 @@ std::string never_co_run(const std::vector<MeasuredCell>& ladder) {
     const std::string under = coverage_under_line(cells);
     const std::string covered =
         under.empty() ? std::string() : "; the window in which all copies were steady covered " + under;
-    out += (out.empty() ? "" : "; ") + std::string(mode == ModeKind::timeslice ? "time-sliced" : "under MPS") +
-           ", no run of N >= 2 copies ran together (" + at + ": not co-run" + covered + ")";
+    out.modes.push_back(std::string(mode == ModeKind::timeslice ? "time-sliced" : "under MPS") +
+                        ", no run of N >= 2 copies ran together (" + at + ": not co-run" + covered + ")");
   }
   return out;
 }
 
-std::string sharing_unmeasured(const std::string& never_co_run_words) {
-  const bool both = never_co_run_words.find("time-sliced, no run") != std::string::npos &&
-                    never_co_run_words.find("under MPS, no run") != std::string::npos;
-  return both ? ", so neither mode's sharing was measured" : ", so that mode's sharing was not measured";
+std::string NeverCoRun::words() const {
+  std::string s;
+  for (const std::string& m : modes) s += (s.empty() ? "" : "; ") + m;
+  return s;
+}
+
+std::string NeverCoRun::said() const {
+  return words() +
+         (modes.size() > 1 ? ", so neither mode's sharing was measured" : ", so that mode's sharing was not measured");
 }
 
 RatioInterval limit_keeps(const MeasuredCell& unlimited, const MeasuredCell& limit) {
@@ -402,7 +407,7 @@ bool verdict_headline(const Pick& p, const std::vector<MeasuredCell>& ladder, co
     }
     case AdviceVerdict::undecided:
       if (!p.unmeasured.empty()) {
-        r.headline = "Can't tell whether MPS helps " + per + ": " + p.unmeasured + sharing_unmeasured(p.unmeasured) +
+        r.headline = "Can't tell whether MPS helps " + per + ": " + p.unmeasured.said() +
                      (std::isfinite(p.gain.ratio)
                           ? " (over the cells that did: MPS's best " + times_with_interval(p.gain) + against + ")"
                           : std::string()) +

@@ -44,6 +44,18 @@ int side_of_band(const RatioInterval& r);
 /// The ladder's choice before any thread limit: per mode the best throughput on `basis` and the smallest N
 /// within kKneeGain of it (the knee), over the cells that ran and met the SLO; MPS against time-slicing
 /// decided from their worker sets' interval.
+/// The modes whose copies never ran together at N >= 2 (never_co_run), each with the cells it has there and how far
+/// their sets were from co-run, in words.
+struct NeverCoRun {
+  std::vector<std::string> modes;  ///< per mode: "time-sliced, no run of N >= 2 copies ran together (N=2, 4: ...)"
+  bool empty() const { return modes.empty(); }
+  /// The modes' words, "; " between them.
+  std::string words() const;
+  /// words() and what follows: ", so that mode's sharing was not measured", or with both modes named, ", so neither
+  /// mode's sharing was measured".
+  std::string said() const;
+};
+
 struct Pick {
   AdviceVerdict verdict = AdviceVerdict::none;
   Basis basis = Basis::unit;
@@ -61,19 +73,16 @@ struct Pick {
   /// Per unit, why a mode's best is not known: its copies never ran together at N >= 2 (every ok cell of it there
   /// not co-run, a unit from the profiles), so a best over its other cells would leave its sharing out ("": known).
   /// The verdict is then undecided, and more sets of the best cells would not settle it.
-  std::string unmeasured;
+  NeverCoRun unmeasured;
   /// The cells whose sets would settle an undecided verdict: the best of each mode.
   bool open() const { return verdict == AdviceVerdict::undecided && best_ts && best_mps && unmeasured.empty(); }
 };
 Pick pick(const std::vector<MeasuredCell>& ladder, double slo_p99_ms, Basis basis = Basis::unit);
 
 /// Per unit, the modes whose N >= 2 copies never ran together: every ok cell of the mode at N >= 2 has worker sets
-/// and none of them co-run (a unit from the profiles), in words ("" where each mode has a co-run cell there, or
+/// and none of them co-run (a unit from the profiles), in words (none where each mode has a co-run cell there, or
 /// none that ran ok): a best over that mode's other cells would leave its sharing out.
-std::string never_co_run(const std::vector<MeasuredCell>& ladder);
-/// never_co_run's words on what follows: ", so that mode's sharing was not measured", or where both modes are
-/// named, ", so neither mode's sharing was measured".
-std::string sharing_unmeasured(const std::string& never_co_run_words);
+NeverCoRun never_co_run(const std::vector<MeasuredCell>& ladder);
 
 /// One copy alone under MPS against time-sliced, per unit (the ladder's N=1 cells): their speed ratio and
 /// interval; NaN where either did not run ok.
