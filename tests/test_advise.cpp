@@ -646,15 +646,15 @@ TEST(AdviseDecision, AnOpenVerdictGetsMoreSetsUntilTheCapOrTheBudget) {
   std::vector<MeasuredCell> l{cell(1, "timeslice", 10, NAN, true, 0.06, 2), cell(1, "mps", 10, NAN, true, 0.06, 2),
                               cell(2, "timeslice", 20, NAN, true, 0.06, 2), cell(2, "mps", 18.87, NAN, true, 0.06, 2)};
   set_losses(l);
-  EXPECT_EQ(why_no_more_sets(pick(l, NAN), 200, 10), "");  // open, room for another set of each
-  EXPECT_NE(why_no_more_sets(pick(l, NAN), 14, 10).find("the time budget would not hold another set"),
+  EXPECT_EQ(why_no_more_sets(pick(l, NAN), 200, 10).why, "");  // open, room for another set of each
+  EXPECT_NE(why_no_more_sets(pick(l, NAN), 14, 10).why.find("the time budget would not hold another set"),
             std::string::npos);
   std::vector<MeasuredCell> capped{cell(1, "timeslice", 10, NAN, true, 0.06, 2), cell(1, "mps", 10, NAN, true, 0.06, 2),
                                    cell(2, "timeslice", 20, NAN, true, 0.3, kMaxSetsPerCell),
                                    cell(2, "mps", 18.87, NAN, true, 0.3, kMaxSetsPerCell)};
   set_losses(capped);
   ASSERT_TRUE(pick(capped, NAN).open());
-  EXPECT_NE(why_no_more_sets(pick(capped, NAN), 1000, 10).find("8 worker sets each"), std::string::npos);
+  EXPECT_NE(why_no_more_sets(pick(capped, NAN), 1000, 10).why.find("8 worker sets each"), std::string::npos);
   // One side's best at the cap, the other's below it (its best moved to another N): a set of each would take the
   // first past the cap, so none is added.
   std::vector<MeasuredCell> one_full{
@@ -664,10 +664,10 @@ TEST(AdviseDecision, AnOpenVerdictGetsMoreSetsUntilTheCapOrTheBudget) {
   ASSERT_TRUE(pick(one_full, NAN).open());
   ASSERT_EQ(cells_to_settle(pick(one_full, NAN)).size(), 2u);
   EXPECT_EQ(
-      why_no_more_sets(pick(one_full, NAN), 1000, 10),
+      why_no_more_sets(pick(one_full, NAN), 1000, 10).why,
       "8 worker sets of time-sliced's best (N=2) (a cell runs at most 8) and the interval still crosses the line");
   const auto decided = ladder({{1, 10, 10}, {2, 20, 10.5}});
-  EXPECT_EQ(why_no_more_sets(pick(decided, NAN), 0, 10), "");  // nothing open: nothing to add
+  EXPECT_EQ(why_no_more_sets(pick(decided, NAN), 0, 10).why, "");  // nothing open: nothing to add
 }
 
 // A thread limit's sweep the budget would stop mid-way is not started (mnist on an H100,
@@ -703,15 +703,24 @@ TEST(AdviseDecision, OneSideShortOfCoRunSetsGetsTheNextSetAlone) {
   EXPECT_EQ(cells.front(), p.best_mps);
   EXPECT_EQ(settle_side(*cells.front()), "MPS's best (N=2)");
   // Its set alone fits where a set of each would not; the words name the side.
-  EXPECT_EQ(why_no_more_sets(p, 24, 12.5), "");
-  EXPECT_EQ(why_no_more_sets(p, 20, 12.5),
+  EXPECT_EQ(why_no_more_sets(p, 24, 12.5).why, "");
+  EXPECT_EQ(why_no_more_sets(p, 20, 12.5).why,
             "the time budget would not hold another set (20 s left, a set of MPS's best (N=2) takes about 12 s)");
+  // sets_end's words: the seconds left are those beyond the ones kept for one copy alone after the ladder, and say
+  // so (a budget stop only: the cap has nothing to do with seconds).
+  const NoMoreSets budget = why_no_more_sets(p, 20, 12.5);
+  EXPECT_TRUE(budget.budget);
+  EXPECT_EQ(budget.said(40), budget.why + ", beyond the 40 s kept for one copy alone after the ladder");
+  EXPECT_EQ(budget.said(0), budget.why);
   // At the cap, that side's sets still not two co-run: no more.
   MeasuredCell capped = l[3];
   for (int i = 2; i < kMaxSetsPerCell; ++i) capped.add(capped.sets[1]);
   std::vector<MeasuredCell> c{l[0], l[1], l[2], capped};
   set_losses(c);
-  EXPECT_EQ(why_no_more_sets(pick(c, NAN, Basis::unit), 1000, 10),
+  EXPECT_EQ(why_no_more_sets(pick(c, NAN, Basis::unit), 1000, 10).why,
+            "8 worker sets of MPS's best (N=2) and still fewer than two of them co-ran");
+  EXPECT_FALSE(why_no_more_sets(pick(c, NAN, Basis::unit), 1000, 10).budget);
+  EXPECT_EQ(why_no_more_sets(pick(c, NAN, Basis::unit), 1000, 10).said(40),
             "8 worker sets of MPS's best (N=2) and still fewer than two of them co-ran");
   // Per whole run every set counts: both sides have two, so a set of each, as before.
   const Pick whole = pick(l, NAN, Basis::run);

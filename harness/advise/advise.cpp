@@ -224,8 +224,8 @@ class AdviseRun {
       const std::vector<const MeasuredCell*> cells = cells_to_settle(p);
       double need = 0;
       for (const MeasuredCell* c : cells) need += seconds_per_set_.count(c->procs) ? seconds_per_set_.at(c->procs) : 0;
-      if (const std::string why = why_no_more_sets(p, sweeps_.seconds_left() - kept(), need); !why.empty())
-        return settled(why + (why.rfind("the time budget", 0) == 0 ? kept_beyond_words() : ""));
+      if (const NoMoreSets none = why_no_more_sets(p, sweeps_.seconds_left() - kept(), need); !none.empty())
+        return settled(none.said(kept()));
       if (cells.size() == 1) {
         added.push_back("one set of " + settle_side(*cells.front()));
         progress_.say("MPS " + times_with_interval(p.gain) + " the best time-sliced: " + settle_side(*cells.front()) +
@@ -342,10 +342,6 @@ class AdviseRun {
   double kept() const { return seconds_per_set_.count(1) ? 1.5 * 2 * seconds_per_set_.at(1) + 5 : 0; }
   std::string kept_words() const {
     return kept() > 0 ? ", " + fmt_fixed(kept(), 0) + " s of them kept for one copy alone after the ladder" : "";
-  }
-  /// kept_words where the seconds said left are those beyond the kept ones (settle's: the kept are not its to use).
-  std::string kept_beyond_words() const {
-    return kept() > 0 ? ", beyond the " + fmt_fixed(kept(), 0) + " s kept for one copy alone after the ladder" : "";
   }
 
   std::string predicted_at(int n) const {

@@ -29,10 +29,18 @@ int run_advise(const AdviseSpec& spec);
 /// `basis`: decide on it instead of the stored --basis (stored then); empty: as stored.
 int redo_advice(const std::string& dir, const std::string& basis = "", const std::string& job_length = "");
 
-/// Why no more worker sets are run for an open verdict (`p.open()`): the cap of kMaxSetsPerCell, or a budget
-/// that would not hold one more round (a set of each, or of the one side cells_to_settle names: `seconds_per_round`,
-/// with a margin); "" : run one more round.
-std::string why_no_more_sets(const Pick& p, double seconds_left, double seconds_per_round);
+/// Why no more worker sets are run for an open verdict (`p.open()`), in words: the cap of kMaxSetsPerCell, or a
+/// budget that would not hold one more round (a set of each, or of the one side cells_to_settle names:
+/// `seconds_per_round`, with a margin; `budget` true); no words: run one more round.
+struct NoMoreSets {
+  std::string why;
+  bool budget = false;  ///< the budget stops them (not the cap)
+  bool empty() const { return why.empty(); }
+  /// why, and where the budget stopped them and `kept_s` seconds were kept for one copy alone after the ladder
+  /// (not settle's to use, so not counted in the seconds left), ", beyond the 40 s kept for ...": sets_end's words.
+  std::string said(double kept_s) const;
+};
+NoMoreSets why_no_more_sets(const Pick& p, double seconds_left, double seconds_per_round);
 
 /// Why a thread limit's sweep is not started ("" to start it): `need_s`, what the limit before it took (the first:
 /// its worker sets at the ladder's pace; not finite or 0: no estimate), over the `seconds_left` of the budget. A

@@ -78,28 +78,35 @@ std::string settle_side(const MeasuredCell& c) {
   return std::string(c.is(ModeKind::mps) ? "MPS's" : "time-sliced's") + " best (N=" + std::to_string(c.procs) + ")";
 }
 
-std::string why_no_more_sets(const Pick& p, double seconds_left, double seconds_per_round) {
+NoMoreSets why_no_more_sets(const Pick& p, double seconds_left, double seconds_per_round) {
   const std::vector<const MeasuredCell*> cells = cells_to_settle(p);
-  if (cells.empty()) return "";
+  if (cells.empty()) return {};
   if (cells.size() == 1 && cells.front()->sets.size() >= kMaxSetsPerCell)
-    return std::to_string(cells.front()->sets.size()) + " worker sets of " + settle_side(*cells.front()) +
-           " and still fewer than two of them " + (p.basis == Basis::unit ? "co-ran" : "ran ok");
+    return {std::to_string(cells.front()->sets.size()) + " worker sets of " + settle_side(*cells.front()) +
+            " and still fewer than two of them " + (p.basis == Basis::unit ? "co-ran" : "ran ok")};
   if (cells.size() == 2) {  // a set of each: none where either cell has its kMaxSetsPerCell (its best moved there)
     const bool ts_full = p.best_ts->sets.size() >= kMaxSetsPerCell,
                mps_full = p.best_mps->sets.size() >= kMaxSetsPerCell;
     if (ts_full && mps_full)
-      return std::to_string(kMaxSetsPerCell) + " worker sets each and the interval still crosses the line";
+      return {std::to_string(kMaxSetsPerCell) + " worker sets each and the interval still crosses the line"};
     if (ts_full || mps_full) {
       const MeasuredCell& full = ts_full ? *p.best_ts : *p.best_mps;
-      return std::to_string(full.sets.size()) + " worker sets of " + settle_side(full) + " (a cell runs at most " +
-             std::to_string(kMaxSetsPerCell) + ") and the interval still crosses the line";
+      return {std::to_string(full.sets.size()) + " worker sets of " + settle_side(full) + " (a cell runs at most " +
+              std::to_string(kMaxSetsPerCell) + ") and the interval still crosses the line"};
     }
   }
   if (seconds_left < 1.5 * seconds_per_round + 5)
-    return "the time budget would not hold another set (" + fmt_fixed(seconds_left, 0) + " s left, a set " +
-           (cells.size() == 1 ? "of " + settle_side(*cells.front()) : std::string("of each")) + " takes about " +
-           fmt_fixed(seconds_per_round, 0) + " s)";
-  return "";
+    return {"the time budget would not hold another set (" + fmt_fixed(seconds_left, 0) + " s left, a set " +
+                (cells.size() == 1 ? "of " + settle_side(*cells.front()) : std::string("of each")) + " takes about " +
+                fmt_fixed(seconds_per_round, 0) + " s)",
+            true};
+  return {};
+}
+
+std::string NoMoreSets::said(double kept_s) const {
+  return why + (budget && kept_s > 0
+                    ? ", beyond the " + fmt_fixed(kept_s, 0) + " s kept for one copy alone after the ladder"
+                    : std::string());
 }
 
 std::string why_no_limit(double seconds_left, double need_s) {
