@@ -53,13 +53,15 @@ def main(folders):
         m = d["mps_over_timeslice"]
         counted = a["status"] == "complete" and d["basis"] == "unit"
         w = width_points(m)
-        verdict = r["verdict"] + (" N=%d" % r["procs"] if r["procs"] else "")
+        # one copy under MPS is not one copy time-sliced: the mode tells them apart
+        kind = r["verdict"] + (" under MPS" if r["verdict"] == "one-copy" and r.get("mode") == "mps" else "")
+        verdict = kind + (" N=%d" % r["procs"] if r["procs"] else "")
         print("run: %s on %s (%s): %s, MPS over time-sliced per step %s, %s%s%s" % (
             program, a["gpu"]["uuid"][:12], os.path.basename(folder), verdict, interval_text(m),
             "interval %.1f points wide" % w if w is not None else "no interval", co_run_text(a),
             "" if counted else " (not counted: %s, basis %s)" % (a["status"], d["basis"])))
         if counted:
-            by_program.setdefault(program, []).append((a["gpu"]["uuid"], r["verdict"], w))
+            by_program.setdefault(program, []).append((a["gpu"]["uuid"], kind, w))
     alike = []
     for program in sorted(by_program):
         entries = by_program[program]
