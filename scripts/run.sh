@@ -21,7 +21,16 @@ case "${1:-}" in
     export PATH="$root/tests/fakes:$PATH"
     export FAKE_MPS_JOURNAL="${TMPDIR:-/tmp}/bench_mps-demo-journal-$$"
     echo "run.sh --demo: no GPU data: CPU stand-in workers and a fake MPS daemon (tests/fakes), to show the flow" >&2
-    set -- --demo --workloads cpu --cpu-task-us 2000 --modes timeslice,mps --procs 1,2,4 --repeats 2 --tasks 20 "$@"
+    # The demo's plan, each option only where the user did not give it (bench_mps takes an option once).
+    demo=(--demo)
+    for pair in "--workloads cpu" "--cpu-task-us 2000" "--modes timeslice,mps" "--procs 1,2,4" "--repeats 2" \
+                "--tasks 20"; do
+      opt=${pair%% *}
+      given=0
+      for a in "$@"; do [ "$a" = "$opt" ] || [ "${a%%=*}" = "$opt" ] && given=1; done
+      [ "$given" = 1 ] || demo+=($pair)
+    done
+    set -- "${demo[@]}" "$@"
     ;;
 esac
 

@@ -2166,6 +2166,15 @@ TEST_F(Advise, RedoRefusesARungThatLostItsRunsAndASchedulerNoCardHas) {
   EXPECT_EQ(rung.exit_code, 2) << rung.err;
   EXPECT_NE(rung.err.find("holds no run of N=2, a rung advice.json says ran"), std::string::npos) << rung.err;
   EXPECT_EQ(read_text(copy / "advice.md"), before) << "nothing written";
+  // The rung's folder gone altogether: the same refusal (a redo once read on without N=2 and rewrote the verdict).
+  fs::remove_all(copy / "sweeps" / "ladder-2");
+  const auto gone = run_program(bench_mps_exe(), {"advise", "--redo", copy.string()}, env, 60);
+  EXPECT_EQ(gone.exit_code, 2) << gone.err;
+  EXPECT_EQ(std::count(gone.err.begin(), gone.err.end(), '\n'), 1) << gone.err;
+  EXPECT_NE(gone.err.find("ladder-2/summary.csv: no such file, though advice.json says the ladder ran N=2"),
+            std::string::npos)
+      << gone.err;
+  EXPECT_EQ(read_text(copy / "advice.md"), before) << "nothing written";
   fs::remove_all(copy);
   fs::copy(committed, copy, fs::copy_options::recursive);
   nlohmann::json j = nlohmann::json::parse(read_text(copy / "advice.json"));

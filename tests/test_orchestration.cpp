@@ -169,6 +169,14 @@ TEST_F(Orchestration, RunShDemoRendersAStampedReportWithoutAGpu) {
   EXPECT_EQ(report.rfind("> **DEMO, no GPU data.**", 0), 0u) << report.substr(0, 200);
   EXPECT_NE(read_text(out() / "plots" / "plot_data.json").find("\"DEMO, no GPU data: "), std::string::npos);
   EXPECT_EQ(harness::read_summary(out() / "summary.csv").size(), 12u);
+  // The demo's plan gives way to the user's options (it once added its own --procs beside theirs: "given 2 times").
+  const fs::path own = tmp / "own";
+  const auto mine = run_program(source_dir() / "scripts" / "run.sh",
+                                {"--demo", "--procs", "1,3", "--repeats=1", "--out", own.string()}, e, 120);
+  ASSERT_EQ(mine.exit_code, 0) << mine.out << mine.err;
+  const auto rows = harness::read_summary(own / "summary.csv");
+  ASSERT_EQ(rows.size(), 4u);  // N = 1, 3 in two modes, one repeat
+  EXPECT_TRUE(std::any_of(rows.begin(), rows.end(), [](const auto& row) { return row.procs == 3; }));
   // A demo measures no GPU: a GPU workload is refused before anything runs.
   const auto gpu =
       run_program(bench_mps_exe(), {"--demo", "--workloads", "spin", "--out", (tmp / "gpu").string()}, env);

@@ -91,6 +91,15 @@ MeasuredCell unrun_limit(const nlohmann::json* l, const std::string& problem) {
   return c;
 }
 
+/// Whether the stored advice.json's ladder holds a cell of N=`n` with worker sets (one advise measured).
+bool stored_ran_at(const nlohmann::json& stored, int n) {
+  if (!stored.contains("ladder") || !stored.at("ladder").is_array()) return false;
+  return std::any_of(stored.at("ladder").begin(), stored.at("ladder").end(), [n](const nlohmann::json& c) {
+    return c.is_object() && c.contains("procs") && c.at("procs").is_number_integer() && c.at("procs") == n &&
+           c.contains("sets") && c.at("sets").is_array() && !c.at("sets").empty();
+  });
+}
+
 /// The measured cells of an advise folder's child sweeps (`sweeps`): each rung, the sets added to settle the
 /// verdict (in their order), the thread limits (in the order they ran: limit_folder); none of a sweep advise
 /// stopped (read_when_run).
@@ -99,6 +108,11 @@ void read_stored_cells(const fs::path& sweeps, const UnitChoice& unit, const std
   std::error_code ec;
   for (const int n : rungs) {
     const fs::path rung = sweeps / ("ladder-" + std::to_string(n));
+    // A rung advice.json holds cells of, whose runs are gone: the advice would silently lose that N (and with it a
+    // mode's sharing), so it is refused as any damaged folder is.
+    if (!fs::is_regular_file(rung / "summary.csv", ec) && stored_ran_at(stored, n))
+      throw ResultsError((rung / "summary.csv").string() +
+                         ": no such file, though advice.json says the ladder ran N=" + std::to_string(n));
     if (!read_when_run(rung)) continue;
     read_cells(rung, unit, advice.ladder);
     // A ladder that ran to its end ran every rung: a rung's folder without a run of its N is damaged, and what it
