@@ -47,18 +47,26 @@ AloneJob alone_job(const MeasuredCell& alone) {
   return {mean(units), mean(startup), mean(unit)};
 }
 
-/// The best cell of `kind` on the job's rate (NaN rate: none).
+/// The best cell of `kind` on the job's rate, among those that met the p99 target (`slo`; NaN: none), and its
+/// knee: the fewest copies within kKneeGain of that rate, as advise's pick takes it (no cell: none ran ok).
 struct Best {
   const MeasuredCell* cell = nullptr;
   std::vector<double> rates;
+  const MeasuredCell* knee = nullptr;
 };
-Best best_of(const std::vector<MeasuredCell>& ladder, ModeKind kind, double units) {
+Best best_of(const std::vector<MeasuredCell>& ladder, ModeKind kind, double units, double slo) {
   Best best;
+  std::vector<std::pair<const MeasuredCell*, double>> rated;
   for (const MeasuredCell& c : ladder) {
-    if (!c.is(kind) || !c.ok) continue;
+    if (!c.is(kind) || !c.ok || (!std::isnan(slo) && !(c.p99_ms <= slo))) continue;
     std::vector<double> r = job_rates(c, units);
-    if (!r.empty() && (!best.cell || mean(r) > mean(best.rates))) best = {&c, std::move(r)};
+    if (r.empty()) continue;
+    rated.emplace_back(&c, mean(r));
+    if (!best.cell || mean(r) > mean(best.rates)) best = {&c, std::move(r), nullptr};
   }
+  best.knee = best.cell;
+  for (const auto& [c, rate] : rated)
+    if (rate >= (1 - kKneeGain) * mean(best.rates) && c->procs < best.knee->procs) best.knee = c;
   return best;
 }
 
@@ -105,7 +113,8 @@ std::string job_length_words(const JobLength& length, LadderUnit unit) {
 
 int JobVerdict::side() const { return problem.empty() ? side_of_band(gain) : 0; }
 
-JobVerdict job_verdict(const std::vector<MeasuredCell>& ladder, LadderUnit unit, const JobLength& length) {
+JobVerdict job_verdict(const std::vector<MeasuredCell>& ladder, LadderUnit unit, const JobLength& length,
+                       double slo_p99_ms) {
   JobVerdict v;
   v.length = length;
   if (unit == LadderUnit::run) {
@@ -142,13 +151,17 @@ JobVerdict job_verdict(const std::vector<MeasuredCell>& ladder, LadderUnit unit,
     return v;
   }
   const std::vector<double> base = job_rates(*alone, v.units);
-  const Best ts = best_of(ladder, ModeKind::timeslice, v.units), mps = best_of(ladder, ModeKind::mps, v.units);
+  const Best ts = best_of(ladder, ModeKind::timeslice, v.units, slo_p99_ms),
+             mps = best_of(ladder, ModeKind::mps, v.units, slo_p99_ms);
   if (!ts.cell || !mps.cell || base.empty()) {
-    v.problem = "the ladder has no ok cell of " + std::string(!ts.cell ? "time-slicing" : "MPS");
+    v.problem = "the ladder has no ok cell of " + std::string(!ts.cell ? "time-slicing" : "MPS") +
+                (std::isnan(slo_p99_ms) ? "" : " within the p99 target of " + fmt_sig(slo_p99_ms) + " ms");
     return v;
   }
   v.ts_procs = ts.cell->procs;
   v.mps_procs = mps.cell->procs;
+  v.ts_knee = ts.knee->procs;
+  v.mps_knee = mps.knee->procs;
   v.ts_jobs = mean(ts.rates) / mean(base);
   v.mps_jobs = mean(mps.rates) / mean(base);
   v.gain = ratio_of_means(mps.rates, ts.rates);
@@ -162,12 +175,22 @@ std::string job_sentence(const JobVerdict& v, LadderUnit unit) {
   if (!v.problem.empty()) return s + ": no verdict: " + v.problem + ".";
   const std::string gain = times_with_interval(v.gain) + " time-slicing's best (N=" + std::to_string(v.ts_procs) +
                            ", " + fmt_times(v.ts_jobs) + " the jobs of one copy alone) per job";
+  // The N advised is the mode's knee (fewest copies within kKneeGain of its best), as in the headline's pick.
+  const auto knee_words = [](int knee, int best) {
+    return knee == best
+               ? std::string()
+               : " (within " + fmt_fixed(100 * kKneeGain, 1) + " % of its best, N=" + std::to_string(best) + ")";
+  };
   switch (v.side()) {
     case 1:
-      return s + ": MPS at N=" + std::to_string(v.mps_procs) + ", " + gain + ".";
+      return s + ": " +
+             (v.mps_knee == 1 ? std::string("one copy at a time, under MPS")
+                              : "MPS at N=" + std::to_string(v.mps_knee)) +
+             knee_words(v.mps_knee, v.mps_procs) + ", " + gain + ".";
     case -1:
-      return s + ": time-sliced at N=" + std::to_string(v.ts_procs) + "; MPS's best (N=" + std::to_string(v.mps_procs) +
-             ") " + gain + ".";
+      return s + ": " +
+             (v.ts_knee == 1 ? std::string("one copy at a time") : "time-sliced at N=" + std::to_string(v.ts_knee)) +
+             knee_words(v.ts_knee, v.ts_procs) + "; MPS's best (N=" + std::to_string(v.mps_procs) + ") " + gain + ".";
     default:
       return s + ": can't tell; MPS's best (N=" + std::to_string(v.mps_procs) + ") " + gain +
              (v.gain.has_interval() ? ", an interval across the line" : "") + ".";

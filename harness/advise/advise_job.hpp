@@ -33,15 +33,20 @@ std::string job_length_words(const JobLength& length, LadderUnit unit);
 /// (each set's copies over start-up + units x unit time), MPS's best over time-slicing's best with its interval.
 struct JobVerdict {
   JobLength length;
-  double units = NAN;  ///< the job's units per copy
-  int ts_procs = 0, mps_procs = 0;
+  double units = NAN;               ///< the job's units per copy
+  int ts_procs = 0, mps_procs = 0;  ///< each mode's best cell for the job
+  /// Each mode's knee for the job: its fewest copies within kKneeGain of its best (the N advised; 1: one copy)
+  int ts_knee = 0, mps_knee = 0;
   double ts_jobs = NAN, mps_jobs = NAN;  ///< the best cells' throughput in jobs of one copy alone (time-sliced)
   RatioInterval gain{NAN, NAN, NAN};     ///< MPS's best over time-slicing's best, per job
   std::string problem;                   ///< why there is no verdict ("": one)
   /// 1: MPS (the interval above 1 + kDecisionBand), -1: time-slicing (below), 0: can't tell.
   int side() const;
 };
-JobVerdict job_verdict(const std::vector<MeasuredCell>& ladder, LadderUnit unit, const JobLength& length);
+/// Cells over --slo-p99-ms (`slo_p99_ms`; NaN: none) are not advised for a job either: a step's p99 is the same
+/// however long the job.
+JobVerdict job_verdict(const std::vector<MeasuredCell>& ladder, LadderUnit unit, const JobLength& length,
+                       double slo_p99_ms = NAN);
 
 /// "For a job of 100x the command as given (31500 steps a copy): MPS at N=4, 1.21x (1.15-1.27) time-slicing's best
 /// (N=4) per job." or why it cannot be said.

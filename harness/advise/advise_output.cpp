@@ -254,7 +254,7 @@ std::vector<JobVerdict> job_verdicts(const Advice& a) {
   std::vector<JobVerdict> out;
   if (!states_jobs(a)) return out;
   for (const JobLength& l : stated_job_lengths(asked_job_length(a.meta)))
-    out.push_back(job_verdict(a.ladder, a.alone.unit, l));
+    out.push_back(job_verdict(a.ladder, a.alone.unit, l, number_or_nan(a.meta, "slo_p99_ms")));
   return out;
 }
 

@@ -55,7 +55,7 @@ void finish_advice(Advice& advice, double slo_p99_ms) {
         "The ladder stopped early (" + advice.ladder_end + "): " + advice.recommendation.headline;
   if (const std::optional<JobLength> job = asked_job_length(advice.meta))  // --job-length: that job's advice too
     advice.recommendation.headline +=
-        " " + job_sentence(job_verdict(advice.ladder, advice.alone.unit, *job), advice.alone.unit);
+        " " + job_sentence(job_verdict(advice.ladder, advice.alone.unit, *job, slo_p99_ms), advice.alone.unit);
 }
 
 void print_advice(const Advice& advice, const fs::path& out) {
