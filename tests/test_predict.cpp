@@ -510,6 +510,15 @@ TEST(PredictHostile, AForeignAgainstOrXrayIsRefusedBeforeAnyWork) {
     EXPECT_NE(r.err.find(c.args[0]), std::string::npos) << "names the option: " << r.err;
     EXPECT_FALSE(fs::exists(tmp / "p"));
   }
+  // The alone folder's summary.csv cut to its header: damaged, not "not a sweep of your program".
+  fs::copy(study() / "gemm" / "alone", tmp / "cut", fs::copy_options::recursive);
+  const std::string summary = read_text(tmp / "cut" / "summary.csv");
+  write_text(tmp / "cut" / "summary.csv", summary.substr(0, summary.find('\n') + 1));
+  const auto cut = run_program(bench_mps_exe(), {"predict", (tmp / "cut").string(), "--xray", xray, "--procs", "2",
+                                                 "--out", (tmp / "p").string()});
+  EXPECT_EQ(cut.exit_code, 2) << cut.err;
+  EXPECT_NE(cut.err.find("summary.csv: 0 runs, but meta.json says the sweep recorded"), std::string::npos) << cut.err;
+  EXPECT_FALSE(fs::exists(tmp / "p"));
   // An X-ray of CPU stand-ins for a program profiled on an H100.
   fs::copy(study() / "xray", tmp / "cpu-xray", fs::copy_options::recursive);
   nlohmann::json meta = nlohmann::json::parse(read_text(tmp / "cpu-xray" / "meta.json"));

@@ -14,6 +14,7 @@
 #include "harness/common/errors.hpp"
 #include "harness/common/files.hpp"
 #include "harness/results/results_reader.hpp"
+#include "harness/results/summary_checks.hpp"
 #include "harness/workers/workload_config.hpp"
 
 namespace fs = std::filesystem;
@@ -49,6 +50,9 @@ Folder read_folder(const fs::path& dir, const std::string& option) {
   }
   try {
     const SweepMeta meta = read_sweep_meta(dir);
+    // No run of a program: a summary cut short is named as damaged, not taken for a folder of another workload (it
+    // read "not a sweep of your program" for an exec sweep whose rows were gone).
+    if (f.program.empty()) check_rows_match_meta(dir / "summary.csv", rows, meta);
     if (meta.gpu && meta.gpu->other.is_object()) f.gpu = meta.gpu->other.value("name", std::string());
   } catch (const ResultsError& e) {
     throw ResultsError(option + e.what());
