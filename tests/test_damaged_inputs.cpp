@@ -164,7 +164,7 @@ TEST(DamagedFolder, SummaryCutShortIsRefusedNotShownAsComplete) {
   std::string header = lines_of(dir / "summary.csv")[0];
   header.pop_back();  // the header alone, its newline lost: a write cut short after the first line
   write_text(dir / "summary.csv", header);
-  expect_refused(report(dir), dir / "summary.csv", "0 runs, but meta.json says the sweep recorded 12");
+  expect_refused(report(dir), dir / "summary.csv", "its last line has no line end (a file cut short)");
   expect_refused(compare(dir, dir), dir / "summary.csv", "cut short");
 
   const fs::path fleet = tmp / "fleet";

@@ -81,16 +81,21 @@ TEST(OneLine, KeepsUtf8AndMarksControlBytesAndBrokenSequences) {
   EXPECT_EQ(one_line(std::string("nul\0byte", 8)), "nul?byte");
 }
 
+/// `text` gzip-packed into `gz` (as scripts/pack_results.py packs a file).
+void write_gzip(const fs::path& gz, const std::string& text) {
+  gzFile out = gzopen(gz.c_str(), "wb");
+  ASSERT_NE(out, nullptr);
+  ASSERT_EQ(gzwrite(out, text.data(), static_cast<unsigned>(text.size())), static_cast<int>(text.size()));
+  ASSERT_EQ(gzclose(out), Z_OK);
+}
+
 // The one rule for files committed packed (scripts/pack_results.py): NAME.gz stands for NAME only where NAME is not
 // there, and reads as its unpacked text; a cut stream is a ResultsError naming the file.
 TEST(PackedFiles, APackedCopyStandsForItsFileOnlyWhereTheFileIsNotThere) {
   TempDir tmp;
   const fs::path plain = tmp / "profile-7.json", gz = tmp / "profile-7.json.gz";
-  gzFile out = gzopen(gz.c_str(), "wb");
-  ASSERT_NE(out, nullptr);
   const std::string text = "{\"format_version\": 3}\n";
-  ASSERT_EQ(gzwrite(out, text.data(), static_cast<unsigned>(text.size())), static_cast<int>(text.size()));
-  ASSERT_EQ(gzclose(out), Z_OK);
+  write_gzip(gz, text);
   EXPECT_EQ(packed_copy(plain), gz);
   EXPECT_TRUE(exists_or_packed(plain));
   EXPECT_FALSE(exists_or_packed(tmp / "other.json"));
@@ -110,6 +115,26 @@ TEST(PackedFiles, APackedCopyStandsForItsFileOnlyWhereTheFileIsNotThere) {
   } catch (const ResultsError& e) {
     EXPECT_NE(std::string(e.what()).find("profile-7.json.gz"), std::string::npos) << e.what();
   }
+}
+
+// A CSV cut inside its last line: the reader alone takes the piece as a row ("86.95" for 86.95275, "1" for
+// 12.06385; a review found report and compare read on); without its line end the file is refused, plain or packed.
+TEST(CsvCells, AFileCutInsideItsLastLineIsRefusedPlainOrPacked) {
+  TempDir tmp;
+  const fs::path plain = tmp / "summary.csv";
+  const std::array<const char*, 2> columns{"run_id", "energy_j"};
+  write_text(plain, "run_id,energy_j\nr1,86.95275\n");
+  EXPECT_EQ(harness::read_csv_columns(plain, columns).size(), 1u);
+  write_text(plain, "run_id,energy_j\nr1,86.95");
+  try {
+    harness::read_csv_columns(plain, columns);
+    ADD_FAILURE() << "a cut last line was read";
+  } catch (const ResultsError& e) {
+    EXPECT_EQ(std::string(e.what()), plain.string() + ": its last line has no line end (a file cut short)");
+  }
+  const fs::path packed = tmp / "tasks.csv", gz = tmp / "tasks.csv.gz";
+  write_gzip(gz, "run_id,energy_j\nr1,1");
+  EXPECT_THROW(harness::read_csv_columns(packed, columns), ResultsError);
 }
 
 RunRecord sample_record(int repeat, int procs, const std::string& reason = "") {

@@ -1,6 +1,7 @@
 #include "harness/common/csv_table.hpp"
 
 #include <cerrno>
+#include <cstdio>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -20,7 +21,49 @@ class GzipSource final : public io::ByteSourceBase {
   GzipReader reader_;
 };
 
+/// A plain file's bytes for the CSV reader.
+class FileSource final : public io::ByteSourceBase {
+ public:
+  explicit FileSource(const std::filesystem::path& file) : file_(std::fopen(file.c_str(), "rb")) {
+    if (!file_) throw ResultsError(file.string() + ": " + not_a_readable_file_why(file));
+  }
+  ~FileSource() override { std::fclose(file_); }
+  FileSource(const FileSource&) = delete;
+  FileSource& operator=(const FileSource&) = delete;
+  int read(char* buffer, int size) override {
+    const std::size_t n = std::fread(buffer, 1, static_cast<std::size_t>(size), file_);
+    if (n == 0 && std::ferror(file_)) throw io::error::can_not_open_file();
+    return static_cast<int>(n);
+  }
+
+ private:
+  std::FILE* file_;
+};
+
+/// Another source's bytes, its last byte kept.
+class LastByteSource final : public io::ByteSourceBase {
+ public:
+  LastByteSource(std::unique_ptr<io::ByteSourceBase> inner, std::shared_ptr<int> last)
+      : inner_(std::move(inner)), last_(std::move(last)) {}
+  int read(char* buffer, int size) override {
+    const int n = inner_->read(buffer, size);
+    if (n > 0) *last_ = static_cast<unsigned char>(buffer[n - 1]);
+    return n;
+  }
+
+ private:
+  std::unique_ptr<io::ByteSourceBase> inner_;
+  std::shared_ptr<int> last_;
+};
+
 }  // namespace
+
+std::unique_ptr<io::ByteSourceBase> tracked_source(const std::filesystem::path& file, bool gzip,
+                                                   std::shared_ptr<int> last_byte) {
+  std::unique_ptr<io::ByteSourceBase> inner =
+      gzip ? gzip_source(file) : std::unique_ptr<io::ByteSourceBase>(std::make_unique<FileSource>(file));
+  return std::make_unique<LastByteSource>(std::move(inner), std::move(last_byte));
+}
 
 std::unique_ptr<io::ByteSourceBase> gzip_source(const std::filesystem::path& gz) {
   return std::make_unique<GzipSource>(gz);

@@ -54,9 +54,14 @@ std::string csv_error_text(const std::string& what);
 /// The bytes of a gzip file as the CSV reader takes them, decompressed as they are read (zlib); errors name it.
 std::unique_ptr<io::ByteSourceBase> gzip_source(const std::filesystem::path& gz);
 
+/// The bytes of `file` for the CSV reader (unpacked by zlib where `gzip`), the last byte read kept in `last_byte`
+/// (-1: none yet): a file whose last line has no line end was cut short, which the reader alone takes as a row.
+std::unique_ptr<io::ByteSourceBase> tracked_source(const std::filesystem::path& file, bool gzip,
+                                                   std::shared_ptr<int> last_byte);
+
 /// Every row of `file` (or, where only its packed copy is there, of `file`.gz: packed_copy), the cells of
 /// `columns` in that order. A column marked optional may be absent (a file written before the column
-/// existed): its cells are then empty.
+/// existed): its cells are then empty. A file whose last line has no line end (cut short) is refused.
 template <std::size_t N>
 CsvRows<N> read_csv_columns(const std::filesystem::path& file, const std::array<const char*, N>& columns,
                             const std::array<bool, N>& optional = {}) {
@@ -68,9 +73,11 @@ CsvRows<N> read_csv_columns(const std::filesystem::path& file, const std::array<
     throw ResultsError(file.string() + ": " + not_a_readable_file_why(file));
   try {
     using Reader = io::CSVReader<N, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>>;
-    std::unique_ptr<Reader> in = packed.empty() ? std::make_unique<Reader>(file.string())
-                                                : std::make_unique<Reader>(packed.string(), gzip_source(packed));
-    detail::read_all<N>(*in, source, columns, optional, rows, std::make_index_sequence<N>{});
+    const auto last_byte = std::make_shared<int>(-1);
+    Reader in(source.string(), tracked_source(source, !packed.empty(), last_byte));
+    detail::read_all<N>(in, source, columns, optional, rows, std::make_index_sequence<N>{});
+    // The reader takes a last line without its line end as a whole row: a number cut inside it reads as another.
+    if (*last_byte != '\n') throw ResultsError(source.string() + ": its last line has no line end (a file cut short)");
   } catch (const io::error::base& e) {
     throw ResultsError(source.string() + ": " + csv_error_text(e.what()));
   }

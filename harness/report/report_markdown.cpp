@@ -186,9 +186,9 @@ std::string timing_section(const std::optional<nlohmann::json>& timing) {
          "last task's end). The harness's own: worker start-up (processes, contexts, warm-up) " +
          fmt_fixed(num("startup_s"), 1) + " s, settle pauses " + fmt_fixed(num("settle_s"), 1) +
          " s, waiting for workers to exit " + fmt_fixed(num("teardown_s"), 1) +
-         " s (the rest of their exit overlaps the next set's start-up). Consecutive repeats of a configuration share "
-         "one set of worker processes (meta.json sweep.rounds_per_set), each repeat released by its own start "
-         "barrier.\n";
+         " s (the rest of their exit overlaps the next set's start-up). Where meta.json's sweep.rounds_per_set is "
+         "above 1, consecutive repeats of a configuration share one set of worker processes, each repeat released by "
+         "its own start barrier; at 1 (the default of 2 repeats) each repeat has a set of its own.\n";
 }
 
 /// "GPU 37% busy alone" from the series' time-sliced N=1 runs, or "" where those are too short (< 2 s)
