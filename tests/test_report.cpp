@@ -187,9 +187,11 @@ TEST_F(ReportFixture, VerdictNamesGpuDriverAndMeasuredRatios) {
   const std::string verdict = first_line(md_);
   EXPECT_EQ(verdict.rfind("On NVIDIA H200 (driver 580.159.04), ", 0), 0u) << verdict;
   // spin at N=10: 92.97609 / 98.46892 time-sliced, 954.762 / 98.34245 with MPS (summary.csv).
-  EXPECT_NE(verdict.find("10 processes time-sliced ran at 0.94x the throughput of one process for spin while MPS "
-                         "reached 9.71x"),
-            std::string::npos)
+  EXPECT_NE(
+      verdict.find(
+          "10 processes time-sliced ran at 0.94x the throughput of one process in the same mode for spin while MPS "
+          "reached 9.71x"),
+      std::string::npos)
       << verdict;
   // mlp at N=10: 4456.526 / 7889.41 and 29603.6 / 7220.187.
   EXPECT_NE(verdict.find("0.56x time-sliced and 4.10x with MPS"), std::string::npos) << verdict;
@@ -293,9 +295,11 @@ TEST(Report, FailedRunsAreCountedAndLeftOut) {
   const std::string md = read_text(dir / "report.md");
   const std::string verdict = first_line(md);
   // spin falls back to N=4, the largest N with both modes ok.
-  EXPECT_NE(verdict.find("4 processes time-sliced ran at 0.94x the throughput of one process for spin while MPS "
-                         "reached 3.94x"),
-            std::string::npos)
+  EXPECT_NE(
+      verdict.find(
+          "4 processes time-sliced ran at 0.94x the throughput of one process in the same mode for spin while MPS "
+          "reached 3.94x"),
+      std::string::npos)
       << verdict;
   EXPECT_NE(verdict.find("(1 of 12 runs failed and are left out)."), std::string::npos) << verdict;
   EXPECT_NE(md.find("| spin | mps | 10 | 0/1 | - | - | - | - | - | - |"), std::string::npos) << md;
@@ -331,7 +335,8 @@ TEST(Report, OnlyOneModeDrawsNoSpeedupFigure) {
   const CommandOutput out = report(dir);
   ASSERT_EQ(out.exit_code, 0) << out.err;
   const std::string md = read_text(dir / "report.md");
-  EXPECT_NE(first_line(md).find("10 processes time-sliced ran at 0.94x the throughput of one process for spin"),
+  EXPECT_NE(first_line(md).find(
+                "10 processes time-sliced ran at 0.94x the throughput of one process in the same mode for spin"),
             std::string::npos)
       << first_line(md);
   EXPECT_FALSE(fs::exists(dir / "plots" / "mps_speedup.png"));

@@ -42,7 +42,8 @@ std::string verdict_clause(const ReportData& data, const std::string& series, co
     if (std::isfinite(ts) && std::isfinite(mp)) {
       if (first)
         return std::to_string(n) + " processes time-sliced ran at " + fmt_times(ts) +
-               " the throughput of one process for " + series + " while " + mps_name + " reached " + fmt_times(mp);
+               " the throughput of one process in the same mode for " + series + " while " + mps_name + " reached " +
+               fmt_times(mp);
       return "for " + series + " at N=" + std::to_string(n) + ", " + fmt_times(ts) + " time-sliced and " +
              fmt_times(mp) + " with " + mps_name;
     }
@@ -62,7 +63,7 @@ std::string verdict_clause(const ReportData& data, const std::string& series, co
       const double r = rel(m, *it);
       if (std::isfinite(r))
         return std::to_string(*it) + " processes " + mode_label(m) + " ran at " + fmt_times(r) +
-               " the throughput of one process for " + series;
+               " the throughput of one process in the same mode for " + series;
     }
   }
   return "";
