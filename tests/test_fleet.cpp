@@ -18,6 +18,7 @@
 #include "harness/common/errors.hpp"
 #include "harness/common/proc_scan.hpp"
 #include "harness/plan/device_options.hpp"
+#include "harness/report/report_fleet.hpp"
 #include "harness/results/gpus_index.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/sweep/cpu_affinity.hpp"
@@ -609,6 +610,49 @@ fs::path make_fleet(const TempDir& tmp) {
     fs::copy(fixtures_dir() / "compare" / fixture, fleet / node, fs::copy_options::recursive);
   }
   return tmp / "results";
+}
+
+// An outlier is a verdict with its interval: a GPU whose repeats spread across the threshold is "unsure", not
+// flagged (a review found one flagged 1.1 % off the fleet median with a 2.3 % spread of its own).
+TEST(FleetReport, AGpuBeyondTheThresholdOnlyByItsNoiseIsUnsureNotAnOutlier) {
+  using namespace harness;
+  const auto member = [](const std::string& label, std::vector<double> throughputs) {
+    FleetMember m;
+    m.label = label;
+    for (std::size_t i = 0; i < throughputs.size(); ++i) {
+      SummaryRecord r;
+      r.run_id = "r" + std::to_string(i + 1) + "-mps-spin-n4";
+      r.repeat = static_cast<int>(i + 1);
+      r.workload = "spin";
+      r.mode = "mps";
+      r.procs = 4;
+      r.status = RunStatus::ok;
+      r.throughput_tasks_per_s = throughputs[i];
+      m.runs.push_back(r);
+    }
+    return m;
+  };
+  FleetFolder fleet;
+  fleet.members = {member("a", {100, 100.2, 99.8}), member("b", {100.1, 99.9, 100}), member("c", {100, 99.9, 100.1}),
+                   member("noisy", {96, 99, 102.5, 97.5}),  // mean 98.75: 1.25 % under the fleet's 100, spread 6.6 %
+                   member("slow", {90, 90.2, 89.8})};
+  const std::vector<FleetConfig> configs = judge_fleet(fleet, CompareOptions{});
+  ASSERT_EQ(configs.size(), 1u);
+  const std::vector<FleetCell>& cells = configs[0].cells;
+  ASSERT_EQ(cells.size(), 5u);
+  EXPECT_DOUBLE_EQ(configs[0].fleet_median, 100);
+  EXPECT_FALSE(cells[0].outlier || cells[0].unsure);
+  EXPECT_FALSE(cells[3].outlier);
+  EXPECT_TRUE(cells[3].unsure);
+  EXPECT_LT(cells[3].vs_fleet.lo, 0.99);
+  EXPECT_GT(cells[3].vs_fleet.hi, 1.0);
+  EXPECT_TRUE(cells[4].outlier);
+  EXPECT_LT(cells[4].vs_fleet.hi, 0.91);
+  const std::string md = render_fleet_report(fleet, configs, CompareOptions{}, "t");
+  EXPECT_NE(md.find("unsure (slower?)"), std::string::npos) << md;
+  const std::size_t first = md.find("**outlier (slower)**");
+  ASSERT_NE(first, std::string::npos) << md;
+  EXPECT_EQ(md.find("**outlier (", first + 1), std::string::npos) << "one outlier: " << md;
 }
 
 TEST(FleetReport, FlagsTheGpuSlowerThanTheFleetAndListsTheFolderItCannotRead) {

@@ -100,16 +100,25 @@ std::string direction(double deviation, CompareMetric metric) {
   return better ? "faster" : "slower";
 }
 
+/// A GPU's mean over the fleet median: "0.90x (0.88-0.92)", without an interval where it has one repeat.
+std::string over_fleet_words(const RatioInterval& r) {
+  if (!std::isfinite(r.ratio)) return "-";
+  return fmt_times(r.ratio) + (r.has_interval() ? " (" + fmt_fixed(r.lo, 2) + "-" + fmt_fixed(r.hi, 2) + ")"
+                                                : std::string(" (no interval: one repeat)"));
+}
+
 }  // namespace
 
 void add_fleet_report_options(CLI::App& report_cmd, ReportArgs& args) {
   const std::string group = "a folder of many results folders (the fleet report)";
-  args.fleet_options[0] = report_cmd
-                              .add_option("--threshold", args.threshold_pct,
-                                          "percent from the fleet median that makes a GPU an outlier (default " +
-                                              fmt_num(CompareOptions{}.threshold_pct) + ", as compare)")
-                              ->check(finite_in(0.0, 1000.0))
-                              ->group(group);
+  args.fleet_options[0] =
+      report_cmd
+          .add_option(
+              "--threshold", args.threshold_pct,
+              "percent from the fleet median that makes a GPU an outlier, its interval wholly beyond (default " +
+                  fmt_num(CompareOptions{}.threshold_pct) + ", as compare)")
+          ->check(finite_in(0.0, 1000.0))
+          ->group(group);
   args.fleet_options[1] =
       report_cmd
           .add_option("--metric", args.metric, "throughput (tasks/s, higher is better), p50 or p99 (per-task ms)")
@@ -269,7 +278,20 @@ std::vector<FleetConfig> judge_fleet(const FleetFolder& fleet, const CompareOpti
     for (FleetCell& cell : config.cells) {
       if (!comparable || !std::isfinite(cell.side.median)) continue;
       cell.deviation = (cell.side.median - config.fleet_median) / std::fabs(config.fleet_median);
-      cell.outlier = std::fabs(cell.deviation) > threshold;
+      // A verdict with its interval: this GPU's mean over its repeats (Student's t) against the fleet median (the
+      // median of medians, which one GPU far off does not move as a mean of the others would).
+      const std::vector<double>& x = cell.side.values;
+      const double m = mean(x), center = std::fabs(config.fleet_median);
+      cell.vs_fleet = {m / center, NAN, NAN};
+      if (x.size() >= 2) {
+        const double n = static_cast<double>(x.size());
+        const double half = student_t_quantile((1 + kMedianCiCoverage) / 2, n - 1) * std::sqrt(sample_variance(x) / n);
+        cell.vs_fleet.lo = (m - half) / center;
+        cell.vs_fleet.hi = (m + half) / center;
+      }
+      const RatioInterval& v = cell.vs_fleet;
+      cell.outlier = v.has_interval() && (v.lo > 1 + threshold || v.hi < 1 - threshold);
+      cell.unsure = !cell.outlier && std::isfinite(v.ratio) && std::fabs(v.ratio - 1) > threshold;
     }
   }
   return configs;
@@ -287,23 +309,26 @@ std::string render_fleet_report(const FleetFolder& fleet, const std::vector<Flee
         (fleet.problems.empty() ? "" : ", " + std::to_string(fleet.problems.size()) + " that could not be read") +
         ". Each GPU's " + metric + " (" + unit +
         ") is the median over its ok repeats; the fleet median is the "
-        "median of those medians. A GPU is an **outlier** where it differs from the fleet median by more than " +
+        "median of those medians. A GPU is an **outlier** where its mean over its ok repeats, over the fleet median, "
+        "lies more than " +
         threshold +
-        " (`--threshold`, as `bench_mps compare`). With two GPUs the fleet median lies between "
-        "them: both are flagged, or neither.\n\n";
+        " (`--threshold`, as `bench_mps compare`) from 1x with its ~94 % interval (Student's t over its repeats) "
+        "wholly beyond; beyond by the point alone, its interval reaching inside (or none: one repeat), it is "
+        "**unsure**, not flagged. With two GPUs the fleet median lies between them.\n\n";
   if (const std::string mixed = mixed_models_warning(fleet); !mixed.empty()) md += "**Warning:** " + mixed + ".\n\n";
   md += render_fleet_conform(fleet.conforms);
   if (fleet.members.empty()) return md;
 
   md += "## Outliers\n\n";
-  MarkdownTable outliers({"folder", "host, GPU", "configuration", metric + " " + unit, "fleet median", "deviation", ""},
-                         {false, false, false, true, true, true, false});
+  MarkdownTable outliers({"folder", "host, GPU", "configuration", metric + " " + unit, "fleet median", "deviation",
+                          "mean over fleet median", ""},
+                         {false, false, false, true, true, true, true, false});
   for (const FleetConfig& c : configs)
     for (const FleetCell& cell : c.cells)
       if (cell.outlier)
         outliers.add_row({fleet.members[cell.member].label, host_and_gpu(fleet.members[cell.member]), config_heading(c),
                           fmt_sig(cell.side.median), fmt_sig(c.fleet_median), fmt_change(cell.deviation, false),
-                          direction(cell.deviation, options.metric)});
+                          over_fleet_words(cell.vs_fleet), direction(cell.vs_fleet.ratio - 1, options.metric)});
   // Judged only where two GPUs or more measured a configuration: one GPU has no fleet to be within.
   const auto judged = std::count_if(configs.begin(), configs.end(), [](const FleetConfig& c) {
     return std::count_if(c.cells.begin(), c.cells.end(),
@@ -342,15 +367,19 @@ std::string render_fleet_report(const FleetFolder& fleet, const std::vector<Flee
   md += "## Per configuration\n\n";
   for (const FleetConfig& c : configs) {
     md += "### " + config_heading(c) + "\n\n";
-    MarkdownTable t({"folder", "host, GPU", "runs ok", metric + " " + unit, "spread", "vs fleet median", ""},
-                    {false, false, true, true, true, true, false});
+    MarkdownTable t({"folder", "host, GPU", "runs ok", metric + " " + unit, "spread", "vs fleet median",
+                     "mean over fleet median", ""},
+                    {false, false, true, true, true, true, true, false});
     for (const FleetCell& cell : c.cells)
       t.add_row({fleet.members[cell.member].label, host_and_gpu(fleet.members[cell.member]),
                  std::to_string(cell.side.values.size()), fmt_sig(cell.side.median),
                  std::isfinite(cell.side.spread) ? fmt_fixed(100.0 * cell.side.spread, 1) + "%" : "-",
                  fmt_change(cell.deviation, false),
-                 cell.outlier ? "**outlier (" + direction(cell.deviation, options.metric) + ")**" : ""});
-    t.add_row({"fleet median", "", "", fmt_sig(c.fleet_median), "", "", ""});
+                 std::isfinite(cell.vs_fleet.ratio) ? over_fleet_words(cell.vs_fleet) : "-",
+                 cell.outlier  ? "**outlier (" + direction(cell.vs_fleet.ratio - 1, options.metric) + ")**"
+                 : cell.unsure ? "unsure (" + direction(cell.vs_fleet.ratio - 1, options.metric) + "?)"
+                               : ""});
+    t.add_row({"fleet median", "", "", fmt_sig(c.fleet_median), "", "", "", ""});
     md += t.str() + "\n";
   }
   return md;

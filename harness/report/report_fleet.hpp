@@ -3,9 +3,10 @@
 // results/<cluster>/<node>-<gpu>/, a --gpus run's OUT/<i>-<gpu>/): the fleet report. One table per
 // configuration (workload, parameters, mode, N) with a row per GPU: its median over its ok repeats,
 // the fleet's median (the median of the GPUs' medians) and its deviation from it. A GPU is an outlier
-// where that deviation is larger than compare's threshold (--threshold, default as `bench_mps
-// compare`); the statistics are compare's (metric_value, relative_spread, median). A folder that
-// cannot be read is listed with the reason, never skipped. See docs/REPORT.md.
+// where its mean over its ok repeats, over the fleet median, has its ~94 % interval (Student's t) wholly beyond
+// compare's threshold (--threshold, default as `bench_mps compare`); beyond it by the point alone it
+// is "unsure". The statistics are compare's (metric_value, relative_spread, median). A folder that cannot be read
+// is listed with the reason, never skipped. See docs/REPORT.md.
 #include "harness/report/wing.hpp"
 
 #include <cmath>
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/common/stats.hpp"
 #include "harness/compare/compare_runs.hpp"
 #include "harness/report/report.hpp"
 #include "harness/report/report_fleet_conform.hpp"
@@ -60,7 +62,10 @@ struct FleetCell {
   std::size_t member = 0;           ///< index into FleetFolder::members
   SideSummary side;                 ///< its ok repeats: values, median, spread
   double deviation = std::nan("");  ///< (median - fleet median) / |fleet median|
-  bool outlier = false;
+  /// Its ok repeats' mean over the fleet median, with the mean's ~94 % interval (none with one repeat)
+  RatioInterval vs_fleet{std::nan(""), std::nan(""), std::nan("")};
+  bool outlier = false;  ///< vs_fleet's interval wholly beyond 1 +- the threshold
+  bool unsure = false;   ///< vs_fleet beyond it by the point, its interval (or none) not wholly
 };
 
 struct FleetConfig {
