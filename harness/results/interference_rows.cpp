@@ -64,6 +64,7 @@ std::vector<InterferenceCell> aggregate_interference_runs(const std::vector<Summ
       // per-repeat ratios (each repeat over its own alone run) give its range.
       c.p99_vs_alone = c.alone_p99_ms > 0 ? c.p99_ms / c.alone_p99_ms : NAN;
       vs.erase(std::remove_if(vs.begin(), vs.end(), [](double x) { return std::isnan(x); }), vs.end());
+      c.p99_vs_alone_runs = vs;
       if (!vs.empty()) {
         c.p99_vs_alone_min = *std::min_element(vs.begin(), vs.end());
         c.p99_vs_alone_max = *std::max_element(vs.begin(), vs.end());
@@ -86,20 +87,39 @@ std::string interference_verdict(const std::vector<InterferenceCell>& cells) {
     if (std::find(ns.begin(), ns.end(), c.procs) == ns.end()) ns.push_back(c.procs);
   for (int n : ns) {
     const InterferenceCell* best = nullptr;
+    const InterferenceCell* next = nullptr;  // the runner-up: "best" is decided against it
     const InterferenceCell* timeslice = nullptr;
     int measured = 0;
     for (const auto& c : cells) {
       if (c.procs != n || std::isnan(c.p99_vs_alone)) continue;
       ++measured;
-      if (!best || c.p99_vs_alone < best->p99_vs_alone) best = &c;
+      if (!best || c.p99_vs_alone < best->p99_vs_alone) {
+        next = best;
+        best = &c;
+      } else if (!next || c.p99_vs_alone < next->p99_vs_alone) {
+        next = &c;
+      }
       if (c.mode == kTimesliceMode) timeslice = &c;
     }
     if (!best) continue;
-    // One mode measured at N protects nothing "best": it is said as measured, beside nothing.
+    // One mode measured at N protects nothing "best": it is said as measured, beside nothing. Two or more: best
+    // only where its repeats' ratios lie below the runner-up's with the interval wholly under 1x.
+    const RatioInterval over_next =
+        next ? ratio_of_means(best->p99_vs_alone_runs, next->p99_vs_alone_runs) : RatioInterval{NAN, NAN, NAN};
+    const bool decided = over_next.has_interval() && over_next.hi < 1;
+    const std::string against =
+        next ? " (" + ratio(over_next.ratio) +
+                   (over_next.has_interval()
+                        ? " (" + fmt_fixed(over_next.lo, 2) + "-" + fmt_fixed(over_next.hi, 2) + ", ~94 %)"
+                        : std::string(" (no interval: under two repeats on a side)")) +
+                   " " + next->mode + "'s)"
+             : std::string();
     out += (out.empty() ? "" : " ") + std::string("At N=") + std::to_string(n) + ", " + best->mode +
-           (measured > 1 ? " protects the foreground best: its p99 latency is "
-                         : " (the only mode measured there) keeps the foreground's p99 latency at ") +
-           ratio(best->p99_vs_alone) + " its own alone";
+           (measured == 1 ? " (the only mode measured there) keeps the foreground's p99 latency at "
+            : decided     ? " protects the foreground best: its p99 latency is "
+                          : " had the lowest p99 latency, but which mode protects the foreground best cannot be "
+                            "told from these repeats: its p99 latency is ") +
+           ratio(best->p99_vs_alone) + " its own alone" + against;
     if (timeslice && timeslice != best) out += " (time-sliced: " + ratio(timeslice->p99_vs_alone) + ")";
     out += ", and the background keeps " +
            (std::isnan(best->bg_kept) ? std::string("-") : fmt_fixed(best->bg_kept, 2)) + " of its throughput alone";

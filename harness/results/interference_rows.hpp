@@ -21,6 +21,7 @@ struct InterferenceCell {
   double alone_p50_ms = NAN, alone_p99_ms = NAN;
   double p50_ms = NAN, p95_ms = NAN, p99_ms = NAN, p99_vs_alone = NAN, throughput_vs_alone = NAN, bg_kept = NAN;
   double p99_vs_alone_min = NAN, p99_vs_alone_max = NAN;
+  std::vector<double> p99_vs_alone_runs;  ///< each ok repeat's p99 over its own alone run (the verdict's samples)
 };
 
 /// Cells of the scenario's runs in `rows` (interference, interference_fg; other rows are left out), in
@@ -28,8 +29,9 @@ struct InterferenceCell {
 std::vector<InterferenceCell> aggregate_interference_runs(const std::vector<SummaryRecord>& rows);
 
 /// "mps:auto keeps the foreground's p99 latency at 1.4x alone (timeslice 47x) and the background's
-/// throughput at 0.99": which mode protected the foreground best at N, and at what cost. Empty
-/// without cells.
+/// throughput at 0.99": which mode protected the foreground best at N, and at what cost; "best" only where the
+/// ~94 % interval of its repeats' ratios over the next best mode's (ratio_of_means) lies wholly below 1x, else it
+/// says it cannot tell. Empty without cells.
 std::string interference_verdict(const std::vector<InterferenceCell>& cells);
 
 /// The sweep's closing table of the scenario.
