@@ -133,7 +133,8 @@ int main(int argc, char** argv) {
   CLI::App* columns_cmd =
       app.add_subcommand("columns", "print the columns of the results files (name, unit, meaning) as markdown");
   columns_cmd->footer(
-      "Example: bench_mps columns > columns.md   (docs/RESULTS.md holds the same table)\nExit codes: 0 ok.");
+      "Example: bench_mps columns > columns.md   (docs/RESULTS.md holds the same table)\nExit codes: 0 ok; 2 bad "
+      "command line.");
   spec.argv.assign(argv, argv + argc);
   app.set_version_flag("--version", version_line(), "print the version, git sha and CUDA version, then exit");
   app.footer(kMainFooter);

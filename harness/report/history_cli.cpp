@@ -280,7 +280,14 @@ static int history_command(const HistoryArgs& args) {
   if (!args.out_dir.empty()) {
     // Written into a staging folder and moved in together: a failure, a full disk or Ctrl-C leaves --out as it
     // was (a folder made for it removed again), so the same command can be run again.
-    StagedFolder stage(args.out_dir, "history");
+    // --out named, as the sweep names it, where its folder cannot be made
+    StagedFolder stage = [&] {
+      try {
+        return StagedFolder(args.out_dir, "history");
+      } catch (const FileWriteError& e) {
+        throw FileWriteError("--out: " + std::string(e.what()), e.path(), e.error());
+      }
+    }();
     const fs::path out = stage.path();
     std::error_code ec;
     fs::create_directories(out / "plots", ec);

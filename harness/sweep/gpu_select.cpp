@@ -100,12 +100,16 @@ DeviceChoice resolve_device(const std::string& id, bool needs_gpu, const std::ve
   return d;
 }
 
+std::string no_gpu_words(const std::string& why) {
+  return "no GPU visible: " + why + " (without a GPU, scripts/run.sh --demo shows the whole flow on CPU stand-ins)";
+}
+
 DeviceChoice select_device(const SweepSpec& spec) {
   std::string why;
   std::size_t gpu_count = 0;
   const std::vector<GpuIdentity> visible = visible_gpus(why, &gpu_count);
   const bool needs_gpu = sweep_needs_gpu(spec);
-  if (visible.empty() && needs_gpu) throw EnvironmentError("no GPU visible: " + why);
+  if (visible.empty() && needs_gpu) throw EnvironmentError(no_gpu_words(why));
   std::string id = spec.device;
   if (id.empty()) {  // CUDA's device 0, as before there was --device
     const char* cvd = std::getenv("CUDA_VISIBLE_DEVICES");

@@ -49,6 +49,10 @@ DeviceChoice resolve_device(const std::string& id, bool needs_gpu, const std::ve
 /// (exit 3) when the sweep needs a GPU and there is none.
 DeviceChoice select_device(const SweepSpec& spec);
 
+/// "no GPU visible: WHY", with where a machine without one can try the flow (the one message of a sweep that needs
+/// a GPU and has none).
+std::string no_gpu_words(const std::string& why);
+
 /// meta.json's "device" section (and "mps"."external" under --external-mps).
 void add_device_meta(SweepMeta& meta, const SweepSpec& spec, const Environment& env);
 

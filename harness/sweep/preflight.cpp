@@ -138,7 +138,7 @@ Environment preflight(const SweepSpec& spec) {
   confine_to_given_cpus(spec.cpus);
   std::string why;
   env.nvml = Nvml::open(why);
-  if (!env.nvml && sweep_needs_gpu(spec)) throw EnvironmentError("no GPU visible: " + why);
+  if (!env.nvml && sweep_needs_gpu(spec)) throw EnvironmentError(no_gpu_words(why));
   if (env.nvml) {
     try {
       env.gpu = env.nvml->static_info();
