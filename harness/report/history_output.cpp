@@ -112,7 +112,9 @@ std::string render_history_markdown(const HistoryReport& r) {
   }
   for (const std::string& key : order) {
     const auto nl = key.find('\n');
-    md << "## " << key.substr(nl + 1) << " on " << key.substr(0, nl) << "\n\n";
+    md << "## " << key.substr(nl + 1) << " on " << key.substr(0, nl) << "\n\n"
+       << "Each cell: the mean of the worker sets' means of " << metric_column(r.options.metric)
+       << " in that folder, with its ~94 % interval (Student's t; none below two sets).\n\n";
     std::vector<std::size_t> folders;
     for (std::size_t i = 0; i < r.folders.size(); ++i)
       if (r.folders[i].testbed == key.substr(0, nl)) folders.push_back(i);
@@ -125,8 +127,11 @@ std::string render_history_markdown(const HistoryReport& r) {
         std::string cell = "-";
         for (const HistoryPoint& p : s->points)
           if (p.folder == f)
-            cell =
-                fmt_value(p.mean) + (p.sufficient() ? "" : " (INSUFFICIENT)") + (change_at(*s, f) ? " **change**" : "");
+            cell = fmt_value(p.mean) +
+                   (std::isfinite(p.lower) && std::isfinite(p.upper)
+                        ? " (" + fmt_value(p.lower) + "-" + fmt_value(p.upper) + ")"
+                        : std::string()) +
+                   (p.sufficient() ? "" : " (INSUFFICIENT)") + (change_at(*s, f) ? " **change**" : "");
         row.push_back(cell);
       }
       rows.push_back(row);
