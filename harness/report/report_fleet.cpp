@@ -282,13 +282,8 @@ std::vector<FleetConfig> judge_fleet(const FleetFolder& fleet, const CompareOpti
       // median of medians, which one GPU far off does not move as a mean of the others would).
       const std::vector<double>& x = cell.side.values;
       const double m = mean(x), center = std::fabs(config.fleet_median);
-      cell.vs_fleet = {m / center, NAN, NAN};
-      if (x.size() >= 2) {
-        const double n = static_cast<double>(x.size());
-        const double half = student_t_quantile((1 + kMedianCiCoverage) / 2, n - 1) * std::sqrt(sample_variance(x) / n);
-        cell.vs_fleet.lo = (m - half) / center;
-        cell.vs_fleet.hi = (m + half) / center;
-      }
+      const double half = relative_mean_ci_width(x) / 2 * std::fabs(m);  // NaN below two repeats: no interval
+      cell.vs_fleet = {m / center, (m - half) / center, (m + half) / center};
       const RatioInterval& v = cell.vs_fleet;
       cell.outlier = v.has_interval() && (v.lo > 1 + threshold || v.hi < 1 - threshold);
       cell.unsure = !cell.outlier && std::isfinite(v.ratio) && std::fabs(v.ratio - 1) > threshold;
