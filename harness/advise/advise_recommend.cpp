@@ -30,12 +30,61 @@ std::pair<const MeasuredCell*, const MeasuredCell*> best_and_knee(const std::vec
   return {best, knee};
 }
 
+/// What sharing the GPU bought in `mode`: its best rung of two copies or more over one copy in that mode, with the
+/// interval over their worker sets (no cell: no such rung, or no one copy, ran ok).
+struct SharingGain {
+  const MeasuredCell* cell = nullptr;
+  RatioInterval over_one{NAN, NAN, NAN};
+};
+SharingGain sharing_gain(const std::vector<MeasuredCell>& ladder, ModeKind mode, double slo, Basis b) {
+  SharingGain g;
+  const MeasuredCell* one = find_measured(ladder, mode, 1);
+  if (!one || !feasible(*one, slo, b)) return g;
+  for (const MeasuredCell& c : ladder)
+    if (c.is(mode) && c.procs > 1 && feasible(c, slo, b) && (!g.cell || c.throughput(b) > g.cell->throughput(b)))
+      g.cell = &c;
+  if (g.cell) g.over_one = ratio_of_means(g.cell->set_rates(b), one->set_rates(b));
+  return g;
+}
+
 /// "per step" or "per whole run, start-up included".
 std::string basis_words(Basis b, const std::string& unit) {
   return b == Basis::unit ? "per " + unit : "per whole run (start-up included)";
 }
 
 std::string pct(double share) { return fmt_fixed(100 * share, 1) + " %"; }
+
+/// What sharing the GPU bought in `modes`, for a one-copy headline, each mode's best rung of two copies or more over
+/// one copy in that mode: "bought less than 5.0 % throughput per step (N=2 at best: 1.01x (0.99-1.03) one copy's)"
+/// where every interval lies below the +kKneeGain line; else "was within 5.0 % of one copy's throughput by the means
+/// per step (...), an interval reaching past the +5.0 % line" (the knee is taken from the means). `per` may be "".
+std::string sharing_words(const std::vector<MeasuredCell>& ladder, const std::vector<ModeKind>& modes, double slo,
+                          Basis b, const std::string& per) {
+  bool below = true, unmeasured = false;
+  std::string each;
+  for (const ModeKind mode : modes) {
+    const SharingGain g = sharing_gain(ladder, mode, slo, b);
+    const std::string name = modes.size() == 1 ? "" : mode == ModeKind::timeslice ? " time-sliced" : " under MPS";
+    if (!each.empty()) each += ", ";
+    if (!g.cell) {
+      each += (name.empty() ? "" : name.substr(1) + ": ") + "no rung of two copies or more ran ok beside one copy";
+      continue;
+    }
+    if (!g.over_one.has_interval())
+      unmeasured = true;
+    else if (!(g.over_one.hi < 1 + kKneeGain))
+      below = false;
+    const std::string n = "N=" + std::to_string(g.cell->procs);
+    each += modes.size() == 1 ? n + " at best: " + times_with_interval(g.over_one) + " one copy's"
+                              : times_with_interval(g.over_one) + name + " at " + n;
+  }
+  const std::string of = (per.empty() ? "" : " " + per) + " (" +
+                         (modes.size() == 1 ? each : "at best, over one copy in the same mode: " + each) + ")";
+  if (below && !unmeasured) return "bought less than " + pct(kKneeGain) + " throughput" + of;
+  return "was within " + pct(kKneeGain) + " of one copy's throughput by the means" + of +
+         (below ? ", without an interval for every mode"
+                : ", an interval reaching past the +" + pct(kKneeGain) + " line");
+}
 
 std::string regime_words(const AloneFacts& a) {
   if (!a.placed()) return "One copy alone: " + a.problem + ", so the model could not place it.";
@@ -229,6 +278,7 @@ RatioInterval one_copy_mode_gap(const std::vector<MeasuredCell>& ladder) {
 Pick pick(const std::vector<MeasuredCell>& ladder, double slo, Basis basis) {
   Pick p;
   p.basis = basis;
+  p.slo = slo;
   const auto [best_ts, knee_ts] = best_and_knee(ladder, ModeKind::timeslice, slo, basis);
   const auto [best_mps, knee_mps] = best_and_knee(ladder, ModeKind::mps, slo, basis);
   p.best_ts = best_ts;
@@ -318,7 +368,7 @@ void headline_without_mps(const Pick& p, const std::vector<MeasuredCell>& ladder
                (p.best_ts && p.best_ts->procs > 1
                     ? std::to_string(p.best_ts->procs) + " copies ran best: " + times_alone(*p.best_ts, ladder, basis) +
                           " the throughput of one copy alone " + per + "."
-                : ts_shared ? "sharing the GPU bought less than " + pct(kKneeGain) + " throughput."
+                : ts_shared ? "sharing the GPU " + sharing_words(ladder, {ModeKind::timeslice}, p.slo, basis, per) + "."
                             : std::string("no rung of two copies or more ended ok, so nothing is said about sharing."));
   if (p.best_ts)
     r.reasons.push_back("Time-sliced: " + cell_words(*p.best_ts, ladder, predicted, ModeKind::timeslice, unit, basis) +
@@ -435,17 +485,16 @@ bool verdict_headline(const Pick& p, const std::vector<MeasuredCell>& ladder, co
           (p.best_mps && p.best_mps->procs > 1 ? ", at N=" + std::to_string(p.best_mps->procs) + "," : "");
       if (under_mps)  // one copy under MPS beat every time-sliced rung: the one-copy gap below says by how much
         r.headline = "Run one copy at a time, under MPS: " + mps_best + " was " + times_with_interval(p.gain) +
-                     against + " " + per + ", and sharing the GPU under MPS bought less than " + pct(kKneeGain) +
-                     " over one copy.";
+                     against + " " + per + ", and sharing the GPU under MPS " +
+                     sharing_words(ladder, {ModeKind::mps}, p.slo, basis, "") + ".";
       else if (!p.knee_mps || p.knee_mps->procs == 1)
-        r.headline =
-            "Run one copy at a time: sharing the GPU bought less than " + pct(kKneeGain) +
-            " throughput in either mode " + per +
-            (std::isfinite(p.gain.ratio) ? " (MPS's best " + times_with_interval(p.gain) + against + ")" : "") + ".";
+        r.headline = "Run one copy at a time: in either mode sharing the GPU " +
+                     sharing_words(ladder, {ModeKind::timeslice, ModeKind::mps}, p.slo, basis, per) +
+                     (std::isfinite(p.gain.ratio) ? "; MPS's best " + times_with_interval(p.gain) + against : "") + ".";
       else  // MPS's sharing bought something, but not enough to clear time-slicing's one copy by the line
-        r.headline = "Run one copy at a time: time-sliced, sharing the GPU bought less than " + pct(kKneeGain) +
-                     " throughput " + per + "; " + mps_best + " was " + times_with_interval(p.gain) + against +
-                     ", below the +" + pct(kDecisionBand) + " line.";
+        r.headline = "Run one copy at a time: time-sliced, sharing the GPU " +
+                     sharing_words(ladder, {ModeKind::timeslice}, p.slo, basis, per) + "; " + mps_best + " was " +
+                     times_with_interval(p.gain) + against + ", below the +" + pct(kDecisionBand) + " line.";
       return true;
     }
     case AdviceVerdict::timeslice:

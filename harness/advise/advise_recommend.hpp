@@ -59,6 +59,7 @@ struct NeverCoRun {
 struct Pick {
   AdviceVerdict verdict = AdviceVerdict::none;
   Basis basis = Basis::unit;
+  double slo = NAN;                    ///< the p99 target the cells were held to (NaN: none)
   int procs = 0;                       ///< the N advised (0: none)
   const MeasuredCell* cell = nullptr;  ///< the advised cell
   const MeasuredCell* best_ts = nullptr;
