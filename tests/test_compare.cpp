@@ -631,6 +631,44 @@ TEST(CompareProgram, DifferentGpuRefusedUnlessAllowed) {
   EXPECT_TRUE(allowed.json["metadata_diff"][0]["differs"].get<bool>());
 }
 
+// A folder that records no GPU (a CPU run: scripts/run.sh --demo) is named as such, not "base has -".
+TEST(CompareProgram, AFolderWithoutAGpuIsSaidToHaveNone) {
+  TempDir tmp;
+  const fs::path cpu = tmp / "cpu";
+  fs::copy(fixture("base"), cpu, fs::copy_options::recursive);
+  nlohmann::json meta = nlohmann::json::parse(read_text(cpu / "meta.json"));
+  meta["gpu"] = nullptr;
+  write_text(cpu / "meta.json", meta.dump(2));
+  const auto r = run_program(bench_mps_exe(), {"compare", cpu.string(), fixture("other_gpu").string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("different GPUs: base has no GPU (its meta.json records none: a run on the CPU, as "
+                       "scripts/run.sh --demo makes), new has NVIDIA H100 80GB HBM3"),
+            std::string::npos)
+      << r.err;
+}
+
+// Another verb's folder is named where a sweep's meta.json is missing: an advise folder (its sweeps below), and a
+// folder of results folders (one of them named).
+TEST(CompareProgram, AnAdviseFolderOrAFolderOfResultsFoldersIsNamed) {
+  TempDir tmp;
+  const fs::path advise = tmp / "lease" / "gemm";
+  fs::create_directories(advise / "sweeps");
+  fs::copy(fixture("base"), advise / "sweeps" / "ladder-2", fs::copy_options::recursive);
+  write_text(advise / "advice.json", "{}\n");
+  const auto a = run_program(bench_mps_exe(), {"compare", advise.string(), fixture("base").string()});
+  EXPECT_EQ(a.exit_code, 2) << a.err;
+  EXPECT_EQ(std::count(a.err.begin(), a.err.end(), '\n'), 1) << a.err;
+  EXPECT_NE(a.err.find("meta.json: no such file (an advise folder, not one sweep: its sweeps are " +
+                       (advise / "sweeps" / "<name>").string() + ")"),
+            std::string::npos)
+      << a.err;
+  const auto up = run_program(bench_mps_exe(), {"compare", fixture("base").string(), (tmp / "lease").string()});
+  EXPECT_EQ(up.exit_code, 2) << up.err;
+  EXPECT_NE(up.err.find("(it holds 1 results folder below it, such as " + advise.string() + ": name one)"),
+            std::string::npos)
+      << up.err;
+}
+
 // ---- bad input: one line on stderr, exit 2, nothing written -------------------------------------
 
 struct BadInput {

@@ -192,6 +192,16 @@ TEST_F(Conform, CompareCallsPassToFailARegressionAndTheFleetReportListsBoth) {
   const std::string md = read_text(tmp / "fleet" / "report.md");
   EXPECT_NE(md.find("## MPS levers per GPU (conform)"), std::string::npos) << md;
   EXPECT_NE(md.find("| thread-pct | FAIL | PASS |"), std::string::npos) << md;  // bad sorts before good
+  // conform folders alone are their levers, not a fleet of no results folders
+  EXPECT_EQ(md.rfind("# MPS levers: fleet\n\n", 0), 0u) << md;
+  EXPECT_NE(md.find(" conform folders and no results folder: "), std::string::npos) << md;
+  EXPECT_EQ(md.find("Fleet report"), std::string::npos) << md;
+  const auto one = bench({"report", good.string()});
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_NE(one.out.find("(MPS levers: 1 conform folder, 0 unreadable)"), std::string::npos) << one.out;
+  const std::string alone = read_text(good / "report.md");
+  EXPECT_EQ(alone.rfind("# MPS levers: good\n\n1 conform folder and no results folder: ", 0), 0u) << alone;
+  fs::remove(good / "report.md");
 }
 
 // A gate on conform folders does not pass on what new did not judge: a run not complete, a lever of base missing

@@ -47,6 +47,13 @@ TEST(Predict, ATableFromOneProfiledCopyAloneAndTheXray) {
   EXPECT_NE(r.out.find("steps cut at host waits, SM share per span"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("an empty queue kept 2.000 us"), std::string::npos) << "the gaps probe at N=2: " << r.out;
   EXPECT_NE(r.err.find("4 cells predicted in"), std::string::npos) << "2 N x 2 modes: " << r.err;
+  // without --against nothing is scored, and the brackets are still said
+  EXPECT_NE(r.out.find("\nIn brackets: the simulator's interval, its phase draws' least to largest"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("; the regime model's bracket time-sliced, between the step's GPU work cut at host waits and "
+                       "cut at idle gaps"),
+            std::string::npos)
+      << r.out;
   for (const char* f : {"predict.md", "predict.csv", "predict.json"})
     EXPECT_TRUE(fs::is_regular_file(tmp / "p" / f)) << f;
   const auto rows = csv_records(tmp / "p" / "predict.csv");

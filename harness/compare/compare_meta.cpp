@@ -84,7 +84,14 @@ std::string meta_value_text(const nlohmann::json& value) {
 void check_same_gpu(const nlohmann::json& base, const nlohmann::json& next, bool allow) {
   const nlohmann::json a = lookup(base, "gpu.name"), b = lookup(next, "gpu.name");
   if (allow || a == b) return;
-  throw UsageError("different GPUs: base has " + meta_value_text(a) + ", new has " + meta_value_text(b) +
+  // a folder without a GPU (scripts/run.sh --demo, CPU workers) records none: say so, not "-"
+  const auto gpu = [](const nlohmann::json& name) {
+    return name.is_null() ? std::string(
+                                "no GPU (its meta.json records none: a run on the CPU, as scripts/run.sh "
+                                "--demo makes)")
+                          : meta_value_text(name);
+  };
+  throw UsageError("different GPUs: base has " + gpu(a) + ", new has " + gpu(b) +
                    " (pass --allow-different-gpu to compare them anyway)");
 }
 

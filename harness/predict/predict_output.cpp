@@ -343,9 +343,27 @@ void write_cells(PredictTables& t, const std::vector<PredictedRow>& cells,
       }
     }
   }
+  // What the brackets are, said once under the table, scored or not.
+  const bool sim_bracket = std::any_of(cells.begin(), cells.end(), [](const PredictedRow& c) {
+    return std::isfinite(c.unit_low_ms) || std::isfinite(c.run_low_s);
+  });
+  const bool regime_bracket =
+      std::any_of(cells.begin(), cells.end(), [](const PredictedRow& c) { return std::isfinite(c.regime_low_ms); });
+  if (sim_bracket || regime_bracket) {
+    t.md << "\nIn brackets: "
+         << (sim_bracket
+                 ? "the simulator's interval, its phase draws' least to largest (the one replay where "
+                   "there are none), each over the alone runs' spread (their least and largest over the one that "
+                   "stands for the program)"
+                 : "")
+         << (sim_bracket && regime_bracket ? "; " : "")
+         << (regime_bracket ? "the regime model's bracket time-sliced, between the step's GPU work cut at host waits "
+                              "and cut at idle gaps (docs/REGIMES.md), its value the midpoint"
+                            : "")
+         << ".\n";
+  }
   if (!scored) return;
-  t.md << "\nMeasured inside the simulator's interval (its phase draws' least to largest, over the alone runs' "
-          "spread): ";
+  t.md << "\nMeasured inside the simulator's interval: ";
   for (const bool unit : {true, false}) {
     const auto [inside, of] = coverage[unit];
     t.md << (unit ? "per unit " : "; per whole run ") << inside << " of " << of << " cells";

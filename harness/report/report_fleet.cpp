@@ -157,6 +157,12 @@ int run_fleet_report(const ReportArgs& args, const std::string& title) {
     std::cerr << "bench_mps: report: " << p.label << " could not be read: " << p.reason << "\n";
   if (const std::string mixed = mixed_models_warning(fleet); !mixed.empty())
     std::cerr << "bench_mps: report: warning: " << mixed << "\n";
+  if (fleet.members.empty()) {
+    std::cout << "report: wrote " << (dir / "report.md").string() << " (MPS levers: " << fleet.conforms.size()
+              << " conform folder" << (fleet.conforms.size() == 1 ? "" : "s") << ", " << fleet.problems.size()
+              << " unreadable)\n";
+    return kExitOk;
+  }
   std::cout << "report: wrote " << (dir / "report.md").string() << " (fleet: " << fleet.members.size()
             << " results folders, "
             << (fleet.conforms.empty() ? "" : std::to_string(fleet.conforms.size()) + " conform folders, ")
@@ -299,6 +305,14 @@ std::string render_fleet_report(const FleetFolder& fleet, const std::vector<Flee
   const std::string threshold = fmt_num(options.threshold_pct) + "%";
   std::set<std::string> hosts;
   for (const FleetMember& m : fleet.members) hosts.insert(m.host);
+  if (fleet.members.empty()) {  // conform folders alone: their levers, no throughput to judge a GPU by
+    const std::size_t n = fleet.conforms.size();
+    return "# MPS levers: " + title + "\n\n" + std::to_string(n) + " conform folder" + (n == 1 ? "" : "s") +
+           " and no results folder" +
+           (fleet.problems.empty() ? "" : " (" + std::to_string(fleet.problems.size()) + " could not be read)") +
+           ": each lever's verdict per GPU, and no throughput to find an outlier by.\n\n" +
+           render_fleet_conform(fleet.conforms);
+  }
   std::string md = "# Fleet report: " + title + "\n\n";
   md += std::to_string(fleet.members.size()) + " results folders from " + std::to_string(hosts.size()) + " host(s)" +
         (fleet.problems.empty() ? "" : ", " + std::to_string(fleet.problems.size()) + " that could not be read") +
@@ -312,7 +326,6 @@ std::string render_fleet_report(const FleetFolder& fleet, const std::vector<Flee
         "**unsure**, not flagged. With two GPUs the fleet median lies between them.\n\n";
   if (const std::string mixed = mixed_models_warning(fleet); !mixed.empty()) md += "**Warning:** " + mixed + ".\n\n";
   md += render_fleet_conform(fleet.conforms);
-  if (fleet.members.empty()) return md;
 
   md += "## Outliers\n\n";
   MarkdownTable outliers({"folder", "host, GPU", "configuration", metric + " " + unit, "fleet median", "deviation",

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include <array>
+#include <algorithm>
 #include <fstream>
 #include <stdexcept>
 #include <limits>
@@ -91,6 +92,22 @@ std::string meta_value_problem(const nlohmann::json& meta) {
   return "";
 }
 
+/// Where a folder without meta.json is another verb's, what it is and where its sweeps are ("" where not known): an
+/// advise folder (its sweeps under sweeps/), or a folder of results folders (the first one named).
+std::string not_a_sweep_hint(const fs::path& dir) {
+  std::error_code ec;
+  if (fs::is_regular_file(dir / "advice.json", ec))
+    return " (an advise folder, not one sweep: its sweeps are " + (dir / "sweeps" / "<name>").string() + ")";
+  std::vector<fs::path> below;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (fs::is_regular_file(it->path() / "meta.json", ec) || fs::is_regular_file(it->path() / "advice.json", ec))
+      below.push_back(it->path());
+  if (below.empty()) return "";
+  std::sort(below.begin(), below.end());
+  return " (it holds " + std::to_string(below.size()) + " results folder" + (below.size() == 1 ? "" : "s") +
+         " below it, such as " + below.front().string() + ": name one)";
+}
+
 }  // namespace
 
 SweepMeta read_sweep_meta(const fs::path& dir) {
@@ -100,7 +117,8 @@ SweepMeta read_sweep_meta(const fs::path& dir) {
     throw ResultsError(
         dir.string() + ": " +
         (fs::exists(dir, ec) ? "not a folder (a results folder holds meta.json)" : not_a_folder_why(dir)));
-  if (!fs::is_regular_file(file, ec)) throw ResultsError(file.string() + ": " + not_a_readable_file_why(file));
+  if (!fs::is_regular_file(file, ec))
+    throw ResultsError(file.string() + ": " + not_a_readable_file_why(file) + not_a_sweep_hint(dir));
   std::ifstream in(file);
   if (!in) throw ResultsError(file.string() + ": cannot be read");
   nlohmann::json meta;
