@@ -1316,6 +1316,20 @@ class Advise : public Orchestration {
   nlohmann::json advice() const { return nlohmann::json::parse(read_text(out() / "advice.json")); }
 };
 
+// A budget too small for the pair's sweep: no advice, and how far it got and the budget that would hold it.
+TEST_F(Advise, APairWhoseBudgetRanOutSaysTheBudgetThatWouldHoldIt) {
+  const auto r = advise(
+      {"--workload", "cpu", "--beside", "cpu", "--budget", "30", "--", "--cpu-task-us", "500", "--duration", "3"});
+  EXPECT_EQ(r.exit_code, 1) << r.err << r.out;
+  const std::string headline =
+      nlohmann::json::parse(read_text(out() / "beside.json")).at("beside").at("headline").get<std::string>();
+  EXPECT_EQ(headline.rfind("No advice: the pair's sweep failed (stopped when the time budget ran out", 0), 0u)
+      << headline;
+  EXPECT_NE(headline.find(" of its 27 runs finished in 3"), std::string::npos) << headline;
+  EXPECT_NE(headline.find(": at that pace the pair needs about "), std::string::npos) << headline;
+  EXPECT_NE(headline.find("; run advise again with --budget "), std::string::npos) << headline;
+}
+
 // Issue 34: two different programs side by side (--beside), end to end on the CPU stand-ins.
 TEST_F(Advise, TwoProgramsSideBySideGetEachOnesShareAndThePairsWithIntervals) {
   const auto r = advise({"--workload", "cpu", "--beside", "cpu", "--", "--cpu-task-us", "500", "--duration", "0.4"});

@@ -2,12 +2,15 @@
 #include "harness/advise/advise_parts.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <iostream>
+#include <set>
 
 #include "harness/advise/advise.hpp"
 #include "harness/advise/advise_beside.hpp"
 #include "harness/common/errors.hpp"
 #include "harness/common/files.hpp"
+#include "harness/common/format.hpp"
 #include "harness/common/json_text.hpp"
 #include "harness/common/signals.hpp"
 #include "harness/tools/child_sweeps.hpp"
@@ -25,6 +28,32 @@ namespace {
 
 /// The headline of a pair whose sweep did not run to its end; --redo keeps it (and the exit) as it was.
 constexpr const char* kBesideSweepFailed = "No advice: the pair's sweep failed (";
+
+/// Where the budget stopped the pair's sweep: how far it got and the budget that would hold it all at that pace
+/// (its runs one after another), or "" where no run's record can be read.
+std::string budget_words(const SweepOutcome& o, const SweepSpec& spec, double budget_s) {
+  std::size_t planned = 0;
+  for (const ModeBlock& b : plan_sweep(spec)) planned += b.runs().size();
+  std::size_t finished = 0;
+  try {
+    std::set<std::string> runs;  // a run's workers share its run_id
+    for (const WorkerRecord& w : read_runs(o.dir / "runs.csv")) runs.insert(w.run_id);
+    finished = runs.size();
+  } catch (const std::exception&) {
+    return "";
+  }
+  if (planned == 0) return "";
+  const std::string of = std::to_string(finished) + " of its " + std::to_string(planned) + " runs finished in " +
+                         fmt_fixed(o.seconds, 0) + " s";
+  if (finished == 0) return " " + of + ": give a larger --budget, or shorter runs";
+  // the budget's seconds the sweep did not get, and its whole plan at the pace of its first runs, a tenth more
+  // for runs that take longer than those did
+  const double needed = std::ceil(budget_s - o.seconds + o.seconds * static_cast<double>(planned) / finished * 1.1);
+  return " " + of + ": at that pace the pair needs about " + fmt_fixed(needed, 0) + " s" +
+         (needed <= kAdviseMaxBudgetS ? "; run advise again with --budget " + fmt_fixed(needed, 0) + " or more"
+                                      : ", more than --budget's " + fmt_fixed(kAdviseMaxBudgetS, 0) +
+                                            " s: shorten each run (the workload's --duration)");
+}
 
 /// beside.json (`meta` with the advice) and beside.md into `out`, and the advice on screen.
 void write_beside(const fs::path& out, nlohmann::json meta, const BesideAdvice& advice) {
@@ -110,7 +139,8 @@ int run_beside(const AdviseSpec& spec) {
   } else {
     advice.a = a;  // named in beside.md and beside.json all the same, and kept for --redo
     advice.b = spec.beside;
-    advice.headline = std::string(kBesideSweepFailed) + o.last_error + ").";
+    advice.headline = std::string(kBesideSweepFailed) + o.last_error + ")." +
+                      (o.budget_spent ? budget_words(o, checked, spec.budget_s) + "." : std::string());
   }
   session.finish();
   write_beside(out, session.meta(), advice);

@@ -56,7 +56,7 @@ CLI::App* add_advise_command(CLI::App& app, AdviseSpec& spec, std::string& ladde
       ->check(CLI::Validator(
           [](std::string& v) { return v.empty() ? std::string("give at least one N") : std::string(); }, "LIST"));
   cmd->add_option("--budget", spec.budget_s, "seconds all the sweeps may take together")
-      ->check(finite_in(30.0, 3600.0))
+      ->check(finite_in(30.0, kAdviseMaxBudgetS))
       ->capture_default_str();
   cmd->add_option("--slo-p99-ms", spec.slo_p99_ms, "advise no configuration whose p99 step (or task) is above this")
       ->check(finite_in(0.001, 1e7));

@@ -11,6 +11,8 @@ namespace bench_mps::harness {
 
 /// The largest N advise predicts and tries: MPS's clients per server (the sweep's default --mps-max-clients).
 inline constexpr int kAdviseMaxProcs = kMpsClientCeiling;
+/// The largest --budget advise takes, in seconds.
+inline constexpr double kAdviseMaxBudgetS = 3600;
 /// Worker sets each rung of the ladder runs per mode: two, the fewest that give an interval.
 inline constexpr int kSetsPerRung = 2;
 /// The most worker sets the best cell of each mode gets while the verdict is open (within --budget).

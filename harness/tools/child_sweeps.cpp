@@ -74,6 +74,7 @@ SweepOutcome ChildSweeps::run(const std::string& name, const std::vector<std::st
   // -1: stopped (a signal, or its share of the budget spent), or it could not be started or waited for: well
   // within its share, that is what it was, not the budget.
   const bool budget = outcome.seconds + 1 >= left;
+  outcome.budget_spent = outcome.exit_code < 0 && !stop_signal().load() && budget;
   if (outcome.exit_code < 0)
     outcome.last_error =
         (stop_signal().load() ? std::string("stopped by a signal (") + strsignal(stop_signal().load()) +

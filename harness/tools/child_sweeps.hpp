@@ -19,7 +19,8 @@ struct SweepOutcome {
   std::filesystem::path dir;  ///< its results folder (runs.csv, summary.csv, meta.json where it got that far)
   int exit_code = -1;         ///< -1: stopped (budget spent or Ctrl-C) or could not start
   double seconds = 0;
-  std::string last_error;  ///< the last "bench_mps: ..." line of its log, for ERROR rows
+  std::string last_error;     ///< the last "bench_mps: ..." line of its log, for ERROR rows
+  bool budget_spent = false;  ///< stopped because its share of the time budget ran out (not a signal)
   /// Whether it ended by itself and its folder holds runs to judge (runs.csv and summary.csv): a sweep
   /// stopped part way is not judged on what it had done.
   bool has_runs() const;
