@@ -149,6 +149,13 @@ STUDIES = [
                                                  "lease15")],
      lambda lines: [line for line in lines if "lease15" in line or line.startswith(("program: amp-train", "program: vae",
                                                                                       "decided alike"))]),
+    ("results/2026-12-07-advise-lease16",
+     ["scripts/advise_acceptance.py"] +
+     ["results/2026-12-03-advise-" + f for f in ("profiled", "lease2", "lease3", "lease4", "lease5", "lease6", "lease7",
+                                                 "lease8")] +
+     ["results/2026-12-06-advise-" + f for f in ("lease9", "lease10", "lease11", "lease12", "lease13", "lease14",
+                                                 "lease15")] + ["results/2026-12-07-advise-lease16"],
+     lambda lines: [line for line in lines if "lease16" in line or line.startswith(("program: ", "decided alike"))]),
     ("results/2026-12-03-advise-lease8", ["scripts/gate_study.py", "results/2026-12-03-advise-lease8/gate"],
      everything),
     ("results/2026-12-03-advise-lease8", ["scripts/ladder_acceptance.py", ".", "--before", "2026-12-03T18:50:00Z"],
