@@ -210,10 +210,7 @@ std::string limit_unmeasured_words(const MeasuredCell& unlimited, const Measured
 }
 
 std::string times_with_interval(const RatioInterval& r) {
-  if (!std::isfinite(r.ratio)) return "-";
-  return fmt_times(r.ratio) + (r.has_interval()
-                                   ? " (" + fmt_fixed(r.lo, 2) + "-" + fmt_fixed(r.hi, 2) + ")"
-                                   : std::string(" (no interval: a side has under two worker sets that count)"));
+  return fmt_times_interval(r, " (no interval: a side has under two worker sets that count)");
 }
 
 RatioInterval interval_alone(const MeasuredCell& c, const std::vector<MeasuredCell>& ladder, Basis b) {
@@ -240,9 +237,7 @@ RatioInterval interval_alone(const MeasuredCell& c, const std::vector<MeasuredCe
 }
 
 std::string times_alone(const MeasuredCell& c, const std::vector<MeasuredCell>& ladder, Basis b) {
-  const RatioInterval r = interval_alone(c, ladder, b);
-  if (!r.has_interval()) return fmt_times(r.ratio);
-  return fmt_times(r.ratio) + " (" + fmt_fixed(r.lo, 2) + "-" + fmt_fixed(r.hi, 2) + ")";
+  return fmt_times_interval(interval_alone(c, ladder, b));
 }
 
 int side_of_band(const RatioInterval& r) {

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "harness/common/format.hpp"
+#include "harness/common/stats.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -62,5 +63,11 @@ std::string fmt_range(double median, double min, double max, int significant) {
 }
 
 std::string fmt_times(double ratio) { return std::isfinite(ratio) ? fmt_fixed(ratio, 2) + "x" : "-"; }
+
+std::string fmt_times_interval(const RatioInterval& r, const std::string& none, const std::string& note) {
+  if (!std::isfinite(r.ratio)) return "-";
+  return fmt_times(r.ratio) +
+         (r.has_interval() ? " (" + fmt_fixed(r.lo, 2) + "-" + fmt_fixed(r.hi, 2) + note + ")" : none);
+}
 
 }  // namespace bench_mps::harness

@@ -34,4 +34,10 @@ std::string fmt_range(double median, double min, double max, int significant = 4
 /// A ratio as "0.94x"; NaN -> "-".
 std::string fmt_times(double ratio);
 
+struct RatioInterval;  // harness/common/stats.hpp
+
+/// A ratio with its interval at two decimals, "1.04x (1.03-1.05)", `note` inside the brackets (", ~94 %"); where it
+/// has no interval, the ratio and then `none` (" (no interval: one repeat)"); "-" where the ratio is not a number.
+std::string fmt_times_interval(const RatioInterval& r, const std::string& none = "", const std::string& note = "");
+
 }  // namespace bench_mps::harness

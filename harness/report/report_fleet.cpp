@@ -101,11 +101,7 @@ std::string direction(double deviation, CompareMetric metric) {
 }
 
 /// A GPU's mean over the fleet median: "0.90x (0.88-0.92)", without an interval where it has one repeat.
-std::string over_fleet_words(const RatioInterval& r) {
-  if (!std::isfinite(r.ratio)) return "-";
-  return fmt_times(r.ratio) + (r.has_interval() ? " (" + fmt_fixed(r.lo, 2) + "-" + fmt_fixed(r.hi, 2) + ")"
-                                                : std::string(" (no interval: one repeat)"));
-}
+std::string over_fleet_words(const RatioInterval& r) { return fmt_times_interval(r, " (no interval: one repeat)"); }
 
 }  // namespace
 

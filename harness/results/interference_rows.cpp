@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "harness/common/format.hpp"
+#include "harness/common/markdown_table.hpp"
 #include "harness/common/stats.hpp"
 #include "harness/plan/mode_names.hpp"
 
@@ -108,11 +109,8 @@ std::string interference_verdict(const std::vector<InterferenceCell>& cells) {
         next ? ratio_of_means(best->p99_vs_alone_runs, next->p99_vs_alone_runs) : RatioInterval{NAN, NAN, NAN};
     const bool decided = over_next.has_interval() && over_next.hi < 1;
     const std::string against =
-        next ? " (" + ratio(over_next.ratio) +
-                   (over_next.has_interval()
-                        ? " (" + fmt_fixed(over_next.lo, 2) + "-" + fmt_fixed(over_next.hi, 2) + ", ~94 %)"
-                        : std::string(" (no interval: under two repeats on a side)")) +
-                   " " + next->mode + "'s)"
+        next ? " (" + fmt_times_interval(over_next, " (no interval: under two repeats on a side)", ", ~94 %") + " " +
+                   next->mode + "'s)"
              : std::string();
     out += (out.empty() ? "" : " ") + std::string("At N=") + std::to_string(n) + ", " + best->mode +
            (measured == 1 ? " (the only mode measured there) keeps the foreground's p99 latency at "
