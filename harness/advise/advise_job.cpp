@@ -66,7 +66,7 @@ Best best_of(const std::vector<MeasuredCell>& ladder, ModeKind kind, double unit
   }
   best.knee = best.cell;
   for (const auto& [c, rate] : rated)
-    if (rate >= (1 - kKneeGain) * mean(best.rates) && c->procs < best.knee->procs) best.knee = c;
+    if (within_knee_gain(rate, mean(best.rates)) && c->procs < best.knee->procs) best.knee = c;
   return best;
 }
 

@@ -250,6 +250,9 @@ std::vector<Check> check_predictions(const std::vector<PredictedCell>& predicted
 
 /// Knee: going from the previous rung to this one raised the best throughput by less than this.
 inline constexpr double kKneeGain = 0.05;
+/// Whether a cell's `rate` is within kKneeGain of the best rate (`best`): the knee advised is the fewest copies that
+/// are (advise's pick, and the advice for a job of a given length).
+inline bool within_knee_gain(double rate, double best) { return rate >= (1 - kKneeGain) * best; }
 /// The best throughput on `basis` of the ok time-sliced or MPS cells at N (NaN: none).
 double best_throughput(const std::vector<MeasuredCell>& cells, int procs, Basis basis = Basis::unit);
 /// The seconds the ladder's rung of N copies should take, from the rungs run so far ({N, seconds}, in order): none,

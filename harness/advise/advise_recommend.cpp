@@ -24,7 +24,7 @@ std::pair<const MeasuredCell*, const MeasuredCell*> best_and_knee(const std::vec
     if (c.is(mode) && feasible(c, slo, b) && (!best || c.throughput(b) > best->throughput(b))) best = &c;
   const MeasuredCell* knee = best;
   for (const MeasuredCell& c : ladder)
-    if (best && c.is(mode) && feasible(c, slo, b) && c.throughput(b) >= (1 - kKneeGain) * best->throughput(b) &&
+    if (best && c.is(mode) && feasible(c, slo, b) && within_knee_gain(c.throughput(b), best->throughput(b)) &&
         c.procs < knee->procs)
       knee = &c;
   return {best, knee};
