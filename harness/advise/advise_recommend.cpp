@@ -104,8 +104,11 @@ std::string cell_words(const MeasuredCell& c, const std::vector<MeasuredCell>& l
                   " the throughput of one copy alone " + basis_words(b, unit) + " (ideal " + std::to_string(c.procs) +
                   "x; " + std::to_string(c.sets.size()) + " worker set" + (c.sets.size() == 1 ? "" : "s") + "), each " +
                   unit + " " + fmt_times(c.loss) + " the time alone";
+  // The model predicts per unit only: on the whole-run basis its number says its own basis.
   if (const PredictedCell* p = find_predicted(predicted, mode, c.procs); p && std::isfinite(p->prediction.loss))
-    s += "; the model predicted " + fmt_times(p->throughput()) + " (" + p->prediction.why + ")";
+    s += "; the model predicted " + fmt_times(p->throughput()) +
+         (b == Basis::unit ? "" : " " + basis_words(Basis::unit, unit) + ", the only basis it predicts") + " (" +
+         p->prediction.why + ")";
   return s;
 }
 
