@@ -199,6 +199,24 @@ TEST(History, ExportsAreBmfAndTheCustomToolsArray) {
   EXPECT_NE(md.out.find("**0 changes called"), std::string::npos) << md.out;
 }
 
+// A gate runs on the newest folder, which no later folder confirms: SLOWER there (pending) fails
+// --fail-on-regression, named on stderr, as compare of the same two folders would.
+TEST(History, ThePendingSlowerNewestFolderFailsTheGate) {
+  const fs::path f = fixtures_dir() / "compare";
+  const std::vector<std::string> a{"history", (f / "base").string(), (f / "aa").string(), (f / "slower").string()};
+  EXPECT_EQ(run_program(bench_mps_exe(), a).exit_code, 0) << "without the gate: a finding";
+  std::vector<std::string> gated = a;
+  gated.push_back("--fail-on-regression");
+  const CommandOutput gate = run_program(bench_mps_exe(), gated);
+  EXPECT_EQ(gate.exit_code, 1) << gate.err;
+  EXPECT_NE(gate.err.find("mps n=4 (SLOWER in the newest folder, pending: no later folder yet) (--fail-on-regression)"),
+            std::string::npos)
+      << gate.err;
+  const CommandOutput same =
+      run_program(bench_mps_exe(), {"compare", (f / "aa").string(), (f / "slower").string(), "--fail-on-regression"});
+  EXPECT_EQ(same.exit_code, 1) << same.err;
+}
+
 TEST(History, AFolderWithFailedRunsIsInsufficientThere) {
   const fs::path f = fixtures_dir() / "compare";
   const CommandOutput out =

@@ -48,7 +48,8 @@ constexpr const char* kHistoryFooter =
     "      the changes for a CI job's page; --format bencher or github-benchmark for a dashboard\n"
     "\n"
     "Exit codes: 0 done, whatever it found; 1 with --fail-on-regression a series changed for the\n"
-    "worse, with --fail-on-insufficient a series' newest point is INSUFFICIENT or its testbed's newest\n"
+    "worse or is SLOWER in the newest folder (pending), with --fail-on-insufficient a series' newest point is "
+    "INSUFFICIENT or its testbed's newest\n"
     "folder lacks it; 2 bad command line or\n"
     "input (under two folders, a folder twice, a damaged folder, mixed testbeds; nothing written);\n"
     "3 a full disk or quota; 128+N stopped by signal N. More: docs/COMPARE.md";
@@ -199,7 +200,8 @@ CLI::App* add_history_command(CLI::App& app, HistoryArgs& args) {
       ->capture_default_str();
   cmd->add_flag("--allow-different-testbeds", args.allow_different_testbeds,
                 "take folders of several testbeds (GPU model, SMs, memory, host CPU): one series per testbed");
-  cmd->add_flag("--fail-on-regression", args.fail_on_regression, "exit 1 when a series changed for the worse");
+  cmd->add_flag("--fail-on-regression", args.fail_on_regression,
+                "exit 1 when a series changed for the worse, or is SLOWER in the newest folder (pending)");
   cmd->add_flag("--fail-on-insufficient", args.fail_on_insufficient,
                 "exit 1 when a series' newest point is INSUFFICIENT, or its testbed's newest folder lacks it");
   cmd->add_option("--out", args.out_dir, "write history.md, history.csv, history.json and plots/ into this folder")
@@ -321,6 +323,10 @@ static int history_command(const HistoryArgs& args) {
     const std::string label = config_label(s.workload, s.params, s.mode, s.procs);
     for (const HistoryChange& c : s.found.changes)
       if (c.direction == Verdict::slower) worse += (worse.empty() ? "" : "; ") + label;
+    // A gate is run on the newest folder, which no later folder can confirm yet: SLOWER there fails it too.
+    for (const HistoryChange& c : s.found.pending_changes)
+      if (c.direction == Verdict::slower)
+        worse += (worse.empty() ? "" : "; ") + label + " (SLOWER in the newest folder, pending: no later folder yet)";
     const HistoryPoint* newest = newest_point(report, s);  // missing from the newest folder: data it lacks
     if (!newest || !newest->sufficient())
       insufficient += (insufficient.empty() ? "" : "; ") + label + (newest ? " (INSUFFICIENT)" : " (missing)");
