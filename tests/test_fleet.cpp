@@ -716,6 +716,37 @@ TEST(FleetReport, FoldersOfMixedGpuModelsAreWarnedAbout) {
   EXPECT_NE(read_text(dir / "report.md").find("**Warning:** these folders mix GPU models"), std::string::npos);
 }
 
+// Two folders of one GPU (the same UUID) are not two GPUs: the report counts GPUs by UUID and warns that a folder
+// of it flagged beside the other is that GPU's spread between runs.
+TEST(FleetReport, FoldersOfOneGpuAreCountedOnceAndWarnedAbout) {
+  TempDir tmp;
+  const fs::path dir = make_fleet(tmp);
+  const auto set_uuid = [&](const std::string& node, const std::string& uuid) {
+    const fs::path meta = dir / "cluster-a" / node / "meta.json";
+    nlohmann::json m = nlohmann::json::parse(read_text(meta));
+    m["gpu"]["uuid"] = uuid;
+    write_text(meta, m.dump(2));
+  };
+  set_uuid("node1-gpu0", "GPU-1");
+  set_uuid("node2-gpu0", "GPU-2");
+  set_uuid("node3-gpu0", "GPU-3");
+  const auto apart = run_program(bench_mps_exe(), {"report", dir.string()});
+  ASSERT_EQ(apart.exit_code, 0) << apart.err;
+  EXPECT_EQ(apart.err.find("measured the same device"), std::string::npos) << apart.err;
+  EXPECT_NE(read_text(dir / "report.md").find("\n3 results folders of 3 GPU(s) by UUID, from "), std::string::npos)
+      << read_text(dir / "report.md");
+  set_uuid("node3-gpu0", "GPU-1");
+  const auto same = run_program(bench_mps_exe(), {"report", dir.string()});
+  ASSERT_EQ(same.exit_code, 0) << same.err;
+  EXPECT_NE(same.err.find("warning: some folders measured the same device: GPU-1 in 2 folders (cluster-a/node1-gpu0, "
+                          "cluster-a/node3-gpu0): "),
+            std::string::npos)
+      << same.err;
+  const std::string md = read_text(dir / "report.md");
+  EXPECT_NE(md.find("\n3 results folders of 2 GPU(s) by UUID, from "), std::string::npos) << md;
+  EXPECT_NE(md.find("**Warning:** some folders measured the same device: GPU-1 in 2 folders"), std::string::npos) << md;
+}
+
 TEST(FleetReport, NoResultsBelowIsExitTwoAndFleetOptionsNeedAFleet) {
   TempDir tmp;
   fs::create_directories(tmp / "empty" / "sub");
