@@ -637,6 +637,7 @@ TEST(ReportComparison, DrawsTheChangeChartAndTable) {
   EXPECT_NE(verdict.find("SM clocks differ by more than 2% in 1 of them"), std::string::npos) << verdict;
   EXPECT_NE(md.find("](plots/comparison.png)"), std::string::npos);
   EXPECT_NE(md.find("| gpu.driver_version | 575.57.08 | 580.159.04 | yes |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| gpu.name | NVIDIA H200 | NVIDIA H200 | no |"), std::string::npos) << "false said: " << md;
   EXPECT_NE(md.find("| 10 | throughput_tasks_per_s | 3 | 954.8 | 1.1% | 3 | 1082 | 2.0% | +13.3% | 0.0495 | "
                     "FASTER | yes |"),
             std::string::npos)

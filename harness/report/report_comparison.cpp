@@ -51,7 +51,8 @@ double threshold_fraction(const json& info) {
 
 std::string cell_text(const json& v) {
   if (v.is_string()) return v.get<std::string>();
-  if (v.is_boolean()) return v.get<bool>() ? "yes" : "";
+  if (v.is_boolean())
+    return v.get<bool>() ? "yes" : "no";  // a false is said, not left blank like a value never recorded
   if (v.is_null()) return "-";
   return v.dump();
 }
