@@ -7,6 +7,7 @@
 #include <functional>
 
 #include <algorithm>
+#include <sstream>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -629,6 +630,34 @@ TEST(CompareProgram, DifferentGpuRefusedUnlessAllowed) {
   EXPECT_EQ(allowed.result.exit_code, 0) << allowed.result.err;
   EXPECT_EQ(allowed.json["metadata_diff"][0]["key"], "gpu.name");
   EXPECT_TRUE(allowed.json["metadata_diff"][0]["differs"].get<bool>());
+}
+
+// An ok run without a value of the metric compared (an empty p99 cell) is left out of its pair, and counted.
+TEST(CompareProgram, AnOkRunWithoutTheMetricsValueIsCountedLeftOut) {
+  TempDir tmp;
+  const fs::path base = tmp / "base";
+  fs::copy(fixture("base"), base, fs::copy_options::recursive);
+  auto lines = read_lines(base / "summary.csv");
+  std::vector<std::string> header;
+  std::stringstream head(lines.at(0));
+  for (std::string c; std::getline(head, c, ',');) header.push_back(c);
+  const auto column = std::find(header.begin(), header.end(), "task_p99_ms") - header.begin();
+  std::vector<std::string> cells;
+  std::stringstream row(lines.at(1));
+  for (std::string c; std::getline(row, c, ',');) cells.push_back(c);
+  ASSERT_LT(static_cast<std::size_t>(column), cells.size());
+  cells[column] = "";
+  std::string text = lines.at(0) + "\n", joined;
+  for (std::size_t i = 0; i < cells.size(); ++i) joined += (i ? "," : "") + cells[i];
+  text += joined + "\n";
+  for (std::size_t i = 2; i < lines.size(); ++i) text += lines[i] + "\n";
+  write_text(base / "summary.csv", text);
+  const auto p99 = run_program(bench_mps_exe(), {"compare", base.string(), fixture("aa").string(), "--metric", "p99"});
+  EXPECT_EQ(p99.exit_code, 0) << p99.err;
+  EXPECT_NE(p99.out.find("; runs ok without a p99 value (left out): base 1, new 0"), std::string::npos) << p99.out;
+  const auto throughput = run_program(bench_mps_exe(), {"compare", base.string(), fixture("aa").string()});
+  EXPECT_EQ(throughput.exit_code, 0) << throughput.err;
+  EXPECT_EQ(throughput.out.find("without a"), std::string::npos) << throughput.out;
 }
 
 // A folder that records no GPU (a CPU run: scripts/run.sh --demo) is named as such, not "base has -".

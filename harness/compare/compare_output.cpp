@@ -109,6 +109,9 @@ std::string summary_line(const CompareReport& report) {
   s << "; only in base " << report.comparison.only_in_base.size() << ", only in new "
     << report.comparison.only_in_new.size();
   s << "; runs not ok (left out): base " << report.comparison.base_not_ok << ", new " << report.comparison.new_not_ok;
+  if (report.comparison.base_no_value + report.comparison.new_no_value > 0)
+    s << "; runs ok without a " << metric_name(report.options.metric) << " value (left out): base "
+      << report.comparison.base_no_value << ", new " << report.comparison.new_no_value;
   if (report.same_folder) s << "; base and new are the same folder (SAME trivially)";
   return s.str();
 }

@@ -210,6 +210,13 @@ RunComparison compare_runs(const std::vector<SummaryRecord>& base, const std::ve
   RunComparison out;
   out.base_not_ok = b.not_ok;
   out.new_not_ok = n.not_ok;
+  const auto no_value = [&options](const std::vector<SummaryRecord>& runs) {
+    return static_cast<std::size_t>(std::count_if(runs.begin(), runs.end(), [&options](const SummaryRecord& r) {
+      return r.status == RunStatus::ok && !std::isfinite(metric_value(r, options.metric));
+    }));
+  };
+  out.base_no_value = no_value(base);
+  out.new_no_value = no_value(next);
   // Display order: workload + params groups, then modes, in order of first appearance, then N.
   std::map<std::string, int> group_rank, mode_rank;
   for (const auto* side : {&b, &n})

@@ -80,6 +80,8 @@ struct RunComparison {
   std::vector<ComparedPair> pairs;                     ///< grouped by workload + params, then mode, then N
   std::vector<std::string> only_in_base, only_in_new;  ///< configuration labels
   std::size_t base_not_ok = 0, new_not_ok = 0;         ///< runs left out for a status other than ok
+  /// Runs ok but without a value of the metric (an empty p99 cell): left out of their pair, and counted
+  std::size_t base_no_value = 0, new_no_value = 0;
 };
 
 /// Pairs the ok runs of `base` and `next` by SummaryRecord::config_key() and judges every pair.
