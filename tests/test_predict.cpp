@@ -73,6 +73,21 @@ TEST(Predict, ATableFromOneProfiledCopyAloneAndTheXray) {
   EXPECT_EQ(read_text(tmp / "p" / "predict.csv"), before);
 }
 
+// A profile given alone (no sweep around it): no whole run's time and no GPM window, and the table says so rather
+// than printing "- s" and a demand of 0.0 %.
+TEST(Predict, AProfileGivenAloneSaysWhatItLacks) {
+  TempDir tmp;
+  const fs::path profile =
+      study() / "membw" / "alone" / "profiles" / "r1-timeslice-exec-n1" / "w0" / "profile-5070.json.gz";
+  const auto r = run_program(bench_mps_exe(), {"predict", profile.string(), "--xray", (study() / "xray").string(),
+                                               "--procs", "2", "--out", (tmp / "p").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("memory bandwidth demand not known, replayed as 0 (no GPM DRAM bandwidth"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("| 2 | timeslice | run | - | - | - |"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n`-` per whole run: one copy alone has no whole run's time here"), std::string::npos) << r.out;
+}
+
 /// `predict ARGS --out DIR` under `taskset -c 0` and on every CPU: the same files to the byte. Returns the rows of
 /// the second's predict.csv.
 std::vector<std::map<std::string, std::string>> same_files_on_one_cpu_or_many(const std::vector<std::string>& args,

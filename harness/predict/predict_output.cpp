@@ -50,8 +50,9 @@ int add_row(PredictTables& t, const PredictedRow& c, bool unit, const ScoredCell
   const int inside = covered(meas, pred_lo, pred_hi);
   const std::string unit_word = unit ? " ms" : " s";
   t.md << "| " << c.procs << " | " << mode_kind_word(c.mode) << " | " << (unit ? "unit" : "run") << " | " << num(pred)
-       << unit_word << (std::isfinite(pred_lo) ? " (" + num(pred_lo) + "-" + num(pred_hi) + ")" : std::string())
-       << " | " << num(naive) << " | " << num(regime);
+       << (std::isfinite(pred) ? unit_word : "")
+       << (std::isfinite(pred_lo) ? " (" + num(pred_lo) + "-" + num(pred_hi) + ")" : std::string()) << " | "
+       << num(naive) << " | " << num(regime);
   if (unit && std::isfinite(c.regime_low_ms))
     t.md << " (" << num(c.regime_low_ms) << "-" << num(c.regime_high_ms) << ")";
   t.md << " |";
@@ -264,7 +265,8 @@ void write_md_head(std::ostringstream& md, const std::string& label, const std::
        << (std::isfinite(r.run_s) ? ", the whole run " + num(r.run_s) + " s" : std::string()) << "; duty "
        << fmt_fixed(100 * r.summary.duty, 1) << "%, " << p.trace.steps.size() << " steps cut at " << p.cut << ", "
        << (p.sm_per_span ? "SM share per span" : "SM share from the kernels' mean fill") << ", the unit over the "
-       << p.kept_phase.words() << "; memory bandwidth demand " << fmt_fixed(100 * p.trace.mem_demand, 1) << "% ("
+       << p.kept_phase.words() << "; memory bandwidth demand "
+       << (r.mem_known ? fmt_fixed(100 * p.trace.mem_demand, 1) + "% (" : std::string("not known, replayed as 0 ("))
        << r.mem_basis << ")"
        << (p.dropped_ns > 0 ? "; " + num(p.dropped_ns * 1e-9) + " s of spans not kept, scaled" : std::string())
        << (p.trace.open_loop ? "; paced: its steady steps replayed open-loop, each due when it was alone (--paced)"
@@ -343,6 +345,9 @@ void write_cells(PredictTables& t, const std::vector<PredictedRow>& cells,
       }
     }
   }
+  if (std::any_of(cells.begin(), cells.end(), [](const PredictedRow& c) { return !std::isfinite(c.run_s); }))
+    t.md << "\n`-` per whole run: one copy alone has no whole run's time here (a profile given without its sweep's "
+            "runs), so nothing is predicted on that basis.\n";
   // What the brackets are, said once under the table, scored or not.
   const bool sim_bracket = std::any_of(cells.begin(), cells.end(), [](const PredictedRow& c) {
     return std::isfinite(c.unit_low_ms) || std::isfinite(c.run_low_s);

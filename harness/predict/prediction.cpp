@@ -28,7 +28,7 @@ namespace {
 /// busy share there (both of the one copy alone).
 double mem_demand(double dram_bw, double duty, std::string& basis) {
   if (!(dram_bw >= 0) || !(duty > 0)) {
-    basis = "none: no GPM DRAM bandwidth over the steady part (older GPU or driver, or no profile window)";
+    basis = "no GPM DRAM bandwidth over the steady part: an older GPU or driver, or no profile window";
     return 0;
   }
   basis = "GPM DRAM bandwidth " + fmt_num(100 * dram_bw, 3) + "% over the duty " + fmt_num(100 * duty, 3) + "%";
@@ -40,6 +40,7 @@ AloneRun alone_from_profile(const GpuProfile& p, double gap_us, double dram_bw,
   AloneRun a;
   a.summary = summarise(p, std::max(gap_us, static_cast<double>(p.min_gap_ns) * 1e-3));
   a.program = trace_from_profile(p, a.summary, mem_demand(dram_bw, a.summary.duty, a.mem_basis), follow);
+  a.mem_known = dram_bw >= 0 && a.summary.duty > 0;  // mem_demand's own test: else it gave 0 and said why
   a.unit_ms = a.program.trace.steady_step_ns() * 1e-6;
   if (!p.devices.empty()) a.gpu = p.devices.front().name;
   return a;

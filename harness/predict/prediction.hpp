@@ -30,7 +30,8 @@ struct AloneRun {
   double unit_ms = NAN;   ///< its unit alone: the program's metric, else the steady part's step between host waits
   bool metric = false;    ///< the unit is the program's own (a paced program's latency: --exec-metric)
   std::string mem_basis;  ///< how the memory bandwidth demand was had ("GPM DRAM bandwidth over the duty", or why none)
-  std::string gpu;        ///< the GPU its profile names ("" where it names none)
+  bool mem_known = false;  ///< whether GPM measured it (else the replay takes it as 0: no memory contention)
+  std::string gpu;         ///< the GPU its profile names ("" where it names none)
   /// Every ok run of one copy alone in its mode (this one included), in the sweep's order, each with its own trace
   /// (where read from a folder; their own `draws` empty): the anchor is one draw of a spread, carried into every
   /// prediction scaled from it (PredictedRow's low and high); `predict --draws all` replays each.
