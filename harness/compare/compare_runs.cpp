@@ -200,7 +200,8 @@ Verdict decide_verdict(const SideSummary& base, const SideSummary& next, double 
   }
   if (size <= threshold && significant) return say(Verdict::same, "significant, below threshold");
   if (size <= threshold && noise <= threshold) return say(Verdict::same, "");
-  if (size > threshold) return say(Verdict::unsure, "not significant (p " + fmt_num(p_value, 2) + ")");
+  // the p as the p column prints it
+  if (size > threshold) return say(Verdict::unsure, "not significant (p " + fmt_fixed(p_value, 4) + ")");
   return say(Verdict::unsure, "noise " + percent(noise) + " > threshold");
 }
 
