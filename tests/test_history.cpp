@@ -199,6 +199,25 @@ TEST(History, ExportsAreBmfAndTheCustomToolsArray) {
   EXPECT_NE(md.out.find("**0 changes called"), std::string::npos) << md.out;
 }
 
+// A folder whose host CPU is not recorded joins the testbed it otherwise matches, and the note says so.
+TEST(History, AFolderWithoutItsHostCpuJoinsTheTestbedItMatches) {
+  TempDir tmp;
+  const fs::path f = fixtures_dir() / "compare";
+  fs::copy(f / "base", tmp / "base", fs::copy_options::recursive);  // the fixtures record no host CPU: base does
+  nlohmann::json meta = nlohmann::json::parse(read_text(tmp / "base" / "meta.json"));
+  meta["host"]["cpu_model"] = "Some Xeon";
+  write_text(tmp / "base" / "meta.json", meta.dump(2));
+  const CommandOutput out =
+      run_program(bench_mps_exe(), {"history", (tmp / "base").string(), (f / "aa").string(), "--format", "json"});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const nlohmann::json j = nlohmann::json::parse(out.out);
+  EXPECT_EQ(j.at("testbeds").size(), 1u) << j.at("testbeds");
+  EXPECT_NE(j.at("notes").dump().find("host CPU model not recorded in 1 of 2 folders: each such folder joins the "
+                                      "testbed whose recorded fields it matches"),
+            std::string::npos)
+      << j.at("notes");
+}
+
 // A gate runs on the newest folder, which no later folder confirms: SLOWER there (pending) fails
 // --fail-on-regression, named on stderr, as compare of the same two folders would.
 TEST(History, ThePendingSlowerNewestFolderFailsTheGate) {

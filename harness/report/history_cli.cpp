@@ -149,7 +149,8 @@ HistoryReport build(const std::vector<ReadFolder>& folders, const CompareOptions
                                     : field == 2 ? "GPU memory"
                                                  : "host CPU model") +
                         " not recorded in " + std::to_string(unknown) + " of " + std::to_string(folders.size()) +
-                        " folders: taken as the same testbed");
+                        " folders: each such folder joins the testbed whose recorded fields it matches (a "
+                        "testbed of its own where none does)");
   }
   // Series: per testbed and configuration, in order of first appearance.
   std::map<std::string, std::size_t> index;
