@@ -88,7 +88,10 @@ class AdviseRun {
     } else {
       progress_.say("the time-slice X-ray: 2 contexts that always have work, short steps beside them ...");
       const SweepOutcome o = sweeps_.run("xray", args_.xray());
-      if (!o.has_runs()) throw std::runtime_error("the X-ray's sweep failed: " + o.last_error);
+      if (!o.has_runs()) {
+        left_no_runs(o);
+        throw std::runtime_error("the X-ray's sweep failed: " + o.last_error);
+      }
       a_.scheduler = read_scheduler(o.dir);
       a_.scheduler_source = "measured by sweeps/xray";
     }
@@ -96,11 +99,23 @@ class AdviseRun {
                   fmt_sig(a_.scheduler.turn_cost_ms) + " ms beyond its work");
   }
 
+  /// A child sweep that left no runs: the machine's stop (exit 3, a foreign MPS daemon found at its preflight) is
+  /// advise's exit too; any other, not the budget's nor a signal's, is a step that failed (exit 1).
+  void left_no_runs(const SweepOutcome& o) {
+    if (o.exit_code == kExitEnvironment)
+      a_.ladder_exit = kExitEnvironment;
+    else if (!o.budget_spent && !stop_signal().load())
+      a_.step_failed = true;
+  }
+
   void alone() {
     progress_.step = 2;
     progress_.say(std::string("one copy alone, time-sliced") + (unit_.exec ? ", profiled (CUPTI)" : "") + " ...");
     const SweepOutcome o = sweeps_.run("alone", args_.alone());
-    if (!o.has_runs()) throw std::runtime_error("one copy alone did not run: " + o.last_error);
+    if (!o.has_runs()) {
+      left_no_runs(o);
+      throw std::runtime_error("one copy alone did not run: " + o.last_error);
+    }
     measured(o);
     a_.alone = read_alone(o.dir, unit_, gap_us_, &a_.alone_window);
     // The ladder runs the same command: a copy that failed alone is not run N times over (an advise of a command
@@ -170,8 +185,10 @@ class AdviseRun {
       if (stop_signal().load() && !o.has_runs())  // Ctrl-C during the rung: stopped, not a failed sweep
         return end(LadderEnd::signal, "stopped by a signal (" + std::string(strsignal(stop_signal().load())) +
                                           ") during N=" + std::to_string(n) + "'s sweep");
-      if (!o.has_runs())
+      if (!o.has_runs()) {
+        left_no_runs(o);
         return end(LadderEnd::sweep_failed, "N=" + std::to_string(n) + "'s sweep failed: " + o.last_error);
+      }
       measured(o);
       if (o.exit_code == kExitEnvironment) {  // what ran is kept; the machine stopped the rest (MPS unavailable, ...)
         read_cells(o.dir, unit_, a_.ladder);
@@ -241,7 +258,10 @@ class AdviseRun {
       for (const auto& [mode, n] : targets) {
         try {
           const SweepOutcome o = sweeps_.run(more_folder(round, mode, n), args_.more(mode, n));
-          if (!o.has_runs()) return settled("a set's sweep failed: " + o.last_error);
+          if (!o.has_runs()) {
+            left_no_runs(o);
+            return settled("a set's sweep failed: " + o.last_error);
+          }
           measured(o);
           read_cells(o.dir, unit_, a_.ladder);
           set_losses(a_.ladder);
@@ -268,7 +288,10 @@ class AdviseRun {
     progress_.say("one copy alone again, time-sliced and MPS, one worker set each: the alone anchor's last draw ...");
     try {
       const SweepOutcome o = sweeps_.run(kAloneLastFolder, args_.alone_last());
-      if (!o.has_runs()) return skip("its sweep failed: " + o.last_error);
+      if (!o.has_runs()) {
+        left_no_runs(o);
+        return skip("its sweep failed: " + o.last_error);
+      }
       measured(o);
       a_.alone_last_ran = true;
       a_.alone_last_skipped = add_alone_last(o.dir, unit_, a_.ladder);
@@ -306,6 +329,8 @@ class AdviseRun {
         if (o.has_runs()) {
           measured(o);
           read_cells(o.dir, unit_, cells);
+        } else {
+          left_no_runs(o);
         }
         a_.limits.push_back(cells.empty() ? unmeasured_limit(limit, p.procs, "its sweep failed: " + o.last_error)
                                           : cells.front());
@@ -478,6 +503,7 @@ int run_advise(const AdviseSpec& spec) {
   print_advice(advice, out);
   if (const int exit = ToolSession::signal_exit()) return exit;
   if (advice.ladder_exit == kExitEnvironment) return kExitEnvironment;  // as the sweep that stopped exits
+  if (advice.step_failed) return kExitFailed;
   return advice.recommendation.verdict == AdviceVerdict::none ? kExitFailed : status;
 }
 

@@ -61,6 +61,9 @@ struct Advice {
   std::string ladder_end;  ///< why the ladder stopped, in words
   LadderEnd ladder_end_kind = LadderEnd::complete;
   int ladder_exit = 0;  ///< a rung's sweep that stopped for the machine (3: MPS unavailable, ...); 0: none
+  /// A child sweep that left no runs, not for the budget nor a signal nor the machine: a step failed (exit 1), though
+  /// the advice written stands on what ran. Not stored: advise --redo exits as its verdict does.
+  bool step_failed = false;
   Recommendation recommendation;
   double seconds = 0;
   std::string figure_note;  ///< why the figure is missing (empty: drawn)
