@@ -1348,6 +1348,7 @@ TEST_F(Advise, TwoProgramsSideBySideGetEachOnesShareAndThePairsWithIntervals) {
   EXPECT_NE(md.find("| mode | worker sets | cpu (x alone) | cpu (x alone) | together (ideal 2) |"), std::string::npos)
       << md;
   EXPECT_NE(md.find(j.at("beside").at("headline").get<std::string>()), std::string::npos);
+  EXPECT_EQ(md.find(" (-"), std::string::npos) << "a ratio's interval starts at 0 at most: " << md;
   EXPECT_TRUE(fs::exists(out() / "sweeps" / "beside" / "summary.csv"));
   // A's tail under the better MPS mode against time-sliced, with its interval, in the headline.
   EXPECT_EQ(j.at("beside_format_version"), kBesideFormatVersion);

@@ -13,12 +13,14 @@ namespace {
 
 using json = nlohmann::json;
 
-/// "0.93 (0.90-0.96)": a mean of independent sets with its ~94 % Student-t interval.
+/// "0.93 (0.90-0.96)": a mean of independent sets (ratios and sums of ratios, never below 0) with its ~94 %
+/// Student-t interval; an interval that would reach below 0 starts at 0 (few sets spread that wide).
 std::string mean_with_interval(const std::vector<double>& v) {
   if (v.empty()) return "-";
   const double m = harness::mean(v), w = relative_mean_ci_width(v);
   if (!std::isfinite(w)) return fmt_fixed(m, 2) + " (one set: no interval)";
-  return fmt_fixed(m, 2) + " (" + fmt_fixed(m * (1 - w / 2), 2) + "-" + fmt_fixed(m * (1 + w / 2), 2) + ")";
+  return fmt_fixed(m, 2) + " (" + fmt_fixed(std::max(0.0, m * (1 - w / 2)), 2) + "-" + fmt_fixed(m * (1 + w / 2), 2) +
+         ")";
 }
 
 std::string mode_words(const Mode& mode) {
@@ -173,7 +175,7 @@ std::string beside_markdown(const BesideAdvice& advice, const std::string& machi
       "\n## Side by side\nEach one's throughput beside the other over its own alone, the same mode and worker set "
       "(the interference scenario: docs/RESULTS.md's fg_throughput_vs_alone and bg_throughput_kept), and their sum: "
       "2 is both as fast as alone, 1 no gain over one at a time; and A's p99 unit time beside B over A's p99 "
-      "alone. Means over the worker sets with their ~94 % interval.\n\n" +
+      "alone. Means over the worker sets with their ~94 % interval (one that would reach below 0 starts at 0).\n\n" +
       t.str();
   md += "\nThe sweep is under `sweeps/beside` (its log beside it); beside.json holds every number above.\n";
   return md;
