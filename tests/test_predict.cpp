@@ -598,12 +598,12 @@ TEST(PredictHostile, MeasureAndPredictGiveOneCopyAloneTheSameUnit) {
       for (const auto& a : j.at("alone_runs"))
         if (a.at("mode") == row.at("mode")) {
           // One kind of step on both sides: the same phase kept (a test pass, evaluation batches, a slow head).
+          // The same steps: the same words (steps 1-224 of 240, the tail left out), not only the same kind; a
+          // review found predict keeping the step that waits for the profile's closing span (1-222 of 241).
           const std::string mine = row.at("phase"), theirs = a.at("phase");
-          EXPECT_EQ(mine == "whole steady part", theirs == "whole steady part")
-              << program << ": " << mine << " | " << theirs;
-          EXPECT_EQ(mine.find("a head") == std::string::npos, theirs.find("a head") == std::string::npos) << program;
-          EXPECT_EQ(mine.find("a tail") == std::string::npos, theirs.find("a tail") == std::string::npos) << program;
-          EXPECT_NEAR(std::stod(row.at("unit_ms")) / a.at("unit_ms").get<double>(), 1.0, 0.02)
+          EXPECT_EQ(mine, theirs) << program;
+          // predict's unit is the mean of its trace's steps, measure's the wait-to-wait times: within 0.2 %
+          EXPECT_NEAR(std::stod(row.at("unit_ms")) / a.at("unit_ms").get<double>(), 1.0, 0.002)
               << program << " " << row.at("mode") << ": measured " << row.at("unit_ms") << " ms, predict's "
               << a.at("unit_ms");
         }

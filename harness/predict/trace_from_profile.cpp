@@ -141,7 +141,10 @@ void mark_steady(CopyTrace& t, const std::vector<double>& starts, const ProfileS
   t.steady_from = t.steps.size();
   t.steady_to = 0;
   for (std::size_t k = 0; k + 1 < t.steps.size(); ++k) {
-    if (k == t.dropped_step || k == partial || starts[k] + 1 < from_ns || starts[k] >= to_ns) continue;
+    // a step that ends after the summary's steady part (past its last span: the wait for the profile's closing
+    // span) is left out, as predict --measure leaves that wait's end out of a copy's (measured_units.cpp)
+    if (k == t.dropped_step || k == partial || starts[k] + 1 < from_ns || starts[k] >= to_ns || starts[k + 1] > to_ns)
+      continue;
     t.steady_from = std::min(t.steady_from, k);
     t.steady_to = k + 1;
   }
