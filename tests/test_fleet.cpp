@@ -745,6 +745,25 @@ TEST(FleetReport, FoldersOfOneGpuAreCountedOnceAndWarnedAbout) {
   const std::string md = read_text(dir / "report.md");
   EXPECT_NE(md.find("\n3 results folders of 2 GPU(s) by UUID, from "), std::string::npos) << md;
   EXPECT_NE(md.find("**Warning:** some folders measured the same device: GPU-1 in 2 folders"), std::string::npos) << md;
+  // Folders that record no GPU at all (CPU stand-ins) are one host's CPU: counted apart from the GPUs, by the rule
+  // the warning groups them by.
+  for (const std::string node : {"node1-gpu0", "node3-gpu0"}) {
+    const fs::path meta = dir / "cluster-a" / node / "meta.json";
+    nlohmann::json m = nlohmann::json::parse(read_text(meta));
+    m["gpu"] = nullptr;
+    m.erase("device");
+    write_text(meta, m.dump(2));
+  }
+  const auto cpu = run_program(bench_mps_exe(), {"report", dir.string()});
+  ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
+  EXPECT_NE(cpu.err.find("measured the same device: no GPU recorded in 2 folders (cluster-a/node1-gpu0, "
+                         "cluster-a/node3-gpu0)"),
+            std::string::npos)
+      << cpu.err;
+  const std::string cpu_md = read_text(dir / "report.md");
+  EXPECT_NE(cpu_md.find("\n3 results folders of 1 GPU(s) by UUID and 1 CPU stand-in device(s), from "),
+            std::string::npos)
+      << cpu_md;
 }
 
 TEST(FleetReport, NoResultsBelowIsExitTwoAndFleetOptionsNeedAFleet) {

@@ -16,12 +16,20 @@ bool feasible(const MeasuredCell& c, double slo, Basis basis) {
          (std::isnan(slo) || (std::isfinite(c.p99_ms) && c.p99_ms <= slo));
 }
 
+/// The feasible cell of `mode` with `min_procs` copies or more whose throughput is highest (null: none).
+const MeasuredCell* best_feasible(const std::vector<MeasuredCell>& ladder, ModeKind mode, double slo, Basis b,
+                                  int min_procs) {
+  const MeasuredCell* best = nullptr;
+  for (const MeasuredCell& c : ladder)
+    if (c.is(mode) && c.procs >= min_procs && feasible(c, slo, b) && (!best || c.throughput(b) > best->throughput(b)))
+      best = &c;
+  return best;
+}
+
 /// The best cell of `mode` and the knee: the smallest N within kKneeGain of the best.
 std::pair<const MeasuredCell*, const MeasuredCell*> best_and_knee(const std::vector<MeasuredCell>& ladder,
                                                                   ModeKind mode, double slo, Basis b) {
-  const MeasuredCell* best = nullptr;
-  for (const MeasuredCell& c : ladder)
-    if (c.is(mode) && feasible(c, slo, b) && (!best || c.throughput(b) > best->throughput(b))) best = &c;
+  const MeasuredCell* best = best_feasible(ladder, mode, slo, b, 1);
   const MeasuredCell* knee = best;
   for (const MeasuredCell& c : ladder)
     if (best && c.is(mode) && feasible(c, slo, b) && within_knee_gain(c.throughput(b), best->throughput(b)) &&
@@ -40,9 +48,7 @@ SharingGain sharing_gain(const std::vector<MeasuredCell>& ladder, ModeKind mode,
   SharingGain g;
   const MeasuredCell* one = find_measured(ladder, mode, 1);
   if (!one || !feasible(*one, slo, b)) return g;
-  for (const MeasuredCell& c : ladder)
-    if (c.is(mode) && c.procs > 1 && feasible(c, slo, b) && (!g.cell || c.throughput(b) > g.cell->throughput(b)))
-      g.cell = &c;
+  g.cell = best_feasible(ladder, mode, slo, b, 2);
   if (g.cell) g.over_one = ratio_of_means(g.cell->set_rates(b), one->set_rates(b));
   return g;
 }

@@ -37,24 +37,41 @@ std::string mixed_models_warning(const FleetFolder& fleet) {
          "`bench_mps compare --allow-different-gpu`";
 }
 
+constexpr const char* kNoGpu = "no GPU";
+
+/// Which device a folder measured, the one rule the report counts and warns by: its UUID (a CPU-only run's pretend
+/// device where it named one); kNoGpu where it records neither (CPU stand-ins: one host's CPU); else the folder's own
+/// label (a GPU without a UUID is a GPU of its own).
+std::string device_key(const FleetMember& m) {
+  if (m.uuid != "-") return m.uuid;
+  return m.gpu_name == "-" ? kNoGpu : "folder " + m.label;
+}
+
 /// Folders that measured one GPU (the same UUID), or that record no GPU at all (CPU stand-ins): the fleet median
 /// counts such a GPU once per folder, and one of them flagged beside another is one device's spread between runs.
 std::string same_gpu_warning(const FleetFolder& fleet) {
   std::map<std::string, std::vector<std::string>> by_device;
-  for (const FleetMember& m : fleet.members)
-    by_device[m.uuid != "-" ? m.uuid : m.gpu_name == "-" ? "no GPU" : ""].push_back(m.label);
+  for (const FleetMember& m : fleet.members) by_device[device_key(m)].push_back(m.label);
   std::string list;
   for (const auto& [device, labels] : by_device) {
-    if (device.empty() || labels.size() < 2) continue;
+    if (labels.size() < 2) continue;
     std::string named;
     for (const std::string& l : labels) named += (named.empty() ? "" : ", ") + l;
-    list += (list.empty() ? "" : "; ") + (device == "no GPU" ? std::string("no GPU recorded") : device) + " in " +
+    list += (list.empty() ? "" : "; ") + (device == kNoGpu ? std::string("no GPU recorded") : device) + " in " +
             std::to_string(labels.size()) + " folders (" + named + ")";
   }
   if (list.empty()) return "";
   return "some folders measured the same device: " + list +
          ": the fleet median counts it once per folder, and a folder of it flagged beside another is that device's "
          "spread between runs, not another GPU";
+}
+
+/// The warnings a fleet earns, said on stderr and at the head of its report alike.
+std::vector<std::string> fleet_warnings(const FleetFolder& fleet) {
+  std::vector<std::string> out;
+  for (const std::string& warning : {mixed_models_warning(fleet), same_gpu_warning(fleet)})
+    if (!warning.empty()) out.push_back(warning);
+  return out;
 }
 
 }  // namespace
@@ -171,8 +188,8 @@ int run_fleet_report(const ReportArgs& args, const std::string& title) {
         std::count_if(c.cells.begin(), c.cells.end(), [](const FleetCell& x) { return x.outlier; }));
   for (const FleetProblem& p : fleet.problems)
     std::cerr << "bench_mps: report: " << p.label << " could not be read: " << p.reason << "\n";
-  for (const std::string& warning : {mixed_models_warning(fleet), same_gpu_warning(fleet)})
-    if (!warning.empty()) std::cerr << "bench_mps: report: warning: " << warning << "\n";
+  for (const std::string& warning : fleet_warnings(fleet))
+    std::cerr << "bench_mps: report: warning: " << warning << "\n";
   if (fleet.members.empty()) {
     std::cout << "report: wrote " << (dir / "report.md").string() << " (MPS levers: " << fleet.conforms.size()
               << " conform folder" << (fleet.conforms.size() == 1 ? "" : "s") << ", " << fleet.problems.size()
@@ -319,10 +336,10 @@ std::string render_fleet_report(const FleetFolder& fleet, const std::vector<Flee
   const std::string unit = metric_unit(options.metric);
   const std::string metric = metric_name(options.metric);
   const std::string threshold = fmt_num(options.threshold_pct) + "%";
-  std::set<std::string> hosts, uuids;
+  std::set<std::string> hosts, gpu_keys, stand_ins;
   for (const FleetMember& m : fleet.members) {
     hosts.insert(m.host);
-    uuids.insert(m.uuid != "-" ? m.uuid : m.label);  // a folder without a UUID counts as a GPU of its own
+    (m.gpu_name == "-" ? stand_ins : gpu_keys).insert(device_key(m));
   }
   if (fleet.members.empty()) {  // conform folders alone: their levers, no throughput to judge a GPU by
     const std::size_t n = fleet.conforms.size();
@@ -333,8 +350,10 @@ std::string render_fleet_report(const FleetFolder& fleet, const std::vector<Flee
            render_fleet_conform(fleet.conforms);
   }
   std::string md = "# Fleet report: " + title + "\n\n";
-  md += std::to_string(fleet.members.size()) + " results folders of " + std::to_string(uuids.size()) +
-        " GPU(s) by UUID, from " + std::to_string(hosts.size()) + " host(s)" +
+  md += std::to_string(fleet.members.size()) + " results folders of " + std::to_string(gpu_keys.size()) +
+        " GPU(s) by UUID" +
+        (stand_ins.empty() ? "" : " and " + std::to_string(stand_ins.size()) + " CPU stand-in device(s)") + ", from " +
+        std::to_string(hosts.size()) + " host(s)" +
         (fleet.problems.empty() ? "" : ", " + std::to_string(fleet.problems.size()) + " that could not be read") +
         ". Each GPU's " + metric + " (" + unit +
         ") is the median over its ok repeats; the fleet median is the "
@@ -344,8 +363,7 @@ std::string render_fleet_report(const FleetFolder& fleet, const std::vector<Flee
         " (`--threshold`, as `bench_mps compare`) from 1x with its ~94 % interval (Student's t over its repeats) "
         "wholly beyond; beyond by the point alone, its interval reaching inside (or none: one repeat), it is "
         "**unsure**, not flagged. With two GPUs the fleet median lies between them.\n\n";
-  for (const std::string& warning : {mixed_models_warning(fleet), same_gpu_warning(fleet)})
-    if (!warning.empty()) md += "**Warning:** " + warning + ".\n\n";
+  for (const std::string& warning : fleet_warnings(fleet)) md += "**Warning:** " + warning + ".\n\n";
   md += render_fleet_conform(fleet.conforms);
 
   md += "## Outliers\n\n";

@@ -262,7 +262,7 @@ mps_dir="$(ls -d "$fleet/$host"-gpu*-job* 2>/dev/null | head -1)"
 cat "$work/log/report.out"
 report="$fleet/report.md"
 grep -q "^# Fleet report: benchci" "$report" || fail "no fleet report title"
-grep -q "^3 results folders of [0-9]* GPU(s) by UUID, from 1 host" "$report" || fail "the report does not count 3 folders: $(head -3 "$report")"
+grep -q "^3 results folders of [0-9]* GPU(s) by UUID\( and [0-9]* CPU stand-in device(s)\)\{0,1\}, from 1 host" "$report" || fail "the report does not count 3 folders: $(head -3 "$report")"
 for gpu in 0 1; do grep -q "| $host-gpu$gpu |" "$report" || fail "the report lacks $host-gpu$gpu"; done
 grep -q "external daemon" "$report" || fail "the report does not say which folder used the site's daemon"
 grep -q "unreadable\|could not be read" "$work/log/report.out" && grep -q ", 0 unreadable" "$work/log/report.out" ||
