@@ -234,6 +234,13 @@ TEST(History, ThePendingSlowerNewestFolderFailsTheGate) {
   const CommandOutput same =
       run_program(bench_mps_exe(), {"compare", (f / "aa").string(), (f / "slower").string(), "--fail-on-regression"});
   EXPECT_EQ(same.exit_code, 1) << same.err;
+  // A CI job's page has no history.md beside it: the summary names the folder its "#3" stands for.
+  std::vector<std::string> summary = a;
+  summary.insert(summary.end(), {"--format", "markdown"});
+  const CommandOutput md = run_program(bench_mps_exe(), summary);
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_NE(md.out.find("| #3 590.48.01 | SLOWER pending |"), std::string::npos) << md.out;
+  EXPECT_NE(md.out.find("\n- #3 590.48.01: `" + (f / "slower").string() + "`\n"), std::string::npos) << md.out;
 }
 
 TEST(History, AFolderWithFailedRunsIsInsufficientThere) {

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "harness/common/format.hpp"
@@ -281,13 +282,18 @@ std::string render_history_summary(const HistoryReport& r) {
   std::ostringstream md;
   std::size_t changes = 0, blips = 0, pending = 0, insufficient = 0, missing = 0;
   std::vector<std::vector<std::string>> rows;
+  std::set<std::size_t> named;  // the folders the rows name, listed under the table: a job page has no history.md
   for (const HistorySeries& s : r.series) {  // a row per change, pending change and newest point lacking: named
-    for (const HistoryChange& c : s.found.changes)
+    for (const HistoryChange& c : s.found.changes) {
+      named.insert(c.at);
       rows.push_back(
           {label_of(s), folder_label(r, c.at), verdict_name(c.direction), ratio_text(c.ratio), interval_text(c)});
-    for (const HistoryChange& c : s.found.pending_changes)
+    }
+    for (const HistoryChange& c : s.found.pending_changes) {
+      named.insert(c.at);
       rows.push_back({label_of(s), folder_label(r, c.at), std::string(verdict_name(c.direction)) + " pending",
                       ratio_text(c.ratio), interval_text(c)});
+    }
     changes += s.found.changes.size();
     blips += s.found.blips.size();
     pending += s.found.pending.size();
@@ -297,6 +303,7 @@ std::string render_history_summary(const HistoryReport& r) {
       rows.push_back({label_of(s), "newest folder", "missing", "-", "-"});
     } else if (!newest->sufficient()) {
       ++insufficient;
+      named.insert(newest->folder);
       rows.push_back({label_of(s), folder_label(r, newest->folder), "INSUFFICIENT", "-", "-"});
     }
   }
@@ -305,6 +312,8 @@ std::string render_history_summary(const HistoryReport& r) {
      << insufficient << " series INSUFFICIENT in their newest folder"
      << (missing > 0 ? ", " + std::to_string(missing) + " missing from it" : std::string()) << "**\n\n";
   if (!rows.empty()) md << table_of({"configuration", "at", "verdict", "change", "~94% interval"}, rows, {}) << "\n";
+  for (std::size_t f : named) md << "- " << folder_label(r, f) << ": `" << r.folders[f].dir << "`\n";
+  if (!named.empty()) md << "\n";
   return md.str();
 }
 
