@@ -21,14 +21,28 @@ case "${1:-}" in
     export PATH="$root/tests/fakes:$PATH"
     export FAKE_MPS_JOURNAL="${TMPDIR:-/tmp}/bench_mps-demo-journal-$$"
     echo "run.sh --demo: no GPU data: CPU stand-in workers and a fake MPS daemon (tests/fakes), to show the flow" >&2
-    # The demo's plan, each option only where the user did not give it (bench_mps takes an option once).
+    # The demo's plan, each option only where the user did not give it nor an option it cannot go with
+    # (bench_mps takes an option once): "option value|options that exclude it".
+    given() { for a in "${@:2}"; do [ "$a" = "$1" ] || [ "${a%%=*}" = "$1" ] && return 0; done; return 1; }
+    scenario=sweep prev=
+    for a in "$@"; do
+      case "$a" in --scenario=*) scenario=${a#*=} ;; esac
+      [ "$prev" = --scenario ] && scenario=$a
+      prev=$a
+    done
+    plan=("--cpu-task-us 2000|" "--modes timeslice,mps|" "--repeats 2|" "--tasks 20|--duration")
+    case "$scenario" in  # each scenario's CPU stand-ins, in the options it takes
+      interference) plan+=("--foreground cpu|" "--background cpu|" "--procs 2,4|") ;;  # one foreground, N-1 beside
+      xray) plan+=("--cpu-stand-in|" "--procs 1,2,4|") ;;
+      regimes) plan+=("--cpu-stand-in|" "--procs 1,2,4|" "--regime-bursts-ms 1,3|" "--regime-duties 25,75|") ;;
+      *) plan+=("--workloads cpu|" "--procs 1,2,4|") ;;
+    esac
     demo=(--demo)
-    for pair in "--workloads cpu" "--cpu-task-us 2000" "--modes timeslice,mps" "--procs 1,2,4" "--repeats 2" \
-                "--tasks 20"; do
-      opt=${pair%% *}
-      given=0
-      for a in "$@"; do [ "$a" = "$opt" ] || [ "${a%%=*}" = "$opt" ] && given=1; done
-      [ "$given" = 1 ] || demo+=($pair)
+    for entry in "${plan[@]}"; do
+      pair=${entry%%|*} excluded_by=${entry#*|} opt=${entry%% *} skip=0
+      given "$opt" "$@" && skip=1
+      for other in $excluded_by; do given "$other" "$@" && skip=1; done
+      [ "$skip" = 1 ] || demo+=($pair)
     done
     set -- "${demo[@]}" "$@"
     ;;

@@ -1911,48 +1911,21 @@ TEST_F(Advise, BadInputGetsOneLineAndExitTwoWithNothingWritten) {
 }
 
 TEST_F(Advise, RedoWritesACommittedFoldersAdviceAgainAsCommitted) {
-  // client: the simulator's; the zoo's of 2026-12-03: a program timed per step from its profiles (units.csv per
-  // child sweep), cuda-graphs' thread limit stopped by the budget (its folder interrupted: not read, as when run);
-  // gemm on a third lease, gated after its warm-up, with sets added to decide; a fourth lease: paced-infer timed by
-  // its requests served (--exec-metric-kind latency), and batched-infer and wlm-transformer without their ladders'
-  // profiles (redo reads the alone run's and the units.csv the device wrote); a fifth lease: batched-infer and
-  // paced-infer again (their second leases); a sixth and a seventh: wlm-lstm on each; an eighth: wlm-lstm, gemm and
-  // membw with one copy alone again after the ladder (sweeps/alone-last); a ninth (an H100): mnist and wlm-transformer
-  // again, their second leases; a tenth and an eleventh: both again; a twelfth and a thirteenth: mnist; a fourteenth
-  // (an H100): vae, and amp-train, whose second limit the budget never started (no folder: said as advise said it);
-  // a fifteenth (an H100): both again, their second leases.
-  for (const char* subject : {"2026-11-26-advise/lease-b/client",
-                              "2026-11-26-advise/lease-b/infer",
-                              "2026-11-26-advise/lease-a/mlp",
-                              "2026-12-03-advise-profiled/gemm",
-                              "2026-12-03-advise-profiled/cuda-graphs",
-                              "2026-12-03-advise-profiled/mnist",
-                              "2026-12-03-advise-lease2/gemm",
-                              "2026-12-03-advise-lease2/membw",
-                              "2026-12-03-advise-lease3/gemm",
-                              "2026-12-03-advise-lease4/paced-infer",
-                              "2026-12-03-advise-lease4/cuda-graphs",
-                              "2026-12-03-advise-lease4/batched-infer",
-                              "2026-12-03-advise-lease4/wlm-transformer",
-                              "2026-12-03-advise-lease5/batched-infer",
-                              "2026-12-03-advise-lease5/paced-infer",
-                              "2026-12-03-advise-lease6/wlm-lstm",
-                              "2026-12-03-advise-lease7/wlm-lstm",
-                              "2026-12-03-advise-lease8/wlm-lstm",
-                              "2026-12-03-advise-lease8/gemm",
-                              "2026-12-03-advise-lease8/membw",
-                              "2026-12-06-advise-lease9/mnist",
-                              "2026-12-06-advise-lease9/wlm-transformer",
-                              "2026-12-06-advise-lease10/mnist",
-                              "2026-12-06-advise-lease10/wlm-transformer",
-                              "2026-12-06-advise-lease11/mnist",
-                              "2026-12-06-advise-lease11/wlm-transformer",
-                              "2026-12-06-advise-lease12/mnist",
-                              "2026-12-06-advise-lease13/mnist",
-                              "2026-12-06-advise-lease14/vae",
-                              "2026-12-06-advise-lease14/amp-train",
-                              "2026-12-06-advise-lease15/vae",
-                              "2026-12-06-advise-lease15/amp-train"}) {
+  // Every committed advise folder (each advice.json under results/): what advise writes today from the runs it
+  // recorded is what is committed, words and numbers. Among them: the simulator's client; the zoo's of 2026-12-03, a
+  // program timed per step from its profiles (units.csv per child sweep), cuda-graphs' thread limit stopped by the
+  // budget (its folder interrupted: not read, as when run); gemm gated after its warm-up, with sets added to decide;
+  // paced-infer timed by its requests served (--exec-metric-kind latency); batched-infer and wlm-transformer without
+  // their ladders' profiles (redo reads the alone run's and the units.csv the device wrote); wlm-lstm, gemm and membw
+  // with one copy alone again after the ladder (sweeps/alone-last); amp-train, whose second limit the budget never
+  // started (no folder: said as advise said it); the one-copy verdicts of membw and gemm.
+  std::vector<std::string> subjects;
+  for (const auto& e : fs::recursive_directory_iterator(source_dir() / "results"))
+    if (e.path().filename() == "advice.json")
+      subjects.push_back(e.path().parent_path().lexically_relative(source_dir() / "results").generic_string());
+  std::sort(subjects.begin(), subjects.end());
+  ASSERT_GE(subjects.size(), 67u) << "the committed advise folders were not found under results/";
+  for (const std::string& subject : subjects) {
     const fs::path committed = source_dir() / "results" / subject;
     const fs::path copy = tmp / "redo" / subject;
     fs::create_directories(copy.parent_path());

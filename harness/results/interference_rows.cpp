@@ -110,12 +110,13 @@ std::string interference_verdict(const std::vector<InterferenceCell>& cells) {
     const bool decided = over_next.has_interval() && over_next.hi < 1;
     const std::string against =
         next ? " (" + fmt_times_interval(over_next, " (no interval: under two repeats on a side)", ", ~94 %") + " " +
-                   next->mode + "'s)"
+                   next->mode + "'s p99 over its own alone)"
              : std::string();
     out += (out.empty() ? "" : " ") + std::string("At N=") + std::to_string(n) + ", " + best->mode +
            (measured == 1 ? " (the only mode measured there) keeps the foreground's p99 latency at "
             : decided     ? " protects the foreground best: its p99 latency is "
-                          : " had the lowest p99 latency, but which mode protects the foreground best cannot be "
+                          : " had the lowest p99 latency over its own alone, but which mode protects the foreground "
+                            "best cannot be "
                             "told from these repeats: its p99 latency is ") +
            ratio(best->p99_vs_alone) + " its own alone" + against;
     if (timeslice && timeslice != best) out += " (time-sliced: " + ratio(timeslice->p99_vs_alone) + ")";
