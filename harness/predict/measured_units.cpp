@@ -11,6 +11,7 @@
 #include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
 #include "harness/common/word_table.hpp"
+#include "harness/predict/trace_from_profile.hpp"
 #include "harness/results/gpu_profile.hpp"
 #include "harness/results/profile_window.hpp"
 #include "harness/results/results_reader.hpp"
@@ -84,12 +85,9 @@ CopyWaits copy_waits(const LoadedCopy& copy, double release_mono_s,
     return c;
   }
   c.placed = true;
-  c.from = clock.monotonic_ns(s.steady_from_s);
-  c.to = clock.monotonic_ns(s.steady_to_s);
-  if (std::isfinite(release_mono_s)) {
-    const auto release = static_cast<std::int64_t>(std::llround(release_mono_s * 1e9));
-    if (release < c.to) c.from = release;
-  }
+  const ProfileSummary gated = gated_steady_part(p, s, release_mono_s);  // predict's steady part, the same
+  c.from = clock.monotonic_ns(gated.steady_from_s);
+  c.to = clock.monotonic_ns(gated.steady_to_s);
   // Where the profile kept only a head and a tail of its spans, a wait in the hole between them has no device work
   // recorded before it and does not count (counted_waits): steps there would merge into a few long ones. The part
   // that counts begins no earlier than the tail's first span, as the simulator leaves the hole's step out.

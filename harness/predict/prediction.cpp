@@ -35,13 +35,16 @@ double mem_demand(double dram_bw, double duty, std::string& basis) {
   return std::min(1.0, dram_bw / duty);
 }
 
-AloneRun alone_from_profile(const GpuProfile& p, double gap_us, double dram_bw,
+/// `release_mono_s`: where the copy left the start gate (NaN: not gated), whose steady part counts from there, as
+/// `predict --measure` counts it (gated_steady_part).
+AloneRun alone_from_profile(const GpuProfile& p, double gap_us, double dram_bw, double release_mono_s,
                             const std::optional<PhaseFollow>& follow = std::nullopt) {
   AloneRun a;
-  a.summary = summarise(p, std::max(gap_us, static_cast<double>(p.min_gap_ns) * 1e-3));
+  a.summary =
+      gated_steady_part(p, summarise(p, std::max(gap_us, static_cast<double>(p.min_gap_ns) * 1e-3)), release_mono_s);
   a.program = trace_from_profile(p, a.summary, mem_demand(dram_bw, a.summary.duty, a.mem_basis), follow);
   a.mem_known = dram_bw >= 0 && a.summary.duty > 0;  // mem_demand's own test: else it gave 0 and said why
-  a.unit_ms = a.program.trace.steady_step_ns() * 1e-6;
+  a.unit_ms = a.program.unit_ns * 1e-6;
   if (!p.devices.empty()) a.gpu = p.devices.front().name;
   return a;
 }
@@ -63,7 +66,7 @@ std::vector<double> AloneRun::draws_run_s() const {
 std::vector<AloneRun> read_alone_draws(const fs::path& path, double gap_us) {
   std::error_code ec;
   if (fs::is_regular_file(path, ec)) {
-    AloneRun a = alone_from_profile(read_gpu_profile(path), gap_us, NAN);
+    AloneRun a = alone_from_profile(read_gpu_profile(path), gap_us, NAN, NAN);  // a profile alone: no gate known
     a.mode = ModeKind::timeslice;
     a.source = path.string();
     return {a};
@@ -73,7 +76,7 @@ std::vector<AloneRun> read_alone_draws(const fs::path& path, double gap_us) {
   const std::vector<WorkerRecord> workers = read_runs(path / "runs.csv");
   std::vector<std::vector<AloneRun>> by_mode;  // each mode's draws, in kLadderModes' order
   std::vector<GpuProfile> profiles;            // each draw's, to read again with the ladder's phase
-  std::vector<double> dram;                    // and its GPM DRAM bandwidth
+  std::vector<double> dram, release;           // and its GPM DRAM bandwidth, its release at the start gate
   std::vector<StepPhase> phases;               // the runs alone's without a metric of their own
   for (const ModeKind mode : kLadderModes) {
     std::vector<AloneRun>& draws = by_mode.emplace_back();
@@ -93,7 +96,8 @@ std::vector<AloneRun> read_alone_draws(const fs::path& path, double gap_us) {
       }
       profiles.push_back(busiest_profile(files));
       dram.push_back(w->fact("profile_gpm_dram_bw_util"));
-      AloneRun a = alone_from_profile(profiles.back(), gap_us, dram.back());
+      release.push_back(w->fact("gate_release_mono_s"));
+      AloneRun a = alone_from_profile(profiles.back(), gap_us, dram.back(), release.back());
       if (!(w->fact("step_mean_ms") > 0)) phases.push_back(a.program.kept_phase);
       a.mode = mode;
       a.source = (path / row.run_id).string();
@@ -118,7 +122,7 @@ std::vector<AloneRun> read_alone_draws(const fs::path& path, double gap_us) {
     for (AloneRun& a : draws) {
       const std::size_t i = k++;
       if (a.metric || !follow || follow->kept_by(a.program.kept_phase)) continue;
-      AloneRun again = alone_from_profile(profiles[i], gap_us, dram[i], follow);
+      AloneRun again = alone_from_profile(profiles[i], gap_us, dram[i], release[i], follow);
       a.program = std::move(again.program);
       a.unit_ms = again.unit_ms;
     }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "harness/common/errors.hpp"
+#include "harness/results/profile_window.hpp"
 #include "harness/common/format.hpp"
 #include "harness/results/step_phase.hpp"
 
@@ -173,6 +174,15 @@ StepPhase keep_main_phase(CopyTrace& t, const std::vector<double>& starts, const
 
 }  // namespace
 
+ProfileSummary gated_steady_part(const GpuProfile& p, ProfileSummary s, double release_mono_s) {
+  if (!std::isfinite(release_mono_s)) return s;
+  const ProfileClock clock = profile_clock(p);
+  if (!clock.unavailable.empty()) return s;
+  const auto release = static_cast<std::int64_t>(std::llround(release_mono_s * 1e9));
+  if (release < clock.monotonic_ns(s.steady_to_s)) s.steady_from_s = clock.profile_s(release);
+  return s;
+}
+
 ProgramTrace trace_from_profile(const GpuProfile& p, const ProfileSummary& s, double mem_demand,
                                 const std::optional<PhaseFollow>& follow) {
   if (p.spans.empty()) throw UsageError(p.file + ": the profile holds no busy span (no GPU work to replay)");
@@ -194,6 +204,17 @@ ProgramTrace trace_from_profile(const GpuProfile& p, const ProfileSummary& s, do
       cut_steps(p, out.fill, cuts, hole.from, static_cast<std::int64_t>(out.profile_ns), t);
   mark_steady(t, starts, s, truncated && !hole.cut_after ? t.dropped_step + 1 : t.steps.size());
   out.kept_phase = keep_main_phase(t, starts, followed_range(p), follow);
+  // The unit alone, as `predict --measure` measures it: the mean time from one counted step's end (its wait's) to
+  // the next, not the trace's reconstruction of each step (items back to back), which runs a little shorter where
+  // a program's kernels overlap (cuda-graphs: 0.09 %).
+  double sum = 0;
+  std::size_t n = 0;
+  for (std::size_t k = t.steady_from; k < t.steady_to && k + 1 < starts.size(); ++k)
+    if (k != t.dropped_step && t.steps[k].counted) {
+      sum += starts[k + 1] - starts[k];
+      ++n;
+    }
+  out.unit_ns = n ? sum / static_cast<double>(n) : t.steady_step_ns();
   return out;
 }
 

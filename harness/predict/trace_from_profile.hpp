@@ -23,7 +23,16 @@ struct ProgramTrace {
   double active_ns = 0;      ///< the run's first busy span's start to its last one's end (what a baseline stretches)
   double fill = 0;           ///< the profile's kernel-time-weighted fill (the items' share where spans lack SM time)
   bool sm_per_span = false;  ///< the spans carried their SM time (format_version 3)
+  /// One copy alone's unit: the mean time between the ends of its steady part's counted steps (the same steps and
+  /// times `predict --measure` takes; a run of one step: the trace's own)
+  double unit_ns = 0;
 };
+
+/// A gated copy's steady part, as `predict` and `predict --measure` both count it: from its release at the start
+/// gate (`release_mono_s`, CLOCK_MONOTONIC s; NaN: not gated) to its steady part's end, where the release lies
+/// before that end (every copy of its run left the gate at that instant). `s` as it is where the copy was not gated
+/// or the profile's clock cannot be placed on CLOCK_MONOTONIC.
+ProfileSummary gated_steady_part(const GpuProfile& p, ProfileSummary s, double release_mono_s);
 
 /// `s` is the summary of `p` (its steady part); `mem_demand`: the copy's memory bandwidth share while busy;
 /// `follow`: the parts its steady part keeps where it mixes phases (main_phase's; none: the longer ones).
