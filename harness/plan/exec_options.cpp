@@ -59,6 +59,10 @@ std::vector<std::string> exec_option_notes(const SweepSpec& spec) {
   if (given.empty()) return {};
   std::string names;
   for (const std::string& g : given) names += (names.empty() ? "" : ", ") + g;
+  if (spec.scenario == Scenario::interference && !runs_user_program(spec.background))  // your program beside B
+    return {names + ": " + (given.size() > 1 ? "set" : "sets") + " the background's length (" + spec.background +
+            "), not your program's (it runs once per worker and run, to its end): give one that covers your program's "
+            "run"};
   return {names + ": " + (given.size() > 1 ? "apply" : "applies") +
           " to the other workloads, not to exec (it runs your command once per worker and run; its warm-up is "
           "--exec-warmups)"};

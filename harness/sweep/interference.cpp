@@ -28,6 +28,22 @@ bool row_is_foreground(const RunScenario& scenario, int worker) {
   return scenario == RunKind::interference_fg || (scenario == RunKind::interference && worker == 0);
 }
 
+/// `base` (the side-by-side run's worker options) with the background's own length and warm-up: a run's length is its
+/// foreground's, and a program's (exec) is one run of it, which would leave its background one task (a review found
+/// mlp beside a program timed by its first millisecond).
+std::vector<std::string> background_base(const SweepSpec& spec, std::vector<std::string> base) {
+  const RunLength length = run_length(spec, spec.background);
+  for (std::size_t i = 0; i + 1 < base.size(); ++i) {
+    if (base[i] == "--tasks" || base[i] == "--duration-s") {
+      base[i] = length.tasks > 0 ? "--tasks" : "--duration-s";
+      base[i + 1] = length.tasks > 0 ? std::to_string(length.tasks) : fmt_num(length.duration_s, 9);
+    } else if (base[i] == "--warmup") {
+      base[i + 1] = std::to_string(warmup_tasks(spec, spec.background));
+    }
+  }
+  return base;
+}
+
 }  // namespace
 
 void add_interference_args(const RunSpec& run, const SweepSpec& spec, const std::vector<std::string>& base,
@@ -40,7 +56,7 @@ void add_interference_args(const RunSpec& run, const SweepSpec& spec, const std:
     args.insert(args.end(), {"--fg-workload", spec.foreground});
     return;
   }
-  args = with_args(bg, base);
+  args = with_args(bg, background_base(spec, base));
   args_for_worker[0] = with_args(fg, base);
 }
 
