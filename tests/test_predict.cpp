@@ -612,6 +612,57 @@ TEST(PredictHostile, MeasureAndPredictGiveOneCopyAloneTheSameUnit) {
   }
 }
 
+// A profile without host waits is cut at idle gaps: its unit is a step between bursts, not between host waits.
+TEST(PredictHostile, AProfileWithoutHostWaitsNamesItsStepsBetweenBursts) {
+  TempDir tmp;
+  fs::path one;
+  for (const auto& e :
+       fs::recursive_directory_iterator(study() / "vae" / "alone" / "profiles" / "r1-timeslice-exec-n1"))
+    if (e.path().extension() == ".gz") one = e.path();
+  ASSERT_FALSE(one.empty());
+  nlohmann::json d = nlohmann::json::parse(harness::read_gzip_text(one));
+  d["waits_status"] = "cuptiEnableCallback failed: CUPTI_ERROR_NOT_INITIALIZED";
+  d["waits"] = {
+      {"count", 0}, {"sync_copies", 0}, {"kept_head", 0}, {"kept_tail", 0}, {"spans", nlohmann::json::array()}};
+  write_text(tmp / "profile-1.json", d.dump());
+  const auto p =
+      run_program(bench_mps_exe(), {"predict", (tmp / "profile-1.json").string(), "--xray", (study() / "xray").string(),
+                                    "--procs", "2", "--out", (tmp / "p").string()});
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  const std::string md = read_text(tmp / "p" / "predict.md");
+  EXPECT_NE(md.find("): a step between bursts "), std::string::npos) << md;
+  EXPECT_EQ(md.find("a step between host waits"), std::string::npos) << md;
+}
+
+// A run whose copies have no unit (their profiles gone) counts per whole run and is left out per unit, said so; a
+// review found it blanking the whole per-unit cell, the other run's four units with it, while `runs` counted it.
+TEST(PredictHostile, ARunWithoutUnitsLeavesTheOtherRunsUnitMeasured) {
+  TempDir tmp;
+  fs::copy(source_dir() / "results/2026-12-05-cores2-ladder/gate/vae/steady", tmp / "m", fs::copy_options::recursive);
+  fs::remove_all(tmp / "m" / "profiles" / "r1-mps-exec-n4");
+  fs::remove(tmp / "m" / "units.csv");
+  ASSERT_EQ(run_program(bench_mps_exe(), {"predict", "--measure", (tmp / "m").string()}).exit_code, 0);
+  const auto p =
+      run_program(bench_mps_exe(), {"predict", (tmp / "m").string(), "--xray", (study() / "xray").string(), "--procs",
+                                    "4", "--against", (tmp / "m").string(), "--out", (tmp / "p").string()});
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  double r2 = 0;
+  int copies = 0;
+  for (const auto& row : csv_records(tmp / "m" / "units.csv"))
+    if (row.at("run_id") == "r2-mps-exec-n4") {
+      r2 += std::stod(row.at("unit_ms"));
+      ++copies;
+    }
+  ASSERT_EQ(copies, 4);
+  for (const auto& row : csv_records(tmp / "p" / "predict.csv"))
+    if (row.at("mode") == "mps" && row.at("procs") == "4") {
+      EXPECT_EQ(row.at("runs"), row.at("basis") == "unit" ? "1" : "2") << row.at("basis");
+      if (row.at("basis") == "unit") EXPECT_NEAR(std::stod(row.at("measured")), r2 / 4, 1e-6) << "r2's mean";
+    }
+  EXPECT_NE(read_text(tmp / "p" / "predict.md").find(" | 1 (+1 without a unit) |"), std::string::npos)
+      << read_text(tmp / "p" / "predict.md");
+}
+
 // A gated copy alone counts its steady part from its release at the start gate, on both sides: a review found
 // predict counting a wait that ended between the steady part's start and the release (mnist-rnn 4.670 ms against
 // --measure's 4.690 ms, 0.4 % apart). The runs alone of four of the study's gated ladders (their rows and profiles

@@ -65,7 +65,8 @@ int add_row(PredictTables& t, const PredictedRow& c, bool unit, const ScoredCell
          << (values ? std::to_string(values->size()) : "0")
          << (m && m->failed ? " (+" + std::to_string(m->failed) + " failed)" : "")
          << (m && m->not_co_run ? " (+" + std::to_string(m->not_co_run) + " not co-run)" : "")
-         << (m && m->other_phase ? " (+" + std::to_string(m->other_phase) + " other phase)" : "") << " |";
+         << (m && m->other_phase ? " (+" + std::to_string(m->other_phase) + " other phase)" : "")
+         << (unit && m && m->no_unit ? " (+" + std::to_string(m->no_unit) + " without a unit)" : "") << " |";
   t.md << "\n";
   double lo = NAN, hi = NAN;
   if (values && !values->empty()) {
@@ -248,8 +249,11 @@ std::map<std::pair<std::string, int>, ScoredCell> measured_cells(const std::vect
       ++c.other_phase;  // a copy's unit is of steps the prediction does not replay
       continue;
     }
-    c.run_s.push_back(mean_of(run));
-    c.unit_ms.push_back(mean_of(unit));
+    if (const double r = mean_of(run); std::isfinite(r)) c.run_s.push_back(r);
+    if (const double u = mean_of(unit); std::isfinite(u))
+      c.unit_ms.push_back(u);
+    else
+      ++c.no_unit;  // a copy without its unit: the run counts per whole run, not per unit
   }
   return out;
 }
@@ -260,12 +264,14 @@ void write_md_head(std::ostringstream& md, const std::string& label, const std::
   md << "# Predicted: " << label << "\n\n";
   for (const AloneRun& r : alone) {
     const ProgramTrace& p = r.program;
-    md << "- One copy alone, " << (r.mode == ModeKind::mps ? "MPS" : "time-sliced") << " (" << r.source
-       << "): " << (r.metric ? "its metric " : "a step between host waits ") << num(r.unit_ms) << " ms"
-       << (std::isfinite(r.run_s) ? ", the whole run " + num(r.run_s) + " s" : std::string()) << "; duty "
-       << fmt_fixed(100 * r.summary.duty, 1) << "%, " << p.trace.steps.size() << " steps cut at " << p.cut << ", "
-       << (p.sm_per_span ? "SM share per span" : "SM share from the kernels' mean fill") << ", the unit over the "
-       << p.kept_phase.words() << "; memory bandwidth demand "
+    md << "- One copy alone, " << (r.mode == ModeKind::mps ? "MPS" : "time-sliced") << " (" << r.source << "): "
+       << (r.metric                ? "its metric "
+           : p.cut == "host waits" ? "a step between host waits "
+                                   : "a step between bursts ")
+       << num(r.unit_ms) << " ms" << (std::isfinite(r.run_s) ? ", the whole run " + num(r.run_s) + " s" : std::string())
+       << "; duty " << fmt_fixed(100 * r.summary.duty, 1) << "%, " << p.trace.steps.size() << " steps cut at " << p.cut
+       << ", " << (p.sm_per_span ? "SM share per span" : "SM share from the kernels' mean fill")
+       << ", the unit over the " << p.kept_phase.words() << "; memory bandwidth demand "
        << (r.mem_known ? fmt_fixed(100 * p.trace.mem_demand, 1) + "% (" : std::string("not known, replayed as 0 ("))
        << r.mem_basis << ")"
        << (p.dropped_ns > 0 ? "; " + num(p.dropped_ns * 1e-9) + " s of spans not kept, scaled" : std::string())

@@ -25,6 +25,7 @@ struct ScoredCell {
   int failed = 0;                      ///< runs with a copy not ok
   int not_co_run = 0;                  ///< ok runs with a copy not co-run: not N copies at once, left out of both bases
   int other_phase = 0;  ///< ok runs with a copy of another kind of step (mark_other_phase), left out of both bases
+  int no_unit = 0;      ///< ok runs with a copy without a unit (no profile, no steps): per whole run only
   int copies = 0, common = 0;  ///< copies of the ok runs, and of them those measured in the common window
 };
 
