@@ -1671,6 +1671,13 @@ TEST_F(Advise, AProgramThatNeverTouchesCudaIsNotPlacedButTheLadderStillAnswers) 
   EXPECT_EQ(j.at("alone").at("unit"), "run");
   EXPECT_FALSE(j.at("ladder").empty());
   EXPECT_NE(read_text(out() / "advice.md").find("Not placed on the map"), std::string::npos);
+  // Unmeasured is said alike in both files: null in advice.json, "-" in advice.md, never an invented 0.
+  for (const char* key : {"burst_ms", "step_ms", "kernel_ms", "footprint"})
+    EXPECT_TRUE(j.at("alone").at(key).is_null()) << key << ": " << j.at("alone");
+  const std::string md = read_text(out() / "advice.md");
+  for (const char* row :
+       {"| burst | - |", "| step (burst to burst) | - |", "| kernel time per step | - |", "| footprint | - |"})
+    EXPECT_NE(md.find(row), std::string::npos) << row << "\n" << md;
 }
 
 // A command that fails alone is not run N times over: the ladder and the alone-last sets, which run the same

@@ -183,14 +183,17 @@ std::string alone_table(const AloneFacts& a, const std::optional<ProfileWindow>&
   if (window)
     t.add_row({"NVML and GPM over that steady part", describe_nvml_gpm(*window),
                "the device's, over the same window (docs/PROFILE.md \"One clock\")"});
-  t.add_row({"burst", fmt_sig(a.point.burst_ms) + " ms", a.burst_basis});
-  t.add_row({"step (burst to burst)", fmt_sig(a.point.step_ms) + " ms", "burst / duty, or host wait to host wait"});
-  t.add_row({"kernel time per step", fmt_sig(a.point.kernel_ms) + " ms", "the burst less launch gaps"});
+  // advice.json's rule: a copy the model could not place has none of these (null there, "-" here), not 0
+  const auto placed_ms = [&a](double v) { return a.placed() && std::isfinite(v) ? fmt_sig(v) + " ms" : "-"; };
+  t.add_row({"burst", placed_ms(a.point.burst_ms), a.burst_basis});
+  t.add_row({"step (burst to burst)", placed_ms(a.point.step_ms), "burst / duty, or host wait to host wait"});
+  t.add_row({"kernel time per step", placed_ms(a.point.kernel_ms), "the burst less launch gaps"});
   if (a.gap_point)
     t.add_row({"cut at idle gaps instead",
                fmt_sig(a.gap_point->burst_ms) + " ms every " + fmt_sig(a.gap_point->step_ms) + " ms",
                "a turn per idle gap: the time-sliced bracket's other end"});
-  t.add_row({"footprint", std::isfinite(a.point.footprint) ? fmt_fixed(100 * a.point.footprint, 1) + " %" : "-",
+  t.add_row({"footprint",
+             a.placed() && std::isfinite(a.point.footprint) ? fmt_fixed(100 * a.point.footprint, 1) + " %" : "-",
              a.footprint_basis});
   return t.str();
 }

@@ -57,7 +57,7 @@ json alone_json(const AloneFacts& a) {
          {"burst_ms", placed(a.point.burst_ms)},
          {"kernel_ms", placed(a.point.kernel_ms)},
          {"duty", json_number(a.duty)},
-         {"footprint", json_number(a.point.footprint)},
+         {"footprint", placed(a.point.footprint)},
          {"burst_basis", a.burst_basis},
          {"footprint_basis", a.footprint_basis},
          {"problem", a.problem},
