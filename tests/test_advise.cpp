@@ -2298,6 +2298,23 @@ TEST_F(Advise, CtrlCInTheLadderWritesWhatRanAndLeavesNoDaemon) {
   EXPECT_EQ(advice().at("recommendation").at("headline"), j.at("recommendation").at("headline")) << redo.err;
 }
 
+// Ctrl-C during the X-ray is a stop, not a failed step: a review found it recorded as "the X-ray's sweep failed",
+// with the child sweep's own "continue with --resume .../sweeps/xray", which advise does not take.
+TEST_F(Advise, CtrlCDuringTheXrayIsAStopNotAFailedSweep) {
+  BackgroundProgram p(bench_mps_exe(),
+                      {"advise", "--cpu-stand-in", "--out", out().string(), "--workload", "cpu", "--ladder", "1,2,4,8",
+                       "--", "--duration", "1"},
+                      env);
+  ASSERT_TRUE(wait_until([&] { return fs::exists(out() / "sweeps" / "xray"); }, 60));
+  p.signal(SIGINT);
+  const auto r = p.wait(120);
+  EXPECT_EQ(r.exit_code, 128 + SIGINT) << r.err;
+  const nlohmann::json j = advice();
+  EXPECT_EQ(j.at("ladder_end_kind"), "signal") << j.at("ladder_end");
+  EXPECT_EQ(j.at("ladder_end"), "stopped by a signal (Interrupt) during the X-ray's sweep");
+  EXPECT_EQ(read_text(out() / "advice.md").find("--resume"), std::string::npos);
+}
+
 // Issue 35: an MPS daemon that cannot start gives no verdict about MPS (it never ran), not "MPS buys nothing".
 TEST_F(Advise, NoVerdictAboutMpsFromMpsRunsThatNeverHappened) {
   Env failing = env;

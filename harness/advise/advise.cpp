@@ -89,6 +89,7 @@ class AdviseRun {
       progress_.say("the time-slice X-ray: 2 contexts that always have work, short steps beside them ...");
       const SweepOutcome o = sweeps_.run("xray", args_.xray());
       if (!o.has_runs()) {
+        throw_if_signalled("the X-ray's sweep");
         left_no_runs(o);
         throw std::runtime_error("the X-ray's sweep failed: " + o.last_error);
       }
@@ -113,6 +114,7 @@ class AdviseRun {
     progress_.say(std::string("one copy alone, time-sliced") + (unit_.exec ? ", profiled (CUPTI)" : "") + " ...");
     const SweepOutcome o = sweeps_.run("alone", args_.alone());
     if (!o.has_runs()) {
+      throw_if_signalled("one copy alone's sweep");
       left_no_runs(o);
       throw std::runtime_error("one copy alone did not run: " + o.last_error);
     }
@@ -489,6 +491,9 @@ int run_advise(const AdviseSpec& spec) {
   } catch (const BudgetSpent& e) {
     advice.ladder_end = std::string("the time budget ran out: ") + e.what();
     advice.ladder_end_kind = LadderEnd::budget;
+  } catch (const StoppedBySignal& e) {  // Ctrl-C before the ladder: stopped, not a failed step
+    advice.ladder_end = e.what();
+    advice.ladder_end_kind = LadderEnd::signal;
   } catch (const std::runtime_error& e) {
     advice.ladder_end = one_line(e.what());
     advice.ladder_end_kind = LadderEnd::error;

@@ -2,6 +2,7 @@
 #include "harness/advise/advise_parts.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <cmath>
 #include <iostream>
 #include <set>
@@ -139,8 +140,11 @@ int run_beside(const AdviseSpec& spec) {
   } else {
     advice.a = a;  // named in beside.md and beside.json all the same, and kept for --redo
     advice.b = spec.beside;
-    advice.headline = std::string(kBesideSweepFailed) + o.last_error + ")." +
-                      (o.budget_spent ? budget_words(o, checked, spec.budget_s) + "." : std::string());
+    advice.headline = stop_signal().load()
+                          ? "No advice: " + std::string("stopped by a signal (") + strsignal(stop_signal().load()) +
+                                ") during the pair's sweep."
+                          : std::string(kBesideSweepFailed) + o.last_error + ")." +
+                                (o.budget_spent ? budget_words(o, checked, spec.budget_s) + "." : std::string());
   }
   session.finish();
   write_beside(out, session.meta(), advice);

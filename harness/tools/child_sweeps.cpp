@@ -39,6 +39,11 @@ std::vector<std::string> with_common_args(const std::vector<std::string>& args,
   return with_missing_options(args, common);
 }
 
+void throw_if_signalled(const std::string& step) {
+  if (const int sig = stop_signal().load())
+    throw StoppedBySignal("stopped by a signal (" + std::string(strsignal(sig)) + ") during " + step);
+}
+
 bool SweepOutcome::has_runs() const {
   std::error_code ec;
   return exit_code >= 0 && fs::is_regular_file(dir / "runs.csv", ec) && fs::is_regular_file(dir / "summary.csv", ec);
@@ -83,7 +88,8 @@ SweepOutcome ChildSweeps::run(const std::string& name, const std::vector<std::st
                         " s, the stop included)"
                   : "ended after " + fmt_fixed(outcome.seconds, 1) +
                         " s without an exit status (it could not be started or waited for)") +
-        (outcome.last_error.empty() ? "" : "; its last line: " + outcome.last_error);
+        // a sweep a signal stopped says how to resume it: not this tool's step, so its last line is left out
+        (outcome.last_error.empty() || stop_signal().load() ? "" : "; its last line: " + outcome.last_error);
   return outcome;
 }
 

@@ -36,6 +36,15 @@ class BudgetSpent : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A step a signal (Ctrl-C, SIGTERM) stopped: what it says ("stopped by a signal (Interrupt) during ..."); no failure.
+class StoppedBySignal : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Throws StoppedBySignal naming `step` ("the X-ray's sweep") where a signal has stopped the tool.
+void throw_if_signalled(const std::string& step);
+
 class ChildSweeps {
  public:
   /// Children go to `sweeps_dir`; each gets `common_args` (e.g. --device) after its own.
