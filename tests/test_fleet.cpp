@@ -653,6 +653,12 @@ TEST(FleetReport, AGpuBeyondTheThresholdOnlyByItsNoiseIsUnsureNotAnOutlier) {
   const std::size_t first = md.find("**outlier (slower)**");
   ASSERT_NE(first, std::string::npos) << md;
   EXPECT_EQ(md.find("**outlier (", first + 1), std::string::npos) << "one outlier: " << md;
+  // Two repeats far apart: Student's t reaches below 0, which no throughput is; the interval stops at 0 (a review
+  // found "0.43x (-0.78-1.65)").
+  fleet.members.push_back(member("wild", {10, 76}));
+  const std::vector<FleetConfig> wild = judge_fleet(fleet, CompareOptions{});
+  EXPECT_DOUBLE_EQ(wild[0].cells.back().vs_fleet.lo, 0) << wild[0].cells.back().vs_fleet.ratio;
+  EXPECT_GT(wild[0].cells.back().vs_fleet.hi, 1);
 }
 
 TEST(FleetReport, FlagsTheGpuSlowerThanTheFleetAndListsTheFolderItCannotRead) {

@@ -158,6 +158,7 @@ TEST_F(Orchestration, AFolderClaimedByAnotherSweepIsRefusedNamingItsPid) {
   EXPECT_TRUE(contains(written.err, "in use by another bench_mps sweep (pid 4242)")) << written.err;
   EXPECT_EQ(resumed.exit_code, 2) << resumed.err;
   EXPECT_TRUE(contains(resumed.err, "in use by another bench_mps sweep (pid 4242)")) << resumed.err;
+  EXPECT_TRUE(contains(resumed.err, "error: --resume: ")) << "the option the user gave: " << resumed.err;
   // Released (as a crashed sweep's is): the stale file is taken over, and removed at the end.
   const auto again = sweep({"--modes", "timeslice", "--procs", "1"});
   EXPECT_EQ(again.exit_code, 0) << again.err;

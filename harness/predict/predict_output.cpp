@@ -265,9 +265,9 @@ void write_md_head(std::ostringstream& md, const std::string& label, const std::
   for (const AloneRun& r : alone) {
     const ProgramTrace& p = r.program;
     md << "- One copy alone, " << (r.mode == ModeKind::mps ? "MPS" : "time-sliced") << " (" << r.source << "): "
-       << (r.metric                ? "its metric "
-           : p.cut == "host waits" ? "a step between host waits "
-                                   : "a step between bursts ")
+       << (r.metric         ? "its metric "
+           : p.cut_at_waits ? "a step between host waits "
+                            : "a step between bursts ")
        << num(r.unit_ms) << " ms" << (std::isfinite(r.run_s) ? ", the whole run " + num(r.run_s) + " s" : std::string())
        << "; duty " << fmt_fixed(100 * r.summary.duty, 1) << "%, " << p.trace.steps.size() << " steps cut at " << p.cut
        << ", " << (p.sm_per_span ? "SM share per span" : "SM share from the kernels' mean fill")

@@ -193,6 +193,7 @@ ProgramTrace trace_from_profile(const GpuProfile& p, const ProfileSummary& s, do
   out.active_ns = static_cast<double>(p.last_ns - p.first_ns);
   const bool truncated = p.spans.size() < p.intervals;
   std::vector<Boundary> cuts = step_boundaries(p, s, out.cut);
+  out.cut_at_waits = s.waits_recorded && !p.waits.empty();  // step_boundaries' own test
   Hole hole;
   if (truncated) {  // the head's last span's end to the tail's first span's start
     hole = cut_hole(cuts, p.spans[p.kept_head - 1].end_ns, p.spans[p.kept_head].start_ns);

@@ -16,13 +16,14 @@ namespace bench_mps::harness {
 
 struct ProgramTrace {
   CopyTrace trace;
-  std::string cut;           ///< how its steps were cut: "host waits" or "idle gaps of at least X us"
-  StepPhase kept_phase;      ///< the steps of one kind its steady part keeps (its words: StepPhase::words)
-  double profile_ns = 0;     ///< the profiler's start (CUDA's initialisation) to the profile's writing (exit)
-  double dropped_ns = 0;     ///< the time alone of the spans the profile did not keep (0: it kept all)
-  double active_ns = 0;      ///< the run's first busy span's start to its last one's end (what a baseline stretches)
-  double fill = 0;           ///< the profile's kernel-time-weighted fill (the items' share where spans lack SM time)
-  bool sm_per_span = false;  ///< the spans carried their SM time (format_version 3)
+  std::string cut;            ///< how its steps were cut: "host waits" or "idle gaps of at least X us"
+  bool cut_at_waits = false;  ///< its steps were cut at host waits (else at idle gaps: steps between bursts)
+  StepPhase kept_phase;       ///< the steps of one kind its steady part keeps (its words: StepPhase::words)
+  double profile_ns = 0;      ///< the profiler's start (CUDA's initialisation) to the profile's writing (exit)
+  double dropped_ns = 0;      ///< the time alone of the spans the profile did not keep (0: it kept all)
+  double active_ns = 0;       ///< the run's first busy span's start to its last one's end (what a baseline stretches)
+  double fill = 0;            ///< the profile's kernel-time-weighted fill (the items' share where spans lack SM time)
+  bool sm_per_span = false;   ///< the spans carried their SM time (format_version 3)
   /// One copy alone's unit: the mean time between the ends of its steady part's counted steps (the same steps and
   /// times `predict --measure` takes; a run of one step: the trace's own)
   double unit_ns = 0;

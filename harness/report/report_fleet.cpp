@@ -322,7 +322,7 @@ std::vector<FleetConfig> judge_fleet(const FleetFolder& fleet, const CompareOpti
       const std::vector<double>& x = cell.side.values;
       const double m = mean(x), center = std::fabs(config.fleet_median);
       const double half = relative_mean_ci_width(x) / 2 * std::fabs(m);  // NaN below two repeats: no interval
-      cell.vs_fleet = {m / center, (m - half) / center, (m + half) / center};
+      cell.vs_fleet = {m / center, std::max(0.0, (m - half) / center), (m + half) / center};  // a rate is never < 0
       const RatioInterval& v = cell.vs_fleet;
       cell.outlier = v.has_interval() && (v.lo > 1 + threshold || v.hi < 1 - threshold);
       cell.unsure = !cell.outlier && std::isfinite(v.ratio) && std::fabs(v.ratio - 1) > threshold;

@@ -18,18 +18,18 @@ namespace bench_mps::harness {
 
 namespace {
 
-UsageError in_use(const fs::path& dir, const fs::path& claim_file) {
+UsageError in_use(const fs::path& dir, const fs::path& claim_file, const std::string& option) {
   const std::string pid = trim(read_whole_file(claim_file));
-  return UsageError("--out: " + dir.string() + " is in use by another bench_mps sweep (" +
+  return UsageError(option + ": " + dir.string() + " is in use by another bench_mps sweep (" +
                     (pid.empty() ? std::string("pid not written yet") : "pid " + pid) +
                     "); wait for it to end, or choose another folder");
 }
 
 }  // namespace
 
-void refuse_if_claimed(const fs::path& dir) {
+void refuse_if_claimed(const fs::path& dir, const std::string& option) {
   const fs::path file = dir / OutDirClaim::kFileName;
-  if (file_is_locked(file)) throw in_use(dir, file);
+  if (file_is_locked(file)) throw in_use(dir, file, option);
 }
 
 namespace {
@@ -47,7 +47,8 @@ void remove_empty_made_folders(const fs::path& dir, const fs::path& made) {
 
 }  // namespace
 
-OutDirClaim::OutDirClaim(const fs::path& dir, const fs::path& made) : path_(dir / kFileName), dir_(dir), made_(made) {
+OutDirClaim::OutDirClaim(const fs::path& dir, const fs::path& made, std::string option)
+    : option_(std::move(option)), path_(dir / kFileName), dir_(dir), made_(made) {
   try {
     claim(dir);
   } catch (...) {
@@ -65,9 +66,9 @@ void OutDirClaim::claim(const fs::path& dir) {
     try {
       fd = try_lock_file(path_, 0644);
     } catch (const std::system_error& e) {  // its errno decides the exit code: a full disk 3, a read-only folder 2
-      throw FileWriteError("--out: " + std::string(e.what()), path_, e.code().value());
+      throw FileWriteError(option_ + ": " + std::string(e.what()), path_, e.code().value());
     }
-    if (fd < 0) throw in_use(dir, path_);
+    if (fd < 0) throw in_use(dir, path_, option_);
     struct stat held {
     }, named{};
     if (::fstat(fd, &held) == 0 && ::stat(path_.c_str(), &named) == 0 && held.st_ino == named.st_ino &&
@@ -77,7 +78,7 @@ void OutDirClaim::claim(const fs::path& dir) {
     }
     ::close(fd);
   }
-  if (fd_ < 0) throw UsageError("--out: cannot claim " + dir.string() + ": " + path_.string() + " keeps changing");
+  if (fd_ < 0) throw UsageError(option_ + ": cannot claim " + dir.string() + ": " + path_.string() + " keeps changing");
   const std::string pid = std::to_string(::getpid()) + "\n";
   if (!rewrite_locked_file(fd_, pid)) {
     const int error = errno;

@@ -18,7 +18,9 @@ class OutDirClaim {
   /// the claim file cannot be made; then removes the folders the caller made for this run (from `dir` up to
   /// `made`, see first_missing_folder) where they are empty, so a refused run leaves nothing behind and never
   /// takes away a folder another sweep claimed meanwhile.
-  explicit OutDirClaim(const std::filesystem::path& dir, const std::filesystem::path& made = {});
+  /// `option`: the option that named the folder (--out, --resume), as the refusal names it.
+  explicit OutDirClaim(const std::filesystem::path& dir, const std::filesystem::path& made = {},
+                       std::string option = "--out");
   /// Removes the claim file, then releases the lock.
   ~OutDirClaim();
   OutDirClaim(const OutDirClaim&) = delete;
@@ -34,13 +36,14 @@ class OutDirClaim {
  private:
   void claim(const std::filesystem::path& dir);
   int fd_ = -1;
+  std::string option_;
   std::filesystem::path path_, dir_, made_;
   bool remove_made_ = false;
 };
 
 /// Throws the UsageError a second sweep's claim gets (naming the holder's pid) where a sweep holds `dir`'s claim now;
 /// returns where none does. A check before the claim (a folder that already holds results) calls it first.
-void refuse_if_claimed(const std::filesystem::path& dir);
+void refuse_if_claimed(const std::filesystem::path& dir, const std::string& option = "--out");
 
 /// The first folder on `dir`'s path that does not exist yet (empty when `dir` exists): what a verb about to
 /// make `dir` removes again where it cannot claim it.

@@ -173,7 +173,7 @@ void check_recorded_in_plan(const std::set<std::string>& recorded, const SweepSp
 }  // namespace
 
 SweepSpec stored_sweep(const fs::path& dir) {
-  refuse_if_claimed(dir);  // a sweep writing it now: exit 2 naming its pid, before its meta.json is read
+  refuse_if_claimed(dir, "--resume");  // a sweep writing it now: exit 2 naming its pid, before its meta.json is read
   std::error_code ec;
   if (!fs::exists(dir / "meta.json", ec) && fs::exists(dir / kGpusIndexFile, ec)) {
     std::string members;  // the folders its index lists, those that did not complete first

@@ -488,8 +488,8 @@ int run_sweep(const SweepSpec& spec) {
   std::error_code ec;
   fs::create_directories(out, ec);
   if (ec) throw UsageError("--out: cannot create " + out.string() + ": " + ec.message());
-  OutDirClaim claim(out, made);                // one sweep per folder, from here until we return
-  if (!spec.resume) check_fresh_out_dir(out);  // again, now that no one else can write there
+  OutDirClaim claim(out, made, spec.resume ? "--resume" : "--out");  // one sweep per folder, until we return
+  if (!spec.resume) check_fresh_out_dir(out);                        // again, now that no one else can write there
   std::optional<ResumeState> resumed;
   if (spec.resume) resumed = prepare_resume(spec.out_dir, &spec);  // repairs only after every check passed
   if (env.lock) env.lock->record_out_dir(out);                     // a second sweep of this GPU names it
