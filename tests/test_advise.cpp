@@ -2298,6 +2298,20 @@ TEST_F(Advise, CtrlCInTheLadderWritesWhatRanAndLeavesNoDaemon) {
   EXPECT_EQ(advice().at("recommendation").at("headline"), j.at("recommendation").at("headline")) << redo.err;
 }
 
+// Where the time kept for one copy alone after the ladder is more than is left, the words say so, and give the
+// margin the skip is decided by (a review found "12 s left, 14 s of them kept" and "12 s left, about 6 s" as the
+// reason a run was not started).
+TEST_F(Advise, TheTimeKeptForOneCopyAloneAgainIsSaidAsDecided) {
+  const auto r = advise({"--workload", "cpu", "--ladder", "1,2,4,8", "--budget", "30", "--", "--duration", "2"});
+  ASSERT_NE(r.exit_code, 2) << r.err;
+  const nlohmann::json j = advice();
+  const std::string end = j.at("ladder_end").get<std::string>(),
+                    skipped = j.at("alone_last").value("why_not", std::string());
+  if (end.find("all of them kept") == std::string::npos) GTEST_SKIP() << "this machine left more than kept: " << end;
+  EXPECT_EQ(end.find("s of them kept"), std::string::npos) << end;
+  EXPECT_NE(skipped.find(" and the margin a sweep is given (1.5x and 5 s): "), std::string::npos) << skipped;
+}
+
 // Ctrl-C during the X-ray is a stop, not a failed step: a review found it recorded as "the X-ray's sweep failed",
 // with the child sweep's own "continue with --resume .../sweeps/xray", which advise does not take.
 TEST_F(Advise, CtrlCDuringTheXrayIsAStopNotAFailedSweep) {

@@ -286,7 +286,8 @@ class AdviseRun {
       return skip("the ladder ran no N=1");
     if (const double need = 2 * seconds_per_set_.at(1); sweeps_.seconds_left() < kept())
       return skip("the time budget would not hold it: " + fmt_fixed(sweeps_.seconds_left(), 0) + " s left, about " +
-                  fmt_fixed(need, 0) + " s");
+                  fmt_fixed(need, 0) + " s and the margin a sweep is given (1.5x and 5 s): " + fmt_fixed(kept(), 0) +
+                  " s");
     progress_.say("one copy alone again, time-sliced and MPS, one worker set each: the alone anchor's last draw ...");
     try {
       const SweepOutcome o = sweeps_.run(kAloneLastFolder, args_.alone_last());
@@ -368,7 +369,11 @@ class AdviseRun {
   /// verdict gets (why_no_more_sets); 0 before the ladder's N=1 ran.
   double kept() const { return seconds_per_set_.count(1) ? 1.5 * 2 * seconds_per_set_.at(1) + 5 : 0; }
   std::string kept_words() const {
-    return kept() > 0 ? ", " + fmt_fixed(kept(), 0) + " s of them kept for one copy alone after the ladder" : "";
+    if (!(kept() > 0)) return "";
+    if (kept() >= sweeps_.seconds_left())  // not "14 s of them" where 12 s are left
+      return ", all of them kept for one copy alone after the ladder (about " + fmt_fixed(kept(), 0) +
+             " s with its margin)";
+    return ", " + fmt_fixed(kept(), 0) + " s of them kept for one copy alone after the ladder";
   }
 
   std::string predicted_at(int n) const {
