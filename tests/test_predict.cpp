@@ -1060,7 +1060,16 @@ TEST(PredictHostile, ADamagedOrStaleUnitsCsvIsRefusedAndCopiesNotCoRunScoreNothi
   const std::vector<Case> cases{
       {"header only", header, "lacks copy"},
       {"twice", header + rows + rows, "twice"},
-      {"stale", header + rows + "r9-mps-exec-n2,mps,2,9,0,ok,5,1,common window,100\n", "is not in its runs.csv"}};
+      {"stale", header + rows + "r9-mps-exec-n2,mps,2,9,0,ok,5,1,common window,100\n", "is not in its runs.csv"},
+      // a copy whose N is not its run's: a review found it scored (the cell lost a run) and not refused
+      {"procs",
+       header +
+           [&] {
+             std::string r = rows;
+             const std::size_t at = r.find(",mps,2,");
+             return at == std::string::npos ? r : r.replace(at, 7, ",mps,3,");
+           }(),
+       "says mps N=3, its runs.csv mps N=2: damaged"}};
   for (const Case& c : cases) {
     const fs::path l = tmp / c.name;
     fs::copy(ladder, l, fs::copy_options::recursive);

@@ -182,7 +182,11 @@ std::vector<int> procs_to_predict(const PredictArgs& a) {
 /// where not: a damaged or stale units.csv scores nothing).
 void check_units_match_runs(const std::string& option, const fs::path& dir, const std::vector<MeasuredUnit>& units) {
   std::set<std::pair<std::string, int>> runs, seen;
-  for (const WorkerRecord& w : read_runs(dir / "runs.csv")) runs.insert({w.run_id, w.worker});
+  std::map<std::string, std::pair<std::string, int>> config;  // each run's mode and N, as runs.csv has them
+  for (const WorkerRecord& w : read_runs(dir / "runs.csv")) {
+    runs.insert({w.run_id, w.worker});
+    config[w.run_id] = {w.mode, w.procs};
+  }
   const std::string file = option + (dir / "units.csv").string() + ": ";
   const std::string again = " (run bench_mps predict --measure " + dir.string() + " again)";
   for (const MeasuredUnit& u : units) {
@@ -190,6 +194,9 @@ void check_units_match_runs(const std::string& option, const fs::path& dir, cons
     if (!seen.insert({u.run_id, u.worker}).second) throw ResultsError(file + copy + " twice: damaged" + again);
     if (!runs.count({u.run_id, u.worker}))
       throw ResultsError(file + copy + " is not in its runs.csv: stale or of another sweep" + again);
+    if (const auto& [mode, procs] = config.at(u.run_id); u.mode.name != mode || u.procs != procs)
+      throw ResultsError(file + copy + " says " + u.mode.name + " N=" + std::to_string(u.procs) + ", its runs.csv " +
+                         mode + " N=" + std::to_string(procs) + ": damaged" + again);
   }
   for (const auto& [run, worker] : runs)
     if (!seen.count({run, worker}))
