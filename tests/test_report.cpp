@@ -841,6 +841,22 @@ TEST(ReportData, RatiosPairRepeatsAndSkipFailedRuns) {
   EXPECT_EQ(data.find("spin", "mps", 10), nullptr);
 }
 
+// An exec sweep's alone run of repeat 1 failed and its other alone runs (repeats 2 and 3, added for the anchor's
+// spread) ran ok: N=2 of repeat 1 has no partner, and its ratio is the medians' all the same, as the end-of-sweep
+// summary prints it (a review found "-" in the report beside 1.02x on the screen).
+TEST(ReportData, ACellWithoutAPartnerInAnyRepeatStillDividesTheMedians) {
+  const std::vector<SummaryRecord> rows{run(1, "timeslice", 1, 1, 1, "exec_failed"), run(2, "timeslice", 1, 100, 10),
+                                        run(3, "timeslice", 1, 120, 8), run(1, "timeslice", 2, 220, 9)};
+  const ReportData data = aggregate_results(rows, {});
+  const ReportCell* two = data.find("spin", "timeslice", 2);
+  ASSERT_NE(two, nullptr);
+  EXPECT_EQ(two->relative_task_time.count, 0) << "no repeat paired";
+  EXPECT_DOUBLE_EQ(two->relative_task_time.median, 220.0 / 110.0);
+  EXPECT_DOUBLE_EQ(two->relative_task_time.min, two->relative_task_time.median);
+  EXPECT_DOUBLE_EQ(two->relative_throughput.median, 9.0 / 9.0);
+  EXPECT_TRUE(std::isnan(two->speedup_vs_timeslice.median)) << "time-slicing is not set against itself";
+}
+
 TEST(ReportData, SpreadIgnoresNonFiniteValues) {
   const Spread s = spread_of({3, NAN, 1, INFINITY, 2});
   EXPECT_EQ(s.count, 3);

@@ -53,15 +53,15 @@ std::map<std::pair<std::string, std::string>, std::string> series_labels(const s
 
 /// A ratio shown beside its operands is computed from them: its point is the ratio of the operands' medians
 /// (the cells the report prints), its range stays that of the per-repeat ratios (each repeat against its own
-/// partner run). Without a partner run in any repeat there is no ratio.
+/// partner run). Without a partner run in any repeat (an exec sweep whose alone run of that repeat failed, its
+/// other alone runs ok) the point stands alone, as the end-of-sweep summary prints it.
 void point_from_medians(Spread& ratio, double numerator, double denominator) {
-  if (ratio.count == 0) return;
   ratio.median = denominator > 0 && std::isfinite(numerator) ? numerator / denominator : NAN;
   // Repeats added for --noise-target have no partner run, so the medians may move outside the paired
   // repeats' range: the range then reaches the point, so that a range always holds its point.
   if (std::isfinite(ratio.median)) {
-    ratio.min = std::min(ratio.min, ratio.median);
-    ratio.max = std::max(ratio.max, ratio.median);
+    ratio.min = ratio.count == 0 ? ratio.median : std::min(ratio.min, ratio.median);
+    ratio.max = ratio.count == 0 ? ratio.median : std::max(ratio.max, ratio.median);
   }
 }
 
@@ -75,12 +75,13 @@ void ratios_from_medians(ReportData& data) {
       point_from_medians(c.relative_task_time, c.task_mean_ms.median, alone->task_mean_ms.median);
       point_from_medians(c.relative_throughput, c.throughput.median, alone->throughput.median);
     }
-    if (ts) point_from_medians(c.speedup_vs_timeslice, c.throughput.median, ts->throughput.median);
+    if (ts && c.mode != kTimesliceMode)  // make_cell's rule: a mode against time-slicing, not time-slicing itself
+      point_from_medians(c.speedup_vs_timeslice, c.throughput.median, ts->throughput.median);
     if (ts1) {
       point_from_medians(c.task_time_vs_timeslice_alone, c.task_mean_ms.median, ts1->task_mean_ms.median);
       point_from_medians(c.makespan_vs_timeslice_alone, c.makespan_s.median, ts1->makespan_s.median);
     }
-    if (unlimited)
+    if (unlimited && is_limited_mps_mode(c.mode))  // a limited MPS mode against unlimited MPS (make_cell's)
       point_from_medians(c.task_time_vs_unlimited_mps, c.task_mean_ms.median, unlimited->task_mean_ms.median);
   }
 }
