@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "harness/common/errors.hpp"
-#include "harness/results/profile_window.hpp"
 #include "harness/common/format.hpp"
+#include "harness/results/profile_window.hpp"
 #include "harness/results/step_phase.hpp"
 
 namespace bench_mps::harness {
@@ -36,10 +36,11 @@ void sort_by_end(std::vector<Boundary>& cuts) {
 }
 
 /// Where the steps are cut, by their end, none at or before 0: at the host waits that count, else at the ends
-/// of bursts; `cut` says which, in words.
-std::vector<Boundary> step_boundaries(const GpuProfile& p, const ProfileSummary& s, std::string& cut) {
+/// of bursts; `cut` says which, in words, and `at_waits` whether at host waits.
+std::vector<Boundary> step_boundaries(const GpuProfile& p, const ProfileSummary& s, std::string& cut, bool& at_waits) {
   std::vector<Boundary> cuts;
-  if (s.waits_recorded && !p.waits.empty()) {
+  at_waits = s.waits_recorded && !p.waits.empty();
+  if (at_waits) {
     cut = "host waits";
     const bool waits_cut = p.waits.size() < p.wait_count;
     cuts = counted_waits(p, 0, waits_cut ? p.waits_kept_head : p.waits.size());
@@ -192,8 +193,7 @@ ProgramTrace trace_from_profile(const GpuProfile& p, const ProfileSummary& s, do
   out.sm_per_span = !std::isnan(p.spans.front().sm_ns);
   out.active_ns = static_cast<double>(p.last_ns - p.first_ns);
   const bool truncated = p.spans.size() < p.intervals;
-  std::vector<Boundary> cuts = step_boundaries(p, s, out.cut);
-  out.cut_at_waits = s.waits_recorded && !p.waits.empty();  // step_boundaries' own test
+  std::vector<Boundary> cuts = step_boundaries(p, s, out.cut, out.cut_at_waits);
   Hole hole;
   if (truncated) {  // the head's last span's end to the tail's first span's start
     hole = cut_hole(cuts, p.spans[p.kept_head - 1].end_ns, p.spans[p.kept_head].start_ns);
