@@ -8,6 +8,7 @@
 #include <array>
 #include <functional>
 #include <map>
+#include <regex>
 #include <set>
 
 #include "harness/common/csv_table.hpp"
@@ -92,6 +93,45 @@ TEST_F(Reliability, ResumeCompletesASweepKilledWithSigkill) {
   const auto meta = harness::read_meta(out());
   EXPECT_EQ(meta["status"], "complete");
   EXPECT_EQ(meta["resumed_utc"].size(), 1u);
+}
+
+// A --noise-target sweep killed while it adds repeats: the resume counts the repeats added before in its total
+// (no "[5/4]") and in meta.json's noise, and a no-op resume after it keeps them.
+TEST_F(Reliability, AResumedNoiseTargetSweepCountsTheRepeatsAddedBefore) {
+  const auto sweep = args({"--modes", "timeslice", "--procs", "1,2", "--repeats", "2", "--noise-target", "0.0001",
+                           "--max-repeats", "4", "--noise-time-cap", "600", "--tasks", "40", "--cpu-task-us", "5000"});
+  {
+    BackgroundProgram first(bench_mps_exe(), sweep, env);
+    ASSERT_TRUE(wait_until([&] { return read_lines(out() / "summary.csv").size() >= 1 + 5; }, 60));
+    first.signal(SIGKILL);
+    first.wait(10);
+  }
+  const std::size_t before = summary().size();
+  ASSERT_GE(before, 5u);
+  ASSERT_LT(before, 8u) << "the sweep finished before it was killed: the test proves nothing";
+  auto r = bench({"--resume", out().string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("bench_mps: " + std::to_string(before) + " runs (" + std::to_string(before) +
+                       " already recorded, " + std::to_string(before - 4) + " of them repeats --noise-target added)"),
+            std::string::npos)
+      << r.err;
+  const std::regex progress(R"(\[(\d+)/(\d+)\] )");
+  int lines = 0;
+  for (std::sregex_iterator it(r.err.begin(), r.err.end(), progress), end; it != end; ++it, ++lines)
+    EXPECT_LE(std::stoi((*it)[1]), std::stoi((*it)[2])) << it->str() << "\n" << r.err;
+  EXPECT_EQ(lines, static_cast<int>(8 - before)) << r.err;
+  EXPECT_NE(r.err.find("[8/8] "), std::string::npos) << r.err;
+  expect_consistent(8, 40);
+  auto meta = harness::read_meta(out());
+  EXPECT_EQ(meta["noise"]["added_runs"], 4) << meta["noise"].dump();
+  const double added_s = meta["noise"]["added_s"].get<double>();
+  EXPECT_GT(added_s, 0.0);
+  // Nothing left to run: the noise section stays what it was.
+  r = bench({"--resume", out().string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  meta = harness::read_meta(out());
+  EXPECT_EQ(meta["noise"]["added_runs"], 4) << meta["noise"].dump();
+  EXPECT_GE(meta["noise"]["added_s"].get<double>(), added_s);
 }
 
 // A resume of a finished sweep runs nothing and keeps the sweep's time: its timing sums both invocations.

@@ -96,8 +96,15 @@ class Sweep {
     int total = 0;
     for (const auto& b : blocks)
       for (const auto& s : b.sets) total += static_cast<int>(s.runs.size());
+    // A resumed --noise-target sweep: the repeats it added before are runs of no plan, counted in the total.
+    const int added_before = recorded_beyond_plan();
+    total += added_before;
     std::cerr << "bench_mps: " << total << " runs";
-    if (!recorded_.empty()) std::cerr << " (" << recorded_.size() << " already recorded)";
+    if (!recorded_.empty()) {
+      std::cerr << " (" << recorded_.size() << " already recorded";
+      if (added_before > 0) std::cerr << ", " << added_before << " of them repeats --noise-target added";
+      std::cerr << ")";
+    }
     std::cerr << " -> " << out_.string() << "\n";
     recorder_.add_to_total(total);
     int next_index = 0;
@@ -118,13 +125,16 @@ class Sweep {
   /// --noise-target: one more repeat of every configuration still too noisy, round after round, until
   /// all meet it or reach --max-repeats, or the next set would not fit in what is left of
   /// --noise-time-cap (each set's time estimated from the configuration's runs so far).
+  /// A resumed sweep counts what the invocations before it added: their runs (those of no plan) and their time
+  /// (meta.json's noise, saved after every added block), which --noise-time-cap covers as well.
   void run_to_noise_target(int next_index) {
     const auto start = std::chrono::steady_clock::now();
-    int added = 0;
-    bool capped = false;
+    const double earlier_s = meta_.noise ? meta_.noise->value("added_s", 0.0) : 0.0;
+    const auto spent = [&] { return earlier_s + seconds_between(start, std::chrono::steady_clock::now()); };
+    bool capped = false, said_more = false;
     for (;;) {
       if (stop_ || stop_signal().load()) break;
-      const double left = spec_.noise_time_cap_s - seconds_between(start, std::chrono::steady_clock::now());
+      const double left = spec_.noise_time_cap_s - spent();
       bool left_out = false;
       const std::vector<ModeBlock> more = plan_extra_repeats(
           config_noise(recorder_.records(), plan_, spec_.noise_target_pct / 100), spec_, next_index, left, &left_out);
@@ -133,19 +143,36 @@ class Sweep {
         break;
       }
       for (const ModeBlock& b : more) recorder_.add_to_total(static_cast<int>(b.sets.size()));
-      if (added == 0)
+      if (!said_more) {
         std::cerr << "bench_mps: more repeats for configurations above the noise target (--noise-target "
                   << fmt_num(spec_.noise_target_pct) << "%)\n";
+        said_more = true;
+      }
       for (const ModeBlock& b : more) {
         if (stop_ || stop_signal().load()) break;
         run_block(b);
-        added += static_cast<int>(b.sets.size());
+        note_noise(spent(), false);  // a sweep killed from here on resumes with this time spent
+        save_meta();
       }
     }
-    const std::vector<ConfigNoise> final_noise = config_noise(recorder_.records(), plan_, spec_.noise_target_pct / 100);
-    meta_.noise =
-        noise_json(final_noise, spec_, added, seconds_between(start, std::chrono::steady_clock::now()), capped);
-    noise_misses_ = noise_misses(final_noise, spec_, capped);
+    noise_misses_ = noise_misses(note_noise(spent(), capped), spec_, capped);
+  }
+
+  /// meta.json's noise as the records stand: every repeat added so far (a resume's earlier ones too) and its time.
+  std::vector<ConfigNoise> note_noise(double added_s, bool capped) {
+    std::vector<ConfigNoise> noise = config_noise(recorder_.records(), plan_, spec_.noise_target_pct / 100);
+    meta_.noise = noise_json(noise, spec_, recorded_beyond_plan(), added_s, capped);
+    return noise;
+  }
+
+  /// The recorded runs the plan does not hold: the repeats --noise-target added.
+  int recorded_beyond_plan() const {
+    std::set<std::string> planned;
+    for (const ModeBlock& b : plan_)
+      for (const RunSpec& r : b.runs()) planned.insert(r.run_id());
+    int beyond = 0;
+    for (const SummaryRecord& r : recorder_.records()) beyond += planned.count(r.run_id) ? 0 : 1;
+    return beyond;
   }
 
   /// nvidia-smi -i of the device measured: its UUID, else the key --device chose (never another GPU's index).
