@@ -479,6 +479,14 @@ TEST_F(Orchestration, DaemonThatWillNotStartIsAnEnvironmentError) {
   const auto rows = summary_by_id();
   ASSERT_EQ(rows.size(), 1u);  // the time-sliced run before the MPS block is kept
   EXPECT_EQ(rows.begin()->second.status, "ok");
+  // meta.json keeps why, and the report's headline says it holds the runs finished, not the plan.
+  EXPECT_NE(harness::read_meta(out()).value("stop_reason", "").find("fake: cannot start"), std::string::npos);
+  ASSERT_EQ(run_program(bench_mps_exe(), {"report", out().string()}).exit_code, 0);
+  const std::string report = read_text(out() / "report.md");
+  const std::string headline = report.substr(0, report.find('\n'));
+  EXPECT_NE(headline.find("The sweep stopped on an environment error (MPS unavailable: "), std::string::npos)
+      << headline;
+  EXPECT_NE(headline.find("these are the runs it finished, not its whole plan"), std::string::npos) << headline;
 }
 
 TEST_F(Orchestration, AnMpsOnlySweepWhoseDaemonWillNotStartSaysNoRunFinished) {

@@ -86,6 +86,13 @@ TEST_F(Reliability, ResumeCompletesASweepKilledWithSigkill) {
   const std::size_t before = summary().size();
   ASSERT_GE(before, 4u);
   ASSERT_LT(before, 12u) << "the sweep finished before it was killed: the test proves nothing";
+  // Its report's headline says these are the runs it finished, not its plan.
+  const std::string partial =
+      "meta.json still says running (the sweep was killed, or is still going): these are the "
+      "runs it finished, not its whole plan";
+  ASSERT_EQ(bench({"report", out().string()}).exit_code, 0);
+  EXPECT_NE(trim_line(read_text(out() / "report.md")).find(partial), std::string::npos)
+      << read_text(out() / "report.md");
   const auto r = bench({"--resume", out().string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("(" + std::to_string(before) + " already recorded)"), std::string::npos) << r.err;
@@ -93,6 +100,8 @@ TEST_F(Reliability, ResumeCompletesASweepKilledWithSigkill) {
   const auto meta = harness::read_meta(out());
   EXPECT_EQ(meta["status"], "complete");
   EXPECT_EQ(meta["resumed_utc"].size(), 1u);
+  ASSERT_EQ(bench({"report", out().string()}).exit_code, 0);
+  EXPECT_EQ(read_text(out() / "report.md").find("not its whole plan"), std::string::npos);
 }
 
 // A --noise-target sweep killed while it adds repeats: the resume counts the repeats added before in its total

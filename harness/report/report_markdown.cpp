@@ -77,6 +77,25 @@ std::string runs_phrase(const ReportData& data) {
   return std::to_string(failed) + " of " + std::to_string(data.runs_total) + " runs failed and are left out";
 }
 
+/// " The sweep ..." where meta.json says it did not run its whole plan; "" where it did (or failed runs only).
+std::string unfinished_phrase(const SweepMeta& meta) {
+  const std::optional<SweepStatus> status = sweep_status_of_name(meta.status.value_or(""));
+  if (!status) return "";
+  const std::string rest = ": these are the runs it finished, not its whole plan (`bench_mps --resume` runs the rest).";
+  switch (*status) {
+    case SweepStatus::interrupted:
+      return " The sweep was interrupted" + rest;
+    case SweepStatus::environment_error:
+      return " The sweep stopped on an environment error (" + meta.stop_reason.value_or("see meta.json") + ")" + rest;
+    case SweepStatus::running:
+      return " meta.json still says running (the sweep was killed, or is still going)" + rest;
+    case SweepStatus::complete:
+    case SweepStatus::failed:
+      break;
+  }
+  return "";
+}
+
 std::string results_table(const ReportData& data) {
   bool limited = false;
   for (const ReportCell& c : data.cells) limited |= is_limited_mps_mode(c.mode);
@@ -438,7 +457,7 @@ std::string results_verdict(const ReportData& data, const SweepMeta& meta) {
     if (!c.empty()) clauses += (clauses.empty() ? "" : "; ") + c;
   }
   if (clauses.empty()) clauses = "no configuration could be set against another";
-  return "On " + gpu_and_driver(meta) + ", " + clauses + " (" + runs_phrase(data) + ").";
+  return "On " + gpu_and_driver(meta) + ", " + clauses + " (" + runs_phrase(data) + ")." + unfinished_phrase(meta);
 }
 
 std::string render_results_report(const ReportData& data, const SweepMeta& meta, const std::vector<SeedRatio>& seeds,

@@ -429,7 +429,10 @@ class Sweep {
                      : !env_error_.empty()        ? SweepStatus::environment_error
                      : failed                     ? SweepStatus::failed
                                                   : SweepStatus::complete);
-    if (!write_error_.empty()) meta_.stop_reason = write_error_;
+    // Why it stopped before its plan's end (a resume that finishes clears an earlier invocation's).
+    meta_.stop_reason = !write_error_.empty() ? std::optional<std::string>(write_error_)
+                        : !env_error_.empty() ? std::optional<std::string>(env_error_)
+                                              : std::nullopt;
     SweepTiming timing = recorder_.timing(seconds_between(started_, std::chrono::steady_clock::now()));
     if (meta_.timing) timing.add_earlier(*meta_.timing);  // resumed: the invocations before this one
     meta_.timing = timing.json();
