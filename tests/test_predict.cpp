@@ -1069,7 +1069,17 @@ TEST(PredictHostile, ADamagedOrStaleUnitsCsvIsRefusedAndCopiesNotCoRunScoreNothi
              const std::size_t at = r.find(",mps,2,");
              return at == std::string::npos ? r : r.replace(at, 7, ",mps,3,");
            }(),
-       "says mps N=3, its runs.csv mps N=2: damaged"}};
+       "says mps N=3, its runs.csv mps N=2: damaged"},
+      // numbers no run can have: a review found them scored as measured
+      {"huge unit",
+       header +
+           [&] {
+             std::string r = rows;
+             const std::size_t at = r.find(",common window,");
+             const std::size_t before = r.rfind(',', at - 1);
+             return r.replace(before + 1, at - before - 1, "1e300");
+           }(),
+       "a time longer than a run can last (172800 s)"}};
   for (const Case& c : cases) {
     const fs::path l = tmp / c.name;
     fs::copy(ladder, l, fs::copy_options::recursive);

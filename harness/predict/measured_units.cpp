@@ -410,6 +410,11 @@ void write_units(const fs::path& file, const std::vector<MeasuredUnit>& units) {
   write_file_atomically(file, o.str());
 }
 
+namespace {
+/// The longest a copy can run: --ready-timeout and --timeout of 86400 s each.
+constexpr double kLongestRunS = 2 * 86400.0;
+}  // namespace
+
 std::vector<MeasuredUnit> read_units(const fs::path& file) {
   std::vector<MeasuredUnit> out = read_columns<14>(file, units_csv_schema());
   std::size_t line = 1;
@@ -418,6 +423,13 @@ std::vector<MeasuredUnit> read_units(const fs::path& file) {
     if (u.procs < 1 || u.repeat < 1 || u.worker >= u.procs || u.run_id.empty() ||
         (!std::isnan(u.unit_ms) && !(u.unit_ms > 0)))
       throw ResultsError(where + ": a row out of range (procs, repeat, worker, run_id or unit_ms)");
+    // No copy runs longer than a sweep lets it (--ready-timeout and --timeout, at most a day each).
+    const auto longer = [](double s) { return !std::isnan(s) && !(s >= 0 && s <= kLongestRunS); };
+    if (longer(u.run_s) || longer(u.unit_ms * 1e-3) || longer(u.steady_s) ||
+        (!std::isnan(u.coverage) && !(u.coverage >= 0 && u.coverage <= 1)) ||
+        (!std::isnan(u.run_steps_per_s) && !(u.run_steps_per_s >= 0)))
+      throw ResultsError(where + ": a time longer than a run can last (" + fmt_num(kLongestRunS) +
+                         " s), or a coverage or steps per second out of range");
   }
   return out;
 }

@@ -211,7 +211,12 @@ std::vector<MeasuredUnit> against_units(const PredictArgs& a) {
   for (const fs::path& dir : sweeps) {
     std::error_code ec;
     const bool stored = fs::exists(dir / "units.csv", ec);
-    std::vector<MeasuredUnit> these = stored ? read_units(dir / "units.csv") : measure_units(dir, a.gap_us);
+    std::vector<MeasuredUnit> these;
+    try {
+      these = stored ? read_units(dir / "units.csv") : measure_units(dir, a.gap_us);
+    } catch (const ResultsError& e) {
+      throw ResultsError(std::string("--against: ") + e.what());
+    }
     if (stored) check_units_match_runs("--against ", dir, these);
     if (sweeps.size() > 1)
       for (MeasuredUnit& u : these) u.run_id = dir.filename().string() + "/" + u.run_id;
