@@ -1863,6 +1863,7 @@ TEST_F(Advise, BadInputGetsOneLineAndExitTwoWithNothingWritten) {
       {"--workload", "cpu", "--ladder", "1,a"},
       {"--workload", "cpu", "--ladder", "1,2,2"},
       {"--workload", "cpu", "--ladder", "1,1000"},
+      {"--workload", "cpu", "--ladder", "1,2,4", "--max-procs", "8"},  // the ladder's largest N is its --max-procs
       {"--workload", ""},
       {"--workload", "cpu", "--device", "gpu-x"},
       {"--workload", "cpu", "--check-metric", "loss ([0-9.]+)"},  // a program's output: --command only

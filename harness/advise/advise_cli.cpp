@@ -49,12 +49,13 @@ CLI::App* add_advise_command(CLI::App& app, AdviseSpec& spec, std::string& ladde
   cmd->add_option("--out", spec.out_dir, "results folder (default results/<date>-<gpu>-advise-<workload>)")
       ->check(not_blank());
   add_one_device_option(*cmd, spec.device);
-  cmd->add_option("--max-procs", spec.max_procs, "the largest N predicted and tried")
-      ->check(whole_in(2, kAdviseMaxProcs))
-      ->capture_default_str();
+  auto* max_procs = cmd->add_option("--max-procs", spec.max_procs, "the largest N predicted and tried")
+                        ->check(whole_in(2, kAdviseMaxProcs))
+                        ->capture_default_str();
   cmd->add_option("--ladder", ladder_text, "these N exactly, every one run (1 is added), e.g. 1,2,4,10")
       ->check(CLI::Validator(
-          [](std::string& v) { return v.empty() ? std::string("give at least one N") : std::string(); }, "LIST"));
+          [](std::string& v) { return v.empty() ? std::string("give at least one N") : std::string(); }, "LIST"))
+      ->excludes(max_procs);  // the ladder's largest N is its --max-procs
   cmd->add_option("--budget", spec.budget_s, "seconds all the sweeps may take together")
       ->check(finite_in(30.0, kAdviseMaxBudgetS))
       ->capture_default_str();
