@@ -2004,6 +2004,25 @@ TEST_F(Advise, RedoRefusesAFolderThatLostItsLastAloneRun) {
 
 // Issue 42: --job-length on a committed folder: the advice for that job too, in the headline, advice.md and
 // advice.json; kept for the next redo; refused for a side-by-side folder.
+// A redo whose figure cannot be drawn (no matplotlib) says why in advice.md and leaves no earlier figure beside it:
+// advice.png would show other numbers than those written now.
+TEST_F(Advise, RedoWhoseFigureCannotBeDrawnLeavesNoEarlierFigure) {
+  const fs::path committed = source_dir() / "results/2026-11-27-advise-intervals/lease-e/client";
+  const fs::path copy = tmp / "redo" / "client";
+  fs::create_directories(copy.parent_path());
+  fs::copy(committed, copy, fs::copy_options::recursive);
+  ASSERT_TRUE(fs::exists(copy / "plots" / "advice.png"));
+  Env no_plots = env;
+  no_plots.set.emplace_back("BENCH_MPS_PYTHON", "/bin/false");
+  const auto r = run_program(bench_mps_exe(), {"advise", "--redo", copy.string(), "--job-length", "2h"}, no_plots, 120);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(fs::exists(copy / "plots" / "advice.png"));
+  const std::string md = read_text(copy / "advice.md");
+  EXPECT_EQ(md.find("](plots/advice.png)"), std::string::npos) << md;
+  EXPECT_NE(md.find("BENCH_MPS_PYTHON=/bin/false cannot import matplotlib"), std::string::npos) << md;
+  EXPECT_EQ(nlohmann::json::parse(read_text(copy / "advice.json"))["advise"]["job_length"], "2h");
+}
+
 TEST_F(Advise, RedoWithAJobLengthAdvisesThatJobToo) {
   const fs::path committed = source_dir() / "results/2026-11-27-advise-intervals/lease-e/client";
   const fs::path copy = tmp / "redo" / "client";

@@ -208,6 +208,8 @@ void draw_figure(const fs::path& out, Advice& a) {
     run_plot_script(find_plot_python(), plot_script(), plots / "plot_data.json", plots, plots / "plot.log", 120);
   } catch (const std::exception& e) {  // a missing Python, a failed script, or a stop while it drew
     a.figure_note = one_line(e.what());
+    std::error_code ec;  // an earlier figure (advise --redo) shows other numbers than the advice written now
+    fs::remove(out / "plots" / "advice.png", ec);
   }
 }
 
@@ -368,8 +370,9 @@ json advice_json(const Advice& a) {
 
 void write_advice(const fs::path& out, Advice& a) {
   draw_figure(out, a);
-  write_file_atomically(out / kAdviceJsonFile, json_text(advice_json(a), 2) + "\n");
-  write_file_atomically(out / "advice.md", advice_markdown(a));
+  // The two as one: a full disk leaves the earlier pair (advise --redo), never one new beside one old.
+  write_files_together(
+      {{out / kAdviceJsonFile, json_text(advice_json(a), 2) + "\n"}, {out / "advice.md", advice_markdown(a)}});
 }
 
 }  // namespace bench_mps::harness
