@@ -98,6 +98,10 @@ std::string regime_words(const AloneFacts& a) {
     return "One copy alone was not measured, so the model could not place it.";
   std::string s = "One copy alone keeps the GPU busy " + pct(a.duty) + " of the time, in bursts of " +
                   fmt_sig(a.point.burst_ms) + " ms (" + a.burst_basis + ") every " + fmt_sig(a.point.step_ms) + " ms";
+  // A burst spans its first kernel's start to its last one's end: where its kernels run less of it, say how much,
+  // which is what the busy share counts (busy = kernels / step).
+  if (a.point.kernel_ms > 0 && fmt_sig(a.point.kernel_ms) != fmt_sig(a.point.burst_ms))
+    s += ", its kernels running " + fmt_sig(a.point.kernel_ms) + " ms of each";
   if (std::isfinite(a.point.footprint))
     s += "; its kernels fill " + pct(a.point.footprint) + " of the SMs (" + a.footprint_basis + ")";
   return s + ".";
