@@ -360,6 +360,15 @@ TEST(BadInput, OutIsAFile) {
   EXPECT_EQ(link.exit_code, 2) << link.err;
   EXPECT_NE(link.err.find((tmp / "dangling").string() + " is a link to nothing"), std::string::npos) << link.err;
   EXPECT_FALSE(fs::exists(tmp / "nowhere"));
+  // A loop of links is called one: its link leads somewhere, to a link back.
+  fs::create_symlink(tmp / "loop-b", tmp / "loop-a");
+  fs::create_symlink(tmp / "loop-a", tmp / "loop-b");
+  const auto loop = run_program(bench_mps_exe(), {"--workloads", "cpu", "--out", (tmp / "loop-a").string()});
+  EXPECT_EQ(loop.exit_code, 2) << loop.err;
+  EXPECT_NE(loop.err.find((tmp / "loop-a").string() + " is a link in a loop of links (it points at " +
+                          (tmp / "loop-b").string() + ")"),
+            std::string::npos)
+      << loop.err;
 }
 
 TEST(BadInput, OutAlreadyHoldsResults) {

@@ -272,9 +272,13 @@ void check_folder_creatable(const std::filesystem::path& out, const std::string&
   std::error_code ec;
   fs::path probe = fs::absolute(out, ec);
   while (!probe.empty() && !fs::exists(probe, ec)) {
-    if (fs::is_symlink(probe, ec))  // exists() follows it: a link to nothing, which no folder can be made at
+    if (fs::is_symlink(probe, ec)) {  // exists() follows it: a link to nothing, which no folder can be made at
+      std::error_code followed;
+      (void)fs::status(probe, followed);
       throw UsageError(option + ": cannot create " + out.string() + ": " + probe.string() +
-                       " is a link to nothing (it points at " + fs::read_symlink(probe, ec).string() + ")");
+                       (followed.value() == ELOOP ? " is a link in a loop of links" : " is a link to nothing") +
+                       " (it points at " + fs::read_symlink(probe, ec).string() + ")");
+    }
     probe = probe.parent_path();
   }
   const fs::path trial = probe / (".bench_mps-write-test-" + std::to_string(::getpid()));
