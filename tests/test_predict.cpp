@@ -71,6 +71,16 @@ TEST(Predict, ATableFromOneProfiledCopyAloneAndTheXray) {
   EXPECT_EQ(again.exit_code, 2) << again.err;
   EXPECT_NE(again.err.find("not empty"), std::string::npos) << again.err;
   EXPECT_EQ(read_text(tmp / "p" / "predict.csv"), before);
+  EXPECT_EQ(r.out.find("has no interval"), std::string::npos) << r.out;
+  // One replay of one run alone: the simulator's column says why it has no interval.
+  const auto one = run_program(
+      bench_mps_exe(), {"predict", (study() / "membw" / "alone").string(), "--xray", (study() / "xray").string(),
+                        "--procs", "2", "--phases", "0", "--out", (tmp / "one").string()});
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_EQ(one.out.find("\nIn brackets: the simulator's interval"), std::string::npos) << one.out;
+  EXPECT_NE(one.out.find("\nThe simulator's column has no interval: it is one replay of one run alone per mode"),
+            std::string::npos)
+      << one.out;
 }
 
 // A profile given alone (no sweep around it): no whole run's time and no GPM window, and the table says so rather

@@ -373,6 +373,10 @@ void write_cells(PredictTables& t, const std::vector<PredictedRow>& cells,
                             : "")
          << ".\n";
   }
+  if (!sim_bracket && !cells.empty())
+    t.md << "\nThe simulator's column has no interval: it is one replay of one run alone per mode (`--phases 0`, "
+            "and no second run alone to give a spread); `--phases K` replays K random phases, and runs alone "
+            "recorded again (`--exec-alone-runs`) give their spread.\n";
   if (!scored) return;
   t.md << "\nMeasured inside the simulator's interval: ";
   for (const bool unit : {true, false}) {
