@@ -743,7 +743,8 @@ TEST(AdviseDecision, OneSideShortOfCoRunSetsGetsTheNextSetAlone) {
   // Its set alone fits where a set of each would not; the words name the side.
   EXPECT_EQ(why_no_more_sets(p, 24, 12.5).why, "");
   EXPECT_EQ(why_no_more_sets(p, 20, 12.5).why,
-            "the time budget would not hold another set (20 s left, a set of MPS's best (N=2) takes about 12 s)");
+            "the time budget would not hold another set (20 s left, a set of MPS's best (N=2) takes about 12 s, 24 s "
+            "with its margin)");
   // sets_end's words: the seconds left are those beyond the ones kept for one copy alone after the ladder, and say
   // so (a budget stop only: the cap has nothing to do with seconds).
   const NoMoreSets budget = why_no_more_sets(p, 20, 12.5);

@@ -367,7 +367,7 @@ class AdviseRun {
 
   /// The seconds kept for one copy alone after the ladder (alone_last), with the margin a set added to settle the
   /// verdict gets (why_no_more_sets); 0 before the ladder's N=1 ran.
-  double kept() const { return seconds_per_set_.count(1) ? 1.5 * 2 * seconds_per_set_.at(1) + 5 : 0; }
+  double kept() const { return seconds_per_set_.count(1) ? with_set_margin(2 * seconds_per_set_.at(1)) : 0; }
   std::string kept_words() const {
     if (!(kept() > 0)) return "";
     if (kept() >= sweeps_.seconds_left())  // not "14 s of them" where 12 s are left

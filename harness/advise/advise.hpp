@@ -42,6 +42,10 @@ struct NoMoreSets {
 };
 NoMoreSets why_no_more_sets(const Pick& p, double seconds_left, double seconds_per_round);
 
+/// The seconds a set (or a round of sets) of `seconds` is given room for: 1.5x and 5 s, as a child sweep's start and
+/// its daemon's vary (a set that the budget cut short measures nothing).
+inline double with_set_margin(double seconds) { return 1.5 * seconds + 5; }
+
 /// Why a thread limit's sweep is not started ("" to start it): `need_s`, what the limit before it took (the first:
 /// its worker sets at the ladder's pace; not finite or 0: no estimate), over the `seconds_left` of the budget. A
 /// sweep the budget stops mid-way measures nothing and leaves a --resume hint for a folder advise never resumes.

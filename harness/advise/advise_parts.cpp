@@ -95,10 +95,11 @@ NoMoreSets why_no_more_sets(const Pick& p, double seconds_left, double seconds_p
               std::to_string(kMaxSetsPerCell) + ") and the interval still crosses the line"};
     }
   }
-  if (seconds_left < 1.5 * seconds_per_round + 5)
+  if (seconds_left < with_set_margin(seconds_per_round))
     return {"the time budget would not hold another set (" + fmt_fixed(seconds_left, 0) + " s left, a set " +
                 (cells.size() == 1 ? "of " + settle_side(*cells.front()) : std::string("of each")) + " takes about " +
-                fmt_fixed(seconds_per_round, 0) + " s)",
+                fmt_fixed(seconds_per_round, 0) + " s, " + fmt_fixed(with_set_margin(seconds_per_round), 0) +
+                " s with its margin)",
             true};
   return {};
 }
