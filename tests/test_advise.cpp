@@ -2003,8 +2003,22 @@ TEST_F(Advise, RedoRefusesAFolderThatLostItsLastAloneRun) {
   EXPECT_EQ(read_text(copy / "advice.md"), read_text(committed / "advice.md"));
 }
 
-// Issue 42: --job-length on a committed folder: the advice for that job too, in the headline, advice.md and
-// advice.json; kept for the next redo; refused for a side-by-side folder.
+// A settling round's folder gone: the verdict would be decided again on fewer sets, silently; refused.
+TEST_F(Advise, RedoRefusesAFolderThatLostASettlingSet) {
+  const fs::path committed = source_dir() / "results/2026-11-27-advise-intervals/lease-e/client";
+  const fs::path copy = tmp / "redo" / "client";
+  fs::create_directories(copy.parent_path());
+  fs::copy(committed, copy, fs::copy_options::recursive);
+  ASSERT_TRUE(fs::is_directory(copy / "sweeps" / "more-6-mps-n4"));
+  fs::remove_all(copy / "sweeps" / "more-6-mps-n4");
+  const auto r = run_program(bench_mps_exe(), {"advise", "--redo", copy.string()}, env, 120);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("sweeps: holds 7 worker set(s) of mps N=4, though advice.json says it had 8"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(read_text(copy / "advice.md"), read_text(committed / "advice.md"));
+}
+
 // A redo whose figure cannot be drawn (no matplotlib) says why in advice.md and leaves no earlier figure beside it:
 // advice.png would show other numbers than those written now.
 TEST_F(Advise, RedoWhoseFigureCannotBeDrawnLeavesNoEarlierFigure) {
@@ -2024,6 +2038,8 @@ TEST_F(Advise, RedoWhoseFigureCannotBeDrawnLeavesNoEarlierFigure) {
   EXPECT_EQ(nlohmann::json::parse(read_text(copy / "advice.json"))["advise"]["job_length"], "2h");
 }
 
+// Issue 42: --job-length on a committed folder: the advice for that job too, in the headline, advice.md and
+// advice.json; kept for the next redo; refused for a side-by-side folder.
 TEST_F(Advise, RedoWithAJobLengthAdvisesThatJobToo) {
   const fs::path committed = source_dir() / "results/2026-11-27-advise-intervals/lease-e/client";
   const fs::path copy = tmp / "redo" / "client";

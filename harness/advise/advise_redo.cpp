@@ -100,6 +100,26 @@ bool stored_ran_at(const nlohmann::json& stored, int n) {
   });
 }
 
+/// Refuses a ladder whose sweeps hold fewer worker sets of a cell than advice.json says it had (a settling round's
+/// folder, or the runs in one, gone): the verdict would be decided again on fewer sets, silently.
+void refuse_lost_sets(const fs::path& sweeps, const nlohmann::json& stored, const std::vector<MeasuredCell>& ladder) {
+  if (!stored.contains("ladder") || !stored.at("ladder").is_array()) return;
+  for (const nlohmann::json& c : stored.at("ladder")) {
+    if (!c.is_object() || !c.contains("sets") || !c.at("sets").is_array() || !c.contains("mode") ||
+        !c.at("mode").is_string() || !c.contains("procs") || !c.at("procs").is_number_integer())
+      continue;
+    const std::string mode = c.at("mode").get<std::string>();
+    const int procs = c.at("procs").get<int>();
+    const auto read = std::find_if(ladder.begin(), ladder.end(),
+                                   [&](const MeasuredCell& m) { return m.mode.name == mode && m.procs == procs; });
+    const std::size_t had = c.at("sets").size(), has = read == ladder.end() ? 0 : read->sets.size();
+    if (has < had)
+      throw ResultsError(sweeps.string() + ": holds " + std::to_string(has) + " worker set(s) of " + mode +
+                         " N=" + std::to_string(procs) + ", though advice.json says it had " + std::to_string(had) +
+                         " (a sweep's folder or its runs gone)");
+  }
+}
+
 /// The measured cells of an advise folder's child sweeps (`sweeps`): each rung, the sets added to settle the
 /// verdict (in their order), the thread limits (in the order they ran: limit_folder); none of a sweep advise
 /// stopped (read_when_run).
@@ -144,6 +164,7 @@ void read_stored_cells(const fs::path& sweeps, const UnitChoice& unit, const std
                          ": no such folder, though advice.json says one copy alone ran again there after the ladder");
     advice.alone_last_skipped = stored.at("alone_last").value("why_not", std::string());
   }
+  refuse_lost_sets(sweeps, stored, advice.ladder);
   for (const std::string folder : {"limits", "limits-2x"})
     if (read_when_run(sweeps / folder)) {
       std::vector<MeasuredCell> cells;
