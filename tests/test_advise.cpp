@@ -1315,6 +1315,13 @@ class Advise : public Orchestration {
     return run_program(bench_mps_exe(), all, env, timeout_s);
   }
   nlohmann::json advice() const { return nlohmann::json::parse(read_text(out() / "advice.json")); }
+  /// A copy of the committed folder results/`subject` at tmp/redo/`name`, for --redo to write over.
+  fs::path copy_committed(const std::string& subject, const std::string& name) const {
+    const fs::path copy = tmp / "redo" / name;
+    fs::create_directories(copy.parent_path());
+    fs::copy(source_dir() / "results" / subject, copy, fs::copy_options::recursive);
+    return copy;
+  }
 };
 
 // A budget too small for the pair's sweep: no advice, and how far it got and the budget that would hold it.
@@ -1951,9 +1958,7 @@ TEST_F(Advise, RedoWritesACommittedFoldersAdviceAgainAsCommitted) {
 // stopped sweep left), with both names.
 TEST_F(Advise, RedoOfAPairWhoseSweepFailedKeepsNoAdvice) {
   const fs::path committed = source_dir() / "results/2026-11-27-beside/lease-e/infer-beside-mlp";
-  const fs::path copy = tmp / "redo" / "pair";
-  fs::create_directories(copy.parent_path());
-  fs::copy(committed, copy, fs::copy_options::recursive);
+  const fs::path copy = copy_committed("2026-11-27-beside/lease-e/infer-beside-mlp", "pair");
   nlohmann::json j = nlohmann::json::parse(read_text(copy / "beside.json"));
   const std::string a = j["beside"]["a"], b = j["beside"]["b"];
   j["beside"]["headline"] = "No advice: the pair's sweep failed (stopped when the time budget ran out).";
@@ -1991,9 +1996,7 @@ TEST_F(Advise, RedoKeepsALimitNeverStartedAndRefusesOneThatRanAndIsGone) {
 // A folder whose sweeps/alone-last advice.json says ran, gone: refused (every ratio's anchor would lose a draw).
 TEST_F(Advise, RedoRefusesAFolderThatLostItsLastAloneRun) {
   const fs::path committed = source_dir() / "results/2026-12-03-advise-lease8/gemm";
-  const fs::path copy = tmp / "redo" / "gemm";
-  fs::create_directories(copy.parent_path());
-  fs::copy(committed, copy, fs::copy_options::recursive);
+  const fs::path copy = copy_committed("2026-12-03-advise-lease8/gemm", "gemm");
   fs::remove_all(copy / "sweeps" / "alone-last");
   const auto r = run_program(bench_mps_exe(), {"advise", "--redo", copy.string()}, env, 120);
   EXPECT_EQ(r.exit_code, 2) << r.err;
@@ -2006,9 +2009,7 @@ TEST_F(Advise, RedoRefusesAFolderThatLostItsLastAloneRun) {
 // A settling round's folder gone: the verdict would be decided again on fewer sets, silently; refused.
 TEST_F(Advise, RedoRefusesAFolderThatLostASettlingSet) {
   const fs::path committed = source_dir() / "results/2026-11-27-advise-intervals/lease-e/client";
-  const fs::path copy = tmp / "redo" / "client";
-  fs::create_directories(copy.parent_path());
-  fs::copy(committed, copy, fs::copy_options::recursive);
+  const fs::path copy = copy_committed("2026-11-27-advise-intervals/lease-e/client", "client");
   ASSERT_TRUE(fs::is_directory(copy / "sweeps" / "more-6-mps-n4"));
   fs::remove_all(copy / "sweeps" / "more-6-mps-n4");
   const auto r = run_program(bench_mps_exe(), {"advise", "--redo", copy.string()}, env, 120);
@@ -2023,9 +2024,7 @@ TEST_F(Advise, RedoRefusesAFolderThatLostASettlingSet) {
 // advice.png would show other numbers than those written now.
 TEST_F(Advise, RedoWhoseFigureCannotBeDrawnLeavesNoEarlierFigure) {
   const fs::path committed = source_dir() / "results/2026-11-27-advise-intervals/lease-e/client";
-  const fs::path copy = tmp / "redo" / "client";
-  fs::create_directories(copy.parent_path());
-  fs::copy(committed, copy, fs::copy_options::recursive);
+  const fs::path copy = copy_committed("2026-11-27-advise-intervals/lease-e/client", "client");
   ASSERT_TRUE(fs::exists(copy / "plots" / "advice.png"));
   Env no_plots = env;
   no_plots.set.emplace_back("BENCH_MPS_PYTHON", "/bin/false");
@@ -2042,9 +2041,7 @@ TEST_F(Advise, RedoWhoseFigureCannotBeDrawnLeavesNoEarlierFigure) {
 // advice.json; kept for the next redo; refused for a side-by-side folder.
 TEST_F(Advise, RedoWithAJobLengthAdvisesThatJobToo) {
   const fs::path committed = source_dir() / "results/2026-11-27-advise-intervals/lease-e/client";
-  const fs::path copy = tmp / "redo" / "client";
-  fs::create_directories(copy.parent_path());
-  fs::copy(committed, copy, fs::copy_options::recursive);
+  const fs::path copy = copy_committed("2026-11-27-advise-intervals/lease-e/client", "client");
   const auto r = run_program(bench_mps_exe(), {"advise", "--redo", copy.string(), "--job-length", "2h"}, env, 120);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string headline = r.out.substr(0, r.out.find('\n'));
