@@ -446,6 +446,9 @@ TEST(WorkerSets, ExtraSetsArePlannedOnlyAsFarAsTheirTimeFits) {
   const auto none = harness::plan_extra_repeats(noise, spec, next, 0.7, &left_out);
   EXPECT_TRUE(none.empty());
   EXPECT_TRUE(left_out);
+  // What the sweep measures a round's overrun against: the planned sets' seconds, as planned.
+  EXPECT_DOUBLE_EQ(harness::planned_seconds(fits, noise), noise[0].set_seconds);
+  EXPECT_DOUBLE_EQ(harness::planned_seconds(none, noise), 0.0);
 }
 
 // With the target on for every configuration, a sweep plans the fewest sets that tell their noise (two

@@ -84,6 +84,18 @@ std::vector<ModeBlock> plan_extra_repeats(const std::vector<ConfigNoise>& noise,
   return blocks;
 }
 
+double planned_seconds(const std::vector<ModeBlock>& blocks, const std::vector<ConfigNoise>& noise) {
+  double s = 0;
+  for (const ModeBlock& b : blocks) {
+    if (b.mode.mps && !b.sets.empty()) s += kMpsBlockSeconds;
+    for (const WorkerSetPlan& set : b.sets)
+      for (const RunSpec& run : set.runs)
+        for (const ConfigNoise& c : noise)
+          if (run_config(c.config).config_key() == run_config(run).config_key()) s += c.set_seconds;
+  }
+  return s;
+}
+
 nlohmann::json noise_json(const std::vector<ConfigNoise>& noise, const SweepSpec& spec, int added_runs, double added_s,
                           bool time_capped) {
   nlohmann::json configs = nlohmann::json::array();

@@ -37,11 +37,16 @@ std::vector<ConfigNoise> config_noise(const std::vector<SummaryRecord>& rows, co
 inline constexpr double kMpsBlockSeconds = 0.5;
 
 /// One more repeat for each configuration that misses the target and has fewer than `max_repeats`, as
-/// far as their set_seconds fit in `seconds_left`: one block per mode (in the sweep's mode order), each
+/// far as their set_seconds fit in `seconds_left` (the sweep divides what is left of the cap by how much longer
+/// the rounds before took than planned): one block per mode (in the sweep's mode order), each
 /// run a set of its own; indices from `next_index`. `left_out_for_time` (may be null) is set when a
 /// configuration that wanted a set did not fit.
 std::vector<ModeBlock> plan_extra_repeats(const std::vector<ConfigNoise>& noise, const SweepSpec& spec, int& next_index,
                                           double seconds_left, bool* left_out_for_time = nullptr);
+
+/// The seconds plan_extra_repeats expected `blocks` to take (each set's set_seconds in `noise`, each MPS block's
+/// daemon).
+double planned_seconds(const std::vector<ModeBlock>& blocks, const std::vector<ConfigNoise>& noise);
 
 /// meta.json's `noise`: the target, the caps, what was added and each configuration's outcome.
 nlohmann::json noise_json(const std::vector<ConfigNoise>& noise, const SweepSpec& spec, int added_runs, double added_s,
