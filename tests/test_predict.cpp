@@ -96,6 +96,11 @@ TEST(Predict, AProfileGivenAloneSaysWhatItLacks) {
       << r.out;
   EXPECT_NE(r.out.find("| 2 | timeslice | run | - | - | - |"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\n`-` per whole run: one copy alone has no whole run's time here"), std::string::npos) << r.out;
+  // A profile does not record the mode it ran in: the line says it was taken as time-sliced, not that it was.
+  EXPECT_NE(
+      r.out.find("- One copy alone, taken as time-sliced (" + profile.string() + "; a profile records no mode): "),
+      std::string::npos)
+      << r.out;
 }
 
 /// `predict ARGS --out DIR` under `taskset -c 0` and on every CPU: the same files to the byte. Returns the rows of

@@ -264,7 +264,11 @@ void write_md_head(std::ostringstream& md, const std::string& label, const std::
   md << "# Predicted: " << label << "\n\n";
   for (const AloneRun& r : alone) {
     const ProgramTrace& p = r.program;
-    md << "- One copy alone, " << (r.mode == ModeKind::mps ? "MPS" : "time-sliced") << " (" << r.source << "): "
+    md << "- One copy alone, "
+       << (r.mode_unknown            ? "taken as time-sliced"
+           : r.mode == ModeKind::mps ? "MPS"
+                                     : "time-sliced")
+       << " (" << r.source << (r.mode_unknown ? "; a profile records no mode" : "") << "): "
        << (r.metric         ? "its metric "
            : p.cut_at_waits ? "a step between host waits "
                             : "a step between bursts ")

@@ -68,6 +68,7 @@ std::vector<AloneRun> read_alone_draws(const fs::path& path, double gap_us) {
   if (fs::is_regular_file(path, ec)) {
     AloneRun a = alone_from_profile(read_gpu_profile(path), gap_us, NAN, NAN);  // a profile alone: no gate known
     a.mode = ModeKind::timeslice;
+    a.mode_unknown = true;
     a.source = path.string();
     return {a};
   }

@@ -23,6 +23,7 @@ namespace bench_mps::harness {
 /// One copy alone in one mode, as predict reads it.
 struct AloneRun {
   ModeKind mode = ModeKind::timeslice;  ///< timeslice or mps
+  bool mode_unknown = false;            ///< a bare profile, which records no mode: taken as time-sliced
   std::string source;                   ///< where it was read: the run's folder and id, or the profile file
   ProgramTrace program;
   ProfileSummary summary;
