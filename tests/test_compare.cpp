@@ -831,6 +831,21 @@ TEST(CompareProgram, AnOkRunWithoutAMeasuredRateIsADamagedFile) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_FALSE(fs::exists(tmp / ("o-" + name))) << name;
   }
+  // Times no run lasts (a review found a p99 of 1e308 ms compared as UNSURE, its noise infinite); negative or
+  // infinite ones the reader refuses.
+  for (const auto& [name, edit, says] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"p99", "2s/,10.17855,10.19771,/,10.17855,1e308,/", "is ok but its task_p99_ms is 1e+308"},
+           {"makespan", "2s/,0.3057828,98.10888,/,-1,98.10888,/", "makespan_s: -1 is negative"},
+           {"mean", "2s/,98.10888,10.18321,/,98.10888,inf,/", "task_mean_ms: 'inf' is not a finite number"}}) {
+    const fs::path bad = edited_copy(tmp, name, edit);
+    ASSERT_NE(read_text(bad / "summary.csv"), read_text(fixture("base") / "summary.csv")) << name;
+    const auto r = run_program(bench_mps_exe(), {"compare", fixture("base").string(), bad.string(), "--metric", "p99",
+                                                 "--out", (tmp / ("o-" + name)).string()});
+    EXPECT_EQ(r.exit_code, 2) << name << " " << r.out;
+    EXPECT_NE(r.err.find(says), std::string::npos) << name << " " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_FALSE(fs::exists(tmp / ("o-" + name))) << name;
+  }
 }
 
 // --md or --csv never replace a device, a pipe or a link that leads nowhere (as root, renaming over /dev/null
@@ -977,6 +992,18 @@ TEST(CompareExports, MarkdownSummaryListsWhatIsNotSame) {
   const auto partial = compare("base", "partial", {"--format", "markdown"});
   EXPECT_NE(partial.result.out.find("| INSUFFICIENT | runs not ok (0 vs 1)"), std::string::npos) << partial.result.out;
   EXPECT_EQ(partial.result.out.find("| SAME |"), std::string::npos) << partial.result.out;
+  // No configuration in both (a CPU stand-in's sweep against a GPU's): not said as a pass.
+  TempDir tmp;
+  const auto cpu = run_program(bench_mps_exe(), {"--workloads", "cpu", "--modes", "timeslice", "--procs", "1",
+                                                 "--repeats", "2", "--tasks", "5", "--out", (tmp / "cpu").string()});
+  ASSERT_EQ(cpu.exit_code, 0) << cpu.err;
+  const auto apart = run_program(bench_mps_exe(), {"compare", (tmp / "cpu").string(), fixture("base").string(),
+                                                   "--allow-different-gpu", "--format", "markdown"});
+  ASSERT_EQ(apart.exit_code, 0) << apart.err;
+  EXPECT_NE(apart.out.find("**0 pairs:"), std::string::npos) << apart.out;
+  EXPECT_EQ(apart.out.find("Every configuration compared is SAME"), std::string::npos) << apart.out;
+  EXPECT_NE(apart.out.find("No configuration is in both folders: nothing was compared."), std::string::npos)
+      << apart.out;
   const auto json = compare("base", "aa", {"--format", "json"});
   EXPECT_EQ(nlohmann::json::parse(json.result.out), json.json) << "--format json is comparison.json";
   const auto bad = compare("base", "aa", {"--format", "xml"});

@@ -108,7 +108,9 @@ std::string render_comparison_summary(const CompareReport& report) {
          << fmt_value(p.next.median) << " | " << fmt_percent(p.change, true) << " | " << verdict_name(p.verdict)
          << " | " << p.note << " |\n";
   }
-  if (shown == 0) {
+  if (report.comparison.pairs.empty()) {  // not a pass: nothing was checked
+    md << "No configuration is in both folders: nothing was compared.\n";
+  } else if (shown == 0) {
     md << "Every configuration compared is SAME.\n";
   } else {
     md << "| configuration | base | new | change | verdict | note |\n|---|---:|---:|---:|---|---|\n" << rows.str();

@@ -13,6 +13,7 @@
 #include "harness/common/word_table.hpp"
 #include "harness/predict/trace_from_profile.hpp"
 #include "harness/results/gpu_profile.hpp"
+#include "harness/results/summary_checks.hpp"
 #include "harness/results/profile_window.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/results/results_schema.hpp"
@@ -409,11 +410,6 @@ void write_units(const fs::path& file, const std::vector<MeasuredUnit>& units) {
   for (const MeasuredUnit& u : units) o << csv_line(column_cells(units_csv_schema(), u));
   write_file_atomically(file, o.str());
 }
-
-namespace {
-/// The longest a copy can run: --ready-timeout and --timeout of 86400 s each.
-constexpr double kLongestRunS = 2 * 86400.0;
-}  // namespace
 
 std::vector<MeasuredUnit> read_units(const fs::path& file) {
   std::vector<MeasuredUnit> out = read_columns<14>(file, units_csv_schema());

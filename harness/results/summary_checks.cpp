@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "harness/common/format.hpp"
 #include "harness/plan/device_options.hpp"
@@ -78,6 +79,13 @@ std::string tasks_short_of_summary(const std::vector<SummaryRecord>& rows, const
 void check_ok_runs_measured(const fs::path& file, const std::vector<SummaryRecord>& rows) {
   for (const SummaryRecord& r : rows) {
     if (r.status != RunStatus::ok) continue;
+    for (const auto& [name, value, scale] : {std::tuple<const char*, double, double>{"makespan_s", r.makespan_s, 1.0},
+                                             {"task_mean_ms", r.task_mean_ms, 1e-3},
+                                             {"task_p50_ms", r.task_p50_ms, 1e-3},
+                                             {"task_p99_ms", r.task_p99_ms, 1e-3}})
+      if (!std::isnan(value) && !(value >= 0 && value * scale <= kLongestRunS))
+        throw ResultsError(file.string() + ": run " + r.run_id + " is ok but its " + name + " is " + fmt_num(value) +
+                           " (no run lasts longer than " + fmt_num(kLongestRunS) + " s): the file is damaged");
     const double t = r.throughput_tasks_per_s;
     if (std::isfinite(t) && t > 0 && t <= kMostTasksPerSecond) continue;
     throw ResultsError(file.string() + ": run " + r.run_id + " is ok but its throughput_tasks_per_s is " +

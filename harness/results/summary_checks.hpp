@@ -24,8 +24,11 @@ std::string tasks_short_of_summary(const std::vector<SummaryRecord>& rows, const
 
 /// The most tasks a second a run's throughput may be read as (a task is at least a synchronised step: far slower).
 inline constexpr double kMostTasksPerSecond = 1e12;
+/// The longest a run or a copy can last: --ready-timeout and --timeout, a day each at most.
+inline constexpr double kLongestRunS = 2 * 86400.0;
 /// Throws ResultsError naming the first run whose status is ok but whose throughput is missing, zero, negative
-/// or beyond kMostTasksPerSecond: a rate no ok run measures (compare would read a fall to 0 as noise).
+/// or beyond kMostTasksPerSecond: a rate no ok run measures (compare would read a fall to 0 as noise); or whose
+/// makespan or task times (mean, p50, p99) are negative, infinite or longer than kLongestRunS.
 void check_ok_runs_measured(const std::filesystem::path& file, const std::vector<SummaryRecord>& rows);
 
 /// Throws ResultsError naming `file` at the first row meta.json's sweep did not plan, or when the
