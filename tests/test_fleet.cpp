@@ -653,6 +653,15 @@ TEST(FleetReport, AGpuBeyondTheThresholdOnlyByItsNoiseIsUnsureNotAnOutlier) {
   const std::size_t first = md.find("**outlier (slower)**");
   ASSERT_NE(first, std::string::npos) << md;
   EXPECT_EQ(md.find("**outlier (", first + 1), std::string::npos) << "one outlier: " << md;
+  // Without the outlier, the unsure GPU is not said to be within the threshold (a review found "None: every GPU is
+  // within 1%" above a row 30 % off, unsure).
+  FleetFolder calm = fleet;
+  calm.members.pop_back();
+  const std::string calm_md = render_fleet_report(calm, judge_fleet(calm, CompareOptions{}), CompareOptions{}, "t");
+  EXPECT_EQ(calm_md.find("None: every GPU is within"), std::string::npos) << calm_md;
+  EXPECT_NE(calm_md.find("None flagged, and not every GPU is within 1%: 1 cell lies beyond it by the point alone"),
+            std::string::npos)
+      << calm_md;
   // Two repeats far apart: Student's t reaches below 0, which no throughput is; the interval stops at 0 (a review
   // found "0.43x (-0.78-1.65)").
   fleet.members.push_back(member("wild", {10, 76}));
@@ -690,6 +699,18 @@ TEST(FleetReport, FlagsTheGpuSlowerThanTheFleetAndListsTheFolderItCannotRead) {
                 .find("None: every GPU is within 15% of the fleet median in every "
                       "configuration measured on two GPUs or more (12 of 12)"),
             std::string::npos);
+  // A member reached twice through a link is read once and said (a review found a linked copy move the median
+  // and take the outliers from 1 to 0).
+  fs::create_directory_symlink("node3-gpu0", dir / "cluster-a" / "node5-gpu0");
+  const auto linked = run_program(bench_mps_exe(), {"report", dir.string()});
+  ASSERT_EQ(linked.exit_code, 0) << linked.err;
+  EXPECT_NE(linked.out.find(", 1 outlier(s), 2 unreadable"), std::string::npos) << linked.out;
+  EXPECT_NE(read_text(dir / "report.md")
+                .find("not read again: the same folder as cluster-a/node3-gpu0 (through a link), which would count "
+                      "its GPU twice"),
+            std::string::npos)
+      << read_text(dir / "report.md");
+  fs::remove(dir / "cluster-a" / "node5-gpu0");
   // One GPU alone has no fleet to be within: not judged, not "None" (REPORT.md: "nothing is judged").
   TempDir one;
   fs::create_directories(one / "fleet" / "node1-gpu0");

@@ -253,9 +253,19 @@ FleetFolder read_fleet(const fs::path& dir) {
   std::sort(fleet.conforms.begin(), fleet.conforms.end(),
             [](const FleetConform& a, const FleetConform& b) { return a.label < b.label; });
   std::set<std::string> labels;
+  std::map<fs::path, std::string> read_at;  // each folder's real path: one reached twice (a link) counts once
   for (const fs::path& d : found) {
     const std::string label = relative_label(d, dir);
     labels.insert(label);
+    const fs::path real = fs::weakly_canonical(d, ec);
+    if (!ec) {
+      const auto [at, first] = read_at.emplace(real, label);
+      if (!first) {
+        fleet.problems.push_back({label, "not read again: the same folder as " + at->second +
+                                             " (through a link), which would count its GPU twice"});
+        continue;
+      }
+    }
     try {
       fleet.members.push_back(read_member(d, label));
     } catch (const ResultsError& e) {
@@ -381,12 +391,21 @@ std::string render_fleet_report(const FleetFolder& fleet, const std::vector<Flee
     return std::count_if(c.cells.begin(), c.cells.end(),
                          [](const FleetCell& cell) { return std::isfinite(cell.deviation); }) >= 2;
   });
+  std::size_t unsure = 0;  // beyond the threshold by the point, not by the interval: not outliers, not within
+  for (const FleetConfig& c : configs)
+    unsure += static_cast<std::size_t>(
+        std::count_if(c.cells.begin(), c.cells.end(), [](const FleetCell& cell) { return cell.unsure; }));
   if (!outliers.empty())
     md += outliers.str() + "\n";
   else if (judged == 0)
     md +=
         "Not judged: no configuration was measured on two GPUs or more, and one GPU has no fleet median to differ "
         "from.\n\n";
+  else if (unsure > 0)
+    md += "None flagged, and not every GPU is within " + threshold + ": " + std::to_string(unsure) +
+          (unsure == 1 ? " cell lies" : " cells lie") + " beyond it by the point alone, " +
+          "its interval reaching inside (or none), **unsure** in the tables below (" + std::to_string(judged) + " of " +
+          std::to_string(configs.size()) + " configurations measured on two GPUs or more).\n\n";
   else
     md += "None: every GPU is within " + threshold +
           " of the fleet median in every configuration measured on two "
