@@ -8,12 +8,20 @@ set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${BENCH_MPS_BUILD_DIR:-$root/build}"
 bench="$build/harness/bench_mps"
+case "${1:-}" in
+  -h|--help)  # this script's own lines, then bench_mps's options where it is built: no build for a help
+    sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'
+    echo
+    if [ -x "$bench" ]; then exec "$bench" --help; fi
+    echo "bench_mps is not built yet: scripts/run.sh builds it on its first run (or scripts/build.sh), then --help lists its options"
+    exit 0 ;;
+esac
 if [ "${BENCH_MPS_NO_BUILD:-0}" != 1 ] || [ ! -x "$bench" ]; then
   "$root/scripts/build.sh" bench_mps bench_worker || exit $?   # only what a sweep runs
 fi
 cd "$root"
 case "${1:-}" in
-  report|compare|-h|--help) exec "$bench" "$@" ;;
+  report|compare) exec "$bench" "$@" ;;
   --demo)
     # A machine without a GPU can try the whole flow: CPU stand-in workers, the fake MPS daemon of
     # tests/fakes (first on PATH, for this sweep only), a report; every output is stamped as a demo.
@@ -30,7 +38,9 @@ case "${1:-}" in
       [ "$prev" = --scenario ] && scenario=$a
       prev=$a
     done
-    plan=("--cpu-task-us 2000|" "--modes timeslice,mps|" "--repeats 2|" "--tasks 20|--duration")
+    # a fault's victims must still run when the faulter fails (after --fault-delay-ms, 250 ms): 300 tasks of 2 ms
+    tasks=20; [ "$scenario" = fault ] && tasks=300
+    plan=("--cpu-task-us 2000|" "--modes timeslice,mps|" "--repeats 2|" "--tasks $tasks|--duration")
     case "$scenario" in  # each scenario's CPU stand-ins, in the options it takes
       interference) plan+=("--foreground cpu|" "--background cpu|" "--procs 2,4|") ;;  # one foreground, N-1 beside
       xray) plan+=("--cpu-stand-in|" "--procs 1,2,4|") ;;

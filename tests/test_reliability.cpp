@@ -447,6 +447,37 @@ TEST_F(Reliability, FaultScenarioRecordsVictimsFaulterAndRecovery) {
   EXPECT_NE(read_text(out() / "report.md").find("## Driver messages (Xid)"), std::string::npos);
 }
 
+// Victims whose tasks are all done before the faulter fails were not exposed to the fault: not counted among the
+// victims nor said to survive it or freeze at it (a review found a demo's report say "2/2 victims survived: each froze
+// at the fault" of victims that had ended before it).
+TEST_F(Reliability, VictimsThatEndedBeforeTheFaultAreNotCounted) {
+  const auto r = bench(args({"--scenario", "fault", "--modes", "timeslice", "--procs", "3", "--tasks", "2",
+                             "--cpu-task-us", "2000", "--fault-delay-ms", "300"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  static constexpr std::array<const char*, 5> cols{"run_id", "status", "reason", "victims", "victims_survived"};
+  std::map<std::string, std::array<std::string, 5>> rows;
+  for (const auto& row : harness::read_csv_columns(out() / "summary.csv", cols)) rows[row[0]] = row;
+  const auto& f = rows.at("r1-timeslice-cpu-n3-fault");
+  EXPECT_EQ(f[1], "ok");
+  EXPECT_EQ(f[2],
+            "2 of 2 victims ended before the fault, not counted (give them more --tasks, or a shorter "
+            "--fault-delay-ms)");
+  EXPECT_EQ(f[3], "0");
+  EXPECT_EQ(f[4], "0");
+  static constexpr std::array<const char*, 2> run_cols{"run_id", "role"};
+  int early = 0;
+  for (const auto& row : harness::read_csv_columns(out() / "runs.csv", run_cols))
+    early += row[0] == "r1-timeslice-cpu-n3-fault" && row[1] == "victim (ended before the fault)";
+  EXPECT_EQ(early, 2);
+  ASSERT_EQ(run_program(bench_mps_exe(), {"report", out().string()}, env).exit_code, 0);
+  const std::string headline = read_lines(out() / "report.md").at(0);
+  EXPECT_NE(headline.find("when one of N processes failed (the CPU stand-in's injected error: no GPU fault)"),
+            std::string::npos)
+      << headline;
+  EXPECT_NE(headline.find("timeslice (N=3, cpu) no victim was running at the fault"), std::string::npos) << headline;
+  EXPECT_EQ(headline.find("froze"), std::string::npos) << headline;
+}
+
 class SetExclusive : public Reliability {
  protected:
   void SetUp() override {

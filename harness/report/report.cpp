@@ -184,6 +184,8 @@ int report_folder(const ReportArgs& args) {
     } catch (const ResultsError& e) {
       throw ResultsError(one_line(e.what()));
     }
+    nlohmann::json no_figures = nlohmann::json::object();
+    if (is_demo_folder(*meta)) stamp_demo(markdown, no_figures);
     write_file_atomically(dir / "report.md", markdown);
     std::cout << "report: wrote " << (dir / "report.md").string() << " (fault isolation; no figures)\n";
     return kExitOk;

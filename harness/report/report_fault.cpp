@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <sstream>
 #include <tuple>
@@ -21,6 +22,7 @@
 #include "harness/results/results_reader.hpp"
 #include "harness/results/results_schema.hpp"
 #include "harness/plan/mode_names.hpp"
+#include "harness/workers/workload_kind.hpp"
 
 namespace fs = std::filesystem;
 
@@ -51,13 +53,22 @@ struct VictimFreeze {
   double typical_ms = NAN;     ///< the victim's median task
 };
 
-/// One fault run's victims (every worker but the last, which faults), from tasks.csv.
+/// One fault run's victims (every worker but the last, which faults), from tasks.csv; a victim whose tasks all ended
+/// before the faulter's last one (it faults in the next) was not running at the fault, and froze at nothing.
 std::vector<VictimFreeze> victim_freezes(const std::vector<TaskSample>& tasks, const std::string& run_id, int procs) {
   std::map<int, std::vector<const TaskSample*>> by_worker;
-  for (const TaskSample& t : tasks)
-    if (t.run_id == run_id && t.worker < procs - 1) by_worker[t.worker].push_back(&t);
+  double faulter_last_end_ms = -INFINITY;
+  for (const TaskSample& t : tasks) {
+    if (t.run_id != run_id) continue;
+    if (t.worker < procs - 1) by_worker[t.worker].push_back(&t);
+    if (t.worker == procs - 1) faulter_last_end_ms = std::max(faulter_last_end_ms, t.start_ms + t.duration_ms);
+  }
   std::vector<VictimFreeze> out;
   for (const auto& [worker, list] : by_worker) {
+    const double last_end_ms = std::accumulate(list.begin(), list.end(), -INFINITY, [](double m, const TaskSample* t) {
+      return std::max(m, t->start_ms + t->duration_ms);
+    });
+    if (last_end_ms <= faulter_last_end_ms) continue;
     std::vector<double> ms;
     for (const TaskSample* t : list) ms.push_back(t->duration_ms);
     const TaskSample* longest =
@@ -116,12 +127,21 @@ Freezes measure_freezes(const fs::path& dir, const std::vector<SummaryRecord>& r
 std::string fault_verdict(const SweepMeta& meta, const std::vector<SummaryRecord>& rows,
                           const std::vector<FaultCell>& cells, Freezes& fz) {
   std::ostringstream md;
-  md << "On " << gpu_and_driver(meta) << ", when one of N processes made an illegal memory access";
+  const bool stand_in = std::all_of(cells.begin(), cells.end(), [](const FaultCell& c) {
+    return parse_workload_kind(c.workload) == WorkloadKind::cpu;
+  });
+  md << "On " << gpu_and_driver(meta) << ", when one of N processes "
+     << (stand_in && !cells.empty() ? "failed (the CPU stand-in's injected error: no GPU fault)"
+                                    : "made an illegal memory access");
   std::string sep = ": ";
   for (const FaultCell& c : cells) {
     if (c.victims == 0) {  // no run of the cell told of its victims: said so, never "0/0 survived"
-      md << sep << c.mode << " (N=" << c.procs << ", " << c.workload << ") no run measured its victims (" << c.failed
-         << " of " << c.runs << " run" << (c.runs == 1 ? "" : "s") << " failed)";
+      md << sep << c.mode << " (N=" << c.procs << ", " << c.workload << ") ";
+      if (c.failed == 0)  // every victim ended before the fault (fault_scenario.cpp)
+        md << "no victim was running at the fault (each ended before it: give them more --tasks)";
+      else
+        md << "no run measured its victims (" << c.failed << " of " << c.runs << " run" << (c.runs == 1 ? "" : "s")
+           << " failed)";
       sep = "; ";
       continue;
     }

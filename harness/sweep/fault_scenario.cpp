@@ -59,6 +59,7 @@ void evaluate_fault_run(RunRecord& record, const PoolResult& pool, double baseli
       }
     }
   std::vector<double> slowdowns, post_slowdowns;
+  int ended_before = 0;  // victims whose tasks were all done before the fault: not exposed to it, not counted
   for (std::size_t i = 0; i < record.workers.size(); ++i) {
     WorkerRow& row = record.workers[i];
     const WorkerResult& w = pool.workers[i];
@@ -75,6 +76,12 @@ void evaluate_fault_run(RunRecord& record, const PoolResult& pool, double baseli
       if (s.status == RunStatus::ok && s.reason.empty()) s.reason = "victim error: " + w.reason;
       continue;
     }
+    if (fault_ns && !w.tasks.empty() && w.tasks.back().end_ns <= fault_ns) {
+      row.role = "victim (ended before the fault)";
+      --s.victims;
+      ++ended_before;
+      continue;
+    }
     ++s.victims_survived;
     std::vector<double> after;
     for (const TaskRecord& t : w.tasks)
@@ -88,6 +95,9 @@ void evaluate_fault_run(RunRecord& record, const PoolResult& pool, double baseli
   }
   s.victim_slowdown = mean(slowdowns);
   s.victim_post_fault_slowdown = mean(post_slowdowns);
+  if (ended_before > 0 && s.reason.empty())
+    s.reason = std::to_string(ended_before) + " of " + std::to_string(faulter) +
+               " victims ended before the fault, not counted (give them more --tasks, or a shorter --fault-delay-ms)";
 }
 
 void print_fault_table(std::ostream& out, const std::vector<SummaryRecord>& rows) {
