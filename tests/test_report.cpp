@@ -482,7 +482,10 @@ TEST(Report, ImpossibleValuesInAFaultFolderAreRefused) {
            {"victim_slowdown", "-2", "is negative"},
            {"mps_recovery_s", "nan", "is not a finite number"},
            {"victims", "-3", "is negative"},
-           {"procs", "0", "not a positive integer"}}) {
+           {"procs", "0", "not a positive integer"},
+           // a review found these reported ("396/12 victims survived", "ran again 1e+308 s after the fault")
+           {"victims_survived", "99", "of victims 3, of N=4 (at most N-1 victims"},
+           {"mps_recovery_s", "1e308", "(longer than any run lasts)"}}) {
     TempDir tmp;
     const fs::path dir = tmp / "fault";
     fs::create_directories(dir);
@@ -496,6 +499,31 @@ TEST(Report, ImpossibleValuesInAFaultFolderAreRefused) {
     EXPECT_NE(out.err.find(why), std::string::npos) << out.err;
     EXPECT_EQ(std::count(out.err.begin(), out.err.end(), '\n'), 1) << out.err;
     EXPECT_FALSE(fs::exists(dir / "report.md")) << column << "=" << value;
+  }
+}
+
+// A scenario meta.json does not know, or rows of another scenario than it names: refused, not rendered as a plain
+// sweep (a review found a fault folder relabelled reported as "MPS ran 4 processes at 11.54x").
+TEST(Report, AScenarioItsRowsDoNotFitIsRefused) {
+  const fs::path source = source_dir() / "results" / "2026-11-24-h100-80gb-hbm3-fault";
+  for (const auto& [scenario, says] : std::vector<std::pair<std::string, std::string>>{
+           {"bogus", "meta.json: sweep.scenario 'bogus' is no scenario this bench_mps knows"},
+           {"sweep",
+            "is a 'fault_baseline' run, which a sweep of scenario 'sweep' (meta.json's sweep.scenario) never "
+            "records"},
+           {"xray", "which a sweep of scenario 'xray'"}}) {
+    TempDir tmp;
+    const fs::path dir = tmp / "fault";
+    fs::create_directories(dir);
+    for (const char* f : {"meta.json", "summary.csv", "runs.csv", "tasks.csv.gz"}) fs::copy_file(source / f, dir / f);
+    nlohmann::json meta = nlohmann::json::parse(read_text(dir / "meta.json"));
+    meta["sweep"]["scenario"] = scenario;
+    write_text(dir / "meta.json", meta.dump(2));
+    const CommandOutput out = report(dir);
+    EXPECT_EQ(out.exit_code, 2) << scenario << ": " << out.err;
+    EXPECT_NE(out.err.find(says), std::string::npos) << out.err;
+    EXPECT_EQ(std::count(out.err.begin(), out.err.end(), '\n'), 1) << out.err;
+    EXPECT_FALSE(fs::exists(dir / "report.md")) << scenario;
   }
 }
 

@@ -21,6 +21,7 @@
 #include "harness/results/regime_rows.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/results/results_schema.hpp"
+#include "harness/results/summary_checks.hpp"
 #include "harness/plan/mode_names.hpp"
 #include "harness/workers/workload_kind.hpp"
 
@@ -29,9 +30,21 @@ namespace fs = std::filesystem;
 namespace bench_mps::harness {
 namespace {
 
-/// The fault runs of summary.csv (their baselines left out).
-std::vector<SummaryRecord> read_fault_rows(const fs::path& file) {
+/// The fault runs of summary.csv (their baselines left out), every row checked against meta.json's scenario.
+std::vector<SummaryRecord> read_fault_rows(const fs::path& file, const SweepMeta& meta) {
   std::vector<SummaryRecord> rows = read_summary(file);
+  check_rows_match_meta(file, rows, meta);
+  for (const SummaryRecord& r : rows) {  // counts and times no fault run can have: a damaged file
+    if (r.scenario != RunKind::fault) continue;
+    if (r.victims > r.procs - 1 || r.victims_survived > r.victims)
+      throw ResultsError(file.string() + ": run " + r.run_id + " has victims_survived " +
+                         std::to_string(r.victims_survived) + " of victims " + std::to_string(r.victims) +
+                         ", of N=" + std::to_string(r.procs) +
+                         " (at most N-1 victims, at most all of them surviving): the file is damaged");
+    if (std::isfinite(r.mps_recovery_s) && r.mps_recovery_s > kLongestRunS)
+      throw ResultsError(file.string() + ": run " + r.run_id + " has mps_recovery_s " + fmt_num(r.mps_recovery_s) +
+                         " (longer than any run lasts): the file is damaged");
+  }
   rows.erase(
       std::remove_if(rows.begin(), rows.end(), [](const SummaryRecord& r) { return r.scenario != RunKind::fault; }),
       rows.end());
@@ -257,7 +270,7 @@ std::string runs_section(const fs::path& dir, const std::vector<SummaryRecord>& 
 }  // namespace
 
 std::string render_fault_report(const fs::path& dir, const SweepMeta& meta, const std::string& name) {
-  const std::vector<SummaryRecord> rows = read_fault_rows(dir / "summary.csv");
+  const std::vector<SummaryRecord> rows = read_fault_rows(dir / "summary.csv", meta);
   const std::vector<FaultCell> cells = aggregate_fault_runs(rows);
   Freezes freezes = measure_freezes(dir, rows);
   std::string delay = "some time";

@@ -95,8 +95,37 @@ void check_ok_runs_measured(const fs::path& file, const std::vector<SummaryRecor
   }
 }
 
+namespace {
+
+/// Whether a run of `kind` is one a sweep of `scenario` records.
+bool kind_of_scenario(const RunScenario& run, Scenario scenario) {
+  switch (scenario) {
+    case Scenario::sweep:
+      return run == RunKind::plain;
+    case Scenario::fault:
+      return run.is_fault();
+    case Scenario::interference:
+      return run.is_interference();
+    case Scenario::xray:
+      return run.is_xray();
+    case Scenario::regimes:
+      return run.is_xray() || run == RunKind::regime_point;
+  }
+  return false;
+}
+
+}  // namespace
+
 void check_rows_match_meta(const fs::path& file, const std::vector<SummaryRecord>& rows, const SweepMeta& meta) {
-  if (meta_scenario(meta) == Scenario::sweep)
+  const std::optional<Scenario> scenario = meta_scenario(meta);
+  if (!scenario)
+    throw ResultsError(file.parent_path().string() + "/meta.json: sweep.scenario '" +
+                       meta.sweep->scenario.value_or("?").substr(0, 40) + "' is no scenario this bench_mps knows");
+  for (const SummaryRecord& r : rows)
+    if (!kind_of_scenario(r.scenario, *scenario))
+      throw ResultsError(file.string() + ": run " + r.run_id + " is a '" + r.scenario.name() + "' run, which a sweep of scenario '" +
+                         std::string(scenario_name(*scenario)) + "' (meta.json's sweep.scenario) never records");
+  if (scenario == Scenario::sweep)
     for (const SummaryRecord& r : rows)
       if (const std::string why = outside_plan(r, meta); !why.empty())
         throw ResultsError(file.string() + ": run " + r.run_id + " was never planned (" + why +
