@@ -105,6 +105,14 @@ TEST(HistoryMethod, TheSmallestStepFoundAtLargerNoiseIsReported) {
   }
 }
 
+// Two sets far apart: Student's t reaches below 0, which no throughput is; the interval stops at 0 (a review found
+// "623.35 (-758.35-2005.0)").
+TEST(HistoryMethod, APointsIntervalStopsAtZero) {
+  const harness::HistoryPoint p = harness::make_point(0, {100, 1150}, 0);
+  EXPECT_DOUBLE_EQ(p.lower, 0.0);
+  EXPECT_GT(p.upper, p.mean);
+}
+
 TEST(HistoryMethod, InsufficientPointsAreNeverJudged) {
   std::vector<harness::HistoryPoint> points;
   for (std::size_t f = 0; f < 4; ++f) points.push_back(harness::make_point(f, {1000, 1001, 999}, 0));
@@ -241,6 +249,13 @@ TEST(History, ThePendingSlowerNewestFolderFailsTheGate) {
   ASSERT_EQ(md.exit_code, 0) << md.err;
   EXPECT_NE(md.out.find("| #3 590.48.01 | SLOWER pending |"), std::string::npos) << md.out;
   EXPECT_NE(md.out.find("\n- #3 590.48.01: `" + (f / "slower").string() + "`\n"), std::string::npos) << md.out;
+  // A dashboard's point says it too, not "0 change(s)" alone (a review found the pending regression hidden there).
+  std::vector<std::string> exported = a;
+  exported.insert(exported.end(), {"--format", "github-benchmark"});
+  const CommandOutput gh = run_program(bench_mps_exe(), exported);
+  ASSERT_EQ(gh.exit_code, 0) << gh.err;
+  EXPECT_NE(gh.out.find("0 change(s) in the series; this folder SLOWER 0."), std::string::npos) << gh.out;
+  EXPECT_NE(gh.out.find("pending: the next folder must agree"), std::string::npos) << gh.out;
 }
 
 TEST(History, AFolderWithFailedRunsIsInsufficientThere) {
@@ -400,6 +415,50 @@ TEST(History, AnOutInsideAFolderReadIsRefused) {
   EXPECT_NE(r.err.find("lies inside " + (tmp / "base").string() + ", a folder this history reads"), std::string::npos)
       << r.err;
   EXPECT_FALSE(fs::exists(out));
+}
+
+// --out where a comparison is (its report would replace history's figures), or the folder of folders read: refused;
+// and compare's --out where a history is.
+TEST(History, AnOutHoldingAComparisonOrGivenAsTheFoldersIsRefused) {
+  TempDir tmp;
+  const fs::path f = fixtures_dir() / "compare";
+  const fs::path cmp = tmp / "cmp";
+  ASSERT_EQ(run_program(bench_mps_exe(), {"compare", (f / "base").string(), (f / "aa").string(), "--out", cmp.string()})
+                .exit_code,
+            0);
+  CommandOutput r =
+      run_program(bench_mps_exe(), {"history", (f / "base").string(), (f / "aa").string(), "--out", cmp.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("already holds a comparison (comparison.csv)"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(cmp / "history.md"));
+  fs::create_directories(tmp / "series");
+  fs::copy(f / "base", tmp / "series" / "a", fs::copy_options::recursive);
+  fs::copy(f / "aa", tmp / "series" / "b", fs::copy_options::recursive);
+  r = run_program(bench_mps_exe(), {"history", (tmp / "series").string(), "--out", (tmp / "series").string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(": is a folder this history reads"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(tmp / "series" / "history.md"));
+  ASSERT_EQ(
+      run_program(bench_mps_exe(), {"history", (tmp / "series").string(), "--out", (tmp / "h").string()}).exit_code, 0);
+  r = run_program(bench_mps_exe(),
+                  {"compare", (f / "base").string(), (f / "aa").string(), "--out", (tmp / "h").string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("already holds a history (history.md)"), std::string::npos) << r.err;
+}
+
+// A series or a pair of two kinds of sweep (a fault folder beside a plain one): refused, not paired by N.
+TEST(History, FoldersOfTwoScenariosAreRefusedByHistoryAndCompare) {
+  const fs::path plain = source_dir() / "results" / "2026-11-24-h100-80gb-hbm3";
+  const fs::path fault = source_dir() / "results" / "2026-11-24-h100-80gb-hbm3-fault";
+  CommandOutput r = run_program(bench_mps_exe(), {"history", plain.string(), fault.string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(": of scenario 'fault', where " + plain.string() + " is of 'sweep'"), std::string::npos)
+      << r.err;
+  r = run_program(bench_mps_exe(), {"compare", plain.string(), fault.string(), "--ignore-params"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("different scenarios: base is of scenario 'sweep', new of 'fault'"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
 TEST(History, AnOutHoldingAnotherVerbsPlotsIsRefusedAndLeftAsItWas) {

@@ -1,5 +1,7 @@
 // The compare subcommand: options, then read both folders, judge, render everything, and only then
 // write files and print, so bad input leaves nothing behind.
+#include "harness/plan/scenario.hpp"
+#include "harness/results/sweep_meta.hpp"
 #include "harness/compare/compare.hpp"
 #include "harness/common/json_text.hpp"
 
@@ -248,6 +250,9 @@ int run_compare(const CompareArgs& args) {
     for (const char* name : {"summary.csv", "meta.json"})
       if (fs::exists(fs::path(args.out_dir) / name, ec))
         throw UsageError("--out " + args.out_dir + ": is a results folder (" + name + "); choose another folder");
+    for (const char* name : {"history.md", "history.csv", "history.json"})  // report would replace its figures
+      if (fs::exists(fs::path(args.out_dir) / name, ec))
+        throw UsageError("--out " + args.out_dir + ": already holds a history (" + name + "); choose another folder");
   }
   const bool base_conform = is_conform_folder(args.base), next_conform = is_conform_folder(args.next);
   if (base_conform != next_conform)
@@ -257,6 +262,10 @@ int run_compare(const CompareArgs& args) {
   if (base_conform) return run_conform_compare(args);
   const ResultsFolder base = read_results_folder(args.base);
   const ResultsFolder next = read_results_folder(args.next);
+  if (const auto a = meta_scenario(base.meta), b = meta_scenario(next.meta); a != b)  // runs of other kinds
+    throw UsageError("different scenarios: base is of scenario '" + std::string(scenario_name(*a)) + "', new of '" +
+                     std::string(scenario_name(*b)) +
+                     "' (meta.json's sweep.scenario); compare pairs the runs of one kind of sweep");
   try {
     const nlohmann::json base_meta = base.meta, next_meta = next.meta;  // compared key by key, as written
     check_same_gpu(base_meta, next_meta, args.allow_different_gpu);

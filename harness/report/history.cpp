@@ -1,6 +1,7 @@
 // The change-point method of `bench_mps history`: see history.hpp.
 #include "harness/report/history.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -88,7 +89,7 @@ HistoryPoint make_point(std::size_t folder, std::vector<double> set_means, std::
   p.not_ok = not_ok;
   p.mean = p.set_means.empty() ? kNaN : mean(p.set_means);
   const double half = relative_mean_ci_width(p.set_means) * std::fabs(p.mean) / 2;
-  p.lower = p.mean - half;
+  p.lower = std::max(0.0, p.mean - half);  // a throughput or a latency: none is below 0 (Student's t reaches there)
   p.upper = p.mean + half;
   return p;
 }

@@ -1,5 +1,7 @@
 // The history subcommand: options, the folders read and ordered, the testbeds checked, the series built and
 // judged, then everything rendered before anything is written. See history_cli.hpp.
+#include "harness/plan/scenario.hpp"
+#include "harness/results/sweep_meta.hpp"
 #include "harness/report/history_cli.hpp"
 
 #include <CLI/CLI.hpp>
@@ -9,6 +11,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "harness/common/cli_checks.hpp"
@@ -240,6 +243,14 @@ static int history_command(const HistoryArgs& args) {
     for (const char* name : {"summary.csv", "meta.json"})
       if (fs::exists(fs::path(args.out_dir) / name, ec))
         throw UsageError("--out " + args.out_dir + ": is a results folder (" + name + "); choose another folder");
+    for (const char* name : {"comparison.csv", "comparison.json", "comparison.md"})  // its report owns plots/
+      if (fs::exists(fs::path(args.out_dir) / name, ec))
+        throw UsageError("--out " + args.out_dir + ": already holds a comparison (" + name +
+                         "), whose report would replace history's figures; choose another folder");
+    for (const std::string& given : args.dirs)  // a folder holding the results read, given as one argument
+      if (resolved_path(args.out_dir) == resolved_path(given))
+        throw UsageError("--out " + args.out_dir + ": is a folder this history reads (" + given +
+                         "); write it elsewhere (nothing was written)");
     if (fs::exists(fs::path(args.out_dir) / "plots", ec))  // history's would take its place: never another verb's
       throw UsageError("--out " + args.out_dir + ": already holds a plots folder (a report's or a comparison's?); " +
                        "choose another folder");
@@ -252,9 +263,16 @@ static int history_command(const HistoryArgs& args) {
     }
   }
   std::vector<ReadFolder> folders;
+  std::optional<std::pair<Scenario, std::string>> first_scenario;  // one kind of sweep in a series
   for (const fs::path& d : dirs) {
     throw_if_stopped();  // Ctrl-C while many folders are read
     const ResultsFolder rf = read_results_folder(d);
+    const Scenario scenario = meta_scenario(rf.meta).value_or(Scenario::sweep);  // an unknown one: refused above
+    if (!first_scenario) first_scenario.emplace(scenario, d.string());
+    if (scenario != first_scenario->first)
+      throw UsageError(d.string() + ": of scenario '" + std::string(scenario_name(scenario)) + "', where " +
+                       first_scenario->second + " is of '" + std::string(scenario_name(first_scenario->first)) +
+                       "' (meta.json's sweep.scenario): a history follows one kind of sweep");
     const nlohmann::json meta = rf.meta;
     ReadFolder f;
     f.info.dir = d.string();

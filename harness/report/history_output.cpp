@@ -130,7 +130,7 @@ std::string render_history_markdown(const HistoryReport& r) {
           if (p.folder == f)
             cell = fmt_value(p.mean) +
                    (std::isfinite(p.lower) && std::isfinite(p.upper)
-                        ? " (" + fmt_value(p.lower) + "-" + fmt_value(p.upper) + ")"
+                        ? " (" + fmt_value(p.lower) + " to " + fmt_value(p.upper) + ")"
                         : std::string()) +
                    (p.sufficient() ? "" : " (INSUFFICIENT)") + (change_at(*s, f) ? " **change**" : "");
         row.push_back(cell);
@@ -273,6 +273,10 @@ std::vector<ExportPoint> history_points(const HistoryReport& r) {
     ExportPoint e = export_point(label_of(s), r.options.metric, p.mean, p.lower, p.upper);
     e.verdict = p.sufficient() ? std::string() : "INSUFFICIENT";
     e.detail = r.folders[p.folder].dir + ": " + std::to_string(s.found.changes.size()) + " change(s) in the series";
+    for (const HistoryChange& c : s.found.pending_changes)  // the newest folder's own, not yet confirmed: said
+      if (c.at == p.folder)
+        e.detail += "; this folder " + std::string(verdict_name(c.direction)) + " " + fmt_times(c.ratio) + " (" +
+                    fmt_times(c.lower) + "-" + fmt_times(c.upper) + "), pending: the next folder must agree";
     if (std::isfinite(e.value)) out.push_back(e);
   }
   return out;
