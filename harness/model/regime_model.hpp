@@ -32,6 +32,10 @@ struct SchedulerFacts {
   double slice_ms = 0;      ///< xray_slice_ms: a time slice of a context that always has work
   double switch_ms = 0;     ///< xray_switch_ms: the switch between two slices
   double turn_cost_ms = 0;  ///< xray_turn_switch_ms: a turn's cost beyond its work, for short bursts
+  /// The X-ray's median before turn_cost_ms and switch_ms were held at 0 (said beside them where below 0); NaN where
+  /// not read from an X-ray (a stored scheduler).
+  double turn_cost_measured_ms = std::numeric_limits<double>::quiet_NaN();
+  double switch_measured_ms = std::numeric_limits<double>::quiet_NaN();
   /// xray_hold_us: how long a context's queue may stay empty (launches still to come, no host wait) and it
   /// keeps the GPU while another context has work; NaN where the X-ray did not run its gaps probe.
   double hold_us = std::numeric_limits<double>::quiet_NaN();

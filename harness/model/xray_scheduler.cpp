@@ -25,6 +25,8 @@ SchedulerFacts scheduler_of(const std::vector<XrayCell>& xray) {
   // (Likewise a switch: noise can push the difference of two measurements below zero.)
   auto at_least_zero = [](double v) { return std::isfinite(v) ? std::max(0.0, v) : v; };
   SchedulerFacts s{median_finite(slice), at_least_zero(median_finite(sw)), at_least_zero(median_finite(turn))};
+  s.turn_cost_measured_ms = median_finite(turn);
+  s.switch_measured_ms = median_finite(sw);
   if (hold) {
     s.hold_us = hold->hold_us;
     s.hold_bound = hold->hold_bound > 0.5;

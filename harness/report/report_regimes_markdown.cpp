@@ -60,10 +60,14 @@ std::string headline(const RegimesInput& in) {
   std::string h = stand_in ? "CPU stand-ins (--cpu-stand-in), no GPU: the operating system's scheduler, not a GPU's: "
                            : "On " + gpu_and_driver(in.meta) + ": ";
   if (!s.usable()) return h + "the X-ray measured no time slices (see the table).";
+  // A median below 0 (contexts that truly ran side by side, or noise) is taken as 0: said with what was measured.
+  const auto held_at_zero = [](double measured) {
+    return measured < 0 ? " (measured " + ms(measured) + " ms, below 0: taken as 0)" : std::string();
+  };
   h += "time-slicing gives each context " + ms(s.slice_ms) + " ms slices, switches between two in " + ms(s.switch_ms) +
-       " ms (medians over N) and charges a step that ends before its slice " + ms(s.turn_cost_ms) +
-       " ms per turn: N copies of a step lose about N x (its kernels' time + " + ms(s.turn_cost_ms) +
-       " ms) over the step alone.";
+       " ms" + held_at_zero(s.switch_measured_ms) + " (medians over N) and charges a step that ends before its slice " +
+       ms(s.turn_cost_ms) + " ms per turn" + held_at_zero(s.turn_cost_measured_ms) +
+       ": N copies of a step lose about N x (its kernels' time + " + ms(s.turn_cost_ms) + " ms) over the step alone.";
   const ErrorSummary ts = summarize_errors(in.evaluated, "grid", kTimesliceMode);
   if (ts.count) {
     h += " The regime model's median error over the grid's " + std::to_string(ts.count) + " time-sliced cells is " +
