@@ -197,13 +197,13 @@ TEST(InterferenceRows, TheBestModeIsNamedOnlyWhereItsIntervalClearsTheRunnerUp) 
   // as the lowest latency (a review found a mode "had the lowest p99 latency" at 30 ms against 20.8 ms).
   EXPECT_NE(close.find("At N=2, timeslice had the lowest p99 latency over its own alone, but which mode protects the "
                        "foreground best cannot be told from these repeats: its p99 latency is 2.97x its own alone "
-                       "(0.98x ("),
+                       "(the mean of its repeats' p99-over-alone ratios is 0.98x ("),
             std::string::npos)
       << close;
   EXPECT_EQ(close.find("protects the foreground best:"), std::string::npos) << close;
   const std::string clear = interference_verdict({cell("timeslice", {44, 45}), cell("mps:auto", {1.1, 1.2})});
   EXPECT_NE(clear.find("At N=2, mps:auto protects the foreground best: its p99 latency is 1.15x its own alone "
-                       "(0.03x (0.02-0.04, ~94 %) timeslice's p99 over its own alone)"),
+                       "(the mean of its repeats' p99-over-alone ratios is 0.03x (0.02-0.04, ~94 %) timeslice's)"),
             std::string::npos)
       << clear;
   const std::string one = interference_verdict({cell("timeslice", {3.0}), cell("mps", {1.2})});

@@ -108,9 +108,11 @@ std::string interference_verdict(const std::vector<InterferenceCell>& cells) {
     const RatioInterval over_next =
         next ? ratio_of_means(best->p99_vs_alone_runs, next->p99_vs_alone_runs) : RatioInterval{NAN, NAN, NAN};
     const bool decided = over_next.has_interval() && over_next.hi < 1;
+    // A ratio of means of the repeats' own ratios (not of the medians the point before it divides): said as such.
     const std::string against =
-        next ? " (" + fmt_times_interval(over_next, " (no interval: under two repeats on a side)", ", ~94 %") + " " +
-                   next->mode + "'s p99 over its own alone)"
+        next ? " (the mean of its repeats' p99-over-alone ratios is " +
+                   fmt_times_interval(over_next, " (no interval: under two repeats on a side)", ", ~94 %") + " " +
+                   next->mode + "'s)"
              : std::string();
     out += (out.empty() ? "" : " ") + std::string("At N=") + std::to_string(n) + ", " + best->mode +
            (measured == 1 ? " (the only mode measured there) keeps the foreground's p99 latency at "
