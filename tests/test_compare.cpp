@@ -1004,6 +1004,15 @@ TEST(CompareExports, MarkdownSummaryListsWhatIsNotSame) {
   EXPECT_EQ(apart.out.find("Every configuration compared is SAME"), std::string::npos) << apart.out;
   EXPECT_NE(apart.out.find("No configuration is in both folders: nothing was compared."), std::string::npos)
       << apart.out;
+  // Two CPU stand-in sweeps record no GPU on either side: said so, not "not recorded on one side".
+  const auto again = run_program(bench_mps_exe(), {"--workloads", "cpu", "--modes", "timeslice", "--procs", "1",
+                                                   "--repeats", "2", "--tasks", "5", "--out", (tmp / "cpu2").string()});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  const auto cpus = run_program(bench_mps_exe(),
+                                {"compare", (tmp / "cpu").string(), (tmp / "cpu2").string(), "--format", "markdown"});
+  ASSERT_EQ(cpus.exit_code, 0) << cpus.err;
+  EXPECT_EQ(cpus.out.find("not recorded on one side"), std::string::npos) << cpus.out;
+  EXPECT_NE(cpus.out.find("; recorded on neither side: SM count, GPU memory"), std::string::npos) << cpus.out;
   const auto json = compare("base", "aa", {"--format", "json"});
   EXPECT_EQ(nlohmann::json::parse(json.result.out), json.json) << "--format json is comparison.json";
   const auto bad = compare("base", "aa", {"--format", "xml"});

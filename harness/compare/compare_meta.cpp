@@ -138,14 +138,17 @@ std::string testbed_line(const nlohmann::json& base, const nlohmann::json& next)
       differs += (differs.empty() ? "" : "; ") + std::string(kNames[i]) + " " + a[i] + " -> " + b[i];
   if (!differs.empty()) return "Testbed differs: " + differs + ": a change may be the testbed's, not the software's";
   std::vector<std::string> known = a;
-  std::string missing;
+  std::string missing, neither;  // recorded by one side only; by no side (a CPU stand-in's GPU fields)
   for (std::size_t i = 0; i < a.size(); ++i)
-    if (a[i] == "?" || b[i] == "?") {
+    if (a[i] == "?" && b[i] == "?") {
+      neither += (neither.empty() ? "" : ", ") + std::string(kNames[i]);
+    } else if (a[i] == "?" || b[i] == "?") {
       if (a[i] == "?") known[i] = b[i];
       missing += (missing.empty() ? "" : ", ") + std::string(kNames[i]);
     }
   return "Testbed: the same (" + testbed_text(known) + ")" +
-         (missing.empty() ? std::string() : "; not recorded on one side: " + missing);
+         (missing.empty() ? std::string() : "; not recorded on one side: " + missing) +
+         (neither.empty() ? std::string() : "; recorded on neither side: " + neither);
 }
 
 }  // namespace bench_mps::harness

@@ -245,7 +245,9 @@ const std::vector<Column<RunRecord, SummaryRecord>>& summary_schema() {
            [](SummaryRecord& o, const Cell& c) { o.sm_count_seen = static_cast<int>(c.whole()); }},
           {"scenario", "",
            "empty, `fault_baseline` (the victims alone) or `fault` (the victims beside a faulter); `interference_fg` "
-           "(the foreground alone), `interference_bg` (the background jobs alone) or `interference` (side by side)",
+           "(the foreground alone), `interference_bg` (the background jobs alone) or `interference` (side by side); "
+           "each a kind meta.json's `sweep.scenario` records (a row of another, or a scenario no bench_mps knows, is a "
+           "damaged folder: exit 2)",
            [](const RunRecord& r) { return r.spec.scenario.name(); },
            [](SummaryRecord& o, const Cell& c) {
              const auto scenario = parse_run_scenario(c.text);
@@ -457,7 +459,8 @@ const std::vector<Column<WorkerCells, WorkerRecord>>& runs_schema() {
            [](WorkerRecord& o, const Cell& c) { o.facts = c.text; }},
           {"role",
            "",
-           "`worker`, or `victim` / `faulter` in the fault scenario; the X-ray's `busy`, `step`, `gaps`",
+           "`worker`, or `victim` / `faulter` in the fault scenario (`victim (ended before the fault)`: its tasks all "
+           "done before the faulter failed, not counted among the victims); the X-ray's `busy`, `step`, `gaps`",
            [](const WorkerCells& w) { return w.worker.role; },
            {}},
           {"slowdown_vs_baseline",

@@ -100,8 +100,8 @@ void xray_progress(std::ostream& out, const RunScenario& probe, const SummaryRow
           << " ms, each context ran " << fmt_fixed(100 * s.xray_on_share, 1) << "% of the time";
       break;
     case RunKind::xray_wait:
-      out << "  a short step waited " << fmt_fixed(s.xray_wait_ms, 3) << " ms on average (p99 " << fmt_fixed(s.xray_wait_p99_ms, 3)
-          << ")";
+      out << "  a short step waited " << fmt_fixed(s.xray_wait_ms, 3) << " ms on average (p99 "
+          << fmt_fixed(s.xray_wait_p99_ms, 3) << ")";
       break;
     case RunKind::xray_gaps:
       out << "  an idle queue kept the GPU " << fmt_fixed(100 * s.xray_idle_kept_share, 1) << "% of the time, hold "
