@@ -701,7 +701,7 @@ TEST(FleetReport, FlagsTheGpuSlowerThanTheFleetAndListsTheFolderItCannotRead) {
             std::string::npos);
   // A member reached twice through a link is read once and said (a review found a linked copy move the median
   // and take the outliers from 1 to 0).
-  fs::create_directory_symlink("node3-gpu0", dir / "cluster-a" / "node5-gpu0");
+  fs::create_directory_symlink("node3-gpu0", dir / "cluster-a" / "node0-gpu0");  // sorts first: still the link's
   const auto linked = run_program(bench_mps_exe(), {"report", dir.string()});
   ASSERT_EQ(linked.exit_code, 0) << linked.err;
   EXPECT_NE(linked.out.find(", 1 outlier(s), 2 unreadable"), std::string::npos) << linked.out;
@@ -710,7 +710,7 @@ TEST(FleetReport, FlagsTheGpuSlowerThanTheFleetAndListsTheFolderItCannotRead) {
                       "its GPU twice"),
             std::string::npos)
       << read_text(dir / "report.md");
-  fs::remove(dir / "cluster-a" / "node5-gpu0");
+  fs::remove(dir / "cluster-a" / "node0-gpu0");
   // One GPU alone has no fleet to be within: not judged, not "None" (REPORT.md: "nothing is judged").
   TempDir one;
   fs::create_directories(one / "fleet" / "node1-gpu0");

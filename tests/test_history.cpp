@@ -111,6 +111,10 @@ TEST(HistoryMethod, APointsIntervalStopsAtZero) {
   const harness::HistoryPoint p = harness::make_point(0, {100, 1150}, 0);
   EXPECT_DOUBLE_EQ(p.lower, 0.0);
   EXPECT_GT(p.upper, p.mean);
+  // One set has no interval: both ends stay unknown (a review found its lower end written as 0).
+  const harness::HistoryPoint one = harness::make_point(0, {100}, 0);
+  EXPECT_TRUE(std::isnan(one.lower)) << one.lower;
+  EXPECT_TRUE(std::isnan(one.upper)) << one.upper;
 }
 
 TEST(HistoryMethod, InsufficientPointsAreNeverJudged) {

@@ -476,6 +476,8 @@ TEST_F(Reliability, VictimsThatEndedBeforeTheFaultAreNotCounted) {
       << headline;
   EXPECT_NE(headline.find("timeslice (N=3, cpu) no victim was running at the fault"), std::string::npos) << headline;
   EXPECT_EQ(headline.find("froze"), std::string::npos) << headline;
+  EXPECT_NE(read_text(out() / "report.md").find("then fails with an injected error (a CPU stand-in: no GPU fault)"),
+            std::string::npos);
 }
 
 class SetExclusive : public Reliability {

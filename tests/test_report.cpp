@@ -527,6 +527,19 @@ TEST(Report, AScenarioItsRowsDoNotFitIsRefused) {
   }
 }
 
+// A plain sweep's rows under a meta.json that says fault: named as plain runs (a review found "a '' run").
+TEST(Report, APlainRowUnderAnotherScenarioIsNamedPlain) {
+  TempDir tmp;
+  const fs::path dir = copy_fixture(tmp, "results_h200_smoke");
+  nlohmann::json meta = nlohmann::json::parse(read_text(dir / "meta.json"));
+  meta["sweep"]["scenario"] = "fault";
+  write_text(dir / "meta.json", meta.dump(2));
+  const CommandOutput out = report(dir);
+  EXPECT_EQ(out.exit_code, 2) << out.err;
+  EXPECT_NE(out.err.find("is a 'plain' run, which a sweep of scenario 'fault'"), std::string::npos) << out.err;
+  EXPECT_FALSE(fs::exists(dir / "report.md"));
+}
+
 TEST(Report, AValueOfTheWrongTypeDeepInMetaJsonNamesTheFile) {
   TempDir tmp;
   const fs::path dir = copy_fixture(tmp, "results_h200_smoke");

@@ -276,7 +276,7 @@ std::vector<ExportPoint> history_points(const HistoryReport& r) {
     for (const HistoryChange& c : s.found.pending_changes)  // the newest folder's own, not yet confirmed: said
       if (c.at == p.folder)
         e.detail += "; this folder " + std::string(verdict_name(c.direction)) + " " + fmt_times(c.ratio) + " (" +
-                    fmt_times(c.lower) + "-" + fmt_times(c.upper) + "), pending: the next folder must agree";
+                    fmt_times(c.lower) + " to " + fmt_times(c.upper) + "), pending: the next folder must agree";
     if (std::isfinite(e.value)) out.push_back(e);
   }
   return out;

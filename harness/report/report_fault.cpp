@@ -136,16 +136,20 @@ Freezes measure_freezes(const fs::path& dir, const std::vector<SummaryRecord>& r
   return out;
 }
 
+/// Every cell ran CPU stand-ins: their "fault" is an injected error, no GPU's.
+bool stand_ins_only(const std::vector<FaultCell>& cells) {
+  return !cells.empty() && std::all_of(cells.begin(), cells.end(), [](const FaultCell& c) {
+    return parse_workload_kind(c.workload) == WorkloadKind::cpu;
+  });
+}
+
 /// The report's first line: what the fault did in each mode and N, measured on this folder.
 std::string fault_verdict(const SweepMeta& meta, const std::vector<SummaryRecord>& rows,
                           const std::vector<FaultCell>& cells, Freezes& fz) {
   std::ostringstream md;
-  const bool stand_in = std::all_of(cells.begin(), cells.end(), [](const FaultCell& c) {
-    return parse_workload_kind(c.workload) == WorkloadKind::cpu;
-  });
   md << "On " << gpu_and_driver(meta) << ", when one of N processes "
-     << (stand_in && !cells.empty() ? "failed (the CPU stand-in's injected error: no GPU fault)"
-                                    : "made an illegal memory access");
+     << (stand_ins_only(cells) ? "failed (the CPU stand-in's injected error: no GPU fault)"
+                               : "made an illegal memory access");
   std::string sep = ": ";
   for (const FaultCell& c : cells) {
     if (c.victims == 0) {  // no run of the cell told of its victims: said so, never "0/0 survived"
@@ -278,7 +282,10 @@ std::string render_fault_report(const fs::path& dir, const SweepMeta& meta, cons
     if (const std::optional<std::string> ms = param_text(rows.front().params, "fault_delay_ms")) delay = *ms + " ms";
   std::ostringstream md;
   md << fault_verdict(meta, rows, cells, freezes) << ".\n\n# bench_mps fault-isolation report: " << name << "\n\n"
-     << "One worker of N spins like its N-1 victims, then makes an illegal memory access " << delay
+     << "One worker of N spins like its N-1 victims, then "
+     << (stand_ins_only(cells) ? "fails with an injected error (a CPU stand-in: no GPU fault) "
+                               : "makes an illegal memory access ")
+     << delay
      << " after the start barrier; each fault run is paired with a baseline run of the victims alone. Medians over "
      << "repeats, min-max in parentheses. See docs/RESULTS.md for the columns.\n\n";
   md << "## Machine\n\n" << machine_markdown(meta) << "\n";

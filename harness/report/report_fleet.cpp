@@ -253,18 +253,22 @@ FleetFolder read_fleet(const fs::path& dir) {
   std::sort(fleet.conforms.begin(), fleet.conforms.end(),
             [](const FleetConform& a, const FleetConform& b) { return a.label < b.label; });
   std::set<std::string> labels;
-  std::map<fs::path, std::string> read_at;  // each folder's real path: one reached twice (a link) counts once
+  // Each folder's real path: one reached twice (a link) counts once, read where it is not itself a link.
+  std::map<fs::path, fs::path> read_at;
+  for (const fs::path& d : found) {
+    const fs::path real = fs::weakly_canonical(d, ec);
+    if (ec) continue;
+    const auto [at, first] = read_at.emplace(real, d);
+    if (!first && fs::is_symlink(at->second, ec) && !fs::is_symlink(d, ec)) at->second = d;
+  }
   for (const fs::path& d : found) {
     const std::string label = relative_label(d, dir);
     labels.insert(label);
     const fs::path real = fs::weakly_canonical(d, ec);
-    if (!ec) {
-      const auto [at, first] = read_at.emplace(real, label);
-      if (!first) {
-        fleet.problems.push_back({label, "not read again: the same folder as " + at->second +
-                                             " (through a link), which would count its GPU twice"});
-        continue;
-      }
+    if (const auto at = read_at.find(real); !ec && at != read_at.end() && at->second != d) {
+      fleet.problems.push_back({label, "not read again: the same folder as " + relative_label(at->second, dir) +
+                                           " (through a link), which would count its GPU twice"});
+      continue;
     }
     try {
       fleet.members.push_back(read_member(d, label));

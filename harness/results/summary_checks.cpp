@@ -123,7 +123,8 @@ void check_rows_match_meta(const fs::path& file, const std::vector<SummaryRecord
                        meta.sweep->scenario.value_or("?").substr(0, 40) + "' is no scenario this bench_mps knows");
   for (const SummaryRecord& r : rows)
     if (!kind_of_scenario(r.scenario, *scenario))
-      throw ResultsError(file.string() + ": run " + r.run_id + " is a '" + r.scenario.name() +
+      throw ResultsError(file.string() + ": run " + r.run_id + " is a '" +
+                         (r.scenario == RunKind::plain ? std::string("plain") : r.scenario.name()) +
                          "' run, which a sweep of scenario '" + std::string(scenario_name(*scenario)) +
                          "' (meta.json's sweep.scenario) never records");
   if (scenario == Scenario::sweep)

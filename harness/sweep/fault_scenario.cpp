@@ -6,6 +6,7 @@
 #include <thread>
 #include <cstdio>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <tuple>
 
@@ -46,9 +47,13 @@ void evaluate_fault_run(RunRecord& record, const PoolResult& pool, double baseli
   s.reason.clear();
   s.victims = faulter;
   std::int64_t fault_ns = 0;
+  // A victim not running at the fault: its tasks all ended by the faulter's last task's end (it faults in the next),
+  // the rule report_fault.cpp reads tasks.csv by; none where the faulter finished no task or did not fault.
+  std::int64_t exposed_after_ns = std::numeric_limits<std::int64_t>::min();
   for (const WorkerResult& w : pool.workers)
     if (w.index == faulter) {
       fault_ns = w.ended_ns;
+      if (w.status != RunStatus::ok && !w.tasks.empty()) exposed_after_ns = w.tasks.back().end_ns;
       s.fault_error = w.reason;
       if (w.status == RunStatus::ok) {
         s.status = RunStatus::fault_not_triggered;
@@ -76,7 +81,7 @@ void evaluate_fault_run(RunRecord& record, const PoolResult& pool, double baseli
       if (s.status == RunStatus::ok && s.reason.empty()) s.reason = "victim error: " + w.reason;
       continue;
     }
-    if (fault_ns && !w.tasks.empty() && w.tasks.back().end_ns <= fault_ns) {
+    if (!w.tasks.empty() && w.tasks.back().end_ns <= exposed_after_ns) {
       row.role = "victim (ended before the fault)";
       --s.victims;
       ++ended_before;
