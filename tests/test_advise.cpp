@@ -1436,6 +1436,38 @@ TEST(AdviseBeside, ThePairsGainIsDecidedFromItsWorkerSets) {
       << a.headline;
 }
 
+// A set in which B did not run beside A for most of A's span measured A alone: left out and said, never read as
+// A undisturbed; a mode with no set side by side did not run the pair.
+TEST(AdviseBeside, ASetNotSideBySideIsLeftOutAndSaid) {
+  std::vector<SummaryRecord> rows;
+  for (const char* mode : {"timeslice", "mps"})
+    for (int set = 1; set <= 3; ++set) {
+      SummaryRecord r;
+      r.run_id = "r" + std::to_string(set) + "-" + mode + "-x-n2-interference";
+      r.mode = mode;
+      r.procs = 2;
+      r.scenario = RunKind::interference;
+      r.status = RunStatus::ok;
+      r.fg_throughput_vs_alone = 1.0;
+      r.bg_throughput_kept = 0.5;
+      r.fg_p99_vs_alone = 1.0;
+      r.fg_latency_p99_ms = 2.0;
+      r.fg_overlap = std::string(mode) == "mps" || set == 2 ? 0.25 : 0.99;
+      rows.push_back(r);
+    }
+  const BesideAdvice a = beside_from_rows(rows, "infer", "mlp");
+  EXPECT_EQ(a.best, "timeslice");
+  EXPECT_NE(a.headline.find("MPS did not (r1-mps-x-n2-interference: not side by side: every background job ran during "
+                            "only 25 % of the foreground's timed span"),
+            std::string::npos)
+      << a.headline;
+  ASSERT_FALSE(a.modes.empty());
+  EXPECT_EQ(a.modes[0].combined.size(), 2u) << "time-sliced: sets 1 and 3";
+  const std::string why = a.reasons.empty() ? "" : a.reasons.front();
+  EXPECT_NE(why.find("(2 worker sets; 1 left out, r2-timeslice-x-n2-interference: not side by side"), std::string::npos)
+      << why;
+}
+
 TEST(AdviseBeside, OnlyOneSideRanOkSaysWhyTheOtherDidNot) {
   std::vector<SummaryRecord> rows;
   for (const char* mode : {"timeslice", "mps"}) {
@@ -1599,8 +1631,12 @@ TEST(AdviseChildArgs, EveryChildSweepCommandLineParses) {
       // without (a limit's cell is read against the ladder's MPS cell: lease 12's limits each ran a warm-up).
       const bool program = child.find("/exec") != std::string::npos && child.find("beside") == std::string::npos;
       const std::string name = child.substr(child.rfind('/') + 1);
-      if (program && name != "alone" && name != "xray") EXPECT_EQ(spec.exec_warmups, 0) << child;
-      if (program && name == "alone") EXPECT_GT(spec.exec_warmups, 0) << child;
+      if (program && name != "alone" && name != "xray") {
+        EXPECT_EQ(spec.exec_warmups, 0) << child;
+      }
+      if (program && name == "alone") {
+        EXPECT_GT(spec.exec_warmups, 0) << child;
+      }
     } catch (const std::exception& e) {
       ADD_FAILURE() << child << ": advise built a command line its sweep refuses: " << e.what();
     }

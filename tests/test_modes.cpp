@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "harness/results/co_run.hpp"
 #include "harness/results/results_reader.hpp"
 #include "tests/sweep_fixture.hpp"
 #include "tests/test_support.hpp"
@@ -187,6 +188,7 @@ TEST_F(Orchestration, InterferenceRunsForegroundAloneBackgroundAloneAndBothPerMo
                   3e-6 * mix.bg_throughput_kept);
       EXPECT_NEAR(mix.fg_throughput_vs_alone, mix.fg_throughput_per_s / fg.fg_throughput_per_s,
                   3e-6 * mix.fg_throughput_vs_alone);
+      EXPECT_GE(mix.fg_overlap, harness::kMinCoRunCoverage) << "jobs of one --duration run side by side";
       EXPECT_LE(mix.fg_latency_p50_ms, mix.fg_latency_p95_ms);
       EXPECT_LE(mix.fg_latency_p95_ms, mix.fg_latency_p99_ms);
     }
@@ -225,6 +227,53 @@ TEST_F(Orchestration, ABackgroundBesideAProgramRunsItsOwnLength) {
   EXPECT_EQ(mix[0].tasks, 1) << "the program runs once";
   EXPECT_GT(mix[1].tasks, 10) << "the background beside it";
   EXPECT_GT(mix[1].tasks, alone[0].tasks / 2) << "as long as alone: " << alone[0].tasks << " tasks";
+  const auto rows = summary_by_id();
+  EXPECT_GE(rows.at("r1-timeslice-exec-n2-interference").fg_overlap, harness::kMinCoRunCoverage)
+      << "the background ran throughout the program";
+}
+
+// A foreground that outlasts its background ran mostly alone: the run is marked `not side by side` (fg_overlap under
+// 0.8), shown and counted, and left out of its cell, so it is not read as undisturbed (a review found a run whose jobs
+// never overlapped reported at 1.00x). A folder written before the column gets the overlap from tasks.csv; a value
+// outside 0..1 is a damaged file.
+TEST_F(Orchestration, AForegroundThatOutlastsItsBackgroundIsNotSideBySide) {
+  const auto r = sweep({"--scenario", "interference", "--foreground", "exec", "--command", "sleep 0.6", "--background",
+                        "cpu", "--procs", "2", "--modes", "timeslice", "--repeats", "2", "--duration", "0.1"},
+                       {});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* id : {"r1-timeslice-exec-n2-interference", "r2-timeslice-exec-n2-interference"}) {
+    const harness::SummaryRecord mix = summary_by_id().at(id);
+    EXPECT_EQ(mix.status, harness::RunStatus::ok) << id;
+    EXPECT_GT(mix.fg_overlap, 0.05) << id << ": the background's 0.1 s inside the program's 0.6 s";
+    EXPECT_LT(mix.fg_overlap, 0.5) << id;
+    EXPECT_NE(mix.reason.find("not side by side: every background job ran during only "), std::string::npos)
+        << mix.reason;
+  }
+  EXPECT_NE(r.out.find("(2 not side by side)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("keeps the foreground's p99"), std::string::npos) << "no verdict from runs not side by side";
+  const fs::path summary = out() / "summary.csv";
+  const auto render = [&] { return run_program(bench_mps_exe(), {"report", out().string()}); };
+  const std::string none =
+      "Side-by-side runs finished, but in none did every background job run during at least 80 % of the "
+      "foreground's timed span";
+  ASSERT_EQ(render().exit_code, 0);
+  EXPECT_EQ(read_text(out() / "report.md").rfind(none, 0), 0u) << read_text(out() / "report.md").substr(0, 300);
+  EXPECT_NE(read_text(out() / "report.md").find("| 0/2 (2 not side by side) |"), std::string::npos);
+  // Written before the column: every side-by-side row's fg_overlap empty, its overlap read from tasks.csv.
+  const auto lines = read_lines(summary);
+  for (std::size_t row = 1; row < lines.size(); ++row) set_csv_cell(summary, row, "fg_overlap", "");
+  ASSERT_EQ(render().exit_code, 0);
+  EXPECT_EQ(read_text(out() / "report.md").rfind(none, 0), 0u) << read_text(out() / "report.md").substr(0, 300);
+  for (const auto& [bad, why] : std::vector<std::pair<std::string, std::string>>{
+           {"1.5", "fg_overlap of 1.5 (a share of the foreground's span: 0 to 1)"},
+           {"-0.1", "fg_overlap: -0.1 is negative"}}) {
+    set_csv_cell(summary, lines.size() - 1, "fg_overlap", bad);
+    fs::remove(out() / "report.md");
+    const auto refused = render();
+    EXPECT_EQ(refused.exit_code, 2) << bad << refused.err;
+    EXPECT_NE(refused.err.find(why), std::string::npos) << refused.err;
+    EXPECT_FALSE(fs::exists(out() / "report.md"));
+  }
 }
 
 }  // namespace

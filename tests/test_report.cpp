@@ -400,24 +400,6 @@ TEST(Report, BlankSeedsFileIsRefused) {
   }
 }
 
-/// `file` with the cell of `column` (by header name) in data row `row` (1 = the first) set to `value`.
-void set_csv_cell(const fs::path& file, std::size_t row, const std::string& column, const std::string& value) {
-  const auto split_row = [](const std::string& line) { return harness::split(line, ','); };
-  std::vector<std::string> lines = read_lines(file);
-  const std::vector<std::string> header = split_row(lines.at(0));
-  const auto col = static_cast<std::size_t>(std::find(header.begin(), header.end(), column) - header.begin());
-  ASSERT_LT(col, header.size()) << column;
-  std::vector<std::string> cells = split_row(lines.at(row));
-  ASSERT_LT(col, cells.size()) << "row " << row;  // split and joined at every comma: quoted cells survive
-  cells[col] = value;
-  std::string edited;
-  for (std::size_t i = 0; i < cells.size(); ++i) edited += (i ? "," : "") + cells[i];
-  lines[row] = edited;
-  std::string text;
-  for (const auto& l : lines) text += l + "\n";
-  write_text(file, text);
-}
-
 TEST(Report, ImpossibleValuesInSummaryAreRefused) {
   struct Case {
     std::string column, value, why;

@@ -17,6 +17,7 @@
 #include "harness/common/stats.hpp"
 #include "harness/mps/compute_mode.hpp"
 #include "harness/plan/sweep_cli.hpp"
+#include "harness/results/co_run.hpp"
 #include "harness/results/interference_rows.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/results/results_schema.hpp"
@@ -236,6 +237,50 @@ TEST(InterferenceRows, TheRangeOfTheP99RatioHoldsItsPoint) {
   EXPECT_DOUBLE_EQ(c.p99_vs_alone_max, 0.9796685);
 }
 
+TEST(CoRun, TheForegroundsShareBesideEveryOtherWorker) {
+  using harness::share_beside_all;
+  using harness::TaskSpan;
+  // Worker 0 from 0 to 10 ms (two tasks); worker 1 throughout; worker 2 from 2 to 6: only 4 ms beside both.
+  const std::vector<TaskSpan> three{{0, 0, 4}, {0, 5, 10}, {1, -1, 12}, {2, 2, 3}, {2, 3, 6}};
+  EXPECT_DOUBLE_EQ(share_beside_all(three, 0), 0.4);
+  EXPECT_DOUBLE_EQ(share_beside_all(three, 2), 1.0) << "worker 2's span lies inside both others'";
+  EXPECT_DOUBLE_EQ(share_beside_all({{0, 0, 10}, {1, 0, 10}}, 0), 1.0);
+  EXPECT_DOUBLE_EQ(share_beside_all({{0, 0, 2}, {1, 2, 4}, {2, 4, 6}}, 0), 0.0) << "one after the other";
+  EXPECT_DOUBLE_EQ(share_beside_all({{0, 0, 2}, {1, 0, 1}, {2, 1, 2}}, 0), 0.0) << "never both at once";
+  EXPECT_TRUE(std::isnan(share_beside_all({{0, 0, 2}}, 0))) << "nothing beside it";
+  EXPECT_TRUE(std::isnan(share_beside_all({{1, 0, 2}, {2, 0, 2}}, 0))) << "no task of its own";
+  EXPECT_DOUBLE_EQ(share_beside_all({{0, 1, 1}, {1, 0, 2}}, 0), 1.0) << "a span of no length inside the other";
+}
+
+TEST(InterferenceRows, ARunNotSideBySideIsCountedAndLeftOut) {
+  const auto row = [](RunScenario kind, int repeat, double p99_ms, double overlap) {
+    SummaryRecord r;
+    r.run_id = "r" + std::to_string(repeat) + "-mps-cpu-n2-" + kind.name();
+    r.mode = "mps";
+    r.procs = kind == RunKind::interference ? 2 : 1;
+    r.scenario = kind;
+    r.status = RunStatus::ok;
+    r.fg_latency_p99_ms = p99_ms;
+    r.fg_p99_vs_alone = kind == RunKind::interference ? p99_ms : NAN;
+    r.fg_overlap = overlap;
+    return r;
+  };
+  const std::vector<SummaryRecord> rows{
+      row(RunKind::interference_fg, 1, 1, NAN), row(RunKind::interference, 1, 1.0, 0.1),   // alone for 90 %
+      row(RunKind::interference, 2, 3.0, 0.95), row(RunKind::interference, 3, 5.0, NAN)};  // written before the column
+  const std::vector<InterferenceCell> cells = aggregate_interference_runs(rows);
+  ASSERT_EQ(cells.size(), 1u);
+  EXPECT_EQ(cells[0].runs, 3);
+  EXPECT_EQ(cells[0].not_side_by_side, 1);
+  EXPECT_DOUBLE_EQ(cells[0].p99_ms, 4.0) << "the median of the two runs side by side (3 and 5 ms)";
+  EXPECT_EQ(cells[0].p99_vs_alone_runs.size(), 2u);
+  std::ostringstream table;
+  print_interference_table(table, cells);
+  EXPECT_NE(table.str().find("(1 not side by side)"), std::string::npos) << table.str();
+  EXPECT_NE(harness::not_side_by_side_note(0.1).find("ran during only 10 % of the foreground's timed span"),
+            std::string::npos);
+}
+
 TEST(ResultsWriter, HeadersOnceAndRowsAppended) {
   TempDir tmp;
   {
@@ -364,6 +409,7 @@ TEST(ResultsWriter, EveryCellLandsInTheColumnOfItsName) {
   s.fg_throughput_vs_alone = 38.5;
   s.bg_throughput_per_s = 39.5;
   s.bg_throughput_kept = 40.5;
+  s.fg_overlap = 0.4375;
   s.burst_ms = 41.5;
   s.gpu_busy_share = 0.8125;
   s.burst_alone_ms = 42.5;
@@ -457,6 +503,7 @@ TEST(ResultsWriter, EveryCellLandsInTheColumnOfItsName) {
                   {"fg_throughput_vs_alone", "38.5"},
                   {"bg_throughput_per_s", "39.5"},
                   {"bg_throughput_kept", "40.5"},
+                  {"fg_overlap", "0.4375"},
                   {"burst_ms", "41.5"},
                   {"gpu_busy_share", "0.8125"},
                   {"burst_alone_ms", "42.5"},
@@ -495,6 +542,7 @@ TEST(ResultsWriter, EveryCellLandsInTheColumnOfItsName) {
   EXPECT_EQ(back.fg_latency_p95_ms, 34.5);
   EXPECT_EQ(back.fg_p99_vs_alone, 37.5);
   EXPECT_EQ(back.bg_throughput_kept, 40.5);
+  EXPECT_EQ(back.fg_overlap, 0.4375);
   EXPECT_EQ(back.burst_ms, 41.5);
   EXPECT_EQ(back.gpu_busy_share, 0.8125);
   EXPECT_EQ(back.burst_alone_ms, 42.5);

@@ -1,5 +1,8 @@
 #include "tests/test_support.hpp"
 
+#include <gtest/gtest.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -9,6 +12,7 @@
 #include <thread>
 
 #include "harness/common/files.hpp"
+#include "harness/common/format.hpp"
 #include "harness/common/proc_scan.hpp"
 #include "harness/common/process.hpp"
 #include "harness/gpu/nvml.hpp"
@@ -114,6 +118,23 @@ std::vector<std::string> read_lines(const fs::path& file) {
 }
 
 void write_text(const fs::path& file, const std::string& text) { std::ofstream(file, std::ios::binary) << text; }
+
+void set_csv_cell(const fs::path& file, std::size_t row, const std::string& column, const std::string& value) {
+  const auto split_row = [](const std::string& line) { return harness::split(line, ','); };
+  std::vector<std::string> lines = read_lines(file);
+  const std::vector<std::string> header = split_row(lines.at(0));
+  const auto col = static_cast<std::size_t>(std::find(header.begin(), header.end(), column) - header.begin());
+  ASSERT_LT(col, header.size()) << column;
+  std::vector<std::string> cells = split_row(lines.at(row));
+  ASSERT_LT(col, cells.size()) << "row " << row;  // split and joined at every comma: quoted cells survive
+  cells[col] = value;
+  std::string edited;
+  for (std::size_t i = 0; i < cells.size(); ++i) edited += (i ? "," : "") + cells[i];
+  lines[row] = edited;
+  std::string text;
+  for (const auto& l : lines) text += l + "\n";
+  write_text(file, text);
+}
 
 int live_mps_process_count() { return static_cast<int>(harness::live_mps_processes().size()); }
 

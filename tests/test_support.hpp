@@ -97,6 +97,9 @@ std::string read_text(const fs::path& file);
 std::vector<std::map<std::string, std::string>> csv_records(const fs::path& file);
 std::vector<std::string> read_lines(const fs::path& file);
 void write_text(const fs::path& file, const std::string& text);
+/// `file` with the cell of `column` (by header name) in data row `row` (1 = the first) set to `value` (a CSV whose
+/// cells before it hold no quoted comma).
+void set_csv_cell(const fs::path& file, std::size_t row, const std::string& column, const std::string& value);
 /// Number of live nvidia-cuda-mps* processes on this machine.
 int live_mps_process_count();
 /// Another user's MPS daemon (the fake control daemon on its own pipe and log folders under `dir`), started

@@ -7,6 +7,7 @@
 #include "harness/common/json_text.hpp"
 #include "harness/common/format.hpp"
 #include "harness/common/markdown_table.hpp"
+#include "harness/results/interference_rows.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -54,6 +55,10 @@ std::vector<BesideMode> beside_modes(const std::vector<SummaryRecord>& rows) {
       continue;
     }
     if (r.scenario != RunKind::interference) continue;
+    if (!ran_side_by_side(r)) {  // A alone for much of its run: what it kept would read as undisturbed
+      m.not_side_by_side.push_back(r.run_id + ": " + not_side_by_side_note(r.fg_overlap));
+      continue;
+    }
     if (!std::isfinite(r.fg_throughput_vs_alone) || !std::isfinite(r.bg_throughput_kept)) {
       if (m.problem.empty()) m.problem = r.run_id + ": its alone runs did not end ok";
       continue;
@@ -67,6 +72,7 @@ std::vector<BesideMode> beside_modes(const std::vector<SummaryRecord>& rows) {
   std::vector<BesideMode> modes;
   for (const std::string& mode : order) {
     BesideMode m = by_mode[mode];
+    if (m.problem.empty() && m.combined.empty() && !m.not_side_by_side.empty()) m.problem = m.not_side_by_side.front();
     m.ok = m.problem.empty() && !m.combined.empty();
     modes.push_back(m);
   }
@@ -137,11 +143,15 @@ BesideAdvice beside_from_rows(const std::vector<SummaryRecord>& rows, const std:
       out.reasons.push_back(mode_words(m.mode) + ": " + (m.problem.empty() ? "no run ended ok" : m.problem) + ".");
       continue;
     }
-    out.reasons.push_back(mode_words(m.mode) + ": " + a + " ran at " + mean_with_interval(m.a_kept) +
-                          " of its throughput alone, " + b + " at " + mean_with_interval(m.b_kept) + "; together " +
-                          mean_with_interval(m.combined) + " (ideal 2); " + a + "'s p99 " +
-                          mean_with_interval(m.a_p99) + " its p99 alone (" + std::to_string(m.combined.size()) +
-                          " worker sets).");
+    out.reasons.push_back(
+        mode_words(m.mode) + ": " + a + " ran at " + mean_with_interval(m.a_kept) + " of its throughput alone, " + b +
+        " at " + mean_with_interval(m.b_kept) + "; together " + mean_with_interval(m.combined) + " (ideal 2); " + a +
+        "'s p99 " + mean_with_interval(m.a_p99) + " its p99 alone (" + std::to_string(m.combined.size()) +
+        " worker sets" +
+        (m.not_side_by_side.empty()
+             ? std::string()
+             : "; " + std::to_string(m.not_side_by_side.size()) + " left out, " + m.not_side_by_side.front()) +
+        ").");
   }
   return out;
 }
@@ -191,7 +201,8 @@ json beside_json(const BesideAdvice& advice) {
                      {"b_kept", m.b_kept},
                      {"combined", m.combined},
                      {"a_p99", m.a_p99},
-                     {"a_p99_ms", m.a_p99_ms}});
+                     {"a_p99_ms", m.a_p99_ms},
+                     {"not_side_by_side", m.not_side_by_side}});
   return {{"a", advice.a},
           {"b", advice.b},
           {"modes", modes},

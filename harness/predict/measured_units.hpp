@@ -10,6 +10,7 @@
 
 #include "harness/common/run_status.hpp"
 #include "harness/plan/mode_names.hpp"
+#include "harness/results/co_run.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/results/results_schema.hpp"
 
@@ -19,9 +20,6 @@
 #include <vector>
 
 namespace bench_mps::harness {
-
-/// The least share of every copy's steady part the common window must cover for a run to count as co-run.
-inline constexpr double kMinCoRunCoverage = 0.8;
 
 /// How a copy's unit was had: the program's own metric, the run's common window, none because the copies'
 /// steady parts did not overlap enough (`not co-run`: left out of every score), or none for another reason

@@ -7,8 +7,10 @@
 #include "harness/common/format.hpp"
 #include "harness/common/json_text.hpp"
 #include "harness/common/markdown_table.hpp"
+#include "harness/common/packed_files.hpp"
 #include "harness/report/report_data.hpp"
 #include "harness/report/report_meta.hpp"
+#include "harness/results/co_run.hpp"
 #include "harness/results/interference_rows.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/results/results_schema.hpp"
@@ -93,7 +95,7 @@ void add_figure(const std::vector<InterferenceCell>& cells, InterferenceRates& r
   for (int n : ns) {
     json modes = json::array();
     for (const auto& c : cells)
-      if (c.procs == n && c.runs > c.failed)  // a mode whose side-by-side runs all failed has no bar to draw
+      if (c.procs == n && c.runs > c.failed + c.not_side_by_side)  // none side by side: no bar to draw
         modes.push_back(
             {{"mode", c.mode},
              {"mode_label", mode_label(c.mode)},
@@ -123,7 +125,7 @@ void add_figure(const std::vector<InterferenceCell>& cells, InterferenceRates& r
     md += "## Figure\n\n" + figure_markdown(f);
   } else {
     out.plan.data["figures"] = json::array();
-    out.plan.not_drawn.push_back(f.title + ": no side-by-side run finished");
+    out.plan.not_drawn.push_back(f.title + ": no side-by-side run finished side by side");
   }
 }
 
@@ -132,14 +134,15 @@ std::string tables_markdown(const std::vector<InterferenceCell>& cells, Interfer
                             const std::vector<SummaryRecord>& summary) {
   std::string md;
   md += "## The foreground beside the background\n\n";
-  MarkdownTable t({"mode", "what it means", "N", "runs ok", "fg p50 ms alone → beside", "fg p95 ms beside",
-                   "fg p99 ms alone → beside", "p99 vs alone (min–max)", "fg throughput vs alone", "background kept",
-                   "GPU busy beside (NVML)"});
+  MarkdownTable t({"mode", "what it means", "N", "runs ok, side by side", "fg p50 ms alone → beside",
+                   "fg p95 ms beside", "fg p99 ms alone → beside", "p99 vs alone (min–max)", "fg throughput vs alone",
+                   "background kept", "GPU busy beside (NVML)"});
   for (const auto& c : cells) {
     auto& u = rates.util[c.mode + "|" + std::to_string(c.procs)];
     const Spread busy = spread_of(u);
     t.add_row({c.mode, mode_meaning(c.mode), std::to_string(c.procs),
-               std::to_string(c.runs - c.failed) + "/" + std::to_string(c.runs),
+               std::to_string(c.runs - c.failed - c.not_side_by_side) + "/" + std::to_string(c.runs) +
+                   (c.not_side_by_side ? " (" + std::to_string(c.not_side_by_side) + " not side by side)" : ""),
                ms(c.alone_p50_ms) + " → " + ms(c.p50_ms), ms(c.p95_ms), ms(c.alone_p99_ms) + " → " + ms(c.p99_ms),
                ratio(c.p99_vs_alone) + (std::isnan(c.p99_vs_alone_min)
                                             ? ""
@@ -148,13 +151,15 @@ std::string tables_markdown(const std::vector<InterferenceCell>& cells, Interfer
   }
   md += t.str() + "\n";
   md += "## Every run\n\n";
-  MarkdownTable every({"run", "status", "fg p50 ms", "fg p99 ms", "p99 vs alone", "fg throughput vs alone",
-                       "background tasks/s", "background kept"});
+  MarkdownTable every({"run", "status", "fg overlap", "fg p50 ms", "fg p99 ms", "p99 vs alone",
+                       "fg throughput vs alone", "background tasks/s", "background kept"});
   for (const SummaryRecord& r : summary)
-    every.add_row({r.run_id, to_string(r.status), ms(r.fg_latency_p50_ms), ms(r.fg_latency_p99_ms),
-                   ratio(r.fg_p99_vs_alone), ratio(r.fg_throughput_vs_alone),
-                   std::isnan(r.bg_throughput_per_s) ? "-" : fmt_num(r.bg_throughput_per_s, 4),
-                   fraction(r.bg_throughput_kept)});
+    every.add_row(
+        {r.run_id,
+         to_string(r.status) + (r.status == RunStatus::ok && !ran_side_by_side(r) ? ", not side by side" : ""),
+         fraction(r.fg_overlap), ms(r.fg_latency_p50_ms), ms(r.fg_latency_p99_ms), ratio(r.fg_p99_vs_alone),
+         ratio(r.fg_throughput_vs_alone), std::isnan(r.bg_throughput_per_s) ? "-" : fmt_num(r.bg_throughput_per_s, 4),
+         fraction(r.bg_throughput_kept)});
   md += every.str() + "\n## Failed runs\n\n";
   if (rates.failed.empty()) md += "None.\n";
   for (const std::string& f2 : rates.failed) md += "- " + f2 + "\n";
@@ -164,8 +169,11 @@ std::string tables_markdown(const std::vector<InterferenceCell>& cells, Interfer
 }  // namespace
 
 InterferenceReport render_interference_report(const fs::path& dir, const SweepMeta& meta, const std::string& name) {
-  const std::vector<SummaryRecord> summary = read_summary(dir / "summary.csv");
+  std::vector<SummaryRecord> summary = read_summary(dir / "summary.csv");
   check_rows_match_meta(dir / "summary.csv", summary, meta);
+  // A folder written before fg_overlap: the overlap from its tasks, so that a run not side by side is not read as
+  // undisturbed there either.
+  if (exists_or_packed(dir / "tasks.csv")) fill_overlap_from_tasks(summary, read_tasks(dir / "tasks.csv"));
   InterferenceRates rates = collect_rates(summary);
   const std::vector<InterferenceCell> cells = aggregate_interference_runs(summary);
   const std::string fg = meta_text(shown_of(meta.sweep), "/foreground"),
@@ -174,13 +182,19 @@ InterferenceReport render_interference_report(const fs::path& dir, const SweepMe
 
   InterferenceReport out;
   const std::string verdict = interference_verdict(cells);
-  const bool side_by_side =
+  const bool finished =
       std::any_of(cells.begin(), cells.end(), [](const InterferenceCell& c) { return c.runs > c.failed; });
+  const bool side_by_side = std::any_of(
+      cells.begin(), cells.end(), [](const InterferenceCell& c) { return c.runs > c.failed + c.not_side_by_side; });
   std::string& md = out.markdown;
   md = (!verdict.empty() ? "On " + gpu_and_driver(meta) + ": " + verdict
         : side_by_side ? std::string("Side-by-side runs finished, but no run of the foreground alone did: no ratio to "
                                      "its alone to say which mode protects it.")
-                       : std::string("No side-by-side run finished.")) +
+        : finished     ? "Side-by-side runs finished, but in none did every background job run during at least " +
+                         fmt_fixed(100 * kMinCoRunCoverage, 0) +
+                         " % of the foreground's timed span (fg_overlap): nothing measured the foreground beside "
+                         "them. Give the jobs longer runs (--duration or more --tasks)."
+                   : std::string("No side-by-side run finished.")) +
        "\n\n# bench_mps interference report: " + name + "\n\n";
   md += "One foreground job, `" + fg + "` (`" + fg_params + "`), beside N-1 background jobs, `" + bg + "` (`" +
         bg_params +
@@ -190,7 +204,11 @@ InterferenceReport render_interference_report(const fs::path& dir, const SweepMe
         "ratios, each repeat over its own alone run); *fg throughput vs alone* the same for its requests (tasks) per "
         "second, median of the per-repeat ratios; *background kept* the background jobs' throughput beside the "
         "foreground over theirs alone in the same mode (1 = they lost nothing; each mode against its own alone, so "
-        "compare the background's tasks per second across modes in *Every run*). For `mlp-infer` a latency runs "
+        "compare the background's tasks per second across modes in *Every run*). A side-by-side run counts where every "
+        "background job ran during at least " +
+        fmt_fixed(100 * kMinCoRunCoverage, 0) +
+        " % of the foreground's timed span (*fg overlap*, its first task's start to its last task's end); one that "
+        "did not is shown, counted as *not side by side* and left out of its cell. For `mlp-infer` a latency runs "
         "from a request's arrival (fixed rate, open loop) to its completion, queueing included. Medians over the "
         "repeats.\n\n";
   md += "## Machine\n\n" + machine_markdown(meta) + "\n";

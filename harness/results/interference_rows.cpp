@@ -10,6 +10,7 @@
 #include "harness/common/markdown_table.hpp"
 #include "harness/common/stats.hpp"
 #include "harness/plan/mode_names.hpp"
+#include "harness/results/co_run.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -18,6 +19,24 @@ std::string ratio(double x) { return std::isnan(x) ? "-" : fmt_fixed(x, 2) + "x"
 std::string ms(double x) { return std::isnan(x) ? "-" : fmt_num(x, 3); }
 
 }  // namespace
+
+std::string not_side_by_side_note(double overlap) {
+  return "not side by side: every background job ran during only " + fmt_fixed(100 * overlap, 0) +
+         " % of the foreground's timed span (a side-by-side run needs " + fmt_fixed(100 * kMinCoRunCoverage, 0) +
+         " %); left out of its cell";
+}
+
+bool ran_side_by_side(const SummaryRow& row) {
+  return std::isnan(row.fg_overlap) || row.fg_overlap >= kMinCoRunCoverage;
+}
+
+void fill_overlap_from_tasks(std::vector<SummaryRecord>& rows, const std::vector<TaskSample>& tasks) {
+  std::map<std::string, std::vector<TaskSpan>> spans;
+  for (const TaskSample& t : tasks) spans[t.run_id].push_back({t.worker, t.start_ms, t.start_ms + t.duration_ms});
+  for (SummaryRecord& r : rows)
+    if (r.scenario == RunKind::interference && std::isnan(r.fg_overlap))
+      if (const auto it = spans.find(r.run_id); it != spans.end()) r.fg_overlap = share_beside_all(it->second, 0);
+}
 
 std::vector<InterferenceCell> aggregate_interference_runs(const std::vector<SummaryRecord>& rows) {
   std::vector<std::string> modes;
@@ -41,6 +60,10 @@ std::vector<InterferenceCell> aggregate_interference_runs(const std::vector<Summ
         ++c.runs;
         if (r->status != RunStatus::ok) {
           ++c.failed;
+          continue;
+        }
+        if (!ran_side_by_side(*r)) {
+          ++c.not_side_by_side;
           continue;
         }
         p50.push_back(r->fg_latency_p50_ms);
@@ -138,7 +161,10 @@ void print_interference_table(std::ostream& out, const std::vector<InterferenceC
                 "p99 vs alone", "fg tput vs alone", "background kept");
   out << "\ninterference (the foreground beside N-1 background jobs; medians over repeats; alone -> beside)\n" << line;
   for (const InterferenceCell& c : cells) {
-    const std::string failed = c.failed ? "  (" + std::to_string(c.failed) + " run(s) failed)" : "";
+    std::string failed = c.failed ? std::to_string(c.failed) + " run(s) failed" : "";
+    if (c.not_side_by_side)
+      failed += (failed.empty() ? "" : ", ") + std::to_string(c.not_side_by_side) + " not side by side";
+    if (!failed.empty()) failed = "  (" + failed + ")";
     std::snprintf(line, sizeof line, "%-16s %4d %14s %14s %14s %16s %16s%s\n", c.mode.c_str(), c.procs,
                   (ms(c.alone_p50_ms) + " -> " + ms(c.p50_ms)).c_str(),
                   (ms(c.alone_p99_ms) + " -> " + ms(c.p99_ms)).c_str(), ratio(c.p99_vs_alone).c_str(),
@@ -147,6 +173,11 @@ void print_interference_table(std::ostream& out, const std::vector<InterferenceC
     out << line;
   }
   if (const std::string v = interference_verdict(cells); !v.empty()) out << v << "\n";
+  if (std::any_of(cells.begin(), cells.end(), [](const InterferenceCell& c) { return c.not_side_by_side > 0; }))
+    out << "not side by side: a run in which every background job ran during less than "
+        << fmt_fixed(100 * kMinCoRunCoverage, 0)
+        << " % of the foreground's timed span (summary.csv's fg_overlap) is left out of its cell: give the jobs "
+           "longer runs (--duration or more --tasks)\n";
 }
 
 }  // namespace bench_mps::harness

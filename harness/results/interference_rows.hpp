@@ -18,14 +18,27 @@ namespace bench_mps::harness {
 struct InterferenceCell {
   std::string mode;
   int procs = 0, runs = 0, failed = 0;
+  int not_side_by_side = 0;  ///< ok runs whose fg_overlap was under kMinCoRunCoverage: counted in runs, left out
   double alone_p50_ms = NAN, alone_p99_ms = NAN;
   double p50_ms = NAN, p95_ms = NAN, p99_ms = NAN, p99_vs_alone = NAN, throughput_vs_alone = NAN, bg_kept = NAN;
   double p99_vs_alone_min = NAN, p99_vs_alone_max = NAN;
   std::vector<double> p99_vs_alone_runs;  ///< each ok repeat's p99 over its own alone run (the verdict's samples)
 };
 
+/// A side-by-side run's note where the background jobs ran beside its foreground for only `overlap` of the
+/// foreground's timed span: "not side by side: ...".
+std::string not_side_by_side_note(double overlap);
+
+/// Whether an ok side-by-side run ran its foreground beside every background job (fg_overlap of at least
+/// kMinCoRunCoverage; a folder written before the column, whose overlap is unknown, counts).
+bool ran_side_by_side(const SummaryRow& row);
+
+/// Where a side-by-side row of `rows` lacks fg_overlap (a folder written before the column), its overlap from the
+/// run's tasks in `tasks` (tasks.csv).
+void fill_overlap_from_tasks(std::vector<SummaryRecord>& rows, const std::vector<TaskSample>& tasks);
+
 /// Cells of the scenario's runs in `rows` (interference, interference_fg; other rows are left out), in
-/// order of the modes' first appearance, then N.
+/// order of the modes' first appearance, then N; a side-by-side run not run side by side is counted, not used.
 std::vector<InterferenceCell> aggregate_interference_runs(const std::vector<SummaryRecord>& rows);
 
 /// "mps:auto keeps the foreground's p99 latency at 1.4x alone (timeslice 47x) and the background's

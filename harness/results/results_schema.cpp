@@ -321,6 +321,11 @@ const std::vector<Column<RunRecord, SummaryRecord>>& summary_schema() {
                         "interference: bg_throughput_per_s over the same background jobs' alone (interference_bg, same "
                         "mode and repeat): the share of their throughput they keep beside the foreground",
                         &SummaryRow::bg_throughput_kept),
+          summary_newer("fg_overlap", "fraction",
+                        "interference: the share of the foreground's timed span (its first task's start to its last "
+                        "task's end) during which every background job was inside its own; under 0.8 the run did not "
+                        "run them side by side (`not side by side`): shown, counted, left out of its cell",
+                        &SummaryRow::fg_overlap),
           summary_newer("burst_ms", "ms",
                         "the regime's burst as this run saw it: mean GPU time of a synchronising step (CUDA events "
                         "around the device work between two host waits), mean over the workers; alone it is the "

@@ -36,7 +36,7 @@ inline constexpr int kPlotDataFormatVersion = 1;
 
 /// How many columns of each file bench_mps reads back (fast-cpp-csv-parser wants the count at compile
 /// time); the reader checks them against the tables below.
-inline constexpr std::size_t kSummaryReadColumns = 66;
+inline constexpr std::size_t kSummaryReadColumns = 67;
 inline constexpr std::size_t kRunsReadColumns = 18;
 inline constexpr std::size_t kTasksReadColumns = 5;
 

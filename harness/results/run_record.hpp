@@ -78,6 +78,9 @@ struct SummaryRow {
   // the ratios are against the foreground alone and the background jobs alone, same mode and repeat.
   double fg_latency_p50_ms = NAN, fg_latency_p95_ms = NAN, fg_latency_p99_ms = NAN, fg_throughput_per_s = NAN;
   double fg_p99_vs_alone = NAN, fg_throughput_vs_alone = NAN, bg_throughput_per_s = NAN, bg_throughput_kept = NAN;
+  /// The share of the foreground's timed span during which every background job ran its own (share_beside_all):
+  /// under kMinCoRunCoverage the run did not run them side by side and its cell leaves it out.
+  double fg_overlap = NAN;
   // The regime (DESIGN.md, "Regimes"): this run's bursts and busy share (means over the workers that
   // measured them), and the same workload's alone (N=1, same mode and repeat): its coordinates.
   double burst_ms = NAN, gpu_busy_share = NAN, burst_alone_ms = NAN, duty_alone = NAN;

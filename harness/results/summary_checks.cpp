@@ -86,6 +86,9 @@ void check_ok_runs_measured(const fs::path& file, const std::vector<SummaryRecor
       if (!std::isnan(value) && !(value >= 0 && value * scale <= kLongestRunS))
         throw ResultsError(file.string() + ": run " + r.run_id + " is ok but its " + name + " is " + fmt_num(value) +
                            " (no run lasts longer than " + fmt_num(kLongestRunS) + " s): the file is damaged");
+    if (!std::isnan(r.fg_overlap) && !(r.fg_overlap >= 0 && r.fg_overlap <= 1))
+      throw ResultsError(file.string() + ": run " + r.run_id + " has an fg_overlap of " + fmt_num(r.fg_overlap) +
+                         " (a share of the foreground's span: 0 to 1): the file is damaged");
     const double t = r.throughput_tasks_per_s;
     if (std::isfinite(t) && t > 0 && t <= kMostTasksPerSecond) continue;
     throw ResultsError(file.string() + ": run " + r.run_id + " is ok but its throughput_tasks_per_s is " +

@@ -28,7 +28,8 @@ inline constexpr double kMostTasksPerSecond = 1e12;
 inline constexpr double kLongestRunS = 2 * 86400.0;
 /// Throws ResultsError naming the first run whose status is ok but whose throughput is missing, zero, negative
 /// or beyond kMostTasksPerSecond: a rate no ok run measures (compare would read a fall to 0 as noise); or whose
-/// makespan or task times (mean, p50, p99) are negative, infinite or longer than kLongestRunS.
+/// makespan or task times (mean, p50, p99) are negative, infinite or longer than kLongestRunS, or whose fg_overlap
+/// lies outside 0..1.
 void check_ok_runs_measured(const std::filesystem::path& file, const std::vector<SummaryRecord>& rows);
 
 /// Throws ResultsError naming `file` at the first row meta.json's sweep did not plan, or when the

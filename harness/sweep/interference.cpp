@@ -10,6 +10,8 @@
 #include "harness/common/option_args.hpp"
 #include "harness/common/format.hpp"
 #include "harness/common/stats.hpp"
+#include "harness/results/co_run.hpp"
+#include "harness/results/interference_rows.hpp"
 #include "harness/sweep/progress.hpp"
 
 namespace bench_mps::harness {
@@ -87,6 +89,10 @@ void evaluate_interference_run(RunRecord& record, const SummaryRow* fg_alone, co
   }
   if (bg_any) s.bg_throughput_per_s = bg_rate;
   if (scenario != RunKind::interference) return;
+  std::vector<TaskSpan> spans;
+  for (const TaskRow& t : record.tasks) spans.push_back({t.worker, t.start_ms, t.start_ms + t.duration_ms});
+  s.fg_overlap = share_beside_all(spans, 0);
+  if (s.fg_overlap < kMinCoRunCoverage) add_note(s.reason, not_side_by_side_note(s.fg_overlap));
   if (fg_alone && fg_alone->status == RunStatus::ok && fg_alone->fg_latency_p99_ms > 0) {
     s.fg_p99_vs_alone = s.fg_latency_p99_ms / fg_alone->fg_latency_p99_ms;
     s.fg_throughput_vs_alone = s.fg_throughput_per_s / fg_alone->fg_throughput_per_s;

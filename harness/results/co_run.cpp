@@ -1,0 +1,28 @@
+#include "harness/results/co_run.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <utility>
+
+namespace bench_mps::harness {
+
+double share_beside_all(const std::vector<TaskSpan>& tasks, int focus) {
+  std::map<int, std::pair<double, double>> spans;  // worker -> first start, last end
+  for (const TaskSpan& t : tasks) {
+    const auto [it, fresh] = spans.try_emplace(t.worker, t.start_ms, t.end_ms);
+    if (!fresh) it->second = {std::min(it->second.first, t.start_ms), std::max(it->second.second, t.end_ms)};
+  }
+  const auto own = spans.find(focus);
+  if (own == spans.end() || spans.size() < 2) return NAN;
+  double lo = own->second.first, hi = own->second.second;
+  const double length = hi - lo;
+  for (const auto& [worker, span] : spans) {
+    lo = std::max(lo, span.first);
+    hi = std::min(hi, span.second);
+  }
+  if (hi < lo) return 0;
+  return length > 0 ? (hi - lo) / length : 1;
+}
+
+}  // namespace bench_mps::harness
