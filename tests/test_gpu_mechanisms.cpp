@@ -13,6 +13,7 @@
 #include "harness/gpu/monitor.hpp"
 #include "harness/gpu/nvml.hpp"
 #include "harness/mps/mps_session.hpp"
+#include "harness/results/co_run.hpp"
 #include "harness/results/results_reader.hpp"
 #include "tests/test_support.hpp"
 
@@ -128,6 +129,9 @@ TEST_F(GpuMechanisms, InterferenceRunsAndTimeSlicingHurtsTheForeground) {
   EXPECT_GT(ts.fg_p99_vs_alone, 2) << "time-sliced, each request waits for the fillers' slices";
   EXPECT_LT(limited.fg_p99_vs_alone, ts.fg_p99_vs_alone);
   EXPECT_GT(limited.bg_throughput_kept, 0);
+  // Jobs of one --duration run side by side: every filler ran throughout (almost all of) the foreground's span.
+  for (const auto* r : {&ts, &limited})
+    EXPECT_GE(r->fg_overlap, harness::kMinCoRunCoverage) << r->run_id << ": " << r->reason;
 }
 
 // The X-ray on the GPU: two contexts that always have work take turns in slices time-sliced, each

@@ -451,9 +451,14 @@ TEST_F(Reliability, FaultScenarioRecordsVictimsFaulterAndRecovery) {
 // victims nor said to survive it or freeze at it (a review found a demo's report say "2/2 victims survived: each froze
 // at the fault" of victims that had ended before it).
 TEST_F(Reliability, VictimsThatEndedBeforeTheFaultAreNotCounted) {
-  const auto r = bench(args({"--scenario", "fault", "--modes", "timeslice", "--procs", "3", "--tasks", "2",
+  const auto r = bench(args({"--scenario", "fault", "--modes", "timeslice", "--procs", "1,3", "--tasks", "2",
                              "--cpu-task-us", "2000", "--fault-delay-ms", "300"}));
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  // N=1 has no victim: the command line passes (its default --procs holds 1), and the sweep and the report say N=1
+  // ran nothing (a review found the report's Sweep row list N=1 as if measured).
+  const std::string left_out =
+      "--scenario fault: N=1 in --procs runs nothing (N-1 victims and one faulting worker): left out";
+  EXPECT_NE(r.err.find("bench_mps: " + left_out), std::string::npos) << r.err;
   static constexpr std::array<const char*, 5> cols{"run_id", "status", "reason", "victims", "victims_survived"};
   std::map<std::string, std::array<std::string, 5>> rows;
   for (const auto& row : harness::read_csv_columns(out() / "summary.csv", cols)) rows[row[0]] = row;
@@ -478,6 +483,8 @@ TEST_F(Reliability, VictimsThatEndedBeforeTheFaultAreNotCounted) {
   EXPECT_EQ(headline.find("froze"), std::string::npos) << headline;
   EXPECT_NE(read_text(out() / "report.md").find("then fails with an injected error (a CPU stand-in: no GPU fault)"),
             std::string::npos);
+  EXPECT_NE(read_text(out() / "report.md").find("| Sweep | N = 1, 3 (" + left_out + "); repeats "), std::string::npos)
+      << read_text(out() / "report.md");
 }
 
 class SetExclusive : public Reliability {

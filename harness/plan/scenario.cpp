@@ -73,6 +73,17 @@ const ScenarioPlan& scenario_plan(Scenario scenario) {
   return plans.front();  // every Scenario has its row above (tests/test_cli.cpp)
 }
 
+std::string procs_left_out_note(Scenario scenario, const std::vector<int>& procs) {
+  const ScenarioPlan& plan = scenario_plan(scenario);
+  std::string below;
+  for (int n : procs)
+    if (n < plan.least_largest_n) below += (below.empty() ? "N=" : ", N=") + std::to_string(n);
+  if (below.empty()) return "";
+  return "--scenario " + std::string(scenario_name(scenario)) + ": " + below + " in --procs " +
+         (below.find(',') == std::string::npos ? "runs" : "run") + " nothing (" + std::string(plan.procs_why) +
+         "): left out";
+}
+
 RunScenario RunScenario::regime(std::string tag) {
   RunScenario s(RunKind::regime_point);
   s.point = std::move(tag);

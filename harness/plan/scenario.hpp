@@ -43,6 +43,10 @@ struct ScenarioPlan {
 };
 /// The row of `scenario`.
 const ScenarioPlan& scenario_plan(Scenario scenario);
+/// Where `scenario` runs nothing at some N of `procs` though another N lets the command line pass (the fault
+/// scenario at N=1: no victim beside the faulter), what it leaves out: "--scenario fault: N=1 in --procs runs no
+/// fault (...): left out"; "" where it runs every N.
+std::string procs_left_out_note(Scenario scenario, const std::vector<int>& procs);
 
 /// What one run is inside its scenario.
 enum class RunKind {

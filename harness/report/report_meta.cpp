@@ -7,6 +7,7 @@
 
 #include "harness/common/format.hpp"
 #include "harness/common/markdown_table.hpp"
+#include "harness/plan/scenario.hpp"
 
 namespace bench_mps::harness {
 namespace {
@@ -105,7 +106,12 @@ std::string mps_row(const SweepMeta& meta) {
 std::string sweep_row(const SweepMeta& meta) {
   const json& s = shown_of(meta.sweep);
   const std::string warmup = meta_text(s, "/warmup_tasks");
-  return "N = " + join_values(member_of(meta.sweep, &SweepSection::procs, "procs"), ", ") + "; repeats " +
+  std::string left_out;  // an N the scenario ran nothing at (the fault's N=1)
+  if (const std::optional<Scenario> scenario = meta_scenario(meta); scenario && meta.sweep && meta.sweep->procs) {
+    const std::vector<int> procs(meta.sweep->procs->begin(), meta.sweep->procs->end());
+    if (const std::string note = procs_left_out_note(*scenario, procs); !note.empty()) left_out = " (" + note + ")";
+  }
+  return "N = " + join_values(member_of(meta.sweep, &SweepSection::procs, "procs"), ", ") + left_out + "; repeats " +
          text(member_of(meta.sweep, &SweepSection::repeats, "repeats")) + "; " + run_lengths(s) + "; warm-up tasks " +
          (warmup == "-1" ? std::string("each workload's default") : warmup);
 }

@@ -13,6 +13,7 @@
 #include "harness/mps/compute_mode.hpp"
 #include "harness/mps/mps_session.hpp"
 #include "harness/plan/exec_options.hpp"
+#include "harness/plan/scenario.hpp"
 #include "harness/sweep/cpu_affinity.hpp"
 #include "harness/sweep/gpu_profiling.hpp"
 #include "harness/sweep/out_dir_claim.hpp"
@@ -119,6 +120,8 @@ fs::path no_mps_pipe_dir(const Environment& env) { return env.mps_base / "no-mps
 
 Environment preflight(const SweepSpec& spec) {
   for (const std::string& line : exec_option_notes(spec)) std::cerr << "bench_mps: " << line << "\n";
+  if (const std::string note = procs_left_out_note(spec.scenario, spec.procs); !note.empty())
+    std::cerr << "bench_mps: " << note << "\n";
   Environment env;
   env.worker_exe = find_worker(spec);
   if (spec.profile_gpu) env.profiler_library = find_profiler_library();
