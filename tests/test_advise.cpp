@@ -1457,8 +1457,8 @@ TEST(AdviseBeside, ASetNotSideBySideIsLeftOutAndSaid) {
     }
   const BesideAdvice a = beside_from_rows(rows, "infer", "mlp");
   EXPECT_EQ(a.best, "timeslice");
-  EXPECT_NE(a.headline.find("MPS did not (r1-mps-x-n2-interference: not side by side: every background job ran during "
-                            "only 25 % of the foreground's timed span"),
+  EXPECT_NE(a.headline.find("MPS did not (no worker set ran the pair side by side (r1-mps-x-n2-interference: not side "
+                            "by side: every background job ran during only 25.0 % of the foreground's timed span"),
             std::string::npos)
       << a.headline;
   ASSERT_FALSE(a.modes.empty());
@@ -1466,6 +1466,34 @@ TEST(AdviseBeside, ASetNotSideBySideIsLeftOutAndSaid) {
   const std::string why = a.reasons.empty() ? "" : a.reasons.front();
   EXPECT_NE(why.find("(2 worker sets; 1 left out, r2-timeslice-x-n2-interference: not side by side"), std::string::npos)
       << why;
+  // No mode with a set side by side: no advice, said as such (not "ended ok"), and the table says why.
+  for (SummaryRecord& r : rows) r.fg_overlap = 0.25;
+  const BesideAdvice none = beside_from_rows(rows, "infer", "mlp");
+  EXPECT_EQ(none.headline,
+            "No advice: no side-by-side run of the pair ran infer beside mlp for most of infer's run, or "
+            "ended ok.");
+  const std::string md = beside_markdown(none, "machine");
+  EXPECT_NE(md.find("| time-sliced | 0 | not side by side | - |"), std::string::npos) << md;
+}
+
+// advise --redo of a pair committed before fg_overlap reads the overlap from the sweep's tasks.csv: the committed
+// lease-f pair wlm-lstm beside mlp, whose B ran one task beside A (docs/ADVISE.md), is no longer advised from it.
+TEST(AdviseBeside, RedoOfAPairCommittedBeforeTheOverlapReadsItFromTheTasks) {
+  TempDir tmp;
+  const fs::path source = source_dir() / "results" / "2026-11-27-beside" / "lease-f" / "wlm-lstm-beside-mlp";
+  ASSERT_TRUE(fs::exists(source / "beside.json")) << source;
+  const fs::path copy = tmp / "pair";
+  fs::copy(source, copy, fs::copy_options::recursive);
+  const auto r = run_program(bench_mps_exe(), {"advise", "--redo", copy.string()}, {}, 120);
+  const nlohmann::json j = nlohmann::json::parse(read_text(copy / "beside.json"));
+  for (const auto& m : j.at("beside").at("modes")) {
+    EXPECT_FALSE(m.at("ok").get<bool>()) << m;
+    EXPECT_FALSE(m.at("not_side_by_side").empty()) << m;
+  }
+  EXPECT_EQ(
+      j.at("beside").at("headline").get<std::string>().rfind("No advice: no side-by-side run of the pair ran ", 0), 0u)
+      << j.at("beside").at("headline") << r.out << r.err;
+  EXPECT_NE(r.exit_code, 0) << "no advice is a failed comparison";
 }
 
 TEST(AdviseBeside, OnlyOneSideRanOkSaysWhyTheOtherDidNot) {

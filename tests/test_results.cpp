@@ -277,8 +277,24 @@ TEST(InterferenceRows, ARunNotSideBySideIsCountedAndLeftOut) {
   std::ostringstream table;
   print_interference_table(table, cells);
   EXPECT_NE(table.str().find("(1 not side by side)"), std::string::npos) << table.str();
-  EXPECT_NE(harness::not_side_by_side_note(0.1).find("ran during only 10 % of the foreground's timed span"),
+  EXPECT_NE(harness::not_side_by_side_note(0.1).find("ran during only 10.0 % of the foreground's timed span"),
             std::string::npos);
+  // Never rounded up to the threshold it missed (a review found "only 80 % ... needs 80 %" of 0.7951).
+  EXPECT_EQ(harness::overlap_percent(0.7951068), "79.5 %");
+  EXPECT_EQ(harness::overlap_percent(0.8), "80.0 %");
+  EXPECT_EQ(harness::overlap_percent(1.0), "100.0 %");
+  // A mode whose runs at N all ran apart is said beside the one that did not, not called the only one measured.
+  std::vector<SummaryRecord> two = rows;
+  for (SummaryRecord r : rows) {
+    r.mode = "timeslice";
+    if (r.scenario == RunKind::interference) r.fg_overlap = 0.2;
+    two.push_back(r);
+  }
+  const std::string verdict = interference_verdict(aggregate_interference_runs(two));
+  EXPECT_NE(verdict.find("At N=2, mps (the only mode with runs side by side there; timeslice: not side by side, left "
+                         "out) keeps the foreground's p99 latency at"),
+            std::string::npos)
+      << verdict;
 }
 
 TEST(ResultsWriter, HeadersOnceAndRowsAppended) {

@@ -72,7 +72,10 @@ std::vector<BesideMode> beside_modes(const std::vector<SummaryRecord>& rows) {
   std::vector<BesideMode> modes;
   for (const std::string& mode : order) {
     BesideMode m = by_mode[mode];
-    if (m.problem.empty() && m.combined.empty() && !m.not_side_by_side.empty()) m.problem = m.not_side_by_side.front();
+    if (m.problem.empty() && m.combined.empty() && !m.not_side_by_side.empty()) {
+      m.problem = "no worker set ran the pair side by side (" + m.not_side_by_side.front() + ")";
+      m.apart = true;
+    }
     m.ok = m.problem.empty() && !m.combined.empty();
     modes.push_back(m);
   }
@@ -118,7 +121,10 @@ BesideAdvice beside_from_rows(const std::vector<SummaryRecord>& rows, const std:
       shared = &m;
   }
   if (!ts && !shared) {
-    out.headline = "No advice: no side-by-side run of the pair ended ok.";
+    const bool apart = std::any_of(out.modes.begin(), out.modes.end(), [](const BesideMode& m) { return m.apart; });
+    out.headline = apart ? "No advice: no side-by-side run of the pair ran " + a + " beside " + b + " for most of " +
+                               a + "'s run, or ended ok."
+                         : std::string("No advice: no side-by-side run of the pair ended ok.");
     for (const BesideMode& m : out.modes)
       if (!m.ok)
         out.reasons.push_back(mode_words(m.mode) + ": " + (m.problem.empty() ? "did not run" : m.problem) + ".");
@@ -178,7 +184,10 @@ std::string beside_markdown(const BesideAdvice& advice, const std::string& machi
                    advice.a + " p99 (x alone)"},
                   {false, true, true, true, true, true});
   for (const BesideMode& m : advice.modes)
-    t.add_row({mode_words(m.mode), std::to_string(m.combined.size()), m.ok ? mean_with_interval(m.a_kept) : "failed",
+    t.add_row({mode_words(m.mode), std::to_string(m.combined.size()),
+               m.ok      ? mean_with_interval(m.a_kept)
+               : m.apart ? "not side by side"
+                         : "failed",
                m.ok ? mean_with_interval(m.b_kept) : "-", m.ok ? mean_with_interval(m.combined) : "-",
                m.ok ? mean_with_interval(m.a_p99) : "-"});
   md +=

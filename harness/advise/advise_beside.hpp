@@ -37,6 +37,7 @@ struct BesideMode {
   std::vector<double> a_p99;                     ///< per set: A's p99 unit time over A alone's (same mode and set)
   std::vector<double> a_p99_ms;                  ///< per set: A's p99 unit time beside B, ms
   std::vector<std::string> not_side_by_side;     ///< sets left out: B did not run beside A (their notes)
+  bool apart = false;                            ///< not ok because no set ran side by side (none failed)
   double mean(const std::vector<double>& v) const;
 };
 

@@ -17,6 +17,7 @@
 #include "harness/tools/child_sweeps.hpp"
 #include "harness/tools/tool_session.hpp"
 #include "harness/plan/sweep_cli.hpp"
+#include "harness/results/interference_rows.hpp"
 #include "harness/results/meta.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/sweep/out_dir_claim.hpp"
@@ -92,7 +93,9 @@ int redo_beside(const fs::path& dir) {
       write_beside(dir, stored, advice);
       return kExitFailed;
     }
-    advice = beside_from_rows(read_summary(summary), a, b);
+    std::vector<SummaryRecord> rows = read_summary(summary);
+    fill_missing_overlap(summary.parent_path(), rows);  // a folder written before fg_overlap: from its tasks.csv
+    advice = beside_from_rows(rows, a, b);
   } catch (const nlohmann::json::exception& e) {
     throw ResultsError(file.string() + ": " + json_value_problem(e));
   }
@@ -136,7 +139,9 @@ int run_beside(const AdviseSpec& spec) {
   }
   BesideAdvice advice;
   if (o.has_runs()) {
-    advice = beside_from_rows(read_summary(o.dir / "summary.csv"), a, spec.beside);
+    std::vector<SummaryRecord> rows = read_summary(o.dir / "summary.csv");
+    fill_missing_overlap(o.dir, rows);
+    advice = beside_from_rows(rows, a, spec.beside);
   } else {
     advice.a = a;  // named in beside.md and beside.json all the same, and kept for --redo
     advice.b = spec.beside;

@@ -109,6 +109,9 @@ std::string summary_line(const CompareReport& report) {
   s << "; only in base " << report.comparison.only_in_base.size() << ", only in new "
     << report.comparison.only_in_new.size();
   s << "; runs not ok (left out): base " << report.comparison.base_not_ok << ", new " << report.comparison.new_not_ok;
+  if (report.comparison.base_not_side_by_side + report.comparison.new_not_side_by_side > 0)
+    s << "; interference runs not side by side (left out): base " << report.comparison.base_not_side_by_side << ", new "
+      << report.comparison.new_not_side_by_side;
   if (report.comparison.base_no_value + report.comparison.new_no_value > 0)
     s << "; runs ok without a " << metric_name(report.options.metric) << " value (left out): base "
       << report.comparison.base_no_value << ", new " << report.comparison.new_no_value;

@@ -12,6 +12,7 @@
 #include "harness/common/format.hpp"
 #include "harness/common/stats.hpp"
 #include "harness/compare/welch_test.hpp"
+#include "harness/results/interference_rows.hpp"
 #include "harness/results/worker_sets.hpp"
 
 namespace bench_mps::harness {
@@ -26,6 +27,7 @@ struct ConfigRuns {
   std::vector<std::string> order;
   std::map<std::string, std::vector<const SummaryRecord*>> runs;
   std::size_t not_ok = 0;
+  std::size_t apart = 0;                             ///< ok interference runs not side by side (fg_overlap)
   std::map<std::string, std::size_t> not_ok_by_key;  ///< the runs not ok, by configuration
 };
 
@@ -43,6 +45,10 @@ ConfigRuns group_ok_runs(const std::vector<SummaryRecord>& records, bool ignore_
     if (r.status != RunStatus::ok) {
       ++g.not_ok;
       ++g.not_ok_by_key[key];
+      continue;
+    }
+    if (!ran_side_by_side(r)) {  // its foreground ran mostly alone: not the configuration its name says
+      ++g.apart;
       continue;
     }
     auto& list = g.runs[key];
@@ -211,6 +217,8 @@ RunComparison compare_runs(const std::vector<SummaryRecord>& base, const std::ve
   RunComparison out;
   out.base_not_ok = b.not_ok;
   out.new_not_ok = n.not_ok;
+  out.base_not_side_by_side = b.apart;
+  out.new_not_side_by_side = n.apart;
   const auto no_value = [&options](const std::vector<SummaryRecord>& runs) {
     return static_cast<std::size_t>(std::count_if(runs.begin(), runs.end(), [&options](const SummaryRecord& r) {
       return r.status == RunStatus::ok && !std::isfinite(metric_value(r, options.metric));

@@ -80,6 +80,8 @@ struct RunComparison {
   std::vector<ComparedPair> pairs;                     ///< grouped by workload + params, then mode, then N
   std::vector<std::string> only_in_base, only_in_new;  ///< configuration labels
   std::size_t base_not_ok = 0, new_not_ok = 0;         ///< runs left out for a status other than ok
+  /// Interference runs ok but not side by side (fg_overlap under kMinCoRunCoverage): left out, and counted
+  std::size_t base_not_side_by_side = 0, new_not_side_by_side = 0;
   /// Runs ok but without a value of the metric (an empty p99 cell): left out of their pair, and counted
   std::size_t base_no_value = 0, new_no_value = 0;
 };

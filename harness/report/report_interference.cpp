@@ -7,7 +7,6 @@
 #include "harness/common/format.hpp"
 #include "harness/common/json_text.hpp"
 #include "harness/common/markdown_table.hpp"
-#include "harness/common/packed_files.hpp"
 #include "harness/report/report_data.hpp"
 #include "harness/report/report_meta.hpp"
 #include "harness/results/co_run.hpp"
@@ -72,11 +71,12 @@ InterferenceRates collect_rates(const std::vector<SummaryRecord>& summary) {
     if (r.status != RunStatus::ok)
       rates.failed.push_back("`" + r.run_id + "`: " + to_string(r.status) +
                              (r.reason.empty() ? "" : " (" + one_line(r.reason) + ")"));
-    if (r.scenario == RunKind::interference && r.status == RunStatus::ok)
+    // Beside: the runs its cell counts (ok, side by side); the figure's background rates are absolute, beside
+    // (keyed by N) and alone (its N-1 jobs, keyed by N too).
+    if (r.scenario == RunKind::interference && r.status == RunStatus::ok && ran_side_by_side(r)) {
       rates.util[r.mode + "|" + std::to_string(r.procs)].push_back(r.gpu_util_mean);
-    // The figure's background rates, absolute: beside (keyed by N) and alone (its N-1 jobs, keyed by N too).
-    if (r.status == RunStatus::ok && r.scenario == RunKind::interference)
       rates.bg_beside[r.mode + "|" + std::to_string(r.procs)].push_back(r.bg_throughput_per_s);
+    }
     if (r.status == RunStatus::ok && r.scenario == RunKind::interference_bg)
       rates.bg_alone[r.mode + "|" + std::to_string(r.procs + 1)].push_back(r.bg_throughput_per_s);
   }
@@ -157,7 +157,7 @@ std::string tables_markdown(const std::vector<InterferenceCell>& cells, Interfer
     every.add_row(
         {r.run_id,
          to_string(r.status) + (r.status == RunStatus::ok && !ran_side_by_side(r) ? ", not side by side" : ""),
-         fraction(r.fg_overlap), ms(r.fg_latency_p50_ms), ms(r.fg_latency_p99_ms), ratio(r.fg_p99_vs_alone),
+         overlap_percent(r.fg_overlap), ms(r.fg_latency_p50_ms), ms(r.fg_latency_p99_ms), ratio(r.fg_p99_vs_alone),
          ratio(r.fg_throughput_vs_alone), std::isnan(r.bg_throughput_per_s) ? "-" : fmt_num(r.bg_throughput_per_s, 4),
          fraction(r.bg_throughput_kept)});
   md += every.str() + "\n## Failed runs\n\n";
@@ -172,8 +172,8 @@ InterferenceReport render_interference_report(const fs::path& dir, const SweepMe
   std::vector<SummaryRecord> summary = read_summary(dir / "summary.csv");
   check_rows_match_meta(dir / "summary.csv", summary, meta);
   // A folder written before fg_overlap: the overlap from its tasks, so that a run not side by side is not read as
-  // undisturbed there either.
-  if (exists_or_packed(dir / "tasks.csv")) fill_overlap_from_tasks(summary, read_tasks(dir / "tasks.csv"));
+  // undisturbed there either; without tasks.csv it stays unknown, and is said so.
+  const int overlap_unknown = fill_missing_overlap(dir, summary);
   InterferenceRates rates = collect_rates(summary);
   const std::vector<InterferenceCell> cells = aggregate_interference_runs(summary);
   const std::string fg = meta_text(shown_of(meta.sweep), "/foreground"),
@@ -193,7 +193,8 @@ InterferenceReport render_interference_report(const fs::path& dir, const SweepMe
         : finished     ? "Side-by-side runs finished, but in none did every background job run during at least " +
                          fmt_fixed(100 * kMinCoRunCoverage, 0) +
                          " % of the foreground's timed span (fg_overlap): nothing measured the foreground beside "
-                         "them. Give the jobs longer runs (--duration or more --tasks)."
+                         "them; " +
+                         kNotSideBySideHint + "."
                    : std::string("No side-by-side run finished.")) +
        "\n\n# bench_mps interference report: " + name + "\n\n";
   md += "One foreground job, `" + fg + "` (`" + fg_params + "`), beside N-1 background jobs, `" + bg + "` (`" +
@@ -213,6 +214,10 @@ InterferenceReport render_interference_report(const fs::path& dir, const SweepMe
         "repeats.\n\n";
   md += "## Machine\n\n" + machine_markdown(meta) + "\n";
 
+  if (overlap_unknown > 0)
+    md += "*fg overlap* is not recorded for " + std::to_string(overlap_unknown) +
+          " side-by-side run(s) (a folder written before the column, without tasks.csv): they are counted as side by "
+          "side, unchecked.\n\n";
   add_figure(cells, rates, meta, bg, out);
   md += tables_markdown(cells, rates, summary);
   return out;

@@ -24,4 +24,11 @@ struct TaskSpan {
 /// lies inside every other span.
 double share_beside_all(const std::vector<TaskSpan>& tasks, int focus);
 
+/// share_beside_all with the lengths it compared: the focus's span and the shortest other worker's (ms; NaN where the
+/// share is).
+struct SpanShare {
+  double share = 0, focus_ms = 0, shortest_other_ms = 0;
+};
+SpanShare span_share_beside_all(const std::vector<TaskSpan>& tasks, int focus);
+
 }  // namespace bench_mps::harness

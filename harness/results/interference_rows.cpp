@@ -8,6 +8,7 @@
 
 #include "harness/common/format.hpp"
 #include "harness/common/markdown_table.hpp"
+#include "harness/common/packed_files.hpp"
 #include "harness/common/stats.hpp"
 #include "harness/plan/mode_names.hpp"
 #include "harness/results/co_run.hpp"
@@ -20,10 +21,23 @@ std::string ms(double x) { return std::isnan(x) ? "-" : fmt_num(x, 3); }
 
 }  // namespace
 
-std::string not_side_by_side_note(double overlap) {
-  return "not side by side: every background job ran during only " + fmt_fixed(100 * overlap, 0) +
-         " % of the foreground's timed span (a side-by-side run needs " + fmt_fixed(100 * kMinCoRunCoverage, 0) +
-         " %); left out of its cell";
+std::string overlap_percent(double overlap) {
+  return std::isnan(overlap) ? "-" : fmt_fixed(std::floor(1000 * overlap) / 10, 1) + " %";
+}
+
+std::string not_side_by_side_note(double overlap, const std::string& lengths) {
+  return "not side by side: every background job ran during only " + overlap_percent(overlap) +
+         " of the foreground's timed span (" + (lengths.empty() ? "" : lengths + "; ") + "a side-by-side run needs " +
+         fmt_fixed(100 * kMinCoRunCoverage, 0) + " %); left out";
+}
+
+int fill_missing_overlap(const std::filesystem::path& dir, std::vector<SummaryRecord>& rows) {
+  const auto lacks = [](const SummaryRecord& r) {
+    return r.scenario == RunKind::interference && r.status == RunStatus::ok && std::isnan(r.fg_overlap);
+  };
+  if (std::none_of(rows.begin(), rows.end(), lacks)) return 0;
+  if (exists_or_packed(dir / "tasks.csv")) fill_overlap_from_tasks(rows, read_tasks(dir / "tasks.csv"));
+  return static_cast<int>(std::count_if(rows.begin(), rows.end(), lacks));
 }
 
 bool ran_side_by_side(const SummaryRow& row) {
@@ -114,6 +128,10 @@ std::string interference_verdict(const std::vector<InterferenceCell>& cells) {
     const InterferenceCell* next = nullptr;  // the runner-up: "best" is decided against it
     const InterferenceCell* timeslice = nullptr;
     int measured = 0;
+    std::string apart;  // modes whose side-by-side runs at N all ran apart: said, not weighed
+    for (const auto& c : cells)
+      if (c.procs == n && std::isnan(c.p99_vs_alone) && c.not_side_by_side > 0)
+        apart += (apart.empty() ? "" : ", ") + c.mode;
     for (const auto& c : cells) {
       if (c.procs != n || std::isnan(c.p99_vs_alone)) continue;
       ++measured;
@@ -138,11 +156,14 @@ std::string interference_verdict(const std::vector<InterferenceCell>& cells) {
                    next->mode + "'s)"
              : std::string();
     out += (out.empty() ? "" : " ") + std::string("At N=") + std::to_string(n) + ", " + best->mode +
-           (measured == 1 ? " (the only mode measured there) keeps the foreground's p99 latency at "
-            : decided     ? " protects the foreground best: its p99 latency is "
-                          : " had the lowest p99 latency over its own alone, but which mode protects the foreground "
-                            "best cannot be "
-                            "told from these repeats: its p99 latency is ") +
+           (measured == 1 ? (apart.empty() ? std::string(" (the only mode measured there)")
+                                           : " (the only mode with runs side by side there; " + apart +
+                                                 ": not side by side, left out)") +
+                                " keeps the foreground's p99 latency at "
+            : decided ? " protects the foreground best: its p99 latency is "
+                      : " had the lowest p99 latency over its own alone, but which mode protects the foreground "
+                        "best cannot be "
+                        "told from these repeats: its p99 latency is ") +
            ratio(best->p99_vs_alone) + " its own alone" + against;
     if (timeslice && timeslice != best) out += " (time-sliced: " + ratio(timeslice->p99_vs_alone) + ")";
     out += ", and the background keeps " +
@@ -176,8 +197,8 @@ void print_interference_table(std::ostream& out, const std::vector<InterferenceC
   if (std::any_of(cells.begin(), cells.end(), [](const InterferenceCell& c) { return c.not_side_by_side > 0; }))
     out << "not side by side: a run in which every background job ran during less than "
         << fmt_fixed(100 * kMinCoRunCoverage, 0)
-        << " % of the foreground's timed span (summary.csv's fg_overlap) is left out of its cell: give the jobs "
-           "longer runs (--duration or more --tasks)\n";
+        << " % of the foreground's timed span (summary.csv's fg_overlap) is left out of its cell: "
+        << kNotSideBySideHint << "\n";
 }
 
 }  // namespace bench_mps::harness

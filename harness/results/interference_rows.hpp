@@ -5,6 +5,7 @@
 #include "harness/results/wing.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -26,8 +27,15 @@ struct InterferenceCell {
 };
 
 /// A side-by-side run's note where the background jobs ran beside its foreground for only `overlap` of the
-/// foreground's timed span: "not side by side: ...".
-std::string not_side_by_side_note(double overlap);
+/// foreground's timed span: "not side by side: ... only 79.5 % of ...; left out"; `lengths` (may be "") says the two
+/// sides' spans.
+std::string not_side_by_side_note(double overlap, const std::string& lengths = "");
+/// An overlap as a percent that never rounds up to the threshold: 0.7951 is "79.5 %", 0.8 "80.0 %".
+std::string overlap_percent(double overlap);
+/// What to do about runs not side by side, for the sweep's table and the report.
+inline constexpr const char* kNotSideBySideHint =
+    "make the shorter side's run longer (an exec program runs once, whatever --duration says; summary.csv's reason "
+    "names both sides' lengths)";
 
 /// Whether an ok side-by-side run ran its foreground beside every background job (fg_overlap of at least
 /// kMinCoRunCoverage; a folder written before the column, whose overlap is unknown, counts).
@@ -36,6 +44,9 @@ bool ran_side_by_side(const SummaryRow& row);
 /// Where a side-by-side row of `rows` lacks fg_overlap (a folder written before the column), its overlap from the
 /// run's tasks in `tasks` (tasks.csv).
 void fill_overlap_from_tasks(std::vector<SummaryRecord>& rows, const std::vector<TaskSample>& tasks);
+/// The same from `dir`/tasks.csv (or its packed copy), read only where some side-by-side row lacks it; returns how
+/// many ok side-by-side rows still lack it (no tasks.csv): counted as side by side, unknown.
+int fill_missing_overlap(const std::filesystem::path& dir, std::vector<SummaryRecord>& rows);
 
 /// Cells of the scenario's runs in `rows` (interference, interference_fg; other rows are left out), in
 /// order of the modes' first appearance, then N; a side-by-side run not run side by side is counted, not used.

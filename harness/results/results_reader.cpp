@@ -11,6 +11,7 @@
 #include "harness/common/files.hpp"
 #include "harness/common/format.hpp"
 
+#include "harness/results/interference_rows.hpp"
 #include "harness/results/results_schema.hpp"
 #include "harness/results/summary_checks.hpp"
 
@@ -192,6 +193,7 @@ ResultsFolder read_results_folder(const fs::path& dir) {
   f.meta = read_sweep_meta(dir);
   f.summary = read_summary(dir / "summary.csv");
   check_rows_match_meta(dir / "summary.csv", f.summary, f.meta);
+  fill_missing_overlap(dir, f.summary);  // a folder written before fg_overlap: from its tasks.csv
   return f;
 }
 

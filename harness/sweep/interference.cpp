@@ -91,8 +91,12 @@ void evaluate_interference_run(RunRecord& record, const SummaryRow* fg_alone, co
   if (scenario != RunKind::interference) return;
   std::vector<TaskSpan> spans;
   for (const TaskRow& t : record.tasks) spans.push_back({t.worker, t.start_ms, t.start_ms + t.duration_ms});
-  s.fg_overlap = share_beside_all(spans, 0);
-  if (s.fg_overlap < kMinCoRunCoverage) add_note(s.reason, not_side_by_side_note(s.fg_overlap));
+  const SpanShare overlap = span_share_beside_all(spans, 0);
+  s.fg_overlap = overlap.share;
+  if (s.status == RunStatus::ok && s.fg_overlap < kMinCoRunCoverage)
+    add_note(s.reason, not_side_by_side_note(s.fg_overlap, "the foreground ran " + fmt_num(overlap.focus_ms, 3) +
+                                                               " ms against the shortest background job's " +
+                                                               fmt_num(overlap.shortest_other_ms, 3) + " ms"));
   if (fg_alone && fg_alone->status == RunStatus::ok && fg_alone->fg_latency_p99_ms > 0) {
     s.fg_p99_vs_alone = s.fg_latency_p99_ms / fg_alone->fg_latency_p99_ms;
     s.fg_throughput_vs_alone = s.fg_throughput_per_s / fg_alone->fg_throughput_per_s;
