@@ -3,6 +3,7 @@
 // priorities, pinned memory limits) and the interference scenario.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -228,8 +229,23 @@ TEST_F(Orchestration, ABackgroundBesideAProgramRunsItsOwnLength) {
   EXPECT_GT(mix[1].tasks, 10) << "the background beside it";
   EXPECT_GT(mix[1].tasks, alone[0].tasks / 2) << "as long as alone: " << alone[0].tasks << " tasks";
   const auto rows = summary_by_id();
-  EXPECT_GE(rows.at("r1-timeslice-exec-n2-interference").fg_overlap, harness::kMinCoRunCoverage)
-      << "the background ran throughout the program";
+  const harness::SummaryRecord& side = rows.at("r1-timeslice-exec-n2-interference");
+  EXPECT_GE(side.fg_overlap, harness::kMinCoRunCoverage) << "the background ran throughout the program";
+  // The background's rate beside is its tasks inside the program's run over that run (it ran on, alone, after it).
+  double program_start = 0, program_end = 0, inside = 0;
+  const auto tasks = harness::read_tasks(out() / "tasks.csv");
+  for (const auto& t : tasks)
+    if (t.run_id == side.run_id && t.worker == 0) {
+      program_start = t.start_ms;
+      program_end = t.start_ms + t.duration_ms;
+    }
+  for (const auto& t : tasks)
+    if (t.run_id == side.run_id && t.worker == 1 && t.duration_ms > 0)
+      inside += std::max(0.0, std::min(t.start_ms + t.duration_ms, program_end) - std::max(t.start_ms, program_start)) /
+                t.duration_ms;
+  ASSERT_GT(program_end, program_start);
+  EXPECT_NEAR(side.bg_throughput_per_s, inside / ((program_end - program_start) * 1e-3),
+              1e-5 * side.bg_throughput_per_s);
 }
 
 // A foreground that outlasts its background ran mostly alone: the run is marked `not side by side` (fg_overlap under

@@ -250,6 +250,16 @@ TEST(CoRun, TheForegroundsShareBesideEveryOtherWorker) {
   EXPECT_TRUE(std::isnan(share_beside_all({{0, 0, 2}}, 0))) << "nothing beside it";
   EXPECT_TRUE(std::isnan(share_beside_all({{1, 0, 2}, {2, 0, 2}}, 0))) << "no task of its own";
   EXPECT_DOUBLE_EQ(share_beside_all({{0, 1, 1}, {1, 0, 2}}, 0), 1.0) << "a span of no length inside the other";
+  const harness::SpanShare s = harness::span_share_beside_all(three, 0);
+  EXPECT_DOUBLE_EQ(s.focus_start_ms, 0);
+  EXPECT_DOUBLE_EQ(s.focus_end_ms, 10);
+  EXPECT_DOUBLE_EQ(s.focus_ms, 10);
+  EXPECT_DOUBLE_EQ(s.shortest_other_ms, 4) << "worker 2, 2 to 6 ms";
+  // Inside 0..10 ms: worker 1's one task (-1..12) by 10/13 of it, worker 2's two tasks whole: 2.769... tasks in 10 ms.
+  EXPECT_NEAR(harness::others_tasks_per_s_within(three, 0, 0, 10), (10.0 / 13 + 2) / 0.010, 1e-9);
+  EXPECT_DOUBLE_EQ(harness::others_tasks_per_s_within({{1, 5, 5}, {1, 20, 20}}, 0, 0, 10), 100.0)
+      << "a task of no length counts where it lies";
+  EXPECT_TRUE(std::isnan(harness::others_tasks_per_s_within(three, 0, 3, 3)));
 }
 
 TEST(InterferenceRows, ARunNotSideBySideIsCountedAndLeftOut) {

@@ -20,7 +20,7 @@ SpanShare span_share_beside_all(const std::vector<TaskSpan>& tasks, int focus) {
   const auto own = spans.find(focus);
   if (own == spans.end() || spans.size() < 2) return {NAN, NAN, NAN};
   double lo = own->second.first, hi = own->second.second;
-  SpanShare out{0, hi - lo, INFINITY};
+  SpanShare out{0, hi - lo, INFINITY, lo, hi};
   for (const auto& [worker, span] : spans) {
     lo = std::max(lo, span.first);
     hi = std::min(hi, span.second);
@@ -28,6 +28,20 @@ SpanShare span_share_beside_all(const std::vector<TaskSpan>& tasks, int focus) {
   }
   if (hi >= lo) out.share = out.focus_ms > 0 ? (hi - lo) / out.focus_ms : 1;
   return out;
+}
+
+double others_tasks_per_s_within(const std::vector<TaskSpan>& tasks, int focus, double start_ms, double end_ms) {
+  if (!(end_ms > start_ms)) return NAN;
+  double done = 0;
+  for (const TaskSpan& t : tasks) {
+    if (t.worker == focus) continue;
+    const double inside = std::min(t.end_ms, end_ms) - std::max(t.start_ms, start_ms);
+    if (t.end_ms > t.start_ms)
+      done += std::max(0.0, inside) / (t.end_ms - t.start_ms);
+    else if (t.start_ms >= start_ms && t.start_ms <= end_ms)
+      done += 1;
+  }
+  return done / ((end_ms - start_ms) * 1e-3);
 }
 
 }  // namespace bench_mps::harness

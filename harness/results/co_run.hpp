@@ -28,7 +28,12 @@ double share_beside_all(const std::vector<TaskSpan>& tasks, int focus);
 /// share is).
 struct SpanShare {
   double share = 0, focus_ms = 0, shortest_other_ms = 0;
+  double focus_start_ms = 0, focus_end_ms = 0;  ///< the focus's span itself
 };
 SpanShare span_share_beside_all(const std::vector<TaskSpan>& tasks, int focus);
+
+/// The other workers' tasks per second, together, inside [start_ms, end_ms]: a task partly inside counts by the share
+/// of its time inside (one of no length, inside, counts whole). NaN for a window of no length.
+double others_tasks_per_s_within(const std::vector<TaskSpan>& tasks, int focus, double start_ms, double end_ms);
 
 }  // namespace bench_mps::harness

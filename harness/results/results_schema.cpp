@@ -315,7 +315,11 @@ const std::vector<Column<RunRecord, SummaryRecord>>& summary_schema() {
                         &SummaryRow::fg_p99_vs_alone),
           summary_newer("fg_throughput_vs_alone", "x", "interference: fg_throughput_per_s over the foreground's alone",
                         &SummaryRow::fg_throughput_vs_alone),
-          summary_newer("bg_throughput_per_s", "1/s", "interference: the background jobs' tasks per second, together",
+          summary_newer("bg_throughput_per_s", "1/s",
+                        "interference: the background jobs' tasks per second, together; beside the foreground, their "
+                        "tasks inside its timed span over that span (a task partly inside by its share), so time a "
+                        "background ran alone after the foreground is not counted (folders written before fg_overlap "
+                        "counted their whole runs)",
                         &SummaryRow::bg_throughput_per_s),
           summary_newer("bg_throughput_kept", "x",
                         "interference: bg_throughput_per_s over the same background jobs' alone (interference_bg, same "

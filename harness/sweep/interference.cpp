@@ -93,6 +93,11 @@ void evaluate_interference_run(RunRecord& record, const SummaryRow* fg_alone, co
   for (const TaskRow& t : record.tasks) spans.push_back({t.worker, t.start_ms, t.start_ms + t.duration_ms});
   const SpanShare overlap = span_share_beside_all(spans, 0);
   s.fg_overlap = overlap.share;
+  // Beside, the background's rate is its tasks' inside the foreground's span: a background that outlasts the
+  // foreground (as advise --beside asks of B beside a program) ran alone after it, which its whole run would count.
+  if (const double within = others_tasks_per_s_within(spans, 0, overlap.focus_start_ms, overlap.focus_end_ms);
+      std::isfinite(within) && bg_any)
+    s.bg_throughput_per_s = within;
   if (s.status == RunStatus::ok && s.fg_overlap < kMinCoRunCoverage)
     add_note(s.reason, not_side_by_side_note(s.fg_overlap, "the foreground ran " + fmt_num(overlap.focus_ms, 3) +
                                                                " ms against the shortest background job's " +
