@@ -3,6 +3,8 @@
 // priorities, pinned memory limits) and the interference scenario.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -281,6 +283,20 @@ TEST_F(Orchestration, AForegroundThatOutlastsItsBackgroundIsNotSideBySide) {
   const auto compared = run_program(bench_mps_exe(), {"compare", out().string(), out().string()});
   EXPECT_NE(compared.out.find("interference runs not side by side (left out): base 2, new 2"), std::string::npos)
       << compared.out << compared.err;
+  // history counts them among the runs left out of a point (runs_not_ok), not as measurements of it.
+  const fs::path twin = out().parent_path() / "twin";
+  fs::copy(out(), twin, fs::copy_options::recursive);
+  const auto followed = run_program(bench_mps_exe(), {"history", out().string(), twin.string(), "--format", "json"});
+  ASSERT_EQ(followed.exit_code, 0) << followed.err;
+  int side_points = 0;
+  const nlohmann::json history = nlohmann::json::parse(followed.out);
+  for (const auto& series : history.at("series"))
+    if (series.at("procs") == 2)
+      for (const auto& point : series.at("points")) {
+        ++side_points;
+        EXPECT_EQ(point.at("runs_not_ok"), 2) << point;
+      }
+  EXPECT_EQ(side_points, 2) << followed.out;
   // Written before the column: every side-by-side row's fg_overlap empty, its overlap read from tasks.csv.
   const auto lines = read_lines(summary);
   for (std::size_t row = 1; row < lines.size(); ++row) set_csv_cell(summary, row, "fg_overlap", "");

@@ -25,6 +25,7 @@
 #include "harness/compare/exports.hpp"
 #include "harness/report/history_output.hpp"
 #include "harness/report/report_plotter.hpp"
+#include "harness/results/interference_rows.hpp"
 #include "harness/results/results_reader.hpp"
 #include "harness/results/results_schema.hpp"
 #include "harness/results/worker_sets.hpp"
@@ -166,7 +167,7 @@ HistoryReport build(const std::vector<ReadFolder>& folders, const CompareOptions
     for (const SummaryRecord& s : folders[i].summary) {
       const std::string key = s.config_key();
       if (first.emplace(key, &s).second) order.push_back(key);
-      if (s.status == RunStatus::ok)
+      if (s.status == RunStatus::ok && ran_side_by_side(s))  // an interference run not side by side: left out
         ok[key].push_back(&s);
       else
         ++not_ok[key];
