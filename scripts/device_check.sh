@@ -59,7 +59,7 @@
 #   gate[:NAMES]  the start gate: zoo programs (gemm) at N = 1,2,4, both modes, --exec-gate steady and off -> OUT_DIR/gate/<name>
 # DEADLINE_S=N skips what would start N seconds after the script began; LIMIT_S=N skips a zoo program whose
 # expected time would end past N; PACK_STEPS=1 packs the xray and each zoo program as it ends
-# (OUT_DIR/<step>.tar.xz). ZOO_WARM=1: one whole unprofiled run of each zoo program first. Full logs go to OUT_DIR/*.log; the result folders are packed into OUT_DIR/results.tar.xz.part-* (15 MiB parts). It never
+# (OUT_DIR/<step>.tar.xz). ZOO_WARM=1: one whole unprofiled run of each zoo program first. Full logs go to OUT_DIR/*.log; the result folders are packed into OUT_DIR/results.tar.xz.part-* (15 MiB parts; results-2.tar.xz.part-* and on for a later call with the same OUT_DIR). It never
 # changes the GPU's settings and checks that no MPS daemon is left after every step. Exit status: 1 where a step
 # said it failed (lib.sh's step_failed: gputests, advise, gate, an unknown step, MPS processes left), named at the
 # end after everything is packed; else 0.
@@ -112,11 +112,13 @@ for step_asked in "$@"; do
 done
 # Everything in one archive (the device tool brings back at most 8 files of 16 MiB): result folders and
 # logs, xz-compressed and cut into 15 MiB parts (cat results.tar.xz.part-* | tar -xJ).
+# A second call with the same OUT_DIR packs into results-2.tar..., never over the first call's parts.
 pack() { mkdir -p "$out/runs/logs" && mv "$out"/*.log "$out"/*.json "$out/runs/logs/" 2>/dev/null
-         local z=(xz -T0 -6) ext=xz
+         local z=(xz -T0 -6) ext=xz name=results k=1
          command -v xz >/dev/null || { z=(gzip -6); ext=gz; }
-         tar -cf - -C "$out/runs" . | "${z[@]}" | split -b 15m - "$out/results.tar.$ext.part-" && rm -rf "$out/runs"
-         ls -l "$out"/results.tar.*.part-* | awk '{print "packed: " $NF " " $5 " bytes"}'; }
+         while compgen -G "$out/$name.tar.*.part-*" >/dev/null; do k=$((k + 1)); name="results-$k"; done
+         tar -cf - -C "$out/runs" . | "${z[@]}" | split -b 15m - "$out/$name.tar.$ext.part-" && rm -rf "$out/runs"
+         ls -l "$out/$name".tar.*.part-* | awk '{print "packed: " $NF " " $5 " bytes"}'; }
 pack
 # Exit 1 where a step said it failed (step_failed: gputests, advise, gate, an unknown step, MPS processes left):
 # what ran is packed above all the same; other steps print their rc and are read from their lines.
