@@ -90,7 +90,7 @@ HistoryPoint make_point(std::size_t folder, std::vector<double> set_means, std::
   p.mean = p.set_means.empty() ? kNaN : mean(p.set_means);
   const double half = relative_mean_ci_width(p.set_means) * std::fabs(p.mean) / 2;
   // a throughput or a latency: none is below 0 (Student's t reaches there); NaN (one set: no interval) stays NaN
-  p.lower = std::isnan(half) ? p.mean - half : std::max(0.0, p.mean - half);
+  p.lower = std::isnan(half) ? NAN : std::max(0.0, p.mean - half);
   p.upper = p.mean + half;
   return p;
 }

@@ -19,6 +19,15 @@ namespace {
 std::string ratio(double x) { return std::isnan(x) ? "-" : fmt_fixed(x, 2) + "x"; }
 std::string ms(double x) { return std::isnan(x) ? "-" : fmt_num(x, 3); }
 
+/// Where a side-by-side row lacks fg_overlap, its overlap from the run's tasks.
+void fill_overlap_from_tasks(std::vector<SummaryRecord>& rows, const std::vector<TaskSample>& tasks) {
+  std::map<std::string, std::vector<TaskSpan>> spans;
+  for (const TaskSample& t : tasks) spans[t.run_id].push_back({t.worker, t.start_ms, t.start_ms + t.duration_ms});
+  for (SummaryRecord& r : rows)
+    if (r.scenario == RunKind::interference && std::isnan(r.fg_overlap))
+      if (const auto it = spans.find(r.run_id); it != spans.end()) r.fg_overlap = share_beside_all(it->second, 0);
+}
+
 }  // namespace
 
 std::string overlap_percent(double overlap) {
@@ -42,14 +51,6 @@ int fill_missing_overlap(const std::filesystem::path& dir, std::vector<SummaryRe
 
 bool ran_side_by_side(const SummaryRow& row) {
   return std::isnan(row.fg_overlap) || row.fg_overlap >= kMinCoRunCoverage;
-}
-
-void fill_overlap_from_tasks(std::vector<SummaryRecord>& rows, const std::vector<TaskSample>& tasks) {
-  std::map<std::string, std::vector<TaskSpan>> spans;
-  for (const TaskSample& t : tasks) spans[t.run_id].push_back({t.worker, t.start_ms, t.start_ms + t.duration_ms});
-  for (SummaryRecord& r : rows)
-    if (r.scenario == RunKind::interference && std::isnan(r.fg_overlap))
-      if (const auto it = spans.find(r.run_id); it != spans.end()) r.fg_overlap = share_beside_all(it->second, 0);
 }
 
 std::vector<InterferenceCell> aggregate_interference_runs(const std::vector<SummaryRecord>& rows) {

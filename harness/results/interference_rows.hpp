@@ -41,11 +41,9 @@ inline constexpr const char* kNotSideBySideHint =
 /// kMinCoRunCoverage; a folder written before the column, whose overlap is unknown, counts).
 bool ran_side_by_side(const SummaryRow& row);
 
-/// Where a side-by-side row of `rows` lacks fg_overlap (a folder written before the column), its overlap from the
-/// run's tasks in `tasks` (tasks.csv).
-void fill_overlap_from_tasks(std::vector<SummaryRecord>& rows, const std::vector<TaskSample>& tasks);
-/// The same from `dir`/tasks.csv (or its packed copy), read only where some side-by-side row lacks it; returns how
-/// many ok side-by-side rows still lack it (no tasks.csv): counted as side by side, unknown.
+/// Where a side-by-side row of `rows` lacks fg_overlap (a folder written before the column), its overlap from the run's
+/// tasks in `dir`/tasks.csv (or its packed copy), read only where some row lacks it; returns how many ok side-by-side
+/// rows still lack it (no tasks.csv): counted as side by side, unknown.
 int fill_missing_overlap(const std::filesystem::path& dir, std::vector<SummaryRecord>& rows);
 
 /// Cells of the scenario's runs in `rows` (interference, interference_fg; other rows are left out), in
